@@ -1,0 +1,19 @@
+//! Typed ids so that a user id can never be passed where a company id is expected.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id_type {
+    ($($name:ident),*) => {$(
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    )*};
+}
+
+id_type!(UserId, CompanyId, RoleId);

@@ -1,0 +1,13 @@
+//! Types and rules shared by every layer: the error catalogue, languages, typed ids,
+//! validation of user input, the permission catalogue and the access policy.
+
+pub mod account;
+pub mod error;
+pub mod ids;
+pub mod lang;
+pub mod permissions;
+pub mod policy;
+pub mod user;
+
+pub use error::{Code, DomainError};
+pub use lang::Lang;

@@ -1,0 +1,154 @@
+//! The permission catalogue: the menu route keys of SPEC.md section 6 and the button permissions
+//! of each screen (docs/permissions.md lists them). Ids are stable: append, never renumber.
+
+use crate::Lang;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A menu route (wire type 0).
+    Menu,
+    /// An action on a screen (wire type 1).
+    Button,
+}
+
+impl Kind {
+    pub fn wire(self) -> i64 {
+        match self {
+            Kind::Menu => 0,
+            Kind::Button => 1,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Permission {
+    pub id: i64,
+    pub key: &'static str,
+    pub parent: Option<&'static str>,
+    pub kind: Kind,
+    names: [&'static str; 3],
+}
+
+impl Permission {
+    pub fn name(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.names[0],
+            Lang::Zh => self.names[1],
+            Lang::Es => self.names[2],
+        }
+    }
+}
+
+macro_rules! perms {
+    ($( $id:literal $key:literal < $parent:tt $kind:ident [$en:literal, $zh:literal, $es:literal] )*) => {
+        pub static CATALOGUE: &[Permission] = &[$(
+            Permission { id: $id, key: $key, parent: perms!(@parent $parent), kind: Kind::$kind, names: [$en, $zh, $es] },
+        )*];
+    };
+    (@parent -) => { None };
+    (@parent $p:literal) => { Some($p) };
+}
+
+perms! {
+    1 "station.view" < - Menu ["Plants", "电站", "Plantas"]
+    2 "station.create" < "station.view" Menu ["Create plant", "新建电站", "Crear planta"]
+    3 "station.edit" < "station.view" Button ["Edit plant", "编辑电站", "Editar planta"]
+    4 "station.delete" < "station.view" Button ["Delete plant", "删除电站", "Eliminar planta"]
+    5 "station.share" < "station.view" Button ["Share plant", "分享电站", "Compartir planta"]
+    6 "station.share.cancle" < "station.view" Button ["Cancel sharing", "取消分享", "Cancelar uso compartido"]
+    7 "station.transfer" < "station.view" Button ["Transfer plant", "转移电站", "Transferir planta"]
+    8 "equip.view" < - Menu ["Equipment", "设备", "Equipos"]
+    9 "gateway.view" < "equip.view" Menu ["Gateways", "网关", "Pasarelas"]
+    10 "gateway.add" < "gateway.view" Button ["Add gateway", "添加网关", "Añadir pasarela"]
+    11 "gateway.import" < "gateway.view" Button ["Import gateways", "导入网关", "Importar pasarelas"]
+    12 "gateway.upgrade" < "gateway.view" Button ["Upgrade gateway", "升级网关", "Actualizar pasarela"]
+    13 "gateway.restart" < "gateway.view" Button ["Restart gateway", "重启网关", "Reiniciar pasarela"]
+    14 "gateway.unbind" < "gateway.view" Button ["Unbind gateway", "解绑网关", "Desvincular pasarela"]
+    15 "gateway.delete" < "gateway.view" Button ["Delete gateway", "删除网关", "Eliminar pasarela"]
+    16 "gateway.replace" < "gateway.view" Button ["Replace gateway", "更换网关", "Sustituir pasarela"]
+    17 "gateway.protocol" < "gateway.view" Button ["Change protocol", "修改协议", "Cambiar protocolo"]
+    18 "gateway.export" < "gateway.view" Button ["Export gateways", "导出网关", "Exportar pasarelas"]
+    19 "inverter.view" < "equip.view" Menu ["Inverters", "逆变器", "Inversores"]
+    20 "inverter.setting" < "inverter.view" Button ["Parameter settings", "参数设置", "Configuración de parámetros"]
+    21 "inverter.upgrade" < "inverter.view" Button ["Firmware upgrade", "固件升级", "Actualización de firmware"]
+    22 "inverter.power" < "inverter.view" Button ["Power on/off", "开关机", "Encendido/apagado"]
+    23 "inverter.debug" < "inverter.view" Button ["Remote debug", "远程调试", "Depuración remota"]
+    24 "inverter.alias" < "inverter.view" Button ["Rename inverter", "修改别名", "Renombrar inversor"]
+    25 "inverter.delete" < "inverter.view" Button ["Delete inverter", "删除逆变器", "Eliminar inversor"]
+    26 "battery.list.view" < "equip.view" Menu ["Batteries", "电池", "Baterías"]
+    27 "battery.delete" < "battery.list.view" Button ["Delete battery", "删除电池", "Eliminar batería"]
+    28 "event.view" < "equip.view" Menu ["Events", "事件", "Eventos"]
+    29 "event.export" < "event.view" Button ["Export events", "导出事件", "Exportar eventos"]
+    30 "application.center" < - Menu ["Energy hub", "能源中心", "Centro de energía"]
+    31 "energyhub.view" < "application.center" Menu ["Demand response", "需求响应", "Respuesta a la demanda"]
+    32 "energyhub.enroll" < "energyhub.view" Button ["Enroll plants", "登记电站", "Inscribir plantas"]
+    33 "energyhub.event.cancel" < "energyhub.view" Button ["Cancel event", "取消事件", "Cancelar evento"]
+    34 "firmware.management" < - Menu ["Firmware", "固件管理", "Firmware"]
+    35 "firmware.gateway.view" < "firmware.management" Menu ["Gateway firmware", "网关固件", "Firmware de pasarela"]
+    36 "firmware.gateway.edit" < "firmware.gateway.view" Button ["Edit gateway firmware", "编辑网关固件", "Editar firmware de pasarela"]
+    37 "firmware.inverter.view" < "firmware.management" Menu ["Inverter firmware", "逆变器固件", "Firmware de inversor"]
+    38 "firmware.inverter.edit" < "firmware.inverter.view" Button ["Edit inverter firmware", "编辑逆变器固件", "Editar firmware de inversor"]
+    39 "firmware.enable" < "firmware.inverter.view" Button ["Enable or disable firmware", "启用或禁用固件", "Activar o desactivar firmware"]
+    40 "workdata.view" < - Menu ["Reports", "运行数据", "Informes"]
+    41 "workdata.export" < "workdata.view" Button ["Export reports", "导出报表", "Exportar informes"]
+    42 "company.management" < - Menu ["Company", "公司", "Empresa"]
+    43 "company.info" < "company.management" Menu ["Company info", "公司信息", "Información de la empresa"]
+    44 "company.edit" < "company.info" Button ["Edit company", "编辑公司", "Editar empresa"]
+    45 "company.user" < "company.management" Menu ["Staff", "员工", "Personal"]
+    46 "company.user.edit" < "company.user" Button ["Manage staff", "管理员工", "Gestionar personal"]
+    47 "company.role.list.view" < "company.management" Menu ["Roles", "角色", "Roles"]
+    48 "company.role.edit" < "company.role.list.view" Button ["Manage roles", "管理角色", "Gestionar roles"]
+    49 "user.producer" < - Menu ["Customers", "客户", "Clientes"]
+    50 "customer.list.view" < "user.producer" Menu ["Customer list", "客户列表", "Lista de clientes"]
+    51 "customer.edit" < "customer.list.view" Button ["Manage customers", "管理客户", "Gestionar clientes"]
+    52 "customer.type.list.view" < "user.producer" Menu ["Customer types", "客户类型", "Tipos de cliente"]
+    53 "customer.type.edit" < "customer.type.list.view" Button ["Manage customer types", "管理客户类型", "Gestionar tipos de cliente"]
+    54 "logger.management" < - Menu ["Logging", "日志", "Registros"]
+    55 "logger.upgrade.record" < "logger.management" Menu ["Maintenance log", "维护日志", "Registro de mantenimiento"]
+    56 "system.management" < - Menu ["Management", "系统管理", "Administración"]
+    57 "sys.gateway.view" < "system.management" Menu ["System gateways", "系统网关", "Pasarelas del sistema"]
+    58 "sys.gateway.edit" < "sys.gateway.view" Button ["Manage system gateways", "管理系统网关", "Gestionar pasarelas del sistema"]
+    59 "sys.version.edit" < "system.management" Button ["Publish release notes", "发布版本说明", "Publicar notas de versión"]
+}
+
+pub fn find(key: &str) -> Option<&'static Permission> {
+    CATALOGUE.iter().find(|p| p.key == key)
+}
+
+pub fn children_of(key: Option<&str>) -> impl Iterator<Item = &'static Permission> + use<'_> {
+    CATALOGUE.iter().filter(move |p| p.parent == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_route_key_of_the_spec_is_a_menu_item() {
+        let spec = [
+            "station.view", "station.create", "equip.view", "gateway.view", "inverter.view",
+            "battery.list.view", "event.view", "application.center", "energyhub.view",
+            "firmware.management", "firmware.gateway.view", "firmware.inverter.view",
+            "workdata.view", "company.management", "company.info", "company.user",
+            "company.role.list.view", "user.producer", "customer.list.view",
+            "customer.type.list.view", "logger.management", "logger.upgrade.record",
+            "system.management", "sys.gateway.view",
+        ];
+        for key in spec {
+            assert_eq!(find(key).map(|p| p.kind), Some(Kind::Menu), "{key}");
+        }
+    }
+
+    #[test]
+    fn ids_and_keys_are_unique_and_parents_exist() {
+        let mut ids = HashSet::new();
+        let mut keys = HashSet::new();
+        for p in CATALOGUE {
+            assert!(ids.insert(p.id) && keys.insert(p.key), "{}", p.key);
+            if let Some(parent) = p.parent {
+                assert!(find(parent).is_some(), "{} has unknown parent {parent}", p.key);
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Who a user is: the kind of account, built-in roles, and profile enums.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{DomainError, permissions::CATALOGUE};
+
+/// The three kinds of account of the tenancy model (ARCHITECTURE.md, SPEC.md section 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UserKind {
+    /// Platform staff: sees every tenant.
+    Internal,
+    /// Staff of an installer, distributor or agent company.
+    Company,
+    /// A plant owner (end customer), possibly a customer of a company.
+    Owner,
+}
+
+impl UserKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UserKind::Internal => "internal",
+            UserKind::Company => "company",
+            UserKind::Owner => "owner",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<UserKind> {
+        match s {
+            "internal" => Some(UserKind::Internal),
+            "company" => Some(UserKind::Company),
+            "owner" => Some(UserKind::Owner),
+            _ => None,
+        }
+    }
+}
+
+/// Roles every installation has. Companies add up to [`MAX_CUSTOM_ROLES`] of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuiltinRole {
+    InternalAdmin,
+    CompanyAdmin,
+    CompanyStaff,
+    PlantOwner,
+}
+
+pub const MAX_CUSTOM_ROLES: usize = 5;
+/// The server's limit on role names (SPEC.md section 5: "role name max 5 characters").
+pub const ROLE_NAME_MAX: usize = 5;
+
+impl BuiltinRole {
+    pub const ALL: [BuiltinRole; 4] = [
+        BuiltinRole::InternalAdmin,
+        BuiltinRole::CompanyAdmin,
+        BuiltinRole::CompanyStaff,
+        BuiltinRole::PlantOwner,
+    ];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            BuiltinRole::InternalAdmin => "internal-admin",
+            BuiltinRole::CompanyAdmin => "company-admin",
+            BuiltinRole::CompanyStaff => "company-staff",
+            BuiltinRole::PlantOwner => "owner",
+        }
+    }
+
+    pub fn parse(slug: &str) -> Option<BuiltinRole> {
+        BuiltinRole::ALL.into_iter().find(|r| r.slug() == slug)
+    }
+
+    pub fn user_kind(self) -> UserKind {
+        match self {
+            BuiltinRole::InternalAdmin => UserKind::Internal,
+            BuiltinRole::CompanyAdmin | BuiltinRole::CompanyStaff => UserKind::Company,
+            BuiltinRole::PlantOwner => UserKind::Owner,
+        }
+    }
+
+    /// The permission keys of the role; docs/permissions.md shows the same table and a test
+    /// keeps the two in step.
+    pub fn permissions(self) -> Vec<&'static str> {
+        let all = CATALOGUE.iter().map(|p| p.key);
+        match self {
+            BuiltinRole::InternalAdmin => all.collect(),
+            BuiltinRole::CompanyAdmin => all
+                .filter(|k| {
+                    !k.starts_with("firmware.")
+                        && !k.starts_with("sys")
+                        && *k != "system.management"
+                })
+                .collect(),
+            BuiltinRole::CompanyStaff => vec![
+                "station.view",
+                "station.create",
+                "station.edit",
+                "equip.view",
+                "gateway.view",
+                "gateway.add",
+                "gateway.export",
+                "inverter.view",
+                "inverter.setting",
+                "inverter.alias",
+                "battery.list.view",
+                "event.view",
+                "event.export",
+                "workdata.view",
+                "workdata.export",
+                "user.producer",
+                "customer.list.view",
+            ],
+            BuiltinRole::PlantOwner => vec![
+                "station.view",
+                "station.create",
+                "station.edit",
+                "station.delete",
+                "station.share",
+                "station.share.cancle",
+                "station.transfer",
+                "equip.view",
+                "gateway.view",
+                "gateway.add",
+                "gateway.unbind",
+                "inverter.view",
+                "inverter.setting",
+                "inverter.power",
+                "inverter.alias",
+                "battery.list.view",
+                "event.view",
+                "event.export",
+                "application.center",
+                "energyhub.view",
+                "energyhub.enroll",
+            ],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum TempUnit {
+    #[default]
+    C,
+    F,
+}
+
+impl TempUnit {
+    pub fn parse(s: &str) -> Result<TempUnit, DomainError> {
+        match s.trim() {
+            "C" | "c" | "℃" => Ok(TempUnit::C),
+            "F" | "f" | "℉" => Ok(TempUnit::F),
+            _ => Err(DomainError::invalid("tempUnit")),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TempUnit::C => "C",
+            TempUnit::F => "F",
+        }
+    }
+}
+
+/// Wire values: 0 not said, 1 male, 2 female.
+pub fn check_gender(g: i64) -> Result<i64, DomainError> {
+    if (0..=2).contains(&g) { Ok(g) } else { Err(DomainError::invalid("gender")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permissions::find;
+
+    #[test]
+    fn builtin_roles_only_grant_catalogue_keys() {
+        for role in BuiltinRole::ALL {
+            for key in role.permissions() {
+                assert!(find(key).is_some(), "{role:?} grants unknown {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_internal_admins_manage_firmware_and_the_system() {
+        for role in [BuiltinRole::CompanyAdmin, BuiltinRole::CompanyStaff, BuiltinRole::PlantOwner] {
+            let keys = role.permissions();
+            assert!(!keys.contains(&"firmware.management"), "{role:?}");
+            assert!(!keys.contains(&"system.management"), "{role:?}");
+        }
+    }
+
+    #[test]
+    fn every_granted_child_has_its_parent_granted() {
+        for role in BuiltinRole::ALL {
+            let keys = role.permissions();
+            for key in &keys {
+                if let Some(parent) = find(key).and_then(|p| p.parent) {
+                    assert!(keys.contains(&parent), "{role:?}: {key} without {parent}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Sign-in state: server secrets, refresh tokens, verification codes and the failed-login
+//! throttle. All of it lives in the database so that every replica sees the same state.
+
+use domain::ids::UserId;
+
+use crate::{Result, Store};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CodeRow {
+    pub id: i64,
+    pub code_hash: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub attempts: i64,
+}
+
+#[derive(Debug, Clone, Copy, sqlx::FromRow)]
+pub struct ThrottleRow {
+    pub failures: i64,
+    pub window_start: i64,
+    pub locked_until: i64,
+}
+
+impl Store {
+    /// Returns the secret stored under `name`, storing `candidate` first when there is none.
+    /// Replicas starting together all end up with the one value that won the insert.
+    pub async fn secret_or_insert(&self, name: &str, candidate: &str) -> Result<String> {
+        exec!(
+            self,
+            "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            name,
+            candidate
+        )?;
+        Ok(scalar!(self, fetch_one, String, "SELECT value FROM secrets WHERE name = $1", name)?)
+    }
+
+    pub async fn insert_refresh_token(
+        &self,
+        token_hash: &str,
+        user: UserId,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<()> {
+        exec!(
+            self,
+            "INSERT INTO refresh_tokens (token_hash, user_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4)",
+            token_hash,
+            user.0,
+            now,
+            expires_at
+        )?;
+        Ok(())
+    }
+
+    /// Revokes a live refresh token and says whose it was. A token that is unknown, expired or
+    /// already used yields `None`; the single UPDATE makes concurrent reuse impossible.
+    pub async fn take_refresh_token(&self, token_hash: &str, now: i64) -> Result<Option<UserId>> {
+        let user: Option<i64> = scalar!(
+            self,
+            fetch_optional,
+            i64,
+            "UPDATE refresh_tokens SET revoked_at = $2 \
+             WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 RETURNING user_id",
+            token_hash,
+            now
+        )?;
+        Ok(user.map(UserId))
+    }
+
+    pub async fn revoke_user_refresh_tokens(&self, user: UserId, now: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
+            user.0,
+            now
+        )?)
+    }
+
+    /// Drops refresh tokens that can never be used again.
+    pub async fn purge_refresh_tokens(&self, now: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM refresh_tokens WHERE expires_at < $1 OR revoked_at < $1 - 86400000",
+            now
+        )?)
+    }
+
+    /// Stores a new code and retires any earlier unused one for the same account and purpose.
+    pub async fn insert_code(
+        &self,
+        account: &str,
+        purpose: &str,
+        code_hash: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<()> {
+        exec!(
+            self,
+            "UPDATE verification_codes SET used_at = $3 \
+             WHERE account = $1 AND purpose = $2 AND used_at IS NULL",
+            account,
+            purpose,
+            now
+        )?;
+        exec!(
+            self,
+            "INSERT INTO verification_codes (account, purpose, code_hash, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+            account,
+            purpose,
+            code_hash,
+            now,
+            expires_at
+        )?;
+        Ok(())
+    }
+
+    /// The newest code still unused for this account and purpose.
+    pub async fn live_code(&self, account: &str, purpose: &str) -> Result<Option<CodeRow>> {
+        Ok(rows!(
+            self,
+            fetch_optional,
+            CodeRow,
+            "SELECT id, code_hash, created_at, expires_at, attempts FROM verification_codes \
+             WHERE account = $1 AND purpose = $2 AND used_at IS NULL \
+             ORDER BY id DESC LIMIT 1",
+            account,
+            purpose
+        )?)
+    }
+
+    pub async fn count_code_attempt(&self, id: i64) -> Result<()> {
+        exec!(self, "UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1", id)?;
+        Ok(())
+    }
+
+    /// Marks a code used; false when someone else used it first.
+    pub async fn use_code(&self, id: i64, now: i64) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE verification_codes SET used_at = $2 WHERE id = $1 AND used_at IS NULL",
+            id,
+            now
+        )? == 1)
+    }
+
+    /// How many codes were sent to this account since `since` (any purpose).
+    pub async fn codes_sent_since(&self, account: &str, since: i64) -> Result<i64> {
+        Ok(scalar!(
+            self,
+            fetch_one,
+            i64,
+            "SELECT COUNT(*) FROM verification_codes WHERE account = $1 AND created_at >= $2",
+            account,
+            since
+        )?)
+    }
+
+    pub async fn latest_code_sent_at(&self, account: &str) -> Result<Option<i64>> {
+        Ok(scalar!(
+            self,
+            fetch_one,
+            Option<i64>,
+            "SELECT MAX(created_at) FROM verification_codes WHERE account = $1",
+            account
+        )?)
+    }
+
+    pub async fn throttle(&self, key: &str) -> Result<Option<ThrottleRow>> {
+        Ok(rows!(
+            self,
+            fetch_optional,
+            ThrottleRow,
+            "SELECT failures, window_start, locked_until FROM login_throttle WHERE key = $1",
+            key
+        )?)
+    }
+
+    /// Counts one failed sign-in for `key`, starting a new window when the last one began
+    /// before `window_floor`, and returns the updated state.
+    pub async fn record_login_failure(
+        &self,
+        key: &str,
+        now: i64,
+        window_floor: i64,
+    ) -> Result<ThrottleRow> {
+        Ok(rows!(
+            self,
+            fetch_one,
+            ThrottleRow,
+            "INSERT INTO login_throttle (key, failures, window_start) VALUES ($1, 1, $2) \
+             ON CONFLICT (key) DO UPDATE SET \
+               failures = CASE WHEN login_throttle.window_start < $3 THEN 1 \
+                               ELSE login_throttle.failures + 1 END, \
+               window_start = CASE WHEN login_throttle.window_start < $3 THEN $2 \
+                                   ELSE login_throttle.window_start END \
+             RETURNING failures, window_start, locked_until",
+            key,
+            now,
+            window_floor
+        )?)
+    }
+
+    pub async fn lock_login(&self, key: &str, until: i64) -> Result<()> {
+        exec!(self, "UPDATE login_throttle SET locked_until = $2 WHERE key = $1", key, until)?;
+        Ok(())
+    }
+
+    pub async fn clear_login_failures(&self, key: &str) -> Result<()> {
+        exec!(self, "DELETE FROM login_throttle WHERE key = $1", key)?;
+        Ok(())
+    }
+}

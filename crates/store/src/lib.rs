@@ -1,0 +1,120 @@
+//! Storage: one interface, two backends. Each domain module holds its queries once; a query whose
+//! SQL differs between SQLite and PostgreSQL spells out both. Migrations are per backend.
+//! See docs/decisions.md ("one store, two backends") for why this is not a trait per backend.
+
+#[macro_use]
+mod sql;
+pub mod auth;
+pub mod companies;
+pub mod outbox;
+pub mod roles;
+pub mod testing;
+pub mod users;
+
+use std::{str::FromStr, time::Duration};
+
+use sqlx::{
+    PgPool, SqlitePool,
+    postgres::{PgConnectOptions, PgPoolOptions},
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A unique constraint refused the write; the value names the constraint's table.
+    #[error("conflict on {0}")]
+    Conflict(String),
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The portal's database. Cheap to clone (pools are shared).
+#[derive(Clone, Debug)]
+pub struct Store {
+    pub(crate) db: Db,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+impl Store {
+    /// Opens the database named by `url`: `postgres://` or `postgresql://` selects PostgreSQL,
+    /// anything else is a SQLite path or `sqlite:` URL (created when missing, in WAL mode).
+    pub async fn connect(url: &str) -> Result<Store> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            return Ok(Store::postgres(options).await?);
+        }
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
+        Ok(Store { db: Db::Sqlite(pool) })
+    }
+
+    /// Opens PostgreSQL with explicit options (tests use this to pin a schema per test).
+    pub async fn postgres(options: PgConnectOptions) -> std::result::Result<Store, sqlx::Error> {
+        let pool = PgPoolOptions::new()
+            .max_connections(10)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await?;
+        Ok(Store { db: Db::Postgres(pool) })
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.db {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    pub async fn migrate(&self) -> Result<()> {
+        match &self.db {
+            Db::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
+            Db::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// A cheap round trip for health checks.
+    pub async fn ping(&self) -> Result<()> {
+        let _: i64 = scalar!(self, fetch_one, i64, "SELECT 1")?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        match &self.db {
+            Db::Sqlite(pool) => pool.close().await,
+            Db::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+/// Turns a unique-constraint violation into [`StoreError::Conflict`], leaving other errors as
+/// they are, so that callers can answer "already exists" without parsing driver messages.
+pub(crate) fn conflict(err: sqlx::Error, what: &str) -> StoreError {
+    match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what.into()),
+        _ => StoreError::Db(err),
+    }
+}

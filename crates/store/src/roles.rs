@@ -1,0 +1,127 @@
+//! Roles and the permission keys they grant. Built-in roles have no company; custom roles belong
+//! to exactly one company.
+
+use domain::{
+    ids::{CompanyId, RoleId},
+    user::BuiltinRole,
+};
+
+use crate::{Result, Store, conflict};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RoleRow {
+    pub id: i64,
+    pub company_id: Option<i64>,
+    pub name: String,
+    pub builtin: Option<String>,
+    pub created_at: i64,
+}
+
+impl RoleRow {
+    pub fn builtin(&self) -> Option<BuiltinRole> {
+        self.builtin.as_deref().and_then(BuiltinRole::parse)
+    }
+}
+
+impl Store {
+    /// Makes sure every built-in role exists and grants exactly its catalogue permissions, so
+    /// that a new release's permission changes reach existing installations.
+    pub async fn sync_builtin_roles(&self, now: i64) -> Result<()> {
+        for role in BuiltinRole::ALL {
+            exec!(
+                self,
+                "INSERT INTO roles (name, builtin, created_at) VALUES ($1, $1, $2) \
+                 ON CONFLICT (builtin) DO NOTHING",
+                role.slug(),
+                now
+            )?;
+            let id = self.builtin_role(role).await?;
+            self.set_role_permissions(id, &role.permissions()).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn builtin_role(&self, role: BuiltinRole) -> Result<RoleId> {
+        let id: i64 =
+            scalar!(self, fetch_one, i64, "SELECT id FROM roles WHERE builtin = $1", role.slug())?;
+        Ok(RoleId(id))
+    }
+
+    pub async fn role(&self, id: RoleId) -> Result<Option<RoleRow>> {
+        Ok(rows!(
+            self,
+            fetch_optional,
+            RoleRow,
+            "SELECT id, company_id, name, builtin, created_at FROM roles WHERE id = $1",
+            id.0
+        )?)
+    }
+
+    /// The custom roles of one company, oldest first.
+    pub async fn company_roles(&self, company: CompanyId) -> Result<Vec<RoleRow>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            RoleRow,
+            "SELECT id, company_id, name, builtin, created_at FROM roles WHERE company_id = $1 \
+             ORDER BY id",
+            company.0
+        )?)
+    }
+
+    pub async fn role_permissions(&self, id: RoleId) -> Result<Vec<String>> {
+        Ok(scalar!(
+            self,
+            fetch_all,
+            String,
+            "SELECT permission FROM role_permissions WHERE role_id = $1 ORDER BY permission",
+            id.0
+        )?)
+    }
+
+    /// Creates a custom role; a name the company already uses answers `Conflict("roles")`.
+    pub async fn create_role(
+        &self,
+        company: CompanyId,
+        name: &str,
+        permissions: &[&str],
+        now: i64,
+    ) -> Result<RoleId> {
+        let id: i64 = scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO roles (company_id, name, created_at) VALUES ($1, $2, $3) RETURNING id",
+            company.0,
+            name,
+            now
+        )
+        .map_err(|e| conflict(e, "roles"))?;
+        self.set_role_permissions(RoleId(id), permissions).await?;
+        Ok(RoleId(id))
+    }
+
+    pub async fn rename_role(&self, id: RoleId, name: &str) -> Result<bool> {
+        let n = exec!(self, "UPDATE roles SET name = $2 WHERE id = $1", id.0, name)
+            .map_err(|e| conflict(e, "roles"))?;
+        Ok(n == 1)
+    }
+
+    pub async fn set_role_permissions(&self, id: RoleId, permissions: &[&str]) -> Result<()> {
+        exec!(self, "DELETE FROM role_permissions WHERE role_id = $1", id.0)?;
+        for key in permissions {
+            exec!(
+                self,
+                "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
+                 ON CONFLICT DO NOTHING",
+                id.0,
+                *key
+            )?;
+        }
+        Ok(())
+    }
+
+    pub async fn delete_role(&self, id: RoleId) -> Result<bool> {
+        Ok(exec!(self, "DELETE FROM roles WHERE id = $1 AND builtin IS NULL", id.0)? == 1)
+    }
+}

@@ -1,0 +1,55 @@
+//! Fresh, isolated databases for tests: a new SQLite file per call, and a new PostgreSQL schema
+//! per call when `PORTAL_TEST_DATABASE_URL` is set.
+
+use std::{
+    str::FromStr,
+    sync::atomic::{AtomicU64, Ordering},
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use sqlx::{Connection, postgres::PgConnectOptions};
+
+use crate::{Store, StoreError};
+
+pub const POSTGRES_URL_VAR: &str = "PORTAL_TEST_DATABASE_URL";
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn unique_name() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("t{}_{}_{}", std::process::id(), nanos % 1_000_000_000, COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
+/// A migrated SQLite database in a new file under the system temp dir.
+pub async fn sqlite() -> Result<Store, StoreError> {
+    let dir = std::env::temp_dir().join("portal-tests");
+    std::fs::create_dir_all(&dir).map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
+    let path = dir.join(format!("{}.db", unique_name()));
+    let store = Store::connect(&format!("sqlite://{}", path.display())).await?;
+    store.migrate().await?;
+    Ok(store)
+}
+
+/// A migrated PostgreSQL schema of its own, or `None` when no test server is configured.
+pub async fn postgres() -> Result<Option<Store>, StoreError> {
+    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else { return Ok(None) };
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let schema = unique_name();
+    let options = PgConnectOptions::from_str(&url)?;
+    let mut conn = sqlx::PgConnection::connect_with(&options).await?;
+    let create = format!("CREATE SCHEMA {schema}");
+    sqlx::query(sqlx::AssertSqlSafe(create)).execute(&mut conn).await?;
+    conn.close().await?;
+    let store = Store::postgres(options.options([("search_path", schema.as_str())])).await?;
+    store.migrate().await?;
+    Ok(Some(store))
+}
+
+/// Every backend available to this test run, each fresh.
+pub async fn all() -> Result<Vec<Store>, StoreError> {
+    let mut stores = vec![sqlite().await?];
+    stores.extend(postgres().await?);
+    Ok(stores)
+}

@@ -1,0 +1,183 @@
+//! User accounts.
+
+use domain::{
+    ids::{CompanyId, RoleId, UserId},
+    user::UserKind,
+};
+
+use crate::{Result, Store, conflict};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserRow {
+    pub id: i64,
+    pub account: String,
+    pub email: String,
+    pub mobile: String,
+    pub password_hash: String,
+    pub nickname: String,
+    pub name: String,
+    pub avatar: String,
+    pub gender: i64,
+    pub temp_unit: String,
+    pub kind: String,
+    pub company_id: Option<i64>,
+    pub role_id: Option<i64>,
+    pub disabled: bool,
+    pub read_only: bool,
+    pub notify_enabled: bool,
+    pub notify_email: String,
+    pub user_src: String,
+    pub created_at: i64,
+    pub password_changed_at: i64,
+}
+
+impl UserRow {
+    pub fn id(&self) -> UserId {
+        UserId(self.id)
+    }
+
+    /// Unknown kinds (never written by this code) are treated as the least privileged.
+    pub fn kind(&self) -> UserKind {
+        UserKind::parse(&self.kind).unwrap_or(UserKind::Owner)
+    }
+
+    pub fn company(&self) -> Option<CompanyId> {
+        self.company_id.map(CompanyId)
+    }
+
+    pub fn role(&self) -> Option<RoleId> {
+        self.role_id.map(RoleId)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NewUser<'a> {
+    pub account: &'a str,
+    pub email: &'a str,
+    pub mobile: &'a str,
+    pub password_hash: &'a str,
+    pub nickname: &'a str,
+    pub kind: UserKind,
+    pub company: Option<CompanyId>,
+    pub role: Option<RoleId>,
+    pub user_src: &'a str,
+    pub now: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Profile {
+    pub nickname: String,
+    pub name: String,
+    pub gender: i64,
+    pub mobile: String,
+    pub email: String,
+}
+
+const COLUMNS: &str = "id, account, email, mobile, password_hash, nickname, name, avatar, gender, \
+    temp_unit, kind, company_id, role_id, disabled, read_only, notify_enabled, notify_email, \
+    user_src, created_at, password_changed_at";
+
+impl Store {
+    /// Creates an account; an account name already taken answers `Conflict("users")`.
+    pub async fn create_user(&self, user: &NewUser<'_>) -> Result<UserId> {
+        let id: i64 = scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO users (account, email, mobile, password_hash, nickname, kind, company_id, \
+             role_id, user_src, created_at, password_changed_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
+            user.account,
+            user.email,
+            user.mobile,
+            user.password_hash,
+            user.nickname,
+            user.kind.as_str(),
+            user.company.map(|c| c.0),
+            user.role.map(|r| r.0),
+            user.user_src,
+            user.now,
+        )
+        .map_err(|e| conflict(e, "users"))?;
+        Ok(UserId(id))
+    }
+
+    pub async fn user(&self, id: UserId) -> Result<Option<UserRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
+        Ok(rows!(self, fetch_optional, UserRow, &sql, id.0)?)
+    }
+
+    pub async fn user_by_account(&self, account: &str) -> Result<Option<UserRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM users WHERE account = $1");
+        Ok(rows!(self, fetch_optional, UserRow, &sql, account)?)
+    }
+
+    /// Users in account order; `company` narrows to one company's staff.
+    pub async fn users(&self, company: Option<CompanyId>) -> Result<Vec<UserRow>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM users WHERE ($1 IS NULL OR company_id = $1) ORDER BY account"
+        );
+        Ok(rows!(self, fetch_all, UserRow, &sql, company.map(|c| c.0))?)
+    }
+
+    pub async fn count_users(&self) -> Result<i64> {
+        Ok(scalar!(self, fetch_one, i64, "SELECT COUNT(*) FROM users")?)
+    }
+
+    pub async fn update_profile(&self, id: UserId, p: &Profile) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE users SET nickname = $2, name = $3, gender = $4, mobile = $5, email = $6 \
+             WHERE id = $1",
+            id.0,
+            &p.nickname,
+            &p.name,
+            p.gender,
+            &p.mobile,
+            &p.email,
+        )?;
+        Ok(n == 1)
+    }
+
+    pub async fn set_password(&self, id: UserId, hash: &str, now: i64) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE users SET password_hash = $2, password_changed_at = $3 WHERE id = $1",
+            id.0,
+            hash,
+            now
+        )?;
+        Ok(n == 1)
+    }
+
+    pub async fn set_avatar(&self, id: UserId, url: &str) -> Result<bool> {
+        Ok(exec!(self, "UPDATE users SET avatar = $2 WHERE id = $1", id.0, url)? == 1)
+    }
+
+    pub async fn set_temp_unit(&self, id: UserId, unit: &str) -> Result<bool> {
+        Ok(exec!(self, "UPDATE users SET temp_unit = $2 WHERE id = $1", id.0, unit)? == 1)
+    }
+
+    pub async fn set_notify(&self, id: UserId, enabled: bool, email: &str) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE users SET notify_enabled = $2, notify_email = $3 WHERE id = $1",
+            id.0,
+            enabled,
+            email
+        )?;
+        Ok(n == 1)
+    }
+
+    pub async fn set_disabled(&self, id: UserId, disabled: bool) -> Result<bool> {
+        Ok(exec!(self, "UPDATE users SET disabled = $2 WHERE id = $1", id.0, disabled)? == 1)
+    }
+
+    pub async fn set_role(&self, id: UserId, role: RoleId) -> Result<bool> {
+        Ok(exec!(self, "UPDATE users SET role_id = $2 WHERE id = $1", id.0, role.0)? == 1)
+    }
+
+    pub async fn users_with_role(&self, role: RoleId) -> Result<i64> {
+        Ok(scalar!(self, fetch_one, i64, "SELECT COUNT(*) FROM users WHERE role_id = $1", role.0)?)
+    }
+}
