@@ -1,0 +1,64 @@
+/** The stored sign-in (SPEC section 3: access_token and refresh_token kept client-side). */
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  token_type?: string;
+  expires_in?: number;
+  scope?: string;
+}
+
+export interface TokenStore {
+  get(): Tokens | null;
+  set(tokens: Tokens): void;
+  clear(): void;
+}
+
+const TOKENS_KEY = 'portal.auth';
+const USER_KEY = 'portal.user';
+
+function read(): Tokens | null {
+  try {
+    const raw = localStorage.getItem(TOKENS_KEY);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as Partial<Tokens>;
+    if (typeof parsed.access_token !== 'string' || typeof parsed.refresh_token !== 'string') {
+      return null;
+    }
+    return parsed as Tokens;
+  } catch {
+    return null;
+  }
+}
+
+export const tokenStore: TokenStore = {
+  get: read,
+  set(tokens) {
+    localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
+  },
+  clear() {
+    localStorage.removeItem(TOKENS_KEY);
+    localStorage.removeItem(USER_KEY);
+  },
+};
+
+export function isSignedIn(): boolean {
+  return tokenStore.get() !== null;
+}
+
+/** Remembers who is signed in (id and company) as the spec's stored user info. */
+export function rememberUser(info: { id: number; companyId: number | null }): void {
+  localStorage.setItem(USER_KEY, JSON.stringify(info));
+}
+
+const NOTICE_KEY = 'portal.notice';
+
+/** A message the login screen shows once after a forced sign-out (e.g. password changed). */
+export function setSignInNotice(key: string): void {
+  sessionStorage.setItem(NOTICE_KEY, key);
+}
+
+export function takeSignInNotice(): string | null {
+  const key = sessionStorage.getItem(NOTICE_KEY);
+  if (key) sessionStorage.removeItem(NOTICE_KEY);
+  return key;
+}
