@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { presetRange, rangePresets, RANGE_PRESETS } from './dateRanges';
 
 const now = dayjs('2025-01-20T15:30:00');
-const fmt = ([a, b]: [dayjs.Dayjs, dayjs.Dayjs]) => [a.format('YYYY-MM-DD HH:mm'), b.format('YYYY-MM-DD HH:mm')];
+const fmt = ([a, b]: [dayjs.Dayjs, dayjs.Dayjs]) => [
+  a.format('YYYY-MM-DD HH:mm'),
+  b.format('YYYY-MM-DD HH:mm'),
+];
 
 describe('date-range presets', () => {
   it('covers today and yesterday as whole days', () => {
@@ -18,6 +21,8 @@ describe('date-range presets', () => {
   });
   it('labels the six presets for the range picker', () => {
     const presets = rangePresets((k) => k.toUpperCase(), now);
-    expect(presets.map((p) => p.label)).toEqual(RANGE_PRESETS.map((p) => `DATERANGE.${p.toUpperCase()}`));
+    expect(presets.map((p) => p.label)).toEqual(
+      RANGE_PRESETS.map((p) => `DATERANGE.${p.toUpperCase()}`),
+    );
   });
 });

@@ -14,7 +14,8 @@ describe('formatNumber', () => {
     expect(formatNumber(1999.999, 1)).toBe('2,000.0');
   });
   it("shows '--' for missing values", () => {
-    for (const v of [null, undefined, '', 'abc', Number.NaN, Infinity]) expect(formatNumber(v)).toBe('--');
+    for (const v of [null, undefined, '', 'abc', Number.NaN, Infinity])
+      expect(formatNumber(v)).toBe('--');
   });
 });
 

@@ -36,8 +36,11 @@ function setup(initial: Tokens | null = { access_token: 'old', refresh_token: 'r
   return { client, mock, tokens, ui };
 }
 
-const ok = <T>(data: T) => [200, { code: 0, msg: 'Success', data, success: true }] as const;
-const unauthorized = [401, { code: 401, msg: 'Unauthorized', success: false }] as const;
+const ok = <T>(data: T): [number, unknown] => [
+  200,
+  { code: 0, msg: 'Success', data, success: true },
+];
+const unauthorized: [number, unknown] = [401, { code: 401, msg: 'Unauthorized', success: false }];
 
 describe('the http client', () => {
   let env: ReturnType<typeof setup>;
@@ -101,9 +104,11 @@ describe('the http client', () => {
       refreshCalls += 1;
       return [...ok({ access_token: 'new', refresh_token: 'r2' })];
     });
-    env.mock.onGet('/api/v1/a').reply((config) =>
-      config.headers?.Authorization === 'Bearer new' ? [...ok('a')] : [...unauthorized],
-    );
+    env.mock
+      .onGet('/api/v1/a')
+      .reply((config) =>
+        config.headers?.Authorization === 'Bearer new' ? [...ok('a')] : [...unauthorized],
+      );
     env.mock.onGet('/api/v1/late').reply((config) => {
       if (config.headers?.Authorization === 'Bearer new') return [...ok('late')];
       // sent with the old token, refused only after the refresh has finished
@@ -148,7 +153,9 @@ describe('the http client', () => {
   });
 
   it('toasts the server message for an unhandled code and falls back to the catalogue', async () => {
-    env.mock.onGet('/api/v1/x').reply(200, { code: 700, msg: 'Plant does not exist', success: false });
+    env.mock
+      .onGet('/api/v1/x')
+      .reply(200, { code: 700, msg: 'Plant does not exist', success: false });
     env.mock.onGet('/api/v1/y').reply(200, { code: 800, msg: '', success: false });
     await expect(env.client.get('/api/v1/x')).rejects.toMatchObject({ code: 700 });
     await expect(env.client.get('/api/v1/y')).rejects.toMatchObject({ code: 800 });
@@ -173,8 +180,16 @@ describe('the http client', () => {
     env.ui.networkError.mockImplementation(
       () => new Promise<boolean>((resolve) => (resolveDialog = resolve)),
     );
-    env.mock.onGet('/api/v1/a').replyOnce(502).onGet('/api/v1/a').reply(...ok('a'));
-    env.mock.onGet('/api/v1/b').networkErrorOnce().onGet('/api/v1/b').reply(...ok('b'));
+    env.mock
+      .onGet('/api/v1/a')
+      .replyOnce(502)
+      .onGet('/api/v1/a')
+      .reply(...ok('a'));
+    env.mock
+      .onGet('/api/v1/b')
+      .networkErrorOnce()
+      .onGet('/api/v1/b')
+      .reply(...ok('b'));
     const both = Promise.all([env.client.get('/api/v1/a'), env.client.get('/api/v1/b')]);
     await vi.waitFor(() => expect(env.ui.networkError).toHaveBeenCalled());
     await new Promise((r) => setTimeout(r, 10));

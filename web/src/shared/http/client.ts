@@ -13,6 +13,8 @@ declare module 'axios' {
   interface AxiosRequestConfig {
     /** Envelope codes the calling screen handles itself: no toast, the promise rejects. */
     handledCodes?: readonly number[];
+    /** No toast and no network dialog: the caller shows its own state (e.g. an empty page). */
+    silent?: boolean;
     /** Internal: this request is the token refresh itself. */
     _refresh?: boolean;
     /** Internal: this request was already replayed after a refresh. */
@@ -56,7 +58,11 @@ export interface HttpClient {
 }
 
 function isEnvelope(body: unknown): body is Envelope<unknown> {
-  return typeof body === 'object' && body !== null && typeof (body as Envelope<unknown>).code === 'number';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as Envelope<unknown>).code === 'number'
+  );
 }
 
 function bearerOf(config: AxiosRequestConfig): string | undefined {
@@ -130,7 +136,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   function rejectCode(config: AxiosRequestConfig, body: Envelope<unknown>): never {
     const error = new ApiError(body.code, body.msg || codeMessage(body.code), body.data);
-    if (config.handledCodes?.includes(body.code)) throw error;
+    if (config.handledCodes?.includes(body.code) || config.silent) throw error;
     if (body.code === 102) {
       // SPEC section 4: code 102 clears the stored sign-in and reloads to /login.
       signOut('invalid');
@@ -139,7 +145,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     throw error;
   }
 
-  async function onNetworkError(config: AxiosRequestConfig, cause: unknown): Promise<AxiosResponse> {
+  async function onNetworkError(
+    config: AxiosRequestConfig,
+    cause: unknown,
+  ): Promise<AxiosResponse> {
     networkDialog ??= ui.networkError().finally(() => {
       networkDialog = null;
     });
@@ -167,6 +176,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return replayAfterRefresh(config);
       }
       if (!error.response || (status !== undefined && status >= 500)) {
+        if (config.silent) throw new NetworkError(error.message);
         return onNetworkError(config, new NetworkError(error.message));
       }
       const body: unknown = error.response.data;

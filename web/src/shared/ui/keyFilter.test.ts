@@ -16,8 +16,10 @@ afterEach(() => {
 describe('the global key filter', () => {
   it('blocks special characters in normal text fields only', () => {
     const text = input();
-    for (const c of ['#', '$', '%', '<', '"', '\\', '；', '￥']) expect(blockedInput(text, c)).toBe('special');
-    for (const c of ['a', '1', '@', '.', '-', '_', ' ', '+', '中']) expect(blockedInput(text, c)).toBeNull();
+    for (const c of ['#', '$', '%', '<', '"', '\\', '；', '￥'])
+      expect(blockedInput(text, c)).toBe('special');
+    for (const c of ['a', '1', '@', '.', '-', '_', ' ', '+', '中'])
+      expect(blockedInput(text, c)).toBeNull();
     expect(blockedInput(input('number'), '#')).toBeNull();
     expect(blockedInput(input('text', { 'data-keyfilter': 'off' }), '#')).toBeNull();
   });

@@ -4,7 +4,7 @@
  * Inputs opt out with data-keyfilter="off".
  */
 export const SPECIAL_CHARACTERS = new Set(
-  "`~!#$%^&*()=<>?:\"{}|,/;'\\[]·！￥…（）—《》？：“”【】、；‘’，。".split(''),
+  '`~!#$%^&*()=<>?:"{}|,/;\'\\[]·！￥…（）—《》？：“”【】、；‘’，。'.split(''),
 );
 
 export type Blocked = 'special' | 'space' | null;

@@ -12,7 +12,9 @@ export function formRule(check: (value: unknown) => Check): FormRule {
     validator: (_rule, value: unknown) => {
       if (isEmpty(value)) return Promise.resolve();
       const result = check(value);
-      return result ? Promise.reject(new Error(i18n.t(result.key, result.values))) : Promise.resolve();
+      return result
+        ? Promise.reject(new Error(i18n.t(result.key, result.values ?? {})))
+        : Promise.resolve();
     },
   };
 }

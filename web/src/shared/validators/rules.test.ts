@@ -7,20 +7,25 @@ const bad = (check: r.Check, key: string) => expect(check?.key).toBe(key);
 describe('number rules', () => {
   it('accepts a lone zero or integers without leading zeros as non-negative integers', () => {
     for (const v of ['0', '7', '120', 45]) ok(r.nonNegativeInteger(v));
-    for (const v of ['00', '012', '-1', '1.5', '', 'a']) bad(r.nonNegativeInteger(v), 'validation.positiveInteger');
+    for (const v of ['00', '012', '-1', '1.5', '', 'a'])
+      bad(r.nonNegativeInteger(v), 'validation.positiveInteger');
   });
 
   it('accepts positive integers without a leading zero', () => {
     ok(r.positiveInteger('1'));
     ok(r.positiveInteger('908'));
-    for (const v of ['0', '01', '-3', '2.0']) bad(r.positiveInteger(v), 'validation.positiveInteger');
+    for (const v of ['0', '01', '-3', '2.0'])
+      bad(r.positiveInteger(v), 'validation.positiveInteger');
   });
 
   it('checks decimals with at most two places inside a range and names the range', () => {
     ok(r.decimalInRange('0', 0, 100));
     ok(r.decimalInRange('99.99', 0, 100));
     ok(r.decimalInRange('100', 0, 100));
-    expect(r.decimalInRange('100.01', 0, 100)).toEqual({ key: 'validation.range', values: { min: 0, max: 100 } });
+    expect(r.decimalInRange('100.01', 0, 100)).toEqual({
+      key: 'validation.range',
+      values: { min: 0, max: 100 },
+    });
     bad(r.decimalInRange('1.234', 0, 100), 'validation.range');
     bad(r.decimalInRange('01.5', 0, 100), 'validation.range');
     bad(r.decimalInRange('-1', 0, 100), 'validation.range');
@@ -100,7 +105,13 @@ describe('time-of-use segments', () => {
   it('accepts up to six contiguous segments ending at 24:00 or 23:59', () => {
     ok(r.touSegments([seg('00:00', '24:00')]));
     ok(r.touSegments([seg('00:00', '08:00'), seg('08:00', '23:59')]));
-    ok(r.touSegments(['00:00', '04:00', '08:00', '12:00', '16:00', '20:00'].map((s, i, a) => seg(s, a[i + 1] ?? '24:00'))));
+    ok(
+      r.touSegments(
+        ['00:00', '04:00', '08:00', '12:00', '16:00', '20:00'].map((s, i, a) =>
+          seg(s, a[i + 1] ?? '24:00'),
+        ),
+      ),
+    );
   });
   it('rejects more than six, gaps, reversed ranges and a wrong last end', () => {
     const seven = Array.from({ length: 7 }, (_, i) => seg(`0${i}:00`, `0${i + 1}:00`));
@@ -120,7 +131,10 @@ describe('file rules', () => {
     ok(r.avatarFile({ name: 'me.JPG', size: 6 * MB }));
     ok(r.avatarFile({ name: 'me.png', size: 10 }));
     bad(r.avatarFile({ name: 'me.gif', size: 10 }), 'validation.imageType');
-    expect(r.avatarFile({ name: 'me.jpeg', size: 6 * MB + 1 })).toEqual({ key: 'validation.fileSize', values: { max: 6 } });
+    expect(r.avatarFile({ name: 'me.jpeg', size: 6 * MB + 1 })).toEqual({
+      key: 'validation.fileSize',
+      values: { max: 6 },
+    });
   });
   it('uses 10 MB for plant images and allows gif company logos', () => {
     ok(r.plantImageFile({ name: 'p.png', size: 10 * MB }));

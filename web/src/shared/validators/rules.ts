@@ -11,7 +11,8 @@ export type Check = Invalid | null;
 const invalid = (key: string, values?: Invalid['values']): Invalid =>
   values ? { key, values } : { key };
 
-const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+const text = (value: unknown): string =>
+  value === null || value === undefined ? '' : String(value);
 
 // ---- numbers --------------------------------------------------------------------------------
 
@@ -28,7 +29,8 @@ export function positiveInteger(value: unknown): Check {
 /** A number with at most `places` decimals inside [min, max]. */
 export function decimalInRange(value: unknown, min: number, max: number, places = 2): Check {
   const s = text(value).trim();
-  const shape = places > 0 ? new RegExp(`^-?(0|[1-9]\\d*)(\\.\\d{1,${places}})?$`) : /^-?(0|[1-9]\d*)$/;
+  const shape =
+    places > 0 ? new RegExp(`^-?(0|[1-9]\\d*)(\\.\\d{1,${places}})?$`) : /^-?(0|[1-9]\d*)$/;
   const n = Number(s);
   if (!shape.test(s) || n < min || n > max) return invalid('validation.range', { min, max });
   return null;
@@ -43,12 +45,16 @@ export function integerInRange(value: unknown, min: number, max: number): Check 
 
 /** Only 0 and 1 (spaces are ignored). */
 export function binaryOnly(value: unknown): Check {
-  return /^[01]+$/.test(text(value).replace(/\s+/g, '')) ? null : invalid('validation.legalContent');
+  return /^[01]+$/.test(text(value).replace(/\s+/g, ''))
+    ? null
+    : invalid('validation.legalContent');
 }
 
 /** Hexadecimal digits (spaces are ignored). */
 export function hexOnly(value: unknown): Check {
-  return /^[0-9a-fA-F]+$/.test(text(value).replace(/\s+/g, '')) ? null : invalid('validation.legalContent');
+  return /^[0-9a-fA-F]+$/.test(text(value).replace(/\s+/g, ''))
+    ? null
+    : invalid('validation.legalContent');
 }
 
 export function lettersDigitsOnly(value: unknown): Check {
@@ -81,7 +87,9 @@ export function account(value: unknown): Check {
 export function password(value: unknown): Check {
   const s = text(value);
   if (/\s/.test(s)) return invalid('validation.noSpaces');
-  return s.length >= 6 && s.length <= 16 ? null : invalid('validation.password', { min: 6, max: 16 });
+  return s.length >= 6 && s.length <= 16
+    ? null
+    : invalid('validation.password', { min: 6, max: 16 });
 }
 
 export function confirmMatches(value: unknown, original: unknown): Check {
@@ -160,12 +168,14 @@ export function imageFile(
 
 export const avatarFile = (file: FileLike): Check => imageFile(file, 6);
 export const plantImageFile = (file: FileLike): Check => imageFile(file, 10);
-export const logoFile = (file: FileLike): Check => imageFile(file, 3, ['jpg', 'jpeg', 'gif', 'png']);
+export const logoFile = (file: FileLike): Check =>
+  imageFile(file, 3, ['jpg', 'jpeg', 'gif', 'png']);
 
 /** A firmware file: .bin or .hex, at most 1.5 MB, name of letters, digits, - _ . (max 40). */
 export function firmwareFile(file: FileLike): Check {
   if (!['bin', 'hex'].includes(extension(file.name))) return invalid('validation.firmwareType');
-  if (!/^[A-Za-z0-9._-]{1,40}$/.test(file.name)) return invalid('validation.firmwareName', { max: 40 });
+  if (!/^[A-Za-z0-9._-]{1,40}$/.test(file.name))
+    return invalid('validation.firmwareName', { max: 40 });
   return file.size <= 1.5 * MB ? null : invalid('validation.fileSize', { max: 1.5 });
 }
 
@@ -192,7 +202,9 @@ export function compareVersions(a: string, b: string): number {
 /** A new firmware version must be higher than the latest one (no duplicate, no lower). */
 export function versionAbove(value: string, latest: string | null | undefined): Check {
   if (!latest) return null;
-  return compareVersions(value, latest) > 0 ? null : invalid('validation.versionNotHigher', { latest });
+  return compareVersions(value, latest) > 0
+    ? null
+    : invalid('validation.versionNotHigher', { latest });
 }
 
 // ---- devices and settings -------------------------------------------------------------------
@@ -209,8 +221,11 @@ export function deviceName(value: unknown): Check {
 export function parameterValue(value: unknown, decimals: 0 | 1 | 2 | 3 = 0): Check {
   const s = text(value).trim();
   const shape = decimals > 0 ? new RegExp(`^-?\\d+(\\.\\d{1,${decimals}})?$`) : /^-?\d+$/;
-  if (!shape.test(s)) return invalid(decimals > 0 ? 'validation.decimals' : 'validation.integer', { decimals });
-  return Math.abs(Number(s)) <= 9999999 ? null : invalid('validation.range', { min: -9999999, max: 9999999 });
+  if (!shape.test(s))
+    return invalid(decimals > 0 ? 'validation.decimals' : 'validation.integer', { decimals });
+  return Math.abs(Number(s)) <= 9999999
+    ? null
+    : invalid('validation.range', { min: -9999999, max: 9999999 });
 }
 
 export function roleName(value: unknown): Check {

@@ -1,0 +1,128 @@
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { App as AntdApp, ConfigProvider, theme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import esES from 'antd/locale/es_ES';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RouterProvider } from 'react-router';
+import { useServerConfig } from '@/shared/config';
+import { setHttpUi } from '@/shared/http';
+import { currentLanguage } from '@/shared/i18n';
+import { isSignedIn, setSignInNotice } from '@/shared/session';
+import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/theme';
+import { installKeyFilter } from '@/shared/ui/keyFilter';
+import { userQuery } from '@/shared/user';
+import { queryClient } from './queryClient';
+import { createRouter } from './router';
+import { antdTheme } from './theme';
+
+const ANTD_LOCALES = { en: enUS, zh: zhCN, es: esES } as const;
+
+/** Gives the http client antd's toasts and dialogs; installs the global key filter. */
+function Bridges() {
+  const { t } = useTranslation();
+  const { message, modal } = AntdApp.useApp();
+
+  useEffect(() => {
+    setHttpUi({
+      toast: (text, code) => (code === 4001 ? message.warning(text) : message.error(text)),
+      networkError: () =>
+        new Promise<boolean>((resolve) => {
+          modal.confirm({
+            title: t('network.title'),
+            content: t('network.text'),
+            okText: t('common.confirm'),
+            cancelText: t('common.cancel'),
+            onOk: () => resolve(true),
+            onCancel: () => resolve(false),
+          });
+        }),
+      signedOut: (reason) => {
+        queryClient.clear();
+        if (reason === 'expired') setSignInNotice('login.sessionExpired');
+        window.location.assign('/login');
+      },
+    });
+  }, [message, modal, t]);
+
+  useEffect(
+    () =>
+      installKeyFilter(document, (blocked) => {
+        message.open({
+          key: 'key-filter',
+          type: 'warning',
+          content: t(blocked === 'space' ? 'validation.noSpaces' : 'validation.noSpecial'),
+        });
+      }),
+    [message, t],
+  );
+  return null;
+}
+
+/** Sets the page title and favicon of the theme. */
+function useDocumentIdentity(titleKey: string, favicon: string) {
+  const { t } = useTranslation();
+  const title = t(titleKey);
+  useEffect(() => {
+    document.title = title;
+    let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (!link) {
+      link = document.createElement('link');
+      link.rel = 'icon';
+      document.head.appendChild(link);
+    }
+    link.type = 'image/svg+xml';
+    link.href = favicon;
+  }, [title, favicon]);
+}
+
+function Themed() {
+  const { i18n } = useTranslation();
+  const { config } = useServerConfig();
+  const [router] = useState(createRouter);
+  const kind = themeKindFor(window.location.hostname, config.brandedHosts);
+  // the company colour once someone is signed in; the server default before
+  const { data: user } = useQuery({ ...userQuery, enabled: isSignedIn() });
+  const primary = safeColor(
+    user?.company?.themeColor,
+    safeColor(config.defaultThemeColor, '#00cc00'),
+  );
+  const themeConfig = useMemo(() => antdTheme(kind, primary), [kind, primary]);
+  useDocumentIdentity(THEME_META[kind].titleKey, THEME_META[kind].favicon);
+
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.theme = kind;
+    root.lang = i18n.language;
+    // a few design tokens for the app's own CSS (styles.css)
+    const token = theme.getDesignToken(themeConfig);
+    const vars: Record<string, string> = {
+      '--portal-color-primary': token.colorPrimary,
+      '--portal-color-text': token.colorText,
+      '--portal-color-text-tertiary': token.colorTextTertiary,
+      '--portal-color-border-secondary': token.colorBorderSecondary,
+      '--portal-color-bg-text-hover': token.colorBgTextHover,
+    };
+    for (const [name, value] of Object.entries(vars)) root.style.setProperty(name, value);
+  }, [kind, i18n.language, themeConfig]);
+
+  return (
+    <ThemeKindContext value={kind}>
+      <ConfigProvider theme={themeConfig} locale={ANTD_LOCALES[currentLanguage()]}>
+        <AntdApp>
+          <Bridges />
+          <RouterProvider router={router} />
+        </AntdApp>
+      </ConfigProvider>
+    </ThemeKindContext>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Themed />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,64 @@
+import { Menu, type MenuProps } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { groupOf, type MenuNode } from '../menu';
+
+type Item = Required<MenuProps>['items'][number];
+
+/** The accordion side menu: one open group at a time. */
+export function SideMenu({
+  menu,
+  selectedKey,
+  collapsed,
+  dark,
+}: {
+  menu: readonly MenuNode[];
+  selectedKey: string | undefined;
+  collapsed: boolean;
+  dark: boolean;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const selectedGroup = groupOf(selectedKey, menu);
+  const [openKeys, setOpenKeys] = useState<string[]>(selectedGroup ? [selectedGroup] : []);
+  const [lastGroup, setLastGroup] = useState(selectedGroup);
+  if (selectedGroup !== lastGroup) {
+    // navigating into another group opens it (and closes the others)
+    setLastGroup(selectedGroup);
+    if (selectedGroup) setOpenKeys([selectedGroup]);
+  }
+
+  const toItem = (node: MenuNode): Item =>
+    node.children
+      ? {
+          key: node.key,
+          icon: node.icon,
+          label: t(node.labelKey),
+          children: node.children.map(toItem),
+        }
+      : ({
+          key: node.key,
+          icon: node.icon,
+          label: t(node.labelKey),
+          'data-menu-key': node.key,
+        } as Item);
+
+  return (
+    <Menu
+      mode="inline"
+      theme={dark ? 'dark' : 'light'}
+      inlineCollapsed={collapsed}
+      selectedKeys={selectedKey ? [selectedKey] : []}
+      openKeys={collapsed ? undefined : openKeys}
+      onOpenChange={(keys) => {
+        const opened = keys.find((k) => !openKeys.includes(k));
+        setOpenKeys(opened ? [opened] : keys);
+      }}
+      onClick={({ key }) => void navigate(key)}
+      items={menu.map(toItem)}
+      style={{ borderInlineEnd: 'none' }}
+      data-testid="side-menu"
+    />
+  );
+}

@@ -1,0 +1,106 @@
+import { App, Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { isApiError } from '@/shared/http';
+import { CodeButton } from '@/shared/ui/CodeButton';
+import { PublicShell } from '@/shared/ui/PublicShell';
+import { account, confirmMatches, formRule, password, requiredRule } from '@/shared/validators';
+import { checkAccount, getCode, resetPassword } from './api';
+
+interface ForgetForm {
+  account: string;
+  code: string;
+  password: string;
+  confirm: string;
+}
+
+export default function ForgetPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<ForgetForm>();
+  const [busy, setBusy] = useState(false);
+
+  const fieldError = (name: keyof ForgetForm, text: string) =>
+    form.setFields([{ name, errors: [text] }]);
+
+  const sendCode = async (): Promise<boolean> => {
+    try {
+      const { account: value } = await form.validateFields(['account']);
+      await checkAccount(value, 'reset');
+      await getCode(value, 'reset');
+      message.success(t('auth.codeSent'));
+      return true;
+    } catch (e) {
+      if (isApiError(e)) fieldError(e.code === 4 ? 'code' : 'account', e.message);
+      return false;
+    }
+  };
+
+  const onFinish = async (values: ForgetForm) => {
+    setBusy(true);
+    try {
+      await resetPassword({
+        account: values.account.trim(),
+        password: values.password,
+        code: values.code.trim(),
+      });
+      void navigate('/resetSuccessful', { replace: true });
+    } catch (e) {
+      if (isApiError(e)) fieldError(e.code === 105 ? 'account' : 'code', e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <PublicShell>
+      <Card>
+        <Typography.Title level={3}>{t('forget.title')}</Typography.Title>
+        <Typography.Paragraph type="secondary">{t('forget.intro')}</Typography.Paragraph>
+        <Form<ForgetForm> form={form} layout="vertical" requiredMark={false} onFinish={onFinish}>
+          <Form.Item
+            name="account"
+            label={t('login.account')}
+            rules={[requiredRule(), formRule(account)]}
+          >
+            <Input autoComplete="username" placeholder={t('login.accountPlaceholder')} />
+          </Form.Item>
+          <Form.Item label={t('auth.code')} required>
+            <Flex gap={8}>
+              <Form.Item name="code" noStyle rules={[requiredRule()]}>
+                <Input autoComplete="one-time-code" aria-label={t('auth.code')} />
+              </Form.Item>
+              <CodeButton onSend={sendCode} />
+            </Flex>
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('forget.newPassword')}
+            rules={[requiredRule(), formRule(password)]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="confirm"
+            label={t('auth.confirmPassword')}
+            dependencies={['password']}
+            rules={[
+              requiredRule(),
+              formRule((v) => confirmMatches(v, form.getFieldValue('password'))),
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={busy}>
+            {t('forget.submit')}
+          </Button>
+        </Form>
+        <Flex justify="center" style={{ marginTop: 16 }}>
+          <Link to="/login">{t('auth.backToLogin')}</Link>
+        </Flex>
+      </Card>
+    </PublicShell>
+  );
+}

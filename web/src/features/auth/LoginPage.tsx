@@ -1,0 +1,154 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Flex, Form, Input, theme, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useServerConfig } from '@/shared/config';
+import { isApiError } from '@/shared/http';
+import { takeSignInNotice } from '@/shared/session';
+import { THEME_META, useThemeKind } from '@/shared/theme';
+import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
+import { LogoMark } from '@/shared/ui/Logo';
+import { formRule, requiredRule, account, password } from '@/shared/validators';
+import { signIn } from './api';
+
+interface LoginForm {
+  account: string;
+  password: string;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const kind = useThemeKind();
+  const { token } = theme.useToken();
+  const { config } = useServerConfig();
+  const [notice] = useState(takeSignInNotice);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const title = t(THEME_META[kind].titleKey);
+
+  const onFinish = async (values: LoginForm) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(values.account, values.password);
+      queryClient.clear();
+      const from = (location.state as { from?: string } | null)?.from;
+      void navigate(from && from !== '/login' ? from : '/', { replace: true });
+    } catch (e) {
+      if (isApiError(e)) setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={`login-page login-${kind}`}>
+      <div className="login-hero" aria-hidden={false}>
+        <Flex align="center" gap={12}>
+          <LogoMark size={44} />
+          <Typography.Title level={3} style={{ margin: 0, color: '#fff' }}>
+            {title}
+          </Typography.Title>
+        </Flex>
+        <div>
+          <Typography.Title level={1} className="login-hero-title">
+            {t('login.heroTitle')}
+          </Typography.Title>
+          <Typography.Paragraph className="login-hero-text">
+            {t('login.heroText')}
+          </Typography.Paragraph>
+        </div>
+        <Typography.Text className="login-hero-foot">
+          {config.version ? t('layout.version', { version: config.version }) : '\u00a0'}
+        </Typography.Text>
+      </div>
+      <div className="login-side">
+        <Flex justify="flex-end" style={{ padding: 16 }}>
+          <LanguageSwitch />
+        </Flex>
+        <Flex flex={1} align="center" justify="center" style={{ padding: '0 16px 48px' }}>
+          <Card
+            className="login-card"
+            variant="borderless"
+            style={{ background: token.colorBgContainer }}
+          >
+            <Flex vertical gap={4} style={{ marginBottom: 24 }}>
+              <Typography.Title level={2} style={{ margin: 0 }}>
+                {t('login.title')}
+              </Typography.Title>
+              <Typography.Text type="secondary">
+                {t('login.subtitle', { name: title })}
+              </Typography.Text>
+            </Flex>
+            {notice && (
+              <Alert type="info" showIcon title={t(notice)} style={{ marginBottom: 16 }} />
+            )}
+            {error && (
+              <Alert
+                type="error"
+                showIcon
+                title={error}
+                style={{ marginBottom: 16 }}
+                data-testid="login-error"
+              />
+            )}
+            <Form<LoginForm>
+              layout="vertical"
+              requiredMark={false}
+              onFinish={onFinish}
+              size="large"
+            >
+              <Form.Item
+                name="account"
+                label={t('login.account')}
+                rules={[requiredRule(), formRule(account)]}
+              >
+                <Input
+                  prefix={<UserOutlined />}
+                  autoComplete="username"
+                  placeholder={t('login.accountPlaceholder')}
+                />
+              </Form.Item>
+              <Form.Item
+                name="password"
+                label={t('login.password')}
+                rules={[requiredRule(), formRule(password)]}
+              >
+                <Input.Password
+                  prefix={<LockOutlined />}
+                  autoComplete="current-password"
+                  placeholder={t('login.passwordPlaceholder')}
+                />
+              </Form.Item>
+              <Flex justify="flex-end" style={{ marginTop: -8, marginBottom: 16 }}>
+                <Link to="/forget">{t('login.forgot')}</Link>
+              </Flex>
+              <Button
+                type="primary"
+                htmlType="submit"
+                block
+                loading={busy}
+                data-testid="login-submit"
+              >
+                {t('login.submit')}
+              </Button>
+            </Form>
+            <Flex justify="center" gap={6} style={{ marginTop: 20 }}>
+              <Typography.Text type="secondary">{t('login.noAccount')}</Typography.Text>
+              <Link to="/reg">{t('login.register')}</Link>
+            </Flex>
+            <Flex justify="center" gap={16} style={{ marginTop: 12 }}>
+              <Link to="/app/download">{t('login.appDownload')}</Link>
+              <Link to="/firmwareLogging">{t('login.updateLog')}</Link>
+            </Flex>
+          </Card>
+        </Flex>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { JSEncrypt } from 'jsencrypt';
+import { http } from '@/shared/http';
+import { tokenStore, type Tokens } from '@/shared/session';
+
+export type CodePurpose = 'register' | 'reset';
+
+/** RSA PKCS#1 v1.5 with the server's base64 DER SubjectPublicKeyInfo key; base64 result. */
+export function encryptPassword(publicKey: string, password: string): string {
+  const rsa = new JSEncrypt();
+  rsa.setPublicKey(publicKey.trim());
+  const cipher = rsa.encrypt(password);
+  if (!cipher) throw new Error('RSA encryption failed');
+  return cipher;
+}
+
+/** The encrypted-password login flow: public key, then POST /oauth/token/new. */
+export async function signIn(username: string, password: string): Promise<Tokens> {
+  const nonce = Date.now();
+  const publicKey = await http.get<string>('/anonymous/publicKey', {
+    params: { nonce, source: 'web' },
+  });
+  const tokens = await http.post<Tokens>(
+    '/oauth/token/new',
+    {
+      username: username.trim(),
+      password: encryptPassword(publicKey, password),
+      grant_type: 'password',
+      client_id: 'csp-web',
+      source: 'web',
+      nonce,
+    },
+    // wrong account/password, disabled, too many attempts: shown on the form
+    { handledCodes: [1, 7, 101, 102] },
+  );
+  tokenStore.set(tokens);
+  return tokens;
+}
+
+export function checkAccount(account: string, type: CodePurpose): Promise<unknown> {
+  return http.get('/anonymous/checkAccount', {
+    params: { account: account.trim(), type },
+    handledCodes: [103, 105, 400],
+  });
+}
+
+export function getCode(account: string, type: CodePurpose): Promise<unknown> {
+  return http.get('/anonymous/getCode', {
+    params: { account: account.trim(), type },
+    handledCodes: [4],
+  });
+}
+
+export function checkCode(account: string, type: CodePurpose, code: string): Promise<unknown> {
+  return http.get('/anonymous/checkCode', {
+    params: { account: account.trim(), type, code: code.trim() },
+    handledCodes: [5, 6],
+  });
+}
+
+export interface SignUp {
+  account: string;
+  password: string;
+  code: string;
+  nickname?: string;
+}
+
+export function signUp(body: SignUp): Promise<unknown> {
+  return http.post('/anonymous/signup', body, { handledCodes: [4, 5, 6, 103] });
+}
+
+export function resetPassword(body: {
+  account: string;
+  password: string;
+  code: string;
+}): Promise<unknown> {
+  return http.post('/anonymous/resetPwd', body, { handledCodes: [5, 6, 105] });
+}

@@ -1,0 +1,41 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { http } from '../http';
+
+/** GET /anonymous/config: what the page needs before anyone signs in. */
+export interface ServerConfig {
+  version: string;
+  brandedHosts: string[];
+  appDownload: { android: string | null; ios: string | null };
+  mapTileUrl: string;
+  defaultThemeColor: string;
+}
+
+export const DEFAULT_THEME_COLOR = '#00cc00';
+
+export const FALLBACK_CONFIG: ServerConfig = {
+  version: '',
+  brandedHosts: [],
+  appDownload: { android: null, ios: null },
+  mapTileUrl: '',
+  defaultThemeColor: DEFAULT_THEME_COLOR,
+};
+
+export const configQuery = queryOptions({
+  queryKey: ['config'],
+  queryFn: async (): Promise<ServerConfig> => {
+    const data = await http.get<Partial<ServerConfig>>('/anonymous/config', { silent: true });
+    return {
+      ...FALLBACK_CONFIG,
+      ...data,
+      appDownload: { ...FALLBACK_CONFIG.appDownload, ...data.appDownload },
+    };
+  },
+  staleTime: Infinity,
+  retry: 1,
+});
+
+/** The server config, or the fallback while it loads or when the server cannot answer. */
+export function useServerConfig(): { config: ServerConfig; isPending: boolean } {
+  const query = useQuery(configQuery);
+  return { config: query.data ?? FALLBACK_CONFIG, isPending: query.isPending };
+}

@@ -1,0 +1,70 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { http } from '../http';
+import { rememberUser, setSignInNotice, tokenStore } from '../session';
+
+export interface Company {
+  id: number;
+  name: string;
+  logoUrl: string | null;
+  iconUrl: string | null;
+  themeColor: string | null;
+}
+
+/** GET /api/v1/user. */
+export interface CurrentUser {
+  id: number;
+  nickname: string | null;
+  name: string | null;
+  avatar: string | null;
+  /** 0 unknown, 1 male, 2 female */
+  gender: number;
+  mobile: string | null;
+  email: string | null;
+  createAt: string | null;
+  type: 'internal' | 'company' | 'owner' | string;
+  roleName: string | null;
+  readOnly: boolean;
+  tempUnit: 'C' | 'F';
+  company: Company | null;
+  userSrc?: string | null;
+}
+
+export const userQuery = queryOptions({
+  queryKey: ['user'],
+  queryFn: async () => {
+    const user = await http.get<CurrentUser>('/api/v1/user');
+    rememberUser({ id: user.id, companyId: user.company?.id ?? null });
+    return user;
+  },
+  staleTime: 60_000,
+});
+
+export function useCurrentUser() {
+  return useQuery(userQuery);
+}
+
+/** What to call the user: nickname, else name, else the account. */
+export function displayName(
+  user: Pick<CurrentUser, 'nickname' | 'name' | 'email' | 'mobile'>,
+): string {
+  return user.nickname || user.name || user.email || user.mobile || '';
+}
+
+/** Sign out: revoke the refresh token, clear stored data, reload to /login (SPEC section 4). */
+export async function signOut(notice?: string): Promise<void> {
+  const tokens = tokenStore.get();
+  if (tokens) {
+    try {
+      await http.post(
+        '/api/v1/user/logout',
+        { refresh_token: tokens.refresh_token },
+        { silent: true },
+      );
+    } catch {
+      // signing out locally is what matters
+    }
+  }
+  tokenStore.clear();
+  if (notice) setSignInNotice(notice);
+  window.location.assign('/login');
+}
