@@ -1,1 +1,66 @@
+//! The HTTP API: one router module per domain, thin handlers, the envelope of
+//! API_CONVENTIONS.md. Rules live in `domain` (validation, policy) and in the services here.
 
+pub mod config;
+pub mod envelope;
+pub mod extract;
+pub mod mailer;
+pub mod openapi;
+pub mod session;
+
+mod accounts;
+mod auth;
+mod codes;
+mod company;
+mod files;
+mod permissions;
+mod system;
+mod throttle;
+mod users;
+mod web;
+
+use std::sync::Arc;
+
+use axum::{Router, extract::DefaultBodyLimit, middleware};
+use metrics_exporter_prometheus::PrometheusHandle;
+use store::Store;
+use tower_http::trace::TraceLayer;
+
+pub use auth::hash_password;
+pub use config::ApiConfig;
+pub use session::Keys;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub config: Arc<ApiConfig>,
+    pub keys: Arc<Keys>,
+    pub mailer: Arc<mailer::Mailer>,
+    pub metrics: Option<PrometheusHandle>,
+}
+
+/// Milliseconds since the Unix epoch: the unit of every stored time.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// The whole HTTP surface of the portal.
+pub fn router(state: AppState) -> Router {
+    let body_limit = state.config.body_limit;
+    let web = web::router(&state.config);
+    Router::new()
+        .merge(auth::router())
+        .merge(accounts::router())
+        .merge(users::router())
+        .merge(permissions::router())
+        .merge(company::router())
+        .merge(files::router(&state))
+        .merge(system::router())
+        .method_not_allowed_fallback(web::wrong_method)
+        .with_state(state)
+        .merge(web)
+        .layer(middleware::from_fn(system::track))
+        .layer(middleware::from_fn(envelope::language))
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(TraceLayer::new_for_http())
+}

@@ -57,10 +57,18 @@ pub fn parse_email(raw: &str) -> Result<String, DomainError> {
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && !domain.contains("..")
-        && domain.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+        && domain
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
     let local_ok = !local.is_empty()
-        && local.chars().all(|c| c.is_ascii_alphanumeric() || "._%+-".contains(c));
-    if domain_ok && local_ok { Ok(email) } else { Err(invalid()) }
+        && local
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._%+-".contains(c));
+    if domain_ok && local_ok {
+        Ok(email)
+    } else {
+        Err(invalid())
+    }
 }
 
 /// Phone numbers keep an optional leading `+` and their digits; spaces and dashes typed for
@@ -89,7 +97,9 @@ pub fn parse_phone(raw: &str) -> Result<String, DomainError> {
 pub fn check_password(password: &str) -> Result<(), DomainError> {
     let len = password.chars().count();
     if !(PASSWORD_MIN..=PASSWORD_MAX).contains(&len)
-        || password.chars().any(|c| c.is_whitespace() || c.is_control())
+        || password
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control())
     {
         return Err(DomainError::invalid("password"));
     }
@@ -121,14 +131,29 @@ mod tests {
 
     #[test]
     fn emails_are_lowercased_and_phones_lose_their_punctuation() {
-        assert_eq!(Account::parse(" Ann@Example.COM ").unwrap(), Account::Email("ann@example.com".into()));
-        assert_eq!(Account::parse("+44 7700-900123").unwrap(), Account::Phone("+447700900123".into()));
+        assert_eq!(
+            Account::parse(" Ann@Example.COM ").unwrap(),
+            Account::Email("ann@example.com".into())
+        );
+        assert_eq!(
+            Account::parse("+44 7700-900123").unwrap(),
+            Account::Phone("+447700900123".into())
+        );
     }
 
     #[test]
     fn malformed_accounts_are_rejected() {
-        for bad in ["", "a@b", "@example.com", "ann@exa mple.com", "ann@@x.com", "12", "12ab34",
-            "x'; DROP TABLE users;--", &"9".repeat(25)] {
+        for bad in [
+            "",
+            "a@b",
+            "@example.com",
+            "ann@exa mple.com",
+            "ann@@x.com",
+            "12",
+            "12ab34",
+            "x'; DROP TABLE users;--",
+            &"9".repeat(25),
+        ] {
             assert!(Account::parse(bad).is_err(), "{bad}");
         }
     }

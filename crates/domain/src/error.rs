@@ -83,11 +83,17 @@ pub struct DomainError {
 
 impl DomainError {
     pub fn invalid(field: impl Into<String>) -> Self {
-        DomainError { code: Code::InvalidParameter, detail: Some(field.into()) }
+        DomainError {
+            code: Code::InvalidParameter,
+            detail: Some(field.into()),
+        }
     }
 
     pub fn with_detail(code: Code, detail: impl Into<String>) -> Self {
-        DomainError { code, detail: Some(detail.into()) }
+        DomainError {
+            code,
+            detail: Some(detail.into()),
+        }
     }
 
     /// The message shown to the caller: the catalogue text, then the detail when there is one.
@@ -114,7 +120,11 @@ mod tests {
     fn every_code_is_unique_and_has_a_message_in_every_language() {
         let mut seen = HashSet::new();
         for code in Code::ALL {
-            assert!(seen.insert(code.number()), "duplicate number {}", code.number());
+            assert!(
+                seen.insert(code.number()),
+                "duplicate number {}",
+                code.number()
+            );
             for lang in [Lang::En, Lang::Zh, Lang::Es] {
                 assert!(!code.message(lang).is_empty());
             }
@@ -125,8 +135,8 @@ mod tests {
     fn the_spec_catalogue_is_complete() {
         let spec = [
             1, 2, 4, 5, 6, 10, 101, 102, 103, 104, 105, 106, 108, 202, 203, 207, 300, 301, 305,
-            401, 600, 601, 700, 701, 702, 703, 800, 801, 802, 900, 901, 902, 903, 4000, 4001,
-            4002, 5000,
+            401, 600, 601, 700, 701, 702, 703, 800, 801, 802, 900, 901, 902, 903, 4000, 4001, 4002,
+            5000,
         ];
         let ours: HashSet<i64> = Code::ALL.iter().map(|c| c.number()).collect();
         for n in spec {

@@ -58,6 +58,9 @@ mod tests {
 
     #[test]
     fn accept_language_takes_the_first_supported_tag() {
-        assert_eq!(Lang::from_accept_language("fr-FR,es;q=0.8,en;q=0.5"), Some(Lang::Es));
+        assert_eq!(
+            Lang::from_accept_language("fr-FR,es;q=0.8,en;q=0.5"),
+            Some(Lang::Es)
+        );
     }
 }

@@ -127,13 +127,30 @@ mod tests {
     #[test]
     fn every_route_key_of_the_spec_is_a_menu_item() {
         let spec = [
-            "station.view", "station.create", "equip.view", "gateway.view", "inverter.view",
-            "battery.list.view", "event.view", "application.center", "energyhub.view",
-            "firmware.management", "firmware.gateway.view", "firmware.inverter.view",
-            "workdata.view", "company.management", "company.info", "company.user",
-            "company.role.list.view", "user.producer", "customer.list.view",
-            "customer.type.list.view", "logger.management", "logger.upgrade.record",
-            "system.management", "sys.gateway.view",
+            "station.view",
+            "station.create",
+            "equip.view",
+            "gateway.view",
+            "inverter.view",
+            "battery.list.view",
+            "event.view",
+            "application.center",
+            "energyhub.view",
+            "firmware.management",
+            "firmware.gateway.view",
+            "firmware.inverter.view",
+            "workdata.view",
+            "company.management",
+            "company.info",
+            "company.user",
+            "company.role.list.view",
+            "user.producer",
+            "customer.list.view",
+            "customer.type.list.view",
+            "logger.management",
+            "logger.upgrade.record",
+            "system.management",
+            "sys.gateway.view",
         ];
         for key in spec {
             assert_eq!(find(key).map(|p| p.kind), Some(Kind::Menu), "{key}");
@@ -147,7 +164,11 @@ mod tests {
         for p in CATALOGUE {
             assert!(ids.insert(p.id) && keys.insert(p.key), "{}", p.key);
             if let Some(parent) = p.parent {
-                assert!(find(parent).is_some(), "{} has unknown parent {parent}", p.key);
+                assert!(
+                    find(parent).is_some(),
+                    "{} has unknown parent {parent}",
+                    p.key
+                );
             }
         }
     }

@@ -39,12 +39,20 @@ impl Actor {
 
     /// Refuses an action the caller's role does not grant (code 2).
     pub fn require(&self, permission: &str) -> Result<(), DomainError> {
-        if self.has(permission) { Ok(()) } else { Err(Code::NoPermission.into()) }
+        if self.has(permission) {
+            Ok(())
+        } else {
+            Err(Code::NoPermission.into())
+        }
     }
 
     /// Read-only accounts may look but change nothing, not even their own profile.
     pub fn require_writable(&self) -> Result<(), DomainError> {
-        if self.read_only { Err(Code::NoPermission.into()) } else { Ok(()) }
+        if self.read_only {
+            Err(Code::NoPermission.into())
+        } else {
+            Ok(())
+        }
     }
 
     /// Whether the caller may see another account at all. Internal staff see everyone; company
@@ -62,8 +70,7 @@ impl Actor {
     /// internal administrator, or a company administrator for their own staff.
     pub fn can_manage_user(&self, target: &UserScope) -> bool {
         target.id == self.id
-            || (self.can_see_user(target)
-                && (self.is_internal() || self.has("company.user.edit")))
+            || (self.can_see_user(target) && (self.is_internal() || self.has("company.user.edit")))
     }
 
     /// Whether the caller may see a company's details, staff and roles.
@@ -88,7 +95,11 @@ mod tests {
     }
 
     fn scope(id: i64, kind: UserKind, company: Option<i64>) -> UserScope {
-        UserScope { id: UserId(id), kind, company: company.map(CompanyId) }
+        UserScope {
+            id: UserId(id),
+            kind,
+            company: company.map(CompanyId),
+        }
     }
 
     #[test]

@@ -162,7 +162,11 @@ impl TempUnit {
 
 /// Wire values: 0 not said, 1 male, 2 female.
 pub fn check_gender(g: i64) -> Result<i64, DomainError> {
-    if (0..=2).contains(&g) { Ok(g) } else { Err(DomainError::invalid("gender")) }
+    if (0..=2).contains(&g) {
+        Ok(g)
+    } else {
+        Err(DomainError::invalid("gender"))
+    }
 }
 
 #[cfg(test)]
@@ -181,7 +185,11 @@ mod tests {
 
     #[test]
     fn only_internal_admins_manage_firmware_and_the_system() {
-        for role in [BuiltinRole::CompanyAdmin, BuiltinRole::CompanyStaff, BuiltinRole::PlantOwner] {
+        for role in [
+            BuiltinRole::CompanyAdmin,
+            BuiltinRole::CompanyStaff,
+            BuiltinRole::PlantOwner,
+        ] {
             let keys = role.permissions();
             assert!(!keys.contains(&"firmware.management"), "{role:?}");
             assert!(!keys.contains(&"system.management"), "{role:?}");

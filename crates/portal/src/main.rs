@@ -1,1 +1,58 @@
-fn main() {}
+//! `portal`: the solar and storage plant portal in one binary.
+
+mod admin;
+mod config;
+mod serve;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "portal",
+    version,
+    about = "Portal for solar and energy-storage plants"
+)]
+struct Cli {
+    /// A TOML configuration file; PORTAL_* environment variables override it.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP API and the web app.
+    Serve,
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Manage accounts from the command line.
+    Admin {
+        #[command(subcommand)]
+        action: admin::Action,
+    },
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = async {
+        let config = config::Config::load(cli.config.as_deref())?;
+        serve::init_tracing(&config.log);
+        match cli.command {
+            Command::Serve => serve::run(config).await,
+            Command::Migrate => serve::open_store(&config).await.map(|_| ()),
+            Command::Admin { action } => admin::run(&config, action).await,
+        }
+    }
+    .await;
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -31,7 +31,13 @@ impl Store {
             name,
             candidate
         )?;
-        Ok(scalar!(self, fetch_one, String, "SELECT value FROM secrets WHERE name = $1", name)?)
+        Ok(scalar!(
+            self,
+            fetch_one,
+            String,
+            "SELECT value FROM secrets WHERE name = $1",
+            name
+        )?)
     }
 
     pub async fn insert_refresh_token(
@@ -131,7 +137,11 @@ impl Store {
     }
 
     pub async fn count_code_attempt(&self, id: i64) -> Result<()> {
-        exec!(self, "UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1", id)?;
+        exec!(
+            self,
+            "UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1",
+            id
+        )?;
         Ok(())
     }
 
@@ -203,12 +213,31 @@ impl Store {
     }
 
     pub async fn lock_login(&self, key: &str, until: i64) -> Result<()> {
-        exec!(self, "UPDATE login_throttle SET locked_until = $2 WHERE key = $1", key, until)?;
+        exec!(
+            self,
+            "UPDATE login_throttle SET locked_until = $2 WHERE key = $1",
+            key,
+            until
+        )?;
         Ok(())
     }
 
     pub async fn clear_login_failures(&self, key: &str) -> Result<()> {
         exec!(self, "DELETE FROM login_throttle WHERE key = $1", key)?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Fills a secret reserved empty by [`Store::secret_or_insert`]; a value another replica
+    /// stored first is kept.
+    pub async fn replace_empty_secret(&self, name: &str, value: &str) -> Result<()> {
+        exec!(
+            self,
+            "UPDATE secrets SET value = $2 WHERE name = $1 AND value = ''",
+            name,
+            value
+        )?;
         Ok(())
     }
 }

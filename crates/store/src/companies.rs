@@ -48,6 +48,11 @@ impl Store {
     }
 
     pub async fn set_company_theme(&self, id: CompanyId, color: &str) -> Result<bool> {
-        Ok(exec!(self, "UPDATE companies SET theme_color = $2 WHERE id = $1", id.0, color)? == 1)
+        Ok(exec!(
+            self,
+            "UPDATE companies SET theme_color = $2 WHERE id = $1",
+            id.0,
+            color
+        )? == 1)
     }
 }

@@ -67,8 +67,13 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
-        Ok(Store { db: Db::Sqlite(pool) })
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        Ok(Store {
+            db: Db::Sqlite(pool),
+        })
     }
 
     /// Opens PostgreSQL with explicit options (tests use this to pin a schema per test).
@@ -78,7 +83,9 @@ impl Store {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await?;
-        Ok(Store { db: Db::Postgres(pool) })
+        Ok(Store {
+            db: Db::Postgres(pool),
+        })
     }
 
     pub fn backend(&self) -> Backend {

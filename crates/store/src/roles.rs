@@ -42,8 +42,13 @@ impl Store {
     }
 
     pub async fn builtin_role(&self, role: BuiltinRole) -> Result<RoleId> {
-        let id: i64 =
-            scalar!(self, fetch_one, i64, "SELECT id FROM roles WHERE builtin = $1", role.slug())?;
+        let id: i64 = scalar!(
+            self,
+            fetch_one,
+            i64,
+            "SELECT id FROM roles WHERE builtin = $1",
+            role.slug()
+        )?;
         Ok(RoleId(id))
     }
 
@@ -108,7 +113,11 @@ impl Store {
     }
 
     pub async fn set_role_permissions(&self, id: RoleId, permissions: &[&str]) -> Result<()> {
-        exec!(self, "DELETE FROM role_permissions WHERE role_id = $1", id.0)?;
+        exec!(
+            self,
+            "DELETE FROM role_permissions WHERE role_id = $1",
+            id.0
+        )?;
         for key in permissions {
             exec!(
                 self,
@@ -122,6 +131,10 @@ impl Store {
     }
 
     pub async fn delete_role(&self, id: RoleId) -> Result<bool> {
-        Ok(exec!(self, "DELETE FROM roles WHERE id = $1 AND builtin IS NULL", id.0)? == 1)
+        Ok(exec!(
+            self,
+            "DELETE FROM roles WHERE id = $1 AND builtin IS NULL",
+            id.0
+        )? == 1)
     }
 }

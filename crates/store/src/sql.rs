@@ -10,7 +10,11 @@ use std::borrow::Cow;
 /// Rewrites `$N` placeholders as SQLite's `?N`. Dollar signs only appear as placeholders in our
 /// SQL (values are always bound, never inlined).
 pub(crate) fn for_sqlite(sql: &str) -> Cow<'_, str> {
-    if sql.contains('$') { Cow::Owned(sql.replace('$', "?")) } else { Cow::Borrowed(sql) }
+    if sql.contains('$') {
+        Cow::Owned(sql.replace('$', "?"))
+    } else {
+        Cow::Borrowed(sql)
+    }
 }
 
 /// `rows!(store, fetch_one|fetch_optional|fetch_all, RowType, "SQL", args...)`
@@ -65,6 +69,9 @@ macro_rules! exec {
 mod tests {
     #[test]
     fn numbered_placeholders_become_sqlite_numbered_parameters() {
-        assert_eq!(super::for_sqlite("a = $1 AND b = $12"), "a = ?1 AND b = ?12");
+        assert_eq!(
+            super::for_sqlite("a = $1 AND b = $12"),
+            "a = ?1 AND b = ?12"
+        );
     }
 }

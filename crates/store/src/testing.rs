@@ -16,8 +16,16 @@ pub const POSTGRES_URL_VAR: &str = "PORTAL_TEST_DATABASE_URL";
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 fn unique_name() -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    format!("t{}_{}_{}", std::process::id(), nanos % 1_000_000_000, COUNTER.fetch_add(1, Ordering::Relaxed))
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!(
+        "t{}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000,
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 /// A migrated SQLite database in a new file under the system temp dir.
@@ -32,7 +40,9 @@ pub async fn sqlite() -> Result<Store, StoreError> {
 
 /// A migrated PostgreSQL schema of its own, or `None` when no test server is configured.
 pub async fn postgres() -> Result<Option<Store>, StoreError> {
-    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else { return Ok(None) };
+    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else {
+        return Ok(None);
+    };
     if url.is_empty() {
         return Ok(None);
     }
@@ -40,7 +50,9 @@ pub async fn postgres() -> Result<Option<Store>, StoreError> {
     let options = PgConnectOptions::from_str(&url)?;
     let mut conn = sqlx::PgConnection::connect_with(&options).await?;
     let create = format!("CREATE SCHEMA {schema}");
-    sqlx::query(sqlx::AssertSqlSafe(create)).execute(&mut conn).await?;
+    sqlx::query(sqlx::AssertSqlSafe(create))
+        .execute(&mut conn)
+        .await?;
     conn.close().await?;
     let store = Store::postgres(options.options([("search_path", schema.as_str())])).await?;
     store.migrate().await?;

@@ -151,11 +151,21 @@ impl Store {
     }
 
     pub async fn set_avatar(&self, id: UserId, url: &str) -> Result<bool> {
-        Ok(exec!(self, "UPDATE users SET avatar = $2 WHERE id = $1", id.0, url)? == 1)
+        Ok(exec!(
+            self,
+            "UPDATE users SET avatar = $2 WHERE id = $1",
+            id.0,
+            url
+        )? == 1)
     }
 
     pub async fn set_temp_unit(&self, id: UserId, unit: &str) -> Result<bool> {
-        Ok(exec!(self, "UPDATE users SET temp_unit = $2 WHERE id = $1", id.0, unit)? == 1)
+        Ok(exec!(
+            self,
+            "UPDATE users SET temp_unit = $2 WHERE id = $1",
+            id.0,
+            unit
+        )? == 1)
     }
 
     pub async fn set_notify(&self, id: UserId, enabled: bool, email: &str) -> Result<bool> {
@@ -170,14 +180,41 @@ impl Store {
     }
 
     pub async fn set_disabled(&self, id: UserId, disabled: bool) -> Result<bool> {
-        Ok(exec!(self, "UPDATE users SET disabled = $2 WHERE id = $1", id.0, disabled)? == 1)
+        Ok(exec!(
+            self,
+            "UPDATE users SET disabled = $2 WHERE id = $1",
+            id.0,
+            disabled
+        )? == 1)
     }
 
     pub async fn set_role(&self, id: UserId, role: RoleId) -> Result<bool> {
-        Ok(exec!(self, "UPDATE users SET role_id = $2 WHERE id = $1", id.0, role.0)? == 1)
+        Ok(exec!(
+            self,
+            "UPDATE users SET role_id = $2 WHERE id = $1",
+            id.0,
+            role.0
+        )? == 1)
     }
 
     pub async fn users_with_role(&self, role: RoleId) -> Result<i64> {
-        Ok(scalar!(self, fetch_one, i64, "SELECT COUNT(*) FROM users WHERE role_id = $1", role.0)?)
+        Ok(scalar!(
+            self,
+            fetch_one,
+            i64,
+            "SELECT COUNT(*) FROM users WHERE role_id = $1",
+            role.0
+        )?)
+    }
+}
+
+impl Store {
+    pub async fn set_read_only(&self, id: UserId, read_only: bool) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE users SET read_only = $2 WHERE id = $1",
+            id.0,
+            read_only
+        )? == 1)
     }
 }

@@ -1,8 +1,14 @@
 //! The store contract: every backend must pass every test here. SQLite always runs; PostgreSQL
 //! runs when PORTAL_TEST_DATABASE_URL is set (CI sets it).
 
-use domain::{ids::CompanyId, user::{BuiltinRole, UserKind}};
-use store::{Store, StoreError, testing, users::{NewUser, Profile}};
+use domain::{
+    ids::CompanyId,
+    user::{BuiltinRole, UserKind},
+};
+use store::{
+    Store, StoreError, testing,
+    users::{NewUser, Profile},
+};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -28,7 +34,9 @@ where
 {
     for store in testing::all().await? {
         let backend = store.backend();
-        test(store.clone()).await.map_err(|e| format!("{backend:?}: {e}"))?;
+        test(store.clone())
+            .await
+            .map_err(|e| format!("{backend:?}: {e}"))?;
         store.close().await;
     }
     Ok(())
@@ -40,7 +48,10 @@ async fn an_account_name_can_be_registered_only_once() -> TestResult {
         let id = s.create_user(&owner("ann@example.com")).await?;
         let again = s.create_user(&owner("ann@example.com")).await;
         assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
-        let row = s.user_by_account("ann@example.com").await?.ok_or("missing")?;
+        let row = s
+            .user_by_account("ann@example.com")
+            .await?
+            .ok_or("missing")?;
         assert_eq!(row.id(), id);
         assert_eq!(row.kind(), UserKind::Owner);
         assert!(!row.disabled);
@@ -67,8 +78,14 @@ async fn profile_password_and_preferences_are_saved() -> TestResult {
         assert!(s.set_avatar(id, "/files/avatars/1.png").await?);
         assert!(s.set_notify(id, true, "alerts@example.com").await?);
         let row = s.user(id).await?.ok_or("missing")?;
-        assert_eq!((row.nickname.as_str(), row.gender, row.temp_unit.as_str()), ("Bobby", 1, "F"));
-        assert_eq!((row.password_hash.as_str(), row.password_changed_at), ("new-hash", 2_000));
+        assert_eq!(
+            (row.nickname.as_str(), row.gender, row.temp_unit.as_str()),
+            ("Bobby", 1, "F")
+        );
+        assert_eq!(
+            (row.password_hash.as_str(), row.password_changed_at),
+            ("new-hash", 2_000)
+        );
         assert!(row.notify_enabled);
         assert_eq!(row.avatar, "/files/avatars/1.png");
         Ok(())
@@ -87,7 +104,11 @@ async fn refresh_tokens_are_single_use_and_expire() -> TestResult {
         assert_eq!(s.take_refresh_token("h2", 6_000).await?, None, "expired");
         s.insert_refresh_token("h3", id, 1_000, 9_000).await?;
         s.insert_refresh_token("h4", id, 1_000, 9_000).await?;
-        assert_eq!(s.revoke_user_refresh_tokens(id, 3_000).await?, 3, "h2, h3, h4 were live");
+        assert_eq!(
+            s.revoke_user_refresh_tokens(id, 3_000).await?,
+            3,
+            "h2, h3, h4 were live"
+        );
         assert_eq!(s.take_refresh_token("h3", 3_001).await?, None);
         assert_eq!(s.take_refresh_token("unknown", 3_001).await?, None);
         Ok(())
@@ -98,12 +119,23 @@ async fn refresh_tokens_are_single_use_and_expire() -> TestResult {
 #[tokio::test]
 async fn a_new_code_retires_the_previous_one_and_codes_are_used_once() -> TestResult {
     each_backend(|s| async move {
-        s.insert_code("d@example.com", "register", "c1", 1_000, 2_000).await?;
-        s.insert_code("d@example.com", "register", "c2", 1_100, 2_100).await?;
-        let live = s.live_code("d@example.com", "register").await?.ok_or("no code")?;
+        s.insert_code("d@example.com", "register", "c1", 1_000, 2_000)
+            .await?;
+        s.insert_code("d@example.com", "register", "c2", 1_100, 2_100)
+            .await?;
+        let live = s
+            .live_code("d@example.com", "register")
+            .await?
+            .ok_or("no code")?;
         assert_eq!(live.code_hash, "c2");
         s.count_code_attempt(live.id).await?;
-        assert_eq!(s.live_code("d@example.com", "register").await?.ok_or("gone")?.attempts, 1);
+        assert_eq!(
+            s.live_code("d@example.com", "register")
+                .await?
+                .ok_or("gone")?
+                .attempts,
+            1
+        );
         assert!(s.use_code(live.id, 1_200).await?);
         assert!(!s.use_code(live.id, 1_201).await?);
         assert!(s.live_code("d@example.com", "register").await?.is_none());
@@ -120,10 +152,19 @@ async fn a_new_code_retires_the_previous_one_and_codes_are_used_once() -> TestRe
 async fn login_failures_count_within_a_window_and_reset_after_it() -> TestResult {
     each_backend(|s| async move {
         assert!(s.throttle("acct:e").await?.is_none());
-        assert_eq!(s.record_login_failure("acct:e", 1_000, 0).await?.failures, 1);
-        assert_eq!(s.record_login_failure("acct:e", 1_500, 0).await?.failures, 2);
+        assert_eq!(
+            s.record_login_failure("acct:e", 1_000, 0).await?.failures,
+            1
+        );
+        assert_eq!(
+            s.record_login_failure("acct:e", 1_500, 0).await?.failures,
+            2
+        );
         s.lock_login("acct:e", 9_000).await?;
-        assert_eq!(s.throttle("acct:e").await?.ok_or("gone")?.locked_until, 9_000);
+        assert_eq!(
+            s.throttle("acct:e").await?.ok_or("gone")?.locked_until,
+            9_000
+        );
         let fresh = s.record_login_failure("acct:e", 5_000, 2_000).await?;
         assert_eq!((fresh.failures, fresh.window_start), (1, 5_000));
         s.clear_login_failures("acct:e").await?;
@@ -150,24 +191,41 @@ async fn builtin_roles_grant_their_catalogue_permissions_and_custom_roles_are_pe
         s.sync_builtin_roles(1_000).await?;
         s.sync_builtin_roles(1_000).await?;
         let owner_role = s.builtin_role(BuiltinRole::PlantOwner).await?;
-        let mut expected: Vec<String> =
-            BuiltinRole::PlantOwner.permissions().iter().map(|k| k.to_string()).collect();
+        let mut expected: Vec<String> = BuiltinRole::PlantOwner
+            .permissions()
+            .iter()
+            .map(|k| k.to_string())
+            .collect();
         expected.sort();
         assert_eq!(s.role_permissions(owner_role).await?, expected);
 
         let a = s.create_company("Acme Solar", 1_000).await?;
         let b = s.create_company("Beta Energy", 1_000).await?;
-        assert!(matches!(s.create_company("Acme Solar", 1_000).await, Err(StoreError::Conflict(_))));
-        let role = s.create_role(a, "ops", &["station.view", "event.view"], 1_000).await?;
-        assert!(matches!(s.create_role(a, "ops", &[], 1_000).await, Err(StoreError::Conflict(_))));
+        assert!(matches!(
+            s.create_company("Acme Solar", 1_000).await,
+            Err(StoreError::Conflict(_))
+        ));
+        let role = s
+            .create_role(a, "ops", &["station.view", "event.view"], 1_000)
+            .await?;
+        assert!(matches!(
+            s.create_role(a, "ops", &[], 1_000).await,
+            Err(StoreError::Conflict(_))
+        ));
         s.create_role(b, "ops", &[], 1_000).await?;
         assert_eq!(s.company_roles(a).await?.len(), 1);
-        assert_eq!(s.role_permissions(role).await?, vec!["event.view", "station.view"]);
+        assert_eq!(
+            s.role_permissions(role).await?,
+            vec!["event.view", "station.view"]
+        );
         s.set_role_permissions(role, &["gateway.view"]).await?;
         assert_eq!(s.role_permissions(role).await?, vec!["gateway.view"]);
         assert!(s.rename_role(role, "ops2").await?);
         assert!(s.delete_role(role).await?);
-        assert!(!s.delete_role(owner_role).await?, "built-in roles cannot be deleted");
+        assert!(
+            !s.delete_role(owner_role).await?,
+            "built-in roles cannot be deleted"
+        );
         assert!(s.company_roles(CompanyId(a.0)).await?.is_empty());
         Ok(())
     })
@@ -188,8 +246,10 @@ async fn company_staff_are_listed_per_company_and_outbox_keeps_messages() -> Tes
         assert!(s.set_company_theme(a, "#112233").await?);
         assert_eq!(s.company(a).await?.ok_or("gone")?.theme_color, "#112233");
 
-        s.push_outbox("email", "x@example.com", "Code", "123456", None, 1_000).await?;
-        s.push_outbox("email", "y@example.com", "Code", "654321", None, 1_001).await?;
+        s.push_outbox("email", "x@example.com", "Code", "123456", None, 1_000)
+            .await?;
+        s.push_outbox("email", "y@example.com", "Code", "654321", None, 1_001)
+            .await?;
         let mine = s.outbox(Some("x@example.com"), 10).await?;
         assert_eq!((mine.len(), mine[0].body.as_str()), (1, "123456"));
         assert_eq!(s.outbox(None, 10).await?.len(), 2);

@@ -1,0 +1,223 @@
+//! Registration, verification codes and password reset (no sign-in needed).
+
+use axum::{
+    Router,
+    extract::State,
+    routing::{get, post},
+};
+use domain::{
+    Code, DomainError,
+    account::{Account, check_password},
+    user::BuiltinRole,
+};
+use serde::Deserialize;
+use store::{StoreError, users::NewUser};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    AppState,
+    auth::hash_password,
+    codes::{self, Purpose},
+    envelope::{ApiError, ApiResult, Done, current_lang},
+    extract::{Body, Query, num},
+    now_ms,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/anonymous/getCode", get(get_code))
+        .route("/anonymous/checkCode", get(check_code))
+        .route("/anonymous/checkAccount", get(check_account))
+        .route("/anonymous/signup", post(signup))
+        .route("/anonymous/resetPwd", post(reset_password))
+}
+
+/// Clients name the account `account`, `username`, `email`, `mobile` or `phone`.
+#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+pub struct AccountParams {
+    #[serde(
+        default,
+        alias = "username",
+        alias = "email",
+        alias = "mobile",
+        alias = "phone"
+    )]
+    pub account: Option<String>,
+    /// `register` (default), `reset` or `notify`.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub code: Option<String>,
+}
+
+fn account_of(raw: Option<&str>) -> Result<Account, DomainError> {
+    Account::parse(raw.unwrap_or("")).map_err(|_| DomainError::invalid("account"))
+}
+
+/// Sends a verification code. Registration refuses a taken account (103); reset refuses an
+/// unknown one (105); sending again within a minute answers 7.
+#[utoipa::path(get, path = "/anonymous/getCode", tag = "accounts", params(AccountParams),
+    responses((status = 200, description = "Envelope; 103, 105, 7")))]
+pub async fn get_code(
+    State(app): State<AppState>,
+    Query(q): Query<AccountParams>,
+) -> ApiResult<Done> {
+    let account = account_of(q.account.as_deref())?;
+    let purpose = Purpose::parse(q.kind.as_deref())?;
+    let exists = app.store.user_by_account(account.as_str()).await?.is_some();
+    match purpose {
+        Purpose::Register if exists => return Err(Code::AlreadyRegistered.into()),
+        Purpose::Reset if !exists => return Err(Code::NotRegistered.into()),
+        _ => {}
+    }
+    codes::send(&app, account.as_str(), purpose, current_lang()).await?;
+    Ok(Done)
+}
+
+/// Checks a code without using it up (the form checks before its last step).
+#[utoipa::path(get, path = "/anonymous/checkCode", tag = "accounts", params(AccountParams),
+    responses((status = 200, description = "Envelope; 5 wrong code, 6 expired")))]
+pub async fn check_code(
+    State(app): State<AppState>,
+    Query(q): Query<AccountParams>,
+) -> ApiResult<Done> {
+    let account = account_of(q.account.as_deref())?;
+    let purpose = Purpose::parse(q.kind.as_deref())?;
+    codes::verify(
+        &app,
+        account.as_str(),
+        purpose,
+        q.code.as_deref().unwrap_or(""),
+        false,
+    )
+    .await?;
+    Ok(Done)
+}
+
+/// With `type=register`: 0 when the account is free, 103 when taken. Otherwise: 0 when the
+/// account exists, 105 when it does not.
+#[utoipa::path(get, path = "/anonymous/checkAccount", tag = "accounts", params(AccountParams),
+    responses((status = 200, description = "Envelope; 103 or 105")))]
+pub async fn check_account(
+    State(app): State<AppState>,
+    Query(q): Query<AccountParams>,
+) -> ApiResult<Done> {
+    let account = account_of(q.account.as_deref())?;
+    let exists = app.store.user_by_account(account.as_str()).await?.is_some();
+    let registering =
+        matches!(Purpose::parse(q.kind.as_deref()), Ok(Purpose::Register)) && q.kind.is_some();
+    match (registering, exists) {
+        (true, true) => Err(Code::AlreadyRegistered.into()),
+        (false, false) => Err(Code::NotRegistered.into()),
+        _ => Ok(Done),
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SignupRequest {
+    #[serde(
+        default,
+        alias = "username",
+        alias = "email",
+        alias = "mobile",
+        alias = "phone"
+    )]
+    pub account: Option<String>,
+    #[serde(default)]
+    pub password: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub nickname: Option<String>,
+}
+
+/// Creates a plant-owner account after checking the code sent to it.
+#[utoipa::path(post, path = "/anonymous/signup", tag = "accounts", request_body = SignupRequest,
+    responses((status = 200, description = "Envelope; 4, 5, 6, 103")))]
+pub async fn signup(
+    State(app): State<AppState>,
+    Body(req): Body<SignupRequest>,
+) -> ApiResult<Done> {
+    let account = account_of(req.account.as_deref())?;
+    let password = req.password.unwrap_or_default();
+    check_password(&password)?;
+    let nickname = domain::account::check_text(
+        "nickname",
+        req.nickname.as_deref().unwrap_or(""),
+        domain::account::PROFILE_TEXT_MAX,
+    )?;
+    if app.store.user_by_account(account.as_str()).await?.is_some() {
+        return Err(Code::AlreadyRegistered.into());
+    }
+    codes::verify(
+        &app,
+        account.as_str(),
+        Purpose::Register,
+        req.code.as_deref().unwrap_or(""),
+        true,
+    )
+    .await?;
+    let hash = hash_password(password).await?;
+    let role = app.store.builtin_role(BuiltinRole::PlantOwner).await?;
+    let default_nickname = account
+        .as_str()
+        .split('@')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let new = NewUser {
+        account: account.as_str(),
+        email: account.email().unwrap_or(""),
+        mobile: account.phone().unwrap_or(""),
+        password_hash: &hash,
+        nickname: if nickname.is_empty() {
+            &default_nickname
+        } else {
+            &nickname
+        },
+        kind: BuiltinRole::PlantOwner.user_kind(),
+        company: None,
+        role: Some(role),
+        user_src: "web",
+        now: now_ms(),
+    };
+    match app.store.create_user(&new).await {
+        Ok(id) => {
+            tracing::info!(user = %id, "account registered");
+            Ok(Done)
+        }
+        Err(StoreError::Conflict(_)) => Err(Code::AlreadyRegistered.into()),
+        Err(e) => Err(ApiError::from(e)),
+    }
+}
+
+/// Sets a new password after checking the code; every session of the account ends.
+#[utoipa::path(post, path = "/anonymous/resetPwd", tag = "accounts", request_body = SignupRequest,
+    responses((status = 200, description = "Envelope; 4, 5, 6, 105")))]
+pub async fn reset_password(
+    State(app): State<AppState>,
+    Body(req): Body<SignupRequest>,
+) -> ApiResult<Done> {
+    let account = account_of(req.account.as_deref())?;
+    let password = req.password.unwrap_or_default();
+    check_password(&password)?;
+    let user = app
+        .store
+        .user_by_account(account.as_str())
+        .await?
+        .ok_or(Code::NotRegistered)?;
+    codes::verify(
+        &app,
+        account.as_str(),
+        Purpose::Reset,
+        req.code.as_deref().unwrap_or(""),
+        true,
+    )
+    .await?;
+    let hash = hash_password(password).await?;
+    let now = now_ms();
+    app.store.set_password(user.id(), &hash, now).await?;
+    app.store.revoke_user_refresh_tokens(user.id(), now).await?;
+    tracing::info!(user = %user.id(), "password reset");
+    Ok(Done)
+}

@@ -1,0 +1,252 @@
+//! Sign-in (the three flows of API_CONVENTIONS.md), token refresh and sign-out.
+
+use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHasher};
+use axum::{
+    Router,
+    extract::State,
+    routing::{get, post},
+};
+use domain::{Code, account::Account};
+use serde::{Deserialize, Serialize};
+use store::users::UserRow;
+use utoipa::ToSchema;
+
+use crate::{
+    AppState,
+    envelope::{ApiError, ApiResult, Data, Done},
+    extract::{Body, ClientIp, num},
+    now_ms,
+    session::{CurrentUser, digest, new_refresh_token},
+    throttle::Attempt,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/oauth/token", post(token))
+        .route("/oauth/token/new", post(token_encrypted))
+        .route("/anonymous/publicKey", get(public_key))
+        .route("/api/v1/user/logout", post(logout))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRequest {
+    #[serde(default, rename = "grant_type")]
+    pub grant_type: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub username: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub password: Option<String>,
+    #[serde(default, rename = "refresh_token")]
+    pub refresh_token: Option<String>,
+    #[serde(default, rename = "client_id")]
+    pub client_id: Option<String>,
+    /// Sent by the encrypted flow as a number or a string; not enforced.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub nonce: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub sign: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub area_code: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenData {
+    pub access_token: String,
+    pub token_type: &'static str,
+    pub refresh_token: String,
+    pub expires_in: i64,
+    pub scope: &'static str,
+}
+
+/// Password grant (plaintext password) or refresh grant.
+#[utoipa::path(post, path = "/oauth/token", tag = "auth", request_body = TokenRequest,
+    responses((status = 200, description = "Envelope with TokenData; code 102 wrong account or password, 101 disabled, 7 too many attempts", body = TokenData),
+              (status = 401, description = "Refresh token unknown, used or expired")))]
+pub async fn token(
+    State(app): State<AppState>,
+    ip: ClientIp,
+    Body(req): Body<TokenRequest>,
+) -> ApiResult<Data<TokenData>> {
+    tracing::debug!(client = ?req.client_id, source = ?req.source, nonce = ?req.nonce,
+        signed = req.sign.is_some(), area = ?req.area_code, "token request");
+    match req.grant_type.as_deref() {
+        Some("refresh_token") => refresh(&app, req.refresh_token.as_deref().unwrap_or("")).await,
+        Some("password") | None => {
+            let password = req.password.unwrap_or_default();
+            password_grant(&app, ip, req.username.as_deref().unwrap_or(""), &password).await
+        }
+        Some(_) => Err(domain::DomainError::invalid("grant_type").into()),
+    }
+}
+
+/// Password grant with the password encrypted by the key of `/anonymous/publicKey`.
+#[utoipa::path(post, path = "/oauth/token/new", tag = "auth", request_body = TokenRequest,
+    responses((status = 200, description = "Envelope with TokenData", body = TokenData)))]
+pub async fn token_encrypted(
+    State(app): State<AppState>,
+    ip: ClientIp,
+    Body(req): Body<TokenRequest>,
+) -> ApiResult<Data<TokenData>> {
+    if req.grant_type.as_deref() == Some("refresh_token") {
+        return refresh(&app, req.refresh_token.as_deref().unwrap_or("")).await;
+    }
+    let sent = req.password.unwrap_or_default();
+    // Clients that could not encrypt send the password as it is; both are accepted.
+    let password = app.keys.decrypt_password(&sent).unwrap_or(sent);
+    password_grant(&app, ip, req.username.as_deref().unwrap_or(""), &password).await
+}
+
+/// The RSA public key for the encrypted login, as one line of base64 DER.
+#[utoipa::path(get, path = "/anonymous/publicKey", tag = "auth",
+    responses((status = 200, description = "Envelope whose data is the base64 DER public key", body = String)))]
+pub async fn public_key(State(app): State<AppState>) -> Data<String> {
+    Data(app.keys.public_key_b64.clone())
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LogoutRequest {
+    #[serde(default, rename = "refresh_token", alias = "refreshToken")]
+    pub refresh_token: Option<String>,
+}
+
+/// Signs out: revokes the given refresh token, or every refresh token of the caller.
+#[utoipa::path(post, path = "/api/v1/user/logout", tag = "auth", request_body = LogoutRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope")))]
+pub async fn logout(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<LogoutRequest>,
+) -> ApiResult<Done> {
+    let now = now_ms();
+    match req.refresh_token.filter(|t| !t.is_empty()) {
+        Some(token) => {
+            app.store.take_refresh_token(&digest(&token), now).await?;
+        }
+        None => {
+            app.store.revoke_user_refresh_tokens(me.id(), now).await?;
+        }
+    }
+    Ok(Done)
+}
+
+async fn password_grant(
+    app: &AppState,
+    ClientIp(ip): ClientIp,
+    username: &str,
+    password: &str,
+) -> ApiResult<Data<TokenData>> {
+    let account = Account::parse(username)
+        .map(|a| a.as_str().to_string())
+        .unwrap_or_else(|_| username.trim().to_lowercase().chars().take(64).collect());
+    let attempt = Attempt::new(&account, ip);
+    let now = now_ms();
+    attempt.admit(&app.store, now).await?;
+
+    let user = app.store.user_by_account(&account).await?;
+    // Unknown accounts still pay for a hash check, so timing does not tell them apart.
+    let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
+    let matches = verify_password(password.to_string(), stored_hash).await?;
+    let user = match (user, matches) {
+        (Some(user), true) => user,
+        _ => {
+            attempt.failed(&app.store, now).await?;
+            return Err(Code::WrongCredentials.into());
+        }
+    };
+    if user.disabled {
+        return Err(Code::AccountDisabled.into());
+    }
+    attempt.succeeded(&app.store).await?;
+    issue_tokens(app, &user, now).await.map(Data)
+}
+
+async fn refresh(app: &AppState, token: &str) -> ApiResult<Data<TokenData>> {
+    if token.is_empty() || token.len() > 200 {
+        return Err(ApiError::Unauthorized);
+    }
+    let now = now_ms();
+    let user_id = app
+        .store
+        .take_refresh_token(&digest(token), now)
+        .await?
+        .ok_or(ApiError::Unauthorized)?;
+    let user = app
+        .store
+        .user(user_id)
+        .await?
+        .ok_or(ApiError::Unauthorized)?;
+    if user.disabled {
+        return Err(ApiError::Unauthorized);
+    }
+    issue_tokens(app, &user, now).await.map(Data)
+}
+
+async fn issue_tokens(app: &AppState, user: &UserRow, now: i64) -> ApiResult<TokenData> {
+    let ttl = app.config.access_token_ttl_secs;
+    let access_token = app.keys.issue_access(user, now, ttl)?;
+    let refresh_token = new_refresh_token();
+    let expires = now + app.config.refresh_token_ttl_secs * 1000;
+    app.store
+        .insert_refresh_token(&digest(&refresh_token), user.id(), now, expires)
+        .await?;
+    Ok(TokenData {
+        access_token,
+        token_type: "bearer",
+        refresh_token,
+        expires_in: ttl,
+        scope: "all",
+    })
+}
+
+/// A hash every unknown account is checked against, made once per process.
+static DECOY_HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Hashes with argon2id on a blocking thread (it is deliberately slow).
+pub async fn hash_password(password: String) -> ApiResult<String> {
+    tokio::task::spawn_blocking(move || hash_blocking(&password))
+        .await
+        .map_err(|e| ApiError::internal("hash task", e))?
+}
+
+fn hash_blocking(password: &str) -> ApiResult<String> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| ApiError::internal("hash", e))
+}
+
+pub async fn verify_password(password: String, hash: Option<String>) -> ApiResult<bool> {
+    tokio::task::spawn_blocking(move || {
+        let decoy;
+        let hash = match hash {
+            Some(h) => h,
+            None => {
+                decoy = match DECOY_HASH.get() {
+                    Some(h) => h.clone(),
+                    None => {
+                        let h = hash_blocking("decoy-password")?;
+                        DECOY_HASH.get_or_init(|| h).clone()
+                    }
+                };
+                let _ = check(&decoy, &password);
+                return Ok(false);
+            }
+        };
+        Ok(check(&hash, &password))
+    })
+    .await
+    .map_err(|e| ApiError::internal("verify task", e))?
+}
+
+fn check(hash: &str, password: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}

@@ -1,0 +1,116 @@
+//! Verification codes: six digits, sent to an email address or phone, valid for ten minutes,
+//! used once, at most five wrong guesses, and at most one send a minute and ten an hour.
+
+use domain::{Code, DomainError, Lang, account::check_code};
+use rand::Rng;
+
+use crate::{AppState, envelope::ApiResult, now_ms, session::digest};
+
+const TTL_MS: i64 = 10 * 60 * 1000;
+const RESEND_AFTER_MS: i64 = 60 * 1000;
+const MAX_PER_HOUR: i64 = 10;
+const MAX_WRONG_GUESSES: i64 = 5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Register,
+    Reset,
+    /// Confirms the address that receives abnormal-event emails.
+    Notify,
+}
+
+impl Purpose {
+    /// Clients name the purpose in words or by number; registration is the default.
+    pub fn parse(raw: Option<&str>) -> Result<Purpose, DomainError> {
+        match raw.map(str::trim).unwrap_or("register") {
+            "register" | "reg" | "signup" | "1" => Ok(Purpose::Register),
+            "reset" | "forget" | "resetPwd" | "2" => Ok(Purpose::Reset),
+            "notify" | "3" => Ok(Purpose::Notify),
+            _ => Err(DomainError::invalid("type")),
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Register => "register",
+            Purpose::Reset => "reset",
+            Purpose::Notify => "notify",
+        }
+    }
+}
+
+fn hash(account: &str, purpose: Purpose, code: &str) -> String {
+    digest(&format!("{account}|{}|{code}", purpose.as_str()))
+}
+
+pub async fn send(app: &AppState, account: &str, purpose: Purpose, lang: Lang) -> ApiResult<()> {
+    let now = now_ms();
+    let store = &app.store;
+    let recent = store.latest_code_sent_at(account).await?;
+    if recent.is_some_and(|t| t > now - RESEND_AFTER_MS)
+        || store.codes_sent_since(account, now - 3_600_000).await? >= MAX_PER_HOUR
+    {
+        return Err(Code::TooManyAttempts.into());
+    }
+    let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000));
+    store
+        .insert_code(
+            account,
+            purpose.as_str(),
+            &hash(account, purpose, &code),
+            now,
+            now + TTL_MS,
+        )
+        .await?;
+    let (subject, body) = message(lang, &code);
+    app.mailer.send(store, account, subject, &body, now).await
+}
+
+/// Checks a code; with `consume` it is also used up, so it cannot serve twice.
+pub async fn verify(
+    app: &AppState,
+    account: &str,
+    purpose: Purpose,
+    code: &str,
+    consume: bool,
+) -> ApiResult<()> {
+    let code = check_code(code)?;
+    let now = now_ms();
+    let store = &app.store;
+    let live = store
+        .live_code(account, purpose.as_str())
+        .await?
+        .ok_or(Code::CodeWrong)?;
+    if live.expires_at <= now {
+        return Err(Code::CodeExpired.into());
+    }
+    if live.attempts >= MAX_WRONG_GUESSES {
+        store.use_code(live.id, now).await?;
+        return Err(Code::CodeWrong.into());
+    }
+    if live.code_hash != hash(account, purpose, code) {
+        store.count_code_attempt(live.id).await?;
+        return Err(Code::CodeWrong.into());
+    }
+    if consume && !store.use_code(live.id, now).await? {
+        return Err(Code::CodeWrong.into());
+    }
+    Ok(())
+}
+
+fn message(lang: Lang, code: &str) -> (&'static str, String) {
+    match lang {
+        Lang::En => (
+            "Your verification code",
+            format!("Your verification code is {code}. It expires in 10 minutes."),
+        ),
+        Lang::Zh => (
+            "您的验证码",
+            format!("您的验证码是 {code}，10 分钟内有效。"),
+        ),
+        Lang::Es => (
+            "Su código de verificación",
+            format!("Su código de verificación es {code}. Caduca en 10 minutos."),
+        ),
+    }
+}

@@ -1,0 +1,345 @@
+//! A company's own details, staff and roles. Every read and write is confined to the caller's
+//! company (internal administrators may name any company); another company's objects answer
+//! exactly like missing ones.
+
+use axum::{
+    Router,
+    extract::{Path, State},
+    routing::{get, post},
+};
+use domain::{
+    Code, DomainError,
+    ids::{CompanyId, RoleId, UserId},
+    permissions,
+    policy::UserScope,
+    user::{MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::{StoreError, roles::RoleRow, users::UserRow};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    AppState,
+    envelope::{ApiError, ApiResult, Data, Done},
+    extract::{Body, Query, num},
+    now_ms,
+    session::CurrentUser,
+    users::{create_at, path_id},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/company/info", get(info))
+        .route("/api/v1/company/user/list", get(staff))
+        .route("/api/v1/company/user/{id}", get(staff_member))
+        .route("/api/v1/company/user/{id}/", get(staff_member))
+        .route("/api/v1/company/roles", get(roles))
+        .route("/api/v1/company/role/check", get(check_role))
+        .route("/api/v1/company/role", post(create_role))
+        .route("/api/v1/company/role/{id}", get(role).post(update_role))
+        .route("/api/v1/company/role/{id}/delete", post(delete_role))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyQuery {
+    /// Internal administrators choose the company; everyone else gets their own.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub company_id: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub page: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub limit: Option<i64>,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// The company the request is about, after the permission check.
+fn company_of(me: &CurrentUser, asked: Option<i64>, permission: &str) -> ApiResult<CompanyId> {
+    me.actor.require(permission)?;
+    let company = match (me.actor.is_internal(), asked) {
+        (true, Some(id)) => Some(CompanyId(id)),
+        _ => me.actor.company,
+    };
+    company.ok_or_else(|| Code::NoPermission.into())
+}
+
+#[utoipa::path(get, path = "/api/v1/company/info", tag = "company", params(CompanyQuery),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the company; 2")))]
+pub async fn info(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<CompanyQuery>,
+) -> ApiResult<Data<Value>> {
+    let id = company_of(&me, q.company_id, "company.info")?;
+    let c = app.store.company(id).await?.ok_or(Code::NoPermission)?;
+    Ok(Data(json!({
+        "id": c.id, "name": c.name, "contactName": c.contact_name, "email": c.email,
+        "phone": c.phone, "address": c.address, "remark": c.remark, "logoUrl": c.logo_url,
+        "iconUrl": c.icon_url, "themeColor": c.theme_color, "createAt": create_at(c.created_at),
+    })))
+}
+
+fn staff_json(u: &UserRow) -> Value {
+    json!({
+        "id": u.id, "account": u.account, "nickname": u.nickname, "name": u.name,
+        "email": u.email, "mobile": u.mobile, "roleId": u.role_id, "disabled": u.disabled,
+        "createAt": create_at(u.created_at),
+    })
+}
+
+/// The staff of a company, paged (`page` 1-based, `limit` up to 100), filtered by `name`.
+#[utoipa::path(get, path = "/api/v1/company/user/list", tag = "company", params(CompanyQuery),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with a page of staff; 2")))]
+pub async fn staff(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<CompanyQuery>,
+) -> ApiResult<Data<Value>> {
+    let id = company_of(&me, q.company_id, "company.user")?;
+    let needle = q.name.unwrap_or_default().to_lowercase();
+    let matching: Vec<UserRow> = app
+        .store
+        .users(Some(id))
+        .await?
+        .into_iter()
+        .filter(|u| {
+            needle.is_empty()
+                || u.account.contains(&needle)
+                || u.nickname.to_lowercase().contains(&needle)
+                || u.name.to_lowercase().contains(&needle)
+        })
+        .collect();
+    let limit = q.limit.unwrap_or(10).clamp(1, 100);
+    let page = q.page.unwrap_or(1).max(1);
+    let infos: Vec<Value> = matching
+        .iter()
+        .skip(((page - 1) * limit) as usize)
+        .take(limit as usize)
+        .map(staff_json)
+        .collect();
+    Ok(Data(
+        json!({"pageSize": limit, "pageNumber": page, "total": matching.len(), "infos": infos}),
+    ))
+}
+
+#[utoipa::path(get, path = "/api/v1/company/user/{id}", tag = "company", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with one staff member; 105")))]
+pub async fn staff_member(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    me.actor.require("company.user")?;
+    let user = app
+        .store
+        .user(UserId(path_id(&id)?))
+        .await?
+        .ok_or(Code::NotRegistered)?;
+    let scope = UserScope {
+        id: user.id(),
+        kind: user.kind(),
+        company: user.company(),
+    };
+    if !me.actor.can_see_user(&scope) || user.company().is_none() {
+        return Err(Code::NotRegistered.into());
+    }
+    Ok(Data(staff_json(&user)))
+}
+
+async fn role_json(app: &AppState, r: &RoleRow) -> ApiResult<Value> {
+    let permissions = app.store.role_permissions(RoleId(r.id)).await?;
+    let users = app.store.users_with_role(RoleId(r.id)).await?;
+    Ok(
+        json!({"id": r.id, "name": r.name, "permissions": permissions, "users": users,
+              "createAt": create_at(r.created_at)}),
+    )
+}
+
+#[utoipa::path(get, path = "/api/v1/company/roles", tag = "company", params(CompanyQuery),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the company's roles; 2")))]
+pub async fn roles(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<CompanyQuery>,
+) -> ApiResult<Data<Value>> {
+    let id = company_of(&me, q.company_id, "company.role.list.view")?;
+    let mut infos = Vec::new();
+    for r in app.store.company_roles(id).await? {
+        infos.push(role_json(&app, &r).await?);
+    }
+    Ok(Data(
+        json!({"pageSize": infos.len(), "pageNumber": 1, "total": infos.len(), "infos": infos}),
+    ))
+}
+
+/// A role of the caller's company; any other role answers as missing.
+async fn own_role(app: &AppState, me: &CurrentUser, id: &str) -> ApiResult<RoleRow> {
+    let missing = || ApiError::from(DomainError::with_detail(Code::InvalidParameter, "role"));
+    let role = app
+        .store
+        .role(RoleId(path_id(id)?))
+        .await?
+        .ok_or_else(missing)?;
+    let visible = role
+        .company_id
+        .is_some_and(|c| me.actor.can_see_company(CompanyId(c)));
+    if visible { Ok(role) } else { Err(missing()) }
+}
+
+#[utoipa::path(get, path = "/api/v1/company/role/{id}", tag = "company", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the role; 2, 4")))]
+pub async fn role(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    me.actor.require("company.role.list.view")?;
+    let role = own_role(&app, &me, &id).await?;
+    Ok(Data(role_json(&app, &role).await?))
+}
+
+#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+pub struct RoleRequest {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Permission keys of the catalogue; at most what the caller holds.
+    #[serde(default)]
+    pub permissions: Option<Vec<String>>,
+    #[serde(default, rename = "companyId", deserialize_with = "num::opt_i64")]
+    pub company_id: Option<i64>,
+}
+
+fn role_name(raw: Option<&str>) -> Result<String, DomainError> {
+    let name = raw.unwrap_or("").trim();
+    if name.is_empty() || name.chars().count() > ROLE_NAME_MAX || name.chars().any(char::is_control)
+    {
+        return Err(DomainError::invalid("name"));
+    }
+    Ok(name.to_string())
+}
+
+/// Keys must exist and be held by the caller: nobody grants more than they have.
+fn grantable<'a>(me: &CurrentUser, keys: &'a [String]) -> ApiResult<Vec<&'a str>> {
+    keys.iter()
+        .map(|k| {
+            if permissions::find(k).is_none() {
+                Err(DomainError::invalid("permissions").into())
+            } else if !me.actor.has(k) {
+                Err(Code::NoPermission.into())
+            } else {
+                Ok(k.as_str())
+            }
+        })
+        .collect()
+}
+
+/// 801 when the name is taken, 800 when the company already has five roles.
+#[utoipa::path(get, path = "/api/v1/company/role/check", tag = "company", params(RoleRequest),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 800, 801")))]
+pub async fn check_role(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<RoleRequest>,
+) -> ApiResult<Done> {
+    let company = company_of(&me, q.company_id, "company.role.list.view")?;
+    let existing = app.store.company_roles(company).await?;
+    if let Some(name) = q.name.as_deref().map(str::trim).filter(|n| !n.is_empty())
+        && existing.iter().any(|r| r.name == name)
+    {
+        return Err(Code::RoleExists.into());
+    }
+    if existing.len() >= MAX_CUSTOM_ROLES {
+        return Err(Code::RoleLimit.into());
+    }
+    Ok(Done)
+}
+
+#[utoipa::path(post, path = "/api/v1/company/role", tag = "company", request_body = RoleRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the new role id; 2, 4, 800, 801")))]
+pub async fn create_role(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<RoleRequest>,
+) -> ApiResult<Data<i64>> {
+    let company = company_of(&me, req.company_id, "company.role.edit")?;
+    let name = role_name(req.name.as_deref())?;
+    let keys = req.permissions.unwrap_or_default();
+    let keys = grantable(&me, &keys)?;
+    if app.store.company_roles(company).await?.len() >= MAX_CUSTOM_ROLES {
+        return Err(Code::RoleLimit.into());
+    }
+    match app.store.create_role(company, &name, &keys, now_ms()).await {
+        Ok(id) => Ok(Data(id.0)),
+        Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Renames a role and/or replaces its permissions. The caller's own role is locked (802).
+#[utoipa::path(post, path = "/api/v1/company/role/{id}", tag = "company", request_body = RoleRequest,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope; 2, 4, 801, 802")))]
+pub async fn update_role(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<RoleRequest>,
+) -> ApiResult<Done> {
+    me.actor.require("company.role.edit")?;
+    let role = own_role(&app, &me, &id).await?;
+    if me.actor.role == Some(RoleId(role.id)) {
+        return Err(Code::OwnRoleLocked.into());
+    }
+    let name = req
+        .name
+        .as_deref()
+        .map(|n| role_name(Some(n)))
+        .transpose()?;
+    let keys = req.permissions.unwrap_or_default();
+    let keys = grantable(&me, &keys)?;
+    if let Some(name) = name {
+        match app.store.rename_role(RoleId(role.id), &name).await {
+            Err(StoreError::Conflict(_)) => return Err(Code::RoleExists.into()),
+            other => {
+                other?;
+            }
+        }
+    }
+    if !keys.is_empty() {
+        app.store
+            .set_role_permissions(RoleId(role.id), &keys)
+            .await?;
+    }
+    Ok(Done)
+}
+
+/// Deletes a custom role; its users fall back to the built-in staff role. 802 for one's own.
+#[utoipa::path(post, path = "/api/v1/company/role/{id}/delete", tag = "company",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope; 2, 4, 802")))]
+pub async fn delete_role(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Done> {
+    me.actor.require("company.role.edit")?;
+    let role = own_role(&app, &me, &id).await?;
+    if me.actor.role == Some(RoleId(role.id)) {
+        return Err(Code::OwnRoleLocked.into());
+    }
+    let fallback = app
+        .store
+        .builtin_role(domain::user::BuiltinRole::CompanyStaff)
+        .await?;
+    if let Some(company) = role.company_id {
+        for user in app.store.users(Some(CompanyId(company))).await? {
+            if user.role_id == Some(role.id) {
+                app.store.set_role(user.id(), fallback).await?;
+            }
+        }
+    }
+    app.store.delete_role(RoleId(role.id)).await?;
+    Ok(Done)
+}

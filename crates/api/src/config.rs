@@ -1,0 +1,81 @@
+//! What the HTTP layer needs to know about the installation, read once at start.
+
+use std::path::PathBuf;
+
+#[derive(Clone)]
+pub struct ApiConfig {
+    /// Uploaded files (avatars, pictures) live under this directory.
+    pub data_dir: PathBuf,
+    /// The built web app; `None` serves the API alone.
+    pub web_dir: Option<PathBuf>,
+    pub access_token_ttl_secs: i64,
+    pub refresh_token_ttl_secs: i64,
+    /// Use the first `X-Forwarded-For` hop as the client address (behind a trusted proxy only).
+    pub trust_proxy: bool,
+    /// Up to five hostnames that get the branded theme.
+    pub branded_hosts: Vec<String>,
+    pub app_android_url: Option<String>,
+    pub app_ios_url: Option<String>,
+    pub map_tile_url: String,
+    pub smtp: Option<SmtpConfig>,
+    /// Largest request body accepted, in bytes (uploads included).
+    pub body_limit: usize,
+}
+
+#[derive(Clone)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub username: String,
+    pub password: String,
+    pub from: String,
+    /// `starttls`, `tls` or `none`.
+    pub security: String,
+}
+
+impl std::fmt::Debug for SmtpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("username", &self.username)
+            .field("password", &"<redacted>")
+            .field("from", &self.from)
+            .field("security", &self.security)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for ApiConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiConfig")
+            .field("data_dir", &self.data_dir)
+            .field("web_dir", &self.web_dir)
+            .field("access_token_ttl_secs", &self.access_token_ttl_secs)
+            .field("branded_hosts", &self.branded_hosts)
+            .field("smtp", &self.smtp)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The release label shown in the menu (SPEC.md section 9).
+pub const VERSION_LABEL: &str = "V250120";
+
+impl ApiConfig {
+    /// Defaults suitable for tests and a first start; the portal binary layers its config on top.
+    pub fn new(data_dir: PathBuf) -> ApiConfig {
+        ApiConfig {
+            data_dir,
+            web_dir: None,
+            access_token_ttl_secs: 2 * 3600,
+            refresh_token_ttl_secs: 30 * 24 * 3600,
+            trust_proxy: false,
+            branded_hosts: Vec::new(),
+            app_android_url: None,
+            app_ios_url: None,
+            map_tile_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".into(),
+            smtp: None,
+            body_limit: 12 * 1024 * 1024,
+        }
+    }
+}

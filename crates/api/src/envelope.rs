@@ -1,0 +1,128 @@
+//! The one place that writes the wire envelope `{code, msg, data, success}` and turns errors
+//! into it. The caller's language is read once per request (see [`language`]) and kept in a
+//! task-local so that errors raised anywhere below the handler are answered in it.
+
+use axum::{
+    Json,
+    extract::Request,
+    http::{HeaderValue, StatusCode, header},
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use domain::{Code, DomainError, Lang};
+use serde::Serialize;
+use serde_json::json;
+
+tokio::task_local! {
+    static LANG: Lang;
+}
+
+/// The language of the request being served (English outside a request).
+pub fn current_lang() -> Lang {
+    LANG.try_with(|l| *l).unwrap_or_default()
+}
+
+/// Middleware: `lan` in the query wins, then `Accept-Language`, then English.
+pub async fn language(req: Request, next: Next) -> Response {
+    let from_query = req.uri().query().and_then(|q| {
+        form_urlencoded::parse(q.as_bytes())
+            .find(|(k, _)| k == "lan" || k == "lang")
+            .and_then(|(_, v)| Lang::parse(&v))
+    });
+    let lang = from_query
+        .or_else(|| {
+            req.headers()
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Lang::from_accept_language)
+        })
+        .unwrap_or_default();
+    LANG.scope(lang, next.run(req)).await
+}
+
+/// A successful answer carrying `data`.
+pub struct Data<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Data<T> {
+    fn into_response(self) -> Response {
+        Json(json!({"code": 0, "msg": "Success", "data": self.0, "success": true})).into_response()
+    }
+}
+
+/// A successful answer with nothing to return.
+pub struct Done;
+
+impl IntoResponse for Done {
+    fn into_response(self) -> Response {
+        Json(json!({"code": 0, "msg": "Success", "success": true})).into_response()
+    }
+}
+
+/// Every way a request can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A business error: HTTP 200 with the catalogue code and message.
+    #[error(transparent)]
+    Domain(#[from] DomainError),
+    /// Missing, invalid or expired bearer token: HTTP 401.
+    #[error("unauthorized")]
+    Unauthorized,
+    /// Anything unexpected (a database down, a bug): HTTP 500, logged with its cause; the caller
+    /// only learns that it failed.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl From<Code> for ApiError {
+    fn from(code: Code) -> Self {
+        ApiError::Domain(code.into())
+    }
+}
+
+impl From<store::StoreError> for ApiError {
+    fn from(err: store::StoreError) -> Self {
+        ApiError::Internal(err.to_string())
+    }
+}
+
+impl ApiError {
+    pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
+        ApiError::Internal(format!("{context}: {err}"))
+    }
+}
+
+/// The body of every HTTP 401, exactly as clients expect it.
+pub fn unauthorized() -> Response {
+    let mut response =
+        Json(json!({"code": 401, "msg": "Unauthorized", "success": false})).into_response();
+    *response.status_mut() = StatusCode::UNAUTHORIZED;
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
+}
+
+pub fn failure(code: Code, msg: String) -> Response {
+    Json(json!({"code": code.number(), "msg": msg, "success": false})).into_response()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match self {
+            ApiError::Domain(e) => failure(e.code, e.message(current_lang())),
+            ApiError::Unauthorized => unauthorized(),
+            ApiError::Internal(cause) => {
+                tracing::error!(%cause, "request failed");
+                metrics::counter!("portal_internal_errors_total").increment(1);
+                let mut response = failure(
+                    Code::RequestError,
+                    Code::RequestError.message(current_lang()).into(),
+                );
+                *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+                response
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The OpenAPI document, generated from the handlers' annotations. A test compares it with the
+//! committed `docs/openapi.json` so that every API change shows up in review.
+
+use utoipa::{
+    Modify, OpenApi,
+    openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+};
+
+use crate::{accounts, auth, company, permissions, system, users};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Solar portal API", description = "Envelope {code, msg, data, success}; see docs/api.md"),
+    modifiers(&Bearer),
+    paths(
+        auth::token, auth::token_encrypted, auth::public_key, auth::logout,
+        accounts::get_code, accounts::check_code, accounts::check_account, accounts::signup,
+        accounts::reset_password,
+        users::me, users::update_profile, users::change_password, users::upload_avatar,
+        users::personalized, users::set_personalized, users::notify, users::notify_code,
+        users::set_notify,
+        permissions::mine, permissions::company, permissions::customer,
+        company::info, company::staff, company::staff_member, company::roles, company::check_role,
+        company::create_role, company::role, company::update_role, company::delete_role,
+        system::healthz, system::metrics, system::openapi_json, system::docs, system::ip,
+        system::config,
+    )
+)]
+struct ApiDoc;
+
+struct Bearer;
+
+impl Modify for Bearer {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The document as pretty JSON (stable key order, so it can be committed and compared).
+pub fn document() -> Result<String, serde_json::Error> {
+    ApiDoc::openapi().to_pretty_json()
+}

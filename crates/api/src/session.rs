@@ -1,0 +1,215 @@
+//! Tokens and the signed-in caller. Access tokens are short-lived JWTs (HS256, key kept in the
+//! database); refresh tokens are random, stored hashed and rotated on every use. The RSA key pair
+//! serves the encrypted-password login of API_CONVENTIONS.md.
+
+use std::collections::HashSet;
+
+use axum::{
+    extract::{FromRef, FromRequestParts},
+    http::{header, request::Parts},
+};
+use base64::{
+    Engine,
+    engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD},
+};
+use domain::{ids::UserId, policy::Actor};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use rand::RngCore;
+use rsa::{
+    Pkcs1v15Encrypt, RsaPrivateKey,
+    pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding},
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use store::{Store, users::UserRow};
+
+use crate::{AppState, envelope::ApiError};
+
+const JWT_SECRET: &str = "jwt_hs256_key";
+const RSA_KEY: &str = "rsa_private_key_pkcs8";
+const RSA_BITS: usize = 2048;
+
+pub struct Keys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    rsa: RsaPrivateKey,
+    /// The public key as one line of base64 DER (SubjectPublicKeyInfo), as clients expect.
+    pub public_key_b64: String,
+}
+
+impl std::fmt::Debug for Keys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Keys(redacted)")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("store: {0}")]
+    Store(#[from] store::StoreError),
+    #[error("key: {0}")]
+    Key(String),
+}
+
+impl Keys {
+    /// Loads the signing and RSA keys from the database, creating them on first start. Every
+    /// replica reads the same keys, so a token issued by one is accepted by all.
+    pub async fn load_or_create(store: &Store) -> Result<Keys, KeyError> {
+        let candidate = STANDARD.encode(random_bytes::<32>());
+        let secret = store.secret_or_insert(JWT_SECRET, &candidate).await?;
+        let secret = STANDARD
+            .decode(secret)
+            .map_err(|e| KeyError::Key(e.to_string()))?;
+
+        let pem = match store.secret_or_insert(RSA_KEY, "").await? {
+            existing if !existing.is_empty() => existing,
+            _ => {
+                let generated = tokio::task::spawn_blocking(generate_rsa_pem)
+                    .await
+                    .map_err(|e| KeyError::Key(e.to_string()))??;
+                store.replace_empty_secret(RSA_KEY, &generated).await?;
+                store.secret_or_insert(RSA_KEY, "").await?
+            }
+        };
+        let rsa = RsaPrivateKey::from_pkcs8_pem(&pem).map_err(|e| KeyError::Key(e.to_string()))?;
+        let public = rsa
+            .to_public_key()
+            .to_public_key_der()
+            .map_err(|e| KeyError::Key(e.to_string()))?;
+        Ok(Keys {
+            encoding: EncodingKey::from_secret(&secret),
+            decoding: DecodingKey::from_secret(&secret),
+            rsa,
+            public_key_b64: STANDARD.encode(public.as_bytes()),
+        })
+    }
+
+    pub fn issue_access(
+        &self,
+        user: &UserRow,
+        now: i64,
+        ttl_secs: i64,
+    ) -> Result<String, ApiError> {
+        let claims = Claims {
+            sub: user.id.to_string(),
+            iat: now / 1000,
+            exp: now / 1000 + ttl_secs,
+            pv: user.password_changed_at,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(|e| ApiError::internal("sign token", e))
+    }
+
+    fn verify_access(&self, token: &str) -> Option<Claims> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp", "sub"]);
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .ok()
+            .map(|d| d.claims)
+    }
+
+    /// Decrypts a base64 RSA PKCS#1 v1.5 ciphertext; `None` when it is not one of ours.
+    pub fn decrypt_password(&self, ciphertext_b64: &str) -> Option<String> {
+        let bytes = STANDARD.decode(ciphertext_b64.trim()).ok()?;
+        let plain = self.rsa.decrypt(Pkcs1v15Encrypt, &bytes).ok()?;
+        String::from_utf8(plain).ok()
+    }
+}
+
+fn generate_rsa_pem() -> Result<String, KeyError> {
+    let key = RsaPrivateKey::new(&mut rand::rngs::OsRng, RSA_BITS)
+        .map_err(|e| KeyError::Key(e.to_string()))?;
+    let pem = key
+        .to_pkcs8_pem(LineEnding::LF)
+        .map_err(|e| KeyError::Key(e.to_string()))?;
+    Ok(pem.to_string())
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Claims {
+    /// The user id (a string, as the JWT standard has it).
+    sub: String,
+    iat: i64,
+    exp: i64,
+    /// When the password last changed: a token issued before a change stops working.
+    pv: i64,
+}
+
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes
+}
+
+/// A new opaque refresh token.
+pub fn new_refresh_token() -> String {
+    URL_SAFE_NO_PAD.encode(random_bytes::<32>())
+}
+
+/// Tokens and codes are stored only as their SHA-256.
+pub fn digest(value: &str) -> String {
+    hex::encode(Sha256::digest(value.as_bytes()))
+}
+
+/// The signed-in caller: the account row and the access decisions made from it.
+pub struct CurrentUser {
+    pub user: UserRow,
+    pub actor: Actor,
+}
+
+impl CurrentUser {
+    pub fn id(&self) -> UserId {
+        self.user.id()
+    }
+}
+
+impl<S> FromRequestParts<S> for CurrentUser
+where
+    S: Send + Sync,
+    AppState: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let app = AppState::from_ref(state);
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .ok_or(ApiError::Unauthorized)?;
+        let claims = app
+            .keys
+            .verify_access(token)
+            .ok_or(ApiError::Unauthorized)?;
+        let id = claims.sub.parse().map_err(|_| ApiError::Unauthorized)?;
+        let user = app
+            .store
+            .user(UserId(id))
+            .await?
+            .ok_or(ApiError::Unauthorized)?;
+        if user.disabled || user.password_changed_at != claims.pv {
+            return Err(ApiError::Unauthorized);
+        }
+        let actor = actor_of(&app.store, &user).await?;
+        Ok(CurrentUser { user, actor })
+    }
+}
+
+pub async fn actor_of(store: &Store, user: &UserRow) -> Result<Actor, ApiError> {
+    let permissions: HashSet<String> = match user.role() {
+        Some(role) => store.role_permissions(role).await?.into_iter().collect(),
+        None => HashSet::new(),
+    };
+    Ok(Actor {
+        id: user.id(),
+        kind: user.kind(),
+        company: user.company(),
+        role: user.role(),
+        read_only: user.read_only,
+        permissions,
+    })
+}

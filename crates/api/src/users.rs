@@ -1,0 +1,316 @@
+//! The signed-in user's own account: profile, password, avatar, preferences and notifications.
+
+use axum::{
+    Router,
+    extract::{Multipart, Path, State, multipart::MultipartRejection},
+    routing::{get, post},
+};
+use domain::{
+    Code, DomainError,
+    account::{PROFILE_TEXT_MAX, check_password, check_text, parse_email, parse_phone},
+    ids::UserId,
+    policy::UserScope,
+    user::{TempUnit, check_gender},
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use store::users::{Profile, UserRow};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    AppState,
+    auth::{hash_password, verify_password},
+    codes::{self, Purpose},
+    envelope::{ApiError, ApiResult, Data, Done, current_lang},
+    extract::{Body, Query, num},
+    files::{self, ImageKind},
+    now_ms,
+    session::CurrentUser,
+};
+
+pub const AVATAR_MAX_BYTES: usize = 6 * 1024 * 1024;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/user", get(me))
+        .route(
+            "/api/v1/user/personalized",
+            get(personalized).post(set_personalized),
+        )
+        .route("/api/v1/user/notify", post(set_notify))
+        .route("/api/v1/user/notify/enable", get(notify))
+        .route("/api/v1/user/notify/code", get(notify_code))
+        .route("/api/v1/user/{id}", post(update_profile))
+        .route("/api/v1/user/{id}/pwd", post(change_password))
+        .route("/api/v1/user/{id}/avatar", post(upload_avatar))
+}
+
+/// `createAt` as clients parse it: ISO 8601 with milliseconds and an offset.
+pub fn create_at(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .format("%Y-%m-%dT%H:%M:%S%.3f+00:00")
+        .to_string()
+}
+
+/// The current user and their company, as `GET /api/v1/user` answers it.
+#[utoipa::path(get, path = "/api/v1/user", tag = "users", security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the user and company")))]
+pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    let u = &me.user;
+    let company = match u.company() {
+        Some(id) => app.store.company(id).await?.map(|c| {
+            json!({"id": c.id, "name": c.name, "logoUrl": c.logo_url, "iconUrl": c.icon_url,
+                   "themeColor": c.theme_color})
+        }),
+        None => None,
+    };
+    let role = match u.role() {
+        Some(id) => app.store.role(id).await?,
+        None => None,
+    };
+    let role_name = role
+        .map(|r| r.builtin().map(|b| b.slug().to_string()).unwrap_or(r.name))
+        .unwrap_or_default();
+    Ok(Data(json!({
+        "id": u.id,
+        "account": u.account,
+        "nickname": u.nickname,
+        "name": u.name,
+        "avatar": u.avatar,
+        "gender": u.gender,
+        "mobile": u.mobile,
+        "email": u.email,
+        "createAt": create_at(u.created_at),
+        "type": u.kind,
+        "roleName": role_name,
+        "readOnly": u.read_only,
+        "tempUnit": u.temp_unit,
+        "company": company,
+        "userSrc": u.user_src,
+    })))
+}
+
+/// Finds a user the caller may manage; anything else answers as a missing account (105).
+async fn managed_user(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<UserRow> {
+    let target = app
+        .store
+        .user(UserId(id))
+        .await?
+        .ok_or(Code::NotRegistered)?;
+    let scope = UserScope {
+        id: target.id(),
+        kind: target.kind(),
+        company: target.company(),
+    };
+    if !me.actor.can_manage_user(&scope) {
+        return Err(Code::NotRegistered.into());
+    }
+    me.actor.require_writable()?;
+    Ok(target)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ProfileRequest {
+    #[serde(default)]
+    pub nickname: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default, alias = "sex", deserialize_with = "num::opt_i64")]
+    pub gender: Option<i64>,
+    #[serde(default, alias = "phone")]
+    pub mobile: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+/// Updates a profile; fields left out keep their value.
+#[utoipa::path(post, path = "/api/v1/user/{id}", tag = "users", request_body = ProfileRequest,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope; 4 invalid field, 105 no such user")))]
+pub async fn update_profile(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<ProfileRequest>,
+) -> ApiResult<Done> {
+    let target = managed_user(&app, &me, path_id(&id)?).await?;
+    let text = |field, new: Option<String>, old: &str| match new {
+        Some(v) => check_text(field, &v, PROFILE_TEXT_MAX),
+        None => Ok(old.to_string()),
+    };
+    let optional = |new: Option<String>,
+                    old: &str,
+                    parse: fn(&str) -> Result<String, DomainError>| {
+        match new.as_deref().map(str::trim) {
+            None => Ok(old.to_string()),
+            Some("") => Ok(String::new()),
+            Some(v) => parse(v),
+        }
+    };
+    let profile = Profile {
+        nickname: text("nickname", req.nickname, &target.nickname)?,
+        name: text("name", req.name, &target.name)?,
+        gender: check_gender(req.gender.unwrap_or(target.gender))?,
+        mobile: optional(req.mobile, &target.mobile, parse_phone)
+            .map_err(|_| DomainError::invalid("mobile"))?,
+        email: optional(req.email, &target.email, parse_email)?,
+    };
+    app.store.update_profile(target.id(), &profile).await?;
+    Ok(Done)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordRequest {
+    #[serde(default, alias = "oldPwd", alias = "old_password")]
+    pub old_password: Option<String>,
+    #[serde(default, alias = "newPwd", alias = "password", alias = "new_password")]
+    pub new_password: Option<String>,
+}
+
+/// Changes the caller's own password (108 when the old one is wrong) and ends every session.
+#[utoipa::path(post, path = "/api/v1/user/{id}/pwd", tag = "users", request_body = PasswordRequest,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope; 4, 105, 108")))]
+pub async fn change_password(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<PasswordRequest>,
+) -> ApiResult<Done> {
+    if path_id(&id)? != me.user.id {
+        return Err(Code::NotRegistered.into());
+    }
+    me.actor.require_writable()?;
+    let new = req.new_password.unwrap_or_default();
+    check_password(&new)?;
+    let old = req.old_password.unwrap_or_default();
+    if !verify_password(old, Some(me.user.password_hash.clone())).await? {
+        return Err(Code::OldPasswordWrong.into());
+    }
+    let hash = hash_password(new).await?;
+    let now = now_ms();
+    app.store.set_password(me.id(), &hash, now).await?;
+    app.store.revoke_user_refresh_tokens(me.id(), now).await?;
+    tracing::info!(user = %me.id(), "password changed");
+    Ok(Done)
+}
+
+/// Replaces the avatar: JPG or PNG (by content), at most 6 MB. Answers the new URL.
+#[utoipa::path(post, path = "/api/v1/user/{id}/avatar", tag = "users",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    request_body(content_type = "multipart/form-data", description = "field `file`"),
+    responses((status = 200, description = "Envelope with the avatar URL; 11 not JPG/PNG, 12 over 6 MB")))]
+pub async fn upload_avatar(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Data<String>> {
+    let target = managed_user(&app, &me, path_id(&id)?).await?;
+    let bytes = files::first_file(multipart, AVATAR_MAX_BYTES).await?;
+    let kind = match ImageKind::sniff(&bytes) {
+        Some(kind @ (ImageKind::Jpeg | ImageKind::Png)) => kind,
+        _ => return Err(Code::UnsupportedFile.into()),
+    };
+    let url = files::save(&app, "avatars", kind.extension(), &bytes).await?;
+    app.store.set_avatar(target.id(), &url).await?;
+    files::remove(&app, &target.avatar).await;
+    Ok(Data(url))
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Personalized {
+    #[serde(default)]
+    pub temp_unit: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/v1/user/personalized", tag = "users", security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {tempUnit}", body = Personalized)))]
+pub async fn personalized(me: CurrentUser) -> Data<Personalized> {
+    Data(Personalized {
+        temp_unit: Some(me.user.temp_unit),
+    })
+}
+
+#[utoipa::path(post, path = "/api/v1/user/personalized", tag = "users", request_body = Personalized,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4")))]
+pub async fn set_personalized(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<Personalized>,
+) -> ApiResult<Done> {
+    me.actor.require_writable()?;
+    let unit = TempUnit::parse(req.temp_unit.as_deref().unwrap_or(""))?;
+    app.store.set_temp_unit(me.id(), unit.as_str()).await?;
+    Ok(Done)
+}
+
+#[utoipa::path(get, path = "/api/v1/user/notify/enable", tag = "users", security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {enabled, email}")))]
+pub async fn notify(me: CurrentUser) -> Data<Value> {
+    Data(json!({"enabled": me.user.notify_enabled, "email": me.user.notify_email}))
+}
+
+#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+pub struct NotifyRequest {
+    #[serde(default, deserialize_with = "num::opt_bool")]
+    pub enabled: Option<bool>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub code: Option<String>,
+}
+
+/// Sends a code to confirm an address for abnormal-event emails.
+#[utoipa::path(get, path = "/api/v1/user/notify/code", tag = "users", params(NotifyRequest),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4, 7")))]
+pub async fn notify_code(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<NotifyRequest>,
+) -> ApiResult<Done> {
+    me.actor.require_writable()?;
+    let email = parse_email(q.email.as_deref().unwrap_or(""))?;
+    codes::send(&app, &email, Purpose::Notify, current_lang()).await?;
+    Ok(Done)
+}
+
+/// Turns abnormal-event emails on or off. An address other than the account's own email must
+/// be confirmed with a code from `/api/v1/user/notify/code` (5, 6).
+#[utoipa::path(post, path = "/api/v1/user/notify", tag = "users", request_body = NotifyRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4, 5, 6")))]
+pub async fn set_notify(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<NotifyRequest>,
+) -> ApiResult<Done> {
+    me.actor.require_writable()?;
+    let enabled = req.enabled.unwrap_or(false);
+    let email = match req.email.as_deref().map(str::trim) {
+        None | Some("") if !enabled => String::new(),
+        raw => parse_email(raw.unwrap_or(""))?,
+    };
+    let confirmed = email.is_empty() || email == me.user.email || email == me.user.notify_email;
+    if !confirmed {
+        codes::verify(
+            &app,
+            &email,
+            Purpose::Notify,
+            req.code.as_deref().unwrap_or(""),
+            true,
+        )
+        .await?;
+    }
+    app.store.set_notify(me.id(), enabled, &email).await?;
+    Ok(Done)
+}
+
+/// Path ids must be plain numbers; anything else is a validation error, not a 4xx.
+pub fn path_id(raw: &str) -> Result<i64, ApiError> {
+    raw.trim()
+        .parse::<i64>()
+        .map_err(|_| DomainError::invalid("id").into())
+}

@@ -1,0 +1,147 @@
+//! `portal serve`: open the database, make sure the first administrator exists, start HTTP.
+
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+use anyhow::Context;
+use domain::user::BuiltinRole;
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use rand::{Rng, distributions::Alphanumeric};
+use store::Store;
+
+use crate::{admin, config::Config};
+
+pub fn init_tracing(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}
+
+/// Opens (creating when needed) and migrates the database, and refreshes the built-in roles.
+pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
+    let store = Store::connect(&config.database_url())
+        .await
+        .context("opening the database")?;
+    store.migrate().await.context("migrating the database")?;
+    store
+        .sync_builtin_roles(api::now_ms())
+        .await
+        .context("syncing built-in roles")?;
+    Ok(store)
+}
+
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let store = open_store(&config).await?;
+    seed_admin(&store, &config).await?;
+    let keys = api::Keys::load_or_create(&store)
+        .await
+        .context("loading keys")?;
+    let api_config = config.api();
+    let mailer = api::mailer::Mailer::new(api_config.smtp.as_ref())
+        .map_err(|e| anyhow::anyhow!("smtp configuration: {e}"))?;
+    let state = api::AppState {
+        store: store.clone(),
+        config: Arc::new(api_config),
+        keys: Arc::new(keys),
+        mailer: Arc::new(mailer),
+        metrics: Some(metrics_recorder()?),
+    };
+    let addr: SocketAddr = config.http_addr.parse().context("http_addr")?;
+    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+        format!("cannot listen on {addr}: is another program using it? Set PORTAL_HTTP_ADDR")
+    })?;
+    let shown = listener.local_addr().unwrap_or(addr);
+    if !config.web_dir.join("index.html").is_file() {
+        tracing::warn!(dir = %config.web_dir.display(), "no built web app found: serving the API only");
+    }
+    tokio::spawn(housekeeping(store.clone()));
+    println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
+    let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
+        .await
+        .context("http server")?;
+    store.close().await;
+    Ok(())
+}
+
+fn metrics_recorder() -> anyhow::Result<PrometheusHandle> {
+    PrometheusBuilder::new()
+        .install_recorder()
+        .context("installing the metrics recorder")
+}
+
+/// On an empty database, creates the first internal administrator. Without a configured
+/// password one is generated and printed this once (only its hash is kept).
+async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
+    if store.count_users().await? > 0 {
+        return Ok(());
+    }
+    let account = config
+        .admin_user
+        .clone()
+        .unwrap_or_else(|| "admin@example.com".into());
+    let (password, generated) = match &config.admin_password {
+        Some(p) => (p.clone(), false),
+        None => {
+            let p: String = rand::thread_rng()
+                .sample_iter(&Alphanumeric)
+                .take(14)
+                .map(char::from)
+                .collect();
+            (p, true)
+        }
+    };
+    admin::create_user(
+        store,
+        &account,
+        &password,
+        BuiltinRole::InternalAdmin,
+        None,
+        "Administrator",
+        false,
+    )
+    .await
+    .context("creating the first administrator")?;
+    if generated {
+        println!(
+            "First administrator created: {account} / {password}  (shown once; change it after signing in)"
+        );
+    } else {
+        println!("First administrator created: {account} (password from configuration)");
+    }
+    Ok(())
+}
+
+/// Periodic clean-up of state that expires.
+async fn housekeeping(store: Store) {
+    let mut tick = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        tick.tick().await;
+        match store.purge_refresh_tokens(api::now_ms()).await {
+            Ok(n) if n > 0 => tracing::info!(purged = n, "expired refresh tokens removed"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(%e, "refresh token clean-up failed"),
+        }
+    }
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+    tracing::info!("shutting down");
+}
