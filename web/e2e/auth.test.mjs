@@ -1,0 +1,116 @@
+// Sign in, guards, not-found, language persistence and sign out against the real server.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launch, menuKeys, newPage, signIn } from './browser.mjs';
+import { startServer, USERS } from './server.mjs';
+
+describe('signing in and out', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a signed-out visitor of any other route to /login', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/edit`);
+    await page.waitForURL(/\/login$/);
+    await page.getByTestId('login-submit').waitFor();
+    await context.close();
+  });
+
+  it('shows the server message for a wrong password and stays on /login', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.locator('#account').fill(USERS.admin.account);
+    await page.locator('#password').fill('Wrong12345');
+    await page.getByTestId('login-submit').click();
+    const error = page.getByTestId('login-error');
+    await error.waitFor();
+    assert.match(await error.innerText(), /Wrong account or password/);
+    assert.match(page.url(), /\/login$/);
+    await context.close();
+  });
+
+  it('signs in with the RSA flow and shows the welcome page in the layout', async () => {
+    const { context, page } = await newPage(browser);
+    const calls = [];
+    page.on('request', (r) => calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await signIn(page, server.url, USERS.admin);
+    assert.equal(new URL(page.url()).pathname, '/');
+    assert.ok(calls.includes('GET /anonymous/publicKey'), calls.join('\n'));
+    assert.ok(calls.includes('POST /oauth/token/new'), calls.join('\n'));
+    assert.ok(calls.includes('GET /api/v1/permission'), calls.join('\n'));
+    assert.match(await page.getByTestId('welcome-title').innerText(), /Welcome, Admin/);
+    assert.equal(await page.getByTestId('nickname').innerText(), 'Admin');
+    assert.match(await page.getByTestId('version-label').innerText(), /V250120/);
+    assert.match(await page.getByTestId('footer').innerText(), new RegExp(String(new Date().getFullYear())));
+    assert.deepEqual(await menuKeys(page), ['/']);
+
+    // a signed-in user opening /login goes to /
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByTestId('welcome-title').waitFor();
+    await context.close();
+  });
+
+  it('shows not-found for an unknown route, with a way back home', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.goto(`${server.url}/no/such/page`);
+    const notFound = page.getByTestId('not-found');
+    await notFound.waitFor();
+    await notFound.getByRole('button').click();
+    await page.waitForURL(`${server.url}/`);
+    await page.getByTestId('welcome-title').waitFor();
+    await context.close();
+  });
+
+  it('keeps the chosen language across a reload and sends it to the server', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await page.getByText('欢迎，Olivia').waitFor();
+
+    const lans = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/') || u.pathname.startsWith('/anonymous/')) lans.push(u.searchParams.get('lan'));
+    });
+    await page.reload();
+    await page.getByText('欢迎，Olivia').waitFor();
+    assert.equal(await page.locator('[data-menu-key="/"]').innerText(), '首页');
+    assert.ok(lans.length > 0 && lans.every((l) => l === 'zh'), `lan sent: ${lans.join(',')}`);
+
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: 'Español' }).click();
+    await page.getByText('Bienvenido, Olivia').waitFor();
+    await page.reload();
+    await page.getByText('Bienvenido, Olivia').waitFor();
+    await context.close();
+  });
+
+  it('signs out: the refresh token is revoked, storage cleared and / needs sign-in again', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    const refresh = await page.evaluate(() => JSON.parse(localStorage.getItem('portal.auth')).refresh_token);
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(/\/login$/);
+    assert.equal(await page.evaluate(() => localStorage.getItem('portal.auth')), null);
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/\/login$/);
+    const res = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: refresh }),
+    });
+    assert.equal(res.status, 401, 'the revoked refresh token no longer works');
+    await context.close();
+  });
+});
