@@ -1,0 +1,59 @@
+# The two commands a new user needs: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+.ONESHELL:
+.SHELLFLAGS := -eu -o pipefail -c
+
+PORTAL_ADMIN_USER ?= admin@example.com
+PORTAL_ADMIN_PASSWORD ?= admin123
+PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
+# PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
+TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
+
+.PHONY: run build web test lint test-rust test-web e2e clean-test-schemas
+
+## Build everything and start the portal with demo-ready defaults.
+run: web
+	cargo build -p portal
+	echo "Portal: http://$(PORTAL_HTTP_ADDR)   sign in as $(PORTAL_ADMIN_USER) / $(PORTAL_ADMIN_PASSWORD) (set on first start)"
+	PORTAL_ADMIN_USER=$(PORTAL_ADMIN_USER) PORTAL_ADMIN_PASSWORD=$(PORTAL_ADMIN_PASSWORD) \
+	PORTAL_HTTP_ADDR=$(PORTAL_HTTP_ADDR) PORTAL_WEB_DIR=web/dist ./target/debug/portal serve
+
+build: web
+	cargo build -p portal
+
+web: web/node_modules/.installed
+	cd web && npm run build
+
+web/node_modules/.installed: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests.
+test: lint test-rust test-web e2e
+
+lint: web/node_modules/.installed
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cd web && npm run typecheck && npm run lint
+
+test-rust: clean-test-schemas
+	if [ -z "$${PORTAL_TEST_DATABASE_URL:-}" ] && pg_isready -q -h 127.0.0.1 2>/dev/null; then
+	  export PORTAL_TEST_DATABASE_URL=$(TEST_PG_URL)
+	fi
+	echo "PostgreSQL tests: $${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
+	cargo test --workspace
+
+test-web: web/node_modules/.installed
+	cd web && npm test
+
+e2e: web
+	cargo build -p portal
+	cd web && PORTAL_BIN=$(CURDIR)/target/debug/portal npm run e2e
+
+# Schemas left by earlier test runs (one per test, named t<pid>_...).
+clean-test-schemas:
+	if pg_isready -q -h 127.0.0.1 2>/dev/null; then
+	  psql -q -h 127.0.0.1 -U postgres -d test -Atc \
+	    "SELECT 'DROP SCHEMA \"' || schema_name || '\" CASCADE;' FROM information_schema.schemata WHERE schema_name ~ '^t[0-9]+_[0-9]+_[0-9]+$$'" \
+	    | psql -q -h 127.0.0.1 -U postgres -d test >/dev/null || true
+	fi
