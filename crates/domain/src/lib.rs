@@ -6,6 +6,7 @@ pub mod error;
 pub mod ids;
 pub mod lang;
 pub mod permissions;
+pub mod plant;
 pub mod policy;
 pub mod user;
 

@@ -79,6 +79,160 @@ impl Actor {
     }
 }
 
+/// How a plant is shared with a user (SPEC.md section 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShareRole {
+    /// Read-only guest.
+    Visitor,
+    /// May act on the plant's devices.
+    Maintainer,
+}
+
+impl ShareRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShareRole::Visitor => "visitor",
+            ShareRole::Maintainer => "maintainer",
+        }
+    }
+
+    /// Clients say `visitor`/`guest`/`1` or `maintainer`/`manager`/`2`.
+    pub fn parse(raw: &str) -> Option<ShareRole> {
+        match raw.trim() {
+            "visitor" | "guest" | "1" => Some(ShareRole::Visitor),
+            "maintainer" | "manager" | "2" => Some(ShareRole::Maintainer),
+            _ => None,
+        }
+    }
+}
+
+/// The facts about a plant that access decisions need.
+#[derive(Debug, Clone, Copy)]
+pub struct PlantScope {
+    pub owner: UserId,
+    pub company: Option<CompanyId>,
+    /// How the plant is shared with the caller, if it is.
+    pub shared_as: Option<ShareRole>,
+}
+
+/// Why the caller may see a plant; decides what they may do with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlantAccess {
+    Internal,
+    Owner,
+    Company,
+    Maintainer,
+    Visitor,
+}
+
+/// Which plants a listing may return, for the store to turn into a filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlantVisibility {
+    All,
+    /// Plants the user owns or that are shared with them, plus (for company staff) the
+    /// company's plants.
+    Of {
+        user: UserId,
+        company: Option<CompanyId>,
+    },
+}
+
+/// Device actions a maintainer may take on a shared plant.
+const MAINTAINER_ACTIONS: [&str; 5] = [
+    "inverter.setting",
+    "inverter.upgrade",
+    "inverter.power",
+    "inverter.debug",
+    "gateway.restart",
+];
+
+impl Actor {
+    pub fn plant_visibility(&self) -> PlantVisibility {
+        if self.is_internal() {
+            return PlantVisibility::All;
+        }
+        let company = if self.kind == UserKind::Company {
+            self.company
+        } else {
+            None
+        };
+        PlantVisibility::Of {
+            user: self.id,
+            company,
+        }
+    }
+
+    /// Whether and why the caller may see this plant. `None` answers as "plant does not exist".
+    pub fn plant_access(&self, plant: &PlantScope) -> Option<PlantAccess> {
+        if self.is_internal() {
+            Some(PlantAccess::Internal)
+        } else if plant.owner == self.id {
+            Some(PlantAccess::Owner)
+        } else if self.kind == UserKind::Company
+            && self.company.is_some()
+            && plant.company == self.company
+        {
+            Some(PlantAccess::Company)
+        } else {
+            match plant.shared_as {
+                Some(ShareRole::Maintainer) => Some(PlantAccess::Maintainer),
+                Some(ShareRole::Visitor) => Some(PlantAccess::Visitor),
+                None => None,
+            }
+        }
+    }
+
+    /// The keys this caller may use on this plant (`plantPermission` on the wire): their
+    /// role's plant and device keys when they own or manage the plant, a narrower set when it
+    /// is shared with them. Read-only accounts get none.
+    pub fn plant_permissions(&self, access: PlantAccess) -> Vec<String> {
+        if self.read_only {
+            return Vec::new();
+        }
+        let mut keys: Vec<String> = match access {
+            PlantAccess::Internal | PlantAccess::Owner | PlantAccess::Company => {
+                let mut keys: Vec<String> = self
+                    .permissions
+                    .iter()
+                    .filter(|k| {
+                        k.starts_with("station.")
+                            || k.starts_with("inverter.")
+                            || k.starts_with("gateway.")
+                    })
+                    .filter(|k| !k.ends_with(".view"))
+                    .cloned()
+                    .collect();
+                // Sharing and transfer belong to the plant's creator alone.
+                if access != PlantAccess::Owner {
+                    keys.retain(|k| !matches!(k.as_str(), "station.share" | "station.transfer"));
+                }
+                keys
+            }
+            PlantAccess::Maintainer => std::iter::once("station.share.cancle")
+                .chain(MAINTAINER_ACTIONS)
+                .map(String::from)
+                .collect(),
+            PlantAccess::Visitor => vec!["station.share.cancle".to_string()],
+        };
+        keys.sort();
+        keys
+    }
+
+    /// Requires a key on a plant the caller can see; a plant they cannot see answers 700.
+    pub fn require_on_plant(
+        &self,
+        plant: &PlantScope,
+        key: &str,
+    ) -> Result<PlantAccess, DomainError> {
+        let access = self.plant_access(plant).ok_or(Code::PlantMissing)?;
+        if self.plant_permissions(access).iter().any(|k| k == key) {
+            Ok(access)
+        } else {
+            Err(Code::NoPermission.into())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +284,89 @@ mod tests {
         assert!(admin.can_manage_user(&scope(2, UserKind::Owner, None)));
         assert!(admin.can_see_company(CompanyId(3)));
         assert!(!owner.can_see_company(CompanyId(3)));
+    }
+
+    fn plant(owner: i64, company: Option<i64>, shared_as: Option<ShareRole>) -> PlantScope {
+        PlantScope {
+            owner: UserId(owner),
+            company: company.map(CompanyId),
+            shared_as,
+        }
+    }
+
+    #[test]
+    fn plants_are_seen_by_owner_company_sharees_and_internal_staff_only() {
+        let owner = actor(
+            1,
+            UserKind::Owner,
+            None,
+            &["station.view", "station.share", "station.edit"],
+        );
+        let stranger = actor(2, UserKind::Owner, None, &["station.view"]);
+        let staff = actor(
+            3,
+            UserKind::Company,
+            Some(10),
+            &["station.edit", "station.share"],
+        );
+        let p = plant(1, Some(10), None);
+        assert_eq!(owner.plant_access(&p), Some(PlantAccess::Owner));
+        assert_eq!(stranger.plant_access(&p), None);
+        assert_eq!(staff.plant_access(&p), Some(PlantAccess::Company));
+        assert_eq!(staff.plant_access(&plant(1, Some(11), None)), None);
+        assert_eq!(
+            stranger.plant_access(&plant(1, None, Some(ShareRole::Visitor))),
+            Some(PlantAccess::Visitor)
+        );
+    }
+
+    #[test]
+    fn only_the_creator_may_share_and_visitors_may_only_leave() {
+        let staff = actor(
+            3,
+            UserKind::Company,
+            Some(10),
+            &["station.edit", "station.share"],
+        );
+        let p = plant(1, Some(10), None);
+        assert_eq!(
+            staff
+                .require_on_plant(&p, "station.share")
+                .unwrap_err()
+                .code,
+            Code::NoPermission
+        );
+        assert!(staff.require_on_plant(&p, "station.edit").is_ok());
+        let visitor = actor(
+            2,
+            UserKind::Owner,
+            None,
+            &["station.edit", "inverter.setting"],
+        );
+        let shared = plant(1, None, Some(ShareRole::Visitor));
+        assert_eq!(
+            visitor.plant_permissions(PlantAccess::Visitor),
+            vec!["station.share.cancle"]
+        );
+        assert_eq!(
+            visitor
+                .require_on_plant(&shared, "station.edit")
+                .unwrap_err()
+                .code,
+            Code::NoPermission
+        );
+        let maintained = plant(1, None, Some(ShareRole::Maintainer));
+        assert!(
+            visitor
+                .require_on_plant(&maintained, "inverter.setting")
+                .is_ok()
+        );
+        assert_eq!(
+            visitor
+                .require_on_plant(&plant(1, None, None), "station.edit")
+                .unwrap_err()
+                .code,
+            Code::PlantMissing
+        );
     }
 }

@@ -7,6 +7,7 @@ mod sql;
 pub mod auth;
 pub mod companies;
 pub mod outbox;
+pub mod plants;
 pub mod roles;
 pub mod testing;
 pub mod users;

@@ -1,0 +1,420 @@
+//! Plants, their tariffs and who they are shared with. Listings take the caller's visibility
+//! from the policy (`domain::policy::PlantVisibility`) and apply it in SQL.
+
+use domain::{
+    ids::{CompanyId, UserId},
+    policy::{PlantScope, PlantVisibility, ShareRole},
+};
+
+use crate::{Result, Store};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlantRow {
+    pub id: i64,
+    pub name: String,
+    pub owner_id: i64,
+    pub company_id: Option<i64>,
+    pub created_by: i64,
+    pub plant_type: i64,
+    pub total_power: f64,
+    pub join_date: String,
+    pub currency: String,
+    pub timezone: String,
+    pub address: String,
+    pub lon: f64,
+    pub lat: f64,
+    pub image_url: String,
+    pub thumb_url: String,
+    pub principal: String,
+    pub phone: String,
+    pub email: String,
+    pub installer: String,
+    pub invest: f64,
+    pub status: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// How the plant is shared with the user the row was read for (`visitor`/`maintainer`).
+    pub shared_as: Option<String>,
+}
+
+impl PlantRow {
+    pub fn scope(&self) -> PlantScope {
+        PlantScope {
+            owner: UserId(self.owner_id),
+            company: self.company_id.map(CompanyId),
+            shared_as: self.shared_as.as_deref().and_then(ShareRole::parse),
+        }
+    }
+}
+
+/// The values a plant is created or edited with.
+#[derive(Debug, Clone)]
+pub struct PlantFields {
+    pub name: String,
+    pub plant_type: i64,
+    pub total_power: f64,
+    pub join_date: String,
+    pub currency: String,
+    pub timezone: String,
+    pub address: String,
+    pub lon: f64,
+    pub lat: f64,
+    pub image_url: String,
+    pub thumb_url: String,
+    pub principal: String,
+    pub phone: String,
+    pub email: String,
+    pub installer: String,
+    pub invest: f64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ChargeRow {
+    pub id: i64,
+    pub plant_id: i64,
+    pub kind: i64,
+    pub start_range: String,
+    pub end_range: String,
+    pub price: f64,
+    pub direction: Option<String>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewCharge {
+    pub kind: i64,
+    pub start_range: String,
+    pub end_range: String,
+    pub price: f64,
+    pub direction: Option<String>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ShareRow {
+    pub user_id: i64,
+    pub account: String,
+    pub nickname: String,
+    pub role: String,
+    pub created_at: i64,
+}
+
+/// What a plant listing asks for.
+#[derive(Debug, Clone, Default)]
+pub struct PlantFilter {
+    /// Lower-case substring of the name.
+    pub name: Option<String>,
+    pub status: Option<i64>,
+    pub plant_type: Option<i64>,
+    pub sort: PlantSort,
+    pub descending: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PlantSort {
+    #[default]
+    Created,
+    Name,
+    Capacity,
+    Status,
+}
+
+impl PlantSort {
+    fn column(self) -> &'static str {
+        match self {
+            PlantSort::Created => "p.id",
+            PlantSort::Name => "LOWER(p.name)",
+            PlantSort::Capacity => "p.total_power",
+            PlantSort::Status => "p.status",
+        }
+    }
+}
+
+const COLUMNS: &str = "p.id, p.name, p.owner_id, p.company_id, p.created_by, p.plant_type, \
+    p.total_power, p.join_date, p.currency, p.timezone, p.address, p.lon, p.lat, p.image_url, \
+    p.thumb_url, p.principal, p.phone, p.email, p.installer, p.invest, p.status, p.created_at, \
+    p.updated_at, s.role AS shared_as";
+
+/// `$1` is the viewer, `$2` their company (or NULL), `$3` 1 when they see everything.
+const VISIBLE: &str = "($3 = 1 OR p.owner_id = $1 OR s.user_id IS NOT NULL \
+    OR ($2 IS NOT NULL AND p.company_id = $2))";
+
+fn viewer(visibility: PlantVisibility, reader: UserId) -> (i64, Option<i64>, i64) {
+    match visibility {
+        PlantVisibility::All => (reader.0, None, 1),
+        PlantVisibility::Of { user, company } => (user.0, company.map(|c| c.0), 0),
+    }
+}
+
+impl Store {
+    pub async fn create_plant(
+        &self,
+        owner: UserId,
+        company: Option<CompanyId>,
+        created_by: UserId,
+        f: &PlantFields,
+        now: i64,
+    ) -> Result<i64> {
+        Ok(scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO plants (name, owner_id, company_id, created_by, plant_type, total_power, \
+             join_date, currency, timezone, address, lon, lat, image_url, thumb_url, principal, \
+             phone, email, installer, invest, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, \
+             $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20) \
+             RETURNING id",
+            &f.name,
+            owner.0,
+            company.map(|c| c.0),
+            created_by.0,
+            f.plant_type,
+            f.total_power,
+            &f.join_date,
+            &f.currency,
+            &f.timezone,
+            &f.address,
+            f.lon,
+            f.lat,
+            &f.image_url,
+            &f.thumb_url,
+            &f.principal,
+            &f.phone,
+            &f.email,
+            &f.installer,
+            f.invest,
+            now,
+        )?)
+    }
+
+    /// One plant as `reader` sees it (with how it is shared with them), or `None`.
+    pub async fn plant(&self, id: i64, reader: UserId) -> Result<Option<PlantRow>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM plants p \
+             LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $2 WHERE p.id = $1"
+        );
+        Ok(rows!(self, fetch_optional, PlantRow, &sql, id, reader.0)?)
+    }
+
+    /// A page of the plants `visibility` allows, with the total count before paging.
+    pub async fn plants(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        filter: &PlantFilter,
+    ) -> Result<(Vec<PlantRow>, i64)> {
+        let (user, company, all) = viewer(visibility, reader);
+        let name = filter
+            .name
+            .as_ref()
+            .map(|n| format!("%{}%", n.to_lowercase()));
+        let conditions = format!(
+            "{VISIBLE} AND ($4 IS NULL OR LOWER(p.name) LIKE $4) AND ($5 IS NULL OR p.status = $5) \
+             AND ($6 IS NULL OR p.plant_type = $6)"
+        );
+        let from = "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+        let direction = if filter.descending { "DESC" } else { "ASC" };
+        let sql = format!(
+            "SELECT {COLUMNS} {from} WHERE {conditions} ORDER BY {} {direction}, p.id {direction} \
+             LIMIT $7 OFFSET $8",
+            filter.sort.column()
+        );
+        let page = rows!(
+            self,
+            fetch_all,
+            PlantRow,
+            &sql,
+            user,
+            company,
+            all,
+            name.as_deref(),
+            filter.status,
+            filter.plant_type,
+            filter.limit,
+            filter.offset
+        )?;
+        let count_sql = format!("SELECT COUNT(*) {from} WHERE {conditions}");
+        let total = scalar!(
+            self,
+            fetch_one,
+            i64,
+            &count_sql,
+            user,
+            company,
+            all,
+            name.as_deref(),
+            filter.status,
+            filter.plant_type
+        )?;
+        Ok((page, total))
+    }
+
+    /// How many visible plants are in each status.
+    pub async fn plant_status_counts(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+    ) -> Result<Vec<(i64, i64)>> {
+        let (user, company, all) = viewer(visibility, reader);
+        let sql = format!(
+            "SELECT p.status, COUNT(*) FROM plants p LEFT JOIN plant_shares s \
+             ON s.plant_id = p.id AND s.user_id = $1 WHERE {VISIBLE} GROUP BY p.status"
+        );
+        Ok(rows!(
+            self,
+            fetch_all,
+            (i64, i64),
+            &sql,
+            user,
+            company,
+            all
+        )?)
+    }
+
+    pub async fn update_plant(&self, id: i64, f: &PlantFields, now: i64) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE plants SET name = $2, plant_type = $3, total_power = $4, join_date = $5, \
+             currency = $6, timezone = $7, address = $8, lon = $9, lat = $10, image_url = $11, \
+             thumb_url = $12, principal = $13, phone = $14, email = $15, installer = $16, \
+             invest = $17, updated_at = $18 WHERE id = $1",
+            id,
+            &f.name,
+            f.plant_type,
+            f.total_power,
+            &f.join_date,
+            &f.currency,
+            &f.timezone,
+            &f.address,
+            f.lon,
+            f.lat,
+            &f.image_url,
+            &f.thumb_url,
+            &f.principal,
+            &f.phone,
+            &f.email,
+            &f.installer,
+            f.invest,
+            now,
+        )?;
+        Ok(n == 1)
+    }
+
+    pub async fn charges(&self, plant: i64) -> Result<Vec<ChargeRow>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            ChargeRow,
+            "SELECT id, plant_id, kind, start_range, end_range, price, direction, created_at \
+             FROM plant_charges WHERE plant_id = $1 ORDER BY id",
+            plant
+        )?)
+    }
+
+    /// Replaces the tariff (and currency and investment) of a plant.
+    pub async fn set_income(
+        &self,
+        plant: i64,
+        currency: &str,
+        invest: f64,
+        charges: &[NewCharge],
+        now: i64,
+    ) -> Result<()> {
+        exec!(
+            self,
+            "UPDATE plants SET currency = $2, invest = $3, updated_at = $4 WHERE id = $1",
+            plant,
+            currency,
+            invest,
+            now
+        )?;
+        exec!(self, "DELETE FROM plant_charges WHERE plant_id = $1", plant)?;
+        for c in charges {
+            exec!(
+                self,
+                "INSERT INTO plant_charges (plant_id, kind, start_range, end_range, price, \
+                 direction, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                plant,
+                c.kind,
+                &c.start_range,
+                &c.end_range,
+                c.price,
+                c.direction.as_deref(),
+                now
+            )?;
+        }
+        Ok(())
+    }
+
+    pub async fn share_plant(
+        &self,
+        plant: i64,
+        user: UserId,
+        role: ShareRole,
+        now: i64,
+    ) -> Result<()> {
+        exec!(
+            self,
+            "INSERT INTO plant_shares (plant_id, user_id, role, created_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (plant_id, user_id) DO UPDATE SET role = $3",
+            plant,
+            user.0,
+            role.as_str(),
+            now
+        )?;
+        Ok(())
+    }
+
+    pub async fn unshare_plant(&self, plant: i64, user: UserId) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
+            plant,
+            user.0
+        )? == 1)
+    }
+
+    pub async fn plant_shares(&self, plant: i64) -> Result<Vec<ShareRow>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            ShareRow,
+            "SELECT s.user_id, u.account, u.nickname, s.role, s.created_at FROM plant_shares s \
+             JOIN users u ON u.id = s.user_id WHERE s.plant_id = $1 ORDER BY s.created_at",
+            plant
+        )?)
+    }
+
+    /// Gives the plant to another account; shares with the new owner end (they own it now),
+    /// and the plant leaves any company it belonged to only if `company` says so.
+    pub async fn transfer_plant(
+        &self,
+        plant: i64,
+        to: UserId,
+        company: Option<CompanyId>,
+        now: i64,
+    ) -> Result<bool> {
+        exec!(
+            self,
+            "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
+            plant,
+            to.0
+        )?;
+        Ok(exec!(
+            self,
+            "UPDATE plants SET owner_id = $2, company_id = $3, updated_at = $4 WHERE id = $1",
+            plant,
+            to.0,
+            company.map(|c| c.0),
+            now
+        )? == 1)
+    }
+
+    /// Deletes a plant; its tariff and shares go with it (foreign keys cascade).
+    pub async fn delete_plant(&self, plant: i64) -> Result<bool> {
+        exec!(self, "DELETE FROM plant_charges WHERE plant_id = $1", plant)?;
+        exec!(self, "DELETE FROM plant_shares WHERE plant_id = $1", plant)?;
+        Ok(exec!(self, "DELETE FROM plants WHERE id = $1", plant)? == 1)
+    }
+}
