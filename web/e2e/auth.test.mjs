@@ -49,7 +49,10 @@ describe('signing in and out', () => {
     assert.match(await page.getByTestId('welcome-title').innerText(), /Welcome, Admin/);
     assert.equal(await page.getByTestId('nickname').innerText(), 'Admin');
     assert.match(await page.getByTestId('version-label').innerText(), /V250120/);
-    assert.match(await page.getByTestId('footer').innerText(), new RegExp(String(new Date().getFullYear())));
+    assert.match(
+      await page.getByTestId('footer').innerText(),
+      new RegExp(String(new Date().getFullYear())),
+    );
     assert.deepEqual(await menuKeys(page), ['/']);
 
     // a signed-in user opening /login goes to /
@@ -81,7 +84,8 @@ describe('signing in and out', () => {
     const lans = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
-      if (u.pathname.startsWith('/api/') || u.pathname.startsWith('/anonymous/')) lans.push(u.searchParams.get('lan'));
+      if (u.pathname.startsWith('/api/') || u.pathname.startsWith('/anonymous/'))
+        lans.push(u.searchParams.get('lan'));
     });
     await page.reload();
     await page.getByText('欢迎，Olivia').waitFor();
@@ -99,7 +103,9 @@ describe('signing in and out', () => {
   it('signs out: the refresh token is revoked, storage cleared and / needs sign-in again', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, USERS.owner);
-    const refresh = await page.evaluate(() => JSON.parse(localStorage.getItem('portal.auth')).refresh_token);
+    const refresh = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('portal.auth')).refresh_token,
+    );
     await page.getByTestId('sign-out').click();
     await page.waitForURL(/\/login$/);
     assert.equal(await page.evaluate(() => localStorage.getItem('portal.auth')), null);

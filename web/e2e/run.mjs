@@ -12,5 +12,7 @@ const files = readdirSync(dir)
   .sort()
   .map((f) => path.join(dir, f));
 
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

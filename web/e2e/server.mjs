@@ -9,12 +9,29 @@ import { fileURLToPath } from 'node:url';
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_DIR = path.resolve(WEB_DIR, '..');
-export const PORTAL_BIN = process.env.PORTAL_BIN || path.join(REPO_DIR, 'target', 'debug', 'portal');
+export const PORTAL_BIN =
+  process.env.PORTAL_BIN || path.join(REPO_DIR, 'target', 'debug', 'portal');
 
 export const USERS = {
-  admin: { account: 'admin@example.com', password: 'Admin12345', role: 'internal-admin', nickname: 'Admin' },
-  owner: { account: 'owner@example.com', password: 'Owner12345', role: 'owner', nickname: 'Olivia' },
-  viewer: { account: 'viewer@example.com', password: 'Viewer12345', role: 'owner', nickname: 'Victor', readOnly: true },
+  admin: {
+    account: 'admin@example.com',
+    password: 'Admin12345',
+    role: 'internal-admin',
+    nickname: 'Admin',
+  },
+  owner: {
+    account: 'owner@example.com',
+    password: 'Owner12345',
+    role: 'owner',
+    nickname: 'Olivia',
+  },
+  viewer: {
+    account: 'viewer@example.com',
+    password: 'Viewer12345',
+    role: 'owner',
+    nickname: 'Victor',
+    readOnly: true,
+  },
 };
 
 function freePort() {
@@ -32,7 +49,8 @@ function freePort() {
 async function waitUntilUp(url, child, log) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`portal exited early (${child.exitCode}):\n${log()}`);
+    if (child.exitCode !== null)
+      throw new Error(`portal exited early (${child.exitCode}):\n${log()}`);
     try {
       const res = await fetch(`${url}/anonymous/config`);
       if (res.ok) return;
@@ -47,7 +65,9 @@ async function waitUntilUp(url, child, log) {
 /** Starts `portal serve`; resolves to { url, brandedUrl, port, stop }. */
 export async function startServer({ accessTokenTtl } = {}) {
   if (!existsSync(PORTAL_BIN)) {
-    throw new Error(`portal binary not found at ${PORTAL_BIN}: run 'cargo build -p portal' or set PORTAL_BIN`);
+    throw new Error(
+      `portal binary not found at ${PORTAL_BIN}: run 'cargo build -p portal' or set PORTAL_BIN`,
+    );
   }
   if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html'))) {
     throw new Error("web/dist is missing: run 'npm run build' first");
@@ -67,10 +87,22 @@ export async function startServer({ accessTokenTtl } = {}) {
   if (accessTokenTtl) env.PORTAL_ACCESS_TOKEN_TTL_SECS = String(accessTokenTtl);
 
   for (const user of Object.values(USERS)) {
-    const args = ['admin', 'create-user', '--account', user.account, '--password', user.password, '--role', user.role, '--nickname', user.nickname];
+    const args = [
+      'admin',
+      'create-user',
+      '--account',
+      user.account,
+      '--password',
+      user.password,
+      '--role',
+      user.role,
+      '--nickname',
+      user.nickname,
+    ];
     if (user.readOnly) args.push('--read-only');
     const r = spawnSync(PORTAL_BIN, args, { env, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`create-user ${user.account} failed: ${r.stderr || r.stdout}`);
+    if (r.status !== 0)
+      throw new Error(`create-user ${user.account} failed: ${r.stderr || r.stdout}`);
   }
 
   let output = '';

@@ -1,12 +1,12 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Form, Input, theme, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useServerConfig } from '@/shared/config';
 import { isApiError } from '@/shared/http';
-import { takeSignInNotice } from '@/shared/session';
+import { clearSignInNotice, peekSignInNotice } from '@/shared/session';
 import { THEME_META, useThemeKind } from '@/shared/theme';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { LogoMark } from '@/shared/ui/Logo';
@@ -26,7 +26,9 @@ export default function LoginPage() {
   const kind = useThemeKind();
   const { token } = theme.useToken();
   const { config } = useServerConfig();
-  const [notice] = useState(takeSignInNotice);
+  // read while rendering, cleared once shown (a render may be discarded and run again)
+  const [notice] = useState(peekSignInNotice);
+  useEffect(clearSignInNotice, []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const title = t(THEME_META[kind].titleKey);

@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
-import { displayName, useCurrentUser } from '@/shared/user';
+import { displayName, roleLabel, useCurrentUser } from '@/shared/user';
 
 /** "/": a welcome with the account's details and where to go next. */
 export default function HomePage() {
@@ -45,12 +45,7 @@ export default function HomePage() {
               {t('home.welcome', { name: displayName(user) })}
             </Typography.Title>
             <Typography.Text type="secondary">
-              {[
-                user.company?.name,
-                user.roleName || t(`userType.${user.type}`, { defaultValue: user.type }),
-              ]
-                .filter(Boolean)
-                .join(' · ')}
+              {[user.company?.name, roleLabel(user, t)].filter(Boolean).join(' · ')}
             </Typography.Text>
           </div>
         </Flex>
@@ -72,9 +67,7 @@ export default function HomePage() {
                 {user.company?.name || MISSING}
               </Descriptions.Item>
               <Descriptions.Item label={t('home.role')}>
-                <span data-testid="role-name">
-                  {user.roleName || t(`userType.${user.type}`, { defaultValue: user.type })}
-                </span>
+                <span data-testid="role-name">{roleLabel(user, t)}</span>
               </Descriptions.Item>
               <Descriptions.Item label={t('home.memberSince')}>
                 {user.createAt ? dayjs(user.createAt).format('YYYY-MM-DD') : MISSING}

@@ -57,8 +57,10 @@ export function setSignInNotice(key: string): void {
   sessionStorage.setItem(NOTICE_KEY, key);
 }
 
-export function takeSignInNotice(): string | null {
-  const key = sessionStorage.getItem(NOTICE_KEY);
-  if (key) sessionStorage.removeItem(NOTICE_KEY);
-  return key;
+export function peekSignInNotice(): string | null {
+  return sessionStorage.getItem(NOTICE_KEY);
+}
+
+export function clearSignInNotice(): void {
+  sessionStorage.removeItem(NOTICE_KEY);
 }

@@ -68,3 +68,15 @@ export async function signOut(notice?: string): Promise<void> {
   if (notice) setSignInNotice(notice);
   window.location.assign('/login');
 }
+
+const BUILTIN_ROLES = ['internal-admin', 'company-admin', 'company-staff', 'owner'];
+
+/** The role to show: built-in roles translated, custom role names as they are, else the type. */
+export function roleLabel(
+  user: Pick<CurrentUser, 'roleName' | 'type'>,
+  t: (key: string, options?: { defaultValue: string }) => string,
+): string {
+  if (user.roleName && BUILTIN_ROLES.includes(user.roleName)) return t(`role.${user.roleName}`);
+  if (user.roleName) return user.roleName;
+  return t(`userType.${user.type}`, { defaultValue: user.type });
+}

@@ -1,0 +1,107 @@
+// The menu and the shell follow each account's permission tree and flags.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launch, menuKeys, newPage, signIn } from './browser.mjs';
+import { startServer, USERS } from './server.mjs';
+
+/**
+ * The menu entries of the route registry (src/app/registry.tsx) with their permission keys.
+ * Keep in step with the registry: a screen added there is added here.
+ */
+const REGISTRY_MENU = [{ key: '/', permission: null }];
+
+async function permissionKeys(page) {
+  return page.evaluate(async () => {
+    const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
+    const res = await fetch('/api/v1/permission?lan=en', {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
+    const { data } = await res.json();
+    const keys = [];
+    const walk = (n) => {
+      if (n.permission && n.type === 0) keys.push(n.permission);
+      (n.children ?? []).forEach(walk);
+    };
+    walk(data);
+    return keys;
+  });
+}
+
+describe('permission-driven shell', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const seen = {};
+  for (const [name, expectedRole] of [
+    ['admin', 'Internal administrator'],
+    ['owner', 'Plant owner'],
+  ]) {
+    it(`shows ${name} the menu entries their permission tree allows`, async () => {
+      const { context, page } = await newPage(browser);
+      await signIn(page, server.url, USERS[name]);
+      const allowed = await permissionKeys(page);
+      const expected = REGISTRY_MENU.filter(
+        (e) => !e.permission || allowed.includes(e.permission),
+      ).map((e) => e.key);
+      assert.deepEqual(await menuKeys(page), expected);
+      assert.equal(await page.getByTestId('role-name').innerText(), expectedRole);
+      seen[name] = allowed;
+      await context.close();
+    });
+  }
+
+  it('fetched different permission trees for the two roles', () => {
+    assert.ok(seen.admin.includes('system.management'));
+    assert.ok(!seen.owner.includes('system.management'));
+    assert.ok(seen.owner.includes('station.view'));
+  });
+
+  it('shows the personal-settings link to a normal user and opens the settings screen', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.getByTestId('settings-link').click();
+    await page.waitForURL(/\/edit$/);
+    await page.locator('#nickname').waitFor();
+    assert.equal(await page.locator('#nickname').inputValue(), 'Olivia');
+    await context.close();
+  });
+
+  it('hides the personal-settings link from a read-only user', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.viewer);
+    assert.equal(await page.getByTestId('settings-link').count(), 0);
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+    assert.equal(await page.getByRole('menuitem', { name: 'Personal settings' }).count(), 0);
+    await context.close();
+  });
+
+  it('saves the profile and the temperature unit through the settings screen', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.goto(`${server.url}/edit`);
+    await page.locator('#nickname').fill('Olivia R');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('nickname').filter({ hasText: 'Olivia R' }).waitFor();
+    await page.getByRole('tab', { name: 'Preferences' }).click();
+    await page.getByText('Fahrenheit (°F)').click();
+    await page.getByText('Saved').first().waitFor();
+    const unit = await page.evaluate(async () => {
+      const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
+      const res = await fetch('/api/v1/user/personalized', {
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
+      return (await res.json()).data.tempUnit;
+    });
+    assert.equal(unit, 'F');
+    await context.close();
+  });
+});
