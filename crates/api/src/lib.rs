@@ -12,8 +12,10 @@ mod accounts;
 mod auth;
 mod codes;
 mod company;
+mod dict;
 mod files;
 mod permissions;
+mod plants;
 mod system;
 mod throttle;
 mod users;
@@ -54,6 +56,8 @@ pub fn router(state: AppState) -> Router {
         .merge(users::router())
         .merge(permissions::router())
         .merge(company::router())
+        .merge(dict::router())
+        .merge(plants::router())
         .merge(files::router(&state))
         .merge(system::router())
         .method_not_allowed_fallback(web::wrong_method)

@@ -6,7 +6,7 @@ use utoipa::{
     openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
 };
 
-use crate::{accounts, auth, company, permissions, system, users};
+use crate::{accounts, auth, company, dict, permissions, plants, system, users};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -24,6 +24,13 @@ use crate::{accounts, auth, company, permissions, system, users};
         company::create_role, company::role, company::update_role, company::delete_role,
         system::healthz, system::metrics, system::openapi_json, system::docs, system::ip,
         system::config,
+        dict::currencies, dict::timezones, dict::plant_types, dict::protocols,
+        plants::edit::create, plants::edit::detail, plants::edit::update, plants::edit::update_info,
+        plants::edit::update_contacts, plants::edit::update_income,
+        plants::list::list, plants::list::map, plants::list::filter, plants::list::overview_count,
+        plants::list::user_count, plants::picture::upload,
+        plants::sharing::share, plants::sharing::cancel_share, plants::sharing::share_users,
+        plants::sharing::transfer, plants::sharing::delete,
     )
 )]
 struct ApiDoc;

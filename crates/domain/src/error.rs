@@ -59,6 +59,7 @@ catalogue! {
     ShareSelf = 701, "You cannot share with yourself", "不能分享给自己", "No puede compartir consigo mismo";
     ShareCompanyUser = 702, "Sharing to company users is not allowed", "不能分享给公司用户", "No se permite compartir con usuarios de la empresa";
     ShareCompanyPlant = 703, "Company plants cannot be shared", "公司电站不能分享", "Las plantas de la empresa no se pueden compartir";
+    TransferSelf = 704, "You cannot transfer a plant to yourself", "不能将电站转移给自己", "No puede transferirse una planta a sí mismo";
     RoleLimit = 800, "At most 5 roles", "最多5个角色", "Como máximo 5 roles";
     RoleExists = 801, "Role exists", "角色已存在", "El rol ya existe";
     OwnRoleLocked = 802, "The current account's role cannot be modified", "当前账号的角色不能修改", "No se puede modificar el rol de la cuenta actual";

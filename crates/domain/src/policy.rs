@@ -164,10 +164,10 @@ impl Actor {
 
     /// Whether and why the caller may see this plant. `None` answers as "plant does not exist".
     pub fn plant_access(&self, plant: &PlantScope) -> Option<PlantAccess> {
-        if self.is_internal() {
-            Some(PlantAccess::Internal)
-        } else if plant.owner == self.id {
+        if plant.owner == self.id {
             Some(PlantAccess::Owner)
+        } else if self.is_internal() {
+            Some(PlantAccess::Internal)
         } else if self.kind == UserKind::Company
             && self.company.is_some()
             && plant.company == self.company
@@ -199,7 +199,7 @@ impl Actor {
                             || k.starts_with("inverter.")
                             || k.starts_with("gateway.")
                     })
-                    .filter(|k| !k.ends_with(".view"))
+                    .filter(|k| !k.ends_with(".view") && k.as_str() != "station.create")
                     .cloned()
                     .collect();
                 // Sharing and transfer belong to the plant's creator alone.

@@ -54,8 +54,10 @@ fn permissions_doc() -> String {
             Kind::Menu => "menu",
             Kind::Button => "button",
         };
-        let marks: Vec<&str> =
-            roles.iter().map(|keys| if keys.contains(&p.key) { "yes" } else { "" }).collect();
+        let marks: Vec<&str> = roles
+            .iter()
+            .map(|keys| if keys.contains(&p.key) { "yes" } else { "" })
+            .collect();
         doc.push_str(&format!(
             "| {} | `{}` | {} | {} | {} | {} |\n",
             p.id,

@@ -1,0 +1,427 @@
+//! Creating a plant (the wizard's final call), reading it, and editing its parts.
+
+use axum::extract::{Path, State};
+use domain::{
+    Code, DomainError,
+    account::{Account, parse_email, parse_phone},
+    currency,
+    plant::{
+        ADDRESS_MAX, CONTACT_MAX, Charge, INVEST_MAX, PlantType, Valuation, check_capacity,
+        check_charges, check_date, check_location, check_money, check_name,
+    },
+    user::UserKind,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::plants::{NewCharge, PlantFields, PlantRow};
+use utoipa::ToSchema;
+
+use super::{charge_json, currency_json, timezone_json, update_at, visible};
+use crate::{
+    AppState, dict,
+    envelope::{ApiResult, Data, Done},
+    extract::{Body, num},
+    files, now_ms,
+    session::CurrentUser,
+    users::create_at,
+};
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlantRequest {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Installed capacity, kWp (0-50000).
+    #[serde(default, alias = "capacity", deserialize_with = "num::opt_f64")]
+    pub total_power: Option<f64>,
+    /// Commissioning / grid-connection date, `YYYY-MM-DD`.
+    #[serde(default, alias = "gridDate", deserialize_with = "num::opt_text")]
+    pub join_date: Option<String>,
+    /// 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
+    #[serde(default, rename = "type", deserialize_with = "num::opt_i64")]
+    pub kind: Option<i64>,
+    /// Currency id or ISO code.
+    #[serde(default, alias = "currencyId", deserialize_with = "num::opt_text")]
+    pub currency: Option<String>,
+    /// Time zone id or IANA name.
+    #[serde(
+        default,
+        alias = "timezoneId",
+        alias = "timeZone",
+        deserialize_with = "num::opt_text"
+    )]
+    pub timezone: Option<String>,
+    #[serde(default)]
+    pub address: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_f64")]
+    pub lon: Option<f64>,
+    #[serde(default, deserialize_with = "num::opt_f64")]
+    pub lat: Option<f64>,
+    /// URLs answered by `POST /api/v1/plant/thumbnail`.
+    #[serde(default)]
+    pub image_url: Option<String>,
+    #[serde(default)]
+    pub thumb_url: Option<String>,
+    /// Contact person.
+    #[serde(default, alias = "contact")]
+    pub principal: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub phone: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub installer: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_f64")]
+    pub invest: Option<f64>,
+    /// Account (email or phone) that will own the plant; company staff create for customers.
+    #[serde(default)]
+    pub owner: Option<String>,
+    #[serde(default)]
+    pub charges: Option<Vec<ChargeRequest>>,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChargeRequest {
+    #[serde(default, deserialize_with = "num::opt_f64")]
+    pub price: Option<f64>,
+    /// 1 constant, 2 time of use, 3 by generation/volume.
+    #[serde(default, rename = "type", deserialize_with = "num::opt_i64")]
+    pub kind: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub start_range: Option<String>,
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub end_range: Option<String>,
+    /// `import`, `export` or null.
+    #[serde(default)]
+    pub status: Option<String>,
+}
+
+fn text(field: &str, value: Option<&str>, old: &str, max: usize) -> Result<String, DomainError> {
+    match value {
+        None => Ok(old.to_string()),
+        Some(v) => domain::account::check_text(field, v, max),
+    }
+}
+
+/// Only pictures this portal stored may be referenced.
+fn picture(field: &str, value: Option<&str>, old: &str) -> Result<String, DomainError> {
+    match value.map(str::trim) {
+        None => Ok(old.to_string()),
+        Some("") => Ok(String::new()),
+        Some(url)
+            if url.starts_with("/files/plants/") && !url.contains("..") && url.len() < 200 =>
+        {
+            Ok(url.into())
+        }
+        Some(_) => Err(DomainError::invalid(field)),
+    }
+}
+
+/// Merges a request into a plant's current values (or the defaults of a new plant) and checks
+/// every field.
+fn fields(req: &PlantRequest, old: Option<&PlantRow>) -> Result<PlantFields, DomainError> {
+    let required = |field: &str| DomainError::invalid(field);
+    let name = match (&req.name, old) {
+        (Some(n), _) => check_name(n)?,
+        (None, Some(p)) => p.name.clone(),
+        (None, None) => return Err(required("name")),
+    };
+    let plant_type = match (req.kind, old) {
+        (Some(t), _) => PlantType::from_wire(t)? as i64,
+        (None, Some(p)) => p.plant_type,
+        (None, None) => PlantType::GridTied as i64,
+    };
+    let total_power = check_capacity(
+        req.total_power
+            .or(old.map(|p| p.total_power))
+            .unwrap_or(0.0),
+    )?;
+    let join_date = match (&req.join_date, old) {
+        (Some(d), _) => check_date("joinDate", d)?,
+        (None, Some(p)) => p.join_date.clone(),
+        (None, None) => chrono::Utc::now().format("%Y-%m-%d").to_string(),
+    };
+    let currency = match (&req.currency, old) {
+        (Some(c), _) => currency::find(c)
+            .ok_or_else(|| required("currency"))?
+            .code
+            .to_string(),
+        (None, Some(p)) => p.currency.clone(),
+        (None, None) => "USD".into(),
+    };
+    let timezone = match (&req.timezone, old) {
+        (Some(t), _) => dict::timezone_by_id_or_code(t)
+            .ok_or_else(|| required("timezone"))?
+            .1
+            .name()
+            .to_string(),
+        (None, Some(p)) => p.timezone.clone(),
+        (None, None) => return Err(required("timezone")),
+    };
+    let (lon, lat) = match (req.lon, req.lat, old) {
+        (Some(lon), Some(lat), _) => check_location(lon, lat)?,
+        (None, None, Some(p)) => (p.lon, p.lat),
+        _ => return Err(Code::BadLonLat.into()),
+    };
+    let old_text = |f: fn(&PlantRow) -> &str| old.map(f).unwrap_or("");
+    let phone = match req.phone.as_deref().map(str::trim) {
+        None => old_text(|p| &p.phone).to_string(),
+        Some("") => String::new(),
+        Some(v) => parse_phone(v).map_err(|_| DomainError::invalid("phone"))?,
+    };
+    let email = match req.email.as_deref().map(str::trim) {
+        None => old_text(|p| &p.email).to_string(),
+        Some("") => String::new(),
+        Some(v) => parse_email(v)?,
+    };
+    Ok(PlantFields {
+        name,
+        plant_type,
+        total_power,
+        join_date,
+        currency,
+        timezone,
+        address: text(
+            "address",
+            req.address.as_deref(),
+            old_text(|p| &p.address),
+            ADDRESS_MAX,
+        )?,
+        lon,
+        lat,
+        image_url: picture(
+            "imageUrl",
+            req.image_url.as_deref(),
+            old_text(|p| &p.image_url),
+        )?,
+        thumb_url: picture(
+            "thumbUrl",
+            req.thumb_url.as_deref(),
+            old_text(|p| &p.thumb_url),
+        )?,
+        principal: text(
+            "principal",
+            req.principal.as_deref(),
+            old_text(|p| &p.principal),
+            CONTACT_MAX,
+        )?,
+        phone,
+        email,
+        installer: text(
+            "installer",
+            req.installer.as_deref(),
+            old_text(|p| &p.installer),
+            CONTACT_MAX,
+        )?,
+        invest: check_money(
+            "invest",
+            req.invest.or(old.map(|p| p.invest)).unwrap_or(0.0),
+            INVEST_MAX,
+        )?,
+    })
+}
+
+fn charges(req: &[ChargeRequest]) -> Result<Vec<NewCharge>, DomainError> {
+    let parsed: Vec<Charge> = req
+        .iter()
+        .map(|c| {
+            Ok(Charge {
+                kind: Valuation::from_wire(c.kind.unwrap_or(1))?,
+                start: c.start_range.clone().unwrap_or_default(),
+                end: c.end_range.clone().unwrap_or_default(),
+                price: c
+                    .price
+                    .ok_or_else(|| DomainError::invalid("charges.price"))?,
+                direction: c.status.clone().filter(|s| !s.is_empty()),
+            })
+        })
+        .collect::<Result<_, DomainError>>()?;
+    Ok(check_charges(&parsed)?
+        .into_iter()
+        .map(|c| NewCharge {
+            kind: c.kind as i64,
+            start_range: c.start,
+            end_range: c.end,
+            price: c.price,
+            direction: c.direction,
+        })
+        .collect())
+}
+
+/// Creates a plant with its income settings (the wizard). Answers the new plant's id.
+#[utoipa::path(post, path = "/api/v1/plant", tag = "plants", request_body = PlantRequest, security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the new id; 2, 4, 10, 105")))]
+pub async fn create(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<PlantRequest>,
+) -> ApiResult<Data<i64>> {
+    me.actor.require("station.create")?;
+    me.actor.require_writable()?;
+    let f = fields(&req, None)?;
+    let tariff = charges(req.charges.as_deref().unwrap_or_default())?;
+    let owner = match req
+        .owner
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+    {
+        None => me.id(),
+        Some(account) => {
+            let account = Account::parse(account).map_err(|_| DomainError::invalid("owner"))?;
+            let user = app
+                .store
+                .user_by_account(account.as_str())
+                .await?
+                .ok_or(Code::NotRegistered)?;
+            let for_someone_else = user.id != me.user.id;
+            if for_someone_else && me.actor.kind == UserKind::Owner {
+                return Err(Code::NoPermission.into());
+            }
+            if for_someone_else && user.kind() != UserKind::Owner {
+                return Err(DomainError::invalid("owner").into());
+            }
+            user.id()
+        }
+    };
+    let company = if me.actor.kind == UserKind::Company {
+        me.actor.company
+    } else {
+        None
+    };
+    let now = now_ms();
+    let id = app
+        .store
+        .create_plant(owner, company, me.id(), &f, now)
+        .await?;
+    app.store
+        .set_income(id, &f.currency, f.invest, &tariff, now)
+        .await?;
+    tracing::info!(plant = id, by = %me.id(), "plant created");
+    Ok(Data(id))
+}
+
+/// One plant in full, as clients read it.
+#[utoipa::path(get, path = "/api/v1/plant/{id}", tag = "plants", params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the plant; 700")))]
+pub async fn detail(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let (p, access) = visible(&app, &me, &id).await?;
+    let charges = app.store.charges(p.id).await?;
+    let valuation = charges.first().map(|c| c.kind).unwrap_or(0);
+    let master = app.store.user(domain::ids::UserId(p.owner_id)).await?;
+    let currency = currency_json(&p.currency);
+    Ok(Data(json!({
+        "id": p.id, "name": p.name, "totalPower": p.total_power, "thumbUrl": p.thumb_url,
+        "imageUrl": p.image_url, "joinDate": p.join_date, "type": p.plant_type, "status": p.status,
+        "charges": charges.iter().map(charge_json).collect::<Vec<_>>(), "valuation": valuation,
+        "products": [], "lon": p.lon, "lat": p.lat, "address": p.address,
+        "master": master.map(|u| json!({"id": u.id, "nickname": u.nickname, "mobile": u.mobile, "account": u.account})),
+        "currency": currency, "timezone": timezone_json(&p.timezone),
+        "realtime": {
+            "pac": 0, "efficiency": 0.0, "etoday": 0.0, "emonth": 0.0, "eyear": 0.0, "etotal": 0.0,
+            "totalPower": p.total_power, "currency": currency, "invest": p.invest, "income": 0.0,
+            "updateAt": update_at(p.updated_at),
+        },
+        "createAt": create_at(p.created_at), "phone": p.phone, "email": p.email,
+        "installer": p.installer, "principal": p.principal, "invest": p.invest,
+        "plantPermission": me.actor.plant_permissions(access),
+        "share": p.shared_as.is_some() && p.owner_id != me.user.id,
+        "companyId": p.company_id,
+    })))
+}
+
+async fn edit(app: &AppState, me: &CurrentUser, id: &str, req: PlantRequest) -> ApiResult<Done> {
+    let (p, _) = visible(app, me, id).await?;
+    me.actor.require_on_plant(&p.scope(), "station.edit")?;
+    let f = fields(&req, Some(&p))?;
+    let tariff = req.charges.as_deref().map(charges).transpose()?;
+    let now = now_ms();
+    app.store.update_plant(p.id, &f, now).await?;
+    if let Some(tariff) = tariff {
+        app.store
+            .set_income(p.id, &f.currency, f.invest, &tariff, now)
+            .await?;
+    }
+    for (old, new) in [(&p.image_url, &f.image_url), (&p.thumb_url, &f.thumb_url)] {
+        if old != new {
+            files::remove(app, old).await;
+        }
+    }
+    Ok(Done)
+}
+
+/// Edits any part of a plant; fields left out keep their values.
+#[utoipa::path(post, path = "/api/v1/plant/{id}", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 10, 700")))]
+pub async fn update(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<PlantRequest>,
+) -> ApiResult<Done> {
+    edit(&app, &me, &id, req).await
+}
+
+/// Basic information: name, type, capacity, date, time zone, location, picture.
+#[utoipa::path(post, path = "/api/v1/plant/{id}/info", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 10, 700")))]
+pub async fn update_info(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<PlantRequest>,
+) -> ApiResult<Done> {
+    let req = PlantRequest {
+        principal: None,
+        phone: None,
+        email: None,
+        installer: None,
+        charges: None,
+        owner: None,
+        ..req
+    };
+    edit(&app, &me, &id, req).await
+}
+
+/// Contact person, phone, email and installer.
+#[utoipa::path(post, path = "/api/v1/plant/{id}/contacts", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 700")))]
+pub async fn update_contacts(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<PlantRequest>,
+) -> ApiResult<Done> {
+    let req = PlantRequest {
+        principal: req.principal,
+        phone: req.phone,
+        email: req.email,
+        installer: req.installer,
+        ..PlantRequest::default()
+    };
+    edit(&app, &me, &id, req).await
+}
+
+/// Currency, investment and tariff (`{id, currency, invest, charges:[{price, type, startRange,
+/// endRange}]}`, numbers possibly as strings).
+#[utoipa::path(post, path = "/api/v1/plant/{id}/income", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 700")))]
+pub async fn update_income(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<PlantRequest>,
+) -> ApiResult<Done> {
+    let req = PlantRequest {
+        currency: req.currency,
+        invest: req.invest,
+        charges: Some(req.charges.unwrap_or_default()),
+        ..PlantRequest::default()
+    };
+    edit(&app, &me, &id, req).await
+}
