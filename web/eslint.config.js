@@ -42,6 +42,7 @@ export default tseslint.config(
   {
     files: ['e2e/**/*.mjs', '*.js', '*.mjs'],
     extends: [js.configs.recommended],
-    languageOptions: { ecmaVersion: 2022, globals: globals.node },
+    // e2e code also runs inside the page (page.evaluate): browser globals too
+    languageOptions: { ecmaVersion: 2022, globals: { ...globals.node, ...globals.browser } },
   },
 );

@@ -117,6 +117,14 @@ export async function startServer({ accessTokenTtl } = {}) {
     brandedUrl: `http://localhost:${port}`,
     port,
     log: () => output,
+    /** The latest verification code sent to `account` (read from the outbox: no SMTP here). */
+    latestCode(account) {
+      const r = spawnSync(PORTAL_BIN, ['admin', 'outbox'], { env, encoding: 'utf8' });
+      const lines = r.stdout.split('\n').filter((l) => l.includes(account));
+      const match = /\b(\d{6})\b/.exec(lines.at(-1) ?? '');
+      if (!match) throw new Error(`no code for ${account} in the outbox:\n${r.stdout}${r.stderr}`);
+      return match[1];
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

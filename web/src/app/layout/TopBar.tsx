@@ -72,9 +72,10 @@ export function TopBar({
           icon={<LogoutOutlined />}
           onClick={() => void signOut()}
           aria-label={t('layout.signOut')}
-          title={t('layout.signOut')}
           data-testid="sign-out"
-        />
+        >
+          <span className="topbar-name">{t('layout.signOut')}</span>
+        </Button>
       </Flex>
     </Flex>
   );

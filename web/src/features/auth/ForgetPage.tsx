@@ -33,7 +33,7 @@ export default function ForgetPage() {
       message.success(t('auth.codeSent'));
       return true;
     } catch (e) {
-      if (isApiError(e)) fieldError(e.code === 4 ? 'code' : 'account', e.message);
+      if (isApiError(e)) fieldError([4, 7].includes(e.code) ? 'code' : 'account', e.message);
       return false;
     }
   };

@@ -52,7 +52,7 @@ export default function LoginPage() {
     <div className={`login-page login-${kind}`}>
       <div className="login-hero" aria-hidden={false}>
         <Flex align="center" gap={12}>
-          <LogoMark size={44} />
+          <LogoMark size={44} inverse={kind === 'branded'} />
           <Typography.Title level={3} style={{ margin: 0, color: '#fff' }}>
             {title}
           </Typography.Title>

@@ -46,7 +46,8 @@ export function checkAccount(account: string, type: CodePurpose): Promise<unknow
 export function getCode(account: string, type: CodePurpose): Promise<unknown> {
   return http.get('/anonymous/getCode', {
     params: { account: account.trim(), type },
-    handledCodes: [4],
+    // asked again within 60 s: 4 in the contract, 7 (too many attempts) as the server answers
+    handledCodes: [4, 7],
   });
 }
 

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../http';
 import { rememberUser, setSignInNotice, tokenStore } from '../session';
@@ -72,10 +73,7 @@ export async function signOut(notice?: string): Promise<void> {
 const BUILTIN_ROLES = ['internal-admin', 'company-admin', 'company-staff', 'owner'];
 
 /** The role to show: built-in roles translated, custom role names as they are, else the type. */
-export function roleLabel(
-  user: Pick<CurrentUser, 'roleName' | 'type'>,
-  t: (key: string, options?: { defaultValue: string }) => string,
-): string {
+export function roleLabel(user: Pick<CurrentUser, 'roleName' | 'type'>, t: TFunction): string {
   if (user.roleName && BUILTIN_ROLES.includes(user.roleName)) return t(`role.${user.roleName}`);
   if (user.roleName) return user.roleName;
   return t(`userType.${user.type}`, { defaultValue: user.type });
