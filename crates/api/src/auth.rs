@@ -138,14 +138,29 @@ async fn password_grant(
     username: &str,
     password: &str,
 ) -> ApiResult<Data<TokenData>> {
+    // A malformed account is throttled like any other (no existence leak). One with control
+    // characters cannot exist and is not looked up: PostgreSQL refuses NUL in text, and the
+    // throttle key drops them for the same reason.
+    let lookup = !username.chars().any(char::is_control);
     let account = Account::parse(username)
         .map(|a| a.as_str().to_string())
-        .unwrap_or_else(|_| username.trim().to_lowercase().chars().take(64).collect());
+        .unwrap_or_else(|_| {
+            username
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(64)
+                .collect()
+        });
     let attempt = Attempt::new(&account, ip);
     let now = now_ms();
     attempt.admit(&app.store, now).await?;
 
-    let user = app.store.user_by_account(&account).await?;
+    let user = match lookup {
+        true => app.store.user_by_account(&account).await?,
+        false => None,
+    };
     // Unknown accounts still pay for a hash check, so timing does not tell them apart.
     let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
     let matches = verify_password(password.to_string(), stored_hash).await?;

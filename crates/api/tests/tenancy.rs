@@ -33,7 +33,12 @@ async fn world(app: &App) -> World {
         .signed_in("staff@alpha.example", BuiltinRole::CompanyStaff, Some(a))
         .await;
     let staff_b = app
-        .user("staff@beta.example", "secret123", BuiltinRole::CompanyStaff, Some(b))
+        .user(
+            "staff@beta.example",
+            "secret123",
+            BuiltinRole::CompanyStaff,
+            Some(b),
+        )
         .await;
     let (owner, owner_token) = app
         .signed_in("owner@example.com", BuiltinRole::PlantOwner, None)
@@ -141,13 +146,22 @@ async fn another_companys_roles_look_missing() {
                 .post(&format!("/api/v1/company/role/{id}/delete"), json!({}), t)
                 .await;
             let none = app
-                .post(&format!("/api/v1/company/role/{MISSING}/delete"), json!({}), t)
+                .post(
+                    &format!("/api/v1/company/role/{MISSING}/delete"),
+                    json!({}),
+                    t,
+                )
                 .await;
             assert_ne!(none.code(), 0, "[{b}]");
             assert_eq!(ours.json, none.json, "[{b}] delete {what}");
         }
         // Beta's role is untouched.
-        let role = app.store.role(w.role_b).await.unwrap().expect("still there");
+        let role = app
+            .store
+            .role(w.role_b)
+            .await
+            .unwrap()
+            .expect("still there");
         assert_eq!(role.name, "Ops", "[{b}]");
         assert_eq!(
             app.store.role_permissions(w.role_b).await.unwrap(),
@@ -167,14 +181,20 @@ async fn other_users_profiles_and_avatars_look_missing() {
         let body = json!({"nickname": "pwned"});
         // (caller, target) pairs that must not manage each other.
         let cases = [
-            ("company admin -> other company", w.admin_a.as_str(), w.staff_b),
+            (
+                "company admin -> other company",
+                w.admin_a.as_str(),
+                w.staff_b,
+            ),
             ("company admin -> owner", w.admin_a.as_str(), w.owner),
             ("staff -> colleague", w.staff_a_token.as_str(), w.admin_a_id),
             ("owner -> staff", w.owner_token.as_str(), w.staff_a),
         ];
         for (what, token, target) in cases {
             let t = Some(token);
-            let missing = app.post(&format!("/api/v1/user/{MISSING}"), body.clone(), t).await;
+            let missing = app
+                .post(&format!("/api/v1/user/{MISSING}"), body.clone(), t)
+                .await;
             missing.expect_code(105);
             let other = app
                 .post(&format!("/api/v1/user/{}", target.0), body.clone(), t)
@@ -182,7 +202,13 @@ async fn other_users_profiles_and_avatars_look_missing() {
             assert_eq!(other.json, missing.json, "[{b}] profile: {what}");
 
             let missing = app
-                .upload(&format!("/api/v1/user/{MISSING}/avatar"), "a.png", "image/png", png, t)
+                .upload(
+                    &format!("/api/v1/user/{MISSING}/avatar"),
+                    "a.png",
+                    "image/png",
+                    png,
+                    t,
+                )
                 .await;
             missing.expect_code(105);
             let other = app
@@ -279,12 +305,18 @@ async fn company_role_rules() {
             .expect_code(0);
         create("Manager", vec![]).await.expect_code(4);
         create("", vec![]).await.expect_code(4);
-        create("FW", vec!["firmware.management"]).await.expect_code(2);
+        create("FW", vec!["firmware.management"])
+            .await
+            .expect_code(2);
         create("Sys", vec!["sys.gateway.view"]).await.expect_code(2);
         create("Bad", vec!["no.such.key"]).await.expect_code(4);
         let r = app.get(&format!("/api/v1/company/role/{ops}"), t).await;
         r.expect_code(0);
-        assert_eq!(r.data()["permissions"], json!(["company.user", "station.view"]), "[{b}]");
+        assert_eq!(
+            r.data()["permissions"],
+            json!(["company.user", "station.view"]),
+            "[{b}]"
+        );
 
         // Up to five roles per company.
         for name in ["R2", "R3", "R4", "R5"] {
@@ -294,7 +326,11 @@ async fn company_role_rules() {
         app.get("/api/v1/company/role/check?name=R7", t)
             .await
             .expect_code(800);
-        assert_eq!(app.store.company_roles(w.a).await.unwrap().len(), 5, "[{b}]");
+        assert_eq!(
+            app.store.company_roles(w.a).await.unwrap().len(),
+            5,
+            "[{b}]"
+        );
 
         // Update: rename, a taken name, a key not held.
         app.post(
@@ -304,9 +340,13 @@ async fn company_role_rules() {
         )
         .await
         .expect_code(0);
-        app.post(&format!("/api/v1/company/role/{ops}"), json!({"name": "R2"}), t)
-            .await
-            .expect_code(801);
+        app.post(
+            &format!("/api/v1/company/role/{ops}"),
+            json!({"name": "R2"}),
+            t,
+        )
+        .await
+        .expect_code(801);
         app.post(
             &format!("/api/v1/company/role/{ops}"),
             json!({"permissions": ["system.management"]}),
@@ -366,9 +406,13 @@ async fn the_callers_own_role_is_locked() {
         )
         .await
         .expect_code(802);
-        app.post(&format!("/api/v1/company/role/{}/delete", boss.0), json!({}), t)
-            .await
-            .expect_code(802);
+        app.post(
+            &format!("/api/v1/company/role/{}/delete", boss.0),
+            json!({}),
+            t,
+        )
+        .await
+        .expect_code(802);
         let role = app.store.role(boss).await.unwrap().expect("kept");
         assert_eq!(role.name, "Boss", "[{b}]");
         assert_eq!(
