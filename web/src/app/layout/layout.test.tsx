@@ -1,0 +1,118 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { createMemoryRouter, RouterProvider, useNavigate } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import '@/shared/i18n';
+import type { MenuNode } from '../menu';
+import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { SideMenu } from './SideMenu';
+
+function Counter({ name }: { name: string }) {
+  const [n, setN] = useState(0);
+  return (
+    <button type="button" onClick={() => setN(n + 1)}>
+      {name} {n}
+    </button>
+  );
+}
+
+function Shell() {
+  const navigate = useNavigate();
+  return (
+    <div>
+      <button type="button" onClick={() => void navigate('/kept')}>
+        go kept
+      </button>
+      <button type="button" onClick={() => void navigate('/plain')}>
+        go plain
+      </button>
+      <KeepAliveOutlet keepAlive={(p) => p === '/kept'} />
+    </div>
+  );
+}
+
+describe('KeepAliveOutlet', () => {
+  it('keeps a keep-alive page mounted and hidden, with its state, while another page shows', async () => {
+    const router = createMemoryRouter(
+      [
+        {
+          element: <Shell />,
+          children: [
+            { path: '/kept', element: <Counter name="kept" /> },
+            { path: '/plain', element: <Counter name="plain" /> },
+          ],
+        },
+      ],
+      { initialEntries: ['/kept'] },
+    );
+    render(<RouterProvider router={router} />);
+    fireEvent.click(await screen.findByText('kept 0'));
+    fireEvent.click(screen.getByText('kept 1'));
+    expect(screen.getByText('kept 2')).toBeVisible();
+
+    await act(() => router.navigate('/plain'));
+    fireEvent.click(screen.getByText('plain 0'));
+    expect(screen.getByText('plain 1')).toBeVisible();
+    expect(screen.queryByText('kept 2')).not.toBeVisible();
+
+    await act(() => router.navigate('/kept'));
+    expect(screen.getByText('kept 2')).toBeVisible();
+    expect(screen.queryByText(/^plain \d/)).toBeNull();
+
+    await act(() => router.navigate('/plain'));
+    expect(screen.getByText('plain 0')).toBeVisible();
+  });
+});
+
+describe('SideMenu', () => {
+  const menu: MenuNode[] = [
+    { key: '/', labelKey: 'menu.home' },
+    {
+      key: '/a',
+      labelKey: 'Group A',
+      children: [{ key: '/a/one', labelKey: 'A one' }],
+    },
+    {
+      key: '/b',
+      labelKey: 'Group B',
+      children: [{ key: '/b/one', labelKey: 'B one' }],
+    },
+  ];
+
+  function renderMenu(selectedKey: string | undefined) {
+    const router = createMemoryRouter(
+      [
+        {
+          path: '*',
+          element: <SideMenu menu={menu} selectedKey={selectedKey} collapsed={false} dark />,
+        },
+      ],
+      { initialEntries: ['/'] },
+    );
+    return render(<RouterProvider router={router} />);
+  }
+
+  const isOpen = (label: string) =>
+    screen
+      .getByText(label)
+      .closest('.ant-menu-submenu')
+      ?.classList.contains('ant-menu-submenu-open');
+
+  it('opens the group of the selected item and keeps one group open at a time', () => {
+    renderMenu('/a/one');
+    expect(isOpen('Group A')).toBe(true);
+    expect(isOpen('Group B')).toBe(false);
+    fireEvent.click(screen.getByText('Group B'));
+    expect(isOpen('Group B')).toBe(true);
+    expect(isOpen('Group A')).toBe(false);
+    fireEvent.click(screen.getByText('Group B'));
+    expect(isOpen('Group B')).toBe(false);
+  });
+
+  it('marks the selected item and names items for tests and assistive tools', () => {
+    renderMenu('/');
+    const home = screen.getByText('Home').closest('li');
+    expect(home).toHaveClass('ant-menu-item-selected');
+    expect(home).toHaveAttribute('data-menu-key', '/');
+  });
+});
