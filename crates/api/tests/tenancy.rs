@@ -47,7 +47,7 @@ async fn world(app: &App) -> World {
         .store
         .create_role(b, "Ops", &["station.view"], api::now_ms())
         .await
-        .unwrap();
+        .expect("role");
     World {
         a,
         b,
