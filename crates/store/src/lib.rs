@@ -106,7 +106,8 @@ impl Store {
 
     /// A cheap round trip for health checks.
     pub async fn ping(&self) -> Result<()> {
-        let _: i64 = scalar!(self, fetch_one, i64, "SELECT 1")?;
+        // An explicit BIGINT: PostgreSQL answers a bare `SELECT 1` as INT4, which is not an i64.
+        let _: i64 = scalar!(self, fetch_one, i64, "SELECT CAST(1 AS BIGINT)")?;
         Ok(())
     }
 
