@@ -12,8 +12,9 @@ function QrImage({ url, alt }: { url: string; alt: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    QRCode.toDataURL(url, { margin: 1, width: 220 })
-      .then((data) => live && setSrc(data))
+    // SVG: crisp at any size and needs no canvas
+    QRCode.toString(url, { type: 'svg', margin: 1, width: 220 })
+      .then((svg) => live && setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`))
       .catch(() => live && setSrc(null));
     return () => {
       live = false;
@@ -68,7 +69,7 @@ export default function AppDownloadPage() {
             </Flex>
           </Col>
           <Col xs={24} md={14}>
-            <Typography.Paragraph>{t(`download.${platform}Steps`)}</Typography.Paragraph>
+            {url && <Typography.Paragraph>{t(`download.${platform}Steps`)}</Typography.Paragraph>}
             {url && (
               <Typography.Link href={url} target="_blank" rel="noreferrer">
                 {t('download.link', { platform: t(`download.${platform}`) })}
