@@ -420,3 +420,17 @@ async fn futures_join_all<F: std::future::Future<Output = ()>>(futures: impl Ite
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_refresh_token_raced_twice_works_once() {
+    for app in spawn().await {
+        app.user("race@example.com", PW, BuiltinRole::PlantOwner, None)
+            .await;
+        let t = app.login("race@example.com", PW).await;
+        let (a, b) = tokio::join!(app.refresh(&t.refresh), app.refresh(&t.refresh));
+        let ok = [&a, &b].iter().filter(|r| r.status == 200).count();
+        assert_eq!(ok, 1, "[{}] {} / {}", app.backend, a.text(), b.text());
+        let loser = if a.status == 200 { &b } else { &a };
+        loser.expect_401();
+    }
+}

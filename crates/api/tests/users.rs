@@ -280,3 +280,50 @@ async fn avatar_upload_is_sniffed_and_served() {
         assert_eq!(me.data()["avatar"], jpg.as_str(), "[{b}]");
     }
 }
+
+#[tokio::test]
+async fn read_only_accounts_look_but_change_nothing() {
+    for app in spawn().await {
+        let b = app.backend;
+        let (id, t) = app
+            .signed_in("viewer@example.com", BuiltinRole::PlantOwner, None)
+            .await;
+        app.store.set_read_only(id, true).await.unwrap();
+        app.get("/api/v1/user", Some(&t)).await.expect_code(0);
+        app.post(
+            &format!("/api/v1/user/{}", id.0),
+            json!({"nickname": "changed"}),
+            Some(&t),
+        )
+        .await
+        .expect_code(2);
+        app.post(
+            "/api/v1/user/personalized",
+            json!({"tempUnit": "F"}),
+            Some(&t),
+        )
+        .await
+        .expect_code(2);
+        app.upload(
+            &format!("/api/v1/user/{}/avatar", id.0),
+            "a.png",
+            "image/png",
+            PNG,
+            Some(&t),
+        )
+        .await
+        .expect_code(2);
+        app.post(
+            &format!("/api/v1/user/{}/pwd", id.0),
+            json!({"oldPassword": "secret123", "newPassword": "other1234"}),
+            Some(&t),
+        )
+        .await
+        .expect_code(2);
+        let u = app.store.user(id).await.unwrap().unwrap();
+        assert_eq!(u.nickname, "viewer", "[{b}]");
+        assert_eq!(u.temp_unit, "C", "[{b}]");
+        assert_eq!(u.avatar, "", "[{b}]");
+        app.login("viewer@example.com", "secret123").await;
+    }
+}
