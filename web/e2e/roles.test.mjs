@@ -104,4 +104,47 @@ describe('permission-driven shell', () => {
     assert.equal(unit, 'F');
     await context.close();
   });
+
+  it('uploads an avatar (JPG/PNG checked on the client too)', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.goto(`${server.url}/edit`);
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page.getByText('Only JPG, JPEG, PNG images are allowed').waitFor();
+    // a 1x1 PNG
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await page.getByText('Avatar updated').waitFor();
+    const avatar = await page.evaluate(async () => {
+      const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
+      const res = await fetch('/api/v1/user', { headers: { Authorization: `Bearer ${access_token}` } });
+      return (await res.json()).data.avatar;
+    });
+    assert.ok(avatar, 'the user has an avatar URL');
+    const img = await fetch(new URL(avatar, server.url));
+    assert.equal(img.status, 200);
+    await context.close();
+  });
+
+  it('changes the password, then signs out with a message and accepts only the new one', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.admin);
+    await page.goto(`${server.url}/edit`);
+    await page.getByRole('tab', { name: 'Password' }).click();
+    await page.locator('#oldPassword').fill('NotMine123');
+    await page.locator('#newPassword').fill('Admin67890');
+    await page.locator('#confirm').fill('Admin67890');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Old password error').waitFor();
+    await page.locator('#oldPassword').fill(USERS.admin.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByText('Your password was changed').waitFor();
+    await signIn(page, server.url, { account: USERS.admin.account, password: 'Admin67890' });
+    await context.close();
+  });
 });

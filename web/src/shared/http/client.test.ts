@@ -203,4 +203,12 @@ describe('the http client', () => {
     await expect(env.client.get('/api/v1/a')).rejects.toThrow();
     expect(env.ui.networkError).toHaveBeenCalledTimes(1);
   });
+
+  it('only rejects a 401 for a call that asks for no refresh', async () => {
+    env.mock.onPost('/api/v1/user/logout').reply(...unauthorized);
+    await expect(env.client.post('/api/v1/user/logout', {}, { noRefresh: true })).rejects.toThrow();
+    expect(env.mock.history.post).toHaveLength(1);
+    expect(env.ui.signedOut).not.toHaveBeenCalled();
+    expect(env.tokens.value).not.toBeNull();
+  });
 });

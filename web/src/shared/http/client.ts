@@ -15,6 +15,8 @@ declare module 'axios' {
     handledCodes?: readonly number[];
     /** No toast and no network dialog: the caller shows its own state (e.g. an empty page). */
     silent?: boolean;
+    /** On HTTP 401 just reject: no refresh, no sign-out (e.g. the logout call itself). */
+    noRefresh?: boolean;
     /** Internal: this request is the token refresh itself. */
     _refresh?: boolean;
     /** Internal: this request was already replayed after a refresh. */
@@ -172,6 +174,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (config._refresh) throw error;
       const status = error.response?.status;
       if (status === 401) {
+        if (config.noRefresh) throw error;
         if (config._replayed || !tokens.get()) signOut('expired');
         return replayAfterRefresh(config);
       }

@@ -59,7 +59,7 @@ export async function signOut(notice?: string): Promise<void> {
       await http.post(
         '/api/v1/user/logout',
         { refresh_token: tokens.refresh_token },
-        { silent: true },
+        { silent: true, noRefresh: true },
       );
     } catch {
       // signing out locally is what matters
