@@ -123,7 +123,9 @@ pub async fn logout(
     let now = now_ms();
     match req.refresh_token.filter(|t| !t.is_empty()) {
         Some(token) => {
-            app.store.take_refresh_token(&digest(&token), now).await?;
+            app.store
+                .revoke_refresh_token(&digest(&token), me.id(), now)
+                .await?;
         }
         None => {
             app.store.revoke_user_refresh_tokens(me.id(), now).await?;

@@ -88,7 +88,7 @@ pub async fn verify(
         store.use_code(live.id, now).await?;
         return Err(Code::CodeWrong.into());
     }
-    if live.code_hash != hash(account, purpose, code) {
+    if live.code_hash != hash(account, purpose, &code) {
         store.count_code_attempt(live.id).await?;
         return Err(Code::CodeWrong.into());
     }

@@ -115,11 +115,12 @@ pub fn check_text(field: &str, value: &str, max: usize) -> Result<String, Domain
     Ok(value.to_string())
 }
 
-/// Verification codes are six digits.
-pub fn check_code(code: &str) -> Result<&str, DomainError> {
+/// Verification codes are six digits. Clients that send the code as a JSON number lose its
+/// leading zeros, so shorter digit strings are padded back.
+pub fn check_code(code: &str) -> Result<String, DomainError> {
     let code = code.trim();
-    if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) {
-        Ok(code)
+    if (1..=6).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(format!("{code:0>6}"))
     } else {
         Err(Code::CodeWrong.into())
     }
@@ -175,8 +176,10 @@ mod tests {
 
     #[test]
     fn codes_are_six_digits() {
-        assert!(check_code("012345").is_ok());
-        assert!(check_code("12345").is_err());
+        assert_eq!(check_code("012345").unwrap(), "012345");
+        assert_eq!(check_code("12345").unwrap(), "012345", "a number lost its leading zero");
+        assert!(check_code("1234567").is_err());
+        assert!(check_code("").is_err());
         assert!(check_code("abcdef").is_err());
     }
 }

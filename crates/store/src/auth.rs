@@ -74,6 +74,23 @@ impl Store {
         Ok(user.map(UserId))
     }
 
+    /// Revokes one refresh token, only if it belongs to `user` (sign-out).
+    pub async fn revoke_refresh_token(
+        &self,
+        token_hash: &str,
+        user: UserId,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE refresh_tokens SET revoked_at = $3 \
+             WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL",
+            token_hash,
+            user.0,
+            now
+        )? == 1)
+    }
+
     pub async fn revoke_user_refresh_tokens(&self, user: UserId, now: i64) -> Result<u64> {
         Ok(exec!(
             self,

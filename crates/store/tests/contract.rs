@@ -257,3 +257,21 @@ async fn company_staff_are_listed_per_company_and_outbox_keeps_messages() -> Tes
     })
     .await
 }
+
+#[tokio::test]
+async fn sign_out_revokes_only_the_callers_own_refresh_token() -> TestResult {
+    each_backend(|s| async move {
+        let ann = s.create_user(&owner("ann@example.com")).await?;
+        let bob = s.create_user(&owner("bob@example.com")).await?;
+        s.insert_refresh_token("ann-token", ann, 1_000, 9_000)
+            .await?;
+        assert!(
+            !s.revoke_refresh_token("ann-token", bob, 2_000).await?,
+            "not bob's"
+        );
+        assert!(s.revoke_refresh_token("ann-token", ann, 2_000).await?);
+        assert_eq!(s.take_refresh_token("ann-token", 2_001).await?, None);
+        Ok(())
+    })
+    .await
+}
