@@ -110,7 +110,11 @@ describe('permission-driven shell', () => {
     await signIn(page, server.url, USERS.owner);
     await page.goto(`${server.url}/edit`);
     const input = page.locator('input[type="file"]');
-    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await input.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hello'),
+    });
     await page.getByText('Only JPG, JPEG, PNG images are allowed').waitFor();
     // a 1x1 PNG
     const png = Buffer.from(
@@ -121,7 +125,9 @@ describe('permission-driven shell', () => {
     await page.getByText('Avatar updated').waitFor();
     const avatar = await page.evaluate(async () => {
       const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
-      const res = await fetch('/api/v1/user', { headers: { Authorization: `Bearer ${access_token}` } });
+      const res = await fetch('/api/v1/user', {
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
       return (await res.json()).data.avatar;
     });
     assert.ok(avatar, 'the user has an avatar URL');

@@ -116,3 +116,50 @@ describe('SideMenu', () => {
     expect(home).toHaveAttribute('data-menu-key', '/');
   });
 });
+
+describe('RouteGate', () => {
+  const Page = () => <p>secret page</p>;
+
+  async function renderGate(routes: string[]) {
+    const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
+    const { collectPermissions } = await import('@/shared/permissions');
+    const { RouteGate } = await import('./RouteGate');
+    const client = new QueryClient();
+    client.setQueryData(
+      ['permissions', 'en'],
+      collectPermissions(
+        routes.map((permission, id) => ({ id, name: permission, permission, type: 0 })),
+      ),
+    );
+    const router = createMemoryRouter(
+      [
+        {
+          path: '*',
+          element: (
+            <RouteGate
+              entry={{ path: '/x', permission: 'gateway.view', labelKey: 'x', element: Page }}
+            />
+          ),
+        },
+      ],
+      { initialEntries: ['/x'] },
+    );
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  }
+
+  it('shows the page when the permission tree holds its key', async () => {
+    await renderGate(['gateway.view']);
+    expect(await screen.findByText('secret page')).toBeInTheDocument();
+  });
+
+  it('shows the no-access page with a way back to sign-in otherwise', async () => {
+    await renderGate(['inverter.view']);
+    expect(await screen.findByTestId('forbidden')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back to sign in' })).toBeInTheDocument();
+    expect(screen.queryByText('secret page')).toBeNull();
+  });
+});
