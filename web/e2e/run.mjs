@@ -1,10 +1,25 @@
 // npm run e2e: the Playwright tests (playwright-core + Debian chromium) under node's test runner.
+// Builds what is missing first: web/dist (npm run build) and the server (cargo build -p portal).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(dir, '..');
+const repo = path.resolve(web, '..');
+
+function run(cmd, args, cwd) {
+  console.log(`# e2e: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+if (!existsSync(path.join(web, 'dist', 'index.html'))) run('npm', ['run', 'build'], web);
+if (!process.env.PORTAL_BIN && !existsSync(path.join(repo, 'target', 'debug', 'portal'))) {
+  run('cargo', ['build', '-p', 'portal'], repo);
+}
+
 const only = process.argv.slice(2);
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.test.mjs'))
