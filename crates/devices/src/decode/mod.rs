@@ -1,0 +1,110 @@
+//! Register decoding: raw blocks as read by Modbus function 3/4 in, named scaled values out.
+//!
+//! The decoder accepts any config and any blocks, validated or not, and never panics: a point
+//! whose registers were not read is reported as missing (never as zero), and a point that
+//! cannot be decoded (bad shape, NaN, out-of-range bits) as invalid.
+
+mod image;
+mod plan;
+mod point;
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{ProtocolConfig, RegisterType};
+
+pub use image::RegisterImage;
+pub use plan::{ReadRequest, plan_reads};
+
+/// A run of consecutive registers of one kind, starting at `start`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterBlock {
+    pub kind: RegisterType,
+    pub start: u16,
+    pub words: Vec<u16>,
+}
+
+impl RegisterBlock {
+    pub fn holding(start: u16, words: Vec<u16>) -> Self {
+        RegisterBlock {
+            kind: RegisterType::Holding,
+            start,
+            words,
+        }
+    }
+
+    pub fn input(start: u16, words: Vec<u16>) -> Self {
+        RegisterBlock {
+            kind: RegisterType::Input,
+            start,
+            words,
+        }
+    }
+
+    fn get(&self, kind: RegisterType, address: u32) -> Option<u16> {
+        if kind != self.kind {
+            return None;
+        }
+        let offset = address.checked_sub(u32::from(self.start))?;
+        self.words.get(usize::try_from(offset).ok()?).copied()
+    }
+}
+
+/// Looks a register up in the first block that holds it.
+pub(crate) fn lookup(blocks: &[RegisterBlock], kind: RegisterType, address: u32) -> Option<u16> {
+    blocks.iter().find_map(|b| b.get(kind, address))
+}
+
+/// A decoded value. Serialised untagged so telemetry JSON reads `12.5`, `"SN123"`, `true`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Bool(bool),
+    Number(f64),
+    Text(String),
+}
+
+impl Value {
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => Some(*n),
+            Value::Bool(b) => Some(f64::from(u8::from(*b))),
+            Value::Text(_) => None,
+        }
+    }
+}
+
+/// The outcome of decoding one set of blocks; keys borrow from the config.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Decoded<'a> {
+    pub values: Vec<(&'a str, Value)>,
+    /// Points with at least one register absent from the blocks.
+    pub missing: Vec<&'a str>,
+    /// Points the config cannot decode (bad shape) or whose value is not finite.
+    pub invalid: Vec<&'a str>,
+}
+
+impl Decoded<'_> {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    pub fn number(&self, key: &str) -> Option<f64> {
+        self.get(key).and_then(Value::as_f64)
+    }
+}
+
+/// Decodes every point of `config` from `blocks`.
+pub fn decode<'a>(config: &'a ProtocolConfig, blocks: &[RegisterBlock]) -> Decoded<'a> {
+    let mut out = Decoded {
+        values: Vec::with_capacity(config.points.len()),
+        ..Decoded::default()
+    };
+    for point in &config.points {
+        match point::read(point, blocks) {
+            Ok(value) => out.values.push((point.key.as_str(), value)),
+            Err(point::Failure::Missing) => out.missing.push(point.key.as_str()),
+            Err(point::Failure::Invalid) => out.invalid.push(point.key.as_str()),
+        }
+    }
+    out
+}

@@ -1,0 +1,172 @@
+//! Config validation: everything the decoder would otherwise have to report per sample is
+//! caught once, when an administrator saves the config. The decoder still copes with invalid
+//! configs (it never panics), but a validated config decodes every point it has data for.
+
+use std::collections::HashSet;
+
+use super::{DataType, MAX_READ_REGISTERS, PointDef, ProtocolConfig};
+use crate::error::{Error, Problem, Problems};
+
+impl ProtocolConfig {
+    /// Checks the whole config and returns every problem found.
+    pub fn validate(&self) -> Result<(), Error> {
+        let problems = self.problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::InvalidConfig {
+                code: self.code.clone(),
+                problems: Problems(problems),
+            })
+        }
+    }
+
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut out = Vec::new();
+        if self.code.trim().is_empty() {
+            out.push(Problem::EmptyCode);
+        }
+        if self.name.trim().is_empty() {
+            out.push(Problem::EmptyName);
+        }
+        if self.points.is_empty() {
+            out.push(Problem::NoPoints);
+        }
+        let mut seen = HashSet::new();
+        for (index, point) in self.points.iter().enumerate() {
+            if point.key.is_empty() {
+                out.push(Problem::EmptyKey { index });
+            } else if !point
+                .key
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            {
+                out.push(Problem::BadKey {
+                    key: point.key.clone(),
+                });
+            } else if !seen.insert(point.key.as_str()) {
+                out.push(Problem::DuplicateKey {
+                    key: point.key.clone(),
+                });
+            }
+            point_problems(point, &mut out);
+        }
+        out
+    }
+}
+
+fn point_problems(p: &PointDef, out: &mut Vec<Problem>) {
+    let key = || p.key.clone();
+    match (p.register_kind(), p.register_type) {
+        (None, _) => out.push(Problem::FunctionCode {
+            key: key(),
+            code: p.function_code,
+        }),
+        (Some(kind), Some(stated)) if kind != stated => out.push(Problem::RegisterTypeMismatch {
+            key: key(),
+            code: p.function_code,
+            expected: kind.name(),
+            found: stated.name(),
+        }),
+        _ => {}
+    }
+    if !p.scale.is_finite() || p.scale == 0.0 {
+        out.push(Problem::Scale { key: key() });
+    }
+    if !p.base.is_finite() {
+        out.push(Problem::Base { key: key() });
+    }
+    let Some(count) = p.register_count() else {
+        out.push(Problem::StringWithoutCount { key: key() });
+        return;
+    };
+    if count == 0 {
+        out.push(Problem::ZeroLength { key: key() });
+        return;
+    }
+    if count > MAX_READ_REGISTERS {
+        out.push(Problem::TooLong {
+            key: key(),
+            count,
+            max: MAX_READ_REGISTERS,
+        });
+        return;
+    }
+    address_problems(p, count, out);
+    if p.second_address.is_some() && count < 2 {
+        out.push(Problem::SecondAddressAlone { key: key() });
+    }
+    shape_problems(p, count, out);
+}
+
+/// Both runs of registers (before and after `second_address`) must lie inside 0..=65535.
+fn address_problems(p: &PointDef, count: u32, out: &mut Vec<Problem>) {
+    let runs = match p.second_address {
+        Some(second) if count >= 2 => [(p.address, 1), (second, count - 1)],
+        _ => [(p.address, count), (p.address, 1)],
+    };
+    for (first, len) in runs {
+        let last = u64::from(first) + u64::from(len) - 1;
+        if last > u64::from(u16::MAX) {
+            out.push(Problem::AddressRange {
+                key: p.key.clone(),
+                first,
+                last: u32::try_from(last).unwrap_or(u32::MAX),
+            });
+            return;
+        }
+    }
+}
+
+/// The register count must match what the data type (plus skipped bytes) occupies.
+fn shape_problems(p: &PointDef, count: u32, out: &mut Vec<Problem>) {
+    let key = || p.key.clone();
+    match p.data_type {
+        DataType::String => {
+            if p.skip_bytes >= count * 2 {
+                out.push(Problem::SkipTooLarge {
+                    key: key(),
+                    skip: p.skip_bytes,
+                    count,
+                });
+            }
+        }
+        DataType::Bits { bit, width } => {
+            if p.skip_bytes != 0 {
+                out.push(Problem::BitsWithSkip { key: key() });
+            }
+            if count > 2 {
+                out.push(Problem::CountMismatch {
+                    key: key(),
+                    data_type: "bits",
+                    skip: p.skip_bytes,
+                    expected: 2,
+                    count,
+                });
+            }
+            let available = 16 * count.min(2);
+            let end = u32::from(bit) + u32::from(width);
+            if width == 0 || end > available {
+                out.push(Problem::BitsOutOfRange {
+                    key: key(),
+                    bit: bit.into(),
+                    end,
+                    available,
+                });
+            }
+        }
+        fixed => {
+            let len = fixed.byte_len().unwrap_or(0);
+            let expected = p.skip_bytes.saturating_add(len).div_ceil(2);
+            if expected != count {
+                out.push(Problem::CountMismatch {
+                    key: key(),
+                    data_type: fixed.name(),
+                    skip: p.skip_bytes,
+                    expected,
+                    count,
+                });
+            }
+        }
+    }
+}
