@@ -177,7 +177,11 @@ mod tests {
     #[test]
     fn codes_are_six_digits() {
         assert_eq!(check_code("012345").unwrap(), "012345");
-        assert_eq!(check_code("12345").unwrap(), "012345", "a number lost its leading zero");
+        assert_eq!(
+            check_code("12345").unwrap(),
+            "012345",
+            "a number lost its leading zero"
+        );
         assert!(check_code("1234567").is_err());
         assert!(check_code("").is_err());
         assert!(check_code("abcdef").is_err());
