@@ -84,9 +84,9 @@ pub enum Problem {
     },
     #[error("`{key}`: a second address only makes sense for two or more registers")]
     SecondAddressAlone { key: String },
-    #[error("`{key}`: scale must be a finite, non-zero number")]
+    #[error("`{key}`: scale must be a number whose size is between 1e-9 and 1e9")]
     Scale { key: String },
-    #[error("`{key}`: base must be a finite number")]
+    #[error("`{key}`: base must be a number between -1e15 and 1e15")]
     Base { key: String },
 }
 

@@ -1,5 +1,7 @@
 //! Exact decoding of every data type and swap combination against hand-computed values.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns unwrap fixtures too
+
 use devices::{DataType, Decoded, PointDef, ProtocolConfig, RegisterBlock, Value, decode};
 use devices::{DeviceFamily, RegisterType};
 

@@ -42,11 +42,12 @@ pub fn plan_reads(config: &ProtocolConfig, max_registers: u16, max_gap: u16) -> 
     let mut out: Vec<ReadRequest> = Vec::new();
     for (order, address) in wanted {
         let kind = kind_from_order(order);
-        if let Some(last) = out.last_mut() {
+        // Addresses arrive sorted within a kind, so within one kind `address` >= `last.start`.
+        if let Some(last) = out.last_mut().filter(|last| last.kind == kind) {
             let end = u32::from(last.start) + u32::from(last.count);
             let gap = u32::from(address).saturating_sub(end);
-            let new_len = u32::from(address) - u32::from(last.start) + 1;
-            if last.kind == kind && gap <= u32::from(max_gap) && new_len <= max_len {
+            let new_len = u32::from(address).saturating_sub(u32::from(last.start)) + 1;
+            if gap <= u32::from(max_gap) && new_len <= max_len {
                 last.count = u16::try_from(new_len).unwrap_or(u16::MAX);
                 continue;
             }

@@ -35,10 +35,11 @@ fn hex_digit(c: u8) -> Option<u8> {
 
 /// Decodes pairs of hex digits; `None` on an odd length or a non-hex character.
 pub(super) fn hex_bytes(text: &[u8]) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    let pairs = text.chunks_exact(2);
+    if !pairs.remainder().is_empty() {
         return None;
     }
-    text.chunks_exact(2)
+    pairs
         .map(|pair| Some(hex_digit(pair[0])? << 4 | hex_digit(pair[1])?))
         .collect()
 }

@@ -12,18 +12,8 @@ pub fn rtu_frame(unit: u8, pdu: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Splits a frame into unit id and PDU after checking the CRC. Deye loggers sometimes append
-/// two zero bytes after the CRC ("double CRC"); such a frame is accepted without them.
+/// Splits a frame into unit id and PDU after checking the CRC.
 pub fn rtu_split(frame: &[u8]) -> Result<(u8, &[u8]), Error> {
-    match check(frame) {
-        Err(Error::BadCrc { .. }) if frame.len() > 6 && frame.ends_with(&[0, 0]) => {
-            check(&frame[..frame.len() - 2]).or_else(|_| check(frame))
-        }
-        other => other,
-    }
-}
-
-fn check(frame: &[u8]) -> Result<(u8, &[u8]), Error> {
     if frame.len() < 4 {
         return Err(Error::FrameTooShort(frame.len()));
     }
@@ -34,6 +24,20 @@ fn check(frame: &[u8]) -> Result<(u8, &[u8]), Error> {
         return Err(Error::BadCrc { found, computed });
     }
     Ok((body[0], &body[1..]))
+}
+
+/// Parses a frame, falling back to the frame without two trailing zero bytes: Deye loggers
+/// sometimes append 00 00 after the CRC ("double CRC"). The CRC cannot tell the two readings
+/// apart (a valid frame followed by 00 00 still checks, since the CRC of a frame with its CRC
+/// is 0), so the full frame is tried first and the PDU's own structure decides.
+fn parse_lenient<T>(frame: &[u8], parse: fn(&[u8]) -> Result<T, Error>) -> Result<(u8, T), Error> {
+    let full = rtu_split(frame).and_then(|(unit, pdu)| Ok((unit, parse(pdu)?)));
+    match (full, frame.strip_suffix(&[0, 0])) {
+        (Err(e), Some(trimmed)) => rtu_split(trimmed)
+            .and_then(|(unit, pdu)| Ok((unit, parse(pdu)?)))
+            .map_err(|_| e),
+        (result, _) => result,
+    }
 }
 
 pub fn read_holding_frame(unit: u8, start: u16, count: u16) -> Result<Vec<u8>, Error> {
@@ -66,11 +70,9 @@ pub fn write_multiple_frame(unit: u8, start: u16, values: &[u16]) -> Result<Vec<
 }
 
 pub fn parse_rtu_request(frame: &[u8]) -> Result<(u8, Request), Error> {
-    let (unit, pdu) = rtu_split(frame)?;
-    Ok((unit, Request::from_pdu(pdu)?))
+    parse_lenient(frame, Request::from_pdu)
 }
 
 pub fn parse_rtu_response(frame: &[u8]) -> Result<(u8, Response), Error> {
-    let (unit, pdu) = rtu_split(frame)?;
-    Ok((unit, Response::from_pdu(pdu)?))
+    parse_lenient(frame, Response::from_pdu)
 }

@@ -55,6 +55,12 @@ impl ProtocolConfig {
     }
 }
 
+/// Bounds that keep every integer register's scaled value finite and meaningful (a u32 times
+/// 1e9 is still far below f64's range); real maps use 0.001 to 10.
+const MIN_SCALE: f64 = 1e-9;
+const MAX_SCALE: f64 = 1e9;
+const MAX_BASE: f64 = 1e15;
+
 fn point_problems(p: &PointDef, out: &mut Vec<Problem>) {
     let key = || p.key.clone();
     match (p.register_kind(), p.register_type) {
@@ -70,10 +76,10 @@ fn point_problems(p: &PointDef, out: &mut Vec<Problem>) {
         }),
         _ => {}
     }
-    if !p.scale.is_finite() || p.scale == 0.0 {
+    if !(MIN_SCALE..=MAX_SCALE).contains(&p.scale.abs()) {
         out.push(Problem::Scale { key: key() });
     }
-    if !p.base.is_finite() {
+    if !(-MAX_BASE..=MAX_BASE).contains(&p.base) {
         out.push(Problem::Base { key: key() });
     }
     let Some(count) = p.register_count() else {
