@@ -203,3 +203,22 @@ fn reads_longer_than_one_modbus_request_are_refused() {
         [Problem::TooLong { max: 125, .. }]
     ));
 }
+
+#[test]
+fn the_example_in_the_device_protocol_doc_parses_and_validates() {
+    let doc = include_str!("../../../docs/device-protocol.md");
+    let section = doc
+        .split("## Protocol configs and register decoding")
+        .nth(1)
+        .unwrap();
+    let json = section
+        .split("```json")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let cfg = ProtocolConfig::from_json(json).unwrap();
+    cfg.validate().unwrap();
+    assert_eq!(cfg.points.len(), 8);
+}
