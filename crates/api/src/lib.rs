@@ -19,6 +19,7 @@ mod plants;
 mod system;
 mod throttle;
 mod users;
+mod versions;
 mod web;
 
 use std::sync::Arc;
@@ -60,6 +61,7 @@ pub fn router(state: AppState) -> Router {
         .merge(plants::router())
         .merge(files::router(&state))
         .merge(system::router())
+        .merge(versions::router())
         .method_not_allowed_fallback(web::wrong_method)
         .with_state(state)
         .merge(web)

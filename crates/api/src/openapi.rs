@@ -6,7 +6,7 @@ use utoipa::{
     openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
 };
 
-use crate::{accounts, auth, company, dict, permissions, plants, system, users};
+use crate::{accounts, auth, company, dict, permissions, plants, system, users, versions};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -31,6 +31,8 @@ use crate::{accounts, auth, company, dict, permissions, plants, system, users};
         plants::list::user_count, plants::picture::upload,
         plants::sharing::share, plants::sharing::cancel_share, plants::sharing::share_users,
         plants::sharing::transfer, plants::sharing::delete,
+        versions::timeline, versions::latest, versions::check, versions::list, versions::one,
+        versions::save, versions::delete,
     )
 )]
 struct ApiDoc;

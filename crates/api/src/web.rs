@@ -15,7 +15,8 @@ pub fn router(config: &ApiConfig) -> Router {
     let api_misses = Router::new()
         .route("/api/{*rest}", any(not_found))
         .route("/oauth/{*rest}", any(not_found))
-        .route("/anonymous/{*rest}", any(not_found));
+        .route("/anonymous/{*rest}", any(not_found))
+        .route("/version/{*rest}", any(not_found));
     match &config.web_dir {
         Some(dir) if dir.join("index.html").is_file() => {
             let spa = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));

@@ -11,6 +11,7 @@ pub mod plants;
 pub mod roles;
 pub mod testing;
 pub mod users;
+pub mod versions;
 
 use std::{str::FromStr, time::Duration};
 

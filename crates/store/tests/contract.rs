@@ -275,3 +275,33 @@ async fn sign_out_revokes_only_the_callers_own_refresh_token() -> TestResult {
     })
     .await
 }
+
+#[tokio::test]
+async fn release_notes_are_listed_newest_first_and_version_numbers_are_unique() -> TestResult {
+    use store::versions::VersionFields;
+    each_backend(|s| async move {
+        let note = |version: &str, at: i64| VersionFields {
+            version: version.into(),
+            kind: 1,
+            content_en: format!("{version} notes"),
+            content_cn: String::new(),
+            content_es: String::new(),
+            announcer: "ops".into(),
+            release_time: at,
+        };
+        let old = s.create_version(&note("V1.0", 1_000), 1).await?;
+        s.create_version(&note("V1.1", 2_000), 2).await?;
+        assert!(matches!(
+            s.create_version(&note("V1.0", 3_000), 3).await,
+            Err(StoreError::Conflict(_))
+        ));
+        let (rows, total) = s.versions(10, 0).await?;
+        assert_eq!((total, rows[0].version.as_str()), (2, "V1.1"));
+        assert!(s.update_version(old, &note("V1.0.1", 1_500)).await?);
+        assert_eq!(s.version(old).await?.ok_or("gone")?.version, "V1.0.1");
+        assert!(s.delete_version(old).await?);
+        assert_eq!(s.versions(10, 0).await?.1, 1);
+        Ok(())
+    })
+    .await
+}

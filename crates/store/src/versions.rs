@@ -1,0 +1,89 @@
+//! System release notes (the update log).
+
+use crate::{Result, Store, conflict};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct VersionRow {
+    pub id: i64,
+    pub version: String,
+    pub kind: i64,
+    pub content_en: String,
+    pub content_cn: String,
+    pub content_es: String,
+    pub announcer: String,
+    pub release_time: i64,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct VersionFields {
+    pub version: String,
+    pub kind: i64,
+    pub content_en: String,
+    pub content_cn: String,
+    pub content_es: String,
+    pub announcer: String,
+    pub release_time: i64,
+}
+
+const COLUMNS: &str =
+    "id, version, kind, content_en, content_cn, content_es, announcer, release_time, created_at";
+
+impl Store {
+    /// A taken version number answers `Conflict("versions")`.
+    pub async fn create_version(&self, v: &VersionFields, now: i64) -> Result<i64> {
+        scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO versions (version, kind, content_en, content_cn, content_es, announcer, \
+             release_time, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+            &v.version,
+            v.kind,
+            &v.content_en,
+            &v.content_cn,
+            &v.content_es,
+            &v.announcer,
+            v.release_time,
+            now
+        )
+        .map_err(|e| conflict(e, "versions"))
+    }
+
+    pub async fn update_version(&self, id: i64, v: &VersionFields) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE versions SET version = $2, kind = $3, content_en = $4, content_cn = $5, \
+             content_es = $6, announcer = $7, release_time = $8 WHERE id = $1",
+            id,
+            &v.version,
+            v.kind,
+            &v.content_en,
+            &v.content_cn,
+            &v.content_es,
+            &v.announcer,
+            v.release_time
+        )
+        .map_err(|e| conflict(e, "versions"))?;
+        Ok(n == 1)
+    }
+
+    pub async fn version(&self, id: i64) -> Result<Option<VersionRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM versions WHERE id = $1");
+        Ok(rows!(self, fetch_optional, VersionRow, &sql, id)?)
+    }
+
+    /// Newest release first.
+    pub async fn versions(&self, limit: i64, offset: i64) -> Result<(Vec<VersionRow>, i64)> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM versions ORDER BY release_time DESC, id DESC LIMIT $1 OFFSET $2"
+        );
+        let rows = rows!(self, fetch_all, VersionRow, &sql, limit, offset)?;
+        let total = scalar!(self, fetch_one, i64, "SELECT COUNT(*) FROM versions")?;
+        Ok((rows, total))
+    }
+
+    pub async fn delete_version(&self, id: i64) -> Result<bool> {
+        Ok(exec!(self, "DELETE FROM versions WHERE id = $1", id)? == 1)
+    }
+}
