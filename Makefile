@@ -26,7 +26,7 @@ web: web/node_modules/.installed
 
 web/node_modules/.installed: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
-	touch $@
+	touch $(CURDIR)/$@
 
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests.
 test: lint test-rust test-web e2e
