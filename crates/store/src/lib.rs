@@ -6,6 +6,7 @@
 mod sql;
 pub mod auth;
 pub mod companies;
+pub mod gateways;
 pub mod outbox;
 pub mod plants;
 pub mod roles;
