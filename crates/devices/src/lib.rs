@@ -6,6 +6,7 @@ pub mod decode;
 pub mod error;
 pub mod modbus;
 pub mod protocol;
+pub mod report;
 
 pub use decode::{Decoded, RegisterBlock, Value, decode};
 pub use error::{Error, Problem};
