@@ -1,0 +1,13 @@
+//! The fleet simulator: plants whose inverters, meters, batteries and weather stations behave
+//! like real ones (sun position, clouds, household load, a battery that keeps the energy
+//! balance) and report through gateways in the device protocol of docs/device-protocol.md.
+//!
+//! The physical model is deterministic for a given seed and time, so the demo can backfill a
+//! year of history and tests can compare stored energy with the model's own totals.
+
+pub mod noise;
+pub mod plant;
+pub mod readings;
+pub mod sun;
+
+pub use plant::{PlantModel, PlantSpec, Snapshot};

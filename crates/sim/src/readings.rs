@@ -1,0 +1,314 @@
+//! What each simulated device reports, keyed exactly like the shipped protocol configs
+//! (crates/devices/protocols), so the portal stores simulated and real devices alike. A device
+//! can report decoded values or the raw register blocks a logger would read.
+
+use std::collections::BTreeMap;
+
+use devices::{
+    Value,
+    decode::{RegisterImage, plan_reads},
+    protocol::ProtocolConfig,
+    report::DeviceReading,
+};
+
+use crate::plant::{Snapshot, round};
+
+pub type Values = BTreeMap<String, Value>;
+
+fn num(map: &mut Values, key: &str, v: f64, decimals: i32) {
+    map.insert(key.to_string(), Value::Number(round(v, decimals)));
+}
+
+/// An inverter's realtime values (single- or three-phase hybrid layouts share these keys;
+/// three-phase keys add per-phase splits).
+pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Values {
+    let mut m = Values::new();
+    let f = s.flows;
+    m.insert("serial_number".into(), Value::Text(serial.into()));
+    num(&mut m, "rated_power", rated_w, 0);
+    num(&mut m, "mppt_count", s.strings.len() as f64, 0);
+    num(&mut m, "phase_count", phases as f64, 0);
+    num(
+        &mut m,
+        "running_state",
+        if s.faulted { 4.0 } else { 2.0 },
+        0,
+    );
+    for (i, (v, a, p)) in s.strings.iter().enumerate() {
+        num(&mut m, &format!("pv{}_voltage", i + 1), *v, 1);
+        num(&mut m, &format!("pv{}_current", i + 1), *a, 1);
+        num(&mut m, &format!("pv{}_power", i + 1), *p, 0);
+    }
+    num(&mut m, "today_pv_energy", s.today.pv, 1);
+    num(&mut m, "total_pv_energy", s.total.pv, 1);
+    num(&mut m, "today_load_energy", s.today.load, 1);
+    num(&mut m, "total_load_energy", s.total.load, 1);
+    num(&mut m, "today_grid_import", s.today.import, 1);
+    num(&mut m, "today_grid_export", s.today.export, 1);
+    num(&mut m, "total_grid_import", s.total.import, 1);
+    num(&mut m, "total_grid_export", s.total.export, 1);
+    num(&mut m, "today_battery_charge", s.today.charge, 1);
+    num(&mut m, "today_battery_discharge", s.today.discharge, 1);
+    num(&mut m, "total_battery_charge", s.total.charge, 1);
+    num(&mut m, "total_battery_discharge", s.total.discharge, 1);
+    num(
+        &mut m,
+        "today_energy_net",
+        s.today.pv + s.today.discharge - s.today.charge,
+        1,
+    );
+    num(
+        &mut m,
+        "total_energy_active",
+        s.total.pv + s.total.discharge - s.total.charge,
+        1,
+    );
+    num(&mut m, "grid_power", f.grid_w, 0);
+    num(&mut m, "grid_ct_power", f.grid_w, 0);
+    num(&mut m, "load_power", f.load_w, 0);
+    num(&mut m, "battery_power", f.battery_w, 0);
+    num(&mut m, "inverter_power", f.pv_w + f.battery_w, 0);
+    num(&mut m, "battery_soc", s.soc, 0);
+    let battery_v = 51.2 + (s.soc - 50.0) * 0.04;
+    num(&mut m, "battery_voltage", battery_v, 2);
+    num(&mut m, "battery_current", f.battery_w / battery_v, 2);
+    num(&mut m, "battery_temperature", s.ambient_c + 5.0, 1);
+    num(&mut m, "inverter_temperature", s.module_c * 0.6 + 15.0, 1);
+    num(&mut m, "dc_temperature", s.module_c * 0.5 + 14.0, 1);
+    num(&mut m, "grid_frequency", 50.0, 2);
+    num(&mut m, "inverter_frequency", 50.0, 2);
+    num(&mut m, "load_frequency", 50.0, 2);
+    let phase_v = 230.0;
+    let lines: Vec<usize> = (1..=phases.max(1)).collect();
+    for l in &lines {
+        let share = 1.0 / lines.len() as f64;
+        num(&mut m, &format!("grid_voltage_l{l}"), phase_v, 1);
+        num(
+            &mut m,
+            &format!("grid_current_l{l}"),
+            f.grid_w * share / phase_v,
+            1,
+        );
+        num(&mut m, &format!("grid_power_l{l}"), f.grid_w * share, 0);
+        num(&mut m, &format!("load_power_l{l}"), f.load_w * share, 0);
+        if phases > 1 {
+            num(&mut m, &format!("grid_ct_power_l{l}"), f.grid_w * share, 0);
+            num(
+                &mut m,
+                &format!("inverter_power_l{l}"),
+                (f.pv_w + f.battery_w) * share,
+                0,
+            );
+            num(&mut m, &format!("inverter_voltage_l{l}"), phase_v, 1);
+            num(
+                &mut m,
+                &format!("inverter_current_l{l}"),
+                (f.pv_w + f.battery_w) * share / phase_v,
+                1,
+            );
+            num(&mut m, &format!("load_voltage_l{l}"), phase_v, 1);
+        }
+    }
+    m.insert("grid_connected".into(), Value::Bool(true));
+    m.insert("fault_heatsink_overtemp".into(), Value::Bool(s.faulted));
+    m
+}
+
+/// The grid meter at the connection point.
+pub fn meter(s: &Snapshot, serial: &str) -> Values {
+    let mut m = Values::new();
+    let f = s.flows;
+    m.insert("serial_number".into(), Value::Text(serial.into()));
+    for l in 1..=3 {
+        num(&mut m, &format!("voltage_l{l}"), 230.0, 1);
+        num(&mut m, &format!("current_l{l}"), f.grid_w / 3.0 / 230.0, 2);
+        num(&mut m, &format!("power_l{l}"), f.grid_w / 3.0, 0);
+    }
+    num(&mut m, "power", f.grid_w, 0);
+    num(&mut m, "power_factor", 0.98, 2);
+    num(&mut m, "frequency", 50.0, 2);
+    num(&mut m, "import_energy", s.total.import, 2);
+    num(&mut m, "export_energy", s.total.export, 2);
+    num(&mut m, "total_energy", s.total.import + s.total.export, 2);
+    m
+}
+
+/// The battery stack (master) with its slave packs.
+pub fn battery(s: &Snapshot, capacity_kwh: f64, packs: usize, serial: &str) -> Values {
+    let mut m = Values::new();
+    let v = 51.2 + (s.soc - 50.0) * 0.04;
+    let amps = s.flows.battery_w / v;
+    m.insert("serial_number".into(), Value::Text(serial.into()));
+    num(&mut m, "pack_count", packs as f64, 0);
+    num(&mut m, "soc", s.soc, 0);
+    num(&mut m, "soh", 98.0, 0);
+    num(&mut m, "voltage", v, 2);
+    num(&mut m, "current", amps, 2);
+    num(&mut m, "power", s.flows.battery_w, 0);
+    num(&mut m, "temperature_max", s.ambient_c + 6.0, 1);
+    num(&mut m, "temperature_min", s.ambient_c + 4.0, 1);
+    num(&mut m, "cell_voltage_max", v / 16.0 + 0.012, 3);
+    num(&mut m, "cell_voltage_min", v / 16.0 - 0.009, 3);
+    num(&mut m, "cycles", s.battery_cycles.floor(), 0);
+    let full_ah = capacity_kwh * 1000.0 / 51.2;
+    num(&mut m, "capacity_full", full_ah, 0);
+    num(&mut m, "capacity_remaining", full_ah * s.soc / 100.0, 0);
+    num(&mut m, "charge_current_limit", 100.0, 0);
+    num(&mut m, "discharge_current_limit", 100.0, 0);
+    m.insert("charging".into(), Value::Bool(s.flows.battery_w < 0.0));
+    m.insert("discharging".into(), Value::Bool(s.flows.battery_w > 0.0));
+    m.insert("charge_relay_closed".into(), Value::Bool(true));
+    m.insert("discharge_relay_closed".into(), Value::Bool(true));
+    num(&mut m, "total_charge_energy", s.total.charge, 1);
+    num(&mut m, "total_discharge_energy", s.total.discharge, 1);
+    for p in 1..=packs {
+        m.insert(
+            format!("pack{p}_serial_number"),
+            Value::Text(format!("{serial}-P{p}")),
+        );
+        num(&mut m, &format!("pack{p}_soc"), s.soc, 0);
+        num(&mut m, &format!("pack{p}_soh"), 98.0, 0);
+        num(&mut m, &format!("pack{p}_voltage"), v, 2);
+        num(&mut m, &format!("pack{p}_current"), amps / packs as f64, 2);
+        num(
+            &mut m,
+            &format!("pack{p}_temperature"),
+            s.ambient_c + 5.0,
+            1,
+        );
+        num(
+            &mut m,
+            &format!("pack{p}_cell_voltage_max"),
+            v / 16.0 + 0.012,
+            3,
+        );
+        num(
+            &mut m,
+            &format!("pack{p}_cell_voltage_min"),
+            v / 16.0 - 0.009,
+            3,
+        );
+        num(
+            &mut m,
+            &format!("pack{p}_cycles"),
+            s.battery_cycles.floor(),
+            0,
+        );
+    }
+    m
+}
+
+pub fn weather(s: &Snapshot, serial: &str) -> Values {
+    let mut m = Values::new();
+    m.insert("serial_number".into(), Value::Text(serial.into()));
+    num(&mut m, "irradiance", s.irradiance, 0);
+    num(&mut m, "module_temperature", s.module_c, 1);
+    num(&mut m, "ambient_temperature", s.ambient_c, 1);
+    num(&mut m, "humidity", 55.0, 0);
+    num(&mut m, "wind_speed", s.wind_ms, 1);
+    num(&mut m, "wind_direction", 225.0, 0);
+    num(&mut m, "pressure", 1013.0, 0);
+    num(&mut m, "rainfall", 0.0, 1);
+    m
+}
+
+/// Encodes values into the registers `config` describes and returns the blocks a logger would
+/// read, so the portal's decoder gets exercised end to end. Values the config does not know are
+/// ignored; points without a value read as zero, as on a real device.
+pub fn raw_reading(config: &ProtocolConfig, values: &Values, base: DeviceReading) -> DeviceReading {
+    let mut image = RegisterImage::new();
+    for point in &config.points {
+        if let Some(v) = values.get(&point.key) {
+            // A value the layout cannot hold is left out rather than sent wrong.
+            let _ = image.encode(point, v);
+        }
+    }
+    let blocks = image.blocks(&plan_reads(config, 125, 16));
+    DeviceReading {
+        values: BTreeMap::new(),
+        raw: blocks,
+        protocol: config.code.clone(),
+        ..base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plant::{PlantModel, PlantSpec};
+    use chrono::{TimeZone, Utc};
+
+    fn snapshot() -> Snapshot {
+        let spec = PlantSpec {
+            seed: 1,
+            lat: 51.5,
+            lon: 0.0,
+            tz: chrono_tz::Europe::London,
+            pv_kwp: 5.0,
+            mppt_count: 2,
+            battery_kwh: 10.0,
+            battery_max_kw: 5.0,
+            daily_load_kwh: 10.0,
+            fault_rate: 0.0,
+        };
+        PlantModel::new(spec).step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
+    }
+
+    #[test]
+    fn every_value_uses_a_key_of_its_shipped_config() {
+        let configs = devices::protocol::shipped().unwrap();
+        let config = |code: &str| configs.iter().find(|c| c.code == code).unwrap();
+        let s = snapshot();
+        let cases = [
+            ("deye-hybrid-1ph", inverter(&s, 5000.0, 1, "INV1")),
+            ("deye-hybrid-3ph-lv", inverter(&s, 10000.0, 3, "INV3")),
+            ("meter-3ph", meter(&s, "MTR1")),
+            ("bms-lv-stack", battery(&s, 10.0, 2, "BAT1")),
+            ("weather-station", weather(&s, "WS1")),
+        ];
+        for (code, values) in cases {
+            let keys: Vec<&str> = config(code).points.iter().map(|p| p.key.as_str()).collect();
+            for key in values.keys() {
+                assert!(keys.contains(&key.as_str()), "{code} has no point {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn raw_blocks_decode_back_to_the_simulated_values() {
+        let configs = devices::protocol::shipped().unwrap();
+        let config = configs
+            .iter()
+            .find(|c| c.code == "deye-hybrid-1ph")
+            .unwrap();
+        let s = snapshot();
+        let values = inverter(&s, 5000.0, 1, "INV1");
+        let base = DeviceReading {
+            sn: "INV1".into(),
+            family: "inverter".into(),
+            type_code: 2,
+            protocol: String::new(),
+            model: "SUN-5K".into(),
+            parent: None,
+            values: BTreeMap::new(),
+            raw: Vec::new(),
+        };
+        let reading = raw_reading(config, &values, base);
+        let decoded = devices::decode(config, &reading.raw);
+        let get = |k: &str| {
+            decoded
+                .values
+                .iter()
+                .find(|(key, _)| *key == k)
+                .and_then(|(_, v)| v.as_f64())
+        };
+        let expect = |k: &str| values.get(k).and_then(Value::as_f64);
+        for key in ["pv1_power", "battery_soc", "today_pv_energy", "load_power"] {
+            let (got, want) = (get(key), expect(key));
+            assert!(
+                matches!((got, want), (Some(g), Some(w)) if (g - w).abs() <= 1.0),
+                "{key}: {got:?} vs {want:?}"
+            );
+        }
+    }
+}
