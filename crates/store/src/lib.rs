@@ -5,11 +5,14 @@
 #[macro_use]
 mod sql;
 pub mod auth;
+pub mod commands;
 pub mod companies;
+pub mod events;
 pub mod gateways;
 pub mod outbox;
 pub mod plants;
 pub mod roles;
+pub mod telemetry;
 pub mod testing;
 pub mod users;
 pub mod versions;

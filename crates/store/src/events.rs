@@ -1,0 +1,213 @@
+//! Device events (warnings and faults that open and close) and the inputs and outputs of the
+//! periodic status job. At most one event per (device, code) is open at a time.
+
+use crate::{Db, Result, Store};
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EventRow {
+    pub id: i64,
+    pub device_id: i64,
+    pub plant_id: Option<i64>,
+    pub code: String,
+    /// `warning` or `fault`.
+    pub severity: String,
+    pub opened_at: i64,
+    pub closed_at: Option<i64>,
+}
+
+/// What a listing of events asks for.
+#[derive(Debug, Clone, Default)]
+pub struct EventFilter {
+    pub plant: Option<i64>,
+    pub device: Option<i64>,
+    pub open_only: bool,
+    /// Events opened at or after this time.
+    pub from: Option<i64>,
+    /// Events opened before this time.
+    pub to: Option<i64>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// What the status job reads per device.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct DeviceStatusInput {
+    pub id: i64,
+    pub plant_id: Option<i64>,
+    pub last_seen: Option<i64>,
+    /// The gateway's upload cycle in seconds (300 when the device has no gateway).
+    pub upload_cycle: i64,
+    pub upgrading: bool,
+    pub status: i64,
+    pub online: bool,
+    /// 0 none, 1 warning, 2 fault: the worst open event.
+    pub worst_event: i64,
+}
+
+const EVENT_COLUMNS: &str = "id, device_id, plant_id, code, severity, opened_at, closed_at";
+
+impl Store {
+    /// Opens an event unless one with this code is already open for the device; answers
+    /// whether it opened a new one.
+    pub async fn open_event(
+        &self,
+        device: i64,
+        plant: Option<i64>,
+        code: &str,
+        severity: &str,
+        at: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "INSERT INTO events (device_id, plant_id, code, severity, opened_at) \
+             VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (device_id, code) WHERE closed_at IS NULL DO NOTHING",
+            device,
+            plant,
+            code,
+            severity,
+            at
+        )? == 1)
+    }
+
+    /// Closes the open event of this code, if any; answers whether one was closed. A close
+    /// time before the opening time is raised to the opening time.
+    pub async fn close_event(&self, device: i64, code: &str, at: i64) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE events SET closed_at = CASE WHEN opened_at > $3 THEN opened_at ELSE $3 END \
+             WHERE device_id = $1 AND code = $2 AND closed_at IS NULL",
+            device,
+            code,
+            at
+        )? == 1)
+    }
+
+    /// Events matching `f`, newest first, and the total before paging.
+    pub async fn events(&self, f: &EventFilter) -> Result<(Vec<EventRow>, i64)> {
+        let filter = "($1 IS NULL OR plant_id = $1) AND ($2 IS NULL OR device_id = $2) \
+            AND ($3 = FALSE OR closed_at IS NULL) AND ($4 IS NULL OR opened_at >= $4) \
+            AND ($5 IS NULL OR opened_at < $5)";
+        let sql = format!(
+            "SELECT {EVENT_COLUMNS} FROM events WHERE {filter} \
+             ORDER BY opened_at DESC, id DESC LIMIT $6 OFFSET $7"
+        );
+        let rows = rows!(
+            self,
+            fetch_all,
+            EventRow,
+            &sql,
+            f.plant,
+            f.device,
+            f.open_only,
+            f.from,
+            f.to,
+            f.limit,
+            f.offset
+        )?;
+        let count = format!("SELECT COUNT(*) FROM events WHERE {filter}");
+        let total = scalar!(
+            self,
+            fetch_one,
+            i64,
+            &count,
+            f.plant,
+            f.device,
+            f.open_only,
+            f.from,
+            f.to
+        )?;
+        Ok((rows, total))
+    }
+
+    /// Marks a device as being upgraded (or not); the status job shows it as Upgrading.
+    pub async fn set_device_upgrading(&self, device: i64, upgrading: bool) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE devices SET upgrading = $2 WHERE id = $1",
+            device,
+            upgrading
+        )? == 1)
+    }
+
+    /// Everything the status job needs about every device, in one query.
+    pub async fn device_status_inputs(&self) -> Result<Vec<DeviceStatusInput>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            DeviceStatusInput,
+            "SELECT d.id, d.plant_id, d.last_seen, COALESCE(g.upload_cycle, 300) AS upload_cycle, \
+             d.upgrading, d.status, d.online, \
+             COALESCE((SELECT MAX(CASE WHEN e.severity = 'fault' THEN 2 ELSE 1 END) FROM events e \
+                WHERE e.device_id = d.id AND e.closed_at IS NULL), 0) AS worst_event \
+             FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id ORDER BY d.id"
+        )?)
+    }
+
+    /// (plant id, stored status) of every plant.
+    pub async fn plant_statuses(&self) -> Result<Vec<(i64, i64)>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            (i64, i64),
+            "SELECT id, status FROM plants ORDER BY id"
+        )?)
+    }
+
+    /// Writes the status job's results in one transaction: (device, status, online) and
+    /// (plant, status).
+    pub async fn apply_statuses(
+        &self,
+        devices: &[(i64, i64, bool)],
+        plants: &[(i64, i64)],
+    ) -> Result<()> {
+        if devices.is_empty() && plants.is_empty() {
+            return Ok(());
+        }
+        let device_sql = "UPDATE devices SET status = $2, online = $3 WHERE id = $1";
+        let plant_sql = "UPDATE plants SET status = $2 WHERE id = $1";
+        match &self.db {
+            Db::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                let d = crate::sql::for_sqlite(device_sql).into_owned();
+                let p = crate::sql::for_sqlite(plant_sql).into_owned();
+                for (id, status, online) in devices {
+                    sqlx::query(sqlx::AssertSqlSafe(d.clone()))
+                        .bind(id)
+                        .bind(status)
+                        .bind(online)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                for (id, status) in plants {
+                    sqlx::query(sqlx::AssertSqlSafe(p.clone()))
+                        .bind(id)
+                        .bind(status)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+            }
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                for (id, status, online) in devices {
+                    sqlx::query(device_sql)
+                        .bind(id)
+                        .bind(status)
+                        .bind(online)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                for (id, status) in plants {
+                    sqlx::query(plant_sql)
+                        .bind(id)
+                        .bind(status)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,585 @@
+//! Telemetry storage: raw samples, the latest sample per device, and energy per device and per
+//! plant per plant-local day. The ingest pipeline writes a whole batch of reports in one
+//! transaction ([`Store::write_telemetry_batch`]); month, year and total energy are sums of day
+//! rows, so their cost does not grow with the number of samples.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::{Db, Result, Store};
+
+/// Rows per multi-row INSERT: 3-8 parameters each stays far below both backends' limits, and a
+/// fixed size keeps the number of distinct (prepared, cached) statements small.
+const CHUNK: usize = 128;
+
+/// One report of one device: values as a JSON object text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleWrite {
+    pub device_id: i64,
+    pub ts: i64,
+    pub payload: String,
+}
+
+/// How a device counts an energy metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CounterKind {
+    /// Resets at the device's midnight (e.g. `today_pv_energy`): the day's energy is its
+    /// highest reading within the day.
+    Daily,
+    /// Never resets (e.g. a meter's `import_energy`): the day's energy is the highest minus
+    /// the lowest reading within the day.
+    Lifetime,
+}
+
+/// One energy counter reading, already placed on its plant-local day (`YYYY-MM-DD`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnergyWrite {
+    pub device_id: i64,
+    pub plant_id: Option<i64>,
+    pub day: String,
+    pub metric: String,
+    pub value: f64,
+    pub kind: CounterKind,
+    /// Source priority inside a plant (lower wins); see the 0005 migration.
+    pub rank: i64,
+}
+
+/// What one ingest batch writes, in one transaction.
+#[derive(Debug, Clone, Default)]
+pub struct TelemetryBatch {
+    pub samples: Vec<SampleWrite>,
+    pub energy: Vec<EnergyWrite>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SampleRow {
+    pub device_id: i64,
+    pub ts: i64,
+    pub payload: String,
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EnergyDayRow {
+    pub day: String,
+    pub metric: String,
+    pub kwh: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EnergyTotal {
+    pub metric: String,
+    pub kwh: f64,
+}
+
+/// A bucket of an energy series: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EnergyPoint {
+    pub bucket: String,
+    pub metric: String,
+    pub kwh: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bucket {
+    Day,
+    Month,
+    Year,
+}
+
+impl Bucket {
+    fn len(self) -> i64 {
+        match self {
+            Bucket::Day => 10,
+            Bucket::Month => 7,
+            Bucket::Year => 4,
+        }
+    }
+}
+
+/// A span of plant-local days, inclusive, as `YYYY-MM-DD` texts (compared as text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayRange {
+    pub from: String,
+    pub to: String,
+}
+
+impl DayRange {
+    pub fn day(day: &str) -> DayRange {
+        DayRange {
+            from: day.into(),
+            to: day.into(),
+        }
+    }
+    pub fn month(year: i32, month: u32) -> DayRange {
+        DayRange {
+            from: format!("{year:04}-{month:02}-01"),
+            to: format!("{year:04}-{month:02}-31"),
+        }
+    }
+    pub fn year(year: i32) -> DayRange {
+        DayRange {
+            from: format!("{year:04}-01-01"),
+            to: format!("{year:04}-12-31"),
+        }
+    }
+    pub fn total() -> DayRange {
+        DayRange {
+            from: "0000-00-00".into(),
+            to: "9999-99-99".into(),
+        }
+    }
+}
+
+/// What ingest needs to know about a device it has seen before.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct DeviceContext {
+    pub id: i64,
+    pub gateway_id: Option<i64>,
+    pub plant_id: Option<i64>,
+    /// The plant's IANA time zone; `None` for a device not bound to a plant.
+    pub timezone: Option<String>,
+}
+
+/// A gateway's status message, as stored.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GatewayStatusUpdate {
+    pub online: bool,
+    pub soft_ver: Option<String>,
+    pub hard_ver: Option<String>,
+    pub signal: Option<i64>,
+    pub comm_type: Option<String>,
+    pub upload_cycle: Option<i64>,
+}
+
+/// Runs `$body` inside one transaction on whichever backend is open; `$sqlite` tells the body
+/// which placeholder style to use. The body is expanded once per backend.
+macro_rules! in_tx {
+    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {{
+        match &$store.db {
+            Db::Sqlite(pool) => {
+                let mut $tx = pool.begin().await?;
+                let $sqlite = true;
+                let out = $body;
+                $tx.commit().await?;
+                out
+            }
+            Db::Postgres(pool) => {
+                let mut $tx = pool.begin().await?;
+                let $sqlite = false;
+                let out = $body;
+                $tx.commit().await?;
+                out
+            }
+        }
+    }};
+}
+
+/// `INSERT`/`VALUES` text for `rows` tuples of `width` numbered parameters.
+fn values_sql(head: &str, rows: usize, width: usize, tail: &str, sqlite: bool) -> String {
+    let mut sql = String::with_capacity(head.len() + tail.len() + rows * width * 5);
+    sql.push_str(head);
+    sql.push_str(" VALUES ");
+    let mark = if sqlite { '?' } else { '$' };
+    for r in 0..rows {
+        if r > 0 {
+            sql.push(',');
+        }
+        sql.push('(');
+        for c in 0..width {
+            if c > 0 {
+                sql.push(',');
+            }
+            sql.push(mark);
+            sql.push_str(&(r * width + c + 1).to_string());
+        }
+        sql.push(')');
+    }
+    sql.push(' ');
+    sql.push_str(tail);
+    sql
+}
+
+fn placeholders(sql: &str, sqlite: bool) -> String {
+    if sqlite {
+        crate::sql::for_sqlite(sql).into_owned()
+    } else {
+        sql.to_string()
+    }
+}
+
+/// Energy rows merged per (device, day, metric): a daily counter keeps its highest reading, a
+/// lifetime counter its lowest and highest.
+struct MergedEnergy {
+    device_id: i64,
+    plant_id: Option<i64>,
+    day: String,
+    metric: String,
+    kind: CounterKind,
+    rank: i64,
+    lo: f64,
+    hi: f64,
+}
+
+fn merge_energy(rows: &[EnergyWrite]) -> Vec<MergedEnergy> {
+    let mut index: HashMap<(i64, &str, &str), usize> = HashMap::new();
+    let mut out: Vec<MergedEnergy> = Vec::new();
+    for r in rows {
+        let key = (r.device_id, r.day.as_str(), r.metric.as_str());
+        match index.get(&key) {
+            Some(&i) => {
+                let m = &mut out[i];
+                m.lo = m.lo.min(r.value);
+                m.hi = m.hi.max(r.value);
+                m.plant_id = r.plant_id;
+            }
+            None => {
+                index.insert(key, out.len());
+                out.push(MergedEnergy {
+                    device_id: r.device_id,
+                    plant_id: r.plant_id,
+                    day: r.day.clone(),
+                    metric: r.metric.clone(),
+                    kind: r.kind,
+                    rank: r.rank,
+                    lo: r.value,
+                    hi: r.value,
+                });
+            }
+        }
+    }
+    out
+}
+
+const SAMPLES_HEAD: &str = "INSERT INTO samples (device_id, ts, payload)";
+const SAMPLES_TAIL: &str = "ON CONFLICT (device_id, ts) DO NOTHING";
+const LATEST_HEAD: &str = "INSERT INTO device_latest (device_id, ts, payload)";
+const LATEST_TAIL: &str = "ON CONFLICT (device_id) DO UPDATE SET ts = excluded.ts, \
+    payload = excluded.payload WHERE device_latest.ts <= excluded.ts";
+const DAILY_HEAD: &str =
+    "INSERT INTO energy_daily (device_id, day, metric, kwh, plant_id, source_rank)";
+const DAILY_TAIL: &str = "ON CONFLICT (device_id, day, metric) DO UPDATE SET \
+    kwh = excluded.kwh, plant_id = excluded.plant_id, source_rank = excluded.source_rank \
+    WHERE excluded.kwh > energy_daily.kwh";
+const LIFETIME_HEAD: &str =
+    "INSERT INTO energy_daily (device_id, day, metric, kwh, lo, hi, plant_id, source_rank)";
+const LIFETIME_TAIL: &str = "ON CONFLICT (device_id, day, metric) DO UPDATE SET \
+    lo = CASE WHEN excluded.lo < COALESCE(energy_daily.lo, excluded.lo) THEN excluded.lo \
+         ELSE COALESCE(energy_daily.lo, excluded.lo) END, \
+    hi = CASE WHEN excluded.hi > COALESCE(energy_daily.hi, excluded.hi) THEN excluded.hi \
+         ELSE COALESCE(energy_daily.hi, excluded.hi) END, \
+    kwh = (CASE WHEN excluded.hi > COALESCE(energy_daily.hi, excluded.hi) THEN excluded.hi \
+          ELSE COALESCE(energy_daily.hi, excluded.hi) END) \
+        - (CASE WHEN excluded.lo < COALESCE(energy_daily.lo, excluded.lo) THEN excluded.lo \
+          ELSE COALESCE(energy_daily.lo, excluded.lo) END), \
+    plant_id = excluded.plant_id, source_rank = excluded.source_rank \
+    WHERE energy_daily.lo IS NULL OR excluded.lo < energy_daily.lo OR excluded.hi > energy_daily.hi";
+/// A plant's day: per metric, the sum over the devices of the best-ranked source present.
+const PLANT_DAY: &str = "INSERT INTO plant_energy_daily (plant_id, day, metric, kwh) \
+    SELECT e.plant_id, e.day, e.metric, SUM(e.kwh) FROM energy_daily e \
+    WHERE e.plant_id = $1 AND e.day = $2 AND e.source_rank = (SELECT MIN(r.source_rank) \
+      FROM energy_daily r WHERE r.plant_id = $1 AND r.day = $2 AND r.metric = e.metric) \
+    GROUP BY e.plant_id, e.day, e.metric \
+    ON CONFLICT (plant_id, day, metric) DO UPDATE SET kwh = excluded.kwh";
+
+impl Store {
+    /// Writes a batch of samples and energy readings in one transaction: samples (a repeated
+    /// (device, ts) is ignored), the latest sample per device (never replaced by an older one),
+    /// the devices' `last_seen`/`online`, energy per device and day (idempotent: repeated and
+    /// late readings cannot count twice), and the touched plants' days. Answers the number of
+    /// new sample rows.
+    pub async fn write_telemetry_batch(&self, batch: &TelemetryBatch) -> Result<u64> {
+        // Newest sample per device for device_latest (PostgreSQL refuses an upsert that touches
+        // one row twice in a statement).
+        let mut newest: HashMap<i64, &SampleWrite> = HashMap::new();
+        for s in &batch.samples {
+            let e = newest.entry(s.device_id).or_insert(s);
+            if s.ts > e.ts {
+                *e = s;
+            }
+        }
+        let mut newest: Vec<&SampleWrite> = newest.into_values().collect();
+        newest.sort_by_key(|s| s.device_id);
+        let energy = merge_energy(&batch.energy);
+        let plant_days: BTreeSet<(i64, &str)> = energy
+            .iter()
+            .filter_map(|e| e.plant_id.map(|p| (p, e.day.as_str())))
+            .collect();
+
+        let inserted = in_tx!(self, |tx, sqlite| {
+            let mut inserted = 0u64;
+            for chunk in batch.samples.chunks(CHUNK) {
+                let sql = values_sql(SAMPLES_HEAD, chunk.len(), 3, SAMPLES_TAIL, sqlite);
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for s in chunk {
+                    q = q.bind(s.device_id).bind(s.ts).bind(s.payload.as_str());
+                }
+                inserted += q.execute(&mut *tx).await?.rows_affected();
+            }
+            for chunk in newest.chunks(CHUNK) {
+                let sql = values_sql(LATEST_HEAD, chunk.len(), 3, LATEST_TAIL, sqlite);
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for s in chunk {
+                    q = q.bind(s.device_id).bind(s.ts).bind(s.payload.as_str());
+                }
+                q.execute(&mut *tx).await?;
+                let mut sql = String::from(
+                    "UPDATE devices SET online = TRUE, \
+                     status = CASE WHEN status = 0 THEN 1 ELSE status END, \
+                     last_seen = (SELECT l.ts FROM device_latest l WHERE l.device_id = devices.id) \
+                     WHERE id IN (",
+                );
+                for i in 0..chunk.len() {
+                    if i > 0 {
+                        sql.push(',');
+                    }
+                    sql.push_str(&format!("${}", i + 1));
+                }
+                sql.push(')');
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(placeholders(&sql, sqlite)));
+                for s in chunk {
+                    q = q.bind(s.device_id);
+                }
+                q.execute(&mut *tx).await?;
+            }
+            let daily: Vec<&MergedEnergy> = energy
+                .iter()
+                .filter(|e| e.kind == CounterKind::Daily)
+                .collect();
+            for chunk in daily.chunks(CHUNK) {
+                let sql = values_sql(DAILY_HEAD, chunk.len(), 6, DAILY_TAIL, sqlite);
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for e in chunk {
+                    q = q
+                        .bind(e.device_id)
+                        .bind(e.day.as_str())
+                        .bind(e.metric.as_str())
+                        .bind(e.hi)
+                        .bind(e.plant_id)
+                        .bind(e.rank);
+                }
+                q.execute(&mut *tx).await?;
+            }
+            let lifetime: Vec<&MergedEnergy> = energy
+                .iter()
+                .filter(|e| e.kind == CounterKind::Lifetime)
+                .collect();
+            for chunk in lifetime.chunks(CHUNK) {
+                let sql = values_sql(LIFETIME_HEAD, chunk.len(), 8, LIFETIME_TAIL, sqlite);
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for e in chunk {
+                    q = q
+                        .bind(e.device_id)
+                        .bind(e.day.as_str())
+                        .bind(e.metric.as_str())
+                        .bind(e.hi - e.lo)
+                        .bind(e.lo)
+                        .bind(e.hi)
+                        .bind(e.plant_id)
+                        .bind(e.rank);
+                }
+                q.execute(&mut *tx).await?;
+            }
+            let plant_day = placeholders(PLANT_DAY, sqlite);
+            for (plant, day) in &plant_days {
+                sqlx::query(sqlx::AssertSqlSafe(plant_day.clone()))
+                    .bind(*plant)
+                    .bind(*day)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            inserted
+        });
+        Ok(inserted)
+    }
+
+    /// Where a device belongs, by SN, with its plant's time zone.
+    pub async fn device_context(&self, sn: &str) -> Result<Option<DeviceContext>> {
+        Ok(rows!(
+            self,
+            fetch_optional,
+            DeviceContext,
+            "SELECT d.id, d.gateway_id, d.plant_id, p.timezone FROM devices d \
+             LEFT JOIN plants p ON p.id = d.plant_id WHERE d.sn = $1",
+            sn
+        )?)
+    }
+
+    /// The newest sample of a device.
+    pub async fn latest_sample(&self, device: i64) -> Result<Option<SampleRow>> {
+        Ok(rows!(
+            self,
+            fetch_optional,
+            SampleRow,
+            "SELECT device_id, ts, payload FROM device_latest WHERE device_id = $1",
+            device
+        )?)
+    }
+
+    /// The newest sample of every device of a plant.
+    pub async fn plant_latest_samples(&self, plant: i64) -> Result<Vec<SampleRow>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            SampleRow,
+            "SELECT l.device_id, l.ts, l.payload FROM device_latest l \
+             JOIN devices d ON d.id = l.device_id WHERE d.plant_id = $1 ORDER BY l.device_id",
+            plant
+        )?)
+    }
+
+    /// A device's samples with `from <= ts < to`, oldest first, at most `limit`.
+    pub async fn samples(
+        &self,
+        device: i64,
+        from: i64,
+        to: i64,
+        limit: i64,
+    ) -> Result<Vec<SampleRow>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            SampleRow,
+            "SELECT device_id, ts, payload FROM samples \
+             WHERE device_id = $1 AND ts >= $2 AND ts < $3 ORDER BY ts LIMIT $4",
+            device,
+            from,
+            to,
+            limit
+        )?)
+    }
+
+    /// A device's energy per metric over `days` (a day, month, year or all time).
+    pub async fn device_energy(&self, device: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            EnergyTotal,
+            "SELECT metric, SUM(kwh) AS kwh FROM energy_daily \
+             WHERE device_id = $1 AND day >= $2 AND day <= $3 GROUP BY metric ORDER BY metric",
+            device,
+            &days.from,
+            &days.to
+        )?)
+    }
+
+    /// A plant's energy per metric over `days`.
+    pub async fn plant_energy(&self, plant: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            EnergyTotal,
+            "SELECT metric, SUM(kwh) AS kwh FROM plant_energy_daily \
+             WHERE plant_id = $1 AND day >= $2 AND day <= $3 GROUP BY metric ORDER BY metric",
+            plant,
+            &days.from,
+            &days.to
+        )?)
+    }
+
+    /// A device's energy over `days` per day, month or year (for charts).
+    pub async fn device_energy_series(
+        &self,
+        device: i64,
+        days: &DayRange,
+        bucket: Bucket,
+    ) -> Result<Vec<EnergyPoint>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            EnergyPoint,
+            "SELECT SUBSTR(day, 1, CAST($4 AS INTEGER)) AS bucket, metric, SUM(kwh) AS kwh FROM energy_daily \
+             WHERE device_id = $1 AND day >= $2 AND day <= $3 \
+             GROUP BY 1, 2 ORDER BY 1, 2",
+            device,
+            &days.from,
+            &days.to,
+            bucket.len()
+        )?)
+    }
+
+    /// A plant's energy over `days` per day, month or year (for charts).
+    pub async fn plant_energy_series(
+        &self,
+        plant: i64,
+        days: &DayRange,
+        bucket: Bucket,
+    ) -> Result<Vec<EnergyPoint>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            EnergyPoint,
+            "SELECT SUBSTR(day, 1, CAST($4 AS INTEGER)) AS bucket, metric, SUM(kwh) AS kwh FROM plant_energy_daily \
+             WHERE plant_id = $1 AND day >= $2 AND day <= $3 \
+             GROUP BY 1, 2 ORDER BY 1, 2",
+            plant,
+            &days.from,
+            &days.to,
+            bucket.len()
+        )?)
+    }
+
+    /// Records a gateway's status message. A gateway going offline takes the devices behind it
+    /// offline with it.
+    pub async fn update_gateway_status(
+        &self,
+        gateway: i64,
+        s: &GatewayStatusUpdate,
+        now: i64,
+    ) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE gateways SET online = $2, soft_ver = COALESCE($3, soft_ver), \
+             hard_ver = COALESCE($4, hard_ver), signal = COALESCE($5, signal), \
+             comm_type = COALESCE($6, comm_type), upload_cycle = COALESCE($7, upload_cycle), \
+             last_online = CASE WHEN $2 THEN $8 ELSE last_online END, updated_at = $8 \
+             WHERE id = $1",
+            gateway,
+            s.online,
+            s.soft_ver.as_deref(),
+            s.hard_ver.as_deref(),
+            s.signal,
+            s.comm_type.as_deref(),
+            s.upload_cycle,
+            now
+        )?;
+        if !s.online {
+            exec!(
+                self,
+                "UPDATE devices SET online = FALSE, status = 0, updated_at = $2 \
+                 WHERE gateway_id = $1 AND upgrading = FALSE",
+                gateway,
+                now
+            )?;
+        }
+        Ok(n == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_lists_number_every_parameter_in_the_backends_style() {
+        assert_eq!(
+            values_sql("INSERT INTO t (a, b)", 2, 2, "", false),
+            "INSERT INTO t (a, b) VALUES ($1,$2),($3,$4) "
+        );
+        assert_eq!(values_sql("I", 1, 3, "X", true), "I VALUES (?1,?2,?3) X");
+    }
+
+    #[test]
+    fn repeated_readings_merge_to_their_lowest_and_highest() {
+        let w = |v: f64| EnergyWrite {
+            device_id: 1,
+            plant_id: Some(2),
+            day: "2024-01-01".into(),
+            metric: "pv".into(),
+            value: v,
+            kind: CounterKind::Daily,
+            rank: 0,
+        };
+        let merged = merge_energy(&[w(3.0), w(1.0), w(5.0)]);
+        assert_eq!(merged.len(), 1);
+        assert_eq!((merged[0].lo, merged[0].hi), (1.0, 5.0));
+    }
+}
