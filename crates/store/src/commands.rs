@@ -1,0 +1,202 @@
+//! Commands sent to devices through their gateways. The row is the command's single source of
+//! truth: the replica that publishes a command, the one that receives its reply and the one an
+//! API client polls may all differ.
+
+use crate::{Result, Store, conflict};
+
+/// Where a command stands. `Sent` and `Acknowledged` are open; the others are final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandStatus {
+    /// Published to the gateway's command topic.
+    Sent,
+    /// The gateway said it has the command and is working on it (an interim reply).
+    Acknowledged,
+    Succeeded,
+    Failed,
+    /// No final reply before the deadline.
+    TimedOut,
+}
+
+impl CommandStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CommandStatus::Sent => "sent",
+            CommandStatus::Acknowledged => "acknowledged",
+            CommandStatus::Succeeded => "succeeded",
+            CommandStatus::Failed => "failed",
+            CommandStatus::TimedOut => "timed_out",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<CommandStatus> {
+        Some(match s {
+            "sent" => CommandStatus::Sent,
+            "acknowledged" => CommandStatus::Acknowledged,
+            "succeeded" => CommandStatus::Succeeded,
+            "failed" => CommandStatus::Failed,
+            "timed_out" => CommandStatus::TimedOut,
+            _ => return None,
+        })
+    }
+
+    pub fn is_final(self) -> bool {
+        !matches!(self, CommandStatus::Sent | CommandStatus::Acknowledged)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct CommandRow {
+    pub id: i64,
+    pub correlation_id: String,
+    pub gateway_sn: String,
+    pub device_sn: String,
+    pub kind: String,
+    /// JSON text.
+    pub params: String,
+    pub status: String,
+    pub result_code: Option<i64>,
+    pub result_msg: String,
+    /// JSON text.
+    pub result_data: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// Milliseconds since the epoch after which an open command times out.
+    pub deadline: i64,
+}
+
+impl CommandRow {
+    /// The status, or `Failed` for a value this build does not know (never written by it).
+    pub fn status(&self) -> CommandStatus {
+        CommandStatus::parse(&self.status).unwrap_or(CommandStatus::Failed)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NewCommand<'a> {
+    pub correlation_id: &'a str,
+    pub gateway_sn: &'a str,
+    pub device_sn: &'a str,
+    pub kind: &'a str,
+    /// JSON text.
+    pub params: &'a str,
+    pub now: i64,
+    pub deadline: i64,
+}
+
+/// What a reply says about a command.
+#[derive(Debug, Clone)]
+pub struct CommandOutcome<'a> {
+    pub status: CommandStatus,
+    pub code: i64,
+    pub msg: &'a str,
+    /// JSON text.
+    pub data: &'a str,
+}
+
+const COLUMNS: &str = "id, correlation_id, gateway_sn, device_sn, kind, params, status, \
+    result_code, result_msg, result_data, created_at, updated_at, deadline";
+
+const OPEN: &str = "status IN ('sent', 'acknowledged')";
+
+impl Store {
+    /// Records a command about to be published, as `sent`. A reused correlation id answers
+    /// `Conflict("commands")`.
+    pub async fn insert_command(&self, c: &NewCommand<'_>) -> Result<i64> {
+        scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO commands (correlation_id, gateway_sn, device_sn, kind, params, status, \
+             created_at, updated_at, deadline) VALUES ($1, $2, $3, $4, $5, 'sent', $6, $6, $7) \
+             RETURNING id",
+            c.correlation_id,
+            c.gateway_sn,
+            c.device_sn,
+            c.kind,
+            c.params,
+            c.now,
+            c.deadline
+        )
+        .map_err(|e| conflict(e, "commands"))
+    }
+
+    pub async fn command(&self, id: i64) -> Result<Option<CommandRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM commands WHERE id = $1");
+        Ok(rows!(self, fetch_optional, CommandRow, &sql, id)?)
+    }
+
+    pub async fn command_by_correlation(&self, correlation_id: &str) -> Result<Option<CommandRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM commands WHERE correlation_id = $1");
+        Ok(rows!(
+            self,
+            fetch_optional,
+            CommandRow,
+            &sql,
+            correlation_id
+        )?)
+    }
+
+    /// The most recent commands for a device, newest first.
+    pub async fn device_commands(&self, device_sn: &str, limit: i64) -> Result<Vec<CommandRow>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM commands WHERE device_sn = $1 \
+             ORDER BY created_at DESC, id DESC LIMIT $2"
+        );
+        Ok(rows!(self, fetch_all, CommandRow, &sql, device_sn, limit)?)
+    }
+
+    /// Whether the device has an open command of `kind` (e.g. an upgrade in progress).
+    pub async fn has_open_command(&self, device_sn: &str, kind: &str, now: i64) -> Result<bool> {
+        let sql = format!(
+            "SELECT COUNT(*) FROM commands WHERE device_sn = $1 AND kind = $2 AND {OPEN} \
+             AND deadline >= $3"
+        );
+        Ok(scalar!(self, fetch_one, i64, &sql, device_sn, kind, now)? > 0)
+    }
+
+    /// Records a reply from the gateway, which must be the one the command was sent through.
+    /// Only an open command moves: a late or repeated reply to a final command changes nothing
+    /// and answers `false`. An interim reply (`Acknowledged`) keeps the command open.
+    pub async fn record_command_reply(
+        &self,
+        gateway_sn: &str,
+        correlation_id: &str,
+        outcome: &CommandOutcome<'_>,
+        now: i64,
+    ) -> Result<bool> {
+        let sql = format!(
+            "UPDATE commands SET status = $3, result_code = $4, result_msg = $5, \
+             result_data = $6, updated_at = $7 \
+             WHERE correlation_id = $1 AND gateway_sn = $2 AND {OPEN}"
+        );
+        Ok(exec!(
+            self,
+            &sql,
+            correlation_id,
+            gateway_sn,
+            outcome.status.as_str(),
+            outcome.code,
+            outcome.msg,
+            outcome.data,
+            now
+        )? == 1)
+    }
+
+    /// Marks a command that could not be published as failed.
+    pub async fn fail_command(&self, id: i64, msg: &str, now: i64) -> Result<bool> {
+        let sql = format!(
+            "UPDATE commands SET status = 'failed', result_msg = $2, updated_at = $3 \
+             WHERE id = $1 AND {OPEN}"
+        );
+        Ok(exec!(self, &sql, id, msg, now)? == 1)
+    }
+
+    /// Times out every open command whose deadline has passed; answers how many.
+    pub async fn time_out_commands(&self, now: i64) -> Result<u64> {
+        let sql = format!(
+            "UPDATE commands SET status = 'timed_out', updated_at = $1 \
+             WHERE {OPEN} AND deadline < $1"
+        );
+        Ok(exec!(self, &sql, now)?)
+    }
+}
