@@ -4,7 +4,7 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const features = ['auth', 'account', 'home', 'system'];
+const features = ['auth', 'account', 'home', 'system', 'plants'];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'e2e/.tmp'] },

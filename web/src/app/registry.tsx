@@ -1,8 +1,9 @@
-import { HistoryOutlined, HomeOutlined } from '@ant-design/icons';
+import { HistoryOutlined, HomeOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
-import { HomePage } from '@/features/home';
+import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SystemUpdatePage } from '@/features/system';
 import type { MenuGroup, RouteEntry } from './menu';
+import { RootPage } from './pages/Root';
 
 /**
  * Menu groups (parent routes of SPEC section 2). A group shows once a screen of it exists and
@@ -15,7 +16,29 @@ export const MENU_GROUPS: readonly MenuGroup[] = [];
  * entries (path, permission key, icon, label, element) and the menu follows the permissions.
  */
 export const ROUTES: readonly RouteEntry[] = [
-  { path: '/', labelKey: 'menu.home', icon: <HomeOutlined />, element: HomePage, keepAlive: true },
+  { path: '/', labelKey: 'menu.home', icon: <HomeOutlined />, element: RootPage, hideInMenu: true },
+  {
+    path: '/plants',
+    permission: 'station.view',
+    labelKey: 'menu.plants',
+    icon: <ThunderboltOutlined />,
+    element: PlantListPage,
+    keepAlive: true,
+  },
+  {
+    path: '/plant-add',
+    permission: 'station.create',
+    labelKey: 'menu.plantAdd',
+    element: PlantWizardPage,
+    hideInMenu: true,
+  },
+  {
+    path: '/plants/edit/:id',
+    permission: 'station.view',
+    labelKey: 'menu.plantEdit',
+    element: PlantEditPage,
+    hideInMenu: true,
+  },
   { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
   {
     path: '/systemupdate',

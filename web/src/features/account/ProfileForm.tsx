@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Flex, Form, Input, Radio, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useClickGuard } from '@/shared/hooks/useClickGuard';
-import { userQuery, type CurrentUser } from '@/shared/user';
+import { roleLabel, userQuery, type CurrentUser } from '@/shared/user';
 import { avatarFile, email, formRule, maxLength, requiredRule } from '@/shared/validators';
 import { updateProfile, uploadAvatar, type Profile } from './api';
 
@@ -96,6 +96,9 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
           rules={[formRule((v) => (PHONE.test(String(v)) ? null : { key: 'validation.phone' }))]}
         >
           <Input />
+        </Form.Item>
+        <Form.Item label={t('home.role')}>
+          <span data-testid="role-name">{roleLabel(user, t)}</span>
         </Form.Item>
         <Form.Item name="email" label={t('profile.email')} rules={[formRule(email)]}>
           <Input />

@@ -1,6 +1,7 @@
 import { Card, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '@/shared/user';
+import { NotifyForm } from './NotifyForm';
 import { PasswordForm } from './PasswordForm';
 import { PreferencesForm } from './PreferencesForm';
 import { ProfileForm } from './ProfileForm';
@@ -21,6 +22,11 @@ export default function SettingsPage() {
             children: <PasswordForm userId={user.id} />,
           },
           { key: 'preferences', label: t('settings.preferences'), children: <PreferencesForm /> },
+          {
+            key: 'notify',
+            label: t('notify.title'),
+            children: <NotifyForm user={user} />,
+          },
         ]}
       />
     </Card>

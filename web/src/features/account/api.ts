@@ -27,3 +27,15 @@ export const personalizedQueryKey = ['user', 'personalized'] as const;
 export const getPersonalized = () => http.get<Personalized>('/api/v1/user/personalized');
 export const savePersonalized = (body: Personalized) =>
   http.post('/api/v1/user/personalized', body);
+
+/** Abnormal-event e-mails: GET /api/v1/user/notify/enable. */
+export interface NotifySettings {
+  enabled: boolean;
+  email: string | null;
+}
+export const notifyQueryKey = ['user', 'notify'] as const;
+export const getNotify = () => http.get<NotifySettings>('/api/v1/user/notify/enable');
+export const sendNotifyCode = (email: string) =>
+  http.get('/api/v1/user/notify/code', { params: { email }, handledCodes: [4, 5, 6, 7] });
+export const saveNotify = (body: { enabled: boolean; email: string; code?: string }) =>
+  http.post('/api/v1/user/notify', body, { handledCodes: [5, 6, 7] });

@@ -44,7 +44,9 @@ export function toMarkers(plants: readonly MapPlant[]): Marker[] {
 }
 
 /** Bounds [[south, west], [north, east]] around the markers, or null for none. */
-export function markerBounds(markers: readonly Marker[]): [[number, number], [number, number]] | null {
+export function markerBounds(
+  markers: readonly Marker[],
+): [[number, number], [number, number]] | null {
   if (markers.length === 0) return null;
   const lats = markers.map((m) => m.position[0]);
   const lons = markers.map((m) => m.position[1]);

@@ -70,10 +70,12 @@ describe('time-of-use segments', () => {
       seg(s, all[i + 1] ?? '24:00'),
     );
     expect(validateTou(six)).toBeNull();
-    expect(validateTou([...six.slice(0, 5), seg('20:00', '22:00'), seg('22:00', '24:00')])).toEqual({
-      key: 'validation.touMax',
-      values: { max: 6 },
-    });
+    expect(validateTou([...six.slice(0, 5), seg('20:00', '22:00'), seg('22:00', '24:00')])).toEqual(
+      {
+        key: 'validation.touMax',
+        values: { max: 6 },
+      },
+    );
     expect(validateTou([])?.key).toBe('validation.touRequired');
     expect(addSegment(six)).toHaveLength(6);
   });

@@ -60,7 +60,8 @@ export function normaliseSegments<T extends Segment>(rows: readonly T[]): T[] {
 const priceIssue = (rows: readonly Segment[]): TariffIssue | null => {
   for (let i = 0; i < rows.length; i += 1) {
     const p = rows[i]?.price;
-    if (p === undefined || p === null || p === '') return { key: 'plants.tariff.priceRequired', row: i };
+    if (p === undefined || p === null || p === '')
+      return { key: 'plants.tariff.priceRequired', row: i };
     const problem = priceRule(p);
     if (problem) return { ...problem, row: i };
   }
@@ -73,7 +74,8 @@ const priceIssue = (rows: readonly Segment[]): TariffIssue | null => {
  */
 export function validateTou(rows: readonly Segment[]): TariffIssue | null {
   if (rows.length === 0) return { key: 'validation.touRequired' };
-  if (rows.length > MAX_SEGMENTS) return { key: 'validation.touMax', values: { max: MAX_SEGMENTS } };
+  if (rows.length > MAX_SEGMENTS)
+    return { key: 'validation.touMax', values: { max: MAX_SEGMENTS } };
   let expected = 0;
   for (let i = 0; i < rows.length; i += 1) {
     const row = rows[i] as Segment;
@@ -82,7 +84,11 @@ export function validateTou(rows: readonly Segment[]): TariffIssue | null {
     if (start === null || end === null) return { key: 'plants.tariff.timeFormat', row: i };
     if (i === 0 && start !== 0) return { key: 'plants.tariff.startAtMidnight', row: 0 };
     if (start > expected)
-      return { key: 'plants.tariff.gap', values: { from: fromMinutes(expected), to: row.start }, row: i };
+      return {
+        key: 'plants.tariff.gap',
+        values: { from: fromMinutes(expected), to: row.start },
+        row: i,
+      };
     if (start < expected)
       return { key: 'plants.tariff.overlap', values: { time: row.start }, row: i };
     if (end <= start) return { key: 'validation.touRange', row: i };
@@ -116,7 +122,8 @@ export function validateTiers(rows: readonly Segment[]): TariffIssue | null {
     const row = rows[i] as Segment;
     const start = kwh(row.start);
     if (start === null) return { key: 'plants.tariff.tierNumber', row: i };
-    if (start !== expected) return { key: 'plants.tariff.tierContiguous', values: { from: expected }, row: i };
+    if (start !== expected)
+      return { key: 'plants.tariff.tierContiguous', values: { from: expected }, row: i };
     const isLast = i === rows.length - 1;
     if (isLast) {
       if (String(row.end ?? '').trim() !== '') return { key: 'plants.tariff.tierOpen', row: i };
@@ -207,7 +214,8 @@ export function validateIncome(form: IncomeForm): TariffIssue | null {
 
 /** `charges` of POST /plant and /plant/{id}/income. */
 export function buildCharges(form: IncomeForm): Charge[] {
-  if (form.valuation === CONSTANT) return [{ type: CONSTANT, price: num(form.price), status: null }];
+  if (form.valuation === CONSTANT)
+    return [{ type: CONSTANT, price: num(form.price), status: null }];
   if (form.valuation === TIME_OF_USE) {
     return normaliseSegments(form.segments ?? []).map((s) => ({
       type: TIME_OF_USE,
@@ -287,17 +295,24 @@ export function buildCreateBody(v: WizardValues): Record<string, unknown> {
 }
 
 /** A plant's charges read back into the editor (the method from `valuation` or the charges). */
-export function incomeFromCharges(charges: readonly Charge[], valuation?: number | null): IncomeForm {
+export function incomeFromCharges(
+  charges: readonly Charge[],
+  valuation?: number | null,
+): IncomeForm {
   const kind = (valuation ?? charges[0]?.type ?? CONSTANT) as Valuation;
   const ofKind = charges.filter((c) => c.type === kind);
   const rows = (list: readonly Charge[]): Segment[] =>
     list.map((c) => ({ start: c.startRange ?? '', end: c.endRange ?? '', price: String(c.price) }));
   if (kind === TIME_OF_USE && ofKind.length > 0) {
-    const sorted = [...ofKind].sort((a, b) => (toMinutes(a.startRange ?? '') ?? 0) - (toMinutes(b.startRange ?? '') ?? 0));
+    const sorted = [...ofKind].sort(
+      (a, b) => (toMinutes(a.startRange ?? '') ?? 0) - (toMinutes(b.startRange ?? '') ?? 0),
+    );
     return { valuation: TIME_OF_USE, segments: rows(sorted) };
   }
   if (kind === VOLUME && ofKind.length > 0) {
-    const sorted = [...ofKind].sort((a, b) => Number(a.startRange ?? 0) - Number(b.startRange ?? 0));
+    const sorted = [...ofKind].sort(
+      (a, b) => Number(a.startRange ?? 0) - Number(b.startRange ?? 0),
+    );
     return { valuation: VOLUME, tiers: rows(sorted) };
   }
   const first = ofKind[0] ?? charges[0];

@@ -1,0 +1,107 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Flex, Form, Input, Skeleton, Switch, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '@/shared/http';
+import { CodeButton } from '@/shared/ui/CodeButton';
+import type { CurrentUser } from '@/shared/user';
+import { email as emailRule, formRule, requiredRule } from '@/shared/validators';
+import { getNotify, notifyQueryKey, saveNotify, sendNotifyCode } from './api';
+
+interface Values {
+  enabled: boolean;
+  email: string;
+  code?: string;
+}
+
+/** Abnormal event e-mails: on/off and the address; another address than the account's needs a code. */
+export function NotifyForm({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const settings = useQuery({ queryKey: notifyQueryKey, queryFn: getNotify });
+  const enabled = Form.useWatch('enabled', form) ?? false;
+  const address = (Form.useWatch('email', form) ?? '').trim();
+  const accountEmail = (user.email ?? '').trim().toLowerCase();
+  const savedEmail = (settings.data?.email ?? '').trim().toLowerCase();
+  const needsCode =
+    enabled &&
+    address !== '' &&
+    address.toLowerCase() !== accountEmail &&
+    address.toLowerCase() !== savedEmail;
+
+  useEffect(() => {
+    if (settings.data) {
+      form.setFieldsValue({
+        enabled: settings.data.enabled,
+        email: settings.data.email || user.email || '',
+      });
+    }
+  }, [settings.data, form, user.email]);
+
+  const save = useMutation({
+    mutationFn: (v: Values) =>
+      saveNotify({
+        enabled: v.enabled,
+        email: v.email.trim(),
+        code: needsCode ? v.code?.trim() : undefined,
+      }),
+    onSuccess: async () => {
+      message.success(t('common.saved'));
+      form.setFieldsValue({ code: '' });
+      await queryClient.invalidateQueries({ queryKey: notifyQueryKey });
+    },
+    onError: (e) => {
+      if (isApiError(e)) form.setFields([{ name: 'code', errors: [e.message] }]);
+    },
+  });
+
+  if (settings.isPending) return <Skeleton active />;
+  return (
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      style={{ maxWidth: 480 }}
+      onFinish={(v) => save.mutate(v)}
+      data-testid="notify-form"
+    >
+      <Typography.Paragraph type="secondary">{t('notify.intro')}</Typography.Paragraph>
+      <Form.Item name="enabled" label={t('notify.enabled')} valuePropName="checked">
+        <Switch data-testid="notify-switch" />
+      </Form.Item>
+      <Form.Item
+        name="email"
+        label={t('notify.email')}
+        rules={enabled ? [requiredRule(), formRule(emailRule)] : [formRule(emailRule)]}
+      >
+        <Input data-keyfilter="off" disabled={!enabled} />
+      </Form.Item>
+      {needsCode && (
+        <Form.Item label={t('auth.code')} required extra={t('notify.codeHint')}>
+          <Flex gap={8}>
+            <Form.Item name="code" noStyle rules={[requiredRule()]}>
+              <Input maxLength={6} inputMode="numeric" />
+            </Form.Item>
+            <CodeButton
+              onSend={async () => {
+                try {
+                  await form.validateFields(['email']);
+                  await sendNotifyCode(address);
+                  message.success(t('auth.codeSent'));
+                  return true;
+                } catch (e) {
+                  if (isApiError(e)) form.setFields([{ name: 'code', errors: [e.message] }]);
+                  return false;
+                }
+              }}
+            />
+          </Flex>
+        </Form.Item>
+      )}
+      <Button type="primary" htmlType="submit" loading={save.isPending}>
+        {t('common.save')}
+      </Button>
+    </Form>
+  );
+}

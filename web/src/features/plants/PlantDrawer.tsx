@@ -1,0 +1,107 @@
+import { useQuery } from '@tanstack/react-query';
+import { Descriptions, Drawer, Image, Result, Skeleton, Tag } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { formatNumber, MISSING } from '@/shared/format/number';
+import { plantDetailQuery } from './api';
+import { statusKey, STATUS_COLORS } from './mapData';
+import { incomeFromCharges, TIME_OF_USE, VOLUME } from './tariff';
+
+const text = (v: string | null | undefined) => (v ? v : MISSING);
+
+/** The read-only view of a plant (for users who may not edit it). */
+export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }) {
+  const { t } = useTranslation();
+  const plant = useQuery(plantDetailQuery(id));
+  const p = plant.data;
+  const income = p ? incomeFromCharges(p.charges, p.valuation) : null;
+  const currency = p?.currency?.text ?? '';
+  return (
+    <Drawer
+      open
+      onClose={onClose}
+      size={520}
+      title={p?.name ?? t('plants.detail.title')}
+      data-testid="plant-drawer"
+    >
+      {plant.isPending && <Skeleton active />}
+      {plant.isError && <Result status="404" title={t('plants.notFound')} />}
+      {p && income && (
+        <>
+          {p.imageUrl && <Image src={p.imageUrl} alt={p.name} style={{ marginBottom: 16 }} />}
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label={t('plants.field.name')}>{p.name}</Descriptions.Item>
+            <Descriptions.Item label={t('plants.column.status')}>
+              <Tag color={STATUS_COLORS[statusKey(p.status)]}>
+                {t(`plants.status.${statusKey(p.status)}`)}
+              </Tag>
+              {p.share && <Tag color="blue">{t('plants.shared')}</Tag>}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.type')}>
+              {t(`plants.type.${p.type}`)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.capacity')}>
+              {formatNumber(p.totalPower)} kWp
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.joinDate')}>
+              {text(p.joinDate)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.timezone')}>
+              {text(p.timezone?.text)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.address')}>
+              {text(p.address)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.lonLat')}>
+              {formatNumber(p.lon)}, {formatNumber(p.lat)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.owner')}>
+              {text(p.master?.nickname ?? p.master?.account)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.principal')}>
+              {text(p.principal)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.phone')}>{text(p.phone)}</Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.email')}>{text(p.email)}</Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.installer')}>
+              {text(p.installer)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.currency')}>
+              {p.currency ? `${p.currency.code ?? ''} (${currency})` : MISSING}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.valuation')}>
+              {t(`plants.valuation.${income.valuation}`)}
+              {income.valuation === TIME_OF_USE &&
+                income.segments?.map((s) => (
+                  <div key={s.start}>
+                    {s.start}–{s.end}: {currency}
+                    {formatNumber(s.price)}
+                  </div>
+                ))}
+              {income.valuation === VOLUME &&
+                income.tiers?.map((s) => (
+                  <div key={s.start}>
+                    {s.start}–{s.end || '∞'} kWh: {currency}
+                    {formatNumber(s.price)}
+                  </div>
+                ))}
+              {income.valuation !== TIME_OF_USE && income.valuation !== VOLUME && (
+                <div>
+                  {currency}
+                  {formatNumber(income.price)}
+                </div>
+              )}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.field.invest')}>
+              {currency}
+              {formatNumber(p.invest, 2)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('plants.column.created')}>
+              {p.createAt ? dayjs(p.createAt).format('YYYY-MM-DD HH:mm') : MISSING}
+            </Descriptions.Item>
+          </Descriptions>
+        </>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,202 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
+import dayjs from 'dayjs';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { isApiError } from '@/shared/http';
+import {
+  plantDetailQuery,
+  plantKeys,
+  saveContacts,
+  saveIncome,
+  saveInfo,
+  type PlantDetail,
+} from './api';
+import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
+import { buildCharges, incomeFromCharges, investValue, type IncomeForm } from './tariff';
+
+type Values = Record<string, unknown>;
+
+function Section({
+  title,
+  testId,
+  initialValues,
+  onSave,
+  children,
+}: {
+  title: string;
+  testId: string;
+  initialValues: Values;
+  onSave: (values: Values) => Promise<unknown>;
+  children: (form: ReturnType<typeof Form.useForm<Values>>[0]) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const save = useMutation({
+    mutationFn: onSave,
+    onSuccess: () => message.success(t('common.saved')),
+    onError: (e) => {
+      if (isApiError(e, 10)) form.setFields([{ name: 'lon', errors: [e.message] }]);
+    },
+  });
+  return (
+    <Card title={title} data-testid={testId}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={initialValues}
+        style={{ maxWidth: 720 }}
+        onFinish={() => save.mutate(form.getFieldsValue(true) as Values)}
+      >
+        {children(form)}
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={save.isPending}
+          data-testid={`${testId}-save`}
+        >
+          {t('common.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+/** plants/edit/:id: each section saved with its own endpoint. */
+export default function PlantEditPage() {
+  const { t } = useTranslation();
+  const { id: idParam } = useParams();
+  const id = Number(idParam);
+  const queryClient = useQueryClient();
+  const plant = useQuery({ ...plantDetailQuery(id), enabled: Number.isInteger(id) && id > 0 });
+
+  const back = (
+    <Link to="/plants">
+      <ArrowLeftOutlined /> {t('plants.backToList')}
+    </Link>
+  );
+  if (!Number.isInteger(id) || id <= 0 || (plant.isError && isApiError(plant.error, 700))) {
+    return (
+      <Result
+        status="404"
+        title={t('plants.notFound')}
+        extra={back}
+        data-testid="plant-not-found"
+      />
+    );
+  }
+  if (plant.isError) return <Result status="warning" title={t('plants.loadFailed')} extra={back} />;
+  if (!plant.data) return <Skeleton active />;
+  const p: PlantDetail = plant.data;
+  if (!p.plantPermission.includes('station.edit')) {
+    return <Result status="403" title={t('plants.noEdit')} extra={back} />;
+  }
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: plantKeys.all });
+  const info = (v: Values) => ({
+    name: str(v.name).trim(),
+    type: v.type,
+    totalPower: Number(v.totalPower),
+    joinDate: dayjs.isDayjs(v.joinDate) ? v.joinDate.format('YYYY-MM-DD') : v.joinDate,
+    timezone: v.timezone,
+    address: str(v.address).trim(),
+    lon: Number(v.lon),
+    lat: Number(v.lat),
+    imageUrl: str(v.imageUrl),
+    thumbUrl: str(v.thumbUrl),
+  });
+  const basicValues = {
+    name: p.name,
+    totalPower: str(p.totalPower),
+    joinDate: p.joinDate ? dayjs(p.joinDate) : undefined,
+    type: p.type,
+    timezone: p.timezone?.code,
+    address: p.address ?? '',
+    lon: str(p.lon),
+    lat: str(p.lat),
+    imageUrl: p.imageUrl ?? '',
+    thumbUrl: p.thumbUrl ?? '',
+  };
+  const saveBasic = async (v: Values) => {
+    await saveInfo(id, info({ ...basicValues, ...v }));
+    await refresh();
+  };
+  const income = incomeFromCharges(p.charges, p.valuation);
+
+  return (
+    <Flex vertical gap={16}>
+      <Flex align="center" gap={12}>
+        {back}
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="edit-title">
+          {t('plants.edit.title', { name: p.name })}
+        </Typography.Title>
+      </Flex>
+      <Section
+        title={t('plants.wizard.basic')}
+        testId="section-basic"
+        initialValues={basicValues}
+        onSave={saveBasic}
+      >
+        {() => <BasicFields />}
+      </Section>
+      <Section
+        title={t('plants.wizard.location')}
+        testId="section-location"
+        initialValues={basicValues}
+        onSave={saveBasic}
+      >
+        {(form) => <LocationFields form={form} />}
+      </Section>
+      <Section
+        title={t('plants.wizard.picture')}
+        testId="section-picture"
+        initialValues={basicValues}
+        onSave={saveBasic}
+      >
+        {(form) => <PictureField form={form} />}
+      </Section>
+      <Section
+        title={t('plants.wizard.contact')}
+        testId="section-contact"
+        initialValues={{
+          principal: p.principal ?? '',
+          phone: p.phone ?? '',
+          email: p.email ?? '',
+          installer: p.installer ?? '',
+        }}
+        onSave={async (v) => {
+          await saveContacts(id, {
+            principal: str(v.principal).trim(),
+            phone: str(v.phone).trim(),
+            email: str(v.email).trim(),
+            installer: str(v.installer).trim(),
+          });
+          await refresh();
+        }}
+      >
+        {() => <ContactFields withOwner={false} />}
+      </Section>
+      <Section
+        title={t('plants.wizard.income')}
+        testId="section-income"
+        initialValues={{ ...income, currency: p.currency?.id, invest: str(p.invest) }}
+        onSave={async (v) => {
+          await saveIncome(id, {
+            id,
+            currency: v.currency,
+            invest: investValue(v.invest) ?? 0,
+            charges: buildCharges(v as unknown as IncomeForm),
+          });
+          await refresh();
+        }}
+      >
+        {(form) => <IncomeFields form={form} />}
+      </Section>
+    </Flex>
+  );
+}

@@ -1,0 +1,78 @@
+import { Empty, Spin, Tag, Typography } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
+import MarkerClusterGroup from 'react-leaflet-cluster';
+import { formatNumber } from '@/shared/format/number';
+import { useServerConfig } from '@/shared/config';
+import type { MapPlant } from './api';
+import { DEFAULT_CENTER, dotIcon } from './leaflet';
+import { markerBounds, STATUS_COLORS, toMarkers, type Marker as PlantMarker } from './mapData';
+
+function FitBounds({ markers }: { markers: readonly PlantMarker[] }) {
+  const map = useMap();
+  useEffect(() => {
+    const bounds = markerBounds(markers);
+    if (bounds) map.fitBounds(bounds, { padding: [40, 40], maxZoom: 12 });
+  }, [map, markers]);
+  return null;
+}
+
+/** The plants on a map: clustered CSS markers; a click shows name, status, capacity, a link. */
+export default function PlantMap({
+  plants,
+  loading,
+  onOpen,
+}: {
+  plants: readonly MapPlant[] | undefined;
+  loading: boolean;
+  onOpen: (id: number) => void;
+}) {
+  const { t } = useTranslation();
+  const { config } = useServerConfig();
+  const markers = useMemo(() => toMarkers(plants ?? []), [plants]);
+  return (
+    <Spin spinning={loading}>
+      <div className="plant-map" data-testid="plant-map">
+        <MapContainer
+          center={DEFAULT_CENTER}
+          zoom={2}
+          minZoom={2}
+          worldCopyJump
+          style={{ height: '100%' }}
+        >
+          {config.mapTileUrl && (
+            <TileLayer url={config.mapTileUrl} attribution="&copy; OpenStreetMap contributors" />
+          )}
+          <FitBounds markers={markers} />
+          <MarkerClusterGroup chunkedLoading>
+            {markers.map((m) => (
+              <Marker key={m.id} position={m.position} icon={dotIcon(m.statusKey, m.name, m.id)}>
+                <Popup>
+                  <div data-testid="map-popup">
+                    <Typography.Text strong>{m.name}</Typography.Text>
+                    <div>
+                      <Tag color={STATUS_COLORS[m.statusKey]}>
+                        {t(`plants.status.${m.statusKey}`)}
+                      </Tag>
+                      {formatNumber(m.totalPower)} kWp
+                    </div>
+                    {m.address && <div className="muted-small">{m.address}</div>}
+                    <Typography.Link onClick={() => onOpen(m.id)} data-testid="map-open">
+                      {t('plants.openPlant')}
+                    </Typography.Link>
+                  </div>
+                </Popup>
+              </Marker>
+            ))}
+          </MarkerClusterGroup>
+        </MapContainer>
+        {!loading && markers.length === 0 && (
+          <div className="plant-map-empty">
+            <Empty description={t('plants.map.noLocations')} />
+          </div>
+        )}
+      </div>
+    </Spin>
+  );
+}

@@ -1,0 +1,128 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Flex, Form, Steps, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { isApiError } from '@/shared/http';
+import { currentLanguage } from '@/shared/i18n';
+import { useCurrentUser } from '@/shared/user';
+import { createPlant, plantKeys, timezonesQuery } from './api';
+import {
+  BASIC_FIELDS,
+  browserTimeZone,
+  CONTACT_FIELDS,
+  INCOME_FIELDS,
+  LOCATION_FIELDS,
+} from './fieldNames';
+import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
+import { buildCreateBody, CONSTANT, type WizardValues } from './tariff';
+
+type FormValues = Omit<WizardValues, 'joinDate'> & { joinDate?: Dayjs };
+
+const STEPS = [
+  { key: 'basic', fields: BASIC_FIELDS },
+  { key: 'location', fields: LOCATION_FIELDS },
+  { key: 'picture', fields: [] as string[] },
+  { key: 'contact', fields: CONTACT_FIELDS },
+  { key: 'income', fields: INCOME_FIELDS },
+] as const;
+
+/** plant-add: the create wizard (basic, location, picture, contact, income). */
+export default function PlantWizardPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: user } = useCurrentUser();
+  const [form] = Form.useForm<FormValues>();
+  const [step, setStep] = useState(0);
+  const zones = useQuery(timezonesQuery(currentLanguage()));
+  const withOwner = user?.type === 'company' || user?.type === 'internal';
+
+  // the browser's zone is the default when the directory knows it
+  useEffect(() => {
+    const zone = browserTimeZone();
+    if (zone && !form.getFieldValue('timezone') && zones.data?.some((z) => z.code === zone)) {
+      form.setFieldsValue({ timezone: zone });
+    }
+  }, [zones.data, form]);
+
+  const create = useMutation({
+    mutationFn: (values: FormValues) =>
+      createPlant(
+        buildCreateBody({
+          ...values,
+          joinDate: (values.joinDate ?? dayjs()).format('YYYY-MM-DD'),
+        } as WizardValues),
+      ),
+    onSuccess: async (id) => {
+      message.success(t('plants.created'));
+      await queryClient.invalidateQueries({ queryKey: plantKeys.all });
+      form.resetFields();
+      setStep(0);
+      void navigate('/plants', { state: { created: id } });
+    },
+    onError: (e) => {
+      if (isApiError(e, 10)) {
+        setStep(1);
+        form.setFields([{ name: 'lon', errors: [e.message] }]);
+      } else if (isApiError(e, 105)) {
+        setStep(3);
+        form.setFields([{ name: 'owner', errors: [e.message] }]);
+      }
+    },
+  });
+
+  const next = async () => {
+    try {
+      await form.validateFields(STEPS[step]?.fields ?? []);
+    } catch {
+      return;
+    }
+    if (step < STEPS.length - 1) setStep(step + 1);
+    else create.mutate(form.getFieldsValue(true) as FormValues);
+  };
+
+  return (
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="wizard-title">
+          {t('plants.wizard.title')}
+        </Typography.Title>
+      }
+    >
+      <Steps
+        current={step}
+        items={STEPS.map((s) => ({ key: s.key, title: t(`plants.wizard.${s.key}`) }))}
+        style={{ marginBottom: 32 }}
+        size="small"
+      />
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        style={{ maxWidth: 720 }}
+        initialValues={{ type: 1, valuation: CONSTANT, currency: 1, joinDate: dayjs() }}
+        onFinish={() => void next()}
+      >
+        {step === 0 && <BasicFields />}
+        {step === 1 && <LocationFields form={form} />}
+        {step === 2 && <PictureField form={form} />}
+        {step === 3 && <ContactFields withOwner={withOwner} />}
+        {step === 4 && <IncomeFields form={form} />}
+        <Flex gap={8} style={{ marginTop: 24 }}>
+          <Button onClick={() => void navigate('/plants')}>{t('common.cancel')}</Button>
+          {step > 0 && <Button onClick={() => setStep(step - 1)}>{t('plants.wizard.back')}</Button>}
+          <Button
+            type="primary"
+            htmlType="submit"
+            loading={create.isPending}
+            data-testid="wizard-next"
+          >
+            {step < STEPS.length - 1 ? t('plants.wizard.next') : t('plants.wizard.create')}
+          </Button>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
