@@ -5,6 +5,7 @@
 //! The physical model is deterministic for a given seed and time, so the demo can backfill a
 //! year of history and tests can compare stored energy with the model's own totals.
 
+pub mod fleet;
 pub mod noise;
 pub mod plant;
 pub mod readings;

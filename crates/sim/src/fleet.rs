@@ -1,0 +1,309 @@
+//! A fleet: gateways, each at one plant, with the devices behind it. The demo fleet covers
+//! every inverter type code of SPEC.md section 3, meters, batteries with slave packs and
+//! weather stations, and one family that reports raw register blocks.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use devices::{
+    protocol::ProtocolConfig,
+    report::{DeviceReading, PAYLOAD_VERSION, Telemetry},
+};
+
+use crate::{
+    noise,
+    plant::{PlantModel, PlantSpec, Snapshot},
+    readings,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Inverter,
+    Meter,
+    Battery,
+    WeatherStation,
+}
+
+impl Family {
+    pub fn wire(self) -> &'static str {
+        match self {
+            Family::Inverter => "inverter",
+            Family::Meter => "meter",
+            Family::Battery => "battery",
+            Family::WeatherStation => "weather_station",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DeviceSpec {
+    pub sn: String,
+    pub family: Family,
+    pub type_code: i64,
+    pub protocol: &'static str,
+    pub model: String,
+    /// Report raw register blocks instead of decoded values.
+    pub raw: bool,
+    pub parent: Option<String>,
+    /// Slave packs of a battery stack.
+    pub packs: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct GatewaySpec {
+    pub sn: String,
+    pub key: String,
+    pub plant_name: String,
+    pub plant: PlantSpec,
+    pub devices: Vec<DeviceSpec>,
+}
+
+/// The protocol config an inverter type code reports with.
+pub fn inverter_protocol(type_code: i64) -> &'static str {
+    match type_code {
+        93 => "deye-hybrid-3ph-lv",
+        94 => "deye-hybrid-3ph-hv",
+        _ => "deye-hybrid-1ph",
+    }
+}
+
+fn phases(type_code: i64) -> usize {
+    if matches!(type_code, 93 | 94) { 3 } else { 1 }
+}
+
+const SITES: [(&str, f64, f64, Tz); 8] = [
+    ("Madrid rooftop", 40.42, -3.70, chrono_tz::Europe::Madrid),
+    ("Shanghai factory", 31.23, 121.47, chrono_tz::Asia::Shanghai),
+    (
+        "Los Angeles home",
+        34.05,
+        -118.24,
+        chrono_tz::America::Los_Angeles,
+    ),
+    ("London terrace", 51.51, -0.13, chrono_tz::Europe::London),
+    (
+        "Sydney warehouse",
+        -33.87,
+        151.21,
+        chrono_tz::Australia::Sydney,
+    ),
+    (
+        "Mexico City school",
+        19.43,
+        -99.13,
+        chrono_tz::America::Mexico_City,
+    ),
+    (
+        "Cape Town farm",
+        -33.92,
+        18.42,
+        chrono_tz::Africa::Johannesburg,
+    ),
+    ("Munich office", 48.14, 11.58, chrono_tz::Europe::Berlin),
+];
+
+/// Every inverter type code of the spec, cycled through the fleet.
+const TYPE_CODES: [i64; 7] = [2, 93, 94, 21, 22, 1, 3];
+
+/// `count` gateways with deterministic SNs and keys derived from `seed`.
+pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
+    (0..count)
+        .map(|i| {
+            let (name, lat, lon, tz) = SITES[i % SITES.len()];
+            let type_code = TYPE_CODES[i % TYPE_CODES.len()];
+            let grid_tied = matches!(type_code, 1 | 3);
+            let sn = format!("SIMGW{:06}", i + 1);
+            let key = format!("K{:08X}", noise::mix(seed ^ i as u64) as u32);
+            let kwp: f64 = [4.5, 30.0, 50.0, 6.0, 8.0, 5.0, 2.0][i % 7];
+            let mut devices = vec![DeviceSpec {
+                sn: format!("SIMINV{:06}", i + 1),
+                family: Family::Inverter,
+                type_code,
+                protocol: inverter_protocol(type_code),
+                model: format!("SIM-{type_code}-{}K", kwp as i64),
+                raw: type_code == 2,
+                parent: None,
+                packs: 0,
+            }];
+            devices.push(DeviceSpec {
+                sn: format!("SIMMTR{:06}", i + 1),
+                family: Family::Meter,
+                type_code: 0,
+                protocol: "meter-3ph",
+                model: "SIM-METER".into(),
+                raw: false,
+                parent: None,
+                packs: 0,
+            });
+            if !grid_tied {
+                devices.push(DeviceSpec {
+                    sn: format!("SIMBAT{:06}", i + 1),
+                    family: Family::Battery,
+                    type_code: 0,
+                    protocol: "bms-lv-stack",
+                    model: "SIM-BMS".into(),
+                    raw: false,
+                    parent: Some(devices[0].sn.clone()),
+                    packs: 1 + i % 3,
+                });
+            }
+            if i % 2 == 0 {
+                devices.push(DeviceSpec {
+                    sn: format!("SIMWS{:06}", i + 1),
+                    family: Family::WeatherStation,
+                    type_code: 0,
+                    protocol: "weather-station",
+                    model: "SIM-WEATHER".into(),
+                    raw: false,
+                    parent: None,
+                    packs: 0,
+                });
+            }
+            let battery_kwh = if grid_tied {
+                0.0
+            } else {
+                (kwp * 2.0).clamp(5.0, 60.0)
+            };
+            GatewaySpec {
+                sn,
+                key,
+                plant_name: format!("{name} {}", i + 1),
+                plant: PlantSpec {
+                    seed: noise::mix(seed.wrapping_add(i as u64)),
+                    lat,
+                    lon,
+                    tz,
+                    pv_kwp: kwp,
+                    mppt_count: if phases(type_code) == 3 { 2 } else { 1 + i % 2 },
+                    battery_kwh,
+                    battery_max_kw: (battery_kwh / 2.0).max(2.5),
+                    daily_load_kwh: kwp * 2.2,
+                    fault_rate: 0.01,
+                },
+                devices,
+            }
+        })
+        .collect()
+}
+
+/// A running gateway: its plant's model and what it last measured.
+pub struct SimGateway {
+    pub spec: GatewaySpec,
+    pub model: PlantModel,
+    /// Whether the inverter is switched on (power on/off commands).
+    pub inverter_on: bool,
+}
+
+impl SimGateway {
+    pub fn new(spec: GatewaySpec) -> SimGateway {
+        let model = PlantModel::new(spec.plant.clone());
+        SimGateway {
+            spec,
+            model,
+            inverter_on: true,
+        }
+    }
+
+    /// Advances the model and builds the telemetry payload for `at`.
+    pub fn telemetry(
+        &mut self,
+        at: DateTime<Utc>,
+        dt_secs: f64,
+        configs: &[ProtocolConfig],
+    ) -> (Snapshot, Telemetry) {
+        let mut snapshot = self.model.step(at, dt_secs);
+        if !self.inverter_on {
+            snapshot.flows.pv_w = 0.0;
+        }
+        let devices = self
+            .spec
+            .devices
+            .iter()
+            .map(|d| reading(d, &snapshot, configs))
+            .collect();
+        (
+            snapshot,
+            Telemetry {
+                v: PAYLOAD_VERSION,
+                ts: at.timestamp_millis(),
+                devices,
+            },
+        )
+    }
+}
+
+fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig]) -> DeviceReading {
+    let values = match d.family {
+        Family::Inverter => readings::inverter(
+            s,
+            1000.0 * s.strings.len() as f64 * 2.5,
+            phases(d.type_code),
+            &d.sn,
+        ),
+        Family::Meter => readings::meter(s, &d.sn),
+        Family::Battery => readings::battery(s, 10.0, d.packs, &d.sn),
+        Family::WeatherStation => readings::weather(s, &d.sn),
+    };
+    let base = DeviceReading {
+        sn: d.sn.clone(),
+        family: d.family.wire().into(),
+        type_code: d.type_code,
+        protocol: d.protocol.into(),
+        model: d.model.clone(),
+        parent: d.parent.clone(),
+        values: BTreeMap::new(),
+        raw: Vec::new(),
+    };
+    match configs.iter().find(|c| c.code == d.protocol) {
+        Some(config) if d.raw => readings::raw_reading(config, &values, base),
+        _ => DeviceReading { values, ..base },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn the_demo_fleet_covers_every_type_code_and_device_family() {
+        let fleet = demo_fleet(7, 9);
+        let codes: Vec<i64> = fleet.iter().map(|g| g.devices[0].type_code).collect();
+        for code in TYPE_CODES {
+            assert!(codes.contains(&code), "{code}");
+        }
+        let all: Vec<&DeviceSpec> = fleet.iter().flat_map(|g| &g.devices).collect();
+        for family in [Family::Meter, Family::Battery, Family::WeatherStation] {
+            assert!(all.iter().any(|d| d.family == family), "{family:?}");
+        }
+        assert!(
+            all.iter().any(|d| d.raw),
+            "one family reports raw registers"
+        );
+        assert!(
+            all.iter().any(|d| d.packs > 1),
+            "a battery with slave packs"
+        );
+        let mut sns: Vec<&str> = all.iter().map(|d| d.sn.as_str()).collect();
+        sns.sort();
+        sns.dedup();
+        assert_eq!(sns.len(), all.len(), "unique SNs");
+    }
+
+    #[test]
+    fn telemetry_names_every_device_with_its_protocol() {
+        let configs = devices::protocol::shipped().unwrap();
+        let mut gw = SimGateway::new(demo_fleet(1, 1).remove(0));
+        let (_, t) = gw.telemetry(
+            Utc.with_ymd_and_hms(2024, 6, 1, 10, 0, 0).unwrap(),
+            300.0,
+            &configs,
+        );
+        assert_eq!(t.devices.len(), gw.spec.devices.len());
+        assert!(!t.devices[0].raw.is_empty(), "type 2 reports raw blocks");
+        assert!(t.devices[1].values.contains_key("power"));
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(json.len() < devices::report::MAX_PAYLOAD_BYTES);
+    }
+}
