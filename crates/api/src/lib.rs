@@ -14,6 +14,7 @@ mod codes;
 mod company;
 mod dict;
 mod files;
+mod gateways;
 mod permissions;
 mod plants;
 mod system;
@@ -59,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .merge(company::router())
         .merge(dict::router())
         .merge(plants::router())
+        .merge(gateways::router())
         .merge(files::router(&state))
         .merge(system::router())
         .merge(versions::router())

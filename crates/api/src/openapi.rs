@@ -6,7 +6,9 @@ use utoipa::{
     openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
 };
 
-use crate::{accounts, auth, company, dict, permissions, plants, system, users, versions};
+use crate::{
+    accounts, auth, company, dict, gateways, permissions, plants, system, users, versions,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -33,6 +35,7 @@ use crate::{accounts, auth, company, dict, permissions, plants, system, users, v
         plants::sharing::transfer, plants::sharing::delete,
         versions::timeline, versions::latest, versions::check, versions::list, versions::one,
         versions::save, versions::delete,
+        gateways::registry::create, gateways::registry::check, gateways::registry::check_path, gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one, gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import, gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
     )
 )]
 struct ApiDoc;

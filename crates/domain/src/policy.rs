@@ -233,6 +233,75 @@ impl Actor {
     }
 }
 
+/// The facts about a registered gateway that access decisions need: the plant it is on (as the
+/// caller sees that plant) and who holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct GatewayScope {
+    pub plant: Option<PlantScope>,
+    pub owner: Option<UserId>,
+    pub company: Option<CompanyId>,
+}
+
+impl GatewayScope {
+    /// In the registry and given to nobody yet.
+    pub fn is_free(&self) -> bool {
+        self.plant.is_none() && self.owner.is_none() && self.company.is_none()
+    }
+}
+
+impl Actor {
+    /// Creating and deleting registry entries belongs to internal administrators.
+    pub fn require_gateway_registry(&self) -> Result<(), DomainError> {
+        if self.is_internal() {
+            self.require("sys.gateway.edit")
+        } else {
+            Err(Code::NoPermission.into())
+        }
+    }
+
+    /// Whether the caller may see a gateway: internal staff see the whole registry; anyone else
+    /// sees the gateways on plants they can see and the stock they (or their company) hold.
+    /// `false` answers as "gateway does not exist".
+    pub fn can_see_gateway(&self, gateway: &GatewayScope) -> bool {
+        if self.is_internal() {
+            return true;
+        }
+        match &gateway.plant {
+            Some(plant) => self.plant_access(plant).is_some(),
+            None => self.holds(gateway),
+        }
+    }
+
+    /// Whether the caller may take this gateway (claim it or put it on a plant): it is on no
+    /// plant, and either free or already held by them or their company.
+    pub fn can_take_gateway(&self, gateway: &GatewayScope) -> bool {
+        gateway.plant.is_none() && (gateway.is_free() || self.holds(gateway))
+    }
+
+    fn holds(&self, gateway: &GatewayScope) -> bool {
+        gateway.owner == Some(self.id)
+            || (self.kind == UserKind::Company
+                && self.company.is_some()
+                && gateway.company == self.company)
+    }
+
+    /// Requires any one of `keys` on a plant the caller can see; a plant they cannot see
+    /// answers 700.
+    pub fn require_any_on_plant(
+        &self,
+        plant: &PlantScope,
+        keys: &[&str],
+    ) -> Result<PlantAccess, DomainError> {
+        let access = self.plant_access(plant).ok_or(Code::PlantMissing)?;
+        let granted = self.plant_permissions(access);
+        if keys.iter().any(|key| granted.iter().any(|k| k == key)) {
+            Ok(access)
+        } else {
+            Err(Code::NoPermission.into())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +433,73 @@ mod tests {
         assert_eq!(
             visitor
                 .require_on_plant(&plant(1, None, None), "station.edit")
+                .unwrap_err()
+                .code,
+            Code::PlantMissing
+        );
+    }
+    #[test]
+    fn gateways_are_seen_through_their_plant_or_their_holder() {
+        let owner = actor(1, UserKind::Owner, None, &["gateway.add"]);
+        let staff = actor(3, UserKind::Company, Some(10), &["gateway.add"]);
+        let stranger = actor(2, UserKind::Owner, None, &["gateway.add"]);
+        let admin = actor(9, UserKind::Internal, None, &["sys.gateway.edit"]);
+        let free = GatewayScope {
+            plant: None,
+            owner: None,
+            company: None,
+        };
+        assert!(free.is_free());
+        assert!(!owner.can_see_gateway(&free) && admin.can_see_gateway(&free));
+        assert!(owner.can_take_gateway(&free) && stranger.can_take_gateway(&free));
+
+        let on_plant = GatewayScope {
+            plant: Some(plant(1, Some(10), None)),
+            owner: Some(UserId(1)),
+            company: Some(CompanyId(10)),
+        };
+        assert!(owner.can_see_gateway(&on_plant) && staff.can_see_gateway(&on_plant));
+        assert!(!stranger.can_see_gateway(&on_plant));
+        assert!(!owner.can_take_gateway(&on_plant), "already on a plant");
+
+        let stock = GatewayScope {
+            plant: None,
+            owner: Some(UserId(4)),
+            company: Some(CompanyId(10)),
+        };
+        assert!(staff.can_see_gateway(&stock) && staff.can_take_gateway(&stock));
+        assert!(!stranger.can_see_gateway(&stock) && !stranger.can_take_gateway(&stock));
+    }
+
+    #[test]
+    fn only_internal_administrators_manage_the_gateway_registry() {
+        let admin = actor(9, UserKind::Internal, None, &["sys.gateway.edit"]);
+        let viewer = actor(8, UserKind::Internal, None, &["sys.gateway.view"]);
+        let company = actor(3, UserKind::Company, Some(10), &["sys.gateway.edit"]);
+        assert!(admin.require_gateway_registry().is_ok());
+        assert!(viewer.require_gateway_registry().is_err());
+        assert!(company.require_gateway_registry().is_err());
+    }
+
+    #[test]
+    fn binding_a_gateway_needs_one_of_the_keys_on_a_visible_plant() {
+        let staff = actor(3, UserKind::Company, Some(10), &["gateway.add"]);
+        let p = plant(1, Some(10), None);
+        assert!(
+            staff
+                .require_any_on_plant(&p, &["station.edit", "gateway.add"])
+                .is_ok()
+        );
+        assert_eq!(
+            staff
+                .require_any_on_plant(&p, &["gateway.unbind"])
+                .unwrap_err()
+                .code,
+            Code::NoPermission
+        );
+        assert_eq!(
+            staff
+                .require_any_on_plant(&plant(1, Some(11), None), &["gateway.add"])
                 .unwrap_err()
                 .code,
             Code::PlantMissing

@@ -1,5 +1,7 @@
 //! The registry of gateways and devices: what exists, and which plant it belongs to.
 
+use domain::{ids::UserId, policy::PlantVisibility};
+
 use crate::{Result, Store, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -185,5 +187,181 @@ impl Store {
             parent_sn,
             now
         )?)
+    }
+}
+
+/// What a gateway listing asks for.
+#[derive(Debug, Clone, Default)]
+pub struct GatewayFilter {
+    pub online: Option<bool>,
+    pub upload_cycle: Option<i64>,
+    pub protocol: Option<String>,
+    /// The company the gateway is held for.
+    pub company: Option<i64>,
+    /// Upper-case part of the SN.
+    pub sn: Option<String>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// A gateway as a listing shows it: the registry row and the name of its plant.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GatewayListRow {
+    #[sqlx(flatten)]
+    pub gateway: GatewayRow,
+    pub plant_name: Option<String>,
+}
+
+/// Who a gateway is given to: an account (and its company), and a plant when it is placed on
+/// one. A gateway with a holder but no plant is the holder's stock.
+#[derive(Debug, Clone, Copy)]
+pub struct Holder {
+    pub plant: Option<i64>,
+    pub owner: i64,
+    pub company: Option<i64>,
+}
+
+const LIST_COLUMNS: &str = "g.id, g.sn, g.reg_key, g.alias, g.protocol, g.model, g.comm_type, \
+    g.soft_ver, g.hard_ver, g.signal, g.upload_cycle, g.plant_id, g.owner_id, g.company_id, \
+    g.online, g.last_online, g.created_at, g.updated_at, p.name AS plant_name";
+
+/// Gateways and their plant as seen by `$1` (see `plants::VISIBLE` for `$1`-`$3`).
+const LIST_FROM: &str = "FROM gateways g LEFT JOIN plants p ON p.id = g.plant_id \
+    LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+
+/// A viewer sees the gateways on plants they can see (the plants' own rule) and the stock held
+/// by them or their company; internal staff see the whole registry, unbound gateways too.
+fn gateway_visible() -> String {
+    format!(
+        "({} OR (g.plant_id IS NULL AND (g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2))))",
+        crate::plants::VISIBLE
+    )
+}
+
+impl Store {
+    /// A page of the gateways `visibility` allows, with the total count before paging.
+    pub async fn gateways_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        filter: &GatewayFilter,
+    ) -> Result<(Vec<GatewayListRow>, i64)> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sn = filter
+            .sn
+            .as_ref()
+            .map(|s| format!("%{}%", s.to_uppercase()));
+        let conditions = format!(
+            "{} AND ($4 IS NULL OR g.online = $4) AND ($5 IS NULL OR g.upload_cycle = $5) \
+             AND ($6 IS NULL OR g.protocol = $6) AND ($7 IS NULL OR g.company_id = $7) \
+             AND ($8 IS NULL OR UPPER(g.sn) LIKE $8)",
+            gateway_visible()
+        );
+        let sql = format!(
+            "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {conditions} ORDER BY g.id DESC \
+             LIMIT $9 OFFSET $10"
+        );
+        let page = rows!(
+            self,
+            fetch_all,
+            GatewayListRow,
+            &sql,
+            user,
+            company,
+            all,
+            filter.online,
+            filter.upload_cycle,
+            filter.protocol.as_deref(),
+            filter.company,
+            sn.as_deref(),
+            filter.limit,
+            filter.offset
+        )?;
+        let count_sql = format!("SELECT COUNT(*) {LIST_FROM} WHERE {conditions}");
+        let total = scalar!(
+            self,
+            fetch_one,
+            i64,
+            &count_sql,
+            user,
+            company,
+            all,
+            filter.online,
+            filter.upload_cycle,
+            filter.protocol.as_deref(),
+            filter.company,
+            sn.as_deref()
+        )?;
+        Ok((page, total))
+    }
+
+    /// How many visible gateways there are, and how many of them are online.
+    pub async fn gateway_counts(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+    ) -> Result<(i64, i64)> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN g.online THEN 1 ELSE 0 END), 0) \
+             {LIST_FROM} WHERE {}",
+            gateway_visible()
+        );
+        Ok(rows!(
+            self,
+            fetch_one,
+            (i64, i64),
+            &sql,
+            user,
+            company,
+            all
+        )?)
+    }
+
+    /// Gives a gateway (and the devices behind it) to `to`, but only while it is off any plant
+    /// and either free or already held by `by` (an account and its company). Answers whether it
+    /// was taken; the condition is checked in the same statement, so two callers racing for one
+    /// gateway cannot both win.
+    pub async fn take_gateway(
+        &self,
+        gateway: i64,
+        to: &Holder,
+        by: (i64, Option<i64>),
+        now: i64,
+    ) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE gateways SET plant_id = $2, owner_id = $3, company_id = $4, updated_at = $5 \
+             WHERE id = $1 AND plant_id IS NULL AND ((owner_id IS NULL AND company_id IS NULL) \
+             OR owner_id = $6 OR ($7 IS NOT NULL AND company_id = $7))",
+            gateway,
+            to.plant,
+            to.owner,
+            to.company,
+            now,
+            by.0,
+            by.1
+        )?;
+        if n == 1 {
+            exec!(
+                self,
+                "UPDATE devices SET plant_id = $2, updated_at = $3 WHERE gateway_id = $1",
+                gateway,
+                to.plant,
+                now
+            )?;
+        }
+        Ok(n == 1)
+    }
+
+    /// Removes a gateway from the registry, only while nobody holds it; its devices stay
+    /// registered without a gateway.
+    pub async fn delete_gateway(&self, gateway: i64) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "DELETE FROM gateways WHERE id = $1 AND plant_id IS NULL AND owner_id IS NULL \
+             AND company_id IS NULL",
+            gateway
+        )? == 1)
     }
 }

@@ -137,10 +137,10 @@ const COLUMNS: &str = "p.id, p.name, p.owner_id, p.company_id, p.created_by, p.p
     p.updated_at, s.role AS shared_as";
 
 /// `$1` is the viewer, `$2` their company (or NULL), `$3` 1 when they see everything.
-const VISIBLE: &str = "($3 = 1 OR p.owner_id = $1 OR s.user_id IS NOT NULL \
+pub(crate) const VISIBLE: &str = "($3 = 1 OR p.owner_id = $1 OR s.user_id IS NOT NULL \
     OR ($2 IS NOT NULL AND p.company_id = $2))";
 
-fn viewer(visibility: PlantVisibility, reader: UserId) -> (i64, Option<i64>, i64) {
+pub(crate) fn viewer(visibility: PlantVisibility, reader: UserId) -> (i64, Option<i64>, i64) {
     match visibility {
         PlantVisibility::All => (reader.0, None, 1),
         PlantVisibility::Of { user, company } => (user.0, company.map(|c| c.0), 0),

@@ -1,0 +1,208 @@
+//! Reading gateways: the paged list with its filters, online counts, one gateway with the
+//! devices behind it, and unbinding.
+
+use axum::extract::{Path, State};
+use domain::{Code, plant::Status};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::gateways::{DeviceRow, GatewayFilter, GatewayRow};
+use utoipa::IntoParams;
+
+use super::{require_any, visible};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data, Done},
+    extract::{Query, num},
+    now_ms,
+    plants::update_at,
+    session::CurrentUser,
+    users::create_at,
+};
+
+const MAX_PAGE: i64 = 100;
+const VIEW_KEYS: [&str; 2] = ["gateway.view", "sys.gateway.view"];
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub page: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub limit: Option<i64>,
+    /// 1 online, 0 offline; -1 any.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub status: Option<i64>,
+    /// Upload interval in seconds; -1 any.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub upload_cycle: Option<i64>,
+    /// Protocol config name; -1 any.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub protocol: Option<String>,
+    /// Company the gateways are held for; -1 any.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub agent_company_id: Option<i64>,
+    /// Part of the SN, any case.
+    #[serde(default, alias = "gsn", deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+}
+
+impl ListQuery {
+    fn filter(&self, limit: i64, offset: i64) -> GatewayFilter {
+        GatewayFilter {
+            online: self
+                .status
+                .filter(|s| *s >= 0)
+                .map(|s| s != Status::Offline as i64),
+            upload_cycle: self.upload_cycle.filter(|c| *c >= 0),
+            protocol: self
+                .protocol
+                .as_deref()
+                .map(str::trim)
+                .filter(|p| !p.is_empty() && *p != "-1")
+                .map(String::from),
+            company: self.agent_company_id.filter(|c| *c > 0),
+            sn: self
+                .sn
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from),
+            limit,
+            offset,
+        }
+    }
+}
+
+fn comm_type_name(code: &str) -> String {
+    match code.to_ascii_lowercase().as_str() {
+        "wifi" | "wi-fi" => "WiFi".into(),
+        "4g" | "lte" => "4G".into(),
+        "2g" | "gprs" => "GPRS".into(),
+        "eth" | "ethernet" | "lan" => "Ethernet".into(),
+        "rs485" => "RS485".into(),
+        _ => code.into(),
+    }
+}
+
+/// `YYYY-MM-DD HH:MM:SS` (UTC), as the gateway list shows the last data time.
+fn lldt(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string()
+}
+
+/// One gateway as the list answers it (API_CONVENTIONS.md): `sn` always a string, `updateAt`
+/// always `YYYY-MM-DDTHH:MM:SSZ`.
+fn item(g: &GatewayRow, plant_name: Option<&str>) -> Value {
+    let status = if g.online {
+        Status::Normal
+    } else {
+        Status::Offline
+    };
+    json!({
+        "id": g.id, "sn": g.sn, "key": g.reg_key, "alias": g.alias, "status": status as i64,
+        "commType": g.comm_type, "commTypeName": comm_type_name(&g.comm_type), "signal": g.signal,
+        "softVer": g.soft_ver, "hardVer": g.hard_ver,
+        "updateAt": update_at(g.last_online.unwrap_or(g.updated_at).max(g.updated_at)),
+        "protocolType": g.protocol, "proto": g.protocol, "model": g.model,
+        "lldt": g.last_online.map(lldt), "uploadCycle": g.upload_cycle,
+        "devName": if g.alias.is_empty() { &g.sn } else { &g.alias },
+        "online": g.online, "plantId": g.plant_id, "plantName": plant_name,
+        "createAt": create_at(g.created_at),
+    })
+}
+
+fn device(d: &DeviceRow) -> Value {
+    json!({
+        "id": d.id, "sn": d.sn, "family": d.family, "type": d.type_code, "alias": d.alias,
+        "model": d.model, "protocol": d.protocol, "ratePower": d.rated_power,
+        "parentSn": d.parent_sn, "status": d.status, "online": d.online, "plantId": d.plant_id,
+        "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at).max(d.updated_at)),
+    })
+}
+
+/// The gateways the caller may see, paged (`page` from 1, `limit` up to 100).
+#[utoipa::path(get, path = "/api/v1/gateways", tag = "gateways", params(ListQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, key, status, commType, signal, softVer, hardVer, updateAt, protocolType, model, lldt, uploadCycle, devName, commTypeName, proto, ...}]}")))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Data<Value>> {
+    require_any(&me, &VIEW_KEYS)?;
+    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
+    let page = q.page.unwrap_or(1).max(1);
+    let (rows, total) = app
+        .store
+        .gateways_visible(
+            me.actor.plant_visibility(),
+            me.id(),
+            &q.filter(limit, (page - 1) * limit),
+        )
+        .await?;
+    let infos: Vec<Value> = rows
+        .iter()
+        .map(|r| item(&r.gateway, r.plant_name.as_deref()))
+        .collect();
+    Ok(Data(
+        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
+    ))
+}
+
+/// How many gateways the caller may see, online and offline.
+#[utoipa::path(get, path = "/api/v1/gateways/count", tag = "gateways", security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {total, online, offline}")))]
+pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    require_any(&me, &VIEW_KEYS)?;
+    let (total, online) = app
+        .store
+        .gateway_counts(me.actor.plant_visibility(), me.id())
+        .await?;
+    Ok(Data(
+        json!({"total": total, "online": online, "offline": total - online}),
+    ))
+}
+
+/// One gateway with the devices behind it; 305 when the caller may not see it.
+#[utoipa::path(get, path = "/api/v1/gateway/{id}", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the list item plus plant {id, name} and devices[]; 305")))]
+pub async fn detail(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    require_any(&me, &VIEW_KEYS)?;
+    let (g, _, plant) = visible(&app, &me, &id).await?;
+    let devices = app.store.gateway_devices(g.id).await?;
+    let mut body = item(&g, plant.as_ref().map(|p| p.name.as_str()));
+    body["plant"] = match &plant {
+        Some(p) => json!({"id": p.id, "name": p.name}),
+        None => Value::Null,
+    };
+    body["devices"] = devices.iter().map(device).collect();
+    Ok(Data(body))
+}
+
+/// Unbinds a gateway from its plant (`gateway.unbind` on the plant) or from the caller's
+/// stock; its devices are unbound too and their history stays with the plant.
+#[utoipa::path(post, path = "/api/v1/gateway/{id}/unbind", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 305")))]
+pub async fn unbind(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Done> {
+    me.actor.require_writable()?;
+    let (g, scope, _) = visible(&app, &me, &id).await?;
+    match &scope.plant {
+        Some(plant) => {
+            me.actor.require_on_plant(plant, "gateway.unbind")?;
+        }
+        None if g.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
+        None => require_any(&me, &["gateway.unbind", "sys.gateway.edit"])?,
+    }
+    app.store.unbind_gateway(g.id, now_ms()).await?;
+    tracing::info!(gateway = g.id, sn = %g.sn, plant = ?g.plant_id, by = %me.id(), "gateway unbound");
+    Ok(Done)
+}

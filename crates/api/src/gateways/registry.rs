@@ -1,0 +1,133 @@
+//! The factory registry: internal administrators add and remove gateways; anyone who works
+//! with gateways may check whether an SN is known and free.
+
+use axum::extract::{Path, State};
+use domain::{Code, DomainError};
+use serde::Deserialize;
+use store::StoreError;
+use utoipa::ToSchema;
+
+use super::{parse_key, parse_sn, require_any, scope_of, visible};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data, Done},
+    extract::{Body, num},
+    now_ms,
+    session::CurrentUser,
+};
+
+const PROTOCOL_MAX: usize = 40;
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateRequest {
+    /// Serial number: letters, digits and `-`, 6-32 characters.
+    #[serde(default, alias = "gsn", deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+    /// Registration key, 4-32 visible characters.
+    #[serde(default, alias = "regKey", deserialize_with = "num::opt_text")]
+    pub key: Option<String>,
+    /// Protocol config name (optional).
+    #[serde(default, alias = "protocolType", deserialize_with = "num::opt_text")]
+    pub protocol: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SnRequest {
+    #[serde(default, alias = "gsn", deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+}
+
+/// Adds a gateway to the factory registry (internal administrators with `sys.gateway.edit`).
+/// A known SN answers code 4 with detail `sn`.
+#[utoipa::path(post, path = "/api/v1/gateway/create", tag = "gateways", request_body = CreateRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the new id; 2, 4")))]
+pub async fn create(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<CreateRequest>,
+) -> ApiResult<Data<i64>> {
+    me.actor.require_gateway_registry()?;
+    me.actor.require_writable()?;
+    let sn = parse_sn(req.sn.as_deref())?;
+    let key = parse_key(req.key.as_deref())?;
+    let protocol = domain::account::check_text(
+        "protocol",
+        req.protocol.as_deref().unwrap_or_default(),
+        PROTOCOL_MAX,
+    )?;
+    match app
+        .store
+        .create_gateway(&sn, &key, &protocol, now_ms())
+        .await
+    {
+        Ok(id) => {
+            tracing::info!(gateway = id, %sn, by = %me.id(), "gateway registered");
+            Ok(Data(id))
+        }
+        Err(StoreError::Conflict(_)) => Err(DomainError::invalid("sn").into()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// 0 when the caller may use the SN (free, or their own stock), 301 when it is in use where
+/// the caller can see it, 305 when it is unknown or someone else's.
+async fn answer(app: &AppState, me: &CurrentUser, raw: Option<&str>) -> ApiResult<Done> {
+    require_any(me, &["gateway.view", "sys.gateway.view"])?;
+    let sn = parse_sn(raw)?;
+    let g = app
+        .store
+        .gateway_by_sn(&sn)
+        .await?
+        .ok_or(Code::GatewayMissing)?;
+    let (scope, _) = scope_of(app, me, &g).await?;
+    if me.actor.can_take_gateway(&scope) {
+        Ok(Done)
+    } else if me.actor.can_see_gateway(&scope) {
+        Err(Code::GatewayUsed.into())
+    } else {
+        Err(Code::GatewayMissing.into())
+    }
+}
+
+/// Whether an SN is known and free: 0 free, 301 in use, 305 unknown (or another tenant's).
+#[utoipa::path(post, path = "/api/v1/gateways/check", tag = "gateways", request_body = SnRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 0 free, 2, 4, 301 in use, 305 unknown")))]
+pub async fn check(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<SnRequest>,
+) -> ApiResult<Done> {
+    answer(&app, &me, req.sn.as_deref()).await
+}
+
+/// The same check with the SN in the path.
+#[utoipa::path(post, path = "/api/v1/gateway/{sn}/check", tag = "gateways", params(("sn" = String, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 0 free, 2, 4, 301 in use, 305 unknown")))]
+pub async fn check_path(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Done> {
+    answer(&app, &me, Some(&sn)).await
+}
+
+/// Removes a gateway from the registry (internal administrators), only while nobody holds it
+/// (301 otherwise).
+#[utoipa::path(get, path = "/api/v1/gateway/{id}/delete", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 301 in use, 305")))]
+pub async fn delete(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Done> {
+    me.actor.require_gateway_registry()?;
+    me.actor.require_writable()?;
+    let (g, _, _) = visible(&app, &me, &id).await?;
+    if !app.store.delete_gateway(g.id).await? {
+        return Err(Code::GatewayUsed.into());
+    }
+    tracing::info!(gateway = g.id, sn = %g.sn, by = %me.id(), "gateway removed from the registry");
+    Ok(Done)
+}
