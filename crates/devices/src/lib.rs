@@ -4,6 +4,8 @@
 
 pub mod decode;
 pub mod error;
+pub mod events;
+pub mod ingest;
 pub mod modbus;
 pub mod protocol;
 pub mod report;

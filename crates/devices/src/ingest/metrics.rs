@@ -1,0 +1,204 @@
+//! Energy metrics and where each comes from: the one table that maps the keys of the shipped
+//! protocol configs (and of gateways that decode values themselves with the same names) to the
+//! portal's day-energy metrics.
+//!
+//! Inverters report daily counters (`today_*`, reset at the device's midnight) and lifetime
+//! counters (`total_*`); a daily counter is preferred. Meters and battery stacks only report
+//! lifetime counters. Inside a plant a metric is summed over the best-ranked family that reports
+//! it (inverter, then meter, then battery), so a hybrid inverter and its battery's BMS do not
+//! both count the same charge.
+
+use store::telemetry::CounterKind;
+
+use crate::protocol::DeviceFamily;
+
+pub const PV: &str = "pv";
+pub const LOAD: &str = "load";
+pub const GRID_IMPORT: &str = "grid_import";
+pub const GRID_EXPORT: &str = "grid_export";
+pub const CHARGE: &str = "charge";
+pub const DISCHARGE: &str = "discharge";
+pub const GENERATOR: &str = "generator";
+
+/// Every energy metric, in display order.
+pub const ALL: [&str; 7] = [
+    PV,
+    LOAD,
+    GRID_IMPORT,
+    GRID_EXPORT,
+    CHARGE,
+    DISCHARGE,
+    GENERATOR,
+];
+
+/// One value key that feeds a metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Source {
+    pub metric: &'static str,
+    pub key: &'static str,
+    pub kind: CounterKind,
+}
+
+const fn daily(metric: &'static str, key: &'static str) -> Source {
+    Source {
+        metric,
+        key,
+        kind: CounterKind::Daily,
+    }
+}
+
+const fn lifetime(metric: &'static str, key: &'static str) -> Source {
+    Source {
+        metric,
+        key,
+        kind: CounterKind::Lifetime,
+    }
+}
+
+/// Deye/Sunsynk hybrids (`deye-hybrid-1ph`, `deye-hybrid-3ph-lv`, `deye-hybrid-3ph-hv`).
+/// Per metric, earlier sources win.
+const INVERTER: &[Source] = &[
+    daily(PV, "today_pv_energy"),
+    lifetime(PV, "total_pv_energy"),
+    daily(LOAD, "today_load_energy"),
+    lifetime(LOAD, "total_load_energy"),
+    daily(GRID_IMPORT, "today_grid_import"),
+    lifetime(GRID_IMPORT, "total_grid_import"),
+    daily(GRID_EXPORT, "today_grid_export"),
+    lifetime(GRID_EXPORT, "total_grid_export"),
+    daily(CHARGE, "today_battery_charge"),
+    lifetime(CHARGE, "total_battery_charge"),
+    daily(DISCHARGE, "today_battery_discharge"),
+    lifetime(DISCHARGE, "total_battery_discharge"),
+    daily(GENERATOR, "today_gen_energy"),
+    lifetime(GENERATOR, "total_gen_energy"),
+];
+
+/// `meter-3ph`: a grid connection meter.
+const METER: &[Source] = &[
+    lifetime(GRID_IMPORT, "import_energy"),
+    lifetime(GRID_EXPORT, "export_energy"),
+];
+
+/// `bms-lv-stack`: the master battery of a stack.
+const BATTERY: &[Source] = &[
+    lifetime(CHARGE, "total_charge_energy"),
+    lifetime(DISCHARGE, "total_discharge_energy"),
+];
+
+/// The keys that feed energy metrics for a device family, best first per metric.
+pub fn sources(family: DeviceFamily) -> &'static [Source] {
+    match family {
+        DeviceFamily::Inverter => INVERTER,
+        DeviceFamily::Meter => METER,
+        DeviceFamily::Battery => BATTERY,
+        DeviceFamily::WeatherStation => &[],
+    }
+}
+
+/// Source priority inside a plant: lower wins.
+pub fn rank(family: DeviceFamily) -> i64 {
+    match family {
+        DeviceFamily::Inverter => 0,
+        DeviceFamily::Meter => 1,
+        DeviceFamily::Battery => 2,
+        DeviceFamily::WeatherStation => 3,
+    }
+}
+
+/// The energy readings in one report: per metric, the first source present with a finite,
+/// non-negative value. `value` looks a key up in the report.
+pub fn readings(
+    family: DeviceFamily,
+    value: impl Fn(&str) -> Option<f64>,
+) -> Vec<(&'static str, f64, CounterKind)> {
+    let mut out: Vec<(&'static str, f64, CounterKind)> = Vec::new();
+    for s in sources(family) {
+        if out.iter().any(|(m, _, _)| *m == s.metric) {
+            continue;
+        }
+        if let Some(v) = value(s.key).filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e12) {
+            out.push((s.metric, v, s.kind));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::shipped;
+
+    #[test]
+    fn every_mapped_key_exists_in_the_shipped_configs_of_its_family() {
+        let configs = shipped().unwrap_or_default();
+        assert!(!configs.is_empty());
+        for config in &configs {
+            for s in sources(config.family) {
+                // Generator counters exist on the three-phase models only.
+                if s.metric == GENERATOR && config.code == "deye-hybrid-1ph" {
+                    continue;
+                }
+                assert!(
+                    config.point(s.key).is_some(),
+                    "{} has no key {} for {}",
+                    config.code,
+                    s.key,
+                    s.metric
+                );
+                assert_eq!(config.point(s.key).map(|p| p.unit.as_str()), Some("kWh"));
+                assert!(ALL.contains(&s.metric));
+            }
+        }
+    }
+
+    #[test]
+    fn every_inverter_config_feeds_pv_load_grid_and_battery_metrics() {
+        for config in shipped().unwrap_or_default() {
+            if config.family != DeviceFamily::Inverter {
+                continue;
+            }
+            let found = readings(config.family, |k| config.point(k).map(|_| 1.0));
+            let metrics: Vec<&str> = found.iter().map(|(m, _, _)| *m).collect();
+            for m in [PV, LOAD, GRID_IMPORT, GRID_EXPORT, CHARGE, DISCHARGE] {
+                assert!(metrics.contains(&m), "{} lacks {m}", config.code);
+            }
+            assert!(
+                found
+                    .iter()
+                    .all(|(m, _, k)| *k == CounterKind::Daily || *m == GENERATOR)
+            );
+        }
+    }
+
+    #[test]
+    fn a_daily_counter_wins_over_a_lifetime_counter_and_bad_values_are_skipped() {
+        let r = readings(DeviceFamily::Inverter, |k| match k {
+            "today_pv_energy" => Some(12.5),
+            "total_pv_energy" => Some(9000.0),
+            "today_load_energy" => Some(f64::NAN),
+            "total_load_energy" => Some(-1.0),
+            "total_grid_import" => Some(50.0),
+            _ => None,
+        });
+        assert_eq!(
+            r,
+            vec![
+                (PV, 12.5, CounterKind::Daily),
+                (GRID_IMPORT, 50.0, CounterKind::Lifetime)
+            ]
+        );
+    }
+
+    #[test]
+    fn meters_and_batteries_rank_below_inverters_and_weather_feeds_nothing() {
+        assert!(rank(DeviceFamily::Inverter) < rank(DeviceFamily::Meter));
+        assert!(rank(DeviceFamily::Meter) < rank(DeviceFamily::Battery));
+        assert!(sources(DeviceFamily::WeatherStation).is_empty());
+        assert_eq!(
+            readings(DeviceFamily::Meter, |k| (k == "import_energy")
+                .then_some(3.0)),
+            vec![(GRID_IMPORT, 3.0, CounterKind::Lifetime)]
+        );
+    }
+}

@@ -1,0 +1,3 @@
+//! The ingest pipeline (placeholder while the worker is written).
+pub mod metrics;
+pub mod status;
