@@ -5,7 +5,9 @@
 //! The physical model is deterministic for a given seed and time, so the demo can backfill a
 //! year of history and tests can compare stored energy with the model's own totals.
 
+pub mod commands;
 pub mod fleet;
+pub mod gateway;
 pub mod noise;
 pub mod plant;
 pub mod readings;

@@ -1,0 +1,129 @@
+//! A simulated gateway on the wire: it signs in to a broker with its SN and key, announces
+//! itself online (retained, with an offline last will), reports telemetry every interval and
+//! answers commands on its `cmd` topic.
+
+use std::{sync::Arc, time::Duration};
+
+use chrono::Utc;
+use devices::{
+    protocol::ProtocolConfig,
+    report::{Command, GatewayStatus, PAYLOAD_VERSION, topic},
+};
+use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
+use tokio::sync::watch;
+
+use crate::{
+    commands::{self, GatewayState},
+    fleet::SimGateway,
+    readings::Values,
+};
+
+#[derive(Debug, Clone)]
+pub struct Broker {
+    pub host: String,
+    pub port: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub broker: Broker,
+    /// Real time between reports.
+    pub interval: Duration,
+    /// The upload cycle the gateway announces (seconds of model time per report).
+    pub upload_cycle_secs: i64,
+}
+
+fn status(online: bool, cycle: i64) -> Vec<u8> {
+    let s = GatewayStatus {
+        v: PAYLOAD_VERSION,
+        online,
+        soft_ver: Some("SIM-1.4.2".into()),
+        hard_ver: Some("H2".into()),
+        signal: Some(-61),
+        comm_type: Some("WiFi".into()),
+        upload_cycle: Some(cycle),
+    };
+    serde_json::to_vec(&s).unwrap_or_default()
+}
+
+/// Runs one gateway until `stop` turns true; then it says goodbye (offline) and disconnects.
+pub async fn run(
+    mut gw: SimGateway,
+    configs: Arc<Vec<ProtocolConfig>>,
+    opts: RunOptions,
+    mut stop: watch::Receiver<bool>,
+) {
+    let sn = gw.spec.sn.clone();
+    let mut mqtt = MqttOptions::new(sn.clone(), opts.broker.host.clone(), opts.broker.port);
+    mqtt.set_credentials(sn.clone(), gw.spec.key.clone());
+    mqtt.set_keep_alive(Duration::from_secs(30));
+    mqtt.set_last_will(LastWill::new(
+        topic(&sn, "status"),
+        status(false, opts.upload_cycle_secs),
+        QoS::AtLeastOnce,
+        true,
+    ));
+    mqtt.set_max_packet_size(512 * 1024, 512 * 1024);
+    let (client, mut events) = AsyncClient::new(mqtt, 64);
+    let mut state = GatewayState::default();
+    let mut latest: Vec<Values> = vec![Values::new(); gw.spec.devices.len()];
+    let mut tick = tokio::time::interval(opts.interval);
+    let mut last = Utc::now();
+    loop {
+        tokio::select! {
+            changed = stop.changed() => {
+                if changed.is_err() || *stop.borrow() {
+                    let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, status(false, opts.upload_cycle_secs)).await;
+                    let _ = client.disconnect().await;
+                    // Let the goodbye and the disconnect go out.
+                    let _ = tokio::time::timeout(Duration::from_secs(2), async { while events.poll().await.is_ok() {} }).await;
+                    return;
+                }
+            }
+            _ = tick.tick() => {
+                let now = Utc::now();
+                let dt = (now - last).num_milliseconds().max(0) as f64 / 1000.0;
+                last = now;
+                let (_, telemetry) = gw.telemetry(now, dt, &configs);
+                for (slot, reading) in latest.iter_mut().zip(&telemetry.devices) {
+                    if !reading.values.is_empty() {
+                        *slot = reading.values.clone();
+                    }
+                }
+                match serde_json::to_vec(&telemetry) {
+                    Ok(payload) => {
+                        if let Err(e) = client.publish(topic(&sn, "telemetry"), QoS::AtLeastOnce, false, payload).await {
+                            tracing::warn!(gateway = %sn, %e, "telemetry not queued");
+                        }
+                    }
+                    Err(e) => tracing::warn!(gateway = %sn, %e, "telemetry not encoded"),
+                }
+            }
+            event = events.poll() => match event {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    let _ = client.subscribe(topic(&sn, "cmd"), QoS::AtLeastOnce).await;
+                    let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, status(true, opts.upload_cycle_secs)).await;
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) if p.topic == topic(&sn, "cmd") => {
+                    let Ok(cmd) = serde_json::from_slice::<Command>(&p.payload) else {
+                        tracing::warn!(gateway = %sn, "unreadable command dropped");
+                        continue;
+                    };
+                    let index = gw.spec.devices.iter().position(|d| d.sn == cmd.sn).unwrap_or(0);
+                    let protocol = gw.spec.devices.get(index).map(|d| d.protocol).unwrap_or_default();
+                    let config = configs.iter().find(|c| c.code == protocol);
+                    let values = latest.get(index).cloned().unwrap_or_default();
+                    let reply = commands::answer(&mut gw, &mut state, &cmd, &values, config);
+                    if let Ok(payload) = serde_json::to_vec(&reply) {
+                        let _ = client.publish(topic(&sn, "reply"), QoS::AtLeastOnce, false, payload).await;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::debug!(gateway = %sn, %e, "broker connection lost; retrying");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+        }
+    }
+}
