@@ -42,23 +42,23 @@ describe('signing in and out', () => {
     const calls = [];
     page.on('request', (r) => calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
     await signIn(page, server.url, USERS.admin);
-    assert.equal(new URL(page.url()).pathname, '/');
+    // '/' redirects to the plant list
+    await page.waitForURL(`${server.url}/plants`);
     assert.ok(calls.includes('GET /anonymous/publicKey'), calls.join('\n'));
     assert.ok(calls.includes('POST /oauth/token/new'), calls.join('\n'));
     assert.ok(calls.includes('GET /api/v1/permission'), calls.join('\n'));
-    assert.match(await page.getByTestId('welcome-title').innerText(), /Welcome, Admin/);
     assert.equal(await page.getByTestId('nickname').innerText(), 'Admin');
     assert.match(await page.getByTestId('version-label').innerText(), /V250120/);
     assert.match(
       await page.getByTestId('footer').innerText(),
       new RegExp(String(new Date().getFullYear())),
     );
-    assert.deepEqual(await menuKeys(page), ['/']);
+    assert.deepEqual(await menuKeys(page), ['/plants']);
 
     // a signed-in user opening /login goes to /
     await page.goto(`${server.url}/login`);
-    await page.waitForURL(`${server.url}/`);
-    await page.getByTestId('welcome-title').waitFor();
+    await page.waitForURL(`${server.url}/plants`);
+    await page.getByTestId('plants-title').waitFor();
     await context.close();
   });
 
@@ -69,8 +69,8 @@ describe('signing in and out', () => {
     const notFound = page.getByTestId('not-found');
     await notFound.waitFor();
     await notFound.getByRole('button').click();
-    await page.waitForURL(`${server.url}/`);
-    await page.getByTestId('welcome-title').waitFor();
+    await page.waitForURL(`${server.url}/plants`);
+    await page.getByTestId('plants-title').waitFor();
     await context.close();
   });
 
@@ -79,7 +79,7 @@ describe('signing in and out', () => {
     await signIn(page, server.url, USERS.owner);
     await page.getByTestId('language-switch').click();
     await page.getByRole('menuitem', { name: '中文' }).click();
-    await page.getByText('欢迎，Olivia').waitFor();
+    await page.getByText('电站列表').waitFor();
 
     const lans = [];
     page.on('request', (r) => {
@@ -88,15 +88,15 @@ describe('signing in and out', () => {
         lans.push(u.searchParams.get('lan'));
     });
     await page.reload();
-    await page.getByText('欢迎，Olivia').waitFor();
-    assert.equal(await page.locator('[data-menu-key="/"]').innerText(), '首页');
+    await page.getByText('电站列表').waitFor();
+    assert.equal(await page.locator('[data-menu-key="/plants"]').innerText(), '电站');
     assert.ok(lans.length > 0 && lans.every((l) => l === 'zh'), `lan sent: ${lans.join(',')}`);
 
     await page.getByTestId('language-switch').click();
     await page.getByRole('menuitem', { name: 'Español' }).click();
-    await page.getByText('Bienvenido, Olivia').waitFor();
+    await page.getByText('Lista de plantas').waitFor();
     await page.reload();
-    await page.getByText('Bienvenido, Olivia').waitFor();
+    await page.getByText('Lista de plantas').waitFor();
     await context.close();
   });
 

@@ -23,14 +23,19 @@ export async function newPage(browser, options = {}) {
   return { context, page };
 }
 
-/** Signs in through the login form and waits for the welcome page. */
+/** The first screen after sign-in: the plant list (or the welcome page without station.view). */
+export function landing(page) {
+  return page.locator('[data-testid="plants-title"], [data-testid="welcome-title"]').first();
+}
+
+/** Signs in through the login form and waits for the first screen. */
 export async function signIn(page, baseUrl, user) {
   await page.goto(`${baseUrl}/login`);
   await page.getByTestId('login-submit').waitFor();
   await page.locator('#account').fill(user.account);
   await page.locator('#password').fill(user.password);
   await page.getByTestId('login-submit').click();
-  await page.getByTestId('welcome-title').waitFor({ timeout: 15_000 });
+  await landing(page).waitFor({ timeout: 15_000 });
 }
 
 /** The keys (paths) of the side menu's items. */

@@ -34,7 +34,7 @@ describe('token refresh', () => {
       }
     });
     await page.reload();
-    await page.getByTestId('welcome-title').waitFor();
+    await page.getByTestId('plants-title').waitFor();
 
     const refreshes = log.filter((l) => l.startsWith('POST /oauth/token '));
     assert.equal(refreshes.length, 1, log.join('\n'));

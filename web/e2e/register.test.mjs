@@ -34,7 +34,7 @@ describe('registration and password reset', () => {
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(/\/login$/);
     await signIn(page, server.url, { account, password: 'Newbie1234' });
-    assert.match(await page.getByTestId('welcome-title').innerText(), /Newcomer/);
+    assert.match(await page.getByTestId('nickname').innerText(), /Newcomer/);
     await context.close();
   });
 

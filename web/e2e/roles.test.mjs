@@ -8,7 +8,7 @@ import { startServer, USERS } from './server.mjs';
  * The menu entries of the route registry (src/app/registry.tsx) with their permission keys.
  * Keep in step with the registry: a screen added there is added here.
  */
-const REGISTRY_MENU = [{ key: '/', permission: null }];
+const REGISTRY_MENU = [{ key: '/plants', permission: 'station.view' }];
 
 async function permissionKeys(page) {
   return page.evaluate(async () => {
@@ -52,6 +52,8 @@ describe('permission-driven shell', () => {
         (e) => !e.permission || allowed.includes(e.permission),
       ).map((e) => e.key);
       assert.deepEqual(await menuKeys(page), expected);
+      // the role is shown in the personal settings
+      await page.goto(`${server.url}/edit`);
       assert.equal(await page.getByTestId('role-name').innerText(), expectedRole);
       seen[name] = allowed;
       await context.close();

@@ -63,7 +63,7 @@ async function waitUntilUp(url, child, log) {
 }
 
 /** Starts `portal serve`; resolves to { url, brandedUrl, port, stop }. */
-export async function startServer({ accessTokenTtl } = {}) {
+export async function startServer({ accessTokenTtl, users = [] } = {}) {
   if (!existsSync(PORTAL_BIN)) {
     throw new Error(
       `portal binary not found at ${PORTAL_BIN}: run 'cargo build -p portal' or set PORTAL_BIN`,
@@ -86,7 +86,7 @@ export async function startServer({ accessTokenTtl } = {}) {
   });
   if (accessTokenTtl) env.PORTAL_ACCESS_TOKEN_TTL_SECS = String(accessTokenTtl);
 
-  for (const user of Object.values(USERS)) {
+  for (const user of [...Object.values(USERS), ...users]) {
     const args = [
       'admin',
       'create-user',
@@ -100,6 +100,7 @@ export async function startServer({ accessTokenTtl } = {}) {
       user.nickname,
     ];
     if (user.readOnly) args.push('--read-only');
+    if (user.company) args.push('--company', user.company);
     const r = spawnSync(PORTAL_BIN, args, { env, encoding: 'utf8' });
     if (r.status !== 0)
       throw new Error(`create-user ${user.account} failed: ${r.stderr || r.stdout}`);
