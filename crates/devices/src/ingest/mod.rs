@@ -1,3 +1,177 @@
-//! The ingest pipeline (placeholder while the worker is written).
+//! The ingest pipeline: consumes [`Submission`]s from the device link, checks and decodes
+//! them, and writes telemetry in batches (one transaction per batch). Each submission's `done`
+//! is answered only after its data is committed, so the link acknowledges nothing that a crash
+//! could lose. Status messages update the gateway; event messages and the status words in
+//! telemetry open and close events. The newest values per device are also kept in memory.
+//!
+//! ```ignore
+//! let (tx, rx) = tokio::sync::mpsc::channel(10_000);
+//! let ingest = Ingest::spawn(store.clone(), rx, IngestOptions::default())?;
+//! // the link sends Submissions on tx; readers ask:
+//! let latest = ingest.latest(device_id).await?; // Option<Latest>, memory first, then store
+//! ```
+
 pub mod metrics;
+pub mod prepare;
 pub mod status;
+mod worker;
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::{Arc, RwLock},
+    time::Duration,
+};
+
+use store::Store;
+use tokio::{sync::mpsc, task::JoinHandle};
+
+use crate::{
+    decode::Value,
+    protocol::ProtocolConfig,
+    report::{CommandReply, SubmissionRx},
+};
+
+pub use status::refresh_statuses;
+
+#[derive(Debug, Clone)]
+pub struct IngestOptions {
+    /// Most submissions written in one transaction.
+    pub max_batch: usize,
+    /// How long a batch waits for more submissions after its first one.
+    pub max_wait: Duration,
+    /// How long a device's registration (plant, time zone) is trusted before it is read again.
+    pub device_ttl: Duration,
+    /// Devices kept in the in-memory latest-values cache.
+    pub cache_capacity: usize,
+    /// Configs that decode raw register blocks, by code (the shipped ones by default).
+    pub protocols: Vec<ProtocolConfig>,
+    /// Where command replies go (the command dispatcher); dropped when `None`.
+    pub replies: Option<mpsc::Sender<CommandReply>>,
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        IngestOptions {
+            max_batch: 2000,
+            max_wait: Duration::from_millis(50),
+            device_ttl: Duration::from_secs(600),
+            cache_capacity: 200_000,
+            protocols: crate::protocol::shipped().unwrap_or_default(),
+            replies: None,
+        }
+    }
+}
+
+/// A device's newest sample.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Latest {
+    pub device_id: i64,
+    pub ts: i64,
+    /// The values as a JSON object text.
+    pub payload: Arc<str>,
+}
+
+impl Latest {
+    pub fn values(&self) -> Result<BTreeMap<String, Value>, serde_json::Error> {
+        serde_json::from_str(&self.payload)
+    }
+}
+
+/// Newest sample per device id, bounded; readers fall back to the store on a miss.
+#[derive(Debug, Clone)]
+pub struct LatestCache {
+    inner: Arc<RwLock<HashMap<i64, Latest>>>,
+    capacity: usize,
+}
+
+impl LatestCache {
+    pub fn new(capacity: usize) -> Self {
+        LatestCache {
+            inner: Arc::default(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    pub fn get(&self, device: i64) -> Option<Latest> {
+        let map = self.inner.read().unwrap_or_else(|e| e.into_inner());
+        map.get(&device).cloned()
+    }
+
+    /// Keeps `latest` unless a newer sample of the device is already cached.
+    pub fn put(&self, latest: Latest) {
+        let mut map = self.inner.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = map.get(&latest.device_id) {
+            if old.ts > latest.ts {
+                return;
+            }
+        } else if map.len() >= self.capacity {
+            // Full: drop some entry; its device is then read from the store.
+            if let Some(&victim) = map.keys().next() {
+                map.remove(&victim);
+            }
+        }
+        map.insert(latest.device_id, latest);
+    }
+
+    pub fn len(&self) -> usize {
+        self.inner.read().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A running ingest pipeline. Cheap to clone; the worker stops when every sender of its
+/// channel is dropped.
+#[derive(Debug, Clone)]
+pub struct Ingest {
+    store: Store,
+    cache: LatestCache,
+    task: Arc<tokio::sync::Mutex<Option<JoinHandle<()>>>>,
+}
+
+impl Ingest {
+    /// Starts the worker on the current tokio runtime.
+    pub fn spawn(store: Store, rx: SubmissionRx, options: IngestOptions) -> Ingest {
+        let cache = LatestCache::new(options.cache_capacity);
+        let worker = worker::Worker::new(store.clone(), cache.clone(), options);
+        let task = tokio::spawn(worker.run(rx));
+        Ingest {
+            store,
+            cache,
+            task: Arc::new(tokio::sync::Mutex::new(Some(task))),
+        }
+    }
+
+    /// A device's newest sample: from memory when this process ingested it, else the store.
+    pub async fn latest(&self, device: i64) -> store::Result<Option<Latest>> {
+        if let Some(hit) = self.cache.get(device) {
+            return Ok(Some(hit));
+        }
+        latest_from_store(&self.store, device).await
+    }
+
+    pub fn cache(&self) -> &LatestCache {
+        &self.cache
+    }
+
+    /// Waits for the worker to finish (after every sender is dropped).
+    pub async fn join(&self) {
+        let task = self.task.lock().await.take();
+        if let Some(task) = task
+            && let Err(e) = task.await
+        {
+            tracing::error!(error = %e, "ingest worker ended abnormally");
+        }
+    }
+}
+
+/// A device's newest sample as stored (for processes that run no ingest).
+pub async fn latest_from_store(store: &Store, device: i64) -> store::Result<Option<Latest>> {
+    Ok(store.latest_sample(device).await?.map(|row| Latest {
+        device_id: row.device_id,
+        ts: row.ts,
+        payload: Arc::from(row.payload),
+    }))
+}

@@ -1,0 +1,442 @@
+//! The ingest worker: gathers submissions into batches, resolves devices (cached), writes each
+//! batch in one transaction and answers every submission after the commit.
+
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use chrono_tz::Tz;
+use store::{
+    Store,
+    events::EventFilter,
+    telemetry::{GatewayStatusUpdate, TelemetryBatch},
+};
+use tokio::sync::oneshot;
+
+use super::{
+    IngestOptions, Latest, LatestCache,
+    prepare::{self, Checked, Placement},
+};
+use crate::{
+    events::{self, EventDef},
+    protocol::{DeviceFamily, ProtocolConfig},
+    report::{DeviceEvent, GatewayStatus, Item, PAYLOAD_VERSION, Submission, SubmissionRx},
+};
+
+type Done = oneshot::Sender<Result<(), String>>;
+
+struct DeviceEntry {
+    place: Placement,
+    gateway_id: i64,
+    fetched: Instant,
+}
+
+pub(super) struct Worker {
+    store: Store,
+    cache: LatestCache,
+    options: IngestOptions,
+    protocols: HashMap<String, ProtocolConfig>,
+    gateways: HashMap<String, (i64, Instant)>,
+    devices: HashMap<String, DeviceEntry>,
+    /// Word-driven event codes open per device, loaded from the store on first need.
+    open_words: HashMap<i64, HashSet<String>>,
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+fn answer(done: Done, result: Result<(), String>, kind: &'static str) {
+    let outcome = if result.is_ok() { "ok" } else { "refused" };
+    metrics::counter!("ingest_submissions_total", "kind" => kind, "result" => outcome).increment(1);
+    // The link may have given up on the message (e.g. disconnected); nothing to do then.
+    let _ = done.send(result);
+}
+
+/// A telemetry submission checked and placed, waiting for the batch to commit.
+struct Pending {
+    done: Done,
+    latest: Vec<Latest>,
+    words: Vec<(Placement, DeviceFamily, i64, Checked)>,
+    points: u64,
+}
+
+impl Worker {
+    pub(super) fn new(store: Store, cache: LatestCache, options: IngestOptions) -> Worker {
+        let protocols = options
+            .protocols
+            .iter()
+            .map(|c| (c.code.clone(), c.clone()))
+            .collect();
+        Worker {
+            store,
+            cache,
+            options,
+            protocols,
+            gateways: HashMap::new(),
+            devices: HashMap::new(),
+            open_words: HashMap::new(),
+        }
+    }
+
+    pub(super) async fn run(mut self, mut rx: SubmissionRx) {
+        let max = self.options.max_batch.max(1);
+        while let Some(first) = rx.recv().await {
+            let mut batch = vec![first];
+            let deadline = tokio::time::Instant::now() + self.options.max_wait;
+            while batch.len() < max {
+                match rx.try_recv() {
+                    Ok(s) => batch.push(s),
+                    Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
+                        Ok(Some(s)) => batch.push(s),
+                        Ok(None) | Err(_) => break,
+                    },
+                }
+            }
+            self.process(batch).await;
+        }
+    }
+
+    async fn process(&mut self, batch: Vec<Submission>) {
+        let started = Instant::now();
+        let now = now_ms();
+        let mut rows = TelemetryBatch::default();
+        let mut pending: Vec<Pending> = Vec::new();
+        let mut others = Vec::new();
+        for s in batch {
+            match s.item {
+                Item::Telemetry(t) => match self.prepare(&s.gateway_sn, &t, now, &mut rows).await {
+                    Ok((latest, words, points)) => pending.push(Pending {
+                        done: s.done,
+                        latest,
+                        words,
+                        points,
+                    }),
+                    Err(e) => {
+                        tracing::warn!(gateway = %s.gateway_sn, error = %e, "telemetry refused");
+                        answer(s.done, Err(e), "telemetry");
+                    }
+                },
+                item => others.push((s.gateway_sn, item, s.done)),
+            }
+        }
+        if !pending.is_empty() {
+            match self.store.write_telemetry_batch(&rows).await {
+                Ok(_) => {
+                    let mut points = 0;
+                    for p in &pending {
+                        points += p.points;
+                        for l in &p.latest {
+                            self.cache.put(l.clone());
+                        }
+                    }
+                    // Events from status words follow the data they came with; a failure here
+                    // is logged and retried with the next report, the data stays committed.
+                    for p in &pending {
+                        for (place, family, ts, checked) in &p.words {
+                            if let Err(e) = self.word_events(*place, *family, *ts, checked).await {
+                                tracing::warn!(device = place.device_id, error = %e, "status-word events");
+                            }
+                        }
+                    }
+                    metrics::counter!("ingest_points_total").increment(points);
+                    metrics::counter!("ingest_samples_total").increment(rows.samples.len() as u64);
+                    metrics::histogram!("ingest_batch_seconds")
+                        .record(started.elapsed().as_secs_f64());
+                    for p in pending {
+                        answer(p.done, Ok(()), "telemetry");
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, reports = pending.len(), "telemetry batch failed");
+                    metrics::counter!("ingest_batch_failures_total").increment(1);
+                    for p in pending {
+                        answer(p.done, Err("storage failed".into()), "telemetry");
+                    }
+                }
+            }
+        }
+        for (gateway, item, done) in others {
+            let (kind, result) = match item {
+                Item::Status(s) => ("status", self.status(&gateway, &s).await),
+                Item::Event(e) => ("event", self.event(&gateway, &e, now).await),
+                Item::Reply(r) => {
+                    if let Some(tx) = &self.options.replies {
+                        // A closed dispatcher loses nothing stored; the command times out.
+                        let _ = tx.send(r).await;
+                    }
+                    ("reply", Ok(()))
+                }
+                Item::Telemetry(_) => ("telemetry", Err("unreachable".to_string())),
+            };
+            if let Err(e) = &result {
+                tracing::warn!(%gateway, kind, error = %e, "submission refused");
+            }
+            answer(done, result, kind);
+        }
+    }
+
+    async fn gateway_id(&mut self, sn: &str) -> Result<i64, String> {
+        if let Some((id, at)) = self.gateways.get(sn)
+            && at.elapsed() < self.options.device_ttl
+        {
+            return Ok(*id);
+        }
+        let row = self
+            .store
+            .gateway_by_sn(sn)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "gateway lookup");
+                "storage failed".to_string()
+            })?
+            .ok_or_else(|| format!("unknown gateway {sn}"))?;
+        self.gateways
+            .insert(sn.to_string(), (row.id, Instant::now()));
+        Ok(row.id)
+    }
+
+    /// Finds (registering on first sight) a device behind `gateway`. A device registered
+    /// behind another gateway is refused: a gateway reports only its own devices.
+    async fn place(&mut self, gateway: i64, c: &Checked, now: i64) -> Result<Placement, String> {
+        if let Some(e) = self.devices.get(&c.sn) {
+            // Unbound devices are re-read sooner so that binding takes effect quickly.
+            let ttl = if e.place.plant_id.is_some() {
+                self.options.device_ttl
+            } else {
+                self.options.device_ttl.min(Duration::from_secs(30))
+            };
+            if e.fetched.elapsed() < ttl && e.gateway_id == gateway {
+                return Ok(e.place);
+            }
+        }
+        let storage = |e: store::StoreError| {
+            tracing::error!(error = %e, "device lookup");
+            "storage failed".to_string()
+        };
+        if let Some(ctx) = self.store.device_context(&c.sn).await.map_err(storage)?
+            && ctx.gateway_id.is_some_and(|g| g != gateway)
+        {
+            return Err(format!("device {} belongs to another gateway", c.sn));
+        }
+        self.store
+            .upsert_device(
+                &c.sn,
+                gateway,
+                family_name(c.family),
+                c.type_code,
+                &c.protocol,
+                &c.model,
+                c.parent.as_deref(),
+                now,
+            )
+            .await
+            .map_err(storage)?;
+        let ctx = self
+            .store
+            .device_context(&c.sn)
+            .await
+            .map_err(storage)?
+            .ok_or("device vanished")?;
+        let tz = ctx.timezone.as_deref().and_then(|t| t.parse::<Tz>().ok());
+        let place = Placement {
+            device_id: ctx.id,
+            plant_id: ctx.plant_id,
+            tz,
+        };
+        self.devices.insert(
+            c.sn.clone(),
+            DeviceEntry {
+                place,
+                gateway_id: gateway,
+                fetched: Instant::now(),
+            },
+        );
+        Ok(place)
+    }
+
+    #[allow(clippy::type_complexity)]
+    async fn prepare(
+        &mut self,
+        gateway_sn: &str,
+        t: &crate::report::Telemetry,
+        now: i64,
+        rows: &mut TelemetryBatch,
+    ) -> Result<
+        (
+            Vec<Latest>,
+            Vec<(Placement, DeviceFamily, i64, Checked)>,
+            u64,
+        ),
+        String,
+    > {
+        let checked = prepare::check_telemetry(t, now, &self.protocols)?;
+        let gateway = self.gateway_id(gateway_sn).await?;
+        let mut placed = Vec::with_capacity(checked.len());
+        for c in checked {
+            let place = self.place(gateway, &c, now).await?;
+            placed.push((place, c));
+        }
+        let mut latest = Vec::with_capacity(placed.len());
+        let mut words = Vec::new();
+        let mut points = 0u64;
+        for (place, c) in placed {
+            let (sample, energy) = prepare::rows(&c, place, t.ts)?;
+            points += c.values.len() as u64;
+            latest.push(Latest {
+                device_id: place.device_id,
+                ts: t.ts,
+                payload: Arc::from(sample.payload.as_str()),
+            });
+            rows.samples.push(sample);
+            rows.energy.extend(energy);
+            if has_words(c.family, &c) {
+                words.push((place, c.family, t.ts, c));
+            }
+        }
+        Ok((latest, words, points))
+    }
+
+    /// Opens events whose status-word bit is set and closes those whose bit cleared.
+    async fn word_events(
+        &mut self,
+        place: Placement,
+        family: DeviceFamily,
+        ts: i64,
+        c: &Checked,
+    ) -> store::Result<()> {
+        let states = events::word_events(family, |k| {
+            c.values.get(k).and_then(crate::decode::Value::as_f64)
+        });
+        if !self.open_words.contains_key(&place.device_id) {
+            let (open, _) = self
+                .store
+                .events(&EventFilter {
+                    device: Some(place.device_id),
+                    open_only: true,
+                    limit: 1000,
+                    ..EventFilter::default()
+                })
+                .await?;
+            self.open_words
+                .insert(place.device_id, open.into_iter().map(|e| e.code).collect());
+        }
+        for (def, on) in states {
+            let is_open = self
+                .open_words
+                .get(&place.device_id)
+                .is_some_and(|s| s.contains(&def.code));
+            if on && !is_open {
+                self.open(place, def, ts).await?;
+            } else if !on && is_open {
+                self.store
+                    .close_event(place.device_id, &def.code, ts)
+                    .await?;
+                if let Some(s) = self.open_words.get_mut(&place.device_id) {
+                    s.remove(&def.code);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn open(&mut self, place: Placement, def: &EventDef, ts: i64) -> store::Result<()> {
+        self.store
+            .open_event(
+                place.device_id,
+                place.plant_id,
+                &def.code,
+                def.severity.key(),
+                ts,
+            )
+            .await?;
+        self.open_words
+            .entry(place.device_id)
+            .or_default()
+            .insert(def.code.clone());
+        Ok(())
+    }
+
+    async fn status(&mut self, gateway_sn: &str, s: &GatewayStatus) -> Result<(), String> {
+        if s.v != PAYLOAD_VERSION {
+            return Err(format!("unsupported payload version {}", s.v));
+        }
+        let short = |v: &Option<String>| v.as_ref().map(|s| s.chars().take(64).collect());
+        let update = GatewayStatusUpdate {
+            online: s.online,
+            soft_ver: short(&s.soft_ver),
+            hard_ver: short(&s.hard_ver),
+            signal: s.signal.filter(|v| (-200..=100).contains(v)),
+            comm_type: short(&s.comm_type),
+            upload_cycle: s.upload_cycle.filter(|v| (1..=86_400).contains(v)),
+        };
+        let gateway = self.gateway_id(gateway_sn).await?;
+        self.store
+            .update_gateway_status(gateway, &update, now_ms())
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "gateway status");
+                "storage failed".to_string()
+            })?;
+        Ok(())
+    }
+
+    async fn event(&mut self, gateway_sn: &str, e: &DeviceEvent, now: i64) -> Result<(), String> {
+        if e.v != PAYLOAD_VERSION {
+            return Err(format!("unsupported payload version {}", e.v));
+        }
+        prepare::check_ts(e.ts, now)?;
+        if e.code.is_empty() || e.code.len() > 32 || e.code.chars().any(|c| c.is_control()) {
+            return Err("bad event code".into());
+        }
+        let gateway = self.gateway_id(gateway_sn).await?;
+        let storage = |err: store::StoreError| {
+            tracing::error!(error = %err, "event");
+            "storage failed".to_string()
+        };
+        let device = self
+            .store
+            .device_by_sn(&e.sn)
+            .await
+            .map_err(storage)?
+            .filter(|d| d.gateway_id == Some(gateway))
+            .ok_or_else(|| format!("unknown device {}", e.sn))?;
+        let family = prepare::parse_family(&device.family).unwrap_or(DeviceFamily::Inverter);
+        let severity = events::lookup(family, &e.code)
+            .map(|d| d.severity.key())
+            .unwrap_or("warning");
+        match e.action.as_str() {
+            "open" => {
+                self.store
+                    .open_event(device.id, device.plant_id, &e.code, severity, e.ts)
+                    .await
+                    .map_err(storage)?;
+            }
+            "close" => {
+                self.store
+                    .close_event(device.id, &e.code, e.ts)
+                    .await
+                    .map_err(storage)?;
+            }
+            other => return Err(format!("unknown event action {other:?}")),
+        }
+        // Word-driven state is re-read from the store on the next report.
+        self.open_words.remove(&device.id);
+        Ok(())
+    }
+}
+
+fn has_words(family: DeviceFamily, c: &Checked) -> bool {
+    events::of_family(family).any(|d| d.word.is_some_and(|w| c.values.contains_key(w.key)))
+}
+
+pub(crate) fn family_name(family: DeviceFamily) -> &'static str {
+    match family {
+        DeviceFamily::Inverter => "inverter",
+        DeviceFamily::Meter => "meter",
+        DeviceFamily::Battery => "battery",
+        DeviceFamily::WeatherStation => "weather_station",
+    }
+}
