@@ -381,6 +381,21 @@ describe('plants', () => {
     await page.getByTestId('wizard-title').waitFor();
     await page.locator('#name').fill('Valencia Greenhouse');
     await page.locator('#totalPower').fill('85');
+    await page.getByTestId('wizard-next').click();
+    await page.locator('#address').fill('Avinguda del Port 10, Valencia');
+    await page.locator('#lon').fill('-0.3763');
+    await page.locator('#lat').fill('39.4699');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    await page.locator('#principal').waitFor();
+    await page.getByTestId('wizard-next').click();
+    await page.getByText('Time-of-use price').click();
+    const tou = page.getByTestId('tou-editor');
+    await tou.getByRole('button', { name: /Add a row/ }).click();
+    for (const [i, p] of ['0.08', '0.21', '0.14'].entries()) {
+      await page.getByTestId(`tou-price-${i}`).fill(p);
+    }
+    await page.locator('#invest').fill('64000');
     await page.waitForTimeout(800);
     await page.screenshot({ path: path.join(SHOTS, 'plant-wizard.png') });
     await context.close();

@@ -45,7 +45,7 @@ describe('token refresh', () => {
     assert.ok(refreshAt >= 0 && log.indexOf('GET /api/v1/user 200') > refreshAt, log.join('\n'));
     const afterTokens = await page.evaluate(() => JSON.parse(localStorage.getItem('portal.auth')));
     assert.notEqual(afterTokens.access_token, before.access_token);
-    assert.match(new URL(page.url()).pathname, /^\/$/);
+    assert.equal(new URL(page.url()).pathname, '/plants');
     await context.close();
   });
 

@@ -105,7 +105,7 @@ export default function PlantListPage() {
   const columns: TableProps<PlantRow>['columns'] = [
     {
       key: 'thumb',
-      width: 72,
+      width: 96,
       title: t('plants.column.picture'),
       render: (_, row) =>
         row.thumbUrl ? (
@@ -127,6 +127,7 @@ export default function PlantListPage() {
       key: 'name',
       dataIndex: 'name',
       title: t('plants.column.name'),
+      width: 220,
       sorter: true,
       sortOrder: query.sort === 'name' ? (query.order === 'asc' ? 'ascend' : 'descend') : null,
       render: (_, row) => (
@@ -330,7 +331,7 @@ export default function PlantListPage() {
           dataSource={list.data?.infos ?? []}
           loading={list.isFetching}
           rowClassName={(row) => (row.id === created ? 'plant-row-new' : '')}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1150 }}
           locale={{
             emptyText: (
               <Empty
