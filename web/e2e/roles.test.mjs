@@ -107,6 +107,38 @@ describe('permission-driven shell', () => {
     await context.close();
   });
 
+  it('sets up abnormal event emails; another address needs a code', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.goto(`${server.url}/edit`);
+    await page.getByRole('tab', { name: 'Abnormal event emails' }).click();
+    const form = page.getByTestId('notify-form');
+    await form.getByTestId('notify-switch').click();
+    assert.equal(await form.locator('#email').inputValue(), USERS.owner.account);
+    assert.equal(await form.getByText('Verification code').count(), 0);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved').first().waitFor();
+
+    await form.locator('#email').fill('alerts@example.com');
+    await form.getByText('Verification code').waitFor();
+    await form.getByRole('button', { name: 'Get code' }).click();
+    await page.getByText('The verification code has been sent').waitFor();
+    await form.locator('#code').fill('000000');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText(/Verification code (error|expired)/).waitFor();
+    await form.locator('#code').fill(server.latestCode('alerts@example.com'));
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.waitForFunction(async () => {
+      const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
+      const res = await fetch('/api/v1/user/notify/enable', {
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
+      const { data } = await res.json();
+      return data.enabled && data.email === 'alerts@example.com';
+    });
+    await context.close();
+  });
+
   it('uploads an avatar (JPG/PNG checked on the client too)', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, USERS.owner);
