@@ -3,6 +3,7 @@
 mod admin;
 mod config;
 mod serve;
+mod sim;
 
 use std::path::PathBuf;
 
@@ -28,6 +29,8 @@ enum Command {
     Serve,
     /// Apply database migrations and exit.
     Migrate,
+    /// Run simulated gateways against an MQTT broker.
+    Sim(sim::SimArgs),
     /// Manage accounts from the command line.
     Admin {
         #[command(subcommand)]
@@ -45,6 +48,7 @@ async fn main() -> std::process::ExitCode {
             Command::Serve => serve::run(config).await,
             Command::Migrate => serve::open_store(&config).await.map(|_| ()),
             Command::Admin { action } => admin::run(&config, action).await,
+            Command::Sim(args) => sim::run_sim(&config, args).await,
         }
     }
     .await;
