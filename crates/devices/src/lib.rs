@@ -6,6 +6,7 @@ pub mod decode;
 pub mod error;
 pub mod events;
 pub mod ingest;
+pub mod link;
 pub mod modbus;
 pub mod protocol;
 pub mod report;

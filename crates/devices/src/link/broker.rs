@@ -1,0 +1,354 @@
+//! The embedded MQTT broker (rmqtt as a library): gateways sign in with their SN and
+//! registration key, the portal's own client with a secret from the database; every publish,
+//! subscribe and last will is checked against [`acl::Identity`]. See docs/decisions.md.
+
+use std::{net::SocketAddr, num::NonZeroU16, sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+use rmqtt::{
+    codec::v5::SubscribeAckReason,
+    context::ServerContext,
+    hook::{Handler, HookResult, Parameter, ReturnType, Type},
+    net::Builder,
+    retain::{DefaultRetainStorage, RetainStorage},
+    server::MqttServer,
+    session::Session,
+    subscribe::SharedSubscription,
+    types::{
+        AuthResult, ConnectInfo, Id, IsOnline, LastWill, NodeId, PublishAclResult, Retain,
+        SharedGroup, SubscribeAclResult, SubscriptionIdentifier, SubscriptionOptions, TopicFilter,
+        TopicName,
+    },
+};
+use store::Store;
+use tokio::task::JoinHandle;
+
+use super::{PORTAL_USER, acl::Identity};
+
+/// How the embedded broker listens.
+#[derive(Debug, Clone)]
+pub struct BrokerConfig {
+    pub addr: SocketAddr,
+    /// When `addr` is taken, try the next ten ports and then any free port instead of failing.
+    pub fallback: bool,
+    /// Larger packets close the connection (payloads over `report::MAX_PAYLOAD_BYTES` but under
+    /// this reach the portal, which drops and counts them).
+    pub max_packet_size: u32,
+    /// Unacknowledged QoS 1 messages the broker keeps in flight per client; bounds what the
+    /// portal holds while ingest commits.
+    pub max_inflight: u16,
+}
+
+impl BrokerConfig {
+    pub fn new(addr: SocketAddr) -> BrokerConfig {
+        BrokerConfig {
+            addr,
+            fallback: false,
+            max_packet_size: 1024 * 1024,
+            max_inflight: 1024,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BrokerError {
+    #[error(
+        "cannot listen for MQTT on {addr}: {source}. Another broker (Mosquitto?) may be using it: \
+         set PORTAL_MQTT_ADDR to a free address, or PORTAL_MQTT_EMBEDDED=false and \
+         PORTAL_MQTT_URL to use that broker"
+    )]
+    Bind {
+        addr: SocketAddr,
+        source: rmqtt::Error,
+    },
+}
+
+/// A running embedded broker; stops when dropped.
+pub struct Broker {
+    local_addr: SocketAddr,
+    task: JoinHandle<()>,
+}
+
+impl Broker {
+    /// Binds the listener (so a taken port is reported now, not later) and starts serving.
+    pub async fn start(
+        store: Store,
+        portal_secret: String,
+        config: &BrokerConfig,
+    ) -> Result<Broker, BrokerError> {
+        let (listener, local_addr) = bind(config)?;
+        let scx = ServerContext::new().build().await;
+        *scx.extends.retain.write().await = Box::new(MemoryRetain(DefaultRetainStorage::new()));
+        *scx.extends.shared_subscription.write().await = Box::new(AnyMember);
+        let register = scx.extends.hook_mgr().register();
+        let auth = Auth {
+            store,
+            portal_secret: Arc::from(portal_secret),
+        };
+        register.add(Type::ClientAuthenticate, Box::new(auth)).await;
+        register
+            .add(Type::ClientSubscribeCheckAcl, Box::new(Acl))
+            .await;
+        register
+            .add(Type::MessagePublishCheckAcl, Box::new(Acl))
+            .await;
+        register.start().await;
+        let server = MqttServer::new(scx).listener_by_id(listener, 1).build();
+        let task = tokio::spawn(async move {
+            if let Err(e) = server.run().await {
+                tracing::error!(%e, "embedded MQTT broker stopped");
+            }
+        });
+        tracing::info!(%local_addr, "embedded MQTT broker listening");
+        Ok(Broker { local_addr, task })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn bind(config: &BrokerConfig) -> Result<(rmqtt::net::Listener, SocketAddr), BrokerError> {
+    let builder = |addr: SocketAddr| {
+        Builder::new()
+            .name("mqtt")
+            .laddr(addr)
+            .allow_anonymous(false)
+            .max_packet_size(config.max_packet_size)
+            .max_inflight(NonZeroU16::new(config.max_inflight).unwrap_or(NonZeroU16::MIN))
+            .max_mqueue_len(10_000)
+            .session_expiry_interval(Duration::from_secs(2 * 3600))
+            .message_expiry_interval(Duration::from_secs(24 * 3600))
+            .reuseaddr(Some(true))
+    };
+    let first = builder(config.addr).bind().and_then(|l| l.tcp());
+    let err = match first {
+        Ok(l) => return Ok(with_addr(l, config.addr)),
+        Err(e) => e,
+    };
+    if !config.fallback {
+        return Err(BrokerError::Bind {
+            addr: config.addr,
+            source: err,
+        });
+    }
+    let base = config.addr.port();
+    let candidates = (1..=10)
+        .filter_map(|i| base.checked_add(i))
+        .chain(std::iter::once(0));
+    for port in candidates {
+        let addr = SocketAddr::new(config.addr.ip(), port);
+        if let Ok(l) = builder(addr).bind().and_then(|l| l.tcp()) {
+            let (l, bound) = with_addr(l, addr);
+            tracing::warn!(wanted = %config.addr, %bound, %err, "MQTT address taken: listening elsewhere (set PORTAL_MQTT_ADDR to choose)");
+            return Ok((l, bound));
+        }
+    }
+    Err(BrokerError::Bind {
+        addr: config.addr,
+        source: err,
+    })
+}
+
+fn with_addr(l: rmqtt::net::Listener, wanted: SocketAddr) -> (rmqtt::net::Listener, SocketAddr) {
+    let addr = l.local_addr().unwrap_or(wanted);
+    (l, addr)
+}
+
+/// The identity of an authenticated session (anonymous sessions are refused at connect).
+fn identity(id: &Id) -> Option<Identity> {
+    match id.username.as_deref() {
+        Some(PORTAL_USER) => Some(Identity::Portal),
+        Some(sn) => Some(Identity::Gateway(sn.to_string())),
+        None => None,
+    }
+}
+
+struct Auth {
+    store: Store,
+    portal_secret: Arc<str>,
+}
+
+impl Auth {
+    async fn check(&self, info: &ConnectInfo) -> AuthResult {
+        let (Some(user), Some(password)) = (info.username(), info.password()) else {
+            return AuthResult::NotAuthorized;
+        };
+        let user: &str = user;
+        let identity = if user == PORTAL_USER {
+            if !same(password, self.portal_secret.as_bytes()) {
+                return AuthResult::BadUsernameOrPassword;
+            }
+            Identity::Portal
+        } else {
+            if !super::acl::valid_sn(user) {
+                return AuthResult::BadUsernameOrPassword;
+            }
+            match self.store.gateway_by_sn(user).await {
+                Ok(Some(g)) if same(password, g.reg_key.as_bytes()) => {}
+                Ok(_) => return AuthResult::BadUsernameOrPassword,
+                Err(e) => {
+                    tracing::warn!(%e, sn = user, "gateway sign-in check failed");
+                    return AuthResult::NotAuthorized;
+                }
+            }
+            // The client id is the SN: another client cannot take over the gateway's session.
+            if &**info.client_id() != user {
+                tracing::info!(sn = user, client_id = %info.client_id(), "gateway refused: client id is not its SN");
+                return AuthResult::NotAuthorized;
+            }
+            Identity::Gateway(user.to_string())
+        };
+        if let Some(will) = info.last_will() {
+            let topic: &str = match will {
+                LastWill::V3(w) => &w.topic,
+                LastWill::V5(w) => &w.topic,
+            };
+            if !identity.may_leave_will(topic) {
+                tracing::info!(
+                    user,
+                    topic,
+                    "client refused: last will on a topic it may not use"
+                );
+                return AuthResult::NotAuthorized;
+            }
+        }
+        AuthResult::Allow(false, None)
+    }
+}
+
+/// Compares secrets without stopping at the first difference.
+fn same(given: &[u8], expected: &[u8]) -> bool {
+    given.len() == expected.len()
+        && given
+            .iter()
+            .zip(expected)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+#[async_trait]
+impl Handler for Auth {
+    async fn hook(&self, param: &Parameter, acc: Option<HookResult>) -> ReturnType {
+        match param {
+            Parameter::ClientAuthenticate(info) => {
+                let result = self.check(info).await;
+                (false, Some(HookResult::AuthResult(result)))
+            }
+            _ => (true, acc),
+        }
+    }
+}
+
+struct Acl;
+
+#[async_trait]
+impl Handler for Acl {
+    async fn hook(&self, param: &Parameter, acc: Option<HookResult>) -> ReturnType {
+        match param {
+            Parameter::ClientSubscribeCheckAcl(s, sub) => {
+                let allowed = identity(&s.id).is_some_and(|i| i.may_subscribe(&sub.topic_filter));
+                if allowed {
+                    (true, acc)
+                } else {
+                    refused(s, "subscribe", &sub.topic_filter);
+                    let r = SubscribeAclResult::new_failure(SubscribeAckReason::NotAuthorized);
+                    (false, Some(HookResult::SubscribeAclResult(r)))
+                }
+            }
+            Parameter::MessagePublishCheckAcl(s, p) => {
+                if identity(&s.id).is_some_and(|i| i.may_publish(&p.topic)) {
+                    (true, acc)
+                } else {
+                    refused(s, "publish", &p.topic);
+                    let r = PublishAclResult::rejected(false, None);
+                    (false, Some(HookResult::PublishAclResult(r)))
+                }
+            }
+            _ => (true, acc),
+        }
+    }
+}
+
+fn refused(s: &Session, what: &'static str, topic: &str) {
+    metrics::counter!("portal_mqtt_acl_refused_total", "action" => what).increment(1);
+    tracing::info!(client = %s.id.client_id, what, topic, "MQTT ACL refused");
+}
+
+/// Retained messages kept in memory (a gateway's retained status survives until the broker
+/// restarts; the database holds the durable online state).
+struct MemoryRetain(DefaultRetainStorage);
+
+#[async_trait]
+impl RetainStorage for MemoryRetain {
+    fn enable(&self) -> bool {
+        true
+    }
+
+    async fn set(
+        &self,
+        topic: &TopicName,
+        retain: Retain,
+        expiry_interval: Option<Duration>,
+    ) -> rmqtt::Result<()> {
+        self.0
+            .set_with_timeout(topic, retain, expiry_interval)
+            .await
+    }
+
+    async fn get(&self, topic_filter: &TopicFilter) -> rmqtt::Result<Vec<(TopicName, Retain)>> {
+        self.0.get_message(topic_filter).await
+    }
+
+    async fn count(&self) -> isize {
+        self.0.count().await
+    }
+
+    async fn max(&self) -> isize {
+        self.0.max().await
+    }
+}
+
+/// Shared subscriptions (`$share/{group}/...`): each message goes to one member of the group,
+/// an online one when there is one, spread at random.
+struct AnyMember;
+
+#[async_trait]
+impl SharedSubscription for AnyMember {
+    fn is_supported(&self) -> bool {
+        true
+    }
+
+    async fn choice(
+        &self,
+        _scx: &ServerContext,
+        _group: &SharedGroup,
+        _publisher: &Id,
+        _topic: &TopicName,
+        members: &[(
+            NodeId,
+            rmqtt::types::ClientId,
+            SubscriptionOptions,
+            Option<Vec<SubscriptionIdentifier>>,
+            Option<IsOnline>,
+        )],
+    ) -> Option<(usize, IsOnline)> {
+        if members.is_empty() {
+            return None;
+        }
+        let start = rand::random::<usize>() % members.len();
+        let online = (0..members.len())
+            .map(|i| (start + i) % members.len())
+            .find(|&i| members[i].4.unwrap_or(true));
+        Some(match online {
+            Some(i) => (i, true),
+            None => (start, false),
+        })
+    }
+}

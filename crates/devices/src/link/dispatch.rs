@@ -1,0 +1,173 @@
+//! Sending commands to devices through their gateways. The database is the command's record, so
+//! any replica can send, receive the reply, time it out or report it.
+
+use std::time::Duration;
+
+use rumqttc::{AsyncClient, QoS};
+use store::{
+    Store, StoreError,
+    commands::{CommandRow, NewCommand},
+};
+
+use crate::report::{Command, PAYLOAD_VERSION, topic};
+
+/// Commands refused while the device has an upgrade in progress.
+const REFUSED_WHILE_UPGRADING: [&str; 5] =
+    ["upgrade", "power_on", "power_off", "restart", "modbus_raw"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum DispatchError {
+    #[error("unknown gateway {0}")]
+    UnknownGateway(String),
+    /// The spec's "device offline (turn on power or check network)".
+    #[error("gateway {0} is offline")]
+    Offline(String),
+    /// The spec's "device is upgrading".
+    #[error("device {0} is upgrading")]
+    Upgrading(String),
+    #[error("command timeout must be between 1 s and 1 day")]
+    BadTimeout,
+    #[error("could not publish the command: {0}")]
+    Publish(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[derive(Clone)]
+pub struct Dispatcher {
+    store: Store,
+    mqtt: AsyncClient,
+}
+
+impl Dispatcher {
+    pub fn new(store: Store, mqtt: AsyncClient) -> Dispatcher {
+        Dispatcher { store, mqtt }
+    }
+
+    /// Sends `kind` with `params` to `device_sn` behind `gateway_sn` (the gateway's own SN for
+    /// gateway commands) and answers the command's id. Refused when the gateway is offline.
+    pub async fn send(
+        &self,
+        gateway_sn: &str,
+        device_sn: &str,
+        kind: &str,
+        params: serde_json::Value,
+        timeout: Duration,
+    ) -> Result<i64, DispatchError> {
+        if timeout < Duration::from_secs(1) || timeout > Duration::from_secs(86_400) {
+            return Err(DispatchError::BadTimeout);
+        }
+        let gateway = self
+            .store
+            .gateway_by_sn(gateway_sn)
+            .await?
+            .ok_or_else(|| DispatchError::UnknownGateway(gateway_sn.into()))?;
+        if !gateway.online {
+            return Err(DispatchError::Offline(gateway_sn.into()));
+        }
+        let now = super::now_ms();
+        if REFUSED_WHILE_UPGRADING.contains(&kind)
+            && self
+                .store
+                .has_open_command(device_sn, "upgrade", now)
+                .await?
+        {
+            return Err(DispatchError::Upgrading(device_sn.into()));
+        }
+        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        let correlation_id = format!("{:032x}", rand::random::<u128>());
+        let command = Command {
+            v: PAYLOAD_VERSION,
+            id: correlation_id.clone(),
+            sn: device_sn.into(),
+            kind: kind.into(),
+            params,
+            timeout_ms,
+        };
+        let payload =
+            serde_json::to_vec(&command).map_err(|e| DispatchError::Publish(e.to_string()))?;
+        let params_text = command.params.to_string();
+        let id = self
+            .store
+            .insert_command(&NewCommand {
+                correlation_id: &correlation_id,
+                gateway_sn,
+                device_sn,
+                kind,
+                params: &params_text,
+                now,
+                deadline: now.saturating_add(i64::try_from(timeout_ms).unwrap_or(i64::MAX)),
+            })
+            .await?;
+        // Recorded before publishing: a reply can never arrive for a command we do not know.
+        if let Err(e) = self
+            .mqtt
+            .publish(topic(gateway_sn, "cmd"), QoS::AtLeastOnce, false, payload)
+            .await
+        {
+            self.store
+                .fail_command(id, "not published", super::now_ms())
+                .await?;
+            return Err(DispatchError::Publish(e.to_string()));
+        }
+        metrics::counter!("portal_commands_sent_total", "kind" => kind.to_string()).increment(1);
+        tracing::info!(
+            gateway = gateway_sn,
+            device = device_sn,
+            kind,
+            id,
+            "command sent"
+        );
+        Ok(id)
+    }
+
+    /// The command as recorded now.
+    pub async fn get(&self, id: i64) -> Result<Option<CommandRow>, StoreError> {
+        self.store.command(id).await
+    }
+
+    /// Polls the database until the command is final or `timeout` passes, and answers it as it
+    /// stands then (`None` for an unknown id). A command past its deadline is timed out here
+    /// even if no sweeper has run.
+    pub async fn wait(&self, id: i64, timeout: Duration) -> Result<Option<CommandRow>, StoreError> {
+        let until = tokio::time::Instant::now() + timeout;
+        let mut pause = Duration::from_millis(20);
+        loop {
+            let Some(row) = self.store.command(id).await? else {
+                return Ok(None);
+            };
+            if row.status().is_final() {
+                return Ok(Some(row));
+            }
+            if row.deadline < super::now_ms() {
+                self.store.time_out_commands(super::now_ms()).await?;
+                continue;
+            }
+            if tokio::time::Instant::now() >= until {
+                return Ok(Some(row));
+            }
+            tokio::time::sleep(pause.min(until - tokio::time::Instant::now())).await;
+            pause = (pause * 2).min(Duration::from_millis(250));
+        }
+    }
+
+    /// Marks overdue commands timed out every `every`, for as long as the task runs. Any number
+    /// of replicas may run it.
+    pub fn spawn_sweeper(&self, every: Duration) -> tokio::task::JoinHandle<()> {
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                match store.time_out_commands(super::now_ms()).await {
+                    Ok(0) => {}
+                    Ok(n) => {
+                        metrics::counter!("portal_commands_timed_out_total").increment(n);
+                        tracing::info!(n, "commands timed out");
+                    }
+                    Err(e) => tracing::warn!(%e, "command sweeper failed"),
+                }
+            }
+        })
+    }
+}

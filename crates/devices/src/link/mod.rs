@@ -1,0 +1,132 @@
+//! The MQTT device link: an embedded broker (or an external one), the portal's client that
+//! feeds ingest and records command replies, and the command dispatcher.
+//!
+//! ```text
+//! gateway --MQTT--> broker --$share/portal/portal/v1/+/{leaf}--> LinkClient --Submission--> ingest
+//!                                                                    '--reply--> commands table
+//! Dispatcher --portal/v1/{sn}/cmd--> broker --> gateway
+//! ```
+//!
+//! Start it with [`Link::start`]; the ingest side consumes the [`crate::report::SubmissionRx`].
+
+pub mod acl;
+mod broker;
+mod client;
+mod dispatch;
+pub mod parse;
+mod replies;
+
+use std::{
+    net::SocketAddr,
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+pub use broker::{Broker, BrokerConfig, BrokerError};
+pub use client::{ClientConfig, LinkClient, LinkStats};
+pub use dispatch::{DispatchError, Dispatcher};
+pub use replies::status_of as reply_status;
+use store::Store;
+
+use crate::report::SubmissionTx;
+
+/// The username of the portal's own client on the embedded broker (a `$` never starts an SN).
+pub const PORTAL_USER: &str = "$portal";
+/// Name of the portal client's password in the secrets table.
+pub const PORTAL_SECRET: &str = "mqtt_portal_password";
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Which broker the devices talk to.
+#[derive(Debug, Clone)]
+pub enum BrokerChoice {
+    /// Run one in this process.
+    Embedded(BrokerConfig),
+    /// Use a broker that runs elsewhere; the client settings say where and as whom.
+    External,
+}
+
+#[derive(Debug, Clone)]
+pub struct LinkConfig {
+    pub broker: BrokerChoice,
+    /// For `Embedded`, host, port and credentials are filled in by [`Link::start`].
+    pub client: ClientConfig,
+    /// How often overdue commands are marked timed out.
+    pub sweep_every: Duration,
+}
+
+/// The running link: keep it alive as long as devices should be served.
+pub struct Link {
+    pub broker: Option<Broker>,
+    pub client: LinkClient,
+    pub dispatcher: Dispatcher,
+    sweeper: tokio::task::JoinHandle<()>,
+}
+
+impl Link {
+    /// Starts the broker (when embedded), the portal's client and the dispatcher.
+    pub async fn start(
+        store: Store,
+        mut config: LinkConfig,
+        tx: SubmissionTx,
+    ) -> Result<Link, LinkError> {
+        let broker = match &config.broker {
+            BrokerChoice::Embedded(broker_config) => {
+                let candidate = format!("{:032x}", rand::random::<u128>());
+                let secret = store.secret_or_insert(PORTAL_SECRET, &candidate).await?;
+                let broker = Broker::start(store.clone(), secret.clone(), broker_config).await?;
+                let addr = connect_addr(broker.local_addr());
+                config.client.host = addr.ip().to_string();
+                config.client.port = addr.port();
+                config.client.username = Some(PORTAL_USER.into());
+                config.client.password = Some(secret);
+                Some(broker)
+            }
+            BrokerChoice::External => None,
+        };
+        let client = LinkClient::start(config.client, store.clone(), tx);
+        let dispatcher = Dispatcher::new(store, client.mqtt());
+        let sweeper = dispatcher.spawn_sweeper(config.sweep_every);
+        Ok(Link {
+            broker,
+            client,
+            dispatcher,
+            sweeper,
+        })
+    }
+
+    /// Where the embedded broker listens (`None` with an external broker).
+    pub fn broker_addr(&self) -> Option<SocketAddr> {
+        self.broker.as_ref().map(Broker::local_addr)
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.sweeper.abort();
+    }
+}
+
+/// A wildcard listen address is reached on loopback.
+fn connect_addr(bound: SocketAddr) -> SocketAddr {
+    let mut addr = bound;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(match addr {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    addr
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    #[error(transparent)]
+    Broker(#[from] BrokerError),
+    #[error("reading the MQTT secret: {0}")]
+    Store(#[from] store::StoreError),
+}
