@@ -35,7 +35,10 @@ use crate::{
         plants::sharing::transfer, plants::sharing::delete,
         versions::timeline, versions::latest, versions::check, versions::list, versions::one,
         versions::save, versions::delete,
-        gateways::registry::create, gateways::registry::check, gateways::registry::check_path, gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one, gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import, gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
+        gateways::registry::create, gateways::registry::check, gateways::registry::check_path,
+        gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
+        gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
+        gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
     )
 )]
 struct ApiDoc;

@@ -134,3 +134,159 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
     })
     .await
 }
+
+fn owner(
+    account: &'static str,
+    kind: UserKind,
+    company: Option<domain::ids::CompanyId>,
+) -> NewUser<'static> {
+    NewUser {
+        account,
+        email: account,
+        mobile: "",
+        password_hash: "h",
+        nickname: "n",
+        kind,
+        company,
+        role: None,
+        user_src: "web",
+        now: 1,
+    }
+}
+
+fn plant_fields(name: &str) -> PlantFields {
+    PlantFields {
+        name: name.into(),
+        plant_type: 1,
+        total_power: 5.0,
+        join_date: "2024-01-01".into(),
+        currency: "EUR".into(),
+        timezone: "Europe/Madrid".into(),
+        address: String::new(),
+        lon: 0.0,
+        lat: 40.0,
+        image_url: String::new(),
+        thumb_url: String::new(),
+        principal: String::new(),
+        phone: String::new(),
+        email: String::new(),
+        installer: String::new(),
+        invest: 0.0,
+    }
+}
+
+#[tokio::test]
+async fn gateways_are_taken_only_while_free_or_held_by_the_taker_and_listed_by_visibility()
+-> TestResult {
+    use domain::policy::{PlantVisibility, ShareRole};
+    use store::gateways::{GatewayFilter, Holder};
+
+    each_backend(|s| async move {
+        let acme = s.create_company("Acme", 1).await?;
+        let ann = s
+            .create_user(&owner("ann@example.com", UserKind::Owner, None))
+            .await?;
+        let bob = s
+            .create_user(&owner("bob@example.com", UserKind::Owner, None))
+            .await?;
+        let staff = s
+            .create_user(&owner("staff@example.com", UserKind::Company, Some(acme)))
+            .await?;
+        let plant = s
+            .create_plant(ann, None, ann, &plant_fields("Ann home"), 1)
+            .await?;
+        let free = s.create_gateway("GWFREE01", "K1", "", 1).await?;
+        let on_plant = s.create_gateway("GWPLANT1", "K2", "p1", 1).await?;
+        let stock = s.create_gateway("GWSTOCK1", "K3", "", 1).await?;
+
+        let to_plant = Holder {
+            plant: Some(plant),
+            owner: ann.0,
+            company: None,
+        };
+        assert!(
+            s.take_gateway(on_plant, &to_plant, (ann.0, None), 2)
+                .await?
+        );
+        assert!(
+            !s.take_gateway(on_plant, &to_plant, (bob.0, None), 3)
+                .await?,
+            "a gateway on a plant cannot be taken"
+        );
+        let to_acme = Holder {
+            plant: None,
+            owner: staff.0,
+            company: Some(acme.0),
+        };
+        assert!(
+            s.take_gateway(stock, &to_acme, (staff.0, Some(acme.0)), 3)
+                .await?
+        );
+        let to_bob = Holder {
+            plant: None,
+            owner: bob.0,
+            company: None,
+        };
+        assert!(
+            !s.take_gateway(stock, &to_bob, (bob.0, None), 4).await?,
+            "someone else's stock cannot be taken"
+        );
+
+        let page = GatewayFilter {
+            limit: 10,
+            ..GatewayFilter::default()
+        };
+        let sns = |rows: Vec<store::gateways::GatewayListRow>| -> Vec<String> {
+            rows.into_iter().map(|r| r.gateway.sn).collect()
+        };
+        let of = |user: domain::ids::UserId, company| PlantVisibility::Of { user, company };
+        let (rows, total) = s.gateways_visible(of(ann, None), ann, &page).await?;
+        assert_eq!((sns(rows), total), (vec!["GWPLANT1".to_string()], 1));
+        let (rows, _) = s.gateways_visible(of(ann, None), ann, &page).await?;
+        assert_eq!(rows[0].plant_name.as_deref(), Some("Ann home"));
+        let (rows, _) = s
+            .gateways_visible(of(staff, Some(acme)), staff, &page)
+            .await?;
+        assert_eq!(sns(rows), vec!["GWSTOCK1".to_string()]);
+        assert_eq!(s.gateways_visible(of(bob, None), bob, &page).await?.1, 0);
+        s.share_plant(plant, bob, ShareRole::Visitor, 5).await?;
+        assert_eq!(
+            s.gateways_visible(of(bob, None), bob, &page).await?.1,
+            1,
+            "shared plant"
+        );
+        let (_, all) = s.gateways_visible(PlantVisibility::All, bob, &page).await?;
+        assert_eq!(all, 3, "the whole registry, unbound too");
+        let filtered = GatewayFilter {
+            sn: Some("plant".into()),
+            protocol: Some("p1".into()),
+            online: Some(false),
+            ..page.clone()
+        };
+        assert_eq!(
+            s.gateways_visible(PlantVisibility::All, bob, &filtered)
+                .await?
+                .1,
+            1
+        );
+        let online = GatewayFilter {
+            online: Some(true),
+            ..page.clone()
+        };
+        assert_eq!(
+            s.gateways_visible(PlantVisibility::All, bob, &online)
+                .await?
+                .1,
+            0
+        );
+        assert_eq!(s.gateway_counts(PlantVisibility::All, bob).await?, (3, 0));
+        assert_eq!(s.gateway_counts(of(ann, None), ann).await?, (1, 0));
+
+        assert!(!s.delete_gateway(on_plant).await?, "in use");
+        assert!(!s.delete_gateway(stock).await?, "held");
+        assert!(s.delete_gateway(free).await?);
+        assert!(s.gateway(free).await?.is_none());
+        Ok(())
+    })
+    .await
+}
