@@ -16,7 +16,7 @@ mod dict;
 mod files;
 mod gateways;
 mod permissions;
-mod plants;
+pub mod plants;
 mod system;
 mod throttle;
 mod users;

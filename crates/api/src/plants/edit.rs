@@ -1,6 +1,7 @@
 //! Creating a plant (the wizard's final call), reading it, and editing its parts.
 
 use axum::extract::{Path, State};
+use domain::policy::Actor;
 use domain::{
     Code, DomainError,
     account::{Account, parse_email, parse_phone},
@@ -13,7 +14,10 @@ use domain::{
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::plants::{NewCharge, PlantFields, PlantRow};
+use store::{
+    Store,
+    plants::{NewCharge, PlantFields, PlantRow},
+};
 use utoipa::ToSchema;
 
 use super::{charge_json, currency_json, timezone_json, update_at, visible};
@@ -257,9 +261,16 @@ pub async fn create(
     me: CurrentUser,
     Body(req): Body<PlantRequest>,
 ) -> ApiResult<Data<i64>> {
-    me.actor.require("station.create")?;
-    me.actor.require_writable()?;
-    let f = fields(&req, None)?;
+    Ok(Data(create_plant(&app.store, &me.actor, &req).await?))
+}
+
+/// The plants service's create: checks the caller may create, validates every field and the
+/// tariff, resolves the owner, and stores the plant with its income settings. The HTTP handler,
+/// the demo and the simulator all create plants through here.
+pub async fn create_plant(store: &Store, actor: &Actor, req: &PlantRequest) -> ApiResult<i64> {
+    actor.require("station.create")?;
+    actor.require_writable()?;
+    let f = fields(req, None)?;
     let tariff = charges(req.charges.as_deref().unwrap_or_default())?;
     let owner = match req
         .owner
@@ -267,16 +278,15 @@ pub async fn create(
         .map(str::trim)
         .filter(|o| !o.is_empty())
     {
-        None => me.id(),
+        None => actor.id,
         Some(account) => {
             let account = Account::parse(account).map_err(|_| DomainError::invalid("owner"))?;
-            let user = app
-                .store
+            let user = store
                 .user_by_account(account.as_str())
                 .await?
                 .ok_or(Code::NotRegistered)?;
-            let for_someone_else = user.id != me.user.id;
-            if for_someone_else && me.actor.kind == UserKind::Owner {
+            let for_someone_else = user.id() != actor.id;
+            if for_someone_else && actor.kind == UserKind::Owner {
                 return Err(Code::NoPermission.into());
             }
             if for_someone_else && user.kind() != UserKind::Owner {
@@ -285,21 +295,20 @@ pub async fn create(
             user.id()
         }
     };
-    let company = if me.actor.kind == UserKind::Company {
-        me.actor.company
+    let company = if actor.kind == UserKind::Company {
+        actor.company
     } else {
         None
     };
     let now = now_ms();
-    let id = app
-        .store
-        .create_plant(owner, company, me.id(), &f, now)
+    let id = store
+        .create_plant(owner, company, actor.id, &f, now)
         .await?;
-    app.store
+    store
         .set_income(id, &f.currency, f.invest, &tariff, now)
         .await?;
-    tracing::info!(plant = id, by = %me.id(), "plant created");
-    Ok(Data(id))
+    tracing::info!(plant = id, by = %actor.id, "plant created");
+    Ok(id)
 }
 
 /// One plant in full, as clients read it.
