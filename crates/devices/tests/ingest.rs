@@ -7,7 +7,9 @@ use chrono_tz::Tz;
 use devices::{
     Value,
     ingest::{Ingest, IngestOptions, refresh_statuses},
-    report::{DeviceEvent, DeviceReading, GatewayStatus, Item, Submission, SubmissionTx, Telemetry},
+    report::{
+        DeviceEvent, DeviceReading, GatewayStatus, Item, Submission, SubmissionTx, Telemetry,
+    },
 };
 use domain::{ids::UserId, user::UserKind};
 use store::{
@@ -127,16 +129,7 @@ async fn telemetry(
     ts: i64,
     devices: Vec<DeviceReading>,
 ) -> Result<(), String> {
-    submit(
-        tx,
-        gsn,
-        Item::Telemetry(Telemetry {
-            v: 1,
-            ts,
-            devices,
-        }),
-    )
-    .await?
+    submit(tx, gsn, Item::Telemetry(Telemetry { v: 1, ts, devices })).await?
 }
 
 fn kwh(totals: &[EnergyTotal], metric: &str) -> f64 {
@@ -171,16 +164,68 @@ async fn duplicate_and_late_reports_do_not_count_twice() -> TestResult {
         let (day, _) = past_days(tz);
         let (ingest, tx) = spawn(&s);
         let at = |h: u32| local(tz, day, h, 0);
-        let inv = |pv: f64, imp: f64| reading("INV1", "inverter", &[("today_pv_energy", pv), ("today_grid_import", imp), ("pv1_power", 100.0)]);
-        let meter = |imp: f64, exp: f64| reading("MET1", "meter", &[("import_energy", imp), ("export_energy", exp)]);
+        let inv = |pv: f64, imp: f64| {
+            reading(
+                "INV1",
+                "inverter",
+                &[
+                    ("today_pv_energy", pv),
+                    ("today_grid_import", imp),
+                    ("pv1_power", 100.0),
+                ],
+            )
+        };
+        let meter = |imp: f64, exp: f64| {
+            reading(
+                "MET1",
+                "meter",
+                &[("import_energy", imp), ("export_energy", exp)],
+            )
+        };
         let bms = |c: f64| reading("BAT1", "battery", &[("total_charge_energy", c)]);
-        telemetry(&tx, "GW1", at(8)?, vec![inv(1.0, 0.5), meter(100.0, 10.0), bms(50.0)]).await?;
-        telemetry(&tx, "GW1", at(12)?, vec![inv(6.0, 1.0), meter(101.0, 13.0), bms(53.0)]).await?;
+        telemetry(
+            &tx,
+            "GW1",
+            at(8)?,
+            vec![inv(1.0, 0.5), meter(100.0, 10.0), bms(50.0)],
+        )
+        .await?;
+        telemetry(
+            &tx,
+            "GW1",
+            at(12)?,
+            vec![inv(6.0, 1.0), meter(101.0, 13.0), bms(53.0)],
+        )
+        .await?;
         // The same report again, and a late one from the morning.
-        telemetry(&tx, "GW1", at(12)?, vec![inv(6.0, 1.0), meter(101.0, 13.0), bms(53.0)]).await?;
-        telemetry(&tx, "GW1", at(10)?, vec![inv(3.0, 0.7), meter(100.5, 11.0), bms(51.0)]).await?;
-        telemetry(&tx, "GW1", at(18)?, vec![inv(9.5, 2.0), meter(102.0, 15.0), bms(54.5)]).await?;
-        telemetry(&tx, "GW1", at(18)?, vec![inv(9.5, 2.0), meter(102.0, 15.0), bms(54.5)]).await?;
+        telemetry(
+            &tx,
+            "GW1",
+            at(12)?,
+            vec![inv(6.0, 1.0), meter(101.0, 13.0), bms(53.0)],
+        )
+        .await?;
+        telemetry(
+            &tx,
+            "GW1",
+            at(10)?,
+            vec![inv(3.0, 0.7), meter(100.5, 11.0), bms(51.0)],
+        )
+        .await?;
+        telemetry(
+            &tx,
+            "GW1",
+            at(18)?,
+            vec![inv(9.5, 2.0), meter(102.0, 15.0), bms(54.5)],
+        )
+        .await?;
+        telemetry(
+            &tx,
+            "GW1",
+            at(18)?,
+            vec![inv(9.5, 2.0), meter(102.0, 15.0), bms(54.5)],
+        )
+        .await?;
 
         let inv_id = s.device_by_sn("INV1").await?.ok_or("no inverter")?.id;
         let met_id = s.device_by_sn("MET1").await?.ok_or("no meter")?.id;
@@ -203,13 +248,19 @@ async fn duplicate_and_late_reports_do_not_count_twice() -> TestResult {
         // Month, year and total are sums of days.
         let month = DayRange::month(chrono::Datelike::year(&day), chrono::Datelike::month(&day));
         assert_eq!(kwh(&s.plant_energy(plant, &month).await?, "pv"), 9.5);
-        assert_eq!(kwh(&s.plant_energy(plant, &DayRange::total()).await?, "pv"), 9.5);
+        assert_eq!(
+            kwh(&s.plant_energy(plant, &DayRange::total()).await?, "pv"),
+            9.5
+        );
         // Four distinct report times were stored once each.
         assert_eq!(s.samples(inv_id, 0, i64::MAX, 100).await?.len(), 4);
         // The newest report is the latest, in memory and in the store.
         let latest = ingest.latest(inv_id).await?.ok_or("no latest")?;
         assert_eq!(latest.ts, at(18)?);
-        assert_eq!(latest.values()?.get("today_pv_energy"), Some(&Value::Number(9.5)));
+        assert_eq!(
+            latest.values()?.get("today_pv_energy"),
+            Some(&Value::Number(9.5))
+        );
         assert_eq!(s.latest_sample(inv_id).await?.ok_or("no row")?.ts, at(18)?);
         let dev = s.device_by_sn("INV1").await?.ok_or("gone")?;
         assert!(dev.online);
@@ -235,14 +286,30 @@ async fn a_report_lands_on_the_plants_local_day() -> TestResult {
             let (day1, day2) = past_days(tz);
             let late = local(tz, day1, 23, 30)?;
             let early = local(tz, day2, 0, 30)?;
-            telemetry(&tx, gsn, late, vec![reading(sn, "inverter", &[("today_pv_energy", 20.0)])]).await?;
-            telemetry(&tx, gsn, early, vec![reading(sn, "inverter", &[("today_pv_energy", 0.0)])]).await?;
+            telemetry(
+                &tx,
+                gsn,
+                late,
+                vec![reading(sn, "inverter", &[("today_pv_energy", 20.0)])],
+            )
+            .await?;
+            telemetry(
+                &tx,
+                gsn,
+                early,
+                vec![reading(sn, "inverter", &[("today_pv_energy", 0.0)])],
+            )
+            .await?;
             let fmt = |d: NaiveDate| d.format("%Y-%m-%d").to_string();
             let first = s.plant_energy(plant, &DayRange::day(&fmt(day1))).await?;
             let second = s.plant_energy(plant, &DayRange::day(&fmt(day2))).await?;
             assert_eq!(kwh(&first, "pv"), 20.0, "{tz_name}");
             assert_eq!(kwh(&second, "pv"), 0.0, "{tz_name}");
-            assert_eq!(second.len(), 1, "{tz_name}: the 00:30 report has its own day row");
+            assert_eq!(
+                second.len(),
+                1,
+                "{tz_name}: the 00:30 report has its own day row"
+            );
         }
         drop(tx);
         ingest.join().await;
@@ -261,14 +328,17 @@ async fn many_submissions_are_batched_and_all_answered_after_commit() -> TestRes
         let mut answers = Vec::new();
         for i in 0..400i64 {
             let (done, answer) = oneshot::channel();
-            let values: Vec<(String, f64)> = (0..50).map(|k| (format!("v{k}"), (i + k) as f64)).collect();
+            let values: Vec<(String, f64)> =
+                (0..50).map(|k| (format!("v{k}"), (i + k) as f64)).collect();
             let pairs: Vec<(&str, f64)> = values.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            let devices = vec![
-                reading(&format!("D{}", i % 20), "inverter", &pairs),
-            ];
+            let devices = vec![reading(&format!("D{}", i % 20), "inverter", &pairs)];
             tx.send(Submission {
                 gateway_sn: "GWB".into(),
-                item: Item::Telemetry(Telemetry { v: 1, ts: base + i * 1000, devices }),
+                item: Item::Telemetry(Telemetry {
+                    v: 1,
+                    ts: base + i * 1000,
+                    devices,
+                }),
                 done,
             })
             .await?;
@@ -278,7 +348,10 @@ async fn many_submissions_are_batched_and_all_answered_after_commit() -> TestRes
             a.await??;
         }
         let mut rows = 0;
-        for d in s.gateway_devices(s.gateway_by_sn("GWB").await?.ok_or("gw")?.id).await? {
+        for d in s
+            .gateway_devices(s.gateway_by_sn("GWB").await?.ok_or("gw")?.id)
+            .await?
+        {
             rows += s.samples(d.id, 0, i64::MAX, 10_000).await?.len();
         }
         assert_eq!(rows, 400);
@@ -299,15 +372,34 @@ async fn unknown_gateways_bad_values_and_foreign_devices_are_refused() -> TestRe
         let now = Utc::now().timestamp_millis();
         let ok = || vec![reading("INVA", "inverter", &[("pv1_power", 1.0)])];
         assert!(telemetry(&tx, "NOPE", now, ok()).await.is_err());
-        assert!(telemetry(&tx, "GWA", now + 11 * 60_000, ok()).await.is_err());
-        assert!(telemetry(&tx, "GWA", now - 400 * 86_400_000, ok()).await.is_err());
+        assert!(
+            telemetry(&tx, "GWA", now + 11 * 60_000, ok())
+                .await
+                .is_err()
+        );
+        assert!(
+            telemetry(&tx, "GWA", now - 400 * 86_400_000, ok())
+                .await
+                .is_err()
+        );
         let nan = vec![reading("INVA", "inverter", &[("pv1_power", f64::INFINITY)])];
         assert!(telemetry(&tx, "GWA", now, nan).await.is_err());
-        assert!(s.device_by_sn("INVA").await?.is_none(), "nothing stored from refused reports");
+        assert!(
+            s.device_by_sn("INVA").await?.is_none(),
+            "nothing stored from refused reports"
+        );
         telemetry(&tx, "GWA", now, ok()).await?;
         // Another gateway may not report (or take over) GWA's inverter.
         assert!(telemetry(&tx, "GWC", now, ok()).await.is_err());
-        let bad_status = Item::Status(GatewayStatus { v: 1, online: true, soft_ver: None, hard_ver: None, signal: None, comm_type: None, upload_cycle: None });
+        let bad_status = Item::Status(GatewayStatus {
+            v: 1,
+            online: true,
+            soft_ver: None,
+            hard_ver: None,
+            signal: None,
+            comm_type: None,
+            upload_cycle: None,
+        });
         assert!(submit(&tx, "NOPE", bad_status).await?.is_err());
         drop(tx);
         ingest.join().await;
@@ -335,15 +427,47 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
         submit(&tx, "GWS", Item::Status(status)).await??;
         let gw = s.gateway_by_sn("GWS").await?.ok_or("gw")?;
         assert!(gw.online);
-        assert_eq!((gw.soft_ver.as_str(), gw.signal, gw.upload_cycle), ("1.2.3", Some(-70), 60));
+        assert_eq!(
+            (gw.soft_ver.as_str(), gw.signal, gw.upload_cycle),
+            ("1.2.3", Some(-70), 60)
+        );
 
         // A fault bit (F35, no grid) opens a fault event; the plant turns Fault.
-        let words = |f3: f64| reading("INVS", "inverter", &[("fault_word_1", 0.0), ("fault_word_2", 0.0), ("fault_word_3", f3), ("fault_word_4", 0.0), ("warning_word", 0.0)]);
-        telemetry(&tx, "GWS", now - 60_000, vec![words(4.0), reading("METS", "meter", &[("power", 1.0)])]).await?;
+        let words = |f3: f64| {
+            reading(
+                "INVS",
+                "inverter",
+                &[
+                    ("fault_word_1", 0.0),
+                    ("fault_word_2", 0.0),
+                    ("fault_word_3", f3),
+                    ("fault_word_4", 0.0),
+                    ("warning_word", 0.0),
+                ],
+            )
+        };
+        telemetry(
+            &tx,
+            "GWS",
+            now - 60_000,
+            vec![words(4.0), reading("METS", "meter", &[("power", 1.0)])],
+        )
+        .await?;
         let inv = s.device_by_sn("INVS").await?.ok_or("inv")?;
-        let open = |device| EventFilter { device: Some(device), open_only: true, limit: 10, ..EventFilter::default() };
+        let open = |device| EventFilter {
+            device: Some(device),
+            open_only: true,
+            limit: 10,
+            ..EventFilter::default()
+        };
         let (events, _) = s.events(&open(inv.id)).await?;
-        assert_eq!(events.iter().map(|e| (e.code.as_str(), e.severity.as_str())).collect::<Vec<_>>(), vec![("F35", "fault")]);
+        assert_eq!(
+            events
+                .iter()
+                .map(|e| (e.code.as_str(), e.severity.as_str()))
+                .collect::<Vec<_>>(),
+            vec![("F35", "fault")]
+        );
         refresh_statuses(&s, now).await?;
         assert_eq!(s.device_by_sn("INVS").await?.ok_or("inv")?.status, 3);
         assert_eq!(s.plant_statuses().await?, vec![(plant, 3)]);
@@ -352,14 +476,32 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
         telemetry(&tx, "GWS", now - 30_000, vec![words(0.0)]).await?;
         assert!(s.events(&open(inv.id)).await?.0.is_empty());
         let met = s.device_by_sn("METS").await?.ok_or("met")?;
-        let ev = |action: &str| Item::Event(DeviceEvent { v: 1, ts: now - 20_000, sn: "METS".into(), code: "M02".into(), action: action.into() });
+        let ev = |action: &str| {
+            Item::Event(DeviceEvent {
+                v: 1,
+                ts: now - 20_000,
+                sn: "METS".into(),
+                code: "M02".into(),
+                action: action.into(),
+            })
+        };
         submit(&tx, "GWS", ev("open")).await??;
         submit(&tx, "GWS", ev("open")).await??;
-        assert_eq!(s.events(&open(met.id)).await?.0.len(), 1, "one open event per code");
+        assert_eq!(
+            s.events(&open(met.id)).await?.0.len(),
+            1,
+            "one open event per code"
+        );
         refresh_statuses(&s, now).await?;
         assert_eq!(s.plant_statuses().await?, vec![(plant, 2)]);
         submit(&tx, "GWS", ev("close")).await??;
-        let (all, total) = s.events(&EventFilter { plant: Some(plant), limit: 10, ..EventFilter::default() }).await?;
+        let (all, total) = s
+            .events(&EventFilter {
+                plant: Some(plant),
+                limit: 10,
+                ..EventFilter::default()
+            })
+            .await?;
         assert_eq!(total, 2);
         assert!(all.iter().all(|e| e.closed_at.is_some()));
 
@@ -374,11 +516,22 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
         assert_eq!(s.plant_statuses().await?, vec![(plant, 0)]);
 
         // The last will takes the gateway and its devices offline.
-        let offline = GatewayStatus { v: 1, online: false, soft_ver: None, hard_ver: None, signal: None, comm_type: None, upload_cycle: None };
+        let offline = GatewayStatus {
+            v: 1,
+            online: false,
+            soft_ver: None,
+            hard_ver: None,
+            signal: None,
+            comm_type: None,
+            upload_cycle: None,
+        };
         submit(&tx, "GWS", Item::Status(offline)).await??;
         let gw = s.gateway_by_sn("GWS").await?.ok_or("gw")?;
         assert!(!gw.online);
-        assert_eq!(gw.soft_ver, "1.2.3", "an offline message keeps what it does not say");
+        assert_eq!(
+            gw.soft_ver, "1.2.3",
+            "an offline message keeps what it does not say"
+        );
         drop(tx);
         ingest.join().await;
         Ok(())

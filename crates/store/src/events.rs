@@ -138,8 +138,9 @@ impl Store {
             DeviceStatusInput,
             "SELECT d.id, d.plant_id, d.last_seen, COALESCE(g.upload_cycle, 300) AS upload_cycle, \
              d.upgrading, d.status, d.online, \
-             COALESCE((SELECT MAX(CASE WHEN e.severity = 'fault' THEN 2 ELSE 1 END) FROM events e \
-                WHERE e.device_id = d.id AND e.closed_at IS NULL), 0) AS worst_event \
+             CAST(COALESCE((SELECT MAX(CASE WHEN e.severity = 'fault' THEN 2 ELSE 1 END) \
+                FROM events e WHERE e.device_id = d.id AND e.closed_at IS NULL), 0) AS BIGINT) \
+               AS worst_event \
              FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id ORDER BY d.id"
         )?)
     }
