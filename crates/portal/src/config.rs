@@ -32,6 +32,21 @@ pub struct Config {
     pub smtp_from: String,
     pub smtp_security: String,
     pub log: String,
+    /// Run the MQTT broker for devices inside this process (else use `mqtt_url`).
+    pub mqtt_embedded: bool,
+    /// Where the embedded broker listens.
+    pub mqtt_addr: String,
+    /// When `mqtt_addr` is taken, listen on the next free port (printed) instead of failing.
+    pub mqtt_addr_fallback: bool,
+    /// The external broker, `mqtt://host:port`, when `mqtt_embedded` is false.
+    pub mqtt_url: Option<String>,
+    pub mqtt_username: Option<String>,
+    pub mqtt_password: Option<String>,
+    /// The portal's MQTT client id; unique and stable per replica (default `portal-{hostname}`).
+    pub mqtt_client_id: Option<String>,
+    /// Shared-subscription group that spreads device messages over replicas; empty subscribes
+    /// without `$share` (brokers that lack shared subscriptions).
+    pub mqtt_shared_group: String,
 }
 
 impl Default for Config {
@@ -57,6 +72,14 @@ impl Default for Config {
             smtp_from: "portal@localhost".into(),
             smtp_security: "starttls".into(),
             log: "info".into(),
+            mqtt_embedded: true,
+            mqtt_addr: "127.0.0.1:1883".into(),
+            mqtt_addr_fallback: true,
+            mqtt_url: None,
+            mqtt_username: None,
+            mqtt_password: None,
+            mqtt_client_id: None,
+            mqtt_shared_group: "portal".into(),
         }
     }
 }
@@ -79,6 +102,14 @@ impl std::fmt::Debug for Config {
             .field("branded_hosts", &self.branded_hosts)
             .field("smtp_host", &self.smtp_host)
             .field("smtp_password", &"<redacted>")
+            .field("mqtt_embedded", &self.mqtt_embedded)
+            .field("mqtt_addr", &self.mqtt_addr)
+            .field("mqtt_url", &self.mqtt_url.as_deref().map(redact_url))
+            .field("mqtt_username", &self.mqtt_username)
+            .field(
+                "mqtt_password",
+                &self.mqtt_password.as_ref().map(|_| "<redacted>"),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -91,6 +122,43 @@ fn redact_url(url: &str) -> String {
         }
         _ => url.to_string(),
     }
+}
+
+/// `mqtt://host[:port]` (or `tcp://`) into host and port (1883 by default).
+fn parse_mqtt_url(url: &str) -> anyhow::Result<(String, u16)> {
+    let rest = url
+        .strip_prefix("mqtt://")
+        .or_else(|| url.strip_prefix("tcp://"))
+        .with_context(|| {
+            format!("mqtt_url {url:?}: expected mqtt://host:port (TLS: put a TLS proxy in front)")
+        })?;
+    let rest = rest.trim_end_matches('/');
+    if rest.contains(['@', '/']) {
+        bail!("mqtt_url: give credentials in PORTAL_MQTT_USERNAME/PASSWORD, not in the URL");
+    }
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((h, p)) if !h.ends_with(']') || h.starts_with('[') => (
+            h,
+            p.parse::<u16>()
+                .with_context(|| format!("mqtt_url {url:?}: bad port"))?,
+        ),
+        _ => (rest, 1883),
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if host.is_empty() {
+        bail!("mqtt_url {url:?}: no host");
+    }
+    Ok((host.to_string(), port))
+}
+
+/// This machine's name, for a client id that stays the same across restarts.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "local".into())
 }
 
 impl Config {
@@ -181,6 +249,31 @@ impl Config {
         if let Some(v) = get("LOG") {
             self.log = v;
         }
+        if let Some(v) = flag("MQTT_EMBEDDED") {
+            self.mqtt_embedded = v;
+        }
+        if let Some(v) = get("MQTT_ADDR") {
+            self.mqtt_addr = v;
+        }
+        if let Some(v) = flag("MQTT_ADDR_FALLBACK") {
+            self.mqtt_addr_fallback = v;
+        }
+        if let Some(v) = get("MQTT_URL") {
+            self.mqtt_url = Some(v);
+        }
+        if let Some(v) = get("MQTT_USERNAME") {
+            self.mqtt_username = Some(v);
+        }
+        if let Some(v) = get("MQTT_PASSWORD") {
+            self.mqtt_password = Some(v);
+        }
+        if let Some(v) = get("MQTT_CLIENT_ID") {
+            self.mqtt_client_id = Some(v);
+        }
+        // An empty group is meaningful (no shared subscriptions), so it is read even when empty.
+        if let Some(v) = var("PORTAL_MQTT_SHARED_GROUP") {
+            self.mqtt_shared_group = v.trim().to_string();
+        }
         Ok(())
     }
 
@@ -200,6 +293,22 @@ impl Config {
         if !["starttls", "tls", "none"].contains(&self.smtp_security.as_str()) {
             bail!("smtp_security must be starttls, tls or none");
         }
+        if self.mqtt_embedded {
+            self.mqtt_addr.parse::<SocketAddr>().with_context(|| {
+                format!(
+                    "mqtt_addr (PORTAL_MQTT_ADDR) {:?} is not host:port",
+                    self.mqtt_addr
+                )
+            })?;
+        } else {
+            let url = self.mqtt_url.as_deref().context(
+                "mqtt_embedded is false: set mqtt_url (PORTAL_MQTT_URL=mqtt://host:port)",
+            )?;
+            parse_mqtt_url(url)?;
+        }
+        if self.mqtt_shared_group.contains(['/', '+', '#']) {
+            bail!("mqtt_shared_group must be one topic level without wildcards");
+        }
         Ok(())
     }
 
@@ -208,6 +317,36 @@ impl Config {
         self.database_url
             .clone()
             .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("portal.db").display()))
+    }
+
+    /// The device link's settings: the embedded broker, or the external one of `mqtt_url`.
+    pub fn link(&self) -> anyhow::Result<devices::link::LinkConfig> {
+        use devices::link::{BrokerChoice, BrokerConfig, ClientConfig};
+        let client_id = self
+            .mqtt_client_id
+            .clone()
+            .unwrap_or_else(|| format!("portal-{}", hostname()));
+        let (broker, mut client) = if self.mqtt_embedded {
+            let addr: SocketAddr = self.mqtt_addr.parse().context("PORTAL_MQTT_ADDR")?;
+            let mut broker = BrokerConfig::new(addr);
+            broker.fallback = self.mqtt_addr_fallback;
+            // Host, port and credentials are the embedded broker's, filled in at start.
+            let client = ClientConfig::new("127.0.0.1", addr.port(), client_id);
+            (BrokerChoice::Embedded(broker), client)
+        } else {
+            let url = self.mqtt_url.as_deref().context("PORTAL_MQTT_URL")?;
+            let (host, port) = parse_mqtt_url(url)?;
+            let mut client = ClientConfig::new(host, port, client_id);
+            client.username = self.mqtt_username.clone();
+            client.password = self.mqtt_password.clone();
+            (BrokerChoice::External, client)
+        };
+        client.shared_group = Some(self.mqtt_shared_group.clone()).filter(|g| !g.is_empty());
+        Ok(devices::link::LinkConfig {
+            broker,
+            client,
+            sweep_every: std::time::Duration::from_secs(5),
+        })
     }
 
     pub fn api(&self) -> api::ApiConfig {
@@ -282,15 +421,59 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_broker_is_the_default_and_an_external_one_needs_a_url() {
+        let c = Config::default();
+        assert!(c.check().is_ok());
+        let link = c.link().unwrap();
+        assert!(
+            matches!(link.broker, devices::link::BrokerChoice::Embedded(ref b)
+            if b.addr.port() == 1883 && b.fallback)
+        );
+        assert_eq!(link.client.shared_group.as_deref(), Some("portal"));
+
+        let mut c = Config::default();
+        c.apply_env(|k| match k {
+            "PORTAL_MQTT_EMBEDDED" => Some("false".into()),
+            "PORTAL_MQTT_URL" => Some("mqtt://broker.example:1884".into()),
+            "PORTAL_MQTT_USERNAME" => Some("portal".into()),
+            "PORTAL_MQTT_PASSWORD" => Some("pw".into()),
+            "PORTAL_MQTT_SHARED_GROUP" => Some(String::new()),
+            _ => None,
+        })
+        .unwrap();
+        assert!(c.check().is_ok());
+        let link = c.link().unwrap();
+        assert!(matches!(link.broker, devices::link::BrokerChoice::External));
+        assert_eq!(
+            (link.client.host.as_str(), link.client.port),
+            ("broker.example", 1884)
+        );
+        assert_eq!(link.client.username.as_deref(), Some("portal"));
+        assert_eq!(link.client.shared_group, None);
+
+        c.mqtt_url = None;
+        assert!(c.check().is_err(), "external without a URL");
+        c.mqtt_url = Some("mqtts://x".into());
+        assert!(c.check().is_err());
+        assert_eq!(parse_mqtt_url("mqtt://h").unwrap(), ("h".into(), 1883));
+        assert_eq!(
+            parse_mqtt_url("tcp://[::1]:1999").unwrap(),
+            ("::1".into(), 1999)
+        );
+        assert!(parse_mqtt_url("mqtt://u:p@h:1").is_err());
+    }
+
+    #[test]
     fn secrets_do_not_show_in_debug_output() {
         let c = Config {
             admin_password: Some("hunter22".into()),
             database_url: Some("postgres://u:pw@db/portal".into()),
+            mqtt_password: Some("mqttpw".into()),
             ..Config::default()
         };
         let shown = format!("{c:?}");
         assert!(
-            !shown.contains("hunter22") && !shown.contains(":pw@"),
+            !shown.contains("hunter22") && !shown.contains(":pw@") && !shown.contains("mqttpw"),
             "{shown}"
         );
     }

@@ -1,4 +1,5 @@
-//! `portal serve`: open the database, make sure the first administrator exists, start HTTP.
+//! `portal serve`: open the database, make sure the first administrator exists, start the
+//! device link (MQTT broker, ingest, command dispatch) and HTTP.
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -56,14 +57,49 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         tracing::warn!(dir = %config.web_dir.display(), "no built web app found: serving the API only");
     }
     tokio::spawn(housekeeping(store.clone()));
+    let devices = start_devices(&config, &store).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
     let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())
         .await
         .context("http server")?;
+    drop(devices);
     store.close().await;
     Ok(())
+}
+
+/// What runs for devices: the MQTT link (broker, client, dispatcher) and the ingest worker.
+#[allow(
+    dead_code,
+    reason = "held to keep them running; handed to the API (dispatcher, latest values) and the demo next"
+)]
+pub struct Devices {
+    pub link: devices::link::Link,
+    pub ingest: devices::ingest::Ingest,
+}
+
+/// Starts ingest and the device link: the embedded broker (or the client of an external one),
+/// the portal's subscriber that feeds ingest, and the command dispatcher with its sweeper.
+pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Devices> {
+    let (tx, rx) = tokio::sync::mpsc::channel(4096);
+    let ingest = devices::ingest::Ingest::spawn(
+        store.clone(),
+        rx,
+        devices::ingest::IngestOptions::default(),
+    );
+    let link_config = config.link()?;
+    let link = devices::link::Link::start(store.clone(), link_config, tx)
+        .await
+        .context("starting the device link")?;
+    match link.broker_addr() {
+        Some(addr) => println!("MQTT broker for devices on {addr}"),
+        None => println!(
+            "Devices via the MQTT broker at {}",
+            config.mqtt_url.as_deref().unwrap_or("?")
+        ),
+    }
+    Ok(Devices { link, ingest })
 }
 
 fn metrics_recorder() -> anyhow::Result<PrometheusHandle> {
