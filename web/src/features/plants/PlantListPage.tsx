@@ -179,6 +179,7 @@ export default function PlantListPage() {
       key: 'createAt',
       dataIndex: 'createAt',
       title: t('plants.column.created'),
+      width: 170,
       sorter: true,
       sortOrder: query.sort === 'createAt' ? (query.order === 'asc' ? 'ascend' : 'descend') : null,
       render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : MISSING),

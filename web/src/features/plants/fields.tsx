@@ -176,7 +176,7 @@ export function PictureField({ form }: { form: FormInstance }) {
   const imageUrl = Form.useWatch('imageUrl', form) as string | undefined;
   const [uploading, setUploading] = useState(false);
   return (
-    <Flex vertical gap={12} align="flex-start">
+    <Flex vertical gap={12} align="flex-start" style={{ marginBottom: 24 }}>
       <Form.Item name="imageUrl" hidden>
         <Input />
       </Form.Item>
@@ -298,7 +298,7 @@ function SegmentEditor({
   const max = kind === 'tou' ? MAX_SEGMENTS : MAX_TIERS;
   const timeOptions = TIME_CHOICES.map((c) => ({ value: c, label: c }));
   return (
-    <Flex vertical gap={8} data-testid={`${kind}-editor`}>
+    <Flex vertical gap={8} style={{ marginBottom: 8 }} data-testid={`${kind}-editor`}>
       <div className="segment-row segment-head">
         <span>{t(kind === 'tou' ? 'plants.tariff.from' : 'plants.tariff.fromKwh')}</span>
         <span>{t(kind === 'tou' ? 'plants.tariff.to' : 'plants.tariff.toKwh')}</span>
