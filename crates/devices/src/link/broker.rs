@@ -53,13 +53,14 @@ impl BrokerConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum BrokerError {
     #[error(
-        "cannot listen for MQTT on {addr}: {source}. Another broker (Mosquitto?) may be using it: \
+        "cannot listen for MQTT on {addr} ({reason}). Another broker (Mosquitto?) may be using it: \
          set PORTAL_MQTT_ADDR to a free address, or PORTAL_MQTT_EMBEDDED=false and \
          PORTAL_MQTT_URL to use that broker"
     )]
     Bind {
         addr: SocketAddr,
-        source: rmqtt::Error,
+        // Shown in the message; not chained, so it is not printed twice.
+        reason: String,
     },
 }
 
@@ -135,7 +136,7 @@ fn bind(config: &BrokerConfig) -> Result<(rmqtt::net::Listener, SocketAddr), Bro
     if !config.fallback {
         return Err(BrokerError::Bind {
             addr: config.addr,
-            source: err,
+            reason: err.to_string(),
         });
     }
     let base = config.addr.port();
@@ -152,7 +153,7 @@ fn bind(config: &BrokerConfig) -> Result<(rmqtt::net::Listener, SocketAddr), Bro
     }
     Err(BrokerError::Bind {
         addr: config.addr,
-        source: err,
+        reason: err.to_string(),
     })
 }
 
