@@ -740,3 +740,64 @@ async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_
             .expect_code(305);
     }
 }
+
+#[tokio::test]
+async fn the_gateway_list_narrows_to_one_plant() {
+    for app in common::spawn().await {
+        let ann = app
+            .user(
+                "plantfilter@example.com",
+                "secret12",
+                domain::user::BuiltinRole::PlantOwner,
+                None,
+            )
+            .await;
+        let token = app
+            .login("plantfilter@example.com", "secret12")
+            .await
+            .access;
+        let body =
+            |name: &str| serde_json::json!({"name": name, "timezone": "UTC", "lon": 1, "lat": 2});
+        let a = app
+            .post("/api/v1/plant", body("Plant number A"), Some(&token))
+            .await
+            .data()
+            .as_i64()
+            .expect("id");
+        let b = app
+            .post("/api/v1/plant", body("Plant number B"), Some(&token))
+            .await
+            .data()
+            .as_i64()
+            .expect("id");
+        for (sn, plant) in [("FILTERGW1", a), ("FILTERGW2", b), ("FILTERGW3", b)] {
+            let gw = app
+                .store
+                .create_gateway(sn, "KEY1234", "", 1)
+                .await
+                .expect("gateway");
+            app.store
+                .bind_gateway(gw, plant, ann.0, None, 2)
+                .await
+                .expect("bind");
+        }
+        let all = app
+            .get("/api/v1/gateways?page=1&limit=10", Some(&token))
+            .await;
+        assert_eq!(all.data()["total"], 3, "{}", all.text());
+        let only_b = app
+            .get(
+                &format!("/api/v1/gateways?page=1&limit=10&plantId={b}"),
+                Some(&token),
+            )
+            .await;
+        assert_eq!(only_b.data()["total"], 2, "{}", only_b.text());
+        assert!(
+            only_b.data()["infos"]
+                .as_array()
+                .expect("infos")
+                .iter()
+                .all(|g| g["plantId"] == b)
+        );
+    }
+}

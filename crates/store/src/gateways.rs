@@ -200,6 +200,8 @@ pub struct GatewayFilter {
     pub company: Option<i64>,
     /// Upper-case part of the SN.
     pub sn: Option<String>,
+    /// Only the gateways of this plant.
+    pub plant: Option<i64>,
     pub limit: i64,
     pub offset: i64,
 }
@@ -254,12 +256,12 @@ impl Store {
         let conditions = format!(
             "{} AND ($4 IS NULL OR g.online = $4) AND ($5 IS NULL OR g.upload_cycle = $5) \
              AND ($6 IS NULL OR g.protocol = $6) AND ($7 IS NULL OR g.company_id = $7) \
-             AND ($8 IS NULL OR UPPER(g.sn) LIKE $8)",
+             AND ($8 IS NULL OR UPPER(g.sn) LIKE $8) AND ($9 IS NULL OR g.plant_id = $9)",
             gateway_visible()
         );
         let sql = format!(
             "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {conditions} ORDER BY g.id DESC \
-             LIMIT $9 OFFSET $10"
+             LIMIT $10 OFFSET $11"
         );
         let page = rows!(
             self,
@@ -274,6 +276,7 @@ impl Store {
             filter.protocol.as_deref(),
             filter.company,
             sn.as_deref(),
+            filter.plant,
             filter.limit,
             filter.offset
         )?;
@@ -290,7 +293,8 @@ impl Store {
             filter.upload_cycle,
             filter.protocol.as_deref(),
             filter.company,
-            sn.as_deref()
+            sn.as_deref(),
+            filter.plant
         )?;
         Ok((page, total))
     }

@@ -44,6 +44,9 @@ pub struct ListQuery {
     /// Part of the SN, any case.
     #[serde(default, alias = "gsn", deserialize_with = "num::opt_text")]
     pub sn: Option<String>,
+    /// Only the gateways of this plant.
+    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
+    pub plant_id: Option<i64>,
 }
 
 impl ListQuery {
@@ -67,6 +70,7 @@ impl ListQuery {
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(String::from),
+            plant: self.plant_id.filter(|p| *p > 0),
             limit,
             offset,
         }
