@@ -2,6 +2,7 @@
 
 mod admin;
 mod config;
+mod demo;
 mod serve;
 mod sim;
 
@@ -25,8 +26,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the HTTP API and the web app.
-    Serve,
+    /// Run the HTTP API, the web app and the device link.
+    Serve {
+        /// Add a demo owner with simulated plants reporting live (and a year of history).
+        #[arg(long)]
+        demo: bool,
+    },
     /// Apply database migrations and exit.
     Migrate,
     /// Run simulated gateways against an MQTT broker.
@@ -45,7 +50,7 @@ async fn main() -> std::process::ExitCode {
         let config = config::Config::load(cli.config.as_deref())?;
         serve::init_tracing(&config.log);
         match cli.command {
-            Command::Serve => serve::run(config).await,
+            Command::Serve { demo } => serve::run(config, demo).await,
             Command::Migrate => serve::open_store(&config).await.map(|_| ()),
             Command::Admin { action } => admin::run(&config, action).await,
             Command::Sim(args) => sim::run_sim(&config, args).await,

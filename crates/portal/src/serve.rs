@@ -32,7 +32,7 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
     Ok(store)
 }
 
-pub async fn run(config: Config) -> anyhow::Result<()> {
+pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     let store = open_store(&config).await?;
     seed_admin(&store, &config).await?;
     let keys = api::Keys::load_or_create(&store)
@@ -58,12 +58,21 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     }
     tokio::spawn(housekeeping(store.clone()));
     let devices = start_devices(&config, &store).await?;
+    tokio::spawn(refresh_statuses(store.clone()));
+    let demo_stop = if demo {
+        Some(start_demo(&config, &store, &devices).await?)
+    } else {
+        None
+    };
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
     let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())
         .await
         .context("http server")?;
+    if let Some(stop) = demo_stop {
+        let _ = stop.send(true);
+    }
     drop(devices);
     store.close().await;
     Ok(())
@@ -77,12 +86,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
 pub struct Devices {
     pub link: devices::link::Link,
     pub ingest: devices::ingest::Ingest,
+    /// Another way into ingest, for the demo's history.
+    pub submissions: devices::report::SubmissionTx,
 }
 
 /// Starts ingest and the device link: the embedded broker (or the client of an external one),
 /// the portal's subscriber that feeds ingest, and the command dispatcher with its sweeper.
 pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Devices> {
     let (tx, rx) = tokio::sync::mpsc::channel(4096);
+    let submissions = tx.clone();
     let ingest = devices::ingest::Ingest::spawn(
         store.clone(),
         rx,
@@ -99,7 +111,91 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
             config.mqtt_url.as_deref().unwrap_or("?")
         ),
     }
-    Ok(Devices { link, ingest })
+    Ok(Devices {
+        link,
+        ingest,
+        submissions,
+    })
+}
+
+/// Seven simulated plants for the demo owner, a year of history on first start, then live
+/// gateways reporting every five seconds to the device broker.
+async fn start_demo(
+    config: &Config,
+    store: &Store,
+    devices: &Devices,
+) -> anyhow::Result<tokio::sync::watch::Sender<bool>> {
+    let specs = sim::fleet::demo_fleet(7, 2024);
+    let created = crate::demo::prepare(store, &specs).await?;
+    let broker = match devices.link.broker_addr() {
+        Some(addr) => sim::gateway::Broker {
+            host: addr.ip().to_string(),
+            port: addr.port(),
+        },
+        None => {
+            let url = config
+                .mqtt_url
+                .as_deref()
+                .unwrap_or("mqtt://127.0.0.1:1883");
+            let rest = url.split("://").nth(1).unwrap_or(url);
+            let (host, port) = rest.rsplit_once(':').unwrap_or((rest, "1883"));
+            sim::gateway::Broker {
+                host: host.to_string(),
+                port: port.parse().unwrap_or(1883),
+            }
+        }
+    };
+    let configs = Arc::new(
+        devices::protocol::shipped().map_err(|e| anyhow::anyhow!("shipped configs: {e}"))?,
+    );
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let tx = devices.submissions.clone();
+    println!(
+        "Demo: sign in as {} / {} to see {} simulated plants",
+        crate::demo::DEMO_ACCOUNT,
+        crate::demo::DEMO_PASSWORD,
+        specs.len()
+    );
+    tokio::spawn(async move {
+        let mut fleet: Vec<sim::fleet::SimGateway> =
+            specs.into_iter().map(sim::fleet::SimGateway::new).collect();
+        if created > 0 {
+            let started = std::time::Instant::now();
+            match crate::demo::backfill(&mut fleet, &tx, &configs, 364).await {
+                Ok(n) => tracing::info!(
+                    reports = n,
+                    secs = started.elapsed().as_secs(),
+                    "demo history written"
+                ),
+                Err(e) => tracing::warn!(%e, "demo history incomplete"),
+            }
+        }
+        let opts = sim::gateway::RunOptions {
+            broker,
+            interval: Duration::from_secs(5),
+            upload_cycle_secs: 5,
+        };
+        for gw in fleet {
+            tokio::spawn(sim::gateway::run(
+                gw,
+                configs.clone(),
+                opts.clone(),
+                stop_rx.clone(),
+            ));
+        }
+    });
+    Ok(stop_tx)
+}
+
+/// Re-derives device and plant statuses from data age and open events, every 30 seconds.
+async fn refresh_statuses(store: Store) {
+    let mut tick = tokio::time::interval(Duration::from_secs(30));
+    loop {
+        tick.tick().await;
+        if let Err(e) = devices::ingest::refresh_statuses(&store, api::now_ms()).await {
+            tracing::warn!(%e, "status refresh failed");
+        }
+    }
 }
 
 fn metrics_recorder() -> anyhow::Result<PrometheusHandle> {
