@@ -16,7 +16,7 @@ run: web
 	cargo build -p portal
 	echo "Portal: http://$(PORTAL_HTTP_ADDR)   sign in as $(PORTAL_ADMIN_USER) / $(PORTAL_ADMIN_PASSWORD) (set on first start)"
 	PORTAL_ADMIN_USER=$(PORTAL_ADMIN_USER) PORTAL_ADMIN_PASSWORD=$(PORTAL_ADMIN_PASSWORD) \
-	PORTAL_HTTP_ADDR=$(PORTAL_HTTP_ADDR) PORTAL_WEB_DIR=web/dist ./target/debug/portal serve
+	PORTAL_HTTP_ADDR=$(PORTAL_HTTP_ADDR) PORTAL_WEB_DIR=web/dist ./target/debug/portal serve --demo
 
 build: web
 	cargo build -p portal
