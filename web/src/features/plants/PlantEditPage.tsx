@@ -14,6 +14,7 @@ import {
   saveInfo,
   type PlantDetail,
 } from './api';
+import { PlantGateways } from './PlantGateways';
 import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
 import { buildCharges, incomeFromCharges, investValue, type IncomeForm } from './tariff';
 
@@ -197,6 +198,7 @@ export default function PlantEditPage() {
       >
         {(form) => <IncomeFields form={form} />}
       </Section>
+      <PlantGateways plantId={id} plantPermission={p.plantPermission} />
     </Flex>
   );
 }

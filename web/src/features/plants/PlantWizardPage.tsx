@@ -7,31 +7,43 @@ import { useNavigate } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { useCurrentUser } from '@/shared/user';
-import { createPlant, plantKeys, timezonesQuery } from './api';
+import { bindGateway, checkGateway, createPlant, plantKeys, timezonesQuery } from './api';
 import {
   BASIC_FIELDS,
   browserTimeZone,
   CONTACT_FIELDS,
+  GATEWAY_FIELDS,
   INCOME_FIELDS,
   LOCATION_FIELDS,
 } from './fieldNames';
 import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
+import { gatewayInput, showGatewayError } from './gateway';
+import { GatewayFields } from './GatewayFields';
 import { buildCreateBody, CONSTANT, type WizardValues } from './tariff';
 
-type FormValues = Omit<WizardValues, 'joinDate'> & { joinDate?: Dayjs };
+type FormValues = Omit<WizardValues, 'joinDate'> & {
+  joinDate?: Dayjs;
+  gatewaySn?: string;
+  gatewayKey?: string;
+};
 
+// The optional gateway step comes last: every required step is done before it, so skipping it
+// is just "Create plant" with both fields empty, and the key is checked right before the
+// gateway is bound (POST /plant, then POST /plant/{id}/gateway).
 const STEPS = [
   { key: 'basic', fields: BASIC_FIELDS },
   { key: 'location', fields: LOCATION_FIELDS },
   { key: 'picture', fields: [] as string[] },
   { key: 'contact', fields: CONTACT_FIELDS },
   { key: 'income', fields: INCOME_FIELDS },
+  { key: 'gateway', fields: GATEWAY_FIELDS },
 ] as const;
+const GATEWAY_STEP = STEPS.length - 1;
 
-/** plant-add: the create wizard (basic, location, picture, contact, income). */
+/** plant-add: the create wizard (basic, location, picture, contact, income, gateway). */
 export default function PlantWizardPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: user } = useCurrentUser();
@@ -49,22 +61,48 @@ export default function PlantWizardPage() {
   }, [zones.data, form]);
 
   const create = useMutation({
-    mutationFn: (values: FormValues) =>
-      createPlant(
+    mutationFn: async (values: FormValues) => {
+      const gateway = gatewayInput(values.gatewaySn, values.gatewayKey);
+      // a wrong SN or key is answered at the fields before the plant is created
+      if (gateway) await checkGateway(gateway.sn, gateway.key);
+      const id = await createPlant(
         buildCreateBody({
           ...values,
           joinDate: (values.joinDate ?? dayjs()).format('YYYY-MM-DD'),
         } as WizardValues),
-      ),
-    onSuccess: async (id) => {
-      message.success(t('plants.created'));
+      );
+      let gatewayError: string | null = null;
+      if (gateway) {
+        try {
+          await bindGateway(id, gateway.sn, gateway.key, true);
+        } catch (e) {
+          gatewayError = e instanceof Error ? e.message : String(e);
+        }
+      }
+      return { id, gatewayError };
+    },
+    onSuccess: async ({ id, gatewayError }) => {
+      if (gatewayError === null) message.success(t('plants.created'));
+      else {
+        // the plant stays created: say so, and where the gateway can be added later
+        modal.confirm({
+          title: t('plants.gateway.bindFailedTitle'),
+          content: t('plants.gateway.bindFailed', { msg: gatewayError }),
+          okText: t('plants.gateway.openEdit'),
+          cancelText: t('plants.gateway.later'),
+          onOk: () => void navigate(`/plants/edit/${id}`),
+          okButtonProps: { 'data-testid': 'gateway-open-edit' },
+        });
+      }
       await queryClient.invalidateQueries({ queryKey: plantKeys.all });
       form.resetFields();
       setStep(0);
       void navigate('/plants', { state: { created: id } });
     },
     onError: (e) => {
-      if (isApiError(e, 10)) {
+      if (showGatewayError(form, e)) {
+        setStep(GATEWAY_STEP);
+      } else if (isApiError(e, 10)) {
         setStep(1);
         form.setFields([{ name: 'lon', errors: [e.message] }]);
       } else if (isApiError(e, 105)) {
@@ -110,6 +148,14 @@ export default function PlantWizardPage() {
         {step === 2 && <PictureField form={form} />}
         {step === 3 && <ContactFields withOwner={withOwner} />}
         {step === 4 && <IncomeFields form={form} />}
+        {step === GATEWAY_STEP && (
+          <>
+            <Typography.Paragraph type="secondary" data-testid="gateway-step-hint">
+              {t('plants.gateway.stepHint')}
+            </Typography.Paragraph>
+            <GatewayFields form={form} optional withCheck />
+          </>
+        )}
         <Flex gap={8} style={{ marginTop: 24 }}>
           <Button onClick={() => void navigate('/plants')}>{t('common.cancel')}</Button>
           {step > 0 && <Button onClick={() => setStep(step - 1)}>{t('plants.wizard.back')}</Button>}

@@ -153,6 +153,8 @@ export const plantKeys = {
   filter: ['plants', 'filter'] as const,
   detail: (id: number) => ['plants', 'detail', id] as const,
   shares: (id: number) => ['plants', 'shares', id] as const,
+  gateways: (id: number) => ['plants', 'gateways', id] as const,
+  gateway: (gatewayId: number) => ['plants', 'gateway', gatewayId] as const,
 };
 
 export const plantListQuery = (q: PlantQuery) =>
@@ -198,6 +200,66 @@ const dictQuery = (name: string, lan: string) =>
 export const currenciesQuery = (lan: string) => dictQuery('currencies', lan);
 export const timezonesQuery = (lan: string) => dictQuery('timezones', lan);
 export const plantTypesQuery = (lan: string) => dictQuery('plantTypes', lan);
+
+// ---- gateways ------------------------------------------------------------------------------
+
+/** An item of GET /api/v1/gateways. */
+export interface GatewayRow {
+  id: number;
+  sn: string;
+  key?: string | null;
+  status: number;
+  online?: boolean | null;
+  signal: number | null;
+  softVer: string | null;
+  hardVer: string | null;
+  updateAt: string | null;
+  uploadCycle?: number | null;
+  commTypeName?: string | null;
+  alias: string | null;
+  plantId: number | null;
+  plantName: string | null;
+  createAt: string | null;
+}
+
+export interface GatewayDevice {
+  sn: string;
+  family?: string | null;
+  typeCode?: number | null;
+  model?: string | null;
+  status?: number | null;
+  online?: boolean | null;
+}
+
+/** GET /api/v1/gateway/{id}. */
+export interface GatewayDetail extends GatewayRow {
+  devices: GatewayDevice[];
+}
+
+export const plantGatewaysQuery = (plantId: number) =>
+  queryOptions({
+    queryKey: plantKeys.gateways(plantId),
+    queryFn: () =>
+      http.get<Page<GatewayRow>>('/api/v1/gateways', {
+        params: { page: 1, limit: 50, plantId },
+        silent: true,
+      }),
+  });
+
+export const gatewayDetailQuery = (gatewayId: number) =>
+  queryOptions({
+    queryKey: plantKeys.gateway(gatewayId),
+    queryFn: () => http.get<GatewayDetail>(`/api/v1/gateway/${gatewayId}`, { silent: true }),
+  });
+
+/** 0 when the gateway exists with this key and is free; 300, 301 are shown at the fields. */
+export const checkGateway = (sn: string, key: string) =>
+  http.post('/api/v1/gateway/import/one/check', { sn, key }, { handledCodes: [300, 301] });
+/** Binds the gateway (and the devices behind it) to the plant. */
+export const bindGateway = (plantId: number, sn: string, key: string, silent = false) =>
+  http.post(`/api/v1/plant/${plantId}/gateway`, { sn, key }, { handledCodes: [300, 301], silent });
+export const unbindGateway = (gatewayId: number) =>
+  http.post(`/api/v1/gateway/${gatewayId}/unbind`);
 
 // ---- writes ---------------------------------------------------------------------------------
 
