@@ -194,6 +194,10 @@ describe('plants', () => {
     await page.locator('#invest').fill('15000');
     await page.getByTestId('wizard-next').click();
 
+    // ---- gateway: optional, skipped with both fields empty
+    await page.getByTestId('gateway-step-hint').waitFor();
+    await page.getByTestId('wizard-next').click();
+
     // ---- back on the list, the new plant first and highlighted
     await page.waitForURL(`${server.url}/plants`);
     await row(page, NAME).waitFor();
