@@ -55,5 +55,5 @@ clean-test-schemas:
 	if pg_isready -q -h 127.0.0.1 2>/dev/null; then
 	  psql -q -h 127.0.0.1 -U postgres -d test -Atc \
 	    "SELECT 'DROP SCHEMA \"' || schema_name || '\" CASCADE;' FROM information_schema.schemata WHERE schema_name ~ '^t[0-9]+_[0-9]+_[0-9]+$$'" \
-	    | psql -q -h 127.0.0.1 -U postgres -d test >/dev/null || true
+	    | PGOPTIONS='--client-min-messages=warning' psql -q -h 127.0.0.1 -U postgres -d test >/dev/null 2>&1 || true
 	fi

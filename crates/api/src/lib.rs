@@ -17,6 +17,7 @@ mod files;
 mod gateways;
 mod permissions;
 pub mod plants;
+mod protocols;
 mod system;
 mod throttle;
 mod users;
@@ -60,6 +61,7 @@ pub fn router(state: AppState) -> Router {
         .merge(company::router())
         .merge(dict::router())
         .merge(plants::router())
+        .merge(protocols::router())
         .merge(gateways::router())
         .merge(files::router(&state))
         .merge(system::router())

@@ -7,7 +7,8 @@ use utoipa::{
 };
 
 use crate::{
-    accounts, auth, company, dict, gateways, permissions, plants, system, users, versions,
+    accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
+    versions,
 };
 
 #[derive(OpenApi)]
@@ -35,6 +36,7 @@ use crate::{
         plants::sharing::transfer, plants::sharing::delete,
         versions::timeline, versions::latest, versions::check, versions::list, versions::one,
         versions::save, versions::delete,
+        protocols::list, protocols::one, protocols::check, protocols::save,
         gateways::registry::create, gateways::registry::check, gateways::registry::check_path,
         gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
         gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,

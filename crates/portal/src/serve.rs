@@ -95,11 +95,17 @@ pub struct Devices {
 pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Devices> {
     let (tx, rx) = tokio::sync::mpsc::channel(4096);
     let submissions = tx.clone();
-    let ingest = devices::ingest::Ingest::spawn(
-        store.clone(),
-        rx,
-        devices::ingest::IngestOptions::default(),
-    );
+    devices::protocol::stored::seed(store, api::now_ms())
+        .await
+        .context("storing the shipped protocol configs")?;
+    let protocols = devices::protocol::stored::load(store)
+        .await
+        .context("loading protocol configs")?;
+    let options = devices::ingest::IngestOptions {
+        protocols,
+        ..devices::ingest::IngestOptions::default()
+    };
+    let ingest = devices::ingest::Ingest::spawn(store.clone(), rx, options);
     let link_config = config.link()?;
     let link = devices::link::Link::start(store.clone(), link_config, tx)
         .await

@@ -11,6 +11,7 @@ pub mod events;
 pub mod gateways;
 pub mod outbox;
 pub mod plants;
+pub mod protocols;
 pub mod roles;
 pub mod telemetry;
 pub mod testing;

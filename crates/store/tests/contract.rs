@@ -305,3 +305,39 @@ async fn release_notes_are_listed_newest_first_and_version_numbers_are_unique() 
     })
     .await
 }
+
+#[tokio::test]
+async fn shipped_protocol_configs_are_seeded_once_and_edits_are_kept() -> TestResult {
+    each_backend(|s| async move {
+        assert!(
+            s.seed_protocol("inv-a", "inverter", "Inverter A", "{\"v\":1}", 1)
+                .await?
+        );
+        assert!(
+            !s.seed_protocol("inv-a", "inverter", "Inverter A", "{\"v\":2}", 2)
+                .await?
+        );
+        let ann = s.create_user(&owner("admin@example.com")).await?;
+        s.save_protocol(
+            "inv-a",
+            "inverter",
+            "Inverter A (edited)",
+            "{\"v\":3}",
+            ann.0,
+            4,
+        )
+        .await?;
+        assert!(
+            !s.seed_protocol("inv-a", "inverter", "Inverter A", "{\"v\":1}", 5)
+                .await?
+        );
+        let row = s.protocol("inv-a").await?.ok_or("gone")?;
+        assert_eq!(
+            (row.config.as_str(), row.builtin, row.updated_by),
+            ("{\"v\":3}", false, Some(ann.0))
+        );
+        assert_eq!(s.protocols().await?.len(), 1);
+        Ok(())
+    })
+    .await
+}

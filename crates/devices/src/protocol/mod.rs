@@ -3,6 +3,7 @@
 //! be edited by administrators; `validate` is the gate before one is saved or used.
 
 mod shipped;
+pub mod stored;
 mod validate;
 
 use serde::{Deserialize, Serialize};

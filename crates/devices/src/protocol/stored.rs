@@ -1,0 +1,96 @@
+//! Protocol configs as stored data: shipped configs seed the database, administrators edit the
+//! stored copies, and ingest decodes with what is stored.
+
+use store::Store;
+
+use super::{ProtocolConfig, shipped};
+
+fn family_name(config: &ProtocolConfig) -> String {
+    serde_json::to_value(config.family)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// Stores every shipped config that is not in the database yet.
+pub async fn seed(store: &Store, now: i64) -> store::Result<usize> {
+    let mut added = 0;
+    for config in shipped().unwrap_or_default() {
+        let Ok(json) = serde_json::to_string(&config) else {
+            continue;
+        };
+        if store
+            .seed_protocol(
+                &config.code,
+                &family_name(&config),
+                &config.name,
+                &json,
+                now,
+            )
+            .await?
+        {
+            added += 1;
+        }
+    }
+    Ok(added)
+}
+
+/// Every stored config that parses and validates. A stored config that does not (it should not
+/// happen: saves are validated) is skipped with a warning, and its shipped version used instead.
+pub async fn load(store: &Store) -> store::Result<Vec<ProtocolConfig>> {
+    let shipped = shipped().unwrap_or_default();
+    let mut configs = Vec::new();
+    for row in store.protocols().await? {
+        match ProtocolConfig::from_json(&row.config).and_then(|c| c.validate().map(|()| c)) {
+            Ok(config) => configs.push(config),
+            Err(e) => {
+                tracing::warn!(code = %row.code, %e, "stored protocol config unusable; using the shipped one");
+                configs.extend(shipped.iter().find(|c| c.code == row.code).cloned());
+            }
+        }
+    }
+    Ok(configs)
+}
+
+/// Validates and stores a config an administrator edited; its version goes up by one.
+pub async fn save(
+    store: &Store,
+    mut config: ProtocolConfig,
+    by: i64,
+    now: i64,
+) -> Result<ProtocolConfig, SaveError> {
+    config
+        .validate()
+        .map_err(|e| SaveError::Invalid(e.to_string()))?;
+    if let Some(old) = store
+        .protocol(&config.code)
+        .await
+        .map_err(SaveError::Store)?
+    {
+        let previous = ProtocolConfig::from_json(&old.config)
+            .map(|c| c.version)
+            .unwrap_or(0);
+        config.version = config.version.max(previous + 1);
+    }
+    let json = serde_json::to_string(&config).map_err(|e| SaveError::Invalid(e.to_string()))?;
+    store
+        .save_protocol(
+            &config.code,
+            &family_name(&config),
+            &config.name,
+            &json,
+            by,
+            now,
+        )
+        .await
+        .map_err(SaveError::Store)?;
+    Ok(config)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("invalid config: {0}")]
+    Invalid(String),
+    #[error("store: {0}")]
+    Store(store::StoreError),
+}

@@ -1,0 +1,74 @@
+//! Stored protocol configs. The JSON is validated by the devices crate before it gets here.
+
+use crate::{Result, Store};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ProtocolRow {
+    pub code: String,
+    pub family: String,
+    pub name: String,
+    pub config: String,
+    pub builtin: bool,
+    pub updated_by: Option<i64>,
+    pub updated_at: i64,
+}
+
+const COLUMNS: &str = "code, family, name, config, builtin, updated_by, updated_at";
+
+impl Store {
+    /// Stores a shipped config unless one with its code exists (an administrator's edit wins).
+    pub async fn seed_protocol(
+        &self,
+        code: &str,
+        family: &str,
+        name: &str,
+        config: &str,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "INSERT INTO protocol_configs (code, family, name, config, builtin, updated_at) \
+             VALUES ($1, $2, $3, $4, TRUE, $5) ON CONFLICT (code) DO NOTHING",
+            code,
+            family,
+            name,
+            config,
+            now
+        )? == 1)
+    }
+
+    /// Creates or replaces a config.
+    pub async fn save_protocol(
+        &self,
+        code: &str,
+        family: &str,
+        name: &str,
+        config: &str,
+        by: i64,
+        now: i64,
+    ) -> Result<()> {
+        exec!(
+            self,
+            "INSERT INTO protocol_configs (code, family, name, config, builtin, updated_by, updated_at) \
+             VALUES ($1, $2, $3, $4, FALSE, $5, $6) ON CONFLICT (code) DO UPDATE SET \
+             family = $2, name = $3, config = $4, builtin = FALSE, updated_by = $5, updated_at = $6",
+            code,
+            family,
+            name,
+            config,
+            by,
+            now
+        )?;
+        Ok(())
+    }
+
+    pub async fn protocols(&self) -> Result<Vec<ProtocolRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM protocol_configs ORDER BY code");
+        Ok(rows!(self, fetch_all, ProtocolRow, &sql)?)
+    }
+
+    pub async fn protocol(&self, code: &str) -> Result<Option<ProtocolRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM protocol_configs WHERE code = $1");
+        Ok(rows!(self, fetch_optional, ProtocolRow, &sql, code)?)
+    }
+}
