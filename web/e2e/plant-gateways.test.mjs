@@ -195,6 +195,62 @@ describe('plant gateways', () => {
     await context.close();
   });
 
+  it('keeps the plant when binding the gateway fails after creation', async () => {
+    const gw = { sn: 'GW-E2E-0003', key: 'k3y-three' };
+    {
+      const { context, page } = await newPage(browser);
+      await signIn(page, server.url, USERS.admin);
+      const r = await api(page, '/api/v1/gateway/create', {
+        method: 'POST',
+        body: JSON.stringify(gw),
+      });
+      assert.equal(r.code, 0, JSON.stringify(r));
+      await context.close();
+    }
+    const { context, page } = await newPage(browser);
+    await context.route(/tile\.openstreetmap\.org|\/\d+\/\d+\/\d+\.png$/, (r) => r.abort());
+    // the check passes, but someone takes the gateway before the bind
+    await context.route(/\/api\/v1\/plant\/\d+\/gateway(\?|$)/, (r) =>
+      r.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 301, msg: 'Gateway already used', success: false }),
+      }),
+    );
+    await signIn(page, server.url, USERS.owner);
+    await page.getByTestId('add-plant').click();
+    await page.locator('#name').fill('Race Condition Plant');
+    await page.locator('#totalPower').fill('8');
+    await choose(
+      page,
+      page.locator('.ant-form-item').filter({ hasText: 'Time zone' }).locator('.ant-select'),
+      'Europe/Madrid',
+    );
+    await page.getByTestId('wizard-next').click();
+    await page.locator('#address').fill('Plaza Mayor 1, Madrid');
+    await page.locator('#lon').fill('-3.71');
+    await page.locator('#lat').fill('40.41');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    await page.locator('#principal').waitFor();
+    await page.getByTestId('wizard-next').click();
+    await page.locator('#price').fill('0.2');
+    await page.getByTestId('wizard-next').click();
+    await page.locator('#gatewaySn').fill(gw.sn);
+    await page.locator('#gatewayKey').fill(gw.key);
+    await page.getByTestId('wizard-next').click();
+    await page
+      .locator('.ant-modal-confirm-title')
+      .getByText('The plant was created, but the gateway was not added')
+      .waitFor();
+    await page
+      .getByText("Gateway already used. You can add the gateway from the plant's edit screen.")
+      .waitFor();
+    await page.getByTestId('gateway-open-edit').click();
+    await page.waitForURL(/\/plants\/edit\/\d+$/);
+    await page.getByTestId('gateways-empty').waitFor();
+    await context.close();
+  });
+
   it('shows the empty state on a plant without gateways', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, USERS.owner);
@@ -217,6 +273,16 @@ describe('plant gateways', () => {
     await page.goto(`${server.url}/plants/edit/${r.data}`);
     await page.getByTestId('gateways-empty').waitFor();
     await page.getByText('No gateways on this plant yet').waitFor();
+
+    // the list cannot be loaded: a warning with a retry that recovers
+    let fail = true;
+    await context.route(/\/api\/v1\/gateways\?/, (r) => (fail ? r.abort() : r.continue()));
+    await page.reload();
+    await page.getByTestId('gateways-error').waitFor();
+    await page.getByText('The gateways could not be loaded').waitFor();
+    fail = false;
+    await page.getByTestId('gateways-error').getByRole('button', { name: 'Retry' }).click();
+    await page.getByTestId('gateways-empty').waitFor();
     await context.close();
   });
 });

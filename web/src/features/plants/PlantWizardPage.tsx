@@ -87,7 +87,7 @@ export default function PlantWizardPage() {
         // the plant stays created: say so, and where the gateway can be added later
         modal.confirm({
           title: t('plants.gateway.bindFailedTitle'),
-          content: t('plants.gateway.bindFailed', { msg: gatewayError }),
+          content: t('plants.gateway.bindFailed', { msg: gatewayError.replace(/[.。]\s*$/, '') }),
           okText: t('plants.gateway.openEdit'),
           cancelText: t('plants.gateway.later'),
           onOk: () => void navigate(`/plants/edit/${id}`),
