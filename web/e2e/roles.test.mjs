@@ -95,14 +95,18 @@ describe('permission-driven shell', () => {
     await page.getByTestId('nickname').filter({ hasText: 'Olivia R' }).waitFor();
     await page.getByRole('tab', { name: 'Preferences' }).click();
     await page.getByText('Fahrenheit (°F)').click();
-    await page.getByText('Saved').first().waitFor();
-    const unit = await page.evaluate(async () => {
-      const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
-      const res = await fetch('/api/v1/user/personalized', {
-        headers: { Authorization: `Bearer ${access_token}` },
+    // The profile save above also says "Saved", so wait for the server to hold the new unit.
+    let unit = '';
+    for (let attempt = 0; attempt < 50 && unit !== 'F'; attempt += 1) {
+      unit = await page.evaluate(async () => {
+        const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
+        const res = await fetch('/api/v1/user/personalized', {
+          headers: { Authorization: `Bearer ${access_token}` },
+        });
+        return (await res.json()).data.tempUnit;
       });
-      return (await res.json()).data.tempUnit;
-    });
+      if (unit !== 'F') await page.waitForTimeout(100);
+    }
     assert.equal(unit, 'F');
     await context.close();
   });
