@@ -1,6 +1,7 @@
 //! Ingest end to end on every backend: submissions in, committed rows and answers out.
 
 use std::{collections::BTreeMap, time::Duration};
+use store::testing::{TestResult, each_backend};
 
 use chrono::{Duration as Days, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -17,27 +18,9 @@ use store::{
     events::EventFilter,
     plants::PlantFields,
     telemetry::{DayRange, EnergyTotal},
-    testing,
     users::NewUser,
 };
 use tokio::sync::{mpsc, oneshot};
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-async fn each_backend<F, Fut>(test: F) -> TestResult
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = TestResult>,
-{
-    for store in testing::all().await? {
-        let backend = store.backend();
-        test(store.clone())
-            .await
-            .map_err(|e| format!("{backend:?}: {e}"))?;
-        store.close().await;
-    }
-    Ok(())
-}
 
 async fn owner(s: &Store) -> Result<UserId, store::StoreError> {
     s.create_user(&NewUser {

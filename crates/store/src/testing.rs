@@ -78,3 +78,38 @@ impl Store {
         )?)
     }
 }
+
+pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Runs a contract test on every available backend, each on a fresh database, naming the
+/// backend in the error when it fails.
+pub async fn each_backend<F, Fut>(test: F) -> TestResult
+where
+    F: Fn(Store) -> Fut,
+    Fut: std::future::Future<Output = TestResult>,
+{
+    for store in all().await? {
+        let backend = store.backend();
+        test(store.clone())
+            .await
+            .map_err(|e| format!("{backend:?}: {e}"))?;
+        store.close().await;
+    }
+    Ok(())
+}
+
+/// An account for tests (its password hash is a placeholder nobody can sign in with).
+pub fn new_user(account: &str, kind: domain::user::UserKind) -> crate::users::NewUser<'_> {
+    crate::users::NewUser {
+        account,
+        email: account,
+        mobile: "",
+        password_hash: "h",
+        nickname: "Test",
+        kind,
+        company: None,
+        role: None,
+        user_src: "test",
+        now: 1,
+    }
+}

@@ -1,27 +1,10 @@
 //! Store contract for commands: what a dispatcher records and what any replica reads back.
 
+use store::testing::{TestResult, each_backend};
 use store::{
-    Store, StoreError,
+    StoreError,
     commands::{CommandOutcome, CommandStatus, NewCommand},
-    testing,
 };
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-async fn each_backend<F, Fut>(test: F) -> TestResult
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = TestResult>,
-{
-    for store in testing::all().await? {
-        let backend = store.backend();
-        test(store.clone())
-            .await
-            .map_err(|e| format!("{backend:?}: {e}"))?;
-        store.close().await;
-    }
-    Ok(())
-}
 
 fn new<'a>(cid: &'a str, kind: &'a str, now: i64, deadline: i64) -> NewCommand<'a> {
     NewCommand {

@@ -5,12 +5,11 @@ use domain::{
     ids::CompanyId,
     user::{BuiltinRole, UserKind},
 };
+use store::testing::{TestResult, each_backend};
 use store::{
-    Store, StoreError, testing,
+    StoreError,
     users::{NewUser, Profile},
 };
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 fn owner(account: &str) -> NewUser<'_> {
     NewUser {
@@ -25,21 +24,6 @@ fn owner(account: &str) -> NewUser<'_> {
         user_src: "web",
         now: 1_000,
     }
-}
-
-async fn each_backend<F, Fut>(test: F) -> TestResult
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = TestResult>,
-{
-    for store in testing::all().await? {
-        let backend = store.backend();
-        test(store.clone())
-            .await
-            .map_err(|e| format!("{backend:?}: {e}"))?;
-        store.close().await;
-    }
-    Ok(())
 }
 
 #[tokio::test]

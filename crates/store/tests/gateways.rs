@@ -1,24 +1,8 @@
 //! Store contract for the gateway and device registry.
 
 use domain::user::UserKind;
-use store::{Store, StoreError, plants::PlantFields, testing, users::NewUser};
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-async fn each_backend<F, Fut>(test: F) -> TestResult
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = TestResult>,
-{
-    for store in testing::all().await? {
-        let backend = store.backend();
-        test(store.clone())
-            .await
-            .map_err(|e| format!("{backend:?}: {e}"))?;
-        store.close().await;
-    }
-    Ok(())
-}
+use store::testing::{TestResult, each_backend};
+use store::{StoreError, plants::PlantFields, users::NewUser};
 
 #[tokio::test]
 async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant_goes() -> TestResult

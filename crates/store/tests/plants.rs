@@ -6,14 +6,12 @@ use domain::{
     policy::{PlantVisibility, ShareRole},
     user::UserKind,
 };
+use store::testing::{TestResult, each_backend};
 use store::{
     Store,
     plants::{NewCharge, PlantFields, PlantFilter, PlantSort},
-    testing,
     users::NewUser,
 };
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 async fn user(
     s: &Store,
@@ -62,21 +60,6 @@ fn page(limit: i64) -> PlantFilter {
         limit,
         ..PlantFilter::default()
     }
-}
-
-async fn each_backend<F, Fut>(test: F) -> TestResult
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = TestResult>,
-{
-    for store in testing::all().await? {
-        let backend = store.backend();
-        test(store.clone())
-            .await
-            .map_err(|e| format!("{backend:?}: {e}"))?;
-        store.close().await;
-    }
-    Ok(())
 }
 
 #[tokio::test]

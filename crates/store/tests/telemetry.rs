@@ -1,31 +1,14 @@
 //! Store contract for telemetry: samples, latest values, energy rollups and events.
 
 use domain::user::UserKind;
+use store::testing::{TestResult, each_backend};
 use store::{
     Store,
     events::EventFilter,
     plants::PlantFields,
     telemetry::{Bucket, CounterKind, DayRange, EnergyWrite, SampleWrite, TelemetryBatch},
-    testing,
     users::NewUser,
 };
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-async fn each_backend<F, Fut>(test: F) -> TestResult
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = TestResult>,
-{
-    for store in testing::all().await? {
-        let backend = store.backend();
-        test(store.clone())
-            .await
-            .map_err(|e| format!("{backend:?}: {e}"))?;
-        store.close().await;
-    }
-    Ok(())
-}
 
 /// A plant with a gateway and two devices; answers (plant, inverter, meter).
 async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>> {
