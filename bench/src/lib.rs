@@ -1,0 +1,187 @@
+//! Ingest benchmark: simulated gateways over MQTT into the portal's device side (embedded
+//! broker, MQTT client, ingest) on SQLite or PostgreSQL, measured end to end (committed and
+//! queryable), against a baseline of the same rows inserted straight into the same kind of
+//! database. Run by hand in release; see docs/performance.md.
+
+pub mod baseline;
+pub mod db;
+pub mod e2e;
+pub mod payload;
+pub mod rss;
+pub mod stats;
+
+use std::time::Duration;
+
+pub use db::DbKind;
+
+/// Everything one `bench ingest` run needs.
+#[derive(Debug, Clone)]
+pub struct IngestBench {
+    pub e2e: e2e::E2eOptions,
+    /// `None` skips the baseline.
+    pub baseline_seconds: Option<f64>,
+    pub batch_rows: usize,
+}
+
+impl IngestBench {
+    /// Small defaults for a quick check.
+    pub fn quick(db: DbKind, gateways: usize, seconds: f64) -> IngestBench {
+        IngestBench {
+            e2e: e2e::E2eOptions {
+                db,
+                postgres_url: default_postgres_url(),
+                gateways,
+                devices_per_message: 1,
+                values: 100,
+                seconds,
+                window: 16,
+                report_every: Duration::from_secs(10),
+                read_every: Duration::from_millis(5),
+                drain_timeout: Duration::from_secs(60),
+                quiet: true,
+            },
+            baseline_seconds: Some(seconds),
+            batch_rows: 1000,
+        }
+    }
+}
+
+pub fn default_postgres_url() -> String {
+    std::env::var(store::testing::POSTGRES_URL_VAR)
+        .ok()
+        .filter(|u| !u.is_empty())
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1/test".into())
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct IngestReport {
+    pub e2e: e2e::E2eResult,
+    pub baseline: Option<baseline::BaselineResult>,
+}
+
+impl IngestReport {
+    /// End-to-end points/s over baseline points/s.
+    pub fn ratio(&self, devices_per_message: usize) -> Option<f64> {
+        let b = self.baseline.as_ref()?.points_per_sec();
+        (b > 0.0).then(|| self.e2e.points_per_sec(devices_per_message) / b)
+    }
+}
+
+/// Runs the end-to-end measurement and then the baseline.
+pub async fn run_ingest(b: &IngestBench) -> anyhow::Result<IngestReport> {
+    let o = &b.e2e;
+    if !o.quiet {
+        println!(
+            "end to end: {} gateways x {} device(s) x {} values per report, QoS 1, {} in flight end to end per gateway, {} s on {}",
+            o.gateways, o.devices_per_message, o.values, o.window, o.seconds, o.db
+        );
+    }
+    let e2e = e2e::run(o).await?;
+    let baseline = match b.baseline_seconds {
+        Some(seconds) => {
+            if !o.quiet {
+                println!(
+                    "baseline: multi-row INSERT of {} rows per transaction into samples, {} s on {}",
+                    b.batch_rows, seconds, o.db
+                );
+            }
+            Some(
+                baseline::run(&baseline::BaselineOptions {
+                    db: o.db,
+                    postgres_url: o.postgres_url.clone(),
+                    devices: o.gateways * o.devices_per_message,
+                    values: o.values,
+                    seconds,
+                    batch_rows: b.batch_rows,
+                })
+                .await?,
+            )
+        }
+        None => None,
+    };
+    Ok(IngestReport { e2e, baseline })
+}
+
+/// The figures as printed by `bench ingest`.
+pub fn render(b: &IngestBench, r: &IngestReport) -> String {
+    use std::fmt::Write;
+    let o = &b.e2e;
+    let e = &r.e2e;
+    let dpm = o.devices_per_message;
+    let mut s = String::new();
+    let _ = writeln!(s, "== ingest benchmark: {} ==", o.db);
+    let _ = writeln!(
+        s,
+        "end to end   {:>12.0} data points/s  {:>9.0} messages/s  {:>9.0} rows/s   ({} messages acknowledged in {:.1} s)",
+        e.points_per_sec(dpm),
+        e.messages_per_sec(),
+        e.rows_per_sec(dpm),
+        e.messages_in_window,
+        e.secs
+    );
+    let verdict = if e.rows_committed == e.rows_expected {
+        "OK"
+    } else if e.rows_committed > e.rows_expected {
+        "OK (more committed than acknowledged)"
+    } else {
+        "MISSING ROWS"
+    };
+    let _ = writeln!(
+        s,
+        "committed    {} rows in samples, {} values each; the portal acknowledged {} of {} published messages after commit -> {} rows expected: {verdict}",
+        e.rows_committed, e.points_per_row, e.messages_acked, e.messages_published, e.rows_expected
+    );
+    if e.connection_errors > 0 || e.portal_not_committed > 0 {
+        let _ = writeln!(
+            s,
+            "problems     {} gateway connection errors, {} messages the portal could not commit",
+            e.connection_errors, e.portal_not_committed
+        );
+    }
+    if let Some(base) = &r.baseline {
+        let _ = writeln!(
+            s,
+            "baseline     {:>12.0} data points/s  {:>9.0} rows/s ({} rows of {} values in {:.1} s, {} rows per transaction; {} committed)",
+            base.points_per_sec(),
+            base.rows_per_sec(),
+            base.rows,
+            base.points_per_row,
+            base.secs,
+            b.batch_rows,
+            base.rows_committed
+        );
+    }
+    if let Some(ratio) = r.ratio(dpm) {
+        let _ = writeln!(s, "ratio        end to end / baseline = {ratio:.3}");
+    }
+    let _ = writeln!(
+        s,
+        "memory RSS   start {:.1} MiB, peak {:.1} MiB, end {:.1} MiB",
+        e.rss_start_mib, e.rss_peak_mib, e.rss_end_mib
+    );
+    if e.rss_trace_mib.len() > 1 {
+        let trace: Vec<String> = e.rss_trace_mib.iter().map(|m| format!("{m:.0}")).collect();
+        let _ = writeln!(
+            s,
+            "             every {} s: {} MiB",
+            o.report_every.as_secs(),
+            trace.join(" ")
+        );
+    }
+    let _ = writeln!(s, "latest read  Ingest::latest      {}", e.latest_cache);
+    let _ = writeln!(s, "             store.latest_sample {}", e.latest_db);
+    if o.db == DbKind::Sqlite {
+        let points = e.points_per_sec(dpm);
+        let mark = |ok: bool| if ok { "met" } else { "NOT met" };
+        let _ = writeln!(
+            s,
+            "targets      >= 100,000 points/s end to end: {}; >= 0.5 x baseline: {}; p99 latest read < 20 ms: {}",
+            mark(points >= 100_000.0),
+            r.ratio(dpm)
+                .map(|x| mark(x >= 0.5))
+                .unwrap_or("no baseline"),
+            mark(e.latest_cache.p99_ms < 20.0)
+        );
+    }
+    s
+}

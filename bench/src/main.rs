@@ -1,0 +1,121 @@
+//! `bench`: hand-run benchmarks. `cargo run --release -p bench -- ingest --db sqlite`.
+
+use std::time::Duration;
+
+use bench::{DbKind, IngestBench, e2e::E2eOptions};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(about = "Portal benchmarks (run in release; see docs/performance.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Telemetry ingest end to end (gateways -> MQTT -> ingest -> database) against a baseline
+    /// of batched INSERTs into the same kind of database.
+    Ingest(IngestArgs),
+}
+
+#[derive(clap::Args)]
+struct IngestArgs {
+    #[arg(long, value_enum, default_value = "sqlite")]
+    db: DbKind,
+    /// PostgreSQL server for `--db postgres` (a fresh schema is created and dropped).
+    #[arg(
+        long,
+        env = "PORTAL_TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1/test"
+    )]
+    database_url: String,
+    /// Simulated gateways, one MQTT connection each.
+    #[arg(long, default_value_t = 100)]
+    gateways: usize,
+    /// Length of the measured end-to-end window.
+    #[arg(long, default_value_t = 60.0)]
+    seconds: f64,
+    /// Devices per report (each one `samples` row).
+    #[arg(long, default_value_t = 1)]
+    devices_per_message: usize,
+    /// Values per device reading (data points).
+    #[arg(long, default_value_t = 100)]
+    values: usize,
+    /// Reports in flight end to end per gateway (published, not yet committed): the shared
+    /// budget is gateways x window.
+    #[arg(long, default_value_t = 16)]
+    window: u16,
+    /// Length of the baseline run (default: like the end-to-end run, at most 60 s).
+    #[arg(long)]
+    baseline_seconds: Option<f64>,
+    /// Rows per baseline transaction (one multi-row INSERT).
+    #[arg(long, default_value_t = 1000)]
+    batch_rows: usize,
+    #[arg(long)]
+    no_baseline: bool,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 10)]
+    report_every: u64,
+    /// Milliseconds between two realtime reads of the latest values.
+    #[arg(long, default_value_t = 5)]
+    read_every_ms: u64,
+}
+
+fn main() -> anyhow::Result<()> {
+    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .try_init();
+    let cli = Cli::parse();
+    // The portal's runtime: tokio's default, one worker per core (as `portal serve`).
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match cli.command {
+        Command::Ingest(a) => rt.block_on(ingest(a)),
+    }
+}
+
+async fn ingest(a: IngestArgs) -> anyhow::Result<()> {
+    let bench = IngestBench {
+        e2e: E2eOptions {
+            db: a.db,
+            postgres_url: a.database_url,
+            gateways: a.gateways.max(1),
+            devices_per_message: a.devices_per_message.max(1),
+            values: a.values.max(1),
+            seconds: a.seconds,
+            window: a.window.max(1),
+            report_every: Duration::from_secs(a.report_every.max(1)),
+            read_every: Duration::from_millis(a.read_every_ms),
+            drain_timeout: Duration::from_secs(120),
+            quiet: false,
+        },
+        baseline_seconds: (!a.no_baseline)
+            .then(|| a.baseline_seconds.unwrap_or(a.seconds.min(60.0))),
+        batch_rows: a.batch_rows.max(1),
+    };
+    println!(
+        "machine: {} cores, {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model()
+    );
+    let report = bench::run_ingest(&bench).await?;
+    print!("{}", bench::render(&bench, &report));
+    if report.e2e.rows_committed < report.e2e.rows_expected {
+        anyhow::bail!("fewer rows committed than acknowledged");
+    }
+    Ok(())
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
