@@ -8,9 +8,8 @@
 //! - an external broker (the Mosquitto on 127.0.0.1:1883; skipped when none listens): the broker
 //!   outlives the portal and redelivers what the portal had not acknowledged;
 //! - the embedded broker: it dies with the portal, so it must not acknowledge a gateway's message
-//!   before ingest has committed it. It does today (PUBACK on receipt, then an in-memory queue),
-//!   so that test is ignored until the broker holds the PUBACK until the commit; run it with
-//!   `cargo test -p portal --test crash -- --ignored` to see the loss.
+//!   before ingest has committed it. Its publish hook hands each message to ingest and waits for
+//!   the commit, and the PUBACK goes out only after that hook returns.
 
 use std::{
     collections::{HashMap, HashSet, VecDeque},
@@ -622,8 +621,6 @@ async fn with_an_external_broker_a_killed_portal_loses_no_acknowledged_report() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "known bug: the embedded broker sends PUBACK on receipt, before ingest commits, so a \
-            killed portal loses acknowledged reports (see this file's header)"]
 async fn with_the_embedded_broker_a_killed_portal_loses_no_acknowledged_report() -> TestResult {
     kill_during_ingest(Broker::Embedded, ["CRASHGW01", "CRASHGW02"], None).await
 }

@@ -1,12 +1,18 @@
 //! The embedded MQTT broker (rmqtt as a library): gateways sign in with their SN and
 //! registration key, the portal's own client with a secret from the database; every publish,
 //! subscribe and last will is checked against [`acl::Identity`]. See docs/decisions.md.
+//!
+//! Started by [`super::Link`], the broker also takes gateways' uplink messages in itself (see
+//! `uplink.rs`): its publish check hook hands each one to ingest and returns only after the
+//! commit, and rmqtt sends the PUBACK only after that hook returns. A message that could not be
+//! committed gets no PUBACK: the broker closes the gateway's connection, and the gateway sends
+//! the message again after it reconnects.
 
 use std::{net::SocketAddr, num::NonZeroU16, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 use rmqtt::{
-    codec::v5::SubscribeAckReason,
+    codec::v5::{PublishAckReason, SubscribeAckReason},
     context::ServerContext,
     hook::{Handler, HookResult, Parameter, ReturnType, Type},
     net::Builder,
@@ -15,15 +21,19 @@ use rmqtt::{
     session::Session,
     subscribe::SharedSubscription,
     types::{
-        AuthResult, ConnectInfo, Id, IsOnline, LastWill, NodeId, PublishAclResult, Retain,
-        SharedGroup, SubscribeAclResult, SubscriptionIdentifier, SubscriptionOptions, TopicFilter,
-        TopicName,
+        AuthResult, ConnectInfo, FromType, Id, IsOnline, LastWill, NodeId, PublishAclResult,
+        PublishResult, Retain, SharedGroup, SubscribeAclResult, SubscriptionIdentifier,
+        SubscriptionOptions, TopicFilter, TopicName,
     },
 };
 use store::Store;
 use tokio::task::JoinHandle;
 
-use super::{PORTAL_USER, acl::Identity};
+use super::{
+    PORTAL_USER,
+    acl::Identity,
+    uplink::{Outcome, Uplink},
+};
 
 /// How the embedded broker listens.
 #[derive(Debug, Clone)]
@@ -34,9 +44,12 @@ pub struct BrokerConfig {
     /// Larger packets close the connection (payloads over `report::MAX_PAYLOAD_BYTES` but under
     /// this reach the portal, which drops and counts them).
     pub max_packet_size: u32,
-    /// Unacknowledged QoS 1 messages the broker keeps in flight per client; bounds what the
-    /// portal holds while ingest commits.
+    /// Unacknowledged QoS 1 messages the broker keeps in flight per client (towards the
+    /// portal's client with an ingesting broker only commands, towards gateways commands).
     pub max_inflight: u16,
+    /// How long a gateway's message waits for its commit before the broker gives up on it (no
+    /// PUBACK, connection closed, the gateway sends it again).
+    pub commit_timeout: Duration,
 }
 
 impl BrokerConfig {
@@ -46,6 +59,7 @@ impl BrokerConfig {
             fallback: false,
             max_packet_size: 1024 * 1024,
             max_inflight: 1024,
+            commit_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -68,14 +82,37 @@ pub enum BrokerError {
 pub struct Broker {
     local_addr: SocketAddr,
     task: JoinHandle<()>,
+    uplink: Option<Arc<Uplink>>,
 }
 
 impl Broker {
-    /// Binds the listener (so a taken port is reported now, not later) and starts serving.
+    /// Binds the listener (so a taken port is reported now, not later) and starts serving. This
+    /// broker only routes: gateways' messages reach whoever subscribes to them, and the broker
+    /// acknowledges them on receipt. [`super::Link`] starts one that ingests them itself.
     pub async fn start(
         store: Store,
         portal_secret: String,
         config: &BrokerConfig,
+    ) -> Result<Broker, BrokerError> {
+        Broker::serve(store, portal_secret, config, None).await
+    }
+
+    /// A broker that hands gateways' uplink messages to ingest in its publish hook and
+    /// acknowledges each one only after its commit.
+    pub(crate) async fn start_ingesting(
+        store: Store,
+        portal_secret: String,
+        config: &BrokerConfig,
+        uplink: Uplink,
+    ) -> Result<Broker, BrokerError> {
+        Broker::serve(store, portal_secret, config, Some(Arc::new(uplink))).await
+    }
+
+    async fn serve(
+        store: Store,
+        portal_secret: String,
+        config: &BrokerConfig,
+        uplink: Option<Arc<Uplink>>,
     ) -> Result<Broker, BrokerError> {
         let (listener, local_addr) = bind(config)?;
         let scx = ServerContext::new().build().await;
@@ -88,11 +125,25 @@ impl Broker {
         };
         register.add(Type::ClientAuthenticate, Box::new(auth)).await;
         register
-            .add(Type::ClientSubscribeCheckAcl, Box::new(Acl))
+            .add(
+                Type::ClientSubscribeCheckAcl,
+                Box::new(Acl { uplink: None }),
+            )
             .await;
         register
-            .add(Type::MessagePublishCheckAcl, Box::new(Acl))
+            .add(
+                Type::MessagePublishCheckAcl,
+                Box::new(Acl {
+                    uplink: uplink.clone(),
+                }),
+            )
             .await;
+        if let Some(uplink) = uplink.clone() {
+            // Last wills do not pass the publish check (they were checked at connect).
+            register
+                .add(Type::MessagePublish, Box::new(Wills { uplink }))
+                .await;
+        }
         register.start().await;
         let server = MqttServer::new(scx).listener_by_id(listener, 1).build();
         let task = tokio::spawn(async move {
@@ -101,7 +152,11 @@ impl Broker {
             }
         });
         tracing::info!(%local_addr, "embedded MQTT broker listening");
-        Ok(Broker { local_addr, task })
+        Ok(Broker {
+            local_addr,
+            task,
+            uplink,
+        })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -111,6 +166,9 @@ impl Broker {
 
 impl Drop for Broker {
     fn drop(&mut self) {
+        if let Some(uplink) = &self.uplink {
+            uplink.close();
+        }
         self.task.abort();
     }
 }
@@ -247,7 +305,11 @@ impl Handler for Auth {
     }
 }
 
-struct Acl;
+/// The ACL, and with an ingesting broker the place where a gateway's message is committed
+/// before rmqtt acknowledges it.
+struct Acl {
+    uplink: Option<Arc<Uplink>>,
+}
 
 #[async_trait]
 impl Handler for Acl {
@@ -264,16 +326,54 @@ impl Handler for Acl {
                 }
             }
             Parameter::MessagePublishCheckAcl(s, p) => {
-                if identity(&s.id).is_some_and(|i| i.may_publish(&p.topic)) {
-                    (true, acc)
-                } else {
-                    refused(s, "publish", &p.topic);
-                    let r = PublishAclResult::rejected(false, None);
-                    (false, Some(HookResult::PublishAclResult(r)))
+                let identity = identity(&s.id).filter(|i| i.may_publish(&p.topic));
+                match (identity, &self.uplink) {
+                    (None, _) => {
+                        refused(s, "publish", &p.topic);
+                        let r = PublishAclResult::rejected(false, None);
+                        (false, Some(HookResult::PublishAclResult(r)))
+                    }
+                    (Some(Identity::Gateway(_)), Some(uplink)) => {
+                        match uplink.take(&p.topic, &p.payload).await {
+                            Outcome::Committed | Outcome::Dropped(_) => (true, acc),
+                            Outcome::NotCommitted(_) => {
+                                // No PUBACK: rmqtt closes the connection instead (an MQTT 5
+                                // gateway gets a DISCONNECT with reason 0x80) and the gateway
+                                // sends the message again after reconnecting. A negative PUBACK
+                                // would end the exchange (MQTT 5) or read as success (3.1.1).
+                                let r = PublishAclResult(PublishResult::reason_code(
+                                    PublishAckReason::UnspecifiedError,
+                                    Some("not committed, send it again".into()),
+                                    true,
+                                ));
+                                (false, Some(HookResult::PublishAclResult(r)))
+                            }
+                        }
+                    }
+                    (Some(_), _) => (true, acc),
                 }
             }
             _ => (true, acc),
         }
+    }
+}
+
+/// A gateway's last will (its offline status) is ingested too, as the broker publishes it.
+struct Wills {
+    uplink: Arc<Uplink>,
+}
+
+#[async_trait]
+impl Handler for Wills {
+    async fn hook(&self, param: &Parameter, acc: Option<HookResult>) -> ReturnType {
+        if let Parameter::MessagePublish(_, from, p) = param
+            && matches!(from.typ(), FromType::LastWill)
+            && identity(&from.id).is_some_and(|i| i.may_leave_will(&p.topic))
+        {
+            // Nobody waits for a PUBACK here; a failure is counted and logged by `take`.
+            let _ = self.uplink.take(&p.topic, &p.payload).await;
+        }
+        (true, acc)
     }
 }
 

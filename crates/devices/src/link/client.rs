@@ -1,6 +1,8 @@
-//! The portal's own MQTT client: reads every gateway's uplink topics, hands telemetry, status
-//! and events to ingest, records command replies, and acknowledges each QoS 1 message only once
-//! what it carries is committed. Works against the embedded broker or an external one.
+//! The portal's own MQTT client: publishes commands and, with an external broker, reads every
+//! gateway's uplink topics, hands telemetry, status and events to ingest, records command
+//! replies, and acknowledges each QoS 1 message only once what it carries is committed. With the
+//! embedded broker the broker's own hooks take the uplink in (`uplink.rs`), so the client does
+//! not subscribe to it (`ClientConfig::uplink` is false).
 
 use std::{
     sync::{
@@ -40,6 +42,9 @@ pub struct ClientConfig {
     /// After a message could not be committed, the client reconnects this long later so the
     /// broker delivers the unacknowledged messages again.
     pub redeliver_after: Duration,
+    /// Subscribe to the gateways' uplink topics and ingest what arrives (an external broker).
+    /// [`super::Link::start`] turns it off with the embedded broker, which ingests in its hooks.
+    pub uplink: bool,
 }
 
 impl std::fmt::Debug for ClientConfig {
@@ -51,6 +56,7 @@ impl std::fmt::Debug for ClientConfig {
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "<redacted>"))
             .field("shared_group", &self.shared_group)
+            .field("uplink", &self.uplink)
             .finish_non_exhaustive()
     }
 }
@@ -66,11 +72,15 @@ impl ClientConfig {
             shared_group: Some("portal".into()),
             keep_alive: Duration::from_secs(30),
             redeliver_after: Duration::from_secs(5),
+            uplink: true,
         }
     }
 
-    /// The topic filters the client subscribes.
+    /// The topic filters the client subscribes (none without `uplink`).
     pub fn filters(&self) -> Vec<String> {
+        if !self.uplink {
+            return Vec::new();
+        }
         UPLINK_LEAVES
             .iter()
             .map(|leaf| match &self.shared_group {
@@ -81,11 +91,14 @@ impl ClientConfig {
     }
 }
 
-/// Counts of what the client did, for tests and diagnostics (the same figures go to the
-/// `portal_mqtt_*` metrics).
+/// Counts of what the link did with gateways' messages (in the portal's client with an external
+/// broker, in the embedded broker's hooks otherwise), for tests and diagnostics (the same
+/// figures go to the `portal_mqtt_*` metrics).
 #[derive(Debug, Default)]
 pub struct LinkStats {
     pub accepted: AtomicU64,
+    /// Messages acknowledged after their commit (to the external broker, or by the embedded
+    /// broker to the gateway).
     pub acked: AtomicU64,
     /// Messages whose data was not committed (left unacknowledged for redelivery).
     pub not_committed: AtomicU64,
@@ -97,7 +110,7 @@ impl LinkStats {
         self.dropped[reason as usize].load(Ordering::Relaxed)
     }
 
-    fn drop_one(&self, reason: DropReason) {
+    pub(super) fn drop_one(&self, reason: DropReason) {
         self.dropped[reason as usize].fetch_add(1, Ordering::Relaxed);
         metrics::counter!("portal_mqtt_dropped_total", "reason" => reason.label()).increment(1);
     }
@@ -114,6 +127,16 @@ pub struct LinkClient {
 impl LinkClient {
     /// Connects (in the background, retrying) and starts handing messages to `tx`.
     pub fn start(config: ClientConfig, store: Store, tx: SubmissionTx) -> LinkClient {
+        LinkClient::start_with_stats(config, store, tx, Arc::default())
+    }
+
+    /// Like [`LinkClient::start`], counting into `stats` (shared with an ingesting broker).
+    pub(crate) fn start_with_stats(
+        config: ClientConfig,
+        store: Store,
+        tx: SubmissionTx,
+        stats: Arc<LinkStats>,
+    ) -> LinkClient {
         let mut options = MqttOptions::new(&config.client_id, &config.host, config.port);
         options
             .set_keep_alive(config.keep_alive)
@@ -127,7 +150,6 @@ impl LinkClient {
         }
         let (client, eventloop) = AsyncClient::new(options, 1024);
         let (ready_tx, ready) = watch::channel(false);
-        let stats = Arc::new(LinkStats::default());
         let redeliver = Arc::new(Notify::new());
         let (queue_tx, queue_rx) = mpsc::unbounded_channel();
         let poller = tokio::spawn(poll(
@@ -164,7 +186,7 @@ impl LinkClient {
         self.stats.clone()
     }
 
-    /// Waits until the client is connected and subscribed, at most `timeout`.
+    /// Waits until the client is connected (and subscribed, with `uplink`), at most `timeout`.
     pub async fn ready(&self, timeout: Duration) -> bool {
         let mut ready = self.ready.clone();
         tokio::time::timeout(timeout, ready.wait_for(|r| *r))
@@ -213,6 +235,10 @@ async fn poll(
             Ok(Event::Incoming(Incoming::ConnAck(_))) => {
                 backoff = Duration::from_millis(200);
                 tracing::info!("connected to the MQTT broker");
+                if filters.is_empty() {
+                    ready.send_replace(true);
+                    continue;
+                }
                 let subs = filters
                     .iter()
                     .map(|f| rumqttc::SubscribeFilter::new(f.clone(), QoS::AtLeastOnce));

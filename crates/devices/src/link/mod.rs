@@ -1,10 +1,13 @@
-//! The MQTT device link: an embedded broker (or an external one), the portal's client that
-//! feeds ingest and records command replies, and the command dispatcher.
+//! The MQTT device link: an embedded broker (or an external one), the path from gateways'
+//! messages to ingest and the commands table, and the command dispatcher.
 //!
 //! ```text
-//! gateway --MQTT--> broker --$share/portal/portal/v1/+/{leaf}--> LinkClient --Submission--> ingest
-//!                                                                    '--reply--> commands table
-//! Dispatcher --portal/v1/{sn}/cmd--> broker --> gateway
+//! embedded:  gateway --MQTT--> broker hook --Submission, wait for commit--> ingest
+//!                                  |   '--reply--> commands table
+//!                                  '--PUBACK after the commit--> gateway
+//! external:  gateway --MQTT--> broker --$share/portal/portal/v1/+/{leaf}--> LinkClient
+//!                                  --Submission--> ingest, PUBACK to the broker after the commit
+//! both:      Dispatcher --portal/v1/{sn}/cmd--> LinkClient --> broker --> gateway
 //! ```
 //!
 //! Start it with [`Link::start`]; the ingest side consumes the [`crate::report::SubmissionRx`].
@@ -15,9 +18,11 @@ mod client;
 mod dispatch;
 pub mod parse;
 mod replies;
+mod uplink;
 
 use std::{
     net::SocketAddr,
+    sync::Arc,
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
@@ -68,27 +73,40 @@ pub struct Link {
 }
 
 impl Link {
-    /// Starts the broker (when embedded), the portal's client and the dispatcher.
+    /// Starts the broker (when embedded), the portal's client and the dispatcher. The embedded
+    /// broker hands gateways' messages to `tx` itself and acknowledges each after its commit;
+    /// with an external broker the portal's client does.
     pub async fn start(
         store: Store,
         mut config: LinkConfig,
         tx: SubmissionTx,
     ) -> Result<Link, LinkError> {
+        let stats = Arc::new(LinkStats::default());
         let broker = match &config.broker {
             BrokerChoice::Embedded(broker_config) => {
                 let candidate = format!("{:032x}", rand::random::<u128>());
                 let secret = store.secret_or_insert(PORTAL_SECRET, &candidate).await?;
-                let broker = Broker::start(store.clone(), secret.clone(), broker_config).await?;
+                let uplink = uplink::Uplink {
+                    store: store.clone(),
+                    tx: std::sync::Mutex::new(Some(tx.clone())),
+                    stats: stats.clone(),
+                    commit_timeout: broker_config.commit_timeout,
+                };
+                let broker =
+                    Broker::start_ingesting(store.clone(), secret.clone(), broker_config, uplink)
+                        .await?;
                 let addr = connect_addr(broker.local_addr());
                 config.client.host = addr.ip().to_string();
                 config.client.port = addr.port();
                 config.client.username = Some(PORTAL_USER.into());
                 config.client.password = Some(secret);
+                // The broker ingests; the client only publishes commands.
+                config.client.uplink = false;
                 Some(broker)
             }
             BrokerChoice::External => None,
         };
-        let client = LinkClient::start(config.client, store.clone(), tx);
+        let client = LinkClient::start_with_stats(config.client, store.clone(), tx, stats);
         let dispatcher = Dispatcher::new(store, client.mqtt());
         let sweeper = dispatcher.spawn_sweeper(config.sweep_every);
         Ok(Link {
