@@ -57,6 +57,8 @@ pub async fn run(
     let mut mqtt = MqttOptions::new(sn.clone(), opts.broker.host.clone(), opts.broker.port);
     mqtt.set_credentials(sn.clone(), gw.spec.key.clone());
     mqtt.set_keep_alive(Duration::from_secs(30));
+    // A persistent session makes the broker hand back unacknowledged reports after a reconnect.
+    mqtt.set_clean_session(false);
     mqtt.set_last_will(LastWill::new(
         topic(&sn, "status"),
         status(false, opts.upload_cycle_secs),
