@@ -110,8 +110,31 @@ pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Valu
         }
     }
     m.insert("grid_connected".into(), Value::Bool(true));
-    m.insert("fault_heatsink_overtemp".into(), Value::Bool(s.faulted));
+    for (i, word) in fault_words(s).iter().enumerate() {
+        num(
+            &mut m,
+            &format!("fault_word_{}", i + 1),
+            f64::from(*word),
+            0,
+        );
+    }
+    num(&mut m, "warning_word", 0.0, 0);
     m
+}
+
+/// Faults the simulated inverter trips with (Fnn of the Deye fault word).
+const FAULT_CODES: [u32; 4] = [13, 35, 41, 56];
+
+/// The 64-bit fault word as four 16-bit registers: Fnn is bit nn-1. A trip raises one fault,
+/// chosen by the hour it happens in; a healthy inverter reports zeros, which clears it.
+pub fn fault_words(s: &Snapshot) -> [u16; 4] {
+    let mut words = [0u16; 4];
+    if s.faulted {
+        let hour = s.at.timestamp().div_euclid(3600) as usize;
+        let bit = FAULT_CODES[hour % FAULT_CODES.len()] - 1;
+        words[(bit / 16) as usize] |= 1 << (bit % 16);
+    }
+    words
 }
 
 /// The grid meter at the connection point.
@@ -252,6 +275,15 @@ mod tests {
             fault_rate: 0.0,
         };
         PlantModel::new(spec).step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
+    }
+
+    #[test]
+    fn a_tripped_inverter_sets_one_fault_bit_and_a_healthy_one_none() {
+        let mut s = snapshot();
+        assert_eq!(fault_words(&s), [0; 4]);
+        s.faulted = true;
+        let words = fault_words(&s);
+        assert_eq!(words.iter().map(|w| w.count_ones()).sum::<u32>(), 1);
     }
 
     #[test]
