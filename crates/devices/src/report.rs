@@ -128,6 +128,20 @@ pub enum Item {
     Reply(CommandReply),
 }
 
+/// Ingest answers `Err` starting with this when an item was not stored only for now (the
+/// database failed): the link leaves the message unacknowledged so it comes again. Any other
+/// `Err` refuses the item for good; the link counts it, drops it and acknowledges it.
+pub const RETRY_PREFIX: &str = "retry: ";
+
+/// An answer asking for the message again.
+pub fn retry(why: &str) -> String {
+    format!("{RETRY_PREFIX}{why}")
+}
+
+pub fn is_retryable(err: &str) -> bool {
+    err.starts_with(RETRY_PREFIX)
+}
+
 pub type SubmissionTx = mpsc::Sender<Submission>;
 pub type SubmissionRx = mpsc::Receiver<Submission>;
 

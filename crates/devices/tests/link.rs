@@ -319,7 +319,7 @@ async fn a_refused_commit_is_not_acknowledged_and_comes_back() -> TestResult {
                 _ => false,
             };
             let _ = s.done.send(if refuse {
-                Err("database down".into())
+                Err(devices::report::retry("database down"))
             } else {
                 Ok(())
             });
@@ -575,4 +575,45 @@ fn puback_of(i: Incoming) -> Option<u16> {
         Incoming::PubAck(a) => Some(a.pkid),
         _ => None,
     }
+}
+
+/// An item ingest refuses for good (any answer that is not a retry) is acknowledged and
+/// dropped, so the gateway does not send it again and again.
+#[tokio::test]
+async fn a_message_ingest_refuses_for_good_is_acknowledged_and_not_sent_again() -> TestResult {
+    let store = store::testing::sqlite().await?;
+    store.create_gateway("GW1", "key-1", "", now_ms()).await?;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<devices::report::Submission>(8);
+    let (seen_tx, mut seen) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(s) = rx.recv().await {
+            let telemetry = matches!(s.item, Item::Telemetry(_));
+            let _ = s.done.send(if telemetry {
+                Err("device INV1 belongs to another gateway".into())
+            } else {
+                Ok(())
+            });
+            let _ = seen_tx.send(telemetry);
+        }
+    });
+    let link = devices::link::Link::start(store.clone(), link_config("portal-refuse"), tx).await?;
+    let addr = link.broker_addr().ok_or("no broker")?;
+    assert!(link.client.ready(WAIT).await);
+    let mut options = gateway_options(addr, "GW1", "key-1");
+    options.set_clean_session(false);
+    let mut gw = connect(options).await?;
+    gw.publish("portal/v1/GW1/telemetry", telemetry(1, "INV1"))
+        .await?;
+    gw.next(WAIT, puback_of)
+        .await
+        .ok_or("the refused report is acknowledged")?;
+    let mut telemetry_seen = 0;
+    while let Ok(Some(t)) = tokio::time::timeout(QUIET, seen.recv()).await {
+        telemetry_seen += usize::from(t);
+    }
+    assert_eq!(telemetry_seen, 1, "not delivered again");
+    let stats = link.client.stats();
+    assert_eq!(stats.dropped(DropReason::Refused), 1);
+    assert_eq!(stats.not_committed.load(Ordering::Relaxed), 0);
+    Ok(())
 }

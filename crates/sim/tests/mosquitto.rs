@@ -93,6 +93,19 @@ async fn a_simulated_gateway_reports_and_answers_commands_through_a_real_broker(
     }
     let _ = stop_tx.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    // Leave no retained status behind on the shared broker.
+    spy.publish(
+        topic(&sn, "status"),
+        QoS::AtLeastOnce,
+        true,
+        Vec::<u8>::new(),
+    )
+    .await
+    .unwrap();
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        while spy_events.poll().await.is_ok() {}
+    })
+    .await;
 
     let telemetry = telemetry.expect("telemetry arrived");
     assert_eq!(telemetry.devices[0].sn, inverter);

@@ -153,7 +153,11 @@ impl Worker {
                     tracing::error!(error = %e, reports = pending.len(), "telemetry batch failed");
                     metrics::counter!("ingest_batch_failures_total").increment(1);
                     for p in pending {
-                        answer(p.done, Err("storage failed".into()), "telemetry");
+                        answer(
+                            p.done,
+                            Err(crate::report::retry("storage failed")),
+                            "telemetry",
+                        );
                     }
                 }
             }
@@ -190,7 +194,7 @@ impl Worker {
             .await
             .map_err(|e| {
                 tracing::error!(error = %e, "gateway lookup");
-                "storage failed".to_string()
+                crate::report::retry("storage failed")
             })?
             .ok_or_else(|| format!("unknown gateway {sn}"))?;
         self.gateways
@@ -214,7 +218,7 @@ impl Worker {
         }
         let storage = |e: store::StoreError| {
             tracing::error!(error = %e, "device lookup");
-            "storage failed".to_string()
+            crate::report::retry("storage failed")
         };
         if let Some(ctx) = self.store.device_context(&c.sn).await.map_err(storage)?
             && ctx.gateway_id.is_some_and(|g| g != gateway)
@@ -378,7 +382,7 @@ impl Worker {
             .await
             .map_err(|e| {
                 tracing::error!(error = %e, "gateway status");
-                "storage failed".to_string()
+                crate::report::retry("storage failed")
             })?;
         Ok(())
     }
@@ -394,7 +398,7 @@ impl Worker {
         let gateway = self.gateway_id(gateway_sn).await?;
         let storage = |err: store::StoreError| {
             tracing::error!(error = %err, "event");
-            "storage failed".to_string()
+            crate::report::retry("storage failed")
         };
         let device = self
             .store

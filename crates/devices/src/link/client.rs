@@ -325,6 +325,11 @@ impl Handler {
                 tokio::spawn(async move {
                     match committed.await {
                         Ok(Ok(())) => self.ack(&publish).await,
+                        Ok(Err(e)) if !crate::report::is_retryable(&e) => {
+                            tracing::warn!(gateway = %gateway_sn, why = %e, "MQTT message refused by ingest: dropped");
+                            self.stats.drop_one(DropReason::Refused);
+                            self.ack(&publish).await;
+                        }
                         Ok(Err(e)) => self.not_committed(&gateway_sn, &e),
                         Err(_) => self.not_committed(&gateway_sn, "ingest dropped the message"),
                     }

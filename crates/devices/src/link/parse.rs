@@ -29,15 +29,19 @@ pub enum DropReason {
     Malformed,
     /// A `v` this portal does not speak.
     UnsupportedVersion,
+    /// Read, but refused by ingest for good (unknown gateway, a device of another gateway,
+    /// impossible values): sending it again would not help.
+    Refused,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 5] = [
+    pub const ALL: [DropReason; 6] = [
         DropReason::BadTopic,
         DropReason::UnknownLeaf,
         DropReason::Oversized,
         DropReason::Malformed,
         DropReason::UnsupportedVersion,
+        DropReason::Refused,
     ];
 
     pub fn label(self) -> &'static str {
@@ -47,6 +51,7 @@ impl DropReason {
             DropReason::Oversized => "oversized",
             DropReason::Malformed => "malformed",
             DropReason::UnsupportedVersion => "unsupported_version",
+            DropReason::Refused => "refused",
         }
     }
 }

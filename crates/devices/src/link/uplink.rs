@@ -75,6 +75,11 @@ impl Uplink {
                 self.stats.acked.fetch_add(1, Ordering::Relaxed);
                 Outcome::Committed
             }
+            Err(why) if is_refusal(&why) => {
+                tracing::warn!(gateway = %gateway_sn, why, "MQTT message refused by ingest: dropped");
+                self.stats.drop_one(DropReason::Refused);
+                Outcome::Dropped(DropReason::Refused)
+            }
             Err(why) => {
                 self.stats.not_committed.fetch_add(1, Ordering::Relaxed);
                 metrics::counter!("portal_mqtt_not_committed_total").increment(1);
@@ -120,4 +125,13 @@ impl Uplink {
             )),
         }
     }
+}
+
+/// Ingest's answers that refuse an item for good, as opposed to "not stored now" (a retry
+/// answer) or the link's own failures to reach ingest in time.
+fn is_refusal(why: &str) -> bool {
+    !crate::report::is_retryable(why)
+        && why != "ingest is not running"
+        && why != "ingest dropped the message"
+        && !why.starts_with("no commit within")
 }
