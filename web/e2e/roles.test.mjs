@@ -122,6 +122,8 @@ describe('permission-driven shell', () => {
     assert.equal(await form.getByText('Verification code').count(), 0);
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved').first().waitFor();
+    // The saved settings are read back into the form; type only once that is done.
+    await page.waitForLoadState('networkidle');
 
     await form.locator('#email').fill('alerts@example.com');
     await form.getByText('Verification code').waitFor();

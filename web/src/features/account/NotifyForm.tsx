@@ -48,9 +48,10 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
         code: needsCode ? v.code?.trim() : undefined,
       }),
     onSuccess: async () => {
-      message.success(t('common.saved'));
       form.setFieldsValue({ code: '' });
+      // Re-read first: the refetch resets the form, so "Saved" must not come before it.
       await queryClient.invalidateQueries({ queryKey: notifyQueryKey });
+      message.success(t('common.saved'));
     },
     onError: (e) => {
       if (isApiError(e)) form.setFields([{ name: 'code', errors: [e.message] }]);
