@@ -1,4 +1,4 @@
-import { App, Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -6,7 +6,8 @@ import { isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
 import { account, confirmMatches, formRule, password, requiredRule } from '@/shared/validators';
-import { checkAccount, getCode, resetPassword } from './api';
+import { resetPassword } from './api';
+import { useSendCode } from './useSendCode';
 
 interface ForgetForm {
   account: string;
@@ -17,7 +18,6 @@ interface ForgetForm {
 
 export default function ForgetPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const [form] = Form.useForm<ForgetForm>();
   const [busy, setBusy] = useState(false);
@@ -25,18 +25,7 @@ export default function ForgetPage() {
   const fieldError = (name: keyof ForgetForm, text: string) =>
     form.setFields([{ name, errors: [text] }]);
 
-  const sendCode = async (): Promise<boolean> => {
-    try {
-      const { account: value } = await form.validateFields(['account']);
-      await checkAccount(value, 'reset');
-      await getCode(value, 'reset');
-      message.success(t('auth.codeSent'));
-      return true;
-    } catch (e) {
-      if (isApiError(e)) fieldError([4, 7].includes(e.code) ? 'code' : 'account', e.message);
-      return false;
-    }
-  };
+  const sendCode = useSendCode(form, 'reset');
 
   const onFinish = async (values: ForgetForm) => {
     setBusy(true);

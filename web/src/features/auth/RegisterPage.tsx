@@ -13,7 +13,8 @@ import {
   password,
   requiredRule,
 } from '@/shared/validators';
-import { checkAccount, getCode, signUp } from './api';
+import { signUp } from './api';
+import { useSendCode } from './useSendCode';
 
 interface RegisterForm {
   account: string;
@@ -34,18 +35,7 @@ export default function RegisterPage() {
   const fieldError = (name: keyof RegisterForm, text: string) =>
     form.setFields([{ name, errors: [text] }]);
 
-  const sendCode = async (): Promise<boolean> => {
-    try {
-      const { account: value } = await form.validateFields(['account']);
-      await checkAccount(value, 'register');
-      await getCode(value, 'register');
-      message.success(t('auth.codeSent'));
-      return true;
-    } catch (e) {
-      if (isApiError(e)) fieldError([4, 7].includes(e.code) ? 'code' : 'account', e.message);
-      return false;
-    }
-  };
+  const sendCode = useSendCode(form, 'register');
 
   const onFinish = async (values: RegisterForm) => {
     setBusy(true);
