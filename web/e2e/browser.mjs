@@ -45,3 +45,33 @@ export async function menuKeys(page) {
     .locator('[data-testid="side-menu"] [data-menu-key]')
     .evaluateAll((els) => els.map((el) => el.getAttribute('data-menu-key')));
 }
+
+/** Calls the API from the page with the signed-in user's token; answers the parsed envelope. */
+export async function api(page, url, init = {}) {
+  return page.evaluate(
+    async ({ url, init }) => {
+      const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
+      const res = await fetch(url, {
+        ...init,
+        headers: {
+          Authorization: `Bearer ${access_token}`,
+          'Content-Type': 'application/json',
+          ...(init.headers ?? {}),
+        },
+      });
+      return res.json();
+    },
+    { url, init },
+  );
+}
+
+/** Picks an option of an antd Select (showSearch) by typing and clicking the option. */
+export async function choose(page, select, text) {
+  await select.click();
+  await page.keyboard.type(text);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text })
+    .first()
+    .click();
+}

@@ -5,42 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch, newPage, signIn } from './browser.mjs';
+import { api, choose, launch, newPage, signIn } from './browser.mjs';
 import { REPO_DIR, startServer, USERS } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || path.join(REPO_DIR, 'docs', 'screenshots');
 const NAME = 'Gateway Test Plant';
 const GW1 = { sn: 'GW-E2E-0001', key: 'k3y-one' };
 const GW2 = { sn: 'GW-E2E-0002', key: 'k3y-two' };
-
-async function api(page, url, init = {}) {
-  return page.evaluate(
-    async ({ url, init }) => {
-      const { access_token } = JSON.parse(localStorage.getItem('portal.auth'));
-      const res = await fetch(url, {
-        ...init,
-        headers: {
-          Authorization: `Bearer ${access_token}`,
-          'Content-Type': 'application/json',
-          ...(init.headers ?? {}),
-        },
-      });
-      return res.json();
-    },
-    { url, init },
-  );
-}
-
-/** Picks an option of an antd Select (showSearch) by typing and clicking the option. */
-async function choose(page, select, text) {
-  await select.click();
-  await page.keyboard.type(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
-}
 
 /** The error message shown under the form item of `id`. */
 function fieldError(page, id) {
