@@ -1,0 +1,268 @@
+//! Reading telemetry for the monitoring endpoints: a device's latest values, its samples over a
+//! plant-local day, and the `infos[{unit, label, id, groupCode, name, records}]` series shape of
+//! API_CONVENTIONS.md. Every device and plant screen builds its answers from these pieces.
+
+use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use store::{
+    Store,
+    telemetry::{EnergyPoint, SampleRow},
+};
+
+/// Most samples one day series reads: a report every 10 s for 24 h.
+pub(crate) const DAY_SAMPLES: i64 = 8640;
+
+/// One report's decoded values, by key.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reading {
+    pub ts: i64,
+    pub values: Map<String, Value>,
+}
+
+impl Reading {
+    pub fn from_sample(ts: i64, payload: &str) -> Reading {
+        let values = serde_json::from_str::<Map<String, Value>>(payload).unwrap_or_default();
+        Reading { ts, values }
+    }
+
+    /// A value as a number; booleans read as 0/1, anything else as missing.
+    pub fn num(&self, key: &str) -> Option<f64> {
+        match self.values.get(key)? {
+            Value::Number(n) => n.as_f64(),
+            Value::Bool(b) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    /// The first of `keys` present, as a number.
+    pub fn first(&self, keys: &[&str]) -> Option<f64> {
+        keys.iter().find_map(|k| self.num(k))
+    }
+
+    /// The sum of `keys` present; `None` when none is.
+    pub fn sum(&self, keys: &[&str]) -> Option<f64> {
+        keys.iter()
+            .filter_map(|k| self.num(k))
+            .fold(None, |acc, v| Some(acc.unwrap_or(0.0) + v))
+    }
+
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.values.get(key).and_then(Value::as_str)
+    }
+}
+
+/// The newest values a device reported, if any.
+pub(crate) async fn latest(store: &Store, device: i64) -> store::Result<Option<Reading>> {
+    Ok(store
+        .latest_sample(device)
+        .await?
+        .map(|s| Reading::from_sample(s.ts, &s.payload)))
+}
+
+/// A plant's time zone from its stored name; UTC when it is not a known zone.
+pub(crate) fn zone(name: &str) -> Tz {
+    name.parse().unwrap_or(Tz::UTC)
+}
+
+/// Today in `tz`.
+pub(crate) fn today(tz: Tz) -> NaiveDate {
+    Utc::now().with_timezone(&tz).date_naive()
+}
+
+/// `[start, end)` of a local day in epoch milliseconds (days of 23 or 25 hours included).
+pub(crate) fn day_bounds(tz: Tz, day: NaiveDate) -> (i64, i64) {
+    let start = |d: NaiveDate| {
+        tz.from_local_datetime(&d.and_time(chrono::NaiveTime::MIN))
+            .earliest()
+            .map(|t| t.timestamp_millis())
+            // Midnight skipped by a DST jump: the day starts an hour later.
+            .unwrap_or_else(|| {
+                d.and_hms_opt(1, 0, 0)
+                    .map_or(0, |t| t.and_utc().timestamp_millis())
+            })
+    };
+    let next = day.succ_opt().unwrap_or(day);
+    (start(day), start(next))
+}
+
+/// The `date` a day query names (`YYYY-MM-DD`), today in `tz` when absent or unreadable.
+pub(crate) fn day_param(raw: Option<&str>, tz: Tz) -> NaiveDate {
+    raw.and_then(|s| NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d").ok())
+        .unwrap_or_else(|| today(tz))
+}
+
+/// The `(year, month)` a month query names (`YYYY-MM`, or a full date), this month by default.
+pub(crate) fn month_param(raw: Option<&str>, tz: Tz) -> (i32, u32) {
+    raw.and_then(|s| NaiveDate::parse_from_str(&format!("{}-01", s.get(..7)?), "%Y-%m-%d").ok())
+        .map(|d| (d.year(), d.month()))
+        .unwrap_or_else(|| {
+            let t = today(tz);
+            (t.year(), t.month())
+        })
+}
+
+/// The year a year query names (`YYYY`, or a longer date), this year by default.
+pub(crate) fn year_param(raw: Option<&str>, tz: Tz) -> i32 {
+    raw.and_then(|s| s.get(..4)?.parse().ok())
+        .filter(|y| (1970..=9999).contains(y))
+        .unwrap_or_else(|| today(tz).year())
+}
+
+/// `YYYY-MM-DD HH:MM:SS` in the plant's zone: the time format of series records.
+pub(crate) fn local_time(ms: i64, tz: Tz) -> String {
+    DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .with_timezone(&tz)
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string()
+}
+
+/// A number as the numeric string clients parse (`"230.8"`), trimmed to 2 decimals.
+pub(crate) fn num_text(v: f64) -> String {
+    let rounded = (v * 100.0).round() / 100.0;
+    if rounded == rounded.trunc() && rounded.abs() < 1e15 {
+        format!("{rounded:.1}")
+    } else {
+        format!("{rounded}")
+    }
+}
+
+/// An optional number as a numeric string, or `null`.
+pub(crate) fn opt_text(v: Option<f64>) -> Value {
+    v.map_or(Value::Null, |v| Value::String(num_text(v)))
+}
+
+/// Rounds to 2 decimals for numeric fields.
+pub(crate) fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+/// One point of a series.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Record {
+    pub time: String,
+    pub value: String,
+    pub update_time: Option<String>,
+}
+
+/// One named series: the `infos[]` item of day, month, year and total answers.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Series {
+    pub unit: &'static str,
+    pub label: String,
+    pub id: Option<i64>,
+    pub group_code: Option<String>,
+    pub name: Option<String>,
+    pub records: Vec<Record>,
+}
+
+/// What one series of a day curve reads: its label, its unit and how to get a value from a
+/// reading (a key, or a sum or choice of keys).
+pub(crate) struct Column<'a> {
+    pub label: &'a str,
+    pub unit: &'static str,
+    pub read: &'a dyn Fn(&Reading) -> Option<f64>,
+}
+
+/// Day-curve series from samples: one record per sample that has the value.
+pub(crate) fn sample_series(samples: &[SampleRow], columns: &[Column<'_>], tz: Tz) -> Vec<Series> {
+    let readings: Vec<Reading> = samples
+        .iter()
+        .map(|s| Reading::from_sample(s.ts, &s.payload))
+        .collect();
+    columns
+        .iter()
+        .map(|c| Series {
+            unit: c.unit,
+            label: c.label.to_string(),
+            id: None,
+            group_code: None,
+            name: None,
+            records: readings
+                .iter()
+                .filter_map(|r| {
+                    (c.read)(r).map(|v| Record {
+                        time: local_time(r.ts, tz),
+                        value: num_text(v),
+                        update_time: None,
+                    })
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Energy bars from rollup points: one series per metric in `metrics` (missing buckets are
+/// simply absent), each value in kWh.
+pub(crate) fn energy_series(points: &[EnergyPoint], metrics: &[(&str, &str)]) -> Vec<Series> {
+    metrics
+        .iter()
+        .map(|(metric, label)| Series {
+            unit: "kWh",
+            label: (*label).to_string(),
+            id: None,
+            group_code: None,
+            name: None,
+            records: points
+                .iter()
+                .filter(|p| p.metric == *metric)
+                .map(|p| Record {
+                    time: p.bucket.clone(),
+                    value: num_text(p.kwh),
+                    update_time: None,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_days_have_their_real_length() {
+        let madrid: Tz = "Europe/Madrid".parse().unwrap();
+        let day = |s| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let hours = |d| {
+            let (a, b) = day_bounds(madrid, day(d));
+            (b - a) / 3_600_000
+        };
+        assert_eq!(hours("2026-03-29"), 23);
+        assert_eq!(hours("2026-10-25"), 25);
+        assert_eq!(hours("2026-06-01"), 24);
+    }
+
+    #[test]
+    fn params_fall_back_to_now_and_read_prefixes() {
+        let tz = Tz::UTC;
+        assert_eq!(day_param(Some("2026-05-04"), tz).to_string(), "2026-05-04");
+        assert_eq!(day_param(Some("junk"), tz), today(tz));
+        assert_eq!(month_param(Some("2026-02"), tz), (2026, 2));
+        assert_eq!(month_param(Some("2026-02-17"), tz), (2026, 2));
+        assert_eq!(year_param(Some("2025"), tz), 2025);
+        assert_eq!(year_param(Some(""), tz), today(tz).year());
+    }
+
+    #[test]
+    fn numbers_are_sent_as_short_numeric_strings() {
+        assert_eq!(num_text(230.8), "230.8");
+        assert_eq!(num_text(9.0), "9.0");
+        assert_eq!(num_text(0.123), "0.12");
+        assert_eq!(opt_text(None), Value::Null);
+    }
+
+    #[test]
+    fn readings_sum_and_choose_keys() {
+        let r = Reading::from_sample(1, r#"{"a":1.5,"b":2,"on":true,"s":"x"}"#);
+        assert_eq!(r.sum(&["a", "b", "c"]), Some(3.5));
+        assert_eq!(r.sum(&["c"]), None);
+        assert_eq!(r.first(&["c", "b"]), Some(2.0));
+        assert_eq!(r.num("on"), Some(1.0));
+        assert_eq!(r.text("s"), Some("x"));
+    }
+}

@@ -1,0 +1,234 @@
+//! Device listings as a viewer sees them: every device screen (inverters, batteries, meters,
+//! weather stations) reads through here, so the visibility rule lives in one place.
+
+use domain::{ids::UserId, policy::PlantVisibility};
+
+use crate::{Result, Store};
+
+/// A device with its plant and gateway, as lists and details show it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DeviceListRow {
+    pub id: i64,
+    pub sn: String,
+    pub gateway_id: Option<i64>,
+    pub plant_id: Option<i64>,
+    pub family: String,
+    pub type_code: i64,
+    pub protocol: String,
+    pub alias: String,
+    pub model: String,
+    pub rated_power: f64,
+    pub versions: String,
+    pub parent_sn: Option<String>,
+    pub status: i64,
+    pub online: bool,
+    pub last_seen: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub plant_name: Option<String>,
+    pub plant_type: Option<i64>,
+    pub plant_owner: Option<i64>,
+    pub gateway_sn: Option<String>,
+    pub gateway_online: Option<bool>,
+    pub gateway_comm_type: Option<String>,
+}
+
+/// What a device list may be narrowed by; `None` means "any".
+#[derive(Debug, Clone, Default)]
+pub struct DeviceFilter {
+    /// `inverter`, `meter`, `battery` or `weather_station`.
+    pub family: Option<String>,
+    /// Wire status (see `domain::plant::Status`).
+    pub status: Option<i64>,
+    pub type_code: Option<i64>,
+    /// Part of the SN, any case.
+    pub sn: Option<String>,
+    pub plant: Option<i64>,
+    pub gateway_sn: Option<String>,
+    /// Only packs behind this master battery (`parent_sn`); `Some("")` means only masters.
+    pub parent_sn: Option<String>,
+    /// Part of the `versions` JSON text (e.g. a software version).
+    pub version: Option<String>,
+    pub company: Option<i64>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// Devices per wire status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StatusCounts {
+    pub total: i64,
+    pub normal: i64,
+    pub offline: i64,
+    pub warning: i64,
+    pub fault: i64,
+    pub upgrading: i64,
+}
+
+const COLUMNS: &str = "d.id, d.sn, d.gateway_id, d.plant_id, d.family, d.type_code, d.protocol, \
+    d.alias, d.model, d.rated_power, d.versions, d.parent_sn, d.status, d.online, d.last_seen, \
+    d.created_at, d.updated_at, p.name AS plant_name, p.plant_type, p.owner_id AS plant_owner, \
+    g.sn AS gateway_sn, g.online AS gateway_online, g.comm_type AS gateway_comm_type";
+
+/// `$1`-`$3` as in `plants::VISIBLE`.
+const FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
+    LEFT JOIN plants p ON p.id = d.plant_id \
+    LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+
+/// A viewer sees the devices on plants they can see, and unbound devices behind gateways held
+/// by them or their company; internal staff see every device.
+fn device_visible() -> String {
+    format!(
+        "({} OR (d.plant_id IS NULL AND (g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2))))",
+        crate::plants::VISIBLE
+    )
+}
+
+impl Store {
+    /// A page of the devices `visibility` allows, newest first, with the total before paging.
+    pub async fn devices_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        f: &DeviceFilter,
+    ) -> Result<(Vec<DeviceListRow>, i64)> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let like = |s: &Option<String>| s.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
+        let sn = like(&f.sn);
+        let version = like(&f.version);
+        let conditions = format!(
+            "{} AND ($4 IS NULL OR d.family = $4) AND ($5 IS NULL OR d.status = $5) \
+             AND ($6 IS NULL OR d.type_code = $6) AND ($7 IS NULL OR UPPER(d.sn) LIKE $7) \
+             AND ($8 IS NULL OR d.plant_id = $8) AND ($9 IS NULL OR g.sn = $9) \
+             AND ($10 IS NULL OR COALESCE(d.parent_sn, '') = $10) \
+             AND ($11 IS NULL OR UPPER(d.versions) LIKE $11) \
+             AND ($12 IS NULL OR p.company_id = $12 OR g.company_id = $12)",
+            device_visible()
+        );
+        let sql = format!(
+            "SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY d.id DESC LIMIT $13 OFFSET $14"
+        );
+        let page = rows!(
+            self,
+            fetch_all,
+            DeviceListRow,
+            &sql,
+            user,
+            company,
+            all,
+            f.family.as_deref(),
+            f.status,
+            f.type_code,
+            sn.as_deref(),
+            f.plant,
+            f.gateway_sn.as_deref(),
+            f.parent_sn.as_deref(),
+            version.as_deref(),
+            f.company,
+            f.limit,
+            f.offset
+        )?;
+        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {conditions}");
+        let total = scalar!(
+            self,
+            fetch_one,
+            i64,
+            &count_sql,
+            user,
+            company,
+            all,
+            f.family.as_deref(),
+            f.status,
+            f.type_code,
+            sn.as_deref(),
+            f.plant,
+            f.gateway_sn.as_deref(),
+            f.parent_sn.as_deref(),
+            version.as_deref(),
+            f.company
+        )?;
+        Ok((page, total))
+    }
+
+    /// One device by SN if `visibility` allows it; another tenant's device reads as missing.
+    pub async fn device_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        sn: &str,
+    ) -> Result<Option<DeviceListRow>> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT {COLUMNS} {FROM} WHERE {} AND d.sn = $4",
+            device_visible()
+        );
+        Ok(rows!(
+            self,
+            fetch_optional,
+            DeviceListRow,
+            &sql,
+            user,
+            company,
+            all,
+            sn
+        )?)
+    }
+
+    /// Visible devices of one family (all families when `None`) per status, optionally of
+    /// one plant.
+    pub async fn device_counts(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        family: Option<&str>,
+        plant: Option<i64>,
+    ) -> Result<StatusCounts> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT d.status, COUNT(*) {FROM} WHERE {} AND ($4 IS NULL OR d.family = $4) \
+             AND ($5 IS NULL OR d.plant_id = $5) GROUP BY d.status",
+            device_visible()
+        );
+        let per_status = rows!(
+            self,
+            fetch_all,
+            (i64, i64),
+            &sql,
+            user,
+            company,
+            all,
+            family,
+            plant
+        )?;
+        let mut c = StatusCounts::default();
+        for (status, n) in per_status {
+            c.total += n;
+            match status {
+                0 => c.offline += n,
+                1 => c.normal += n,
+                2 => c.warning += n,
+                3 => c.fault += n,
+                4 => c.upgrading += n,
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+
+    /// Renames a device (the caller checked access and the length rule).
+    pub async fn set_device_alias(&self, device: i64, alias: &str, now: i64) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE devices SET alias = $1, updated_at = $2 WHERE id = $3",
+            alias,
+            now,
+            device
+        )? > 0)
+    }
+
+    /// Removes a device from the registry. Its samples and energy stay (history outlives
+    /// devices); a gateway that reports it again registers it afresh.
+    pub async fn delete_device(&self, device: i64) -> Result<bool> {
+        Ok(exec!(self, "DELETE FROM devices WHERE id = $1", device)? > 0)
+    }
+}
