@@ -25,6 +25,7 @@ mod throttle;
 mod users;
 mod versions;
 mod web;
+pub mod xlsx;
 
 use std::sync::Arc;
 
