@@ -5,6 +5,7 @@ pub mod account;
 pub mod currency;
 pub mod error;
 pub mod ids;
+pub mod income;
 pub mod lang;
 pub mod permissions;
 pub mod plant;
