@@ -13,7 +13,9 @@ mod auth;
 mod codes;
 mod company;
 mod dict;
+mod events;
 mod files;
+mod messages;
 mod gateways;
 mod permissions;
 pub mod plants;
@@ -66,6 +68,8 @@ pub fn router(state: AppState) -> Router {
         .merge(plants::router())
         .merge(protocols::router())
         .merge(gateways::router())
+        .merge(events::router())
+        .merge(messages::router())
         .merge(files::router(&state))
         .merge(system::router())
         .merge(versions::router())

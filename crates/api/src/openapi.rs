@@ -10,6 +10,7 @@ use crate::{
     accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
     versions,
 };
+use crate::{events, messages};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -41,6 +42,11 @@ use crate::{
         gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
         gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
         gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
+        events::list::events, events::list::detail, events::list::device_events,
+        events::list::device_realtime, events::list::battery_events, events::list::one_hour,
+        events::counts::plant_events, events::counts::plant_count, events::counts::inverter_count,
+        events::counts::overview_count, events::counts::user_count,
+        messages::count, messages::list, messages::read_one, messages::read_all,
     )
 )]
 struct ApiDoc;

@@ -10,6 +10,7 @@ pub mod companies;
 pub mod devices;
 pub mod events;
 pub mod gateways;
+pub mod messages;
 pub mod outbox;
 pub mod plants;
 pub mod protocols;

@@ -1,0 +1,152 @@
+//! Event and inverter counts for the overview screens, and a plant's event list (used by the
+//! plant overview).
+
+use axum::extract::{Path, State};
+use domain::{
+    Code,
+    ids::UserId,
+    policy::{PlantVisibility, UserScope},
+};
+use serde_json::{Value, json};
+use store::messages::EventCounts;
+
+use super::{item, list::EventQuery};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data, current_lang},
+    extract::Query,
+    now_ms,
+    plants::{self, update_at},
+    session::{CurrentUser, actor_of},
+    users::path_id,
+};
+
+fn counts_json(c: EventCounts) -> Value {
+    json!({
+        "warning": c.warning, "fault": c.fault, "total": c.warning + c.fault,
+        "updateAt": update_at(now_ms()),
+    })
+}
+
+/// A plant's events, newest first, with the list filters (`status=1` for the open ones only);
+/// 700 when the caller may not see the plant.
+#[utoipa::path(get, path = "/api/v1/plant/{id}/events", tag = "events", params(("id" = i64, Path), EventQuery),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, code, sn, deviceType, severity, status, occurTime, recoverTime, meaning, solution, ...}]}; 700")))]
+pub async fn plant_events(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<EventQuery>,
+) -> ApiResult<Data<Value>> {
+    let (plant, _) = plants::visible(&app, &me, &id).await?;
+    let (page, limit) = q.paging(10);
+    let mut f = q.filter(page, limit);
+    f.plant = Some(plant.id);
+    let (rows, total) = app
+        .store
+        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .await?;
+    let lang = current_lang();
+    let infos: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
+    Ok(Data(
+        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
+    ))
+}
+
+/// Open events of a plant per severity: `{warning, fault, updateAt}` (API_CONVENTIONS.md).
+#[utoipa::path(get, path = "/api/v1/plant/{id}/eventCount", tag = "events", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, total, updateAt}; 700")))]
+pub async fn plant_count(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let (plant, _) = plants::visible(&app, &me, &id).await?;
+    let c = app
+        .store
+        .event_counts_visible(
+            me.actor.plant_visibility(),
+            me.id(),
+            Some(plant.id),
+            true,
+            None,
+        )
+        .await?;
+    Ok(Data(counts_json(c)))
+}
+
+/// A plant's inverters per status: `{warning, fault, updateAt, total, normal, offline}`.
+#[utoipa::path(get, path = "/api/v1/plant/{id}/inverterCount", tag = "events", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, updateAt, total, normal, offline, upgrading}; 700")))]
+pub async fn inverter_count(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let (plant, _) = plants::visible(&app, &me, &id).await?;
+    let c = app
+        .store
+        .device_counts(
+            me.actor.plant_visibility(),
+            me.id(),
+            Some("inverter"),
+            Some(plant.id),
+        )
+        .await?;
+    Ok(Data(json!({
+        "warning": c.warning, "fault": c.fault, "updateAt": update_at(now_ms()),
+        "total": c.total, "normal": c.normal, "offline": c.offline, "upgrading": c.upgrading,
+    })))
+}
+
+async fn open_counts(
+    app: &AppState,
+    visibility: PlantVisibility,
+    reader: UserId,
+) -> ApiResult<Value> {
+    let c = app
+        .store
+        .event_counts_visible(visibility, reader, None, true, None)
+        .await?;
+    Ok(counts_json(c))
+}
+
+/// Open events on every plant the caller may see, per severity.
+#[utoipa::path(get, path = "/api/v1/overview/eventCount", tag = "events", security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {warning, fault, total, updateAt}")))]
+pub async fn overview_count(
+    State(app): State<AppState>,
+    me: CurrentUser,
+) -> ApiResult<Data<Value>> {
+    Ok(Data(
+        open_counts(&app, me.actor.plant_visibility(), me.id()).await?,
+    ))
+}
+
+/// Open events on the plants another account may see, when the caller may see that account
+/// (105 otherwise).
+#[utoipa::path(get, path = "/api/v1/user/{id}/eventCount", tag = "events", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, total, updateAt}; 105")))]
+pub async fn user_count(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let target = app
+        .store
+        .user(UserId(path_id(&id)?))
+        .await?
+        .ok_or(Code::NotRegistered)?;
+    let scope = UserScope {
+        id: target.id(),
+        kind: target.kind(),
+        company: target.company(),
+    };
+    if !me.actor.can_see_user(&scope) {
+        return Err(Code::NotRegistered.into());
+    }
+    let actor = actor_of(&app.store, &target).await?;
+    Ok(Data(
+        open_counts(&app, actor.plant_visibility(), target.id()).await?,
+    ))
+}

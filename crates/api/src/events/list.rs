@@ -1,0 +1,231 @@
+//! Event lists: the events screen and third-party clients (`/events`), one event with its
+//! solution, the events of one device (all, or the open ones), battery events and the last hour.
+
+use axum::extract::{Path, State};
+use domain::Code;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::messages::VisibleEventFilter;
+use utoipa::IntoParams;
+
+use super::{MAX_PAGE, day_range, item, open_state, require_view, severity, visible_device};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data, current_lang},
+    extract::{Query, num},
+    now_ms,
+    session::CurrentUser,
+    users::path_id,
+};
+
+/// The filters of every event list.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct EventQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub page: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub limit: Option<i64>,
+    /// The page to read, as `/events` answered it in `nextToken`.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub next_token: Option<i64>,
+    /// `/events`: 2 warnings, 3 faults; 1 or -1 every event.
+    #[serde(default, rename = "type", deserialize_with = "num::opt_i64")]
+    pub kind: Option<i64>,
+    /// `warning` or `fault` (or 2/3); anything else means any.
+    #[serde(default, alias = "level", deserialize_with = "num::opt_text")]
+    pub severity: Option<String>,
+    /// `open`/1 or `closed`/0; -1 any.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub status: Option<String>,
+    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
+    pub plant_id: Option<i64>,
+    /// Part of the device SN.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+    /// Device family: `inverter`, `battery`, `meter`, `weather_station`.
+    #[serde(default, alias = "family", deserialize_with = "num::opt_text")]
+    pub device_type: Option<String>,
+    /// First day (`YYYY-MM-DD`, UTC), inclusive.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sdate: Option<String>,
+    /// Last day (`YYYY-MM-DD`, UTC), inclusive.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub edate: Option<String>,
+}
+
+impl EventQuery {
+    /// `(page, limit)`: `page` from 1 (or `nextToken`), `limit` 1..=200 (`default` when absent).
+    pub fn paging(&self, default: i64) -> (i64, i64) {
+        let limit = self.limit.unwrap_or(default).clamp(1, MAX_PAGE);
+        let page = self.next_token.or(self.page).unwrap_or(1).max(1);
+        (page, limit)
+    }
+
+    pub fn filter(&self, page: i64, limit: i64) -> VisibleEventFilter {
+        let (from, to) = day_range(self.sdate.as_deref(), self.edate.as_deref());
+        let text = |s: &Option<String>| {
+            s.as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty() && *s != "-1")
+                .map(String::from)
+        };
+        let by_type = match self.kind {
+            Some(2) => Some("warning".to_string()),
+            Some(3) => Some("fault".to_string()),
+            _ => None,
+        };
+        VisibleEventFilter {
+            plant: self.plant_id.filter(|p| *p > 0),
+            sn: text(&self.sn),
+            device: None,
+            family: text(&self.device_type),
+            type_code: None,
+            severity: severity(self.severity.as_deref()).or(by_type),
+            open: open_state(self.status.as_deref()),
+            from,
+            to,
+            limit,
+            offset: (page - 1) * limit,
+        }
+    }
+}
+
+fn page_json(page: i64, limit: i64, total: i64, infos: Vec<Value>) -> Value {
+    json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos})
+}
+
+/// Events the caller may see, newest first: `{nextToken, record[]}` (API_CONVENTIONS.md);
+/// `nextToken` is the next page as a string, `null` on the last page.
+#[utoipa::path(get, path = "/api/v1/events", tag = "events", params(EventQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {nextToken, record:[event], total, pageSize, pageNumber}")))]
+pub async fn events(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<EventQuery>,
+) -> ApiResult<Data<Value>> {
+    require_view(&me)?;
+    let (page, limit) = q.paging(50);
+    let (rows, total) = app
+        .store
+        .events_visible(me.actor.plant_visibility(), me.id(), &q.filter(page, limit))
+        .await?;
+    let lang = current_lang();
+    let record: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
+    let next = (page * limit < total).then(|| (page + 1).to_string());
+    Ok(Data(json!({
+        "nextToken": next, "record": record, "total": total, "pageSize": limit, "pageNumber": page,
+    })))
+}
+
+/// One event with its meaning and solution; 4 when the caller may not see it.
+#[utoipa::path(get, path = "/api/v1/event/detail/{id}", tag = "events", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with one event; 4 (id)")))]
+pub async fn detail(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    require_view(&me)?;
+    let e = app
+        .store
+        .event_visible(me.actor.plant_visibility(), me.id(), path_id(&id)?)
+        .await?
+        .ok_or_else(|| domain::DomainError::invalid("id"))?;
+    Ok(Data(item(&e, current_lang())))
+}
+
+/// The events of one device, paged with the list filters; 600 when the caller may not see it.
+#[utoipa::path(get, path = "/api/v1/event/{sn}", tag = "events", params(("sn" = String, Path), EventQuery),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[event]}; 600")))]
+pub async fn device_events(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+    Query(q): Query<EventQuery>,
+) -> ApiResult<Data<Value>> {
+    let device = visible_device(&app, &me, &sn).await?;
+    let (page, limit) = q.paging(10);
+    let mut f = q.filter(page, limit);
+    f.sn = None;
+    f.device = Some(device.id);
+    let (rows, total) = app
+        .store
+        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .await?;
+    let lang = current_lang();
+    Ok(Data(page_json(
+        page,
+        limit,
+        total,
+        rows.iter().map(|e| item(e, lang)).collect(),
+    )))
+}
+
+/// The open events of one device (at most 200), newest first; 600 when not visible.
+#[utoipa::path(get, path = "/api/v1/event/{sn}/realtime", tag = "events", params(("sn" = String, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with an array of open events; 600")))]
+pub async fn device_realtime(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let device = visible_device(&app, &me, &sn).await?;
+    let f = VisibleEventFilter {
+        device: Some(device.id),
+        open: Some(true),
+        limit: MAX_PAGE,
+        ..Default::default()
+    };
+    let (rows, _) = app
+        .store
+        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .await?;
+    let lang = current_lang();
+    Ok(Data(rows.iter().map(|e| item(e, lang)).collect()))
+}
+
+/// Battery events the caller may see, paged with the list filters.
+#[utoipa::path(get, path = "/api/v1/battery/events", tag = "events", params(EventQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[event]}")))]
+pub async fn battery_events(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<EventQuery>,
+) -> ApiResult<Data<Value>> {
+    if !(me.actor.has("battery.list.view") || me.actor.has("event.view")) {
+        return Err(Code::NoPermission.into());
+    }
+    let (page, limit) = q.paging(10);
+    let mut f = q.filter(page, limit);
+    f.family = Some("battery".into());
+    let (rows, total) = app
+        .store
+        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .await?;
+    let lang = current_lang();
+    Ok(Data(page_json(
+        page,
+        limit,
+        total,
+        rows.iter().map(|e| item(e, lang)).collect(),
+    )))
+}
+
+/// Events opened in the last hour on the caller's plants (at most 200), newest first.
+#[utoipa::path(get, path = "/api/v1/event/oneHour", tag = "events", security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {total, infos:[event]}")))]
+pub async fn one_hour(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    let f = VisibleEventFilter {
+        from: Some(now_ms() - 3_600_000),
+        limit: MAX_PAGE,
+        ..Default::default()
+    };
+    let (rows, total) = app
+        .store
+        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .await?;
+    let lang = current_lang();
+    let infos: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
+    Ok(Data(json!({"total": total, "infos": infos})))
+}

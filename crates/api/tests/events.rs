@@ -1,0 +1,457 @@
+//! Events over HTTP: the `/events` list of API_CONVENTIONS.md, a plant's events and counts, a
+//! device's events, the last hour, user and overview counts, messages (count, list, read) and
+//! the operation-data downloads; another tenant's events are never listed.
+
+mod common;
+
+use common::{App, spawn};
+use domain::user::BuiltinRole;
+use serde_json::{Value, json};
+
+struct Cast {
+    admin: String,
+    ann_id: i64,
+    ann: String,
+    bob: String,
+    ann_plant: i64,
+    bob_plant: i64,
+    /// Ann's inverter, battery; Bob's inverter (device ids).
+    ann_inv: i64,
+    ann_bat: i64,
+    bob_inv: i64,
+}
+
+async fn plant(app: &App, token: &str, name: &str) -> i64 {
+    let r = app
+        .post(
+            "/api/v1/plant",
+            json!({"name": name, "type": 2, "currency": "EUR", "timezone": "Europe/Madrid",
+                "lon": -3.7, "lat": 40.4, "totalPower": 5}),
+            Some(token),
+        )
+        .await;
+    r.expect_code(0);
+    r.data().as_i64().expect("plant id")
+}
+
+/// A gateway on `plant` with the given devices behind it; answers the device ids.
+async fn gateway(
+    app: &App,
+    admin: &str,
+    owner: &str,
+    plant: i64,
+    sn: &str,
+    devices: &[(&str, &str, i64)],
+) -> Vec<i64> {
+    app.post(
+        "/api/v1/gateway/create",
+        json!({"sn": sn, "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
+        Some(admin),
+    )
+    .await
+    .expect_code(0);
+    app.post(
+        &format!("/api/v1/plant/{plant}/gateway"),
+        json!({"sn": sn, "key": "KEY123"}),
+        Some(owner),
+    )
+    .await
+    .expect_code(0);
+    let gw = app
+        .store
+        .gateway_by_sn(sn)
+        .await
+        .expect("gateway")
+        .expect("registered")
+        .id;
+    let mut ids = Vec::new();
+    for (dsn, family, type_code) in devices {
+        ids.push(
+            app.store
+                .upsert_device(dsn, gw, family, *type_code, "p", "M1", None, 1)
+                .await
+                .expect("device"),
+        );
+    }
+    ids
+}
+
+async fn cast(app: &App) -> Cast {
+    let (_, admin) = app
+        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
+        .await;
+    let (ann_id, ann) = app
+        .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
+        .await;
+    let (_, bob) = app
+        .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
+        .await;
+    let ann_plant = plant(app, &ann, "Ann home plant").await;
+    let bob_plant = plant(app, &bob, "Bob home plant").await;
+    let ann_devices = gateway(
+        app,
+        &admin,
+        &ann,
+        ann_plant,
+        "GW-ANN01",
+        &[("INV-ANN01", "inverter", 2), ("BAT-ANN01", "battery", 0)],
+    )
+    .await;
+    let bob_devices = gateway(
+        app,
+        &admin,
+        &bob,
+        bob_plant,
+        "GW-BOB01",
+        &[("INV-BOB01", "inverter", 2)],
+    )
+    .await;
+    Cast {
+        admin,
+        ann_id: ann_id.0,
+        ann,
+        bob,
+        ann_plant,
+        bob_plant,
+        ann_inv: ann_devices[0],
+        ann_bat: ann_devices[1],
+        bob_inv: bob_devices[0],
+    }
+}
+
+fn now() -> i64 {
+    api::now_ms()
+}
+
+/// Ann: an open fault and a closed warning on her inverter, an open battery fault. Bob: one
+/// open warning.
+async fn events(app: &App, c: &Cast) {
+    let t = now();
+    let s = &app.store;
+    assert!(
+        s.open_event(c.ann_inv, Some(c.ann_plant), "F01", "fault", t - 60_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        s.open_event(
+            c.ann_inv,
+            Some(c.ann_plant),
+            "W02",
+            "warning",
+            t - 7_200_000
+        )
+        .await
+        .unwrap()
+    );
+    assert!(
+        s.close_event(c.ann_inv, "W02", t - 3_000_000)
+            .await
+            .unwrap()
+    );
+    let battery_code = devices::events::of_family(devices::DeviceFamily::Battery)
+        .find(|e| e.severity == devices::events::EventSeverity::Fault)
+        .expect("a battery fault")
+        .code
+        .clone();
+    assert!(
+        s.open_event(
+            c.ann_bat,
+            Some(c.ann_plant),
+            &battery_code,
+            "fault",
+            t - 30_000
+        )
+        .await
+        .unwrap()
+    );
+    assert!(
+        s.open_event(c.bob_inv, Some(c.bob_plant), "W02", "warning", t - 10_000)
+            .await
+            .unwrap()
+    );
+}
+
+/// Every key of an event item with its JSON type.
+#[track_caller]
+fn assert_event(e: &Value) {
+    for key in [
+        "code",
+        "sn",
+        "deviceType",
+        "severity",
+        "status",
+        "occurTime",
+        "updateAt",
+    ] {
+        assert!(e[key].is_string(), "{key} string: {e}");
+    }
+    for key in ["meaning", "solution"] {
+        assert!(e[key].as_str().is_some_and(|s| !s.is_empty()), "{key}: {e}");
+    }
+    for key in ["id", "plantId", "type", "level"] {
+        assert!(e[key].is_i64(), "{key} int: {e}");
+    }
+    assert!(e["plantName"].is_string(), "{e}");
+    assert!(matches!(e["severity"].as_str(), Some("warning" | "fault")));
+    assert!(matches!(e["status"].as_str(), Some("open" | "closed")));
+    assert!(e["recoverTime"].is_null() || e["recoverTime"].is_string());
+    assert_eq!(e["status"] == "open", e["recoverTime"].is_null(), "{e}");
+    let occur = e["occurTime"].as_str().unwrap_or_default();
+    assert_eq!(occur.len(), 19, "YYYY-MM-DD HH:MM:SS: {occur}");
+    let update = e["updateAt"].as_str().unwrap_or_default();
+    assert!(update.len() == 20 && update.ends_with('Z'), "{update}");
+}
+
+#[tokio::test]
+async fn the_events_list_answers_next_token_and_records_of_the_callers_plants_only() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        events(&app, &c).await;
+        let r = app
+            .get("/api/v1/events?type=1&page=1&limit=50&lan=en", Some(&c.ann))
+            .await;
+        r.expect_code(0);
+        let record = r.data()["record"].as_array().expect("record array");
+        assert_eq!(record.len(), 3, "{}", r.text());
+        assert!(r.data()["nextToken"].is_null(), "one page only");
+        for e in record {
+            assert_event(e);
+            assert_eq!(e["plantId"].as_i64(), Some(c.ann_plant));
+        }
+        // Newest first, with the catalogue's text.
+        assert_eq!(record[0]["deviceType"], "battery");
+        assert_eq!(record[1]["code"], "F01");
+        assert_eq!(record[1]["sn"], "INV-ANN01");
+        assert_eq!(record[2]["status"], "closed");
+
+        // Paging: nextToken names the next page, as a string.
+        let p1 = app
+            .get("/api/v1/events?type=1&page=1&limit=2", Some(&c.ann))
+            .await;
+        assert_eq!(p1.data()["nextToken"], "2", "{}", p1.text());
+        assert_eq!(p1.data()["record"].as_array().map(Vec::len), Some(2));
+        let p2 = app
+            .get("/api/v1/events?type=1&nextToken=2&limit=2", Some(&c.ann))
+            .await;
+        assert_eq!(p2.data()["record"].as_array().map(Vec::len), Some(1));
+        assert!(p2.data()["nextToken"].is_null());
+
+        // Filters: severity (type 3 or severity=fault), status, device, family, plant, days.
+        for (query, n) in [
+            ("type=3", 2),
+            ("severity=warning", 1),
+            ("status=open", 2),
+            ("status=0", 1),
+            ("sn=inv-ann", 2),
+            ("deviceType=battery", 1),
+            ("status=-1&severity=-1&sn=&deviceType=", 3),
+        ] {
+            let r = app
+                .get(&format!("/api/v1/events?{query}"), Some(&c.ann))
+                .await;
+            r.expect_code(0);
+            assert_eq!(r.data()["total"].as_i64(), Some(n), "{query}: {}", r.text());
+        }
+        let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+        let r = app
+            .get(
+                &format!(
+                    "/api/v1/events?sdate=2020-01-01&edate=2020-01-02&plantId={}",
+                    c.ann_plant
+                ),
+                Some(&c.ann),
+            )
+            .await;
+        assert_eq!(r.data()["total"], 0);
+        // Events two hours old may fall on yesterday (UTC) right after midnight.
+        let r = app
+            .get(
+                &format!("/api/v1/events?sdate=2020-01-01&edate={today}"),
+                Some(&c.ann),
+            )
+            .await;
+        assert_eq!(r.data()["total"], 3);
+
+        // Bob sees only his warning, even when asking for Ann's plant or device.
+        let r = app.get("/api/v1/events", Some(&c.bob)).await;
+        assert_eq!(r.data()["total"], 1);
+        assert_eq!(r.data()["record"][0]["sn"], "INV-BOB01");
+        let r = app
+            .get(
+                &format!("/api/v1/events?plantId={}", c.ann_plant),
+                Some(&c.bob),
+            )
+            .await;
+        assert_eq!(r.data()["total"], 0);
+        // The administrator sees everything.
+        let r = app.get("/api/v1/events", Some(&c.admin)).await;
+        assert_eq!(r.data()["total"], 4);
+        // Translations follow `lan`.
+        let zh = app
+            .get("/api/v1/events?sn=INV-ANN01&status=1&lan=zh", Some(&c.ann))
+            .await;
+        let en = app
+            .get("/api/v1/events?sn=INV-ANN01&status=1&lan=en", Some(&c.ann))
+            .await;
+        assert_ne!(
+            zh.data()["record"][0]["meaning"],
+            en.data()["record"][0]["meaning"]
+        );
+        app.get("/api/v1/events", None).await.expect_401();
+    }
+}
+
+#[tokio::test]
+async fn a_plant_answers_its_events_event_count_and_inverter_count() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        events(&app, &c).await;
+        // Status job's view: Ann's inverter in fault, the battery normal.
+        app.store
+            .apply_statuses(&[(c.ann_inv, 3, true), (c.ann_bat, 1, true)], &[])
+            .await
+            .expect("statuses");
+
+        let r = app
+            .get(
+                &format!("/api/v1/plant/{}/events", c.ann_plant),
+                Some(&c.ann),
+            )
+            .await;
+        r.expect_code(0);
+        let d = r.data();
+        for key in ["pageSize", "pageNumber", "total"] {
+            assert!(d[key].is_i64(), "{key}: {d}");
+        }
+        assert_eq!(d["total"], 3);
+        d["infos"]
+            .as_array()
+            .expect("infos")
+            .iter()
+            .for_each(assert_event);
+        let open = app
+            .get(
+                &format!("/api/v1/plant/{}/events?status=1", c.ann_plant),
+                Some(&c.ann),
+            )
+            .await;
+        assert_eq!(open.data()["total"], 2);
+
+        let r = app
+            .get(
+                &format!("/api/v1/plant/{}/eventCount", c.ann_plant),
+                Some(&c.ann),
+            )
+            .await;
+        r.expect_code(0);
+        let d = r.data();
+        assert_eq!(d["warning"].as_i64(), Some(0), "the warning is closed");
+        assert_eq!(d["fault"].as_i64(), Some(2));
+        assert!(d["updateAt"].as_str().is_some_and(|s| s.ends_with('Z')));
+
+        let r = app
+            .get(
+                &format!("/api/v1/plant/{}/inverterCount", c.ann_plant),
+                Some(&c.ann),
+            )
+            .await;
+        r.expect_code(0);
+        let d = r.data();
+        for key in ["warning", "fault", "total", "normal", "offline"] {
+            assert!(d[key].is_i64(), "{key}: {d}");
+        }
+        assert!(d["updateAt"].is_string());
+        assert_eq!(
+            (d["total"].as_i64(), d["fault"].as_i64()),
+            (Some(1), Some(1))
+        );
+        assert_eq!(d["normal"], 0, "the battery is not an inverter");
+
+        // Another tenant's plant answers 700 like a missing one.
+        for path in ["events", "eventCount", "inverterCount"] {
+            app.get(
+                &format!("/api/v1/plant/{}/{path}", c.ann_plant),
+                Some(&c.bob),
+            )
+            .await
+            .expect_code(700);
+            app.get(&format!("/api/v1/plant/999999/{path}"), Some(&c.ann))
+                .await
+                .expect_code(700);
+        }
+        let _ = c.bob_plant;
+    }
+}
+
+#[tokio::test]
+async fn device_events_overview_counts_and_the_last_hour() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        events(&app, &c).await;
+        let r = app.get("/api/v1/event/INV-ANN01", Some(&c.ann)).await;
+        r.expect_code(0);
+        assert_eq!(r.data()["total"], 2);
+        let r = app
+            .get("/api/v1/event/INV-ANN01/realtime", Some(&c.ann))
+            .await;
+        r.expect_code(0);
+        let open = r.data().as_array().expect("array");
+        assert_eq!(open.len(), 1);
+        assert_event(&open[0]);
+        assert_eq!(open[0]["code"], "F01");
+        // Another tenant's device answers like a missing one.
+        app.get("/api/v1/event/INV-ANN01", Some(&c.bob))
+            .await
+            .expect_code(600);
+        app.get("/api/v1/event/INV-ANN01/realtime", Some(&c.bob))
+            .await
+            .expect_code(600);
+        app.get("/api/v1/event/NOPE-0001/realtime", Some(&c.ann))
+            .await
+            .expect_code(600);
+
+        let r = app.get("/api/v1/battery/events", Some(&c.ann)).await;
+        r.expect_code(0);
+        assert_eq!(r.data()["total"], 1);
+        assert_eq!(r.data()["infos"][0]["sn"], "BAT-ANN01");
+
+        let r = app.get("/api/v1/event/oneHour", Some(&c.ann)).await;
+        r.expect_code(0);
+        assert_eq!(r.data()["total"], 2, "the closed warning is two hours old");
+        r.data()["infos"]
+            .as_array()
+            .expect("infos")
+            .iter()
+            .for_each(assert_event);
+
+        let r = app.get("/api/v1/overview/eventCount", Some(&c.ann)).await;
+        r.expect_code(0);
+        assert_eq!(
+            (r.data()["warning"].as_i64(), r.data()["fault"].as_i64()),
+            (Some(0), Some(2))
+        );
+        let r = app.get("/api/v1/overview/eventCount", Some(&c.admin)).await;
+        assert_eq!(
+            (r.data()["warning"].as_i64(), r.data()["fault"].as_i64()),
+            (Some(1), Some(2))
+        );
+
+        let ann_count = format!("/api/v1/user/{}/eventCount", c.ann_id);
+        let r = app.get(&ann_count, Some(&c.admin)).await;
+        r.expect_code(0);
+        assert_eq!(r.data()["fault"], 2);
+        app.get(&ann_count, Some(&c.bob)).await.expect_code(105);
+
+        // Detail by id, with the solution; another tenant's id answers 4.
+        let id = open[0]["id"].as_i64().expect("id");
+        let r = app
+            .get(&format!("/api/v1/event/detail/{id}"), Some(&c.ann))
+            .await;
+        r.expect_code(0);
+        assert_event(r.data());
+        app.get(&format!("/api/v1/event/detail/{id}"), Some(&c.bob))
+            .await
+            .expect_code(4);
+    }
+}

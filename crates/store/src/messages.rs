@@ -1,0 +1,289 @@
+//! Events as a viewer reads them, and messages. The event screens, the plant overview's event
+//! list and counts, and the caller's messages all read events through here, so the visibility
+//! rule (the plant's own rule, see `plants::VISIBLE`) lives in one place. Messages are not
+//! stored: they are the events of the plants a user can see, and only what the user has read is
+//! kept (`message_reads` per event, `message_marks` for "everything up to this event id").
+
+use domain::{ids::UserId, policy::PlantVisibility};
+
+use crate::{Result, Store};
+
+/// An event with its device and plant, as lists and messages show it. The device may have
+/// been deleted since (history outlives devices): its columns are then `None`.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EventListRow {
+    pub id: i64,
+    pub device_id: i64,
+    pub plant_id: Option<i64>,
+    pub code: String,
+    /// `warning` or `fault`.
+    pub severity: String,
+    pub opened_at: i64,
+    pub closed_at: Option<i64>,
+    pub device_sn: Option<String>,
+    pub family: Option<String>,
+    pub type_code: Option<i64>,
+    pub device_alias: Option<String>,
+    pub plant_name: Option<String>,
+    pub plant_timezone: Option<String>,
+}
+
+/// What an event list may be narrowed by; `None` means "any".
+#[derive(Debug, Clone, Default)]
+pub struct VisibleEventFilter {
+    pub plant: Option<i64>,
+    /// Part of the device SN, any case.
+    pub sn: Option<String>,
+    /// Exactly this device.
+    pub device: Option<i64>,
+    /// `inverter`, `meter`, `battery` or `weather_station`.
+    pub family: Option<String>,
+    pub type_code: Option<i64>,
+    /// `warning` or `fault`.
+    pub severity: Option<String>,
+    /// `Some(true)` open only, `Some(false)` closed only.
+    pub open: Option<bool>,
+    /// Opened at or after.
+    pub from: Option<i64>,
+    /// Opened before.
+    pub to: Option<i64>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// Open events per severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EventCounts {
+    pub warning: i64,
+    pub fault: i64,
+}
+
+/// A message: an event and whether the user has read it.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct MessageRow {
+    #[sqlx(flatten)]
+    pub event: EventListRow,
+    #[sqlx(rename = "is_read")]
+    pub read: bool,
+}
+
+const COLUMNS: &str = "e.id, e.device_id, e.plant_id, e.code, e.severity, e.opened_at, \
+    e.closed_at, d.sn AS device_sn, d.family, d.type_code, d.alias AS device_alias, \
+    p.name AS plant_name, p.timezone AS plant_timezone";
+
+/// `$1`-`$3` as in `plants::VISIBLE`.
+const FROM: &str = "FROM events e LEFT JOIN devices d ON d.id = e.device_id \
+    LEFT JOIN plants p ON p.id = e.plant_id \
+    LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+
+/// `$4`-`$12` of an event listing.
+const FILTER: &str = "($4 IS NULL OR e.plant_id = $4) AND ($5 IS NULL OR UPPER(d.sn) LIKE $5) \
+    AND ($6 IS NULL OR e.device_id = $6) AND ($7 IS NULL OR d.family = $7) \
+    AND ($8 IS NULL OR d.type_code = $8) AND ($9 IS NULL OR e.severity = $9) \
+    AND ($10 IS NULL OR (e.closed_at IS NULL) = $10) AND ($11 IS NULL OR e.opened_at >= $11) \
+    AND ($12 IS NULL OR e.opened_at < $12)";
+
+/// Whether user `$1` has read event `e`.
+const READ: &str = "(EXISTS (SELECT 1 FROM message_reads r WHERE r.user_id = $1 AND r.event_id = e.id) \
+    OR e.id <= COALESCE((SELECT m.read_through FROM message_marks m WHERE m.user_id = $1), 0))";
+
+impl Store {
+    /// A page of the events `visibility` allows, newest first, with the total before paging.
+    pub async fn events_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        f: &VisibleEventFilter,
+    ) -> Result<(Vec<EventListRow>, i64)> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sn = f.sn.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
+        let condition = format!("{} AND {FILTER}", crate::plants::VISIBLE);
+        let sql = format!(
+            "SELECT {COLUMNS} {FROM} WHERE {condition} \
+             ORDER BY e.opened_at DESC, e.id DESC LIMIT $13 OFFSET $14"
+        );
+        let page = rows!(
+            self,
+            fetch_all,
+            EventListRow,
+            &sql,
+            user,
+            company,
+            all,
+            f.plant,
+            sn.as_deref(),
+            f.device,
+            f.family.as_deref(),
+            f.type_code,
+            f.severity.as_deref(),
+            f.open,
+            f.from,
+            f.to,
+            f.limit,
+            f.offset
+        )?;
+        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {condition}");
+        let total = scalar!(
+            self,
+            fetch_one,
+            i64,
+            &count_sql,
+            user,
+            company,
+            all,
+            f.plant,
+            sn.as_deref(),
+            f.device,
+            f.family.as_deref(),
+            f.type_code,
+            f.severity.as_deref(),
+            f.open,
+            f.from,
+            f.to
+        )?;
+        Ok((page, total))
+    }
+
+    /// One event by id if `visibility` allows it; another tenant's event reads as missing.
+    pub async fn event_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        id: i64,
+    ) -> Result<Option<EventListRow>> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT {COLUMNS} {FROM} WHERE {} AND e.id = $4",
+            crate::plants::VISIBLE
+        );
+        Ok(rows!(
+            self,
+            fetch_optional,
+            EventListRow,
+            &sql,
+            user,
+            company,
+            all,
+            id
+        )?)
+    }
+
+    /// Visible events per severity: open ones only (`open_only`), or those opened since `from`;
+    /// of one plant or all.
+    pub async fn event_counts_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        plant: Option<i64>,
+        open_only: bool,
+        from: Option<i64>,
+    ) -> Result<EventCounts> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT e.severity, COUNT(*) {FROM} WHERE {} AND ($4 IS NULL OR e.plant_id = $4) \
+             AND ($5 = FALSE OR e.closed_at IS NULL) AND ($6 IS NULL OR e.opened_at >= $6) \
+             GROUP BY e.severity",
+            crate::plants::VISIBLE
+        );
+        let per = rows!(
+            self,
+            fetch_all,
+            (String, i64),
+            &sql,
+            user,
+            company,
+            all,
+            plant,
+            open_only,
+            from
+        )?;
+        let mut c = EventCounts::default();
+        for (severity, n) in per {
+            match severity.as_str() {
+                "fault" => c.fault += n,
+                _ => c.warning += n,
+            }
+        }
+        Ok(c)
+    }
+
+    /// A page of the reader's messages (`unread`: `Some(true)` unread only, `Some(false)` read
+    /// only), newest first, with the total before paging.
+    pub async fn messages(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        unread: Option<bool>,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<MessageRow>, i64)> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let condition = format!(
+            "{} AND ($4 IS NULL OR (NOT {READ}) = $4)",
+            crate::plants::VISIBLE
+        );
+        let sql = format!(
+            "SELECT {COLUMNS}, {READ} AS is_read {FROM} WHERE {condition} \
+             ORDER BY e.opened_at DESC, e.id DESC LIMIT $5 OFFSET $6"
+        );
+        let page = rows!(
+            self, fetch_all, MessageRow, &sql, user, company, all, unread, limit, offset
+        )?;
+        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {condition}");
+        let total = scalar!(self, fetch_one, i64, &count_sql, user, company, all, unread)?;
+        Ok((page, total))
+    }
+
+    /// How many messages the reader has not read.
+    pub async fn unread_messages(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+    ) -> Result<i64> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT COUNT(*) {FROM} WHERE {} AND NOT {READ}",
+            crate::plants::VISIBLE
+        );
+        Ok(scalar!(self, fetch_one, i64, &sql, user, company, all)?)
+    }
+
+    /// Marks one message (event) as read by `user` (the caller checked it is visible).
+    pub async fn mark_message_read(&self, user: UserId, event: i64, now: i64) -> Result<()> {
+        exec!(
+            self,
+            "INSERT INTO message_reads (user_id, event_id, read_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id, event_id) DO NOTHING",
+            user.0,
+            event,
+            now
+        )?;
+        Ok(())
+    }
+
+    /// Marks every message that exists now as read by `user`: the mark moves to the newest
+    /// event id, and single marks below it are no longer needed.
+    pub async fn mark_all_messages_read(&self, user: UserId, now: i64) -> Result<()> {
+        let newest = scalar!(
+            self,
+            fetch_one,
+            i64,
+            "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM events"
+        )?;
+        exec!(
+            self,
+            "INSERT INTO message_marks (user_id, read_through, marked_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id) DO UPDATE SET read_through = $2, marked_at = $3",
+            user.0,
+            newest,
+            now
+        )?;
+        exec!(
+            self,
+            "DELETE FROM message_reads WHERE user_id = $1 AND event_id <= $2",
+            user.0,
+            newest
+        )?;
+        Ok(())
+    }
+}
