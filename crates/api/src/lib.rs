@@ -17,6 +17,7 @@ mod events;
 mod files;
 mod messages;
 mod gateways;
+mod inverters;
 mod permissions;
 pub mod plants;
 mod protocols;
@@ -68,6 +69,7 @@ pub fn router(state: AppState) -> Router {
         .merge(plants::router())
         .merge(protocols::router())
         .merge(gateways::router())
+        .merge(inverters::router())
         .merge(events::router())
         .merge(messages::router())
         .merge(files::router(&state))

@@ -6,6 +6,7 @@ use utoipa::{
     openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
 };
 
+use crate::inverters;
 use crate::{
     accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
     versions,
@@ -42,6 +43,14 @@ use crate::{events, messages};
         gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
         gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
         gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
+        inverters::list::list, inverters::list::plant_list, inverters::list::count,
+        inverters::list::detail, inverters::list::alias, inverters::list::delete,
+        inverters::realtime::input, inverters::realtime::output, inverters::realtime::pv_iv_realtime,
+        inverters::realtime::port, inverters::realtime::gen_realtime,
+        inverters::series::day, inverters::series::month, inverters::series::year,
+        inverters::series::total, inverters::series::input_day, inverters::series::output_day,
+        inverters::series::port_day, inverters::series::port_energy, inverters::series::gen_day,
+        inverters::series::gen_by_date,
         events::list::events, events::list::detail, events::list::device_events,
         events::list::device_realtime, events::list::battery_events, events::list::one_hour,
         events::counts::plant_events, events::counts::plant_count, events::counts::inverter_count,

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod currency;
+pub mod device;
 pub mod error;
 pub mod ids;
 pub mod income;

@@ -1,0 +1,398 @@
+//! Inverter listings (all the caller may see, or one plant's), status counts, one inverter's
+//! detail, renaming and removal. The list item is the shape of API_CONVENTIONS.md, field by
+//! field: third-party clients parse `sn` as a string, `type`/`custCode` as ints,
+//! `sunsynkEquip` as a bool and `updateAt` strictly.
+
+use axum::extract::{Path, State};
+use domain::{Code, DomainError};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use store::devices::{DeviceFilter, DeviceListRow};
+use utoipa::IntoParams;
+
+use super::{Inverter, plants_of, require_view, values, visible};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data, Done},
+    extract::{Body, Query, num},
+    now_ms,
+    plants::update_at,
+    readings::{Reading, round2},
+    session::CurrentUser,
+    users::create_at,
+};
+
+const MAX_PAGE: i64 = 100;
+/// SPEC.md section 5: a device name is at most 32 bytes.
+pub const ALIAS_MAX_BYTES: usize = 32;
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub page: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub limit: Option<i64>,
+    /// 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading; -1 any.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub status: Option<i64>,
+    /// Part of the SN, any case.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
+    pub plant_id: Option<i64>,
+    /// Device type code (SPEC.md section 3); -1 or -2 any.
+    #[serde(default, rename = "type", deserialize_with = "num::opt_i64")]
+    pub kind: Option<i64>,
+    /// Part of the software version.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub soft_ver: Option<String>,
+    /// Part of the HMI version.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub hmi_ver: Option<String>,
+    /// Company of the plant or gateway; -1 any.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub agent_company_id: Option<i64>,
+    /// The gateway's SN, exactly.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub gsn: Option<String>,
+}
+
+fn given(s: &Option<String>) -> Option<String> {
+    s.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "-1")
+        .map(String::from)
+}
+
+impl ListQuery {
+    fn filter(&self, plant: Option<i64>, limit: i64, offset: i64) -> DeviceFilter {
+        DeviceFilter {
+            family: Some("inverter".into()),
+            status: self.status.filter(|s| *s >= 0),
+            // -1 and -2 mean "any"; 0 is a real code (string inverters).
+            type_code: self.kind.filter(|t| *t >= 0),
+            sn: given(&self.sn),
+            plant: plant.or(self.plant_id.filter(|p| *p > 0)),
+            gateway_sn: given(&self.gsn),
+            parent_sn: None,
+            // The versions column is JSON text: a software or HMI version is matched inside it.
+            version: given(&self.soft_ver).or_else(|| given(&self.hmi_ver)),
+            company: self.agent_company_id.filter(|c| *c > 0),
+            limit,
+            offset,
+        }
+    }
+}
+
+/// The `version` object: what the device reported about its firmware (strings or null).
+fn version(row: &DeviceListRow) -> Value {
+    let v: Map<String, Value> = serde_json::from_str(&row.versions).unwrap_or_default();
+    let pick = |k: &str| match v.get(k) {
+        Some(Value::String(s)) => Value::String(s.clone()),
+        Some(Value::Number(n)) => Value::String(n.to_string()),
+        _ => Value::Null,
+    };
+    json!({"masterVer": pick("masterVer"), "softVer": pick("softVer"), "hardVer": pick("hardVer"),
+        "hmiVer": pick("hmiVer"), "bmsVer": pick("bmsVer")})
+}
+
+/// Customer (manufacturer) code the device reported in its versions; 0 when unknown.
+fn cust_code(row: &DeviceListRow) -> i64 {
+    serde_json::from_str::<Map<String, Value>>(&row.versions)
+        .ok()
+        .and_then(|v| v.get("custCode").and_then(Value::as_i64))
+        .unwrap_or(0)
+}
+
+/// One inverter with the figures a list shows: `pac` now (W), `etoday`/`etotal` PV energy
+/// (kWh, from the day rollups so they agree with the day/month/year/total series).
+pub(crate) struct Figures {
+    pub reading: Option<Reading>,
+    pub etoday: f64,
+    pub etotal: f64,
+}
+
+pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures> {
+    let [today, _, _, total] = inv.energy_spans(app).await?;
+    Ok(Figures {
+        reading: inv.latest(app).await?,
+        etoday: today.kwh("pv"),
+        etotal: total.kwh("pv"),
+    })
+}
+
+/// The list item of API_CONVENTIONS.md.
+pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
+    let d = &inv.row;
+    let plant = inv.plant.as_ref();
+    let r = f.reading.as_ref();
+    let kind = inv.kind();
+    // Deye running state 0 is standby: the inverter is switched off (or waiting for sun).
+    let opened = i64::from(d.online && r.and_then(|r| r.num("running_state")) != Some(0.0));
+    let rated = if d.rated_power > 0.0 {
+        Some(d.rated_power)
+    } else {
+        r.and_then(|r| r.num("rated_power"))
+    };
+    json!({
+        "id": d.id, "sn": d.sn, "alias": d.alias, "gsn": d.gateway_sn, "status": d.status,
+        "type": d.type_code, "typeKey": kind.key(),
+        // Inverters talk Modbus RTU over RS485 to their gateway (every shipped protocol).
+        "commTypeName": "RS485",
+        "custCode": cust_code(d), "version": version(d), "model": d.model,
+        "pac": r.and_then(values::pv_power).map_or(0.0, round2),
+        "etoday": f.etoday, "etotal": f.etotal,
+        "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
+        "createAt": create_at(d.created_at),
+        "opened": opened,
+        "plant": plant.map(|p| json!({"id": p.id, "name": p.name, "type": p.plant_type,
+            "master": p.owner_id, "installer": p.installer, "email": p.email, "phone": p.phone})),
+        "plantId": d.plant_id,
+        "gatewayVO": d.gateway_sn.as_ref().map(|g| json!({"gsn": g,
+            "status": i64::from(d.gateway_online.unwrap_or(false))})),
+        // The Deye/Sunsynk family: every protocol config named deye-*.
+        "sunsynkEquip": d.protocol.starts_with("deye"),
+        "protocolIdentifier": d.protocol,
+        "equipMode": kind.key(),
+        "equipType": d.type_code,
+        "ratePower": rated.map(round2),
+        "online": d.online,
+    })
+}
+
+async fn page(
+    app: &AppState,
+    me: &CurrentUser,
+    q: &ListQuery,
+    plant: Option<i64>,
+) -> ApiResult<Value> {
+    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
+    let page = q.page.unwrap_or(1).max(1);
+    let (rows, total) = app
+        .store
+        .devices_visible(
+            me.actor.plant_visibility(),
+            me.id(),
+            &q.filter(plant, limit, (page - 1) * limit),
+        )
+        .await?;
+    let plants = plants_of(app, me, &rows).await?;
+    let mut infos = Vec::with_capacity(rows.len());
+    for row in rows {
+        let plant = row.plant_id.and_then(|id| plants.get(&id)).cloned();
+        let tz = plant
+            .as_ref()
+            .map_or(chrono_tz::Tz::UTC, |p| crate::readings::zone(&p.timezone));
+        let inv = Inverter { row, plant, tz };
+        let f = figures(app, &inv).await?;
+        infos.push(item(&inv, &f));
+    }
+    Ok(json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}))
+}
+
+/// The inverters the caller may see, paged (`page` from 1, `limit` up to 100).
+#[utoipa::path(get, path = "/api/v1/inverters", tag = "inverters", params(ListQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, alias, gsn, status, type, commTypeName, custCode, version{masterVer, softVer, hardVer, hmiVer, bmsVer}, model, pac, etoday, etotal, updateAt, opened, plant{id, name, type, master, installer, email, phone}, gatewayVO{gsn, status}, sunsynkEquip, protocolIdentifier, equipMode, equipType, ratePower}]}")))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Data<Value>> {
+    require_view(&me)?;
+    Ok(Data(page(&app, &me, &q, None).await?))
+}
+
+/// One plant's inverters (the list item); 700 when the caller may not see the plant.
+#[utoipa::path(get, path = "/api/v1/plant/{id}/inverters", tag = "inverters", params(("id" = i64, Path), ListQuery),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the inverter list of the plant; 700")))]
+pub async fn plant_list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Data<Value>> {
+    let (plant, _) = crate::plants::visible(&app, &me, &id).await?;
+    Ok(Data(page(&app, &me, &q, Some(plant.id)).await?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct CountQuery {
+    /// Only this plant's inverters.
+    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
+    pub plant_id: Option<i64>,
+}
+
+/// How many inverters the caller may see, per status.
+#[utoipa::path(get, path = "/api/v1/inverters/count", tag = "inverters", params(CountQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {total, normal, offline, warning, fault, upgrading}")))]
+pub async fn count(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<CountQuery>,
+) -> ApiResult<Data<Value>> {
+    require_view(&me)?;
+    let c = app
+        .store
+        .device_counts(
+            me.actor.plant_visibility(),
+            me.id(),
+            Some("inverter"),
+            q.plant_id.filter(|p| *p > 0),
+        )
+        .await?;
+    Ok(Data(
+        json!({"total": c.total, "normal": c.normal, "offline": c.offline,
+        "warning": c.warning, "fault": c.fault, "upgrading": c.upgrading}),
+    ))
+}
+
+/// The keys the caller holds on the inverter's plant (`plantPermission`), or their role's
+/// device keys for an inverter not on a plant (behind a gateway they hold).
+fn permissions_on(me: &CurrentUser, inv: &Inverter) -> Vec<String> {
+    match &inv.plant {
+        Some(p) => me
+            .actor
+            .plant_access(&p.scope())
+            .map(|a| me.actor.plant_permissions(a))
+            .unwrap_or_default(),
+        None if me.actor.read_only => Vec::new(),
+        None => ["inverter.alias", "inverter.delete"]
+            .into_iter()
+            .filter(|k| me.actor.has(k))
+            .map(String::from)
+            .collect(),
+    }
+}
+
+/// One inverter: the list item plus what the detail screen shows (its readings now, the
+/// plant's time zone, the caller's keys on it). Clients show every field as a sensor.
+#[utoipa::path(get, path = "/api/v1/inverter/{sn}", tag = "inverters", params(("sn" = String, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the list item plus ratedPower, protocol, runningState, mpptCount, phaseCount, temperatures (°C), timezone, plantPermission, values{key: value}; 600")))]
+pub async fn detail(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let inv = visible(&app, &me, &sn).await?;
+    let f = figures(&app, &inv).await?;
+    let mut body = item(&inv, &f);
+    let r = f.reading.as_ref();
+    let extra = json!({
+        "typeKey": inv.kind().key(), "hybrid": inv.kind().is_hybrid(),
+        "protocol": inv.row.protocol, "runningState": values::number(r, "running_state"),
+        "mpptCount": values::number(r, "mppt_count"), "phaseCount": values::number(r, "phase_count"),
+        "dcTemp": values::number(r, "dc_temperature"),
+        "igbtTemp": values::number(r, "inverter_temperature"),
+        "lastSeen": inv.row.last_seen.map(update_at),
+        "timezone": inv.tz.name(),
+        "plantPermission": permissions_on(&me, &inv),
+        "values": r.map_or(Value::Object(Map::new()), |r| Value::Object(r.values.clone())),
+    });
+    if let (Value::Object(b), Value::Object(e)) = (&mut body, extra) {
+        b.extend(e);
+    }
+    Ok(Data(body))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct AliasBody {
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub alias: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct AliasQuery {
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub alias: Option<String>,
+}
+
+/// A device name: trimmed, at most 32 bytes (SPEC.md section 5); empty clears it.
+pub fn parse_alias(raw: Option<&str>) -> Result<String, DomainError> {
+    let alias = raw.map(str::trim).unwrap_or_default();
+    if alias.len() > ALIAS_MAX_BYTES || alias.chars().any(char::is_control) {
+        return Err(DomainError::invalid("alias"));
+    }
+    Ok(alias.to_string())
+}
+
+/// Requires `key` on the inverter's plant (700 cannot happen: the inverter was visible), or
+/// the role's key for an inverter behind a gateway the caller holds.
+fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResult<()> {
+    me.actor.require_writable()?;
+    match &inv.plant {
+        Some(p) => {
+            me.actor.require_on_plant(&p.scope(), key)?;
+        }
+        None => me.actor.require(key)?,
+    }
+    Ok(())
+}
+
+/// Renames an inverter (`inverter.alias` on its plant); the name is sent as JSON, a form or
+/// in the query (`alias`).
+#[utoipa::path(post, path = "/api/v1/inverter/{sn}/alias", tag = "inverters", params(("sn" = String, Path), AliasQuery),
+    request_body = AliasBody, security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4 alias (over 32 bytes), 600")))]
+pub async fn alias(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+    Query(q): Query<AliasQuery>,
+    Body(b): Body<AliasBody>,
+) -> ApiResult<Done> {
+    let inv = visible(&app, &me, &sn).await?;
+    require_on(&me, &inv, "inverter.alias")?;
+    let alias = parse_alias(b.alias.as_deref().or(q.alias.as_deref()))?;
+    app.store
+        .set_device_alias(inv.row.id, &alias, now_ms())
+        .await?;
+    tracing::info!(device = inv.row.id, sn = %inv.row.sn, by = %me.id(), "inverter renamed");
+    Ok(Done)
+}
+
+/// Removes an inverter from the registry (the plant's edit permission, `station.edit`; an
+/// unbound one needs `inverter.delete`). Its history stays; reporting again registers it anew.
+#[utoipa::path(post, path = "/api/v1/inverter/{sn}/delete", tag = "inverters", params(("sn" = String, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 600")))]
+pub async fn delete(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Done> {
+    let inv = visible(&app, &me, &sn).await?;
+    let key = if inv.plant.is_some() {
+        "station.edit"
+    } else {
+        "inverter.delete"
+    };
+    require_on(&me, &inv, key)?;
+    if !app.store.delete_device(inv.row.id).await? {
+        return Err(Code::InverterMissing.into());
+    }
+    tracing::info!(device = inv.row.id, sn = %inv.row.sn, plant = ?inv.row.plant_id, by = %me.id(), "inverter deleted");
+    Ok(Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_alias_is_at_most_32_bytes_after_trimming() {
+        assert_eq!(
+            parse_alias(Some("  Roof east  ")).as_deref(),
+            Ok("Roof east")
+        );
+        assert!(parse_alias(Some(&"a".repeat(32))).is_ok());
+        assert!(parse_alias(Some(&"a".repeat(33))).is_err());
+        // 11 three-byte characters are 33 bytes, though only 11 characters.
+        assert!(parse_alias(Some(&"逆".repeat(11))).is_err());
+        assert!(parse_alias(Some(&"逆".repeat(10))).is_ok());
+        assert_eq!(parse_alias(None).as_deref(), Ok(""));
+        assert_eq!(
+            parse_alias(Some("a\nb")).unwrap_err().detail.as_deref(),
+            Some("alias")
+        );
+    }
+}
