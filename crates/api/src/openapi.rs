@@ -43,6 +43,7 @@ use crate::{events, messages};
         gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
         gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
         gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
+        gateways::download::download,
         inverters::list::list, inverters::list::plant_list, inverters::list::count,
         inverters::list::detail, inverters::list::alias, inverters::list::delete,
         inverters::realtime::input, inverters::realtime::output, inverters::realtime::pv_iv_realtime,
@@ -55,6 +56,9 @@ use crate::{events, messages};
         events::list::device_realtime, events::list::battery_events, events::list::one_hour,
         events::counts::plant_events, events::counts::plant_count, events::counts::inverter_count,
         events::counts::overview_count, events::counts::user_count,
+        events::workdata::inverter_events, events::workdata::battery_events,
+        events::workdata::dynamic, events::workdata::inverter_events_download,
+        events::workdata::battery_events_download, events::workdata::dynamic_download,
         messages::count, messages::list, messages::read_one, messages::read_all,
     )
 )]

@@ -5,6 +5,7 @@
 
 pub(crate) mod counts;
 pub(crate) mod list;
+pub(crate) mod workdata;
 
 use axum::{Router, routing::get};
 use chrono::{NaiveDate, NaiveTime};
@@ -34,6 +35,24 @@ pub fn router() -> Router<AppState> {
         )
         .route("/api/v1/overview/eventCount", get(counts::overview_count))
         .route("/api/v1/user/{id}/eventCount", get(counts::user_count))
+        .route("/api/v1/workdata/event", get(workdata::inverter_events))
+        .route(
+            "/api/v1/workdata/battery/event",
+            get(workdata::battery_events),
+        )
+        .route("/api/v1/workdata/dynamic", get(workdata::dynamic))
+        .route(
+            "/api/v1/workdata/event/download",
+            get(workdata::inverter_events_download),
+        )
+        .route(
+            "/api/v1/workdata/battery/event/download",
+            get(workdata::battery_events_download),
+        )
+        .route(
+            "/api/v1/workdata/dynamic/download",
+            get(workdata::dynamic_download),
+        )
 }
 
 /// The catalogue family of a stored family name.

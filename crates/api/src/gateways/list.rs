@@ -1,11 +1,16 @@
 //! Reading gateways: the paged list with its filters, online counts, one gateway with the
 //! devices behind it, and unbinding.
 
+use std::collections::HashMap;
+
 use axum::extract::{Path, State};
-use domain::{Code, plant::Status};
+use domain::{Code, ids::UserId, plant::Status};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::gateways::{DeviceRow, GatewayFilter, GatewayRow};
+use store::{
+    gateways::{DeviceRow, GatewayFilter, GatewayListRow, GatewayRow},
+    users::UserRow,
+};
 use utoipa::IntoParams;
 
 use super::{require_any, visible};
@@ -20,9 +25,9 @@ use crate::{
 };
 
 const MAX_PAGE: i64 = 100;
-const VIEW_KEYS: [&str; 2] = ["gateway.view", "sys.gateway.view"];
+pub(super) const VIEW_KEYS: [&str; 2] = ["gateway.view", "sys.gateway.view"];
 
-#[derive(Debug, Deserialize, IntoParams)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct ListQuery {
     #[serde(default, deserialize_with = "num::opt_i64")]
@@ -50,7 +55,7 @@ pub struct ListQuery {
 }
 
 impl ListQuery {
-    fn filter(&self, limit: i64, offset: i64) -> GatewayFilter {
+    pub(super) fn filter(&self, limit: i64, offset: i64) -> GatewayFilter {
         GatewayFilter {
             online: self
                 .status
@@ -77,7 +82,7 @@ impl ListQuery {
     }
 }
 
-fn comm_type_name(code: &str) -> String {
+pub(super) fn comm_type_name(code: &str) -> String {
     match code.to_ascii_lowercase().as_str() {
         "wifi" | "wi-fi" => "WiFi".into(),
         "4g" | "lte" => "4G".into(),
@@ -89,16 +94,41 @@ fn comm_type_name(code: &str) -> String {
 }
 
 /// `YYYY-MM-DD HH:MM:SS` (UTC), as the gateway list shows the last data time.
-fn lldt(ms: i64) -> String {
+pub(super) fn lldt(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .format("%Y-%m-%d %H:%M:%S")
         .to_string()
 }
 
+/// The accounts holding the gateways of a page (the list's "customer"), read once per owner.
+pub(super) async fn customers(
+    app: &AppState,
+    rows: &[GatewayListRow],
+) -> ApiResult<HashMap<i64, UserRow>> {
+    let mut found = HashMap::new();
+    for owner in rows.iter().filter_map(|r| r.gateway.owner_id) {
+        if !found.contains_key(&owner)
+            && let Some(u) = app.store.user(UserId(owner)).await?
+        {
+            found.insert(owner, u);
+        }
+    }
+    Ok(found)
+}
+
+/// The customer of a gateway: its holder's nickname, or account when there is none.
+pub(super) fn customer_name(u: &UserRow) -> &str {
+    if u.nickname.trim().is_empty() {
+        &u.account
+    } else {
+        &u.nickname
+    }
+}
+
 /// One gateway as the list answers it (API_CONVENTIONS.md): `sn` always a string, `updateAt`
-/// always `YYYY-MM-DDTHH:MM:SSZ`.
-fn item(g: &GatewayRow, plant_name: Option<&str>) -> Value {
+/// always `YYYY-MM-DDTHH:MM:SSZ`; plus its plant and customer (the account holding it).
+fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) -> Value {
     let status = if g.online {
         Status::Normal
     } else {
@@ -113,6 +143,9 @@ fn item(g: &GatewayRow, plant_name: Option<&str>) -> Value {
         "lldt": g.last_online.map(lldt), "uploadCycle": g.upload_cycle,
         "devName": if g.alias.is_empty() { &g.sn } else { &g.alias },
         "online": g.online, "plantId": g.plant_id, "plantName": plant_name,
+        "plant": g.plant_id.map(|id| json!({"id": id, "name": plant_name})),
+        "customerId": g.owner_id, "customerName": customer.map(customer_name),
+        "customer": customer.map(|u| json!({"id": u.id, "nickname": customer_name(u), "account": u.account})),
         "createAt": create_at(g.created_at),
     })
 }
@@ -122,6 +155,7 @@ fn device(d: &DeviceRow) -> Value {
         "id": d.id, "sn": d.sn, "family": d.family, "type": d.type_code, "alias": d.alias,
         "model": d.model, "protocol": d.protocol, "ratePower": d.rated_power,
         "parentSn": d.parent_sn, "status": d.status, "online": d.online, "plantId": d.plant_id,
+        "lastSeen": d.last_seen.map(update_at),
         "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at).max(d.updated_at)),
     })
 }
@@ -145,9 +179,13 @@ pub async fn list(
             &q.filter(limit, (page - 1) * limit),
         )
         .await?;
+    let owners = customers(&app, &rows).await?;
     let infos: Vec<Value> = rows
         .iter()
-        .map(|r| item(&r.gateway, r.plant_name.as_deref()))
+        .map(|r| {
+            let customer = r.gateway.owner_id.and_then(|o| owners.get(&o));
+            item(&r.gateway, r.plant_name.as_deref(), customer)
+        })
         .collect();
     Ok(Data(
         json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
@@ -179,7 +217,15 @@ pub async fn detail(
     require_any(&me, &VIEW_KEYS)?;
     let (g, _, plant) = visible(&app, &me, &id).await?;
     let devices = app.store.gateway_devices(g.id).await?;
-    let mut body = item(&g, plant.as_ref().map(|p| p.name.as_str()));
+    let customer = match g.owner_id {
+        Some(owner) => app.store.user(UserId(owner)).await?,
+        None => None,
+    };
+    let mut body = item(
+        &g,
+        plant.as_ref().map(|p| p.name.as_str()),
+        customer.as_ref(),
+    );
     body["plant"] = match &plant {
         Some(p) => json!({"id": p.id, "name": p.name}),
         None => Value::Null,

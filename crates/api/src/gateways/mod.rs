@@ -5,6 +5,7 @@
 
 pub(crate) mod batch;
 pub(crate) mod claim;
+pub(crate) mod download;
 pub(crate) mod list;
 pub(crate) mod registry;
 
@@ -40,6 +41,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/gateway/import/batch", post(batch::import))
         .route("/api/v1/gateways", get(list::list))
         .route("/api/v1/gateways/count", get(list::count))
+        .route("/api/v1/gateways/downLoad", get(download::download))
         .route("/api/v1/gateway/{id}", get(list::detail))
         .route("/api/v1/gateway/{id}/unbind", post(list::unbind))
 }
