@@ -10,6 +10,7 @@ pub mod session;
 
 mod accounts;
 mod auth;
+mod batteries;
 mod codes;
 mod company;
 mod dict;
@@ -17,6 +18,7 @@ mod events;
 mod files;
 mod messages;
 mod gateways;
+mod meters;
 mod inverters;
 mod permissions;
 pub mod plants;
@@ -27,6 +29,7 @@ mod system;
 mod throttle;
 mod users;
 mod versions;
+mod weather_stations;
 mod web;
 pub mod xlsx;
 
@@ -69,6 +72,9 @@ pub fn router(state: AppState) -> Router {
         .merge(plants::router())
         .merge(protocols::router())
         .merge(gateways::router())
+        .merge(batteries::router())
+        .merge(meters::router())
+        .merge(weather_stations::router())
         .merge(inverters::router())
         .merge(events::router())
         .merge(messages::router())

@@ -7,6 +7,7 @@ use utoipa::{
 };
 
 use crate::inverters;
+use crate::{batteries, meters, weather_stations};
 use crate::{
     accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
     versions,
@@ -43,6 +44,12 @@ use crate::{events, messages};
         gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
         gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
         gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
+        batteries::list, batteries::count, batteries::info, batteries::realtime, batteries::day,
+        batteries::slaves, batteries::delete,
+        meters::list, meters::count, meters::realtime, meters::day, meters::month, meters::year,
+        meters::total, meters::alias, meters::delete, meters::master,
+        weather_stations::list, weather_stations::count, weather_stations::realtime,
+        weather_stations::day, weather_stations::alias, weather_stations::delete,
         gateways::download::download,
         inverters::list::list, inverters::list::plant_list, inverters::list::count,
         inverters::list::detail, inverters::list::alias, inverters::list::delete,

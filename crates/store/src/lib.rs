@@ -7,6 +7,7 @@ mod sql;
 pub mod auth;
 pub mod commands;
 pub mod companies;
+pub mod device_screens;
 pub mod devices;
 pub mod events;
 pub mod gateways;
