@@ -20,6 +20,7 @@ mod messages;
 mod gateways;
 mod meters;
 mod inverters;
+mod monitor;
 mod permissions;
 pub mod plants;
 mod protocols;
@@ -72,6 +73,7 @@ pub fn router(state: AppState) -> Router {
         .merge(plants::router())
         .merge(protocols::router())
         .merge(gateways::router())
+        .merge(monitor::router())
         .merge(batteries::router())
         .merge(meters::router())
         .merge(weather_stations::router())

@@ -7,6 +7,7 @@ use utoipa::{
 };
 
 use crate::inverters;
+use crate::monitor;
 use crate::{batteries, meters, weather_stations};
 use crate::{
     accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
@@ -67,6 +68,11 @@ use crate::{events, messages};
         events::workdata::dynamic, events::workdata::inverter_events_download,
         events::workdata::battery_events_download, events::workdata::dynamic_download,
         messages::count, messages::list, messages::read_one, messages::read_all,
+        monitor::flow::plant_flow, monitor::flow::inverter_flow, monitor::energy::realtime,
+        monitor::energy::power, monitor::energy::energy, monitor::energy::generation_use,
+        monitor::weather::check_device, monitor::weather::station_info,
+        monitor::weather::station_products, monitor::weather::weather,
+        monitor::download::generation,
     )
 )]
 struct ApiDoc;

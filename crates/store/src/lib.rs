@@ -9,6 +9,7 @@ pub mod commands;
 pub mod companies;
 pub mod device_screens;
 pub mod devices;
+pub mod energy_reads;
 pub mod events;
 pub mod gateways;
 pub mod messages;

@@ -20,7 +20,7 @@ use store::{
 };
 use utoipa::ToSchema;
 
-use super::{charge_json, currency_json, timezone_json, update_at, visible};
+use super::{charge_json, currency_json, timezone_json, visible};
 use crate::{
     AppState, dict,
     envelope::{ApiResult, Data, Done},
@@ -324,6 +324,11 @@ pub async fn detail(
     let valuation = charges.first().map(|c| c.kind).unwrap_or(0);
     let master = app.store.user(domain::ids::UserId(p.owner_id)).await?;
     let currency = currency_json(&p.currency);
+    let devices = app.store.plant_devices(p.id).await?;
+    let realtime = crate::monitor::energy::realtime_json(
+        &p,
+        &crate::monitor::summary::plant(&app, &p, &devices).await?,
+    );
     Ok(Data(json!({
         "id": p.id, "name": p.name, "totalPower": p.total_power, "thumbUrl": p.thumb_url,
         "imageUrl": p.image_url, "joinDate": p.join_date, "type": p.plant_type, "status": p.status,
@@ -331,11 +336,7 @@ pub async fn detail(
         "products": [], "lon": p.lon, "lat": p.lat, "address": p.address,
         "master": master.map(|u| json!({"id": u.id, "nickname": u.nickname, "mobile": u.mobile, "account": u.account})),
         "currency": currency, "timezone": timezone_json(&p.timezone),
-        "realtime": {
-            "pac": 0, "efficiency": 0.0, "etoday": 0.0, "emonth": 0.0, "eyear": 0.0, "etotal": 0.0,
-            "totalPower": p.total_power, "currency": currency, "invest": p.invest, "income": 0.0,
-            "updateAt": update_at(p.updated_at),
-        },
+        "realtime": realtime,
         "createAt": create_at(p.created_at), "phone": p.phone, "email": p.email,
         "installer": p.installer, "principal": p.principal, "invest": p.invest,
         "plantPermission": me.actor.plant_permissions(access),

@@ -17,6 +17,7 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, current_lang},
     extract::{Query, num},
+    monitor::summary::{self, ListSummary},
     session::{CurrentUser, actor_of},
     users::{create_at, path_id},
 };
@@ -77,15 +78,20 @@ impl ListQuery {
     }
 }
 
-fn item(me: &CurrentUser, p: &PlantRow) -> Value {
+fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> Value {
+    let live = live.cloned().unwrap_or(ListSummary {
+        update_at: p.updated_at,
+        ..Default::default()
+    });
     let access = me.actor.plant_access(&p.scope());
     let permissions = access
         .map(|a| me.actor.plant_permissions(a))
         .unwrap_or_default();
     json!({
         "id": p.id, "name": p.name, "masterId": p.owner_id, "status": p.status,
-        "thumbUrl": p.thumb_url, "address": p.address, "pac": 0, "efficiency": 0.0,
-        "etoday": 0.0, "etotal": 0.0, "updateAt": update_at(p.updated_at),
+        "thumbUrl": p.thumb_url, "address": p.address, "pac": live.pac,
+        "efficiency": live.efficiency, "etoday": live.etoday, "etotal": live.etotal,
+        "updateAt": update_at(live.update_at),
         "createAt": create_at(p.created_at), "type": p.plant_type, "totalPower": p.total_power,
         "lon": p.lon, "lat": p.lat,
         "share": p.shared_as.is_some() && p.owner_id != me.user.id,
@@ -112,7 +118,9 @@ pub async fn list(
             &q.filter(limit, (page - 1) * limit),
         )
         .await?;
-    let infos: Vec<Value> = rows.iter().map(|p| item(&me, p)).collect();
+    // Live figures for the whole page in a few set-based queries.
+    let live = summary::plants(&app, &rows).await?;
+    let infos: Vec<Value> = rows.iter().map(|p| item(&me, p, live.get(&p.id))).collect();
     Ok(Data(
         json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
     ))

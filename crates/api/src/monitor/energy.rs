@@ -1,0 +1,306 @@
+//! Plant energy over time: the realtime figures, the day's power curves (from the samples of
+//! the plant's devices, in 5-minute buckets of the plant's zone) and the month, year and total
+//! energy bars (from the day rollups only, so their cost does not grow with the samples).
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, State};
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::telemetry::{Bucket, DayRange};
+use utoipa::IntoParams;
+
+use super::{BATTERY, INVERTER, METER, PlantCtx, flow, summary};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data},
+    extract::{Query, num},
+    plants::{currency_json, update_at},
+    readings::{self, DAY_SAMPLES, Reading, Record, Series},
+    session::CurrentUser,
+};
+
+/// Width of one point of a day curve.
+const BUCKET_MS: i64 = 5 * 60 * 1000;
+
+/// The energy metrics of the bars, with the label clients show.
+pub(crate) const METRICS: [(&str, &str); 7] = [
+    ("pv", "PV"),
+    ("load", "Load"),
+    ("grid_import", "Grid import"),
+    ("grid_export", "Grid export"),
+    ("charge", "Charge"),
+    ("discharge", "Discharge"),
+    ("generator", "Generator"),
+];
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+pub struct PeriodQuery {
+    /// `YYYY-MM-DD` for a day, `YYYY-MM` for a month, `YYYY` for a year; now by default.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub date: Option<String>,
+}
+
+/// The realtime figures of `GET /plant/{id}/realtime` (and of the detail's `realtime`).
+pub(crate) fn realtime_json(p: &store::plants::PlantRow, s: &summary::Summary) -> Value {
+    json!({
+        "pac": s.pac, "etoday": s.etoday, "emonth": s.emonth, "eyear": s.eyear,
+        "etotal": s.etotal, "income": s.income, "efficiency": s.efficiency,
+        "updateAt": update_at(s.update_at), "currency": currency_json(&p.currency),
+        "totalPower": p.total_power, "invest": p.invest,
+    })
+}
+
+/// Current power, energy of today/month/year/all time (kWh), today's income and efficiency.
+#[utoipa::path(get, path = "/api/v1/plant/{id}/realtime", tag = "monitoring",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {pac (W), etoday, emonth, eyear, etotal (kWh), income, efficiency, updateAt, currency{id,code,text}, totalPower}; 700")))]
+pub async fn realtime(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let ctx = PlantCtx::load(&app, &me, &id).await?;
+    let s = summary::plant(&app, &ctx.plant, &ctx.devices).await?;
+    Ok(Data(realtime_json(&ctx.plant, &s)))
+}
+
+/// Adds one device's value per bucket (its mean within the bucket) into `into`.
+fn accumulate(
+    into: &mut BTreeMap<i64, f64>,
+    samples: &[Reading],
+    from: i64,
+    read: &dyn Fn(&Reading) -> Option<f64>,
+) {
+    let mut per_bucket: BTreeMap<i64, (f64, u32)> = BTreeMap::new();
+    for r in samples {
+        if let Some(v) = read(r) {
+            let e = per_bucket
+                .entry((r.ts - from) / BUCKET_MS)
+                .or_insert((0.0, 0));
+            e.0 += v;
+            e.1 += 1;
+        }
+    }
+    for (b, (sum, n)) in per_bucket {
+        *into.entry(b).or_insert(0.0) += sum / f64::from(n);
+    }
+}
+
+fn series(
+    label: &str,
+    name: &str,
+    unit: &'static str,
+    points: &BTreeMap<i64, f64>,
+    from: i64,
+    tz: Tz,
+) -> Series {
+    Series {
+        unit,
+        label: label.into(),
+        id: None,
+        group_code: None,
+        name: Some(name.into()),
+        records: points
+            .iter()
+            .map(|(b, v)| Record {
+                time: readings::local_time(from + b * BUCKET_MS, tz),
+                value: readings::num_text(*v),
+                update_time: None,
+            })
+            .collect(),
+    }
+}
+
+/// The plant's power curves of one local day: PV, load, grid (+ import), battery (+ discharge)
+/// in W, SOC in % and the generator when one ran. Inverters give each value; a meter gives the
+/// grid and a BMS the battery only when no inverter reports them. `pv_only` keeps PV alone.
+pub(crate) async fn day_curves(
+    app: &AppState,
+    ctx: &PlantCtx,
+    day: NaiveDate,
+    pv_only: bool,
+) -> ApiResult<Vec<Series>> {
+    let (from, to) = readings::day_bounds(ctx.tz, day);
+    let mut by_family: Vec<(&str, Vec<Reading>)> = Vec::new();
+    for d in &ctx.devices {
+        let family = d.family.as_str();
+        if family != INVERTER && (pv_only || (family != METER && family != BATTERY)) {
+            continue;
+        }
+        let rows = app.store.samples(d.id, from, to, DAY_SAMPLES).await?;
+        let list = rows
+            .iter()
+            .map(|s| Reading::from_sample(s.ts, &s.payload))
+            .collect();
+        by_family.push((family, list));
+    }
+    let curve = |family: &str, read: &dyn Fn(&Reading) -> Option<f64>| {
+        let mut points = BTreeMap::new();
+        for (f, list) in &by_family {
+            if *f == family {
+                accumulate(&mut points, list, from, read);
+            }
+        }
+        points
+    };
+    let pv = curve(INVERTER, &flow::pv_power);
+    let tz = ctx.tz;
+    if pv_only {
+        return Ok(vec![series("pv", "PV", "W", &pv, from, tz)]);
+    }
+    let load = curve(INVERTER, &|r| r.num("load_power"));
+    let mut grid = curve(INVERTER, &flow::inverter_grid);
+    if ctx.has(METER) {
+        let meter = curve(METER, &|r| r.num("power"));
+        if !meter.is_empty() {
+            grid = meter;
+        }
+    }
+    let mut battery = curve(INVERTER, &|r| r.num("battery_power"));
+    if battery.is_empty() {
+        battery = curve(BATTERY, &|r| r.num("power"));
+    }
+    let count = |family: &str| ctx.of(family).count().max(1) as f64;
+    let mut soc = curve(INVERTER, &|r| r.num("battery_soc"));
+    let mut soc_devices = count(INVERTER);
+    if soc.is_empty() {
+        soc = curve(BATTERY, &|r| r.num("soc"));
+        soc_devices = count(BATTERY);
+    }
+    // SOC is a mean over batteries, not a sum.
+    for v in soc.values_mut() {
+        *v /= soc_devices;
+    }
+    let generator = curve(INVERTER, &|r| r.num("gen_power"));
+    let mut out = vec![
+        series("pv", "PV", "W", &pv, from, tz),
+        series("load", "Load", "W", &load, from, tz),
+        series("grid", "Grid", "W", &grid, from, tz),
+    ];
+    if ctx.has(BATTERY) || !battery.is_empty() || !soc.is_empty() {
+        out.push(series("battery", "Battery", "W", &battery, from, tz));
+        out.push(series("soc", "SOC", "%", &soc, from, tz));
+    }
+    if generator.values().any(|v| *v > 0.0) {
+        out.push(series("generator", "Generator", "W", &generator, from, tz));
+    }
+    Ok(out)
+}
+
+/// Energy bars of a month (per day), a year (per month) or all time (per year).
+async fn bars(
+    app: &AppState,
+    ctx: &PlantCtx,
+    period: &str,
+    date: Option<&str>,
+    metrics: &[(&str, &str)],
+) -> ApiResult<Vec<Series>> {
+    let (range, bucket) = match period {
+        "month" => {
+            let (y, m) = readings::month_param(date, ctx.tz);
+            (DayRange::month(y, m), Bucket::Day)
+        }
+        "year" => (
+            DayRange::year(readings::year_param(date, ctx.tz)),
+            Bucket::Month,
+        ),
+        _ => (DayRange::total(), Bucket::Year),
+    };
+    let points = app
+        .store
+        .plant_energy_series(ctx.plant.id, &range, bucket)
+        .await?;
+    // Labels are the metric keys (stable for clients and the web app); names are for people.
+    let keys: Vec<(&str, &str)> = metrics.iter().map(|(m, _)| (*m, *m)).collect();
+    let mut out = readings::energy_series(&points, &keys);
+    for (s, (_, name)) in out.iter_mut().zip(metrics) {
+        s.name = Some((*name).to_string());
+    }
+    Ok(out)
+}
+
+async fn period_answer(
+    app: &AppState,
+    ctx: &PlantCtx,
+    period: &str,
+    date: Option<&str>,
+    pv_only: bool,
+) -> ApiResult<Data<Value>> {
+    let infos = match period {
+        "day" => {
+            let day = readings::day_param(date, ctx.tz);
+            day_curves(app, ctx, day, pv_only).await?
+        }
+        "month" | "year" | "total" => {
+            let metrics = if pv_only { &METRICS[..1] } else { &METRICS[..] };
+            bars(app, ctx, period, date, metrics).await?
+        }
+        _ => return Err(domain::DomainError::invalid("period").into()),
+    };
+    Ok(Data(json!({ "infos": infos })))
+}
+
+/// Generation only: the PV power curve of a day, or PV energy bars of a month, year or all time.
+#[utoipa::path(get, path = "/api/v1/plant/{id}/power/{period}", tag = "monitoring",
+    params(("id" = i64, Path), ("period" = String, Path, description = "day, month, year or total"), PeriodQuery),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {infos:[{unit, label, id, groupCode, name, records:[{time, value (string), updateTime}]}]}; 700")))]
+pub async fn power(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path((id, period)): Path<(String, String)>,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Data<Value>> {
+    let ctx = PlantCtx::load(&app, &me, &id).await?;
+    period_answer(&app, &ctx, &period, q.date.as_deref(), true).await
+}
+
+/// Every flow: the day's power curves (PV, load, grid, battery, SOC, generator), or energy bars
+/// of every metric for a month (per day), a year (per month) or all time (per year).
+#[utoipa::path(get, path = "/api/v1/plant/energy/{id}/{period}", tag = "monitoring",
+    params(("id" = i64, Path), ("period" = String, Path, description = "day, month, year or total"), PeriodQuery),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {infos:[{unit, label, id, groupCode, name, records:[{time, value (string), updateTime}]}]}; 700")))]
+pub async fn energy(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path((id, period)): Path<(String, String)>,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Data<Value>> {
+    let ctx = PlantCtx::load(&app, &me, &id).await?;
+    period_answer(&app, &ctx, &period, q.date.as_deref(), false).await
+}
+
+/// Where today's energy came from and went, kWh.
+#[utoipa::path(get, path = "/api/v1/plant/energy/{id}/generation/use", tag = "monitoring",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {load, pv, batteryCharge, gridSell} (kWh today) plus gridBuy, batteryDischarge, generator; 700")))]
+pub async fn generation_use(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let ctx = PlantCtx::load(&app, &me, &id).await?;
+    let day = readings::today(ctx.tz).format("%Y-%m-%d").to_string();
+    let totals = app
+        .store
+        .plant_energy(ctx.plant.id, &DayRange::day(&day))
+        .await?;
+    let get = |metric: &str| {
+        readings::round2(
+            totals
+                .iter()
+                .filter(|t| t.metric == metric)
+                .map(|t| t.kwh)
+                .sum(),
+        )
+    };
+    Ok(Data(json!({
+        "load": get("load"), "pv": get("pv"), "batteryCharge": get("charge"),
+        "gridSell": get("grid_export"), "gridBuy": get("grid_import"),
+        "batteryDischarge": get("discharge"), "generator": get("generator"),
+    })))
+}

@@ -1,0 +1,312 @@
+//! The live energy flow of a plant or of one inverter: one computation ([`compute`]) from the
+//! devices' latest readings, one wire shape ([`Flow::to_json`]) with the strict fields of
+//! API_CONVENTIONS.md. Powers are magnitudes in W; the direction flags say which way they flow.
+
+use axum::extract::{Path, State};
+use chrono_tz::Tz;
+use serde_json::{Value, json};
+
+use super::{BATTERY, INVERTER, METER, PlantCtx};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data},
+    readings::{self, Reading},
+    session::CurrentUser,
+};
+use domain::Code;
+
+/// A reading older than this no longer describes the present: its device is taken as idle.
+pub(crate) const STALE_MS: i64 = 30 * 60 * 1000;
+
+/// The PV string power keys the shipped protocols know (up to 8 MPPT inputs).
+pub(crate) const PV_KEYS: [&str; 8] = [
+    "pv1_power",
+    "pv2_power",
+    "pv3_power",
+    "pv4_power",
+    "pv5_power",
+    "pv6_power",
+    "pv7_power",
+    "pv8_power",
+];
+
+/// Power of the PV inputs of one inverter reading, W.
+pub(crate) fn pv_power(r: &Reading) -> Option<f64> {
+    r.num("pv_power").or_else(|| r.sum(&PV_KEYS))
+}
+
+/// Grid power of an inverter reading, W: positive imports, negative exports.
+pub(crate) fn inverter_grid(r: &Reading) -> Option<f64> {
+    r.first(&["grid_ct_power", "grid_power"])
+}
+
+/// Signed powers of a plant (or one inverter) at one moment.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Flow {
+    pub pv: f64,
+    /// Positive discharges the battery, negative charges it.
+    pub battery: f64,
+    /// Positive imports from the grid, negative exports.
+    pub grid: f64,
+    pub load: f64,
+    pub generator: f64,
+    /// Mean state of charge of the batteries, %.
+    pub soc: Option<f64>,
+    pub has_battery: bool,
+    pub has_meter: bool,
+    pub has_grid: bool,
+    pub has_generator: bool,
+    pub bms_fault: bool,
+    /// When the newest reading was taken (ms), if any.
+    pub time: Option<i64>,
+}
+
+fn add(total: &mut Option<f64>, v: Option<f64>) {
+    if let Some(v) = v {
+        *total = Some(total.unwrap_or(0.0) + v);
+    }
+}
+
+/// The flow from the latest readings (`(family, reading)`) at `now`. Inverters give PV, load,
+/// battery and generator; a grid meter, when there is one, measures the grid connection
+/// better than an inverter's CT and wins; a BMS fills in battery power and SOC when no inverter
+/// reports them. Readings older than [`STALE_MS`] count as idle, so an offline plant shows no
+/// flow. Load not reported is what the other flows leave (the balance of the node).
+pub(crate) fn compute(readings: &[(&str, &Reading)], has_meter: bool, now: i64) -> Flow {
+    let fresh: Vec<&(&str, &Reading)> = readings
+        .iter()
+        .filter(|(_, r)| now - r.ts <= STALE_MS)
+        .collect();
+    let (mut pv, mut inv_battery, mut inv_grid, mut load, mut generator) =
+        (None, None, None, None, None);
+    let (mut meter_grid, mut bms_battery) = (None, None);
+    let (mut socs, mut bms_socs) = (Vec::new(), Vec::new());
+    let mut bms_fault = false;
+    for (family, r) in &fresh {
+        match *family {
+            INVERTER => {
+                add(&mut pv, pv_power(r));
+                add(&mut inv_battery, r.num("battery_power"));
+                add(&mut inv_grid, inverter_grid(r));
+                add(&mut load, r.num("load_power"));
+                add(&mut generator, r.num("gen_power"));
+                socs.extend(r.num("battery_soc"));
+                bms_fault |= r.num("fault_bms_comm").is_some_and(|v| v != 0.0)
+                    || r.num("warning_bms_lost").is_some_and(|v| v != 0.0);
+            }
+            METER => add(&mut meter_grid, r.num("power")),
+            BATTERY => {
+                add(&mut bms_battery, r.num("power"));
+                bms_socs.extend(r.num("soc"));
+            }
+            _ => {}
+        }
+    }
+    let has_battery = inv_battery.is_some()
+        || bms_battery.is_some()
+        || readings
+            .iter()
+            .any(|(f, r)| *f == BATTERY || r.num("battery_soc").is_some());
+    let soc_list = if socs.is_empty() { bms_socs } else { socs };
+    let soc = (!soc_list.is_empty()).then(|| soc_list.iter().sum::<f64>() / soc_list.len() as f64);
+    let grid = meter_grid.or(inv_grid);
+    let battery = inv_battery.or(bms_battery).unwrap_or(0.0);
+    let (pv, grid_w, generator_w) = (
+        pv.unwrap_or(0.0),
+        grid.unwrap_or(0.0),
+        generator.unwrap_or(0.0),
+    );
+    let load = load.unwrap_or_else(|| (pv + battery + grid_w + generator_w).max(0.0));
+    Flow {
+        pv,
+        battery,
+        grid: grid_w,
+        load,
+        generator: generator_w,
+        soc,
+        has_battery,
+        has_meter,
+        has_grid: has_meter || readings.iter().any(|(_, r)| inverter_grid(r).is_some()),
+        has_generator: generator_w > 0.0
+            || readings
+                .iter()
+                .any(|(_, r)| r.num("gen_power").is_some_and(|v| v > 0.0)),
+        bms_fault,
+        time: readings.iter().map(|(_, r)| r.ts).max(),
+    }
+}
+
+/// Whole watts: the flow diagram has no use for fractions.
+fn w(v: f64) -> f64 {
+    v.abs().round()
+}
+
+impl Flow {
+    /// The wire payload: every field API_CONVENTIONS.md lists for the flow, plus
+    /// `existsBattery` (the web app hides the battery node of a grid-tied plant with it).
+    pub fn to_json(&self, tz: Tz, protocol: &str, cust_code: i64) -> Value {
+        let on = |v: f64| w(v) > 0.0;
+        json!({
+            "custCode": cust_code,
+            "meterCode": i64::from(self.has_meter),
+            "pvPower": w(self.pv),
+            "battPower": w(self.battery),
+            "gridOrMeterPower": w(self.grid),
+            "loadOrEpsPower": w(self.load),
+            "genPower": w(self.generator),
+            "minPower": 0,
+            "soc": self.soc.map_or(0.0, readings::round2),
+            "pvTo": on(self.pv),
+            "toLoad": on(self.load),
+            "toBat": self.battery < 0.0 && on(self.battery),
+            "batTo": self.battery > 0.0 && on(self.battery),
+            "toGrid": self.grid < 0.0 && on(self.grid),
+            "gridTo": self.grid > 0.0 && on(self.grid),
+            "genTo": on(self.generator),
+            "minTo": false,
+            "existsGen": self.has_generator,
+            "existsMin": false,
+            "genOn": on(self.generator),
+            "microOn": false,
+            "existsMeter": self.has_meter,
+            "existsGrid": self.has_grid,
+            "existsBattery": self.has_battery,
+            "bmsCommFaultFlag": self.bms_fault,
+            "existThinkPower": false,
+            "protocolIdentifier": protocol,
+            "battPower2": 0,
+            "smartLoadPower": 0,
+            "upsLoadPower": 0,
+            "homeLoadPower": w(self.load),
+            "chargePilePower": 0,
+            "toSmartLoad": false,
+            "toUpsLoad": false,
+            "toHomeLoad": on(self.load),
+            "toChargePile": false,
+            "existsThreeLoad": false,
+            "existsSmartLoad": false,
+            "existsChargePile": false,
+            "pv": null,
+            "time": self.time.map(|t| readings::local_time(t, tz)),
+        })
+    }
+}
+
+/// The plant's flow now (`date`, `page`, `limit` are accepted and ignored: the flow is live).
+#[utoipa::path(get, path = "/api/v1/plant/energy/{id}/flow", tag = "monitoring",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the flow: pvPower, battPower, gridOrMeterPower, loadOrEpsPower (W), soc, direction flags, exists* flags, pv null, time; 700")))]
+pub async fn plant_flow(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let ctx = PlantCtx::load(&app, &me, &id).await?;
+    let latest = ctx.latest(&app).await?;
+    let refs: Vec<(&str, &Reading)> = latest.iter().map(|(f, r)| (f.as_str(), r)).collect();
+    let flow = compute(&refs, ctx.has(METER), crate::now_ms());
+    let first = ctx.of(INVERTER).next();
+    Ok(Data(flow.to_json(
+        ctx.tz,
+        first.map_or("", |d| d.protocol.as_str()),
+        first.map_or(0, |d| d.type_code),
+    )))
+}
+
+/// One inverter's flow now, same payload as the plant's (600 when it is not visible).
+#[utoipa::path(get, path = "/api/v1/inverter/{sn}/flow", tag = "monitoring",
+    params(("sn" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the flow of one inverter (same fields as the plant flow); 600")))]
+pub async fn inverter_flow(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let device = app
+        .store
+        .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())
+        .await?
+        .filter(|d| d.family == INVERTER)
+        .ok_or(Code::InverterMissing)?;
+    let tz = match device.plant_id {
+        Some(plant) => app
+            .store
+            .plant(plant, me.id())
+            .await?
+            .map_or(Tz::UTC, |p| readings::zone(&p.timezone)),
+        None => Tz::UTC,
+    };
+    let latest = readings::latest(&app.store, device.id).await?;
+    let refs: Vec<(&str, &Reading)> = latest.iter().map(|r| (INVERTER, r)).collect();
+    let flow = compute(&refs, false, crate::now_ms());
+    Ok(Data(flow.to_json(tz, &device.protocol, device.type_code)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(ts: i64, json: &str) -> Reading {
+        Reading::from_sample(ts, json)
+    }
+
+    #[test]
+    fn a_charging_battery_and_exporting_grid_point_away_from_the_inverter() {
+        let r = reading(
+            1_000,
+            r#"{"pv1_power":3000,"pv2_power":1000,"battery_power":-1500,"grid_ct_power":-500,
+                "load_power":2000,"battery_soc":55}"#,
+        );
+        let f = compute(&[(INVERTER, &r)], false, 2_000);
+        assert_eq!(
+            (f.pv, f.battery, f.grid, f.load),
+            (4000.0, -1500.0, -500.0, 2000.0)
+        );
+        let j = f.to_json(Tz::UTC, "deye", 2);
+        assert_eq!(j["toBat"], true);
+        assert_eq!(j["batTo"], false);
+        assert_eq!(j["toGrid"], true);
+        assert_eq!(j["gridTo"], false);
+        assert_eq!(j["battPower"], 1500.0);
+        assert_eq!(j["gridOrMeterPower"], 500.0);
+        assert_eq!(j["soc"], 55.0);
+        assert!(j["pv"].is_null());
+        assert_eq!(j["time"], "1970-01-01 00:00:01");
+    }
+
+    #[test]
+    fn a_meter_measures_the_grid_and_a_bms_fills_in_the_battery() {
+        let inv = reading(
+            1_000,
+            r#"{"pv1_power":500,"grid_ct_power":100,"load_power":900}"#,
+        );
+        let meter = reading(1_000, r#"{"power":400}"#);
+        let bms = reading(1_000, r#"{"power":0,"soc":80}"#);
+        let f = compute(
+            &[(INVERTER, &inv), (METER, &meter), (BATTERY, &bms)],
+            true,
+            1_000,
+        );
+        assert_eq!(f.grid, 400.0);
+        assert_eq!(f.soc, Some(80.0));
+        assert!(f.has_battery && f.has_meter && f.has_grid);
+    }
+
+    #[test]
+    fn stale_readings_show_no_flow_and_missing_load_is_the_balance() {
+        let old = reading(0, r#"{"pv1_power":3000,"load_power":100}"#);
+        let f = compute(&[(INVERTER, &old)], false, STALE_MS + 1);
+        assert_eq!((f.pv, f.load), (0.0, 0.0));
+        assert_eq!(f.time, Some(0));
+        let no_load = reading(0, r#"{"pv1_power":3000,"grid_power":-1000}"#);
+        assert_eq!(compute(&[(INVERTER, &no_load)], false, 0).load, 2000.0);
+    }
+
+    #[test]
+    fn a_grid_tied_plant_has_no_battery() {
+        let r = reading(0, r#"{"pv1_power":3000,"grid_power":-3000}"#);
+        let f = compute(&[(INVERTER, &r)], false, 0);
+        assert!(!f.has_battery);
+        assert_eq!(f.to_json(Tz::UTC, "", 1)["soc"], 0.0);
+    }
+}

@@ -1,0 +1,98 @@
+//! Monitoring of one plant: live energy flow, realtime figures and income, power curves and
+//! energy bars, device checks, weather and the generation download. Every handler starts from
+//! [`PlantCtx::load`], which applies the same visibility rule as `GET /api/v1/plant/{id}` (a plant
+//! the caller may not see answers 700 exactly like a missing one).
+
+pub(crate) mod download;
+pub(crate) mod energy;
+pub(crate) mod flow;
+pub(crate) mod summary;
+pub(crate) mod weather;
+
+use axum::{Router, routing::get};
+use chrono_tz::Tz;
+use store::{gateways::DeviceRow, plants::PlantRow};
+
+use crate::{
+    AppState,
+    envelope::ApiResult,
+    readings::{self, Reading},
+    session::CurrentUser,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/plant/{id}/realtime", get(energy::realtime))
+        .route("/api/v1/plant/{id}/power/{period}", get(energy::power))
+        .route("/api/v1/plant/energy/{id}/flow", get(flow::plant_flow))
+        .route("/api/v1/inverter/{sn}/flow", get(flow::inverter_flow))
+        .route(
+            "/api/v1/plant/energy/{id}/generation/use",
+            get(energy::generation_use),
+        )
+        .route("/api/v1/plant/energy/{id}/{period}", get(energy::energy))
+        .route(
+            "/api/v1/plant/{id}/check/device",
+            get(weather::check_device),
+        )
+        .route("/api/v1/getWeatherStationInfo", get(weather::station_info))
+        .route(
+            "/api/v1/getWeatherStationProduct",
+            get(weather::station_products),
+        )
+        .route("/api/v1/weather", get(weather::weather))
+        .route(
+            "/api/v1/plant/generation/download",
+            get(download::generation),
+        )
+}
+
+/// Device families as the registry stores them.
+pub(crate) const INVERTER: &str = "inverter";
+pub(crate) const METER: &str = "meter";
+pub(crate) const BATTERY: &str = "battery";
+pub(crate) const WEATHER_STATION: &str = "weather_station";
+
+/// A visible plant with what every monitoring answer needs: its zone and its devices.
+pub(crate) struct PlantCtx {
+    pub plant: PlantRow,
+    pub tz: Tz,
+    pub devices: Vec<DeviceRow>,
+}
+
+impl PlantCtx {
+    pub async fn load(app: &AppState, me: &CurrentUser, raw_id: &str) -> ApiResult<PlantCtx> {
+        let (plant, _) = crate::plants::visible(app, me, raw_id).await?;
+        let devices = app.store.plant_devices(plant.id).await?;
+        Ok(PlantCtx {
+            tz: readings::zone(&plant.timezone),
+            plant,
+            devices,
+        })
+    }
+
+    pub fn has(&self, family: &str) -> bool {
+        self.devices.iter().any(|d| d.family == family)
+    }
+
+    pub fn of(&self, family: &str) -> impl Iterator<Item = &DeviceRow> {
+        self.devices.iter().filter(move |d| d.family == family)
+    }
+
+    /// The newest reading of every device of the plant, with the device's family.
+    pub async fn latest(&self, app: &AppState) -> ApiResult<Vec<(String, Reading)>> {
+        let rows = app.store.plant_latest_samples(self.plant.id).await?;
+        Ok(rows
+            .iter()
+            .filter_map(|s| {
+                let family = self
+                    .devices
+                    .iter()
+                    .find(|d| d.id == s.device_id)?
+                    .family
+                    .clone();
+                Some((family, Reading::from_sample(s.ts, &s.payload)))
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,246 @@
+//! A plant's headline figures: current power, energy of today, this month, this year and all
+//! time, today's income and efficiency. One rule for the realtime endpoint, the plant detail
+//! and (set-based, one query per kind for a whole page) the plant list.
+
+use std::collections::HashMap;
+
+use chrono::{Datelike, Timelike};
+use domain::{
+    income::{DayGeneration, income},
+    plant::{Charge, Valuation},
+};
+use store::{
+    gateways::DeviceRow,
+    plants::{ChargeRow, PlantRow},
+    telemetry::DayRange,
+};
+
+use super::{INVERTER, flow};
+use crate::{
+    AppState,
+    envelope::ApiResult,
+    readings::{self, DAY_SAMPLES, Reading},
+};
+
+/// The energy metric that counts as the plant's generation.
+pub(crate) const PV: &str = "pv";
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Summary {
+    /// Current PV power, W.
+    pub pac: f64,
+    pub etoday: f64,
+    pub emonth: f64,
+    pub eyear: f64,
+    pub etotal: f64,
+    pub income: f64,
+    /// `pac` over the installed capacity (0..1).
+    pub efficiency: f64,
+    /// The newest reading of any device of the plant, else the plant's own last change (ms).
+    pub update_at: i64,
+}
+
+/// `pac / capacity`, 0 for a plant without capacity; 4 decimals like the clients show.
+pub(crate) fn efficiency(pac_w: f64, capacity_kwp: f64) -> f64 {
+    if capacity_kwp <= 0.0 {
+        return 0.0;
+    }
+    (pac_w / (capacity_kwp * 1000.0) * 10_000.0).round() / 10_000.0
+}
+
+/// The stored tariff as the income rule reads it (rows of an unknown kind are skipped).
+pub(crate) fn tariff(rows: &[ChargeRow]) -> Vec<Charge> {
+    rows.iter()
+        .filter_map(|c| {
+            Some(Charge {
+                kind: Valuation::from_wire(c.kind).ok()?,
+                start: c.start_range.clone(),
+                end: c.end_range.clone(),
+                price: c.price,
+                direction: c.direction.clone(),
+            })
+        })
+        .collect()
+}
+
+fn pv_of(totals: &[store::telemetry::EnergyTotal]) -> f64 {
+    totals
+        .iter()
+        .filter(|t| t.metric == PV)
+        .map(|t| t.kwh)
+        .sum()
+}
+
+/// The headline figures of one plant.
+pub(crate) async fn plant(
+    app: &AppState,
+    plant: &PlantRow,
+    devices: &[DeviceRow],
+) -> ApiResult<Summary> {
+    let tz = readings::zone(&plant.timezone);
+    let today = readings::today(tz);
+    let store = &app.store;
+    let day = today.format("%Y-%m-%d").to_string();
+    let etoday = pv_of(&store.plant_energy(plant.id, &DayRange::day(&day)).await?);
+    let emonth = pv_of(
+        &store
+            .plant_energy(plant.id, &DayRange::month(today.year(), today.month()))
+            .await?,
+    );
+    let eyear = pv_of(
+        &store
+            .plant_energy(plant.id, &DayRange::year(today.year()))
+            .await?,
+    );
+    let etotal = pv_of(&store.plant_energy(plant.id, &DayRange::total()).await?);
+
+    let latest = store.plant_latest_samples(plant.id).await?;
+    let now = crate::now_ms();
+    let family = |id: i64| {
+        devices
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.family.as_str())
+    };
+    let mut pac = 0.0;
+    for s in &latest {
+        if family(s.device_id) == Some(INVERTER) && now - s.ts <= flow::STALE_MS {
+            pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+        }
+    }
+    let update_at = latest
+        .iter()
+        .map(|s| s.ts)
+        .max()
+        .unwrap_or(plant.updated_at);
+
+    // Today's PV power over the day tells time-of-use prices when the energy was made.
+    let charges = tariff(&store.charges(plant.id).await?);
+    let mut profile = Vec::new();
+    if charges
+        .first()
+        .is_some_and(|c| c.kind == Valuation::TimeOfUse)
+    {
+        let (from, to) = readings::day_bounds(tz, today);
+        for d in devices.iter().filter(|d| d.family == INVERTER) {
+            for s in store.samples(d.id, from, to, DAY_SAMPLES).await? {
+                let r = Reading::from_sample(s.ts, &s.payload);
+                if let (Some(p), Some(t)) = (
+                    flow::pv_power(&r),
+                    chrono::DateTime::from_timestamp_millis(s.ts),
+                ) {
+                    let local = t.with_timezone(&tz);
+                    profile.push((local.hour() * 60 + local.minute(), p));
+                }
+            }
+        }
+    }
+    let income = income(
+        &charges,
+        &DayGeneration {
+            kwh: etoday,
+            profile: &profile,
+            month_before_kwh: (emonth - etoday).max(0.0),
+        },
+    );
+    Ok(Summary {
+        pac: pac.round(),
+        etoday: readings::round2(etoday),
+        emonth: readings::round2(emonth),
+        eyear: readings::round2(eyear),
+        etotal: readings::round2(etotal),
+        income,
+        efficiency: efficiency(pac, plant.total_power),
+        update_at,
+    })
+}
+
+/// What the plant list shows per plant.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ListSummary {
+    pub pac: f64,
+    pub etoday: f64,
+    pub etotal: f64,
+    pub efficiency: f64,
+    pub update_at: i64,
+}
+
+/// The list figures of a page of plants: three queries whatever the page size.
+pub(crate) async fn plants(
+    app: &AppState,
+    plants: &[PlantRow],
+) -> ApiResult<HashMap<i64, ListSummary>> {
+    let ids: Vec<i64> = plants.iter().map(|p| p.id).collect();
+    let todays: HashMap<i64, String> = plants
+        .iter()
+        .map(|p| {
+            let day = readings::today(readings::zone(&p.timezone));
+            (p.id, day.format("%Y-%m-%d").to_string())
+        })
+        .collect();
+    let Some(since) = todays.values().min().cloned() else {
+        return Ok(HashMap::new());
+    };
+    let samples = app.store.plants_latest_samples(&ids).await?;
+    let days = app.store.plants_energy_since(&ids, PV, &since).await?;
+    let totals = app.store.plants_energy_total(&ids, PV).await?;
+    let now = crate::now_ms();
+    let mut out: HashMap<i64, ListSummary> = plants
+        .iter()
+        .map(|p| {
+            (
+                p.id,
+                ListSummary {
+                    update_at: p.updated_at,
+                    ..Default::default()
+                },
+            )
+        })
+        .collect();
+    let mut newest: HashMap<i64, i64> = HashMap::new();
+    for s in &samples {
+        let n = newest.entry(s.plant_id).or_insert(s.ts);
+        *n = (*n).max(s.ts);
+        if s.family == INVERTER
+            && now - s.ts <= flow::STALE_MS
+            && let Some(e) = out.get_mut(&s.plant_id)
+        {
+            e.pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+        }
+    }
+    for d in &days {
+        if todays.get(&d.plant_id) == Some(&d.day)
+            && let Some(e) = out.get_mut(&d.plant_id)
+        {
+            e.etoday += d.kwh;
+        }
+    }
+    for t in &totals {
+        if let Some(e) = out.get_mut(&t.plant_id) {
+            e.etotal = t.kwh;
+        }
+    }
+    for p in plants {
+        if let Some(e) = out.get_mut(&p.id) {
+            e.pac = e.pac.round();
+            e.etoday = readings::round2(e.etoday);
+            e.etotal = readings::round2(e.etotal);
+            e.efficiency = efficiency(e.pac, p.total_power);
+            if let Some(ts) = newest.get(&p.id) {
+                e.update_at = *ts;
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn efficiency_is_power_over_capacity() {
+        assert_eq!(efficiency(38.0, 3.68), 0.0103);
+        assert_eq!(efficiency(1000.0, 0.0), 0.0);
+    }
+}

@@ -1,0 +1,132 @@
+//! Set-based reads for plant lists: one query per page of plants (not one per plant) for the
+//! latest inverter values and the PV energy of today and of all time. The plant list of 50
+//! plants stays a handful of queries whatever the page holds.
+
+use sqlx::AssertSqlSafe;
+
+use crate::{Db, Result, Store};
+
+/// The latest sample of one device of a plant.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct PlantDeviceSample {
+    pub plant_id: i64,
+    pub device_id: i64,
+    pub family: String,
+    pub ts: i64,
+    pub payload: String,
+}
+
+/// One plant's energy of one metric on one day.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct PlantDayEnergy {
+    pub plant_id: i64,
+    pub day: String,
+    pub kwh: f64,
+}
+
+/// One plant's energy of one metric over all its days.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct PlantTotalEnergy {
+    pub plant_id: i64,
+    pub kwh: f64,
+}
+
+/// `$first, $first+1, ...` for `n` values: the placeholders of an `IN (...)` list. Only
+/// placeholders are formatted into the SQL; the ids themselves are bound.
+fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Runs `sql` (PostgreSQL placeholders) with `head` bound first, then every id of `ids`.
+macro_rules! with_ids {
+    ($store:expr, $T:ty, $sql:expr, [$($head:expr),*], $ids:expr) => {{
+        let sql: String = $sql;
+        match &$store.db {
+            Db::Sqlite(pool) => {
+                let sql = crate::sql::for_sqlite(&sql).into_owned();
+                let mut q = sqlx::query_as::<_, $T>(AssertSqlSafe(sql))$(.bind($head))*;
+                for id in $ids {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await?
+            }
+            Db::Postgres(pool) => {
+                let mut q = sqlx::query_as::<_, $T>(AssertSqlSafe(sql))$(.bind($head))*;
+                for id in $ids {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await?
+            }
+        }
+    }};
+}
+
+impl Store {
+    /// The newest sample of every device of these plants, one query.
+    pub async fn plants_latest_samples(&self, plants: &[i64]) -> Result<Vec<PlantDeviceSample>> {
+        if plants.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT d.plant_id, l.device_id, d.family, l.ts, l.payload FROM devices d \
+             JOIN device_latest l ON l.device_id = d.id WHERE d.plant_id IN ({}) \
+             ORDER BY d.plant_id, l.device_id",
+            placeholders(1, plants.len())
+        );
+        Ok(with_ids!(self, PlantDeviceSample, sql, [], plants))
+    }
+
+    /// The energy of `metric` of these plants on days from `since` on (`YYYY-MM-DD`), per
+    /// plant and day: callers pick each plant's own today (plants live in different zones).
+    pub async fn plants_energy_since(
+        &self,
+        plants: &[i64],
+        metric: &str,
+        since: &str,
+    ) -> Result<Vec<PlantDayEnergy>> {
+        if plants.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT plant_id, day, kwh FROM plant_energy_daily \
+             WHERE metric = $1 AND day >= $2 AND plant_id IN ({}) ORDER BY plant_id, day",
+            placeholders(3, plants.len())
+        );
+        Ok(with_ids!(
+            self,
+            PlantDayEnergy,
+            sql,
+            [metric, since],
+            plants
+        ))
+    }
+
+    /// The all-time energy of `metric` of these plants (sums of day rows), one query.
+    pub async fn plants_energy_total(
+        &self,
+        plants: &[i64],
+        metric: &str,
+    ) -> Result<Vec<PlantTotalEnergy>> {
+        if plants.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT plant_id, SUM(kwh) AS kwh FROM plant_energy_daily \
+             WHERE metric = $1 AND plant_id IN ({}) GROUP BY plant_id",
+            placeholders(2, plants.len())
+        );
+        Ok(with_ids!(self, PlantTotalEnergy, sql, [metric], plants))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn placeholders_continue_after_the_fixed_parameters() {
+        assert_eq!(super::placeholders(3, 3), "$3, $4, $5");
+        assert_eq!(super::placeholders(1, 1), "$1");
+    }
+}
