@@ -1,5 +1,11 @@
-import { HistoryOutlined, HomeOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import {
+  ClusterOutlined,
+  HistoryOutlined,
+  HomeOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
+import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SystemUpdatePage } from '@/features/system';
 import type { MenuGroup, RouteEntry } from './menu';
@@ -9,7 +15,14 @@ import { RootPage } from './pages/Root';
  * Menu groups (parent routes of SPEC section 2). A group shows once a screen of it exists and
  * the permission tree allows it; features add their groups here with their first screen.
  */
-export const MENU_GROUPS: readonly MenuGroup[] = [];
+export const MENU_GROUPS: readonly MenuGroup[] = [
+  {
+    key: '/device',
+    labelKey: 'inverters.menuGroup',
+    icon: <ClusterOutlined />,
+    permission: 'equip.view',
+  },
+];
 
 /**
  * The screens inside the main layout. Only screens that exist are listed: a feature adds its
@@ -37,6 +50,28 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'station.view',
     labelKey: 'menu.plantEdit',
     element: PlantEditPage,
+    hideInMenu: true,
+  },
+  {
+    path: '/device',
+    permission: 'equip.view',
+    labelKey: 'inverters.menuGroup',
+    element: DeviceRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/device/inverter',
+    permission: 'inverter.view',
+    labelKey: 'inverters.menu',
+    element: InverterListPage,
+    group: '/device',
+    keepAlive: true,
+  },
+  {
+    path: '/device/inverter/:sn',
+    permission: 'inverter.view',
+    labelKey: 'inverters.detailMenu',
+    element: InverterDetailPage,
     hideInMenu: true,
   },
   { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },

@@ -1,0 +1,216 @@
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Descriptions, Flex, Form, Input, Modal, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
+import { isApiError } from '@/shared/http';
+import { useCurrentUser } from '@/shared/user';
+import { deleteInverter, inverterKeys, renameInverter, type InverterDetail } from './api';
+import { toUserTemp } from './chart';
+import { ALIAS_MAX_BYTES, aliasBytes } from './fields';
+import { inverterTypeLabelKey } from './typeLabel';
+
+const show = (v: string | number | null | undefined) =>
+  v === null || v === undefined || v === '' ? MISSING : String(v);
+
+/** Basic information, with rename and delete for callers whose keys on the plant allow it. */
+export function InfoTab({ inv }: { inv: InverterDetail }) {
+  const { t } = useTranslation();
+  const temp = useCurrentUser().data?.tempUnit ?? 'C';
+  const [dialog, setDialog] = useState<'alias' | 'delete' | null>(null);
+  const keys = inv.plantPermission ?? [];
+  const mayRename = keys.includes('inverter.alias');
+  // On a plant the plant's edit key removes its inverters; an unbound one needs inverter.delete.
+  const mayDelete = keys.includes(inv.plant ? 'station.edit' : 'inverter.delete');
+  const tempText = (c: number | null) =>
+    c === null ? MISSING : `${formatNumber(toUserTemp(c, temp))} ${temp === 'F' ? '°F' : '°C'}`;
+
+  return (
+    <Flex vertical gap={16}>
+      <Flex gap={8}>
+        {mayRename && (
+          <Button icon={<EditOutlined />} onClick={() => setDialog('alias')} data-testid="rename">
+            {t('inverters.alias.action')}
+          </Button>
+        )}
+        {mayDelete && (
+          <Button
+            danger
+            icon={<DeleteOutlined />}
+            onClick={() => setDialog('delete')}
+            data-testid="delete"
+          >
+            {t('inverters.delete.action')}
+          </Button>
+        )}
+      </Flex>
+      <Descriptions size="small" bordered column={{ xs: 1, md: 2 }} data-testid="inverter-info">
+        <Descriptions.Item label={t('inverters.column.sn')}>{inv.sn}</Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.alias')}>
+          <span data-testid="info-alias">{show(inv.alias)}</span>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.type')}>
+          {t(inverterTypeLabelKey(inv.type))}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.model')}>{show(inv.model)}</Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.plant')}>
+          {inv.plant ? (
+            <Link to={`/plants/overview/${inv.plant.id}/${inv.plant.type}`}>{inv.plant.name}</Link>
+          ) : (
+            MISSING
+          )}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.gateway')}>
+          {show(inv.gatewayVO?.gsn)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.ratePower')}>
+          {inv.ratePower ? formatCompact(inv.ratePower, 'W') : MISSING}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.protocol')}>
+          {show(inv.protocolIdentifier)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.commType')}>
+          {show(inv.commTypeName)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.opened')}>
+          {t(inv.opened ? 'inverters.field.on' : 'inverters.field.off')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.mpptCount')}>
+          {show(inv.mpptCount)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.phaseCount')}>
+          {show(inv.phaseCount)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.dcTemp')}>
+          {tempText(inv.dcTemp)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.igbtTemp')}>
+          {tempText(inv.igbtTemp)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.softVer')}>
+          {show(inv.version.softVer)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.hmiVer')}>
+          {show(inv.version.hmiVer)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.masterVer')}>
+          {show(inv.version.masterVer)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.bmsVer')}>
+          {show(inv.version.bmsVer)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.etoday')}>
+          {formatCompact(inv.etoday, 'kWh')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.etotal')}>
+          {formatCompact(inv.etotal, 'kWh')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.column.updateAt')}>
+          {inv.lastSeen ? dayjs(inv.lastSeen).format('YYYY-MM-DD HH:mm:ss') : MISSING}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('inverters.field.timezone')}>{inv.timezone}</Descriptions.Item>
+      </Descriptions>
+      {dialog === 'alias' && <AliasDialog inv={inv} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeleteDialog inv={inv} onClose={() => setDialog(null)} />}
+    </Flex>
+  );
+}
+
+function AliasDialog({ inv, onClose }: { inv: InverterDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ alias: string }>();
+  const save = useMutation({
+    mutationFn: (alias: string) => renameInverter(inv.sn, alias.trim()),
+    onSuccess: async () => {
+      message.success(t('inverters.alias.done'));
+      await queryClient.invalidateQueries({ queryKey: inverterKeys.all });
+      onClose();
+    },
+    onError: (e) => {
+      if (isApiError(e)) form.setFields([{ name: 'alias', errors: [e.message] }]);
+    },
+  });
+  return (
+    <Modal
+      open
+      title={t('inverters.alias.title', { sn: inv.sn })}
+      onCancel={onClose}
+      okText={t('common.save')}
+      okButtonProps={{ loading: save.isPending, 'data-testid': 'alias-submit' }}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ alias: inv.alias }}
+        onFinish={(v) => save.mutate(v.alias ?? '')}
+      >
+        <Form.Item
+          name="alias"
+          label={t('inverters.column.alias')}
+          rules={[
+            {
+              validator: (_, v: string | undefined) =>
+                aliasBytes(v ?? '') <= ALIAS_MAX_BYTES
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('inverters.alias.tooLong'))),
+            },
+          ]}
+        >
+          <Input data-testid="alias-input" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function DeleteDialog({ inv, onClose }: { inv: InverterDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [typed, setTyped] = useState('');
+  const remove = useMutation({
+    mutationFn: () => deleteInverter(inv.sn),
+    onSuccess: async () => {
+      message.success(t('inverters.delete.done'));
+      queryClient.removeQueries({ queryKey: inverterKeys.detail(inv.sn) });
+      await queryClient.invalidateQueries({ queryKey: inverterKeys.all });
+      void navigate('/device/inverter');
+    },
+  });
+  return (
+    <Modal
+      open
+      title={t('inverters.delete.title', { sn: inv.sn })}
+      onCancel={onClose}
+      okText={t('inverters.delete.action')}
+      okButtonProps={{
+        danger: true,
+        disabled: typed.trim() !== inv.sn,
+        loading: remove.isPending,
+        'data-testid': 'delete-submit',
+      }}
+      onOk={() => remove.mutate()}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="danger">{t('inverters.delete.warning')}</Typography.Paragraph>
+      <Form layout="vertical">
+        <Form.Item label={t('inverters.delete.confirm', { sn: inv.sn })}>
+          <Input
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            data-testid="delete-confirm"
+            autoComplete="off"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
