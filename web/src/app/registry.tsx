@@ -5,6 +5,7 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
+import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SystemUpdatePage } from '@/features/system';
@@ -81,5 +82,20 @@ export const ROUTES: readonly RouteEntry[] = [
     icon: <HistoryOutlined />,
     element: SystemUpdatePage,
     hideInMenu: true,
+  },
+  {
+    path: '/device/battery',
+    permission: 'battery.list.view',
+    labelKey: 'batteries.menu',
+    element: BatteryListPage,
+    group: '/device',
+  },
+  {
+    path: '/device/battery/:sn',
+    permission: 'battery.list.view',
+    labelKey: 'batteries.detailMenu',
+    element: BatteryDetailPage,
+    hideInMenu: true,
+    group: '/device',
   },
 ];

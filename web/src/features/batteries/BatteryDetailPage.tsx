@@ -1,0 +1,526 @@
+import { ArrowLeftOutlined, DeleteOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Badge,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Descriptions,
+  Empty,
+  Flex,
+  Progress,
+  Result,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { EChart, useAxisStyle, type ChartOption } from '@/shared/charts';
+import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
+import { isApiError } from '@/shared/http';
+import { useCan } from '@/shared/permissions';
+import { useCurrentUser } from '@/shared/user';
+import {
+  batteryDayQuery,
+  batteryInfoQuery,
+  batteryRealtimeQuery,
+  batterySlavesQuery,
+  type BatteryInfo,
+  type BatteryRealtime,
+  type Pack,
+} from './api';
+import { cellSpreadMv, cellTiles, formatTemp, type TempUnit } from './cells';
+import { dayChartOption } from './chart';
+import { DeleteBatteryDialog } from './DeleteBatteryDialog';
+import { deviceStatus } from './status';
+
+const withUnit = (v: string | number | null | undefined, unit: string) =>
+  v === null || v === undefined ? MISSING : `${formatNumber(v)} ${unit}`;
+
+/** device/battery/:sn: one battery stack, its cells, packs and day curve. */
+export default function BatteryDetailPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const sn = decodeURIComponent(useParams().sn ?? '');
+  const info = useQuery(batteryInfoQuery(sn));
+  const canDelete = useCan('battery.delete');
+  const [deleting, setDeleting] = useState(false);
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/battery')}>
+      {t('batteries.back')}
+    </Button>
+  );
+
+  if (info.isPending)
+    return (
+      <Card>
+        <Skeleton active />
+      </Card>
+    );
+  if (info.isError) {
+    const missing = isApiError(info.error) && info.error.code === 600;
+    return (
+      <Result
+        status={missing ? '404' : 'warning'}
+        title={missing ? t('batteries.missing') : t('batteries.loadFailed')}
+        extra={
+          <Space>
+            {back}
+            {!missing && <Button onClick={() => void info.refetch()}>{t('common.refresh')}</Button>}
+          </Space>
+        }
+      />
+    );
+  }
+  const b = info.data;
+  const status = deviceStatus(b.status);
+  return (
+    <Flex vertical gap={16}>
+      <Card
+        title={
+          <Flex gap={12} align="center" wrap>
+            {back}
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="battery-title">
+              {b.sn}
+            </Typography.Title>
+            {b.alias && <Typography.Text type="secondary">{b.alias}</Typography.Text>}
+            <Badge color={status.color} text={t(`batteries.status.${status.key}`)} />
+            {!b.master && <Tag>{t('batteries.slaveOf', { sn: b.masterSn })}</Tag>}
+          </Flex>
+        }
+        extra={
+          canDelete && (
+            <Button danger icon={<DeleteOutlined />} onClick={() => setDeleting(true)}>
+              {t('batteries.delete.button')}
+            </Button>
+          )
+        }
+      >
+        <InfoBlock b={b} />
+      </Card>
+      <RealtimeBlock sn={b.sn} />
+      {b.master && <PacksBlock sn={b.sn} />}
+      <DayBlock sn={b.sn} />
+      <DeleteBatteryDialog
+        sn={b.sn}
+        open={deleting}
+        onClose={() => setDeleting(false)}
+        onDeleted={() => void navigate('/device/battery')}
+      />
+    </Flex>
+  );
+}
+
+function InfoBlock({ b }: { b: BatteryInfo }) {
+  const { t } = useTranslation();
+  const versions = Object.entries(b.versions ?? {})
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return (
+    <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }} data-testid="battery-info">
+      <Descriptions.Item label={t('batteries.field.model')}>{b.model || MISSING}</Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.versions')}>
+        {versions || MISSING}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.plant')}>
+        {b.plant?.name ?? MISSING}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.gateway')}>{b.gsn ?? MISSING}</Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.inverter')}>
+        {(b.master && b.parentSn) || MISSING}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.capacity')}>
+        {withUnit(b.capacity, 'Ah')}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.cycles')}>
+        {formatNumber(b.cycles)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.soh')}>{withUnit(b.soh, '%')}</Descriptions.Item>
+      <Descriptions.Item label={t('batteries.field.packs')}>{b.packCount}</Descriptions.Item>
+    </Descriptions>
+  );
+}
+
+function relay(t: (k: string) => string, v: boolean | null, on: string, off: string) {
+  if (v === null) return <Tag>{MISSING}</Tag>;
+  return <Tag color={v ? 'green' : 'default'}>{t(v ? on : off)}</Tag>;
+}
+
+function RealtimeBlock({ sn }: { sn: string }) {
+  const { t } = useTranslation();
+  const temp: TempUnit = useCurrentUser().data?.tempUnit ?? 'C';
+  const rt = useQuery(batteryRealtimeQuery(sn));
+  if (rt.isError)
+    return (
+      <Card title={t('batteries.realtime')}>
+        <Result
+          status="warning"
+          title={t('batteries.loadFailed')}
+          extra={<Button onClick={() => void rt.refetch()}>{t('common.refresh')}</Button>}
+        />
+      </Card>
+    );
+  if (rt.isPending)
+    return (
+      <Card title={t('batteries.realtime')}>
+        <Skeleton active />
+      </Card>
+    );
+  const r = rt.data;
+  const pct = (v: string | null) => (v === null ? 0 : Math.max(0, Math.min(100, Number(v))));
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} lg={10}>
+        <Card
+          title={t('batteries.realtime')}
+          extra={<Typography.Text type="secondary">{r.time ?? MISSING}</Typography.Text>}
+          style={{ height: '100%' }}
+        >
+          <Flex justify="space-around" wrap gap={16}>
+            <Flex vertical align="center" data-testid="battery-soc">
+              <Progress type="dashboard" percent={pct(r.soc)} format={() => withUnit(r.soc, '%')} />
+              <Typography.Text>{t('batteries.field.soc')}</Typography.Text>
+            </Flex>
+            <Flex vertical align="center" data-testid="battery-soh">
+              <Progress
+                type="dashboard"
+                percent={pct(r.soh)}
+                strokeColor="#2ec4d6"
+                format={() => withUnit(r.soh, '%')}
+              />
+              <Typography.Text>{t('batteries.field.soh')}</Typography.Text>
+            </Flex>
+          </Flex>
+          <Descriptions size="small" column={2} style={{ marginTop: 16 }}>
+            <Descriptions.Item label={t('batteries.field.voltage')}>
+              {withUnit(r.voltage, 'V')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.current')}>
+              {withUnit(r.current, 'A')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.power')}>
+              <span data-testid="battery-power">{formatCompact(r.power, 'W')}</span>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.cycles')}>
+              {formatNumber(r.cycles)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.tempMax')}>
+              <span data-testid="battery-temp-max">{formatTemp(r.tempMax, temp)}</span>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.tempMin')}>
+              {formatTemp(r.tempMin, temp)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.capacity')}>
+              {withUnit(r.capacity, 'Ah')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.capacityRemaining')}>
+              {withUnit(r.capacityRemaining, 'Ah')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.chargeLimit')}>
+              {withUnit(r.chargeCurrentLimit, 'A')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('batteries.field.dischargeLimit')}>
+              {withUnit(r.dischargeCurrentLimit, 'A')}
+            </Descriptions.Item>
+          </Descriptions>
+        </Card>
+      </Col>
+      <Col xs={24} lg={14}>
+        <Flex vertical gap={16} style={{ height: '100%' }}>
+          <Card size="small" title={t('batteries.relays')} data-testid="battery-relays">
+            <Space wrap>
+              <span>{t('batteries.relay.charge')}</span>
+              {relay(t, r.chargeRelay, 'batteries.relay.closed', 'batteries.relay.open')}
+              <span>{t('batteries.relay.discharge')}</span>
+              {relay(t, r.dischargeRelay, 'batteries.relay.closed', 'batteries.relay.open')}
+              {relay(t, r.charging, 'batteries.state.charging', 'batteries.state.notCharging')}
+              {relay(
+                t,
+                r.discharging,
+                'batteries.state.discharging',
+                'batteries.state.notDischarging',
+              )}
+              {relay(t, r.balancing, 'batteries.state.balancing', 'batteries.state.notBalancing')}
+              {(r.alarmWord ?? 0) > 0 && <Tag color="orange">{t('batteries.state.alarm')}</Tag>}
+              {(r.faultWord ?? 0) > 0 && <Tag color="red">{t('batteries.state.fault')}</Tag>}
+            </Space>
+          </Card>
+          <EnergyBlock r={r} />
+          <CellsBlock r={r} />
+        </Flex>
+      </Col>
+    </Row>
+  );
+}
+
+function EnergyBlock({ r }: { r: BatteryRealtime }) {
+  const { t } = useTranslation();
+  const rows = [
+    { key: 'today', chg: r.etodayChg, dischg: r.etodayDischg },
+    { key: 'month', chg: r.emonthChg, dischg: r.emonthDischg },
+    { key: 'year', chg: r.eyearChg, dischg: r.eyearDischg },
+    { key: 'total', chg: r.etotalChg, dischg: r.etotalDischg },
+  ];
+  return (
+    <Card size="small" title={t('batteries.energy.title')}>
+      <Table
+        size="small"
+        rowKey="key"
+        pagination={false}
+        dataSource={rows}
+        data-testid="battery-energy"
+        columns={[
+          { key: 'span', title: '', render: (_, row) => t(`batteries.energy.${row.key}`) },
+          {
+            key: 'chg',
+            title: t('batteries.energy.charge'),
+            align: 'right',
+            render: (_, row) => formatCompact(row.chg, 'kWh'),
+          },
+          {
+            key: 'dischg',
+            title: t('batteries.energy.discharge'),
+            align: 'right',
+            render: (_, row) => formatCompact(row.dischg, 'kWh'),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function CellsBlock({ r }: { r: BatteryRealtime }) {
+  const { t } = useTranslation();
+  const tiles = cellTiles(r);
+  const spread = cellSpreadMv(r);
+  const label = (tile: (typeof tiles)[number]) =>
+    tile.kind === 'cell'
+      ? tile.pack === null
+        ? t('batteries.cells.cell', { no: tile.cell })
+        : t('batteries.cells.packCell', { pack: tile.pack, no: tile.cell })
+      : t(tile.kind === 'packMax' ? 'batteries.cells.packMax' : 'batteries.cells.packMin', {
+          pack: tile.pack,
+        });
+  return (
+    <Card
+      size="small"
+      title={t('batteries.cells.title')}
+      extra={
+        spread !== null && (
+          <Typography.Text type="secondary">
+            {t('batteries.cells.spread', { mv: spread })}
+          </Typography.Text>
+        )
+      }
+      data-testid="battery-cells"
+    >
+      {tiles.length === 0 ? (
+        <Empty description={t('batteries.cells.none')} />
+      ) : (
+        <Flex wrap gap={8}>
+          {tiles.map((tile) => (
+            <div
+              key={tile.key}
+              data-testid="cell-tile"
+              data-extreme={tile.extreme ?? ''}
+              style={{
+                minWidth: 104,
+                padding: '6px 10px',
+                borderRadius: 6,
+                border: `1px solid ${
+                  tile.extreme === 'max'
+                    ? '#ef4444'
+                    : tile.extreme === 'min'
+                      ? '#3d8bfd'
+                      : 'rgba(128,128,128,0.35)'
+                }`,
+                background:
+                  tile.extreme === 'max'
+                    ? 'rgba(239,68,68,0.15)'
+                    : tile.extreme === 'min'
+                      ? 'rgba(61,139,253,0.15)'
+                      : undefined,
+              }}
+            >
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {label(tile)}
+              </Typography.Text>
+              <div>
+                <Typography.Text strong>{tile.voltage.toFixed(3)} V</Typography.Text>
+                {tile.extreme && (
+                  <Tag
+                    color={tile.extreme === 'max' ? 'red' : 'blue'}
+                    style={{ marginInlineStart: 6 }}
+                  >
+                    {t(`batteries.cells.${tile.extreme}`)}
+                  </Tag>
+                )}
+              </div>
+            </div>
+          ))}
+        </Flex>
+      )}
+    </Card>
+  );
+}
+
+function PacksBlock({ sn }: { sn: string }) {
+  const { t } = useTranslation();
+  const temp: TempUnit = useCurrentUser().data?.tempUnit ?? 'C';
+  const packs = useQuery(batterySlavesQuery(sn));
+  return (
+    <Card title={t('batteries.packs.title')}>
+      {packs.isError ? (
+        <Result
+          status="warning"
+          title={t('batteries.loadFailed')}
+          extra={<Button onClick={() => void packs.refetch()}>{t('common.refresh')}</Button>}
+        />
+      ) : (
+        <Table<Pack>
+          size="small"
+          rowKey={(p) => `${p.source}-${p.no}-${p.sn}`}
+          loading={packs.isPending}
+          pagination={false}
+          data-testid="battery-packs"
+          dataSource={packs.data?.infos ?? []}
+          scroll={{ x: 900 }}
+          locale={{ emptyText: <Empty description={t('batteries.packs.none')} /> }}
+          columns={[
+            { key: 'no', title: t('batteries.packs.no'), render: (_, p) => p.no, width: 60 },
+            { key: 'sn', title: t('batteries.column.sn'), render: (_, p) => p.sn || MISSING },
+            {
+              key: 'status',
+              title: t('batteries.column.status'),
+              render: (_, p) => {
+                const s = deviceStatus(p.status);
+                return <Badge color={s.color} text={t(`batteries.status.${s.key}`)} />;
+              },
+            },
+            {
+              key: 'soc',
+              title: t('batteries.column.soc'),
+              align: 'right',
+              render: (_, p) => withUnit(p.soc, '%'),
+            },
+            {
+              key: 'soh',
+              title: t('batteries.column.soh'),
+              align: 'right',
+              render: (_, p) => withUnit(p.soh, '%'),
+            },
+            {
+              key: 'voltage',
+              title: t('batteries.column.voltage'),
+              align: 'right',
+              render: (_, p) => withUnit(p.voltage, 'V'),
+            },
+            {
+              key: 'current',
+              title: t('batteries.column.current'),
+              align: 'right',
+              render: (_, p) => withUnit(p.current, 'A'),
+            },
+            {
+              key: 'temp',
+              title: t('batteries.column.temp'),
+              align: 'right',
+              render: (_, p) => formatTemp(p.temp, temp),
+            },
+            {
+              key: 'cellMax',
+              title: t('batteries.packs.cellMax'),
+              align: 'right',
+              render: (_, p) => withUnit(p.cellVoltMax, 'V'),
+            },
+            {
+              key: 'cellMin',
+              title: t('batteries.packs.cellMin'),
+              align: 'right',
+              render: (_, p) => withUnit(p.cellVoltMin, 'V'),
+            },
+            {
+              key: 'cycles',
+              title: t('batteries.column.cycles'),
+              align: 'right',
+              render: (_, p) => formatNumber(p.cycles),
+            },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}
+
+const VIEWS = {
+  socPower: ['soc', 'power'],
+  voltageCurrent: ['voltage', 'current'],
+  temp: ['temp'],
+} as const;
+type View = keyof typeof VIEWS;
+
+function DayBlock({ sn }: { sn: string }) {
+  const { t } = useTranslation();
+  const temp: TempUnit = useCurrentUser().data?.tempUnit ?? 'C';
+  const axis = useAxisStyle();
+  const [date, setDate] = useState<Dayjs>(dayjs());
+  const [view, setView] = useState<View>('socPower');
+  const day = useQuery(batteryDayQuery(sn, date.format('YYYY-MM-DD')));
+  const option = useMemo<ChartOption | null>(() => {
+    if (!day.data) return null;
+    const o = dayChartOption(day.data.infos, VIEWS[view], temp, (l) => t(`batteries.series.${l}`));
+    return {
+      ...o,
+      xAxis: { ...(o.xAxis as object), ...axis },
+      yAxis: (o.yAxis as object[]).map((y) => ({ ...y, ...axis })),
+    };
+  }, [day.data, view, temp, t, axis]);
+  const empty = !!option && (option.series as unknown[]).length === 0;
+  return (
+    <Card
+      title={t('batteries.day.title')}
+      extra={
+        <Space wrap>
+          <Segmented
+            value={view}
+            onChange={(v) => setView(v as View)}
+            options={(Object.keys(VIEWS) as View[]).map((v) => ({
+              value: v,
+              label: t(`batteries.day.${v}`),
+            }))}
+          />
+          <DatePicker
+            aria-label={t('batteries.day.date')}
+            value={date}
+            allowClear={false}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            onChange={(d) => d && setDate(d)}
+          />
+        </Space>
+      }
+      data-testid="battery-day"
+    >
+      {day.isError ? (
+        <Result
+          status="warning"
+          title={t('batteries.loadFailed')}
+          extra={<Button onClick={() => void day.refetch()}>{t('common.refresh')}</Button>}
+        />
+      ) : day.isPending || !option ? (
+        <Skeleton active />
+      ) : empty ? (
+        <Empty description={t('batteries.noData')} />
+      ) : (
+        <EChart option={option} height={340} ariaLabel={t('batteries.day.title')} />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+
+export const BatteryListPage = lazy(() => import('./BatteryListPage'));
+export const BatteryDetailPage = lazy(() => import('./BatteryDetailPage'));
