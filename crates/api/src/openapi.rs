@@ -72,7 +72,7 @@ use crate::{events, messages};
         monitor::energy::power, monitor::energy::energy, monitor::energy::generation_use,
         monitor::weather::check_device, monitor::weather::station_info,
         monitor::weather::station_products, monitor::weather::weather,
-        monitor::download::generation,
+        monitor::download::generation, monitor::devices::plant_devices,
     )
 )]
 struct ApiDoc;

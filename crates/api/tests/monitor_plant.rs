@@ -509,6 +509,28 @@ async fn devices_weather_and_the_generation_download_read_the_plants_own_data() 
             &json!({"meter": true, "battery": true, "meteorological": true})
         );
 
+        let devices = app
+            .get(&format!("/api/v1/plant/{p}/devices"), Some(&c.ann))
+            .await;
+        devices.expect_code(0);
+        let list = devices.data().as_array().expect("an array");
+        let families: Vec<&str> = list.iter().filter_map(|d| d["family"].as_str()).collect();
+        assert_eq!(
+            families,
+            ["inverter", "battery", "meter", "weather_station"]
+        );
+        for d in list {
+            assert!(d["id"].is_i64() && d["type"].is_i64() && d["status"].is_i64());
+            assert!(d["sn"].is_string() && d["alias"].is_string() && d["model"].is_string());
+            assert!(is_update_at(&d["updateAt"]), "{d}");
+        }
+        assert_eq!(list[0]["sn"], "INV-MON-1");
+        assert_eq!(
+            list[0]["status"].as_i64(),
+            Some(1),
+            "reporting devices are normal"
+        );
+
         let products = app
             .get(
                 &format!("/api/v1/getWeatherStationProduct?stationId={p}"),
@@ -714,6 +736,7 @@ async fn another_tenants_plant_answers_exactly_like_a_missing_one() {
                 format!("/api/v1/plant/energy/{id}/year"),
                 format!("/api/v1/plant/energy/{id}/total"),
                 format!("/api/v1/plant/{id}/check/device"),
+                format!("/api/v1/plant/{id}/devices"),
                 format!("/api/v1/getWeatherStationInfo?stationId={id}"),
                 format!("/api/v1/getWeatherStationProduct?stationId={id}"),
                 format!("/api/v1/weather?stationId={id}"),

@@ -3,6 +3,7 @@
 //! [`PlantCtx::load`], which applies the same visibility rule as `GET /api/v1/plant/{id}` (a plant
 //! the caller may not see answers 700 exactly like a missing one).
 
+pub(crate) mod devices;
 pub(crate) mod download;
 pub(crate) mod energy;
 pub(crate) mod flow;
@@ -35,6 +36,7 @@ pub fn router() -> Router<AppState> {
             "/api/v1/plant/{id}/check/device",
             get(weather::check_device),
         )
+        .route("/api/v1/plant/{id}/devices", get(devices::plant_devices))
         .route("/api/v1/getWeatherStationInfo", get(weather::station_info))
         .route(
             "/api/v1/getWeatherStationProduct",
