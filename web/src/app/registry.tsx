@@ -5,6 +5,8 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
+import { EventListPage } from '@/features/events';
+import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
@@ -61,6 +63,21 @@ export const ROUTES: readonly RouteEntry[] = [
     hideInMenu: true,
   },
   {
+    path: '/device/gateway',
+    permission: 'gateway.view',
+    labelKey: 'gateways.menu',
+    element: GatewayListPage,
+    group: '/device',
+    keepAlive: true,
+  },
+  {
+    path: '/device/gateway/:id',
+    permission: 'gateway.view',
+    labelKey: 'gateways.detailMenu',
+    element: GatewayDetailPage,
+    hideInMenu: true,
+  },
+  {
     path: '/device/inverter',
     permission: 'inverter.view',
     labelKey: 'inverters.menu',
@@ -74,6 +91,14 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'inverters.detailMenu',
     element: InverterDetailPage,
     hideInMenu: true,
+  },
+  {
+    path: '/device/event',
+    permission: 'event.view',
+    labelKey: 'events.menu',
+    element: EventListPage,
+    group: '/device',
+    keepAlive: true,
   },
   { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
   {

@@ -8,6 +8,7 @@ import {
 import { Avatar, Button, Dropdown, Flex, Typography, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { MessageBell } from '@/features/events';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { displayName, signOut, type CurrentUser } from '@/shared/user';
 
@@ -37,6 +38,7 @@ export function TopBar({
         aria-label={t(collapsed ? 'layout.expand' : 'layout.collapse')}
       />
       <Flex align="center" gap={8}>
+        <MessageBell />
         <LanguageSwitch />
         {!user.readOnly && (
           <Link

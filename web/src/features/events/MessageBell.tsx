@@ -1,0 +1,114 @@
+import { BellOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Empty, Flex, List, Popover, Spin, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import {
+  messageCountQuery,
+  messageListQuery,
+  readAllMessages,
+  readMessage,
+  type MessageItem,
+} from './api';
+import { SEVERITY_COLORS } from './severity';
+
+/** The top bar's bell: unread messages (warnings and faults on the user's plants). */
+export function MessageBell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const count = useQuery(messageCountQuery);
+  const list = useQuery({ ...messageListQuery, enabled: open });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['messages'] });
+  const readOne = useMutation({ mutationFn: readMessage, onSuccess: refresh });
+  const readAll = useMutation({ mutationFn: readAllMessages, onSuccess: refresh });
+
+  const openMessage = (m: MessageItem) => {
+    if (m.status === 0) readOne.mutate(m.id);
+    setOpen(false);
+    void navigate('/device/event');
+  };
+
+  const content = (
+    <div style={{ width: 360 }} data-testid="message-list">
+      <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
+        <Typography.Text strong>{t('events.messages.title')}</Typography.Text>
+        <Button
+          type="link"
+          size="small"
+          disabled={!count.data}
+          loading={readAll.isPending}
+          onClick={() => readAll.mutate()}
+          data-testid="messages-read-all"
+        >
+          {t('events.messages.readAll')}
+        </Button>
+      </Flex>
+      {list.isPending ? (
+        <Flex justify="center" style={{ padding: 24 }}>
+          <Spin />
+        </Flex>
+      ) : list.isError ? (
+        <Typography.Text type="secondary">{t('events.loadFailed')}</Typography.Text>
+      ) : (
+        <List<MessageItem>
+          size="small"
+          dataSource={list.data.infos}
+          locale={{ emptyText: <Empty description={t('events.messages.empty')} /> }}
+          style={{ maxHeight: 360, overflowY: 'auto' }}
+          renderItem={(m) => (
+            <List.Item
+              key={m.id}
+              onClick={() => openMessage(m)}
+              style={{ cursor: 'pointer', opacity: m.status === 0 ? 1 : 0.6 }}
+              data-testid="message-item"
+              data-unread={m.status === 0}
+            >
+              <List.Item.Meta
+                avatar={<Badge color={SEVERITY_COLORS[m.type]} />}
+                title={m.title}
+                description={
+                  <Flex vertical>
+                    <span>{m.content}</span>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {dayjs(m.createAt).format('YYYY-MM-DD HH:mm')}
+                    </Typography.Text>
+                  </Flex>
+                }
+              />
+            </List.Item>
+          )}
+        />
+      )}
+    </div>
+  );
+
+  return (
+    <Popover
+      trigger="click"
+      placement="bottomRight"
+      open={open}
+      onOpenChange={setOpen}
+      content={content}
+    >
+      <Button
+        type="text"
+        aria-label={t('events.messages.title')}
+        data-testid="message-bell"
+        icon={
+          <Badge
+            count={count.data ?? 0}
+            size="small"
+            overflowCount={99}
+            data-testid="message-count"
+          >
+            <BellOutlined style={{ fontSize: 16 }} />
+          </Badge>
+        }
+      />
+    </Popover>
+  );
+}

@@ -1,0 +1,161 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Dayjs } from 'dayjs';
+import { http } from '@/shared/http';
+import { downloadFile } from '@/shared/http/download';
+
+/** One event as every event list answers it (docs/api.md, "Events"). */
+export interface EventItem {
+  id: number;
+  code: string;
+  sn: string | null;
+  alias: string | null;
+  deviceType: string | null;
+  type: number | null;
+  severity: 'warning' | 'fault';
+  level: number;
+  status: 'open' | 'closed';
+  occurTime: string;
+  recoverTime: string | null;
+  updateAt: string;
+  meaning: string | null;
+  solution: string | null;
+  plantId: number | null;
+  plantName: string | null;
+  timezone: string | null;
+}
+
+/** GET /api/v1/events. */
+export interface EventPage {
+  nextToken: string | null;
+  record: EventItem[];
+  total: number;
+  pageSize: number;
+  pageNumber: number;
+}
+
+export interface EventFilter {
+  page: number;
+  limit: number;
+  plantId: number | null;
+  sn: string;
+  deviceType: string;
+  severity: '' | 'warning' | 'fault';
+  status: '' | 'open' | 'closed';
+  range: [Dayjs, Dayjs] | null;
+}
+
+export const DEFAULT_FILTER: EventFilter = {
+  page: 1,
+  limit: 20,
+  plantId: null,
+  sn: '',
+  deviceType: '',
+  severity: '',
+  status: '',
+  range: null,
+};
+
+export const DEVICE_TYPES = ['inverter', 'battery', 'meter', 'weather_station'] as const;
+
+/** The filters as query parameters; "any" is left out. */
+export function eventParams(f: EventFilter): Record<string, string | number> {
+  const params: Record<string, string | number> = { page: f.page, limit: f.limit };
+  if (f.plantId !== null) params.plantId = f.plantId;
+  if (f.sn.trim()) params.sn = f.sn.trim();
+  if (f.deviceType) params.deviceType = f.deviceType;
+  if (f.severity) params.severity = f.severity;
+  if (f.status) params.status = f.status;
+  if (f.range) {
+    params.sdate = f.range[0].format('YYYY-MM-DD');
+    params.edate = f.range[1].format('YYYY-MM-DD');
+  }
+  return params;
+}
+
+export const eventListQuery = (f: EventFilter) =>
+  queryOptions({
+    queryKey: ['events', 'list', eventParams(f)],
+    queryFn: () => http.get<EventPage>('/api/v1/events', { params: eventParams(f) }),
+    placeholderData: (previous) => previous,
+  });
+
+export const eventDetailQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['events', 'detail', id],
+    queryFn: () => http.get<EventItem>(`/api/v1/event/detail/${id}`),
+  });
+
+interface PlantOption {
+  id: number;
+  name: string;
+}
+
+/** Plants for the plant filter (the first 100 matching the typed name). */
+export const plantOptionsQuery = (name: string) =>
+  queryOptions({
+    queryKey: ['events', 'plants', name],
+    queryFn: () =>
+      http.get<{ infos: PlantOption[] }>('/api/v1/plants', {
+        params: { page: 1, limit: 100, name },
+      }),
+    staleTime: 60_000,
+  });
+
+/** Inverter or battery events of the filters as an .xlsx. */
+export function downloadEvents(kind: 'inverter' | 'battery', f: EventFilter): Promise<void> {
+  const params = eventParams(f);
+  delete params.page;
+  delete params.limit;
+  const url =
+    kind === 'inverter'
+      ? '/api/v1/workdata/event/download'
+      : '/api/v1/workdata/battery/event/download';
+  return downloadFile(url, params, `${kind}-events.xlsx`);
+}
+
+/** A device's dynamic data (its reports) over at most 31 days, chosen columns, as an .xlsx. */
+export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: string): Promise<void> {
+  const params: Record<string, string> = {
+    sn: sn.trim(),
+    sdate: range[0].format('YYYY-MM-DD'),
+    edate: range[1].format('YYYY-MM-DD'),
+  };
+  const column = columns
+    .split(/[,\s]+/)
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .join(',');
+  if (column) params.column = column;
+  return downloadFile('/api/v1/workdata/dynamic/download', params, `dynamic-${sn.trim()}.xlsx`);
+}
+
+/** A message (GET /api/v1/messages). */
+export interface MessageItem {
+  id: number;
+  title: string;
+  content: string;
+  type: 'warning' | 'fault';
+  /** 0 unread, 1 read. */
+  status: number;
+  createAt: string;
+  plantId: number | null;
+  sn: string | null;
+  event: EventItem;
+}
+
+export const messageCountQuery = queryOptions({
+  queryKey: ['messages', 'count'],
+  queryFn: () => http.get<number>('/api/v1/message/count', { silent: true }),
+  refetchInterval: 60_000,
+});
+
+export const messageListQuery = queryOptions({
+  queryKey: ['messages', 'list'],
+  queryFn: () =>
+    http.get<{ total: number; infos: MessageItem[] }>('/api/v1/messages', {
+      params: { pageSize: 10, pageNumber: 1, status: -1 },
+    }),
+});
+
+export const readMessage = (id: number) => http.post<void>(`/api/v1/message/${id}/read`, {});
+export const readAllMessages = () => http.post<void>('/api/v1/messages/read', {});

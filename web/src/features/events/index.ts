@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+
+export const EventListPage = lazy(() => import('./EventListPage'));
+export { MessageBell } from './MessageBell';

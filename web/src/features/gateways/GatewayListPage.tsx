@@ -1,0 +1,229 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Input,
+  InputNumber,
+  Result,
+  Segmented,
+  Space,
+  Table,
+  Typography,
+  type TableProps,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { MISSING } from '@/shared/format/number';
+import { isApiError } from '@/shared/http';
+import { useCan } from '@/shared/permissions';
+import {
+  DEFAULT_QUERY,
+  downloadGateways,
+  gatewayCountQuery,
+  gatewayListQuery,
+  type GatewayQuery,
+  type GatewayRow,
+} from './api';
+import { SignalBars } from './SignalBars';
+import { StatusBadge } from './status';
+
+const text = (v: string | null | undefined) => (v && v.trim() ? v : MISSING);
+
+/** device/gateway: the gateways the caller may see, with counts, filters and a download. */
+export default function GatewayListPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const mayExport = useCan('gateway.export');
+  const [query, setQuery] = useState<GatewayQuery>(DEFAULT_QUERY);
+  const [sn, setSn] = useState('');
+  const [protocol, setProtocol] = useState('');
+  const [downloading, setDownloading] = useState(false);
+  const list = useQuery(gatewayListQuery(query));
+  const counts = useQuery(gatewayCountQuery);
+  const update = (patch: Partial<GatewayQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
+  const filtered =
+    query.sn !== '' || query.protocol !== '' || query.status !== -1 || query.uploadCycle !== -1;
+
+  const download = () => {
+    setDownloading(true);
+    downloadGateways(query)
+      .catch((e: unknown) =>
+        message.error(isApiError(e) ? e.message : t('gateways.downloadFailed')),
+      )
+      .finally(() => setDownloading(false));
+  };
+
+  const columns: TableProps<GatewayRow>['columns'] = [
+    {
+      key: 'sn',
+      title: t('gateways.column.sn'),
+      fixed: 'left',
+      width: 170,
+      render: (_, row) => (
+        <Link to={`/device/gateway/${row.id}`} data-testid="gateway-sn">
+          {row.sn}
+        </Link>
+      ),
+    },
+    { key: 'alias', title: t('gateways.column.alias'), render: (_, row) => text(row.alias) },
+    {
+      key: 'status',
+      title: t('gateways.column.status'),
+      width: 110,
+      render: (_, row) => <StatusBadge status={row.status} />,
+    },
+    {
+      key: 'signal',
+      title: t('gateways.column.signal'),
+      width: 90,
+      render: (_, row) => <SignalBars signal={row.signal} />,
+    },
+    {
+      key: 'softVer',
+      title: t('gateways.column.softVer'),
+      render: (_, row) => text(row.softVer),
+    },
+    {
+      key: 'hardVer',
+      title: t('gateways.column.hardVer'),
+      render: (_, row) => text(row.hardVer),
+    },
+    {
+      key: 'protocol',
+      title: t('gateways.column.protocol'),
+      render: (_, row) => text(row.protocolType),
+    },
+    {
+      key: 'comm',
+      title: t('gateways.column.commType'),
+      render: (_, row) => text(row.commTypeName),
+    },
+    {
+      key: 'lldt',
+      title: t('gateways.column.lastOnline'),
+      width: 170,
+      render: (_, row) => text(row.lldt),
+    },
+    {
+      key: 'uploadCycle',
+      title: t('gateways.column.uploadCycle'),
+      align: 'right',
+      render: (_, row) => t('gateways.seconds', { value: row.uploadCycle }),
+    },
+    {
+      key: 'customer',
+      title: t('gateways.column.customer'),
+      render: (_, row) => text(row.customerName),
+    },
+    {
+      key: 'plant',
+      title: t('gateways.column.plant'),
+      render: (_, row) => text(row.plantName),
+    },
+  ];
+
+  return (
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="gateways-title">
+          {t('gateways.title')}
+        </Typography.Title>
+      }
+      extra={
+        mayExport && (
+          <Button
+            icon={<DownloadOutlined />}
+            loading={downloading}
+            onClick={download}
+            data-testid="gateways-download"
+          >
+            {t('gateways.download')}
+          </Button>
+        )
+      }
+    >
+      <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
+        <Segmented
+          data-testid="gateway-status"
+          value={query.status}
+          onChange={(status) => update({ status: Number(status) })}
+          options={[
+            { value: -1, label: `${t('gateways.filter.all')} ${counts.data?.total ?? MISSING}` },
+            { value: 1, label: `${t('gateways.status.online')} ${counts.data?.online ?? MISSING}` },
+            {
+              value: 0,
+              label: `${t('gateways.status.offline')} ${counts.data?.offline ?? MISSING}`,
+            },
+          ]}
+        />
+        <Space wrap>
+          <Input.Search
+            allowClear
+            placeholder={t('gateways.filter.sn')}
+            aria-label={t('gateways.filter.sn')}
+            value={sn}
+            onChange={(e) => setSn(e.target.value)}
+            onSearch={(v) => update({ sn: v })}
+            style={{ width: 200 }}
+            data-testid="gateway-search"
+          />
+          <Input.Search
+            allowClear
+            placeholder={t('gateways.filter.protocol')}
+            aria-label={t('gateways.filter.protocol')}
+            value={protocol}
+            onChange={(e) => setProtocol(e.target.value)}
+            onSearch={(v) => update({ protocol: v })}
+            style={{ width: 200 }}
+          />
+          <InputNumber<number>
+            min={1}
+            placeholder={t('gateways.filter.uploadCycle')}
+            aria-label={t('gateways.filter.uploadCycle')}
+            value={query.uploadCycle > 0 ? query.uploadCycle : null}
+            onChange={(v) => update({ uploadCycle: v && v > 0 ? v : -1 })}
+            style={{ width: 170 }}
+            suffix="s"
+          />
+        </Space>
+      </Flex>
+      {list.isError ? (
+        <Result
+          status="warning"
+          title={t('gateways.loadFailed')}
+          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
+        />
+      ) : (
+        <Table<GatewayRow>
+          rowKey="id"
+          data-testid="gateway-table"
+          columns={columns}
+          dataSource={list.data?.infos ?? []}
+          loading={list.isFetching}
+          scroll={{ x: 1500 }}
+          locale={{
+            emptyText: (
+              <Empty description={filtered ? t('gateways.emptyFiltered') : t('gateways.empty')} />
+            ),
+          }}
+          pagination={{
+            current: query.page,
+            pageSize: query.limit,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [10, 20, 50, 100],
+            showTotal: (total) => t('gateways.total', { total }),
+          }}
+          onChange={(p) =>
+            setQuery((q) => ({ ...q, page: p.current ?? 1, limit: p.pageSize ?? q.limit }))
+          }
+        />
+      )}
+    </Card>
+  );
+}

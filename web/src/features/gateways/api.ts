@@ -1,0 +1,126 @@
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '@/shared/http';
+import { downloadFile } from '@/shared/http/download';
+
+export interface Page<T> {
+  pageSize: number;
+  pageNumber: number;
+  total: number;
+  infos: T[];
+}
+
+/** An item of GET /api/v1/gateways (API_CONVENTIONS.md plus plant and customer). */
+export interface GatewayRow {
+  id: number;
+  sn: string;
+  key: string;
+  alias: string;
+  status: number;
+  commType: string;
+  commTypeName: string;
+  signal: number | null;
+  softVer: string;
+  hardVer: string;
+  updateAt: string;
+  protocolType: string;
+  proto: string;
+  model: string;
+  lldt: string | null;
+  uploadCycle: number;
+  devName: string;
+  online: boolean;
+  plantId: number | null;
+  plantName: string | null;
+  plant: { id: number; name: string | null } | null;
+  customerId: number | null;
+  customerName: string | null;
+  createAt: string;
+}
+
+/** A device behind a gateway (GET /api/v1/gateway/{id}). */
+export interface GatewayDevice {
+  id: number;
+  sn: string;
+  family: 'inverter' | 'battery' | 'meter' | 'weather_station' | string;
+  type: number;
+  alias: string;
+  model: string;
+  status: number;
+  online: boolean;
+  parentSn: string | null;
+  lastSeen: string | null;
+}
+
+export interface GatewayDetail extends GatewayRow {
+  devices: GatewayDevice[];
+}
+
+export interface GatewayCounts {
+  total: number;
+  online: number;
+  offline: number;
+}
+
+export interface GatewayQuery {
+  page: number;
+  limit: number;
+  /** -1 any, 1 online, 0 offline. */
+  status: number;
+  /** Seconds; -1 any. */
+  uploadCycle: number;
+  /** Protocol config name; '' any. */
+  protocol: string;
+  sn: string;
+}
+
+export const DEFAULT_QUERY: GatewayQuery = {
+  page: 1,
+  limit: 10,
+  status: -1,
+  uploadCycle: -1,
+  protocol: '',
+  sn: '',
+};
+
+/** The list filters as query parameters (empty ones left out, "any" as -1). */
+export function gatewayParams(q: GatewayQuery): Record<string, string | number> {
+  const params: Record<string, string | number> = {
+    page: q.page,
+    limit: q.limit,
+    status: q.status,
+    uploadCycle: q.uploadCycle,
+    protocol: q.protocol.trim() || -1,
+  };
+  if (q.sn.trim()) params.sn = q.sn.trim();
+  return params;
+}
+
+export const gatewayListQuery = (q: GatewayQuery) =>
+  queryOptions({
+    queryKey: ['gateways', 'list', q],
+    queryFn: () => http.get<Page<GatewayRow>>('/api/v1/gateways', { params: gatewayParams(q) }),
+    placeholderData: (previous) => previous,
+  });
+
+export const gatewayCountQuery = queryOptions({
+  queryKey: ['gateways', 'count'],
+  queryFn: () => http.get<GatewayCounts>('/api/v1/gateways/count'),
+});
+
+export const gatewayDetailQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['gateways', 'detail', id],
+    queryFn: () =>
+      http.get<GatewayDetail>(`/api/v1/gateway/${encodeURIComponent(id)}`, {
+        handledCodes: [305],
+      }),
+    retry: false,
+  });
+
+/** gateways.xlsx of the filtered list. */
+export function downloadGateways(q: GatewayQuery): Promise<void> {
+  const params = gatewayParams(q);
+  delete params.page;
+  delete params.limit;
+  return downloadFile('/api/v1/gateways/downLoad', params, 'gateways.xlsx');
+}

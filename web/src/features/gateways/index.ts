@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+
+export const GatewayListPage = lazy(() => import('./GatewayListPage'));
+export const GatewayDetailPage = lazy(() => import('./GatewayDetailPage'));

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { gatewayParams, DEFAULT_QUERY } from './api';
+import { deviceLink, signalBars, signalUnit } from './signal';
+
+describe('signalBars', () => {
+  it('reads dBm values into four bars', () => {
+    expect(signalBars(-61)).toBe(4);
+    expect(signalBars(-70)).toBe(3);
+    expect(signalBars(-80)).toBe(2);
+    expect(signalBars(-90)).toBe(1);
+    expect(signalBars(-110)).toBe(0);
+  });
+
+  it('reads percentages and missing values', () => {
+    expect(signalBars(80)).toBe(4);
+    expect(signalBars(30)).toBe(2);
+    expect(signalBars(0)).toBe(0);
+    expect(signalBars(null)).toBeNull();
+    expect(signalBars(Number.NaN)).toBeNull();
+    expect(signalUnit(-61)).toBe('dBm');
+    expect(signalUnit(61)).toBe('%');
+  });
+});
+
+describe('deviceLink', () => {
+  it('links each family to its screen and encodes the SN', () => {
+    expect(deviceLink('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
+    expect(deviceLink('weather_station', 'WS1')).toBe('/device/weather/WS1');
+    expect(deviceLink('meter', 'M1')).toBe('/device/meter/M1');
+    expect(deviceLink('other', 'X')).toBeNull();
+  });
+});
+
+describe('gatewayParams', () => {
+  it('sends "any" as -1 and leaves an empty SN out', () => {
+    expect(gatewayParams(DEFAULT_QUERY)).toEqual({
+      page: 1,
+      limit: 10,
+      status: -1,
+      uploadCycle: -1,
+      protocol: -1,
+    });
+    expect(gatewayParams({ ...DEFAULT_QUERY, sn: ' gw1 ', protocol: 'deye' })).toMatchObject({
+      sn: 'gw1',
+      protocol: 'deye',
+    });
+  });
+});
