@@ -26,7 +26,7 @@ use crate::{
     envelope::{ApiResult, Data, Done},
     extract::Query,
     meters::{
-        DateQuery, DeviceListQuery, base_item, counts_json, day_curve, device, opt_num,
+        DateQuery, DeviceListQuery, base_item, counts_json, day_curve, device, may_write, opt_num,
         require_device_write, zone_of,
     },
     plants::update_at,
@@ -343,7 +343,7 @@ pub async fn count(
 /// A battery's identity and ratings: SN, model, versions, capacity, cycles, SOH, plant and
 /// gateway.
 #[utoipa::path(get, path = "/api/v1/battery/{sn}/info", tag = "batteries", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the list item's fields plus capacity, capacityRemaining (Ah), soh (numeric strings), cycles, packCount (integers), master (bool), masterSn; 600")))]
+    responses((status = 200, description = "Envelope with the list item's fields plus capacity, capacityRemaining (Ah), soh (numeric strings), cycles, packCount (integers), master, deletable (bools), masterSn; 600")))]
 pub async fn info(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -368,6 +368,8 @@ pub async fn info(
         opt_text(r.as_ref().and_then(|r| r.num("capacity_remaining"))),
     );
     item.insert("master".into(), Value::Bool(master_sn.is_none()));
+    let deletable = may_write(&app, &me, &d, DELETE_KEY).await?;
+    item.insert("deletable".into(), Value::Bool(deletable));
     item.insert("masterSn".into(), json!(master_sn));
     Ok(Data(Value::Object(item)))
 }

@@ -181,6 +181,21 @@ pub(crate) async fn require_device_write(
     Ok(())
 }
 
+/// Whether [`require_device_write`] would let the caller change the device (screens hide the
+/// buttons otherwise).
+pub(crate) async fn may_write(
+    app: &AppState,
+    me: &CurrentUser,
+    d: &DeviceListRow,
+    key: &str,
+) -> ApiResult<bool> {
+    match require_device_write(app, me, d, key).await {
+        Ok(()) => Ok(true),
+        Err(crate::envelope::ApiError::Domain(_)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 fn versions(raw: &str) -> Value {
     serde_json::from_str::<Map<String, Value>>(raw).map_or_else(|_| json!({}), Value::Object)
 }
@@ -380,7 +395,7 @@ pub async fn count(
 /// The latest values of a meter: per-phase voltage, current and power, totals, counters and
 /// today's energy from the rollups.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/realtime", tag = "meters", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), time, updateAt}; 600")))]
+    responses((status = 200, description = "Envelope with {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), editable (bool: alias, master and delete allowed), time, updateAt}; 600")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -409,6 +424,7 @@ pub async fn realtime(
         .collect();
     Ok(Data(json!({
         "sn": d.sn, "status": d.status, "master": app.store.is_master_meter(d.id).await?,
+        "editable": may_write(&app, &me, &d, EDIT_KEY).await?,
         "vip": vip, "power": opt_num(r.num("power")), "pf": opt_num(r.num("power_factor")),
         "fac": opt_num(r.num("frequency")),
         "totalImport": opt_text(r.num("import_energy")),

@@ -278,6 +278,11 @@ async fn info_and_realtime_have_every_field_with_its_type() {
             (Some(true), true)
         );
         assert_eq!(i["gsn"], "GW-BAT-01");
+        assert_eq!(i["deletable"], false, "owners hold no battery.delete");
+        let admin_info = app
+            .get("/api/v1/battery/BAT-0001/info", Some(&c.admin))
+            .await;
+        assert_eq!(admin_info.data()["deletable"], true);
         let pack_info = app
             .get("/api/v1/battery/BAT-0001-X/info", Some(&c.ann))
             .await;

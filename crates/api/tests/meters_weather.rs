@@ -261,6 +261,7 @@ async fn the_meter_list_realtime_and_counts_have_the_client_field_types() {
             (Some("MTR-0001"), Some(1), Some(false))
         );
         assert!(r["time"].is_string() && is_update_at(&r["updateAt"]));
+        assert_eq!(r["editable"], true);
         let empty = app
             .get("/api/v1/meter/MTR-0002/realtime", Some(&c.ann))
             .await;
@@ -428,9 +429,11 @@ async fn alias_master_and_delete_need_a_plant_the_caller_may_edit() {
         )
         .await
         .expect_code(0);
-        app.get("/api/v1/meter/MTR-0001/realtime", Some(&c.bob))
-            .await
-            .expect_code(0);
+        let seen = app
+            .get("/api/v1/meter/MTR-0001/realtime", Some(&c.bob))
+            .await;
+        seen.expect_code(0);
+        assert_eq!(seen.data()["editable"], false, "visitors get no buttons");
         for path in ["alias", "master", "delete"] {
             app.post(
                 &format!("/api/v1/meter/MTR-0001/{path}"),
@@ -510,6 +513,7 @@ async fn weather_stations_answer_under_both_names_with_their_field_types() {
                 (r["sn"].as_str(), r["status"].as_i64()),
                 (Some("WS-0001"), Some(2))
             );
+            assert_eq!(r["editable"], true);
             assert!(r["time"].is_string() && is_update_at(&r["updateAt"]));
             let day = app.get(&format!("{one}/WS-0001/day"), Some(&c.ann)).await;
             day.expect_code(0);
