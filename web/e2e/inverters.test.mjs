@@ -1,0 +1,238 @@
+// Inverters against the demo server (`portal serve --demo`: simulated plants reporting live,
+// with history): the list with its counts and filters, one inverter's detail with real
+// readings and charts, renaming with the 32-byte rule, and another owner seeing none of them.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { api, launch, newPage, signIn } from './browser.mjs';
+import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+
+/** The owner `portal serve --demo` creates (crates/portal/src/demo.rs). */
+const DEMO = { account: 'demo@example.com', password: 'demo1234' };
+const RENAMED = 'E2E roof inverter';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `portal serve --demo` in its own data directory (the shared harness starts servers without
+ * the demo fleet); the owner of `USERS` is created too, to check that it sees nothing.
+ */
+async function startDemoServer() {
+  if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
+  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
+    throw new Error("web/dist is missing: run 'npm run build' first");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-inverters-'));
+  const port = await freePort();
+  const env = { ...process.env };
+  delete env.PORTAL_DATABASE_URL;
+  Object.assign(env, {
+    PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
+    PORTAL_DATA_DIR: dataDir,
+    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    // the embedded device broker on a free port of its own
+    PORTAL_MQTT_ADDR: `127.0.0.1:${await freePort()}`,
+  });
+  const owner = USERS.owner;
+  const created = spawnSync(
+    PORTAL_BIN,
+    [
+      'admin',
+      'create-user',
+      '--account',
+      owner.account,
+      '--password',
+      owner.password,
+      '--role',
+      owner.role,
+      '--nickname',
+      owner.nickname,
+    ],
+    { env, encoding: 'utf8' },
+  );
+  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
+  let output = '';
+  const child = spawn(PORTAL_BIN, ['serve', '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`portal exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/anonymous/config`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`portal did not answer:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            child.kill('SIGKILL');
+            r();
+          }, 5000);
+          child.once('exit', () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls the API until the demo's inverters have reported (the first history batches). */
+async function waitForInverters(page) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const r = await api(page, '/api/v1/inverters?page=1&limit=100&status=-1&type=-2');
+    if (r.code === 0 && r.data.total > 0 && r.data.infos.some((i) => i.pac > 0 || i.etotal > 0))
+      return r.data;
+    if (Date.now() > deadline) throw new Error(`no inverter data: ${JSON.stringify(r)}`);
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+}
+
+describe('inverters', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startDemoServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists the demo inverters, opens one with real readings and renames it', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    const list = await waitForInverters(page);
+
+    // ---- /device redirects into the group; the inverter list with counts and rows
+    await page.goto(`${server.url}/device/inverter`);
+    await page.getByTestId('inverters-title').waitFor();
+    const counts = await api(page, '/api/v1/inverters/count');
+    assert.equal(counts.code, 0);
+    await page
+      .getByTestId('count-total')
+      .locator('.ant-statistic-content-value')
+      .filter({ hasText: String(counts.data.total) })
+      .waitFor();
+    const rows = page.locator('[data-testid="inverter-table"] tr.ant-table-row');
+    await rows.first().waitFor();
+    assert.ok((await rows.count()) >= 1);
+    assert.equal(
+      await page
+        .locator('[data-testid="side-menu"] .ant-menu-item-selected')
+        .getAttribute('data-menu-key'),
+      '/device/inverter',
+    );
+
+    // the SN filter narrows the list to one inverter
+    // a hybrid (it has battery, EPS and generator tabs) that has produced energy
+    const hybrid = (i) => [2, 21, 22, 93, 94].includes(i.type);
+    const target = list.infos.find((i) => hybrid(i) && i.etotal > 0) ?? list.infos.find(hybrid);
+    assert.ok(target, 'the demo fleet has a hybrid inverter');
+    await page.getByTestId('filter-sn').locator('input').fill(target.sn);
+    await page.getByTestId('filter-sn').locator('input').press('Enter');
+    await page.waitForFunction((sn) => {
+      const cells = [...document.querySelectorAll('[data-testid="inverter-sn"]')];
+      return cells.length === 1 && cells[0].textContent === sn;
+    }, target.sn);
+
+    // ---- the detail: basic information, then the PV input with values and the day curve
+    await page.getByTestId('inverter-sn').first().click();
+    await page.waitForURL(new RegExp(`/device/inverter/${target.sn}$`));
+    await page.getByTestId('inverter-title').waitFor();
+    await page.getByTestId('inverter-info').getByText(target.sn).first().waitFor();
+    assert.equal(
+      await page
+        .locator('[data-testid="side-menu"] .ant-menu-item-selected')
+        .getAttribute('data-menu-key'),
+      '/device/inverter',
+      'the detail highlights the inverter item',
+    );
+
+    await page.getByTestId('tab-input').click();
+    await page.getByTestId('realtime-input').waitFor();
+    const input = await api(page, `/api/v1/inverter/${target.sn}/realtime/input`);
+    assert.equal(input.code, 0);
+    const pvRows = page.locator('[data-testid="pv-inputs"] tr.ant-table-row');
+    await pvRows.first().waitFor();
+    assert.equal(await pvRows.count(), input.data.pvIV.length);
+    // the series card draws a chart (history exists) or says there is no data for today
+    const series = page.getByTestId('series-input');
+    await series.locator('canvas, .ant-empty').first().waitFor();
+
+    await page.getByTestId('tab-battery').click();
+    await page.getByTestId('realtime-battery').waitFor();
+    const battery = await api(page, `/api/v1/inverter/battery/${target.sn}/realtime`);
+    const soc = battery.data.soc === null ? '--' : `${Math.round(Number(battery.data.soc))} %`;
+    await page
+      .getByTestId('value-soc')
+      .filter({ hasText: soc.split(' ')[0] })
+      .waitFor();
+    await page.getByTestId('series-battery').getByText('Year').click();
+    await page.getByTestId('series-battery').locator('canvas, .ant-empty').first().waitFor();
+
+    // ---- rename: the 32-byte rule in the form, then a real name
+    await page.getByRole('tab', { name: 'Basic information' }).click();
+    await page.getByTestId('rename').click();
+    await page.getByTestId('alias-input').fill('逆'.repeat(11));
+    await page.getByTestId('alias-submit').click();
+    await page.getByText('At most 32 bytes').waitFor();
+    await page.getByTestId('alias-input').fill(RENAMED);
+    await page.getByTestId('alias-submit').click();
+    await page.getByTestId('inverter-title').filter({ hasText: RENAMED }).waitFor();
+    const detail = await api(page, `/api/v1/inverter/${target.sn}`);
+    assert.equal(detail.data.alias, RENAMED);
+    await page.getByTestId('info-alias').filter({ hasText: RENAMED }).waitFor();
+    if (process.env.INVERTER_SHOTS) {
+      await page.getByTestId('tab-output').click();
+      await page.getByTestId('series-output').locator('canvas, .ant-empty').first().waitFor();
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: `${process.env.INVERTER_SHOTS}/detail-output.png` });
+      await page.goto(`${server.url}/device/inverter`);
+      await page.locator('[data-testid="inverter-table"] tr.ant-table-row').first().waitFor();
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: `${process.env.INVERTER_SHOTS}/list.png` });
+    }
+    await context.close();
+  });
+
+  it('shows another owner none of the demo inverters', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    await page.goto(`${server.url}/device/inverter`);
+    await page.getByTestId('inverters-title').waitFor();
+    await page.getByText('No inverters yet').waitFor();
+    const demoSn = (await api(page, '/api/v1/inverters')).data.infos;
+    assert.deepEqual(demoSn, []);
+    await page.goto(`${server.url}/device/inverter/NOT-MINE-0001`);
+    await page.getByText('This inverter does not exist or is not visible to you.').waitFor();
+    await context.close();
+  });
+});
