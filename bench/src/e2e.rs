@@ -188,6 +188,7 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         tasks.push(gw_rt.spawn(gateway(
             i,
             addr,
+            o.window,
             load.clone(),
             Template::new(&gateway_sn(i), o.devices_per_message, o.values),
             base_ts,
@@ -335,13 +336,22 @@ async fn release_permits(load: Arc<Load>, committed: Arc<devices::link::LinkStat
 
 /// One gateway: signs in with its SN and key and publishes telemetry reports with QoS 1, each
 /// as soon as the shared end-to-end budget allows, until told to stop.
-async fn gateway(i: usize, addr: SocketAddr, load: Arc<Load>, template: Template, base_ts: i64) {
+async fn gateway(
+    i: usize,
+    addr: SocketAddr,
+    window: u16,
+    load: Arc<Load>,
+    template: Template,
+    base_ts: i64,
+) {
     let sn = gateway_sn(i);
     let mut options = MqttOptions::new(sn.clone(), addr.ip().to_string(), addr.port());
     options
         .set_credentials(sn.clone(), gateway_key(i))
         .set_keep_alive(Duration::from_secs(30))
-        .set_inflight(u16::MAX)
+        // rumqttc allocates its in-flight table up front (u16::MAX slots cost ~4 MiB per
+        // client), so size it to what a gateway can really have in flight.
+        .set_inflight(window.max(1))
         .set_max_packet_size(512 * 1024, 512 * 1024);
     let (client, mut events) = AsyncClient::new(options, 64);
     let (up_tx, up_rx) = tokio::sync::oneshot::channel::<()>();

@@ -252,3 +252,28 @@ fn values_spread_over_several_blocks_are_joined() {
     ];
     assert_eq!(decode(&cfg, &blocks).number("x"), Some(5.0));
 }
+
+#[test]
+fn reported_values_read_as_numbers_texts_and_booleans_and_nothing_else() {
+    use devices::decode::Value;
+    let read = |json: &str| serde_json::from_str::<Value>(json);
+    assert_eq!(read("12").ok(), Some(Value::Number(12.0)));
+    assert_eq!(read("-3").ok(), Some(Value::Number(-3.0)));
+    assert_eq!(
+        read("18446744073709551615").ok(),
+        Some(Value::Number(u64::MAX as f64))
+    );
+    assert_eq!(read("2.5e1").ok(), Some(Value::Number(25.0)));
+    assert_eq!(read("true").ok(), Some(Value::Bool(true)));
+    assert_eq!(read(r#""SN1""#).ok(), Some(Value::Text("SN1".into())));
+    assert_eq!(read(r#""a\"b""#).ok(), Some(Value::Text("a\"b".into())));
+    for bad in ["null", "[1]", r#"{"a":1}"#] {
+        assert!(read(bad).is_err(), "{bad} must be refused");
+    }
+    let back = serde_json::to_string(&vec![
+        Value::Number(1.5),
+        Value::Bool(false),
+        Value::Text("x".into()),
+    ]);
+    assert_eq!(back.ok().as_deref(), Some(r#"[1.5,false,"x"]"#));
+}

@@ -55,12 +55,45 @@ pub(crate) fn lookup(blocks: &[RegisterBlock], kind: RegisterType, address: u32)
 }
 
 /// A decoded value. Serialised untagged so telemetry JSON reads `12.5`, `"SN123"`, `true`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     Bool(bool),
     Number(f64),
     Text(String),
+}
+
+/// Read straight from the token: serde's `untagged` derive buffers each value and builds an
+/// error for every variant that does not match, which was the costliest step of ingest.
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Value;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number, a string or a boolean")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+                Ok(Value::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+                Ok(Value::Number(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+                Ok(Value::Number(v as f64))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+                Ok(Value::Number(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+                Ok(Value::Text(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Value, E> {
+                Ok(Value::Text(v))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 impl Value {

@@ -37,7 +37,11 @@ pub use status::refresh_statuses;
 pub struct IngestOptions {
     /// Most submissions written in one transaction.
     pub max_batch: usize,
-    /// How long a batch waits for more submissions after its first one.
+    /// How long a batch waits for more submissions after its first one. Zero (the default)
+    /// is group commit: a batch is whatever queued while the previous one committed, so
+    /// batches grow with load and a lone report is not held back. Each gateway has one
+    /// report in flight (its PUBACK waits for the commit), so any wait here is added to every
+    /// gateway's cycle.
     pub max_wait: Duration,
     /// How long a device's registration (plant, time zone) is trusted before it is read again.
     pub device_ttl: Duration,
@@ -53,7 +57,7 @@ impl Default for IngestOptions {
     fn default() -> Self {
         IngestOptions {
             max_batch: 2000,
-            max_wait: Duration::from_millis(50),
+            max_wait: Duration::ZERO,
             device_ttl: Duration::from_secs(600),
             cache_capacity: 200_000,
             protocols: crate::protocol::shipped().unwrap_or_default(),

@@ -67,7 +67,7 @@ fn check_sn(sn: &str) -> Result<(), String> {
 /// Checks a report and decodes its raw blocks; any problem refuses the whole report, so a
 /// gateway never has half a report stored.
 pub fn check_telemetry(
-    t: &Telemetry,
+    t: Telemetry,
     now: i64,
     protocols: &HashMap<String, ProtocolConfig>,
 ) -> Result<Vec<Checked>, String> {
@@ -79,13 +79,13 @@ pub fn check_telemetry(
         return Err("too many devices".into());
     }
     t.devices
-        .iter()
+        .into_iter()
         .map(|d| check_reading(d, protocols))
         .collect()
 }
 
 fn check_reading(
-    d: &DeviceReading,
+    mut d: DeviceReading,
     protocols: &HashMap<String, ProtocolConfig>,
 ) -> Result<Checked, String> {
     check_sn(&d.sn)?;
@@ -93,7 +93,8 @@ fn check_reading(
         check_sn(parent)?;
     }
     let family = parse_family(&d.family).ok_or_else(|| format!("unknown family {}", d.family))?;
-    let mut values: BTreeMap<String, Value> = BTreeMap::new();
+    // Values the gateway decoded itself win over decoded raw blocks of the same key.
+    let mut values: BTreeMap<String, Value> = std::mem::take(&mut d.values);
     if !d.raw.is_empty() {
         let config = protocols
             .get(&d.protocol)
@@ -107,11 +108,8 @@ fn check_reading(
                 .increment(decoded.invalid.len() as u64);
         }
         for (key, value) in decoded.values {
-            values.insert(key.to_string(), value);
+            values.entry(key.to_string()).or_insert(value);
         }
-    }
-    for (key, value) in &d.values {
-        values.insert(key.clone(), value.clone());
     }
     if values.len() > MAX_VALUES {
         return Err("too many values".into());
@@ -127,12 +125,12 @@ fn check_reading(
         }
     }
     Ok(Checked {
-        sn: d.sn.clone(),
+        sn: d.sn,
         family,
         type_code: d.type_code,
-        protocol: d.protocol.clone(),
+        protocol: d.protocol,
         model: d.model.chars().take(64).collect(),
-        parent: d.parent.clone(),
+        parent: d.parent,
         values,
     })
 }
@@ -228,30 +226,30 @@ mod tests {
     fn reports_from_the_far_future_or_older_than_a_year_are_refused() {
         let p = protocols();
         let ok = report(NOW + MAX_FUTURE_MS, vec![reading(&[])]);
-        assert!(check_telemetry(&ok, NOW, &p).is_ok());
+        assert!(check_telemetry(ok.clone(), NOW, &p).is_ok());
         let future = report(NOW + MAX_FUTURE_MS + 1, vec![reading(&[])]);
-        assert!(check_telemetry(&future, NOW, &p).is_err());
+        assert!(check_telemetry(future.clone(), NOW, &p).is_err());
         let old = report(NOW - MAX_AGE_MS - 1, vec![reading(&[])]);
-        assert!(check_telemetry(&old, NOW, &p).is_err());
+        assert!(check_telemetry(old.clone(), NOW, &p).is_err());
         let v2 = Telemetry { v: 2, ..ok };
-        assert!(check_telemetry(&v2, NOW, &p).is_err());
+        assert!(check_telemetry(v2.clone(), NOW, &p).is_err());
     }
 
     #[test]
     fn non_finite_values_unknown_families_and_unknown_protocols_are_refused() {
         let p = protocols();
         let nan = reading(&[("pv1_power", Value::Number(f64::NAN))]);
-        assert!(check_telemetry(&report(NOW, vec![nan]), NOW, &p).is_err());
+        assert!(check_telemetry(report(NOW, vec![nan]), NOW, &p).is_err());
         let mut fridge = reading(&[]);
         fridge.family = "fridge".into();
-        assert!(check_telemetry(&report(NOW, vec![fridge]), NOW, &p).is_err());
+        assert!(check_telemetry(report(NOW, vec![fridge]), NOW, &p).is_err());
         let mut raw = reading(&[]);
         raw.protocol = "nope".into();
         raw.raw = vec![RegisterBlock::holding(0, vec![1])];
-        assert!(check_telemetry(&report(NOW, vec![raw]), NOW, &p).is_err());
+        assert!(check_telemetry(report(NOW, vec![raw]), NOW, &p).is_err());
         let mut empty_sn = reading(&[]);
         empty_sn.sn.clear();
-        assert!(check_telemetry(&report(NOW, vec![empty_sn]), NOW, &p).is_err());
+        assert!(check_telemetry(report(NOW, vec![empty_sn]), NOW, &p).is_err());
     }
 
     #[test]
@@ -265,7 +263,7 @@ mod tests {
         let address = u16::try_from(point.address).unwrap_or(0);
         let mut r = reading(&[("grid_power", Value::Number(-5.0))]);
         r.raw = vec![RegisterBlock::holding(address, vec![123])];
-        let checked = check_telemetry(&report(NOW, vec![r]), NOW, &p).unwrap_or_default();
+        let checked = check_telemetry(report(NOW, vec![r]), NOW, &p).unwrap_or_default();
         let v = &checked[0].values;
         assert_eq!(
             v.get("today_pv_energy"),

@@ -85,10 +85,12 @@ impl Worker {
         let max = self.options.max_batch.max(1);
         while let Some(first) = rx.recv().await {
             let mut batch = vec![first];
-            let deadline = tokio::time::Instant::now() + self.options.max_wait;
+            let linger = self.options.max_wait;
+            let deadline = tokio::time::Instant::now() + linger;
             while batch.len() < max {
                 match rx.try_recv() {
                     Ok(s) => batch.push(s),
+                    Err(_) if linger.is_zero() => break,
                     Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
                         Ok(Some(s)) => batch.push(s),
                         Ok(None) | Err(_) => break,
@@ -107,7 +109,7 @@ impl Worker {
         let mut others = Vec::new();
         for s in batch {
             match s.item {
-                Item::Telemetry(t) => match self.prepare(&s.gateway_sn, &t, now, &mut rows).await {
+                Item::Telemetry(t) => match self.prepare(&s.gateway_sn, t, now, &mut rows).await {
                     Ok((latest, words, points)) => pending.push(Pending {
                         done: s.done,
                         latest,
@@ -265,7 +267,7 @@ impl Worker {
     async fn prepare(
         &mut self,
         gateway_sn: &str,
-        t: &crate::report::Telemetry,
+        t: crate::report::Telemetry,
         now: i64,
         rows: &mut TelemetryBatch,
     ) -> Result<
@@ -276,6 +278,7 @@ impl Worker {
         ),
         String,
     > {
+        let ts = t.ts;
         let checked = prepare::check_telemetry(t, now, &self.protocols)?;
         let gateway = self.gateway_id(gateway_sn).await?;
         let mut placed = Vec::with_capacity(checked.len());
@@ -287,17 +290,17 @@ impl Worker {
         let mut words = Vec::new();
         let mut points = 0u64;
         for (place, c) in placed {
-            let (sample, energy) = prepare::rows(&c, place, t.ts)?;
+            let (sample, energy) = prepare::rows(&c, place, ts)?;
             points += c.values.len() as u64;
             latest.push(Latest {
                 device_id: place.device_id,
-                ts: t.ts,
+                ts,
                 payload: Arc::from(sample.payload.as_str()),
             });
             rows.samples.push(sample);
             rows.energy.extend(energy);
             if has_words(c.family, &c) {
-                words.push((place, c.family, t.ts, c));
+                words.push((place, c.family, ts, c));
             }
         }
         Ok((latest, words, points))
