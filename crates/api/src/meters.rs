@@ -395,7 +395,7 @@ pub async fn count(
 /// The latest values of a meter: per-phase voltage, current and power, totals, counters and
 /// today's energy from the rollups.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/realtime", tag = "meters", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), editable (bool: alias, master and delete allowed), time, updateAt}; 600")))]
+    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), editable (bool: alias, master and delete allowed), time, updateAt}; 600")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -422,7 +422,8 @@ pub async fn realtime(
             })
         })
         .collect();
-    Ok(Data(json!({
+    let mut body = base_item(&d);
+    let values = json!({
         "sn": d.sn, "status": d.status, "master": app.store.is_master_meter(d.id).await?,
         "editable": may_write(&app, &me, &d, EDIT_KEY).await?,
         "vip": vip, "power": opt_num(r.num("power")), "pf": opt_num(r.num("power_factor")),
@@ -433,7 +434,11 @@ pub async fn realtime(
         "etodayExport": opt_text(Some(energy("grid_export").unwrap_or(0.0))),
         "time": (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
         "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
-    })))
+    });
+    if let Value::Object(values) = values {
+        body.extend(values);
+    }
+    Ok(Data(Value::Object(body)))
 }
 
 /// A meter's power over a plant-local day: total and per phase, in W.

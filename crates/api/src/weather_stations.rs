@@ -17,8 +17,8 @@ use crate::{
     envelope::{ApiResult, Data, Done},
     extract::{Body, Query},
     meters::{
-        AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, counts_json, day_curve, device,
-        list_page, may_write, remove, rename,
+        AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, counts_json,
+        day_curve, device, list_page, may_write, remove, rename,
     },
     plants::update_at,
     readings::{self, Reading, opt_text},
@@ -100,7 +100,7 @@ pub async fn count(
 
 /// The latest values of a weather station.
 #[utoipa::path(get, path = "/api/v1/weatherStation/{sn}/realtime", tag = "weather stations", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {sn, alias, status, irradiance (W/m²), moduleTemp, ambientTemp (°C), humidity (%), windSpeed (m/s), windDirection (°), pressure (hPa), todayIrradiation (kWh/m²), rainfall (mm) as numeric strings or null, editable (bool), time, updateAt}; also /api/v1/meteorological/{sn}/realtime; 600")))]
+    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, alias, status, irradiance (W/m²), moduleTemp, ambientTemp (°C), humidity (%), windSpeed (m/s), windDirection (°), pressure (hPa), todayIrradiation (kWh/m²), rainfall (mm) as numeric strings or null, editable (bool), time, updateAt}; also /api/v1/meteorological/{sn}/realtime; 600")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -112,12 +112,16 @@ pub async fn realtime(
     let r = readings::latest(&app.store, d.id)
         .await?
         .unwrap_or_default();
-    let mut body = json!({
+    let mut body = Value::Object(base_item(&d));
+    let head = json!({
         "sn": d.sn, "alias": d.alias, "status": d.status,
         "editable": may_write(&app, &me, &d, EDIT_KEY).await?,
         "time": (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
         "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
     });
+    if let (Value::Object(body), Value::Object(head)) = (&mut body, head) {
+        body.extend(head);
+    }
     for (wire, key) in VALUES {
         body[wire] = opt_text(r.num(key));
     }

@@ -262,6 +262,11 @@ async fn the_meter_list_realtime_and_counts_have_the_client_field_types() {
         );
         assert!(r["time"].is_string() && is_update_at(&r["updateAt"]));
         assert_eq!(r["editable"], true);
+        assert_eq!(r["plant"]["id"].as_i64(), Some(c.plant));
+        assert_eq!(
+            (r["gsn"].as_str(), r["alias"].as_str()),
+            (Some("GW-MTR-01"), Some(""))
+        );
         let empty = app
             .get("/api/v1/meter/MTR-0002/realtime", Some(&c.ann))
             .await;
@@ -514,6 +519,7 @@ async fn weather_stations_answer_under_both_names_with_their_field_types() {
                 (Some("WS-0001"), Some(2))
             );
             assert_eq!(r["editable"], true);
+            assert_eq!(r["plant"]["name"], "Ann meter plant");
             assert!(r["time"].is_string() && is_update_at(&r["updateAt"]));
             let day = app.get(&format!("{one}/WS-0001/day"), Some(&c.ann)).await;
             day.expect_code(0);
