@@ -9,6 +9,7 @@ import { EventListPage } from '@/features/events';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
+import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SystemUpdatePage } from '@/features/system';
 import type { MenuGroup, RouteEntry } from './menu';
@@ -46,6 +47,12 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'station.create',
     labelKey: 'menu.plantAdd',
     element: PlantWizardPage,
+    hideInMenu: true,
+  },
+  {
+    path: '/plants/overview/:id/:type',
+    labelKey: 'overview.title',
+    element: PlantOverviewPage,
     hideInMenu: true,
   },
   {

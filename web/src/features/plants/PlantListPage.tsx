@@ -1,5 +1,6 @@
 import {
   AppstoreOutlined,
+  DashboardOutlined,
   DeleteOutlined,
   EditOutlined,
   EnvironmentOutlined,
@@ -101,6 +102,9 @@ export default function PlantListPage() {
       .then(open)
       .catch(() => setDetail(id));
   };
+  // The plant overview (monitoring) of a row or a map marker.
+  const overview = (row: { id: number; type: number }) =>
+    void navigate(`/plants/overview/${row.id}/${row.type}`);
 
   const columns: TableProps<PlantRow>['columns'] = [
     {
@@ -210,6 +214,16 @@ export default function PlantListPage() {
         );
         return (
           <Space size={0} data-testid="row-actions">
+            <Tooltip title={t('overview.open')}>
+              <Button
+                type="text"
+                size="small"
+                icon={<DashboardOutlined />}
+                aria-label={t('overview.open')}
+                data-testid="action-overview"
+                onClick={() => overview(row)}
+              />
+            </Tooltip>
             {can(row, 'station.edit') &&
               action('edit', <EditOutlined />, () => void navigate(`/plants/edit/${row.id}`))}
             {!row.share &&
@@ -372,7 +386,12 @@ export default function PlantListPage() {
         />
       ) : (
         <Suspense fallback={<div className="plant-map" />}>
-          <PlantMap plants={map.data} loading={map.isPending} onOpen={openFromMap} />
+          <PlantMap
+            plants={map.data}
+            loading={map.isPending}
+            onOpen={openFromMap}
+            onOverview={(id, type) => overview({ id, type })}
+          />
         </Suspense>
       )}
       {dialog?.kind === 'share' && (

@@ -23,10 +23,13 @@ export default function PlantMap({
   plants,
   loading,
   onOpen,
+  onOverview,
 }: {
   plants: readonly MapPlant[] | undefined;
   loading: boolean;
   onOpen: (id: number) => void;
+  /** Opens the plant's overview (monitoring). */
+  onOverview?: (id: number, type: number) => void;
 }) {
   const { t } = useTranslation();
   const { config } = useServerConfig();
@@ -61,6 +64,15 @@ export default function PlantMap({
                     <Typography.Link onClick={() => onOpen(m.id)} data-testid="map-open">
                       {t('plants.openPlant')}
                     </Typography.Link>
+                    {onOverview && (
+                      <Typography.Link
+                        onClick={() => onOverview(m.id, m.type)}
+                        data-testid="map-overview"
+                        style={{ marginLeft: 12 }}
+                      >
+                        {t('overview.open')}
+                      </Typography.Link>
+                    )}
                   </div>
                 </Popup>
               </Marker>

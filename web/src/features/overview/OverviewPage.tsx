@@ -1,0 +1,99 @@
+import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Col, Flex, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { formatNumber } from '@/shared/format/number';
+import { isApiError } from '@/shared/http';
+import { plantHeadQuery } from './api';
+import { DeviceList } from './DeviceList';
+import { EnergyChart } from './EnergyChart';
+import { EventsCard } from './EventsCard';
+import { FlowCard } from './FlowCard';
+import { statusBadge } from './status';
+import { TodayCard } from './TodayCard';
+import { WeatherCard } from './WeatherCard';
+import { isStorage, todayIn } from './format';
+
+/**
+ * plants/overview/{id}/{type}: one plant at a glance. The layout follows the plant type: a
+ * storage plant shows its battery (node, SOC curve); a grid-tied plant without one does not.
+ */
+export default function OverviewPage() {
+  const { t } = useTranslation();
+  const { id: idParam, type: typeParam } = useParams();
+  const id = Number(idParam);
+  const valid = Number.isInteger(id) && id > 0;
+  const plant = useQuery({ ...plantHeadQuery(id), enabled: valid });
+
+  const back = (
+    <Link to="/plants">
+      <ArrowLeftOutlined /> {t('overview.back')}
+    </Link>
+  );
+  if (!valid || (plant.isError && isApiError(plant.error, 700))) {
+    return (
+      <Result
+        status="404"
+        title={t('overview.notFound')}
+        extra={back}
+        data-testid="overview-not-found"
+      />
+    );
+  }
+  if (plant.isError)
+    return <Result status="warning" title={t('overview.loadFailed')} extra={back} />;
+  if (!plant.data) return <Skeleton active />;
+  const p = plant.data;
+  // The route's type is what the list knew; the plant's own type wins once loaded.
+  const type = p.type ?? Number(typeParam);
+  const today = todayIn(p.timezone?.code);
+  const canEdit = p.plantPermission.includes('station.edit');
+
+  return (
+    <Flex vertical gap={16} data-testid="plant-overview">
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Space direction="vertical" size={0}>
+          {back}
+          <Space wrap>
+            <Typography.Title level={3} style={{ margin: 0 }} data-testid="overview-name">
+              {p.name}
+            </Typography.Title>
+            <Badge status={statusBadge(p.status)} text={t(`overview.status.${p.status}`)} />
+            <Tag>{t(`overview.type.${type}`, { defaultValue: String(type) })}</Tag>
+          </Space>
+          <Typography.Text type="secondary">
+            {[p.address, `${formatNumber(p.totalPower)} kWp`, p.timezone?.code]
+              .filter(Boolean)
+              .join(' · ')}
+          </Typography.Text>
+        </Space>
+        {canEdit && (
+          <Link to={`/plants/edit/${p.id}`}>
+            <Button icon={<EditOutlined />}>{t('overview.edit')}</Button>
+          </Link>
+        )}
+      </Flex>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={14}>
+          <FlowCard plantId={p.id} storage={isStorage(type)} />
+        </Col>
+        <Col xs={24} xl={10}>
+          <TodayCard plantId={p.id} />
+        </Col>
+        <Col span={24}>
+          <EnergyChart plantId={p.id} today={today} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <DeviceList plantId={p.id} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <EventsCard plantId={p.id} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <WeatherCard plantId={p.id} today={today} />
+        </Col>
+      </Row>
+    </Flex>
+  );
+}

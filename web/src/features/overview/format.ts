@@ -1,0 +1,33 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import { formatCompact, MISSING } from '@/shared/format/number';
+
+export type TempUnit = 'C' | 'F';
+
+/** A temperature the server sends in °C (as a numeric string), in the user's unit. */
+export function formatTemp(celsius: string | null | undefined, unit: TempUnit): string {
+  if (celsius === null || celsius === undefined || celsius === '') return MISSING;
+  const c = Number(celsius);
+  if (!Number.isFinite(c)) return MISSING;
+  const v = unit === 'F' ? (c * 9) / 5 + 32 : c;
+  return `${Math.round(v * 10) / 10} °${unit}`;
+}
+
+/** Plant types of SPEC section 3: 1 grid-tied, 2 and 3 energy storage (AC or DC coupled). */
+export function isStorage(type: number): boolean {
+  return type === 2 || type === 3;
+}
+
+/** Energy in kWh, compact (SPEC section 9): 1,234 kWh reads 1.2 MWh; '--' when missing. */
+export function energy(value: number | null | undefined): string {
+  return formatCompact(value === null || value === undefined ? value : value * 1000, 'Wh');
+}
+
+/** Today at the plant (YYYY-MM-DD in its zone), not in the browser: Sydney is a day ahead. */
+export function todayIn(tz: string | undefined, now: Date = new Date()): Dayjs {
+  try {
+    const s = new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(now);
+    return dayjs(s);
+  } catch {
+    return dayjs(now);
+  }
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import type { FlowData, Series } from './api';
+import { axisLabel, chartOption, hasData, seriesKind } from './chart';
+import { flowModel } from './flow';
+import { energy, formatTemp, isStorage, todayIn } from './format';
+import { deviceRoute, statusBadge } from './status';
+
+const flow = (patch: Partial<FlowData> = {}): FlowData => ({
+  pvPower: 4000,
+  battPower: 1500,
+  gridOrMeterPower: 400,
+  loadOrEpsPower: 2000,
+  genPower: 0,
+  soc: 55,
+  pvTo: true,
+  toLoad: true,
+  toBat: true,
+  batTo: false,
+  toGrid: true,
+  gridTo: false,
+  genTo: false,
+  existsGen: false,
+  existsMeter: true,
+  existsGrid: true,
+  existsBattery: true,
+  time: '2026-06-01 12:00:00',
+  ...patch,
+});
+
+describe('flowModel', () => {
+  it('points each line the way energy moves', () => {
+    const m = flowModel(flow());
+    const dir = Object.fromEntries(m.links.map((l) => [l.node, l.direction]));
+    expect(dir).toEqual({ pv: 'toHub', battery: 'fromHub', grid: 'fromHub', load: 'fromHub' });
+    expect(m.soc).toBe(55);
+  });
+
+  it('draws a discharging battery and an importing grid towards the inverter', () => {
+    const m = flowModel(flow({ toBat: false, batTo: true, toGrid: false, gridTo: true }));
+    const dir = Object.fromEntries(m.links.map((l) => [l.node, l.direction]));
+    expect(dir.battery).toBe('toHub');
+    expect(dir.grid).toBe('toHub');
+  });
+
+  it('leaves the battery out of a grid-tied plant without one, and keeps it on a storage plant', () => {
+    const none = flow({ existsBattery: false, toBat: false, soc: 0 });
+    expect(flowModel(none).links.map((l) => l.node)).toEqual(['pv', 'grid', 'load']);
+    expect(flowModel(none).soc).toBeNull();
+    const storage = flowModel(none, true);
+    expect(storage.links.map((l) => l.node)).toContain('battery');
+    expect(storage.soc).toBeNull();
+  });
+
+  it('shows the generator only where one exists, idle when it is off', () => {
+    const m = flowModel(flow({ existsGen: true, genPower: 0, genTo: false }));
+    expect(m.links.find((l) => l.node === 'generator')?.direction).toBe('idle');
+  });
+});
+
+const series = (label: string, unit: string, records: [string, string][]): Series => ({
+  unit,
+  label,
+  id: null,
+  groupCode: null,
+  name: null,
+  records: records.map(([time, value]) => ({ time, value, updateTime: null })),
+});
+
+describe('chartOption', () => {
+  const names = { power: 'W', percent: '%', energy: 'kWh' };
+
+  it('draws a day as lines over plant-local HH:MM with SOC on the second axis', () => {
+    const o = chartOption({
+      infos: [
+        series('pv', 'W', [
+          ['2026-06-01 12:00:00', '4000.0'],
+          ['2026-06-01 12:05:00', '3900.0'],
+        ]),
+        series('soc', '%', [['2026-06-01 12:05:00', '55.0']]),
+        series('battery', 'W', []),
+      ],
+      period: 'day',
+      name: (l) => l.toUpperCase(),
+      axisNames: names,
+    }) as {
+      xAxis: { data: string[] };
+      series: { type: string; name: string; data: (number | null)[]; yAxisIndex: number }[];
+      yAxis: unknown[];
+    };
+    expect(o.xAxis.data).toEqual(['12:00', '12:05']);
+    expect(o.series.map((s) => s.name)).toEqual(['PV', 'SOC']);
+    expect(o.series[0]?.data).toEqual([4000, 3900]);
+    expect(o.series[1]?.data).toEqual([null, 55]);
+    expect(o.series[1]?.yAxisIndex).toBe(1);
+    expect(o.yAxis).toHaveLength(2);
+  });
+
+  it('draws month bars and leaves out metrics without energy', () => {
+    const o = chartOption({
+      infos: [
+        series('pv', 'kWh', [
+          ['2026-06-01', '10.0'],
+          ['2026-06-02', '12.5'],
+        ]),
+        series('generator', 'kWh', [['2026-06-01', '0.0']]),
+      ],
+      period: 'month',
+      name: (l) => l,
+      axisNames: names,
+    }) as { xAxis: { data: string[] }; series: { type: string; name: string }[] };
+    expect(o.series).toHaveLength(1);
+    expect(o.series[0]?.type).toBe('bar');
+    expect(o.xAxis.data).toEqual(['2026-06-01', '2026-06-02']);
+  });
+
+  it('knows colours, axis labels and emptiness', () => {
+    expect(seriesKind('grid_export')).toBe('grid');
+    expect(seriesKind('discharge')).toBe('battery');
+    expect(seriesKind('soc')).toBe('soc');
+    expect(axisLabel('2026-06-01 08:15:00', 'day')).toBe('08:15');
+    expect(axisLabel('2026-06', 'year')).toBe('2026-06');
+    expect(hasData([series('pv', 'W', [])])).toBe(false);
+    expect(hasData(undefined)).toBe(false);
+  });
+});
+
+describe('formatting', () => {
+  it('shows temperatures in the user unit and -- when missing', () => {
+    expect(formatTemp('21.0', 'C')).toBe('21 °C');
+    expect(formatTemp('21.0', 'F')).toBe('69.8 °F');
+    expect(formatTemp(null, 'F')).toBe('--');
+  });
+
+  it('shows energy compactly in kWh and MWh', () => {
+    expect(energy(10)).toBe('10 kWh');
+    expect(energy(1.7)).toBe('1.7 kWh');
+    expect(energy(1234)).toBe('1.2 MWh');
+    expect(energy(null)).toBe('--');
+  });
+
+  it('tells storage plants, statuses and device routes', () => {
+    expect(isStorage(1)).toBe(false);
+    expect(isStorage(3)).toBe(true);
+    expect(statusBadge(3)).toBe('error');
+    expect(statusBadge(0)).toBe('default');
+    expect(deviceRoute('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
+    expect(deviceRoute('weather_station', 'W1')).toBeNull();
+  });
+
+  it('takes today in the plant zone', () => {
+    const now = new Date('2026-06-01T23:30:00Z');
+    expect(todayIn('Australia/Sydney', now).format('YYYY-MM-DD')).toBe('2026-06-02');
+    expect(todayIn('America/New_York', now).format('YYYY-MM-DD')).toBe('2026-06-01');
+  });
+});
