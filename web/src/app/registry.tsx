@@ -5,6 +5,7 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
+import { MeterDetailPage, MeterListPage } from '@/features/meters';
 import { EventListPage } from '@/features/events';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
@@ -127,6 +128,21 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'battery.list.view',
     labelKey: 'batteries.detailMenu',
     element: BatteryDetailPage,
+    hideInMenu: true,
+    group: '/device',
+  },
+  {
+    path: '/device/meter',
+    permission: 'equip.view',
+    labelKey: 'meters.menu',
+    element: MeterListPage,
+    group: '/device',
+  },
+  {
+    path: '/device/meter/:sn',
+    permission: 'equip.view',
+    labelKey: 'meters.detailMenu',
+    element: MeterDetailPage,
     hideInMenu: true,
     group: '/device',
   },

@@ -51,7 +51,7 @@ export default function BatteryDetailPage() {
   const navigate = useNavigate();
   const sn = decodeURIComponent(useParams().sn ?? '');
   const info = useQuery(batteryInfoQuery(sn));
-  const canDelete = useCan('battery.delete');
+  const canDelete = useCan('battery.delete') && info.data?.deletable === true;
   const [deleting, setDeleting] = useState(false);
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/battery')}>

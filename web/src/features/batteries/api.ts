@@ -51,6 +51,8 @@ export interface BatteryInfo extends BatteryRow {
   capacityRemaining: NumText;
   master: boolean;
   masterSn: string | null;
+  /** The server lets this caller delete it (role key and plant access). */
+  deletable: boolean;
 }
 
 export interface Extreme {

@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+
+export const MeterListPage = lazy(() => import('./MeterListPage'));
+export const MeterDetailPage = lazy(() => import('./MeterDetailPage'));
