@@ -196,6 +196,9 @@ const INVERTER_METRICS: [(&str, &str); 7] = [
     ("generator", "Generator"),
 ];
 
+/// How a day-curve column reads a report (what `readings::Column` borrows).
+type ReadFn<'a> = Box<dyn Fn(&Reading) -> Option<f64> + 'a>;
+
 /// One day-curve column: a stable label, an English name, a unit, and the keys it reads
 /// (summed when `sum`, else the first present).
 pub(crate) struct Col {
@@ -250,9 +253,9 @@ async fn day_curve(
     let day: NaiveDate = readings::day_param(date, inv.tz);
     let (from, to) = readings::day_bounds(inv.tz, day);
     let samples = app.store.samples(inv.row.id, from, to, DAY_SAMPLES).await?;
-    let reads: Vec<Box<dyn Fn(&Reading) -> Option<f64> + '_>> = cols
+    let reads: Vec<ReadFn<'_>> = cols
         .iter()
-        .map(|c| Box::new(move |r: &Reading| c.read(r)) as Box<dyn Fn(&Reading) -> Option<f64>>)
+        .map(|c| Box::new(move |r: &Reading| c.read(r)) as ReadFn<'_>)
         .collect();
     let columns: Vec<Column<'_>> = cols
         .iter()
