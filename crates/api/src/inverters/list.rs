@@ -114,7 +114,14 @@ pub(crate) struct Figures {
 }
 
 pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures> {
-    let [today, _, _, total] = inv.energy_spans(app).await?;
+    // Two rollup reads (today, all time): a list page runs this once per row.
+    let day = crate::readings::today(inv.tz).to_string();
+    let today = inv
+        .energy(app, &store::telemetry::DayRange::day(&day))
+        .await?;
+    let total = inv
+        .energy(app, &store::telemetry::DayRange::total())
+        .await?;
     Ok(Figures {
         reading: inv.latest(app).await?,
         etoday: today.kwh("pv"),
