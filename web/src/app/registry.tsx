@@ -13,6 +13,7 @@ import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features
 import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SystemUpdatePage } from '@/features/system';
+import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import type { MenuGroup, RouteEntry } from './menu';
 import { RootPage } from './pages/Root';
 
@@ -143,6 +144,21 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'equip.view',
     labelKey: 'meters.detailMenu',
     element: MeterDetailPage,
+    hideInMenu: true,
+    group: '/device',
+  },
+  {
+    path: '/device/weather',
+    permission: 'equip.view',
+    labelKey: 'weather.menu',
+    element: WeatherListPage,
+    group: '/device',
+  },
+  {
+    path: '/device/weather/:sn',
+    permission: 'equip.view',
+    labelKey: 'weather.detailMenu',
+    element: WeatherDetailPage,
     hideInMenu: true,
     group: '/device',
   },

@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+
+export const WeatherListPage = lazy(() => import('./WeatherListPage'));
+export const WeatherDetailPage = lazy(() => import('./WeatherDetailPage'));

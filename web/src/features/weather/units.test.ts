@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { Series } from './api';
+import { compassPoint, dayChartOption, formatTemp, toUserTemp } from './units';
+
+const series = (label: string, unit: string, values: [string, string][]): Series => ({
+  label,
+  unit,
+  records: values.map(([time, value]) => ({ time, value, updateTime: null })),
+});
+
+describe('weather units', () => {
+  it('converts temperatures to the user unit', () => {
+    expect(toUserTemp(24.6, 'C')).toBe(24.6);
+    expect(toUserTemp(24.6, 'F')).toBe(76.3);
+    expect(formatTemp('0', 'F')).toBe('32 °F');
+    expect(formatTemp(null, 'C')).toBe('--');
+  });
+
+  it('names the compass point of a wind direction', () => {
+    expect(compassPoint('225.0')).toBe('SW');
+    expect(compassPoint('359')).toBe('N');
+    expect(compassPoint('-90')).toBe('W');
+    expect(compassPoint(null)).toBeNull();
+  });
+});
+
+describe('weather day chart', () => {
+  const infos = [
+    series('irradiance', 'W/m²', [['2026-05-01 12:00:00', '812.0']]),
+    series('ambientTemp', '°C', [
+      ['2026-05-01 12:00:00', '25.0'],
+      ['2026-05-01 12:05:00', '26.0'],
+    ]),
+    series('moduleTemp', '°C', [['2026-05-01 12:05:00', '41.0']]),
+  ];
+
+  it('shows the temperatures of the view in the user unit on one axis', () => {
+    const o = dayChartOption(infos, 'temperature', 'F', (l) => l) as {
+      xAxis: { data: string[] };
+      yAxis: { name: string }[];
+      series: { name: string; data: (number | null)[]; yAxisIndex: number }[];
+    };
+    expect(o.xAxis.data).toEqual(['12:00', '12:05']);
+    expect(o.yAxis.map((a) => a.name)).toEqual(['°F']);
+    expect(o.series.map((s) => s.name)).toEqual(['ambientTemp (°F)', 'moduleTemp (°F)']);
+    expect(o.series[0]?.data).toEqual([77, 78.8]);
+    expect(o.series[1]?.data).toEqual([null, 105.8]);
+  });
+
+  it('is empty when the view has no data', () => {
+    const o = dayChartOption(infos, 'humidityWind', 'C', (l) => l) as { series: unknown[] };
+    expect(o.series).toEqual([]);
+  });
+});
