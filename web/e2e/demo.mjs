@@ -1,0 +1,91 @@
+// `portal serve --demo` for one browser test file: its own data directory, free HTTP and MQTT
+// ports, the demo owner (crates/portal/src/demo.rs) and, to check tenancy and permissions, the
+// plain owner and the internal administrator of `USERS`. Resolves to { url, mqttPort, log, stop }.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+
+/** The owner `portal serve --demo` creates. */
+export const DEMO = { account: 'demo@example.com', password: 'demo1234' };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startDemoServer(prefix = 'portal-e2e-demo-') {
+  if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
+  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
+    throw new Error("web/dist is missing: run 'npm run build' first");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const env = { ...process.env };
+  delete env.PORTAL_DATABASE_URL;
+  Object.assign(env, {
+    PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
+    PORTAL_DATA_DIR: dataDir,
+    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,
+  });
+  for (const user of [USERS.owner, USERS.admin]) {
+    const created = spawnSync(
+      PORTAL_BIN,
+      ['admin', 'create-user', '--account', user.account, '--password', user.password].concat([
+        '--role',
+        user.role,
+        '--nickname',
+        user.nickname,
+      ]),
+      { env, encoding: 'utf8' },
+    );
+    if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
+  }
+  let output = '';
+  const child = spawn(PORTAL_BIN, ['serve', '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`portal exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/anonymous/config`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`portal did not answer:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    mqttPort,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            child.kill('SIGKILL');
+            r();
+          }, 5000);
+          child.once('exit', () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// Gateways against the demo server: the list with its counts, signal bars and SN filter, one
+// gateway's detail with the devices behind it (links to their screens), the xlsx download for
+// those who may export (an owner sees no button), and another owner seeing none of them.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { api, launch, newPage, signIn } from './browser.mjs';
+import { DEMO, startDemoServer } from './demo.mjs';
+import { USERS } from './server.mjs';
+
+/** Polls the API until every demo gateway has reported once (last online set). */
+async function waitForGateways(page) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const r = await api(page, '/api/v1/gateways?page=1&limit=100&status=-1');
+    if (r.code === 0 && r.data.total > 0 && r.data.infos.every((g) => g.lldt)) return r.data;
+    if (Date.now() > deadline) throw new Error(`no gateway data: ${JSON.stringify(r)}`);
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+}
+
+const selectedMenu = (page) =>
+  page.locator('[data-testid="side-menu"] .ant-menu-item-selected').getAttribute('data-menu-key');
+
+describe('gateways', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startDemoServer('portal-e2e-gateways-');
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists the demo gateways with counts and signal, and opens one with its devices', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    const list = await waitForGateways(page);
+
+    // /device opens the gateway list (the first screen of the group)
+    await page.goto(`${server.url}/device`);
+    await page.waitForURL(/\/device\/gateway$/);
+    await page.getByTestId('gateways-title').waitFor();
+    assert.equal(await selectedMenu(page), '/device/gateway');
+    await page
+      .getByTestId('gateway-status')
+      .getByText(new RegExp(`All ${list.total}$`))
+      .waitFor();
+    const rows = page.locator('[data-testid="gateway-table"] tr.ant-table-row');
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('[data-testid="gateway-table"] tr.ant-table-row').length === n,
+      Math.min(list.total, 10),
+    );
+    assert.equal(await rows.count(), Math.min(list.total, 10));
+    // the simulator reports its RSSI (-61 dBm): four bars on the first row
+    const first = list.infos[0];
+    assert.equal(first.signal, -61, 'the simulated signal');
+    await page.locator('tr.ant-table-row').first().getByTestId('signal-bars').waitFor();
+    assert.equal(
+      await page
+        .locator('tr.ant-table-row')
+        .first()
+        .getByTestId('signal-bars')
+        .getAttribute('data-bars'),
+      '4',
+    );
+    // an owner has no export permission: no download button
+    assert.equal(await page.getByTestId('gateways-download').count(), 0);
+
+    // the SN filter narrows to one gateway
+    const target = list.infos.find((g) => g.sn.endsWith('000001')) ?? list.infos[0];
+    await page.getByTestId('gateway-search').locator('input').fill(target.sn.toLowerCase());
+    await page.getByTestId('gateway-search').locator('input').press('Enter');
+    await page.waitForFunction((sn) => {
+      const cells = [...document.querySelectorAll('[data-testid="gateway-sn"]')];
+      return cells.length === 1 && cells[0].textContent === sn;
+    }, target.sn);
+    await page.locator('tr.ant-table-row').getByText('Demo owner').first().waitFor();
+
+    // the detail: versions and state, the devices behind it linking to their screens
+    await page.getByTestId('gateway-sn').click();
+    await page.waitForURL(new RegExp(`/device/gateway/${target.id}$`));
+    await page.getByTestId('gateway-title').filter({ hasText: target.sn }).waitFor();
+    assert.equal(await selectedMenu(page), '/device/gateway');
+    const detail = await api(page, `/api/v1/gateway/${target.id}`);
+    assert.equal(detail.code, 0);
+    const deviceRows = page.locator('[data-testid="gateway-devices"] tr.ant-table-row');
+    await deviceRows.first().waitFor();
+    assert.equal(await deviceRows.count(), detail.data.devices.length);
+    const inverter = detail.data.devices.find((d) => d.family === 'inverter');
+    assert.ok(inverter, 'the demo gateway has an inverter');
+    assert.equal(
+      await page.getByTestId('device-link').filter({ hasText: inverter.sn }).getAttribute('href'),
+      `/device/inverter/${inverter.sn}`,
+    );
+    await page.getByTestId('gateway-info').getByText(detail.data.softVer).first().waitFor();
+    await page.getByTestId('gateway-back').click();
+    await page.getByTestId('gateways-title').waitFor();
+
+    // a gateway the user cannot see answers like a missing one
+    await page.goto(`${server.url}/device/gateway/999999`);
+    await page.getByText('This gateway does not exist or is not yours').waitFor();
+    await context.close();
+  });
+
+  it('lets the administrator download the list and shows another owner nothing', async () => {
+    const admin = await newPage(browser);
+    await signIn(admin.page, server.url, USERS.admin);
+    await admin.page.goto(`${server.url}/device/gateway`);
+    await admin.page.getByTestId('gateways-title').waitFor();
+    const [download] = await Promise.all([
+      admin.page.waitForEvent('download'),
+      admin.page.getByTestId('gateways-download').click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'gateways.xlsx');
+    const file = readFileSync(await download.path());
+    assert.equal(file.subarray(0, 2).toString(), 'PK', 'an xlsx (zip) file');
+    await admin.context.close();
+
+    const other = await newPage(browser);
+    await signIn(other.page, server.url, USERS.owner);
+    await other.page.goto(`${server.url}/device/gateway`);
+    await other.page.getByTestId('gateways-title').waitFor();
+    await other.page.getByText('No gateways yet').waitFor();
+    const r = await api(other.page, '/api/v1/gateways');
+    assert.equal(r.data.total, 0);
+    await other.context.close();
+  });
+});
