@@ -1,0 +1,113 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import '@/shared/i18n';
+import { userQuery } from '@/shared/user';
+import type { InverterDetail } from './api';
+import { InfoTab } from './InfoTab';
+
+const inverter = (keys: string[]): InverterDetail => ({
+  id: 7,
+  sn: '2306012345',
+  alias: 'Roof east',
+  gsn: 'GW-0001',
+  status: 1,
+  type: 2,
+  commTypeName: 'RS485',
+  custCode: 0,
+  version: { masterVer: null, softVer: '1.2.3', hardVer: null, hmiVer: null, bmsVer: null },
+  model: 'SUN-5K',
+  pac: 1200,
+  etoday: 12.5,
+  etotal: 39.75,
+  updateAt: '2026-05-04T10:00:00Z',
+  opened: 1,
+  plant: {
+    id: 3,
+    name: 'Ann storage plant',
+    type: 2,
+    master: 1,
+    installer: '',
+    email: '',
+    phone: '',
+  },
+  plantId: 3,
+  gatewayVO: { gsn: 'GW-0001', status: 1 },
+  sunsynkEquip: true,
+  protocolIdentifier: 'deye-hybrid-1ph',
+  equipMode: 'single_phase_lv_hybrid',
+  equipType: 2,
+  ratePower: 5000,
+  online: true,
+  hybrid: true,
+  protocol: 'deye-hybrid-1ph',
+  runningState: 2,
+  mpptCount: 2,
+  phaseCount: 1,
+  dcTemp: 100,
+  igbtTemp: null,
+  lastSeen: '2026-05-04T10:00:00Z',
+  timezone: 'Europe/Madrid',
+  plantPermission: keys,
+  values: {},
+});
+
+function renderTab(keys: string[], tempUnit: 'C' | 'F' = 'C') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(userQuery.queryKey, {
+    id: 1,
+    nickname: null,
+    name: null,
+    avatar: null,
+    gender: 0,
+    mobile: null,
+    email: null,
+    createAt: null,
+    type: 'owner',
+    roleName: null,
+    readOnly: false,
+    tempUnit,
+    company: null,
+  });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <App>
+          <InfoTab inv={inverter(keys)} />
+        </App>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('inverter basic information', () => {
+  it('hides rename and delete without the keys on the plant', () => {
+    renderTab([]);
+    expect(screen.getByText('2306012345')).toBeInTheDocument();
+    expect(screen.queryByTestId('rename')).toBeNull();
+    expect(screen.queryByTestId('delete')).toBeNull();
+  });
+
+  it('shows rename with inverter.alias, and delete only with the plant edit key', () => {
+    renderTab(['inverter.alias']);
+    expect(screen.getByTestId('rename')).toBeInTheDocument();
+    expect(screen.queryByTestId('delete')).toBeNull();
+  });
+
+  it('asks for the SN before deleting', async () => {
+    renderTab(['station.edit']);
+    fireEvent.click(screen.getByTestId('delete'));
+    const submit = await screen.findByTestId('delete-submit');
+    expect(submit).toBeDisabled();
+    fireEvent.change(screen.getByTestId('delete-confirm'), { target: { value: '2306012345' } });
+    expect(submit).toBeEnabled();
+  });
+
+  it('shows temperatures in the user unit and missing values as --', () => {
+    renderTab([], 'F');
+    expect(screen.getByText('212 °F')).toBeInTheDocument();
+    expect(screen.getAllByText('--').length).toBeGreaterThan(0);
+  });
+});
