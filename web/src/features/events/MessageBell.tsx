@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useCan } from '@/shared/permissions';
 import {
   messageCountQuery,
   messageListQuery,
@@ -19,6 +20,7 @@ export function MessageBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const mayOpenEvents = useCan('event.view');
   const [open, setOpen] = useState(false);
   const count = useQuery(messageCountQuery);
   const list = useQuery({ ...messageListQuery, enabled: open });
@@ -28,6 +30,7 @@ export function MessageBell() {
 
   const openMessage = (m: MessageItem) => {
     if (m.status === 0) readOne.mutate(m.id);
+    if (!mayOpenEvents) return;
     setOpen(false);
     void navigate('/device/event');
   };
