@@ -213,6 +213,12 @@ describe('inverters', () => {
     assert.equal(detail.data.alias, RENAMED);
     await page.getByTestId('info-alias').filter({ hasText: RENAMED }).waitFor();
     if (process.env.INVERTER_SHOTS) {
+      for (const tab of ['input', 'battery', 'grid']) {
+        await page.getByTestId(`tab-${tab}`).click();
+        await page.getByTestId(`series-${tab}`).locator('canvas, .ant-empty').first().waitFor();
+        await page.waitForTimeout(800);
+        await page.screenshot({ path: `${process.env.INVERTER_SHOTS}/detail-${tab}.png` });
+      }
       await page.getByTestId('tab-output').click();
       await page.getByTestId('series-output').locator('canvas, .ant-empty').first().waitFor();
       await page.waitForTimeout(1000);
