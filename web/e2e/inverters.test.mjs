@@ -243,4 +243,26 @@ describe('inverters', () => {
     await page.getByText('This inverter does not exist or is not visible to you.').waitFor();
     await context.close();
   });
+
+  it('shows the list and the detail tabs translated in zh and es', async () => {
+    for (const [lang, title, tab, missing] of [
+      ['zh', '逆变器', '光伏输入', '暂无逆变器'],
+      ['es', 'Inversores', 'Entrada FV', 'Aún no hay inversores'],
+    ]) {
+      const { context, page } = await newPage(browser);
+      await page.addInitScript((l) => localStorage.setItem('portal.lang', l), lang);
+      await signIn(page, server.url, DEMO);
+      await page.goto(`${server.url}/device/inverter`);
+      assert.equal(await page.getByTestId('inverters-title').innerText(), title);
+      await page.getByTestId('inverter-sn').first().click();
+      await page.getByTestId('tab-input').filter({ hasText: tab }).waitFor();
+      await context.close();
+      const other = await newPage(browser);
+      await other.page.addInitScript((l) => localStorage.setItem('portal.lang', l), lang);
+      await signIn(other.page, server.url, USERS.owner);
+      await other.page.goto(`${server.url}/device/inverter`);
+      await other.page.getByText(missing, { exact: false }).waitFor();
+      await other.context.close();
+    }
+  });
 });
