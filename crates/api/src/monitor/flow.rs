@@ -107,6 +107,17 @@ pub(crate) fn compute(readings: &[(&str, &Reading)], has_meter: bool, now: i64) 
         || readings
             .iter()
             .any(|(f, r)| *f == BATTERY || r.num("battery_soc").is_some());
+    // The state of charge is the last known one even when its reading is stale: a battery
+    // keeps its charge while the plant is silent (its powers, unknown now, read as idle).
+    if socs.is_empty() && bms_socs.is_empty() {
+        for (family, r) in readings {
+            match *family {
+                INVERTER => socs.extend(r.num("battery_soc")),
+                BATTERY => bms_socs.extend(r.num("soc")),
+                _ => {}
+            }
+        }
+    }
     let soc_list = if socs.is_empty() { bms_socs } else { socs };
     let soc = (!soc_list.is_empty()).then(|| soc_list.iter().sum::<f64>() / soc_list.len() as f64);
     let grid = meter_grid.or(inv_grid);
@@ -294,9 +305,10 @@ mod tests {
 
     #[test]
     fn stale_readings_show_no_flow_and_missing_load_is_the_balance() {
-        let old = reading(0, r#"{"pv1_power":3000,"load_power":100}"#);
+        let old = reading(0, r#"{"pv1_power":3000,"load_power":100,"battery_soc":64}"#);
         let f = compute(&[(INVERTER, &old)], false, STALE_MS + 1);
         assert_eq!((f.pv, f.load), (0.0, 0.0));
+        assert_eq!(f.soc, Some(64.0), "the last known charge stays");
         assert_eq!(f.time, Some(0));
         let no_load = reading(0, r#"{"pv1_power":3000,"grid_power":-1000}"#);
         assert_eq!(compute(&[(INVERTER, &no_load)], false, 0).load, 2000.0);

@@ -4,7 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { useCurrentUser } from '@/shared/user';
-import { weatherQuery } from './api';
+import { devicesQuery, weatherQuery } from './api';
 import { formatTemp } from './format';
 
 /**
@@ -15,6 +15,9 @@ export function WeatherCard({ plantId, today }: { plantId: number; today: Dayjs 
   const { t } = useTranslation();
   const unit = useCurrentUser().data?.tempUnit ?? 'C';
   const q = useQuery(weatherQuery(plantId, today.format('YYYY-MM-DD')));
+  const hasStation = useQuery(devicesQuery(plantId)).data?.some(
+    (d) => d.family === 'weather_station',
+  );
   const w = q.data?.currWea;
   const show = (v: string | null | undefined) => v ?? MISSING;
   return (
@@ -27,7 +30,7 @@ export function WeatherCard({ plantId, today }: { plantId: number; today: Dayjs 
         <>
           {!w?.currTemp && (
             <Typography.Paragraph type="secondary" data-testid="weather-no-station">
-              {t('overview.weather.noStation')}
+              {t(hasStation ? 'overview.weather.stale' : 'overview.weather.noStation')}
             </Typography.Paragraph>
           )}
           <Descriptions column={2} size="small">

@@ -1,0 +1,253 @@
+// The plant overview against the demo server (`portal serve --demo`: simulated plants reporting
+// live, with history): opened from the plant list, the energy flow drawn from the flow answer
+// the page itself received, today's figures, the day curve and the energy bars as canvases,
+// the device list from the plant's devices, events and weather; another owner gets "not found".
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { api, launch, newPage, signIn } from './browser.mjs';
+import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+
+/** The owner `portal serve --demo` creates (crates/portal/src/demo.rs). */
+const DEMO = { account: 'demo@example.com', password: 'demo1234' };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `portal serve --demo` in its own data directory (the shared harness starts servers without
+ * the demo fleet); the owner of `USERS` is created too, to check that it sees nothing.
+ */
+async function startDemoServer() {
+  if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
+  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
+    throw new Error("web/dist is missing: run 'npm run build' first");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-overview-'));
+  const port = await freePort();
+  const env = { ...process.env };
+  delete env.PORTAL_DATABASE_URL;
+  Object.assign(env, {
+    PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
+    PORTAL_DATA_DIR: dataDir,
+    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    // the embedded device broker on a free port of its own
+    PORTAL_MQTT_ADDR: `127.0.0.1:${await freePort()}`,
+  });
+  const owner = USERS.owner;
+  const created = spawnSync(
+    PORTAL_BIN,
+    [
+      'admin',
+      'create-user',
+      '--account',
+      owner.account,
+      '--password',
+      owner.password,
+      '--role',
+      owner.role,
+      '--nickname',
+      owner.nickname,
+    ],
+    { env, encoding: 'utf8' },
+  );
+  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
+  let output = '';
+  const child = spawn(PORTAL_BIN, ['serve', '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`portal exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/anonymous/config`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`portal did not answer:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            child.kill('SIGKILL');
+            r();
+          }, 5000);
+          child.once('exit', () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The compact display of SPEC section 9 (web/src/shared/format/number.ts), for W. */
+function compactW(n) {
+  const digits = String(Math.trunc(Math.abs(n))).length;
+  const one = (x) => String(Math.round(x * 10) / 10);
+  if (digits >= 6) return `${one(n / 1_000_000)} MW`;
+  if (digits >= 3) return `${one(n / 1_000)} kW`;
+  return `${one(n)} W`;
+}
+
+/** Polls the plant list until a storage plant of the demo has reported energy. */
+async function waitForStoragePlant(page) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const r = await api(page, '/api/v1/plants?page=1&limit=100');
+    const plant = r.data?.infos?.find((p) => p.type !== 1 && (p.etotal > 0 || p.pac > 0));
+    if (plant) return plant;
+    if (Date.now() > deadline) throw new Error(`no storage plant with data: ${JSON.stringify(r)}`);
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+}
+
+describe('plant overview', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startDemoServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows a storage plant: live flow, figures, charts, devices, events and weather', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    const plant = await waitForStoragePlant(page);
+
+    // ---- opened from the plant list's overview action
+    await page.goto(`${server.url}/plants`);
+    const row = page.locator('tr.ant-table-row').filter({ hasText: plant.name });
+    const flowAnswer = page.waitForResponse((r) =>
+      r.url().includes(`/api/v1/plant/energy/${plant.id}/flow`),
+    );
+    await row.getByTestId('action-overview').click();
+    await page.waitForURL(new RegExp(`/plants/overview/${plant.id}/${plant.type}$`));
+    await page.getByTestId('overview-name').filter({ hasText: plant.name }).waitFor();
+
+    // ---- the flow diagram shows exactly what the page's own flow answer said
+    const flow = (await (await flowAnswer).json()).data;
+    await page.getByTestId('flow-diagram').waitFor();
+    const power = async (node) =>
+      (await page.getByTestId(`flow-${node}-power`).textContent()).trim();
+    // the diagram may already show a newer answer (30 s refresh): compare against that one
+    assert.equal(await power('pv'), compactW(flow.pvPower));
+    assert.equal(await power('load'), compactW(flow.loadOrEpsPower));
+    assert.equal(await power('battery'), compactW(flow.battPower));
+    assert.equal(await power('grid'), compactW(flow.gridOrMeterPower));
+    const soc = (await page.getByTestId('flow-soc').textContent()).trim();
+    assert.match(soc, new RegExp(`${Math.round(flow.soc)}%$`));
+    const batteryLine = page.getByTestId('flow-line-battery');
+    const expectedBattery = flow.batTo ? 'toHub' : flow.toBat ? 'fromHub' : 'idle';
+    assert.equal(
+      await batteryLine.getAttribute('data-direction'),
+      flow.battPower > 0 ? expectedBattery : 'idle',
+    );
+    if (flow.pvPower > 0)
+      assert.equal(await page.getByTestId('flow-line-pv').getAttribute('data-direction'), 'toHub');
+
+    // ---- today's figures come from the realtime answer (energy is never missing here)
+    await page.getByTestId('today-etoday').waitFor();
+    assert.notEqual((await page.getByTestId('today-etoday').textContent()).trim(), '--');
+    assert.notEqual((await page.getByTestId('today-etotal').textContent()).trim(), '--');
+    assert.match((await page.getByTestId('today-income').textContent()).trim(), /\d/);
+
+    // ---- the day curve, then month and year bars, are drawn (history exists)
+    // (the day of the newest report: the demo fleet's clock may be behind the server's today)
+    const picker = page.getByTestId('energy-chart').locator('.ant-picker input');
+    await picker.waitFor();
+    const lastDay = flow.time ? flow.time.slice(0, 10) : await picker.inputValue();
+    if ((await picker.inputValue()) !== lastDay) {
+      await picker.click();
+      await picker.fill(lastDay);
+      await picker.press('Enter');
+    }
+    await page.getByTestId('chart-day').locator('canvas').first().waitFor();
+    if (process.env.DEBUG_OVERVIEW) await page.screenshot({ path: '/tmp/a/overview.png', fullPage: true });
+    const chart = page.getByTestId('energy-chart');
+    await chart.getByText('Month', { exact: true }).click();
+    await chart
+      .locator('[data-testid="chart-month"] canvas, [data-testid="chart-empty"]')
+      .first()
+      .waitFor();
+    await chart.getByText('Year', { exact: true }).click();
+    await page.getByTestId('chart-year').locator('canvas').first().waitFor();
+    const year = await api(page, `/api/v1/plant/energy/${plant.id}/year`);
+    assert.ok(year.data.infos.some((s) => s.label === 'pv' && s.records.length > 0));
+
+    // ---- the device list is the plant's devices, each with its status
+    const devices = await api(page, `/api/v1/plant/${plant.id}/devices`);
+    assert.equal(devices.code, 0);
+    assert.ok(devices.data.length > 0);
+    const rows = page.getByTestId('device-row');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), devices.data.length);
+    const inverter = devices.data.find((d) => d.family === 'inverter');
+    assert.ok(inverter, 'the storage plant has an inverter');
+    await page.locator(`[data-testid="device-row"][data-sn="${inverter.sn}"]`).waitFor();
+    assert.equal(await page.getByTestId('device-status').count(), devices.data.length);
+
+    // ---- events (rows or the empty state) and the weather with its sunrise
+    await page
+      .locator(
+        '[data-testid="event-row"], [data-testid="events-empty"], [data-testid="events-error"]',
+      )
+      .first()
+      .waitFor();
+    await page
+      .getByTestId('weather-sunrise')
+      .filter({ hasText: /^\d\d:\d\d$/ })
+      .waitFor();
+
+    // ---- the map popup opens the overview too
+    await page.goto(`${server.url}/plants`);
+    // searched by name, the map holds this plant alone (no cluster around it)
+    await page.getByTestId('plant-search').locator('input').fill(plant.name);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('view-toggle').getByText('Map').click();
+    const marker = page.locator(`[data-testid="plant-marker"][data-plant-id="${plant.id}"]`);
+    await marker.waitFor({ state: 'visible' });
+    await marker.click();
+    await page.getByTestId('map-popup').getByTestId('map-overview').click();
+    await page.waitForURL(new RegExp(`/plants/overview/${plant.id}/${plant.type}$`));
+    await page.getByTestId('flow-diagram').waitFor();
+    await context.close();
+  });
+
+  it('answers "not found" for a plant the user cannot see', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    const plant = await waitForStoragePlant(page);
+    const other = await newPage(browser);
+    await signIn(other.page, server.url, USERS.owner);
+    await other.page.goto(`${server.url}/plants/overview/${plant.id}/${plant.type}`);
+    await other.page.getByTestId('overview-not-found').waitFor();
+    await other.context.close();
+    await context.close();
+  });
+});
