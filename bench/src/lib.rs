@@ -1,7 +1,9 @@
 //! Ingest benchmark: simulated gateways over MQTT into the portal's device side (embedded
 //! broker, MQTT client, ingest) on SQLite or PostgreSQL, measured end to end (committed and
-//! queryable), against a baseline of the same rows inserted straight into the same kind of
-//! database. Run by hand in release; see docs/performance.md.
+//! queryable), against two baselines measured in the same run on a fresh database of the same
+//! kind: every row ingest writes per report, written by the store's batched prepared statements
+//! (the target's baseline), and only the `samples` rows with one plain multi-row INSERT (the
+//! raw ceiling). Run by hand in release; see docs/performance.md.
 
 pub mod baseline;
 pub mod db;
@@ -56,13 +58,29 @@ pub fn default_postgres_url() -> String {
 #[derive(Debug, Clone, Default)]
 pub struct IngestReport {
     pub e2e: e2e::E2eResult,
+    /// The same rows ingest writes (sample, latest, device, energy) through the store.
     pub baseline: Option<baseline::BaselineResult>,
+    /// Only the `samples` rows, one raw multi-row INSERT per transaction.
+    pub raw_inserts: Option<baseline::BaselineResult>,
 }
 
 impl IngestReport {
-    /// End-to-end points/s over baseline points/s.
+    /// End-to-end points/s over the same-rows baseline's points/s.
     pub fn ratio(&self, devices_per_message: usize) -> Option<f64> {
-        let b = self.baseline.as_ref()?.points_per_sec();
+        self.ratio_to(self.baseline.as_ref(), devices_per_message)
+    }
+
+    /// End-to-end points/s over the raw-insert ceiling's points/s.
+    pub fn raw_ratio(&self, devices_per_message: usize) -> Option<f64> {
+        self.ratio_to(self.raw_inserts.as_ref(), devices_per_message)
+    }
+
+    fn ratio_to(
+        &self,
+        base: Option<&baseline::BaselineResult>,
+        devices_per_message: usize,
+    ) -> Option<f64> {
+        let b = base?.points_per_sec();
         (b > 0.0).then(|| self.e2e.points_per_sec(devices_per_message) / b)
     }
 }
@@ -77,29 +95,38 @@ pub async fn run_ingest(b: &IngestBench) -> anyhow::Result<IngestReport> {
         );
     }
     let e2e = e2e::run(o).await?;
-    let baseline = match b.baseline_seconds {
+    let (baseline, raw_inserts) = match b.baseline_seconds {
         Some(seconds) => {
+            let options = baseline::BaselineOptions {
+                db: o.db,
+                postgres_url: o.postgres_url.clone(),
+                devices: o.gateways * o.devices_per_message,
+                values: o.values,
+                seconds,
+                batch_rows: b.batch_rows,
+            };
             if !o.quiet {
                 println!(
-                    "baseline: multi-row INSERT of {} rows per transaction into samples, {} s on {}",
+                    "baseline: the rows ingest writes per report (sample, latest, device, day energy) through the store, {} reports per transaction, {} s on {}",
                     b.batch_rows, seconds, o.db
                 );
             }
-            Some(
-                baseline::run(&baseline::BaselineOptions {
-                    db: o.db,
-                    postgres_url: o.postgres_url.clone(),
-                    devices: o.gateways * o.devices_per_message,
-                    values: o.values,
-                    seconds,
-                    batch_rows: b.batch_rows,
-                })
-                .await?,
-            )
+            let same_rows = baseline::run_store(&options).await?;
+            if !o.quiet {
+                println!(
+                    "raw inserts: multi-row INSERT of {} rows per transaction into samples only, {} s on {}",
+                    b.batch_rows, seconds, o.db
+                );
+            }
+            (Some(same_rows), Some(baseline::run(&options).await?))
         }
-        None => None,
+        None => (None, None),
     };
-    Ok(IngestReport { e2e, baseline })
+    Ok(IngestReport {
+        e2e,
+        baseline,
+        raw_inserts,
+    })
 }
 
 /// The figures as printed by `bench ingest`.
@@ -138,10 +165,10 @@ pub fn render(b: &IngestBench, r: &IngestReport) -> String {
             e.connection_errors, e.portal_not_committed
         );
     }
-    if let Some(base) = &r.baseline {
+    let base_line = |s: &mut String, label: &str, base: &baseline::BaselineResult| {
         let _ = writeln!(
             s,
-            "baseline     {:>12.0} data points/s  {:>9.0} rows/s ({} rows of {} values in {:.1} s, {} rows per transaction; {} committed)",
+            "{label} {:>12.0} data points/s  {:>9.0} rows/s ({} rows of {} values in {:.1} s of writing, {} per transaction; {} committed)",
             base.points_per_sec(),
             base.rows_per_sec(),
             base.rows,
@@ -150,9 +177,18 @@ pub fn render(b: &IngestBench, r: &IngestReport) -> String {
             b.batch_rows,
             base.rows_committed
         );
+    };
+    if let Some(base) = &r.baseline {
+        base_line(&mut s, "baseline    ", base);
+    }
+    if let Some(base) = &r.raw_inserts {
+        base_line(&mut s, "raw inserts ", base);
     }
     if let Some(ratio) = r.ratio(dpm) {
         let _ = writeln!(s, "ratio        end to end / baseline = {ratio:.3}");
+    }
+    if let Some(ratio) = r.raw_ratio(dpm) {
+        let _ = writeln!(s, "             end to end / raw inserts = {ratio:.3}");
     }
     let _ = writeln!(
         s,
