@@ -234,7 +234,7 @@ export default function EventListPage() {
             { value: 'open', label: t('events.status.open') },
             { value: 'closed', label: t('events.status.closed') },
           ]}
-          style={{ width: 150 }}
+          style={{ width: 200 }}
           data-testid="event-status"
         />
         <DatePicker.RangePicker

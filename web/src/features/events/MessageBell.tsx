@@ -1,7 +1,6 @@
 import { BellOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Empty, Flex, List, Popover, Spin, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -77,7 +76,7 @@ export function MessageBell() {
                   <Flex vertical>
                     <span>{m.content}</span>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {dayjs(m.createAt).format('YYYY-MM-DD HH:mm')}
+                      {m.event.occurTime}
                     </Typography.Text>
                   </Flex>
                 }
