@@ -249,11 +249,24 @@ impl Auth {
             if !super::acl::valid_sn(user) {
                 return AuthResult::BadUsernameOrPassword;
             }
-            match self.store.gateway_by_sn(user).await {
-                Ok(Some(g)) if same(password, g.reg_key.as_bytes()) => {}
-                Ok(_) => return AuthResult::BadUsernameOrPassword,
-                Err(e) => {
+            // The lookup runs in a task of its own: rmqtt drops this future when a client's
+            // handshake times out, and a pool acquire cancelled half way (sqlx issues 2848,
+            // 3513) left a PostgreSQL pool timing out with every connection idle when 100
+            // gateways signed in at once.
+            let lookup = {
+                let store = self.store.clone();
+                let sn = user.to_string();
+                tokio::spawn(async move { store.gateway_by_sn(&sn).await })
+            };
+            match lookup.await {
+                Ok(Ok(Some(g))) if same(password, g.reg_key.as_bytes()) => {}
+                Ok(Ok(_)) => return AuthResult::BadUsernameOrPassword,
+                Ok(Err(e)) => {
                     tracing::warn!(%e, sn = user, "gateway sign-in check failed");
+                    return AuthResult::NotAuthorized;
+                }
+                Err(e) => {
+                    tracing::warn!(%e, sn = user, "gateway sign-in check stopped");
                     return AuthResult::NotAuthorized;
                 }
             }
