@@ -168,8 +168,8 @@ async fn plant_at(
 pub(crate) fn sun_times(lat: f64, lon: f64, day: NaiveDate) -> Option<(f64, f64)> {
     let jd = f64::from(day.num_days_from_ce()) + 1_721_424.5 + 0.5;
     let t = (jd - 2_451_545.0) / 36_525.0;
-    let l0 = (280.46646 + t * (36_000.76983 + t * 0.000_303_2)).rem_euclid(360.0);
-    let m = 357.52911 + t * (35_999.05029 - 0.000_153_7 * t);
+    let l0 = (280.46646 + t * (36_000.769_83 + t * 0.000_303_2)).rem_euclid(360.0);
+    let m = 357.52911 + t * (35_999.050_29 - 0.000_153_7 * t);
     let e = 0.016_708_634 - t * (0.000_042_037 + 0.000_000_126_7 * t);
     let mr = m.to_radians();
     let c = mr.sin() * (1.914_602 - t * (0.004_817 + 0.000_014 * t))
