@@ -40,6 +40,7 @@ import {
 import { cellSpreadMv, cellTiles, formatTemp, type TempUnit } from './cells';
 import { dayChartOption } from './chart';
 import { DeleteBatteryDialog } from './DeleteBatteryDialog';
+import { energyText } from './energy';
 import { deviceStatus } from './status';
 
 const withUnit = (v: string | number | null | undefined, unit: string) =>
@@ -283,13 +284,13 @@ function EnergyBlock({ r }: { r: BatteryRealtime }) {
             key: 'chg',
             title: t('batteries.energy.charge'),
             align: 'right',
-            render: (_, row) => formatCompact(row.chg, 'kWh'),
+            render: (_, row) => energyText(row.chg),
           },
           {
             key: 'dischg',
             title: t('batteries.energy.discharge'),
             align: 'right',
-            render: (_, row) => formatCompact(row.dischg, 'kWh'),
+            render: (_, row) => energyText(row.dischg),
           },
         ]}
       />

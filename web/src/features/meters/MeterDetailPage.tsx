@@ -35,6 +35,7 @@ import {
 } from './api';
 import { meterChartOption } from './chart';
 import { DeleteMeterDialog, RenameMeterDialog } from './dialogs';
+import { energyText } from './energy';
 import { deviceStatus } from './status';
 
 const SPANS: Span[] = ['day', 'month', 'year', 'total'];
@@ -147,16 +148,16 @@ export default function MeterDetailPage() {
             {withUnit(r.fac, 'Hz')}
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.todayImport')}>
-            {formatCompact(r.etodayImport, 'kWh')}
+            {energyText(r.etodayImport)}
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.todayExport')}>
-            {formatCompact(r.etodayExport, 'kWh')}
+            {energyText(r.etodayExport)}
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.totalImport')}>
-            {formatCompact(r.totalImport, 'kWh')}
+            {energyText(r.totalImport)}
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.totalExport')}>
-            {formatCompact(r.totalExport, 'kWh')}
+            {energyText(r.totalExport)}
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.time')}>{r.time ?? MISSING}</Descriptions.Item>
         </Descriptions>

@@ -29,6 +29,7 @@ import {
   type MeterQuery,
   type MeterRow,
 } from './api';
+import { energyText } from './energy';
 import { deviceStatus, DEVICE_STATUSES } from './status';
 
 const localTime = (v: string | null | undefined) =>
@@ -127,7 +128,7 @@ export default function MeterListPage() {
       title: t('meters.column.totalImport'),
       align: 'right',
       width: 130,
-      render: (v: string | null) => formatCompact(v, 'kWh'),
+      render: (v: string | null) => energyText(v),
     },
     {
       key: 'totalExport',
@@ -135,7 +136,7 @@ export default function MeterListPage() {
       title: t('meters.column.totalExport'),
       align: 'right',
       width: 130,
-      render: (v: string | null) => formatCompact(v, 'kWh'),
+      render: (v: string | null) => energyText(v),
     },
     {
       key: 'updateAt',
