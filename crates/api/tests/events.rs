@@ -131,7 +131,7 @@ async fn events(app: &App, c: &Cast) {
     assert!(
         s.open_event(c.ann_inv, Some(c.ann_plant), "F01", "fault", t - 60_000)
             .await
-            .unwrap()
+            .expect("event")
     );
     assert!(
         s.open_event(
@@ -142,12 +142,12 @@ async fn events(app: &App, c: &Cast) {
             t - 7_200_000
         )
         .await
-        .unwrap()
+        .expect("event")
     );
     assert!(
         s.close_event(c.ann_inv, "W02", t - 3_000_000)
             .await
-            .unwrap()
+            .expect("event")
     );
     let battery_code = devices::events::of_family(devices::DeviceFamily::Battery)
         .find(|e| e.severity == devices::events::EventSeverity::Fault)
@@ -163,12 +163,12 @@ async fn events(app: &App, c: &Cast) {
             t - 30_000
         )
         .await
-        .unwrap()
+        .expect("event")
     );
     assert!(
         s.open_event(c.bob_inv, Some(c.bob_plant), "W02", "warning", t - 10_000)
             .await
-            .unwrap()
+            .expect("event")
     );
 }
 
