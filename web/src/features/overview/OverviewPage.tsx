@@ -79,7 +79,7 @@ export default function OverviewPage() {
           <FlowCard plantId={p.id} storage={isStorage(type)} />
         </Col>
         <Col xs={24} xl={10}>
-          <TodayCard plantId={p.id} />
+          <TodayCard plantId={p.id} storage={isStorage(type)} />
         </Col>
         <Col span={24}>
           <EnergyChart plantId={p.id} today={today} />

@@ -16,8 +16,11 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-/** Today's figures and income, this month, this year and all time (refreshed every 30 s). */
-export function TodayCard({ plantId }: { plantId: number }) {
+/**
+ * Today's figures and income, this month, this year and all time (refreshed every 30 s); the
+ * battery's charge only on a storage plant.
+ */
+export function TodayCard({ plantId, storage }: { plantId: number; storage: boolean }) {
   const { t } = useTranslation();
   const rt = useQuery(realtimeQuery(plantId));
   const use = useQuery(generationUseQuery(plantId));
@@ -84,28 +87,30 @@ export function TodayCard({ plantId }: { plantId: number }) {
           </Col>
           {use.data && (
             <>
-              <Col span={6}>
+              <Col span={storage ? 6 : 8}>
                 <Figure
                   label={t('overview.use.load')}
                   value={energy(use.data.load)}
                   testId="use-load"
                 />
               </Col>
-              <Col span={6}>
-                <Figure
-                  label={t('overview.use.charge')}
-                  value={energy(use.data.batteryCharge)}
-                  testId="use-charge"
-                />
-              </Col>
-              <Col span={6}>
+              {storage && (
+                <Col span={6}>
+                  <Figure
+                    label={t('overview.use.charge')}
+                    value={energy(use.data.batteryCharge)}
+                    testId="use-charge"
+                  />
+                </Col>
+              )}
+              <Col span={storage ? 6 : 8}>
                 <Figure
                   label={t('overview.use.sell')}
                   value={energy(use.data.gridSell)}
                   testId="use-sell"
                 />
               </Col>
-              <Col span={6}>
+              <Col span={storage ? 6 : 8}>
                 <Figure
                   label={t('overview.use.buy')}
                   value={energy(use.data.gridBuy)}

@@ -144,7 +144,8 @@ describe('formatting', () => {
     expect(statusBadge(3)).toBe('error');
     expect(statusBadge(0)).toBe('default');
     expect(deviceRoute('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
-    expect(deviceRoute('weather_station', 'W1')).toBeNull();
+    expect(deviceRoute('weather_station', 'W1')).toBe('/device/weather/W1');
+    expect(deviceRoute('camera', 'C1')).toBeNull();
   });
 
   it('takes today in the plant zone', () => {

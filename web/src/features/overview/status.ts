@@ -24,6 +24,10 @@ export function deviceRoute(family: string, sn: string): string | null {
       return `/device/inverter/${s}`;
     case 'battery':
       return `/device/battery/${s}`;
+    case 'meter':
+      return `/device/meter/${s}`;
+    case 'weather_station':
+      return `/device/weather/${s}`;
     default:
       return null;
   }
