@@ -680,3 +680,40 @@ async fn operation_data_pages_and_downloads_events_and_dynamic_data() {
         .expect_code(600);
     }
 }
+
+#[tokio::test]
+async fn staff_without_the_event_keys_are_refused() {
+    for app in spawn().await {
+        let acme = app.company("Acme").await;
+        let role = app
+            .store
+            .create_role(acme, "Plants", &["station.view"], api::now_ms())
+            .await
+            .expect("role");
+        let (id, token) = app
+            .signed_in("plain@example.com", BuiltinRole::CompanyStaff, Some(acme))
+            .await;
+        app.store.set_role(id, role).await.expect("set role");
+        let t = Some(token.as_str());
+        for path in [
+            "/api/v1/events",
+            "/api/v1/event/detail/1",
+            "/api/v1/battery/events",
+            "/api/v1/workdata/event",
+            "/api/v1/workdata/battery/event",
+            "/api/v1/workdata/dynamic?sn=INV-0001",
+            "/api/v1/workdata/event/download",
+            "/api/v1/workdata/battery/event/download",
+            "/api/v1/workdata/dynamic/download?sn=INV-0001",
+        ] {
+            app.get(path, t).await.expect_code(2);
+        }
+        // Counts and messages need no key: they only ever cover the caller's own plants.
+        let r = app.get("/api/v1/message/count", t).await;
+        r.expect_code(0);
+        assert_eq!(r.data(), &json!(0));
+        app.get("/api/v1/overview/eventCount", t)
+            .await
+            .expect_code(0);
+    }
+}

@@ -277,3 +277,27 @@ async fn the_download_is_an_xlsx_of_the_filtered_list_for_those_who_may_export()
             .expect_401();
     }
 }
+
+#[tokio::test]
+async fn staff_without_the_gateway_keys_are_refused() {
+    for app in spawn().await {
+        let acme = app.company("Acme").await;
+        let role = app
+            .store
+            .create_role(acme, "Plants", &["station.view"], api::now_ms())
+            .await
+            .expect("role");
+        let (id, token) = app
+            .signed_in("plain@example.com", BuiltinRole::CompanyStaff, Some(acme))
+            .await;
+        app.store.set_role(id, role).await.expect("set role");
+        for path in [
+            "/api/v1/gateways",
+            "/api/v1/gateways/count",
+            "/api/v1/gateways/downLoad",
+            "/api/v1/gateway/1",
+        ] {
+            app.get(path, Some(&token)).await.expect_code(2);
+        }
+    }
+}
