@@ -22,7 +22,7 @@ export function MessageBell() {
   const mayOpenEvents = useCan('event.view');
   const [open, setOpen] = useState(false);
   const count = useQuery(messageCountQuery);
-  const list = useQuery({ ...messageListQuery, enabled: open });
+  const list = useQuery({ ...messageListQuery(), enabled: open });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['messages'] });
   const readOne = useMutation({ mutationFn: readMessage, onSuccess: refresh });
   const readAll = useMutation({ mutationFn: readAllMessages, onSuccess: refresh });

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { http } from '@/shared/http';
+import { currentLanguage } from '@/shared/i18n';
 import { downloadFile } from '@/shared/http/download';
 
 /** One event as every event list answers it (docs/api.md, "Events"). */
@@ -74,14 +75,15 @@ export function eventParams(f: EventFilter): Record<string, string | number> {
 
 export const eventListQuery = (f: EventFilter) =>
   queryOptions({
-    queryKey: ['events', 'list', eventParams(f)],
+    // the language is part of the key: meaning and solution come translated by the server
+    queryKey: ['events', 'list', currentLanguage(), eventParams(f)],
     queryFn: () => http.get<EventPage>('/api/v1/events', { params: eventParams(f) }),
     placeholderData: (previous) => previous,
   });
 
 export const eventDetailQuery = (id: number) =>
   queryOptions({
-    queryKey: ['events', 'detail', id],
+    queryKey: ['events', 'detail', currentLanguage(), id],
     queryFn: () => http.get<EventItem>(`/api/v1/event/detail/${id}`),
   });
 
@@ -149,13 +151,14 @@ export const messageCountQuery = queryOptions({
   refetchInterval: 60_000,
 });
 
-export const messageListQuery = queryOptions({
-  queryKey: ['messages', 'list'],
-  queryFn: () =>
-    http.get<{ total: number; infos: MessageItem[] }>('/api/v1/messages', {
-      params: { pageSize: 10, pageNumber: 1, status: -1 },
-    }),
-});
+export const messageListQuery = () =>
+  queryOptions({
+    queryKey: ['messages', 'list', currentLanguage()],
+    queryFn: () =>
+      http.get<{ total: number; infos: MessageItem[] }>('/api/v1/messages', {
+        params: { pageSize: 10, pageNumber: 1, status: -1 },
+      }),
+  });
 
 export const readMessage = (id: number) => http.post<void>(`/api/v1/message/${id}/read`, {});
 export const readAllMessages = () => http.post<void>('/api/v1/messages/read', {});
