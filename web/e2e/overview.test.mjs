@@ -146,6 +146,9 @@ describe('plant overview', () => {
     const flowAnswer = page.waitForResponse((r) =>
       r.url().includes(`/api/v1/plant/energy/${plant.id}/flow`),
     );
+    // the list row carries the plant's live figures
+    assert.match(await row.getByTestId('plant-pac').textContent(), /\d.* [kM]?W$/);
+    assert.match(await row.getByTestId('plant-etoday').textContent(), /\d.* [kM]?Wh$/);
     await row.getByTestId('action-overview').click();
     await page.waitForURL(new RegExp(`/plants/overview/${plant.id}/${plant.type}$`));
     await page.getByTestId('overview-name').filter({ hasText: plant.name }).waitFor();
@@ -188,7 +191,8 @@ describe('plant overview', () => {
       await picker.press('Enter');
     }
     await page.getByTestId('chart-day').locator('canvas').first().waitFor();
-    if (process.env.DEBUG_OVERVIEW) await page.screenshot({ path: '/tmp/a/overview.png', fullPage: true });
+    if (process.env.DEBUG_OVERVIEW)
+      await page.screenshot({ path: '/tmp/a/overview.png', fullPage: true });
     const chart = page.getByTestId('energy-chart');
     await chart.getByText('Month', { exact: true }).click();
     await chart

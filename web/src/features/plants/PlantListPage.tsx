@@ -32,7 +32,7 @@ import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { formatNumber, MISSING } from '@/shared/format/number';
+import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
 import { useCan } from '@/shared/permissions';
 import {
   DEFAULT_QUERY,
@@ -171,6 +171,30 @@ export default function PlantListPage() {
       sortOrder:
         query.sort === 'totalPower' ? (query.order === 'asc' ? 'ascend' : 'descend') : null,
       render: (v: number | null) => formatNumber(v),
+    },
+    // live figures of the plant (current PV power, today's and all-time generation)
+    {
+      key: 'pac',
+      dataIndex: 'pac',
+      title: t('overview.today.power'),
+      align: 'right',
+      render: (v: number | null) => <span data-testid="plant-pac">{formatCompact(v, 'W')}</span>,
+    },
+    {
+      key: 'etoday',
+      dataIndex: 'etoday',
+      title: t('overview.today.energy'),
+      align: 'right',
+      render: (v: number | null) => (
+        <span data-testid="plant-etoday">{formatCompact(v === null ? v : v * 1000, 'Wh')}</span>
+      ),
+    },
+    {
+      key: 'etotal',
+      dataIndex: 'etotal',
+      title: t('overview.today.total'),
+      align: 'right',
+      render: (v: number | null) => formatCompact(v === null ? v : v * 1000, 'Wh'),
     },
     {
       key: 'address',
