@@ -243,6 +243,27 @@ describe('plant overview', () => {
     await context.close();
   });
 
+  it('draws a grid-tied plant without a battery node or battery figures', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    await waitForStoragePlant(page);
+    const plants = await api(page, '/api/v1/plants?page=1&limit=100');
+    const gridTied = plants.data.infos.find((p) => p.type === 1);
+    assert.ok(gridTied, 'the demo fleet has a grid-tied plant');
+    const flowAnswer = page.waitForResponse((r) =>
+      r.url().includes(`/api/v1/plant/energy/${gridTied.id}/flow`),
+    );
+    await page.goto(`${server.url}/plants/overview/${gridTied.id}/1`);
+    const flow = (await (await flowAnswer).json()).data;
+    await page.getByTestId('flow-diagram').waitFor();
+    await page.getByTestId('flow-pv').waitFor();
+    await page.getByTestId('flow-load').waitFor();
+    assert.equal(await page.getByTestId('flow-battery').count(), flow.existsBattery ? 1 : 0);
+    await page.getByTestId('use-load').waitFor();
+    assert.equal(await page.getByTestId('use-charge').count(), 0);
+    await context.close();
+  });
+
   it('answers "not found" for a plant the user cannot see', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, DEMO);
