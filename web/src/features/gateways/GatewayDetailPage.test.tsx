@@ -98,7 +98,7 @@ describe('GatewayDetailPage', () => {
     expect(screen.getByTestId('signal-bars').getAttribute('data-bars')).toBe('4');
     const links = screen.getAllByTestId('device-link');
     expect(links).toHaveLength(1);
-    expect(links[0].getAttribute('href')).toBe('/device/inverter/INV%201');
+    expect(links[0]?.getAttribute('href')).toBe('/device/inverter/INV%201');
     // a family without a screen is plain text; missing values read '--'
     expect(screen.getByText('X-1').closest('a')).toBeNull();
     expect(screen.getByText('Fault')).toBeTruthy();
