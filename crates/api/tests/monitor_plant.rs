@@ -485,6 +485,20 @@ async fn realtime_income_and_energy_agree_across_day_month_year_and_total() {
             .await;
         detail.expect_code(0);
         let d = &detail.data()["realtime"];
+        for key in [
+            "pac",
+            "efficiency",
+            "etoday",
+            "emonth",
+            "eyear",
+            "etotal",
+            "totalPower",
+            "invest",
+            "income",
+        ] {
+            assert!(d[key].is_number(), "detail realtime.{key}: {}", d[key]);
+        }
+        assert_eq!(d["currency"]["code"], "GBP");
         assert_eq!(d["pac"].as_f64(), Some(4000.0));
         assert_eq!(d["etoday"].as_f64(), Some(10.0));
         assert_eq!(d["income"].as_f64(), Some(2.0));
