@@ -51,6 +51,7 @@ use crate::{events, messages};
         meters::total, meters::alias, meters::delete, meters::master,
         weather_stations::list, weather_stations::count, weather_stations::realtime,
         weather_stations::day, weather_stations::alias, weather_stations::delete,
+        weather_stations::plant_realtime,
         gateways::download::download,
         inverters::list::list, inverters::list::plant_list, inverters::list::count,
         inverters::list::detail, inverters::list::alias, inverters::list::delete,

@@ -10,7 +10,7 @@ use axum::{
     routing::{get, post},
 };
 use serde_json::{Map, Value, json};
-use store::devices::DeviceListRow;
+use store::devices::{DeviceFilter, DeviceListRow};
 
 use crate::{
     AppState,
@@ -41,7 +41,10 @@ pub fn router() -> Router<AppState> {
             .route(&format!("{one}/{{sn}}/alias"), post(alias))
             .route(&format!("{one}/{{sn}}/delete"), post(delete));
     }
-    r
+    r.route(
+        "/api/v1/plant/meteorological/{stationId}/realtime",
+        get(plant_realtime),
+    )
 }
 
 /// Latest values: the wire name and the key in the station's report.
@@ -108,14 +111,19 @@ pub async fn realtime(
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
-    let tz = crate::meters::zone_of(&app, &me, &d).await?;
+    Ok(Data(station_now(&app, &me, &d).await?))
+}
+
+/// A station's list item with its latest values.
+async fn station_now(app: &AppState, me: &CurrentUser, d: &DeviceListRow) -> ApiResult<Value> {
+    let tz = crate::meters::zone_of(app, me, d).await?;
     let r = readings::latest(&app.store, d.id)
         .await?
         .unwrap_or_default();
-    let mut body = Value::Object(base_item(&d));
+    let mut body = Value::Object(base_item(d));
     let head = json!({
         "sn": d.sn, "alias": d.alias, "status": d.status,
-        "editable": may_write(&app, &me, &d, EDIT_KEY).await?,
+        "editable": may_write(app, me, d, EDIT_KEY).await?,
         "time": (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
         "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
     });
@@ -127,7 +135,34 @@ pub async fn realtime(
     }
     // Wind direction reads better as whole degrees.
     body["windDirection"] = opt_text(r.num("wind_direction").map(f64::round));
-    Ok(Data(body))
+    Ok(body)
+}
+
+/// The weather station of a plant (the newest registered when it has several) with its latest
+/// values, as the realtime call answers it; `null` when the plant has none. Anyone who sees the
+/// plant may read it (it belongs to the plant's overview).
+#[utoipa::path(get, path = "/api/v1/plant/meteorological/{stationId}/realtime", tag = "weather stations", params(("stationId" = String, Path, description = "the plant id")), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the realtime answer of the plant's weather station, or null; 700")))]
+pub async fn plant_realtime(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let (plant, _) = crate::plants::visible(&app, &me, &id).await?;
+    let filter = DeviceFilter {
+        family: Some(FAMILY.into()),
+        plant: Some(plant.id),
+        limit: 1,
+        ..DeviceFilter::default()
+    };
+    let (stations, _) = app
+        .store
+        .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
+        .await?;
+    Ok(Data(match stations.first() {
+        Some(d) => station_now(&app, &me, d).await?,
+        None => Value::Null,
+    }))
 }
 
 /// A weather station's day curve: irradiance, ambient and module temperature, humidity and

@@ -550,6 +550,21 @@ async fn weather_stations_answer_under_both_names_with_their_field_types() {
                 .await
                 .expect_code(600);
         }
+        let of_plant = app
+            .get(
+                &format!("/api/v1/plant/meteorological/{}/realtime", c.plant),
+                Some(&c.ann),
+            )
+            .await;
+        of_plant.expect_code(0);
+        assert_eq!(of_plant.data()["sn"], "WS-0001");
+        assert_eq!(of_plant.data()["ambientTemp"], "24.6");
+        app.get(
+            &format!("/api/v1/plant/meteorological/{}/realtime", c.plant),
+            Some(&c.bob),
+        )
+        .await
+        .expect_code(700);
         app.post(
             "/api/v1/meteorological/WS-0001/alias",
             json!({"alias": "Roof"}),
@@ -580,6 +595,14 @@ async fn weather_stations_answer_under_both_names_with_their_field_types() {
         )
         .await
         .expect_code(0);
+        let none = app
+            .get(
+                &format!("/api/v1/plant/meteorological/{}/realtime", c.plant),
+                Some(&c.ann),
+            )
+            .await;
+        none.expect_code(0);
+        assert!(none.data().is_null(), "no station left");
         assert_eq!(
             app.get("/api/v1/meteorological", Some(&c.ann)).await.data()["total"],
             0
