@@ -199,6 +199,12 @@ describe('plant overview', () => {
       .locator('[data-testid="chart-month"] canvas, [data-testid="chart-empty"]')
       .first()
       .waitFor();
+    // the month's daily energy downloads as a spreadsheet
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('chart-download').click(),
+    ]);
+    assert.match(file.suggestedFilename(), /\.xlsx$/);
     await chart.getByText('Year', { exact: true }).click();
     await page.getByTestId('chart-year').locator('canvas').first().waitFor();
     const year = await api(page, `/api/v1/plant/energy/${plant.id}/year`);

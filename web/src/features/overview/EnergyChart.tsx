@@ -1,11 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, DatePicker, Empty, Segmented, Skeleton } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, DatePicker, Empty, Segmented, Skeleton, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart, useAxisStyle } from '@/shared/charts';
+import { ApiError } from '@/shared/http';
+import { downloadFile } from '@/shared/http/download';
 import { energyQuery, type Period } from './api';
 import { chartOption, hasData } from './chart';
+import { downloadRange } from './format';
 
 const PERIODS: Period[] = ['day', 'month', 'year', 'total'];
 const FORMAT: Record<Period, string> = {
@@ -27,6 +31,22 @@ export function EnergyChart({ plantId, today }: { plantId: number; today: Dayjs 
   const [date, setDate] = useState<Dayjs>(today);
   const param = period === 'total' ? '' : date.format(FORMAT[period]);
   const q = useQuery(energyQuery(plantId, period, param));
+  const { message } = App.useApp();
+  const [downloading, setDownloading] = useState(false);
+  const range = downloadRange(period, date, today);
+  const download = () => {
+    if (!range) return;
+    setDownloading(true);
+    downloadFile(
+      '/api/v1/plant/generation/download',
+      { id: plantId, startDate: range[0], endDate: range[1] },
+      `generation_${range[0]}_${range[1]}.xlsx`,
+    )
+      .catch((e: unknown) =>
+        message.error(e instanceof ApiError ? e.message : t('overview.loadFailed')),
+      )
+      .finally(() => setDownloading(false));
+  };
 
   const option = useMemo(() => {
     if (!q.data) return null;
@@ -73,7 +93,19 @@ export function EnergyChart({ plantId, today }: { plantId: number; today: Dayjs 
         />
       }
     >
-      <div style={{ marginBottom: 12 }}>{picker}</div>
+      <Space style={{ marginBottom: 12 }} wrap>
+        {picker}
+        {range && (
+          <Button
+            icon={<DownloadOutlined />}
+            loading={downloading}
+            onClick={download}
+            data-testid="chart-download"
+          >
+            {t('overview.chart.download')}
+          </Button>
+        )}
+      </Space>
       {q.isError ? (
         <Alert type="warning" showIcon message={t('overview.loadFailed')} />
       ) : !q.data || !option ? (

@@ -31,3 +31,19 @@ export function todayIn(tz: string | undefined, now: Date = new Date()): Dayjs {
     return dayjs(now);
   }
 }
+
+/**
+ * The days a generation download covers for the chart's period: the chosen month or year,
+ * never past the plant's today; a day downloads its month; total has no range (null).
+ */
+export function downloadRange(
+  period: 'day' | 'month' | 'year' | 'total',
+  date: Dayjs,
+  today: Dayjs,
+): [string, string] | null {
+  if (period === 'total') return null;
+  const unit = period === 'year' ? 'year' : 'month';
+  const start = date.startOf(unit);
+  const end = date.endOf(unit).isAfter(today, 'day') ? today : date.endOf(unit);
+  return [start.format('YYYY-MM-DD'), end.format('YYYY-MM-DD')];
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FlowData, Series } from './api';
 import { axisLabel, chartOption, hasData, seriesKind } from './chart';
 import { flowModel } from './flow';
-import { energy, formatTemp, isStorage, todayIn } from './format';
+import { downloadRange, energy, formatTemp, isStorage, todayIn } from './format';
 import { deviceRoute, statusBadge } from './status';
 
 const flow = (patch: Partial<FlowData> = {}): FlowData => ({
@@ -146,6 +146,20 @@ describe('formatting', () => {
     expect(deviceRoute('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
     expect(deviceRoute('weather_station', 'W1')).toBe('/device/weather/W1');
     expect(deviceRoute('camera', 'C1')).toBeNull();
+  });
+
+  it('downloads the chosen month or year, never past today', () => {
+    const today = todayIn('UTC', new Date('2026-06-15T12:00:00Z'));
+    expect(downloadRange('month', today, today)).toEqual(['2026-06-01', '2026-06-15']);
+    expect(downloadRange('year', today.subtract(1, 'year'), today)).toEqual([
+      '2025-01-01',
+      '2025-12-31',
+    ]);
+    expect(downloadRange('day', today.subtract(20, 'day'), today)).toEqual([
+      '2026-05-01',
+      '2026-05-31',
+    ]);
+    expect(downloadRange('total', today, today)).toBeNull();
   });
 
   it('takes today in the plant zone', () => {
