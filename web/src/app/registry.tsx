@@ -101,14 +101,6 @@ export const ROUTES: readonly RouteEntry[] = [
     element: InverterDetailPage,
     hideInMenu: true,
   },
-  {
-    path: '/device/event',
-    permission: 'event.view',
-    labelKey: 'events.menu',
-    element: EventListPage,
-    group: '/device',
-    keepAlive: true,
-  },
   { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
   {
     path: '/systemupdate',
@@ -161,5 +153,13 @@ export const ROUTES: readonly RouteEntry[] = [
     element: WeatherDetailPage,
     hideInMenu: true,
     group: '/device',
+  },
+  {
+    path: '/device/event',
+    permission: 'event.view',
+    labelKey: 'events.menu',
+    element: EventListPage,
+    group: '/device',
+    keepAlive: true,
   },
 ];
