@@ -129,7 +129,13 @@ impl FreshDb {
 
     /// Rows in `samples`: what is committed and queryable.
     pub async fn count_samples(&self) -> anyhow::Result<i64> {
-        let sql = "SELECT COUNT(*) FROM samples";
+        self.count("samples").await
+    }
+
+    /// Rows of one of the benchmark's own tables (a fixed name, never input).
+    pub async fn count(&self, table: &'static str) -> anyhow::Result<i64> {
+        let sql = format!("SELECT COUNT(*) FROM {table}");
+        let sql = sqlx::AssertSqlSafe(sql);
         Ok(match &self.raw {
             Raw::Sqlite(p) => sqlx::query_scalar(sql).fetch_one(p).await?,
             Raw::Postgres(p) => sqlx::query_scalar(sql).fetch_one(p).await?,

@@ -8,6 +8,7 @@
 pub mod baseline;
 pub mod db;
 pub mod e2e;
+pub mod overview;
 pub mod payload;
 pub mod rss;
 pub mod stats;

@@ -17,6 +17,32 @@ enum Command {
     /// Telemetry ingest end to end (gateways -> MQTT -> ingest -> database) against a baseline
     /// of batched INSERTs into the same kind of database.
     Ingest(IngestArgs),
+    /// Monitoring reads (plant overview endpoints, energy periods, plant list) through the real
+    /// router over a database of plants with a year of rollups and 5-minute samples.
+    Overview(OverviewArgs),
+}
+
+#[derive(clap::Args)]
+struct OverviewArgs {
+    #[arg(long, value_enum, default_value = "sqlite")]
+    db: DbKind,
+    #[arg(
+        long,
+        env = "PORTAL_TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1/test"
+    )]
+    database_url: String,
+    #[arg(long, default_value_t = 1000)]
+    plants: usize,
+    /// Days of daily energy per plant.
+    #[arg(long, default_value_t = 365)]
+    days: i64,
+    /// Plants that get every 5-minute sample of those days (the others get today's).
+    #[arg(long, default_value_t = 10)]
+    sampled_plants: usize,
+    /// Measured requests per endpoint.
+    #[arg(long, default_value_t = 300)]
+    requests: usize,
 }
 
 #[derive(clap::Args)]
@@ -74,6 +100,7 @@ fn main() -> anyhow::Result<()> {
         .build()?;
     match cli.command {
         Command::Ingest(a) => rt.block_on(ingest(a)),
+        Command::Overview(a) => rt.block_on(overview(a)),
     }
 }
 
@@ -106,6 +133,29 @@ async fn ingest(a: IngestArgs) -> anyhow::Result<()> {
     if report.e2e.rows_committed < report.e2e.rows_expected {
         anyhow::bail!("fewer rows committed than acknowledged");
     }
+    Ok(())
+}
+
+async fn overview(a: OverviewArgs) -> anyhow::Result<()> {
+    let options = bench::overview::OverviewOptions {
+        db: a.db,
+        postgres_url: a.database_url,
+        plants: a.plants.max(1),
+        days: a.days.max(1),
+        sampled_plants: a.sampled_plants.min(a.plants.max(1)),
+        requests: a.requests.max(1),
+    };
+    println!(
+        "machine: {} cores, {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model()
+    );
+    println!(
+        "overview: {} plants on {}, {} days of daily energy each, every 5-minute sample of those days for {} of them (today's for the rest), {} requests per endpoint",
+        options.plants, options.db, options.days, options.sampled_plants, options.requests
+    );
+    let result = bench::overview::run(&options).await?;
+    print!("{}", bench::overview::render(&options, &result));
     Ok(())
 }
 
