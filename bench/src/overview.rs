@@ -235,6 +235,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
         keys: Arc::new(keys),
         mailer: Arc::new(api::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
         metrics: None,
+        commands: None,
     };
     Ok(api::router(state))
 }

@@ -18,8 +18,8 @@ mod events;
 mod files;
 mod messages;
 mod gateways;
-mod meters;
 mod inverters;
+mod meters;
 mod monitor;
 mod permissions;
 pub mod plants;
@@ -52,6 +52,9 @@ pub struct AppState {
     pub keys: Arc<Keys>,
     pub mailer: Arc<mailer::Mailer>,
     pub metrics: Option<PrometheusHandle>,
+    /// Sends commands to devices through their gateways; `None` where the device link is not
+    /// running (commands then answer "connection failed").
+    pub commands: Option<devices::link::Dispatcher>,
 }
 
 /// Milliseconds since the Unix epoch: the unit of every stored time.
@@ -74,10 +77,10 @@ pub fn router(state: AppState) -> Router {
         .merge(protocols::router())
         .merge(gateways::router())
         .merge(monitor::router())
+        .merge(inverters::router())
         .merge(batteries::router())
         .merge(meters::router())
         .merge(weather_stations::router())
-        .merge(inverters::router())
         .merge(events::router())
         .merge(messages::router())
         .merge(files::router(&state))

@@ -41,13 +41,6 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     let api_config = config.api();
     let mailer = api::mailer::Mailer::new(api_config.smtp.as_ref())
         .map_err(|e| anyhow::anyhow!("smtp configuration: {e}"))?;
-    let state = api::AppState {
-        store: store.clone(),
-        config: Arc::new(api_config),
-        keys: Arc::new(keys),
-        mailer: Arc::new(mailer),
-        metrics: Some(metrics_recorder()?),
-    };
     let addr: SocketAddr = config.http_addr.parse().context("http_addr")?;
     let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
         format!("cannot listen on {addr}: is another program using it? Set PORTAL_HTTP_ADDR")
@@ -58,6 +51,14 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     }
     tokio::spawn(housekeeping(store.clone()));
     let devices = start_devices(&config, &store).await?;
+    let state = api::AppState {
+        store: store.clone(),
+        config: Arc::new(api_config),
+        keys: Arc::new(keys),
+        mailer: Arc::new(mailer),
+        metrics: Some(metrics_recorder()?),
+        commands: Some(devices.link.dispatcher.clone()),
+    };
     tokio::spawn(refresh_statuses(store.clone()));
     let demo_stop = if demo {
         Some(start_demo(&config, &store, &devices).await?)

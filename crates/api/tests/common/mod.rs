@@ -109,6 +109,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             keys: Arc::new(keys),
             mailer: Arc::new(Mailer::new(None).expect("mailer")),
             metrics: None,
+            commands: None,
         };
         let router = api::router(state.clone());
         apps.push(App {
