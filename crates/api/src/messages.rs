@@ -1,5 +1,5 @@
-//! Messages: the caller's notifications. Each warning or fault event on a plant the caller can
-//! see is a message; the store keeps only what the caller has read, so the unread count goes
+//! Messages: the caller's notifications. Each warning or fault event of the last 30 days on a
+//! plant the caller can see is a message; the store keeps only what the caller has read, so the unread count goes
 //! down as messages are read and new events raise it again.
 
 use axum::{
@@ -24,6 +24,13 @@ use crate::{
 };
 
 const MAX_PAGE: i64 = 100;
+/// Messages are the events of the last 30 days: a notification, not the event history (the
+/// events screen has that), so a new account or a new share is not greeted by years of events.
+const MESSAGE_DAYS: i64 = 30;
+
+fn since() -> i64 {
+    now_ms() - MESSAGE_DAYS * 86_400_000
+}
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -79,7 +86,7 @@ fn item(m: &MessageRow) -> Value {
 pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<i64>> {
     Ok(Data(
         app.store
-            .unread_messages(me.actor.plant_visibility(), me.id())
+            .unread_messages(me.actor.plant_visibility(), me.id(), since())
             .await?,
     ))
 }
@@ -104,6 +111,7 @@ pub async fn list(
         .messages(
             me.actor.plant_visibility(),
             me.id(),
+            since(),
             unread,
             limit,
             (page - 1) * limit,

@@ -461,6 +461,19 @@ async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowe
     for app in spawn().await {
         let c = cast(&app).await;
         events(&app, &c).await;
+        // An event of 40 days ago is history, not a message.
+        app.store
+            .open_event(
+                c.ann_inv,
+                Some(c.ann_plant),
+                "W03",
+                "warning",
+                now() - 40 * 86_400_000,
+            )
+            .await
+            .expect("old event");
+        let listed = app.get("/api/v1/events", Some(&c.ann)).await;
+        assert_eq!(listed.data()["total"], 4);
         let count = |token: String| {
             let app = &app;
             async move {
@@ -527,7 +540,7 @@ async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowe
         assert_eq!(count(c.ann.clone()).await, 0);
         // A new event is a new unread message.
         app.store
-            .open_event(c.ann_inv, Some(c.ann_plant), "W03", "warning", now())
+            .open_event(c.ann_inv, Some(c.ann_plant), "W04", "warning", now())
             .await
             .expect("event");
         assert_eq!(count(c.ann.clone()).await, 1);

@@ -1,8 +1,9 @@
 //! Events as a viewer reads them, and messages. The event screens, the plant overview's event
 //! list and counts, and the caller's messages all read events through here, so the visibility
 //! rule (the plant's own rule, see `plants::VISIBLE`) lives in one place. Messages are not
-//! stored: they are the events of the plants a user can see, and only what the user has read is
-//! kept (`message_reads` per event, `message_marks` for "everything up to this event id").
+//! stored: they are the recent events of the plants a user can see (the caller says since when),
+//! and only what the user has read is kept (`message_reads` per event, `message_marks` for
+//! "everything up to this event id").
 
 use domain::{ids::UserId, policy::PlantVisibility};
 
@@ -207,45 +208,52 @@ impl Store {
         Ok(c)
     }
 
-    /// A page of the reader's messages (`unread`: `Some(true)` unread only, `Some(false)` read
-    /// only), newest first, with the total before paging.
+    /// A page of the reader's messages: the events opened at or after `since` (`unread`:
+    /// `Some(true)` unread only, `Some(false)` read only), newest first, with the total before
+    /// paging.
     pub async fn messages(
         &self,
         visibility: PlantVisibility,
         reader: UserId,
+        since: i64,
         unread: Option<bool>,
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<MessageRow>, i64)> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let condition = format!(
-            "{} AND ($4 IS NULL OR (NOT {READ}) = $4)",
+            "{} AND ($4 IS NULL OR (NOT {READ}) = $4) AND e.opened_at >= $5",
             crate::plants::VISIBLE
         );
         let sql = format!(
             "SELECT {COLUMNS}, {READ} AS is_read {FROM} WHERE {condition} \
-             ORDER BY e.opened_at DESC, e.id DESC LIMIT $5 OFFSET $6"
+             ORDER BY e.opened_at DESC, e.id DESC LIMIT $6 OFFSET $7"
         );
         let page = rows!(
-            self, fetch_all, MessageRow, &sql, user, company, all, unread, limit, offset
+            self, fetch_all, MessageRow, &sql, user, company, all, unread, since, limit, offset
         )?;
         let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {condition}");
-        let total = scalar!(self, fetch_one, i64, &count_sql, user, company, all, unread)?;
+        let total = scalar!(
+            self, fetch_one, i64, &count_sql, user, company, all, unread, since
+        )?;
         Ok((page, total))
     }
 
-    /// How many messages the reader has not read.
+    /// How many messages (events opened at or after `since`) the reader has not read.
     pub async fn unread_messages(
         &self,
         visibility: PlantVisibility,
         reader: UserId,
+        since: i64,
     ) -> Result<i64> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
-            "SELECT COUNT(*) {FROM} WHERE {} AND NOT {READ}",
+            "SELECT COUNT(*) {FROM} WHERE {} AND e.opened_at >= $4 AND NOT {READ}",
             crate::plants::VISIBLE
         );
-        Ok(scalar!(self, fetch_one, i64, &sql, user, company, all)?)
+        Ok(scalar!(
+            self, fetch_one, i64, &sql, user, company, all, since
+        )?)
     }
 
     /// Marks one message (event) as read by `user` (the caller checked it is visible).

@@ -133,30 +133,33 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
 
         // Bob sees nothing until the plant is shared with him.
         assert_eq!(s.events_visible(of(bob), bob, &all).await?.1, 0);
-        assert_eq!(s.unread_messages(of(bob), bob).await?, 0);
+        assert_eq!(s.unread_messages(of(bob), bob, 0).await?, 0);
         let id = rows[0].id;
         assert!(s.event_visible(of(bob), bob, id).await?.is_none());
         s.share_plant(home, bob, ShareRole::Visitor, 5).await?;
         assert!(s.event_visible(of(bob), bob, id).await?.is_some());
-        assert_eq!(s.unread_messages(of(bob), bob).await?, 3);
+        assert_eq!(s.unread_messages(of(bob), bob, 0).await?, 3);
 
         // Read marks are per user.
         s.mark_message_read(ann, id, 6).await?;
         s.mark_message_read(ann, id, 7).await?;
-        assert_eq!(s.unread_messages(of(ann), ann).await?, 2);
-        assert_eq!(s.unread_messages(of(bob), bob).await?, 3);
-        let (page, unread) = s.messages(of(ann), ann, Some(true), 10, 0).await?;
+        assert_eq!(s.unread_messages(of(ann), ann, 0).await?, 2);
+        assert_eq!(s.unread_messages(of(bob), bob, 0).await?, 3);
+        let (page, unread) = s.messages(of(ann), ann, 0, Some(true), 10, 0).await?;
         assert_eq!(unread, 2);
         assert!(page.iter().all(|m| !m.read));
-        let (page, read) = s.messages(of(ann), ann, Some(false), 10, 0).await?;
+        let (page, read) = s.messages(of(ann), ann, 0, Some(false), 10, 0).await?;
         assert_eq!((read, page[0].event.id), (1, id));
         s.mark_all_messages_read(ann, 8).await?;
-        assert_eq!(s.unread_messages(of(ann), ann).await?, 0);
-        assert_eq!(s.messages(of(ann), ann, None, 10, 0).await?.1, 3);
+        assert_eq!(s.unread_messages(of(ann), ann, 0).await?, 0);
+        assert_eq!(s.messages(of(ann), ann, 0, None, 10, 0).await?.1, 3);
         // A later event is unread again.
         s.open_event(inv, Some(home), "F02", "fault", 9_000).await?;
-        assert_eq!(s.unread_messages(of(ann), ann).await?, 1);
-        assert_eq!(s.unread_messages(PlantVisibility::All, ann).await?, 1);
+        assert_eq!(s.unread_messages(of(ann), ann, 0).await?, 1);
+        assert_eq!(s.unread_messages(PlantVisibility::All, ann, 0).await?, 1);
+        // Only events since the given time are messages.
+        assert_eq!(s.unread_messages(of(ann), ann, 9_001).await?, 0);
+        assert_eq!(s.messages(of(bob), bob, 4_000, None, 10, 0).await?.1, 2);
         Ok(())
     })
     .await
