@@ -236,6 +236,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
         mailer: Arc::new(api::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
         metrics: None,
         commands: None,
+        latest: None,
     };
     Ok(api::router(state))
 }

@@ -316,7 +316,7 @@ pub async fn list(
         .skip(((page - 1) * limit) as usize)
         .take(limit as usize)
     {
-        let latest = readings::latest(&app.store, d.id).await?;
+        let latest = readings::latest(&app, d.id).await?;
         let mut item = base_item(d);
         battery_item(d, latest.as_ref(), &mut item);
         infos.push(Value::Object(item));
@@ -351,7 +351,7 @@ pub async fn info(
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
-    let r = readings::latest(&app.store, d.id).await?;
+    let r = readings::latest(&app, d.id).await?;
     let mut item = base_item(&d);
     battery_item(&d, r.as_ref(), &mut item);
     let master_sn = match &d.parent_sn {
@@ -392,7 +392,7 @@ pub async fn realtime(
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let tz = zone_of(&app, &me, &d).await?;
-    let r = readings::latest(&app.store, d.id)
+    let r = readings::latest(&app, d.id)
         .await?
         .unwrap_or_default();
     let day = today(tz);
@@ -474,7 +474,7 @@ pub async fn slaves(
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &id, FAMILY).await?;
-    let r = readings::latest(&app.store, d.id)
+    let r = readings::latest(&app, d.id)
         .await?
         .unwrap_or_default();
     let packs = packs_in(&r);
@@ -500,7 +500,7 @@ pub async fn slaves(
         .filter(|c| !listed.contains(c.sn.as_str()))
     {
         no += 1;
-        let latest = readings::latest(&app.store, c.id).await?;
+        let latest = readings::latest(&app, c.id).await?;
         infos.push(pack_json(
             &pack_device(no, c, latest.as_ref()),
             c.status,

@@ -55,6 +55,10 @@ pub struct AppState {
     /// Sends commands to devices through their gateways; `None` where the device link is not
     /// running (commands then answer "connection failed").
     pub commands: Option<devices::link::Dispatcher>,
+    /// Every device's newest values as ingest committed them, when this process ingests every
+    /// report (the embedded broker); realtime reads try it before the database. `None` with an
+    /// external broker, where a replica sees only its share of the reports.
+    pub latest: Option<devices::ingest::LatestCache>,
 }
 
 /// Milliseconds since the Unix epoch: the unit of every stored time.

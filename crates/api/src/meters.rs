@@ -241,7 +241,7 @@ pub(crate) async fn list_page(
         .await?;
     let mut infos = Vec::with_capacity(rows.len());
     for d in &rows {
-        let latest = readings::latest(&app.store, d.id).await?;
+        let latest = readings::latest(&app, d.id).await?;
         let mut item = base_item(d);
         extra(d, latest.as_ref(), &mut item);
         infos.push(Value::Object(item));
@@ -404,7 +404,7 @@ pub async fn realtime(
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let tz = zone_of(&app, &me, &d).await?;
-    let r = readings::latest(&app.store, d.id)
+    let r = readings::latest(&app, d.id)
         .await?
         .unwrap_or_default();
     let today = app

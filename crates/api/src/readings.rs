@@ -6,10 +6,9 @@ use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use store::{
-    Store,
-    telemetry::{EnergyPoint, SampleRow},
-};
+use store::telemetry::{EnergyPoint, SampleRow};
+
+use crate::AppState;
 
 /// Most samples one day series reads: a report every 10 s for 24 h.
 pub(crate) const DAY_SAMPLES: i64 = 8640;
@@ -53,9 +52,14 @@ impl Reading {
     }
 }
 
-/// The newest values a device reported, if any.
-pub(crate) async fn latest(store: &Store, device: i64) -> store::Result<Option<Reading>> {
-    Ok(store
+/// The newest values a device reported, if any: from ingest's memory when this process holds
+/// them, else from the database.
+pub(crate) async fn latest(app: &AppState, device: i64) -> store::Result<Option<Reading>> {
+    if let Some(hot) = app.latest.as_ref().and_then(|cache| cache.get(device)) {
+        return Ok(Some(Reading::from_sample(hot.ts, &hot.payload)));
+    }
+    Ok(app
+        .store
         .latest_sample(device)
         .await?
         .map(|s| Reading::from_sample(s.ts, &s.payload)))

@@ -117,7 +117,7 @@ pub async fn realtime(
 /// A station's list item with its latest values.
 async fn station_now(app: &AppState, me: &CurrentUser, d: &DeviceListRow) -> ApiResult<Value> {
     let tz = crate::meters::zone_of(app, me, d).await?;
-    let r = readings::latest(&app.store, d.id)
+    let r = readings::latest(&app, d.id)
         .await?
         .unwrap_or_default();
     let mut body = Value::Object(base_item(d));

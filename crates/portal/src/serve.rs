@@ -58,6 +58,10 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
         mailer: Arc::new(mailer),
         metrics: Some(metrics_recorder()?),
         commands: Some(devices.link.dispatcher.clone()),
+        latest: devices
+            .link
+            .broker_addr()
+            .map(|_| devices.ingest.cache().clone()),
     };
     tokio::spawn(refresh_statuses(store.clone()));
     let demo_stop = if demo {

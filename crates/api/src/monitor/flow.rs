@@ -247,7 +247,7 @@ pub async fn inverter_flow(
             .map_or(Tz::UTC, |p| readings::zone(&p.timezone)),
         None => Tz::UTC,
     };
-    let latest = readings::latest(&app.store, device.id).await?;
+    let latest = readings::latest(&app, device.id).await?;
     let refs: Vec<(&str, &Reading)> = latest.iter().map(|r| (INVERTER, r)).collect();
     let flow = compute(&refs, false, crate::now_ms());
     Ok(Data(flow.to_json(tz, &device.protocol, device.type_code)))

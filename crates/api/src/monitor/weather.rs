@@ -98,7 +98,7 @@ pub async fn station_info(
     let Some(station) = ctx.of(WEATHER_STATION).next() else {
         return Ok(Data(Value::Null));
     };
-    let r = readings::latest(&app.store, station.id)
+    let r = readings::latest(&app, station.id)
         .await?
         .unwrap_or_default();
     let has = r.ts > 0;
@@ -297,7 +297,7 @@ pub async fn weather(
     let station = ctx.as_ref().and_then(|c| c.of(WEATHER_STATION).next());
     let (mut reading, mut min_max) = (None, None);
     if let (Some(c), Some(s)) = (&ctx, station) {
-        reading = readings::latest(&app.store, s.id).await?;
+        reading = readings::latest(&app, s.id).await?;
         let (from, to) = readings::day_bounds(c.tz, readings::today(c.tz));
         let temps: Vec<f64> = app
             .store

@@ -110,6 +110,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             mailer: Arc::new(Mailer::new(None).expect("mailer")),
             metrics: None,
             commands: None,
+            latest: None,
         };
         let router = api::router(state.clone());
         apps.push(App {
