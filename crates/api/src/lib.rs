@@ -9,9 +9,11 @@ pub mod openapi;
 pub mod session;
 
 mod accounts;
+mod audit;
 mod auth;
 mod batteries;
 mod codes;
+mod commands;
 mod company;
 mod dict;
 mod events;
@@ -90,6 +92,8 @@ pub fn router(state: AppState) -> Router {
         .merge(files::router(&state))
         .merge(system::router())
         .merge(versions::router())
+        .merge(audit::router())
+        .merge(commands::router())
         .method_not_allowed_fallback(web::wrong_method)
         .with_state(state)
         .merge(web)

@@ -71,6 +71,12 @@ catalogue! {
     GatewayFirmwareCurrent = 4001, "Gateway firmware is up to date", "网关固件已是最新", "El firmware de la pasarela está actualizado";
     FirmwareVersionTaken = 4002, "Firmware software version number duplicate", "固件软件版本号重复", "Número de versión de software de firmware duplicado";
     DictCodeExists = 5000, "Code exists", "编码已存在", "El código ya existe";
+    DeviceOffline = 602, "Device offline (turn on power or check network)", "设备离线（请打开电源或检查网络）", "Dispositivo sin conexión (enciéndalo o compruebe la red)";
+    DeviceUpgrading = 603, "Device is upgrading", "设备正在升级", "El dispositivo se está actualizando";
+    StateForbids = 604, "The current state forbids remote debug, upgrade or power on/off", "当前状态禁止远程调试、升级或开关机", "El estado actual no permite depuración remota, actualización ni encendido/apagado";
+    NoSettings = 605, "No configuration parameters", "没有配置参数", "No hay parámetros de configuración";
+    ConnectionFailed = 606, "Connection failed", "连接失败", "Error de conexión";
+    CommandFailed = 607, "Command sending failed", "命令发送失败", "Error al enviar el comando";
 }
 
 /// An error a rule or a store reports; `detail` names what was wrong (a field name, a limit) in

@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod sql;
+pub mod audit;
 pub mod auth;
 pub mod commands;
 pub mod companies;

@@ -1,0 +1,204 @@
+//! The audit log of remote control: every action of issue 7 (settings, power, debug, upgrades,
+//! gateway actions) writes who did what to which device, when, and how it ended. Reading it
+//! follows the plants' visibility: internal staff with `logger.management` read everything,
+//! company staff their company's plants and colleagues, anyone else their own actions and the
+//! plants they own.
+
+use axum::{Router, extract::State, routing::get};
+use chrono::NaiveDate;
+use domain::{Code, DomainError, policy::PlantVisibility};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::audit::{AuditFilter, AuditRow, NewAudit};
+use utoipa::IntoParams;
+
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data},
+    extract::{Query, num},
+    now_ms,
+    session::CurrentUser,
+    users::create_at,
+};
+
+const MAX_PAGE: i64 = 100;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/audit", get(list))
+}
+
+/// Results an entry may carry.
+pub(crate) mod result {
+    /// A command went to the device; its outcome is the command's status.
+    pub const SENT: &str = "sent";
+    pub const FAILED: &str = "failed";
+    /// The portal refused the action (offline, upgrading, forbidden state, invalid values).
+    pub const REFUSED: &str = "refused";
+}
+
+/// Writes an audit entry for an action `me` took on `target` (a device or gateway SN; the
+/// entry is filed under that device's or gateway's plant). `detail` is any JSON the screen may
+/// show; a `commandId` in it links the entry to the command, whose final status the log shows.
+/// A failure to write is logged and swallowed: the action itself already happened.
+pub(crate) async fn record(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    target: &str,
+    detail: Value,
+    result: &str,
+) {
+    if let Err(e) = write(app, me, action, target, &detail, result).await {
+        tracing::error!(error = %e, action, target, "audit entry not written");
+    }
+}
+
+async fn write(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    target: &str,
+    detail: &Value,
+    result: &str,
+) -> store::Result<i64> {
+    let plant_id = match app.store.device_by_sn(target).await? {
+        Some(d) => d.plant_id,
+        None => app
+            .store
+            .gateway_by_sn(target)
+            .await?
+            .and_then(|g| g.plant_id),
+    };
+    let plant = match plant_id {
+        Some(id) => app.store.plant(id, me.id()).await?,
+        None => None,
+    };
+    let company_staff = me.actor.kind == domain::user::UserKind::Company;
+    app.store
+        .insert_audit(&NewAudit {
+            user_id: Some(me.user.id),
+            account: &me.user.account,
+            actor_company_id: if company_staff {
+                me.actor.company.map(|c| c.0)
+            } else {
+                None
+            },
+            plant_id,
+            plant_owner_id: plant.as_ref().map(|p| p.owner_id),
+            plant_company_id: plant.as_ref().and_then(|p| p.company_id),
+            action,
+            target,
+            detail: &detail.to_string(),
+            result,
+            command_id: detail.get("commandId").and_then(Value::as_i64),
+            now: now_ms(),
+        })
+        .await
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub page: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub limit: Option<i64>,
+    /// Exact action, e.g. `setting.set`, `inverter.boot`.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub action: Option<String>,
+    /// Part of the device or gateway SN.
+    #[serde(default, alias = "sn", deserialize_with = "num::opt_text")]
+    pub target: Option<String>,
+    /// Part of the acting account.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub user: Option<String>,
+    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
+    pub plant_id: Option<i64>,
+    /// First day, `YYYY-MM-DD` (UTC), inclusive.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sdate: Option<String>,
+    /// Last day, `YYYY-MM-DD` (UTC), inclusive.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub edate: Option<String>,
+}
+
+fn text(raw: &Option<String>) -> Option<String> {
+    raw.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "-1")
+        .map(String::from)
+}
+
+/// Midnight UTC of a `YYYY-MM-DD` day (plus `days`), in milliseconds; empty is "not given".
+fn day_ms(raw: &Option<String>, field: &str, days: i64) -> Result<Option<i64>, DomainError> {
+    let Some(s) = text(raw) else { return Ok(None) };
+    let day = NaiveDate::parse_from_str(&s, "%Y-%m-%d").map_err(|_| DomainError::invalid(field))?;
+    let start = day
+        .and_hms_opt(0, 0, 0)
+        .ok_or_else(|| DomainError::invalid(field))?
+        .and_utc()
+        .timestamp_millis();
+    Ok(Some(start + days * 86_400_000))
+}
+
+impl ListQuery {
+    fn filter(&self, limit: i64, offset: i64) -> Result<AuditFilter, DomainError> {
+        Ok(AuditFilter {
+            action: text(&self.action),
+            target: text(&self.target),
+            user: text(&self.user),
+            plant: self.plant_id.filter(|p| *p > 0),
+            from: day_ms(&self.sdate, "sdate", 0)?,
+            to: day_ms(&self.edate, "edate", 1)?,
+            limit,
+            offset,
+        })
+    }
+}
+
+fn item(r: &AuditRow) -> Value {
+    json!({
+        "id": r.id,
+        "userId": r.user_id,
+        "account": r.account,
+        "plantId": r.plant_id,
+        "plantName": r.plant_name,
+        "action": r.action,
+        "target": r.target,
+        "detail": serde_json::from_str::<Value>(&r.detail).unwrap_or(Value::Null),
+        "result": r.result,
+        "commandId": r.command_id,
+        "commandStatus": r.command_status,
+        "createAt": create_at(r.created_at),
+    })
+}
+
+/// Which entries the caller reads: internal staff need `logger.management` and then read all.
+fn visibility(me: &CurrentUser) -> Result<PlantVisibility, DomainError> {
+    if me.actor.is_internal() && !me.actor.has("logger.management") {
+        return Err(Code::NoPermission.into());
+    }
+    Ok(me.actor.plant_visibility())
+}
+
+/// The audit log the caller may read, newest first, paged (`page` from 1, `limit` up to 100).
+#[utoipa::path(get, path = "/api/v1/audit", tag = "audit", params(ListQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, userId, account, plantId, plantName, action, target, detail, result, commandId, commandStatus, createAt}]}; 2, 4 sdate/edate")))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Data<Value>> {
+    let visibility = visibility(&me)?;
+    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
+    let page = q.page.unwrap_or(1).max(1);
+    let filter = q.filter(limit, (page - 1) * limit)?;
+    let (rows, total) = app
+        .store
+        .audit_visible(visibility, me.id(), &filter)
+        .await?;
+    let infos: Vec<Value> = rows.iter().map(item).collect();
+    Ok(Data(
+        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
+    ))
+}

@@ -1,0 +1,306 @@
+//! Commands to devices as the screens see them: sending one on a user's behalf (with the
+//! state checks, the spec's refusals and the audit entry) and reading where it stands.
+//! The device link's dispatcher does the sending; its `commands` row is the record any replica
+//! reads, so a screen polls `GET /api/v1/command/{id}` until the status is final.
+
+use std::time::Duration;
+
+use axum::{
+    Router,
+    extract::{Path, State},
+    routing::get,
+};
+use devices::link::DispatchError;
+use domain::{
+    Code, DomainError,
+    ids::{CompanyId, UserId},
+    plant::Status,
+    policy::GatewayScope,
+};
+use serde_json::{Value, json};
+use store::{commands::CommandRow, devices::DeviceListRow};
+
+use crate::{
+    AppState, audit,
+    envelope::{ApiError, ApiResult, Data},
+    inverters::{self, Inverter},
+    now_ms,
+    plants::update_at,
+    session::CurrentUser,
+    users::{create_at, path_id},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/command/{id}", get(status))
+        .route("/api/v1/inverter/{sn}/boot", get(boot))
+        .route("/api/v1/inverter/{sn}/shutdown", get(shutdown))
+}
+
+/// How long a device has to answer a power command.
+const POWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Kinds refused while the device runs an upgrade or reports the Upgrading status.
+const REFUSED_WHILE_UPGRADING: [&str; 6] = [
+    "upgrade",
+    "power_on",
+    "power_off",
+    "restart",
+    "modbus_raw",
+    "set_params",
+];
+
+/// Whether a device in `status` may take a command of `kind`. Offline devices take nothing;
+/// an upgrading one nothing that would disturb the upgrade; a device in Fault may not be
+/// upgraded or switched on (the spec's "current state forbids ..."): switching it off or
+/// reading and debugging it stays possible, as that is how a fault is investigated.
+pub(crate) fn check_state(kind: &str, status: i64) -> Result<(), DomainError> {
+    if status == Status::Offline as i64 {
+        return Err(Code::DeviceOffline.into());
+    }
+    if status == Status::Upgrading as i64 && REFUSED_WHILE_UPGRADING.contains(&kind) {
+        return Err(Code::DeviceUpgrading.into());
+    }
+    if status == Status::Fault as i64 && matches!(kind, "upgrade" | "power_on") {
+        return Err(Code::StateForbids.into());
+    }
+    Ok(())
+}
+
+/// The spec's message for a dispatcher refusal.
+fn refusal(e: DispatchError) -> ApiError {
+    match e {
+        DispatchError::Offline(_) | DispatchError::UnknownGateway(_) => Code::DeviceOffline.into(),
+        DispatchError::Upgrading(_) => Code::DeviceUpgrading.into(),
+        DispatchError::BadTimeout => DomainError::invalid("timeout").into(),
+        DispatchError::Publish(cause) => {
+            tracing::warn!(%cause, "command not published");
+            Code::ConnectionFailed.into()
+        }
+        DispatchError::Store(e) => e.into(),
+    }
+}
+
+/// Sends `kind` to a device on `me`'s behalf (the caller has checked permissions), after the
+/// state checks, and records `action` in the audit log either way. Answers the command id.
+pub(crate) async fn send_to_device(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    device: &DeviceListRow,
+    kind: &str,
+    params: Value,
+    timeout: Duration,
+) -> ApiResult<i64> {
+    if let Err(e) = check_state(kind, device.status) {
+        let detail = json!({"kind": kind, "params": params, "reason": e.code.number()});
+        audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
+        return Err(e.into());
+    }
+    let Some(gateway) = device.gateway_sn.as_deref() else {
+        let detail =
+            json!({"kind": kind, "params": params, "reason": Code::DeviceOffline.number()});
+        audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
+        return Err(Code::DeviceOffline.into());
+    };
+    send(app, me, action, gateway, &device.sn, kind, params, timeout).await
+}
+
+/// Sends `kind` to `device_sn` behind `gateway_sn` (the gateway's own SN for gateway commands)
+/// and records `action`; refusals (offline, upgrading, no device link) are recorded as refused.
+#[allow(clippy::too_many_arguments)] // each is a distinct fact of the command
+pub(crate) async fn send(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    gateway_sn: &str,
+    device_sn: &str,
+    kind: &str,
+    params: Value,
+    timeout: Duration,
+) -> ApiResult<i64> {
+    let outcome = match &app.commands {
+        None => Err(ApiError::from(Code::ConnectionFailed)),
+        Some(dispatcher) => dispatcher
+            .send(gateway_sn, device_sn, kind, params.clone(), timeout)
+            .await
+            .map_err(refusal),
+    };
+    match &outcome {
+        Ok(id) => {
+            let detail = json!({"kind": kind, "params": params, "commandId": id});
+            audit::record(app, me, action, device_sn, detail, audit::result::SENT).await;
+        }
+        Err(ApiError::Domain(e)) => {
+            let detail = json!({"kind": kind, "params": params, "reason": e.code.number()});
+            audit::record(app, me, action, device_sn, detail, audit::result::REFUSED).await;
+        }
+        Err(_) => {
+            let detail = json!({"kind": kind, "params": params});
+            audit::record(app, me, action, device_sn, detail, audit::result::FAILED).await;
+        }
+    }
+    outcome
+}
+
+/// A command as the screens read it.
+pub(crate) fn command_json(c: &CommandRow) -> Value {
+    json!({
+        "id": c.id,
+        "kind": c.kind,
+        "deviceSn": c.device_sn,
+        "gatewaySn": c.gateway_sn,
+        "status": c.status().as_str(),
+        "resultCode": c.result_code,
+        "message": c.result_msg,
+        "result": serde_json::from_str::<Value>(&c.result_data).unwrap_or(Value::Null),
+        "createAt": create_at(c.created_at),
+        "updateAt": update_at(c.updated_at),
+    })
+}
+
+/// Whether the caller may see the device (or gateway) a command went to.
+async fn may_see(app: &AppState, me: &CurrentUser, c: &CommandRow) -> ApiResult<bool> {
+    if app
+        .store
+        .device_visible(me.actor.plant_visibility(), me.id(), &c.device_sn)
+        .await?
+        .is_some()
+    {
+        return Ok(true);
+    }
+    let Some(g) = app.store.gateway_by_sn(&c.device_sn).await? else {
+        return Ok(false);
+    };
+    let plant = match g.plant_id {
+        Some(id) => app.store.plant(id, me.id()).await?,
+        None => None,
+    };
+    if g.plant_id.is_some() && plant.is_none() {
+        return Ok(me.actor.is_internal());
+    }
+    Ok(me.actor.can_see_gateway(&GatewayScope {
+        plant: plant.as_ref().map(|p| p.scope()),
+        owner: g.owner_id.map(UserId),
+        company: g.company_id.map(CompanyId),
+    }))
+}
+
+/// Reads a command the caller may see, timing it out first when its deadline passed (so the
+/// answer is right even before the sweeper runs). `None` when missing or not visible.
+pub(crate) async fn visible_command(
+    app: &AppState,
+    me: &CurrentUser,
+    id: i64,
+) -> ApiResult<Option<CommandRow>> {
+    let Some(mut c) = app.store.command(id).await? else {
+        return Ok(None);
+    };
+    if !c.status().is_final() && c.deadline < now_ms() {
+        app.store.time_out_commands(now_ms()).await?;
+        c = app.store.command(id).await?.unwrap_or(c);
+    }
+    Ok(may_see(app, me, &c).await?.then_some(c))
+}
+
+/// Where a command stands: `sent`, `acknowledged`, `succeeded`, `failed` or `timed_out`.
+#[utoipa::path(get, path = "/api/v1/command/{id}", tag = "commands", params(("id" = i64, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {id, kind, deviceSn, gatewaySn, status, resultCode, message, result, createAt, updateAt}; 4 id when unknown or not visible")))]
+pub async fn status(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(raw): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let id = path_id(&raw).map_err(|_| DomainError::invalid("id"))?;
+    let c = visible_command(&app, &me, id)
+        .await?
+        .ok_or_else(|| DomainError::invalid("id"))?;
+    Ok(Data(command_json(&c)))
+}
+
+/// Requires `key` on the inverter's plant (an unbound inverter: the caller's role key); visitors
+/// and read-only accounts are refused (code 2).
+pub(crate) fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResult<()> {
+    me.actor.require_writable()?;
+    match &inv.plant {
+        Some(p) => {
+            me.actor.require_on_plant(&p.scope(), key)?;
+        }
+        None => me.actor.require(key)?,
+    }
+    Ok(())
+}
+
+async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResult<Data<Value>> {
+    let inv = inverters::visible(app, me, sn).await?;
+    require_on(me, &inv, "inverter.power")?;
+    let (action, kind) = if on {
+        ("inverter.boot", "power_on")
+    } else {
+        ("inverter.shutdown", "power_off")
+    };
+    let id = send_to_device(app, me, action, &inv.row, kind, Value::Null, POWER_TIMEOUT).await?;
+    let c = app
+        .store
+        .command(id)
+        .await?
+        .ok_or_else(|| ApiError::internal("power", "command row missing"))?;
+    Ok(Data(command_json(&c)))
+}
+
+/// Switches an inverter on (`inverter.power` on its plant). Answers the command as sent; poll
+/// `GET /api/v1/command/{id}` for the device's answer.
+#[utoipa::path(get, path = "/api/v1/inverter/{sn}/boot", tag = "commands", params(("sn" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the command {id, kind, deviceSn, status, ...}; 2, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
+pub async fn boot(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    power(&app, &me, &sn, true).await
+}
+
+/// Switches an inverter off (`inverter.power` on its plant).
+#[utoipa::path(get, path = "/api/v1/inverter/{sn}/shutdown", tag = "commands", params(("sn" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the command {id, kind, deviceSn, status, ...}; 2, 600, 602 offline, 603 upgrading, 606 connection failed")))]
+pub async fn shutdown(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    power(&app, &me, &sn, false).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offline_devices_take_nothing_and_upgrading_ones_nothing_disruptive() {
+        for kind in ["set_params", "read_params", "power_off", "modbus_raw"] {
+            assert_eq!(
+                check_state(kind, Status::Offline as i64).unwrap_err().code,
+                Code::DeviceOffline
+            );
+        }
+        assert_eq!(
+            check_state("power_on", Status::Upgrading as i64)
+                .unwrap_err()
+                .code,
+            Code::DeviceUpgrading
+        );
+        assert!(check_state("read_params", Status::Upgrading as i64).is_ok());
+        assert_eq!(
+            check_state("power_on", Status::Fault as i64)
+                .unwrap_err()
+                .code,
+            Code::StateForbids
+        );
+        assert!(check_state("power_off", Status::Fault as i64).is_ok());
+        assert!(check_state("power_on", Status::Warning as i64).is_ok());
+        assert!(check_state("set_params", Status::Normal as i64).is_ok());
+    }
+}

@@ -1,0 +1,154 @@
+//! The audit log of remote control: one row per action a user took on a device or gateway
+//! (settings, power, debug, upgrades, gateway actions), with its result. Rows are only added;
+//! a command's later outcome is joined in from `commands` when the log is read.
+
+use domain::policy::PlantVisibility;
+
+use crate::{Result, Store};
+
+/// An entry about to be written.
+#[derive(Debug, Clone)]
+pub struct NewAudit<'a> {
+    pub user_id: Option<i64>,
+    pub account: &'a str,
+    pub actor_company_id: Option<i64>,
+    pub plant_id: Option<i64>,
+    pub plant_owner_id: Option<i64>,
+    pub plant_company_id: Option<i64>,
+    pub action: &'a str,
+    pub target: &'a str,
+    /// JSON text.
+    pub detail: &'a str,
+    pub result: &'a str,
+    pub command_id: Option<i64>,
+    pub now: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct AuditRow {
+    pub id: i64,
+    pub user_id: Option<i64>,
+    pub account: String,
+    pub plant_id: Option<i64>,
+    pub plant_name: Option<String>,
+    pub action: String,
+    pub target: String,
+    /// JSON text.
+    pub detail: String,
+    pub result: String,
+    pub command_id: Option<i64>,
+    /// The command's status now (`sent` ... `timed_out`), when the entry sent one.
+    pub command_status: Option<String>,
+    pub created_at: i64,
+}
+
+/// What an audit listing may be narrowed by; `None` means "any".
+#[derive(Debug, Clone, Default)]
+pub struct AuditFilter {
+    /// Exact action name (e.g. `setting.set`).
+    pub action: Option<String>,
+    /// Part of the target (a device or gateway SN), any case.
+    pub target: Option<String>,
+    /// Part of the actor's account, any case.
+    pub user: Option<String>,
+    pub plant: Option<i64>,
+    /// Milliseconds, inclusive.
+    pub from: Option<i64>,
+    /// Milliseconds, exclusive.
+    pub to: Option<i64>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// `$1` reader, `$2` reader's company (company staff only), `$3` 1 when the reader sees all.
+/// Company staff read their company's plants and their colleagues' actions; anyone else reads
+/// their own actions and the entries about plants they own.
+const VISIBLE: &str = "($3 = 1 OR a.user_id = $1 OR a.plant_owner_id = $1 \
+    OR ($2 IS NOT NULL AND (a.plant_company_id = $2 OR a.actor_company_id = $2)))";
+
+const COLUMNS: &str = "a.id, a.user_id, a.account, a.plant_id, p.name AS plant_name, a.action, \
+    a.target, a.detail, a.result, a.command_id, c.status AS command_status, a.created_at";
+
+const FROM: &str = "FROM audit_log a LEFT JOIN plants p ON p.id = a.plant_id \
+    LEFT JOIN commands c ON c.id = a.command_id";
+
+const CONDITIONS: &str = "($4 IS NULL OR a.action = $4) AND ($5 IS NULL OR UPPER(a.target) LIKE $5) \
+    AND ($6 IS NULL OR UPPER(a.account) LIKE $6) AND ($7 IS NULL OR a.plant_id = $7) \
+    AND ($8 IS NULL OR a.created_at >= $8) AND ($9 IS NULL OR a.created_at < $9)";
+
+impl Store {
+    pub async fn insert_audit(&self, a: &NewAudit<'_>) -> Result<i64> {
+        Ok(scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO audit_log (user_id, account, actor_company_id, plant_id, plant_owner_id, \
+             plant_company_id, action, target, detail, result, command_id, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+            a.user_id,
+            a.account,
+            a.actor_company_id,
+            a.plant_id,
+            a.plant_owner_id,
+            a.plant_company_id,
+            a.action,
+            a.target,
+            a.detail,
+            a.result,
+            a.command_id,
+            a.now
+        )?)
+    }
+
+    /// A page of the entries `visibility` allows, newest first, with the total before paging.
+    /// `company` is the reader's company when they are company staff.
+    pub async fn audit_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: domain::ids::UserId,
+        f: &AuditFilter,
+    ) -> Result<(Vec<AuditRow>, i64)> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let like = |s: &Option<String>| s.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
+        let target = like(&f.target);
+        let account = like(&f.user);
+        let sql = format!(
+            "SELECT {COLUMNS} {FROM} WHERE {VISIBLE} AND {CONDITIONS} \
+             ORDER BY a.created_at DESC, a.id DESC LIMIT $10 OFFSET $11"
+        );
+        let page = rows!(
+            self,
+            fetch_all,
+            AuditRow,
+            &sql,
+            user,
+            company,
+            all,
+            f.action.as_deref(),
+            target.as_deref(),
+            account.as_deref(),
+            f.plant,
+            f.from,
+            f.to,
+            f.limit,
+            f.offset
+        )?;
+        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {VISIBLE} AND {CONDITIONS}");
+        let total = scalar!(
+            self,
+            fetch_one,
+            i64,
+            &count_sql,
+            user,
+            company,
+            all,
+            f.action.as_deref(),
+            target.as_deref(),
+            account.as_deref(),
+            f.plant,
+            f.from,
+            f.to
+        )?;
+        Ok((page, total))
+    }
+}
