@@ -15,6 +15,7 @@ mod batteries;
 mod codes;
 mod commands;
 mod company;
+mod debug;
 mod dict;
 mod events;
 mod files;
@@ -94,6 +95,7 @@ pub fn router(state: AppState) -> Router {
         .merge(versions::router())
         .merge(audit::router())
         .merge(commands::router())
+        .merge(debug::router())
         .method_not_allowed_fallback(web::wrong_method)
         .with_state(state)
         .merge(web)

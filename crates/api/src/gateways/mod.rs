@@ -3,6 +3,7 @@
 //! detail, unbinding and removal. Who may see and take a gateway is decided by
 //! `domain::policy`; a gateway the caller may not see answers 305 exactly like a missing one.
 
+pub(crate) mod actions;
 pub(crate) mod batch;
 pub(crate) mod claim;
 pub(crate) mod download;
@@ -44,6 +45,20 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/gateways/downLoad", get(download::download))
         .route("/api/v1/gateway/{id}", get(list::detail))
         .route("/api/v1/gateway/{id}/unbind", post(list::unbind))
+        .merge(actions_router())
+}
+
+/// Gateway actions of issue 7 (see `actions`).
+fn actions_router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/gateway/{gsns}/restart", post(actions::restart))
+        .route("/api/v1/batch/restart", post(actions::batch_restart))
+        .route("/api/v1/gateways/batch/check", post(actions::batch_check))
+        .route("/api/v1/gateway/replace", post(actions::replace))
+        .route("/api/v1/gateway/updateGatewayProtocol", post(actions::update_protocol))
+        .route("/api/v1/gateway/{sn}/settings/switch", post(actions::settings_switch))
+        .route("/api/v1/gateway/{sn}/debug", post(actions::debug))
+        .route("/api/gate/{sn}/debug/reply", get(actions::debug_reply))
 }
 
 /// A serial number: letters, digits and `-`, 6 to 32 characters. Missing answers code 4 `sn`.

@@ -1,0 +1,224 @@
+//! Reading debug exchanges: one reply (the screen polls it after sending) and the Debug Log
+//! screen's paged list.
+
+use axum::extract::State;
+use chrono::NaiveDate;
+use devices::modbus;
+use domain::{Code, DomainError, policy::PlantVisibility};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::debug_log::{DebugFilter, DebugRow};
+use utoipa::IntoParams;
+
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data},
+    extract::{Query, num},
+    session::CurrentUser,
+    users::create_at,
+};
+
+const MAX_PAGE: i64 = 100;
+
+/// The reply frame a command brought back, as spaced hex; `None` until it came (or when the
+/// device answered without a frame, e.g. a refusal).
+pub(crate) fn reply_of(row: &DebugRow) -> Option<String> {
+    let data: Value = serde_json::from_str(row.command_data.as_deref()?).ok()?;
+    let bytes = modbus::parse_hex(data.get("frame")?.as_str()?).ok()?;
+    Some(modbus::to_hex(&bytes))
+}
+
+/// One exchange as the toolbox and the Debug Log show it. `status` is the command's status
+/// (`sent`, `acknowledged`, `succeeded`, `failed`, `timed_out`) or `refused` when it never left.
+pub(crate) fn entry_json(r: &DebugRow) -> Value {
+    let status = match (&r.command_status, r.result.as_str()) {
+        (Some(s), _) => s.clone(),
+        (None, other) => other.to_string(),
+    };
+    let message = match &r.command_msg {
+        Some(m) if !m.is_empty() => m.clone(),
+        _ => r.message.clone(),
+    };
+    let finished = r
+        .command_status
+        .as_deref()
+        .and_then(store::commands::CommandStatus::parse)
+        .is_some_and(|s| s.is_final());
+    json!({
+        "id": r.id,
+        "commandId": r.command_id,
+        "sn": r.device_sn,
+        "gatewaySn": r.gateway_sn,
+        "targetKind": r.target_kind,
+        "account": r.account,
+        "plantId": r.plant_id,
+        "plantName": r.plant_name,
+        "request": r.request,
+        "reply": reply_of(r),
+        "status": status,
+        "message": message,
+        "createAt": create_at(r.created_at),
+        "replyAt": if finished { r.command_updated_at.map(create_at) } else { None },
+    })
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyQuery {
+    /// The command id the send answered.
+    #[serde(default, alias = "commandId", deserialize_with = "num::opt_i64")]
+    pub id: Option<i64>,
+    /// A device or gateway SN: its newest exchange.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+}
+
+/// Whether the caller may read an exchange: their own, or one about a device or gateway they
+/// can see (internal staff reading logs need `logger.management`).
+pub(crate) async fn may_read(app: &AppState, me: &CurrentUser, r: &DebugRow) -> ApiResult<bool> {
+    if r.user_id == Some(me.user.id) {
+        return Ok(true);
+    }
+    if me.actor.is_internal() {
+        return Ok(me.actor.has("logger.management"));
+    }
+    if r.target_kind == "gateway" {
+        return crate::gateways::actions::can_see(app, me, &r.device_sn).await;
+    }
+    Ok(app
+        .store
+        .device_visible(me.actor.plant_visibility(), me.id(), &r.device_sn)
+        .await?
+        .is_some())
+}
+
+/// The exchange of a command (`id`) or the newest of a device (`sn`) with its reply once it
+/// came. One the caller may not read answers `null` like a missing one.
+pub(crate) async fn find(
+    app: &AppState,
+    me: &CurrentUser,
+    id: Option<i64>,
+    sn: Option<&str>,
+) -> ApiResult<Value> {
+    let row = match (id, sn.map(str::trim).filter(|s| !s.is_empty())) {
+        (Some(id), _) => app.store.debug_entry_of_command(id).await?,
+        (None, Some(sn)) => app.store.last_debug_entry(sn).await?,
+        (None, None) => return Err(DomainError::invalid("id").into()),
+    };
+    match row {
+        Some(r) if may_read(app, me, &r).await? => Ok(entry_json(&r)),
+        _ => Ok(Value::Null),
+    }
+}
+
+/// The reply to a raw frame: by command id, or the newest exchange with a device (`sn`).
+/// `reply` is null until the device answered; `status` tells sent / succeeded / failed /
+/// timed_out.
+#[utoipa::path(get, path = "/api/v1/debug/reply", tag = "debug", params(ReplyQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the debug log entry {id, commandId, sn, gatewaySn, targetKind, account, plantId, plantName, request, reply, status, message, createAt, replyAt} or null; 4 id")))]
+pub async fn reply(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<ReplyQuery>,
+) -> ApiResult<Data<Value>> {
+    Ok(Data(find(&app, &me, q.id, q.sn.as_deref()).await?))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub page: Option<i64>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub limit: Option<i64>,
+    /// Part of the device or gateway SN.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sn: Option<String>,
+    /// Part of the acting account.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub user: Option<String>,
+    /// `inverter` or `gateway`.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub target_kind: Option<String>,
+    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
+    pub plant_id: Option<i64>,
+    /// First day, `YYYY-MM-DD` (UTC), inclusive.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub sdate: Option<String>,
+    /// Last day, `YYYY-MM-DD` (UTC), inclusive.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub edate: Option<String>,
+}
+
+fn text(raw: &Option<String>) -> Option<String> {
+    raw.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "-1")
+        .map(String::from)
+}
+
+/// Midnight UTC of a `YYYY-MM-DD` day (plus `days`), in milliseconds; empty is "not given".
+fn day_ms(raw: &Option<String>, field: &str, days: i64) -> Result<Option<i64>, DomainError> {
+    let Some(s) = text(raw) else { return Ok(None) };
+    let day = NaiveDate::parse_from_str(&s, "%Y-%m-%d").map_err(|_| DomainError::invalid(field))?;
+    let start = day
+        .and_hms_opt(0, 0, 0)
+        .ok_or_else(|| DomainError::invalid(field))?
+        .and_utc()
+        .timestamp_millis();
+    Ok(Some(start + days * 86_400_000))
+}
+
+impl ListQuery {
+    fn filter(&self, limit: i64, offset: i64) -> Result<DebugFilter, DomainError> {
+        let target_kind = text(&self.target_kind);
+        if target_kind
+            .as_deref()
+            .is_some_and(|k| k != "inverter" && k != "gateway")
+        {
+            return Err(DomainError::invalid("targetKind"));
+        }
+        Ok(DebugFilter {
+            sn: text(&self.sn),
+            user: text(&self.user),
+            target_kind,
+            plant: self.plant_id.filter(|p| *p > 0),
+            from: day_ms(&self.sdate, "sdate", 0)?,
+            to: day_ms(&self.edate, "edate", 1)?,
+            limit,
+            offset,
+        })
+    }
+}
+
+/// Which exchanges the caller reads: internal staff need `logger.management` and then read
+/// all; anyone else their own and those about plants they own or (company staff) their
+/// company's.
+fn visibility(me: &CurrentUser) -> Result<PlantVisibility, DomainError> {
+    if me.actor.is_internal() && !me.actor.has("logger.management") {
+        return Err(Code::NoPermission.into());
+    }
+    Ok(me.actor.plant_visibility())
+}
+
+/// The Debug Log: every raw frame sent, newest first, paged (`page` from 1, `limit` up to 100).
+#[utoipa::path(get, path = "/api/v1/logger/debug", tag = "debug", params(ListQuery), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[debug log entry]}; 2, 4 sdate/edate/targetKind")))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Data<Value>> {
+    let visibility = visibility(&me)?;
+    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
+    let page = q.page.unwrap_or(1).max(1);
+    let filter = q.filter(limit, (page - 1) * limit)?;
+    let (rows, total) = app
+        .store
+        .debug_log_visible(visibility, me.id(), &filter)
+        .await?;
+    let infos: Vec<Value> = rows.iter().map(entry_json).collect();
+    Ok(Data(
+        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
+    ))
+}

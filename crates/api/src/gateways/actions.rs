@@ -1,0 +1,519 @@
+//! Gateway actions (issue 7): restart (one, a comma list, or a batch) after a batch check,
+//! replace (the plant gets the new gateway and keeps its devices and history; the old one is
+//! unbound), change protocol, the settings switch, and raw debug frames. Every action is
+//! permission-checked on the gateway's plant (maintainers of shared plants may restart and
+//! debug; visitors may do nothing) and written to the audit log.
+
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use domain::{Code, DomainError, Lang};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::{gateways::GatewayRow, plants::PlantRow};
+use utoipa::ToSchema;
+
+use super::{claim, parse_key, parse_sn, require_any, visible};
+use crate::{
+    AppState, audit,
+    commands::{self, command_json},
+    debug::{self, DebugRequest, Target},
+    envelope::{ApiError, ApiResult, Data},
+    extract::{Body, num},
+    now_ms,
+    session::CurrentUser,
+};
+
+/// How long a restart or a settings switch may take before it counts as timed out.
+const ACTION_TIMEOUT: Duration = Duration::from_secs(10);
+/// At most this many gateways in one batch.
+const MAX_BATCH: usize = 100;
+const PROTOCOL_MAX: usize = 40;
+/// The audit result of an action the portal completes itself (no command to wait for).
+const SUCCEEDED: &str = "succeeded";
+
+/// Whether the caller may see the gateway `sn` (for reading its debug exchanges).
+pub(crate) async fn can_see(app: &AppState, me: &CurrentUser, sn: &str) -> ApiResult<bool> {
+    match visible(app, me, sn).await {
+        Ok(_) => Ok(true),
+        Err(ApiError::Domain(e)) if e.code == Code::GatewayMissing => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The gateway named by `raw` if the caller may take `key`'s action on it: on a plant, the
+/// plant's permissions decide (maintainers have restart and debug, visitors nothing); stock
+/// not on a plant needs the key (or registry rights). Read-only accounts act on nothing.
+async fn acting_on(
+    app: &AppState,
+    me: &CurrentUser,
+    raw: &str,
+    key: &str,
+) -> ApiResult<(GatewayRow, Option<PlantRow>)> {
+    let (g, scope, plant) = visible(app, me, raw).await?;
+    match &scope.plant {
+        Some(p) => {
+            me.actor.require_on_plant(p, key)?;
+        }
+        None if g.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
+        None => require_any(me, &[key, "sys.gateway.edit"])?,
+    }
+    me.actor.require_writable()?;
+    Ok((g, plant))
+}
+
+/// SNs given as a JSON array or a comma list, trimmed, without blanks or repeats.
+fn sn_list(raw: Option<&Value>) -> Result<Vec<String>, DomainError> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: &str| {
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if !out.iter().any(|o| o == part) {
+                out.push(part.to_string());
+            }
+        }
+    };
+    match raw {
+        Some(Value::String(s)) => push(s),
+        Some(Value::Array(items)) => {
+            for item in items {
+                match item {
+                    Value::String(s) => push(s),
+                    Value::Number(n) => push(&n.to_string()),
+                    _ => return Err(DomainError::invalid("sns")),
+                }
+            }
+        }
+        _ => return Err(DomainError::invalid("sns")),
+    }
+    if out.is_empty() || out.len() > MAX_BATCH {
+        return Err(DomainError::invalid("sns"));
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchRequest {
+    /// Gateway SNs: an array or a comma list (at most 100).
+    #[serde(default, alias = "gsns", alias = "sn")]
+    #[schema(value_type = Vec<String>)]
+    pub sns: Option<Value>,
+    /// What the check is for: `restart` (default) or `upgrade`.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub action: Option<String>,
+}
+
+/// The result of one gateway in a batch.
+fn item(sn: &str, status: &str, code: i64, msg: &str, command_id: Option<i64>) -> Value {
+    json!({
+        "sn": sn,
+        "success": status == "succeeded" || status == "ok",
+        "status": status,
+        "code": code,
+        "msg": msg,
+        "commandId": command_id,
+    })
+}
+
+fn refused(sn: &str, e: &DomainError, lang: Lang) -> Value {
+    item(sn, "refused", e.code.number(), &e.message(lang), None)
+}
+
+/// Totals of a batch: how many succeeded and how many failed, with every item's reason.
+fn totals(items: Vec<Value>) -> Value {
+    let succeeded = items.iter().filter(|i| i["success"] == true).count();
+    json!({
+        "total": items.len(),
+        "succeeded": succeeded,
+        "failed": items.len() - succeeded,
+        "items": items,
+    })
+}
+
+/// Restarts gateways: each is checked and sent its command first, then every reply is awaited
+/// (so a batch takes as long as its slowest gateway, not the sum). A refusal of one gateway does
+/// not stop the others.
+async fn restart_all(app: &AppState, me: &CurrentUser, sns: &[String]) -> ApiResult<Value> {
+    let lang = crate::envelope::current_lang();
+    let mut sent: Vec<(String, Result<i64, DomainError>)> = Vec::with_capacity(sns.len());
+    for sn in sns {
+        let outcome = match acting_on(app, me, sn, "gateway.restart").await {
+            Ok((g, _)) => commands::send(
+                app,
+                me,
+                "gateway.restart",
+                &g.sn,
+                &g.sn,
+                "restart",
+                json!({}),
+                ACTION_TIMEOUT,
+            )
+            .await
+            .map_err(|e| match e {
+                ApiError::Domain(d) => Ok(d),
+                other => Err(other),
+            }),
+            Err(ApiError::Domain(d)) => {
+                let detail = json!({"kind": "restart", "reason": d.code.number()});
+                audit::record(
+                    app,
+                    me,
+                    "gateway.restart",
+                    sn,
+                    detail,
+                    audit::result::REFUSED,
+                )
+                .await;
+                Err(Ok(d))
+            }
+            Err(other) => Err(Err(other)),
+        };
+        match outcome {
+            Ok(id) => sent.push((sn.clone(), Ok(id))),
+            Err(Ok(d)) => sent.push((sn.clone(), Err(d))),
+            Err(Err(other)) => return Err(other),
+        }
+    }
+    let mut items = Vec::with_capacity(sent.len());
+    for (sn, outcome) in sent {
+        items.push(match outcome {
+            Err(e) => refused(&sn, &e, lang),
+            Ok(id) => settled(app, &sn, id).await?,
+        });
+    }
+    Ok(totals(items))
+}
+
+/// Waits for a command to end and reports it as a batch item.
+async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<Value> {
+    let Some(dispatcher) = &app.commands else {
+        return Err(Code::ConnectionFailed.into());
+    };
+    let row = dispatcher
+        .wait(id, ACTION_TIMEOUT + Duration::from_secs(1))
+        .await?
+        .ok_or(Code::RequestError)?;
+    let code = row.result_code.unwrap_or(0);
+    let msg = if row.result_msg.is_empty() {
+        row.status().as_str().to_string()
+    } else {
+        row.result_msg.clone()
+    };
+    Ok(item(sn, row.status().as_str(), code, &msg, Some(id)))
+}
+
+/// Restarts one gateway or a comma list of them (`gsns`); answers the batch totals.
+#[utoipa::path(post, path = "/api/v1/gateway/{gsns}/restart", tag = "gateways", params(("gsns" = String, Path, description = "SN or comma list")),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, succeeded, failed, items:[{sn, success, status, code, msg, commandId}]}; 4 sns")))]
+pub async fn restart(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(gsns): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let sns = sn_list(Some(&Value::String(gsns)))?;
+    Ok(Data(restart_all(&app, &me, &sns).await?))
+}
+
+/// Restarts a batch of gateways (`sns`); answers the totals with each gateway's reason.
+#[utoipa::path(post, path = "/api/v1/batch/restart", tag = "gateways", request_body = BatchRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, succeeded, failed, items:[{sn, success, status, code, msg, commandId}]}; 4 sns")))]
+pub async fn batch_restart(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<BatchRequest>,
+) -> ApiResult<Data<Value>> {
+    let sns = sn_list(req.sns.as_ref())?;
+    Ok(Data(restart_all(&app, &me, &sns).await?))
+}
+
+/// Checks a batch before acting: for each SN whether it exists (for this caller), may be acted
+/// on, is online and is not already upgrading. Nothing is sent.
+#[utoipa::path(post, path = "/api/v1/gateways/batch/check", tag = "gateways", request_body = BatchRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, succeeded, failed, items:[{sn, success, status: ok|refused, code, msg, commandId: null}]}; 4 sns/action")))]
+pub async fn batch_check(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<BatchRequest>,
+) -> ApiResult<Data<Value>> {
+    let key = match req.action.as_deref().map(str::trim) {
+        None | Some("") | Some("restart") => "gateway.restart",
+        Some("upgrade") => "gateway.upgrade",
+        Some(_) => return Err(DomainError::invalid("action").into()),
+    };
+    let sns = sn_list(req.sns.as_ref())?;
+    let lang = crate::envelope::current_lang();
+    let mut items = Vec::with_capacity(sns.len());
+    for sn in &sns {
+        let problem = match acting_on(&app, &me, sn, key).await {
+            Ok((g, _)) if !g.online => Some(Code::DeviceOffline.into()),
+            Ok((g, _)) => app
+                .store
+                .has_open_command(&g.sn, "upgrade", now_ms())
+                .await?
+                .then(|| Code::DeviceUpgrading.into()),
+            Err(ApiError::Domain(d)) => Some(d),
+            Err(other) => return Err(other),
+        };
+        items.push(match problem {
+            Some(e) => refused(sn, &e, lang),
+            None => item(sn, "ok", 0, "", None),
+        });
+    }
+    Ok(Data(totals(items)))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplaceRequest {
+    /// The plant's current gateway (SN or id).
+    #[serde(
+        default,
+        alias = "oldGsn",
+        alias = "sn",
+        deserialize_with = "num::opt_text"
+    )]
+    pub old_sn: Option<String>,
+    /// The gateway that takes its place.
+    #[serde(
+        default,
+        alias = "newGsn",
+        alias = "gsn",
+        deserialize_with = "num::opt_text"
+    )]
+    pub new_sn: Option<String>,
+    /// The new gateway's registration key.
+    #[serde(default, alias = "regKey", deserialize_with = "num::opt_text")]
+    pub key: Option<String>,
+}
+
+/// Replaces a plant's gateway: the new one (SN and key, free or the caller's stock) joins the
+/// plant, the devices behind the old one move to it with their history, and the old one is
+/// unbound. 300 wrong key, 301 new gateway in use, 305 old gateway unknown.
+#[utoipa::path(post, path = "/api/v1/gateway/replace", tag = "gateways", request_body = ReplaceRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {oldSn, newSn, plantId, devices}; 2, 4 oldSn/newSn/key, 300, 301, 305")))]
+pub async fn replace(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<ReplaceRequest>,
+) -> ApiResult<Data<Value>> {
+    let old_raw = req.old_sn.as_deref().map(str::trim).unwrap_or_default();
+    if old_raw.is_empty() {
+        return Err(DomainError::invalid("oldSn").into());
+    }
+    let (old, plant) = acting_on(&app, &me, old_raw, "gateway.replace").await?;
+    let Some(plant) = plant else {
+        // Only a gateway on a plant can be replaced: there is nothing to hand over otherwise.
+        return Err(DomainError::invalid("oldSn").into());
+    };
+    let new_sn = parse_sn(req.new_sn.as_deref()).map_err(|_| DomainError::invalid("newSn"))?;
+    if new_sn == old.sn {
+        return Err(DomainError::invalid("newSn").into());
+    }
+    let key = parse_key(req.key.as_deref())?;
+    let detail = json!({"old": old.sn, "new": new_sn, "plantId": plant.id});
+    let outcome = async {
+        let new = claim::checked(&app, &me, &new_sn, &key, Some(&plant)).await?;
+        claim::take(&app, &me, &new, Some(&plant)).await?;
+        let now = now_ms();
+        let moved = app.store.move_gateway_devices(old.id, new.id, now).await?;
+        app.store.unbind_gateway(old.id, now).await?;
+        Ok::<u64, ApiError>(moved)
+    }
+    .await;
+    let result = match &outcome {
+        Ok(_) => SUCCEEDED,
+        Err(ApiError::Domain(_)) => audit::result::REFUSED,
+        Err(_) => audit::result::FAILED,
+    };
+    audit::record(&app, &me, "gateway.replace", &old.sn, detail, result).await;
+    let moved = outcome?;
+    tracing::info!(old = %old.sn, new = %new_sn, plant = plant.id, moved, by = %me.id(), "gateway replaced");
+    Ok(Data(json!({
+        "oldSn": old.sn,
+        "newSn": new_sn,
+        "plantId": plant.id,
+        "devices": moved,
+    })))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProtocolRequest {
+    /// Gateway SN or id.
+    #[serde(
+        default,
+        alias = "gsn",
+        alias = "id",
+        deserialize_with = "num::opt_text"
+    )]
+    pub sn: Option<String>,
+    /// Protocol config code (see `GET /api/v1/protocols`).
+    #[serde(
+        default,
+        alias = "protocolType",
+        alias = "proto",
+        deserialize_with = "num::opt_text"
+    )]
+    pub protocol: Option<String>,
+}
+
+/// Changes the protocol config a gateway's reports are decoded with. The protocol must exist
+/// (code 4 `protocol` otherwise).
+#[utoipa::path(post, path = "/api/v1/gateway/updateGatewayProtocol", tag = "gateways", request_body = ProtocolRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {sn, protocol}; 2, 4 sn/protocol, 305")))]
+pub async fn update_protocol(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<ProtocolRequest>,
+) -> ApiResult<Data<Value>> {
+    let raw = req.sn.as_deref().map(str::trim).unwrap_or_default();
+    if raw.is_empty() {
+        return Err(DomainError::invalid("sn").into());
+    }
+    let (g, _) = acting_on(&app, &me, raw, "gateway.protocol").await?;
+    let protocol = req.protocol.as_deref().map(str::trim).unwrap_or_default();
+    if protocol.is_empty()
+        || protocol.len() > PROTOCOL_MAX
+        || app.store.protocol(protocol).await?.is_none()
+    {
+        return Err(DomainError::invalid("protocol").into());
+    }
+    app.store
+        .set_gateway_protocol(g.id, protocol, now_ms())
+        .await?;
+    let detail = json!({"from": g.protocol, "to": protocol});
+    audit::record(&app, &me, "gateway.protocol", &g.sn, detail, SUCCEEDED).await;
+    tracing::info!(sn = %g.sn, from = %g.protocol, to = protocol, by = %me.id(), "gateway protocol changed");
+    Ok(Data(json!({"sn": g.sn, "protocol": protocol})))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SwitchRequest {
+    /// Whether the gateway accepts remote parameter settings.
+    #[serde(
+        default,
+        alias = "open",
+        alias = "on",
+        alias = "status",
+        deserialize_with = "num::opt_bool"
+    )]
+    pub enable: Option<bool>,
+}
+
+/// The settings switch: tells the gateway to accept (or refuse) remote parameter settings for
+/// the devices behind it, and waits for its answer. The command's status is in the answer.
+#[utoipa::path(post, path = "/api/v1/gateway/{sn}/settings/switch", tag = "gateways", params(("sn" = String, Path)),
+    request_body = SwitchRequest, security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the command {id, kind, deviceSn, gatewaySn, status, resultCode, message, result, createAt, updateAt}; 2, 4 enable, 305, 602 offline, 603 upgrading, 606 connection failed")))]
+pub async fn settings_switch(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+    Body(req): Body<SwitchRequest>,
+) -> ApiResult<Data<Value>> {
+    let enable = req.enable.ok_or_else(|| DomainError::invalid("enable"))?;
+    let (g, _) = acting_on(&app, &me, &sn, "inverter.setting").await?;
+    let params = json!({"remoteSettings": if enable { "1" } else { "0" }});
+    let id = commands::send(
+        &app,
+        &me,
+        "gateway.settings",
+        &g.sn,
+        &g.sn,
+        "set_params",
+        params,
+        ACTION_TIMEOUT,
+    )
+    .await?;
+    let Some(dispatcher) = &app.commands else {
+        return Err(Code::ConnectionFailed.into());
+    };
+    let row = dispatcher
+        .wait(id, ACTION_TIMEOUT + Duration::from_secs(1))
+        .await?
+        .ok_or(Code::RequestError)?;
+    Ok(Data(command_json(&row)))
+}
+
+/// Sends a raw Modbus RTU frame (`code`) to the gateway itself; the reply is read with
+/// `GET /api/gate/{sn}/debug/reply` or `GET /api/v1/debug/reply?id={commandId}`.
+#[utoipa::path(post, path = "/api/v1/gateway/{sn}/debug", tag = "debug", params(("sn" = String, Path)),
+    request_body = DebugRequest, security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the debug log entry {id, commandId, sn, gatewaySn, targetKind, account, plantId, plantName, request, reply, status, message, createAt, replyAt}; 2, 4 code, 305, 602 offline, 603 upgrading, 606 connection failed")))]
+pub async fn debug(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+    Body(req): Body<DebugRequest>,
+) -> ApiResult<Data<Value>> {
+    let (g, plant) = acting_on(&app, &me, &sn, "inverter.debug").await?;
+    let frame = debug::parse_frame(req.code.as_deref())?;
+    let outcome = commands::send(
+        &app,
+        &me,
+        "gateway.debug",
+        &g.sn,
+        &g.sn,
+        "modbus_raw",
+        json!({ "frame": frame }),
+        debug::DEBUG_TIMEOUT,
+    )
+    .await;
+    let target = Target {
+        kind: "gateway",
+        device_sn: &g.sn,
+        gateway_sn: &g.sn,
+        plant: plant.as_ref(),
+    };
+    debug::log_exchange(&app, &me, &target, &frame, outcome).await
+}
+
+/// The newest debug exchange with a gateway and its reply (null when there is none the caller
+/// may read).
+#[utoipa::path(get, path = "/api/gate/{sn}/debug/reply", tag = "debug", params(("sn" = String, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the debug log entry or null; 305")))]
+pub async fn debug_reply(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let (g, _, _) = visible(&app, &me, &sn).await?;
+    Ok(Data(debug::find(&app, &me, None, Some(&g.sn)).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sn_lists_take_arrays_and_comma_lists_without_repeats() {
+        assert_eq!(
+            sn_list(Some(&json!("GW0001, GW0002,,GW0001"))).unwrap(),
+            vec!["GW0001", "GW0002"]
+        );
+        assert_eq!(
+            sn_list(Some(&json!(["GW0001", "GW0003"]))).unwrap(),
+            vec!["GW0001", "GW0003"]
+        );
+        assert!(sn_list(Some(&json!([]))).is_err());
+        assert!(sn_list(Some(&json!(" , "))).is_err());
+        assert!(sn_list(Some(&json!([{"sn": 1}]))).is_err());
+        assert!(sn_list(None).is_err());
+        let many: Vec<String> = (0..=MAX_BATCH).map(|i| format!("GW{i:04}")).collect();
+        assert!(sn_list(Some(&json!(many))).is_err());
+    }
+
+    #[test]
+    fn totals_count_successes_and_failures() {
+        let t = totals(vec![
+            item("A", "succeeded", 0, "", Some(1)),
+            item("B", "timed_out", 0, "timed_out", Some(2)),
+            refused("C", &Code::DeviceOffline.into(), Lang::En),
+        ]);
+        assert_eq!(t["total"], 3);
+        assert_eq!(t["succeeded"], 1);
+        assert_eq!(t["failed"], 2);
+        assert_eq!(t["items"][2]["code"], 602);
+    }
+}
