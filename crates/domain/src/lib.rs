@@ -11,6 +11,7 @@ pub mod lang;
 pub mod permissions;
 pub mod plant;
 pub mod policy;
+pub mod settings;
 pub mod user;
 
 pub use error::{Code, DomainError};
