@@ -27,7 +27,6 @@ mod monitor;
 mod permissions;
 pub mod plants;
 mod protocols;
-#[allow(dead_code)] // TODO(issue 6): drop once the monitoring endpoints use every reader
 mod readings;
 mod system;
 mod throttle;
