@@ -730,3 +730,49 @@ async fn staff_without_the_event_keys_are_refused() {
             .expect_code(0);
     }
 }
+
+#[tokio::test]
+async fn event_queries_are_lenient_and_bad_numbers_answer_4() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        events(&app, &c).await;
+        // Empty values, bare keys, -1 for "any" and unknown keys are ignored.
+        for query in [
+            "type=-1&page=&limit=&lan&status=&severity=-1&plantId=&sn=&deviceType=-1&id=",
+            "type=1&page=1&limit=50&lan=-1&sdate=&edate=&foo=bar",
+            "sdate=junk&edate=junk",
+        ] {
+            let r = app
+                .get(&format!("/api/v1/events?{query}"), Some(&c.ann))
+                .await;
+            r.expect_code(0);
+            assert_eq!(r.data()["total"], 3, "{query}");
+        }
+        // The paging is clamped rather than refused.
+        let r = app
+            .get("/api/v1/events?page=0&limit=100000", Some(&c.ann))
+            .await;
+        r.expect_code(0);
+        assert_eq!(
+            (
+                r.data()["pageNumber"].as_i64(),
+                r.data()["pageSize"].as_i64()
+            ),
+            (Some(1), Some(200))
+        );
+        for path in [
+            "/api/v1/events?page=abc",
+            "/api/v1/plant/1/events?limit=x",
+            "/api/v1/messages?pageSize=ten",
+            "/api/v1/event/detail/abc",
+            "/api/v1/message/abc/read",
+        ] {
+            let r = if path.ends_with("/read") {
+                app.post(path, json!({}), Some(&c.ann)).await
+            } else {
+                app.get(path, Some(&c.ann)).await
+            };
+            r.expect_code(4);
+        }
+    }
+}
