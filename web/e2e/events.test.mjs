@@ -107,7 +107,9 @@ describe('events', () => {
     );
     const rows = page.locator('[data-testid="event-table"] tr.ant-table-row');
     await rows.first().waitFor();
-    assert.equal(await rows.count(), Math.min(events.total, 20));
+    // a live simulated trip may add an event meanwhile: at least what the API listed, one page
+    const shown = await rows.count();
+    assert.ok(shown >= Math.min(events.total, 20) && shown <= 20, `rows ${shown}`);
 
     await choose(page, page.getByTestId('event-severity'), 'Fault');
     await page.waitForFunction(() => {
