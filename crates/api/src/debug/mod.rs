@@ -32,7 +32,7 @@ use crate::{
 pub(crate) use log::{entry_json, find};
 
 /// How long a raw frame may wait for its reply before the command times out.
-pub(crate) const DEBUG_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEBUG_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest frame accepted: an RTU ADU is at most 256 bytes.
 const MAX_FRAME: usize = 256;
 
