@@ -47,6 +47,8 @@ pub struct Config {
     /// Shared-subscription group that spreads device messages over replicas; empty subscribes
     /// without `$share` (brokers that lack shared subscriptions).
     pub mqtt_shared_group: String,
+    /// Days of history `serve --demo` writes for its plants on the first start.
+    pub demo_history_days: i64,
 }
 
 impl Default for Config {
@@ -80,6 +82,7 @@ impl Default for Config {
             mqtt_password: None,
             mqtt_client_id: None,
             mqtt_shared_group: "portal".into(),
+            demo_history_days: 364,
         }
     }
 }
@@ -274,6 +277,9 @@ impl Config {
         if let Some(v) = var("PORTAL_MQTT_SHARED_GROUP") {
             self.mqtt_shared_group = v.trim().to_string();
         }
+        if let Some(v) = num("DEMO_HISTORY_DAYS")? {
+            self.demo_history_days = v;
+        }
         Ok(())
     }
 
@@ -286,6 +292,9 @@ impl Config {
                 "at most five branded hostnames are supported, got {}",
                 self.branded_hosts.len()
             );
+        }
+        if !(0..=3660).contains(&self.demo_history_days) {
+            bail!("demo_history_days must be between 0 and 3660");
         }
         if self.access_token_ttl_secs <= 0 || self.refresh_token_ttl_secs <= 0 {
             bail!("token lifetimes must be positive");
@@ -418,6 +427,18 @@ mod tests {
         };
         assert!(c.check().is_err());
         assert!(toml::from_str::<Config>("no_such_key = 1").is_err());
+    }
+
+    #[test]
+    fn demo_history_is_a_year_unless_configured_within_ten_years() {
+        assert_eq!(Config::default().demo_history_days, 364);
+        let mut c = Config::default();
+        c.apply_env(|k| (k == "PORTAL_DEMO_HISTORY_DAYS").then(|| "40".into()))
+            .unwrap();
+        assert_eq!(c.demo_history_days, 40);
+        assert!(c.check().is_ok());
+        c.demo_history_days = 4000;
+        assert!(c.check().is_err());
     }
 
     #[test]

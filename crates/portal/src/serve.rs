@@ -161,6 +161,7 @@ async fn start_demo(
     );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let tx = devices.submissions.clone();
+    let history_days = config.demo_history_days;
     println!(
         "Demo: sign in as {} / {} to see {} simulated plants",
         crate::demo::DEMO_ACCOUNT,
@@ -170,9 +171,9 @@ async fn start_demo(
     tokio::spawn(async move {
         let mut fleet: Vec<sim::fleet::SimGateway> =
             specs.into_iter().map(sim::fleet::SimGateway::new).collect();
-        if created > 0 {
+        if created > 0 && history_days > 0 {
             let started = std::time::Instant::now();
-            match crate::demo::backfill(&mut fleet, &tx, &configs, 364).await {
+            match crate::demo::backfill(&mut fleet, &tx, &configs, history_days).await {
                 Ok(n) => tracing::info!(
                     reports = n,
                     secs = started.elapsed().as_secs(),
