@@ -79,6 +79,8 @@ export const eventListQuery = (f: EventFilter) =>
     queryKey: ['events', 'list', currentLanguage(), eventParams(f)],
     queryFn: () => http.get<EventPage>('/api/v1/events', { params: eventParams(f) }),
     placeholderData: (previous) => previous,
+    // events open and close while the screen stays open (it is kept alive in the menu)
+    refetchInterval: 60_000,
   });
 
 export const eventDetailQuery = (id: number) =>

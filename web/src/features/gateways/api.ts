@@ -100,11 +100,14 @@ export const gatewayListQuery = (q: GatewayQuery) =>
     queryKey: ['gateways', 'list', q],
     queryFn: () => http.get<Page<GatewayRow>>('/api/v1/gateways', { params: gatewayParams(q) }),
     placeholderData: (previous) => previous,
+    // online state, signal and last online change while the screen stays open
+    refetchInterval: 60_000,
   });
 
 export const gatewayCountQuery = queryOptions({
   queryKey: ['gateways', 'count'],
   queryFn: () => http.get<GatewayCounts>('/api/v1/gateways/count'),
+  refetchInterval: 60_000,
 });
 
 export const gatewayDetailQuery = (id: string) =>
