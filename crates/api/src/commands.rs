@@ -216,6 +216,8 @@ pub async fn status(
     let c = visible_command(&app, &me, id)
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
+    // A write the device confirmed becomes the values a later read shows (also when offline).
+    crate::settings::remember_applied(&app, &c).await?;
     Ok(Data(command_json(&c)))
 }
 

@@ -28,6 +28,7 @@ mod permissions;
 pub mod plants;
 mod protocols;
 mod readings;
+mod settings;
 mod system;
 mod throttle;
 mod users;
@@ -94,6 +95,7 @@ pub fn router(state: AppState) -> Router {
         .merge(versions::router())
         .merge(audit::router())
         .merge(commands::router())
+        .merge(settings::router())
         .merge(debug::router())
         .method_not_allowed_fallback(web::wrong_method)
         .with_state(state)

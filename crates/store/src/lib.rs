@@ -20,6 +20,7 @@ pub mod outbox;
 pub mod plants;
 pub mod protocols;
 pub mod roles;
+pub mod settings;
 pub mod telemetry;
 pub mod testing;
 pub mod users;

@@ -1,0 +1,107 @@
+//! Inverter parameter settings: what an inverter's family supports, reading its values (from
+//! the device when it answers, else the values it last confirmed), writing changes as a
+//! `set_params` command the screen follows to applied or failed, and users' custom profiles.
+//! The field catalogue and the validation rule live in `domain::settings`.
+
+mod profiles;
+mod values;
+
+use axum::{
+    Router,
+    routing::{get, post},
+};
+use domain::{
+    DomainError,
+    settings::{Family, Field, Raw},
+};
+use serde_json::{Map, Value, json};
+use store::commands::{CommandRow, CommandStatus};
+
+use crate::{AppState, envelope::ApiResult, inverters::Inverter, session::CurrentUser};
+
+pub(crate) use values::remember_applied;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/v1/inverter/setting/{sn}/support",
+            get(values::support),
+        )
+        .route("/api/v1/common/setting/{sn}/read", get(values::read))
+        .route("/api/v1/common/setting/{sn}/set", post(values::set))
+        .route("/api/v1/inverter/params", get(profiles::params))
+        .route(
+            "/api/v1/inverter/params/custom",
+            get(profiles::list).post(profiles::save),
+        )
+}
+
+/// The key for reading and changing settings on the inverter's plant.
+const SETTING_KEY: &str = "inverter.setting";
+
+/// The settings family of an inverter (601 for other brands, 605 without settings).
+fn family_of(inv: &Inverter) -> Result<Family, DomainError> {
+    Family::of(inv.row.type_code, &inv.row.protocol)
+}
+
+/// A JSON value as the validation rule reads it.
+fn raw(v: &Value) -> Raw {
+    match v {
+        Value::String(s) => Raw::Text(s.clone()),
+        Value::Number(n) => Raw::Text(n.to_string()),
+        Value::Bool(b) => Raw::Bool(*b),
+        _ => Raw::Other,
+    }
+}
+
+/// A field as the screens build their forms from it.
+fn field_json(f: &Field) -> Value {
+    serde_json::to_value(f).unwrap_or(Value::Null)
+}
+
+/// The values a reply or a command carried, as strings, keeping only the family's keys.
+fn known_values(family: Family, data: &Map<String, Value>) -> Vec<(String, String)> {
+    data.iter()
+        .filter(|(k, _)| family.field(k).is_some())
+        .filter_map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => return None,
+            };
+            Some((k.clone(), text))
+        })
+        .collect()
+}
+
+/// A succeeded `set_params` command's values (what the device confirmed).
+fn applied(c: &CommandRow) -> Option<Map<String, Value>> {
+    if c.kind != "set_params" || c.status() != CommandStatus::Succeeded {
+        return None;
+    }
+    serde_json::from_str::<Value>(&c.params)
+        .ok()?
+        .as_object()
+        .cloned()
+}
+
+/// Every value of the family as a read answers it: confirmed values over the defaults, all
+/// strings, with the inverter's `sn`.
+fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> Value {
+    let mut out = Map::new();
+    out.insert("sn".into(), json!(sn));
+    for f in family.fields() {
+        let value = confirmed
+            .iter()
+            .find(|(k, _)| *k == f.key)
+            .map_or(f.default.clone(), |(_, v)| v.clone());
+        out.insert(f.key.clone(), Value::String(value));
+    }
+    Value::Object(out)
+}
+
+/// Requires `inverter.setting` on the inverter's plant (visitors and read-only accounts: 2).
+fn require_setting(me: &CurrentUser, inv: &Inverter) -> ApiResult<()> {
+    crate::commands::require_on(me, inv, SETTING_KEY)
+}

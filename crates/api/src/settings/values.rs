@@ -1,0 +1,186 @@
+//! Reading and writing an inverter's settings.
+
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use domain::{Code, DomainError, plant::Status, settings::Group};
+use serde_json::{Map, Value, json};
+use store::commands::{CommandRow, CommandStatus};
+
+use super::{applied, family_of, field_json, flat, known_values, raw, require_setting};
+use crate::{
+    AppState, commands,
+    envelope::{ApiResult, Data},
+    extract::Body,
+    inverters::{self, Inverter},
+    session::CurrentUser,
+};
+
+/// How long a read waits for the device before answering the values it last confirmed.
+const READ_WAIT: Duration = Duration::from_secs(5);
+/// How long a device has to apply a write.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
+/// How many recent commands a read looks through for writes the device confirmed.
+const RECENT_COMMANDS: i64 = 50;
+
+/// Records the values of a succeeded `set_params` command as the device's confirmed values
+/// (idempotent: older values never overwrite newer ones).
+pub(crate) async fn remember_applied(app: &AppState, c: &CommandRow) -> ApiResult<()> {
+    if let Some(values) = applied(c) {
+        let values: Vec<(String, String)> = values
+            .into_iter()
+            .filter_map(|(k, v)| v.as_str().map(|s| (k, s.to_string())))
+            .collect();
+        app.store
+            .store_device_settings(&c.device_sn, &values, c.updated_at)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Whether the inverter's family has settings (601 for other brands, 605 for kinds without
+/// settings), its fields by group, and whether the caller may change them.
+#[utoipa::path(get, path = "/api/v1/inverter/setting/{sn}/support", tag = "settings", params(("sn" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {support: true, sn, family, editable, groups:[{key, fields:[{key, group, type, min, max, decimals, choices, unit, default, selectable}]}]}; 600, 601, 605")))]
+pub async fn support(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let inv = inverters::visible(&app, &me, &sn).await?;
+    let family = family_of(&inv)?;
+    let groups: Vec<Value> = Group::ALL
+        .iter()
+        .filter_map(|g| {
+            let fields: Vec<Value> = family
+                .fields()
+                .iter()
+                .filter(|f| f.group == *g)
+                .map(field_json)
+                .collect();
+            (!fields.is_empty()).then(|| json!({"key": g, "fields": fields}))
+        })
+        .collect();
+    Ok(Data(json!({
+        "support": true,
+        "sn": inv.row.sn,
+        "family": family,
+        "editable": require_setting(&me, &inv).is_ok(),
+        "groups": groups,
+    })))
+}
+
+/// Asks an online device for its values (waiting briefly) and keeps what it answered.
+async fn read_from_device(app: &AppState, inv: &Inverter, family: domain::settings::Family) {
+    let (Some(dispatcher), Some(gateway)) = (&app.commands, inv.row.gateway_sn.as_deref()) else {
+        return;
+    };
+    if inv.row.status == Status::Offline as i64 {
+        return;
+    }
+    let Ok(id) = dispatcher
+        .send(gateway, &inv.row.sn, "read_params", Value::Null, READ_WAIT)
+        .await
+    else {
+        return;
+    };
+    let Ok(Some(row)) = dispatcher.wait(id, READ_WAIT).await else {
+        return;
+    };
+    if row.status() != CommandStatus::Succeeded {
+        return;
+    }
+    if let Some(data) = serde_json::from_str::<Value>(&row.result_data)
+        .ok()
+        .and_then(|v| v.as_object().cloned())
+    {
+        let values = known_values(family, &data);
+        if let Err(e) = app
+            .store
+            .store_device_settings(&inv.row.sn, &values, row.updated_at)
+            .await
+        {
+            tracing::warn!(error = %e, sn = %inv.row.sn, "settings read not kept");
+        }
+    }
+}
+
+/// The inverter's settings as one flat object whose values are all strings: the device's
+/// answer when it is online, else the values it last confirmed, else the defaults.
+#[utoipa::path(get, path = "/api/v1/common/setting/{sn}/read", tag = "settings", params(("sn" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with a flat object {sn, safetyType, battMode, sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on, genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, ...}, every value a string; 2, 600, 601, 605")))]
+pub async fn read(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let inv = inverters::visible(&app, &me, &sn).await?;
+    require_setting(&me, &inv)?;
+    let family = family_of(&inv)?;
+    // Writes the device confirmed since the last read (nobody may have polled them to the end).
+    for c in app
+        .store
+        .device_commands(&inv.row.sn, RECENT_COMMANDS)
+        .await?
+        .iter()
+        .rev()
+    {
+        remember_applied(&app, c).await?;
+    }
+    read_from_device(&app, &inv, family).await;
+    let confirmed = app.store.device_settings(&inv.row.sn).await?;
+    Ok(Data(flat(&inv.row.sn, family, &confirmed)))
+}
+
+/// Writes settings: a JSON object of values (strings; day flags and `time*on` may be
+/// booleans). Every known key is validated (code 4 names the first bad field); only values
+/// that differ from the device's confirmed ones are sent, as one `set_params` command.
+/// Answers `{commandId, changed}` (`commandId` null when nothing changed); the write counts as
+/// applied once `GET /api/v1/command/{commandId}` says `succeeded`.
+#[utoipa::path(post, path = "/api/v1/common/setting/{sn}/set", tag = "settings", params(("sn" = String, Path)),
+    request_body = Object, security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {commandId, changed:[keys]}; 2, 4 field, 600, 601, 602 offline, 603 upgrading, 605, 606 connection failed")))]
+pub async fn set(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+    Body(body): Body<Map<String, Value>>,
+) -> ApiResult<Data<Value>> {
+    let inv = inverters::visible(&app, &me, &sn).await?;
+    require_setting(&me, &inv)?;
+    let family = family_of(&inv)?;
+    let mut values = Vec::new();
+    for (key, value) in &body {
+        if let Some(field) = family.field(key) {
+            values.push((key.clone(), field.check(&raw(value))?));
+        }
+    }
+    if values.is_empty() {
+        return Err(DomainError::with_detail(Code::InvalidParameter, "no setting given").into());
+    }
+    let confirmed = app.store.device_settings(&inv.row.sn).await?;
+    let current = flat(&inv.row.sn, family, &confirmed);
+    let changed: Map<String, Value> = values
+        .into_iter()
+        .filter(|(k, v)| current.get(k).and_then(Value::as_str) != Some(v.as_str()))
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    if changed.is_empty() {
+        return Ok(Data(json!({"commandId": null, "changed": []})));
+    }
+    let keys: Vec<&String> = changed.keys().collect();
+    let keys = json!(keys);
+    let id = commands::send_to_device(
+        &app,
+        &me,
+        "setting.set",
+        &inv.row,
+        "set_params",
+        Value::Object(changed),
+        WRITE_TIMEOUT,
+    )
+    .await?;
+    Ok(Data(json!({"commandId": id, "changed": keys})))
+}
