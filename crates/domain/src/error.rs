@@ -77,6 +77,7 @@ catalogue! {
     NoSettings = 605, "No configuration parameters", "没有配置参数", "No hay parámetros de configuración";
     ConnectionFailed = 606, "Connection failed", "连接失败", "Error de conexión";
     CommandFailed = 607, "Command sending failed", "命令发送失败", "Error al enviar el comando";
+    CancelUnsupported = 608, "This device does not support cancelling an upgrade", "该设备不支持取消升级", "Este dispositivo no admite cancelar una actualización";
 }
 
 /// An error a rule or a store reports; `detail` names what was wrong (a field name, a limit) in

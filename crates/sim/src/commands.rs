@@ -18,6 +18,133 @@ use crate::{fleet::SimGateway, noise, readings::Values};
 pub const UNSUPPORTED: i64 = 1;
 pub const BAD_PARAMS: i64 = 2;
 pub const UPGRADE_FAILED: i64 = 3;
+pub const UPGRADE_CANCELLED: i64 = 4;
+pub const BUSY: i64 = 5;
+
+/// Models that can stop an upgrade midway: the three-phase HV hybrids (type 94). Others
+/// refuse `upgrade_cancel`.
+pub fn supports_upgrade_cancel(type_code: i64) -> bool {
+    type_code == 94
+}
+
+/// How long simulated upgrades take (each between `min` and `max`, by command id) and how
+/// often they report progress.
+#[derive(Debug, Clone, Copy)]
+pub struct UpgradeTiming {
+    pub min: std::time::Duration,
+    pub max: std::time::Duration,
+    pub report_every: std::time::Duration,
+}
+
+impl Default for UpgradeTiming {
+    fn default() -> Self {
+        UpgradeTiming {
+            min: std::time::Duration::from_secs(10),
+            max: std::time::Duration::from_secs(20),
+            report_every: std::time::Duration::from_secs(1),
+        }
+    }
+}
+
+/// One firmware upgrade in progress on a simulated device: the file is sent (0-40 %), then
+/// flashed (40-100 %). One upgrade in ten fails its checksum at 37 %, deterministically per
+/// command id; a cancellable one stops when asked.
+#[derive(Debug, Clone)]
+pub struct UpgradeJob {
+    pub cmd: Command,
+    pub version: String,
+    pub duration: std::time::Duration,
+    pub fails: bool,
+    pub cancellable: bool,
+    pub cancelled: bool,
+}
+
+/// Where a file transfer ends and flashing begins, in percent.
+const SENT_AT: i64 = 40;
+const FAILS_AT: i64 = 37;
+
+impl UpgradeJob {
+    /// Starts the job, or answers the refusal (no version).
+    pub fn start(
+        cmd: &Command,
+        cancellable: bool,
+        timing: UpgradeTiming,
+    ) -> Result<UpgradeJob, CommandReply> {
+        let version = cmd
+            .params
+            .get("version")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        if version.is_empty() {
+            return Err(reply(cmd, BAD_PARAMS, "version missing", Json::Null));
+        }
+        // Wrapping: command ids are 32 hex digits, far past what a plain polynomial hash fits.
+        let seed = noise::mix(
+            cmd.id
+                .bytes()
+                .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+        );
+        let spread = timing.max.saturating_sub(timing.min);
+        Ok(UpgradeJob {
+            cmd: cmd.clone(),
+            version,
+            duration: timing.min + spread.mul_f64(noise::unit(0x7153, seed)),
+            fails: noise::unit(0x0DA7, seed) < 0.1,
+            cancellable,
+            cancelled: false,
+        })
+    }
+
+    /// The reply for the time elapsed since the start; a final one ends the job (and, on
+    /// success, the device runs the new version).
+    pub fn step(&self, elapsed: std::time::Duration, state: &mut GatewayState) -> CommandReply {
+        let total = self.duration.as_secs_f64().max(0.001);
+        let progress = ((elapsed.as_secs_f64() / total) * 100.0).clamp(0.0, 100.0) as i64;
+        let phase = if progress < SENT_AT {
+            "sending"
+        } else {
+            "upgrading"
+        };
+        if self.cancelled {
+            return reply(
+                &self.cmd,
+                UPGRADE_CANCELLED,
+                "upgrade cancelled",
+                json!({"state": "cancelled", "progress": progress}),
+            );
+        }
+        if self.fails && progress >= FAILS_AT {
+            return reply(
+                &self.cmd,
+                UPGRADE_FAILED,
+                "firmware checksum mismatch",
+                json!({"state": "failed", "progress": FAILS_AT}),
+            );
+        }
+        if progress >= 100 {
+            state.firmware = self.version.clone();
+            return reply(
+                &self.cmd,
+                0,
+                "upgraded",
+                json!({"state": "successful", "progress": 100, "version": self.version}),
+            );
+        }
+        reply(
+            &self.cmd,
+            0,
+            phase,
+            json!({"final": false, "state": phase, "progress": progress,
+                   "cancellable": self.cancellable}),
+        )
+    }
+}
+
+/// Whether a reply ends its command (see docs/device-protocol.md).
+pub fn is_final(r: &CommandReply) -> bool {
+    r.code != 0 || r.data.get("final").and_then(Json::as_bool) != Some(false)
+}
 
 /// What a gateway keeps between commands.
 #[derive(Debug, Default)]
@@ -35,6 +162,11 @@ fn reply(cmd: &Command, code: i64, msg: &str, data: Json) -> CommandReply {
         msg: msg.into(),
         data,
     }
+}
+
+/// A reply with no data (refusals, and the answer to a cancel request).
+pub fn refusal(cmd: &Command, code: i64, msg: &str) -> CommandReply {
+    reply(cmd, code, msg, Json::Null)
 }
 
 /// Answers one command. `latest` holds the device's current values (for Modbus reads).
@@ -68,36 +200,8 @@ pub fn answer(
             state.restarts += 1;
             reply(cmd, 0, "restarting", json!({"restarts": state.restarts}))
         }
-        "upgrade" => {
-            let version = cmd
-                .params
-                .get("version")
-                .and_then(Json::as_str)
-                .unwrap_or("");
-            if version.is_empty() {
-                return reply(cmd, BAD_PARAMS, "version missing", Json::Null);
-            }
-            // One upgrade in ten fails its checksum, deterministically per command id.
-            if noise::unit(
-                0x0DA7,
-                noise::mix(cmd.id.bytes().fold(0, |h, b| h * 31 + u64::from(b))),
-            ) < 0.1
-            {
-                return reply(
-                    cmd,
-                    UPGRADE_FAILED,
-                    "firmware checksum mismatch",
-                    json!({"progress": 37}),
-                );
-            }
-            state.firmware = version.to_string();
-            reply(
-                cmd,
-                0,
-                "upgraded",
-                json!({"progress": 100, "version": version}),
-            )
-        }
+        // Upgrades run over time: the gateway runtime drives them with `UpgradeJob`.
+        "upgrade" => reply(cmd, BAD_PARAMS, "upgrade runs as a job", Json::Null),
         "modbus_raw" => modbus_raw(cmd, latest, config),
         _ => reply(cmd, UNSUPPORTED, "unsupported command", Json::Null),
     }
@@ -215,6 +319,68 @@ mod tests {
             .code,
             UNSUPPORTED
         );
+    }
+
+    fn timing(ms: u64) -> UpgradeTiming {
+        UpgradeTiming {
+            min: std::time::Duration::from_millis(ms),
+            max: std::time::Duration::from_millis(ms),
+            report_every: std::time::Duration::from_millis(10),
+        }
+    }
+
+    fn upgrade(id: &str) -> Command {
+        Command {
+            id: id.into(),
+            ..cmd("upgrade", json!({"version": "V2"}))
+        }
+    }
+
+    #[test]
+    fn an_upgrade_sends_the_file_then_flashes_then_runs_the_new_version() {
+        // Find a command id that does not fail (one in ten does).
+        let job = (0..50)
+            .map(|i| UpgradeJob::start(&upgrade(&format!("ok-{i}")), false, timing(1000)).unwrap())
+            .find(|j| !j.fails)
+            .unwrap();
+        let mut state = GatewayState::default();
+        let ms = std::time::Duration::from_millis;
+        let early = job.step(ms(100), &mut state);
+        assert_eq!(early.data["state"], "sending");
+        assert_eq!(early.data["progress"], 10);
+        assert!(!is_final(&early));
+        let later = job.step(ms(500), &mut state);
+        assert_eq!(later.data["state"], "upgrading");
+        assert_eq!(later.data["cancellable"], false);
+        assert_eq!(state.firmware, "");
+        let done = job.step(ms(1000), &mut state);
+        assert!(is_final(&done));
+        assert_eq!(done.code, 0);
+        assert_eq!(done.data["version"], "V2");
+        assert_eq!(state.firmware, "V2");
+    }
+
+    #[test]
+    fn about_one_upgrade_in_ten_fails_and_a_cancelled_one_stops() {
+        let failing = (0..200)
+            .filter(|i| {
+                UpgradeJob::start(&upgrade(&format!("{i:032x}")), false, timing(10))
+                    .unwrap()
+                    .fails
+            })
+            .count();
+        assert!((8..=40).contains(&failing), "{failing} of 200 failed");
+        let mut job = UpgradeJob::start(&upgrade("c"), true, timing(1000)).unwrap();
+        job.cancelled = true;
+        let r = job.step(
+            std::time::Duration::from_millis(300),
+            &mut GatewayState::default(),
+        );
+        assert_eq!(r.code, UPGRADE_CANCELLED);
+        assert_eq!(r.data["state"], "cancelled");
+        assert!(is_final(&r));
+        assert!(UpgradeJob::start(&cmd("upgrade", json!({})), false, timing(10)).is_err());
+        assert!(supports_upgrade_cancel(94) && !supports_upgrade_cancel(2));
     }
 
     #[test]

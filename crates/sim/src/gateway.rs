@@ -13,7 +13,7 @@ use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
 use tokio::sync::watch;
 
 use crate::{
-    commands::{self, GatewayState},
+    commands::{self, GatewayState, UpgradeJob, UpgradeTiming},
     fleet::SimGateway,
     readings::Values,
 };
@@ -48,9 +48,74 @@ fn status(online: bool, cycle: i64) -> Vec<u8> {
 
 /// Runs one gateway until `stop` turns true; then it says goodbye (offline) and disconnects.
 pub async fn run(
+    gw: SimGateway,
+    configs: Arc<Vec<ProtocolConfig>>,
+    opts: RunOptions,
+    stop: watch::Receiver<bool>,
+) {
+    run_with(gw, configs, opts, UpgradeTiming::default(), stop).await;
+}
+
+async fn publish_reply(client: &AsyncClient, sn: &str, reply: &devices::report::CommandReply) {
+    if let Ok(payload) = serde_json::to_vec(reply) {
+        let _ = client
+            .publish(topic(sn, "reply"), QoS::AtLeastOnce, false, payload)
+            .await;
+    }
+}
+
+/// Answers an upgrade command by starting a job (one per device at a time), or an
+/// `upgrade_cancel` by marking the device's job cancelled when its model can stop.
+fn upgrade_command(
+    gw: &SimGateway,
+    jobs: &mut Vec<(UpgradeJob, tokio::time::Instant)>,
+    cmd: &Command,
+    timing: UpgradeTiming,
+) -> Option<devices::report::CommandReply> {
+    let running = jobs.iter().position(|(j, _)| j.cmd.sn == cmd.sn);
+    let type_code = gw
+        .spec
+        .devices
+        .iter()
+        .find(|d| d.sn == cmd.sn)
+        .map_or(0, |d| d.type_code);
+    if cmd.kind == "upgrade" {
+        if running.is_some() {
+            return Some(commands::refusal(
+                cmd,
+                commands::BUSY,
+                "upgrade already running",
+            ));
+        }
+        let cancellable = cmd.sn != gw.spec.sn && commands::supports_upgrade_cancel(type_code);
+        return match UpgradeJob::start(cmd, cancellable, timing) {
+            Ok(job) => {
+                jobs.push((job, tokio::time::Instant::now()));
+                None
+            }
+            Err(reply) => Some(reply),
+        };
+    }
+    Some(match running {
+        None => commands::refusal(cmd, commands::BAD_PARAMS, "no upgrade in progress"),
+        Some(i) if !jobs[i].0.cancellable => commands::refusal(
+            cmd,
+            commands::UNSUPPORTED,
+            "this model cannot cancel an upgrade",
+        ),
+        Some(i) => {
+            jobs[i].0.cancelled = true;
+            commands::refusal(cmd, 0, "cancelling")
+        }
+    })
+}
+
+/// [`run`] with chosen upgrade timing (tests make upgrades quick).
+pub async fn run_with(
     mut gw: SimGateway,
     configs: Arc<Vec<ProtocolConfig>>,
     opts: RunOptions,
+    timing: UpgradeTiming,
     mut stop: watch::Receiver<bool>,
 ) {
     let sn = gw.spec.sn.clone();
@@ -71,6 +136,8 @@ pub async fn run(
     let mut latest: Vec<Values> = vec![Values::new(); gw.spec.devices.len()];
     let mut tick = tokio::time::interval(opts.interval);
     let mut last = Utc::now();
+    let mut jobs: Vec<(UpgradeJob, tokio::time::Instant)> = Vec::new();
+    let mut progress_tick = tokio::time::interval(timing.report_every);
     loop {
         tokio::select! {
             changed = stop.changed() => {
@@ -81,6 +148,17 @@ pub async fn run(
                     let _ = tokio::time::timeout(Duration::from_secs(2), async { while events.poll().await.is_ok() {} }).await;
                     return;
                 }
+            }
+            _ = progress_tick.tick(), if !jobs.is_empty() => {
+                let mut still = Vec::with_capacity(jobs.len());
+                for (job, started) in jobs.drain(..) {
+                    let reply = job.step(started.elapsed(), &mut state);
+                    publish_reply(&client, &sn, &reply).await;
+                    if !commands::is_final(&reply) {
+                        still.push((job, started));
+                    }
+                }
+                jobs = still;
             }
             _ = tick.tick() => {
                 let now = Utc::now();
@@ -115,9 +193,13 @@ pub async fn run(
                     let protocol = gw.spec.devices.get(index).map(|d| d.protocol).unwrap_or_default();
                     let config = configs.iter().find(|c| c.code == protocol);
                     let values = latest.get(index).cloned().unwrap_or_default();
-                    let reply = commands::answer(&mut gw, &mut state, &cmd, &values, config);
-                    if let Ok(payload) = serde_json::to_vec(&reply) {
-                        let _ = client.publish(topic(&sn, "reply"), QoS::AtLeastOnce, false, payload).await;
+                    let reply = if matches!(cmd.kind.as_str(), "upgrade" | "upgrade_cancel") {
+                        upgrade_command(&gw, &mut jobs, &cmd, timing)
+                    } else {
+                        Some(commands::answer(&mut gw, &mut state, &cmd, &values, config))
+                    };
+                    if let Some(reply) = reply {
+                        publish_reply(&client, &sn, &reply).await;
                     }
                 }
                 Ok(_) => {}

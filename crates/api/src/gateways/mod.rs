@@ -131,7 +131,7 @@ async fn scope_of(
 
 /// The gateway named by a path segment (its id, or its SN when not a number) if the caller may
 /// see it; 305 otherwise.
-async fn visible(
+pub(crate) async fn visible(
     app: &AppState,
     me: &CurrentUser,
     raw: &str,

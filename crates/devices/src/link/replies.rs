@@ -1,8 +1,10 @@
 //! Command replies: what a gateway's `reply` message does to the command it answers.
 
+use serde_json::Value;
 use store::{
     Store, StoreError,
-    commands::{CommandOutcome, CommandStatus},
+    commands::{CommandOutcome, CommandRow, CommandStatus},
+    upgrades::{UpgradeRow, UpgradeState, UpgradeUpdate},
 };
 
 use crate::report::CommandReply;
@@ -39,8 +41,89 @@ pub async fn record(
     {
         metrics::counter!("portal_mqtt_dropped_total", "reason" => "reply_unmatched").increment(1);
         tracing::info!(gateway = gateway_sn, id = %reply.id, "reply matches no open command");
+        return Ok(());
+    }
+    // An upgrade's progress is kept on its own row too, so screens read it without decoding
+    // replies, and the device leaves Upgrading as soon as the final reply lands.
+    if let Some(cmd) = store.command_by_correlation(&reply.id).await?
+        && cmd.kind == "upgrade"
+    {
+        sync_upgrade(store, &cmd).await?;
     }
     Ok(())
+}
+
+/// What an upgrade command's record says about the upgrade. Interim replies carry
+/// `{"final": false, "state": "sending"|"upgrading", "progress": 0-100}`; a final failure whose
+/// data says `"state": "cancelled"` was cancelled; a command that timed out failed.
+pub fn upgrade_update(cmd: &CommandRow) -> UpgradeUpdate {
+    let data: Value = serde_json::from_str(&cmd.result_data).unwrap_or(Value::Null);
+    let progress = data
+        .get("progress")
+        .and_then(Value::as_i64)
+        .unwrap_or(0)
+        .clamp(0, 100);
+    let said = data.get("state").and_then(Value::as_str);
+    let (state, progress, message) = match cmd.status() {
+        CommandStatus::Sent => (UpgradeState::Sending, 0, String::new()),
+        CommandStatus::Acknowledged => {
+            let state = if said == Some("upgrading") {
+                UpgradeState::Upgrading
+            } else {
+                UpgradeState::Sending
+            };
+            (state, progress, cmd.result_msg.clone())
+        }
+        CommandStatus::Succeeded => (UpgradeState::Successful, 100, cmd.result_msg.clone()),
+        CommandStatus::Failed if said == Some("cancelled") => {
+            (UpgradeState::Cancelled, progress, cmd.result_msg.clone())
+        }
+        CommandStatus::Failed => (UpgradeState::Failed, progress, cmd.result_msg.clone()),
+        CommandStatus::TimedOut => (
+            UpgradeState::Failed,
+            progress,
+            "timed out: no reply from the device".to_string(),
+        ),
+    };
+    UpgradeUpdate {
+        state,
+        progress,
+        message,
+        cancellable: data.get("cancellable").and_then(Value::as_bool) == Some(true),
+    }
+}
+
+/// Brings the upgrade carried by `cmd` in step with it. When it has just succeeded, the
+/// device's (or gateway's) software version becomes the one it was upgraded to.
+pub async fn sync_upgrade(
+    store: &Store,
+    cmd: &CommandRow,
+) -> Result<Option<UpgradeRow>, StoreError> {
+    let now = crate::link::now_ms();
+    let (moved, row) = store
+        .apply_upgrade_update(cmd.id, &upgrade_update(cmd), now)
+        .await?;
+    if let Some(row) = &row
+        && moved
+        && row.state() == UpgradeState::Successful
+    {
+        if row.target == "gateway" {
+            store
+                .set_gateway_soft_ver(&row.device_sn, &row.version, now)
+                .await?;
+        } else if let Some(device) = store.device_by_sn(&row.device_sn).await? {
+            let mut versions: Value =
+                serde_json::from_str(&device.versions).unwrap_or_else(|_| serde_json::json!({}));
+            if !versions.is_object() {
+                versions = serde_json::json!({});
+            }
+            versions["softVer"] = Value::String(row.version.clone());
+            store
+                .set_device_versions(&row.device_sn, &versions.to_string(), now)
+                .await?;
+        }
+    }
+    Ok(row)
 }
 
 #[cfg(test)]

@@ -1,0 +1,102 @@
+//! Gateway upgrades: one (`/gateway/{id}/upgrade?firmId=`) or a batch (`/batch/upgrade`), and
+//! progress. Each needs `gateway.upgrade` on the gateway's plant, or the role key for a gateway
+//! in the caller's stock.
+
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::Value;
+use store::upgrades::UpgradeRow;
+
+use super::{Target, batch_json, new_batch_id, outcome_json, progress_json};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data},
+    extract::{Body, Query, num},
+    gateways,
+    session::CurrentUser,
+    upgrades::inverter::{FirmQuery, sn_list},
+};
+
+async fn start_one(
+    app: &AppState,
+    me: &CurrentUser,
+    batch_id: &str,
+    id: &str,
+    firm_id: Option<i64>,
+) -> ApiResult<UpgradeRow> {
+    me.actor.require_writable()?;
+    let (g, scope, _) = gateways::visible(app, me, id).await?;
+    match &scope.plant {
+        Some(plant) => {
+            me.actor.require_on_plant(plant, "gateway.upgrade")?;
+        }
+        None => me.actor.require("gateway.upgrade")?,
+    }
+    super::start(app, me, batch_id, Target::Gateway(&g), firm_id).await
+}
+
+/// Upgrades one gateway (by id or SN) with gateway firmware `firmId`.
+#[utoipa::path(post, path = "/api/v1/gateway/{id}/upgrade", tag = "upgrades",
+    params(("id" = String, Path, description = "id or SN"), ("firmId" = i64, Query)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the upgrade (as the inverter upgrade); 2, 4 firmId, 305, 602 offline, 603 upgrading, 606")))]
+pub async fn upgrade(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Query(q): Query<FirmQuery>,
+) -> ApiResult<Data<Value>> {
+    let row = start_one(&app, &me, &new_batch_id(), &id, q.firm_id).await?;
+    Ok(Data(progress_json(&row)))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchBody {
+    /// Gateway ids or SNs, as a list or a comma-separated string (`gsns` is read too).
+    #[serde(default)]
+    pub ids: Option<Value>,
+    #[serde(default)]
+    pub gsns: Option<Value>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub firm_id: Option<i64>,
+}
+
+/// Upgrades several gateways with one firmware; totals and each one's outcome.
+#[utoipa::path(post, path = "/api/v1/batch/upgrade", tag = "upgrades",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {batchId, total, sent, refused, results:[{sn, success, code, msg, upgrade}]}; 4 ids")))]
+pub async fn batch(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(body): Body<BatchBody>,
+) -> ApiResult<Data<Value>> {
+    let ids = sn_list(body.ids.as_ref().or(body.gsns.as_ref()))
+        .map_err(|_| domain::DomainError::invalid("ids"))?;
+    let batch_id = new_batch_id();
+    let mut results = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let outcome = start_one(&app, &me, &batch_id, id, body.firm_id).await;
+        let sn = outcome
+            .as_ref()
+            .map_or(id.as_str(), |u| u.device_sn.as_str());
+        results.push(outcome_json(sn, &outcome));
+    }
+    Ok(Data(batch_json(&batch_id, results)))
+}
+
+/// The gateway's latest upgrade (`null` when it never had one).
+#[utoipa::path(get, path = "/api/v1/gateway/{id}/upgrade/progress", tag = "upgrades",
+    params(("id" = String, Path, description = "id or SN")), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the upgrade or null; 305")))]
+pub async fn progress(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let (g, _, _) = gateways::visible(&app, &me, &id).await?;
+    Ok(Data(match app.store.latest_upgrade(&g.sn).await? {
+        Some(row) => progress_json(&super::refresh(&app, row).await?),
+        None => Value::Null,
+    }))
+}

@@ -1,0 +1,163 @@
+//! Inverter upgrades: one (`/inverter/{sn}/upgrade?firmId=`), a batch
+//! (`/inverter/batchUpgrade`), progress and cancel (`cutUpgrade`). Each needs
+//! `inverter.upgrade` on the inverter's plant (maintainers have it, visitors do not).
+
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{BATCH_MAX, Target, batch_json, new_batch_id, outcome_json, progress_json};
+use crate::{
+    AppState,
+    commands::require_on,
+    envelope::{ApiResult, Data},
+    extract::{Body, Query, num},
+    inverters,
+    session::CurrentUser,
+};
+use domain::DomainError;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FirmQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub firm_id: Option<i64>,
+}
+
+async fn start_one(
+    app: &AppState,
+    me: &CurrentUser,
+    batch_id: &str,
+    sn: &str,
+    firm_id: Option<i64>,
+) -> ApiResult<store::upgrades::UpgradeRow> {
+    let inv = inverters::visible(app, me, sn).await?;
+    require_on(me, &inv, "inverter.upgrade")?;
+    super::start(app, me, batch_id, Target::Inverter(&inv.row), firm_id).await
+}
+
+/// Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade;
+/// poll `/upgrade/progress`.
+#[utoipa::path(post, path = "/api/v1/inverter/{sn}/upgrade", tag = "upgrades",
+    params(("sn" = String, Path), ("firmId" = i64, Query)),
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the upgrade {id, batchId, sn, target, firmId, version, fromVersion, commandId, state, progress, message, cancellable, startTime, finishTime, updateAt}; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
+pub async fn upgrade(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+    Query(q): Query<FirmQuery>,
+) -> ApiResult<Data<Value>> {
+    let row = start_one(&app, &me, &new_batch_id(), &sn, q.firm_id).await?;
+    Ok(Data(progress_json(&row)))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchBody {
+    /// SNs as a list or one comma-separated string.
+    #[serde(default)]
+    pub sns: Option<Value>,
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub firm_id: Option<i64>,
+}
+
+/// The SNs of a batch body: a list of strings or a comma-separated string; duplicates dropped.
+pub(crate) fn sn_list(raw: Option<&Value>) -> Result<Vec<String>, DomainError> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: &str| {
+        let s = s.trim();
+        if !s.is_empty() && !out.iter().any(|o| o == s) {
+            out.push(s.to_string());
+        }
+    };
+    match raw {
+        Some(Value::Array(items)) => {
+            for item in items {
+                match item {
+                    Value::String(s) => push(s),
+                    Value::Number(n) => push(&n.to_string()),
+                    _ => return Err(DomainError::invalid("sns")),
+                }
+            }
+        }
+        Some(Value::String(s)) => s.split(',').for_each(&mut push),
+        _ => return Err(DomainError::invalid("sns")),
+    }
+    if out.is_empty() || out.len() > BATCH_MAX {
+        return Err(DomainError::invalid("sns"));
+    }
+    Ok(out)
+}
+
+/// Upgrades several inverters with one firmware. Each is checked on its own; the answer gives
+/// totals (sent, refused) and each one's outcome with the reason of a refusal. Follow the run
+/// with `GET /api/v1/upgrade/batch/{batchId}`.
+#[utoipa::path(post, path = "/api/v1/inverter/batchUpgrade", tag = "upgrades",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {batchId, total, sent, refused, results:[{sn, success, code, msg, upgrade}]}; 4 sns")))]
+pub async fn batch(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(body): Body<BatchBody>,
+) -> ApiResult<Data<Value>> {
+    me.actor.require("inverter.view")?;
+    let sns = sn_list(body.sns.as_ref())?;
+    let batch_id = new_batch_id();
+    let mut results = Vec::with_capacity(sns.len());
+    for sn in &sns {
+        let outcome = start_one(&app, &me, &batch_id, sn, body.firm_id).await;
+        results.push(outcome_json(sn, &outcome));
+    }
+    Ok(Data(batch_json(&batch_id, results)))
+}
+
+/// The inverter's latest upgrade (`null` when it never had one).
+#[utoipa::path(get, path = "/api/v1/inverter/{sn}/upgrade/progress", tag = "upgrades",
+    params(("sn" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the upgrade (state sending|upgrading|successful|failed|cancelled, progress 0-100, message, cancellable, startTime, finishTime) or null; 600")))]
+pub async fn progress(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let inv = inverters::visible(&app, &me, &sn).await?;
+    Ok(Data(match app.store.latest_upgrade(&inv.row.sn).await? {
+        Some(row) => progress_json(&super::refresh(&app, row).await?),
+        None => Value::Null,
+    }))
+}
+
+/// Asks the inverter to stop its running upgrade; refused (608) where the device cannot.
+#[utoipa::path(post, path = "/api/v1/inverter/{sn}/cutUpgrade", tag = "upgrades",
+    params(("sn" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with {upgrade, cancelRequested: true}; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported")))]
+pub async fn cancel(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<Value>> {
+    let inv = inverters::visible(&app, &me, &sn).await?;
+    require_on(&me, &inv, "inverter.upgrade")?;
+    let row = super::cancel(&app, &me, &inv.row).await?;
+    Ok(Data(
+        json!({"upgrade": progress_json(&row), "cancelRequested": true}),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_sns_come_as_a_list_or_a_comma_separated_string() {
+        assert_eq!(
+            sn_list(Some(&json!(["A1", " A2", "A1"]))).unwrap(),
+            ["A1", "A2"]
+        );
+        assert_eq!(sn_list(Some(&json!("A1,A2,,"))).unwrap(), ["A1", "A2"]);
+        assert!(sn_list(Some(&json!([]))).is_err());
+        assert!(sn_list(None).is_err());
+        assert!(sn_list(Some(&json!([{"sn": 1}]))).is_err());
+    }
+}

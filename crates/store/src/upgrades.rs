@@ -1,0 +1,243 @@
+//! Firmware upgrades: one row per device and run, tied to the `upgrade` command that carries
+//! it. The command row records what the gateway replied; this row is what screens read
+//! (state, percent, message, times), kept in step with the command by `apply_upgrade_update`,
+//! so any replica can show progress.
+
+use crate::{Result, Store};
+
+/// The spec's remote upgrade states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpgradeState {
+    Sending,
+    Upgrading,
+    Successful,
+    Failed,
+    Cancelled,
+}
+
+impl UpgradeState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UpgradeState::Sending => "sending",
+            UpgradeState::Upgrading => "upgrading",
+            UpgradeState::Successful => "successful",
+            UpgradeState::Failed => "failed",
+            UpgradeState::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<UpgradeState> {
+        Some(match s {
+            "sending" => UpgradeState::Sending,
+            "upgrading" => UpgradeState::Upgrading,
+            "successful" => UpgradeState::Successful,
+            "failed" => UpgradeState::Failed,
+            "cancelled" => UpgradeState::Cancelled,
+            _ => return None,
+        })
+    }
+
+    pub fn is_final(self) -> bool {
+        !matches!(self, UpgradeState::Sending | UpgradeState::Upgrading)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct UpgradeRow {
+    pub id: i64,
+    pub batch_id: String,
+    /// `inverter` or `gateway`.
+    pub target: String,
+    pub device_sn: String,
+    pub firmware_id: Option<i64>,
+    pub version: String,
+    pub from_version: String,
+    pub command_id: Option<i64>,
+    pub state: String,
+    pub progress: i64,
+    pub message: String,
+    pub cancellable: bool,
+    pub user_id: Option<i64>,
+    pub started_at: i64,
+    pub finished_at: Option<i64>,
+    pub updated_at: i64,
+}
+
+impl UpgradeRow {
+    /// The state, or `Failed` for a value this build never writes.
+    pub fn state(&self) -> UpgradeState {
+        UpgradeState::parse(&self.state).unwrap_or(UpgradeState::Failed)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NewUpgrade<'a> {
+    pub batch_id: &'a str,
+    pub target: &'a str,
+    pub device_sn: &'a str,
+    pub firmware_id: i64,
+    pub version: &'a str,
+    pub from_version: &'a str,
+    pub command_id: i64,
+    pub cancellable: bool,
+    pub user_id: i64,
+    pub now: i64,
+}
+
+/// Where an upgrade stands according to its command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpgradeUpdate {
+    pub state: UpgradeState,
+    pub progress: i64,
+    pub message: String,
+    /// The device said it can stop this upgrade (interim replies say so).
+    pub cancellable: bool,
+}
+
+const COLUMNS: &str = "id, batch_id, target, device_sn, firmware_id, version, from_version, \
+    command_id, state, progress, message, cancellable, user_id, started_at, finished_at, \
+    updated_at";
+
+const OPEN: &str = "state IN ('sending', 'upgrading')";
+
+impl Store {
+    /// Records an upgrade whose command was just sent, as `sending`, and shows an inverter as
+    /// Upgrading (status 4) at once; the status job keeps it so while the flag is set.
+    pub async fn insert_upgrade(&self, u: &NewUpgrade<'_>) -> Result<i64> {
+        let id = scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO upgrades (batch_id, target, device_sn, firmware_id, version, \
+             from_version, command_id, state, progress, cancellable, user_id, started_at, \
+             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', 0, $8, $9, $10, $10) \
+             RETURNING id",
+            u.batch_id,
+            u.target,
+            u.device_sn,
+            u.firmware_id,
+            u.version,
+            u.from_version,
+            u.command_id,
+            u.cancellable,
+            u.user_id,
+            u.now
+        )?;
+        if u.target == "inverter" {
+            exec!(
+                self,
+                "UPDATE devices SET upgrading = TRUE, status = 4 WHERE sn = $1",
+                u.device_sn
+            )?;
+        }
+        Ok(id)
+    }
+
+    pub async fn upgrade(&self, id: i64) -> Result<Option<UpgradeRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM upgrades WHERE id = $1");
+        Ok(rows!(self, fetch_optional, UpgradeRow, &sql, id)?)
+    }
+
+    pub async fn upgrade_by_command(&self, command_id: i64) -> Result<Option<UpgradeRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM upgrades WHERE command_id = $1");
+        Ok(rows!(self, fetch_optional, UpgradeRow, &sql, command_id)?)
+    }
+
+    /// The device's most recent upgrade, if it ever had one.
+    pub async fn latest_upgrade(&self, device_sn: &str) -> Result<Option<UpgradeRow>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM upgrades WHERE device_sn = $1 \
+             ORDER BY started_at DESC, id DESC LIMIT 1"
+        );
+        Ok(rows!(self, fetch_optional, UpgradeRow, &sql, device_sn)?)
+    }
+
+    /// The upgrades still running (sending or upgrading) on any device.
+    pub async fn open_upgrades(&self) -> Result<Vec<UpgradeRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM upgrades WHERE {OPEN} ORDER BY id");
+        Ok(rows!(self, fetch_all, UpgradeRow, &sql)?)
+    }
+
+    /// The upgrades of one batch, in the order they were started.
+    pub async fn batch_upgrades(&self, batch_id: &str) -> Result<Vec<UpgradeRow>> {
+        let sql = format!("SELECT {COLUMNS} FROM upgrades WHERE batch_id = $1 ORDER BY id");
+        Ok(rows!(self, fetch_all, UpgradeRow, &sql, batch_id)?)
+    }
+
+    /// Moves the upgrade carried by `command_id` to `update`. Only a running upgrade moves, and
+    /// progress never goes back. A final state stamps the finish time and lets an inverter
+    /// leave Upgrading (shown online or offline until the status job weighs its events again).
+    /// Answers whether the row moved, and the row as it stands afterwards.
+    pub async fn apply_upgrade_update(
+        &self,
+        command_id: i64,
+        update: &UpgradeUpdate,
+        now: i64,
+    ) -> Result<(bool, Option<UpgradeRow>)> {
+        let finished = update.state.is_final().then_some(now);
+        let sql = format!(
+            "UPDATE upgrades SET state = $2, \
+             progress = CASE WHEN $3 > progress THEN $3 ELSE progress END, \
+             message = $4, finished_at = $5, updated_at = $6, \
+             cancellable = CASE WHEN $7 THEN TRUE ELSE cancellable END \
+             WHERE command_id = $1 AND {OPEN}"
+        );
+        let moved = exec!(
+            self,
+            &sql,
+            command_id,
+            update.state.as_str(),
+            update.progress,
+            &update.message,
+            finished,
+            now,
+            update.cancellable
+        )? == 1;
+        let row = self.upgrade_by_command(command_id).await?;
+        if moved
+            && update.state.is_final()
+            && let Some(row) = &row
+            && row.target == "inverter"
+        {
+            exec!(
+                self,
+                "UPDATE devices SET upgrading = FALSE, \
+                 status = CASE WHEN online THEN 1 ELSE 0 END WHERE sn = $1",
+                &row.device_sn
+            )?;
+        }
+        Ok((moved, row))
+    }
+
+    /// Replaces a device's reported versions (JSON text), e.g. after a successful upgrade.
+    pub async fn set_device_versions(
+        &self,
+        device_sn: &str,
+        versions: &str,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE devices SET versions = $2, updated_at = $3 WHERE sn = $1",
+            device_sn,
+            versions,
+            now
+        )? == 1)
+    }
+
+    /// Records a gateway's new software version after a successful upgrade.
+    pub async fn set_gateway_soft_ver(
+        &self,
+        gateway_sn: &str,
+        version: &str,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE gateways SET soft_ver = $2, updated_at = $3 WHERE sn = $1",
+            gateway_sn,
+            version,
+            now
+        )? == 1)
+    }
+}
