@@ -19,6 +19,7 @@ mod debug;
 mod dict;
 mod events;
 mod files;
+mod firmware;
 mod messages;
 mod gateways;
 mod inverters;
@@ -31,6 +32,7 @@ mod readings;
 mod settings;
 mod system;
 mod throttle;
+mod upgrades;
 mod users;
 mod versions;
 mod weather_stations;
@@ -95,6 +97,8 @@ pub fn router(state: AppState) -> Router {
         .merge(versions::router())
         .merge(audit::router())
         .merge(commands::router())
+        .merge(firmware::router())
+        .merge(upgrades::router())
         .merge(settings::router())
         .merge(debug::router())
         .method_not_allowed_fallback(web::wrong_method)
