@@ -1,0 +1,233 @@
+//! The audit log over HTTP: remote actions (a settings write, power on/off, a refused command)
+//! each leave an entry with who, what, when and result, the entry follows its command to the
+//! device's answer, and the log is read with its visibility rule (internal staff everything,
+//! plant owners their plants' entries, anyone their own actions, strangers nothing) and its
+//! filters. Every test runs on SQLite and, when configured, PostgreSQL.
+
+mod common;
+mod fake_gateway;
+
+use std::time::Duration;
+
+use common::{App, spawn};
+use domain::user::BuiltinRole;
+use fake_gateway::{Mode, gateway, linked};
+use serde_json::{Value, json};
+
+const INV: &str = "INV-AUD01";
+
+/// The entry, key by key with its JSON type.
+#[track_caller]
+fn assert_entry(e: &Value) {
+    assert!(e["id"].is_i64(), "{e}");
+    assert!(e["userId"].is_i64(), "{e}");
+    assert!(e["account"].is_string(), "{e}");
+    assert!(e["plantId"].is_i64(), "{e}");
+    assert!(e["plantName"].is_string(), "{e}");
+    assert!(e["action"].is_string(), "{e}");
+    assert!(e["target"].is_string(), "{e}");
+    assert!(e["detail"].is_object(), "{e}");
+    assert!(e["result"].is_string(), "{e}");
+    assert!(e["commandId"].is_i64() || e["commandId"].is_null(), "{e}");
+    assert!(
+        e["commandStatus"].is_string() || e["commandStatus"].is_null(),
+        "{e}"
+    );
+    let at = e["createAt"].as_str().expect("createAt");
+    assert!(at.ends_with("+00:00") && at.len() == 29, "{at}");
+}
+
+async fn list(app: &App, token: &str, query: &str) -> (i64, Vec<Value>) {
+    let r = app
+        .get(&format!("/api/v1/audit?{query}"), Some(token))
+        .await;
+    r.expect_code(0);
+    let d = r.data();
+    assert!(d["pageSize"].is_i64() && d["pageNumber"].is_i64(), "{d}");
+    let infos = d["infos"].as_array().expect("infos").clone();
+    for e in &infos {
+        assert_entry(e);
+    }
+    (d["total"].as_i64().expect("total"), infos)
+}
+
+#[tokio::test]
+async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
+    for app in spawn().await {
+        let (_, admin) = app
+            .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
+            .await;
+        let mut tokens = Vec::new();
+        for account in ["ann", "max", "bob"] {
+            let (_, t) = app
+                .signed_in(
+                    &format!("{account}@example.com"),
+                    BuiltinRole::PlantOwner,
+                    None,
+                )
+                .await;
+            tokens.push(t);
+        }
+        let [ann, max, bob] = <[String; 3]>::try_from(tokens).expect("three");
+        let r = app
+            .post(
+                "/api/v1/plant",
+                json!({"name": "Ann audit plant", "type": 2, "currency": "EUR",
+                    "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 8}),
+                Some(&ann),
+            )
+            .await;
+        let plant = r.expect_code(0).data().as_i64().expect("plant");
+        app.post(
+            "/api/v1/gateway/create",
+            json!({"sn": "GW-AUD01", "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
+            Some(&admin),
+        )
+        .await
+        .expect_code(0);
+        app.post(
+            &format!("/api/v1/plant/{plant}/gateway"),
+            json!({"sn": "GW-AUD01", "key": "KEY123"}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(0);
+        app.post(
+            &format!("/api/v1/plant/{plant}/share"),
+            json!({"account": "max@example.com", "role": "maintainer"}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(0);
+        let gw = app
+            .store
+            .gateway_by_sn("GW-AUD01")
+            .await
+            .expect("gateway")
+            .expect("registered");
+        let inverter = app
+            .store
+            .upsert_device(INV, gw.id, "inverter", 2, "deye-hybrid-1ph", "M", None, 1)
+            .await
+            .expect("device");
+        let l = linked(app).await;
+        let app = &l.app;
+        let _gw = gateway(&l, "GW-AUD01", "KEY123", Mode::Answer).await;
+        app.store
+            .apply_statuses(&[(inverter, 1, true)], &[])
+            .await
+            .expect("status");
+
+        // Ann changes a setting, Max switches the inverter off, then Ann tries to switch it
+        // on while it is offline.
+        let r = app
+            .post(
+                &format!("/api/v1/common/setting/{INV}/set"),
+                json!({"sellTime1": "01:00", "mondayOn": false}),
+                Some(&ann),
+            )
+            .await;
+        let set_id = r.expect_code(0).data()["commandId"].as_i64().expect("id");
+        let r = app
+            .get(&format!("/api/v1/inverter/{INV}/shutdown"), Some(&max))
+            .await;
+        let off_id = r.expect_code(0).data()["id"].as_i64().expect("id");
+        app.store
+            .apply_statuses(&[(inverter, 0, false)], &[])
+            .await
+            .expect("status");
+        app.get(&format!("/api/v1/inverter/{INV}/boot"), Some(&ann))
+            .await
+            .expect_code(602);
+        // Both commands reach their end.
+        for id in [set_id, off_id] {
+            let until = tokio::time::Instant::now() + Duration::from_secs(10);
+            loop {
+                let r = app.get(&format!("/api/v1/command/{id}"), Some(&ann)).await;
+                if r.expect_code(0).data()["status"] == "succeeded" {
+                    break;
+                }
+                assert!(
+                    tokio::time::Instant::now() < until,
+                    "command {id} not final"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+
+        // The administrator reads everything, newest first.
+        let (total, all) = list(app, &admin, "page=1&limit=10").await;
+        assert_eq!(total, 3);
+        let actions: Vec<&str> = all
+            .iter()
+            .map(|e| e["action"].as_str().expect("a"))
+            .collect();
+        assert_eq!(
+            actions,
+            ["inverter.boot", "inverter.shutdown", "setting.set"]
+        );
+        let boot = &all[0];
+        assert_eq!(
+            (
+                &boot["account"],
+                &boot["target"],
+                &boot["result"],
+                &boot["commandId"]
+            ),
+            (
+                &json!("ann@example.com"),
+                &json!(INV),
+                &json!("refused"),
+                &Value::Null
+            )
+        );
+        assert_eq!(boot["detail"]["reason"], 602);
+        assert_eq!(boot["plantId"], plant);
+        assert_eq!(boot["plantName"], "Ann audit plant");
+        let set = &all[2];
+        assert_eq!(set["result"], "sent");
+        assert_eq!(set["commandId"], set_id);
+        assert_eq!(set["commandStatus"], "succeeded");
+        assert_eq!(
+            set["detail"]["params"],
+            json!({"sellTime1": "01:00", "mondayOn": "false"})
+        );
+        assert_eq!(all[1]["account"], "max@example.com");
+        assert_eq!(all[1]["commandStatus"], "succeeded");
+
+        // The owner reads her plant's entries (the maintainer's too); the maintainer his own;
+        // a stranger nothing.
+        assert_eq!(list(app, &ann, "").await.0, 3);
+        let (n, mine) = list(app, &max, "").await;
+        assert_eq!(n, 1);
+        assert_eq!(mine[0]["action"], "inverter.shutdown");
+        assert_eq!(list(app, &bob, "").await.0, 0);
+
+        // Filters (empty values mean "any").
+        assert_eq!(
+            list(app, &admin, "action=inverter.boot&target=&user=")
+                .await
+                .0,
+            1
+        );
+        assert_eq!(list(app, &admin, "target=aud01").await.0, 3);
+        assert_eq!(list(app, &admin, "user=MAX").await.0, 1);
+        assert_eq!(list(app, &admin, &format!("plantId={plant}")).await.0, 3);
+        assert_eq!(list(app, &admin, "plantId=999999").await.0, 0);
+        let today = chrono::Utc::now().date_naive();
+        let yesterday = today.pred_opt().expect("yesterday");
+        assert_eq!(
+            list(app, &admin, &format!("sdate={today}&edate={today}"))
+                .await
+                .0,
+            3
+        );
+        assert_eq!(list(app, &admin, &format!("edate={yesterday}")).await.0, 0);
+        let (total, page) = list(app, &admin, "page=2&limit=2").await;
+        assert_eq!((total, page.len()), (3, 1));
+        app.get("/api/v1/audit?sdate=22-01-2025", Some(&admin))
+            .await
+            .expect_code(4);
+        app.get("/api/v1/audit", None).await.expect_401();
+    }
+}
