@@ -1,10 +1,13 @@
 import {
   ClusterOutlined,
+  CodeOutlined,
   HistoryOutlined,
   HomeOutlined,
+  ProfileOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
+import { DebugLogPage, DebugToolboxPage } from '@/features/debug';
 import { MeterDetailPage, MeterListPage } from '@/features/meters';
 import { EventListPage } from '@/features/events';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
@@ -27,6 +30,12 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     labelKey: 'inverters.menuGroup',
     icon: <ClusterOutlined />,
     permission: 'equip.view',
+  },
+  {
+    key: '/log',
+    labelKey: 'debug.menuGroup',
+    icon: <ProfileOutlined />,
+    permission: 'logger.management',
   },
 ];
 
@@ -161,5 +170,19 @@ export const ROUTES: readonly RouteEntry[] = [
     element: EventListPage,
     group: '/device',
     keepAlive: true,
+  },
+  {
+    path: '/debug',
+    permission: 'inverter.view',
+    labelKey: 'debug.menu',
+    icon: <CodeOutlined />,
+    element: DebugToolboxPage,
+  },
+  {
+    path: '/log/debug',
+    permission: 'logger.management',
+    labelKey: 'debug.logMenu',
+    element: DebugLogPage,
+    group: '/log',
   },
 ];

@@ -84,9 +84,7 @@ describe('RTU builder', () => {
   it('refuses out-of-range fields', () => {
     expect(() => buildRequest({ slave: 248, fn: 3, address: 0, count: 1 })).toThrow('slave');
     expect(() => buildRequest({ slave: 1, fn: 3, address: 0, count: 126 })).toThrow('count');
-    expect(() => buildRequest({ slave: 1, fn: 6, address: 0, values: [70000] })).toThrow(
-      'values',
-    );
+    expect(() => buildRequest({ slave: 1, fn: 6, address: 0, values: [70000] })).toThrow('values');
   });
 });
 

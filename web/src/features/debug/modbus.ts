@@ -221,7 +221,14 @@ function split(frame: Bytes): { body: number[]; crc: number; expectedCrc: number
 export function parseRequest(frame: Bytes): ParsedFrame {
   const { body, crc, expectedCrc } = split(frame);
   const [slave = 0, fn = 0] = body;
-  const base = { kind: 'request' as const, slave, fn, crc, expectedCrc, crcOk: crc === expectedCrc };
+  const base = {
+    kind: 'request' as const,
+    slave,
+    fn,
+    crc,
+    expectedCrc,
+    crcOk: crc === expectedCrc,
+  };
   if (fn === 3 || fn === 4) {
     if (body.length !== 6) throw new FrameError('length');
     return { ...base, address: word(body, 2), count: word(body, 4) };

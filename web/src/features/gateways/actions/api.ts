@@ -1,0 +1,99 @@
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '@/shared/http';
+
+/** One gateway of a batch answer (restart, batch check). */
+export interface BatchItem {
+  sn: string;
+  success: boolean;
+  /** succeeded | failed | timed_out | refused | ok (check) | sent */
+  status: string;
+  code: number;
+  msg: string;
+  commandId: number | null;
+}
+
+export interface BatchResult {
+  total: number;
+  succeeded: number;
+  failed: number;
+  items: BatchItem[];
+}
+
+/** A command as GET /api/v1/command/{id} shows it. */
+export interface CommandView {
+  id: number;
+  kind: string;
+  deviceSn: string;
+  gatewaySn: string;
+  status: string;
+  resultCode: number | null;
+  message: string;
+  result: unknown;
+  createAt: string;
+  updateAt: string;
+}
+
+export interface ProtocolItem {
+  code: string;
+  family: string;
+  name: string;
+}
+
+/** Refusals shown in the dialogs rather than as toasts. */
+const HANDLED = [2, 4, 300, 301, 305, 602, 603, 606];
+
+/** SNs typed by a person: separated by commas, spaces or lines; repeats dropped. */
+export function splitSns(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+}
+
+export function batchCheck(sns: string[], action: 'restart' | 'upgrade'): Promise<BatchResult> {
+  return http.post<BatchResult>('/api/v1/gateways/batch/check', { sns, action });
+}
+
+/** Restarts gateways; one goes through /gateway/{sn}/restart, several through /batch/restart. */
+export function restartGateways(sns: string[]): Promise<BatchResult> {
+  if (sns.length === 1) {
+    return http.post<BatchResult>(`/api/v1/gateway/${encodeURIComponent(sns[0] ?? '')}/restart`);
+  }
+  return http.post<BatchResult>('/api/v1/batch/restart', { sns });
+}
+
+export function replaceGateway(oldSn: string, newSn: string, key: string) {
+  return http.post<{ oldSn: string; newSn: string; plantId: number; devices: number }>(
+    '/api/v1/gateway/replace',
+    { oldSn, newSn: newSn.trim(), key: key.trim() },
+    { handledCodes: HANDLED },
+  );
+}
+
+export function updateProtocol(sn: string, protocol: string) {
+  return http.post<{ sn: string; protocol: string }>(
+    '/api/v1/gateway/updateGatewayProtocol',
+    { sn, protocol },
+    { handledCodes: HANDLED },
+  );
+}
+
+export function settingsSwitch(sn: string, enable: boolean): Promise<CommandView> {
+  return http.post<CommandView>(
+    `/api/v1/gateway/${encodeURIComponent(sn)}/settings/switch`,
+    { enable },
+    { handledCodes: HANDLED },
+  );
+}
+
+/** The protocol configs (administrators); others type the code. */
+export const protocolsQuery = queryOptions({
+  queryKey: ['gateways', 'protocols'],
+  queryFn: () => http.get<ProtocolItem[]>('/api/v1/logger/functions', { silent: true }),
+  retry: false,
+  staleTime: 5 * 60_000,
+});
