@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, DeleteOutlined } from '@ant-design/icons';
+import { DeleteOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import {
   Badge,
@@ -23,12 +23,19 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EChart, useAxisStyle, type ChartOption } from '@/shared/charts';
+import { withAxis } from '@/features/devices/chart';
+import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
+import { DeleteDeviceDialog } from '@/features/devices/dialogs';
+import { energyText } from '@/features/devices/energy';
+import { withUnit } from '@/features/devices/format';
+import { deviceStatus } from '@/features/devices/status';
+import { formatTemp, type TempUnit } from '@/features/devices/temp';
+import { useAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
-import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
 import { useCurrentUser } from '@/shared/user';
 import {
+  BATTERY,
   batteryDayQuery,
   batteryInfoQuery,
   batteryRealtimeQuery,
@@ -37,14 +44,8 @@ import {
   type BatteryRealtime,
   type Pack,
 } from './api';
-import { cellSpreadMv, cellTiles, formatTemp, type TempUnit } from './cells';
+import { cellSpreadMv, cellTiles } from './cells';
 import { dayChartOption } from './chart';
-import { DeleteBatteryDialog } from './DeleteBatteryDialog';
-import { energyText } from './energy';
-import { deviceStatus } from './status';
-
-const withUnit = (v: string | number | null | undefined, unit: string) =>
-  v === null || v === undefined ? MISSING : `${formatNumber(v)} ${unit}`;
 
 /** device/battery/:sn: one battery stack, its cells, packs and day curve. */
 export default function BatteryDetailPage() {
@@ -54,48 +55,15 @@ export default function BatteryDetailPage() {
   const info = useQuery(batteryInfoQuery(sn));
   const canDelete = useCan('battery.delete') && info.data?.deletable === true;
   const [deleting, setDeleting] = useState(false);
-  const back = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/battery')}>
-      {t('batteries.back')}
-    </Button>
-  );
-
-  if (info.isPending)
-    return (
-      <Card>
-        <Skeleton active />
-      </Card>
-    );
-  if (info.isError) {
-    const missing = isApiError(info.error) && info.error.code === 600;
-    return (
-      <Result
-        status={missing ? '404' : 'warning'}
-        title={missing ? t('batteries.missing') : t('batteries.loadFailed')}
-        extra={
-          <Space>
-            {back}
-            {!missing && <Button onClick={() => void info.refetch()}>{t('common.refresh')}</Button>}
-          </Space>
-        }
-      />
-    );
-  }
+  if (!info.isSuccess) return <DeviceLoadState kind={BATTERY} query={info} />;
   const b = info.data;
-  const status = deviceStatus(b.status);
   return (
     <Flex vertical gap={16}>
       <Card
         title={
-          <Flex gap={12} align="center" wrap>
-            {back}
-            <Typography.Title level={4} style={{ margin: 0 }} data-testid="battery-title">
-              {b.sn}
-            </Typography.Title>
-            {b.alias && <Typography.Text type="secondary">{b.alias}</Typography.Text>}
-            <Badge color={status.color} text={t(`batteries.status.${status.key}`)} />
+          <DeviceTitle kind={BATTERY} sn={b.sn} alias={b.alias} status={b.status}>
             {!b.master && <Tag>{t('batteries.slaveOf', { sn: b.masterSn })}</Tag>}
-          </Flex>
+          </DeviceTitle>
         }
         extra={
           canDelete && (
@@ -110,7 +78,8 @@ export default function BatteryDetailPage() {
       <RealtimeBlock sn={b.sn} />
       {b.master && <PacksBlock sn={b.sn} />}
       <DayBlock sn={b.sn} />
-      <DeleteBatteryDialog
+      <DeleteDeviceDialog
+        kind={BATTERY}
         sn={b.sn}
         open={deleting}
         onClose={() => setDeleting(false)}
@@ -475,16 +444,16 @@ function DayBlock({ sn }: { sn: string }) {
   const [date, setDate] = useState<Dayjs>(dayjs());
   const [view, setView] = useState<View>('socPower');
   const day = useQuery(batteryDayQuery(sn, date.format('YYYY-MM-DD')));
-  const option = useMemo<ChartOption | null>(() => {
-    if (!day.data) return null;
-    const o = dayChartOption(day.data.infos, VIEWS[view], temp, (l) => t(`batteries.series.${l}`));
-    return {
-      ...o,
-      xAxis: { ...(o.xAxis as object), ...axis },
-      yAxis: (o.yAxis as object[]).map((y) => ({ ...y, ...axis })),
-    };
-  }, [day.data, view, temp, t, axis]);
-  const empty = !!option && (option.series as unknown[]).length === 0;
+  const option = useMemo<ChartOption | null>(
+    () =>
+      day.data
+        ? withAxis(
+            dayChartOption(day.data.infos, VIEWS[view], temp, (l) => t(`batteries.series.${l}`)),
+            axis,
+          )
+        : null,
+    [day.data, view, temp, t, axis],
+  );
   return (
     <Card
       title={t('batteries.day.title')}
@@ -509,19 +478,7 @@ function DayBlock({ sn }: { sn: string }) {
       }
       data-testid="battery-day"
     >
-      {day.isError ? (
-        <Result
-          status="warning"
-          title={t('batteries.loadFailed')}
-          extra={<Button onClick={() => void day.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : day.isPending || !option ? (
-        <Skeleton active />
-      ) : empty ? (
-        <Empty description={t('batteries.noData')} />
-      ) : (
-        <EChart option={option} height={340} ariaLabel={t('batteries.day.title')} />
-      )}
+      <ChartBody kind={BATTERY} query={day} option={option} label={t('batteries.day.title')} />
     </Card>
   );
 }

@@ -1,40 +1,31 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '@/shared/http';
+import {
+  deviceKeys,
+  deviceListQueries,
+  deviceSeriesQuery,
+  type DeviceRowBase,
+  type NumText,
+} from '@/features/devices/api';
+import type { DeviceKind } from '@/features/devices/kind';
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
-
-/** Status counts of GET /api/v1/batteries/count. */
-export interface StatusCounts {
-  total: number;
-  normal: number;
-  offline: number;
-  warning: number;
-  fault: number;
-  upgrading: number;
-}
-
-/** Numeric values arrive as strings ("52.4") or null (API_CONVENTIONS.md). */
-export type NumText = string | null;
+export const BATTERY: DeviceKind = {
+  ns: 'batteries',
+  testId: 'battery',
+  route: '/device/battery',
+  queryRoot: 'batteries',
+  listUrl: '/api/v1/batteries',
+  countsUrl: '/api/v1/batteries/count',
+  deviceUrl: '/api/v1/battery',
+};
 
 /** An item of GET /api/v1/batteries (and the body of /battery/{sn}/info). */
-export interface BatteryRow {
-  id: number;
-  sn: string;
-  alias: string;
+export interface BatteryRow extends DeviceRowBase {
   devName: string;
-  status: number;
   online: boolean;
   model: string;
   parentSn: string | null;
   versions: Record<string, string>;
-  plant: { id: number; name: string; type: number | null } | null;
-  gsn: string | null;
-  updateAt: string;
   createAt: string;
   soc: NumText;
   soh: NumText;
@@ -122,65 +113,10 @@ export interface BatteryRealtime {
   updateAt: string;
 }
 
-export interface SeriesRecord {
-  time: string;
-  value: string;
-  updateTime: string | null;
-}
-
-export interface Series {
-  unit: string;
-  label: string;
-  records: SeriesRecord[];
-}
-
-export interface BatteryQuery {
-  page: number;
-  limit: number;
-  status: number;
-  sn: string;
-  plantId: number | null;
-}
-
-export const DEFAULT_QUERY: BatteryQuery = {
-  page: 1,
-  limit: 10,
-  status: -1,
-  sn: '',
-  plantId: null,
-};
-
-export function listParams(q: BatteryQuery): Record<string, string | number> {
-  return {
-    page: Math.max(1, Math.trunc(q.page)),
-    limit: Math.min(100, Math.max(1, Math.trunc(q.limit))),
-    status: q.status,
-    sn: q.sn.trim(),
-    plantId: q.plantId ?? '',
-  };
-}
-
-export const batteryKeys = {
-  all: ['batteries'] as const,
-  list: (q: BatteryQuery) => ['batteries', 'list', listParams(q)] as const,
-  counts: ['batteries', 'counts'] as const,
-  one: (sn: string) => ['batteries', 'one', sn] as const,
-};
+export const batteryKeys = deviceKeys(BATTERY);
+export const batteryQueries = deviceListQueries<BatteryRow>(BATTERY);
 
 const enc = encodeURIComponent;
-
-export const batteryListQuery = (q: BatteryQuery) =>
-  queryOptions({
-    queryKey: batteryKeys.list(q),
-    queryFn: () =>
-      http.get<Page<BatteryRow>>('/api/v1/batteries', { params: listParams(q), silent: true }),
-    placeholderData: (prev) => prev,
-  });
-
-export const batteryCountsQuery = queryOptions({
-  queryKey: batteryKeys.counts,
-  queryFn: () => http.get<StatusCounts>('/api/v1/batteries/count', { silent: true }),
-});
 
 export const batteryInfoQuery = (sn: string) =>
   queryOptions({
@@ -199,14 +135,7 @@ export const batteryRealtimeQuery = (sn: string) =>
   });
 
 export const batteryDayQuery = (sn: string, date: string) =>
-  queryOptions({
-    queryKey: [...batteryKeys.one(sn), 'day', date],
-    queryFn: () =>
-      http.get<{ infos: Series[] }>(`/api/v1/battery/${enc(sn)}/day`, {
-        params: { date },
-        silent: true,
-      }),
-  });
+  deviceSeriesQuery(BATTERY, sn, 'day', date);
 
 export const batterySlavesQuery = (sn: string) =>
   queryOptions({
@@ -216,25 +145,3 @@ export const batterySlavesQuery = (sn: string) =>
         silent: true,
       }),
   });
-
-export interface PlantOption {
-  id: number;
-  name: string;
-}
-
-/** Plants for the plant filter (the first 100 the user sees, by name). */
-export const plantOptionsQuery = queryOptions({
-  queryKey: ['batteries', 'plantOptions'],
-  queryFn: async () =>
-    (
-      await http.get<Page<PlantOption>>('/api/v1/plants', {
-        params: { page: 1, limit: 100, sort: 'name', order: 'asc' },
-        silent: true,
-      })
-    ).infos,
-  staleTime: 60_000,
-});
-
-export function deleteBattery(sn: string): Promise<unknown> {
-  return http.post(`/api/v1/battery/${enc(sn)}/delete`);
-}

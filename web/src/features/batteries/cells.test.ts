@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pack } from './api';
-import { cellSpreadMv, cellTiles, formatTemp, toUserTemp } from './cells';
+import { formatTemp, toUserTemp } from '@/features/devices/temp';
+import { cellSpreadMv, cellTiles } from './cells';
 
 const pack = (no: number, max: string | null, min: string | null): Pack => ({
   no,

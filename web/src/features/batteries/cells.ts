@@ -1,3 +1,4 @@
+import { num } from '@/features/devices/temp';
 import type { BatteryRealtime } from './api';
 
 /** One tile of the cell-voltage grid: a single cell, or a pack's highest / lowest cell. */
@@ -10,12 +11,6 @@ export interface CellTile {
   /** The stack's highest or lowest cell, highlighted on screen. */
   extreme: 'max' | 'min' | null;
 }
-
-const num = (v: string | null | undefined): number | null => {
-  if (v === null || v === undefined || v === '') return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-};
 
 /** Marks the first highest of `max` tiles and the first lowest of `min` tiles. */
 function mark(tiles: CellTile[], max: CellTile[], min: CellTile[]): CellTile[] {
@@ -91,18 +86,4 @@ export function cellSpreadMv(rt: Pick<BatteryRealtime, 'cellMax' | 'cellMin'>): 
   const hi = num(rt.cellMax?.voltage);
   const lo = num(rt.cellMin?.voltage);
   return hi === null || lo === null ? null : Math.round((hi - lo) * 1000);
-}
-
-export type TempUnit = 'C' | 'F';
-
-/** °C (what the server sends) in the user's unit, one decimal. */
-export function toUserTemp(celsius: number, unit: TempUnit): number {
-  const v = unit === 'F' ? (celsius * 9) / 5 + 32 : celsius;
-  return Math.round(v * 10) / 10;
-}
-
-/** A temperature as text in the user's unit ('--' when missing). */
-export function formatTemp(value: string | number | null | undefined, unit: TempUnit): string {
-  const n = typeof value === 'number' ? value : num(value);
-  return n === null ? '--' : `${toUserTemp(n, unit)} °${unit}`;
 }

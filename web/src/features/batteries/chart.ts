@@ -1,6 +1,6 @@
 import { SERIES_COLORS, type ChartOption, type SeriesKind } from '@/shared/charts';
-import type { Series } from './api';
-import { toUserTemp, type TempUnit } from './cells';
+import type { Series } from '@/features/devices/api';
+import { toUserTemp, type TempUnit } from '@/features/devices/temp';
 
 /** The palette colour of a battery series (SPEC section 9: one meaning per colour). */
 function kind(label: string): SeriesKind {

@@ -1,8 +1,7 @@
-import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, StarOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, StarOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
-  Badge,
   Button,
   Card,
   DatePicker,
@@ -10,22 +9,24 @@ import {
   Empty,
   Flex,
   Popconfirm,
-  Result,
   Segmented,
-  Skeleton,
   Space,
   Table,
   Tag,
-  Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EChart, useAxisStyle, type ChartOption } from '@/shared/charts';
+import { withAxis } from '@/features/devices/chart';
+import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
+import { DeleteDeviceDialog, RenameDeviceDialog } from '@/features/devices/dialogs';
+import { energyText } from '@/features/devices/energy';
+import { withUnit } from '@/features/devices/format';
+import { useAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
-import { isApiError } from '@/shared/http';
 import {
+  METER,
   meterKeys,
   meterRealtimeQuery,
   meterSeriesQuery,
@@ -34,14 +35,9 @@ import {
   type Span,
 } from './api';
 import { meterChartOption } from './chart';
-import { DeleteMeterDialog, RenameMeterDialog } from './dialogs';
-import { energyText } from './energy';
-import { deviceStatus } from './status';
 
 const SPANS: Span[] = ['day', 'month', 'year', 'total'];
 const PICKER = { day: 'date', month: 'month', year: 'year' } as const;
-const withUnit = (v: string | number | null | undefined, unit: string) =>
-  v === null || v === undefined ? MISSING : `${formatNumber(v)} ${unit}`;
 
 /** device/meter/:sn: one meter's values per phase, its history, alias, master flag and delete. */
 export default function MeterDetailPage() {
@@ -60,53 +56,20 @@ export default function MeterDetailPage() {
       void message.success(t('common.saved'));
     },
   });
-  const back = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/meter')}>
-      {t('meters.back')}
-    </Button>
-  );
-
-  if (rt.isPending)
-    return (
-      <Card>
-        <Skeleton active />
-      </Card>
-    );
-  if (rt.isError) {
-    const missing = isApiError(rt.error) && rt.error.code === 600;
-    return (
-      <Result
-        status={missing ? '404' : 'warning'}
-        title={missing ? t('meters.missing') : t('meters.loadFailed')}
-        extra={
-          <Space>
-            {back}
-            {!missing && <Button onClick={() => void rt.refetch()}>{t('common.refresh')}</Button>}
-          </Space>
-        }
-      />
-    );
-  }
+  if (!rt.isSuccess) return <DeviceLoadState kind={METER} query={rt} />;
   const r = rt.data;
-  const status = deviceStatus(r.status);
   const phases = r.vip.map((v, i) => ({ ...v, phase: i + 1 }));
   return (
     <Flex vertical gap={16}>
       <Card
         title={
-          <Flex gap={12} align="center" wrap>
-            {back}
-            <Typography.Title level={4} style={{ margin: 0 }} data-testid="meter-title">
-              {r.sn}
-            </Typography.Title>
-            {r.alias && <Typography.Text type="secondary">{r.alias}</Typography.Text>}
-            <Badge color={status.color} text={t(`meters.status.${status.key}`)} />
+          <DeviceTitle kind={METER} sn={r.sn} alias={r.alias} status={r.status}>
             {r.master && (
               <Tag color="green" data-testid="meter-master">
                 {t('meters.master')}
               </Tag>
             )}
-          </Flex>
+          </DeviceTitle>
         }
         extra={
           r.editable && (
@@ -194,9 +157,16 @@ export default function MeterDetailPage() {
       </Card>
       <HistoryCard sn={r.sn} />
       {renaming && (
-        <RenameMeterDialog sn={r.sn} alias={r.alias} open onClose={() => setRenaming(false)} />
+        <RenameDeviceDialog
+          kind={METER}
+          sn={r.sn}
+          alias={r.alias}
+          open
+          onClose={() => setRenaming(false)}
+        />
       )}
-      <DeleteMeterDialog
+      <DeleteDeviceDialog
+        kind={METER}
         sn={r.sn}
         open={deleting}
         onClose={() => setDeleting(false)}
@@ -212,16 +182,16 @@ function HistoryCard({ sn }: { sn: string }) {
   const [span, setSpan] = useState<Span>('day');
   const [date, setDate] = useState<Dayjs>(dayjs());
   const series = useQuery(meterSeriesQuery(sn, span, spanDate(span, date)));
-  const option = useMemo<ChartOption | null>(() => {
-    if (!series.data) return null;
-    const o = meterChartOption(series.data.infos, span, (l) => t(`meters.series.${l}`));
-    return {
-      ...o,
-      xAxis: { ...(o.xAxis as object), ...axis },
-      yAxis: (o.yAxis as object[]).map((y) => ({ ...y, ...axis })),
-    };
-  }, [series.data, span, t, axis]);
-  const empty = !!option && (option.series as unknown[]).length === 0;
+  const option = useMemo<ChartOption | null>(
+    () =>
+      series.data
+        ? withAxis(
+            meterChartOption(series.data.infos, span, (l) => t(`meters.series.${l}`)),
+            axis,
+          )
+        : null,
+    [series.data, span, t, axis],
+  );
   return (
     <Card
       title={t('meters.history')}
@@ -246,19 +216,7 @@ function HistoryCard({ sn }: { sn: string }) {
         </Space>
       }
     >
-      {series.isError ? (
-        <Result
-          status="warning"
-          title={t('meters.loadFailed')}
-          extra={<Button onClick={() => void series.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : series.isPending || !option ? (
-        <Skeleton active />
-      ) : empty ? (
-        <Empty description={t('meters.noData')} />
-      ) : (
-        <EChart option={option} height={340} ariaLabel={t('meters.history')} />
-      )}
+      <ChartBody kind={METER} query={series} option={option} label={t('meters.history')} />
     </Card>
   );
 }

@@ -1,34 +1,28 @@
-import { queryOptions } from '@tanstack/react-query';
 import { http } from '@/shared/http';
+import {
+  deviceKeys,
+  deviceListQueries,
+  deviceRealtimeQuery,
+  deviceSeriesQuery,
+  type DeviceRowBase,
+} from '@/features/devices/api';
+import type { DeviceKind } from '@/features/devices/kind';
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
-
-export interface StatusCounts {
-  total: number;
-  normal: number;
-  offline: number;
-  warning: number;
-  fault: number;
-  upgrading: number;
-}
+export const METER: DeviceKind = {
+  ns: 'meters',
+  testId: 'meter',
+  route: '/device/meter',
+  queryRoot: 'meters',
+  listUrl: '/api/v1/meters',
+  countsUrl: '/api/v1/meter/status/count',
+  deviceUrl: '/api/v1/meter',
+};
 
 /** An item of GET /api/v1/meters. */
-export interface MeterRow {
-  id: number;
-  sn: string;
-  alias: string;
+export interface MeterRow extends DeviceRowBase {
   devName: string;
-  status: number;
   online: boolean;
   model: string;
-  plant: { id: number; name: string; type: number | null } | null;
-  gsn: string | null;
-  updateAt: string;
   master: boolean;
   power: number | null;
   voltage: string | null;
@@ -58,33 +52,7 @@ export interface MeterRealtime {
   updateAt: string;
 }
 
-export interface Series {
-  unit: string;
-  label: string;
-  records: { time: string; value: string; updateTime: string | null }[];
-}
-
 export type Span = 'day' | 'month' | 'year' | 'total';
-
-export interface MeterQuery {
-  page: number;
-  limit: number;
-  status: number;
-  sn: string;
-  plantId: number | null;
-}
-
-export const DEFAULT_QUERY: MeterQuery = { page: 1, limit: 10, status: -1, sn: '', plantId: null };
-
-export function listParams(q: MeterQuery): Record<string, string | number> {
-  return {
-    page: Math.max(1, Math.trunc(q.page)),
-    limit: Math.min(100, Math.max(1, Math.trunc(q.limit))),
-    status: q.status,
-    sn: q.sn.trim(),
-    plantId: q.plantId ?? '',
-  };
-}
 
 /** The `date` parameter of a span: YYYY-MM-DD, YYYY-MM, YYYY, or none for the total. */
 export function spanDate(span: Span, date: { format(f: string): string }): string {
@@ -94,66 +62,11 @@ export function spanDate(span: Span, date: { format(f: string): string }): strin
   return '';
 }
 
-export const meterKeys = {
-  all: ['meters'] as const,
-  list: (q: MeterQuery) => ['meters', 'list', listParams(q)] as const,
-  counts: ['meters', 'counts'] as const,
-  one: (sn: string) => ['meters', 'one', sn] as const,
-};
-
-const enc = encodeURIComponent;
-
-export const meterListQuery = (q: MeterQuery) =>
-  queryOptions({
-    queryKey: meterKeys.list(q),
-    queryFn: () =>
-      http.get<Page<MeterRow>>('/api/v1/meters', { params: listParams(q), silent: true }),
-    placeholderData: (prev) => prev,
-  });
-
-export const meterCountsQuery = queryOptions({
-  queryKey: meterKeys.counts,
-  queryFn: () => http.get<StatusCounts>('/api/v1/meter/status/count', { silent: true }),
-});
-
-export const meterRealtimeQuery = (sn: string) =>
-  queryOptions({
-    queryKey: [...meterKeys.one(sn), 'realtime'],
-    queryFn: () =>
-      http.get<MeterRealtime>(`/api/v1/meter/${enc(sn)}/realtime`, { handledCodes: [600] }),
-    retry: false,
-    refetchInterval: 60_000,
-  });
-
+export const meterKeys = deviceKeys(METER);
+export const meterQueries = deviceListQueries<MeterRow>(METER);
+export const meterRealtimeQuery = (sn: string) => deviceRealtimeQuery<MeterRealtime>(METER, sn);
 export const meterSeriesQuery = (sn: string, span: Span, date: string) =>
-  queryOptions({
-    queryKey: [...meterKeys.one(sn), span, date],
-    queryFn: () =>
-      http.get<{ infos: Series[] }>(`/api/v1/meter/${enc(sn)}/${span}`, {
-        params: date ? { date } : {},
-        silent: true,
-      }),
-  });
+  deviceSeriesQuery(METER, sn, span, date);
 
-export interface PlantOption {
-  id: number;
-  name: string;
-}
-
-export const plantOptionsQuery = queryOptions({
-  queryKey: ['meters', 'plantOptions'],
-  queryFn: async () =>
-    (
-      await http.get<Page<PlantOption>>('/api/v1/plants', {
-        params: { page: 1, limit: 100, sort: 'name', order: 'asc' },
-        silent: true,
-      })
-    ).infos,
-  staleTime: 60_000,
-});
-
-export const renameMeter = (sn: string, alias: string) =>
-  http.post(`/api/v1/meter/${enc(sn)}/alias`, { alias });
-export const deleteMeter = (sn: string) => http.post(`/api/v1/meter/${enc(sn)}/delete`);
 export const setMasterMeter = (sn: string, master: boolean) =>
-  http.post(`/api/v1/meter/${enc(sn)}/master`, { master });
+  http.post(`${METER.deviceUrl}/${encodeURIComponent(sn)}/master`, { master });

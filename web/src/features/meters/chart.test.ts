@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { spanDate, type Series } from './api';
+import type { Series } from '@/features/devices/api';
+import { spanDate } from './api';
 import { meterChartOption } from './chart';
 
 const series = (label: string, unit: string, values: [string, string][]): Series => ({

@@ -1,5 +1,6 @@
 import { SERIES_COLORS, type ChartOption } from '@/shared/charts';
-import type { Series, Span } from './api';
+import type { Series } from '@/features/devices/api';
+import type { Span } from './api';
 
 /** Meter series are grid quantities: import in the grid colour, export and phases around it. */
 const COLORS: Record<string, string> = {

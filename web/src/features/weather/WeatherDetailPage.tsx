@@ -1,44 +1,31 @@
-import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import {
-  Badge,
   Button,
   Card,
   Col,
   DatePicker,
   Descriptions,
-  Empty,
   Flex,
-  Result,
   Row,
   Segmented,
-  Skeleton,
   Space,
   Statistic,
-  Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EChart, useAxisStyle, type ChartOption } from '@/shared/charts';
-import { formatNumber, MISSING } from '@/shared/format/number';
-import { isApiError } from '@/shared/http';
+import { withAxis } from '@/features/devices/chart';
+import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
+import { DeleteDeviceDialog, RenameDeviceDialog } from '@/features/devices/dialogs';
+import { withUnit } from '@/features/devices/format';
+import { formatTemp, type TempUnit } from '@/features/devices/temp';
+import { useAxisStyle, type ChartOption } from '@/shared/charts';
+import { MISSING } from '@/shared/format/number';
 import { useCurrentUser } from '@/shared/user';
-import { stationDayQuery, stationRealtimeQuery, type NumText } from './api';
-import { DeleteStationDialog, RenameStationDialog } from './dialogs';
-import { deviceStatus } from './status';
-import {
-  compassPoint,
-  DAY_VIEWS,
-  dayChartOption,
-  formatTemp,
-  type DayView,
-  type TempUnit,
-} from './units';
-
-const withUnit = (v: NumText, unit: string) =>
-  v === null ? MISSING : `${formatNumber(v)} ${unit}`;
+import { STATION, stationDayQuery, stationRealtimeQuery } from './api';
+import { compassPoint, DAY_VIEWS, dayChartOption, type DayView } from './units';
 
 /** device/weather/:sn: a weather station's values now and its day curve, rename and delete. */
 export default function WeatherDetailPage() {
@@ -49,35 +36,8 @@ export default function WeatherDetailPage() {
   const rt = useQuery(stationRealtimeQuery(sn));
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const back = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/weather')}>
-      {t('weather.back')}
-    </Button>
-  );
-
-  if (rt.isPending)
-    return (
-      <Card>
-        <Skeleton active />
-      </Card>
-    );
-  if (rt.isError) {
-    const missing = isApiError(rt.error) && rt.error.code === 600;
-    return (
-      <Result
-        status={missing ? '404' : 'warning'}
-        title={missing ? t('weather.missing') : t('weather.loadFailed')}
-        extra={
-          <Space>
-            {back}
-            {!missing && <Button onClick={() => void rt.refetch()}>{t('common.refresh')}</Button>}
-          </Space>
-        }
-      />
-    );
-  }
+  if (!rt.isSuccess) return <DeviceLoadState kind={STATION} query={rt} />;
   const r = rt.data;
-  const status = deviceStatus(r.status);
   const compass = compassPoint(r.windDirection);
   const tiles = [
     { key: 'irradiance', value: withUnit(r.irradiance, 'W/m²') },
@@ -96,16 +56,7 @@ export default function WeatherDetailPage() {
   return (
     <Flex vertical gap={16}>
       <Card
-        title={
-          <Flex gap={12} align="center" wrap>
-            {back}
-            <Typography.Title level={4} style={{ margin: 0 }} data-testid="weather-title">
-              {r.sn}
-            </Typography.Title>
-            {r.alias && <Typography.Text type="secondary">{r.alias}</Typography.Text>}
-            <Badge color={status.color} text={t(`weather.status.${status.key}`)} />
-          </Flex>
-        }
+        title={<DeviceTitle kind={STATION} sn={r.sn} alias={r.alias} status={r.status} />}
         extra={
           r.editable && (
             <Space wrap>
@@ -153,9 +104,16 @@ export default function WeatherDetailPage() {
       </Card>
       <DayCard sn={r.sn} temp={temp} />
       {renaming && (
-        <RenameStationDialog sn={r.sn} alias={r.alias} open onClose={() => setRenaming(false)} />
+        <RenameDeviceDialog
+          kind={STATION}
+          sn={r.sn}
+          alias={r.alias}
+          open
+          onClose={() => setRenaming(false)}
+        />
       )}
-      <DeleteStationDialog
+      <DeleteDeviceDialog
+        kind={STATION}
         sn={r.sn}
         open={deleting}
         onClose={() => setDeleting(false)}
@@ -171,16 +129,16 @@ function DayCard({ sn, temp }: { sn: string; temp: TempUnit }) {
   const [date, setDate] = useState<Dayjs>(dayjs());
   const [view, setView] = useState<DayView>('irradiance');
   const day = useQuery(stationDayQuery(sn, date.format('YYYY-MM-DD')));
-  const option = useMemo<ChartOption | null>(() => {
-    if (!day.data) return null;
-    const o = dayChartOption(day.data.infos, view, temp, (l) => t(`weather.series.${l}`));
-    return {
-      ...o,
-      xAxis: { ...(o.xAxis as object), ...axis },
-      yAxis: (o.yAxis as object[]).map((y) => ({ ...y, ...axis })),
-    };
-  }, [day.data, view, temp, t, axis]);
-  const empty = !!option && (option.series as unknown[]).length === 0;
+  const option = useMemo<ChartOption | null>(
+    () =>
+      day.data
+        ? withAxis(
+            dayChartOption(day.data.infos, view, temp, (l) => t(`weather.series.${l}`)),
+            axis,
+          )
+        : null,
+    [day.data, view, temp, t, axis],
+  );
   return (
     <Card
       title={t('weather.day.title')}
@@ -205,19 +163,7 @@ function DayCard({ sn, temp }: { sn: string; temp: TempUnit }) {
         </Space>
       }
     >
-      {day.isError ? (
-        <Result
-          status="warning"
-          title={t('weather.loadFailed')}
-          extra={<Button onClick={() => void day.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : day.isPending || !option ? (
-        <Skeleton active />
-      ) : empty ? (
-        <Empty description={t('weather.noData')} />
-      ) : (
-        <EChart option={option} height={340} ariaLabel={t('weather.day.title')} />
-      )}
+      <ChartBody kind={STATION} query={day} option={option} label={t('weather.day.title')} />
     </Card>
   );
 }

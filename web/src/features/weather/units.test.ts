@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Series } from './api';
-import { compassPoint, dayChartOption, formatTemp, toUserTemp } from './units';
+import type { Series } from '@/features/devices/api';
+import { formatTemp, toUserTemp } from '@/features/devices/temp';
+import { compassPoint, dayChartOption } from './units';
 
 const series = (label: string, unit: string, values: [string, string][]): Series => ({
   label,

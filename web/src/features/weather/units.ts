@@ -1,25 +1,6 @@
 import { SERIES_COLORS, type ChartOption } from '@/shared/charts';
-import type { Series } from './api';
-
-export type TempUnit = 'C' | 'F';
-
-const num = (v: string | null | undefined): number | null => {
-  if (v === null || v === undefined || v === '') return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-};
-
-/** °C (what the server sends) in the user's unit, one decimal. */
-export function toUserTemp(celsius: number, unit: TempUnit): number {
-  const v = unit === 'F' ? (celsius * 9) / 5 + 32 : celsius;
-  return Math.round(v * 10) / 10;
-}
-
-/** A temperature as text in the user's unit ('--' when missing). */
-export function formatTemp(value: string | null | undefined, unit: TempUnit): string {
-  const n = num(value);
-  return n === null ? '--' : `${toUserTemp(n, unit)} °${unit}`;
-}
+import { num, toUserTemp, type TempUnit } from '@/features/devices/temp';
+import type { Series } from '@/features/devices/api';
 
 const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export type Compass = (typeof COMPASS)[number];

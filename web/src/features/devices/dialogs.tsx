@@ -3,14 +3,18 @@ import { App, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { aliasTooLong } from './alias';
-import { deleteMeter, meterKeys, renameMeter } from './api';
+import { deleteDevice, renameDevice } from './api';
+import type { DeviceKind } from './kind';
 
-export function RenameMeterDialog({
+/** Rename a device; names are at most 32 bytes (SPEC section 5). */
+export function RenameDeviceDialog({
+  kind,
   sn,
   alias,
   open,
   onClose,
 }: {
+  kind: DeviceKind;
   sn: string;
   alias: string;
   open: boolean;
@@ -22,9 +26,9 @@ export function RenameMeterDialog({
   const [value, setValue] = useState(alias);
   const tooLong = aliasTooLong(value);
   const save = useMutation({
-    mutationFn: () => renameMeter(sn, value.trim()),
+    mutationFn: () => renameDevice(kind, sn, value.trim()),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: meterKeys.all });
+      await client.invalidateQueries({ queryKey: [kind.queryRoot] });
       void message.success(t('common.saved'));
       onClose();
     },
@@ -32,7 +36,7 @@ export function RenameMeterDialog({
   return (
     <Modal
       open={open}
-      title={t('meters.rename.title')}
+      title={t(`${kind.ns}.rename.title`)}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: tooLong, loading: save.isPending }}
@@ -42,14 +46,14 @@ export function RenameMeterDialog({
     >
       <Form layout="vertical">
         <Form.Item
-          label={t('meters.rename.label')}
+          label={t(`${kind.ns}.rename.label`)}
           validateStatus={tooLong ? 'error' : undefined}
-          help={tooLong ? t('meters.rename.tooLong') : t('meters.rename.hint')}
+          help={tooLong ? t(`${kind.ns}.rename.tooLong`) : t(`${kind.ns}.rename.hint`)}
         >
           <Input
             value={value}
             onChange={(e) => setValue(e.target.value)}
-            data-testid="meter-alias"
+            data-testid={`${kind.testId}-alias`}
           />
         </Form.Item>
       </Form>
@@ -57,13 +61,15 @@ export function RenameMeterDialog({
   );
 }
 
-/** Delete with a typed confirmation (SPEC section 5). */
-export function DeleteMeterDialog({
+/** Delete with a typed confirmation (SPEC section 5): the SN must be typed exactly. */
+export function DeleteDeviceDialog({
+  kind,
   sn,
   open,
   onClose,
   onDeleted,
 }: {
+  kind: DeviceKind;
   sn: string;
   open: boolean;
   onClose: () => void;
@@ -74,27 +80,30 @@ export function DeleteMeterDialog({
   const client = useQueryClient();
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: () => deleteMeter(sn),
+    mutationFn: () => deleteDevice(kind, sn),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: meterKeys.all });
-      void message.success(t('meters.delete.done'));
+      await client.invalidateQueries({ queryKey: [kind.queryRoot] });
+      void message.success(t(`${kind.ns}.delete.done`));
       onDeleted();
     },
   });
   return (
     <Modal
       open={open}
-      title={t('meters.delete.title')}
-      okText={t('meters.delete.button')}
+      title={t(`${kind.ns}.delete.title`)}
+      okText={t(`${kind.ns}.delete.button`)}
       okButtonProps={{ danger: true, disabled: typed.trim() !== sn, loading: remove.isPending }}
       cancelText={t('common.cancel')}
       onOk={() => remove.mutate()}
-      onCancel={onClose}
+      onCancel={() => {
+        setTyped('');
+        onClose();
+      }}
       destroyOnHidden
     >
-      <Typography.Paragraph>{t('meters.delete.text')}</Typography.Paragraph>
+      <Typography.Paragraph>{t(`${kind.ns}.delete.text`)}</Typography.Paragraph>
       <Form layout="vertical">
-        <Form.Item label={t('meters.delete.confirm', { sn })} required>
+        <Form.Item label={t(`${kind.ns}.delete.confirm`, { sn })} required>
           <Input
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
