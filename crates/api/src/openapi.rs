@@ -8,6 +8,7 @@ use utoipa::{
 
 use crate::inverters;
 use crate::monitor;
+use crate::debug;
 use crate::{batteries, meters, weather_stations};
 use crate::{
     accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
@@ -53,6 +54,11 @@ use crate::{events, messages};
         weather_stations::day, weather_stations::alias, weather_stations::delete,
         weather_stations::plant_realtime,
         gateways::download::download,
+        gateways::actions::restart, gateways::actions::batch_restart,
+        gateways::actions::batch_check, gateways::actions::replace,
+        gateways::actions::update_protocol, gateways::actions::settings_switch,
+        gateways::actions::debug, gateways::actions::debug_reply,
+        debug::inverter_debug, debug::log::reply, debug::log::list,
         inverters::list::list, inverters::list::plant_list, inverters::list::count,
         inverters::list::detail, inverters::list::alias, inverters::list::delete,
         inverters::realtime::input, inverters::realtime::output, inverters::realtime::pv_iv_realtime,

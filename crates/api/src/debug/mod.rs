@@ -4,7 +4,7 @@
 //! audit log. The gateway routes live with the gateway actions (they share gateway lookup);
 //! both paths end in [`send_frame`].
 
-mod log;
+pub(crate) mod log;
 
 use std::time::Duration;
 
