@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
+import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
 import { deviceLink } from './signal';
 import { SignalBars } from './SignalBars';
@@ -103,6 +104,9 @@ export default function GatewayDetailPage() {
               {g ? g.sn : t('gateways.detailTitle')}
             </Typography.Title>
           </Flex>
+        }
+        extra={
+          g && <GatewayActions sn={g.sn} protocol={g.protocolType} onPlant={g.plantId !== null} />
         }
       >
         {!g ? (

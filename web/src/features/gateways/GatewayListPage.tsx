@@ -29,6 +29,7 @@ import {
   type GatewayQuery,
   type GatewayRow,
 } from './api';
+import { BatchRestartButton } from './actions/BatchRestartButton';
 import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
 
@@ -135,16 +136,19 @@ export default function GatewayListPage() {
         </Typography.Title>
       }
       extra={
-        mayExport && (
-          <Button
-            icon={<DownloadOutlined />}
-            loading={downloading}
-            onClick={download}
-            data-testid="gateways-download"
-          >
-            {t('gateways.download')}
-          </Button>
-        )
+        <Space>
+          <BatchRestartButton />
+          {mayExport && (
+            <Button
+              icon={<DownloadOutlined />}
+              loading={downloading}
+              onClick={download}
+              data-testid="gateways-download"
+            >
+              {t('gateways.download')}
+            </Button>
+          )}
+        </Space>
       }
     >
       <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
