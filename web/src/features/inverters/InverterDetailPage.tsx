@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { inverterDetailQuery, type Port } from './api';
+import { UpgradeButton } from '@/features/upgrades';
 import { InfoTab } from './InfoTab';
 import { PortTab } from './PortTab';
 import { deviceStatus } from './status';
@@ -65,6 +66,13 @@ export default function InverterDetailPage() {
           <Badge color={status.color} text={t(`inverters.status.${status.key}`)} />
           <Tag>{t(inverterTypeLabelKey(inv.type))}</Tag>
         </Flex>
+      }
+      extra={
+        <UpgradeButton
+          target="inverter"
+          sn={inv.sn}
+          plantKeys={inv.plant ? (inv.plantPermission ?? []) : undefined}
+        />
       }
     >
       <Tabs

@@ -30,6 +30,7 @@ import {
 } from './api';
 import { deviceStatus, DEVICE_STATUSES } from './status';
 import { inverterTypeLabelKey, TYPE_FILTER_CODES } from './typeLabel';
+import { UpgradeButton } from '@/features/upgrades';
 
 /** Local time of an `updateAt` (UTC on the wire). */
 const localTime = (v: string | null | undefined) =>
@@ -252,6 +253,7 @@ export default function InverterListPage() {
             onSearch={(v) => update({ softVer: v })}
             style={{ width: 180 }}
           />
+          <UpgradeButton target="inverter" />
         </Flex>
         {list.isError ? (
           <Result

@@ -1,0 +1,2 @@
+export { UpgradeButton } from './UpgradeButton';
+export { UpgradeDialog } from './UpgradeDialog';

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { StartOutcome, Upgrade } from './api';
+import { progressStatus, rowsOf, splitSns, summary } from './progress';
+
+const upgrade = (sn: string, state: Upgrade['state'], progress: number): Upgrade => ({
+  id: 1,
+  batchId: 'b',
+  sn,
+  target: 'inverter',
+  firmId: 1,
+  version: 'V2',
+  fromVersion: 'V1',
+  commandId: 1,
+  state,
+  progress,
+  message: '',
+  cancellable: false,
+  startTime: '2026-01-01T00:00:00.000+00:00',
+  finishTime: null,
+  updateAt: '2026-01-01T00:00:00Z',
+});
+
+describe('upgrade progress', () => {
+  it('splits typed SNs on any separator and drops duplicates', () => {
+    expect(splitSns(' A1,A2;A1\nA3  ')).toEqual(['A1', 'A2', 'A3']);
+    expect(splitSns('   ')).toEqual([]);
+  });
+
+  it('maps states to bar styles', () => {
+    expect(progressStatus('sending')).toBe('active');
+    expect(progressStatus('successful')).toBe('success');
+    expect(progressStatus('failed')).toBe('exception');
+    expect(progressStatus('cancelled')).toBe('normal');
+  });
+
+  it('shows polled upgrades over the started ones and keeps refusals with their reason', () => {
+    const results: StartOutcome[] = [
+      { sn: 'A', success: true, code: 0, msg: '', upgrade: upgrade('A', 'sending', 0) },
+      { sn: 'B', success: false, code: 602, msg: 'Device offline', upgrade: null },
+    ];
+    const rows = rowsOf(results, [upgrade('A', 'upgrading', 60)]);
+    expect(rows[0]?.upgrade?.progress).toBe(60);
+    expect(rows[1]).toEqual({ sn: 'B', upgrade: null, refusal: 'Device offline' });
+    expect(rowsOf(results, undefined)[0]?.upgrade?.state).toBe('sending');
+  });
+
+  it('counts refusals as failures in the totals and is done when nothing runs', () => {
+    const s = summary(
+      {
+        total: 2,
+        sending: 0,
+        upgrading: 0,
+        successful: 1,
+        failed: 1,
+        cancelled: 0,
+        running: 0,
+        progress: 68,
+      },
+      1,
+    );
+    expect(s).toMatchObject({ total: 3, succeeded: 1, failed: 2, done: true });
+    expect(summary(undefined, 0).done).toBe(false);
+  });
+});
