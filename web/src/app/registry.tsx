@@ -15,6 +15,8 @@ import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
+import { SettingsPage as ParamSettingsPage } from '@/features/settings';
+import { AuditLogPage } from '@/features/audit';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import type { MenuGroup, RouteEntry } from './menu';
@@ -177,6 +179,28 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'debug.menu',
     icon: <CodeOutlined />,
     element: DebugToolboxPage,
+  },
+  {
+    path: '/device/setting',
+    permission: 'inverter.view',
+    labelKey: 'paramSettings.title',
+    element: ParamSettingsPage,
+    hideInMenu: true,
+    group: '/device',
+  },
+  {
+    path: '/plants/device/setting',
+    permission: 'station.view',
+    labelKey: 'paramSettings.title',
+    element: ParamSettingsPage,
+    hideInMenu: true,
+  },
+  {
+    path: '/log/uphold',
+    permission: 'logger.upgrade.record',
+    labelKey: 'audit.menu',
+    element: AuditLogPage,
+    group: '/log',
   },
   {
     path: '/log/debug',

@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { inverterDetailQuery, type Port } from './api';
 import { UpgradeButton } from '@/features/upgrades';
+import { PowerButtons } from '@/features/settings';
 import { InfoTab } from './InfoTab';
 import { PortTab } from './PortTab';
 import { deviceStatus } from './status';
@@ -78,7 +79,16 @@ export default function InverterDetailPage() {
       <Tabs
         destroyOnHidden
         items={[
-          { key: 'info', label: t('inverters.tab.info'), children: <InfoTab inv={inv} /> },
+          {
+            key: 'info',
+            label: t('inverters.tab.info'),
+            children: (
+              <Flex vertical gap={16}>
+                <PowerButtons sn={inv.sn} keys={inv.plantPermission ?? []} />
+                <InfoTab inv={inv} />
+              </Flex>
+            ),
+          },
           ...ports.map((port) => ({
             key: port,
             label: <span data-testid={`tab-${port}`}>{t(`inverters.tab.${port}`)}</span>,

@@ -1,0 +1,361 @@
+import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Flex,
+  Form,
+  Input,
+  Result,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Typography,
+  type FormInstance,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { isApiError } from '@/shared/http';
+import {
+  readQuery,
+  settingKeys,
+  supportQuery,
+  writeSettings,
+  type CommandStatus,
+  type Field,
+  type Support,
+  type Values,
+} from './api';
+import { CommandProgress } from './CommandProgress';
+import { Profiles } from './Profiles';
+import { toForm, toWire, type FormValues } from './form';
+import { check } from './validate';
+
+const SLOTS = [1, 2, 3, 4, 5, 6];
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+function useRule(field: Field) {
+  const { t } = useTranslation();
+  return {
+    validator: (_: unknown, value: string | boolean | undefined) => {
+      const problem = check(field, value);
+      return problem
+        ? Promise.reject(new Error(t(problem.key, problem.values ?? {})))
+        : Promise.resolve();
+    },
+  };
+}
+
+function FieldInput({ field }: { field: Field }) {
+  const { t } = useTranslation();
+  const rule = useRule(field);
+  const label = (
+    <span>
+      {t(`paramSettings.field.${field.key}`)}
+      {field.unit ? ` (${field.unit})` : ''}
+    </span>
+  );
+  if (field.type === 'bool')
+    return (
+      <Form.Item name={field.key} label={label} valuePropName="checked" rules={[rule]}>
+        <Switch data-testid={`field-${field.key}`} />
+      </Form.Item>
+    );
+  if (field.type === 'choice')
+    return (
+      <Form.Item name={field.key} label={label} rules={[rule]}>
+        <Select
+          data-testid={`field-${field.key}`}
+          style={{ maxWidth: 320 }}
+          options={field.choices.map((c) => ({
+            value: c,
+            label: t(`paramSettings.choice.${field.key}.${c}`),
+          }))}
+        />
+      </Form.Item>
+    );
+  const extra =
+    field.type === 'number'
+      ? t('paramSettings.range', { min: field.min, max: field.max })
+      : undefined;
+  return (
+    <Form.Item name={field.key} label={label} rules={[rule]} extra={extra}>
+      <Input style={{ maxWidth: 240 }} data-testid={`field-${field.key}`} />
+    </Form.Item>
+  );
+}
+
+/** A slot's cell: the field of the family for `key`, bare (the column says what it is). */
+function SlotCell({ fields, name }: { fields: Map<string, Field>; name: string }) {
+  const field = fields.get(name);
+  const rule = useRule(
+    field ?? {
+      key: name,
+      group: 'timeOfUse',
+      unit: '',
+      default: '',
+      selectable: false,
+      type: 'time',
+    },
+  );
+  if (!field) return null;
+  if (field.type === 'bool')
+    return (
+      <Form.Item name={name} valuePropName="checked" noStyle>
+        <Switch size="small" data-testid={`field-${name}`} aria-label={name} />
+      </Form.Item>
+    );
+  return (
+    <Form.Item name={name} rules={[rule]} style={{ margin: 0 }}>
+      <Input size="small" style={{ width: 96 }} data-testid={`field-${name}`} aria-label={name} />
+    </Form.Item>
+  );
+}
+
+/** Time of use: six slots (start, power, voltage, SOC, grid and generator charge) and days. */
+function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
+  const { t } = useTranslation();
+  const col = (key: string, title: string, name: (i: number) => string) => ({
+    key,
+    title,
+    render: (_: unknown, i: number) => <SlotCell fields={fields} name={name(i)} />,
+  });
+  return (
+    <Flex vertical gap={16}>
+      <Table<number>
+        rowKey={(i) => i}
+        size="small"
+        pagination={false}
+        dataSource={SLOTS}
+        scroll={{ x: 760 }}
+        data-testid="tou-table"
+        columns={[
+          { key: 'slot', title: t('paramSettings.tou.slot'), render: (_, i) => i },
+          col('time', t('paramSettings.tou.time'), (i) => `sellTime${i}`),
+          col('power', t('paramSettings.tou.power'), (i) => `sellTime${i}Pac`),
+          col('volt', t('paramSettings.tou.volt'), (i) => `sellTime${i}Volt`),
+          col('cap', t('paramSettings.tou.cap'), (i) => `cap${i}`),
+          col('grid', t('paramSettings.tou.gridCharge'), (i) => `time${i}on`),
+          col('gen', t('paramSettings.tou.genCharge'), (i) => `genTime${i}on`),
+        ]}
+      />
+      <Flex gap={16} wrap align="center">
+        <Typography.Text strong>{t('paramSettings.tou.days')}</Typography.Text>
+        {DAYS.map((d) => (
+          <Form.Item key={d} name={`${d}On`} valuePropName="checked" noStyle>
+            <Checkbox data-testid={`field-${d}On`}>{t(`paramSettings.day.${d}`)}</Checkbox>
+          </Form.Item>
+        ))}
+      </Flex>
+    </Flex>
+  );
+}
+
+function SettingsForm({
+  sn,
+  support,
+  values,
+  form,
+}: {
+  sn: string;
+  support: Support;
+  values: Values;
+  form: FormInstance<FormValues>;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const fields = support.groups.flatMap((g) => g.fields);
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const [commandId, setCommandId] = useState<number | null>(null);
+  const write = useMutation({
+    mutationFn: (v: FormValues) => writeSettings(sn, toWire(sn, v)),
+    onSuccess: (a) => {
+      if (a.commandId === null) message.info(t('paramSettings.unchanged'));
+      setCommandId(a.commandId);
+    },
+    onError: (e) => {
+      message.error(isApiError(e) ? e.message : t('paramSettings.sendFailed'));
+    },
+  });
+  const finished = (c: CommandStatus) => {
+    if (c.status === 'succeeded') {
+      message.success(t('paramSettings.applied'));
+      void client.invalidateQueries({ queryKey: settingKeys.read(sn) });
+    }
+  };
+  const submit = () =>
+    form
+      .validateFields()
+      .then((v) => write.mutate({ ...form.getFieldsValue(true), ...v }))
+      .catch(() => message.error(t('paramSettings.fixErrors')));
+
+  return (
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      initialValues={toForm(fields, values)}
+      data-testid="settings-form"
+    >
+      <Profiles sn={sn} form={form} fields={byKey} />
+      <Tabs
+        items={support.groups.map((g) => ({
+          key: g.key,
+          label: <span data-testid={`group-${g.key}`}>{t(`paramSettings.group.${g.key}`)}</span>,
+          forceRender: true,
+          children:
+            g.key === 'timeOfUse' ? (
+              <TimeOfUse fields={byKey} />
+            ) : (
+              <Flex vertical>
+                {g.fields.map((f) => (
+                  <FieldInput key={f.key} field={f} />
+                ))}
+              </Flex>
+            ),
+        }))}
+      />
+      <Flex vertical gap={12} style={{ marginTop: 16 }}>
+        <Space>
+          <Button
+            type="primary"
+            onClick={() => void submit()}
+            loading={write.isPending}
+            data-testid="settings-submit"
+          >
+            {t('paramSettings.submit')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields();
+              setCommandId(null);
+            }}
+          >
+            {t('paramSettings.reset')}
+          </Button>
+        </Space>
+        {commandId !== null && (
+          <CommandProgress key={commandId} id={commandId} onFinal={finished} />
+        )}
+      </Flex>
+    </Form>
+  );
+}
+
+/** Parameter settings of one inverter (`?sn=`), at /device/setting and /plants/device/setting. */
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const sn = (params.get('sn') ?? '').trim();
+  const [form] = Form.useForm<FormValues>();
+  const support = useQuery(supportQuery(sn));
+  const editable = support.data?.editable ?? false;
+  const read = useQuery(readQuery(sn, editable));
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(-1)}>
+      {t('paramSettings.back')}
+    </Button>
+  );
+
+  if (!sn)
+    return (
+      <Result
+        status="info"
+        title={t('paramSettings.chooseInverter')}
+        extra={
+          <Link to="/device/inverter">
+            <Button type="primary">{t('paramSettings.toInverters')}</Button>
+          </Link>
+        }
+      />
+    );
+  if (support.isPending || (editable && read.isPending))
+    return (
+      <Card>
+        <Skeleton active />
+      </Card>
+    );
+  const error = support.error ?? read.error;
+  if (error) {
+    const code = isApiError(error) ? error.code : 0;
+    const known = [2, 600, 601, 605].includes(code);
+    return (
+      <Result
+        status={code === 600 ? '404' : code === 2 ? '403' : 'warning'}
+        title={known ? t(`paramSettings.refused.${code}`) : t('paramSettings.loadFailed')}
+        data-testid="settings-refused"
+        extra={
+          <Space>
+            {back}
+            {!known && (
+              <Button
+                onClick={() => {
+                  void support.refetch();
+                  void read.refetch();
+                }}
+              >
+                {t('common.refresh')}
+              </Button>
+            )}
+          </Space>
+        }
+      />
+    );
+  }
+  if (!support.data || !editable || !read.data)
+    return (
+      <Result
+        status="403"
+        title={t('paramSettings.refused.2')}
+        extra={back}
+        data-testid="settings-refused"
+      />
+    );
+
+  return (
+    <Card
+      title={
+        <Flex gap={12} align="center" wrap>
+          {back}
+          <Typography.Title level={4} style={{ margin: 0 }} data-testid="settings-title">
+            {t('paramSettings.title')}
+          </Typography.Title>
+          <Link to={`/device/inverter/${encodeURIComponent(sn)}`}>{sn}</Link>
+          <Typography.Text type="secondary">
+            {t(`paramSettings.family.${support.data.family}`)}
+          </Typography.Text>
+        </Flex>
+      }
+      extra={
+        <Button
+          icon={<ReloadOutlined />}
+          loading={read.isFetching}
+          onClick={() =>
+            void read.refetch().then(
+              (r) =>
+                r.data &&
+                form.setFieldsValue(
+                  toForm(
+                    support.data.groups.flatMap((g) => g.fields),
+                    r.data,
+                  ),
+                ),
+            )
+          }
+          data-testid="settings-reload"
+        >
+          {t('paramSettings.readAgain')}
+        </Button>
+      }
+    >
+      <SettingsForm sn={sn} support={support.data} values={read.data} form={form} />
+    </Card>
+  );
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Field } from './api';
+import { check } from './validate';
+
+const num = (min: number, max: number, decimals: number): Field => ({
+  key: 'x',
+  group: 'battery',
+  unit: 'A',
+  default: '0',
+  selectable: true,
+  type: 'number',
+  min,
+  max,
+  decimals,
+});
+
+describe('settings validation', () => {
+  it('integers and decimals within the range', () => {
+    const amps = num(0, 240, 0);
+    expect(check(amps, '120')).toBeNull();
+    expect(check(amps, '120.5')?.key).toBe('paramSettings.invalid.integer');
+    expect(check(amps, '241')?.key).toBe('paramSettings.invalid.range');
+    expect(check(amps, '')?.key).toBe('paramSettings.invalid.integer');
+    const volts = num(38, 61, 1);
+    expect(check(volts, '53.6')).toBeNull();
+    expect(check(volts, '53.65')).toEqual({
+      key: 'paramSettings.invalid.decimals',
+      values: { n: 1 },
+    });
+    expect(check(num(-1, 1, 2), '-0.95')).toBeNull();
+  });
+
+  it('never beyond 9999999.00', () => {
+    const big = num(0, 1e9, 2);
+    expect(check(big, '9999999.00')).toBeNull();
+    expect(check(big, '9999999.01')?.key).toBe('paramSettings.invalid.range');
+  });
+
+  it('times, booleans and choices', () => {
+    const time: Field = {
+      key: 't',
+      group: 'timeOfUse',
+      unit: '',
+      default: '00:00',
+      selectable: false,
+      type: 'time',
+    };
+    expect(check(time, '08:30')).toBeNull();
+    expect(check(time, '24:00')?.key).toBe('paramSettings.invalid.time');
+    const flag: Field = {
+      key: 'b',
+      group: 'timeOfUse',
+      unit: '',
+      default: 'true',
+      selectable: false,
+      type: 'bool',
+    };
+    expect(check(flag, true)).toBeNull();
+    expect(check(flag, 'yes')?.key).toBe('paramSettings.invalid.bool');
+    const mode: Field = {
+      key: 'battMode',
+      group: 'battery',
+      unit: '',
+      default: '1',
+      selectable: true,
+      type: 'choice',
+      choices: ['-1', '0', '1'],
+    };
+    expect(check(mode, '0')).toBeNull();
+    expect(check(mode, '2')?.key).toBe('paramSettings.invalid.choice');
+  });
+});
