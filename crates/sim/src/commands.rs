@@ -17,9 +17,10 @@ use crate::{fleet::SimGateway, noise, readings::Values};
 /// Device failure codes carried in replies.
 pub const UNSUPPORTED: i64 = 1;
 pub const BAD_PARAMS: i64 = 2;
-pub const UPGRADE_FAILED: i64 = 3;
-pub const UPGRADE_CANCELLED: i64 = 4;
-pub const BUSY: i64 = 5;
+/// Codes of docs/device-protocol.md: busy (4), upgrade failed (6), upgrade cancelled (7).
+pub const BUSY: i64 = 4;
+pub const UPGRADE_FAILED: i64 = 6;
+pub const UPGRADE_CANCELLED: i64 = 7;
 
 /// Models that can stop an upgrade midway: the three-phase HV hybrids (type 94). Others
 /// refuse `upgrade_cancel`.

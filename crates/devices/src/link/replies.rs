@@ -140,6 +140,73 @@ mod tests {
         }
     }
 
+    fn command(status: &str, code: Option<i64>, msg: &str, data: serde_json::Value) -> CommandRow {
+        CommandRow {
+            id: 1,
+            correlation_id: "c".into(),
+            gateway_sn: "G".into(),
+            device_sn: "D".into(),
+            kind: "upgrade".into(),
+            params: "null".into(),
+            status: status.into(),
+            result_code: code,
+            result_msg: msg.into(),
+            result_data: data.to_string(),
+            created_at: 0,
+            updated_at: 0,
+            deadline: 0,
+        }
+    }
+
+    #[test]
+    fn an_upgrade_follows_its_commands_replies() {
+        use serde_json::json;
+        let sent = upgrade_update(&command("sent", None, "", json!(null)));
+        assert_eq!((sent.state, sent.progress), (UpgradeState::Sending, 0));
+        let flashing = upgrade_update(&command(
+            "acknowledged",
+            Some(0),
+            "upgrading",
+            json!({"final": false, "state": "upgrading", "progress": 140, "cancellable": true}),
+        ));
+        assert_eq!(flashing.state, UpgradeState::Upgrading);
+        assert_eq!(flashing.progress, 100, "clamped");
+        assert!(flashing.cancellable);
+        let done = upgrade_update(&command(
+            "succeeded",
+            Some(0),
+            "upgraded",
+            json!({"progress": 100}),
+        ));
+        assert_eq!((done.state, done.progress), (UpgradeState::Successful, 100));
+        let failed = upgrade_update(&command(
+            "failed",
+            Some(6),
+            "firmware checksum mismatch",
+            json!({"state": "failed", "progress": 37}),
+        ));
+        assert_eq!(failed.state, UpgradeState::Failed);
+        assert_eq!(
+            (failed.progress, failed.message.as_str()),
+            (37, "firmware checksum mismatch")
+        );
+        let cancelled = upgrade_update(&command(
+            "failed",
+            Some(7),
+            "upgrade cancelled",
+            json!({"state": "cancelled"}),
+        ));
+        assert_eq!(cancelled.state, UpgradeState::Cancelled);
+        let late = upgrade_update(&command(
+            "timed_out",
+            None,
+            "",
+            json!({"final": false, "progress": 55}),
+        ));
+        assert_eq!((late.state, late.progress), (UpgradeState::Failed, 55));
+        assert!(late.message.contains("timed out"));
+    }
+
     #[test]
     fn interim_replies_acknowledge_and_final_ones_decide() {
         use serde_json::json;
