@@ -23,12 +23,12 @@ use store::{
 
 use crate::{
     AppState,
+    device_common::{
+        DateQuery, DeviceListQuery, base_item, counts_json, day_curve, device, items, may_write,
+        opt_num, page_json, require_device_write, zone_of,
+    },
     envelope::{ApiResult, Data, Done},
     extract::Query,
-    meters::{
-        DateQuery, DeviceListQuery, base_item, counts_json, day_curve, device, may_write, opt_num,
-        require_device_write, zone_of,
-    },
     plants::update_at,
     readings::{self, Reading, month_param, opt_text, today, year_param},
     session::CurrentUser,
@@ -82,6 +82,25 @@ async fn visible_masters(
         .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
     Ok(masters(all))
+}
+
+/// The packs registered as devices of their own under the stack `d` (the caller sees).
+async fn packs_registered(
+    app: &AppState,
+    me: &CurrentUser,
+    d: &DeviceListRow,
+) -> ApiResult<Vec<DeviceListRow>> {
+    let filter = DeviceFilter {
+        family: Some(FAMILY.into()),
+        parent_sn: Some(d.sn.clone()),
+        limit: MAX_PACKS as i64 * 4,
+        ..DeviceFilter::default()
+    };
+    let (children, _) = app
+        .store
+        .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
+        .await?;
+    Ok(children)
 }
 
 fn counts(rows: &[DeviceListRow]) -> StatusCounts {
@@ -310,20 +329,12 @@ pub async fn list(
         .filter(|d| gsn.is_none() || d.gateway_sn == gsn)
         .collect();
     let total = rows.len();
-    let mut infos = Vec::new();
-    for d in rows
+    let shown = rows
         .iter()
         .skip(((page - 1) * limit) as usize)
-        .take(limit as usize)
-    {
-        let latest = readings::latest(&app, d.id).await?;
-        let mut item = base_item(d);
-        battery_item(d, latest.as_ref(), &mut item);
-        infos.push(Value::Object(item));
-    }
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
-    ))
+        .take(limit as usize);
+    let infos = items(&app, shown, battery_item).await?;
+    Ok(Data(page_json(limit, page, total, infos)))
 }
 
 /// How many battery stacks the caller may see, per status.
@@ -392,9 +403,7 @@ pub async fn realtime(
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let tz = zone_of(&app, &me, &d).await?;
-    let r = readings::latest(&app, d.id)
-        .await?
-        .unwrap_or_default();
+    let r = readings::latest(&app, d.id).await?.unwrap_or_default();
     let day = today(tz);
     let (y, m) = month_param(None, tz);
     let (today_c, today_d) = energy(&app, d.id, DayRange::day(&day.to_string())).await?;
@@ -450,7 +459,6 @@ pub async fn day(
     Query(q): Query<DateQuery>,
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
-    let d = device(&app, &me, &sn, FAMILY).await?;
     let columns = [
         ("soc", "%", "soc"),
         ("power", "W", "power"),
@@ -458,8 +466,9 @@ pub async fn day(
         ("current", "A", "current"),
         ("temp", "°C", "temperature_max"),
     ];
+    let date = q.date.as_deref();
     Ok(Data(
-        day_curve(&app, &me, &d, q.date.as_deref(), &columns).await?,
+        day_curve(&app, &me, &sn, FAMILY, date, &columns).await?,
     ))
 }
 
@@ -474,25 +483,14 @@ pub async fn slaves(
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &id, FAMILY).await?;
-    let r = readings::latest(&app, d.id)
-        .await?
-        .unwrap_or_default();
+    let r = readings::latest(&app, d.id).await?.unwrap_or_default();
     let packs = packs_in(&r);
     let mut infos: Vec<Value> = packs
         .iter()
         .map(|p| pack_json(p, d.status, "pack"))
         .collect();
     let listed: HashSet<&str> = packs.iter().map(|p| p.sn.as_str()).collect();
-    let filter = DeviceFilter {
-        family: Some(FAMILY.into()),
-        parent_sn: Some(d.sn.clone()),
-        limit: MAX_PACKS as i64 * 4,
-        ..DeviceFilter::default()
-    };
-    let (children, _) = app
-        .store
-        .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
-        .await?;
+    let children = packs_registered(&app, &me, &d).await?;
     let mut no = packs.iter().map(|p| p.no).max().unwrap_or(0);
     for c in children
         .iter()
@@ -522,16 +520,7 @@ pub async fn delete(
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &id, FAMILY).await?;
     require_device_write(&app, &me, &d, DELETE_KEY).await?;
-    let filter = DeviceFilter {
-        family: Some(FAMILY.into()),
-        parent_sn: Some(d.sn.clone()),
-        limit: MAX_PACKS as i64 * 4,
-        ..DeviceFilter::default()
-    };
-    let (children, _) = app
-        .store
-        .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
-        .await?;
+    let children = packs_registered(&app, &me, &d).await?;
     for c in &children {
         app.store.delete_device(c.id).await?;
     }

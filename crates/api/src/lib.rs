@@ -16,6 +16,7 @@ mod codes;
 mod commands;
 mod company;
 mod debug;
+mod device_common;
 mod dict;
 mod events;
 mod files;

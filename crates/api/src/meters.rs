@@ -1,8 +1,7 @@
 //! Meters (SPEC section 7 "Events, meters, batteries"): list, status counts, realtime per
 //! phase, day curve, month/year/total energy from the daily rollups, alias, delete and the
-//! plant's master meter. The first half holds what every device screen of this kind shares
-//! (weather stations and batteries use it too): lookup by SN with the visibility rule of
-//! `store::devices`, the common list item, paging, alias, delete and the write check.
+//! plant's master meter. What weather stations and batteries share with them is in
+//! [`crate::device_common`].
 
 use axum::{
     Router,
@@ -10,37 +9,29 @@ use axum::{
     routing::{get, post},
 };
 use chrono_tz::Tz;
-use domain::{Code, DomainError, policy::PlantAccess};
+use domain::DomainError;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use store::{
-    devices::{DeviceFilter, DeviceListRow, StatusCounts},
-    plants::PlantRow,
-    telemetry::{Bucket, DayRange, SampleRow},
+    devices::DeviceListRow,
+    telemetry::{Bucket, DayRange},
 };
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     AppState,
+    device_common::{
+        AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, day_curve, device,
+        energy_bars, family_counts, list_page, may_write, opt_num, remove, rename,
+        require_device_write, zone_of,
+    },
     envelope::{ApiResult, Data, Done},
     extract::{Body, Query, num},
-    now_ms,
     plants::update_at,
-    readings::{
-        self, Column, DAY_SAMPLES, Reading, day_bounds, day_param, month_param, opt_text, round2,
-        sample_series, year_param, zone,
-    },
+    readings::{self, Reading, month_param, opt_text, year_param},
     session::CurrentUser,
-    users::create_at,
 };
 
-const MAX_PAGE: i64 = 100;
-/// Device names (SPEC section 5: at most 32 bytes).
-pub(crate) const ALIAS_MAX: usize = 32;
-/// Meters and weather stations have no keys of their own in the catalogue: reading them is
-/// part of the equipment menu, and changing them is editing the plant they belong to.
-pub(crate) const VIEW_KEY: &str = "equip.view";
-pub(crate) const EDIT_KEY: &str = "station.edit";
 const FAMILY: &str = "meter";
 
 pub fn router() -> Router<AppState> {
@@ -56,289 +47,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/meter/{sn}/delete", post(delete))
         .route("/api/v1/meter/{sn}/master", post(master))
 }
-
-// ---- shared by the device screens -------------------------------------------------------
-
-/// `page`, `limit` and the filters of a device list; `-1` and empty values mean "any".
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[serde(rename_all = "camelCase")]
-pub struct DeviceListQuery {
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub page: Option<i64>,
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub limit: Option<i64>,
-    /// Device status (0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading); -1 any.
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub status: Option<i64>,
-    /// Part of the SN, any case.
-    #[serde(default, deserialize_with = "num::opt_text")]
-    pub sn: Option<String>,
-    /// Only the devices of this plant.
-    #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
-    pub plant_id: Option<i64>,
-    /// Only the devices behind this gateway.
-    #[serde(default, deserialize_with = "num::opt_text")]
-    pub gsn: Option<String>,
-}
-
-fn given(s: &Option<String>) -> Option<String> {
-    s.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "-1")
-        .map(String::from)
-}
-
-impl DeviceListQuery {
-    /// `(limit, page)`: 10 per page by default, at most 100, pages from 1.
-    pub(crate) fn paging(&self) -> (i64, i64) {
-        (
-            self.limit.unwrap_or(10).clamp(1, MAX_PAGE),
-            self.page.unwrap_or(1).max(1),
-        )
-    }
-
-    pub(crate) fn status(&self) -> Option<i64> {
-        self.status.filter(|s| *s >= 0)
-    }
-
-    pub(crate) fn sn(&self) -> Option<String> {
-        given(&self.sn)
-    }
-
-    pub(crate) fn filter(&self, family: &str) -> DeviceFilter {
-        let (limit, page) = self.paging();
-        DeviceFilter {
-            family: Some(family.into()),
-            status: self.status(),
-            sn: self.sn(),
-            plant: self.plant_id.filter(|p| *p > 0),
-            gateway_sn: given(&self.gsn),
-            limit,
-            offset: (page - 1) * limit,
-            ..DeviceFilter::default()
-        }
-    }
-}
-
-/// A device of `family` named by its SN (or, when no device has that SN, its numeric id), if
-/// the caller may see it; 600 otherwise, exactly like a missing one.
-pub(crate) async fn device(
-    app: &AppState,
-    me: &CurrentUser,
-    raw: &str,
-    family: &str,
-) -> ApiResult<DeviceListRow> {
-    let raw = raw.trim();
-    let visibility = me.actor.plant_visibility();
-    let mut found = app.store.device_visible(visibility, me.id(), raw).await?;
-    if found.is_none()
-        && let Ok(id) = raw.parse::<i64>()
-        && let Some(sn) = app.store.device_sn(id).await?
-    {
-        found = app.store.device_visible(visibility, me.id(), &sn).await?;
-    }
-    found
-        .filter(|d| d.family == family)
-        .ok_or_else(|| Code::InverterMissing.into())
-}
-
-/// The device's plant as the caller sees it.
-pub(crate) async fn plant_of(
-    app: &AppState,
-    me: &CurrentUser,
-    d: &DeviceListRow,
-) -> ApiResult<Option<PlantRow>> {
-    Ok(match d.plant_id {
-        Some(id) => app.store.plant(id, me.id()).await?,
-        None => None,
-    })
-}
-
-/// The time zone series of this device are drawn in: its plant's, UTC when it has none.
-pub(crate) async fn zone_of(app: &AppState, me: &CurrentUser, d: &DeviceListRow) -> ApiResult<Tz> {
-    Ok(plant_of(app, me, d)
-        .await?
-        .map_or(Tz::UTC, |p| zone(&p.timezone)))
-}
-
-/// Changing a device needs a writable account, the role key `key`, and a plant the caller
-/// owns or manages for their company: people the plant is only shared with may look, not
-/// change (code 2).
-pub(crate) async fn require_device_write(
-    app: &AppState,
-    me: &CurrentUser,
-    d: &DeviceListRow,
-    key: &str,
-) -> ApiResult<()> {
-    me.actor.require_writable()?;
-    me.actor.require(key)?;
-    if let Some(plant) = plant_of(app, me, d).await? {
-        match me.actor.plant_access(&plant.scope()) {
-            Some(PlantAccess::Owner | PlantAccess::Internal | PlantAccess::Company) => {}
-            _ => return Err(Code::NoPermission.into()),
-        }
-    }
-    Ok(())
-}
-
-/// Whether [`require_device_write`] would let the caller change the device (screens hide the
-/// buttons otherwise).
-pub(crate) async fn may_write(
-    app: &AppState,
-    me: &CurrentUser,
-    d: &DeviceListRow,
-    key: &str,
-) -> ApiResult<bool> {
-    match require_device_write(app, me, d, key).await {
-        Ok(()) => Ok(true),
-        Err(crate::envelope::ApiError::Domain(_)) => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-fn versions(raw: &str) -> Value {
-    serde_json::from_str::<Map<String, Value>>(raw).map_or_else(|_| json!({}), Value::Object)
-}
-
-/// The fields every device list item and detail carries.
-pub(crate) fn base_item(d: &DeviceListRow) -> Map<String, Value> {
-    let seen = d.last_seen.unwrap_or(d.updated_at).max(d.updated_at);
-    let plant = match (d.plant_id, &d.plant_name) {
-        (Some(id), Some(name)) => json!({"id": id, "name": name, "type": d.plant_type}),
-        _ => Value::Null,
-    };
-    let gateway = match &d.gateway_sn {
-        Some(gsn) => json!({"gsn": gsn, "status": i64::from(d.gateway_online.unwrap_or(false))}),
-        None => Value::Null,
-    };
-    let body = json!({
-        "id": d.id, "sn": d.sn, "alias": d.alias,
-        "devName": if d.alias.is_empty() { &d.sn } else { &d.alias },
-        "status": d.status, "online": d.online, "type": d.type_code, "model": d.model,
-        "protocol": d.protocol, "parentSn": d.parent_sn, "versions": versions(&d.versions),
-        "plantId": d.plant_id, "plantName": d.plant_name, "plant": plant,
-        "gsn": d.gateway_sn, "gatewayVO": gateway,
-        "updateAt": update_at(seen), "createAt": create_at(d.created_at),
-    });
-    match body {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
-}
-
-/// A page of devices of `family`; `extra` adds each item's own fields from its latest values.
-pub(crate) async fn list_page(
-    app: &AppState,
-    me: &CurrentUser,
-    q: &DeviceListQuery,
-    family: &str,
-    extra: impl Fn(&DeviceListRow, Option<&Reading>, &mut Map<String, Value>),
-) -> ApiResult<Value> {
-    let (limit, page) = q.paging();
-    let (rows, total) = app
-        .store
-        .devices_visible(me.actor.plant_visibility(), me.id(), &q.filter(family))
-        .await?;
-    let mut infos = Vec::with_capacity(rows.len());
-    for d in &rows {
-        let latest = readings::latest(&app, d.id).await?;
-        let mut item = base_item(d);
-        extra(d, latest.as_ref(), &mut item);
-        infos.push(Value::Object(item));
-    }
-    Ok(json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}))
-}
-
-pub(crate) fn counts_json(c: &StatusCounts) -> Value {
-    json!({
-        "total": c.total, "normal": c.normal, "offline": c.offline, "warning": c.warning,
-        "fault": c.fault, "upgrading": c.upgrading,
-    })
-}
-
-/// `{alias}` as JSON or a form; the query's `alias` is read too.
-#[derive(Debug, Default, Deserialize, ToSchema, IntoParams)]
-pub struct AliasBody {
-    #[serde(default, alias = "name", deserialize_with = "num::opt_text")]
-    pub alias: Option<String>,
-}
-
-/// A device name: trimmed, at most 32 bytes; empty clears it (the SN shows instead).
-pub(crate) fn parse_alias(raw: Option<&str>) -> Result<String, DomainError> {
-    let alias = raw.ok_or_else(|| DomainError::invalid("alias"))?.trim();
-    if alias.len() > ALIAS_MAX || alias.chars().any(char::is_control) {
-        return Err(DomainError::invalid("alias"));
-    }
-    Ok(alias.to_string())
-}
-
-pub(crate) async fn rename(
-    app: &AppState,
-    me: &CurrentUser,
-    sn: &str,
-    family: &str,
-    alias: Option<&str>,
-) -> ApiResult<Done> {
-    let d = device(app, me, sn, family).await?;
-    require_device_write(app, me, &d, EDIT_KEY).await?;
-    let alias = parse_alias(alias)?;
-    app.store.set_device_alias(d.id, &alias, now_ms()).await?;
-    Ok(Done)
-}
-
-pub(crate) async fn remove(
-    app: &AppState,
-    me: &CurrentUser,
-    sn: &str,
-    family: &str,
-) -> ApiResult<Done> {
-    let d = device(app, me, sn, family).await?;
-    require_device_write(app, me, &d, EDIT_KEY).await?;
-    app.store.delete_device(d.id).await?;
-    Ok(Done)
-}
-
-/// `date=YYYY-MM-DD` (today in the plant's zone by default).
-#[derive(Debug, Default, Deserialize, IntoParams)]
-pub struct DateQuery {
-    #[serde(default, deserialize_with = "num::opt_text")]
-    pub date: Option<String>,
-}
-
-/// The day curve of a device: its samples of the plant-local day, one series per
-/// `(label, unit, key)` column.
-pub(crate) async fn day_curve(
-    app: &AppState,
-    me: &CurrentUser,
-    d: &DeviceListRow,
-    date: Option<&str>,
-    columns: &[(&str, &'static str, &str)],
-) -> ApiResult<Value> {
-    let tz = zone_of(app, me, d).await?;
-    let (from, to) = day_bounds(tz, day_param(date, tz));
-    let samples = app.store.samples(d.id, from, to, DAY_SAMPLES).await?;
-    Ok(json!({"infos": key_series(&samples, columns, tz)}))
-}
-
-fn key_series(samples: &[SampleRow], columns: &[(&str, &'static str, &str)], tz: Tz) -> Value {
-    let reads: Vec<_> = columns
-        .iter()
-        .map(|(_, _, key)| move |r: &Reading| r.num(key))
-        .collect();
-    let columns: Vec<Column<'_>> = columns
-        .iter()
-        .zip(&reads)
-        .map(|((label, unit, _), read)| Column { label, unit, read })
-        .collect();
-    json!(sample_series(samples, &columns, tz))
-}
-
-/// A number for numeric fields (2 decimals), `null` when missing.
-pub(crate) fn opt_num(v: Option<f64>) -> Value {
-    v.map_or(Value::Null, |v| json!(round2(v)))
-}
-
-// ---- meters -----------------------------------------------------------------------------
 
 const ENERGY: [(&str, &str); 2] = [("grid_import", "import"), ("grid_export", "export")];
 
@@ -380,16 +88,7 @@ pub async fn count(
     Query(q): Query<DeviceListQuery>,
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
-    let c = app
-        .store
-        .device_counts(
-            me.actor.plant_visibility(),
-            me.id(),
-            Some(FAMILY),
-            q.plant_id.filter(|p| *p > 0),
-        )
-        .await?;
-    Ok(Data(counts_json(&c)))
+    Ok(Data(family_counts(&app, &me, FAMILY, &q).await?))
 }
 
 /// The latest values of a meter: per-phase voltage, current and power, totals, counters and
@@ -404,9 +103,7 @@ pub async fn realtime(
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let tz = zone_of(&app, &me, &d).await?;
-    let r = readings::latest(&app, d.id)
-        .await?
-        .unwrap_or_default();
+    let r = readings::latest(&app, d.id).await?.unwrap_or_default();
     let today = app
         .store
         .device_energy(d.id, &DayRange::day(&readings::today(tz).to_string()))
@@ -451,28 +148,30 @@ pub async fn day(
     Query(q): Query<DateQuery>,
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
-    let d = device(&app, &me, &sn, FAMILY).await?;
     let columns = [
         ("power", "W", "power"),
         ("powerL1", "W", "power_l1"),
         ("powerL2", "W", "power_l2"),
         ("powerL3", "W", "power_l3"),
     ];
+    let date = q.date.as_deref();
     Ok(Data(
-        day_curve(&app, &me, &d, q.date.as_deref(), &columns).await?,
+        day_curve(&app, &me, &sn, FAMILY, date, &columns).await?,
     ))
 }
 
-/// Energy bars of a device from its daily rollups (never from raw samples).
-pub(crate) async fn energy_bars(
+/// Import and export of a meter per `bucket` over the days `range` picks in the plant's zone.
+async fn bars(
     app: &AppState,
-    d: &DeviceListRow,
-    days: DayRange,
+    me: &CurrentUser,
+    sn: &str,
     bucket: Bucket,
-    metrics: &[(&str, &str)],
-) -> ApiResult<Value> {
-    let points = app.store.device_energy_series(d.id, &days, bucket).await?;
-    Ok(json!({"infos": readings::energy_series(&points, metrics)}))
+    range: impl FnOnce(Tz) -> DayRange,
+) -> ApiResult<Data<Value>> {
+    me.actor.require(VIEW_KEY)?;
+    let d = device(app, me, sn, FAMILY).await?;
+    let days = range(zone_of(app, me, &d).await?);
+    Ok(Data(energy_bars(app, &d, days, bucket, &ENERGY).await?))
 }
 
 /// Import and export per day of a month (`date=YYYY-MM`), in kWh.
@@ -484,12 +183,11 @@ pub async fn month(
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
 ) -> ApiResult<Data<Value>> {
-    me.actor.require(VIEW_KEY)?;
-    let d = device(&app, &me, &sn, FAMILY).await?;
-    let (y, m) = month_param(q.date.as_deref(), zone_of(&app, &me, &d).await?);
-    Ok(Data(
-        energy_bars(&app, &d, DayRange::month(y, m), Bucket::Day, &ENERGY).await?,
-    ))
+    bars(&app, &me, &sn, Bucket::Day, |tz| {
+        let (y, m) = month_param(q.date.as_deref(), tz);
+        DayRange::month(y, m)
+    })
+    .await
 }
 
 /// Import and export per month of a year (`date=YYYY`), in kWh.
@@ -501,12 +199,10 @@ pub async fn year(
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
 ) -> ApiResult<Data<Value>> {
-    me.actor.require(VIEW_KEY)?;
-    let d = device(&app, &me, &sn, FAMILY).await?;
-    let y = year_param(q.date.as_deref(), zone_of(&app, &me, &d).await?);
-    Ok(Data(
-        energy_bars(&app, &d, DayRange::year(y), Bucket::Month, &ENERGY).await?,
-    ))
+    bars(&app, &me, &sn, Bucket::Month, |tz| {
+        DayRange::year(year_param(q.date.as_deref(), tz))
+    })
+    .await
 }
 
 /// Import and export per year, in kWh.
@@ -517,11 +213,7 @@ pub async fn total(
     me: CurrentUser,
     Path(sn): Path<String>,
 ) -> ApiResult<Data<Value>> {
-    me.actor.require(VIEW_KEY)?;
-    let d = device(&app, &me, &sn, FAMILY).await?;
-    Ok(Data(
-        energy_bars(&app, &d, DayRange::total(), Bucket::Year, &ENERGY).await?,
-    ))
+    bars(&app, &me, &sn, Bucket::Year, |_| DayRange::total()).await
 }
 
 /// Renames a meter (`station.edit` on its plant; empty restores the SN).
@@ -573,41 +265,4 @@ pub async fn master(
     let on = b.master.or(q.master).unwrap_or(true);
     app.store.set_master_meter(plant, d.id, on).await?;
     Ok(Done)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn aliases_are_at_most_32_bytes_and_may_be_cleared() {
-        assert_eq!(
-            parse_alias(Some("  Grid meter ")).as_deref(),
-            Ok("Grid meter")
-        );
-        assert_eq!(parse_alias(Some("")).as_deref(), Ok(""));
-        assert!(parse_alias(Some(&"é".repeat(17))).is_err(), "34 bytes");
-        assert!(parse_alias(Some("a\nb")).is_err());
-        assert_eq!(
-            parse_alias(None).unwrap_err().detail.as_deref(),
-            Some("alias")
-        );
-    }
-
-    #[test]
-    fn list_filters_read_minus_one_and_empty_as_any() {
-        let q = DeviceListQuery {
-            page: Some(3),
-            limit: Some(500),
-            status: Some(-1),
-            sn: Some(" -1 ".into()),
-            plant_id: Some(0),
-            gsn: Some("GW1".into()),
-        };
-        let f = q.filter("meter");
-        assert_eq!((f.limit, f.offset), (100, 200));
-        assert_eq!((f.status, f.sn, f.plant), (None, None, None));
-        assert_eq!(f.gateway_sn.as_deref(), Some("GW1"));
-        assert_eq!(f.family.as_deref(), Some("meter"));
-    }
 }

@@ -14,12 +14,12 @@ use store::devices::{DeviceFilter, DeviceListRow};
 
 use crate::{
     AppState,
+    device_common::{
+        AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, day_curve, device,
+        family_counts, list_page, may_write, remove, rename, zone_of,
+    },
     envelope::{ApiResult, Data, Done},
     extract::{Body, Query},
-    meters::{
-        AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, counts_json,
-        day_curve, device, list_page, may_write, remove, rename,
-    },
     plants::update_at,
     readings::{self, Reading, opt_text},
     session::CurrentUser,
@@ -89,16 +89,7 @@ pub async fn count(
     Query(q): Query<DeviceListQuery>,
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
-    let c = app
-        .store
-        .device_counts(
-            me.actor.plant_visibility(),
-            me.id(),
-            Some(FAMILY),
-            q.plant_id.filter(|p| *p > 0),
-        )
-        .await?;
-    Ok(Data(counts_json(&c)))
+    Ok(Data(family_counts(&app, &me, FAMILY, &q).await?))
 }
 
 /// The latest values of a weather station.
@@ -116,10 +107,8 @@ pub async fn realtime(
 
 /// A station's list item with its latest values.
 async fn station_now(app: &AppState, me: &CurrentUser, d: &DeviceListRow) -> ApiResult<Value> {
-    let tz = crate::meters::zone_of(app, me, d).await?;
-    let r = readings::latest(&app, d.id)
-        .await?
-        .unwrap_or_default();
+    let tz = zone_of(app, me, d).await?;
+    let r = readings::latest(app, d.id).await?.unwrap_or_default();
     let mut body = Value::Object(base_item(d));
     let head = json!({
         "sn": d.sn, "alias": d.alias, "status": d.status,
@@ -176,7 +165,6 @@ pub async fn day(
     Query(q): Query<DateQuery>,
 ) -> ApiResult<Data<Value>> {
     me.actor.require(VIEW_KEY)?;
-    let d = device(&app, &me, &sn, FAMILY).await?;
     let columns = [
         ("irradiance", "W/m²", "irradiance"),
         ("ambientTemp", "°C", "ambient_temperature"),
@@ -184,8 +172,9 @@ pub async fn day(
         ("humidity", "%", "humidity"),
         ("windSpeed", "m/s", "wind_speed"),
     ];
+    let date = q.date.as_deref();
     Ok(Data(
-        day_curve(&app, &me, &d, q.date.as_deref(), &columns).await?,
+        day_curve(&app, &me, &sn, FAMILY, date, &columns).await?,
     ))
 }
 
