@@ -8,6 +8,7 @@ use utoipa::{
 
 use crate::inverters;
 use crate::monitor;
+use crate::{firmware, upgrades};
 use crate::debug;
 use crate::{batteries, meters, weather_stations};
 use crate::{
@@ -80,6 +81,10 @@ use crate::{events, messages};
         monitor::weather::check_device, monitor::weather::station_info,
         monitor::weather::station_products, monitor::weather::weather,
         monitor::download::generation, monitor::devices::plant_devices,
+        firmware::save, firmware::list,
+        upgrades::inverter::upgrade, upgrades::inverter::batch, upgrades::inverter::progress,
+        upgrades::inverter::cancel, upgrades::gateway::upgrade, upgrades::gateway::batch,
+        upgrades::gateway::progress, upgrades::batch_progress,
     )
 )]
 struct ApiDoc;
