@@ -611,3 +611,29 @@ async fn the_settings_switch_waits_for_the_gateway() {
         );
     }
 }
+
+#[tokio::test]
+async fn unbinding_and_deleting_a_gateway_are_audited() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        app.post("/api/v1/gateway/GW-ACT03/unbind", json!({}), Some(&c.ann))
+            .await
+            .expect_code(0);
+        app.get("/api/v1/gateway/GW-ACT03/delete", Some(&c.admin))
+            .await
+            .expect_code(0);
+        assert_eq!(
+            audit_results(&app, &c.admin, "gateway.unbind").await,
+            vec!["GW-ACT03:succeeded".to_string()]
+        );
+        assert_eq!(
+            audit_results(&app, &c.admin, "gateway.delete").await,
+            vec!["GW-ACT03:succeeded".to_string()]
+        );
+        // The unbind is filed under the plant it left: its owner reads it.
+        let r = app
+            .get("/api/v1/audit?action=gateway.unbind", Some(&c.ann))
+            .await;
+        assert_eq!(r.data()["infos"][0]["plantId"], c.plant);
+    }
+}

@@ -252,6 +252,16 @@ pub async fn unbind(
         None if g.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
         None => require_any(&me, &["gateway.unbind", "sys.gateway.edit"])?,
     }
+    // Audited first, so the entry is filed under the plant the gateway leaves.
+    crate::audit::record(
+        &app,
+        &me,
+        "gateway.unbind",
+        &g.sn,
+        serde_json::json!({"plantId": g.plant_id}),
+        "succeeded",
+    )
+    .await;
     app.store.unbind_gateway(g.id, now_ms()).await?;
     tracing::info!(gateway = g.id, sn = %g.sn, plant = ?g.plant_id, by = %me.id(), "gateway unbound");
     Ok(Done)

@@ -128,6 +128,15 @@ pub async fn delete(
     if !app.store.delete_gateway(g.id).await? {
         return Err(Code::GatewayUsed.into());
     }
+    crate::audit::record(
+        &app,
+        &me,
+        "gateway.delete",
+        &g.sn,
+        serde_json::Value::Null,
+        "succeeded",
+    )
+    .await;
     tracing::info!(gateway = g.id, sn = %g.sn, by = %me.id(), "gateway removed from the registry");
     Ok(Done)
 }
