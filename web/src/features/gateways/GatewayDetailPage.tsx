@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
+import { UpgradeButton } from '@/features/upgrades';
 import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
 import { deviceLink } from './signal';
@@ -106,7 +107,12 @@ export default function GatewayDetailPage() {
           </Flex>
         }
         extra={
-          g && <GatewayActions sn={g.sn} protocol={g.protocolType} onPlant={g.plantId !== null} />
+          g && (
+            <Flex gap={8} wrap>
+              <UpgradeButton target="gateway" sn={g.sn} />
+              <GatewayActions sn={g.sn} protocol={g.protocolType} onPlant={g.plantId !== null} />
+            </Flex>
+          )
         }
       >
         {!g ? (

@@ -29,6 +29,7 @@ import {
   type GatewayQuery,
   type GatewayRow,
 } from './api';
+import { UpgradeButton } from '@/features/upgrades';
 import { BatchRestartButton } from './actions/BatchRestartButton';
 import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
@@ -138,6 +139,7 @@ export default function GatewayListPage() {
       extra={
         <Space>
           <BatchRestartButton />
+          <UpgradeButton target="gateway" />
           {mayExport && (
             <Button
               icon={<DownloadOutlined />}
