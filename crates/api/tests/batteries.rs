@@ -6,10 +6,15 @@ mod common;
 
 use chrono::Utc;
 use chrono_tz::Europe::Madrid;
-use common::{App, spawn};
-use domain::user::BuiltinRole;
-use serde_json::{Value, json};
-use store::telemetry::{CounterKind, EnergyWrite, SampleWrite, TelemetryBatch};
+use common::{
+    App,
+    fixtures::{
+        People, bound_gateway, energy, is_update_at, numeric_string, people, plant, sample,
+    },
+    spawn,
+};
+use serde_json::json;
+use store::telemetry::{CounterKind, EnergyWrite, TelemetryBatch};
 
 struct Cast {
     admin: String,
@@ -22,46 +27,15 @@ struct Cast {
 /// Ann's plant with a gateway, an inverter, a battery stack (two packs in its report) and one
 /// pack registered on its own; the stack has reported twice today.
 async fn cast(app: &App) -> Cast {
-    let (_, admin) = app
-        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-        .await;
-    let (_, ann) = app
-        .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, bob) = app
-        .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": "Ann storage plant", "type": 2, "currency": "EUR",
-                "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 5}),
-            Some(&ann),
-        )
-        .await;
-    r.expect_code(0);
-    let plant = r.data().as_i64().expect("plant id");
-    app.post(
-        "/api/v1/gateway/create",
-        json!({"sn": "GW-BAT-01", "key": "KEY123"}),
-        Some(&admin),
+    let People { admin, ann, bob } = people(app).await;
+    let plant = plant(
+        app,
+        &ann,
+        json!({"name": "Ann storage plant", "type": 2, "currency": "EUR",
+            "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 5}),
     )
-    .await
-    .expect_code(0);
-    app.post(
-        &format!("/api/v1/plant/{plant}/gateway"),
-        json!({"sn": "GW-BAT-01", "key": "KEY123"}),
-        Some(&ann),
-    )
-    .await
-    .expect_code(0);
-    let gw = app
-        .store
-        .gateway_by_sn("GW-BAT-01")
-        .await
-        .expect("gateway")
-        .expect("gateway row")
-        .id;
+    .await;
+    let gw = bound_gateway(app, &admin, &ann, plant, "GW-BAT-01").await;
     let now = api::now_ms();
     let s = &app.store;
     let inverter = s
@@ -110,35 +84,22 @@ async fn cast(app: &App) -> Cast {
             "pack2_voltage": 52.4, "pack2_current": -10.3, "pack2_temperature": 27.5,
             "pack2_cell_voltage_max": 3.31, "pack2_cell_voltage_min": 3.27, "pack2_cycles": 40,
         })
-        .to_string()
     };
-    let today = Utc::now().with_timezone(&Madrid).date_naive().to_string();
+    let today = Utc::now().with_timezone(&Madrid).date_naive();
     let energy = |metric: &str, value: f64| EnergyWrite {
-        device_id: master,
-        plant_id: Some(plant),
-        day: today.clone(),
-        metric: metric.into(),
-        value,
         kind: CounterKind::Lifetime,
         rank: 2,
+        ..energy(master, plant, today, metric, value)
     };
     let batch = TelemetryBatch {
         samples: vec![
-            SampleWrite {
-                device_id: master,
-                ts: now - 60_000,
-                payload: report(70.0),
-            },
-            SampleWrite {
-                device_id: master,
-                ts: now,
-                payload: report(75.0),
-            },
-            SampleWrite {
-                device_id: slave,
-                ts: now,
-                payload: json!({"soc": 74, "voltage": 52.3, "cycles": 12}).to_string(),
-            },
+            sample(master, now - 60_000, &report(70.0)),
+            sample(master, now, &report(75.0)),
+            sample(
+                slave,
+                now,
+                &json!({"soc": 74, "voltage": 52.3, "cycles": 12}),
+            ),
         ],
         energy: vec![
             energy("charge", 100.0),
@@ -158,19 +119,6 @@ async fn cast(app: &App) -> Cast {
         plant,
         master,
     }
-}
-
-fn is_update_at(v: &Value) -> bool {
-    v.as_str()
-        .is_some_and(|s| s.len() == 20 && s.ends_with('Z') && &s[10..11] == "T")
-}
-
-#[track_caller]
-fn numeric_string(v: &Value, key: &str) {
-    let s = v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("{key} is not a string: {}", v[key]));
-    assert!(s.parse::<f64>().is_ok(), "{key}: {s}");
 }
 
 #[tokio::test]

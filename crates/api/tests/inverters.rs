@@ -7,10 +7,14 @@ mod common;
 
 use chrono::{Datelike, Duration, Utc};
 use chrono_tz::Tz;
-use common::{App, spawn};
+use common::{
+    App,
+    fixtures::{energy, is_update_at, plant, sample},
+    spawn,
+};
 use domain::user::BuiltinRole;
 use serde_json::{Value, json};
-use store::telemetry::{CounterKind, EnergyWrite, SampleWrite, TelemetryBatch};
+use store::telemetry::TelemetryBatch;
 
 const TZ: &str = "Europe/Madrid";
 
@@ -22,17 +26,11 @@ struct Cast {
     single: i64,
 }
 
-async fn plant(app: &App, token: &str, name: &str) -> i64 {
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": name, "type": 2, "currency": "EUR", "timezone": TZ,
-                "lon": -3.7, "lat": 40.4, "totalPower": 8}),
-            Some(token),
-        )
-        .await;
-    r.expect_code(0);
-    r.data().as_i64().expect("plant id")
+/// A storage plant of `token` in the test zone.
+async fn storage_plant(app: &App, token: &str, name: &str) -> i64 {
+    let body = json!({"name": name, "type": 2, "currency": "EUR", "timezone": TZ,
+        "lon": -3.7, "lat": 40.4, "totalPower": 8});
+    plant(app, token, body).await
 }
 
 fn now() -> i64 {
@@ -82,18 +80,6 @@ fn three_phase_values() -> Value {
     v
 }
 
-fn energy(device: i64, plant: i64, day: &str, metric: &str, kwh: f64) -> EnergyWrite {
-    EnergyWrite {
-        device_id: device,
-        plant_id: Some(plant),
-        day: day.into(),
-        metric: metric.into(),
-        value: kwh,
-        kind: CounterKind::Daily,
-        rank: 0,
-    }
-}
-
 /// Ann (owner) with a plant, a gateway and two inverters reporting; Bob with his own.
 async fn cast(app: &App) -> Cast {
     let (ann_id, ann) = app
@@ -102,8 +88,8 @@ async fn cast(app: &App) -> Cast {
     let (bob_id, bob) = app
         .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
         .await;
-    let ann_plant = plant(app, &ann, "Ann storage plant").await;
-    let bob_plant = plant(app, &bob, "Bob storage plant").await;
+    let ann_plant = storage_plant(app, &ann, "Ann storage plant").await;
+    let bob_plant = storage_plant(app, &bob, "Bob storage plant").await;
     let s = &app.store;
     let gw = s
         .create_gateway("GW-ANN-0001", "KEY123", "deye-hybrid-1ph", now())
@@ -170,16 +156,8 @@ async fn cast(app: &App) -> Cast {
         (three, three_phase_values()),
         (bobs, single_phase_values()),
     ] {
-        batch.samples.push(SampleWrite {
-            device_id: device,
-            ts: t - 300_000,
-            payload: values.to_string(),
-        });
-        batch.samples.push(SampleWrite {
-            device_id: device,
-            ts: t,
-            payload: values.to_string(),
-        });
+        batch.samples.push(sample(device, t - 300_000, &values));
+        batch.samples.push(sample(device, t, &values));
     }
     for (d, kwh) in [(day, 12.5), (older, 20.0), (oldest, 7.25)] {
         let d = d.to_string();
@@ -207,12 +185,6 @@ async fn cast(app: &App) -> Cast {
         ann_plant,
         single,
     }
-}
-
-fn is_update_at(v: &Value) -> bool {
-    v.as_str().is_some_and(|s| {
-        chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%SZ").is_ok() && s.len() == 20
-    })
 }
 
 fn is_num_text(v: &Value) -> bool {

@@ -6,10 +6,15 @@ mod common;
 
 use chrono::{Datelike, Utc};
 use chrono_tz::Europe::Madrid;
-use common::{App, spawn};
-use domain::user::BuiltinRole;
+use common::{
+    App,
+    fixtures::{
+        People, bound_gateway, energy, is_update_at, numeric_string, people, plant, sample,
+    },
+    spawn,
+};
 use serde_json::{Value, json};
-use store::telemetry::{CounterKind, EnergyWrite, SampleWrite, TelemetryBatch};
+use store::telemetry::{EnergyWrite, TelemetryBatch};
 
 struct Cast {
     admin: String,
@@ -23,46 +28,15 @@ struct Cast {
 /// Ann's plant with a grid meter (two reports today, import/export on three days), a second
 /// meter without reports, and a weather station.
 async fn cast(app: &App) -> Cast {
-    let (_, admin) = app
-        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-        .await;
-    let (_, ann) = app
-        .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, bob) = app
-        .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": "Ann meter plant", "type": 1, "currency": "EUR",
-                "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 5}),
-            Some(&ann),
-        )
-        .await;
-    r.expect_code(0);
-    let plant = r.data().as_i64().expect("plant id");
-    app.post(
-        "/api/v1/gateway/create",
-        json!({"sn": "GW-MTR-01", "key": "KEY123"}),
-        Some(&admin),
+    let People { admin, ann, bob } = people(app).await;
+    let plant = plant(
+        app,
+        &ann,
+        json!({"name": "Ann meter plant", "type": 1, "currency": "EUR",
+            "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 5}),
     )
-    .await
-    .expect_code(0);
-    app.post(
-        &format!("/api/v1/plant/{plant}/gateway"),
-        json!({"sn": "GW-MTR-01", "key": "KEY123"}),
-        Some(&ann),
-    )
-    .await
-    .expect_code(0);
-    let gw = app
-        .store
-        .gateway_by_sn("GW-MTR-01")
-        .await
-        .expect("gateway")
-        .expect("gateway row")
-        .id;
+    .await;
+    let gw = bound_gateway(app, &admin, &ann, plant, "GW-MTR-01").await;
     let now = api::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: &'static str, protocol: &'static str| {
@@ -83,42 +57,23 @@ async fn cast(app: &App) -> Cast {
             "power": power, "power_factor": 0.98, "frequency": 50.01,
             "import_energy": 1234.56, "export_energy": 789.1, "total_energy": 2023.66,
         })
-        .to_string()
     };
     let station_report = json!({
         "irradiance": 812, "module_temperature": 41.3, "ambient_temperature": 24.6,
         "humidity": 55.5, "wind_speed": 3.2, "wind_direction": 225.4, "pressure": 1013.2,
         "today_irradiation": 4.21, "rainfall": 0,
-    })
-    .to_string();
+    });
     let today = Utc::now().with_timezone(&Madrid).date_naive();
     let energy = |day: String, metric: &str, value: f64| EnergyWrite {
-        device_id: meter,
-        plant_id: Some(plant),
-        day,
-        metric: metric.into(),
-        value,
-        kind: CounterKind::Daily,
         rank: 1,
+        ..energy(meter, plant, day, metric, value)
     };
     let year = today.year();
     let batch = TelemetryBatch {
         samples: vec![
-            SampleWrite {
-                device_id: meter,
-                ts: now - 300_000,
-                payload: meter_report(900.0),
-            },
-            SampleWrite {
-                device_id: meter,
-                ts: now,
-                payload: meter_report(-1500.0),
-            },
-            SampleWrite {
-                device_id: station,
-                ts: now,
-                payload: station_report,
-            },
+            sample(meter, now - 300_000, &meter_report(900.0)),
+            sample(meter, now, &meter_report(-1500.0)),
+            sample(station, now, &station_report),
         ],
         energy: vec![
             energy(today.to_string(), "grid_import", 3.5),
@@ -140,19 +95,6 @@ async fn cast(app: &App) -> Cast {
         meter,
         second,
     }
-}
-
-fn is_update_at(v: &Value) -> bool {
-    v.as_str()
-        .is_some_and(|s| s.len() == 20 && s.ends_with('Z') && &s[10..11] == "T")
-}
-
-#[track_caller]
-fn numeric_string(v: &Value, key: &str) {
-    let s = v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("{key} is not a string: {}", v[key]));
-    assert!(s.parse::<f64>().is_ok(), "{key}: {s}");
 }
 
 fn records(series: &Value, label: &str) -> Vec<(String, String)> {

@@ -10,10 +10,14 @@ use std::io::Cursor;
 use calamine::{Data as XlsData, Reader, Xlsx};
 use chrono::{Datelike, Duration, NaiveDate, Utc};
 use chrono_tz::Europe::London;
-use common::{App, spawn};
+use common::{
+    App,
+    fixtures::{People, bound_gateway, energy, is_update_at, people, plant, sample},
+    spawn,
+};
 use domain::user::BuiltinRole;
 use serde_json::{Value, json};
-use store::telemetry::{CounterKind, EnergyWrite, SampleWrite, TelemetryBatch};
+use store::telemetry::{EnergyWrite, TelemetryBatch};
 
 struct Cast {
     ann: String,
@@ -30,47 +34,16 @@ const LON: f64 = -0.72;
 /// Ann's storage plant (8 kWp, 0.20 GBP/kWh) with a hybrid inverter, a grid meter, a BMS and a
 /// weather station, each with fresh reports, and PV energy on four days.
 async fn cast(app: &App) -> Cast {
-    let (_, admin) = app
-        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-        .await;
-    let (_, ann) = app
-        .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, bob) = app
-        .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": "Ann storage plant", "type": 2, "currency": "GBP",
-                "timezone": "Europe/London", "lon": LON, "lat": LAT, "totalPower": 8,
-                "charges": [{"type": 1, "price": 0.2}]}),
-            Some(&ann),
-        )
-        .await;
-    r.expect_code(0);
-    let plant = r.data().as_i64().expect("plant id");
-    app.post(
-        "/api/v1/gateway/create",
-        json!({"sn": "GW-MON-01", "key": "KEY123"}),
-        Some(&admin),
+    let People { admin, ann, bob } = people(app).await;
+    let plant = plant(
+        app,
+        &ann,
+        json!({"name": "Ann storage plant", "type": 2, "currency": "GBP",
+            "timezone": "Europe/London", "lon": LON, "lat": LAT, "totalPower": 8,
+            "charges": [{"type": 1, "price": 0.2}]}),
     )
-    .await
-    .expect_code(0);
-    app.post(
-        &format!("/api/v1/plant/{plant}/gateway"),
-        json!({"sn": "GW-MON-01", "key": "KEY123"}),
-        Some(&ann),
-    )
-    .await
-    .expect_code(0);
-    let gw = app
-        .store
-        .gateway_by_sn("GW-MON-01")
-        .await
-        .expect("gateway")
-        .expect("gateway row")
-        .id;
+    .await;
+    let gw = bound_gateway(app, &admin, &ann, plant, "GW-MON-01").await;
     let now = api::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: &'static str, code: i64, protocol: &'static str| {
@@ -91,13 +64,7 @@ async fn cast(app: &App) -> Cast {
     let inverter_report = json!({
         "pv1_power": 3000, "pv2_power": 1000, "battery_power": -1500, "grid_ct_power": -500,
         "grid_power": -500, "load_power": 2000, "battery_soc": 55, "gen_power": 0,
-    })
-    .to_string();
-    let sample = |device_id: i64, ts: i64, payload: String| SampleWrite {
-        device_id,
-        ts,
-        payload,
-    };
+    });
     let today = Utc::now().with_timezone(&London).date_naive();
     let pv_days = vec![
         (today, 10.0),
@@ -105,15 +72,8 @@ async fn cast(app: &App) -> Cast {
         (today - Duration::days(40), 20.0),
         (today - Duration::days(400), 30.0),
     ];
-    let energy = |day: NaiveDate, metric: &str, value: f64| EnergyWrite {
-        device_id: inverter,
-        plant_id: Some(plant),
-        day: day.to_string(),
-        metric: metric.into(),
-        value,
-        kind: CounterKind::Daily,
-        rank: 0,
-    };
+    let energy =
+        |day: NaiveDate, metric: &str, value: f64| energy(inverter, plant, day, metric, value);
     let mut writes: Vec<EnergyWrite> = pv_days
         .iter()
         .map(|(d, kwh)| energy(*d, "pv", *kwh))
@@ -126,25 +86,20 @@ async fn cast(app: &App) -> Cast {
     ]);
     let batch = TelemetryBatch {
         samples: vec![
-            sample(inverter, now - 120_000, inverter_report.clone()),
-            sample(inverter, now - 60_000, inverter_report),
-            sample(meter, now - 60_000, json!({"power": -400}).to_string()),
-            sample(
-                bms,
-                now - 60_000,
-                json!({"power": -1500, "soc": 56}).to_string(),
-            ),
+            sample(inverter, now - 120_000, &inverter_report),
+            sample(inverter, now - 60_000, &inverter_report),
+            sample(meter, now - 60_000, &json!({"power": -400})),
+            sample(bms, now - 60_000, &json!({"power": -1500, "soc": 56})),
             sample(
                 station,
                 now - 600_000,
-                json!({"ambient_temperature": 18.5, "irradiance": 600}).to_string(),
+                &json!({"ambient_temperature": 18.5, "irradiance": 600}),
             ),
             sample(
                 station,
                 now - 60_000,
-                json!({"ambient_temperature": 21, "wind_speed": 3.2, "wind_direction": 225,
-                    "irradiance": 650, "rainfall": 0, "humidity": 55.5})
-                .to_string(),
+                &json!({"ambient_temperature": 21, "wind_speed": 3.2, "wind_direction": 225,
+                    "irradiance": 650, "rainfall": 0, "humidity": 55.5}),
             ),
         ],
         energy: writes,
@@ -157,11 +112,6 @@ async fn cast(app: &App) -> Cast {
         today,
         pv_days,
     }
-}
-
-fn is_update_at(v: &Value) -> bool {
-    v.as_str()
-        .is_some_and(|s| s.len() == 20 && s.ends_with('Z') && &s[10..11] == "T")
 }
 
 fn is_local_time(v: &Value) -> bool {
