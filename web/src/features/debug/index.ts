@@ -2,3 +2,4 @@ import { lazy } from 'react';
 
 export const DebugToolboxPage = lazy(() => import('./DebugToolboxPage'));
 export const DebugLogPage = lazy(() => import('./DebugLogPage'));
+export { DebugButton } from './DebugButton';

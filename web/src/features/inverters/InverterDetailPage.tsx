@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { inverterDetailQuery, type Port } from './api';
 import { UpgradeButton } from '@/features/upgrades';
+import { DebugButton } from '@/features/debug';
 import { PowerButtons } from '@/features/settings';
 import { InfoTab } from './InfoTab';
 import { PortTab } from './PortTab';
@@ -85,6 +86,7 @@ export default function InverterDetailPage() {
             children: (
               <Flex vertical gap={16}>
                 <PowerButtons sn={inv.sn} keys={inv.plantPermission ?? []} />
+                <DebugButton kind="inverter" sn={inv.sn} keys={inv.plantPermission ?? []} />
                 <InfoTab inv={inv} />
               </Flex>
             ),
