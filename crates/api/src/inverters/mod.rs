@@ -117,7 +117,7 @@ impl Inverter {
     }
 
     pub async fn latest(&self, app: &AppState) -> ApiResult<Option<Reading>> {
-        Ok(readings::latest(&app, self.row.id).await?)
+        Ok(readings::latest(app, self.row.id).await?)
     }
 
     /// This inverter's energy per metric over `days`, in kWh.
