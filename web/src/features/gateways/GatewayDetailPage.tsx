@@ -110,7 +110,7 @@ export default function GatewayDetailPage() {
           g && (
             <Flex gap={8} wrap>
               <UpgradeButton target="gateway" sn={g.sn} />
-              <GatewayActions sn={g.sn} protocol={g.protocolType} onPlant={g.plantId !== null} />
+              <GatewayActions sn={g.sn} protocol={g.protocolType} plantId={g.plantId} />
             </Flex>
           )
         }

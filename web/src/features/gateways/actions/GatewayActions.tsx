@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { isApiError } from '@/shared/http';
+import { plantDetailQuery } from '@/features/plants/api';
 import { useCan } from '@/shared/permissions';
 import { protocolsQuery, replaceGateway, settingsSwitch, updateProtocol } from './api';
 import { RestartDialog } from './RestartDialog';
@@ -20,8 +21,8 @@ interface Props {
   sn: string;
   /** Its current protocol config code. */
   protocol: string;
-  /** Whether it is on a plant (only a plant's gateway can be replaced). */
-  onPlant: boolean;
+  /** Its plant: the plant's permissions decide (a maintainer may restart); none for stock. */
+  plantId: number | null;
 }
 
 /** Replace: the plant gets the new gateway (SN and key) and keeps its devices and history. */
@@ -161,14 +162,25 @@ function ProtocolDialog({
  * the settings switch and the debug toolbox. Each button shows only with its permission; the
  * server checks again per plant.
  */
-export function GatewayActions({ sn, protocol, onPlant }: Props) {
+export function GatewayActions({ sn, protocol, plantId }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const mayRestart = useCan('gateway.restart');
-  const mayReplace = useCan('gateway.replace');
-  const mayProtocol = useCan('gateway.protocol');
-  const maySetting = useCan('inverter.setting');
-  const mayDebug = useCan('inverter.debug');
+  const role = {
+    'gateway.restart': useCan('gateway.restart'),
+    'gateway.replace': useCan('gateway.replace'),
+    'gateway.protocol': useCan('gateway.protocol'),
+    'inverter.setting': useCan('inverter.setting'),
+    'inverter.debug': useCan('inverter.debug'),
+  };
+  // On a plant the server checks the plant's keys (a maintainer's differ from their role's).
+  const plant = useQuery({ ...plantDetailQuery(plantId ?? 0), enabled: plantId !== null });
+  const can = (key: keyof typeof role) =>
+    plantId === null ? role[key] : (plant.data?.plantPermission ?? []).includes(key);
+  const mayRestart = can('gateway.restart');
+  const mayReplace = can('gateway.replace') && plantId !== null;
+  const mayProtocol = can('gateway.protocol');
+  const maySetting = can('inverter.setting');
+  const mayDebug = can('inverter.debug');
   const [dialog, setDialog] = useState<'restart' | 'replace' | 'protocol' | null>(null);
   const [switching, setSwitching] = useState(false);
 
@@ -202,7 +214,7 @@ export function GatewayActions({ sn, protocol, onPlant }: Props) {
           {t('gatewayActions.restart')}
         </Button>
       )}
-      {mayReplace && onPlant && (
+      {mayReplace && (
         <Button
           icon={<SwapOutlined />}
           onClick={() => setDialog('replace')}
