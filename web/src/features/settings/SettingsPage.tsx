@@ -113,7 +113,14 @@ function SlotCell({ fields, name }: { fields: Map<string, Field>; name: string }
     );
   return (
     <Form.Item name={name} rules={[rule]} style={{ margin: 0 }}>
-      <Input size="small" style={{ width: 96 }} data-testid={`field-${name}`} aria-label={name} />
+      <Input
+        size="small"
+        style={{ width: 96 }}
+        data-testid={`field-${name}`}
+        aria-label={name}
+        // Times are HH:MM: the colon is what the global special-character filter blocks.
+        data-keyfilter={field.type === 'time' ? 'off' : undefined}
+      />
     </Form.Item>
   );
 }
