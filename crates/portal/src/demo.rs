@@ -98,13 +98,21 @@ pub async fn backfill(
 ) -> anyhow::Result<usize> {
     use devices::report::{Item, Submission};
     let now = chrono::Utc::now();
-    let start = now - chrono::Duration::days(days);
+    // Reports at five past each hour: the simulator's trips start at the top of an hour and
+    // last 10-40 minutes, so the history catches them (and their recovery an hour later) and
+    // the demo has past events to show.
+    let top_of_hour = now.timestamp() - now.timestamp().rem_euclid(3600);
+    let start = chrono::DateTime::from_timestamp(top_of_hour + 300, 0).unwrap_or(now)
+        - chrono::Duration::days(days);
     let steps = days * 24;
     let mut pending = Vec::new();
     let mut sent = 0;
     for gw in fleet.iter_mut() {
         for i in 1..=steps {
             let at = start + chrono::Duration::hours(i);
+            if at > now {
+                break;
+            }
             let (_, telemetry) = gw.telemetry(at, 3600.0, configs);
             let (done, answer) = tokio::sync::oneshot::channel();
             let submission = Submission {
