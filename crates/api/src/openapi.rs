@@ -16,6 +16,7 @@ use crate::{
     versions,
 };
 use crate::{events, messages};
+use crate::{audit, commands, settings};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -85,6 +86,9 @@ use crate::{events, messages};
         upgrades::inverter::upgrade, upgrades::inverter::batch, upgrades::inverter::progress,
         upgrades::inverter::cancel, upgrades::gateway::upgrade, upgrades::gateway::batch,
         upgrades::gateway::progress, upgrades::batch_progress,
+        audit::list, commands::status, commands::boot, commands::shutdown,
+        settings::values::support, settings::values::read, settings::values::set,
+        settings::profiles::params, settings::profiles::list, settings::profiles::save,
     )
 )]
 struct ApiDoc;

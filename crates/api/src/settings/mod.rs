@@ -3,8 +3,8 @@
 //! `set_params` command the screen follows to applied or failed, and users' custom profiles.
 //! The field catalogue and the validation rule live in `domain::settings`.
 
-mod profiles;
-mod values;
+pub(crate) mod profiles;
+pub(crate) mod values;
 
 use axum::{
     Router,
