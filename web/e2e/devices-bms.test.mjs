@@ -4,94 +4,12 @@
 // user's unit; a meter's phases, history, rename and master flag; a weather station's values
 // and day chart; another owner seeing none of them.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, launch, newPage, signIn } from './browser.mjs';
-import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+import { DEMO, startDemoServer } from './demo.mjs';
+import { USERS } from './server.mjs';
 
-/** The owner `portal serve --demo` creates (crates/portal/src/demo.rs). */
-const DEMO = { account: 'demo@example.com', password: 'demo1234' };
 const RENAMED = 'E2E grid meter';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** `portal serve --demo` in its own data directory, plus the plain owner of `USERS`. */
-async function startDemoServer() {
-  if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
-  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
-    throw new Error("web/dist is missing: run 'npm run build' first");
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-bms-'));
-  const port = await freePort();
-  const env = { ...process.env };
-  delete env.PORTAL_DATABASE_URL;
-  Object.assign(env, {
-    PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
-    PORTAL_MQTT_ADDR: `127.0.0.1:${await freePort()}`,
-  });
-  const owner = USERS.owner;
-  const created = spawnSync(
-    PORTAL_BIN,
-    ['admin', 'create-user', '--account', owner.account, '--password', owner.password].concat([
-      '--role',
-      owner.role,
-      '--nickname',
-      owner.nickname,
-    ]),
-    { env, encoding: 'utf8' },
-  );
-  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
-  let output = '';
-  const child = spawn(PORTAL_BIN, ['serve', '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`portal exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/anonymous/config`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`portal did not answer:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => {
-          const t = setTimeout(() => {
-            child.kill('SIGKILL');
-            r();
-          }, 5000);
-          child.once('exit', () => {
-            clearTimeout(t);
-            r();
-          });
-        });
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Polls `url` until `ready(data)` holds (the demo's devices report within seconds). */
 async function waitFor(page, url, ready) {
@@ -111,7 +29,7 @@ describe('batteries, meters and weather stations', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer();
+    server = await startDemoServer('portal-e2e-bms-');
     browser = await launch();
   });
   after(async () => {

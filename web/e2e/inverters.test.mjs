@@ -2,105 +2,12 @@
 // with history): the list with its counts and filters, one inverter's detail with real
 // readings and charts, renaming with the 32-byte rule, and another owner seeing none of them.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, launch, newPage, signIn } from './browser.mjs';
-import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+import { DEMO, startDemoServer } from './demo.mjs';
+import { USERS } from './server.mjs';
 
-/** The owner `portal serve --demo` creates (crates/portal/src/demo.rs). */
-const DEMO = { account: 'demo@example.com', password: 'demo1234' };
 const RENAMED = 'E2E roof inverter';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * `portal serve --demo` in its own data directory (the shared harness starts servers without
- * the demo fleet); the owner of `USERS` is created too, to check that it sees nothing.
- */
-async function startDemoServer() {
-  if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
-  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
-    throw new Error("web/dist is missing: run 'npm run build' first");
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-inverters-'));
-  const port = await freePort();
-  const env = { ...process.env };
-  delete env.PORTAL_DATABASE_URL;
-  Object.assign(env, {
-    PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
-    // the embedded device broker on a free port of its own
-    PORTAL_MQTT_ADDR: `127.0.0.1:${await freePort()}`,
-  });
-  const owner = USERS.owner;
-  const created = spawnSync(
-    PORTAL_BIN,
-    [
-      'admin',
-      'create-user',
-      '--account',
-      owner.account,
-      '--password',
-      owner.password,
-      '--role',
-      owner.role,
-      '--nickname',
-      owner.nickname,
-    ],
-    { env, encoding: 'utf8' },
-  );
-  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
-  let output = '';
-  const child = spawn(PORTAL_BIN, ['serve', '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`portal exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/anonymous/config`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`portal did not answer:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    log: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => {
-          const t = setTimeout(() => {
-            child.kill('SIGKILL');
-            r();
-          }, 5000);
-          child.once('exit', () => {
-            clearTimeout(t);
-            r();
-          });
-        });
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Polls the API until the demo's inverters have reported (the first history batches). */
 async function waitForInverters(page) {
@@ -118,7 +25,7 @@ describe('inverters', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer();
+    server = await startDemoServer('portal-e2e-inverters-');
     browser = await launch();
   });
   after(async () => {
