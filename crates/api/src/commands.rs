@@ -75,7 +75,7 @@ fn refusal(e: DispatchError) -> ApiError {
         DispatchError::BadTimeout => DomainError::invalid("timeout").into(),
         DispatchError::Publish(cause) => {
             tracing::warn!(%cause, "command not published");
-            Code::ConnectionFailed.into()
+            Code::CommandFailed.into()
         }
         DispatchError::Store(e) => e.into(),
     }
