@@ -231,3 +231,108 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
         app.get("/api/v1/audit", None).await.expect_401();
     }
 }
+
+#[tokio::test]
+async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
+    for app in spawn().await {
+        let (_, admin) = app
+            .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
+            .await;
+        let acme = app.company("Acme Solar").await;
+        let other = app.company("Other Solar").await;
+        let (_, boss) = app
+            .signed_in("boss@acme.example", BuiltinRole::CompanyAdmin, Some(acme))
+            .await;
+        let (_, staff) = app
+            .signed_in("staff@acme.example", BuiltinRole::CompanyStaff, Some(acme))
+            .await;
+        let (_, rival) = app
+            .signed_in(
+                "rival@other.example",
+                BuiltinRole::CompanyStaff,
+                Some(other),
+            )
+            .await;
+        // The company admin creates the plant (a company plant), with the gateway and inverter.
+        let r = app
+            .post(
+                "/api/v1/plant",
+                json!({"name": "Acme roof", "type": 2, "currency": "EUR",
+                    "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 8}),
+                Some(&boss),
+            )
+            .await;
+        let plant = r.expect_code(0).data().as_i64().expect("plant");
+        app.post(
+            "/api/v1/gateway/create",
+            json!({"sn": "GW-AUD02", "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
+            Some(&admin),
+        )
+        .await
+        .expect_code(0);
+        app.post(
+            &format!("/api/v1/plant/{plant}/gateway"),
+            json!({"sn": "GW-AUD02", "key": "KEY123"}),
+            Some(&boss),
+        )
+        .await
+        .expect_code(0);
+        let gw = app
+            .store
+            .gateway_by_sn("GW-AUD02")
+            .await
+            .expect("gateway")
+            .expect("registered");
+        let inverter = app
+            .store
+            .upsert_device(
+                "INV-AUD02",
+                gw.id,
+                "inverter",
+                93,
+                "deye-hybrid-3ph-lv",
+                "M",
+                None,
+                1,
+            )
+            .await
+            .expect("device");
+        let l = linked(app).await;
+        let app = &l.app;
+        let _gw = gateway(&l, "GW-AUD02", "KEY123", Mode::Answer).await;
+        app.store
+            .apply_statuses(&[(inverter, 1, true)], &[])
+            .await
+            .expect("status");
+
+        // Company staff may change settings (their role has the key) but not switch power.
+        app.post(
+            "/api/v1/common/setting/INV-AUD02/set",
+            json!({"zeroExportPower": "50"}),
+            Some(&staff),
+        )
+        .await
+        .expect_code(0);
+        app.get("/api/v1/inverter/INV-AUD02/shutdown", Some(&staff))
+            .await
+            .expect_code(2);
+        // Another company's staff do not see the inverter at all.
+        app.post(
+            "/api/v1/common/setting/INV-AUD02/set",
+            json!({"zeroExportPower": "60"}),
+            Some(&rival),
+        )
+        .await
+        .expect_code(600);
+
+        let (n, entries) = list(app, &boss, "").await;
+        assert_eq!(n, 1, "the company admin reads the company plant's entry");
+        assert_eq!(
+            (&entries[0]["account"], &entries[0]["action"]),
+            (&json!("staff@acme.example"), &json!("setting.set"))
+        );
+        assert_eq!(list(app, &staff, "").await.0, 1);
+        assert_eq!(list(app, &rival, "").await.0, 0);
+        assert_eq!(list(app, &admin, "").await.0, 1);
+    }
+}
