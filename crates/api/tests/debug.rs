@@ -467,3 +467,77 @@ async fn a_silent_device_times_out_and_a_refusing_one_fails() {
         assert!(e["reply"].is_null());
     }
 }
+
+#[tokio::test]
+async fn company_staff_read_their_companys_exchanges_and_nobody_elses() {
+    for app in spawn().await {
+        let l = linked(app).await;
+        let app = &l.app;
+        let c = cast(app).await;
+        let acme = app.company("Acme").await;
+        let (_, boss) = app
+            .signed_in("boss@acme.example", BuiltinRole::CompanyAdmin, Some(acme))
+            .await;
+        let (_, clerk) = app
+            .signed_in("clerk@acme.example", BuiltinRole::CompanyStaff, Some(acme))
+            .await;
+        let r = app
+            .post(
+                "/api/v1/plant",
+                json!({"name": "Acme plant", "type": 1, "currency": "EUR", "timezone": "Europe/Madrid",
+                    "lon": -3.7, "lat": 40.4, "totalPower": 5}),
+                Some(&boss),
+            )
+            .await;
+        r.expect_code(0);
+        let plant = r.data().as_i64().expect("plant");
+        app.post(
+            "/api/v1/gateway/create",
+            json!({"sn": "GW-ACME01", "key": "KEY123"}),
+            Some(&c.admin),
+        )
+        .await
+        .expect_code(0);
+        app.post(
+            &format!("/api/v1/plant/{plant}/gateway"),
+            json!({"sn": "GW-ACME01", "key": "KEY123"}),
+            Some(&boss),
+        )
+        .await
+        .expect_code(0);
+        let _gw = gateway(&l, "GW-ACME01", "KEY123", Mode::Answer).await;
+        let r = app
+            .post(
+                "/api/v1/gateway/GW-ACME01/debug",
+                json!({"code": READ_2}),
+                Some(&boss),
+            )
+            .await;
+        r.expect_code(0);
+        let id = r.data()["commandId"].as_i64().expect("id");
+        assert_eq!(final_reply(app, &boss, id).await["status"], "succeeded");
+
+        // The colleague reads it (company plant), Ann does not; Ann's own list stays hers.
+        let r = app.get("/api/v1/logger/debug", Some(&clerk)).await;
+        assert_eq!(r.data()["total"], 1);
+        assert_eq!(r.data()["infos"][0]["sn"], "GW-ACME01");
+        let r = app
+            .get(&format!("/api/v1/debug/reply?id={id}"), Some(&clerk))
+            .await;
+        assert_eq!(r.data()["commandId"], id);
+        let r = app.get("/api/v1/logger/debug", Some(&c.ann)).await;
+        assert_eq!(r.data()["total"], 0);
+        let r = app
+            .get(&format!("/api/v1/debug/reply?id={id}"), Some(&c.ann))
+            .await;
+        assert!(r.data().is_null());
+        // Company staff hold no inverter.debug: they read but may not send.
+        app.post(
+            "/api/v1/gateway/GW-ACME01/debug",
+            json!({"code": READ_2}),
+            Some(&clerk),
+        )
+        .await
+        .expect_code(2);
+    }
+}
