@@ -37,6 +37,9 @@ export async function startDemoServer(prefix = 'portal-e2e-demo-') {
     PORTAL_DATA_DIR: dataDir,
     PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
     PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,
+    // Enough history for month and year bars and past events, at a fraction of a year's
+    // start-up time in a debug build.
+    PORTAL_DEMO_HISTORY_DAYS: '45',
   });
   for (const user of [USERS.owner, USERS.admin]) {
     const created = spawnSync(
