@@ -829,11 +829,17 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
         r.expect_code(0);
         assert_eq!(r.data()["state"], "sending");
         assert_eq!(device_status(app, "INV-SILENT-01").await, 4);
-        // The sweeper, run as if the deadline (15 minutes) had passed.
+        // The sweeper, run as if the deadline (15 minutes) had passed: the upgrade fails and the
+        // inverter leaves Upgrading before anyone reads the progress.
         app.store
             .time_out_commands(now() + 16 * 60 * 1000)
             .await
             .expect("sweep");
+        let ended = devices::link::sync_ended_upgrades(&app.store)
+            .await
+            .expect("sync");
+        assert_eq!(ended, 1);
+        assert_eq!(device_status(app, "INV-SILENT-01").await, 1);
         let p = app
             .get(
                 "/api/v1/inverter/INV-SILENT-01/upgrade/progress",

@@ -33,11 +33,18 @@ pub struct RunOptions {
     pub upload_cycle_secs: i64,
 }
 
+/// The software a simulated gateway runs until it is upgraded.
+const SOFT_VER: &str = "SIM-1.4.2";
+
 fn status(online: bool, cycle: i64) -> Vec<u8> {
+    status_with(online, cycle, SOFT_VER)
+}
+
+fn status_with(online: bool, cycle: i64, soft_ver: &str) -> Vec<u8> {
     let s = GatewayStatus {
         v: PAYLOAD_VERSION,
         online,
-        soft_ver: Some("SIM-1.4.2".into()),
+        soft_ver: Some(soft_ver.into()),
         hard_ver: Some("H2".into()),
         signal: Some(-61),
         comm_type: Some("WiFi".into()),
@@ -156,6 +163,10 @@ pub async fn run_with(
                     publish_reply(&client, &sn, &reply).await;
                     if !commands::is_final(&reply) {
                         still.push((job, started));
+                    } else if reply.code == 0 && job.cmd.sn == sn {
+                        // A gateway announces the software it now runs, as after a reboot.
+                        let payload = status_with(true, opts.upload_cycle_secs, &job.version);
+                        let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, payload).await;
                     }
                 }
                 jobs = still;

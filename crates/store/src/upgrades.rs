@@ -174,6 +174,17 @@ impl Store {
         update: &UpgradeUpdate,
         now: i64,
     ) -> Result<(bool, Option<UpgradeRow>)> {
+        if update.state.is_final() {
+            // The device first: whoever reads the upgrade as ended must find the inverter out
+            // of Upgrading. Running this twice (a reply and a read racing) changes nothing.
+            let sql = format!(
+                "UPDATE devices SET upgrading = FALSE, \
+                 status = CASE WHEN online THEN 1 ELSE 0 END \
+                 WHERE sn = (SELECT device_sn FROM upgrades WHERE command_id = $1 \
+                 AND target = 'inverter' AND {OPEN})"
+            );
+            exec!(self, &sql, command_id)?;
+        }
         let finished = update.state.is_final().then_some(now);
         let sql = format!(
             "UPDATE upgrades SET state = $2, \
@@ -193,20 +204,7 @@ impl Store {
             now,
             update.cancellable
         )? == 1;
-        let row = self.upgrade_by_command(command_id).await?;
-        if moved
-            && update.state.is_final()
-            && let Some(row) = &row
-            && row.target == "inverter"
-        {
-            exec!(
-                self,
-                "UPDATE devices SET upgrading = FALSE, \
-                 status = CASE WHEN online THEN 1 ELSE 0 END WHERE sn = $1",
-                &row.device_sn
-            )?;
-        }
-        Ok((moved, row))
+        Ok((moved, self.upgrade_by_command(command_id).await?))
     }
 
     /// Replaces a device's reported versions (JSON text), e.g. after a successful upgrade.

@@ -164,6 +164,10 @@ impl Dispatcher {
                     Ok(n) => {
                         metrics::counter!("portal_commands_timed_out_total").increment(n);
                         tracing::info!(n, "commands timed out");
+                        // Upgrades carried by those commands end as failed.
+                        if let Err(e) = super::replies::sync_ended_upgrades(&store).await {
+                            tracing::warn!(%e, "upgrades not brought in step");
+                        }
                     }
                     Err(e) => tracing::warn!(%e, "command sweeper failed"),
                 }

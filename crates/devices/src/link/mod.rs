@@ -29,7 +29,7 @@ use std::{
 pub use broker::{Broker, BrokerConfig, BrokerError};
 pub use client::{ClientConfig, LinkClient, LinkStats};
 pub use dispatch::{DispatchError, Dispatcher};
-pub use replies::{status_of as reply_status, sync_upgrade, upgrade_update};
+pub use replies::{status_of as reply_status, sync_ended_upgrades, sync_upgrade, upgrade_update};
 use store::Store;
 
 use crate::report::SubmissionTx;

@@ -93,37 +93,60 @@ pub fn upgrade_update(cmd: &CommandRow) -> UpgradeUpdate {
     }
 }
 
+/// Brings every running upgrade whose command has ended (timed out, typically) in step with it,
+/// so a device whose gateway went silent does not stay Upgrading until someone looks.
+pub async fn sync_ended_upgrades(store: &Store) -> Result<usize, StoreError> {
+    let mut n = 0;
+    for row in store.open_upgrades().await? {
+        let Some(command_id) = row.command_id else {
+            continue;
+        };
+        if let Some(cmd) = store.command(command_id).await?
+            && cmd.status().is_final()
+        {
+            sync_upgrade(store, &cmd).await?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// Brings the upgrade carried by `cmd` in step with it. When it has just succeeded, the
-/// device's (or gateway's) software version becomes the one it was upgraded to.
+/// device's (or gateway's) software version becomes the one it was upgraded to, before the
+/// upgrade reads as ended (so whoever sees it ended sees the new version too).
 pub async fn sync_upgrade(
     store: &Store,
     cmd: &CommandRow,
 ) -> Result<Option<UpgradeRow>, StoreError> {
     let now = crate::link::now_ms();
-    let (moved, row) = store
-        .apply_upgrade_update(cmd.id, &upgrade_update(cmd), now)
-        .await?;
-    if let Some(row) = &row
-        && moved
-        && row.state() == UpgradeState::Successful
+    let update = upgrade_update(cmd);
+    if update.state == UpgradeState::Successful
+        && let Some(row) = store.upgrade_by_command(cmd.id).await?
+        && !row.state().is_final()
     {
-        if row.target == "gateway" {
-            store
-                .set_gateway_soft_ver(&row.device_sn, &row.version, now)
-                .await?;
-        } else if let Some(device) = store.device_by_sn(&row.device_sn).await? {
-            let mut versions: Value =
-                serde_json::from_str(&device.versions).unwrap_or_else(|_| serde_json::json!({}));
-            if !versions.is_object() {
-                versions = serde_json::json!({});
-            }
-            versions["softVer"] = Value::String(row.version.clone());
-            store
-                .set_device_versions(&row.device_sn, &versions.to_string(), now)
-                .await?;
-        }
+        set_version(store, &row, now).await?;
     }
+    let (_, row) = store.apply_upgrade_update(cmd.id, &update, now).await?;
     Ok(row)
+}
+
+async fn set_version(store: &Store, row: &UpgradeRow, now: i64) -> Result<(), StoreError> {
+    if row.target == "gateway" {
+        store
+            .set_gateway_soft_ver(&row.device_sn, &row.version, now)
+            .await?;
+    } else if let Some(device) = store.device_by_sn(&row.device_sn).await? {
+        let mut versions: Value =
+            serde_json::from_str(&device.versions).unwrap_or_else(|_| serde_json::json!({}));
+        if !versions.is_object() {
+            versions = serde_json::json!({});
+        }
+        versions["softVer"] = Value::String(row.version.clone());
+        store
+            .set_device_versions(&row.device_sn, &versions.to_string(), now)
+            .await?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
