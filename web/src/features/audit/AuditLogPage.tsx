@@ -26,6 +26,7 @@ import {
   KNOWN_ACTIONS,
   outcome,
   outcomeColor,
+  targetPath,
   type AuditEntry,
   type AuditQuery,
 } from './api';
@@ -70,9 +71,10 @@ export default function AuditLogPage() {
     {
       key: 'target',
       title: t('audit.column.target'),
-      render: (_, r) => (
-        <Link to={`/device/inverter/${encodeURIComponent(r.target)}`}>{r.target}</Link>
-      ),
+      render: (_, r) => {
+        const to = targetPath(r);
+        return to ? <Link to={to}>{r.target}</Link> : r.target;
+      },
     },
     {
       key: 'plant',
@@ -95,7 +97,7 @@ export default function AuditLogPage() {
         const s = outcome(r);
         return (
           <Tag color={outcomeColor(s)} data-testid="audit-result">
-            {t(`audit.result.${s}`)}
+            {i18n.exists(`audit.result.${s}`) ? t(`audit.result.${s}`) : s}
           </Tag>
         );
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcome, outcomeColor } from './api';
+import { outcome, outcomeColor, targetPath } from './api';
 
 describe('audit outcome', () => {
   it('follows the command once there is one', () => {
@@ -8,5 +8,13 @@ describe('audit outcome', () => {
     expect(outcomeColor('timed_out')).toBe('error');
     expect(outcomeColor('sent')).toBe('processing');
     expect(outcomeColor('succeeded')).toBe('success');
+  });
+
+  it('links the target to its screen', () => {
+    expect(targetPath({ action: 'gateway.restart', target: 'GW 1' })).toBe(
+      '/device/gateway/GW%201',
+    );
+    expect(targetPath({ action: 'setting.set', target: 'INV1' })).toBe('/device/inverter/INV1');
+    expect(targetPath({ action: 'firmware.upload', target: 'fw-2.0' })).toBeNull();
   });
 });

@@ -46,8 +46,33 @@ export const DEFAULT_AUDIT_QUERY: AuditQuery = {
   edate: '',
 };
 
-/** Actions issue 7 records (others appear by name). */
-export const KNOWN_ACTIONS = ['setting.set', 'inverter.boot', 'inverter.shutdown'];
+/** Actions the portal records (an action not listed here still shows, by name). */
+export const KNOWN_ACTIONS = [
+  'setting.set',
+  'inverter.boot',
+  'inverter.shutdown',
+  'inverter.upgrade',
+  'inverter.upgrade.cancel',
+  'inverter.debug',
+  'gateway.restart',
+  'gateway.replace',
+  'gateway.protocol',
+  'gateway.settings',
+  'gateway.debug',
+  'gateway.upgrade',
+  'gateway.unbind',
+  'gateway.delete',
+  'firmware.upload',
+];
+
+/** The screen of an entry's target: an inverter, a gateway, or none (firmware). */
+export function targetPath(e: Pick<AuditEntry, 'action' | 'target'>): string | null {
+  const sn = encodeURIComponent(e.target);
+  if (e.action.startsWith('gateway.')) return `/device/gateway/${sn}`;
+  if (e.action.startsWith('inverter.') || e.action.startsWith('setting.'))
+    return `/device/inverter/${sn}`;
+  return null;
+}
 
 export const auditQuery = (q: AuditQuery) =>
   queryOptions({
