@@ -1,5 +1,5 @@
 // Firmware upgrades against the demo simulator: the administrator uploads firmware through the
-// API, batch-upgrades several inverters from the inverter list (one of the firmware's type, two
+// API, batch-upgrades several inverters selected in the inverter list (one of the firmware's type, two
 // of other types that are refused with their reason) and watches the live progress to the end
 // (the simulated upgrade takes 10-20 s and fails one time in ten); the audit log records the
 // start and the refusals. An owner without the upgrade key sees no upgrade button.
@@ -78,8 +78,17 @@ describe('firmware upgrades', () => {
 
     await page.goto(`${server.url}/device/inverter`);
     await page.getByTestId('inverters-title').waitFor();
+    // select the rows, then the batch upgrade starts from them
+    const table = page.getByTestId('inverter-table');
+    for (const inv of [target, ...others]) {
+      await table.locator('tr', { hasText: inv.sn }).locator('input[type="checkbox"]').check();
+    }
     await page.getByTestId('upgrade-batch').click();
-    await page.getByTestId('upgrade-sns').fill([target.sn, ...others.map((o) => o.sn)].join('\n'));
+    const sns = page.getByTestId('upgrade-sns');
+    const typed = (await sns.inputValue()).split('\n').sort();
+    assert.deepEqual(typed, [target.sn, ...others.map((o) => o.sn)].sort());
+    // the firmware offered follows the first SN's type: put the target first
+    await sns.fill([target.sn, ...others.map((o) => o.sn)].join('\n'));
     await choose(page, page.getByTestId('upgrade-firmware'), 'E2E_2_0');
     await page.getByTestId('upgrade-start').click();
 

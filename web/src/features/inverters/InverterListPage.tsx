@@ -30,7 +30,7 @@ import {
 } from './api';
 import { deviceStatus, DEVICE_STATUSES } from './status';
 import { inverterTypeLabelKey, TYPE_FILTER_CODES } from './typeLabel';
-import { UpgradeButton } from '@/features/upgrades';
+import { useUpgradeSelection } from '@/features/upgrades';
 
 /** Local time of an `updateAt` (UTC on the wire). */
 const localTime = (v: string | null | undefined) =>
@@ -43,6 +43,7 @@ export default function InverterListPage() {
   const [sn, setSn] = useState('');
   const [gsn, setGsn] = useState('');
   const [version, setVersion] = useState('');
+  const upgrade = useUpgradeSelection('inverter');
   const list = useQuery(inverterListQuery(query));
   const counts = useQuery(inverterCountsQuery);
   const plants = useQuery(plantOptionsQuery);
@@ -253,7 +254,7 @@ export default function InverterListPage() {
             onSearch={(v) => update({ softVer: v })}
             style={{ width: 180 }}
           />
-          <UpgradeButton target="inverter" />
+          {upgrade.button}
         </Flex>
         {list.isError ? (
           <Result
@@ -264,6 +265,7 @@ export default function InverterListPage() {
         ) : (
           <Table<InverterRow>
             rowKey="sn"
+            rowSelection={upgrade.rowSelection}
             data-testid="inverter-table"
             columns={columns}
             dataSource={list.data?.infos ?? []}

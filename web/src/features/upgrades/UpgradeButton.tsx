@@ -12,10 +12,12 @@ interface Props {
   sn?: string;
   /** The plant's keys for this device (`plantPermission`), when known: they decide. */
   plantKeys?: string[];
+  /** SNs selected in a list, filled in when the dialog opens. */
+  preset?: string[];
 }
 
 /** Opens the upgrade dialog; hidden without the upgrade key (the server refuses too). */
-export function UpgradeButton({ target, sn, plantKeys }: Props) {
+export function UpgradeButton({ target, sn, plantKeys, preset }: Props) {
   const { t } = useTranslation();
   const key = target === 'gateway' ? 'gateway.upgrade' : 'inverter.upgrade';
   const role = useCan(key);
@@ -32,10 +34,13 @@ export function UpgradeButton({ target, sn, plantKeys }: Props) {
         {sn ? t('upgrades.upgrade') : t('upgrades.batchUpgrade')}
       </Button>
       <UpgradeDialog
+        // A fresh dialog on every opening, starting from the current selection.
+        key={open ? 'open' : 'closed'}
         open={open}
         onClose={() => setOpen(false)}
         target={target}
         fixed={sn ? [sn] : undefined}
+        preset={preset}
       />
     </>
   );

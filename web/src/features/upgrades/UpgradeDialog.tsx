@@ -35,6 +35,8 @@ interface Props {
   target: UpgradeTarget;
   /** Upgrade these SNs; without it the user types them. */
   fixed?: string[];
+  /** SNs to start the typed list with (a list's selection). */
+  preset?: string[];
 }
 
 /** The live progress of a started batch: one bar for the batch, one per device, totals. */
@@ -174,9 +176,9 @@ function BatchView({ start, target }: { start: BatchStart; target: UpgradeTarget
  * batch to its end (a live bar for the batch and each device, cancel where the device supports
  * it, totals with the reasons of failures).
  */
-export function UpgradeDialog({ open, onClose, target, fixed }: Props) {
+export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
+  const [text, setText] = useState((preset ?? []).join('\n'));
   const [firmId, setFirmId] = useState<number | null>(null);
   const [start, setStart] = useState<BatchStart | null>(null);
   const [busy, setBusy] = useState(false);

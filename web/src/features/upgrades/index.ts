@@ -1,2 +1,3 @@
 export { UpgradeButton } from './UpgradeButton';
 export { UpgradeDialog } from './UpgradeDialog';
+export { useUpgradeSelection } from './useUpgradeSelection';
