@@ -40,7 +40,7 @@ interface Props {
 }
 
 /** The live progress of a started batch: one bar for the batch, one per device, totals. */
-function BatchView({ start, target }: { start: BatchStart; target: UpgradeTarget }) {
+export function BatchView({ start, target }: { start: BatchStart; target: UpgradeTarget }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
