@@ -1,0 +1,126 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import '@/shared/i18n';
+import { ApiError } from '@/shared/http';
+import type { Support, Values } from './api';
+import SettingsPage from './SettingsPage';
+
+const get = vi.fn();
+const post = vi.fn();
+vi.mock('@/shared/http', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/shared/http')>()),
+  http: {
+    get: (...args: unknown[]) => get(...args) as unknown,
+    post: (...args: unknown[]) => post(...args) as unknown,
+  },
+}));
+
+// jsdom has no ResizeObserver; antd's table measures itself with one
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+const support: Support = {
+  support: true,
+  sn: 'INV1',
+  family: 'hybrid_lv',
+  editable: true,
+  groups: [
+    {
+      key: 'battery',
+      fields: [
+        {
+          key: 'batteryMaxCurrentCharge',
+          group: 'battery',
+          unit: 'A',
+          default: '100',
+          selectable: true,
+          type: 'number',
+          min: 0,
+          max: 240,
+          decimals: 0,
+        },
+      ],
+    },
+  ],
+};
+const values: Values = { sn: 'INV1', batteryMaxCurrentCharge: '100' };
+
+function answer(url: string): unknown {
+  if (url.includes('/support')) return support;
+  if (url.includes('/read')) return values;
+  if (url.endsWith('/params/custom')) return [];
+  if (url.endsWith('/inverter/params'))
+    return { family: 'hybrid_lv', maxParams: 6, maxProfiles: 6, infos: [] };
+  if (url.startsWith('/api/v1/command/'))
+    return {
+      id: 5,
+      kind: 'set_params',
+      deviceSn: 'INV1',
+      gatewaySn: 'GW1',
+      status: 'succeeded',
+      resultCode: 0,
+      message: 'applied',
+      createAt: '2026-11-22T07:00:00.000+00:00',
+      updateAt: '2026-11-22T07:00:01Z',
+    };
+  throw new Error(`unexpected ${url}`);
+}
+
+function show() {
+  render(
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
+      <MemoryRouter initialEntries={['/device/setting?sn=INV1']}>
+        <App>
+          <SettingsPage />
+        </App>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('SettingsPage', () => {
+  beforeEach(() => {
+    get.mockReset();
+    post.mockReset();
+  });
+
+  it('refuses a value out of range on the spot, then sends the whole set and shows it applied', async () => {
+    get.mockImplementation((url: string) => Promise.resolve(answer(url)));
+    post.mockResolvedValue({ commandId: 5, changed: ['batteryMaxCurrentCharge'] });
+    show();
+    const input = await screen.findByTestId('field-batteryMaxCurrentCharge');
+    fireEvent.change(input, { target: { value: '300' } });
+    fireEvent.click(screen.getByTestId('settings-submit'));
+    expect(await screen.findByText('Enter a value from 0 to 240')).toBeTruthy();
+    expect(post).not.toHaveBeenCalled();
+
+    fireEvent.change(input, { target: { value: '120' } });
+    fireEvent.click(screen.getByTestId('settings-submit'));
+    await waitFor(() => expect(post).toHaveBeenCalled());
+    expect(post.mock.calls[0][0]).toBe('/api/v1/common/setting/INV1/set');
+    expect(post.mock.calls[0][1]).toEqual({ sn: 'INV1', batteryMaxCurrentCharge: '120' });
+    await waitFor(() =>
+      expect(screen.getByTestId('command-progress').getAttribute('data-status')).toBe('succeeded'),
+    );
+  });
+
+  it('says "no configuration parameters" for a family without settings', async () => {
+    get.mockRejectedValue(new ApiError(605, 'No configuration parameters'));
+    show();
+    const refused = await screen.findByTestId('settings-refused');
+    expect(refused.textContent).toContain('No configuration parameters');
+  });
+});
