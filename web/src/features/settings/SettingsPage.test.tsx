@@ -110,8 +110,11 @@ describe('SettingsPage', () => {
     fireEvent.change(input, { target: { value: '120' } });
     fireEvent.click(screen.getByTestId('settings-submit'));
     await waitFor(() => expect(post).toHaveBeenCalled());
-    expect(post.mock.calls[0][0]).toBe('/api/v1/common/setting/INV1/set');
-    expect(post.mock.calls[0][1]).toEqual({ sn: 'INV1', batteryMaxCurrentCharge: '120' });
+    expect(post).toHaveBeenCalledWith(
+      '/api/v1/common/setting/INV1/set',
+      { sn: 'INV1', batteryMaxCurrentCharge: '120' },
+      expect.anything(),
+    );
     await waitFor(() =>
       expect(screen.getByTestId('command-progress').getAttribute('data-status')).toBe('succeeded'),
     );
