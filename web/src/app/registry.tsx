@@ -8,10 +8,10 @@ import {
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
 import { DebugLogPage, DebugToolboxPage } from '@/features/debug';
-import { MeterDetailPage, MeterListPage } from '@/features/meters';
 import { EventListPage } from '@/features/events';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
+import { MeterDetailPage, MeterListPage } from '@/features/meters';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
