@@ -6,17 +6,17 @@ use utoipa::{
     openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
 };
 
+use crate::debug;
 use crate::inverters;
 use crate::monitor;
-use crate::{firmware, upgrades};
-use crate::debug;
-use crate::{batteries, meters, weather_stations};
 use crate::{
     accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
     versions,
 };
-use crate::{events, messages};
 use crate::{audit, commands, settings};
+use crate::{batteries, meters, weather_stations};
+use crate::{events, messages};
+use crate::{firmware, upgrades};
 
 #[derive(OpenApi)]
 #[openapi(

@@ -55,8 +55,14 @@ fn actions_router() -> Router<AppState> {
         .route("/api/v1/batch/restart", post(actions::batch_restart))
         .route("/api/v1/gateways/batch/check", post(actions::batch_check))
         .route("/api/v1/gateway/replace", post(actions::replace))
-        .route("/api/v1/gateway/updateGatewayProtocol", post(actions::update_protocol))
-        .route("/api/v1/gateway/{sn}/settings/switch", post(actions::settings_switch))
+        .route(
+            "/api/v1/gateway/updateGatewayProtocol",
+            post(actions::update_protocol),
+        )
+        .route(
+            "/api/v1/gateway/{sn}/settings/switch",
+            post(actions::settings_switch),
+        )
         .route("/api/v1/gateway/{sn}/debug", post(actions::debug))
         .route("/api/gate/{sn}/debug/reply", get(actions::debug_reply))
 }
