@@ -122,7 +122,8 @@ pub struct ListQuery {
     pub edate: Option<String>,
 }
 
-fn text(raw: &Option<String>) -> Option<String> {
+/// A log filter's text: trimmed, with empty and `-1` (the screens' "any") as not given.
+pub(crate) fn text(raw: &Option<String>) -> Option<String> {
     raw.as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty() && *s != "-1")
@@ -141,18 +142,76 @@ fn day_ms(raw: &Option<String>, field: &str, days: i64) -> Result<Option<i64>, D
     Ok(Some(start + days * 86_400_000))
 }
 
+/// The paging and the plant and day window every log listing (audit, debug) reads.
+pub(crate) struct LogWindow {
+    pub page: i64,
+    pub limit: i64,
+    pub offset: i64,
+    pub plant: Option<i64>,
+    /// Milliseconds, inclusive (`sdate`'s midnight).
+    pub from: Option<i64>,
+    /// Milliseconds, exclusive (the midnight after `edate`).
+    pub to: Option<i64>,
+}
+
+impl LogWindow {
+    /// `page` from 1, `limit` 10 by default and up to 100; `plant` 0 or less is "any".
+    pub(crate) fn parse(
+        page: Option<i64>,
+        limit: Option<i64>,
+        plant: Option<i64>,
+        sdate: &Option<String>,
+        edate: &Option<String>,
+    ) -> Result<LogWindow, DomainError> {
+        let limit = limit.unwrap_or(10).clamp(1, MAX_PAGE);
+        let page = page.unwrap_or(1).max(1);
+        Ok(LogWindow {
+            page,
+            limit,
+            offset: (page - 1) * limit,
+            plant: plant.filter(|p| *p > 0),
+            from: day_ms(sdate, "sdate", 0)?,
+            to: day_ms(edate, "edate", 1)?,
+        })
+    }
+
+    /// The listing's answer: `{pageSize, pageNumber, total, infos}`.
+    pub(crate) fn answer(&self, total: i64, infos: Vec<Value>) -> Data<Value> {
+        Data(
+            json!({"pageSize": self.limit, "pageNumber": self.page, "total": total, "infos": infos}),
+        )
+    }
+}
+
+/// Which log entries the caller reads: internal staff need `logger.management` and then read
+/// all; anyone else what their plant visibility allows.
+pub(crate) fn log_visibility(me: &CurrentUser) -> Result<PlantVisibility, DomainError> {
+    if me.actor.is_internal() && !me.actor.has("logger.management") {
+        return Err(Code::NoPermission.into());
+    }
+    Ok(me.actor.plant_visibility())
+}
+
 impl ListQuery {
-    fn filter(&self, limit: i64, offset: i64) -> Result<AuditFilter, DomainError> {
-        Ok(AuditFilter {
+    fn filter(&self) -> Result<(AuditFilter, LogWindow), DomainError> {
+        let w = LogWindow::parse(
+            self.page,
+            self.limit,
+            self.plant_id,
+            &self.sdate,
+            &self.edate,
+        )?;
+        let filter = AuditFilter {
             action: text(&self.action),
             target: text(&self.target),
             user: text(&self.user),
-            plant: self.plant_id.filter(|p| *p > 0),
-            from: day_ms(&self.sdate, "sdate", 0)?,
-            to: day_ms(&self.edate, "edate", 1)?,
-            limit,
-            offset,
-        })
+            plant: w.plant,
+            from: w.from,
+            to: w.to,
+            limit: w.limit,
+            offset: w.offset,
+        };
+        Ok((filter, w))
     }
 }
 
@@ -173,14 +232,6 @@ fn item(r: &AuditRow) -> Value {
     })
 }
 
-/// Which entries the caller reads: internal staff need `logger.management` and then read all.
-fn visibility(me: &CurrentUser) -> Result<PlantVisibility, DomainError> {
-    if me.actor.is_internal() && !me.actor.has("logger.management") {
-        return Err(Code::NoPermission.into());
-    }
-    Ok(me.actor.plant_visibility())
-}
-
 /// The audit log the caller may read, newest first, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/audit", tag = "audit", params(ListQuery), security(("bearer" = [])),
     responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, userId, account, plantId, plantName, action, target, detail, result, commandId, commandStatus, createAt}]}; 2, 4 sdate/edate")))]
@@ -189,16 +240,11 @@ pub async fn list(
     me: CurrentUser,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Data<Value>> {
-    let visibility = visibility(&me)?;
-    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
-    let page = q.page.unwrap_or(1).max(1);
-    let filter = q.filter(limit, (page - 1) * limit)?;
+    let visibility = log_visibility(&me)?;
+    let (filter, w) = q.filter()?;
     let (rows, total) = app
         .store
         .audit_visible(visibility, me.id(), &filter)
         .await?;
-    let infos: Vec<Value> = rows.iter().map(item).collect();
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
-    ))
+    Ok(w.answer(total, rows.iter().map(item).collect()))
 }

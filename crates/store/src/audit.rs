@@ -4,7 +4,10 @@
 
 use domain::policy::PlantVisibility;
 
-use crate::{Result, Store};
+use crate::{
+    Result, Store,
+    log_pages::{LogTable, Window, contains},
+};
 
 /// An entry about to be written.
 #[derive(Debug, Clone)]
@@ -60,21 +63,15 @@ pub struct AuditFilter {
     pub offset: i64,
 }
 
-/// `$1` reader, `$2` reader's company (company staff only), `$3` 1 when the reader sees all.
-/// Company staff read their company's plants and their colleagues' actions; anyone else reads
-/// their own actions and the entries about plants they own.
-const VISIBLE: &str = "($3 = 1 OR a.user_id = $1 OR a.plant_owner_id = $1 \
-    OR ($2 IS NOT NULL AND (a.plant_company_id = $2 OR a.actor_company_id = $2)))";
-
-const COLUMNS: &str = "a.id, a.user_id, a.account, a.plant_id, p.name AS plant_name, a.action, \
-    a.target, a.detail, a.result, a.command_id, c.status AS command_status, a.created_at";
-
-const FROM: &str = "FROM audit_log a LEFT JOIN plants p ON p.id = a.plant_id \
-    LEFT JOIN commands c ON c.id = a.command_id";
-
-const CONDITIONS: &str = "($4 IS NULL OR a.action = $4) AND ($5 IS NULL OR UPPER(a.target) LIKE $5) \
-    AND ($6 IS NULL OR UPPER(a.account) LIKE $6) AND ($7 IS NULL OR a.plant_id = $7) \
-    AND ($8 IS NULL OR a.created_at >= $8) AND ($9 IS NULL OR a.created_at < $9)";
+const TABLE: LogTable = LogTable {
+    alias: "a",
+    columns: "a.id, a.user_id, a.account, a.plant_id, p.name AS plant_name, a.action, \
+        a.target, a.detail, a.result, a.command_id, c.status AS command_status, a.created_at",
+    from: "FROM audit_log a LEFT JOIN plants p ON p.id = a.plant_id \
+        LEFT JOIN commands c ON c.id = a.command_id",
+    filters: "($4 IS NULL OR a.action = $4) AND ($5 IS NULL OR UPPER(a.target) LIKE $5) \
+        AND ($6 IS NULL OR UPPER(a.account) LIKE $6)",
+};
 
 impl Store {
     pub async fn insert_audit(&self, a: &NewAudit<'_>) -> Result<i64> {
@@ -108,47 +105,16 @@ impl Store {
         reader: domain::ids::UserId,
         f: &AuditFilter,
     ) -> Result<(Vec<AuditRow>, i64)> {
-        let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let like = |s: &Option<String>| s.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
-        let target = like(&f.target);
-        let account = like(&f.user);
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {VISIBLE} AND {CONDITIONS} \
-             ORDER BY a.created_at DESC, a.id DESC LIMIT $10 OFFSET $11"
-        );
-        let page = rows!(
-            self,
-            fetch_all,
-            AuditRow,
-            &sql,
-            user,
-            company,
-            all,
-            f.action.as_deref(),
-            target.as_deref(),
-            account.as_deref(),
-            f.plant,
-            f.from,
-            f.to,
-            f.limit,
-            f.offset
-        )?;
-        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {VISIBLE} AND {CONDITIONS}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            f.action.as_deref(),
-            target.as_deref(),
-            account.as_deref(),
-            f.plant,
-            f.from,
-            f.to
-        )?;
-        Ok((page, total))
+        let (target, account) = (contains(&f.target), contains(&f.user));
+        let filters = [f.action.as_deref(), target.as_deref(), account.as_deref()];
+        let w = Window {
+            plant: f.plant,
+            from: f.from,
+            to: f.to,
+            limit: f.limit,
+            offset: f.offset,
+        };
+        self.visible_log_page(&TABLE, visibility, reader, filters, &w)
+            .await
     }
 }

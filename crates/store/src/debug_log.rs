@@ -5,7 +5,10 @@
 
 use domain::policy::PlantVisibility;
 
-use crate::{Result, Store};
+use crate::{
+    Result, Store,
+    log_pages::{LogTable, Window, contains},
+};
 
 /// An entry about to be written.
 #[derive(Debug, Clone)]
@@ -71,12 +74,6 @@ pub struct DebugFilter {
     pub offset: i64,
 }
 
-/// `$1` reader, `$2` reader's company (company staff only), `$3` 1 when the reader sees all.
-/// The same rule as the audit log: company staff read their company's plants and colleagues'
-/// exchanges; anyone else their own exchanges and those about plants they own.
-const VISIBLE: &str = "($3 = 1 OR d.user_id = $1 OR d.plant_owner_id = $1 \
-    OR ($2 IS NOT NULL AND (d.plant_company_id = $2 OR d.actor_company_id = $2)))";
-
 const COLUMNS: &str = "d.id, d.user_id, d.account, d.plant_id, p.name AS plant_name, \
     d.target_kind, d.device_sn, d.gateway_sn, d.request, d.result, d.message, d.command_id, \
     c.status AS command_status, c.result_msg AS command_msg, c.result_data AS command_data, \
@@ -85,10 +82,14 @@ const COLUMNS: &str = "d.id, d.user_id, d.account, d.plant_id, p.name AS plant_n
 const FROM: &str = "FROM debug_log d LEFT JOIN plants p ON p.id = d.plant_id \
     LEFT JOIN commands c ON c.id = d.command_id";
 
-const CONDITIONS: &str = "($4 IS NULL OR UPPER(d.device_sn) LIKE $4 OR UPPER(d.gateway_sn) LIKE $4) \
-    AND ($5 IS NULL OR UPPER(d.account) LIKE $5) AND ($6 IS NULL OR d.target_kind = $6) \
-    AND ($7 IS NULL OR d.plant_id = $7) \
-    AND ($8 IS NULL OR d.created_at >= $8) AND ($9 IS NULL OR d.created_at < $9)";
+/// The listing: besides the shared window, SN (device or gateway), account and target kind.
+const TABLE: LogTable = LogTable {
+    alias: "d",
+    columns: COLUMNS,
+    from: FROM,
+    filters: "($4 IS NULL OR UPPER(d.device_sn) LIKE $4 OR UPPER(d.gateway_sn) LIKE $4) \
+        AND ($5 IS NULL OR UPPER(d.account) LIKE $5) AND ($6 IS NULL OR d.target_kind = $6)",
+};
 
 impl Store {
     pub async fn insert_debug_entry(&self, e: &NewDebugEntry<'_>) -> Result<i64> {
@@ -139,47 +140,16 @@ impl Store {
         reader: domain::ids::UserId,
         f: &DebugFilter,
     ) -> Result<(Vec<DebugRow>, i64)> {
-        let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let like = |s: &Option<String>| s.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
-        let sn = like(&f.sn);
-        let account = like(&f.user);
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {VISIBLE} AND {CONDITIONS} \
-             ORDER BY d.created_at DESC, d.id DESC LIMIT $10 OFFSET $11"
-        );
-        let page = rows!(
-            self,
-            fetch_all,
-            DebugRow,
-            &sql,
-            user,
-            company,
-            all,
-            sn.as_deref(),
-            account.as_deref(),
-            f.target_kind.as_deref(),
-            f.plant,
-            f.from,
-            f.to,
-            f.limit,
-            f.offset
-        )?;
-        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {VISIBLE} AND {CONDITIONS}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            sn.as_deref(),
-            account.as_deref(),
-            f.target_kind.as_deref(),
-            f.plant,
-            f.from,
-            f.to
-        )?;
-        Ok((page, total))
+        let (sn, account) = (contains(&f.sn), contains(&f.user));
+        let filters = [sn.as_deref(), account.as_deref(), f.target_kind.as_deref()];
+        let w = Window {
+            plant: f.plant,
+            from: f.from,
+            to: f.to,
+            limit: f.limit,
+            offset: f.offset,
+        };
+        self.visible_log_page(&TABLE, visibility, reader, filters, &w)
+            .await
     }
 }

@@ -16,6 +16,7 @@ pub mod events;
 pub mod firmware;
 pub mod gateway_actions;
 pub mod gateways;
+pub mod log_pages;
 pub mod messages;
 pub mod outbox;
 pub mod plants;

@@ -2,9 +2,8 @@
 //! screen's paged list.
 
 use axum::extract::State;
-use chrono::NaiveDate;
 use devices::modbus;
-use domain::{Code, DomainError, policy::PlantVisibility};
+use domain::DomainError;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::debug_log::{DebugFilter, DebugRow};
@@ -12,13 +11,12 @@ use utoipa::IntoParams;
 
 use crate::{
     AppState,
+    audit::{LogWindow, log_visibility, text},
     envelope::{ApiResult, Data},
     extract::{Query, num},
     session::CurrentUser,
     users::create_at,
 };
-
-const MAX_PAGE: i64 = 100;
 
 /// The reply frame a command brought back, as spaced hex; `None` until it came (or when the
 /// device answered without a frame, e.g. a refusal).
@@ -150,27 +148,8 @@ pub struct ListQuery {
     pub edate: Option<String>,
 }
 
-fn text(raw: &Option<String>) -> Option<String> {
-    raw.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "-1")
-        .map(String::from)
-}
-
-/// Midnight UTC of a `YYYY-MM-DD` day (plus `days`), in milliseconds; empty is "not given".
-fn day_ms(raw: &Option<String>, field: &str, days: i64) -> Result<Option<i64>, DomainError> {
-    let Some(s) = text(raw) else { return Ok(None) };
-    let day = NaiveDate::parse_from_str(&s, "%Y-%m-%d").map_err(|_| DomainError::invalid(field))?;
-    let start = day
-        .and_hms_opt(0, 0, 0)
-        .ok_or_else(|| DomainError::invalid(field))?
-        .and_utc()
-        .timestamp_millis();
-    Ok(Some(start + days * 86_400_000))
-}
-
 impl ListQuery {
-    fn filter(&self, limit: i64, offset: i64) -> Result<DebugFilter, DomainError> {
+    fn filter(&self) -> Result<(DebugFilter, LogWindow), DomainError> {
         let target_kind = text(&self.target_kind);
         if target_kind
             .as_deref()
@@ -178,27 +157,25 @@ impl ListQuery {
         {
             return Err(DomainError::invalid("targetKind"));
         }
-        Ok(DebugFilter {
+        let w = LogWindow::parse(
+            self.page,
+            self.limit,
+            self.plant_id,
+            &self.sdate,
+            &self.edate,
+        )?;
+        let filter = DebugFilter {
             sn: text(&self.sn),
             user: text(&self.user),
             target_kind,
-            plant: self.plant_id.filter(|p| *p > 0),
-            from: day_ms(&self.sdate, "sdate", 0)?,
-            to: day_ms(&self.edate, "edate", 1)?,
-            limit,
-            offset,
-        })
+            plant: w.plant,
+            from: w.from,
+            to: w.to,
+            limit: w.limit,
+            offset: w.offset,
+        };
+        Ok((filter, w))
     }
-}
-
-/// Which exchanges the caller reads: internal staff need `logger.management` and then read
-/// all; anyone else their own and those about plants they own or (company staff) their
-/// company's.
-fn visibility(me: &CurrentUser) -> Result<PlantVisibility, DomainError> {
-    if me.actor.is_internal() && !me.actor.has("logger.management") {
-        return Err(Code::NoPermission.into());
-    }
-    Ok(me.actor.plant_visibility())
 }
 
 /// The Debug Log: every raw frame sent, newest first, paged (`page` from 1, `limit` up to 100).
@@ -209,16 +186,11 @@ pub async fn list(
     me: CurrentUser,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Data<Value>> {
-    let visibility = visibility(&me)?;
-    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
-    let page = q.page.unwrap_or(1).max(1);
-    let filter = q.filter(limit, (page - 1) * limit)?;
+    let visibility = log_visibility(&me)?;
+    let (filter, w) = q.filter()?;
     let (rows, total) = app
         .store
         .debug_log_visible(visibility, me.id(), &filter)
         .await?;
-    let infos: Vec<Value> = rows.iter().map(entry_json).collect();
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
-    ))
+    Ok(w.answer(total, rows.iter().map(entry_json).collect()))
 }

@@ -1,25 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Card,
-  DatePicker,
-  Empty,
-  Flex,
-  Input,
-  Result,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Typography,
-  type TableProps,
-} from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { Select, Tag, Typography, type TableProps } from 'antd';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { rangePresets } from '@/shared/format/dateRanges';
 import { MISSING } from '@/shared/format/number';
+import { LogTable } from '@/shared/ui/LogTable';
 import {
   auditQuery,
   DEFAULT_AUDIT_QUERY,
@@ -28,7 +12,6 @@ import {
   outcomeColor,
   targetPath,
   type AuditEntry,
-  type AuditQuery,
 } from './api';
 
 /** The changed values or the command kind, compactly. */
@@ -44,14 +27,6 @@ function detailText(e: AuditEntry): string {
 /** Logging / Maintenance log: who did what to which device, when, and how it ended. */
 export default function AuditLogPage() {
   const { t, i18n } = useTranslation();
-  const [query, setQuery] = useState<AuditQuery>(DEFAULT_AUDIT_QUERY);
-  const [target, setTarget] = useState('');
-  const [user, setUser] = useState('');
-  const list = useQuery(auditQuery(query));
-  const update = (patch: Partial<AuditQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
-  const filtered = Object.entries(query).some(
-    ([k, v]) => !['page', 'limit'].includes(k) && v !== '',
-  );
   const actionLabel = (a: string) =>
     i18n.exists(`audit.action.${a}`) ? t(`audit.action.${a}`) : a;
 
@@ -105,14 +80,12 @@ export default function AuditLogPage() {
   ];
 
   return (
-    <Card
-      title={
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="audit-title">
-          {t('audit.title')}
-        </Typography.Title>
-      }
-    >
-      <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
+    <LogTable
+      title={t('audit.title')}
+      testId="audit"
+      initialQuery={DEFAULT_AUDIT_QUERY}
+      queryOptions={auditQuery}
+      kindFilter={(query, update) => (
         <Select
           style={{ minWidth: 200 }}
           value={query.action}
@@ -123,64 +96,17 @@ export default function AuditLogPage() {
             ...KNOWN_ACTIONS.map((a) => ({ value: a, label: actionLabel(a) })),
           ]}
         />
-        <Space wrap>
-          <Input.Search
-            allowClear
-            placeholder={t('audit.column.target')}
-            aria-label={t('audit.column.target')}
-            value={target}
-            onChange={(e) => setTarget(e.target.value)}
-            onSearch={(v) => update({ target: v })}
-            style={{ width: 200 }}
-          />
-          <Input.Search
-            allowClear
-            placeholder={t('audit.column.account')}
-            aria-label={t('audit.column.account')}
-            value={user}
-            onChange={(e) => setUser(e.target.value)}
-            onSearch={(v) => update({ user: v })}
-            style={{ width: 200 }}
-          />
-          <DatePicker.RangePicker
-            presets={rangePresets(t)}
-            aria-label={t('audit.dates')}
-            onChange={(range: [Dayjs | null, Dayjs | null] | null) =>
-              update({
-                sdate: range?.[0]?.format('YYYY-MM-DD') ?? '',
-                edate: range?.[1]?.format('YYYY-MM-DD') ?? '',
-              })
-            }
-          />
-        </Space>
-      </Flex>
-      {list.isError ? (
-        <Result
-          status="warning"
-          title={t('audit.loadFailed')}
-          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : (
-        <Table<AuditEntry>
-          rowKey="id"
-          size="middle"
-          scroll={{ x: 1100 }}
-          loading={list.isFetching && !list.data}
-          columns={columns}
-          dataSource={list.data?.infos ?? []}
-          data-testid="audit-table"
-          locale={{
-            emptyText: <Empty description={filtered ? t('audit.noMatch') : t('audit.empty')} />,
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: (page, limit) => setQuery((q) => ({ ...q, page, limit })),
-          }}
-        />
       )}
-    </Card>
+      searches={[
+        { field: 'target', label: t('audit.column.target') },
+        { field: 'user', label: t('audit.column.account') },
+      ]}
+      datesLabel={t('audit.dates')}
+      loadFailed={t('audit.loadFailed')}
+      empty={t('audit.empty')}
+      noMatch={t('audit.noMatch')}
+      columns={columns}
+      scrollX={1100}
+    />
   );
 }
