@@ -9,7 +9,7 @@ mod fake_gateway;
 
 use std::time::Duration;
 
-use common::{App, spawn};
+use common::{App, fixtures, spawn};
 use domain::user::BuiltinRole;
 use fake_gateway::{Mode, gateway, linked};
 use serde_json::{Value, json};
@@ -54,69 +54,21 @@ async fn list(app: &App, token: &str, query: &str) -> (i64, Vec<Value>) {
 #[tokio::test]
 async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
     for app in spawn().await {
-        let (_, admin) = app
-            .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-            .await;
-        let mut tokens = Vec::new();
-        for account in ["ann", "max", "bob"] {
-            let (_, t) = app
-                .signed_in(
-                    &format!("{account}@example.com"),
-                    BuiltinRole::PlantOwner,
-                    None,
-                )
-                .await;
-            tokens.push(t);
-        }
-        let [ann, max, bob] = <[String; 3]>::try_from(tokens).expect("three");
-        let r = app
-            .post(
-                "/api/v1/plant",
-                json!({"name": "Ann audit plant", "type": 2, "currency": "EUR",
-                    "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 8}),
-                Some(&ann),
-            )
-            .await;
-        let plant = r.expect_code(0).data().as_i64().expect("plant");
-        app.post(
-            "/api/v1/gateway/create",
-            json!({"sn": "GW-AUD01", "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
-            Some(&admin),
-        )
-        .await
-        .expect_code(0);
-        app.post(
-            &format!("/api/v1/plant/{plant}/gateway"),
-            json!({"sn": "GW-AUD01", "key": "KEY123"}),
-            Some(&ann),
-        )
-        .await
-        .expect_code(0);
-        app.post(
-            &format!("/api/v1/plant/{plant}/share"),
-            json!({"account": "max@example.com", "role": "maintainer"}),
-            Some(&ann),
-        )
-        .await
-        .expect_code(0);
-        let gw = app
-            .store
-            .gateway_by_sn("GW-AUD01")
-            .await
-            .expect("gateway")
-            .expect("registered");
+        let admin = fixtures::admin(&app).await;
+        let [ann, max, bob] = fixtures::owners(&app, ["ann", "max", "bob"]).await;
+        let body = fixtures::madrid_plant("Ann audit plant", 2, 8);
+        let plant = fixtures::plant(&app, &ann, body).await;
+        let gw = fixtures::hybrid_gateway(&app, &admin, &ann, plant, "GW-AUD01").await;
+        fixtures::share(&app, &ann, plant, &[("max@example.com", "maintainer")]).await;
         let inverter = app
             .store
-            .upsert_device(INV, gw.id, "inverter", 2, "deye-hybrid-1ph", "M", None, 1)
+            .upsert_device(INV, gw, "inverter", 2, "deye-hybrid-1ph", "M", None, 1)
             .await
             .expect("device");
         let l = linked(app).await;
         let app = &l.app;
         let _gw = gateway(&l, "GW-AUD01", "KEY123", Mode::Answer).await;
-        app.store
-            .apply_statuses(&[(inverter, 1, true)], &[])
-            .await
-            .expect("status");
+        fixtures::set_status(app, inverter, 1).await;
 
         // Ann changes a setting, Max switches the inverter off, then Ann tries to switch it
         // on while it is offline.
@@ -132,10 +84,7 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
             .get(&format!("/api/v1/inverter/{INV}/shutdown"), Some(&max))
             .await;
         let off_id = r.expect_code(0).data()["id"].as_i64().expect("id");
-        app.store
-            .apply_statuses(&[(inverter, 0, false)], &[])
-            .await
-            .expect("status");
+        fixtures::set_status(app, inverter, 0).await;
         app.get(&format!("/api/v1/inverter/{INV}/boot"), Some(&ann))
             .await
             .expect_code(602);
@@ -235,9 +184,7 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
 #[tokio::test]
 async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
     for app in spawn().await {
-        let (_, admin) = app
-            .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-            .await;
+        let admin = fixtures::admin(&app).await;
         let acme = app.company("Acme Solar").await;
         let other = app.company("Other Solar").await;
         let (_, boss) = app
@@ -254,40 +201,14 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
             )
             .await;
         // The company admin creates the plant (a company plant), with the gateway and inverter.
-        let r = app
-            .post(
-                "/api/v1/plant",
-                json!({"name": "Acme roof", "type": 2, "currency": "EUR",
-                    "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 8}),
-                Some(&boss),
-            )
-            .await;
-        let plant = r.expect_code(0).data().as_i64().expect("plant");
-        app.post(
-            "/api/v1/gateway/create",
-            json!({"sn": "GW-AUD02", "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
-            Some(&admin),
-        )
-        .await
-        .expect_code(0);
-        app.post(
-            &format!("/api/v1/plant/{plant}/gateway"),
-            json!({"sn": "GW-AUD02", "key": "KEY123"}),
-            Some(&boss),
-        )
-        .await
-        .expect_code(0);
-        let gw = app
-            .store
-            .gateway_by_sn("GW-AUD02")
-            .await
-            .expect("gateway")
-            .expect("registered");
+        let body = fixtures::madrid_plant("Acme roof", 2, 8);
+        let plant = fixtures::plant(&app, &boss, body).await;
+        let gw = fixtures::hybrid_gateway(&app, &admin, &boss, plant, "GW-AUD02").await;
         let inverter = app
             .store
             .upsert_device(
                 "INV-AUD02",
-                gw.id,
+                gw,
                 "inverter",
                 93,
                 "deye-hybrid-3ph-lv",
@@ -300,10 +221,7 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
         let l = linked(app).await;
         let app = &l.app;
         let _gw = gateway(&l, "GW-AUD02", "KEY123", Mode::Answer).await;
-        app.store
-            .apply_statuses(&[(inverter, 1, true)], &[])
-            .await
-            .expect("status");
+        fixtures::set_status(app, inverter, 1).await;
 
         // Company staff may change settings (their role has the key) but not switch power.
         app.post(

@@ -8,7 +8,11 @@ mod fake_gateway;
 
 use std::time::Duration;
 
-use common::{App, spawn};
+use common::{
+    App,
+    fixtures::{self, set_status},
+    spawn,
+};
 use domain::user::BuiltinRole;
 use fake_gateway::{Mode, gateway, linked};
 use serde_json::{Value, json};
@@ -29,71 +33,19 @@ struct Cast {
 /// Ann owns a plant with gateway GW-DBG01 (key KEY123) and inverter INV-DBG01 behind it, and
 /// shares it with Max (maintainer) and Vic (visitor); Bob is a stranger with his own plant.
 async fn cast(app: &App) -> Cast {
-    let (_, admin) = app
-        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-        .await;
-    let (_, ann) = app
-        .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, max) = app
-        .signed_in("max@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, vic) = app
-        .signed_in("vic@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, bob) = app
-        .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": "Ann plant", "type": 1, "currency": "EUR", "timezone": "Europe/Madrid",
-                "lon": -3.7, "lat": 40.4, "totalPower": 5}),
-            Some(&ann),
-        )
-        .await;
-    r.expect_code(0);
-    let plant = r.data().as_i64().expect("plant id");
-    for sn in ["GW-DBG01", "GW-DBG02"] {
-        app.post(
-            "/api/v1/gateway/create",
-            json!({"sn": sn, "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
-            Some(&admin),
-        )
-        .await
-        .expect_code(0);
-        app.post(
-            &format!("/api/v1/plant/{plant}/gateway"),
-            json!({"sn": sn, "key": "KEY123"}),
-            Some(&ann),
-        )
-        .await
-        .expect_code(0);
-    }
-    let gw = app
-        .store
-        .gateway_by_sn("GW-DBG01")
-        .await
-        .expect("gateway")
-        .expect("registered");
+    let admin = fixtures::admin(app).await;
+    let [ann, max, vic, bob] = fixtures::owners(app, ["ann", "max", "vic", "bob"]).await;
+    let body = fixtures::madrid_plant("Ann plant", 1, 5);
+    let plant = fixtures::plant(app, &ann, body).await;
+    let gw = fixtures::hybrid_gateway(app, &admin, &ann, plant, "GW-DBG01").await;
+    fixtures::hybrid_gateway(app, &admin, &ann, plant, "GW-DBG02").await;
     let inverter = app
         .store
-        .upsert_device("INV-DBG01", gw.id, "inverter", 2, "p", "SUN-5K", None, 1)
+        .upsert_device("INV-DBG01", gw, "inverter", 2, "p", "SUN-5K", None, 1)
         .await
         .expect("device");
     set_status(app, inverter, 1).await;
-    for (account, role) in [
-        ("max@example.com", "maintainer"),
-        ("vic@example.com", "visitor"),
-    ] {
-        app.post(
-            &format!("/api/v1/plant/{plant}/share"),
-            json!({"account": account, "role": role}),
-            Some(&ann),
-        )
-        .await
-        .expect_code(0);
-    }
+    fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
     Cast {
         admin,
         ann,
@@ -103,14 +55,6 @@ async fn cast(app: &App) -> Cast {
         plant,
         inverter,
     }
-}
-
-/// Sets a device's status as the status job would (0 offline ... 4 upgrading).
-async fn set_status(app: &App, device: i64, status: i64) {
-    app.store
-        .apply_statuses(&[(device, status, status != 0)], &[])
-        .await
-        .expect("status");
 }
 
 /// The debug log entry of API answers, key by key with its JSON type.

@@ -6,13 +6,12 @@
 mod common;
 mod fake_gateway;
 
-use common::{App, spawn};
-use domain::user::BuiltinRole;
+use common::{App, fixtures, spawn};
 use fake_gateway::{Mode, gateway, linked};
 use serde_json::{Value, json};
 use store::{
     commands::NewCommand,
-    telemetry::{CounterKind, DayRange, EnergyWrite, SampleWrite, TelemetryBatch},
+    telemetry::{DayRange, TelemetryBatch},
 };
 
 struct Cast {
@@ -25,50 +24,18 @@ struct Cast {
     inverter: i64,
 }
 
-async fn register(app: &App, admin: &str, sn: &str) {
-    app.post(
-        "/api/v1/gateway/create",
-        json!({"sn": sn, "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
-        Some(admin),
-    )
-    .await
-    .expect_code(0);
-}
-
 /// Ann's plant holds GW-ACT01 (answers; inverter INV-ACT01 with history behind it), GW-ACT02
 /// (silent), GW-ACT03 (never connects); GW-NEW01 is free stock; Bob holds GW-BOB01. Max
 /// maintains Ann's plant, Vic visits it.
 async fn cast(app: &App) -> Cast {
-    let (_, admin) = app
-        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-        .await;
-    let (_, ann) = app
-        .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, max) = app
-        .signed_in("max@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, vic) = app
-        .signed_in("vic@example.com", BuiltinRole::PlantOwner, None)
-        .await;
-    let (_, bob) = app
-        .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)
-        .await;
+    let admin = fixtures::admin(app).await;
+    let [ann, max, vic, bob] = fixtures::owners(app, ["ann", "max", "vic", "bob"]).await;
     let mut plants = Vec::new();
     for (token, name) in [(&ann, "Ann plant"), (&bob, "Bob plant")] {
-        let r = app
-            .post(
-                "/api/v1/plant",
-                json!({"name": name, "type": 1, "currency": "EUR", "timezone": "Europe/Madrid",
-                    "lon": -3.7, "lat": 40.4, "totalPower": 5}),
-                Some(token),
-            )
-            .await;
-        r.expect_code(0);
-        plants.push(r.data().as_i64().expect("plant id"));
+        plants.push(fixtures::plant(app, token, fixtures::madrid_plant(name, 1, 5)).await);
     }
     for sn in ["GW-ACT01", "GW-ACT02", "GW-ACT03", "GW-NEW01", "GW-BOB01"] {
-        register(app, &admin, sn).await;
+        fixtures::register_hybrid_gateway(app, &admin, sn).await;
     }
     for (token, plant, sn) in [
         (&ann, plants[0], "GW-ACT01"),
@@ -76,13 +43,7 @@ async fn cast(app: &App) -> Cast {
         (&ann, plants[0], "GW-ACT03"),
         (&bob, plants[1], "GW-BOB01"),
     ] {
-        app.post(
-            &format!("/api/v1/plant/{plant}/gateway"),
-            json!({"sn": sn, "key": "KEY123"}),
-            Some(token),
-        )
-        .await
-        .expect_code(0);
+        fixtures::bind_gateway(app, token, plant, sn).await;
     }
     let gw = app
         .store
@@ -96,36 +57,19 @@ async fn cast(app: &App) -> Cast {
         .await
         .expect("device");
     let mut batch = TelemetryBatch::default();
-    batch.samples.push(SampleWrite {
-        device_id: inverter,
-        ts: api::now_ms() - 60_000,
-        payload: json!({"pv1_power": 1200.0}).to_string(),
-    });
-    batch.energy.push(EnergyWrite {
-        device_id: inverter,
-        plant_id: Some(plants[0]),
-        day: "2026-01-15".into(),
-        metric: "pv".into(),
-        value: 12.5,
-        kind: CounterKind::Daily,
-        rank: 0,
-    });
+    let pv = json!({"pv1_power": 1200.0});
+    batch
+        .samples
+        .push(fixtures::sample(inverter, api::now_ms() - 60_000, &pv));
+    let day = "2026-01-15";
+    batch
+        .energy
+        .push(fixtures::energy(inverter, plants[0], day, "pv", 12.5));
     app.store
         .write_telemetry_batch(&batch)
         .await
         .expect("telemetry");
-    for (account, role) in [
-        ("max@example.com", "maintainer"),
-        ("vic@example.com", "visitor"),
-    ] {
-        app.post(
-            &format!("/api/v1/plant/{}/share", plants[0]),
-            json!({"account": account, "role": role}),
-            Some(&ann),
-        )
-        .await
-        .expect_code(0);
-    }
+    fixtures::share(app, &ann, plants[0], &fixtures::MAX_AND_VIC).await;
     Cast {
         admin,
         ann,

@@ -12,8 +12,11 @@ mod fake_gateway;
 
 use std::time::Duration;
 
-use common::{App, spawn};
-use domain::user::BuiltinRole;
+use common::{
+    App,
+    fixtures::{self, set_status},
+    spawn,
+};
 use fake_gateway::{Linked, Mode, gateway, linked};
 use serde_json::{Map, Value, json};
 
@@ -31,51 +34,11 @@ struct Cast {
 /// Normal), an HV hybrid, a grid-tied inverter, a micro inverter and another brand's hybrid;
 /// Max (maintainer) and Vic (visitor) share the plant; Bob is a stranger.
 async fn cast(app: &App) -> Cast {
-    let (_, admin) = app
-        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
-        .await;
-    let mut tokens = Vec::new();
-    for account in ["ann", "max", "vic", "bob"] {
-        let (_, t) = app
-            .signed_in(
-                &format!("{account}@example.com"),
-                BuiltinRole::PlantOwner,
-                None,
-            )
-            .await;
-        tokens.push(t);
-    }
-    let [ann, max, vic, bob] = <[String; 4]>::try_from(tokens).expect("four");
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": "Ann settings plant", "type": 2, "currency": "EUR",
-                "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": 8}),
-            Some(&ann),
-        )
-        .await;
-    r.expect_code(0);
-    let plant = r.data().as_i64().expect("plant id");
-    app.post(
-        "/api/v1/gateway/create",
-        json!({"sn": "GW-SET01", "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
-        Some(&admin),
-    )
-    .await
-    .expect_code(0);
-    app.post(
-        &format!("/api/v1/plant/{plant}/gateway"),
-        json!({"sn": "GW-SET01", "key": "KEY123"}),
-        Some(&ann),
-    )
-    .await
-    .expect_code(0);
-    let gw = app
-        .store
-        .gateway_by_sn("GW-SET01")
-        .await
-        .expect("gateway")
-        .expect("registered");
+    let admin = fixtures::admin(app).await;
+    let [ann, max, vic, bob] = fixtures::owners(app, ["ann", "max", "vic", "bob"]).await;
+    let body = fixtures::madrid_plant("Ann settings plant", 2, 8);
+    let plant = fixtures::plant(app, &ann, body).await;
+    let gw = fixtures::hybrid_gateway(app, &admin, &ann, plant, "GW-SET01").await;
     let mut inverter = 0;
     for (sn, code, protocol) in [
         (INV, 2, "deye-hybrid-1ph"),
@@ -86,7 +49,7 @@ async fn cast(app: &App) -> Cast {
     ] {
         let id = app
             .store
-            .upsert_device(sn, gw.id, "inverter", code, protocol, "M", None, 1)
+            .upsert_device(sn, gw, "inverter", code, protocol, "M", None, 1)
             .await
             .expect("device");
         set_status(app, id, 1).await;
@@ -94,18 +57,7 @@ async fn cast(app: &App) -> Cast {
             inverter = id;
         }
     }
-    for (account, role) in [
-        ("max@example.com", "maintainer"),
-        ("vic@example.com", "visitor"),
-    ] {
-        app.post(
-            &format!("/api/v1/plant/{plant}/share"),
-            json!({"account": account, "role": role}),
-            Some(&ann),
-        )
-        .await
-        .expect_code(0);
-    }
+    fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
     Cast {
         ann,
         max,
@@ -113,13 +65,6 @@ async fn cast(app: &App) -> Cast {
         bob,
         inverter,
     }
-}
-
-async fn set_status(app: &App, device: i64, status: i64) {
-    app.store
-        .apply_statuses(&[(device, status, status != 0)], &[])
-        .await
-        .expect("status");
 }
 
 fn read_url(sn: &str) -> String {

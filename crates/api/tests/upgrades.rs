@@ -6,15 +6,14 @@
 //! Every test runs on SQLite and, when configured, PostgreSQL.
 
 mod common;
+mod fake_gateway;
 
 use std::{sync::Arc, time::Duration};
 
-use common::{App, spawn};
-use devices::{
-    link::{BrokerChoice, BrokerConfig, ClientConfig, Link, LinkConfig},
-    report::{Item, Submission, SubmissionTx},
-};
+use common::{App, fixtures, spawn};
+use devices::link::Link;
 use domain::{policy::ShareRole, user::BuiltinRole};
+use fake_gateway::{Linked, linked, wait_online};
 use serde_json::{Value, json};
 use sim::{
     commands::UpgradeTiming,
@@ -22,34 +21,12 @@ use sim::{
     gateway::{Broker, RunOptions, run_with},
 };
 use store::telemetry::GatewayStatusUpdate;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 const WAIT: Duration = Duration::from_secs(20);
 
 fn now() -> i64 {
     api::now_ms()
-}
-
-/// Answers every submission at once; a status message sets the gateway's online flag (what
-/// ingest does), the rest is not needed here.
-fn consumer(store: store::Store) -> SubmissionTx {
-    let (tx, mut rx) = mpsc::channel::<Submission>(256);
-    tokio::spawn(async move {
-        while let Some(s) = rx.recv().await {
-            if let Item::Status(status) = &s.item
-                && let Ok(Some(g)) = store.gateway_by_sn(&s.gateway_sn).await
-            {
-                let update = GatewayStatusUpdate {
-                    online: status.online,
-                    soft_ver: status.soft_ver.clone(),
-                    ..GatewayStatusUpdate::default()
-                };
-                let _ = store.update_gateway_status(g.id, &update, now()).await;
-            }
-            let _ = s.done.send(Ok(()));
-        }
-    });
-    tx
 }
 
 struct World {
@@ -69,19 +46,6 @@ impl Drop for World {
     fn drop(&mut self) {
         let _ = self.stop.send(true);
     }
-}
-
-async fn plant(app: &App, token: &str, name: &str) -> i64 {
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": name, "type": 2, "currency": "EUR", "timezone": "Europe/Madrid",
-                "lon": -3.7, "lat": 40.4, "totalPower": 8}),
-            Some(token),
-        )
-        .await;
-    r.expect_code(0);
-    r.data().as_i64().expect("plant id")
 }
 
 /// Registers a gateway with its inverter on `plant`, the inverter shown Normal.
@@ -108,15 +72,13 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec) -> i64 
         )
         .await
         .expect("device");
-    s.apply_statuses(&[(dev, 1, true)], &[])
-        .await
-        .expect("status");
+    fixtures::set_status(app, dev, 1).await;
     gw
 }
 
 /// Ann's plant with three simulated gateways running against an embedded broker, an app whose
 /// dispatcher is that link's, and an administrator.
-async fn world(mut app: App) -> World {
+async fn world(app: App) -> World {
     let (_, admin) = app
         .signed_in("root@example.com", BuiltinRole::InternalAdmin, None)
         .await;
@@ -125,28 +87,14 @@ async fn world(mut app: App) -> World {
     let (ann_id, ann) = app
         .signed_in("ann@example.com", BuiltinRole::CompanyAdmin, Some(company))
         .await;
-    let plant = plant(&app, &ann, "Ann upgrade plant").await;
+    let body = fixtures::madrid_plant("Ann upgrade plant", 2, 8);
+    let plant = fixtures::plant(&app, &ann, body).await;
     let all = demo_fleet(8, 11);
     let fleet: Vec<GatewaySpec> = [0, 2, 7].iter().map(|&i| all[i].clone()).collect();
     for spec in &fleet {
         register(&app, plant, ann_id.0, spec).await;
     }
-    let mut client = ClientConfig::new("127.0.0.1", 0, "portal-upgrades-test");
-    client.redeliver_after = Duration::from_millis(300);
-    let config = LinkConfig {
-        broker: BrokerChoice::Embedded(BrokerConfig::new(([127, 0, 0, 1], 0).into())),
-        client,
-        sweep_every: Duration::from_millis(200),
-    };
-    let link = Link::start(app.store.clone(), config, consumer(app.store.clone()))
-        .await
-        .expect("link");
-    assert!(link.client.ready(WAIT).await, "portal client not ready");
-    let addr = link.broker_addr().expect("broker address");
-    let mut state = app.state.clone();
-    state.commands = Some(link.dispatcher.clone());
-    app.router = api::router(state.clone());
-    app.state = state;
+    let Linked { app, link, addr } = linked(app).await;
     let configs = Arc::new(devices::protocol::shipped().expect("configs"));
     let (stop, stop_rx) = watch::channel(false);
     let timing = UpgradeTiming {
@@ -172,19 +120,7 @@ async fn world(mut app: App) -> World {
         ));
     }
     for spec in &fleet {
-        let until = tokio::time::Instant::now() + WAIT;
-        loop {
-            let g = app.store.gateway_by_sn(&spec.sn).await.expect("gateway");
-            if g.is_some_and(|g| g.online) {
-                break;
-            }
-            assert!(
-                tokio::time::Instant::now() < until,
-                "{} never came online",
-                spec.sn
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_online(&app.store, &spec.sn, WAIT).await;
     }
     // A gateway's first status may find its devices offline; the status job would then show
     // them Normal from their reports. Here there are no reports: show them Normal directly.
@@ -195,10 +131,7 @@ async fn world(mut app: App) -> World {
             .await
             .expect("device")
             .expect("known");
-        app.store
-            .apply_statuses(&[(dev.id, 1, true)], &[])
-            .await
-            .expect("status");
+        fixtures::set_status(&app, dev.id, 1).await;
     }
     World {
         app,
@@ -737,10 +670,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .await
             .expect("device")
             .expect("known");
-        app.store
-            .apply_statuses(&[(dev.id, 0, false)], &[])
-            .await
-            .expect("offline");
+        fixtures::set_status(app, dev.id, 0).await;
         app.post(
             &format!("/api/v1/inverter/{sn}/upgrade?firmId={fw}"),
             json!({}),
@@ -771,10 +701,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .await;
         assert!(p.data().is_null());
         // A device in Fault may not be upgraded.
-        app.store
-            .apply_statuses(&[(dev.id, 3, true)], &[])
-            .await
-            .expect("fault");
+        fixtures::set_status(app, dev.id, 3).await;
         app.post(
             &format!("/api/v1/inverter/{sn}/upgrade?firmId={fw}"),
             json!({}),
@@ -807,10 +734,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             )
             .await
             .expect("dev");
-        app.store
-            .apply_statuses(&[(quiet, 1, true)], &[])
-            .await
-            .expect("status");
+        fixtures::set_status(app, quiet, 1).await;
         let online = GatewayStatusUpdate {
             online: true,
             ..GatewayStatusUpdate::default()
@@ -865,10 +789,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             state,
             data_dir: app.data_dir.clone(),
         };
-        app.store
-            .apply_statuses(&[(dev.id, 1, true)], &[])
-            .await
-            .expect("normal");
+        fixtures::set_status(app, dev.id, 1).await;
         unlinked
             .post(
                 &format!("/api/v1/inverter/{sn}/upgrade?firmId={fw}"),

@@ -90,3 +90,86 @@ pub fn numeric_string(v: &Value, key: &str) {
         .unwrap_or_else(|| panic!("{key} is not a string: {}", v[key]));
     assert!(s.parse::<f64>().is_ok(), "{key}: {s}");
 }
+
+/// The internal admin (`admin@example.com`) signed in: their access token.
+pub async fn admin(app: &App) -> String {
+    let (_, admin) = app
+        .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
+        .await;
+    admin
+}
+
+/// Plant owners `<name>@example.com` signed in, in order: their access tokens.
+pub async fn owners<const N: usize>(app: &App, names: [&str; N]) -> [String; N] {
+    let mut tokens = Vec::with_capacity(N);
+    for name in names {
+        let (_, t) = app
+            .signed_in(
+                &format!("{name}@example.com"),
+                BuiltinRole::PlantOwner,
+                None,
+            )
+            .await;
+        tokens.push(t);
+    }
+    <[String; N]>::try_from(tokens).unwrap_or_else(|_| unreachable!("one token per name"))
+}
+
+/// The body of a plant in Madrid priced in EUR, of `kind` (1 grid-tied, 2 with storage) and
+/// `kw` total power.
+pub fn madrid_plant(name: &str, kind: i64, kw: i64) -> Value {
+    serde_json::json!({"name": name, "type": kind, "currency": "EUR",
+        "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": kw})
+}
+
+/// Registers gateway `sn` (key KEY123, the Deye 1-phase hybrid protocol) as the admin.
+pub async fn register_hybrid_gateway(app: &App, admin: &str, sn: &str) {
+    let body = serde_json::json!({"sn": sn, "key": "KEY123", "protocol": "deye-hybrid-1ph"});
+    app.post("/api/v1/gateway/create", body, Some(admin))
+        .await
+        .expect_code(0);
+}
+
+/// Binds registered gateway `sn` (key KEY123) to `plant` as its owner.
+pub async fn bind_gateway(app: &App, owner: &str, plant: i64, sn: &str) {
+    let body = serde_json::json!({"sn": sn, "key": "KEY123"});
+    app.post(&format!("/api/v1/plant/{plant}/gateway"), body, Some(owner))
+        .await
+        .expect_code(0);
+}
+
+/// Gateway `sn` registered with the hybrid protocol and bound by `owner` to `plant`: its id.
+pub async fn hybrid_gateway(app: &App, admin: &str, owner: &str, plant: i64, sn: &str) -> i64 {
+    register_hybrid_gateway(app, admin, sn).await;
+    bind_gateway(app, owner, plant, sn).await;
+    app.store
+        .gateway_by_sn(sn)
+        .await
+        .expect("gateway")
+        .expect("registered")
+        .id
+}
+
+/// `owner` shares `plant` with each `(account, role)`.
+pub async fn share(app: &App, owner: &str, plant: i64, with: &[(&str, &str)]) {
+    for (account, role) in with {
+        let body = serde_json::json!({"account": account, "role": role});
+        app.post(&format!("/api/v1/plant/{plant}/share"), body, Some(owner))
+            .await
+            .expect_code(0);
+    }
+}
+
+/// Max as the plant's maintainer and Vic as its visitor.
+pub const MAX_AND_VIC: [(&str, &str); 2] = [
+    ("max@example.com", "maintainer"),
+    ("vic@example.com", "visitor"),
+];
+
+/// Sets a device's status as the status job would (0 offline ... 4 upgrading).
+pub async fn set_status(app: &App, device: i64, status: i64) {
+    app.store
+        .apply_statuses(&[(device, status, status != 0)], &[])
+        .await
+        .expect("status");
+}

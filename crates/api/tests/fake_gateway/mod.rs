@@ -43,7 +43,7 @@ fn now_ms() -> i64 {
 }
 
 /// Stands in for ingest: commits everything; a gateway's status message sets it online or
-/// offline, as ingest does.
+/// offline and records its software version, as ingest does.
 fn fake_ingest(store: Store) -> devices::report::SubmissionTx {
     let (tx, mut rx) = mpsc::channel::<Submission>(64);
     tokio::spawn(async move {
@@ -53,6 +53,7 @@ fn fake_ingest(store: Store) -> devices::report::SubmissionTx {
             {
                 let update = GatewayStatusUpdate {
                     online: status.online,
+                    soft_ver: status.soft_ver.clone(),
                     ..GatewayStatusUpdate::default()
                 };
                 let _ = store.update_gateway_status(g.id, &update, now_ms()).await;
@@ -203,9 +204,21 @@ pub async fn gateway(linked: &Linked, sn: &str, key: &str, mode: Mode) -> FakeGa
         )
         .await
         .expect("online");
-    let until = tokio::time::Instant::now() + WAIT;
+    wait_online(&linked.app.store, sn, WAIT).await;
+    // The subscription is in place once the broker has routed the retained status back.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    FakeGateway {
+        client,
+        task,
+        received,
+    }
+}
+
+/// Waits until the portal has gateway `sn` online, at most `within`.
+pub async fn wait_online(store: &Store, sn: &str, within: Duration) {
+    let until = tokio::time::Instant::now() + within;
     loop {
-        let g = linked.app.store.gateway_by_sn(sn).await.expect("gateway");
+        let g = store.gateway_by_sn(sn).await.expect("gateway");
         if g.is_some_and(|g| g.online) {
             break;
         }
@@ -214,12 +227,5 @@ pub async fn gateway(linked: &Linked, sn: &str, key: &str, mode: Mode) -> FakeGa
             "{sn} never came online"
         );
         tokio::time::sleep(Duration::from_millis(30)).await;
-    }
-    // The subscription is in place once the broker has routed the retained status back.
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    FakeGateway {
-        client,
-        task,
-        received,
     }
 }
