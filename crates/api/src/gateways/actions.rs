@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use domain::{Code, DomainError, Lang};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::{gateways::GatewayRow, plants::PlantRow};
+use store::{commands::CommandRow, gateways::GatewayRow, plants::PlantRow};
 use utoipa::ToSchema;
 
 use super::{claim, parse_key, parse_sn, require_any, visible};
@@ -60,6 +60,14 @@ async fn acting_on(
     }
     me.actor.require_writable()?;
     Ok((g, plant))
+}
+
+/// A required text field, trimmed; missing or blank is invalid `field`.
+fn required<'a>(raw: Option<&'a str>, field: &str) -> Result<&'a str, DomainError> {
+    match raw.map(str::trim) {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(DomainError::invalid(field)),
+    }
 }
 
 /// SNs given as a JSON array or a comma list, trimmed, without blanks or repeats.
@@ -184,15 +192,21 @@ async fn restart_all(app: &AppState, me: &CurrentUser, sns: &[String]) -> ApiRes
     Ok(totals(items))
 }
 
-/// Waits for a command to end and reports it as a batch item.
-async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<Value> {
+/// Command `id` once it ended (or timed out): the dispatcher waits a little past the action's
+/// timeout, so that the sweep has marked a silent gateway's command timed out.
+async fn finished(app: &AppState, id: i64) -> ApiResult<CommandRow> {
     let Some(dispatcher) = &app.commands else {
         return Err(Code::ConnectionFailed.into());
     };
-    let row = dispatcher
+    Ok(dispatcher
         .wait(id, ACTION_TIMEOUT + Duration::from_secs(1))
         .await?
-        .ok_or(Code::RequestError)?;
+        .ok_or(Code::RequestError)?)
+}
+
+/// Waits for a command to end and reports it as a batch item.
+async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<Value> {
+    let row = finished(app, id).await?;
     let code = row.result_code.unwrap_or(0);
     let msg = if row.result_msg.is_empty() {
         row.status().as_str().to_string()
@@ -296,10 +310,7 @@ pub async fn replace(
     me: CurrentUser,
     Body(req): Body<ReplaceRequest>,
 ) -> ApiResult<Data<Value>> {
-    let old_raw = req.old_sn.as_deref().map(str::trim).unwrap_or_default();
-    if old_raw.is_empty() {
-        return Err(DomainError::invalid("oldSn").into());
-    }
+    let old_raw = required(req.old_sn.as_deref(), "oldSn")?;
     let (old, plant) = acting_on(&app, &me, old_raw, "gateway.replace").await?;
     let Some(plant) = plant else {
         // Only a gateway on a plant can be replaced: there is nothing to hand over otherwise.
@@ -366,10 +377,7 @@ pub async fn update_protocol(
     me: CurrentUser,
     Body(req): Body<ProtocolRequest>,
 ) -> ApiResult<Data<Value>> {
-    let raw = req.sn.as_deref().map(str::trim).unwrap_or_default();
-    if raw.is_empty() {
-        return Err(DomainError::invalid("sn").into());
-    }
+    let raw = required(req.sn.as_deref(), "sn")?;
     let (g, _) = acting_on(&app, &me, raw, "gateway.protocol").await?;
     let protocol = req.protocol.as_deref().map(str::trim).unwrap_or_default();
     if protocol.is_empty()
@@ -426,14 +434,7 @@ pub async fn settings_switch(
         ACTION_TIMEOUT,
     )
     .await?;
-    let Some(dispatcher) = &app.commands else {
-        return Err(Code::ConnectionFailed.into());
-    };
-    let row = dispatcher
-        .wait(id, ACTION_TIMEOUT + Duration::from_secs(1))
-        .await?
-        .ok_or(Code::RequestError)?;
-    Ok(Data(command_json(&row)))
+    Ok(Data(command_json(&finished(&app, id).await?)))
 }
 
 /// Sends a raw Modbus RTU frame (`code`) to the gateway itself; the reply is read with
