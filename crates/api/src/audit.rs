@@ -9,7 +9,11 @@ use chrono::NaiveDate;
 use domain::{Code, DomainError, policy::PlantVisibility};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::audit::{AuditFilter, AuditRow, NewAudit};
+use store::{
+    audit::{AuditFilter, AuditRow, NewAudit},
+    log_pages::Author,
+    plants::PlantRow,
+};
 use utoipa::IntoParams;
 
 use crate::{
@@ -53,6 +57,23 @@ pub(crate) async fn record(
     }
 }
 
+/// `me` as the author of a log entry about `plant`.
+pub(crate) fn author<'a>(me: &'a CurrentUser, plant: Option<&PlantRow>) -> Author<'a> {
+    let company_staff = me.actor.kind == domain::user::UserKind::Company;
+    Author {
+        user_id: Some(me.user.id),
+        account: &me.user.account,
+        actor_company_id: if company_staff {
+            me.actor.company.map(|c| c.0)
+        } else {
+            None
+        },
+        plant_id: plant.map(|p| p.id),
+        plant_owner_id: plant.map(|p| p.owner_id),
+        plant_company_id: plant.and_then(|p| p.company_id),
+    }
+}
+
 async fn write(
     app: &AppState,
     me: &CurrentUser,
@@ -73,19 +94,13 @@ async fn write(
         Some(id) => app.store.plant(id, me.id()).await?,
         None => None,
     };
-    let company_staff = me.actor.kind == domain::user::UserKind::Company;
     app.store
         .insert_audit(&NewAudit {
-            user_id: Some(me.user.id),
-            account: &me.user.account,
-            actor_company_id: if company_staff {
-                me.actor.company.map(|c| c.0)
-            } else {
-                None
+            // Filed under the device's plant even when its row is not the caller's to read.
+            by: Author {
+                plant_id,
+                ..author(me, plant.as_ref())
             },
-            plant_id,
-            plant_owner_id: plant.as_ref().map(|p| p.owner_id),
-            plant_company_id: plant.as_ref().and_then(|p| p.company_id),
             action,
             target,
             detail: &detail.to_string(),

@@ -6,18 +6,13 @@ use domain::policy::PlantVisibility;
 
 use crate::{
     Result, Store,
-    log_pages::{LogTable, Window, contains},
+    log_pages::{Author, LogTable, Window, contains},
 };
 
 /// An entry about to be written.
 #[derive(Debug, Clone)]
 pub struct NewAudit<'a> {
-    pub user_id: Option<i64>,
-    pub account: &'a str,
-    pub actor_company_id: Option<i64>,
-    pub plant_id: Option<i64>,
-    pub plant_owner_id: Option<i64>,
-    pub plant_company_id: Option<i64>,
+    pub by: Author<'a>,
     pub action: &'a str,
     pub target: &'a str,
     /// JSON text.
@@ -82,12 +77,12 @@ impl Store {
             "INSERT INTO audit_log (user_id, account, actor_company_id, plant_id, plant_owner_id, \
              plant_company_id, action, target, detail, result, command_id, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-            a.user_id,
-            a.account,
-            a.actor_company_id,
-            a.plant_id,
-            a.plant_owner_id,
-            a.plant_company_id,
+            a.by.user_id,
+            a.by.account,
+            a.by.actor_company_id,
+            a.by.plant_id,
+            a.by.plant_owner_id,
+            a.by.plant_company_id,
             a.action,
             a.target,
             a.detail,

@@ -7,18 +7,13 @@ use domain::policy::PlantVisibility;
 
 use crate::{
     Result, Store,
-    log_pages::{LogTable, Window, contains},
+    log_pages::{Author, LogTable, Window, contains},
 };
 
 /// An entry about to be written.
 #[derive(Debug, Clone)]
 pub struct NewDebugEntry<'a> {
-    pub user_id: Option<i64>,
-    pub account: &'a str,
-    pub actor_company_id: Option<i64>,
-    pub plant_id: Option<i64>,
-    pub plant_owner_id: Option<i64>,
-    pub plant_company_id: Option<i64>,
+    pub by: Author<'a>,
     /// `inverter` or `gateway`.
     pub target_kind: &'a str,
     pub device_sn: &'a str,
@@ -101,12 +96,12 @@ impl Store {
              plant_company_id, target_kind, device_sn, gateway_sn, request, result, message, \
              command_id, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
-            e.user_id,
-            e.account,
-            e.actor_company_id,
-            e.plant_id,
-            e.plant_owner_id,
-            e.plant_company_id,
+            e.by.user_id,
+            e.by.account,
+            e.by.actor_company_id,
+            e.by.plant_id,
+            e.by.plant_owner_id,
+            e.by.plant_company_id,
             e.target_kind,
             e.device_sn,
             e.gateway_sn,

@@ -8,6 +8,19 @@ use sqlx::{FromRow, postgres::PgRow, sqlite::SqliteRow};
 
 use crate::{Result, Store};
 
+/// Who wrote a log entry and about which plant: the columns every log table carries and the
+/// visibility rule reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Author<'a> {
+    pub user_id: Option<i64>,
+    pub account: &'a str,
+    /// The actor's company when they are company staff.
+    pub actor_company_id: Option<i64>,
+    pub plant_id: Option<i64>,
+    pub plant_owner_id: Option<i64>,
+    pub plant_company_id: Option<i64>,
+}
+
 /// One log table as a listing reads it.
 pub(crate) struct LogTable {
     /// The alias `from` gives the log table (its columns are named through it).

@@ -87,19 +87,9 @@ pub(crate) async fn log_exchange(
         Err(ApiError::Domain(e)) => (None, result::REFUSED, e.message(Lang::En)),
         Err(_) => return outcome.map(|_| Data(Value::Null)),
     };
-    let company_staff = me.user.kind == domain::user::UserKind::Company.as_str();
     app.store
         .insert_debug_entry(&NewDebugEntry {
-            user_id: Some(me.user.id),
-            account: &me.user.account,
-            actor_company_id: if company_staff {
-                me.user.company_id
-            } else {
-                None
-            },
-            plant_id: target.plant.map(|p| p.id),
-            plant_owner_id: target.plant.map(|p| p.owner_id),
-            plant_company_id: target.plant.and_then(|p| p.company_id),
+            by: crate::audit::author(me, target.plant),
             target_kind: target.kind,
             device_sn: target.device_sn,
             gateway_sn: target.gateway_sn,
