@@ -129,14 +129,17 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
     })
 }
 
-/// Seven simulated plants for the demo owner, a year of history on first start, then live
-/// gateways reporting every five seconds to the device broker.
+/// Eight simulated plants for the demo owner (one of them with ten inverters), a year of
+/// history on first start, then live gateways reporting every five seconds to the device broker.
 async fn start_demo(
     config: &Config,
     store: &Store,
     devices: &Devices,
 ) -> anyhow::Result<tokio::sync::watch::Sender<bool>> {
-    let specs = sim::fleet::demo_fleet(7, 2024);
+    // One plant per inverter type code, and a commercial roof with ten inverters of one type
+    // (enough for a batch upgrade of ten).
+    let mut specs = sim::fleet::demo_fleet(7, 2024);
+    specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
     let created = crate::demo::prepare(store, &specs).await?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {

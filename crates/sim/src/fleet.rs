@@ -187,6 +187,76 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
         .collect()
 }
 
+/// Inverters on the commercial demo plant: enough for a batch of ten of one type.
+pub const COMMERCIAL_INVERTERS: usize = 10;
+
+/// A commercial roof: one gateway reading ten three-phase HV hybrids (type 94) over RS485,
+/// with a grid meter, a battery stack and a weather station. Its SNs follow on from
+/// `demo_fleet`'s (`index` is the next gateway number).
+pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
+    let n = index + 1;
+    let mut devices: Vec<DeviceSpec> = (1..=COMMERCIAL_INVERTERS)
+        .map(|k| DeviceSpec {
+            sn: format!("SIMINV{n:04}{k:02}"),
+            family: Family::Inverter,
+            type_code: 94,
+            protocol: inverter_protocol(94),
+            model: "SIM-94-30K".into(),
+            raw: false,
+            parent: None,
+            packs: 0,
+        })
+        .collect();
+    devices.push(DeviceSpec {
+        sn: format!("SIMMTR{n:06}"),
+        family: Family::Meter,
+        type_code: 0,
+        protocol: "meter-3ph",
+        model: "SIM-METER".into(),
+        raw: false,
+        parent: None,
+        packs: 0,
+    });
+    devices.push(DeviceSpec {
+        sn: format!("SIMBAT{n:06}"),
+        family: Family::Battery,
+        type_code: 0,
+        protocol: "bms-lv-stack",
+        model: "SIM-BMS".into(),
+        raw: false,
+        parent: Some(devices[0].sn.clone()),
+        packs: 3,
+    });
+    devices.push(DeviceSpec {
+        sn: format!("SIMWS{n:06}"),
+        family: Family::WeatherStation,
+        type_code: 0,
+        protocol: "weather-station",
+        model: "SIM-WEATHER".into(),
+        raw: false,
+        parent: None,
+        packs: 0,
+    });
+    GatewaySpec {
+        sn: format!("SIMGW{n:06}"),
+        key: format!("K{:08X}", noise::mix(seed ^ index as u64) as u32),
+        plant_name: format!("Zaragoza logistics roof {n}"),
+        plant: PlantSpec {
+            seed: noise::mix(seed.wrapping_add(index as u64)),
+            lat: 41.65,
+            lon: -0.88,
+            tz: chrono_tz::Europe::Madrid,
+            pv_kwp: 300.0,
+            mppt_count: 2,
+            battery_kwh: 200.0,
+            battery_max_kw: 100.0,
+            daily_load_kwh: 900.0,
+            fault_rate: 0.01,
+        },
+        devices,
+    }
+}
+
 /// A running gateway: its plant's model and what it last measured.
 pub struct SimGateway {
     pub spec: GatewaySpec,
@@ -216,11 +286,22 @@ impl SimGateway {
         if !self.inverter_on {
             snapshot.flows.pv_w = 0.0;
         }
+        let inverters = self
+            .spec
+            .devices
+            .iter()
+            .filter(|d| d.family == Family::Inverter)
+            .count();
+        // Several inverters share the plant; meters, batteries and weather see all of it.
+        let share = (inverters > 1).then(|| snapshot.share(inverters));
         let devices = self
             .spec
             .devices
             .iter()
-            .map(|d| reading(d, &snapshot, configs))
+            .map(|d| match (&share, d.family) {
+                (Some(part), Family::Inverter) => reading(d, part, configs),
+                _ => reading(d, &snapshot, configs),
+            })
             .collect();
         (
             snapshot,
@@ -265,6 +346,38 @@ fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig]) -> DeviceRe
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    #[test]
+    fn the_inverters_of_a_commercial_plant_together_report_the_plant() {
+        let configs = devices::protocol::shipped().unwrap_or_default();
+        let mut gw = SimGateway::new(commercial_plant(7, 9));
+        let noon = chrono_tz::Europe::Madrid
+            .with_ymd_and_hms(2026, 6, 21, 13, 0, 0)
+            .unwrap()
+            .with_timezone(&Utc);
+        let (snapshot, telemetry) = gw.telemetry(noon, 300.0, &configs);
+        let inverters: Vec<_> = telemetry
+            .devices
+            .iter()
+            .filter(|d| d.family == "inverter")
+            .collect();
+        assert_eq!(inverters.len(), COMMERCIAL_INVERTERS);
+        assert!(inverters.iter().all(|d| d.type_code == 94));
+        let pv: f64 = inverters
+            .iter()
+            .filter_map(|d| {
+                d.values
+                    .get("today_pv_energy")
+                    .and_then(devices::Value::as_f64)
+            })
+            .sum();
+        assert!(snapshot.today.pv > 0.0);
+        assert!(
+            (pv - snapshot.today.pv).abs() < 0.05 * COMMERCIAL_INVERTERS as f64,
+            "{pv} vs {}",
+            snapshot.today.pv
+        );
+    }
 
     #[test]
     fn the_demo_fleet_covers_every_type_code_and_device_family() {

@@ -74,6 +74,39 @@ pub struct Snapshot {
     pub battery_cycles: f64,
 }
 
+impl Snapshot {
+    /// The part of the plant one of `n` identical inverters sees: powers, currents and energies
+    /// divided by `n`; voltages, SOC and the weather as they are. The inverters of a plant
+    /// together then report exactly the plant's energy.
+    pub fn share(&self, n: usize) -> Snapshot {
+        let k = 1.0 / n.max(1) as f64;
+        let part = |e: &Energy| Energy {
+            pv: e.pv * k,
+            load: e.load * k,
+            import: e.import * k,
+            export: e.export * k,
+            charge: e.charge * k,
+            discharge: e.discharge * k,
+        };
+        Snapshot {
+            flows: Flows {
+                pv_w: self.flows.pv_w * k,
+                load_w: self.flows.load_w * k,
+                battery_w: self.flows.battery_w * k,
+                grid_w: self.flows.grid_w * k,
+            },
+            strings: self
+                .strings
+                .iter()
+                .map(|(v, a, w)| (*v, a * k, w * k))
+                .collect(),
+            today: part(&self.today),
+            total: part(&self.total),
+            ..self.clone()
+        }
+    }
+}
+
 pub struct PlantModel {
     pub spec: PlantSpec,
     soc: f64,
