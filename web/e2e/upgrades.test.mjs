@@ -80,6 +80,14 @@ describe('firmware upgrades', () => {
     await page.getByTestId('inverters-title').waitFor();
     // select the rows, then the batch upgrade starts from them
     const table = page.getByTestId('inverter-table');
+    // The demo has more inverters than one page of 10 (the commercial roof alone has ten).
+    await page.locator('.ant-pagination-options .ant-select').first().click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: '50' })
+      .first()
+      .click();
+    await table.locator('tr', { hasText: others[1].sn }).waitFor();
     for (const inv of [target, ...others]) {
       await table.locator('tr', { hasText: inv.sn }).locator('input[type="checkbox"]').check();
     }
