@@ -113,3 +113,25 @@ pub fn new_user(account: &str, kind: domain::user::UserKind) -> crate::users::Ne
         now: 1,
     }
 }
+
+/// A plant's fields for tests: a storage plant in Madrid named `name`.
+pub fn plant_fields(name: &str) -> crate::plants::PlantFields {
+    crate::plants::PlantFields {
+        name: name.into(),
+        plant_type: 2,
+        total_power: 5.0,
+        join_date: "2024-01-01".into(),
+        currency: "EUR".into(),
+        timezone: "Europe/Madrid".into(),
+        address: String::new(),
+        lon: 0.0,
+        lat: 40.0,
+        image_url: String::new(),
+        thumb_url: String::new(),
+        principal: String::new(),
+        phone: String::new(),
+        email: String::new(),
+        installer: String::new(),
+        invest: 0.0,
+    }
+}

@@ -5,52 +5,19 @@ use domain::{
     user::UserKind,
 };
 use store::devices::DeviceFilter;
-use store::testing::{TestResult, each_backend};
-use store::{plants::PlantFields, users::NewUser};
-
-fn user(account: &'static str) -> NewUser<'static> {
-    NewUser {
-        account,
-        email: account,
-        mobile: "",
-        password_hash: "h",
-        nickname: "n",
-        kind: UserKind::Owner,
-        company: None,
-        role: None,
-        user_src: "web",
-        now: 1,
-    }
-}
-
-fn plant(name: &str) -> PlantFields {
-    PlantFields {
-        name: name.into(),
-        plant_type: 2,
-        total_power: 5.0,
-        join_date: "2024-01-01".into(),
-        currency: "EUR".into(),
-        timezone: "Europe/Madrid".into(),
-        address: String::new(),
-        lon: 0.0,
-        lat: 40.0,
-        image_url: String::new(),
-        thumb_url: String::new(),
-        principal: String::new(),
-        phone: String::new(),
-        email: String::new(),
-        installer: String::new(),
-        invest: 0.0,
-    }
-}
+use store::testing::{TestResult, each_backend, new_user, plant_fields};
 
 #[tokio::test]
 async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult {
     each_backend(|s| async move {
-        let ann = s.create_user(&user("ann@example.com")).await?;
-        let bob = s.create_user(&user("bob@example.com")).await?;
+        let ann = s
+            .create_user(&new_user("ann@example.com", UserKind::Owner))
+            .await?;
+        let bob = s
+            .create_user(&new_user("bob@example.com", UserKind::Owner))
+            .await?;
         let home = s
-            .create_plant(ann, None, ann, &plant("Ann home"), 1)
+            .create_plant(ann, None, ann, &plant_fields("Ann home"), 1)
             .await?;
         let gw = s.create_gateway("GWDEV001", "K", "", 1).await?;
         assert!(s.bind_gateway(gw, home, ann.0, None, 2).await?);
