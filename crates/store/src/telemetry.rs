@@ -173,29 +173,39 @@ macro_rules! in_tx {
     }};
 }
 
-/// `INSERT`/`VALUES` text for `rows` tuples of `width` numbered parameters.
+/// `INSERT`/`VALUES` text for `rows` tuples of `width` parameters.
 fn values_sql(head: &str, rows: usize, width: usize, tail: &str, sqlite: bool) -> String {
     let mut sql = String::with_capacity(head.len() + tail.len() + rows * width * 5);
     sql.push_str(head);
     sql.push_str(" VALUES ");
-    let mark = if sqlite { '?' } else { '$' };
     for r in 0..rows {
         if r > 0 {
             sql.push(',');
         }
         sql.push('(');
-        for c in 0..width {
-            if c > 0 {
-                sql.push(',');
-            }
-            sql.push(mark);
-            sql.push_str(&(r * width + c + 1).to_string());
-        }
+        push_params(&mut sql, r * width, width, sqlite);
         sql.push(')');
     }
     sql.push(' ');
     sql.push_str(tail);
     sql
+}
+
+/// Appends `count` comma-separated parameters after the first `before`. SQLite gets plain `?`
+/// (taken in order): sqlx looks a numbered `?N` up by name, a scan over all of the
+/// statement's parameters, which made binding a 128-row statement cost as much as running it.
+fn push_params(sql: &mut String, before: usize, count: usize, sqlite: bool) {
+    for i in 0..count {
+        if i > 0 {
+            sql.push(',');
+        }
+        if sqlite {
+            sql.push('?');
+        } else {
+            sql.push('$');
+            sql.push_str(&(before + i + 1).to_string());
+        }
+    }
 }
 
 fn placeholders(sql: &str, sqlite: bool) -> String {
@@ -327,14 +337,9 @@ impl Store {
                      last_seen = (SELECT l.ts FROM device_latest l WHERE l.device_id = devices.id) \
                      WHERE id IN (",
                 );
-                for i in 0..chunk.len() {
-                    if i > 0 {
-                        sql.push(',');
-                    }
-                    sql.push_str(&format!("${}", i + 1));
-                }
+                push_params(&mut sql, 0, chunk.len(), sqlite);
                 sql.push(')');
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(placeholders(&sql, sqlite)));
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
                 for s in chunk {
                     q = q.bind(s.device_id);
                 }
@@ -559,12 +564,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_lists_number_every_parameter_in_the_backends_style() {
+    fn values_lists_have_every_parameter_in_the_backends_style() {
         assert_eq!(
             values_sql("INSERT INTO t (a, b)", 2, 2, "", false),
             "INSERT INTO t (a, b) VALUES ($1,$2),($3,$4) "
         );
-        assert_eq!(values_sql("I", 1, 3, "X", true), "I VALUES (?1,?2,?3) X");
+        assert_eq!(
+            values_sql("I", 2, 3, "X", true),
+            "I VALUES (?,?,?),(?,?,?) X"
+        );
     }
 
     #[test]
