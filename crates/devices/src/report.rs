@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{decode::RegisterBlock, decode::Value};
@@ -53,6 +54,59 @@ pub struct DeviceReading {
     /// Raw Modbus register blocks, decoded by the portal with `protocol`.
     #[serde(default)]
     pub raw: Vec<RegisterBlock>,
+}
+
+/// A telemetry report as ingest reads it: [`Telemetry`] with each reading's values left as the
+/// JSON text the gateway sent. Ingest checks that text in one pass and stores it as it came
+/// (see `ingest::values`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Report {
+    pub v: u32,
+    pub ts: i64,
+    pub devices: Vec<ReportReading>,
+}
+
+/// [`DeviceReading`] with its values as text.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReportReading {
+    pub sn: String,
+    pub family: String,
+    #[serde(default, rename = "type")]
+    pub type_code: i64,
+    #[serde(default)]
+    pub protocol: String,
+    #[serde(default)]
+    pub model: String,
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// The values object as sent; absent when the reading has none.
+    #[serde(default)]
+    pub values: Option<Box<RawValue>>,
+    #[serde(default)]
+    pub raw: Vec<RegisterBlock>,
+}
+
+impl From<Telemetry> for Report {
+    fn from(t: Telemetry) -> Report {
+        Report {
+            v: t.v,
+            ts: t.ts,
+            devices: t
+                .devices
+                .into_iter()
+                .map(|d| ReportReading {
+                    values: serde_json::value::to_raw_value(&d.values).ok(),
+                    sn: d.sn,
+                    family: d.family,
+                    type_code: d.type_code,
+                    protocol: d.protocol,
+                    model: d.model,
+                    parent: d.parent,
+                    raw: d.raw,
+                })
+                .collect(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,7 +176,7 @@ pub struct Submission {
 
 #[derive(Debug)]
 pub enum Item {
-    Telemetry(Telemetry),
+    Telemetry(Report),
     Status(GatewayStatus),
     Event(DeviceEvent),
     Reply(CommandReply),

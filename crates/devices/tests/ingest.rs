@@ -112,7 +112,12 @@ async fn telemetry(
     ts: i64,
     devices: Vec<DeviceReading>,
 ) -> Result<(), String> {
-    submit(tx, gsn, Item::Telemetry(Telemetry { v: 1, ts, devices })).await?
+    submit(
+        tx,
+        gsn,
+        Item::Telemetry(Telemetry { v: 1, ts, devices }.into()),
+    )
+    .await?
 }
 
 fn kwh(totals: &[EnergyTotal], metric: &str) -> f64 {
@@ -317,11 +322,14 @@ async fn many_submissions_are_batched_and_all_answered_after_commit() -> TestRes
             let devices = vec![reading(&format!("D{}", i % 20), "inverter", &pairs)];
             tx.send(Submission {
                 gateway_sn: "GWB".into(),
-                item: Item::Telemetry(Telemetry {
-                    v: 1,
-                    ts: base + i * 1000,
-                    devices,
-                }),
+                item: Item::Telemetry(
+                    Telemetry {
+                        v: 1,
+                        ts: base + i * 1000,
+                        devices,
+                    }
+                    .into(),
+                ),
                 done,
             })
             .await?;

@@ -57,11 +57,14 @@ async fn ingest_sustains_100k_points_per_second_on_sqlite() -> TestResult {
             let (done, answer) = oneshot::channel();
             tx.send(Submission {
                 gateway_sn: format!("GW{g}"),
-                item: Item::Telemetry(Telemetry {
-                    v: 1,
-                    ts: base + i64::from(r) * 1000,
-                    devices,
-                }),
+                item: Item::Telemetry(
+                    Telemetry {
+                        v: 1,
+                        ts: base + i64::from(r) * 1000,
+                        devices,
+                    }
+                    .into(),
+                ),
                 done,
             })
             .await?;

@@ -117,7 +117,7 @@ pub async fn backfill(
             let (done, answer) = tokio::sync::oneshot::channel();
             let submission = Submission {
                 gateway_sn: gw.spec.sn.clone(),
-                item: Item::Telemetry(telemetry),
+                item: Item::Telemetry(telemetry.into()),
                 done,
             };
             tx.send(submission)

@@ -144,7 +144,7 @@ async fn send_all(
         let (done, answer) = oneshot::channel();
         tx.send(Submission {
             gateway_sn,
-            item: Item::Telemetry(t),
+            item: Item::Telemetry(t.into()),
             done,
         })
         .await?;

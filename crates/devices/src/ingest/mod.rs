@@ -14,6 +14,7 @@
 pub mod metrics;
 pub mod prepare;
 pub mod status;
+pub mod values;
 mod worker;
 
 use std::{

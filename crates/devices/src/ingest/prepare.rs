@@ -5,13 +5,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use store::telemetry::{EnergyWrite, SampleWrite};
+use store::telemetry::EnergyWrite;
 
+use super::values::{self, Watched};
 use crate::{
-    decode::{Value, decode},
+    decode::{RegisterBlock, Value, decode},
     ingest::metrics,
     protocol::{DeviceFamily, ProtocolConfig},
-    report::{DeviceReading, PAYLOAD_VERSION, Telemetry},
+    report::{PAYLOAD_VERSION, Report, ReportReading},
 };
 
 /// Reports stamped further ahead than this are refused (gateway clock wrong).
@@ -19,10 +20,8 @@ pub const MAX_FUTURE_MS: i64 = 10 * 60 * 1000;
 /// Reports older than this are refused.
 pub const MAX_AGE_MS: i64 = 366 * 24 * 60 * 60 * 1000;
 pub const MAX_DEVICES: usize = 1000;
-pub const MAX_VALUES: usize = 2000;
-pub const MAX_KEY_LEN: usize = 64;
-pub const MAX_TEXT_LEN: usize = 256;
 pub const MAX_SN_LEN: usize = 64;
+pub use super::values::{MAX_KEY_LEN, MAX_TEXT_LEN, MAX_VALUES};
 
 /// One device's reading after checking and decoding.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +32,12 @@ pub struct Checked {
     pub protocol: String,
     pub model: String,
     pub parent: Option<String>,
-    pub values: BTreeMap<String, Value>,
+    /// The values as one JSON object text: the sample's payload.
+    pub payload: String,
+    /// Values in the reading (data points).
+    pub points: usize,
+    /// The numbers ingest acts on (energy counters, status words).
+    pub watched: Watched,
 }
 
 pub fn parse_family(name: &str) -> Option<DeviceFamily> {
@@ -67,7 +71,7 @@ fn check_sn(sn: &str) -> Result<(), String> {
 /// Checks a report and decodes its raw blocks; any problem refuses the whole report, so a
 /// gateway never has half a report stored.
 pub fn check_telemetry(
-    t: Telemetry,
+    t: Report,
     now: i64,
     protocols: &HashMap<String, ProtocolConfig>,
 ) -> Result<Vec<Checked>, String> {
@@ -85,7 +89,7 @@ pub fn check_telemetry(
 }
 
 fn check_reading(
-    mut d: DeviceReading,
+    d: ReportReading,
     protocols: &HashMap<String, ProtocolConfig>,
 ) -> Result<Checked, String> {
     check_sn(&d.sn)?;
@@ -93,37 +97,26 @@ fn check_reading(
         check_sn(parent)?;
     }
     let family = parse_family(&d.family).ok_or_else(|| format!("unknown family {}", d.family))?;
-    // Values the gateway decoded itself win over decoded raw blocks of the same key.
-    let mut values: BTreeMap<String, Value> = std::mem::take(&mut d.values);
-    if !d.raw.is_empty() {
+    let sent: String = d
+        .values
+        .map(|v| String::from(Box::<str>::from(v)))
+        .unwrap_or_default();
+    let payload = if d.raw.is_empty() {
+        if sent.is_empty() {
+            "{}".to_string()
+        } else {
+            sent
+        }
+    } else {
         let config = protocols
             .get(&d.protocol)
             .ok_or_else(|| format!("unknown protocol {:?}", d.protocol))?;
         if config.family != family {
             return Err(format!("protocol {} is not for {}", d.protocol, d.family));
         }
-        let decoded = decode(config, &d.raw);
-        if !decoded.invalid.is_empty() {
-            ::metrics::counter!("ingest_decode_invalid_points_total")
-                .increment(decoded.invalid.len() as u64);
-        }
-        for (key, value) in decoded.values {
-            values.entry(key.to_string()).or_insert(value);
-        }
-    }
-    if values.len() > MAX_VALUES {
-        return Err("too many values".into());
-    }
-    for (key, value) in &values {
-        if key.is_empty() || key.len() > MAX_KEY_LEN || key.chars().any(|c| c.is_control()) {
-            return Err("bad value key".into());
-        }
-        match value {
-            Value::Number(n) if !n.is_finite() => return Err(format!("{key} is not finite")),
-            Value::Text(s) if s.len() > MAX_TEXT_LEN => return Err(format!("{key} too long")),
-            _ => {}
-        }
-    }
+        with_decoded(&sent, config, &d.raw)?
+    };
+    let scan = values::scan(&payload, family)?;
     Ok(Checked {
         sn: d.sn,
         family,
@@ -131,8 +124,33 @@ fn check_reading(
         protocol: d.protocol,
         model: d.model.chars().take(64).collect(),
         parent: d.parent,
-        values,
+        payload,
+        points: scan.points,
+        watched: scan.watched,
     })
+}
+
+/// The values the gateway sent merged with those decoded from its raw blocks, as one JSON
+/// object; values the gateway decoded itself win over decoded ones of the same key.
+fn with_decoded(
+    sent: &str,
+    config: &ProtocolConfig,
+    raw: &[RegisterBlock],
+) -> Result<String, String> {
+    let mut values: BTreeMap<String, Value> = if sent.is_empty() {
+        BTreeMap::new()
+    } else {
+        serde_json::from_str(sent).map_err(|e| format!("values: {e}"))?
+    };
+    let decoded = decode(config, raw);
+    if !decoded.invalid.is_empty() {
+        ::metrics::counter!("ingest_decode_invalid_points_total")
+            .increment(decoded.invalid.len() as u64);
+    }
+    for (key, value) in decoded.values {
+        values.entry(key.to_string()).or_insert(value);
+    }
+    serde_json::to_string(&values).map_err(|e| e.to_string())
 }
 
 /// The calendar day (`YYYY-MM-DD`) of `ts` in `tz` (UTC without a time zone).
@@ -152,45 +170,32 @@ pub struct Placement {
     pub tz: Option<Tz>,
 }
 
-/// The sample and energy rows of one checked reading; the sample payload is the values as a
-/// JSON object.
-pub fn rows(
-    c: &Checked,
-    at: Placement,
-    ts: i64,
-) -> Result<(SampleWrite, Vec<EnergyWrite>), String> {
-    let payload = serde_json::to_string(&c.values).map_err(|e| e.to_string())?;
-    let readings = metrics::readings(c.family, |k| c.values.get(k).and_then(Value::as_f64));
-    let mut energy = Vec::with_capacity(readings.len());
-    if !readings.is_empty() {
-        let day = local_day(ts, at.tz);
-        let rank = metrics::rank(c.family);
-        for (metric, value, kind) in readings {
-            energy.push(EnergyWrite {
-                device_id: at.device_id,
-                plant_id: at.plant_id,
-                day: day.clone(),
-                metric: metric.to_string(),
-                value,
-                kind,
-                rank,
-            });
-        }
+/// The energy rows of one checked reading.
+pub fn energy_rows(c: &Checked, at: Placement, ts: i64) -> Vec<EnergyWrite> {
+    let readings = metrics::readings(c.family, |k| c.watched.get(k));
+    if readings.is_empty() {
+        return Vec::new();
     }
-    Ok((
-        SampleWrite {
+    let day = local_day(ts, at.tz);
+    let rank = metrics::rank(c.family);
+    readings
+        .into_iter()
+        .map(|(metric, value, kind)| EnergyWrite {
             device_id: at.device_id,
-            ts,
-            payload,
-        },
-        energy,
-    ))
+            plant_id: at.plant_id,
+            day: day.clone(),
+            metric: metric.to_string(),
+            value,
+            kind,
+            rank,
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::RegisterBlock;
+    use crate::report::{DeviceReading, Telemetry};
 
     const NOW: i64 = 1_700_000_000_000;
 
@@ -218,8 +223,8 @@ mod tests {
         }
     }
 
-    fn report(ts: i64, devices: Vec<DeviceReading>) -> Telemetry {
-        Telemetry { v: 1, ts, devices }
+    fn report(ts: i64, devices: Vec<DeviceReading>) -> Report {
+        Telemetry { v: 1, ts, devices }.into()
     }
 
     #[test]
@@ -231,7 +236,7 @@ mod tests {
         assert!(check_telemetry(future.clone(), NOW, &p).is_err());
         let old = report(NOW - MAX_AGE_MS - 1, vec![reading(&[])]);
         assert!(check_telemetry(old.clone(), NOW, &p).is_err());
-        let v2 = Telemetry { v: 2, ..ok };
+        let v2 = Report { v: 2, ..ok };
         assert!(check_telemetry(v2.clone(), NOW, &p).is_err());
     }
 
@@ -264,7 +269,8 @@ mod tests {
         let mut r = reading(&[("grid_power", Value::Number(-5.0))]);
         r.raw = vec![RegisterBlock::holding(address, vec![123])];
         let checked = check_telemetry(report(NOW, vec![r]), NOW, &p).unwrap_or_default();
-        let v = &checked[0].values;
+        let v: BTreeMap<String, Value> =
+            serde_json::from_str(&checked[0].payload).unwrap_or_default();
         assert_eq!(
             v.get("today_pv_energy"),
             Some(&Value::Number(123.0 * point.scale))
@@ -285,30 +291,21 @@ mod tests {
     }
 
     #[test]
-    fn a_reading_becomes_one_sample_and_one_energy_row_per_metric() -> Result<(), String> {
-        let c = Checked {
-            sn: "INV1".into(),
-            family: DeviceFamily::Inverter,
-            type_code: 2,
-            protocol: String::new(),
-            model: String::new(),
-            parent: None,
-            values: [
-                ("today_pv_energy".to_string(), Value::Number(4.5)),
-                ("today_load_energy".to_string(), Value::Number(2.0)),
-                ("pv1_power".to_string(), Value::Number(900.0)),
-            ]
-            .into_iter()
-            .collect(),
-        };
+    fn values_are_stored_as_sent_and_energy_counters_become_rows() -> Result<(), String> {
+        let sent = r#"{"today_pv_energy":4.5, "today_load_energy":2,"pv1_power":900.0}"#;
+        let json = format!(
+            r#"{{"v":1,"ts":{NOW},"devices":[{{"sn":"INV1","family":"inverter","values":{sent}}}]}}"#
+        );
+        let t: Report = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+        let checked = check_telemetry(t, NOW, &protocols())?;
+        let c = &checked[0];
+        assert_eq!((c.payload.as_str(), c.points), (sent, 3));
         let at = Placement {
             device_id: 7,
             plant_id: Some(3),
             tz: None,
         };
-        let (sample, energy) = rows(&c, at, NOW)?;
-        assert_eq!(sample.device_id, 7);
-        assert!(sample.payload.contains("\"pv1_power\":900.0"));
+        let energy = energy_rows(c, at, NOW);
         assert_eq!(energy.len(), 2);
         assert!(
             energy

@@ -11,18 +11,19 @@ use chrono_tz::Tz;
 use store::{
     Store,
     events::EventFilter,
-    telemetry::{GatewayStatusUpdate, TelemetryBatch},
+    telemetry::{GatewayStatusUpdate, SampleWrite, TelemetryBatch},
 };
 use tokio::sync::oneshot;
 
 use super::{
     IngestOptions, Latest, LatestCache,
     prepare::{self, Checked, Placement},
+    values::Watched,
 };
 use crate::{
     events::{self, EventDef},
     protocol::{DeviceFamily, ProtocolConfig},
-    report::{DeviceEvent, GatewayStatus, Item, PAYLOAD_VERSION, Submission, SubmissionRx},
+    report::{DeviceEvent, GatewayStatus, Item, PAYLOAD_VERSION, Report, Submission, SubmissionRx},
 };
 
 type Done = oneshot::Sender<Result<(), String>>;
@@ -55,11 +56,14 @@ fn answer(done: Done, result: Result<(), String>, kind: &'static str) {
     let _ = done.send(result);
 }
 
+/// A reading whose status words are checked for events once its data is committed.
+type WordCheck = (Placement, DeviceFamily, i64, Watched);
+
 /// A telemetry submission checked and placed, waiting for the batch to commit.
 struct Pending {
     done: Done,
     latest: Vec<Latest>,
-    words: Vec<(Placement, DeviceFamily, i64, Checked)>,
+    words: Vec<WordCheck>,
     points: u64,
 }
 
@@ -137,8 +141,8 @@ impl Worker {
                     // Events from status words follow the data they came with; a failure here
                     // is logged and retried with the next report, the data stays committed.
                     for p in &pending {
-                        for (place, family, ts, checked) in &p.words {
-                            if let Err(e) = self.word_events(*place, *family, *ts, checked).await {
+                        for (place, family, ts, watched) in &p.words {
+                            if let Err(e) = self.word_events(*place, *family, *ts, watched).await {
                                 tracing::warn!(device = place.device_id, error = %e, "status-word events");
                             }
                         }
@@ -263,21 +267,13 @@ impl Worker {
         Ok(place)
     }
 
-    #[allow(clippy::type_complexity)]
     async fn prepare(
         &mut self,
         gateway_sn: &str,
-        t: crate::report::Telemetry,
+        t: Report,
         now: i64,
         rows: &mut TelemetryBatch,
-    ) -> Result<
-        (
-            Vec<Latest>,
-            Vec<(Placement, DeviceFamily, i64, Checked)>,
-            u64,
-        ),
-        String,
-    > {
+    ) -> Result<(Vec<Latest>, Vec<WordCheck>, u64), String> {
         let ts = t.ts;
         let checked = prepare::check_telemetry(t, now, &self.protocols)?;
         let gateway = self.gateway_id(gateway_sn).await?;
@@ -290,18 +286,21 @@ impl Worker {
         let mut words = Vec::new();
         let mut points = 0u64;
         for (place, c) in placed {
-            let (sample, energy) = prepare::rows(&c, place, ts)?;
-            points += c.values.len() as u64;
+            points += c.points as u64;
+            rows.energy.extend(prepare::energy_rows(&c, place, ts));
             latest.push(Latest {
                 device_id: place.device_id,
                 ts,
-                payload: Arc::from(sample.payload.as_str()),
+                payload: Arc::from(c.payload.as_str()),
             });
-            rows.samples.push(sample);
-            rows.energy.extend(energy);
-            if has_words(c.family, &c) {
-                words.push((place, c.family, ts, c));
+            if has_words(c.family, &c.watched) {
+                words.push((place, c.family, ts, c.watched));
             }
+            rows.samples.push(SampleWrite {
+                device_id: place.device_id,
+                ts,
+                payload: c.payload,
+            });
         }
         Ok((latest, words, points))
     }
@@ -312,11 +311,9 @@ impl Worker {
         place: Placement,
         family: DeviceFamily,
         ts: i64,
-        c: &Checked,
+        watched: &Watched,
     ) -> store::Result<()> {
-        let states = events::word_events(family, |k| {
-            c.values.get(k).and_then(crate::decode::Value::as_f64)
-        });
+        let states = events::word_events(family, |k| watched.get(k));
         if !self.open_words.contains_key(&place.device_id) {
             let (open, _) = self
                 .store
@@ -435,8 +432,8 @@ impl Worker {
     }
 }
 
-fn has_words(family: DeviceFamily, c: &Checked) -> bool {
-    events::of_family(family).any(|d| d.word.is_some_and(|w| c.values.contains_key(w.key)))
+fn has_words(family: DeviceFamily, watched: &Watched) -> bool {
+    events::of_family(family).any(|d| d.word.is_some_and(|w| watched.contains(w.key)))
 }
 
 pub(crate) fn family_name(family: DeviceFamily) -> &'static str {

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 
 use crate::report::{
-    CommandReply, DeviceEvent, GatewayStatus, Item, MAX_PAYLOAD_BYTES, PAYLOAD_VERSION, Telemetry,
+    CommandReply, DeviceEvent, GatewayStatus, Item, MAX_PAYLOAD_BYTES, PAYLOAD_VERSION, Report,
     parse_topic,
 };
 
@@ -63,7 +63,7 @@ pub fn parse(topic: &str, payload: &[u8]) -> Result<(String, Inbound), DropReaso
         return Err(DropReason::Oversized);
     }
     let inbound = match leaf {
-        "telemetry" => Inbound::Item(Item::Telemetry(decode::<Telemetry>(payload, |t| t.v)?)),
+        "telemetry" => Inbound::Item(Item::Telemetry(decode::<Report>(payload, |t| t.v)?)),
         "status" => Inbound::Item(Item::Status(decode::<GatewayStatus>(payload, |s| s.v)?)),
         "event" => Inbound::Item(Item::Event(decode::<DeviceEvent>(payload, |e| e.v)?)),
         "reply" => Inbound::Reply(decode::<CommandReply>(payload, |r| r.v)?),
