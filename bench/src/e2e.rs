@@ -4,9 +4,11 @@
 //! database afterwards.
 
 use std::{
+    fmt::Display,
+    io,
     net::SocketAddr,
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
     },
     time::{Duration, Instant},
@@ -18,12 +20,12 @@ use devices::{
     link::{BrokerChoice, BrokerConfig, ClientConfig, Link, LinkConfig},
     report::topic,
 };
-use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use store::Store;
 use tokio::sync::Semaphore;
 
 use crate::{
     db::{DbKind, FreshDb},
+    gateway_client::{Incoming, Login, Publisher, Reader, connect},
     payload::{Template, device_sn},
     rss::{RssSampler, mib, rss_kib},
     stats::Latency,
@@ -95,9 +97,29 @@ struct Load {
     /// PUBACKs gateways received from the broker: the broker has the message, nothing more.
     broker_acked: AtomicU64,
     errors: AtomicU64,
+    /// What the first failed connection said, for the report.
+    first_error: Mutex<Option<String>>,
     /// End-to-end flow control: a gateway publishes only with a permit; a permit comes back
     /// when the portal acknowledges a message, i.e. after ingest committed it.
     budget: Semaphore,
+}
+
+impl Load {
+    /// Counts a failed gateway connection and keeps the first reason.
+    fn fail(&self, why: impl Display) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut first) = self.first_error.lock() {
+            first.get_or_insert_with(|| why.to_string());
+        }
+    }
+
+    fn first_error(&self) -> String {
+        self.first_error
+            .lock()
+            .ok()
+            .and_then(|first| first.clone())
+            .unwrap_or_default()
+    }
 }
 
 pub fn gateway_sn(i: usize) -> String {
@@ -175,6 +197,7 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         published: AtomicU64::new(0),
         broker_acked: AtomicU64::new(0),
         errors: AtomicU64::new(0),
+        first_error: Mutex::new(None),
         budget: Semaphore::new(budget),
     });
     // The portal's own count of messages acknowledged after commit.
@@ -183,6 +206,7 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
     // Reports are 100 ms of model time apart, starting two days ago: unique (device, ts) and
     // inside ingest's accepted time range for more than a million reports per gateway.
     let base_ts = now - 2 * 24 * 3600 * 1000;
+    let connect_deadline = Instant::now() + Duration::from_secs(30 + o.gateways as u64 / 50);
     let mut tasks = Vec::with_capacity(o.gateways);
     for i in 0..o.gateways {
         tasks.push(gw_rt.spawn(gateway(
@@ -192,18 +216,25 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
             load.clone(),
             Template::new(&gateway_sn(i), o.devices_per_message, o.values),
             base_ts,
+            tokio::time::Instant::from_std(connect_deadline),
         )));
     }
-    let connect_deadline = Instant::now() + Duration::from_secs(30 + o.gateways as u64 / 50);
     while load.connected.load(Ordering::Relaxed) < o.gateways {
-        if Instant::now() > connect_deadline {
+        let failed = load.errors.load(Ordering::Relaxed) > 0;
+        if failed || Instant::now() > connect_deadline {
             load.stop.store(true, Ordering::Relaxed);
             load.budget.close();
+            releaser.abort();
             gw_rt.shutdown_background();
             bail!(
-                "only {} of {} gateways connected",
+                "only {} of {} gateways connected{}",
                 load.connected.load(Ordering::Relaxed),
-                o.gateways
+                o.gateways,
+                if failed {
+                    format!("; {}", load.first_error())
+                } else {
+                    String::new()
+                }
             );
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -276,6 +307,13 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         );
     }
     gw_rt.shutdown_background();
+    let errors = load.errors.load(Ordering::Relaxed);
+    if errors > 0 {
+        eprintln!(
+            "warning: {errors} gateway connection(s) failed; the first: {}",
+            load.first_error()
+        );
+    }
     let (mut cache_lat, mut db_lat) = reader.await.unwrap_or_default();
     let samples = rss.finish();
     let peak = samples.iter().copied().max().unwrap_or(0).max(rss_end);
@@ -335,7 +373,10 @@ async fn release_permits(load: Arc<Load>, committed: Arc<devices::link::LinkStat
 }
 
 /// One gateway: signs in with its SN and key and publishes telemetry reports with QoS 1, each
-/// as soon as the shared end-to-end budget allows, until told to stop.
+/// as soon as the shared end-to-end budget allows, until told to stop. One task reads the
+/// broker's acks and publishes (no task or channel between them, to keep the load lean). A
+/// connection that fails counts as an error and ends the gateway (no reconnect: the report
+/// shows it).
 async fn gateway(
     i: usize,
     addr: SocketAddr,
@@ -343,68 +384,116 @@ async fn gateway(
     load: Arc<Load>,
     template: Template,
     base_ts: i64,
+    connect_by: tokio::time::Instant,
 ) {
     let sn = gateway_sn(i);
-    let mut options = MqttOptions::new(sn.clone(), addr.ip().to_string(), addr.port());
-    options
-        .set_credentials(sn.clone(), gateway_key(i))
-        .set_keep_alive(Duration::from_secs(30))
-        // rumqttc allocates its in-flight table up front (u16::MAX slots cost ~4 MiB per
-        // client), so size it to what a gateway can really have in flight.
-        .set_inflight(window.max(1))
-        .set_max_packet_size(512 * 1024, 512 * 1024);
-    let (client, mut events) = AsyncClient::new(options, 64);
-    let (up_tx, up_rx) = tokio::sync::oneshot::channel::<()>();
-    let poller = {
-        let load = load.clone();
-        tokio::spawn(async move {
-            let mut up = Some(up_tx);
-            loop {
-                match events.poll().await {
-                    Ok(Event::Incoming(Packet::ConnAck(_))) => {
-                        if let Some(up) = up.take() {
-                            load.connected.fetch_add(1, Ordering::Relaxed);
-                            let _ = up.send(());
-                        }
-                    }
-                    Ok(Event::Incoming(Packet::PubAck(_))) => {
-                        load.broker_acked.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Ok(_) => {}
-                    Err(_) => {
-                        load.errors.fetch_add(1, Ordering::Relaxed);
-                        tokio::time::sleep(Duration::from_millis(200)).await;
-                    }
+    let key = gateway_key(i);
+    let login = Login {
+        client_id: &sn,
+        username: &sn,
+        password: &key,
+        keep_alive: Duration::from_secs(30),
+    };
+    let (mut publisher, mut acks) =
+        match tokio::time::timeout_at(connect_by, connect(addr, &login)).await {
+            Ok(Ok(connection)) => connection,
+            Ok(Err(e)) => return load.fail(format_args!("gateway {sn}: {e}")),
+            Err(_) => return load.fail(format_args!("gateway {sn}: no CONNACK in time")),
+        };
+    load.connected.fetch_add(1, Ordering::Relaxed);
+    let telemetry = topic(&sn, "telemetry");
+    // Published, not yet acknowledged by the broker: at most `window` (as rumqttc's in-flight
+    // limit had it), which also keeps packet ids unique as window <= 65535.
+    let mut in_flight = 0u16;
+    let window = window.max(1);
+    // Reset only when it fires: publishing moves the due time, checked then.
+    let ping = tokio::time::sleep_until(publisher.ping_due());
+    tokio::pin!(ping);
+    let mut seq = 0i64;
+    let failed = loop {
+        if load.stop.load(Ordering::Relaxed) {
+            break None;
+        }
+        tokio::select! {
+            biased;
+            packet = acks.next() => {
+                if let Err(e) = packet.and_then(|p| on_packet(p, &load, &mut in_flight)) {
+                    break Some(e);
                 }
             }
-        })
+            () = &mut ping => {
+                if let Err(e) = publisher.ping_if_idle().await {
+                    break Some(e);
+                }
+                ping.as_mut().reset(publisher.ping_due());
+            }
+            permit = load.budget.acquire(), if in_flight < window => {
+                // The budget is closed when the run stops.
+                let Ok(permit) = permit else { break None };
+                permit.forget();
+                if load.stop.load(Ordering::Relaxed) {
+                    break None;
+                }
+                let payload = template.render(base_ts + seq * 100, seq as f64 * 0.001);
+                if let Err(e) = publisher.publish(&telemetry, &payload).await {
+                    break Some(e);
+                }
+                in_flight += 1;
+                seq += 1;
+                load.published.fetch_add(1, Ordering::Relaxed);
+            }
+        }
     };
-    if up_rx.await.is_err() {
-        return;
+    match failed {
+        Some(e) => load.fail(format_args!("gateway {sn}: {e}")),
+        // The connection stays up (and acks keep being counted) until the gateways' runtime
+        // shuts down, as the portal drains what was published.
+        None => {
+            tokio::spawn(linger(sn, publisher, acks, in_flight, load));
+        }
     }
-    let telemetry = topic(&sn, "telemetry");
-    let mut seq = 0i64;
-    while !load.stop.load(Ordering::Relaxed) {
-        let Ok(permit) = load.budget.acquire().await else {
-            break;
+}
+
+/// Counts a broker's PUBACK; anything but an ack for a message in flight (or a packet a
+/// publisher may ignore, such as PINGRESP) is a protocol error.
+fn on_packet(packet: Incoming, load: &Load, in_flight: &mut u16) -> io::Result<()> {
+    match packet {
+        Incoming::PubAck { packet_id } => {
+            *in_flight = in_flight.checked_sub(1).ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("PUBACK {packet_id} with nothing in flight"),
+                )
+            })?;
+            load.broker_acked.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        Incoming::ConnAck { .. } => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a second CONNACK",
+        )),
+        Incoming::Other { .. } => Ok(()),
+    }
+}
+
+/// Keeps a gateway's connection alive once it stopped publishing: counts the last acks and
+/// pings when idle.
+async fn linger(
+    sn: String,
+    mut publisher: Publisher,
+    mut acks: Reader,
+    mut in_flight: u16,
+    load: Arc<Load>,
+) {
+    loop {
+        let step = tokio::select! {
+            packet = acks.next() => packet.and_then(|p| on_packet(p, &load, &mut in_flight)),
+            () = tokio::time::sleep_until(publisher.ping_due()) => publisher.ping_if_idle().await,
         };
-        permit.forget();
-        if load.stop.load(Ordering::Relaxed) {
-            break;
+        if let Err(e) = step {
+            return load.fail(format_args!("gateway {sn}: {e}"));
         }
-        let payload = template.render(base_ts + seq * 100, seq as f64 * 0.001);
-        if client
-            .publish(telemetry.clone(), QoS::AtLeastOnce, false, payload)
-            .await
-            .is_err()
-        {
-            break;
-        }
-        seq += 1;
-        load.published.fetch_add(1, Ordering::Relaxed);
     }
-    // The poller keeps the connection until the gateways' runtime shuts down.
-    drop(poller);
 }
 
 /// Reads one device's latest values in a loop while ingest runs: through ingest (memory, the

@@ -56,8 +56,9 @@ struct IngestArgs {
         default_value = "postgres://postgres@127.0.0.1/test"
     )]
     database_url: String,
-    /// Simulated gateways, one MQTT connection each.
-    #[arg(long, default_value_t = 100)]
+    /// Simulated gateways, one MQTT connection each (each has one report in flight through
+    /// ingest, so this is also the largest batch ingest can form).
+    #[arg(long, default_value_t = 1000)]
     gateways: usize,
     /// Length of the measured end-to-end window.
     #[arg(long, default_value_t = 60.0)]
