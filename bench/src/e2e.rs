@@ -4,8 +4,6 @@
 //! database afterwards.
 
 use std::{
-    fmt::Display,
-    io,
     net::SocketAddr,
     sync::{
         Arc, Mutex,
@@ -18,14 +16,13 @@ use anyhow::{Context, bail};
 use devices::{
     ingest::{Ingest, IngestOptions},
     link::{BrokerChoice, BrokerConfig, ClientConfig, Link, LinkConfig},
-    report::topic,
 };
 use store::Store;
 use tokio::sync::Semaphore;
 
 use crate::{
     db::{DbKind, FreshDb},
-    gateway_client::{Incoming, Login, Publisher, Reader, connect},
+    load::{Load, gateway, gateway_key, gateway_sn, release_permits},
     payload::{Template, device_sn},
     rss::{RssSampler, mib, rss_kib},
     stats::Latency,
@@ -88,46 +85,6 @@ impl E2eResult {
     pub fn points_per_sec(&self, devices_per_message: usize) -> f64 {
         self.rows_per_sec(devices_per_message) * self.points_per_row as f64
     }
-}
-
-struct Load {
-    stop: AtomicBool,
-    connected: AtomicUsize,
-    published: AtomicU64,
-    /// PUBACKs gateways received from the broker: the broker has the message, nothing more.
-    broker_acked: AtomicU64,
-    errors: AtomicU64,
-    /// What the first failed connection said, for the report.
-    first_error: Mutex<Option<String>>,
-    /// End-to-end flow control: a gateway publishes only with a permit; a permit comes back
-    /// when the portal acknowledges a message, i.e. after ingest committed it.
-    budget: Semaphore,
-}
-
-impl Load {
-    /// Counts a failed gateway connection and keeps the first reason.
-    fn fail(&self, why: impl Display) {
-        self.errors.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut first) = self.first_error.lock() {
-            first.get_or_insert_with(|| why.to_string());
-        }
-    }
-
-    fn first_error(&self) -> String {
-        self.first_error
-            .lock()
-            .ok()
-            .and_then(|first| first.clone())
-            .unwrap_or_default()
-    }
-}
-
-pub fn gateway_sn(i: usize) -> String {
-    format!("BGW{i:06}")
-}
-
-fn gateway_key(i: usize) -> String {
-    format!("key-{i}")
 }
 
 fn now_ms() -> i64 {
@@ -354,146 +311,6 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         latest_db: Latency::of(&mut db_lat),
         place: db.place.clone(),
     })
-}
-
-/// Gives a permit back for each message the portal acknowledged since the last look.
-async fn release_permits(load: Arc<Load>, committed: Arc<devices::link::LinkStats>) {
-    let mut seen = committed.acked.load(Ordering::Relaxed);
-    let mut tick = tokio::time::interval(Duration::from_millis(1));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        let now = committed.acked.load(Ordering::Relaxed);
-        if now > seen {
-            load.budget
-                .add_permits(usize::try_from(now - seen).unwrap_or(usize::MAX));
-            seen = now;
-        }
-    }
-}
-
-/// One gateway: signs in with its SN and key and publishes telemetry reports with QoS 1, each
-/// as soon as the shared end-to-end budget allows, until told to stop. One task reads the
-/// broker's acks and publishes (no task or channel between them, to keep the load lean). A
-/// connection that fails counts as an error and ends the gateway (no reconnect: the report
-/// shows it).
-async fn gateway(
-    i: usize,
-    addr: SocketAddr,
-    window: u16,
-    load: Arc<Load>,
-    template: Template,
-    base_ts: i64,
-    connect_by: tokio::time::Instant,
-) {
-    let sn = gateway_sn(i);
-    let key = gateway_key(i);
-    let login = Login {
-        client_id: &sn,
-        username: &sn,
-        password: &key,
-        keep_alive: Duration::from_secs(30),
-    };
-    let (mut publisher, mut acks) =
-        match tokio::time::timeout_at(connect_by, connect(addr, &login)).await {
-            Ok(Ok(connection)) => connection,
-            Ok(Err(e)) => return load.fail(format_args!("gateway {sn}: {e}")),
-            Err(_) => return load.fail(format_args!("gateway {sn}: no CONNACK in time")),
-        };
-    load.connected.fetch_add(1, Ordering::Relaxed);
-    let telemetry = topic(&sn, "telemetry");
-    // Published, not yet acknowledged by the broker: at most `window` (as rumqttc's in-flight
-    // limit had it), which also keeps packet ids unique as window <= 65535.
-    let mut in_flight = 0u16;
-    let window = window.max(1);
-    // Reset only when it fires: publishing moves the due time, checked then.
-    let ping = tokio::time::sleep_until(publisher.ping_due());
-    tokio::pin!(ping);
-    let mut seq = 0i64;
-    let failed = loop {
-        if load.stop.load(Ordering::Relaxed) {
-            break None;
-        }
-        tokio::select! {
-            biased;
-            packet = acks.next() => {
-                if let Err(e) = packet.and_then(|p| on_packet(p, &load, &mut in_flight)) {
-                    break Some(e);
-                }
-            }
-            () = &mut ping => {
-                if let Err(e) = publisher.ping_if_idle().await {
-                    break Some(e);
-                }
-                ping.as_mut().reset(publisher.ping_due());
-            }
-            permit = load.budget.acquire(), if in_flight < window => {
-                // The budget is closed when the run stops.
-                let Ok(permit) = permit else { break None };
-                permit.forget();
-                if load.stop.load(Ordering::Relaxed) {
-                    break None;
-                }
-                let payload = template.render(base_ts + seq * 100, seq as f64 * 0.001);
-                if let Err(e) = publisher.publish(&telemetry, &payload).await {
-                    break Some(e);
-                }
-                in_flight += 1;
-                seq += 1;
-                load.published.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    };
-    match failed {
-        Some(e) => load.fail(format_args!("gateway {sn}: {e}")),
-        // The connection stays up (and acks keep being counted) until the gateways' runtime
-        // shuts down, as the portal drains what was published.
-        None => {
-            tokio::spawn(linger(sn, publisher, acks, in_flight, load));
-        }
-    }
-}
-
-/// Counts a broker's PUBACK; anything but an ack for a message in flight (or a packet a
-/// publisher may ignore, such as PINGRESP) is a protocol error.
-fn on_packet(packet: Incoming, load: &Load, in_flight: &mut u16) -> io::Result<()> {
-    match packet {
-        Incoming::PubAck { packet_id } => {
-            *in_flight = in_flight.checked_sub(1).ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("PUBACK {packet_id} with nothing in flight"),
-                )
-            })?;
-            load.broker_acked.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        }
-        Incoming::ConnAck { .. } => Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a second CONNACK",
-        )),
-        Incoming::Other { .. } => Ok(()),
-    }
-}
-
-/// Keeps a gateway's connection alive once it stopped publishing: counts the last acks and
-/// pings when idle.
-async fn linger(
-    sn: String,
-    mut publisher: Publisher,
-    mut acks: Reader,
-    mut in_flight: u16,
-    load: Arc<Load>,
-) {
-    loop {
-        let step = tokio::select! {
-            packet = acks.next() => packet.and_then(|p| on_packet(p, &load, &mut in_flight)),
-            () = tokio::time::sleep_until(publisher.ping_due()) => publisher.ping_if_idle().await,
-        };
-        if let Err(e) = step {
-            return load.fail(format_args!("gateway {sn}: {e}"));
-        }
-    }
 }
 
 /// Reads one device's latest values in a loop while ingest runs: through ingest (memory, the

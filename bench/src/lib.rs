@@ -9,6 +9,7 @@ pub mod baseline;
 pub mod db;
 pub mod e2e;
 pub mod gateway_client;
+pub mod load;
 pub mod overview;
 pub mod payload;
 pub mod rss;
