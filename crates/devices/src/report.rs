@@ -23,17 +23,24 @@ pub const TOPIC_ROOT: &str = "portal/v1";
 /// Larger payloads are dropped and counted.
 pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
 
-/// One report from a gateway: the readings of the devices behind it at one moment.
+/// A reading's values as the simulator and tests build them.
+pub type ValueMap = BTreeMap<String, Value>;
+
+/// One report from a gateway: the readings of the devices behind it at one moment. `V` is how
+/// the values are held: a map where they are made ([`Telemetry`]), the text as sent where
+/// ingest reads them ([`Report`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Telemetry {
+#[serde(bound(deserialize = "V: Deserialize<'de> + Default"))]
+pub struct Telemetry<V = ValueMap> {
     pub v: u32,
     /// Milliseconds since the epoch (UTC), when the gateway read the devices.
     pub ts: i64,
-    pub devices: Vec<DeviceReading>,
+    pub devices: Vec<DeviceReading<V>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DeviceReading {
+#[serde(bound(deserialize = "V: Deserialize<'de> + Default"))]
+pub struct DeviceReading<V = ValueMap> {
     pub sn: String,
     /// `inverter`, `meter`, `battery` or `weather_station`.
     pub family: String,
@@ -50,41 +57,17 @@ pub struct DeviceReading {
     pub parent: Option<String>,
     /// Values the gateway decoded itself.
     #[serde(default)]
-    pub values: BTreeMap<String, Value>,
+    pub values: V,
     /// Raw Modbus register blocks, decoded by the portal with `protocol`.
     #[serde(default)]
     pub raw: Vec<RegisterBlock>,
 }
 
-/// A telemetry report as ingest reads it: [`Telemetry`] with each reading's values left as the
-/// JSON text the gateway sent. Ingest checks that text in one pass and stores it as it came
+/// A telemetry report as ingest reads it: each reading's values left as the JSON text the
+/// gateway sent (absent: none). Ingest checks that text in one pass and stores it as it came
 /// (see `ingest::values`).
-#[derive(Debug, Clone, Deserialize)]
-pub struct Report {
-    pub v: u32,
-    pub ts: i64,
-    pub devices: Vec<ReportReading>,
-}
-
-/// [`DeviceReading`] with its values as text.
-#[derive(Debug, Clone, Deserialize)]
-pub struct ReportReading {
-    pub sn: String,
-    pub family: String,
-    #[serde(default, rename = "type")]
-    pub type_code: i64,
-    #[serde(default)]
-    pub protocol: String,
-    #[serde(default)]
-    pub model: String,
-    #[serde(default)]
-    pub parent: Option<String>,
-    /// The values object as sent; absent when the reading has none.
-    #[serde(default)]
-    pub values: Option<Box<RawValue>>,
-    #[serde(default)]
-    pub raw: Vec<RegisterBlock>,
-}
+pub type Report = Telemetry<Option<Box<RawValue>>>;
+pub type ReportReading = DeviceReading<Option<Box<RawValue>>>;
 
 impl From<Telemetry> for Report {
     fn from(t: Telemetry) -> Report {

@@ -23,7 +23,7 @@ use std::{
 
 use devices::{
     Value,
-    report::{DeviceReading, PAYLOAD_VERSION, Telemetry, topic},
+    report::{DeviceReading, PAYLOAD_VERSION, Telemetry, ValueMap, topic},
 };
 use rumqttc::{AsyncClient, Event, MqttOptions, Outgoing, Packet, QoS};
 use store::Store;
@@ -140,7 +140,7 @@ struct Ledger {
 }
 
 fn report(gateway: &str, seq: i64, ts: i64) -> Result<Vec<u8>, serde_json::Error> {
-    let values = [
+    let values: ValueMap = [
         ("pv1_power", (seq % 5000) as f64),
         ("battery_soc", (seq % 100) as f64),
         ("seq", seq as f64),
