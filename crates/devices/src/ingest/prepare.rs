@@ -1,7 +1,7 @@
 //! Pure steps of ingest: checking a telemetry report, decoding raw register blocks, and turning
 //! one device's reading into the rows storage writes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -9,10 +9,10 @@ use store::telemetry::EnergyWrite;
 
 use super::values::{self, Watched};
 use crate::{
-    decode::{RegisterBlock, Value, decode},
+    decode::{RegisterBlock, decode},
     ingest::metrics,
     protocol::{DeviceFamily, ProtocolConfig},
-    report::{PAYLOAD_VERSION, Report, ReportReading},
+    report::{PAYLOAD_VERSION, Report, ReportReading, ValueMap},
 };
 
 /// Reports stamped further ahead than this are refused (gateway clock wrong).
@@ -137,8 +137,8 @@ fn with_decoded(
     config: &ProtocolConfig,
     raw: &[RegisterBlock],
 ) -> Result<String, String> {
-    let mut values: BTreeMap<String, Value> = if sent.is_empty() {
-        BTreeMap::new()
+    let mut values: ValueMap = if sent.is_empty() {
+        ValueMap::new()
     } else {
         serde_json::from_str(sent).map_err(|e| format!("values: {e}"))?
     };
@@ -195,7 +195,10 @@ pub fn energy_rows(c: &Checked, at: Placement, ts: i64) -> Vec<EnergyWrite> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{DeviceReading, Telemetry};
+    use crate::{
+        decode::Value,
+        report::{DeviceReading, Telemetry},
+    };
 
     const NOW: i64 = 1_700_000_000_000;
 
@@ -269,8 +272,7 @@ mod tests {
         let mut r = reading(&[("grid_power", Value::Number(-5.0))]);
         r.raw = vec![RegisterBlock::holding(address, vec![123])];
         let checked = check_telemetry(report(NOW, vec![r]), NOW, &p).unwrap_or_default();
-        let v: BTreeMap<String, Value> =
-            serde_json::from_str(&checked[0].payload).unwrap_or_default();
+        let v: ValueMap = serde_json::from_str(&checked[0].payload).unwrap_or_default();
         assert_eq!(
             v.get("today_pv_energy"),
             Some(&Value::Number(123.0 * point.scale))
