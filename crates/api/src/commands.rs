@@ -68,7 +68,7 @@ pub(crate) fn check_state(kind: &str, status: i64) -> Result<(), DomainError> {
 }
 
 /// The spec's message for a dispatcher refusal.
-fn refusal(e: DispatchError) -> ApiError {
+pub(crate) fn refusal(e: DispatchError) -> ApiError {
     match e {
         DispatchError::Offline(_) | DispatchError::UnknownGateway(_) => Code::DeviceOffline.into(),
         DispatchError::Upgrading(_) => Code::DeviceUpgrading.into(),

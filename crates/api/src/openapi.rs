@@ -48,6 +48,7 @@ use crate::{firmware, upgrades};
         gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
         gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
         gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
+        gateways::key::rotate,
         batteries::list, batteries::count, batteries::info, batteries::realtime, batteries::day,
         batteries::slaves, batteries::delete,
         meters::list, meters::count, meters::realtime, meters::day, meters::month, meters::year,

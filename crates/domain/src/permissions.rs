@@ -109,6 +109,7 @@ perms! {
     57 "sys.gateway.view" < "system.management" Menu ["System gateways", "系统网关", "Pasarelas del sistema"]
     58 "sys.gateway.edit" < "sys.gateway.view" Button ["Manage system gateways", "管理系统网关", "Gestionar pasarelas del sistema"]
     59 "sys.version.edit" < "system.management" Button ["Publish release notes", "发布版本说明", "Publicar notas de versión"]
+    60 "gateway.key" < "gateway.view" Button ["Gateway key", "网关密钥", "Clave de pasarela"]
 }
 
 pub fn find(key: &str) -> Option<&'static Permission> {

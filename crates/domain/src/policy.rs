@@ -278,6 +278,26 @@ impl Actor {
         gateway.plant.is_none() && (gateway.is_free() || self.holds(gateway))
     }
 
+    /// Whether the caller may read and rotate a gateway's registration key, its MQTT password:
+    /// whoever may edit the gateway. On a plant the plant's permissions decide (owners, company
+    /// administrators and internal staff hold `gateway.key`; maintainers and visitors never do,
+    /// nor does anyone who merely sees the plant); a gateway on no plant, its holder with the key
+    /// or internal staff with registry rights. Read-only accounts never see it.
+    pub fn may_edit_gateway_key(&self, gateway: &GatewayScope) -> bool {
+        if self.read_only {
+            return false;
+        }
+        match &gateway.plant {
+            Some(plant) => self
+                .plant_access(plant)
+                .is_some_and(|a| self.plant_permissions(a).iter().any(|k| k == "gateway.key")),
+            None => {
+                (self.holds(gateway) && self.has("gateway.key"))
+                    || (self.is_internal() && self.has("sys.gateway.edit"))
+            }
+        }
+    }
+
     fn holds(&self, gateway: &GatewayScope) -> bool {
         gateway.owner == Some(self.id)
             || (self.kind == UserKind::Company
@@ -469,6 +489,41 @@ mod tests {
         };
         assert!(staff.can_see_gateway(&stock) && staff.can_take_gateway(&stock));
         assert!(!stranger.can_see_gateway(&stock) && !stranger.can_take_gateway(&stock));
+    }
+
+    #[test]
+    fn a_gateway_key_is_for_those_who_may_edit_the_gateway_never_for_visitors() {
+        let keys = &["gateway.view", "gateway.key"];
+        let owner = actor(1, UserKind::Owner, None, keys);
+        let sharee = actor(2, UserKind::Owner, None, keys);
+        let company_admin = actor(3, UserKind::Company, Some(10), keys);
+        let company_staff = actor(4, UserKind::Company, Some(10), &["gateway.view"]);
+        let admin = actor(9, UserKind::Internal, None, &["gateway.key", "sys.gateway.edit"]);
+        let gateway = |shared_as| GatewayScope {
+            plant: Some(plant(1, Some(10), shared_as)),
+            owner: Some(UserId(1)),
+            company: Some(CompanyId(10)),
+        };
+        assert!(owner.may_edit_gateway_key(&gateway(None)));
+        assert!(company_admin.may_edit_gateway_key(&gateway(None)));
+        assert!(admin.may_edit_gateway_key(&gateway(None)));
+        assert!(!company_staff.may_edit_gateway_key(&gateway(None)));
+        for role in [ShareRole::Visitor, ShareRole::Maintainer] {
+            assert!(!sharee.may_edit_gateway_key(&gateway(Some(role))), "{role:?}");
+        }
+        let read_only = Actor {
+            read_only: true,
+            ..owner.clone()
+        };
+        assert!(!read_only.may_edit_gateway_key(&gateway(None)));
+
+        let stock = GatewayScope {
+            plant: None,
+            owner: Some(UserId(1)),
+            company: None,
+        };
+        assert!(owner.may_edit_gateway_key(&stock) && admin.may_edit_gateway_key(&stock));
+        assert!(!sharee.may_edit_gateway_key(&stock));
     }
 
     #[test]

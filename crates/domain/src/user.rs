@@ -121,6 +121,7 @@ impl BuiltinRole {
                 "gateway.view",
                 "gateway.add",
                 "gateway.unbind",
+                "gateway.key",
                 "inverter.view",
                 "inverter.setting",
                 "inverter.power",

@@ -13,9 +13,21 @@ use crate::admin;
 pub const DEMO_ACCOUNT: &str = "demo@example.com";
 pub const DEMO_PASSWORD: &str = "demo1234";
 
-/// Makes sure the demo owner, the fleet's plants and their registered, bound gateways exist.
-/// Returns how many plants were created now (0 on later starts).
-pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<usize> {
+/// Makes sure the demo owner, the fleet's plants and their registered, bound gateways exist,
+/// and gives each simulated gateway the key the portal holds for it (a rotated key survives a
+/// restart, as a real gateway keeps the key it was sent). Returns how many plants were created
+/// now (0 on later starts).
+pub async fn prepare(store: &Store, fleet: &mut [GatewaySpec]) -> anyhow::Result<usize> {
+    let created = create_plants(store, fleet).await?;
+    for gw in fleet.iter_mut() {
+        if let Some(g) = store.gateway_by_sn(&gw.sn).await? {
+            gw.key = g.reg_key;
+        }
+    }
+    Ok(created)
+}
+
+async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<usize> {
     let owner = match store.user_by_account(DEMO_ACCOUNT).await? {
         Some(u) => u,
         None => {

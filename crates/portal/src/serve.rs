@@ -140,7 +140,7 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
-    let created = crate::demo::prepare(store, &specs).await?;
+    let created = crate::demo::prepare(store, &mut specs).await?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),

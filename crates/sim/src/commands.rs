@@ -204,8 +204,30 @@ pub fn answer(
         // Upgrades run over time: the gateway runtime drives them with `UpgradeJob`.
         "upgrade" => reply(cmd, BAD_PARAMS, "upgrade runs as a job", Json::Null),
         "modbus_raw" => modbus_raw(cmd, latest, config),
+        "rotate_key" => rotate_key(gw, cmd),
         _ => reply(cmd, UNSUPPORTED, "unsupported command", Json::Null),
     }
+}
+
+/// Stores the gateway's next registration key (it signs in with it from its next connection;
+/// the runtime reconnects at once after a successful answer). The reply never echoes the key.
+fn rotate_key(gw: &mut SimGateway, cmd: &Command) -> CommandReply {
+    let key = cmd.params.get("key").and_then(Json::as_str).unwrap_or("");
+    if !(4..=32).contains(&key.len()) || !key.bytes().all(|b| b.is_ascii_graphic()) {
+        return reply(
+            cmd,
+            BAD_PARAMS,
+            "key must be 4-32 visible characters",
+            Json::Null,
+        );
+    }
+    gw.spec.key = key.to_string();
+    reply(cmd, 0, "key stored", Json::Null)
+}
+
+/// Whether `reply` answers a key rotation the gateway accepted (it must then reconnect).
+pub fn took_new_key(cmd: &Command, reply: &CommandReply) -> bool {
+    cmd.kind == "rotate_key" && reply.code == 0
 }
 
 fn modbus_raw(cmd: &Command, latest: &Values, config: Option<&ProtocolConfig>) -> CommandReply {
@@ -276,6 +298,24 @@ mod tests {
             params,
             timeout_ms: 5000,
         }
+    }
+
+    #[test]
+    fn a_new_key_is_stored_never_echoed_and_a_bad_one_refused() {
+        let mut gw = SimGateway::new(demo_fleet(1, 1).remove(0));
+        let mut state = GatewayState::default();
+        let rotate = cmd("rotate_key", json!({"key": "N3wKeyN3wKey"}));
+        let r = answer(&mut gw, &mut state, &rotate, &Values::new(), None);
+        assert_eq!((r.code, gw.spec.key.as_str()), (0, "N3wKeyN3wKey"));
+        assert!(took_new_key(&rotate, &r));
+        assert!(
+            !r.data.to_string().contains("N3wKey"),
+            "the reply must not carry the key"
+        );
+        let bad = cmd("rotate_key", json!({"key": "no"}));
+        let r = answer(&mut gw, &mut state, &bad, &Values::new(), None);
+        assert_eq!((r.code, gw.spec.key.as_str()), (BAD_PARAMS, "N3wKeyN3wKey"));
+        assert!(!took_new_key(&bad, &r));
     }
 
     #[test]

@@ -117,14 +117,8 @@ fn upgrade_command(
     })
 }
 
-/// [`run`] with chosen upgrade timing (tests make upgrades quick).
-pub async fn run_with(
-    mut gw: SimGateway,
-    configs: Arc<Vec<ProtocolConfig>>,
-    opts: RunOptions,
-    timing: UpgradeTiming,
-    mut stop: watch::Receiver<bool>,
-) {
+/// The gateway's MQTT client, signed in with its current key.
+fn connect(gw: &SimGateway, opts: &RunOptions) -> (AsyncClient, rumqttc::EventLoop) {
     let sn = gw.spec.sn.clone();
     let mut mqtt = MqttOptions::new(sn.clone(), opts.broker.host.clone(), opts.broker.port);
     mqtt.set_credentials(sn.clone(), gw.spec.key.clone());
@@ -138,7 +132,25 @@ pub async fn run_with(
         true,
     ));
     mqtt.set_max_packet_size(512 * 1024, 512 * 1024);
-    let (client, mut events) = AsyncClient::new(mqtt, 64);
+    AsyncClient::new(mqtt, 64)
+}
+
+/// Why a connection's loop ended.
+enum Ended {
+    Stopped,
+    /// The gateway took a new key: it signs in again with it.
+    NewKey,
+}
+
+/// [`run`] with chosen upgrade timing (tests make upgrades quick).
+pub async fn run_with(
+    mut gw: SimGateway,
+    configs: Arc<Vec<ProtocolConfig>>,
+    opts: RunOptions,
+    timing: UpgradeTiming,
+    mut stop: watch::Receiver<bool>,
+) {
+    let sn = gw.spec.sn.clone();
     let mut state = GatewayState::default();
     let mut latest: Vec<Values> = vec![Values::new(); gw.spec.devices.len()];
     let mut tick = tokio::time::interval(opts.interval);
@@ -146,79 +158,93 @@ pub async fn run_with(
     let mut jobs: Vec<(UpgradeJob, tokio::time::Instant)> = Vec::new();
     let mut progress_tick = tokio::time::interval(timing.report_every);
     loop {
-        tokio::select! {
-            changed = stop.changed() => {
-                if changed.is_err() || *stop.borrow() {
-                    let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, status(false, opts.upload_cycle_secs)).await;
-                    let _ = client.disconnect().await;
-                    // Let the goodbye and the disconnect go out.
-                    let _ = tokio::time::timeout(Duration::from_secs(2), async { while events.poll().await.is_ok() {} }).await;
-                    return;
-                }
-            }
-            _ = progress_tick.tick(), if !jobs.is_empty() => {
-                let mut still = Vec::with_capacity(jobs.len());
-                for (job, started) in jobs.drain(..) {
-                    let reply = job.step(started.elapsed(), &mut state);
-                    publish_reply(&client, &sn, &reply).await;
-                    if !commands::is_final(&reply) {
-                        still.push((job, started));
-                    } else if reply.code == 0 && job.cmd.sn == sn {
-                        // A gateway announces the software it now runs, as after a reboot.
-                        let payload = status_with(true, opts.upload_cycle_secs, &job.version);
-                        let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, payload).await;
+        let (client, mut events) = connect(&gw, &opts);
+        let ended = loop {
+            tokio::select! {
+                changed = stop.changed() => {
+                    if changed.is_err() || *stop.borrow() {
+                        let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, status(false, opts.upload_cycle_secs)).await;
+                        break Ended::Stopped;
                     }
                 }
-                jobs = still;
-            }
-            _ = tick.tick() => {
-                let now = Utc::now();
-                let dt = (now - last).num_milliseconds().max(0) as f64 / 1000.0;
-                last = now;
-                let (_, telemetry) = gw.telemetry(now, dt, &configs);
-                for (slot, reading) in latest.iter_mut().zip(&telemetry.devices) {
-                    if !reading.values.is_empty() {
-                        *slot = reading.values.clone();
-                    }
-                }
-                match serde_json::to_vec(&telemetry) {
-                    Ok(payload) => {
-                        if let Err(e) = client.publish(topic(&sn, "telemetry"), QoS::AtLeastOnce, false, payload).await {
-                            tracing::warn!(gateway = %sn, %e, "telemetry not queued");
+                _ = progress_tick.tick(), if !jobs.is_empty() => {
+                    let mut still = Vec::with_capacity(jobs.len());
+                    for (job, started) in jobs.drain(..) {
+                        let reply = job.step(started.elapsed(), &mut state);
+                        publish_reply(&client, &sn, &reply).await;
+                        if !commands::is_final(&reply) {
+                            still.push((job, started));
+                        } else if reply.code == 0 && job.cmd.sn == sn {
+                            // A gateway announces the software it now runs, as after a reboot.
+                            let payload = status_with(true, opts.upload_cycle_secs, &job.version);
+                            let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, payload).await;
                         }
                     }
-                    Err(e) => tracing::warn!(gateway = %sn, %e, "telemetry not encoded"),
+                    jobs = still;
                 }
-            }
-            event = events.poll() => match event {
-                Ok(Event::Incoming(Packet::ConnAck(_))) => {
-                    let _ = client.subscribe(topic(&sn, "cmd"), QoS::AtLeastOnce).await;
-                    let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, status(true, opts.upload_cycle_secs)).await;
-                }
-                Ok(Event::Incoming(Packet::Publish(p))) if p.topic == topic(&sn, "cmd") => {
-                    let Ok(cmd) = serde_json::from_slice::<Command>(&p.payload) else {
-                        tracing::warn!(gateway = %sn, "unreadable command dropped");
-                        continue;
-                    };
-                    let index = gw.spec.devices.iter().position(|d| d.sn == cmd.sn).unwrap_or(0);
-                    let protocol = gw.spec.devices.get(index).map(|d| d.protocol).unwrap_or_default();
-                    let config = configs.iter().find(|c| c.code == protocol);
-                    let values = latest.get(index).cloned().unwrap_or_default();
-                    let reply = if matches!(cmd.kind.as_str(), "upgrade" | "upgrade_cancel") {
-                        upgrade_command(&gw, &mut jobs, &cmd, timing)
-                    } else {
-                        Some(commands::answer(&mut gw, &mut state, &cmd, &values, config))
-                    };
-                    if let Some(reply) = reply {
-                        publish_reply(&client, &sn, &reply).await;
+                _ = tick.tick() => {
+                    let now = Utc::now();
+                    let dt = (now - last).num_milliseconds().max(0) as f64 / 1000.0;
+                    last = now;
+                    let (_, telemetry) = gw.telemetry(now, dt, &configs);
+                    for (slot, reading) in latest.iter_mut().zip(&telemetry.devices) {
+                        if !reading.values.is_empty() {
+                            *slot = reading.values.clone();
+                        }
+                    }
+                    match serde_json::to_vec(&telemetry) {
+                        Ok(payload) => {
+                            if let Err(e) = client.publish(topic(&sn, "telemetry"), QoS::AtLeastOnce, false, payload).await {
+                                tracing::warn!(gateway = %sn, %e, "telemetry not queued");
+                            }
+                        }
+                        Err(e) => tracing::warn!(gateway = %sn, %e, "telemetry not encoded"),
                     }
                 }
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::debug!(gateway = %sn, %e, "broker connection lost; retrying");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
+                event = events.poll() => match event {
+                    Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                        let _ = client.subscribe(topic(&sn, "cmd"), QoS::AtLeastOnce).await;
+                        let _ = client.publish(topic(&sn, "status"), QoS::AtLeastOnce, true, status(true, opts.upload_cycle_secs)).await;
+                    }
+                    Ok(Event::Incoming(Packet::Publish(p))) if p.topic == topic(&sn, "cmd") => {
+                        let Ok(cmd) = serde_json::from_slice::<Command>(&p.payload) else {
+                            tracing::warn!(gateway = %sn, "unreadable command dropped");
+                            continue;
+                        };
+                        let index = gw.spec.devices.iter().position(|d| d.sn == cmd.sn).unwrap_or(0);
+                        let protocol = gw.spec.devices.get(index).map(|d| d.protocol).unwrap_or_default();
+                        let config = configs.iter().find(|c| c.code == protocol);
+                        let values = latest.get(index).cloned().unwrap_or_default();
+                        let reply = if matches!(cmd.kind.as_str(), "upgrade" | "upgrade_cancel") {
+                            upgrade_command(&gw, &mut jobs, &cmd, timing)
+                        } else {
+                            Some(commands::answer(&mut gw, &mut state, &cmd, &values, config))
+                        };
+                        if let Some(reply) = reply {
+                            publish_reply(&client, &sn, &reply).await;
+                            if commands::took_new_key(&cmd, &reply) {
+                                break Ended::NewKey;
+                            }
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::debug!(gateway = %sn, %e, "broker connection lost; retrying");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
                 }
             }
+        };
+        // The broker takes a connection's packets in order, so the reply (or the goodbye)
+        // published before the disconnect is in before the connection closes.
+        let _ = client.disconnect().await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while events.poll().await.is_ok() {}
+        })
+        .await;
+        match ended {
+            Ended::Stopped => return,
+            Ended::NewKey => tracing::info!(gateway = %sn, "new key taken; signing in again"),
         }
     }
 }

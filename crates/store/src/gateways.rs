@@ -9,6 +9,9 @@ pub struct GatewayRow {
     pub id: i64,
     pub sn: String,
     pub reg_key: String,
+    /// The next key while a rotation is under way (see [`Store::set_pending_gateway_key`]).
+    pub pending_key: Option<String>,
+    pub key_changed_at: Option<i64>,
     pub alias: String,
     pub protocol: String,
     pub model: String,
@@ -47,8 +50,8 @@ pub struct DeviceRow {
     pub updated_at: i64,
 }
 
-const GATEWAY_COLUMNS: &str = "id, sn, reg_key, alias, protocol, model, comm_type, soft_ver, \
-    hard_ver, signal, upload_cycle, plant_id, owner_id, company_id, online, last_online, \
+const GATEWAY_COLUMNS: &str = "id, sn, reg_key, pending_key, key_changed_at, alias, protocol, \
+    model, comm_type, soft_ver, hard_ver, signal, upload_cycle, plant_id, owner_id, company_id, online, last_online, \
     created_at, updated_at";
 const DEVICE_COLUMNS: &str = "id, sn, gateway_id, plant_id, family, type_code, protocol, alias, \
     model, rated_power, versions, parent_sn, status, online, last_seen, created_at, updated_at";
@@ -223,7 +226,7 @@ pub struct Holder {
     pub company: Option<i64>,
 }
 
-const LIST_COLUMNS: &str = "g.id, g.sn, g.reg_key, g.alias, g.protocol, g.model, g.comm_type, \
+const LIST_COLUMNS: &str = "g.id, g.sn, g.reg_key, g.pending_key, g.key_changed_at, g.alias, g.protocol, g.model, g.comm_type, \
     g.soft_ver, g.hard_ver, g.signal, g.upload_cycle, g.plant_id, g.owner_id, g.company_id, \
     g.online, g.last_online, g.created_at, g.updated_at, p.name AS plant_name";
 

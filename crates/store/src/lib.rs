@@ -15,6 +15,7 @@ pub mod energy_reads;
 pub mod events;
 pub mod firmware;
 pub mod gateway_actions;
+pub mod gateway_keys;
 pub mod gateways;
 pub mod log_pages;
 pub mod messages;

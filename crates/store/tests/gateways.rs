@@ -274,3 +274,30 @@ async fn gateways_are_taken_only_while_free_or_held_by_the_taker_and_listed_by_v
     })
     .await
 }
+
+#[tokio::test]
+async fn a_rotated_key_replaces_the_current_one_only_once_the_gateway_takes_it() -> TestResult {
+    each_backend(|s| async move {
+        let gw = s.create_gateway("GWKEY01", "OLDKEY", "", 1).await?;
+        assert!(s.set_pending_gateway_key(gw, "NEWKEY1", 2).await?);
+        let g = s.gateway(gw).await?.ok_or("gateway")?;
+        assert_eq!((g.reg_key.as_str(), g.pending_key.as_deref()), ("OLDKEY", Some("NEWKEY1")));
+
+        // A second rotation replaces the first; the first can no longer be taken.
+        assert!(s.set_pending_gateway_key(gw, "NEWKEY2", 3).await?);
+        assert!(!s.take_pending_gateway_key(gw, "NEWKEY1", 4).await?);
+        assert!(s.take_pending_gateway_key(gw, "NEWKEY2", 5).await?);
+        let g = s.gateway(gw).await?.ok_or("gateway")?;
+        assert_eq!((g.reg_key.as_str(), g.pending_key), ("NEWKEY2", None));
+        assert_eq!(g.key_changed_at, Some(5));
+        assert!(!s.take_pending_gateway_key(gw, "NEWKEY2", 6).await?, "taken once");
+
+        // A refused rotation leaves the current key alone.
+        assert!(s.set_pending_gateway_key(gw, "NEWKEY3", 7).await?);
+        assert!(s.drop_pending_gateway_key(gw, "NEWKEY3").await?);
+        let g = s.gateway(gw).await?.ok_or("gateway")?;
+        assert_eq!((g.reg_key.as_str(), g.pending_key), ("NEWKEY2", None));
+        Ok(())
+    })
+    .await
+}

@@ -127,7 +127,9 @@ pub(super) fn customer_name(u: &UserRow) -> &str {
 }
 
 /// One gateway as the list answers it (API_CONVENTIONS.md): `sn` always a string, `updateAt`
-/// always `YYYY-MM-DDTHH:MM:SSZ`; plus its plant and customer (the account holding it).
+/// always `YYYY-MM-DDTHH:MM:SSZ`; plus its plant and customer (the account holding it). `key`
+/// is always null here: the registration key is the gateway's MQTT password, and only the
+/// detail gives it, to those who may edit the gateway.
 fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) -> Value {
     let status = if g.online {
         Status::Normal
@@ -135,7 +137,7 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
         Status::Offline
     };
     json!({
-        "id": g.id, "sn": g.sn, "key": g.reg_key, "alias": g.alias, "status": status as i64,
+        "id": g.id, "sn": g.sn, "key": null, "alias": g.alias, "status": status as i64,
         "commType": g.comm_type, "commTypeName": comm_type_name(&g.comm_type), "signal": g.signal,
         "softVer": g.soft_ver, "hardVer": g.hard_ver,
         "updateAt": update_at(g.last_online.unwrap_or(g.updated_at).max(g.updated_at)),
@@ -208,15 +210,16 @@ pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Da
 
 /// One gateway with the devices behind it; 305 when the caller may not see it.
 #[utoipa::path(get, path = "/api/v1/gateway/{id}", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the list item plus plant {id, name} and devices[]; 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with the list item plus plant {id, name}, devices[], keyEditable, and for those who may edit the gateway its key, keyPending and keyChangedAt; 305")))]
 pub async fn detail(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<Value>> {
     require_any(&me, &VIEW_KEYS)?;
-    let (g, _, plant) = visible(&app, &me, &id).await?;
+    let (g, scope, plant) = visible(&app, &me, &id).await?;
     let devices = app.store.gateway_devices(g.id).await?;
+    let key_editable = super::key::may_edit(&me, &g, &scope);
     let customer = match g.owner_id {
         Some(owner) => app.store.user(UserId(owner)).await?,
         None => None,
@@ -231,6 +234,12 @@ pub async fn detail(
         None => Value::Null,
     };
     body["devices"] = devices.iter().map(device).collect();
+    if key_editable {
+        body["key"] = json!(g.reg_key);
+        body["keyPending"] = json!(g.pending_key.is_some());
+        body["keyChangedAt"] = json!(g.key_changed_at.map(update_at));
+    }
+    body["keyEditable"] = json!(key_editable);
     Ok(Data(body))
 }
 

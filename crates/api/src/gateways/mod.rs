@@ -7,6 +7,7 @@ pub(crate) mod actions;
 pub(crate) mod batch;
 pub(crate) mod claim;
 pub(crate) mod download;
+pub(crate) mod key;
 pub(crate) mod list;
 pub(crate) mod registry;
 
@@ -45,6 +46,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/gateways/downLoad", get(download::download))
         .route("/api/v1/gateway/{id}", get(list::detail))
         .route("/api/v1/gateway/{id}/unbind", post(list::unbind))
+        .route("/api/v1/gateway/{id}/key/rotate", post(key::rotate))
         .merge(actions_router())
 }
 

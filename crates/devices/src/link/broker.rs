@@ -260,6 +260,17 @@ impl Auth {
             };
             match lookup.await {
                 Ok(Ok(Some(g))) if same(password, g.reg_key.as_bytes()) => {}
+                Ok(Ok(Some(g)))
+                    if g.pending_key
+                        .as_deref()
+                        .is_some_and(|k| same(password, k.as_bytes())) =>
+                {
+                    // Signing in with the rotated key shows the gateway has taken it: from now
+                    // on the old key is refused.
+                    if !self.take_key(g.id, password).await {
+                        return AuthResult::NotAuthorized;
+                    }
+                }
                 Ok(Ok(_)) => return AuthResult::BadUsernameOrPassword,
                 Ok(Err(e)) => {
                     tracing::warn!(%e, sn = user, "gateway sign-in check failed");
@@ -292,6 +303,42 @@ impl Auth {
             }
         }
         AuthResult::Allow(false, None)
+    }
+}
+
+impl Auth {
+    /// Makes a gateway's pending key its only key; `false` when that could not be stored.
+    async fn take_key(&self, gateway: i64, key: &[u8]) -> bool {
+        let Ok(key) = std::str::from_utf8(key).map(str::to_string) else {
+            return false;
+        };
+        let store = self.store.clone();
+        let now = chrono::Utc::now().timestamp_millis();
+        // Its own task, like the lookup: rmqtt may drop this future mid-way.
+        let taken = tokio::spawn(async move {
+            if store.take_pending_gateway_key(gateway, &key, now).await? {
+                return Ok(true);
+            }
+            // Another connection may have taken it first; a newer rotation replaces it.
+            let current = store.gateway(gateway).await?;
+            Ok::<_, store::StoreError>(current.is_some_and(|g| g.reg_key == key))
+        });
+        match taken.await {
+            Ok(Ok(holds)) => {
+                if holds {
+                    tracing::info!(gateway, "gateway signed in with its new key; the old one is retired");
+                }
+                holds
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(%e, gateway, "new gateway key not stored");
+                false
+            }
+            Err(e) => {
+                tracing::warn!(%e, gateway, "new gateway key not stored");
+                false
+            }
+        }
     }
 }
 

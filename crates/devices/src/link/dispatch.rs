@@ -33,6 +33,13 @@ pub enum DispatchError {
     Store(#[from] StoreError),
 }
 
+/// What the commands table keeps of a command's params.
+#[derive(Debug, Clone, Copy)]
+enum Recorded {
+    Params,
+    Nothing,
+}
+
 #[derive(Clone)]
 pub struct Dispatcher {
     store: Store,
@@ -52,6 +59,33 @@ impl Dispatcher {
         device_sn: &str,
         kind: &str,
         params: serde_json::Value,
+        timeout: Duration,
+    ) -> Result<i64, DispatchError> {
+        self.dispatch(gateway_sn, device_sn, kind, params, Recorded::Params, timeout)
+            .await
+    }
+
+    /// [`Dispatcher::send`] for a command whose params carry a secret (a gateway's next key):
+    /// they go to the gateway only, and the commands table records `{}` in their place.
+    pub async fn send_secret(
+        &self,
+        gateway_sn: &str,
+        device_sn: &str,
+        kind: &str,
+        params: serde_json::Value,
+        timeout: Duration,
+    ) -> Result<i64, DispatchError> {
+        self.dispatch(gateway_sn, device_sn, kind, params, Recorded::Nothing, timeout)
+            .await
+    }
+
+    async fn dispatch(
+        &self,
+        gateway_sn: &str,
+        device_sn: &str,
+        kind: &str,
+        params: serde_json::Value,
+        recorded: Recorded,
         timeout: Duration,
     ) -> Result<i64, DispatchError> {
         if timeout < Duration::from_secs(1) || timeout > Duration::from_secs(86_400) {
@@ -86,7 +120,10 @@ impl Dispatcher {
         };
         let payload =
             serde_json::to_vec(&command).map_err(|e| DispatchError::Publish(e.to_string()))?;
-        let params_text = command.params.to_string();
+        let params_text = match recorded {
+            Recorded::Params => command.params.to_string(),
+            Recorded::Nothing => "{}".to_string(),
+        };
         let id = self
             .store
             .insert_command(&NewCommand {
