@@ -62,6 +62,7 @@ export const KNOWN_ACTIONS = [
   'gateway.upgrade',
   'gateway.unbind',
   'gateway.delete',
+  'gateway.key.rotate',
   'firmware.upload',
 ];
 

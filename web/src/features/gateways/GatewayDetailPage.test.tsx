@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,9 @@ const gateway: GatewayDetail = {
   customerId: 2,
   customerName: 'Ann',
   createAt: '2026-05-01T10:00:00.000+00:00',
+  keyEditable: true,
+  keyPending: false,
+  keyChangedAt: null,
   devices: [
     {
       id: 1,
@@ -72,11 +75,11 @@ const gateway: GatewayDetail = {
   ],
 };
 
-function renderPage() {
+function renderPage(detail: GatewayDetail = gateway) {
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Infinity } },
   });
-  client.setQueryData(gatewayDetailQuery('7').queryKey, gateway);
+  client.setQueryData(gatewayDetailQuery('7').queryKey, detail);
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={['/device/gateway/7']}>
@@ -103,5 +106,20 @@ describe('GatewayDetailPage', () => {
     expect(screen.getByText('X-1').closest('a')).toBeNull();
     expect(screen.getByText('Fault')).toBeTruthy();
     expect(screen.getAllByText('--').length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('hides the key until asked and offers its rotation to those who may edit the gateway', () => {
+    renderPage();
+    const value = screen.getByTestId('gateway-key-value');
+    expect(value.textContent).not.toContain('KEY123');
+    fireEvent.click(screen.getByTestId('gateway-key-toggle'));
+    expect(screen.getByTestId('gateway-key-value').textContent).toContain('KEY123');
+    expect(screen.getByTestId('gateway-key-rotate')).toBeTruthy();
+  }, 30_000);
+
+  it('shows no key at all to a visitor', () => {
+    renderPage({ ...gateway, key: null, keyEditable: false });
+    expect(screen.queryByTestId('gateway-key')).toBeNull();
+    expect(screen.queryByText('Registration key')).toBeNull();
   }, 30_000);
 });

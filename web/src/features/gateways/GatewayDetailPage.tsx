@@ -20,6 +20,7 @@ import { isApiError } from '@/shared/http';
 import { UpgradeButton } from '@/features/upgrades';
 import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
+import { GatewayKey } from './GatewayKey';
 import { deviceLink } from './signal';
 import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
@@ -155,6 +156,15 @@ export default function GatewayDetailPage() {
                 children: text(g.customerName),
               },
               { key: 'plant', label: t('gateways.column.plant'), children: text(g.plantName) },
+              ...(g.keyEditable
+                ? [
+                    {
+                      key: 'regKey',
+                      label: t('gatewayKey.label'),
+                      children: <GatewayKey gateway={g} />,
+                    },
+                  ]
+                : []),
             ]}
           />
         )}

@@ -13,7 +13,8 @@ export interface Page<T> {
 export interface GatewayRow {
   id: number;
   sn: string;
-  key: string;
+  /** Always null in the list: the registration key is a secret (see GatewayDetail). */
+  key: string | null;
   alias: string;
   status: number;
   commType: string;
@@ -53,6 +54,27 @@ export interface GatewayDevice {
 
 export interface GatewayDetail extends GatewayRow {
   devices: GatewayDevice[];
+  /** Whether the caller may read and rotate the key; only then do `key`, `keyPending` and
+   * `keyChangedAt` come. */
+  keyEditable: boolean;
+  keyPending?: boolean;
+  keyChangedAt?: string | null;
+}
+
+/** The answer of a key rotation: `pending` while the gateway has not confirmed it. */
+export interface RotatedKey {
+  key: string;
+  status: 'succeeded' | 'pending';
+  commandId: number;
+}
+
+/** Gives the gateway a new registration key (sent to it on its command topic). */
+export function rotateGatewayKey(sn: string): Promise<RotatedKey> {
+  return http.post<RotatedKey>(
+    `/api/v1/gateway/${encodeURIComponent(sn)}/key/rotate`,
+    {},
+    { handledCodes: [602, 606, 609] },
+  );
 }
 
 export interface GatewayCounts {
