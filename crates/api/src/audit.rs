@@ -57,6 +57,30 @@ pub(crate) async fn record(
     }
 }
 
+/// Records a refusal of `target` that the caller cannot see (it is missing, or another
+/// tenant's): filed under no plant and written without looking the target up, so the entry
+/// and the time it takes are the same for a missing SN and someone else's.
+pub(crate) async fn record_unseen(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    target: &str,
+    detail: Value,
+) {
+    let entry = NewAudit {
+        by: author(me, None),
+        action,
+        target,
+        detail: &detail.to_string(),
+        result: result::REFUSED,
+        command_id: None,
+        now: now_ms(),
+    };
+    if let Err(e) = app.store.insert_audit(&entry).await {
+        tracing::error!(error = %e, action, target, "audit entry not written");
+    }
+}
+
 /// `me` as the author of a log entry about `plant`.
 pub(crate) fn author<'a>(me: &'a CurrentUser, plant: Option<&PlantRow>) -> Author<'a> {
     let company_staff = me.actor.kind == domain::user::UserKind::Company;
@@ -90,17 +114,19 @@ async fn write(
             .await?
             .and_then(|g| g.plant_id),
     };
+    // Filed under the target's plant only when the caller may see that plant: an entry the
+    // caller reads back must not name a plant that is not theirs.
     let plant = match plant_id {
-        Some(id) => app.store.plant(id, me.id()).await?,
+        Some(id) => app
+            .store
+            .plant(id, me.id())
+            .await?
+            .filter(|p| me.actor.plant_access(&p.scope()).is_some()),
         None => None,
     };
     app.store
         .insert_audit(&NewAudit {
-            // Filed under the device's plant even when its row is not the caller's to read.
-            by: Author {
-                plant_id,
-                ..author(me, plant.as_ref())
-            },
+            by: author(me, plant.as_ref()),
             action,
             target,
             detail: &detail.to_string(),

@@ -82,16 +82,30 @@ async fn the_key_is_for_those_who_may_edit_the_gateway_and_never_in_lists() {
         for token in [&c.ann, &c.admin] {
             let r = app.get(&detail, Some(token)).await;
             assert_eq!(r.data()["key"], "KEY123");
-            assert_eq!((r.data()["keyEditable"].clone(), r.data()["keyPending"].clone()), (json!(true), json!(false)));
+            assert_eq!(
+                (
+                    r.data()["keyEditable"].clone(),
+                    r.data()["keyPending"].clone()
+                ),
+                (json!(true), json!(false))
+            );
         }
         // Sharees may not rotate it; a stranger does not even learn the gateway exists.
         let rotate = format!("/api/v1/gateway/{SN}/key/rotate");
-        app.post(&rotate, json!({}), Some(&c.vic)).await.expect_code(2);
-        app.post(&rotate, json!({}), Some(&c.max)).await.expect_code(2);
+        app.post(&rotate, json!({}), Some(&c.vic))
+            .await
+            .expect_code(2);
+        app.post(&rotate, json!({}), Some(&c.max))
+            .await
+            .expect_code(2);
         let [eve] = fixtures::owners(&app, ["eve"]).await;
-        app.post(&rotate, json!({}), Some(&eve)).await.expect_code(305);
+        app.post(&rotate, json!({}), Some(&eve))
+            .await
+            .expect_code(305);
         // Without a device link (or offline) nothing changes.
-        app.post(&rotate, json!({}), Some(&c.ann)).await.expect_code(606);
+        app.post(&rotate, json!({}), Some(&c.ann))
+            .await
+            .expect_code(606);
         let g = app.store.gateway_by_sn(SN).await.expect("gw").expect("gw");
         assert_eq!((g.reg_key.as_str(), g.pending_key), ("KEY123", None));
     }
@@ -105,7 +119,9 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
         let app = &linked.app;
 
         let rotate = format!("/api/v1/gateway/{SN}/key/rotate");
-        app.post(&rotate, json!({}), Some(&c.ann)).await.expect_code(602);
+        app.post(&rotate, json!({}), Some(&c.ann))
+            .await
+            .expect_code(602);
 
         // A simulated gateway that keeps what it is told, as a real one does.
         let mut spec = sim::fleet::demo_fleet(1, 7).remove(0);
@@ -143,18 +159,24 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
             sign_in(linked.addr, SN, "KEY123").await,
             ConnectReturnCode::BadUserNamePassword
         );
-        let detail = app.get(&format!("/api/v1/gateway/{SN}"), Some(&c.ann)).await;
+        let detail = app
+            .get(&format!("/api/v1/gateway/{SN}"), Some(&c.ann))
+            .await;
         assert_eq!(detail.data()["key"], key.as_str());
         assert!(detail.data()["keyChangedAt"].is_string());
 
         // Neither the command record nor the audit log keeps the key.
         let command = r.data()["commandId"].as_i64().expect("command id");
-        let status = app.get(&format!("/api/v1/command/{command}"), Some(&c.ann)).await;
+        let status = app
+            .get(&format!("/api/v1/command/{command}"), Some(&c.ann))
+            .await;
         assert_eq!(status.data()["status"], "succeeded");
         assert!(!status.text().contains(&key));
         let row = app.store.command(command).await.expect("row").expect("row");
         assert!(!row.params.contains(&key), "{}", row.params);
-        let audit = app.get("/api/v1/audit?action=gateway.key.rotate", Some(&c.ann)).await;
+        let audit = app
+            .get("/api/v1/audit?action=gateway.key.rotate", Some(&c.ann))
+            .await;
         // The refusal while offline, then the rotation.
         assert_eq!(audit.data()["total"], 2, "{}", audit.text());
         assert!(!audit.text().contains(&key));
@@ -171,9 +193,13 @@ async fn a_gateway_that_refuses_the_key_keeps_its_old_one() {
         let linked = linked(app).await;
         let app = &linked.app;
         let _gw = gateway(&linked, SN, "KEY123", Mode::Refuse).await;
-        app.post(&format!("/api/v1/gateway/{SN}/key/rotate"), json!({}), Some(&c.ann))
-            .await
-            .expect_code(609);
+        app.post(
+            &format!("/api/v1/gateway/{SN}/key/rotate"),
+            json!({}),
+            Some(&c.ann),
+        )
+        .await
+        .expect_code(609);
         let g = app.store.gateway_by_sn(SN).await.expect("gw").expect("gw");
         assert_eq!((g.reg_key.as_str(), g.pending_key), ("KEY123", None));
     }
@@ -184,7 +210,13 @@ async fn a_pending_key_signs_in_once_and_then_alone() {
     for app in spawn().await {
         let c = cast(&app).await;
         let linked = linked(app).await;
-        let g = linked.app.store.gateway_by_sn(SN).await.expect("gw").expect("gw");
+        let g = linked
+            .app
+            .store
+            .gateway_by_sn(SN)
+            .await
+            .expect("gw")
+            .expect("gw");
         // As after a rotation whose reply was lost: both keys sign in until the new one is used.
         linked
             .app
@@ -192,7 +224,10 @@ async fn a_pending_key_signs_in_once_and_then_alone() {
             .set_pending_gateway_key(g.id, "NEXTKEY0NEXTKEY0", api::now_ms())
             .await
             .expect("pending");
-        assert_eq!(sign_in(linked.addr, SN, "KEY123").await, ConnectReturnCode::Success);
+        assert_eq!(
+            sign_in(linked.addr, SN, "KEY123").await,
+            ConnectReturnCode::Success
+        );
         assert_eq!(
             sign_in(linked.addr, SN, "NEXTKEY0NEXTKEY0").await,
             ConnectReturnCode::Success
@@ -201,7 +236,10 @@ async fn a_pending_key_signs_in_once_and_then_alone() {
             sign_in(linked.addr, SN, "KEY123").await,
             ConnectReturnCode::BadUserNamePassword
         );
-        let detail = linked.app.get(&format!("/api/v1/gateway/{SN}"), Some(&c.ann)).await;
+        let detail = linked
+            .app
+            .get(&format!("/api/v1/gateway/{SN}"), Some(&c.ann))
+            .await;
         assert_eq!(detail.data()["key"], "NEXTKEY0NEXTKEY0");
         assert_eq!(detail.data()["keyPending"], false);
     }

@@ -498,7 +498,12 @@ mod tests {
         let sharee = actor(2, UserKind::Owner, None, keys);
         let company_admin = actor(3, UserKind::Company, Some(10), keys);
         let company_staff = actor(4, UserKind::Company, Some(10), &["gateway.view"]);
-        let admin = actor(9, UserKind::Internal, None, &["gateway.key", "sys.gateway.edit"]);
+        let admin = actor(
+            9,
+            UserKind::Internal,
+            None,
+            &["gateway.key", "sys.gateway.edit"],
+        );
         let gateway = |shared_as| GatewayScope {
             plant: Some(plant(1, Some(10), shared_as)),
             owner: Some(UserId(1)),
@@ -509,7 +514,10 @@ mod tests {
         assert!(admin.may_edit_gateway_key(&gateway(None)));
         assert!(!company_staff.may_edit_gateway_key(&gateway(None)));
         for role in [ShareRole::Visitor, ShareRole::Maintainer] {
-            assert!(!sharee.may_edit_gateway_key(&gateway(Some(role))), "{role:?}");
+            assert!(
+                !sharee.may_edit_gateway_key(&gateway(Some(role))),
+                "{role:?}"
+            );
         }
         let read_only = Actor {
             read_only: true,

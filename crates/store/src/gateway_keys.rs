@@ -19,7 +19,12 @@ impl Store {
 
     /// Makes `key` the gateway's only key if it is the pending one; `false` when another
     /// rotation replaced it meanwhile (or it was already taken).
-    pub async fn take_pending_gateway_key(&self, gateway: i64, key: &str, now: i64) -> Result<bool> {
+    pub async fn take_pending_gateway_key(
+        &self,
+        gateway: i64,
+        key: &str,
+        now: i64,
+    ) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE gateways SET reg_key = pending_key, pending_key = NULL, key_changed_at = $3, \

@@ -302,6 +302,36 @@ impl Store {
         Ok((page, total))
     }
 
+    /// One gateway, by id or by SN (exactly one of them given), if `visibility` lets the reader
+    /// see it. One statement whether the gateway is missing or someone else's, so neither the
+    /// answer nor its timing tells the two apart.
+    pub async fn gateway_visible(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        id: Option<i64>,
+        sn: Option<&str>,
+    ) -> Result<Option<GatewayListRow>> {
+        let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let sql = format!(
+            "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {} \
+             AND ($4 IS NULL OR g.id = $4) AND ($5 IS NULL OR g.sn = $5) \
+             AND ($4 IS NOT NULL OR $5 IS NOT NULL)",
+            gateway_visible()
+        );
+        Ok(rows!(
+            self,
+            fetch_optional,
+            GatewayListRow,
+            &sql,
+            user,
+            company,
+            all,
+            id,
+            sn
+        )?)
+    }
+
     /// How many visible gateways there are, and how many of them are online.
     pub async fn gateway_counts(
         &self,

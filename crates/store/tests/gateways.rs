@@ -281,7 +281,10 @@ async fn a_rotated_key_replaces_the_current_one_only_once_the_gateway_takes_it()
         let gw = s.create_gateway("GWKEY01", "OLDKEY", "", 1).await?;
         assert!(s.set_pending_gateway_key(gw, "NEWKEY1", 2).await?);
         let g = s.gateway(gw).await?.ok_or("gateway")?;
-        assert_eq!((g.reg_key.as_str(), g.pending_key.as_deref()), ("OLDKEY", Some("NEWKEY1")));
+        assert_eq!(
+            (g.reg_key.as_str(), g.pending_key.as_deref()),
+            ("OLDKEY", Some("NEWKEY1"))
+        );
 
         // A second rotation replaces the first; the first can no longer be taken.
         assert!(s.set_pending_gateway_key(gw, "NEWKEY2", 3).await?);
@@ -290,7 +293,10 @@ async fn a_rotated_key_replaces_the_current_one_only_once_the_gateway_takes_it()
         let g = s.gateway(gw).await?.ok_or("gateway")?;
         assert_eq!((g.reg_key.as_str(), g.pending_key), ("NEWKEY2", None));
         assert_eq!(g.key_changed_at, Some(5));
-        assert!(!s.take_pending_gateway_key(gw, "NEWKEY2", 6).await?, "taken once");
+        assert!(
+            !s.take_pending_gateway_key(gw, "NEWKEY2", 6).await?,
+            "taken once"
+        );
 
         // A refused rotation leaves the current key alone.
         assert!(s.set_pending_gateway_key(gw, "NEWKEY3", 7).await?);

@@ -163,15 +163,12 @@ async fn restart_all(app: &AppState, me: &CurrentUser, sns: &[String]) -> ApiRes
             }),
             Err(ApiError::Domain(d)) => {
                 let detail = json!({"kind": "restart", "reason": d.code.number()});
-                audit::record(
-                    app,
-                    me,
-                    "gateway.restart",
-                    sn,
-                    detail,
-                    audit::result::REFUSED,
-                )
-                .await;
+                if d.code == Code::GatewayMissing {
+                    audit::record_unseen(app, me, "gateway.restart", sn, detail).await;
+                } else {
+                    let refused = audit::result::REFUSED;
+                    audit::record(app, me, "gateway.restart", sn, detail, refused).await;
+                }
                 Err(Ok(d))
             }
             Err(other) => Err(Err(other)),

@@ -67,7 +67,13 @@ pub async fn rotate(
         .set_pending_gateway_key(g.id, &key, now_ms())
         .await?;
     let sent = dispatcher
-        .send_secret(&g.sn, &g.sn, "rotate_key", json!({"key": key}), ROTATE_TIMEOUT)
+        .send_secret(
+            &g.sn,
+            &g.sn,
+            "rotate_key",
+            json!({"key": key}),
+            ROTATE_TIMEOUT,
+        )
         .await;
     let id = match sent {
         Ok(id) => id,

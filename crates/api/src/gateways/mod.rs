@@ -138,18 +138,24 @@ async fn scope_of(
 }
 
 /// The gateway named by a path segment (its id, or its SN when not a number) if the caller may
-/// see it; 305 otherwise.
+/// see it; 305 otherwise. A missing gateway and another tenant's take the same single query,
+/// so batches of SNs cannot tell them apart, by the answer or by its time.
 pub(crate) async fn visible(
     app: &AppState,
     me: &CurrentUser,
     raw: &str,
 ) -> ApiResult<(GatewayRow, GatewayScope, Option<PlantRow>)> {
     let raw = raw.trim();
-    let found = match raw.parse::<i64>() {
-        Ok(id) => app.store.gateway(id).await?,
-        Err(_) => app.store.gateway_by_sn(raw).await?,
+    let (id, sn) = match raw.parse::<i64>() {
+        Ok(id) => (Some(id), None),
+        Err(_) => (None, Some(raw)),
     };
-    let g = found.ok_or(Code::GatewayMissing)?;
+    let g = app
+        .store
+        .gateway_visible(me.actor.plant_visibility(), me.id(), id, sn)
+        .await?
+        .ok_or(Code::GatewayMissing)?
+        .gateway;
     let (scope, plant) = scope_of(app, me, &g).await?;
     if !me.actor.can_see_gateway(&scope) {
         return Err(Code::GatewayMissing.into());

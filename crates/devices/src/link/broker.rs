@@ -326,7 +326,10 @@ impl Auth {
         match taken.await {
             Ok(Ok(holds)) => {
                 if holds {
-                    tracing::info!(gateway, "gateway signed in with its new key; the old one is retired");
+                    tracing::info!(
+                        gateway,
+                        "gateway signed in with its new key; the old one is retired"
+                    );
                 }
                 holds
             }

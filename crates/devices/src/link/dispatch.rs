@@ -61,8 +61,15 @@ impl Dispatcher {
         params: serde_json::Value,
         timeout: Duration,
     ) -> Result<i64, DispatchError> {
-        self.dispatch(gateway_sn, device_sn, kind, params, Recorded::Params, timeout)
-            .await
+        self.dispatch(
+            gateway_sn,
+            device_sn,
+            kind,
+            params,
+            Recorded::Params,
+            timeout,
+        )
+        .await
     }
 
     /// [`Dispatcher::send`] for a command whose params carry a secret (a gateway's next key):
@@ -75,8 +82,15 @@ impl Dispatcher {
         params: serde_json::Value,
         timeout: Duration,
     ) -> Result<i64, DispatchError> {
-        self.dispatch(gateway_sn, device_sn, kind, params, Recorded::Nothing, timeout)
-            .await
+        self.dispatch(
+            gateway_sn,
+            device_sn,
+            kind,
+            params,
+            Recorded::Nothing,
+            timeout,
+        )
+        .await
     }
 
     async fn dispatch(
