@@ -11,7 +11,6 @@ use domain::{
     Code, DomainError,
     ids::{CompanyId, RoleId, UserId},
     permissions,
-    policy::UserScope,
     user::{MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
 };
 use serde::Deserialize;
@@ -137,11 +136,7 @@ pub async fn staff_member(
         .user(UserId(path_id(&id)?))
         .await?
         .ok_or(Code::NotRegistered)?;
-    let scope = UserScope {
-        id: user.id(),
-        kind: user.kind(),
-        company: user.company(),
-    };
+    let scope = user.scope();
     if !me.actor.can_see_user(&scope) || user.company().is_none() {
         return Err(Code::NotRegistered.into());
     }

@@ -41,6 +41,8 @@ use crate::{firmware, upgrades};
         plants::list::user_count, plants::picture::upload,
         plants::sharing::share, plants::sharing::cancel_share, plants::sharing::share_users,
         plants::sharing::transfer, plants::sharing::delete,
+        plants::offers::list, plants::offers::accept, plants::offers::decline,
+        plants::offers::cancel,
         versions::timeline, versions::latest, versions::check, versions::list, versions::one,
         versions::save, versions::delete,
         protocols::list, protocols::one, protocols::check, protocols::save,

@@ -9,7 +9,6 @@ use domain::{
     Code, DomainError,
     account::{PROFILE_TEXT_MAX, check_password, check_text, parse_email, parse_phone},
     ids::UserId,
-    policy::UserScope,
     user::{TempUnit, check_gender},
 };
 use serde::{Deserialize, Serialize};
@@ -98,11 +97,7 @@ async fn managed_user(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<Us
         .user(UserId(id))
         .await?
         .ok_or(Code::NotRegistered)?;
-    let scope = UserScope {
-        id: target.id(),
-        kind: target.kind(),
-        company: target.company(),
-    };
+    let scope = target.scope();
     if !me.actor.can_manage_user(&scope) {
         return Err(Code::NotRegistered.into());
     }

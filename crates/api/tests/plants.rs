@@ -281,6 +281,14 @@ async fn another_tenants_plant_answers_exactly_like_a_missing_one() {
         let beta_admin = app.login("staff@beta.com", PW).await.access;
         let home = create(&app, &ann, plant("Ann home plant")).await;
         let depot = create(&app, &acme_staff, json!({"name": "Acme depot", "timezone": "UTC", "lon": 1, "lat": 2, "owner": "ann@example.com"})).await;
+        // Ann is not yet Acme's customer: the depot becomes hers once she accepts it.
+        app.post(
+            &format!("/api/v1/plant/{depot}/offer/accept"),
+            json!({}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(0);
 
         let missing = 999_999;
         for (token, id) in [(&eve, home), (&beta_admin, depot), (&acme_staff, home)] {
@@ -382,6 +390,13 @@ async fn sharing_follows_the_rules_and_a_visitor_only_reads() {
         let staff = app.login("staff@acme.com", PW).await.access;
         let home = create(&app, &ann, plant("Ann home plant")).await;
         let depot = create(&app, &staff, json!({"name": "Acme depot", "timezone": "UTC", "lon": 1, "lat": 2, "owner": "ann@example.com"})).await;
+        app.post(
+            &format!("/api/v1/plant/{depot}/offer/accept"),
+            json!({}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(0);
         let share = |id: i64, account: &str, role: &str| {
             (
                 format!("/api/v1/plant/{id}/share"),

@@ -233,6 +233,43 @@ impl Actor {
     }
 }
 
+/// Where a plant the caller creates for another account goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewPlantOwner {
+    /// The account owns it at once.
+    Account,
+    /// The caller owns it and the account is asked to accept it: nobody gets a company's plant
+    /// in their account without consent.
+    Offered,
+}
+
+impl Actor {
+    /// Whether and how the caller may create a plant for `target`, another owner account.
+    /// Owners create only for themselves (2); plants are made for owner accounts only (4
+    /// `owner`). Internal staff act for owners directly; company staff directly only for their
+    /// company's customers, and anyone else is offered the plant.
+    pub fn new_plant_owner(
+        &self,
+        target: &UserScope,
+        is_customer: bool,
+    ) -> Result<NewPlantOwner, DomainError> {
+        if target.id == self.id {
+            return Ok(NewPlantOwner::Account);
+        }
+        if self.kind == UserKind::Owner {
+            return Err(Code::NoPermission.into());
+        }
+        if target.kind != UserKind::Owner {
+            return Err(DomainError::invalid("owner"));
+        }
+        if self.is_internal() || is_customer {
+            Ok(NewPlantOwner::Account)
+        } else {
+            Ok(NewPlantOwner::Offered)
+        }
+    }
+}
+
 /// The facts about a registered gateway that access decisions need: the plant it is on (as the
 /// caller sees that plant) and who holds it.
 #[derive(Debug, Clone, Copy)]
@@ -532,6 +569,41 @@ mod tests {
         };
         assert!(owner.may_edit_gateway_key(&stock) && admin.may_edit_gateway_key(&stock));
         assert!(!sharee.may_edit_gateway_key(&stock));
+    }
+
+    #[test]
+    fn company_staff_put_plants_only_into_their_customers_accounts_and_offer_the_rest() {
+        let staff = actor(3, UserKind::Company, Some(10), &["station.create"]);
+        let owner = actor(1, UserKind::Owner, None, &["station.create"]);
+        let admin = actor(9, UserKind::Internal, None, &["station.create"]);
+        let ann = scope(1, UserKind::Owner, None);
+        assert_eq!(
+            staff.new_plant_owner(&ann, true),
+            Ok(NewPlantOwner::Account)
+        );
+        assert_eq!(
+            staff.new_plant_owner(&ann, false),
+            Ok(NewPlantOwner::Offered)
+        );
+        assert_eq!(
+            admin.new_plant_owner(&ann, false),
+            Ok(NewPlantOwner::Account)
+        );
+        assert_eq!(
+            owner.new_plant_owner(&ann, false),
+            Ok(NewPlantOwner::Account),
+            "herself"
+        );
+        let bob = scope(2, UserKind::Owner, None);
+        assert_eq!(
+            owner.new_plant_owner(&bob, false).unwrap_err().code,
+            Code::NoPermission
+        );
+        let colleague = scope(4, UserKind::Company, Some(10));
+        assert_eq!(
+            staff.new_plant_owner(&colleague, true).unwrap_err().code,
+            Code::InvalidParameter
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod gateway_keys;
 pub mod gateways;
 pub mod log_pages;
 pub mod messages;
+pub mod offers;
 pub mod outbox;
 pub mod plants;
 pub mod protocols;

@@ -33,6 +33,9 @@ pub struct PlantRow {
     pub status: i64,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The account the plant waits to be accepted by (see `offers`), and since when.
+    pub offered_to: Option<i64>,
+    pub offered_at: Option<i64>,
     /// How the plant is shared with the user the row was read for (`visitor`/`maintainer`).
     pub shared_as: Option<String>,
 }
@@ -134,7 +137,7 @@ impl PlantSort {
 const COLUMNS: &str = "p.id, p.name, p.owner_id, p.company_id, p.created_by, p.plant_type, \
     p.total_power, p.join_date, p.currency, p.timezone, p.address, p.lon, p.lat, p.image_url, \
     p.thumb_url, p.principal, p.phone, p.email, p.installer, p.invest, p.status, p.created_at, \
-    p.updated_at, s.role AS shared_as";
+    p.updated_at, p.offered_to, p.offered_at, s.role AS shared_as";
 
 /// `$1` is the viewer, `$2` their company (or NULL), `$3` 1 when they see everything.
 pub(crate) const VISIBLE: &str = "($3 = 1 OR p.owner_id = $1 OR s.user_id IS NOT NULL \

@@ -65,6 +65,49 @@ macro_rules! exec {
     }};
 }
 
+/// Runs `$body` inside one transaction on whichever backend is open, committing when it
+/// ends without an error; `$sqlite` tells the body which placeholder style to use. The body is
+/// expanded once per backend. A use case that writes several rows writes them with this.
+macro_rules! in_tx {
+    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {{
+        match &$store.db {
+            $crate::Db::Sqlite(pool) => {
+                let mut $tx = pool.begin().await?;
+                let $sqlite = true;
+                let out = $body;
+                $tx.commit().await?;
+                out
+            }
+            $crate::Db::Postgres(pool) => {
+                let mut $tx = pool.begin().await?;
+                let $sqlite = false;
+                let out = $body;
+                $tx.commit().await?;
+                out
+            }
+        }
+    }};
+}
+
+/// `tx_exec!(tx, sqlite, "SQL", args...)` runs a statement inside [`in_tx!`] and yields the
+/// number of rows it touched.
+macro_rules! tx_exec {
+    ($tx:ident, $sqlite:ident, $sql:expr $(, $arg:expr)* $(,)?) => {{
+        let sql: &str = $sql;
+        let sql = if $sqlite { $crate::sql::for_sqlite(sql) } else { std::borrow::Cow::Borrowed(sql) };
+        sqlx::query(sqlx::AssertSqlSafe(sql.into_owned()))$(.bind($arg))*.execute(&mut *$tx).await.map(|r| r.rows_affected())
+    }};
+}
+
+/// `tx_scalar!(tx, sqlite, Type, "SQL", args...)` fetches one value inside [`in_tx!`].
+macro_rules! tx_scalar {
+    ($tx:ident, $sqlite:ident, $T:ty, $sql:expr $(, $arg:expr)* $(,)?) => {{
+        let sql: &str = $sql;
+        let sql = if $sqlite { $crate::sql::for_sqlite(sql) } else { std::borrow::Cow::Borrowed(sql) };
+        sqlx::query_scalar::<_, $T>(sqlx::AssertSqlSafe(sql.into_owned()))$(.bind($arg))*.fetch_one(&mut *$tx).await
+    }};
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

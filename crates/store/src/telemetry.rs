@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::{Db, Result, Store};
+use crate::{Result, Store};
 
 /// Rows per multi-row INSERT: 3-8 parameters each stays far below both backends' limits, and a
 /// fixed size keeps the number of distinct (prepared, cached) statements small.
@@ -148,29 +148,6 @@ pub struct GatewayStatusUpdate {
     pub signal: Option<i64>,
     pub comm_type: Option<String>,
     pub upload_cycle: Option<i64>,
-}
-
-/// Runs `$body` inside one transaction on whichever backend is open; `$sqlite` tells the body
-/// which placeholder style to use. The body is expanded once per backend.
-macro_rules! in_tx {
-    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {{
-        match &$store.db {
-            Db::Sqlite(pool) => {
-                let mut $tx = pool.begin().await?;
-                let $sqlite = true;
-                let out = $body;
-                $tx.commit().await?;
-                out
-            }
-            Db::Postgres(pool) => {
-                let mut $tx = pool.begin().await?;
-                let $sqlite = false;
-                let out = $body;
-                $tx.commit().await?;
-                out
-            }
-        }
-    }};
 }
 
 /// `INSERT`/`VALUES` text for `rows` tuples of `width` parameters.

@@ -2,6 +2,7 @@
 
 use domain::{
     ids::{CompanyId, RoleId, UserId},
+    policy::UserScope,
     user::UserKind,
 };
 
@@ -47,6 +48,15 @@ impl UserRow {
 
     pub fn role(&self) -> Option<RoleId> {
         self.role_id.map(RoleId)
+    }
+
+    /// The facts about this account that access decisions need.
+    pub fn scope(&self) -> UserScope {
+        UserScope {
+            id: self.id(),
+            kind: self.kind(),
+            company: self.company(),
+        }
     }
 }
 

@@ -1,7 +1,6 @@
 //! Creating a plant (the wizard's final call), reading it, and editing its parts.
 
 use axum::extract::{Path, State};
-use domain::policy::Actor;
 use domain::{
     Code, DomainError,
     account::{Account, parse_email, parse_phone},
@@ -10,12 +9,14 @@ use domain::{
         ADDRESS_MAX, CONTACT_MAX, Charge, INVEST_MAX, PlantType, Valuation, check_capacity,
         check_charges, check_date, check_location, check_money, check_name,
     },
+    policy::{Actor, NewPlantOwner},
     user::UserKind,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use store::{
     Store,
+    offers::NewPlant,
     plants::{NewCharge, PlantFields, PlantRow},
 };
 use utoipa::ToSchema;
@@ -265,49 +266,55 @@ pub async fn create(
 }
 
 /// The plants service's create: checks the caller may create, validates every field and the
-/// tariff, resolves the owner, and stores the plant with its income settings. The HTTP handler,
-/// the demo and the simulator all create plants through here.
+/// tariff, resolves the owner, and stores the plant with its income settings in one
+/// transaction. A plant company staff make for someone who is not yet their company's customer
+/// stays theirs and is offered to that account (see `offers`). The HTTP handler, the demo and
+/// the simulator all create plants through here.
 pub async fn create_plant(store: &Store, actor: &Actor, req: &PlantRequest) -> ApiResult<i64> {
     actor.require("station.create")?;
     actor.require_writable()?;
     let f = fields(req, None)?;
     let tariff = charges(req.charges.as_deref().unwrap_or_default())?;
-    let owner = match req
+    let company = if actor.kind == UserKind::Company {
+        actor.company
+    } else {
+        None
+    };
+    let (owner, offered_to) = match req
         .owner
         .as_deref()
         .map(str::trim)
         .filter(|o| !o.is_empty())
     {
-        None => actor.id,
+        None => (actor.id, None),
         Some(account) => {
             let account = Account::parse(account).map_err(|_| DomainError::invalid("owner"))?;
             let user = store
                 .user_by_account(account.as_str())
                 .await?
                 .ok_or(Code::NotRegistered)?;
-            let for_someone_else = user.id() != actor.id;
-            if for_someone_else && actor.kind == UserKind::Owner {
-                return Err(Code::NoPermission.into());
+            let is_customer = match company {
+                Some(c) => store.is_customer(c, user.id()).await?,
+                None => false,
+            };
+            match actor.new_plant_owner(&user.scope(), is_customer)? {
+                NewPlantOwner::Account => (user.id(), None),
+                NewPlantOwner::Offered => (actor.id, Some(user.id())),
             }
-            if for_someone_else && user.kind() != UserKind::Owner {
-                return Err(DomainError::invalid("owner").into());
-            }
-            user.id()
         }
     };
-    let company = if actor.kind == UserKind::Company {
-        actor.company
-    } else {
-        None
-    };
-    let now = now_ms();
     let id = store
-        .create_plant(owner, company, actor.id, &f, now)
+        .create_plant_with_tariff(&NewPlant {
+            owner,
+            company,
+            created_by: actor.id,
+            offered_to,
+            fields: &f,
+            charges: &tariff,
+            now: now_ms(),
+        })
         .await?;
-    store
-        .set_income(id, &f.currency, f.invest, &tariff, now)
-        .await?;
-    tracing::info!(plant = id, by = %actor.id, "plant created");
+    tracing::info!(plant = id, by = %actor.id, offered_to = ?offered_to, "plant created");
     Ok(id)
 }
 
@@ -325,6 +332,7 @@ pub async fn detail(
     let master = app.store.user(domain::ids::UserId(p.owner_id)).await?;
     let currency = currency_json(&p.currency);
     let devices = app.store.plant_devices(p.id).await?;
+    let offer = super::offers::pending(&app, &p).await?;
     let realtime = crate::monitor::energy::realtime_json(
         &p,
         &crate::monitor::summary::plant(&app, &p, &devices).await?,
@@ -342,6 +350,7 @@ pub async fn detail(
         "plantPermission": me.actor.plant_permissions(access),
         "share": p.shared_as.is_some() && p.owner_id != me.user.id,
         "companyId": p.company_id,
+        "offer": offer,
     })))
 }
 

@@ -96,6 +96,7 @@ fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> Value {
         "lon": p.lon, "lat": p.lat,
         "share": p.shared_as.is_some() && p.owner_id != me.user.id,
         "plantPermission": permissions, "existCamera": false,
+        "offered": p.offered_to.is_some(),
     })
 }
 

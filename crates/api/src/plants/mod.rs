@@ -4,6 +4,7 @@
 
 pub mod edit;
 pub(crate) mod list;
+pub(crate) mod offers;
 pub(crate) mod picture;
 pub(crate) mod sharing;
 
@@ -26,6 +27,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/overview/plantCount", get(list::overview_count))
         .route("/api/v1/user/{id}/plantCount", get(list::user_count))
         .route("/api/v1/plant/thumbnail", post(picture::upload))
+        .route("/api/v1/plant/offers", get(offers::list))
+        .route("/api/v1/plant/{id}/offer/accept", post(offers::accept))
+        .route("/api/v1/plant/{id}/offer/decline", post(offers::decline))
+        .route("/api/v1/plant/{id}/offer/cancel", post(offers::cancel))
         .route("/api/v1/plant/{id}", get(edit::detail).post(edit::update))
         .route("/api/v1/plant/{id}/info", post(edit::update_info))
         .route("/api/v1/plant/{id}/contacts", post(edit::update_contacts))

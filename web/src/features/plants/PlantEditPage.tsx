@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import {
   saveContacts,
   saveIncome,
   saveInfo,
+  withdrawOffer,
   type PlantDetail,
 } from './api';
 import { PlantGateways } from './PlantGateways';
@@ -19,6 +20,40 @@ import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField 
 import { buildCharges, incomeFromCharges, investValue, type IncomeForm } from './tariff';
 
 type Values = Record<string, unknown>;
+
+/** A plant made for another account waits for it to accept; its maker may withdraw. */
+function OfferNotice({
+  plantId,
+  offer,
+  onChange,
+}: {
+  plantId: number;
+  offer: NonNullable<PlantDetail['offer']>;
+  onChange: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const withdraw = useMutation({
+    mutationFn: () => withdrawOffer(plantId),
+    onSuccess: onChange,
+  });
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="offer-notice"
+      title={t('plants.offer.pendingFor', {
+        account: offer.account,
+        when: dayjs(offer.offeredAt).format('YYYY-MM-DD HH:mm'),
+      })}
+      description={t('plants.offer.pendingHelp')}
+      action={
+        <Button size="small" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
+          {t('plants.offer.withdraw')}
+        </Button>
+      }
+    />
+  );
+}
 
 function Section({
   title,
@@ -137,6 +172,7 @@ export default function PlantEditPage() {
           {t('plants.edit.title', { name: p.name })}
         </Typography.Title>
       </Flex>
+      {p.offer && <OfferNotice plantId={id} offer={p.offer} onChange={refresh} />}
       <Section
         title={t('plants.wizard.basic')}
         testId="section-basic"

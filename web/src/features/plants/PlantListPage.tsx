@@ -48,6 +48,7 @@ import { DeleteDialog, ShareDialog, TransferDialog } from './dialogs';
 import { useLeavePlant, type PlantRef } from './useLeavePlant';
 import { statusKey, STATUS_COLORS } from './mapData';
 import { PlantDrawer } from './PlantDrawer';
+import { PlantOffers } from './PlantOffers';
 
 const PlantMap = lazy(() => import('./PlantMap'));
 
@@ -143,6 +144,13 @@ export default function PlantListPage() {
             <Tag color="blue" data-testid="shared-tag">
               {t('plants.shared')}
             </Tag>
+          )}
+          {row.offered && (
+            <Tooltip title={t('plants.offer.waitingHelp')}>
+              <Tag color="gold" data-testid="offered-tag">
+                {t('plants.offer.waiting')}
+              </Tag>
+            </Tooltip>
           )}
         </Space>
       ),
@@ -292,142 +300,145 @@ export default function PlantListPage() {
   const error = view === 'list' ? list.isError : map.isError;
 
   return (
-    <Card
-      title={
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="plants-title">
-          {t('plants.title')}
-        </Typography.Title>
-      }
-      extra={
-        mayCreate && (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => void navigate('/plant-add')}
-            data-testid="add-plant"
-          >
-            {t('plants.add')}
-          </Button>
-        )
-      }
-    >
-      <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
-        <Flex gap={12} wrap>
-          <Input.Search
-            allowClear
-            placeholder={t('plants.filter.search')}
-            aria-label={t('plants.filter.search')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            onSearch={(v) => update({ name: v })}
-            style={{ width: 240 }}
-            data-testid="plant-search"
-          />
-          <Select
-            aria-label={t('plants.column.status')}
-            value={query.status}
-            onChange={(status: number) => update({ status })}
-            options={statusOptions}
-            style={{ width: 190 }}
-            popupMatchSelectWidth={220}
-          />
-          <Select
-            aria-label={t('plants.column.type')}
-            value={query.type}
-            onChange={(type: number) => update({ type })}
+    <Flex vertical gap={16}>
+      <PlantOffers />
+      <Card
+        title={
+          <Typography.Title level={4} style={{ margin: 0 }} data-testid="plants-title">
+            {t('plants.title')}
+          </Typography.Title>
+        }
+        extra={
+          mayCreate && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => void navigate('/plant-add')}
+              data-testid="add-plant"
+            >
+              {t('plants.add')}
+            </Button>
+          )
+        }
+      >
+        <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
+          <Flex gap={12} wrap>
+            <Input.Search
+              allowClear
+              placeholder={t('plants.filter.search')}
+              aria-label={t('plants.filter.search')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              onSearch={(v) => update({ name: v })}
+              style={{ width: 240 }}
+              data-testid="plant-search"
+            />
+            <Select
+              aria-label={t('plants.column.status')}
+              value={query.status}
+              onChange={(status: number) => update({ status })}
+              options={statusOptions}
+              style={{ width: 190 }}
+              popupMatchSelectWidth={220}
+            />
+            <Select
+              aria-label={t('plants.column.type')}
+              value={query.type}
+              onChange={(type: number) => update({ type })}
+              options={[
+                { value: -1, label: t('plants.filter.anyType') },
+                ...[1, 2, 3].map((v) => ({ value: v, label: t(`plants.type.${v}`) })),
+              ]}
+              style={{ width: 250 }}
+            />
+          </Flex>
+          <Segmented
+            value={view}
+            onChange={(v) => setView(v as 'list' | 'map')}
             options={[
-              { value: -1, label: t('plants.filter.anyType') },
-              ...[1, 2, 3].map((v) => ({ value: v, label: t(`plants.type.${v}`) })),
+              { value: 'list', label: t('plants.view.list'), icon: <AppstoreOutlined /> },
+              { value: 'map', label: t('plants.view.map'), icon: <EnvironmentOutlined /> },
             ]}
-            style={{ width: 250 }}
+            data-testid="view-toggle"
           />
         </Flex>
-        <Segmented
-          value={view}
-          onChange={(v) => setView(v as 'list' | 'map')}
-          options={[
-            { value: 'list', label: t('plants.view.list'), icon: <AppstoreOutlined /> },
-            { value: 'map', label: t('plants.view.map'), icon: <EnvironmentOutlined /> },
-          ]}
-          data-testid="view-toggle"
-        />
-      </Flex>
-      {error ? (
-        <Result
-          status="warning"
-          title={t('plants.loadFailed')}
-          extra={
-            <Button onClick={() => void (view === 'list' ? list.refetch() : map.refetch())}>
-              {t('common.refresh')}
-            </Button>
-          }
-        />
-      ) : view === 'list' ? (
-        <Table<PlantRow>
-          rowKey="id"
-          data-testid="plant-table"
-          columns={columns}
-          dataSource={list.data?.infos ?? []}
-          loading={list.isFetching}
-          rowClassName={(row) => (row.id === created ? 'plant-row-new' : '')}
-          scroll={{ x: 1150 }}
-          locale={{
-            emptyText: (
-              <Empty
-                description={
-                  query.name || query.status !== -1 || query.type !== -1
-                    ? t('plants.emptyFiltered')
-                    : t('plants.empty')
-                }
-              >
-                {mayCreate && !query.name && (
-                  <Button type="primary" onClick={() => void navigate('/plant-add')}>
-                    {t('plants.add')}
-                  </Button>
-                )}
-              </Empty>
-            ),
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => t('plants.total', { total }),
-          }}
-          onChange={(pagination, _filters, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = SORT_FIELDS[String(s?.columnKey ?? '')];
-            setQuery((q) => ({
-              ...q,
-              page: pagination.current ?? 1,
-              limit: pagination.pageSize ?? q.limit,
-              sort: s?.order && field ? field : 'createAt',
-              order: s?.order === 'ascend' ? 'asc' : 'desc',
-            }));
-          }}
-        />
-      ) : (
-        <Suspense fallback={<div className="plant-map" />}>
-          <PlantMap
-            plants={map.data}
-            loading={map.isPending}
-            onOpen={openFromMap}
-            onOverview={(id, type) => overview({ id, type })}
+        {error ? (
+          <Result
+            status="warning"
+            title={t('plants.loadFailed')}
+            extra={
+              <Button onClick={() => void (view === 'list' ? list.refetch() : map.refetch())}>
+                {t('common.refresh')}
+              </Button>
+            }
           />
-        </Suspense>
-      )}
-      {dialog?.kind === 'share' && (
-        <ShareDialog plant={dialog.plant} onClose={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'transfer' && (
-        <TransferDialog plant={dialog.plant} onClose={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'delete' && (
-        <DeleteDialog plant={dialog.plant} onClose={() => setDialog(null)} />
-      )}
-      {detail !== null && <PlantDrawer id={detail} onClose={() => setDetail(null)} />}
-    </Card>
+        ) : view === 'list' ? (
+          <Table<PlantRow>
+            rowKey="id"
+            data-testid="plant-table"
+            columns={columns}
+            dataSource={list.data?.infos ?? []}
+            loading={list.isFetching}
+            rowClassName={(row) => (row.id === created ? 'plant-row-new' : '')}
+            scroll={{ x: 1150 }}
+            locale={{
+              emptyText: (
+                <Empty
+                  description={
+                    query.name || query.status !== -1 || query.type !== -1
+                      ? t('plants.emptyFiltered')
+                      : t('plants.empty')
+                  }
+                >
+                  {mayCreate && !query.name && (
+                    <Button type="primary" onClick={() => void navigate('/plant-add')}>
+                      {t('plants.add')}
+                    </Button>
+                  )}
+                </Empty>
+              ),
+            }}
+            pagination={{
+              current: query.page,
+              pageSize: query.limit,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: [10, 20, 50, 100],
+              showTotal: (total) => t('plants.total', { total }),
+            }}
+            onChange={(pagination, _filters, sorter) => {
+              const s = Array.isArray(sorter) ? sorter[0] : sorter;
+              const field = SORT_FIELDS[String(s?.columnKey ?? '')];
+              setQuery((q) => ({
+                ...q,
+                page: pagination.current ?? 1,
+                limit: pagination.pageSize ?? q.limit,
+                sort: s?.order && field ? field : 'createAt',
+                order: s?.order === 'ascend' ? 'asc' : 'desc',
+              }));
+            }}
+          />
+        ) : (
+          <Suspense fallback={<div className="plant-map" />}>
+            <PlantMap
+              plants={map.data}
+              loading={map.isPending}
+              onOpen={openFromMap}
+              onOverview={(id, type) => overview({ id, type })}
+            />
+          </Suspense>
+        )}
+        {dialog?.kind === 'share' && (
+          <ShareDialog plant={dialog.plant} onClose={() => setDialog(null)} />
+        )}
+        {dialog?.kind === 'transfer' && (
+          <TransferDialog plant={dialog.plant} onClose={() => setDialog(null)} />
+        )}
+        {dialog?.kind === 'delete' && (
+          <DeleteDialog plant={dialog.plant} onClose={() => setDialog(null)} />
+        )}
+        {detail !== null && <PlantDrawer id={detail} onClose={() => setDetail(null)} />}
+      </Card>
+    </Flex>
   );
 }

@@ -7,7 +7,14 @@ import { useNavigate } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { useCurrentUser } from '@/shared/user';
-import { bindGateway, checkGateway, createPlant, plantKeys, timezonesQuery } from './api';
+import {
+  bindGateway,
+  checkGateway,
+  createPlant,
+  plantDetailQuery,
+  plantKeys,
+  timezonesQuery,
+} from './api';
 import {
   BASIC_FIELDS,
   browserTimeZone,
@@ -79,10 +86,15 @@ export default function PlantWizardPage() {
           gatewayError = e instanceof Error ? e.message : String(e);
         }
       }
-      return { id, gatewayError };
+      // a plant made for someone who is not yet the company's customer waits for them
+      const offer = values.owner?.trim()
+        ? ((await queryClient.fetchQuery(plantDetailQuery(id))).offer ?? null)
+        : null;
+      return { id, gatewayError, offer };
     },
-    onSuccess: async ({ id, gatewayError }) => {
-      if (gatewayError === null) message.success(t('plants.created'));
+    onSuccess: async ({ id, gatewayError, offer }) => {
+      if (offer) message.info(t('plants.offer.sent', { account: offer.account }), 8);
+      else if (gatewayError === null) message.success(t('plants.created'));
       else {
         // the plant stays created: say so, and where the gateway can be added later
         modal.confirm({

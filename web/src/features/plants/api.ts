@@ -38,6 +38,8 @@ export interface PlantRow {
   share: boolean;
   plantPermission: string[];
   existCamera?: boolean;
+  /** Waiting for the account it was made for to accept it. */
+  offered?: boolean;
 }
 
 export interface MapPlant {
@@ -95,6 +97,22 @@ export interface PlantDetail {
   plantPermission: string[];
   share: boolean;
   companyId: number | null;
+  /** The account the plant waits to be accepted by (those who may see the plant read it). */
+  offer?: { account: string; nickname: string; offeredAt: string } | null;
+}
+
+/** A plant offered to the caller (GET /api/v1/plant/offers). */
+export interface PlantOffer {
+  plantId: number;
+  name: string;
+  address: string;
+  totalPower: number;
+  type: number;
+  companyId: number | null;
+  companyName: string | null;
+  offeredBy: string;
+  offeredByName: string;
+  offeredAt: string;
 }
 
 export interface FilterOptions {
@@ -155,7 +173,13 @@ export const plantKeys = {
   shares: (id: number) => ['plants', 'shares', id] as const,
   gateways: (id: number) => ['plants', 'gateways', id] as const,
   gateway: (gatewayId: number) => ['plants', 'gateway', gatewayId] as const,
+  offers: ['plants', 'offers'] as const,
 };
+
+export const plantOffersQuery = queryOptions({
+  queryKey: plantKeys.offers,
+  queryFn: () => http.get<PlantOffer[]>('/api/v1/plant/offers', { silent: true }),
+});
 
 export const plantListQuery = (q: PlantQuery) =>
   queryOptions({
@@ -289,3 +313,8 @@ export const transferPlant = (id: number, account: string) =>
     handledCodes: [704, 105],
   });
 export const deletePlant = (id: number) => http.post(`/api/v1/plant/${id}/delete`);
+export const acceptOffer = (id: number) =>
+  http.post(`/api/v1/plant/${id}/offer/accept`, {}, { handledCodes: [700] });
+export const declineOffer = (id: number) =>
+  http.post(`/api/v1/plant/${id}/offer/decline`, {}, { handledCodes: [700] });
+export const withdrawOffer = (id: number) => http.post(`/api/v1/plant/${id}/offer/cancel`);

@@ -1,0 +1,93 @@
+import { CheckOutlined, CloseOutlined, GiftOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Flex, List, Popconfirm, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/shared/format/number';
+import { isApiError } from '@/shared/http';
+import { acceptOffer, declineOffer, plantKeys, plantOffersQuery, type PlantOffer } from './api';
+
+/** Plants a company made for the caller, waiting for them to accept or decline: nothing is
+ * put into an account without its owner's consent. Shows nothing when there are none. */
+export function PlantOffers() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const offers = useQuery(plantOffersQuery);
+  const answer = useMutation({
+    mutationFn: ({ offer, accept }: { offer: PlantOffer; accept: boolean }) =>
+      accept ? acceptOffer(offer.plantId) : declineOffer(offer.plantId),
+    onSuccess: (_, { offer, accept }) =>
+      message.success(
+        t(accept ? 'plants.offer.accepted' : 'plants.offer.declined', { name: offer.name }),
+      ),
+    onError: (e) =>
+      message.error(isApiError(e, 700) ? t('plants.offer.gone') : t('plants.offer.failed')),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: plantKeys.all }),
+  });
+
+  if (!offers.data?.length) return null;
+  return (
+    <Card
+      size="small"
+      title={
+        <Flex gap={8} align="center">
+          <GiftOutlined />
+          {t('plants.offer.title', { count: offers.data.length })}
+        </Flex>
+      }
+      data-testid="plant-offers"
+    >
+      <Alert type="info" showIcon title={t('plants.offer.help')} style={{ marginBottom: 8 }} />
+      <List<PlantOffer>
+        dataSource={offers.data}
+        rowKey="plantId"
+        renderItem={(o) => (
+          <List.Item
+            data-testid="plant-offer"
+            actions={[
+              <Button
+                key="accept"
+                type="primary"
+                size="small"
+                icon={<CheckOutlined />}
+                loading={answer.isPending && answer.variables?.offer.plantId === o.plantId}
+                onClick={() => answer.mutate({ offer: o, accept: true })}
+                data-testid="offer-accept"
+              >
+                {t('plants.offer.accept')}
+              </Button>,
+              <Popconfirm
+                key="decline"
+                title={t('plants.offer.declineConfirm', { name: o.name })}
+                okText={t('plants.offer.decline')}
+                cancelText={t('common.cancel')}
+                onConfirm={() => answer.mutate({ offer: o, accept: false })}
+              >
+                <Button size="small" icon={<CloseOutlined />} data-testid="offer-decline">
+                  {t('plants.offer.decline')}
+                </Button>
+              </Popconfirm>,
+            ]}
+          >
+            <List.Item.Meta
+              title={<span data-testid="offer-name">{o.name}</span>}
+              description={
+                <Typography.Text type="secondary">
+                  {t('plants.offer.from', {
+                    company: o.companyName ?? o.offeredByName ?? o.offeredBy,
+                    account: o.offeredBy,
+                    when: dayjs(o.offeredAt).format('YYYY-MM-DD HH:mm'),
+                  })}
+                  {' · '}
+                  {formatNumber(o.totalPower)} kWp
+                  {o.address ? ` · ${o.address}` : ''}
+                </Typography.Text>
+              }
+            />
+          </List.Item>
+        )}
+      />
+    </Card>
+  );
+}
