@@ -1,6 +1,6 @@
 import { CheckOutlined, CloseOutlined, GiftOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, List, Popconfirm, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, List, Popconfirm, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/shared/format/number';
@@ -43,48 +43,47 @@ export function PlantOffers() {
         dataSource={offers.data}
         rowKey="plantId"
         renderItem={(o) => (
-          <List.Item
-            data-testid="plant-offer"
-            actions={[
-              <Button
-                key="accept"
-                type="primary"
-                size="small"
-                icon={<CheckOutlined />}
-                loading={answer.isPending && answer.variables?.offer.plantId === o.plantId}
-                onClick={() => answer.mutate({ offer: o, accept: true })}
-                data-testid="offer-accept"
-              >
-                {t('plants.offer.accept')}
-              </Button>,
-              <Popconfirm
-                key="decline"
-                title={t('plants.offer.declineConfirm', { name: o.name })}
-                okText={t('plants.offer.decline')}
-                cancelText={t('common.cancel')}
-                onConfirm={() => answer.mutate({ offer: o, accept: false })}
-              >
-                <Button size="small" icon={<CloseOutlined />} data-testid="offer-decline">
-                  {t('plants.offer.decline')}
-                </Button>
-              </Popconfirm>,
-            ]}
-          >
-            <List.Item.Meta
-              title={<span data-testid="offer-name">{o.name}</span>}
-              description={
+          <List.Item data-testid="plant-offer">
+            <Flex wrap gap={12} justify="space-between" align="center" style={{ width: '100%' }}>
+              <Flex vertical gap={2} style={{ flex: '1 1 260px', minWidth: 0 }}>
+                <Typography.Text strong data-testid="offer-name">
+                  {o.name}
+                </Typography.Text>
                 <Typography.Text type="secondary">
                   {t('plants.offer.from', {
                     company: o.companyName ?? o.offeredByName ?? o.offeredBy,
                     account: o.offeredBy,
                     when: dayjs(o.offeredAt).format('YYYY-MM-DD HH:mm'),
                   })}
-                  {' · '}
+                </Typography.Text>
+                <Typography.Text type="secondary">
                   {formatNumber(o.totalPower)} kWp
                   {o.address ? ` · ${o.address}` : ''}
                 </Typography.Text>
-              }
-            />
+              </Flex>
+              <Space wrap>
+                <Button
+                  type="primary"
+                  size="small"
+                  icon={<CheckOutlined />}
+                  loading={answer.isPending && answer.variables?.offer.plantId === o.plantId}
+                  onClick={() => answer.mutate({ offer: o, accept: true })}
+                  data-testid="offer-accept"
+                >
+                  {t('plants.offer.accept')}
+                </Button>
+                <Popconfirm
+                  title={t('plants.offer.declineConfirm', { name: o.name })}
+                  okText={t('plants.offer.decline')}
+                  cancelText={t('common.cancel')}
+                  onConfirm={() => answer.mutate({ offer: o, accept: false })}
+                >
+                  <Button size="small" icon={<CloseOutlined />} data-testid="offer-decline">
+                    {t('plants.offer.decline')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            </Flex>
           </List.Item>
         )}
       />
