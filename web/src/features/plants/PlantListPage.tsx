@@ -224,6 +224,7 @@ export default function PlantListPage() {
       key: 'actions',
       title: t('plants.column.actions'),
       width: 180,
+      fixed: 'right',
       render: (_, row) => {
         const ref = { id: row.id, name: row.name };
         const action = (
@@ -380,7 +381,7 @@ export default function PlantListPage() {
             dataSource={list.data?.infos ?? []}
             loading={list.isFetching}
             rowClassName={(row) => (row.id === created ? 'plant-row-new' : '')}
-            scroll={{ x: 1150 }}
+            scroll={{ x: 'max-content' }}
             locale={{
               emptyText: (
                 <Empty
