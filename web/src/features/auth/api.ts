@@ -66,7 +66,7 @@ export interface SignUp {
 }
 
 export function signUp(body: SignUp): Promise<unknown> {
-  return http.post('/anonymous/signup', body, { handledCodes: [4, 5, 6, 103] });
+  return http.post('/anonymous/signup', body, { handledCodes: [4, 5, 6, 103, 111] });
 }
 
 export function resetPassword(body: {
@@ -74,5 +74,5 @@ export function resetPassword(body: {
   password: string;
   code: string;
 }): Promise<unknown> {
-  return http.post('/anonymous/resetPwd', body, { handledCodes: [5, 6, 105] });
+  return http.post('/anonymous/resetPwd', body, { handledCodes: [5, 6, 105, 111] });
 }
