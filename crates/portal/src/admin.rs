@@ -40,11 +40,20 @@ pub enum Action {
         #[arg(long)]
         password: String,
     },
-    /// Disable or enable an account.
+    /// Disable or enable an account: `--disabled true` (or a bare `--disabled`) disables,
+    /// `--disabled false` (or leaving it out) enables.
     SetDisabled {
         #[arg(long)]
         account: String,
-        #[arg(long)]
+        /// true/false (also yes/no, on/off, 1/0); a bare flag means true. It takes a value
+        /// because the README documents `--disabled true`, which a plain flag refused.
+        #[arg(
+            long,
+            num_args = 0..=1,
+            default_value = "false",
+            default_missing_value = "true",
+            value_parser = clap::builder::BoolishValueParser::new()
+        )]
         disabled: bool,
     },
     /// List every account.
