@@ -217,7 +217,7 @@ pub async fn reset_password(
     let hash = hash_password(password).await?;
     let now = now_ms();
     app.store.set_password(user.id(), &hash, now).await?;
-    app.store.revoke_user_refresh_tokens(user.id(), now).await?;
+    app.store.revoke_user_sessions(user.id(), now).await?;
     tracing::info!(user = %user.id(), "password reset");
     Ok(Done)
 }

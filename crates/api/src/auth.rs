@@ -1,4 +1,6 @@
-//! Sign-in (the three flows of API_CONVENTIONS.md), token refresh and sign-out.
+//! Sign-in (the three flows of API_CONVENTIONS.md), token refresh and sign-out. Each sign-in is
+//! a session (store `sessions`): its access tokens name it, its refresh tokens form one
+//! rotation chain, and revoking it ends them all.
 
 use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHasher};
 use axum::{
@@ -16,7 +18,7 @@ use crate::{
     envelope::{ApiError, ApiResult, Data, Done},
     extract::{Body, ClientIp, num},
     now_ms,
-    session::{CurrentUser, digest, new_refresh_token},
+    session::{CurrentUser, digest, new_refresh_token, new_session_id},
     throttle::Attempt,
 };
 
@@ -112,24 +114,39 @@ pub struct LogoutRequest {
     pub refresh_token: Option<String>,
 }
 
-/// Signs out: revokes the given refresh token, or every refresh token of the caller.
+/// Signs out on the server, not only in the browser: ends the session of the access token and
+/// the session the named refresh token belongs to (every token of both). A refresh token alone
+/// is enough when the access token has expired: holding a token of the chain is the proof.
+/// Without a body, every session of the caller ends.
 #[utoipa::path(post, path = "/api/v1/user/logout", tag = "auth", request_body = LogoutRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope"),
+        (status = 401, description = "Neither a valid access token nor a refresh token")))]
 pub async fn logout(
     State(app): State<AppState>,
-    me: CurrentUser,
+    me: Result<CurrentUser, ApiError>,
     Body(req): Body<LogoutRequest>,
 ) -> ApiResult<Done> {
     let now = now_ms();
-    match req.refresh_token.filter(|t| !t.is_empty()) {
-        Some(token) => {
+    let token = req
+        .refresh_token
+        .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN_LEN)
+        .map(|t| digest(&t));
+    match (me, token) {
+        (Ok(me), Some(token)) => {
             app.store
-                .revoke_refresh_token(&digest(&token), me.id(), now)
+                .revoke_user_session(&me.session, me.id(), now)
+                .await?;
+            app.store
+                .revoke_refresh_token(&token, Some(me.id()), now)
                 .await?;
         }
-        None => {
-            app.store.revoke_user_refresh_tokens(me.id(), now).await?;
+        (Ok(me), None) => {
+            app.store.revoke_user_sessions(me.id(), now).await?;
         }
+        (Err(ApiError::Unauthorized), Some(token)) => {
+            app.store.revoke_refresh_token(&token, None, now).await?;
+        }
+        (Err(e), _) => return Err(e),
     }
     Ok(Done)
 }
@@ -177,37 +194,70 @@ async fn password_grant(
         return Err(Code::AccountDisabled.into());
     }
     attempt.succeeded(&app.store).await?;
-    issue_tokens(app, &user, now).await.map(Data)
+    issue_tokens(app, &user, None, now).await.map(Data)
 }
 
+/// Refresh tokens longer than this were never issued here (ours are 43 characters).
+const MAX_TOKEN_LEN: usize = 200;
+
+/// A used refresh token presented again within this long after its use is taken for a race of
+/// the owner's own clients (two tabs refreshing at once, a retry after a lost answer) and only
+/// refused; later, it means a copy is in other hands and the whole session ends.
+pub const REUSE_GRACE_MS: i64 = 5_000;
+
 async fn refresh(app: &AppState, token: &str) -> ApiResult<Data<TokenData>> {
-    if token.is_empty() || token.len() > 200 {
+    if token.is_empty() || token.len() > MAX_TOKEN_LEN {
         return Err(ApiError::Unauthorized);
     }
     let now = now_ms();
-    let user_id = app
-        .store
-        .take_refresh_token(&digest(token), now)
-        .await?
-        .ok_or(ApiError::Unauthorized)?;
+    let hash = digest(token);
+    let Some(taken) = app.store.take_refresh_token(&hash, now).await? else {
+        if app
+            .store
+            .revoke_reused_chain(&hash, now - REUSE_GRACE_MS, now)
+            .await?
+        {
+            tracing::warn!("a used refresh token came back: its session is revoked");
+        }
+        return Err(ApiError::Unauthorized);
+    };
     let user = app
         .store
-        .user(user_id)
+        .user(taken.user())
         .await?
         .ok_or(ApiError::Unauthorized)?;
     if user.disabled {
         return Err(ApiError::Unauthorized);
     }
-    issue_tokens(app, &user, now).await.map(Data)
+    issue_tokens(app, &user, taken.session_id, now)
+        .await
+        .map(Data)
 }
 
-async fn issue_tokens(app: &AppState, user: &UserRow, now: i64) -> ApiResult<TokenData> {
+/// Tokens for `user` in `session`; without one (a sign-in, or a refresh token from before
+/// sessions existed) a new session starts.
+async fn issue_tokens(
+    app: &AppState,
+    user: &UserRow,
+    session: Option<String>,
+    now: i64,
+) -> ApiResult<TokenData> {
     let ttl = app.config.access_token_ttl_secs;
-    let access_token = app.keys.issue_access(user, now, ttl)?;
-    let refresh_token = new_refresh_token();
     let expires = now + app.config.refresh_token_ttl_secs * 1000;
+    let session = match session {
+        Some(id) => id,
+        None => {
+            let id = new_session_id();
+            app.store
+                .create_session(&id, user.id(), now, expires)
+                .await?;
+            id
+        }
+    };
+    let access_token = app.keys.issue_access(user, &session, now, ttl)?;
+    let refresh_token = new_refresh_token();
     app.store
-        .insert_refresh_token(&digest(&refresh_token), user.id(), now, expires)
+        .insert_refresh_token(&digest(&refresh_token), user.id(), &session, now, expires)
         .await?;
     Ok(TokenData {
         access_token,

@@ -47,7 +47,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use store::Store;
 use tower_http::trace::TraceLayer;
 
-pub use auth::hash_password;
+pub use auth::{REUSE_GRACE_MS, hash_password};
 pub use config::ApiConfig;
 pub use session::Keys;
 

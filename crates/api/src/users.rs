@@ -192,7 +192,7 @@ pub async fn change_password(
     let hash = hash_password(new).await?;
     let now = now_ms();
     app.store.set_password(me.id(), &hash, now).await?;
-    app.store.revoke_user_refresh_tokens(me.id(), now).await?;
+    app.store.revoke_user_sessions(me.id(), now).await?;
     tracing::info!(user = %me.id(), "password changed");
     Ok(Done)
 }

@@ -104,7 +104,10 @@ async fn disabled_accounts_are_refused_with_101() {
             .user("off@example.com", PW, BuiltinRole::PlantOwner, None)
             .await;
         let tokens = app.login("off@example.com", PW).await;
-        app.store.set_disabled(id, true).await.unwrap();
+        app.store
+            .set_disabled(id, true, api::now_ms())
+            .await
+            .unwrap();
         app.login_resp("off@example.com", PW).await.expect_code(101);
         // Wrong password on a disabled account still says only "wrong account or password".
         app.login_resp("off@example.com", "not-it-123")
@@ -221,7 +224,7 @@ async fn logout_revokes_the_refresh_token() {
             .await;
         let a = app.login("out@example.com", PW).await;
         let b = app.login("out@example.com", PW).await;
-        // With a token named: only that one ends.
+        // With a token named: only that sign-in ends.
         app.post(
             "/api/v1/user/logout",
             json!({"refresh_token": a.refresh}),
@@ -232,18 +235,21 @@ async fn logout_revokes_the_refresh_token() {
         app.refresh(&a.refresh).await.expect_401();
         let r = app.refresh(&b.refresh).await;
         r.expect_code(0);
+        let b_access = r.data()["access_token"].as_str().unwrap().to_string();
         let b_refresh = r.data()["refresh_token"].as_str().unwrap().to_string();
         // Without a body: every refresh token of the caller ends.
+        let c = app.login("out@example.com", PW).await;
         app.post_raw(
             "/api/v1/user/logout",
             "application/json",
             Vec::new(),
-            Some(&a.access),
+            Some(&b_access),
         )
         .await
         .expect_code(0);
         app.refresh(&b_refresh).await.expect_401();
-        // Sign-out needs a signed-in caller.
+        app.refresh(&c.refresh).await.expect_401();
+        // Sign-out needs a signed-in caller (or a refresh token, see tests/sessions.rs).
         app.post("/api/v1/user/logout", json!({}), None)
             .await
             .expect_401();

@@ -99,12 +99,12 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let now = api::now_ms();
             store.set_password(user, &hash, now).await?;
-            store.revoke_user_refresh_tokens(user, now).await?;
+            store.revoke_user_sessions(user, now).await?;
             println!("password of {account} reset");
         }
         Action::SetDisabled { account, disabled } => {
             let user = find(&store, &account).await?;
-            store.set_disabled(user, disabled).await?;
+            store.set_disabled(user, disabled, api::now_ms()).await?;
             println!(
                 "{account} {}",
                 if disabled { "disabled" } else { "enabled" }
