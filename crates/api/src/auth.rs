@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 
 use crate::{
     AppState,
+    codes::{self, Purpose},
     envelope::{ApiError, ApiResult, Data, Done},
     extract::{Body, ClientIp, num},
     now_ms,
@@ -52,6 +53,10 @@ pub struct TokenRequest {
     pub sign: Option<String>,
     #[serde(default, deserialize_with = "num::opt_text")]
     pub area_code: Option<String>,
+    /// A sign-in code (`/anonymous/getCode?type=login`): with the password, it signs in when
+    /// sign-in is locked (109). Ours; other clients never send it.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub code: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -65,7 +70,7 @@ pub struct TokenData {
 
 /// Password grant (plaintext password) or refresh grant.
 #[utoipa::path(post, path = "/oauth/token", tag = "auth", request_body = TokenRequest,
-    responses((status = 200, description = "Envelope with TokenData; code 102 wrong account or password, 101 disabled, 7 too many attempts", body = TokenData),
+    responses((status = 200, description = "Envelope with TokenData; code 102 wrong account or password, 101 disabled, 109 sign-in locked (send `code` from /anonymous/getCode?type=login with the password), 5/6 wrong or expired code", body = TokenData),
               (status = 401, description = "Refresh token unknown, used or expired")))]
 pub async fn token(
     State(app): State<AppState>,
@@ -78,7 +83,8 @@ pub async fn token(
         Some("refresh_token") => refresh(&app, req.refresh_token.as_deref().unwrap_or("")).await,
         Some("password") | None => {
             let password = req.password.unwrap_or_default();
-            password_grant(&app, ip, req.username.as_deref().unwrap_or(""), &password).await
+            let username = req.username.as_deref().unwrap_or("");
+            password_grant(&app, ip, username, &password, req.code.as_deref()).await
         }
         Some(_) => Err(domain::DomainError::invalid("grant_type").into()),
     }
@@ -98,7 +104,8 @@ pub async fn token_encrypted(
     let sent = req.password.unwrap_or_default();
     // Clients that could not encrypt send the password as it is; both are accepted.
     let password = app.keys.decrypt_password(&sent).unwrap_or(sent);
-    password_grant(&app, ip, req.username.as_deref().unwrap_or(""), &password).await
+    let username = req.username.as_deref().unwrap_or("");
+    password_grant(&app, ip, username, &password, req.code.as_deref()).await
 }
 
 /// The RSA public key for the encrypted login, as one line of base64 DER.
@@ -156,6 +163,7 @@ async fn password_grant(
     ClientIp(ip): ClientIp,
     username: &str,
     password: &str,
+    code: Option<&str>,
 ) -> ApiResult<Data<TokenData>> {
     // A malformed account is throttled like any other (no existence leak). One with control
     // characters cannot exist and is not looked up: PostgreSQL refuses NUL in text, and the
@@ -174,7 +182,14 @@ async fn password_grant(
         });
     let attempt = Attempt::new(&account, ip);
     let now = now_ms();
-    attempt.admit(&app.store, now).await?;
+    // A sign-in code proves the owner is here: it is checked first (5, 6 like every code) and
+    // lets the attempt past a lock. Unknown accounts get codes too, so this path looks the same.
+    let code = code.map(str::trim).filter(|c| !c.is_empty());
+    if let Some(code) = code {
+        codes::verify(app, &account, Purpose::Login, code, false).await?;
+    }
+    let step = app.config.sign_in_delay_step_ms;
+    attempt.admit(&app.store, now, code.is_some(), step).await?;
 
     let user = match lookup {
         true => app.store.user_by_account(&account).await?,
@@ -183,6 +198,10 @@ async fn password_grant(
     // Unknown accounts still pay for a hash check, so timing does not tell them apart.
     let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
     let matches = verify_password(password.to_string(), stored_hash).await?;
+    // A code serves one password check, right or wrong.
+    if let Some(code) = code {
+        codes::verify(app, &account, Purpose::Login, code, true).await?;
+    }
     let user = match (user, matches) {
         (Some(user), true) => user,
         _ => {

@@ -20,6 +20,9 @@ pub struct ApiConfig {
     pub smtp: Option<SmtpConfig>,
     /// Largest request body accepted, in bytes (uploads included).
     pub body_limit: usize,
+    /// How much longer each throttled sign-in waits per failure past the slow-down threshold
+    /// (docs/security.md). 500 ms; tests that need many failures shorten it.
+    pub sign_in_delay_step_ms: u64,
 }
 
 #[derive(Clone)]
@@ -76,6 +79,7 @@ impl ApiConfig {
             map_tile_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".into(),
             smtp: None,
             body_limit: 12 * 1024 * 1024,
+            sign_in_delay_step_ms: 500,
         }
     }
 }

@@ -29,6 +29,7 @@ mod monitor;
 mod permissions;
 pub mod plants;
 mod protocols;
+mod rate_limit;
 mod readings;
 mod settings;
 mod system;

@@ -25,6 +25,7 @@ use crate::{
     extract::{Body, Query, num},
     files::{self, ImageKind},
     now_ms,
+    rate_limit::PasswordChange,
     session::CurrentUser,
 };
 
@@ -170,9 +171,10 @@ pub struct PasswordRequest {
 }
 
 /// Changes the caller's own password (108 when the old one is wrong) and ends every session.
+/// After 5 wrong current passwords every try is refused for 15 minutes (110), the right one too.
 #[utoipa::path(post, path = "/api/v1/user/{id}/pwd", tag = "users", request_body = PasswordRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 4, 105, 108")))]
+    responses((status = 200, description = "Envelope; 4, 105, 108, 110, 111")))]
 pub async fn change_password(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -185,12 +187,16 @@ pub async fn change_password(
     me.actor.require_writable()?;
     let new = req.new_password.unwrap_or_default();
     check_password(&new)?;
+    let now = now_ms();
+    let guard = PasswordChange::new(me.id());
+    guard.admit(&app.store, now).await?;
     let old = req.old_password.unwrap_or_default();
     if !verify_password(old, Some(me.user.password_hash.clone())).await? {
+        guard.failed(&app.store, now).await?;
         return Err(Code::OldPasswordWrong.into());
     }
+    guard.succeeded(&app.store).await?;
     let hash = hash_password(new).await?;
-    let now = now_ms();
     app.store.set_password(me.id(), &hash, now).await?;
     app.store.revoke_user_sessions(me.id(), now).await?;
     tracing::info!(user = %me.id(), "password changed");

@@ -263,13 +263,22 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
 
 /// Periodic clean-up of state that expires.
 async fn housekeeping(store: Store) {
+    const DAY_MS: i64 = 24 * 3600 * 1000;
     let mut tick = tokio::time::interval(Duration::from_secs(3600));
     loop {
         tick.tick().await;
-        match store.purge_refresh_tokens(api::now_ms()).await {
+        let now = api::now_ms();
+        match store.purge_refresh_tokens(now).await {
             Ok(n) if n > 0 => tracing::info!(purged = n, "expired refresh tokens removed"),
             Ok(_) => {}
             Err(e) => tracing::warn!(%e, "refresh token clean-up failed"),
+        }
+        // Throttle rows outlive their 15-minute window by a day, codes their hour of limits.
+        if let Err(e) = store.purge_login_throttle(now - DAY_MS, now).await {
+            tracing::warn!(%e, "throttle clean-up failed");
+        }
+        if let Err(e) = store.purge_codes(now - DAY_MS).await {
+            tracing::warn!(%e, "verification code clean-up failed");
         }
     }
 }

@@ -306,6 +306,25 @@ impl Store {
         exec!(self, "DELETE FROM login_throttle WHERE key = $1", key)?;
         Ok(())
     }
+
+    /// Drops throttle rows whose window began before `window_floor` and that hold no lock.
+    pub async fn purge_login_throttle(&self, window_floor: i64, now: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM login_throttle WHERE window_start < $1 AND locked_until <= $2",
+            window_floor,
+            now
+        )?)
+    }
+
+    /// Drops verification codes created before `before` (the send limits look back an hour).
+    pub async fn purge_codes(&self, before: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM verification_codes WHERE created_at < $1",
+            before
+        )?)
+    }
 }
 
 impl Store {
