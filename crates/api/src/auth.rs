@@ -6,6 +6,7 @@ use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHash
 use axum::{
     Router,
     extract::State,
+    middleware,
     routing::{get, post},
 };
 use domain::{Code, account::Account};
@@ -18,7 +19,7 @@ use crate::{
     codes::{self, Purpose},
     envelope::{ApiError, ApiResult, Data, Done},
     extract::{Body, ClientIp, num},
-    now_ms,
+    headers, now_ms,
     session::{CurrentUser, digest, new_refresh_token, new_session_id},
     throttle::Attempt,
 };
@@ -27,6 +28,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/oauth/token", post(token))
         .route("/oauth/token/new", post(token_encrypted))
+        // Token answers hold credentials: no cache may keep them.
+        .layer(middleware::map_response(headers::no_store))
         .route("/anonymous/publicKey", get(public_key))
         .route("/api/v1/user/logout", post(logout))
 }

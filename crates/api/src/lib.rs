@@ -22,6 +22,7 @@ mod events;
 mod files;
 mod firmware;
 mod gateways;
+mod headers;
 mod inverters;
 mod messages;
 mod meters;
@@ -76,6 +77,7 @@ pub fn now_ms() -> i64 {
 /// The whole HTTP surface of the portal.
 pub fn router(state: AppState) -> Router {
     let body_limit = state.config.body_limit;
+    let csp = headers::policy_header(&state.config.map_tile_url);
     let web = web::router(&state.config);
     Router::new()
         .merge(auth::router())
@@ -109,5 +111,9 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(system::track))
         .layer(middleware::from_fn(envelope::language))
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn_with_state(
+            csp,
+            headers::security_headers,
+        ))
         .layer(TraceLayer::new_for_http())
 }

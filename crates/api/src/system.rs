@@ -26,6 +26,7 @@ pub fn router() -> Router<AppState> {
         .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi_json))
         .route("/api/docs", get(docs))
+        .route("/api/docs.js", get(docs_js))
         .route("/anonymous/ip", get(ip))
         .route("/anonymous/config", get(config))
 }
@@ -81,6 +82,15 @@ pub async fn openapi_json() -> ApiResult<Response> {
 #[utoipa::path(get, path = "/api/docs", tag = "system", responses((status = 200, description = "HTML")))]
 pub async fn docs() -> Html<&'static str> {
     Html(include_str!("docs.html"))
+}
+
+/// The docs page's script, a file of its own: the Content-Security-Policy allows no inline script.
+pub async fn docs_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("docs.js"),
+    )
+        .into_response()
 }
 
 #[utoipa::path(get, path = "/anonymous/ip", tag = "system",
