@@ -37,6 +37,8 @@ export async function startDemoServer(prefix = 'portal-e2e-demo-', { historyDays
     PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
     PORTAL_DATA_DIR: dataDir,
     PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    // metrics on a port of their own, whichever is free (several servers may run at once)
+    PORTAL_METRICS_ADDR: '127.0.0.1:0',
     PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,
     // Enough history for month and year bars and past events, at a fraction of a year's
     // start-up time in a debug build.

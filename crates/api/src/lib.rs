@@ -52,6 +52,7 @@ use tower_http::trace::TraceLayer;
 pub use auth::{REUSE_GRACE_MS, hash_password};
 pub use config::ApiConfig;
 pub use session::Keys;
+pub use system::metrics_router;
 
 #[derive(Clone)]
 pub struct AppState {

@@ -69,6 +69,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     } else {
         None
     };
+    serve_metrics(&config, state.clone()).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
     let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
@@ -211,6 +212,33 @@ async fn refresh_statuses(store: Store) {
             tracing::warn!(%e, "status refresh failed");
         }
     }
+}
+
+/// `/metrics` on its own address (PORTAL_METRICS_ADDR, loopback by default), never on the
+/// public one. When that address is taken (another portal on this machine) the portal still
+/// starts, without metrics, and says so: metrics are not worth refusing service for.
+async fn serve_metrics(config: &Config, state: api::AppState) -> anyhow::Result<()> {
+    let Some(addr) = config.metrics()? else {
+        println!("Metrics: off");
+        return Ok(());
+    };
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            tracing::warn!(%addr, %e, "metrics not served: set PORTAL_METRICS_ADDR to a free address");
+            println!("Metrics: not served, {addr} is not available ({e})");
+            return Ok(());
+        }
+    };
+    let shown = listener.local_addr().unwrap_or(addr);
+    println!("Metrics on http://{shown}/metrics");
+    let app = api::metrics_router(state);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::warn!(%e, "metrics server stopped");
+        }
+    });
+    Ok(())
 }
 
 fn metrics_recorder() -> anyhow::Result<PrometheusHandle> {
