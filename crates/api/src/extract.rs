@@ -56,9 +56,14 @@ where
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-        let bytes = Bytes::from_request(req, state)
-            .await
-            .map_err(|_| DomainError::invalid("body"))?;
+        // Past the route's body limit (limits.rs) the stream is cut off with 413.
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                DomainError::invalid("body too large")
+            } else {
+                DomainError::invalid("body")
+            }
+        })?;
         let value = if is_form {
             let raw = std::str::from_utf8(&bytes).map_err(|_| DomainError::invalid("body"))?;
             Value::Object(query_map(Some(raw)))

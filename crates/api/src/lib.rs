@@ -24,6 +24,7 @@ mod firmware;
 mod gateways;
 mod headers;
 mod inverters;
+mod limits;
 mod messages;
 mod meters;
 mod monitor;

@@ -24,7 +24,7 @@ use crate::{
     envelope::{ApiError, ApiResult, Data, Done, current_lang},
     extract::{Body, Query, num},
     files::{self, ImageKind},
-    now_ms,
+    limits, now_ms,
     rate_limit::PasswordChange,
     session::CurrentUser,
 };
@@ -43,7 +43,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/user/notify/code", get(notify_code))
         .route("/api/v1/user/{id}", post(update_profile))
         .route("/api/v1/user/{id}/pwd", post(change_password))
-        .route("/api/v1/user/{id}/avatar", post(upload_avatar))
+        .route(
+            "/api/v1/user/{id}/avatar",
+            post(upload_avatar).layer(limits::upload(AVATAR_MAX_BYTES)),
+        )
 }
 
 /// `createAt` as clients parse it: ISO 8601 with milliseconds and an offset.
@@ -207,7 +210,7 @@ pub async fn change_password(
 #[utoipa::path(post, path = "/api/v1/user/{id}/avatar", tag = "users",
     params(("id" = i64, Path)), security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`"),
-    responses((status = 200, description = "Envelope with the avatar URL; 11 not JPG/PNG, 12 over 6 MB")))]
+    responses((status = 200, description = "Envelope with the avatar URL; 11 not JPG/PNG, 12 over 6 MB, 13 over 24 megapixels")))]
 pub async fn upload_avatar(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -216,10 +219,7 @@ pub async fn upload_avatar(
 ) -> ApiResult<Data<String>> {
     let target = managed_user(&app, &me, path_id(&id)?).await?;
     let bytes = files::first_file(multipart, AVATAR_MAX_BYTES).await?;
-    let kind = match ImageKind::sniff(&bytes) {
-        Some(kind @ (ImageKind::Jpeg | ImageKind::Png)) => kind,
-        _ => return Err(Code::UnsupportedFile.into()),
-    };
+    let kind = files::check_image(&bytes, &[ImageKind::Jpeg, ImageKind::Png])?;
     let url = files::save(&app, "avatars", kind.extension(), &bytes).await?;
     app.store.set_avatar(target.id(), &url).await?;
     files::remove(&app, &target.avatar).await;
