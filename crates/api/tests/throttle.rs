@@ -235,6 +235,39 @@ async fn failures_from_one_address_over_many_accounts_ask_that_address_for_a_cod
 }
 
 #[tokio::test]
+async fn behind_a_proxy_the_address_it_saw_counts_not_what_the_client_claims() {
+    for app in spawn_with(|c| c.trust_proxy = true).await {
+        app.user("ann@example.com", PW, BuiltinRole::PlantOwner, None)
+            .await;
+        // The client puts a new address in front each time; the proxy appends the real one.
+        let attempt = |forged: usize, password: &str| {
+            let req = axum::http::Request::post("/oauth/token")
+                .header("content-type", "application/json")
+                .header(
+                    "x-forwarded-for",
+                    format!("198.51.100.{forged}, 203.0.113.9"),
+                )
+                .body(axum::body::Body::from(
+                    json!({"username": "ann@example.com", "password": password}).to_string(),
+                ))
+                .expect("request");
+            app.send(req)
+        };
+        for i in 0..5 {
+            attempt(i, "wrong-123").await.expect_code(102);
+        }
+        attempt(99, PW).await.expect_code(109);
+        let ip = app.get("/anonymous/ip", None).await;
+        assert_eq!(
+            ip.data(),
+            "127.0.0.1",
+            "[{}] no header, the peer",
+            app.backend
+        );
+    }
+}
+
+#[tokio::test]
 async fn wrong_current_passwords_lock_the_password_change_even_for_the_right_one() {
     for app in spawn().await {
         let b = app.backend;
