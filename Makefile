@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 PORTAL_ADMIN_USER ?= admin@example.com
-PORTAL_ADMIN_PASSWORD ?= admin123
+PORTAL_ADMIN_PASSWORD ?= solar-admin-1
 PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test

@@ -1,14 +1,34 @@
 // Sign in, guards, not-found, language persistence and sign out against the real server.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launch, menuKeys, newPage, signIn } from './browser.mjs';
+import { landing, launch, menuKeys, newPage, signIn } from './browser.mjs';
 import { startServer, USERS } from './server.mjs';
+
+/** Only the sign-in lock test uses this account (its address stays locked for it). */
+const LOCKED = {
+  account: 'locked@example.com',
+  password: 'Locked12345',
+  role: 'owner',
+  nickname: 'Lou',
+};
+
+/** The newest code in the outbox; sign-in codes are delivered just after the answer. */
+async function codeFor(server, account) {
+  for (let i = 0; ; i += 1) {
+    try {
+      return server.latestCode(account);
+    } catch (e) {
+      if (i >= 20) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
 
 describe('signing in and out', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startServer();
+    server = await startServer({ users: [LOCKED] });
     browser = await launch();
   });
   after(async () => {
@@ -34,6 +54,31 @@ describe('signing in and out', () => {
     await error.waitFor();
     assert.match(await error.innerText(), /Wrong account or password/);
     assert.match(page.url(), /\/login$/);
+    await context.close();
+  });
+
+  it('locks sign-in after five misses from here and lets the owner in with a code', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.locator('#account').fill(LOCKED.account);
+    const attempt = async (password) => {
+      await page.locator('#password').fill(password);
+      const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/oauth/token/new');
+      await page.getByTestId('login-submit').click();
+      return (await answer).json();
+    };
+    for (let i = 0; i < 5; i += 1) assert.equal((await attempt(`Wrong${i}2345`)).code, 102);
+
+    // Now even the right password is refused from this address, with the way out offered.
+    assert.equal((await attempt(LOCKED.password)).code, 109);
+    assert.match(await page.getByTestId('login-error').innerText(), /Too many failed sign-ins/);
+    await page.getByTestId('login-send-code').click();
+    await page.getByText('The verification code has been sent').waitFor();
+    await page.getByTestId('login-code').fill(await codeFor(server, LOCKED.account));
+    assert.equal(await page.getByTestId('login-submit').innerText(), 'Sign in with the code');
+    await page.getByTestId('login-submit').click();
+    await landing(page).waitFor({ timeout: 15_000 });
+    assert.equal(await page.getByTestId('nickname').innerText(), LOCKED.nickname);
     await context.close();
   });
 

@@ -23,7 +23,8 @@ function freePort() {
   });
 }
 
-export async function startDemoServer(prefix = 'portal-e2e-demo-') {
+/** `historyDays`: days of history the demo writes first (45 unless a test needs fewer). */
+export async function startDemoServer(prefix = 'portal-e2e-demo-', { historyDays = 45 } = {}) {
   if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
   if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
     throw new Error("web/dist is missing: run 'npm run build' first");
@@ -36,10 +37,12 @@ export async function startDemoServer(prefix = 'portal-e2e-demo-') {
     PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
     PORTAL_DATA_DIR: dataDir,
     PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    // metrics on a port of their own, whichever is free (several servers may run at once)
+    PORTAL_METRICS_ADDR: '127.0.0.1:0',
     PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,
     // Enough history for month and year bars and past events, at a fraction of a year's
     // start-up time in a debug build.
-    PORTAL_DEMO_HISTORY_DAYS: '45',
+    PORTAL_DEMO_HISTORY_DAYS: String(historyDays),
   });
   for (const user of [USERS.owner, USERS.admin]) {
     const created = spawnSync(

@@ -82,6 +82,8 @@ export async function startServer({ accessTokenTtl, users = [] } = {}) {
     PORTAL_ADMIN_USER: USERS.admin.account,
     PORTAL_ADMIN_PASSWORD: USERS.admin.password,
     PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    // metrics on a port of their own, whichever is free (several servers may run at once)
+    PORTAL_METRICS_ADDR: '127.0.0.1:0',
     PORTAL_BRANDED_HOSTS: 'localhost',
   });
   if (accessTokenTtl) env.PORTAL_ACCESS_TOKEN_TTL_SECS = String(accessTokenTtl);

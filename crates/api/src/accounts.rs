@@ -19,8 +19,8 @@ use crate::{
     auth::hash_password,
     codes::{self, Purpose},
     envelope::{ApiError, ApiResult, Done, current_lang},
-    extract::{Body, Query, num},
-    now_ms,
+    extract::{Body, ClientIp, Query, num},
+    now_ms, rate_limit,
 };
 
 pub fn router() -> Router<AppState> {
@@ -55,19 +55,27 @@ fn account_of(raw: Option<&str>) -> Result<Account, DomainError> {
 }
 
 /// Sends a verification code. Registration refuses a taken account (103); reset refuses an
-/// unknown one (105); sending again within a minute answers 7.
+/// unknown one (105); `type=login` (the way out of a locked sign-in, 109) answers alike for
+/// every account. Sending again within a minute, or more than 10 requests from one address in
+/// 15 minutes, answers 7.
 #[utoipa::path(get, path = "/anonymous/getCode", tag = "accounts", params(AccountParams),
     responses((status = 200, description = "Envelope; 103, 105, 7")))]
 pub async fn get_code(
     State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
     Query(q): Query<AccountParams>,
 ) -> ApiResult<Done> {
+    rate_limit::GET_CODE.check(&app.store, ip, now_ms()).await?;
     let account = account_of(q.account.as_deref())?;
     let purpose = Purpose::parse(q.kind.as_deref())?;
     let exists = app.store.user_by_account(account.as_str()).await?.is_some();
     match purpose {
         Purpose::Register if exists => return Err(Code::AlreadyRegistered.into()),
         Purpose::Reset if !exists => return Err(Code::NotRegistered.into()),
+        Purpose::Login => {
+            codes::send_login(&app, account.as_str(), exists, current_lang()).await?;
+            return Ok(Done);
+        }
         _ => {}
     }
     codes::send(&app, account.as_str(), purpose, current_lang()).await?;
@@ -95,13 +103,18 @@ pub async fn check_code(
 }
 
 /// With `type=register`: 0 when the account is free, 103 when taken. Otherwise: 0 when the
-/// account exists, 105 when it does not.
+/// account exists, 105 when it does not. More than 30 requests from one address in 15 minutes
+/// answer 7.
 #[utoipa::path(get, path = "/anonymous/checkAccount", tag = "accounts", params(AccountParams),
-    responses((status = 200, description = "Envelope; 103 or 105")))]
+    responses((status = 200, description = "Envelope; 103 or 105, 7")))]
 pub async fn check_account(
     State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
     Query(q): Query<AccountParams>,
 ) -> ApiResult<Done> {
+    rate_limit::CHECK_ACCOUNT
+        .check(&app.store, ip, now_ms())
+        .await?;
     let account = account_of(q.account.as_deref())?;
     let exists = app.store.user_by_account(account.as_str()).await?.is_some();
     let registering =
@@ -217,7 +230,7 @@ pub async fn reset_password(
     let hash = hash_password(password).await?;
     let now = now_ms();
     app.store.set_password(user.id(), &hash, now).await?;
-    app.store.revoke_user_refresh_tokens(user.id(), now).await?;
+    app.store.revoke_user_sessions(user.id(), now).await?;
     tracing::info!(user = %user.id(), "password reset");
     Ok(Done)
 }

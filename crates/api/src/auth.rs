@@ -1,9 +1,12 @@
-//! Sign-in (the three flows of API_CONVENTIONS.md), token refresh and sign-out.
+//! Sign-in (the three flows of API_CONVENTIONS.md), token refresh and sign-out. Each sign-in is
+//! a session (store `sessions`): its access tokens name it, its refresh tokens form one
+//! rotation chain, and revoking it ends them all.
 
 use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHasher};
 use axum::{
     Router,
     extract::State,
+    middleware,
     routing::{get, post},
 };
 use domain::{Code, account::Account};
@@ -13,10 +16,11 @@ use utoipa::ToSchema;
 
 use crate::{
     AppState,
+    codes::{self, Purpose},
     envelope::{ApiError, ApiResult, Data, Done},
     extract::{Body, ClientIp, num},
-    now_ms,
-    session::{CurrentUser, digest, new_refresh_token},
+    headers, now_ms,
+    session::{CurrentUser, digest, new_refresh_token, new_session_id},
     throttle::Attempt,
 };
 
@@ -24,6 +28,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/oauth/token", post(token))
         .route("/oauth/token/new", post(token_encrypted))
+        // Token answers hold credentials: no cache may keep them.
+        .layer(middleware::map_response(headers::no_store))
         .route("/anonymous/publicKey", get(public_key))
         .route("/api/v1/user/logout", post(logout))
 }
@@ -50,6 +56,10 @@ pub struct TokenRequest {
     pub sign: Option<String>,
     #[serde(default, deserialize_with = "num::opt_text")]
     pub area_code: Option<String>,
+    /// A sign-in code (`/anonymous/getCode?type=login`): with the password, it signs in when
+    /// sign-in is locked (109). Ours; other clients never send it.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub code: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -63,7 +73,7 @@ pub struct TokenData {
 
 /// Password grant (plaintext password) or refresh grant.
 #[utoipa::path(post, path = "/oauth/token", tag = "auth", request_body = TokenRequest,
-    responses((status = 200, description = "Envelope with TokenData; code 102 wrong account or password, 101 disabled, 7 too many attempts", body = TokenData),
+    responses((status = 200, description = "Envelope with TokenData; code 102 wrong account or password, 101 disabled, 109 sign-in locked (send `code` from /anonymous/getCode?type=login with the password), 5/6 wrong or expired code", body = TokenData),
               (status = 401, description = "Refresh token unknown, used or expired")))]
 pub async fn token(
     State(app): State<AppState>,
@@ -76,7 +86,8 @@ pub async fn token(
         Some("refresh_token") => refresh(&app, req.refresh_token.as_deref().unwrap_or("")).await,
         Some("password") | None => {
             let password = req.password.unwrap_or_default();
-            password_grant(&app, ip, req.username.as_deref().unwrap_or(""), &password).await
+            let username = req.username.as_deref().unwrap_or("");
+            password_grant(&app, ip, username, &password, req.code.as_deref()).await
         }
         Some(_) => Err(domain::DomainError::invalid("grant_type").into()),
     }
@@ -96,7 +107,8 @@ pub async fn token_encrypted(
     let sent = req.password.unwrap_or_default();
     // Clients that could not encrypt send the password as it is; both are accepted.
     let password = app.keys.decrypt_password(&sent).unwrap_or(sent);
-    password_grant(&app, ip, req.username.as_deref().unwrap_or(""), &password).await
+    let username = req.username.as_deref().unwrap_or("");
+    password_grant(&app, ip, username, &password, req.code.as_deref()).await
 }
 
 /// The RSA public key for the encrypted login, as one line of base64 DER.
@@ -112,24 +124,39 @@ pub struct LogoutRequest {
     pub refresh_token: Option<String>,
 }
 
-/// Signs out: revokes the given refresh token, or every refresh token of the caller.
+/// Signs out on the server, not only in the browser: ends the session of the access token and
+/// the session the named refresh token belongs to (every token of both). A refresh token alone
+/// is enough when the access token has expired: holding a token of the chain is the proof.
+/// Without a body, every session of the caller ends.
 #[utoipa::path(post, path = "/api/v1/user/logout", tag = "auth", request_body = LogoutRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope"),
+        (status = 401, description = "Neither a valid access token nor a refresh token")))]
 pub async fn logout(
     State(app): State<AppState>,
-    me: CurrentUser,
+    me: Result<CurrentUser, ApiError>,
     Body(req): Body<LogoutRequest>,
 ) -> ApiResult<Done> {
     let now = now_ms();
-    match req.refresh_token.filter(|t| !t.is_empty()) {
-        Some(token) => {
+    let token = req
+        .refresh_token
+        .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN_LEN)
+        .map(|t| digest(&t));
+    match (me, token) {
+        (Ok(me), Some(token)) => {
             app.store
-                .revoke_refresh_token(&digest(&token), me.id(), now)
+                .revoke_user_session(&me.session, me.id(), now)
+                .await?;
+            app.store
+                .revoke_refresh_token(&token, Some(me.id()), now)
                 .await?;
         }
-        None => {
-            app.store.revoke_user_refresh_tokens(me.id(), now).await?;
+        (Ok(me), None) => {
+            app.store.revoke_user_sessions(me.id(), now).await?;
         }
+        (Err(ApiError::Unauthorized), Some(token)) => {
+            app.store.revoke_refresh_token(&token, None, now).await?;
+        }
+        (Err(e), _) => return Err(e),
     }
     Ok(Done)
 }
@@ -139,6 +166,7 @@ async fn password_grant(
     ClientIp(ip): ClientIp,
     username: &str,
     password: &str,
+    code: Option<&str>,
 ) -> ApiResult<Data<TokenData>> {
     // A malformed account is throttled like any other (no existence leak). One with control
     // characters cannot exist and is not looked up: PostgreSQL refuses NUL in text, and the
@@ -157,7 +185,14 @@ async fn password_grant(
         });
     let attempt = Attempt::new(&account, ip);
     let now = now_ms();
-    attempt.admit(&app.store, now).await?;
+    // A sign-in code proves the owner is here: it is checked first (5, 6 like every code) and
+    // lets the attempt past a lock. Unknown accounts get codes too, so this path looks the same.
+    let code = code.map(str::trim).filter(|c| !c.is_empty());
+    if let Some(code) = code {
+        codes::verify(app, &account, Purpose::Login, code, false).await?;
+    }
+    let step = app.config.sign_in_delay_step_ms;
+    attempt.admit(&app.store, now, code.is_some(), step).await?;
 
     let user = match lookup {
         true => app.store.user_by_account(&account).await?,
@@ -166,6 +201,10 @@ async fn password_grant(
     // Unknown accounts still pay for a hash check, so timing does not tell them apart.
     let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
     let matches = verify_password(password.to_string(), stored_hash).await?;
+    // A code serves one password check, right or wrong.
+    if let Some(code) = code {
+        codes::verify(app, &account, Purpose::Login, code, true).await?;
+    }
     let user = match (user, matches) {
         (Some(user), true) => user,
         _ => {
@@ -177,37 +216,70 @@ async fn password_grant(
         return Err(Code::AccountDisabled.into());
     }
     attempt.succeeded(&app.store).await?;
-    issue_tokens(app, &user, now).await.map(Data)
+    issue_tokens(app, &user, None, now).await.map(Data)
 }
 
+/// Refresh tokens longer than this were never issued here (ours are 43 characters).
+const MAX_TOKEN_LEN: usize = 200;
+
+/// A used refresh token presented again within this long after its use is taken for a race of
+/// the owner's own clients (two tabs refreshing at once, a retry after a lost answer) and only
+/// refused; later, it means a copy is in other hands and the whole session ends.
+pub const REUSE_GRACE_MS: i64 = 5_000;
+
 async fn refresh(app: &AppState, token: &str) -> ApiResult<Data<TokenData>> {
-    if token.is_empty() || token.len() > 200 {
+    if token.is_empty() || token.len() > MAX_TOKEN_LEN {
         return Err(ApiError::Unauthorized);
     }
     let now = now_ms();
-    let user_id = app
-        .store
-        .take_refresh_token(&digest(token), now)
-        .await?
-        .ok_or(ApiError::Unauthorized)?;
+    let hash = digest(token);
+    let Some(taken) = app.store.take_refresh_token(&hash, now).await? else {
+        if app
+            .store
+            .revoke_reused_chain(&hash, now - REUSE_GRACE_MS, now)
+            .await?
+        {
+            tracing::warn!("a used refresh token came back: its session is revoked");
+        }
+        return Err(ApiError::Unauthorized);
+    };
     let user = app
         .store
-        .user(user_id)
+        .user(taken.user())
         .await?
         .ok_or(ApiError::Unauthorized)?;
     if user.disabled {
         return Err(ApiError::Unauthorized);
     }
-    issue_tokens(app, &user, now).await.map(Data)
+    issue_tokens(app, &user, taken.session_id, now)
+        .await
+        .map(Data)
 }
 
-async fn issue_tokens(app: &AppState, user: &UserRow, now: i64) -> ApiResult<TokenData> {
+/// Tokens for `user` in `session`; without one (a sign-in, or a refresh token from before
+/// sessions existed) a new session starts.
+async fn issue_tokens(
+    app: &AppState,
+    user: &UserRow,
+    session: Option<String>,
+    now: i64,
+) -> ApiResult<TokenData> {
     let ttl = app.config.access_token_ttl_secs;
-    let access_token = app.keys.issue_access(user, now, ttl)?;
-    let refresh_token = new_refresh_token();
     let expires = now + app.config.refresh_token_ttl_secs * 1000;
+    let session = match session {
+        Some(id) => id,
+        None => {
+            let id = new_session_id();
+            app.store
+                .create_session(&id, user.id(), now, expires)
+                .await?;
+            id
+        }
+    };
+    let access_token = app.keys.issue_access(user, &session, now, ttl)?;
+    let refresh_token = new_refresh_token();
     app.store
-        .insert_refresh_token(&digest(&refresh_token), user.id(), now, expires)
+        .insert_refresh_token(&digest(&refresh_token), user.id(), &session, now, expires)
         .await?;
     Ok(TokenData {
         access_token,

@@ -18,8 +18,12 @@ pub struct ApiConfig {
     pub app_ios_url: Option<String>,
     pub map_tile_url: String,
     pub smtp: Option<SmtpConfig>,
-    /// Largest request body accepted, in bytes (uploads included).
+    /// Largest request body accepted, in bytes, on routes without a limit of their own (upload
+    /// routes have theirs, see `limits.rs`).
     pub body_limit: usize,
+    /// How much longer each throttled sign-in waits per failure past the slow-down threshold
+    /// (docs/security.md). 500 ms; tests that need many failures shorten it.
+    pub sign_in_delay_step_ms: u64,
 }
 
 #[derive(Clone)]
@@ -75,7 +79,8 @@ impl ApiConfig {
             app_ios_url: None,
             map_tile_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".into(),
             smtp: None,
-            body_limit: 12 * 1024 * 1024,
+            body_limit: crate::limits::DEFAULT_BODY,
+            sign_in_delay_step_ms: 500,
         }
     }
 }

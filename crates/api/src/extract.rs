@@ -56,9 +56,14 @@ where
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-        let bytes = Bytes::from_request(req, state)
-            .await
-            .map_err(|_| DomainError::invalid("body"))?;
+        // Past the route's body limit (limits.rs) the stream is cut off with 413.
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                DomainError::invalid("body too large")
+            } else {
+                DomainError::invalid("body")
+            }
+        })?;
         let value = if is_form {
             let raw = std::str::from_utf8(&bytes).map_err(|_| DomainError::invalid("body"))?;
             Value::Object(query_map(Some(raw)))
@@ -84,8 +89,10 @@ fn field_of(message: &str) -> String {
         .collect()
 }
 
-/// The caller's address: the socket peer, or the first `X-Forwarded-For` hop when the portal
-/// is configured to sit behind a trusted proxy.
+/// The caller's address: the socket peer, or, when the portal is configured to sit behind a
+/// trusted proxy, the last `X-Forwarded-For` entry: the one that proxy appended. Earlier
+/// entries come from the client and could be anything, which would let one client pass for
+/// many addresses and slip past every per-address limit.
 pub struct ClientIp(pub IpAddr);
 
 impl<S> FromRequestParts<S> for ClientIp
@@ -100,9 +107,11 @@ where
         if app.config.trust_proxy
             && let Some(ip) = parts
                 .headers
-                .get("x-forwarded-for")
+                .get_all("x-forwarded-for")
+                .iter()
+                .next_back()
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.rsplit(',').next())
                 .and_then(|v| v.trim().parse().ok())
         {
             return Ok(ClientIp(ip));

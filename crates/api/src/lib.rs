@@ -22,13 +22,16 @@ mod events;
 mod files;
 mod firmware;
 mod gateways;
+mod headers;
 mod inverters;
+mod limits;
 mod messages;
 mod meters;
 mod monitor;
 mod permissions;
 pub mod plants;
 mod protocols;
+mod rate_limit;
 mod readings;
 mod settings;
 mod system;
@@ -47,9 +50,10 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use store::Store;
 use tower_http::trace::TraceLayer;
 
-pub use auth::hash_password;
+pub use auth::{REUSE_GRACE_MS, hash_password};
 pub use config::ApiConfig;
 pub use session::Keys;
+pub use system::metrics_router;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -75,6 +79,7 @@ pub fn now_ms() -> i64 {
 /// The whole HTTP surface of the portal.
 pub fn router(state: AppState) -> Router {
     let body_limit = state.config.body_limit;
+    let csp = headers::policy_header(&state.config.map_tile_url);
     let web = web::router(&state.config);
     Router::new()
         .merge(auth::router())
@@ -108,5 +113,9 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(system::track))
         .layer(middleware::from_fn(envelope::language))
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn_with_state(
+            csp,
+            headers::security_headers,
+        ))
         .layer(TraceLayer::new_for_http())
 }

@@ -32,7 +32,7 @@ use crate::{firmware, upgrades};
         permissions::mine, permissions::company, permissions::customer,
         company::info, company::staff, company::staff_member, company::roles, company::check_role,
         company::create_role, company::role, company::update_role, company::delete_role,
-        system::healthz, system::metrics, system::openapi_json, system::docs, system::ip,
+        system::healthz, system::openapi_json, system::docs, system::ip,
         system::config,
         dict::currencies, dict::timezones, dict::plant_types, dict::protocols,
         plants::edit::create, plants::edit::detail, plants::edit::update, plants::edit::update_info,

@@ -25,7 +25,10 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/logger/functions", get(list))
         .route("/api/v1/logger/function/check", get(check))
-        .route("/api/v1/logger/function", axum::routing::post(save))
+        .route(
+            "/api/v1/logger/function",
+            axum::routing::post(save).layer(crate::limits::json(crate::limits::PROTOCOL_CONFIG)),
+        )
         .route("/api/v1/logger/function/{code}", get(one))
 }
 

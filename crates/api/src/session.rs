@@ -1,6 +1,7 @@
 //! Tokens and the signed-in caller. Access tokens are short-lived JWTs (HS256, key kept in the
-//! database); refresh tokens are random, stored hashed and rotated on every use. The RSA key pair
-//! serves the encrypted-password login of API_CONVENTIONS.md.
+//! database) naming their session; refresh tokens are random, stored hashed and rotated on
+//! every use, all of one sign-in belonging to one session. The RSA key pair serves the
+//! encrypted-password login of API_CONVENTIONS.md.
 
 use std::collections::HashSet;
 
@@ -87,6 +88,7 @@ impl Keys {
     pub fn issue_access(
         &self,
         user: &UserRow,
+        session: &str,
         now: i64,
         ttl_secs: i64,
     ) -> Result<String, ApiError> {
@@ -95,6 +97,7 @@ impl Keys {
             iat: now / 1000,
             exp: now / 1000 + ttl_secs,
             pv: user.password_changed_at,
+            sid: session.to_string(),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(|e| ApiError::internal("sign token", e))
@@ -134,6 +137,9 @@ struct Claims {
     exp: i64,
     /// When the password last changed: a token issued before a change stops working.
     pv: i64,
+    /// The session (sign-in) the token belongs to: revoking it ends the token before `exp`.
+    /// Tokens without one (issued before sessions existed) are refused and get refreshed.
+    sid: String,
 }
 
 pub fn random_bytes<const N: usize>() -> [u8; N] {
@@ -147,15 +153,23 @@ pub fn new_refresh_token() -> String {
     URL_SAFE_NO_PAD.encode(random_bytes::<32>())
 }
 
+/// A new session id. Not a secret on its own (it travels inside the signed access token), but
+/// unguessable all the same.
+pub fn new_session_id() -> String {
+    URL_SAFE_NO_PAD.encode(random_bytes::<16>())
+}
+
 /// Tokens and codes are stored only as their SHA-256.
 pub fn digest(value: &str) -> String {
     hex::encode(Sha256::digest(value.as_bytes()))
 }
 
-/// The signed-in caller: the account row and the access decisions made from it.
+/// The signed-in caller: the account row, the session of the token, and the access decisions
+/// made from them.
 pub struct CurrentUser {
     pub user: UserRow,
     pub actor: Actor,
+    pub session: String,
 }
 
 impl CurrentUser {
@@ -186,16 +200,22 @@ where
             .verify_access(token)
             .ok_or(ApiError::Unauthorized)?;
         let id = claims.sub.parse().map_err(|_| ApiError::Unauthorized)?;
+        // A revoked session (sign-out, a reused refresh token, a disabled account) ends the
+        // token here, before it expires.
         let user = app
             .store
-            .user(UserId(id))
+            .session_user(&claims.sid, UserId(id))
             .await?
             .ok_or(ApiError::Unauthorized)?;
         if user.disabled || user.password_changed_at != claims.pv {
             return Err(ApiError::Unauthorized);
         }
         let actor = actor_of(&app.store, &user).await?;
-        Ok(CurrentUser { user, actor })
+        Ok(CurrentUser {
+            user,
+            actor,
+            session: claims.sid,
+        })
     }
 }
 

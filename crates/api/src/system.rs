@@ -1,4 +1,5 @@
-//! Health, metrics, the API description, and the facts the web app needs before sign-in.
+//! Health, the API description, the facts the web app needs before sign-in, and the metrics
+//! (served on an address of their own).
 
 use std::time::Instant;
 
@@ -23,9 +24,9 @@ use crate::{
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))
-        .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi_json))
         .route("/api/docs", get(docs))
+        .route("/api/docs.js", get(docs_js))
         .route("/anonymous/ip", get(ip))
         .route("/anonymous/config", get(config))
 }
@@ -64,8 +65,16 @@ pub async fn healthz(State(app): State<AppState>) -> Response {
     }
 }
 
+/// The metrics listener's whole surface: `/metrics`, never on the public address (it tells
+/// anyone the routes, traffic and error counts). `portal serve` binds it to
+/// `PORTAL_METRICS_ADDR`, loopback by default.
+pub fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .with_state(state)
+}
+
 /// Prometheus text exposition.
-#[utoipa::path(get, path = "/metrics", tag = "system", responses((status = 200, description = "Prometheus text format")))]
 pub async fn metrics(State(app): State<AppState>) -> Response {
     let body = app.metrics.as_ref().map(|h| h.render()).unwrap_or_default();
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], body).into_response()
@@ -81,6 +90,15 @@ pub async fn openapi_json() -> ApiResult<Response> {
 #[utoipa::path(get, path = "/api/docs", tag = "system", responses((status = 200, description = "HTML")))]
 pub async fn docs() -> Html<&'static str> {
     Html(include_str!("docs.html"))
+}
+
+/// The docs page's script, a file of its own: the Content-Security-Policy allows no inline script.
+pub async fn docs_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("docs.js"),
+    )
+        .into_response()
 }
 
 #[utoipa::path(get, path = "/anonymous/ip", tag = "system",

@@ -1,96 +1,143 @@
-//! Slows down and then refuses repeated failed sign-ins, per account and per client address.
-//! The same counting applies whether or not the account exists, so the answers reveal nothing.
+//! Failed sign-ins: slowed down, then locked per (account, address) pair, with a verification
+//! code as the owner's way out. Failures on one pair lock only that pair; failures for the
+//! account from many addresses, or from one address over many accounts, only slow down and, far
+//! beyond what a person mistypes, ask for that same code. So a correct password from an address
+//! that has not been failing is never refused outright, while guessing stays slow and bounded.
+//! The counting is the same whether or not the account exists, and the state lives in the
+//! database (`login_throttle`) so that every replica applies it. docs/security.md has the rules.
 
 use std::net::IpAddr;
 
 use domain::Code;
-use store::Store;
+use store::{Store, auth::ThrottleRow};
 
 use crate::envelope::ApiError;
 
-/// Failures counted within this window.
-const WINDOW_MS: i64 = 15 * 60 * 1000;
-/// After this many failures every further attempt waits a little longer.
-const SLOW_AFTER: i64 = 3;
-/// After this many failures for one account the account is refused for [`LOCK_MS`].
-const LOCK_ACCOUNT_AFTER: i64 = 10;
-/// One address may fail this often (over all accounts) before it is refused.
-const LOCK_ADDRESS_AFTER: i64 = 50;
-const LOCK_MS: i64 = 15 * 60 * 1000;
-const MAX_DELAY_MS: i64 = 3000;
+/// Failures are counted within this window, and a lock or a demand for proof lasts this long.
+pub const WINDOW_MS: i64 = 15 * 60 * 1000;
+/// Failures of one account from one address before that pair is locked.
+pub const PAIR_LOCK_AFTER: i64 = 5;
+/// Failures of one account (any address) before each attempt waits, and before a code is asked.
+pub const ACCOUNT_SLOW_AFTER: i64 = 3;
+pub const ACCOUNT_PROOF_AFTER: i64 = 20;
+/// Failures from one address (any account) before each attempt waits, and before a code is
+/// asked for every account from there.
+pub const ADDRESS_SLOW_AFTER: i64 = 30;
+pub const ADDRESS_PROOF_AFTER: i64 = 100;
+/// The wait grows by one step (`ApiConfig::sign_in_delay_step_ms`, 500 ms) per failure past
+/// the threshold, up to this.
+pub const MAX_DELAY_MS: u64 = 3000;
 
+/// One sign-in attempt: an account (known or not) from a client address.
 pub struct Attempt {
-    account_key: String,
-    address_key: String,
+    pair: String,
+    account: String,
+    address: String,
 }
 
 impl Attempt {
     pub fn new(account: &str, ip: IpAddr) -> Attempt {
         Attempt {
-            account_key: format!("account:{account}"),
-            address_key: format!("ip:{ip}"),
+            // The address first: it never contains `|`, so no two pairs share a key.
+            pair: format!("pair:{ip}|{account}"),
+            account: format!("account:{account}"),
+            address: format!("ip:{ip}"),
         }
     }
 
-    /// Refuses the attempt while either key is locked; otherwise waits as long as earlier
-    /// failures deserve, so that guessing gets slower with every miss.
-    pub async fn admit(&self, store: &Store, now: i64) -> Result<(), ApiError> {
-        let mut failures = 0;
-        for key in [&self.account_key, &self.address_key] {
-            if let Some(t) = store.throttle(key).await? {
-                if t.locked_until > now {
-                    return Err(Code::TooManyAttempts.into());
-                }
-                if t.window_start >= now - WINDOW_MS && key == &self.account_key {
-                    failures = t.failures;
-                }
-            }
+    /// Without proof, refuses (109) while the pair is locked or the account or address asks
+    /// for a code, and otherwise waits as long as earlier failures deserve. With proof (a valid
+    /// sign-in code) the attempt goes ahead at once.
+    pub async fn admit(
+        &self,
+        store: &Store,
+        now: i64,
+        proven: bool,
+        step_ms: u64,
+    ) -> Result<(), ApiError> {
+        if proven {
+            return Ok(());
         }
-        let delay = delay_for(failures);
+        let pair = state(store, &self.pair, now).await?;
+        let account = state(store, &self.account, now).await?;
+        let address = state(store, &self.address, now).await?;
+        if [pair, account, address]
+            .iter()
+            .any(|t| t.locked_until > now)
+        {
+            return Err(Code::SignInLocked.into());
+        }
+        let delay = delay_ms(account.failures, ACCOUNT_SLOW_AFTER, step_ms).max(delay_ms(
+            address.failures,
+            ADDRESS_SLOW_AFTER,
+            step_ms,
+        ));
         if delay > 0 {
-            tokio::time::sleep(std::time::Duration::from_millis(delay as u64)).await;
+            tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
         }
         Ok(())
     }
 
+    /// Counts a failure on the pair, the account and the address, locking whichever reached
+    /// its limit.
     pub async fn failed(&self, store: &Store, now: i64) -> Result<(), ApiError> {
         for (key, limit) in [
-            (&self.account_key, LOCK_ACCOUNT_AFTER),
-            (&self.address_key, LOCK_ADDRESS_AFTER),
+            (&self.pair, PAIR_LOCK_AFTER),
+            (&self.account, ACCOUNT_PROOF_AFTER),
+            (&self.address, ADDRESS_PROOF_AFTER),
         ] {
             let t = store
                 .record_login_failure(key, now, now - WINDOW_MS)
                 .await?;
-            if t.failures >= limit {
-                tracing::warn!(%key, failures = t.failures, "sign-in refused for 15 minutes");
-                store.lock_login(key, now + LOCK_MS).await?;
-            } else if t.failures > SLOW_AFTER {
+            if t.failures >= limit && t.locked_until <= now {
+                tracing::warn!(%key, failures = t.failures, "sign-in needs a code for 15 minutes");
+                store.lock_login(key, now + WINDOW_MS).await?;
+            } else if t.failures > ACCOUNT_SLOW_AFTER && key == &self.account {
                 tracing::warn!(%key, failures = t.failures, "repeated failed sign-ins");
             }
         }
         Ok(())
     }
 
+    /// A successful sign-in unlocks its pair. The account's and the address's counts run out
+    /// with their window: an attacker's progress is not reset by the owner signing in.
     pub async fn succeeded(&self, store: &Store) -> Result<(), ApiError> {
-        store.clear_login_failures(&self.account_key).await?;
+        store.clear_login_failures(&self.pair).await?;
         Ok(())
     }
 }
 
-/// No delay for the first few misses, then half a second more per miss, capped.
-fn delay_for(failures: i64) -> i64 {
-    ((failures - SLOW_AFTER).max(0) * 500).min(MAX_DELAY_MS)
+/// A key's failures in the current window (none once it has passed) and its lock.
+async fn state(store: &Store, key: &str, now: i64) -> Result<ThrottleRow, ApiError> {
+    let row = store.throttle(key).await?.unwrap_or(ThrottleRow {
+        failures: 0,
+        window_start: now,
+        locked_until: 0,
+    });
+    let failures = if row.window_start >= now - WINDOW_MS {
+        row.failures
+    } else {
+        0
+    };
+    Ok(ThrottleRow { failures, ..row })
+}
+
+/// No delay up to `after` failures, then one step more per failure, capped.
+fn delay_ms(failures: i64, after: i64, step_ms: u64) -> u64 {
+    let over = u64::try_from(failures - after).unwrap_or(0);
+    over.saturating_mul(step_ms).min(MAX_DELAY_MS)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::delay_for;
+    use super::delay_ms;
 
     #[test]
     fn delay_grows_after_a_few_failures_and_is_capped() {
-        assert_eq!(delay_for(0), 0);
-        assert_eq!(delay_for(3), 0);
-        assert_eq!(delay_for(4), 500);
-        assert_eq!(delay_for(100), 3000);
+        assert_eq!(delay_ms(0, 3, 500), 0);
+        assert_eq!(delay_ms(3, 3, 500), 0);
+        assert_eq!(delay_ms(4, 3, 500), 500);
+        assert_eq!(delay_ms(100, 3, 500), 3000);
+        assert_eq!(delay_ms(31, 30, 500), 500);
     }
 }

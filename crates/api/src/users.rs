@@ -23,7 +23,8 @@ use crate::{
     envelope::{ApiError, ApiResult, Data, Done, current_lang},
     extract::{Body, Query, num},
     files::{self, ImageKind},
-    now_ms,
+    limits, now_ms,
+    rate_limit::PasswordChange,
     session::CurrentUser,
 };
 
@@ -41,7 +42,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/user/notify/code", get(notify_code))
         .route("/api/v1/user/{id}", post(update_profile))
         .route("/api/v1/user/{id}/pwd", post(change_password))
-        .route("/api/v1/user/{id}/avatar", post(upload_avatar))
+        .route(
+            "/api/v1/user/{id}/avatar",
+            post(upload_avatar).layer(limits::upload(AVATAR_MAX_BYTES)),
+        )
 }
 
 /// `createAt` as clients parse it: ISO 8601 with milliseconds and an offset.
@@ -165,9 +169,10 @@ pub struct PasswordRequest {
 }
 
 /// Changes the caller's own password (108 when the old one is wrong) and ends every session.
+/// After 5 wrong current passwords every try is refused for 15 minutes (110), the right one too.
 #[utoipa::path(post, path = "/api/v1/user/{id}/pwd", tag = "users", request_body = PasswordRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 4, 105, 108")))]
+    responses((status = 200, description = "Envelope; 4, 105, 108, 110, 111")))]
 pub async fn change_password(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -180,14 +185,18 @@ pub async fn change_password(
     me.actor.require_writable()?;
     let new = req.new_password.unwrap_or_default();
     check_password(&new)?;
+    let now = now_ms();
+    let guard = PasswordChange::new(me.id());
+    guard.admit(&app.store, now).await?;
     let old = req.old_password.unwrap_or_default();
     if !verify_password(old, Some(me.user.password_hash.clone())).await? {
+        guard.failed(&app.store, now).await?;
         return Err(Code::OldPasswordWrong.into());
     }
+    guard.succeeded(&app.store).await?;
     let hash = hash_password(new).await?;
-    let now = now_ms();
     app.store.set_password(me.id(), &hash, now).await?;
-    app.store.revoke_user_refresh_tokens(me.id(), now).await?;
+    app.store.revoke_user_sessions(me.id(), now).await?;
     tracing::info!(user = %me.id(), "password changed");
     Ok(Done)
 }
@@ -196,7 +205,7 @@ pub async fn change_password(
 #[utoipa::path(post, path = "/api/v1/user/{id}/avatar", tag = "users",
     params(("id" = i64, Path)), security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`"),
-    responses((status = 200, description = "Envelope with the avatar URL; 11 not JPG/PNG, 12 over 6 MB")))]
+    responses((status = 200, description = "Envelope with the avatar URL; 11 not JPG/PNG, 12 over 6 MB, 13 over 24 megapixels")))]
 pub async fn upload_avatar(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -205,10 +214,7 @@ pub async fn upload_avatar(
 ) -> ApiResult<Data<String>> {
     let target = managed_user(&app, &me, path_id(&id)?).await?;
     let bytes = files::first_file(multipart, AVATAR_MAX_BYTES).await?;
-    let kind = match ImageKind::sniff(&bytes) {
-        Some(kind @ (ImageKind::Jpeg | ImageKind::Png)) => kind,
-        _ => return Err(Code::UnsupportedFile.into()),
-    };
+    let kind = files::check_image(&bytes, &[ImageKind::Jpeg, ImageKind::Png])?;
     let url = files::save(&app, "avatars", kind.extension(), &bytes).await?;
     app.store.set_avatar(target.id(), &url).await?;
     files::remove(&app, &target.avatar).await;

@@ -13,6 +13,8 @@ use crate::{ApiConfig, envelope::failure};
 
 pub fn router(config: &ApiConfig) -> Router {
     let api_misses = Router::new()
+        // Served on the metrics address only (PORTAL_METRICS_ADDR); a plain 404 here.
+        .route("/metrics", any(not_found))
         .route("/api/{*rest}", any(not_found))
         .route("/oauth/{*rest}", any(not_found))
         .route("/anonymous/{*rest}", any(not_found))

@@ -93,7 +93,10 @@ pub fn parse_phone(raw: &str) -> Result<String, DomainError> {
     Ok(format!("{plus}{digits}"))
 }
 
-/// Passwords are 6-16 characters with no spaces or control characters (SPEC.md section 5).
+/// A password being set (sign-up, reset, change, an administrator's command): 6-16 characters
+/// with no spaces or control characters (SPEC.md section 5), and not one of the commonest
+/// passwords (111), which attackers try first. Signing in never applies this rule, so an older
+/// common password still works until it is changed.
 pub fn check_password(password: &str) -> Result<(), DomainError> {
     let len = password.chars().count();
     if !(PASSWORD_MIN..=PASSWORD_MAX).contains(&len)
@@ -102,6 +105,9 @@ pub fn check_password(password: &str) -> Result<(), DomainError> {
             .any(|c| c.is_whitespace() || c.is_control())
     {
         return Err(DomainError::invalid("password"));
+    }
+    if crate::common_password::is_common(password) {
+        return Err(Code::PasswordTooCommon.into());
     }
     Ok(())
 }
@@ -161,11 +167,27 @@ mod tests {
 
     #[test]
     fn passwords_must_be_six_to_sixteen_characters_without_spaces() {
-        assert!(check_password("abc123").is_ok());
-        assert!(check_password("abcdefghijklmnop").is_ok());
+        assert!(check_password("tqx123").is_ok());
+        assert!(check_password("abcdefghijklmnoq").is_ok());
         assert!(check_password("abc12").is_err());
         assert!(check_password("abcdefghijklmnopq").is_err());
         assert!(check_password("abc 123").is_err());
+    }
+
+    #[test]
+    fn common_passwords_are_refused_with_their_own_code() {
+        for p in ["123456", "password", "aaaaaa", "Qwerty123"] {
+            assert_eq!(
+                check_password(p).map_err(|e| e.code),
+                Err(Code::PasswordTooCommon),
+                "{p}"
+            );
+        }
+        // Length comes first: a short common password is a length problem.
+        assert_eq!(
+            check_password("12345").map_err(|e| e.code),
+            Err(Code::InvalidParameter)
+        );
     }
 
     #[test]

@@ -39,6 +39,7 @@ catalogue! {
     BadLonLat = 10, "Wrong longitude/latitude format", "经纬度格式错误", "Formato de longitud/latitud incorrecto";
     UnsupportedFile = 11, "Unsupported file type", "不支持的文件类型", "Tipo de archivo no admitido";
     FileTooLarge = 12, "File too large", "文件过大", "Archivo demasiado grande";
+    ImageTooLarge = 13, "Image too large: at most 24 megapixels", "图片尺寸过大：最多 2400 万像素", "Imagen demasiado grande: como máximo 24 megapíxeles";
     AccountDisabled = 101, "Account disabled, please contact the administrator", "账号已禁用，请联系管理员", "Cuenta deshabilitada, contacte con el administrador";
     WrongCredentials = 102, "Wrong account or password", "账号或密码错误", "Cuenta o contraseña incorrecta";
     AlreadyRegistered = 103, "Account already registered", "账号已注册", "La cuenta ya está registrada";
@@ -46,6 +47,9 @@ catalogue! {
     NotRegistered = 105, "Account not registered", "账号未注册", "La cuenta no está registrada";
     OtherCompany = 106, "Account already associated with another company", "账号已关联其他公司", "La cuenta ya está asociada a otra empresa";
     OldPasswordWrong = 108, "Old password error", "原密码错误", "La contraseña anterior es incorrecta";
+    SignInLocked = 109, "Too many failed sign-ins. Sign in with a verification code sent to the account", "登录失败次数过多，请使用发送到该账号的验证码登录", "Demasiados inicios de sesión fallidos. Inicie sesión con un código de verificación enviado a la cuenta";
+    PasswordChangeLocked = 110, "Too many wrong current passwords. Please try again in 15 minutes", "当前密码错误次数过多，请 15 分钟后再试", "Demasiadas contraseñas actuales incorrectas. Inténtelo de nuevo en 15 minutos";
+    PasswordTooCommon = 111, "This password is too common. Please choose another one", "该密码过于常见，请换一个密码", "Esta contraseña es demasiado común. Elija otra";
     AgentExists = 202, "Agent exists", "代理商已存在", "El agente ya existe";
     CompanyNameTaken = 203, "Duplicate company name", "公司名称重复", "Nombre de empresa duplicado";
     AlreadyCustomer = 207, "Already a company customer", "已是公司客户", "Ya es cliente de la empresa";

@@ -4,6 +4,7 @@
 use anyhow::{Context, bail};
 use clap::Subcommand;
 use domain::{
+    Code, Lang,
     account::{Account, check_password},
     ids::UserId,
     user::BuiltinRole,
@@ -39,11 +40,20 @@ pub enum Action {
         #[arg(long)]
         password: String,
     },
-    /// Disable or enable an account.
+    /// Disable or enable an account: `--disabled true` (or a bare `--disabled`) disables,
+    /// `--disabled false` (or leaving it out) enables.
     SetDisabled {
         #[arg(long)]
         account: String,
-        #[arg(long)]
+        /// true/false (also yes/no, on/off, 1/0); a bare flag means true. It takes a value
+        /// because the README documents `--disabled true`, which a plain flag refused.
+        #[arg(
+            long,
+            num_args = 0..=1,
+            default_value = "false",
+            default_missing_value = "true",
+            value_parser = clap::builder::BoolishValueParser::new()
+        )]
         disabled: bool,
     },
     /// List every account.
@@ -83,19 +93,18 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
         }
         Action::ResetPassword { account, password } => {
             let user = find(&store, &account).await?;
-            check_password(&password)
-                .map_err(|_| anyhow::anyhow!("password must be 6-16 characters without spaces"))?;
+            password_rule(&password)?;
             let hash = api::hash_password(password)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let now = api::now_ms();
             store.set_password(user, &hash, now).await?;
-            store.revoke_user_refresh_tokens(user, now).await?;
+            store.revoke_user_sessions(user, now).await?;
             println!("password of {account} reset");
         }
         Action::SetDisabled { account, disabled } => {
             let user = find(&store, &account).await?;
-            store.set_disabled(user, disabled).await?;
+            store.set_disabled(user, disabled, api::now_ms()).await?;
             println!(
                 "{account} {}",
                 if disabled { "disabled" } else { "enabled" }
@@ -132,6 +141,15 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The rule every password set from here follows, the web's own (SPEC section 5 plus the
+/// commonest passwords refused), in words for a terminal.
+fn password_rule(password: &str) -> anyhow::Result<()> {
+    check_password(password).map_err(|e| match e.code {
+        Code::PasswordTooCommon => anyhow::anyhow!("{}", e.code.message(Lang::En)),
+        _ => anyhow::anyhow!("password must be 6-16 characters without spaces"),
+    })
+}
+
 async fn find(store: &Store, account: &str) -> anyhow::Result<UserId> {
     let account =
         Account::parse(account).map_err(|_| anyhow::anyhow!("not an email or phone number"))?;
@@ -152,8 +170,7 @@ pub async fn create_user(
 ) -> anyhow::Result<UserId> {
     let account = Account::parse(account)
         .map_err(|_| anyhow::anyhow!("account must be an email or phone number"))?;
-    check_password(password)
-        .map_err(|_| anyhow::anyhow!("password must be 6-16 characters without spaces"))?;
+    password_rule(password)?;
     let company = match (role.user_kind(), company) {
         (domain::user::UserKind::Company, Some(name)) => {
             Some(match store.company_by_name(name).await? {

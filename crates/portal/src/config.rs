@@ -13,6 +13,9 @@ use serde::Deserialize;
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub http_addr: String,
+    /// Where `/metrics` is served: loopback by default, `off` for nowhere. Never the public
+    /// address.
+    pub metrics_addr: String,
     pub data_dir: PathBuf,
     pub database_url: Option<String>,
     pub admin_user: Option<String>,
@@ -55,6 +58,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             http_addr: "127.0.0.1:8080".into(),
+            metrics_addr: "127.0.0.1:9464".into(),
             data_dir: PathBuf::from("./data"),
             database_url: None,
             admin_user: None,
@@ -91,6 +95,7 @@ impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("http_addr", &self.http_addr)
+            .field("metrics_addr", &self.metrics_addr)
             .field("data_dir", &self.data_dir)
             .field(
                 "database_url",
@@ -191,6 +196,9 @@ impl Config {
         if let Some(v) = get("HTTP_ADDR") {
             self.http_addr = v;
         }
+        if let Some(v) = get("METRICS_ADDR") {
+            self.metrics_addr = v.trim().to_string();
+        }
         if let Some(v) = get("DATA_DIR") {
             self.data_dir = v.into();
         }
@@ -287,6 +295,7 @@ impl Config {
         self.http_addr
             .parse::<SocketAddr>()
             .with_context(|| format!("http_addr {:?} is not host:port", self.http_addr))?;
+        self.metrics()?;
         if self.branded_hosts.len() > 5 {
             bail!(
                 "at most five branded hostnames are supported, got {}",
@@ -319,6 +328,20 @@ impl Config {
             bail!("mqtt_shared_group must be one topic level without wildcards");
         }
         Ok(())
+    }
+
+    /// Where to serve `/metrics`; `None` when switched off (`off`).
+    pub fn metrics(&self) -> anyhow::Result<Option<SocketAddr>> {
+        if self.metrics_addr.eq_ignore_ascii_case("off") {
+            return Ok(None);
+        }
+        let addr = self.metrics_addr.parse::<SocketAddr>().with_context(|| {
+            format!(
+                "metrics_addr (PORTAL_METRICS_ADDR) {:?} is not host:port or off",
+                self.metrics_addr
+            )
+        })?;
+        Ok(Some(addr))
     }
 
     /// The database URL: the configured one, or a SQLite file in the data directory.
@@ -403,6 +426,23 @@ mod tests {
         );
         assert_eq!(c.log, "debug", "empty variables are ignored");
         assert!(c.check().is_ok());
+    }
+
+    #[test]
+    fn metrics_are_served_on_loopback_unless_moved_or_switched_off() {
+        let c = Config::default();
+        let addr = c.metrics().unwrap().unwrap();
+        assert!(addr.ip().is_loopback());
+        assert_ne!(addr.to_string(), c.http_addr);
+        let mut c = Config::default();
+        c.apply_env(|k| (k == "PORTAL_METRICS_ADDR").then(|| "off".into()))
+            .unwrap();
+        assert_eq!(c.metrics().unwrap(), None);
+        c.apply_env(|k| (k == "PORTAL_METRICS_ADDR").then(|| "10.0.0.5:9100".into()))
+            .unwrap();
+        assert_eq!(c.metrics().unwrap().unwrap().port(), 9100);
+        c.metrics_addr = "public".into();
+        assert!(c.check().is_err());
     }
 
     #[test]

@@ -69,6 +69,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     } else {
         None
     };
+    serve_metrics(&config, state.clone()).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
     let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
@@ -213,6 +214,33 @@ async fn refresh_statuses(store: Store) {
     }
 }
 
+/// `/metrics` on its own address (PORTAL_METRICS_ADDR, loopback by default), never on the
+/// public one. When that address is taken (another portal on this machine) the portal still
+/// starts, without metrics, and says so: metrics are not worth refusing service for.
+async fn serve_metrics(config: &Config, state: api::AppState) -> anyhow::Result<()> {
+    let Some(addr) = config.metrics()? else {
+        println!("Metrics: off");
+        return Ok(());
+    };
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            tracing::warn!(%addr, %e, "metrics not served: set PORTAL_METRICS_ADDR to a free address");
+            println!("Metrics: not served, {addr} is not available ({e})");
+            return Ok(());
+        }
+    };
+    let shown = listener.local_addr().unwrap_or(addr);
+    println!("Metrics on http://{shown}/metrics");
+    let app = api::metrics_router(state);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::warn!(%e, "metrics server stopped");
+        }
+    });
+    Ok(())
+}
+
 fn metrics_recorder() -> anyhow::Result<PrometheusHandle> {
     PrometheusBuilder::new()
         .install_recorder()
@@ -263,13 +291,22 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
 
 /// Periodic clean-up of state that expires.
 async fn housekeeping(store: Store) {
+    const DAY_MS: i64 = 24 * 3600 * 1000;
     let mut tick = tokio::time::interval(Duration::from_secs(3600));
     loop {
         tick.tick().await;
-        match store.purge_refresh_tokens(api::now_ms()).await {
+        let now = api::now_ms();
+        match store.purge_refresh_tokens(now).await {
             Ok(n) if n > 0 => tracing::info!(purged = n, "expired refresh tokens removed"),
             Ok(_) => {}
             Err(e) => tracing::warn!(%e, "refresh token clean-up failed"),
+        }
+        // Throttle rows outlive their 15-minute window by a day, codes their hour of limits.
+        if let Err(e) = store.purge_login_throttle(now - DAY_MS, now).await {
+            tracing::warn!(%e, "throttle clean-up failed");
+        }
+        if let Err(e) = store.purge_codes(now - DAY_MS).await {
+            tracing::warn!(%e, "verification code clean-up failed");
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Sign-in state: server secrets, refresh tokens, verification codes and the failed-login
-//! throttle. All of it lives in the database so that every replica sees the same state.
+//! Sign-in state: server secrets, refresh tokens (sessions are in `sessions.rs`), verification
+//! codes and the throttle of failed attempts. All of it lives in the database so that every
+//! replica sees the same state.
 
 use domain::ids::UserId;
 
@@ -12,6 +13,19 @@ pub struct CodeRow {
     pub created_at: i64,
     pub expires_at: i64,
     pub attempts: i64,
+}
+
+/// A refresh token's owner and session (`None` for tokens from before sessions existed).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Taken {
+    pub user_id: i64,
+    pub session_id: Option<String>,
+}
+
+impl Taken {
+    pub fn user(&self) -> UserId {
+        UserId(self.user_id)
+    }
 }
 
 #[derive(Debug, Clone, Copy, sqlx::FromRow)]
@@ -40,73 +54,122 @@ impl Store {
         )?)
     }
 
+    /// Stores a refresh token of `session` and keeps the session alive as long as its newest
+    /// token.
     pub async fn insert_refresh_token(
         &self,
         token_hash: &str,
         user: UserId,
+        session: &str,
         now: i64,
         expires_at: i64,
     ) -> Result<()> {
         exec!(
             self,
-            "INSERT INTO refresh_tokens (token_hash, user_id, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4)",
+            "INSERT INTO refresh_tokens (token_hash, user_id, session_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5)",
             token_hash,
             user.0,
+            session,
             now,
+            expires_at
+        )?;
+        exec!(
+            self,
+            "UPDATE sessions SET expires_at = $2 WHERE id = $1 AND expires_at < $2",
+            session,
             expires_at
         )?;
         Ok(())
     }
 
-    /// Revokes a live refresh token and says whose it was. A token that is unknown, expired or
-    /// already used yields `None`; the single UPDATE makes concurrent reuse impossible.
-    pub async fn take_refresh_token(&self, token_hash: &str, now: i64) -> Result<Option<UserId>> {
-        let user: Option<i64> = scalar!(
+    /// Revokes a live refresh token of a live session and says whose it was. A token that is
+    /// unknown, expired, already used, or of a revoked session yields `None`; the single UPDATE
+    /// makes concurrent reuse impossible. Tokens from before sessions existed have none.
+    pub async fn take_refresh_token(&self, token_hash: &str, now: i64) -> Result<Option<Taken>> {
+        Ok(rows!(
             self,
             fetch_optional,
-            i64,
+            Taken,
             "UPDATE refresh_tokens SET revoked_at = $2 \
-             WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 RETURNING user_id",
+             WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 \
+               AND (session_id IS NULL \
+                    OR session_id IN (SELECT id FROM sessions WHERE revoked_at IS NULL)) \
+             RETURNING user_id, session_id",
             token_hash,
             now
-        )?;
-        Ok(user.map(UserId))
+        )?)
     }
 
-    /// Revokes one refresh token, only if it belongs to `user` (sign-out).
+    /// A refresh token presented again after it was used (before `used_before`): a copy is
+    /// in someone else's hands, so its whole session (every token of the chain, and the access
+    /// tokens that carry its id) ends. True when a live session was revoked.
+    pub async fn revoke_reused_chain(
+        &self,
+        token_hash: &str,
+        used_before: i64,
+        now: i64,
+    ) -> Result<bool> {
+        let session: Option<Option<String>> = scalar!(
+            self,
+            fetch_optional,
+            Option<String>,
+            "SELECT session_id FROM refresh_tokens \
+             WHERE token_hash = $1 AND revoked_at IS NOT NULL AND revoked_at < $2",
+            token_hash,
+            used_before
+        )?;
+        match session.flatten() {
+            Some(id) => self.revoke_session(&id, now).await,
+            None => Ok(false),
+        }
+    }
+
+    /// Sign-out with a refresh token: ends the session it belongs to, used or not, but only
+    /// when it is `user`'s (any user's with `None`: holding a token of the chain is the proof).
+    /// True when something was revoked.
     pub async fn revoke_refresh_token(
         &self,
         token_hash: &str,
-        user: UserId,
+        user: Option<UserId>,
         now: i64,
     ) -> Result<bool> {
-        Ok(exec!(
+        let owner: Option<Taken> = rows!(
             self,
-            "UPDATE refresh_tokens SET revoked_at = $3 \
-             WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL",
+            fetch_optional,
+            Taken,
+            "SELECT user_id, session_id FROM refresh_tokens \
+             WHERE token_hash = $1 AND ($2 IS NULL OR user_id = $2)",
             token_hash,
-            user.0,
-            now
-        )? == 1)
+            user.map(|u| u.0)
+        )?;
+        match owner {
+            Some(Taken {
+                session_id: Some(id),
+                ..
+            }) => self.revoke_session(&id, now).await,
+            Some(_) => Ok(exec!(
+                self,
+                "UPDATE refresh_tokens SET revoked_at = $2 \
+                 WHERE token_hash = $1 AND revoked_at IS NULL",
+                token_hash,
+                now
+            )? == 1),
+            None => Ok(false),
+        }
     }
 
-    pub async fn revoke_user_refresh_tokens(&self, user: UserId, now: i64) -> Result<u64> {
-        Ok(exec!(
-            self,
-            "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
-            user.0,
-            now
-        )?)
-    }
-
-    /// Drops refresh tokens that can never be used again.
+    /// Drops refresh tokens and sessions that can never be used again. Used tokens are kept
+    /// until they would have expired, so that a copy presented late is still recognised as
+    /// reuse and ends its chain.
     pub async fn purge_refresh_tokens(&self, now: i64) -> Result<u64> {
-        Ok(exec!(
+        let tokens = exec!(
             self,
-            "DELETE FROM refresh_tokens WHERE expires_at < $1 OR revoked_at < $1 - 86400000",
+            "DELETE FROM refresh_tokens WHERE expires_at < $1",
             now
-        )?)
+        )?;
+        let sessions = exec!(self, "DELETE FROM sessions WHERE expires_at < $1", now)?;
+        Ok(tokens + sessions)
     }
 
     /// Stores a new code and retires any earlier unused one for the same account and purpose.
@@ -242,6 +305,25 @@ impl Store {
     pub async fn clear_login_failures(&self, key: &str) -> Result<()> {
         exec!(self, "DELETE FROM login_throttle WHERE key = $1", key)?;
         Ok(())
+    }
+
+    /// Drops throttle rows whose window began before `window_floor` and that hold no lock.
+    pub async fn purge_login_throttle(&self, window_floor: i64, now: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM login_throttle WHERE window_start < $1 AND locked_until <= $2",
+            window_floor,
+            now
+        )?)
+    }
+
+    /// Drops verification codes created before `before` (the send limits look back an hour).
+    pub async fn purge_codes(&self, before: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM verification_codes WHERE created_at < $1",
+            before
+        )?)
     }
 }
 

@@ -24,6 +24,7 @@ pub mod outbox;
 pub mod plants;
 pub mod protocols;
 pub mod roles;
+pub mod sessions;
 pub mod settings;
 pub mod telemetry;
 pub mod testing;

@@ -83,7 +83,7 @@ pub struct Profile {
     pub email: String,
 }
 
-const COLUMNS: &str = "id, account, email, mobile, password_hash, nickname, name, avatar, gender, \
+pub(crate) const COLUMNS: &str = "id, account, email, mobile, password_hash, nickname, name, avatar, gender, \
     temp_unit, kind, company_id, role_id, disabled, read_only, notify_enabled, notify_email, \
     user_src, created_at, password_changed_at";
 
@@ -189,13 +189,19 @@ impl Store {
         Ok(n == 1)
     }
 
-    pub async fn set_disabled(&self, id: UserId, disabled: bool) -> Result<bool> {
-        Ok(exec!(
+    /// Disabling also ends every session of the account, so that enabling it again later does
+    /// not revive a token issued before (`now` dates the revocation).
+    pub async fn set_disabled(&self, id: UserId, disabled: bool, now: i64) -> Result<bool> {
+        let changed = exec!(
             self,
             "UPDATE users SET disabled = $2 WHERE id = $1",
             id.0,
             disabled
-        )? == 1)
+        )? == 1;
+        if disabled {
+            self.revoke_user_sessions(id, now).await?;
+        }
+        Ok(changed)
     }
 
     pub async fn set_role(&self, id: UserId, role: RoleId) -> Result<bool> {

@@ -81,15 +81,20 @@ async fn profile_password_and_preferences_are_saved() -> TestResult {
 async fn refresh_tokens_are_single_use_and_expire() -> TestResult {
     each_backend(|s| async move {
         let id = s.create_user(&owner("cy@example.com")).await?;
-        s.insert_refresh_token("h1", id, 1_000, 5_000).await?;
-        assert_eq!(s.take_refresh_token("h1", 2_000).await?, Some(id));
-        assert_eq!(s.take_refresh_token("h1", 2_001).await?, None, "second use");
-        s.insert_refresh_token("h2", id, 1_000, 5_000).await?;
-        assert_eq!(s.take_refresh_token("h2", 6_000).await?, None, "expired");
-        s.insert_refresh_token("h3", id, 1_000, 9_000).await?;
-        s.insert_refresh_token("h4", id, 1_000, 9_000).await?;
+        s.create_session("s1", id, 1_000, 5_000).await?;
+        s.insert_refresh_token("h1", id, "s1", 1_000, 5_000).await?;
+        let taken = s.take_refresh_token("h1", 2_000).await?;
         assert_eq!(
-            s.revoke_user_refresh_tokens(id, 3_000).await?,
+            taken.map(|t| (t.user(), t.session_id)),
+            Some((id, Some("s1".into())))
+        );
+        assert_eq!(s.take_refresh_token("h1", 2_001).await?, None, "second use");
+        s.insert_refresh_token("h2", id, "s1", 1_000, 5_000).await?;
+        assert_eq!(s.take_refresh_token("h2", 6_000).await?, None, "expired");
+        s.insert_refresh_token("h3", id, "s1", 1_000, 9_000).await?;
+        s.insert_refresh_token("h4", id, "s1", 1_000, 9_000).await?;
+        assert_eq!(
+            s.revoke_user_sessions(id, 3_000).await?,
             3,
             "h2, h3, h4 were live"
         );
@@ -247,13 +252,18 @@ async fn sign_out_revokes_only_the_callers_own_refresh_token() -> TestResult {
     each_backend(|s| async move {
         let ann = s.create_user(&owner("ann@example.com")).await?;
         let bob = s.create_user(&owner("bob@example.com")).await?;
-        s.insert_refresh_token("ann-token", ann, 1_000, 9_000)
+        s.create_session("ann-session", ann, 1_000, 9_000).await?;
+        s.insert_refresh_token("ann-token", ann, "ann-session", 1_000, 9_000)
             .await?;
         assert!(
-            !s.revoke_refresh_token("ann-token", bob, 2_000).await?,
+            !s.revoke_refresh_token("ann-token", Some(bob), 2_000)
+                .await?,
             "not bob's"
         );
-        assert!(s.revoke_refresh_token("ann-token", ann, 2_000).await?);
+        assert!(
+            s.revoke_refresh_token("ann-token", Some(ann), 2_000)
+                .await?
+        );
         assert_eq!(s.take_refresh_token("ann-token", 2_001).await?, None);
         Ok(())
     })

@@ -26,9 +26,10 @@ use crate::{
 };
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/firmware", get(list))
-        .route("/api/v1/firmware/save", post(save))
+    Router::new().route("/api/v1/firmware", get(list)).route(
+        "/api/v1/firmware/save",
+        post(save).layer(crate::limits::upload(rules::MAX_SIZE)),
+    )
 }
 
 /// A firmware file as lists show it.

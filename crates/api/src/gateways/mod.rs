@@ -39,8 +39,14 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/gateway/import/one/check", post(claim::check_one))
         .route("/api/v1/gateway/import/one", post(claim::import_one))
         .route("/api/v1/plant/{id}/gateway", post(claim::bind_to_plant))
-        .route("/api/v1/gateway/import/check", post(batch::check))
-        .route("/api/v1/gateway/import/batch", post(batch::import))
+        .route(
+            "/api/v1/gateway/import/check",
+            post(batch::check).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)),
+        )
+        .route(
+            "/api/v1/gateway/import/batch",
+            post(batch::import).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)),
+        )
         .route("/api/v1/gateways", get(list::list))
         .route("/api/v1/gateways/count", get(list::count))
         .route("/api/v1/gateways/downLoad", get(download::download))

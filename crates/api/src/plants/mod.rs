@@ -26,7 +26,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/plant/filter", get(list::filter))
         .route("/api/v1/overview/plantCount", get(list::overview_count))
         .route("/api/v1/user/{id}/plantCount", get(list::user_count))
-        .route("/api/v1/plant/thumbnail", post(picture::upload))
+        .route(
+            "/api/v1/plant/thumbnail",
+            post(picture::upload).layer(crate::limits::upload(domain::plant::PICTURE_MAX_BYTES)),
+        )
         .route("/api/v1/plant/offers", get(offers::list))
         .route("/api/v1/plant/{id}/offer/accept", post(offers::accept))
         .route("/api/v1/plant/{id}/offer/decline", post(offers::decline))

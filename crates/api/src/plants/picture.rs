@@ -17,7 +17,7 @@ const THUMB_SIZE: u32 = 320;
 /// Stores a plant picture and its thumbnail; answers `{url, thumbUrl}` for the plant form.
 #[utoipa::path(post, path = "/api/v1/plant/thumbnail", tag = "plants", security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`"),
-    responses((status = 200, description = "Envelope with {url, thumbUrl}; 11 not JPG/PNG or unreadable, 12 over 10 MB")))]
+    responses((status = 200, description = "Envelope with {url, thumbUrl}; 11 not JPG/PNG or unreadable, 12 over 10 MB, 13 over 24 megapixels")))]
 pub async fn upload(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -26,10 +26,8 @@ pub async fn upload(
     me.actor.require("station.view")?;
     me.actor.require_writable()?;
     let bytes = files::first_file(multipart, PICTURE_MAX_BYTES).await?;
-    let kind = match ImageKind::sniff(&bytes) {
-        Some(kind @ (ImageKind::Jpeg | ImageKind::Png)) => kind,
-        _ => return Err(Code::UnsupportedFile.into()),
-    };
+    // The header is checked before the thumbnail decodes anything.
+    let kind = files::check_image(&bytes, &[ImageKind::Jpeg, ImageKind::Png])?;
     let (bytes, thumb) = tokio::task::spawn_blocking(move || {
         let thumb = thumbnail(&bytes, kind);
         (bytes, thumb)
@@ -50,10 +48,12 @@ fn thumbnail(bytes: &[u8], kind: ImageKind) -> Option<Vec<u8>> {
         ImageFormat::Jpeg
     };
     let mut reader = ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    // Pictures were checked against IMAGE_MAX_PIXELS already; these limits are the decoder's
+    // own guard (RGBA at the largest size allowed, with room for the thumbnail).
     let mut limits = Limits::default();
     limits.max_image_width = Some(12_000);
     limits.max_image_height = Some(12_000);
-    limits.max_alloc = Some(256 * 1024 * 1024);
+    limits.max_alloc = Some(files::IMAGE_MAX_PIXELS * 4 + 16 * 1024 * 1024);
     reader.limits(limits);
     let image = reader
         .decode()

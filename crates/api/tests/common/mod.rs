@@ -454,14 +454,37 @@ impl App {
     }
 
     /// The newest verification code delivered to `account` (read from the outbox, the
-    /// documented delivery when no SMTP server is configured).
+    /// documented delivery when no SMTP server is configured). Sign-in codes are delivered just
+    /// after the answer, so this waits a moment for one to arrive.
     pub async fn last_code(&self, account: &str) -> String {
-        let rows = self.store.outbox(Some(account), 1).await.expect("outbox");
-        let body = &rows
-            .first()
-            .unwrap_or_else(|| panic!("[{}] no message for {account}", self.backend))
-            .body;
-        six_digits(body).unwrap_or_else(|| panic!("[{}] no code in {body:?}", self.backend))
+        let body = self
+            .wait_for_message(account)
+            .await
+            .unwrap_or_else(|| panic!("[{}] no message for {account}", self.backend));
+        six_digits(&body).unwrap_or_else(|| panic!("[{}] no code in {body:?}", self.backend))
+    }
+
+    /// The newest message for `account`, waiting up to two seconds for one.
+    pub async fn wait_for_message(&self, account: &str) -> Option<String> {
+        for _ in 0..40 {
+            let rows = self.store.outbox(Some(account), 1).await.expect("outbox");
+            if let Some(row) = rows.into_iter().next() {
+                return Some(row.body);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        None
+    }
+
+    /// A GET that appears to come from `ip`.
+    pub async fn get_from(&self, ip: [u8; 4], uri: &str) -> Resp {
+        let mut req = self
+            .request(Method::GET, uri)
+            .body(Body::empty())
+            .expect("request");
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from((ip, 40000))));
+        self.send(req).await
     }
 }
 
@@ -483,4 +506,34 @@ pub fn six_digits(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Runs futures concurrently on the test's runtime (no extra dependency needed) and answers
+/// their outputs in order.
+pub async fn join_all<T, F: std::future::Future<Output = T>>(
+    futures: impl IntoIterator<Item = F>,
+) -> Vec<T> {
+    let mut pending: Vec<_> = futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    let mut done: Vec<Option<T>> = pending.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut all_done = true;
+        for (slot, out) in pending.iter_mut().zip(done.iter_mut()) {
+            if let Some(f) = slot {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => {
+                        *out = Some(v);
+                        *slot = None;
+                    }
+                    std::task::Poll::Pending => all_done = false,
+                }
+            }
+        }
+        if all_done {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    done.into_iter().flatten().collect()
 }

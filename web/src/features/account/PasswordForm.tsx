@@ -3,7 +3,7 @@ import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { signOut } from '@/shared/user';
-import { confirmMatches, formRule, password, requiredRule } from '@/shared/validators';
+import { confirmMatches, formRule, newPassword, requiredRule } from '@/shared/validators';
 import { changePassword } from './api';
 
 interface PasswordValues {
@@ -21,7 +21,9 @@ export function PasswordForm({ userId }: { userId: number }) {
       changePassword(userId, { oldPassword: v.oldPassword, newPassword: v.newPassword }),
     onSuccess: () => signOut('settings.passwordChanged'),
     onError: (e) => {
-      if (isApiError(e, 108)) form.setFields([{ name: 'oldPassword', errors: [e.message] }]);
+      if (!isApiError(e)) return;
+      const name = e.code === 111 ? 'newPassword' : 'oldPassword';
+      form.setFields([{ name, errors: [e.message] }]);
     },
   });
   return (
@@ -37,7 +39,7 @@ export function PasswordForm({ userId }: { userId: number }) {
       <Form.Item
         name="newPassword"
         label={t('forget.newPassword')}
-        rules={[requiredRule(), formRule(password)]}
+        rules={[requiredRule(), formRule(newPassword)]}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>

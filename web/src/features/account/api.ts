@@ -11,7 +11,8 @@ export interface Profile {
 export const updateProfile = (id: number, body: Profile) => http.post(`/api/v1/user/${id}`, body);
 
 export const changePassword = (id: number, body: { oldPassword: string; newPassword: string }) =>
-  http.post(`/api/v1/user/${id}/pwd`, body, { handledCodes: [108] });
+  // wrong current password, too many of them, a too common new one: shown on the form
+  http.post(`/api/v1/user/${id}/pwd`, body, { handledCodes: [108, 110, 111] });
 
 export function uploadAvatar(id: number, file: File): Promise<string> {
   const form = new FormData();

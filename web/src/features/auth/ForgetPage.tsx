@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
-import { account, confirmMatches, formRule, password, requiredRule } from '@/shared/validators';
+import { account, confirmMatches, formRule, newPassword, requiredRule } from '@/shared/validators';
 import { resetPassword } from './api';
 import { useSendCode } from './useSendCode';
 
@@ -37,7 +37,12 @@ export default function ForgetPage() {
       });
       void navigate('/resetSuccessful', { replace: true });
     } catch (e) {
-      if (isApiError(e)) fieldError(e.code === 105 ? 'account' : 'code', e.message);
+      if (isApiError(e)) {
+        const field = { 105: 'account', 111: 'password' } as Partial<
+          Record<number, keyof ForgetForm>
+        >;
+        fieldError(field[e.code] ?? 'code', e.message);
+      }
     } finally {
       setBusy(false);
     }
@@ -67,7 +72,7 @@ export default function ForgetPage() {
           <Form.Item
             name="password"
             label={t('forget.newPassword')}
-            rules={[requiredRule(), formRule(password)]}
+            rules={[requiredRule(), formRule(newPassword)]}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>

@@ -1,6 +1,6 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Flex, Form, Input, theme, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Input, theme, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -8,14 +8,17 @@ import { useServerConfig } from '@/shared/config';
 import { isApiError } from '@/shared/http';
 import { clearSignInNotice, peekSignInNotice } from '@/shared/session';
 import { THEME_META, useThemeKind } from '@/shared/theme';
+import { CodeButton } from '@/shared/ui/CodeButton';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { LogoMark } from '@/shared/ui/Logo';
 import { formRule, requiredRule, account, password } from '@/shared/validators';
-import { signIn } from './api';
+import { getCode, signIn } from './api';
 
 interface LoginForm {
   account: string;
   password: string;
+  /** The sign-in code, asked for once the server says sign-in is locked (109). */
+  code?: string;
 }
 
 export default function LoginPage() {
@@ -26,25 +29,44 @@ export default function LoginPage() {
   const kind = useThemeKind();
   const { token } = theme.useToken();
   const { config } = useServerConfig();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<LoginForm>();
   // read while rendering, cleared once shown (a render may be discarded and run again)
   const [notice] = useState(peekSignInNotice);
   useEffect(clearSignInNotice, []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Too many failed sign-ins (109): a code sent to the account gets the owner in.
+  const [locked, setLocked] = useState(false);
   const title = t(THEME_META[kind].titleKey);
 
   const onFinish = async (values: LoginForm) => {
     setBusy(true);
     setError(null);
     try {
-      await signIn(values.account, values.password);
+      await signIn(values.account, values.password, locked ? values.code : undefined);
       queryClient.clear();
       const from = (location.state as { from?: string } | null)?.from;
       void navigate(from && from !== '/login' ? from : '/', { replace: true });
     } catch (e) {
-      if (isApiError(e)) setError(e.message);
+      if (!isApiError(e)) return;
+      if (e.code === 109) setLocked(true);
+      if (e.code === 5 || e.code === 6) form.setFields([{ name: 'code', errors: [e.message] }]);
+      else setError(e.message);
     } finally {
       setBusy(false);
+    }
+  };
+
+  const sendCode = async (): Promise<boolean> => {
+    try {
+      const { account: value } = await form.validateFields(['account']);
+      await getCode(value, 'login');
+      message.success(t('auth.codeSent'));
+      return true;
+    } catch (e) {
+      if (isApiError(e)) form.setFields([{ name: 'code', errors: [e.message] }]);
+      return false;
     }
   };
 
@@ -100,6 +122,7 @@ export default function LoginPage() {
               />
             )}
             <Form<LoginForm>
+              form={form}
               layout="vertical"
               requiredMark={false}
               onFinish={onFinish}
@@ -127,6 +150,24 @@ export default function LoginPage() {
                   placeholder={t('login.passwordPlaceholder')}
                 />
               </Form.Item>
+              {locked && (
+                <Form.Item label={t('auth.code')} required extra={t('login.lockedHelp')}>
+                  <Flex gap={8}>
+                    <Form.Item name="code" noStyle rules={[requiredRule()]}>
+                      <Input
+                        autoComplete="one-time-code"
+                        aria-label={t('auth.code')}
+                        data-testid="login-code"
+                      />
+                    </Form.Item>
+                    <CodeButton
+                      onSend={sendCode}
+                      label={t('login.sendCode')}
+                      testId="login-send-code"
+                    />
+                  </Flex>
+                </Form.Item>
+              )}
               <Flex justify="flex-end" style={{ marginTop: -8, marginBottom: 16 }}>
                 <Link to="/forget">{t('login.forgot')}</Link>
               </Flex>
@@ -137,7 +178,7 @@ export default function LoginPage() {
                 loading={busy}
                 data-testid="login-submit"
               >
-                {t('login.submit')}
+                {locked ? t('login.submitWithCode') : t('login.submit')}
               </Button>
             </Form>
             <Flex justify="center" gap={6} style={{ marginTop: 20 }}>

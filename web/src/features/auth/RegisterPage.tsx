@@ -10,7 +10,7 @@ import {
   confirmMatches,
   formRule,
   maxLength,
-  password,
+  newPassword,
   requiredRule,
 } from '@/shared/validators';
 import { signUp } from './api';
@@ -24,6 +24,12 @@ interface RegisterForm {
   confirm: string;
   agree: boolean;
 }
+
+/** The field a refused sign-up concerns. */
+const registerField = (code: number): keyof RegisterForm => {
+  if (code === 111) return 'password';
+  return [5, 6, 4].includes(code) ? 'code' : 'account';
+};
 
 export default function RegisterPage() {
   const { t } = useTranslation();
@@ -49,7 +55,7 @@ export default function RegisterPage() {
       message.success(t('register.done'));
       void navigate('/login', { replace: true });
     } catch (e) {
-      if (isApiError(e)) fieldError([5, 6, 4].includes(e.code) ? 'code' : 'account', e.message);
+      if (isApiError(e)) fieldError(registerField(e.code), e.message);
     } finally {
       setBusy(false);
     }
@@ -85,7 +91,7 @@ export default function RegisterPage() {
           <Form.Item
             name="password"
             label={t('login.password')}
-            rules={[requiredRule(), formRule(password)]}
+            rules={[requiredRule(), formRule(newPassword)]}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>

@@ -2,7 +2,8 @@ import { JSEncrypt } from 'jsencrypt';
 import { http } from '@/shared/http';
 import { tokenStore, type Tokens } from '@/shared/session';
 
-export type CodePurpose = 'register' | 'reset';
+/** `login`: the code that gets the owner past a locked sign-in (109). */
+export type CodePurpose = 'register' | 'reset' | 'login';
 
 /** RSA PKCS#1 v1.5 with the server's base64 DER SubjectPublicKeyInfo key; base64 result. */
 export function encryptPassword(publicKey: string, password: string): string {
@@ -13,8 +14,11 @@ export function encryptPassword(publicKey: string, password: string): string {
   return cipher;
 }
 
-/** The encrypted-password login flow: public key, then POST /oauth/token/new. */
-export async function signIn(username: string, password: string): Promise<Tokens> {
+/**
+ * The encrypted-password login flow: public key, then POST /oauth/token/new. `code` is a
+ * sign-in code (`getCode(account, 'login')`), sent with the password when sign-in is locked.
+ */
+export async function signIn(username: string, password: string, code?: string): Promise<Tokens> {
   const nonce = Date.now();
   const publicKey = await http.get<string>('/anonymous/publicKey', {
     params: { nonce, source: 'web' },
@@ -28,9 +32,11 @@ export async function signIn(username: string, password: string): Promise<Tokens
       client_id: 'csp-web',
       source: 'web',
       nonce,
+      ...(code ? { code: code.trim() } : {}),
     },
-    // wrong account/password, disabled, too many attempts: shown on the form
-    { handledCodes: [1, 7, 101, 102] },
+    // wrong account/password, disabled, too many attempts, locked (109) and a wrong or
+    // expired sign-in code: shown on the form
+    { handledCodes: [1, 5, 6, 7, 101, 102, 109] },
   );
   tokenStore.set(tokens);
   return tokens;
@@ -66,7 +72,7 @@ export interface SignUp {
 }
 
 export function signUp(body: SignUp): Promise<unknown> {
-  return http.post('/anonymous/signup', body, { handledCodes: [4, 5, 6, 103] });
+  return http.post('/anonymous/signup', body, { handledCodes: [4, 5, 6, 103, 111] });
 }
 
 export function resetPassword(body: {
@@ -74,5 +80,5 @@ export function resetPassword(body: {
   password: string;
   code: string;
 }): Promise<unknown> {
-  return http.post('/anonymous/resetPwd', body, { handledCodes: [5, 6, 105] });
+  return http.post('/anonymous/resetPwd', body, { handledCodes: [5, 6, 105, 111] });
 }

@@ -3,10 +3,15 @@ import en from './locales/en.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
 
-/** Every server error code of SPEC section 8 needs a message in every language. */
+/**
+ * Every server error code of SPEC section 8, and those the portal adds (docs/api.md), needs a
+ * message in every language.
+ */
 export const SERVER_ERROR_CODES = [
   1, 2, 4, 5, 6, 10, 101, 102, 103, 104, 105, 106, 108, 202, 203, 207, 300, 301, 305, 401, 600, 601,
   700, 701, 702, 703, 800, 801, 802, 900, 901, 902, 903, 4000, 4001, 4002, 5000,
+  // added by the portal
+  3, 7, 11, 12, 13, 109, 110, 111,
 ];
 
 type Tree = { [key: string]: string | Tree };

@@ -8,9 +8,14 @@ export const CODE_COOLDOWN_S = 60;
 export function CodeButton({
   onSend,
   disabled,
+  label,
+  testId,
 }: {
   onSend: () => Promise<boolean>;
   disabled?: boolean;
+  /** Instead of "Get code". */
+  label?: string;
+  testId?: string;
 }) {
   const { t } = useTranslation();
   const [left, setLeft] = useState(0);
@@ -24,6 +29,7 @@ export function CodeButton({
 
   return (
     <Button
+      data-testid={testId}
       disabled={disabled || left > 0}
       loading={sending}
       onClick={async () => {
@@ -35,7 +41,7 @@ export function CodeButton({
         }
       }}
     >
-      {left > 0 ? t('auth.resendIn', { seconds: left }) : t('auth.getCode')}
+      {left > 0 ? t('auth.resendIn', { seconds: left }) : (label ?? t('auth.getCode'))}
     </Button>
   );
 }

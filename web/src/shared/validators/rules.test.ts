@@ -72,6 +72,12 @@ describe('account rules', () => {
     bad(r.password('short'), 'validation.password');
     bad(r.password('a'.repeat(17)), 'validation.password');
     bad(r.password('with space'), 'validation.noSpaces');
+    // signing in does not judge an older password, choosing one does
+    ok(r.password('123456'));
+    bad(r.newPassword('123456'), 'validation.passwordCommon');
+    bad(r.newPassword('Password'), 'validation.passwordCommon');
+    bad(r.newPassword('short'), 'validation.password');
+    ok(r.newPassword('Admin12345'));
   });
   it('rejects a confirmation that differs', () => {
     ok(r.confirmMatches('Secret12', 'Secret12'));

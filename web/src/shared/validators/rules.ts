@@ -2,6 +2,8 @@
  * The form rules of SPEC section 5 as pure functions. Each returns null when the value is fine,
  * or the locale key (and its values) of the message to show.
  */
+import { isCommonPassword } from './commonPasswords';
+
 export interface Invalid {
   key: string;
   values?: Record<string, string | number>;
@@ -90,6 +92,16 @@ export function password(value: unknown): Check {
   return s.length >= 6 && s.length <= 16
     ? null
     : invalid('validation.password', { min: 6, max: 16 });
+}
+
+/**
+ * A password being chosen (sign-up, reset, change): the sign-in rule plus none of the commonest
+ * passwords. Signing in keeps the plain rule, so an older common password still works.
+ */
+export function newPassword(value: unknown): Check {
+  return (
+    password(value) ?? (isCommonPassword(text(value)) ? invalid('validation.passwordCommon') : null)
+  );
 }
 
 export function confirmMatches(value: unknown, original: unknown): Check {

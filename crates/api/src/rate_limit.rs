@@ -1,0 +1,86 @@
+//! Limits on anonymous calls that reveal or send something (per client address), and on
+//! guessing the current password of a signed-in account. Counted in the database
+//! (`login_throttle`, one row per key and window) so that every replica shares them.
+
+use std::net::IpAddr;
+
+use domain::{Code, ids::UserId};
+use store::Store;
+
+use crate::{envelope::ApiError, throttle::WINDOW_MS};
+
+/// Calls of one kind from one address within [`WINDOW_MS`].
+pub struct RateLimit {
+    pub name: &'static str,
+    pub max: i64,
+}
+
+/// `/anonymous/checkAccount` tells whether an account exists.
+pub const CHECK_ACCOUNT: RateLimit = RateLimit {
+    name: "checkAccount",
+    max: 30,
+};
+/// `/anonymous/getCode` sends a message (each account also has its own limits).
+pub const GET_CODE: RateLimit = RateLimit {
+    name: "getCode",
+    max: 10,
+};
+
+impl RateLimit {
+    /// Counts the call; past the limit answers 7 (too many attempts) until the window ends.
+    pub async fn check(&self, store: &Store, ip: IpAddr, now: i64) -> Result<(), ApiError> {
+        let key = format!("rate:{}:{ip}", self.name);
+        let t = store
+            .record_login_failure(&key, now, now - WINDOW_MS)
+            .await?;
+        if t.failures > self.max {
+            if t.failures == self.max + 1 {
+                tracing::warn!(%key, "rate limit reached");
+            }
+            return Err(Code::TooManyAttempts.into());
+        }
+        Ok(())
+    }
+}
+
+/// Wrong current passwords before a password change is refused, even with the right one.
+pub const PASSWORD_CHANGE_LOCK_AFTER: i64 = 5;
+
+/// Someone holding a signed-in session must not get unlimited guesses at its password (which
+/// would let them change it and keep the account).
+pub struct PasswordChange {
+    key: String,
+}
+
+impl PasswordChange {
+    pub fn new(user: UserId) -> PasswordChange {
+        PasswordChange {
+            key: format!("pwchange:{}", user.0),
+        }
+    }
+
+    /// 110 while locked.
+    pub async fn admit(&self, store: &Store, now: i64) -> Result<(), ApiError> {
+        match store.throttle(&self.key).await? {
+            Some(t) if t.locked_until > now => Err(Code::PasswordChangeLocked.into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a wrong current password; the last one allowed locks for [`WINDOW_MS`].
+    pub async fn failed(&self, store: &Store, now: i64) -> Result<(), ApiError> {
+        let t = store
+            .record_login_failure(&self.key, now, now - WINDOW_MS)
+            .await?;
+        if t.failures >= PASSWORD_CHANGE_LOCK_AFTER {
+            tracing::warn!(key = %self.key, "password change locked for 15 minutes");
+            store.lock_login(&self.key, now + WINDOW_MS).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn succeeded(&self, store: &Store) -> Result<(), ApiError> {
+        store.clear_login_failures(&self.key).await?;
+        Ok(())
+    }
+}

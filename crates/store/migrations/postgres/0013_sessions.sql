@@ -1,0 +1,16 @@
+-- A session is one sign-in: every access token carries its id and every refresh token of its
+-- rotation chain belongs to it. Revoking the session (sign-out, reuse of a rotated refresh
+-- token, a disabled account, a password change) ends all of them at once.
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at BIGINT NOT NULL,
+    -- When the newest refresh token of the chain expires; the row is purged after that.
+    expires_at BIGINT NOT NULL,
+    revoked_at BIGINT
+);
+CREATE INDEX sessions_user ON sessions(user_id);
+
+-- NULL for refresh tokens issued before sessions existed: their next refresh starts one.
+ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
+CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
