@@ -21,6 +21,7 @@ pub mod messages;
 pub mod outbox;
 pub mod plants;
 pub mod protocols;
+pub mod reported_devices;
 pub mod roles;
 pub mod settings;
 pub mod telemetry;
