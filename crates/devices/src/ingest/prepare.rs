@@ -85,27 +85,38 @@ pub fn check_telemetry(
         return Err("too many devices".into());
     }
     let mut checked = Vec::with_capacity(t.devices.len());
-    for d in t.devices {
-        let sn = d.sn.clone();
-        match check_reading(d, protocols, skipped) {
-            Ok(c) => checked.push(c),
-            Err(reason) => skipped.device(&sn, reason),
+    for mut d in t.devices {
+        match check_reading(&mut d, protocols, skipped) {
+            Ok((family, values)) => checked.push(Checked {
+                model: d.model.chars().take(64).collect(),
+                sn: d.sn,
+                family,
+                type_code: d.type_code,
+                protocol: d.protocol,
+                parent: d.parent,
+                payload: values.text,
+                points: values.scan.points,
+                watched: values.scan.watched,
+            }),
+            Err(reason) => skipped.device(&d.sn, reason),
         }
     }
     Ok(checked)
 }
 
+/// A reading's family and values fit to store (its values are taken out of `d`).
 fn check_reading(
-    d: ReportReading,
+    d: &mut ReportReading,
     protocols: &HashMap<String, ProtocolConfig>,
     skipped: &mut Skipped,
-) -> Result<Checked, Reason> {
+) -> Result<(DeviceFamily, values::Values), Reason> {
     if !valid_sn(&d.sn) || d.parent.as_deref().is_some_and(|p| !valid_sn(p)) {
         return Err(Reason::BadSn);
     }
     let family = parse_family(&d.family).ok_or(Reason::UnknownFamily)?;
     let sent: String = d
         .values
+        .take()
         .map(|v| String::from(Box::<str>::from(v)))
         .unwrap_or_else(|| "{}".to_string());
     let mut values = values::check(sent, family, &d.sn, skipped)?;
@@ -117,17 +128,7 @@ fn check_reading(
         let merged = with_decoded(&values.text, config, &d.raw)?;
         values = values::check(merged, family, &d.sn, skipped)?;
     }
-    Ok(Checked {
-        sn: d.sn,
-        family,
-        type_code: d.type_code,
-        protocol: d.protocol,
-        model: d.model.chars().take(64).collect(),
-        parent: d.parent,
-        payload: values.text,
-        points: values.scan.points,
-        watched: values.scan.watched,
-    })
+    Ok((family, values))
 }
 
 /// The values the gateway sent (already checked) merged with those decoded from its raw
