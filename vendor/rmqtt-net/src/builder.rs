@@ -36,6 +36,7 @@ use std::time::Duration;
 
 #[cfg(feature = "quic")]
 use crate::quic::QuinnBiStream;
+use crate::admission::{Admission, Permit};
 use crate::stream::Dispatcher;
 #[cfg(feature = "ws")]
 use crate::ws::WsStream;
@@ -172,6 +173,9 @@ pub struct Builder {
 
     /// QUIC(max_idle_timeout)
     pub idle_timeout: Duration,
+
+    /// PATCH (see PATCHES.md): decides at accept whether a TCP connection is served
+    pub admission: Option<Admission>,
 }
 
 impl Default for Builder {
@@ -242,6 +246,8 @@ impl Builder {
             collect_cert_info: false,
 
             idle_timeout: Duration::from_secs(90),
+
+            admission: None,
         }
     }
 
@@ -489,6 +495,13 @@ impl Builder {
         self
     }
 
+    /// PATCH (see PATCHES.md): calls `admission` with the peer address of every accepted TCP
+    /// connection; a refused one is closed at once and the listener goes on accepting.
+    pub fn admission(mut self, admission: Admission) -> Self {
+        self.admission = Some(admission);
+        self
+    }
+
     /// Binds the server to the configured address
     #[allow(unused_variables)]
     pub fn bind(self) -> Result<Listener> {
@@ -709,7 +722,22 @@ impl Listener {
     /// Accepts incoming client connections
     pub async fn accept(&self) -> Result<Acceptor<TcpStream>> {
         if let Some(tcp_listener) = &self.tcp_listener {
-            self.accept_tcp(tcp_listener).await
+            // PATCH (see PATCHES.md): a connection the admission hook refuses is closed here
+            // and the loop accepts the next one; an `Err` would make rmqtt's accept loop sleep
+            // a second, which a refused peer could use to hold off everyone else.
+            loop {
+                let mut acceptor = self.accept_tcp(tcp_listener).await?;
+                let Some(admission) = &self.cfg.admission else {
+                    return Ok(acceptor);
+                };
+                match admission.admit(acceptor.remote_addr) {
+                    Some(permit) => {
+                        acceptor.permit = Some(permit);
+                        return Ok(acceptor);
+                    }
+                    None => refuse(acceptor.socket),
+                }
+            }
         } else {
             Err(anyhow!(
                 "no TCP listener available for accept(): listener has no TCP socket \
@@ -768,6 +796,7 @@ impl Listener {
             acceptor: self.tls_acceptor.clone(),
             cfg: self.cfg.clone(),
             typ: self.typ,
+            permit: None,
         })
     }
 
@@ -789,6 +818,7 @@ impl Listener {
                 acceptor: self.tls_acceptor.clone(),
                 cfg: self.cfg.clone(),
                 typ: self.typ,
+                permit: None,
             })
         } else {
             Err(anyhow!(
@@ -826,6 +856,14 @@ pub struct Acceptor<S> {
     pub cfg: Arc<Builder>,
     /// Active protocol type
     pub typ: ListenerType,
+    /// PATCH (see PATCHES.md): what the admission hook gave this connection
+    pub(crate) permit: Option<Permit>,
+}
+
+/// PATCH (see PATCHES.md): closes a refused connection with a reset (SO_LINGER 0), so it
+/// leaves no socket behind in FIN_WAIT/TIME_WAIT.
+fn refuse(socket: TcpStream) {
+    let _ = socket2::SockRef::from(&socket).set_linger(Some(Duration::ZERO));
 }
 
 impl<S> Acceptor<S>
@@ -836,7 +874,7 @@ where
     #[inline]
     pub fn tcp(self) -> Result<Dispatcher<S>> {
         if matches!(self.typ, ListenerType::TCP) {
-            Ok(Dispatcher::new(self.socket, self.remote_addr, None, self.cfg))
+            Ok(Dispatcher::new(self.socket, self.remote_addr, None, self.cfg).with_permit(self.permit))
         } else {
             Err(anyhow!("Protocol mismatch: Expected TCP listener"))
         }
@@ -865,7 +903,7 @@ where
             self.cfg.collect_cert_info,
         );
 
-        Ok(Dispatcher::new(tls_s, self.remote_addr, cert_info, self.cfg))
+        Ok(Dispatcher::new(tls_s, self.remote_addr, cert_info, self.cfg).with_permit(self.permit))
     }
 
     #[cfg(feature = "ws")]
@@ -880,7 +918,8 @@ where
             .await
         {
             Ok(Ok(ws_stream)) => {
-                Ok(Dispatcher::new(WsStream::new(ws_stream), self.remote_addr, None, self.cfg.clone()))
+                Ok(Dispatcher::new(WsStream::new(ws_stream), self.remote_addr, None, self.cfg.clone())
+                    .with_permit(self.permit))
             }
             Ok(Err(e)) => Err(e.into()),
             Err(_) => Err(crate::MqttError::ReadTimeout.into()),
@@ -913,7 +952,8 @@ where
 
         match tokio::time::timeout(self.cfg.handshake_timeout, accept_hdr_async(tls_s, on_handshake)).await {
             Ok(Ok(ws_stream)) => {
-                Ok(Dispatcher::new(WsStream::new(ws_stream), self.remote_addr, cert_info, self.cfg.clone()))
+                Ok(Dispatcher::new(WsStream::new(ws_stream), self.remote_addr, cert_info, self.cfg.clone())
+                    .with_permit(self.permit))
             }
             Ok(Err(e)) => Err(e.into()),
             Err(_) => Err(crate::MqttError::ReadTimeout.into()),

@@ -26,6 +26,7 @@
 //! }
 //! ```
 
+mod admission;
 mod builder;
 mod cert_extractor;
 mod error;
@@ -38,6 +39,9 @@ mod ws;
 /// QUIC bidirectional stream type for MQTT over QUIC transport
 #[cfg(feature = "quic")]
 pub use quic::QuinnBiStream;
+
+/// PATCH (see PATCHES.md): admit or refuse connections at accept
+pub use admission::{Admission, Permit};
 
 /// Server configuration and listener management
 pub use builder::{Builder, Listener, ListenerType};

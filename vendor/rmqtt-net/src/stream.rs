@@ -14,6 +14,7 @@ use futures::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::codec::Framed;
 
+use crate::admission::Permit;
 use crate::error::MqttError;
 use crate::{Builder, Result};
 use rmqtt_codec::cert::CertInfo;
@@ -35,6 +36,12 @@ pub struct Dispatcher<Io> {
     pub cfg: Arc<Builder>,
 
     pub cert_info: Option<CertInfo>,
+
+    /// PATCH (see PATCHES.md): what the admission hook gave this connection
+    pub(crate) permit: Option<Permit>,
+    /// PATCH (see PATCHES.md): when the whole CONNECT must have arrived (`handshake_timeout`
+    /// after this dispatcher was made)
+    pub(crate) connect_deadline: tokio::time::Instant,
 }
 
 impl<Io> Dispatcher<Io>
@@ -48,7 +55,21 @@ where
         cert_info: Option<CertInfo>,
         cfg: Arc<Builder>,
     ) -> Self {
-        Dispatcher { io: Framed::new(io, MqttCodec::Version(VersionCodec)), remote_addr, cfg, cert_info }
+        let connect_deadline = tokio::time::Instant::now() + cfg.handshake_timeout;
+        Dispatcher {
+            io: Framed::new(io, MqttCodec::Version(VersionCodec)),
+            remote_addr,
+            cfg,
+            cert_info,
+            permit: None,
+            connect_deadline,
+        }
+    }
+
+    /// PATCH (see PATCHES.md): keeps the admission permit with the connection
+    pub(crate) fn with_permit(mut self, permit: Option<Permit>) -> Self {
+        self.permit = permit;
+        self
     }
 
     /// Negotiates protocol version and returns appropriate stream
@@ -61,6 +82,8 @@ where
                 cfg: self.cfg,
                 #[cfg(feature = "tls")]
                 cert_info: self.cert_info,
+                permit: self.permit,
+                connect_deadline: Some(self.connect_deadline),
             }),
             ProtocolVersion::MQTT5 => MqttStream::V5(v5::MqttStream {
                 io: self.io,
@@ -68,6 +91,8 @@ where
                 cfg: self.cfg,
                 #[cfg(feature = "tls")]
                 cert_info: self.cert_info,
+                permit: self.permit,
+                connect_deadline: Some(self.connect_deadline),
             }),
         })
     }
@@ -75,7 +100,12 @@ where
     /// Detects protocol version from initial handshake
     #[inline]
     async fn probe_version(&mut self) -> Result<ProtocolVersion> {
-        let Some(Ok((MqttPacket::Version(ver), _))) = self.io.next().await else {
+        // PATCH (see PATCHES.md): upstream waits here without a limit, so a peer that never
+        // sends a CONNECT held its socket forever.
+        let first = tokio::time::timeout_at(self.connect_deadline, self.io.next())
+            .await
+            .map_err(|_| MqttError::ReadTimeout)?;
+        let Some(Ok((MqttPacket::Version(ver), _))) = first else {
             return Err(anyhow!(DecodeError::InvalidProtocol));
         };
 
@@ -132,6 +162,11 @@ pub mod v3 {
         #[cfg(feature = "tls")]
         /// TLS certificate information (if available)
         pub cert_info: Option<CertInfo>,
+        /// PATCH (see PATCHES.md): what the admission hook gave this connection; dropped with
+        /// the stream when the connection ends
+        pub permit: Option<crate::admission::Permit>,
+        /// PATCH (see PATCHES.md): `recv_connect` waits no later than this
+        pub connect_deadline: Option<tokio::time::Instant>,
     }
 
     /// # Examples
@@ -276,6 +311,10 @@ pub mod v3 {
         /// Waits for CONNECT packet with timeout
         #[inline]
         pub async fn recv_connect(&mut self, tm: Duration) -> Result<Box<Connect>> {
+            // PATCH (see PATCHES.md): one deadline for the whole CONNECT, counted from accept
+            let tm = self.connect_deadline.map_or(tm, |d| {
+                tm.min(d.saturating_duration_since(tokio::time::Instant::now()))
+            });
             let connect = match self.recv(tm).await {
                 #[allow(unused_mut)]
                 Ok(Some(Packet::Connect(mut connect))) => {
@@ -359,6 +398,11 @@ pub mod v5 {
         #[cfg(feature = "tls")]
         /// TLS certificate information (if available)
         pub cert_info: Option<CertInfo>,
+        /// PATCH (see PATCHES.md): what the admission hook gave this connection; dropped with
+        /// the stream when the connection ends
+        pub permit: Option<crate::admission::Permit>,
+        /// PATCH (see PATCHES.md): `recv_connect` waits no later than this
+        pub connect_deadline: Option<tokio::time::Instant>,
     }
 
     /// # Examples
@@ -503,6 +547,10 @@ pub mod v5 {
         /// Waits for CONNECT packet with timeout
         #[inline]
         pub async fn recv_connect(&mut self, tm: Duration) -> Result<Box<Connect>> {
+            // PATCH (see PATCHES.md): one deadline for the whole CONNECT, counted from accept
+            let tm = self.connect_deadline.map_or(tm, |d| {
+                tm.min(d.saturating_duration_since(tokio::time::Instant::now()))
+            });
             let connect = match self.recv(tm).await {
                 #[allow(unused_mut)]
                 Ok(Some(Packet::Connect(mut connect))) => {
