@@ -58,7 +58,8 @@ impl Registry {
     }
 
     /// Where each reading of `gateway`'s message goes; `None` for one left out (and reported
-    /// to `skipped`). Devices not seen lately are looked up together, in one query per message.
+    /// to `skipped`). Devices not seen lately are looked up together (a query per 128 SNs), not
+    /// one by one, so a message of many unknown SNs costs a few queries.
     pub(super) async fn place_all(
         &mut self,
         store: &Store,
