@@ -5,12 +5,16 @@
 //! 21 us per message here, this one (one write per message, acks decoded in place) about 12 us,
 //! most of it the kernel's loopback TCP work.
 
-use std::{io, net::SocketAddr, time::Duration};
+use std::{
+    io,
+    net::{IpAddr, SocketAddr},
+    time::Duration,
+};
 
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::{
-        TcpStream,
+        TcpSocket, TcpStream,
         tcp::{OwnedReadHalf, OwnedWriteHalf},
     },
     time::Instant,
@@ -302,9 +306,24 @@ impl Publisher {
     }
 }
 
-/// Connects, signs in and waits for the CONNACK; a refusal is an error naming the reason.
-pub async fn connect(addr: SocketAddr, login: &Login<'_>) -> io::Result<(Publisher, Reader)> {
-    let stream = TcpStream::connect(addr).await?;
+/// Connects (from the local address `source` when given), signs in and waits for the
+/// CONNACK; a refusal is an error naming the reason.
+pub async fn connect(
+    addr: SocketAddr,
+    source: Option<IpAddr>,
+    login: &Login<'_>,
+) -> io::Result<(Publisher, Reader)> {
+    let stream = match source {
+        Some(ip) => {
+            let socket = match ip {
+                IpAddr::V4(_) => TcpSocket::new_v4()?,
+                IpAddr::V6(_) => TcpSocket::new_v6()?,
+            };
+            socket.bind(SocketAddr::new(ip, 0))?;
+            socket.connect(addr).await?
+        }
+        None => TcpStream::connect(addr).await?,
+    };
     // Small packets must not wait for Nagle's algorithm; each write is a whole packet anyway.
     stream.set_nodelay(true)?;
     let (read, mut write) = stream.into_split();
@@ -510,7 +529,7 @@ mod tests {
     #[tokio::test]
     async fn a_client_signs_in_publishes_and_reads_the_ack_past_a_pingresp() -> io::Result<()> {
         let (addr, served) = fake_broker(0).await?;
-        let (mut publisher, mut reader) = connect(addr, &LOGIN).await?;
+        let (mut publisher, mut reader) = connect(addr, None, &LOGIN).await?;
         assert_eq!(publisher.publish("a/b", b"xyz").await?, 1);
         assert_eq!(reader.next().await?, Incoming::Other { kind: 0xD });
         assert_eq!(reader.next().await?, Incoming::PubAck { packet_id: 1 });
@@ -525,7 +544,7 @@ mod tests {
     #[tokio::test]
     async fn a_refused_connect_is_an_error_naming_the_reason() -> io::Result<()> {
         let (addr, _served) = fake_broker(4).await?;
-        let Err(e) = connect(addr, &LOGIN).await else {
+        let Err(e) = connect(addr, None, &LOGIN).await else {
             panic!("a refused CONNECT must fail");
         };
         assert_eq!(e.kind(), io::ErrorKind::ConnectionRefused);

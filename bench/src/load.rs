@@ -4,7 +4,7 @@
 use std::{
     fmt::Display,
     io,
-    net::SocketAddr,
+    net::{IpAddr, Ipv4Addr, SocketAddr},
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
@@ -76,6 +76,17 @@ pub(crate) async fn release_permits(load: Arc<Load>, committed: Arc<devices::lin
     }
 }
 
+/// The local address gateway `i` connects from: real gateways come from many addresses and
+/// the broker bounds connections per address, so against a loopback broker each simulated
+/// gateway takes its own address of 127/8 (Linux routes all of it to the loopback interface),
+/// from 127.1.0.1 on.
+fn source(i: usize, broker: SocketAddr) -> Option<IpAddr> {
+    let first = u32::from(Ipv4Addr::new(127, 1, 0, 1));
+    let i = u32::try_from(i).ok().filter(|&i| i < 1 << 22)?;
+    matches!(broker.ip(), IpAddr::V4(v4) if v4.is_loopback())
+        .then(|| IpAddr::V4(Ipv4Addr::from(first + i)))
+}
+
 /// One gateway: signs in with its SN and key and publishes telemetry reports with QoS 1, each
 /// as soon as the shared end-to-end budget allows, until told to stop. One task reads the
 /// broker's acks and publishes (no task or channel between them, to keep the load lean). A
@@ -99,7 +110,7 @@ pub(crate) async fn gateway(
         keep_alive: Duration::from_secs(30),
     };
     let (mut publisher, mut acks) =
-        match tokio::time::timeout_at(connect_by, connect(addr, &login)).await {
+        match tokio::time::timeout_at(connect_by, connect(addr, source(i, addr), &login)).await {
             Ok(Ok(connection)) => connection,
             Ok(Err(e)) => return load.fail(format_args!("gateway {sn}: {e}")),
             Err(_) => return load.fail(format_args!("gateway {sn}: no CONNACK in time")),

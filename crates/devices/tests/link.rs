@@ -589,7 +589,7 @@ async fn a_message_ingest_refuses_for_good_is_acknowledged_and_not_sent_again() 
         while let Some(s) = rx.recv().await {
             let telemetry = matches!(s.item, Item::Telemetry(_));
             let _ = s.done.send(if telemetry {
-                Err("device INV1 belongs to another gateway".into())
+                Err("timestamp 1 is older than a year".into())
             } else {
                 Ok(())
             });

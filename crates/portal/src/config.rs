@@ -50,6 +50,14 @@ pub struct Config {
     /// Shared-subscription group that spreads device messages over replicas; empty subscribes
     /// without `$share` (brokers that lack shared subscriptions).
     pub mqtt_shared_group: String,
+    /// Embedded broker: a connection that has not completed its CONNECT this many seconds
+    /// after it was accepted is closed.
+    pub mqtt_connect_timeout_secs: i64,
+    /// Embedded broker: connections per source address still in their handshake (strict).
+    pub mqtt_max_handshakes_per_address: i64,
+    /// Embedded broker: connections per source address in all (loose: many gateways can share
+    /// one address behind carrier-grade NAT).
+    pub mqtt_max_connections_per_address: i64,
     /// Days of history `serve --demo` writes for its plants on the first start.
     pub demo_history_days: i64,
 }
@@ -86,6 +94,13 @@ impl Default for Config {
             mqtt_password: None,
             mqtt_client_id: None,
             mqtt_shared_group: "portal".into(),
+            mqtt_connect_timeout_secs: devices::link::CONNECT_TIMEOUT.as_secs() as i64,
+            mqtt_max_handshakes_per_address: i64::from(
+                devices::link::gate::Limits::default().handshakes_per_address,
+            ),
+            mqtt_max_connections_per_address: i64::from(
+                devices::link::gate::Limits::default().connections_per_address,
+            ),
             demo_history_days: 364,
         }
     }
@@ -285,6 +300,15 @@ impl Config {
         if let Some(v) = var("PORTAL_MQTT_SHARED_GROUP") {
             self.mqtt_shared_group = v.trim().to_string();
         }
+        if let Some(v) = num("MQTT_CONNECT_TIMEOUT_SECS")? {
+            self.mqtt_connect_timeout_secs = v;
+        }
+        if let Some(v) = num("MQTT_MAX_HANDSHAKES_PER_ADDRESS")? {
+            self.mqtt_max_handshakes_per_address = v;
+        }
+        if let Some(v) = num("MQTT_MAX_CONNECTIONS_PER_ADDRESS")? {
+            self.mqtt_max_connections_per_address = v;
+        }
         if let Some(v) = num("DEMO_HISTORY_DAYS")? {
             self.demo_history_days = v;
         }
@@ -327,6 +351,7 @@ impl Config {
         if self.mqtt_shared_group.contains(['/', '+', '#']) {
             bail!("mqtt_shared_group must be one topic level without wildcards");
         }
+        self.mqtt_limits()?;
         Ok(())
     }
 
@@ -351,6 +376,36 @@ impl Config {
             .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("portal.db").display()))
     }
 
+    /// The embedded broker's CONNECT deadline and per-address bounds, checked.
+    fn mqtt_limits(&self) -> anyhow::Result<(std::time::Duration, devices::link::gate::Limits)> {
+        if !(1..=120).contains(&self.mqtt_connect_timeout_secs) {
+            bail!("mqtt_connect_timeout_secs must be between 1 and 120");
+        }
+        let bound = |v: i64, name: &str| {
+            u32::try_from(v)
+                .ok()
+                .filter(|&v| v >= 1)
+                .with_context(|| format!("{name} must be between 1 and {}", u32::MAX))
+        };
+        let limits = devices::link::gate::Limits {
+            handshakes_per_address: bound(
+                self.mqtt_max_handshakes_per_address,
+                "mqtt_max_handshakes_per_address",
+            )?,
+            connections_per_address: bound(
+                self.mqtt_max_connections_per_address,
+                "mqtt_max_connections_per_address",
+            )?,
+        };
+        if limits.connections_per_address < limits.handshakes_per_address {
+            bail!(
+                "mqtt_max_connections_per_address must be at least mqtt_max_handshakes_per_address"
+            );
+        }
+        let timeout = std::time::Duration::from_secs(self.mqtt_connect_timeout_secs.unsigned_abs());
+        Ok((timeout, limits))
+    }
+
     /// The device link's settings: the embedded broker, or the external one of `mqtt_url`.
     pub fn link(&self) -> anyhow::Result<devices::link::LinkConfig> {
         use devices::link::{BrokerChoice, BrokerConfig, ClientConfig};
@@ -362,6 +417,7 @@ impl Config {
             let addr: SocketAddr = self.mqtt_addr.parse().context("PORTAL_MQTT_ADDR")?;
             let mut broker = BrokerConfig::new(addr);
             broker.fallback = self.mqtt_addr_fallback;
+            (broker.connect_timeout, broker.limits) = self.mqtt_limits()?;
             // Host, port and credentials are the embedded broker's, filled in at start.
             let client = ClientConfig::new("127.0.0.1", addr.port(), client_id);
             (BrokerChoice::Embedded(broker), client)
@@ -522,6 +578,55 @@ mod tests {
             ("::1".into(), 1999)
         );
         assert!(parse_mqtt_url("mqtt://u:p@h:1").is_err());
+    }
+
+    #[test]
+    fn the_embedded_brokers_connect_deadline_and_per_address_bounds_are_settings() {
+        let link = Config::default().link().unwrap();
+        let devices::link::BrokerChoice::Embedded(b) = link.broker else {
+            panic!("embedded by default");
+        };
+        assert_eq!(b.connect_timeout, std::time::Duration::from_secs(5));
+        assert_eq!(
+            (
+                b.limits.handshakes_per_address,
+                b.limits.connections_per_address
+            ),
+            (64, 5000)
+        );
+
+        let mut c = Config::default();
+        c.apply_env(|k| match k {
+            "PORTAL_MQTT_CONNECT_TIMEOUT_SECS" => Some("10".into()),
+            "PORTAL_MQTT_MAX_HANDSHAKES_PER_ADDRESS" => Some("16".into()),
+            "PORTAL_MQTT_MAX_CONNECTIONS_PER_ADDRESS" => Some("20000".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert!(c.check().is_ok());
+        let devices::link::BrokerChoice::Embedded(b) = c.link().unwrap().broker else {
+            panic!("embedded");
+        };
+        assert_eq!(b.connect_timeout, std::time::Duration::from_secs(10));
+        assert_eq!(
+            (
+                b.limits.handshakes_per_address,
+                b.limits.connections_per_address
+            ),
+            (16, 20000)
+        );
+
+        for (key, value) in [
+            ("PORTAL_MQTT_CONNECT_TIMEOUT_SECS", "0"),
+            ("PORTAL_MQTT_CONNECT_TIMEOUT_SECS", "600"),
+            ("PORTAL_MQTT_MAX_HANDSHAKES_PER_ADDRESS", "0"),
+            ("PORTAL_MQTT_MAX_CONNECTIONS_PER_ADDRESS", "-1"),
+            ("PORTAL_MQTT_MAX_CONNECTIONS_PER_ADDRESS", "10"),
+        ] {
+            let mut c = Config::default();
+            c.apply_env(|k| (k == key).then(|| value.into())).unwrap();
+            assert!(c.check().is_err(), "{key}={value}");
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod offers;
 pub mod outbox;
 pub mod plants;
 pub mod protocols;
+pub mod reported_devices;
 pub mod roles;
 pub mod sessions;
 pub mod settings;

@@ -17,6 +17,23 @@ pub(crate) fn for_sqlite(sql: &str) -> Cow<'_, str> {
     }
 }
 
+/// Appends `count` comma-separated parameters after the first `before`. SQLite gets plain `?`
+/// (taken in order): sqlx looks a numbered `?N` up by name, a scan over all of the
+/// statement's parameters, which made binding a 128-row statement cost as much as running it.
+pub(crate) fn push_params(sql: &mut String, before: usize, count: usize, sqlite: bool) {
+    for i in 0..count {
+        if i > 0 {
+            sql.push(',');
+        }
+        if sqlite {
+            sql.push('?');
+        } else {
+            sql.push('$');
+            sql.push_str(&(before + i + 1).to_string());
+        }
+    }
+}
+
 /// `rows!(store, fetch_one|fetch_optional|fetch_all, RowType, "SQL", args...)`
 macro_rules! rows {
     ($store:expr, $fetch:ident, $T:ty, $sql:expr $(, $arg:expr)* $(,)?) => {{

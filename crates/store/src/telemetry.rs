@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::{Result, Store};
+use crate::{Result, Store, sql::push_params};
 
 /// Rows per multi-row INSERT: 3-8 parameters each stays far below both backends' limits, and a
 /// fixed size keeps the number of distinct (prepared, cached) statements small.
@@ -129,16 +129,6 @@ impl DayRange {
     }
 }
 
-/// What ingest needs to know about a device it has seen before.
-#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
-pub struct DeviceContext {
-    pub id: i64,
-    pub gateway_id: Option<i64>,
-    pub plant_id: Option<i64>,
-    /// The plant's IANA time zone; `None` for a device not bound to a plant.
-    pub timezone: Option<String>,
-}
-
 /// A gateway's status message, as stored.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GatewayStatusUpdate {
@@ -166,23 +156,6 @@ fn values_sql(head: &str, rows: usize, width: usize, tail: &str, sqlite: bool) -
     sql.push(' ');
     sql.push_str(tail);
     sql
-}
-
-/// Appends `count` comma-separated parameters after the first `before`. SQLite gets plain `?`
-/// (taken in order): sqlx looks a numbered `?N` up by name, a scan over all of the
-/// statement's parameters, which made binding a 128-row statement cost as much as running it.
-fn push_params(sql: &mut String, before: usize, count: usize, sqlite: bool) {
-    for i in 0..count {
-        if i > 0 {
-            sql.push(',');
-        }
-        if sqlite {
-            sql.push('?');
-        } else {
-            sql.push('$');
-            sql.push_str(&(before + i + 1).to_string());
-        }
-    }
 }
 
 fn placeholders(sql: &str, sqlite: bool) -> String {
@@ -371,18 +344,6 @@ impl Store {
             inserted
         });
         Ok(inserted)
-    }
-
-    /// Where a device belongs, by SN, with its plant's time zone.
-    pub async fn device_context(&self, sn: &str) -> Result<Option<DeviceContext>> {
-        Ok(rows!(
-            self,
-            fetch_optional,
-            DeviceContext,
-            "SELECT d.id, d.gateway_id, d.plant_id, p.timezone FROM devices d \
-             LEFT JOIN plants p ON p.id = d.plant_id WHERE d.sn = $1",
-            sn
-        )?)
     }
 
     /// The newest sample of a device.

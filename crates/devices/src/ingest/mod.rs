@@ -13,6 +13,8 @@
 
 pub mod metrics;
 pub mod prepare;
+mod registry;
+pub mod skipped;
 pub mod status;
 pub mod values;
 mod worker;
@@ -32,6 +34,7 @@ use crate::{
     report::{CommandReply, SubmissionRx},
 };
 
+pub use registry::MAX_DEVICES_PER_GATEWAY;
 pub use status::refresh_statuses;
 
 #[derive(Debug, Clone)]
@@ -133,6 +136,7 @@ impl LatestCache {
 pub struct Ingest {
     store: Store,
     cache: LatestCache,
+    skips: Arc<skipped::SkipCounts>,
     task: Arc<tokio::sync::Mutex<Option<JoinHandle<()>>>>,
 }
 
@@ -140,11 +144,13 @@ impl Ingest {
     /// Starts the worker on the current tokio runtime.
     pub fn spawn(store: Store, rx: SubmissionRx, options: IngestOptions) -> Ingest {
         let cache = LatestCache::new(options.cache_capacity);
-        let worker = worker::Worker::new(store.clone(), cache.clone(), options);
+        let skips = Arc::new(skipped::SkipCounts::default());
+        let worker = worker::Worker::new(store.clone(), cache.clone(), skips.clone(), options);
         let task = tokio::spawn(worker.run(rx));
         Ingest {
             store,
             cache,
+            skips,
             task: Arc::new(tokio::sync::Mutex::new(Some(task))),
         }
     }
@@ -159,6 +165,11 @@ impl Ingest {
 
     pub fn cache(&self) -> &LatestCache {
         &self.cache
+    }
+
+    /// Values or device readings left out since start for `reason` (see [`skipped`]).
+    pub fn skipped(&self, reason: skipped::Reason) -> u64 {
+        self.skips.get(reason)
     }
 
     /// Waits for the worker to finish (after every sender is dropped).

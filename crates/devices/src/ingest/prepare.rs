@@ -7,7 +7,10 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use store::telemetry::EnergyWrite;
 
-use super::values::{self, Watched};
+use super::{
+    skipped::{Reason, Skipped},
+    values::{self, Watched},
+};
 use crate::{
     decode::{RegisterBlock, decode},
     ingest::metrics,
@@ -61,19 +64,18 @@ pub fn check_ts(ts: i64, now: i64) -> Result<(), String> {
     Ok(())
 }
 
-fn check_sn(sn: &str) -> Result<(), String> {
-    if sn.is_empty() || sn.len() > MAX_SN_LEN || sn.chars().any(|c| c.is_control()) {
-        return Err("bad device sn".into());
-    }
-    Ok(())
+fn valid_sn(sn: &str) -> bool {
+    !sn.is_empty() && sn.len() <= MAX_SN_LEN && !sn.chars().any(|c| c.is_control())
 }
 
-/// Checks a report and decodes its raw blocks; any problem refuses the whole report, so a
-/// gateway never has half a report stored.
+/// Checks a report and decodes its raw blocks. A problem of the whole report (version, time,
+/// too many devices) refuses it; a device reading that cannot be used, or a value that breaks
+/// the rules, is left out alone (reported to `skipped`) and the rest is kept.
 pub fn check_telemetry(
     t: Report,
     now: i64,
     protocols: &HashMap<String, ProtocolConfig>,
+    skipped: &mut Skipped,
 ) -> Result<Vec<Checked>, String> {
     if t.v != PAYLOAD_VERSION {
         return Err(format!("unsupported payload version {}", t.v));
@@ -82,66 +84,62 @@ pub fn check_telemetry(
     if t.devices.len() > MAX_DEVICES {
         return Err("too many devices".into());
     }
-    t.devices
-        .into_iter()
-        .map(|d| check_reading(d, protocols))
-        .collect()
+    let mut checked = Vec::with_capacity(t.devices.len());
+    for mut d in t.devices {
+        match check_reading(&mut d, protocols, skipped) {
+            Ok((family, values)) => checked.push(Checked {
+                model: d.model.chars().take(64).collect(),
+                sn: d.sn,
+                family,
+                type_code: d.type_code,
+                protocol: d.protocol,
+                parent: d.parent,
+                payload: values.text,
+                points: values.scan.points,
+                watched: values.scan.watched,
+            }),
+            Err(reason) => skipped.device(&d.sn, reason),
+        }
+    }
+    Ok(checked)
 }
 
+/// A reading's family and values fit to store (its values are taken out of `d`).
 fn check_reading(
-    d: ReportReading,
+    d: &mut ReportReading,
     protocols: &HashMap<String, ProtocolConfig>,
-) -> Result<Checked, String> {
-    check_sn(&d.sn)?;
-    if let Some(parent) = &d.parent {
-        check_sn(parent)?;
+    skipped: &mut Skipped,
+) -> Result<(DeviceFamily, values::Values), Reason> {
+    if !valid_sn(&d.sn) || d.parent.as_deref().is_some_and(|p| !valid_sn(p)) {
+        return Err(Reason::BadSn);
     }
-    let family = parse_family(&d.family).ok_or_else(|| format!("unknown family {}", d.family))?;
+    let family = parse_family(&d.family).ok_or(Reason::UnknownFamily)?;
     let sent: String = d
         .values
+        .take()
         .map(|v| String::from(Box::<str>::from(v)))
-        .unwrap_or_default();
-    let payload = if d.raw.is_empty() {
-        if sent.is_empty() {
-            "{}".to_string()
-        } else {
-            sent
-        }
-    } else {
+        .unwrap_or_else(|| "{}".to_string());
+    let mut values = values::check(sent, family, &d.sn, skipped)?;
+    if !d.raw.is_empty() {
         let config = protocols
             .get(&d.protocol)
-            .ok_or_else(|| format!("unknown protocol {:?}", d.protocol))?;
-        if config.family != family {
-            return Err(format!("protocol {} is not for {}", d.protocol, d.family));
-        }
-        with_decoded(&sent, config, &d.raw)?
-    };
-    let scan = values::scan(&payload, family)?;
-    Ok(Checked {
-        sn: d.sn,
-        family,
-        type_code: d.type_code,
-        protocol: d.protocol,
-        model: d.model.chars().take(64).collect(),
-        parent: d.parent,
-        payload,
-        points: scan.points,
-        watched: scan.watched,
-    })
+            .filter(|c| c.family == family)
+            .ok_or(Reason::UndecodableRaw)?;
+        let merged = with_decoded(&values.text, config, &d.raw)?;
+        values = values::check(merged, family, &d.sn, skipped)?;
+    }
+    Ok((family, values))
 }
 
-/// The values the gateway sent merged with those decoded from its raw blocks, as one JSON
-/// object; values the gateway decoded itself win over decoded ones of the same key.
+/// The values the gateway sent (already checked) merged with those decoded from its raw
+/// blocks, as one JSON object; values the gateway decoded itself win over decoded ones of the
+/// same key.
 fn with_decoded(
     sent: &str,
     config: &ProtocolConfig,
     raw: &[RegisterBlock],
-) -> Result<String, String> {
-    let mut values: ValueMap = if sent.is_empty() {
-        ValueMap::new()
-    } else {
-        serde_json::from_str(sent).map_err(|e| format!("values: {e}"))?
-    };
+) -> Result<String, Reason> {
+    let mut values: ValueMap = serde_json::from_str(sent).map_err(|_| Reason::UnreadableValues)?;
     let decoded = decode(config, raw);
     if !decoded.invalid.is_empty() {
         ::metrics::counter!("ingest_decode_invalid_points_total")
@@ -150,7 +148,7 @@ fn with_decoded(
     for (key, value) in decoded.values {
         values.entry(key.to_string()).or_insert(value);
     }
-    serde_json::to_string(&values).map_err(|e| e.to_string())
+    serde_json::to_string(&values).map_err(|_| Reason::UndecodableRaw)
 }
 
 /// The calendar day (`YYYY-MM-DD`) of `ts` in `tz` (UTC without a time zone).
@@ -230,34 +228,82 @@ mod tests {
         Telemetry { v: 1, ts, devices }.into()
     }
 
-    #[test]
-    fn reports_from_the_far_future_or_older_than_a_year_are_refused() {
-        let p = protocols();
-        let ok = report(NOW + MAX_FUTURE_MS, vec![reading(&[])]);
-        assert!(check_telemetry(ok.clone(), NOW, &p).is_ok());
-        let future = report(NOW + MAX_FUTURE_MS + 1, vec![reading(&[])]);
-        assert!(check_telemetry(future.clone(), NOW, &p).is_err());
-        let old = report(NOW - MAX_AGE_MS - 1, vec![reading(&[])]);
-        assert!(check_telemetry(old.clone(), NOW, &p).is_err());
-        let v2 = Report { v: 2, ..ok };
-        assert!(check_telemetry(v2.clone(), NOW, &p).is_err());
+    fn check(t: Report) -> (Result<Vec<Checked>, String>, Skipped) {
+        let mut skipped = Skipped::default();
+        let checked = check_telemetry(t, NOW, &protocols(), &mut skipped);
+        (checked, skipped)
     }
 
     #[test]
-    fn non_finite_values_unknown_families_and_unknown_protocols_are_refused() {
-        let p = protocols();
-        let nan = reading(&[("pv1_power", Value::Number(f64::NAN))]);
-        assert!(check_telemetry(report(NOW, vec![nan]), NOW, &p).is_err());
-        let mut fridge = reading(&[]);
+    fn reports_from_the_far_future_or_older_than_a_year_are_refused() {
+        let ok = report(NOW + MAX_FUTURE_MS, vec![reading(&[])]);
+        assert!(check(ok.clone()).0.is_ok());
+        let future = report(NOW + MAX_FUTURE_MS + 1, vec![reading(&[])]);
+        assert!(check(future).0.is_err());
+        let old = report(NOW - MAX_AGE_MS - 1, vec![reading(&[])]);
+        assert!(check(old).0.is_err());
+        let v2 = Report { v: 2, ..ok };
+        assert!(check(v2).0.is_err());
+    }
+
+    #[test]
+    fn an_unusable_device_is_left_out_and_the_others_are_kept() {
+        let ok = |sn: &str| {
+            let mut r = reading(&[("pv1_power", Value::Number(1.0))]);
+            r.sn = sn.into();
+            r
+        };
+        let mut fridge = ok("FRIDGE");
         fridge.family = "fridge".into();
-        assert!(check_telemetry(report(NOW, vec![fridge]), NOW, &p).is_err());
-        let mut raw = reading(&[]);
-        raw.protocol = "nope".into();
-        raw.raw = vec![RegisterBlock::holding(0, vec![1])];
-        assert!(check_telemetry(report(NOW, vec![raw]), NOW, &p).is_err());
-        let mut empty_sn = reading(&[]);
-        empty_sn.sn.clear();
-        assert!(check_telemetry(report(NOW, vec![empty_sn]), NOW, &p).is_err());
+        let mut unknown_protocol = ok("RAW1");
+        unknown_protocol.protocol = "nope".into();
+        unknown_protocol.raw = vec![RegisterBlock::holding(0, vec![1])];
+        let mut meter_protocol = ok("RAW2");
+        meter_protocol.protocol = "meter-3ph".into();
+        meter_protocol.raw = vec![RegisterBlock::input(0, vec![1, 2])];
+        let mut bad_parent = ok("BAT9");
+        bad_parent.parent = Some("x".repeat(MAX_SN_LEN + 1));
+        let devices = vec![
+            ok("INV1"),
+            fridge,
+            ok(""),
+            unknown_protocol,
+            meter_protocol,
+            bad_parent,
+            ok("INV2"),
+        ];
+        let mut t = report(NOW, devices);
+        t.devices.push(ReportReading {
+            sn: "ARRAY".into(),
+            values: serde_json::value::RawValue::from_string("[1,2]".into()).ok(),
+            ..t.devices[0].clone()
+        });
+        let (checked, skipped) = check(t);
+        let kept: Vec<String> = checked
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| c.sn)
+            .collect();
+        assert_eq!(kept, ["INV1", "INV2"]);
+        assert_eq!(skipped.count(Reason::UnknownFamily), 1);
+        assert_eq!(skipped.count(Reason::BadSn), 2);
+        assert_eq!(skipped.count(Reason::UndecodableRaw), 2);
+        assert_eq!(skipped.count(Reason::UnreadableValues), 1);
+        assert_eq!(skipped.total("device"), 6);
+    }
+
+    #[test]
+    fn a_value_that_is_not_a_number_text_or_boolean_is_left_out() {
+        // A NaN the simulator could send is written as null.
+        let nan = reading(&[
+            ("pv1_power", Value::Number(f64::NAN)),
+            ("today_pv_energy", Value::Number(2.0)),
+        ]);
+        let (checked, skipped) = check(report(NOW, vec![nan]));
+        let checked = checked.unwrap_or_default();
+        assert_eq!(checked[0].payload, r#"{"today_pv_energy":2.0}"#);
+        assert_eq!(checked[0].points, 1);
+        assert_eq!(skipped.count(Reason::NotAScalar), 1);
     }
 
     #[test]
@@ -271,13 +317,21 @@ mod tests {
         let address = u16::try_from(point.address).unwrap_or(0);
         let mut r = reading(&[("grid_power", Value::Number(-5.0))]);
         r.raw = vec![RegisterBlock::holding(address, vec![123])];
-        let checked = check_telemetry(report(NOW, vec![r]), NOW, &p).unwrap_or_default();
+        let mut t = report(NOW, vec![r]);
+        // A bad value next to raw blocks is left out before the decoded values join.
+        t.devices[0].values =
+            serde_json::value::RawValue::from_string(r#"{"grid_power":-5.0,"x":{}}"#.into()).ok();
+        let (checked, skipped) = check(t);
+        let checked = checked.unwrap_or_default();
         let v: ValueMap = serde_json::from_str(&checked[0].payload).unwrap_or_default();
         assert_eq!(
             v.get("today_pv_energy"),
             Some(&Value::Number(123.0 * point.scale))
         );
         assert_eq!(v.get("grid_power"), Some(&Value::Number(-5.0)));
+        assert!(!v.contains_key("x"));
+        assert_eq!(skipped.count(Reason::NotAScalar), 1);
+        assert_eq!(checked[0].watched.get("today_pv_energy"), Some(12.3));
     }
 
     #[test]
@@ -299,7 +353,9 @@ mod tests {
             r#"{{"v":1,"ts":{NOW},"devices":[{{"sn":"INV1","family":"inverter","values":{sent}}}]}}"#
         );
         let t: Report = serde_json::from_str(&json).map_err(|e| e.to_string())?;
-        let checked = check_telemetry(t, NOW, &protocols())?;
+        let (checked, skipped) = check(t);
+        let checked = checked?;
+        assert!(skipped.is_empty());
         let c = &checked[0];
         assert_eq!((c.payload.as_str(), c.points), (sent, 3));
         let at = Placement {

@@ -2,14 +2,21 @@
 //! in one pass (no map, no key strings) and stored unchanged, and only the few numbers ingest
 //! reads itself (energy counters, status words) are kept. Building a map of ~100 values and
 //! writing it back out as text was the largest CPU cost of ingest.
+//!
+//! A value that breaks the rules (a key or a text too long, `null`, an array or an object, one
+//! value too many) is left out alone and reported to [`Skipped`]; only then is the object
+//! written again, without those entries, so a good reading is still stored byte for byte as
+//! sent. Values that are not an object, or not readable JSON, make the reading unusable.
 
 use std::{collections::HashSet, fmt, sync::OnceLock};
 
 use serde::{
     Deserialize, Deserializer,
-    de::{self, MapAccess, Visitor},
+    de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor},
 };
+use serde_json::value::RawValue;
 
+use super::skipped::{Reason, Skipped};
 use crate::{events, ingest::metrics, protocol::DeviceFamily};
 
 pub const MAX_VALUES: usize = 2000;
@@ -31,26 +38,89 @@ impl Watched {
     }
 }
 
-/// What one pass over a values object found.
+/// What one pass over a values object found in the values it keeps.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Scan {
-    /// Values in the object (data points).
+    /// Values kept (data points).
     pub points: usize,
     pub watched: Watched,
+    /// Values left out (each also reported to [`Skipped`]).
+    pub left_out: usize,
 }
 
-/// Checks a values object (at most [`MAX_VALUES`] entries; keys of 1 to [`MAX_KEY_LEN`]
-/// bytes without control characters; each value a finite number, a boolean or a text of at
-/// most [`MAX_TEXT_LEN`] bytes) and keeps the numbers `family` is watched for.
-pub fn scan(text: &str, family: DeviceFamily) -> Result<Scan, String> {
+/// A reading's values as they are stored: the text as sent, or without the values left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Values {
+    pub text: String,
+    pub scan: Scan,
+}
+
+/// Checks the values object `text` of device `sn` (see [`judge`] for the rules), keeps the
+/// numbers `family` is watched for, and leaves out (reporting each to `skipped`) the values
+/// that break the rules. `Err` when the text is no object of values at all.
+pub fn check(
+    text: String,
+    family: DeviceFamily,
+    sn: &str,
+    skipped: &mut Skipped,
+) -> Result<Values, Reason> {
+    let scan = scan(&text, family, sn, skipped)?;
+    if scan.left_out == 0 {
+        return Ok(Values { text, scan });
+    }
+    let text = without_left_out(&text).map_err(|_| Reason::UnreadableValues)?;
+    Ok(Values { text, scan })
+}
+
+/// One pass over a values object; see [`check`].
+pub fn scan(
+    text: &str,
+    family: DeviceFamily,
+    sn: &str,
+    skipped: &mut Skipped,
+) -> Result<Scan, Reason> {
     let mut de = serde_json::Deserializer::from_str(text);
     let scan = de
         .deserialize_map(ScanVisitor {
             watch: watched_keys(family),
+            sn,
+            skipped,
         })
-        .map_err(|e| format!("values: {e}"))?;
-    de.end().map_err(|e| format!("values: {e}"))?;
+        .map_err(|_| Reason::UnreadableValues)?;
+    de.end().map_err(|_| Reason::UnreadableValues)?;
     Ok(scan)
+}
+
+/// Whether a value is kept, with `kept` values kept before it: keys of 1 to [`MAX_KEY_LEN`]
+/// bytes without control characters; a number, a boolean or a text of at most
+/// [`MAX_TEXT_LEN`] bytes; at most [`MAX_VALUES`] values. `Ok` carries the value as a number
+/// (booleans as 0 and 1), `None` for a text.
+fn judge(key: &str, value: &Scalar, kept: usize) -> Result<Option<f64>, Reason> {
+    if key.is_empty() || key.len() > MAX_KEY_LEN || key.chars().any(char::is_control) {
+        return Err(Reason::BadKey);
+    }
+    let number = match *value {
+        Scalar::Number(n) => Some(n),
+        Scalar::Bool(b) => Some(f64::from(u8::from(b))),
+        Scalar::Text(len) if len > MAX_TEXT_LEN => return Err(Reason::TextTooLong),
+        Scalar::Text(_) => None,
+        Scalar::Other => return Err(Reason::NotAScalar),
+    };
+    if kept >= MAX_VALUES {
+        return Err(Reason::TooManyValues);
+    }
+    Ok(number)
+}
+
+/// The object `text` again with only the values [`judge`] keeps, each key and value as sent.
+/// Only readings with a value left out come here, so the second pass costs nothing otherwise.
+fn without_left_out(text: &str) -> Result<String, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let kept = de.deserialize_map(KeepVisitor {
+        out: String::with_capacity(text.len()),
+    })?;
+    de.end()?;
+    Ok(kept)
 }
 
 /// The keys ingest reads for a family: energy counters and status words.
@@ -78,11 +148,13 @@ fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
     &sets[i]
 }
 
-struct ScanVisitor {
+struct ScanVisitor<'a> {
     watch: &'static HashSet<&'static str>,
+    sn: &'a str,
+    skipped: &'a mut Skipped,
 }
 
-impl<'de> Visitor<'de> for ScanVisitor {
+impl<'de> Visitor<'de> for ScanVisitor<'_> {
     type Value = Scan;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -93,29 +165,58 @@ impl<'de> Visitor<'de> for ScanVisitor {
         let mut scan = Scan::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             let key = key.as_str();
-            scan.points += 1;
-            if scan.points > MAX_VALUES {
-                return Err(de::Error::custom("too many values"));
-            }
-            if key.is_empty() || key.len() > MAX_KEY_LEN || key.chars().any(char::is_control) {
-                return Err(de::Error::custom("bad value key"));
-            }
-            let number = match map.next_value::<Scalar>()? {
-                Scalar::Number(n) if !n.is_finite() => {
-                    return Err(de::Error::custom(format!("{key} is not finite")));
+            let value = map.next_value::<Scalar>()?;
+            match judge(key, &value, scan.points) {
+                Ok(number) => {
+                    scan.points += 1;
+                    if let Some(number) = number
+                        && self.watch.contains(key)
+                    {
+                        scan.watched.0.push((key.to_string(), number));
+                    }
                 }
-                Scalar::Number(n) => n,
-                Scalar::Bool(b) => f64::from(u8::from(b)),
-                Scalar::Text(len) if len > MAX_TEXT_LEN => {
-                    return Err(de::Error::custom(format!("{key} too long")));
+                Err(reason) => {
+                    scan.left_out += 1;
+                    self.skipped.value(self.sn, key, reason);
                 }
-                Scalar::Text(_) => continue,
-            };
-            if self.watch.contains(key) {
-                scan.watched.0.push((key.to_string(), number));
             }
         }
         Ok(scan)
+    }
+}
+
+/// Writes the entries [`judge`] keeps, keys re-quoted and values as sent.
+struct KeepVisitor {
+    out: String,
+}
+
+impl<'de> Visitor<'de> for KeepVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of values")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<String, A::Error> {
+        let mut kept = 0;
+        self.out.push('{');
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let raw = map.next_value::<&'de RawValue>()?;
+            let value: Scalar = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
+            if judge(key.as_str(), &value, kept).is_err() {
+                continue;
+            }
+            if kept > 0 {
+                self.out.push(',');
+            }
+            kept += 1;
+            let quoted = serde_json::to_string(key.as_str()).map_err(de::Error::custom)?;
+            self.out.push_str(&quoted);
+            self.out.push(':');
+            self.out.push_str(raw.get());
+        }
+        self.out.push('}');
+        Ok(self.out)
     }
 }
 
@@ -156,17 +257,19 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-/// One value: a number, a boolean, or a text (only its length matters here).
+/// One value: a number, a boolean, a text (only its length matters here), or anything else
+/// (`null`, an array, an object), read past so the values after it can still be checked.
 enum Scalar {
     Number(f64),
     Bool(bool),
     Text(usize),
+    Other,
 }
 
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct ScalarVisitor;
-        impl Visitor<'_> for ScalarVisitor {
+        impl<'de> Visitor<'de> for ScalarVisitor {
             type Value = Scalar;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a number, a string or a boolean")
@@ -186,6 +289,17 @@ impl<'de> Deserialize<'de> for Scalar {
             fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
                 Ok(Scalar::Text(v.len()))
             }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Other)
+            }
         }
         d.deserialize_any(ScalarVisitor)
     }
@@ -195,14 +309,23 @@ impl<'de> Deserialize<'de> for Scalar {
 mod tests {
     use super::*;
 
+    const INV: DeviceFamily = DeviceFamily::Inverter;
+
+    fn checked(text: &str) -> (Result<Values, Reason>, Skipped) {
+        let mut skipped = Skipped::default();
+        let values = check(text.to_string(), INV, "INV1", &mut skipped);
+        (values, skipped)
+    }
+
     #[test]
-    fn counts_values_and_keeps_only_the_watched_numbers() -> Result<(), String> {
-        let s = scan(
+    fn counts_values_and_keeps_only_the_watched_numbers() -> Result<(), Reason> {
+        let (values, skipped) = checked(
             r#"{"today_pv_energy":4.5,"pv1_power":900,"serial":"ABC","grid_on":true,
                 "total_pv_energy":12}"#,
-            DeviceFamily::Inverter,
-        )?;
-        assert_eq!(s.points, 5);
+        );
+        let s = values?.scan;
+        assert_eq!((s.points, s.left_out), (5, 0));
+        assert!(skipped.is_empty());
         assert_eq!(s.watched.get("today_pv_energy"), Some(4.5));
         assert_eq!(s.watched.get("total_pv_energy"), Some(12.0));
         assert_eq!(s.watched.get("pv1_power"), None);
@@ -211,63 +334,125 @@ mod tests {
     }
 
     #[test]
-    fn escaped_keys_are_read_like_plain_ones() -> Result<(), String> {
-        let s = scan(r#"{"today_pv_\u0065nergy":3}"#, DeviceFamily::Inverter)?;
-        assert_eq!(s.watched.get("today_pv_energy"), Some(3.0));
+    fn a_good_reading_is_stored_byte_for_byte_as_sent() -> Result<(), Reason> {
+        let sent = "{ \"z\" : 1.50e2,\n\"a\":-0, \"t\\u00e9xt\":\"line\\nnext \\\"q\\\"\",\"b\":false ,\"n\":12345678901234567890}";
+        let (values, skipped) = checked(sent);
+        let values = values?;
+        assert_eq!(values.text, sent);
+        assert_eq!(values.scan.points, 5);
+        assert!(skipped.is_empty());
         Ok(())
     }
 
     #[test]
-    fn a_repeated_key_reads_as_its_last_value() -> Result<(), String> {
-        let s = scan(
-            r#"{"today_pv_energy":1,"today_pv_energy":2}"#,
-            DeviceFamily::Inverter,
-        )?;
-        assert_eq!(s.watched.get("today_pv_energy"), Some(2.0));
+    fn escaped_keys_are_read_like_plain_ones() -> Result<(), Reason> {
+        let (values, _) = checked(r#"{"today_pv_\u0065nergy":3}"#);
+        assert_eq!(values?.scan.watched.get("today_pv_energy"), Some(3.0));
         Ok(())
     }
 
     #[test]
-    fn bad_values_keys_and_shapes_are_refused() {
-        let long_text = format!(r#"{{"serial":"{}"}}"#, "x".repeat(MAX_TEXT_LEN + 1));
-        let long_key = format!(r#"{{"{}":1}}"#, "k".repeat(MAX_KEY_LEN + 1));
-        let many = format!(
+    fn a_repeated_key_reads_as_its_last_value() -> Result<(), Reason> {
+        let (values, _) = checked(r#"{"today_pv_energy":1,"today_pv_energy":2}"#);
+        assert_eq!(values?.scan.watched.get("today_pv_energy"), Some(2.0));
+        Ok(())
+    }
+
+    /// The three values of the security review (a 300-byte text, a 65-byte key, a nested
+    /// object) and the other kinds: each is left out alone and the rest is kept as sent.
+    #[test]
+    fn a_bad_value_is_left_out_alone_and_the_others_are_kept_as_sent() -> Result<(), Reason> {
+        let long_text = format!(r#""serial":"{}""#, "x".repeat(300));
+        let long_key = format!(r#""{}":1"#, "k".repeat(MAX_KEY_LEN + 1));
+        let cases = [
+            (long_text.as_str(), Reason::TextTooLong),
+            (long_key.as_str(), Reason::BadKey),
+            (r#""nested":{"b":[1,{"c":2}]}"#, Reason::NotAScalar),
+            (r#""list":[1,2]"#, Reason::NotAScalar),
+            (r#""none":null"#, Reason::NotAScalar),
+            (r#""":1"#, Reason::BadKey),
+            (r#""a\u0001":1"#, Reason::BadKey),
+        ];
+        for (bad, reason) in cases {
+            let sent = format!(r#"{{"pv1_power": 900,{bad}, "today_pv_energy":4.5}}"#);
+            let (values, skipped) = checked(&sent);
+            let values = values?;
+            assert_eq!(
+                values.text, r#"{"pv1_power":900,"today_pv_energy":4.5}"#,
+                "{reason:?}"
+            );
+            assert_eq!((values.scan.points, values.scan.left_out), (2, 1));
+            assert_eq!(values.scan.watched.get("today_pv_energy"), Some(4.5));
+            assert_eq!(skipped.count(reason), 1, "{reason:?}");
+            assert_eq!(skipped.total("value"), 1);
+            assert_eq!(skipped.examples()[0].sn, "INV1");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn keys_and_texts_at_the_limits_are_kept() -> Result<(), Reason> {
+        let sent = format!(
+            r#"{{"{}":"{}"}}"#,
+            "k".repeat(MAX_KEY_LEN),
+            "x".repeat(MAX_TEXT_LEN)
+        );
+        let (values, skipped) = checked(&sent);
+        assert_eq!(values?.text, sent);
+        assert!(skipped.is_empty());
+        Ok(())
+    }
+
+    #[test]
+    fn values_beyond_the_most_a_reading_holds_are_left_out() -> Result<(), Reason> {
+        let sent = format!(
             "{{{}}}",
-            (0..=MAX_VALUES)
+            (0..MAX_VALUES + 3)
                 .map(|i| format!("\"k{i}\":1"))
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        for bad in [
-            "[1,2]",
-            r#"{"a":null}"#,
-            r#"{"a":[1]}"#,
-            r#"{"a":{"b":1}}"#,
-            r#"{"":1}"#,
-            r#"{"a\u0001":1}"#,
-            r#"{"a":1e999}"#,
-            r#"{"a":1} x"#,
-            long_text.as_str(),
-            long_key.as_str(),
-            many.as_str(),
-        ] {
-            assert!(
-                scan(bad, DeviceFamily::Inverter).is_err(),
-                "{}",
-                &bad[..bad.len().min(40)]
-            );
+        let (values, skipped) = checked(&sent);
+        let values = values?;
+        assert_eq!(values.scan.points, MAX_VALUES);
+        assert_eq!(skipped.count(Reason::TooManyValues), 3);
+        let kept: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&values.text).map_err(|_| Reason::UnreadableValues)?;
+        assert_eq!(kept.len(), MAX_VALUES);
+        assert!(kept.contains_key(&format!("k{}", MAX_VALUES - 1)));
+        assert!(!kept.contains_key(&format!("k{MAX_VALUES}")));
+        Ok(())
+    }
+
+    #[test]
+    fn a_rewritten_reading_keeps_escapes_and_reads_back() -> Result<(), Reason> {
+        let sent = r#"{"t\u00e9xt":"a\"b","bad":null,"n":1e3}"#;
+        let (values, _) = checked(sent);
+        let values = values?;
+        assert_eq!(values.text, r#"{"téxt":"a\"b","n":1e3}"#);
+        let back: serde_json::Value =
+            serde_json::from_str(&values.text).map_err(|_| Reason::UnreadableValues)?;
+        assert_eq!(back["téxt"], "a\"b");
+        Ok(())
+    }
+
+    #[test]
+    fn values_that_are_not_an_object_of_readable_json_make_the_reading_unusable() {
+        for bad in ["[1,2]", "5", r#""text""#, r#"{"a":1e999}"#, r#"{"a":1} x"#] {
+            let (values, _) = checked(bad);
+            assert_eq!(values, Err(Reason::UnreadableValues), "{bad}");
         }
-        let max_text = format!(r#"{{"serial":"{}"}}"#, "x".repeat(MAX_TEXT_LEN));
-        assert!(scan(&max_text, DeviceFamily::Inverter).is_ok());
-        assert!(scan("{}", DeviceFamily::Meter).is_ok_and(|s| s.points == 0));
+        let (values, skipped) = checked("{}");
+        assert!(values.is_ok_and(|v| v.scan.points == 0 && v.text == "{}"));
+        assert!(skipped.is_empty());
     }
 
     #[test]
     fn status_words_are_watched() {
-        let word = events::of_family(DeviceFamily::Inverter)
+        let word = events::of_family(INV)
             .find_map(|e| e.word.map(|w| w.key))
             .unwrap_or("none");
-        let s = scan(&format!(r#"{{"{word}":5}}"#), DeviceFamily::Inverter);
-        assert_eq!(s.map(|s| s.watched.get(word)), Ok(Some(5.0)));
+        let (values, _) = checked(&format!(r#"{{"{word}":5}}"#));
+        assert_eq!(values.map(|v| v.scan.watched.get(word)), Ok(Some(5.0)));
     }
 }

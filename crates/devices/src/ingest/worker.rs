@@ -4,10 +4,9 @@
 use std::{
     collections::{HashMap, HashSet},
     sync::Arc,
-    time::{Duration, Instant},
+    time::Instant,
 };
 
-use chrono_tz::Tz;
 use store::{
     Store,
     events::EventFilter,
@@ -17,7 +16,9 @@ use tokio::sync::oneshot;
 
 use super::{
     IngestOptions, Latest, LatestCache,
-    prepare::{self, Checked, Placement},
+    prepare::{self, Placement},
+    registry::Registry,
+    skipped::{SkipCounts, SkipLog, Skipped},
     values::Watched,
 };
 use crate::{
@@ -28,19 +29,14 @@ use crate::{
 
 type Done = oneshot::Sender<Result<(), String>>;
 
-struct DeviceEntry {
-    place: Placement,
-    gateway_id: i64,
-    fetched: Instant,
-}
-
 pub(super) struct Worker {
     store: Store,
     cache: LatestCache,
     options: IngestOptions,
     protocols: HashMap<String, ProtocolConfig>,
     gateways: HashMap<String, (i64, Instant)>,
-    devices: HashMap<String, DeviceEntry>,
+    registry: Registry,
+    skip_log: SkipLog,
     /// Word-driven event codes open per device, loaded from the store on first need.
     open_words: HashMap<i64, HashSet<String>>,
 }
@@ -68,7 +64,12 @@ struct Pending {
 }
 
 impl Worker {
-    pub(super) fn new(store: Store, cache: LatestCache, options: IngestOptions) -> Worker {
+    pub(super) fn new(
+        store: Store,
+        cache: LatestCache,
+        skips: Arc<SkipCounts>,
+        options: IngestOptions,
+    ) -> Worker {
         let protocols = options
             .protocols
             .iter()
@@ -77,10 +78,11 @@ impl Worker {
         Worker {
             store,
             cache,
+            registry: Registry::new(options.device_ttl),
             options,
             protocols,
             gateways: HashMap::new(),
-            devices: HashMap::new(),
+            skip_log: SkipLog::new(skips),
             open_words: HashMap::new(),
         }
     }
@@ -208,65 +210,6 @@ impl Worker {
         Ok(row.id)
     }
 
-    /// Finds (registering on first sight) a device behind `gateway`. A device registered
-    /// behind another gateway is refused: a gateway reports only its own devices.
-    async fn place(&mut self, gateway: i64, c: &Checked, now: i64) -> Result<Placement, String> {
-        if let Some(e) = self.devices.get(&c.sn) {
-            // Unbound devices are re-read sooner so that binding takes effect quickly.
-            let ttl = if e.place.plant_id.is_some() {
-                self.options.device_ttl
-            } else {
-                self.options.device_ttl.min(Duration::from_secs(30))
-            };
-            if e.fetched.elapsed() < ttl && e.gateway_id == gateway {
-                return Ok(e.place);
-            }
-        }
-        let storage = |e: store::StoreError| {
-            tracing::error!(error = %e, "device lookup");
-            crate::report::retry("storage failed")
-        };
-        if let Some(ctx) = self.store.device_context(&c.sn).await.map_err(storage)?
-            && ctx.gateway_id.is_some_and(|g| g != gateway)
-        {
-            return Err(format!("device {} belongs to another gateway", c.sn));
-        }
-        self.store
-            .upsert_device(
-                &c.sn,
-                gateway,
-                family_name(c.family),
-                c.type_code,
-                &c.protocol,
-                &c.model,
-                c.parent.as_deref(),
-                now,
-            )
-            .await
-            .map_err(storage)?;
-        let ctx = self
-            .store
-            .device_context(&c.sn)
-            .await
-            .map_err(storage)?
-            .ok_or("device vanished")?;
-        let tz = ctx.timezone.as_deref().and_then(|t| t.parse::<Tz>().ok());
-        let place = Placement {
-            device_id: ctx.id,
-            plant_id: ctx.plant_id,
-            tz,
-        };
-        self.devices.insert(
-            c.sn.clone(),
-            DeviceEntry {
-                place,
-                gateway_id: gateway,
-                fetched: Instant::now(),
-            },
-        );
-        Ok(place)
-    }
-
     async fn prepare(
         &mut self,
         gateway_sn: &str,
@@ -275,13 +218,23 @@ impl Worker {
         rows: &mut TelemetryBatch,
     ) -> Result<(Vec<Latest>, Vec<WordCheck>, u64), String> {
         let ts = t.ts;
-        let checked = prepare::check_telemetry(t, now, &self.protocols)?;
+        let mut skipped = Skipped::default();
+        let checked = prepare::check_telemetry(t, now, &self.protocols, &mut skipped)?;
         let gateway = self.gateway_id(gateway_sn).await?;
-        let mut placed = Vec::with_capacity(checked.len());
-        for c in checked {
-            let place = self.place(gateway, &c, now).await?;
-            placed.push((place, c));
+        let places = self
+            .registry
+            .place_all(&self.store, gateway, &checked, now, &mut skipped)
+            .await?;
+        // What the message lost is settled here: counted, logged, and the place where a
+        // communication log would record it.
+        if !skipped.is_empty() {
+            self.skip_log.report(gateway_sn, &skipped);
         }
+        let placed: Vec<(Placement, prepare::Checked)> = places
+            .into_iter()
+            .zip(checked)
+            .filter_map(|(place, c)| Some((place?, c)))
+            .collect();
         let mut latest = Vec::with_capacity(placed.len());
         let mut words = Vec::new();
         let mut points = 0u64;

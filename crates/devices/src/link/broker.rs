@@ -7,6 +7,10 @@
 //! commit, and rmqtt sends the PUBACK only after that hook returns. A message that could not be
 //! committed gets no PUBACK: the broker closes the gateway's connection, and the gateway sends
 //! the message again after it reconnects.
+//!
+//! Connections are admitted at accept by the [`Gate`] (per-address bounds), and one that has
+//! not completed its CONNECT within `connect_timeout` of being accepted is closed; both need
+//! the patched rmqtt-net in `vendor/` (see its PATCHES.md).
 
 use std::{net::SocketAddr, num::NonZeroU16, sync::Arc, time::Duration};
 
@@ -15,15 +19,13 @@ use rmqtt::{
     codec::v5::{PublishAckReason, SubscribeAckReason},
     context::ServerContext,
     hook::{Handler, HookResult, Parameter, ReturnType, Type},
-    net::Builder,
-    retain::{DefaultRetainStorage, RetainStorage},
+    net::{Admission, Builder, Permit},
+    retain::DefaultRetainStorage,
     server::MqttServer,
     session::Session,
-    subscribe::SharedSubscription,
     types::{
-        AuthResult, ConnectInfo, FromType, Id, IsOnline, LastWill, NodeId, PublishAclResult,
-        PublishResult, Retain, SharedGroup, SubscribeAclResult, SubscriptionIdentifier,
-        SubscriptionOptions, TopicFilter, TopicName,
+        AuthResult, ConnectInfo, FromType, Id, LastWill, PublishAclResult, PublishResult,
+        SubscribeAclResult,
     },
 };
 use store::Store;
@@ -32,8 +34,15 @@ use tokio::task::JoinHandle;
 use super::{
     PORTAL_USER,
     acl::Identity,
+    broker_extensions::{AnyMember, MemoryRetain},
+    gate::{Counts, Gate, Limits},
     uplink::{Outcome, Uplink},
 };
+
+/// How long a connection may take from accept to a completed CONNECT by default: a gateway
+/// sends its CONNECT right after the TCP handshake, so this is a round trip or two even on a
+/// poor mobile link, plus the sign-in check.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How the embedded broker listens.
 #[derive(Debug, Clone)]
@@ -50,6 +59,11 @@ pub struct BrokerConfig {
     /// How long a gateway's message waits for its commit before the broker gives up on it (no
     /// PUBACK, connection closed, the gateway sends it again).
     pub commit_timeout: Duration,
+    /// A connection that has not completed its CONNECT (and sign-in) this long after it was
+    /// accepted is closed.
+    pub connect_timeout: Duration,
+    /// Connections per source address, in their handshake and in all (see `gate.rs`).
+    pub limits: Limits,
 }
 
 impl BrokerConfig {
@@ -60,6 +74,8 @@ impl BrokerConfig {
             max_packet_size: 1024 * 1024,
             max_inflight: 1024,
             commit_timeout: Duration::from_secs(30),
+            connect_timeout: CONNECT_TIMEOUT,
+            limits: Limits::default(),
         }
     }
 }
@@ -83,6 +99,7 @@ pub struct Broker {
     local_addr: SocketAddr,
     task: JoinHandle<()>,
     uplink: Option<Arc<Uplink>>,
+    gate: Arc<Gate>,
 }
 
 impl Broker {
@@ -114,7 +131,8 @@ impl Broker {
         config: &BrokerConfig,
         uplink: Option<Arc<Uplink>>,
     ) -> Result<Broker, BrokerError> {
-        let (listener, local_addr) = bind(config)?;
+        let gate = Gate::new(config.limits);
+        let (listener, local_addr) = bind(config, &gate)?;
         let scx = ServerContext::new().build().await;
         *scx.extends.retain.write().await = Box::new(MemoryRetain(DefaultRetainStorage::new()));
         *scx.extends.shared_subscription.write().await = Box::new(AnyMember);
@@ -138,6 +156,12 @@ impl Broker {
                 }),
             )
             .await;
+        register
+            .add(
+                Type::ClientConnected,
+                Box::new(SignIns { gate: gate.clone() }),
+            )
+            .await;
         if let Some(uplink) = uplink.clone() {
             // Last wills do not pass the publish check (they were checked at connect).
             register
@@ -156,11 +180,17 @@ impl Broker {
             local_addr,
             task,
             uplink,
+            gate,
         })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
+    }
+
+    /// Connections open now, in their handshake and signed in.
+    pub fn connections(&self) -> Counts {
+        self.gate.total()
     }
 }
 
@@ -173,7 +203,14 @@ impl Drop for Broker {
     }
 }
 
-fn bind(config: &BrokerConfig) -> Result<(rmqtt::net::Listener, SocketAddr), BrokerError> {
+fn bind(
+    config: &BrokerConfig,
+    gate: &Arc<Gate>,
+) -> Result<(rmqtt::net::Listener, SocketAddr), BrokerError> {
+    let admission = {
+        let gate = gate.clone();
+        Admission::new(move |peer| gate.admit(peer).ok().map(|p| Box::new(p) as Permit))
+    };
     let builder = |addr: SocketAddr| {
         Builder::new()
             .name("mqtt")
@@ -185,6 +222,8 @@ fn bind(config: &BrokerConfig) -> Result<(rmqtt::net::Listener, SocketAddr), Bro
             .session_expiry_interval(Duration::from_secs(2 * 3600))
             .message_expiry_interval(Duration::from_secs(24 * 3600))
             .reuseaddr(Some(true))
+            .handshake_timeout(config.connect_timeout)
+            .admission(admission.clone())
     };
     let first = builder(config.addr).bind().and_then(|l| l.tcp());
     let err = match first {
@@ -421,6 +460,23 @@ impl Handler for Acl {
     }
 }
 
+/// Tells the gate when a connection has signed in, so it counts as established from then on.
+struct SignIns {
+    gate: Arc<Gate>,
+}
+
+#[async_trait]
+impl Handler for SignIns {
+    async fn hook(&self, param: &Parameter, acc: Option<HookResult>) -> ReturnType {
+        if let Parameter::ClientConnected(s) = param
+            && let Some(peer) = s.id.remote_addr
+        {
+            self.gate.signed_in(peer);
+        }
+        (true, acc)
+    }
+}
+
 /// A gateway's last will (its offline status) is ingested too, as the broker publishes it.
 struct Wills {
     uplink: Arc<Uplink>,
@@ -443,76 +499,4 @@ impl Handler for Wills {
 fn refused(s: &Session, what: &'static str, topic: &str) {
     metrics::counter!("portal_mqtt_acl_refused_total", "action" => what).increment(1);
     tracing::info!(client = %s.id.client_id, what, topic, "MQTT ACL refused");
-}
-
-/// Retained messages kept in memory (a gateway's retained status survives until the broker
-/// restarts; the database holds the durable online state).
-struct MemoryRetain(DefaultRetainStorage);
-
-#[async_trait]
-impl RetainStorage for MemoryRetain {
-    fn enable(&self) -> bool {
-        true
-    }
-
-    async fn set(
-        &self,
-        topic: &TopicName,
-        retain: Retain,
-        expiry_interval: Option<Duration>,
-    ) -> rmqtt::Result<()> {
-        self.0
-            .set_with_timeout(topic, retain, expiry_interval)
-            .await
-    }
-
-    async fn get(&self, topic_filter: &TopicFilter) -> rmqtt::Result<Vec<(TopicName, Retain)>> {
-        self.0.get_message(topic_filter).await
-    }
-
-    async fn count(&self) -> isize {
-        self.0.count().await
-    }
-
-    async fn max(&self) -> isize {
-        self.0.max().await
-    }
-}
-
-/// Shared subscriptions (`$share/{group}/...`): each message goes to one member of the group,
-/// an online one when there is one, spread at random.
-struct AnyMember;
-
-#[async_trait]
-impl SharedSubscription for AnyMember {
-    fn is_supported(&self) -> bool {
-        true
-    }
-
-    async fn choice(
-        &self,
-        _scx: &ServerContext,
-        _group: &SharedGroup,
-        _publisher: &Id,
-        _topic: &TopicName,
-        members: &[(
-            NodeId,
-            rmqtt::types::ClientId,
-            SubscriptionOptions,
-            Option<Vec<SubscriptionIdentifier>>,
-            Option<IsOnline>,
-        )],
-    ) -> Option<(usize, IsOnline)> {
-        if members.is_empty() {
-            return None;
-        }
-        let start = rand::random::<usize>() % members.len();
-        let online = (0..members.len())
-            .map(|i| (start + i) % members.len())
-            .find(|&i| members[i].4.unwrap_or(true));
-        Some(match online {
-            Some(i) => (i, true),
-            None => (start, false),
-        })
-    }
 }

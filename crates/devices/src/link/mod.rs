@@ -14,8 +14,10 @@
 
 pub mod acl;
 mod broker;
+mod broker_extensions;
 mod client;
 mod dispatch;
+pub mod gate;
 pub mod parse;
 mod replies;
 mod uplink;
@@ -26,7 +28,7 @@ use std::{
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
-pub use broker::{Broker, BrokerConfig, BrokerError};
+pub use broker::{Broker, BrokerConfig, BrokerError, CONNECT_TIMEOUT};
 pub use client::{ClientConfig, LinkClient, LinkStats};
 pub use dispatch::{DispatchError, Dispatcher};
 pub use replies::{status_of as reply_status, sync_ended_upgrades, sync_upgrade, upgrade_update};

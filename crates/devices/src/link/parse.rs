@@ -29,8 +29,8 @@ pub enum DropReason {
     Malformed,
     /// A `v` this portal does not speak.
     UnsupportedVersion,
-    /// Read, but refused by ingest for good (unknown gateway, a device of another gateway,
-    /// impossible values): sending it again would not help.
+    /// Read, but refused by ingest for good (unknown gateway, a timestamp out of range, too
+    /// many devices): sending it again would not help.
     Refused,
 }
 

@@ -3,7 +3,11 @@
 
 #![allow(dead_code)]
 
-use std::{net::SocketAddr, time::Duration};
+use std::{
+    io,
+    net::{Ipv4Addr, SocketAddr},
+    time::Duration,
+};
 
 use devices::{
     link::{
@@ -13,7 +17,12 @@ use devices::{
 };
 use rumqttc::{AsyncClient, ConnectionError, Event, Incoming, LastWill, MqttOptions, Publish, QoS};
 use store::{Store, telemetry::GatewayStatusUpdate};
-use tokio::{sync::mpsc, task::JoinHandle};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{TcpSocket, TcpStream},
+    sync::mpsc,
+    task::JoinHandle,
+};
 
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -103,12 +112,23 @@ pub async fn harness(
     gateways: &[(&str, &str)],
     answer: Answer,
 ) -> Result<Harness, Box<dyn std::error::Error>> {
+    harness_with(gateways, answer, BrokerConfig::new(loopback(0))).await
+}
+
+/// [`harness`] with an embedded broker configured as given.
+pub async fn harness_with(
+    gateways: &[(&str, &str)],
+    answer: Answer,
+    broker: BrokerConfig,
+) -> Result<Harness, Box<dyn std::error::Error>> {
     let store = store::testing::sqlite().await?;
     for (sn, key) in gateways {
         store.create_gateway(sn, key, "", now_ms()).await?;
     }
     let (tx, seen) = fake_ingest(store.clone(), answer);
-    let link = Link::start(store.clone(), link_config("portal-test"), tx).await?;
+    let mut config = link_config("portal-test");
+    config.broker = BrokerChoice::Embedded(broker);
+    let link = Link::start(store.clone(), config, tx).await?;
     let addr = link.broker_addr().ok_or("no broker")?;
     if !link.client.ready(WAIT).await {
         return Err("portal client not ready".into());
@@ -133,6 +153,15 @@ impl Harness {
                 return Some(r);
             }
         }
+    }
+
+    /// Connections to the embedded broker now, by phase.
+    pub fn connections(&self) -> devices::link::gate::Counts {
+        self.link
+            .broker
+            .as_ref()
+            .map(devices::link::Broker::connections)
+            .unwrap_or_default()
     }
 
     pub async fn portal_secret(&self) -> Result<String, Box<dyn std::error::Error>> {
@@ -272,3 +301,63 @@ pub fn publish_of(i: Incoming) -> Option<Publish> {
 }
 
 pub const PORTAL: &str = PORTAL_USER;
+
+/// A TCP connection to `addr` from the loopback source address `from` (Linux routes all of
+/// 127/8 to the loopback interface, so a test can play several peers).
+pub async fn tcp_from(from: Ipv4Addr, addr: SocketAddr) -> io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::from((from, 0)))?;
+    socket.connect(addr).await
+}
+
+/// Whether the peer closed `s` (end of stream or reset) within `within`; a connection that
+/// stays silent that long is open.
+pub async fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
+    let mut buf = [0u8; 64];
+    loop {
+        match tokio::time::timeout(within, s.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            // Whatever the broker sent (a CONNACK), the question is whether it closes after.
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+/// Signs in on a raw connection with an MQTT 3.1.1 CONNECT (client id and user name `sn`,
+/// password `key`, clean session) and answers the CONNACK's return code.
+pub async fn sign_in_raw(s: &mut TcpStream, sn: &str, key: &str) -> io::Result<u8> {
+    let mut body = Vec::new();
+    let string = |body: &mut Vec<u8>, text: &str| {
+        body.extend_from_slice(&u16::try_from(text.len()).unwrap_or(0).to_be_bytes());
+        body.extend_from_slice(text.as_bytes());
+    };
+    string(&mut body, "MQTT");
+    // Level 4, flags: user name, password, clean session; keep alive 30 s.
+    body.extend_from_slice(&[4, 0xC2, 0, 30]);
+    string(&mut body, sn);
+    string(&mut body, sn);
+    string(&mut body, key);
+    let length = u8::try_from(body.len())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "CONNECT too long"))?;
+    let mut packet = vec![0x10, length];
+    packet.extend_from_slice(&body);
+    s.write_all(&packet).await?;
+    let mut connack = [0u8; 4];
+    tokio::time::timeout(WAIT, s.read_exact(&mut connack))
+        .await
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "no CONNACK"))??;
+    Ok(connack[3])
+}
+
+/// Waits until `done` holds, checking every 20 ms; false after `within`.
+pub async fn eventually(within: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = tokio::time::Instant::now() + within;
+    while tokio::time::Instant::now() < until {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
