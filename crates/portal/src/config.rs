@@ -9,6 +9,10 @@ use std::{
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
+/// The log filter unless `PORTAL_LOG` says otherwise. rmqtt writes an `info` line for every
+/// connection it opens or closes, which a flood of idle sockets would turn into a flood of log.
+pub const DEFAULT_LOG: &str = "info,rmqtt=warn,rmqtt_net=warn";
+
 #[derive(Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
@@ -85,7 +89,7 @@ impl Default for Config {
             smtp_password: String::new(),
             smtp_from: "portal@localhost".into(),
             smtp_security: "starttls".into(),
-            log: "info".into(),
+            log: DEFAULT_LOG.into(),
             mqtt_embedded: true,
             mqtt_addr: "127.0.0.1:1883".into(),
             mqtt_addr_fallback: true,

@@ -13,7 +13,7 @@ use crate::{admin, config::Config};
 
 pub fn init_tracing(filter: &str) {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(crate::config::DEFAULT_LOG));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
 }
 
