@@ -151,6 +151,7 @@ pub(crate) fn viewer(visibility: PlantVisibility, reader: UserId) -> (i64, Optio
 }
 
 impl Store {
+    /// A plant without a tariff, in its owner's name (see [`Store::create_plant_with_tariff`]).
     pub async fn create_plant(
         &self,
         owner: UserId,
@@ -159,36 +160,16 @@ impl Store {
         f: &PlantFields,
         now: i64,
     ) -> Result<i64> {
-        Ok(scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO plants (name, owner_id, company_id, created_by, plant_type, total_power, \
-             join_date, currency, timezone, address, lon, lat, image_url, thumb_url, principal, \
-             phone, email, installer, invest, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, \
-             $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20) \
-             RETURNING id",
-            &f.name,
-            owner.0,
-            company.map(|c| c.0),
-            created_by.0,
-            f.plant_type,
-            f.total_power,
-            &f.join_date,
-            &f.currency,
-            &f.timezone,
-            &f.address,
-            f.lon,
-            f.lat,
-            &f.image_url,
-            &f.thumb_url,
-            &f.principal,
-            &f.phone,
-            &f.email,
-            &f.installer,
-            f.invest,
+        self.create_plant_with_tariff(&crate::offers::NewPlant {
+            owner,
+            company,
+            created_by,
+            offered_to: None,
+            fields: f,
+            charges: &[],
             now,
-        )?)
+        })
+        .await
     }
 
     /// One plant as `reader` sees it (with how it is shared with them), or `None`.
