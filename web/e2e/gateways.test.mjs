@@ -106,6 +106,54 @@ describe('gateways', () => {
     await context.close();
   });
 
+  it('shows the key only to those who may edit the gateway, and rotates it', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    const list = await waitForGateways(page);
+    assert.ok(
+      list.infos.every((g) => g.key === null),
+      'a list never carries a key',
+    );
+    const target = list.infos.find((g) => g.sn.endsWith('000003')) ?? list.infos[0];
+    const before = await api(page, `/api/v1/gateway/${target.id}`);
+    const oldKey = before.data.key;
+    assert.ok(oldKey, 'the owner may edit the gateway');
+
+    await page.goto(`${server.url}/device/gateway/${target.id}`);
+    const value = page.getByTestId('gateway-key-value');
+    await value.waitFor();
+    assert.ok(!(await value.innerText()).includes(oldKey), 'hidden until asked');
+    await page.getByTestId('gateway-key-toggle').click();
+    await value.filter({ hasText: oldKey }).waitFor();
+
+    const rotatedAt = Date.now();
+    await page.getByTestId('gateway-key-rotate').click();
+    await page.locator('#gateway-key-rotate-ok').click();
+    await page.getByText('The gateway has taken its new key').waitFor({ timeout: 20_000 });
+    const after = await api(page, `/api/v1/gateway/${target.id}`);
+    assert.equal(after.data.key.length, 16);
+    assert.notEqual(after.data.key, oldKey);
+    await value.filter({ hasText: after.data.key }).waitFor();
+
+    // the simulated gateway signs in again with its new key and keeps reporting
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const g = await api(page, `/api/v1/gateway/${target.id}`);
+      const seen = g.data.devices.map((d) => Date.parse(d.lastSeen ?? 0));
+      if (g.data.status === 1 && seen.some((t) => t > rotatedAt)) break;
+      assert.ok(Date.now() < deadline, `the gateway did not report after rotation: ${g.data}`);
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+    await context.close();
+
+    // another owner learns nothing: the gateway answers like a missing one
+    const other = await newPage(browser);
+    await signIn(other.page, server.url, USERS.owner);
+    const r = await api(other.page, `/api/v1/gateway/${target.id}`);
+    assert.equal(r.code, 305);
+    await other.context.close();
+  });
+
   it('lets the administrator download the list and shows another owner nothing', async () => {
     const admin = await newPage(browser);
     await signIn(admin.page, server.url, USERS.admin);
