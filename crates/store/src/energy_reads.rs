@@ -1,10 +1,11 @@
 //! Set-based reads for plant lists: one query per page of plants (not one per plant) for the
 //! latest inverter values and the PV energy of today and of all time. The plant list of 50
-//! plants stays a handful of queries whatever the page holds.
+//! plants stays a handful of queries whatever the page holds. Also the thinned sample read of
+//! the day charts, whose cost does not grow with the upload rate.
 
 use sqlx::AssertSqlSafe;
 
-use crate::{Db, Result, Store};
+use crate::{Db, Result, Store, telemetry::SampleRow};
 
 /// The latest sample of one device of a plant.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -12,6 +13,9 @@ pub struct PlantDeviceSample {
     pub plant_id: i64,
     pub device_id: i64,
     pub family: String,
+    /// The upload cycle (s) of the device's gateway (the gateways' default when it has none):
+    /// what tells a fresh reading from a stale one.
+    pub upload_cycle: i64,
     pub ts: i64,
     pub payload: String,
 }
@@ -71,8 +75,10 @@ impl Store {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT d.plant_id, l.device_id, d.family, l.ts, l.payload FROM devices d \
-             JOIN device_latest l ON l.device_id = d.id WHERE d.plant_id IN ({}) \
+            "SELECT d.plant_id, l.device_id, d.family, COALESCE(g.upload_cycle, 300) AS upload_cycle, \
+             l.ts, l.payload FROM devices d \
+             JOIN device_latest l ON l.device_id = d.id \
+             LEFT JOIN gateways g ON g.id = d.gateway_id WHERE d.plant_id IN ({}) \
              ORDER BY d.plant_id, l.device_id",
             placeholders(1, plants.len())
         );
@@ -119,6 +125,33 @@ impl Store {
             placeholders(2, plants.len())
         );
         Ok(with_ids!(self, PlantTotalEnergy, sql, [metric], plants))
+    }
+
+    /// A device's samples with `from <= ts < to`, at most one per `bucket_ms` (the first of
+    /// each bucket, counted from `from`), oldest first. A day chart reads at most one point a
+    /// minute whether the gateway uploads every 5 minutes or every 5 seconds, so a whole day
+    /// fits in a bounded answer instead of being cut off at a row limit.
+    pub async fn samples_thinned(
+        &self,
+        device: i64,
+        from: i64,
+        to: i64,
+        bucket_ms: i64,
+    ) -> Result<Vec<SampleRow>> {
+        Ok(rows!(
+            self,
+            fetch_all,
+            SampleRow,
+            "SELECT s.device_id, s.ts, s.payload FROM samples s \
+             JOIN (SELECT MIN(ts) AS ts FROM samples \
+                   WHERE device_id = $1 AND ts >= $2 AND ts < $3 \
+                   GROUP BY (ts - $2) / $4) b ON b.ts = s.ts \
+             WHERE s.device_id = $1 ORDER BY s.ts",
+            device,
+            from,
+            to,
+            bucket_ms.max(1)
+        )?)
     }
 }
 

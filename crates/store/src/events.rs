@@ -1,5 +1,10 @@
-//! Device events (warnings and faults that open and close) and the inputs and outputs of the
-//! periodic status job. At most one event per (device, code) is open at a time.
+//! Device events (faults, warnings and notices that open and close) and the inputs and outputs
+//! of the periodic status job. At most one event per (device, code) is open at a time.
+//!
+//! Events of one occurrence share an `occurrence_id` (the id of the occurrence's first event):
+//! the same code on the same plant while an earlier one is still open, or within
+//! [`OCCURRENCE_WINDOW_MS`] of its end. A grid outage seen by the ten inverters behind one
+//! gateway is then one occurrence of ten events, and the screens show it as one row.
 
 use crate::{Db, Result, Store};
 
@@ -40,15 +45,37 @@ pub struct DeviceStatusInput {
     pub upgrading: bool,
     pub status: i64,
     pub online: bool,
-    /// 0 none, 1 warning, 2 fault: the worst open event.
+    /// 0 none (or notices only), 1 warning, 2 fault: the worst open event.
     pub worst_event: i64,
 }
 
 const EVENT_COLUMNS: &str = "id, device_id, plant_id, code, severity, opened_at, closed_at";
 
+/// How long after an occurrence ended the same code on the same plant still belongs to it: two
+/// upload cycles of the default five minutes, so devices behind several gateways of a plant,
+/// or one that reports a little late, join the occurrence instead of starting another.
+pub const OCCURRENCE_WINDOW_MS: i64 = 10 * 60_000;
+
+/// Where the occurrence an opening event joins is looked up: the newest occurrence of code `$2`
+/// on plant `$1` (other than the new event `$3`), if it still has an open event or ended at or
+/// after `$4`, and began no later than `$5`; else the new event starts its own (`$3`).
+const JOIN_OCCURRENCE: &str = "SELECT CAST(COALESCE((\
+    SELECT o.occurrence_id FROM events o \
+    WHERE o.plant_id = $1 AND o.code = $2 AND o.id <> $3 AND o.occurrence_id = (\
+        SELECT MAX(m.occurrence_id) FROM events m \
+        WHERE m.plant_id = $1 AND m.code = $2 AND m.id <> $3) \
+    GROUP BY o.occurrence_id \
+    HAVING (SUM(CASE WHEN o.closed_at IS NULL THEN 1 ELSE 0 END) > 0 OR MAX(o.closed_at) >= $4) \
+       AND MIN(o.opened_at) <= $5\
+    ), $3) AS BIGINT)";
+
+/// Namespace of the PostgreSQL advisory lock that serialises openings on one plant.
+const OCCURRENCE_LOCK: i32 = 0x4556_4e54; // "EVNT"
+
 impl Store {
     /// Opens an event unless one with this code is already open for the device; answers
-    /// whether it opened a new one.
+    /// whether it opened a new one. The new event joins its plant's occurrence of the same code
+    /// (see the module's rule) or starts one.
     pub async fn open_event(
         &self,
         device: i64,
@@ -57,17 +84,54 @@ impl Store {
         severity: &str,
         at: i64,
     ) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "INSERT INTO events (device_id, plant_id, code, severity, opened_at) \
+        let insert = "INSERT INTO events (device_id, plant_id, code, severity, opened_at) \
              VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (device_id, code) WHERE closed_at IS NULL DO NOTHING",
-            device,
-            plant,
-            code,
-            severity,
-            at
-        )? == 1)
+             ON CONFLICT (device_id, code) WHERE closed_at IS NULL DO NOTHING";
+        let new_id = "SELECT CAST(MAX(id) AS BIGINT) FROM events \
+             WHERE device_id = $1 AND code = $2 AND closed_at IS NULL";
+        let opened = in_tx!(self, |tx, sqlite| {
+            if !sqlite && let Some(p) = plant {
+                // Two gateways of one plant report the same outage at once: the second
+                // opening must see the first one's occurrence.
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "SELECT pg_advisory_xact_lock($1, CAST($2 AS INTEGER))",
+                    OCCURRENCE_LOCK,
+                    p.rem_euclid(i64::from(i32::MAX))
+                )?;
+            }
+            // On SQLite the write comes first: it takes the database's write lock, so the
+            // lookup below cannot race another opening.
+            if tx_exec!(tx, sqlite, insert, device, plant, code, severity, at)? == 0 {
+                false
+            } else {
+                let id = tx_scalar!(tx, sqlite, i64, new_id, device, code)?;
+                let occurrence = match plant {
+                    Some(p) => tx_scalar!(
+                        tx,
+                        sqlite,
+                        i64,
+                        JOIN_OCCURRENCE,
+                        p,
+                        code,
+                        id,
+                        at - OCCURRENCE_WINDOW_MS,
+                        at + OCCURRENCE_WINDOW_MS
+                    )?,
+                    None => id,
+                };
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE events SET occurrence_id = $2 WHERE id = $1",
+                    id,
+                    occurrence
+                )?;
+                true
+            }
+        });
+        Ok(opened)
     }
 
     /// Closes the open event of this code, if any; answers whether one was closed. A close
@@ -138,7 +202,7 @@ impl Store {
             DeviceStatusInput,
             "SELECT d.id, d.plant_id, d.last_seen, COALESCE(g.upload_cycle, 300) AS upload_cycle, \
              d.upgrading, d.status, d.online, \
-             CAST(COALESCE((SELECT MAX(CASE WHEN e.severity = 'fault' THEN 2 ELSE 1 END) \
+             CAST(COALESCE((SELECT MAX(CASE e.severity WHEN 'fault' THEN 2 WHEN 'info' THEN 0 ELSE 1 END) \
                 FROM events e WHERE e.device_id = d.id AND e.closed_at IS NULL), 0) AS BIGINT) \
                AS worst_event \
              FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id ORDER BY d.id"

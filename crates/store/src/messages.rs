@@ -1,23 +1,30 @@
 //! Events as a viewer reads them, and messages. The event screens, the plant overview's event
-//! list and counts, and the caller's messages all read events through here, so the visibility
-//! rule (the plant's own rule, see `plants::VISIBLE`) lives in one place. Messages are not
-//! stored: they are the recent events of the plants a user can see (the caller says since when),
-//! and only what the user has read is kept (`message_reads` per event, `message_marks` for
-//! "everything up to this event id").
+//! list and counts, and the caller's messages all read events through here or through
+//! `occurrences`, so the visibility rule (the plant's own rule, see `plants::VISIBLE`) lives in
+//! one place. Messages are not stored: they are the warning and fault occurrences of the plants
+//! a user can see that began recently (the caller says since when) or are still open; only what
+//! the user has read is kept (`message_reads` per occurrence, `message_marks` for "everything
+//! up to this event id"). A message is unread while its occurrence is open and the user has not
+//! read it: a recovery resolves it, and notices are never messages.
 
 use domain::{ids::UserId, policy::PlantVisibility};
 
-use crate::{Result, Store};
+use crate::{
+    Result, Store,
+    occurrences::{FROM, HAS_OPEN, LEADER, OccurrenceRow},
+};
 
 /// An event with its device and plant, as lists and messages show it. The device may have
 /// been deleted since (history outlives devices): its columns are then `None`.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EventListRow {
     pub id: i64,
+    /// The occurrence the event is part of (`occurrences`).
+    pub occurrence_id: i64,
     pub device_id: i64,
     pub plant_id: Option<i64>,
     pub code: String,
-    /// `warning` or `fault`.
+    /// `info`, `warning` or `fault`.
     pub severity: String,
     pub opened_at: i64,
     pub closed_at: Option<i64>,
@@ -40,7 +47,7 @@ pub struct VisibleEventFilter {
     /// `inverter`, `meter`, `battery` or `weather_station`.
     pub family: Option<String>,
     pub type_code: Option<i64>,
-    /// `warning` or `fault`.
+    /// `info`, `warning` or `fault`.
     pub severity: Option<String>,
     /// `Some(true)` open only, `Some(false)` closed only.
     pub open: Option<bool>,
@@ -52,30 +59,24 @@ pub struct VisibleEventFilter {
     pub offset: i64,
 }
 
-/// Open events per severity.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EventCounts {
-    pub warning: i64,
-    pub fault: i64,
-}
-
-/// A message: an event and whether the user has read it.
-#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+/// A message: an occurrence and whether the user has read it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct MessageRow {
-    #[sqlx(flatten)]
-    pub event: EventListRow,
-    #[sqlx(rename = "is_read")]
+    pub occurrence: OccurrenceRow,
+    /// The user opened it (or marked everything read since).
     pub read: bool,
 }
 
-const COLUMNS: &str = "e.id, e.device_id, e.plant_id, e.code, e.severity, e.opened_at, \
+impl MessageRow {
+    /// Needs the user's attention: still open and not read.
+    pub fn unread(&self) -> bool {
+        self.occurrence.closed_at.is_none() && !self.read
+    }
+}
+
+pub(crate) const COLUMNS: &str = "e.id, COALESCE(e.occurrence_id, e.id) AS occurrence_id, e.device_id, e.plant_id, e.code, e.severity, e.opened_at, \
     e.closed_at, d.sn AS device_sn, d.family, d.type_code, d.alias AS device_alias, \
     p.name AS plant_name, p.timezone AS plant_timezone";
-
-/// `$1`-`$3` as in `plants::VISIBLE`.
-const FROM: &str = "FROM events e LEFT JOIN devices d ON d.id = e.device_id \
-    LEFT JOIN plants p ON p.id = e.plant_id \
-    LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
 
 /// `$4`-`$12` of an event listing.
 const FILTER: &str = "($4 IS NULL OR e.plant_id = $4) AND ($5 IS NULL OR UPPER(d.sn) LIKE $5) \
@@ -84,9 +85,16 @@ const FILTER: &str = "($4 IS NULL OR e.plant_id = $4) AND ($5 IS NULL OR UPPER(d
     AND ($10 IS NULL OR (e.closed_at IS NULL) = $10) AND ($11 IS NULL OR e.opened_at >= $11) \
     AND ($12 IS NULL OR e.opened_at < $12)";
 
-/// Whether user `$1` has read event `e`.
-const READ: &str = "(EXISTS (SELECT 1 FROM message_reads r WHERE r.user_id = $1 AND r.event_id = e.id) \
-    OR e.id <= COALESCE((SELECT m.read_through FROM message_marks m WHERE m.user_id = $1), 0))";
+/// Whether user `$1` has read the occurrence whose id is `id`.
+fn read_of(id: &str) -> String {
+    format!(
+        "(EXISTS (SELECT 1 FROM message_reads r WHERE r.user_id = $1 AND r.event_id = {id}) \
+         OR {id} <= COALESCE((SELECT m.read_through FROM message_marks m WHERE m.user_id = $1), 0))"
+    )
+}
+
+/// The severities that are messages (notices are not).
+const MESSAGE_SEVERITIES: &str = "e.severity IN ('warning', 'fault')";
 
 impl Store {
     /// A page of the events `visibility` allows, newest first, with the total before paging.
@@ -145,72 +153,9 @@ impl Store {
         Ok((page, total))
     }
 
-    /// One event by id if `visibility` allows it; another tenant's event reads as missing.
-    pub async fn event_visible(
-        &self,
-        visibility: PlantVisibility,
-        reader: UserId,
-        id: i64,
-    ) -> Result<Option<EventListRow>> {
-        let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {} AND e.id = $4",
-            crate::plants::VISIBLE
-        );
-        Ok(rows!(
-            self,
-            fetch_optional,
-            EventListRow,
-            &sql,
-            user,
-            company,
-            all,
-            id
-        )?)
-    }
-
-    /// Visible events per severity: open ones only (`open_only`), or those opened since `from`;
-    /// of one plant or all.
-    pub async fn event_counts_visible(
-        &self,
-        visibility: PlantVisibility,
-        reader: UserId,
-        plant: Option<i64>,
-        open_only: bool,
-        from: Option<i64>,
-    ) -> Result<EventCounts> {
-        let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let sql = format!(
-            "SELECT e.severity, COUNT(*) {FROM} WHERE {} AND ($4 IS NULL OR e.plant_id = $4) \
-             AND ($5 = FALSE OR e.closed_at IS NULL) AND ($6 IS NULL OR e.opened_at >= $6) \
-             GROUP BY e.severity",
-            crate::plants::VISIBLE
-        );
-        let per = rows!(
-            self,
-            fetch_all,
-            (String, i64),
-            &sql,
-            user,
-            company,
-            all,
-            plant,
-            open_only,
-            from
-        )?;
-        let mut c = EventCounts::default();
-        for (severity, n) in per {
-            match severity.as_str() {
-                "fault" => c.fault += n,
-                _ => c.warning += n,
-            }
-        }
-        Ok(c)
-    }
-
-    /// A page of the reader's messages: the events opened at or after `since` (`unread`:
-    /// `Some(true)` unread only, `Some(false)` read only), newest first, with the total before
-    /// paging.
+    /// A page of the reader's messages: the warning and fault occurrences that began at or
+    /// after `since` or are still open (`unread`: `Some(true)` the unread ones only,
+    /// `Some(false)` the others), newest first, with the total before paging.
     pub async fn messages(
         &self,
         visibility: PlantVisibility,
@@ -221,49 +166,72 @@ impl Store {
         offset: i64,
     ) -> Result<(Vec<MessageRow>, i64)> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let read = read_of("e.id");
         let condition = format!(
-            "{} AND ($4 IS NULL OR (NOT {READ}) = $4) AND e.opened_at >= $5",
+            "{} AND {LEADER} AND {MESSAGE_SEVERITIES} AND (e.opened_at >= $4 OR {HAS_OPEN}) \
+             AND ($5 IS NULL OR ({HAS_OPEN} AND NOT {read}) = $5)",
             crate::plants::VISIBLE
         );
         let sql = format!(
-            "SELECT {COLUMNS}, {READ} AS is_read {FROM} WHERE {condition} \
+            "SELECT e.id, {read} AS is_read {FROM} WHERE {condition} \
              ORDER BY e.opened_at DESC, e.id DESC LIMIT $6 OFFSET $7"
         );
         let page = rows!(
-            self, fetch_all, MessageRow, &sql, user, company, all, unread, since, limit, offset
+            self,
+            fetch_all,
+            (i64, bool),
+            &sql,
+            user,
+            company,
+            all,
+            since,
+            unread,
+            limit,
+            offset
         )?;
-        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {condition}");
+        let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
         let total = scalar!(
-            self, fetch_one, i64, &count_sql, user, company, all, unread, since
+            self, fetch_one, i64, &count_sql, user, company, all, since, unread
         )?;
-        Ok((page, total))
+        let ids: Vec<i64> = page.iter().map(|(id, _)| *id).collect();
+        let rows = self
+            .occurrences(&ids)
+            .await?
+            .into_iter()
+            .map(|occurrence| {
+                let read = page.iter().any(|(id, r)| *id == occurrence.id && *r);
+                MessageRow { occurrence, read }
+            })
+            .collect();
+        Ok((rows, total))
     }
 
-    /// How many messages (events opened at or after `since`) the reader has not read.
+    /// How many messages need the reader's attention: open warning and fault occurrences
+    /// they have not read.
     pub async fn unread_messages(
         &self,
         visibility: PlantVisibility,
         reader: UserId,
-        since: i64,
     ) -> Result<i64> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
-            "SELECT COUNT(*) {FROM} WHERE {} AND e.opened_at >= $4 AND NOT {READ}",
-            crate::plants::VISIBLE
+            "SELECT CAST(COUNT(DISTINCT COALESCE(e.occurrence_id, e.id)) AS BIGINT) {FROM} \
+             WHERE {} AND {MESSAGE_SEVERITIES} AND e.closed_at IS NULL AND NOT {}",
+            crate::plants::VISIBLE,
+            read_of("COALESCE(e.occurrence_id, e.id)")
         );
-        Ok(scalar!(
-            self, fetch_one, i64, &sql, user, company, all, since
-        )?)
+        Ok(scalar!(self, fetch_one, i64, &sql, user, company, all)?)
     }
 
-    /// Marks one message (event) as read by `user` (the caller checked it is visible).
-    pub async fn mark_message_read(&self, user: UserId, event: i64, now: i64) -> Result<()> {
+    /// Marks one message (an occurrence, by its id) as read by `user` (the caller checked it
+    /// is visible).
+    pub async fn mark_message_read(&self, user: UserId, occurrence: i64, now: i64) -> Result<()> {
         exec!(
             self,
             "INSERT INTO message_reads (user_id, event_id, read_at) VALUES ($1, $2, $3) \
              ON CONFLICT (user_id, event_id) DO NOTHING",
             user.0,
-            event,
+            occurrence,
             now
         )?;
         Ok(())

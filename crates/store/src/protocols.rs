@@ -37,6 +37,26 @@ impl Store {
         )? == 1)
     }
 
+    /// Replaces the stored copy of a shipped config that no administrator has edited (still
+    /// `builtin`), with a newer shipped version. Answers whether it did.
+    pub async fn refresh_builtin_protocol(
+        &self,
+        code: &str,
+        name: &str,
+        config: &str,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE protocol_configs SET name = $2, config = $3, updated_at = $4 \
+             WHERE code = $1 AND builtin",
+            code,
+            name,
+            config,
+            now
+        )? == 1)
+    }
+
     /// Creates or replaces a config.
     pub async fn save_protocol(
         &self,

@@ -239,3 +239,44 @@ impl Store {
         )? == 1)
     }
 }
+
+/// When the portal stops waiting for upgrades it no longer hears of (see
+/// [`Store::fail_stalled_upgrades`]); times in milliseconds since the epoch.
+#[derive(Debug, Clone, Copy)]
+pub struct Stalled<'a> {
+    pub now: i64,
+    /// An upgrade of a device whose gateway is offline, silent since before this, failed with
+    /// `gateway_gone`.
+    pub gone_before: i64,
+    /// An upgrade of a device silent since before this, failed with `no_progress`.
+    pub silent_before: i64,
+    /// The same for a gateway's own upgrade (a gateway may reboot to flash).
+    pub gateway_silent_before: i64,
+    pub gateway_gone: &'a str,
+    pub no_progress: &'a str,
+}
+
+impl Store {
+    /// Fails the open upgrade commands whose device stopped answering: behind a gateway that
+    /// is offline, or silent too long. Answers how many; their upgrade rows follow their
+    /// commands (`devices::link::sync_ended_upgrades`).
+    pub async fn fail_stalled_upgrades(&self, s: &Stalled<'_>) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "UPDATE commands SET status = 'failed', updated_at = $1, \
+             result_msg = CASE WHEN device_sn <> gateway_sn AND updated_at < $2 AND gateway_sn IN \
+               (SELECT g.sn FROM gateways g WHERE g.online = FALSE) THEN $5 ELSE $6 END \
+             WHERE kind = 'upgrade' AND status IN ('sent', 'acknowledged') AND ( \
+               (device_sn <> gateway_sn AND updated_at < $2 AND gateway_sn IN \
+                 (SELECT g.sn FROM gateways g WHERE g.online = FALSE)) \
+               OR (device_sn <> gateway_sn AND updated_at < $3) \
+               OR (device_sn = gateway_sn AND updated_at < $4))",
+            s.now,
+            s.gone_before,
+            s.silent_before,
+            s.gateway_silent_before,
+            s.gateway_gone,
+            s.no_progress
+        )?)
+    }
+}
