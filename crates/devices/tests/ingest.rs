@@ -316,7 +316,7 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
             ("1.2.3", Some(-70), 60)
         );
 
-        // A fault bit (F35, no grid) opens a fault event; the plant turns Fault.
+        // A fault bit (F33, AC over-current) opens a fault event; the plant turns Fault.
         let words = |f3: f64| {
             reading(
                 "INVS",
@@ -334,7 +334,7 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
             &tx,
             "GWS",
             now - 60_000,
-            vec![words(4.0), reading("METS", "meter", &[("power", 1.0)])],
+            vec![words(1.0), reading("METS", "meter", &[("power", 1.0)])],
         )
         .await?;
         let inv = s.device_by_sn("INVS").await?.ok_or("inv")?;
@@ -350,7 +350,7 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
                 .iter()
                 .map(|e| (e.code.as_str(), e.severity.as_str()))
                 .collect::<Vec<_>>(),
-            vec![("F35", "fault")]
+            vec![("F33", "fault")]
         );
         refresh_statuses(&s, now).await?;
         assert_eq!(s.device_by_sn("INVS").await?.ok_or("inv")?.status, 3);
@@ -389,7 +389,7 @@ async fn statuses_events_and_status_words_drive_device_and_plant_status() -> Tes
         assert_eq!(total, 2);
         assert!(all.iter().all(|e| e.closed_at.is_some()));
 
-        // Upgrading shows over everything; silence past 15 minutes turns devices offline.
+        // Upgrading shows over everything; silence (here 16 minutes) turns devices offline.
         s.set_device_upgrading(inv.id, true).await?;
         refresh_statuses(&s, now).await?;
         assert_eq!(s.plant_statuses().await?, vec![(plant, 4)]);

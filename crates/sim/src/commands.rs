@@ -193,10 +193,7 @@ pub fn answer(
             None => reply(cmd, BAD_PARAMS, "params must be an object", Json::Null),
         },
         "read_params" => reply(cmd, 0, "", json!(state.params)),
-        "power_on" | "power_off" => {
-            gw.inverter_on = cmd.kind == "power_on";
-            reply(cmd, 0, "", json!({"on": gw.inverter_on}))
-        }
+        "power_on" | "power_off" => power(gw, cmd),
         "restart" => {
             state.restarts += 1;
             reply(cmd, 0, "restarting", json!({"restarts": state.restarts}))
@@ -206,6 +203,21 @@ pub fn answer(
         "modbus_raw" => modbus_raw(cmd, latest, config),
         "rotate_key" => rotate_key(gw, cmd),
         _ => reply(cmd, UNSUPPORTED, "unsupported command", Json::Null),
+    }
+}
+
+/// Switches the inverter the command names on or off; it reports the new state (`power_on`,
+/// `running_state`) and its output from its next upload on.
+fn power(gw: &mut SimGateway, cmd: &Command) -> CommandReply {
+    let on = cmd.kind == "power_on";
+    match gw.inverter_index(&cmd.sn) {
+        Some(k) if gw.model.set_on(k, on) => reply(
+            cmd,
+            0,
+            if on { "switched on" } else { "switched off" },
+            json!({"on": on}),
+        ),
+        _ => reply(cmd, UNSUPPORTED, "not an inverter", Json::Null),
     }
 }
 
@@ -341,14 +353,22 @@ mod tests {
             .data["cap1"],
             "80"
         );
-        answer(
+        let off = answer(
             &mut gw,
             &mut state,
             &cmd("power_off", Json::Null),
             &Values::new(),
             None,
         );
-        assert!(!gw.inverter_on);
+        assert_eq!((off.code, off.data["on"].as_bool()), (0, Some(false)));
+        assert!(!gw.model.is_on(0));
+        let meter = Command {
+            sn: gw.spec.devices[1].sn.clone(),
+            ..cmd("power_on", Json::Null)
+        };
+        let refused = answer(&mut gw, &mut state, &meter, &Values::new(), None);
+        assert_eq!(refused.code, UNSUPPORTED, "a meter has no power switch");
+        assert!(!gw.model.is_on(0));
         assert_eq!(
             answer(
                 &mut gw,

@@ -12,6 +12,7 @@ use devices::{
 };
 
 use crate::{
+    battery::{BatterySpec, Bus},
     noise,
     plant::{PlantModel, PlantSpec, Snapshot},
     readings,
@@ -116,12 +117,23 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
             let sn = format!("SIMGW{:06}", i + 1);
             let key = format!("K{:08X}", noise::mix(seed ^ i as u64) as u32);
             let kwp: f64 = [4.5, 30.0, 50.0, 6.0, 8.0, 5.0, 2.0][i % 7];
+            // The inverter's rating, which its model name carries.
+            let rated_kw = kwp.ceil();
+            // HV hybrids (types 94 and 21) run a stack of packs in series.
+            let battery = (!grid_tied).then(|| {
+                let bus = if matches!(type_code, 94 | 21) {
+                    Bus::High
+                } else {
+                    Bus::Low
+                };
+                BatterySpec::sized(bus, (kwp * 2.0).clamp(5.0, 60.0))
+            });
             let mut devices = vec![DeviceSpec {
                 sn: format!("SIMINV{:06}", i + 1),
                 family: Family::Inverter,
                 type_code,
                 protocol: inverter_protocol(type_code),
-                model: format!("SIM-{type_code}-{}K", kwp as i64),
+                model: format!("SIM-{type_code}-{}K", rated_kw as i64),
                 raw: type_code == 2,
                 parent: None,
                 packs: 0,
@@ -136,16 +148,16 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                 parent: None,
                 packs: 0,
             });
-            if !grid_tied {
+            if let Some(b) = battery {
                 devices.push(DeviceSpec {
                     sn: format!("SIMBAT{:06}", i + 1),
                     family: Family::Battery,
                     type_code: 0,
-                    protocol: "bms-lv-stack",
+                    protocol: readings::battery_protocol(b.bus),
                     model: "SIM-BMS".into(),
                     raw: false,
                     parent: Some(devices[0].sn.clone()),
-                    packs: 1 + i % 3,
+                    packs: b.packs,
                 });
             }
             if i % 2 == 0 {
@@ -160,11 +172,6 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     packs: 0,
                 });
             }
-            let battery_kwh = if grid_tied {
-                0.0
-            } else {
-                (kwp * 2.0).clamp(5.0, 60.0)
-            };
             GatewaySpec {
                 sn,
                 key,
@@ -176,8 +183,9 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     tz,
                     pv_kwp: kwp,
                     mppt_count: if phases(type_code) == 3 { 2 } else { 1 + i % 2 },
-                    battery_kwh,
-                    battery_max_kw: (battery_kwh / 2.0).max(2.5),
+                    inverters: 1,
+                    inverter_kw: rated_kw,
+                    battery,
                     daily_load_kwh: kwp * 2.2,
                     fault_rate: 0.01,
                 },
@@ -217,15 +225,17 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
         parent: None,
         packs: 0,
     });
+    // A cabinet of eight 280 Ah packs in series: about 115 kWh at 410 V.
+    let battery = BatterySpec::sized(Bus::High, 110.0);
     devices.push(DeviceSpec {
         sn: format!("SIMBAT{n:06}"),
         family: Family::Battery,
         type_code: 0,
-        protocol: "bms-lv-stack",
+        protocol: readings::battery_protocol(battery.bus),
         model: "SIM-BMS".into(),
         raw: false,
         parent: Some(devices[0].sn.clone()),
-        packs: 3,
+        packs: battery.packs,
     });
     devices.push(DeviceSpec {
         sn: format!("SIMWS{n:06}"),
@@ -248,8 +258,9 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
             tz: chrono_tz::Europe::Madrid,
             pv_kwp: 300.0,
             mppt_count: 2,
-            battery_kwh: 200.0,
-            battery_max_kw: 100.0,
+            inverters: COMMERCIAL_INVERTERS,
+            inverter_kw: 30.0,
+            battery: Some(battery),
             daily_load_kwh: 900.0,
             fault_rate: 0.01,
         },
@@ -261,18 +272,21 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
 pub struct SimGateway {
     pub spec: GatewaySpec,
     pub model: PlantModel,
-    /// Whether the inverter is switched on (power on/off commands).
-    pub inverter_on: bool,
 }
 
 impl SimGateway {
     pub fn new(spec: GatewaySpec) -> SimGateway {
         let model = PlantModel::new(spec.plant.clone());
-        SimGateway {
-            spec,
-            model,
-            inverter_on: true,
-        }
+        SimGateway { spec, model }
+    }
+
+    /// Which of the plant's inverters `sn` is (0 for the first), if it is one.
+    pub fn inverter_index(&self, sn: &str) -> Option<usize> {
+        self.spec
+            .devices
+            .iter()
+            .filter(|d| d.family == Family::Inverter)
+            .position(|d| d.sn == sn)
     }
 
     /// Advances the model and builds the telemetry payload for `at`.
@@ -282,24 +296,18 @@ impl SimGateway {
         dt_secs: f64,
         configs: &[ProtocolConfig],
     ) -> (Snapshot, Telemetry) {
-        let mut snapshot = self.model.step(at, dt_secs);
-        if !self.inverter_on {
-            snapshot.flows.pv_w = 0.0;
-        }
-        let inverters = self
-            .spec
-            .devices
-            .iter()
-            .filter(|d| d.family == Family::Inverter)
-            .count();
-        // Several inverters share the plant; meters, batteries and weather see all of it.
-        let share = (inverters > 1).then(|| snapshot.share(inverters));
+        let snapshot = self.model.step(at, dt_secs);
+        // Each inverter reports its own part; meters, batteries and weather see the plant.
+        let mut inverter = 0;
         let devices = self
             .spec
             .devices
             .iter()
-            .map(|d| match (&share, d.family) {
-                (Some(part), Family::Inverter) => reading(d, part, configs),
+            .map(|d| match d.family {
+                Family::Inverter => {
+                    inverter += 1;
+                    reading(d, &snapshot.inverter(inverter - 1), configs)
+                }
                 _ => reading(d, &snapshot, configs),
             })
             .collect();
@@ -316,14 +324,9 @@ impl SimGateway {
 
 fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig]) -> DeviceReading {
     let values = match d.family {
-        Family::Inverter => readings::inverter(
-            s,
-            1000.0 * s.strings.len() as f64 * 2.5,
-            phases(d.type_code),
-            &d.sn,
-        ),
+        Family::Inverter => readings::inverter(s, phases(d.type_code), &d.sn),
         Family::Meter => readings::meter(s, &d.sn),
-        Family::Battery => readings::battery(s, 10.0, d.packs, &d.sn),
+        Family::Battery => readings::battery(s, &d.sn),
         Family::WeatherStation => readings::weather(s, &d.sn),
     };
     let base = DeviceReading {

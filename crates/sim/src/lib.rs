@@ -5,12 +5,15 @@
 //! The physical model is deterministic for a given seed and time, so the demo can backfill a
 //! year of history and tests can compare stored energy with the model's own totals.
 
+pub mod battery;
 pub mod commands;
+pub mod connection;
 pub mod fleet;
 pub mod gateway;
 pub mod noise;
 pub mod plant;
 pub mod readings;
+pub mod resume;
 pub mod sun;
 
 pub use plant::{PlantModel, PlantSpec, Snapshot};

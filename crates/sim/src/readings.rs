@@ -11,7 +11,10 @@ use devices::{
     report::DeviceReading,
 };
 
-use crate::plant::{Snapshot, round};
+use crate::{
+    battery::Bus,
+    plant::{Snapshot, round},
+};
 
 pub type Values = BTreeMap<String, Value>;
 
@@ -20,20 +23,18 @@ fn num(map: &mut Values, key: &str, v: f64, decimals: i32) {
 }
 
 /// An inverter's realtime values (single- or three-phase hybrid layouts share these keys;
-/// three-phase keys add per-phase splits).
-pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Values {
+/// three-phase keys add per-phase splits). `s` is the inverter's view of its plant
+/// ([`Snapshot::inverter`]). Battery values only when the plant has a battery: a grid-tied
+/// inverter has no battery port to report on.
+pub fn inverter(s: &Snapshot, phases: usize, serial: &str) -> Values {
     let mut m = Values::new();
     let f = s.flows;
     m.insert("serial_number".into(), Value::Text(serial.into()));
-    num(&mut m, "rated_power", rated_w, 0);
+    num(&mut m, "rated_power", s.rated_w, 0);
     num(&mut m, "mppt_count", s.strings.len() as f64, 0);
     num(&mut m, "phase_count", phases as f64, 0);
-    num(
-        &mut m,
-        "running_state",
-        if s.faulted { 4.0 } else { 2.0 },
-        0,
-    );
+    m.insert("power_on".into(), Value::Bool(s.on));
+    num(&mut m, "running_state", running_state(s), 0);
     for (i, (v, a, p)) in s.strings.iter().enumerate() {
         num(&mut m, &format!("pv{}_voltage", i + 1), *v, 1);
         num(&mut m, &format!("pv{}_current", i + 1), *a, 1);
@@ -47,10 +48,6 @@ pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Valu
     num(&mut m, "today_grid_export", s.today.export, 1);
     num(&mut m, "total_grid_import", s.total.import, 1);
     num(&mut m, "total_grid_export", s.total.export, 1);
-    num(&mut m, "today_battery_charge", s.today.charge, 1);
-    num(&mut m, "today_battery_discharge", s.today.discharge, 1);
-    num(&mut m, "total_battery_charge", s.total.charge, 1);
-    num(&mut m, "total_battery_discharge", s.total.discharge, 1);
     num(
         &mut m,
         "today_energy_net",
@@ -66,13 +63,24 @@ pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Valu
     num(&mut m, "grid_power", f.grid_w, 0);
     num(&mut m, "grid_ct_power", f.grid_w, 0);
     num(&mut m, "load_power", f.load_w, 0);
-    num(&mut m, "battery_power", f.battery_w, 0);
-    num(&mut m, "inverter_power", f.pv_w + f.battery_w, 0);
-    num(&mut m, "battery_soc", s.soc, 0);
-    let battery_v = 51.2 + (s.soc - 50.0) * 0.04;
-    num(&mut m, "battery_voltage", battery_v, 2);
-    num(&mut m, "battery_current", f.battery_w / battery_v, 2);
-    num(&mut m, "battery_temperature", s.ambient_c + 5.0, 1);
+    num(&mut m, "inverter_power", f.ac_output_w(), 0);
+    if let Some(b) = &s.battery {
+        num(&mut m, "today_battery_charge", s.today.charge, 1);
+        num(&mut m, "today_battery_discharge", s.today.discharge, 1);
+        num(&mut m, "total_battery_charge", s.total.charge, 1);
+        num(&mut m, "total_battery_discharge", s.total.discharge, 1);
+        num(&mut m, "battery_power", f.battery_w, 0);
+        num(&mut m, "battery_soc", b.soc, 0);
+        num(&mut m, "battery_voltage", b.voltage, 2);
+        // This inverter's part of the bank's current.
+        let amps = if b.voltage > 0.0 {
+            f.battery_w / b.voltage
+        } else {
+            0.0
+        };
+        num(&mut m, "battery_current", amps, 2);
+        num(&mut m, "battery_temperature", s.ambient_c + 5.0, 1);
+    }
     num(&mut m, "inverter_temperature", s.module_c * 0.6 + 15.0, 1);
     num(&mut m, "dc_temperature", s.module_c * 0.5 + 14.0, 1);
     num(&mut m, "grid_frequency", 50.0, 2);
@@ -96,14 +104,14 @@ pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Valu
             num(
                 &mut m,
                 &format!("inverter_power_l{l}"),
-                (f.pv_w + f.battery_w) * share,
+                f.ac_output_w() * share,
                 0,
             );
             num(&mut m, &format!("inverter_voltage_l{l}"), phase_v, 1);
             num(
                 &mut m,
                 &format!("inverter_current_l{l}"),
-                (f.pv_w + f.battery_w) * share / phase_v,
+                f.ac_output_w() * share / phase_v,
                 1,
             );
             num(&mut m, &format!("load_voltage_l{l}"), phase_v, 1);
@@ -122,16 +130,34 @@ pub fn inverter(s: &Snapshot, rated_w: f64, phases: usize, serial: &str) -> Valu
     m
 }
 
+/// Deye's running state: 0 standby (switched off), 2 normal, 4 fault.
+fn running_state(s: &Snapshot) -> f64 {
+    if !s.on {
+        0.0
+    } else if s.faulted {
+        4.0
+    } else {
+        2.0
+    }
+}
+
 /// Faults the simulated inverter trips with (Fnn of the Deye fault word).
 const FAULT_CODES: [u32; 4] = [13, 35, 41, 56];
+
+/// F35, "No AC grid": a grid outage, which every inverter of a plant sees at once.
+pub const GRID_LOSS: u32 = 35;
+
+/// The fault a trip starting in `hour` (hours since the epoch) raises.
+pub fn fault_code(hour: i64) -> u32 {
+    FAULT_CODES[hour.rem_euclid(FAULT_CODES.len() as i64) as usize]
+}
 
 /// The 64-bit fault word as four 16-bit registers: Fnn is bit nn-1. A trip raises one fault,
 /// chosen by the hour it happens in; a healthy inverter reports zeros, which clears it.
 pub fn fault_words(s: &Snapshot) -> [u16; 4] {
     let mut words = [0u16; 4];
     if s.faulted {
-        let hour = s.at.timestamp().div_euclid(3600) as usize;
-        let bit = FAULT_CODES[hour % FAULT_CODES.len()] - 1;
+        let bit = fault_code(s.at.timestamp().div_euclid(3600)) - 1;
         words[(bit / 16) as usize] |= 1 << (bit % 16);
     }
     words
@@ -156,69 +182,95 @@ pub fn meter(s: &Snapshot, serial: &str) -> Values {
     m
 }
 
-/// The battery stack (master) with its slave packs.
-pub fn battery(s: &Snapshot, capacity_kwh: f64, packs: usize, serial: &str) -> Values {
+/// The shipped BMS config of a battery on `bus`.
+pub fn battery_protocol(bus: Bus) -> &'static str {
+    match bus {
+        Bus::Low => "bms-lv-stack",
+        Bus::High => "bms-hv-stack",
+    }
+}
+
+/// The battery stack (master) with its slave packs, their cells and temperature sensors.
+/// Nothing when the plant has no battery.
+pub fn battery(s: &Snapshot, serial: &str) -> Values {
     let mut m = Values::new();
-    let v = 51.2 + (s.soc - 50.0) * 0.04;
-    let amps = s.flows.battery_w / v;
     m.insert("serial_number".into(), Value::Text(serial.into()));
+    let Some(b) = &s.battery else {
+        return m;
+    };
+    let spec = b.spec;
+    let packs = spec.packs;
     num(&mut m, "pack_count", packs as f64, 0);
-    num(&mut m, "soc", s.soc, 0);
+    num(&mut m, "soc", b.soc, 0);
     num(&mut m, "soh", 98.0, 0);
-    num(&mut m, "voltage", v, 2);
-    num(&mut m, "current", amps, 2);
+    num(&mut m, "voltage", b.voltage, 2);
+    num(&mut m, "current", b.current, 2);
     num(&mut m, "power", s.flows.battery_w, 0);
-    num(&mut m, "temperature_max", s.ambient_c + 6.0, 1);
-    num(&mut m, "temperature_min", s.ambient_c + 4.0, 1);
-    num(&mut m, "cell_voltage_max", v / 16.0 + 0.012, 3);
-    num(&mut m, "cell_voltage_min", v / 16.0 - 0.009, 3);
-    num(&mut m, "cycles", s.battery_cycles.floor(), 0);
-    let full_ah = capacity_kwh * 1000.0 / 51.2;
-    num(&mut m, "capacity_full", full_ah, 0);
-    num(&mut m, "capacity_remaining", full_ah * s.soc / 100.0, 0);
-    num(&mut m, "charge_current_limit", 100.0, 0);
-    num(&mut m, "discharge_current_limit", 100.0, 0);
+    let sensors: Vec<f64> = b.sensors.iter().flatten().copied().collect();
+    let cells: Vec<f64> = b.cells.iter().flatten().copied().collect();
+    num(&mut m, "temperature_max", max(&sensors), 1);
+    num(&mut m, "temperature_min", min(&sensors), 1);
+    num(&mut m, "cell_voltage_max", max(&cells), 3);
+    num(&mut m, "cell_voltage_min", min(&cells), 3);
+    num(&mut m, "cycles", b.cycles.floor(), 0);
+    let full_ah = spec.capacity_ah();
+    num(&mut m, "capacity_full", full_ah, 1);
+    num(&mut m, "capacity_remaining", full_ah * b.soc / 100.0, 1);
+    // 0.5 C each way, in the stack's amps.
+    num(&mut m, "charge_current_limit", full_ah * 0.5, 1);
+    num(&mut m, "discharge_current_limit", full_ah * 0.5, 1);
     m.insert("charging".into(), Value::Bool(s.flows.battery_w < 0.0));
     m.insert("discharging".into(), Value::Bool(s.flows.battery_w > 0.0));
     m.insert("charge_relay_closed".into(), Value::Bool(true));
     m.insert("discharge_relay_closed".into(), Value::Bool(true));
     num(&mut m, "total_charge_energy", s.total.charge, 1);
     num(&mut m, "total_discharge_energy", s.total.discharge, 1);
-    for p in 1..=packs {
+    for (i, (pack_cells, pack_sensors)) in b.cells.iter().zip(&b.sensors).enumerate() {
+        let p = i + 1;
         m.insert(
             format!("pack{p}_serial_number"),
             Value::Text(format!("{serial}-P{p}")),
         );
-        num(&mut m, &format!("pack{p}_soc"), s.soc, 0);
+        num(&mut m, &format!("pack{p}_soc"), b.soc, 0);
         num(&mut m, &format!("pack{p}_soh"), 98.0, 0);
-        num(&mut m, &format!("pack{p}_voltage"), v, 2);
-        num(&mut m, &format!("pack{p}_current"), amps / packs as f64, 2);
-        num(
-            &mut m,
-            &format!("pack{p}_temperature"),
-            s.ambient_c + 5.0,
-            1,
-        );
+        num(&mut m, &format!("pack{p}_voltage"), b.pack_voltage(i), 2);
+        num(&mut m, &format!("pack{p}_current"), b.pack_current(), 2);
+        let mean = pack_sensors.iter().sum::<f64>() / pack_sensors.len().max(1) as f64;
+        num(&mut m, &format!("pack{p}_temperature"), mean, 1);
         num(
             &mut m,
             &format!("pack{p}_cell_voltage_max"),
-            v / 16.0 + 0.012,
+            max(pack_cells),
             3,
         );
         num(
             &mut m,
             &format!("pack{p}_cell_voltage_min"),
-            v / 16.0 - 0.009,
+            min(pack_cells),
             3,
         );
-        num(
-            &mut m,
-            &format!("pack{p}_cycles"),
-            s.battery_cycles.floor(),
-            0,
-        );
+        num(&mut m, &format!("pack{p}_cycles"), b.cycles.floor(), 0);
+        for (c, v) in pack_cells.iter().enumerate() {
+            num(&mut m, &format!("pack{p}_cell{}_voltage", c + 1), *v, 3);
+        }
+        for (k, t) in pack_sensors.iter().enumerate() {
+            num(
+                &mut m,
+                &format!("pack{p}_sensor{}_temperature", k + 1),
+                *t,
+                1,
+            );
+        }
     }
     m
+}
+
+fn max(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::MIN, f64::max)
+}
+
+fn min(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::MAX, f64::min)
 }
 
 pub fn weather(s: &Snapshot, serial: &str) -> Values {
@@ -258,10 +310,13 @@ pub fn raw_reading(config: &ProtocolConfig, values: &Values, base: DeviceReading
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plant::{PlantModel, PlantSpec};
+    use crate::{
+        battery::BatterySpec,
+        plant::{PlantModel, PlantSpec},
+    };
     use chrono::{TimeZone, Utc};
 
-    fn snapshot() -> Snapshot {
+    fn snapshot_on(bus: Bus, packs: usize) -> Snapshot {
         let spec = PlantSpec {
             seed: 1,
             lat: 51.5,
@@ -269,12 +324,23 @@ mod tests {
             tz: chrono_tz::Europe::London,
             pv_kwp: 5.0,
             mppt_count: 2,
-            battery_kwh: 10.0,
-            battery_max_kw: 5.0,
+            inverters: 1,
+            inverter_kw: 5.0,
+            battery: Some(BatterySpec {
+                bus,
+                packs,
+                cell_ah: 100.0,
+            }),
             daily_load_kwh: 10.0,
             fault_rate: 0.0,
         };
-        PlantModel::new(spec).step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
+        PlantModel::new(spec)
+            .step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
+            .inverter(0)
+    }
+
+    fn snapshot() -> Snapshot {
+        snapshot_on(Bus::Low, 2)
     }
 
     #[test]
@@ -291,11 +357,14 @@ mod tests {
         let configs = devices::protocol::shipped().unwrap();
         let config = |code: &str| configs.iter().find(|c| c.code == code).unwrap();
         let s = snapshot();
+        let hv = snapshot_on(Bus::High, 8);
         let cases = [
-            ("deye-hybrid-1ph", inverter(&s, 5000.0, 1, "INV1")),
-            ("deye-hybrid-3ph-lv", inverter(&s, 10000.0, 3, "INV3")),
+            ("deye-hybrid-1ph", inverter(&s, 1, "INV1")),
+            ("deye-hybrid-3ph-lv", inverter(&s, 3, "INV3")),
+            ("deye-hybrid-3ph-hv", inverter(&hv, 3, "INV4")),
             ("meter-3ph", meter(&s, "MTR1")),
-            ("bms-lv-stack", battery(&s, 10.0, 2, "BAT1")),
+            ("bms-lv-stack", battery(&snapshot_on(Bus::Low, 4), "BAT1")),
+            ("bms-hv-stack", battery(&hv, "BAT2")),
             ("weather-station", weather(&s, "WS1")),
         ];
         for (code, values) in cases {
@@ -307,6 +376,46 @@ mod tests {
     }
 
     #[test]
+    fn a_stack_reports_every_cell_and_its_extremes_match_them() {
+        let s = snapshot_on(Bus::High, 3);
+        let v = battery(&s, "BAT");
+        let cells: Vec<f64> = (1..=3)
+            .flat_map(|p| (1..=16).map(move |c| format!("pack{p}_cell{c}_voltage")))
+            .map(|k| v.get(&k).and_then(Value::as_f64).unwrap())
+            .collect();
+        assert_eq!(cells.len(), 48);
+        let get = |k: &str| v.get(k).and_then(Value::as_f64).unwrap();
+        assert_eq!(get("cell_voltage_max"), max(&cells));
+        assert_eq!(get("cell_voltage_min"), min(&cells));
+        // Packs in series: the stack is at the sum of its cells.
+        assert!((get("voltage") - cells.iter().sum::<f64>()).abs() < 0.02);
+        assert!(v.contains_key("pack3_sensor4_temperature"));
+    }
+
+    #[test]
+    fn a_plant_without_a_battery_reports_no_battery_values() {
+        let spec = PlantSpec {
+            seed: 1,
+            lat: 51.5,
+            lon: 0.0,
+            tz: chrono_tz::Europe::London,
+            pv_kwp: 5.0,
+            mppt_count: 1,
+            inverters: 1,
+            inverter_kw: 5.0,
+            battery: None,
+            daily_load_kwh: 10.0,
+            fault_rate: 0.0,
+        };
+        let s = PlantModel::new(spec)
+            .step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
+            .inverter(0);
+        let v = inverter(&s, 1, "INV");
+        assert!(!v.keys().any(|k| k.contains("battery")), "{:?}", v.keys());
+        assert_eq!(v.get("rated_power").and_then(Value::as_f64), Some(5000.0));
+    }
+
+    #[test]
     fn raw_blocks_decode_back_to_the_simulated_values() {
         let configs = devices::protocol::shipped().unwrap();
         let config = configs
@@ -314,7 +423,7 @@ mod tests {
             .find(|c| c.code == "deye-hybrid-1ph")
             .unwrap();
         let s = snapshot();
-        let values = inverter(&s, 5000.0, 1, "INV1");
+        let values = inverter(&s, 1, "INV1");
         let base = DeviceReading {
             sn: "INV1".into(),
             family: "inverter".into(),

@@ -51,6 +51,7 @@ async fn a_simulated_gateway_reports_and_answers_commands_through_a_real_broker(
         },
         interval: Duration::from_millis(300),
         upload_cycle_secs: 300,
+        reboot: sim::gateway::DEFAULT_REBOOT,
     };
     let task = tokio::spawn(run(SimGateway::new(spec), configs, opts, stop_rx));
 

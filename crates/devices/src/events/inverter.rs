@@ -3,6 +3,29 @@
 //! warning code Wnn is bit (nn - 1) of the 32-bit `warning_word`.
 
 use super::Category::{self, *};
+use super::EventSeverity;
+
+/// Fault-word bits that are not device faults. The word is the inverter's "why I am not
+/// producing normally" register, so it also carries state changes and outside conditions:
+/// - notices (nothing to repair): F13 working mode changed, F62 a grid operator's DRM stop;
+/// - alarms (warnings; the inverter waits and reconnects by itself once the grid is back within
+///   limits, and someone may have to look): the grid conditions, and F22 a remote stop someone
+///   ordered.
+///
+/// Every other bit is a fault of the device.
+const NOTICES: [u8; 2] = [13, 62];
+const ALARMS: [u8; 11] = [22, 35, 36, 37, 38, 42, 43, 44, 45, 47, 48];
+
+/// The severity of fault code Fnn.
+pub(super) fn fault_word_severity(n: u8) -> EventSeverity {
+    if NOTICES.contains(&n) {
+        EventSeverity::Info
+    } else if ALARMS.contains(&n) {
+        EventSeverity::Warning
+    } else {
+        EventSeverity::Fault
+    }
+}
 
 /// (number, category, [en, zh, es]) of every fault bit.
 pub(super) const FAULTS: &[(u8, Category, [&str; 3])] = &[

@@ -1,7 +1,7 @@
 //! The event catalogue: per device family, every event code with its meaning, what to do about
-//! it and its severity, in English, Chinese and Spanish. Codes tied to a status word (inverter
-//! fault and warning words, battery alarm and fault words) are opened and closed by ingest from
-//! telemetry; the others arrive as event messages from the gateway.
+//! it and its severity (fault, warning or notice), in English, Chinese and Spanish. Codes tied
+//! to a status word (inverter fault and warning words, battery alarm and fault words) are opened
+//! and closed by ingest from telemetry; the others arrive as event messages from the gateway.
 
 mod inverter;
 mod others;
@@ -12,17 +12,41 @@ use domain::Lang;
 
 use crate::protocol::DeviceFamily;
 
+/// How much an event needs attention: the device statuses' Fault and Warning (the register
+/// maps' "alarm"), and notices: state changes worth recording that need nobody (a working mode
+/// change). Notices neither change a device's status nor count as unread messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EventSeverity {
+    Info,
     Warning,
     Fault,
 }
 
 impl EventSeverity {
+    /// The stored and wire name.
     pub fn key(self) -> &'static str {
         match self {
+            EventSeverity::Info => "info",
             EventSeverity::Warning => "warning",
             EventSeverity::Fault => "fault",
+        }
+    }
+
+    /// The wire level: 1 notice, 2 warning, 3 fault.
+    pub fn level(self) -> i64 {
+        match self {
+            EventSeverity::Info => 1,
+            EventSeverity::Warning => 2,
+            EventSeverity::Fault => 3,
+        }
+    }
+
+    /// From the stored name (anything unknown reads as a warning, the old default).
+    pub fn from_key(key: &str) -> EventSeverity {
+        match key {
+            "info" => EventSeverity::Info,
+            "fault" => EventSeverity::Fault,
+            _ => EventSeverity::Warning,
         }
     }
 }
@@ -167,7 +191,7 @@ static CATALOGUE: LazyLock<Vec<EventDef>> = LazyLock::new(|| {
         all.push(def(
             DeviceFamily::Inverter,
             format!("F{n:02}"),
-            EventSeverity::Fault,
+            inverter::fault_word_severity(n),
             Some(WordBit {
                 key: FAULT_WORDS[usize::from(bit / 16)],
                 bit: bit % 16,
@@ -275,10 +299,10 @@ mod tests {
 
     #[test]
     fn all_64_fault_bits_and_the_known_warning_bits_are_covered() {
-        let faults: Vec<_> = of_family(DeviceFamily::Inverter)
-            .filter(|e| e.severity == EventSeverity::Fault)
+        let fault_word: Vec<_> = of_family(DeviceFamily::Inverter)
+            .filter(|e| e.word.is_some_and(|w| w.key.starts_with("fault_word")))
             .collect();
-        assert_eq!(faults.len(), 64);
+        assert_eq!(fault_word.len(), 64);
         let f64_ = lookup(DeviceFamily::Inverter, "F64").map(|e| e.word);
         assert_eq!(
             f64_,
@@ -302,6 +326,40 @@ mod tests {
                 key: "warning_word",
                 bit: 30
             })
+        );
+    }
+
+    #[test]
+    fn a_fault_word_bit_is_not_always_a_fault() {
+        let severity = |code: &str| lookup(DeviceFamily::Inverter, code).map(|e| e.severity);
+        // A working mode change and a grid operator's stop are notices, not faults.
+        assert_eq!(severity("F13"), Some(EventSeverity::Info));
+        assert_eq!(severity("F62"), Some(EventSeverity::Info));
+        // The grid out of range is an alarm: the inverter waits and reconnects by itself.
+        for code in ["F35", "F36", "F42", "F47", "F48"] {
+            assert_eq!(severity(code), Some(EventSeverity::Warning), "{code}");
+        }
+        // Hardware trouble stays a fault.
+        for code in ["F01", "F02", "F41", "F46", "F56", "F63", "F64"] {
+            assert_eq!(severity(code), Some(EventSeverity::Fault), "{code}");
+        }
+        // The catalogue has every category.
+        for s in [
+            EventSeverity::Info,
+            EventSeverity::Warning,
+            EventSeverity::Fault,
+        ] {
+            assert!(catalogue().iter().any(|e| e.severity == s), "{s:?}");
+            assert_eq!(EventSeverity::from_key(s.key()), s);
+        }
+        assert_eq!(
+            [
+                EventSeverity::Info,
+                EventSeverity::Warning,
+                EventSeverity::Fault
+            ]
+            .map(|s| s.level()),
+            [1, 2, 3]
         );
     }
 

@@ -36,6 +36,7 @@ use super::{
     acl::Identity,
     broker_extensions::{AnyMember, MemoryRetain},
     gate::{Counts, Gate, Limits},
+    takeover::Takeovers,
     uplink::{Outcome, Uplink},
 };
 
@@ -140,6 +141,7 @@ impl Broker {
         let auth = Auth {
             store,
             portal_secret: Arc::from(portal_secret),
+            takeovers: uplink.as_ref().map(|u| u.takeovers.clone()),
         };
         register.add(Type::ClientAuthenticate, Box::new(auth)).await;
         register
@@ -271,6 +273,8 @@ fn identity(id: &Id) -> Option<Identity> {
 struct Auth {
     store: Store,
     portal_secret: Arc<str>,
+    /// Told of every gateway sign-in, so that a connection it replaces lets go at once.
+    takeovers: Option<Arc<Takeovers>>,
 }
 
 impl Auth {
@@ -324,6 +328,9 @@ impl Auth {
             if &**info.client_id() != user {
                 tracing::info!(sn = user, client_id = %info.client_id(), "gateway refused: client id is not its SN");
                 return AuthResult::NotAuthorized;
+            }
+            if let Some(takeovers) = &self.takeovers {
+                takeovers.signed_in(user, info.id());
             }
             Identity::Gateway(user.to_string())
         };
@@ -477,7 +484,10 @@ impl Handler for SignIns {
     }
 }
 
-/// A gateway's last will (its offline status) is ingested too, as the broker publishes it.
+/// A gateway's last will (its offline status) is ingested too, as the broker publishes it;
+/// except the will of a connection that a newer connection of the gateway has replaced (see
+/// `takeover.rs`): rmqtt publishes it as the old connection ends, which can be after the new
+/// one announced itself online, and it would then mark a connected gateway offline.
 struct Wills {
     uplink: Arc<Uplink>,
 }
@@ -489,6 +499,11 @@ impl Handler for Wills {
             && matches!(from.typ(), FromType::LastWill)
             && identity(&from.id).is_some_and(|i| i.may_leave_will(&p.topic))
         {
+            if self.uplink.takeovers.replaced(&from.id.client_id, &from.id) {
+                metrics::counter!("portal_mqtt_replaced_wills_total").increment(1);
+                tracing::info!(client = %from.id.client_id, "last will of a replaced connection ignored");
+                return (true, acc);
+            }
             // Nobody waits for a PUBACK here; a failure is counted and logged by `take`.
             let _ = self.uplink.take(&p.topic, &p.payload).await;
         }

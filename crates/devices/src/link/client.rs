@@ -21,6 +21,7 @@ use tokio::{
 
 use super::{
     acl::UPLINK_LEAVES,
+    heard::Heard,
     parse::{DropReason, Inbound, parse},
     replies,
 };
@@ -127,15 +128,17 @@ pub struct LinkClient {
 impl LinkClient {
     /// Connects (in the background, retrying) and starts handing messages to `tx`.
     pub fn start(config: ClientConfig, store: Store, tx: SubmissionTx) -> LinkClient {
-        LinkClient::start_with_stats(config, store, tx, Arc::default())
+        LinkClient::start_with_stats(config, store, tx, Arc::default(), Arc::default())
     }
 
-    /// Like [`LinkClient::start`], counting into `stats` (shared with an ingesting broker).
+    /// Like [`LinkClient::start`], counting into `stats` (shared with an ingesting broker) and
+    /// noting when gateways were heard from in `heard` (written by the [`super::Link`]).
     pub(crate) fn start_with_stats(
         config: ClientConfig,
         store: Store,
         tx: SubmissionTx,
         stats: Arc<LinkStats>,
+        heard: Arc<Heard>,
     ) -> LinkClient {
         let mut options = MqttOptions::new(&config.client_id, &config.host, config.port);
         options
@@ -167,6 +170,7 @@ impl LinkClient {
             stats: stats.clone(),
             redeliver,
             redeliver_after: config.redeliver_after,
+            heard,
         };
         let forwarder = tokio::spawn(handler.run(queue_rx));
         LinkClient {
@@ -280,6 +284,7 @@ struct Handler {
     stats: Arc<LinkStats>,
     redeliver: Arc<Notify>,
     redeliver_after: Duration,
+    heard: Arc<Heard>,
 }
 
 impl Handler {
@@ -303,6 +308,7 @@ impl Handler {
         };
         self.stats.accepted.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("portal_mqtt_messages_total").increment(1);
+        super::uplink::note(&self.heard, &gateway_sn, &inbound);
         match inbound {
             Inbound::Reply(reply) => {
                 match replies::record(&self.store, &gateway_sn, &reply).await {

@@ -11,9 +11,42 @@ use store::{
 
 use crate::report::{Command, PAYLOAD_VERSION, topic};
 
+/// An upgrade behind a gateway that is offline fails once its device has been silent this long
+/// (a gateway that drops and comes straight back keeps its upgrades: they run on the gateway).
+pub const UPGRADE_GATEWAY_GONE_AFTER: Duration = Duration::from_secs(10);
+/// An upgrade fails when its device reports no progress for this long (devices report about
+/// once a second, see docs/device-protocol.md)...
+pub const UPGRADE_SILENCE: Duration = Duration::from_secs(60);
+/// ...and a gateway's own upgrade after this long (a gateway may reboot to flash).
+pub const UPGRADE_SILENCE_GATEWAY: Duration = Duration::from_secs(300);
+
 /// Commands refused while the device has an upgrade in progress.
 const REFUSED_WHILE_UPGRADING: [&str; 5] =
     ["upgrade", "power_on", "power_off", "restart", "modbus_raw"];
+
+/// Fails the upgrades whose device stopped answering as of `now`: behind a gateway that is
+/// offline (silent for [`UPGRADE_GATEWAY_GONE_AFTER`]), or silent for [`UPGRADE_SILENCE`]
+/// ([`UPGRADE_SILENCE_GATEWAY`] for a gateway's own). Without this an upgrade whose gateway
+/// went away showed "sending" until its command's 15-minute deadline (issue 13). Answers how
+/// many commands it failed; the caller brings their upgrades in step.
+pub async fn sweep_upgrades(store: &Store, now: i64) -> Result<u64, StoreError> {
+    let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    let n = store
+        .fail_stalled_upgrades(&store::upgrades::Stalled {
+            now,
+            gone_before: now - ms(UPGRADE_GATEWAY_GONE_AFTER),
+            silent_before: now - ms(UPGRADE_SILENCE),
+            gateway_silent_before: now - ms(UPGRADE_SILENCE_GATEWAY),
+            gateway_gone: super::replies::GATEWAY_GONE,
+            no_progress: super::replies::NO_PROGRESS,
+        })
+        .await?;
+    if n > 0 {
+        metrics::counter!("portal_upgrades_stalled_total").increment(n);
+        tracing::info!(n, "upgrades failed: their device stopped answering");
+    }
+    Ok(n)
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DispatchError {
@@ -202,25 +235,41 @@ impl Dispatcher {
         }
     }
 
-    /// Marks overdue commands timed out every `every`, for as long as the task runs. Any number
-    /// of replicas may run it.
+    /// Every `every`, for as long as the task runs: marks overdue commands timed out, and fails
+    /// the upgrades whose device stopped answering (see [`sweep_upgrades`]). Any number of
+    /// replicas may run it.
     pub fn spawn_sweeper(&self, every: Duration) -> tokio::task::JoinHandle<()> {
         let store = self.store.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
             loop {
                 tick.tick().await;
-                match store.time_out_commands(super::now_ms()).await {
-                    Ok(0) => {}
+                let timed_out = match store.time_out_commands(super::now_ms()).await {
                     Ok(n) => {
-                        metrics::counter!("portal_commands_timed_out_total").increment(n);
-                        tracing::info!(n, "commands timed out");
-                        // Upgrades carried by those commands end as failed.
-                        if let Err(e) = super::replies::sync_ended_upgrades(&store).await {
-                            tracing::warn!(%e, "upgrades not brought in step");
+                        if n > 0 {
+                            metrics::counter!("portal_commands_timed_out_total").increment(n);
+                            tracing::info!(n, "commands timed out");
                         }
+                        n
                     }
-                    Err(e) => tracing::warn!(%e, "command sweeper failed"),
+                    Err(e) => {
+                        tracing::warn!(%e, "command sweeper failed");
+                        0
+                    }
+                };
+                let stalled = match sweep_upgrades(&store, super::now_ms()).await {
+                    Ok(n) => n,
+                    Err(e) => {
+                        tracing::warn!(%e, "stalled upgrades not swept");
+                        0
+                    }
+                };
+                // Upgrades carried by those commands end as failed.
+                if timed_out + stalled > 0
+                    && let Err(e) = super::replies::sync_ended_upgrades(&store).await
+                {
+                    tracing::warn!(%e, "upgrades not brought in step");
                 }
             }
         })

@@ -18,8 +18,10 @@ mod broker_extensions;
 mod client;
 mod dispatch;
 pub mod gate;
+mod heard;
 pub mod parse;
 mod replies;
+mod takeover;
 mod uplink;
 
 use std::{
@@ -31,7 +33,14 @@ use std::{
 pub use broker::{Broker, BrokerConfig, BrokerError, CONNECT_TIMEOUT};
 pub use client::{ClientConfig, LinkClient, LinkStats};
 pub use dispatch::{DispatchError, Dispatcher};
-pub use replies::{status_of as reply_status, sync_ended_upgrades, sync_upgrade, upgrade_update};
+pub use dispatch::{
+    UPGRADE_GATEWAY_GONE_AFTER, UPGRADE_SILENCE, UPGRADE_SILENCE_GATEWAY, sweep_upgrades,
+};
+pub use heard::FLUSH_EVERY as HEARD_FLUSH_EVERY;
+pub use replies::{
+    GATEWAY_GONE, NO_PROGRESS, TIMED_OUT, status_of as reply_status, sync_ended_upgrades,
+    sync_upgrade, upgrade_update,
+};
 use store::Store;
 
 use crate::report::SubmissionTx;
@@ -72,6 +81,8 @@ pub struct Link {
     pub client: LinkClient,
     pub dispatcher: Dispatcher,
     sweeper: tokio::task::JoinHandle<()>,
+    /// Writes when each gateway was last heard from (see `heard.rs`).
+    heard_writer: tokio::task::JoinHandle<()>,
 }
 
 impl Link {
@@ -84,6 +95,7 @@ impl Link {
         tx: SubmissionTx,
     ) -> Result<Link, LinkError> {
         let stats = Arc::new(LinkStats::default());
+        let heard = Arc::new(heard::Heard::default());
         let broker = match &config.broker {
             BrokerChoice::Embedded(broker_config) => {
                 let candidate = format!("{:032x}", rand::random::<u128>());
@@ -93,6 +105,8 @@ impl Link {
                     tx: std::sync::Mutex::new(Some(tx.clone())),
                     stats: stats.clone(),
                     commit_timeout: broker_config.commit_timeout,
+                    takeovers: Arc::default(),
+                    heard: heard.clone(),
                 };
                 let broker =
                     Broker::start_ingesting(store.clone(), secret.clone(), broker_config, uplink)
@@ -108,7 +122,9 @@ impl Link {
             }
             BrokerChoice::External => None,
         };
-        let client = LinkClient::start_with_stats(config.client, store.clone(), tx, stats);
+        let client =
+            LinkClient::start_with_stats(config.client, store.clone(), tx, stats, heard.clone());
+        let heard_writer = heard::spawn_writer(store.clone(), heard);
         let dispatcher = Dispatcher::new(store, client.mqtt());
         let sweeper = dispatcher.spawn_sweeper(config.sweep_every);
         Ok(Link {
@@ -116,6 +132,7 @@ impl Link {
             client,
             dispatcher,
             sweeper,
+            heard_writer,
         })
     }
 
@@ -128,6 +145,7 @@ impl Link {
 impl Drop for Link {
     fn drop(&mut self) {
         self.sweeper.abort();
+        self.heard_writer.abort();
     }
 }
 

@@ -9,6 +9,14 @@ use store::{
 
 use crate::report::CommandReply;
 
+/// Why the portal failed an upgrade whose device's gateway went offline (the sweeper, see
+/// `dispatch.rs`); screens recognise it and say it in the reader's language.
+pub const GATEWAY_GONE: &str = "gateway offline: the upgrade stopped";
+/// Why the portal failed an upgrade whose device stopped reporting progress.
+pub const NO_PROGRESS: &str = "no progress reported";
+/// Why the portal failed an upgrade whose command ran out of time.
+pub const TIMED_OUT: &str = "timed out: no reply from the device";
+
 /// An interim reply (`code` 0 with `data.final == false`) acknowledges a command that is still
 /// running (an upgrade in progress); any other reply is final: `code` 0 succeeded, else failed.
 pub fn status_of(reply: &CommandReply) -> CommandStatus {
@@ -79,11 +87,7 @@ pub fn upgrade_update(cmd: &CommandRow) -> UpgradeUpdate {
             (UpgradeState::Cancelled, progress, cmd.result_msg.clone())
         }
         CommandStatus::Failed => (UpgradeState::Failed, progress, cmd.result_msg.clone()),
-        CommandStatus::TimedOut => (
-            UpgradeState::Failed,
-            progress,
-            "timed out: no reply from the device".to_string(),
-        ),
+        CommandStatus::TimedOut => (UpgradeState::Failed, progress, TIMED_OUT.to_string()),
     };
     UpgradeUpdate {
         state,

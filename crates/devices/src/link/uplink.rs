@@ -16,10 +16,12 @@ use tokio::sync::oneshot;
 
 use super::{
     LinkStats,
+    heard::Heard,
     parse::{DropReason, Inbound, parse},
     replies,
+    takeover::Takeovers,
 };
-use crate::report::{Submission, SubmissionTx};
+use crate::report::{Item, Submission, SubmissionTx};
 
 /// What became of one uplink message.
 #[derive(Debug, PartialEq, Eq)]
@@ -43,7 +45,23 @@ pub(crate) struct Uplink {
     pub stats: Arc<LinkStats>,
     /// How long a message waits for its commit before it counts as not committed.
     pub commit_timeout: Duration,
+    /// Sign-ins per gateway: a message of a connection that another one replaced stops waiting.
+    pub takeovers: Arc<Takeovers>,
+    /// When each gateway was last heard from.
+    pub heard: Arc<Heard>,
 }
+
+/// Notes a message of `sn` in `heard`: a sign of life, unless it says the gateway is going
+/// offline (a goodbye, or the last will the broker publishes for it).
+pub(crate) fn note(heard: &Heard, sn: &str, inbound: &Inbound) {
+    match inbound {
+        Inbound::Item(Item::Status(s)) if !s.online => heard.gone(sn),
+        _ => heard.heard(sn, super::now_ms()),
+    }
+}
+
+/// Why a message of a replaced connection was not acknowledged.
+const TAKEN_OVER: &str = "the gateway signed in again on a new connection";
 
 impl Uplink {
     /// Parses, stores and waits for the commit of one message a gateway published on `topic`.
@@ -64,11 +82,21 @@ impl Uplink {
         };
         self.stats.accepted.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("portal_mqtt_messages_total").increment(1);
-        let result = match inbound {
-            Inbound::Reply(reply) => replies::record(&self.store, &gateway_sn, &reply)
-                .await
-                .map_err(|e| e.to_string()),
-            Inbound::Item(item) => self.submit(&gateway_sn, item).await,
+        note(&self.heard, &gateway_sn, &inbound);
+        let generation = self.takeovers.generation(&gateway_sn);
+        let stored = async {
+            match inbound {
+                Inbound::Reply(reply) => replies::record(&self.store, &gateway_sn, &reply)
+                    .await
+                    .map_err(|e| e.to_string()),
+                Inbound::Item(item) => self.submit(&gateway_sn, item).await,
+            }
+        };
+        // The wait ends early when the gateway signs in again (see `takeover.rs`): this
+        // connection is being replaced and must let go of its session at once.
+        let result = tokio::select! {
+            result = stored => result,
+            () = self.takeovers.signed_in_after(&gateway_sn, generation) => Err(TAKEN_OVER.to_string()),
         };
         match result {
             Ok(()) => {
@@ -133,5 +161,6 @@ fn is_refusal(why: &str) -> bool {
     !crate::report::is_retryable(why)
         && why != "ingest is not running"
         && why != "ingest dropped the message"
+        && why != TAKEN_OVER
         && !why.starts_with("no commit within")
 }

@@ -24,6 +24,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../protocols/bms-lv-stack.json"),
     ),
     (
+        "bms-hv-stack",
+        include_str!("../../protocols/bms-hv-stack.json"),
+    ),
+    (
         "weather-station",
         include_str!("../../protocols/weather-station.json"),
     ),

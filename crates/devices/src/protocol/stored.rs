@@ -12,9 +12,11 @@ fn family_name(config: &ProtocolConfig) -> String {
         .unwrap_or_default()
 }
 
-/// Stores every shipped config that is not in the database yet.
+/// Stores every shipped config that is not in the database yet, and brings a stored copy no
+/// administrator has edited up to a newer shipped version (an upgrade that adds points, such
+/// as the inverters' `power_on`, reaches existing installations). Answers how many it wrote.
 pub async fn seed(store: &Store, now: i64) -> store::Result<usize> {
-    let mut added = 0;
+    let mut written = 0;
     for config in shipped().unwrap_or_default() {
         let Ok(json) = serde_json::to_string(&config) else {
             continue;
@@ -29,10 +31,23 @@ pub async fn seed(store: &Store, now: i64) -> store::Result<usize> {
             )
             .await?
         {
-            added += 1;
+            written += 1;
+            continue;
+        }
+        let older = store.protocol(&config.code).await?.is_some_and(|row| {
+            row.builtin
+                && ProtocolConfig::from_json(&row.config)
+                    .map_or(true, |stored| stored.version < config.version)
+        });
+        if older
+            && store
+                .refresh_builtin_protocol(&config.code, &config.name, &json, now)
+                .await?
+        {
+            written += 1;
         }
     }
-    Ok(added)
+    Ok(written)
 }
 
 /// Every stored config that parses and validates. A stored config that does not (it should not
