@@ -40,6 +40,16 @@ pub(crate) mod result {
     pub const REFUSED: &str = "refused";
 }
 
+/// `detail` with the fields of `note` (a JSON object; anything else adds nothing) added.
+pub(crate) fn with_note(mut detail: Value, note: &Value) -> Value {
+    if let (Some(d), Some(n)) = (detail.as_object_mut(), note.as_object()) {
+        for (k, v) in n {
+            d.insert(k.clone(), v.clone());
+        }
+    }
+    detail
+}
+
 /// Writes an audit entry for an action `me` took on `target` (a device or gateway SN; the
 /// entry is filed under that device's or gateway's plant). `detail` is any JSON the screen may
 /// show; a `commandId` in it links the entry to the command, whose final status the log shows.

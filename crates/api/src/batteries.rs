@@ -24,8 +24,8 @@ use store::{
 use crate::{
     AppState,
     device_common::{
-        DateQuery, DeviceListQuery, base_item, counts_json, day_curve, device, items, may_write,
-        opt_num, page_json, require_device_write, zone_of,
+        DateQuery, DeviceListQuery, base_item, counts_json, day_curve, device, items,
+        live_fields_of, may_write, opt_num, page_json, require_device_write, zone_of,
     },
     envelope::{ApiResult, Data, Done},
     extract::Query,
@@ -205,37 +205,41 @@ fn opt_cell(v: Option<f64>) -> Value {
     v.map_or(Value::Null, |v| Value::String(format!("{v:.3}")))
 }
 
-/// One cell voltage a report lists: `cell{n}_voltage` (stack) or `pack{p}_cell{n}_voltage`.
+/// One cell a report lists: `cell{n}_voltage` (stack) or `pack{p}_cell{n}_voltage`, with the
+/// cell's temperature when the BMS reports one (`…_temperature`, or `…_temp`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Cell {
     pack: Option<u32>,
     no: u32,
     voltage: f64,
+    temp: Option<f64>,
 }
 
 fn cells_in(r: &Reading) -> Vec<Cell> {
-    let mut cells = Vec::new();
-    for n in 1..=MAX_CELLS {
-        if let Some(v) = r.num(&format!("cell{n}_voltage")) {
-            cells.push(Cell {
-                pack: None,
-                no: n,
-                voltage: v,
-            });
-        }
-    }
+    let cell = |prefix: &str, pack: Option<u32>, no: u32| {
+        let voltage = r.num(&format!("{prefix}_voltage"))?;
+        let temp = r
+            .num(&format!("{prefix}_temperature"))
+            .or_else(|| r.num(&format!("{prefix}_temp")));
+        Some(Cell {
+            pack,
+            no,
+            voltage,
+            temp,
+        })
+    };
+    let mut cells: Vec<Cell> = (1..=MAX_CELLS)
+        .filter_map(|n| cell(&format!("cell{n}"), None, n))
+        .collect();
     for p in 1..=MAX_PACKS {
-        for n in 1..=MAX_CELLS {
-            if let Some(v) = r.num(&format!("pack{p}_cell{n}_voltage")) {
-                cells.push(Cell {
-                    pack: Some(p),
-                    no: n,
-                    voltage: v,
-                });
-            }
-        }
+        cells.extend((1..=MAX_CELLS).filter_map(|n| cell(&format!("pack{p}_cell{n}"), Some(p), n)));
     }
     cells
+}
+
+fn cell_json(c: &Cell) -> Value {
+    json!({"pack": c.pack, "no": c.no, "voltage": format!("{:.3}", c.voltage),
+        "temp": opt_text(c.temp)})
 }
 
 /// Where the highest and the lowest cell voltage of a stack are: `(voltage, pack, cell)`.
@@ -333,7 +337,7 @@ pub async fn list(
         .iter()
         .skip(((page - 1) * limit) as usize)
         .take(limit as usize);
-    let infos = items(&app, shown, battery_item).await?;
+    let infos = items(&app, &me, shown, battery_item).await?;
     Ok(Data(page_json(limit, page, total, infos)))
 }
 
@@ -365,6 +369,8 @@ pub async fn info(
     let r = readings::latest(&app, d.id).await?;
     let mut item = base_item(&d);
     battery_item(&d, r.as_ref(), &mut item);
+    let tz = zone_of(&app, &me, &d).await?;
+    live_fields_of(&app, &mut item, &d, r.as_ref(), tz).await?;
     let master_sn = match &d.parent_sn {
         Some(p) => app
             .store
@@ -394,7 +400,7 @@ async fn energy(app: &AppState, device: i64, days: DayRange) -> ApiResult<(f64, 
 
 /// The latest values of a battery stack.
 #[utoipa::path(get, path = "/api/v1/battery/{sn}/realtime", tag = "batteries", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {sn, status, soc, soh, voltage, current, tempMax, tempMin, capacity, capacityRemaining, chargeCurrentLimit, dischargeCurrentLimit, etodayChg, etodayDischg, emonthChg, emonthDischg, eyearChg, eyearDischg, etotalChg, etotalDischg (numeric strings or null; voltage and current never null), power (W, number, never null), cycles, packCount, alarmWord, faultWord (integers or null), charging, discharging, chargeRelay, dischargeRelay, balancing (booleans or null), cellMax, cellMin ({voltage, pack, cell} or null), cells:[{pack, no, voltage}], packs:[...], time, updateAt}; 600")))]
+    responses((status = 200, description = "Envelope with {sn, status, soc, soh, voltage, current, tempMax, tempMin, capacity, capacityRemaining, chargeCurrentLimit, dischargeCurrentLimit, etodayChg, etodayDischg, emonthChg, emonthDischg, eyearChg, eyearDischg, etotalChg, etotalDischg (numeric strings or null; voltage and current never null), power (W, number, never null), cycles, packCount, alarmWord, faultWord (integers or null), charging, discharging, chargeRelay, dischargeRelay, balancing (booleans or null), cellMax, cellMin ({voltage, pack, cell} or null), cells:[{pack, no, voltage, temp (°C or null)}], packs:[...], time (plant-local), updateAt (UTC), stale (the data is past the offline bound), timezone}; 600")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -421,7 +427,7 @@ pub async fn realtime(
     };
     let int = |k: &str| json!(r.num(k).map(|v| v as i64));
     let text = |k: &str| opt_text(r.num(k));
-    Ok(Data(json!({
+    let mut body = json!({
         "sn": d.sn, "status": d.status,
         "soc": text("soc"), "soh": text("soh"),
         // Clients need these three as values even before the first report.
@@ -442,11 +448,15 @@ pub async fn realtime(
         "eyearChg": opt_text(Some(year_c)), "eyearDischg": opt_text(Some(year_d)),
         "etotalChg": opt_text(Some(total_c)), "etotalDischg": opt_text(Some(total_d)),
         "cellMax": extreme_json(max), "cellMin": extreme_json(min),
-        "cells": cells.iter().map(|c| json!({"pack": c.pack, "no": c.no, "voltage": format!("{:.3}", c.voltage)})).collect::<Vec<_>>(),
+        "cells": cells.iter().map(cell_json).collect::<Vec<_>>(),
         "packs": packs.iter().map(|p| pack_json(p, d.status, "pack")).collect::<Vec<_>>(),
         "time": (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
         "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
-    })))
+    });
+    if let Value::Object(map) = &mut body {
+        live_fields_of(&app, map, &d, (r.ts > 0).then_some(&r), tz).await?;
+    }
+    Ok(Data(body))
 }
 
 /// A battery's day curve: SOC, power, voltage, current and highest temperature.
@@ -624,6 +634,31 @@ mod tests {
         assert_eq!((max.unwrap().voltage, max.unwrap().pack), (3.4, None));
         assert_eq!(min.unwrap().voltage, 3.2);
         assert_eq!(extremes(&reading("{}"), &[], &[]), (None, None));
+    }
+
+    #[test]
+    fn cells_carry_their_temperature_when_the_bms_reports_one() {
+        let r = reading(
+            r#"{"cell1_voltage":3.3,"cell1_temperature":24.5,"cell2_voltage":3.31,
+                "pack2_cell1_voltage":3.29,"pack2_cell1_temp":26,"pack2_cell2_temperature":27}"#,
+        );
+        let cells = cells_in(&r);
+        let temps: Vec<(Option<u32>, u32, Option<f64>)> =
+            cells.iter().map(|c| (c.pack, c.no, c.temp)).collect();
+        // A temperature without a voltage is no cell of the grid.
+        assert_eq!(
+            temps,
+            [
+                (None, 1, Some(24.5)),
+                (None, 2, None),
+                (Some(2), 1, Some(26.0))
+            ]
+        );
+        assert_eq!(
+            cell_json(&cells[0]),
+            json!({"pack": null, "no": 1, "voltage": "3.300", "temp": "24.5"})
+        );
+        assert!(cell_json(&cells[1])["temp"].is_null());
     }
 
     #[test]

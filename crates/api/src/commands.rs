@@ -92,18 +92,40 @@ pub(crate) async fn send_to_device(
     params: Value,
     timeout: Duration,
 ) -> ApiResult<i64> {
+    let note = Value::Null;
+    send_to_device_noting(app, me, action, device, kind, params, timeout, note).await
+}
+
+/// [`send_to_device`], with `note` (a JSON object, e.g. the values a settings write replaces)
+/// added to the audit entry's detail.
+#[allow(clippy::too_many_arguments)] // each is a distinct fact of the command
+pub(crate) async fn send_to_device_noting(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    device: &DeviceListRow,
+    kind: &str,
+    params: Value,
+    timeout: Duration,
+    note: Value,
+) -> ApiResult<i64> {
     if let Err(e) = check_state(kind, device.status) {
         let detail = json!({"kind": kind, "params": params, "reason": e.code.number()});
+        let detail = audit::with_note(detail, &note);
         audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
         return Err(e.into());
     }
     let Some(gateway) = device.gateway_sn.as_deref() else {
         let detail =
             json!({"kind": kind, "params": params, "reason": Code::DeviceOffline.number()});
+        let detail = audit::with_note(detail, &note);
         audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
         return Err(Code::DeviceOffline.into());
     };
-    send(app, me, action, gateway, &device.sn, kind, params, timeout).await
+    send_noting(
+        app, me, action, gateway, &device.sn, kind, params, timeout, note,
+    )
+    .await
 }
 
 /// Sends `kind` to `device_sn` behind `gateway_sn` (the gateway's own SN for gateway commands)
@@ -119,6 +141,25 @@ pub(crate) async fn send(
     params: Value,
     timeout: Duration,
 ) -> ApiResult<i64> {
+    let note = Value::Null;
+    send_noting(
+        app, me, action, gateway_sn, device_sn, kind, params, timeout, note,
+    )
+    .await
+}
+
+#[allow(clippy::too_many_arguments)] // each is a distinct fact of the command
+async fn send_noting(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    gateway_sn: &str,
+    device_sn: &str,
+    kind: &str,
+    params: Value,
+    timeout: Duration,
+    note: Value,
+) -> ApiResult<i64> {
     let outcome = match &app.commands {
         None => Err(ApiError::from(Code::ConnectionFailed)),
         Some(dispatcher) => dispatcher
@@ -126,20 +167,22 @@ pub(crate) async fn send(
             .await
             .map_err(refusal),
     };
-    match &outcome {
-        Ok(id) => {
-            let detail = json!({"kind": kind, "params": params, "commandId": id});
-            audit::record(app, me, action, device_sn, detail, audit::result::SENT).await;
-        }
-        Err(ApiError::Domain(e)) => {
-            let detail = json!({"kind": kind, "params": params, "reason": e.code.number()});
-            audit::record(app, me, action, device_sn, detail, audit::result::REFUSED).await;
-        }
-        Err(_) => {
-            let detail = json!({"kind": kind, "params": params});
-            audit::record(app, me, action, device_sn, detail, audit::result::FAILED).await;
-        }
-    }
+    let (detail, result) = match &outcome {
+        Ok(id) => (
+            json!({"kind": kind, "params": params, "commandId": id}),
+            audit::result::SENT,
+        ),
+        Err(ApiError::Domain(e)) => (
+            json!({"kind": kind, "params": params, "reason": e.code.number()}),
+            audit::result::REFUSED,
+        ),
+        Err(_) => (
+            json!({"kind": kind, "params": params}),
+            audit::result::FAILED,
+        ),
+    };
+    let detail = audit::with_note(detail, &note);
+    audit::record(app, me, action, device_sn, detail, result).await;
     outcome
 }
 

@@ -1,6 +1,9 @@
 //! What the device screens of meters, weather stations and batteries share: lookup by SN
-//! with the visibility rule of `store::devices`, the common list item, paging, status counts,
-//! alias, delete, the write check, the day curve and the energy bars.
+//! with the visibility rule of `store::devices`, the common list item (with `stale` and the
+//! plant's `timezone`), paging, status counts, alias, delete, the write check, the day curve
+//! and the energy bars.
+
+use std::collections::HashMap;
 
 use chrono_tz::Tz;
 use domain::{Code, DomainError, policy::PlantAccess};
@@ -17,11 +20,10 @@ use crate::{
     AppState,
     envelope::{ApiResult, Done},
     extract::num,
+    monitor::live::Cycles,
     now_ms,
     plants::update_at,
-    readings::{
-        self, Column, DAY_SAMPLES, Reading, day_bounds, day_param, round2, sample_series, zone,
-    },
+    readings::{self, Column, Reading, day_bounds, day_param, round2, sample_series, zone},
     session::CurrentUser,
     users::create_at,
 };
@@ -218,24 +220,75 @@ pub(crate) async fn list_page(
         limit,
         page,
         total,
-        items(app, &rows, extra).await?,
+        items(app, me, &rows, extra).await?,
     ))
 }
 
-/// The list items of `rows`: [`base_item`] and what `extra` adds from the latest values.
+/// The list items of `rows`: [`base_item`], [`live_fields`] and what `extra` adds from the
+/// latest values. Each plant and gateway of the page is read once.
 pub(crate) async fn items<'a>(
     app: &AppState,
+    me: &CurrentUser,
     rows: impl IntoIterator<Item = &'a DeviceListRow>,
     extra: impl Fn(&DeviceListRow, Option<&Reading>, &mut Map<String, Value>),
 ) -> ApiResult<Vec<Value>> {
+    let rows: Vec<&DeviceListRow> = rows.into_iter().collect();
+    let cycles =
+        Cycles::of_gateways(app, &rows.iter().map(|d| d.gateway_id).collect::<Vec<_>>()).await?;
+    let mut zones: HashMap<i64, Tz> = HashMap::new();
+    for id in rows.iter().filter_map(|d| d.plant_id) {
+        if !zones.contains_key(&id)
+            && let Some(p) = app.store.plant(id, me.id()).await?
+        {
+            zones.insert(id, zone(&p.timezone));
+        }
+    }
+    let now = now_ms();
     let mut infos = Vec::new();
     for d in rows {
         let latest = readings::latest(app, d.id).await?;
         let mut item = base_item(d);
+        let tz = d
+            .plant_id
+            .and_then(|p| zones.get(&p).copied())
+            .unwrap_or(Tz::UTC);
+        live_fields(&mut item, d, latest.as_ref(), &cycles, tz, now);
         extra(d, latest.as_ref(), &mut item);
         infos.push(Value::Object(item));
     }
     Ok(infos)
+}
+
+/// What every live device answer adds: `stale` (its newest data is past its offline bound,
+/// or it never reported: the values are the last known, not live) and `timezone` (the plant's
+/// zone, in which its times are shown; UTC without a plant).
+pub(crate) fn live_fields(
+    item: &mut Map<String, Value>,
+    d: &DeviceListRow,
+    latest: Option<&Reading>,
+    cycles: &Cycles,
+    tz: Tz,
+    now: i64,
+) {
+    let last = latest.map(|r| r.ts).or(d.last_seen);
+    item.insert(
+        "stale".into(),
+        Value::Bool(cycles.stale(d.gateway_id, last, now)),
+    );
+    item.insert("timezone".into(), Value::String(tz.name().to_string()));
+}
+
+/// [`live_fields`] of one device (its gateway read once).
+pub(crate) async fn live_fields_of(
+    app: &AppState,
+    item: &mut Map<String, Value>,
+    d: &DeviceListRow,
+    latest: Option<&Reading>,
+    tz: Tz,
+) -> ApiResult<()> {
+    let cycles = Cycles::of_gateways(app, &[d.gateway_id]).await?;
+    live_fields(item, d, latest, &cycles, tz, now_ms());
+    Ok(())
 }
 
 /// The envelope data of one page of a list.
@@ -336,7 +389,7 @@ pub(crate) async fn day_curve(
     let d = &device(app, me, sn, family).await?;
     let tz = zone_of(app, me, d).await?;
     let (from, to) = day_bounds(tz, day_param(date, tz));
-    let samples = app.store.samples(d.id, from, to, DAY_SAMPLES).await?;
+    let samples = readings::day_samples(app, d.id, from, to).await?;
     Ok(json!({"infos": key_series(&samples, columns, tz)}))
 }
 

@@ -22,7 +22,7 @@ use crate::{
     AppState,
     device_common::{
         AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, day_curve, device,
-        energy_bars, family_counts, list_page, may_write, opt_num, remove, rename,
+        energy_bars, family_counts, list_page, live_fields_of, may_write, opt_num, remove, rename,
         require_device_write, zone_of,
     },
     envelope::{ApiResult, Data, Done},
@@ -94,7 +94,7 @@ pub async fn count(
 /// The latest values of a meter: per-phase voltage, current and power, totals, counters and
 /// today's energy from the rollups.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/realtime", tag = "meters", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), editable (bool: alias, master and delete allowed), time, updateAt}; 600")))]
+    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), editable (bool: alias, master and delete allowed), time (plant-local), updateAt (UTC), stale (the data is past the offline bound), timezone}; 600")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -135,6 +135,7 @@ pub async fn realtime(
     if let Value::Object(values) = values {
         body.extend(values);
     }
+    live_fields_of(&app, &mut body, &d, (r.ts > 0).then_some(&r), tz).await?;
     Ok(Data(Value::Object(body)))
 }
 

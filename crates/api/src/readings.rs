@@ -10,8 +10,9 @@ use store::telemetry::{EnergyPoint, SampleRow};
 
 use crate::AppState;
 
-/// Most samples one day series reads: a report every 10 s for 24 h.
-pub(crate) const DAY_SAMPLES: i64 = 8640;
+/// A day curve reads at most one sample per this many ms (a day of 25 hours is 1500 points),
+/// however often the gateway uploads.
+pub(crate) const DAY_BUCKET_MS: i64 = 60_000;
 
 /// One report's decoded values, by key.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +64,20 @@ pub(crate) async fn latest(app: &AppState, device: i64) -> store::Result<Option<
         .latest_sample(device)
         .await?
         .map(|s| Reading::from_sample(s.ts, &s.payload)))
+}
+
+/// A device's samples of `[from, to)` for a day curve, oldest first: at most one a minute, so
+/// a whole day is read (and drawn) whether the gateway uploads every 5 minutes or every 5
+/// seconds.
+pub(crate) async fn day_samples(
+    app: &AppState,
+    device: i64,
+    from: i64,
+    to: i64,
+) -> store::Result<Vec<SampleRow>> {
+    app.store
+        .samples_thinned(device, from, to, DAY_BUCKET_MS)
+        .await
 }
 
 /// A plant's time zone from its stored name; UTC when it is not a known zone.

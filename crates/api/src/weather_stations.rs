@@ -16,7 +16,7 @@ use crate::{
     AppState,
     device_common::{
         AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, day_curve, device,
-        family_counts, list_page, may_write, remove, rename, zone_of,
+        family_counts, list_page, live_fields_of, may_write, remove, rename, zone_of,
     },
     envelope::{ApiResult, Data, Done},
     extract::{Body, Query},
@@ -94,7 +94,7 @@ pub async fn count(
 
 /// The latest values of a weather station.
 #[utoipa::path(get, path = "/api/v1/weatherStation/{sn}/realtime", tag = "weather stations", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, alias, status, irradiance (W/m²), moduleTemp, ambientTemp (°C), humidity (%), windSpeed (m/s), windDirection (°), pressure (hPa), todayIrradiation (kWh/m²), rainfall (mm) as numeric strings or null, editable (bool), time, updateAt}; also /api/v1/meteorological/{sn}/realtime; 600")))]
+    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, alias, status, irradiance (W/m²), moduleTemp, ambientTemp (°C), humidity (%), windSpeed (m/s), windDirection (°), pressure (hPa), todayIrradiation (kWh/m²), rainfall (mm) as numeric strings or null, editable (bool), time (plant-local), updateAt, stale (the data is past the offline bound), timezone (the plant's)}; also /api/v1/meteorological/{sn}/realtime; 600")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -118,6 +118,7 @@ async fn station_now(app: &AppState, me: &CurrentUser, d: &DeviceListRow) -> Api
     });
     if let (Value::Object(body), Value::Object(head)) = (&mut body, head) {
         body.extend(head);
+        live_fields_of(app, body, d, (r.ts > 0).then_some(&r), tz).await?;
     }
     for (wire, key) in VALUES {
         body[wire] = opt_text(r.num(key));

@@ -1,15 +1,29 @@
 //! The built web app, served from the same origin as the API. Unknown paths outside the API get
 //! `index.html` so that the app's own router can show them (including its not-found page).
+//!
+//! Caching and compression (docs/performance.md, "Web app"): the build writes every file twice
+//! more, gzip (`.gz`) and brotli (`.br`), and the best one the browser accepts is sent as it is
+//! (`Vary: Accept-Encoding`), so nothing is compressed per request. Files under `/assets/` have
+//! a content hash in their name: a new build never reuses a name, so browsers keep them a year
+//! without asking again. Everything else (`index.html`, which names the current assets, and
+//! the few unhashed files) is `no-cache`: revalidated on every load, answered 304 when unchanged.
 
 use axum::{
     Router,
-    http::{StatusCode, Uri},
-    response::IntoResponse,
+    extract::Request,
+    http::{HeaderValue, StatusCode, Uri, header},
+    response::{IntoResponse, Response},
     routing::any,
 };
+use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::{ApiConfig, envelope::failure};
+
+/// Hashed build output (Vite's `build.assetsDir`).
+const ASSETS: &str = "assets";
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const REVALIDATE: &str = "no-cache";
 
 pub fn router(config: &ApiConfig) -> Router {
     let api_misses = Router::new()
@@ -21,11 +35,40 @@ pub fn router(config: &ApiConfig) -> Router {
         .route("/version/{*rest}", any(not_found));
     match &config.web_dir {
         Some(dir) if dir.join("index.html").is_file() => {
-            let spa = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
-            api_misses.fallback_service(spa)
+            // A missing asset is a 404, never index.html: a page still holding an old build's
+            // chunk name must fail to load it (the app offers a reload) rather than get HTML
+            // that the browser would cache for a year under that name.
+            let assets = ServeDir::new(dir.join(ASSETS))
+                .precompressed_br()
+                .precompressed_gzip();
+            let assets =
+                ServiceExt::<Request>::map_response(assets, |r| with_cache_control(r, IMMUTABLE));
+            let index = ServeFile::new(dir.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip();
+            let spa = ServeDir::new(dir)
+                .precompressed_br()
+                .precompressed_gzip()
+                .fallback(index);
+            let spa =
+                ServiceExt::<Request>::map_response(spa, |r| with_cache_control(r, REVALIDATE));
+            api_misses
+                .nest_service(&format!("/{ASSETS}"), assets)
+                .fallback_service(spa)
         }
         _ => api_misses.fallback(not_found),
     }
+}
+
+/// Sets the caching of a successful (or not-modified) file answer; errors are not cached.
+fn with_cache_control<B>(mut response: Response<B>, policy: &'static str) -> Response<B> {
+    let status = response.status();
+    if status.is_success() || status == StatusCode::NOT_MODIFIED {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    }
+    response
 }
 
 /// A known path called with the wrong method.

@@ -254,3 +254,102 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
         assert_eq!(list(app, &admin, "").await.0, 1);
     }
 }
+
+/// Waits until command `id` succeeded.
+async fn succeeded(app: &App, token: &str, id: i64) {
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let r = app.get(&format!("/api/v1/command/{id}"), Some(token)).await;
+        if r.expect_code(0).data()["status"] == "succeeded" {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "command {id} not final"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_settings_write_records_each_value_before_and_after() {
+    for app in spawn().await {
+        let admin = fixtures::admin(&app).await;
+        let [ann] = fixtures::owners(&app, ["ann"]).await;
+        let body = fixtures::madrid_plant("Ann values plant", 2, 8);
+        let plant = fixtures::plant(&app, &ann, body).await;
+        let gw = fixtures::hybrid_gateway(&app, &admin, &ann, plant, "GW-AUD03").await;
+        let inverter = app
+            .store
+            .upsert_device(
+                "INV-AUD03",
+                gw,
+                "inverter",
+                2,
+                "deye-hybrid-1ph",
+                "M",
+                None,
+                1,
+            )
+            .await
+            .expect("device");
+        let l = linked(app).await;
+        let app = &l.app;
+        let _gw = gateway(&l, "GW-AUD03", "KEY123", Mode::Answer).await;
+        fixtures::set_status(app, inverter, 1).await;
+        let set = |body: Value| {
+            let (app, ann) = (app, ann.clone());
+            async move {
+                app.post("/api/v1/common/setting/INV-AUD03/set", body, Some(&ann))
+                    .await
+            }
+        };
+
+        // From the defaults (what a read shows before anything was confirmed): 100 A, mode 2.
+        let r = set(json!({"batteryMaxCurrentCharge": "120", "sysWorkMode": "0"})).await;
+        succeeded(
+            app,
+            &ann,
+            r.expect_code(0).data()["commandId"].as_i64().expect("id"),
+        )
+        .await;
+        // Then from the confirmed 120 A to 80 A; the unchanged mode is not listed.
+        let r = set(json!({"batteryMaxCurrentCharge": "80", "sysWorkMode": "0"})).await;
+        succeeded(
+            app,
+            &ann,
+            r.expect_code(0).data()["commandId"].as_i64().expect("id"),
+        )
+        .await;
+        // Refused (offline): the entry still says what was asked.
+        fixtures::set_status(app, inverter, 0).await;
+        set(json!({"batteryMaxCurrentCharge": "90"}))
+            .await
+            .expect_code(602);
+
+        let (total, entries) = list(app, &ann, "action=setting.set").await;
+        assert_eq!(total, 3);
+        let changes = |e: &Value| e["detail"]["changes"].clone();
+        assert_eq!(
+            changes(&entries[2]),
+            json!([
+                {"key": "batteryMaxCurrentCharge", "old": "100", "new": "120", "unit": "A"},
+                {"key": "sysWorkMode", "old": "2", "new": "0", "unit": ""},
+            ])
+        );
+        assert_eq!(
+            changes(&entries[1]),
+            json!([{"key": "batteryMaxCurrentCharge", "old": "120", "new": "80", "unit": "A"}])
+        );
+        assert_eq!(
+            entries[1]["detail"]["params"],
+            json!({"batteryMaxCurrentCharge": "80"})
+        );
+        assert_eq!(entries[0]["result"], "refused");
+        assert_eq!(
+            changes(&entries[0]),
+            json!([{"key": "batteryMaxCurrentCharge", "old": "80", "new": "90", "unit": "A"}])
+        );
+        assert_eq!(entries[0]["plantName"], "Ann values plant");
+    }
+}

@@ -193,7 +193,10 @@ fn assert_event(e: &Value) {
         assert!(e[key].is_i64(), "{key} int: {e}");
     }
     assert!(e["plantName"].is_string(), "{e}");
-    assert!(matches!(e["severity"].as_str(), Some("warning" | "fault")));
+    assert!(matches!(
+        e["severity"].as_str(),
+        Some("info" | "warning" | "fault")
+    ));
     assert!(matches!(e["status"].as_str(), Some("open" | "closed")));
     assert!(e["recoverTime"].is_null() || e["recoverTime"].is_string());
     assert_eq!(e["status"] == "open", e["recoverTime"].is_null(), "{e}");
@@ -457,23 +460,27 @@ async fn device_events_overview_counts_and_the_last_hour() {
 }
 
 #[tokio::test]
-async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowers_it() {
+async fn messages_count_what_needs_attention_and_reading_or_recovering_lowers_it() {
     for app in spawn().await {
         let c = cast(&app).await;
         events(&app, &c).await;
-        // An event of 40 days ago is history, not a message.
+        // An event of 40 days ago that recovered long since is history, not a message.
+        let old = now() - 40 * 86_400_000;
         app.store
-            .open_event(
-                c.ann_inv,
-                Some(c.ann_plant),
-                "W03",
-                "warning",
-                now() - 40 * 86_400_000,
-            )
+            .open_event(c.ann_inv, Some(c.ann_plant), "W03", "warning", old)
             .await
             .expect("old event");
+        app.store
+            .close_event(c.ann_inv, "W03", old + 60_000)
+            .await
+            .expect("old event");
+        // A notice needs nobody: it is no message.
+        app.store
+            .open_event(c.ann_inv, Some(c.ann_plant), "F13", "info", now() - 5_000)
+            .await
+            .expect("notice");
         let listed = app.get("/api/v1/events", Some(&c.ann)).await;
-        assert_eq!(listed.data()["total"], 4);
+        assert_eq!(listed.data()["total"], 5);
         let count = |token: String| {
             let app = &app;
             async move {
@@ -482,7 +489,9 @@ async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowe
                 r.data().as_i64().expect("a bare number")
             }
         };
-        assert_eq!(count(c.ann.clone()).await, 3);
+        // Ann: the open fault of the inverter and of the battery; the recovered warning is
+        // resolved, not unread.
+        assert_eq!(count(c.ann.clone()).await, 2);
         assert_eq!(count(c.bob.clone()).await, 1);
 
         let r = app
@@ -493,16 +502,23 @@ async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowe
             .await;
         r.expect_code(0);
         assert!(r.data()["total"].is_i64());
-        assert_eq!(r.data()["total"], 3);
+        assert_eq!(r.data()["total"], 3, "{}", r.text());
         let infos = r.data()["infos"].as_array().expect("infos");
         for m in infos {
             assert!(m["id"].is_i64(), "{m}");
             for key in ["title", "content", "type", "createAt"] {
                 assert!(m[key].as_str().is_some_and(|s| !s.is_empty()), "{key}: {m}");
             }
-            assert_eq!(m["status"], 0, "unread: {m}");
             assert_event(&m["event"]);
+            let resolved = m["event"]["status"] == "closed";
+            assert_eq!(m["resolved"], resolved, "{m}");
+            assert_eq!(
+                m["status"],
+                i64::from(resolved),
+                "unread unless resolved: {m}"
+            );
         }
+        assert!(infos.iter().all(|m| m["type"] != "info"));
         let first = infos[0]["id"].as_i64().expect("id");
         app.post(
             &format!("/api/v1/message/{first}/read"),
@@ -511,12 +527,18 @@ async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowe
         )
         .await
         .expect_code(0);
-        assert_eq!(count(c.ann.clone()).await, 2);
+        assert_eq!(count(c.ann.clone()).await, 1);
         let read = app.get("/api/v1/messages?status=1", Some(&c.ann)).await;
-        assert_eq!(read.data()["total"], 1);
-        assert_eq!(read.data()["infos"][0]["status"], 1);
+        assert_eq!(read.data()["total"], 2, "the read one and the resolved one");
+        assert!(
+            read.data()["infos"]
+                .as_array()
+                .expect("infos")
+                .iter()
+                .all(|m| m["status"] == 1)
+        );
         let unread = app.get("/api/v1/messages?status=0", Some(&c.ann)).await;
-        assert_eq!(unread.data()["total"], 2);
+        assert_eq!(unread.data()["total"], 1);
         // Reading twice is harmless; another tenant's message cannot be marked.
         app.post(
             &format!("/api/v1/message/{first}/read"),
@@ -538,13 +560,211 @@ async fn messages_count_the_unread_events_of_the_callers_plants_and_reading_lowe
             .await
             .expect_code(0);
         assert_eq!(count(c.ann.clone()).await, 0);
-        // A new event is a new unread message.
+        // A new warning is a new unread message; its recovery resolves it and adds nothing.
         app.store
             .open_event(c.ann_inv, Some(c.ann_plant), "W04", "warning", now())
             .await
             .expect("event");
         assert_eq!(count(c.ann.clone()).await, 1);
+        app.store
+            .close_event(c.ann_inv, "W04", now())
+            .await
+            .expect("recovery");
+        assert_eq!(count(c.ann.clone()).await, 0);
+        let all = app.get("/api/v1/messages?status=-1", Some(&c.ann)).await;
+        assert_eq!(all.data()["total"], 4);
+        assert_eq!(all.data()["infos"][0]["resolved"], true);
         app.get("/api/v1/message/count", None).await.expect_401();
+    }
+}
+
+#[tokio::test]
+async fn an_outage_on_ten_inverters_is_one_event_with_its_devices() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        let devices: Vec<(String, &str, i64)> = (0..10)
+            .map(|i| (format!("ROOF-INV{i:02}"), "inverter", 94))
+            .collect();
+        let refs: Vec<(&str, &str, i64)> = devices
+            .iter()
+            .map(|(s, f, t)| (s.as_str(), *f, *t))
+            .collect();
+        let roof = plant(&app, &c.ann, "Commercial roof").await;
+        let ids = gateway(&app, &c.admin, &c.ann, roof, "GW-ROOF01", &refs).await;
+        let t = now() - 120_000;
+        let code = "F35";
+        for id in &ids {
+            app.store
+                .open_event(*id, Some(roof), code, "warning", t)
+                .await
+                .expect("event");
+        }
+
+        let r = app
+            .get(
+                &format!("/api/v1/events?plantId={roof}&lan=en"),
+                Some(&c.ann),
+            )
+            .await;
+        r.expect_code(0);
+        assert_eq!(r.data()["total"], 1, "{}", r.text());
+        let e = &r.data()["record"][0];
+        assert_event(e);
+        assert_eq!(
+            (e["code"].as_str(), e["severity"].as_str()),
+            (Some(code), Some("warning"))
+        );
+        assert_eq!(e["level"], 2);
+        assert_eq!(
+            (e["deviceCount"].as_i64(), e["openCount"].as_i64()),
+            (Some(10), Some(10))
+        );
+        let sns: Vec<&str> = e["devices"]
+            .as_array()
+            .expect("devices")
+            .iter()
+            .filter_map(|d| d["sn"].as_str())
+            .collect();
+        assert_eq!(sns.len(), 10);
+        assert!(sns.contains(&"ROOF-INV09"));
+        // Every device's event on request, and on the device's own list.
+        let r = app
+            .get(
+                &format!("/api/v1/events?plantId={roof}&group=0"),
+                Some(&c.ann),
+            )
+            .await;
+        assert_eq!(r.data()["total"], 10);
+        let member = r.data()["record"][0].clone();
+        assert_eq!(member["occurrenceId"], e["id"]);
+        let r = app.get("/api/v1/event/ROOF-INV03", Some(&c.ann)).await;
+        assert_eq!(r.data()["total"], 1);
+        // The plant's list and counts: one occurrence.
+        let r = app
+            .get(
+                &format!("/api/v1/plant/{roof}/events?status=1"),
+                Some(&c.ann),
+            )
+            .await;
+        assert_eq!(r.data()["total"], 1);
+        let r = app
+            .get(&format!("/api/v1/plant/{roof}/eventCount"), Some(&c.ann))
+            .await;
+        assert_eq!(
+            (
+                r.data()["warning"].as_i64(),
+                r.data()["fault"].as_i64(),
+                r.data()["total"].as_i64()
+            ),
+            (Some(1), Some(0), Some(1))
+        );
+        // One message; the detail and the read mark accept any of its events' ids.
+        let count = app.get("/api/v1/message/count", Some(&c.ann)).await;
+        assert_eq!(count.data(), &json!(1));
+        let id = member["id"].as_i64().expect("id");
+        let d = app
+            .get(&format!("/api/v1/event/detail/{id}"), Some(&c.ann))
+            .await;
+        d.expect_code(0);
+        assert_eq!(
+            (d.data()["id"].clone(), d.data()["deviceCount"].clone()),
+            (e["id"].clone(), json!(10))
+        );
+        app.post(
+            &format!("/api/v1/message/{id}/read"),
+            json!({}),
+            Some(&c.ann),
+        )
+        .await
+        .expect_code(0);
+        let count = app.get("/api/v1/message/count", Some(&c.ann)).await;
+        assert_eq!(count.data(), &json!(0));
+        // Nine recover: still open; the tenth: recovered, at its time.
+        for id in &ids[..9] {
+            app.store
+                .close_event(*id, code, t + 30_000)
+                .await
+                .expect("close");
+        }
+        let r = app
+            .get(&format!("/api/v1/events?plantId={roof}"), Some(&c.ann))
+            .await;
+        assert_eq!(
+            (
+                r.data()["record"][0]["status"].as_str(),
+                r.data()["record"][0]["openCount"].as_i64()
+            ),
+            (Some("open"), Some(1))
+        );
+        app.store
+            .close_event(ids[9], code, t + 60_000)
+            .await
+            .expect("close");
+        let r = app
+            .get(&format!("/api/v1/events?plantId={roof}"), Some(&c.ann))
+            .await;
+        let e = &r.data()["record"][0];
+        assert_eq!(e["status"], "closed");
+        assert_eq!(e["recoverTime"], e["devices"][9]["recoverTime"]);
+        // Bob sees none of it.
+        let r = app
+            .get(&format!("/api/v1/events?plantId={roof}"), Some(&c.bob))
+            .await;
+        assert_eq!(r.data()["total"], 0);
+        app.get(&format!("/api/v1/event/detail/{id}"), Some(&c.bob))
+            .await
+            .expect_code(4);
+    }
+}
+
+#[tokio::test]
+async fn a_working_mode_change_is_a_notice() {
+    for app in spawn().await {
+        let c = cast(&app).await;
+        // As ingest stores it: with the catalogue's severity.
+        let def = devices::events::lookup(devices::DeviceFamily::Inverter, "F13").expect("F13");
+        assert_eq!(def.severity.key(), "info");
+        app.store
+            .open_event(
+                c.ann_inv,
+                Some(c.ann_plant),
+                "F13",
+                def.severity.key(),
+                now(),
+            )
+            .await
+            .expect("notice");
+        let r = app.get("/api/v1/events?lan=es", Some(&c.ann)).await;
+        let e = &r.data()["record"][0];
+        assert_event(e);
+        assert_eq!(
+            (e["severity"].as_str(), e["level"].as_i64()),
+            (Some("info"), Some(1))
+        );
+        assert_eq!(e["meaning"], "Modo de trabajo cambiado");
+        for (query, n) in [("severity=info", 1), ("severity=fault", 0), ("type=3", 0)] {
+            let r = app
+                .get(&format!("/api/v1/events?{query}"), Some(&c.ann))
+                .await;
+            assert_eq!(r.data()["total"].as_i64(), Some(n), "{query}");
+        }
+        let r = app
+            .get(
+                &format!("/api/v1/plant/{}/eventCount", c.ann_plant),
+                Some(&c.ann),
+            )
+            .await;
+        assert_eq!(
+            (
+                r.data()["info"].as_i64(),
+                r.data()["warning"].as_i64(),
+                r.data()["fault"].as_i64(),
+                r.data()["total"].as_i64()
+            ),
+            (Some(1), Some(0), Some(0), Some(0))
+        );
+        let r = app.get("/api/v1/message/count", Some(&c.ann)).await;
+        assert_eq!(r.data(), &json!(0));
     }
 }
 

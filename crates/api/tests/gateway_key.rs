@@ -135,6 +135,7 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
             },
             interval: Duration::from_secs(60),
             upload_cycle_secs: 60,
+            reboot: sim::gateway::DEFAULT_REBOOT,
         };
         let configs = Arc::new(devices::protocol::shipped().expect("configs"));
         let running = tokio::spawn(sim::gateway::run(

@@ -124,6 +124,12 @@ fn assert_item(g: &Value) {
     }
     assert!(g["signal"].is_i64() || g["signal"].is_null(), "{g}");
     assert!(g["lldt"].is_string() || g["lldt"].is_null(), "{g}");
+    // The last message time, twice: in the spec's format and as `updateAt` writes times.
+    match (g["lldt"].as_str(), g["lastMessageAt"].as_str()) {
+        (None, None) => {}
+        (Some(lldt), Some(at)) => assert_eq!(at, format!("{}Z", lldt.replace(' ', "T")), "{g}"),
+        _ => panic!("lldt and lastMessageAt disagree: {g}"),
+    }
     let update = g["updateAt"].as_str().unwrap_or_default();
     assert!(
         update.len() == 20 && update.ends_with('Z') && update.as_bytes()[10] == b'T',

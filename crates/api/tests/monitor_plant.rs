@@ -494,6 +494,32 @@ async fn devices_weather_and_the_generation_download_read_the_plants_own_data() 
             Some(1),
             "reporting devices are normal"
         );
+        assert_eq!(
+            list[0]["powerOn"], true,
+            "no switch reported, not in standby"
+        );
+        assert!(
+            list[1..].iter().all(|d| d["powerOn"].is_null()),
+            "only inverters"
+        );
+        // The inverter reports its switch off: the plant lists it off; then on again.
+        let inverter = list[0]["id"].as_i64().expect("id");
+        for (on, at) in [(false, api::now_ms()), (true, api::now_ms() + 1)] {
+            let report = json!({"power_on": on, "running_state": if on { 2 } else { 0 },
+                "pv1_power": 0, "load_power": 2000, "grid_power": 2000});
+            let batch = TelemetryBatch {
+                samples: vec![sample(inverter, at, &report)],
+                energy: Vec::new(),
+            };
+            app.store
+                .write_telemetry_batch(&batch)
+                .await
+                .expect("telemetry");
+            let again = app
+                .get(&format!("/api/v1/plant/{p}/devices"), Some(&c.ann))
+                .await;
+            assert_eq!(again.data()[0]["powerOn"], on, "{}", app.backend);
+        }
 
         let products = app
             .get(

@@ -110,6 +110,7 @@ async fn world(app: App) -> World {
             },
             interval: Duration::from_secs(3600),
             upload_cycle_secs: 300,
+            reboot: sim::gateway::DEFAULT_REBOOT,
         };
         tokio::spawn(run_with(
             SimGateway::new(spec.clone()),
@@ -977,5 +978,137 @@ async fn gateways_upgrade_one_or_in_a_batch_and_report_their_new_version() {
             assert!(tokio::time::Instant::now() < until);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+}
+
+/// Issue 13: an upgrade whose gateway goes away (here it restarts: silent, no goodbye, as
+/// after a power cut) ends as failed with the reason within seconds, not at its 15-minute
+/// deadline, and the inverter shows Offline rather than Upgrading.
+#[tokio::test]
+async fn an_upgrade_whose_gateway_goes_away_fails_within_seconds_with_the_reason() {
+    for app in spawn().await {
+        let w = world(app).await;
+        let app = &w.app;
+        // A gateway of its own that reports every second and takes two minutes per upgrade.
+        let spec = demo_fleet(8, 11).remove(5);
+        register(app, w.plant, w.ann_id, &spec).await;
+        let inverter = spec.devices[0].clone();
+        let fw = firmware(app, &w.admin, Some(inverter.type_code), "V9_1").await;
+        let opts = RunOptions {
+            broker: Broker {
+                host: "127.0.0.1".into(),
+                port: w._link.broker_addr().expect("broker").port(),
+            },
+            interval: Duration::from_secs(1),
+            upload_cycle_secs: 1,
+            reboot: Duration::from_secs(120),
+        };
+        let slow = UpgradeTiming {
+            min: Duration::from_secs(120),
+            max: Duration::from_secs(120),
+            report_every: Duration::from_millis(200),
+        };
+        let configs = Arc::new(devices::protocol::shipped().expect("configs"));
+        let (stop, stop_rx) = watch::channel(false);
+        let task = tokio::spawn(run_with(
+            SimGateway::new(spec.clone()),
+            configs,
+            opts,
+            slow,
+            stop_rx,
+        ));
+        wait_online(&app.store, &spec.sn, WAIT).await;
+        // What ingest records of its status (this test's stand-in for ingest keeps less).
+        let gid = app
+            .store
+            .gateway_by_sn(&spec.sn)
+            .await
+            .expect("gw")
+            .expect("known")
+            .id;
+        let cycle = GatewayStatusUpdate {
+            online: true,
+            upload_cycle: Some(1),
+            ..GatewayStatusUpdate::default()
+        };
+        app.store
+            .update_gateway_status(gid, &cycle, now())
+            .await
+            .expect("cycle");
+        let dev = app
+            .store
+            .device_by_sn(&inverter.sn)
+            .await
+            .expect("device")
+            .expect("known");
+        fixtures::set_status(app, dev.id, 1).await;
+
+        let progress = format!("/api/v1/inverter/{}/upgrade/progress", inverter.sn);
+        app.post(
+            &format!("/api/v1/inverter/{}/upgrade?firmId={fw}", inverter.sn),
+            json!({}),
+            Some(&w.ann),
+        )
+        .await
+        .expect_code(0);
+        // Under way: the device reports progress.
+        let until = tokio::time::Instant::now() + WAIT;
+        loop {
+            let r = app.get(&progress, Some(&w.ann)).await;
+            if r.data()["progress"].as_i64().unwrap_or(0) > 0 {
+                assert_eq!(r.data()["reason"], Value::Null);
+                break;
+            }
+            assert!(tokio::time::Instant::now() < until, "{}", r.text());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // The status job, as `portal serve` runs it.
+        let job = tokio::spawn(devices::ingest::status::run_refresher(app.store.clone()));
+        let r = app
+            .post(
+                &format!("/api/v1/gateway/{}/restart", spec.sn),
+                json!({}),
+                Some(&w.ann),
+            )
+            .await;
+        r.expect_code(0);
+        assert_eq!(r.data()["succeeded"], 1, "{}", r.text());
+        let gone = tokio::time::Instant::now();
+
+        let (done, _) = {
+            let until = gone + Duration::from_secs(40);
+            loop {
+                let r = app.get(&progress, Some(&w.ann)).await;
+                let u = r.data().clone();
+                if u["state"] != "sending" && u["state"] != "upgrading" {
+                    break (u, ());
+                }
+                assert!(tokio::time::Instant::now() < until, "still running: {u}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        };
+        let took = gone.elapsed();
+        check_upgrade(&done, &inverter.sn);
+        assert_eq!(done["state"], "failed", "{done}");
+        assert_eq!(done["reason"], "gatewayOffline", "{done}");
+        assert_eq!(done["message"], devices::link::GATEWAY_GONE);
+        assert!(
+            done["progress"].as_i64().unwrap_or(0) > 0,
+            "where it stopped"
+        );
+        assert!(took < Duration::from_secs(25), "{took:?}");
+        assert!(took >= devices::link::UPGRADE_GATEWAY_GONE_AFTER);
+        // The gateway is offline; its inverter shows Offline, not Upgrading.
+        let g = app
+            .store
+            .gateway_by_sn(&spec.sn)
+            .await
+            .expect("gw")
+            .expect("known");
+        assert!(!g.online);
+        assert_eq!(device_status(app, &inverter.sn).await, 0);
+        job.abort();
+        let _ = stop.send(true);
+        task.abort();
     }
 }

@@ -4,8 +4,12 @@
 
 use anyhow::Context;
 use api::plants::edit::{ChargeRequest, PlantRequest, create_plant};
+use chrono::{DateTime, Duration, Utc};
 use domain::user::BuiltinRole;
-use sim::fleet::GatewaySpec;
+use sim::{
+    fleet::{GatewaySpec, SimGateway},
+    resume::LastReport,
+};
 use store::Store;
 
 use crate::admin;
@@ -59,26 +63,21 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
         {
             continue;
         }
-        let storage = gw.plant.battery_kwh > 0.0;
+        let storage = gw.plant.battery.is_some();
+        let money = local_money(gw.plant.tz);
         let request = PlantRequest {
             name: Some(gw.plant_name.clone()),
             total_power: Some(gw.plant.pv_kwp),
             kind: Some(if storage { 3 } else { 1 }),
-            currency: Some(if gw.plant.lon < -30.0 { "USD" } else { "EUR" }.into()),
+            currency: Some(money.currency.into()),
             timezone: Some(gw.plant.tz.name().into()),
             address: Some(gw.plant_name.clone()),
             lon: Some(gw.plant.lon),
             lat: Some(gw.plant.lat),
             principal: Some("Demo owner".into()),
             installer: Some("Simulated installer".into()),
-            invest: Some((gw.plant.pv_kwp * 900.0).round()),
-            charges: Some(vec![ChargeRequest {
-                price: Some(0.18),
-                kind: Some(1),
-                start_range: None,
-                end_range: None,
-                status: None,
-            }]),
+            invest: Some((gw.plant.pv_kwp * money.invest_per_kwp).round()),
+            charges: Some(money.charges()),
             ..PlantRequest::default()
         };
         let plant = create_plant(store, &actor, &request)
@@ -100,32 +99,95 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
     Ok(created)
 }
 
-/// Replays `days` of history for each gateway straight into ingest (hourly reports), so month
-/// and year views have data at once. The gateways' models continue live from where it ends.
-pub async fn backfill(
-    fleet: &mut [sim::fleet::SimGateway],
+/// What a demo plant costs and earns where it stands: the local currency, a typical
+/// installed price per kWp and the local grid tariff per kWh (time of use where households
+/// usually have one).
+struct LocalMoney {
+    currency: &'static str,
+    invest_per_kwp: f64,
+    /// (from, to, price per kWh); one segment over the whole day is a constant price.
+    tariff: &'static [(&'static str, &'static str, f64)],
+}
+
+impl LocalMoney {
+    fn charges(&self) -> Vec<ChargeRequest> {
+        let constant = self.tariff.len() == 1;
+        self.tariff
+            .iter()
+            .map(|(from, to, price)| ChargeRequest {
+                price: Some(*price),
+                kind: Some(if constant { 1 } else { 2 }),
+                start_range: (!constant).then(|| (*from).to_string()),
+                end_range: (!constant).then(|| (*to).to_string()),
+                status: None,
+            })
+            .collect()
+    }
+}
+
+const WHOLE_DAY: &str = "00:00";
+
+fn local_money(tz: chrono_tz::Tz) -> LocalMoney {
+    use chrono_tz::{Africa, America, Asia, Australia, Europe};
+    let (currency, invest_per_kwp, tariff): (_, _, &'static [_]) = match tz {
+        Asia::Shanghai => ("CNY", 3500.0, &[(WHOLE_DAY, "24:00", 0.62)]),
+        Europe::London => ("GBP", 1300.0, &[(WHOLE_DAY, "24:00", 0.25)]),
+        Australia::Sydney => (
+            "AUD",
+            1100.0,
+            &[
+                (WHOLE_DAY, "07:00", 0.22),
+                ("07:00", "14:00", 0.30),
+                ("14:00", "20:00", 0.45),
+                ("20:00", "24:00", 0.30),
+            ],
+        ),
+        America::Los_Angeles => (
+            "USD",
+            2800.0,
+            &[
+                (WHOLE_DAY, "16:00", 0.31),
+                ("16:00", "21:00", 0.52),
+                ("21:00", "24:00", 0.31),
+            ],
+        ),
+        America::Mexico_City => ("MXN", 17000.0, &[(WHOLE_DAY, "24:00", 2.9)]),
+        Africa::Johannesburg => ("ZAR", 14000.0, &[(WHOLE_DAY, "24:00", 3.4)]),
+        _ => ("EUR", 900.0, &[(WHOLE_DAY, "24:00", 0.18)]),
+    };
+    LocalMoney {
+        currency,
+        invest_per_kwp,
+        tariff,
+    }
+}
+
+/// Brings every gateway's history up to now straight into ingest, so day, month and year views
+/// have data at once, and the gateways' models continue live from where it ends. A gateway
+/// that reported before (a restart) first resumes from its devices' last reports (counters,
+/// switch, charge: see `sim::resume`) and fills the gap since then; one that never did gets
+/// `days` of history. Older history is hourly, the last day every five minutes.
+pub async fn catch_up(
+    store: &Store,
+    fleet: &mut [SimGateway],
     tx: &devices::report::SubmissionTx,
     configs: &[devices::protocol::ProtocolConfig],
     days: i64,
 ) -> anyhow::Result<usize> {
     use devices::report::{Item, Submission};
-    let now = chrono::Utc::now();
-    // Reports at five past each hour: the simulator's trips start at the top of an hour and
-    // last 10-40 minutes, so the history catches them (and their recovery an hour later) and
-    // the demo has past events to show.
-    let top_of_hour = now.timestamp() - now.timestamp().rem_euclid(3600);
-    let start = chrono::DateTime::from_timestamp(top_of_hour + 300, 0).unwrap_or(now)
-        - chrono::Duration::days(days);
-    let steps = days * 24;
+    let now = Utc::now();
+    let window = now - Duration::days(days);
     let mut pending = Vec::new();
     let mut sent = 0;
     for gw in fleet.iter_mut() {
-        for i in 1..=steps {
-            let at = start + chrono::Duration::hours(i);
-            if at > now {
-                break;
-            }
-            let (_, telemetry) = gw.telemetry(at, 3600.0, configs);
+        let reports = last_reports(store, gw).await?;
+        let since = match sim::resume::resume(gw, &reports) {
+            Some(last) => last.max(window),
+            None if days > 0 => window,
+            None => continue,
+        };
+        for (at, dt_secs) in history_times(since, now) {
+            let (_, telemetry) = gw.telemetry(at, dt_secs, configs);
             let (done, answer) = tokio::sync::oneshot::channel();
             let submission = Submission {
                 gateway_sn: gw.spec.sn.clone(),
@@ -149,4 +211,119 @@ pub async fn backfill(
         let _ = answer.await;
     }
     Ok(sent)
+}
+
+/// The newest stored report of each of the gateway's devices.
+async fn last_reports(store: &Store, gw: &SimGateway) -> anyhow::Result<Vec<LastReport>> {
+    let mut reports = Vec::new();
+    for d in &gw.spec.devices {
+        let Some(device) = store.device_by_sn(&d.sn).await? else {
+            continue;
+        };
+        if let Some(sample) = store.latest_sample(device.id).await? {
+            reports.push(LastReport {
+                sn: d.sn.clone(),
+                ts_ms: sample.ts,
+                payload: sample.payload,
+            });
+        }
+    }
+    Ok(reports)
+}
+
+/// When the history reports and how long each covers (seconds), after `since` up to `now`:
+/// hourly at five past the hour until a day before `now`, then every five minutes. The
+/// simulator's trips start at the top of an hour and last 10-40 minutes, so the hourly
+/// reports catch them (and their recovery an hour later) and the demo has past events to
+/// show; the five-minute reports give today's and yesterday's curves their shape and let the
+/// portal integrate each PV input's energy of the day.
+fn history_times(since: DateTime<Utc>, now: DateTime<Utc>) -> Vec<(DateTime<Utc>, f64)> {
+    let next_mark = |after: DateTime<Utc>, every: i64, offset: i64| {
+        let t = after.timestamp() - offset;
+        DateTime::from_timestamp(t - t.rem_euclid(every) + every + offset, 0).unwrap_or(now)
+    };
+    let dense_from = now - Duration::days(1);
+    let mut times = Vec::new();
+    let mut prev = since;
+    let mut at = next_mark(since, 3600, 300);
+    while at <= dense_from {
+        times.push((at, (at - prev).num_seconds() as f64));
+        prev = at;
+        at = next_mark(at, 3600, 300);
+    }
+    at = next_mark(prev, 300, 0);
+    while at <= now {
+        times.push((at, (at - prev).num_seconds() as f64));
+        prev = at;
+        at = next_mark(at, 300, 0);
+    }
+    times
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn history_is_hourly_then_every_five_minutes_for_the_last_day_without_gaps() {
+        let now = Utc.with_ymd_and_hms(2025, 3, 20, 12, 34, 56).unwrap();
+        let times = history_times(now - Duration::days(3), now);
+        assert_eq!(
+            times[0].0,
+            Utc.with_ymd_and_hms(2025, 3, 17, 13, 5, 0).unwrap()
+        );
+        let mut prev = now - Duration::days(3);
+        for (at, dt) in &times {
+            assert_eq!(
+                (*at - prev).num_seconds() as f64,
+                *dt,
+                "covers the time since the last"
+            );
+            assert!(*at <= now);
+            prev = *at;
+        }
+        let dense = times.iter().filter(|(_, dt)| *dt <= 300.0).count();
+        // A day of them, from the last hourly report on.
+        assert!((288..=300).contains(&dense), "{dense} five-minute reports");
+        assert!(now - times.last().unwrap().0 < Duration::minutes(5));
+        // A restart a few minutes later fills only the gap.
+        let later = history_times(now - Duration::minutes(12), now);
+        assert_eq!(later.len(), 2);
+    }
+
+    #[test]
+    fn demo_plants_are_priced_in_their_local_currency() {
+        use domain::currency::CURRENCIES;
+        let fleet = sim::fleet::demo_fleet(7, 2024);
+        let mut seen = Vec::new();
+        for gw in &fleet {
+            let money = local_money(gw.plant.tz);
+            assert!(
+                CURRENCIES.iter().any(|c| c.code == money.currency),
+                "{} is in the catalogue",
+                money.currency
+            );
+            seen.push((
+                gw.plant_name.split(' ').next().unwrap_or(""),
+                money.currency,
+            ));
+            let charges = money.charges();
+            assert!(!charges.is_empty());
+        }
+        for (city, currency) in [
+            ("Sydney", "AUD"),
+            ("Shanghai", "CNY"),
+            ("London", "GBP"),
+            ("Cape", "ZAR"),
+            ("Los", "USD"),
+            ("Mexico", "MXN"),
+            ("Madrid", "EUR"),
+        ] {
+            assert!(
+                seen.contains(&(city, currency)),
+                "{city} in {currency}: {seen:?}"
+            );
+        }
+    }
 }

@@ -63,7 +63,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .broker_addr()
             .map(|_| devices.ingest.cache().clone()),
     };
-    tokio::spawn(refresh_statuses(store.clone()));
+    tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     let demo_stop = if demo {
         Some(start_demo(&config, &store, &devices).await?)
     } else {
@@ -131,7 +131,8 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
 }
 
 /// Eight simulated plants for the demo owner (one of them with ten inverters), a year of
-/// history on first start, then live gateways reporting every five seconds to the device broker.
+/// history on first start (on later starts the gateways resume and fill the gap), then live
+/// gateways reporting every five seconds to the device broker.
 async fn start_demo(
     config: &Config,
     store: &Store,
@@ -141,7 +142,7 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
-    let created = crate::demo::prepare(store, &mut specs).await?;
+    crate::demo::prepare(store, &mut specs).await?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),
@@ -172,24 +173,24 @@ async fn start_demo(
         crate::demo::DEMO_PASSWORD,
         specs.len()
     );
+    let store = store.clone();
     tokio::spawn(async move {
         let mut fleet: Vec<sim::fleet::SimGateway> =
             specs.into_iter().map(sim::fleet::SimGateway::new).collect();
-        if created > 0 && history_days > 0 {
-            let started = std::time::Instant::now();
-            match crate::demo::backfill(&mut fleet, &tx, &configs, history_days).await {
-                Ok(n) => tracing::info!(
-                    reports = n,
-                    secs = started.elapsed().as_secs(),
-                    "demo history written"
-                ),
-                Err(e) => tracing::warn!(%e, "demo history incomplete"),
-            }
+        let started = std::time::Instant::now();
+        match crate::demo::catch_up(&store, &mut fleet, &tx, &configs, history_days).await {
+            Ok(n) => tracing::info!(
+                reports = n,
+                secs = started.elapsed().as_secs(),
+                "demo history written"
+            ),
+            Err(e) => tracing::warn!(%e, "demo history incomplete"),
         }
         let opts = sim::gateway::RunOptions {
             broker,
             interval: Duration::from_secs(5),
             upload_cycle_secs: 5,
+            reboot: sim::gateway::DEFAULT_REBOOT,
         };
         for gw in fleet {
             tokio::spawn(sim::gateway::run(
@@ -201,17 +202,6 @@ async fn start_demo(
         }
     });
     Ok(stop_tx)
-}
-
-/// Re-derives device and plant statuses from data age and open events, every 30 seconds.
-async fn refresh_statuses(store: Store) {
-    let mut tick = tokio::time::interval(Duration::from_secs(30));
-    loop {
-        tick.tick().await;
-        if let Err(e) = devices::ingest::refresh_statuses(&store, api::now_ms()).await {
-            tracing::warn!(%e, "status refresh failed");
-        }
-    }
 }
 
 /// `/metrics` on its own address (PORTAL_METRICS_ADDR, loopback by default), never on the

@@ -64,6 +64,7 @@ pub async fn run_sim(config: &Config, args: SimArgs) -> anyhow::Result<()> {
         },
         interval: Duration::from_secs(args.interval.max(1)),
         upload_cycle_secs: args.interval.max(1) as i64,
+        reboot: sim::gateway::DEFAULT_REBOOT,
     };
     let mut tasks = Vec::new();
     for gw in fleet {

@@ -101,7 +101,7 @@ async fn setup(s: &Store) -> Result<Vec<Plant>, Box<dyn std::error::Error>> {
         let spec = fleet[i].clone();
         let fields = PlantFields {
             name: spec.plant_name.clone(),
-            plant_type: if spec.plant.battery_kwh > 0.0 { 3 } else { 1 },
+            plant_type: if spec.plant.battery.is_some() { 3 } else { 1 },
             total_power: spec.plant.pv_kwp,
             join_date: "2024-01-01".into(),
             currency: "EUR".into(),

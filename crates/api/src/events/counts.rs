@@ -8,9 +8,9 @@ use domain::{
     policy::{PlantVisibility, UserScope},
 };
 use serde_json::{Value, json};
-use store::messages::EventCounts;
+use store::occurrences::EventCounts;
 
-use super::{item, list::EventQuery};
+use super::{list::EventQuery, occurrence_items};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, current_lang},
@@ -21,15 +21,17 @@ use crate::{
     users::path_id,
 };
 
+/// Open occurrences per severity: `total` counts what needs attention (warnings and faults);
+/// notices (`info`) are counted apart.
 fn counts_json(c: EventCounts) -> Value {
     json!({
-        "warning": c.warning, "fault": c.fault, "total": c.warning + c.fault,
+        "warning": c.warning, "fault": c.fault, "info": c.info, "total": c.warning + c.fault,
         "updateAt": update_at(now_ms()),
     })
 }
 
-/// A plant's events, newest first, with the list filters (`status=1` for the open ones only);
-/// 700 when the caller may not see the plant.
+/// A plant's event occurrences, newest first, with the list filters (`status=1` for the open
+/// ones only); 700 when the caller may not see the plant.
 #[utoipa::path(get, path = "/api/v1/plant/{id}/events", tag = "events", params(("id" = i64, Path), EventQuery),
     security(("bearer" = [])), responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, code, sn, deviceType, severity, status, occurTime, recoverTime, meaning, solution, ...}]}; 700")))]
 pub async fn plant_events(
@@ -44,18 +46,18 @@ pub async fn plant_events(
     f.plant = Some(plant.id);
     let (rows, total) = app
         .store
-        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .occurrences_visible(me.actor.plant_visibility(), me.id(), &f)
         .await?;
-    let lang = current_lang();
-    let infos: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
+    let infos = occurrence_items(&app, &rows, current_lang()).await?;
     Ok(Data(
         json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
     ))
 }
 
-/// Open events of a plant per severity: `{warning, fault, updateAt}` (API_CONVENTIONS.md).
+/// Open event occurrences of a plant per severity: `{warning, fault, info, total, updateAt}`
+/// (API_CONVENTIONS.md).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/eventCount", tag = "events", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, total, updateAt}; 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, info, total, updateAt}; 700")))]
 pub async fn plant_count(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -64,13 +66,7 @@ pub async fn plant_count(
     let (plant, _) = plants::visible(&app, &me, &id).await?;
     let c = app
         .store
-        .event_counts_visible(
-            me.actor.plant_visibility(),
-            me.id(),
-            Some(plant.id),
-            true,
-            None,
-        )
+        .event_counts_visible(me.actor.plant_visibility(), me.id(), Some(plant.id))
         .await?;
     Ok(Data(counts_json(c)))
 }
@@ -106,14 +102,14 @@ async fn open_counts(
 ) -> ApiResult<Value> {
     let c = app
         .store
-        .event_counts_visible(visibility, reader, None, true, None)
+        .event_counts_visible(visibility, reader, None)
         .await?;
     Ok(counts_json(c))
 }
 
-/// Open events on every plant the caller may see, per severity.
+/// Open event occurrences on every plant the caller may see, per severity.
 #[utoipa::path(get, path = "/api/v1/overview/eventCount", tag = "events", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {warning, fault, total, updateAt}")))]
+    responses((status = 200, description = "Envelope with {warning, fault, info, total, updateAt}")))]
 pub async fn overview_count(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -126,7 +122,7 @@ pub async fn overview_count(
 /// Open events on the plants another account may see, when the caller may see that account
 /// (105 otherwise).
 #[utoipa::path(get, path = "/api/v1/user/{id}/eventCount", tag = "events", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, total, updateAt}; 105")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, info, total, updateAt}; 105")))]
 pub async fn user_count(
     State(app): State<AppState>,
     me: CurrentUser,

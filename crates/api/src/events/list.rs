@@ -1,5 +1,6 @@
-//! Event lists: the events screen and third-party clients (`/events`), one event with its
-//! solution, the events of one device (all, or the open ones), battery events and the last hour.
+//! Event lists: the events screen and third-party clients (`/events`, one item per occurrence
+//! unless `group=0`), one occurrence with its solution and devices, the events of one device
+//! (all, or the open ones), battery events and the last hour.
 
 use axum::extract::{Path, State};
 use domain::Code;
@@ -8,7 +9,10 @@ use serde_json::{Value, json};
 use store::messages::VisibleEventFilter;
 use utoipa::IntoParams;
 
-use super::{MAX_PAGE, day_range, item, open_state, require_view, severity, visible_device};
+use super::{
+    MAX_PAGE, day_range, item, occurrence_item, occurrence_items, open_state, require_view,
+    severity, visible_device,
+};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, current_lang},
@@ -32,9 +36,13 @@ pub struct EventQuery {
     /// `/events`: 2 warnings, 3 faults; 1 or -1 every event.
     #[serde(default, rename = "type", deserialize_with = "num::opt_i64")]
     pub kind: Option<i64>,
-    /// `warning` or `fault` (or 2/3); anything else means any.
+    /// `info`, `warning` or `fault` (or 1/2/3); anything else means any.
     #[serde(default, alias = "level", deserialize_with = "num::opt_text")]
     pub severity: Option<String>,
+    /// `/events`: `0` (or `false`) for one item per device's event instead of one per
+    /// occurrence.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub group: Option<String>,
     /// `open`/1 or `closed`/0; -1 any.
     #[serde(default, deserialize_with = "num::opt_text")]
     pub status: Option<String>,
@@ -60,6 +68,14 @@ impl EventQuery {
         let limit = self.limit.unwrap_or(default).clamp(1, MAX_PAGE);
         let page = self.next_token.or(self.page).unwrap_or(1).max(1);
         (page, limit)
+    }
+
+    /// Whether the list answers occurrences (the default) or every device's event.
+    pub fn grouped(&self) -> bool {
+        !matches!(
+            self.group.as_deref().map(str::trim),
+            Some("0" | "false" | "no")
+        )
     }
 
     pub fn filter(&self, page: i64, limit: i64) -> VisibleEventFilter {
@@ -96,9 +112,10 @@ fn page_json(page: i64, limit: i64, total: i64, infos: Vec<Value>) -> Value {
 }
 
 /// Events the caller may see, newest first: `{nextToken, record[]}` (API_CONVENTIONS.md);
-/// `nextToken` is the next page as a string, `null` on the last page.
+/// `nextToken` is the next page as a string, `null` on the last page. One record per
+/// occurrence (with its `devices`), or per device's event with `group=0`.
 #[utoipa::path(get, path = "/api/v1/events", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {nextToken, record:[event], total, pageSize, pageNumber}")))]
+    responses((status = 200, description = "Envelope with {nextToken, record:[occurrence], total, pageSize, pageNumber}")))]
 pub async fn events(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -106,33 +123,42 @@ pub async fn events(
 ) -> ApiResult<Data<Value>> {
     require_view(&me)?;
     let (page, limit) = q.paging(50);
-    let (rows, total) = app
-        .store
-        .events_visible(me.actor.plant_visibility(), me.id(), &q.filter(page, limit))
-        .await?;
+    let f = q.filter(page, limit);
+    let visibility = me.actor.plant_visibility();
     let lang = current_lang();
-    let record: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
+    let (record, total) = if q.grouped() {
+        let (rows, total) = app
+            .store
+            .occurrences_visible(visibility, me.id(), &f)
+            .await?;
+        (occurrence_items(&app, &rows, lang).await?, total)
+    } else {
+        let (rows, total) = app.store.events_visible(visibility, me.id(), &f).await?;
+        (rows.iter().map(|e| item(e, lang)).collect(), total)
+    };
     let next = (page * limit < total).then(|| (page + 1).to_string());
     Ok(Data(json!({
         "nextToken": next, "record": record, "total": total, "pageSize": limit, "pageNumber": page,
     })))
 }
 
-/// One event with its meaning and solution; 4 when the caller may not see it.
+/// One occurrence with its meaning, solution and devices: `id` may be the occurrence's or any
+/// of its events'; 4 when the caller may not see it.
 #[utoipa::path(get, path = "/api/v1/event/detail/{id}", tag = "events", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with one event; 4 (id)")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with one occurrence; 4 (id)")))]
 pub async fn detail(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<Value>> {
     require_view(&me)?;
-    let e = app
+    let o = app
         .store
-        .event_visible(me.actor.plant_visibility(), me.id(), path_id(&id)?)
+        .occurrence_visible(me.actor.plant_visibility(), me.id(), path_id(&id)?)
         .await?
         .ok_or_else(|| domain::DomainError::invalid("id"))?;
-    Ok(Data(item(&e, current_lang())))
+    let members = app.store.occurrence_events(&[o.id]).await?;
+    Ok(Data(occurrence_item(&o, &members, current_lang())))
 }
 
 /// The events of one device, paged with the list filters; 600 when the caller may not see it.
@@ -212,9 +238,9 @@ pub async fn battery_events(
     )))
 }
 
-/// Events opened in the last hour on the caller's plants (at most 200), newest first.
+/// Occurrences that began in the last hour on the caller's plants (at most 200), newest first.
 #[utoipa::path(get, path = "/api/v1/event/oneHour", tag = "events", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, infos:[event]}")))]
+    responses((status = 200, description = "Envelope with {total, infos:[occurrence]}")))]
 pub async fn one_hour(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
     let f = VisibleEventFilter {
         from: Some(now_ms() - 3_600_000),
@@ -223,9 +249,8 @@ pub async fn one_hour(State(app): State<AppState>, me: CurrentUser) -> ApiResult
     };
     let (rows, total) = app
         .store
-        .events_visible(me.actor.plant_visibility(), me.id(), &f)
+        .occurrences_visible(me.actor.plant_visibility(), me.id(), &f)
         .await?;
-    let lang = current_lang();
-    let infos: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
+    let infos = occurrence_items(&app, &rows, current_lang()).await?;
     Ok(Data(json!({"total": total, "infos": infos})))
 }

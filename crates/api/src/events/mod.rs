@@ -1,7 +1,13 @@
-//! Device events (warnings and faults) as users read them: the event list with its filters, the
-//! events of one device or plant, counts for the overview screens, the last hour, and the
-//! operation-data downloads. Events are read through `store::messages`, which applies the
-//! plants' visibility rule: another tenant's events are simply not there.
+//! Device events (faults, warnings and notices) as users read them: the event list with its
+//! filters, the events of one device or plant, counts for the overview screens, the last hour,
+//! and the operation-data downloads. Events are read through `store::messages` and
+//! `store::occurrences`, which apply the plants' visibility rule: another tenant's events are
+//! simply not there.
+//!
+//! Lists for people (the events screen, a plant's events, the last hour, messages) answer one
+//! item per occurrence: the same event on several devices of a plant at the same time is one
+//! item listing the devices. The lists of one device and the operation-data lists and
+//! downloads answer every device's event.
 
 pub(crate) mod counts;
 pub(crate) mod list;
@@ -9,10 +15,13 @@ pub(crate) mod workdata;
 
 use axum::{Router, routing::get};
 use chrono::{NaiveDate, NaiveTime};
-use devices::{DeviceFamily, events::EventDef};
+use devices::{
+    DeviceFamily,
+    events::{EventDef, EventSeverity},
+};
 use domain::{Code, Lang};
 use serde_json::{Value, json};
-use store::{devices::DeviceListRow, messages::EventListRow};
+use store::{devices::DeviceListRow, messages::EventListRow, occurrences::OccurrenceRow};
 
 use crate::{AppState, envelope::ApiResult, plants::update_at, readings, session::CurrentUser};
 
@@ -62,39 +71,143 @@ pub(crate) fn family(name: &str) -> Option<DeviceFamily> {
 
 /// The catalogue entry of an event: by the device's family, or (device deleted since) the
 /// first family that knows the code.
-pub(crate) fn definition(e: &EventListRow) -> Option<&'static EventDef> {
-    match e.family.as_deref().and_then(family) {
-        Some(f) => devices::events::lookup(f, &e.code),
-        None => devices::events::catalogue()
-            .iter()
-            .find(|d| d.code == e.code),
+pub(crate) fn definition(family: Option<&str>, code: &str) -> Option<&'static EventDef> {
+    match family.and_then(self::family) {
+        Some(f) => devices::events::lookup(f, code),
+        None => devices::events::catalogue().iter().find(|d| d.code == code),
     }
 }
 
-/// One event as every list answers it. Times: `occurTime`/`recoverTime` in the plant's zone
-/// (`YYYY-MM-DD HH:MM:SS`), `updateAt` in UTC; meaning and solution in the caller's language.
+/// The wire level of a stored severity: 1 notice, 2 warning, 3 fault.
+pub(crate) fn level(severity: &str) -> i64 {
+    EventSeverity::from_key(severity).level()
+}
+
+/// The fields an event and an occurrence share. Times: `occurTime`/`recoverTime` in the
+/// plant's zone (`YYYY-MM-DD HH:MM:SS`), `updateAt` in UTC; meaning and solution in the
+/// caller's language.
+struct Common<'a> {
+    code: &'a str,
+    family: Option<&'a str>,
+    severity: &'a str,
+    opened_at: i64,
+    closed_at: Option<i64>,
+    timezone: Option<&'a str>,
+}
+
+impl Common<'_> {
+    fn json(&self, lang: Lang) -> Value {
+        let tz = readings::zone(self.timezone.unwrap_or("UTC"));
+        let def = definition(self.family, self.code);
+        json!({
+            "code": self.code,
+            "severity": self.severity,
+            "level": level(self.severity),
+            "status": if self.closed_at.is_none() { "open" } else { "closed" },
+            "occurTime": readings::local_time(self.opened_at, tz),
+            "recoverTime": self.closed_at.map(|t| readings::local_time(t, tz)),
+            "updateAt": update_at(self.closed_at.unwrap_or(self.opened_at)),
+            "meaning": def.map(|d| d.meaning(lang)),
+            "solution": def.map(|d| d.solution(lang)),
+            "timezone": self.timezone,
+        })
+    }
+}
+
+fn merge(mut base: Value, extra: Value) -> Value {
+    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
+        b.extend(e);
+    }
+    base
+}
+
+/// One device's event, as the lists of one device and the operation data answer it.
 pub(crate) fn item(e: &EventListRow, lang: Lang) -> Value {
-    let tz = readings::zone(e.plant_timezone.as_deref().unwrap_or("UTC"));
-    let def = definition(e);
+    let common = Common {
+        code: &e.code,
+        family: e.family.as_deref(),
+        severity: &e.severity,
+        opened_at: e.opened_at,
+        closed_at: e.closed_at,
+        timezone: e.plant_timezone.as_deref(),
+    };
+    merge(
+        common.json(lang),
+        json!({
+            "id": e.id,
+            "occurrenceId": e.occurrence_id,
+            "sn": e.device_sn,
+            "alias": e.device_alias,
+            "deviceType": e.family,
+            "type": e.type_code,
+            "plantId": e.plant_id,
+            "plantName": e.plant_name,
+        }),
+    )
+}
+
+/// One device of an occurrence.
+fn device(e: &EventListRow, tz: chrono_tz::Tz) -> Value {
     json!({
         "id": e.id,
-        "code": e.code,
         "sn": e.device_sn,
         "alias": e.device_alias,
         "deviceType": e.family,
         "type": e.type_code,
-        "severity": e.severity,
-        "level": if e.severity == "fault" { 3 } else { 2 },
         "status": if e.closed_at.is_none() { "open" } else { "closed" },
         "occurTime": readings::local_time(e.opened_at, tz),
         "recoverTime": e.closed_at.map(|t| readings::local_time(t, tz)),
-        "updateAt": update_at(e.closed_at.unwrap_or(e.opened_at)),
-        "meaning": def.map(|d| d.meaning(lang)),
-        "solution": def.map(|d| d.solution(lang)),
-        "plantId": e.plant_id,
-        "plantName": e.plant_name,
-        "timezone": e.plant_timezone,
     })
+}
+
+/// One occurrence: the fields of an event (its first device's `sn`, `alias`, `deviceType`,
+/// `type`), open while any device is in it, recovered when the last one recovered, with
+/// `deviceCount`, `openCount` and `devices` (each with its own times and status).
+pub(crate) fn occurrence_item(o: &OccurrenceRow, members: &[EventListRow], lang: Lang) -> Value {
+    let common = Common {
+        code: &o.code,
+        family: o.family.as_deref(),
+        severity: &o.severity,
+        opened_at: o.opened_at,
+        closed_at: o.closed_at,
+        timezone: o.plant_timezone.as_deref(),
+    };
+    let tz = readings::zone(o.plant_timezone.as_deref().unwrap_or("UTC"));
+    let devices: Vec<Value> = members
+        .iter()
+        .filter(|e| e.occurrence_id == o.id)
+        .map(|e| device(e, tz))
+        .collect();
+    merge(
+        common.json(lang),
+        json!({
+            "id": o.id,
+            "occurrenceId": o.id,
+            "sn": o.device_sn,
+            "alias": o.device_alias,
+            "deviceType": o.family,
+            "type": o.type_code,
+            "plantId": o.plant_id,
+            "plantName": o.plant_name,
+            "deviceCount": o.devices,
+            "openCount": o.open_devices,
+            "devices": devices,
+        }),
+    )
+}
+
+/// Occurrences with their devices, as list items.
+pub(crate) async fn occurrence_items(
+    app: &AppState,
+    rows: &[OccurrenceRow],
+    lang: Lang,
+) -> ApiResult<Vec<Value>> {
+    let ids: Vec<i64> = rows.iter().map(|o| o.id).collect();
+    let members = app.store.occurrence_events(&ids).await?;
+    Ok(rows
+        .iter()
+        .map(|o| occurrence_item(o, &members, lang))
+        .collect())
 }
 
 /// Refuses callers without `event.view` (code 2): the events screen's route key.
@@ -128,10 +241,12 @@ pub(crate) fn day_range(sdate: Option<&str>, edate: Option<&str>) -> (Option<i64
     (from, to)
 }
 
-/// Severity from what clients send: `warning`/`fault`, or the status codes 2/3.
+/// Severity from what clients send: `info` (or `notice`)/`warning`/`fault`, or the levels
+/// 1/2/3.
 pub(crate) fn severity(raw: Option<&str>) -> Option<String> {
     match raw?.trim().to_ascii_lowercase().as_str() {
-        "warning" | "2" => Some("warning".into()),
+        "info" | "notice" | "1" => Some("info".into()),
+        "warning" | "alarm" | "2" => Some("warning".into()),
         "fault" | "3" => Some("fault".into()),
         _ => None,
     }
@@ -161,6 +276,8 @@ mod tests {
     fn severities_and_states_read_words_and_codes() {
         assert_eq!(severity(Some("3")).as_deref(), Some("fault"));
         assert_eq!(severity(Some("Warning")).as_deref(), Some("warning"));
+        assert_eq!(severity(Some("info")).as_deref(), Some("info"));
+        assert_eq!(severity(Some("1")).as_deref(), Some("info"));
         assert_eq!(severity(Some("-1")), None);
         assert_eq!(open_state(Some("open")), Some(true));
         assert_eq!(open_state(Some("0")), Some(false));
@@ -171,6 +288,7 @@ mod tests {
     fn events_read_their_catalogue_text() {
         let e = EventListRow {
             id: 1,
+            occurrence_id: 1,
             device_id: 1,
             plant_id: None,
             code: "F01".into(),
@@ -188,5 +306,72 @@ mod tests {
         assert!(v["meaning"].as_str().is_some_and(|m| !m.is_empty()));
         assert_eq!(v["status"], "open");
         assert_eq!(v["occurTime"], "1970-01-01 00:00:00");
+        assert_eq!(v["level"], 3);
+        let notice = EventListRow {
+            code: "F13".into(),
+            severity: "info".into(),
+            ..e.clone()
+        };
+        assert_eq!(item(&notice, Lang::En)["level"], 1);
+    }
+
+    #[test]
+    fn an_occurrence_lists_its_devices_and_stays_open_while_one_is() {
+        let member = |id: i64, sn: &str, closed: Option<i64>| EventListRow {
+            id,
+            occurrence_id: 10,
+            device_id: id,
+            plant_id: Some(1),
+            code: "F35".into(),
+            severity: "warning".into(),
+            opened_at: 0,
+            closed_at: closed,
+            device_sn: Some(sn.into()),
+            family: Some("inverter".into()),
+            type_code: Some(94),
+            device_alias: None,
+            plant_name: Some("Roof".into()),
+            plant_timezone: Some("Europe/Madrid".into()),
+        };
+        let members = [
+            member(10, "INV1", Some(60_000)),
+            member(11, "INV2", None),
+            EventListRow {
+                occurrence_id: 12,
+                ..member(12, "OTHER", None)
+            },
+        ];
+        let o = OccurrenceRow {
+            id: 10,
+            plant_id: Some(1),
+            code: "F35".into(),
+            severity: "warning".into(),
+            opened_at: 0,
+            closed_at: None,
+            devices: 2,
+            open_devices: 1,
+            device_sn: Some("INV1".into()),
+            family: Some("inverter".into()),
+            type_code: Some(94),
+            device_alias: None,
+            plant_name: Some("Roof".into()),
+            plant_timezone: Some("Europe/Madrid".into()),
+        };
+        let v = occurrence_item(&o, &members, Lang::Es);
+        assert_eq!(v["status"], "open");
+        assert_eq!(
+            (v["deviceCount"].as_i64(), v["openCount"].as_i64()),
+            (Some(2), Some(1))
+        );
+        let sns: Vec<_> = v["devices"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| d["sn"].clone())
+            .collect();
+        assert_eq!(sns, vec![json!("INV1"), json!("INV2")]);
+        assert_eq!(v["devices"][0]["status"], "closed");
+        assert_eq!(v["devices"][0]["recoverTime"], "1970-01-01 01:01:00");
+        assert_eq!(v["meaning"], "Sin red de CA");
     }
 }

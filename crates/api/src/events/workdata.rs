@@ -130,6 +130,9 @@ fn event_words(e: &EventListRow, lang: Lang) -> (&'static str, &'static str) {
         ("fault", Lang::En) => "Fault",
         ("fault", Lang::Zh) => "故障",
         ("fault", Lang::Es) => "Fallo",
+        ("info", Lang::En) => "Notice",
+        ("info", Lang::Zh) => "提示",
+        ("info", Lang::Es) => "Aviso",
         (_, Lang::En) => "Warning",
         (_, Lang::Zh) => "告警",
         (_, Lang::Es) => "Advertencia",
@@ -166,7 +169,7 @@ async fn events_download(
             .await?;
         for e in &rows {
             let tz = readings::zone(e.plant_timezone.as_deref().unwrap_or("UTC"));
-            let def = definition(e);
+            let def = definition(e.family.as_deref(), &e.code);
             let (severity, status) = event_words(e, lang);
             sheet.push(vec![
                 readings::local_time(e.opened_at, tz).into(),

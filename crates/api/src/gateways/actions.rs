@@ -127,6 +127,20 @@ fn refused(sn: &str, e: &DomainError, lang: Lang) -> Value {
     item(sn, "refused", e.code.number(), &e.message(lang), None)
 }
 
+/// Totals of a check: how many gateways are ready for the action and how many would be refused,
+/// with every item's reason. Nothing has succeeded or failed yet, so it says neither (before
+/// issue 13 it counted the ready ones as "succeeded", and the screen showed "Succeeded 1"
+/// before anything had restarted).
+fn check_totals(items: Vec<Value>) -> Value {
+    let ready = items.iter().filter(|i| i["success"] == true).count();
+    json!({
+        "total": items.len(),
+        "ready": ready,
+        "refused": items.len() - ready,
+        "items": items,
+    })
+}
+
 /// Totals of a batch: how many succeeded and how many failed, with every item's reason.
 fn totals(items: Vec<Value>) -> Value {
     let succeeded = items.iter().filter(|i| i["success"] == true).count();
@@ -240,7 +254,7 @@ pub async fn batch_restart(
 /// Checks a batch before acting: for each SN whether it exists (for this caller), may be acted
 /// on, is online and is not already upgrading. Nothing is sent.
 #[utoipa::path(post, path = "/api/v1/gateways/batch/check", tag = "gateways", request_body = BatchRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, succeeded, failed, items:[{sn, success, status: ok|refused, code, msg, commandId: null}]}; 4 sns/action")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, ready, refused, items:[{sn, success (ready), status: ok|refused, code, msg, commandId: null}]}; 4 sns/action")))]
 pub async fn batch_check(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -270,7 +284,7 @@ pub async fn batch_check(
             None => item(sn, "ok", 0, "", None),
         });
     }
-    Ok(Data(totals(items)))
+    Ok(Data(check_totals(items)))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -500,6 +514,20 @@ mod tests {
         assert!(sn_list(None).is_err());
         let many: Vec<String> = (0..=MAX_BATCH).map(|i| format!("GW{i:04}")).collect();
         assert!(sn_list(Some(&json!(many))).is_err());
+    }
+
+    #[test]
+    fn a_check_counts_ready_and_refused_and_claims_no_success() {
+        let t = check_totals(vec![
+            item("A", "ok", 0, "", None),
+            refused("C", &Code::DeviceOffline.into(), Lang::En),
+        ]);
+        assert_eq!(
+            (t["total"].as_u64(), t["ready"].as_u64()),
+            (Some(2), Some(1))
+        );
+        assert_eq!(t["refused"], 1);
+        assert!(t.get("succeeded").is_none() && t.get("failed").is_none());
     }
 
     #[test]

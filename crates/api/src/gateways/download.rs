@@ -35,7 +35,7 @@ fn headers(lang: Lang) -> Vec<String> {
             "Protocol",
             "Model",
             "Upload cycle (s)",
-            "Last online (UTC)",
+            "Last message (UTC)",
         ],
         &[
             "序列号",
@@ -50,7 +50,7 @@ fn headers(lang: Lang) -> Vec<String> {
             "协议",
             "型号",
             "上传周期 (秒)",
-            "最后在线 (UTC)",
+            "最后消息 (UTC)",
         ],
         &[
             "N.º de serie",
@@ -65,7 +65,7 @@ fn headers(lang: Lang) -> Vec<String> {
             "Protocolo",
             "Modelo",
             "Ciclo de envío (s)",
-            "Última conexión (UTC)",
+            "Último mensaje (UTC)",
         ],
     );
     let pick = match lang {

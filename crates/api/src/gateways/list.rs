@@ -142,7 +142,10 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
         "softVer": g.soft_ver, "hardVer": g.hard_ver,
         "updateAt": update_at(g.last_online.unwrap_or(g.updated_at).max(g.updated_at)),
         "protocolType": g.protocol, "proto": g.protocol, "model": g.model,
-        "lldt": g.last_online.map(lldt), "uploadCycle": g.upload_cycle,
+        // The time of its newest message (telemetry, status, event or reply), not of its
+        // connection: `lldt` in the spec's format, `lastMessageAt` as `updateAt` writes times.
+        "lldt": g.last_online.map(lldt), "lastMessageAt": g.last_online.map(update_at),
+        "uploadCycle": g.upload_cycle,
         "devName": if g.alias.is_empty() { &g.sn } else { &g.alias },
         "online": g.online, "plantId": g.plant_id, "plantName": plant_name,
         "plant": g.plant_id.map(|id| json!({"id": id, "name": plant_name})),
@@ -164,7 +167,7 @@ fn device(d: &DeviceRow) -> Value {
 
 /// The gateways the caller may see, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/gateways", tag = "gateways", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, key, status, commType, signal, softVer, hardVer, updateAt, protocolType, model, lldt, uploadCycle, devName, commTypeName, proto, ...}]}")))]
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, key, status, commType, signal, softVer, hardVer, updateAt, protocolType, model, lldt (last message, UTC), lastMessageAt (the same, YYYY-MM-DDTHH:MM:SSZ), uploadCycle, devName, commTypeName, proto, ...}]}")))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -15,6 +15,7 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Done},
     extract::{Body, Query, num},
+    monitor::live::Cycles,
     now_ms,
     plants::update_at,
     readings::{Reading, round2},
@@ -134,9 +135,9 @@ pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
     let d = &inv.row;
     let plant = inv.plant.as_ref();
     let r = f.reading.as_ref();
+    let stale = inv.stale(r);
     let kind = inv.kind();
-    // Deye running state 0 is standby: the inverter is switched off (or waiting for sun).
-    let opened = i64::from(d.online && r.and_then(|r| r.num("running_state")) != Some(0.0));
+    let opened = i64::from(d.online && r.is_none_or(values::switched_on));
     let rated = if d.rated_power > 0.0 {
         Some(d.rated_power)
     } else {
@@ -148,7 +149,8 @@ pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
         // Inverters talk Modbus RTU over RS485 to their gateway (every shipped protocol).
         "commTypeName": "RS485",
         "custCode": cust_code(d), "version": version(d), "model": d.model,
-        "pac": r.and_then(values::pv_power).map_or(0.0, round2),
+        // Current power counts fresh values only (as the plant's): 0 once they are stale.
+        "pac": r.filter(|_| !stale).and_then(values::pv_power).map_or(0.0, round2),
         "etoday": f.etoday, "etotal": f.etotal,
         "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
         "createAt": create_at(d.created_at),
@@ -165,6 +167,10 @@ pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
         "equipType": d.type_code,
         "ratePower": rated.map(round2),
         "online": d.online,
+        // The newest values are past the offline bound: `pac` is the last known, not live.
+        "stale": stale,
+        // The plant's zone: the screens show the inverter's times in it.
+        "timezone": inv.tz.name(),
     })
 }
 
@@ -185,13 +191,21 @@ async fn page(
         )
         .await?;
     let plants = plants_of(app, me, &rows).await?;
+    let cycles =
+        Cycles::of_gateways(app, &rows.iter().map(|r| r.gateway_id).collect::<Vec<_>>()).await?;
     let mut infos = Vec::with_capacity(rows.len());
     for row in rows {
         let plant = row.plant_id.and_then(|id| plants.get(&id)).cloned();
         let tz = plant
             .as_ref()
             .map_or(chrono_tz::Tz::UTC, |p| crate::readings::zone(&p.timezone));
-        let inv = Inverter { row, plant, tz };
+        let upload_cycle = cycles.cycle(row.gateway_id);
+        let inv = Inverter {
+            row,
+            plant,
+            tz,
+            upload_cycle,
+        };
         let f = figures(app, &inv).await?;
         infos.push(item(&inv, &f));
     }
@@ -200,7 +214,7 @@ async fn page(
 
 /// The inverters the caller may see, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/inverters", tag = "inverters", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, alias, gsn, status, type, commTypeName, custCode, version{masterVer, softVer, hardVer, hmiVer, bmsVer}, model, pac, etoday, etotal, updateAt, opened, plant{id, name, type, master, installer, email, phone}, gatewayVO{gsn, status}, sunsynkEquip, protocolIdentifier, equipMode, equipType, ratePower}]}")))]
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, alias, gsn, status, type, commTypeName, custCode, version{masterVer, softVer, hardVer, hmiVer, bmsVer}, model, pac, etoday, etotal, updateAt, opened, plant{id, name, type, master, installer, email, phone}, gatewayVO{gsn, status}, sunsynkEquip, protocolIdentifier, equipMode, equipType, ratePower, online, stale (the values are past the offline bound), timezone (the plant's)}]}")))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -401,5 +415,18 @@ mod tests {
             parse_alias(Some("a\nb")).unwrap_err().detail.as_deref(),
             Some("alias")
         );
+    }
+
+    #[test]
+    fn the_power_state_is_the_reported_switch_else_the_running_state() {
+        let on = |json: &str| values::switched_on(&Reading::from_sample(1, json));
+        assert!(
+            !on(r#"{"power_on":false,"running_state":2}"#),
+            "the switch wins"
+        );
+        assert!(on(r#"{"power_on":true,"running_state":0}"#));
+        assert!(!on(r#"{"running_state":0}"#), "standby without a switch");
+        assert!(on(r#"{"running_state":2}"#));
+        assert!(on("{}"));
     }
 }

@@ -28,6 +28,7 @@ use crate::{
     AppState,
     envelope::ApiResult,
     extract::Query,
+    monitor::live,
     readings::{self, Reading},
     session::CurrentUser,
 };
@@ -104,14 +105,22 @@ pub fn router() -> Router<AppState> {
     r
 }
 
-/// One inverter as the caller may see it, with its plant (for the time zone and permissions).
+/// One inverter as the caller may see it, with its plant (for the time zone and permissions)
+/// and its gateway's upload cycle (for telling live values from stale ones).
 pub(crate) struct Inverter {
     pub row: DeviceListRow,
     pub plant: Option<PlantRow>,
     pub tz: Tz,
+    pub upload_cycle: i64,
 }
 
 impl Inverter {
+    /// Whether `reading` (the newest, if any) is past the inverter's offline bound.
+    pub fn stale(&self, reading: Option<&Reading>) -> bool {
+        let last = reading.map(|r| r.ts).or(self.row.last_seen);
+        live::is_stale(last, self.upload_cycle, crate::now_ms())
+    }
+
     pub fn kind(&self) -> InverterKind {
         InverterKind::from_code(self.row.type_code)
     }
@@ -172,7 +181,15 @@ pub(crate) async fn visible(app: &AppState, me: &CurrentUser, sn: &str) -> ApiRe
     let tz = plant
         .as_ref()
         .map_or(Tz::UTC, |p| readings::zone(&p.timezone));
-    Ok(Inverter { row, plant, tz })
+    let upload_cycle = live::Cycles::of_gateways(app, &[row.gateway_id])
+        .await?
+        .cycle(row.gateway_id);
+    Ok(Inverter {
+        row,
+        plant,
+        tz,
+        upload_cycle,
+    })
 }
 
 /// Plants of a page of devices, read once each.

@@ -1,6 +1,8 @@
 //! An inverter's values now, per port: PV input (per MPPT), AC output (per phase), grid,
 //! load, battery, EPS, meter and generator. Field names and types follow API_CONVENTIONS.md;
-//! a value the inverter does not report is `null` (except where clients refuse null).
+//! a value the inverter does not report is `null` (except where clients refuse null). Every
+//! answer says when its values were taken (`updateAt`, plant-local) and whether they are past
+//! the inverter's offline bound (`stale`: the last known values, not live ones).
 
 use axum::extract::{Path, State};
 use serde_json::{Value, json};
@@ -9,36 +11,58 @@ use super::{Inverter, Port, list::figures, values, visible};
 use crate::{
     AppState,
     envelope::{ApiResult, Data},
-    readings::{self, DAY_SAMPLES, Reading, local_time, num_text, opt_text, round2},
+    readings::{self, Reading, local_time, num_text, opt_text, round2},
     session::CurrentUser,
 };
 
-/// Reports further apart than this are a gap (offline), not a constant power.
-const MAX_GAP_MS: i64 = 15 * 60 * 1000;
-
-/// Energy in kWh from power points `(ms, W)`, oldest first: trapezoids between neighbours, gaps
-/// longer than [`MAX_GAP_MS`] count nothing.
-pub fn integrate_kwh(points: &[(i64, f64)]) -> f64 {
-    points
-        .windows(2)
-        .filter(|w| w[1].0 - w[0].0 <= MAX_GAP_MS)
-        .map(|w| (w[0].1 + w[1].1) / 2.0 * (w[1].0 - w[0].0) as f64 / 3_600_000.0 / 1000.0)
-        .sum()
+/// How much each PV input made of today's PV power, in W·h-like units (trapezoids between
+/// today's reports, oldest first). Gaps between reports count: an hour between two reports
+/// still tells how the inputs shared the sun. A single report weighs its
+/// power now.
+fn input_weight(points: &[(i64, f64)]) -> f64 {
+    match points {
+        [] => 0.0,
+        [(_, p)] => p.max(0.0),
+        _ => points
+            .windows(2)
+            .map(|w| (w[0].1 + w[1].1).max(0.0) / 2.0 * (w[1].0 - w[0].0) as f64)
+            .sum(),
+    }
 }
 
-/// Each PV input's energy today: integrated from today's reports (inverters report only their
-/// total PV counter, not one per input).
-async fn inputs_today(app: &AppState, inv: &Inverter, inputs: &[usize]) -> ApiResult<Vec<f64>> {
+/// Splits the inverter's PV energy of today (`etoday`, kWh, from its own counter) over its
+/// inputs by their weights. Inverters count PV energy in total, not per input, so this is the
+/// one way the inputs' figures add up to the inverter's; with no weight at all (no power yet)
+/// they share it evenly.
+pub fn split_today(etoday: f64, weights: &[f64]) -> Vec<f64> {
+    let total: f64 = weights.iter().sum();
+    if weights.is_empty() || etoday <= 0.0 {
+        return vec![0.0; weights.len()];
+    }
+    if total <= 0.0 {
+        return vec![etoday / weights.len() as f64; weights.len()];
+    }
+    weights.iter().map(|w| etoday * w / total).collect()
+}
+
+/// Each PV input's energy today: the inverter's PV energy today split by what each input
+/// made of it ([`split_today`]).
+async fn inputs_today(
+    app: &AppState,
+    inv: &Inverter,
+    inputs: &[usize],
+    etoday: f64,
+) -> ApiResult<Vec<f64>> {
     if inputs.is_empty() {
         return Ok(Vec::new());
     }
     let (from, to) = readings::day_bounds(inv.tz, readings::today(inv.tz));
-    let samples = app.store.samples(inv.row.id, from, to, DAY_SAMPLES).await?;
+    let samples = readings::day_samples(app, inv.row.id, from, to).await?;
     let readings: Vec<Reading> = samples
         .iter()
         .map(|s| Reading::from_sample(s.ts, &s.payload))
         .collect();
-    Ok(inputs
+    let weights: Vec<f64> = inputs
         .iter()
         .map(|n| {
             let key = format!("pv{n}_power");
@@ -46,18 +70,25 @@ async fn inputs_today(app: &AppState, inv: &Inverter, inputs: &[usize]) -> ApiRe
                 .iter()
                 .filter_map(|r| r.num(&key).map(|p| (r.ts, p)))
                 .collect();
-            integrate_kwh(&points)
+            input_weight(&points)
         })
-        .collect())
+        .collect();
+    Ok(split_today(etoday, &weights))
 }
 
-/// `pvIV[]`: one item per PV input (each Deye input is its own MPPT), values as strings.
-async fn pv_iv(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResult<Vec<Value>> {
+/// `pvIV[]`: one item per PV input (each Deye input is its own MPPT), values as strings;
+/// `todayPv` is the input's part of the inverter's PV energy today (`etoday`, kWh).
+async fn pv_iv(
+    app: &AppState,
+    inv: &Inverter,
+    r: Option<&Reading>,
+    etoday: f64,
+) -> ApiResult<Vec<Value>> {
     let Some(r) = r else {
         return Ok(Vec::new());
     };
     let inputs = values::pv_inputs(r);
-    let today = inputs_today(app, inv, &inputs).await?;
+    let today = inputs_today(app, inv, &inputs, etoday).await?;
     Ok(inputs
         .iter()
         .zip(today)
@@ -89,8 +120,8 @@ pub async fn input(
     Ok(Data(json!({
         "etoday": f.etoday, "etotal": f.etotal,
         "pac": r.and_then(values::pv_power).map_or(0.0, round2),
-        "pvIV": pv_iv(&app, &inv, r).await?, "mpptIV": [],
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "pvIV": pv_iv(&app, &inv, r, f.etoday).await?, "mpptIV": [],
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     })))
 }
 
@@ -103,10 +134,11 @@ pub async fn pv_iv_realtime(
     Path(sn): Path<String>,
 ) -> ApiResult<Data<Value>> {
     let inv = visible(&app, &me, &sn).await?;
-    let r = inv.latest(&app).await?;
+    let f = figures(&app, &inv).await?;
+    let r = f.reading;
     Ok(Data(json!({
-        "pvIV": pv_iv(&app, &inv, r.as_ref()).await?, "mpptIV": [],
-        "updateAt": r.as_ref().map(|r| local_time(r.ts, inv.tz)),
+        "pvIV": pv_iv(&app, &inv, r.as_ref(), f.etoday).await?, "mpptIV": [],
+        "updateAt": r.as_ref().map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r.as_ref()),
     })))
 }
 
@@ -131,7 +163,7 @@ pub async fn output(
         "fac": values::number(r, "inverter_frequency"),
         "dcTemp": values::number(r, "dc_temperature"),
         "igbtTemp": values::number(r, "inverter_temperature"),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     })))
 }
 
@@ -181,7 +213,7 @@ async fn grid_or_meter(
         "etotalTo": values::kwh_text(total.kwh("grid_export")),
         "limiterPowerArr": ct,
         "limiterTotalPower": values::number(r, "grid_ct_power"),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     }))
 }
 
@@ -206,7 +238,7 @@ async fn load(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResult<
         "upsPowerL1": ups(1), "upsPowerL2": ups(2), "upsPowerL3": ups(3),
         "upsPowerTotal": r.and_then(|r| values::port_power(r, values::LOAD)).map(round2),
         "vip": r.map(|r| values::vip(r, values::LOAD)).unwrap_or_default(),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     }))
 }
 
@@ -256,7 +288,7 @@ async fn battery(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResu
         "batteryTemp2": values::text(r, "battery2_temperature"),
         "numberOfBatteries": count,
         "batt1Factory": Value::Null, "batt2Factory": Value::Null,
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     }))
 }
 
@@ -266,7 +298,7 @@ fn eps(inv: &Inverter, r: Option<&Reading>) -> Value {
         "vip": r.map(|r| values::vip(r, values::LOAD)).unwrap_or_default(),
         "pac": r.and_then(|r| values::port_power(r, values::LOAD)).map(round2),
         "fac": values::number(r, "load_frequency"),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     })
 }
 
@@ -315,7 +347,7 @@ pub async fn gen_realtime(
         "genFac": values::number(r, "gen_frequency"),
         "vip": r.map(|r| values::vip(r, gen_ac)).unwrap_or_default(),
         "genOn": r.and_then(|r| r.num("gen_relay_closed")).map(|v| v != 0.0),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)),
+        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
     })))
 }
 
@@ -324,14 +356,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn power_integrates_to_kwh_and_gaps_count_nothing() {
+    fn the_inputs_share_the_inverters_pv_energy_by_what_each_made() {
         let hour = 3_600_000;
-        // 1 kW for one hour, in 5-minute steps.
-        let steady: Vec<(i64, f64)> = (0..=12).map(|i| (i * hour / 12, 1000.0)).collect();
-        assert!((integrate_kwh(&steady) - 1.0).abs() < 1e-9);
-        // A two-hour silence between reports is not energy.
-        assert_eq!(integrate_kwh(&[(0, 1000.0), (2 * hour, 1000.0)]), 0.0);
-        assert_eq!(integrate_kwh(&[]), 0.0);
+        // Hourly reports (a gateway that uploads rarely): PV1 makes three times PV2's power.
+        let pv1: Vec<(i64, f64)> = (0..5).map(|i| (i * hour, 3000.0)).collect();
+        let pv2: Vec<(i64, f64)> = (0..5).map(|i| (i * hour, 1000.0)).collect();
+        let weights = [input_weight(&pv1), input_weight(&pv2)];
+        assert_eq!(split_today(32.4, &weights), vec![24.3, 8.1]);
+        let sum: f64 = split_today(32.4, &weights).iter().sum();
+        assert!(
+            (sum - 32.4).abs() < 1e-9,
+            "the inputs add up to the inverter"
+        );
+        // One report so far: its power now tells the shares.
+        assert_eq!(
+            split_today(
+                2.0,
+                &[input_weight(&[(0, 300.0)]), input_weight(&[(0, 100.0)])]
+            ),
+            vec![1.5, 0.5]
+        );
+        assert_eq!(split_today(3.0, &[0.0, 0.0, 0.0]), vec![1.0, 1.0, 1.0]);
+        assert_eq!(split_today(0.0, &weights), vec![0.0, 0.0]);
+        assert!(split_today(5.0, &[]).is_empty());
     }
 
     #[test]

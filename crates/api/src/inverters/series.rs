@@ -15,7 +15,7 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data},
     extract::{Query, num},
-    readings::{self, Column, DAY_SAMPLES, Reading, Series},
+    readings::{self, Column, Reading, Series},
     session::CurrentUser,
 };
 
@@ -252,7 +252,7 @@ async fn day_curve(
 ) -> ApiResult<Value> {
     let day: NaiveDate = readings::day_param(date, inv.tz);
     let (from, to) = readings::day_bounds(inv.tz, day);
-    let samples = app.store.samples(inv.row.id, from, to, DAY_SAMPLES).await?;
+    let samples = readings::day_samples(app, inv.row.id, from, to).await?;
     let reads: Vec<ReadFn<'_>> = cols
         .iter()
         .map(|c| Box::new(move |r: &Reading| c.read(r)) as ReadFn<'_>)

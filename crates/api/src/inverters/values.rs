@@ -30,6 +30,16 @@ pub fn pv_power(r: &Reading) -> Option<f64> {
     r.sum(&refs).or_else(|| r.num("inverter_power"))
 }
 
+/// Whether an inverter reports itself switched on: its `power_on` switch (what power on/off
+/// commands change), else, for configs without one, a running state other than Deye's
+/// standby (0).
+pub fn switched_on(r: &Reading) -> bool {
+    match r.num("power_on") {
+        Some(v) => v != 0.0,
+        None => r.num("running_state") != Some(0.0),
+    }
+}
+
 /// The key prefixes of one AC port: voltage, current, power (`{prefix}_l1`.. per phase, or the
 /// bare key on single-phase models).
 #[derive(Debug, Clone, Copy)]

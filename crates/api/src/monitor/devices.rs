@@ -8,26 +8,41 @@ use super::PlantCtx;
 use crate::{
     AppState,
     envelope::{ApiResult, Data},
+    inverters::values::switched_on,
     plants::update_at,
+    readings::Reading,
     session::CurrentUser,
 };
 
 /// Every device of a plant: `[{id, sn, family, alias, model, type, status, parentSn,
-/// updateAt}]`, inverters first; `updateAt` is when it last reported (null if never).
+/// updateAt, stale, powerOn}]`, inverters first; `updateAt` is when it last reported (null if
+/// never), `stale` whether that is past its offline bound (or it never reported), `powerOn`
+/// whether an inverter reports itself switched on (null for other devices and before the
+/// first report).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/devices", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with [{id, sn, family, alias, model, type, status, parentSn, updateAt}]; 700")))]
+    responses((status = 200, description = "Envelope with [{id, sn, family, alias, model, type, status, parentSn, updateAt, stale, powerOn}]; 700")))]
 pub async fn plant_devices(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<Value>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
+    let cycles = super::live::Cycles::of_plant(&app, ctx.plant.id).await?;
+    let now = crate::now_ms();
     let order = |family: &str| match family {
         super::INVERTER => 0,
         super::BATTERY => 1,
         super::METER => 2,
         _ => 3,
+    };
+    // An inverter's power state as it last reported it (null before its first report).
+    let samples = app.store.plant_latest_samples(ctx.plant.id).await?;
+    let power_on = |id: i64| {
+        samples
+            .iter()
+            .find(|s| s.device_id == id)
+            .map(|s| switched_on(&Reading::from_sample(s.ts, &s.payload)))
     };
     let mut devices: Vec<_> = ctx.devices.iter().collect();
     devices.sort_by(|a, b| {
@@ -43,6 +58,8 @@ pub async fn plant_devices(
                     "id": d.id, "sn": d.sn, "family": d.family, "alias": d.alias,
                     "model": d.model, "type": d.type_code, "status": d.status,
                     "parentSn": d.parent_sn, "updateAt": d.last_seen.map(update_at),
+                    "stale": cycles.stale(d.gateway_id, d.last_seen, now),
+                    "powerOn": (d.family == super::INVERTER).then(|| power_on(d.id)).flatten(),
                 })
             })
             .collect(),

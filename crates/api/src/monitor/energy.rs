@@ -18,7 +18,7 @@ use crate::{
     envelope::{ApiResult, Data},
     extract::{Query, num},
     plants::{currency_json, update_at},
-    readings::{self, DAY_SAMPLES, Reading, Record, Series},
+    readings::{self, Reading, Record, Series},
     session::CurrentUser,
 };
 
@@ -48,7 +48,8 @@ pub(crate) fn realtime_json(p: &store::plants::PlantRow, s: &summary::Summary) -
     json!({
         "pac": s.pac, "etoday": s.etoday, "emonth": s.emonth, "eyear": s.eyear,
         "etotal": s.etotal, "income": s.income, "efficiency": s.efficiency,
-        "updateAt": update_at(s.update_at), "currency": currency_json(&p.currency),
+        "updateAt": update_at(s.update_at), "stale": s.stale,
+        "currency": currency_json(&p.currency),
         "totalPower": p.total_power, "invest": p.invest,
     })
 }
@@ -56,7 +57,7 @@ pub(crate) fn realtime_json(p: &store::plants::PlantRow, s: &summary::Summary) -
 /// Current power, energy of today/month/year/all time (kWh), today's income and efficiency.
 #[utoipa::path(get, path = "/api/v1/plant/{id}/realtime", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pac (W), etoday, emonth, eyear, etotal (kWh), income, efficiency, updateAt, currency{id,code,text}, totalPower}; 700")))]
+    responses((status = 200, description = "Envelope with {pac (W, fresh data only), etoday, emonth, eyear, etotal (kWh), income, efficiency (pac over capacity), updateAt (newest data, UTC), stale (no fresh data: the figures are the last known), currency{id,code,text}, totalPower}; 700")))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -67,9 +68,10 @@ pub async fn realtime(
     Ok(Data(realtime_json(&ctx.plant, &s)))
 }
 
-/// Adds one device's value per bucket (its mean within the bucket) into `into`.
+/// Adds one device's value per bucket (its mean within the bucket) into `into`, counting the
+/// devices that had a value in each bucket.
 fn accumulate(
-    into: &mut BTreeMap<i64, f64>,
+    into: &mut BTreeMap<i64, (f64, u32)>,
     samples: &[Reading],
     from: i64,
     read: &dyn Fn(&Reading) -> Option<f64>,
@@ -85,7 +87,9 @@ fn accumulate(
         }
     }
     for (b, (sum, n)) in per_bucket {
-        *into.entry(b).or_insert(0.0) += sum / f64::from(n);
+        let e = into.entry(b).or_insert((0.0, 0));
+        e.0 += sum / f64::from(n);
+        e.1 += 1;
     }
 }
 
@@ -124,62 +128,69 @@ pub(crate) async fn day_curves(
     pv_only: bool,
 ) -> ApiResult<Vec<Series>> {
     let (from, to) = readings::day_bounds(ctx.tz, day);
-    let mut by_family: Vec<(&str, Vec<Reading>)> = Vec::new();
+    // (family, has a battery port, the day's readings) per device.
+    let mut by_device: Vec<(&str, bool, Vec<Reading>)> = Vec::new();
     for d in &ctx.devices {
         let family = d.family.as_str();
         if family != INVERTER && (pv_only || (family != METER && family != BATTERY)) {
             continue;
         }
-        let rows = app.store.samples(d.id, from, to, DAY_SAMPLES).await?;
+        let rows = readings::day_samples(app, d.id, from, to).await?;
         let list = rows
             .iter()
             .map(|s| Reading::from_sample(s.ts, &s.payload))
             .collect();
-        by_family.push((family, list));
+        by_device.push((family, flow::battery_port(family, d.type_code), list));
     }
-    let curve = |family: &str, read: &dyn Fn(&Reading) -> Option<f64>| {
+    // Per bucket: the sum over the devices of `family` (battery values only from devices with
+    // a battery port) and how many devices had a value.
+    let curve = |family: &str, battery: bool, read: &dyn Fn(&Reading) -> Option<f64>| {
         let mut points = BTreeMap::new();
-        for (f, list) in &by_family {
-            if *f == family {
+        for (f, port, list) in &by_device {
+            if *f == family && (!battery || *port) {
                 accumulate(&mut points, list, from, read);
             }
         }
         points
     };
-    let pv = curve(INVERTER, &flow::pv_power);
+    let sum = |points: BTreeMap<i64, (f64, u32)>| -> BTreeMap<i64, f64> {
+        points.into_iter().map(|(b, (v, _))| (b, v)).collect()
+    };
+    // SOC is a mean over batteries, not a sum.
+    let mean = |points: BTreeMap<i64, (f64, u32)>| -> BTreeMap<i64, f64> {
+        points
+            .into_iter()
+            .map(|(b, (v, n))| (b, v / f64::from(n.max(1))))
+            .collect()
+    };
+    let pv = sum(curve(INVERTER, false, &flow::pv_power));
     let tz = ctx.tz;
     if pv_only {
         return Ok(vec![series("pv", "PV", "W", &pv, from, tz)]);
     }
-    let load = curve(INVERTER, &|r| r.num("load_power"));
-    let mut grid = curve(INVERTER, &flow::inverter_grid);
+    let load = sum(curve(INVERTER, false, &|r| r.num("load_power")));
+    let mut grid = sum(curve(INVERTER, false, &flow::inverter_grid));
     if ctx.has(METER) {
-        let meter = curve(METER, &|r| r.num("power"));
+        let meter = sum(curve(METER, false, &|r| r.num("power")));
         if !meter.is_empty() {
             grid = meter;
         }
     }
-    let mut battery = curve(INVERTER, &|r| r.num("battery_power"));
+    let mut battery = sum(curve(INVERTER, true, &|r| r.num("battery_power")));
     if battery.is_empty() {
-        battery = curve(BATTERY, &|r| r.num("power"));
+        battery = sum(curve(BATTERY, true, &|r| r.num("power")));
     }
-    let count = |family: &str| ctx.of(family).count().max(1) as f64;
-    let mut soc = curve(INVERTER, &|r| r.num("battery_soc"));
-    let mut soc_devices = count(INVERTER);
+    let mut soc = mean(curve(INVERTER, true, &|r| r.num("battery_soc")));
     if soc.is_empty() {
-        soc = curve(BATTERY, &|r| r.num("soc"));
-        soc_devices = count(BATTERY);
+        soc = mean(curve(BATTERY, true, &|r| r.num("soc")));
     }
-    // SOC is a mean over batteries, not a sum.
-    for v in soc.values_mut() {
-        *v /= soc_devices;
-    }
-    let generator = curve(INVERTER, &|r| r.num("gen_power"));
+    let generator = sum(curve(INVERTER, false, &|r| r.num("gen_power")));
     let mut out = vec![
         series("pv", "PV", "W", &pv, from, tz),
         series("load", "Load", "W", &load, from, tz),
         series("grid", "Grid", "W", &grid, from, tz),
     ];
+    // The battery's curves only where there is a battery (the flow's rule).
     if ctx.has(BATTERY) || !battery.is_empty() || !soc.is_empty() {
         out.push(series("battery", "Battery", "W", &battery, from, tz));
         out.push(series("soc", "SOC", "%", &soc, from, tz));

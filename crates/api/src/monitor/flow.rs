@@ -1,22 +1,22 @@
 //! The live energy flow of a plant or of one inverter: one computation ([`compute`]) from the
 //! devices' latest readings, one wire shape ([`Flow::to_json`]) with the strict fields of
 //! API_CONVENTIONS.md. Powers are magnitudes in W; the direction flags say which way they flow.
+//! Readings past their device's offline bound ([`super::live`]) add nothing: the flow of a
+//! silent plant is marked `stale`, not drawn from old numbers.
 
 use axum::extract::{Path, State};
 use chrono_tz::Tz;
 use serde_json::{Value, json};
 
-use super::{BATTERY, INVERTER, METER, PlantCtx};
+use super::{BATTERY, INVERTER, METER, PlantCtx, live::Cycles};
 use crate::{
     AppState,
     envelope::{ApiResult, Data},
+    plants::update_at,
     readings::{self, Reading},
     session::CurrentUser,
 };
-use domain::Code;
-
-/// A reading older than this no longer describes the present: its device is taken as idle.
-pub(crate) const STALE_MS: i64 = 30 * 60 * 1000;
+use domain::{Code, device::InverterKind};
 
 /// The PV string power keys the shipped protocols know (up to 8 MPPT inputs).
 pub(crate) const PV_KEYS: [&str; 8] = [
@@ -40,6 +40,28 @@ pub(crate) fn inverter_grid(r: &Reading) -> Option<f64> {
     r.first(&["grid_ct_power", "grid_power"])
 }
 
+/// One device's newest reading as the flow reads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub family: &'a str,
+    pub reading: &'a Reading,
+    /// Recent enough to describe now ([`super::live`]): a stale reading adds no power.
+    pub fresh: bool,
+    /// A BMS, or an inverter with a battery port (see [`battery_port`]).
+    pub battery_port: bool,
+}
+
+/// Whether a device can have a battery behind it: a BMS does, and so does a hybrid inverter.
+/// A grid-tied, micro or string inverter does not, whatever battery registers its protocol
+/// (shared with the hybrids) carries.
+pub(crate) fn battery_port(family: &str, type_code: i64) -> bool {
+    match family {
+        BATTERY => true,
+        INVERTER => InverterKind::from_code(type_code).is_hybrid(),
+        _ => false,
+    }
+}
+
 /// Signed powers of a plant (or one inverter) at one moment.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Flow {
@@ -59,6 +81,9 @@ pub(crate) struct Flow {
     pub bms_fault: bool,
     /// When the newest reading was taken (ms), if any.
     pub time: Option<i64>,
+    /// No reading is fresh: the powers are not known now (all read 0) and screens show the
+    /// last data as stale.
+    pub stale: bool,
 }
 
 fn add(total: &mut Option<f64>, v: Option<f64>) {
@@ -67,32 +92,41 @@ fn add(total: &mut Option<f64>, v: Option<f64>) {
     }
 }
 
-/// The flow from the latest readings (`(family, reading)`) at `now`. Inverters give PV, load,
-/// battery and generator; a grid meter, when there is one, measures the grid connection
-/// better than an inverter's CT and wins; a BMS fills in battery power and SOC when no inverter
-/// reports them. Readings older than [`STALE_MS`] count as idle, so an offline plant shows no
-/// flow. Load not reported is what the other flows leave (the balance of the node).
-pub(crate) fn compute(readings: &[(&str, &Reading)], has_meter: bool, now: i64) -> Flow {
-    let fresh: Vec<&(&str, &Reading)> = readings
-        .iter()
-        .filter(|(_, r)| now - r.ts <= STALE_MS)
-        .collect();
+/// Whether a source reports a battery: a BMS that reported, or a hybrid inverter reporting
+/// battery values (a hybrid without a battery connected reports none).
+fn reports_battery(s: &Source<'_>) -> bool {
+    s.battery_port
+        && (s.family == BATTERY
+            || s.reading.num("battery_soc").is_some()
+            || s.reading.num("battery_power").is_some())
+}
+
+/// The flow from the devices' latest readings. Inverters give PV, load, battery and
+/// generator; a grid meter, when there is one, measures the grid connection better than an
+/// inverter's CT and wins; a BMS fills in battery power and SOC when no inverter reports them.
+/// Only fresh readings count, so an offline plant shows no flow; battery values count only
+/// from devices with a battery port (`has_bms`: the plant has a BMS registered). Load not
+/// reported is what the other flows leave (the balance of the node).
+pub(crate) fn compute(sources: &[Source<'_>], has_meter: bool, has_bms: bool) -> Flow {
     let (mut pv, mut inv_battery, mut inv_grid, mut load, mut generator) =
         (None, None, None, None, None);
     let (mut meter_grid, mut bms_battery) = (None, None);
     let (mut socs, mut bms_socs) = (Vec::new(), Vec::new());
     let mut bms_fault = false;
-    for (family, r) in &fresh {
-        match *family {
+    for s in sources.iter().filter(|s| s.fresh) {
+        let r = s.reading;
+        match s.family {
             INVERTER => {
                 add(&mut pv, pv_power(r));
-                add(&mut inv_battery, r.num("battery_power"));
                 add(&mut inv_grid, inverter_grid(r));
                 add(&mut load, r.num("load_power"));
                 add(&mut generator, r.num("gen_power"));
-                socs.extend(r.num("battery_soc"));
-                bms_fault |= r.num("fault_bms_comm").is_some_and(|v| v != 0.0)
-                    || r.num("warning_bms_lost").is_some_and(|v| v != 0.0);
+                if s.battery_port {
+                    add(&mut inv_battery, r.num("battery_power"));
+                    socs.extend(r.num("battery_soc"));
+                    bms_fault |= r.num("fault_bms_comm").is_some_and(|v| v != 0.0)
+                        || r.num("warning_bms_lost").is_some_and(|v| v != 0.0);
+                }
             }
             METER => add(&mut meter_grid, r.num("power")),
             BATTERY => {
@@ -102,24 +136,21 @@ pub(crate) fn compute(readings: &[(&str, &Reading)], has_meter: bool, now: i64) 
             _ => {}
         }
     }
-    let has_battery = inv_battery.is_some()
-        || bms_battery.is_some()
-        || readings
-            .iter()
-            .any(|(f, r)| *f == BATTERY || r.num("battery_soc").is_some());
+    let has_battery = has_bms || sources.iter().any(reports_battery);
     // The state of charge is the last known one even when its reading is stale: a battery
     // keeps its charge while the plant is silent (its powers, unknown now, read as idle).
     if socs.is_empty() && bms_socs.is_empty() {
-        for (family, r) in readings {
-            match *family {
-                INVERTER => socs.extend(r.num("battery_soc")),
-                BATTERY => bms_socs.extend(r.num("soc")),
+        for s in sources.iter().filter(|s| s.battery_port) {
+            match s.family {
+                INVERTER => socs.extend(s.reading.num("battery_soc")),
+                BATTERY => bms_socs.extend(s.reading.num("soc")),
                 _ => {}
             }
         }
     }
     let soc_list = if socs.is_empty() { bms_socs } else { socs };
-    let soc = (!soc_list.is_empty()).then(|| soc_list.iter().sum::<f64>() / soc_list.len() as f64);
+    let soc = (has_battery && !soc_list.is_empty())
+        .then(|| soc_list.iter().sum::<f64>() / soc_list.len() as f64);
     let grid = meter_grid.or(inv_grid);
     let battery = inv_battery.or(bms_battery).unwrap_or(0.0);
     let (pv, grid_w, generator_w) = (
@@ -137,13 +168,14 @@ pub(crate) fn compute(readings: &[(&str, &Reading)], has_meter: bool, now: i64) 
         soc,
         has_battery,
         has_meter,
-        has_grid: has_meter || readings.iter().any(|(_, r)| inverter_grid(r).is_some()),
+        has_grid: has_meter || sources.iter().any(|s| inverter_grid(s.reading).is_some()),
         has_generator: generator_w > 0.0
-            || readings
+            || sources
                 .iter()
-                .any(|(_, r)| r.num("gen_power").is_some_and(|v| v > 0.0)),
+                .any(|s| s.reading.num("gen_power").is_some_and(|v| v > 0.0)),
         bms_fault,
-        time: readings.iter().map(|(_, r)| r.ts).max(),
+        time: sources.iter().map(|s| s.reading.ts).max(),
+        stale: !sources.iter().any(|s| s.fresh),
     }
 }
 
@@ -154,10 +186,11 @@ fn w(v: f64) -> f64 {
 
 impl Flow {
     /// The wire payload: every field API_CONVENTIONS.md lists for the flow, plus
-    /// `existsBattery` (the web app hides the battery node of a grid-tied plant with it).
+    /// `existsBattery` (the web app hides the battery node of a plant without a battery with
+    /// it), `updateAt` (the newest data, UTC; null before the first report) and `stale`.
     pub fn to_json(&self, tz: Tz, protocol: &str, cust_code: i64) -> Value {
         let on = |v: f64| w(v) > 0.0;
-        json!({
+        let mut body = json!({
             "custCode": cust_code,
             "meterCode": i64::from(self.has_meter),
             "pvPower": w(self.pv),
@@ -199,14 +232,20 @@ impl Flow {
             "existsChargePile": false,
             "pv": null,
             "time": self.time.map(|t| readings::local_time(t, tz)),
-        })
+        });
+        // When the newest data was taken (UTC) and whether it is too old to be live.
+        if let Value::Object(map) = &mut body {
+            map.insert("updateAt".into(), json!(self.time.map(update_at)));
+            map.insert("stale".into(), Value::Bool(self.stale));
+        }
+        body
     }
 }
 
 /// The plant's flow now (`date`, `page`, `limit` are accepted and ignored: the flow is live).
 #[utoipa::path(get, path = "/api/v1/plant/energy/{id}/flow", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the flow: pvPower, battPower, gridOrMeterPower, loadOrEpsPower (W), soc, direction flags, exists* flags, pv null, time; 700")))]
+    responses((status = 200, description = "Envelope with the flow: pvPower, battPower, gridOrMeterPower, loadOrEpsPower (W), soc, direction flags, exists* flags, pv null, time (plant-local), updateAt (UTC, null before the first report), stale (no fresh data: powers read 0); 700")))]
 pub async fn plant_flow(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -214,8 +253,8 @@ pub async fn plant_flow(
 ) -> ApiResult<Data<Value>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let latest = ctx.latest(&app).await?;
-    let refs: Vec<(&str, &Reading)> = latest.iter().map(|(f, r)| (f.as_str(), r)).collect();
-    let flow = compute(&refs, ctx.has(METER), crate::now_ms());
+    let sources: Vec<Source<'_>> = latest.iter().map(super::Latest::source).collect();
+    let flow = compute(&sources, ctx.has(METER), ctx.has(BATTERY));
     let first = ctx.of(INVERTER).next();
     Ok(Data(flow.to_json(
         ctx.tz,
@@ -248,8 +287,18 @@ pub async fn inverter_flow(
         None => Tz::UTC,
     };
     let latest = readings::latest(&app, device.id).await?;
-    let refs: Vec<(&str, &Reading)> = latest.iter().map(|r| (INVERTER, r)).collect();
-    let flow = compute(&refs, false, crate::now_ms());
+    let cycles = Cycles::of_gateways(&app, &[device.gateway_id]).await?;
+    let now = crate::now_ms();
+    let sources: Vec<Source<'_>> = latest
+        .iter()
+        .map(|r| Source {
+            family: INVERTER,
+            reading: r,
+            fresh: !cycles.stale(device.gateway_id, Some(r.ts), now),
+            battery_port: battery_port(INVERTER, device.type_code),
+        })
+        .collect();
+    let flow = compute(&sources, false, false);
     Ok(Data(flow.to_json(tz, &device.protocol, device.type_code)))
 }
 
@@ -261,6 +310,16 @@ mod tests {
         Reading::from_sample(ts, json)
     }
 
+    /// A fresh reading of a device of `family` (a hybrid when it is an inverter).
+    fn live<'a>(family: &'a str, r: &'a Reading) -> Source<'a> {
+        Source {
+            family,
+            reading: r,
+            fresh: true,
+            battery_port: battery_port(family, 2),
+        }
+    }
+
     #[test]
     fn a_charging_battery_and_exporting_grid_point_away_from_the_inverter() {
         let r = reading(
@@ -268,7 +327,7 @@ mod tests {
             r#"{"pv1_power":3000,"pv2_power":1000,"battery_power":-1500,"grid_ct_power":-500,
                 "load_power":2000,"battery_soc":55}"#,
         );
-        let f = compute(&[(INVERTER, &r)], false, 2_000);
+        let f = compute(&[live(INVERTER, &r)], false, false);
         assert_eq!(
             (f.pv, f.battery, f.grid, f.load),
             (4000.0, -1500.0, -500.0, 2000.0)
@@ -283,6 +342,8 @@ mod tests {
         assert_eq!(j["soc"], 55.0);
         assert!(j["pv"].is_null());
         assert_eq!(j["time"], "1970-01-01 00:00:01");
+        assert_eq!(j["updateAt"], "1970-01-01T00:00:01Z");
+        assert_eq!(j["stale"], false);
     }
 
     #[test]
@@ -294,9 +355,13 @@ mod tests {
         let meter = reading(1_000, r#"{"power":400}"#);
         let bms = reading(1_000, r#"{"power":0,"soc":80}"#);
         let f = compute(
-            &[(INVERTER, &inv), (METER, &meter), (BATTERY, &bms)],
+            &[
+                live(INVERTER, &inv),
+                live(METER, &meter),
+                live(BATTERY, &bms),
+            ],
             true,
-            1_000,
+            true,
         );
         assert_eq!(f.grid, 400.0);
         assert_eq!(f.soc, Some(80.0));
@@ -306,19 +371,71 @@ mod tests {
     #[test]
     fn stale_readings_show_no_flow_and_missing_load_is_the_balance() {
         let old = reading(0, r#"{"pv1_power":3000,"load_power":100,"battery_soc":64}"#);
-        let f = compute(&[(INVERTER, &old)], false, STALE_MS + 1);
-        assert_eq!((f.pv, f.load), (0.0, 0.0));
+        let stale = Source {
+            fresh: false,
+            ..live(INVERTER, &old)
+        };
+        let f = compute(&[stale], false, false);
+        assert_eq!((f.pv, f.load, f.battery), (0.0, 0.0, 0.0));
         assert_eq!(f.soc, Some(64.0), "the last known charge stays");
         assert_eq!(f.time, Some(0));
+        assert!(f.stale);
+        let j = f.to_json(Tz::UTC, "", 2);
+        assert_eq!(
+            (j["stale"].clone(), j["pvTo"].clone()),
+            (json!(true), json!(false))
+        );
+        assert_eq!(j["updateAt"], "1970-01-01T00:00:00Z");
         let no_load = reading(0, r#"{"pv1_power":3000,"grid_power":-1000}"#);
-        assert_eq!(compute(&[(INVERTER, &no_load)], false, 0).load, 2000.0);
+        assert_eq!(
+            compute(&[live(INVERTER, &no_load)], false, false).load,
+            2000.0
+        );
     }
 
     #[test]
-    fn a_grid_tied_plant_has_no_battery() {
-        let r = reading(0, r#"{"pv1_power":3000,"grid_power":-3000}"#);
-        let f = compute(&[(INVERTER, &r)], false, 0);
+    fn a_plant_that_never_reported_is_stale_without_a_time() {
+        let f = compute(&[], false, false);
+        assert!(f.stale);
+        let j = f.to_json(Tz::UTC, "", 1);
+        assert!(j["updateAt"].is_null() && j["time"].is_null());
+    }
+
+    #[test]
+    fn a_grid_tied_inverter_has_no_battery_whatever_its_registers_say() {
+        // The hybrid protocol a grid-tied model shares still carries battery registers.
+        let r = reading(
+            0,
+            r#"{"pv1_power":3000,"grid_power":-3000,"battery_soc":60,"battery_power":0}"#,
+        );
+        let grid_tied = Source {
+            battery_port: battery_port(INVERTER, 1),
+            ..live(INVERTER, &r)
+        };
+        let f = compute(&[grid_tied], false, false);
         assert!(!f.has_battery);
-        assert_eq!(f.to_json(Tz::UTC, "", 1)["soc"], 0.0);
+        assert_eq!(f.soc, None);
+        let j = f.to_json(Tz::UTC, "", 1);
+        assert_eq!(
+            (j["soc"].clone(), j["existsBattery"].clone()),
+            (json!(0.0), json!(false))
+        );
+        for code in [1, 10, 11, 3, 0] {
+            assert!(!battery_port(INVERTER, code), "type {code}");
+        }
+        for code in [2, 21, 22, 93, 94, 5] {
+            assert!(battery_port(INVERTER, code), "type {code}");
+        }
+        assert!(!battery_port(METER, 0));
+    }
+
+    #[test]
+    fn a_hybrid_without_a_battery_connected_has_none() {
+        let r = reading(0, r#"{"pv1_power":3000,"grid_power":-3000}"#);
+        assert!(!compute(&[live(INVERTER, &r)], false, false).has_battery);
+        assert!(
+            compute(&[live(INVERTER, &r)], false, true).has_battery,
+            "a registered BMS"
+        );
     }
 }

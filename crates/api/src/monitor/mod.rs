@@ -7,6 +7,7 @@ pub(crate) mod devices;
 pub(crate) mod download;
 pub(crate) mod energy;
 pub(crate) mod flow;
+pub(crate) mod live;
 pub(crate) mod summary;
 pub(crate) mod weather;
 
@@ -81,20 +82,41 @@ impl PlantCtx {
         self.devices.iter().filter(move |d| d.family == family)
     }
 
-    /// The newest reading of every device of the plant, with the device's family.
-    pub async fn latest(&self, app: &AppState) -> ApiResult<Vec<(String, Reading)>> {
+    /// The newest reading of every device of the plant that has reported, with its device
+    /// and whether it is fresh (the rule of [`live`], with each device's gateway cycle).
+    pub async fn latest(&self, app: &AppState) -> ApiResult<Vec<Latest<'_>>> {
         let rows = app.store.plant_latest_samples(self.plant.id).await?;
+        let cycles = live::Cycles::of_plant(app, self.plant.id).await?;
+        let now = crate::now_ms();
         Ok(rows
             .iter()
             .filter_map(|s| {
-                let family = self
-                    .devices
-                    .iter()
-                    .find(|d| d.id == s.device_id)?
-                    .family
-                    .clone();
-                Some((family, Reading::from_sample(s.ts, &s.payload)))
+                let device = self.devices.iter().find(|d| d.id == s.device_id)?;
+                Some(Latest {
+                    device,
+                    reading: Reading::from_sample(s.ts, &s.payload),
+                    fresh: !cycles.stale(device.gateway_id, Some(s.ts), now),
+                })
             })
             .collect())
+    }
+}
+
+/// A device's newest reading and whether it still describes the present.
+pub(crate) struct Latest<'a> {
+    pub device: &'a DeviceRow,
+    pub reading: Reading,
+    pub fresh: bool,
+}
+
+impl Latest<'_> {
+    /// The reading as the flow computation takes it.
+    pub fn source(&self) -> flow::Source<'_> {
+        flow::Source {
+            family: &self.device.family,
+            reading: &self.reading,
+            fresh: self.fresh,
+            battery_port: flow::battery_port(&self.device.family, self.device.type_code),
+        }
     }
 }

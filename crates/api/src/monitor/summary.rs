@@ -1,5 +1,6 @@
 //! A plant's headline figures: current power, energy of today, this month, this year and all
-//! time, today's income and efficiency. One rule for the realtime endpoint, the plant detail
+//! time, today's income and efficiency (current power over the installed capacity), and
+//! whether they are live or the last known (`stale`). One rule for the realtime endpoint, the plant detail
 //! and (set-based, one query per kind for a whole page) the plant list.
 
 use std::collections::HashMap;
@@ -15,11 +16,11 @@ use store::{
     telemetry::DayRange,
 };
 
-use super::{INVERTER, flow};
+use super::{INVERTER, flow, live};
 use crate::{
     AppState,
     envelope::ApiResult,
-    readings::{self, DAY_SAMPLES, Reading},
+    readings::{self, Reading},
 };
 
 /// The energy metric that counts as the plant's generation.
@@ -38,6 +39,8 @@ pub(crate) struct Summary {
     pub efficiency: f64,
     /// The newest reading of any device of the plant, else the plant's own last change (ms).
     pub update_at: i64,
+    /// No device has fresh data ([`live`]): the figures are the last known, not live.
+    pub stale: bool,
 }
 
 /// `pac / capacity`, 0 for a plant without capacity; 4 decimals like the clients show.
@@ -95,16 +98,19 @@ pub(crate) async fn plant(
     let etotal = pv_of(&store.plant_energy(plant.id, &DayRange::total()).await?);
 
     let latest = store.plant_latest_samples(plant.id).await?;
+    let cycles = live::Cycles::of_plant(app, plant.id).await?;
     let now = crate::now_ms();
-    let family = |id: i64| {
-        devices
-            .iter()
-            .find(|d| d.id == id)
-            .map(|d| d.family.as_str())
-    };
-    let mut pac = 0.0;
+    // Current power counts fresh readings only: a silent plant produces nothing we know of.
+    let (mut pac, mut stale) = (0.0, true);
     for s in &latest {
-        if family(s.device_id) == Some(INVERTER) && now - s.ts <= flow::STALE_MS {
+        let Some(d) = devices.iter().find(|d| d.id == s.device_id) else {
+            continue;
+        };
+        if cycles.stale(d.gateway_id, Some(s.ts), now) {
+            continue;
+        }
+        stale = false;
+        if d.family == INVERTER {
             pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
         }
     }
@@ -123,7 +129,7 @@ pub(crate) async fn plant(
     {
         let (from, to) = readings::day_bounds(tz, today);
         for d in devices.iter().filter(|d| d.family == INVERTER) {
-            for s in store.samples(d.id, from, to, DAY_SAMPLES).await? {
+            for s in readings::day_samples(app, d.id, from, to).await? {
                 let r = Reading::from_sample(s.ts, &s.payload);
                 if let (Some(p), Some(t)) = (
                     flow::pv_power(&r),
@@ -152,6 +158,7 @@ pub(crate) async fn plant(
         income,
         efficiency: efficiency(pac, plant.total_power),
         update_at,
+        stale,
     })
 }
 
@@ -163,6 +170,8 @@ pub(crate) struct ListSummary {
     pub etotal: f64,
     pub efficiency: f64,
     pub update_at: i64,
+    /// As [`Summary::stale`].
+    pub stale: bool,
 }
 
 /// The list figures of a page of plants: three queries whatever the page size.
@@ -192,6 +201,7 @@ pub(crate) async fn plants(
                 p.id,
                 ListSummary {
                     update_at: p.updated_at,
+                    stale: true,
                     ..Default::default()
                 },
             )
@@ -201,11 +211,14 @@ pub(crate) async fn plants(
     for s in &samples {
         let n = newest.entry(s.plant_id).or_insert(s.ts);
         *n = (*n).max(s.ts);
-        if s.family == INVERTER
-            && now - s.ts <= flow::STALE_MS
-            && let Some(e) = out.get_mut(&s.plant_id)
-        {
-            e.pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+        if live::is_stale(Some(s.ts), s.upload_cycle, now) {
+            continue;
+        }
+        if let Some(e) = out.get_mut(&s.plant_id) {
+            e.stale = false;
+            if s.family == INVERTER {
+                e.pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+            }
         }
     }
     for d in &days {

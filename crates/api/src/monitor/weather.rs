@@ -17,12 +17,12 @@ use crate::{
     envelope::{ApiResult, Data, current_lang},
     extract::{Query, num},
     plants::update_at,
-    readings::{self, DAY_SAMPLES, Reading, opt_text},
+    readings::{self, Reading, opt_text},
     session::CurrentUser,
 };
 
-/// Which kinds of device a plant has. A battery counts when there is a BMS or an inverter
-/// reports a state of charge (a hybrid's battery without its own BMS link).
+/// Which kinds of device a plant has. A battery counts when there is a BMS or a hybrid
+/// inverter reports battery values (a battery without its own BMS link).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/check/device", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
     responses((status = 200, description = "Envelope with {meter, battery, meteorological} booleans; 700")))]
@@ -32,12 +32,10 @@ pub async fn check_device(
     Path(id): Path<String>,
 ) -> ApiResult<Data<Value>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
-    let battery = ctx.has(BATTERY)
-        || ctx
-            .latest(&app)
-            .await?
-            .iter()
-            .any(|(_, r)| r.num("battery_soc").is_some());
+    let latest = ctx.latest(&app).await?;
+    let sources: Vec<_> = latest.iter().map(super::Latest::source).collect();
+    // The flow's rule: a BMS, or a hybrid inverter reporting a battery.
+    let battery = super::flow::compute(&sources, false, ctx.has(BATTERY)).has_battery;
     Ok(Data(json!({
         "meter": ctx.has(METER), "battery": battery,
         "meteorological": ctx.has(WEATHER_STATION),
@@ -297,11 +295,13 @@ pub async fn weather(
     let station = ctx.as_ref().and_then(|c| c.of(WEATHER_STATION).next());
     let (mut reading, mut min_max) = (None, None);
     if let (Some(c), Some(s)) = (&ctx, station) {
-        reading = readings::latest(&app, s.id).await?;
+        let cycles = super::live::Cycles::of_gateways(&app, &[s.gateway_id]).await?;
+        // A station that stopped reporting says nothing about the weather now.
+        reading = readings::latest(&app, s.id)
+            .await?
+            .filter(|r| !cycles.stale(s.gateway_id, Some(r.ts), crate::now_ms()));
         let (from, to) = readings::day_bounds(c.tz, readings::today(c.tz));
-        let temps: Vec<f64> = app
-            .store
-            .samples(s.id, from, to, DAY_SAMPLES)
+        let temps: Vec<f64> = readings::day_samples(&app, s.id, from, to)
             .await?
             .iter()
             .filter_map(|x| Reading::from_sample(x.ts, &x.payload).num("ambient_temperature"))
@@ -313,8 +313,6 @@ pub async fn weather(
             ));
         }
     }
-    // A station that stopped reporting says nothing about the weather now.
-    let reading = reading.filter(|r| crate::now_ms() - r.ts <= super::flow::STALE_MS);
     let num = |key: &str| reading.as_ref().and_then(|r| r.num(key));
     Ok(Data(json!({
         "currWea": {

@@ -81,6 +81,7 @@ impl ListQuery {
 fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> Value {
     let live = live.cloned().unwrap_or(ListSummary {
         update_at: p.updated_at,
+        stale: true,
         ..Default::default()
     });
     let access = me.actor.plant_access(&p.scope());
@@ -91,7 +92,7 @@ fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> Value {
         "id": p.id, "name": p.name, "masterId": p.owner_id, "status": p.status,
         "thumbUrl": p.thumb_url, "address": p.address, "pac": live.pac,
         "efficiency": live.efficiency, "etoday": live.etoday, "etotal": live.etotal,
-        "updateAt": update_at(live.update_at),
+        "updateAt": update_at(live.update_at), "stale": live.stale,
         "createAt": create_at(p.created_at), "type": p.plant_type, "totalPower": p.total_power,
         "lon": p.lon, "lat": p.lat,
         "share": p.shared_as.is_some() && p.owner_id != me.user.id,

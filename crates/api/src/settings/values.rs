@@ -136,7 +136,8 @@ pub async fn read(
 
 /// Writes settings: a JSON object of values (strings; day flags and `time*on` may be
 /// booleans). Every known key is validated (code 4 names the first bad field); only values
-/// that differ from the device's confirmed ones are sent, as one `set_params` command.
+/// that differ from the device's confirmed ones are sent, as one `set_params` command. The
+/// audit entry records each change as `{key, old, new, unit}`.
 /// Answers `{commandId, changed}` (`commandId` null when nothing changed); the write counts as
 /// applied once `GET /api/v1/command/{commandId}` says `succeeded`.
 #[utoipa::path(post, path = "/api/v1/common/setting/{sn}/set", tag = "settings", params(("sn" = String, Path)),
@@ -172,7 +173,19 @@ pub async fn set(
     }
     let keys: Vec<&String> = changed.keys().collect();
     let keys = json!(keys);
-    let id = commands::send_to_device(
+    // The audit entry says what each value was (what a read showed) and what it becomes.
+    let changes: Vec<Value> = changed
+        .iter()
+        .map(|(k, new)| {
+            json!({
+                "key": k,
+                "old": current.get(k),
+                "new": new,
+                "unit": family.field(k).map(|f| f.unit),
+            })
+        })
+        .collect();
+    let id = commands::send_to_device_noting(
         &app,
         &me,
         "setting.set",
@@ -180,6 +193,7 @@ pub async fn set(
         "set_params",
         Value::Object(changed),
         WRITE_TIMEOUT,
+        json!({ "changes": changes }),
     )
     .await?;
     Ok(Data(json!({"commandId": id, "changed": keys})))

@@ -41,7 +41,7 @@ async fn start_one(
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/upgrade", tag = "upgrades",
     params(("sn" = String, Path), ("firmId" = i64, Query)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the upgrade {id, batchId, sn, target, firmId, version, fromVersion, commandId, state, progress, message, cancellable, startTime, finishTime, updateAt}; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
+    responses((status = 200, description = "Envelope with the upgrade {id, batchId, sn, target, firmId, version, fromVersion, commandId, state, progress, message, reason (why the portal ended it: gatewayOffline|noProgress|timedOut, else null), cancellable, startTime, finishTime, updateAt}; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
 pub async fn upgrade(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -115,7 +115,7 @@ pub async fn batch(
 /// The inverter's latest upgrade (`null` when it never had one).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/upgrade/progress", tag = "upgrades",
     params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the upgrade (state sending|upgrading|successful|failed|cancelled, progress 0-100, message, cancellable, startTime, finishTime) or null; 600")))]
+    responses((status = 200, description = "Envelope with the upgrade (state sending|upgrading|successful|failed|cancelled, progress 0-100, message, reason, cancellable, startTime, finishTime) or null; 600")))]
 pub async fn progress(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -287,6 +287,20 @@ pub(crate) async fn cancel(
     Ok(row)
 }
 
+/// Why the portal itself ended an upgrade, as a key screens translate (`null` when the device
+/// said why, in `message`, or when it has not ended).
+fn reason(u: &UpgradeRow) -> Option<&'static str> {
+    if u.state() != UpgradeState::Failed {
+        return None;
+    }
+    match u.message.as_str() {
+        devices::link::GATEWAY_GONE => Some("gatewayOffline"),
+        devices::link::NO_PROGRESS => Some("noProgress"),
+        devices::link::TIMED_OUT => Some("timedOut"),
+        _ => None,
+    }
+}
+
 /// An upgrade as screens read it.
 pub(crate) fn progress_json(u: &UpgradeRow) -> Value {
     json!({
@@ -301,6 +315,7 @@ pub(crate) fn progress_json(u: &UpgradeRow) -> Value {
         "state": u.state,
         "progress": u.progress,
         "message": u.message,
+        "reason": reason(u),
         "cancellable": u.cancellable && !u.state().is_final(),
         "startTime": create_at(u.started_at),
         "finishTime": u.finished_at.map(create_at),
