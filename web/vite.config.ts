@@ -1,19 +1,74 @@
 /// <reference types="vitest/config" />
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const backend = process.env.PORTAL_DEV_BACKEND ?? 'http://127.0.0.1:8080';
 const proxied = ['/api', '/anonymous', '/oauth', '/version', '/files', '/uploads'];
 
+/**
+ * Writes a gzip (`.gz`, level 9) and a brotli (`.br`, quality 11) copy beside every text file
+ * of the build, once, at build time: the portal sends the copy the browser accepts as it is
+ * (crates/api/src/web.rs), so no request pays for compression. Files under 1 kB stay plain.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'portal-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      for (const name of Object.keys(bundle)) {
+        if (!/\.(js|css|html|svg|json)$/.test(name)) continue;
+        const file = path.join(dir, name);
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(data, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 11,
+              [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          }),
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Libraries only some screens need, in chunks of their own that only those screens load. Only
+ * libraries without dependencies on the app's shared ones: a group takes its modules'
+ * dependencies along, and react in the leaflet chunk would make every screen load it.
+ */
+const LIBRARY_CHUNKS = [
+  { name: 'echarts', test: /node_modules[\\/](echarts|zrender|tslib)[\\/]/ },
+  { name: 'leaflet', test: /node_modules[\\/](leaflet|leaflet\.markercluster)[\\/]/ },
+];
+
+/**
+ * Packages without top-level side effects that do not say so in their package.json. antd's
+ * tooltip, menu, modal and drawer import a form context from `@rc-component/form`, and without
+ * this the whole form library (fields, validation) would come along to every first screen.
+ */
+const PURE_PACKAGES = /node_modules[\\/]@rc-component[\\/](form|async-validator)[\\/]/;
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: [{ test: PURE_PACKAGES, sideEffects: false }] },
+      output: { codeSplitting: { groups: LIBRARY_CHUNKS } },
+    },
   },
   server: {
     proxy: Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),

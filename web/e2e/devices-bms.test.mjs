@@ -74,12 +74,13 @@ describe('batteries, meters and weather stations', () => {
       .waitFor();
     await page.getByTestId('battery-temp-max').filter({ hasText: /°C$/ }).waitFor();
 
-    // the cell grid: each pack's highest and lowest cell, the stack's extremes marked once
+    // the cell grid: every cell the BMS lists (16 per pack), the stack's extremes marked once
     const realtime = await api(page, `/api/v1/battery/${target.sn}/realtime`);
     assert.equal(realtime.code, 0);
+    assert.equal(realtime.data.cells.length, realtime.data.packs.length * 16);
     const tiles = page.getByTestId('cell-tile');
     await tiles.first().waitFor();
-    assert.equal(await tiles.count(), realtime.data.packs.length * 2);
+    assert.equal(await tiles.count(), realtime.data.cells.length);
     assert.equal(await page.locator('[data-testid="cell-tile"][data-extreme="max"]').count(), 1);
     assert.equal(await page.locator('[data-testid="cell-tile"][data-extreme="min"]').count(), 1);
     const maxTile = page.locator('[data-testid="cell-tile"][data-extreme="max"]');

@@ -55,7 +55,7 @@ describe('plant overview', () => {
     // the list row carries the plant's live figures
     assert.match(await row.getByTestId('plant-pac').textContent(), /\d.* [kM]?W$/);
     assert.match(await row.getByTestId('plant-etoday').textContent(), /\d.* [kM]?Wh$/);
-    await row.getByTestId('action-overview').click();
+    await row.getByTestId('plant-name').click();
     await page.waitForURL(new RegExp(`/plants/overview/${plant.id}/${plant.type}$`));
     await page.getByTestId('overview-name').filter({ hasText: plant.name }).waitFor();
 
@@ -82,6 +82,10 @@ describe('plant overview', () => {
 
     // ---- today's figures come from the realtime answer (energy is never missing here)
     await page.getByTestId('today-etoday').waitFor();
+    // a storage plant says what its battery gave back, and current power over capacity is
+    // called what it is
+    await page.getByTestId('use-discharge').waitFor();
+    await page.getByText('Power ratio').waitFor();
     assert.notEqual((await page.getByTestId('today-etoday').textContent()).trim(), '--');
     assert.notEqual((await page.getByTestId('today-etotal').textContent()).trim(), '--');
     assert.match((await page.getByTestId('today-income').textContent()).trim(), /\d/);
@@ -170,9 +174,19 @@ describe('plant overview', () => {
     await page.getByTestId('flow-diagram').waitFor();
     await page.getByTestId('flow-pv').waitFor();
     await page.getByTestId('flow-load').waitFor();
-    assert.equal(await page.getByTestId('flow-battery').count(), flow.existsBattery ? 1 : 0);
+    // a grid-tied inverter's battery registers (its protocol is a hybrid's) are no battery
+    assert.equal(flow.existsBattery, false);
+    assert.equal(await page.getByTestId('flow-battery').count(), 0);
+    assert.equal(await page.getByTestId('flow-soc').count(), 0);
     await page.getByTestId('use-load').waitFor();
     assert.equal(await page.getByTestId('use-charge').count(), 0);
+    assert.equal(await page.getByTestId('use-discharge').count(), 0);
+    // nor a flat SOC line on the day chart
+    const day = await api(page, `/api/v1/plant/energy/${gridTied.id}/day`);
+    assert.deepEqual(
+      day.data.infos.map((s) => s.label).filter((l) => l === 'battery' || l === 'soc'),
+      [],
+    );
     await context.close();
   });
 

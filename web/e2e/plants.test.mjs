@@ -149,6 +149,8 @@ describe('plants', () => {
     await editor.waitFor();
     const rows = editor.getByTestId('tou-row');
     assert.equal(await rows.count(), 2);
+    // prices are per kWh in the plant's currency, and say so
+    await editor.getByText(/^Price \(.+\/kWh\)$/).waitFor();
     // the first period up to 24:00 leaves the second one empty: a clear message
     await choose(page, rows.nth(0).locator('.ant-select').nth(1), '24:00');
     await page.getByTestId('tou-price-0').fill('0.10');
@@ -160,7 +162,7 @@ describe('plants', () => {
     assert.equal(await rows.count(), 3);
     await page.getByTestId('tou-price-2').fill('0.155');
     await page.getByTestId('wizard-next').click();
-    await page.getByText('Row 3: Please input 0 ~ 9999').waitFor();
+    await page.getByText('Row 3: At most 2 decimal places').waitFor();
     await page.getByTestId('tou-price-2').fill('0.15');
     await page.locator('#invest').fill('15000');
     await page.getByTestId('wizard-next').click();
@@ -197,11 +199,26 @@ describe('plants', () => {
     await page.getByTestId('plant-search').locator('input').fill('Sunny');
     await page.keyboard.press('Enter');
     await row(page, NAME).waitFor();
+    // the name opens the plant's overview (monitoring), for the owner too
+    await row(page, NAME).getByTestId('plant-name').click();
+    await page.waitForURL(`${server.url}/plants/overview/${id}/${plant.type}`);
+    // no device yet: the device card offers to add a gateway, on the edit screen's dialog
+    await page.getByTestId('overview-add-gateway').click();
+    await page.waitForURL(`${server.url}/plants/edit/${id}?addGateway=1`);
+    await page.getByTestId('gateway-add-form').waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(`${server.url}/plants/edit/${id}`);
+    await page.goto(`${server.url}/plants`);
+    await page.getByTestId('plant-search').locator('input').fill('Sunny');
+    await page.keyboard.press('Enter');
+    await row(page, NAME).waitFor();
 
     // ---- the map: a marker with no tiles, its popup
     await page.getByTestId('view-toggle').getByText('Map').click();
     const marker = page.locator(`[data-testid="plant-marker"][data-plant-id="${id}"]`);
     await marker.waitFor({ state: 'visible' });
+    // no tile server reachable (tiles refused above): the map says so and keeps its markers
+    await page.getByTestId('map-tiles-failed').waitFor();
     await marker.click();
     const popup = page.getByTestId('map-popup');
     await popup.getByText(NAME).waitFor();
@@ -258,10 +275,14 @@ describe('plants', () => {
       assert.equal(await r.getByTestId('action-delete').count(), 0);
       assert.equal(await r.getByTestId('action-share').count(), 0);
       assert.equal(await r.getByTestId('action-leave').count(), 1);
-      await r.getByTestId('plant-name').click();
+      await r.getByTestId('action-details').click();
       const drawer = second.page.locator('.ant-drawer');
       await drawer.getByText('Ana Ruiz').waitFor();
       await drawer.getByText('Time-of-use price').waitFor();
+      await drawer.locator('.ant-drawer-close').click();
+      // a visitor's click on the name opens the overview as well
+      await r.getByTestId('plant-name').click();
+      await second.page.waitForURL(/\/plants\/overview\/\d+\/\d+$/);
       await second.context.close();
     }
 

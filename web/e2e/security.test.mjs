@@ -45,11 +45,7 @@ describe('the content security policy', () => {
     await page.locator('#password').fill(DEMO.password);
     await page.getByTestId('login-submit').click();
     await landing(page).waitFor({ timeout: 15_000 });
-    await page
-      .getByTestId('plant-table')
-      .locator('[data-testid="action-overview"]')
-      .first()
-      .waitFor();
+    await page.getByTestId('plant-table').locator('[data-testid="plant-name"]').first().waitFor();
     await step('plant list');
 
     // The map: Leaflet asks the tile server for images (they fail offline, but a policy
@@ -60,7 +56,7 @@ describe('the content security policy', () => {
     await step('plant map');
 
     await page.getByTestId('view-toggle').getByText('List').click();
-    await page.getByTestId('action-overview').first().click();
+    await page.getByTestId('plant-name').first().click();
     await page.getByTestId('overview-name').waitFor();
     await page.locator('.overview canvas, canvas').first().waitFor({ timeout: 15_000 });
     await step('plant overview');

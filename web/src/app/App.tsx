@@ -1,14 +1,11 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { App as AntdApp, ConfigProvider, theme } from 'antd';
-import enUS from 'antd/locale/en_US';
-import esES from 'antd/locale/es_ES';
-import zhCN from 'antd/locale/zh_CN';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { useServerConfig } from '@/shared/config';
 import { setHttpUi } from '@/shared/http';
-import { currentLanguage } from '@/shared/i18n';
+import { antdLocale, currentLanguage } from '@/shared/i18n';
 import { isSignedIn, setSignInNotice } from '@/shared/session';
 import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/theme';
 import { installKeyFilter } from '@/shared/ui/keyFilter';
@@ -16,8 +13,6 @@ import { userQuery } from '@/shared/user';
 import { queryClient } from './queryClient';
 import { createRouter } from './router';
 import { antdTheme } from './theme';
-
-const ANTD_LOCALES = { en: enUS, zh: zhCN, es: esES } as const;
 
 /** Gives the http client antd's toasts and dialogs; installs the global key filter. */
 function Bridges() {
@@ -109,7 +104,7 @@ function Themed() {
 
   return (
     <ThemeKindContext value={kind}>
-      <ConfigProvider theme={themeConfig} locale={ANTD_LOCALES[currentLanguage()]}>
+      <ConfigProvider theme={themeConfig} locale={antdLocale(currentLanguage())}>
         <AntdApp>
           <Bridges />
           <RouterProvider router={router} />

@@ -7,7 +7,6 @@ import {
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
 import { DebugLogPage, DebugToolboxPage } from '@/features/debug';
-import { EventListPage } from '@/features/events';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { MeterDetailPage, MeterListPage } from '@/features/meters';
@@ -19,6 +18,8 @@ import { AuditLogPage } from '@/features/audit';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import type { MenuGroup, RouteEntry } from './menu';
+
+import { EventListPage } from './pages/lazy';
 import { RootPage } from './pages/Root';
 
 /**

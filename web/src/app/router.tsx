@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import {
   AgreementEnPage,
@@ -13,8 +13,8 @@ import { RequireSignIn, SignedOutOnly } from './guards';
 import { LazyOutlet } from './layout/LazyOutlet';
 import { MainLayout } from './layout/MainLayout';
 import { RouteGate } from './layout/RouteGate';
-import ForbiddenPage from './pages/Forbidden';
-import { NotFound } from './pages/NotFound';
+import { FullPageSpin } from '@/shared/ui/FullPageSpin';
+import { ForbiddenPage, NotFound } from './pages/lazy';
 import { ROUTES } from './registry';
 import { RouteError } from './pages/RouteError';
 
@@ -52,7 +52,14 @@ export const routes: RouteObject[] = [
                 path: entry.path,
                 element: <RouteGate entry={entry} />,
               })),
-              { path: '*', element: <NotFound /> },
+              {
+                path: '*',
+                element: (
+                  <Suspense fallback={<FullPageSpin />}>
+                    <NotFound />
+                  </Suspense>
+                ),
+              },
             ],
           },
         ],

@@ -10,7 +10,7 @@ export function Forbidden({ inLayout = false }: { inLayout?: boolean }) {
   const result = (
     <Result
       status="403"
-      title="403"
+      title={t('forbidden.title')}
       subTitle={t('forbidden.text')}
       data-testid="forbidden"
       extra={[

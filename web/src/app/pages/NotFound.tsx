@@ -2,13 +2,13 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-export function NotFound() {
+export default function NotFound() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
     <Result
       status="404"
-      title="404"
+      title={t('notFound.title')}
       subTitle={t('notFound.text')}
       data-testid="not-found"
       extra={

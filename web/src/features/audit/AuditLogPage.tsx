@@ -1,9 +1,10 @@
-import { Select, Tag, Typography, type TableProps } from 'antd';
+import { Flex, Select, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { LogTable } from '@/shared/ui/LogTable';
+import { describeAudit } from './describe';
 import {
   auditQuery,
   DEFAULT_AUDIT_QUERY,
@@ -14,15 +15,8 @@ import {
   type AuditEntry,
 } from './api';
 
-/** The changed values or the command kind, compactly. */
-function detailText(e: AuditEntry): string {
-  const params = e.detail?.params;
-  if (params && typeof params === 'object')
-    return Object.entries(params as Record<string, unknown>)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join(', ');
-  return MISSING;
-}
+/** The reader's time zone: entry times are shown in it, and say so. */
+const READER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Logging / Maintenance log: who did what to which device, when, and how it ended. */
 export default function AuditLogPage() {
@@ -33,8 +27,8 @@ export default function AuditLogPage() {
   const columns: TableProps<AuditEntry>['columns'] = [
     {
       key: 'time',
-      title: t('audit.column.time'),
-      width: 180,
+      title: t('audit.column.timeIn', { zone: READER_ZONE }),
+      width: 190,
       render: (_, r) => dayjs(r.createAt).format('YYYY-MM-DD HH:mm:ss'),
     },
     { key: 'account', title: t('audit.column.account'), render: (_, r) => r.account },
@@ -59,11 +53,17 @@ export default function AuditLogPage() {
     {
       key: 'detail',
       title: t('audit.column.detail'),
-      render: (_, r) => (
-        <Typography.Text ellipsis={{ tooltip: true }} style={{ maxWidth: 320 }}>
-          {detailText(r)}
-        </Typography.Text>
-      ),
+      render: (_, r) => {
+        const lines = describeAudit(r, i18n);
+        if (lines.length === 0) return MISSING;
+        return (
+          <Flex vertical data-testid="audit-detail" style={{ maxWidth: 420 }}>
+            {lines.map((line, n) => (
+              <Typography.Text key={n}>{line}</Typography.Text>
+            ))}
+          </Flex>
+        );
+      },
     },
     {
       key: 'result',

@@ -92,7 +92,14 @@ export default function LoginPage() {
         </Typography.Text>
       </div>
       <div className="login-side">
-        <Flex justify="flex-end" style={{ padding: 16 }}>
+        <Flex justify="space-between" align="center" style={{ padding: 16 }}>
+          {/* the logo and name, on screens too narrow for the hero (styles.css) */}
+          <Flex align="center" gap={10} className="login-brand-compact" data-testid="login-brand">
+            <LogoMark size={32} />
+            <Typography.Text strong style={{ fontSize: 16 }}>
+              {title}
+            </Typography.Text>
+          </Flex>
           <LanguageSwitch />
         </Flex>
         <Flex flex={1} align="center" justify="center" style={{ padding: '0 16px 48px' }}>

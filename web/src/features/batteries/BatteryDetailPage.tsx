@@ -9,6 +9,7 @@ import {
   Descriptions,
   Empty,
   Flex,
+  Grid,
   Progress,
   Result,
   Row,
@@ -23,15 +24,19 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { withAxis } from '@/features/devices/chart';
 import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
 import { DeleteDeviceDialog } from '@/features/devices/dialogs';
 import { energyText } from '@/features/devices/energy';
 import { withUnit } from '@/features/devices/format';
+import { liveClass, shownStatus } from '@/features/devices/live';
+import { StaleNotice } from '@/features/devices/StaleNotice';
+import '@/features/devices/monitor.css';
 import { deviceStatus } from '@/features/devices/status';
 import { formatTemp, type TempUnit } from '@/features/devices/temp';
-import { useAxisStyle, type ChartOption } from '@/shared/charts';
-import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
+import { useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
+import { formatNumber, MISSING } from '@/shared/format/number';
+import { formatPlantTime } from '@/shared/format/time';
+import { formatPower } from '@/shared/format/units';
 import { useCan } from '@/shared/permissions';
 import { useCurrentUser } from '@/shared/user';
 import {
@@ -45,6 +50,7 @@ import {
   type Pack,
 } from './api';
 import { cellSpreadMv, cellTiles } from './cells';
+import './batteries.css';
 import { dayChartOption } from './chart';
 
 /** device/battery/:sn: one battery stack, its cells, packs and day curve. */
@@ -58,10 +64,15 @@ export default function BatteryDetailPage() {
   if (!info.isSuccess) return <DeviceLoadState kind={BATTERY} query={info} />;
   const b = info.data;
   return (
-    <Flex vertical gap={16}>
+    <Flex vertical gap={16} className="monitor-page">
       <Card
         title={
-          <DeviceTitle kind={BATTERY} sn={b.sn} alias={b.alias} status={b.status}>
+          <DeviceTitle
+            kind={BATTERY}
+            sn={b.sn}
+            alias={b.alias}
+            status={shownStatus(b.status, b.stale)}
+          >
             {!b.master && <Tag>{t('batteries.slaveOf', { sn: b.masterSn })}</Tag>}
           </DeviceTitle>
         }
@@ -77,7 +88,7 @@ export default function BatteryDetailPage() {
       </Card>
       <RealtimeBlock sn={b.sn} />
       {b.master && <PacksBlock sn={b.sn} />}
-      <DayBlock sn={b.sn} />
+      <DayBlock sn={b.sn} zone={b.timezone ?? 'UTC'} />
       <DeleteDeviceDialog
         kind={BATTERY}
         sn={b.sn}
@@ -146,14 +157,25 @@ function RealtimeBlock({ sn }: { sn: string }) {
     );
   const r = rt.data;
   const pct = (v: string | null) => (v === null ? 0 : Math.max(0, Math.min(100, Number(v))));
+  const stale = r.stale === true;
   return (
     <Row gutter={[16, 16]}>
+      {stale && (
+        <Col span={24}>
+          <StaleNotice stale updateAt={r.updateAt} zone={r.timezone} />
+        </Col>
+      )}
       <Col xs={24} lg={10}>
         <Card
           title={t('batteries.realtime')}
-          extra={<Typography.Text type="secondary">{r.time ?? MISSING}</Typography.Text>}
           style={{ height: '100%' }}
+          className={liveClass(stale)}
+          data-stale={stale ? 'true' : 'false'}
+          data-testid="battery-realtime"
         >
+          <Typography.Text type="secondary" data-testid="battery-time">
+            {formatPlantTime(r.time, r.timezone)}
+          </Typography.Text>
           <Flex justify="space-around" wrap gap={16}>
             <Flex vertical align="center" data-testid="battery-soc">
               <Progress type="dashboard" percent={pct(r.soc)} format={() => withUnit(r.soc, '%')} />
@@ -169,7 +191,7 @@ function RealtimeBlock({ sn }: { sn: string }) {
               <Typography.Text>{t('batteries.field.soh')}</Typography.Text>
             </Flex>
           </Flex>
-          <Descriptions size="small" column={2} style={{ marginTop: 16 }}>
+          <Descriptions size="small" column={{ xs: 1, sm: 2 }} style={{ marginTop: 16 }}>
             <Descriptions.Item label={t('batteries.field.voltage')}>
               {withUnit(r.voltage, 'V')}
             </Descriptions.Item>
@@ -177,7 +199,7 @@ function RealtimeBlock({ sn }: { sn: string }) {
               {withUnit(r.current, 'A')}
             </Descriptions.Item>
             <Descriptions.Item label={t('batteries.field.power')}>
-              <span data-testid="battery-power">{formatCompact(r.power, 'W')}</span>
+              <span data-testid="battery-power">{formatPower(r.power)}</span>
             </Descriptions.Item>
             <Descriptions.Item label={t('batteries.field.cycles')}>
               {formatNumber(r.cycles)}
@@ -205,7 +227,12 @@ function RealtimeBlock({ sn }: { sn: string }) {
       </Col>
       <Col xs={24} lg={14}>
         <Flex vertical gap={16} style={{ height: '100%' }}>
-          <Card size="small" title={t('batteries.relays')} data-testid="battery-relays">
+          <Card
+            size="small"
+            title={t('batteries.relays')}
+            data-testid="battery-relays"
+            className={liveClass(stale)}
+          >
             <Space wrap>
               <span>{t('batteries.relay.charge')}</span>
               {relay(t, r.chargeRelay, 'batteries.relay.closed', 'batteries.relay.open')}
@@ -224,7 +251,7 @@ function RealtimeBlock({ sn }: { sn: string }) {
             </Space>
           </Card>
           <EnergyBlock r={r} />
-          <CellsBlock r={r} />
+          <CellsBlock r={r} stale={stale} />
         </Flex>
       </Col>
     </Row>
@@ -253,13 +280,15 @@ function EnergyBlock({ r }: { r: BatteryRealtime }) {
             key: 'chg',
             title: t('batteries.energy.charge'),
             align: 'right',
-            render: (_, row) => energyText(row.chg),
+            render: (_, row) => <span style={{ whiteSpace: 'nowrap' }}>{energyText(row.chg)}</span>,
           },
           {
             key: 'dischg',
             title: t('batteries.energy.discharge'),
             align: 'right',
-            render: (_, row) => energyText(row.dischg),
+            render: (_, row) => (
+              <span style={{ whiteSpace: 'nowrap' }}>{energyText(row.dischg)}</span>
+            ),
           },
         ]}
       />
@@ -267,8 +296,9 @@ function EnergyBlock({ r }: { r: BatteryRealtime }) {
   );
 }
 
-function CellsBlock({ r }: { r: BatteryRealtime }) {
+function CellsBlock({ r, stale }: { r: BatteryRealtime; stale: boolean }) {
   const { t } = useTranslation();
+  const temp: TempUnit = useCurrentUser().data?.tempUnit ?? 'C';
   const tiles = cellTiles(r);
   const spread = cellSpreadMv(r);
   const label = (tile: (typeof tiles)[number]) =>
@@ -283,59 +313,50 @@ function CellsBlock({ r }: { r: BatteryRealtime }) {
     <Card
       size="small"
       title={t('batteries.cells.title')}
-      extra={
-        spread !== null && (
-          <Typography.Text type="secondary">
-            {t('batteries.cells.spread', { mv: spread })}
-          </Typography.Text>
-        )
-      }
       data-testid="battery-cells"
+      className={liveClass(stale)}
     >
       {tiles.length === 0 ? (
         <Empty description={t('batteries.cells.none')} />
       ) : (
-        <Flex wrap gap={8}>
-          {tiles.map((tile) => (
-            <div
-              key={tile.key}
-              data-testid="cell-tile"
-              data-extreme={tile.extreme ?? ''}
-              style={{
-                minWidth: 104,
-                padding: '6px 10px',
-                borderRadius: 6,
-                border: `1px solid ${
-                  tile.extreme === 'max'
-                    ? '#ef4444'
-                    : tile.extreme === 'min'
-                      ? '#3d8bfd'
-                      : 'rgba(128,128,128,0.35)'
-                }`,
-                background:
-                  tile.extreme === 'max'
-                    ? 'rgba(239,68,68,0.15)'
-                    : tile.extreme === 'min'
-                      ? 'rgba(61,139,253,0.15)'
-                      : undefined,
-              }}
-            >
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {label(tile)}
-              </Typography.Text>
-              <div>
-                <Typography.Text strong>{tile.voltage.toFixed(3)} V</Typography.Text>
-                {tile.extreme && (
-                  <Tag
-                    color={tile.extreme === 'max' ? 'red' : 'blue'}
-                    style={{ marginInlineStart: 6 }}
-                  >
-                    {t(`batteries.cells.${tile.extreme}`)}
-                  </Tag>
+        <Flex vertical gap={8}>
+          {spread !== null && (
+            <Typography.Text type="secondary" data-testid="cell-spread">
+              {t('batteries.cells.spread', { mv: spread })}
+            </Typography.Text>
+          )}
+          <div className="cell-grid">
+            {tiles.map((tile) => (
+              <div
+                key={tile.key}
+                data-testid="cell-tile"
+                data-extreme={tile.extreme ?? ''}
+                className={['cell-tile', tile.extreme ? `is-${tile.extreme}` : ''].join(' ')}
+              >
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {label(tile)}
+                </Typography.Text>
+                <div>
+                  <Typography.Text strong data-testid="cell-voltage">
+                    {tile.voltage.toFixed(3)} V
+                  </Typography.Text>
+                  {tile.extreme && (
+                    <Tag
+                      color={tile.extreme === 'max' ? 'red' : 'blue'}
+                      style={{ marginInlineStart: 6 }}
+                    >
+                      {t(`batteries.cells.${tile.extreme}`)}
+                    </Tag>
+                  )}
+                </div>
+                {tile.temp !== null && (
+                  <Typography.Text type="secondary" data-testid="cell-temp">
+                    {formatTemp(tile.temp, temp)}
+                  </Typography.Text>
                 )}
               </div>
-            </div>
-          ))}
+            ))}
+          </div>
         </Flex>
       )}
     </Card>
@@ -437,48 +458,55 @@ const VIEWS = {
 } as const;
 type View = keyof typeof VIEWS;
 
-function DayBlock({ sn }: { sn: string }) {
+function DayBlock({ sn, zone }: { sn: string; zone: string }) {
   const { t } = useTranslation();
   const temp: TempUnit = useCurrentUser().data?.tempUnit ?? 'C';
   const axis = useAxisStyle();
   const [date, setDate] = useState<Dayjs>(dayjs());
   const [view, setView] = useState<View>('socPower');
+  const screens = Grid.useBreakpoint();
   const day = useQuery(batteryDayQuery(sn, date.format('YYYY-MM-DD')));
   const option = useMemo<ChartOption | null>(
     () =>
       day.data
-        ? withAxis(
-            dayChartOption(day.data.infos, VIEWS[view], temp, (l) => t(`batteries.series.${l}`)),
+        ? withAxisStyle(
+            dayChartOption(
+              day.data.infos,
+              VIEWS[view],
+              temp,
+              (l) => t(`batteries.series.${l}`),
+              date.format('YYYY-MM-DD'),
+              zone,
+            ),
             axis,
           )
         : null,
-    [day.data, view, temp, t, axis],
+    [day.data, view, temp, t, axis, date, zone],
   );
+  // The controls sit in the body: in the card's header they would squeeze the title on a phone.
   return (
-    <Card
-      title={t('batteries.day.title')}
-      extra={
-        <Space wrap>
-          <Segmented
-            value={view}
-            onChange={(v) => setView(v as View)}
-            options={(Object.keys(VIEWS) as View[]).map((v) => ({
-              value: v,
-              label: t(`batteries.day.${v}`),
-            }))}
-          />
-          <DatePicker
-            aria-label={t('batteries.day.date')}
-            value={date}
-            allowClear={false}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-            onChange={(d) => d && setDate(d)}
-          />
-        </Space>
-      }
-      data-testid="battery-day"
-    >
+    <Card title={t('batteries.day.title')} data-testid="battery-day">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Segmented
+          value={view}
+          // stacked on a phone: side by side the three views are wider than the screen
+          vertical={screens.sm === false}
+          onChange={(v) => setView(v as View)}
+          options={(Object.keys(VIEWS) as View[]).map((v) => ({
+            value: v,
+            label: t(`batteries.day.${v}`),
+          }))}
+        />
+        <DatePicker
+          aria-label={t('batteries.day.date')}
+          value={date}
+          allowClear={false}
+          disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+          onChange={(d) => d && setDate(d)}
+        />
+      </Space>
       <ChartBody kind={BATTERY} query={day} option={option} label={t('batteries.day.title')} />
+      <Typography.Text type="secondary">{t('batteries.day.zone', { zone })}</Typography.Text>
     </Card>
   );
 }

@@ -4,7 +4,8 @@ import { DeviceListView } from '@/features/devices/DeviceListView';
 import { withUnit } from '@/features/devices/format';
 import { formatTemp, type TempUnit } from '@/features/devices/temp';
 import { useDeviceList } from '@/features/devices/useDeviceList';
-import { formatCompact, formatNumber } from '@/shared/format/number';
+import { formatNumber } from '@/shared/format/number';
+import { formatPower } from '@/shared/format/units';
 import { useCurrentUser } from '@/shared/user';
 import { BATTERY, type BatteryRow } from './api';
 
@@ -23,7 +24,7 @@ export default function BatteryListPage() {
       value('soh', 80, (v: string | null) => withUnit(v, '%')),
       value('voltage', 100, (v: string | null) => withUnit(v, 'V')),
       value('current', 100, (v: string | null) => withUnit(v, 'A')),
-      value('power', 100, (v: number | null) => formatCompact(v, 'W')),
+      value('power', 100, (v: number | null) => formatPower(v)),
       value('temp', 100, (v: string | null) => formatTemp(v, temp)),
       value('cycles', 80, (v: number | null) => formatNumber(v)),
       valueColumn<BatteryRow>(BATTERY, t, 'packCount', 80, undefined, 'packs'),

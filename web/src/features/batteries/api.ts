@@ -56,6 +56,8 @@ export interface Cell {
   pack: number | null;
   no: number;
   voltage: string;
+  /** °C, when the BMS reports cell temperatures. */
+  temp?: NumText;
 }
 
 export interface Pack {
@@ -109,8 +111,13 @@ export interface BatteryRealtime {
   cellMin: Extreme | null;
   cells: Cell[];
   packs: Pack[];
+  /** Plant-local time of the values; null before the first report. */
   time: string | null;
   updateAt: string;
+  /** The values are past the offline bound: the last known, not live. */
+  stale?: boolean;
+  /** The plant's zone (UTC without a plant). */
+  timezone?: string;
 }
 
 export const batteryKeys = deviceKeys(BATTERY);

@@ -48,6 +48,18 @@ describe('cell grid', () => {
     ]);
   });
 
+  it("carries each cell's temperature when the BMS reports one", () => {
+    const tiles = cellTiles({
+      cells: [
+        { pack: null, no: 1, voltage: '3.300', temp: '24.5' },
+        { pack: null, no: 2, voltage: '3.310', temp: null },
+        { pack: null, no: 3, voltage: '3.305' },
+      ],
+      packs: [],
+    });
+    expect(tiles.map((t) => t.temp)).toEqual([24.5, null, null]);
+  });
+
   it('is empty without cells or packs', () => {
     expect(cellTiles({ cells: [], packs: [] })).toEqual([]);
   });

@@ -8,6 +8,8 @@ export interface CellTile {
   cell: number | null;
   kind: 'cell' | 'packMax' | 'packMin';
   voltage: number;
+  /** °C, for a single cell whose BMS reports its temperature; null otherwise. */
+  temp: number | null;
   /** The stack's highest or lowest cell, highlighted on screen. */
   extreme: 'max' | 'min' | null;
 }
@@ -45,6 +47,7 @@ export function cellTiles(rt: Pick<BatteryRealtime, 'cells' | 'packs'>): CellTil
               cell: c.no,
               kind: 'cell' as const,
               voltage: v,
+              temp: num(c.temp),
               extreme: null,
             },
           ];
@@ -62,6 +65,7 @@ export function cellTiles(rt: Pick<BatteryRealtime, 'cells' | 'packs'>): CellTil
         cell: null,
         kind: 'packMax',
         voltage: hi,
+        temp: null,
         extreme: null,
       });
     if (lo !== null)
@@ -71,6 +75,7 @@ export function cellTiles(rt: Pick<BatteryRealtime, 'cells' | 'packs'>): CellTil
         cell: null,
         kind: 'packMin',
         voltage: lo,
+        temp: null,
         extreme: null,
       });
   }

@@ -1,15 +1,20 @@
-import { SERIES_COLORS, type ChartOption, type SeriesKind } from '@/shared/charts';
+import {
+  dayChartOption as timeChart,
+  recordValues,
+  SERIES_COLORS,
+  type ChartOption,
+} from '@/shared/charts';
 import type { Series } from '@/features/devices/api';
 import { toUserTemp, type TempUnit } from '@/features/devices/temp';
 
 /** The palette colour of a battery series (SPEC section 9: one meaning per colour). */
-function kind(label: string): SeriesKind {
-  if (label === 'soc') return 'soc';
-  if (label === 'power') return 'battery';
-  if (label === 'temp') return 'generator';
-  if (label === 'voltage') return 'grid';
-  return 'load';
-}
+const COLORS: Record<string, string> = {
+  soc: SERIES_COLORS.soc,
+  power: SERIES_COLORS.battery,
+  temp: SERIES_COLORS.generator,
+  voltage: SERIES_COLORS.grid,
+  current: SERIES_COLORS.load,
+};
 
 /** A unit as shown: temperatures follow the user's unit. */
 export function shownUnit(unit: string, temp: TempUnit): string {
@@ -17,45 +22,26 @@ export function shownUnit(unit: string, temp: TempUnit): string {
 }
 
 /**
- * The day chart of a battery: the chosen series as lines over the plant-local times, one y
- * axis per unit (at most two). Temperatures are converted to the user's unit. Pure, for tests.
+ * The day chart of a battery: the chosen series as lines on a time axis over the whole
+ * plant-local day, one y axis per quantity (at most two; power in W, kW or MW by its peak).
+ * Temperatures are converted to the user's unit. Pure, for tests.
  */
 export function dayChartOption(
   infos: Series[],
   labels: readonly string[],
   temp: TempUnit,
   name: (label: string) => string,
+  day: string,
+  zone: string,
 ): ChartOption {
-  const shown = infos.filter((s) => labels.includes(s.label) && s.records.length > 0);
-  const times = [...new Set(shown.flatMap((s) => s.records.map((r) => r.time)))].sort();
-  const units = [...new Set(shown.map((s) => shownUnit(s.unit, temp)))].slice(0, 2);
-  const series = shown
-    .filter((s) => units.includes(shownUnit(s.unit, temp)))
-    .map((s) => {
-      const byTime = new Map(
-        s.records.map((r) => {
-          const n = r.value === '' ? NaN : Number(r.value);
-          const v = Number.isFinite(n) ? (s.unit === '°C' ? toUserTemp(n, temp) : n) : null;
-          return [r.time, v] as const;
-        }),
-      );
-      const unit = shownUnit(s.unit, temp);
-      const color = SERIES_COLORS[kind(s.label)];
-      return {
-        name: `${name(s.label)} (${unit})`,
-        type: 'line',
-        showSymbol: false,
-        smooth: true,
-        yAxisIndex: units.indexOf(unit),
-        itemStyle: { color },
-        lineStyle: { color },
-        data: times.map((t) => byTime.get(t) ?? null),
-      };
-    });
-  return {
-    legend: { type: 'scroll', top: 0 },
-    xAxis: { type: 'category', data: times.map((t) => t.slice(11, 16)) },
-    yAxis: units.map((u) => ({ type: 'value', name: u })),
-    series,
-  };
+  const series = infos
+    .filter((s) => labels.includes(s.label))
+    .map((s) => ({
+      key: s.label,
+      name: name(s.label),
+      unit: shownUnit(s.unit, temp),
+      color: COLORS[s.label] ?? SERIES_COLORS.other,
+      records: recordValues(s.records, s.unit === '°C' ? (n) => toUserTemp(n, temp) : undefined),
+    }));
+  return timeChart({ series, day, zone });
 }

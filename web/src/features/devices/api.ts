@@ -43,6 +43,10 @@ export interface DeviceRowBase {
   plant: { id: number; name: string; type: number | null } | null;
   gsn: string | null;
   updateAt: string;
+  /** Its newest data is past its offline bound (or it never reported). */
+  stale?: boolean;
+  /** The plant's zone (UTC without a plant): its times are shown in it. */
+  timezone?: string;
 }
 
 export interface DeviceQuery {

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import type { DeviceRowBase } from './api';
-import { localTime } from './format';
+import { formatPlantTime } from '@/shared/format/time';
+import { shownStatus } from './live';
 import type { DeviceKind } from './kind';
 import { deviceStatus } from './status';
 
@@ -52,8 +53,8 @@ export function deviceColumns<Row extends DeviceRowBase>(
       dataIndex: 'status',
       title: t(`${kind.ns}.column.status`),
       width: 110,
-      render: (v: number) => {
-        const s = deviceStatus(v);
+      render: (v: number, row) => {
+        const s = deviceStatus(shownStatus(v, row.stale));
         return <Badge color={s.color} text={t(`${kind.ns}.status.${s.key}`)} />;
       },
     },
@@ -75,8 +76,9 @@ export function deviceColumns<Row extends DeviceRowBase>(
       key: 'updateAt',
       dataIndex: 'updateAt',
       title: t(`${kind.ns}.column.updateAt`),
-      width: 170,
-      render: localTime,
+      width: 240,
+      // In the plant's zone, named (one rule for device times).
+      render: (v: string, row) => formatPlantTime(v, row.timezone),
     },
   ];
 }

@@ -9,17 +9,19 @@ import {
   Dropdown,
   Empty,
   Flex,
+  Grid,
   Input,
   Result,
   Select,
   Table,
+  Tag,
+  Tooltip,
   Typography,
   type TableProps,
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { rangePresets } from '@/shared/format/dateRanges';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
@@ -33,18 +35,17 @@ import {
   type EventFilter,
   type EventItem,
 } from './api';
+import { DeviceLink } from './cells';
 import { DynamicDialog } from './DynamicDialog';
 import { EventDrawer } from './EventDrawer';
-import { SEVERITY_COLORS } from './severity';
+import { SEVERITIES, severityColor } from './severity';
+import { PlantTime } from '@/features/devices/PlantTime';
 
-const DEVICE_PATHS: Record<string, string> = {
-  inverter: 'inverter',
-  battery: 'battery',
-  meter: 'meter',
-  weather_station: 'weather',
-};
-
-/** device/event: events of the caller's plants with filters, a detail drawer and downloads. */
+/**
+ * device/event: events of the caller's plants with filters, a detail drawer and downloads. One
+ * row per occurrence: an event several devices of a plant report at once is one row listing
+ * its devices.
+ */
 export default function EventListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -56,6 +57,9 @@ export default function EventListPage() {
   const [dynamic, setDynamic] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const list = useQuery(eventListQuery(filter));
+  // Phones get one stacked column instead of nine side by side.
+  const narrow = !Grid.useBreakpoint().md;
+  const w = (px: number) => (narrow ? '100%' : px);
   const plants = useQuery(plantOptionsQuery(plantSearch));
   const update = (patch: Partial<EventFilter>) => setFilter((f) => ({ ...f, page: 1, ...patch }));
   const filtered =
@@ -78,20 +82,25 @@ export default function EventListPage() {
       key: 'occurTime',
       title: t('events.column.occurTime'),
       width: 170,
-      render: (_, e) => e.occurTime,
+      render: (_, e) => <PlantTime value={e.occurTime} zone={e.timezone} />,
     },
     {
       key: 'severity',
       title: t('events.column.severity'),
       width: 110,
       render: (_, e) => (
-        <Badge color={SEVERITY_COLORS[e.severity]} text={t(`events.severity.${e.severity}`)} />
+        <Badge
+          color={severityColor(e.severity)}
+          text={t(`events.severity.${e.severity}`, { defaultValue: e.severity })}
+          data-testid="event-severity-cell"
+          data-severity={e.severity}
+        />
       ),
     },
     {
       key: 'code',
       title: t('events.column.code'),
-      width: 90,
+      width: 70,
       render: (_, e) => (
         <Typography.Link onClick={() => setOpen(e)} data-testid="event-code">
           {e.code}
@@ -101,25 +110,41 @@ export default function EventListPage() {
     {
       key: 'meaning',
       title: t('events.column.meaning'),
-      ellipsis: true,
+      width: 200,
+      ellipsis: { showTitle: true },
       render: (_, e) => e.meaning ?? MISSING,
     },
     {
       key: 'device',
       title: t('events.column.device'),
+      width: 140,
+      onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
       render: (_, e) => {
-        const segment = e.deviceType ? DEVICE_PATHS[e.deviceType] : undefined;
-        if (!e.sn) return MISSING;
-        return segment ? (
-          <Link to={`/device/${segment}/${encodeURIComponent(e.sn)}`}>{e.sn}</Link>
-        ) : (
-          e.sn
+        const first = <DeviceLink sn={e.sn} deviceType={e.deviceType} />;
+        const more = (e.deviceCount ?? 1) - 1;
+        if (more <= 0) return first;
+        const sns = (e.devices ?? []).map((d) => d.sn ?? MISSING).join(', ');
+        return (
+          <Flex gap={6} align="center" wrap>
+            {first}
+            <Tooltip title={sns}>
+              <Tag
+                style={{ cursor: 'pointer', marginInlineEnd: 0 }}
+                onClick={() => setOpen(e)}
+                data-testid="event-more-devices"
+              >
+                {t('events.moreDevices', { count: more })}
+              </Tag>
+            </Tooltip>
+          </Flex>
         );
       },
     },
     {
       key: 'deviceType',
       title: t('events.column.deviceType'),
+      // Below 1600 px the table would scroll inside itself; the drawer names the type.
+      responsive: ['xxl'],
       render: (_, e) =>
         e.deviceType
           ? t(`events.deviceType.${e.deviceType}`, { defaultValue: e.deviceType })
@@ -133,11 +158,15 @@ export default function EventListPage() {
     {
       key: 'status',
       title: t('events.column.status'),
-      width: 110,
+      width: 130,
       render: (_, e) => (
         <Badge
           status={e.status === 'open' ? 'processing' : 'default'}
-          text={t(`events.status.${e.status}`)}
+          text={
+            e.status === 'open' && (e.deviceCount ?? 1) > 1
+              ? t('events.status.openOf', { open: e.openCount, total: e.deviceCount })
+              : t(`events.status.${e.status}`)
+          }
         />
       ),
     },
@@ -145,7 +174,59 @@ export default function EventListPage() {
       key: 'recoverTime',
       title: t('events.column.recoverTime'),
       width: 170,
-      render: (_, e) => e.recoverTime ?? MISSING,
+      render: (_, e) =>
+        e.recoverTime ? <PlantTime value={e.recoverTime} zone={e.timezone} /> : MISSING,
+    },
+  ];
+
+  const stacked: TableProps<EventItem>['columns'] = [
+    {
+      key: 'event',
+      title: t('events.title'),
+      render: (_, e) => (
+        <Flex vertical gap={4} data-testid="event-card">
+          <Flex justify="space-between" gap={8} wrap>
+            <Badge
+              color={severityColor(e.severity)}
+              text={t(`events.severity.${e.severity}`, { defaultValue: e.severity })}
+              data-testid="event-severity-cell"
+              data-severity={e.severity}
+            />
+            <Badge
+              status={e.status === 'open' ? 'processing' : 'default'}
+              text={
+                e.status === 'open' && (e.deviceCount ?? 1) > 1
+                  ? t('events.status.openOf', { open: e.openCount, total: e.deviceCount })
+                  : t(`events.status.${e.status}`)
+              }
+            />
+          </Flex>
+          <span>
+            <Typography.Link onClick={() => setOpen(e)} data-testid="event-code">
+              {e.code}
+            </Typography.Link>{' '}
+            {e.meaning ?? ''}
+          </span>
+          <Flex gap={6} align="center" wrap>
+            <DeviceLink sn={e.sn} deviceType={e.deviceType} />
+            {(e.deviceCount ?? 1) > 1 && (
+              <Tag
+                style={{ marginInlineEnd: 0 }}
+                onClick={() => setOpen(e)}
+                data-testid="event-more-devices"
+              >
+                {t('events.moreDevices', { count: (e.deviceCount ?? 1) - 1 })}
+              </Tag>
+            )}
+            <Typography.Text type="secondary">{e.plantName ?? ''}</Typography.Text>
+          </Flex>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {e.occurTime}
+            {e.recoverTime ? ` → ${e.recoverTime}` : ''}
+            {e.timezone ? ` (${e.timezone})` : ''}
+          </Typography.Text>
+        </Flex>
+      ),
     },
   ];
 
@@ -189,7 +270,7 @@ export default function EventListPage() {
           onChange={(v) => update({ plantId: v ?? null })}
           options={(plants.data?.infos ?? []).map((p) => ({ value: p.id, label: p.name }))}
           loading={plants.isFetching}
-          style={{ width: 220 }}
+          style={{ width: w(220) }}
           data-testid="event-plant"
         />
         <Input.Search
@@ -199,7 +280,7 @@ export default function EventListPage() {
           value={sn}
           onChange={(e) => setSn(e.target.value)}
           onSearch={(v) => update({ sn: v })}
-          style={{ width: 200 }}
+          style={{ width: w(200) }}
           data-testid="event-sn"
         />
         <Select<string>
@@ -210,7 +291,7 @@ export default function EventListPage() {
             { value: '', label: t('events.filter.anyDeviceType') },
             ...DEVICE_TYPES.map((d) => ({ value: d, label: t(`events.deviceType.${d}`) })),
           ]}
-          style={{ width: 180 }}
+          style={{ width: w(180) }}
           data-testid="event-device-type"
         />
         <Select<EventFilter['severity']>
@@ -219,10 +300,9 @@ export default function EventListPage() {
           onChange={(severity) => update({ severity })}
           options={[
             { value: '', label: t('events.filter.anySeverity') },
-            { value: 'warning', label: t('events.severity.warning') },
-            { value: 'fault', label: t('events.severity.fault') },
+            ...SEVERITIES.map((s) => ({ value: s, label: t(`events.severity.${s}`) })),
           ]}
-          style={{ width: 150 }}
+          style={{ width: w(150) }}
           data-testid="event-severity"
         />
         <Select<EventFilter['status']>
@@ -234,7 +314,7 @@ export default function EventListPage() {
             { value: 'open', label: t('events.status.open') },
             { value: 'closed', label: t('events.status.closed') },
           ]}
-          style={{ width: 200 }}
+          style={{ width: w(200) }}
           data-testid="event-status"
         />
         <DatePicker.RangePicker
@@ -244,6 +324,7 @@ export default function EventListPage() {
           onChange={(v) =>
             update({ range: v && v[0] && v[1] ? ([v[0], v[1]] as [Dayjs, Dayjs]) : null })
           }
+          style={narrow ? { width: '100%' } : undefined}
           data-testid="event-range"
         />
       </Flex>
@@ -257,10 +338,10 @@ export default function EventListPage() {
         <Table<EventItem>
           rowKey="id"
           data-testid="event-table"
-          columns={columns}
+          columns={narrow ? stacked : columns}
           dataSource={list.data?.record ?? []}
           loading={list.isFetching}
-          scroll={{ x: 1300 }}
+          scroll={narrow ? undefined : { x: 1080 }}
           onRow={(e) => ({ onDoubleClick: () => setOpen(e) })}
           locale={{
             emptyText: (

@@ -1,6 +1,6 @@
 import { BellOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Empty, Flex, List, Popover, Spin, Typography } from 'antd';
+import { Badge, Button, Empty, Flex, List, Popover, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -12,9 +12,13 @@ import {
   readMessage,
   type MessageItem,
 } from './api';
-import { SEVERITY_COLORS } from './severity';
+import { severityColor } from './severity';
 
-/** The top bar's bell: unread messages (warnings and faults on the user's plants). */
+/**
+ * The top bar's bell. Its count is what needs attention: warnings and faults on the user's
+ * plants that are still open and not read. A recovered one stays in the list, marked
+ * recovered, and counts no more; notices are not messages.
+ */
 export function MessageBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -68,15 +72,28 @@ export function MessageBell() {
               style={{ cursor: 'pointer', opacity: m.status === 0 ? 1 : 0.6 }}
               data-testid="message-item"
               data-unread={m.status === 0}
+              data-resolved={m.resolved}
             >
               <List.Item.Meta
-                avatar={<Badge color={SEVERITY_COLORS[m.type]} />}
-                title={m.title}
+                avatar={<Badge color={severityColor(m.type)} />}
+                title={
+                  <Flex gap={6} align="center" wrap>
+                    <Typography.Text strong={m.status === 0}>{m.title}</Typography.Text>
+                    {m.resolved && (
+                      <Tag style={{ marginInlineEnd: 0 }} data-testid="message-resolved">
+                        {t('events.messages.resolved')}
+                      </Tag>
+                    )}
+                  </Flex>
+                }
                 description={
                   <Flex vertical>
-                    <span>{m.content}</span>
+                    <span>
+                      {t(`events.severity.${m.type}`, { defaultValue: m.type })} · {m.content}
+                    </span>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                       {m.event.occurTime}
+                      {m.event.timezone ? ` (${m.event.timezone})` : ''}
                     </Typography.Text>
                   </Flex>
                 }

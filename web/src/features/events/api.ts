@@ -4,7 +4,25 @@ import { http } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { downloadFile } from '@/shared/http/download';
 
-/** One event as every event list answers it (docs/api.md, "Events"). */
+export type Severity = 'info' | 'warning' | 'fault';
+
+/** One device of an occurrence, with its own times. */
+export interface EventDevice {
+  id: number;
+  sn: string | null;
+  alias: string | null;
+  deviceType: string | null;
+  type: number | null;
+  status: 'open' | 'closed';
+  occurTime: string;
+  recoverTime: string | null;
+}
+
+/**
+ * One event as every event list answers it (docs/api.md, "Events"): the lists for people answer
+ * one item per occurrence (the same event on several devices of a plant at once), with
+ * `deviceCount` and `devices`; `sn` is its first device.
+ */
 export interface EventItem {
   id: number;
   code: string;
@@ -12,7 +30,9 @@ export interface EventItem {
   alias: string | null;
   deviceType: string | null;
   type: number | null;
-  severity: 'warning' | 'fault';
+  /** info = a notice (needs nobody), warning, fault. */
+  severity: Severity;
+  /** 1 notice, 2 warning, 3 fault. */
   level: number;
   status: 'open' | 'closed';
   occurTime: string;
@@ -23,6 +43,10 @@ export interface EventItem {
   plantId: number | null;
   plantName: string | null;
   timezone: string | null;
+  occurrenceId?: number;
+  deviceCount?: number;
+  openCount?: number;
+  devices?: EventDevice[];
 }
 
 /** GET /api/v1/events. */
@@ -40,7 +64,7 @@ export interface EventFilter {
   plantId: number | null;
   sn: string;
   deviceType: string;
-  severity: '' | 'warning' | 'fault';
+  severity: '' | Severity;
   status: '' | 'open' | 'closed';
   range: [Dayjs, Dayjs] | null;
 }
@@ -133,14 +157,16 @@ export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: stri
   return downloadFile('/api/v1/workdata/dynamic/download', params, `dynamic-${sn.trim()}.xlsx`);
 }
 
-/** A message (GET /api/v1/messages). */
+/** A message (GET /api/v1/messages): a warning or fault occurrence. */
 export interface MessageItem {
   id: number;
   title: string;
   content: string;
-  type: 'warning' | 'fault';
-  /** 0 unread, 1 read. */
+  type: Severity;
+  /** 0 unread (open and not read: needs attention), 1 read or resolved. */
   status: number;
+  /** Every device recovered. */
+  resolved: boolean;
   createAt: string;
   plantId: number | null;
   sn: string | null;

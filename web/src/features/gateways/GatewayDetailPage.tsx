@@ -21,6 +21,7 @@ import { UpgradeButton } from '@/features/upgrades';
 import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
 import { GatewayKey } from './GatewayKey';
+import { LastMessage } from './LastMessage';
 import { deviceLink } from './signal';
 import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
@@ -99,21 +100,27 @@ export default function GatewayDetailPage() {
   return (
     <Flex vertical gap={16}>
       <Card
+        // The actions wrap under the title rather than squeeze it out or push the page wide.
+        styles={{ title: { whiteSpace: 'normal', overflow: 'visible', padding: '12px 0' } }}
         title={
-          <Flex gap={12} align="center">
-            {back}
-            <Typography.Title level={4} style={{ margin: 0 }} data-testid="gateway-title">
-              {g ? g.sn : t('gateways.detailTitle')}
-            </Typography.Title>
-          </Flex>
-        }
-        extra={
-          g && (
-            <Flex gap={8} wrap>
-              <UpgradeButton target="gateway" sn={g.sn} />
-              <GatewayActions sn={g.sn} protocol={g.protocolType} plantId={g.plantId} />
+          <Flex gap={12} wrap align="center" justify="space-between">
+            <Flex gap={12} wrap align="center">
+              {back}
+              <Typography.Title
+                level={4}
+                style={{ margin: 0, whiteSpace: 'nowrap' }}
+                data-testid="gateway-title"
+              >
+                {g ? g.sn : t('gateways.detailTitle')}
+              </Typography.Title>
             </Flex>
-          )
+            {g && (
+              <Flex gap={8} wrap>
+                <UpgradeButton target="gateway" sn={g.sn} />
+                <GatewayActions sn={g.sn} protocol={g.protocolType} plantId={g.plantId} />
+              </Flex>
+            )}
+          </Flex>
         }
       >
         {!g ? (
@@ -149,7 +156,11 @@ export default function GatewayDetailPage() {
                 label: t('gateways.column.uploadCycle'),
                 children: t('gateways.seconds', { value: g.uploadCycle }),
               },
-              { key: 'lldt', label: t('gateways.column.lastOnline'), children: text(g.lldt) },
+              {
+                key: 'lldt',
+                label: t('gateways.column.lastMessage'),
+                children: <LastMessage lldt={g.lldt} at={g.lastMessageAt} />,
+              },
               {
                 key: 'customer',
                 label: t('gateways.column.customer'),

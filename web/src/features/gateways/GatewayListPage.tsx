@@ -31,6 +31,7 @@ import {
 } from './api';
 import { UpgradeButton } from '@/features/upgrades';
 import { BatchRestartButton } from './actions/BatchRestartButton';
+import { LastMessage } from './LastMessage';
 import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
 
@@ -107,9 +108,9 @@ export default function GatewayListPage() {
     },
     {
       key: 'lldt',
-      title: t('gateways.column.lastOnline'),
-      width: 170,
-      render: (_, row) => text(row.lldt),
+      title: t('gateways.column.lastMessage'),
+      width: 230,
+      render: (_, row) => <LastMessage lldt={row.lldt} at={row.lastMessageAt} />,
     },
     {
       key: 'uploadCycle',
@@ -131,26 +132,28 @@ export default function GatewayListPage() {
 
   return (
     <Card
+      // The actions wrap under the title on a narrow screen rather than push the page wide.
+      styles={{ title: { whiteSpace: 'normal', overflow: 'visible', padding: '12px 0' } }}
       title={
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="gateways-title">
-          {t('gateways.title')}
-        </Typography.Title>
-      }
-      extra={
-        <Space>
-          <BatchRestartButton />
-          <UpgradeButton target="gateway" />
-          {mayExport && (
-            <Button
-              icon={<DownloadOutlined />}
-              loading={downloading}
-              onClick={download}
-              data-testid="gateways-download"
-            >
-              {t('gateways.download')}
-            </Button>
-          )}
-        </Space>
+        <Flex gap={12} wrap align="center" justify="space-between">
+          <Typography.Title level={4} style={{ margin: 0 }} data-testid="gateways-title">
+            {t('gateways.title')}
+          </Typography.Title>
+          <Flex gap={8} wrap>
+            <BatchRestartButton />
+            <UpgradeButton target="gateway" />
+            {mayExport && (
+              <Button
+                icon={<DownloadOutlined />}
+                loading={downloading}
+                onClick={download}
+                data-testid="gateways-download"
+              >
+                {t('gateways.download')}
+              </Button>
+            )}
+          </Flex>
+        </Flex>
       }
     >
       <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>

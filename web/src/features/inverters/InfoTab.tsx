@@ -1,11 +1,12 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Flex, Form, Input, Modal, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
+import { PlantTime } from '@/features/devices/PlantTime';
+import { formatNumber, MISSING } from '@/shared/format/number';
+import { formatEnergy, formatPower } from '@/shared/format/units';
 import { isApiError } from '@/shared/http';
 import { useCurrentUser } from '@/shared/user';
 import { deleteInverter, inverterKeys, renameInverter, type InverterDetail } from './api';
@@ -67,7 +68,7 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
           {show(inv.gatewayVO?.gsn)}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.column.ratePower')}>
-          {inv.ratePower ? formatCompact(inv.ratePower, 'W') : MISSING}
+          {inv.ratePower ? formatPower(inv.ratePower) : MISSING}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.field.protocol')}>
           {show(inv.protocolIdentifier)}
@@ -76,7 +77,9 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
           {show(inv.commTypeName)}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.field.opened')}>
-          {t(inv.opened ? 'inverters.field.on' : 'inverters.field.off')}
+          <span data-testid="info-power" data-on={inv.opened ? 'true' : 'false'}>
+            {t(inv.opened ? 'inverters.field.on' : 'inverters.field.off')}
+          </span>
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.field.mpptCount')}>
           {show(inv.mpptCount)}
@@ -103,13 +106,13 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
           {show(inv.version.bmsVer)}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.column.etoday')}>
-          {formatCompact(inv.etoday, 'kWh')}
+          {formatEnergy(inv.etoday)}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.column.etotal')}>
-          {formatCompact(inv.etotal, 'kWh')}
+          {formatEnergy(inv.etotal)}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.column.updateAt')}>
-          {inv.lastSeen ? dayjs(inv.lastSeen).format('YYYY-MM-DD HH:mm:ss') : MISSING}
+          <PlantTime value={inv.lastSeen} zone={inv.timezone} testId="info-last-data" />
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.field.timezone')}>{inv.timezone}</Descriptions.Item>
       </Descriptions>

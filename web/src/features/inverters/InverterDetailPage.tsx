@@ -3,6 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Flex, Result, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { shownStatus } from '@/features/devices/live';
+import { StaleNotice } from '@/features/devices/StaleNotice';
+import '@/features/devices/monitor.css';
 import { isApiError } from '@/shared/http';
 import { inverterDetailQuery, type Port } from './api';
 import { UpgradeButton } from '@/features/upgrades';
@@ -22,7 +25,8 @@ export default function InverterDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const sn = decodeURIComponent(useParams().sn ?? '');
-  const detail = useQuery(inverterDetailQuery(sn));
+  // Refreshed like a live value: the power state and the last data follow what it reports.
+  const detail = useQuery({ ...inverterDetailQuery(sn), refetchInterval: 10_000 });
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/device/inverter')}>
       {t('inverters.back')}
@@ -53,11 +57,12 @@ export default function InverterDetailPage() {
     );
   }
   const inv = detail.data;
-  const status = deviceStatus(inv.status);
+  const status = deviceStatus(shownStatus(inv.status, inv.stale));
   const ports = PORTS.filter((p) => isHybrid(inv.type) || !HYBRID_ONLY.includes(p));
 
   return (
     <Card
+      className="monitor-page"
       title={
         <Flex gap={12} align="center" wrap>
           {back}
@@ -77,6 +82,7 @@ export default function InverterDetailPage() {
         />
       }
     >
+      <StaleNotice stale={inv.stale} updateAt={inv.lastSeen} zone={inv.timezone} />
       <Tabs
         destroyOnHidden
         items={[
@@ -85,7 +91,11 @@ export default function InverterDetailPage() {
             label: t('inverters.tab.info'),
             children: (
               <Flex vertical gap={16}>
-                <PowerButtons sn={inv.sn} keys={inv.plantPermission ?? []} />
+                <PowerButtons
+                  sn={inv.sn}
+                  keys={inv.plantPermission ?? []}
+                  on={inv.online ? inv.opened === 1 : null}
+                />
                 <DebugButton kind="inverter" sn={inv.sn} keys={inv.plantPermission ?? []} />
                 <InfoTab inv={inv} />
               </Flex>

@@ -15,11 +15,13 @@ import {
   Typography,
   type TableProps,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
+import { liveClass, shownStatus } from '@/features/devices/live';
+import { formatNumber, MISSING } from '@/shared/format/number';
+import { formatPlantTime } from '@/shared/format/time';
+import { formatEnergy, formatPower } from '@/shared/format/units';
 import {
   DEFAULT_QUERY,
   inverterCountsQuery,
@@ -31,10 +33,6 @@ import {
 import { deviceStatus, DEVICE_STATUSES } from './status';
 import { inverterTypeLabelKey, TYPE_FILTER_CODES } from './typeLabel';
 import { useUpgradeSelection } from '@/features/upgrades';
-
-/** Local time of an `updateAt` (UTC on the wire). */
-const localTime = (v: string | null | undefined) =>
-  v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : MISSING;
 
 /** device/inverter: status counts, filters, and the paged inverter list. */
 export default function InverterListPage() {
@@ -80,8 +78,8 @@ export default function InverterListPage() {
       dataIndex: 'status',
       title: t('inverters.column.status'),
       width: 110,
-      render: (v: number) => {
-        const s = deviceStatus(v);
+      render: (v: number, row) => {
+        const s = deviceStatus(shownStatus(v, row.stale));
         return <Badge color={s.color} text={t(`inverters.status.${s.key}`)} />;
       },
     },
@@ -110,7 +108,11 @@ export default function InverterListPage() {
       title: t('inverters.column.pac'),
       align: 'right',
       width: 110,
-      render: (v: number) => formatCompact(v, 'W'),
+      render: (v: number, row) => (
+        <span className={liveClass(row.stale)} data-testid="inverter-pac">
+          {formatPower(v)}
+        </span>
+      ),
     },
     {
       key: 'etoday',
@@ -118,7 +120,7 @@ export default function InverterListPage() {
       title: t('inverters.column.etoday'),
       align: 'right',
       width: 110,
-      render: (v: number) => formatCompact(v, 'kWh'),
+      render: (v: number) => formatEnergy(v),
     },
     {
       key: 'etotal',
@@ -126,7 +128,7 @@ export default function InverterListPage() {
       title: t('inverters.column.etotal'),
       align: 'right',
       width: 120,
-      render: (v: number) => formatCompact(v, 'kWh'),
+      render: (v: number) => formatEnergy(v),
     },
     {
       key: 'ratePower',
@@ -134,7 +136,7 @@ export default function InverterListPage() {
       title: t('inverters.column.ratePower'),
       align: 'right',
       width: 110,
-      render: (v: number | null) => (v ? formatCompact(v, 'W') : MISSING),
+      render: (v: number | null) => (v ? formatPower(v) : MISSING),
     },
     {
       key: 'version',
@@ -147,8 +149,9 @@ export default function InverterListPage() {
       key: 'updateAt',
       dataIndex: 'updateAt',
       title: t('inverters.column.updateAt'),
-      width: 170,
-      render: localTime,
+      width: 240,
+      // In the plant's zone, named (one rule for device times).
+      render: (v: string, row) => formatPlantTime(v, row.timezone),
     },
   ];
 

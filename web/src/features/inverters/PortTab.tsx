@@ -15,7 +15,9 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EChart, useAxisStyle, type ChartOption } from '@/shared/charts';
+import { liveClass } from '@/features/devices/live';
+import { StaleNotice } from '@/features/devices/StaleNotice';
+import { EChart, useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { useCurrentUser } from '@/shared/user';
 import { realtimeQuery, seriesQuery, type PvInput, type Port, type Span, type Vip } from './api';
@@ -57,7 +59,19 @@ export function PortTab({ port, sn, timezone }: { port: Port; sn: string; timezo
           <Skeleton active />
         ) : (
           <Flex vertical gap={12}>
-            <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }} bordered>
+            <StaleNotice
+              stale={data?.stale === true}
+              updateAt={typeof data?.updateAt === 'string' ? data.updateAt : null}
+              zone={timezone}
+              testId={`stale-${port}`}
+            />
+            <Descriptions
+              size="small"
+              column={{ xs: 1, sm: 2, lg: 4 }}
+              bordered
+              className={liveClass(data?.stale === true)}
+              data-stale={data?.stale === true ? 'true' : 'false'}
+            >
               {REALTIME_FIELDS[port].map((spec) => (
                 <Descriptions.Item
                   key={spec.key + spec.labelKey}
@@ -75,6 +89,7 @@ export function PortTab({ port, sn, timezone }: { port: Port; sn: string; timezo
                 rowKey="pvNo"
                 pagination={false}
                 data-testid="pv-inputs"
+                className={liveClass(data?.stale === true)}
                 dataSource={pv}
                 locale={{ emptyText: <Empty description={t('inverters.noValues')} /> }}
                 columns={[
@@ -112,6 +127,7 @@ export function PortTab({ port, sn, timezone }: { port: Port; sn: string; timezo
                 rowKey="phase"
                 pagination={false}
                 data-testid="phases"
+                className={liveClass(data?.stale === true)}
                 dataSource={vip}
                 locale={{ emptyText: <Empty description={t('inverters.noValues')} /> }}
                 columns={[
@@ -167,50 +183,45 @@ function SeriesCard({
   const series = useQuery(seriesQuery(port, span, sn, date.format('YYYY-MM-DD')));
   const infos = useMemo(() => series.data?.infos ?? [], [series.data]);
   const hasData = infos.some((s) => s.records.length > 0);
-  const option: ChartOption = useMemo(() => {
-    const base = chartOption({
-      infos,
-      span,
-      temp,
-      name: (l) => seriesName(l, (k, o) => t(k, o)),
-    }) as {
-      xAxis: object;
-      yAxis: object[];
-    };
-    return {
-      ...base,
-      xAxis: { ...base.xAxis, ...axis },
-      yAxis: base.yAxis.map((y) => ({ ...y, ...axis })),
-      dataZoom: span === 'day' ? [{ type: 'inside' }] : undefined,
-    };
-  }, [infos, span, temp, t, axis]);
+  const zone = series.data?.timezone ?? timezone;
+  const day = series.data?.date ?? date.format('YYYY-MM-DD');
+  const option: ChartOption = useMemo(
+    () =>
+      withAxisStyle(
+        chartOption({
+          infos,
+          span,
+          temp,
+          name: (l) => seriesName(l, (k, o) => t(k, o)),
+          day,
+          zone,
+        }),
+        axis,
+      ),
+    [infos, span, temp, t, axis, day, zone],
+  );
 
   return (
-    <Card
-      size="small"
-      title={t('inverters.history')}
-      data-testid={`series-${port}`}
-      extra={
-        <Flex gap={8} wrap align="center">
-          <Segmented
-            value={span}
-            onChange={(v) => setSpan(v as Span)}
-            options={SPANS.map((s) => ({ value: s, label: t(`inverters.span.${s}`) }))}
-            data-testid="span"
+    <Card size="small" title={t('inverters.history')} data-testid={`series-${port}`}>
+      {/* The controls sit in the body: in the header they would squeeze the title on a phone. */}
+      <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
+        <Segmented
+          value={span}
+          onChange={(v) => setSpan(v as Span)}
+          options={SPANS.map((s) => ({ value: s, label: t(`inverters.span.${s}`) }))}
+          data-testid="span"
+        />
+        {PICKER[span] && (
+          <DatePicker
+            picker={PICKER[span]}
+            value={date}
+            allowClear={false}
+            onChange={(d) => d && setDate(d)}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            aria-label={t('inverters.date')}
           />
-          {PICKER[span] && (
-            <DatePicker
-              picker={PICKER[span]}
-              value={date}
-              allowClear={false}
-              onChange={(d) => d && setDate(d)}
-              disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-              aria-label={t('inverters.date')}
-            />
-          )}
-        </Flex>
-      }
-    >
+        )}
+      </Flex>
       {series.isError ? (
         <Result
           status="warning"
@@ -225,9 +236,7 @@ function SeriesCard({
         <>
           <EChart option={option} height={320} ariaLabel={t('inverters.history')} />
           {span === 'day' && (
-            <Typography.Text type="secondary">
-              {t('inverters.timezone', { zone: series.data?.timezone ?? timezone })}
-            </Typography.Text>
+            <Typography.Text type="secondary">{t('inverters.timezone', { zone })}</Typography.Text>
           )}
         </>
       )}

@@ -50,6 +50,10 @@ export interface InverterRow {
   equipType: number;
   ratePower: number | null;
   online: boolean;
+  /** The newest values are past the offline bound: `pac` reads 0, the rest is last known. */
+  stale?: boolean;
+  /** The plant's zone (UTC without a plant): the inverter's times are shown in it. */
+  timezone?: string;
 }
 
 /** GET /api/v1/inverter/{sn}: the list item plus readings and the caller's keys. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SERIES_COLORS } from '@/shared/charts';
 import type { Series } from './api';
 import { realtimeUrl, seriesRequest } from './api';
-import { axisLabel, chartOption, seriesKind, toUserTemp, userUnit } from './chart';
+import { chartOption, toUserTemp, userUnit } from './chart';
 
 const series = (label: string, unit: string, values: [string, string][]): Series => ({
   unit,
@@ -22,59 +22,58 @@ describe('inverter charts', () => {
     expect(userUnit('W', 'F')).toBe('W');
   });
 
-  it('colour series by meaning', () => {
-    expect(seriesKind('pv_power')).toBe('pv');
-    expect(seriesKind('pv2_voltage')).toBe('pv');
-    expect(seriesKind('grid_power_l1')).toBe('grid');
-    expect(seriesKind('grid_export')).toBe('grid');
-    expect(seriesKind('soc')).toBe('soc');
-    expect(seriesKind('battery_power')).toBe('battery');
-    expect(seriesKind('discharge')).toBe('battery');
-    expect(seriesKind('eps_power')).toBe('load');
-    expect(seriesKind('generator')).toBe('generator');
-    expect(seriesKind('dc_temp')).toBe('other');
-  });
-
-  it('build day curves on the plant-local times with one axis per unit', () => {
+  it('build day curves on a time axis over the plant-local day, one axis per quantity', () => {
     const option = chartOption({
       span: 'day',
       temp: 'F',
       name: (l) => l.toUpperCase(),
+      day: '2026-05-04',
+      zone: 'Europe/Madrid',
       infos: [
         series('pv_power', 'W', [
-          ['2026-05-04 10:00:00', '100.0'],
-          ['2026-05-04 10:05:00', '120.0'],
+          ['2026-05-04 10:00:00', '1000.0'],
+          ['2026-05-04 10:05:00', '1200.0'],
         ]),
         series('dc_temp', '°C', [['2026-05-04 10:05:00', '100.0']]),
         series('empty', 'W', []),
       ],
     }) as {
-      xAxis: { data: string[] };
+      xAxis: { type: string; min: number; max: number };
       yAxis: { name: string }[];
-      series: { name: string; data: (number | null)[]; yAxisIndex: number; type: string }[];
+      series: { name: string; data: [number, number | null][]; yAxisIndex: number }[];
     };
-    expect(option.xAxis.data).toEqual(['10:00', '10:05']);
-    expect(option.yAxis.map((a) => a.name)).toEqual(['W', '°F']);
+    expect(option.xAxis).toMatchObject({ type: 'time', min: Date.UTC(2026, 4, 4) });
+    expect(option.yAxis.map((a) => a.name)).toEqual(['kW', '°F']);
     expect(option.series).toHaveLength(2);
     expect(option.series[0]).toMatchObject({
-      name: 'PV_POWER (W)',
-      type: 'line',
-      data: [100, 120],
+      name: 'PV_POWER',
+      data: [
+        [Date.UTC(2026, 4, 4, 10, 0), 1],
+        [Date.UTC(2026, 4, 4, 10, 5), 1.2],
+      ],
     });
-    expect(option.series[1]).toMatchObject({ yAxisIndex: 1, data: [null, 212] });
+    expect(option.series[1]).toMatchObject({
+      yAxisIndex: 1,
+      data: [[Date.UTC(2026, 4, 4, 10, 5), 212]],
+    });
   });
 
-  it('build bars for months, years and totals', () => {
+  it('build bars for months, years and totals, import and export apart', () => {
     const option = chartOption({
       span: 'year',
       temp: 'C',
       name: (l) => l,
-      infos: [series('pv', 'kWh', [['2026-01', '12.5']])],
+      day: '2026-05-04',
+      zone: 'UTC',
+      infos: [
+        series('grid_import', 'kWh', [['2026-01', '12.5']]),
+        series('grid_export', 'kWh', [['2026-01', '3.0']]),
+      ],
     }) as { series: { type: string; itemStyle: { color: string } }[]; xAxis: { data: string[] } };
     expect(option.series[0]?.type).toBe('bar');
-    expect(option.series[0]?.itemStyle.color).toBe(SERIES_COLORS.pv);
+    expect(option.series[0]?.itemStyle.color).toBe(SERIES_COLORS.gridImport);
+    expect(option.series[1]?.itemStyle.color).toBe(SERIES_COLORS.gridExport);
     expect(option.xAxis.data).toEqual(['2026-01']);
-    expect(axisLabel('2026-05-04 10:00:00', 'month')).toBe('2026-05-04 10:00:00');
   });
 });
 

@@ -18,13 +18,17 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { withAxis } from '@/features/devices/chart';
 import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
 import { DeleteDeviceDialog, RenameDeviceDialog } from '@/features/devices/dialogs';
 import { energyText } from '@/features/devices/energy';
 import { withUnit } from '@/features/devices/format';
-import { useAxisStyle, type ChartOption } from '@/shared/charts';
-import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
+import { liveClass, shownStatus } from '@/features/devices/live';
+import { StaleNotice } from '@/features/devices/StaleNotice';
+import '@/features/devices/monitor.css';
+import { useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
+import { formatNumber, MISSING } from '@/shared/format/number';
+import { formatPlantTime } from '@/shared/format/time';
+import { formatPower } from '@/shared/format/units';
 import {
   METER,
   meterKeys,
@@ -60,10 +64,15 @@ export default function MeterDetailPage() {
   const r = rt.data;
   const phases = r.vip.map((v, i) => ({ ...v, phase: i + 1 }));
   return (
-    <Flex vertical gap={16}>
+    <Flex vertical gap={16} className="monitor-page">
       <Card
         title={
-          <DeviceTitle kind={METER} sn={r.sn} alias={r.alias} status={r.status}>
+          <DeviceTitle
+            kind={METER}
+            sn={r.sn}
+            alias={r.alias}
+            status={shownStatus(r.status, r.stale)}
+          >
             {r.master && (
               <Tag color="green" data-testid="meter-master">
                 {t('meters.master')}
@@ -96,7 +105,15 @@ export default function MeterDetailPage() {
           )
         }
       >
-        <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }} data-testid="meter-realtime">
+        <StaleNotice stale={r.stale} updateAt={r.updateAt} zone={r.timezone} />
+        <Descriptions
+          size="small"
+          column={{ xs: 1, sm: 2, lg: 4 }}
+          data-testid="meter-realtime"
+          className={liveClass(r.stale)}
+          data-stale={r.stale ? 'true' : 'false'}
+          style={{ marginTop: r.stale ? 16 : 0 }}
+        >
           <Descriptions.Item label={t('meters.field.plant')}>
             {r.plant?.name ?? MISSING}
           </Descriptions.Item>
@@ -104,7 +121,7 @@ export default function MeterDetailPage() {
             {r.gsn ?? MISSING}
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.power')}>
-            <span data-testid="meter-power">{formatCompact(r.power, 'W')}</span>
+            <span data-testid="meter-power">{formatPower(r.power)}</span>
           </Descriptions.Item>
           <Descriptions.Item label={t('meters.field.pf')}>{formatNumber(r.pf)}</Descriptions.Item>
           <Descriptions.Item label={t('meters.field.frequency')}>
@@ -122,13 +139,16 @@ export default function MeterDetailPage() {
           <Descriptions.Item label={t('meters.field.totalExport')}>
             {energyText(r.totalExport)}
           </Descriptions.Item>
-          <Descriptions.Item label={t('meters.field.time')}>{r.time ?? MISSING}</Descriptions.Item>
+          <Descriptions.Item label={t('meters.field.time')}>
+            <span data-testid="meter-time">{formatPlantTime(r.time, r.timezone)}</span>
+          </Descriptions.Item>
         </Descriptions>
         <Table
           size="small"
           rowKey="phase"
           pagination={false}
           data-testid="meter-phases"
+          className={liveClass(r.stale)}
           style={{ marginTop: 16 }}
           dataSource={phases}
           locale={{ emptyText: <Empty description={t('meters.noValues')} /> }}
@@ -155,7 +175,7 @@ export default function MeterDetailPage() {
           ]}
         />
       </Card>
-      <HistoryCard sn={r.sn} />
+      <HistoryCard sn={r.sn} zone={r.timezone ?? 'UTC'} />
       {renaming && (
         <RenameDeviceDialog
           kind={METER}
@@ -176,7 +196,7 @@ export default function MeterDetailPage() {
   );
 }
 
-function HistoryCard({ sn }: { sn: string }) {
+function HistoryCard({ sn, zone }: { sn: string; zone: string }) {
   const { t } = useTranslation();
   const axis = useAxisStyle();
   const [span, setSpan] = useState<Span>('day');
@@ -185,37 +205,39 @@ function HistoryCard({ sn }: { sn: string }) {
   const option = useMemo<ChartOption | null>(
     () =>
       series.data
-        ? withAxis(
-            meterChartOption(series.data.infos, span, (l) => t(`meters.series.${l}`)),
+        ? withAxisStyle(
+            meterChartOption(
+              series.data.infos,
+              span,
+              (l) => t(`meters.series.${l}`),
+              date.format('YYYY-MM-DD'),
+              zone,
+            ),
             axis,
           )
         : null,
-    [series.data, span, t, axis],
+    [series.data, span, t, axis, date, zone],
   );
+  // The controls sit in the body: in the card's header they would squeeze the title on a phone.
   return (
-    <Card
-      title={t('meters.history')}
-      data-testid="meter-history"
-      extra={
-        <Space wrap>
-          <Segmented
-            value={span}
-            onChange={(v) => setSpan(v as Span)}
-            options={SPANS.map((s) => ({ value: s, label: t(`meters.span.${s}`) }))}
+    <Card title={t('meters.history')} data-testid="meter-history">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Segmented
+          value={span}
+          onChange={(v) => setSpan(v as Span)}
+          options={SPANS.map((s) => ({ value: s, label: t(`meters.span.${s}`) }))}
+        />
+        {span !== 'total' && (
+          <DatePicker
+            aria-label={t('meters.date')}
+            picker={PICKER[span]}
+            value={date}
+            allowClear={false}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            onChange={(d) => d && setDate(d)}
           />
-          {span !== 'total' && (
-            <DatePicker
-              aria-label={t('meters.date')}
-              picker={PICKER[span]}
-              value={date}
-              allowClear={false}
-              disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-              onChange={(d) => d && setDate(d)}
-            />
-          )}
-        </Space>
-      }
-    >
+        )}
+      </Space>
       <ChartBody kind={METER} query={series} option={option} label={t('meters.history')} />
     </Card>
   );

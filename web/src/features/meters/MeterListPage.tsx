@@ -5,7 +5,8 @@ import { DeviceListView } from '@/features/devices/DeviceListView';
 import { energyText } from '@/features/devices/energy';
 import { withUnit } from '@/features/devices/format';
 import { useDeviceList } from '@/features/devices/useDeviceList';
-import { formatCompact, MISSING } from '@/shared/format/number';
+import { MISSING } from '@/shared/format/number';
+import { formatPower } from '@/shared/format/units';
 import { METER, type MeterRow } from './api';
 
 /** device/meter: status counts, filters and the paged list of meters. */
@@ -18,7 +19,7 @@ export default function MeterListPage() {
     METER,
     t,
     [
-      value('power', 110, (v: number | null) => formatCompact(v, 'W')),
+      value('power', 110, (v: number | null) => formatPower(v)),
       value('voltage', 100, (v: string | null) => withUnit(v, 'V')),
       value('frequency', 100, (v: number | null) => withUnit(v, 'Hz')),
       value('totalImport', 130, energyText),

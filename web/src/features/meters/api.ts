@@ -48,8 +48,13 @@ export interface MeterRealtime {
   totalExport: string | null;
   etodayImport: string;
   etodayExport: string;
+  /** Plant-local time of the values; null before the first report. */
   time: string | null;
   updateAt: string;
+  /** The values are past the offline bound: the last known, not live. */
+  stale?: boolean;
+  /** The plant's zone (UTC without a plant). */
+  timezone?: string;
 }
 
 export type Span = 'day' | 'month' | 'year' | 'total';

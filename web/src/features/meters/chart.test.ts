@@ -11,13 +11,13 @@ const series = (label: string, unit: string, values: [string, string][]): Series
 });
 
 type Option = {
-  xAxis: { data: string[] };
+  xAxis: { type: string; data: string[]; min: number };
   yAxis: { name: string }[];
-  series: { name: string; type: string; data: (number | null)[] }[];
+  series: { name: string; type: string; data: unknown[]; itemStyle: { color: string } }[];
 };
 
 describe('meter chart', () => {
-  it('draws the day curve as lines over plant-local times', () => {
+  it('draws the day curve as lines on a time axis over the plant-local day', () => {
     const o = meterChartOption(
       [
         series('power', 'W', [
@@ -29,16 +29,19 @@ describe('meter chart', () => {
       ],
       'day',
       (l) => l,
+      '2026-05-01',
+      'Europe/London',
     ) as Option;
-    expect(o.xAxis.data).toEqual(['10:00', '10:05']);
+    expect(o.xAxis).toMatchObject({ type: 'time', min: Date.UTC(2026, 4, 1) });
+    expect(o.yAxis[0]?.name).toBe('kW');
     expect(o.series.map((s) => [s.name, s.type])).toEqual([
-      ['power (W)', 'line'],
-      ['powerL1 (W)', 'line'],
+      ['power', 'line'],
+      ['powerL1', 'line'],
     ]);
-    expect(o.series[1]?.data).toEqual([null, -500]);
+    expect(o.series[1]?.data).toEqual([[Date.UTC(2026, 4, 1, 10, 5), -0.5]]);
   });
 
-  it('draws energy as bars per bucket', () => {
+  it('draws energy as bars per bucket, import and export in their own colours', () => {
     const o = meterChartOption(
       [
         series('import', 'kWh', [
@@ -49,10 +52,13 @@ describe('meter chart', () => {
       ],
       'year',
       (l) => l.toUpperCase(),
+      '2025-06-01',
+      'UTC',
     ) as Option;
     expect(o.xAxis.data).toEqual(['2025-01', '2025-06']);
     expect(o.yAxis[0]?.name).toBe('kWh');
-    expect(o.series[1]).toMatchObject({ name: 'EXPORT (kWh)', type: 'bar', data: [null, 1.5] });
+    expect(o.series[1]).toMatchObject({ name: 'EXPORT', type: 'bar', data: [null, 1.5] });
+    expect(o.series[0]?.itemStyle.color).not.toBe(o.series[1]?.itemStyle.color);
   });
 
   it('names the date of each span', () => {

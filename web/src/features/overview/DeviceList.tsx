@@ -1,13 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Badge, Card, Empty, List, Skeleton, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Alert, Badge, Button, Card, Empty, List, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { shownStatus } from '@/features/devices/live';
+import { PlantTime } from '@/features/devices/PlantTime';
 import { MISSING } from '@/shared/format/number';
 import { devicesQuery, type PlantDevice } from './api';
 import { deviceRoute, statusBadge } from './status';
 
-/** The plant's devices with their statuses; each links to its device screen. */
-export function DeviceList({ plantId }: { plantId: number }) {
+/**
+ * The plant's devices with their statuses (Offline once their data is stale) and when each
+ * last reported, in the plant's zone; each links to its device screen. With no device yet, a
+ * user who may add gateways gets the way to add one (`addGatewayTo`).
+ */
+export function DeviceList({
+  plantId,
+  zone,
+  addGatewayTo,
+}: {
+  plantId: number;
+  zone: string | undefined;
+  addGatewayTo?: string;
+}) {
   const { t } = useTranslation();
   const q = useQuery(devicesQuery(plantId));
   const title = (d: PlantDevice) => {
@@ -28,7 +43,15 @@ export function DeviceList({ plantId }: { plantId: number }) {
       ) : !q.data ? (
         <Skeleton active />
       ) : q.data.length === 0 ? (
-        <Empty description={t('overview.devices.empty')} />
+        <Empty description={t('overview.devices.empty')}>
+          {addGatewayTo && (
+            <Link to={addGatewayTo}>
+              <Button type="primary" icon={<PlusOutlined />} data-testid="overview-add-gateway">
+                {t('plants.gateway.add')}
+              </Button>
+            </Link>
+          )}
+        </Empty>
       ) : (
         <List
           size="small"
@@ -39,14 +62,26 @@ export function DeviceList({ plantId }: { plantId: number }) {
                 title={title(d)}
                 description={
                   <Typography.Text type="secondary">
-                    {t(`overview.family.${d.family}`, { defaultValue: d.family })} · {d.sn}
-                    {d.updateAt ? '' : ` · ${MISSING}`}
+                    {t(`overview.family.${d.family}`, { defaultValue: d.family })}
+                    {d.alias ? ` · ${d.sn}` : ''}
+                    <br />
+                    <span data-testid="device-last">
+                      {t('overview.devices.last')}{' '}
+                      <PlantTime value={d.updateAt} zone={zone} seconds={false} />
+                    </span>
                   </Typography.Text>
                 }
               />
+              {d.powerOn === false && (
+                <Tag data-testid="device-power-off">
+                  {t('inverters.field.opened')}: {t('inverters.field.off')}
+                </Tag>
+              )}
               <Badge
-                status={statusBadge(d.status)}
-                text={t(`overview.status.${d.status}`, { defaultValue: MISSING })}
+                status={statusBadge(shownStatus(d.status, d.stale))}
+                text={t(`overview.status.${shownStatus(d.status, d.stale)}`, {
+                  defaultValue: MISSING,
+                })}
                 data-testid="device-status"
               />
             </List.Item>

@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, DatePicker, Empty, Segmented, Skeleton, Space
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EChart, useAxisStyle } from '@/shared/charts';
+import { EChart, useAxisStyle, withAxisStyle } from '@/shared/charts';
 import { ApiError } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
 import { energyQuery, type Period } from './api';
@@ -20,11 +20,19 @@ const FORMAT: Record<Period, string> = {
 };
 
 /**
- * The day curve (PV, load, grid, battery power and SOC on a second axis) with a date picker,
- * and the month, year and total energy bars. Times are the plant's local times (the server
- * sends them so); `today` is the plant's current date.
+ * The day curve (PV, load, grid, battery power and SOC on a second axis) on a time axis in the
+ * plant's zone, with a date picker, and the month, year and total energy bars. Times are the
+ * plant's local times (the server sends them so); `today` is the plant's current date.
  */
-export function EnergyChart({ plantId, today }: { plantId: number; today: Dayjs }) {
+export function EnergyChart({
+  plantId,
+  today,
+  zone,
+}: {
+  plantId: number;
+  today: Dayjs;
+  zone: string;
+}) {
   const { t } = useTranslation();
   const axis = useAxisStyle();
   const [period, setPeriod] = useState<Period>('day');
@@ -50,22 +58,17 @@ export function EnergyChart({ plantId, today }: { plantId: number; today: Dayjs 
 
   const option = useMemo(() => {
     if (!q.data) return null;
-    const base = chartOption({
-      infos: q.data.infos,
-      period,
-      name: (label) => t(`overview.series.${label}`, { defaultValue: label }),
-      axisNames: { power: 'W', percent: '%', energy: 'kWh' },
-    });
-    const withAxis = (a: unknown) => ({ ...(a as object), ...axis });
-    const yAxis = base.yAxis as unknown[];
-    return {
-      ...base,
-      xAxis: withAxis(base.xAxis),
-      yAxis: yAxis.map((y, i) =>
-        i === 1 ? { ...withAxis(y), splitLine: { show: false } } : withAxis(y),
-      ),
-    };
-  }, [q.data, period, t, axis]);
+    return withAxisStyle(
+      chartOption({
+        infos: q.data.infos,
+        period,
+        name: (label) => t(`overview.series.${label}`, { defaultValue: label }),
+        day: date.format('YYYY-MM-DD'),
+        zone,
+      }),
+      axis,
+    );
+  }, [q.data, period, t, axis, date, zone]);
 
   const picker =
     period === 'total' ? null : (
@@ -80,20 +83,17 @@ export function EnergyChart({ plantId, today }: { plantId: number; today: Dayjs 
       />
     );
 
+  // The controls sit in the body, not the card's header: on a phone the header would squeeze
+  // the title down to "P...".
   return (
-    <Card
-      title={t('overview.chart.title')}
-      data-testid="energy-chart"
-      extra={
+    <Card title={t('overview.chart.title')} data-testid="energy-chart">
+      <Space style={{ marginBottom: 12 }} wrap>
         <Segmented
           value={period}
           onChange={(v) => setPeriod(v as Period)}
           options={PERIODS.map((p) => ({ value: p, label: t(`overview.chart.${p}`) }))}
           data-testid="chart-period"
         />
-      }
-    >
-      <Space style={{ marginBottom: 12 }} wrap>
         {picker}
         {range && (
           <Button

@@ -4,6 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { eventsQuery } from './api';
 
+/** Tag colours of the event severities (notices are not warnings). */
+const SEVERITY_TAG: Record<string, string> = { info: 'blue', warning: 'orange', fault: 'red' };
+
 /** The plant's open events, newest first (the five newest; the events screen has the rest). */
 export function EventsCard({ plantId }: { plantId: number }) {
   const { t } = useTranslation();
@@ -41,13 +44,17 @@ export function EventsCard({ plantId }: { plantId: number }) {
               <List.Item.Meta
                 title={
                   <>
-                    <Tag color={e.severity === 'fault' ? 'red' : 'orange'}>
-                      {t(`overview.events.${e.severity === 'fault' ? 'fault' : 'warning'}`)}
+                    <Tag color={SEVERITY_TAG[e.severity] ?? 'orange'}>
+                      {t(`events.severity.${e.severity}`, { defaultValue: e.severity })}
                     </Tag>
                     {e.meaning ?? e.code}
                   </>
                 }
-                description={`${e.alias || e.sn} · ${e.occurTime}`}
+                description={`${e.alias || e.sn}${
+                  (e.deviceCount ?? 1) > 1
+                    ? ` ${t('events.moreDevices', { count: (e.deviceCount ?? 1) - 1 })}`
+                    : ''
+                } · ${e.occurTime}`}
               />
             </List.Item>
           )}

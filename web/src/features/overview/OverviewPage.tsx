@@ -3,9 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Col, Flex, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { shownStatus } from '@/features/devices/live';
+import { StaleNotice } from '@/features/devices/StaleNotice';
+import '@/features/devices/monitor.css';
 import { formatNumber } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
-import { plantHeadQuery } from './api';
+import { plantHeadQuery, realtimeQuery } from './api';
 import { DeviceList } from './DeviceList';
 import { EnergyChart } from './EnergyChart';
 import { EventsCard } from './EventsCard';
@@ -25,6 +28,8 @@ export default function OverviewPage() {
   const id = Number(idParam);
   const valid = Number.isInteger(id) && id > 0;
   const plant = useQuery({ ...plantHeadQuery(id), enabled: valid });
+  // The same query (and cache entry) as the Today card's: the page tells whether it is live.
+  const live = useQuery({ ...realtimeQuery(id), enabled: valid });
 
   const back = (
     <Link to="/plants">
@@ -47,25 +52,34 @@ export default function OverviewPage() {
   const p = plant.data;
   // The route's type is what the list knew; the plant's own type wins once loaded.
   const type = p.type ?? Number(typeParam);
-  const today = todayIn(p.timezone?.code);
+  const zone = p.timezone?.code;
+  const today = todayIn(zone);
   const canEdit = p.plantPermission.includes('station.edit');
+  const stale = live.data?.stale ?? false;
+  const status = shownStatus(p.status, stale);
 
   return (
-    <Flex vertical gap={16} data-testid="plant-overview">
+    <Flex vertical gap={16} data-testid="plant-overview" className="monitor-page">
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Space direction="vertical" size={0}>
+        <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
           {back}
           <Space wrap>
-            <Typography.Title level={3} style={{ margin: 0 }} data-testid="overview-name">
+            <Typography.Title
+              level={3}
+              style={{ margin: 0, overflowWrap: 'anywhere' }}
+              data-testid="overview-name"
+            >
               {p.name}
             </Typography.Title>
-            <Badge status={statusBadge(p.status)} text={t(`overview.status.${p.status}`)} />
+            <Badge
+              status={statusBadge(status)}
+              text={t(`overview.status.${status}`)}
+              data-testid="overview-status"
+            />
             <Tag>{t(`overview.type.${type}`, { defaultValue: String(type) })}</Tag>
           </Space>
           <Typography.Text type="secondary">
-            {[p.address, `${formatNumber(p.totalPower)} kWp`, p.timezone?.code]
-              .filter(Boolean)
-              .join(' · ')}
+            {[p.address, `${formatNumber(p.totalPower)} kWp`, zone].filter(Boolean).join(' · ')}
           </Typography.Text>
         </Space>
         {canEdit && (
@@ -74,18 +88,27 @@ export default function OverviewPage() {
           </Link>
         )}
       </Flex>
+      <StaleNotice stale={stale} updateAt={live.data?.updateAt} zone={zone} />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
-          <FlowCard plantId={p.id} storage={isStorage(type)} />
+          <FlowCard plantId={p.id} storage={isStorage(type)} zone={zone} />
         </Col>
         <Col xs={24} xl={10}>
           <TodayCard plantId={p.id} storage={isStorage(type)} />
         </Col>
         <Col span={24}>
-          <EnergyChart plantId={p.id} today={today} />
+          <EnergyChart plantId={p.id} today={today} zone={zone ?? 'UTC'} />
         </Col>
         <Col xs={24} lg={8}>
-          <DeviceList plantId={p.id} />
+          <DeviceList
+            plantId={p.id}
+            zone={zone}
+            addGatewayTo={
+              canEdit || p.plantPermission.includes('gateway.add')
+                ? `/plants/edit/${p.id}?addGateway=1`
+                : undefined
+            }
+          />
         </Col>
         <Col xs={24} lg={8}>
           <EventsCard plantId={p.id} />

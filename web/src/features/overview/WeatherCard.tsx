@@ -33,7 +33,8 @@ export function WeatherCard({ plantId, today }: { plantId: number; today: Dayjs 
               {t(hasStation ? 'overview.weather.stale' : 'overview.weather.noStation')}
             </Typography.Paragraph>
           )}
-          <Descriptions column={2} size="small">
+          {/* One column where two would break numbers apart ("16 / .8 / °C"). */}
+          <Descriptions column={{ xs: 1, sm: 2, lg: 1, xxl: 2 }} size="small">
             <Descriptions.Item label={t('overview.weather.desc')}>
               {show(w?.desc)}
             </Descriptions.Item>

@@ -18,8 +18,12 @@ export interface Realtime {
   eyear: number;
   etotal: number;
   income: number;
+  /** Current power over the installed capacity (0..1). */
   efficiency: number;
+  /** The newest data of the plant (UTC). */
   updateAt: string;
+  /** No device has fresh data: `pac` is 0 and the figures are the last known. */
+  stale?: boolean;
   currency: Currency;
   totalPower: number;
 }
@@ -44,6 +48,10 @@ export interface FlowData {
   existsGrid: boolean;
   existsBattery?: boolean;
   time: string | null;
+  /** The newest data (UTC); null before the first report. */
+  updateAt?: string | null;
+  /** No fresh data: every power reads 0 and nothing flows. */
+  stale?: boolean;
 }
 
 export interface SeriesRecord {
@@ -85,6 +93,10 @@ export interface PlantDevice {
   status: number;
   parentSn: string | null;
   updateAt: string | null;
+  /** Its newest data is past its offline bound (or it never reported). */
+  stale?: boolean;
+  /** Whether an inverter reports itself switched on; null for other devices or unknown. */
+  powerOn?: boolean | null;
 }
 
 /** An item of GET /api/v1/plant/{id}/events. */
@@ -97,6 +109,8 @@ export interface PlantEvent {
   severity: string;
   status: string;
   occurTime: string;
+  /** Devices the occurrence affects (one row for a plant-wide event). */
+  deviceCount?: number;
   meaning: string | null;
   solution: string | null;
 }

@@ -1,5 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { formatCompact, MISSING } from '@/shared/format/number';
+import { formatNumber, MISSING } from '@/shared/format/number';
 
 export type TempUnit = 'C' | 'F';
 
@@ -17,9 +17,10 @@ export function isStorage(type: number): boolean {
   return type === 2 || type === 3;
 }
 
-/** Energy in kWh, compact (SPEC section 9): 1,234 kWh reads 1.2 MWh; '--' when missing. */
-export function energy(value: number | null | undefined): string {
-  return formatCompact(value === null || value === undefined ? value : value * 1000, 'Wh');
+/** Current power over the installed capacity, as a percentage ('--' without a capacity). */
+export function powerRatio(efficiency: number | null | undefined, capacityKwp: number): string {
+  if (efficiency === null || efficiency === undefined || !(capacityKwp > 0)) return MISSING;
+  return `${formatNumber(Math.round(efficiency * 1000) / 10)} %`;
 }
 
 /** Today at the plant (YYYY-MM-DD in its zone), not in the browser: Sydney is a day ahead. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowData, Series } from './api';
-import { axisLabel, chartOption, hasData, seriesKind } from './chart';
+import { chartOption, hasData } from './chart';
 import { flowModel } from './flow';
-import { downloadRange, energy, formatTemp, isStorage, todayIn } from './format';
+import { downloadRange, formatTemp, isStorage, powerRatio, todayIn } from './format';
 import { deviceRoute, statusBadge } from './status';
 
 const flow = (patch: Partial<FlowData> = {}): FlowData => ({
@@ -51,6 +51,20 @@ describe('flowModel', () => {
     expect(storage.soc).toBeNull();
   });
 
+  it('keeps a grid-tied plant free of a battery its inverter registers invent', () => {
+    // the server's rule: a grid-tied inverter has no battery, whatever SOC its registers carry
+    const m = flowModel(flow({ existsBattery: false, soc: 60, toBat: false, battPower: 0 }));
+    expect(m.links.map((l) => l.node)).not.toContain('battery');
+    expect(m.soc).toBeNull();
+  });
+
+  it('draws a stale flow still: every line idle, the last powers kept', () => {
+    const m = flowModel(flow({ stale: true }), true);
+    expect(m.stale).toBe(true);
+    expect(m.links.every((l) => l.direction === 'idle')).toBe(true);
+    expect(flowModel(flow()).stale).toBe(false);
+  });
+
   it('shows the generator only where one exists, idle when it is off', () => {
     const m = flowModel(flow({ existsGen: true, genPower: 0, genTo: false }));
     expect(m.links.find((l) => l.node === 'generator')?.direction).toBe('idle');
@@ -67,9 +81,7 @@ const series = (label: string, unit: string, records: [string, string][]): Serie
 });
 
 describe('chartOption', () => {
-  const names = { power: 'W', percent: '%', energy: 'kWh' };
-
-  it('draws a day as lines over plant-local HH:MM with SOC on the second axis', () => {
+  it('draws a day as lines on a time axis over the plant-local day, SOC on the second axis', () => {
     const o = chartOption({
       infos: [
         series('pv', 'W', [
@@ -81,18 +93,27 @@ describe('chartOption', () => {
       ],
       period: 'day',
       name: (l) => l.toUpperCase(),
-      axisNames: names,
+      day: '2026-06-01',
+      zone: 'Europe/Madrid',
     }) as {
-      xAxis: { data: string[] };
-      series: { type: string; name: string; data: (number | null)[]; yAxisIndex: number }[];
-      yAxis: unknown[];
+      xAxis: { type: string; min: number; max: number };
+      series: { name: string; data: [number, number][]; yAxisIndex: number; lineStyle: object }[];
+      yAxis: { name: string }[];
     };
-    expect(o.xAxis.data).toEqual(['12:00', '12:05']);
+    expect(o.xAxis).toMatchObject({
+      type: 'time',
+      min: Date.UTC(2026, 5, 1),
+      max: Date.UTC(2026, 5, 2),
+    });
     expect(o.series.map((s) => s.name)).toEqual(['PV', 'SOC']);
-    expect(o.series[0]?.data).toEqual([4000, 3900]);
-    expect(o.series[1]?.data).toEqual([null, 55]);
+    expect(o.series[0]?.data).toEqual([
+      [Date.UTC(2026, 5, 1, 12, 0), 4],
+      [Date.UTC(2026, 5, 1, 12, 5), 3.9],
+    ]);
+    expect(o.series[1]?.data).toEqual([[Date.UTC(2026, 5, 1, 12, 5), 55]]);
     expect(o.series[1]?.yAxisIndex).toBe(1);
-    expect(o.yAxis).toHaveLength(2);
+    expect(o.series[1]?.lineStyle).toMatchObject({ type: 'dashed' });
+    expect(o.yAxis.map((a) => a.name)).toEqual(['kW', '%']);
   });
 
   it('draws month bars and leaves out metrics without energy', () => {
@@ -106,19 +127,15 @@ describe('chartOption', () => {
       ],
       period: 'month',
       name: (l) => l,
-      axisNames: names,
+      day: '2026-06-15',
+      zone: 'UTC',
     }) as { xAxis: { data: string[] }; series: { type: string; name: string }[] };
     expect(o.series).toHaveLength(1);
     expect(o.series[0]?.type).toBe('bar');
     expect(o.xAxis.data).toEqual(['2026-06-01', '2026-06-02']);
   });
 
-  it('knows colours, axis labels and emptiness', () => {
-    expect(seriesKind('grid_export')).toBe('grid');
-    expect(seriesKind('discharge')).toBe('battery');
-    expect(seriesKind('soc')).toBe('soc');
-    expect(axisLabel('2026-06-01 08:15:00', 'day')).toBe('08:15');
-    expect(axisLabel('2026-06', 'year')).toBe('2026-06');
+  it('knows emptiness', () => {
     expect(hasData([series('pv', 'W', [])])).toBe(false);
     expect(hasData(undefined)).toBe(false);
   });
@@ -131,11 +148,11 @@ describe('formatting', () => {
     expect(formatTemp(null, 'F')).toBe('--');
   });
 
-  it('shows energy compactly in kWh and MWh', () => {
-    expect(energy(10)).toBe('10 kWh');
-    expect(energy(1.7)).toBe('1.7 kWh');
-    expect(energy(1234)).toBe('1.2 MWh');
-    expect(energy(null)).toBe('--');
+  it('calls current power over capacity a power ratio, in percent', () => {
+    expect(powerRatio(0.0103, 3.68)).toBe('1 %');
+    expect(powerRatio(0.456, 10)).toBe('45.6 %');
+    expect(powerRatio(0, 0)).toBe('--');
+    expect(powerRatio(null, 5)).toBe('--');
   });
 
   it('tells storage plants, statuses and device routes', () => {

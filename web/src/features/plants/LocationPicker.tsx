@@ -1,8 +1,8 @@
-import { MapContainer, Marker, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { MapContainer, Marker, useMap, useMapEvents } from 'react-leaflet';
 import { useEffect } from 'react';
-import { useServerConfig } from '@/shared/config';
 import { DEFAULT_CENTER, dotIcon } from './leaflet';
 import { pickedPoint } from './mapData';
+import { Tiles } from './Tiles';
 
 function ClickToPick({ onPick }: { onPick: (p: { lat: number; lon: number }) => void }) {
   useMapEvents({
@@ -29,7 +29,6 @@ export default function LocationPicker({
   onPick: (p: { lat: number; lon: number }) => void;
   label: string;
 }) {
-  const { config } = useServerConfig();
   return (
     <div className="location-picker" data-testid="location-picker" aria-label={label}>
       <MapContainer
@@ -38,9 +37,7 @@ export default function LocationPicker({
         minZoom={2}
         style={{ height: '100%' }}
       >
-        {config.mapTileUrl && (
-          <TileLayer url={config.mapTileUrl} attribution="&copy; OpenStreetMap" />
-        )}
+        <Tiles attribution="&copy; OpenStreetMap" />
         <ClickToPick onPick={onPick} />
         <Follow point={point} />
         {point && <Marker position={point} icon={dotIcon('normal', label)} />}

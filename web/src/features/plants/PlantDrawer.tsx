@@ -3,7 +3,9 @@ import { Descriptions, Drawer, Image, Result, Skeleton, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, MISSING } from '@/shared/format/number';
+import { currentLanguage } from '@/shared/i18n';
 import { plantDetailQuery } from './api';
+import { currencyName } from './currency';
 import { statusKey, STATUS_COLORS } from './mapData';
 import { incomeFromCharges, TIME_OF_USE, VOLUME } from './tariff';
 
@@ -67,7 +69,9 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
               {text(p.installer)}
             </Descriptions.Item>
             <Descriptions.Item label={t('plants.field.currency')}>
-              {p.currency ? `${p.currency.code ?? ''} (${currency})` : MISSING}
+              {p.currency
+                ? `${p.currency.code ?? ''} (${currency}) ${currencyName(p.currency.code, currentLanguage())}`.trim()
+                : MISSING}
             </Descriptions.Item>
             <Descriptions.Item label={t('plants.field.valuation')}>
               {t(`plants.valuation.${income.valuation}`)}
@@ -75,20 +79,20 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
                 income.segments?.map((s) => (
                   <div key={s.start}>
                     {s.start}–{s.end}: {currency}
-                    {formatNumber(s.price)}
+                    {formatNumber(s.price)}/kWh
                   </div>
                 ))}
               {income.valuation === VOLUME &&
                 income.tiers?.map((s) => (
                   <div key={s.start}>
                     {s.start}–{s.end || '∞'} kWh: {currency}
-                    {formatNumber(s.price)}
+                    {formatNumber(s.price)}/kWh
                   </div>
                 ))}
               {income.valuation !== TIME_OF_USE && income.valuation !== VOLUME && (
                 <div>
                   {currency}
-                  {formatNumber(income.price)}
+                  {formatNumber(income.price)}/kWh
                 </div>
               )}
             </Descriptions.Item>
@@ -105,3 +109,5 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
     </Drawer>
   );
 }
+
+export default PlantDrawer;

@@ -4,6 +4,7 @@ import { App, Badge, Button, Card, Empty, Form, Modal, Result, Table, Typography
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import {
   bindGateway,
@@ -122,7 +123,16 @@ export function PlantGateways({
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const rights = gatewayRights(plantPermission);
-  const [adding, setAdding] = useState(false);
+  const [params, setParams] = useSearchParams();
+  // "Add gateway" on the overview's empty device card leads here with ?addGateway=1
+  const [adding, setAdding] = useState(() => rights.add && params.get('addGateway') === '1');
+  const closeAdding = () => {
+    setAdding(false);
+    if (params.has('addGateway')) {
+      params.delete('addGateway');
+      setParams(params, { replace: true });
+    }
+  };
   const list = useQuery(plantGatewaysQuery(plantId));
   const unbind = useMutation({
     mutationFn: (g: GatewayRow) => unbindGateway(g.id),
@@ -256,15 +266,19 @@ export function PlantGateways({
                 image={Empty.PRESENTED_IMAGE_SIMPLE}
                 description={t('plants.gateway.empty')}
                 data-testid="gateways-empty"
-              />
+              >
+                {rights.add && (
+                  <Button icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+                    {t('plants.gateway.add')}
+                  </Button>
+                )}
+              </Empty>
             ),
           }}
           scroll={{ x: 'max-content' }}
         />
       )}
-      {rights.add && (
-        <AddGatewayDialog plantId={plantId} open={adding} onClose={() => setAdding(false)} />
-      )}
+      {rights.add && <AddGatewayDialog plantId={plantId} open={adding} onClose={closeAdding} />}
     </Card>
   );
 }

@@ -1,14 +1,4 @@
-import {
-  AppstoreOutlined,
-  DashboardOutlined,
-  DeleteOutlined,
-  EditOutlined,
-  EnvironmentOutlined,
-  LogoutOutlined,
-  PlusOutlined,
-  ShareAltOutlined,
-  SwapOutlined,
-} from '@ant-design/icons';
+import { AppstoreOutlined, EnvironmentOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Badge,
@@ -16,24 +6,18 @@ import {
   Card,
   Empty,
   Flex,
-  Image,
   Input,
-  Result,
   Segmented,
   Select,
-  Space,
   Table,
-  Tag,
-  Tooltip,
   Typography,
-  type TableProps,
 } from 'antd';
-import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
 import { useCan } from '@/shared/permissions';
+import { Problem } from '@/shared/ui/Problem';
+import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
   DEFAULT_QUERY,
   PLANT_STATUSES,
@@ -41,16 +25,24 @@ import {
   plantDetailQuery,
   plantListQuery,
   plantMapQuery,
+  plantOffersQuery,
   type PlantQuery,
   type PlantRow,
 } from './api';
-import { DeleteDialog, ShareDialog, TransferDialog } from './dialogs';
+import { overviewPath, type ListWidth } from './actions';
+import { plantColumns } from './columns';
 import { useLeavePlant, type PlantRef } from './useLeavePlant';
-import { statusKey, STATUS_COLORS } from './mapData';
-import { PlantDrawer } from './PlantDrawer';
-import { PlantOffers } from './PlantOffers';
+import { STATUS_COLORS } from './mapData';
+import type { RowAction } from './actions';
 
+// Loaded when first needed: the map (Leaflet), the dialogs (forms), the read-only drawer.
 const PlantMap = lazy(() => import('./PlantMap'));
+const PlantDrawer = lazy(() => import('./PlantDrawer'));
+// plants offered to this user (rare): their card's code loads only when there are some
+const PlantOffers = lazy(() => import('./PlantOffers').then((m) => ({ default: m.PlantOffers })));
+const ShareDialog = lazy(() => import('./dialogs').then((m) => ({ default: m.ShareDialog })));
+const TransferDialog = lazy(() => import('./dialogs').then((m) => ({ default: m.TransferDialog })));
+const DeleteDialog = lazy(() => import('./dialogs').then((m) => ({ default: m.DeleteDialog })));
 
 type Dialog = { kind: 'share' | 'transfer' | 'delete'; plant: PlantRef } | null;
 const SORT_FIELDS: Record<string, PlantQuery['sort']> = {
@@ -62,11 +54,24 @@ const SORT_FIELDS: Record<string, PlantQuery['sort']> = {
 const can = (row: { plantPermission?: string[] }, key: string) =>
   row.plantPermission?.includes(key) ?? false;
 
-/** plants: the plant list (server-side paging, search, filters, sorting) and the map view. */
+/** Which columns the list shows at the current window width. */
+function useListWidth(): ListWidth {
+  const phone = useNarrow();
+  const desktop = useMediaQuery('(min-width: 1200px)');
+  const wide = useMediaQuery('(min-width: 1600px)');
+  return phone ? 'phone' : wide ? 'wide' : desktop ? 'desktop' : 'medium';
+}
+
+/**
+ * plants: the plant list (server-side paging, search, filters, sorting) and the map view. A
+ * plant's name opens its overview; editing (or, for a visitor, the read-only details) and the
+ * other actions are in the row's action buttons.
+ */
 export default function PlantListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
+  const width = useListWidth();
   const mayCreate = useCan('station.create');
   const [query, setQuery] = useState<PlantQuery>(DEFAULT_QUERY);
   const [search, setSearch] = useState('');
@@ -80,6 +85,7 @@ export default function PlantListPage() {
   const list = useQuery({ ...plantListQuery(query), enabled: view === 'list' });
   const map = useQuery({ ...plantMapQuery(query), enabled: view === 'map' });
   const filter = useQuery(plantFilterQuery);
+  const offers = useQuery(plantOffersQuery);
 
   // coming back from the wizard: newest first, the new plant highlighted
   const createdId = (location.state as { created?: number } | null)?.created;
@@ -93,6 +99,7 @@ export default function PlantListPage() {
 
   const update = (patch: Partial<PlantQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
 
+  // edit for those who may, else the read-only details
   const open = (row: { id: number; plantPermission?: string[] }) => {
     if (can(row, 'station.edit')) void navigate(`/plants/edit/${row.id}`);
     else setDetail(row.id);
@@ -103,184 +110,16 @@ export default function PlantListPage() {
       .then(open)
       .catch(() => setDetail(id));
   };
-  // The plant overview (monitoring) of a row or a map marker.
-  const overview = (row: { id: number; type: number }) =>
-    void navigate(`/plants/overview/${row.id}/${row.type}`);
+  const onAction = (action: RowAction, row: PlantRow) => {
+    const ref = { id: row.id, name: row.name };
+    if (action === 'edit') void navigate(`/plants/edit/${row.id}`);
+    else if (action === 'details') setDetail(row.id);
+    else if (action === 'leave') leave(ref);
+    else setDialog({ kind: action, plant: ref });
+  };
 
-  const columns: TableProps<PlantRow>['columns'] = [
-    {
-      key: 'thumb',
-      width: 96,
-      title: t('plants.column.picture'),
-      render: (_, row) =>
-        row.thumbUrl ? (
-          <Image
-            src={row.thumbUrl}
-            width={56}
-            height={40}
-            style={{ objectFit: 'cover', borderRadius: 4 }}
-            alt=""
-            preview={false}
-          />
-        ) : (
-          <div className="plant-thumb-empty">
-            <AppstoreOutlined />
-          </div>
-        ),
-    },
-    {
-      key: 'name',
-      dataIndex: 'name',
-      title: t('plants.column.name'),
-      width: 220,
-      sorter: true,
-      sortOrder: query.sort === 'name' ? (query.order === 'asc' ? 'ascend' : 'descend') : null,
-      render: (_, row) => (
-        <Space size={4} wrap>
-          <Typography.Link onClick={() => open(row)} data-testid="plant-name">
-            {row.name}
-          </Typography.Link>
-          {row.share && (
-            <Tag color="blue" data-testid="shared-tag">
-              {t('plants.shared')}
-            </Tag>
-          )}
-          {row.offered && (
-            <Tooltip title={t('plants.offer.waitingHelp')}>
-              <Tag color="gold" data-testid="offered-tag">
-                {t('plants.offer.waiting')}
-              </Tag>
-            </Tooltip>
-          )}
-        </Space>
-      ),
-    },
-    {
-      key: 'status',
-      dataIndex: 'status',
-      title: t('plants.column.status'),
-      render: (status: number) => {
-        const key = statusKey(status);
-        return <Badge color={STATUS_COLORS[key]} text={t(`plants.status.${key}`)} />;
-      },
-    },
-    {
-      key: 'type',
-      dataIndex: 'type',
-      title: t('plants.column.type'),
-      render: (type: number) => t(`plants.type.${type}`, { defaultValue: MISSING }),
-    },
-    {
-      key: 'totalPower',
-      dataIndex: 'totalPower',
-      title: t('plants.column.capacity'),
-      align: 'right',
-      sorter: true,
-      sortOrder:
-        query.sort === 'totalPower' ? (query.order === 'asc' ? 'ascend' : 'descend') : null,
-      render: (v: number | null) => formatNumber(v),
-    },
-    // live figures of the plant (current PV power, today's and all-time generation)
-    {
-      key: 'pac',
-      dataIndex: 'pac',
-      title: t('overview.today.power'),
-      align: 'right',
-      render: (v: number | null) => <span data-testid="plant-pac">{formatCompact(v, 'W')}</span>,
-    },
-    {
-      key: 'etoday',
-      dataIndex: 'etoday',
-      title: t('overview.today.energy'),
-      align: 'right',
-      render: (v: number | null) => (
-        <span data-testid="plant-etoday">{formatCompact(v === null ? v : v * 1000, 'Wh')}</span>
-      ),
-    },
-    {
-      key: 'etotal',
-      dataIndex: 'etotal',
-      title: t('overview.today.total'),
-      align: 'right',
-      render: (v: number | null) => formatCompact(v === null ? v : v * 1000, 'Wh'),
-    },
-    {
-      key: 'address',
-      dataIndex: 'address',
-      title: t('plants.column.address'),
-      ellipsis: true,
-      render: (v: string | null) => v || MISSING,
-    },
-    {
-      key: 'createAt',
-      dataIndex: 'createAt',
-      title: t('plants.column.created'),
-      width: 170,
-      sorter: true,
-      sortOrder: query.sort === 'createAt' ? (query.order === 'asc' ? 'ascend' : 'descend') : null,
-      render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : MISSING),
-    },
-    {
-      key: 'actions',
-      title: t('plants.column.actions'),
-      width: 180,
-      fixed: 'right',
-      render: (_, row) => {
-        const ref = { id: row.id, name: row.name };
-        const action = (
-          key: string,
-          icon: React.ReactNode,
-          onClick: () => void,
-          danger = false,
-        ) => (
-          <Tooltip title={t(`plants.action.${key}`)} key={key}>
-            <Button
-              type="text"
-              size="small"
-              danger={danger}
-              icon={icon}
-              aria-label={t(`plants.action.${key}`)}
-              data-testid={`action-${key}`}
-              onClick={onClick}
-            />
-          </Tooltip>
-        );
-        return (
-          <Space size={0} data-testid="row-actions">
-            <Tooltip title={t('overview.open')}>
-              <Button
-                type="text"
-                size="small"
-                icon={<DashboardOutlined />}
-                aria-label={t('overview.open')}
-                data-testid="action-overview"
-                onClick={() => overview(row)}
-              />
-            </Tooltip>
-            {can(row, 'station.edit') &&
-              action('edit', <EditOutlined />, () => void navigate(`/plants/edit/${row.id}`))}
-            {!row.share &&
-              can(row, 'station.share') &&
-              action('share', <ShareAltOutlined />, () => setDialog({ kind: 'share', plant: ref }))}
-            {can(row, 'station.transfer') &&
-              action('transfer', <SwapOutlined />, () =>
-                setDialog({ kind: 'transfer', plant: ref }),
-              )}
-            {can(row, 'station.delete') &&
-              action(
-                'delete',
-                <DeleteOutlined />,
-                () => setDialog({ kind: 'delete', plant: ref }),
-                true,
-              )}
-            {row.share &&
-              can(row, 'station.share.cancle') &&
-              action('leave', <LogoutOutlined />, () => leave(ref), true)}
-          </Space>
-        );
-      },
-    },
-  ];
+  const columns = plantColumns({ t, query, width, onAction });
+  const phone = width === 'phone';
 
   const statusOptions = [
     { value: -1, label: t('plants.filter.anyStatus') },
@@ -302,7 +141,11 @@ export default function PlantListPage() {
 
   return (
     <Flex vertical gap={16}>
-      <PlantOffers />
+      {offers.data?.length ? (
+        <Suspense fallback={null}>
+          <PlantOffers />
+        </Suspense>
+      ) : null}
       <Card
         title={
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="plants-title">
@@ -323,7 +166,7 @@ export default function PlantListPage() {
         }
       >
         <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
-          <Flex gap={12} wrap>
+          <Flex gap={12} wrap style={phone ? { width: '100%' } : undefined}>
             <Input.Search
               allowClear
               placeholder={t('plants.filter.search')}
@@ -331,7 +174,7 @@ export default function PlantListPage() {
               value={search}
               onChange={(e) => setSearch(e.target.value)}
               onSearch={(v) => update({ name: v })}
-              style={{ width: 240 }}
+              style={{ width: phone ? '100%' : 240 }}
               data-testid="plant-search"
             />
             <Select
@@ -339,7 +182,7 @@ export default function PlantListPage() {
               value={query.status}
               onChange={(status: number) => update({ status })}
               options={statusOptions}
-              style={{ width: 190 }}
+              style={{ width: phone ? '100%' : 190 }}
               popupMatchSelectWidth={220}
             />
             <Select
@@ -350,7 +193,7 @@ export default function PlantListPage() {
                 { value: -1, label: t('plants.filter.anyType') },
                 ...[1, 2, 3].map((v) => ({ value: v, label: t(`plants.type.${v}`) })),
               ]}
-              style={{ width: 250 }}
+              style={{ width: phone ? '100%' : 250 }}
             />
           </Flex>
           <Segmented
@@ -364,8 +207,7 @@ export default function PlantListPage() {
           />
         </Flex>
         {error ? (
-          <Result
-            status="warning"
+          <Problem
             title={t('plants.loadFailed')}
             extra={
               <Button onClick={() => void (view === 'list' ? list.refetch() : map.refetch())}>
@@ -380,8 +222,9 @@ export default function PlantListPage() {
             columns={columns}
             dataSource={list.data?.infos ?? []}
             loading={list.isFetching}
+            className="plant-table"
+            size={phone ? 'small' : 'middle'}
             rowClassName={(row) => (row.id === created ? 'plant-row-new' : '')}
-            scroll={{ x: 'max-content' }}
             locale={{
               emptyText: (
                 <Empty
@@ -403,7 +246,7 @@ export default function PlantListPage() {
               current: query.page,
               pageSize: query.limit,
               total: list.data?.total ?? 0,
-              showSizeChanger: true,
+              showSizeChanger: !phone,
               pageSizeOptions: [10, 20, 50, 100],
               showTotal: (total) => t('plants.total', { total }),
             }}
@@ -425,20 +268,22 @@ export default function PlantListPage() {
               plants={map.data}
               loading={map.isPending}
               onOpen={openFromMap}
-              onOverview={(id, type) => overview({ id, type })}
+              onOverview={(id, type) => void navigate(overviewPath({ id, type }))}
             />
           </Suspense>
         )}
-        {dialog?.kind === 'share' && (
-          <ShareDialog plant={dialog.plant} onClose={() => setDialog(null)} />
-        )}
-        {dialog?.kind === 'transfer' && (
-          <TransferDialog plant={dialog.plant} onClose={() => setDialog(null)} />
-        )}
-        {dialog?.kind === 'delete' && (
-          <DeleteDialog plant={dialog.plant} onClose={() => setDialog(null)} />
-        )}
-        {detail !== null && <PlantDrawer id={detail} onClose={() => setDetail(null)} />}
+        <Suspense fallback={null}>
+          {dialog?.kind === 'share' && (
+            <ShareDialog plant={dialog.plant} onClose={() => setDialog(null)} />
+          )}
+          {dialog?.kind === 'transfer' && (
+            <TransferDialog plant={dialog.plant} onClose={() => setDialog(null)} />
+          )}
+          {dialog?.kind === 'delete' && (
+            <DeleteDialog plant={dialog.plant} onClose={() => setDialog(null)} />
+          )}
+          {detail !== null && <PlantDrawer id={detail} onClose={() => setDetail(null)} />}
+        </Suspense>
       </Card>
     </Flex>
   );

@@ -1,12 +1,13 @@
 import { Empty, Spin, Tag, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
+import { Link } from 'react-router';
+import { MapContainer, Marker, Popup, useMap } from 'react-leaflet';
 import MarkerClusterGroup from 'react-leaflet-cluster';
 import { formatNumber } from '@/shared/format/number';
-import { useServerConfig } from '@/shared/config';
 import type { MapPlant } from './api';
 import { DEFAULT_CENTER, dotIcon } from './leaflet';
+import { Tiles } from './Tiles';
 import { markerBounds, STATUS_COLORS, toMarkers, type Marker as PlantMarker } from './mapData';
 
 function FitBounds({ markers }: { markers: readonly PlantMarker[] }) {
@@ -32,7 +33,6 @@ export default function PlantMap({
   onOverview?: (id: number, type: number) => void;
 }) {
   const { t } = useTranslation();
-  const { config } = useServerConfig();
   const markers = useMemo(() => toMarkers(plants ?? []), [plants]);
   return (
     <Spin spinning={loading}>
@@ -44,16 +44,16 @@ export default function PlantMap({
           worldCopyJump
           style={{ height: '100%' }}
         >
-          {config.mapTileUrl && (
-            <TileLayer url={config.mapTileUrl} attribution="&copy; OpenStreetMap contributors" />
-          )}
+          <Tiles attribution="&copy; OpenStreetMap contributors" />
           <FitBounds markers={markers} />
           <MarkerClusterGroup chunkedLoading>
             {markers.map((m) => (
               <Marker key={m.id} position={m.position} icon={dotIcon(m.statusKey, m.name, m.id)}>
                 <Popup>
                   <div data-testid="map-popup">
-                    <Typography.Text strong>{m.name}</Typography.Text>
+                    <Link to={`/plants/overview/${m.id}/${m.type}`} className="plant-name">
+                      {m.name}
+                    </Link>
                     <div>
                       <Tag color={STATUS_COLORS[m.statusKey]}>
                         {t(`plants.status.${m.statusKey}`)}

@@ -32,6 +32,7 @@ import {
   account,
 } from '@/shared/validators';
 import { currenciesQuery, timezonesQuery, uploadPlantImage } from './api';
+import { currencyName } from './currency';
 import { PLANT_TYPES } from './fieldNames';
 import { parseCoordinate } from './mapData';
 import {
@@ -288,10 +289,13 @@ function SegmentEditor({
   value = [],
   onChange,
   kind,
+  unit,
 }: {
   value?: Segment[];
   onChange?: (rows: Segment[]) => void;
   kind: 'tou' | 'volume';
+  /** The price's unit, e.g. "€/kWh". */
+  unit: string;
 }) {
   const { t } = useTranslation();
   const set = (rows: Segment[]) => onChange?.(rows);
@@ -302,7 +306,7 @@ function SegmentEditor({
       <div className="segment-row segment-head">
         <span>{t(kind === 'tou' ? 'plants.tariff.from' : 'plants.tariff.fromKwh')}</span>
         <span>{t(kind === 'tou' ? 'plants.tariff.to' : 'plants.tariff.toKwh')}</span>
-        <span>{t('plants.tariff.price')}</span>
+        <span>{t('plants.tariff.priceIn', { unit })}</span>
         <span />
       </div>
       {value.map((row, i) => {
@@ -362,6 +366,7 @@ function SegmentEditor({
               value={row.price ?? ''}
               placeholder="0 ~ 9999"
               inputMode="decimal"
+              suffix={<span className="input-unit">{unit}</span>}
               data-testid={`${kind}-price-${i}`}
               onChange={(e) => update({ price: e.target.value })}
             />
@@ -392,6 +397,11 @@ export function IncomeFields({ form }: { form: FormInstance }) {
   const { t } = useTranslation();
   const currencies = useQuery(currenciesQuery(currentLanguage()));
   const valuation = Form.useWatch('valuation', form) as number | undefined;
+  const currencyId = Form.useWatch('currency', form) as number | undefined;
+  const currency = currencies.data?.find((c) => c.id === currencyId);
+  // prices are per kWh in the plant's currency (its symbol, else its code)
+  const symbol = currency?.text || currency?.code || '';
+  const unit = `${symbol}/kWh`;
   const tariffRule = (check: (rows: Segment[]) => TariffIssue | null) => ({
     validator: (_: unknown, rows: Segment[] | undefined) => {
       const issue = check(rows ?? []);
@@ -406,7 +416,9 @@ export function IncomeFields({ form }: { form: FormInstance }) {
           loading={currencies.isPending}
           options={(currencies.data ?? []).map((c) => ({
             value: c.id,
-            label: `${c.code} (${c.text}) ${c.name ?? ''}`.trim(),
+            // the server names it in the request's language; the browser's name otherwise
+            label:
+              `${c.code} (${c.text}) ${c.name || currencyName(c.code, currentLanguage())}`.trim(),
           }))}
         />
       </Form.Item>
@@ -429,10 +441,16 @@ export function IncomeFields({ form }: { form: FormInstance }) {
       {valuation === CONSTANT && (
         <Form.Item
           name="price"
-          label={t('plants.tariff.price')}
+          label={t('plants.tariff.priceIn', { unit })}
           rules={[requiredRule(), formRule(price)]}
         >
-          <Input placeholder="0 ~ 9999" inputMode="decimal" style={{ maxWidth: 200 }} />
+          <Input
+            placeholder="0 ~ 9999"
+            inputMode="decimal"
+            suffix={<span className="input-unit">{unit}</span>}
+            style={{ maxWidth: 220 }}
+            data-testid="constant-price"
+          />
         </Form.Item>
       )}
       {valuation === TIME_OF_USE && (
@@ -442,7 +460,7 @@ export function IncomeFields({ form }: { form: FormInstance }) {
           extra={t('plants.tariff.touHint')}
           rules={[tariffRule(validateTou)]}
         >
-          <SegmentEditor kind="tou" />
+          <SegmentEditor kind="tou" unit={unit} />
         </Form.Item>
       )}
       {valuation === VOLUME && (
@@ -452,7 +470,7 @@ export function IncomeFields({ form }: { form: FormInstance }) {
           extra={t('plants.tariff.volumeHint')}
           rules={[tariffRule(validateTiers)]}
         >
-          <SegmentEditor kind="volume" />
+          <SegmentEditor kind="volume" unit={unit} />
         </Form.Item>
       )}
       <Form.Item
@@ -460,7 +478,12 @@ export function IncomeFields({ form }: { form: FormInstance }) {
         label={t('plants.field.invest')}
         rules={[formRule((v) => decimalInRange(v, 0, 999_999_999, 2))]}
       >
-        <Input inputMode="decimal" placeholder="0 ~ 999999999" style={{ maxWidth: 240 }} />
+        <Input
+          inputMode="decimal"
+          placeholder="0 ~ 999999999"
+          suffix={symbol && <span className="input-unit">{symbol}</span>}
+          style={{ maxWidth: 240 }}
+        />
       </Form.Item>
     </>
   );

@@ -84,7 +84,10 @@ describe('time-of-use segments', () => {
       key: 'plants.tariff.priceRequired',
       row: 0,
     });
-    expect(validateTou([seg('00:00', '24:00', '0.123')])?.key).toBe('validation.range');
+    expect(validateTou([seg('00:00', '24:00', '0.123')])).toMatchObject({
+      key: 'validation.decimals',
+      values: { decimals: 2 },
+    });
     expect(validateTou([seg('00:00', '24:00', '10000')])?.key).toBe('validation.range');
   });
   it('adds a row by splitting the last one, and removing a row keeps the day covered', () => {

@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import '@/shared/i18n';
 import { PowerButtons } from './PowerButtons';
 
-function show(keys: string[]) {
+function show(keys: string[], on: boolean | null = null) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
         <App>
-          <PowerButtons sn="2306012345" keys={keys} />
+          <PowerButtons sn="2306012345" keys={keys} on={on} />
         </App>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -37,5 +37,15 @@ describe('PowerButtons', () => {
     show(['inverter.power']);
     fireEvent.click(screen.getByTestId('power-off'));
     expect(await screen.findByText(/Switch inverter 2306012345 off\?/)).toBeTruthy();
+  });
+
+  it('offers only the switch that changes the reported state', () => {
+    const { unmount } = show(['inverter.power'], true);
+    expect(screen.getByTestId('power-on').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('power-off').hasAttribute('disabled')).toBe(false);
+    unmount();
+    show(['inverter.power'], false);
+    expect(screen.getByTestId('power-on').hasAttribute('disabled')).toBe(false);
+    expect(screen.getByTestId('power-off').hasAttribute('disabled')).toBe(true);
   });
 });

@@ -11,9 +11,18 @@ import { CommandProgress } from './CommandProgress';
 /**
  * On the inverter detail: a link to its parameter settings and power on/off with a
  * confirmation, each shown only with the caller's key on the plant; the command is followed
- * to the device's answer.
+ * to the device's answer. `on` is the power state the inverter reports (null when unknown,
+ * e.g. offline): the button for the state it is already in is disabled.
  */
-export function PowerButtons({ sn, keys }: { sn: string; keys: readonly string[] }) {
+export function PowerButtons({
+  sn,
+  keys,
+  on = null,
+}: {
+  sn: string;
+  keys: readonly string[];
+  on?: boolean | null;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [commandId, setCommandId] = useState<number | null>(null);
@@ -49,6 +58,7 @@ export function PowerButtons({ sn, keys }: { sn: string; keys: readonly string[]
             <Button
               icon={<ThunderboltOutlined />}
               onClick={() => setAsk('on')}
+              disabled={on === true}
               data-testid="power-on"
             >
               {t('paramSettings.power.on')}
@@ -57,6 +67,7 @@ export function PowerButtons({ sn, keys }: { sn: string; keys: readonly string[]
               danger
               icon={<PoweroffOutlined />}
               onClick={() => setAsk('off')}
+              disabled={on === false}
               data-testid="power-off"
             >
               {t('paramSettings.power.off')}
@@ -80,3 +91,5 @@ export function PowerButtons({ sn, keys }: { sn: string; keys: readonly string[]
     </Flex>
   );
 }
+
+export default PowerButtons;

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -56,7 +56,8 @@ const support: Support = {
 };
 const values: Values = { sn: 'INV1', batteryMaxCurrentCharge: '100' };
 
-function answer(url: string): unknown {
+function answer(url: string, status = 1): unknown {
+  if (url === '/api/v1/inverter/INV1') return { sn: 'INV1', status, updateAt: null };
   if (url.includes('/support')) return support;
   if (url.includes('/read')) return values;
   if (url.endsWith('/params/custom')) return [];
@@ -118,6 +119,31 @@ describe('SettingsPage', () => {
     await waitFor(() =>
       expect(screen.getByTestId('command-progress').getAttribute('data-status')).toBe('succeeded'),
     );
+  });
+
+  it('says before any editing that an offline or upgrading inverter takes no settings', async () => {
+    for (const [status, banner] of [
+      [0, 'settings-offline'],
+      [4, 'settings-upgrading'],
+    ] as const) {
+      get.mockImplementation((url: string) => Promise.resolve(answer(url, status)));
+      show();
+      expect((await screen.findByTestId(banner)).textContent).toContain(
+        status === 0 ? 'This inverter is offline' : 'This inverter is being upgraded',
+      );
+      await screen.findByTestId('field-batteryMaxCurrentCharge');
+      expect(screen.getByTestId('settings-submit').hasAttribute('disabled')).toBe(true);
+      cleanup();
+    }
+    // a normal one: no banner, saving allowed
+    get.mockImplementation((url: string) => Promise.resolve(answer(url, 1)));
+    show();
+    await screen.findByTestId('field-batteryMaxCurrentCharge');
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith('/api/v1/inverter/INV1', expect.anything()),
+    );
+    expect(screen.queryByTestId('settings-offline')).toBeNull();
+    expect(screen.getByTestId('settings-submit').hasAttribute('disabled')).toBe(false);
   });
 
   it('says "no configuration parameters" for a family without settings', async () => {

@@ -1,6 +1,7 @@
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  Alert,
   App,
   Button,
   Card,
@@ -23,8 +24,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '@/shared/http';
 import {
+  deviceStateQuery,
+  OFFLINE,
   readQuery,
   settingKeys,
+  UPGRADING,
   supportQuery,
   writeSettings,
   type CommandStatus,
@@ -164,16 +168,39 @@ function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
   );
 }
 
+/**
+ * Said before any editing when the device cannot take settings now: offline (nothing reaches
+ * it until it reports again) or upgrading (it takes no settings until the upgrade ends).
+ */
+function StateBanner({ status }: { status: number | undefined }) {
+  const { t } = useTranslation();
+  if (status !== OFFLINE && status !== UPGRADING) return null;
+  const key = status === OFFLINE ? 'offline' : 'upgrading';
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      style={{ marginBottom: 16 }}
+      message={t(`paramSettings.state.${key}`)}
+      description={t(`paramSettings.state.${key}Help`)}
+      data-testid={`settings-${key}`}
+    />
+  );
+}
+
 function SettingsForm({
   sn,
   support,
   values,
   form,
+  blocked,
 }: {
   sn: string;
   support: Support;
   values: Values;
   form: FormInstance<FormValues>;
+  /** The device is offline or upgrading: nothing can be sent to it now. */
+  blocked: boolean;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -234,6 +261,7 @@ function SettingsForm({
             type="primary"
             onClick={() => void submit()}
             loading={write.isPending}
+            disabled={blocked}
             data-testid="settings-submit"
           >
             {t('paramSettings.submit')}
@@ -265,6 +293,8 @@ export default function SettingsPage() {
   const support = useQuery(supportQuery(sn));
   const editable = support.data?.editable ?? false;
   const read = useQuery(readQuery(sn, editable));
+  const state = useQuery(deviceStateQuery(sn));
+  const status = state.data?.status;
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(-1)}>
       {t('paramSettings.back')}
@@ -362,7 +392,14 @@ export default function SettingsPage() {
         </Button>
       }
     >
-      <SettingsForm sn={sn} support={support.data} values={read.data} form={form} />
+      <StateBanner status={status} />
+      <SettingsForm
+        sn={sn}
+        support={support.data}
+        values={read.data}
+        form={form}
+        blocked={status === OFFLINE || status === UPGRADING}
+      />
     </Card>
   );
 }

@@ -81,6 +81,27 @@ export const readQuery = (sn: string, enabled: boolean) =>
     retry: false,
   });
 
+/** The device's status codes of SPEC section 4 that stop a setting from reaching it. */
+export const OFFLINE = 0;
+export const UPGRADING = 4;
+
+/** What the inverter detail (GET /api/v1/inverter/{sn}) says about the device's state. */
+export interface DeviceState {
+  sn: string;
+  status: number;
+  updateAt: string | null;
+}
+
+/** The inverter's status, followed while the settings are open (banner when offline). */
+export const deviceStateQuery = (sn: string) =>
+  queryOptions({
+    queryKey: ['settings', 'state', sn] as const,
+    queryFn: () =>
+      http.get<DeviceState>(`/api/v1/inverter/${path(sn)}`, { silent: true, handledCodes: [600] }),
+    enabled: sn.trim() !== '',
+    refetchInterval: 15_000,
+  });
+
 export interface SetAnswer {
   commandId: number | null;
   changed: string[];

@@ -40,9 +40,13 @@ describe('the app download page', () => {
       'href',
       'https://example.com/app.apk',
     );
+    expect(document.body.textContent).toMatch(/scan the code/);
     fireEvent.click(screen.getByText('iOS'));
     expect(
       await screen.findByText('No download is available for this platform yet'),
     ).toBeInTheDocument();
+    // no code, so no word of scanning one
+    expect(screen.queryByRole('img', { name: /QR code/ })).toBeNull();
+    expect(document.body.textContent).not.toMatch(/scan/i);
   });
 });

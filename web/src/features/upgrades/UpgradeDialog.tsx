@@ -27,7 +27,15 @@ import {
   type BatchStart,
   type UpgradeTarget,
 } from './api';
-import { progressStatus, rowsOf, splitSns, stateColor, summary, type Row } from './progress';
+import {
+  progressStatus,
+  reasonOf,
+  rowsOf,
+  splitSns,
+  stateColor,
+  summary,
+  type Row,
+} from './progress';
 
 interface Props {
   open: boolean;
@@ -113,7 +121,12 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
             title: t('upgrades.state'),
             render: (_, r) =>
               r.upgrade ? (
-                <Tag color={stateColor(r.upgrade.state)} data-testid="upgrade-state">
+                <Tag
+                  color={stateColor(r.upgrade.state)}
+                  data-testid="upgrade-state"
+                  data-sn={r.sn}
+                  data-state={r.upgrade.state}
+                >
                   {t(`upgrades.states.${r.upgrade.state}`)}
                 </Tag>
               ) : (
@@ -146,8 +159,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
           {
             key: 'reason',
             title: t('upgrades.reason'),
-            render: (_, r) =>
-              r.refusal ?? (r.upgrade && r.upgrade.state !== 'successful' ? r.upgrade.message : ''),
+            render: (_, r) => reasonOf(r, (reason) => t(`upgrades.reasons.${reason}`)),
           },
           {
             key: 'action',

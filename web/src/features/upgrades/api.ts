@@ -20,6 +20,8 @@ export interface Firmware {
 }
 
 /** One device's upgrade as the server keeps it. */
+export type UpgradeReason = 'gatewayOffline' | 'noProgress' | 'timedOut';
+
 export interface Upgrade {
   id: number;
   batchId: string;
@@ -32,6 +34,9 @@ export interface Upgrade {
   state: UpgradeState;
   progress: number;
   message: string;
+  /** Why the portal ended it (its gateway went offline, no progress, timed out); the
+   * device's own reasons are in `message`. */
+  reason?: UpgradeReason | null;
   cancellable: boolean;
   startTime: string;
   finishTime: string | null;

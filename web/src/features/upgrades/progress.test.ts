@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StartOutcome, Upgrade } from './api';
-import { progressStatus, rowsOf, splitSns, summary } from './progress';
+import { progressStatus, reasonOf, rowsOf, splitSns, summary } from './progress';
 
 const upgrade = (sn: string, state: Upgrade['state'], progress: number): Upgrade => ({
   id: 1,
@@ -60,5 +60,26 @@ describe('upgrade progress', () => {
     );
     expect(s).toMatchObject({ total: 3, succeeded: 1, failed: 2, done: true });
     expect(summary(undefined, 0).done).toBe(false);
+  });
+
+  it("says why an upgrade ended: the portal's reasons translated, the device's as sent", () => {
+    const say = (r: string) => `[${r}]`;
+    const failed = {
+      ...upgrade('A', 'failed', 40),
+      message: 'gateway offline: the upgrade stopped',
+    };
+    expect(
+      reasonOf({ sn: 'A', upgrade: { ...failed, reason: 'gatewayOffline' }, refusal: null }, say),
+    ).toBe('[gatewayOffline]');
+    const device = { ...upgrade('B', 'failed', 37), message: 'firmware checksum mismatch' };
+    expect(reasonOf({ sn: 'B', upgrade: device, refusal: null }, say)).toBe(
+      'firmware checksum mismatch',
+    );
+    expect(
+      reasonOf({ sn: 'C', upgrade: upgrade('C', 'successful', 100), refusal: null }, say),
+    ).toBe('');
+    expect(reasonOf({ sn: 'D', upgrade: null, refusal: 'Device offline' }, say)).toBe(
+      'Device offline',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { BatchTotals, StartOutcome, Upgrade, UpgradeState } from './api';
+import type { BatchTotals, StartOutcome, Upgrade, UpgradeReason, UpgradeState } from './api';
 
 /** The antd Progress status for an upgrade state. */
 export function progressStatus(state: UpgradeState): 'active' | 'success' | 'exception' | 'normal' {
@@ -68,4 +68,16 @@ export function summary(totals: BatchTotals | undefined, refused: number) {
     progress: t?.progress ?? 0,
     done: (t?.running ?? 1) === 0,
   };
+}
+
+/**
+ * What the reason column says of a row: why the start was refused, else why an upgrade that
+ * did not succeed ended. `translate` turns the portal's own reasons into the reader's language;
+ * a device's reason is shown as it sent it.
+ */
+export function reasonOf(row: Row, translate: (reason: UpgradeReason) => string): string {
+  if (row.refusal !== null) return row.refusal;
+  const u = row.upgrade;
+  if (!u || u.state === 'successful') return '';
+  return u.reason ? translate(u.reason) : u.message;
 }

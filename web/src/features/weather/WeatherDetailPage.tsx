@@ -20,9 +20,12 @@ import { withAxis } from '@/features/devices/chart';
 import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
 import { DeleteDeviceDialog, RenameDeviceDialog } from '@/features/devices/dialogs';
 import { withUnit } from '@/features/devices/format';
+import { liveClass, shownStatus } from '@/features/devices/live';
+import { StaleNotice } from '@/features/devices/StaleNotice';
 import { formatTemp, type TempUnit } from '@/features/devices/temp';
 import { useAxisStyle, type ChartOption } from '@/shared/charts';
 import { MISSING } from '@/shared/format/number';
+import { formatPlantTime, validZone } from '@/shared/format/time';
 import { useCurrentUser } from '@/shared/user';
 import { STATION, stationDayQuery, stationRealtimeQuery } from './api';
 import { compassPoint, DAY_VIEWS, dayChartOption, type DayView } from './units';
@@ -56,7 +59,14 @@ export default function WeatherDetailPage() {
   return (
     <Flex vertical gap={16}>
       <Card
-        title={<DeviceTitle kind={STATION} sn={r.sn} alias={r.alias} status={r.status} />}
+        title={
+          <DeviceTitle
+            kind={STATION}
+            sn={r.sn}
+            alias={r.alias}
+            status={shownStatus(r.status, r.stale)}
+          />
+        }
         extra={
           r.editable && (
             <Space wrap>
@@ -70,7 +80,14 @@ export default function WeatherDetailPage() {
           )
         }
       >
-        <Row gutter={[12, 12]} data-testid="weather-realtime">
+        <StaleNotice stale={r.stale} updateAt={r.updateAt} zone={r.timezone} />
+        <Row
+          gutter={[12, 12]}
+          data-testid="weather-realtime"
+          className={liveClass(r.stale)}
+          data-stale={r.stale ? 'true' : 'false'}
+          style={{ marginTop: r.stale ? 16 : 0 }}
+        >
           {tiles.map((tile) => (
             <Col key={tile.key} xs={12} md={8} xl={4}>
               <Card size="small">
@@ -99,10 +116,12 @@ export default function WeatherDetailPage() {
           <Descriptions.Item label={t('weather.field.windDirection')}>
             {withUnit(r.windDirection, '°')}
           </Descriptions.Item>
-          <Descriptions.Item label={t('weather.field.time')}>{r.time ?? MISSING}</Descriptions.Item>
+          <Descriptions.Item label={t('weather.field.time')}>
+            {formatPlantTime(r.time, r.timezone)}
+          </Descriptions.Item>
         </Descriptions>
       </Card>
-      <DayCard sn={r.sn} temp={temp} />
+      <DayCard sn={r.sn} temp={temp} zone={validZone(r.timezone)} />
       {renaming && (
         <RenameDeviceDialog
           kind={STATION}
@@ -123,7 +142,7 @@ export default function WeatherDetailPage() {
   );
 }
 
-function DayCard({ sn, temp }: { sn: string; temp: TempUnit }) {
+function DayCard({ sn, temp, zone }: { sn: string; temp: TempUnit; zone: string }) {
   const { t } = useTranslation();
   const axis = useAxisStyle();
   const [date, setDate] = useState<Dayjs>(dayjs());
@@ -133,11 +152,18 @@ function DayCard({ sn, temp }: { sn: string; temp: TempUnit }) {
     () =>
       day.data
         ? withAxis(
-            dayChartOption(day.data.infos, view, temp, (l) => t(`weather.series.${l}`)),
+            dayChartOption(
+              day.data.infos,
+              view,
+              temp,
+              (l) => t(`weather.series.${l}`),
+              date.format('YYYY-MM-DD'),
+              zone,
+            ),
             axis,
           )
         : null,
-    [day.data, view, temp, t, axis],
+    [day.data, view, temp, t, axis, date, zone],
   );
   return (
     <Card

@@ -34,7 +34,12 @@ export interface StationRealtime extends StationRow {
   pressure: NumText;
   todayIrradiation: NumText;
   rainfall: NumText;
+  /** Plant-local time of the values; null before the first report. */
   time: string | null;
+  /** The values are past the offline bound: the last known, not live. */
+  stale?: boolean;
+  /** The plant's zone (UTC without a plant). */
+  timezone?: string;
 }
 
 export const stationQueries = deviceListQueries<StationRow>(STATION);

@@ -34,22 +34,36 @@ describe('weather day chart', () => {
     ]),
     series('moduleTemp', '°C', [['2026-05-01 12:05:00', '41.0']]),
   ];
+  const noon = Date.UTC(2026, 4, 1, 12, 0);
 
-  it('shows the temperatures of the view in the user unit on one axis', () => {
-    const o = dayChartOption(infos, 'temperature', 'F', (l) => l) as {
-      xAxis: { data: string[] };
+  it('places the temperatures of the view by time, in the user unit, on one axis', () => {
+    const o = dayChartOption(
+      infos,
+      'temperature',
+      'F',
+      (l) => l,
+      '2026-05-01',
+      'Europe/Madrid',
+    ) as {
+      xAxis: { type: string; min: number; max: number };
       yAxis: { name: string }[];
-      series: { name: string; data: (number | null)[]; yAxisIndex: number }[];
+      series: { name: string; data: [number, number | null][]; yAxisIndex: number }[];
     };
-    expect(o.xAxis.data).toEqual(['12:00', '12:05']);
+    expect(o.xAxis.type).toBe('time');
+    expect(o.xAxis.max - o.xAxis.min).toBe(24 * 3600 * 1000);
     expect(o.yAxis.map((a) => a.name)).toEqual(['°F']);
-    expect(o.series.map((s) => s.name)).toEqual(['ambientTemp (°F)', 'moduleTemp (°F)']);
-    expect(o.series[0]?.data).toEqual([77, 78.8]);
-    expect(o.series[1]?.data).toEqual([null, 105.8]);
+    expect(o.series.map((s) => s.name)).toEqual(['ambientTemp', 'moduleTemp']);
+    expect(o.series[0]?.data).toEqual([
+      [noon, 77],
+      [noon + 5 * 60_000, 78.8],
+    ]);
+    expect(o.series[1]?.data).toEqual([[noon + 5 * 60_000, 105.8]]);
   });
 
   it('is empty when the view has no data', () => {
-    const o = dayChartOption(infos, 'humidityWind', 'C', (l) => l) as { series: unknown[] };
+    const o = dayChartOption(infos, 'humidityWind', 'C', (l) => l, '2026-05-01', 'UTC') as {
+      series: unknown[];
+    };
     expect(o.series).toEqual([]);
   });
 });

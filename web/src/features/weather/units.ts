@@ -1,4 +1,4 @@
-import { SERIES_COLORS, type ChartOption } from '@/shared/charts';
+import { dayChartOption as dayChart, SERIES_COLORS, type ChartOption } from '@/shared/charts';
 import { num, toUserTemp, type TempUnit } from '@/features/devices/temp';
 import type { Series } from '@/features/devices/api';
 
@@ -30,42 +30,33 @@ const COLORS: Record<string, string> = {
 };
 
 /**
- * A weather station's day chart: the view's series as lines over plant-local times, one y axis
- * per unit (at most two), temperatures in the user's unit. Pure, for tests.
+ * A weather station's day chart: the view's series as lines on a time axis over the whole
+ * plant-local day, one y axis per unit (at most two), temperatures in the user's unit. Pure,
+ * for tests.
  */
 export function dayChartOption(
   infos: Series[],
   view: DayView,
   temp: TempUnit,
   name: (label: string) => string,
+  day: string,
+  zone: string,
 ): ChartOption {
   const labels: readonly string[] = DAY_VIEWS[view];
-  const unitOf = (s: Series) => (s.unit === '°C' ? `°${temp}` : s.unit);
-  const shown = infos.filter((s) => labels.includes(s.label) && s.records.length > 0);
-  const times = [...new Set(shown.flatMap((s) => s.records.map((r) => r.time)))].sort();
-  const units = [...new Set(shown.map(unitOf))].slice(0, 2);
-  return {
-    legend: { type: 'scroll', top: 0 },
-    xAxis: { type: 'category', data: times.map((t) => t.slice(11, 16)) },
-    yAxis: units.map((u) => ({ type: 'value', name: u })),
-    series: shown.map((s) => {
-      const byTime = new Map(
-        s.records.map((r) => {
-          const n = num(r.value);
-          return [r.time, n === null ? null : s.unit === '°C' ? toUserTemp(n, temp) : n] as const;
-        }),
-      );
-      const color = COLORS[s.label] ?? SERIES_COLORS.other;
+  const series = infos
+    .filter((s) => labels.includes(s.label))
+    .map((s) => {
+      const celsius = s.unit === '°C';
       return {
-        name: `${name(s.label)} (${unitOf(s)})`,
-        type: 'line',
-        showSymbol: false,
-        smooth: true,
-        yAxisIndex: Math.max(0, units.indexOf(unitOf(s))),
-        itemStyle: { color },
-        lineStyle: { color },
-        data: times.map((t) => byTime.get(t) ?? null),
+        key: s.label,
+        name: name(s.label),
+        unit: celsius ? `°${temp}` : s.unit,
+        color: COLORS[s.label] ?? SERIES_COLORS.other,
+        records: s.records.map((r) => {
+          const n = num(r.value);
+          return { time: r.time, value: n !== null && celsius ? toUserTemp(n, temp) : n };
+        }),
       };
-    }),
-  };
+    });
+  return dayChart({ series, day, zone });
 }

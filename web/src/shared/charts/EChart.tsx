@@ -45,6 +45,8 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
     if (!el) return;
     const instance = echarts.init(el, undefined, { renderer: 'canvas' });
     chart.current = instance;
+    // The instance on its element, for the browser tests (where each point is drawn).
+    (el as HTMLDivElement & { chart?: echarts.ECharts }).chart = instance;
     const observer =
       typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance.resize());
     observer?.observe(el);
@@ -56,19 +58,32 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
   }, []);
 
   useEffect(() => {
+    const own = option as Record<string, object | undefined>;
     chart.current?.setOption(
       {
         color: palette.colors,
         backgroundColor: 'transparent',
         textStyle: { color: palette.text },
-        legend: { textStyle: { color: palette.text }, top: 0 },
+        ...option,
+        // The screen's legend, tooltip and grid keep the palette's colours and margins.
+        legend: { top: 0, ...own.legend, textStyle: { color: palette.text } },
         tooltip: {
           trigger: 'axis',
+          ...own.tooltip,
           backgroundColor: palette.tooltipBg,
           textStyle: { color: palette.text },
         },
-        grid: { left: 48, right: 48, top: 36, bottom: 32 },
-        ...option,
+        // The axes' labels and names are laid out inside the canvas, whatever its width: a
+        // phone keeps every pixel for the plot and nothing is cut off at the edges.
+        grid: {
+          left: 4,
+          right: 4,
+          top: 44,
+          bottom: 4,
+          outerBoundsMode: 'same',
+          outerBoundsContain: 'all',
+          ...own.grid,
+        },
       },
       { notMerge: true },
     );

@@ -1,3 +1,13 @@
 export { EChart, type ChartOption } from './EChart';
 export { useAxisStyle } from './useAxisStyle';
-export { PALETTES, SERIES_COLORS, type SeriesKind } from './palette';
+export { PALETTES, SERIES_COLORS, seriesKind, type SeriesKind } from './palette';
+export {
+  barsOption,
+  clockOf,
+  dayChartOption,
+  recordValues,
+  wallClockMs,
+  withAxisStyle,
+  type AxisStyle,
+  type ChartSeries,
+} from './timeSeries';

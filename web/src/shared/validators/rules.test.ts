@@ -26,7 +26,7 @@ describe('number rules', () => {
       key: 'validation.range',
       values: { min: 0, max: 100 },
     });
-    bad(r.decimalInRange('1.234', 0, 100), 'validation.range');
+    bad(r.decimalInRange('1.234', 0, 100), 'validation.decimals');
     bad(r.decimalInRange('01.5', 0, 100), 'validation.range');
     bad(r.decimalInRange('-1', 0, 100), 'validation.range');
     bad(r.decimalInRange('abc', 0, 100), 'validation.range');
@@ -97,7 +97,7 @@ describe('plant rules', () => {
     bad(r.capacity('50000.1'), 'validation.range');
     ok(r.price('9999'));
     ok(r.price('0.15'));
-    bad(r.price('0.155'), 'validation.range');
+    bad(r.price('0.155'), 'validation.decimals');
     bad(r.price('10000'), 'validation.range');
   });
   it('limits texts by length', () => {

@@ -28,14 +28,20 @@ export function positiveInteger(value: unknown): Check {
   return /^[1-9]\d*$/.test(text(value)) ? null : invalid('validation.positiveInteger');
 }
 
-/** A number with at most `places` decimals inside [min, max]. */
+/**
+ * A number with at most `places` decimals inside [min, max]. A number that is only too precise
+ * says so ("At most 2 decimal places"), not "Please input 0 ~ 9999", which it already is.
+ */
 export function decimalInRange(value: unknown, min: number, max: number, places = 2): Check {
   const s = text(value).trim();
   const shape =
     places > 0 ? new RegExp(`^-?(0|[1-9]\\d*)(\\.\\d{1,${places}})?$`) : /^-?(0|[1-9]\d*)$/;
   const n = Number(s);
-  if (!shape.test(s) || n < min || n > max) return invalid('validation.range', { min, max });
-  return null;
+  if (shape.test(s) && n >= min && n <= max) return null;
+  const tooPrecise = places > 0 && /^-?(0|[1-9]\d*)\.\d+$/.test(s) && n >= min && n <= max;
+  return tooPrecise
+    ? invalid('validation.decimals', { decimals: places })
+    : invalid('validation.range', { min, max });
 }
 
 /** An integer inside [min, max]. */

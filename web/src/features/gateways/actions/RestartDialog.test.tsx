@@ -4,7 +4,7 @@ import { App } from 'antd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import '@/shared/i18n';
 import { RestartDialog } from './RestartDialog';
-import type { BatchResult } from './api';
+import type { BatchResult, CheckResult } from './api';
 
 const post = vi.fn();
 vi.mock('@/shared/http', async (importOriginal) => ({
@@ -47,10 +47,10 @@ describe('RestartDialog', () => {
   beforeEach(() => post.mockReset());
 
   it('checks first, restarts only the gateways that passed, and shows the totals', async () => {
-    const check: BatchResult = {
+    const check: CheckResult = {
       total: 2,
-      succeeded: 1,
-      failed: 1,
+      ready: 1,
+      refused: 1,
       items: [item('GW-0001', 'ok'), item('GW-0002', 'refused', 602, 'Device offline')],
     };
     const done: BatchResult = {
@@ -71,6 +71,11 @@ describe('RestartDialog', () => {
       action: 'restart',
     });
     expect(screen.getByText('Device offline')).toBeTruthy();
+    // the check says what is ready, and that nothing has succeeded yet
+    const checked = screen.getByTestId('restart-check-result-totals').textContent ?? '';
+    expect(checked).toContain('Ready1');
+    expect(checked).toContain('Refused1');
+    expect(checked).not.toContain('Succeeded');
     // the button is ready once the check has settled
     await waitFor(() => {
       if (post.mock.calls.length < 2) fireEvent.click(screen.getByTestId('restart-confirm'));
@@ -80,15 +85,16 @@ describe('RestartDialog', () => {
     // one gateway goes through its own route
     expect(post).toHaveBeenLastCalledWith('/api/v1/gateway/GW-0001/restart');
     expect(screen.getByTestId('restart-result').textContent).toContain('Done');
+    expect(screen.getByTestId('restart-result-totals').textContent).toContain('Succeeded1');
   });
 
   it('offers no restart when every gateway failed the check', async () => {
     post.mockResolvedValueOnce({
       total: 1,
-      succeeded: 0,
-      failed: 1,
+      ready: 0,
+      refused: 1,
       items: [item('GW-0009', 'refused', 305, 'Gateway does not exist')],
-    });
+    } satisfies CheckResult);
     show(['GW-0009']);
     fireEvent.click(screen.getByTestId('restart-check'));
     await screen.findByText('Gateway does not exist');

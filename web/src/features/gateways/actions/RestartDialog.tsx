@@ -3,29 +3,55 @@ import { Alert, Button, Input, Modal, Space, Statistic, Table, Tag, Typography }
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
-import { batchCheck, restartGateways, splitSns, type BatchItem, type BatchResult } from './api';
+import {
+  batchCheck,
+  restartGateways,
+  splitSns,
+  type BatchItem,
+  type BatchResult,
+  type CheckResult,
+} from './api';
 
 function statusColor(item: BatchItem): string {
   if (item.success) return 'success';
   return item.status === 'timed_out' ? 'warning' : 'error';
 }
 
-/** Totals and each gateway's outcome with its reason. */
-export function BatchResultView({ result, testId }: { result: BatchResult; testId: string }) {
+/**
+ * Totals and each gateway's outcome with its reason: of a restart (succeeded, failed) or of the
+ * check before it (ready, refused: nothing has succeeded yet).
+ */
+export function BatchResultView({
+  result,
+  testId,
+}: {
+  result: BatchResult | CheckResult;
+  testId: string;
+}) {
   const { t } = useTranslation();
+  const [good, bad] =
+    'ready' in result
+      ? [
+          { title: t('gatewayActions.ready'), value: result.ready },
+          { title: t('gatewayActions.refused'), value: result.refused },
+        ]
+      : [
+          { title: t('gatewayActions.succeeded'), value: result.succeeded },
+          { title: t('gatewayActions.failed'), value: result.failed },
+        ];
   return (
     <div data-testid={testId}>
-      <Space size="large" style={{ marginBottom: 12 }}>
+      <Space size="large" style={{ marginBottom: 12 }} data-testid={`${testId}-totals`}>
         <Statistic title={t('gatewayActions.total')} value={result.total} />
         <Statistic
-          title={t('gatewayActions.succeeded')}
-          value={result.succeeded}
+          title={good.title}
+          value={good.value}
           styles={{ content: { color: '#389e0d' } }}
         />
         <Statistic
-          title={t('gatewayActions.failed')}
-          value={result.failed}
-          styles={{ content: result.failed ? { color: '#cf1322' } : undefined }}
+          title={bad.title}
+          value={bad.value}
+          styles={{ content: bad.value ? { color: '#cf1322' } : undefined }}
         />
       </Space>
       <Table<BatchItem>
@@ -72,7 +98,7 @@ export function RestartDialog({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
-  const [check, setCheck] = useState<BatchResult | null>(null);
+  const [check, setCheck] = useState<CheckResult | null>(null);
   const [result, setResult] = useState<BatchResult | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -12,10 +12,20 @@ export interface BatchItem {
   commandId: number | null;
 }
 
+/** What a restart did: how many succeeded and failed, each gateway's outcome. */
 export interface BatchResult {
   total: number;
   succeeded: number;
   failed: number;
+  items: BatchItem[];
+}
+
+/** What the check before a restart found: nothing is done yet, so how many are ready and how
+ * many would be refused, with each one's reason. */
+export interface CheckResult {
+  total: number;
+  ready: number;
+  refused: number;
   items: BatchItem[];
 }
 
@@ -54,8 +64,8 @@ export function splitSns(text: string): string[] {
   ];
 }
 
-export function batchCheck(sns: string[], action: 'restart' | 'upgrade'): Promise<BatchResult> {
-  return http.post<BatchResult>('/api/v1/gateways/batch/check', { sns, action });
+export function batchCheck(sns: string[], action: 'restart' | 'upgrade'): Promise<CheckResult> {
+  return http.post<CheckResult>('/api/v1/gateways/batch/check', { sns, action });
 }
 
 /** Restarts gateways; one goes through /gateway/{sn}/restart, several through /batch/restart. */

@@ -1,0 +1,135 @@
+// The web app as a browser gets it (issue 13, item 16), against the real server and build:
+// index.html's JavaScript (the entry and its modulepreloads, what must run before any screen)
+// within 350 kB gzip; every asset sent precompressed (brotli to Chromium, gzip to a client
+// without brotli) with `Cache-Control: public, max-age=31536000, immutable`, index.html with
+// `no-cache`; and the first screen after sign-in (the plant list) loading neither ECharts nor
+// Leaflet. The figures are printed. `npm run size` gives the same numbers from the build alone.
+import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { landing, launch, newPage, signIn } from './browser.mjs';
+import { startServer, USERS, WEB_DIR } from './server.mjs';
+
+const BUDGET = 350_000; // bytes of gzip
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const DIST = path.join(WEB_DIR, 'dist');
+
+/** A raw GET (no decompression): status, headers and the body's size on the wire. */
+function rawGet(url, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {};
+    http
+      .get(url, { headers }, (res) => {
+        let bytes = 0;
+        const chunks = [];
+        res.on('data', (c) => {
+          bytes += c.length;
+          chunks.push(c);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            bytes,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+/** The gzip size of a built file (the .gz beside it; files under 1 kB have none). */
+function gzipSize(urlPath) {
+  const file = path.join(DIST, urlPath);
+  return existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : statSync(file).size;
+}
+
+const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
+
+describe('the web app as sent to a browser', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("keeps index.html's JavaScript within budget, precompressed and cached for good", async () => {
+    const index = await rawGet(`${server.url}/`, 'gzip, deflate, br');
+    assert.equal(index.status, 200);
+    assert.equal(index.headers['content-encoding'], 'br');
+    assert.equal(index.headers['cache-control'], 'no-cache');
+    assert.match(index.headers.vary ?? '', /accept-encoding/i);
+    const html = (await rawGet(`${server.url}/`)).body.toString('utf8');
+    const scripts = [
+      ...html.matchAll(/<script type="module" crossorigin src="([^"]+)"/g),
+      ...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g),
+    ].map((m) => m[1]);
+    assert.ok(scripts.length > 1, html);
+
+    let gzip = 0;
+    let brotli = 0;
+    for (const src of scripts) {
+      const br = await rawGet(server.url + src, 'gzip, deflate, br, zstd');
+      assert.equal(br.status, 200, src);
+      assert.equal(br.headers['cache-control'], IMMUTABLE, src);
+      assert.match(br.headers.vary ?? '', /accept-encoding/i, src);
+      // every file of 1 kB or more has its compressed copies (vite.config.ts)
+      const plain = statSync(path.join(DIST, src)).size;
+      assert.equal(existsSync(path.join(DIST, `${src}.br`)), plain >= 1024, src);
+      assert.equal(br.headers['content-encoding'], plain >= 1024 ? 'br' : undefined, src);
+      brotli += br.bytes;
+      const gz = await rawGet(server.url + src, 'gzip');
+      assert.equal(gz.headers['content-encoding'], plain >= 1024 ? 'gzip' : undefined, src);
+      assert.equal(gz.bytes, gzipSize(src), `${src}: the build's .gz file`);
+      gzip += gz.bytes;
+    }
+    console.log(
+      `# index.html loads ${scripts.length} scripts: ${kB(gzip)} gzip, ${kB(brotli)} brotli (budget ${kB(BUDGET)} gzip)`,
+    );
+    assert.ok(gzip <= BUDGET, `index.html's JavaScript is ${kB(gzip)} gzip, over ${kB(BUDGET)}`);
+
+    // an asset name no build has: a 404, not index.html (which a browser would keep a year)
+    const missing = await rawGet(`${server.url}/assets/index-NoSuchBuild.js`, 'gzip, br');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers['cache-control'], undefined);
+  });
+
+  it('loads the first screen without the chart or map libraries, all from the cache rules', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, USERS.owner);
+    // a fresh load of the signed-in app, as on the next visit: every script it fetches
+    const scripts = new Map();
+    page.on('response', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('.js')) scripts.set(url.pathname, r);
+    });
+    await page.goto(`${server.url}/`);
+    await landing(page).waitFor();
+    await page.waitForLoadState('networkidle');
+    const names = [...scripts.keys()];
+    assert.ok(names.length > 1, names.join(' '));
+    assert.deepEqual(
+      names.filter((n) => /\/(echarts|leaflet|PlantMap)-/.test(n)),
+      [],
+      'chart and map code stay out of the plant list',
+    );
+    let gzip = 0;
+    for (const [name, response] of scripts) {
+      const headers = await response.allHeaders();
+      assert.equal(headers['cache-control'], IMMUTABLE, name);
+      gzip += gzipSize(name);
+    }
+    console.log(
+      `# the plant list, first screen after sign-in: ${names.length} scripts, ${kB(gzip)} gzip`,
+    );
+    await context.close();
+  });
+});

@@ -1,0 +1,208 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import '@/shared/i18n';
+import {
+  DEFAULT_FILTER,
+  eventDetailQuery,
+  eventListQuery,
+  messageCountQuery,
+  messageListQuery,
+  plantOptionsQuery,
+  type EventItem,
+  type MessageItem,
+} from './api';
+import EventListPage from './EventListPage';
+import { MessageBell } from './MessageBell';
+
+// jsdom has no ResizeObserver; antd's table measures itself with one
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+/** Makes antd's breakpoints see a screen `px` wide (jsdom has no real media queries). */
+function screenWidth(px: number) {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string): MediaQueryList => {
+      const min = /min-width:\s*(\d+)px/.exec(query);
+      const max = /max-width:\s*(\d+)px/.exec(query);
+      const matches = (!min || px >= Number(min[1])) && (!max || px <= Number(max[1]));
+      return {
+        matches,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      } as MediaQueryList;
+    },
+  });
+}
+
+const devices = Array.from({ length: 10 }, (_, i) => ({
+  id: 100 + i,
+  sn: `ROOF-INV${String(i).padStart(2, '0')}`,
+  alias: null,
+  deviceType: 'inverter',
+  type: 94,
+  status: i < 3 ? ('open' as const) : ('closed' as const),
+  occurTime: '2026-05-04 12:00:00',
+  recoverTime: i < 3 ? null : '2026-05-04 12:30:00',
+}));
+
+const outage: EventItem = {
+  id: 100,
+  occurrenceId: 100,
+  code: 'F35',
+  sn: 'ROOF-INV00',
+  alias: null,
+  deviceType: 'inverter',
+  type: 94,
+  severity: 'warning',
+  level: 2,
+  status: 'open',
+  occurTime: '2026-05-04 12:00:00',
+  recoverTime: null,
+  updateAt: '2026-05-04T10:00:00Z',
+  meaning: 'No AC grid',
+  solution: 'Check the grid',
+  plantId: 8,
+  plantName: 'Commercial roof',
+  timezone: 'Europe/Madrid',
+  deviceCount: 10,
+  openCount: 3,
+  devices,
+};
+
+const notice: EventItem = {
+  ...outage,
+  id: 90,
+  occurrenceId: 90,
+  code: 'F13',
+  severity: 'info',
+  level: 1,
+  status: 'closed',
+  recoverTime: '2026-05-04 11:00:00',
+  meaning: 'Working mode changed',
+  deviceCount: 1,
+  openCount: 0,
+  devices: [{ ...nth(devices, 0), id: 90, status: 'closed', recoverTime: '2026-05-04 11:00:00' }],
+};
+
+/** The `i`th element, failing the test when it is missing. */
+function nth<T>(list: ArrayLike<T>, i: number): T {
+  const v = list[i];
+  if (v === undefined) throw new Error(`no element ${i}`);
+  return v;
+}
+
+function client() {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+}
+
+function show(ui: React.ReactNode, c: QueryClient) {
+  return render(
+    <QueryClientProvider client={c}>
+      <MemoryRouter>
+        <App>{ui}</App>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('EventListPage', () => {
+  function seeded() {
+    const c = client();
+    c.setQueryData(eventListQuery(DEFAULT_FILTER).queryKey, {
+      nextToken: null,
+      record: [outage, notice],
+      total: 2,
+      pageSize: 20,
+      pageNumber: 1,
+    });
+    c.setQueryData(plantOptionsQuery('').queryKey, { infos: [] });
+    c.setQueryData(eventDetailQuery(outage.id).queryKey, outage);
+    return c;
+  }
+
+  it('shows one row per occurrence with its devices, and each severity by name', async () => {
+    screenWidth(1440);
+    show(<EventListPage />, seeded());
+    const rows = screen.getByTestId('event-table').querySelectorAll('tr.ant-table-row');
+    expect(rows.length).toBe(2);
+    const first = nth(rows, 0) as HTMLElement;
+    const second = nth(rows, 1) as HTMLElement;
+    expect(within(first).getByText('Warning')).toBeTruthy();
+    expect(within(first).getByText('+9 more')).toBeTruthy();
+    expect(within(first).getByText('Open (3 of 10)')).toBeTruthy();
+    expect(within(first).getByText('(Europe/Madrid)')).toBeTruthy();
+    expect(within(second).getByText('Notice')).toBeTruthy();
+    expect(within(second).queryByText('Fault')).toBeNull();
+    expect(within(second).queryByTestId('event-more-devices')).toBeNull();
+
+    // the devices of the occurrence, each with its own state
+    fireEvent.click(within(first).getByTestId('event-more-devices'));
+    const drawer = await screen.findByTestId('event-devices');
+    const deviceRows = drawer.querySelectorAll('tr.ant-table-row');
+    expect(deviceRows.length).toBe(10);
+    expect(within(nth(deviceRows, 9) as HTMLElement).getByText('ROOF-INV09')).toBeTruthy();
+    expect(within(nth(deviceRows, 9) as HTMLElement).getByText('Recovered')).toBeTruthy();
+  }, 30_000);
+
+  it('stacks each occurrence in one cell on a phone', () => {
+    screenWidth(390);
+    show(<EventListPage />, seeded());
+    const cards = screen.getAllByTestId('event-card');
+    expect(cards.length).toBe(2);
+    const first = nth(cards, 0);
+    expect(within(first).getByText('Warning')).toBeTruthy();
+    expect(within(first).getByText('+9 more')).toBeTruthy();
+    expect(within(first).getByText(/2026-05-04 12:00:00 \(Europe\/Madrid\)/)).toBeTruthy();
+    expect(within(nth(cards, 1)).getByText('Notice')).toBeTruthy();
+    // no column headers beyond the one
+    expect(screen.queryByText('Device type')).toBeNull();
+  }, 30_000);
+});
+
+describe('MessageBell', () => {
+  it('counts what needs attention and marks recovered messages as recovered', async () => {
+    const c = client();
+    c.setQueryData(messageCountQuery.queryKey, 1);
+    const message = (id: number, resolved: boolean): MessageItem => ({
+      id,
+      title: `Commercial roof ROOF-INV00${resolved ? '' : ' +9'}`,
+      content: 'F35 No AC grid',
+      type: 'warning',
+      status: resolved ? 1 : 0,
+      resolved,
+      createAt: '2026-05-04T10:00:00.000+00:00',
+      plantId: 8,
+      sn: 'ROOF-INV00',
+      event: { ...outage, id, status: resolved ? 'closed' : 'open' },
+    });
+    c.setQueryData(messageListQuery().queryKey, {
+      total: 2,
+      infos: [message(100, false), message(50, true)],
+    });
+    show(<MessageBell />, c);
+    expect(screen.getByTestId('message-count').textContent).toContain('1');
+    fireEvent.click(screen.getByTestId('message-bell'));
+    const items = await screen.findAllByTestId('message-item');
+    expect(items.map((i) => i.getAttribute('data-unread'))).toEqual(['true', 'false']);
+    expect(within(nth(items, 1)).getByTestId('message-resolved').textContent).toBe('Recovered');
+    expect(within(nth(items, 0)).queryByTestId('message-resolved')).toBeNull();
+    expect(within(nth(items, 0)).getByText(/Warning · F35 No AC grid/)).toBeTruthy();
+  }, 30_000);
+});
