@@ -1,6 +1,6 @@
 // npm run e2e: the Playwright tests (playwright-core + Debian chromium) under node's test runner.
 // Builds what is missing first: web/dist (npm run build) and the server (cargo build -p portal).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,12 +33,38 @@ const files = readdirSync(dir)
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
   .map((f) => path.join(dir, f));
 
-// Two files at a time: each starts its own server on free ports, and the longest journeys
-// (mostly waiting on the simulator's clock) overlap with the short ones when they start first.
-const concurrency = process.env.E2E_CONCURRENCY || '2';
-const result = spawnSync(
-  process.execPath,
-  ['--test', `--test-concurrency=${concurrency}`, ...files],
-  { stdio: 'inherit' },
+// Two files at a time, each in its own `node --test` (node's runner would sort them by name):
+// every file starts its own server on free ports, and the journeys that mostly wait on the
+// simulator's clock overlap with the short ones when they start first. A file's output is
+// printed whole when it ends, so two files never interleave.
+const concurrency = Math.max(1, Number(process.env.E2E_CONCURRENCY) || 2);
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+    child.on('close', (code) => {
+      const secs = ((Date.now() - started) / 1000).toFixed(0);
+      const name = path.basename(file);
+      process.stdout.write(`\n# e2e: ${name} (${secs} s)\n${Buffer.concat(out).toString()}`);
+      resolve({ name, secs, ok: code === 0 });
+    });
+  });
+}
+
+const queue = [...files];
+const results = [];
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) results.push(await runFile(file));
+  }),
 );
-process.exit(result.status ?? 1);
+const failed = results.filter((r) => !r.ok);
+console.log(`\n# e2e: ${results.length - failed.length} of ${results.length} files passed`);
+for (const r of failed) console.log(`# e2e: FAILED ${r.name} (${r.secs} s)`);
+process.exit(failed.length === 0 && results.length > 0 ? 0 : 1);
