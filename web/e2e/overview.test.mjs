@@ -8,7 +8,7 @@ import { api, launch, newPage, signIn } from './browser.mjs';
 import { DEMO, startDemoServer } from './demo.mjs';
 import { USERS } from './server.mjs';
 
-/** The compact display of SPEC section 9 (web/src/shared/format/number.ts), for W. */
+/** The compact display of web/src/shared/format/number.ts, for W. */
 function compactW(n) {
   const digits = String(Math.trunc(Math.abs(n))).length;
   const one = (x) => String(Math.round(x * 10) / 10);

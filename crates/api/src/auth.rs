@@ -1,6 +1,6 @@
-//! Sign-in (the three flows of API_CONVENTIONS.md), token refresh and sign-out. Each sign-in is
-//! a session (store `sessions`): its access tokens name it, its refresh tokens form one
-//! rotation chain, and revoking it ends them all.
+//! Sign-in (the three flows of docs/api-conventions.md), token refresh and sign-out. Each
+//! sign-in is a session (store `sessions`): its access tokens name it, its refresh tokens form
+//! one rotation chain, and revoking it ends them all.
 
 use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHasher};
 use axum::{

@@ -62,7 +62,7 @@ impl std::fmt::Debug for ApiConfig {
     }
 }
 
-/// The release label shown in the menu (SPEC.md section 9).
+/// The release label shown in the menu (docs/overview.md, "Limits").
 pub const VERSION_LABEL: &str = "V250120";
 
 impl ApiConfig {

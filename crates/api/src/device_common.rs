@@ -29,7 +29,7 @@ use crate::{
 };
 
 const MAX_PAGE: i64 = 100;
-/// Device names (SPEC section 5: at most 32 bytes).
+/// Device names: at most 32 bytes (docs/overview.md, "Limits").
 pub(crate) const ALIAS_MAX: usize = 32;
 /// Meters and weather stations have no keys of their own in the catalogue: reading them is
 /// part of the equipment menu, and changing them is editing the plant they belong to.

@@ -1,4 +1,4 @@
-//! Request extractors that follow API_CONVENTIONS.md: lenient query strings, bodies as JSON or
+//! Request extractors that follow docs/api-conventions.md: lenient query strings, bodies as JSON or
 //! url-encoded forms, and client addresses. Bad input becomes code 4, never a 4xx/5xx.
 
 use std::net::{IpAddr, SocketAddr};

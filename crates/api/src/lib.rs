@@ -1,5 +1,5 @@
 //! The HTTP API: one router module per domain, thin handlers, the envelope of
-//! API_CONVENTIONS.md. Rules live in `domain` (validation, policy) and in the services here.
+//! docs/api-conventions.md. Rules live in `domain` (validation, policy) and in the services here.
 
 pub mod config;
 pub mod envelope;

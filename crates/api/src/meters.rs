@@ -1,6 +1,6 @@
-//! Meters (SPEC section 7 "Events, meters, batteries"): list, status counts, realtime per
-//! phase, day curve, month/year/total energy from the daily rollups, alias, delete and the
-//! plant's master meter. What weather stations and batteries share with them is in
+//! Meters (docs/api.md, "Batteries, meters and weather stations"): list, status counts,
+//! realtime per phase, day curve, month/year/total energy from the daily rollups, alias, delete
+//! and the plant's master meter. What weather stations and batteries share with them is in
 //! [`crate::device_common`].
 
 use axum::{

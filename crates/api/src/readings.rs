@@ -1,6 +1,6 @@
 //! Reading telemetry for the monitoring endpoints: a device's latest values, its samples over a
 //! plant-local day, and the `infos[{unit, label, id, groupCode, name, records}]` series shape of
-//! API_CONVENTIONS.md. Every device and plant screen builds its answers from these pieces.
+//! docs/api-conventions.md. Every device and plant screen builds its answers from these pieces.
 
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;

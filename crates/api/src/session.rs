@@ -1,7 +1,7 @@
 //! Tokens and the signed-in caller. Access tokens are short-lived JWTs (HS256, key kept in the
 //! database) naming their session; refresh tokens are random, stored hashed and rotated on
 //! every use, all of one sign-in belonging to one session. The RSA key pair serves the
-//! encrypted-password login of API_CONVENTIONS.md.
+//! encrypted-password login of docs/api-conventions.md.
 
 use std::collections::HashSet;
 

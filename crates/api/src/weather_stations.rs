@@ -1,8 +1,8 @@
-//! Weather stations (SPEC section 7 "Meteorological"): list, status counts, realtime values,
-//! the day curve (irradiance, temperatures, humidity, wind), alias and delete. Served under
-//! the spec's `/meteorological` paths and under `/weatherStations` / `/weatherStation/{sn}`
-//! (the names the web app uses); both run the same handlers. Temperatures are in °C: the web
-//! app converts them to the user's unit.
+//! Weather stations (docs/api.md, "Batteries, meters and weather stations"): list, status
+//! counts, realtime values, the day curve (irradiance, temperatures, humidity, wind), alias and
+//! delete. Served under the original API's `/meteorological` paths and under
+//! `/weatherStations` / `/weatherStation/{sn}` (the names the web app uses); both run the same
+//! handlers. Temperatures are in °C: the web app converts them to the user's unit.
 
 use axum::{
     Router,

@@ -1,4 +1,4 @@
-//! Events over HTTP: the `/events` list of API_CONVENTIONS.md, a plant's events and counts, a
+//! Events over HTTP: the `/events` list of docs/api-conventions.md, a plant's events and counts, a
 //! device's events, the last hour, user and overview counts, messages (count, list, read) and
 //! the operation-data downloads; another tenant's events are never listed.
 

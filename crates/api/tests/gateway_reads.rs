@@ -1,6 +1,6 @@
-//! Reading gateways over HTTP: the list item of API_CONVENTIONS.md field by field, its filters,
-//! customer and plant, counts, the detail with the devices behind it, and the xlsx download;
-//! another tenant's gateways are neither listed nor downloadable.
+//! Reading gateways over HTTP: the list item of docs/api-conventions.md field by field, its
+//! filters, customer and plant, counts, the detail with the devices behind it, and the xlsx
+//! download; another tenant's gateways are neither listed nor downloadable.
 
 mod common;
 
@@ -95,7 +95,7 @@ async fn cast(app: &App) -> Cast {
     }
 }
 
-/// The list item keys of API_CONVENTIONS.md with their JSON types.
+/// The list item keys of docs/api-conventions.md with their JSON types.
 #[track_caller]
 fn assert_item(g: &Value) {
     assert!(g["id"].is_i64(), "{g}");

@@ -1,4 +1,4 @@
-//! Inverters over HTTP: the list and its client field types (API_CONVENTIONS.md, field by
+//! Inverters over HTTP: the list and its client field types (docs/api-conventions.md, field by
 //! field), one plant's list, counts, detail, every realtime port, day curves and the energy
 //! bars from rollups, alias and delete rules, and tenancy (another tenant's inverter answers
 //! 600 exactly like a missing one). Every test runs on SQLite and, when configured, PostgreSQL.

@@ -44,7 +44,7 @@ pub struct DeviceReading<V = ValueMap> {
     pub sn: String,
     /// `inverter`, `meter`, `battery` or `weather_station`.
     pub family: String,
-    /// Inverter type code of SPEC.md section 3 (0 for other families).
+    /// Inverter type code (docs/overview.md, "Entities") (0 for other families).
     #[serde(default, rename = "type")]
     pub type_code: i64,
     /// Protocol config code used to decode `raw` (and to describe `values`).

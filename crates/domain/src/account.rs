@@ -94,7 +94,7 @@ pub fn parse_phone(raw: &str) -> Result<String, DomainError> {
 }
 
 /// A password being set (sign-up, reset, change, an administrator's command): 6-16 characters
-/// with no spaces or control characters (SPEC.md section 5), and not one of the commonest
+/// with no spaces or control characters (docs/overview.md, "Limits"), and not one of the commonest
 /// passwords (111), which attackers try first. Signing in never applies this rule, so an older
 /// common password still works until it is changed.
 pub fn check_password(password: &str) -> Result<(), DomainError> {

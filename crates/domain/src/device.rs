@@ -1,4 +1,4 @@
-//! Inverter device types: the type codes of SPEC.md section 3 and the label each one shows.
+//! Inverter device types: the type codes of docs/overview.md and the label each one shows.
 //! The web app mirrors this rule in `web/src/features/inverters/typeLabel.ts`; a test on each
 //! side pins the same table.
 

@@ -5,8 +5,8 @@ use crate::Lang;
 
 macro_rules! catalogue {
     ($( $variant:ident = $num:literal, $en:literal, $zh:literal, $es:literal; )*) => {
-        /// A business error code of SPEC.md section 8 (plus the few the portal adds, all above
-        /// the spec's table entries they resemble and listed in docs/api.md).
+        /// A business error code (docs/api-conventions.md, "Codes"), with the few the portal
+        /// adds (above the inherited entries they resemble, listed in docs/api.md).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Code { $( $variant, )* }
 

@@ -1,4 +1,4 @@
-//! The permission catalogue: the menu route keys of SPEC.md section 6 and the button permissions
+//! The permission catalogue: the menu route keys of the screens and the button permissions
 //! of each screen (docs/permissions.md lists them). Ids are stable: append, never renumber.
 
 use crate::Lang;

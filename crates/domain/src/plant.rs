@@ -1,4 +1,5 @@
-//! Plant rules: the values a plant may hold (SPEC.md sections 3 and 5) and its tariffs.
+//! Plant rules: the values a plant may hold and its tariffs (docs/overview.md, "Entities" and
+//! "Limits").
 
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +10,7 @@ pub const NAME_MAX: usize = 32;
 pub const CAPACITY_MAX: f64 = 50_000.0;
 pub const PRICE_MAX: f64 = 9_999.0;
 pub const MAX_SEGMENTS: usize = 6;
-/// Contact, phone, owner and installer texts (SPEC.md: "contact and other texts up to 30").
+/// Contact, phone, owner and installer texts (docs/overview.md, "Limits").
 pub const CONTACT_MAX: usize = 30;
 pub const ADDRESS_MAX: usize = 120;
 pub const INVEST_MAX: f64 = 999_999_999.0;
@@ -177,7 +178,7 @@ pub struct Charge {
 }
 
 /// Minutes since midnight of `HH:MM`; `24:00` is the end of the day and `23:59` as an end
-/// means the same (SPEC.md gives both readings).
+/// means the same (clients send either).
 fn minutes(raw: &str, is_end: bool) -> Option<u32> {
     let (h, m) = raw.trim().split_once(':')?;
     if h.len() != 2 || m.len() != 2 {

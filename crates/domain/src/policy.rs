@@ -79,7 +79,7 @@ impl Actor {
     }
 }
 
-/// How a plant is shared with a user (SPEC.md section 6).
+/// How a plant is shared with a user (docs/overview.md, "Who uses it").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShareRole {
     /// Read-only guest.

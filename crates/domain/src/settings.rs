@@ -1,6 +1,6 @@
 //! Inverter parameter settings: which settings each inverter family has, grouped as the screens
 //! show them, with each field's kind, unit and limits, and the one validation rule every write
-//! goes through (SPEC.md sections 5 and 9: at most 9999999.00; integer or 1-3 decimals as the
+//! goes through (docs/overview.md, "Limits": at most 9999999.00; integer or 1-3 decimals as the
 //! field says; times HH:MM; booleans; six time-of-use slots with Monday-Sunday flags).
 
 use std::sync::OnceLock;
@@ -394,7 +394,7 @@ fn check_time(text: &str) -> Option<String> {
     (h < 24 && m < 60).then(|| format!("{h:02}:{m:02}"))
 }
 
-/// The keys every settings read carries for hybrids (API_CONVENTIONS.md: clients echo them).
+/// The keys every settings read carries for hybrids (docs/api-conventions.md: clients echo them).
 pub fn required_keys() -> Vec<String> {
     let mut keys: Vec<String> = ["safetyType", "battMode"].map(String::from).to_vec();
     for i in 1..=SLOTS {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{DomainError, permissions::CATALOGUE};
 
-/// The three kinds of account of the tenancy model (ARCHITECTURE.md, SPEC.md section 6).
+/// The three kinds of account of the tenancy model (docs/overview.md, "Who uses it").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum UserKind {
@@ -45,7 +45,7 @@ pub enum BuiltinRole {
 }
 
 pub const MAX_CUSTOM_ROLES: usize = 5;
-/// The server's limit on role names (SPEC.md section 5: "role name max 5 characters").
+/// The server's limit on role names (docs/overview.md, "Limits").
 pub const ROLE_NAME_MAX: usize = 5;
 
 impl BuiltinRole {

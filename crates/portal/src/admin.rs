@@ -141,8 +141,8 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The rule every password set from here follows, the web's own (SPEC section 5 plus the
-/// commonest passwords refused), in words for a terminal.
+/// The rule every password set from here follows, the web's own (docs/overview.md, "Limits":
+/// 6-16 characters, no spaces, the commonest refused), in words for a terminal.
 fn password_rule(password: &str) -> anyhow::Result<()> {
     check_password(password).map_err(|e| match e.code {
         Code::PasswordTooCommon => anyhow::anyhow!("{}", e.code.message(Lang::En)),

@@ -33,7 +33,7 @@ const PERMISSIONS_INTRO: &str = "# Permissions
 Every menu route and every action button of the web app has a permission key. The server sends
 the caller's keys as a tree (`GET /api/v1/permission`, type 0 = menu route, 1 = button) and checks
 the same keys on every request: the menu is a convenience, never the guard. Route keys are those
-of SPEC.md section 6; button keys are ours. Ids are stable.
+existing clients of the API know; button keys are ours. Ids are stable.
 
 Built-in roles: **internal-admin** (platform staff: everything), **company-admin** (runs a
 company: everything but firmware and system management), **company-staff** (day-to-day work on

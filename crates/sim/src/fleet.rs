@@ -1,5 +1,5 @@
 //! A fleet: gateways, each at one plant, with the devices behind it. The demo fleet covers
-//! every inverter type code of SPEC.md section 3, meters, batteries with slave packs and
+//! every inverter type code of docs/overview.md, meters, batteries with slave packs and
 //! weather stations, and one family that reports raw register blocks.
 
 use std::collections::BTreeMap;

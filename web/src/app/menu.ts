@@ -16,7 +16,7 @@ export interface MenuGroup {
 export interface RouteEntry {
   /** Absolute path; may contain :params (such entries are never in the menu). */
   path: string;
-  /** Menu route key of SPEC section 6; none = every signed-in user. */
+  /** Menu route key (docs/permissions.md); none = every signed-in user. */
   permission?: string;
   labelKey: string;
   icon?: ReactNode;
@@ -67,7 +67,7 @@ export function buildMenu(
 }
 
 /**
- * Path highlighting of SPEC section 2: overview, edit, add and setting pages highlight the
+ * Path highlighting (docs/overview.md): overview, edit, add and setting pages highlight the
  * plants item; device setting highlights the inverter item; report info the report item.
  */
 export const HIGHLIGHT_RULES: readonly { pattern: RegExp; target: string }[] = [

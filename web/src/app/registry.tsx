@@ -23,7 +23,7 @@ import { EventListPage } from './pages/lazy';
 import { RootPage } from './pages/Root';
 
 /**
- * Menu groups (parent routes of SPEC section 2). A group shows once a screen of it exists and
+ * Menu groups (parent routes, docs/overview.md). A group shows once a screen of it exists and
  * the permission tree allows it; features add their groups here with their first screen.
  */
 export const MENU_GROUPS: readonly MenuGroup[] = [
@@ -174,7 +174,7 @@ export const ROUTES: readonly RouteEntry[] = [
     keepAlive: true,
   },
   {
-    // Not a menu item in SPEC section 2: opened from an inverter's or a gateway's detail.
+    // Not a menu item (docs/overview.md): opened from an inverter's or a gateway's detail.
     path: '/debug',
     permission: 'inverter.view',
     labelKey: 'debug.menu',

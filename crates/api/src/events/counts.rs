@@ -55,7 +55,7 @@ pub async fn plant_events(
 }
 
 /// Open event occurrences of a plant per severity: `{warning, fault, info, total, updateAt}`
-/// (API_CONVENTIONS.md).
+/// (docs/api-conventions.md).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/eventCount", tag = "events", params(("id" = i64, Path)),
     security(("bearer" = [])), responses((status = 200, description = "Envelope with {warning, fault, info, total, updateAt}; 700")))]
 pub async fn plant_count(

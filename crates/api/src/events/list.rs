@@ -111,7 +111,7 @@ fn page_json(page: i64, limit: i64, total: i64, infos: Vec<Value>) -> Value {
     json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos})
 }
 
-/// Events the caller may see, newest first: `{nextToken, record[]}` (API_CONVENTIONS.md);
+/// Events the caller may see, newest first: `{nextToken, record[]}` (docs/api-conventions.md);
 /// `nextToken` is the next page as a string, `null` on the last page. One record per
 /// occurrence (with its `devices`), or per device's event with `group=0`.
 #[utoipa::path(get, path = "/api/v1/events", tag = "events", params(EventQuery), security(("bearer" = [])),

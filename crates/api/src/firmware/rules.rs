@@ -1,4 +1,4 @@
-//! The spec's firmware file rules (SPEC section 5): `.bin` or `.hex`, at most 1.5 MB, a file
+//! The firmware file rules (docs/overview.md, "Limits"): `.bin` or `.hex`, at most 1.5 MB, a file
 //! name of letters, digits, `-`, `_` and `.` up to 40 characters, a version of letters, digits,
 //! `-` and `_`, never a duplicate (4002) nor lower than the latest.
 

@@ -126,7 +126,7 @@ pub(super) fn customer_name(u: &UserRow) -> &str {
     }
 }
 
-/// One gateway as the list answers it (API_CONVENTIONS.md): `sn` always a string, `updateAt`
+/// One gateway as the list answers it (docs/api-conventions.md): `sn` always a string, `updateAt`
 /// always `YYYY-MM-DDTHH:MM:SSZ`; plus its plant and customer (the account holding it). `key`
 /// is always null here: the registration key is the gateway's MQTT password, and only the
 /// detail gives it, to those who may edit the gateway.

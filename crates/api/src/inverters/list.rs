@@ -1,5 +1,5 @@
 //! Inverter listings (all the caller may see, or one plant's), status counts, one inverter's
-//! detail, renaming and removal. The list item is the shape of API_CONVENTIONS.md, field by
+//! detail, renaming and removal. The list item is the shape of docs/api-conventions.md, field by
 //! field: third-party clients parse `sn` as a string, `type`/`custCode` as ints,
 //! `sunsynkEquip` as a bool and `updateAt` strictly.
 
@@ -24,7 +24,7 @@ use crate::{
 };
 
 const MAX_PAGE: i64 = 100;
-/// SPEC.md section 5: a device name is at most 32 bytes.
+/// A device name is at most 32 bytes (docs/overview.md, "Limits").
 pub const ALIAS_MAX_BYTES: usize = 32;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -42,7 +42,7 @@ pub struct ListQuery {
     pub sn: Option<String>,
     #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
     pub plant_id: Option<i64>,
-    /// Device type code (SPEC.md section 3); -1 or -2 any.
+    /// Device type code (docs/overview.md); -1 or -2 any.
     #[serde(default, rename = "type", deserialize_with = "num::opt_i64")]
     pub kind: Option<i64>,
     /// Part of the software version.
@@ -130,7 +130,7 @@ pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures
     })
 }
 
-/// The list item of API_CONVENTIONS.md.
+/// The list item of docs/api-conventions.md.
 pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
     let d = &inv.row;
     let plant = inv.plant.as_ref();
@@ -329,7 +329,7 @@ pub struct AliasQuery {
     pub alias: Option<String>,
 }
 
-/// A device name: trimmed, at most 32 bytes (SPEC.md section 5); empty clears it.
+/// A device name: trimmed, at most 32 bytes (docs/overview.md, "Limits"); empty clears it.
 pub fn parse_alias(raw: Option<&str>) -> Result<String, DomainError> {
     let alias = raw.map(str::trim).unwrap_or_default();
     if alias.len() > ALIAS_MAX_BYTES || alias.chars().any(char::is_control) {

@@ -33,7 +33,7 @@ use crate::{
     session::CurrentUser,
 };
 
-pub(crate) use series::Port;
+pub(crate) use series::port::Port;
 
 pub fn router() -> Router<AppState> {
     let mut r = Router::new()
@@ -52,18 +52,30 @@ pub fn router() -> Router<AppState> {
             "/api/v1/inverter/{sn}/pvIVRealtime",
             get(realtime::pv_iv_realtime),
         )
-        .route("/api/v1/inverter/{sn}/input/day", get(series::input_day))
-        .route("/api/v1/inverter/{sn}/output/day", get(series::output_day))
-        .route("/api/v1/inverter/{sn}/day", get(series::day))
-        .route("/api/v1/inverter/{sn}/month", get(series::month))
-        .route("/api/v1/inverter/{sn}/year", get(series::year))
-        .route("/api/v1/inverter/{sn}/total", get(series::total))
+        .route(
+            "/api/v1/inverter/{sn}/input/day",
+            get(series::curves::input_day),
+        )
+        .route(
+            "/api/v1/inverter/{sn}/output/day",
+            get(series::curves::output_day),
+        )
+        .route("/api/v1/inverter/{sn}/day", get(series::curves::day))
+        .route("/api/v1/inverter/{sn}/month", get(series::energy::month))
+        .route("/api/v1/inverter/{sn}/year", get(series::energy::year))
+        .route("/api/v1/inverter/{sn}/total", get(series::energy::total))
         .route(
             "/api/v1/inverter/gen/{sn}/realtime",
             get(realtime::gen_realtime),
         )
-        .route("/api/v1/inverter/genMi/{sn}/day", get(series::gen_day))
-        .route("/api/v1/inverter/gen/{sn}/byDate", get(series::gen_by_date));
+        .route(
+            "/api/v1/inverter/genMi/{sn}/day",
+            get(series::generator::gen_day),
+        )
+        .route(
+            "/api/v1/inverter/gen/{sn}/byDate",
+            get(series::generator::gen_by_date),
+        );
     // The per-port series share one handler each; the port is fixed by the route (static
     // segments, so they never shadow an inverter SN's own routes).
     for port in Port::ALL {
@@ -84,7 +96,7 @@ pub fn router() -> Router<AppState> {
                           me: CurrentUser,
                           p: Path<String>,
                           q: Query<series::DateQuery>| async move {
-                        series::port_day(port, s, me, p, q).await
+                        series::port::port_day(port, s, me, p, q).await
                     },
                 ),
             );
@@ -96,7 +108,7 @@ pub fn router() -> Router<AppState> {
                           me: CurrentUser,
                           p: Path<String>,
                           q: Query<series::DateQuery>| async move {
-                        series::port_energy(port, span, s, me, p, q).await
+                        series::port::port_energy(port, span, s, me, p, q).await
                     },
                 ),
             );

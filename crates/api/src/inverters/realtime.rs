@@ -1,5 +1,5 @@
 //! An inverter's values now, per port: PV input (per MPPT), AC output (per phase), grid,
-//! load, battery, EPS, meter and generator. Field names and types follow API_CONVENTIONS.md;
+//! load, battery, EPS, meter and generator. Field names and types follow docs/api-conventions.md;
 //! a value the inverter does not report is `null` (except where clients refuse null). Every
 //! answer says when its values were taken (`updateAt`, plant-local) and whether they are past
 //! the inverter's offline bound (`stale`: the last known values, not live ones).
@@ -305,7 +305,7 @@ fn eps(inv: &Inverter, r: Option<&Reading>) -> Value {
 /// One port's values now (grid, load, battery, EPS or meter).
 #[utoipa::path(get, path = "/api/v1/inverter/{kind}/{sn}/realtime", tag = "inverters",
     params(("kind" = String, Path, description = "grid, load, battery, eps or meter"), ("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope. grid/meter: {vip, pac, qac, fac, pf, status, etodayFrom, etodayTo, etotalFrom, etotalTo (numeric strings), limiterPowerArr, limiterTotalPower}; load: {totalUsed, dailyUsed, totalPower, smartLoadStatus, loadFac, upsPowerL1..3, upsPowerTotal, vip}; battery: every key of API_CONVENTIONS.md (power, current, voltage never null); eps: {vip, pac, fac}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope. grid/meter: {vip, pac, qac, fac, pf, status, etodayFrom, etodayTo, etotalFrom, etotalTo (numeric strings), limiterPowerArr, limiterTotalPower}; load: {totalUsed, dailyUsed, totalPower, smartLoadStatus, loadFac, upsPowerL1..3, upsPowerTotal, vip}; battery: every key of docs/api-conventions.md (power, current, voltage never null); eps: {vip, pac, fac}; 600")))]
 pub async fn port(
     port: Port,
     State(app): State<AppState>,

@@ -83,7 +83,7 @@ pub fn phases(r: &Reading, ac: Ac) -> Vec<usize> {
 }
 
 /// `vip[{volt, current, power}]` of a port: strings for volt and current, a number for power
-/// (API_CONVENTIONS.md). A port without a current register gets it from power and voltage.
+/// (docs/api-conventions.md). A port without a current register gets it from power and voltage.
 /// On a single-phase model the line keys may be absent: the bare keys make one phase.
 pub fn vip(r: &Reading, ac: Ac) -> Vec<Value> {
     let one = |v: Option<f64>, i: Option<f64>, p: Option<f64>| {

@@ -1,7 +1,7 @@
 //! The live energy flow of a plant or of one inverter: one computation ([`compute`]) from the
 //! devices' latest readings, one wire shape ([`Flow::to_json`]) with the strict fields of
-//! API_CONVENTIONS.md. Powers are magnitudes in W; the direction flags say which way they flow.
-//! Readings past their device's offline bound ([`super::live`]) add nothing: the flow of a
+//! docs/api-conventions.md. Powers are magnitudes in W; the direction flags say which way they
+//! flow. Readings past their device's offline bound ([`super::live`]) add nothing: the flow of a
 //! silent plant is marked `stale`, not drawn from old numbers.
 
 use axum::extract::{Path, State};
@@ -185,7 +185,7 @@ fn w(v: f64) -> f64 {
 }
 
 impl Flow {
-    /// The wire payload: every field API_CONVENTIONS.md lists for the flow, plus
+    /// The wire payload: every field docs/api-conventions.md lists for the flow, plus
     /// `existsBattery` (the web app hides the battery node of a plant without a battery with
     /// it), `updateAt` (the newest data, UTC; null before the first report) and `stale`.
     pub fn to_json(&self, tz: Tz, protocol: &str, cust_code: i64) -> Value {

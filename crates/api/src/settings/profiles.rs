@@ -1,4 +1,4 @@
-//! The parameters custom profiles may hold, and users' custom profiles (SPEC section 9: at
+//! The parameters custom profiles may hold, and users' custom profiles (docs/overview.md: at
 //! most 6 parameters per profile, 6 profiles, chosen from at most 30 parameters). Applying a
 //! profile is an ordinary settings write of its values.
 

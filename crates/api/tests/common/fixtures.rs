@@ -82,7 +82,7 @@ pub fn is_update_at(v: &Value) -> bool {
     })
 }
 
-/// `v[key]` is a number sent as a string (API_CONVENTIONS.md).
+/// `v[key]` is a number sent as a string (docs/api-conventions.md).
 #[track_caller]
 pub fn numeric_string(v: &Value, key: &str) {
     let s = v[key]

@@ -1,4 +1,4 @@
-//! Deye/Sunsynk hybrid inverter events (REGISTER_MAPS.md section 5). Fault code Fnn is bit
+//! Deye/Sunsynk hybrid inverter events (docs/device-protocol.md). Fault code Fnn is bit
 //! (nn - 1) of the 64-bit fault word (`fault_word_1` bits 0-15 ... `fault_word_4` bits 48-63);
 //! warning code Wnn is bit (nn - 1) of the 32-bit `warning_word`.
 

@@ -2,7 +2,7 @@ import { Navigate } from 'react-router';
 import { HomePage } from '@/features/home';
 import { usePermissions } from '@/shared/permissions';
 
-/** "/": the plant list for users who may see plants (SPEC section 2), else the welcome page. */
+/** "/": the plant list for users who may see plants (docs/overview.md), else the welcome page. */
 export function RootPage() {
   const permissions = usePermissions();
   if (permissions.routes.has('station.view')) return <Navigate to="/plants" replace />;

@@ -7,7 +7,7 @@ import {
 import type { Series } from '@/features/devices/api';
 import { toUserTemp, type TempUnit } from '@/features/devices/temp';
 
-/** The palette colour of a battery series (SPEC section 9: one meaning per colour). */
+/** The palette colour of a battery series (one meaning per colour, docs/overview.md). */
 const COLORS: Record<string, string> = {
   soc: SERIES_COLORS.soc,
   power: SERIES_COLORS.battery,

@@ -470,7 +470,7 @@ function ParseTab() {
   );
 }
 
-/** The remote debug toolbox (SPEC: CRC, Modbus RTU, ASCII, binary) with sending to devices. */
+/** The remote debug toolbox (CRC, Modbus RTU, ASCII, binary) with sending to devices. */
 export default function DebugToolboxPage() {
   const { t } = useTranslation();
   return (

@@ -1,4 +1,4 @@
-/** Device names are at most 32 bytes (SPEC section 5), as the server counts them (UTF-8). */
+/** Device names are at most 32 bytes (docs/overview.md), as the server counts them (UTF-8). */
 export const ALIAS_MAX_BYTES = 32;
 
 export const aliasBytes = (v: string) => new TextEncoder().encode(v.trim()).length;

@@ -9,7 +9,7 @@ export interface Page<T> {
   infos: T[];
 }
 
-/** Status counts of a device list (SPEC section 4 statuses). */
+/** Status counts of a device list (statuses of docs/overview.md). */
 export interface StatusCounts {
   total: number;
   normal: number;
@@ -19,7 +19,7 @@ export interface StatusCounts {
   upgrading: number;
 }
 
-/** Numeric values arrive as strings ("52.4") or null (API_CONVENTIONS.md). */
+/** Numeric values arrive as strings ("52.4") or null (docs/api-conventions.md). */
 export type NumText = string | null;
 
 export interface SeriesRecord {

@@ -6,7 +6,7 @@ import { aliasTooLong } from './alias';
 import { deleteDevice, renameDevice } from './api';
 import type { DeviceKind } from './kind';
 
-/** Rename a device; names are at most 32 bytes (SPEC section 5). */
+/** Rename a device; names are at most 32 bytes (docs/overview.md). */
 export function RenameDeviceDialog({
   kind,
   sn,
@@ -61,7 +61,7 @@ export function RenameDeviceDialog({
   );
 }
 
-/** Delete with a typed confirmation (SPEC section 5): the SN must be typed exactly. */
+/** Delete with a typed confirmation (docs/overview.md): the SN must be typed exactly. */
 export function DeleteDeviceDialog({
   kind,
   sn,

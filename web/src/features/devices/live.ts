@@ -1,6 +1,6 @@
 import { DEVICE_STATUSES } from './status';
 
-/** Offline (SPEC section 4, wire code 0). */
+/** Offline (wire code 0, docs/overview.md). */
 const OFFLINE = DEVICE_STATUSES.find((s) => s.key === 'offline')?.value ?? 0;
 
 /**

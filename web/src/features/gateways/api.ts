@@ -9,7 +9,7 @@ export interface Page<T> {
   infos: T[];
 }
 
-/** An item of GET /api/v1/gateways (API_CONVENTIONS.md plus plant and customer). */
+/** An item of GET /api/v1/gateways (docs/api-conventions.md plus plant and customer). */
 export interface GatewayRow {
   id: number;
   sn: string;

@@ -1,7 +1,7 @@
 import { Badge } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-/** Device status colours of SPEC section 4, by wire code. */
+/** Device status colours (docs/overview.md), by wire code. */
 const STATUS_COLORS: Record<number, string> = {
   0: '#94a3b8',
   1: '#22c55e',

@@ -8,7 +8,7 @@ export interface Page<T> {
   infos: T[];
 }
 
-/** An item of GET /api/v1/inverters (API_CONVENTIONS.md). */
+/** An item of GET /api/v1/inverters (docs/api-conventions.md). */
 export interface InverterRow {
   id: number;
   sn: string;
@@ -167,7 +167,7 @@ export function listParams(q: InverterQuery): Record<string, string | number> {
 
 /**
  * The URL of a tab's realtime values: PV input and AC output under the inverter, the
- * generator under `gen/`, the other ports under `{port}/` (SPEC section 7).
+ * generator under `gen/`, the other ports under `{port}/` (docs/api.md).
  */
 export function realtimeUrl(port: Port, sn: string): string {
   const s = encodeURIComponent(sn);

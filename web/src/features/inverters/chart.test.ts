@@ -78,7 +78,7 @@ describe('inverter charts', () => {
 });
 
 describe('inverter endpoints per tab', () => {
-  it('map tabs and spans to the SPEC section 7 paths', () => {
+  it('map tabs and spans to the API paths of docs/api.md', () => {
     expect(realtimeUrl('input', 'A1')).toBe('/api/v1/inverter/A1/realtime/input');
     expect(realtimeUrl('gen', 'A1')).toBe('/api/v1/inverter/gen/A1/realtime');
     expect(realtimeUrl('battery', 'A1')).toBe('/api/v1/inverter/battery/A1/realtime');

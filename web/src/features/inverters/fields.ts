@@ -130,6 +130,6 @@ export function seriesName(
   return t(`inverters.series.${label}`, { defaultValue: label });
 }
 
-/** SPEC section 5: a device name is at most 32 bytes (UTF-8), counted after trimming. */
+/** A device name is at most 32 bytes (UTF-8), counted after trimming. */
 export const ALIAS_MAX_BYTES = 32;
 export const aliasBytes = (s: string) => new TextEncoder().encode(s.trim()).length;

@@ -1,4 +1,4 @@
-/** Device statuses of SPEC section 4 with their wire codes (domain::plant::Status). */
+/** Device statuses (docs/overview.md) with their wire codes (domain::plant::Status). */
 export const DEVICE_STATUSES = [
   { value: 1, key: 'normal', color: '#22c55e' },
   { value: 0, key: 'offline', color: '#94a3b8' },

@@ -1,5 +1,5 @@
 /**
- * Inverter device types (SPEC section 3): the code -> label rule, mirrored from the server's
+ * Inverter device types (docs/overview.md): the code -> label rule, mirrored from the server's
  * `domain::device::InverterKind`. Other features import it to label inverters the same way.
  */
 export type InverterTypeKey =

@@ -12,7 +12,7 @@ export function formatTemp(celsius: string | null | undefined, unit: TempUnit): 
   return `${Math.round(v * 10) / 10} °${unit}`;
 }
 
-/** Plant types of SPEC section 3: 1 grid-tied, 2 and 3 energy storage (AC or DC coupled). */
+/** Plant types (docs/overview.md): 1 grid-tied, 2 and 3 energy storage (AC or DC coupled). */
 export function isStorage(type: number): boolean {
   return type === 2 || type === 3;
 }

@@ -1,4 +1,4 @@
-/** Device and plant statuses of SPEC section 4 (0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading). */
+/** Device and plant statuses (0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading). */
 export function statusBadge(
   status: number,
 ): 'default' | 'success' | 'warning' | 'error' | 'processing' {

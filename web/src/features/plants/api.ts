@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '@/shared/http';
 
-/** Plant status codes (SPEC section 4). */
+/** Plant status codes (docs/overview.md). */
 export const PLANT_STATUSES = [
   { value: 1, key: 'normal' },
   { value: 0, key: 'offline' },

@@ -25,7 +25,7 @@ export interface Support {
   groups: { key: Group; fields: Field[] }[];
 }
 
-/** Every value a string (API_CONVENTIONS.md). */
+/** Every value a string (docs/api-conventions.md). */
 export type Values = Record<string, string>;
 
 /** GET /api/v1/command/{id}. */
@@ -49,7 +49,7 @@ export interface Profile {
   updateAt: string;
 }
 
-/** Codes the settings screen explains itself (SPEC section 8). */
+/** Codes the settings screen explains itself (docs/api-conventions.md). */
 export const SETTING_CODES = [2, 4, 600, 601, 602, 603, 604, 605, 606];
 
 export const settingKeys = {
@@ -81,7 +81,7 @@ export const readQuery = (sn: string, enabled: boolean) =>
     retry: false,
   });
 
-/** The device's status codes of SPEC section 4 that stop a setting from reaching it. */
+/** The device's status codes (docs/overview.md) that stop a setting from reaching it. */
 export const OFFLINE = 0;
 export const UPGRADING = 4;
 
@@ -156,7 +156,7 @@ export function deleteProfile(id: number): Promise<null> {
   return http.post<null>('/api/v1/inverter/params/custom', { id, delete: true });
 }
 
-/** Power commands (GET, as SPEC section 7 has them). */
+/** Power commands (GET, as the original API has them). */
 export function power(sn: string, on: boolean): Promise<CommandStatus> {
   return http.get<CommandStatus>(`/api/v1/inverter/${path(sn)}/${on ? 'boot' : 'shutdown'}`, {
     handledCodes: SETTING_CODES,

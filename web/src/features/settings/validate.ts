@@ -1,6 +1,6 @@
 import type { Field } from './api';
 
-/** The largest magnitude any numeric setting may take (SPEC section 5). */
+/** The largest magnitude any numeric setting may take (docs/overview.md, "Limits"). */
 export const MAX_VALUE = 9_999_999;
 
 /** Why a value is refused, as a translation key with its values; null when valid. */

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '@/shared/http';
 
-/** A system release note (SPEC section 3: version, type, content CN/EN, announcer, release time). */
+/** A system release note (version, type, content CN/EN, announcer, release time). */
 export interface VersionNote {
   id?: number;
   version: string;

@@ -1,7 +1,7 @@
 import type { ThemeKind } from '@/shared/theme';
 
 /**
- * Chart palettes (SPEC section 9: chart colour palettes are defined), one per theme. Series keep
+ * Chart palettes (docs/overview.md), one per theme. Series keep
  * their meaning across screens: PV green, load blue, grid purple, battery orange, SOC cyan.
  * Flows that go both ways have a colour per direction, so a chart never draws import and
  * export (or charge and discharge) alike: import purple, export amber, charge orange,

@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 
-/** The date-range presets of SPEC section 9, each with its locale key. */
+/** The date-range presets (docs/overview.md), each with its locale key. */
 export type RangePreset = 'today' | 'yesterday' | 'last3' | 'last7' | 'last30' | 'last60';
 export const RANGE_PRESETS: readonly RangePreset[] = [
   'today',

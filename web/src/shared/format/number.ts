@@ -1,4 +1,4 @@
-/** Number formatting of SPEC section 9. Missing values show as '--'. */
+/** Number formatting (docs/overview.md). Missing values show as '--'. */
 export const MISSING = '--';
 
 function toNumber(value: unknown): number | null {

@@ -1,7 +1,7 @@
 import { compactNumber, formatNumber, MISSING } from './number';
 
 /**
- * One formatter for quantities with a unit. Power and energy follow the compact rule of SPEC
+ * One formatter for quantities with a unit. Power and energy follow the compact rule of
  * section 9 on their base unit (W, Wh), whatever prefix the value comes with: 32.4 kWh reads
  * "32.4 kWh", 1,339 kWh reads "1.3 MWh", 4,200 W reads "4.2 kW" (never "1.3 kkWh"). Other
  * units (V, A, Hz, %, °C...) show the number with separators and at most two decimals.

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 export const CLICK_GUARD_MS = 3000;
 
 /**
- * The double-click guard (SPEC section 9): after a click the action is disabled for `ms`
+ * The double-click guard (docs/overview.md): after a click the action is disabled for `ms`
  * milliseconds; clicks meanwhile are ignored. Returns the guarded action and whether it is locked.
  */
 export function useClickGuard<A extends unknown[]>(

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 export const OVERLAY_CLOSE_DELAY_MS = 200;
 
 /**
- * The loading overlay (SPEC section 9): shown at once when loading starts, closed 200 ms after
+ * The loading overlay (docs/overview.md): shown at once when loading starts, closed 200 ms after
  * the response so that quick answers do not flicker.
  */
 export function useOverlay(loading: boolean, delay: number = OVERLAY_CLOSE_DELAY_MS): boolean {

@@ -1,4 +1,4 @@
-/** A non-zero envelope code (SPEC section 8). */
+/** A non-zero envelope code (docs/api-conventions.md). */
 export class ApiError extends Error {
   readonly code: number;
   readonly data: unknown;

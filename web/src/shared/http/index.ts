@@ -6,7 +6,7 @@ export * from './errors';
 export type { Envelope, HttpClient, HttpUi } from './client';
 export { createHttpClient } from './client';
 
-/** The local catalogue message of an envelope code (SPEC section 8). */
+/** The local catalogue message of an envelope code (docs/api-conventions.md). */
 export function codeMessage(code: number): string {
   const key = `errors.${code}`;
   return i18n.exists(key) ? i18n.t(key) : i18n.t('errors.requestError');

@@ -7,7 +7,7 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** Codes other clients store for the same languages (the spec's reading stores `cn`). */
+/** Codes other clients store for the same languages (some store `cn` for Chinese). */
 const ALIASES: Record<string, Language> = {
   cn: 'zh',
   'zh-cn': 'zh',

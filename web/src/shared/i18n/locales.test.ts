@@ -4,7 +4,7 @@ import es from './locales/es.json';
 import zh from './locales/zh.json';
 
 /**
- * Every server error code of SPEC section 8, and those the portal adds (docs/api.md), needs a
+ * Every code of docs/api-conventions.md, and those the portal adds (docs/api.md), needs a
  * message in every language.
  */
 export const SERVER_ERROR_CODES = [

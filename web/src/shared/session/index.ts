@@ -1,4 +1,4 @@
-/** The stored sign-in (SPEC section 3: access_token and refresh_token kept client-side). */
+/** The stored sign-in (access_token and refresh_token kept client-side). */
 export interface Tokens {
   access_token: string;
   refresh_token: string;
@@ -45,7 +45,7 @@ export function isSignedIn(): boolean {
   return tokenStore.get() !== null;
 }
 
-/** Remembers who is signed in (id and company) as the spec's stored user info. */
+/** Remembers who is signed in (id and company) as other clients store it. */
 export function rememberUser(info: { id: number; companyId: number | null }): void {
   localStorage.setItem(USER_KEY, JSON.stringify(info));
 }

@@ -1,5 +1,5 @@
 /**
- * The global key filter of SPEC section 5: special characters are blocked in normal text
+ * The global key filter (docs/overview.md): special characters are blocked in normal text
  * fields ('Do not enter special characters'), spaces in password fields ('Do not enter spaces').
  * Inputs opt out with data-keyfilter="off".
  */

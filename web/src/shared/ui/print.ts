@@ -1,4 +1,4 @@
-/** Print to PDF on A4 pages (SPEC section 1/9): the browser's print dialog saves a PDF. */
+/** Print to PDF on A4 pages (docs/overview.md): the browser's print dialog saves a PDF. */
 export const A4_PRINT_STYLE_ID = 'portal-print-a4';
 
 export const A4_PRINT_CSS = `@page { size: A4; margin: 12mm; }

@@ -51,7 +51,7 @@ export function displayName(
   return user.nickname || user.name || user.email || user.mobile || '';
 }
 
-/** Sign out: revoke the refresh token, clear stored data, reload to /login (SPEC section 4). */
+/** Sign out: revoke the refresh token, clear stored data, reload to /login (docs/overview.md). */
 export async function signOut(notice?: string): Promise<void> {
   const tokens = tokenStore.get();
   if (tokens) {

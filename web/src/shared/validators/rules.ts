@@ -1,5 +1,5 @@
 /**
- * The form rules of SPEC section 5 as pure functions. Each returns null when the value is fine,
+ * The form rules (docs/overview.md) as pure functions. Each returns null when the value is fine,
  * or the locale key (and its values) of the message to show.
  */
 import { isCommonPassword } from './commonPasswords';

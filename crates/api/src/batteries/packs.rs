@@ -1,0 +1,115 @@
+//! The packs of a stack as its reports describe them: the `pack{n}_*` groups of the master's
+//! report, or the summary of a pack that reports on its own.
+
+use serde_json::{Value, json};
+use store::devices::DeviceListRow;
+
+use super::MAX_PACKS;
+use crate::readings::{Reading, opt_text};
+
+/// One pack of a stack, from the master's report or from its own.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Pack {
+    pub no: u32,
+    pub sn: String,
+    pub soc: Option<f64>,
+    pub soh: Option<f64>,
+    pub voltage: Option<f64>,
+    pub current: Option<f64>,
+    pub temp: Option<f64>,
+    pub cell_max: Option<f64>,
+    pub cell_min: Option<f64>,
+    pub cycles: Option<f64>,
+}
+
+/// The packs a stack report describes: `pack_count` of them when it says, else every
+/// `pack{n}_*` group present.
+pub(super) fn packs_in(r: &Reading) -> Vec<Pack> {
+    let declared = r
+        .num("pack_count")
+        .map(|n| n.clamp(0.0, MAX_PACKS as f64) as u32);
+    (1..=MAX_PACKS)
+        .filter(|n| declared.is_none_or(|d| *n <= d))
+        .filter_map(|n| {
+            let key = |k: &str| format!("pack{n}_{k}");
+            let num = |k: &str| r.num(&key(k));
+            let sn = r.text(&key("serial_number")).map(str::trim).unwrap_or("");
+            let pack = Pack {
+                no: n,
+                sn: sn.to_string(),
+                soc: num("soc"),
+                soh: num("soh"),
+                voltage: num("voltage"),
+                current: num("current"),
+                temp: num("temperature"),
+                cell_max: num("cell_voltage_max"),
+                cell_min: num("cell_voltage_min"),
+                cycles: num("cycles"),
+            };
+            let values = [
+                pack.soc,
+                pack.soh,
+                pack.voltage,
+                pack.current,
+                pack.temp,
+                pack.cell_max,
+                pack.cell_min,
+                pack.cycles,
+            ];
+            (!sn.is_empty() || values.iter().any(Option::is_some)).then_some(pack)
+        })
+        .collect()
+}
+
+/// A pack that reports on its own, read like the master's summary.
+pub(super) fn pack_device(no: u32, d: &DeviceListRow, r: Option<&Reading>) -> Pack {
+    let num = |k: &str| r.and_then(|r| r.num(k));
+    Pack {
+        no,
+        sn: d.sn.clone(),
+        soc: num("soc"),
+        soh: num("soh"),
+        voltage: num("voltage"),
+        current: num("current"),
+        temp: num("temperature_max").or_else(|| num("temperature")),
+        cell_max: num("cell_voltage_max"),
+        cell_min: num("cell_voltage_min"),
+        cycles: num("cycles"),
+    }
+}
+
+pub(super) fn pack_json(p: &Pack, status: i64, source: &str) -> Value {
+    json!({
+        "no": p.no, "sn": p.sn, "status": status, "source": source,
+        "soc": opt_text(p.soc), "soh": opt_text(p.soh), "voltage": opt_text(p.voltage),
+        "current": opt_text(p.current), "temp": opt_text(p.temp),
+        "cellVoltMax": opt_cell(p.cell_max), "cellVoltMin": opt_cell(p.cell_min),
+        "cycles": p.cycles.map(|c| c as i64),
+    })
+}
+
+/// Cell voltages keep millivolts: three decimals.
+fn opt_cell(v: Option<f64>) -> Value {
+    v.map_or(Value::Null, |v| Value::String(format!("{v:.3}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packs_follow_the_declared_count_and_skip_empty_slots() {
+        let r = Reading::from_sample(
+            1,
+            r#"{"pack_count":2,"pack1_serial_number":"B-P1","pack1_soc":80,"pack1_cell_voltage_max":3.31,
+                "pack2_soc":79,"pack3_serial_number":"stale","pack3_soc":1}"#,
+        );
+        let packs = packs_in(&r);
+        assert_eq!(packs.len(), 2);
+        assert_eq!((packs[0].no, packs[0].sn.as_str()), (1, "B-P1"));
+        assert_eq!((packs[1].no, packs[1].soc), (2, Some(79.0)));
+        let undeclared = Reading::from_sample(1, r#"{"pack1_soc":50,"pack3_voltage":52.1}"#);
+        let nos: Vec<u32> = packs_in(&undeclared).iter().map(|p| p.no).collect();
+        assert_eq!(nos, [1, 3]);
+    }
+}
