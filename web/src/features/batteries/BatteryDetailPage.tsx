@@ -24,15 +24,15 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
-import { DeleteDeviceDialog } from '@/features/devices/dialogs';
-import { energyText } from '@/features/devices/energy';
-import { withUnit } from '@/features/devices/format';
-import { liveClass, shownStatus } from '@/features/devices/live';
-import { StaleNotice } from '@/features/devices/StaleNotice';
-import '@/features/devices/monitor.css';
-import { deviceStatus } from '@/features/devices/status';
-import { formatTemp, type TempUnit } from '@/features/devices/temp';
+import { ChartBody, DeviceLoadState, DeviceTitle } from '@/shared/devices/DetailParts';
+import { DeleteDeviceDialog } from '@/shared/devices/dialogs';
+import { energyText } from '@/shared/devices/energy';
+import { withUnit } from '@/shared/devices/format';
+import { liveClass, shownStatus } from '@/shared/devices/live';
+import { StaleNotice } from '@/shared/devices/StaleNotice';
+import '@/shared/devices/monitor.css';
+import { statusOf } from '@/shared/ui/status';
+import { formatTemp, type TempUnit } from '@/shared/devices/temp';
 import { useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatPlantTime } from '@/shared/format/time';
@@ -392,7 +392,7 @@ function PacksBlock({ sn }: { sn: string }) {
               key: 'status',
               title: t('batteries.column.status'),
               render: (_, p) => {
-                const s = deviceStatus(p.status);
+                const s = statusOf(p.status);
                 return <Badge color={s.color} text={t(`batteries.status.${s.key}`)} />;
               },
             },

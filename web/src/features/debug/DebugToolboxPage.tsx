@@ -26,9 +26,10 @@ import { useSearchParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
-import { debugReplyQuery, isOpen, sendFrame, type DebugEntry, type TargetKind } from './api';
+import { isOpen } from '@/shared/commands/api';
+import { outcomeColor } from '@/shared/ui/status';
+import { debugReplyQuery, sendFrame, type DebugEntry, type TargetKind } from './api';
 import { FrameView } from './FrameView';
-import { statusColor } from './status';
 import {
   FUNCTION_CODES,
   FrameError,
@@ -220,7 +221,7 @@ function RtuTab() {
                   label: t('debug.log.status'),
                   children: (
                     <Space>
-                      <Tag color={statusColor(entry.status)} data-testid="debug-status">
+                      <Tag color={outcomeColor(entry.status)} data-testid="debug-status">
                         {t(`debug.status.${entry.status}`)}
                       </Tag>
                       {isOpen(entry.status) && <Spin size="small" />}

@@ -12,7 +12,7 @@ import {
   readMessage,
   type MessageItem,
 } from './api';
-import { severityColor } from './severity';
+import { severityColor } from '@/shared/ui/status';
 
 /**
  * The top bar's bell. Its count is what needs attention: warnings and faults on the user's

@@ -5,9 +5,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { EChart, type ChartOption } from '@/shared/charts';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import type { DeviceKind } from './kind';
-import { deviceStatus } from './status';
+import { statusOf } from '@/shared/ui/status';
 
 /** Back to the device list. */
 export function BackButton({ kind }: { kind: DeviceKind }) {
@@ -32,7 +32,7 @@ export function DeviceLoadState({ kind, query }: { kind: DeviceKind; query: UseQ
         <Skeleton active />
       </Card>
     );
-  const missing = isApiError(query.error) && query.error.code === 600;
+  const missing = isApiError(query.error) && query.error.code === ErrorCode.InverterMissing;
   return (
     <Result
       status={missing ? '404' : 'warning'}
@@ -62,7 +62,7 @@ export function DeviceTitle({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const s = deviceStatus(status);
+  const s = statusOf(status);
   return (
     <Flex gap={12} align="center" wrap>
       <BackButton kind={kind} />

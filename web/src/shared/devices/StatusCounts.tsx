@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import type { StatusCounts as Counts } from './api';
 import type { DeviceKind } from './kind';
-import { DEVICE_STATUSES } from './status';
+import { STATUSES } from '@/shared/ui/status';
 
 const CARDS = [
   { key: 'total', value: -1 },
-  ...DEVICE_STATUSES.map((s) => ({ key: s.key, value: s.value })),
+  ...STATUSES.map((s) => ({ key: s.key, value: s.value })),
 ] as const;
 
 /** One card per status (and the total); a click filters the list by it. */

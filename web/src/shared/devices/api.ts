@@ -1,13 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { plantOptionsQuery } from '@/shared/api/plants';
+import type { Series } from '@/shared/api/series';
+import { ErrorCode, http, type Page } from '@/shared/http';
+import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 import type { DeviceKind } from './kind';
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
+export type { Series, SeriesRecord } from '@/shared/api/series';
 
 /** Status counts of a device list (SPEC section 4 statuses). */
 export interface StatusCounts {
@@ -21,18 +19,6 @@ export interface StatusCounts {
 
 /** Numeric values arrive as strings ("52.4") or null (API_CONVENTIONS.md). */
 export type NumText = string | null;
-
-export interface SeriesRecord {
-  time: string;
-  value: string;
-  updateTime: string | null;
-}
-
-export interface Series {
-  unit: string;
-  label: string;
-  records: SeriesRecord[];
-}
 
 /** What every device list row has (the columns, filters and links the screens share). */
 export interface DeviceRowBase {
@@ -49,21 +35,14 @@ export interface DeviceRowBase {
   timezone?: string;
 }
 
-export interface DeviceQuery {
-  page: number;
-  limit: number;
-  status: number;
-  sn: string;
-  plantId: number | null;
-}
-
-export const DEFAULT_QUERY: DeviceQuery = {
-  page: 1,
-  limit: 10,
-  status: -1,
-  sn: '',
-  plantId: null,
+/** A device list's filters, kept in the URL. */
+export const DEVICE_FILTERS = {
+  status: int(-1),
+  sn: text(),
+  plantId: optionalId(),
 };
+
+export type DeviceQuery = ListQuery<typeof DEVICE_FILTERS>;
 
 export function listParams(q: DeviceQuery): Record<string, string | number> {
   return {
@@ -75,31 +54,15 @@ export function listParams(q: DeviceQuery): Record<string, string | number> {
   };
 }
 
-export interface PlantOption {
-  id: number;
-  name: string;
-}
-
 const enc = encodeURIComponent;
-
-/** The query keys of one kind of device. */
-export function deviceKeys(kind: Pick<DeviceKind, 'queryRoot'>) {
-  const root = kind.queryRoot;
-  return {
-    all: [root] as const,
-    list: (q: DeviceQuery) => [root, 'list', listParams(q)] as const,
-    counts: [root, 'counts'] as const,
-    one: (sn: string) => [root, 'one', sn] as const,
-  };
-}
 
 /** The list, counts and plant-filter queries of one kind of device. */
 export function deviceListQueries<Row>(kind: DeviceKind) {
-  const keys = deviceKeys(kind);
+  const keys = kind.keys;
   return {
     list: (q: DeviceQuery) =>
       queryOptions({
-        queryKey: keys.list(q),
+        queryKey: keys.list(listParams(q)),
         queryFn: () => http.get<Page<Row>>(kind.listUrl, { params: listParams(q), silent: true }),
         placeholderData: (prev: Page<Row> | undefined) => prev,
       }),
@@ -107,26 +70,18 @@ export function deviceListQueries<Row>(kind: DeviceKind) {
       queryKey: keys.counts,
       queryFn: () => http.get<StatusCounts>(kind.countsUrl, { silent: true }),
     }),
-    /** Plants for the plant filter (the first 100 the user sees, by name). */
-    plants: queryOptions({
-      queryKey: [kind.queryRoot, 'plantOptions'],
-      queryFn: async () =>
-        (
-          await http.get<Page<PlantOption>>('/api/v1/plants', {
-            params: { page: 1, limit: 100, sort: 'name', order: 'asc' },
-            silent: true,
-          })
-        ).infos,
-      staleTime: 60_000,
-    }),
+    plants: plantOptionsQuery,
   };
 }
 
 /** A device's live values: code 600 (no such device) is the page's to show; once a minute. */
 export const deviceRealtimeQuery = <T>(kind: DeviceKind, sn: string) =>
   queryOptions({
-    queryKey: [...deviceKeys(kind).one(sn), 'realtime'],
-    queryFn: () => http.get<T>(`${kind.deviceUrl}/${enc(sn)}/realtime`, { handledCodes: [600] }),
+    queryKey: kind.keys.realtime(sn),
+    queryFn: () =>
+      http.get<T>(`${kind.deviceUrl}/${enc(sn)}/realtime`, {
+        handledCodes: [ErrorCode.InverterMissing],
+      }),
     retry: false,
     refetchInterval: 60_000,
   });
@@ -134,7 +89,7 @@ export const deviceRealtimeQuery = <T>(kind: DeviceKind, sn: string) =>
 /** A device's history of a span (`day`, `month`, …) at a date (none for the total). */
 export const deviceSeriesQuery = (kind: DeviceKind, sn: string, span: string, date: string) =>
   queryOptions({
-    queryKey: [...deviceKeys(kind).one(sn), span, date],
+    queryKey: kind.keys.series(sn, span, date),
     queryFn: () =>
       http.get<{ infos: Series[] }>(`${kind.deviceUrl}/${enc(sn)}/${span}`, {
         params: date ? { date } : {},

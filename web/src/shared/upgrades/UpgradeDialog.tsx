@@ -18,7 +18,9 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
+import { gatewayKeys, inverterKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
+import { outcomeColor } from '@/shared/ui/status';
 import {
   batchQuery,
   cancelUpgrade,
@@ -27,15 +29,7 @@ import {
   type BatchStart,
   type UpgradeTarget,
 } from './api';
-import {
-  progressStatus,
-  reasonOf,
-  rowsOf,
-  splitSns,
-  stateColor,
-  summary,
-  type Row,
-} from './progress';
+import { progressStatus, reasonOf, rowsOf, splitSns, summary, type Row } from './progress';
 
 interface Props {
   open: boolean;
@@ -61,7 +55,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
   useEffect(() => {
     if (done)
       void queryClient.invalidateQueries({
-        queryKey: [target === 'gateway' ? 'gateways' : 'inverters'],
+        queryKey: target === 'gateway' ? gatewayKeys.all : inverterKeys.all,
       });
   }, [done, queryClient, target]);
 
@@ -122,7 +116,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
             render: (_, r) =>
               r.upgrade ? (
                 <Tag
-                  color={stateColor(r.upgrade.state)}
+                  color={outcomeColor(r.upgrade.state)}
                   data-testid="upgrade-state"
                   data-sn={r.sn}
                   data-state={r.upgrade.state}

@@ -1,7 +1,7 @@
 import { Button, Flex, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DeviceKind } from './kind';
-import { DEVICE_STATUSES } from './status';
+import { STATUSES } from '@/shared/ui/status';
 import type { DeviceList } from './useDeviceList';
 
 /** Status, plant and SN filters of a device list, and a reset once any is set. */
@@ -17,7 +17,7 @@ export function DeviceFilters<Row>({ kind, state }: { kind: DeviceKind; state: D
         onChange={(status: number) => update({ status })}
         options={[
           { value: -1, label: t(`${kind.ns}.filter.anyStatus`) },
-          ...DEVICE_STATUSES.map((s) => ({
+          ...STATUSES.map((s) => ({
             value: s.value,
             label: t(`${kind.ns}.status.${s.key}`),
           })),

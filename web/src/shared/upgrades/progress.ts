@@ -15,19 +15,6 @@ export function progressStatus(state: UpgradeState): 'active' | 'success' | 'exc
   }
 }
 
-export function stateColor(state: UpgradeState): string {
-  switch (state) {
-    case 'successful':
-      return 'success';
-    case 'failed':
-      return 'error';
-    case 'cancelled':
-      return 'default';
-    default:
-      return 'processing';
-  }
-}
-
 /** SNs typed one per line or separated by commas, spaces or semicolons; duplicates dropped. */
 export function splitSns(text: string): string[] {
   const out: string[] = [];

@@ -1,7 +1,4 @@
-import { DEVICE_STATUSES } from './status';
-
-/** Offline (SPEC section 4, wire code 0). */
-const OFFLINE = DEVICE_STATUSES.find((s) => s.key === 'offline')?.value ?? 0;
+import { StatusCode } from '@/shared/ui/status';
 
 /**
  * The status a screen shows: Offline as soon as the device's values are stale (the server's
@@ -9,7 +6,7 @@ const OFFLINE = DEVICE_STATUSES.find((s) => s.key === 'offline')?.value ?? 0;
  * written it, so a silent device never reads Normal or Upgrading beside greyed values.
  */
 export function shownStatus(status: number, stale: boolean | null | undefined): number {
-  return stale ? OFFLINE : status;
+  return stale ? StatusCode.offline : status;
 }
 
 /** The class that greys live values once they are stale (see stale.css). */

@@ -1,3 +1,5 @@
+import type { DeviceKeys } from '@/shared/api/keys';
+
 /**
  * What tells one device screen (meters, weather stations, batteries) from another: the locale
  * namespace, the test ids, the route and the API paths. Everything else is shared.
@@ -9,8 +11,8 @@ export interface DeviceKind {
   testId: string;
   /** The list screen; the detail screen is `${route}/{sn}`. */
   route: string;
-  /** Root of the TanStack Query keys; mutations invalidate everything under it. */
-  queryRoot: string;
+  /** Its query keys (`shared/api/keys`); mutations invalidate everything under `keys.all`. */
+  keys: DeviceKeys;
   /** The paged list (GET). */
   listUrl: string;
   /** The status counts (GET). */

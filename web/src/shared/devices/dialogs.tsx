@@ -28,7 +28,7 @@ export function RenameDeviceDialog({
   const save = useMutation({
     mutationFn: () => renameDevice(kind, sn, value.trim()),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: [kind.queryRoot] });
+      await client.invalidateQueries({ queryKey: kind.keys.all });
       void message.success(t('common.saved'));
       onClose();
     },
@@ -82,7 +82,7 @@ export function DeleteDeviceDialog({
   const remove = useMutation({
     mutationFn: () => deleteDevice(kind, sn),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: [kind.queryRoot] });
+      await client.invalidateQueries({ queryKey: kind.keys.all });
       void message.success(t(`${kind.ns}.delete.done`));
       onDeleted();
     },

@@ -2,19 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Steps } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { commandQuery, isOpen, type CommandStatus } from './api';
+import { commandQuery, isOpen, type Command } from './api';
 
 /**
  * Follows a command to its end: sent, then applied (the device confirmed) or failed / timed
  * out, polling GET /api/v1/command/{id}. `onFinal` runs once with the final status.
  */
-export function CommandProgress({
-  id,
-  onFinal,
-}: {
-  id: number;
-  onFinal?: (c: CommandStatus) => void;
-}) {
+export function CommandProgress({ id, onFinal }: { id: number; onFinal?: (c: Command) => void }) {
   const { t } = useTranslation();
   const q = useQuery(commandQuery(id));
   const c = q.data;

@@ -7,7 +7,7 @@ import type { DeviceRowBase } from './api';
 import { formatPlantTime } from '@/shared/format/time';
 import { shownStatus } from './live';
 import type { DeviceKind } from './kind';
-import { deviceStatus } from './status';
+import { statusOf } from '@/shared/ui/status';
 
 type Column<Row> = TableColumnType<Row>;
 
@@ -54,7 +54,7 @@ export function deviceColumns<Row extends DeviceRowBase>(
       title: t(`${kind.ns}.column.status`),
       width: 110,
       render: (v: number, row) => {
-        const s = deviceStatus(shownStatus(v, row.stale));
+        const s = statusOf(shownStatus(v, row.stale));
         return <Badge color={s.color} text={t(`${kind.ns}.status.${s.key}`)} />;
       },
     },

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { upgradeKeys } from '@/shared/api/keys';
+import { COMMAND_REFUSALS, ErrorCode, http, type Page } from '@/shared/http';
 
 export type UpgradeTarget = 'inverter' | 'gateway';
 export type UpgradeState = 'sending' | 'upgrading' | 'successful' | 'failed' | 'cancelled';
@@ -77,20 +78,10 @@ export interface BatchProgress {
   infos: Upgrade[];
 }
 
-interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
-
-/** Refusals a start answers with; the dialog shows them itself. */
-export const START_CODES = [2, 4, 305, 600, 602, 603, 604, 606];
-
 /** The firmware enabled for the device `sn` (its type decides), or for gateways. */
 export const firmwareQuery = (target: UpgradeTarget, sn: string) =>
   queryOptions({
-    queryKey: ['upgrades', 'firmware', target, target === 'gateway' ? '' : sn],
+    queryKey: upgradeKeys.firmware(target, target === 'gateway' ? '' : sn),
     queryFn: async () => {
       const params = target === 'gateway' ? { target: 'gateway' } : { sn };
       const page = await http.get<Page<Firmware>>('/api/v1/firmware', { params });
@@ -110,7 +101,11 @@ export async function startUpgrades(
     const sn = encodeURIComponent(only);
     const path =
       target === 'gateway' ? `/api/v1/gateway/${sn}/upgrade` : `/api/v1/inverter/${sn}/upgrade`;
-    const u = await http.post<Upgrade>(path, {}, { params: { firmId }, handledCodes: START_CODES });
+    const u = await http.post<Upgrade>(
+      path,
+      {},
+      { params: { firmId }, handledCodes: COMMAND_REFUSALS },
+    );
     return {
       batchId: u.batchId,
       total: 1,
@@ -121,13 +116,13 @@ export async function startUpgrades(
   }
   const path = target === 'gateway' ? '/api/v1/batch/upgrade' : '/api/v1/inverter/batchUpgrade';
   const body = target === 'gateway' ? { ids: sns, firmId } : { sns, firmId };
-  return http.post<BatchStart>(path, body, { handledCodes: [4] });
+  return http.post<BatchStart>(path, body, { handledCodes: [ErrorCode.InvalidParameter] });
 }
 
 /** A batch's progress, polled every second while anything runs. */
 export const batchQuery = (batchId: string | null) =>
   queryOptions({
-    queryKey: ['upgrades', 'batch', batchId],
+    queryKey: upgradeKeys.batch(batchId),
     queryFn: () => http.get<BatchProgress>(`/api/v1/upgrade/batch/${batchId ?? ''}`),
     enabled: batchId !== null,
     refetchInterval: (query) => {
@@ -141,6 +136,14 @@ export function cancelUpgrade(sn: string): Promise<unknown> {
   return http.post(
     `/api/v1/inverter/${encodeURIComponent(sn)}/cutUpgrade`,
     {},
-    { handledCodes: [4, 600, 602, 606, 608] },
+    {
+      handledCodes: [
+        ErrorCode.InvalidParameter,
+        ErrorCode.InverterMissing,
+        ErrorCode.DeviceOffline,
+        ErrorCode.ConnectionFailed,
+        ErrorCode.CancelUnsupported,
+      ],
+    },
   );
 }

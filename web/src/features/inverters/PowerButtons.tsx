@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '@/shared/http';
-import { power, type CommandStatus } from './api';
-import { CommandProgress } from './CommandProgress';
+import type { Command } from '@/shared/commands/api';
+import { CommandProgress } from '@/shared/commands/CommandProgress';
+import { power } from './api';
 
 /**
  * On the inverter detail: a link to its parameter settings and power on/off with a
@@ -41,7 +42,7 @@ export function PowerButtons({
   const mayPower = keys.includes('inverter.power');
   const maySet = keys.includes('inverter.setting');
   if (!mayPower && !maySet) return null;
-  const finished = (c: CommandStatus) => {
+  const finished = (c: Command) => {
     if (c.status === 'succeeded') message.success(t('paramSettings.power.done'));
   };
 
@@ -91,5 +92,3 @@ export function PowerButtons({
     </Flex>
   );
 }
-
-export default PowerButtons;
