@@ -6,7 +6,7 @@ import type { StatusCounts } from '@/shared/devices/api';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
-export type { Series, SeriesRecord } from '@/shared/api/series';
+export type { Series } from '@/shared/api/series';
 
 /** An item of GET /api/v1/inverters (API_CONVENTIONS.md). */
 export interface InverterRow {

@@ -3,7 +3,7 @@ import { overviewKeys } from '@/shared/api/keys';
 import type { Series } from '@/shared/api/series';
 import { ErrorCode, http } from '@/shared/http';
 
-export type { Series, SeriesRecord } from '@/shared/api/series';
+export type { Series } from '@/shared/api/series';
 
 /** Live figures refresh this often (the flow diagram and today's figures). */
 export const LIVE_MS = 30_000;

@@ -6,7 +6,7 @@ import { ErrorCode, http, type Page } from '@/shared/http';
 import { int, oneOf, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
 
-export type { Charge, Dict, PlantDetail } from '@/shared/api/plants';
+export type { Charge, PlantDetail } from '@/shared/api/plants';
 export { plantDetailQuery } from '@/shared/api/plants';
 
 /** An item of GET /api/v1/plants. */

@@ -80,7 +80,6 @@ export function deviceKeys(root: string) {
     all: [root] as const,
     list: (params: Params) => [root, 'list', params] as const,
     counts: [root, 'counts'] as const,
-    one: (sn: string) => [root, 'one', sn] as const,
     realtime: (sn: string) => [root, 'one', sn, 'realtime'] as const,
     series: (sn: string, span: string, date: string) => [root, 'one', sn, span, date] as const,
   };
@@ -108,7 +107,6 @@ export const inverterKeys = {
 
 /** Events and messages come translated by the server: the language is part of their keys. */
 export const eventKeys = {
-  all: ['events'] as const,
   list: (lan: string, params: Params) => ['events', 'list', lan, params] as const,
   detail: (lan: string, id: number) => ['events', 'detail', lan, id] as const,
   plants: (name: string) => ['events', 'plants', name] as const,

@@ -5,7 +5,7 @@ import { ErrorCode, http, type Page } from '@/shared/http';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 import type { DeviceKind } from './kind';
 
-export type { Series, SeriesRecord } from '@/shared/api/series';
+export type { Series } from '@/shared/api/series';
 
 /** Status counts of a device list (SPEC section 4 statuses). */
 export interface StatusCounts {

@@ -70,8 +70,6 @@ export function useListParams<S extends Schema>(schema: S, limit = 10) {
   };
 }
 
-export type ListParams<S extends Schema> = ReturnType<typeof useListParams<S>>;
-
 /**
  * `useListParams` feeding a TanStack Query: `toOptions` turns the query into the list
  * request's options (a module-level query-options factory).

@@ -33,7 +33,7 @@ export function statusOf(code: number | null | undefined): StatusEntry {
 }
 
 /** Event severities: the warning and fault colours of the statuses; notices blue. */
-export const SEVERITY_COLORS = {
+const SEVERITY_COLORS = {
   info: '#3b82f6',
   warning: '#f59e0b',
   fault: '#ef4444',
