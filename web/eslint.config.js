@@ -1,10 +1,14 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const features = ['auth', 'account', 'home', 'system', 'plants'];
+// Every folder under src/features, so a new feature is covered the day it is added.
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'e2e/.tmp'] },
@@ -39,6 +43,23 @@ export default tseslint.config(
       ],
     },
   })),
+  // Shared code serves the features and the shell; it never reaches back into them.
+  {
+    files: ['src/shared/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/features', '@/features/*', '**/features/*', '@/app', '@/app/*'],
+              message: 'Shared code does not import features or the app shell.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['e2e/**/*.mjs', '*.js', '*.mjs'],
     extends: [js.configs.recommended],

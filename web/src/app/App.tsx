@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { useServerConfig } from '@/shared/config';
-import { setHttpUi } from '@/shared/http';
+import { ErrorCode, setHttpUi } from '@/shared/http';
 import { antdLocale, currentLanguage } from '@/shared/i18n';
 import { isSignedIn, setSignInNotice } from '@/shared/session';
 import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/theme';
@@ -21,7 +21,8 @@ function Bridges() {
 
   useEffect(() => {
     setHttpUi({
-      toast: (text, code) => (code === 4001 ? message.warning(text) : message.error(text)),
+      toast: (text, code) =>
+        code === ErrorCode.GatewayFirmwareCurrent ? message.warning(text) : message.error(text),
       networkError: () =>
         new Promise<boolean>((resolve) => {
           modal.confirm({

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { vi } from 'vitest';
 
 // jsdom lacks matchMedia (antd's responsive helpers use it)
 if (!window.matchMedia) {
@@ -17,3 +18,7 @@ if (!window.matchMedia) {
       }) as MediaQueryList,
   });
 }
+
+// Screens rendered with antd take seconds on a loaded two-core machine (the first render of a
+// file compiles antd's styles): 5 s, vitest's default, fails them for no fault of the code.
+vi.setConfig({ testTimeout: 30_000 });

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { signOut } from '@/shared/user';
 import { confirmMatches, formRule, newPassword, requiredRule } from '@/shared/validators';
 import { changePassword } from './api';
@@ -22,7 +22,7 @@ export function PasswordForm({ userId }: { userId: number }) {
     onSuccess: () => signOut('settings.passwordChanged'),
     onError: (e) => {
       if (!isApiError(e)) return;
-      const name = e.code === 111 ? 'newPassword' : 'oldPassword';
+      const name = e.code === ErrorCode.PasswordTooCommon ? 'newPassword' : 'oldPassword';
       form.setFields([{ name, errors: [e.message] }]);
     },
   });

@@ -1,4 +1,5 @@
-import { http } from '@/shared/http';
+import { userKeys } from '@/shared/api/keys';
+import { ErrorCode, http } from '@/shared/http';
 
 export interface Profile {
   nickname: string;
@@ -12,7 +13,13 @@ export const updateProfile = (id: number, body: Profile) => http.post(`/api/v1/u
 
 export const changePassword = (id: number, body: { oldPassword: string; newPassword: string }) =>
   // wrong current password, too many of them, a too common new one: shown on the form
-  http.post(`/api/v1/user/${id}/pwd`, body, { handledCodes: [108, 110, 111] });
+  http.post(`/api/v1/user/${id}/pwd`, body, {
+    handledCodes: [
+      ErrorCode.OldPasswordWrong,
+      ErrorCode.PasswordChangeLocked,
+      ErrorCode.PasswordTooCommon,
+    ],
+  });
 
 export function uploadAvatar(id: number, file: File): Promise<string> {
   const form = new FormData();
@@ -24,7 +31,7 @@ export interface Personalized {
   tempUnit: 'C' | 'F';
 }
 
-export const personalizedQueryKey = ['user', 'personalized'] as const;
+export const personalizedQueryKey = userKeys.personalized;
 export const getPersonalized = () => http.get<Personalized>('/api/v1/user/personalized');
 export const savePersonalized = (body: Personalized) =>
   http.post('/api/v1/user/personalized', body);
@@ -34,9 +41,19 @@ export interface NotifySettings {
   enabled: boolean;
   email: string | null;
 }
-export const notifyQueryKey = ['user', 'notify'] as const;
+export const notifyQueryKey = userKeys.notify;
 export const getNotify = () => http.get<NotifySettings>('/api/v1/user/notify/enable');
 export const sendNotifyCode = (email: string) =>
-  http.get('/api/v1/user/notify/code', { params: { email }, handledCodes: [4, 5, 6, 7] });
+  http.get('/api/v1/user/notify/code', {
+    params: { email },
+    handledCodes: [
+      ErrorCode.InvalidParameter,
+      ErrorCode.CodeWrong,
+      ErrorCode.CodeExpired,
+      ErrorCode.TooManyAttempts,
+    ],
+  });
 export const saveNotify = (body: { enabled: boolean; email: string; code?: string }) =>
-  http.post('/api/v1/user/notify', body, { handledCodes: [5, 6, 7] });
+  http.post('/api/v1/user/notify', body, {
+    handledCodes: [ErrorCode.CodeWrong, ErrorCode.CodeExpired, ErrorCode.TooManyAttempts],
+  });

@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { LogTable } from '@/shared/ui/LogTable';
+import { outcomeColor } from '@/shared/ui/status';
 import { describeAudit } from './describe';
 import {
   auditQuery,
-  DEFAULT_AUDIT_QUERY,
+  AUDIT_FILTERS,
   KNOWN_ACTIONS,
   outcome,
-  outcomeColor,
   targetPath,
   type AuditEntry,
 } from './api';
@@ -83,7 +83,7 @@ export default function AuditLogPage() {
     <LogTable
       title={t('audit.title')}
       testId="audit"
-      initialQuery={DEFAULT_AUDIT_QUERY}
+      filters={AUDIT_FILTERS}
       queryOptions={auditQuery}
       kindFilter={(query, update) => (
         <Select

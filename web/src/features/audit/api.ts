@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { auditKeys } from '@/shared/api/keys';
+import { http, type Page } from '@/shared/http';
+import { day, text, type ListQuery } from '@/shared/list/params';
 
 /** An entry of GET /api/v1/audit. */
 export interface AuditEntry {
@@ -19,32 +21,16 @@ export interface AuditEntry {
   createAt: string;
 }
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
-
-export interface AuditQuery {
-  page: number;
-  limit: number;
-  action: string;
-  target: string;
-  user: string;
-  sdate: string;
-  edate: string;
-}
-
-export const DEFAULT_AUDIT_QUERY: AuditQuery = {
-  page: 1,
-  limit: 10,
-  action: '',
-  target: '',
-  user: '',
-  sdate: '',
-  edate: '',
+/** The log's filters, kept in the URL. */
+export const AUDIT_FILTERS = {
+  action: text(),
+  target: text(),
+  user: text(),
+  sdate: day(),
+  edate: day(),
 };
+
+export type AuditQuery = ListQuery<typeof AUDIT_FILTERS>;
 
 /** Actions the portal records (an action not listed here still shows, by name). */
 export const KNOWN_ACTIONS = [
@@ -77,7 +63,7 @@ export function targetPath(e: Pick<AuditEntry, 'action' | 'target'>): string | n
 
 export const auditQuery = (q: AuditQuery) =>
   queryOptions({
-    queryKey: ['audit', q],
+    queryKey: auditKeys.list(q),
     queryFn: () => http.get<Page<AuditEntry>>('/api/v1/audit', { params: q }),
     placeholderData: keepPreviousData,
   });
@@ -85,17 +71,4 @@ export const auditQuery = (q: AuditQuery) =>
 /** The outcome to show: the command's status once it has one, else the entry's result. */
 export function outcome(e: Pick<AuditEntry, 'result' | 'commandStatus'>): string {
   return e.commandStatus ?? e.result;
-}
-
-export function outcomeColor(status: string): string {
-  switch (status) {
-    case 'succeeded':
-      return 'success';
-    case 'failed':
-    case 'timed_out':
-    case 'refused':
-      return 'error';
-    default:
-      return 'processing';
-  }
 }

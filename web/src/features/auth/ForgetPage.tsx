@@ -2,7 +2,7 @@ import { Button, Card, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
 import { account, confirmMatches, formRule, newPassword, requiredRule } from '@/shared/validators';
@@ -38,9 +38,10 @@ export default function ForgetPage() {
       void navigate('/resetSuccessful', { replace: true });
     } catch (e) {
       if (isApiError(e)) {
-        const field = { 105: 'account', 111: 'password' } as Partial<
-          Record<number, keyof ForgetForm>
-        >;
+        const field = {
+          [ErrorCode.NotRegistered]: 'account',
+          [ErrorCode.PasswordTooCommon]: 'password',
+        } as Partial<Record<number, keyof ForgetForm>>;
         fieldError(field[e.code] ?? 'code', e.message);
       }
     } finally {

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useServerConfig } from '@/shared/config';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { clearSignInNotice, peekSignInNotice } from '@/shared/session';
 import { THEME_META, useThemeKind } from '@/shared/theme';
 import { CodeButton } from '@/shared/ui/CodeButton';
@@ -50,8 +50,9 @@ export default function LoginPage() {
       void navigate(from && from !== '/login' ? from : '/', { replace: true });
     } catch (e) {
       if (!isApiError(e)) return;
-      if (e.code === 109) setLocked(true);
-      if (e.code === 5 || e.code === 6) form.setFields([{ name: 'code', errors: [e.message] }]);
+      if (e.code === ErrorCode.SignInLocked) setLocked(true);
+      if (e.code === ErrorCode.CodeWrong || e.code === ErrorCode.CodeExpired)
+        form.setFields([{ name: 'code', errors: [e.message] }]);
       else setError(e.message);
     } finally {
       setBusy(false);

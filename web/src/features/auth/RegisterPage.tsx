@@ -2,7 +2,7 @@ import { App, Button, Card, Checkbox, Flex, Form, Input, Typography } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
 import {
@@ -27,8 +27,9 @@ interface RegisterForm {
 
 /** The field a refused sign-up concerns. */
 const registerField = (code: number): keyof RegisterForm => {
-  if (code === 111) return 'password';
-  return [5, 6, 4].includes(code) ? 'code' : 'account';
+  if (code === ErrorCode.PasswordTooCommon) return 'password';
+  const onCode: number[] = [ErrorCode.CodeWrong, ErrorCode.CodeExpired, ErrorCode.InvalidParameter];
+  return onCode.includes(code) ? 'code' : 'account';
 };
 
 export default function RegisterPage() {

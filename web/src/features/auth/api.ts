@@ -1,5 +1,5 @@
 import { JSEncrypt } from 'jsencrypt';
-import { http } from '@/shared/http';
+import { ErrorCode, http } from '@/shared/http';
 import { tokenStore, type Tokens } from '@/shared/session';
 
 /** `login`: the code that gets the owner past a locked sign-in (109). */
@@ -36,7 +36,17 @@ export async function signIn(username: string, password: string, code?: string):
     },
     // wrong account/password, disabled, too many attempts, locked (109) and a wrong or
     // expired sign-in code: shown on the form
-    { handledCodes: [1, 5, 6, 7, 101, 102, 109] },
+    {
+      handledCodes: [
+        ErrorCode.Timeout,
+        ErrorCode.CodeWrong,
+        ErrorCode.CodeExpired,
+        ErrorCode.TooManyAttempts,
+        ErrorCode.AccountDisabled,
+        ErrorCode.WrongCredentials,
+        ErrorCode.SignInLocked,
+      ],
+    },
   );
   tokenStore.set(tokens);
   return tokens;
@@ -45,7 +55,7 @@ export async function signIn(username: string, password: string, code?: string):
 export function checkAccount(account: string, type: CodePurpose): Promise<unknown> {
   return http.get('/anonymous/checkAccount', {
     params: { account: account.trim(), type },
-    handledCodes: [103, 105, 400],
+    handledCodes: [ErrorCode.AlreadyRegistered, ErrorCode.NotRegistered],
   });
 }
 
@@ -53,14 +63,14 @@ export function getCode(account: string, type: CodePurpose): Promise<unknown> {
   return http.get('/anonymous/getCode', {
     params: { account: account.trim(), type },
     // asked again within 60 s: 4 in the contract, 7 (too many attempts) as the server answers
-    handledCodes: [4, 7],
+    handledCodes: [ErrorCode.InvalidParameter, ErrorCode.TooManyAttempts],
   });
 }
 
 export function checkCode(account: string, type: CodePurpose, code: string): Promise<unknown> {
   return http.get('/anonymous/checkCode', {
     params: { account: account.trim(), type, code: code.trim() },
-    handledCodes: [5, 6],
+    handledCodes: [ErrorCode.CodeWrong, ErrorCode.CodeExpired],
   });
 }
 
@@ -72,7 +82,15 @@ export interface SignUp {
 }
 
 export function signUp(body: SignUp): Promise<unknown> {
-  return http.post('/anonymous/signup', body, { handledCodes: [4, 5, 6, 103, 111] });
+  return http.post('/anonymous/signup', body, {
+    handledCodes: [
+      ErrorCode.InvalidParameter,
+      ErrorCode.CodeWrong,
+      ErrorCode.CodeExpired,
+      ErrorCode.AlreadyRegistered,
+      ErrorCode.PasswordTooCommon,
+    ],
+  });
 }
 
 export function resetPassword(body: {
@@ -80,5 +98,12 @@ export function resetPassword(body: {
   password: string;
   code: string;
 }): Promise<unknown> {
-  return http.post('/anonymous/resetPwd', body, { handledCodes: [5, 6, 105, 111] });
+  return http.post('/anonymous/resetPwd', body, {
+    handledCodes: [
+      ErrorCode.CodeWrong,
+      ErrorCode.CodeExpired,
+      ErrorCode.NotRegistered,
+      ErrorCode.PasswordTooCommon,
+    ],
+  });
 }

@@ -1,6 +1,6 @@
 import { App, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { checkAccount, getCode } from './api';
 
 /**
@@ -23,7 +23,9 @@ export function useSendCode<T extends { account: string; code: string }>(
       return true;
     } catch (e) {
       if (isApiError(e)) {
-        const field = [4, 7].includes(e.code) ? 'code' : 'account';
+        const onCode =
+          e.code === ErrorCode.InvalidParameter || e.code === ErrorCode.TooManyAttempts;
+        const field = onCode ? 'code' : 'account';
         form.setFields([{ name: field as never, errors: [e.message] }]);
       }
       return false;

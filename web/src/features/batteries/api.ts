@@ -1,19 +1,19 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { batteryKeys } from '@/shared/api/keys';
+import { ErrorCode, http } from '@/shared/http';
 import {
-  deviceKeys,
   deviceListQueries,
   deviceSeriesQuery,
   type DeviceRowBase,
   type NumText,
-} from '@/features/devices/api';
-import type { DeviceKind } from '@/features/devices/kind';
+} from '@/shared/devices/api';
+import type { DeviceKind } from '@/shared/devices/kind';
 
 export const BATTERY: DeviceKind = {
   ns: 'batteries',
   testId: 'battery',
   route: '/device/battery',
-  queryRoot: 'batteries',
+  keys: batteryKeys,
   listUrl: '/api/v1/batteries',
   countsUrl: '/api/v1/batteries/count',
   deviceUrl: '/api/v1/battery',
@@ -120,22 +120,23 @@ export interface BatteryRealtime {
   timezone?: string;
 }
 
-export const batteryKeys = deviceKeys(BATTERY);
 export const batteryQueries = deviceListQueries<BatteryRow>(BATTERY);
 
 const enc = encodeURIComponent;
 
 export const batteryInfoQuery = (sn: string) =>
   queryOptions({
-    queryKey: [...batteryKeys.one(sn), 'info'],
+    queryKey: batteryKeys.info(sn),
     queryFn: () =>
-      http.get<BatteryInfo>(`/api/v1/battery/${enc(sn)}/info`, { handledCodes: [600] }),
+      http.get<BatteryInfo>(`/api/v1/battery/${enc(sn)}/info`, {
+        handledCodes: [ErrorCode.InverterMissing],
+      }),
     retry: false,
   });
 
 export const batteryRealtimeQuery = (sn: string) =>
   queryOptions({
-    queryKey: [...batteryKeys.one(sn), 'realtime'],
+    queryKey: batteryKeys.realtime(sn),
     queryFn: () =>
       http.get<BatteryRealtime>(`/api/v1/battery/${enc(sn)}/realtime`, { silent: true }),
     refetchInterval: 60_000,
@@ -146,7 +147,7 @@ export const batteryDayQuery = (sn: string, date: string) =>
 
 export const batterySlavesQuery = (sn: string) =>
   queryOptions({
-    queryKey: [...batteryKeys.one(sn), 'slaves'],
+    queryKey: batteryKeys.slaves(sn),
     queryFn: () =>
       http.get<{ total: number; infos: Pack[] }>(`/api/v1/batteries/${enc(sn)}/slave`, {
         silent: true,

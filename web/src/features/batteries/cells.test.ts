@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pack } from './api';
-import { formatTemp, toUserTemp } from '@/features/devices/temp';
+import { formatTemp, toUserTemp } from '@/shared/devices/temp';
 import { cellSpreadMv, cellTiles } from './cells';
 
 const pack = (no: number, max: string | null, min: string | null): Pack => ({

@@ -1,4 +1,4 @@
-import { num } from '@/features/devices/temp';
+import { num } from '@/shared/devices/temp';
 import type { BatteryRealtime } from './api';
 
 /** One tile of the cell-voltage grid: a single cell, or a pack's highest / lowest cell. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Series } from '@/features/devices/api';
+import type { Series } from '@/shared/devices/api';
 import { dayChartOption } from './chart';
 
 const series = (label: string, unit: string, values: [string, string][]): Series => ({

@@ -4,8 +4,8 @@ import {
   SERIES_COLORS,
   type ChartOption,
 } from '@/shared/charts';
-import type { Series } from '@/features/devices/api';
-import { toUserTemp, type TempUnit } from '@/features/devices/temp';
+import type { Series } from '@/shared/devices/api';
+import { toUserTemp, type TempUnit } from '@/shared/devices/temp';
 
 /** The palette colour of a battery series (one meaning per colour, docs/overview.md). */
 const COLORS: Record<string, string> = {

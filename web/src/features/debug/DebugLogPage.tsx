@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { LogTable } from '@/shared/ui/LogTable';
-import { DEFAULT_LOG_QUERY, debugLogQuery, type DebugEntry, type DebugLogQuery } from './api';
-import { statusColor } from './status';
+import { DEBUG_LOG_FILTERS, debugLogQuery, type DebugEntry, type DebugLogQuery } from './api';
+import { outcomeColor } from '@/shared/ui/status';
 import { FrameView } from './FrameView';
 
 const text = (v: string | null | undefined) => (v && v.trim() ? v : MISSING);
@@ -47,7 +47,7 @@ export default function DebugLogPage() {
     {
       key: 'status',
       title: t('debug.log.status'),
-      render: (_, r) => <Tag color={statusColor(r.status)}>{t(`debug.status.${r.status}`)}</Tag>,
+      render: (_, r) => <Tag color={outcomeColor(r.status)}>{t(`debug.status.${r.status}`)}</Tag>,
     },
     { key: 'message', title: t('debug.log.message'), render: (_, r) => text(r.message) },
   ];
@@ -56,7 +56,7 @@ export default function DebugLogPage() {
     <LogTable
       title={t('debug.log.title')}
       testId="debug-log"
-      initialQuery={DEFAULT_LOG_QUERY}
+      filters={DEBUG_LOG_FILTERS}
       queryOptions={debugLogQuery}
       kindFilter={(query, update) => (
         <Segmented<DebugLogQuery['targetKind']>

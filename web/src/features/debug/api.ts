@@ -1,5 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { debugKeys } from '@/shared/api/keys';
+import { isOpen } from '@/shared/commands/api';
+import { COMMAND_REFUSALS, http, type Page } from '@/shared/http';
+import { day, oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** One exchange of the debug log (POST .../debug, GET /api/v1/debug/reply, the log list). */
 export interface DebugEntry {
@@ -22,21 +25,7 @@ export interface DebugEntry {
   replyAt: string | null;
 }
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
-
 export type TargetKind = DebugEntry['targetKind'];
-
-/** The refusals a send may answer with; the screen shows them next to the frame. */
-export const SEND_CODES = [2, 4, 305, 600, 602, 603, 604, 606];
-
-export function isOpen(status: string): boolean {
-  return status === 'sent' || status === 'acknowledged';
-}
 
 /** Sends a raw RTU frame (hex, CRC included) to an inverter or a gateway. */
 export function sendFrame(kind: TargetKind, sn: string, code: string): Promise<DebugEntry> {
@@ -44,14 +33,15 @@ export function sendFrame(kind: TargetKind, sn: string, code: string): Promise<D
   return http.post<DebugEntry>(
     `/api/v1/${path}/${encodeURIComponent(sn.trim())}/debug`,
     { code },
-    { handledCodes: SEND_CODES },
+    // refusals are shown next to the frame
+    { handledCodes: COMMAND_REFUSALS },
   );
 }
 
 /** The exchange of a command, polled until the device answered or the command ended. */
 export const debugReplyQuery = (commandId: number | null) =>
   queryOptions({
-    queryKey: ['debug', 'reply', commandId],
+    queryKey: debugKeys.reply(commandId),
     queryFn: () =>
       http.get<DebugEntry | null>('/api/v1/debug/reply', { params: { id: commandId } }),
     enabled: commandId !== null,
@@ -61,27 +51,17 @@ export const debugReplyQuery = (commandId: number | null) =>
     },
   });
 
-export interface DebugLogQuery {
-  page: number;
-  limit: number;
-  sn: string;
-  user: string;
+/** The log's filters, kept in the URL. */
+export const DEBUG_LOG_FILTERS = {
+  sn: text(),
+  user: text(),
   /** '' any */
-  targetKind: '' | TargetKind;
-  /** YYYY-MM-DD or '' */
-  sdate: string;
-  edate: string;
-}
-
-export const DEFAULT_LOG_QUERY: DebugLogQuery = {
-  page: 1,
-  limit: 10,
-  sn: '',
-  user: '',
-  targetKind: '',
-  sdate: '',
-  edate: '',
+  targetKind: oneOf(['', 'inverter', 'gateway'] as const, ''),
+  sdate: day(),
+  edate: day(),
 };
+
+export type DebugLogQuery = ListQuery<typeof DEBUG_LOG_FILTERS>;
 
 /** The filters as query parameters, empty ones left out. */
 export function logParams(q: DebugLogQuery): Record<string, string | number> {
@@ -96,7 +76,7 @@ export function logParams(q: DebugLogQuery): Record<string, string | number> {
 
 export const debugLogQuery = (q: DebugLogQuery) =>
   queryOptions({
-    queryKey: ['debug', 'log', q],
+    queryKey: debugKeys.log(logParams(q)),
     queryFn: () => http.get<Page<DebugEntry>>('/api/v1/logger/debug', { params: logParams(q) }),
     placeholderData: (previous) => previous,
     // replies of recent exchanges arrive while the screen is open

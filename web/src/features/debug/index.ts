@@ -2,4 +2,3 @@ import { lazy } from 'react';
 
 export const DebugToolboxPage = lazy(() => import('./DebugToolboxPage'));
 export const DebugLogPage = lazy(() => import('./DebugLogPage'));
-export { DebugButton } from './DebugButton';

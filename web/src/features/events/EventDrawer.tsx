@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { eventDetailQuery, type EventDevice, type EventItem } from './api';
 import { DeviceLink } from './cells';
-import { severityColor } from './severity';
+import { eventStatusBadge, severityColor } from '@/shared/ui/status';
 import { formatPlantTime } from '@/shared/format/time';
 
 const text = (v: string | null | undefined) => (v && v.trim() ? v : MISSING);
@@ -109,7 +109,7 @@ export function EventDrawer({ event, onClose }: { event: EventItem; onClose: () 
                     title: t('events.column.status'),
                     render: (_, d) => (
                       <Badge
-                        status={d.status === 'open' ? 'processing' : 'default'}
+                        status={eventStatusBadge(d.status)}
                         text={t(`events.status.${d.status}`)}
                       />
                     ),

@@ -4,8 +4,10 @@ import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import '@/shared/i18n';
+import { defaults } from '@/shared/list/params';
 import {
-  DEFAULT_FILTER,
+  EVENT_FILTERS,
+  EVENT_PAGE_SIZE,
   eventDetailQuery,
   eventListQuery,
   messageCountQuery,
@@ -125,14 +127,19 @@ function show(ui: React.ReactNode, c: QueryClient) {
 describe('EventListPage', () => {
   function seeded() {
     const c = client();
-    c.setQueryData(eventListQuery(DEFAULT_FILTER).queryKey, {
+    c.setQueryData(eventListQuery(defaults(EVENT_FILTERS, EVENT_PAGE_SIZE)).queryKey, {
       nextToken: null,
       record: [outage, notice],
       total: 2,
       pageSize: 20,
       pageNumber: 1,
     });
-    c.setQueryData(plantOptionsQuery('').queryKey, { infos: [] });
+    c.setQueryData(plantOptionsQuery('').queryKey, {
+      infos: [],
+      total: 0,
+      pageSize: 100,
+      pageNumber: 1,
+    });
     c.setQueryData(eventDetailQuery(outage.id).queryKey, outage);
     return c;
   }

@@ -19,17 +19,21 @@ import {
   Typography,
   type TableProps,
 } from 'antd';
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlantTime } from '@/shared/devices/PlantTime';
 import { rangePresets } from '@/shared/format/dateRanges';
 import { MISSING } from '@/shared/format/number';
+import { useDraft } from '@/shared/hooks/useDraft';
 import { isApiError } from '@/shared/http';
+import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
 import {
-  DEFAULT_FILTER,
   DEVICE_TYPES,
   downloadEvents,
+  EVENT_FILTERS,
+  EVENT_PAGE_SIZE,
   eventListQuery,
   plantOptionsQuery,
   type EventFilter,
@@ -38,8 +42,8 @@ import {
 import { DeviceLink } from './cells';
 import { DynamicDialog } from './DynamicDialog';
 import { EventDrawer } from './EventDrawer';
-import { SEVERITIES, severityColor } from './severity';
-import { PlantTime } from '@/features/devices/PlantTime';
+import { eventStatusBadge, severityColor } from '@/shared/ui/status';
+import { SEVERITIES } from './severity';
 
 /**
  * device/event: events of the caller's plants with filters, a detail drawer and downloads. One
@@ -50,25 +54,24 @@ export default function EventListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const mayExport = useCan('event.export');
-  const [filter, setFilter] = useState<EventFilter>(DEFAULT_FILTER);
-  const [sn, setSn] = useState('');
+  const {
+    query: filter,
+    list,
+    update,
+    setPage,
+    filtered,
+  } = useListQuery(EVENT_FILTERS, eventListQuery, { limit: EVENT_PAGE_SIZE });
+  const [sn, setSn] = useDraft(filter.sn);
   const [plantSearch, setPlantSearch] = useState('');
   const [open, setOpen] = useState<EventItem | null>(null);
   const [dynamic, setDynamic] = useState(false);
   const [downloading, setDownloading] = useState(false);
-  const list = useQuery(eventListQuery(filter));
   // Phones get one stacked column instead of nine side by side.
   const narrow = !Grid.useBreakpoint().md;
   const w = (px: number) => (narrow ? '100%' : px);
   const plants = useQuery(plantOptionsQuery(plantSearch));
-  const update = (patch: Partial<EventFilter>) => setFilter((f) => ({ ...f, page: 1, ...patch }));
-  const filtered =
-    filter.plantId !== null ||
-    filter.sn !== '' ||
-    filter.deviceType !== '' ||
-    filter.severity !== '' ||
-    filter.status !== '' ||
-    filter.range !== null;
+  const range: [Dayjs, Dayjs] | null =
+    filter.sdate && filter.edate ? [dayjs(filter.sdate), dayjs(filter.edate)] : null;
 
   const download = (kind: 'inverter' | 'battery') => {
     setDownloading(true);
@@ -161,7 +164,7 @@ export default function EventListPage() {
       width: 130,
       render: (_, e) => (
         <Badge
-          status={e.status === 'open' ? 'processing' : 'default'}
+          status={eventStatusBadge(e.status)}
           text={
             e.status === 'open' && (e.deviceCount ?? 1) > 1
               ? t('events.status.openOf', { open: e.openCount, total: e.deviceCount })
@@ -193,7 +196,7 @@ export default function EventListPage() {
               data-severity={e.severity}
             />
             <Badge
-              status={e.status === 'open' ? 'processing' : 'default'}
+              status={eventStatusBadge(e.status)}
               text={
                 e.status === 'open' && (e.deviceCount ?? 1) > 1
                   ? t('events.status.openOf', { open: e.openCount, total: e.deviceCount })
@@ -283,7 +286,7 @@ export default function EventListPage() {
           style={{ width: w(200) }}
           data-testid="event-sn"
         />
-        <Select<string>
+        <Select<EventFilter['deviceType']>
           aria-label={t('events.column.deviceType')}
           value={filter.deviceType}
           onChange={(deviceType) => update({ deviceType })}
@@ -320,9 +323,12 @@ export default function EventListPage() {
         <DatePicker.RangePicker
           aria-label={t('events.filter.range')}
           presets={rangePresets(t)}
-          value={filter.range}
+          value={range}
           onChange={(v) =>
-            update({ range: v && v[0] && v[1] ? ([v[0], v[1]] as [Dayjs, Dayjs]) : null })
+            update({
+              sdate: v?.[0]?.format('YYYY-MM-DD') ?? '',
+              edate: v?.[1]?.format('YYYY-MM-DD') ?? '',
+            })
           }
           style={narrow ? { width: '100%' } : undefined}
           data-testid="event-range"
@@ -356,9 +362,7 @@ export default function EventListPage() {
             pageSizeOptions: [10, 20, 50, 100],
             showTotal: (total) => t('events.total', { total }),
           }}
-          onChange={(p) =>
-            setFilter((f) => ({ ...f, page: p.current ?? 1, limit: p.pageSize ?? f.limit }))
-          }
+          onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
         />
       )}
       {open && <EventDrawer event={open} onClose={() => setOpen(null)} />}

@@ -4,6 +4,7 @@ import { Badge, Button, Empty, Flex, List, Popover, Spin, Tag, Typography } from
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { messageKeys } from '@/shared/api/keys';
 import { useCan } from '@/shared/permissions';
 import {
   messageCountQuery,
@@ -12,7 +13,7 @@ import {
   readMessage,
   type MessageItem,
 } from './api';
-import { severityColor } from './severity';
+import { severityColor } from '@/shared/ui/status';
 
 /**
  * The top bar's bell. Its count is what needs attention: warnings and faults on the user's
@@ -27,7 +28,7 @@ export function MessageBell() {
   const [open, setOpen] = useState(false);
   const count = useQuery(messageCountQuery);
   const list = useQuery({ ...messageListQuery(), enabled: open });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['messages'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: messageKeys.all });
   const readOne = useMutation({ mutationFn: readMessage, onSuccess: refresh });
   const readAll = useMutation({ mutationFn: readAllMessages, onSuccess: refresh });
 

@@ -1,8 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { http } from '@/shared/http';
-import { currentLanguage } from '@/shared/i18n';
+import { eventKeys, messageKeys } from '@/shared/api/keys';
+import type { PlantOption } from '@/shared/api/plants';
+import { http, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
+import { currentLanguage } from '@/shared/i18n';
+import { day, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 
 export type Severity = 'info' | 'warning' | 'fault';
 
@@ -58,29 +61,23 @@ export interface EventPage {
   pageNumber: number;
 }
 
-export interface EventFilter {
-  page: number;
-  limit: number;
-  plantId: number | null;
-  sn: string;
-  deviceType: string;
-  severity: '' | Severity;
-  status: '' | 'open' | 'closed';
-  range: [Dayjs, Dayjs] | null;
-}
+export const DEVICE_TYPES = ['inverter', 'battery', 'meter', 'weather_station'] as const;
 
-export const DEFAULT_FILTER: EventFilter = {
-  page: 1,
-  limit: 20,
-  plantId: null,
-  sn: '',
-  deviceType: '',
-  severity: '',
-  status: '',
-  range: null,
+/** The list's filters, kept in the URL; `sdate`, `edate` a day range (both or neither). */
+export const EVENT_FILTERS = {
+  plantId: optionalId(),
+  sn: text(),
+  deviceType: oneOf(['', ...DEVICE_TYPES] as const, ''),
+  severity: oneOf(['', 'info', 'warning', 'fault'] as const, ''),
+  status: oneOf(['', 'open', 'closed'] as const, ''),
+  sdate: day(),
+  edate: day(),
 };
 
-export const DEVICE_TYPES = ['inverter', 'battery', 'meter', 'weather_station'] as const;
+/** Events come 20 to a page. */
+export const EVENT_PAGE_SIZE = 20;
+
+export type EventFilter = ListQuery<typeof EVENT_FILTERS>;
 
 /** The filters as query parameters; "any" is left out. */
 export function eventParams(f: EventFilter): Record<string, string | number> {
@@ -90,9 +87,9 @@ export function eventParams(f: EventFilter): Record<string, string | number> {
   if (f.deviceType) params.deviceType = f.deviceType;
   if (f.severity) params.severity = f.severity;
   if (f.status) params.status = f.status;
-  if (f.range) {
-    params.sdate = f.range[0].format('YYYY-MM-DD');
-    params.edate = f.range[1].format('YYYY-MM-DD');
+  if (f.sdate && f.edate) {
+    params.sdate = f.sdate;
+    params.edate = f.edate;
   }
   return params;
 }
@@ -100,7 +97,7 @@ export function eventParams(f: EventFilter): Record<string, string | number> {
 export const eventListQuery = (f: EventFilter) =>
   queryOptions({
     // the language is part of the key: meaning and solution come translated by the server
-    queryKey: ['events', 'list', currentLanguage(), eventParams(f)],
+    queryKey: eventKeys.list(currentLanguage(), eventParams(f)),
     queryFn: () => http.get<EventPage>('/api/v1/events', { params: eventParams(f) }),
     placeholderData: (previous) => previous,
     // events open and close while the screen stays open (it is kept alive in the menu)
@@ -109,21 +106,16 @@ export const eventListQuery = (f: EventFilter) =>
 
 export const eventDetailQuery = (id: number) =>
   queryOptions({
-    queryKey: ['events', 'detail', currentLanguage(), id],
+    queryKey: eventKeys.detail(currentLanguage(), id),
     queryFn: () => http.get<EventItem>(`/api/v1/event/detail/${id}`),
   });
-
-interface PlantOption {
-  id: number;
-  name: string;
-}
 
 /** Plants for the plant filter (the first 100 matching the typed name). */
 export const plantOptionsQuery = (name: string) =>
   queryOptions({
-    queryKey: ['events', 'plants', name],
+    queryKey: eventKeys.plants(name),
     queryFn: () =>
-      http.get<{ infos: PlantOption[] }>('/api/v1/plants', {
+      http.get<Page<PlantOption>>('/api/v1/plants', {
         params: { page: 1, limit: 100, name },
       }),
     staleTime: 60_000,
@@ -174,14 +166,14 @@ export interface MessageItem {
 }
 
 export const messageCountQuery = queryOptions({
-  queryKey: ['messages', 'count'],
+  queryKey: messageKeys.count,
   queryFn: () => http.get<number>('/api/v1/message/count', { silent: true }),
   refetchInterval: 60_000,
 });
 
 export const messageListQuery = () =>
   queryOptions({
-    queryKey: ['messages', 'list', currentLanguage()],
+    queryKey: messageKeys.list(currentLanguage()),
     queryFn: () =>
       http.get<{ total: number; infos: MessageItem[] }>('/api/v1/messages', {
         params: { pageSize: 10, pageNumber: 1, status: -1 },

@@ -16,8 +16,8 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
-import { isApiError } from '@/shared/http';
-import { UpgradeButton } from '@/features/upgrades';
+import { ErrorCode, isApiError } from '@/shared/http';
+import { UpgradeButton } from '@/shared/upgrades';
 import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
 import { GatewayKey } from './GatewayKey';
@@ -48,7 +48,7 @@ export default function GatewayDetailPage() {
   );
 
   if (detail.isError) {
-    const missing = isApiError(detail.error, 305);
+    const missing = isApiError(detail.error, ErrorCode.GatewayMissing);
     return (
       <Result
         status={missing ? '404' : 'warning'}

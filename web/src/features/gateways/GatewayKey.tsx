@@ -4,6 +4,7 @@ import { Alert, App, Button, Flex, Popconfirm, Tooltip, Typography } from 'antd'
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { gatewayKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
 import { rotateGatewayKey, type GatewayDetail } from './api';
 
@@ -29,7 +30,7 @@ export function GatewayKey({ gateway }: { gateway: GatewayDetail }) {
         if (r.status === 'succeeded') message.success(t('gatewayKey.rotated'));
         else message.warning(t('gatewayKey.pending'));
         setShown(true);
-        return queryClient.invalidateQueries({ queryKey: ['gateways', 'detail'] });
+        return queryClient.invalidateQueries({ queryKey: gatewayKeys.details });
       })
       .catch((e: unknown) => setError(isApiError(e) ? e.message : t('gatewayKey.failed')))
       .finally(() => setBusy(false));

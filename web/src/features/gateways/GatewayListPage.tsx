@@ -19,17 +19,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
+import { useDraft } from '@/shared/hooks/useDraft';
 import { isApiError } from '@/shared/http';
+import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
+import { UpgradeButton } from '@/shared/upgrades';
 import {
-  DEFAULT_QUERY,
   downloadGateways,
+  GATEWAY_FILTERS,
   gatewayCountQuery,
   gatewayListQuery,
-  type GatewayQuery,
   type GatewayRow,
 } from './api';
-import { UpgradeButton } from '@/features/upgrades';
 import { BatchRestartButton } from './actions/BatchRestartButton';
 import { LastMessage } from './LastMessage';
 import { SignalBars } from './SignalBars';
@@ -42,15 +43,14 @@ export default function GatewayListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const mayExport = useCan('gateway.export');
-  const [query, setQuery] = useState<GatewayQuery>(DEFAULT_QUERY);
-  const [sn, setSn] = useState('');
-  const [protocol, setProtocol] = useState('');
+  const { query, list, update, setPage, filtered } = useListQuery(
+    GATEWAY_FILTERS,
+    gatewayListQuery,
+  );
+  const [sn, setSn] = useDraft(query.sn);
+  const [protocol, setProtocol] = useDraft(query.protocol);
   const [downloading, setDownloading] = useState(false);
-  const list = useQuery(gatewayListQuery(query));
   const counts = useQuery(gatewayCountQuery);
-  const update = (patch: Partial<GatewayQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
-  const filtered =
-    query.sn !== '' || query.protocol !== '' || query.status !== -1 || query.uploadCycle !== -1;
 
   const download = () => {
     setDownloading(true);
@@ -228,9 +228,7 @@ export default function GatewayListPage() {
             pageSizeOptions: [10, 20, 50, 100],
             showTotal: (total) => t('gateways.total', { total }),
           }}
-          onChange={(p) =>
-            setQuery((q) => ({ ...q, page: p.current ?? 1, limit: p.pageSize ?? q.limit }))
-          }
+          onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
         />
       )}
     </Card>

@@ -1,68 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import type { GatewayDetail, GatewayRow } from '@/shared/api/gateways';
+import { gatewayKeys } from '@/shared/api/keys';
+import { ErrorCode, http, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
+import { int, text, type ListQuery } from '@/shared/list/params';
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
-
-/** An item of GET /api/v1/gateways (docs/api-conventions.md plus plant and customer). */
-export interface GatewayRow {
-  id: number;
-  sn: string;
-  /** Always null in the list: the registration key is a secret (see GatewayDetail). */
-  key: string | null;
-  alias: string;
-  status: number;
-  commType: string;
-  commTypeName: string;
-  signal: number | null;
-  softVer: string;
-  hardVer: string;
-  updateAt: string;
-  protocolType: string;
-  proto: string;
-  model: string;
-  /** The time of the gateway's newest message, UTC `YYYY-MM-DD HH:mm:ss`. */
-  lldt: string | null;
-  /** The same as an ISO time (`YYYY-MM-DDTHH:mm:ssZ`). */
-  lastMessageAt?: string | null;
-  uploadCycle: number;
-  devName: string;
-  online: boolean;
-  plantId: number | null;
-  plantName: string | null;
-  plant: { id: number; name: string | null } | null;
-  customerId: number | null;
-  customerName: string | null;
-  createAt: string;
-}
-
-/** A device behind a gateway (GET /api/v1/gateway/{id}). */
-export interface GatewayDevice {
-  id: number;
-  sn: string;
-  family: 'inverter' | 'battery' | 'meter' | 'weather_station' | string;
-  type: number;
-  alias: string;
-  model: string;
-  status: number;
-  online: boolean;
-  parentSn: string | null;
-  lastSeen: string | null;
-}
-
-export interface GatewayDetail extends GatewayRow {
-  devices: GatewayDevice[];
-  /** Whether the caller may read and rotate the key; only then do `key`, `keyPending` and
-   * `keyChangedAt` come. */
-  keyEditable: boolean;
-  keyPending?: boolean;
-  keyChangedAt?: string | null;
-}
+export type { GatewayDetail, GatewayDevice, GatewayRow } from '@/shared/api/gateways';
 
 /** The answer of a key rotation: `pending` while the gateway has not confirmed it. */
 export interface RotatedKey {
@@ -76,7 +19,7 @@ export function rotateGatewayKey(sn: string): Promise<RotatedKey> {
   return http.post<RotatedKey>(
     `/api/v1/gateway/${encodeURIComponent(sn)}/key/rotate`,
     {},
-    { handledCodes: [602, 606, 609] },
+    { handledCodes: [ErrorCode.DeviceOffline, ErrorCode.ConnectionFailed, ErrorCode.KeyNotTaken] },
   );
 }
 
@@ -86,29 +29,21 @@ export interface GatewayCounts {
   offline: number;
 }
 
-export interface GatewayQuery {
-  page: number;
-  limit: number;
+/** The list's filters, kept in the URL. */
+export const GATEWAY_FILTERS = {
   /** -1 any, 1 online, 0 offline. */
-  status: number;
+  status: int(-1),
   /** Seconds; -1 any. */
-  uploadCycle: number;
+  uploadCycle: int(-1),
   /** Protocol config name; '' any. */
-  protocol: string;
-  sn: string;
-}
+  protocol: text(),
+  sn: text(),
+};
+
+export type GatewayQuery = ListQuery<typeof GATEWAY_FILTERS>;
 
 /** How often open gateway screens read again. */
 const REFRESH_MS = 5_000;
-
-export const DEFAULT_QUERY: GatewayQuery = {
-  page: 1,
-  limit: 10,
-  status: -1,
-  uploadCycle: -1,
-  protocol: '',
-  sn: '',
-};
 
 /** The list filters as query parameters (empty ones left out, "any" as -1). */
 export function gatewayParams(q: GatewayQuery): Record<string, string | number> {
@@ -125,7 +60,7 @@ export function gatewayParams(q: GatewayQuery): Record<string, string | number> 
 
 export const gatewayListQuery = (q: GatewayQuery) =>
   queryOptions({
-    queryKey: ['gateways', 'list', q],
+    queryKey: gatewayKeys.list(gatewayParams(q)),
     queryFn: () => http.get<Page<GatewayRow>>('/api/v1/gateways', { params: gatewayParams(q) }),
     placeholderData: (previous) => previous,
     // online state, signal and last message change while the screen stays open; a gateway
@@ -134,17 +69,17 @@ export const gatewayListQuery = (q: GatewayQuery) =>
   });
 
 export const gatewayCountQuery = queryOptions({
-  queryKey: ['gateways', 'count'],
+  queryKey: gatewayKeys.counts,
   queryFn: () => http.get<GatewayCounts>('/api/v1/gateways/count'),
   refetchInterval: REFRESH_MS,
 });
 
 export const gatewayDetailQuery = (id: string) =>
   queryOptions({
-    queryKey: ['gateways', 'detail', id],
+    queryKey: gatewayKeys.detail(id),
     queryFn: () =>
       http.get<GatewayDetail>(`/api/v1/gateway/${encodeURIComponent(id)}`, {
-        handledCodes: [305],
+        handledCodes: [ErrorCode.GatewayMissing],
       }),
     retry: false,
     refetchInterval: REFRESH_MS,

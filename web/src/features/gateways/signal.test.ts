@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayParams, DEFAULT_QUERY } from './api';
+import { defaults } from '@/shared/list/params';
+import { GATEWAY_FILTERS, gatewayParams } from './api';
 import { deviceLink, signalBars, signalUnit } from './signal';
 
 describe('signalBars', () => {
@@ -33,14 +34,16 @@ describe('deviceLink', () => {
 
 describe('gatewayParams', () => {
   it('sends "any" as -1 and leaves an empty SN out', () => {
-    expect(gatewayParams(DEFAULT_QUERY)).toEqual({
+    expect(gatewayParams(defaults(GATEWAY_FILTERS, 10))).toEqual({
       page: 1,
       limit: 10,
       status: -1,
       uploadCycle: -1,
       protocol: -1,
     });
-    expect(gatewayParams({ ...DEFAULT_QUERY, sn: ' gw1 ', protocol: 'deye' })).toMatchObject({
+    expect(
+      gatewayParams({ ...defaults(GATEWAY_FILTERS, 10), sn: ' gw1 ', protocol: 'deye' }),
+    ).toMatchObject({
       sn: 'gw1',
       protocol: 'deye',
     });

@@ -4,15 +4,16 @@ import { App, Button, Descriptions, Flex, Form, Input, Modal, Typography } from 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { PlantTime } from '@/features/devices/PlantTime';
+import { PlantTime } from '@/shared/devices/PlantTime';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatEnergy, formatPower } from '@/shared/format/units';
 import { isApiError } from '@/shared/http';
 import { useCurrentUser } from '@/shared/user';
-import { deleteInverter, inverterKeys, renameInverter, type InverterDetail } from './api';
+import { deleteInverter, renameInverter, type InverterDetail } from './api';
 import { toUserTemp } from './chart';
 import { ALIAS_MAX_BYTES, aliasBytes } from './fields';
 import { inverterTypeLabelKey } from './typeLabel';
+import { inverterKeys } from '@/shared/api/keys';
 
 const show = (v: string | number | null | undefined) =>
   v === null || v === undefined || v === '' ? MISSING : String(v);

@@ -3,17 +3,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Flex, Result, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { shownStatus } from '@/features/devices/live';
-import { StaleNotice } from '@/features/devices/StaleNotice';
-import '@/features/devices/monitor.css';
-import { isApiError } from '@/shared/http';
+import { shownStatus } from '@/shared/devices/live';
+import { StaleNotice } from '@/shared/devices/StaleNotice';
+import '@/shared/devices/monitor.css';
+import { ErrorCode, isApiError } from '@/shared/http';
+import { UpgradeButton } from '@/shared/upgrades';
 import { inverterDetailQuery, type Port } from './api';
-import { UpgradeButton } from '@/features/upgrades';
-import { DebugButton } from '@/features/debug';
-import { PowerButtons } from '@/features/settings';
+import { DebugButton } from './DebugButton';
+import { PowerButtons } from './PowerButtons';
 import { InfoTab } from './InfoTab';
 import { PortTab } from './PortTab';
-import { deviceStatus } from './status';
+import { statusOf } from '@/shared/ui/status';
 import { inverterTypeLabelKey, isHybrid } from './typeLabel';
 
 /** Tabs after the basic information; battery, EPS and generator exist on hybrids only. */
@@ -40,7 +40,7 @@ export default function InverterDetailPage() {
       </Card>
     );
   if (detail.isError) {
-    const missing = isApiError(detail.error) && detail.error.code === 600;
+    const missing = isApiError(detail.error) && detail.error.code === ErrorCode.InverterMissing;
     return (
       <Result
         status={missing ? '404' : 'warning'}
@@ -57,7 +57,7 @@ export default function InverterDetailPage() {
     );
   }
   const inv = detail.data;
-  const status = deviceStatus(shownStatus(inv.status, inv.stale));
+  const status = statusOf(shownStatus(inv.status, inv.stale));
   const ports = PORTS.filter((p) => isHybrid(inv.type) || !HYBRID_ONLY.includes(p));
 
   return (

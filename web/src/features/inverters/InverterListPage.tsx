@@ -15,44 +15,33 @@ import {
   Typography,
   type TableProps,
 } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { liveClass, shownStatus } from '@/features/devices/live';
+import { plantOptionsQuery } from '@/shared/api/plants';
+import { liveClass, shownStatus } from '@/shared/devices/live';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatPlantTime } from '@/shared/format/time';
 import { formatEnergy, formatPower } from '@/shared/format/units';
-import {
-  DEFAULT_QUERY,
-  inverterCountsQuery,
-  inverterListQuery,
-  plantOptionsQuery,
-  type InverterQuery,
-  type InverterRow,
-} from './api';
-import { deviceStatus, DEVICE_STATUSES } from './status';
+import { useDraft } from '@/shared/hooks/useDraft';
+import { useListQuery } from '@/shared/list/useListQuery';
+import { statusOf, STATUSES } from '@/shared/ui/status';
+import { useUpgradeSelection } from '@/shared/upgrades';
+import { INVERTER_FILTERS, inverterCountsQuery, inverterListQuery, type InverterRow } from './api';
 import { inverterTypeLabelKey, TYPE_FILTER_CODES } from './typeLabel';
-import { useUpgradeSelection } from '@/features/upgrades';
 
 /** device/inverter: status counts, filters, and the paged inverter list. */
 export default function InverterListPage() {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<InverterQuery>(DEFAULT_QUERY);
-  const [sn, setSn] = useState('');
-  const [gsn, setGsn] = useState('');
-  const [version, setVersion] = useState('');
+  const { query, list, update, setPage, filtered } = useListQuery(
+    INVERTER_FILTERS,
+    inverterListQuery,
+  );
+  const [sn, setSn] = useDraft(query.sn);
+  const [gsn, setGsn] = useDraft(query.gsn);
+  const [version, setVersion] = useDraft(query.softVer);
   const upgrade = useUpgradeSelection('inverter');
-  const list = useQuery(inverterListQuery(query));
   const counts = useQuery(inverterCountsQuery);
   const plants = useQuery(plantOptionsQuery);
-  const update = (patch: Partial<InverterQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
-  const filtered =
-    query.status !== -1 ||
-    query.type !== -2 ||
-    query.sn !== '' ||
-    query.plantId !== null ||
-    query.gsn !== '' ||
-    query.softVer !== '';
 
   const columns: TableProps<InverterRow>['columns'] = [
     {
@@ -79,7 +68,7 @@ export default function InverterListPage() {
       title: t('inverters.column.status'),
       width: 110,
       render: (v: number, row) => {
-        const s = deviceStatus(shownStatus(v, row.stale));
+        const s = statusOf(shownStatus(v, row.stale));
         return <Badge color={s.color} text={t(`inverters.status.${s.key}`)} />;
       },
     },
@@ -158,8 +147,8 @@ export default function InverterListPage() {
   return (
     <Flex vertical gap={16}>
       <Row gutter={[12, 12]} data-testid="inverter-counts">
-        {(['total', ...DEVICE_STATUSES.map((s) => s.key)] as const).map((key) => {
-          const status = DEVICE_STATUSES.find((s) => s.key === key);
+        {(['total', ...STATUSES.map((s) => s.key)] as const).map((key) => {
+          const status = STATUSES.find((s) => s.key === key);
           const active = status ? query.status === status.value : query.status === -1;
           return (
             <Col key={key} xs={12} sm={8} md={4}>
@@ -211,7 +200,7 @@ export default function InverterListPage() {
             style={{ width: 150 }}
             options={[
               { value: -1, label: t('inverters.filter.anyStatus') },
-              ...DEVICE_STATUSES.map((s) => ({
+              ...STATUSES.map((s) => ({
                 value: s.value,
                 label: <Badge color={s.color} text={t(`inverters.status.${s.key}`)} />,
               })),
@@ -237,7 +226,7 @@ export default function InverterListPage() {
             onChange={(plantId?: number) => update({ plantId: plantId ?? null })}
             loading={plants.isPending}
             style={{ width: 220 }}
-            options={(plants.data?.infos ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
           />
           <Input.Search
             allowClear
@@ -289,9 +278,7 @@ export default function InverterListPage() {
               pageSizeOptions: [10, 20, 50, 100],
               showTotal: (total) => t('inverters.total', { total: formatNumber(total) }),
             }}
-            onChange={(p) =>
-              setQuery((q) => ({ ...q, page: p.current ?? 1, limit: p.pageSize ?? q.limit }))
-            }
+            onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
           />
         )}
       </Card>

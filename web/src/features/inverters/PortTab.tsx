@@ -15,8 +15,8 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { liveClass } from '@/features/devices/live';
-import { StaleNotice } from '@/features/devices/StaleNotice';
+import { liveClass } from '@/shared/devices/live';
+import { StaleNotice } from '@/shared/devices/StaleNotice';
 import { EChart, useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { useCurrentUser } from '@/shared/user';

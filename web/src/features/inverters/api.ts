@@ -1,12 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { inverterKeys } from '@/shared/api/keys';
+import type { Series } from '@/shared/api/series';
+import type { Command } from '@/shared/commands/api';
+import type { StatusCounts } from '@/shared/devices/api';
+import { ErrorCode, http, type Page } from '@/shared/http';
+import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
+export type { Series } from '@/shared/api/series';
 
 /** An item of GET /api/v1/inverters (docs/api-conventions.md). */
 export interface InverterRow {
@@ -71,15 +71,6 @@ export interface InverterDetail extends InverterRow {
   values: Record<string, unknown>;
 }
 
-export interface StatusCounts {
-  total: number;
-  normal: number;
-  offline: number;
-  warning: number;
-  fault: number;
-  upgrading: number;
-}
-
 export interface Vip {
   volt: string | null;
   current: string | null;
@@ -97,22 +88,6 @@ export interface PvInput {
   time: string;
 }
 
-export interface SeriesRecord {
-  time: string;
-  value: string;
-  updateTime: string | null;
-}
-
-/** One `infos[]` series; `label` is a stable key, `name` English. */
-export interface Series {
-  unit: string;
-  label: string;
-  id: number | null;
-  groupCode: string | null;
-  name: string | null;
-  records: SeriesRecord[];
-}
-
 export interface SeriesAnswer {
   date?: string;
   timezone?: string;
@@ -126,29 +101,18 @@ export type Span = 'day' | 'month' | 'year' | 'total';
 /** Realtime answers are objects of numbers, numeric strings, arrays and nulls. */
 export type Realtime = Record<string, unknown>;
 
-export interface InverterQuery {
-  page: number;
-  limit: number;
-  status: number;
-  type: number;
-  sn: string;
-  plantId: number | null;
-  gsn: string;
-  softVer: string;
-  hmiVer: string;
-}
-
-export const DEFAULT_QUERY: InverterQuery = {
-  page: 1,
-  limit: 10,
-  status: -1,
-  type: -2,
-  sn: '',
-  plantId: null,
-  gsn: '',
-  softVer: '',
-  hmiVer: '',
+/** The list's filters, kept in the URL (`-1` any status, `-2` any type: the server's "any"). */
+export const INVERTER_FILTERS = {
+  status: int(-1),
+  type: int(-2),
+  sn: text(),
+  plantId: optionalId(),
+  gsn: text(),
+  softVer: text(),
+  hmiVer: text(),
 };
+
+export type InverterQuery = ListQuery<typeof INVERTER_FILTERS>;
 
 /** The query string of GET /api/v1/inverters (the client's `-1`/`-2` "any" conventions). */
 export function listParams(q: InverterQuery): Record<string, string | number> {
@@ -223,19 +187,9 @@ export function seriesRequest(
 /** The output tab's day curve columns (client names of `output/day?column=`). */
 export const OUTPUT_COLUMNS = 'pac,fac,dc_temp,igbt_temp';
 
-export const inverterKeys = {
-  all: ['inverters'] as const,
-  list: (q: InverterQuery) => ['inverters', 'list', listParams(q)] as const,
-  counts: ['inverters', 'counts'] as const,
-  detail: (sn: string) => ['inverters', 'detail', sn] as const,
-  realtime: (port: Port, sn: string) => ['inverters', 'realtime', port, sn] as const,
-  series: (port: Port, span: Span, sn: string, date: string) =>
-    ['inverters', 'series', port, span, sn, date] as const,
-};
-
 export const inverterListQuery = (q: InverterQuery) =>
   queryOptions({
-    queryKey: inverterKeys.list(q),
+    queryKey: inverterKeys.list(listParams(q)),
     queryFn: () =>
       http.get<Page<InverterRow>>('/api/v1/inverters', { params: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
@@ -246,23 +200,12 @@ export const inverterCountsQuery = queryOptions({
   queryFn: () => http.get<StatusCounts>('/api/v1/inverters/count', { silent: true }),
 });
 
-/** The plants the filter offers (the caller's first 100, by name). */
-export const plantOptionsQuery = queryOptions({
-  queryKey: ['inverters', 'plantOptions'],
-  queryFn: () =>
-    http.get<Page<{ id: number; name: string }>>('/api/v1/plants', {
-      params: { page: 1, limit: 100, sort: 'name', order: 'asc' },
-      silent: true,
-    }),
-  staleTime: 60_000,
-});
-
 export const inverterDetailQuery = (sn: string) =>
   queryOptions({
     queryKey: inverterKeys.detail(sn),
     queryFn: () =>
       http.get<InverterDetail>(`/api/v1/inverter/${encodeURIComponent(sn)}`, {
-        handledCodes: [600],
+        handledCodes: [ErrorCode.InverterMissing],
       }),
     retry: false,
   });
@@ -290,4 +233,25 @@ export function renameInverter(sn: string, alias: string): Promise<unknown> {
 
 export function deleteInverter(sn: string): Promise<unknown> {
   return http.post(`/api/v1/inverter/${encodeURIComponent(sn)}/delete`, {});
+}
+
+/** Refusals of a power command (the settings screen's): the buttons show them. */
+const POWER_REFUSALS: readonly ErrorCode[] = [
+  ErrorCode.NoPermission,
+  ErrorCode.InvalidParameter,
+  ErrorCode.InverterMissing,
+  ErrorCode.BrandNotSupported,
+  ErrorCode.DeviceOffline,
+  ErrorCode.DeviceUpgrading,
+  ErrorCode.StateForbids,
+  ErrorCode.NoSettings,
+  ErrorCode.ConnectionFailed,
+];
+
+/** Power commands (GET, as SPEC section 7 has them). */
+export function power(sn: string, on: boolean): Promise<Command> {
+  return http.get<Command>(
+    `/api/v1/inverter/${encodeURIComponent(sn.trim())}/${on ? 'boot' : 'shutdown'}`,
+    { handledCodes: POWER_REFUSALS },
+  );
 }

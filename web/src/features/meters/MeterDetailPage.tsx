@@ -18,20 +18,19 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { ChartBody, DeviceLoadState, DeviceTitle } from '@/features/devices/DetailParts';
-import { DeleteDeviceDialog, RenameDeviceDialog } from '@/features/devices/dialogs';
-import { energyText } from '@/features/devices/energy';
-import { withUnit } from '@/features/devices/format';
-import { liveClass, shownStatus } from '@/features/devices/live';
-import { StaleNotice } from '@/features/devices/StaleNotice';
-import '@/features/devices/monitor.css';
+import { ChartBody, DeviceLoadState, DeviceTitle } from '@/shared/devices/DetailParts';
+import { DeleteDeviceDialog, RenameDeviceDialog } from '@/shared/devices/dialogs';
+import { energyText } from '@/shared/devices/energy';
+import { withUnit } from '@/shared/devices/format';
+import { liveClass, shownStatus } from '@/shared/devices/live';
+import { StaleNotice } from '@/shared/devices/StaleNotice';
+import '@/shared/devices/monitor.css';
 import { useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatPlantTime } from '@/shared/format/time';
 import { formatPower } from '@/shared/format/units';
 import {
   METER,
-  meterKeys,
   meterRealtimeQuery,
   meterSeriesQuery,
   setMasterMeter,
@@ -39,6 +38,7 @@ import {
   type Span,
 } from './api';
 import { meterChartOption } from './chart';
+import { meterKeys } from '@/shared/api/keys';
 
 const SPANS: Span[] = ['day', 'month', 'year', 'total'];
 const PICKER = { day: 'date', month: 'month', year: 'year' } as const;

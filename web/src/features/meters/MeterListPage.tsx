@@ -1,10 +1,10 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { deviceColumns, valueColumn } from '@/features/devices/columns';
-import { DeviceListView } from '@/features/devices/DeviceListView';
-import { energyText } from '@/features/devices/energy';
-import { withUnit } from '@/features/devices/format';
-import { useDeviceList } from '@/features/devices/useDeviceList';
+import { deviceColumns, valueColumn } from '@/shared/devices/columns';
+import { DeviceListView } from '@/shared/devices/DeviceListView';
+import { energyText } from '@/shared/devices/energy';
+import { withUnit } from '@/shared/devices/format';
+import { useDeviceList } from '@/shared/devices/useDeviceList';
 import { MISSING } from '@/shared/format/number';
 import { formatPower } from '@/shared/format/units';
 import { METER, type MeterRow } from './api';

@@ -1,18 +1,18 @@
+import { meterKeys } from '@/shared/api/keys';
 import { http } from '@/shared/http';
 import {
-  deviceKeys,
   deviceListQueries,
   deviceRealtimeQuery,
   deviceSeriesQuery,
   type DeviceRowBase,
-} from '@/features/devices/api';
-import type { DeviceKind } from '@/features/devices/kind';
+} from '@/shared/devices/api';
+import type { DeviceKind } from '@/shared/devices/kind';
 
 export const METER: DeviceKind = {
   ns: 'meters',
   testId: 'meter',
   route: '/device/meter',
-  queryRoot: 'meters',
+  keys: meterKeys,
   listUrl: '/api/v1/meters',
   countsUrl: '/api/v1/meter/status/count',
   deviceUrl: '/api/v1/meter',
@@ -67,7 +67,6 @@ export function spanDate(span: Span, date: { format(f: string): string }): strin
   return '';
 }
 
-export const meterKeys = deviceKeys(METER);
 export const meterQueries = deviceListQueries<MeterRow>(METER);
 export const meterRealtimeQuery = (sn: string) => deviceRealtimeQuery<MeterRealtime>(METER, sn);
 export const meterSeriesQuery = (sn: string, span: Span, date: string) =>

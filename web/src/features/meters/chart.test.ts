@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import type { Series } from '@/features/devices/api';
+import type { Series } from '@/shared/devices/api';
 import { spanDate } from './api';
 import { meterChartOption } from './chart';
 

@@ -5,7 +5,7 @@ import {
   SERIES_COLORS,
   type ChartOption,
 } from '@/shared/charts';
-import type { Series } from '@/features/devices/api';
+import type { Series } from '@/shared/devices/api';
 import type { Span } from './api';
 
 /** Meter series are grid quantities: the total in the grid colour, phases around it, import

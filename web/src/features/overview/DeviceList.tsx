@@ -3,11 +3,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Card, Empty, List, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { shownStatus } from '@/features/devices/live';
-import { PlantTime } from '@/features/devices/PlantTime';
+import { shownStatus } from '@/shared/devices/live';
+import { PlantTime } from '@/shared/devices/PlantTime';
 import { MISSING } from '@/shared/format/number';
 import { devicesQuery, type PlantDevice } from './api';
-import { deviceRoute, statusBadge } from './status';
+import { statusOf } from '@/shared/ui/status';
+import { deviceRoute } from './deviceRoute';
 
 /**
  * The plant's devices with their statuses (Offline once their data is stale) and when each
@@ -78,7 +79,7 @@ export function DeviceList({
                 </Tag>
               )}
               <Badge
-                status={statusBadge(shownStatus(d.status, d.stale))}
+                color={statusOf(shownStatus(d.status, d.stale)).color}
                 text={t(`overview.status.${shownStatus(d.status, d.stale)}`, {
                   defaultValue: MISSING,
                 })}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PlantTime } from '@/features/devices/PlantTime';
+import { PlantTime } from '@/shared/devices/PlantTime';
 import { flowQuery } from './api';
 import { flowModel } from './flow';
 import { FlowDiagram } from './FlowDiagram';

@@ -3,17 +3,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Col, Flex, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { shownStatus } from '@/features/devices/live';
-import { StaleNotice } from '@/features/devices/StaleNotice';
-import '@/features/devices/monitor.css';
+import { shownStatus } from '@/shared/devices/live';
+import { StaleNotice } from '@/shared/devices/StaleNotice';
+import '@/shared/devices/monitor.css';
 import { formatNumber } from '@/shared/format/number';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { plantHeadQuery, realtimeQuery } from './api';
 import { DeviceList } from './DeviceList';
 import { EnergyChart } from './EnergyChart';
 import { EventsCard } from './EventsCard';
 import { FlowCard } from './FlowCard';
-import { statusBadge } from './status';
+import { statusOf } from '@/shared/ui/status';
 import { TodayCard } from './TodayCard';
 import { WeatherCard } from './WeatherCard';
 import { isStorage, todayIn } from './format';
@@ -36,7 +36,7 @@ export default function OverviewPage() {
       <ArrowLeftOutlined /> {t('overview.back')}
     </Link>
   );
-  if (!valid || (plant.isError && isApiError(plant.error, 700))) {
+  if (!valid || (plant.isError && isApiError(plant.error, ErrorCode.PlantMissing))) {
     return (
       <Result
         status="404"
@@ -72,7 +72,7 @@ export default function OverviewPage() {
               {p.name}
             </Typography.Title>
             <Badge
-              status={statusBadge(status)}
+              color={statusOf(status).color}
               text={t(`overview.status.${status}`)}
               data-testid="overview-status"
             />

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Skeleton, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { liveClass } from '@/features/devices/live';
+import { liveClass } from '@/shared/devices/live';
 import { formatNumber } from '@/shared/format/number';
 import { formatEnergy, formatPower } from '@/shared/format/units';
 import { generationUseQuery, realtimeQuery } from './api';

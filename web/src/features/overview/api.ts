@@ -1,5 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { overviewKeys } from '@/shared/api/keys';
+import type { Series } from '@/shared/api/series';
+import { ErrorCode, http } from '@/shared/http';
+
+export type { Series } from '@/shared/api/series';
 
 /** Live figures refresh this often (the flow diagram and today's figures). */
 export const LIVE_MS = 30_000;
@@ -52,21 +56,6 @@ export interface FlowData {
   updateAt?: string | null;
   /** No fresh data: every power reads 0 and nothing flows. */
   stale?: boolean;
-}
-
-export interface SeriesRecord {
-  time: string;
-  value: string;
-  updateTime: string | null;
-}
-
-export interface Series {
-  unit: string;
-  label: string;
-  id: number | null;
-  groupCode: string | null;
-  name: string | null;
-  records: SeriesRecord[];
 }
 
 export type Period = 'day' | 'month' | 'year' | 'total';
@@ -151,24 +140,14 @@ export interface PlantHead {
   plantPermission: string[];
 }
 
-export const overviewKeys = {
-  all: (id: number) => ['overview', id] as const,
-  plant: (id: number) => ['overview', id, 'plant'] as const,
-  realtime: (id: number) => ['overview', id, 'realtime'] as const,
-  flow: (id: number) => ['overview', id, 'flow'] as const,
-  use: (id: number) => ['overview', id, 'use'] as const,
-  energy: (id: number, period: Period, date: string) =>
-    ['overview', id, 'energy', period, date] as const,
-  devices: (id: number) => ['overview', id, 'devices'] as const,
-  events: (id: number) => ['overview', id, 'events'] as const,
-  weather: (id: number, date: string) => ['overview', id, 'weather', date] as const,
-};
-
 export const plantHeadQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.plant(id),
     queryFn: () =>
-      http.get<PlantHead>(`/api/v1/plant/${id}`, { params: { id }, handledCodes: [700] }),
+      http.get<PlantHead>(`/api/v1/plant/${id}`, {
+        params: { id },
+        handledCodes: [ErrorCode.PlantMissing],
+      }),
   });
 
 export const realtimeQuery = (id: number) =>

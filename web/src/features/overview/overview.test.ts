@@ -3,7 +3,7 @@ import type { FlowData, Series } from './api';
 import { chartOption, hasData } from './chart';
 import { flowModel } from './flow';
 import { downloadRange, formatTemp, isStorage, powerRatio, todayIn } from './format';
-import { deviceRoute, statusBadge } from './status';
+import { deviceRoute } from './deviceRoute';
 
 const flow = (patch: Partial<FlowData> = {}): FlowData => ({
   pvPower: 4000,
@@ -155,11 +155,9 @@ describe('formatting', () => {
     expect(powerRatio(null, 5)).toBe('--');
   });
 
-  it('tells storage plants, statuses and device routes', () => {
+  it('tells storage plants and device routes', () => {
     expect(isStorage(1)).toBe(false);
     expect(isStorage(3)).toBe(true);
-    expect(statusBadge(3)).toBe('error');
-    expect(statusBadge(0)).toBe('default');
     expect(deviceRoute('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
     expect(deviceRoute('weather_station', 'W1')).toBe('/device/weather/W1');
     expect(deviceRoute('camera', 'C1')).toBeNull();

@@ -6,7 +6,7 @@ import { formatNumber, MISSING } from '@/shared/format/number';
 import { currentLanguage } from '@/shared/i18n';
 import { plantDetailQuery } from './api';
 import { currencyName } from './currency';
-import { statusKey, STATUS_COLORS } from './mapData';
+import { statusOf } from '@/shared/ui/status';
 import { incomeFromCharges, TIME_OF_USE, VOLUME } from './tariff';
 
 const text = (v: string | null | undefined) => (v ? v : MISSING);
@@ -34,8 +34,8 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label={t('plants.field.name')}>{p.name}</Descriptions.Item>
             <Descriptions.Item label={t('plants.column.status')}>
-              <Tag color={STATUS_COLORS[statusKey(p.status)]}>
-                {t(`plants.status.${statusKey(p.status)}`)}
+              <Tag color={statusOf(p.status).color}>
+                {t(`plants.status.${statusOf(p.status).key}`)}
               </Tag>
               {p.share && <Tag color="blue">{t('plants.shared')}</Tag>}
             </Descriptions.Item>

@@ -5,10 +5,9 @@ import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import {
   plantDetailQuery,
-  plantKeys,
   saveContacts,
   saveIncome,
   saveInfo,
@@ -18,6 +17,7 @@ import {
 import { PlantGateways } from './PlantGateways';
 import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
 import { buildCharges, incomeFromCharges, investValue, type IncomeForm } from './tariff';
+import { plantKeys } from '@/shared/api/keys';
 
 type Values = Record<string, unknown>;
 
@@ -75,7 +75,8 @@ function Section({
     mutationFn: onSave,
     onSuccess: () => message.success(t('common.saved')),
     onError: (e) => {
-      if (isApiError(e, 10)) form.setFields([{ name: 'lon', errors: [e.message] }]);
+      if (isApiError(e, ErrorCode.BadLonLat))
+        form.setFields([{ name: 'lon', errors: [e.message] }]);
     },
   });
   return (
@@ -116,7 +117,11 @@ export default function PlantEditPage() {
       <ArrowLeftOutlined /> {t('plants.backToList')}
     </Link>
   );
-  if (!Number.isInteger(id) || id <= 0 || (plant.isError && isApiError(plant.error, 700))) {
+  if (
+    !Number.isInteger(id) ||
+    id <= 0 ||
+    (plant.isError && isApiError(plant.error, ErrorCode.PlantMissing))
+  ) {
     return (
       <Result
         status="404"

@@ -6,23 +6,19 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
-import {
-  bindGateway,
-  gatewayDetailQuery,
-  plantGatewaysQuery,
-  plantKeys,
-  unbindGateway,
-  type GatewayRow,
-} from './api';
+import { StatusCode, statusOf } from '@/shared/ui/status';
+import { bindGateway, gatewayDetailQuery, plantGatewaysQuery, unbindGateway } from './api';
 import { gatewayInput, gatewayRights, showGatewayError, signalText } from './gateway';
 import { GatewayFields } from './GatewayFields';
+import { plantKeys } from '@/shared/api/keys';
+import type { GatewayRow } from '@/shared/api/gateways';
 
 const when = (v: string | null | undefined) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : MISSING);
 
 /** The devices behind one gateway (GET /gateway/{id}), shown when its row is expanded. */
-function GatewayDevices({ gatewayId }: { gatewayId: number }) {
+function GatewayDevices({ plantId, gatewayId }: { plantId: number; gatewayId: number }) {
   const { t } = useTranslation();
-  const detail = useQuery(gatewayDetailQuery(gatewayId));
+  const detail = useQuery(gatewayDetailQuery(plantId, gatewayId));
   if (detail.isPending)
     return <Typography.Text type="secondary">{t('plants.gateway.loading')}</Typography.Text>;
   if (detail.isError) {
@@ -41,7 +37,7 @@ function GatewayDevices({ gatewayId }: { gatewayId: number }) {
               {d.sn}
               {d.model ? ` · ${d.model}` : ''}
               {' · '}
-              {d.online || d.status === 1
+              {d.online || d.status === StatusCode.normal
                 ? t('plants.gateway.online')
                 : t('plants.gateway.offline')}
             </li>
@@ -168,12 +164,15 @@ export function PlantGateways({
       dataIndex: 'status',
       key: 'status',
       width: 120,
-      render: (status: number) =>
-        status === 1 ? (
-          <Badge status="success" text={t('plants.gateway.online')} />
-        ) : (
-          <Badge status="default" text={t('plants.gateway.offline')} />
-        ),
+      render: (status: number) => {
+        const online = status === StatusCode.normal;
+        return (
+          <Badge
+            color={statusOf(online ? StatusCode.normal : StatusCode.offline).color}
+            text={t(online ? 'plants.gateway.online' : 'plants.gateway.offline')}
+          />
+        );
+      },
     },
     {
       title: t('plants.gateway.signal'),
@@ -257,7 +256,9 @@ export function PlantGateways({
           columns={columns}
           pagination={false}
           data-testid="gateway-table"
-          expandable={{ expandedRowRender: (g) => <GatewayDevices gatewayId={g.id} /> }}
+          expandable={{
+            expandedRowRender: (g) => <GatewayDevices plantId={plantId} gatewayId={g.id} />,
+          }}
           locale={{
             emptyText: list.isPending ? (
               ' '

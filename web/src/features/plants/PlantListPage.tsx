@@ -15,12 +15,14 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useDraft } from '@/shared/hooks/useDraft';
+import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
 import { Problem } from '@/shared/ui/Problem';
+import { STATUSES } from '@/shared/ui/status';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
-  DEFAULT_QUERY,
-  PLANT_STATUSES,
+  PLANT_FILTERS,
   plantFilterQuery,
   plantDetailQuery,
   plantListQuery,
@@ -32,7 +34,6 @@ import {
 import { overviewPath, type ListWidth } from './actions';
 import { plantColumns } from './columns';
 import { useLeavePlant, type PlantRef } from './useLeavePlant';
-import { STATUS_COLORS } from './mapData';
 import type { RowAction } from './actions';
 
 // Loaded when first needed: the map (Leaflet), the dialogs (forms), the read-only drawer.
@@ -73,8 +74,6 @@ export default function PlantListPage() {
   const location = useLocation();
   const width = useListWidth();
   const mayCreate = useCan('station.create');
-  const [query, setQuery] = useState<PlantQuery>(DEFAULT_QUERY);
-  const [search, setSearch] = useState('');
   const [view, setView] = useState<'list' | 'map'>('list');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [detail, setDetail] = useState<number | null>(null);
@@ -82,7 +81,12 @@ export default function PlantListPage() {
   const leave = useLeavePlant();
   const queryClient = useQueryClient();
 
-  const list = useQuery({ ...plantListQuery(query), enabled: view === 'list' });
+  // the URL keeps search, filters, sorting and page; a bare URL with the wizard's state is the
+  // list as it first opens
+  const { query, list, update, set } = useListQuery(PLANT_FILTERS, plantListQuery, {
+    enabled: view === 'list',
+  });
+  const [search, setSearch] = useDraft(query.name);
   const map = useQuery({ ...plantMapQuery(query), enabled: view === 'map' });
   const filter = useQuery(plantFilterQuery);
   const offers = useQuery(plantOffersQuery);
@@ -90,14 +94,10 @@ export default function PlantListPage() {
   // coming back from the wizard: newest first, the new plant highlighted
   const createdId = (location.state as { created?: number } | null)?.created;
   if (createdId !== undefined && createdId !== created) {
-    // adjusting state while rendering: newest first, no filters, the list view
+    // adjusting state while rendering: the list view (its URL is bare: newest first, no filters)
     setCreated(createdId);
-    setQuery(DEFAULT_QUERY);
-    setSearch('');
     setView('list');
   }
-
-  const update = (patch: Partial<PlantQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
 
   // edit for those who may, else the read-only details
   const open = (row: { id: number; plantPermission?: string[] }) => {
@@ -123,13 +123,13 @@ export default function PlantListPage() {
 
   const statusOptions = [
     { value: -1, label: t('plants.filter.anyStatus') },
-    ...PLANT_STATUSES.map((s) => {
+    ...STATUSES.map((s) => {
       const count = filter.data?.status.find((f) => f.value === s.value)?.count;
       return {
         value: s.value,
         label: (
           <Flex justify="space-between" gap={8} align="center">
-            <Badge color={STATUS_COLORS[s.key]} text={t(`plants.status.${s.key}`)} />
+            <Badge color={s.color} text={t(`plants.status.${s.key}`)} />
             {count !== undefined && <Badge count={count} showZero color="#64748b" size="small" />}
           </Flex>
         ),
@@ -253,13 +253,12 @@ export default function PlantListPage() {
             onChange={(pagination, _filters, sorter) => {
               const s = Array.isArray(sorter) ? sorter[0] : sorter;
               const field = SORT_FIELDS[String(s?.columnKey ?? '')];
-              setQuery((q) => ({
-                ...q,
+              set({
                 page: pagination.current ?? 1,
-                limit: pagination.pageSize ?? q.limit,
+                limit: pagination.pageSize ?? query.limit,
                 sort: s?.order && field ? field : 'createAt',
                 order: s?.order === 'ascend' ? 'asc' : 'desc',
-              }));
+              });
             }}
           />
         ) : (

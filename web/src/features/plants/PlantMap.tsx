@@ -8,7 +8,8 @@ import { formatNumber } from '@/shared/format/number';
 import type { MapPlant } from './api';
 import { DEFAULT_CENTER, dotIcon } from './leaflet';
 import { Tiles } from './Tiles';
-import { markerBounds, STATUS_COLORS, toMarkers, type Marker as PlantMarker } from './mapData';
+import { statusOf } from '@/shared/ui/status';
+import { markerBounds, toMarkers, type Marker as PlantMarker } from './mapData';
 
 function FitBounds({ markers }: { markers: readonly PlantMarker[] }) {
   const map = useMap();
@@ -48,14 +49,14 @@ export default function PlantMap({
           <FitBounds markers={markers} />
           <MarkerClusterGroup chunkedLoading>
             {markers.map((m) => (
-              <Marker key={m.id} position={m.position} icon={dotIcon(m.statusKey, m.name, m.id)}>
+              <Marker key={m.id} position={m.position} icon={dotIcon(m.status, m.name, m.id)}>
                 <Popup>
                   <div data-testid="map-popup">
                     <Link to={`/plants/overview/${m.id}/${m.type}`} className="plant-name">
                       {m.name}
                     </Link>
                     <div>
-                      <Tag color={STATUS_COLORS[m.statusKey]}>
+                      <Tag color={statusOf(m.status).color}>
                         {t(`plants.status.${m.statusKey}`)}
                       </Tag>
                       {formatNumber(m.totalPower)} kWp

@@ -4,8 +4,9 @@ import { Alert, App, Button, Card, Flex, List, Popconfirm, Space, Typography } f
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/shared/format/number';
-import { isApiError } from '@/shared/http';
-import { acceptOffer, declineOffer, plantKeys, plantOffersQuery, type PlantOffer } from './api';
+import { ErrorCode, isApiError } from '@/shared/http';
+import { acceptOffer, declineOffer, plantOffersQuery, type PlantOffer } from './api';
+import { plantKeys } from '@/shared/api/keys';
 
 /** Plants a company made for the caller, waiting for them to accept or decline: nothing is
  * put into an account without its owner's consent. Shows nothing when there are none. */
@@ -22,7 +23,9 @@ export function PlantOffers() {
         t(accept ? 'plants.offer.accepted' : 'plants.offer.declined', { name: offer.name }),
       ),
     onError: (e) =>
-      message.error(isApiError(e, 700) ? t('plants.offer.gone') : t('plants.offer.failed')),
+      message.error(
+        isApiError(e, ErrorCode.PlantMissing) ? t('plants.offer.gone') : t('plants.offer.failed'),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: plantKeys.all }),
   });
 

@@ -4,17 +4,10 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { useCurrentUser } from '@/shared/user';
-import {
-  bindGateway,
-  checkGateway,
-  createPlant,
-  plantDetailQuery,
-  plantKeys,
-  timezonesQuery,
-} from './api';
+import { bindGateway, checkGateway, createPlant, plantDetailQuery, timezonesQuery } from './api';
 import {
   BASIC_FIELDS,
   browserTimeZone,
@@ -27,6 +20,7 @@ import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField 
 import { gatewayInput, showGatewayError } from './gateway';
 import { GatewayFields } from './GatewayFields';
 import { buildCreateBody, CONSTANT, type WizardValues } from './tariff';
+import { plantKeys } from '@/shared/api/keys';
 
 type FormValues = Omit<WizardValues, 'joinDate'> & {
   joinDate?: Dayjs;
@@ -114,10 +108,10 @@ export default function PlantWizardPage() {
     onError: (e) => {
       if (showGatewayError(form, e)) {
         setStep(GATEWAY_STEP);
-      } else if (isApiError(e, 10)) {
+      } else if (isApiError(e, ErrorCode.BadLonLat)) {
         setStep(1);
         form.setFields([{ name: 'lon', errors: [e.message] }]);
-      } else if (isApiError(e, 105)) {
+      } else if (isApiError(e, ErrorCode.NotRegistered)) {
         setStep(3);
         form.setFields([{ name: 'owner', errors: [e.message] }]);
       }

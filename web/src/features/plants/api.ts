@@ -1,21 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import type { GatewayDetail, GatewayRow } from '@/shared/api/gateways';
+import { dictKeys, plantKeys } from '@/shared/api/keys';
+import type { Dict } from '@/shared/api/plants';
+import { ErrorCode, http, type Page } from '@/shared/http';
+import { int, oneOf, text, type ListQuery } from '@/shared/list/params';
+import { GATEWAY_FIELD_CODES } from './gateway';
 
-/** Plant status codes (docs/overview.md). */
-export const PLANT_STATUSES = [
-  { value: 1, key: 'normal' },
-  { value: 0, key: 'offline' },
-  { value: 2, key: 'warning' },
-  { value: 3, key: 'fault' },
-  { value: 4, key: 'upgrading' },
-] as const;
-
-export interface Page<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
+export type { Charge, PlantDetail } from '@/shared/api/plants';
+export { plantDetailQuery } from '@/shared/api/plants';
 
 /** An item of GET /api/v1/plants. */
 export interface PlantRow {
@@ -54,53 +46,6 @@ export interface MapPlant {
   thumbUrl: string | null;
 }
 
-export interface Charge {
-  id?: number;
-  type: number;
-  price: number | string;
-  startRange?: string | null;
-  endRange?: string | null;
-  status?: null | 'import' | 'export';
-}
-
-export interface Dict {
-  id: number;
-  code?: string;
-  text?: string;
-  name?: string;
-}
-
-/** GET /api/v1/plant/{id}. */
-export interface PlantDetail {
-  id: number;
-  name: string;
-  totalPower: number | null;
-  thumbUrl: string | null;
-  imageUrl: string | null;
-  joinDate: string | null;
-  type: number;
-  status: number;
-  charges: Charge[];
-  valuation: number | null;
-  lon: number | null;
-  lat: number | null;
-  address: string | null;
-  master: { id: number; nickname: string | null; mobile: string | null; account?: string } | null;
-  currency: Dict | null;
-  timezone: Dict | null;
-  createAt: string | null;
-  phone: string | null;
-  email: string | null;
-  installer: string | null;
-  principal: string | null;
-  invest: number | null;
-  plantPermission: string[];
-  share: boolean;
-  companyId: number | null;
-  /** The account the plant waits to be accepted by (those who may see the plant read it). */
-  offer?: { account: string; nickname: string; offeredAt: string } | null;
-}
-
 /** A plant offered to the caller (GET /api/v1/plant/offers). */
 export interface PlantOffer {
   plantId: number;
@@ -128,25 +73,16 @@ export interface ShareUser {
   createAt: string | null;
 }
 
-export interface PlantQuery {
-  page: number;
-  limit: number;
-  name: string;
-  status: number;
-  type: number;
-  sort: 'createAt' | 'name' | 'totalPower' | 'status';
-  order: 'asc' | 'desc';
-}
-
-export const DEFAULT_QUERY: PlantQuery = {
-  page: 1,
-  limit: 10,
-  name: '',
-  status: -1,
-  type: -1,
-  sort: 'createAt',
-  order: 'desc',
+/** The list's search, filters and sorting, kept in the URL. */
+export const PLANT_FILTERS = {
+  name: text(),
+  status: int(-1),
+  type: int(-1),
+  sort: oneOf(['createAt', 'name', 'totalPower', 'status'] as const, 'createAt'),
+  order: oneOf(['asc', 'desc'] as const, 'desc'),
 };
+
+export type PlantQuery = ListQuery<typeof PLANT_FILTERS>;
 
 /** The query string of GET /plants (and, without paging, of /plants/map). */
 export function listParams(q: PlantQuery, paged = true): Record<string, string | number> {
@@ -164,18 +100,6 @@ export function listParams(q: PlantQuery, paged = true): Record<string, string |
   return params;
 }
 
-export const plantKeys = {
-  all: ['plants'] as const,
-  list: (q: PlantQuery) => ['plants', 'list', listParams(q)] as const,
-  map: (q: PlantQuery) => ['plants', 'map', listParams(q, false)] as const,
-  filter: ['plants', 'filter'] as const,
-  detail: (id: number) => ['plants', 'detail', id] as const,
-  shares: (id: number) => ['plants', 'shares', id] as const,
-  gateways: (id: number) => ['plants', 'gateways', id] as const,
-  gateway: (gatewayId: number) => ['plants', 'gateway', gatewayId] as const,
-  offers: ['plants', 'offers'] as const,
-};
-
 export const plantOffersQuery = queryOptions({
   queryKey: plantKeys.offers,
   queryFn: () => http.get<PlantOffer[]>('/api/v1/plant/offers', { silent: true }),
@@ -183,7 +107,7 @@ export const plantOffersQuery = queryOptions({
 
 export const plantListQuery = (q: PlantQuery) =>
   queryOptions({
-    queryKey: plantKeys.list(q),
+    queryKey: plantKeys.list(listParams(q)),
     queryFn: () =>
       http.get<Page<PlantRow>>('/api/v1/plants', { params: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
@@ -191,7 +115,7 @@ export const plantListQuery = (q: PlantQuery) =>
 
 export const plantMapQuery = (q: PlantQuery) =>
   queryOptions({
-    queryKey: plantKeys.map(q),
+    queryKey: plantKeys.map(listParams(q, false)),
     queryFn: () =>
       http.get<MapPlant[]>('/api/v1/plants/map', { params: listParams(q, false), silent: true }),
   });
@@ -201,14 +125,6 @@ export const plantFilterQuery = queryOptions({
   queryFn: () => http.get<FilterOptions>('/api/v1/plant/filter', { silent: true }),
 });
 
-export const plantDetailQuery = (id: number) =>
-  queryOptions({
-    queryKey: plantKeys.detail(id),
-    queryFn: () =>
-      http.get<PlantDetail>(`/api/v1/plant/${id}`, { params: { id }, handledCodes: [700] }),
-    retry: false,
-  });
-
 export const shareUsersQuery = (id: number) =>
   queryOptions({
     queryKey: plantKeys.shares(id),
@@ -217,7 +133,7 @@ export const shareUsersQuery = (id: number) =>
 
 const dictQuery = (name: string, lan: string) =>
   queryOptions({
-    queryKey: ['dict', name, lan],
+    queryKey: dictKeys.one(name, lan),
     queryFn: () => http.get<Dict[]>(`/api/v1/dict/${name}`, { params: { lan } }),
     staleTime: Infinity,
   });
@@ -227,42 +143,9 @@ export const plantTypesQuery = (lan: string) => dictQuery('plantTypes', lan);
 
 // ---- gateways ------------------------------------------------------------------------------
 
-/** An item of GET /api/v1/gateways. */
-export interface GatewayRow {
-  id: number;
-  sn: string;
-  key?: string | null;
-  status: number;
-  online?: boolean | null;
-  signal: number | null;
-  softVer: string | null;
-  hardVer: string | null;
-  updateAt: string | null;
-  uploadCycle?: number | null;
-  commTypeName?: string | null;
-  alias: string | null;
-  plantId: number | null;
-  plantName: string | null;
-  createAt: string | null;
-}
-
-export interface GatewayDevice {
-  sn: string;
-  family?: string | null;
-  typeCode?: number | null;
-  model?: string | null;
-  status?: number | null;
-  online?: boolean | null;
-}
-
-/** GET /api/v1/gateway/{id}. */
-export interface GatewayDetail extends GatewayRow {
-  devices: GatewayDevice[];
-}
-
 export const plantGatewaysQuery = (plantId: number) =>
   queryOptions({
-    queryKey: plantKeys.gateways(plantId),
+    queryKey: plantKeys.gatewayList(plantId),
     queryFn: () =>
       http.get<Page<GatewayRow>>('/api/v1/gateways', {
         params: { page: 1, limit: 50, plantId },
@@ -270,28 +153,35 @@ export const plantGatewaysQuery = (plantId: number) =>
       }),
   });
 
-export const gatewayDetailQuery = (gatewayId: number) =>
+/** The devices behind one of the plant's gateways. */
+export const gatewayDetailQuery = (plantId: number, gatewayId: number) =>
   queryOptions({
-    queryKey: plantKeys.gateway(gatewayId),
+    queryKey: plantKeys.gatewayDevices(plantId, gatewayId),
     queryFn: () => http.get<GatewayDetail>(`/api/v1/gateway/${gatewayId}`, { silent: true }),
   });
 
-/** 0 when the gateway exists with this key and is free; 300, 301 are shown at the fields. */
+/** 0 when the gateway exists with this key and is free (refusals shown at the fields). */
 export const checkGateway = (sn: string, key: string) =>
-  http.post('/api/v1/gateway/import/one/check', { sn, key }, { handledCodes: [300, 301] });
+  http.post('/api/v1/gateway/import/one/check', { sn, key }, { handledCodes: GATEWAY_FIELD_CODES });
 /** Binds the gateway (and the devices behind it) to the plant. */
 export const bindGateway = (plantId: number, sn: string, key: string, silent = false) =>
-  http.post(`/api/v1/plant/${plantId}/gateway`, { sn, key }, { handledCodes: [300, 301], silent });
+  http.post(
+    `/api/v1/plant/${plantId}/gateway`,
+    { sn, key },
+    { handledCodes: GATEWAY_FIELD_CODES, silent },
+  );
 export const unbindGateway = (gatewayId: number) =>
   http.post(`/api/v1/gateway/${gatewayId}/unbind`);
 
 // ---- writes ---------------------------------------------------------------------------------
 
 export const createPlant = (body: Record<string, unknown>) =>
-  http.post<number>('/api/v1/plant', body, { handledCodes: [10, 105] });
+  http.post<number>('/api/v1/plant', body, {
+    handledCodes: [ErrorCode.BadLonLat, ErrorCode.NotRegistered],
+  });
 
 export const saveInfo = (id: number, body: Record<string, unknown>) =>
-  http.post(`/api/v1/plant/${id}/info`, body, { handledCodes: [10] });
+  http.post(`/api/v1/plant/${id}/info`, body, { handledCodes: [ErrorCode.BadLonLat] });
 export const saveContacts = (id: number, body: Record<string, unknown>) =>
   http.post(`/api/v1/plant/${id}/contacts`, body);
 export const saveIncome = (id: number, body: Record<string, unknown>) =>
@@ -300,21 +190,34 @@ export const saveIncome = (id: number, body: Record<string, unknown>) =>
 export function uploadPlantImage(file: File): Promise<{ url: string; thumbUrl: string }> {
   const form = new FormData();
   form.append('file', file);
-  return http.post('/api/v1/plant/thumbnail', form, { handledCodes: [11, 12] });
+  return http.post('/api/v1/plant/thumbnail', form, {
+    handledCodes: [ErrorCode.UnsupportedFile, ErrorCode.FileTooLarge],
+  });
 }
 
 export const sharePlant = (id: number, account: string, role: string) =>
-  http.post(`/api/v1/plant/${id}/share`, { account, role }, { handledCodes: [701, 702, 703, 105] });
+  http.post(
+    `/api/v1/plant/${id}/share`,
+    { account, role },
+    {
+      handledCodes: [
+        ErrorCode.ShareSelf,
+        ErrorCode.ShareCompanyUser,
+        ErrorCode.ShareCompanyPlant,
+        ErrorCode.NotRegistered,
+      ],
+    },
+  );
 export const cancelShare = (id: number, userId?: number) =>
   http.post(`/api/v1/plant/${id}/cancelShare`, userId === undefined ? {} : { userId });
 export const transferPlant = (id: number, account: string) =>
   http.post(`/api/v1/plant/${id}/transfer`, null, {
     params: { account },
-    handledCodes: [704, 105],
+    handledCodes: [ErrorCode.TransferSelf, ErrorCode.NotRegistered],
   });
 export const deletePlant = (id: number) => http.post(`/api/v1/plant/${id}/delete`);
 export const acceptOffer = (id: number) =>
-  http.post(`/api/v1/plant/${id}/offer/accept`, {}, { handledCodes: [700] });
+  http.post(`/api/v1/plant/${id}/offer/accept`, {}, { handledCodes: [ErrorCode.PlantMissing] });
 export const declineOffer = (id: number) =>
-  http.post(`/api/v1/plant/${id}/offer/decline`, {}, { handledCodes: [700] });
+  http.post(`/api/v1/plant/${id}/offer/decline`, {}, { handledCodes: [ErrorCode.PlantMissing] });
 export const withdrawOffer = (id: number) => http.post(`/api/v1/plant/${id}/offer/cancel`);

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
 import type { PlantQuery, PlantRow } from './api';
-import { statusKey, STATUS_COLORS } from './mapData';
+import { statusOf } from '@/shared/ui/status';
 import type { ListWidth, RowAction } from './actions';
 import { NameCell } from './NameCell';
 import { RowActions } from './RowActions';
@@ -51,8 +51,8 @@ export function plantColumns({
         onHeaderCell: () => nowrap,
         onCell: () => nowrap,
         render: (status: number) => {
-          const key = statusKey(status);
-          return <Badge color={STATUS_COLORS[key]} text={t(`plants.status.${key}`)} />;
+          const s = statusOf(status);
+          return <Badge color={s.color} text={t(`plants.status.${s.key}`)} />;
         },
       },
       {

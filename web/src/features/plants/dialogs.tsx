@@ -4,14 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
-import {
-  cancelShare,
-  deletePlant,
-  plantKeys,
-  sharePlant,
-  shareUsersQuery,
-  transferPlant,
-} from './api';
+import { cancelShare, deletePlant, sharePlant, shareUsersQuery, transferPlant } from './api';
+import { plantKeys } from '@/shared/api/keys';
 
 export interface PlantRef {
   id: number;

@@ -1,4 +1,5 @@
 /** Pure helpers of the gateway step (wizard) and the Gateways section (edit screen). */
+import { ErrorCode } from '@/shared/http/codes';
 import { isApiError } from '@/shared/http/errors';
 import type { Check } from '@/shared/validators';
 
@@ -8,7 +9,7 @@ export const GATEWAY_SN = /^[A-Za-z0-9-]{6,32}$/;
 export const GATEWAY_KEY = /^[\x21-\x7e]{4,32}$/;
 
 /** Codes the gateway calls answer next to the fields rather than as a toast. */
-export const GATEWAY_FIELD_CODES = [300, 301] as const;
+export const GATEWAY_FIELD_CODES = [ErrorCode.GatewayKeyWrong, ErrorCode.GatewayUsed];
 
 export interface GatewayInput {
   sn: string;
@@ -37,8 +38,8 @@ export function gatewayKey(value: unknown): Check {
  * which) is shown at the key, 301 (already used) at the SN. Other codes have no field.
  */
 export function gatewayErrorField(code: number): 'sn' | 'key' | null {
-  if (code === 301) return 'sn';
-  if (code === 300) return 'key';
+  if (code === ErrorCode.GatewayUsed) return 'sn';
+  if (code === ErrorCode.GatewayKeyWrong) return 'key';
   return null;
 }
 

@@ -3,13 +3,13 @@ import 'leaflet/dist/leaflet.css';
 import 'react-leaflet-cluster/dist/assets/MarkerCluster.css';
 import 'react-leaflet-cluster/dist/assets/MarkerCluster.Default.css';
 import L from 'leaflet';
-import { STATUS_COLORS } from './mapData';
+import { statusOf } from '@/shared/ui/status';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A coloured dot drawn with CSS: no marker images, so markers show with no network at all. */
-export function dotIcon(statusKey: string, label: string, id?: number): L.DivIcon {
-  const color = STATUS_COLORS[statusKey] ?? STATUS_COLORS.offline;
+export function dotIcon(status: number, label: string, id?: number): L.DivIcon {
+  const color = statusOf(status).color;
   return L.divIcon({
     className: 'plant-marker',
     html: `<span class="plant-marker-dot" style="background:${color}" data-testid="plant-marker" data-plant-id="${id ?? ''}" title="${escape(label)}"></span>`,

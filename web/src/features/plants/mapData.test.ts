@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUERY, listParams } from './api';
+import { defaults } from '@/shared/list/params';
+import { listParams, PLANT_FILTERS } from './api';
 import { markerBounds, parseCoordinate, pickedPoint, statusKey, toMarkers } from './mapData';
+
+const DEFAULT_QUERY = defaults(PLANT_FILTERS, 10);
 
 const plant = (over: Record<string, unknown>) => ({
   id: 1,

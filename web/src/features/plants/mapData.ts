@@ -1,19 +1,20 @@
-import { PLANT_STATUSES, type MapPlant } from './api';
+import { statusOf, type StatusKey } from '@/shared/ui/status';
+import type { MapPlant } from './api';
 
 export interface Marker {
   id: number;
   name: string;
   position: [number, number];
   status: number;
-  statusKey: string;
+  statusKey: StatusKey;
   type: number;
   totalPower: number | null;
   address: string;
 }
 
 /** The status key ('normal', 'offline'...) of a status code; unknown codes read as offline. */
-export function statusKey(status: number | null | undefined): string {
-  return PLANT_STATUSES.find((s) => s.value === status)?.key ?? 'offline';
+export function statusKey(status: number | null | undefined): StatusKey {
+  return statusOf(status).key;
 }
 
 const coordinate = (v: unknown, limit: number): number | null => {
@@ -55,15 +56,6 @@ export function markerBounds(
     [Math.max(...lats), Math.max(...lons)],
   ];
 }
-
-/** Marker colours per status (readable in both themes). */
-export const STATUS_COLORS: Record<string, string> = {
-  normal: '#22c55e',
-  offline: '#94a3b8',
-  warning: '#f59e0b',
-  fault: '#ef4444',
-  upgrading: '#3b82f6',
-};
 
 /** A typed coordinate: a number within ±limit with at most 6 decimals (else code 10 territory). */
 export function parseCoordinate(value: unknown, limit: 90 | 180): number | null {

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { cancelShare, plantKeys } from './api';
+import { cancelShare } from './api';
+import { plantKeys } from '@/shared/api/keys';
 
 export interface PlantRef {
   id: number;

@@ -13,15 +13,9 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { settingKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
-import {
-  deleteProfile,
-  profilesQuery,
-  saveProfile,
-  selectableQuery,
-  settingKeys,
-  type Field,
-} from './api';
+import { deleteProfile, profilesQuery, saveProfile, selectableQuery, type Field } from './api';
 
 const NAME_MAX = 32;
 

@@ -22,21 +22,20 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { isApiError } from '@/shared/http';
+import { settingKeys } from '@/shared/api/keys';
+import type { Command } from '@/shared/commands/api';
+import { CommandProgress } from '@/shared/commands/CommandProgress';
+import { ErrorCode, isApiError } from '@/shared/http';
+import { StatusCode } from '@/shared/ui/status';
 import {
   deviceStateQuery,
-  OFFLINE,
   readQuery,
-  settingKeys,
-  UPGRADING,
   supportQuery,
   writeSettings,
-  type CommandStatus,
   type Field,
   type Support,
   type Values,
 } from './api';
-import { CommandProgress } from './CommandProgress';
 import { Profiles } from './Profiles';
 import { toForm, toWire, type FormValues } from './form';
 import { check } from './validate';
@@ -174,8 +173,8 @@ function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
  */
 function StateBanner({ status }: { status: number | undefined }) {
   const { t } = useTranslation();
-  if (status !== OFFLINE && status !== UPGRADING) return null;
-  const key = status === OFFLINE ? 'offline' : 'upgrading';
+  if (status !== StatusCode.offline && status !== StatusCode.upgrading) return null;
+  const key = status === StatusCode.offline ? 'offline' : 'upgrading';
   return (
     <Alert
       type="warning"
@@ -218,7 +217,7 @@ function SettingsForm({
       message.error(isApiError(e) ? e.message : t('paramSettings.sendFailed'));
     },
   });
-  const finished = (c: CommandStatus) => {
+  const finished = (c: Command) => {
     if (c.status === 'succeeded') {
       message.success(t('paramSettings.applied'));
       void client.invalidateQueries({ queryKey: settingKeys.read(sn) });
@@ -322,10 +321,23 @@ export default function SettingsPage() {
   const error = support.error ?? read.error;
   if (error) {
     const code = isApiError(error) ? error.code : 0;
-    const known = [2, 600, 601, 605].includes(code);
+    const known = (
+      [
+        ErrorCode.NoPermission,
+        ErrorCode.InverterMissing,
+        ErrorCode.BrandNotSupported,
+        ErrorCode.NoSettings,
+      ] as number[]
+    ).includes(code);
     return (
       <Result
-        status={code === 600 ? '404' : code === 2 ? '403' : 'warning'}
+        status={
+          code === ErrorCode.InverterMissing
+            ? '404'
+            : code === ErrorCode.NoPermission
+              ? '403'
+              : 'warning'
+        }
         title={known ? t(`paramSettings.refused.${code}`) : t('paramSettings.loadFailed')}
         data-testid="settings-refused"
         extra={
@@ -398,7 +410,7 @@ export default function SettingsPage() {
         support={support.data}
         values={read.data}
         form={form}
-        blocked={status === OFFLINE || status === UPGRADING}
+        blocked={status === StatusCode.offline || status === StatusCode.upgrading}
       />
     </Card>
   );

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { settingKeys } from '@/shared/api/keys';
+import { ErrorCode, http } from '@/shared/http';
 
 export type Group = 'workMode' | 'battery' | 'grid' | 'timeOfUse' | 'generator' | 'limits';
 
@@ -25,21 +26,8 @@ export interface Support {
   groups: { key: Group; fields: Field[] }[];
 }
 
-/** Every value a string (docs/api-conventions.md). */
+/** Every value a string (API_CONVENTIONS.md). */
 export type Values = Record<string, string>;
-
-/** GET /api/v1/command/{id}. */
-export interface CommandStatus {
-  id: number;
-  kind: string;
-  deviceSn: string;
-  gatewaySn: string;
-  status: 'sent' | 'acknowledged' | 'succeeded' | 'failed' | 'timed_out';
-  resultCode: number | null;
-  message: string;
-  createAt: string;
-  updateAt: string;
-}
 
 export interface Profile {
   id: number;
@@ -49,15 +37,18 @@ export interface Profile {
   updateAt: string;
 }
 
-/** Codes the settings screen explains itself (docs/api-conventions.md). */
-export const SETTING_CODES = [2, 4, 600, 601, 602, 603, 604, 605, 606];
-
-export const settingKeys = {
-  support: (sn: string) => ['settings', 'support', sn] as const,
-  read: (sn: string) => ['settings', 'read', sn] as const,
-  profiles: ['settings', 'profiles'] as const,
-  params: (sn: string) => ['settings', 'params', sn] as const,
-};
+/** Codes the settings screen explains itself (SPEC section 8). */
+export const SETTING_CODES: readonly ErrorCode[] = [
+  ErrorCode.NoPermission,
+  ErrorCode.InvalidParameter,
+  ErrorCode.InverterMissing,
+  ErrorCode.BrandNotSupported,
+  ErrorCode.DeviceOffline,
+  ErrorCode.DeviceUpgrading,
+  ErrorCode.StateForbids,
+  ErrorCode.NoSettings,
+  ErrorCode.ConnectionFailed,
+];
 
 const path = (sn: string) => encodeURIComponent(sn.trim());
 
@@ -81,10 +72,6 @@ export const readQuery = (sn: string, enabled: boolean) =>
     retry: false,
   });
 
-/** The device's status codes (docs/overview.md) that stop a setting from reaching it. */
-export const OFFLINE = 0;
-export const UPGRADING = 4;
-
 /** What the inverter detail (GET /api/v1/inverter/{sn}) says about the device's state. */
 export interface DeviceState {
   sn: string;
@@ -95,9 +82,12 @@ export interface DeviceState {
 /** The inverter's status, followed while the settings are open (banner when offline). */
 export const deviceStateQuery = (sn: string) =>
   queryOptions({
-    queryKey: ['settings', 'state', sn] as const,
+    queryKey: settingKeys.state(sn),
     queryFn: () =>
-      http.get<DeviceState>(`/api/v1/inverter/${path(sn)}`, { silent: true, handledCodes: [600] }),
+      http.get<DeviceState>(`/api/v1/inverter/${path(sn)}`, {
+        silent: true,
+        handledCodes: [ErrorCode.InverterMissing],
+      }),
     enabled: sn.trim() !== '',
     refetchInterval: 15_000,
   });
@@ -113,22 +103,6 @@ export function writeSettings(sn: string, values: Values): Promise<SetAnswer> {
     handledCodes: SETTING_CODES,
   });
 }
-
-export function isOpen(status: CommandStatus['status']): boolean {
-  return status === 'sent' || status === 'acknowledged';
-}
-
-/** A command's status, polled every second until it is final. */
-export const commandQuery = (id: number | null) =>
-  queryOptions({
-    queryKey: ['command', id],
-    queryFn: () => http.get<CommandStatus>(`/api/v1/command/${id}`),
-    enabled: id !== null,
-    refetchInterval: (query) => {
-      const data = query.state.data;
-      return !data || isOpen(data.status) ? 1000 : false;
-    },
-  });
 
 export const profilesQuery = queryOptions({
   queryKey: settingKeys.profiles,
@@ -154,11 +128,4 @@ export function saveProfile(body: { id?: number; name: string; params: Values })
 
 export function deleteProfile(id: number): Promise<null> {
   return http.post<null>('/api/v1/inverter/params/custom', { id, delete: true });
-}
-
-/** Power commands (GET, as the original API has them). */
-export function power(sn: string, on: boolean): Promise<CommandStatus> {
-  return http.get<CommandStatus>(`/api/v1/inverter/${path(sn)}/${on ? 'boot' : 'shutdown'}`, {
-    handledCodes: SETTING_CODES,
-  });
 }

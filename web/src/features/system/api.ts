@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { versionKeys } from '@/shared/api/keys';
 import { http } from '@/shared/http';
 
 /** A system release note (version, type, content CN/EN, announcer, release time). */
@@ -25,7 +26,7 @@ function asList(data: unknown): VersionNote[] {
 }
 
 export const timelineQuery = queryOptions({
-  queryKey: ['version', 'timeline'],
+  queryKey: versionKeys.timeline,
   // The endpoint may not exist yet: no toast, no dialog; the page shows an empty state.
   queryFn: async () => asList(await http.get<unknown>('/version/timeline', { silent: true })),
   retry: false,

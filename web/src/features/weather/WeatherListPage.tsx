@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { deviceColumns, valueColumn } from '@/features/devices/columns';
-import { DeviceListView } from '@/features/devices/DeviceListView';
-import { withUnit } from '@/features/devices/format';
-import { formatTemp, type TempUnit } from '@/features/devices/temp';
-import { useDeviceList } from '@/features/devices/useDeviceList';
+import { deviceColumns, valueColumn } from '@/shared/devices/columns';
+import { DeviceListView } from '@/shared/devices/DeviceListView';
+import { withUnit } from '@/shared/devices/format';
+import { formatTemp, type TempUnit } from '@/shared/devices/temp';
+import { useDeviceList } from '@/shared/devices/useDeviceList';
 import { useCurrentUser } from '@/shared/user';
 import { STATION, type StationRow } from './api';
 

@@ -4,14 +4,15 @@ import {
   deviceSeriesQuery,
   type DeviceRowBase,
   type NumText,
-} from '@/features/devices/api';
-import type { DeviceKind } from '@/features/devices/kind';
+} from '@/shared/devices/api';
+import { weatherKeys } from '@/shared/api/keys';
+import type { DeviceKind } from '@/shared/devices/kind';
 
 export const STATION: DeviceKind = {
   ns: 'weather',
   testId: 'weather',
   route: '/device/weather',
-  queryRoot: 'weatherStations',
+  keys: weatherKeys,
   listUrl: '/api/v1/weatherStations',
   countsUrl: '/api/v1/weatherStation/status/count',
   deviceUrl: '/api/v1/weatherStation',

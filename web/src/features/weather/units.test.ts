@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Series } from '@/features/devices/api';
-import { formatTemp, toUserTemp } from '@/features/devices/temp';
+import type { Series } from '@/shared/devices/api';
+import { formatTemp, toUserTemp } from '@/shared/devices/temp';
 import { compassPoint, dayChartOption } from './units';
 
 const series = (label: string, unit: string, values: [string, string][]): Series => ({

@@ -1,6 +1,6 @@
 import { dayChartOption as dayChart, SERIES_COLORS, type ChartOption } from '@/shared/charts';
-import { num, toUserTemp, type TempUnit } from '@/features/devices/temp';
-import type { Series } from '@/features/devices/api';
+import { num, toUserTemp, type TempUnit } from '@/shared/devices/temp';
+import type { Series } from '@/shared/devices/api';
 
 const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export type Compass = (typeof COMPASS)[number];

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { configKeys } from '../api/keys';
 import { http } from '../http';
 
 /** GET /anonymous/config: what the page needs before anyone signs in. */
@@ -21,7 +22,7 @@ export const FALLBACK_CONFIG: ServerConfig = {
 };
 
 export const configQuery = queryOptions({
-  queryKey: ['config'],
+  queryKey: configKeys.all,
   queryFn: async (): Promise<ServerConfig> => {
     const data = await http.get<Partial<ServerConfig>>('/anonymous/config', { silent: true });
     return {

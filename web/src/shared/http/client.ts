@@ -7,6 +7,7 @@ import axios, {
   type InternalAxiosRequestConfig,
 } from 'axios';
 import type { TokenStore, Tokens } from '../session';
+import { ErrorCode } from './codes';
 import { ApiError, NetworkError, SignedOutError } from './errors';
 
 declare module 'axios' {
@@ -24,7 +25,7 @@ declare module 'axios' {
   }
 }
 
-/** The JSON envelope of every answer (docs/api-conventions.md). */
+/** The JSON envelope of every answer (API_CONVENTIONS.md). */
 export interface Envelope<T> {
   code: number;
   msg?: string;
@@ -139,8 +140,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   function rejectCode(config: AxiosRequestConfig, body: Envelope<unknown>): never {
     const error = new ApiError(body.code, body.msg || codeMessage(body.code), body.data);
     if (config.handledCodes?.includes(body.code) || config.silent) throw error;
-    if (body.code === 102) {
-      // docs/overview.md: code 102 clears the stored sign-in and reloads to /login.
+    if (body.code === ErrorCode.WrongCredentials) {
+      // SPEC section 4: code 102 clears the stored sign-in and reloads to /login.
       signOut('invalid');
     }
     ui.toast(error.message, body.code);
@@ -163,7 +164,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     (response) => {
       const body: unknown = response.data;
       if (response.config._refresh || !isEnvelope(body) || body.code === 0) return response;
-      if (body.code === 401 && !response.config._replayed && tokens.get()) {
+      if (body.code === ErrorCode.Unauthorized && !response.config._replayed && tokens.get()) {
         return replayAfterRefresh(response.config);
       }
       return rejectCode(response.config, body);

@@ -3,6 +3,8 @@ import { tokenStore } from '../session';
 import { createHttpClient, type HttpUi } from './client';
 
 export * from './errors';
+export * from './codes';
+export type { Page } from './page';
 export type { Envelope, HttpClient, HttpUi } from './client';
 export { createHttpClient } from './client';
 

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { permissionKeys } from '../api/keys';
 import { http } from '../http';
 import { currentLanguage } from '../i18n';
 import { collectPermissions, NO_PERMISSIONS, type PermissionNode, type Permissions } from './tree';
@@ -7,7 +8,7 @@ export * from './tree';
 
 export const permissionQuery = (lan: string = currentLanguage()) =>
   queryOptions({
-    queryKey: ['permissions', lan],
+    queryKey: permissionKeys.tree(lan),
     queryFn: async () =>
       collectPermissions(await http.get<PermissionNode>('/api/v1/permission', { params: { lan } })),
     staleTime: 5 * 60_000,

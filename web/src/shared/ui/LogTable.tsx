@@ -1,4 +1,4 @@
-import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
 import {
   Button,
   Card,
@@ -12,43 +12,35 @@ import {
   Typography,
   type TableProps,
 } from 'antd';
-import type { Dayjs } from 'dayjs';
-import { useState, type ReactNode } from 'react';
+import dayjs, { type Dayjs } from 'dayjs';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rangePresets } from '../format/dateRanges';
+import { useDraft } from '../hooks/useDraft';
+import type { Page } from '../http';
+import type { ListQuery, Param } from '../list/params';
+import { useListQuery } from '../list/useListQuery';
 
-/** What every log listing is asked with: its page and its day range (empty is "any"). */
-export interface LogQuery {
-  page: number;
-  limit: number;
-  sdate: string;
-  edate: string;
-}
-
-/** A page of a log listing as the server answers it. */
-export interface LogPage<T> {
-  pageSize: number;
-  pageNumber: number;
-  total: number;
-  infos: T[];
-}
+/** The filters every log has: its day range (empty is "any"), next to its own. */
+type LogFilters = { sdate: Param<string>; edate: Param<string> } & Record<string, Param<unknown>>;
 
 /** A free-text filter: typed into a search box, applied on search. */
-export interface LogSearch<Q> {
-  field: keyof Q & string;
+export interface LogSearch<S> {
+  field: keyof S & string;
   label: string;
   testId?: string;
 }
 
-interface LogTableProps<T, Q extends LogQuery, K extends QueryKey> {
+interface LogTableProps<T, S extends LogFilters, K extends QueryKey> {
   title: string;
   /** Prefix of the title's and the table's test ids (`<prefix>-title`, `<prefix>-table`). */
   testId: string;
-  initialQuery: Q;
-  queryOptions: (query: Q) => UseQueryOptions<LogPage<T>, Error, LogPage<T>, K>;
+  /** The log's filters (a module-level constant), kept in the URL. */
+  filters: S;
+  queryOptions: (query: ListQuery<S>) => UseQueryOptions<Page<T>, Error, Page<T>, K>;
   /** The control left of the search boxes (a kind or action choice). */
-  kindFilter: (query: Q, update: (patch: Partial<Q>) => void) => ReactNode;
-  searches: LogSearch<Q>[];
+  kindFilter: (query: ListQuery<S>, update: (patch: Partial<ListQuery<S>>) => void) => ReactNode;
+  searches: LogSearch<S>[];
   datesLabel: string;
   loadFailed: string;
   empty: string;
@@ -58,18 +50,41 @@ interface LogTableProps<T, Q extends LogQuery, K extends QueryKey> {
   expandable?: TableProps<T>['expandable'];
 }
 
+/** A search box of a log: the typed text until it is applied. */
+function SearchBox({
+  label,
+  applied,
+  onSearch,
+  testId,
+}: {
+  label: string;
+  applied: string;
+  onSearch: (text: string) => void;
+  testId?: string;
+}) {
+  const [text, setText] = useDraft(applied);
+  return (
+    <Input.Search
+      allowClear
+      placeholder={label}
+      aria-label={label}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onSearch={onSearch}
+      style={{ width: 200 }}
+      data-testid={testId}
+    />
+  );
+}
+
 /** A log screen: a filter bar (kind, searches, day range), then the paged table. */
-export function LogTable<T extends { id: number }, Q extends LogQuery, K extends QueryKey>(
-  p: LogTableProps<T, Q, K>,
+export function LogTable<T extends { id: number }, S extends LogFilters, K extends QueryKey>(
+  p: LogTableProps<T, S, K>,
 ) {
   const { t } = useTranslation();
-  const [query, setQuery] = useState<Q>(p.initialQuery);
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const list = useQuery(p.queryOptions(query));
-  const update = (patch: Partial<Q>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
-  const filtered = Object.entries(query).some(
-    ([k, v]) => !['page', 'limit'].includes(k) && v !== '',
-  );
+  const { query, list, update, setPage, filtered } = useListQuery(p.filters, p.queryOptions);
+  const range: [Dayjs, Dayjs] | null =
+    query.sdate && query.edate ? [dayjs(String(query.sdate)), dayjs(String(query.edate))] : null;
 
   return (
     <Card
@@ -83,26 +98,23 @@ export function LogTable<T extends { id: number }, Q extends LogQuery, K extends
         {p.kindFilter(query, update)}
         <Space wrap>
           {p.searches.map((s) => (
-            <Input.Search
+            <SearchBox
               key={s.field}
-              allowClear
-              placeholder={s.label}
-              aria-label={s.label}
-              value={typed[s.field] ?? ''}
-              onChange={(e) => setTyped((v) => ({ ...v, [s.field]: e.target.value }))}
-              onSearch={(v) => update({ [s.field]: v } as Partial<Q>)}
-              style={{ width: 200 }}
-              data-testid={s.testId}
+              label={s.label}
+              applied={String(query[s.field])}
+              onSearch={(v) => update({ [s.field]: v } as Partial<ListQuery<S>>)}
+              testId={s.testId}
             />
           ))}
           <DatePicker.RangePicker
             presets={rangePresets(t)}
             aria-label={p.datesLabel}
-            onChange={(range: [Dayjs | null, Dayjs | null] | null) =>
+            value={range}
+            onChange={(picked: [Dayjs | null, Dayjs | null] | null) =>
               update({
-                sdate: range?.[0]?.format('YYYY-MM-DD') ?? '',
-                edate: range?.[1]?.format('YYYY-MM-DD') ?? '',
-              } as Partial<Q>)
+                sdate: picked?.[0]?.format('YYYY-MM-DD') ?? '',
+                edate: picked?.[1]?.format('YYYY-MM-DD') ?? '',
+              } as Partial<ListQuery<S>>)
             }
           />
         </Space>
@@ -129,7 +141,7 @@ export function LogTable<T extends { id: number }, Q extends LogQuery, K extends
             pageSize: query.limit,
             total: list.data?.total ?? 0,
             showSizeChanger: true,
-            onChange: (page, limit) => setQuery((q) => ({ ...q, page, limit })),
+            onChange: setPage,
           }}
         />
       )}

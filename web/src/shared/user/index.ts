@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { userKeys } from '../api/keys';
 import { http } from '../http';
 import { rememberUser, setSignInNotice, tokenStore } from '../session';
 
@@ -31,7 +32,7 @@ export interface CurrentUser {
 }
 
 export const userQuery = queryOptions({
-  queryKey: ['user'],
+  queryKey: userKeys.all,
   queryFn: async () => {
     const user = await http.get<CurrentUser>('/api/v1/user');
     rememberUser({ id: user.id, companyId: user.company?.id ?? null });

@@ -86,7 +86,7 @@ describe('RestartDialog', () => {
     expect(post).toHaveBeenLastCalledWith('/api/v1/gateway/GW-0001/restart');
     expect(screen.getByTestId('restart-result').textContent).toContain('Done');
     expect(screen.getByTestId('restart-result-totals').textContent).toContain('Succeeded1');
-  });
+  }, 30_000);
 
   it('offers no restart when every gateway failed the check', async () => {
     post.mockResolvedValueOnce({
@@ -101,5 +101,5 @@ describe('RestartDialog', () => {
     await waitFor(() =>
       expect(screen.getByTestId('restart-confirm').hasAttribute('disabled')).toBe(true),
     );
-  });
+  }, 30_000);
 });

@@ -11,6 +11,7 @@ import {
   type BatchResult,
   type CheckResult,
 } from './api';
+import { invalidateGateways } from './invalidate';
 
 function statusColor(item: BatchItem): string {
   if (item.success) return 'success';
@@ -83,17 +84,19 @@ export function BatchResultView({
 
 /**
  * Restarting gateways: the batch check first (which would fail and why), then the restart of
- * the ones that passed, then the totals. `fixed` restarts those SNs; without it the user types
- * them.
+ * the ones that passed, then the totals. `fixed` restarts those SNs (of the plant `plantId`);
+ * without it the user types them.
  */
 export function RestartDialog({
   open,
   onClose,
   fixed,
+  plantId = null,
 }: {
   open: boolean;
   onClose: () => void;
   fixed?: string[];
+  plantId?: number | null;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -132,7 +135,7 @@ export function RestartDialog({
     restartGateways(passing)
       .then((r) => {
         setResult(r);
-        void queryClient.invalidateQueries({ queryKey: ['gateways'] });
+        void invalidateGateways(queryClient, plantId);
       })
       .catch(fail)
       .finally(() => setBusy(false));

@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '@/shared/http';
+import { gatewayKeys } from '@/shared/api/keys';
+import type { Command } from '@/shared/commands/api';
+import { ErrorCode, http } from '@/shared/http';
 
 /** One gateway of a batch answer (restart, batch check). */
 export interface BatchItem {
@@ -29,20 +31,6 @@ export interface CheckResult {
   items: BatchItem[];
 }
 
-/** A command as GET /api/v1/command/{id} shows it. */
-export interface CommandView {
-  id: number;
-  kind: string;
-  deviceSn: string;
-  gatewaySn: string;
-  status: string;
-  resultCode: number | null;
-  message: string;
-  result: unknown;
-  createAt: string;
-  updateAt: string;
-}
-
 export interface ProtocolItem {
   code: string;
   family: string;
@@ -50,7 +38,16 @@ export interface ProtocolItem {
 }
 
 /** Refusals shown in the dialogs rather than as toasts. */
-const HANDLED = [2, 4, 300, 301, 305, 602, 603, 606];
+const HANDLED: readonly ErrorCode[] = [
+  ErrorCode.NoPermission,
+  ErrorCode.InvalidParameter,
+  ErrorCode.GatewayKeyWrong,
+  ErrorCode.GatewayUsed,
+  ErrorCode.GatewayMissing,
+  ErrorCode.DeviceOffline,
+  ErrorCode.DeviceUpgrading,
+  ErrorCode.ConnectionFailed,
+];
 
 /** SNs typed by a person: separated by commas, spaces or lines; repeats dropped. */
 export function splitSns(text: string): string[] {
@@ -92,8 +89,8 @@ export function updateProtocol(sn: string, protocol: string) {
   );
 }
 
-export function settingsSwitch(sn: string, enable: boolean): Promise<CommandView> {
-  return http.post<CommandView>(
+export function settingsSwitch(sn: string, enable: boolean): Promise<Command> {
+  return http.post<Command>(
     `/api/v1/gateway/${encodeURIComponent(sn)}/settings/switch`,
     { enable },
     { handledCodes: HANDLED },
@@ -102,7 +99,7 @@ export function settingsSwitch(sn: string, enable: boolean): Promise<CommandView
 
 /** The protocol configs (administrators); others type the code. */
 export const protocolsQuery = queryOptions({
-  queryKey: ['gateways', 'protocols'],
+  queryKey: gatewayKeys.protocols,
   queryFn: () => http.get<ProtocolItem[]>('/api/v1/logger/functions', { silent: true }),
   retry: false,
   staleTime: 5 * 60_000,

@@ -1,0 +1,38 @@
+import { queryOptions } from '@tanstack/react-query';
+import { commandKeys } from '../api/keys';
+import { http } from '../http';
+
+/** A command's state: open while sent or acknowledged, then final. */
+export type CommandState = 'sent' | 'acknowledged' | 'succeeded' | 'failed' | 'timed_out';
+
+/** A command sent to a device, as GET /api/v1/command/{id} shows it. */
+export interface Command {
+  id: number;
+  kind: string;
+  deviceSn: string;
+  gatewaySn: string;
+  status: CommandState;
+  resultCode: number | null;
+  message: string;
+  /** What the device answered, for commands that read something. */
+  result?: unknown;
+  createAt: string;
+  updateAt: string;
+}
+
+/** Still waiting for the device (a debug exchange's statuses are a command's). */
+export function isOpen(status: string): boolean {
+  return status === 'sent' || status === 'acknowledged';
+}
+
+/** A command's status, polled every second until it is final. */
+export const commandQuery = (id: number | null) =>
+  queryOptions({
+    queryKey: commandKeys.one(id),
+    queryFn: () => http.get<Command>(`/api/v1/command/${id}`),
+    enabled: id !== null,
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      return !data || isOpen(data.status) ? 1000 : false;
+    },
+  });

@@ -1,0 +1,149 @@
+import { queryOptions } from '@tanstack/react-query';
+import { upgradeKeys } from '@/shared/api/keys';
+import { COMMAND_REFUSALS, ErrorCode, http, type Page } from '@/shared/http';
+
+export type UpgradeTarget = 'inverter' | 'gateway';
+export type UpgradeState = 'sending' | 'upgrading' | 'successful' | 'failed' | 'cancelled';
+
+/** A firmware file offered for a device type (GET /api/v1/firmware). */
+export interface Firmware {
+  id: number;
+  name: string;
+  fileName: string;
+  size: number;
+  version: string;
+  target: UpgradeTarget;
+  type: number;
+  enabled: boolean;
+  changeLog: string;
+  createAt: string;
+  updateAt: string;
+}
+
+/** One device's upgrade as the server keeps it. */
+export type UpgradeReason = 'gatewayOffline' | 'noProgress' | 'timedOut';
+
+export interface Upgrade {
+  id: number;
+  batchId: string;
+  sn: string;
+  target: UpgradeTarget;
+  firmId: number | null;
+  version: string;
+  fromVersion: string;
+  commandId: number | null;
+  state: UpgradeState;
+  progress: number;
+  message: string;
+  /** Why the portal ended it (its gateway went offline, no progress, timed out); the
+   * device's own reasons are in `message`. */
+  reason?: UpgradeReason | null;
+  cancellable: boolean;
+  startTime: string;
+  finishTime: string | null;
+  updateAt: string;
+}
+
+/** One device's answer when a batch starts: its upgrade, or why it was refused. */
+export interface StartOutcome {
+  sn: string;
+  success: boolean;
+  code: number;
+  msg: string;
+  upgrade: Upgrade | null;
+}
+
+export interface BatchStart {
+  batchId: string;
+  total: number;
+  sent: number;
+  refused: number;
+  results: StartOutcome[];
+}
+
+export interface BatchTotals {
+  total: number;
+  sending: number;
+  upgrading: number;
+  successful: number;
+  failed: number;
+  cancelled: number;
+  running: number;
+  progress: number;
+}
+
+export interface BatchProgress {
+  batchId: string;
+  totals: BatchTotals;
+  infos: Upgrade[];
+}
+
+/** The firmware enabled for the device `sn` (its type decides), or for gateways. */
+export const firmwareQuery = (target: UpgradeTarget, sn: string) =>
+  queryOptions({
+    queryKey: upgradeKeys.firmware(target, target === 'gateway' ? '' : sn),
+    queryFn: async () => {
+      const params = target === 'gateway' ? { target: 'gateway' } : { sn };
+      const page = await http.get<Page<Firmware>>('/api/v1/firmware', { params });
+      return page.infos;
+    },
+    enabled: target === 'gateway' || sn.length > 0,
+  });
+
+/** Starts upgrades; a single inverter or gateway uses its own route, several the batch one. */
+export async function startUpgrades(
+  target: UpgradeTarget,
+  sns: string[],
+  firmId: number,
+): Promise<BatchStart> {
+  const [only] = sns;
+  if (sns.length === 1 && only !== undefined) {
+    const sn = encodeURIComponent(only);
+    const path =
+      target === 'gateway' ? `/api/v1/gateway/${sn}/upgrade` : `/api/v1/inverter/${sn}/upgrade`;
+    const u = await http.post<Upgrade>(
+      path,
+      {},
+      { params: { firmId }, handledCodes: COMMAND_REFUSALS },
+    );
+    return {
+      batchId: u.batchId,
+      total: 1,
+      sent: 1,
+      refused: 0,
+      results: [{ sn: u.sn, success: true, code: 0, msg: '', upgrade: u }],
+    };
+  }
+  const path = target === 'gateway' ? '/api/v1/batch/upgrade' : '/api/v1/inverter/batchUpgrade';
+  const body = target === 'gateway' ? { ids: sns, firmId } : { sns, firmId };
+  return http.post<BatchStart>(path, body, { handledCodes: [ErrorCode.InvalidParameter] });
+}
+
+/** A batch's progress, polled every second while anything runs. */
+export const batchQuery = (batchId: string | null) =>
+  queryOptions({
+    queryKey: upgradeKeys.batch(batchId),
+    queryFn: () => http.get<BatchProgress>(`/api/v1/upgrade/batch/${batchId ?? ''}`),
+    enabled: batchId !== null,
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      return !data || data.totals.running > 0 ? 1000 : false;
+    },
+  });
+
+/** Asks an inverter to stop its running upgrade (608 where the device cannot). */
+export function cancelUpgrade(sn: string): Promise<unknown> {
+  return http.post(
+    `/api/v1/inverter/${encodeURIComponent(sn)}/cutUpgrade`,
+    {},
+    {
+      handledCodes: [
+        ErrorCode.InvalidParameter,
+        ErrorCode.InverterMissing,
+        ErrorCode.DeviceOffline,
+        ErrorCode.ConnectionFailed,
+        ErrorCode.CancelUnsupported,
+      ],
+    },
+  );
+}
