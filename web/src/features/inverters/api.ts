@@ -248,7 +248,7 @@ const POWER_REFUSALS: readonly ErrorCode[] = [
   ErrorCode.ConnectionFailed,
 ];
 
-/** Power commands (GET, as SPEC section 7 has them). */
+/** Power commands (GET, as the original API has them; docs/api.md). */
 export function power(sn: string, on: boolean): Promise<Command> {
   return http.get<Command>(
     `/api/v1/inverter/${encodeURIComponent(sn.trim())}/${on ? 'boot' : 'shutdown'}`,

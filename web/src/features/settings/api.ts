@@ -26,7 +26,7 @@ export interface Support {
   groups: { key: Group; fields: Field[] }[];
 }
 
-/** Every value a string (API_CONVENTIONS.md). */
+/** Every value a string (docs/api-conventions.md). */
 export type Values = Record<string, string>;
 
 export interface Profile {
@@ -37,7 +37,7 @@ export interface Profile {
   updateAt: string;
 }
 
-/** Codes the settings screen explains itself (SPEC section 8). */
+/** Codes the settings screen explains itself (docs/api.md, "Parameter settings"). */
 export const SETTING_CODES: readonly ErrorCode[] = [
   ErrorCode.NoPermission,
   ErrorCode.InvalidParameter,

@@ -25,7 +25,7 @@ declare module 'axios' {
   }
 }
 
-/** The JSON envelope of every answer (API_CONVENTIONS.md). */
+/** The JSON envelope of every answer (docs/api-conventions.md). */
 export interface Envelope<T> {
   code: number;
   msg?: string;
@@ -141,7 +141,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const error = new ApiError(body.code, body.msg || codeMessage(body.code), body.data);
     if (config.handledCodes?.includes(body.code) || config.silent) throw error;
     if (body.code === ErrorCode.WrongCredentials) {
-      // SPEC section 4: code 102 clears the stored sign-in and reloads to /login.
+      // docs/overview.md: code 102 clears the stored sign-in and reloads to /login.
       signOut('invalid');
     }
     ui.toast(error.message, body.code);

@@ -4,7 +4,7 @@
  * upgrades. Hex colours read in both themes.
  */
 
-/** Plant and device statuses of SPEC section 4 with their wire codes (domain::plant::Status). */
+/** Plant and device statuses (docs/overview.md) with their wire codes (domain::plant::Status). */
 export const STATUSES = [
   { value: 1, key: 'normal', color: '#22c55e' },
   { value: 0, key: 'offline', color: '#94a3b8' },
