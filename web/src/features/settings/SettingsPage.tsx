@@ -129,7 +129,7 @@ function SlotCell({ fields, name }: { fields: Map<string, Field>; name: string }
   );
 }
 
-/** Time of use: six slots (start, power, voltage, SOC, on, grid and generator charge) and days. */
+/** Time of use: six slots (start, power, voltage, SOC, grid and generator charge) and days. */
 function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
   const { t } = useTranslation();
   const col = (key: string, title: string, name: (i: number) => string) => ({
@@ -152,7 +152,6 @@ function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
           col('power', t('paramSettings.tou.power'), (i) => `sellTime${i}Pac`),
           col('volt', t('paramSettings.tou.volt'), (i) => `sellTime${i}Volt`),
           col('cap', t('paramSettings.tou.cap'), (i) => `cap${i}`),
-          col('on', t('paramSettings.tou.enabled'), (i) => `sellTime${i}En`),
           col('grid', t('paramSettings.tou.gridCharge'), (i) => `time${i}on`),
           col('gen', t('paramSettings.tou.genCharge'), (i) => `genTime${i}on`),
         ]}
