@@ -9,7 +9,7 @@ PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
 
-.PHONY: run build web test lint test-rust test-web e2e clean-test-schemas
+.PHONY: run build web test lint test-rust test-web test-clients e2e clean-test-schemas
 
 ## Build everything and start the portal with demo-ready defaults.
 run: web
@@ -28,8 +28,9 @@ web/node_modules/.installed: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	touch $(CURDIR)/$@
 
-## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests.
-test: lint test-rust test-web e2e
+## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
+## and the public API clients against the demo server.
+test: lint test-rust test-web test-clients e2e
 
 lint: web/node_modules/.installed
 	cargo fmt --all --check
@@ -45,6 +46,11 @@ test-rust: clean-test-schemas
 
 test-web: web/node_modules/.installed
 	cd web && npm test
+
+# Three public Python clients from PyPI against `portal serve --demo` (docs/clients.md).
+test-clients:
+	cargo build -p portal
+	tests/clients/run.sh
 
 e2e: web
 	cargo build -p portal

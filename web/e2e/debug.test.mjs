@@ -13,11 +13,11 @@ async function onlineInverter(page) {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const r = await api(page, '/api/v1/gateways?page=1&limit=100&status=1');
-    const gw = r.code === 0 ? r.data.infos.find((g) => g.protocolType.startsWith('deye-')) : null;
+    const gw = r.code === 0 ? r.data.infos.find((g) => g.proto.startsWith('deye-')) : null;
     if (gw) {
       const d = await api(page, `/api/v1/gateway/${gw.id}`);
       const inv = d.data?.devices.find((x) => x.family === 'inverter' && x.online);
-      if (inv) return { sn: inv.sn, protocol: gw.protocolType };
+      if (inv) return { sn: inv.sn, protocol: gw.proto };
     }
     if (Date.now() > deadline) throw new Error(`no online inverter: ${JSON.stringify(r)}`);
     await new Promise((res) => setTimeout(res, 1000));

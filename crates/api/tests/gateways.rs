@@ -552,10 +552,8 @@ async fn the_list_has_the_client_field_types_and_filters_and_counts() {
             "no key in a list: {g}"
         );
         for key in [
-            "commType",
             "softVer",
             "hardVer",
-            "protocolType",
             "model",
             "devName",
             "commTypeName",

@@ -236,7 +236,12 @@ fn assert_item_types(i: &Value, ctx: &str) {
         p["id"].is_i64() && p["name"].is_string() && p["type"].is_i64(),
         "{ctx}"
     );
-    assert!(p["master"].is_i64(), "{ctx}: plant.master");
+    // sunsynk-python types it a string: an int fails its whole list.
+    assert!(
+        p["master"].is_string(),
+        "{ctx}: plant.master {}",
+        p["master"]
+    );
     keys_present(p, &["installer", "email", "phone"], ctx);
     assert!(i["gatewayVO"]["gsn"].is_string(), "{ctx}: gatewayVO.gsn");
     assert!(i["gatewayVO"]["status"].is_i64(), "{ctx}: gatewayVO.status");
@@ -246,6 +251,12 @@ fn assert_item_types(i: &Value, ctx: &str) {
         "{ctx}: protocolIdentifier"
     );
     keys_present(i, &["equipMode", "equipType", "ratePower"], ctx);
+    // An int or null for sunsynk-python; never the kind's text (that is `typeKey`).
+    assert!(
+        i["equipMode"].is_null() || i["equipMode"].is_i64(),
+        "{ctx}: equipMode {}",
+        i["equipMode"]
+    );
 }
 
 #[tokio::test]

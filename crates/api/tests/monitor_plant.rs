@@ -572,7 +572,8 @@ async fn devices_weather_and_the_generation_download_read_the_plants_own_data() 
         assert_eq!(cw["tempMinC"], "18.5");
         assert_eq!(cw["tempMaxC"], "21.0");
         assert_eq!(cw["windSpeed"], "3.2");
-        assert_eq!(cw["windDirection"], "SW");
+        // Whole degrees as text, as the original API sends them: clients parse it with `int()`.
+        assert_eq!(cw["windDirection"], "225");
         assert!(is_hhmm(&cw["sunrise"]) && is_hhmm(&cw["sunset"]), "{cw}");
         assert!(cw["sunrise"].as_str() < cw["sunset"].as_str());
         assert_eq!(w.data()["plantId"].as_i64(), Some(p));

@@ -233,6 +233,24 @@ async fn a_read_is_flat_every_value_a_string_with_the_keys_clients_echo() {
                 required.push(k);
             }
         }
+        // pysunsynkweb changes one setting by writing back these keys from the read: without
+        // any of them it fails before sending anything.
+        for k in [
+            "solarSell",
+            "pvMaxLimit",
+            "energyMode",
+            "peakAndVallery",
+            "sysWorkMode",
+            "solarMaxSellPower",
+            "gridPeakShaving",
+            "generatorStartCap",
+            "batteryLowCap",
+        ] {
+            required.push(k.into());
+        }
+        for i in 1..=6 {
+            required.push(format!("sellTime{i}En"));
+        }
         for day in [
             "monday",
             "tuesday",
@@ -278,6 +296,10 @@ async fn every_field_kind_is_validated_and_the_error_names_the_field() {
             ("mondayOn", json!(null)),
             ("battMode", json!("7")),
             ("cap4", json!(-1)),
+            ("pvMaxLimit", json!("100000")),
+            ("sellTime5En", json!("on")),
+            ("gridPeakShaving", json!("2")),
+            ("peakAndVallery", json!(null)),
         ] {
             let r = app
                 .post(&set_url(INV), json!({ key: value }), Some(&c.ann))

@@ -220,6 +220,8 @@ fn hybrid(hv: bool) -> Vec<Field> {
         choice("sysWorkMode", WorkMode, &["0", "1", "2"], "2"),
         choice("energyMode", WorkMode, &["0", "1"], "1"),
         flag("solarSell", WorkMode, false),
+        // "Use timer": whether the time-of-use slots below are followed at all.
+        flag("peakAndVallery", WorkMode, false),
         choice("battMode", Battery, &["-1", "0", "1"], "1"),
         num("batteryCap", Battery, "Ah", (0.0, 2000.0), 0, "100"),
         num(
@@ -271,6 +273,7 @@ fn hybrid(hv: bool) -> Vec<Field> {
             0,
             "100",
         ));
+        f.push(flag(&format!("sellTime{i}En"), TimeOfUse, false));
         f.push(flag(&format!("time{i}on"), TimeOfUse, false));
         f.push(flag(&format!("genTime{i}on"), TimeOfUse, false));
     }
@@ -279,14 +282,15 @@ fn hybrid(hv: bool) -> Vec<Field> {
     }
     f.extend([
         flag("genChargeOn", Generator, false),
-        num("genStartCap", Generator, "%", (0.0, 100.0), 0, "30"),
+        num("generatorStartCap", Generator, "%", (0.0, 100.0), 0, "30"),
         num("genChargeCurrent", Generator, "A", amps, 0, "40"),
         num("genMaxRunTime", Generator, "h", (0.0, 23.9), 1, "23.9"),
         num("genCoolingTime", Generator, "h", (0.0, 23.9), 1, "0.5"),
         num("genPeakPower", Generator, "W", (0.0, 99_999.0), 0, "8000"),
         num("zeroExportPower", Limits, "W", (0.0, 99_999.0), 0, "20"),
-        num("maxSellPower", Limits, "W", (0.0, 99_999.0), 0, "5000"),
+        num("pvMaxLimit", Limits, "W", (0.0, 99_999.0), 0, "5000"),
         num("solarMaxSellPower", Limits, "W", (0.0, 99_999.0), 0, "5000"),
+        flag("gridPeakShaving", Limits, false),
     ]);
     f
 }
@@ -302,14 +306,7 @@ fn grid_tied() -> Vec<Field> {
             0,
             "20",
         ),
-        num(
-            "maxSellPower",
-            Group::Limits,
-            "W",
-            (0.0, 99_999.0),
-            0,
-            "5000",
-        ),
+        num("pvMaxLimit", Group::Limits, "W", (0.0, 99_999.0), 0, "5000"),
     ]);
     f
 }
@@ -394,14 +391,27 @@ fn check_time(text: &str) -> Option<String> {
     (h < 24 && m < 60).then(|| format!("{h:02}:{m:02}"))
 }
 
-/// The keys every settings read carries for hybrids (docs/api-conventions.md: clients echo them).
+/// The keys every settings read carries for hybrids, besides `sn`: a client that changes one
+/// setting reads them all and writes them all back (pysunsynkweb fails without any of them;
+/// docs/clients.md).
 pub fn required_keys() -> Vec<String> {
-    let mut keys: Vec<String> = ["safetyType", "battMode"].map(String::from).to_vec();
+    let mut keys: Vec<String> = [
+        "safetyType",
+        "battMode",
+        "solarSell",
+        "pvMaxLimit",
+        "energyMode",
+        "peakAndVallery",
+        "sysWorkMode",
+    ]
+    .map(String::from)
+    .to_vec();
     for i in 1..=SLOTS {
         keys.extend([
             format!("sellTime{i}"),
             format!("sellTime{i}Pac"),
             format!("sellTime{i}Volt"),
+            format!("sellTime{i}En"),
             format!("cap{i}"),
             format!("time{i}on"),
             format!("genTime{i}on"),
@@ -411,6 +421,10 @@ pub fn required_keys() -> Vec<String> {
     keys.extend(
         [
             "zeroExportPower",
+            "solarMaxSellPower",
+            "gridPeakShaving",
+            "generatorStartCap",
+            "batteryLowCap",
             "batteryMaxCurrentCharge",
             "batteryMaxCurrentDischarge",
         ]

@@ -93,6 +93,19 @@ pub(super) fn comm_type_name(code: &str) -> String {
     }
 }
 
+/// The numeric communication type clients read as an int (the name is `commTypeName`); null
+/// for a link without a code.
+fn comm_type_code(code: &str) -> Option<i64> {
+    match comm_type_name(code).as_str() {
+        "WiFi" => Some(1),
+        "GPRS" => Some(2),
+        "4G" => Some(3),
+        "Ethernet" => Some(4),
+        "RS485" => Some(5),
+        _ => None,
+    }
+}
+
 /// `YYYY-MM-DD HH:MM:SS` (UTC), as the gateway list shows the last data time.
 pub(super) fn lldt(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
@@ -126,10 +139,11 @@ pub(super) fn customer_name(u: &UserRow) -> &str {
     }
 }
 
-/// One gateway as the list answers it (docs/api-conventions.md): `sn` always a string, `updateAt`
-/// always `YYYY-MM-DDTHH:MM:SSZ`; plus its plant and customer (the account holding it). `key`
-/// is always null here: the registration key is the gateway's MQTT password, and only the
-/// detail gives it, to those who may edit the gateway.
+/// One gateway as the list answers it (the original API's item): `sn` always a string,
+/// `updateAt` always `YYYY-MM-DDTHH:MM:SSZ`, `commType` and `protocolType` ints or null (the
+/// names are `commTypeName` and `proto`); plus its plant and customer (the account holding
+/// it). `key` is always null here: the registration key is the gateway's MQTT password, and
+/// only the detail gives it, to those who may edit the gateway.
 fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) -> Value {
     let status = if g.online {
         Status::Normal
@@ -138,10 +152,11 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
     };
     json!({
         "id": g.id, "sn": g.sn, "key": null, "alias": g.alias, "status": status as i64,
-        "commType": g.comm_type, "commTypeName": comm_type_name(&g.comm_type), "signal": g.signal,
+        "commType": comm_type_code(&g.comm_type), "commTypeName": comm_type_name(&g.comm_type), "signal": g.signal,
         "softVer": g.soft_ver, "hardVer": g.hard_ver,
         "updateAt": update_at(g.last_online.unwrap_or(g.updated_at).max(g.updated_at)),
-        "protocolType": g.protocol, "proto": g.protocol, "model": g.model,
+        // The original numbers its protocols; a protocol here is a named config (`proto`).
+        "protocolType": null, "proto": g.protocol, "model": g.model,
         // The time of its newest message (telemetry, status, event or reply), not of its
         // connection: `lldt` in the spec's format, `lastMessageAt` as `updateAt` writes times.
         "lldt": g.last_online.map(lldt), "lastMessageAt": g.last_online.map(update_at),
@@ -167,7 +182,7 @@ fn device(d: &DeviceRow) -> Value {
 
 /// The gateways the caller may see, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/gateways", tag = "gateways", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, key, status, commType, signal, softVer, hardVer, updateAt, protocolType, model, lldt (last message, UTC), lastMessageAt (the same, YYYY-MM-DDTHH:MM:SSZ), uploadCycle, devName, commTypeName, proto, ...}]}")))]
+    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, key, status, commType (1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485, or null), signal, softVer, hardVer, updateAt, protocolType (null), model, lldt (last message, UTC), lastMessageAt (the same, YYYY-MM-DDTHH:MM:SSZ), uploadCycle, devName, commTypeName, proto, ...}]}")))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,

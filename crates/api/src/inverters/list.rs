@@ -1,10 +1,13 @@
 //! Inverter listings (all the caller may see, or one plant's), status counts, one inverter's
-//! detail, renaming and removal. The list item is the shape of docs/api-conventions.md, field by
-//! field: third-party clients parse `sn` as a string, `type`/`custCode` as ints,
-//! `sunsynkEquip` as a bool and `updateAt` strictly.
+//! detail, renaming and removal. The list item is the original API's, field by field:
+//! third-party clients parse `sn` as a string, `type`/`custCode` as ints, `sunsynkEquip` as a
+//! bool, `plant.master` as a string, `equipMode` as an int or null and `updateAt` strictly
+//! (docs/clients.md).
+
+use std::collections::HashMap;
 
 use axum::extract::{Path, State};
-use domain::{Code, DomainError};
+use domain::{Code, DomainError, ids::UserId};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use store::devices::{DeviceFilter, DeviceListRow};
@@ -130,8 +133,27 @@ pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures
     })
 }
 
-/// The list item of docs/api-conventions.md.
-pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
+/// The display names (nickname, else account) of the accounts owning the given plants: the
+/// list item's `plant.master`. Read once per owner.
+async fn master_names(app: &AppState, owners: Vec<i64>) -> ApiResult<HashMap<i64, String>> {
+    let mut names = HashMap::new();
+    for owner in owners {
+        if !names.contains_key(&owner)
+            && let Some(u) = app.store.user(UserId(owner)).await?
+        {
+            let name = if u.nickname.trim().is_empty() {
+                u.account
+            } else {
+                u.nickname
+            };
+            names.insert(owner, name);
+        }
+    }
+    Ok(names)
+}
+
+/// The list item of the original API; `master` is the display name of the plant's owner.
+pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Value {
     let d = &inv.row;
     let plant = inv.plant.as_ref();
     let r = f.reading.as_ref();
@@ -156,14 +178,16 @@ pub(crate) fn item(inv: &Inverter, f: &Figures) -> Value {
         "createAt": create_at(d.created_at),
         "opened": opened,
         "plant": plant.map(|p| json!({"id": p.id, "name": p.name, "type": p.plant_type,
-            "master": p.owner_id, "installer": p.installer, "email": p.email, "phone": p.phone})),
+            "master": master, "installer": p.installer, "email": p.email, "phone": p.phone})),
         "plantId": d.plant_id,
         "gatewayVO": d.gateway_sn.as_ref().map(|g| json!({"gsn": g,
             "status": i64::from(d.gateway_online.unwrap_or(false))})),
         // The Deye/Sunsynk family: every protocol config named deye-*.
         "sunsynkEquip": d.protocol.starts_with("deye"),
         "protocolIdentifier": d.protocol,
-        "equipMode": kind.key(),
+        // The original's numeric mode has no counterpart here; the kind is `typeKey`, and
+        // text would break the clients that read this as an int.
+        "equipMode": null,
         "equipType": d.type_code,
         "ratePower": rated.map(round2),
         "online": d.online,
@@ -191,6 +215,7 @@ async fn page(
         )
         .await?;
     let plants = plants_of(app, me, &rows).await?;
+    let masters = master_names(app, plants.values().map(|p| p.owner_id).collect()).await?;
     let cycles =
         Cycles::of_gateways(app, &rows.iter().map(|r| r.gateway_id).collect::<Vec<_>>()).await?;
     let mut infos = Vec::with_capacity(rows.len());
@@ -207,7 +232,12 @@ async fn page(
             upload_cycle,
         };
         let f = figures(app, &inv).await?;
-        infos.push(item(&inv, &f));
+        let master = inv
+            .plant
+            .as_ref()
+            .and_then(|p| masters.get(&p.owner_id))
+            .map(String::as_str);
+        infos.push(item(&inv, &f, master));
     }
     Ok(json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}))
 }
@@ -298,7 +328,13 @@ pub async fn detail(
 ) -> ApiResult<Data<Value>> {
     let inv = visible(&app, &me, &sn).await?;
     let f = figures(&app, &inv).await?;
-    let mut body = item(&inv, &f);
+    let masters = master_names(&app, inv.plant.iter().map(|p| p.owner_id).collect()).await?;
+    let master = inv
+        .plant
+        .as_ref()
+        .and_then(|p| masters.get(&p.owner_id))
+        .map(String::as_str);
+    let mut body = item(&inv, &f, master);
     let r = f.reading.as_ref();
     let extra = json!({
         "typeKey": inv.kind().key(), "hybrid": inv.kind().is_hybrid(),

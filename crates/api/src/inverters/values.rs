@@ -83,27 +83,31 @@ pub fn phases(r: &Reading, ac: Ac) -> Vec<usize> {
 }
 
 /// `vip[{volt, current, power}]` of a port: strings for volt and current, a number for power
-/// (docs/api-conventions.md). A port without a current register gets it from power and voltage.
-/// On a single-phase model the line keys may be absent: the bare keys make one phase.
+/// (the original API's types). A port without a current register gets it from power and
+/// voltage. On a single-phase model the line keys may be absent: the bare keys make one phase.
+/// A phase whose voltage or current is unknown is left out (its power still counts in the
+/// port's totals): clients convert both with `float()`, which fails on null.
 pub fn vip(r: &Reading, ac: Ac) -> Vec<Value> {
     let one = |v: Option<f64>, i: Option<f64>, p: Option<f64>| {
         let i = i.or(match (v, p) {
             (Some(v), Some(p)) if v > 1.0 => Some(p / v),
             _ => None,
         });
-        json!({"volt": opt_text(v), "current": opt_text(i), "power": p.map(round2)})
+        let (v, i) = (v?, i?);
+        Some(
+            json!({"volt": opt_text(Some(v)), "current": opt_text(Some(i)), "power": p.map(round2)}),
+        )
     };
     let lines = phases(r, ac);
     if lines.is_empty() {
         let (v, p) = (r.num(ac.volt), r.num(ac.power));
-        if v.is_none() && p.is_none() {
-            return Vec::new();
-        }
-        return vec![one(v, ac.current.and_then(|c| r.num(c)), p)];
+        return one(v, ac.current.and_then(|c| r.num(c)), p)
+            .into_iter()
+            .collect();
     }
     lines
         .iter()
-        .map(|l| {
+        .filter_map(|l| {
             one(
                 r.num(&format!("{}_l{l}", ac.volt))
                     .or_else(|| r.num(ac.volt)),
@@ -206,6 +210,14 @@ mod tests {
             json!({"volt": "230.8", "current": "0.3", "power": -50.0})
         );
         assert!(vip(&reading("{}"), OUTPUT).is_empty());
+        // Without a voltage there is nothing a client could parse: the phase is left out.
+        let load = reading(r#"{"load_power_l1":400,"load_power_l2":0}"#);
+        assert!(vip(&load, LOAD).is_empty());
+        let half = reading(r#"{"load_voltage_l1":230,"load_power_l1":460,"load_power_l2":5}"#);
+        assert_eq!(
+            vip(&half, LOAD),
+            vec![json!({"volt": "230.0", "current": "2.0", "power": 460.0})]
+        );
     }
 
     #[test]

@@ -207,12 +207,10 @@ fn clock(
     to_local(start + Duration::seconds((minutes * 60.0).round() as i64))
 }
 
-fn compass(degrees: f64) -> &'static str {
-    const POINTS: [&str; 16] = [
-        "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW",
-        "NW", "NNW",
-    ];
-    POINTS[((degrees.rem_euclid(360.0) / 22.5).round() as usize) % 16]
+/// Whole degrees from north, 0 to 359, as text: clients read the direction with `int()`, so
+/// neither a compass point nor a decimal would parse.
+fn wind_degrees(degrees: f64) -> String {
+    format!("{}", (degrees.round() as i64).rem_euclid(360))
 }
 
 /// A short description of the sky from the station: rain, night, or how much of the expected
@@ -239,8 +237,8 @@ fn describe(r: &Reading, daylight: bool, lang: Lang) -> Option<&'static str> {
     })
 }
 
-/// The current weather at a plant: `currWea{desc, currTemp, windSpeed, windDirection, sunrise,
-/// sunset, iconUrl, tempMinC, tempMaxC}`, all strings or null. Values come from the plant's
+/// The current weather at a plant: `currWea{desc, currTemp, windSpeed, windDirection (whole
+/// degrees), sunrise, sunset, iconUrl, tempMinC, tempMaxC}`, all strings or null. Values come from the plant's
 /// weather station; without one (or without a matching plant) only sunrise and sunset are
 /// known.
 #[utoipa::path(get, path = "/api/v1/weather", tag = "monitoring",
@@ -319,7 +317,7 @@ pub async fn weather(
             "desc": reading.as_ref().and_then(|r| describe(r, daylight, current_lang())),
             "currTemp": opt_text(num("ambient_temperature")),
             "windSpeed": opt_text(num("wind_speed")),
-            "windDirection": num("wind_direction").map(compass),
+            "windDirection": num("wind_direction").map(wind_degrees),
             "sunrise": sun.map(|(rise, _)| clock(day, rise, &to_local)),
             "sunset": sun.map(|(_, set)| clock(day, set, &to_local)),
             "iconUrl": null,
@@ -358,7 +356,8 @@ mod tests {
         assert_eq!(parse_lat_lon("51.32,-0.72"), Some((51.32, -0.72)));
         assert_eq!(parse_lat_lon("abc"), None);
         assert_eq!(parse_lat_lon("95,0"), None);
-        assert_eq!(compass(225.0), "SW");
-        assert_eq!(compass(359.0), "N");
+        assert_eq!(wind_degrees(225.0), "225");
+        assert_eq!(wind_degrees(359.6), "0");
+        assert_eq!(wind_degrees(-90.2), "270");
     }
 }

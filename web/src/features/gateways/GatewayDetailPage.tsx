@@ -117,7 +117,7 @@ export default function GatewayDetailPage() {
             {g && (
               <Flex gap={8} wrap>
                 <UpgradeButton target="gateway" sn={g.sn} />
-                <GatewayActions sn={g.sn} protocol={g.protocolType} plantId={g.plantId} />
+                <GatewayActions sn={g.sn} protocol={g.proto} plantId={g.plantId} />
               </Flex>
             )}
           </Flex>
@@ -148,7 +148,7 @@ export default function GatewayDetailPage() {
               {
                 key: 'protocol',
                 label: t('gateways.column.protocol'),
-                children: text(g.protocolType),
+                children: text(g.proto),
               },
               { key: 'comm', label: t('gateways.column.commType'), children: text(g.commTypeName) },
               {

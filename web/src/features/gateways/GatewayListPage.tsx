@@ -99,7 +99,7 @@ export default function GatewayListPage() {
     {
       key: 'protocol',
       title: t('gateways.column.protocol'),
-      render: (_, row) => text(row.protocolType),
+      render: (_, row) => text(row.proto),
     },
     {
       key: 'comm',

@@ -37,7 +37,7 @@ const inverter = (keys: string[]): InverterDetail => ({
   gatewayVO: { gsn: 'GW-0001', status: 1 },
   sunsynkEquip: true,
   protocolIdentifier: 'deye-hybrid-1ph',
-  equipMode: 'single_phase_lv_hybrid',
+  equipMode: null,
   equipType: 2,
   ratePower: 5000,
   online: true,

@@ -46,7 +46,7 @@ export interface InverterRow {
   gatewayVO: { gsn: string; status: number } | null;
   sunsynkEquip: boolean;
   protocolIdentifier: string;
-  equipMode: string;
+  equipMode: number | null;
   equipType: number;
   ratePower: number | null;
   online: boolean;

@@ -47,7 +47,9 @@ export function WeatherCard({ plantId, today }: { plantId: number; today: Dayjs 
                 : MISSING}
             </Descriptions.Item>
             <Descriptions.Item label={t('overview.weather.wind')}>
-              {w?.windSpeed ? `${w.windSpeed} m/s ${w.windDirection ?? ''}`.trim() : MISSING}
+              {w?.windSpeed
+                ? `${w.windSpeed} m/s ${w.windDirection ? `${w.windDirection}°` : ''}`.trim()
+                : MISSING}
             </Descriptions.Item>
             <Descriptions.Item label={t('overview.weather.sunrise')}>
               <span data-testid="weather-sunrise">{show(w?.sunrise)}</span>

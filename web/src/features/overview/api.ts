@@ -115,6 +115,7 @@ export interface Weather {
     desc: string | null;
     currTemp: string | null;
     windSpeed: string | null;
+    /** Whole degrees from north ("225"). */
     windDirection: string | null;
     sunrise: string | null;
     sunset: string | null;

@@ -6,13 +6,15 @@ export interface GatewayRow {
   key: string | null;
   alias: string;
   status: number;
-  commType: string;
+  /** 1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485; null otherwise (the name is `commTypeName`). */
+  commType: number | null;
   commTypeName: string;
   signal: number | null;
   softVer: string;
   hardVer: string;
   updateAt: string;
-  protocolType: string;
+  /** Always null: third-party clients read it as a number; the protocol config is `proto`. */
+  protocolType: null;
   proto: string;
   model: string;
   /** The time of the gateway's newest message, UTC `YYYY-MM-DD HH:mm:ss`. */
