@@ -77,6 +77,24 @@ impl Store {
             at
         )?)
     }
+
+    /// Test support: runs a script of several statements, such as a data migration run again
+    /// over rows written in the shape it migrates from.
+    pub async fn run_script_for_tests(&self, sql: &'static str) -> Result<(), StoreError> {
+        match &self.db {
+            crate::Db::Sqlite(pool) => {
+                sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                    .execute(pool)
+                    .await?;
+            }
+            crate::Db::Postgres(pool) => {
+                sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                    .execute(pool)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
 }
 
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
