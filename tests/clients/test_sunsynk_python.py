@@ -92,7 +92,7 @@ def test_input(sdk, demo):
 
 def test_output(sdk, demo):
     d = sdk.inverter_data.get_inverter_output(sn=demo.sn).data
-    assert d.vip and float(d.vip[0].volt) >= 0 and float(d.vip[0].current) >= 0
+    assert d.vip and float(d.vip[0].volt) > 100 and float(d.vip[0].current) >= 0
     assert isinstance(d.vip[0].power, float) and 45 < d.fac < 65
 
 

@@ -117,6 +117,11 @@ pub fn inverter(s: &Snapshot, phases: usize, serial: &str) -> Values {
             num(&mut m, &format!("load_voltage_l{l}"), phase_v, 1);
         }
     }
+    if phases <= 1 {
+        // A single-phase model has one output line under the bare keys.
+        num(&mut m, "inverter_voltage", phase_v, 1);
+        num(&mut m, "inverter_current", f.ac_output_w() / phase_v, 1);
+    }
     m.insert("grid_connected".into(), Value::Bool(true));
     for (i, word) in fault_words(s).iter().enumerate() {
         num(
@@ -373,6 +378,20 @@ mod tests {
                 assert!(keys.contains(&key.as_str()), "{code} has no point {key}");
             }
         }
+    }
+
+    #[test]
+    fn a_single_phase_inverter_reports_its_output_line_and_a_three_phase_one_each_line() {
+        let s = snapshot();
+        let get = |v: &Values, k: &str| v.get(k).and_then(Value::as_f64);
+        let one = inverter(&s, 1, "INV1");
+        assert_eq!(get(&one, "inverter_voltage"), Some(230.0));
+        let watts = get(&one, "inverter_power").unwrap();
+        let amps = get(&one, "inverter_current").unwrap();
+        assert!((amps - watts / 230.0).abs() < 0.06, "{amps} A for {watts} W");
+        let three = inverter(&s, 3, "INV3");
+        assert_eq!(get(&three, "inverter_voltage"), None);
+        assert_eq!(get(&three, "inverter_voltage_l3"), Some(230.0));
     }
 
     #[test]
