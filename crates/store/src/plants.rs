@@ -370,8 +370,9 @@ impl Store {
         )?)
     }
 
-    /// Gives the plant to another account; shares with the new owner end (they own it now),
-    /// and the plant leaves any company it belonged to only if `company` says so.
+    /// Gives the plant to another account in one transaction: shares with the new owner end
+    /// (they own it now), and the plant leaves any company it belonged to only if `company`
+    /// says so.
     pub async fn transfer_plant(
         &self,
         plant: i64,
@@ -379,26 +380,43 @@ impl Store {
         company: Option<CompanyId>,
         now: i64,
     ) -> Result<bool> {
-        exec!(
-            self,
-            "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
-            plant,
-            to.0
-        )?;
-        Ok(exec!(
-            self,
-            "UPDATE plants SET owner_id = $2, company_id = $3, updated_at = $4 WHERE id = $1",
-            plant,
-            to.0,
-            company.map(|c| c.0),
-            now
-        )? == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
+                plant,
+                to.0
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE plants SET owner_id = $2, company_id = $3, updated_at = $4 WHERE id = $1",
+                plant,
+                to.0,
+                company.map(|c| c.0),
+                now
+            )? == 1
+        }))
     }
 
-    /// Deletes a plant; its tariff and shares go with it (foreign keys cascade).
+    /// Deletes a plant with its tariff and shares in one transaction: a failure half way leaves
+    /// the plant whole.
     pub async fn delete_plant(&self, plant: i64) -> Result<bool> {
-        exec!(self, "DELETE FROM plant_charges WHERE plant_id = $1", plant)?;
-        exec!(self, "DELETE FROM plant_shares WHERE plant_id = $1", plant)?;
-        Ok(exec!(self, "DELETE FROM plants WHERE id = $1", plant)? == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM plant_charges WHERE plant_id = $1",
+                plant
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM plant_shares WHERE plant_id = $1",
+                plant
+            )?;
+            tx_exec!(tx, sqlite, "DELETE FROM plants WHERE id = $1", plant)? == 1
+        }))
     }
 }
