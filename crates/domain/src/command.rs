@@ -8,6 +8,8 @@ use crate::{Code, DomainError, plant::Status};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Upgrade,
+    /// Stops an upgrade under way.
+    UpgradeCancel,
     PowerOn,
     PowerOff,
     Restart,
@@ -18,8 +20,9 @@ pub enum CommandKind {
 }
 
 impl CommandKind {
-    pub const ALL: [CommandKind; 7] = [
+    pub const ALL: [CommandKind; 8] = [
         CommandKind::Upgrade,
+        CommandKind::UpgradeCancel,
         CommandKind::PowerOn,
         CommandKind::PowerOff,
         CommandKind::Restart,
@@ -31,6 +34,7 @@ impl CommandKind {
     pub fn as_str(self) -> &'static str {
         match self {
             CommandKind::Upgrade => "upgrade",
+            CommandKind::UpgradeCancel => "upgrade_cancel",
             CommandKind::PowerOn => "power_on",
             CommandKind::PowerOff => "power_off",
             CommandKind::Restart => "restart",
@@ -44,9 +48,9 @@ impl CommandKind {
         CommandKind::ALL.into_iter().find(|k| k.as_str() == raw)
     }
 
-    /// Kinds that would disturb a running upgrade: reading and settings reads may go on.
+    /// Kinds that would disturb a running upgrade: reading settings and cancelling may go on.
     fn disturbs_upgrade(self) -> bool {
-        !matches!(self, CommandKind::ReadParams)
+        !matches!(self, CommandKind::ReadParams | CommandKind::UpgradeCancel)
     }
 
     /// Whether a device in `status` may take this command. Offline devices take nothing; an
@@ -128,6 +132,7 @@ mod tests {
         let refused = PowerOn.admitted_in(Status::Upgrading).unwrap_err();
         assert_eq!(refused.code, Code::DeviceUpgrading);
         assert!(ReadParams.admitted_in(Status::Upgrading).is_ok());
+        assert!(UpgradeCancel.admitted_in(Status::Upgrading).is_ok());
         let refused = PowerOn.admitted_in(Status::Fault).unwrap_err();
         assert_eq!(refused.code, Code::StateForbids);
         assert!(PowerOff.admitted_in(Status::Fault).is_ok());

@@ -1,7 +1,9 @@
 //! Creating a plant: the wizard's final step, the demo's plants and the benchmark's.
 
 use domain::{
+    DomainError,
     ids::PlantId,
+    plant::{Charge, check_charges},
     policy::{Actor, NewPlantOwner},
     user::UserKind,
 };
@@ -14,12 +16,12 @@ use store::{
 use super::account_user;
 use crate::Result;
 
-/// A plant to create: its checked fields and tariff, and the account it is for (`None`: the
-/// actor's own).
+/// A plant to create: its checked fields, its tariff (checked here) and the account it is for
+/// (`None`: the actor's own).
 #[derive(Debug, Clone)]
 pub struct PlantDraft {
     pub fields: PlantFields,
-    pub tariff: Vec<NewCharge>,
+    pub tariff: Vec<Charge>,
     /// An email or phone; blank is the same as none.
     pub owner: Option<String>,
 }
@@ -31,6 +33,7 @@ pub struct PlantDraft {
 pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) -> Result<PlantId> {
     actor.require("station.create")?;
     actor.require_writable()?;
+    let tariff = tariff(&draft.tariff)?;
     let company = if actor.kind == UserKind::Company {
         actor.company
     } else {
@@ -62,10 +65,25 @@ pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) 
             created_by: actor.id,
             offered_to,
             fields: &draft.fields,
-            charges: &draft.tariff,
+            charges: &tariff,
             now,
         })
         .await?;
     tracing::info!(plant = id, by = %actor.id, offered_to = ?offered_to, "plant created");
     Ok(PlantId(id))
+}
+
+/// A tariff as stored, once `domain::plant::check_charges` accepts it (a constant price is
+/// stored over the whole day).
+pub fn tariff(charges: &[Charge]) -> std::result::Result<Vec<NewCharge>, DomainError> {
+    Ok(check_charges(charges)?
+        .into_iter()
+        .map(|c| NewCharge {
+            kind: c.kind as i64,
+            start_range: c.start,
+            end_range: c.end,
+            price: c.price,
+            direction: c.direction,
+        })
+        .collect())
 }

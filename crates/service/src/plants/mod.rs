@@ -4,7 +4,7 @@
 mod create;
 mod sharing;
 
-pub use create::{PlantDraft, create};
+pub use create::{PlantDraft, create, tariff};
 pub use sharing::{ShareTarget, cancel_share, share, transfer};
 
 use domain::{
