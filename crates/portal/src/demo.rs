@@ -1,6 +1,7 @@
 //! `portal serve --demo`: a demo owner with plants whose simulated gateways report to the
-//! embedded broker, so a new user sees live plants within seconds. Plants are created through
-//! the plants use case (`service::plants::create`) like any other, and their gateways are registered and bound to them.
+//! embedded broker, so a new user sees live plants within seconds. Plants are created by the
+//! plants use case (`service::plants::create`) like any other, and their gateways are
+//! registered and bound to them.
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};

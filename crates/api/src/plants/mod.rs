@@ -2,7 +2,7 @@
 //! Every handler asks the policy (`domain::policy`) what the caller may see and do; a plant
 //! they may not see answers 700 exactly like one that does not exist.
 
-pub mod edit;
+pub(crate) mod edit;
 pub(crate) mod list;
 pub(crate) mod offers;
 pub(crate) mod picture;
