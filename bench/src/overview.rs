@@ -14,10 +14,15 @@ use axum::{
 };
 use chrono::{Duration as Days, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
-use domain::user::{BuiltinRole, UserKind};
+use domain::{
+    plant::{Charge, PlantType, Valuation},
+    user::{BuiltinRole, UserKind},
+};
 use http_body_util::BodyExt;
+use service::plants::PlantDraft;
 use store::{
     Store,
+    plants::PlantFields,
     telemetry::{CounterKind, EnergyWrite, SampleWrite, TelemetryBatch},
     users::NewUser,
 };
@@ -80,9 +85,7 @@ async fn run_on(o: &OverviewOptions, db: &FreshDb) -> anyhow::Result<OverviewRes
     let started = Instant::now();
     let router = router(&store).await?;
     let owner = owner(&store).await?;
-    let actor = api::session::actor_of(&store, &owner)
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let actor = service::actors::actor_of(&store, &owner).await?;
     let tz: Tz = ZONE.parse().map_err(|_| anyhow::anyhow!("zone"))?;
     let today = Utc::now().with_timezone(&tz).date_naive();
     let mut plants = Vec::with_capacity(o.plants);
@@ -263,35 +266,48 @@ async fn owner(store: &Store) -> anyhow::Result<store::users::UserRow> {
     store.user_by_account(ACCOUNT).await?.context("bench owner")
 }
 
-/// A storage plant with a tariff, a gateway and one hybrid inverter, made by the plants service.
+/// A storage plant with a tariff, a gateway and one hybrid inverter; the plant is made by the
+/// plants use case (`service::plants::create`).
 async fn plant(
     store: &Store,
     actor: &domain::policy::Actor,
     owner: i64,
     n: usize,
 ) -> anyhow::Result<(i64, i64)> {
-    use api::plants::edit::{ChargeRequest, PlantRequest, create_plant};
-    let request = PlantRequest {
-        name: Some(format!("Bench plant {n:05}")),
-        total_power: Some(8.0),
-        kind: Some(3),
-        currency: Some("EUR".into()),
-        timezone: Some(ZONE.into()),
-        address: Some("Madrid".into()),
-        lon: Some(-3.7 + n as f64 * 0.001),
-        lat: Some(40.4),
-        charges: Some(vec![ChargeRequest {
-            price: Some(0.18),
-            kind: Some(1),
-            start_range: None,
-            end_range: None,
-            status: None,
-        }]),
-        ..PlantRequest::default()
+    let fields = PlantFields {
+        name: format!("Bench plant {n:05}"),
+        plant_type: PlantType::StorageDc as i64,
+        total_power: 8.0,
+        join_date: Utc::now().format("%Y-%m-%d").to_string(),
+        currency: "EUR".into(),
+        timezone: ZONE.into(),
+        address: "Madrid".into(),
+        lon: -3.7 + n as f64 * 0.001,
+        lat: 40.4,
+        image_url: String::new(),
+        thumb_url: String::new(),
+        principal: String::new(),
+        phone: String::new(),
+        email: String::new(),
+        installer: String::new(),
+        invest: 0.0,
     };
-    let plant = create_plant(store, actor, &request)
+    let tariff = vec![Charge {
+        kind: Valuation::Constant,
+        start: String::new(),
+        end: String::new(),
+        price: 0.18,
+        direction: None,
+    }];
+    let draft = PlantDraft {
+        fields,
+        tariff,
+        owner: None,
+    };
+    let plant = service::plants::create(store, actor, &draft, api::now_ms())
         .await
-        .map_err(|e| anyhow::anyhow!("plant: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("plant: {e}"))?
+        .0;
     let now = api::now_ms();
     let gateway = store
         .create_gateway(&format!("BENCH-GW-{n:05}"), "K", "deye-hybrid-1ph", now)

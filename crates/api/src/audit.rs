@@ -62,7 +62,27 @@ pub(crate) async fn record(
     detail: Value,
     result: &str,
 ) {
-    if let Err(e) = write(app, me, action, target, &detail, result).await {
+    let written = match target_plant(app, target).await {
+        Ok(plant) => write(app, me, action, target, plant, &detail, result).await,
+        Err(e) => Err(e),
+    };
+    if let Err(e) = written {
+        tracing::error!(error = %e, action, target, "audit entry not written");
+    }
+}
+
+/// [`record`] for an action that took `target` off plant `plant`: the entry is filed under the
+/// plant it was on, which a lookup after the action would no longer find.
+pub(crate) async fn record_under(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    target: &str,
+    plant: Option<i64>,
+    detail: Value,
+    result: &str,
+) {
+    if let Err(e) = write(app, me, action, target, plant, &detail, result).await {
         tracing::error!(error = %e, action, target, "audit entry not written");
     }
 }
@@ -108,22 +128,27 @@ pub(crate) fn author<'a>(me: &'a CurrentUser, plant: Option<&PlantRow>) -> Autho
     }
 }
 
-async fn write(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    target: &str,
-    detail: &Value,
-    result: &str,
-) -> store::Result<i64> {
-    let plant_id = match app.store.device_by_sn(target).await? {
+/// The plant a device or gateway SN is on now.
+async fn target_plant(app: &AppState, target: &str) -> store::Result<Option<i64>> {
+    Ok(match app.store.device_by_sn(target).await? {
         Some(d) => d.plant_id,
         None => app
             .store
             .gateway_by_sn(target)
             .await?
             .and_then(|g| g.plant_id),
-    };
+    })
+}
+
+async fn write(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    target: &str,
+    plant_id: Option<i64>,
+    detail: &Value,
+    result: &str,
+) -> store::Result<i64> {
     // Filed under the target's plant only when the caller may see that plant: an entry the
     // caller reads back must not name a plant that is not theirs.
     let plant = match plant_id {

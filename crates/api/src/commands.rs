@@ -10,14 +10,14 @@ use axum::{
     extract::{Path, State},
     routing::get,
 };
-use devices::link::DispatchError;
 use domain::{
     Code, DomainError,
+    command::CommandKind,
     ids::{CompanyId, UserId},
-    plant::Status,
     policy::GatewayScope,
 };
 use serde_json::{Value, json};
+use service::commands;
 use store::{commands::CommandRow, devices::DeviceListRow};
 
 use crate::{
@@ -40,47 +40,6 @@ pub fn router() -> Router<AppState> {
 /// How long a device has to answer a power command.
 const POWER_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Kinds refused while the device runs an upgrade or reports the Upgrading status.
-const REFUSED_WHILE_UPGRADING: [&str; 6] = [
-    "upgrade",
-    "power_on",
-    "power_off",
-    "restart",
-    "modbus_raw",
-    "set_params",
-];
-
-/// Whether a device in `status` may take a command of `kind`. Offline devices take nothing;
-/// an upgrading one nothing that would disturb the upgrade; a device in Fault may not be
-/// upgraded or switched on (the spec's "current state forbids ..."): switching it off or
-/// reading and debugging it stays possible, as that is how a fault is investigated.
-pub(crate) fn check_state(kind: &str, status: i64) -> Result<(), DomainError> {
-    if status == Status::Offline as i64 {
-        return Err(Code::DeviceOffline.into());
-    }
-    if status == Status::Upgrading as i64 && REFUSED_WHILE_UPGRADING.contains(&kind) {
-        return Err(Code::DeviceUpgrading.into());
-    }
-    if status == Status::Fault as i64 && matches!(kind, "upgrade" | "power_on") {
-        return Err(Code::StateForbids.into());
-    }
-    Ok(())
-}
-
-/// The spec's message for a dispatcher refusal.
-pub(crate) fn refusal(e: DispatchError) -> ApiError {
-    match e {
-        DispatchError::Offline(_) | DispatchError::UnknownGateway(_) => Code::DeviceOffline.into(),
-        DispatchError::Upgrading(_) => Code::DeviceUpgrading.into(),
-        DispatchError::BadTimeout => DomainError::invalid("timeout").into(),
-        DispatchError::Publish(cause) => {
-            tracing::warn!(%cause, "command not published");
-            Code::CommandFailed.into()
-        }
-        DispatchError::Store(e) => e.into(),
-    }
-}
-
 /// Sends `kind` to a device on `me`'s behalf (the caller has checked permissions), after the
 /// state checks, and records `action` in the audit log either way. Answers the command id.
 pub(crate) async fn send_to_device(
@@ -88,7 +47,7 @@ pub(crate) async fn send_to_device(
     me: &CurrentUser,
     action: &str,
     device: &DeviceListRow,
-    kind: &str,
+    kind: CommandKind,
     params: Value,
     timeout: Duration,
 ) -> ApiResult<i64> {
@@ -104,20 +63,20 @@ pub(crate) async fn send_to_device_noting(
     me: &CurrentUser,
     action: &str,
     device: &DeviceListRow,
-    kind: &str,
+    kind: CommandKind,
     params: Value,
     timeout: Duration,
     note: Value,
 ) -> ApiResult<i64> {
-    if let Err(e) = check_state(kind, device.status) {
+    if let Err(e) = commands::admit(kind, device.status) {
+        let kind = kind.as_str();
         let detail = json!({"kind": kind, "params": params, "reason": e.code.number()});
         let detail = audit::with_note(detail, &note);
         audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
         return Err(e.into());
     }
     let Some(gateway) = device.gateway_sn.as_deref() else {
-        let detail =
-            json!({"kind": kind, "params": params, "reason": Code::DeviceOffline.number()});
+        let detail = json!({"kind": kind.as_str(), "params": params, "reason": Code::DeviceOffline.number()});
         let detail = audit::with_note(detail, &note);
         audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
         return Err(Code::DeviceOffline.into());
@@ -137,7 +96,7 @@ pub(crate) async fn send(
     action: &str,
     gateway_sn: &str,
     device_sn: &str,
-    kind: &str,
+    kind: CommandKind,
     params: Value,
     timeout: Duration,
 ) -> ApiResult<i64> {
@@ -155,18 +114,19 @@ async fn send_noting(
     action: &str,
     gateway_sn: &str,
     device_sn: &str,
-    kind: &str,
+    kind: CommandKind,
     params: Value,
     timeout: Duration,
     note: Value,
 ) -> ApiResult<i64> {
-    let outcome = match &app.commands {
-        None => Err(ApiError::from(Code::ConnectionFailed)),
-        Some(dispatcher) => dispatcher
-            .send(gateway_sn, device_sn, kind, params.clone(), timeout)
-            .await
-            .map_err(refusal),
+    let to = commands::Target {
+        gateway_sn,
+        device_sn,
     };
+    let outcome = commands::send(app.commands.as_ref(), to, kind, params.clone(), timeout)
+        .await
+        .map_err(ApiError::from);
+    let kind = kind.as_str();
     let (detail, result) = match &outcome {
         Ok(id) => (
             json!({"kind": kind, "params": params, "commandId": id}),
@@ -281,9 +241,9 @@ async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResul
     let inv = inverters::visible(app, me, sn).await?;
     require_on(me, &inv, "inverter.power")?;
     let (action, kind) = if on {
-        ("inverter.boot", "power_on")
+        ("inverter.boot", CommandKind::PowerOn)
     } else {
-        ("inverter.shutdown", "power_off")
+        ("inverter.shutdown", CommandKind::PowerOff)
     };
     let id = send_to_device(app, me, action, &inv.row, kind, Value::Null, POWER_TIMEOUT).await?;
     let c = app
@@ -317,35 +277,4 @@ pub async fn shutdown(
     Path(sn): Path<String>,
 ) -> ApiResult<Data<Value>> {
     power(&app, &me, &sn, false).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offline_devices_take_nothing_and_upgrading_ones_nothing_disruptive() {
-        for kind in ["set_params", "read_params", "power_off", "modbus_raw"] {
-            assert_eq!(
-                check_state(kind, Status::Offline as i64).unwrap_err().code,
-                Code::DeviceOffline
-            );
-        }
-        assert_eq!(
-            check_state("power_on", Status::Upgrading as i64)
-                .unwrap_err()
-                .code,
-            Code::DeviceUpgrading
-        );
-        assert!(check_state("read_params", Status::Upgrading as i64).is_ok());
-        assert_eq!(
-            check_state("power_on", Status::Fault as i64)
-                .unwrap_err()
-                .code,
-            Code::StateForbids
-        );
-        assert!(check_state("power_off", Status::Fault as i64).is_ok());
-        assert!(check_state("power_on", Status::Warning as i64).is_ok());
-        assert!(check_state("set_params", Status::Normal as i64).is_ok());
-    }
 }

@@ -87,6 +87,15 @@ impl From<store::StoreError> for ApiError {
     }
 }
 
+impl From<service::ServiceError> for ApiError {
+    fn from(err: service::ServiceError) -> Self {
+        match err {
+            service::ServiceError::Refused(e) => ApiError::Domain(e),
+            service::ServiceError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl ApiError {
     pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
         ApiError::Internal(format!("{context}: {err}"))

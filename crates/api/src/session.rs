@@ -3,8 +3,6 @@
 //! every use, all of one sign-in belonging to one session. The RSA key pair serves the
 //! encrypted-password login of docs/api-conventions.md.
 
-use std::collections::HashSet;
-
 use axum::{
     extract::{FromRef, FromRequestParts},
     http::{header, request::Parts},
@@ -220,16 +218,5 @@ where
 }
 
 pub async fn actor_of(store: &Store, user: &UserRow) -> Result<Actor, ApiError> {
-    let permissions: HashSet<String> = match user.role() {
-        Some(role) => store.role_permissions(role).await?.into_iter().collect(),
-        None => HashSet::new(),
-    };
-    Ok(Actor {
-        id: user.id(),
-        kind: user.kind(),
-        company: user.company(),
-        role: user.role(),
-        read_only: user.read_only,
-        permissions,
-    })
+    Ok(service::actors::actor_of(store, user).await?)
 }

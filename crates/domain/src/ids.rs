@@ -16,4 +16,4 @@ macro_rules! id_type {
     )*};
 }
 
-id_type!(UserId, CompanyId, RoleId);
+id_type!(UserId, CompanyId, RoleId, PlantId, GatewayId, DeviceId);

@@ -1,16 +1,20 @@
 //! `portal serve --demo`: a demo owner with plants whose simulated gateways report to the
-//! embedded broker, so a new user sees live plants within seconds. Plants are created through
-//! the plants service like any other, and their gateways are registered and bound to them.
+//! embedded broker, so a new user sees live plants within seconds. Plants are created by the
+//! plants use case (`service::plants::create`) like any other, and their gateways are
+//! registered and bound to them.
 
 use anyhow::Context;
-use api::plants::edit::{ChargeRequest, PlantRequest, create_plant};
 use chrono::{DateTime, Duration, Utc};
-use domain::user::BuiltinRole;
+use domain::{
+    plant::{Charge, PlantType, Valuation},
+    user::BuiltinRole,
+};
+use service::plants::PlantDraft;
 use sim::{
     fleet::{GatewaySpec, SimGateway},
     resume::LastReport,
 };
-use store::Store;
+use store::{Store, plants::PlantFields};
 
 use crate::admin;
 
@@ -51,9 +55,7 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
                 .context("demo owner")?
         }
     };
-    let actor = api::session::actor_of(store, &owner)
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let actor = service::actors::actor_of(store, &owner).await?;
     let mut created = 0;
     for gw in fleet {
         if store
@@ -65,24 +67,37 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
         }
         let storage = gw.plant.battery.is_some();
         let money = local_money(gw.plant.tz);
-        let request = PlantRequest {
-            name: Some(gw.plant_name.clone()),
-            total_power: Some(gw.plant.pv_kwp),
-            kind: Some(if storage { 3 } else { 1 }),
-            currency: Some(money.currency.into()),
-            timezone: Some(gw.plant.tz.name().into()),
-            address: Some(gw.plant_name.clone()),
-            lon: Some(gw.plant.lon),
-            lat: Some(gw.plant.lat),
-            principal: Some("Demo owner".into()),
-            installer: Some("Simulated installer".into()),
-            invest: Some((gw.plant.pv_kwp * money.invest_per_kwp).round()),
-            charges: Some(money.charges()),
-            ..PlantRequest::default()
+        let kind = if storage {
+            PlantType::StorageDc
+        } else {
+            PlantType::GridTied
         };
-        let plant = create_plant(store, &actor, &request)
+        let draft = PlantDraft {
+            fields: PlantFields {
+                name: gw.plant_name.clone(),
+                plant_type: kind as i64,
+                total_power: gw.plant.pv_kwp,
+                join_date: Utc::now().format("%Y-%m-%d").to_string(),
+                currency: money.currency.into(),
+                timezone: gw.plant.tz.name().into(),
+                address: gw.plant_name.clone(),
+                lon: gw.plant.lon,
+                lat: gw.plant.lat,
+                image_url: String::new(),
+                thumb_url: String::new(),
+                principal: "Demo owner".into(),
+                phone: String::new(),
+                email: String::new(),
+                installer: "Simulated installer".into(),
+                invest: (gw.plant.pv_kwp * money.invest_per_kwp).round(),
+            },
+            tariff: money.charges(),
+            owner: None,
+        };
+        let plant = service::plants::create(store, &actor, &draft, api::now_ms())
             .await
-            .map_err(|e| anyhow::anyhow!("demo plant: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("demo plant: {e}"))?
+            .0;
         let gateway = match store.gateway_by_sn(&gw.sn).await? {
             Some(g) => g.id,
             None => {
@@ -110,16 +125,20 @@ struct LocalMoney {
 }
 
 impl LocalMoney {
-    fn charges(&self) -> Vec<ChargeRequest> {
-        let constant = self.tariff.len() == 1;
+    fn charges(&self) -> Vec<Charge> {
+        let kind = if self.tariff.len() == 1 {
+            Valuation::Constant
+        } else {
+            Valuation::TimeOfUse
+        };
         self.tariff
             .iter()
-            .map(|(from, to, price)| ChargeRequest {
-                price: Some(*price),
-                kind: Some(if constant { 1 } else { 2 }),
-                start_range: (!constant).then(|| (*from).to_string()),
-                end_range: (!constant).then(|| (*to).to_string()),
-                status: None,
+            .map(|(from, to, price)| Charge {
+                kind,
+                start: (*from).to_string(),
+                end: (*to).to_string(),
+                price: *price,
+                direction: None,
             })
             .collect()
     }

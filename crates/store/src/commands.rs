@@ -4,45 +4,8 @@
 
 use crate::{Result, Store, conflict};
 
-/// Where a command stands. `Sent` and `Acknowledged` are open; the others are final.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CommandStatus {
-    /// Published to the gateway's command topic.
-    Sent,
-    /// The gateway said it has the command and is working on it (an interim reply).
-    Acknowledged,
-    Succeeded,
-    Failed,
-    /// No final reply before the deadline.
-    TimedOut,
-}
-
-impl CommandStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CommandStatus::Sent => "sent",
-            CommandStatus::Acknowledged => "acknowledged",
-            CommandStatus::Succeeded => "succeeded",
-            CommandStatus::Failed => "failed",
-            CommandStatus::TimedOut => "timed_out",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<CommandStatus> {
-        Some(match s {
-            "sent" => CommandStatus::Sent,
-            "acknowledged" => CommandStatus::Acknowledged,
-            "succeeded" => CommandStatus::Succeeded,
-            "failed" => CommandStatus::Failed,
-            "timed_out" => CommandStatus::TimedOut,
-            _ => return None,
-        })
-    }
-
-    pub fn is_final(self) -> bool {
-        !matches!(self, CommandStatus::Sent | CommandStatus::Acknowledged)
-    }
-}
+/// Where a command stands (the rule lives in `domain`; re-exported for the store's readers).
+pub use domain::command::CommandStatus;
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct CommandRow {

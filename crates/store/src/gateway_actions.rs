@@ -1,22 +1,64 @@
 //! Writes of the gateway actions (issue 7) that the registry module does not already have:
-//! handing a replaced gateway's devices to its successor and changing a gateway's protocol.
+//! replacing a plant's gateway with another and changing a gateway's protocol.
 
-use crate::{Result, Store};
+use crate::{
+    Result, Store,
+    gateways::{DEVICES_FOLLOW, Holder, TAKE},
+};
 
 impl Store {
-    /// Moves every device behind gateway `from` to gateway `to`, on `to`'s plant. Used when a
-    /// plant's gateway is replaced: the inverters are the same hardware, now wired to the new
-    /// gateway, so they keep their ids and with them their history on the plant.
-    pub async fn move_gateway_devices(&self, from: i64, to: i64, now: i64) -> Result<u64> {
-        Ok(exec!(
-            self,
-            "UPDATE devices SET gateway_id = $2, \
-             plant_id = (SELECT plant_id FROM gateways WHERE id = $2), updated_at = $3 \
-             WHERE gateway_id = $1",
-            from,
-            to,
-            now
-        )?)
+    /// Replaces gateway `old` with `new` in one transaction: `new` is taken for `to` (the
+    /// plant's holder) on the same terms as a claim by `by`, every device behind `old` moves to
+    /// `new` (the inverters are the same hardware, now wired to the new gateway, so they keep
+    /// their ids and with them their history on the plant), and `old` is unbound. Answers how
+    /// many devices moved, or `None` when `new` could not be taken (then nothing changed). A
+    /// `new` already on the plant stays as it is.
+    pub async fn replace_gateway(
+        &self,
+        old: i64,
+        new: i64,
+        to: &Holder,
+        by: (i64, Option<i64>),
+        now: i64,
+    ) -> Result<Option<u64>> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            // A plant with two gateways may hand one's devices to the other: no take then.
+            let on = tx_scalar!(
+                tx,
+                sqlite,
+                Option<i64>,
+                "SELECT plant_id FROM gateways WHERE id = $1",
+                new
+            )?;
+            let taken = to.plant.is_some() && on == to.plant
+                || tx_exec!(
+                    tx, sqlite, TAKE, new, to.plant, to.owner, to.company, now, by.0, by.1
+                )? == 1;
+            if taken {
+                tx_exec!(tx, sqlite, DEVICES_FOLLOW, new, to.plant, now)?;
+                let moved = tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE devices SET gateway_id = $2, plant_id = $3, updated_at = $4 \
+                     WHERE gateway_id = $1",
+                    old,
+                    new,
+                    to.plant,
+                    now
+                )?;
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE gateways SET plant_id = NULL, owner_id = NULL, company_id = NULL, \
+                     updated_at = $2 WHERE id = $1",
+                    old,
+                    now
+                )?;
+                Some(moved)
+            } else {
+                None
+            }
+        }))
     }
 
     /// Sets the protocol config a gateway's reports are decoded with; answers whether it exists.

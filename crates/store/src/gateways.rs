@@ -94,7 +94,8 @@ impl Store {
         Ok(rows!(self, fetch_all, GatewayRow, &sql, plant)?)
     }
 
-    /// Binds a gateway and the devices behind it to a plant, recording who bound it.
+    /// Binds a gateway and the devices behind it to a plant, recording who bound it, in one
+    /// transaction.
     pub async fn bind_gateway(
         &self,
         gateway: i64,
@@ -103,41 +104,43 @@ impl Store {
         company: Option<i64>,
         now: i64,
     ) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE gateways SET plant_id = $2, owner_id = $3, company_id = $4, updated_at = $5 \
-             WHERE id = $1",
-            gateway,
-            plant,
-            owner,
-            company,
-            now
-        )?;
-        exec!(
-            self,
-            "UPDATE devices SET plant_id = $2, updated_at = $3 WHERE gateway_id = $1",
-            gateway,
-            plant,
-            now
-        )?;
-        Ok(n == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE gateways SET plant_id = $2, owner_id = $3, company_id = $4, \
+                 updated_at = $5 WHERE id = $1",
+                gateway,
+                plant,
+                owner,
+                company,
+                now
+            )?;
+            tx_exec!(tx, sqlite, DEVICES_FOLLOW, gateway, Some(plant), now)?;
+            n == 1
+        }))
     }
 
-    /// Unbinds a gateway and its devices from their plant; history stays with the plant.
+    /// Unbinds a gateway and its devices from their plant in one transaction; history stays
+    /// with the plant.
     pub async fn unbind_gateway(&self, gateway: i64, now: i64) -> Result<bool> {
-        exec!(
-            self,
-            "UPDATE devices SET plant_id = NULL, updated_at = $2 WHERE gateway_id = $1",
-            gateway,
-            now
-        )?;
-        Ok(exec!(
-            self,
-            "UPDATE gateways SET plant_id = NULL, owner_id = NULL, company_id = NULL, \
-             updated_at = $2 WHERE id = $1",
-            gateway,
-            now
-        )? == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE devices SET plant_id = NULL, updated_at = $2 WHERE gateway_id = $1",
+                gateway,
+                now
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE gateways SET plant_id = NULL, owner_id = NULL, company_id = NULL, \
+                 updated_at = $2 WHERE id = $1",
+                gateway,
+                now
+            )? == 1
+        }))
     }
 
     pub async fn device_by_sn(&self, sn: &str) -> Result<Option<DeviceRow>> {
@@ -225,6 +228,15 @@ pub struct Holder {
     pub owner: i64,
     pub company: Option<i64>,
 }
+
+/// Takes gateway `$1` for the holder `$2`-`$4` at `$5` while it is off any plant and free or
+/// held by account `$6` (or its company `$7`); shared by claiming and replacing.
+pub(crate) const TAKE: &str = "UPDATE gateways SET plant_id = $2, owner_id = $3, company_id = $4, \
+    updated_at = $5 WHERE id = $1 AND plant_id IS NULL AND ((owner_id IS NULL AND company_id IS NULL) \
+    OR owner_id = $6 OR ($7 IS NOT NULL AND company_id = $7))";
+/// Puts the devices behind gateway `$1` on plant `$2` (or none) at `$3`.
+pub(crate) const DEVICES_FOLLOW: &str =
+    "UPDATE devices SET plant_id = $2, updated_at = $3 WHERE gateway_id = $1";
 
 const LIST_COLUMNS: &str = "g.id, g.sn, g.reg_key, g.pending_key, g.key_changed_at, g.alias, g.protocol, g.model, g.comm_type, \
     g.soft_ver, g.hard_ver, g.signal, g.upload_cycle, g.plant_id, g.owner_id, g.company_id, \
@@ -358,7 +370,7 @@ impl Store {
     /// Gives a gateway (and the devices behind it) to `to`, but only while it is off any plant
     /// and either free or already held by `by` (an account and its company). Answers whether it
     /// was taken; the condition is checked in the same statement, so two callers racing for one
-    /// gateway cannot both win.
+    /// gateway cannot both win, and the devices follow in the same transaction.
     pub async fn take_gateway(
         &self,
         gateway: i64,
@@ -366,29 +378,15 @@ impl Store {
         by: (i64, Option<i64>),
         now: i64,
     ) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE gateways SET plant_id = $2, owner_id = $3, company_id = $4, updated_at = $5 \
-             WHERE id = $1 AND plant_id IS NULL AND ((owner_id IS NULL AND company_id IS NULL) \
-             OR owner_id = $6 OR ($7 IS NOT NULL AND company_id = $7))",
-            gateway,
-            to.plant,
-            to.owner,
-            to.company,
-            now,
-            by.0,
-            by.1
-        )?;
-        if n == 1 {
-            exec!(
-                self,
-                "UPDATE devices SET plant_id = $2, updated_at = $3 WHERE gateway_id = $1",
-                gateway,
-                to.plant,
-                now
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx, sqlite, TAKE, gateway, to.plant, to.owner, to.company, now, by.0, by.1
             )?;
-        }
-        Ok(n == 1)
+            if n == 1 {
+                tx_exec!(tx, sqlite, DEVICES_FOLLOW, gateway, to.plant, now)?;
+            }
+            n == 1
+        }))
     }
 
     /// Removes a gateway from the registry, only while nobody holds it; its devices stay

@@ -256,33 +256,66 @@ impl Store {
         )?)
     }
 
-    pub async fn update_plant(&self, id: i64, f: &PlantFields, now: i64) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE plants SET name = $2, plant_type = $3, total_power = $4, join_date = $5, \
-             currency = $6, timezone = $7, address = $8, lon = $9, lat = $10, image_url = $11, \
-             thumb_url = $12, principal = $13, phone = $14, email = $15, installer = $16, \
-             invest = $17, updated_at = $18 WHERE id = $1",
-            id,
-            &f.name,
-            f.plant_type,
-            f.total_power,
-            &f.join_date,
-            &f.currency,
-            &f.timezone,
-            &f.address,
-            f.lon,
-            f.lat,
-            &f.image_url,
-            &f.thumb_url,
-            &f.principal,
-            &f.phone,
-            &f.email,
-            &f.installer,
-            f.invest,
-            now,
-        )?;
-        Ok(n == 1)
+    /// Edits a plant and, when `tariff` is given, replaces its tariff, in one transaction.
+    pub async fn update_plant(
+        &self,
+        id: i64,
+        f: &PlantFields,
+        tariff: Option<&[NewCharge]>,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE plants SET name = $2, plant_type = $3, total_power = $4, join_date = $5, \
+                 currency = $6, timezone = $7, address = $8, lon = $9, lat = $10, \
+                 image_url = $11, thumb_url = $12, principal = $13, phone = $14, email = $15, \
+                 installer = $16, invest = $17, updated_at = $18 WHERE id = $1",
+                id,
+                &f.name,
+                f.plant_type,
+                f.total_power,
+                &f.join_date,
+                &f.currency,
+                &f.timezone,
+                &f.address,
+                f.lon,
+                f.lat,
+                &f.image_url,
+                &f.thumb_url,
+                &f.principal,
+                &f.phone,
+                &f.email,
+                &f.installer,
+                f.invest,
+                now,
+            )?;
+            if let Some(charges) = tariff {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "DELETE FROM plant_charges WHERE plant_id = $1",
+                    id
+                )?;
+                for c in charges {
+                    tx_exec!(
+                        tx,
+                        sqlite,
+                        "INSERT INTO plant_charges (plant_id, kind, start_range, end_range, \
+                         price, direction, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        id,
+                        c.kind,
+                        &c.start_range,
+                        &c.end_range,
+                        c.price,
+                        c.direction.as_deref(),
+                        now
+                    )?;
+                }
+            }
+            n == 1
+        }))
     }
 
     pub async fn charges(&self, plant: i64) -> Result<Vec<ChargeRow>> {
@@ -294,41 +327,6 @@ impl Store {
              FROM plant_charges WHERE plant_id = $1 ORDER BY id",
             plant
         )?)
-    }
-
-    /// Replaces the tariff (and currency and investment) of a plant.
-    pub async fn set_income(
-        &self,
-        plant: i64,
-        currency: &str,
-        invest: f64,
-        charges: &[NewCharge],
-        now: i64,
-    ) -> Result<()> {
-        exec!(
-            self,
-            "UPDATE plants SET currency = $2, invest = $3, updated_at = $4 WHERE id = $1",
-            plant,
-            currency,
-            invest,
-            now
-        )?;
-        exec!(self, "DELETE FROM plant_charges WHERE plant_id = $1", plant)?;
-        for c in charges {
-            exec!(
-                self,
-                "INSERT INTO plant_charges (plant_id, kind, start_range, end_range, price, \
-                 direction, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                plant,
-                c.kind,
-                &c.start_range,
-                &c.end_range,
-                c.price,
-                c.direction.as_deref(),
-                now
-            )?;
-        }
-        Ok(())
     }
 
     pub async fn share_plant(
@@ -370,8 +368,9 @@ impl Store {
         )?)
     }
 
-    /// Gives the plant to another account; shares with the new owner end (they own it now),
-    /// and the plant leaves any company it belonged to only if `company` says so.
+    /// Gives the plant to another account in one transaction: shares with the new owner end
+    /// (they own it now), and the plant leaves any company it belonged to only if `company`
+    /// says so.
     pub async fn transfer_plant(
         &self,
         plant: i64,
@@ -379,26 +378,43 @@ impl Store {
         company: Option<CompanyId>,
         now: i64,
     ) -> Result<bool> {
-        exec!(
-            self,
-            "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
-            plant,
-            to.0
-        )?;
-        Ok(exec!(
-            self,
-            "UPDATE plants SET owner_id = $2, company_id = $3, updated_at = $4 WHERE id = $1",
-            plant,
-            to.0,
-            company.map(|c| c.0),
-            now
-        )? == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
+                plant,
+                to.0
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE plants SET owner_id = $2, company_id = $3, updated_at = $4 WHERE id = $1",
+                plant,
+                to.0,
+                company.map(|c| c.0),
+                now
+            )? == 1
+        }))
     }
 
-    /// Deletes a plant; its tariff and shares go with it (foreign keys cascade).
+    /// Deletes a plant with its tariff and shares in one transaction: a failure half way leaves
+    /// the plant whole.
     pub async fn delete_plant(&self, plant: i64) -> Result<bool> {
-        exec!(self, "DELETE FROM plant_charges WHERE plant_id = $1", plant)?;
-        exec!(self, "DELETE FROM plant_shares WHERE plant_id = $1", plant)?;
-        Ok(exec!(self, "DELETE FROM plants WHERE id = $1", plant)? == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM plant_charges WHERE plant_id = $1",
+                plant
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM plant_shares WHERE plant_id = $1",
+                plant
+            )?;
+            tx_exec!(tx, sqlite, "DELETE FROM plants WHERE id = $1", plant)? == 1
+        }))
     }
 }

@@ -97,6 +97,61 @@ impl Store {
     }
 }
 
+/// A write a test makes fail (see [`Store::fail_writes_for_tests`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Write {
+    Insert,
+    Update,
+    Delete,
+}
+
+impl Write {
+    fn sql(self) -> &'static str {
+        match self {
+            Write::Insert => "INSERT",
+            Write::Update => "UPDATE",
+            Write::Delete => "DELETE",
+        }
+    }
+}
+
+impl Store {
+    /// Test support: from now on every `write` of a row of `table` fails with "injected", so a
+    /// test can break a use case half way and check that its transaction left nothing behind.
+    /// `table` is one of the schema's table names, never input.
+    pub async fn fail_writes_for_tests(
+        &self,
+        table: &'static str,
+        write: Write,
+    ) -> Result<(), StoreError> {
+        let name = format!("injected_{}_{}", table, write.sql().to_lowercase());
+        match self.backend() {
+            crate::Backend::Sqlite => {
+                let trigger = format!(
+                    "CREATE TRIGGER {name} BEFORE {} ON {table} \
+                     BEGIN SELECT RAISE(ABORT, 'injected'); END",
+                    write.sql()
+                );
+                exec!(self, &trigger)?;
+            }
+            crate::Backend::Postgres => {
+                let function = format!(
+                    "CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS \
+                     'BEGIN RAISE EXCEPTION ''injected''; END'"
+                );
+                exec!(self, &function)?;
+                let trigger = format!(
+                    "CREATE TRIGGER {name} BEFORE {} ON {table} FOR EACH ROW \
+                     EXECUTE FUNCTION {name}()",
+                    write.sql()
+                );
+                exec!(self, &trigger)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// Runs a contract test on every available backend, each on a fresh database, naming the

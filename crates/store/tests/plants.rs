@@ -193,14 +193,10 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
             price: p,
             direction: None,
         };
-        s.set_income(
-            id,
-            "EUR",
-            2500.5,
-            &[tou("00:00", "08:00", 0.1), tou("08:00", "24:00", 0.3)],
-            20,
-        )
-        .await?;
+        let mut priced = fields("Ann home", 5.0);
+        (priced.currency, priced.invest) = ("EUR".into(), 2500.5);
+        let tariff = [tou("00:00", "08:00", 0.1), tou("08:00", "24:00", 0.3)];
+        assert!(s.update_plant(id, &priced, Some(&tariff), 20).await?);
         let charges = s.charges(id).await?;
         assert_eq!(charges.len(), 2);
         assert_eq!(
@@ -212,7 +208,12 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
 
         let mut edited = fields("Ann new home", 7.5);
         edited.currency = "EUR".into();
-        assert!(s.update_plant(id, &edited, 30).await?);
+        assert!(s.update_plant(id, &edited, None, 30).await?);
+        assert_eq!(
+            s.charges(id).await?.len(),
+            2,
+            "no tariff given keeps the tariff"
+        );
         assert_eq!(s.plant(id, ann).await?.ok_or("gone")?.total_power, 7.5);
 
         s.share_plant(id, bob, ShareRole::Visitor, 31).await?;

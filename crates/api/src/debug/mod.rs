@@ -145,7 +145,7 @@ pub async fn inverter_debug(
         &me,
         "inverter.debug",
         &device,
-        "modbus_raw",
+        domain::command::CommandKind::ModbusRaw,
         json!({ "frame": frame }),
         DEBUG_TIMEOUT,
     )

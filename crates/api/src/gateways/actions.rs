@@ -7,13 +7,17 @@
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use domain::{Code, DomainError, Lang};
+use domain::{Code, DomainError, Lang, command::CommandKind};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use service::{
+    ServiceError,
+    gateways::{GatewayRef, Replacement},
+};
 use store::{commands::CommandRow, gateways::GatewayRow, plants::PlantRow};
 use utoipa::ToSchema;
 
-use super::{claim, parse_key, parse_sn, require_any, visible};
+use super::{parse_key, parse_sn, visible};
 use crate::{
     AppState, audit,
     commands::{self, command_json},
@@ -41,25 +45,17 @@ pub(crate) async fn can_see(app: &AppState, me: &CurrentUser, sn: &str) -> ApiRe
     }
 }
 
-/// The gateway named by `raw` if the caller may take `key`'s action on it: on a plant, the
-/// plant's permissions decide (maintainers have restart and debug, visitors nothing); stock
-/// not on a plant needs the key (or registry rights). Read-only accounts act on nothing.
+/// The gateway named by `raw` if the caller may take `key`'s action on it (see
+/// `service::gateways::acting_on`), with its plant.
 async fn acting_on(
     app: &AppState,
     me: &CurrentUser,
     raw: &str,
     key: &str,
 ) -> ApiResult<(GatewayRow, Option<PlantRow>)> {
-    let (g, scope, plant) = visible(app, me, raw).await?;
-    match &scope.plant {
-        Some(p) => {
-            me.actor.require_on_plant(p, key)?;
-        }
-        None if g.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
-        None => require_any(me, &[key, "sys.gateway.edit"])?,
-    }
-    me.actor.require_writable()?;
-    Ok((g, plant))
+    let seen =
+        service::gateways::acting_on(&app.store, &me.actor, GatewayRef::parse(raw), key).await?;
+    Ok((seen.gateway, seen.plant))
 }
 
 /// A required text field, trimmed; missing or blank is invalid `field`.
@@ -166,7 +162,7 @@ async fn restart_all(app: &AppState, me: &CurrentUser, sns: &[String]) -> ApiRes
                 "gateway.restart",
                 &g.sn,
                 &g.sn,
-                "restart",
+                CommandKind::Restart,
                 json!({}),
                 ACTION_TIMEOUT,
             )
@@ -322,39 +318,24 @@ pub async fn replace(
     Body(req): Body<ReplaceRequest>,
 ) -> ApiResult<Data<Value>> {
     let old_raw = required(req.old_sn.as_deref(), "oldSn")?;
-    let (old, plant) = acting_on(&app, &me, old_raw, "gateway.replace").await?;
-    let Some(plant) = plant else {
-        // Only a gateway on a plant can be replaced: there is nothing to hand over otherwise.
-        return Err(DomainError::invalid("oldSn").into());
-    };
+    let old = GatewayRef::parse(old_raw);
+    let r = Replacement::of(&app.store, &me.actor, old).await?;
     let new_sn = parse_sn(req.new_sn.as_deref()).map_err(|_| DomainError::invalid("newSn"))?;
-    if new_sn == old.sn {
-        return Err(DomainError::invalid("newSn").into());
-    }
     let key = parse_key(req.key.as_deref())?;
-    let detail = json!({"old": old.sn, "new": new_sn, "plantId": plant.id});
-    let outcome = async {
-        let new = claim::checked(&app, &me, &new_sn, &key, Some(&plant)).await?;
-        claim::take(&app, &me, &new, Some(&plant)).await?;
-        let now = now_ms();
-        let moved = app.store.move_gateway_devices(old.id, new.id, now).await?;
-        app.store.unbind_gateway(old.id, now).await?;
-        Ok::<u64, ApiError>(moved)
-    }
-    .await;
+    let detail = json!({"old": r.old.sn, "new": new_sn, "plantId": r.plant.id});
+    let outcome =
+        service::gateways::replace(&app.store, &me.actor, &r, &new_sn, &key, now_ms()).await;
     let result = match &outcome {
         Ok(_) => SUCCEEDED,
-        Err(ApiError::Domain(_)) => audit::result::REFUSED,
-        Err(_) => audit::result::FAILED,
+        Err(ServiceError::Refused(_)) => audit::result::REFUSED,
+        Err(ServiceError::Store(_)) => audit::result::FAILED,
     };
-    audit::record(&app, &me, "gateway.replace", &old.sn, detail, result).await;
-    let moved = outcome?;
-    tracing::info!(old = %old.sn, new = %new_sn, plant = plant.id, moved, by = %me.id(), "gateway replaced");
+    audit::record(&app, &me, "gateway.replace", &r.old.sn, detail, result).await;
     Ok(Data(json!({
-        "oldSn": old.sn,
+        "oldSn": r.old.sn,
         "newSn": new_sn,
-        "plantId": plant.id,
-        "devices": moved,
+        "plantId": r.plant.id,
+        "devices": outcome?,
     })))
 }
 
@@ -440,7 +421,7 @@ pub async fn settings_switch(
         "gateway.settings",
         &g.sn,
         &g.sn,
-        "set_params",
+        CommandKind::SetParams,
         params,
         ACTION_TIMEOUT,
     )
@@ -467,7 +448,7 @@ pub async fn debug(
         "gateway.debug",
         &g.sn,
         &g.sn,
-        "modbus_raw",
+        CommandKind::ModbusRaw,
         json!({ "frame": frame }),
         debug::DEBUG_TIMEOUT,
     )

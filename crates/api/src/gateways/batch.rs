@@ -13,14 +13,11 @@ use domain::{Code, DomainError};
 use serde_json::{Value, json};
 use store::plants::PlantRow;
 
-use super::{
-    claim::{checked, take, target_plant},
-    parse_key, parse_sn, require_any,
-};
+use super::{claim::target_plant, parse_key, parse_sn, require_any};
 use crate::{
     AppState,
     envelope::{ApiError, ApiResult, Data as Answer, current_lang},
-    files,
+    files, now_ms,
     session::CurrentUser,
 };
 
@@ -201,9 +198,11 @@ async fn one(
             None => None,
         }
     };
-    let g = checked(app, me, &sn, &key, plant.as_ref()).await?;
-    if !dry {
-        take(app, me, &g, plant.as_ref()).await?;
+    let (store, actor) = (&app.store, &me.actor);
+    if dry {
+        service::gateways::checked_claim(store, actor, &sn, &key, plant.as_ref()).await?;
+    } else {
+        service::gateways::claim(store, actor, &sn, &key, plant.as_ref(), now_ms()).await?;
     }
     Ok(())
 }

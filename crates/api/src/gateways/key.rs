@@ -16,7 +16,6 @@ use utoipa::ToSchema;
 use super::visible;
 use crate::{
     AppState, audit,
-    commands::refusal,
     envelope::{ApiError, ApiResult, Data},
     now_ms,
     session::CurrentUser,
@@ -79,7 +78,7 @@ pub async fn rotate(
         Ok(id) => id,
         Err(e) => {
             app.store.drop_pending_gateway_key(g.id, &key).await?;
-            let e = refusal(e);
+            let e = ApiError::from(service::commands::refusal(e));
             let reason = match &e {
                 ApiError::Domain(d) => d.code.number(),
                 _ => Code::CommandFailed.number(),

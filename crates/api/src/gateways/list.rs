@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
-use domain::{Code, ids::UserId, plant::Status};
+use domain::{ids::UserId, plant::Status};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use service::gateways::GatewayRef;
 use store::{
     gateways::{DeviceRow, GatewayFilter, GatewayListRow, GatewayRow},
     users::UserRow,
@@ -270,26 +271,20 @@ pub async fn unbind(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    me.actor.require_writable()?;
-    let (g, scope, _) = visible(&app, &me, &id).await?;
-    match &scope.plant {
-        Some(plant) => {
-            me.actor.require_on_plant(plant, "gateway.unbind")?;
-        }
-        None if g.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
-        None => require_any(&me, &["gateway.unbind", "sys.gateway.edit"])?,
-    }
-    // Audited first, so the entry is filed under the plant the gateway leaves.
-    crate::audit::record(
+    let gateway = GatewayRef::parse(&id);
+    let was = service::gateways::unbind(&app.store, &me.actor, gateway, now_ms()).await?;
+    let g = &was.gateway;
+    // Filed under the plant the gateway left.
+    let detail = serde_json::json!({"plantId": g.plant_id});
+    crate::audit::record_under(
         &app,
         &me,
         "gateway.unbind",
         &g.sn,
-        serde_json::json!({"plantId": g.plant_id}),
+        g.plant_id,
+        detail,
         "succeeded",
     )
     .await;
-    app.store.unbind_gateway(g.id, now_ms()).await?;
-    tracing::info!(gateway = g.id, sn = %g.sn, plant = ?g.plant_id, by = %me.id(), "gateway unbound");
     Ok(Done)
 }

@@ -15,12 +15,8 @@ use axum::{
     Router,
     routing::{get, post},
 };
-use domain::{
-    Code, DomainError,
-    ids::{CompanyId, UserId},
-    policy::GatewayScope,
-    user::UserKind,
-};
+use domain::{DomainError, policy::GatewayScope};
+use service::gateways::GatewayRef;
 use store::{gateways::GatewayRow, plants::PlantRow};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
@@ -98,75 +94,20 @@ pub fn parse_key(raw: Option<&str>) -> Result<String, DomainError> {
     }
 }
 
-/// Compares keys without stopping at the first difference, so timing tells nothing.
-fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
-
 /// Refuses callers whose role grants none of `keys` (code 2).
-fn require_any(me: &CurrentUser, keys: &[&str]) -> Result<(), DomainError> {
-    if keys.iter().any(|k| me.actor.has(k)) {
-        Ok(())
-    } else {
-        Err(Code::NoPermission.into())
-    }
-}
-
-/// The company a caller claims gateways for (company staff only).
-fn own_company(me: &CurrentUser) -> Option<CompanyId> {
-    if me.actor.kind == UserKind::Company {
-        me.actor.company
-    } else {
-        None
-    }
-}
-
-/// What the policy needs to know about a gateway, with its plant as the caller sees it.
-async fn scope_of(
-    app: &AppState,
-    me: &CurrentUser,
-    g: &GatewayRow,
-) -> ApiResult<(GatewayScope, Option<PlantRow>)> {
-    let plant = match g.plant_id {
-        Some(id) => app.store.plant(id, me.id()).await?,
-        None => None,
-    };
-    let scope = GatewayScope {
-        plant: plant.as_ref().map(PlantRow::scope),
-        owner: g.owner_id.map(UserId),
-        company: g.company_id.map(CompanyId),
-    };
-    Ok((scope, plant))
+fn require_any(me: &CurrentUser, keys: &[&str]) -> ApiResult<()> {
+    Ok(service::gateways::require_any(&me.actor, keys)?)
 }
 
 /// The gateway named by a path segment (its id, or its SN when not a number) if the caller may
-/// see it; 305 otherwise. A missing gateway and another tenant's take the same single query,
-/// so batches of SNs cannot tell them apart, by the answer or by its time.
+/// see it; 305 otherwise (see `service::gateways::visible`).
 pub(crate) async fn visible(
     app: &AppState,
     me: &CurrentUser,
     raw: &str,
 ) -> ApiResult<(GatewayRow, GatewayScope, Option<PlantRow>)> {
-    let raw = raw.trim();
-    let (id, sn) = match raw.parse::<i64>() {
-        Ok(id) => (Some(id), None),
-        Err(_) => (None, Some(raw)),
-    };
-    let g = app
-        .store
-        .gateway_visible(me.actor.plant_visibility(), me.id(), id, sn)
-        .await?
-        .ok_or(Code::GatewayMissing)?
-        .gateway;
-    let (scope, plant) = scope_of(app, me, &g).await?;
-    if !me.actor.can_see_gateway(&scope) {
-        return Err(Code::GatewayMissing.into());
-    }
-    Ok((g, scope, plant))
+    let seen = service::gateways::visible(&app.store, &me.actor, GatewayRef::parse(raw)).await?;
+    Ok((seen.gateway, seen.scope, seen.plant))
 }
 
 #[cfg(test)]
@@ -192,12 +133,5 @@ mod tests {
             parse_key(Some("")).unwrap_err().detail.as_deref(),
             Some("key")
         );
-    }
-
-    #[test]
-    fn keys_compare_exactly() {
-        assert!(same_key("KEY123", "KEY123"));
-        assert!(!same_key("KEY123", "KEY124"));
-        assert!(!same_key("KEY123", "KEY12"));
     }
 }

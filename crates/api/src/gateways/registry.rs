@@ -7,7 +7,7 @@ use serde::Deserialize;
 use store::StoreError;
 use utoipa::ToSchema;
 
-use super::{parse_key, parse_sn, require_any, scope_of, visible};
+use super::{parse_key, parse_sn, require_any, visible};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Done},
@@ -81,7 +81,7 @@ async fn answer(app: &AppState, me: &CurrentUser, raw: Option<&str>) -> ApiResul
         .gateway_by_sn(&sn)
         .await?
         .ok_or(Code::GatewayMissing)?;
-    let (scope, _) = scope_of(app, me, &g).await?;
+    let (scope, _) = service::gateways::scope_of(&app.store, &me.actor, &g).await?;
     if me.actor.can_take_gateway(&scope) {
         Ok(Done)
     } else if me.actor.can_see_gateway(&scope) {

@@ -3,22 +3,17 @@
 use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
-    account::{Account, parse_email, parse_phone},
+    account::{parse_email, parse_phone},
     currency,
     plant::{
         ADDRESS_MAX, CONTACT_MAX, Charge, INVEST_MAX, PlantType, Valuation, check_capacity,
-        check_charges, check_date, check_location, check_money, check_name,
+        check_date, check_location, check_money, check_name,
     },
-    policy::{Actor, NewPlantOwner},
-    user::UserKind,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::{
-    Store,
-    offers::NewPlant,
-    plants::{NewCharge, PlantFields, PlantRow},
-};
+use service::plants::PlantDraft;
+use store::plants::{PlantFields, PlantRow};
 use utoipa::ToSchema;
 
 use super::{charge_json, currency_json, timezone_json, visible};
@@ -227,9 +222,9 @@ fn fields(req: &PlantRequest, old: Option<&PlantRow>) -> Result<PlantFields, Dom
     })
 }
 
-fn charges(req: &[ChargeRequest]) -> Result<Vec<NewCharge>, DomainError> {
-    let parsed: Vec<Charge> = req
-        .iter()
+/// The tariff of a request as the domain reads it; `service::plants::tariff` checks it.
+fn charges(req: &[ChargeRequest]) -> Result<Vec<Charge>, DomainError> {
+    req.iter()
         .map(|c| {
             Ok(Charge {
                 kind: Valuation::from_wire(c.kind.unwrap_or(1))?,
@@ -241,17 +236,7 @@ fn charges(req: &[ChargeRequest]) -> Result<Vec<NewCharge>, DomainError> {
                 direction: c.status.clone().filter(|s| !s.is_empty()),
             })
         })
-        .collect::<Result<_, DomainError>>()?;
-    Ok(check_charges(&parsed)?
-        .into_iter()
-        .map(|c| NewCharge {
-            kind: c.kind as i64,
-            start_range: c.start,
-            end_range: c.end,
-            price: c.price,
-            direction: c.direction,
-        })
-        .collect())
+        .collect()
 }
 
 /// Creates a plant with its income settings (the wizard). Answers the new plant's id.
@@ -262,60 +247,13 @@ pub async fn create(
     me: CurrentUser,
     Body(req): Body<PlantRequest>,
 ) -> ApiResult<Data<i64>> {
-    Ok(Data(create_plant(&app.store, &me.actor, &req).await?))
-}
-
-/// The plants service's create: checks the caller may create, validates every field and the
-/// tariff, resolves the owner, and stores the plant with its income settings in one
-/// transaction. A plant company staff make for someone who is not yet their company's customer
-/// stays theirs and is offered to that account (see `offers`). The HTTP handler, the demo and
-/// the simulator all create plants through here.
-pub async fn create_plant(store: &Store, actor: &Actor, req: &PlantRequest) -> ApiResult<i64> {
-    actor.require("station.create")?;
-    actor.require_writable()?;
-    let f = fields(req, None)?;
-    let tariff = charges(req.charges.as_deref().unwrap_or_default())?;
-    let company = if actor.kind == UserKind::Company {
-        actor.company
-    } else {
-        None
+    let draft = PlantDraft {
+        fields: fields(&req, None)?,
+        tariff: charges(req.charges.as_deref().unwrap_or_default())?,
+        owner: req.owner,
     };
-    let (owner, offered_to) = match req
-        .owner
-        .as_deref()
-        .map(str::trim)
-        .filter(|o| !o.is_empty())
-    {
-        None => (actor.id, None),
-        Some(account) => {
-            let account = Account::parse(account).map_err(|_| DomainError::invalid("owner"))?;
-            let user = store
-                .user_by_account(account.as_str())
-                .await?
-                .ok_or(Code::NotRegistered)?;
-            let is_customer = match company {
-                Some(c) => store.is_customer(c, user.id()).await?,
-                None => false,
-            };
-            match actor.new_plant_owner(&user.scope(), is_customer)? {
-                NewPlantOwner::Account => (user.id(), None),
-                NewPlantOwner::Offered => (actor.id, Some(user.id())),
-            }
-        }
-    };
-    let id = store
-        .create_plant_with_tariff(&NewPlant {
-            owner,
-            company,
-            created_by: actor.id,
-            offered_to,
-            fields: &f,
-            charges: &tariff,
-            now: now_ms(),
-        })
-        .await?;
-    tracing::info!(plant = id, by = %actor.id, offered_to = ?offered_to, "plant created");
-    Ok(id)
+    let id = service::plants::create(&app.store, &me.actor, &draft, now_ms()).await?;
+    Ok(Data(id.0))
 }
 
 /// One plant in full, as clients read it.
@@ -358,14 +296,14 @@ async fn edit(app: &AppState, me: &CurrentUser, id: &str, req: PlantRequest) -> 
     let (p, _) = visible(app, me, id).await?;
     me.actor.require_on_plant(&p.scope(), "station.edit")?;
     let f = fields(&req, Some(&p))?;
-    let tariff = req.charges.as_deref().map(charges).transpose()?;
+    let tariff = match req.charges.as_deref() {
+        Some(c) => Some(service::plants::tariff(&charges(c)?)?),
+        None => None,
+    };
     let now = now_ms();
-    app.store.update_plant(p.id, &f, now).await?;
-    if let Some(tariff) = tariff {
-        app.store
-            .set_income(p.id, &f.currency, f.invest, &tariff, now)
-            .await?;
-    }
+    app.store
+        .update_plant(p.id, &f, tariff.as_deref(), now)
+        .await?;
     for (old, new) in [(&p.image_url, &f.image_url), (&p.thumb_url, &f.thumb_url)] {
         if old != new {
             files::remove(app, old).await;

@@ -2,7 +2,7 @@
 //! Every handler asks the policy (`domain::policy`) what the caller may see and do; a plant
 //! they may not see answers 700 exactly like one that does not exist.
 
-pub mod edit;
+pub(crate) mod edit;
 pub(crate) mod list;
 pub(crate) mod offers;
 pub(crate) mod picture;
@@ -12,7 +12,7 @@ use axum::{
     Router,
     routing::{get, post},
 };
-use domain::{Code, currency, policy::PlantAccess};
+use domain::{Code, currency, ids::PlantId, policy::PlantAccess};
 use serde_json::{Value, json};
 use store::plants::{ChargeRow, PlantRow};
 
@@ -58,16 +58,7 @@ pub(crate) async fn visible(
     raw_id: &str,
 ) -> ApiResult<(PlantRow, PlantAccess)> {
     let id = path_id(raw_id).map_err(|_| Code::PlantMissing)?;
-    let plant = app
-        .store
-        .plant(id, me.id())
-        .await?
-        .ok_or(Code::PlantMissing)?;
-    let access = me
-        .actor
-        .plant_access(&plant.scope())
-        .ok_or(Code::PlantMissing)?;
-    Ok((plant, access))
+    Ok(service::plants::visible(&app.store, &me.actor, PlantId(id)).await?)
 }
 
 /// `updateAt` exactly as clients parse it: `YYYY-MM-DDTHH:MM:SSZ`.

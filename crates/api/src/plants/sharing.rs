@@ -3,14 +3,11 @@
 use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
-    account::Account,
-    ids::UserId,
-    policy::{PlantAccess, ShareRole},
-    user::UserKind,
+    ids::{PlantId, UserId},
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::users::UserRow;
+use service::plants::ShareTarget;
 use utoipa::{IntoParams, ToSchema};
 
 use super::visible;
@@ -20,7 +17,7 @@ use crate::{
     extract::{Body, Query, num},
     files, now_ms,
     session::CurrentUser,
-    users::create_at,
+    users::{create_at, path_id},
 };
 
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]
@@ -42,13 +39,11 @@ pub struct ShareRequest {
     pub user_id: Option<i64>,
 }
 
-async fn account_user(app: &AppState, raw: Option<&str>) -> ApiResult<UserRow> {
-    let account = Account::parse(raw.unwrap_or("")).map_err(|_| DomainError::invalid("account"))?;
-    Ok(app
-        .store
-        .user_by_account(account.as_str())
-        .await?
-        .ok_or(Code::NotRegistered)?)
+/// The plant id of a path segment; one that is not a number is a plant nobody can see (700).
+fn plant_id(raw: &str) -> Result<PlantId, DomainError> {
+    path_id(raw)
+        .map(PlantId)
+        .map_err(|_| Code::PlantMissing.into())
 }
 
 /// Shares a plant. Only its creator may (2); not with oneself (701), not with company or
@@ -62,29 +57,17 @@ pub async fn share(
     Path(id): Path<String>,
     Body(req): Body<ShareRequest>,
 ) -> ApiResult<Done> {
-    let (plant, _) = visible(&app, &me, &id).await?;
-    me.actor.require_on_plant(&plant.scope(), "station.share")?;
-    if plant.company_id.is_some() {
-        return Err(Code::ShareCompanyPlant.into());
-    }
-    let role = ShareRole::parse(req.role.as_deref().unwrap_or("visitor"))
-        .ok_or_else(|| DomainError::invalid("role"))?;
-    let target = account_user(&app, req.account.as_deref()).await?;
-    if target.id == me.user.id {
-        return Err(Code::ShareSelf.into());
-    }
-    if target.kind() != UserKind::Owner {
-        return Err(Code::ShareCompanyUser.into());
-    }
-    app.store
-        .share_plant(plant.id, target.id(), role, now_ms())
-        .await?;
-    tracing::info!(
-        plant = plant.id,
-        with = target.id,
-        role = role.as_str(),
-        "plant shared"
-    );
+    let account = req.account.as_deref().unwrap_or("");
+    let role = req.role.as_deref().unwrap_or("visitor");
+    service::plants::share(
+        &app.store,
+        &me.actor,
+        plant_id(&id)?,
+        account,
+        role,
+        now_ms(),
+    )
+    .await?;
     Ok(Done)
 }
 
@@ -97,23 +80,15 @@ pub async fn cancel_share(
     Path(id): Path<String>,
     Body(req): Body<ShareRequest>,
 ) -> ApiResult<Done> {
-    let (plant, access) = visible(&app, &me, &id).await?;
-    let target = match (
+    let whose = match (
         req.user_id,
         req.account.as_deref().filter(|a| !a.trim().is_empty()),
     ) {
-        (Some(user), _) => UserId(user),
-        (None, Some(account)) => account_user(&app, Some(account)).await?.id(),
-        (None, None) => me.id(),
+        (Some(user), _) => ShareTarget::User(UserId(user)),
+        (None, Some(account)) => ShareTarget::Account(account),
+        (None, None) => ShareTarget::Own,
     };
-    let own_share =
-        target == me.id() && matches!(access, PlantAccess::Visitor | PlantAccess::Maintainer);
-    if !own_share {
-        me.actor.require_on_plant(&plant.scope(), "station.share")?;
-    }
-    if !app.store.unshare_plant(plant.id, target).await? {
-        return Err(DomainError::invalid("userId").into());
-    }
+    service::plants::cancel_share(&app.store, &me.actor, plant_id(&id)?, whose).await?;
     Ok(Done)
 }
 
@@ -147,27 +122,12 @@ pub async fn transfer(
     Query(q): Query<ShareRequest>,
     Body(body): Body<ShareRequest>,
 ) -> ApiResult<Done> {
-    let (plant, _) = visible(&app, &me, &id).await?;
-    me.actor
-        .require_on_plant(&plant.scope(), "station.transfer")?;
-    let target = account_user(&app, q.account.as_deref().or(body.account.as_deref())).await?;
-    if target.id == plant.owner_id {
-        return Err(Code::TransferSelf.into());
-    }
-    let company = if target.kind() == UserKind::Company {
-        target.company()
-    } else {
-        None
-    };
-    app.store
-        .transfer_plant(plant.id, target.id(), company, now_ms())
-        .await?;
-    tracing::info!(
-        plant = plant.id,
-        from = plant.owner_id,
-        to = target.id,
-        "plant transferred"
-    );
+    let account = q
+        .account
+        .as_deref()
+        .or(body.account.as_deref())
+        .unwrap_or("");
+    service::plants::transfer(&app.store, &me.actor, plant_id(&id)?, account, now_ms()).await?;
     Ok(Done)
 }
 
@@ -179,12 +139,8 @@ pub async fn delete(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    let (plant, _) = visible(&app, &me, &id).await?;
-    me.actor
-        .require_on_plant(&plant.scope(), "station.delete")?;
-    app.store.delete_plant(plant.id).await?;
+    let plant = service::plants::delete(&app.store, &me.actor, plant_id(&id)?).await?;
     files::remove(&app, &plant.image_url).await;
     files::remove(&app, &plant.thumb_url).await;
-    tracing::info!(plant = plant.id, by = %me.id(), "plant deleted");
     Ok(Done)
 }

@@ -190,7 +190,7 @@ pub async fn set(
         &me,
         "setting.set",
         &inv.row,
-        "set_params",
+        domain::command::CommandKind::SetParams,
         Value::Object(changed),
         WRITE_TIMEOUT,
         json!({ "changes": changes }),

@@ -14,7 +14,7 @@ use axum::{
     Router,
     routing::{get, post},
 };
-use domain::{Code, DomainError};
+use domain::{Code, DomainError, command::CommandKind};
 use serde_json::{Value, json};
 use store::{
     devices::DeviceListRow,
@@ -196,7 +196,7 @@ pub(crate) async fn start(
                 me,
                 "inverter.upgrade",
                 d,
-                "upgrade",
+                CommandKind::Upgrade,
                 params,
                 UPGRADE_TIMEOUT,
             )
@@ -212,7 +212,7 @@ pub(crate) async fn start(
                 "gateway.upgrade",
                 &g.sn,
                 &g.sn,
-                "upgrade",
+                CommandKind::Upgrade,
                 params,
                 UPGRADE_TIMEOUT,
             )
@@ -279,7 +279,7 @@ pub(crate) async fn cancel(
         "inverter.upgrade.cancel",
         gateway,
         &device.sn,
-        "upgrade_cancel",
+        CommandKind::UpgradeCancel,
         json!({"upgradeId": row.id}),
         CANCEL_TIMEOUT,
     )

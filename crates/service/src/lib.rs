@@ -1,0 +1,23 @@
+//! The portal's use cases, one function each: given the acting user (`domain::policy::Actor`),
+//! a use case applies the rules of `domain` (who may do what, which states allow what) and
+//! writes everything it changes through one store function, inside one transaction, so a
+//! failure half way leaves nothing half made (no plant without its tariff, no gateway bound
+//! twice).
+//!
+//! Layers, each calling only the ones below it:
+//!
+//! ```text
+//! portal (binary: config, serve, demo)  ->  api (HTTP: extract, call a use case, answer)
+//!   ->  service (use cases, this crate)  ->  devices (device link) / store (SQL)  ->  domain
+//! ```
+//!
+//! HTTP types never reach this crate: the API translates a request into a use case's input,
+//! and the demo and the benchmark call the same functions directly.
+
+pub mod actors;
+pub mod commands;
+mod error;
+pub mod gateways;
+pub mod plants;
+
+pub use error::{Result, ServiceError};

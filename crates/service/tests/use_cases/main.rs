@@ -1,0 +1,7 @@
+//! The use cases on every backend (SQLite, and PostgreSQL when `PORTAL_TEST_DATABASE_URL` is
+//! set): each writes all of its rows or, when the database fails half way (a trigger injects
+//! the failure), none of them.
+
+mod common;
+mod gateways;
+mod plants;
