@@ -388,7 +388,10 @@ mod tests {
         assert_eq!(get(&one, "inverter_voltage"), Some(230.0));
         let watts = get(&one, "inverter_power").unwrap();
         let amps = get(&one, "inverter_current").unwrap();
-        assert!((amps - watts / 230.0).abs() < 0.06, "{amps} A for {watts} W");
+        assert!(
+            (amps - watts / 230.0).abs() < 0.06,
+            "{amps} A for {watts} W"
+        );
         let three = inverter(&s, 3, "INV3");
         assert_eq!(get(&three, "inverter_voltage"), None);
         assert_eq!(get(&three, "inverter_voltage_l3"), Some(230.0));
