@@ -25,8 +25,25 @@ const str = (s) => {
 const packet = (first, body) =>
   Buffer.concat([Buffer.from([first]), remainingLength(body.length), body]);
 
-/** Publishes `payload` (an object, sent as JSON) on `topic` as gateway `sn` with `key`. */
-export function publishAsGateway({ host, port, sn, key, topic, payload }) {
+/**
+ * Publishes `payload` (an object, sent as JSON) on `topic` as gateway `sn` with `key`. A
+ * CONNACK of 3 (server unavailable: the broker was still letting go of this gateway's previous
+ * connection) is tried again after a second, up to five times, as a real gateway reconnects.
+ */
+export async function publishAsGateway(message) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await publishOnce(message);
+    } catch (e) {
+      if (e.code !== UNAVAILABLE || attempt === 5) throw e;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+const UNAVAILABLE = 3;
+
+function publishOnce({ host, port, sn, key, topic, payload }) {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port });
     const timer = setTimeout(() => {
@@ -54,7 +71,11 @@ export function publishAsGateway({ host, port, sn, key, topic, payload }) {
         const body = buffered.subarray(2, 2 + len);
         buffered = buffered.subarray(2 + len);
         if (type === 2 && !connected) {
-          if (body[1] !== 0) return fail(new Error(`MQTT: connection refused (${body[1]})`));
+          if (body[1] !== 0) {
+            return fail(
+              Object.assign(new Error(`MQTT: connection refused (${body[1]})`), { code: body[1] }),
+            );
+          }
           connected = true;
           const publish = Buffer.concat([
             str(topic),

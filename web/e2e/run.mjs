@@ -64,7 +64,20 @@ await Promise.all(
     for (let file = queue.shift(); file; file = queue.shift()) results.push(await runFile(file));
   }),
 );
-const failed = results.filter((r) => !r.ok);
-console.log(`\n# e2e: ${results.length - failed.length} of ${results.length} files passed`);
+// Two servers, their simulators and two browsers share two cores, so a journey that waits on a
+// device's answer can miss its deadline when the other file is busy. A failed file runs once
+// more, alone, and counts as failed only if it fails again; both runs are printed.
+const failedOnce = results.filter((r) => !r.ok);
+const failed = [];
+for (const first of failedOnce) {
+  console.log(`\n# e2e: ${first.name} failed beside another file; running it again alone`);
+  const again = await runFile(path.join(dir, first.name));
+  if (!again.ok) failed.push(again);
+}
+const passed = results.length - failed.length;
+console.log(`\n# e2e: ${passed} of ${results.length} files passed`);
+for (const r of failedOnce.filter((r) => !failed.some((f) => f.name === r.name))) {
+  console.log(`# e2e: ${r.name} passed only when run alone`);
+}
 for (const r of failed) console.log(`# e2e: FAILED ${r.name} (${r.secs} s)`);
 process.exit(failed.length === 0 && results.length > 0 ? 0 : 1);
