@@ -42,7 +42,7 @@ test-rust: clean-test-schemas
 	  export PORTAL_TEST_DATABASE_URL=$(TEST_PG_URL)
 	fi
 	echo "PostgreSQL tests: $${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
-	cargo test --workspace
+	tests/run-rust.sh
 
 test-web: web/node_modules/.installed
 	cd web && npm test
