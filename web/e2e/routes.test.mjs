@@ -2,7 +2,10 @@
 // desktop size (1440x900) and a phone size (390x844), on `portal serve --demo`: no page may
 // scroll sideways, show a 404/403 result or throw a page error. The routes are read from
 // src/app/router.tsx and src/app/registry.tsx, so a new route fails here until this test knows
-// how to fill its parameters. Screenshots go to SCREENSHOT_DIR (a temp dir by default).
+// how to fill its parameters. The demo owner, the administrator and the public pages are
+// visited at the same time (most of a visit is waiting for the page to settle). A page with a
+// problem is screenshotted to a temp dir named in the output; every page is when SCREENSHOT_DIR
+// is set.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +19,7 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1440, height: 900 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ];
+const EVERY_SHOT = Boolean(process.env.SCREENSHOT_DIR);
 const SHOTS =
   process.env.SCREENSHOT_DIR || mkdtempSync(path.join(os.tmpdir(), 'portal-routes-shots-'));
 
@@ -146,7 +150,13 @@ async function visit(page, url) {
     .first()
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => {});
-  await page.waitForTimeout(400);
+  await page.waitForTimeout(200);
+}
+
+/** Screenshots the open page when every page is wanted or when it has a problem. */
+async function shoot(page, name, found) {
+  if (EVERY_SHOT || found.length > 0)
+    await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
 }
 
 const shotName = (who, size, url) =>
@@ -169,47 +179,41 @@ describe('every route at desktop and phone size', () => {
     await server?.stop();
   });
 
-  for (const [who, user] of [
-    ['owner', DEMO],
-    ['admin', USERS.admin],
-  ]) {
-    it(`signed in as the ${who === 'owner' ? 'demo owner' : 'internal administrator'}`, async () => {
-      for (const size of SIZES) {
-        const context = await browser.newContext({ viewport: size.viewport });
-        const page = await context.newPage();
-        let errors = [];
-        page.on('pageerror', (e) => errors.push(e.message));
-        await signIn(page, server.url, user);
-        const keys = routeKeys((await api(page, '/api/v1/permission')).data);
-        const data = await demoData(page);
-        for (const route of REGISTRY) {
-          if (route.permission && !keys.has(route.permission)) continue;
-          const fill = FILL[route.path];
-          if (route.path.includes(':') && !fill) {
-            failures.push(`${route.path}: no URL for its parameters (add it to FILL)`);
-            continue;
-          }
-          const url = fill ? fill(data) : route.path;
-          if (!url) continue; // this user sees no such device
-          errors = [];
-          const started = Date.now();
-          await visit(page, server.url + url);
-          await page.screenshot({
-            path: path.join(SHOTS, shotName(who, size.name, url)),
-            fullPage: true,
-          });
-          const found = await problems(page, errors);
-          if (route.path === '/plants') found.push(...(await plantListProblems(page)));
-          for (const p of found) failures.push(`${who} ${size.name} ${url}: ${p}`);
-          visited.add(route.path);
-          console.log(`# ${who} ${size.name} ${url} ${Date.now() - started} ms`);
+  /** Every route `user` may open, at both sizes. */
+  async function visitAsUser(who, user) {
+    for (const size of SIZES) {
+      const context = await browser.newContext({ viewport: size.viewport });
+      const page = await context.newPage();
+      let errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await signIn(page, server.url, user);
+      const keys = routeKeys((await api(page, '/api/v1/permission')).data);
+      const data = await demoData(page);
+      for (const route of REGISTRY) {
+        if (route.permission && !keys.has(route.permission)) continue;
+        const fill = FILL[route.path];
+        if (route.path.includes(':') && !fill) {
+          failures.push(`${route.path}: no URL for its parameters (add it to FILL)`);
+          continue;
         }
-        await context.close();
+        const url = fill ? fill(data) : route.path;
+        if (!url) continue; // this user sees no such device
+        errors = [];
+        const started = Date.now();
+        await visit(page, server.url + url);
+        const found = await problems(page, errors);
+        if (route.path === '/plants') found.push(...(await plantListProblems(page)));
+        await shoot(page, shotName(who, size.name, url), found);
+        for (const p of found) failures.push(`${who} ${size.name} ${url}: ${p}`);
+        visited.add(route.path);
+        console.log(`# ${who} ${size.name} ${url} ${Date.now() - started} ms`);
       }
-    });
+      await context.close();
+    }
   }
 
-  it('the pages open without sign-in', async () => {
+  /** The pages outside the main layout, without signing in, at both sizes. */
+  async function visitPublic() {
     for (const size of SIZES) {
       const context = await browser.newContext({ viewport: size.viewport });
       const page = await context.newPage();
@@ -218,19 +222,24 @@ describe('every route at desktop and phone size', () => {
       for (const route of PUBLIC) {
         errors = [];
         await visit(page, server.url + route.path);
-        await page.screenshot({
-          path: path.join(SHOTS, shotName('public', size.name, route.path)),
-          fullPage: true,
-        });
         const found = (await problems(page, errors)).filter(
           // /403 is the no-access page itself
           (p) => !(route.path === '/403' && p.includes('ant-result-403')),
         );
+        await shoot(page, shotName('public', size.name, route.path), found);
         for (const p of found) failures.push(`public ${size.name} ${route.path}: ${p}`);
         visited.add(route.path);
       }
       await context.close();
     }
+  }
+
+  it('every route as the demo owner, the administrator and without sign-in', async () => {
+    await Promise.all([
+      visitAsUser('owner', DEMO),
+      visitAsUser('admin', USERS.admin),
+      visitPublic(),
+    ]);
   });
 
   it('no menu label is cut off, in English, Chinese or Spanish', async () => {

@@ -1,10 +1,6 @@
 //! Registration, verification codes and password reset (no sign-in needed).
 
-use axum::{
-    Router,
-    extract::State,
-    routing::{get, post},
-};
+use axum::extract::State;
 use domain::{
     Code, DomainError,
     account::{Account, check_password},
@@ -13,23 +9,24 @@ use domain::{
 use serde::Deserialize;
 use store::{StoreError, users::NewUser};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     auth::hash_password,
     codes::{self, Purpose},
-    envelope::{ApiError, ApiResult, Done, current_lang},
+    envelope::{Ack, ApiError, ApiResult, Done, current_lang},
     extract::{Body, ClientIp, Query, num},
     now_ms, rate_limit,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/anonymous/getCode", get(get_code))
-        .route("/anonymous/checkCode", get(check_code))
-        .route("/anonymous/checkAccount", get(check_account))
-        .route("/anonymous/signup", post(signup))
-        .route("/anonymous/resetPwd", post(reset_password))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_code))
+        .routes(routes!(check_code))
+        .routes(routes!(check_account))
+        .routes(routes!(signup))
+        .routes(routes!(reset_password))
 }
 
 /// Clients name the account `account`, `username`, `email`, `mobile` or `phone`.
@@ -59,7 +56,7 @@ fn account_of(raw: Option<&str>) -> Result<Account, DomainError> {
 /// every account. Sending again within a minute, or more than 10 requests from one address in
 /// 15 minutes, answers 7.
 #[utoipa::path(get, path = "/anonymous/getCode", tag = "accounts", params(AccountParams),
-    responses((status = 200, description = "Envelope; 103, 105, 7")))]
+    responses((status = 200, description = "Sent; 103, 105, 7", body = Ack)))]
 pub async fn get_code(
     State(app): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -84,7 +81,7 @@ pub async fn get_code(
 
 /// Checks a code without using it up (the form checks before its last step).
 #[utoipa::path(get, path = "/anonymous/checkCode", tag = "accounts", params(AccountParams),
-    responses((status = 200, description = "Envelope; 5 wrong code, 6 expired")))]
+    responses((status = 200, description = "The code is right; 5 wrong code, 6 expired", body = Ack)))]
 pub async fn check_code(
     State(app): State<AppState>,
     Query(q): Query<AccountParams>,
@@ -106,7 +103,7 @@ pub async fn check_code(
 /// account exists, 105 when it does not. More than 30 requests from one address in 15 minutes
 /// answer 7.
 #[utoipa::path(get, path = "/anonymous/checkAccount", tag = "accounts", params(AccountParams),
-    responses((status = 200, description = "Envelope; 103 or 105, 7")))]
+    responses((status = 200, description = "As asked; 103 or 105, 7", body = Ack)))]
 pub async fn check_account(
     State(app): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -146,7 +143,7 @@ pub struct SignupRequest {
 
 /// Creates a plant-owner account after checking the code sent to it.
 #[utoipa::path(post, path = "/anonymous/signup", tag = "accounts", request_body = SignupRequest,
-    responses((status = 200, description = "Envelope; 4, 5, 6, 103")))]
+    responses((status = 200, description = "Registered; 4, 5, 6, 103", body = Ack)))]
 pub async fn signup(
     State(app): State<AppState>,
     Body(req): Body<SignupRequest>,
@@ -206,7 +203,7 @@ pub async fn signup(
 
 /// Sets a new password after checking the code; every session of the account ends.
 #[utoipa::path(post, path = "/anonymous/resetPwd", tag = "accounts", request_body = SignupRequest,
-    responses((status = 200, description = "Envelope; 4, 5, 6, 105")))]
+    responses((status = 200, description = "Password set; 4, 5, 6, 105", body = Ack)))]
 pub async fn reset_password(
     State(app): State<AppState>,
     Body(req): Body<SignupRequest>,

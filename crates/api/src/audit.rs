@@ -4,31 +4,33 @@
 //! company staff their company's plants and colleagues, anyone else their own actions and the
 //! plants they own.
 
-use axum::{Router, extract::State, routing::get};
+use axum::extract::State;
 use chrono::NaiveDate;
 use domain::{Code, DomainError, policy::PlantVisibility};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use store::{
     audit::{AuditFilter, AuditRow, NewAudit},
     log_pages::Author,
     plants::PlantRow,
 };
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
     now_ms,
+    paging::Page,
     session::CurrentUser,
     users::create_at,
 };
 
 const MAX_PAGE: i64 = 100;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/audit", get(list))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list))
 }
 
 /// Results an entry may carry.
@@ -251,11 +253,14 @@ impl LogWindow {
         })
     }
 
-    /// The listing's answer: `{pageSize, pageNumber, total, infos}`.
-    pub(crate) fn answer(&self, total: i64, infos: Vec<Value>) -> Data<Value> {
-        Data(
-            json!({"pageSize": self.limit, "pageNumber": self.page, "total": total, "infos": infos}),
-        )
+    /// The listing's answer: one page of `infos`.
+    pub(crate) fn answer<T>(&self, total: i64, infos: Vec<T>) -> Data<Page<T>> {
+        Data(Page {
+            page_size: self.limit,
+            page_number: self.page,
+            total,
+            infos,
+        })
     }
 }
 
@@ -291,31 +296,60 @@ impl ListQuery {
     }
 }
 
-fn item(r: &AuditRow) -> Value {
-    json!({
-        "id": r.id,
-        "userId": r.user_id,
-        "account": r.account,
-        "plantId": r.plant_id,
-        "plantName": r.plant_name,
-        "action": r.action,
-        "target": r.target,
-        "detail": serde_json::from_str::<Value>(&r.detail).unwrap_or(Value::Null),
-        "result": r.result,
-        "commandId": r.command_id,
-        "commandStatus": r.command_status,
-        "createAt": create_at(r.created_at),
-    })
+/// One action of the audit log.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEntry {
+    pub id: i64,
+    /// The acting user.
+    pub user_id: Option<i64>,
+    pub account: String,
+    /// The plant of the target, when the caller may see it.
+    pub plant_id: Option<i64>,
+    pub plant_name: Option<String>,
+    /// e.g. `setting.set`, `inverter.boot`, `gateway.restart`.
+    pub action: String,
+    /// The device or gateway SN (a file name for `firmware.upload`).
+    pub target: String,
+    /// What the action was about; free-form: each action writes the facts of its own kind
+    /// (`kind`, `params`, `reason`, `commandId`, ...). Null when there are none.
+    #[schema(value_type = Option<std::collections::HashMap<String, Value>>)]
+    pub detail: Option<Value>,
+    /// `sent`, `succeeded`, `failed` or `refused`.
+    pub result: String,
+    pub command_id: Option<i64>,
+    /// The command's status now, when the entry sent one.
+    pub command_status: Option<String>,
+    pub create_at: String,
+}
+
+fn item(r: &AuditRow) -> AuditEntry {
+    AuditEntry {
+        id: r.id,
+        user_id: r.user_id,
+        account: r.account.clone(),
+        plant_id: r.plant_id,
+        plant_name: r.plant_name.clone(),
+        action: r.action.clone(),
+        target: r.target.clone(),
+        detail: serde_json::from_str::<Value>(&r.detail)
+            .ok()
+            .filter(|v| !v.is_null()),
+        result: r.result.clone(),
+        command_id: r.command_id,
+        command_status: r.command_status.clone(),
+        create_at: create_at(r.created_at),
+    }
 }
 
 /// The audit log the caller may read, newest first, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/audit", tag = "audit", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, userId, account, plantId, plantName, action, target, detail, result, commandId, commandStatus, createAt}]}; 2, 4 sdate/edate")))]
+    responses((status = 200, description = "A page of entries, newest first; 2, 4 sdate/edate", body = Envelope<Page<AuditEntry>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<AuditEntry>>> {
     let visibility = log_visibility(&me)?;
     let (filter, w) = q.filter()?;
     let (rows, total) = app

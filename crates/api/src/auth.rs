@@ -3,35 +3,31 @@
 //! one rotation chain, and revoking it ends them all.
 
 use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHasher};
-use axum::{
-    Router,
-    extract::State,
-    middleware,
-    routing::{get, post},
-};
+use axum::{extract::State, middleware};
 use domain::{Code, account::Account};
 use serde::{Deserialize, Serialize};
 use store::users::UserRow;
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     codes::{self, Purpose},
-    envelope::{ApiError, ApiResult, Data, Done},
+    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::{Body, ClientIp, num},
     headers, now_ms,
     session::{CurrentUser, digest, new_refresh_token, new_session_id},
     throttle::Attempt,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/oauth/token", post(token))
-        .route("/oauth/token/new", post(token_encrypted))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(token))
+        .routes(routes!(token_encrypted))
         // Token answers hold credentials: no cache may keep them.
         .layer(middleware::map_response(headers::no_store))
-        .route("/anonymous/publicKey", get(public_key))
-        .route("/api/v1/user/logout", post(logout))
+        .routes(routes!(public_key))
+        .routes(routes!(logout))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -62,18 +58,24 @@ pub struct TokenRequest {
     pub code: Option<String>,
 }
 
+/// A sign-in's tokens, named the OAuth way (snake_case), inside the usual envelope.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenData {
+    /// The bearer token for `Authorization`.
     pub access_token: String,
+    /// Always `bearer`.
     pub token_type: &'static str,
+    /// Single use: each refresh answers a new one.
     pub refresh_token: String,
+    /// Seconds the access token lasts.
     pub expires_in: i64,
+    /// Always `all`.
     pub scope: &'static str,
 }
 
 /// Password grant (plaintext password) or refresh grant.
 #[utoipa::path(post, path = "/oauth/token", tag = "auth", request_body = TokenRequest,
-    responses((status = 200, description = "Envelope with TokenData; code 102 wrong account or password, 101 disabled, 109 sign-in locked (send `code` from /anonymous/getCode?type=login with the password), 5/6 wrong or expired code", body = TokenData),
+    responses((status = 200, description = "The tokens; code 102 wrong account or password, 101 disabled, 109 sign-in locked (send `code` from /anonymous/getCode?type=login with the password), 5/6 wrong or expired code", body = Envelope<TokenData>),
               (status = 401, description = "Refresh token unknown, used or expired")))]
 pub async fn token(
     State(app): State<AppState>,
@@ -95,7 +97,7 @@ pub async fn token(
 
 /// Password grant with the password encrypted by the key of `/anonymous/publicKey`.
 #[utoipa::path(post, path = "/oauth/token/new", tag = "auth", request_body = TokenRequest,
-    responses((status = 200, description = "Envelope with TokenData", body = TokenData)))]
+    responses((status = 200, description = "The tokens; codes as /oauth/token", body = Envelope<TokenData>)))]
 pub async fn token_encrypted(
     State(app): State<AppState>,
     ip: ClientIp,
@@ -113,7 +115,7 @@ pub async fn token_encrypted(
 
 /// The RSA public key for the encrypted login, as one line of base64 DER.
 #[utoipa::path(get, path = "/anonymous/publicKey", tag = "auth",
-    responses((status = 200, description = "Envelope whose data is the base64 DER public key", body = String)))]
+    responses((status = 200, description = "The base64 DER public key", body = Envelope<String>)))]
 pub async fn public_key(State(app): State<AppState>) -> Data<String> {
     Data(app.keys.public_key_b64.clone())
 }
@@ -129,7 +131,7 @@ pub struct LogoutRequest {
 /// is enough when the access token has expired: holding a token of the chain is the proof.
 /// Without a body, every session of the caller ends.
 #[utoipa::path(post, path = "/api/v1/user/logout", tag = "auth", request_body = LogoutRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope"),
+    security(("bearer" = [])), responses((status = 200, description = "Signed out", body = Ack),
         (status = 401, description = "Neither a valid access token nor a refresh token")))]
 pub async fn logout(
     State(app): State<AppState>,

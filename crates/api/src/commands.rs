@@ -4,37 +4,37 @@
 //! reads, so a screen polls `GET /api/v1/command/{id}` until the status is final.
 
 use std::time::Duration;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::get,
-};
+use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
-    command::CommandKind,
+    command::{CommandKind, CommandStatus},
     ids::{CompanyId, UserId},
     policy::GatewayScope,
 };
+use serde::Serialize;
 use serde_json::{Value, json};
 use service::commands;
 use store::{commands::CommandRow, devices::DeviceListRow};
+use utoipa::ToSchema;
 
 use crate::{
     AppState, audit,
-    envelope::{ApiError, ApiResult, Data},
+    envelope::{ApiError, ApiResult, Data, Envelope},
+    extract::PathId,
     inverters::{self, Inverter},
     now_ms,
     plants::update_at,
     session::CurrentUser,
-    users::{create_at, path_id},
+    users::create_at,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/command/{id}", get(status))
-        .route("/api/v1/inverter/{sn}/boot", get(boot))
-        .route("/api/v1/inverter/{sn}/shutdown", get(shutdown))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(status))
+        .routes(routes!(boot))
+        .routes(routes!(shutdown))
 }
 
 /// How long a device has to answer a power command.
@@ -146,20 +146,71 @@ async fn send_noting(
     outcome
 }
 
+/// Where a command stands: open while `sent` or `acknowledged`, then final.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandState {
+    /// Published to the gateway's command topic.
+    Sent,
+    /// The gateway has it and is working on it.
+    Acknowledged,
+    Succeeded,
+    Failed,
+    /// No final reply before the deadline.
+    TimedOut,
+}
+
+impl From<CommandStatus> for CommandState {
+    fn from(s: CommandStatus) -> Self {
+        match s {
+            CommandStatus::Sent => CommandState::Sent,
+            CommandStatus::Acknowledged => CommandState::Acknowledged,
+            CommandStatus::Succeeded => CommandState::Succeeded,
+            CommandStatus::Failed => CommandState::Failed,
+            CommandStatus::TimedOut => CommandState::TimedOut,
+        }
+    }
+}
+
+/// A command sent to a device, as the screens read it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Command {
+    pub id: i64,
+    /// What was asked: `restart`, `set_params`, `power_on`, `upgrade`, `modbus_raw`, ...
+    pub kind: String,
+    pub device_sn: String,
+    /// The gateway the command went through (the device itself for a gateway command).
+    pub gateway_sn: String,
+    pub status: CommandState,
+    /// The device's result code once it answered.
+    pub result_code: Option<i64>,
+    pub message: String,
+    /// What the device answered, for commands that read something; null otherwise. Free-form:
+    /// its shape is the device's and the command kind's.
+    #[schema(value_type = Option<Value>)]
+    pub result: Option<Value>,
+    pub create_at: String,
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    pub update_at: String,
+}
+
 /// A command as the screens read it.
-pub(crate) fn command_json(c: &CommandRow) -> Value {
-    json!({
-        "id": c.id,
-        "kind": c.kind,
-        "deviceSn": c.device_sn,
-        "gatewaySn": c.gateway_sn,
-        "status": c.status().as_str(),
-        "resultCode": c.result_code,
-        "message": c.result_msg,
-        "result": serde_json::from_str::<Value>(&c.result_data).unwrap_or(Value::Null),
-        "createAt": create_at(c.created_at),
-        "updateAt": update_at(c.updated_at),
-    })
+pub(crate) fn command_json(c: &CommandRow) -> Command {
+    Command {
+        id: c.id,
+        kind: c.kind.clone(),
+        device_sn: c.device_sn.clone(),
+        gateway_sn: c.gateway_sn.clone(),
+        status: c.status().into(),
+        result_code: c.result_code,
+        message: c.result_msg.clone(),
+        result: serde_json::from_str::<Value>(&c.result_data)
+            .ok()
+            .filter(|v| !v.is_null()),
+        create_at: create_at(c.created_at),
+        update_at: update_at(c.updated_at),
+    }
 }
 
 /// Whether the caller may see the device (or gateway) a command went to.
@@ -209,13 +260,12 @@ pub(crate) async fn visible_command(
 /// Where a command stands: `sent`, `acknowledged`, `succeeded`, `failed` or `timed_out`.
 #[utoipa::path(get, path = "/api/v1/command/{id}", tag = "commands", params(("id" = i64, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {id, kind, deviceSn, gatewaySn, status, resultCode, message, result, createAt, updateAt}; 4 id when unknown or not visible")))]
+    responses((status = 200, description = "The command; 4 id when unknown or not visible", body = Envelope<Command>)))]
 pub async fn status(
     State(app): State<AppState>,
     me: CurrentUser,
-    Path(raw): Path<String>,
-) -> ApiResult<Data<Value>> {
-    let id = path_id(&raw).map_err(|_| DomainError::invalid("id"))?;
+    PathId(id): PathId<i64>,
+) -> ApiResult<Data<Command>> {
     let c = visible_command(&app, &me, id)
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
@@ -237,7 +287,7 @@ pub(crate) fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResu
     Ok(())
 }
 
-async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResult<Data<Value>> {
+async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResult<Data<Command>> {
     let inv = inverters::visible(app, me, sn).await?;
     require_on(me, &inv, "inverter.power")?;
     let (action, kind) = if on {
@@ -258,23 +308,23 @@ async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResul
 /// `GET /api/v1/command/{id}` for the device's answer.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/boot", tag = "commands", params(("sn" = String, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the command {id, kind, deviceSn, status, ...}; 2, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
+    responses((status = 200, description = "The command as sent; 2, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed", body = Envelope<Command>)))]
 pub async fn boot(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Command>> {
     power(&app, &me, &sn, true).await
 }
 
 /// Switches an inverter off (`inverter.power` on its plant).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/shutdown", tag = "commands", params(("sn" = String, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the command {id, kind, deviceSn, status, ...}; 2, 600, 602 offline, 603 upgrading, 606 connection failed")))]
+    responses((status = 200, description = "The command as sent; 2, 600, 602 offline, 603 upgrading, 606 connection failed", body = Envelope<Command>)))]
 pub async fn shutdown(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Command>> {
     power(&app, &me, &sn, false).await
 }

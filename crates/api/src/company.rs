@@ -2,42 +2,39 @@
 //! company (internal administrators may name any company); another company's objects answer
 //! exactly like missing ones.
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::{get, post},
-};
+use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
     ids::{CompanyId, RoleId, UserId},
     permissions,
     user::{MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use store::{StoreError, roles::RoleRow, users::UserRow};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data, Done},
+    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
     now_ms,
+    paging::{Page, Paging},
     session::CurrentUser,
     users::{create_at, path_id},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/company/info", get(info))
-        .route("/api/v1/company/user/list", get(staff))
-        .route("/api/v1/company/user/{id}", get(staff_member))
-        .route("/api/v1/company/user/{id}/", get(staff_member))
-        .route("/api/v1/company/roles", get(roles))
-        .route("/api/v1/company/role/check", get(check_role))
-        .route("/api/v1/company/role", post(create_role))
-        .route("/api/v1/company/role/{id}", get(role).post(update_role))
-        .route("/api/v1/company/role/{id}/delete", post(delete_role))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(info))
+        .routes(routes!(staff))
+        .routes(routes!(staff_member))
+        .routes(routes!(staff_member_slash))
+        .routes(routes!(roles))
+        .routes(routes!(check_role))
+        .routes(routes!(create_role))
+        .routes(routes!(role, update_role))
+        .routes(routes!(delete_role))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -46,10 +43,7 @@ pub struct CompanyQuery {
     /// Internal administrators choose the company; everyone else gets their own.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub company_id: Option<i64>,
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub page: Option<i64>,
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub limit: Option<i64>,
+    /// The staff list only: part of the account, nickname or name.
     #[serde(default)]
     pub name: Option<String>,
 }
@@ -64,38 +58,90 @@ fn company_of(me: &CurrentUser, asked: Option<i64>, permission: &str) -> ApiResu
     company.ok_or_else(|| Code::NoPermission.into())
 }
 
+/// A company's details.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyInfo {
+    pub id: i64,
+    pub name: String,
+    pub contact_name: String,
+    pub email: String,
+    pub phone: String,
+    pub address: String,
+    pub remark: String,
+    pub logo_url: String,
+    pub icon_url: String,
+    /// A CSS colour, empty when the default applies.
+    pub theme_color: String,
+    /// ISO 8601 with milliseconds and an offset.
+    pub create_at: String,
+}
+
 #[utoipa::path(get, path = "/api/v1/company/info", tag = "company", params(CompanyQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the company; 2")))]
+    security(("bearer" = [])), responses((status = 200, description = "The company; 2", body = Envelope<CompanyInfo>)))]
 pub async fn info(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<CompanyInfo>> {
     let id = company_of(&me, q.company_id, "company.info")?;
     let c = app.store.company(id).await?.ok_or(Code::NoPermission)?;
-    Ok(Data(json!({
-        "id": c.id, "name": c.name, "contactName": c.contact_name, "email": c.email,
-        "phone": c.phone, "address": c.address, "remark": c.remark, "logoUrl": c.logo_url,
-        "iconUrl": c.icon_url, "themeColor": c.theme_color, "createAt": create_at(c.created_at),
-    })))
+    Ok(Data(CompanyInfo {
+        id: c.id,
+        name: c.name,
+        contact_name: c.contact_name,
+        email: c.email,
+        phone: c.phone,
+        address: c.address,
+        remark: c.remark,
+        logo_url: c.logo_url,
+        icon_url: c.icon_url,
+        theme_color: c.theme_color,
+        create_at: create_at(c.created_at),
+    }))
 }
 
-fn staff_json(u: &UserRow) -> Value {
-    json!({
-        "id": u.id, "account": u.account, "nickname": u.nickname, "name": u.name,
-        "email": u.email, "mobile": u.mobile, "roleId": u.role_id, "disabled": u.disabled,
-        "createAt": create_at(u.created_at),
-    })
+/// A member of a company's staff.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StaffMember {
+    pub id: i64,
+    pub account: String,
+    pub nickname: String,
+    pub name: String,
+    pub email: String,
+    pub mobile: String,
+    /// The member's role, null when none.
+    #[schema(required = true)]
+    pub role_id: Option<i64>,
+    pub disabled: bool,
+    /// ISO 8601 with milliseconds and an offset.
+    pub create_at: String,
 }
 
-/// The staff of a company, paged (`page` 1-based, `limit` up to 100), filtered by `name`.
-#[utoipa::path(get, path = "/api/v1/company/user/list", tag = "company", params(CompanyQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with a page of staff; 2")))]
+fn staff_member_of(u: &UserRow) -> StaffMember {
+    StaffMember {
+        id: u.id,
+        account: u.account.clone(),
+        nickname: u.nickname.clone(),
+        name: u.name.clone(),
+        email: u.email.clone(),
+        mobile: u.mobile.clone(),
+        role_id: u.role_id,
+        disabled: u.disabled,
+        create_at: create_at(u.created_at),
+    }
+}
+
+/// The staff of a company, paged, filtered by `name`.
+#[utoipa::path(get, path = "/api/v1/company/user/list", tag = "company", params(CompanyQuery, Paging),
+    security(("bearer" = [])), responses((status = 200, description = "A page of staff; 2", body = Envelope<Page<StaffMember>>)))]
 pub async fn staff(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
-) -> ApiResult<Data<Value>> {
+    paging: Paging,
+) -> ApiResult<Data<Page<StaffMember>>> {
     let id = company_of(&me, q.company_id, "company.user")?;
     let needle = q.name.unwrap_or_default().to_lowercase();
     let matching: Vec<UserRow> = app
@@ -110,26 +156,33 @@ pub async fn staff(
                 || u.name.to_lowercase().contains(&needle)
         })
         .collect();
-    let limit = q.limit.unwrap_or(10).clamp(1, 100);
-    let page = q.page.unwrap_or(1).max(1);
-    let infos: Vec<Value> = matching
+    let infos = matching
         .iter()
-        .skip(((page - 1) * limit) as usize)
-        .take(limit as usize)
-        .map(staff_json)
+        .skip(paging.offset() as usize)
+        .take(paging.limit() as usize)
+        .map(staff_member_of)
         .collect();
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": matching.len(), "infos": infos}),
-    ))
+    Ok(Data(Page::new(paging, matching.len() as i64, infos)))
+}
+
+/// The same with a trailing slash, as the original API's clients call it.
+#[utoipa::path(get, path = "/api/v1/company/user/{id}/", tag = "company", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "As GET /api/v1/company/user/{id}", body = Envelope<StaffMember>)))]
+pub async fn staff_member_slash(
+    app: State<AppState>,
+    me: CurrentUser,
+    id: Path<String>,
+) -> ApiResult<Data<StaffMember>> {
+    staff_member(app, me, id).await
 }
 
 #[utoipa::path(get, path = "/api/v1/company/user/{id}", tag = "company", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with one staff member; 105")))]
+    security(("bearer" = [])), responses((status = 200, description = "One staff member; 105", body = Envelope<StaffMember>)))]
 pub async fn staff_member(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<StaffMember>> {
     me.actor.require("company.user")?;
     let user = app
         .store
@@ -140,33 +193,49 @@ pub async fn staff_member(
     if !me.actor.can_see_user(&scope) || user.company().is_none() {
         return Err(Code::NotRegistered.into());
     }
-    Ok(Data(staff_json(&user)))
+    Ok(Data(staff_member_of(&user)))
 }
 
-async fn role_json(app: &AppState, r: &RoleRow) -> ApiResult<Value> {
+/// A role of a company.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyRole {
+    pub id: i64,
+    pub name: String,
+    /// The permission keys granted.
+    pub permissions: Vec<String>,
+    /// How many users hold the role.
+    pub users: i64,
+    /// ISO 8601 with milliseconds and an offset.
+    pub create_at: String,
+}
+
+async fn company_role(app: &AppState, r: &RoleRow) -> ApiResult<CompanyRole> {
     let permissions = app.store.role_permissions(RoleId(r.id)).await?;
     let users = app.store.users_with_role(RoleId(r.id)).await?;
-    Ok(
-        json!({"id": r.id, "name": r.name, "permissions": permissions, "users": users,
-              "createAt": create_at(r.created_at)}),
-    )
+    Ok(CompanyRole {
+        id: r.id,
+        name: r.name.clone(),
+        permissions,
+        users,
+        create_at: create_at(r.created_at),
+    })
 }
 
+/// Every role of the company, on one page.
 #[utoipa::path(get, path = "/api/v1/company/roles", tag = "company", params(CompanyQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the company's roles; 2")))]
+    security(("bearer" = [])), responses((status = 200, description = "The company's roles, all on page 1; 2", body = Envelope<Page<CompanyRole>>)))]
 pub async fn roles(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<CompanyRole>>> {
     let id = company_of(&me, q.company_id, "company.role.list.view")?;
     let mut infos = Vec::new();
     for r in app.store.company_roles(id).await? {
-        infos.push(role_json(&app, &r).await?);
+        infos.push(company_role(&app, &r).await?);
     }
-    Ok(Data(
-        json!({"pageSize": infos.len(), "pageNumber": 1, "total": infos.len(), "infos": infos}),
-    ))
+    Ok(Data(Page::whole(infos)))
 }
 
 /// A role of the caller's company; any other role answers as missing.
@@ -184,15 +253,15 @@ async fn own_role(app: &AppState, me: &CurrentUser, id: &str) -> ApiResult<RoleR
 }
 
 #[utoipa::path(get, path = "/api/v1/company/role/{id}", tag = "company", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the role; 2, 4")))]
+    security(("bearer" = [])), responses((status = 200, description = "The role; 2, 4", body = Envelope<CompanyRole>)))]
 pub async fn role(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<CompanyRole>> {
     me.actor.require("company.role.list.view")?;
     let role = own_role(&app, &me, &id).await?;
-    Ok(Data(role_json(&app, &role).await?))
+    Ok(Data(company_role(&app, &role).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]
@@ -232,7 +301,7 @@ fn grantable<'a>(me: &CurrentUser, keys: &'a [String]) -> ApiResult<Vec<&'a str>
 
 /// 801 when the name is taken, 800 when the company already has five roles.
 #[utoipa::path(get, path = "/api/v1/company/role/check", tag = "company", params(RoleRequest),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 800, 801")))]
+    security(("bearer" = [])), responses((status = 200, description = "Free to create; 800, 801", body = Ack)))]
 pub async fn check_role(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -252,7 +321,7 @@ pub async fn check_role(
 }
 
 #[utoipa::path(post, path = "/api/v1/company/role", tag = "company", request_body = RoleRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the new role id; 2, 4, 800, 801")))]
+    security(("bearer" = [])), responses((status = 200, description = "The new role's id; 2, 4, 800, 801", body = Envelope<i64>)))]
 pub async fn create_role(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -275,7 +344,7 @@ pub async fn create_role(
 /// Renames a role and/or replaces its permissions. The caller's own role is locked (802).
 #[utoipa::path(post, path = "/api/v1/company/role/{id}", tag = "company", request_body = RoleRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 2, 4, 801, 802")))]
+    responses((status = 200, description = "Saved; 2, 4, 801, 802", body = Ack)))]
 pub async fn update_role(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -313,7 +382,7 @@ pub async fn update_role(
 /// Deletes a custom role; its users fall back to the built-in staff role. 802 for one's own.
 #[utoipa::path(post, path = "/api/v1/company/role/{id}/delete", tag = "company",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 2, 4, 802")))]
+    responses((status = 200, description = "Deleted; 2, 4, 802", body = Ack)))]
 pub async fn delete_role(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -7,12 +7,12 @@ use std::collections::HashMap;
 
 use chrono_tz::Tz;
 use domain::{Code, DomainError, policy::PlantAccess};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use store::{
     devices::{DeviceFilter, DeviceListRow, StatusCounts},
     plants::PlantRow,
-    telemetry::{Bucket, DayRange, SampleRow},
+    telemetry::{Bucket, DayRange},
 };
 use utoipa::{IntoParams, ToSchema};
 
@@ -22,8 +22,9 @@ use crate::{
     extract::num,
     monitor::live::Cycles,
     now_ms,
+    paging::{Page, Paging},
     plants::update_at,
-    readings::{self, Column, Reading, day_bounds, day_param, round2, sample_series, zone},
+    readings::{self, Column, Reading, SeriesList, round2, zone},
     session::CurrentUser,
     users::create_at,
 };
@@ -173,65 +174,150 @@ pub(crate) async fn may_write(
     }
 }
 
-fn versions(raw: &str) -> Value {
-    serde_json::from_str::<Map<String, Value>>(raw).map_or_else(|_| json!({}), Value::Object)
+fn versions(raw: &str) -> Map<String, Value> {
+    serde_json::from_str::<Map<String, Value>>(raw).unwrap_or_default()
 }
 
-/// The fields every device list item and detail carries.
-pub(crate) fn base_item(d: &DeviceListRow) -> Map<String, Value> {
-    let seen = d.last_seen.unwrap_or(d.updated_at).max(d.updated_at);
-    let plant = match (d.plant_id, &d.plant_name) {
-        (Some(id), Some(name)) => json!({"id": id, "name": name, "type": d.plant_type}),
-        _ => Value::Null,
-    };
-    let gateway = match &d.gateway_sn {
-        Some(gsn) => json!({"gsn": gsn, "status": i64::from(d.gateway_online.unwrap_or(false))}),
-        None => Value::Null,
-    };
-    let body = json!({
-        "id": d.id, "sn": d.sn, "alias": d.alias,
-        "devName": if d.alias.is_empty() { &d.sn } else { &d.alias },
-        "status": d.status, "online": d.online, "type": d.type_code, "model": d.model,
-        "protocol": d.protocol, "parentSn": d.parent_sn, "versions": versions(&d.versions),
-        "plantId": d.plant_id, "plantName": d.plant_name, "plant": plant,
-        "gsn": d.gateway_sn, "gatewayVO": gateway,
-        "updateAt": update_at(seen), "createAt": create_at(d.created_at),
-    });
-    match body {
-        Value::Object(map) => map,
-        _ => Map::new(),
+/// The plant a device belongs to.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DevicePlant {
+    pub id: i64,
+    pub name: String,
+    /// The plant's type code.
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub kind: Option<i64>,
+}
+
+/// The gateway a device reports through.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeviceGateway {
+    pub gsn: String,
+    /// 1 online, 0 offline.
+    pub status: i64,
+}
+
+/// The fields every device list item and detail carries (meters, weather stations,
+/// batteries); each family's answer adds its own with `#[serde(flatten)]`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceItem {
+    pub id: i64,
+    pub sn: String,
+    pub alias: String,
+    /// The alias, or the SN when there is none.
+    pub dev_name: String,
+    /// 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
+    pub status: i64,
+    pub online: bool,
+    /// The device's type code.
+    #[serde(rename = "type")]
+    pub kind: i64,
+    pub model: String,
+    pub protocol: String,
+    /// The device it hangs from (a battery's inverter or master).
+    #[schema(required = true)]
+    pub parent_sn: Option<String>,
+    /// Firmware versions by component, as the device reported them (free-form: each
+    /// protocol names its own components and versions).
+    #[schema(value_type = Object)]
+    pub versions: Map<String, Value>,
+    #[schema(required = true)]
+    pub plant_id: Option<i64>,
+    #[schema(required = true)]
+    pub plant_name: Option<String>,
+    #[schema(required = true)]
+    pub plant: Option<DevicePlant>,
+    #[schema(required = true)]
+    pub gsn: Option<String>,
+    #[serde(rename = "gatewayVO")]
+    #[schema(required = true)]
+    pub gateway_vo: Option<DeviceGateway>,
+    /// When the device last reported or changed, UTC (`YYYY-MM-DDTHH:MM:SSZ`).
+    pub update_at: String,
+    pub create_at: String,
+}
+
+impl DeviceItem {
+    pub(crate) fn of(d: &DeviceListRow) -> Self {
+        let seen = d.last_seen.unwrap_or(d.updated_at).max(d.updated_at);
+        let plant = match (d.plant_id, &d.plant_name) {
+            (Some(id), Some(name)) => Some(DevicePlant {
+                id,
+                name: name.clone(),
+                kind: d.plant_type,
+            }),
+            _ => None,
+        };
+        DeviceItem {
+            id: d.id,
+            sn: d.sn.clone(),
+            alias: d.alias.clone(),
+            dev_name: if d.alias.is_empty() {
+                d.sn.clone()
+            } else {
+                d.alias.clone()
+            },
+            status: d.status,
+            online: d.online,
+            kind: d.type_code,
+            model: d.model.clone(),
+            protocol: d.protocol.clone(),
+            parent_sn: d.parent_sn.clone(),
+            versions: versions(&d.versions),
+            plant_id: d.plant_id,
+            plant_name: d.plant_name.clone(),
+            plant,
+            gsn: d.gateway_sn.clone(),
+            gateway_vo: d.gateway_sn.as_ref().map(|gsn| DeviceGateway {
+                gsn: gsn.clone(),
+                status: i64::from(d.gateway_online.unwrap_or(false)),
+            }),
+            update_at: update_at(seen),
+            create_at: create_at(d.created_at),
+        }
     }
 }
 
-/// A page of devices of `family`; `extra` adds each item's own fields from its latest values.
-pub(crate) async fn list_page(
+/// What every live device answer adds (see [`live_fields`]).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Live {
+    /// The newest data is past the device's offline bound, or it never reported: the values
+    /// are the last known, not live.
+    pub stale: bool,
+    /// The plant's zone, in which its times are shown; UTC without a plant.
+    pub timezone: String,
+}
+
+/// A page of devices of `family`; `extra` makes each item from the common fields and the
+/// device's latest values.
+pub(crate) async fn list_page<T>(
     app: &AppState,
     me: &CurrentUser,
     q: &DeviceListQuery,
     family: &str,
-    extra: impl Fn(&DeviceListRow, Option<&Reading>, &mut Map<String, Value>),
-) -> ApiResult<Value> {
+    extra: impl Fn(&DeviceListRow, Option<&Reading>, DeviceItem, Live) -> T,
+) -> ApiResult<Page<T>> {
     let (limit, page) = q.paging();
     let (rows, total) = app
         .store
         .devices_visible(me.actor.plant_visibility(), me.id(), &q.filter(family))
         .await?;
-    Ok(page_json(
-        limit,
-        page,
+    Ok(Page::new(
+        Paging::new(page, limit),
         total,
         items(app, me, &rows, extra).await?,
     ))
 }
 
-/// The list items of `rows`: [`base_item`], [`live_fields`] and what `extra` adds from the
-/// latest values. Each plant and gateway of the page is read once.
-pub(crate) async fn items<'a>(
+/// The list items of `rows`: `extra` makes each from [`DeviceItem`], [`Live`] and the latest
+/// values. Each plant and gateway of the page is read once.
+pub(crate) async fn items<'a, T>(
     app: &AppState,
     me: &CurrentUser,
     rows: impl IntoIterator<Item = &'a DeviceListRow>,
-    extra: impl Fn(&DeviceListRow, Option<&Reading>, &mut Map<String, Value>),
-) -> ApiResult<Vec<Value>> {
+    extra: impl Fn(&DeviceListRow, Option<&Reading>, DeviceItem, Live) -> T,
+) -> ApiResult<Vec<T>> {
     let rows: Vec<&DeviceListRow> = rows.into_iter().collect();
     let cycles =
         Cycles::of_gateways(app, &rows.iter().map(|d| d.gateway_id).collect::<Vec<_>>()).await?;
@@ -247,65 +333,57 @@ pub(crate) async fn items<'a>(
     let mut infos = Vec::new();
     for d in rows {
         let latest = readings::latest(app, d.id).await?;
-        let mut item = base_item(d);
         let tz = d
             .plant_id
             .and_then(|p| zones.get(&p).copied())
             .unwrap_or(Tz::UTC);
-        live_fields(&mut item, d, latest.as_ref(), &cycles, tz, now);
-        extra(d, latest.as_ref(), &mut item);
-        infos.push(Value::Object(item));
+        let live = live(d, latest.as_ref(), &cycles, tz, now);
+        infos.push(extra(d, latest.as_ref(), DeviceItem::of(d), live));
     }
     Ok(infos)
 }
 
-/// What every live device answer adds: `stale` (its newest data is past its offline bound,
-/// or it never reported: the values are the last known, not live) and `timezone` (the plant's
-/// zone, in which its times are shown; UTC without a plant).
-pub(crate) fn live_fields(
-    item: &mut Map<String, Value>,
-    d: &DeviceListRow,
-    latest: Option<&Reading>,
-    cycles: &Cycles,
-    tz: Tz,
-    now: i64,
-) {
+fn live(d: &DeviceListRow, latest: Option<&Reading>, cycles: &Cycles, tz: Tz, now: i64) -> Live {
     let last = latest.map(|r| r.ts).or(d.last_seen);
-    item.insert(
-        "stale".into(),
-        Value::Bool(cycles.stale(d.gateway_id, last, now)),
-    );
-    item.insert("timezone".into(), Value::String(tz.name().to_string()));
+    Live {
+        stale: cycles.stale(d.gateway_id, last, now),
+        timezone: tz.name().to_string(),
+    }
 }
 
-/// [`live_fields`] of one device (its gateway read once).
-pub(crate) async fn live_fields_of(
+/// [`Live`] of one device (its gateway read once).
+pub(crate) async fn live_of(
     app: &AppState,
-    item: &mut Map<String, Value>,
     d: &DeviceListRow,
     latest: Option<&Reading>,
     tz: Tz,
-) -> ApiResult<()> {
+) -> ApiResult<Live> {
     let cycles = Cycles::of_gateways(app, &[d.gateway_id]).await?;
-    live_fields(item, d, latest, &cycles, tz, now_ms());
-    Ok(())
+    Ok(live(d, latest, &cycles, tz, now_ms()))
 }
 
-/// The envelope data of one page of a list.
-pub(crate) fn page_json(
-    limit: i64,
-    page: i64,
-    total: impl Into<Value>,
-    infos: Vec<Value>,
-) -> Value {
-    json!({"pageSize": limit, "pageNumber": page, "total": total.into(), "infos": infos})
+/// How many devices there are per status.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeviceCounts {
+    pub total: i64,
+    pub normal: i64,
+    pub offline: i64,
+    pub warning: i64,
+    pub fault: i64,
+    pub upgrading: i64,
 }
 
-pub(crate) fn counts_json(c: &StatusCounts) -> Value {
-    json!({
-        "total": c.total, "normal": c.normal, "offline": c.offline, "warning": c.warning,
-        "fault": c.fault, "upgrading": c.upgrading,
-    })
+impl From<&StatusCounts> for DeviceCounts {
+    fn from(c: &StatusCounts) -> Self {
+        DeviceCounts {
+            total: c.total,
+            normal: c.normal,
+            offline: c.offline,
+            warning: c.warning,
+            fault: c.fault,
+            upgrading: c.upgrading,
+        }
+    }
 }
 
 /// How many devices of `family` the caller may see (of one plant when asked), per status.
@@ -314,7 +392,7 @@ pub(crate) async fn family_counts(
     me: &CurrentUser,
     family: &str,
     q: &DeviceListQuery,
-) -> ApiResult<Value> {
+) -> ApiResult<DeviceCounts> {
     let c = app
         .store
         .device_counts(
@@ -324,7 +402,7 @@ pub(crate) async fn family_counts(
             q.plant_id.filter(|p| *p > 0),
         )
         .await?;
-    Ok(counts_json(&c))
+    Ok(DeviceCounts::from(&c))
 }
 
 /// `{alias}` as JSON or a form; the query's `alias` is read too.
@@ -385,30 +463,24 @@ pub(crate) async fn day_curve(
     family: &str,
     date: Option<&str>,
     columns: &[(&str, &'static str, &str)],
-) -> ApiResult<Value> {
+) -> ApiResult<SeriesList> {
     let d = &device(app, me, sn, family).await?;
     let tz = zone_of(app, me, d).await?;
-    let (from, to) = day_bounds(tz, day_param(date, tz));
-    let samples = readings::day_samples(app, d.id, from, to).await?;
-    Ok(json!({"infos": key_series(&samples, columns, tz)}))
-}
-
-fn key_series(samples: &[SampleRow], columns: &[(&str, &'static str, &str)], tz: Tz) -> Value {
-    let reads: Vec<_> = columns
-        .iter()
-        .map(|(_, _, key)| move |r: &Reading| r.num(key))
-        .collect();
     let columns: Vec<Column<'_>> = columns
         .iter()
-        .zip(&reads)
-        .map(|((label, unit, _), read)| Column { label, unit, read })
+        .map(|&(label, unit, key)| Column {
+            label,
+            unit,
+            read: Box::new(move |r: &Reading| r.num(key)),
+        })
         .collect();
-    json!(sample_series(samples, &columns, tz))
+    let (_, infos) = readings::day_series(app, d.id, tz, date, &columns).await?;
+    Ok(SeriesList { infos })
 }
 
 /// A number for numeric fields (2 decimals), `null` when missing.
-pub(crate) fn opt_num(v: Option<f64>) -> Value {
-    v.map_or(Value::Null, |v| json!(round2(v)))
+pub(crate) fn opt_round(v: Option<f64>) -> Option<f64> {
+    v.map(round2)
 }
 
 /// Energy bars of a device from its daily rollups (never from raw samples).
@@ -418,9 +490,11 @@ pub(crate) async fn energy_bars(
     days: DayRange,
     bucket: Bucket,
     metrics: &[(&str, &str)],
-) -> ApiResult<Value> {
+) -> ApiResult<SeriesList> {
     let points = app.store.device_energy_series(d.id, &days, bucket).await?;
-    Ok(json!({"infos": readings::energy_series(&points, metrics)}))
+    Ok(SeriesList {
+        infos: readings::energy_series(&points, metrics),
+    })
 }
 
 #[cfg(test)]

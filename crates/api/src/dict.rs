@@ -1,29 +1,51 @@
 //! Directory lists the forms choose from: currencies, time zones, plant types, protocols.
 
-use axum::{Router, routing::get};
 use chrono::{Offset, Utc};
 use chrono_tz::{TZ_VARIANTS, Tz};
 use domain::{Lang, currency::CURRENCIES, plant::PlantType};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{AppState, envelope::Data, envelope::current_lang};
+use crate::{
+    AppState,
+    envelope::{Data, Envelope, current_lang},
+};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/dict/currencies", get(currencies))
-        .route("/api/v1/dict/timezones", get(timezones))
-        .route("/api/v1/dict/plantTypes", get(plant_types))
-        .route("/api/v1/dict/protocols", get(protocols))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(currencies))
+        .routes(routes!(timezones))
+        .routes(routes!(plant_types))
+        .routes(routes!(protocols))
+}
+
+/// A currency plants may price energy in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CurrencyOption {
+    pub id: i64,
+    /// ISO 4217 (`EUR`).
+    pub code: &'static str,
+    /// The symbol (`€`).
+    pub text: &'static str,
+    /// The name in the caller's language.
+    pub name: &'static str,
 }
 
 #[utoipa::path(get, path = "/api/v1/dict/currencies", tag = "directories",
-    responses((status = 200, description = "Envelope with [{id, code, text (symbol), name}]")))]
-pub async fn currencies() -> Data<Vec<Value>> {
+    responses((status = 200, description = "Every currency", body = Envelope<Vec<CurrencyOption>>)))]
+pub async fn currencies() -> Data<Vec<CurrencyOption>> {
     let lang = current_lang();
     Data(
         CURRENCIES
             .iter()
-            .map(|c| json!({"id": c.id, "code": c.code, "text": c.symbol, "name": c.name(lang)}))
+            .map(|c| CurrencyOption {
+                id: c.id,
+                code: c.code,
+                text: c.symbol,
+                name: c.name(lang),
+            })
             .collect(),
     )
 }
@@ -41,8 +63,19 @@ pub fn timezone_by_id_or_code(raw: &str) -> Option<(i64, Tz)> {
     }
 }
 
-/// `{id, code, text}` of a zone, with its current UTC offset in the text.
-pub fn timezone_json(id: i64, tz: Tz) -> Value {
+/// A time zone of the tz database.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimeZoneOption {
+    /// The zone's position in the tz database list, from 1.
+    pub id: i64,
+    /// The IANA name (`Europe/London`).
+    pub code: &'static str,
+    /// The name with the zone's current UTC offset: `(UTC+01:00) Europe/London`.
+    pub text: String,
+}
+
+/// A zone with its current UTC offset in the text.
+pub fn timezone(id: i64, tz: Tz) -> TimeZoneOption {
     let seconds = Utc::now()
         .with_timezone(&tz)
         .offset()
@@ -50,29 +83,48 @@ pub fn timezone_json(id: i64, tz: Tz) -> Value {
         .local_minus_utc();
     let sign = if seconds < 0 { '-' } else { '+' };
     let (h, m) = (seconds.abs() / 3600, seconds.abs() % 3600 / 60);
-    json!({"id": id, "code": tz.name(), "text": format!("(UTC{sign}{h:02}:{m:02}) {}", tz.name())})
+    TimeZoneOption {
+        id,
+        code: tz.name(),
+        text: format!("(UTC{sign}{h:02}:{m:02}) {}", tz.name()),
+    }
+}
+
+/// [`timezone`] as JSON, for answers not typed yet.
+pub fn timezone_json(id: i64, tz: Tz) -> Value {
+    serde_json::to_value(timezone(id, tz)).unwrap_or_default()
 }
 
 #[utoipa::path(get, path = "/api/v1/dict/timezones", tag = "directories",
-    responses((status = 200, description = "Envelope with [{id, code (IANA), text}]")))]
-pub async fn timezones() -> Data<Vec<Value>> {
+    responses((status = 200, description = "Every time zone", body = Envelope<Vec<TimeZoneOption>>)))]
+pub async fn timezones() -> Data<Vec<TimeZoneOption>> {
     Data(
         TZ_VARIANTS
             .iter()
             .enumerate()
-            .map(|(i, tz)| timezone_json(i as i64 + 1, *tz))
+            .map(|(i, tz)| timezone(i as i64 + 1, *tz))
             .collect(),
     )
 }
 
+/// A kind of plant (grid-tied, ...), named in the caller's language.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlantTypeOption {
+    pub id: i64,
+    pub name: &'static str,
+}
+
 #[utoipa::path(get, path = "/api/v1/dict/plantTypes", tag = "directories",
-    responses((status = 200, description = "Envelope with [{id, name}]")))]
-pub async fn plant_types() -> Data<Vec<Value>> {
+    responses((status = 200, description = "Every plant type", body = Envelope<Vec<PlantTypeOption>>)))]
+pub async fn plant_types() -> Data<Vec<PlantTypeOption>> {
     let lang = current_lang();
     Data(
         PlantType::ALL
             .iter()
-            .map(|t| json!({"id": *t as i64, "name": t.name(lang)}))
+            .map(|t| PlantTypeOption {
+                id: *t as i64,
+                name: t.name(lang),
+            })
             .collect(),
     )
 }
@@ -99,9 +151,19 @@ const PROTOCOLS: [(i64, &str, [&str; 3]); 3] = [
     ),
 ];
 
+/// A protocol gateways speak to their devices.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProtocolOption {
+    pub id: i64,
+    /// `modbus-rtu`, `modbus-tcp` or `mqtt-json`.
+    pub code: &'static str,
+    /// The name in the caller's language.
+    pub name: &'static str,
+}
+
 #[utoipa::path(get, path = "/api/v1/dict/protocols", tag = "directories",
-    responses((status = 200, description = "Envelope with [{id, code, name}]")))]
-pub async fn protocols() -> Data<Vec<Value>> {
+    responses((status = 200, description = "Every protocol", body = Envelope<Vec<ProtocolOption>>)))]
+pub async fn protocols() -> Data<Vec<ProtocolOption>> {
     let i = match current_lang() {
         Lang::En => 0,
         Lang::Zh => 1,
@@ -110,7 +172,11 @@ pub async fn protocols() -> Data<Vec<Value>> {
     Data(
         PROTOCOLS
             .iter()
-            .map(|(id, code, names)| json!({"id": id, "code": code, "name": names[i]}))
+            .map(|(id, code, names)| ProtocolOption {
+                id: *id,
+                code,
+                name: names[i],
+            })
             .collect(),
     )
 }

@@ -12,6 +12,7 @@ use axum::{
 use domain::{Code, DomainError, Lang};
 use serde::Serialize;
 use serde_json::json;
+use utoipa::ToSchema;
 
 tokio::task_local! {
     static LANG: Lang;
@@ -40,22 +41,56 @@ pub async fn language(req: Request, next: Next) -> Response {
     LANG.scope(lang, next.run(req)).await
 }
 
-/// A successful answer carrying `data`.
+/// A successful answer carrying `data`: `Envelope<T>` on the wire.
 pub struct Data<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Data<T> {
     fn into_response(self) -> Response {
-        Json(json!({"code": 0, "msg": "Success", "data": self.0, "success": true})).into_response()
+        Json(Envelope {
+            code: 0,
+            msg: SUCCESS,
+            data: self.0,
+            success: true,
+        })
+        .into_response()
     }
 }
 
-/// A successful answer with nothing to return.
+/// A successful answer with nothing to return: `Ack` on the wire.
 pub struct Done;
 
 impl IntoResponse for Done {
     fn into_response(self) -> Response {
-        Json(json!({"code": 0, "msg": "Success", "success": true})).into_response()
+        Json(Ack {
+            code: 0,
+            msg: SUCCESS,
+            success: true,
+        })
+        .into_response()
     }
+}
+
+const SUCCESS: &str = "Success";
+
+/// Every successful answer with data. A refusal has the same shape without `data`, with the
+/// catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+/// `success: false`. Handlers document their answers as `body = Envelope<T>`.
+#[derive(Serialize, ToSchema)]
+pub struct Envelope<T> {
+    /// 0 on success.
+    pub code: i32,
+    pub msg: &'static str,
+    pub data: T,
+    pub success: bool,
+}
+
+/// A successful answer without data (document it as `body = Ack`), or a refusal.
+#[derive(Serialize, ToSchema)]
+pub struct Ack {
+    /// 0 on success, else the catalogue's code (see `ErrorCode`).
+    pub code: i32,
+    pub msg: &'static str,
+    pub success: bool,
 }
 
 /// Every way a request can fail.

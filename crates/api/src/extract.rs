@@ -185,6 +185,25 @@ pub mod num {
     }
 }
 
+/// The route's one numeric path parameter (`{id}`) as a typed id such as `PlantId`; anything
+/// but a number is code 4, like every bad parameter.
+pub struct PathId<T>(pub T);
+
+impl<S: Send + Sync, T: From<i64>> FromRequestParts<S> for PathId<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let raw = axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::from(DomainError::invalid("id")))?;
+        raw.0
+            .trim()
+            .parse::<i64>()
+            .map(|id| PathId(T::from(id)))
+            .map_err(|_| DomainError::invalid("id").into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,11 +6,13 @@ pub mod envelope;
 pub mod extract;
 pub mod mailer;
 pub mod openapi;
+pub mod paging;
 pub mod session;
 
 mod accounts;
 mod audit;
 mod auth;
+mod batch;
 mod batteries;
 mod codes;
 mod commands;
@@ -81,32 +83,8 @@ pub fn router(state: AppState) -> Router {
     let body_limit = state.config.body_limit;
     let csp = headers::policy_header(&state.config.map_tile_url);
     let web = web::router(&state.config);
-    Router::new()
-        .merge(auth::router())
-        .merge(accounts::router())
-        .merge(users::router())
-        .merge(permissions::router())
-        .merge(company::router())
-        .merge(dict::router())
-        .merge(plants::router())
-        .merge(protocols::router())
-        .merge(gateways::router())
-        .merge(monitor::router())
-        .merge(inverters::router())
-        .merge(batteries::router())
-        .merge(meters::router())
-        .merge(weather_stations::router())
-        .merge(events::router())
-        .merge(messages::router())
-        .merge(files::router(&state))
-        .merge(system::router())
-        .merge(versions::router())
-        .merge(audit::router())
-        .merge(commands::router())
-        .merge(settings::router())
-        .merge(firmware::router())
-        .merge(upgrades::router())
-        .merge(debug::router())
+    let (api, _) = openapi::routes().split_for_parts();
+    api.merge(files::router(&state))
         .method_not_allowed_fallback(web::wrong_method)
         .with_state(state)
         .merge(web)

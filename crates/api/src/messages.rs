@@ -4,23 +4,20 @@
 //! read it: reading it, or the devices recovering, resolves it, so the unread count is what is
 //! wrong now and not yet seen. The store keeps only what the caller has read.
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::{get, post},
-};
+use axum::extract::{Path, State};
 use domain::{DomainError, Lang};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use store::messages::{EventListRow, MessageRow};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, Done, current_lang},
-    events,
+    envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
+    events::{self, OccurrenceItem},
     extract::{Query, num},
     now_ms,
+    paging::Page,
     session::CurrentUser,
     users::{create_at, path_id},
 };
@@ -35,12 +32,12 @@ fn since() -> i64 {
     now_ms() - MESSAGE_DAYS * 86_400_000
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/message/count", get(count))
-        .route("/api/v1/messages", get(list))
-        .route("/api/v1/messages/read", post(read_all))
-        .route("/api/v1/message/{id}/read", post(read_one))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(count))
+        .routes(routes!(list))
+        .routes(routes!(read_all))
+        .routes(routes!(read_one))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -56,33 +53,56 @@ pub struct ListQuery {
 }
 
 /// One message: the occurrence it comes from, a title (plant and device, `+N` for more
-/// devices) and a one-line content in the caller's language; `status` 0 unread (open and not
-/// read) / 1 read or resolved, `resolved` once every device recovered.
-fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Value {
+/// devices) and a one-line content in the caller's language.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    /// The occurrence's id.
+    pub id: i64,
+    pub title: String,
+    /// The code and its meaning.
+    pub content: String,
+    #[serde(rename = "type")]
+    pub kind: events::Severity,
+    /// 0 unread (open and not read), 1 read or resolved.
+    pub status: i64,
+    /// Every device recovered.
+    pub resolved: bool,
+    pub create_at: String,
+    #[schema(required = true)]
+    pub plant_id: Option<i64>,
+    #[schema(required = true)]
+    pub sn: Option<String>,
+    pub event: OccurrenceItem,
+}
+
+fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
     let o = &m.occurrence;
+    let f = &o.facts;
     let event = events::occurrence_item(o, members, lang);
-    let mut device = o.device_sn.clone().unwrap_or_else(|| o.code.clone());
+    let mut device = f.device_sn.clone().unwrap_or_else(|| f.code.clone());
     if o.devices > 1 {
         device = format!("{device} +{}", o.devices - 1);
     }
-    let title = format!("{} {}", o.plant_name.as_deref().unwrap_or_default(), device);
-    json!({
-        "id": o.id,
-        "title": title.trim(),
-        "content": format!("{} {}", o.code, event["meaning"].as_str().unwrap_or_default()).trim(),
-        "type": o.severity,
-        "status": i64::from(!m.unread()),
-        "resolved": o.closed_at.is_some(),
-        "createAt": create_at(o.opened_at),
-        "plantId": o.plant_id,
-        "sn": o.device_sn,
-        "event": event,
-    })
+    let title = format!("{} {}", f.plant_name.as_deref().unwrap_or_default(), device);
+    let meaning = event.common.meaning.as_deref().unwrap_or_default();
+    Message {
+        id: o.id,
+        title: title.trim().to_string(),
+        content: format!("{} {}", f.code, meaning).trim().to_string(),
+        kind: events::Severity::of(&f.severity),
+        status: i64::from(!m.unread()),
+        resolved: f.closed_at.is_some(),
+        create_at: create_at(f.opened_at),
+        plant_id: f.plant_id,
+        sn: f.device_sn.clone(),
+        event,
+    }
 }
 
 /// How many messages need the caller's attention: a bare number.
 #[utoipa::path(get, path = "/api/v1/message/count", tag = "messages", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope whose data is a bare number")))]
+    responses((status = 200, description = "The number of unread messages", body = Envelope<i64>)))]
 pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<i64>> {
     Ok(Data(
         app.store
@@ -93,12 +113,12 @@ pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Da
 
 /// The caller's messages, newest first (`pageSize`, `pageNumber`, `status`).
 #[utoipa::path(get, path = "/api/v1/messages", tag = "messages", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, pageSize, pageNumber, infos:[{id, title, content, type, status, createAt, plantId, sn, event}]}")))]
+    responses((status = 200, description = "A page of messages", body = Envelope<Page<Message>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<Message>>> {
     let limit = q.page_size.unwrap_or(10).clamp(1, MAX_PAGE);
     let page = q.page_number.unwrap_or(1).max(1);
     let unread = match q.status {
@@ -120,16 +140,18 @@ pub async fn list(
     let ids: Vec<i64> = rows.iter().map(|m| m.occurrence.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     let lang = current_lang();
-    let infos: Vec<Value> = rows.iter().map(|m| item(m, &members, lang)).collect();
-    Ok(Data(
-        json!({"total": total, "pageSize": limit, "pageNumber": page, "infos": infos}),
-    ))
+    Ok(Data(Page {
+        page_size: limit,
+        page_number: page,
+        total,
+        infos: rows.iter().map(|m| item(m, &members, lang)).collect(),
+    }))
 }
 
 /// Marks one message as read (`id` the occurrence's, or any of its events'); 4 (`id`) when the
 /// caller cannot see it.
 #[utoipa::path(post, path = "/api/v1/message/{id}/read", tag = "messages", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4")))]
+    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4", body = Ack)))]
 pub async fn read_one(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -148,7 +170,7 @@ pub async fn read_one(
 
 /// Marks every message the caller has now as read.
 #[utoipa::path(post, path = "/api/v1/messages/read", tag = "messages", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope")))]
+    responses((status = 200, description = "Envelope", body = Ack)))]
 pub async fn read_all(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Done> {
     app.store.mark_all_messages_read(me.id(), now_ms()).await?;
     Ok(Done)

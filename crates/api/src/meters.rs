@@ -3,77 +3,103 @@
 //! and the plant's master meter. What weather stations and batteries share with them is in
 //! [`crate::device_common`].
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::{get, post},
-};
+use axum::extract::{Path, State};
 use chrono_tz::Tz;
 use domain::DomainError;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
 use store::{
     devices::DeviceListRow,
     telemetry::{Bucket, DayRange},
 };
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     device_common::{
-        AliasBody, DateQuery, DeviceListQuery, EDIT_KEY, VIEW_KEY, base_item, day_curve, device,
-        energy_bars, family_counts, list_page, live_fields_of, may_write, opt_num, remove, rename,
-        require_device_write, zone_of,
+        AliasBody, DateQuery, DeviceCounts, DeviceItem, DeviceListQuery, EDIT_KEY, Live, VIEW_KEY,
+        day_curve, device, energy_bars, family_counts, list_page, live_of, may_write, opt_round,
+        remove, rename, require_device_write, zone_of,
     },
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
+    paging::Page,
     plants::update_at,
-    readings::{self, Reading, month_param, opt_text, year_param},
+    readings::{self, Reading, SeriesList, month_param, num_text, opt_string, year_param},
     session::CurrentUser,
 };
 
 const FAMILY: &str = "meter";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/meters", get(list))
-        .route("/api/v1/meter/status/count", get(count))
-        .route("/api/v1/meter/{sn}/realtime", get(realtime))
-        .route("/api/v1/meter/{sn}/day", get(day))
-        .route("/api/v1/meter/{sn}/month", get(month))
-        .route("/api/v1/meter/{sn}/year", get(year))
-        .route("/api/v1/meter/{sn}/total", get(total))
-        .route("/api/v1/meter/{sn}/alias", post(alias))
-        .route("/api/v1/meter/{sn}/delete", post(delete))
-        .route("/api/v1/meter/{sn}/master", post(master))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(count))
+        .routes(routes!(realtime))
+        .routes(routes!(day))
+        .routes(routes!(month))
+        .routes(routes!(year))
+        .routes(routes!(total))
+        .routes(routes!(alias))
+        .routes(routes!(delete))
+        .routes(routes!(master))
 }
 
 const ENERGY: [(&str, &str); 2] = [("grid_import", "import"), ("grid_export", "export")];
 
-fn meter_item(_: &DeviceListRow, r: Option<&Reading>, item: &mut Map<String, Value>) {
+/// A meter of the list: the common device fields, and its latest values.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MeterItem {
+    #[serde(flatten)]
+    pub device: DeviceItem,
+    #[serde(flatten)]
+    pub live: Live,
+    /// The plant's master meter.
+    pub master: bool,
+    /// W.
+    #[schema(required = true)]
+    pub power: Option<f64>,
+    /// Phase 1 voltage (V), a numeric string.
+    #[schema(required = true)]
+    pub voltage: Option<String>,
+    /// Hz.
+    #[schema(required = true)]
+    pub frequency: Option<f64>,
+    /// kWh, a numeric string.
+    #[schema(required = true)]
+    pub total_import: Option<String>,
+    /// kWh, a numeric string.
+    #[schema(required = true)]
+    pub total_export: Option<String>,
+}
+
+fn meter_item(_: &DeviceListRow, r: Option<&Reading>, device: DeviceItem, live: Live) -> MeterItem {
     let num = |k: &str| r.and_then(|r| r.num(k));
-    item.insert("power".into(), opt_num(num("power")));
-    item.insert("voltage".into(), opt_text(num("voltage_l1")));
-    item.insert("frequency".into(), opt_num(num("frequency")));
-    item.insert("totalImport".into(), opt_text(num("import_energy")));
-    item.insert("totalExport".into(), opt_text(num("export_energy")));
+    MeterItem {
+        device,
+        live,
+        master: false,
+        power: opt_round(num("power")),
+        voltage: opt_string(num("voltage_l1")),
+        frequency: opt_round(num("frequency")),
+        total_import: opt_string(num("import_energy")),
+        total_export: opt_string(num("export_energy")),
+    }
 }
 
 /// The meters the caller may see, paged, with their latest power and counters.
 #[utoipa::path(get, path = "/api/v1/meters", tag = "meters", params(DeviceListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, alias, devName, status, online, type, model, protocol, parentSn, versions, plantId, plantName, plant, gsn, gatewayVO, updateAt, createAt, master (bool), power (W, number), voltage, frequency, totalImport, totalExport (numeric strings)}]}; 2")))]
+    responses((status = 200, description = "A page of meters; 2", body = Envelope<Page<MeterItem>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<DeviceListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<MeterItem>>> {
     me.actor.require(VIEW_KEY)?;
     let mut page = list_page(&app, &me, &q, FAMILY, meter_item).await?;
-    if let Some(infos) = page["infos"].as_array_mut() {
-        for item in infos {
-            let id = item["id"].as_i64().unwrap_or_default();
-            item["master"] = Value::Bool(app.store.is_master_meter(id).await?);
-        }
+    for item in &mut page.infos {
+        item.master = app.store.is_master_meter(item.device.id).await?;
     }
     Ok(Data(page))
 }
@@ -81,12 +107,12 @@ pub async fn list(
 /// How many meters the caller may see, per status.
 #[utoipa::path(get, path = "/api/v1/meter/status/count", tag = "meters", security(("bearer" = [])),
     params(("plantId" = Option<i64>, Query, description = "only this plant's meters")),
-    responses((status = 200, description = "Envelope with {total, normal, offline, warning, fault, upgrading} (integers); 2")))]
+    responses((status = 200, description = "Meters per status; 2", body = Envelope<DeviceCounts>)))]
 pub async fn count(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<DeviceListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DeviceCounts>> {
     me.actor.require(VIEW_KEY)?;
     Ok(Data(family_counts(&app, &me, FAMILY, &q).await?))
 }
@@ -94,12 +120,12 @@ pub async fn count(
 /// The latest values of a meter: per-phase voltage, current and power, totals, counters and
 /// today's energy from the rollups.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/realtime", tag = "meters", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the list item's fields (alias, plant, gsn...) plus {sn, status, master, vip:[{volt, current (numeric strings), power (number)}], power, pf, fac (numbers), totalImport, totalExport, etodayImport, etodayExport (numeric strings), editable (bool: alias, master and delete allowed), time (plant-local), updateAt (UTC), stale (the data is past the offline bound), timezone}; 600")))]
+    responses((status = 200, description = "The meter and its latest values; 600", body = Envelope<MeterNow>)))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<MeterNow>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let tz = zone_of(&app, &me, &d).await?;
@@ -108,46 +134,96 @@ pub async fn realtime(
         .store
         .device_energy(d.id, &DayRange::day(&readings::today(tz).to_string()))
         .await?;
-    let energy = |m: &str| today.iter().find(|e| e.metric == m).map(|e| e.kwh);
-    let vip: Vec<Value> = (1..=3)
+    let energy = |m: &str| today.iter().find(|e| e.metric == m).map_or(0.0, |e| e.kwh);
+    let vip: Vec<Phase> = (1..=3)
         .filter(|l| r.num(&format!("voltage_l{l}")).is_some())
-        .map(|l| {
-            json!({
-                "volt": opt_text(r.num(&format!("voltage_l{l}"))),
-                "current": opt_text(r.num(&format!("current_l{l}"))),
-                "power": opt_num(r.num(&format!("power_l{l}"))),
-            })
+        .map(|l| Phase {
+            volt: opt_string(r.num(&format!("voltage_l{l}"))),
+            current: opt_string(r.num(&format!("current_l{l}"))),
+            power: opt_round(r.num(&format!("power_l{l}"))),
         })
         .collect();
-    let mut body = base_item(&d);
-    let values = json!({
-        "sn": d.sn, "status": d.status, "master": app.store.is_master_meter(d.id).await?,
-        "editable": may_write(&app, &me, &d, EDIT_KEY).await?,
-        "vip": vip, "power": opt_num(r.num("power")), "pf": opt_num(r.num("power_factor")),
-        "fac": opt_num(r.num("frequency")),
-        "totalImport": opt_text(r.num("import_energy")),
-        "totalExport": opt_text(r.num("export_energy")),
-        "etodayImport": opt_text(Some(energy("grid_import").unwrap_or(0.0))),
-        "etodayExport": opt_text(Some(energy("grid_export").unwrap_or(0.0))),
-        "time": (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
-        "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
-    });
-    if let Value::Object(values) = values {
-        body.extend(values);
-    }
-    live_fields_of(&app, &mut body, &d, (r.ts > 0).then_some(&r), tz).await?;
-    Ok(Data(Value::Object(body)))
+    let mut device = DeviceItem::of(&d);
+    device.update_at = update_at(d.last_seen.unwrap_or(d.updated_at));
+    let live = live_of(&app, &d, (r.ts > 0).then_some(&r), tz).await?;
+    Ok(Data(MeterNow {
+        device,
+        live,
+        master: app.store.is_master_meter(d.id).await?,
+        editable: may_write(&app, &me, &d, EDIT_KEY).await?,
+        vip,
+        power: opt_round(r.num("power")),
+        pf: opt_round(r.num("power_factor")),
+        fac: opt_round(r.num("frequency")),
+        total_import: opt_string(r.num("import_energy")),
+        total_export: opt_string(r.num("export_energy")),
+        etoday_import: num_text(energy("grid_import")),
+        etoday_export: num_text(energy("grid_export")),
+        time: (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
+    }))
+}
+
+/// One phase of a meter.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Phase {
+    /// V, a numeric string.
+    #[schema(required = true)]
+    pub volt: Option<String>,
+    /// A, a numeric string.
+    #[schema(required = true)]
+    pub current: Option<String>,
+    /// W.
+    #[schema(required = true)]
+    pub power: Option<f64>,
+}
+
+/// A meter with its latest values.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MeterNow {
+    #[serde(flatten)]
+    pub device: DeviceItem,
+    #[serde(flatten)]
+    pub live: Live,
+    /// The plant's master meter.
+    pub master: bool,
+    /// The caller may rename it, make it the master and delete it.
+    pub editable: bool,
+    /// The phases that report a voltage.
+    pub vip: Vec<Phase>,
+    /// W.
+    #[schema(required = true)]
+    pub power: Option<f64>,
+    /// Power factor.
+    #[schema(required = true)]
+    pub pf: Option<f64>,
+    /// Hz.
+    #[schema(required = true)]
+    pub fac: Option<f64>,
+    /// kWh, a numeric string.
+    #[schema(required = true)]
+    pub total_import: Option<String>,
+    /// kWh, a numeric string.
+    #[schema(required = true)]
+    pub total_export: Option<String>,
+    /// kWh today (plant-local), a numeric string.
+    pub etoday_import: String,
+    /// kWh today (plant-local), a numeric string.
+    pub etoday_export: String,
+    /// The newest report, plant-local `YYYY-MM-DD HH:MM:SS`.
+    #[schema(required = true)]
+    pub time: Option<String>,
 }
 
 /// A meter's power over a plant-local day: total and per phase, in W.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/day", tag = "meters", params(("sn" = String, Path), DateQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit, label (power, powerL1..L3), id, groupCode, name, records:[{time, value (string), updateTime}]}]}; 600")))]
+    responses((status = 200, description = "Series labelled power, powerL1..L3 (W); 600", body = Envelope<SeriesList>)))]
 pub async fn day(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesList>> {
     me.actor.require(VIEW_KEY)?;
     let columns = [
         ("power", "W", "power"),
@@ -168,7 +244,7 @@ async fn bars(
     sn: &str,
     bucket: Bucket,
     range: impl FnOnce(Tz) -> DayRange,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesList>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(app, me, sn, FAMILY).await?;
     let days = range(zone_of(app, me, &d).await?);
@@ -177,13 +253,13 @@ async fn bars(
 
 /// Import and export per day of a month (`date=YYYY-MM`), in kWh.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/month", tag = "meters", params(("sn" = String, Path), DateQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit kWh, label import|export, records:[{time YYYY-MM-DD, value}]}]}; 600")))]
+    responses((status = 200, description = "Series import and export (kWh), records per YYYY-MM-DD; 600", body = Envelope<SeriesList>)))]
 pub async fn month(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesList>> {
     bars(&app, &me, &sn, Bucket::Day, |tz| {
         let (y, m) = month_param(q.date.as_deref(), tz);
         DayRange::month(y, m)
@@ -193,13 +269,13 @@ pub async fn month(
 
 /// Import and export per month of a year (`date=YYYY`), in kWh.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/year", tag = "meters", params(("sn" = String, Path), DateQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit kWh, label import|export, records:[{time YYYY-MM, value}]}]}; 600")))]
+    responses((status = 200, description = "Series import and export (kWh), records per YYYY-MM; 600", body = Envelope<SeriesList>)))]
 pub async fn year(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesList>> {
     bars(&app, &me, &sn, Bucket::Month, |tz| {
         DayRange::year(year_param(q.date.as_deref(), tz))
     })
@@ -208,18 +284,18 @@ pub async fn year(
 
 /// Import and export per year, in kWh.
 #[utoipa::path(get, path = "/api/v1/meter/{sn}/total", tag = "meters", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit kWh, label import|export, records:[{time YYYY, value}]}]}; 600")))]
+    responses((status = 200, description = "Series import and export (kWh), records per YYYY; 600", body = Envelope<SeriesList>)))]
 pub async fn total(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesList>> {
     bars(&app, &me, &sn, Bucket::Year, |_| DayRange::total()).await
 }
 
 /// Renames a meter (`station.edit` on its plant; empty restores the SN).
 #[utoipa::path(post, path = "/api/v1/meter/{sn}/alias", tag = "meters", params(("sn" = String, Path), AliasBody), security(("bearer" = [])),
-    request_body = AliasBody, responses((status = 200, description = "Envelope; 2, 4 alias, 600")))]
+    request_body = AliasBody, responses((status = 200, description = "Envelope; 2, 4 alias, 600", body = Ack)))]
 pub async fn alias(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -233,7 +309,7 @@ pub async fn alias(
 
 /// Removes a meter from the registry (`station.edit` on its plant); its history stays.
 #[utoipa::path(post, path = "/api/v1/meter/{sn}/delete", tag = "meters", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 2, 600")))]
+    responses((status = 200, description = "Envelope; 2, 600", body = Ack)))]
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -252,7 +328,7 @@ pub struct MasterBody {
 /// Makes the meter its plant's master meter (the others of the plant stop being master), or
 /// with `master=false` clears it. A meter on no plant answers 4 `plant`.
 #[utoipa::path(post, path = "/api/v1/meter/{sn}/master", tag = "meters", params(("sn" = String, Path), MasterBody), security(("bearer" = [])),
-    request_body = MasterBody, responses((status = 200, description = "Envelope; 2, 4 plant, 600")))]
+    request_body = MasterBody, responses((status = 200, description = "Envelope; 2, 4 plant, 600", body = Ack)))]
 pub async fn master(
     State(app): State<AppState>,
     me: CurrentUser,

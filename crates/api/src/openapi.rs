@@ -3,100 +3,56 @@
 
 use utoipa::{
     Modify, OpenApi,
-    openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    openapi::{
+        ObjectBuilder, Schema, Type,
+        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    },
 };
 
-use crate::debug;
-use crate::inverters;
-use crate::monitor;
+use utoipa_axum::router::OpenApiRouter;
+
 use crate::{
-    accounts, auth, company, dict, gateways, permissions, plants, protocols, system, users,
-    versions,
+    AppState, accounts, audit, auth, batteries, commands, company, debug, dict, events, firmware,
+    gateways, inverters, messages, meters, monitor, permissions, plants, protocols, settings,
+    system, upgrades, users, versions, weather_stations,
 };
-use crate::{audit, commands, settings};
-use crate::{batteries, meters, weather_stations};
-use crate::{events, messages};
-use crate::{firmware, upgrades};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Solar portal API", description = "Envelope {code, msg, data, success}; see docs/api.md"),
-    modifiers(&Bearer),
-    paths(
-        auth::token, auth::token_encrypted, auth::public_key, auth::logout,
-        accounts::get_code, accounts::check_code, accounts::check_account, accounts::signup,
-        accounts::reset_password,
-        users::me, users::update_profile, users::change_password, users::upload_avatar,
-        users::personalized, users::set_personalized, users::notify, users::notify_code,
-        users::set_notify,
-        permissions::mine, permissions::company, permissions::customer,
-        company::info, company::staff, company::staff_member, company::roles, company::check_role,
-        company::create_role, company::role, company::update_role, company::delete_role,
-        system::healthz, system::openapi_json, system::docs, system::ip,
-        system::config,
-        dict::currencies, dict::timezones, dict::plant_types, dict::protocols,
-        plants::edit::create, plants::edit::detail, plants::edit::update, plants::edit::update_info,
-        plants::edit::update_contacts, plants::edit::update_income,
-        plants::list::list, plants::list::map, plants::list::filter, plants::list::overview_count,
-        plants::list::user_count, plants::picture::upload,
-        plants::sharing::share, plants::sharing::cancel_share, plants::sharing::share_users,
-        plants::sharing::transfer, plants::sharing::delete,
-        plants::offers::list, plants::offers::accept, plants::offers::decline,
-        plants::offers::cancel,
-        versions::timeline, versions::latest, versions::check, versions::list, versions::one,
-        versions::save, versions::delete,
-        protocols::list, protocols::one, protocols::check, protocols::save,
-        gateways::registry::create, gateways::registry::check, gateways::registry::check_path,
-        gateways::registry::delete, gateways::claim::check_one, gateways::claim::import_one,
-        gateways::claim::bind_to_plant, gateways::batch::check, gateways::batch::import,
-        gateways::list::list, gateways::list::count, gateways::list::detail, gateways::list::unbind,
-        gateways::key::rotate,
-        batteries::list::list, batteries::list::count, batteries::detail::info,
-        batteries::detail::realtime, batteries::detail::day, batteries::stack::slaves,
-        batteries::stack::delete,
-        meters::list, meters::count, meters::realtime, meters::day, meters::month, meters::year,
-        meters::total, meters::alias, meters::delete, meters::master,
-        weather_stations::list, weather_stations::count, weather_stations::realtime,
-        weather_stations::day, weather_stations::alias, weather_stations::delete,
-        weather_stations::plant_realtime,
-        gateways::download::download,
-        gateways::actions::restart, gateways::actions::batch_restart,
-        gateways::actions::batch_check, gateways::actions::replace,
-        gateways::actions::update_protocol, gateways::actions::settings_switch,
-        gateways::actions::debug, gateways::actions::debug_reply,
-        debug::inverter_debug, debug::log::reply, debug::log::list,
-        inverters::list::list, inverters::list::plant_list, inverters::list::count,
-        inverters::list::detail, inverters::list::alias, inverters::list::delete,
-        inverters::realtime::input, inverters::realtime::output, inverters::realtime::pv_iv_realtime,
-        inverters::realtime::port, inverters::realtime::gen_realtime,
-        inverters::series::curves::day, inverters::series::curves::input_day,
-        inverters::series::curves::output_day, inverters::series::energy::month,
-        inverters::series::energy::year, inverters::series::energy::total,
-        inverters::series::port::port_day, inverters::series::port::port_energy,
-        inverters::series::generator::gen_day, inverters::series::generator::gen_by_date,
-        events::list::events, events::list::detail, events::list::device_events,
-        events::list::device_realtime, events::list::battery_events, events::list::one_hour,
-        events::counts::plant_events, events::counts::plant_count, events::counts::inverter_count,
-        events::counts::overview_count, events::counts::user_count,
-        events::workdata::inverter_events, events::workdata::battery_events,
-        events::workdata::dynamic, events::workdata::inverter_events_download,
-        events::workdata::battery_events_download, events::workdata::dynamic_download,
-        messages::count, messages::list, messages::read_one, messages::read_all,
-        monitor::flow::plant_flow, monitor::flow::inverter_flow, monitor::energy::realtime,
-        monitor::energy::power, monitor::energy::energy, monitor::energy::generation_use,
-        monitor::weather::check_device, monitor::weather::station_info,
-        monitor::weather::station_products, monitor::weather::weather,
-        monitor::download::generation, monitor::devices::plant_devices,
-        firmware::save, firmware::list,
-        upgrades::inverter::upgrade, upgrades::inverter::batch, upgrades::inverter::progress,
-        upgrades::inverter::cancel, upgrades::gateway::upgrade, upgrades::gateway::batch,
-        upgrades::gateway::progress, upgrades::batch_progress,
-        audit::list, commands::status, commands::boot, commands::shutdown,
-        settings::values::support, settings::values::read, settings::values::set,
-        settings::profiles::params, settings::profiles::list, settings::profiles::save,
-    )
+    modifiers(&Bearer, &ErrorCodes)
 )]
 struct ApiDoc;
+
+/// Every API route with its documentation: a handler is mounted by the path of its
+/// `#[utoipa::path]`, so a route cannot exist without its documented shape.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(auth::router())
+        .merge(accounts::router())
+        .merge(users::router())
+        .merge(permissions::router())
+        .merge(company::router())
+        .merge(dict::router())
+        .merge(plants::router())
+        .merge(protocols::router())
+        .merge(gateways::router())
+        .merge(monitor::router())
+        .merge(inverters::router())
+        .merge(batteries::router())
+        .merge(meters::router())
+        .merge(weather_stations::router())
+        .merge(events::router())
+        .merge(messages::router())
+        .merge(system::router())
+        .merge(versions::router())
+        .merge(audit::router())
+        .merge(commands::router())
+        .merge(settings::router())
+        .merge(firmware::router())
+        .merge(upgrades::router())
+        .merge(debug::router())
+}
 
 struct Bearer;
 
@@ -115,7 +71,64 @@ impl Modify for Bearer {
     }
 }
 
-/// The document as pretty JSON (stable key order, so it can be committed and compared).
+/// The error catalogue as the schema `ErrorCode`: every code a refusal may carry, with its name
+/// (`x-enum-varnames`) and English message (`x-enum-descriptions`), from which clients generate
+/// their constants.
+struct ErrorCodes;
+
+impl Modify for ErrorCodes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let codes = domain::Code::ALL;
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .description(Some(
+                "A refusal's code (`code` of the envelope); 0 is success.",
+            ))
+            .enum_values(Some(codes.iter().map(|c| c.number())))
+            .build();
+        let mut schema = Schema::Object(schema);
+        if let Schema::Object(object) = &mut schema {
+            let names: Vec<_> = codes.iter().map(|c| c.name()).collect();
+            let texts: Vec<_> = codes.iter().map(|c| c.message(domain::Lang::En)).collect();
+            let extensions = object.extensions.get_or_insert_with(Default::default);
+            extensions.insert("x-enum-varnames".into(), serde_json::json!(names));
+            extensions.insert("x-enum-descriptions".into(), serde_json::json!(texts));
+        }
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.schemas.insert("ErrorCode".into(), schema.into());
+    }
+}
+
+/// The document as pretty JSON, keys sorted (a stable order, so it can be committed and compared).
 pub fn document() -> Result<String, serde_json::Error> {
-    ApiDoc::openapi().to_pretty_json()
+    let mut doc = routes().into_openapi();
+    name_operations(&mut doc);
+    // Through `Value`, whose maps are sorted: extensions are a hash map, whose order varies.
+    serde_json::to_string_pretty(&serde_json::to_value(&doc)?)
+}
+
+/// Operation ids from the method and path (`GET /api/v1/plant/{id}` is `get_api_v1_plant_id`,
+/// a trailing slash adds `_slash`):
+/// handler names repeat across domains (`list`, `detail`), and generators need unique ids.
+fn name_operations(doc: &mut utoipa::openapi::OpenApi) {
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let mut words: Vec<&str> = path
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        if path.ends_with('/') {
+            words.push("slash");
+        }
+        let ops = [
+            ("get", &mut item.get),
+            ("post", &mut item.post),
+            ("put", &mut item.put),
+            ("delete", &mut item.delete),
+        ];
+        for (method, op) in ops {
+            if let Some(op) = op {
+                op.operation_id = Some(format!("{method}_{}", words.join("_")));
+            }
+        }
+    }
 }

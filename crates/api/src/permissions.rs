@@ -2,8 +2,8 @@
 //! granted to company roles and to customers. The server checks the same keys on every action.
 
 use std::collections::HashSet;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use axum::{Router, routing::get};
 use domain::{
     Lang,
     permissions::{Permission, children_of},
@@ -14,19 +14,21 @@ use utoipa::ToSchema;
 
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, current_lang},
+    envelope::{ApiResult, Data, Envelope, current_lang},
     session::CurrentUser,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/permission", get(mine))
-        .route("/api/v1/permission/company", get(company))
-        .route("/api/v1/permission/customer", get(customer))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(mine))
+        .routes(routes!(company))
+        .routes(routes!(customer))
 }
 
+/// One permission of the catalogue and those under it. The trees answered have one root
+/// (`permission` `root`, id 0).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Node {
+pub struct PermissionNode {
     pub id: i64,
     pub name: String,
     pub permission: String,
@@ -34,19 +36,19 @@ pub struct Node {
     #[serde(rename = "type")]
     pub kind: i64,
     #[schema(no_recursion)]
-    pub children: Vec<Node>,
+    pub children: Vec<PermissionNode>,
 }
 
 const ROOT_NAME: [&str; 3] = ["All permissions", "全部权限", "Todos los permisos"];
 
 /// The catalogue pruned to `granted`, rooted at one node as clients expect.
-pub fn tree(granted: &HashSet<&str>, lang: Lang) -> Node {
+pub fn tree(granted: &HashSet<&str>, lang: Lang) -> PermissionNode {
     let name = match lang {
         Lang::En => ROOT_NAME[0],
         Lang::Zh => ROOT_NAME[1],
         Lang::Es => ROOT_NAME[2],
     };
-    Node {
+    PermissionNode {
         id: 0,
         name: name.into(),
         permission: "root".into(),
@@ -55,10 +57,10 @@ pub fn tree(granted: &HashSet<&str>, lang: Lang) -> Node {
     }
 }
 
-fn branch(parent: Option<&str>, granted: &HashSet<&str>, lang: Lang) -> Vec<Node> {
+fn branch(parent: Option<&str>, granted: &HashSet<&str>, lang: Lang) -> Vec<PermissionNode> {
     children_of(parent)
         .filter(|p| granted.contains(p.key))
-        .map(|p: &Permission| Node {
+        .map(|p: &Permission| PermissionNode {
             id: p.id,
             name: p.name(lang).into(),
             permission: p.key.into(),
@@ -70,16 +72,16 @@ fn branch(parent: Option<&str>, granted: &HashSet<&str>, lang: Lang) -> Vec<Node
 
 /// The caller's own permission tree.
 #[utoipa::path(get, path = "/api/v1/permission", tag = "permissions", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with ONE root node", body = Node)))]
-pub async fn mine(me: CurrentUser) -> Data<Node> {
+    responses((status = 200, description = "ONE root node", body = Envelope<PermissionNode>)))]
+pub async fn mine(me: CurrentUser) -> Data<PermissionNode> {
     let granted: HashSet<&str> = me.actor.permissions.iter().map(String::as_str).collect();
     Data(tree(&granted, current_lang()))
 }
 
 /// What the caller may grant to a company role: at most what they hold themselves.
 #[utoipa::path(get, path = "/api/v1/permission/company", tag = "permissions",
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with a root node; 2", body = Node)))]
-pub async fn company(me: CurrentUser) -> ApiResult<Data<Node>> {
+    security(("bearer" = [])), responses((status = 200, description = "A root node; 2", body = Envelope<PermissionNode>)))]
+pub async fn company(me: CurrentUser) -> ApiResult<Data<PermissionNode>> {
     me.actor.require("company.role.list.view")?;
     let granted: HashSet<&str> = me.actor.permissions.iter().map(String::as_str).collect();
     Ok(Data(tree(&granted, current_lang())))
@@ -87,8 +89,8 @@ pub async fn company(me: CurrentUser) -> ApiResult<Data<Node>> {
 
 /// What a customer (plant owner) account is granted.
 #[utoipa::path(get, path = "/api/v1/permission/customer", tag = "permissions",
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with a root node; 2", body = Node)))]
-pub async fn customer(me: CurrentUser) -> ApiResult<Data<Node>> {
+    security(("bearer" = [])), responses((status = 200, description = "A root node; 2", body = Envelope<PermissionNode>)))]
+pub async fn customer(me: CurrentUser) -> ApiResult<Data<PermissionNode>> {
     me.actor.require("customer.list.view")?;
     let granted: HashSet<&str> = BuiltinRole::PlantOwner.permissions().into_iter().collect();
     Ok(Data(tree(&granted, current_lang())))

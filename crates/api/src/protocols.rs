@@ -2,34 +2,34 @@
 //! save an edited or new config. Ingest decodes with the stored configs (from its next start).
 
 use axum::{
-    Json, Router,
+    Json,
     extract::{Path, State},
-    routing::get,
 };
 use devices::protocol::{ProtocolConfig, stored};
 use domain::{Code, DomainError};
-use serde::Deserialize;
-use serde_json::{Value, json};
-use utoipa::IntoParams;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data, Done},
+    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::Query,
     now_ms,
     session::CurrentUser,
     users::create_at,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/logger/functions", get(list))
-        .route("/api/v1/logger/function/check", get(check))
-        .route(
-            "/api/v1/logger/function",
-            axum::routing::post(save).layer(crate::limits::json(crate::limits::PROTOCOL_CONFIG)),
-        )
-        .route("/api/v1/logger/function/{code}", get(one))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(check))
+        .routes(routes!(save).layer(crate::limits::json(crate::limits::PROTOCOL_CONFIG)))
+        .routes(routes!(one))
 }
 
 /// Editing what the portal decodes is for the platform's own administrators.
@@ -41,33 +41,71 @@ fn require_admin(me: &CurrentUser) -> ApiResult<()> {
     }
 }
 
+/// A stored protocol config, summed up.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoggerFunction {
+    pub code: String,
+    /// `inverter`, `meter`, `battery` or `weather_station`.
+    pub family: String,
+    pub name: String,
+    /// Shipped with the portal.
+    pub builtin: bool,
+    /// How many points it decodes; null when the stored config does not parse.
+    pub points: Option<usize>,
+    /// Its revision; null when the stored config does not parse.
+    pub version: Option<u32>,
+    pub update_at: String,
+}
+
+/// A stored protocol config, the whole document (see docs/device-protocol.md).
+/// Free-form to this layer (its shape is the protocol config format's), and answered as it was
+/// stored, not re-serialized through the decoder's types.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(value_type = std::collections::HashMap<String, Value>)]
+pub struct LoggerFunctionDocument(pub Value);
+
+/// A saved config's code and its new revision.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoggerFunctionSaved {
+    pub code: String,
+    pub version: u32,
+}
+
 #[utoipa::path(get, path = "/api/v1/logger/functions", tag = "protocols", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with [{code, family, name, builtin, points, version, updateAt}]; 2")))]
-pub async fn list(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Vec<Value>>> {
+    responses((status = 200, description = "Every stored config; 2", body = Envelope<Vec<LoggerFunction>>)))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+) -> ApiResult<Data<Vec<LoggerFunction>>> {
     require_admin(&me)?;
     let rows = app.store.protocols().await?;
     Ok(Data(
         rows.iter()
             .map(|r| {
                 let parsed = ProtocolConfig::from_json(&r.config).ok();
-                json!({
-                    "code": r.code, "family": r.family, "name": r.name, "builtin": r.builtin,
-                    "points": parsed.as_ref().map(|c| c.points.len()),
-                    "version": parsed.as_ref().map(|c| c.version),
-                    "updateAt": create_at(r.updated_at),
-                })
+                LoggerFunction {
+                    code: r.code.clone(),
+                    family: r.family.clone(),
+                    name: r.name.clone(),
+                    builtin: r.builtin,
+                    points: parsed.as_ref().map(|c| c.points.len()),
+                    version: parsed.as_ref().map(|c| c.version),
+                    update_at: create_at(r.updated_at),
+                }
             })
             .collect(),
     ))
 }
 
 #[utoipa::path(get, path = "/api/v1/logger/function/{code}", tag = "protocols", params(("code" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the whole config; 2, 4")))]
+    security(("bearer" = [])), responses((status = 200, description = "The whole config (see docs/device-protocol.md); 2, 4", body = Envelope<LoggerFunctionDocument>)))]
 pub async fn one(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(code): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<LoggerFunctionDocument>> {
     require_admin(&me)?;
     let row = app
         .store
@@ -76,7 +114,7 @@ pub async fn one(
         .ok_or_else(|| DomainError::invalid("code"))?;
     let config: Value =
         serde_json::from_str(&row.config).map_err(|e| ApiError::internal("stored config", e))?;
-    Ok(Data(config))
+    Ok(Data(LoggerFunctionDocument(config)))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -87,7 +125,7 @@ pub struct CheckQuery {
 
 /// 5000 when the code is taken.
 #[utoipa::path(get, path = "/api/v1/logger/function/check", tag = "protocols", params(CheckQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 5000")))]
+    security(("bearer" = [])), responses((status = 200, description = "The code is free; 2, 5000", body = Ack)))]
 pub async fn check(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -104,12 +142,12 @@ pub async fn check(
 /// Saves a whole config (new or edited). Every problem is named in the message (code 4).
 #[utoipa::path(post, path = "/api/v1/logger/function", tag = "protocols", security(("bearer" = [])),
     request_body(content_type = "application/json", description = "A protocol config (see docs/device-protocol.md)"),
-    responses((status = 200, description = "Envelope with {code, version}; 2, 4")))]
+    responses((status = 200, description = "The config's code and new revision; 2, 4", body = Envelope<LoggerFunctionSaved>)))]
 pub async fn save(
     State(app): State<AppState>,
     me: CurrentUser,
     body: Result<Json<Value>, axum::extract::rejection::JsonRejection>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<LoggerFunctionSaved>> {
     require_admin(&me)?;
     let Json(body) = body.map_err(|_| DomainError::invalid("body"))?;
     let config: ProtocolConfig = serde_json::from_value(body).map_err(|e| {
@@ -119,7 +157,10 @@ pub async fn save(
         )
     })?;
     match stored::save(&app.store, config, me.user.id, now_ms()).await {
-        Ok(saved) => Ok(Data(json!({"code": saved.code, "version": saved.version}))),
+        Ok(saved) => Ok(Data(LoggerFunctionSaved {
+            code: saved.code,
+            version: saved.version,
+        })),
         Err(stored::SaveError::Invalid(problems)) => Err(DomainError::with_detail(
             Code::InvalidParameter,
             problems.chars().take(400).collect::<String>(),

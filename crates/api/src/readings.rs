@@ -7,6 +7,7 @@ use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use store::telemetry::{EnergyPoint, SampleRow};
+use utoipa::ToSchema;
 
 use crate::AppState;
 
@@ -148,9 +149,9 @@ pub(crate) fn num_text(v: f64) -> String {
     }
 }
 
-/// An optional number as a numeric string, or `null`.
-pub(crate) fn opt_text(v: Option<f64>) -> Value {
-    v.map_or(Value::Null, |v| Value::String(num_text(v)))
+/// An optional number as a numeric string (`null` when absent).
+pub(crate) fn opt_string(v: Option<f64>) -> Option<String> {
+    v.map(num_text)
 }
 
 /// Rounds to 2 decimals for numeric fields.
@@ -159,32 +160,67 @@ pub(crate) fn round2(v: f64) -> f64 {
 }
 
 /// One point of a series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Record {
+pub struct Record {
+    /// Plant-local `YYYY-MM-DD HH:MM:SS` in day curves; the bucket (`YYYY-MM-DD`, `YYYY-MM`,
+    /// `YYYY`) in energy bars.
     pub time: String,
+    /// A numeric string.
     pub value: String,
+    /// Always sent (null in these answers).
+    #[schema(required = true)]
     pub update_time: Option<String>,
 }
 
 /// One named series: the `infos[]` item of day, month, year and total answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Series {
+pub struct Series {
+    /// `W`, `V`, `A`, `kWh`, `%`, `°C`...
+    #[schema(value_type = String)]
     pub unit: &'static str,
     pub label: String,
+    #[schema(required = true)]
     pub id: Option<i64>,
+    #[schema(required = true)]
     pub group_code: Option<String>,
+    #[schema(required = true)]
     pub name: Option<String>,
     pub records: Vec<Record>,
 }
 
-/// What one series of a day curve reads: its label, its unit and how to get a value from a
-/// reading (a key, or a sum or choice of keys).
+/// The answer of a day curve or of energy bars: its series.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SeriesList {
+    pub infos: Vec<Series>,
+}
+
+/// How a day-curve column gets its value from a reading (a key, or a sum or choice of keys).
+/// `Send` and `Sync`: handlers hold their columns across the sample read.
+pub(crate) type ReadFn<'a> = Box<dyn Fn(&Reading) -> Option<f64> + Send + Sync + 'a>;
+
+/// What one series of a day curve reads: its label, its unit and how to get its value.
 pub(crate) struct Column<'a> {
     pub label: &'a str,
     pub unit: &'static str,
-    pub read: &'a dyn Fn(&Reading) -> Option<f64>,
+    pub read: ReadFn<'a>,
+}
+
+/// A device's day curve: the plant-local day `date` names (today in `tz` when absent) and one
+/// series per column over the device's samples of that day. Every device family's day curve
+/// reads through here; each shapes its own answer from the day and the series.
+pub(crate) async fn day_series(
+    app: &AppState,
+    device: i64,
+    tz: Tz,
+    date: Option<&str>,
+    columns: &[Column<'_>],
+) -> store::Result<(NaiveDate, Vec<Series>)> {
+    let day = day_param(date, tz);
+    let (from, to) = day_bounds(tz, day);
+    let samples = day_samples(app, device, from, to).await?;
+    Ok((day, sample_series(&samples, columns, tz)))
 }
 
 /// Day-curve series from samples: one record per sample that has the value.
@@ -272,7 +308,7 @@ mod tests {
         assert_eq!(num_text(230.8), "230.8");
         assert_eq!(num_text(9.0), "9.0");
         assert_eq!(num_text(0.123), "0.12");
-        assert_eq!(opt_text(None), Value::Null);
+        assert_eq!(opt_string(None), None);
     }
 
     #[test]

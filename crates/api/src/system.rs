@@ -2,6 +2,7 @@
 //! (served on an address of their own).
 
 use std::time::Instant;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use axum::{
     Router,
@@ -11,24 +12,25 @@ use axum::{
     response::{Html, IntoResponse, Response},
     routing::get,
 };
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::{
     AppState,
     config::VERSION_LABEL,
-    envelope::{ApiError, ApiResult, Data},
+    envelope::{ApiError, ApiResult, Data, Envelope},
     extract::ClientIp,
     openapi,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/api/openapi.json", get(openapi_json))
-        .route("/api/docs", get(docs))
-        .route("/api/docs.js", get(docs_js))
-        .route("/anonymous/ip", get(ip))
-        .route("/anonymous/config", get(config))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(openapi_json))
+        .routes(routes!(docs))
+        .routes(routes!(docs_js))
+        .routes(routes!(ip))
+        .routes(routes!(config))
 }
 
 /// Counts every request by route and status, and times it.
@@ -49,16 +51,26 @@ pub async fn track(req: Request, next: Next) -> Response {
     response
 }
 
+/// The health check's answer (no envelope: load balancers read it).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `unavailable` with HTTP 503.
+    pub status: &'static str,
+}
+
 #[utoipa::path(get, path = "/healthz", tag = "system",
-    responses((status = 200, description = "Database reachable"), (status = 503, description = "Database unreachable")))]
+    responses((status = 200, description = "Database reachable", body = Health),
+              (status = 503, description = "Database unreachable", body = Health)))]
 pub async fn healthz(State(app): State<AppState>) -> Response {
     match app.store.ping().await {
-        Ok(()) => (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response(),
+        Ok(()) => (StatusCode::OK, axum::Json(Health { status: "ok" })).into_response(),
         Err(e) => {
             tracing::error!(%e, "health check failed");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                axum::Json(json!({"status": "unavailable"})),
+                axum::Json(Health {
+                    status: "unavailable",
+                }),
             )
                 .into_response()
         }
@@ -80,19 +92,23 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], body).into_response()
 }
 
-#[utoipa::path(get, path = "/api/openapi.json", tag = "system", responses((status = 200, description = "OpenAPI 3.1 document")))]
+#[utoipa::path(get, path = "/api/openapi.json", tag = "system",
+    responses((status = 200, description = "The OpenAPI 3.1 document (no envelope)", content_type = "application/json", body = Object)))]
 pub async fn openapi_json() -> ApiResult<Response> {
     let doc = openapi::document().map_err(|e| ApiError::internal("openapi", e))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], doc).into_response())
 }
 
 /// A self-contained page listing every operation of the OpenAPI document: no network fetches.
-#[utoipa::path(get, path = "/api/docs", tag = "system", responses((status = 200, description = "HTML")))]
+#[utoipa::path(get, path = "/api/docs", tag = "system",
+    responses((status = 200, description = "The page", content_type = "text/html", body = String)))]
 pub async fn docs() -> Html<&'static str> {
     Html(include_str!("docs.html"))
 }
 
 /// The docs page's script, a file of its own: the Content-Security-Policy allows no inline script.
+#[utoipa::path(get, path = "/api/docs.js", tag = "system",
+    responses((status = 200, description = "The script", content_type = "text/javascript", body = String)))]
 pub async fn docs_js() -> Response {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
@@ -102,21 +118,48 @@ pub async fn docs_js() -> Response {
 }
 
 #[utoipa::path(get, path = "/anonymous/ip", tag = "system",
-    responses((status = 200, description = "Envelope with the caller's address", body = String)))]
+    responses((status = 200, description = "The caller's address", body = Envelope<String>)))]
 pub async fn ip(ClientIp(ip): ClientIp) -> Data<String> {
     Data(ip.to_string())
 }
 
 /// Installation facts the web app needs before anyone signs in.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerConfig {
+    /// The portal's version label.
+    pub version: &'static str,
+    /// Host names that show a company's branding.
+    pub branded_hosts: Vec<String>,
+    pub app_download: AppDownload,
+    /// The map tile URL template (`{z}/{x}/{y}`).
+    pub map_tile_url: String,
+    /// A CSS colour.
+    pub default_theme_color: &'static str,
+}
+
+/// Where the mobile apps are downloaded; null when not configured.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AppDownload {
+    #[schema(required = true)]
+    pub android: Option<String>,
+    #[schema(required = true)]
+    pub ios: Option<String>,
+}
+
+/// Installation facts the web app needs before anyone signs in.
 #[utoipa::path(get, path = "/anonymous/config", tag = "system",
-    responses((status = 200, description = "Envelope with version, brandedHosts, appDownload, mapTileUrl, defaultThemeColor")))]
-pub async fn config(State(app): State<AppState>) -> Data<Value> {
+    responses((status = 200, description = "The installation's facts", body = Envelope<ServerConfig>)))]
+pub async fn config(State(app): State<AppState>) -> Data<ServerConfig> {
     let c = &app.config;
-    Data(json!({
-        "version": VERSION_LABEL,
-        "brandedHosts": c.branded_hosts,
-        "appDownload": {"android": c.app_android_url, "ios": c.app_ios_url},
-        "mapTileUrl": c.map_tile_url,
-        "defaultThemeColor": "#00cc00",
-    }))
+    Data(ServerConfig {
+        version: VERSION_LABEL,
+        branded_hosts: c.branded_hosts.clone(),
+        app_download: AppDownload {
+            android: c.app_android_url.clone(),
+            ios: c.app_ios_url.clone(),
+        },
+        map_tile_url: c.map_tile_url.clone(),
+        default_theme_color: "#00cc00",
+    })
 }

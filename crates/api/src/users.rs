@@ -1,10 +1,6 @@
 //! The signed-in user's own account: profile, password, avatar, preferences and notifications.
 
-use axum::{
-    Router,
-    extract::{Multipart, Path, State, multipart::MultipartRejection},
-    routing::{get, post},
-};
+use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
 use domain::{
     Code, DomainError,
     account::{PROFILE_TEXT_MAX, check_password, check_text, parse_email, parse_phone},
@@ -12,15 +8,21 @@ use domain::{
     user::{TempUnit, check_gender},
 };
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-use store::users::{Profile, UserRow};
+use store::{
+    companies::CompanyRow,
+    users::{Profile, UserRow},
+};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{
     AppState,
     auth::{hash_password, verify_password},
     codes::{self, Purpose},
-    envelope::{ApiError, ApiResult, Data, Done, current_lang},
+    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     files::{self, ImageKind},
     limits, now_ms,
@@ -30,22 +32,16 @@ use crate::{
 
 pub const AVATAR_MAX_BYTES: usize = 6 * 1024 * 1024;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/user", get(me))
-        .route(
-            "/api/v1/user/personalized",
-            get(personalized).post(set_personalized),
-        )
-        .route("/api/v1/user/notify", post(set_notify))
-        .route("/api/v1/user/notify/enable", get(notify))
-        .route("/api/v1/user/notify/code", get(notify_code))
-        .route("/api/v1/user/{id}", post(update_profile))
-        .route("/api/v1/user/{id}/pwd", post(change_password))
-        .route(
-            "/api/v1/user/{id}/avatar",
-            post(upload_avatar).layer(limits::upload(AVATAR_MAX_BYTES)),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(me))
+        .routes(routes!(personalized, set_personalized))
+        .routes(routes!(set_notify))
+        .routes(routes!(notify))
+        .routes(routes!(notify_code))
+        .routes(routes!(update_profile))
+        .routes(routes!(change_password))
+        .routes(routes!(upload_avatar).layer(limits::upload(AVATAR_MAX_BYTES)))
 }
 
 /// `createAt` as clients parse it: ISO 8601 with milliseconds and an offset.
@@ -56,16 +52,68 @@ pub fn create_at(ms: i64) -> String {
         .to_string()
 }
 
-/// The current user and their company, as `GET /api/v1/user` answers it.
+/// The signed-in user, as `GET /api/v1/user` answers it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub id: i64,
+    pub account: String,
+    pub nickname: String,
+    pub name: String,
+    /// The avatar's URL, empty when none.
+    pub avatar: String,
+    /// 0 unknown, 1 male, 2 female.
+    pub gender: i64,
+    pub mobile: String,
+    pub email: String,
+    /// ISO 8601 with milliseconds and an offset.
+    pub create_at: String,
+    /// `internal`, `company` or `owner`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A built-in role's slug (`internal-admin`, `company-admin`, `company-staff`, `owner`), a
+    /// custom role's name, or empty.
+    pub role_name: String,
+    pub read_only: bool,
+    pub temp_unit: TemperatureUnit,
+    /// The user's company, null for plant owners.
+    #[schema(required = true)]
+    pub company: Option<MyCompany>,
+    /// Where the account was made (`web`, an app...).
+    pub user_src: String,
+}
+
+/// The signed-in user's company: what the web app brands itself with.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MyCompany {
+    pub id: i64,
+    pub name: String,
+    pub logo_url: String,
+    pub icon_url: String,
+    /// A CSS colour, empty when the default applies.
+    pub theme_color: String,
+}
+
+impl From<CompanyRow> for MyCompany {
+    fn from(c: CompanyRow) -> Self {
+        MyCompany {
+            id: c.id,
+            name: c.name,
+            logo_url: c.logo_url,
+            icon_url: c.icon_url,
+            theme_color: c.theme_color,
+        }
+    }
+}
+
+/// The current user and their company.
 #[utoipa::path(get, path = "/api/v1/user", tag = "users", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the user and company")))]
-pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    responses((status = 200, description = "The user and their company", body = Envelope<Me>)))]
+pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Me>> {
     let u = &me.user;
     let company = match u.company() {
-        Some(id) => app.store.company(id).await?.map(|c| {
-            json!({"id": c.id, "name": c.name, "logoUrl": c.logo_url, "iconUrl": c.icon_url,
-                   "themeColor": c.theme_color})
-        }),
+        Some(id) => app.store.company(id).await?.map(MyCompany::from),
         None => None,
     };
     let role = match u.role() {
@@ -75,23 +123,23 @@ pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<
     let role_name = role
         .map(|r| r.builtin().map(|b| b.slug().to_string()).unwrap_or(r.name))
         .unwrap_or_default();
-    Ok(Data(json!({
-        "id": u.id,
-        "account": u.account,
-        "nickname": u.nickname,
-        "name": u.name,
-        "avatar": u.avatar,
-        "gender": u.gender,
-        "mobile": u.mobile,
-        "email": u.email,
-        "createAt": create_at(u.created_at),
-        "type": u.kind,
-        "roleName": role_name,
-        "readOnly": u.read_only,
-        "tempUnit": u.temp_unit,
-        "company": company,
-        "userSrc": u.user_src,
-    })))
+    Ok(Data(Me {
+        id: u.id,
+        account: u.account.clone(),
+        nickname: u.nickname.clone(),
+        name: u.name.clone(),
+        avatar: u.avatar.clone(),
+        gender: u.gender,
+        mobile: u.mobile.clone(),
+        email: u.email.clone(),
+        create_at: create_at(u.created_at),
+        kind: u.kind.clone(),
+        role_name,
+        read_only: u.read_only,
+        temp_unit: TemperatureUnit::of(&u.temp_unit),
+        company,
+        user_src: u.user_src.clone(),
+    }))
 }
 
 /// Finds a user the caller may manage; anything else answers as a missing account (105).
@@ -126,7 +174,7 @@ pub struct ProfileRequest {
 /// Updates a profile; fields left out keep their value.
 #[utoipa::path(post, path = "/api/v1/user/{id}", tag = "users", request_body = ProfileRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 4 invalid field, 105 no such user")))]
+    responses((status = 200, description = "Saved; 4 invalid field, 105 no such user", body = Ack)))]
 pub async fn update_profile(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -172,7 +220,7 @@ pub struct PasswordRequest {
 /// After 5 wrong current passwords every try is refused for 15 minutes (110), the right one too.
 #[utoipa::path(post, path = "/api/v1/user/{id}/pwd", tag = "users", request_body = PasswordRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 4, 105, 108, 110, 111")))]
+    responses((status = 200, description = "Changed; 4, 105, 108, 110, 111", body = Ack)))]
 pub async fn change_password(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -205,7 +253,7 @@ pub async fn change_password(
 #[utoipa::path(post, path = "/api/v1/user/{id}/avatar", tag = "users",
     params(("id" = i64, Path)), security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`"),
-    responses((status = 200, description = "Envelope with the avatar URL; 11 not JPG/PNG, 12 over 6 MB, 13 over 24 megapixels")))]
+    responses((status = 200, description = "The avatar URL; 11 not JPG/PNG, 12 over 6 MB, 13 over 24 megapixels", body = Envelope<String>)))]
 pub async fn upload_avatar(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -221,23 +269,48 @@ pub async fn upload_avatar(
     Ok(Data(url))
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Personalized {
+    /// `C` or `F`.
     #[serde(default)]
     pub temp_unit: Option<String>,
 }
 
+/// The caller's display preferences.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Preferences {
+    pub temp_unit: TemperatureUnit,
+}
+
+/// How temperatures are shown: Celsius or Fahrenheit.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub enum TemperatureUnit {
+    C,
+    F,
+}
+
+impl TemperatureUnit {
+    /// The stored unit (always written as `C` or `F`; Celsius when unreadable).
+    fn of(stored: &str) -> Self {
+        match TempUnit::parse(stored).unwrap_or_default() {
+            TempUnit::C => TemperatureUnit::C,
+            TempUnit::F => TemperatureUnit::F,
+        }
+    }
+}
+
 #[utoipa::path(get, path = "/api/v1/user/personalized", tag = "users", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {tempUnit}", body = Personalized)))]
-pub async fn personalized(me: CurrentUser) -> Data<Personalized> {
-    Data(Personalized {
-        temp_unit: Some(me.user.temp_unit),
+    responses((status = 200, description = "The caller's preferences", body = Envelope<Preferences>)))]
+pub async fn personalized(me: CurrentUser) -> Data<Preferences> {
+    Data(Preferences {
+        temp_unit: TemperatureUnit::of(&me.user.temp_unit),
     })
 }
 
 #[utoipa::path(post, path = "/api/v1/user/personalized", tag = "users", request_body = Personalized,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4")))]
+    security(("bearer" = [])), responses((status = 200, description = "Saved; 4", body = Ack)))]
 pub async fn set_personalized(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -249,10 +322,22 @@ pub async fn set_personalized(
     Ok(Done)
 }
 
+/// Whether abnormal-event emails are sent, and where.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NotifySettings {
+    pub enabled: bool,
+    /// The address they go to, empty when none was set.
+    pub email: String,
+}
+
 #[utoipa::path(get, path = "/api/v1/user/notify/enable", tag = "users", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {enabled, email}")))]
-pub async fn notify(me: CurrentUser) -> Data<Value> {
-    Data(json!({"enabled": me.user.notify_enabled, "email": me.user.notify_email}))
+    responses((status = 200, description = "The abnormal-event email settings", body = Envelope<NotifySettings>)))]
+pub async fn notify(me: CurrentUser) -> Data<NotifySettings> {
+    Data(NotifySettings {
+        enabled: me.user.notify_enabled,
+        email: me.user.notify_email,
+    })
 }
 
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]
@@ -267,7 +352,7 @@ pub struct NotifyRequest {
 
 /// Sends a code to confirm an address for abnormal-event emails.
 #[utoipa::path(get, path = "/api/v1/user/notify/code", tag = "users", params(NotifyRequest),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4, 7")))]
+    security(("bearer" = [])), responses((status = 200, description = "Sent; 4, 7", body = Ack)))]
 pub async fn notify_code(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -282,7 +367,7 @@ pub async fn notify_code(
 /// Turns abnormal-event emails on or off. An address other than the account's own email must
 /// be confirmed with a code from `/api/v1/user/notify/code` (5, 6).
 #[utoipa::path(post, path = "/api/v1/user/notify", tag = "users", request_body = NotifyRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 4, 5, 6")))]
+    security(("bearer" = [])), responses((status = 200, description = "Saved; 4, 5, 6", body = Ack)))]
 pub async fn set_notify(
     State(app): State<AppState>,
     me: CurrentUser,

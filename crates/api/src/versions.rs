@@ -1,44 +1,59 @@
 //! The system update log: release notes anyone can read (`/version/...`, also before sign-in)
 //! and internal administrators publish (`/api/v1/version...`, permission `sys.version.edit`).
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::get,
-};
+use axum::extract::State;
 use domain::{DomainError, account::check_text};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use store::{
     StoreError,
     versions::{VersionFields, VersionRow},
 };
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data, Done, current_lang},
-    extract::{Body, Query, num},
+    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
+    extract::{Body, PathId, Query, num},
     now_ms,
+    paging::{Page, Paging},
     session::CurrentUser,
-    users::path_id,
 };
 
 const CONTENT_MAX: usize = 4000;
 const VERSION_MAX: usize = 20;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/version/timeline", get(timeline))
-        .route("/version/latest", get(latest))
-        .route("/version/check", get(check))
-        .route("/api/v1/versions", get(list))
-        .route("/api/v1/version", get(latest).post(save))
-        .route("/api/v1/version/{id}", get(one))
-        .route("/api/v1/version/{id}/delete", get(delete))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(timeline))
+        .routes(routes!(latest))
+        .routes(routes!(check))
+        .routes(routes!(list))
+        .routes(routes!(latest_signed_in, save))
+        .routes(routes!(one))
+        .routes(routes!(delete))
 }
 
-fn note(v: &VersionRow) -> Value {
+/// A release note, its text in the caller's language (English when that one is empty).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    pub id: i64,
+    pub version: String,
+    /// 1 portal, 2 mobile app, 3 device firmware.
+    #[serde(rename = "type")]
+    pub kind: i64,
+    pub content: String,
+    pub content_en: String,
+    pub content_cn: String,
+    pub content_es: String,
+    pub announcer: String,
+    /// `YYYY-MM-DD HH:MM:SS`, UTC.
+    pub release_time: String,
+    pub create_at: String,
+}
+
+fn note(v: &VersionRow) -> Note {
     let content = match current_lang() {
         domain::Lang::En => &v.content_en,
         domain::Lang::Zh => &v.content_cn,
@@ -49,12 +64,18 @@ fn note(v: &VersionRow) -> Value {
     } else {
         content
     };
-    json!({
-        "id": v.id, "version": v.version, "type": v.kind, "content": content,
-        "contentEn": v.content_en, "contentCn": v.content_cn, "contentEs": v.content_es,
-        "announcer": v.announcer, "releaseTime": format_time(v.release_time),
-        "createAt": crate::users::create_at(v.created_at),
-    })
+    Note {
+        id: v.id,
+        version: v.version.clone(),
+        kind: v.kind,
+        content: content.clone(),
+        content_en: v.content_en.clone(),
+        content_cn: v.content_cn.clone(),
+        content_es: v.content_es.clone(),
+        announcer: v.announcer.clone(),
+        release_time: format_time(v.release_time),
+        create_at: crate::users::create_at(v.created_at),
+    }
 }
 
 fn format_time(ms: i64) -> String {
@@ -66,18 +87,25 @@ fn format_time(ms: i64) -> String {
 
 /// Every release note, newest first (at most 200).
 #[utoipa::path(get, path = "/version/timeline", tag = "versions",
-    responses((status = 200, description = "Envelope with [{id, version, type, content, contentEn, contentCn, contentEs, announcer, releaseTime}]")))]
-pub async fn timeline(State(app): State<AppState>) -> ApiResult<Data<Vec<Value>>> {
+    responses((status = 200, description = "Every note, newest first", body = Envelope<Vec<Note>>)))]
+pub async fn timeline(State(app): State<AppState>) -> ApiResult<Data<Vec<Note>>> {
     let (rows, _) = app.store.versions(200, 0).await?;
     Ok(Data(rows.iter().map(note).collect()))
 }
 
 /// The newest release note, or null.
 #[utoipa::path(get, path = "/version/latest", tag = "versions",
-    responses((status = 200, description = "Envelope with one note or null")))]
-pub async fn latest(State(app): State<AppState>) -> ApiResult<Data<Option<Value>>> {
+    responses((status = 200, description = "The newest note or null", body = Envelope<Option<Note>>)))]
+pub async fn latest(State(app): State<AppState>) -> ApiResult<Data<Option<Note>>> {
     let (rows, _) = app.store.versions(1, 0).await?;
     Ok(Data(rows.first().map(note)))
+}
+
+/// The same for the administrator's screen.
+#[utoipa::path(get, path = "/api/v1/version", tag = "versions", security(("bearer" = [])),
+    responses((status = 200, description = "The newest note or null", body = Envelope<Option<Note>>)))]
+pub async fn latest_signed_in(app: State<AppState>) -> ApiResult<Data<Option<Note>>> {
+    latest(app).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -89,11 +117,11 @@ pub struct CheckQuery {
 
 /// Whether `version` is the newest published one.
 #[utoipa::path(get, path = "/version/check", tag = "versions", params(CheckQuery),
-    responses((status = 200, description = "Envelope with {latest, upToDate}")))]
+    responses((status = 200, description = "The newest note and whether `version` is it", body = Envelope<VersionCheck>)))]
 pub async fn check(
     State(app): State<AppState>,
     Query(q): Query<CheckQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<VersionCheck>> {
     let (rows, _) = app.store.versions(1, 0).await?;
     let newest = rows.first();
     let up_to_date = match (newest, q.version.as_deref()) {
@@ -101,45 +129,44 @@ pub async fn check(
         (Some(n), Some(v)) => n.version == v.trim(),
         (Some(_), None) => false,
     };
-    Ok(Data(
-        json!({"latest": newest.map(note), "upToDate": up_to_date}),
-    ))
+    Ok(Data(VersionCheck {
+        latest: newest.map(note),
+        up_to_date,
+    }))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-pub struct PageQuery {
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub page: Option<i64>,
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub limit: Option<i64>,
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionCheck {
+    pub latest: Option<Note>,
+    pub up_to_date: bool,
 }
 
-#[utoipa::path(get, path = "/api/v1/versions", tag = "versions", params(PageQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with a page of notes")))]
+#[utoipa::path(get, path = "/api/v1/versions", tag = "versions", params(Paging), security(("bearer" = [])),
+    responses((status = 200, description = "A page of notes, newest first", body = Envelope<Page<Note>>)))]
 pub async fn list(
     State(app): State<AppState>,
     _me: CurrentUser,
-    Query(q): Query<PageQuery>,
-) -> ApiResult<Data<Value>> {
-    let limit = q.limit.unwrap_or(10).clamp(1, 100);
-    let page = q.page.unwrap_or(1).max(1);
-    let (rows, total) = app.store.versions(limit, (page - 1) * limit).await?;
-    let infos: Vec<Value> = rows.iter().map(note).collect();
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
-    ))
+    paging: Paging,
+) -> ApiResult<Data<Page<Note>>> {
+    let (rows, total) = app.store.versions(paging.limit(), paging.offset()).await?;
+    Ok(Data(Page::new(
+        paging,
+        total,
+        rows.iter().map(note).collect(),
+    )))
 }
 
 #[utoipa::path(get, path = "/api/v1/version/{id}", tag = "versions", params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the note; 4 when missing")))]
+    responses((status = 200, description = "The note; 4 when missing", body = Envelope<Note>)))]
 pub async fn one(
     State(app): State<AppState>,
     _me: CurrentUser,
-    Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+    PathId(id): PathId<i64>,
+) -> ApiResult<Data<Note>> {
     let row = app
         .store
-        .version(path_id(&id)?)
+        .version(id)
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
     Ok(Data(note(&row)))
@@ -201,7 +228,7 @@ fn fields(req: &VersionRequest, announcer: &str) -> Result<VersionFields, Domain
 
 /// Publishes a release note, or edits one when `id` is given. A taken version number is 4.
 #[utoipa::path(post, path = "/api/v1/version", tag = "versions", request_body = VersionRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the note's id; 2, 4")))]
+    responses((status = 200, description = "The note's id; 2, 4", body = Envelope<i64>)))]
 pub async fn save(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -237,14 +264,14 @@ pub async fn save(
 }
 
 #[utoipa::path(get, path = "/api/v1/version/{id}/delete", tag = "versions", params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 2, 4")))]
+    responses((status = 200, description = "Deleted; 2, 4", body = Ack)))]
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,
-    Path(id): Path<String>,
+    PathId(id): PathId<i64>,
 ) -> ApiResult<Done> {
     me.actor.require("sys.version.edit")?;
-    if !app.store.delete_version(path_id(&id)?).await? {
+    if !app.store.delete_version(id).await? {
         return Err(DomainError::invalid("id").into());
     }
     Ok(Done)

@@ -17,6 +17,11 @@ macro_rules! catalogue {
                 match self { $( Code::$variant => $num, )* }
             }
 
+            /// The name clients use for the code (the web app's `ErrorCode`).
+            pub fn name(self) -> &'static str {
+                match self { $( Code::$variant => stringify!($variant), )* }
+            }
+
             pub fn message(self, lang: Lang) -> &'static str {
                 match (self, lang) {
                     $( (Code::$variant, Lang::En) => $en,

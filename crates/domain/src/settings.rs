@@ -19,6 +19,8 @@ pub const PROFILE_PARAMS: usize = 6;
 pub const PROFILES: usize = 6;
 /// Parameters a profile may choose from.
 pub const SELECTABLE: usize = 30;
+/// The longest custom profile name, in characters.
+pub const PROFILE_NAME_MAX: usize = 32;
 
 pub const DAYS: [&str; 7] = [
     "mondayOn",
@@ -462,6 +464,16 @@ pub fn check_profile(params: &[(String, Raw)]) -> Result<Vec<(String, String)>, 
     Ok(out)
 }
 
+/// A custom profile's name: 1 to [`PROFILE_NAME_MAX`] characters once trimmed; 4 `name`
+/// otherwise.
+pub fn check_profile_name(raw: &str) -> Result<String, DomainError> {
+    let name = raw.trim();
+    if name.is_empty() || name.chars().count() > PROFILE_NAME_MAX {
+        return Err(DomainError::invalid("name"));
+    }
+    Ok(name.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -616,5 +628,17 @@ mod tests {
         );
         assert!(check_profile(&p(&[("batteryLowCap", Raw::from("101"))])).is_err());
         assert!(check_profile(&p(&[("nope", Raw::from("1"))])).is_err());
+    }
+
+    #[test]
+    fn profile_names_are_1_to_32_characters_trimmed() {
+        assert_eq!(check_profile_name("  Summer ").as_deref(), Ok("Summer"));
+        assert_eq!(
+            check_profile_name(&"é".repeat(32)).map(|n| n.chars().count()),
+            Ok(32)
+        );
+        for bad in ["", "   ", &"x".repeat(33)] {
+            assert_eq!(check_profile_name(bad), Err(DomainError::invalid("name")));
+        }
     }
 }

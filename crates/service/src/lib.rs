@@ -19,5 +19,6 @@ pub mod commands;
 mod error;
 pub mod gateways;
 pub mod plants;
+pub mod settings;
 
 pub use error::{Result, ServiceError};

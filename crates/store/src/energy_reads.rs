@@ -3,9 +3,7 @@
 //! plants stays a handful of queries whatever the page holds. Also the thinned sample read of
 //! the day charts, whose cost does not grow with the upload rate.
 
-use sqlx::AssertSqlSafe;
-
-use crate::{Db, Result, Store, telemetry::SampleRow};
+use crate::{Result, Store, telemetry::SampleRow};
 
 /// The latest sample of one device of a plant.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -44,30 +42,6 @@ fn placeholders(first: usize, n: usize) -> String {
         .join(", ")
 }
 
-/// Runs `sql` (PostgreSQL placeholders) with `head` bound first, then every id of `ids`.
-macro_rules! with_ids {
-    ($store:expr, $T:ty, $sql:expr, [$($head:expr),*], $ids:expr) => {{
-        let sql: String = $sql;
-        match &$store.db {
-            Db::Sqlite(pool) => {
-                let sql = crate::sql::for_sqlite(&sql).into_owned();
-                let mut q = sqlx::query_as::<_, $T>(AssertSqlSafe(sql))$(.bind($head))*;
-                for id in $ids {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(pool).await?
-            }
-            Db::Postgres(pool) => {
-                let mut q = sqlx::query_as::<_, $T>(AssertSqlSafe(sql))$(.bind($head))*;
-                for id in $ids {
-                    q = q.bind(*id);
-                }
-                q.fetch_all(pool).await?
-            }
-        }
-    }};
-}
-
 impl Store {
     /// The newest sample of every device of these plants, one query.
     pub async fn plants_latest_samples(&self, plants: &[i64]) -> Result<Vec<PlantDeviceSample>> {
@@ -82,7 +56,7 @@ impl Store {
              ORDER BY d.plant_id, l.device_id",
             placeholders(1, plants.len())
         );
-        Ok(with_ids!(self, PlantDeviceSample, sql, [], plants))
+        Ok(with_ids!(self, PlantDeviceSample, sql, [], plants)?)
     }
 
     /// The energy of `metric` of these plants on days from `since` on (`YYYY-MM-DD`), per
@@ -107,7 +81,7 @@ impl Store {
             sql,
             [metric, since],
             plants
-        ))
+        )?)
     }
 
     /// The all-time energy of `metric` of these plants (sums of day rows), one query.
@@ -124,7 +98,7 @@ impl Store {
              WHERE metric = $1 AND plant_id IN ({}) GROUP BY plant_id",
             placeholders(2, plants.len())
         );
-        Ok(with_ids!(self, PlantTotalEnergy, sql, [metric], plants))
+        Ok(with_ids!(self, PlantTotalEnergy, sql, [metric], plants)?)
     }
 
     /// A device's samples with `from <= ts < to`, at most one per `bucket_ms` (the first of

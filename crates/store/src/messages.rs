@@ -14,19 +14,17 @@ use crate::{
     occurrences::{FROM, HAS_OPEN, LEADER, OccurrenceRow},
 };
 
-/// An event with its device and plant, as lists and messages show it. The device may have
-/// been deleted since (history outlives devices): its columns are then `None`.
+/// What an event and an occurrence both tell: the code, its severity and times, the device
+/// (an occurrence's first) and the plant. The device may have been deleted since (history
+/// outlives devices): its columns are then `None`.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
-pub struct EventListRow {
-    pub id: i64,
-    /// The occurrence the event is part of (`occurrences`).
-    pub occurrence_id: i64,
-    pub device_id: i64,
+pub struct EventFacts {
     pub plant_id: Option<i64>,
     pub code: String,
     /// `info`, `warning` or `fault`.
     pub severity: String,
     pub opened_at: i64,
+    /// `None` while open (for an occurrence: while any device is still in it).
     pub closed_at: Option<i64>,
     pub device_sn: Option<String>,
     pub family: Option<String>,
@@ -34,6 +32,21 @@ pub struct EventListRow {
     pub device_alias: Option<String>,
     pub plant_name: Option<String>,
     pub plant_timezone: Option<String>,
+}
+
+/// The device and plant columns of [`EventFacts`], read through `d` and `p`.
+pub(crate) const PLACE_COLUMNS: &str = "d.sn AS device_sn, d.family, d.type_code, \
+    d.alias AS device_alias, p.name AS plant_name, p.timezone AS plant_timezone";
+
+/// An event with its device and plant, as lists and messages show it.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EventListRow {
+    pub id: i64,
+    /// The occurrence the event is part of (`occurrences`).
+    pub occurrence_id: i64,
+    pub device_id: i64,
+    #[sqlx(flatten)]
+    pub facts: EventFacts,
 }
 
 /// What an event list may be narrowed by; `None` means "any".
@@ -70,13 +83,17 @@ pub struct MessageRow {
 impl MessageRow {
     /// Needs the user's attention: still open and not read.
     pub fn unread(&self) -> bool {
-        self.occurrence.closed_at.is_none() && !self.read
+        self.occurrence.facts.closed_at.is_none() && !self.read
     }
 }
 
-pub(crate) const COLUMNS: &str = "e.id, COALESCE(e.occurrence_id, e.id) AS occurrence_id, e.device_id, e.plant_id, e.code, e.severity, e.opened_at, \
-    e.closed_at, d.sn AS device_sn, d.family, d.type_code, d.alias AS device_alias, \
-    p.name AS plant_name, p.timezone AS plant_timezone";
+/// The columns of an [`EventListRow`], after `SELECT`.
+pub(crate) fn columns() -> String {
+    format!(
+        "e.id, COALESCE(e.occurrence_id, e.id) AS occurrence_id, e.device_id, e.plant_id, \
+         e.code, e.severity, e.opened_at, e.closed_at, {PLACE_COLUMNS}"
+    )
+}
 
 /// `$4`-`$12` of an event listing.
 const FILTER: &str = "($4 IS NULL OR e.plant_id = $4) AND ($5 IS NULL OR UPPER(d.sn) LIKE $5) \
@@ -104,52 +121,62 @@ impl Store {
         reader: UserId,
         f: &VisibleEventFilter,
     ) -> Result<(Vec<EventListRow>, i64)> {
+        self.visible_event_page(visibility, reader, &columns(), FILTER, f)
+            .await
+    }
+
+    /// A page of `select` over the events `visibility` allows that meet `condition` (which
+    /// reads the filter as `$4`-`$12`, see `FILTER`), newest first, with the total before
+    /// paging. Event and occurrence listings both page through here, so the filter is bound
+    /// in one place.
+    pub(crate) async fn visible_event_page<T>(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        select: &str,
+        condition: &str,
+        f: &VisibleEventFilter,
+    ) -> Result<(Vec<T>, i64)>
+    where
+        T: Send
+            + Unpin
+            + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+            + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+    {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sn = f.sn.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
-        let condition = format!("{} AND {FILTER}", crate::plants::VISIBLE);
+        // `$1`-`$12`, then whatever the statement reads after them.
+        macro_rules! with_filter {
+            ($fetch:ident, $T:ty, $sql:expr $(, $more:expr)*) => {
+                rows!(
+                    self,
+                    $fetch,
+                    $T,
+                    $sql,
+                    user,
+                    company,
+                    all,
+                    f.plant,
+                    sn.as_deref(),
+                    f.device,
+                    f.family.as_deref(),
+                    f.type_code,
+                    f.severity.as_deref(),
+                    f.open,
+                    f.from,
+                    f.to
+                    $(, $more)*
+                )
+            };
+        }
+        let condition = format!("{} AND {condition}", crate::plants::VISIBLE);
         let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {condition} \
+            "SELECT {select} {FROM} WHERE {condition} \
              ORDER BY e.opened_at DESC, e.id DESC LIMIT $13 OFFSET $14"
         );
-        let page = rows!(
-            self,
-            fetch_all,
-            EventListRow,
-            &sql,
-            user,
-            company,
-            all,
-            f.plant,
-            sn.as_deref(),
-            f.device,
-            f.family.as_deref(),
-            f.type_code,
-            f.severity.as_deref(),
-            f.open,
-            f.from,
-            f.to,
-            f.limit,
-            f.offset
-        )?;
-        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {condition}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            f.plant,
-            sn.as_deref(),
-            f.device,
-            f.family.as_deref(),
-            f.type_code,
-            f.severity.as_deref(),
-            f.open,
-            f.from,
-            f.to
-        )?;
+        let page = with_filter!(fetch_all, T, &sql, f.limit, f.offset)?;
+        let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
+        let (total,) = with_filter!(fetch_one, (i64,), &count_sql)?;
         Ok((page, total))
     }
 

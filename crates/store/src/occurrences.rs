@@ -13,33 +13,21 @@ use domain::{ids::UserId, policy::PlantVisibility};
 
 use crate::{
     Db, Result, Store,
-    messages::{EventListRow, VisibleEventFilter},
+    messages::{EventFacts, EventListRow, PLACE_COLUMNS, VisibleEventFilter},
 };
 
 /// One occurrence: its first event's device stands for it; `closed_at` is set only once every
-/// device recovered (the last recovery).
+/// device recovered (the last recovery), `opened_at` is when the first device reported it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct OccurrenceRow {
     /// The occurrence id: the id of its first event.
     pub id: i64,
-    pub plant_id: Option<i64>,
-    pub code: String,
-    /// `info`, `warning` or `fault`.
-    pub severity: String,
-    /// When the first device reported it.
-    pub opened_at: i64,
-    /// When the last device recovered; `None` while any device is still in it.
-    pub closed_at: Option<i64>,
     /// Devices it affects.
     pub devices: i64,
     /// Devices still in it.
     pub open_devices: i64,
-    pub device_sn: Option<String>,
-    pub family: Option<String>,
-    pub type_code: Option<i64>,
-    pub device_alias: Option<String>,
-    pub plant_name: Option<String>,
-    pub plant_timezone: Option<String>,
+    #[sqlx(flatten)]
+    pub facts: EventFacts,
 }
 
 /// Open occurrences per severity.
@@ -78,11 +66,11 @@ const FILTER: &str = "($4 IS NULL OR e.plant_id = $4) AND ($7 IS NULL OR d.famil
         WHERE o.closed_at IS NULL)) = $10) \
     AND ($11 IS NULL OR e.opened_at >= $11) AND ($12 IS NULL OR e.opened_at < $12)";
 
-/// The occurrences' aggregates, their first event's device and their plant, for `g.id IN (…)`.
-const AGGREGATE: &str = "SELECT g.id, g.plant_id, g.code, g.severity, g.opened_at, g.closed_at, \
-    g.devices, g.open_devices, d.sn AS device_sn, d.family, d.type_code, \
-    d.alias AS device_alias, p.name AS plant_name, p.timezone AS plant_timezone \
-    FROM (SELECT e.occurrence_id AS id, MIN(e.plant_id) AS plant_id, MIN(e.code) AS code, \
+/// The occurrences' aggregates, their first event's device and their plant, for `g.id IN (…)`:
+/// `SELECT`, the columns and [`PLACE_COLUMNS`], then this.
+const AGGREGATE_COLUMNS: &str =
+    "g.id, g.plant_id, g.code, g.severity, g.opened_at, g.closed_at, g.devices, g.open_devices";
+const AGGREGATE: &str = "FROM (SELECT e.occurrence_id AS id, MIN(e.plant_id) AS plant_id, MIN(e.code) AS code, \
         MIN(e.severity) AS severity, MIN(e.opened_at) AS opened_at, \
         CASE WHEN SUM(CASE WHEN e.closed_at IS NULL THEN 1 ELSE 0 END) > 0 THEN NULL \
             ELSE MAX(e.closed_at) END AS closed_at, \
@@ -102,52 +90,11 @@ impl Store {
         reader: UserId,
         f: &VisibleEventFilter,
     ) -> Result<(Vec<OccurrenceRow>, i64)> {
-        let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let sn = f.sn.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
-        let condition = format!("{} AND {LEADER} AND {FILTER}", crate::plants::VISIBLE);
-        let sql = format!(
-            "SELECT e.id {FROM} WHERE {condition} \
-             ORDER BY e.opened_at DESC, e.id DESC LIMIT $13 OFFSET $14"
-        );
-        let ids = scalar!(
-            self,
-            fetch_all,
-            i64,
-            &sql,
-            user,
-            company,
-            all,
-            f.plant,
-            sn.as_deref(),
-            f.device,
-            f.family.as_deref(),
-            f.type_code,
-            f.severity.as_deref(),
-            f.open,
-            f.from,
-            f.to,
-            f.limit,
-            f.offset
-        )?;
-        let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            f.plant,
-            sn.as_deref(),
-            f.device,
-            f.family.as_deref(),
-            f.type_code,
-            f.severity.as_deref(),
-            f.open,
-            f.from,
-            f.to
-        )?;
+        let condition = format!("{LEADER} AND {FILTER}");
+        let (ids, total): (Vec<(i64,)>, i64) = self
+            .visible_event_page(visibility, reader, "e.id", &condition, f)
+            .await?;
+        let ids: Vec<i64> = ids.into_iter().map(|(id,)| id).collect();
         Ok((self.occurrences(&ids).await?, total))
     }
 
@@ -158,25 +105,10 @@ impl Store {
             return Ok(Vec::new());
         }
         let sqlite = matches!(self.db, Db::Sqlite(_));
-        let mut sql = AGGREGATE.to_string();
+        let mut sql = format!("SELECT {AGGREGATE_COLUMNS}, {PLACE_COLUMNS} {AGGREGATE}");
         crate::sql::push_params(&mut sql, 0, ids.len(), sqlite);
         sql.push_str(AGGREGATE_END);
-        let mut rows: Vec<OccurrenceRow> = match &self.db {
-            Db::Sqlite(pool) => {
-                let mut q = sqlx::query_as::<_, OccurrenceRow>(sqlx::AssertSqlSafe(sql));
-                for id in ids {
-                    q = q.bind(id);
-                }
-                q.fetch_all(pool).await?
-            }
-            Db::Postgres(pool) => {
-                let mut q = sqlx::query_as::<_, OccurrenceRow>(sqlx::AssertSqlSafe(sql));
-                for id in ids {
-                    q = q.bind(id);
-                }
-                q.fetch_all(pool).await?
-            }
-        };
+        let mut rows: Vec<OccurrenceRow> = with_ids!(self, OccurrenceRow, sql, [], ids)?;
         rows.sort_by_key(|o| ids.iter().position(|id| *id == o.id));
         Ok(rows)
     }
@@ -221,27 +153,11 @@ impl Store {
         let mut sql = format!(
             "SELECT {} FROM events e LEFT JOIN devices d ON d.id = e.device_id \
              LEFT JOIN plants p ON p.id = e.plant_id WHERE e.occurrence_id IN (",
-            crate::messages::COLUMNS
+            crate::messages::columns()
         );
         crate::sql::push_params(&mut sql, 0, occurrences.len(), sqlite);
         sql.push_str(") ORDER BY e.occurrence_id, d.sn, e.id");
-        let rows = match &self.db {
-            Db::Sqlite(pool) => {
-                let mut q = sqlx::query_as::<_, EventListRow>(sqlx::AssertSqlSafe(sql));
-                for id in occurrences {
-                    q = q.bind(id);
-                }
-                q.fetch_all(pool).await?
-            }
-            Db::Postgres(pool) => {
-                let mut q = sqlx::query_as::<_, EventListRow>(sqlx::AssertSqlSafe(sql));
-                for id in occurrences {
-                    q = q.bind(id);
-                }
-                q.fetch_all(pool).await?
-            }
-        };
-        Ok(rows)
+        Ok(with_ids!(self, EventListRow, sql, [], occurrences)?)
     }
 
     /// Open occurrences per severity, of one plant or all the reader sees. An occurrence is

@@ -82,6 +82,32 @@ macro_rules! exec {
     }};
 }
 
+/// `with_ids!(store, RowType, sql, [args...], ids)` fetches all rows of `sql` with `args` bound
+/// first, then every id of `ids`: the SQL ends in an `IN (...)` list built for this many ids
+/// (`push_params`), so it is a `String` made at run time.
+macro_rules! with_ids {
+    ($store:expr, $T:ty, $sql:expr, [$($head:expr),*], $ids:expr) => {{
+        let sql: String = $sql;
+        match &$store.db {
+            $crate::Db::Sqlite(pool) => {
+                let sql = $crate::sql::for_sqlite(&sql).into_owned();
+                let mut q = sqlx::query_as::<_, $T>(sqlx::AssertSqlSafe(sql))$(.bind($head))*;
+                for id in $ids {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await
+            }
+            $crate::Db::Postgres(pool) => {
+                let mut q = sqlx::query_as::<_, $T>(sqlx::AssertSqlSafe(sql))$(.bind($head))*;
+                for id in $ids {
+                    q = q.bind(*id);
+                }
+                q.fetch_all(pool).await
+            }
+        }
+    }};
+}
+
 /// Runs `$body` inside one transaction on whichever backend is open, committing when it
 /// ends without an error; `$sqlite` tells the body which placeholder style to use. The body is
 /// expanded once per backend. A use case that writes several rows writes them with this.

@@ -11,6 +11,24 @@ use crate::{Result, Store, sql::push_params};
 /// fixed size keeps the number of distinct (prepared, cached) statements small.
 const CHUNK: usize = 128;
 
+/// Whose day rows an energy read sums: a device's own, or its plant's (each metric from the
+/// best source, see `PLANT_DAY`).
+#[derive(Debug, Clone, Copy)]
+enum DayRows {
+    Device,
+    Plant,
+}
+
+impl DayRows {
+    /// `table WHERE key = $1`: the rows of the one device or plant `$1`.
+    fn of_one(self) -> &'static str {
+        match self {
+            DayRows::Device => "energy_daily WHERE device_id = $1",
+            DayRows::Plant => "plant_energy_daily WHERE plant_id = $1",
+        }
+    }
+}
+
 /// One report of one device: values as a JSON object text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SampleWrite {
@@ -392,30 +410,12 @@ impl Store {
 
     /// A device's energy per metric over `days` (a day, month, year or all time).
     pub async fn device_energy(&self, device: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
-        Ok(rows!(
-            self,
-            fetch_all,
-            EnergyTotal,
-            "SELECT metric, SUM(kwh) AS kwh FROM energy_daily \
-             WHERE device_id = $1 AND day >= $2 AND day <= $3 GROUP BY metric ORDER BY metric",
-            device,
-            &days.from,
-            &days.to
-        )?)
+        self.energy_totals(DayRows::Device, device, days).await
     }
 
     /// A plant's energy per metric over `days`.
     pub async fn plant_energy(&self, plant: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
-        Ok(rows!(
-            self,
-            fetch_all,
-            EnergyTotal,
-            "SELECT metric, SUM(kwh) AS kwh FROM plant_energy_daily \
-             WHERE plant_id = $1 AND day >= $2 AND day <= $3 GROUP BY metric ORDER BY metric",
-            plant,
-            &days.from,
-            &days.to
-        )?)
+        self.energy_totals(DayRows::Plant, plant, days).await
     }
 
     /// A device's energy over `days` per day, month or year (for charts).
@@ -425,18 +425,8 @@ impl Store {
         days: &DayRange,
         bucket: Bucket,
     ) -> Result<Vec<EnergyPoint>> {
-        Ok(rows!(
-            self,
-            fetch_all,
-            EnergyPoint,
-            "SELECT SUBSTR(day, 1, CAST($4 AS INTEGER)) AS bucket, metric, SUM(kwh) AS kwh FROM energy_daily \
-             WHERE device_id = $1 AND day >= $2 AND day <= $3 \
-             GROUP BY 1, 2 ORDER BY 1, 2",
-            device,
-            &days.from,
-            &days.to,
-            bucket.len()
-        )?)
+        self.energy_points(DayRows::Device, device, days, bucket)
+            .await
     }
 
     /// A plant's energy over `days` per day, month or year (for charts).
@@ -446,14 +436,50 @@ impl Store {
         days: &DayRange,
         bucket: Bucket,
     ) -> Result<Vec<EnergyPoint>> {
+        self.energy_points(DayRows::Plant, plant, days, bucket)
+            .await
+    }
+
+    async fn energy_totals(
+        &self,
+        rows: DayRows,
+        id: i64,
+        days: &DayRange,
+    ) -> Result<Vec<EnergyTotal>> {
+        let sql = format!(
+            "SELECT metric, SUM(kwh) AS kwh FROM {} \
+             AND day >= $2 AND day <= $3 GROUP BY metric ORDER BY metric",
+            rows.of_one()
+        );
+        Ok(rows!(
+            self,
+            fetch_all,
+            EnergyTotal,
+            &sql,
+            id,
+            &days.from,
+            &days.to
+        )?)
+    }
+
+    async fn energy_points(
+        &self,
+        rows: DayRows,
+        id: i64,
+        days: &DayRange,
+        bucket: Bucket,
+    ) -> Result<Vec<EnergyPoint>> {
+        let sql = format!(
+            "SELECT SUBSTR(day, 1, CAST($4 AS INTEGER)) AS bucket, metric, SUM(kwh) AS kwh \
+             FROM {} AND day >= $2 AND day <= $3 GROUP BY 1, 2 ORDER BY 1, 2",
+            rows.of_one()
+        );
         Ok(rows!(
             self,
             fetch_all,
             EnergyPoint,
-            "SELECT SUBSTR(day, 1, CAST($4 AS INTEGER)) AS bucket, metric, SUM(kwh) AS kwh FROM plant_energy_daily \
-             WHERE plant_id = $1 AND day >= $2 AND day <= $3 \
-             GROUP BY 1, 2 ORDER BY 1, 2",
-            plant,
+            &sql,
+            id,
             &days.from,
             &days.to,
             bucket.len()

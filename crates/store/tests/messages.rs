@@ -57,9 +57,12 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
         let all = page(10);
         let (rows, total) = s.events_visible(of(ann), ann, &all).await?;
         assert_eq!(total, 3);
-        assert_eq!(rows[0].code, "B01", "newest first");
-        assert_eq!(rows[0].device_sn.as_deref(), Some("BAT00001"));
-        assert_eq!(rows[0].plant_timezone.as_deref(), Some("Europe/Madrid"));
+        assert_eq!(rows[0].facts.code, "B01", "newest first");
+        assert_eq!(rows[0].facts.device_sn.as_deref(), Some("BAT00001"));
+        assert_eq!(
+            rows[0].facts.plant_timezone.as_deref(),
+            Some("Europe/Madrid")
+        );
         assert!(rows.iter().all(|e| e.occurrence_id == e.id), "each alone");
         let narrowed = |f: VisibleEventFilter| {
             let s = s.clone();
@@ -114,7 +117,7 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
         let (page_, unread) = s.messages(of(ann), ann, 0, Some(true), 10, 0).await?;
         assert_eq!(unread, 1);
         assert!(page_.iter().all(|m| m.unread()));
-        assert_eq!(page_[0].occurrence.code, "F01");
+        assert_eq!(page_[0].occurrence.facts.code, "F01");
         let (page_, others) = s.messages(of(ann), ann, 0, Some(false), 10, 0).await?;
         assert_eq!(others, 2, "the read one and the recovered one");
         assert!(page_.iter().all(|m| !m.unread()));
@@ -182,8 +185,8 @@ async fn one_outage_on_ten_inverters_is_one_occurrence() -> TestResult {
         assert_eq!(total, 1, "one row for the occurrence");
         let o = &rows[0];
         assert_eq!((o.id, o.devices, o.open_devices), (first, 10, 10));
-        assert_eq!((o.opened_at, o.closed_at), (t, None));
-        assert_eq!(o.device_sn.as_deref(), Some("ROOFINV00"));
+        assert_eq!((o.facts.opened_at, o.facts.closed_at), (t, None));
+        assert_eq!(o.facts.device_sn.as_deref(), Some("ROOFINV00"));
         assert_eq!(s.occurrence_events(&[o.id]).await?.len(), 10);
         let counts = s
             .event_counts_visible(of(owner), owner, Some(plant))
@@ -210,7 +213,7 @@ async fn one_outage_on_ten_inverters_is_one_occurrence() -> TestResult {
             .occurrence_visible(of(owner), owner, first)
             .await?
             .ok_or("gone")?;
-        assert_eq!((o.open_devices, o.closed_at), (1, None));
+        assert_eq!((o.open_devices, o.facts.closed_at), (1, None));
         let open = VisibleEventFilter {
             open: Some(true),
             ..page(50)
@@ -221,7 +224,7 @@ async fn one_outage_on_ten_inverters_is_one_occurrence() -> TestResult {
             .occurrence_visible(of(owner), owner, first)
             .await?
             .ok_or("gone")?;
-        assert_eq!((o.open_devices, o.closed_at), (0, Some(t + 120_000)));
+        assert_eq!((o.open_devices, o.facts.closed_at), (0, Some(t + 120_000)));
         assert_eq!(s.occurrences_visible(of(owner), owner, &open).await?.1, 0);
         // The recovery resolved the message: nothing needs attention, nothing was added.
         assert_eq!(s.unread_messages(of(owner), owner).await?, 0);
@@ -241,7 +244,7 @@ async fn one_outage_on_ten_inverters_is_one_occurrence() -> TestResult {
             .await?;
         let (rows, total) = s.occurrences_visible(of(owner), owner, &page(50)).await?;
         assert_eq!(total, 2);
-        assert_eq!((rows[0].devices, rows[0].opened_at), (1, next));
+        assert_eq!((rows[0].devices, rows[0].facts.opened_at), (1, next));
         assert_eq!(rows[1].devices, 11, "the late report joined the outage");
         // Another code at the same time is its own occurrence.
         s.open_event(inverters[0], Some(plant), "F41", "fault", next)

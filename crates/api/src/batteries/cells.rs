@@ -1,9 +1,10 @@
 //! The cell-voltage grid of a stack and where its highest and lowest cell are.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::{MAX_CELLS, MAX_PACKS, packs::Pack};
-use crate::readings::{Reading, opt_text};
+use crate::readings::{Reading, opt_string};
 
 /// One cell a report lists: `cell{n}_voltage` (stack) or `pack{p}_cell{n}_voltage`, with the
 /// cell's temperature when the BMS reports one (`…_temperature`, or `…_temp`).
@@ -37,9 +38,27 @@ pub(super) fn cells_in(r: &Reading) -> Vec<Cell> {
     cells
 }
 
-pub(super) fn cell_json(c: &Cell) -> Value {
-    json!({"pack": c.pack, "no": c.no, "voltage": format!("{:.3}", c.voltage),
-        "temp": opt_text(c.temp)})
+/// One cell of the grid.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CellItem {
+    /// Its pack, null for a cell of the stack's own list.
+    #[schema(required = true)]
+    pub pack: Option<u32>,
+    pub no: u32,
+    /// V, three decimals.
+    pub voltage: String,
+    /// °C, when the BMS reports cell temperatures.
+    #[schema(required = true)]
+    pub temp: Option<String>,
+}
+
+pub(super) fn cell_item(c: &Cell) -> CellItem {
+    CellItem {
+        pack: c.pack,
+        no: c.no,
+        voltage: format!("{:.3}", c.voltage),
+        temp: opt_string(c.temp),
+    }
 }
 
 /// Where the highest and the lowest cell voltage of a stack are: `(voltage, pack, cell)`.
@@ -95,11 +114,23 @@ pub(super) fn extremes(
     (max, min)
 }
 
-pub(super) fn extreme_json(e: Option<Extreme>) -> Value {
-    match e {
-        Some(e) => json!({"voltage": format!("{:.3}", e.voltage), "pack": e.pack, "cell": e.cell}),
-        None => Value::Null,
-    }
+/// Where the highest or lowest cell voltage is.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExtremeItem {
+    /// V, three decimals.
+    pub voltage: String,
+    #[schema(required = true)]
+    pub pack: Option<u32>,
+    #[schema(required = true)]
+    pub cell: Option<u32>,
+}
+
+pub(super) fn extreme_item(e: Option<Extreme>) -> Option<ExtremeItem> {
+    e.map(|e| ExtremeItem {
+        voltage: format!("{:.3}", e.voltage),
+        pack: e.pack,
+        cell: e.cell,
+    })
 }
 
 #[cfg(test)]
@@ -166,9 +197,9 @@ mod tests {
             ]
         );
         assert_eq!(
-            cell_json(&cells[0]),
-            json!({"pack": null, "no": 1, "voltage": "3.300", "temp": "24.5"})
+            serde_json::to_value(cell_item(&cells[0])).unwrap(),
+            serde_json::json!({"pack": null, "no": 1, "voltage": "3.300", "temp": "24.5"})
         );
-        assert!(cell_json(&cells[1])["temp"].is_null());
+        assert!(serde_json::to_value(cell_item(&cells[1])).unwrap()["temp"].is_null());
     }
 }

@@ -2,41 +2,42 @@
 //! discharged energy from the daily rollups, the cell grid and the packs) and its day curve.
 
 use axum::extract::{Path, State};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use store::telemetry::DayRange;
+use utoipa::ToSchema;
 
 use super::{
     DELETE_KEY, FAMILY, VIEW_KEY,
-    cells::{cell_json, cells_in, extreme_json, extremes},
-    list::battery_item,
-    packs::{pack_json, packs_in},
+    cells::{CellItem, ExtremeItem, cell_item, cells_in, extreme_item, extremes},
+    list::{BatteryItem, battery_item},
+    packs::{PackItem, PackSource, pack_item, packs_in},
 };
 use crate::{
     AppState,
-    device_common::{DateQuery, base_item, day_curve, device, live_fields_of, may_write, zone_of},
-    envelope::{ApiResult, Data},
+    device_common::{DateQuery, DeviceItem, Live, day_curve, device, live_of, may_write, zone_of},
+    envelope::{ApiResult, Data, Envelope},
     extract::Query,
     plants::update_at,
-    readings::{self, month_param, opt_text, today, year_param},
+    readings::{self, SeriesList, month_param, num_text, opt_string, today, year_param},
     session::CurrentUser,
 };
 
 /// A battery's identity and ratings: SN, model, versions, capacity, cycles, SOH, plant and
 /// gateway.
 #[utoipa::path(get, path = "/api/v1/battery/{sn}/info", tag = "batteries", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the list item's fields plus capacity, capacityRemaining (Ah), soh (numeric strings), cycles, packCount (integers), master, deletable (bools), masterSn; 600")))]
+    responses((status = 200, description = "The battery; 600", body = Envelope<BatteryInfo>)))]
 pub async fn info(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<BatteryInfo>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let r = readings::latest(&app, d.id).await?;
-    let mut item = base_item(&d);
-    battery_item(&d, r.as_ref(), &mut item);
     let tz = zone_of(&app, &me, &d).await?;
-    live_fields_of(&app, &mut item, &d, r.as_ref(), tz).await?;
+    let live = live_of(&app, &d, r.as_ref(), tz).await?;
+    let item = battery_item(&d, r.as_ref(), DeviceItem::of(&d), live);
     let master_sn = match &d.parent_sn {
         Some(p) => app
             .store
@@ -46,15 +47,31 @@ pub async fn info(
             .map(|m| m.sn),
         None => None,
     };
-    item.insert(
-        "capacityRemaining".into(),
-        opt_text(r.as_ref().and_then(|r| r.num("capacity_remaining"))),
-    );
-    item.insert("master".into(), Value::Bool(master_sn.is_none()));
-    let deletable = may_write(&app, &me, &d, DELETE_KEY).await?;
-    item.insert("deletable".into(), Value::Bool(deletable));
-    item.insert("masterSn".into(), json!(master_sn));
-    Ok(Data(Value::Object(item)))
+    Ok(Data(BatteryInfo {
+        item,
+        capacity_remaining: opt_string(r.as_ref().and_then(|r| r.num("capacity_remaining"))),
+        master: master_sn.is_none(),
+        deletable: may_write(&app, &me, &d, DELETE_KEY).await?,
+        master_sn,
+    }))
+}
+
+/// A battery's identity, ratings and latest values.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatteryInfo {
+    #[serde(flatten)]
+    pub item: BatteryItem,
+    /// Ah, a numeric string.
+    #[schema(required = true)]
+    pub capacity_remaining: Option<String>,
+    /// A stack's master (not a pack behind one).
+    pub master: bool,
+    /// The caller may delete it.
+    pub deletable: bool,
+    /// The master it hangs from, when the caller sees it.
+    #[schema(required = true)]
+    pub master_sn: Option<String>,
 }
 
 /// Charged and discharged energy of one span, from the battery's daily rollups.
@@ -66,12 +83,12 @@ async fn energy(app: &AppState, device: i64, days: DayRange) -> ApiResult<(f64, 
 
 /// The latest values of a battery stack.
 #[utoipa::path(get, path = "/api/v1/battery/{sn}/realtime", tag = "batteries", params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {sn, status, soc, soh, voltage, current, tempMax, tempMin, capacity, capacityRemaining, chargeCurrentLimit, dischargeCurrentLimit, etodayChg, etodayDischg, emonthChg, emonthDischg, eyearChg, eyearDischg, etotalChg, etotalDischg (numeric strings or null; voltage and current never null), power (W, number, never null), cycles, packCount, alarmWord, faultWord (integers or null), charging, discharging, chargeRelay, dischargeRelay, balancing (booleans or null), cellMax, cellMin ({voltage, pack, cell} or null), cells:[{pack, no, voltage, temp (°C or null)}], packs:[...], time (plant-local), updateAt (UTC), stale (the data is past the offline bound), timezone}; 600")))]
+    responses((status = 200, description = "The stack's latest values; 600", body = Envelope<BatteryNow>)))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<BatteryNow>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &sn, FAMILY).await?;
     let tz = zone_of(&app, &me, &d).await?;
@@ -85,55 +102,141 @@ pub async fn realtime(
     let packs = packs_in(&r);
     let cells = cells_in(&r);
     let (max, min) = extremes(&r, &packs, &cells);
-    let flag = |k: &str| {
-        r.values
-            .get(k)
-            .and_then(Value::as_bool)
-            .map_or(Value::Null, Value::Bool)
-    };
-    let int = |k: &str| json!(r.num(k).map(|v| v as i64));
-    let text = |k: &str| opt_text(r.num(k));
-    let mut body = json!({
-        "sn": d.sn, "status": d.status,
-        "soc": text("soc"), "soh": text("soh"),
+    let flag = |k: &str| r.values.get(k).and_then(Value::as_bool);
+    let int = |k: &str| r.num(k).map(|v| v as i64);
+    let text = |k: &str| opt_string(r.num(k));
+    let live = live_of(&app, &d, (r.ts > 0).then_some(&r), tz).await?;
+    Ok(Data(BatteryNow {
+        sn: d.sn.clone(),
+        status: d.status,
+        soc: text("soc"),
+        soh: text("soh"),
         // Clients need these three as values even before the first report.
-        "voltage": opt_text(Some(r.num("voltage").unwrap_or(0.0))),
-        "current": opt_text(Some(r.num("current").unwrap_or(0.0))),
-        "power": readings::round2(r.num("power").unwrap_or(0.0)),
-        "tempMax": text("temperature_max"), "tempMin": text("temperature_min"),
-        "capacity": text("capacity_full"), "capacityRemaining": text("capacity_remaining"),
-        "chargeCurrentLimit": text("charge_current_limit"),
-        "dischargeCurrentLimit": text("discharge_current_limit"),
-        "cycles": int("cycles"), "packCount": packs.len(),
-        "alarmWord": int("alarm_word"), "faultWord": int("fault_word"),
-        "charging": flag("charging"), "discharging": flag("discharging"),
-        "chargeRelay": flag("charge_relay_closed"), "dischargeRelay": flag("discharge_relay_closed"),
-        "balancing": flag("balancing"),
-        "etodayChg": opt_text(Some(today_c)), "etodayDischg": opt_text(Some(today_d)),
-        "emonthChg": opt_text(Some(month_c)), "emonthDischg": opt_text(Some(month_d)),
-        "eyearChg": opt_text(Some(year_c)), "eyearDischg": opt_text(Some(year_d)),
-        "etotalChg": opt_text(Some(total_c)), "etotalDischg": opt_text(Some(total_d)),
-        "cellMax": extreme_json(max), "cellMin": extreme_json(min),
-        "cells": cells.iter().map(cell_json).collect::<Vec<_>>(),
-        "packs": packs.iter().map(|p| pack_json(p, d.status, "pack")).collect::<Vec<_>>(),
-        "time": (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
-        "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
-    });
-    if let Value::Object(map) = &mut body {
-        live_fields_of(&app, map, &d, (r.ts > 0).then_some(&r), tz).await?;
-    }
-    Ok(Data(body))
+        voltage: num_text(r.num("voltage").unwrap_or(0.0)),
+        current: num_text(r.num("current").unwrap_or(0.0)),
+        power: readings::round2(r.num("power").unwrap_or(0.0)),
+        temp_max: text("temperature_max"),
+        temp_min: text("temperature_min"),
+        capacity: text("capacity_full"),
+        capacity_remaining: text("capacity_remaining"),
+        charge_current_limit: text("charge_current_limit"),
+        discharge_current_limit: text("discharge_current_limit"),
+        cycles: int("cycles"),
+        pack_count: packs.len() as i64,
+        alarm_word: int("alarm_word"),
+        fault_word: int("fault_word"),
+        charging: flag("charging"),
+        discharging: flag("discharging"),
+        charge_relay: flag("charge_relay_closed"),
+        discharge_relay: flag("discharge_relay_closed"),
+        balancing: flag("balancing"),
+        etoday_chg: num_text(today_c),
+        etoday_dischg: num_text(today_d),
+        emonth_chg: num_text(month_c),
+        emonth_dischg: num_text(month_d),
+        eyear_chg: num_text(year_c),
+        eyear_dischg: num_text(year_d),
+        etotal_chg: num_text(total_c),
+        etotal_dischg: num_text(total_d),
+        cell_max: extreme_item(max),
+        cell_min: extreme_item(min),
+        cells: cells.iter().map(cell_item).collect(),
+        packs: packs
+            .iter()
+            .map(|p| pack_item(p, d.status, PackSource::Pack))
+            .collect(),
+        time: (r.ts > 0).then(|| readings::local_time(r.ts, tz)),
+        update_at: update_at(d.last_seen.unwrap_or(d.updated_at)),
+        live,
+    }))
+}
+
+/// A battery stack's latest values: numeric strings, `null` when not reported; energy in kWh
+/// from the daily rollups (plant-local today, month, year and in all).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatteryNow {
+    pub sn: String,
+    pub status: i64,
+    /// %.
+    #[schema(required = true)]
+    pub soc: Option<String>,
+    /// %.
+    #[schema(required = true)]
+    pub soh: Option<String>,
+    /// V, never null.
+    pub voltage: String,
+    /// A, never null.
+    pub current: String,
+    /// W, a number, never null.
+    pub power: f64,
+    /// °C.
+    #[schema(required = true)]
+    pub temp_max: Option<String>,
+    /// °C.
+    #[schema(required = true)]
+    pub temp_min: Option<String>,
+    /// Ah.
+    #[schema(required = true)]
+    pub capacity: Option<String>,
+    /// Ah.
+    #[schema(required = true)]
+    pub capacity_remaining: Option<String>,
+    /// A.
+    #[schema(required = true)]
+    pub charge_current_limit: Option<String>,
+    /// A.
+    #[schema(required = true)]
+    pub discharge_current_limit: Option<String>,
+    #[schema(required = true)]
+    pub cycles: Option<i64>,
+    pub pack_count: i64,
+    #[schema(required = true)]
+    pub alarm_word: Option<i64>,
+    #[schema(required = true)]
+    pub fault_word: Option<i64>,
+    #[schema(required = true)]
+    pub charging: Option<bool>,
+    #[schema(required = true)]
+    pub discharging: Option<bool>,
+    #[schema(required = true)]
+    pub charge_relay: Option<bool>,
+    #[schema(required = true)]
+    pub discharge_relay: Option<bool>,
+    #[schema(required = true)]
+    pub balancing: Option<bool>,
+    pub etoday_chg: String,
+    pub etoday_dischg: String,
+    pub emonth_chg: String,
+    pub emonth_dischg: String,
+    pub eyear_chg: String,
+    pub eyear_dischg: String,
+    pub etotal_chg: String,
+    pub etotal_dischg: String,
+    #[schema(required = true)]
+    pub cell_max: Option<ExtremeItem>,
+    #[schema(required = true)]
+    pub cell_min: Option<ExtremeItem>,
+    pub cells: Vec<CellItem>,
+    pub packs: Vec<PackItem>,
+    /// The newest report, plant-local `YYYY-MM-DD HH:MM:SS`.
+    #[schema(required = true)]
+    pub time: Option<String>,
+    /// UTC.
+    pub update_at: String,
+    #[serde(flatten)]
+    pub live: Live,
 }
 
 /// A battery's day curve: SOC, power, voltage, current and highest temperature.
 #[utoipa::path(get, path = "/api/v1/battery/{sn}/day", tag = "batteries", params(("sn" = String, Path), DateQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit, label (soc, power, voltage, current, temp), records:[{time, value (string), updateTime}]}]}; 600")))]
+    responses((status = 200, description = "Series labelled soc, power, voltage, current, temp; 600", body = Envelope<SeriesList>)))]
 pub async fn day(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesList>> {
     me.actor.require(VIEW_KEY)?;
     let columns = [
         ("soc", "%", "soc"),

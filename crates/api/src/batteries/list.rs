@@ -2,42 +2,87 @@
 //! the counts per status.
 
 use axum::extract::State;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 use store::devices::DeviceListRow;
+use utoipa::ToSchema;
 
 use super::{FAMILY, VIEW_KEY, counts, packs::packs_in, visible_masters};
 use crate::{
     AppState,
-    device_common::{DeviceListQuery, counts_json, items, opt_num, page_json},
-    envelope::{ApiResult, Data},
+    device_common::{DeviceCounts, DeviceItem, DeviceListQuery, Live, items, opt_round},
+    envelope::{ApiResult, Data, Envelope},
     extract::Query,
-    readings::{Reading, opt_text},
+    paging::{Page, Paging},
+    readings::{Reading, opt_string},
     session::CurrentUser,
 };
 
+/// A battery stack of the list (and the base of `info`): the common device fields and its
+/// latest values (numeric strings unless said otherwise, `null` when not reported).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatteryItem {
+    #[serde(flatten)]
+    pub device: DeviceItem,
+    #[serde(flatten)]
+    pub live: Live,
+    /// %.
+    #[schema(required = true)]
+    pub soc: Option<String>,
+    /// %.
+    #[schema(required = true)]
+    pub soh: Option<String>,
+    /// V.
+    #[schema(required = true)]
+    pub voltage: Option<String>,
+    /// A.
+    #[schema(required = true)]
+    pub current: Option<String>,
+    /// W, a number.
+    #[schema(required = true)]
+    pub power: Option<f64>,
+    /// The highest temperature, °C.
+    #[schema(required = true)]
+    pub temp: Option<String>,
+    /// Ah.
+    #[schema(required = true)]
+    pub capacity: Option<String>,
+    #[schema(required = true)]
+    pub cycles: Option<i64>,
+    pub pack_count: i64,
+}
+
 /// The battery fields of a list item (and of `info`), from the latest report.
-pub(super) fn battery_item(_: &DeviceListRow, r: Option<&Reading>, item: &mut Map<String, Value>) {
+pub(super) fn battery_item(
+    _: &DeviceListRow,
+    r: Option<&Reading>,
+    device: DeviceItem,
+    live: Live,
+) -> BatteryItem {
     let num = |k: &str| r.and_then(|r| r.num(k));
-    item.insert("soc".into(), opt_text(num("soc")));
-    item.insert("soh".into(), opt_text(num("soh")));
-    item.insert("voltage".into(), opt_text(num("voltage")));
-    item.insert("current".into(), opt_text(num("current")));
-    item.insert("power".into(), opt_num(num("power")));
-    item.insert("temp".into(), opt_text(num("temperature_max")));
-    item.insert("capacity".into(), opt_text(num("capacity_full")));
-    item.insert("cycles".into(), json!(num("cycles").map(|c| c as i64)));
-    let packs = r.map_or(0, |r| packs_in(r).len());
-    item.insert("packCount".into(), json!(packs));
+    BatteryItem {
+        device,
+        live,
+        soc: opt_string(num("soc")),
+        soh: opt_string(num("soh")),
+        voltage: opt_string(num("voltage")),
+        current: opt_string(num("current")),
+        power: opt_round(num("power")),
+        temp: opt_string(num("temperature_max")),
+        capacity: opt_string(num("capacity_full")),
+        cycles: num("cycles").map(|c| c as i64),
+        pack_count: r.map_or(0, |r| packs_in(r).len()) as i64,
+    }
 }
 
 /// The battery stacks (masters) the caller may see, paged, with their latest values.
 #[utoipa::path(get, path = "/api/v1/batteries", tag = "batteries", params(DeviceListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, alias, devName, status, online, model, parentSn (the inverter), versions, plantId, plantName, plant, gsn, gatewayVO, updateAt, createAt, soc, soh, voltage, current, temp, capacity (numeric strings), power (W, number), cycles, packCount (integers)}]}; 2")))]
+    responses((status = 200, description = "A page of battery stacks (`parentSn` the inverter); 2", body = Envelope<Page<BatteryItem>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<DeviceListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<BatteryItem>>> {
     me.actor.require(VIEW_KEY)?;
     let (limit, page) = q.paging();
     let sn = q.sn().map(|s| s.to_uppercase());
@@ -56,19 +101,23 @@ pub async fn list(
         .skip(((page - 1) * limit) as usize)
         .take(limit as usize);
     let infos = items(&app, &me, shown, battery_item).await?;
-    Ok(Data(page_json(limit, page, total, infos)))
+    Ok(Data(Page::new(
+        Paging::new(page, limit),
+        total as i64,
+        infos,
+    )))
 }
 
 /// How many battery stacks the caller may see, per status.
 #[utoipa::path(get, path = "/api/v1/batteries/count", tag = "batteries", security(("bearer" = [])),
     params(("plantId" = Option<i64>, Query, description = "only this plant's batteries")),
-    responses((status = 200, description = "Envelope with {total, normal, offline, warning, fault, upgrading} (integers); 2")))]
+    responses((status = 200, description = "Battery stacks per status; 2", body = Envelope<DeviceCounts>)))]
 pub async fn count(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<DeviceListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DeviceCounts>> {
     me.actor.require(VIEW_KEY)?;
     let rows = visible_masters(&app, &me, q.plant_id.filter(|p| *p > 0)).await?;
-    Ok(Data(counts_json(&counts(&rows))))
+    Ok(Data(DeviceCounts::from(&counts(&rows))))
 }

@@ -15,11 +15,8 @@ mod packs;
 pub(crate) mod stack;
 
 use std::collections::HashSet;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use axum::{
-    Router,
-    routing::{get, post},
-};
 use store::devices::{DeviceFilter, DeviceListRow, StatusCounts};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
@@ -34,15 +31,15 @@ const MAX_CELLS: u32 = 64;
 /// Batteries one listing considers when telling masters from packs.
 const MAX_BATTERIES: i64 = 20_000;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/batteries", get(list::list))
-        .route("/api/v1/batteries/count", get(list::count))
-        .route("/api/v1/battery/{sn}/info", get(detail::info))
-        .route("/api/v1/battery/{sn}/realtime", get(detail::realtime))
-        .route("/api/v1/battery/{sn}/day", get(detail::day))
-        .route("/api/v1/batteries/{id}/slave", get(stack::slaves))
-        .route("/api/v1/battery/{id}/delete", post(stack::delete))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list::list))
+        .routes(routes!(list::count))
+        .routes(routes!(detail::info))
+        .routes(routes!(detail::realtime))
+        .routes(routes!(detail::day))
+        .routes(routes!(stack::slaves))
+        .routes(routes!(stack::delete))
 }
 
 /// The batteries that are stack masters: those whose parent is not itself a battery.

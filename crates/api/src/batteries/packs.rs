@@ -1,11 +1,12 @@
 //! The packs of a stack as its reports describe them: the `pack{n}_*` groups of the master's
 //! report, or the summary of a pack that reports on its own.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::devices::DeviceListRow;
+use utoipa::ToSchema;
 
 use super::MAX_PACKS;
-use crate::readings::{Reading, opt_text};
+use crate::readings::{Reading, opt_string};
 
 /// One pack of a stack, from the master's report or from its own.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,19 +79,71 @@ pub(super) fn pack_device(no: u32, d: &DeviceListRow, r: Option<&Reading>) -> Pa
     }
 }
 
-pub(super) fn pack_json(p: &Pack, status: i64, source: &str) -> Value {
-    json!({
-        "no": p.no, "sn": p.sn, "status": status, "source": source,
-        "soc": opt_text(p.soc), "soh": opt_text(p.soh), "voltage": opt_text(p.voltage),
-        "current": opt_text(p.current), "temp": opt_text(p.temp),
-        "cellVoltMax": opt_cell(p.cell_max), "cellVoltMin": opt_cell(p.cell_min),
-        "cycles": p.cycles.map(|c| c as i64),
-    })
+pub(super) fn pack_item(p: &Pack, status: i64, source: PackSource) -> PackItem {
+    PackItem {
+        no: p.no,
+        sn: p.sn.clone(),
+        status,
+        source,
+        soc: opt_string(p.soc),
+        soh: opt_string(p.soh),
+        voltage: opt_string(p.voltage),
+        current: opt_string(p.current),
+        temp: opt_string(p.temp),
+        cell_volt_max: opt_cell(p.cell_max),
+        cell_volt_min: opt_cell(p.cell_min),
+        cycles: p.cycles.map(|c| c as i64),
+    }
+}
+
+/// One pack of a stack (numeric strings, `null` when not reported).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PackItem {
+    /// Its place in the stack, from 1.
+    pub no: u32,
+    pub sn: String,
+    /// The device status of the stack (or of the pack when it reports on its own).
+    pub status: i64,
+    pub source: PackSource,
+    /// %.
+    #[schema(required = true)]
+    pub soc: Option<String>,
+    /// %.
+    #[schema(required = true)]
+    pub soh: Option<String>,
+    /// V.
+    #[schema(required = true)]
+    pub voltage: Option<String>,
+    /// A.
+    #[schema(required = true)]
+    pub current: Option<String>,
+    /// °C.
+    #[schema(required = true)]
+    pub temp: Option<String>,
+    /// V, three decimals.
+    #[schema(required = true)]
+    pub cell_volt_max: Option<String>,
+    /// V, three decimals.
+    #[schema(required = true)]
+    pub cell_volt_min: Option<String>,
+    #[schema(required = true)]
+    pub cycles: Option<i64>,
+}
+
+/// Where a pack's values come from.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PackSource {
+    /// The master's report.
+    Pack,
+    /// The pack's own reports.
+    Device,
 }
 
 /// Cell voltages keep millivolts: three decimals.
-fn opt_cell(v: Option<f64>) -> Value {
-    v.map_or(Value::Null, |v| Value::String(format!("{v:.3}")))
+fn opt_cell(v: Option<f64>) -> Option<String> {
+    v.map(|v| format!("{v:.3}"))
 }
 
 #[cfg(test)]

@@ -4,17 +4,18 @@
 use std::collections::HashSet;
 
 use axum::extract::{Path, State};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::{
     DELETE_KEY, FAMILY, VIEW_KEY,
-    packs::{pack_device, pack_json, packs_in},
+    packs::{PackItem, PackSource, pack_device, pack_item, packs_in},
     packs_registered,
 };
 use crate::{
     AppState,
     device_common::{device, require_device_write},
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     readings,
     session::CurrentUser,
 };
@@ -22,19 +23,19 @@ use crate::{
 /// The packs of a battery stack: those in the master's report, then packs that report on
 /// their own (battery devices whose parent is this master).
 #[utoipa::path(get, path = "/api/v1/batteries/{id}/slave", tag = "batteries", params(("id" = String, Path, description = "the master's id or SN")), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, infos:[{no, sn, status, source (pack|device), soc, soh, voltage, current, temp, cellVoltMax, cellVoltMin (numeric strings or null), cycles (integer or null)}]}; 600")))]
+    responses((status = 200, description = "The stack's packs; 600", body = Envelope<PackList>)))]
 pub async fn slaves(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PackList>> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &id, FAMILY).await?;
     let r = readings::latest(&app, d.id).await?.unwrap_or_default();
     let packs = packs_in(&r);
-    let mut infos: Vec<Value> = packs
+    let mut infos: Vec<PackItem> = packs
         .iter()
-        .map(|p| pack_json(p, d.status, "pack"))
+        .map(|p| pack_item(p, d.status, PackSource::Pack))
         .collect();
     let listed: HashSet<&str> = packs.iter().map(|p| p.sn.as_str()).collect();
     let children = packs_registered(&app, &me, &d).await?;
@@ -46,19 +47,29 @@ pub async fn slaves(
     {
         no += 1;
         let latest = readings::latest(&app, c.id).await?;
-        infos.push(pack_json(
+        infos.push(pack_item(
             &pack_device(no, c, latest.as_ref()),
             c.status,
-            "device",
+            PackSource::Device,
         ));
     }
-    Ok(Data(json!({"total": infos.len(), "infos": infos})))
+    Ok(Data(PackList {
+        total: infos.len() as i64,
+        infos,
+    }))
+}
+
+/// The packs of a stack: those in the master's report, then those reporting on their own.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PackList {
+    pub total: i64,
+    pub infos: Vec<PackItem>,
 }
 
 /// Removes a battery stack and the packs registered under it (`battery.delete`, on a plant
 /// the caller owns or manages). Their history stays.
 #[utoipa::path(post, path = "/api/v1/battery/{id}/delete", tag = "batteries", params(("id" = String, Path, description = "id or SN")), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 2, 600")))]
+    responses((status = 200, description = "Envelope; 2, 600", body = Ack)))]
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -4,16 +4,17 @@
 use axum::extract::State;
 use devices::modbus;
 use domain::DomainError;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use store::debug_log::{DebugFilter, DebugRow};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     AppState,
     audit::{LogWindow, log_visibility, text},
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
+    paging::Page,
     session::CurrentUser,
     users::create_at,
 };
@@ -26,9 +27,37 @@ pub(crate) fn reply_of(row: &DebugRow) -> Option<String> {
     Some(modbus::to_hex(&bytes))
 }
 
-/// One exchange as the toolbox and the Debug Log show it. `status` is the command's status
-/// (`sent`, `acknowledged`, `succeeded`, `failed`, `timed_out`) or `refused` when it never left.
-pub(crate) fn entry_json(r: &DebugRow) -> Value {
+/// One exchange of a raw frame, as the toolbox and the Debug Log show it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DebugEntry {
+    pub id: i64,
+    /// The command that carried the frame; null when the portal refused to send it.
+    pub command_id: Option<i64>,
+    /// The device (or gateway) the frame went to.
+    pub sn: String,
+    pub gateway_sn: String,
+    /// `inverter` or `gateway`.
+    pub target_kind: String,
+    /// The account that sent it.
+    pub account: String,
+    pub plant_id: Option<i64>,
+    pub plant_name: Option<String>,
+    /// The frame sent, spaced upper-case hex.
+    pub request: String,
+    /// The reply frame, spaced upper-case hex; null until the device answered with one.
+    pub reply: Option<String>,
+    /// The command's status (`sent`, `acknowledged`, `succeeded`, `failed`, `timed_out`), or
+    /// `refused` when it never left.
+    pub status: String,
+    pub message: String,
+    pub create_at: String,
+    /// When the command ended; null while it is open.
+    pub reply_at: Option<String>,
+}
+
+/// One exchange as the toolbox and the Debug Log show it.
+pub(crate) fn entry_json(r: &DebugRow) -> DebugEntry {
     let status = match (&r.command_status, r.result.as_str()) {
         (Some(s), _) => s.clone(),
         (None, other) => other.to_string(),
@@ -42,22 +71,26 @@ pub(crate) fn entry_json(r: &DebugRow) -> Value {
         .as_deref()
         .and_then(store::commands::CommandStatus::parse)
         .is_some_and(|s| s.is_final());
-    json!({
-        "id": r.id,
-        "commandId": r.command_id,
-        "sn": r.device_sn,
-        "gatewaySn": r.gateway_sn,
-        "targetKind": r.target_kind,
-        "account": r.account,
-        "plantId": r.plant_id,
-        "plantName": r.plant_name,
-        "request": r.request,
-        "reply": reply_of(r),
-        "status": status,
-        "message": message,
-        "createAt": create_at(r.created_at),
-        "replyAt": if finished { r.command_updated_at.map(create_at) } else { None },
-    })
+    DebugEntry {
+        id: r.id,
+        command_id: r.command_id,
+        sn: r.device_sn.clone(),
+        gateway_sn: r.gateway_sn.clone(),
+        target_kind: r.target_kind.clone(),
+        account: r.account.clone(),
+        plant_id: r.plant_id,
+        plant_name: r.plant_name.clone(),
+        request: r.request.clone(),
+        reply: reply_of(r),
+        status,
+        message,
+        create_at: create_at(r.created_at),
+        reply_at: if finished {
+            r.command_updated_at.map(create_at)
+        } else {
+            None
+        },
+    }
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -97,15 +130,15 @@ pub(crate) async fn find(
     me: &CurrentUser,
     id: Option<i64>,
     sn: Option<&str>,
-) -> ApiResult<Value> {
+) -> ApiResult<Option<DebugEntry>> {
     let row = match (id, sn.map(str::trim).filter(|s| !s.is_empty())) {
         (Some(id), _) => app.store.debug_entry_of_command(id).await?,
         (None, Some(sn)) => app.store.last_debug_entry(sn).await?,
         (None, None) => return Err(DomainError::invalid("id").into()),
     };
     match row {
-        Some(r) if may_read(app, me, &r).await? => Ok(entry_json(&r)),
-        _ => Ok(Value::Null),
+        Some(r) if may_read(app, me, &r).await? => Ok(Some(entry_json(&r))),
+        _ => Ok(None),
     }
 }
 
@@ -113,12 +146,12 @@ pub(crate) async fn find(
 /// `reply` is null until the device answered; `status` tells sent / succeeded / failed /
 /// timed_out.
 #[utoipa::path(get, path = "/api/v1/debug/reply", tag = "debug", params(ReplyQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the debug log entry {id, commandId, sn, gatewaySn, targetKind, account, plantId, plantName, request, reply, status, message, createAt, replyAt} or null; 4 id")))]
+    responses((status = 200, description = "The exchange or null; 4 id", body = Envelope<Option<DebugEntry>>)))]
 pub async fn reply(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ReplyQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Option<DebugEntry>>> {
     Ok(Data(find(&app, &me, q.id, q.sn.as_deref()).await?))
 }
 
@@ -180,12 +213,12 @@ impl ListQuery {
 
 /// The Debug Log: every raw frame sent, newest first, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/logger/debug", tag = "debug", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[debug log entry]}; 2, 4 sdate/edate/targetKind")))]
+    responses((status = 200, description = "A page of exchanges, newest first; 2, 4 sdate/edate/targetKind", body = Envelope<Page<DebugEntry>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<DebugEntry>>> {
     let visibility = log_visibility(&me)?;
     let (filter, w) = q.filter()?;
     let (rows, total) = app

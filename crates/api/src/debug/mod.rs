@@ -7,40 +7,37 @@
 pub(crate) mod log;
 
 use std::time::Duration;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::{get, post},
-};
+use axum::extract::{Path, State};
 use devices::modbus;
 use domain::{Code, DomainError, Lang};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use store::{debug_log::NewDebugEntry, plants::PlantRow};
 use utoipa::ToSchema;
 
 use crate::{
     AppState,
     audit::result,
-    envelope::{ApiError, ApiResult, Data},
+    envelope::{ApiError, ApiResult, Data, Envelope},
     extract::{Body, num},
     now_ms,
     session::CurrentUser,
 };
 
-pub(crate) use log::{entry_json, find};
+pub(crate) use log::{DebugEntry, entry_json, find};
 
 /// How long a raw frame may wait for its reply before the command times out.
 pub(crate) const DEBUG_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest frame accepted: an RTU ADU is at most 256 bytes.
 const MAX_FRAME: usize = 256;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/inverter/{sn}/debug", post(inverter_debug))
-        .route("/api/v1/debug/reply", get(log::reply))
-        .route("/api/v1/logger/debug", get(log::list))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(inverter_debug))
+        .routes(routes!(log::reply))
+        .routes(routes!(log::list))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -80,12 +77,12 @@ pub(crate) async fn log_exchange(
     target: &Target<'_>,
     frame: &str,
     outcome: ApiResult<i64>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DebugEntry>> {
     // The log keeps the reason in English: staff of any language read it later.
     let (command_id, result, message) = match &outcome {
         Ok(id) => (Some(*id), result::SENT, String::new()),
         Err(ApiError::Domain(e)) => (None, result::REFUSED, e.message(Lang::En)),
-        Err(_) => return outcome.map(|_| Data(Value::Null)),
+        Err(_) => return Err(outcome.expect_err("an error")),
     };
     app.store
         .insert_debug_entry(&NewDebugEntry {
@@ -114,13 +111,13 @@ pub(crate) async fn log_exchange(
 /// with `GET /api/v1/debug/reply?id={commandId}`.
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/debug", tag = "debug", params(("sn" = String, Path)),
     request_body = DebugRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the debug log entry {id, commandId, sn, gatewaySn, targetKind, account, plantId, plantName, request, reply, status, message, createAt, replyAt}; 2, 4 code, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
+    responses((status = 200, description = "The exchange as logged; 2, 4 code, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed", body = Envelope<DebugEntry>)))]
 pub async fn inverter_debug(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Body(req): Body<DebugRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DebugEntry>> {
     let device = app
         .store
         .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())

@@ -4,20 +4,20 @@
 
 use axum::extract::{Path, State};
 use domain::Code;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use store::messages::VisibleEventFilter;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    MAX_PAGE, day_range, item, occurrence_item, occurrence_items, open_state, require_view,
-    severity, visible_device,
+    EventItem, MAX_PAGE, OccurrenceItem, day_range, item, occurrence_item, occurrence_items,
+    open_state, require_view, severity, visible_device,
 };
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, current_lang},
+    envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
     now_ms,
+    paging::Page,
     session::CurrentUser,
     users::path_id,
 };
@@ -107,20 +107,52 @@ impl EventQuery {
     }
 }
 
-fn page_json(page: i64, limit: i64, total: i64, infos: Vec<Value>) -> Value {
-    json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos})
+fn page_of<T>(page: i64, limit: i64, total: i64, infos: Vec<T>) -> Page<T> {
+    Page {
+        page_size: limit,
+        page_number: page,
+        total,
+        infos,
+    }
+}
+
+/// A record of the event list: an occurrence, or one device's event with `group=0`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum EventRecord {
+    Occurrence(OccurrenceItem),
+    Event(EventItem),
+}
+
+/// The event list: `nextToken` is the next page as a string, `null` on the last page.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventList {
+    #[schema(required = true)]
+    pub next_token: Option<String>,
+    pub record: Vec<EventRecord>,
+    pub total: i64,
+    pub page_size: i64,
+    pub page_number: i64,
+}
+
+/// The occurrences of the last hour.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecentOccurrences {
+    pub total: i64,
+    pub infos: Vec<OccurrenceItem>,
 }
 
 /// Events the caller may see, newest first: `{nextToken, record[]}` (docs/api-conventions.md);
 /// `nextToken` is the next page as a string, `null` on the last page. One record per
 /// occurrence (with its `devices`), or per device's event with `group=0`.
 #[utoipa::path(get, path = "/api/v1/events", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {nextToken, record:[occurrence], total, pageSize, pageNumber}")))]
+    responses((status = 200, description = "A page of occurrences (or events with `group=0`)", body = Envelope<EventList>)))]
 pub async fn events(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<EventQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<EventList>> {
     require_view(&me)?;
     let (page, limit) = q.paging(50);
     let f = q.filter(page, limit);
@@ -131,26 +163,35 @@ pub async fn events(
             .store
             .occurrences_visible(visibility, me.id(), &f)
             .await?;
-        (occurrence_items(&app, &rows, lang).await?, total)
+        let items = occurrence_items(&app, &rows, lang).await?;
+        (
+            items.into_iter().map(EventRecord::Occurrence).collect(),
+            total,
+        )
     } else {
         let (rows, total) = app.store.events_visible(visibility, me.id(), &f).await?;
-        (rows.iter().map(|e| item(e, lang)).collect(), total)
+        let items = rows.iter().map(|e| EventRecord::Event(item(e, lang)));
+        (items.collect(), total)
     };
     let next = (page * limit < total).then(|| (page + 1).to_string());
-    Ok(Data(json!({
-        "nextToken": next, "record": record, "total": total, "pageSize": limit, "pageNumber": page,
-    })))
+    Ok(Data(EventList {
+        next_token: next,
+        record,
+        total,
+        page_size: limit,
+        page_number: page,
+    }))
 }
 
 /// One occurrence with its meaning, solution and devices: `id` may be the occurrence's or any
 /// of its events'; 4 when the caller may not see it.
 #[utoipa::path(get, path = "/api/v1/event/detail/{id}", tag = "events", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with one occurrence; 4 (id)")))]
+    security(("bearer" = [])), responses((status = 200, description = "The occurrence; 4 (id)", body = Envelope<OccurrenceItem>)))]
 pub async fn detail(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<OccurrenceItem>> {
     require_view(&me)?;
     let o = app
         .store
@@ -163,13 +204,13 @@ pub async fn detail(
 
 /// The events of one device, paged with the list filters; 600 when the caller may not see it.
 #[utoipa::path(get, path = "/api/v1/event/{sn}", tag = "events", params(("sn" = String, Path), EventQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[event]}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "A page of the device's events; 600", body = Envelope<Page<EventItem>>)))]
 pub async fn device_events(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<EventQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<EventItem>>> {
     let device = visible_device(&app, &me, &sn).await?;
     let (page, limit) = q.paging(10);
     let mut f = q.filter(page, limit);
@@ -180,7 +221,7 @@ pub async fn device_events(
         .events_visible(me.actor.plant_visibility(), me.id(), &f)
         .await?;
     let lang = current_lang();
-    Ok(Data(page_json(
+    Ok(Data(page_of(
         page,
         limit,
         total,
@@ -190,12 +231,12 @@ pub async fn device_events(
 
 /// The open events of one device (at most 200), newest first; 600 when not visible.
 #[utoipa::path(get, path = "/api/v1/event/{sn}/realtime", tag = "events", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with an array of open events; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The device's open events; 600", body = Envelope<Vec<EventItem>>)))]
 pub async fn device_realtime(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Vec<EventItem>>> {
     let device = visible_device(&app, &me, &sn).await?;
     let f = VisibleEventFilter {
         device: Some(device.id),
@@ -213,12 +254,12 @@ pub async fn device_realtime(
 
 /// Battery events the caller may see, paged with the list filters.
 #[utoipa::path(get, path = "/api/v1/battery/events", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[event]}")))]
+    responses((status = 200, description = "A page of battery events", body = Envelope<Page<EventItem>>)))]
 pub async fn battery_events(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<EventQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<EventItem>>> {
     if !(me.actor.has("battery.list.view") || me.actor.has("event.view")) {
         return Err(Code::NoPermission.into());
     }
@@ -230,7 +271,7 @@ pub async fn battery_events(
         .events_visible(me.actor.plant_visibility(), me.id(), &f)
         .await?;
     let lang = current_lang();
-    Ok(Data(page_json(
+    Ok(Data(page_of(
         page,
         limit,
         total,
@@ -240,8 +281,11 @@ pub async fn battery_events(
 
 /// Occurrences that began in the last hour on the caller's plants (at most 200), newest first.
 #[utoipa::path(get, path = "/api/v1/event/oneHour", tag = "events", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, infos:[occurrence]}")))]
-pub async fn one_hour(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    responses((status = 200, description = "The occurrences of the last hour", body = Envelope<RecentOccurrences>)))]
+pub async fn one_hour(
+    State(app): State<AppState>,
+    me: CurrentUser,
+) -> ApiResult<Data<RecentOccurrences>> {
     let f = VisibleEventFilter {
         from: Some(now_ms() - 3_600_000),
         limit: MAX_PAGE,
@@ -252,5 +296,5 @@ pub async fn one_hour(State(app): State<AppState>, me: CurrentUser) -> ApiResult
         .occurrences_visible(me.actor.plant_visibility(), me.id(), &f)
         .await?;
     let infos = occurrence_items(&app, &rows, current_lang()).await?;
-    Ok(Data(json!({"total": total, "infos": infos})))
+    Ok(Data(RecentOccurrences { total, infos }))
 }

@@ -13,55 +13,46 @@ pub(crate) mod counts;
 pub(crate) mod list;
 pub(crate) mod workdata;
 
-use axum::{Router, routing::get};
 use chrono::{NaiveDate, NaiveTime};
 use devices::{
     DeviceFamily,
     events::{EventDef, EventSeverity},
 };
 use domain::{Code, Lang};
-use serde_json::{Value, json};
-use store::{devices::DeviceListRow, messages::EventListRow, occurrences::OccurrenceRow};
+use serde::Serialize;
+use serde_json::Value;
+use store::{
+    devices::DeviceListRow,
+    messages::{EventFacts, EventListRow},
+    occurrences::OccurrenceRow,
+};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, plants::update_at, readings, session::CurrentUser};
 
 /// Largest page an event list answers.
 pub(crate) const MAX_PAGE: i64 = 200;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/events", get(list::events))
-        .route("/api/v1/event/oneHour", get(list::one_hour))
-        .route("/api/v1/event/detail/{id}", get(list::detail))
-        .route("/api/v1/event/{sn}", get(list::device_events))
-        .route("/api/v1/event/{sn}/realtime", get(list::device_realtime))
-        .route("/api/v1/battery/events", get(list::battery_events))
-        .route("/api/v1/plant/{id}/events", get(counts::plant_events))
-        .route("/api/v1/plant/{id}/eventCount", get(counts::plant_count))
-        .route(
-            "/api/v1/plant/{id}/inverterCount",
-            get(counts::inverter_count),
-        )
-        .route("/api/v1/overview/eventCount", get(counts::overview_count))
-        .route("/api/v1/user/{id}/eventCount", get(counts::user_count))
-        .route("/api/v1/workdata/event", get(workdata::inverter_events))
-        .route(
-            "/api/v1/workdata/battery/event",
-            get(workdata::battery_events),
-        )
-        .route("/api/v1/workdata/dynamic", get(workdata::dynamic))
-        .route(
-            "/api/v1/workdata/event/download",
-            get(workdata::inverter_events_download),
-        )
-        .route(
-            "/api/v1/workdata/battery/event/download",
-            get(workdata::battery_events_download),
-        )
-        .route(
-            "/api/v1/workdata/dynamic/download",
-            get(workdata::dynamic_download),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list::events))
+        .routes(routes!(list::one_hour))
+        .routes(routes!(list::detail))
+        .routes(routes!(list::device_events))
+        .routes(routes!(list::device_realtime))
+        .routes(routes!(list::battery_events))
+        .routes(routes!(counts::plant_events))
+        .routes(routes!(counts::plant_count))
+        .routes(routes!(counts::inverter_count))
+        .routes(routes!(counts::overview_count))
+        .routes(routes!(counts::user_count))
+        .routes(routes!(workdata::inverter_events))
+        .routes(routes!(workdata::battery_events))
+        .routes(routes!(workdata::dynamic))
+        .routes(routes!(workdata::inverter_events_download))
+        .routes(routes!(workdata::battery_events_download))
+        .routes(routes!(workdata::dynamic_download))
 }
 
 /// The catalogue family of a stored family name.
@@ -83,117 +74,225 @@ pub(crate) fn level(severity: &str) -> i64 {
     EventSeverity::from_key(severity).level()
 }
 
-/// The fields an event and an occurrence share. Times: `occurTime`/`recoverTime` in the
-/// plant's zone (`YYYY-MM-DD HH:MM:SS`), `updateAt` in UTC; meaning and solution in the
-/// caller's language.
-struct Common<'a> {
-    code: &'a str,
-    family: Option<&'a str>,
-    severity: &'a str,
-    opened_at: i64,
-    closed_at: Option<i64>,
-    timezone: Option<&'a str>,
+/// Open while any device is in it, closed once recovered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OpenState {
+    Open,
+    Closed,
 }
 
-impl Common<'_> {
-    fn json(&self, lang: Lang) -> Value {
-        let tz = readings::zone(self.timezone.unwrap_or("UTC"));
-        let def = definition(self.family, self.code);
-        json!({
-            "code": self.code,
-            "severity": self.severity,
-            "level": level(self.severity),
-            "status": if self.closed_at.is_none() { "open" } else { "closed" },
-            "occurTime": readings::local_time(self.opened_at, tz),
-            "recoverTime": self.closed_at.map(|t| readings::local_time(t, tz)),
-            "updateAt": update_at(self.closed_at.unwrap_or(self.opened_at)),
-            "meaning": def.map(|d| d.meaning(lang)),
-            "solution": def.map(|d| d.solution(lang)),
-            "timezone": self.timezone,
-        })
+impl OpenState {
+    fn of(closed_at: Option<i64>) -> Self {
+        if closed_at.is_none() {
+            OpenState::Open
+        } else {
+            OpenState::Closed
+        }
     }
 }
 
-fn merge(mut base: Value, extra: Value) -> Value {
-    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
-        b.extend(e);
+/// How serious an event is: `info` a notice (needs nobody), `warning`, `fault`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Fault,
+}
+
+impl Severity {
+    pub(crate) fn of(stored: &str) -> Self {
+        match EventSeverity::from_key(stored) {
+            EventSeverity::Info => Severity::Info,
+            EventSeverity::Warning => Severity::Warning,
+            EventSeverity::Fault => Severity::Fault,
+        }
     }
-    base
+}
+
+/// The fields an event and an occurrence share.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventCommon {
+    pub code: String,
+    pub severity: Severity,
+    /// 1 notice, 2 warning, 3 fault.
+    pub level: i64,
+    pub status: OpenState,
+    /// In the plant's zone, `YYYY-MM-DD HH:MM:SS`.
+    pub occur_time: String,
+    /// In the plant's zone; null while open.
+    #[schema(required = true)]
+    pub recover_time: Option<String>,
+    /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub update_at: String,
+    /// In the caller's language; null for a code the catalogue does not know.
+    #[schema(required = true)]
+    pub meaning: Option<String>,
+    #[schema(required = true)]
+    pub solution: Option<String>,
+    /// The plant's zone.
+    #[schema(required = true)]
+    pub timezone: Option<String>,
+}
+
+impl EventCommon {
+    /// What an event and an occurrence share, from the stored facts. Times: `occurTime` and
+    /// `recoverTime` in the plant's zone, `updateAt` in UTC; meaning and solution in the
+    /// caller's language.
+    fn of(f: &EventFacts, lang: Lang) -> Self {
+        let tz = readings::zone(f.plant_timezone.as_deref().unwrap_or("UTC"));
+        let def = definition(f.family.as_deref(), &f.code);
+        EventCommon {
+            code: f.code.clone(),
+            severity: Severity::of(&f.severity),
+            level: level(&f.severity),
+            status: OpenState::of(f.closed_at),
+            occur_time: readings::local_time(f.opened_at, tz),
+            recover_time: f.closed_at.map(|t| readings::local_time(t, tz)),
+            update_at: update_at(f.closed_at.unwrap_or(f.opened_at)),
+            meaning: def.map(|d| d.meaning(lang).to_string()),
+            solution: def.map(|d| d.solution(lang).to_string()),
+            timezone: f.plant_timezone.clone(),
+        }
+    }
+}
+
+/// One device's event.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventItem {
+    #[serde(flatten)]
+    pub common: EventCommon,
+    pub id: i64,
+    pub occurrence_id: i64,
+    #[schema(required = true)]
+    pub sn: Option<String>,
+    #[schema(required = true)]
+    pub alias: Option<String>,
+    /// The device family (`inverter`, `battery`, ...).
+    #[schema(required = true)]
+    pub device_type: Option<String>,
+    /// The device's type code.
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub kind: Option<i64>,
+    #[schema(required = true)]
+    pub plant_id: Option<i64>,
+    #[schema(required = true)]
+    pub plant_name: Option<String>,
 }
 
 /// One device's event, as the lists of one device and the operation data answer it.
-pub(crate) fn item(e: &EventListRow, lang: Lang) -> Value {
-    let common = Common {
-        code: &e.code,
-        family: e.family.as_deref(),
-        severity: &e.severity,
-        opened_at: e.opened_at,
-        closed_at: e.closed_at,
-        timezone: e.plant_timezone.as_deref(),
-    };
-    merge(
-        common.json(lang),
-        json!({
-            "id": e.id,
-            "occurrenceId": e.occurrence_id,
-            "sn": e.device_sn,
-            "alias": e.device_alias,
-            "deviceType": e.family,
-            "type": e.type_code,
-            "plantId": e.plant_id,
-            "plantName": e.plant_name,
-        }),
-    )
+pub(crate) fn item(e: &EventListRow, lang: Lang) -> EventItem {
+    let f = &e.facts;
+    EventItem {
+        common: EventCommon::of(f, lang),
+        id: e.id,
+        occurrence_id: e.occurrence_id,
+        sn: f.device_sn.clone(),
+        alias: f.device_alias.clone(),
+        device_type: f.family.clone(),
+        kind: f.type_code,
+        plant_id: f.plant_id,
+        plant_name: f.plant_name.clone(),
+    }
+}
+
+/// One device of an occurrence, with its own times and status.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OccurrenceDevice {
+    /// Its event's id.
+    pub id: i64,
+    #[schema(required = true)]
+    pub sn: Option<String>,
+    #[schema(required = true)]
+    pub alias: Option<String>,
+    #[schema(required = true)]
+    pub device_type: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub kind: Option<i64>,
+    pub status: OpenState,
+    pub occur_time: String,
+    #[schema(required = true)]
+    pub recover_time: Option<String>,
 }
 
 /// One device of an occurrence.
-fn device(e: &EventListRow, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": e.id,
-        "sn": e.device_sn,
-        "alias": e.device_alias,
-        "deviceType": e.family,
-        "type": e.type_code,
-        "status": if e.closed_at.is_none() { "open" } else { "closed" },
-        "occurTime": readings::local_time(e.opened_at, tz),
-        "recoverTime": e.closed_at.map(|t| readings::local_time(t, tz)),
-    })
+fn device(e: &EventListRow, tz: chrono_tz::Tz) -> OccurrenceDevice {
+    let f = &e.facts;
+    OccurrenceDevice {
+        id: e.id,
+        sn: f.device_sn.clone(),
+        alias: f.device_alias.clone(),
+        device_type: f.family.clone(),
+        kind: f.type_code,
+        status: OpenState::of(f.closed_at),
+        occur_time: readings::local_time(f.opened_at, tz),
+        recover_time: f.closed_at.map(|t| readings::local_time(t, tz)),
+    }
+}
+
+/// One occurrence: the same event on one or more devices of a plant at the same time.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OccurrenceItem {
+    #[serde(flatten)]
+    pub common: EventCommon,
+    /// The occurrence's id (its first event's).
+    pub id: i64,
+    pub occurrence_id: i64,
+    /// Its first device's.
+    #[schema(required = true)]
+    pub sn: Option<String>,
+    #[schema(required = true)]
+    pub alias: Option<String>,
+    #[schema(required = true)]
+    pub device_type: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub kind: Option<i64>,
+    #[schema(required = true)]
+    pub plant_id: Option<i64>,
+    #[schema(required = true)]
+    pub plant_name: Option<String>,
+    pub device_count: i64,
+    /// Devices still in it.
+    pub open_count: i64,
+    pub devices: Vec<OccurrenceDevice>,
 }
 
 /// One occurrence: the fields of an event (its first device's `sn`, `alias`, `deviceType`,
 /// `type`), open while any device is in it, recovered when the last one recovered, with
 /// `deviceCount`, `openCount` and `devices` (each with its own times and status).
-pub(crate) fn occurrence_item(o: &OccurrenceRow, members: &[EventListRow], lang: Lang) -> Value {
-    let common = Common {
-        code: &o.code,
-        family: o.family.as_deref(),
-        severity: &o.severity,
-        opened_at: o.opened_at,
-        closed_at: o.closed_at,
-        timezone: o.plant_timezone.as_deref(),
-    };
-    let tz = readings::zone(o.plant_timezone.as_deref().unwrap_or("UTC"));
-    let devices: Vec<Value> = members
-        .iter()
-        .filter(|e| e.occurrence_id == o.id)
-        .map(|e| device(e, tz))
-        .collect();
-    merge(
-        common.json(lang),
-        json!({
-            "id": o.id,
-            "occurrenceId": o.id,
-            "sn": o.device_sn,
-            "alias": o.device_alias,
-            "deviceType": o.family,
-            "type": o.type_code,
-            "plantId": o.plant_id,
-            "plantName": o.plant_name,
-            "deviceCount": o.devices,
-            "openCount": o.open_devices,
-            "devices": devices,
-        }),
-    )
+pub(crate) fn occurrence_item(
+    o: &OccurrenceRow,
+    members: &[EventListRow],
+    lang: Lang,
+) -> OccurrenceItem {
+    let f = &o.facts;
+    let tz = readings::zone(f.plant_timezone.as_deref().unwrap_or("UTC"));
+    OccurrenceItem {
+        common: EventCommon::of(f, lang),
+        id: o.id,
+        occurrence_id: o.id,
+        sn: f.device_sn.clone(),
+        alias: f.device_alias.clone(),
+        device_type: f.family.clone(),
+        kind: f.type_code,
+        plant_id: f.plant_id,
+        plant_name: f.plant_name.clone(),
+        device_count: o.devices,
+        open_count: o.open_devices,
+        devices: members
+            .iter()
+            .filter(|e| e.occurrence_id == o.id)
+            .map(|e| device(e, tz))
+            .collect(),
+    }
 }
 
 /// Occurrences with their devices, as list items.
@@ -201,7 +300,7 @@ pub(crate) async fn occurrence_items(
     app: &AppState,
     rows: &[OccurrenceRow],
     lang: Lang,
-) -> ApiResult<Vec<Value>> {
+) -> ApiResult<Vec<OccurrenceItem>> {
     let ids: Vec<i64> = rows.iter().map(|o| o.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     Ok(rows
@@ -264,6 +363,7 @@ pub(crate) fn open_state(raw: Option<&str>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn day_ranges_include_the_end_day() {
@@ -290,37 +390,39 @@ mod tests {
             id: 1,
             occurrence_id: 1,
             device_id: 1,
-            plant_id: None,
-            code: "F01".into(),
-            severity: "fault".into(),
-            opened_at: 0,
-            closed_at: None,
-            device_sn: None,
-            family: Some("inverter".into()),
-            type_code: None,
-            device_alias: None,
-            plant_name: None,
-            plant_timezone: None,
+            facts: EventFacts {
+                plant_id: None,
+                code: "F01".into(),
+                severity: "fault".into(),
+                opened_at: 0,
+                closed_at: None,
+                device_sn: None,
+                family: Some("inverter".into()),
+                type_code: None,
+                device_alias: None,
+                plant_name: None,
+                plant_timezone: None,
+            },
         };
-        let v = item(&e, Lang::En);
+        let v = serde_json::to_value(item(&e, Lang::En)).unwrap();
         assert!(v["meaning"].as_str().is_some_and(|m| !m.is_empty()));
         assert_eq!(v["status"], "open");
         assert_eq!(v["occurTime"], "1970-01-01 00:00:00");
         assert_eq!(v["level"], 3);
         let notice = EventListRow {
-            code: "F13".into(),
-            severity: "info".into(),
+            facts: EventFacts {
+                code: "F13".into(),
+                severity: "info".into(),
+                ..e.facts.clone()
+            },
             ..e.clone()
         };
-        assert_eq!(item(&notice, Lang::En)["level"], 1);
+        assert_eq!(item(&notice, Lang::En).common.level, 1);
     }
 
     #[test]
     fn an_occurrence_lists_its_devices_and_stays_open_while_one_is() {
-        let member = |id: i64, sn: &str, closed: Option<i64>| EventListRow {
-            id,
-            occurrence_id: 10,
-            device_id: id,
+        let facts = |sn: &str, closed: Option<i64>| EventFacts {
             plant_id: Some(1),
             code: "F35".into(),
             severity: "warning".into(),
@@ -333,6 +435,12 @@ mod tests {
             plant_name: Some("Roof".into()),
             plant_timezone: Some("Europe/Madrid".into()),
         };
+        let member = |id: i64, sn: &str, closed: Option<i64>| EventListRow {
+            id,
+            occurrence_id: 10,
+            device_id: id,
+            facts: facts(sn, closed),
+        };
         let members = [
             member(10, "INV1", Some(60_000)),
             member(11, "INV2", None),
@@ -343,21 +451,11 @@ mod tests {
         ];
         let o = OccurrenceRow {
             id: 10,
-            plant_id: Some(1),
-            code: "F35".into(),
-            severity: "warning".into(),
-            opened_at: 0,
-            closed_at: None,
             devices: 2,
             open_devices: 1,
-            device_sn: Some("INV1".into()),
-            family: Some("inverter".into()),
-            type_code: Some(94),
-            device_alias: None,
-            plant_name: Some("Roof".into()),
-            plant_timezone: Some("Europe/Madrid".into()),
+            facts: facts("INV1", None),
         };
-        let v = occurrence_item(&o, &members, Lang::Es);
+        let v = serde_json::to_value(occurrence_item(&o, &members, Lang::Es)).unwrap();
         assert_eq!(v["status"], "open");
         assert_eq!(
             (v["deviceCount"].as_i64(), v["openCount"].as_i64()),

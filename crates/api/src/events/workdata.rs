@@ -1,21 +1,22 @@
 //! Operation data: inverter and battery events, and a device's dynamic data (its samples over
 //! a date range with chosen columns), as pages and as spreadsheet downloads.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use axum::{extract::State, response::Response};
 use chrono::NaiveDate;
 use domain::{Code, DomainError, Lang};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
-use store::messages::EventListRow;
-use utoipa::IntoParams;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use store::messages::EventFacts;
+use utoipa::{IntoParams, ToSchema};
 
-use super::{definition, item, list::EventQuery, visible_device};
+use super::{EventItem, definition, item, list::EventQuery, visible_device};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, current_lang},
+    envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
+    paging::Page,
     readings::{self, Reading},
     session::CurrentUser,
     xlsx::{self, Cell, Sheet},
@@ -43,7 +44,7 @@ async fn family_page(
     me: &CurrentUser,
     q: &EventQuery,
     family: &str,
-) -> ApiResult<Value> {
+) -> ApiResult<Page<EventItem>> {
     let (page, limit) = q.paging(10);
     let mut f = q.filter(page, limit);
     f.family = Some(family.into());
@@ -52,30 +53,34 @@ async fn family_page(
         .events_visible(me.actor.plant_visibility(), me.id(), &f)
         .await?;
     let lang = current_lang();
-    let infos: Vec<Value> = rows.iter().map(|e| item(e, lang)).collect();
-    Ok(json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}))
+    Ok(Page {
+        page_size: limit,
+        page_number: page,
+        total,
+        infos: rows.iter().map(|e| item(e, lang)).collect(),
+    })
 }
 
 /// Inverter events with the list filters, paged.
 #[utoipa::path(get, path = "/api/v1/workdata/event", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[event]}")))]
+    responses((status = 200, description = "A page of inverter events", body = Envelope<Page<EventItem>>)))]
 pub async fn inverter_events(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<EventQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<EventItem>>> {
     require(&me, &VIEW)?;
     Ok(Data(family_page(&app, &me, &q, "inverter").await?))
 }
 
 /// Battery events with the list filters, paged.
 #[utoipa::path(get, path = "/api/v1/workdata/battery/event", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[event]}")))]
+    responses((status = 200, description = "A page of battery events", body = Envelope<Page<EventItem>>)))]
 pub async fn battery_events(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<EventQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<EventItem>>> {
     require(&me, &VIEW)?;
     Ok(Data(family_page(&app, &me, &q, "battery").await?))
 }
@@ -125,7 +130,7 @@ fn event_headers(lang: Lang) -> Vec<String> {
     words.iter().map(|s| (*s).to_string()).collect()
 }
 
-fn event_words(e: &EventListRow, lang: Lang) -> (&'static str, &'static str) {
+fn event_words(e: &EventFacts, lang: Lang) -> (&'static str, &'static str) {
     let severity = match (e.severity.as_str(), lang) {
         ("fault", Lang::En) => "Fault",
         ("fault", Lang::Zh) => "故障",
@@ -167,7 +172,7 @@ async fn events_download(
             .store
             .events_visible(me.actor.plant_visibility(), me.id(), &f)
             .await?;
-        for e in &rows {
+        for e in rows.iter().map(|r| &r.facts) {
             let tz = readings::zone(e.plant_timezone.as_deref().unwrap_or("UTC"));
             let def = definition(e.family.as_deref(), &e.code);
             let (severity, status) = event_words(e, lang);
@@ -195,7 +200,7 @@ async fn events_download(
 
 /// `inverter-events.xlsx`: inverter events with the list filters.
 #[utoipa::path(get, path = "/api/v1/workdata/event/download", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "An .xlsx attachment; 2 without an export permission", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))]
+    responses((status = 200, description = "An .xlsx attachment; 2 without an export permission", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>)))]
 pub async fn inverter_events_download(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -206,7 +211,7 @@ pub async fn inverter_events_download(
 
 /// `battery-events.xlsx`: battery events with the list filters.
 #[utoipa::path(get, path = "/api/v1/workdata/battery/event/download", tag = "events", params(EventQuery), security(("bearer" = [])),
-    responses((status = 200, description = "An .xlsx attachment; 2 without an export permission", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))]
+    responses((status = 200, description = "An .xlsx attachment; 2 without an export permission", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>)))]
 pub async fn battery_events_download(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -314,44 +319,58 @@ fn text(r: &Reading, key: &str) -> Option<String> {
 
 /// A device's samples over a date range, with the chosen columns as strings, paged.
 #[utoipa::path(get, path = "/api/v1/workdata/dynamic", tag = "events", params(DynamicQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, columns:[key], infos:[{time, <key>: string|null}]}; 4, 600")))]
+    responses((status = 200, description = "A page of samples; 4, 600", body = Envelope<DynamicPage>)))]
 pub async fn dynamic(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<DynamicQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DynamicPage>> {
     require(&me, &VIEW)?;
     let d = dynamic_data(&app, &me, &q).await?;
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
     let page = q.page.unwrap_or(1).max(1);
     let start = usize::try_from((page - 1) * limit).unwrap_or(usize::MAX);
-    let infos: Vec<Value> = d
+    let infos: Vec<BTreeMap<String, Option<String>>> = d
         .readings
         .iter()
         .rev()
         .skip(start)
         .take(limit as usize)
         .map(|r| {
-            let mut row = Map::new();
-            row.insert(
-                "time".into(),
-                Value::String(readings::local_time(r.ts, d.tz)),
-            );
+            let mut row = BTreeMap::new();
+            row.insert("time".into(), Some(readings::local_time(r.ts, d.tz)));
             for c in &d.columns {
-                row.insert(c.clone(), text(r, c).map_or(Value::Null, Value::String));
+                row.insert(c.clone(), text(r, c));
             }
-            Value::Object(row)
+            row
         })
         .collect();
-    Ok(Data(json!({
-        "pageSize": limit, "pageNumber": page, "total": d.readings.len(),
-        "columns": d.columns, "infos": infos,
-    })))
+    Ok(Data(DynamicPage {
+        page_size: limit,
+        page_number: page,
+        total: d.readings.len() as i64,
+        columns: d.columns,
+        infos,
+    }))
+}
+
+/// A page of a device's samples, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DynamicPage {
+    pub page_size: i64,
+    pub page_number: i64,
+    pub total: i64,
+    /// The value keys shown.
+    pub columns: Vec<String>,
+    /// One row per sample: `time` (plant-local `YYYY-MM-DD HH:MM:SS`) and each column's value
+    /// as a numeric string or null.
+    pub infos: Vec<BTreeMap<String, Option<String>>>,
 }
 
 /// `dynamic-<sn>.xlsx`: a device's samples over a date range with the chosen columns.
 #[utoipa::path(get, path = "/api/v1/workdata/dynamic/download", tag = "events", params(DynamicQuery), security(("bearer" = [])),
-    responses((status = 200, description = "An .xlsx attachment; 2, 4, 600", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))]
+    responses((status = 200, description = "An .xlsx attachment; 2, 4, 600", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>)))]
 pub async fn dynamic_download(
     State(app): State<AppState>,
     me: CurrentUser,

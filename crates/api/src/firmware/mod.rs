@@ -5,48 +5,73 @@
 
 pub(crate) mod rules;
 
-use axum::{
-    Router,
-    extract::{Multipart, State, multipart::MultipartRejection},
-    routing::{get, post},
-};
+use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use domain::{Code, DomainError};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use store::firmware::{FirmwareRow, FirmwareTarget, NewFirmware};
+use utoipa::ToSchema;
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data},
+    envelope::{ApiError, ApiResult, Data, Envelope},
     extract::{Query, num},
     now_ms,
+    paging::Page,
     plants::update_at,
     session::{CurrentUser, random_bytes},
     users::create_at,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/firmware", get(list)).route(
-        "/api/v1/firmware/save",
-        post(save).layer(crate::limits::upload(rules::MAX_SIZE)),
-    )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(save).layer(crate::limits::upload(rules::MAX_SIZE)))
+}
+
+/// A firmware file of the catalogue.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Firmware {
+    pub id: i64,
+    pub name: String,
+    /// The uploaded file's name.
+    pub file_name: String,
+    /// Bytes.
+    pub size: i64,
+    pub version: String,
+    /// `inverter` or `gateway`.
+    pub target: String,
+    /// The inverter type code it is for; 0 for gateway firmware.
+    #[serde(rename = "type")]
+    pub kind: i64,
+    /// Offered to upgrade screens.
+    pub enabled: bool,
+    pub change_log: String,
+    pub create_at: String,
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    pub update_at: String,
 }
 
 /// A firmware file as lists show it.
-pub(crate) fn item(f: &FirmwareRow) -> Value {
-    json!({
-        "id": f.id,
-        "name": f.name,
-        "fileName": f.file_name,
-        "size": f.size,
-        "version": f.version,
-        "target": f.target,
-        "type": f.type_code,
-        "enabled": f.enabled,
-        "changeLog": f.change_log,
-        "createAt": create_at(f.created_at),
-        "updateAt": update_at(f.updated_at),
-    })
+pub(crate) fn item(f: &FirmwareRow) -> Firmware {
+    Firmware {
+        id: f.id,
+        name: f.name.clone(),
+        file_name: f.file_name.clone(),
+        size: f.size,
+        version: f.version.clone(),
+        target: f.target.clone(),
+        kind: f.type_code,
+        enabled: f.enabled,
+        change_log: f.change_log.clone(),
+        create_at: create_at(f.created_at),
+        update_at: update_at(f.updated_at),
+    }
 }
 
 /// The upload form's fields besides the file.
@@ -102,12 +127,12 @@ async fn read_form(multipart: Result<Multipart, MultipartRejection>) -> ApiResul
 /// Internal staff with `firmware.management` only.
 #[utoipa::path(post, path = "/api/v1/firmware/save", tag = "firmware",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the firmware {id, name, fileName, size, version, target, type, enabled, changeLog, createAt, updateAt}; 2, 4 fileName/version/type or version lower than the latest, 11 not .bin/.hex, 12 over 1.5 MB, 4002 duplicate version")))]
+    responses((status = 200, description = "The firmware; 2, 4 fileName/version/type or version lower than the latest, 11 not .bin/.hex, 12 over 1.5 MB, 4002 duplicate version", body = Envelope<Firmware>)))]
 pub async fn save(
     State(app): State<AppState>,
     me: CurrentUser,
     multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Firmware>> {
     me.actor.require_writable()?;
     if !me.actor.is_internal() {
         return Err(Code::NoPermission.into());
@@ -223,12 +248,12 @@ pub struct ListQuery {
 #[utoipa::path(get, path = "/api/v1/firmware", tag = "firmware",
     params(("type" = Option<i64>, Query), ("sn" = Option<String>, Query), ("target" = Option<String>, Query)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[firmware]}; 4 when no type is given, 305/600 for an unseen SN")))]
+    responses((status = 200, description = "Every enabled firmware on one page; 4 when no type is given, 305/600 for an unseen SN", body = Envelope<Page<Firmware>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<Firmware>>> {
     if !["inverter.view", "gateway.view", "firmware.management"]
         .iter()
         .any(|k| me.actor.has(k))
@@ -242,11 +267,5 @@ pub async fn list(
         _ => return Err(DomainError::invalid("type").into()),
     };
     let rows = app.store.enabled_firmware(target, type_code).await?;
-    let infos: Vec<Value> = rows.iter().map(item).collect();
-    Ok(Data(json!({
-        "pageSize": infos.len(),
-        "pageNumber": 1,
-        "total": infos.len(),
-        "infos": infos,
-    })))
+    Ok(Data(Page::whole(rows.iter().map(item).collect())))
 }

@@ -17,12 +17,16 @@ use service::{
 use store::{commands::CommandRow, gateways::GatewayRow, plants::PlantRow};
 use utoipa::ToSchema;
 
-use super::{parse_key, parse_sn, visible};
+use super::{
+    parse_key, parse_sn, visible,
+    wire::{GatewayCheck, GatewayOutcome, GatewayProtocol, GatewayReplaced},
+};
 use crate::{
     AppState, audit,
-    commands::{self, command_json},
-    debug::{self, DebugRequest, Target},
-    envelope::{ApiError, ApiResult, Data},
+    batch::BatchOutcome,
+    commands::{self, Command, command_json},
+    debug::{self, DebugEntry, DebugRequest, Target},
+    envelope::{ApiError, ApiResult, Data, Envelope},
     extract::{Body, num},
     now_ms,
     session::CurrentUser,
@@ -108,18 +112,18 @@ pub struct BatchRequest {
 }
 
 /// The result of one gateway in a batch.
-fn item(sn: &str, status: &str, code: i64, msg: &str, command_id: Option<i64>) -> Value {
-    json!({
-        "sn": sn,
-        "success": status == "succeeded" || status == "ok",
-        "status": status,
-        "code": code,
-        "msg": msg,
-        "commandId": command_id,
-    })
+fn item(sn: &str, status: &str, code: i64, msg: &str, command_id: Option<i64>) -> GatewayOutcome {
+    GatewayOutcome {
+        sn: sn.to_string(),
+        success: status == "succeeded" || status == "ok",
+        status: status.to_string(),
+        code,
+        msg: msg.to_string(),
+        command_id,
+    }
 }
 
-fn refused(sn: &str, e: &DomainError, lang: Lang) -> Value {
+fn refused(sn: &str, e: &DomainError, lang: Lang) -> GatewayOutcome {
     item(sn, "refused", e.code.number(), &e.message(lang), None)
 }
 
@@ -127,31 +131,29 @@ fn refused(sn: &str, e: &DomainError, lang: Lang) -> Value {
 /// with every item's reason. Nothing has succeeded or failed yet, so it says neither (before
 /// issue 13 it counted the ready ones as "succeeded", and the screen showed "Succeeded 1"
 /// before anything had restarted).
-fn check_totals(items: Vec<Value>) -> Value {
-    let ready = items.iter().filter(|i| i["success"] == true).count();
-    json!({
-        "total": items.len(),
-        "ready": ready,
-        "refused": items.len() - ready,
-        "items": items,
-    })
+fn check_totals(items: Vec<GatewayOutcome>) -> GatewayCheck {
+    let ready = items.iter().filter(|i| i.success).count();
+    GatewayCheck {
+        total: items.len(),
+        ready,
+        refused: items.len() - ready,
+        items,
+    }
 }
 
 /// Totals of a batch: how many succeeded and how many failed, with every item's reason.
-fn totals(items: Vec<Value>) -> Value {
-    let succeeded = items.iter().filter(|i| i["success"] == true).count();
-    json!({
-        "total": items.len(),
-        "succeeded": succeeded,
-        "failed": items.len() - succeeded,
-        "items": items,
-    })
+fn totals(items: Vec<GatewayOutcome>) -> BatchOutcome<GatewayOutcome> {
+    BatchOutcome::count(items, |i| i.success)
 }
 
 /// Restarts gateways: each is checked and sent its command first, then every reply is awaited
 /// (so a batch takes as long as its slowest gateway, not the sum). A refusal of one gateway does
 /// not stop the others.
-async fn restart_all(app: &AppState, me: &CurrentUser, sns: &[String]) -> ApiResult<Value> {
+async fn restart_all(
+    app: &AppState,
+    me: &CurrentUser,
+    sns: &[String],
+) -> ApiResult<BatchOutcome<GatewayOutcome>> {
     let lang = crate::envelope::current_lang();
     let mut sent: Vec<(String, Result<i64, DomainError>)> = Vec::with_capacity(sns.len());
     for sn in sns {
@@ -212,7 +214,7 @@ async fn finished(app: &AppState, id: i64) -> ApiResult<CommandRow> {
 }
 
 /// Waits for a command to end and reports it as a batch item.
-async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<Value> {
+async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<GatewayOutcome> {
     let row = finished(app, id).await?;
     let code = row.result_code.unwrap_or(0);
     let msg = if row.result_msg.is_empty() {
@@ -225,24 +227,24 @@ async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<Value> {
 
 /// Restarts one gateway or a comma list of them (`gsns`); answers the batch totals.
 #[utoipa::path(post, path = "/api/v1/gateway/{gsns}/restart", tag = "gateways", params(("gsns" = String, Path, description = "SN or comma list")),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, succeeded, failed, items:[{sn, success, status, code, msg, commandId}]}; 4 sns")))]
+    security(("bearer" = [])), responses((status = 200, description = "Totals and each gateway's outcome; 4 sns", body = Envelope<BatchOutcome<GatewayOutcome>>)))]
 pub async fn restart(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(gsns): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<BatchOutcome<GatewayOutcome>>> {
     let sns = sn_list(Some(&Value::String(gsns)))?;
     Ok(Data(restart_all(&app, &me, &sns).await?))
 }
 
 /// Restarts a batch of gateways (`sns`); answers the totals with each gateway's reason.
 #[utoipa::path(post, path = "/api/v1/batch/restart", tag = "gateways", request_body = BatchRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, succeeded, failed, items:[{sn, success, status, code, msg, commandId}]}; 4 sns")))]
+    security(("bearer" = [])), responses((status = 200, description = "Totals and each gateway's outcome; 4 sns", body = Envelope<BatchOutcome<GatewayOutcome>>)))]
 pub async fn batch_restart(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<BatchRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<BatchOutcome<GatewayOutcome>>> {
     let sns = sn_list(req.sns.as_ref())?;
     Ok(Data(restart_all(&app, &me, &sns).await?))
 }
@@ -250,12 +252,12 @@ pub async fn batch_restart(
 /// Checks a batch before acting: for each SN whether it exists (for this caller), may be acted
 /// on, is online and is not already upgrading. Nothing is sent.
 #[utoipa::path(post, path = "/api/v1/gateways/batch/check", tag = "gateways", request_body = BatchRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {total, ready, refused, items:[{sn, success (ready), status: ok|refused, code, msg, commandId: null}]}; 4 sns/action")))]
+    security(("bearer" = [])), responses((status = 200, description = "How many are ready and each one's reason (status ok or refused, commandId null); 4 sns/action", body = Envelope<GatewayCheck>)))]
 pub async fn batch_check(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<BatchRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GatewayCheck>> {
     let key = match req.action.as_deref().map(str::trim) {
         None | Some("") | Some("restart") => "gateway.restart",
         Some("upgrade") => "gateway.upgrade",
@@ -311,12 +313,12 @@ pub struct ReplaceRequest {
 /// plant, the devices behind the old one move to it with their history, and the old one is
 /// unbound. 300 wrong key, 301 new gateway in use, 305 old gateway unknown.
 #[utoipa::path(post, path = "/api/v1/gateway/replace", tag = "gateways", request_body = ReplaceRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {oldSn, newSn, plantId, devices}; 2, 4 oldSn/newSn/key, 300, 301, 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "The gateways and how many devices moved; 2, 4 oldSn/newSn/key, 300, 301, 305", body = Envelope<GatewayReplaced>)))]
 pub async fn replace(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<ReplaceRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GatewayReplaced>> {
     let old_raw = required(req.old_sn.as_deref(), "oldSn")?;
     let old = GatewayRef::parse(old_raw);
     let r = Replacement::of(&app.store, &me.actor, old).await?;
@@ -331,12 +333,12 @@ pub async fn replace(
         Err(ServiceError::Store(_)) => audit::result::FAILED,
     };
     audit::record(&app, &me, "gateway.replace", &r.old.sn, detail, result).await;
-    Ok(Data(json!({
-        "oldSn": r.old.sn,
-        "newSn": new_sn,
-        "plantId": r.plant.id,
-        "devices": outcome?,
-    })))
+    Ok(Data(GatewayReplaced {
+        devices: outcome?,
+        old_sn: r.old.sn,
+        new_sn,
+        plant_id: r.plant.id,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -363,12 +365,12 @@ pub struct ProtocolRequest {
 /// Changes the protocol config a gateway's reports are decoded with. The protocol must exist
 /// (code 4 `protocol` otherwise).
 #[utoipa::path(post, path = "/api/v1/gateway/updateGatewayProtocol", tag = "gateways", request_body = ProtocolRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {sn, protocol}; 2, 4 sn/protocol, 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "The gateway's new protocol; 2, 4 sn/protocol, 305", body = Envelope<GatewayProtocol>)))]
 pub async fn update_protocol(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<ProtocolRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GatewayProtocol>> {
     let raw = required(req.sn.as_deref(), "sn")?;
     let (g, _) = acting_on(&app, &me, raw, "gateway.protocol").await?;
     let protocol = req.protocol.as_deref().map(str::trim).unwrap_or_default();
@@ -384,7 +386,10 @@ pub async fn update_protocol(
     let detail = json!({"from": g.protocol, "to": protocol});
     audit::record(&app, &me, "gateway.protocol", &g.sn, detail, SUCCEEDED).await;
     tracing::info!(sn = %g.sn, from = %g.protocol, to = protocol, by = %me.id(), "gateway protocol changed");
-    Ok(Data(json!({"sn": g.sn, "protocol": protocol})))
+    Ok(Data(GatewayProtocol {
+        sn: g.sn,
+        protocol: protocol.to_string(),
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -405,13 +410,13 @@ pub struct SwitchRequest {
 /// the devices behind it, and waits for its answer. The command's status is in the answer.
 #[utoipa::path(post, path = "/api/v1/gateway/{sn}/settings/switch", tag = "gateways", params(("sn" = String, Path)),
     request_body = SwitchRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the command {id, kind, deviceSn, gatewaySn, status, resultCode, message, result, createAt, updateAt}; 2, 4 enable, 305, 602 offline, 603 upgrading, 606 connection failed")))]
+    responses((status = 200, description = "The command once it ended; 2, 4 enable, 305, 602 offline, 603 upgrading, 606 connection failed", body = Envelope<Command>)))]
 pub async fn settings_switch(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Body(req): Body<SwitchRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Command>> {
     let enable = req.enable.ok_or_else(|| DomainError::invalid("enable"))?;
     let (g, _) = acting_on(&app, &me, &sn, "inverter.setting").await?;
     let params = json!({"remoteSettings": if enable { "1" } else { "0" }});
@@ -433,13 +438,13 @@ pub async fn settings_switch(
 /// `GET /api/gate/{sn}/debug/reply` or `GET /api/v1/debug/reply?id={commandId}`.
 #[utoipa::path(post, path = "/api/v1/gateway/{sn}/debug", tag = "debug", params(("sn" = String, Path)),
     request_body = DebugRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the debug log entry {id, commandId, sn, gatewaySn, targetKind, account, plantId, plantName, request, reply, status, message, createAt, replyAt}; 2, 4 code, 305, 602 offline, 603 upgrading, 606 connection failed")))]
+    responses((status = 200, description = "The exchange as logged; 2, 4 code, 305, 602 offline, 603 upgrading, 606 connection failed", body = Envelope<DebugEntry>)))]
 pub async fn debug(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Body(req): Body<DebugRequest>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DebugEntry>> {
     let (g, plant) = acting_on(&app, &me, &sn, "inverter.debug").await?;
     let frame = debug::parse_frame(req.code.as_deref())?;
     let outcome = commands::send(
@@ -465,12 +470,12 @@ pub async fn debug(
 /// The newest debug exchange with a gateway and its reply (null when there is none the caller
 /// may read).
 #[utoipa::path(get, path = "/api/gate/{sn}/debug/reply", tag = "debug", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the debug log entry or null; 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "The newest exchange or null; 305", body = Envelope<Option<DebugEntry>>)))]
 pub async fn debug_reply(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Option<DebugEntry>>> {
     let (g, _, _) = visible(&app, &me, &sn).await?;
     Ok(Data(debug::find(&app, &me, None, Some(&g.sn)).await?))
 }
@@ -503,6 +508,7 @@ mod tests {
             item("A", "ok", 0, "", None),
             refused("C", &Code::DeviceOffline.into(), Lang::En),
         ]);
+        let t = serde_json::to_value(&t).unwrap();
         assert_eq!(
             (t["total"].as_u64(), t["ready"].as_u64()),
             (Some(2), Some(1))
@@ -518,6 +524,7 @@ mod tests {
             item("B", "timed_out", 0, "timed_out", Some(2)),
             refused("C", &Code::DeviceOffline.into(), Lang::En),
         ]);
+        let t = serde_json::to_value(&t).unwrap();
         assert_eq!(t["total"], 3);
         assert_eq!(t["succeeded"], 1);
         assert_eq!(t["failed"], 2);

@@ -10,13 +10,16 @@ use std::{
 use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use calamine::{Data, Range, Reader, Xls, Xlsx};
 use domain::{Code, DomainError};
-use serde_json::{Value, json};
 use store::plants::PlantRow;
 
-use super::{claim::target_plant, parse_key, parse_sn, require_any};
+use super::{
+    claim::target_plant,
+    parse_key, parse_sn, require_any,
+    wire::{GatewayImport, GatewayImportRow},
+};
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data as Answer, current_lang},
+    envelope::{ApiError, ApiResult, Data as Answer, Envelope, current_lang},
     files, now_ms,
     session::CurrentUser,
 };
@@ -143,7 +146,12 @@ fn header(cells: &[String]) -> Option<(usize, usize, usize)> {
 }
 
 /// Checks (and unless `dry`, claims) every row; one row's failure never stops the others.
-async fn run(app: &AppState, me: &CurrentUser, rows: Vec<SheetRow>, dry: bool) -> ApiResult<Value> {
+async fn run(
+    app: &AppState,
+    me: &CurrentUser,
+    rows: Vec<SheetRow>,
+    dry: bool,
+) -> ApiResult<GatewayImport> {
     let lang = current_lang();
     let mut seen = HashSet::new();
     let mut plants = HashMap::new();
@@ -161,9 +169,19 @@ async fn run(app: &AppState, me: &CurrentUser, rows: Vec<SheetRow>, dry: bool) -
             }
             Err(other) => return Err(other),
         };
-        results.push(json!({"row": r.row, "sn": r.sn, "code": code, "msg": msg}));
+        results.push(GatewayImportRow {
+            row: r.row,
+            sn: r.sn.clone(),
+            code,
+            msg,
+        });
     }
-    Ok(json!({"total": rows.len(), "succeeded": succeeded, "failed": failed, "results": results}))
+    Ok(GatewayImport {
+        total: rows.len(),
+        succeeded,
+        failed,
+        results,
+    })
 }
 
 async fn one(
@@ -220,12 +238,12 @@ async fn rows_from(multipart: Result<Multipart, MultipartRejection>) -> ApiResul
 /// Dry run of a batch import: every row's answer, nothing written.
 #[utoipa::path(post, path = "/api/v1/gateway/import/check", tag = "gateways", security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx or .xls, columns SN, Key[, plant id], at most 2 MB and 1000 rows"),
-    responses((status = 200, description = "Envelope with {total, succeeded, failed, results:[{row, sn, code, msg}]}; 2, 4, 11, 12")))]
+    responses((status = 200, description = "Totals and each row's answer; 2, 4, 11, 12", body = Envelope<GatewayImport>)))]
 pub async fn check(
     State(app): State<AppState>,
     me: CurrentUser,
     multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Answer<Value>> {
+) -> ApiResult<Answer<GatewayImport>> {
     require_any(&me, &["gateway.import"])?;
     let rows = rows_from(multipart).await?;
     Ok(Answer(run(&app, &me, rows, true).await?))
@@ -235,12 +253,12 @@ pub async fn check(
 /// own code (0, 4, 300, 301, 700, 2).
 #[utoipa::path(post, path = "/api/v1/gateway/import/batch", tag = "gateways", security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx or .xls, columns SN, Key[, plant id], at most 2 MB and 1000 rows"),
-    responses((status = 200, description = "Envelope with {total, succeeded, failed, results:[{row, sn, code, msg}]}; 2, 4, 11, 12")))]
+    responses((status = 200, description = "Totals and each row's answer; 2, 4, 11, 12", body = Envelope<GatewayImport>)))]
 pub async fn import(
     State(app): State<AppState>,
     me: CurrentUser,
     multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Answer<Value>> {
+) -> ApiResult<Answer<GatewayImport>> {
     require_any(&me, &["gateway.import"])?;
     me.actor.require_writable()?;
     let rows = rows_from(multipart).await?;

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use super::{parse_key, parse_sn, require_any};
 use crate::{
     AppState,
-    envelope::{ApiResult, Done},
+    envelope::{Ack, ApiResult, Done},
     extract::{Body, num},
     now_ms,
     session::CurrentUser,
@@ -48,7 +48,7 @@ pub(crate) async fn target_plant(
 
 /// Whether an SN and key may be imported: 0 yes, 300 SN or key wrong, 301 already in use.
 #[utoipa::path(post, path = "/api/v1/gateway/import/one/check", tag = "gateways", request_body = ClaimRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 0, 2, 4, 300, 301, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "May be imported; 2, 4, 300, 301, 700", body = Ack)))]
 pub async fn check_one(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -67,7 +67,7 @@ pub async fn check_one(
 
 /// Imports (claims) one gateway: onto `plantId` when given, otherwise into the caller's stock.
 #[utoipa::path(post, path = "/api/v1/gateway/import/one", tag = "gateways", request_body = ClaimRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 0, 2, 4, 300, 301, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Imported; 2, 4, 300, 301, 700", body = Ack)))]
 pub async fn import_one(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -88,7 +88,7 @@ pub async fn import_one(
 /// The plant wizard's gateway step (and the edit screen's): binds a gateway to the plant.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/gateway", tag = "gateways", request_body = ClaimRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 0, 2, 4, 300, 301, 700")))]
+    responses((status = 200, description = "Bound; 2, 4, 300, 301, 700", body = Ack)))]
 pub async fn bind_to_plant(
     State(app): State<AppState>,
     me: CurrentUser,

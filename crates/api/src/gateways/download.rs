@@ -87,9 +87,14 @@ fn status(online: bool, lang: Lang) -> &'static str {
     }
 }
 
+/// A spreadsheet file (the answer's body is the file itself).
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct GatewaySheet(#[allow(dead_code)] Vec<u8>);
+
 /// `gateways.xlsx`: the gateways the caller may see, with the list's filters.
 #[utoipa::path(get, path = "/api/v1/gateways/downLoad", tag = "gateways", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "An .xlsx attachment; 2 without gateway.export", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))]
+    responses((status = 200, description = "An .xlsx attachment; 2 without gateway.export", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = GatewaySheet)))]
 pub async fn download(
     State(app): State<AppState>,
     me: crate::session::CurrentUser,

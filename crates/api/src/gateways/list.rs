@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use axum::extract::{Path, State};
 use domain::{ids::UserId, plant::Status};
 use serde::Deserialize;
-use serde_json::{Value, json};
 use service::gateways::GatewayRef;
 use store::{
     gateways::{DeviceRow, GatewayFilter, GatewayListRow, GatewayRow},
@@ -14,12 +13,16 @@ use store::{
 };
 use utoipa::IntoParams;
 
-use super::{require_any, visible};
+use super::{
+    require_any, visible,
+    wire::{Gateway, GatewayCounts, GatewayCustomer, GatewayDetail, GatewayDevice, GatewayPlant},
+};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Query, num},
     now_ms,
+    paging::Page,
     plants::update_at,
     session::CurrentUser,
     users::create_at,
@@ -145,50 +148,84 @@ pub(super) fn customer_name(u: &UserRow) -> &str {
 /// names are `commTypeName` and `proto`); plus its plant and customer (the account holding
 /// it). `key` is always null here: the registration key is the gateway's MQTT password, and
 /// only the detail gives it, to those who may edit the gateway.
-fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) -> Value {
+fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) -> Gateway {
     let status = if g.online {
         Status::Normal
     } else {
         Status::Offline
     };
-    json!({
-        "id": g.id, "sn": g.sn, "key": null, "alias": g.alias, "status": status as i64,
-        "commType": comm_type_code(&g.comm_type), "commTypeName": comm_type_name(&g.comm_type), "signal": g.signal,
-        "softVer": g.soft_ver, "hardVer": g.hard_ver,
-        "updateAt": update_at(g.last_online.unwrap_or(g.updated_at).max(g.updated_at)),
+    let plant_name = plant_name.map(String::from);
+    Gateway {
+        id: g.id,
+        sn: g.sn.clone(),
+        key: None,
+        alias: g.alias.clone(),
+        status: status as i64,
+        comm_type: comm_type_code(&g.comm_type),
+        comm_type_name: comm_type_name(&g.comm_type),
+        signal: g.signal,
+        soft_ver: g.soft_ver.clone(),
+        hard_ver: g.hard_ver.clone(),
+        update_at: update_at(g.last_online.unwrap_or(g.updated_at).max(g.updated_at)),
         // The original numbers its protocols; a protocol here is a named config (`proto`).
-        "protocolType": null, "proto": g.protocol, "model": g.model,
+        protocol_type: None,
+        proto: g.protocol.clone(),
+        model: g.model.clone(),
         // The time of its newest message (telemetry, status, event or reply), not of its
         // connection: `lldt` in the spec's format, `lastMessageAt` as `updateAt` writes times.
-        "lldt": g.last_online.map(lldt), "lastMessageAt": g.last_online.map(update_at),
-        "uploadCycle": g.upload_cycle,
-        "devName": if g.alias.is_empty() { &g.sn } else { &g.alias },
-        "online": g.online, "plantId": g.plant_id, "plantName": plant_name,
-        "plant": g.plant_id.map(|id| json!({"id": id, "name": plant_name})),
-        "customerId": g.owner_id, "customerName": customer.map(customer_name),
-        "customer": customer.map(|u| json!({"id": u.id, "nickname": customer_name(u), "account": u.account})),
-        "createAt": create_at(g.created_at),
-    })
+        lldt: g.last_online.map(lldt),
+        last_message_at: g.last_online.map(update_at),
+        upload_cycle: g.upload_cycle,
+        dev_name: if g.alias.is_empty() {
+            g.sn.clone()
+        } else {
+            g.alias.clone()
+        },
+        online: g.online,
+        plant_id: g.plant_id,
+        plant: g.plant_id.map(|id| GatewayPlant {
+            id,
+            name: plant_name.clone(),
+        }),
+        plant_name,
+        customer_id: g.owner_id,
+        customer_name: customer.map(|u| customer_name(u).to_string()),
+        customer: customer.map(|u| GatewayCustomer {
+            id: u.id,
+            nickname: customer_name(u).to_string(),
+            account: u.account.clone(),
+        }),
+        create_at: create_at(g.created_at),
+    }
 }
 
-fn device(d: &DeviceRow) -> Value {
-    json!({
-        "id": d.id, "sn": d.sn, "family": d.family, "type": d.type_code, "alias": d.alias,
-        "model": d.model, "protocol": d.protocol, "ratePower": d.rated_power,
-        "parentSn": d.parent_sn, "status": d.status, "online": d.online, "plantId": d.plant_id,
-        "lastSeen": d.last_seen.map(update_at),
-        "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at).max(d.updated_at)),
-    })
+fn device(d: &DeviceRow) -> GatewayDevice {
+    GatewayDevice {
+        id: d.id,
+        sn: d.sn.clone(),
+        family: d.family.clone(),
+        kind: d.type_code,
+        alias: d.alias.clone(),
+        model: d.model.clone(),
+        protocol: d.protocol.clone(),
+        rate_power: d.rated_power,
+        parent_sn: d.parent_sn.clone(),
+        status: d.status,
+        online: d.online,
+        plant_id: d.plant_id,
+        last_seen: d.last_seen.map(update_at),
+        update_at: update_at(d.last_seen.unwrap_or(d.updated_at).max(d.updated_at)),
+    }
 }
 
 /// The gateways the caller may see, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/gateways", tag = "gateways", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, key, status, commType (1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485, or null), signal, softVer, hardVer, updateAt, protocolType (null), model, lldt (last message, UTC), lastMessageAt (the same, YYYY-MM-DDTHH:MM:SSZ), uploadCycle, devName, commTypeName, proto, ...}]}")))]
+    responses((status = 200, description = "A page of gateways", body = Envelope<Page<Gateway>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<Gateway>>> {
     require_any(&me, &VIEW_KEYS)?;
     let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
     let page = q.page.unwrap_or(1).max(1);
@@ -201,40 +238,45 @@ pub async fn list(
         )
         .await?;
     let owners = customers(&app, &rows).await?;
-    let infos: Vec<Value> = rows
+    let infos: Vec<Gateway> = rows
         .iter()
         .map(|r| {
             let customer = r.gateway.owner_id.and_then(|o| owners.get(&o));
             item(&r.gateway, r.plant_name.as_deref(), customer)
         })
         .collect();
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
-    ))
+    Ok(Data(Page {
+        page_size: limit,
+        page_number: page,
+        total,
+        infos,
+    }))
 }
 
 /// How many gateways the caller may see, online and offline.
 #[utoipa::path(get, path = "/api/v1/gateways/count", tag = "gateways", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, online, offline}")))]
-pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    responses((status = 200, description = "How many, online and offline", body = Envelope<GatewayCounts>)))]
+pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<GatewayCounts>> {
     require_any(&me, &VIEW_KEYS)?;
     let (total, online) = app
         .store
         .gateway_counts(me.actor.plant_visibility(), me.id())
         .await?;
-    Ok(Data(
-        json!({"total": total, "online": online, "offline": total - online}),
-    ))
+    Ok(Data(GatewayCounts {
+        total,
+        online,
+        offline: total - online,
+    }))
 }
 
 /// One gateway with the devices behind it; 305 when the caller may not see it.
 #[utoipa::path(get, path = "/api/v1/gateway/{id}", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the list item plus plant {id, name}, devices[], keyEditable, and for those who may edit the gateway its key, keyPending and keyChangedAt; 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "The list item plus its devices, and for those who may edit the gateway its key; 305", body = Envelope<GatewayDetail>)))]
 pub async fn detail(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GatewayDetail>> {
     require_any(&me, &VIEW_KEYS)?;
     let (g, scope, plant) = visible(&app, &me, &id).await?;
     let devices = app.store.gateway_devices(g.id).await?;
@@ -243,29 +285,31 @@ pub async fn detail(
         Some(owner) => app.store.user(UserId(owner)).await?,
         None => None,
     };
-    let mut body = item(
+    let mut gateway = item(
         &g,
         plant.as_ref().map(|p| p.name.as_str()),
         customer.as_ref(),
     );
-    body["plant"] = match &plant {
-        Some(p) => json!({"id": p.id, "name": p.name}),
-        None => Value::Null,
-    };
-    body["devices"] = devices.iter().map(device).collect();
+    gateway.plant = plant.as_ref().map(|p| GatewayPlant {
+        id: p.id,
+        name: Some(p.name.clone()),
+    });
     if key_editable {
-        body["key"] = json!(g.reg_key);
-        body["keyPending"] = json!(g.pending_key.is_some());
-        body["keyChangedAt"] = json!(g.key_changed_at.map(update_at));
+        gateway.key = Some(g.reg_key.clone());
     }
-    body["keyEditable"] = json!(key_editable);
-    Ok(Data(body))
+    Ok(Data(GatewayDetail {
+        gateway,
+        devices: devices.iter().map(device).collect(),
+        key_editable,
+        key_pending: key_editable.then_some(g.pending_key.is_some()),
+        key_changed_at: key_editable.then(|| g.key_changed_at.map(update_at)),
+    }))
 }
 
 /// Unbinds a gateway from its plant (`gateway.unbind` on the plant) or from the caller's
 /// stock; its devices are unbound too and their history stays with the plant.
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/unbind", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "Unbound; 2, 305", body = Ack)))]
 pub async fn unbind(
     State(app): State<AppState>,
     me: CurrentUser,

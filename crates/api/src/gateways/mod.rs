@@ -10,14 +10,15 @@ pub(crate) mod download;
 pub(crate) mod key;
 pub(crate) mod list;
 pub(crate) mod registry;
+pub(crate) mod wire;
 
-use axum::{
-    Router,
-    routing::{get, post},
-};
 use domain::{DomainError, policy::GatewayScope};
 use service::gateways::GatewayRef;
 use store::{gateways::GatewayRow, plants::PlantRow};
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
 
@@ -26,49 +27,37 @@ pub const SN_MAX: usize = 32;
 pub const KEY_MIN: usize = 4;
 pub const KEY_MAX: usize = 32;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/gateway/create", post(registry::create))
-        .route("/api/v1/gateways/check", post(registry::check))
-        .route("/api/v1/gateway/{sn}/check", post(registry::check_path))
-        .route("/api/v1/gateway/{id}/delete", get(registry::delete))
-        .route("/api/v1/gateway/import/one/check", post(claim::check_one))
-        .route("/api/v1/gateway/import/one", post(claim::import_one))
-        .route("/api/v1/plant/{id}/gateway", post(claim::bind_to_plant))
-        .route(
-            "/api/v1/gateway/import/check",
-            post(batch::check).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)),
-        )
-        .route(
-            "/api/v1/gateway/import/batch",
-            post(batch::import).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)),
-        )
-        .route("/api/v1/gateways", get(list::list))
-        .route("/api/v1/gateways/count", get(list::count))
-        .route("/api/v1/gateways/downLoad", get(download::download))
-        .route("/api/v1/gateway/{id}", get(list::detail))
-        .route("/api/v1/gateway/{id}/unbind", post(list::unbind))
-        .route("/api/v1/gateway/{id}/key/rotate", post(key::rotate))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(registry::create))
+        .routes(routes!(registry::check))
+        .routes(routes!(registry::check_path))
+        .routes(routes!(registry::delete))
+        .routes(routes!(claim::check_one))
+        .routes(routes!(claim::import_one))
+        .routes(routes!(claim::bind_to_plant))
+        .routes(routes!(batch::check).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)))
+        .routes(routes!(batch::import).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)))
+        .routes(routes!(list::list))
+        .routes(routes!(list::count))
+        .routes(routes!(download::download))
+        .routes(routes!(list::detail))
+        .routes(routes!(list::unbind))
+        .routes(routes!(key::rotate))
         .merge(actions_router())
 }
 
 /// Gateway actions of issue 7 (see `actions`).
-fn actions_router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/gateway/{gsns}/restart", post(actions::restart))
-        .route("/api/v1/batch/restart", post(actions::batch_restart))
-        .route("/api/v1/gateways/batch/check", post(actions::batch_check))
-        .route("/api/v1/gateway/replace", post(actions::replace))
-        .route(
-            "/api/v1/gateway/updateGatewayProtocol",
-            post(actions::update_protocol),
-        )
-        .route(
-            "/api/v1/gateway/{sn}/settings/switch",
-            post(actions::settings_switch),
-        )
-        .route("/api/v1/gateway/{sn}/debug", post(actions::debug))
-        .route("/api/gate/{sn}/debug/reply", get(actions::debug_reply))
+fn actions_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(actions::restart))
+        .routes(routes!(actions::batch_restart))
+        .routes(routes!(actions::batch_check))
+        .routes(routes!(actions::replace))
+        .routes(routes!(actions::update_protocol))
+        .routes(routes!(actions::settings_switch))
+        .routes(routes!(actions::debug))
+        .routes(routes!(actions::debug_reply))
 }
 
 /// A serial number: letters, digits and `-`, 6 to 32 characters. Missing answers code 4 `sn`.

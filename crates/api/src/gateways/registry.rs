@@ -2,21 +2,19 @@
 //! with gateways may check whether an SN is known and free.
 
 use axum::extract::{Path, State};
-use domain::{Code, DomainError};
+use domain::Code;
 use serde::Deserialize;
-use store::StoreError;
+use service::gateways::{GatewayRef, registry};
 use utoipa::ToSchema;
 
-use super::{parse_key, parse_sn, require_any, visible};
+use super::{parse_key, parse_sn, require_any};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, num},
     now_ms,
     session::CurrentUser,
 };
-
-const PROTOCOL_MAX: usize = 40;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -42,33 +40,17 @@ pub struct SnRequest {
 /// Adds a gateway to the factory registry (internal administrators with `sys.gateway.edit`).
 /// A known SN answers code 4 with detail `sn`.
 #[utoipa::path(post, path = "/api/v1/gateway/create", tag = "gateways", request_body = CreateRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the new id; 2, 4")))]
+    security(("bearer" = [])), responses((status = 200, description = "The new gateway's id; 2, 4", body = Envelope<i64>)))]
 pub async fn create(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<CreateRequest>,
 ) -> ApiResult<Data<i64>> {
-    me.actor.require_gateway_registry()?;
-    me.actor.require_writable()?;
     let sn = parse_sn(req.sn.as_deref())?;
     let key = parse_key(req.key.as_deref())?;
-    let protocol = domain::account::check_text(
-        "protocol",
-        req.protocol.as_deref().unwrap_or_default(),
-        PROTOCOL_MAX,
-    )?;
-    match app
-        .store
-        .create_gateway(&sn, &key, &protocol, now_ms())
-        .await
-    {
-        Ok(id) => {
-            tracing::info!(gateway = id, %sn, by = %me.id(), "gateway registered");
-            Ok(Data(id))
-        }
-        Err(StoreError::Conflict(_)) => Err(DomainError::invalid("sn").into()),
-        Err(e) => Err(e.into()),
-    }
+    let protocol = req.protocol.as_deref().unwrap_or_default();
+    let id = registry::register(&app.store, &me.actor, &sn, &key, protocol, now_ms()).await?;
+    Ok(Data(id.0))
 }
 
 /// 0 when the caller may use the SN (free, or their own stock), 301 when it is in use where
@@ -93,7 +75,7 @@ async fn answer(app: &AppState, me: &CurrentUser, raw: Option<&str>) -> ApiResul
 
 /// Whether an SN is known and free: 0 free, 301 in use, 305 unknown (or another tenant's).
 #[utoipa::path(post, path = "/api/v1/gateways/check", tag = "gateways", request_body = SnRequest,
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 0 free, 2, 4, 301 in use, 305 unknown")))]
+    security(("bearer" = [])), responses((status = 200, description = "Free; 2, 4, 301 in use, 305 unknown", body = Ack)))]
 pub async fn check(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -104,7 +86,7 @@ pub async fn check(
 
 /// The same check with the SN in the path.
 #[utoipa::path(post, path = "/api/v1/gateway/{sn}/check", tag = "gateways", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 0 free, 2, 4, 301 in use, 305 unknown")))]
+    security(("bearer" = [])), responses((status = 200, description = "Free; 2, 4, 301 in use, 305 unknown", body = Ack)))]
 pub async fn check_path(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -116,18 +98,13 @@ pub async fn check_path(
 /// Removes a gateway from the registry (internal administrators), only while nobody holds it
 /// (301 otherwise).
 #[utoipa::path(get, path = "/api/v1/gateway/{id}/delete", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 301 in use, 305")))]
+    security(("bearer" = [])), responses((status = 200, description = "Removed; 2, 301 in use, 305", body = Ack)))]
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    me.actor.require_gateway_registry()?;
-    me.actor.require_writable()?;
-    let (g, _, _) = visible(&app, &me, &id).await?;
-    if !app.store.delete_gateway(g.id).await? {
-        return Err(Code::GatewayUsed.into());
-    }
+    let g = registry::remove(&app.store, &me.actor, GatewayRef::parse(&id)).await?;
     crate::audit::record(
         &app,
         &me,
@@ -137,6 +114,5 @@ pub async fn delete(
         "succeeded",
     )
     .await;
-    tracing::info!(gateway = g.id, sn = %g.sn, by = %me.id(), "gateway removed from the registry");
     Ok(Done)
 }

@@ -9,17 +9,25 @@ use std::collections::HashMap;
 use axum::extract::{Path, State};
 use domain::{Code, DomainError, ids::UserId};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use store::devices::{DeviceFilter, DeviceListRow};
 use utoipa::IntoParams;
 
-use super::{Inverter, plants_of, require_view, values, visible};
+use super::{
+    Inverter, plants_of, require_view, values, visible,
+    wire::{
+        FirmwareVersions, InverterDetail, InverterGateway, InverterItem, InverterPlant,
+        InverterStatusCounts,
+    },
+};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, Done},
+    device_common::AliasBody,
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
     monitor::live::Cycles,
     now_ms,
+    paging::{Page, Paging},
     plants::update_at,
     readings::{Reading, round2},
     session::CurrentUser,
@@ -90,15 +98,20 @@ impl ListQuery {
 }
 
 /// The `version` object: what the device reported about its firmware (strings or null).
-fn version(row: &DeviceListRow) -> Value {
+fn version(row: &DeviceListRow) -> FirmwareVersions {
     let v: Map<String, Value> = serde_json::from_str(&row.versions).unwrap_or_default();
     let pick = |k: &str| match v.get(k) {
-        Some(Value::String(s)) => Value::String(s.clone()),
-        Some(Value::Number(n)) => Value::String(n.to_string()),
-        _ => Value::Null,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
     };
-    json!({"masterVer": pick("masterVer"), "softVer": pick("softVer"), "hardVer": pick("hardVer"),
-        "hmiVer": pick("hmiVer"), "bmsVer": pick("bmsVer")})
+    FirmwareVersions {
+        master_ver: pick("masterVer"),
+        soft_ver: pick("softVer"),
+        hard_ver: pick("hardVer"),
+        hmi_ver: pick("hmiVer"),
+        bms_ver: pick("bmsVer"),
+    }
 }
 
 /// Customer (manufacturer) code the device reported in its versions; 0 when unknown.
@@ -153,7 +166,7 @@ async fn master_names(app: &AppState, owners: Vec<i64>) -> ApiResult<HashMap<i64
 }
 
 /// The list item of the original API; `master` is the display name of the plant's owner.
-pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Value {
+pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> InverterItem {
     let d = &inv.row;
     let plant = inv.plant.as_ref();
     let r = f.reading.as_ref();
@@ -165,37 +178,57 @@ pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Value {
     } else {
         r.and_then(|r| r.num("rated_power"))
     };
-    json!({
-        "id": d.id, "sn": d.sn, "alias": d.alias, "gsn": d.gateway_sn, "status": d.status,
-        "type": d.type_code, "typeKey": kind.key(),
+    InverterItem {
+        id: d.id,
+        sn: d.sn.clone(),
+        alias: d.alias.clone(),
+        gsn: d.gateway_sn.clone(),
+        status: d.status,
+        kind: d.type_code,
+        type_key: kind.key(),
         // Inverters talk Modbus RTU over RS485 to their gateway (every shipped protocol).
-        "commTypeName": "RS485",
-        "custCode": cust_code(d), "version": version(d), "model": d.model,
+        comm_type_name: "RS485",
+        cust_code: cust_code(d),
+        version: version(d),
+        model: d.model.clone(),
         // Current power counts fresh values only (as the plant's): 0 once they are stale.
-        "pac": r.filter(|_| !stale).and_then(values::pv_power).map_or(0.0, round2),
-        "etoday": f.etoday, "etotal": f.etotal,
-        "updateAt": update_at(d.last_seen.unwrap_or(d.updated_at)),
-        "createAt": create_at(d.created_at),
-        "opened": opened,
-        "plant": plant.map(|p| json!({"id": p.id, "name": p.name, "type": p.plant_type,
-            "master": master, "installer": p.installer, "email": p.email, "phone": p.phone})),
-        "plantId": d.plant_id,
-        "gatewayVO": d.gateway_sn.as_ref().map(|g| json!({"gsn": g,
-            "status": i64::from(d.gateway_online.unwrap_or(false))})),
+        pac: r
+            .filter(|_| !stale)
+            .and_then(values::pv_power)
+            .map_or(0.0, round2),
+        etoday: f.etoday,
+        etotal: f.etotal,
+        update_at: update_at(d.last_seen.unwrap_or(d.updated_at)),
+        create_at: create_at(d.created_at),
+        opened,
+        plant: plant.map(|p| InverterPlant {
+            id: p.id,
+            name: p.name.clone(),
+            kind: p.plant_type,
+            master: master.map(String::from),
+            installer: p.installer.clone(),
+            email: p.email.clone(),
+            phone: p.phone.clone(),
+        }),
+        plant_id: d.plant_id,
+        gateway_vo: d.gateway_sn.as_ref().map(|g| InverterGateway {
+            gsn: g.clone(),
+            status: i64::from(d.gateway_online.unwrap_or(false)),
+        }),
         // The Deye/Sunsynk family: every protocol config named deye-*.
-        "sunsynkEquip": d.protocol.starts_with("deye"),
-        "protocolIdentifier": d.protocol,
+        sunsynk_equip: d.protocol.starts_with("deye"),
+        protocol_identifier: d.protocol.clone(),
         // The original's numeric mode has no counterpart here; the kind is `typeKey`, and
         // text would break the clients that read this as an int.
-        "equipMode": null,
-        "equipType": d.type_code,
-        "ratePower": rated.map(round2),
-        "online": d.online,
+        equip_mode: None,
+        equip_type: d.type_code,
+        rate_power: rated.map(round2),
+        online: d.online,
         // The newest values are past the offline bound: `pac` is the last known, not live.
-        "stale": stale,
+        stale,
         // The plant's zone: the screens show the inverter's times in it.
-        "timezone": inv.tz.name(),
-    })
+        timezone: inv.tz.name().to_string(),
+    }
 }
 
 async fn page(
@@ -203,7 +236,7 @@ async fn page(
     me: &CurrentUser,
     q: &ListQuery,
     plant: Option<i64>,
-) -> ApiResult<Value> {
+) -> ApiResult<Page<InverterItem>> {
     let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
     let page = q.page.unwrap_or(1).max(1);
     let (rows, total) = app
@@ -239,30 +272,30 @@ async fn page(
             .map(String::as_str);
         infos.push(item(&inv, &f, master));
     }
-    Ok(json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}))
+    Ok(Page::new(Paging::new(page, limit), total, infos))
 }
 
 /// The inverters the caller may see, paged (`page` from 1, `limit` up to 100).
 #[utoipa::path(get, path = "/api/v1/inverters", tag = "inverters", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos:[{id, sn, alias, gsn, status, type, commTypeName, custCode, version{masterVer, softVer, hardVer, hmiVer, bmsVer}, model, pac, etoday, etotal, updateAt, opened, plant{id, name, type, master, installer, email, phone}, gatewayVO{gsn, status}, sunsynkEquip, protocolIdentifier, equipMode, equipType, ratePower, online, stale (the values are past the offline bound), timezone (the plant's)}]}")))]
+    responses((status = 200, description = "A page of inverters", body = Envelope<Page<InverterItem>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<InverterItem>>> {
     require_view(&me)?;
     Ok(Data(page(&app, &me, &q, None).await?))
 }
 
 /// One plant's inverters (the list item); 700 when the caller may not see the plant.
 #[utoipa::path(get, path = "/api/v1/plant/{id}/inverters", tag = "inverters", params(("id" = i64, Path), ListQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the inverter list of the plant; 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "A page of the plant's inverters; 700", body = Envelope<Page<InverterItem>>)))]
 pub async fn plant_list(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Page<InverterItem>>> {
     let (plant, _) = crate::plants::visible(&app, &me, &id).await?;
     Ok(Data(page(&app, &me, &q, Some(plant.id)).await?))
 }
@@ -277,12 +310,12 @@ pub struct CountQuery {
 
 /// How many inverters the caller may see, per status.
 #[utoipa::path(get, path = "/api/v1/inverters/count", tag = "inverters", params(CountQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, normal, offline, warning, fault, upgrading}")))]
+    responses((status = 200, description = "Inverters per status", body = Envelope<InverterStatusCounts>)))]
 pub async fn count(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<CountQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<InverterStatusCounts>> {
     require_view(&me)?;
     let c = app
         .store
@@ -293,10 +326,14 @@ pub async fn count(
             q.plant_id.filter(|p| *p > 0),
         )
         .await?;
-    Ok(Data(
-        json!({"total": c.total, "normal": c.normal, "offline": c.offline,
-        "warning": c.warning, "fault": c.fault, "upgrading": c.upgrading}),
-    ))
+    Ok(Data(InverterStatusCounts {
+        total: c.total,
+        normal: c.normal,
+        offline: c.offline,
+        warning: c.warning,
+        fault: c.fault,
+        upgrading: c.upgrading,
+    }))
 }
 
 /// The keys the caller holds on the inverter's plant (`plantPermission`), or their role's
@@ -320,12 +357,12 @@ fn permissions_on(me: &CurrentUser, inv: &Inverter) -> Vec<String> {
 /// One inverter: the list item plus what the detail screen shows (its readings now, the
 /// plant's time zone, the caller's keys on it). Clients show every field as a sensor.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with the list item plus ratedPower, protocol, runningState, mpptCount, phaseCount, temperatures (°C), timezone, plantPermission, values{key: value}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The list item plus readings and the caller's keys; 600", body = Envelope<InverterDetail>)))]
 pub async fn detail(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<InverterDetail>> {
     let inv = visible(&app, &me, &sn).await?;
     let f = figures(&app, &inv).await?;
     let masters = master_names(&app, inv.plant.iter().map(|p| p.owner_id).collect()).await?;
@@ -334,35 +371,20 @@ pub async fn detail(
         .as_ref()
         .and_then(|p| masters.get(&p.owner_id))
         .map(String::as_str);
-    let mut body = item(&inv, &f, master);
     let r = f.reading.as_ref();
-    let extra = json!({
-        "typeKey": inv.kind().key(), "hybrid": inv.kind().is_hybrid(),
-        "protocol": inv.row.protocol, "runningState": values::number(r, "running_state"),
-        "mpptCount": values::number(r, "mppt_count"), "phaseCount": values::number(r, "phase_count"),
-        "dcTemp": values::number(r, "dc_temperature"),
-        "igbtTemp": values::number(r, "inverter_temperature"),
-        "lastSeen": inv.row.last_seen.map(update_at),
-        "timezone": inv.tz.name(),
-        "plantPermission": permissions_on(&me, &inv),
-        "values": r.map_or(Value::Object(Map::new()), |r| Value::Object(r.values.clone())),
-    });
-    if let (Value::Object(b), Value::Object(e)) = (&mut body, extra) {
-        b.extend(e);
-    }
-    Ok(Data(body))
-}
-
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct AliasBody {
-    #[serde(default, deserialize_with = "num::opt_text")]
-    pub alias: Option<String>,
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-pub struct AliasQuery {
-    #[serde(default, deserialize_with = "num::opt_text")]
-    pub alias: Option<String>,
+    Ok(Data(InverterDetail {
+        item: item(&inv, &f, master),
+        hybrid: inv.kind().is_hybrid(),
+        protocol: inv.row.protocol.clone(),
+        running_state: values::number(r, "running_state"),
+        mppt_count: values::number(r, "mppt_count"),
+        phase_count: values::number(r, "phase_count"),
+        dc_temp: values::number(r, "dc_temperature"),
+        igbt_temp: values::number(r, "inverter_temperature"),
+        last_seen: inv.row.last_seen.map(update_at),
+        plant_permission: permissions_on(&me, &inv),
+        values: r.map(|r| r.values.clone()).unwrap_or_default(),
+    }))
 }
 
 /// A device name: trimmed, at most 32 bytes (docs/overview.md, "Limits"); empty clears it.
@@ -389,13 +411,13 @@ fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResult<()> {
 
 /// Renames an inverter (`inverter.alias` on its plant); the name is sent as JSON, a form or
 /// in the query (`alias`).
-#[utoipa::path(post, path = "/api/v1/inverter/{sn}/alias", tag = "inverters", params(("sn" = String, Path), AliasQuery),
-    request_body = AliasBody, security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4 alias (over 32 bytes), 600")))]
+#[utoipa::path(post, path = "/api/v1/inverter/{sn}/alias", tag = "inverters", params(("sn" = String, Path), AliasBody),
+    request_body = AliasBody, security(("bearer" = [])), responses((status = 200, description = "Renamed; 2, 4 alias (over 32 bytes), 600", body = Ack)))]
 pub async fn alias(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-    Query(q): Query<AliasQuery>,
+    Query(q): Query<AliasBody>,
     Body(b): Body<AliasBody>,
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
@@ -411,7 +433,7 @@ pub async fn alias(
 /// Removes an inverter from the registry (the plant's edit permission, `station.edit`; an
 /// unbound one needs `inverter.delete`). Its history stays; reporting again registers it anew.
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/delete", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "Removed; 2, 600", body = Ack)))]
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,

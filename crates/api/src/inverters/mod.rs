@@ -4,17 +4,15 @@
 //! one that does not exist. Temperatures are sent in °C; the web app converts them.
 
 pub(crate) mod list;
+mod ports;
 pub(crate) mod realtime;
 pub(crate) mod series;
 pub(crate) mod values;
+pub(crate) mod wire;
 
 use std::collections::HashMap;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use axum::{
-    Router,
-    extract::{Path, State},
-    routing::{get, post},
-};
 use chrono::Datelike;
 use chrono_tz::Tz;
 use domain::{Code, device::InverterKind};
@@ -27,94 +25,56 @@ use store::{
 use crate::{
     AppState,
     envelope::ApiResult,
-    extract::Query,
     monitor::live,
     readings::{self, Reading},
     session::CurrentUser,
 };
 
-pub(crate) use series::port::Port;
-
-pub fn router() -> Router<AppState> {
-    let mut r = Router::new()
-        .route("/api/v1/inverters", get(list::list))
-        .route("/api/v1/inverters/count", get(list::count))
-        .route("/api/v1/plant/{id}/inverters", get(list::plant_list))
-        .route("/api/v1/inverter/{sn}", get(list::detail))
-        .route("/api/v1/inverter/{sn}/alias", post(list::alias))
-        .route("/api/v1/inverter/{sn}/delete", post(list::delete))
-        .route("/api/v1/inverter/{sn}/realtime/input", get(realtime::input))
-        .route(
-            "/api/v1/inverter/{sn}/realtime/output",
-            get(realtime::output),
-        )
-        .route(
-            "/api/v1/inverter/{sn}/pvIVRealtime",
-            get(realtime::pv_iv_realtime),
-        )
-        .route(
-            "/api/v1/inverter/{sn}/input/day",
-            get(series::curves::input_day),
-        )
-        .route(
-            "/api/v1/inverter/{sn}/output/day",
-            get(series::curves::output_day),
-        )
-        .route("/api/v1/inverter/{sn}/day", get(series::curves::day))
-        .route("/api/v1/inverter/{sn}/month", get(series::energy::month))
-        .route("/api/v1/inverter/{sn}/year", get(series::energy::year))
-        .route("/api/v1/inverter/{sn}/total", get(series::energy::total))
-        .route(
-            "/api/v1/inverter/gen/{sn}/realtime",
-            get(realtime::gen_realtime),
-        )
-        .route(
-            "/api/v1/inverter/genMi/{sn}/day",
-            get(series::generator::gen_day),
-        )
-        .route(
-            "/api/v1/inverter/gen/{sn}/byDate",
-            get(series::generator::gen_by_date),
-        );
-    // The per-port series share one handler each; the port is fixed by the route (static
-    // segments, so they never shadow an inverter SN's own routes).
-    for port in Port::ALL {
-        let name = port.path();
-        r = r
-            .route(
-                &format!("/api/v1/inverter/{name}/{{sn}}/realtime"),
-                get(
-                    move |s: State<AppState>, me: CurrentUser, p: Path<String>| async move {
-                        realtime::port(port, s, me, p).await
-                    },
-                ),
-            )
-            .route(
-                &format!("/api/v1/inverter/{name}/{{sn}}/day"),
-                get(
-                    move |s: State<AppState>,
-                          me: CurrentUser,
-                          p: Path<String>,
-                          q: Query<series::DateQuery>| async move {
-                        series::port::port_day(port, s, me, p, q).await
-                    },
-                ),
-            );
-        for span in series::Span::ALL {
-            r = r.route(
-                &format!("/api/v1/inverter/{name}/{{sn}}/{}", span.path()),
-                get(
-                    move |s: State<AppState>,
-                          me: CurrentUser,
-                          p: Path<String>,
-                          q: Query<series::DateQuery>| async move {
-                        series::port::port_energy(port, span, s, me, p, q).await
-                    },
-                ),
-            );
-        }
-    }
-    r
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list::list))
+        .routes(routes!(list::count))
+        .routes(routes!(list::plant_list))
+        .routes(routes!(list::detail))
+        .routes(routes!(list::alias))
+        .routes(routes!(list::delete))
+        .routes(routes!(realtime::input))
+        .routes(routes!(realtime::output))
+        .routes(routes!(realtime::pv_iv_realtime))
+        .routes(routes!(series::curves::input_day))
+        .routes(routes!(series::curves::output_day))
+        .routes(routes!(series::curves::day))
+        .routes(routes!(series::energy::month))
+        .routes(routes!(series::energy::year))
+        .routes(routes!(series::energy::total))
+        .routes(routes!(realtime::gen_realtime))
+        .routes(routes!(series::generator::gen_day))
+        .routes(routes!(series::generator::gen_by_date))
+        .routes(routes!(ports::grid::realtime))
+        .routes(routes!(ports::grid::day))
+        .routes(routes!(ports::grid::month))
+        .routes(routes!(ports::grid::year))
+        .routes(routes!(ports::grid::total))
+        .routes(routes!(ports::load::realtime))
+        .routes(routes!(ports::load::day))
+        .routes(routes!(ports::load::month))
+        .routes(routes!(ports::load::year))
+        .routes(routes!(ports::load::total))
+        .routes(routes!(ports::battery::realtime))
+        .routes(routes!(ports::battery::day))
+        .routes(routes!(ports::battery::month))
+        .routes(routes!(ports::battery::year))
+        .routes(routes!(ports::battery::total))
+        .routes(routes!(ports::eps::realtime))
+        .routes(routes!(ports::eps::day))
+        .routes(routes!(ports::eps::month))
+        .routes(routes!(ports::eps::year))
+        .routes(routes!(ports::eps::total))
+        .routes(routes!(ports::meter::realtime))
+        .routes(routes!(ports::meter::day))
+        .routes(routes!(ports::meter::month))
+        .routes(routes!(ports::meter::year))
+        .routes(routes!(ports::meter::total))
 }
 
 /// One inverter as the caller may see it, with its plant (for the time zone and permissions)

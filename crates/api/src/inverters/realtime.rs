@@ -5,13 +5,20 @@
 //! the inverter's offline bound (`stale`: the last known values, not live ones).
 
 use axum::extract::{Path, State};
-use serde_json::{Value, json};
 
-use super::{Inverter, Port, list::figures, values, visible};
+use super::{
+    Inverter,
+    list::figures,
+    values, visible,
+    wire::{
+        BatteryRealtime, EpsRealtime, GenRealtime, GridRealtime, InputRealtime, LoadRealtime,
+        OutputRealtime, PvInput, PvIvRealtime,
+    },
+};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
-    readings::{self, Reading, local_time, num_text, opt_text, round2},
+    envelope::{ApiResult, Data, Envelope},
+    readings::{self, Reading, local_time, num_text, round2},
     session::CurrentUser,
 };
 
@@ -83,7 +90,7 @@ async fn pv_iv(
     inv: &Inverter,
     r: Option<&Reading>,
     etoday: f64,
-) -> ApiResult<Vec<Value>> {
+) -> ApiResult<Vec<PvInput>> {
     let Some(r) = r else {
         return Ok(Vec::new());
     };
@@ -92,15 +99,15 @@ async fn pv_iv(
     Ok(inputs
         .iter()
         .zip(today)
-        .map(|(n, kwh)| {
-            json!({
-                "id": n, "pvNo": n,
-                "vpv": opt_text(r.num(&format!("pv{n}_voltage"))),
-                "ipv": opt_text(r.num(&format!("pv{n}_current"))),
-                "ppv": opt_text(r.num(&format!("pv{n}_power"))),
-                "todayPv": num_text(kwh),
-                "sn": inv.row.sn, "time": local_time(r.ts, inv.tz),
-            })
+        .map(|(n, kwh)| PvInput {
+            id: *n as i64,
+            pv_no: *n as i64,
+            vpv: r.num(&format!("pv{n}_voltage")).map(num_text),
+            ipv: r.num(&format!("pv{n}_current")).map(num_text),
+            ppv: r.num(&format!("pv{n}_power")).map(num_text),
+            today_pv: num_text(kwh),
+            sn: inv.row.sn.clone(),
+            time: local_time(r.ts, inv.tz),
         })
         .collect())
 }
@@ -108,72 +115,81 @@ async fn pv_iv(
 /// PV input now: `etoday`, `etotal` (kWh), `pac` (W) and `pvIV[]`. `mpptIV` stays empty: the
 /// protocols report one value set per MPPT, not per string inside an MPPT.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/realtime/input", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {etoday, etotal, pac, pvIV:[{id, pvNo, vpv, ipv, ppv, todayPv, sn, time}], mpptIV:[]}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "PV input now; 600", body = Envelope<InputRealtime>)))]
 pub async fn input(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<InputRealtime>> {
     let inv = visible(&app, &me, &sn).await?;
     let f = figures(&app, &inv).await?;
     let r = f.reading.as_ref();
-    Ok(Data(json!({
-        "etoday": f.etoday, "etotal": f.etotal,
-        "pac": r.and_then(values::pv_power).map_or(0.0, round2),
-        "pvIV": pv_iv(&app, &inv, r, f.etoday).await?, "mpptIV": [],
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
-    })))
+    Ok(Data(InputRealtime {
+        etoday: f.etoday,
+        etotal: f.etotal,
+        pac: r.and_then(values::pv_power).map_or(0.0, round2),
+        pv_iv: pv_iv(&app, &inv, r, f.etoday).await?,
+        mppt_iv: Vec::new(),
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
+    }))
 }
 
 /// The PV inputs alone, as the detail screen polls them.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/pvIVRealtime", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {pvIV:[...], mpptIV:[], updateAt}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The PV inputs now; 600", body = Envelope<PvIvRealtime>)))]
 pub async fn pv_iv_realtime(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PvIvRealtime>> {
     let inv = visible(&app, &me, &sn).await?;
     let f = figures(&app, &inv).await?;
     let r = f.reading;
-    Ok(Data(json!({
-        "pvIV": pv_iv(&app, &inv, r.as_ref(), f.etoday).await?, "mpptIV": [],
-        "updateAt": r.as_ref().map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r.as_ref()),
-    })))
+    Ok(Data(PvIvRealtime {
+        pv_iv: pv_iv(&app, &inv, r.as_ref(), f.etoday).await?,
+        mppt_iv: Vec::new(),
+        update_at: r.as_ref().map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r.as_ref()),
+    }))
 }
 
 /// AC output now: `vip[]` per phase, `pInv` and `pac` (W), `fac` (Hz), and the temperatures
 /// (°C) the output tab shows.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/realtime/output", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {vip:[{volt, current, power}], pInv, pac, fac, dcTemp, igbtTemp, updateAt}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "AC output now; 600", body = Envelope<OutputRealtime>)))]
 pub async fn output(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<OutputRealtime>> {
     let inv = visible(&app, &me, &sn).await?;
     let r = inv.latest(&app).await?;
     let r = r.as_ref();
     let p = r
         .and_then(|r| values::port_power(r, values::OUTPUT))
         .map(round2);
-    Ok(Data(json!({
-        "vip": r.map(|r| values::vip(r, values::OUTPUT)).unwrap_or_default(),
-        "pInv": p, "pac": p,
-        "fac": values::number(r, "inverter_frequency"),
-        "dcTemp": values::number(r, "dc_temperature"),
-        "igbtTemp": values::number(r, "inverter_temperature"),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
-    })))
+    Ok(Data(OutputRealtime {
+        vip: r
+            .map(|r| values::vip(r, values::OUTPUT))
+            .unwrap_or_default(),
+        p_inv: p,
+        pac: p,
+        fac: values::number(r, "inverter_frequency"),
+        dc_temp: values::number(r, "dc_temperature"),
+        igbt_temp: values::number(r, "inverter_temperature"),
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
+    }))
 }
 
 /// Battery status on the wire: 0 idle, 1 charging, 2 discharging (Deye: power > 0 discharges).
-fn battery_status(power: Option<f64>) -> Value {
+fn battery_status(power: Option<f64>) -> Option<i64> {
     match power {
-        None => Value::Null,
-        Some(p) if p > 1.0 => json!(2),
-        Some(p) if p < -1.0 => json!(1),
-        Some(_) => json!(0),
+        None => None,
+        Some(p) if p > 1.0 => Some(2),
+        Some(p) if p < -1.0 => Some(1),
+        Some(_) => Some(0),
     }
 }
 
@@ -182,42 +198,43 @@ async fn grid_or_meter(
     inv: &Inverter,
     r: Option<&Reading>,
     ac: values::Ac,
-) -> ApiResult<Value> {
+) -> ApiResult<GridRealtime> {
     let [today, month, year, total] = inv.energy_spans(app).await?;
-    let ct: Vec<Value> = (1..=3)
+    let ct: Vec<f64> = (1..=3)
         .filter_map(|l| r.and_then(|r| r.num(&format!("grid_ct_power_l{l}"))))
-        .map(|p| json!(round2(p)))
+        .map(round2)
         .collect();
     let ct = if ct.is_empty() {
         r.and_then(|r| r.num("grid_ct_power"))
-            .map(|p| vec![json!(round2(p))])
+            .map(|p| vec![round2(p)])
             .unwrap_or_default()
     } else {
         ct
     };
-    Ok(json!({
-        "vip": r.map(|r| values::vip(r, ac)).unwrap_or_default(),
-        "pac": r.and_then(|r| values::port_power(r, ac)).map(round2),
+    Ok(GridRealtime {
+        vip: r.map(|r| values::vip(r, ac)).unwrap_or_default(),
+        pac: r.and_then(|r| values::port_power(r, ac)).map(round2),
         // Reactive power and power factor are not in the shipped protocols.
-        "qac": values::number(r, "grid_reactive_power"),
-        "fac": values::number(r, "grid_frequency"),
-        "pf": values::number(r, "grid_power_factor"),
-        "status": r.and_then(|r| r.num("grid_connected")).map(|v| v as i64),
-        "etodayFrom": values::kwh_text(today.kwh("grid_import")),
-        "etodayTo": values::kwh_text(today.kwh("grid_export")),
-        "emonthFrom": values::kwh_text(month.kwh("grid_import")),
-        "emonthTo": values::kwh_text(month.kwh("grid_export")),
-        "eyearFrom": values::kwh_text(year.kwh("grid_import")),
-        "eyearTo": values::kwh_text(year.kwh("grid_export")),
-        "etotalFrom": values::kwh_text(total.kwh("grid_import")),
-        "etotalTo": values::kwh_text(total.kwh("grid_export")),
-        "limiterPowerArr": ct,
-        "limiterTotalPower": values::number(r, "grid_ct_power"),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
-    }))
+        qac: values::number(r, "grid_reactive_power"),
+        fac: values::number(r, "grid_frequency"),
+        pf: values::number(r, "grid_power_factor"),
+        status: r.and_then(|r| r.num("grid_connected")).map(|v| v as i64),
+        etoday_from: values::kwh_text(today.kwh("grid_import")),
+        etoday_to: values::kwh_text(today.kwh("grid_export")),
+        emonth_from: values::kwh_text(month.kwh("grid_import")),
+        emonth_to: values::kwh_text(month.kwh("grid_export")),
+        eyear_from: values::kwh_text(year.kwh("grid_import")),
+        eyear_to: values::kwh_text(year.kwh("grid_export")),
+        etotal_from: values::kwh_text(total.kwh("grid_import")),
+        etotal_to: values::kwh_text(total.kwh("grid_export")),
+        limiter_power_arr: ct,
+        limiter_total_power: values::number(r, "grid_ct_power"),
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
+    })
 }
 
-async fn load(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResult<Value> {
+async fn load(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResult<LoadRealtime> {
     let [today, _, _, total] = inv.energy_spans(app).await?;
     let ups = |l: usize| {
         let phased = r.and_then(|r| r.num(&format!("load_power_l{l}")));
@@ -227,22 +244,34 @@ async fn load(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResult<
         } else {
             None
         };
-        phased.or(single).map_or(Value::Null, |p| json!(round2(p)))
+        phased.or(single).map(round2)
     };
-    Ok(json!({
-        "totalUsed": total.kwh("load"), "dailyUsed": today.kwh("load"),
-        "totalPower": r.and_then(|r| values::port_power(r, values::LOAD)).map(round2),
+    Ok(LoadRealtime {
+        total_used: total.kwh("load"),
+        daily_used: today.kwh("load"),
+        total_power: r
+            .and_then(|r| values::port_power(r, values::LOAD))
+            .map(round2),
         // Smart-load (generator port) state is not in the shipped protocols.
-        "smartLoadStatus": values::number(r, "smart_load_status"),
-        "loadFac": values::number(r, "load_frequency"),
-        "upsPowerL1": ups(1), "upsPowerL2": ups(2), "upsPowerL3": ups(3),
-        "upsPowerTotal": r.and_then(|r| values::port_power(r, values::LOAD)).map(round2),
-        "vip": r.map(|r| values::vip(r, values::LOAD)).unwrap_or_default(),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
-    }))
+        smart_load_status: values::number(r, "smart_load_status"),
+        load_fac: values::number(r, "load_frequency"),
+        ups_power_l1: ups(1),
+        ups_power_l2: ups(2),
+        ups_power_l3: ups(3),
+        ups_power_total: r
+            .and_then(|r| values::port_power(r, values::LOAD))
+            .map(round2),
+        vip: r.map(|r| values::vip(r, values::LOAD)).unwrap_or_default(),
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
+    })
 }
 
-async fn battery(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResult<Value> {
+async fn battery(
+    app: &AppState,
+    inv: &Inverter,
+    r: Option<&Reading>,
+) -> ApiResult<BatteryRealtime> {
     let [today, month, year, total] = inv.energy_spans(app).await?;
     let has = |k: &str| r.and_then(|r| r.num(k)).is_some();
     let count = i64::from(has("battery_soc") || has("battery_voltage"))
@@ -251,87 +280,130 @@ async fn battery(app: &AppState, inv: &Inverter, r: Option<&Reading>) -> ApiResu
     // answers zeros.
     let zero = |k: &str| r.and_then(|r| r.num(k)).unwrap_or(0.0);
     let power = zero("battery_power");
-    Ok(json!({
-        "etodayChg": values::kwh_text(today.kwh("charge")),
-        "etodayDischg": values::kwh_text(today.kwh("discharge")),
-        "emonthChg": values::kwh_text(month.kwh("charge")),
-        "emonthDischg": values::kwh_text(month.kwh("discharge")),
-        "eyearChg": values::kwh_text(year.kwh("charge")),
-        "eyearDischg": values::kwh_text(year.kwh("discharge")),
-        "etotalChg": values::kwh_text(total.kwh("charge")),
-        "etotalDischg": values::kwh_text(total.kwh("discharge")),
+    Ok(BatteryRealtime {
+        etoday_chg: values::kwh_text(today.kwh("charge")),
+        etoday_dischg: values::kwh_text(today.kwh("discharge")),
+        emonth_chg: values::kwh_text(month.kwh("charge")),
+        emonth_dischg: values::kwh_text(month.kwh("discharge")),
+        eyear_chg: values::kwh_text(year.kwh("charge")),
+        eyear_dischg: values::kwh_text(year.kwh("discharge")),
+        etotal_chg: values::kwh_text(total.kwh("charge")),
+        etotal_dischg: values::kwh_text(total.kwh("discharge")),
         // Battery chemistry and capacity live in the BMS (the battery screens), not here.
-        "type": Value::Null,
-        "power": round2(power),
-        "capacity": Value::Null, "correctCap": Value::Null,
-        "current": num_text(zero("battery_current")),
-        "voltage": num_text(zero("battery_voltage")),
-        "temp": values::text(r, "battery_temperature"),
-        "soc": values::text(r, "battery_soc"),
-        "chargeVolt": values::text(r, "bms_charge_voltage"),
-        "dischargeVolt": values::text(r, "bms_discharge_voltage"),
-        "chargeCurrentLimit": values::text(r, "bms_charge_current_limit"),
-        "dischargeCurrentLimit": values::text(r, "bms_discharge_current_limit"),
-        "maxChargeCurrentLimit": values::text(r, "max_charge_current_limit"),
-        "maxDischargeCurrentLimit": values::text(r, "max_discharge_current_limit"),
-        "status": battery_status(r.and_then(|r| r.num("battery_power"))),
-        "batterySoc1": values::text(r, "battery_soc"),
-        "batteryCurrent1": values::text(r, "battery_current"),
-        "batteryVolt1": values::text(r, "battery_voltage"),
-        "batteryPower1": values::number(r, "battery_power"),
-        "batteryTemp1": values::text(r, "battery_temperature"),
-        "batteryStatus2": battery_status(r.and_then(|r| r.num("battery2_power"))),
-        "batterySoc2": values::text(r, "battery2_soc"),
-        "batteryCurrent2": values::text(r, "battery2_current"),
-        "batteryVolt2": values::text(r, "battery2_voltage"),
-        "batteryPower2": values::number(r, "battery2_power"),
-        "batteryTemp2": values::text(r, "battery2_temperature"),
-        "numberOfBatteries": count,
-        "batt1Factory": Value::Null, "batt2Factory": Value::Null,
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
-    }))
-}
-
-/// The backup (EPS) port: Deye measures it with its `load_*` registers.
-fn eps(inv: &Inverter, r: Option<&Reading>) -> Value {
-    json!({
-        "vip": r.map(|r| values::vip(r, values::LOAD)).unwrap_or_default(),
-        "pac": r.and_then(|r| values::port_power(r, values::LOAD)).map(round2),
-        "fac": values::number(r, "load_frequency"),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
+        kind: None,
+        power: round2(power),
+        capacity: None,
+        correct_cap: None,
+        current: num_text(zero("battery_current")),
+        voltage: num_text(zero("battery_voltage")),
+        temp: values::text(r, "battery_temperature"),
+        soc: values::text(r, "battery_soc"),
+        charge_volt: values::text(r, "bms_charge_voltage"),
+        discharge_volt: values::text(r, "bms_discharge_voltage"),
+        charge_current_limit: values::text(r, "bms_charge_current_limit"),
+        discharge_current_limit: values::text(r, "bms_discharge_current_limit"),
+        max_charge_current_limit: values::text(r, "max_charge_current_limit"),
+        max_discharge_current_limit: values::text(r, "max_discharge_current_limit"),
+        status: battery_status(r.and_then(|r| r.num("battery_power"))),
+        battery_soc1: values::text(r, "battery_soc"),
+        battery_current1: values::text(r, "battery_current"),
+        battery_volt1: values::text(r, "battery_voltage"),
+        battery_power1: values::number(r, "battery_power"),
+        battery_temp1: values::text(r, "battery_temperature"),
+        battery_status2: battery_status(r.and_then(|r| r.num("battery2_power"))),
+        battery_soc2: values::text(r, "battery2_soc"),
+        battery_current2: values::text(r, "battery2_current"),
+        battery_volt2: values::text(r, "battery2_voltage"),
+        battery_power2: values::number(r, "battery2_power"),
+        battery_temp2: values::text(r, "battery2_temperature"),
+        number_of_batteries: count,
+        batt1_factory: None,
+        batt2_factory: None,
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
     })
 }
 
-/// One port's values now (grid, load, battery, EPS or meter).
-#[utoipa::path(get, path = "/api/v1/inverter/{kind}/{sn}/realtime", tag = "inverters",
-    params(("kind" = String, Path, description = "grid, load, battery, eps or meter"), ("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope. grid/meter: {vip, pac, qac, fac, pf, status, etodayFrom, etodayTo, etotalFrom, etotalTo (numeric strings), limiterPowerArr, limiterTotalPower}; load: {totalUsed, dailyUsed, totalPower, smartLoadStatus, loadFac, upsPowerL1..3, upsPowerTotal, vip}; battery: every key of docs/api-conventions.md (power, current, voltage never null); eps: {vip, pac, fac}; 600")))]
-pub async fn port(
-    port: Port,
+/// The backup (EPS) port: Deye measures it with its `load_*` registers.
+fn eps(inv: &Inverter, r: Option<&Reading>) -> EpsRealtime {
+    EpsRealtime {
+        vip: r.map(|r| values::vip(r, values::LOAD)).unwrap_or_default(),
+        pac: r
+            .and_then(|r| values::port_power(r, values::LOAD))
+            .map(round2),
+        fac: values::number(r, "load_frequency"),
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
+    }
+}
+
+/// The grid port's values now.
+pub async fn grid(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GridRealtime>> {
     let inv = visible(&app, &me, &sn).await?;
     let r = inv.latest(&app).await?;
-    let r = r.as_ref();
-    Ok(Data(match port {
-        Port::Grid => grid_or_meter(&app, &inv, r, values::GRID).await?,
-        Port::Meter => grid_or_meter(&app, &inv, r, values::METER).await?,
-        Port::Load => load(&app, &inv, r).await?,
-        Port::Battery => battery(&app, &inv, r).await?,
-        Port::Eps => eps(&inv, r),
-    }))
+    Ok(Data(
+        grid_or_meter(&app, &inv, r.as_ref(), values::GRID).await?,
+    ))
+}
+
+/// The meter's (external CT's) values now.
+pub async fn meter(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<GridRealtime>> {
+    let inv = visible(&app, &me, &sn).await?;
+    let r = inv.latest(&app).await?;
+    Ok(Data(
+        grid_or_meter(&app, &inv, r.as_ref(), values::METER).await?,
+    ))
+}
+
+/// The load port's values now.
+pub async fn load_now(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<LoadRealtime>> {
+    let inv = visible(&app, &me, &sn).await?;
+    let r = inv.latest(&app).await?;
+    Ok(Data(load(&app, &inv, r.as_ref()).await?))
+}
+
+/// The battery's values now.
+pub async fn battery_now(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<BatteryRealtime>> {
+    let inv = visible(&app, &me, &sn).await?;
+    let r = inv.latest(&app).await?;
+    Ok(Data(battery(&app, &inv, r.as_ref()).await?))
+}
+
+/// The backup (EPS) port's values now.
+pub async fn eps_now(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(sn): Path<String>,
+) -> ApiResult<Data<EpsRealtime>> {
+    let inv = visible(&app, &me, &sn).await?;
+    let r = inv.latest(&app).await?;
+    Ok(Data(eps(&inv, r.as_ref())))
 }
 
 /// The generator port now: energy today and in total (kWh), power (W), frequency, `vip[]`.
 #[utoipa::path(get, path = "/api/v1/inverter/gen/{sn}/realtime", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {genTotal, genDaily, totalPower, genFac, vip[], genOn}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The generator port now; 600", body = Envelope<GenRealtime>)))]
 pub async fn gen_realtime(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GenRealtime>> {
     let inv = visible(&app, &me, &sn).await?;
     let r = inv.latest(&app).await?;
     let r = r.as_ref();
@@ -341,14 +413,16 @@ pub async fn gen_realtime(
         current: None,
         power: "gen_power",
     };
-    Ok(Data(json!({
-        "genTotal": total.kwh("generator"), "genDaily": today.kwh("generator"),
-        "totalPower": values::number(r, "gen_power"),
-        "genFac": values::number(r, "gen_frequency"),
-        "vip": r.map(|r| values::vip(r, gen_ac)).unwrap_or_default(),
-        "genOn": r.and_then(|r| r.num("gen_relay_closed")).map(|v| v != 0.0),
-        "updateAt": r.map(|r| local_time(r.ts, inv.tz)), "stale": inv.stale(r),
-    })))
+    Ok(Data(GenRealtime {
+        gen_total: total.kwh("generator"),
+        gen_daily: today.kwh("generator"),
+        total_power: values::number(r, "gen_power"),
+        gen_fac: values::number(r, "gen_frequency"),
+        vip: r.map(|r| values::vip(r, gen_ac)).unwrap_or_default(),
+        gen_on: r.and_then(|r| r.num("gen_relay_closed")).map(|v| v != 0.0),
+        update_at: r.map(|r| local_time(r.ts, inv.tz)),
+        stale: inv.stale(r),
+    }))
 }
 
 #[cfg(test)]
@@ -383,9 +457,9 @@ mod tests {
 
     #[test]
     fn battery_status_follows_the_sign_of_power() {
-        assert_eq!(battery_status(Some(500.0)), json!(2));
-        assert_eq!(battery_status(Some(-500.0)), json!(1));
-        assert_eq!(battery_status(Some(0.0)), json!(0));
-        assert_eq!(battery_status(None), Value::Null);
+        assert_eq!(battery_status(Some(500.0)), Some(2));
+        assert_eq!(battery_status(Some(-500.0)), Some(1));
+        assert_eq!(battery_status(Some(0.0)), Some(0));
+        assert_eq!(battery_status(None), None);
     }
 }

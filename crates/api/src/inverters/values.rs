@@ -2,9 +2,18 @@
 //! decode with the same names) make each figure an inverter screen shows. One table per port,
 //! so the realtime answers and the day curves read the same keys.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
-use crate::readings::{Reading, num_text, opt_text, round2};
+use crate::readings::{Reading, num_text, round2};
+
+/// One phase of an AC port: voltage (V) and current (A) as numeric strings, power (W) a number.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct Vip {
+    pub volt: String,
+    pub current: String,
+    pub power: Option<f64>,
+}
 
 /// Most PV inputs a report may carry (`pv1_*` .. `pv12_*`).
 pub const MAX_PV_INPUTS: usize = 12;
@@ -87,16 +96,18 @@ pub fn phases(r: &Reading, ac: Ac) -> Vec<usize> {
 /// voltage. On a single-phase model the line keys may be absent: the bare keys make one phase.
 /// A phase whose voltage or current is unknown is left out (its power still counts in the
 /// port's totals): clients convert both with `float()`, which fails on null.
-pub fn vip(r: &Reading, ac: Ac) -> Vec<Value> {
+pub fn vip(r: &Reading, ac: Ac) -> Vec<Vip> {
     let one = |v: Option<f64>, i: Option<f64>, p: Option<f64>| {
         let i = i.or(match (v, p) {
             (Some(v), Some(p)) if v > 1.0 => Some(p / v),
             _ => None,
         });
         let (v, i) = (v?, i?);
-        Some(
-            json!({"volt": opt_text(Some(v)), "current": opt_text(Some(i)), "power": p.map(round2)}),
-        )
+        Some(Vip {
+            volt: num_text(v),
+            current: num_text(i),
+            power: p.map(round2),
+        })
     };
     let lines = phases(r, ac);
     if lines.is_empty() {
@@ -130,19 +141,18 @@ pub fn port_power(r: &Reading, ac: Ac) -> Option<f64> {
 }
 
 /// Numeric text of a value, or `null`.
-pub fn text(r: Option<&Reading>, key: &str) -> Value {
-    opt_text(r.and_then(|r| r.num(key)))
+pub fn text(r: Option<&Reading>, key: &str) -> Option<String> {
+    r.and_then(|r| r.num(key)).map(num_text)
 }
 
 /// A number rounded to 2 decimals, or `null`.
-pub fn number(r: Option<&Reading>, key: &str) -> Value {
-    r.and_then(|r| r.num(key))
-        .map_or(Value::Null, |v| json!(round2(v)))
+pub fn number(r: Option<&Reading>, key: &str) -> Option<f64> {
+    r.and_then(|r| r.num(key)).map(round2)
 }
 
 /// A kWh figure as the numeric string clients parse.
-pub fn kwh_text(v: f64) -> Value {
-    Value::String(num_text(v))
+pub fn kwh_text(v: f64) -> String {
+    num_text(v)
 }
 
 /// Day-curve columns of `output/day?column=`: the names clients ask for and the keys they read.
@@ -175,6 +185,8 @@ pub const DEFAULT_OUTPUT_COLUMNS: [&str; 4] = ["pac", "fac", "dc_temp", "igbt_te
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn reading(json: &str) -> Reading {
@@ -195,16 +207,16 @@ mod tests {
             r#"{"grid_voltage_l1":230,"grid_current_l1":1.5,"grid_power_l1":345,
                 "grid_voltage_l2":231,"grid_power_l2":10,"grid_voltage_l3":229,"grid_power_l3":0}"#,
         );
-        let v = vip(&three, GRID);
-        assert_eq!(v.len(), 3);
+        let v = serde_json::to_value(vip(&three, GRID)).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 3);
         assert_eq!(v[0]["volt"], "230.0");
         assert_eq!(v[0]["current"], "1.5");
         assert_eq!(v[0]["power"], 345.0);
         assert_eq!(v[1]["current"], "0.04", "derived from power and voltage");
         let single =
             reading(r#"{"inverter_voltage":230.8,"inverter_current":0.3,"inverter_power":-50}"#);
-        let v = vip(&single, OUTPUT);
-        assert_eq!(v.len(), 1);
+        let v = serde_json::to_value(vip(&single, OUTPUT)).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 1);
         assert_eq!(
             v[0],
             json!({"volt": "230.8", "current": "0.3", "power": -50.0})
@@ -215,8 +227,8 @@ mod tests {
         assert!(vip(&load, LOAD).is_empty());
         let half = reading(r#"{"load_voltage_l1":230,"load_power_l1":460,"load_power_l2":5}"#);
         assert_eq!(
-            vip(&half, LOAD),
-            vec![json!({"volt": "230.0", "current": "2.0", "power": 460.0})]
+            serde_json::to_value(vip(&half, LOAD)).unwrap(),
+            json!([{"volt": "230.0", "current": "2.0", "power": 460.0}])
         );
     }
 

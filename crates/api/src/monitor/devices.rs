@@ -1,18 +1,16 @@
 //! The devices of one plant with their statuses, for the overview's device list (every family
 //! in one answer; the device screens have their own paged lists).
 
-use axum::extract::{Path, State};
-use serde_json::{Value, json};
-
-use super::PlantCtx;
+use super::{PlantCtx, wire::PlantDevice};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     inverters::values::switched_on,
     plants::update_at,
     readings::Reading,
     session::CurrentUser,
 };
+use axum::extract::{Path, State};
 
 /// Every device of a plant: `[{id, sn, family, alias, model, type, status, parentSn,
 /// updateAt, stale, powerOn}]`, inverters first; `updateAt` is when it last reported (null if
@@ -21,12 +19,12 @@ use crate::{
 /// first report).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/devices", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with [{id, sn, family, alias, model, type, status, parentSn, updateAt, stale, powerOn}]; 700")))]
+    responses((status = 200, description = "The devices; 700", body = Envelope<Vec<PlantDevice>>)))]
 pub async fn plant_devices(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Vec<PlantDevice>>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let cycles = super::live::Cycles::of_plant(&app, ctx.plant.id).await?;
     let now = crate::now_ms();
@@ -50,18 +48,24 @@ pub async fn plant_devices(
             .cmp(&order(&b.family))
             .then_with(|| a.sn.cmp(&b.sn))
     });
-    Ok(Data(Value::Array(
+    Ok(Data(
         devices
             .iter()
-            .map(|d| {
-                json!({
-                    "id": d.id, "sn": d.sn, "family": d.family, "alias": d.alias,
-                    "model": d.model, "type": d.type_code, "status": d.status,
-                    "parentSn": d.parent_sn, "updateAt": d.last_seen.map(update_at),
-                    "stale": cycles.stale(d.gateway_id, d.last_seen, now),
-                    "powerOn": (d.family == super::INVERTER).then(|| power_on(d.id)).flatten(),
-                })
+            .map(|d| PlantDevice {
+                id: d.id,
+                sn: d.sn.clone(),
+                family: d.family.clone(),
+                alias: d.alias.clone(),
+                model: d.model.clone(),
+                kind: d.type_code,
+                status: d.status,
+                parent_sn: d.parent_sn.clone(),
+                update_at: d.last_seen.map(update_at),
+                stale: cycles.stale(d.gateway_id, d.last_seen, now),
+                power_on: (d.family == super::INVERTER)
+                    .then(|| power_on(d.id))
+                    .flatten(),
             })
             .collect(),
-    )))
+    ))
 }

@@ -108,7 +108,7 @@ fn headers(lang: Lang, currency: &str) -> Vec<String> {
 /// The plant's daily energy from `startDate` to `endDate` (at most 550 days) as `.xlsx`.
 #[utoipa::path(get, path = "/api/v1/plant/generation/download", tag = "monitoring",
     params(DownloadQuery), security(("bearer" = [])),
-    responses((status = 200, description = "An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income); 4 for bad dates, 700")))]
+    responses((status = 200, content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>, description = "An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income); 4 for bad dates, 700")))]
 pub async fn generation(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -8,14 +8,17 @@ use axum::extract::{Path, State};
 use chrono::NaiveDate;
 use chrono_tz::Tz;
 use serde::Deserialize;
-use serde_json::{Value, json};
 use store::telemetry::{Bucket, DayRange};
 use utoipa::IntoParams;
 
-use super::{BATTERY, INVERTER, METER, PlantCtx, flow, summary};
+pub use super::wire::Realtime;
+use super::{
+    BATTERY, INVERTER, METER, PlantCtx, flow, summary,
+    wire::{GenerationUse, PlantSeriesList},
+};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
     plants::{currency_json, update_at},
     readings::{self, Reading, Record, Series},
@@ -44,25 +47,32 @@ pub struct PeriodQuery {
 }
 
 /// The realtime figures of `GET /plant/{id}/realtime` (and of the detail's `realtime`).
-pub(crate) fn realtime_json(p: &store::plants::PlantRow, s: &summary::Summary) -> Value {
-    json!({
-        "pac": s.pac, "etoday": s.etoday, "emonth": s.emonth, "eyear": s.eyear,
-        "etotal": s.etotal, "income": s.income, "efficiency": s.efficiency,
-        "updateAt": update_at(s.update_at), "stale": s.stale,
-        "currency": currency_json(&p.currency),
-        "totalPower": p.total_power, "invest": p.invest,
-    })
+pub(crate) fn realtime_json(p: &store::plants::PlantRow, s: &summary::Summary) -> Realtime {
+    Realtime {
+        pac: s.pac,
+        etoday: s.etoday,
+        emonth: s.emonth,
+        eyear: s.eyear,
+        etotal: s.etotal,
+        income: s.income,
+        efficiency: s.efficiency,
+        update_at: update_at(s.update_at),
+        stale: s.stale,
+        currency: currency_json(&p.currency),
+        total_power: p.total_power,
+        invest: p.invest,
+    }
 }
 
 /// Current power, energy of today/month/year/all time (kWh), today's income and efficiency.
 #[utoipa::path(get, path = "/api/v1/plant/{id}/realtime", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pac (W, fresh data only), etoday, emonth, eyear, etotal (kWh), income, efficiency (pac over capacity), updateAt (newest data, UTC), stale (no fresh data: the figures are the last known), currency{id,code,text}, totalPower}; 700")))]
+    responses((status = 200, description = "The figures; 700", body = Envelope<Realtime>)))]
 pub async fn realtime(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Realtime>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let s = summary::plant(&app, &ctx.plant, &ctx.devices).await?;
     Ok(Data(realtime_json(&ctx.plant, &s)))
@@ -239,7 +249,7 @@ async fn period_answer(
     period: &str,
     date: Option<&str>,
     pv_only: bool,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PlantSeriesList>> {
     let infos = match period {
         "day" => {
             let day = readings::day_param(date, ctx.tz);
@@ -251,20 +261,22 @@ async fn period_answer(
         }
         _ => return Err(domain::DomainError::invalid("period").into()),
     };
-    Ok(Data(json!({ "infos": infos })))
+    Ok(Data(PlantSeriesList {
+        infos: infos.into_iter().map(Into::into).collect(),
+    }))
 }
 
 /// Generation only: the PV power curve of a day, or PV energy bars of a month, year or all time.
 #[utoipa::path(get, path = "/api/v1/plant/{id}/power/{period}", tag = "monitoring",
     params(("id" = i64, Path), ("period" = String, Path, description = "day, month, year or total"), PeriodQuery),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit, label, id, groupCode, name, records:[{time, value (string), updateTime}]}]}; 700")))]
+    responses((status = 200, description = "The series; 700", body = Envelope<PlantSeriesList>)))]
 pub async fn power(
     State(app): State<AppState>,
     me: CurrentUser,
     Path((id, period)): Path<(String, String)>,
     Query(q): Query<PeriodQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PlantSeriesList>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     period_answer(&app, &ctx, &period, q.date.as_deref(), true).await
 }
@@ -274,13 +286,13 @@ pub async fn power(
 #[utoipa::path(get, path = "/api/v1/plant/energy/{id}/{period}", tag = "monitoring",
     params(("id" = i64, Path), ("period" = String, Path, description = "day, month, year or total"), PeriodQuery),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {infos:[{unit, label, id, groupCode, name, records:[{time, value (string), updateTime}]}]}; 700")))]
+    responses((status = 200, description = "The series; 700", body = Envelope<PlantSeriesList>)))]
 pub async fn energy(
     State(app): State<AppState>,
     me: CurrentUser,
     Path((id, period)): Path<(String, String)>,
     Query(q): Query<PeriodQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PlantSeriesList>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     period_answer(&app, &ctx, &period, q.date.as_deref(), false).await
 }
@@ -288,12 +300,12 @@ pub async fn energy(
 /// Where today's energy came from and went, kWh.
 #[utoipa::path(get, path = "/api/v1/plant/energy/{id}/generation/use", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {load, pv, batteryCharge, gridSell} (kWh today) plus gridBuy, batteryDischarge, generator; 700")))]
+    responses((status = 200, description = "Today's energy by flow, kWh; 700", body = Envelope<GenerationUse>)))]
 pub async fn generation_use(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<GenerationUse>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let day = readings::today(ctx.tz).format("%Y-%m-%d").to_string();
     let totals = app
@@ -309,9 +321,13 @@ pub async fn generation_use(
                 .sum(),
         )
     };
-    Ok(Data(json!({
-        "load": get("load"), "pv": get("pv"), "batteryCharge": get("charge"),
-        "gridSell": get("grid_export"), "gridBuy": get("grid_import"),
-        "batteryDischarge": get("discharge"), "generator": get("generator"),
-    })))
+    Ok(Data(GenerationUse {
+        load: get("load"),
+        pv: get("pv"),
+        battery_charge: get("charge"),
+        grid_sell: get("grid_export"),
+        grid_buy: get("grid_import"),
+        battery_discharge: get("discharge"),
+        generator: get("generator"),
+    }))
 }

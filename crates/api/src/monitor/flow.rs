@@ -1,21 +1,19 @@
 //! The live energy flow of a plant or of one inverter: one computation ([`compute`]) from the
-//! devices' latest readings, one wire shape ([`Flow::to_json`]) with the strict fields of
+//! devices' latest readings, one wire shape ([`Flow::answer`]) with the strict fields of
 //! docs/api-conventions.md. Powers are magnitudes in W; the direction flags say which way they
 //! flow. Readings past their device's offline bound ([`super::live`]) add nothing: the flow of a
 //! silent plant is marked `stale`, not drawn from old numbers.
 
-use axum::extract::{Path, State};
-use chrono_tz::Tz;
-use serde_json::{Value, json};
-
-use super::{BATTERY, INVERTER, METER, PlantCtx, live::Cycles};
+use super::{BATTERY, INVERTER, METER, PlantCtx, live::Cycles, wire::FlowAnswer};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     plants::update_at,
     readings::{self, Reading},
     session::CurrentUser,
 };
+use axum::extract::{Path, State};
+use chrono_tz::Tz;
 use domain::{Code, device::InverterKind};
 
 /// The PV string power keys the shipped protocols know (up to 8 MPPT inputs).
@@ -188,75 +186,72 @@ impl Flow {
     /// The wire payload: every field docs/api-conventions.md lists for the flow, plus
     /// `existsBattery` (the web app hides the battery node of a plant without a battery with
     /// it), `updateAt` (the newest data, UTC; null before the first report) and `stale`.
-    pub fn to_json(&self, tz: Tz, protocol: &str, cust_code: i64) -> Value {
+    pub fn answer(&self, tz: Tz, protocol: &str, cust_code: i64) -> FlowAnswer {
         let on = |v: f64| w(v) > 0.0;
-        let mut body = json!({
-            "custCode": cust_code,
-            "meterCode": i64::from(self.has_meter),
-            "pvPower": w(self.pv),
-            "battPower": w(self.battery),
-            "gridOrMeterPower": w(self.grid),
-            "loadOrEpsPower": w(self.load),
-            "genPower": w(self.generator),
-            "minPower": 0,
-            "soc": self.soc.map_or(0.0, readings::round2),
-            "pvTo": on(self.pv),
-            "toLoad": on(self.load),
-            "toBat": self.battery < 0.0 && on(self.battery),
-            "batTo": self.battery > 0.0 && on(self.battery),
-            "toGrid": self.grid < 0.0 && on(self.grid),
-            "gridTo": self.grid > 0.0 && on(self.grid),
-            "genTo": on(self.generator),
-            "minTo": false,
-            "existsGen": self.has_generator,
-            "existsMin": false,
-            "genOn": on(self.generator),
-            "microOn": false,
-            "existsMeter": self.has_meter,
-            "existsGrid": self.has_grid,
-            "existsBattery": self.has_battery,
-            "bmsCommFaultFlag": self.bms_fault,
-            "existThinkPower": false,
-            "protocolIdentifier": protocol,
-            "battPower2": 0,
-            "smartLoadPower": 0,
-            "upsLoadPower": 0,
-            "homeLoadPower": w(self.load),
-            "chargePilePower": 0,
-            "toSmartLoad": false,
-            "toUpsLoad": false,
-            "toHomeLoad": on(self.load),
-            "toChargePile": false,
-            "existsThreeLoad": false,
-            "existsSmartLoad": false,
-            "existsChargePile": false,
-            "pv": null,
-            "time": self.time.map(|t| readings::local_time(t, tz)),
-        });
-        // When the newest data was taken (UTC) and whether it is too old to be live.
-        if let Value::Object(map) = &mut body {
-            map.insert("updateAt".into(), json!(self.time.map(update_at)));
-            map.insert("stale".into(), Value::Bool(self.stale));
+        FlowAnswer {
+            cust_code,
+            meter_code: i64::from(self.has_meter),
+            pv_power: w(self.pv),
+            batt_power: w(self.battery),
+            grid_or_meter_power: w(self.grid),
+            load_or_eps_power: w(self.load),
+            gen_power: w(self.generator),
+            min_power: 0,
+            soc: self.soc.map_or(0.0, readings::round2),
+            pv_to: on(self.pv),
+            to_load: on(self.load),
+            to_bat: self.battery < 0.0 && on(self.battery),
+            bat_to: self.battery > 0.0 && on(self.battery),
+            to_grid: self.grid < 0.0 && on(self.grid),
+            grid_to: self.grid > 0.0 && on(self.grid),
+            gen_to: on(self.generator),
+            min_to: false,
+            exists_gen: self.has_generator,
+            exists_min: false,
+            gen_on: on(self.generator),
+            micro_on: false,
+            exists_meter: self.has_meter,
+            exists_grid: self.has_grid,
+            exists_battery: self.has_battery,
+            bms_comm_fault_flag: self.bms_fault,
+            exist_think_power: false,
+            protocol_identifier: protocol.into(),
+            batt_power2: 0,
+            smart_load_power: 0,
+            ups_load_power: 0,
+            home_load_power: w(self.load),
+            charge_pile_power: 0,
+            to_smart_load: false,
+            to_ups_load: false,
+            to_home_load: on(self.load),
+            to_charge_pile: false,
+            exists_three_load: false,
+            exists_smart_load: false,
+            exists_charge_pile: false,
+            pv: None,
+            time: self.time.map(|t| readings::local_time(t, tz)),
+            // When the newest data was taken (UTC) and whether it is too old to be live.
+            update_at: self.time.map(update_at),
+            stale: self.stale,
         }
-        body
     }
 }
 
 /// The plant's flow now (`date`, `page`, `limit` are accepted and ignored: the flow is live).
 #[utoipa::path(get, path = "/api/v1/plant/energy/{id}/flow", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the flow: pvPower, battPower, gridOrMeterPower, loadOrEpsPower (W), soc, direction flags, exists* flags, pv null, time (plant-local), updateAt (UTC, null before the first report), stale (no fresh data: powers read 0); 700")))]
+    responses((status = 200, description = "The flow; 700", body = Envelope<FlowAnswer>)))]
 pub async fn plant_flow(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<FlowAnswer>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let latest = ctx.latest(&app).await?;
     let sources: Vec<Source<'_>> = latest.iter().map(super::Latest::source).collect();
     let flow = compute(&sources, ctx.has(METER), ctx.has(BATTERY));
     let first = ctx.of(INVERTER).next();
-    Ok(Data(flow.to_json(
+    Ok(Data(flow.answer(
         ctx.tz,
         first.map_or("", |d| d.protocol.as_str()),
         first.map_or(0, |d| d.type_code),
@@ -266,12 +261,12 @@ pub async fn plant_flow(
 /// One inverter's flow now, same payload as the plant's (600 when it is not visible).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/flow", tag = "monitoring",
     params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the flow of one inverter (same fields as the plant flow); 600")))]
+    responses((status = 200, description = "The flow of one inverter; 600", body = Envelope<FlowAnswer>)))]
 pub async fn inverter_flow(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<FlowAnswer>> {
     let device = app
         .store
         .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())
@@ -299,12 +294,13 @@ pub async fn inverter_flow(
         })
         .collect();
     let flow = compute(&sources, false, false);
-    Ok(Data(flow.to_json(tz, &device.protocol, device.type_code)))
+    Ok(Data(flow.answer(tz, &device.protocol, device.type_code)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn reading(ts: i64, json: &str) -> Reading {
         Reading::from_sample(ts, json)
@@ -332,7 +328,7 @@ mod tests {
             (f.pv, f.battery, f.grid, f.load),
             (4000.0, -1500.0, -500.0, 2000.0)
         );
-        let j = f.to_json(Tz::UTC, "deye", 2);
+        let j = serde_json::to_value(f.answer(Tz::UTC, "deye", 2)).unwrap();
         assert_eq!(j["toBat"], true);
         assert_eq!(j["batTo"], false);
         assert_eq!(j["toGrid"], true);
@@ -380,7 +376,7 @@ mod tests {
         assert_eq!(f.soc, Some(64.0), "the last known charge stays");
         assert_eq!(f.time, Some(0));
         assert!(f.stale);
-        let j = f.to_json(Tz::UTC, "", 2);
+        let j = serde_json::to_value(f.answer(Tz::UTC, "", 2)).unwrap();
         assert_eq!(
             (j["stale"].clone(), j["pvTo"].clone()),
             (json!(true), json!(false))
@@ -397,7 +393,7 @@ mod tests {
     fn a_plant_that_never_reported_is_stale_without_a_time() {
         let f = compute(&[], false, false);
         assert!(f.stale);
-        let j = f.to_json(Tz::UTC, "", 1);
+        let j = serde_json::to_value(f.answer(Tz::UTC, "", 1)).unwrap();
         assert!(j["updateAt"].is_null() && j["time"].is_null());
     }
 
@@ -415,7 +411,7 @@ mod tests {
         let f = compute(&[grid_tied], false, false);
         assert!(!f.has_battery);
         assert_eq!(f.soc, None);
-        let j = f.to_json(Tz::UTC, "", 1);
+        let j = serde_json::to_value(f.answer(Tz::UTC, "", 1)).unwrap();
         assert_eq!(
             (j["soc"].clone(), j["existsBattery"].clone()),
             (json!(0.0), json!(false))

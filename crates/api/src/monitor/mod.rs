@@ -10,10 +10,11 @@ pub(crate) mod flow;
 pub(crate) mod live;
 pub(crate) mod summary;
 pub(crate) mod weather;
+pub(crate) mod wire;
 
-use axum::{Router, routing::get};
 use chrono_tz::Tz;
 use store::{gateways::DeviceRow, plants::PlantRow};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -22,32 +23,20 @@ use crate::{
     session::CurrentUser,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/plant/{id}/realtime", get(energy::realtime))
-        .route("/api/v1/plant/{id}/power/{period}", get(energy::power))
-        .route("/api/v1/plant/energy/{id}/flow", get(flow::plant_flow))
-        .route("/api/v1/inverter/{sn}/flow", get(flow::inverter_flow))
-        .route(
-            "/api/v1/plant/energy/{id}/generation/use",
-            get(energy::generation_use),
-        )
-        .route("/api/v1/plant/energy/{id}/{period}", get(energy::energy))
-        .route(
-            "/api/v1/plant/{id}/check/device",
-            get(weather::check_device),
-        )
-        .route("/api/v1/plant/{id}/devices", get(devices::plant_devices))
-        .route("/api/v1/getWeatherStationInfo", get(weather::station_info))
-        .route(
-            "/api/v1/getWeatherStationProduct",
-            get(weather::station_products),
-        )
-        .route("/api/v1/weather", get(weather::weather))
-        .route(
-            "/api/v1/plant/generation/download",
-            get(download::generation),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(energy::realtime))
+        .routes(routes!(energy::power))
+        .routes(routes!(flow::plant_flow))
+        .routes(routes!(flow::inverter_flow))
+        .routes(routes!(energy::generation_use))
+        .routes(routes!(energy::energy))
+        .routes(routes!(weather::check_device))
+        .routes(routes!(devices::plant_devices))
+        .routes(routes!(weather::station_info))
+        .routes(routes!(weather::station_products))
+        .routes(routes!(weather::weather))
+        .routes(routes!(download::generation))
 }
 
 /// Device families as the registry stores them.

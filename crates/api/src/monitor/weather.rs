@@ -7,17 +7,19 @@ use chrono::{Datelike, Duration, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
 use domain::{Lang, policy::PlantVisibility};
 use serde::Deserialize;
-use serde_json::{Value, json};
 use store::plants::{PlantFilter, PlantRow};
 use utoipa::IntoParams;
 
-use super::{BATTERY, METER, PlantCtx, WEATHER_STATION};
+use super::{
+    BATTERY, METER, PlantCtx, WEATHER_STATION,
+    wire::{CurrentWeather, DeviceKinds, StationValues, Weather, WeatherProduct},
+};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, current_lang},
+    envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
     plants::update_at,
-    readings::{self, Reading, opt_text},
+    readings::{self, Reading},
     session::CurrentUser,
 };
 
@@ -25,21 +27,22 @@ use crate::{
 /// inverter reports battery values (a battery without its own BMS link).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/check/device", tag = "monitoring",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {meter, battery, meteorological} booleans; 700")))]
+    responses((status = 200, description = "The kinds of device the plant has; 700", body = Envelope<DeviceKinds>)))]
 pub async fn check_device(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<DeviceKinds>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let latest = ctx.latest(&app).await?;
     let sources: Vec<_> = latest.iter().map(super::Latest::source).collect();
     // The flow's rule: a BMS, or a hybrid inverter reporting a battery.
     let battery = super::flow::compute(&sources, false, ctx.has(BATTERY)).has_battery;
-    Ok(Data(json!({
-        "meter": ctx.has(METER), "battery": battery,
-        "meteorological": ctx.has(WEATHER_STATION),
-    })))
+    Ok(Data(DeviceKinds {
+        meter: ctx.has(METER),
+        battery,
+        meteorological: ctx.has(WEATHER_STATION),
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -62,14 +65,14 @@ fn plant_param(q: &StationQuery) -> String {
 /// The plant's weather stations as products: `[{id, productName, icon, status}]`.
 #[utoipa::path(get, path = "/api/v1/getWeatherStationProduct", tag = "monitoring",
     params(StationQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with [{id, productName, icon, status, sn}]; 700")))]
+    responses((status = 200, description = "The stations; 700", body = Envelope<Vec<WeatherProduct>>)))]
 pub async fn station_products(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<StationQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Vec<WeatherProduct>>> {
     let ctx = PlantCtx::load(&app, &me, &plant_param(&q)).await?;
-    let items: Vec<Value> = ctx
+    let items = ctx
         .of(WEATHER_STATION)
         .map(|d| {
             let name = [&d.alias, &d.model, &d.sn]
@@ -77,41 +80,50 @@ pub async fn station_products(
                 .find(|s| !s.is_empty())
                 .cloned()
                 .unwrap_or_default();
-            json!({"id": d.id, "productName": name, "icon": "", "status": d.status, "sn": d.sn})
+            WeatherProduct {
+                id: d.id,
+                product_name: name,
+                icon: String::new(),
+                status: d.status,
+                sn: d.sn.clone(),
+            }
         })
         .collect();
-    Ok(Data(Value::Array(items)))
+    Ok(Data(items))
 }
 
 /// The latest values of the plant's (first) weather station, or `null` when it has none.
 #[utoipa::path(get, path = "/api/v1/getWeatherStationInfo", tag = "monitoring",
     params(StationQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {sn, alias, status, updateAt, irradiance, moduleTemp, ambientTemp, humidity, windSpeed, windDirection, pressure, rainfall, todayIrradiation} (numeric strings or null) or null; 700")))]
+    responses((status = 200, description = "The station's values, or null; 700", body = Envelope<Option<StationValues>>)))]
 pub async fn station_info(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<StationQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Option<StationValues>>> {
     let ctx = PlantCtx::load(&app, &me, &plant_param(&q)).await?;
     let Some(station) = ctx.of(WEATHER_STATION).next() else {
-        return Ok(Data(Value::Null));
+        return Ok(Data(None));
     };
     let r = readings::latest(&app, station.id)
         .await?
         .unwrap_or_default();
     let has = r.ts > 0;
-    Ok(Data(json!({
-        "sn": station.sn, "alias": station.alias, "status": station.status,
-        "updateAt": has.then(|| update_at(r.ts)),
-        "irradiance": opt_text(r.num("irradiance")),
-        "moduleTemp": opt_text(r.num("module_temperature")),
-        "ambientTemp": opt_text(r.num("ambient_temperature")),
-        "humidity": opt_text(r.num("humidity")),
-        "windSpeed": opt_text(r.num("wind_speed")),
-        "windDirection": opt_text(r.num("wind_direction")),
-        "pressure": opt_text(r.num("pressure")),
-        "rainfall": opt_text(r.num("rainfall")),
-        "todayIrradiation": opt_text(r.num("today_irradiation")),
+    let text = |key: &str| r.num(key).map(readings::num_text);
+    Ok(Data(Some(StationValues {
+        sn: station.sn.clone(),
+        alias: station.alias.clone(),
+        status: station.status,
+        update_at: has.then(|| update_at(r.ts)),
+        irradiance: text("irradiance"),
+        module_temp: text("module_temperature"),
+        ambient_temp: text("ambient_temperature"),
+        humidity: text("humidity"),
+        wind_speed: text("wind_speed"),
+        wind_direction: text("wind_direction"),
+        pressure: text("pressure"),
+        rainfall: text("rainfall"),
+        today_irradiation: text("today_irradiation"),
     })))
 }
 
@@ -243,12 +255,12 @@ fn describe(r: &Reading, daylight: bool, lang: Lang) -> Option<&'static str> {
 /// known.
 #[utoipa::path(get, path = "/api/v1/weather", tag = "monitoring",
     params(WeatherQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {currWea{desc, currTemp, windSpeed, windDirection, sunrise, sunset, iconUrl, tempMinC, tempMaxC}} (strings or null), plantId; 700 for a plant not visible")))]
+    responses((status = 200, description = "The weather; 700 for a plant not visible", body = Envelope<Weather>)))]
 pub async fn weather(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<WeatherQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Weather>> {
     let position = q.lon_lat.as_deref().and_then(parse_lat_lon);
     let ctx = match (&q.station_id, position) {
         (Some(id), _) => Some(PlantCtx::load(&app, &me, id).await?),
@@ -263,7 +275,12 @@ pub async fn weather(
     let (lat, lon) = match (&ctx, position) {
         (Some(c), _) => (c.plant.lat, c.plant.lon),
         (None, Some(p)) => p,
-        (None, None) => return Ok(Data(json!({"currWea": null, "plantId": null}))),
+        (None, None) => {
+            return Ok(Data(Weather {
+                curr_wea: None,
+                plant_id: None,
+            }));
+        }
     };
     let tz: Option<Tz> = ctx.as_ref().map(|c| c.tz);
     // Without a plant the zone is the position's mean solar offset.
@@ -312,20 +329,23 @@ pub async fn weather(
         }
     }
     let num = |key: &str| reading.as_ref().and_then(|r| r.num(key));
-    Ok(Data(json!({
-        "currWea": {
-            "desc": reading.as_ref().and_then(|r| describe(r, daylight, current_lang())),
-            "currTemp": opt_text(num("ambient_temperature")),
-            "windSpeed": opt_text(num("wind_speed")),
-            "windDirection": num("wind_direction").map(wind_degrees),
-            "sunrise": sun.map(|(rise, _)| clock(day, rise, &to_local)),
-            "sunset": sun.map(|(_, set)| clock(day, set, &to_local)),
-            "iconUrl": null,
-            "tempMinC": opt_text(min_max.map(|m| m.0)),
-            "tempMaxC": opt_text(min_max.map(|m| m.1)),
-        },
-        "plantId": ctx.as_ref().map(|c| c.plant.id),
-    })))
+    Ok(Data(Weather {
+        curr_wea: Some(CurrentWeather {
+            desc: reading
+                .as_ref()
+                .and_then(|r| describe(r, daylight, current_lang()))
+                .map(Into::into),
+            curr_temp: num("ambient_temperature").map(readings::num_text),
+            wind_speed: num("wind_speed").map(readings::num_text),
+            wind_direction: num("wind_direction").map(wind_degrees),
+            sunrise: sun.map(|(rise, _)| clock(day, rise, &to_local)),
+            sunset: sun.map(|(_, set)| clock(day, set, &to_local)),
+            icon_url: None,
+            temp_min_c: min_max.map(|m| readings::num_text(m.0)),
+            temp_max_c: min_max.map(|m| readings::num_text(m.1)),
+        }),
+        plant_id: ctx.as_ref().map(|c| c.plant.id),
+    }))
 }
 
 #[cfg(test)]

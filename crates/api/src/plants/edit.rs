@@ -5,25 +5,27 @@ use domain::{
     Code, DomainError,
     account::{parse_email, parse_phone},
     currency,
+    ids::PlantId,
     plant::{
         ADDRESS_MAX, CONTACT_MAX, Charge, INVEST_MAX, PlantType, Valuation, check_capacity,
         check_date, check_location, check_money, check_name,
     },
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
-use service::plants::PlantDraft;
+use serde::{Deserialize, Serialize};
+use service::plants::{Changes, PlantDraft};
 use store::plants::{PlantFields, PlantRow};
 use utoipa::ToSchema;
 
-use super::{charge_json, currency_json, timezone_json, visible};
+use super::{
+    DictEntry, TariffRow, charge_json, currency_json, offers::PendingOffer, timezone_json, visible,
+};
 use crate::{
     AppState, dict,
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, num},
     files, now_ms,
     session::CurrentUser,
-    users::create_at,
+    users::{create_at, path_id},
 };
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -241,7 +243,7 @@ fn charges(req: &[ChargeRequest]) -> Result<Vec<Charge>, DomainError> {
 
 /// Creates a plant with its income settings (the wizard). Answers the new plant's id.
 #[utoipa::path(post, path = "/api/v1/plant", tag = "plants", request_body = PlantRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the new id; 2, 4, 10, 105")))]
+    responses((status = 200, description = "The new plant's id; 2, 4, 10, 105", body = Envelope<i64>)))]
 pub async fn create(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -256,14 +258,73 @@ pub async fn create(
     Ok(Data(id.0))
 }
 
+/// The owner of a plant.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlantMaster {
+    pub id: i64,
+    pub nickname: String,
+    pub mobile: String,
+    pub account: String,
+}
+
+/// One plant in full, as clients read it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlantDetail {
+    pub id: i64,
+    pub name: String,
+    /// Installed capacity, kWp.
+    pub total_power: f64,
+    pub thumb_url: String,
+    pub image_url: String,
+    /// `YYYY-MM-DD`.
+    pub join_date: String,
+    /// 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
+    #[serde(rename = "type")]
+    pub plant_type: i64,
+    /// 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
+    pub status: i64,
+    /// The tariff.
+    pub charges: Vec<TariffRow>,
+    /// The tariff's kind (the first row's `type`), 0 without a tariff.
+    pub valuation: i64,
+    /// Always empty (kept for older clients).
+    pub products: Vec<String>,
+    pub lon: f64,
+    pub lat: f64,
+    pub address: String,
+    /// The owner, null when the account is gone.
+    #[schema(required)]
+    pub master: Option<PlantMaster>,
+    pub currency: DictEntry,
+    pub timezone: DictEntry,
+    pub realtime: crate::monitor::energy::Realtime,
+    pub create_at: String,
+    pub phone: String,
+    pub email: String,
+    pub installer: String,
+    pub principal: String,
+    pub invest: f64,
+    /// What the caller may do on this plant (permission keys).
+    pub plant_permission: Vec<String>,
+    /// Shared with the caller by someone else.
+    pub share: bool,
+    #[schema(required)]
+    pub company_id: Option<i64>,
+    /// The offer the plant waits on, null when none.
+    #[schema(required)]
+    pub offer: Option<PendingOffer>,
+}
+
 /// One plant in full, as clients read it.
 #[utoipa::path(get, path = "/api/v1/plant/{id}", tag = "plants", params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the plant; 700")))]
+    responses((status = 200, description = "The plant; 700", body = Envelope<PlantDetail>)))]
 pub async fn detail(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PlantDetail>> {
     let (p, access) = visible(&app, &me, &id).await?;
     let charges = app.store.charges(p.id).await?;
     let valuation = charges.first().map(|c| c.kind).unwrap_or(0);
@@ -275,36 +336,64 @@ pub async fn detail(
         &p,
         &crate::monitor::summary::plant(&app, &p, &devices).await?,
     );
-    Ok(Data(json!({
-        "id": p.id, "name": p.name, "totalPower": p.total_power, "thumbUrl": p.thumb_url,
-        "imageUrl": p.image_url, "joinDate": p.join_date, "type": p.plant_type, "status": p.status,
-        "charges": charges.iter().map(charge_json).collect::<Vec<_>>(), "valuation": valuation,
-        "products": [], "lon": p.lon, "lat": p.lat, "address": p.address,
-        "master": master.map(|u| json!({"id": u.id, "nickname": u.nickname, "mobile": u.mobile, "account": u.account})),
-        "currency": currency, "timezone": timezone_json(&p.timezone),
-        "realtime": realtime,
-        "createAt": create_at(p.created_at), "phone": p.phone, "email": p.email,
-        "installer": p.installer, "principal": p.principal, "invest": p.invest,
-        "plantPermission": me.actor.plant_permissions(access),
-        "share": p.shared_as.is_some() && p.owner_id != me.user.id,
-        "companyId": p.company_id,
-        "offer": offer,
-    })))
+    Ok(Data(PlantDetail {
+        id: p.id,
+        name: p.name.clone(),
+        total_power: p.total_power,
+        thumb_url: p.thumb_url.clone(),
+        image_url: p.image_url.clone(),
+        join_date: p.join_date.clone(),
+        plant_type: p.plant_type,
+        status: p.status,
+        charges: charges.iter().map(charge_json).collect(),
+        valuation,
+        products: Vec::new(),
+        lon: p.lon,
+        lat: p.lat,
+        address: p.address.clone(),
+        master: master.map(|u| PlantMaster {
+            id: u.id,
+            nickname: u.nickname,
+            mobile: u.mobile,
+            account: u.account,
+        }),
+        currency,
+        timezone: timezone_json(&p.timezone),
+        realtime,
+        create_at: create_at(p.created_at),
+        phone: p.phone.clone(),
+        email: p.email.clone(),
+        installer: p.installer.clone(),
+        principal: p.principal.clone(),
+        invest: p.invest,
+        plant_permission: me.actor.plant_permissions(access),
+        share: p.shared_as.is_some() && p.owner_id != me.user.id,
+        company_id: p.company_id,
+        offer,
+    }))
 }
 
+/// Translates an edit request into the use case, then removes the pictures it replaced.
 async fn edit(app: &AppState, me: &CurrentUser, id: &str, req: PlantRequest) -> ApiResult<Done> {
-    let (p, _) = visible(app, me, id).await?;
-    me.actor.require_on_plant(&p.scope(), "station.edit")?;
-    let f = fields(&req, Some(&p))?;
-    let tariff = match req.charges.as_deref() {
-        Some(c) => Some(service::plants::tariff(&charges(c)?)?),
-        None => None,
-    };
-    let now = now_ms();
-    app.store
-        .update_plant(p.id, &f, tariff.as_deref(), now)
-        .await?;
-    for (old, new) in [(&p.image_url, &f.image_url), (&p.thumb_url, &f.thumb_url)] {
+    let id = PlantId(path_id(id).map_err(|_| Code::PlantMissing)?);
+    let edited = service::plants::edit(
+        &app.store,
+        &me.actor,
+        id,
+        |old| {
+            Ok(Changes {
+                fields: fields(&req, Some(old))?,
+                tariff: req.charges.as_deref().map(charges).transpose()?,
+            })
+        },
+        now_ms(),
+    )
+    .await?;
+    let (old, new) = (&edited.before, &edited.fields);
+    for (old, new) in [
+        (&old.image_url, &new.image_url),
+        (&old.thumb_url, &new.thumb_url),
+    ] {
         if old != new {
             files::remove(app, old).await;
         }
@@ -314,7 +403,7 @@ async fn edit(app: &AppState, me: &CurrentUser, id: &str, req: PlantRequest) -> 
 
 /// Edits any part of a plant; fields left out keep their values.
 #[utoipa::path(post, path = "/api/v1/plant/{id}", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 10, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 10, 700", body = Ack)))]
 pub async fn update(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -326,7 +415,7 @@ pub async fn update(
 
 /// Basic information: name, type, capacity, date, time zone, location, picture.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/info", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 10, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 10, 700", body = Ack)))]
 pub async fn update_info(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -347,7 +436,7 @@ pub async fn update_info(
 
 /// Contact person, phone, email and installer.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/contacts", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 700", body = Ack)))]
 pub async fn update_contacts(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -367,7 +456,7 @@ pub async fn update_contacts(
 /// Currency, investment and tariff (`{id, currency, invest, charges:[{price, type, startRange,
 /// endRange}]}`, numbers possibly as strings).
 #[utoipa::path(post, path = "/api/v1/plant/{id}/income", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 700", body = Ack)))]
 pub async fn update_income(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -7,30 +7,25 @@ use domain::{
     plant::{PlantType, Status},
     policy::{PlantVisibility, UserScope},
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use store::plants::{PlantFilter, PlantRow, PlantSort};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use super::update_at;
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, current_lang},
+    envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
     monitor::summary::{self, ListSummary},
+    paging::{Page, Paging},
     session::{CurrentUser, actor_of},
     users::{create_at, path_id},
 };
 
-const MAX_PAGE: i64 = 100;
 const MAX_MARKERS: i64 = 5000;
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct ListQuery {
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub page: Option<i64>,
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub limit: Option<i64>,
     /// Part of the plant name, any case.
     #[serde(default)]
     pub name: Option<String>,
@@ -78,7 +73,48 @@ impl ListQuery {
     }
 }
 
-fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> Value {
+/// A plant as the list shows it, with its live headline figures.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlantItem {
+    pub id: i64,
+    pub name: String,
+    /// The owner's user id.
+    pub master_id: i64,
+    /// 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
+    pub status: i64,
+    pub thumb_url: String,
+    pub address: String,
+    /// Current PV power, W (fresh data only).
+    pub pac: f64,
+    /// `pac` over the installed capacity (0..1).
+    pub efficiency: f64,
+    /// Energy today and all time, kWh.
+    pub etoday: f64,
+    pub etotal: f64,
+    /// The newest data, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub update_at: String,
+    /// No fresh data: the figures are the last known.
+    pub stale: bool,
+    pub create_at: String,
+    /// 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
+    #[serde(rename = "type")]
+    pub plant_type: i64,
+    /// Installed capacity, kWp.
+    pub total_power: f64,
+    pub lon: f64,
+    pub lat: f64,
+    /// Shared with the caller by someone else.
+    pub share: bool,
+    /// What the caller may do on this plant (permission keys).
+    pub plant_permission: Vec<String>,
+    /// Always false.
+    pub exist_camera: bool,
+    /// Waiting for an account to accept it.
+    pub offered: bool,
+}
+
+fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> PlantItem {
     let live = live.cloned().unwrap_or(ListSummary {
         update_at: p.updated_at,
         stale: true,
@@ -88,54 +124,80 @@ fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> Value {
     let permissions = access
         .map(|a| me.actor.plant_permissions(a))
         .unwrap_or_default();
-    json!({
-        "id": p.id, "name": p.name, "masterId": p.owner_id, "status": p.status,
-        "thumbUrl": p.thumb_url, "address": p.address, "pac": live.pac,
-        "efficiency": live.efficiency, "etoday": live.etoday, "etotal": live.etotal,
-        "updateAt": update_at(live.update_at), "stale": live.stale,
-        "createAt": create_at(p.created_at), "type": p.plant_type, "totalPower": p.total_power,
-        "lon": p.lon, "lat": p.lat,
-        "share": p.shared_as.is_some() && p.owner_id != me.user.id,
-        "plantPermission": permissions, "existCamera": false,
-        "offered": p.offered_to.is_some(),
-    })
+    PlantItem {
+        id: p.id,
+        name: p.name.clone(),
+        master_id: p.owner_id,
+        status: p.status,
+        thumb_url: p.thumb_url.clone(),
+        address: p.address.clone(),
+        pac: live.pac,
+        efficiency: live.efficiency,
+        etoday: live.etoday,
+        etotal: live.etotal,
+        update_at: update_at(live.update_at),
+        stale: live.stale,
+        create_at: create_at(p.created_at),
+        plant_type: p.plant_type,
+        total_power: p.total_power,
+        lon: p.lon,
+        lat: p.lat,
+        share: p.shared_as.is_some() && p.owner_id != me.user.id,
+        plant_permission: permissions,
+        exist_camera: false,
+        offered: p.offered_to.is_some(),
+    }
+}
+
+/// A plant on the map.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlantMarker {
+    pub id: i64,
+    pub name: String,
+    pub lon: f64,
+    pub lat: f64,
+    pub status: i64,
+    #[serde(rename = "type")]
+    pub plant_type: i64,
+    /// Installed capacity, kWp.
+    pub total_power: f64,
+    pub address: String,
+    pub thumb_url: String,
 }
 
 /// The caller's plants, paged (`page` from 1, `limit` up to 100).
-#[utoipa::path(get, path = "/api/v1/plants", tag = "plants", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {pageSize, pageNumber, total, infos}")))]
+#[utoipa::path(get, path = "/api/v1/plants", tag = "plants", params(ListQuery, Paging), security(("bearer" = [])),
+    responses((status = 200, description = "A page of plants", body = Envelope<Page<PlantItem>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Value>> {
+    paging: Paging,
+) -> ApiResult<Data<Page<PlantItem>>> {
     me.actor.require("station.view")?;
-    let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
-    let page = q.page.unwrap_or(1).max(1);
     let (rows, total) = app
         .store
         .plants(
             me.actor.plant_visibility(),
             me.id(),
-            &q.filter(limit, (page - 1) * limit),
+            &q.filter(paging.limit(), paging.offset()),
         )
         .await?;
     // Live figures for the whole page in a few set-based queries.
     let live = summary::plants(&app, &rows).await?;
-    let infos: Vec<Value> = rows.iter().map(|p| item(&me, p, live.get(&p.id))).collect();
-    Ok(Data(
-        json!({"pageSize": limit, "pageNumber": page, "total": total, "infos": infos}),
-    ))
+    let infos = rows.iter().map(|p| item(&me, p, live.get(&p.id))).collect();
+    Ok(Data(Page::new(paging, total, infos)))
 }
 
 /// Every visible plant that matches, as map markers (at most 5000).
 #[utoipa::path(get, path = "/api/v1/plants/map", tag = "plants", params(ListQuery), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with [{id, name, lon, lat, status, type, totalPower, address, thumbUrl}]")))]
+    responses((status = 200, description = "The markers", body = Envelope<Vec<PlantMarker>>)))]
 pub async fn map(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Vec<Value>>> {
+) -> ApiResult<Data<Vec<PlantMarker>>> {
     me.actor.require("station.view")?;
     let (rows, _) = app
         .store
@@ -147,10 +209,16 @@ pub async fn map(
         .await?;
     Ok(Data(
         rows.iter()
-            .map(|p| {
-                json!({"id": p.id, "name": p.name, "lon": p.lon, "lat": p.lat, "status": p.status,
-                            "type": p.plant_type, "totalPower": p.total_power, "address": p.address,
-                            "thumbUrl": p.thumb_url})
+            .map(|p| PlantMarker {
+                id: p.id,
+                name: p.name.clone(),
+                lon: p.lon,
+                lat: p.lat,
+                status: p.status,
+                plant_type: p.plant_type,
+                total_power: p.total_power,
+                address: p.address.clone(),
+                thumb_url: p.thumb_url.clone(),
             })
             .collect(),
     ))
@@ -176,7 +244,23 @@ fn status_label(s: Status, lang: Lang) -> &'static str {
     }
 }
 
-async fn counts(app: &AppState, visibility: PlantVisibility, reader: UserId) -> ApiResult<Value> {
+/// Plants by status.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlantCounts {
+    pub total: i64,
+    pub normal: i64,
+    pub offline: i64,
+    pub warning: i64,
+    pub fault: i64,
+    pub upgrading: i64,
+}
+
+async fn counts(
+    app: &AppState,
+    visibility: PlantVisibility,
+    reader: UserId,
+) -> ApiResult<PlantCounts> {
     let rows = app.store.plant_status_counts(visibility, reader).await?;
     let count = |s: Status| {
         rows.iter()
@@ -184,45 +268,94 @@ async fn counts(app: &AppState, visibility: PlantVisibility, reader: UserId) -> 
             .map(|(_, n)| *n)
             .sum::<i64>()
     };
-    Ok(json!({
-        "total": rows.iter().map(|(_, n)| n).sum::<i64>(),
-        "normal": count(Status::Normal), "offline": count(Status::Offline),
-        "warning": count(Status::Warning), "fault": count(Status::Fault),
-        "upgrading": count(Status::Upgrading),
-    }))
+    Ok(PlantCounts {
+        total: rows.iter().map(|(_, n)| n).sum::<i64>(),
+        normal: count(Status::Normal),
+        offline: count(Status::Offline),
+        warning: count(Status::Warning),
+        fault: count(Status::Fault),
+        upgrading: count(Status::Upgrading),
+    })
+}
+
+/// A status the plant list can be filtered by.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusChoice {
+    /// 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
+    pub value: i64,
+    pub key: String,
+    /// In the caller's language.
+    pub label: String,
+    /// Visible plants in this status.
+    pub count: i64,
+}
+
+/// A plant type the plant list can be filtered by.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeChoice {
+    /// 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
+    pub value: i64,
+    /// In the caller's language.
+    pub label: String,
+}
+
+/// The filter choices of the plant list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FilterChoices {
+    pub status: Vec<StatusChoice>,
+    #[serde(rename = "type")]
+    pub types: Vec<TypeChoice>,
 }
 
 /// The filter choices of the plant list, with how many visible plants are in each status.
 #[utoipa::path(get, path = "/api/v1/plant/filter", tag = "plants", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {status:[{value,label,count}], type:[{value,label}]}")))]
-pub async fn filter(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Value>> {
+    responses((status = 200, description = "Statuses with counts and types", body = Envelope<FilterChoices>)))]
+pub async fn filter(
+    State(app): State<AppState>,
+    me: CurrentUser,
+) -> ApiResult<Data<FilterChoices>> {
     me.actor.require("station.view")?;
     let lang = current_lang();
     let rows = app
         .store
         .plant_status_counts(me.actor.plant_visibility(), me.id())
         .await?;
-    let status: Vec<Value> = Status::ALL
+    let status = Status::ALL
         .iter()
         .map(|s| {
-            let count: i64 = rows.iter().filter(|(st, _)| *st == *s as i64).map(|(_, n)| *n).sum();
-            json!({"value": *s as i64, "key": s.key(), "label": status_label(*s, lang), "count": count})
+            let count: i64 = rows
+                .iter()
+                .filter(|(st, _)| *st == *s as i64)
+                .map(|(_, n)| *n)
+                .sum();
+            StatusChoice {
+                value: *s as i64,
+                key: s.key().into(),
+                label: status_label(*s, lang).into(),
+                count,
+            }
         })
         .collect();
-    let types: Vec<Value> = PlantType::ALL
+    let types = PlantType::ALL
         .iter()
-        .map(|t| json!({"value": *t as i64, "label": t.name(lang)}))
+        .map(|t| TypeChoice {
+            value: *t as i64,
+            label: t.name(lang).into(),
+        })
         .collect();
-    Ok(Data(json!({"status": status, "type": types})))
+    Ok(Data(FilterChoices { status, types }))
 }
 
 /// Plants visible to the caller, by status.
 #[utoipa::path(get, path = "/api/v1/overview/plantCount", tag = "plants", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {total, normal, offline, warning, fault, upgrading}")))]
+    responses((status = 200, description = "Plants by status", body = Envelope<PlantCounts>)))]
 pub async fn overview_count(
     State(app): State<AppState>,
     me: CurrentUser,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PlantCounts>> {
     me.actor.require("station.view")?;
     Ok(Data(
         counts(&app, me.actor.plant_visibility(), me.id()).await?,
@@ -231,12 +364,12 @@ pub async fn overview_count(
 
 /// Plants visible to another account the caller may see (105 otherwise), by status.
 #[utoipa::path(get, path = "/api/v1/user/{id}/plantCount", tag = "plants", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with counts; 105")))]
+    security(("bearer" = [])), responses((status = 200, description = "Plants by status; 105", body = Envelope<PlantCounts>)))]
 pub async fn user_count(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PlantCounts>> {
     let target = app
         .store
         .user(UserId(path_id(&id)?))

@@ -8,47 +8,41 @@ pub(crate) mod offers;
 pub(crate) mod picture;
 pub(crate) mod sharing;
 
-use axum::{
-    Router,
-    routing::{get, post},
-};
 use domain::{Code, currency, ids::PlantId, policy::PlantAccess};
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::plants::{ChargeRow, PlantRow};
+use utoipa::ToSchema;
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{AppState, dict, envelope::ApiResult, session::CurrentUser, users::path_id};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/plant", post(edit::create))
-        .route("/api/v1/plants", get(list::list))
-        .route("/api/v1/plants/map", get(list::map))
-        .route("/api/v1/plant/filter", get(list::filter))
-        .route("/api/v1/overview/plantCount", get(list::overview_count))
-        .route("/api/v1/user/{id}/plantCount", get(list::user_count))
-        .route(
-            "/api/v1/plant/thumbnail",
-            post(picture::upload).layer(crate::limits::upload(domain::plant::PICTURE_MAX_BYTES)),
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(edit::create))
+        .routes(routes!(list::list))
+        .routes(routes!(list::map))
+        .routes(routes!(list::filter))
+        .routes(routes!(list::overview_count))
+        .routes(routes!(list::user_count))
+        .routes(
+            routes!(picture::upload).layer(crate::limits::upload(domain::plant::PICTURE_MAX_BYTES)),
         )
-        .route("/api/v1/plant/offers", get(offers::list))
-        .route("/api/v1/plant/{id}/offer/accept", post(offers::accept))
-        .route("/api/v1/plant/{id}/offer/decline", post(offers::decline))
-        .route("/api/v1/plant/{id}/offer/cancel", post(offers::cancel))
-        .route("/api/v1/plant/{id}", get(edit::detail).post(edit::update))
-        .route("/api/v1/plant/{id}/info", post(edit::update_info))
-        .route("/api/v1/plant/{id}/contacts", post(edit::update_contacts))
-        .route("/api/v1/plant/{id}/income", post(edit::update_income))
-        .route("/api/v1/plant/{id}/share", post(sharing::share))
-        .route(
-            "/api/v1/plant/{id}/cancelShare",
-            post(sharing::cancel_share),
-        )
-        .route(
-            "/api/v1/plant/{id}/getShareUsers",
-            get(sharing::share_users),
-        )
-        .route("/api/v1/plant/{id}/transfer", post(sharing::transfer))
-        .route("/api/v1/plant/{id}/delete", post(sharing::delete))
+        .routes(routes!(offers::list))
+        .routes(routes!(offers::accept))
+        .routes(routes!(offers::decline))
+        .routes(routes!(offers::cancel))
+        .routes(routes!(edit::detail, edit::update))
+        .routes(routes!(edit::update_info))
+        .routes(routes!(edit::update_contacts))
+        .routes(routes!(edit::update_income))
+        .routes(routes!(sharing::share))
+        .routes(routes!(sharing::cancel_share))
+        .routes(routes!(sharing::share_users))
+        .routes(routes!(sharing::transfer))
+        .routes(routes!(sharing::delete))
 }
 
 /// The plant with this id if the caller may see it, and why they may.
@@ -69,24 +63,83 @@ pub(crate) fn update_at(ms: i64) -> String {
         .to_string()
 }
 
-pub(crate) fn currency_json(code: &str) -> Value {
+/// A dictionary entry as plants carry it (currency, time zone): `id` is null when the stored
+/// code is not in the dictionary, then `code` and `text` are that code.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DictEntry {
+    #[schema(required)]
+    pub id: Option<i64>,
+    pub code: String,
+    /// The currency's symbol, or the zone as `(UTC+01:00) Europe/Madrid`.
+    pub text: String,
+}
+
+impl DictEntry {
+    fn unknown(code: &str) -> Self {
+        DictEntry {
+            id: None,
+            code: code.into(),
+            text: code.into(),
+        }
+    }
+}
+
+pub(crate) fn currency_json(code: &str) -> DictEntry {
     match currency::find(code) {
-        Some(c) => json!({"id": c.id, "code": c.code, "text": c.symbol}),
-        None => json!({"id": null, "code": code, "text": code}),
+        Some(c) => DictEntry {
+            id: Some(c.id),
+            code: c.code.into(),
+            text: c.symbol.into(),
+        },
+        None => DictEntry::unknown(code),
     }
 }
 
-pub(crate) fn timezone_json(code: &str) -> Value {
+pub(crate) fn timezone_json(code: &str) -> DictEntry {
     match dict::timezone_by_id_or_code(code) {
-        Some((id, tz)) => dict::timezone_json(id, tz),
-        None => json!({"id": null, "code": code, "text": code}),
+        Some((id, tz)) => {
+            // The dictionary's own entry, so the text reads the same as in `/dict/timezones`.
+            let entry = dict::timezone_json(id, tz);
+            DictEntry {
+                id: Some(id),
+                code: tz.name().into(),
+                text: entry["text"].as_str().unwrap_or_default().into(),
+            }
+        }
+        None => DictEntry::unknown(code),
     }
 }
 
-pub(crate) fn charge_json(c: &ChargeRow) -> Value {
-    json!({
-        "id": c.id, "startRange": c.start_range, "endRange": c.end_range, "price": c.price,
-        "type": c.kind, "stationId": c.plant_id, "createAt": crate::users::create_at(c.created_at),
-        "status": c.direction,
-    })
+/// One row of a plant's tariff.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TariffRow {
+    pub id: i64,
+    /// `HH:MM` for a time of use, a volume for a volume price, else empty.
+    pub start_range: String,
+    pub end_range: String,
+    /// Price per kWh in the plant's currency.
+    pub price: f64,
+    /// 1 constant, 2 time of use, 3 by generation/volume.
+    #[serde(rename = "type")]
+    pub kind: i64,
+    pub station_id: i64,
+    pub create_at: String,
+    /// `import`, `export` or null.
+    #[schema(required)]
+    pub status: Option<String>,
+}
+
+pub(crate) fn charge_json(c: &ChargeRow) -> TariffRow {
+    TariffRow {
+        id: c.id,
+        start_range: c.start_range.clone(),
+        end_range: c.end_range.clone(),
+        price: c.price,
+        kind: c.kind,
+        station_id: c.plant_id,
+        create_at: crate::users::create_at(c.created_at),
+        status: c.direction.clone(),
+    }
 }

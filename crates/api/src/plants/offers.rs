@@ -3,15 +3,14 @@
 //! becomes the company's customer) or declines it, and the maker may withdraw the offer.
 
 use axum::extract::{Path, State};
-use domain::Code;
+use domain::{Code, ids::PlantId};
 use serde::Serialize;
 use store::{offers::OfferRow, plants::PlantRow};
 use utoipa::ToSchema;
 
-use super::visible;
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     now_ms,
     session::CurrentUser,
     users::{create_at, path_id},
@@ -28,7 +27,9 @@ pub struct PlantOffer {
     pub total_power: f64,
     #[serde(rename = "type")]
     pub plant_type: i64,
+    #[schema(required)]
     pub company_id: Option<i64>,
+    #[schema(required)]
     pub company_name: Option<String>,
     /// The account that offers it.
     pub offered_by: String,
@@ -79,7 +80,7 @@ pub(crate) async fn pending(app: &AppState, p: &PlantRow) -> ApiResult<Option<Pe
 
 /// The plants offered to the caller, newest first.
 #[utoipa::path(get, path = "/api/v1/plant/offers", tag = "plants", security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the offers", body = [PlantOffer])))]
+    responses((status = 200, description = "The offers", body = Envelope<Vec<PlantOffer>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -91,48 +92,40 @@ pub async fn list(
 /// Accepts a plant offered to the caller: it becomes theirs, and they become the offering
 /// company's customer. 700 when no such offer waits for them.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/offer/accept", tag = "plants", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2 read-only, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2 read-only, 700", body = Ack)))]
 pub async fn accept(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    me.actor.require_writable()?;
     let id = path_id(&id).map_err(|_| Code::PlantMissing)?;
-    if !app.store.accept_plant_offer(id, me.id(), now_ms()).await? {
-        return Err(Code::PlantMissing.into());
-    }
-    tracing::info!(plant = id, by = %me.id(), "plant offer accepted");
+    service::plants::offers::accept(&app.store, &me.actor, PlantId(id), now_ms()).await?;
     Ok(Done)
 }
 
 /// Declines a plant offered to the caller; it stays with whoever offered it. 700 when no such
 /// offer waits for them.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/offer/decline", tag = "plants", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 700", body = Ack)))]
 pub async fn decline(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
     let id = path_id(&id).map_err(|_| Code::PlantMissing)?;
-    if !app.store.end_plant_offer(id, Some(me.id())).await? {
-        return Err(Code::PlantMissing.into());
-    }
-    tracing::info!(plant = id, by = %me.id(), "plant offer declined");
+    service::plants::offers::decline(&app.store, &me.actor, PlantId(id)).await?;
     Ok(Done)
 }
 
 /// Withdraws the offer of a plant the caller may edit (`station.edit`); the plant stays theirs.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/offer/cancel", tag = "plants", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 700", body = Ack)))]
 pub async fn cancel(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    let (p, _) = visible(&app, &me, &id).await?;
-    me.actor.require_on_plant(&p.scope(), "station.edit")?;
-    app.store.end_plant_offer(p.id, None).await?;
+    let id = path_id(&id).map_err(|_| Code::PlantMissing)?;
+    service::plants::offers::cancel(&app.store, &me.actor, PlantId(id)).await?;
     Ok(Done)
 }

@@ -3,26 +3,37 @@
 use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use domain::{Code, plant::PICTURE_MAX_BYTES};
 use image::{ImageFormat, ImageReader, Limits};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data},
+    envelope::{ApiError, ApiResult, Data, Envelope},
     files::{self, ImageKind},
     session::CurrentUser,
 };
 
 const THUMB_SIZE: u32 = 320;
 
+/// Where a stored picture and its thumbnail are served.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PictureUrls {
+    /// The picture as uploaded (`/files/plants/...`).
+    pub url: String,
+    /// A JPEG at most 320 px on its longer side.
+    pub thumb_url: String,
+}
+
 /// Stores a plant picture and its thumbnail; answers `{url, thumbUrl}` for the plant form.
 #[utoipa::path(post, path = "/api/v1/plant/thumbnail", tag = "plants", security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`"),
-    responses((status = 200, description = "Envelope with {url, thumbUrl}; 11 not JPG/PNG or unreadable, 12 over 10 MB, 13 over 24 megapixels")))]
+    responses((status = 200, body = Envelope<PictureUrls>, description = "The picture's URLs; 11 not JPG/PNG or unreadable, 12 over 10 MB, 13 over 24 megapixels")))]
 pub async fn upload(
     State(app): State<AppState>,
     me: CurrentUser,
     multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<PictureUrls>> {
     me.actor.require("station.view")?;
     me.actor.require_writable()?;
     let bytes = files::first_file(multipart, PICTURE_MAX_BYTES).await?;
@@ -37,7 +48,7 @@ pub async fn upload(
     let thumb = thumb.ok_or(Code::UnsupportedFile)?;
     let url = files::save(&app, "plants", kind.extension(), &bytes).await?;
     let thumb_url = files::save(&app, "plants", "jpg", &thumb).await?;
-    Ok(Data(json!({"url": url, "thumbUrl": thumb_url})))
+    Ok(Data(PictureUrls { url, thumb_url }))
 }
 
 /// A JPEG at most 320 px on its longer side; `None` when the picture cannot be decoded.

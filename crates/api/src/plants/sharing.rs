@@ -5,15 +5,14 @@ use domain::{
     Code, DomainError,
     ids::{PlantId, UserId},
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use service::plants::ShareTarget;
 use utoipa::{IntoParams, ToSchema};
 
 use super::visible;
 use crate::{
     AppState,
-    envelope::{ApiResult, Data, Done},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
     files, now_ms,
     session::CurrentUser,
@@ -50,7 +49,7 @@ fn plant_id(raw: &str) -> Result<PlantId, DomainError> {
 /// internal accounts (702), never a company's plant (703); unknown accounts answer 105.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/share", tag = "plants", request_body = ShareRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope; 2, 4, 105, 700, 701, 702, 703")))]
+    responses((status = 200, description = "Done; 2, 4, 105, 700, 701, 702, 703", body = Ack)))]
 pub async fn share(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -73,7 +72,7 @@ pub async fn share(
 
 /// Ends a share: the creator ends anyone's, a sharee ends their own.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/cancelShare", tag = "plants", request_body = ShareRequest,
-    params(("id" = i64, Path)), security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 4, 700")))]
+    params(("id" = i64, Path)), security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 700", body = Ack)))]
 pub async fn cancel_share(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -92,21 +91,39 @@ pub async fn cancel_share(
     Ok(Done)
 }
 
+/// Someone a plant is shared with.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShareUser {
+    pub user_id: i64,
+    pub account: String,
+    pub nickname: String,
+    /// `visitor` or `maintainer`.
+    pub role: String,
+    pub create_at: String,
+}
+
 /// Who the plant is shared with (its creator only).
 #[utoipa::path(get, path = "/api/v1/plant/{id}/getShareUsers", tag = "plants", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with [{userId, account, nickname, role, createAt}]; 2, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "The sharees; 2, 700", body = Envelope<Vec<ShareUser>>)))]
 pub async fn share_users(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Vec<Value>>> {
+) -> ApiResult<Data<Vec<ShareUser>>> {
     let (plant, _) = visible(&app, &me, &id).await?;
     me.actor.require_on_plant(&plant.scope(), "station.share")?;
     let shares = app.store.plant_shares(plant.id).await?;
     Ok(Data(
         shares
             .iter()
-            .map(|s| json!({"userId": s.user_id, "account": s.account, "nickname": s.nickname, "role": s.role, "createAt": create_at(s.created_at)}))
+            .map(|s| ShareUser {
+                user_id: s.user_id,
+                account: s.account.clone(),
+                nickname: s.nickname.clone(),
+                role: s.role.clone(),
+                create_at: create_at(s.created_at),
+            })
             .collect(),
     ))
 }
@@ -114,7 +131,7 @@ pub async fn share_users(
 /// Gives the plant to another account (`?account=` or in the body). The previous owner loses
 /// access; not to oneself (704), unknown accounts 105.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/transfer", tag = "plants", params(("id" = i64, Path), ShareRequest),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 105, 700, 704")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 105, 700, 704", body = Ack)))]
 pub async fn transfer(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -133,7 +150,7 @@ pub async fn transfer(
 
 /// Deletes the plant with its tariff, shares and pictures.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/delete", tag = "plants", params(("id" = i64, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope; 2, 700")))]
+    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 700", body = Ack)))]
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,

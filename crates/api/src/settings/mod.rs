@@ -5,39 +5,29 @@
 
 pub(crate) mod profiles;
 pub(crate) mod values;
+pub(crate) mod wire;
 
-use axum::{
-    Router,
-    routing::{get, post},
-};
 use domain::{
     DomainError,
     settings::{Family, Field, Raw},
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+use service::settings::SETTING_KEY;
 use store::commands::{CommandRow, CommandStatus};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, inverters::Inverter, session::CurrentUser};
 
 pub(crate) use values::remember_applied;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/inverter/setting/{sn}/support",
-            get(values::support),
-        )
-        .route("/api/v1/common/setting/{sn}/read", get(values::read))
-        .route("/api/v1/common/setting/{sn}/set", post(values::set))
-        .route("/api/v1/inverter/params", get(profiles::params))
-        .route(
-            "/api/v1/inverter/params/custom",
-            get(profiles::list).post(profiles::save),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(values::support))
+        .routes(routes!(values::read))
+        .routes(routes!(values::set))
+        .routes(routes!(profiles::params))
+        .routes(routes!(profiles::list, profiles::save))
 }
-
-/// The key for reading and changing settings on the inverter's plant.
-const SETTING_KEY: &str = "inverter.setting";
 
 /// The settings family of an inverter (601 for other brands, 605 without settings).
 fn family_of(inv: &Inverter) -> Result<Family, DomainError> {
@@ -55,8 +45,8 @@ fn raw(v: &Value) -> Raw {
 }
 
 /// A field as the screens build their forms from it.
-fn field_json(f: &Field) -> Value {
-    serde_json::to_value(f).unwrap_or(Value::Null)
+fn field_json(f: &Field) -> wire::SettingField {
+    f.into()
 }
 
 /// The values a reply or a command carried, as strings, keeping only the family's keys.
@@ -88,17 +78,17 @@ fn applied(c: &CommandRow) -> Option<Map<String, Value>> {
 
 /// Every value of the family as a read answers it: confirmed values over the defaults, all
 /// strings, with the inverter's `sn`.
-fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> Value {
-    let mut out = Map::new();
-    out.insert("sn".into(), json!(sn));
+fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> wire::SettingValues {
+    let mut out = std::collections::BTreeMap::new();
+    out.insert("sn".to_string(), sn.to_string());
     for f in family.fields() {
         let value = confirmed
             .iter()
             .find(|(k, _)| *k == f.key)
             .map_or(f.default.clone(), |(_, v)| v.clone());
-        out.insert(f.key.clone(), Value::String(value));
+        out.insert(f.key.clone(), value);
     }
-    Value::Object(out)
+    wire::SettingValues(out)
 }
 
 /// Requires `inverter.setting` on the inverter's plant (visitors and read-only accounts: 2).

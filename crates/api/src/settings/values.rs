@@ -7,10 +7,13 @@ use domain::{Code, DomainError, plant::Status, settings::Group};
 use serde_json::{Map, Value, json};
 use store::commands::{CommandRow, CommandStatus};
 
-use super::{applied, family_of, field_json, flat, known_values, raw, require_setting};
+use super::{
+    applied, family_of, field_json, flat, known_values, raw, require_setting,
+    wire::{SettingGroupFields, SettingSupport, SettingValues, SettingWrite},
+};
 use crate::{
     AppState, commands,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::Body,
     inverters::{self, Inverter},
     session::CurrentUser,
@@ -42,33 +45,36 @@ pub(crate) async fn remember_applied(app: &AppState, c: &CommandRow) -> ApiResul
 /// settings), its fields by group, and whether the caller may change them.
 #[utoipa::path(get, path = "/api/v1/inverter/setting/{sn}/support", tag = "settings", params(("sn" = String, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {support: true, sn, family, editable, groups:[{key, fields:[{key, group, type, min, max, decimals, choices, unit, default, selectable}]}]}; 600, 601, 605")))]
+    responses((status = 200, description = "The family's fields by group; 600, 601, 605", body = Envelope<SettingSupport>)))]
 pub async fn support(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SettingSupport>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     let family = family_of(&inv)?;
-    let groups: Vec<Value> = Group::ALL
+    let groups: Vec<SettingGroupFields> = Group::ALL
         .iter()
         .filter_map(|g| {
-            let fields: Vec<Value> = family
+            let fields: Vec<_> = family
                 .fields()
                 .iter()
                 .filter(|f| f.group == *g)
                 .map(field_json)
                 .collect();
-            (!fields.is_empty()).then(|| json!({"key": g, "fields": fields}))
+            (!fields.is_empty()).then(|| SettingGroupFields {
+                key: (*g).into(),
+                fields,
+            })
         })
         .collect();
-    Ok(Data(json!({
-        "support": true,
-        "sn": inv.row.sn,
-        "family": family,
-        "editable": require_setting(&me, &inv).is_ok(),
-        "groups": groups,
-    })))
+    Ok(Data(SettingSupport {
+        support: true,
+        sn: inv.row.sn.clone(),
+        family: family.into(),
+        editable: require_setting(&me, &inv).is_ok(),
+        groups,
+    }))
 }
 
 /// Asks an online device for its values (waiting briefly) and keeps what it answered.
@@ -110,12 +116,12 @@ async fn read_from_device(app: &AppState, inv: &Inverter, family: domain::settin
 /// answer when it is online, else the values it last confirmed, else the defaults.
 #[utoipa::path(get, path = "/api/v1/common/setting/{sn}/read", tag = "settings", params(("sn" = String, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with a flat object {sn, safetyType, battMode, sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on, genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, ...}, every value a string; 2, 600, 601, 605")))]
+    responses((status = 200, description = "A flat object {sn, safetyType, battMode, sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on, genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, ...}, every value a string; 2, 600, 601, 605", body = Envelope<SettingValues>)))]
 pub async fn read(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SettingValues>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_setting(&me, &inv)?;
     let family = family_of(&inv)?;
@@ -142,13 +148,13 @@ pub async fn read(
 /// applied once `GET /api/v1/command/{commandId}` says `succeeded`.
 #[utoipa::path(post, path = "/api/v1/common/setting/{sn}/set", tag = "settings", params(("sn" = String, Path)),
     request_body = Object, security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {commandId, changed:[keys]}; 2, 4 field, 600, 601, 602 offline, 603 upgrading, 605, 606 connection failed")))]
+    responses((status = 200, description = "The command and the keys changed; 2, 4 field, 600, 601, 602 offline, 603 upgrading, 605, 606 connection failed", body = Envelope<SettingWrite>)))]
 pub async fn set(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Body(body): Body<Map<String, Value>>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SettingWrite>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_setting(&me, &inv)?;
     let family = family_of(&inv)?;
@@ -165,21 +171,23 @@ pub async fn set(
     let current = flat(&inv.row.sn, family, &confirmed);
     let changed: Map<String, Value> = values
         .into_iter()
-        .filter(|(k, v)| current.get(k).and_then(Value::as_str) != Some(v.as_str()))
+        .filter(|(k, v)| current.0.get(k) != Some(v))
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
     if changed.is_empty() {
-        return Ok(Data(json!({"commandId": null, "changed": []})));
+        return Ok(Data(SettingWrite {
+            command_id: None,
+            changed: Vec::new(),
+        }));
     }
-    let keys: Vec<&String> = changed.keys().collect();
-    let keys = json!(keys);
+    let keys: Vec<String> = changed.keys().cloned().collect();
     // The audit entry says what each value was (what a read showed) and what it becomes.
     let changes: Vec<Value> = changed
         .iter()
         .map(|(k, new)| {
             json!({
                 "key": k,
-                "old": current.get(k),
+                "old": current.0.get(k),
                 "new": new,
                 "unit": family.field(k).map(|f| f.unit),
             })
@@ -196,5 +204,8 @@ pub async fn set(
         json!({ "changes": changes }),
     )
     .await?;
-    Ok(Data(json!({"commandId": id, "changed": keys})))
+    Ok(Data(SettingWrite {
+        command_id: Some(id),
+        changed: keys,
+    }))
 }

@@ -7,10 +7,13 @@ use serde::Deserialize;
 use serde_json::Value;
 use store::upgrades::UpgradeRow;
 
-use super::{Target, batch_json, new_batch_id, outcome_json, progress_json};
+use super::{
+    Target, batch_json, new_batch_id, outcome_json, progress_json,
+    wire::{Upgrade, UpgradeBatch},
+};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::{Body, Query, num},
     gateways,
     session::CurrentUser,
@@ -39,13 +42,13 @@ async fn start_one(
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/upgrade", tag = "upgrades",
     params(("id" = String, Path, description = "id or SN"), ("firmId" = i64, Query)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the upgrade (as the inverter upgrade); 2, 4 firmId, 305, 602 offline, 603 upgrading, 606")))]
+    responses((status = 200, description = "The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606", body = Envelope<Upgrade>)))]
 pub async fn upgrade(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
     Query(q): Query<FirmQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Upgrade>> {
     let row = start_one(&app, &me, &new_batch_id(), &id, q.firm_id).await?;
     Ok(Data(progress_json(&row)))
 }
@@ -65,12 +68,12 @@ pub struct BatchBody {
 /// Upgrades several gateways with one firmware; totals and each one's outcome.
 #[utoipa::path(post, path = "/api/v1/batch/upgrade", tag = "upgrades",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {batchId, total, sent, refused, results:[{sn, success, code, msg, upgrade}]}; 4 ids")))]
+    responses((status = 200, description = "Totals and each gateway's outcome; 4 ids", body = Envelope<UpgradeBatch>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(body): Body<BatchBody>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<UpgradeBatch>> {
     let ids = sn_list(body.ids.as_ref().or(body.gsns.as_ref()))
         .map_err(|_| domain::DomainError::invalid("ids"))?;
     let batch_id = new_batch_id();
@@ -88,15 +91,15 @@ pub async fn batch(
 /// The gateway's latest upgrade (`null` when it never had one).
 #[utoipa::path(get, path = "/api/v1/gateway/{id}/upgrade/progress", tag = "upgrades",
     params(("id" = String, Path, description = "id or SN")), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the upgrade or null; 305")))]
+    responses((status = 200, description = "The upgrade or null; 305", body = Envelope<Option<Upgrade>>)))]
 pub async fn progress(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Option<Upgrade>>> {
     let (g, _, _) = gateways::visible(&app, &me, &id).await?;
     Ok(Data(match app.store.latest_upgrade(&g.sn).await? {
-        Some(row) => progress_json(&super::refresh(&app, row).await?),
-        None => Value::Null,
+        Some(row) => Some(progress_json(&super::refresh(&app, row).await?)),
+        None => None,
     }))
 }

@@ -4,13 +4,16 @@
 
 use axum::extract::{Path, State};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{BATCH_MAX, Target, batch_json, new_batch_id, outcome_json, progress_json};
+use super::{
+    BATCH_MAX, Target, batch_json, new_batch_id, outcome_json, progress_json,
+    wire::{Upgrade, UpgradeBatch, UpgradeCancel},
+};
 use crate::{
     AppState,
     commands::require_on,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::{Body, Query, num},
     inverters,
     session::CurrentUser,
@@ -41,13 +44,13 @@ async fn start_one(
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/upgrade", tag = "upgrades",
     params(("sn" = String, Path), ("firmId" = i64, Query)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the upgrade {id, batchId, sn, target, firmId, version, fromVersion, commandId, state, progress, message, reason (why the portal ended it: gatewayOffline|noProgress|timedOut, else null), cancellable, startTime, finishTime, updateAt}; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed")))]
+    responses((status = 200, description = "The upgrade; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed", body = Envelope<Upgrade>)))]
 pub async fn upgrade(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<FirmQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Upgrade>> {
     let row = start_one(&app, &me, &new_batch_id(), &sn, q.firm_id).await?;
     Ok(Data(progress_json(&row)))
 }
@@ -95,12 +98,12 @@ pub(crate) fn sn_list(raw: Option<&Value>) -> Result<Vec<String>, DomainError> {
 /// with `GET /api/v1/upgrade/batch/{batchId}`.
 #[utoipa::path(post, path = "/api/v1/inverter/batchUpgrade", tag = "upgrades",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {batchId, total, sent, refused, results:[{sn, success, code, msg, upgrade}]}; 4 sns")))]
+    responses((status = 200, description = "Totals and each inverter's outcome; 4 sns", body = Envelope<UpgradeBatch>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(body): Body<BatchBody>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<UpgradeBatch>> {
     me.actor.require("inverter.view")?;
     let sns = sn_list(body.sns.as_ref())?;
     let batch_id = new_batch_id();
@@ -115,39 +118,41 @@ pub async fn batch(
 /// The inverter's latest upgrade (`null` when it never had one).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/upgrade/progress", tag = "upgrades",
     params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the upgrade (state sending|upgrading|successful|failed|cancelled, progress 0-100, message, reason, cancellable, startTime, finishTime) or null; 600")))]
+    responses((status = 200, description = "The upgrade or null; 600", body = Envelope<Option<Upgrade>>)))]
 pub async fn progress(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<Option<Upgrade>>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     Ok(Data(match app.store.latest_upgrade(&inv.row.sn).await? {
-        Some(row) => progress_json(&super::refresh(&app, row).await?),
-        None => Value::Null,
+        Some(row) => Some(progress_json(&super::refresh(&app, row).await?)),
+        None => None,
     }))
 }
 
 /// Asks the inverter to stop its running upgrade; refused (608) where the device cannot.
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/cutUpgrade", tag = "upgrades",
     params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {upgrade, cancelRequested: true}; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported")))]
+    responses((status = 200, description = "The upgrade and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported", body = Envelope<UpgradeCancel>)))]
 pub async fn cancel(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<UpgradeCancel>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_on(&me, &inv, "inverter.upgrade")?;
     let row = super::cancel(&app, &me, &inv.row).await?;
-    Ok(Data(
-        json!({"upgrade": progress_json(&row), "cancelRequested": true}),
-    ))
+    Ok(Data(UpgradeCancel {
+        upgrade: progress_json(&row),
+        cancel_requested: true,
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn batch_sns_come_as_a_list_or_a_comma_separated_string() {

@@ -7,13 +7,11 @@
 
 pub(crate) mod gateway;
 pub(crate) mod inverter;
+pub(crate) mod wire;
 
 use std::time::Duration;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use axum::{
-    Router,
-    routing::{get, post},
-};
 use domain::{Code, DomainError, command::CommandKind};
 use serde_json::{Value, json};
 use store::{
@@ -25,11 +23,14 @@ use store::{
 
 use crate::{
     AppState, commands,
-    envelope::{ApiError, ApiResult},
+    envelope::{ApiError, ApiResult, Envelope},
     now_ms,
     plants::update_at,
     session::{CurrentUser, random_bytes},
     users::create_at,
+};
+use wire::{
+    Upgrade, UpgradeBatch, UpgradeBatchProgress, UpgradeOutcome, UpgradeReason, UpgradeTotals,
 };
 
 /// How long a device has to finish an upgrade before it counts as failed (timed out).
@@ -39,22 +40,16 @@ const CANCEL_TIMEOUT: Duration = Duration::from_secs(60);
 /// At most this many devices in one batch.
 pub(crate) const BATCH_MAX: usize = 200;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/inverter/{sn}/upgrade", post(inverter::upgrade))
-        .route("/api/v1/inverter/batchUpgrade", post(inverter::batch))
-        .route(
-            "/api/v1/inverter/{sn}/upgrade/progress",
-            get(inverter::progress),
-        )
-        .route("/api/v1/inverter/{sn}/cutUpgrade", post(inverter::cancel))
-        .route("/api/v1/gateway/{id}/upgrade", post(gateway::upgrade))
-        .route("/api/v1/batch/upgrade", post(gateway::batch))
-        .route(
-            "/api/v1/gateway/{id}/upgrade/progress",
-            get(gateway::progress),
-        )
-        .route("/api/v1/upgrade/batch/{id}", get(batch_progress))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(inverter::upgrade))
+        .routes(routes!(inverter::batch))
+        .routes(routes!(inverter::progress))
+        .routes(routes!(inverter::cancel))
+        .routes(routes!(gateway::upgrade))
+        .routes(routes!(gateway::batch))
+        .routes(routes!(gateway::progress))
+        .routes(routes!(batch_progress))
 }
 
 /// The device an upgrade goes to.
@@ -289,98 +284,105 @@ pub(crate) async fn cancel(
 
 /// Why the portal itself ended an upgrade, as a key screens translate (`null` when the device
 /// said why, in `message`, or when it has not ended).
-fn reason(u: &UpgradeRow) -> Option<&'static str> {
+fn reason(u: &UpgradeRow) -> Option<UpgradeReason> {
     if u.state() != UpgradeState::Failed {
         return None;
     }
     match u.message.as_str() {
-        devices::link::GATEWAY_GONE => Some("gatewayOffline"),
-        devices::link::NO_PROGRESS => Some("noProgress"),
-        devices::link::TIMED_OUT => Some("timedOut"),
+        devices::link::GATEWAY_GONE => Some(UpgradeReason::GatewayOffline),
+        devices::link::NO_PROGRESS => Some(UpgradeReason::NoProgress),
+        devices::link::TIMED_OUT => Some(UpgradeReason::TimedOut),
         _ => None,
     }
 }
 
 /// An upgrade as screens read it.
-pub(crate) fn progress_json(u: &UpgradeRow) -> Value {
-    json!({
-        "id": u.id,
-        "batchId": u.batch_id,
-        "sn": u.device_sn,
-        "target": u.target,
-        "firmId": u.firmware_id,
-        "version": u.version,
-        "fromVersion": u.from_version,
-        "commandId": u.command_id,
-        "state": u.state,
-        "progress": u.progress,
-        "message": u.message,
-        "reason": reason(u),
-        "cancellable": u.cancellable && !u.state().is_final(),
-        "startTime": create_at(u.started_at),
-        "finishTime": u.finished_at.map(create_at),
-        "updateAt": update_at(u.updated_at),
-    })
+pub(crate) fn progress_json(u: &UpgradeRow) -> Upgrade {
+    Upgrade {
+        id: u.id,
+        batch_id: u.batch_id.clone(),
+        sn: u.device_sn.clone(),
+        target: u.target.clone(),
+        firm_id: u.firmware_id,
+        version: u.version.clone(),
+        from_version: u.from_version.clone(),
+        command_id: u.command_id,
+        // The store writes only the five states; `state()` reads anything else as failed.
+        state: u.state().into(),
+        progress: u.progress,
+        message: u.message.clone(),
+        reason: reason(u),
+        cancellable: u.cancellable && !u.state().is_final(),
+        start_time: create_at(u.started_at),
+        finish_time: u.finished_at.map(create_at),
+        update_at: update_at(u.updated_at),
+    }
 }
 
 /// Totals over upgrades: how many in each state and the mean progress.
-pub(crate) fn totals(rows: &[UpgradeRow]) -> Value {
+pub(crate) fn totals(rows: &[UpgradeRow]) -> UpgradeTotals {
     let count = |s: UpgradeState| rows.iter().filter(|r| r.state() == s).count();
     let progress = if rows.is_empty() {
         0
     } else {
         rows.iter().map(|r| r.progress).sum::<i64>() / rows.len() as i64
     };
-    json!({
-        "total": rows.len(),
-        "sending": count(UpgradeState::Sending),
-        "upgrading": count(UpgradeState::Upgrading),
-        "successful": count(UpgradeState::Successful),
-        "failed": count(UpgradeState::Failed),
-        "cancelled": count(UpgradeState::Cancelled),
-        "running": rows.iter().filter(|r| !r.state().is_final()).count(),
-        "progress": progress,
-    })
+    UpgradeTotals {
+        total: rows.len(),
+        sending: count(UpgradeState::Sending),
+        upgrading: count(UpgradeState::Upgrading),
+        successful: count(UpgradeState::Successful),
+        failed: count(UpgradeState::Failed),
+        cancelled: count(UpgradeState::Cancelled),
+        running: rows.iter().filter(|r| !r.state().is_final()).count(),
+        progress,
+    }
 }
 
 /// One device's answer in a batch start: the upgrade, or why it was refused.
-pub(crate) fn outcome_json(sn: &str, outcome: &ApiResult<UpgradeRow>) -> Value {
+pub(crate) fn outcome_json(sn: &str, outcome: &ApiResult<UpgradeRow>) -> UpgradeOutcome {
     let lang = crate::envelope::current_lang();
+    let refused = |code: Code, msg: String| UpgradeOutcome {
+        sn: sn.to_string(),
+        success: false,
+        code: code.number(),
+        msg,
+        upgrade: None,
+    };
     match outcome {
-        Ok(u) => {
-            json!({"sn": sn, "success": true, "code": 0, "msg": "", "upgrade": progress_json(u)})
-        }
-        Err(ApiError::Domain(e)) => json!({
-            "sn": sn, "success": false, "code": e.code.number(), "msg": e.message(lang), "upgrade": null,
-        }),
-        Err(_) => json!({
-            "sn": sn, "success": false, "code": Code::RequestError.number(),
-            "msg": Code::RequestError.message(lang), "upgrade": null,
-        }),
+        Ok(u) => UpgradeOutcome {
+            sn: sn.to_string(),
+            success: true,
+            code: 0,
+            msg: String::new(),
+            upgrade: Some(progress_json(u)),
+        },
+        Err(ApiError::Domain(e)) => refused(e.code, e.message(lang)),
+        Err(_) => refused(Code::RequestError, Code::RequestError.message(lang).into()),
     }
 }
 
 /// What a batch start answers: totals and each device's outcome.
-pub(crate) fn batch_json(batch_id: &str, results: Vec<Value>) -> Value {
-    let sent = results.iter().filter(|r| r["success"] == true).count();
-    json!({
-        "batchId": batch_id,
-        "total": results.len(),
-        "sent": sent,
-        "refused": results.len() - sent,
-        "results": results,
-    })
+pub(crate) fn batch_json(batch_id: &str, results: Vec<UpgradeOutcome>) -> UpgradeBatch {
+    let sent = results.iter().filter(|r| r.success).count();
+    UpgradeBatch {
+        batch_id: batch_id.to_string(),
+        total: results.len(),
+        sent,
+        refused: results.len() - sent,
+        results,
+    }
 }
 
 /// A batch's upgrades the caller may see, with totals (`running` 0 means the batch is over).
 #[utoipa::path(get, path = "/api/v1/upgrade/batch/{id}", tag = "upgrades", params(("id" = String, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {batchId, totals{total, sending, upgrading, successful, failed, cancelled, running, progress}, infos:[progress]}")))]
+    responses((status = 200, description = "Totals and each upgrade", body = Envelope<UpgradeBatchProgress>)))]
 pub async fn batch_progress(
     axum::extract::State(app): axum::extract::State<AppState>,
     me: CurrentUser,
     axum::extract::Path(id): axum::extract::Path<String>,
-) -> ApiResult<crate::envelope::Data<Value>> {
+) -> ApiResult<crate::envelope::Data<UpgradeBatchProgress>> {
     let mut rows = Vec::new();
     for row in app.store.batch_upgrades(id.trim()).await? {
         let visible = if row.target == "gateway" {
@@ -397,9 +399,9 @@ pub async fn batch_progress(
             rows.push(refresh(&app, row).await?);
         }
     }
-    Ok(crate::envelope::Data(json!({
-        "batchId": id.trim(),
-        "totals": totals(&rows),
-        "infos": rows.iter().map(progress_json).collect::<Vec<_>>(),
-    })))
+    Ok(crate::envelope::Data(UpgradeBatchProgress {
+        batch_id: id.trim().to_string(),
+        totals: totals(&rows),
+        infos: rows.iter().map(progress_json).collect(),
+    }))
 }

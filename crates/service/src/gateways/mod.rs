@@ -1,8 +1,9 @@
-//! Gateways: claiming one (into the actor's stock or onto a plant), replacing a plant's gateway
-//! and unbinding one. Who may see and take a gateway is decided by `domain::policy`; a gateway
+//! Gateways: the factory registry (`registry`), claiming one (into the actor's stock or onto a
+//! plant), replacing a plant's gateway and unbinding one. Who may see and take a gateway is decided by `domain::policy`; a gateway
 //! the actor may not see answers 305 exactly like a missing one.
 
 mod claim;
+pub mod registry;
 mod replace;
 
 pub use claim::{checked_claim, claim, target_plant};

@@ -1,10 +1,14 @@
-//! Plants: creating one with its tariff, deleting one, and sharing and transferring it
-//! (`sharing`). A plant the actor may not see answers 700, exactly like one that does not exist.
+//! Plants: creating one with its tariff, editing it (`edit`), deleting one, sharing and
+//! transferring it (`sharing`), and the offers of plants made for someone else (`offers`). A
+//! plant the actor may not see answers 700, exactly like one that does not exist.
 
 mod create;
+mod edit;
+pub mod offers;
 mod sharing;
 
 pub use create::{PlantDraft, create, tariff};
+pub use edit::{Changes, Edited, edit};
 pub use sharing::{ShareTarget, cancel_share, share, transfer};
 
 use domain::{

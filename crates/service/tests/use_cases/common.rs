@@ -2,7 +2,7 @@
 //! tariff, and the row counts a failed use case must leave as they were.
 
 use domain::{
-    ids::PlantId,
+    ids::{CompanyId, PlantId},
     plant::{Charge, Valuation},
     policy::Actor,
     user::BuiltinRole,
@@ -23,6 +23,21 @@ pub async fn actor(s: &Store, account: &str, role: BuiltinRole) -> Result<Actor,
     let role_id = s.builtin_role(role).await?;
     s.create_user(&NewUser {
         role: Some(role_id),
+        ..new_user(account, role.user_kind())
+    })
+    .await?;
+    let user = s.user_by_account(account).await?.ok_or("user")?;
+    Ok(service::actors::actor_of(s, &user).await?)
+}
+
+/// A new member of `company`'s staff (role `CompanyStaff`), as the actor they are.
+pub async fn staff(s: &Store, account: &str, company: CompanyId) -> Result<Actor, Error> {
+    s.sync_builtin_roles(1).await?;
+    let role = BuiltinRole::CompanyStaff;
+    let role_id = s.builtin_role(role).await?;
+    s.create_user(&NewUser {
+        role: Some(role_id),
+        company: Some(company),
         ..new_user(account, role.user_kind())
     })
     .await?;

@@ -3,5 +3,9 @@
 //! the failure), none of them.
 
 mod common;
+mod gateway_registry;
 mod gateways;
+mod plant_edit;
+mod plant_offers;
 mod plants;
+mod setting_profiles;

@@ -1,4 +1,5 @@
 import { userKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http } from '@/shared/http';
 
 export interface Profile {
@@ -27,9 +28,8 @@ export function uploadAvatar(id: number, file: File): Promise<string> {
   return http.post<string>(`/api/v1/user/${id}/avatar`, form);
 }
 
-export interface Personalized {
-  tempUnit: 'C' | 'F';
-}
+/** GET /api/v1/user/personalized. */
+export type Personalized = Schemas['Preferences'];
 
 export const personalizedQueryKey = userKeys.personalized;
 export const getPersonalized = () => http.get<Personalized>('/api/v1/user/personalized');
@@ -37,10 +37,7 @@ export const savePersonalized = (body: Personalized) =>
   http.post('/api/v1/user/personalized', body);
 
 /** Abnormal-event e-mails: GET /api/v1/user/notify/enable. */
-export interface NotifySettings {
-  enabled: boolean;
-  email: string | null;
-}
+export type NotifySettings = Schemas['NotifySettings'];
 export const notifyQueryKey = userKeys.notify;
 export const getNotify = () => http.get<NotifySettings>('/api/v1/user/notify/enable');
 export const sendNotifyCode = (email: string) =>

@@ -1,25 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { auditKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { http, type Page } from '@/shared/http';
 import { day, text, type ListQuery } from '@/shared/list/params';
 
 /** An entry of GET /api/v1/audit. */
-export interface AuditEntry {
-  id: number;
-  userId: number | null;
-  account: string;
-  plantId: number | null;
-  plantName: string | null;
-  action: string;
-  target: string;
-  detail: Record<string, unknown> | null;
-  /** sent | succeeded | failed | refused */
-  result: string;
-  commandId: number | null;
-  /** The command's status now, when the entry sent one. */
-  commandStatus: string | null;
-  createAt: string;
-}
+export type AuditEntry = Schemas['AuditEntry'];
 
 /** The log's filters, kept in the URL. */
 export const AUDIT_FILTERS = {

@@ -1,6 +1,6 @@
 import { JSEncrypt } from 'jsencrypt';
 import { ErrorCode, http } from '@/shared/http';
-import { tokenStore, type Tokens } from '@/shared/session';
+import { tokenStore, type TokenAnswer } from '@/shared/session';
 
 /** `login`: the code that gets the owner past a locked sign-in (109). */
 export type CodePurpose = 'register' | 'reset' | 'login';
@@ -18,12 +18,16 @@ export function encryptPassword(publicKey: string, password: string): string {
  * The encrypted-password login flow: public key, then POST /oauth/token/new. `code` is a
  * sign-in code (`getCode(account, 'login')`), sent with the password when sign-in is locked.
  */
-export async function signIn(username: string, password: string, code?: string): Promise<Tokens> {
+export async function signIn(
+  username: string,
+  password: string,
+  code?: string,
+): Promise<TokenAnswer> {
   const nonce = Date.now();
   const publicKey = await http.get<string>('/anonymous/publicKey', {
     params: { nonce, source: 'web' },
   });
-  const tokens = await http.post<Tokens>(
+  const tokens = await http.post<TokenAnswer>(
     '/oauth/token/new',
     {
       username: username.trim(),

@@ -1,12 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { batteryKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http } from '@/shared/http';
-import {
-  deviceListQueries,
-  deviceSeriesQuery,
-  type DeviceRowBase,
-  type NumText,
-} from '@/shared/devices/api';
+import { deviceListQueries, deviceSeriesQuery } from '@/shared/devices/api';
 import type { DeviceKind } from '@/shared/devices/kind';
 
 export const BATTERY: DeviceKind = {
@@ -19,106 +15,23 @@ export const BATTERY: DeviceKind = {
   deviceUrl: '/api/v1/battery',
 };
 
-/** An item of GET /api/v1/batteries (and the body of /battery/{sn}/info). */
-export interface BatteryRow extends DeviceRowBase {
-  devName: string;
-  online: boolean;
-  model: string;
-  parentSn: string | null;
-  versions: Record<string, string>;
-  createAt: string;
-  soc: NumText;
-  soh: NumText;
-  voltage: NumText;
-  current: NumText;
-  power: number | null;
-  temp: NumText;
-  capacity: NumText;
-  cycles: number | null;
-  packCount: number;
-}
+/** An item of GET /api/v1/batteries. */
+export type BatteryRow = Schemas['BatteryItem'];
 
-export interface BatteryInfo extends BatteryRow {
-  capacityRemaining: NumText;
-  master: boolean;
-  masterSn: string | null;
-  /** The server lets this caller delete it (role key and plant access). */
-  deletable: boolean;
-}
+/** GET /api/v1/battery/{sn}/info. */
+export type BatteryInfo = Schemas['BatteryInfo'];
 
-export interface Extreme {
-  voltage: string;
-  pack: number | null;
-  cell: number | null;
-}
+/** Where the highest or lowest cell voltage is. */
+export type Extreme = Schemas['ExtremeItem'];
 
-export interface Cell {
-  pack: number | null;
-  no: number;
-  voltage: string;
-  /** °C, when the BMS reports cell temperatures. */
-  temp?: NumText;
-}
+/** One cell of the grid; `temp` (°C) when the BMS reports cell temperatures. */
+export type Cell = Schemas['CellItem'];
 
-export interface Pack {
-  no: number;
-  sn: string;
-  status: number;
-  source: 'pack' | 'device';
-  soc: NumText;
-  soh: NumText;
-  voltage: NumText;
-  current: NumText;
-  temp: NumText;
-  cellVoltMax: NumText;
-  cellVoltMin: NumText;
-  cycles: number | null;
-}
+/** A pack of a stack (GET /api/v1/batteries/{id}/slave, and the realtime's `packs`). */
+export type Pack = Schemas['PackItem'];
 
 /** GET /api/v1/battery/{sn}/realtime. */
-export interface BatteryRealtime {
-  sn: string;
-  status: number;
-  soc: NumText;
-  soh: NumText;
-  voltage: string;
-  current: string;
-  power: number;
-  tempMax: NumText;
-  tempMin: NumText;
-  capacity: NumText;
-  capacityRemaining: NumText;
-  chargeCurrentLimit: NumText;
-  dischargeCurrentLimit: NumText;
-  cycles: number | null;
-  packCount: number;
-  alarmWord: number | null;
-  faultWord: number | null;
-  charging: boolean | null;
-  discharging: boolean | null;
-  chargeRelay: boolean | null;
-  dischargeRelay: boolean | null;
-  balancing: boolean | null;
-  etodayChg: string;
-  etodayDischg: string;
-  emonthChg: string;
-  emonthDischg: string;
-  eyearChg: string;
-  eyearDischg: string;
-  etotalChg: string;
-  etotalDischg: string;
-  cellMax: Extreme | null;
-  cellMin: Extreme | null;
-  cells: Cell[];
-  packs: Pack[];
-  /** Plant-local time of the values; null before the first report. */
-  time: string | null;
-  updateAt: string;
-  /** The values are past the offline bound: the last known, not live. */
-  stale?: boolean;
-  /** The plant's zone (UTC without a plant). */
-  timezone?: string;
-}
+export type BatteryRealtime = Schemas['BatteryNow'];
 
 export const batteryQueries = deviceListQueries<BatteryRow>(BATTERY);
 
@@ -149,7 +62,7 @@ export const batterySlavesQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.slaves(sn),
     queryFn: () =>
-      http.get<{ total: number; infos: Pack[] }>(`/api/v1/batteries/${enc(sn)}/slave`, {
+      http.get<Schemas['PackList']>(`/api/v1/batteries/${enc(sn)}/slave`, {
         silent: true,
       }),
   });

@@ -22,10 +22,10 @@ describe('cell grid', () => {
   it('marks the highest and lowest of listed cells', () => {
     const tiles = cellTiles({
       cells: [
-        { pack: 1, no: 1, voltage: '3.301' },
-        { pack: 1, no: 2, voltage: '3.352' },
-        { pack: 2, no: 1, voltage: '3.288' },
-        { pack: 2, no: 2, voltage: '3.352' },
+        { pack: 1, no: 1, voltage: '3.301', temp: null },
+        { pack: 1, no: 2, voltage: '3.352', temp: null },
+        { pack: 2, no: 1, voltage: '3.288', temp: null },
+        { pack: 2, no: 2, voltage: '3.352', temp: null },
       ],
       packs: [pack(1, '3.4', '3.1')],
     });
@@ -53,7 +53,7 @@ describe('cell grid', () => {
       cells: [
         { pack: null, no: 1, voltage: '3.300', temp: '24.5' },
         { pack: null, no: 2, voltage: '3.310', temp: null },
-        { pack: null, no: 3, voltage: '3.305' },
+        { pack: null, no: 3, voltage: '3.305', temp: null },
       ],
       packs: [],
     });

@@ -1,31 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { debugKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { isOpen } from '@/shared/commands/api';
 import { COMMAND_REFUSALS, http, type Page } from '@/shared/http';
 import { day, oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** One exchange of the debug log (POST .../debug, GET /api/v1/debug/reply, the log list). */
-export interface DebugEntry {
-  id: number;
-  commandId: number | null;
-  sn: string;
-  gatewaySn: string;
-  targetKind: 'inverter' | 'gateway';
-  account: string;
-  plantId: number | null;
-  plantName: string | null;
-  /** Spaced upper-case hex. */
-  request: string;
-  /** Spaced upper-case hex once the device answered. */
-  reply: string | null;
-  /** sent | acknowledged | succeeded | failed | timed_out | refused */
-  status: string;
-  message: string;
-  createAt: string;
-  replyAt: string | null;
-}
+export type DebugEntry = Schemas['DebugEntry'];
 
-export type TargetKind = DebugEntry['targetKind'];
+/** What a frame goes to (`targetKind` of an entry). */
+export type TargetKind = 'inverter' | 'gateway';
 
 /** Sends a raw RTU frame (hex, CRC included) to an inverter or a gateway. */
 export function sendFrame(kind: TargetKind, sn: string, code: string): Promise<DebugEntry> {

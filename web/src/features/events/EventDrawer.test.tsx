@@ -8,6 +8,7 @@ import { EventDrawer } from './EventDrawer';
 
 const event: EventItem = {
   id: 9,
+  occurrenceId: 9,
   code: 'F01',
   sn: 'INV-0001',
   alias: null,

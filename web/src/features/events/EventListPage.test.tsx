@@ -14,6 +14,7 @@ import {
   messageListQuery,
   plantOptionsQuery,
   type EventItem,
+  type Occurrence,
   type MessageItem,
 } from './api';
 import EventListPage from './EventListPage';
@@ -64,7 +65,7 @@ const devices = Array.from({ length: 10 }, (_, i) => ({
   recoverTime: i < 3 ? null : '2026-05-04 12:30:00',
 }));
 
-const outage: EventItem = {
+const outage: Occurrence = {
   id: 100,
   occurrenceId: 100,
   code: 'F35',
@@ -200,6 +201,8 @@ describe('MessageBell', () => {
       event: { ...outage, id, status: resolved ? 'closed' : 'open' },
     });
     c.setQueryData(messageListQuery().queryKey, {
+      pageSize: 10,
+      pageNumber: 1,
       total: 2,
       infos: [message(100, false), message(50, true)],
     });

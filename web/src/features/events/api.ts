@@ -2,64 +2,30 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { eventKeys, messageKeys } from '@/shared/api/keys';
 import type { PlantOption } from '@/shared/api/plants';
+import type { Schemas } from '@/shared/api/schema';
 import { http, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
 import { currentLanguage } from '@/shared/i18n';
 import { day, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 
-export type Severity = 'info' | 'warning' | 'fault';
+export type Severity = Schemas['Severity'];
 
 /** One device of an occurrence, with its own times. */
-export interface EventDevice {
-  id: number;
-  sn: string | null;
-  alias: string | null;
-  deviceType: string | null;
-  type: number | null;
-  status: 'open' | 'closed';
-  occurTime: string;
-  recoverTime: string | null;
-}
+export type EventDevice = Schemas['OccurrenceDevice'];
+
+/** One occurrence (the same event on several devices of a plant at once): `sn` is its first
+ * device, `devices` each with its own times. */
+export type Occurrence = Schemas['OccurrenceItem'];
 
 /**
- * One event as every event list answers it (docs/api.md, "Events"): the lists for people answer
- * one item per occurrence (the same event on several devices of a plant at once), with
- * `deviceCount` and `devices`; `sn` is its first device.
+ * One event as every event list answers it (docs/api.md, "Events"): one device's event, or, in
+ * the lists for people, an occurrence with `deviceCount` and `devices`.
  */
-export interface EventItem {
-  id: number;
-  code: string;
-  sn: string | null;
-  alias: string | null;
-  deviceType: string | null;
-  type: number | null;
-  /** info = a notice (needs nobody), warning, fault. */
-  severity: Severity;
-  /** 1 notice, 2 warning, 3 fault. */
-  level: number;
-  status: 'open' | 'closed';
-  occurTime: string;
-  recoverTime: string | null;
-  updateAt: string;
-  meaning: string | null;
-  solution: string | null;
-  plantId: number | null;
-  plantName: string | null;
-  timezone: string | null;
-  occurrenceId?: number;
-  deviceCount?: number;
-  openCount?: number;
-  devices?: EventDevice[];
-}
+export type EventItem = Schemas['EventItem'] &
+  Partial<Pick<Occurrence, 'deviceCount' | 'openCount' | 'devices'>>;
 
-/** GET /api/v1/events. */
-export interface EventPage {
-  nextToken: string | null;
-  record: EventItem[];
-  total: number;
-  pageSize: number;
-  pageNumber: number;
-}
+/** GET /api/v1/events: occurrences, or devices' events with `group=0`. */
+export type EventPage = Omit<Schemas['EventList'], 'record'> & { record: EventItem[] };
 
 export const DEVICE_TYPES = ['inverter', 'battery', 'meter', 'weather_station'] as const;
 
@@ -150,20 +116,7 @@ export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: stri
 }
 
 /** A message (GET /api/v1/messages): a warning or fault occurrence. */
-export interface MessageItem {
-  id: number;
-  title: string;
-  content: string;
-  type: Severity;
-  /** 0 unread (open and not read: needs attention), 1 read or resolved. */
-  status: number;
-  /** Every device recovered. */
-  resolved: boolean;
-  createAt: string;
-  plantId: number | null;
-  sn: string | null;
-  event: EventItem;
-}
+export type MessageItem = Schemas['Message'];
 
 export const messageCountQuery = queryOptions({
   queryKey: messageKeys.count,
@@ -175,7 +128,7 @@ export const messageListQuery = () =>
   queryOptions({
     queryKey: messageKeys.list(currentLanguage()),
     queryFn: () =>
-      http.get<{ total: number; infos: MessageItem[] }>('/api/v1/messages', {
+      http.get<Page<MessageItem>>('/api/v1/messages', {
         params: { pageSize: 10, pageNumber: 1, status: -1 },
       }),
   });

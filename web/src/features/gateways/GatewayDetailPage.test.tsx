@@ -59,6 +59,9 @@ const gateway: GatewayDetail = {
       online: true,
       parentSn: null,
       lastSeen: null,
+      protocol: '',
+      ratePower: 0,
+      updateAt: '2026-05-04T10:00:00Z',
     },
     {
       id: 2,
@@ -71,6 +74,9 @@ const gateway: GatewayDetail = {
       online: false,
       parentSn: null,
       lastSeen: null,
+      protocol: '',
+      ratePower: 0,
+      updateAt: '2026-05-04T10:00:00Z',
     },
   ],
 };

@@ -117,7 +117,7 @@ export default function GatewayDetailPage() {
             {g && (
               <Flex gap={8} wrap>
                 <UpgradeButton target="gateway" sn={g.sn} />
-                <GatewayActions sn={g.sn} protocol={g.proto} plantId={g.plantId} />
+                <GatewayActions sn={g.sn} protocol={g.proto} plantId={g.plantId ?? null} />
               </Flex>
             )}
           </Flex>
@@ -140,7 +140,7 @@ export default function GatewayDetailPage() {
               {
                 key: 'signal',
                 label: t('gateways.column.signal'),
-                children: <SignalBars signal={g.signal} />,
+                children: <SignalBars signal={g.signal ?? null} />,
               },
               { key: 'softVer', label: t('gateways.column.softVer'), children: text(g.softVer) },
               { key: 'hardVer', label: t('gateways.column.hardVer'), children: text(g.hardVer) },
@@ -159,7 +159,7 @@ export default function GatewayDetailPage() {
               {
                 key: 'lldt',
                 label: t('gateways.column.lastMessage'),
-                children: <LastMessage lldt={g.lldt} at={g.lastMessageAt} />,
+                children: <LastMessage lldt={g.lldt ?? null} at={g.lastMessageAt} />,
               },
               {
                 key: 'customer',

@@ -84,7 +84,7 @@ export default function GatewayListPage() {
       key: 'signal',
       title: t('gateways.column.signal'),
       width: 90,
-      render: (_, row) => <SignalBars signal={row.signal} />,
+      render: (_, row) => <SignalBars signal={row.signal ?? null} />,
     },
     {
       key: 'softVer',
@@ -110,7 +110,7 @@ export default function GatewayListPage() {
       key: 'lldt',
       title: t('gateways.column.lastMessage'),
       width: 230,
-      render: (_, row) => <LastMessage lldt={row.lldt} at={row.lastMessageAt} />,
+      render: (_, row) => <LastMessage lldt={row.lldt ?? null} at={row.lastMessageAt} />,
     },
     {
       key: 'uploadCycle',

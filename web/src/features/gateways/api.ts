@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { GatewayDetail, GatewayRow } from '@/shared/api/gateways';
 import { gatewayKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
 import { int, text, type ListQuery } from '@/shared/list/params';
@@ -8,11 +9,7 @@ import { int, text, type ListQuery } from '@/shared/list/params';
 export type { GatewayDetail, GatewayDevice, GatewayRow } from '@/shared/api/gateways';
 
 /** The answer of a key rotation: `pending` while the gateway has not confirmed it. */
-export interface RotatedKey {
-  key: string;
-  status: 'succeeded' | 'pending';
-  commandId: number;
-}
+export type RotatedKey = Schemas['RotatedKey'];
 
 /** Gives the gateway a new registration key (sent to it on its command topic). */
 export function rotateGatewayKey(sn: string): Promise<RotatedKey> {
@@ -23,11 +20,7 @@ export function rotateGatewayKey(sn: string): Promise<RotatedKey> {
   );
 }
 
-export interface GatewayCounts {
-  total: number;
-  online: number;
-  offline: number;
-}
+export type GatewayCounts = Schemas['GatewayCounts'];
 
 /** The list's filters, kept in the URL. */
 export const GATEWAY_FILTERS = {

@@ -27,8 +27,10 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
   const mayRename = keys.includes('inverter.alias');
   // On a plant the plant's edit key removes its inverters; an unbound one needs inverter.delete.
   const mayDelete = keys.includes(inv.plant ? 'station.edit' : 'inverter.delete');
-  const tempText = (c: number | null) =>
-    c === null ? MISSING : `${formatNumber(toUserTemp(c, temp))} ${temp === 'F' ? '°F' : '°C'}`;
+  const tempText = (c: number | null | undefined) =>
+    c === null || c === undefined
+      ? MISSING
+      : `${formatNumber(toUserTemp(c, temp))} ${temp === 'F' ? '°F' : '°C'}`;
 
   return (
     <Flex vertical gap={16}>

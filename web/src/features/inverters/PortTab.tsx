@@ -44,7 +44,7 @@ export function PortTab({ port, sn, timezone }: { port: Port; sn: string; timezo
   const code = (kind: 'grid' | 'battery', v: number) =>
     t(`inverters.code.${kind}.${v}`, { defaultValue: String(v) });
   const vip = vipRows(data);
-  const pv = port === 'input' && Array.isArray(data?.pvIV) ? (data.pvIV as PvInput[]) : [];
+  const pv: PvInput[] = data && 'pvIV' in data ? data.pvIV : [];
 
   return (
     <Flex vertical gap={16}>

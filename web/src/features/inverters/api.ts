@@ -1,104 +1,40 @@
 import { queryOptions } from '@tanstack/react-query';
 import { inverterKeys } from '@/shared/api/keys';
-import type { Series } from '@/shared/api/series';
+import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
-import type { StatusCounts } from '@/shared/devices/api';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
 export type { Series } from '@/shared/api/series';
 
 /** An item of GET /api/v1/inverters (docs/api-conventions.md). */
-export interface InverterRow {
-  id: number;
-  sn: string;
-  alias: string;
-  gsn: string | null;
-  status: number;
-  type: number;
-  typeKey?: string;
-  commTypeName: string;
-  custCode: number;
-  version: {
-    masterVer: string | null;
-    softVer: string | null;
-    hardVer: string | null;
-    hmiVer: string | null;
-    bmsVer: string | null;
-  };
-  model: string;
-  pac: number;
-  etoday: number;
-  etotal: number;
-  updateAt: string;
-  createAt?: string;
-  opened: number;
-  plant: {
-    id: number;
-    name: string;
-    type: number;
-    master: number;
-    installer: string;
-    email: string;
-    phone: string;
-  } | null;
-  plantId: number | null;
-  gatewayVO: { gsn: string; status: number } | null;
-  sunsynkEquip: boolean;
-  protocolIdentifier: string;
-  equipMode: number | null;
-  equipType: number;
-  ratePower: number | null;
-  online: boolean;
-  /** The newest values are past the offline bound: `pac` reads 0, the rest is last known. */
-  stale?: boolean;
-  /** The plant's zone (UTC without a plant): the inverter's times are shown in it. */
-  timezone?: string;
-}
+export type InverterRow = Schemas['InverterItem'];
 
 /** GET /api/v1/inverter/{sn}: the list item plus readings and the caller's keys. */
-export interface InverterDetail extends InverterRow {
-  hybrid: boolean;
-  protocol: string;
-  runningState: number | null;
-  mpptCount: number | null;
-  phaseCount: number | null;
-  dcTemp: number | null;
-  igbtTemp: number | null;
-  lastSeen: string | null;
-  timezone: string;
-  plantPermission: string[];
-  values: Record<string, unknown>;
-}
+export type InverterDetail = Schemas['InverterDetail'];
 
-export interface Vip {
-  volt: string | null;
-  current: string | null;
-  power: number | null;
-}
-
-export interface PvInput {
-  id: number;
-  pvNo: number;
-  vpv: string | null;
-  ipv: string | null;
-  ppv: string | null;
-  todayPv: string;
-  sn: string;
-  time: string;
-}
-
-export interface SeriesAnswer {
-  date?: string;
-  timezone?: string;
-  infos: Series[];
-}
+export type Vip = Schemas['Vip'];
+export type PvInput = Schemas['PvInput'];
+export type SeriesAnswer = Schemas['SeriesAnswer'];
+export type InverterCounts = Schemas['InverterStatusCounts'];
 
 /** The tabs of the detail screen with their own realtime and series endpoints. */
 export type Port = 'input' | 'output' | 'grid' | 'load' | 'battery' | 'eps' | 'gen' | 'meter';
 export type Span = 'day' | 'month' | 'year' | 'total';
 
-/** Realtime answers are objects of numbers, numeric strings, arrays and nulls. */
+/** The realtime answer of each tab. */
+export interface RealtimeAnswers {
+  input: Schemas['InputRealtime'];
+  output: Schemas['OutputRealtime'];
+  grid: Schemas['GridRealtime'];
+  load: Schemas['LoadRealtime'];
+  battery: Schemas['BatteryRealtime'];
+  eps: Schemas['EpsRealtime'];
+  gen: Schemas['GenRealtime'];
+  meter: Schemas['GridRealtime'];
+}
+
+/** A realtime answer as the value table reads it: by key (numbers, numeric strings, nulls). */
 export type Realtime = Record<string, unknown>;
 
 /** The list's filters, kept in the URL (`-1` any status, `-2` any type: the server's "any"). */
@@ -197,7 +133,7 @@ export const inverterListQuery = (q: InverterQuery) =>
 
 export const inverterCountsQuery = queryOptions({
   queryKey: inverterKeys.counts,
-  queryFn: () => http.get<StatusCounts>('/api/v1/inverters/count', { silent: true }),
+  queryFn: () => http.get<InverterCounts>('/api/v1/inverters/count', { silent: true }),
 });
 
 export const inverterDetailQuery = (sn: string) =>
@@ -211,10 +147,10 @@ export const inverterDetailQuery = (sn: string) =>
   });
 
 /** Realtime values refresh every 30 s (gateways report every few minutes). */
-export const realtimeQuery = (port: Port, sn: string) =>
+export const realtimeQuery = <P extends Port>(port: P, sn: string) =>
   queryOptions({
     queryKey: inverterKeys.realtime(port, sn),
-    queryFn: () => http.get<Realtime>(realtimeUrl(port, sn), { silent: true }),
+    queryFn: () => http.get<RealtimeAnswers[P]>(realtimeUrl(port, sn), { silent: true }),
     refetchInterval: 30_000,
   });
 

@@ -1,5 +1,5 @@
 import { formatNumber, MISSING } from '@/shared/format/number';
-import type { Port, Realtime, Vip } from './api';
+import type { Port, Realtime, RealtimeAnswers, Vip } from './api';
 import { toUserTemp, type TempUnit } from './chart';
 
 /** How a realtime value shows: a plain number with its unit, a temperature, or a code. */
@@ -13,12 +13,20 @@ export interface FieldSpec {
   kind?: Kind;
 }
 
-const f = (key: string, unit: string, kind?: Kind, labelKey = key): FieldSpec => ({
+const f = <K extends string>(
+  key: K,
+  unit: string,
+  kind?: Kind,
+  labelKey: string = key,
+): FieldSpec & { key: K } => ({
   key,
   labelKey,
   unit,
   kind,
 });
+
+/** Each tab's fields name keys of its realtime answer (checked against the generated types). */
+type FieldsOfAnswers = { [P in Port]: (FieldSpec & { key: keyof RealtimeAnswers[P] })[] };
 
 /** The realtime values each tab shows, in order (keys of the realtime answers). */
 export const REALTIME_FIELDS: Record<Port, FieldSpec[]> = {
@@ -80,7 +88,7 @@ export const REALTIME_FIELDS: Record<Port, FieldSpec[]> = {
     f('etotalFrom', 'kWh'),
     f('etotalTo', 'kWh'),
   ],
-};
+} satisfies FieldsOfAnswers;
 
 const asNumber = (v: unknown): number | null => {
   if (v === null || v === undefined || v === '' || typeof v === 'boolean') return null;

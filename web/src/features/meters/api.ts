@@ -1,11 +1,7 @@
+import type { Schemas } from '@/shared/api/schema';
 import { meterKeys } from '@/shared/api/keys';
 import { http } from '@/shared/http';
-import {
-  deviceListQueries,
-  deviceRealtimeQuery,
-  deviceSeriesQuery,
-  type DeviceRowBase,
-} from '@/shared/devices/api';
+import { deviceListQueries, deviceRealtimeQuery, deviceSeriesQuery } from '@/shared/devices/api';
 import type { DeviceKind } from '@/shared/devices/kind';
 
 export const METER: DeviceKind = {
@@ -19,43 +15,10 @@ export const METER: DeviceKind = {
 };
 
 /** An item of GET /api/v1/meters. */
-export interface MeterRow extends DeviceRowBase {
-  devName: string;
-  online: boolean;
-  model: string;
-  master: boolean;
-  power: number | null;
-  voltage: string | null;
-  frequency: number | null;
-  totalImport: string | null;
-  totalExport: string | null;
-}
+export type MeterRow = Schemas['MeterItem'];
 
 /** GET /api/v1/meter/{sn}/realtime. */
-export interface MeterRealtime {
-  sn: string;
-  alias: string;
-  plant: { id: number; name: string; type: number | null } | null;
-  gsn: string | null;
-  status: number;
-  master: boolean;
-  editable: boolean;
-  vip: { volt: string | null; current: string | null; power: number | null }[];
-  power: number | null;
-  pf: number | null;
-  fac: number | null;
-  totalImport: string | null;
-  totalExport: string | null;
-  etodayImport: string;
-  etodayExport: string;
-  /** Plant-local time of the values; null before the first report. */
-  time: string | null;
-  updateAt: string;
-  /** The values are past the offline bound: the last known, not live. */
-  stale?: boolean;
-  /** The plant's zone (UTC without a plant). */
-  timezone?: string;
-}
+export type MeterRealtime = Schemas['MeterNow'];
 
 export type Span = 'day' | 'month' | 'year' | 'total';
 

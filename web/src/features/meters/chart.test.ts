@@ -7,6 +7,9 @@ import { meterChartOption } from './chart';
 const series = (label: string, unit: string, values: [string, string][]): Series => ({
   label,
   unit,
+  id: null,
+  groupCode: null,
+  name: null,
   records: values.map(([time, value]) => ({ time, value, updateTime: null })),
 });
 

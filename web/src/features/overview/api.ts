@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { overviewKeys } from '@/shared/api/keys';
-import type { Series } from '@/shared/api/series';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http } from '@/shared/http';
 
 export type { Series } from '@/shared/api/series';
@@ -8,85 +8,21 @@ export type { Series } from '@/shared/api/series';
 /** Live figures refresh this often (the flow diagram and today's figures). */
 export const LIVE_MS = 30_000;
 
-export interface Currency {
-  id: number | null;
-  code: string;
-  text: string;
-}
+export type Currency = Schemas['DictEntry'];
 
 /** GET /api/v1/plant/{id}/realtime. */
-export interface Realtime {
-  pac: number;
-  etoday: number;
-  emonth: number;
-  eyear: number;
-  etotal: number;
-  income: number;
-  /** Current power over the installed capacity (0..1). */
-  efficiency: number;
-  /** The newest data of the plant (UTC). */
-  updateAt: string;
-  /** No device has fresh data: `pac` is 0 and the figures are the last known. */
-  stale?: boolean;
-  currency: Currency;
-  totalPower: number;
-}
+export type Realtime = Schemas['Realtime'];
 
-/** GET /api/v1/plant/energy/{id}/flow (the fields the diagram reads). */
-export interface FlowData {
-  pvPower: number;
-  battPower: number;
-  gridOrMeterPower: number;
-  loadOrEpsPower: number;
-  genPower: number;
-  soc: number;
-  pvTo: boolean;
-  toLoad: boolean;
-  toBat: boolean;
-  batTo: boolean;
-  toGrid: boolean;
-  gridTo: boolean;
-  genTo: boolean;
-  existsGen: boolean;
-  existsMeter: boolean;
-  existsGrid: boolean;
-  existsBattery?: boolean;
-  time: string | null;
-  /** The newest data (UTC); null before the first report. */
-  updateAt?: string | null;
-  /** No fresh data: every power reads 0 and nothing flows. */
-  stale?: boolean;
-}
+/** GET /api/v1/plant/energy/{id}/flow. */
+export type FlowData = Schemas['FlowAnswer'];
 
 export type Period = 'day' | 'month' | 'year' | 'total';
 
 /** GET /api/v1/plant/energy/{id}/generation/use (kWh today). */
-export interface GenerationUse {
-  load: number;
-  pv: number;
-  batteryCharge: number;
-  gridSell: number;
-  gridBuy: number;
-  batteryDischarge: number;
-  generator: number;
-}
+export type GenerationUse = Schemas['GenerationUse'];
 
 /** GET /api/v1/plant/{id}/devices. */
-export interface PlantDevice {
-  id: number;
-  sn: string;
-  family: 'inverter' | 'battery' | 'meter' | 'weather_station' | string;
-  alias: string;
-  model: string;
-  type: number;
-  status: number;
-  parentSn: string | null;
-  updateAt: string | null;
-  /** Its newest data is past its offline bound (or it never reported). */
-  stale?: boolean;
-  /** Whether an inverter reports itself switched on; null for other devices or unknown. */
-  powerOn?: boolean | null;
-}
+export type PlantDevice = Schemas['PlantDevice'];
 
 /** An item of GET /api/v1/plant/{id}/events. */
 export interface PlantEvent {
@@ -110,36 +46,10 @@ export interface EventPage {
 }
 
 /** GET /api/v1/weather. */
-export interface Weather {
-  currWea: {
-    desc: string | null;
-    currTemp: string | null;
-    windSpeed: string | null;
-    /** Whole degrees from north ("225"). */
-    windDirection: string | null;
-    sunrise: string | null;
-    sunset: string | null;
-    iconUrl: string | null;
-    tempMinC: string | null;
-    tempMaxC: string | null;
-  } | null;
-  plantId: number | null;
-}
+export type Weather = Schemas['Weather'];
 
 /** GET /api/v1/plant/{id} (what the overview reads of it). */
-export interface PlantHead {
-  id: number;
-  name: string;
-  type: number;
-  status: number;
-  totalPower: number;
-  address: string | null;
-  lon: number;
-  lat: number;
-  timezone: { code: string; text: string } | null;
-  currency: Currency;
-  plantPermission: string[];
-}
+export type PlantHead = Schemas['PlantDetail'];
 
 export const plantHeadQuery = (id: number) =>
   queryOptions({
@@ -178,7 +88,7 @@ export const energyQuery = (id: number, period: Period, date: string) =>
   queryOptions({
     queryKey: overviewKeys.energy(id, period, date),
     queryFn: () =>
-      http.get<{ infos: Series[] }>(`/api/v1/plant/energy/${id}/${period}`, {
+      http.get<Schemas['PlantSeriesList']>(`/api/v1/plant/energy/${id}/${period}`, {
         params: period === 'total' ? { id } : { id, date },
         silent: true,
       }),

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { GatewayDetail, GatewayRow } from '@/shared/api/gateways';
 import { dictKeys, plantKeys } from '@/shared/api/keys';
 import type { Dict } from '@/shared/api/plants';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { int, oneOf, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
@@ -10,68 +11,19 @@ export type { Charge, PlantDetail } from '@/shared/api/plants';
 export { plantDetailQuery } from '@/shared/api/plants';
 
 /** An item of GET /api/v1/plants. */
-export interface PlantRow {
-  id: number;
-  name: string;
-  masterId: number;
-  status: number;
-  thumbUrl: string | null;
-  address: string | null;
-  pac: number | null;
-  efficiency: number | null;
-  etoday: number | null;
-  etotal: number | null;
-  updateAt: string | null;
-  createAt: string | null;
-  type: number;
-  totalPower: number | null;
-  lon: number | null;
-  lat: number | null;
-  share: boolean;
-  plantPermission: string[];
-  existCamera?: boolean;
-  /** Waiting for the account it was made for to accept it. */
-  offered?: boolean;
-}
+export type PlantRow = Schemas['PlantItem'];
 
-export interface MapPlant {
-  id: number;
-  name: string;
-  lon: number | null;
-  lat: number | null;
-  status: number;
-  type: number;
-  totalPower: number | null;
-  address: string | null;
-  thumbUrl: string | null;
-}
+/** A marker of GET /api/v1/plants/map. */
+export type MapPlant = Schemas['PlantMarker'];
 
 /** A plant offered to the caller (GET /api/v1/plant/offers). */
-export interface PlantOffer {
-  plantId: number;
-  name: string;
-  address: string;
-  totalPower: number;
-  type: number;
-  companyId: number | null;
-  companyName: string | null;
-  offeredBy: string;
-  offeredByName: string;
-  offeredAt: string;
-}
+export type PlantOffer = Schemas['PlantOffer'];
 
-export interface FilterOptions {
-  status: { value: number; key: string; label: string; count: number }[];
-  type: { value: number; label: string }[];
-}
+/** GET /api/v1/plant/filter. */
+export type FilterOptions = Schemas['FilterChoices'];
 
-export interface ShareUser {
-  userId: number;
-  account: string;
-  nickname: string | null;
-  role: 'visitor' | 'maintainer';
-  createAt: string | null;
-}
+/** An item of GET /api/v1/plant/{id}/getShareUsers. */
+export type ShareUser = Schemas['ShareUser'];
 
 /** The list's search, filters and sorting, kept in the URL. */
 export const PLANT_FILTERS = {
@@ -187,10 +139,10 @@ export const saveContacts = (id: number, body: Record<string, unknown>) =>
 export const saveIncome = (id: number, body: Record<string, unknown>) =>
   http.post(`/api/v1/plant/${id}/income`, body);
 
-export function uploadPlantImage(file: File): Promise<{ url: string; thumbUrl: string }> {
+export function uploadPlantImage(file: File): Promise<Schemas['PictureUrls']> {
   const form = new FormData();
   form.append('file', file);
-  return http.post('/api/v1/plant/thumbnail', form, {
+  return http.post<Schemas['PictureUrls']>('/api/v1/plant/thumbnail', form, {
     handledCodes: [ErrorCode.UnsupportedFile, ErrorCode.FileTooLarge],
   });
 }

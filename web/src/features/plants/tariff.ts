@@ -5,6 +5,19 @@
 import { decimalInRange, price as priceRule, touSegments, type Check } from '@/shared/validators';
 import type { Charge } from './api';
 
+/** A tariff line as the forms send it (`charges` of POST /plant and /plant/{id}/income). */
+export interface ChargeInput {
+  type: number;
+  price: number;
+  startRange?: string;
+  endRange?: string;
+  status: null | 'import' | 'export';
+}
+
+/** What the editor reads of a stored tariff line (`charges` of GET /plant/{id}). */
+export type ChargeLine = Pick<Charge, 'type' | 'price'> &
+  Partial<Pick<Charge, 'startRange' | 'endRange'>>;
+
 export const CONSTANT = 1;
 export const TIME_OF_USE = 2;
 export const VOLUME = 3;
@@ -213,7 +226,7 @@ export function validateIncome(form: IncomeForm): TariffIssue | null {
 }
 
 /** `charges` of POST /plant and /plant/{id}/income. */
-export function buildCharges(form: IncomeForm): Charge[] {
+export function buildCharges(form: IncomeForm): ChargeInput[] {
   if (form.valuation === CONSTANT)
     return [{ type: CONSTANT, price: num(form.price), status: null }];
   if (form.valuation === TIME_OF_USE) {
@@ -296,12 +309,12 @@ export function buildCreateBody(v: WizardValues): Record<string, unknown> {
 
 /** A plant's charges read back into the editor (the method from `valuation` or the charges). */
 export function incomeFromCharges(
-  charges: readonly Charge[],
+  charges: readonly ChargeLine[],
   valuation?: number | null,
 ): IncomeForm {
   const kind = (valuation ?? charges[0]?.type ?? CONSTANT) as Valuation;
   const ofKind = charges.filter((c) => c.type === kind);
-  const rows = (list: readonly Charge[]): Segment[] =>
+  const rows = (list: readonly ChargeLine[]): Segment[] =>
     list.map((c) => ({ start: c.startRange ?? '', end: c.endRange ?? '', price: String(c.price) }));
   if (kind === TIME_OF_USE && ofKind.length > 0) {
     const sorted = [...ofKind].sort(

@@ -77,7 +77,7 @@ export function Profiles({
     if (!current) return;
     const patch: Record<string, string | boolean> = {};
     let skipped = 0;
-    for (const [k, v] of Object.entries(current.params)) {
+    for (const [k, v] of Object.entries(current.params ?? {})) {
       const f = fields.get(k);
       if (!f) skipped += 1;
       else patch[k] = f.type === 'bool' ? v === 'true' : v;

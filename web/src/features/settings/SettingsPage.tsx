@@ -210,8 +210,9 @@ function SettingsForm({
   const write = useMutation({
     mutationFn: (v: FormValues) => writeSettings(sn, toWire(sn, v)),
     onSuccess: (a) => {
-      if (a.commandId === null) message.info(t('paramSettings.unchanged'));
-      setCommandId(a.commandId);
+      const id = a.commandId ?? null;
+      if (id === null) message.info(t('paramSettings.unchanged'));
+      setCommandId(id);
     },
     onError: (e) => {
       message.error(isApiError(e) ? e.message : t('paramSettings.sendFailed'));

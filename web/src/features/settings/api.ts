@@ -1,41 +1,19 @@
 import { queryOptions } from '@tanstack/react-query';
 import { settingKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http } from '@/shared/http';
 
-export type Group = 'workMode' | 'battery' | 'grid' | 'timeOfUse' | 'generator' | 'limits';
+export type Group = Schemas['SettingGroup'];
 
 /** A field of GET /api/v1/inverter/setting/{sn}/support (domain::settings::Field). */
-export type Field = {
-  key: string;
-  group: Group;
-  unit: string;
-  default: string;
-  selectable: boolean;
-} & (
-  | { type: 'number'; min: number; max: number; decimals: number }
-  | { type: 'choice'; choices: string[] }
-  | { type: 'time' }
-  | { type: 'bool' }
-);
+export type Field = Schemas['SettingField'];
 
-export interface Support {
-  support: boolean;
-  sn: string;
-  family: 'hybrid_lv' | 'hybrid_hv' | 'grid_tied';
-  editable: boolean;
-  groups: { key: Group; fields: Field[] }[];
-}
+export type Support = Schemas['SettingSupport'];
 
 /** Every value a string (docs/api-conventions.md). */
-export type Values = Record<string, string>;
+export type Values = Schemas['SettingValues'];
 
-export interface Profile {
-  id: number;
-  name: string;
-  params: Values;
-  createAt: string;
-  updateAt: string;
-}
+export type Profile = Schemas['SettingProfile'];
 
 /** Codes the settings screen explains itself (docs/api.md, "Parameter settings"). */
 export const SETTING_CODES: readonly ErrorCode[] = [
@@ -92,10 +70,7 @@ export const deviceStateQuery = (sn: string) =>
     refetchInterval: 15_000,
   });
 
-export interface SetAnswer {
-  commandId: number | null;
-  changed: string[];
-}
+export type SetAnswer = Schemas['SettingWrite'];
 
 /** Writes the whole set back (the server sends only what changed). */
 export function writeSettings(sn: string, values: Values): Promise<SetAnswer> {
@@ -109,12 +84,7 @@ export const profilesQuery = queryOptions({
   queryFn: () => http.get<Profile[]>('/api/v1/inverter/params/custom'),
 });
 
-export interface Selectable {
-  family: Support['family'];
-  maxParams: number;
-  maxProfiles: number;
-  infos: Field[];
-}
+export type Selectable = Schemas['SelectableParams'];
 
 export const selectableQuery = (sn: string) =>
   queryOptions({

@@ -20,9 +20,7 @@ export function UpdateLog() {
         content: (
           <div>
             <Typography.Text strong>{note.version}</Typography.Text>{' '}
-            {note.type !== undefined && note.type !== null && note.type !== '' && (
-              <Tag>{String(note.type)}</Tag>
-            )}
+            <Tag>{t(`updateLog.kind.${note.type}`, { defaultValue: String(note.type) })}</Tag>
             <Typography.Text type="secondary">
               {note.releaseTime || note.createAt
                 ? dayjs(note.releaseTime ?? note.createAt).format('YYYY-MM-DD')

@@ -1,35 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import { versionKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { http } from '@/shared/http';
 
-/** A system release note (version, type, content CN/EN, announcer, release time). */
-export interface VersionNote {
-  id?: number;
-  version: string;
-  type?: string | number | null;
-  content?: string | null;
-  contentEn?: string | null;
-  contentCn?: string | null;
-  contentEs?: string | null;
-  announcer?: string | null;
-  releaseTime?: string | null;
-  createAt?: string | null;
-}
-
-/** Lists may come as an array or as a paged list. */
-function asList(data: unknown): VersionNote[] {
-  if (Array.isArray(data)) return data as VersionNote[];
-  if (data && typeof data === 'object' && Array.isArray((data as { infos?: unknown }).infos)) {
-    return (data as { infos: VersionNote[] }).infos;
-  }
-  return [];
-}
+/** A system release note, its text in the caller's language and in each language. */
+export type VersionNote = Schemas['Note'];
 
 export const timelineQuery = queryOptions({
   queryKey: versionKeys.timeline,
-  // The endpoint may not exist yet: no toast, no dialog; the page shows an empty state.
-  queryFn: async () => asList(await http.get<unknown>('/version/timeline', { silent: true })),
-  retry: false,
+  queryFn: () => http.get<VersionNote[]>('/version/timeline'),
 });
 
 /** The release note text in the language shown, else whatever text there is. */

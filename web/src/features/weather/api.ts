@@ -1,10 +1,5 @@
-import {
-  deviceListQueries,
-  deviceRealtimeQuery,
-  deviceSeriesQuery,
-  type DeviceRowBase,
-  type NumText,
-} from '@/shared/devices/api';
+import type { Schemas } from '@/shared/api/schema';
+import { deviceListQueries, deviceRealtimeQuery, deviceSeriesQuery } from '@/shared/devices/api';
 import { weatherKeys } from '@/shared/api/keys';
 import type { DeviceKind } from '@/shared/devices/kind';
 
@@ -19,29 +14,10 @@ export const STATION: DeviceKind = {
 };
 
 /** An item of GET /api/v1/weatherStations; temperatures in °C. */
-export interface StationRow extends DeviceRowBase {
-  model: string;
-  irradiance: NumText;
-  moduleTemp: NumText;
-  ambientTemp: NumText;
-}
+export type StationRow = Schemas['StationItem'];
 
 /** GET /api/v1/weatherStation/{sn}/realtime. */
-export interface StationRealtime extends StationRow {
-  editable: boolean;
-  humidity: NumText;
-  windSpeed: NumText;
-  windDirection: NumText;
-  pressure: NumText;
-  todayIrradiation: NumText;
-  rainfall: NumText;
-  /** Plant-local time of the values; null before the first report. */
-  time: string | null;
-  /** The values are past the offline bound: the last known, not live. */
-  stale?: boolean;
-  /** The plant's zone (UTC without a plant). */
-  timezone?: string;
-}
+export type StationRealtime = Schemas['StationNow'];
 
 export const stationQueries = deviceListQueries<StationRow>(STATION);
 export const stationRealtimeQuery = (sn: string) =>

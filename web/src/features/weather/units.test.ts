@@ -6,6 +6,9 @@ import { compassPoint, dayChartOption } from './units';
 const series = (label: string, unit: string, values: [string, string][]): Series => ({
   label,
   unit,
+  id: null,
+  groupCode: null,
+  name: null,
   records: values.map(([time, value]) => ({ time, value, updateTime: null })),
 });
 

@@ -1,24 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { commandKeys } from '../api/keys';
+import type { Schemas } from '../api/schema';
 import { http } from '../http';
 
 /** A command's state: open while sent or acknowledged, then final. */
-export type CommandState = 'sent' | 'acknowledged' | 'succeeded' | 'failed' | 'timed_out';
+export type CommandState = Schemas['CommandState'];
 
 /** A command sent to a device, as GET /api/v1/command/{id} shows it. */
-export interface Command {
-  id: number;
-  kind: string;
-  deviceSn: string;
-  gatewaySn: string;
-  status: CommandState;
-  resultCode: number | null;
-  message: string;
-  /** What the device answered, for commands that read something. */
-  result?: unknown;
-  createAt: string;
-  updateAt: string;
-}
+export type Command = Schemas['Command'];
 
 /** Still waiting for the device (a debug exchange's statuses are a command's). */
 export function isOpen(status: string): boolean {

@@ -1,15 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { configKeys } from '../api/keys';
+import type { Schemas } from '../api/schema';
 import { http } from '../http';
 
 /** GET /anonymous/config: what the page needs before anyone signs in. */
-export interface ServerConfig {
-  version: string;
-  brandedHosts: string[];
-  appDownload: { android: string | null; ios: string | null };
-  mapTileUrl: string;
-  defaultThemeColor: string;
-}
+export type ServerConfig = Schemas['ServerConfig'];
 
 export const DEFAULT_THEME_COLOR = '#00cc00';
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { plantOptionsQuery } from '@/shared/api/plants';
-import type { Series } from '@/shared/api/series';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 import type { DeviceKind } from './kind';
@@ -8,32 +8,18 @@ import type { DeviceKind } from './kind';
 export type { Series } from '@/shared/api/series';
 
 /** Status counts of a device list (statuses of docs/overview.md). */
-export interface StatusCounts {
-  total: number;
-  normal: number;
-  offline: number;
-  warning: number;
-  fault: number;
-  upgrading: number;
-}
+export type StatusCounts = Schemas['DeviceCounts'];
 
 /** Numeric values arrive as strings ("52.4") or null (docs/api-conventions.md). */
 export type NumText = string | null;
 
-/** What every device list row has (the columns, filters and links the screens share). */
-export interface DeviceRowBase {
-  id: number;
-  sn: string;
-  alias: string;
-  status: number;
-  plant: { id: number; name: string; type: number | null } | null;
-  gsn: string | null;
-  updateAt: string;
-  /** Its newest data is past its offline bound (or it never reported). */
-  stale?: boolean;
-  /** The plant's zone (UTC without a plant): its times are shown in it. */
-  timezone?: string;
-}
+/** What every device list row has (the columns, filters and links the screens share): the
+ * common device fields, `stale` (its newest data is past its offline bound, or it never
+ * reported) and the plant's `timezone` (UTC without a plant), in which its times are shown. */
+export type DeviceRowBase = Schemas['DeviceItem'] & Schemas['Live'];
+
+/** The series of a day curve or of energy bars. */
+export type SeriesList = Schemas['SeriesList'];
 
 /** A device list's filters, kept in the URL. */
 export const DEVICE_FILTERS = {
@@ -91,7 +77,7 @@ export const deviceSeriesQuery = (kind: DeviceKind, sn: string, span: string, da
   queryOptions({
     queryKey: kind.keys.series(sn, span, date),
     queryFn: () =>
-      http.get<{ infos: Series[] }>(`${kind.deviceUrl}/${enc(sn)}/${span}`, {
+      http.get<SeriesList>(`${kind.deviceUrl}/${enc(sn)}/${span}`, {
         params: date ? { date } : {},
         silent: true,
       }),

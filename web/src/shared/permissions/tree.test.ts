@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { collectPermissions, type PermissionNode } from './tree';
 
 const node = (
-  permission: string | null,
+  permission: string,
   type: number,
   children: PermissionNode[] = [],
 ): PermissionNode => ({
   id: Math.floor(Math.random() * 1e6),
-  name: permission ?? 'root',
+  name: permission,
   permission,
   type,
   children,
@@ -15,7 +15,8 @@ const node = (
 
 describe('collectPermissions', () => {
   it('separates menu routes from buttons and files buttons under their route', () => {
-    const tree = node(null, 0, [
+    // the server's one root node: `root`, a menu route held by everyone
+    const tree = node('root', 0, [
       node('station.view', 0, [
         node('station.create', 0),
         node('station.edit', 1),
@@ -27,6 +28,7 @@ describe('collectPermissions', () => {
     expect([...p.routes].sort()).toEqual([
       'equip.view',
       'inverter.view',
+      'root',
       'station.create',
       'station.view',
     ]);
@@ -40,9 +42,7 @@ describe('collectPermissions', () => {
 
   it('accepts an empty answer, a list of roots and missing children', () => {
     expect(collectPermissions(null).routes.size).toBe(0);
-    const p = collectPermissions([
-      { id: 1, name: 'x', permission: 'event.view', type: 0, children: null },
-    ]);
+    const p = collectPermissions([{ permission: 'event.view', type: 0, children: null }]);
     expect([...p.routes]).toEqual(['event.view']);
   });
 });

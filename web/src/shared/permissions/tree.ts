@@ -1,10 +1,13 @@
+import type { Schemas } from '../api/schema';
+
 /** One node of GET /api/v1/permission (type 0 = menu route, 1 = button). */
-export interface PermissionNode {
-  id: number;
-  name: string;
+export type PermissionNode = Schemas['PermissionNode'];
+
+/** What `collectPermissions` reads of a node: the server's nodes, or ones built by hand. */
+export interface PermissionInput {
   permission: string | null;
   type: number;
-  children?: PermissionNode[] | null;
+  children?: readonly PermissionInput[] | null;
 }
 
 export interface Permissions {
@@ -24,12 +27,12 @@ export const NO_PERMISSIONS: Permissions = {
 
 /** Flattens the tree (or a list of roots) into route and button sets. */
 export function collectPermissions(
-  root: PermissionNode | PermissionNode[] | null | undefined,
+  root: PermissionInput | readonly PermissionInput[] | null | undefined,
 ): Permissions {
   const routes = new Set<string>();
   const buttons = new Set<string>();
   const buttonsByRoute = new Map<string, Set<string>>();
-  const walk = (node: PermissionNode, route: string | null) => {
+  const walk = (node: PermissionInput, route: string | null) => {
     let here = route;
     if (node.permission) {
       if (node.type === 0) {

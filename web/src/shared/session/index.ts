@@ -1,11 +1,14 @@
-/** The stored sign-in (access_token and refresh_token kept client-side). */
-export interface Tokens {
-  access_token: string;
-  refresh_token: string;
-  token_type?: string;
-  expires_in?: number;
-  scope?: string;
-}
+import type { Schemas } from '../api/schema';
+
+/** The tokens a sign-in or a refresh answers (`/oauth/token`, `/oauth/token/new`). */
+export type TokenAnswer = Schemas['TokenData'];
+
+/**
+ * The stored sign-in (access_token and refresh_token kept client-side): an answer of the token
+ * endpoints, of which only the two tokens are relied on when read back.
+ */
+export type Tokens = Pick<TokenAnswer, 'access_token' | 'refresh_token'> &
+  Partial<Omit<TokenAnswer, 'access_token' | 'refresh_token'>>;
 
 export interface TokenStore {
   get(): Tokens | null;

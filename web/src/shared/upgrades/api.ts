@@ -1,82 +1,28 @@
 import { queryOptions } from '@tanstack/react-query';
 import { upgradeKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import { COMMAND_REFUSALS, ErrorCode, http, type Page } from '@/shared/http';
 
 export type UpgradeTarget = 'inverter' | 'gateway';
-export type UpgradeState = 'sending' | 'upgrading' | 'successful' | 'failed' | 'cancelled';
+export type UpgradeState = Schemas['UpgradeState'];
 
 /** A firmware file offered for a device type (GET /api/v1/firmware). */
-export interface Firmware {
-  id: number;
-  name: string;
-  fileName: string;
-  size: number;
-  version: string;
-  target: UpgradeTarget;
-  type: number;
-  enabled: boolean;
-  changeLog: string;
-  createAt: string;
-  updateAt: string;
-}
+export type Firmware = Schemas['Firmware'];
+
+/** Why the portal ended an upgrade (its gateway went offline, no progress, timed out). */
+export type UpgradeReason = Schemas['UpgradeReason'];
 
 /** One device's upgrade as the server keeps it. */
-export type UpgradeReason = 'gatewayOffline' | 'noProgress' | 'timedOut';
-
-export interface Upgrade {
-  id: number;
-  batchId: string;
-  sn: string;
-  target: UpgradeTarget;
-  firmId: number | null;
-  version: string;
-  fromVersion: string;
-  commandId: number | null;
-  state: UpgradeState;
-  progress: number;
-  message: string;
-  /** Why the portal ended it (its gateway went offline, no progress, timed out); the
-   * device's own reasons are in `message`. */
-  reason?: UpgradeReason | null;
-  cancellable: boolean;
-  startTime: string;
-  finishTime: string | null;
-  updateAt: string;
-}
+export type Upgrade = Schemas['Upgrade'];
 
 /** One device's answer when a batch starts: its upgrade, or why it was refused. */
-export interface StartOutcome {
-  sn: string;
-  success: boolean;
-  code: number;
-  msg: string;
-  upgrade: Upgrade | null;
-}
+export type StartOutcome = Schemas['UpgradeOutcome'];
 
-export interface BatchStart {
-  batchId: string;
-  total: number;
-  sent: number;
-  refused: number;
-  results: StartOutcome[];
-}
+export type BatchStart = Schemas['UpgradeBatch'];
 
-export interface BatchTotals {
-  total: number;
-  sending: number;
-  upgrading: number;
-  successful: number;
-  failed: number;
-  cancelled: number;
-  running: number;
-  progress: number;
-}
+export type BatchTotals = Schemas['UpgradeTotals'];
 
-export interface BatchProgress {
-  batchId: string;
-  totals: BatchTotals;
-  infos: Upgrade[];
-}
+export type BatchProgress = Schemas['UpgradeBatchProgress'];
 
 /** The firmware enabled for the device `sn` (its type decides), or for gateways. */
 export const firmwareQuery = (target: UpgradeTarget, sn: string) =>

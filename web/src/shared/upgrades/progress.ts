@@ -38,7 +38,7 @@ export function rowsOf(results: StartOutcome[], polled: Upgrade[] | undefined): 
   const bySn = new Map((polled ?? []).map((u) => [u.sn, u]));
   return results.map((r) =>
     r.success
-      ? { sn: r.sn, upgrade: bySn.get(r.sn) ?? r.upgrade, refusal: null }
+      ? { sn: r.sn, upgrade: bySn.get(r.sn) ?? r.upgrade ?? null, refusal: null }
       : { sn: r.sn, upgrade: null, refusal: r.msg },
   );
 }

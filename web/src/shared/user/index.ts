@@ -1,35 +1,15 @@
 import type { TFunction } from 'i18next';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { userKeys } from '../api/keys';
+import type { Schemas } from '../api/schema';
 import { http } from '../http';
 import { rememberUser, setSignInNotice, tokenStore } from '../session';
 
-export interface Company {
-  id: number;
-  name: string;
-  logoUrl: string | null;
-  iconUrl: string | null;
-  themeColor: string | null;
-}
+/** The signed-in user's company (branding). */
+export type Company = Schemas['MyCompany'];
 
 /** GET /api/v1/user. */
-export interface CurrentUser {
-  id: number;
-  nickname: string | null;
-  name: string | null;
-  avatar: string | null;
-  /** 0 unknown, 1 male, 2 female */
-  gender: number;
-  mobile: string | null;
-  email: string | null;
-  createAt: string | null;
-  type: 'internal' | 'company' | 'owner' | string;
-  roleName: string | null;
-  readOnly: boolean;
-  tempUnit: 'C' | 'F';
-  company: Company | null;
-  userSrc?: string | null;
-}
+export type CurrentUser = Schemas['Me'];
 
 export const userQuery = queryOptions({
   queryKey: userKeys.all,

@@ -2,13 +2,13 @@
 //! SOC, generator), each PV input, and the output-side columns a client names.
 
 use axum::extract::{Path, State};
-use serde_json::Value;
 
 use super::{Col, DateQuery, day_curve};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::Query,
+    inverters::wire::SeriesAnswer,
     inverters::{values, visible},
     session::CurrentUser,
 };
@@ -36,13 +36,13 @@ fn inverter_columns() -> Vec<Col> {
 
 /// The day curve of the inverter (`infos[0]` is PV power in W).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/day", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {date, timezone, infos:[{unit, label, id, groupCode, name, records:[{time, value, updateTime}]}]}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The day curve, `infos[0]` PV power (W); 600", body = Envelope<SeriesAnswer>)))]
 pub async fn day(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     Ok(Data(
         day_curve(&app, &inv, q.date.as_deref(), &inverter_columns(), 2).await?,
@@ -51,13 +51,13 @@ pub async fn day(
 
 /// Voltage, current and power of each PV input over a day.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/input/day", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]}: pvN_voltage (V), pvN_current (A), pvN_power (W) per input reported; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The day curve: pvN_voltage (V), pvN_current (A), pvN_power (W) per input reported; 600", body = Envelope<SeriesAnswer>)))]
 pub async fn input_day(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     let mut cols = Vec::new();
     for n in 1..=values::MAX_PV_INPUTS {
@@ -79,13 +79,13 @@ pub async fn input_day(
 /// `pac`, `fac`, `vac1`..), each answered as its own series labelled with the name asked;
 /// temperatures in °C.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/output/day", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]} one series per requested column, values as strings; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The day curve, one series per requested column; 600", body = Envelope<SeriesAnswer>)))]
 pub async fn output_day(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     let asked: Vec<String> = match q.column.as_deref() {
         Some(c) => c

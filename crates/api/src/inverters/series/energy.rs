@@ -2,14 +2,14 @@
 //! series per metric, from the day rollups.
 
 use axum::extract::{Path, State};
-use serde_json::Value;
 
 use super::{DateQuery, Span, bars};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::Query,
     inverters::visible,
+    inverters::wire::SeriesAnswer,
     session::CurrentUser,
 };
 
@@ -30,7 +30,7 @@ async fn inverter_bars(
     me: CurrentUser,
     sn: String,
     q: DateQuery,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     Ok(Data(
         bars(&app, &inv, span, q.date.as_deref(), &INVERTER_METRICS).await?,
@@ -39,36 +39,36 @@ async fn inverter_bars(
 
 /// Energy per day of a month (`date=YYYY-MM`), one series per metric, `infos[0]` PV (kWh).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/month", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]} (kWh, from day rollups); 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "Energy bars (kWh, from day rollups); 600", body = Envelope<SeriesAnswer>)))]
 pub async fn month(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     inverter_bars(Span::Month, app, me, sn, q).await
 }
 
 /// Energy per month of a year (`date=YYYY`).
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/year", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]} (kWh, from day rollups); 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "Energy bars (kWh, from day rollups); 600", body = Envelope<SeriesAnswer>)))]
 pub async fn year(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     inverter_bars(Span::Year, app, me, sn, q).await
 }
 
 /// Energy per year since the inverter first reported.
 #[utoipa::path(get, path = "/api/v1/inverter/{sn}/total", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]}: infos[0].records[].value are decimal strings (kWh per year, from day rollups); 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "Energy bars (kWh per year, from day rollups); 600", body = Envelope<SeriesAnswer>)))]
 pub async fn total(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     inverter_bars(Span::Total, app, me, sn, q).await
 }

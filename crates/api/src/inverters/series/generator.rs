@@ -2,14 +2,14 @@
 //! length.
 
 use axum::extract::{Path, State};
-use serde_json::Value;
 
 use super::{Col, DateQuery, Span, bars, day_curve};
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     extract::Query,
     inverters::visible,
+    inverters::wire::SeriesAnswer,
     session::CurrentUser,
 };
 
@@ -19,13 +19,13 @@ fn gen_columns() -> Vec<Col> {
 
 /// The generator's power over a day.
 #[utoipa::path(get, path = "/api/v1/inverter/genMi/{sn}/day", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {date, timezone, infos:[gen_power]}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "The day curve of gen_power (W); 600", body = Envelope<SeriesAnswer>)))]
 pub async fn gen_day(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     Ok(Data(
         day_curve(&app, &inv, q.date.as_deref(), &gen_columns(), 1).await?,
@@ -35,13 +35,13 @@ pub async fn gen_day(
 /// The generator by the length of `date`: a day's power curve (`YYYY-MM-DD`), a month's daily
 /// energy (`YYYY-MM`), a year's monthly energy (`YYYY`), or yearly energy (no date).
 #[utoipa::path(get, path = "/api/v1/inverter/gen/{sn}/byDate", tag = "inverters", params(("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]}; 600")))]
+    security(("bearer" = [])), responses((status = 200, description = "A day curve or energy bars (kWh); 600", body = Envelope<SeriesAnswer>)))]
 pub async fn gen_by_date(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     let date = q.date.as_deref().map(str::trim).filter(|d| !d.is_empty());
     const GEN: [(&str, &str); 1] = [("generator", "Generator")];

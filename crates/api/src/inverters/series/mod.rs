@@ -11,18 +11,16 @@ pub(crate) mod energy;
 pub(crate) mod generator;
 pub(crate) mod port;
 
-use chrono::NaiveDate;
 use serde::Deserialize;
-use serde_json::{Value, json};
 use store::telemetry::{Bucket, DayRange};
 use utoipa::IntoParams;
 
-use super::Inverter;
+use super::{Inverter, wire::SeriesAnswer};
 use crate::{
     AppState,
     envelope::ApiResult,
     extract::num,
-    readings::{self, Column, Reading, Series},
+    readings::{self, Column, Reading},
 };
 
 /// Month, year or total bars.
@@ -34,16 +32,6 @@ pub enum Span {
 }
 
 impl Span {
-    pub const ALL: [Span; 3] = [Span::Month, Span::Year, Span::Total];
-
-    pub fn path(self) -> &'static str {
-        match self {
-            Span::Month => "month",
-            Span::Year => "year",
-            Span::Total => "total",
-        }
-    }
-
     /// The days a bar chart covers and its bar size: a month per day, a year per month,
     /// all time per year.
     fn range(self, date: Option<&str>, tz: chrono_tz::Tz) -> (DayRange, Bucket) {
@@ -60,9 +48,6 @@ impl Span {
         }
     }
 }
-
-/// How a day-curve column reads a report (what `readings::Column` borrows).
-type ReadFn<'a> = Box<dyn Fn(&Reading) -> Option<f64> + 'a>;
 
 /// One day-curve column: a stable label, an English name, a unit, and the keys it reads
 /// (summed when `sum`, else the first present).
@@ -114,25 +99,17 @@ async fn day_curve(
     date: Option<&str>,
     cols: &[Col],
     keep: usize,
-) -> ApiResult<Value> {
-    let day: NaiveDate = readings::day_param(date, inv.tz);
-    let (from, to) = readings::day_bounds(inv.tz, day);
-    let samples = readings::day_samples(app, inv.row.id, from, to).await?;
-    let reads: Vec<ReadFn<'_>> = cols
-        .iter()
-        .map(|c| Box::new(move |r: &Reading| c.read(r)) as ReadFn<'_>)
-        .collect();
+) -> ApiResult<SeriesAnswer> {
     let columns: Vec<Column<'_>> = cols
         .iter()
-        .zip(&reads)
-        .map(|(c, read)| Column {
+        .map(|c| Column {
             label: &c.label,
             unit: c.unit,
-            read: read.as_ref(),
+            read: Box::new(move |r: &Reading| c.read(r)),
         })
         .collect();
-    let series = readings::sample_series(&samples, &columns, inv.tz);
-    let infos: Vec<Series> = series
+    let (day, series) = readings::day_series(app, inv.row.id, inv.tz, date, &columns).await?;
+    let infos: Vec<readings::Series> = series
         .into_iter()
         .zip(cols)
         .enumerate()
@@ -142,7 +119,11 @@ async fn day_curve(
             s
         })
         .collect();
-    Ok(json!({"date": day.to_string(), "timezone": inv.tz.name(), "infos": infos}))
+    Ok(SeriesAnswer {
+        date: Some(day.to_string()),
+        timezone: Some(inv.tz.name().to_string()),
+        infos,
+    })
 }
 
 /// Energy bars of `metrics` over a span.
@@ -152,13 +133,13 @@ async fn bars(
     span: Span,
     date: Option<&str>,
     metrics: &[(&str, &str)],
-) -> ApiResult<Value> {
+) -> ApiResult<SeriesAnswer> {
     let (range, bucket) = span.range(date, inv.tz);
     let points = app
         .store
         .device_energy_series(inv.row.id, &range, bucket)
         .await?;
-    let infos: Vec<Series> = readings::energy_series(&points, metrics)
+    let infos: Vec<readings::Series> = readings::energy_series(&points, metrics)
         .into_iter()
         .zip(metrics)
         .map(|(mut s, (metric, name))| {
@@ -167,7 +148,11 @@ async fn bars(
             s
         })
         .collect();
-    Ok(json!({"infos": infos}))
+    Ok(SeriesAnswer {
+        date: None,
+        timezone: None,
+        infos,
+    })
 }
 
 #[cfg(test)]

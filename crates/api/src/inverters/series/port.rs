@@ -2,7 +2,6 @@
 //! and its energy bars, under `/api/v1/inverter/{port}/{sn}/...`.
 
 use axum::extract::{Path, State};
-use serde_json::Value;
 
 use super::{Col, DateQuery, Span, bars, day_curve};
 use crate::{
@@ -10,6 +9,7 @@ use crate::{
     envelope::{ApiResult, Data},
     extract::Query,
     inverters::visible,
+    inverters::wire::SeriesAnswer,
     session::CurrentUser,
 };
 
@@ -24,6 +24,7 @@ pub enum Port {
 }
 
 impl Port {
+    #[cfg(test)]
     pub const ALL: [Port; 5] = [
         Port::Grid,
         Port::Load,
@@ -31,16 +32,6 @@ impl Port {
         Port::Eps,
         Port::Meter,
     ];
-
-    pub fn path(self) -> &'static str {
-        match self {
-            Port::Grid => "grid",
-            Port::Load => "load",
-            Port::Battery => "battery",
-            Port::Eps => "eps",
-            Port::Meter => "meter",
-        }
-    }
 
     /// The day-curve columns of the port; the first is always answered, the others only when
     /// the inverter reports them (per-phase keys exist on three-phase models only).
@@ -144,16 +135,13 @@ impl Port {
 }
 
 /// One port's day curve (grid, load, battery, EPS or meter).
-#[utoipa::path(get, path = "/api/v1/inverter/{kind}/{sn}/day", tag = "inverters",
-    params(("kind" = String, Path, description = "grid, load, battery, eps or meter"), ("sn" = String, Path), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {date, timezone, infos:[...]}; 600")))]
 pub async fn port_day(
     port: Port,
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     let keep = if port == Port::Battery { 2 } else { 1 };
     Ok(Data(
@@ -162,10 +150,6 @@ pub async fn port_day(
 }
 
 /// One port's energy bars: a month per day, a year per month, all time per year.
-#[utoipa::path(get, path = "/api/v1/inverter/{kind}/{sn}/{span}", tag = "inverters",
-    params(("kind" = String, Path, description = "grid, load, battery, eps or meter"), ("sn" = String, Path),
-        ("span" = String, Path, description = "month, year or total"), DateQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Envelope with {infos:[...]} (kWh from day rollups; grid/meter import and export, load/eps load, battery charge and discharge); 600")))]
 pub async fn port_energy(
     port: Port,
     span: Span,
@@ -173,7 +157,7 @@ pub async fn port_energy(
     me: CurrentUser,
     Path(sn): Path<String>,
     Query(q): Query<DateQuery>,
-) -> ApiResult<Data<Value>> {
+) -> ApiResult<Data<SeriesAnswer>> {
     let inv = visible(&app, &me, &sn).await?;
     Ok(Data(
         bars(&app, &inv, span, q.date.as_deref(), port.metrics()).await?,

@@ -1,41 +1,21 @@
 import { queryOptions } from '@tanstack/react-query';
 import { gatewayKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
 import { ErrorCode, http } from '@/shared/http';
 
 /** One gateway of a batch answer (restart, batch check). */
-export interface BatchItem {
-  sn: string;
-  success: boolean;
-  /** succeeded | failed | timed_out | refused | ok (check) | sent */
-  status: string;
-  code: number;
-  msg: string;
-  commandId: number | null;
-}
+export type BatchItem = Schemas['GatewayOutcome'];
 
 /** What a restart did: how many succeeded and failed, each gateway's outcome. */
-export interface BatchResult {
-  total: number;
-  succeeded: number;
-  failed: number;
-  items: BatchItem[];
-}
+export type BatchResult = Schemas['Envelope_BatchOutcome_GatewayOutcome']['data'];
 
 /** What the check before a restart found: nothing is done yet, so how many are ready and how
  * many would be refused, with each one's reason. */
-export interface CheckResult {
-  total: number;
-  ready: number;
-  refused: number;
-  items: BatchItem[];
-}
+export type CheckResult = Schemas['GatewayCheck'];
 
-export interface ProtocolItem {
-  code: string;
-  family: string;
-  name: string;
-}
+/** A protocol config (GET /api/v1/logger/functions). */
+export type ProtocolItem = Schemas['LoggerFunction'];
 
 /** Refusals shown in the dialogs rather than as toasts. */
 const HANDLED: readonly ErrorCode[] = [
@@ -74,7 +54,7 @@ export function restartGateways(sns: string[]): Promise<BatchResult> {
 }
 
 export function replaceGateway(oldSn: string, newSn: string, key: string) {
-  return http.post<{ oldSn: string; newSn: string; plantId: number; devices: number }>(
+  return http.post<Schemas['GatewayReplaced']>(
     '/api/v1/gateway/replace',
     { oldSn, newSn: newSn.trim(), key: key.trim() },
     { handledCodes: HANDLED },
@@ -82,7 +62,7 @@ export function replaceGateway(oldSn: string, newSn: string, key: string) {
 }
 
 export function updateProtocol(sn: string, protocol: string) {
-  return http.post<{ sn: string; protocol: string }>(
+  return http.post<Schemas['GatewayProtocol']>(
     '/api/v1/gateway/updateGatewayProtocol',
     { sn, protocol },
     { handledCodes: HANDLED },

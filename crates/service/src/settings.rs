@@ -1,0 +1,93 @@
+//! Users' custom setting profiles (docs/overview.md: at most 6 parameters per profile, 6
+//! profiles): adding, changing and deleting one's own. Applying a profile is an ordinary
+//! settings command, not a use case of its own.
+
+use domain::{
+    Code, DomainError,
+    policy::Actor,
+    settings::{PROFILES, Raw, check_profile, check_profile_name},
+};
+use serde_json::{Map, Value};
+use store::{StoreError, settings::ProfileRow};
+
+use crate::Result;
+
+/// The permission that lets an account keep profiles (the one that lets it write settings).
+pub const SETTING_KEY: &str = "inverter.setting";
+
+/// A profile to add (`id` absent) or change.
+#[derive(Debug, Clone)]
+pub struct ProfileDraft<'a> {
+    pub id: Option<i64>,
+    pub name: &'a str,
+    /// Setting key to value, as the request sent them.
+    pub params: &'a [(String, Raw)],
+}
+
+fn may_keep_profiles(actor: &Actor) -> Result<()> {
+    actor.require_writable()?;
+    actor.require(SETTING_KEY)?;
+    Ok(())
+}
+
+/// Adds or changes one of the actor's profiles and answers it as stored. 4 `name` (1-32
+/// characters, unique per user), 4 `params` (1 to 6 parameters) or the parameter's key when
+/// not selectable or out of range, 4 `profiles` beyond 6 profiles, 4 `id` for a profile the
+/// actor does not have.
+pub async fn save_profile(
+    store: &store::Store,
+    actor: &Actor,
+    draft: &ProfileDraft<'_>,
+    now: i64,
+) -> Result<ProfileRow> {
+    may_keep_profiles(actor)?;
+    let user = actor.id.0;
+    let name = check_profile_name(draft.name)?;
+    let values: Map<String, Value> = check_profile(draft.params)?
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    let params = Value::Object(values).to_string();
+    let taken = |e: StoreError| match e {
+        StoreError::Conflict(_) => DomainError::invalid("name").into(),
+        other => crate::ServiceError::from(other),
+    };
+    let id = match draft.id {
+        Some(id) => {
+            if !store
+                .update_setting_profile(user, id, &name, &params, now)
+                .await
+                .map_err(taken)?
+            {
+                return Err(DomainError::invalid("id").into());
+            }
+            id
+        }
+        None => store
+            .create_setting_profile(user, &name, &params, PROFILES as i64, now)
+            .await
+            .map_err(taken)?
+            .ok_or_else(|| {
+                DomainError::with_detail(
+                    Code::InvalidParameter,
+                    format!("profiles: at most {PROFILES}"),
+                )
+            })?,
+    };
+    Ok(store
+        .setting_profiles(user)
+        .await?
+        .into_iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| DomainError::invalid("id"))?)
+}
+
+/// Deletes one of the actor's profiles; 4 `id` when they have no such profile.
+pub async fn delete_profile(store: &store::Store, actor: &Actor, id: Option<i64>) -> Result<()> {
+    may_keep_profiles(actor)?;
+    let id = id.ok_or_else(|| DomainError::invalid("id"))?;
+    if !store.delete_setting_profile(actor.id.0, id).await? {
+        return Err(DomainError::invalid("id").into());
+    }
+    Ok(())
+}
