@@ -50,6 +50,14 @@ function dayZone(now) {
   });
 }
 
+/** A zone whose date at `now` is not the date in `zone` (one of the two always qualifies). */
+function otherDateZone(now, zone) {
+  const date = wallTime(now, zone).slice(0, 10);
+  return ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find(
+    (z) => wallTime(now, z).slice(0, 10) !== date,
+  );
+}
+
 async function until(what, probe, ms = 60_000) {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -155,7 +163,9 @@ describe('live and stale values, day charts on a time axis', () => {
   it('shows a silent plant as offline with its last data, then live again', async () => {
     const now = Date.now();
     const zone = dayZone(now);
-    const { context, page } = await newPage(browser);
+    // The browser sits where today is another date than at the plant: the day charts must
+    // still open on the plant's today.
+    const { context, page } = await newPage(browser, { timezoneId: otherDateZone(now, zone) });
 
     // ---- the admin registers the gateway; the owner makes a plant and binds it
     await signIn(page, server.url, USERS.admin);

@@ -98,6 +98,36 @@ async fn a_day_read_keeps_the_first_sample_of_each_bucket_whatever_the_upload_ra
 }
 
 #[tokio::test]
+async fn a_day_read_of_a_device_with_days_of_history_reads_only_that_day() -> TestResult {
+    each_backend(|s| async move {
+        let (_, _, inv) = setup(&s).await?;
+        // Three days of reports every 5 minutes; the middle day is read in 10-minute buckets.
+        const DAY: i64 = 86_400_000;
+        let first = 20_000 * DAY;
+        let samples = (0..3 * 288)
+            .map(|i| SampleWrite {
+                device_id: inv,
+                ts: first + i * 300_000,
+                payload: format!("{{\"i\":{i}}}"),
+            })
+            .collect();
+        s.write_telemetry_batch(&TelemetryBatch {
+            samples,
+            energy: vec![],
+        })
+        .await?;
+        let from = first + DAY;
+        let rows = s.samples_thinned(inv, from, from + DAY, 600_000).await?;
+        let ts: Vec<i64> = rows.iter().map(|r| r.ts).collect();
+        let expected: Vec<i64> = (0..144).map(|b| from + b * 600_000).collect();
+        assert_eq!(ts, expected);
+        assert_eq!(rows[0].payload, "{\"i\":288}");
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
 async fn the_plant_lists_latest_samples_carry_their_gateways_upload_cycle() -> TestResult {
     each_backend(|s| async move {
         let (plant, gw, inv) = setup(&s).await?;

@@ -12,8 +12,9 @@ import {
   Table,
   Typography,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
+import { todayIn } from '@/shared/format/time';
 import { useTranslation } from 'react-i18next';
 import { liveClass } from '@/shared/devices/live';
 import { StaleNotice } from '@/shared/devices/StaleNotice';
@@ -179,7 +180,7 @@ function SeriesCard({
   const { t } = useTranslation();
   const axis = useAxisStyle();
   const [span, setSpan] = useState<Span>('day');
-  const [date, setDate] = useState<Dayjs>(() => dayjs());
+  const [date, setDate] = useState<Dayjs>(() => todayIn(timezone));
   const series = useQuery(seriesQuery(port, span, sn, date.format('YYYY-MM-DD')));
   const infos = useMemo(() => series.data?.infos ?? [], [series.data]);
   const hasData = infos.some((s) => s.records.length > 0);
@@ -217,7 +218,7 @@ function SeriesCard({
             value={date}
             allowClear={false}
             onChange={(d) => d && setDate(d)}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={(d) => d.isAfter(todayIn(timezone), 'day')}
             aria-label={t('inverters.date')}
           />
         )}

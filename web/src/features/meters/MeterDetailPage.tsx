@@ -14,7 +14,7 @@ import {
   Table,
   Tag,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -27,7 +27,7 @@ import { StaleNotice } from '@/shared/devices/StaleNotice';
 import '@/shared/devices/monitor.css';
 import { useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
-import { formatPlantTime } from '@/shared/format/time';
+import { formatPlantTime, todayIn } from '@/shared/format/time';
 import { formatPower } from '@/shared/format/units';
 import {
   METER,
@@ -200,7 +200,7 @@ function HistoryCard({ sn, zone }: { sn: string; zone: string }) {
   const { t } = useTranslation();
   const axis = useAxisStyle();
   const [span, setSpan] = useState<Span>('day');
-  const [date, setDate] = useState<Dayjs>(dayjs());
+  const [date, setDate] = useState<Dayjs>(() => todayIn(zone));
   const series = useQuery(meterSeriesQuery(sn, span, spanDate(span, date)));
   const option = useMemo<ChartOption | null>(
     () =>
@@ -233,7 +233,7 @@ function HistoryCard({ sn, zone }: { sn: string; zone: string }) {
             picker={PICKER[span]}
             value={date}
             allowClear={false}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={(d) => d.isAfter(todayIn(zone), 'day')}
             onChange={(d) => d && setDate(d)}
           />
         )}

@@ -16,7 +16,8 @@ import { FlowCard } from './FlowCard';
 import { statusOf } from '@/shared/ui/status';
 import { TodayCard } from './TodayCard';
 import { WeatherCard } from './WeatherCard';
-import { isStorage, todayIn } from './format';
+import { todayIn } from '@/shared/format/time';
+import { isStorage } from './format';
 
 /**
  * plants/overview/{id}/{type}: one plant at a glance. The layout follows the plant type: a

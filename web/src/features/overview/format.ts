@@ -1,4 +1,4 @@
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { formatNumber, MISSING } from '@/shared/format/number';
 
 export type TempUnit = 'C' | 'F';
@@ -21,16 +21,6 @@ export function isStorage(type: number): boolean {
 export function powerRatio(efficiency: number | null | undefined, capacityKwp: number): string {
   if (efficiency === null || efficiency === undefined || !(capacityKwp > 0)) return MISSING;
   return `${formatNumber(Math.round(efficiency * 1000) / 10)} %`;
-}
-
-/** Today at the plant (YYYY-MM-DD in its zone), not in the browser: Sydney is a day ahead. */
-export function todayIn(tz: string | undefined, now: Date = new Date()): Dayjs {
-  try {
-    const s = new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(now);
-    return dayjs(s);
-  } catch {
-    return dayjs(now);
-  }
 }
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FlowData, Series } from './api';
 import { chartOption, hasData } from './chart';
 import { flowModel } from './flow';
-import { downloadRange, formatTemp, isStorage, powerRatio, todayIn } from './format';
+import { todayIn } from '@/shared/format/time';
+import { downloadRange, formatTemp, isStorage, powerRatio } from './format';
 import { deviceRoute } from './deviceRoute';
 
 const flow = (patch: Partial<FlowData> = {}): FlowData => ({
@@ -200,11 +201,5 @@ describe('formatting', () => {
       '2026-05-31',
     ]);
     expect(downloadRange('total', today, today)).toBeNull();
-  });
-
-  it('takes today in the plant zone', () => {
-    const now = new Date('2026-06-01T23:30:00Z');
-    expect(todayIn('Australia/Sydney', now).format('YYYY-MM-DD')).toBe('2026-06-02');
-    expect(todayIn('America/New_York', now).format('YYYY-MM-DD')).toBe('2026-06-01');
   });
 });

@@ -12,7 +12,7 @@ import {
   Space,
   Statistic,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -25,7 +25,7 @@ import { StaleNotice } from '@/shared/devices/StaleNotice';
 import { formatTemp, type TempUnit } from '@/shared/devices/temp';
 import { useAxisStyle, type ChartOption } from '@/shared/charts';
 import { MISSING } from '@/shared/format/number';
-import { formatPlantTime, validZone } from '@/shared/format/time';
+import { formatPlantTime, todayIn, validZone } from '@/shared/format/time';
 import { useCurrentUser } from '@/shared/user';
 import { STATION, stationDayQuery, stationRealtimeQuery } from './api';
 import { compassPoint, DAY_VIEWS, dayChartOption, type DayView } from './units';
@@ -145,7 +145,7 @@ export default function WeatherDetailPage() {
 function DayCard({ sn, temp, zone }: { sn: string; temp: TempUnit; zone: string }) {
   const { t } = useTranslation();
   const axis = useAxisStyle();
-  const [date, setDate] = useState<Dayjs>(dayjs());
+  const [date, setDate] = useState<Dayjs>(() => todayIn(zone));
   const [view, setView] = useState<DayView>('irradiance');
   const day = useQuery(stationDayQuery(sn, date.format('YYYY-MM-DD')));
   const option = useMemo<ChartOption | null>(
@@ -183,7 +183,7 @@ function DayCard({ sn, temp, zone }: { sn: string; temp: TempUnit; zone: string 
             aria-label={t('weather.date')}
             value={date}
             allowClear={false}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={(d) => d.isAfter(todayIn(zone), 'day')}
             onChange={(d) => d && setDate(d)}
           />
         </Space>

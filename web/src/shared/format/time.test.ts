@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlantTime, plantWallTime, validZone, wallTimeOf } from './time';
+import { formatPlantTime, plantWallTime, todayIn, validZone, wallTimeOf } from './time';
 
 describe('formatPlantTime', () => {
   it('shows an instant in the plant zone, named', () => {
@@ -38,5 +38,13 @@ describe('formatPlantTime', () => {
   });
   it('reads midnight as 00, not 24', () => {
     expect(wallTimeOf(Date.UTC(2025, 0, 1, 0, 0, 0), 'UTC')).toBe('2025-01-01 00:00:00');
+  });
+});
+
+describe('todayIn', () => {
+  it('takes today in the plant zone, not the browser', () => {
+    const now = new Date('2026-06-01T23:30:00Z');
+    expect(todayIn('Australia/Sydney', now).format('YYYY-MM-DD')).toBe('2026-06-02');
+    expect(todayIn('America/New_York', now).format('YYYY-MM-DD')).toBe('2026-06-01');
   });
 });

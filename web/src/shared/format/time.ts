@@ -1,3 +1,4 @@
+import dayjs, { type Dayjs } from 'dayjs';
 import { MISSING } from './number';
 
 /**
@@ -71,4 +72,17 @@ export function wallTimeOf(ms: number, zone: string): string {
   const parts: Record<string, string> = {};
   for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/**
+ * Today at the plant (its date in `tz`), not in the browser: Sydney is a day ahead of London.
+ * Every day chart opens on it, or a browser behind the plant asks for the plant's yesterday.
+ */
+export function todayIn(tz: string | undefined, now: Date = new Date()): Dayjs {
+  try {
+    const s = new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(now);
+    return dayjs(s);
+  } catch {
+    return dayjs(now);
+  }
 }

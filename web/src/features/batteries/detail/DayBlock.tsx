@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, DatePicker, Grid, Segmented, Space, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
+import { todayIn } from '@/shared/format/time';
 import { useTranslation } from 'react-i18next';
 import { ChartBody } from '@/shared/devices/DetailParts';
 import type { TempUnit } from '@/shared/devices/temp';
@@ -22,7 +23,7 @@ export function DayBlock({ sn, zone }: { sn: string; zone: string }) {
   const { t } = useTranslation();
   const temp: TempUnit = useCurrentUser().data?.tempUnit ?? 'C';
   const axis = useAxisStyle();
-  const [date, setDate] = useState<Dayjs>(dayjs());
+  const [date, setDate] = useState<Dayjs>(() => todayIn(zone));
   const [view, setView] = useState<View>('socPower');
   const screens = Grid.useBreakpoint();
   const day = useQuery(batteryDayQuery(sn, date.format('YYYY-MM-DD')));
@@ -61,7 +62,7 @@ export function DayBlock({ sn, zone }: { sn: string; zone: string }) {
           aria-label={t('batteries.day.date')}
           value={date}
           allowClear={false}
-          disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+          disabledDate={(d) => d.isAfter(todayIn(zone), 'day')}
           onChange={(d) => d && setDate(d)}
         />
       </Space>
