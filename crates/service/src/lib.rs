@@ -20,5 +20,6 @@ mod error;
 pub mod gateways;
 pub mod plants;
 pub mod settings;
+pub mod upgrades;
 
 pub use error::{Result, ServiceError};

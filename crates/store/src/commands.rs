@@ -61,6 +61,11 @@ const COLUMNS: &str = "id, correlation_id, gateway_sn, device_sn, kind, params, 
 
 const OPEN: &str = "status IN ('sent', 'acknowledged')";
 
+/// Records a command as `sent`; shared with the use cases that record one with their rows.
+pub(crate) const INSERT_COMMAND: &str = "INSERT INTO commands (correlation_id, gateway_sn, \
+    device_sn, kind, params, status, created_at, updated_at, deadline) \
+    VALUES ($1, $2, $3, $4, $5, 'sent', $6, $6, $7) RETURNING id";
+
 impl Store {
     /// Records a command about to be published, as `sent`. A reused correlation id answers
     /// `Conflict("commands")`.
@@ -69,9 +74,7 @@ impl Store {
             self,
             fetch_one,
             i64,
-            "INSERT INTO commands (correlation_id, gateway_sn, device_sn, kind, params, status, \
-             created_at, updated_at, deadline) VALUES ($1, $2, $3, $4, $5, 'sent', $6, $6, $7) \
-             RETURNING id",
+            INSERT_COMMAND,
             c.correlation_id,
             c.gateway_sn,
             c.device_sn,

@@ -116,11 +116,11 @@ impl Store {
             self,
             fetch_all,
             SampleRow,
-            "SELECT s.device_id, s.ts, s.payload FROM samples s \
-             JOIN (SELECT MIN(ts) AS ts FROM samples \
-                   WHERE device_id = $1 AND ts >= $2 AND ts < $3 \
-                   GROUP BY (ts - $2) / $4) b ON b.ts = s.ts \
-             WHERE s.device_id = $1 ORDER BY s.ts",
+            "SELECT device_id, ts, payload FROM samples \
+             WHERE device_id = $1 AND ts >= $2 AND ts < $3 AND ts IN \
+                 (SELECT MIN(ts) FROM samples WHERE device_id = $1 AND ts >= $2 AND ts < $3 \
+                  GROUP BY (ts - $2) / $4) \
+             ORDER BY ts",
             device,
             from,
             to,

@@ -3,7 +3,11 @@
 //! (state, percent, message, times), kept in step with the command by `apply_upgrade_update`,
 //! so any replica can show progress.
 
-use crate::{Result, Store};
+use crate::{
+    Result, Store,
+    commands::{INSERT_COMMAND, NewCommand},
+    conflict,
+};
 
 /// The spec's remote upgrade states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,10 +82,16 @@ pub struct NewUpgrade<'a> {
     pub firmware_id: i64,
     pub version: &'a str,
     pub from_version: &'a str,
-    pub command_id: i64,
     pub cancellable: bool,
     pub user_id: i64,
     pub now: i64,
+}
+
+/// The rows [`Store::start_upgrade`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartedUpgrade {
+    pub command_id: i64,
+    pub upgrade_id: i64,
 }
 
 /// Where an upgrade stands according to its command.
@@ -101,36 +111,61 @@ const COLUMNS: &str = "id, batch_id, target, device_sn, firmware_id, version, fr
 const OPEN: &str = "state IN ('sending', 'upgrading')";
 
 impl Store {
-    /// Records an upgrade whose command was just sent, as `sending`, and shows an inverter as
-    /// Upgrading (status 4) at once; the status job keeps it so while the flag is set.
-    pub async fn insert_upgrade(&self, u: &NewUpgrade<'_>) -> Result<i64> {
-        let id = scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO upgrades (batch_id, target, device_sn, firmware_id, version, \
-             from_version, command_id, state, progress, cancellable, user_id, started_at, \
-             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', 0, $8, $9, $10, $10) \
-             RETURNING id",
-            u.batch_id,
-            u.target,
-            u.device_sn,
-            u.firmware_id,
-            u.version,
-            u.from_version,
-            u.command_id,
-            u.cancellable,
-            u.user_id,
-            u.now
-        )?;
-        if u.target == "inverter" {
-            exec!(
-                self,
-                "UPDATE devices SET upgrading = TRUE, status = 4 WHERE sn = $1",
-                u.device_sn
+    /// Records an upgrade and its command in one transaction, the upgrade as `sending`, and
+    /// shows an inverter as Upgrading (status 4) at once; the status job keeps it so while the
+    /// flag is set. The caller publishes the command after this commits. Answers the ids.
+    pub async fn start_upgrade(
+        &self,
+        command: &NewCommand<'_>,
+        u: &NewUpgrade<'_>,
+    ) -> Result<StartedUpgrade> {
+        in_tx!(self, |tx, sqlite| {
+            let command_id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                INSERT_COMMAND,
+                command.correlation_id,
+                command.gateway_sn,
+                command.device_sn,
+                command.kind,
+                command.params,
+                command.now,
+                command.deadline
+            )
+            .map_err(|e| conflict(e, "commands"))?;
+            let upgrade_id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO upgrades (batch_id, target, device_sn, firmware_id, version, \
+                 from_version, command_id, state, progress, cancellable, user_id, started_at, \
+                 updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', 0, $8, $9, $10, $10) \
+                 RETURNING id",
+                u.batch_id,
+                u.target,
+                u.device_sn,
+                u.firmware_id,
+                u.version,
+                u.from_version,
+                command_id,
+                u.cancellable,
+                u.user_id,
+                u.now
             )?;
-        }
-        Ok(id)
+            if u.target == "inverter" {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE devices SET upgrading = TRUE, status = 4 WHERE sn = $1",
+                    u.device_sn
+                )?;
+            }
+            Ok(StartedUpgrade {
+                command_id,
+                upgrade_id,
+            })
+        })
     }
 
     pub async fn upgrade(&self, id: i64) -> Result<Option<UpgradeRow>> {

@@ -1,9 +1,10 @@
 //! Firmware upgrades of inverters and gateways: single and batch starts, progress, cancel.
-//! An upgrade is an `upgrade` command to the device (sent through the dispatcher, with the
-//! state checks and audit of `commands`) plus an `upgrades` row that follows the device's
-//! progress replies (see docs/device-protocol.md, "Firmware upgrades"). Progress is read from
-//! that row, brought in step with its command on every read so a timed-out command shows as
-//! failed even before a reply or the sweeper moves it.
+//! Starting one is the use case `service::upgrades::start` (the upgrade row and its `upgrade`
+//! command recorded in one transaction, then published); this module checks permissions,
+//! records the audit entry and follows the row, which tracks the device's progress replies
+//! (see docs/device-protocol.md, "Firmware upgrades"). Progress is read from that row, brought
+//! in step with its command on every read so a timed-out command shows as failed even before a
+//! reply or the sweeper moves it.
 
 pub(crate) mod gateway;
 pub(crate) mod inverter;
@@ -13,16 +14,15 @@ use std::time::Duration;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use domain::{Code, DomainError, command::CommandKind};
-use serde_json::{Value, json};
+use serde_json::json;
 use store::{
     devices::DeviceListRow,
-    firmware::{FirmwareRow, FirmwareTarget},
-    gateways::GatewayRow,
-    upgrades::{NewUpgrade, UpgradeRow, UpgradeState},
+    firmware::FirmwareTarget,
+    upgrades::{UpgradeRow, UpgradeState},
 };
 
 use crate::{
-    AppState, commands,
+    AppState, audit, commands,
     envelope::{ApiError, ApiResult, Envelope},
     now_ms,
     plants::update_at,
@@ -33,8 +33,6 @@ use wire::{
     Upgrade, UpgradeBatch, UpgradeBatchProgress, UpgradeOutcome, UpgradeReason, UpgradeTotals,
 };
 
-/// How long a device has to finish an upgrade before it counts as failed (timed out).
-pub(crate) const UPGRADE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// How long a device has to answer a cancel request.
 const CANCEL_TIMEOUT: Duration = Duration::from_secs(60);
 /// At most this many devices in one batch.
@@ -52,37 +50,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(batch_progress))
 }
 
-/// The device an upgrade goes to.
-pub(crate) enum Target<'a> {
-    Inverter(&'a DeviceListRow),
-    Gateway(&'a GatewayRow),
-}
-
-impl Target<'_> {
-    fn sn(&self) -> &str {
-        match self {
-            Target::Inverter(d) => &d.sn,
-            Target::Gateway(g) => &g.sn,
-        }
-    }
-
-    fn kind(&self) -> (FirmwareTarget, i64) {
-        match self {
-            Target::Inverter(d) => (FirmwareTarget::Inverter, d.type_code),
-            Target::Gateway(_) => (FirmwareTarget::Gateway, 0),
-        }
-    }
-
-    fn current_version(&self) -> String {
-        match self {
-            Target::Inverter(d) => serde_json::from_str::<Value>(&d.versions)
-                .ok()
-                .and_then(|v| v.get("softVer").and_then(Value::as_str).map(String::from))
-                .unwrap_or_default(),
-            Target::Gateway(g) => g.soft_ver.clone(),
-        }
-    }
-}
+pub(crate) use service::upgrades::Device as Target;
 
 /// Which firmware fits the device named `sn` (an inverter or a gateway the caller sees).
 pub(crate) async fn firmware_key(
@@ -102,50 +70,18 @@ pub(crate) async fn firmware_key(
     Ok((FirmwareTarget::Gateway, 0))
 }
 
-/// The firmware with id `firm_id` if it is enabled for the target's type; code 4 `firmId`
-/// otherwise (missing, disabled, or for another type).
-pub(crate) async fn firmware_for(
-    app: &AppState,
-    target: &Target<'_>,
-    firm_id: Option<i64>,
-) -> ApiResult<FirmwareRow> {
-    let (kind, type_code) = target.kind();
-    let f = match firm_id {
-        Some(id) => app.store.firmware(id).await?,
-        None => None,
-    };
-    f.filter(|f| f.enabled && f.target == kind.as_str() && f.type_code == type_code)
-        .ok_or_else(|| DomainError::invalid("firmId: not enabled for this device type").into())
-}
-
 /// A new batch id: 24 hex digits.
 pub(crate) fn new_batch_id() -> String {
     hex::encode(random_bytes::<12>())
 }
 
-/// Brings a running upgrade in step with its command (timing the command out first when its
-/// deadline passed) and answers the row as it stands.
+/// Brings a running upgrade in step with its command and answers the row as it stands.
 pub(crate) async fn refresh(app: &AppState, row: UpgradeRow) -> ApiResult<UpgradeRow> {
-    if row.state().is_final() {
-        return Ok(row);
-    }
-    let Some(command_id) = row.command_id else {
-        return Ok(row);
-    };
-    let Some(mut cmd) = app.store.command(command_id).await? else {
-        return Ok(row);
-    };
-    if !cmd.status().is_final() && cmd.deadline < now_ms() {
-        app.store.time_out_commands(now_ms()).await?;
-        cmd = app.store.command(command_id).await?.unwrap_or(cmd);
-    }
-    let synced = devices::link::sync_upgrade(&app.store, &cmd).await?;
-    Ok(synced.unwrap_or(row))
+    Ok(service::upgrades::refresh(&app.store, row, now_ms()).await?)
 }
 
 /// Starts an upgrade of `target` with firmware `firm_id` on `me`'s behalf (permissions are
-/// checked by the caller). Refused when the firmware is not enabled for the device's type, when
-/// an upgrade is already running, when the device is offline or its state forbids it.
+/// checked by the caller) and records it in the audit log, refused or sent.
 pub(crate) async fn start(
     app: &AppState,
     me: &CurrentUser,
@@ -153,90 +89,36 @@ pub(crate) async fn start(
     target: Target<'_>,
     firm_id: Option<i64>,
 ) -> ApiResult<UpgradeRow> {
-    let sn = target.sn().to_string();
-    let action = match &target {
+    let action = match target {
         Target::Inverter(_) => "inverter.upgrade",
         Target::Gateway(_) => "gateway.upgrade",
     };
-    let refused = |e: ApiError| {
-        let sn = sn.clone();
-        async move {
-            if let ApiError::Domain(d) = &e {
-                let detail =
-                    json!({"kind": "upgrade", "firmId": firm_id, "reason": d.code.number()});
-                crate::audit::record(app, me, action, &sn, detail, "refused").await;
-            }
-            Err(e)
-        }
+    let start = service::upgrades::Start {
+        batch_id,
+        device: target,
+        firm_id,
+        user: me.id(),
+        now: now_ms(),
     };
-    let firmware = match firmware_for(app, &target, firm_id).await {
-        Ok(f) => f,
-        Err(e) => return refused(e).await,
+    let outcome = service::upgrades::start(&app.store, app.commands.as_ref(), start)
+        .await
+        .map_err(ApiError::from);
+    let (detail, result) = match &outcome {
+        Ok(s) => (
+            json!({"kind": "upgrade", "params": s.params, "commandId": s.command_id}),
+            audit::result::SENT,
+        ),
+        Err(ApiError::Domain(e)) => (
+            json!({"kind": "upgrade", "firmId": firm_id, "reason": e.code.number()}),
+            audit::result::REFUSED,
+        ),
+        Err(_) => (
+            json!({"kind": "upgrade", "firmId": firm_id}),
+            audit::result::FAILED,
+        ),
     };
-    if let Some(last) = app.store.latest_upgrade(&sn).await?
-        && !refresh(app, last).await?.state().is_final()
-    {
-        return refused(Code::DeviceUpgrading.into()).await;
-    }
-    let params = json!({
-        "version": firmware.version,
-        "firmId": firmware.id,
-        "fileName": firmware.file_name,
-        "size": firmware.size,
-    });
-    let command_id = match &target {
-        Target::Inverter(d) => {
-            commands::send_to_device(
-                app,
-                me,
-                "inverter.upgrade",
-                d,
-                CommandKind::Upgrade,
-                params,
-                UPGRADE_TIMEOUT,
-            )
-            .await?
-        }
-        Target::Gateway(g) => {
-            if !g.online {
-                return refused(Code::DeviceOffline.into()).await;
-            }
-            commands::send(
-                app,
-                me,
-                "gateway.upgrade",
-                &g.sn,
-                &g.sn,
-                CommandKind::Upgrade,
-                params,
-                UPGRADE_TIMEOUT,
-            )
-            .await?
-        }
-    };
-    let (kind, _) = target.kind();
-    let id = app
-        .store
-        .insert_upgrade(&NewUpgrade {
-            batch_id,
-            target: kind.as_str(),
-            device_sn: &sn,
-            firmware_id: firmware.id,
-            version: &firmware.version,
-            from_version: &target.current_version(),
-            command_id,
-            cancellable: false,
-            user_id: me.id().0,
-            now: now_ms(),
-        })
-        .await?;
-    let row = app
-        .store
-        .upgrade(id)
-        .await?
-        .ok_or_else(|| ApiError::internal("upgrade", "row missing after insert"))?;
-    // A quick device may have replied before the row existed.
-    refresh(app, row).await
+    audit::record(app, me, action, target.sn(), detail, result).await;
+    Ok(outcome?.upgrade)
 }
 
 /// Asks the device to stop its running upgrade; only where the device said it can.

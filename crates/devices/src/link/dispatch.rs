@@ -73,6 +73,32 @@ enum Recorded {
     Nothing,
 }
 
+/// A command checked by [`Dispatcher::prepare`], to be recorded and then published. Not
+/// `Debug`: the payload may carry a secret.
+pub struct Prepared {
+    gateway_sn: String,
+    command: Command,
+    recorded_params: String,
+    payload: Vec<u8>,
+    now: i64,
+    deadline: i64,
+}
+
+impl Prepared {
+    /// The command's row, as the use case records it.
+    pub fn record(&self) -> NewCommand<'_> {
+        NewCommand {
+            correlation_id: &self.command.id,
+            gateway_sn: &self.gateway_sn,
+            device_sn: &self.command.sn,
+            kind: &self.command.kind,
+            params: &self.recorded_params,
+            now: self.now,
+            deadline: self.deadline,
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Dispatcher {
     store: Store,
@@ -135,6 +161,46 @@ impl Dispatcher {
         recorded: Recorded,
         timeout: Duration,
     ) -> Result<i64, DispatchError> {
+        let prepared = self
+            .prepare_recording(gateway_sn, device_sn, kind, params, recorded, timeout)
+            .await?;
+        let id = self.store.insert_command(&prepared.record()).await?;
+        self.publish(&prepared, id).await?;
+        Ok(id)
+    }
+
+    /// Checks that `kind` may go to `device_sn` behind `gateway_sn` now (the gateway online,
+    /// no upgrade running where one forbids it) and builds the command without recording or
+    /// sending it: a use case records it with its own rows in one transaction
+    /// ([`Prepared::record`]), then hands it to [`Dispatcher::publish`].
+    pub async fn prepare(
+        &self,
+        gateway_sn: &str,
+        device_sn: &str,
+        kind: &str,
+        params: serde_json::Value,
+        timeout: Duration,
+    ) -> Result<Prepared, DispatchError> {
+        self.prepare_recording(
+            gateway_sn,
+            device_sn,
+            kind,
+            params,
+            Recorded::Params,
+            timeout,
+        )
+        .await
+    }
+
+    async fn prepare_recording(
+        &self,
+        gateway_sn: &str,
+        device_sn: &str,
+        kind: &str,
+        params: serde_json::Value,
+        recorded: Recorded,
+        timeout: Duration,
+    ) -> Result<Prepared, DispatchError> {
         if timeout < Duration::from_secs(1) || timeout > Duration::from_secs(86_400) {
             return Err(DispatchError::BadTimeout);
         }
@@ -156,10 +222,9 @@ impl Dispatcher {
             return Err(DispatchError::Upgrading(device_sn.into()));
         }
         let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
-        let correlation_id = format!("{:032x}", rand::random::<u128>());
         let command = Command {
             v: PAYLOAD_VERSION,
-            id: correlation_id.clone(),
+            id: format!("{:032x}", rand::random::<u128>()),
             sn: device_sn.into(),
             kind: kind.into(),
             params,
@@ -167,26 +232,37 @@ impl Dispatcher {
         };
         let payload =
             serde_json::to_vec(&command).map_err(|e| DispatchError::Publish(e.to_string()))?;
-        let params_text = match recorded {
+        let recorded_params = match recorded {
             Recorded::Params => command.params.to_string(),
             Recorded::Nothing => "{}".to_string(),
         };
-        let id = self
-            .store
-            .insert_command(&NewCommand {
-                correlation_id: &correlation_id,
-                gateway_sn,
-                device_sn,
-                kind,
-                params: &params_text,
-                now,
-                deadline: now.saturating_add(i64::try_from(timeout_ms).unwrap_or(i64::MAX)),
-            })
-            .await?;
-        // Recorded before publishing: a reply can never arrive for a command we do not know.
+        Ok(Prepared {
+            gateway_sn: gateway_sn.into(),
+            recorded_params,
+            payload,
+            now,
+            deadline: now.saturating_add(i64::try_from(timeout_ms).unwrap_or(i64::MAX)),
+            command,
+        })
+    }
+
+    /// Publishes a prepared command recorded as `id`. Only after the record is committed: a
+    /// reply can never arrive for a command we do not know. A command that cannot be
+    /// published is failed in the record.
+    pub async fn publish(&self, prepared: &Prepared, id: i64) -> Result<(), DispatchError> {
+        let Prepared {
+            gateway_sn,
+            command,
+            ..
+        } = prepared;
         if let Err(e) = self
             .mqtt
-            .publish(topic(gateway_sn, "cmd"), QoS::AtLeastOnce, false, payload)
+            .publish(
+                topic(gateway_sn, "cmd"),
+                QoS::AtLeastOnce,
+                false,
+                prepared.payload.clone(),
+            )
             .await
         {
             self.store
@@ -194,15 +270,16 @@ impl Dispatcher {
                 .await?;
             return Err(DispatchError::Publish(e.to_string()));
         }
+        let kind = command.kind.as_str();
         metrics::counter!("portal_commands_sent_total", "kind" => kind.to_string()).increment(1);
         tracing::info!(
-            gateway = gateway_sn,
-            device = device_sn,
+            gateway = gateway_sn.as_str(),
+            device = command.sn.as_str(),
             kind,
             id,
             "command sent"
         );
-        Ok(id)
+        Ok(())
     }
 
     /// The command as recorded now.

@@ -32,7 +32,7 @@ use std::{
 
 pub use broker::{Broker, BrokerConfig, BrokerError, CONNECT_TIMEOUT};
 pub use client::{ClientConfig, LinkClient, LinkStats};
-pub use dispatch::{DispatchError, Dispatcher};
+pub use dispatch::{DispatchError, Dispatcher, Prepared};
 pub use dispatch::{
     UPGRADE_GATEWAY_GONE_AFTER, UPGRADE_SILENCE, UPGRADE_SILENCE_GATEWAY, sweep_upgrades,
 };

@@ -9,3 +9,4 @@ mod plant_edit;
 mod plant_offers;
 mod plants;
 mod setting_profiles;
+mod upgrades;

@@ -1,0 +1,191 @@
+//! Starting a firmware upgrade: the firmware must be enabled for the device's type, no upgrade
+//! may be running on it, the device's state and its gateway must admit the command. The
+//! upgrade row, its command and the inverter's Upgrading status are written in one
+//! transaction; the command is published only after it commits, so a device never gets an
+//! upgrade the portal has no record of, and a failure half way leaves no command without its
+//! upgrade. Permissions and the audit entry are the caller's.
+
+use std::time::Duration;
+
+use devices::link::{Dispatcher, sync_upgrade};
+use domain::{Code, DomainError, command::CommandKind, ids::UserId};
+use serde_json::{Value, json};
+use store::{
+    Store,
+    devices::DeviceListRow,
+    firmware::{FirmwareRow, FirmwareTarget},
+    gateways::GatewayRow,
+    upgrades::{NewUpgrade, UpgradeRow},
+};
+
+use crate::{Result, commands};
+
+/// How long a device has to finish an upgrade before it counts as failed (timed out).
+pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// The device an upgrade goes to.
+#[derive(Debug, Clone, Copy)]
+pub enum Device<'a> {
+    Inverter(&'a DeviceListRow),
+    Gateway(&'a GatewayRow),
+}
+
+impl Device<'_> {
+    pub fn sn(&self) -> &str {
+        match self {
+            Device::Inverter(d) => &d.sn,
+            Device::Gateway(g) => &g.sn,
+        }
+    }
+
+    /// Which firmware fits: its target and device type (gateways have none: 0).
+    pub fn firmware_key(&self) -> (FirmwareTarget, i64) {
+        match self {
+            Device::Inverter(d) => (FirmwareTarget::Inverter, d.type_code),
+            Device::Gateway(_) => (FirmwareTarget::Gateway, 0),
+        }
+    }
+
+    fn current_version(&self) -> String {
+        match self {
+            Device::Inverter(d) => serde_json::from_str::<Value>(&d.versions)
+                .ok()
+                .and_then(|v| v.get("softVer").and_then(Value::as_str).map(String::from))
+                .unwrap_or_default(),
+            Device::Gateway(g) => g.soft_ver.clone(),
+        }
+    }
+}
+
+/// An upgrade to start.
+#[derive(Debug, Clone, Copy)]
+pub struct Start<'a> {
+    pub batch_id: &'a str,
+    pub device: Device<'a>,
+    pub firm_id: Option<i64>,
+    pub user: UserId,
+    pub now: i64,
+}
+
+/// A started upgrade, as it stands right after its command went out.
+#[derive(Debug, Clone)]
+pub struct Started {
+    pub upgrade: UpgradeRow,
+    pub command_id: i64,
+    /// What the command told the device (version, firmware, file, size).
+    pub params: Value,
+}
+
+/// The firmware with id `firm_id` if it is enabled for the device's type; code 4 `firmId`
+/// otherwise (missing, disabled, or for another type).
+pub async fn firmware_for(
+    store: &Store,
+    device: Device<'_>,
+    firm_id: Option<i64>,
+) -> Result<FirmwareRow> {
+    let (target, type_code) = device.firmware_key();
+    let firmware = match firm_id {
+        Some(id) => store.firmware(id).await?,
+        None => None,
+    };
+    firmware
+        .filter(|f| f.enabled && f.target == target.as_str() && f.type_code == type_code)
+        .ok_or_else(|| DomainError::invalid("firmId: not enabled for this device type").into())
+}
+
+/// Brings a running upgrade in step with its command (timing the command out first when its
+/// deadline passed as of `now`) and answers the row as it stands.
+pub async fn refresh(store: &Store, row: UpgradeRow, now: i64) -> Result<UpgradeRow> {
+    if row.state().is_final() {
+        return Ok(row);
+    }
+    let Some(command_id) = row.command_id else {
+        return Ok(row);
+    };
+    let Some(mut cmd) = store.command(command_id).await? else {
+        return Ok(row);
+    };
+    if !cmd.status().is_final() && cmd.deadline < now {
+        store.time_out_commands(now).await?;
+        cmd = store.command(command_id).await?.unwrap_or(cmd);
+    }
+    Ok(sync_upgrade(store, &cmd).await?.unwrap_or(row))
+}
+
+/// Starts the upgrade `s` through `dispatcher` (none: nothing can be sent, 606). Refused with
+/// 4 `firmId` (firmware not enabled for the type), 603 (an upgrade running), 602 (offline),
+/// 604 (the device's state forbids it).
+pub async fn start(
+    store: &Store,
+    dispatcher: Option<&Dispatcher>,
+    s: Start<'_>,
+) -> Result<Started> {
+    let firmware = firmware_for(store, s.device, s.firm_id).await?;
+    let sn = s.device.sn();
+    if let Some(last) = store.latest_upgrade(sn).await?
+        && !refresh(store, last, s.now).await?.state().is_final()
+    {
+        return Err(Code::DeviceUpgrading.into());
+    }
+    let gateway_sn = match s.device {
+        Device::Inverter(d) => {
+            commands::admit(CommandKind::Upgrade, d.status)?;
+            d.gateway_sn.as_deref().ok_or(Code::DeviceOffline)?
+        }
+        Device::Gateway(g) if !g.online => return Err(Code::DeviceOffline.into()),
+        Device::Gateway(g) => &g.sn,
+    };
+    let Some(dispatcher) = dispatcher else {
+        return Err(Code::ConnectionFailed.into());
+    };
+    let params = json!({
+        "version": firmware.version,
+        "firmId": firmware.id,
+        "fileName": firmware.file_name,
+        "size": firmware.size,
+    });
+    let command = dispatcher
+        .prepare(
+            gateway_sn,
+            sn,
+            CommandKind::Upgrade.as_str(),
+            params.clone(),
+            UPGRADE_TIMEOUT,
+        )
+        .await
+        .map_err(commands::refusal)?;
+    let (target, _) = s.device.firmware_key();
+    let started = store
+        .start_upgrade(
+            &command.record(),
+            &NewUpgrade {
+                batch_id: s.batch_id,
+                target: target.as_str(),
+                device_sn: sn,
+                firmware_id: firmware.id,
+                version: &firmware.version,
+                from_version: &s.device.current_version(),
+                cancellable: false,
+                user_id: s.user.0,
+                now: s.now,
+            },
+        )
+        .await?;
+    if let Err(e) = dispatcher.publish(&command, started.command_id).await {
+        // The dispatcher failed the command; its upgrade ends failed with it.
+        if let Some(cmd) = store.command(started.command_id).await? {
+            sync_upgrade(store, &cmd).await?;
+        }
+        return Err(commands::refusal(e));
+    }
+    let upgrade = store
+        .upgrade(started.upgrade_id)
+        .await?
+        .ok_or(Code::CommandFailed)?;
+    // A quick device may have replied before the row was read.
+    Ok(Started {
+        upgrade: refresh(store, upgrade, s.now).await?,
+        command_id: started.command_id,
+        params,
+    })
+}

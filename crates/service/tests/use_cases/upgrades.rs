@@ -1,0 +1,174 @@
+//! Starting a firmware upgrade: the upgrade, its command and the inverter's Upgrading status
+//! together or not at all, and the refusals before anything is written.
+
+use crate::common::{Error, actor, failed_in_store, plant};
+use devices::link::Dispatcher;
+use domain::{
+    Code,
+    ids::UserId,
+    plant::Status,
+    policy::{Actor, PlantVisibility},
+    user::BuiltinRole,
+};
+use rumqttc::{AsyncClient, EventLoop, MqttOptions};
+use service::{
+    ServiceError, gateways,
+    upgrades::{self, Device, Start},
+};
+use store::{
+    Store,
+    devices::DeviceListRow,
+    firmware::{FirmwareTarget, NewFirmware},
+    telemetry::GatewayStatusUpdate,
+    testing::{TestResult, Write, each_backend},
+};
+
+const GATEWAY: &str = "GW-UPG-01";
+const KEY: &str = "KEY123";
+const INVERTER: &str = "INV-UPG-01";
+const TYPE: i64 = 94;
+
+/// Ann's online gateway with a running inverter of type 94 behind it, a firmware enabled for
+/// that type, and a dispatcher whose MQTT client queues what it publishes (no broker: the
+/// event loop is kept, never polled).
+struct Bench {
+    ann: Actor,
+    firmware: i64,
+    dispatcher: Dispatcher,
+    _queue: EventLoop,
+}
+
+async fn bench(s: &Store) -> Result<Bench, Error> {
+    let ann = actor(s, "ann@example.com", BuiltinRole::PlantOwner).await?;
+    let home = plant(s, &ann, "Ann home").await?;
+    let gw = s.create_gateway(GATEWAY, KEY, "deye-hybrid-3ph", 1).await?;
+    let to_plant = gateways::target_plant(s, &ann, home).await?;
+    gateways::claim(s, &ann, GATEWAY, KEY, Some(&to_plant), 2).await?;
+    s.upsert_device(INVERTER, gw, "inverter", TYPE, "", "SIM-94", None, 3)
+        .await?;
+    let online = GatewayStatusUpdate {
+        online: true,
+        ..GatewayStatusUpdate::default()
+    };
+    s.update_gateway_status(gw, &online, 4).await?;
+    let firmware = s
+        .insert_firmware(&NewFirmware {
+            target: FirmwareTarget::Inverter,
+            type_code: TYPE,
+            name: "V2",
+            file_name: "v2.bin",
+            stored_name: "v2",
+            size: 200_000,
+            version: "V2_0",
+            change_log: "",
+            enabled: true,
+            created_by: None,
+            now: 5,
+        })
+        .await?;
+    let (client, queue) = AsyncClient::new(MqttOptions::new("test", "127.0.0.1", 1), 16);
+    Ok(Bench {
+        ann,
+        firmware,
+        dispatcher: Dispatcher::new(s.clone(), client),
+        _queue: queue,
+    })
+}
+
+/// The inverter as the screens list it, reporting `status`.
+async fn inverter(s: &Store, status: Status) -> Result<DeviceListRow, Error> {
+    let mut row = s
+        .device_visible(PlantVisibility::All, UserId(0), INVERTER)
+        .await?
+        .ok_or("inverter")?;
+    row.status = status as i64;
+    Ok(row)
+}
+
+fn start<'a>(device: &'a DeviceListRow, firm_id: i64, user: &Actor) -> Start<'a> {
+    Start {
+        batch_id: "b1",
+        device: Device::Inverter(device),
+        firm_id: Some(firm_id),
+        user: user.id,
+        now: 10,
+    }
+}
+
+fn refused_with<T: std::fmt::Debug>(r: &service::Result<T>, code: Code) -> bool {
+    matches!(r, Err(ServiceError::Refused(e)) if e.code == code)
+}
+
+#[tokio::test]
+async fn an_upgrade_records_its_command_and_shows_the_inverter_upgrading() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let inv = inverter(&s, Status::Normal).await?;
+        let started =
+            upgrades::start(&s, Some(&b.dispatcher), start(&inv, b.firmware, &b.ann)).await?;
+        assert_eq!(started.upgrade.state.as_str(), "sending");
+        assert_eq!(started.upgrade.command_id, Some(started.command_id));
+        assert_eq!(started.params["version"], "V2_0");
+        let cmd = s.command(started.command_id).await?.ok_or("command")?;
+        assert_eq!(
+            (cmd.kind.as_str(), cmd.device_sn.as_str()),
+            ("upgrade", INVERTER)
+        );
+        let device = s.device_by_sn(INVERTER).await?.ok_or("device")?;
+        assert_eq!(device.status, Status::Upgrading as i64);
+        // A second start while the first runs is refused and writes nothing.
+        let again = upgrades::start(&s, Some(&b.dispatcher), start(&inv, b.firmware, &b.ann)).await;
+        assert!(refused_with(&again, Code::DeviceUpgrading), "{again:?}");
+        assert_eq!(
+            s.latest_upgrade(INVERTER).await?.map(|u| u.id),
+            Some(started.upgrade.id)
+        );
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn an_upgrade_that_fails_half_way_leaves_no_command_behind() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let inv = inverter(&s, Status::Normal).await?;
+        s.fail_writes_for_tests("upgrades", Write::Insert).await?;
+        let failed =
+            upgrades::start(&s, Some(&b.dispatcher), start(&inv, b.firmware, &b.ann)).await;
+        assert!(failed_in_store(&failed), "{failed:?}");
+        assert!(!s.has_open_command(INVERTER, "upgrade", 10).await?);
+        assert!(s.latest_upgrade(INVERTER).await?.is_none());
+        let device = s.device_by_sn(INVERTER).await?.ok_or("device")?;
+        assert_ne!(device.status, Status::Upgrading as i64);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn refusals_come_before_anything_is_written() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let running = inverter(&s, Status::Normal).await?;
+        let offline = inverter(&s, Status::Offline).await?;
+        let go = |device, firm_id, dispatcher| {
+            let s = s.clone();
+            let ann = b.ann.clone();
+            async move { upgrades::start(&s, dispatcher, start(device, firm_id, &ann)).await }
+        };
+        let other_firmware = go(&running, b.firmware + 1, Some(&b.dispatcher)).await;
+        assert!(refused_with(&other_firmware, Code::InvalidParameter));
+        let asleep = go(&offline, b.firmware, Some(&b.dispatcher)).await;
+        assert!(refused_with(&asleep, Code::DeviceOffline), "{asleep:?}");
+        let no_link = go(&running, b.firmware, None).await;
+        assert!(
+            refused_with(&no_link, Code::ConnectionFailed),
+            "{no_link:?}"
+        );
+        assert!(s.latest_upgrade(INVERTER).await?.is_none());
+        assert!(!s.has_open_command(INVERTER, "upgrade", 10).await?);
+        Ok(())
+    })
+    .await
+}
