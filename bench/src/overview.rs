@@ -204,6 +204,13 @@ async fn run_on(o: &OverviewOptions, db: &FreshDb) -> anyhow::Result<OverviewRes
             Some(50.0),
         ),
     ];
+    // An empty day answers fast: the day curves measured must carry the sampled plant's day.
+    for (name, path, _) in plans.iter().filter(|(n, ..)| n.ends_with(" day")) {
+        let points = day_points(&router, &token, path).await?;
+        if points == 0 {
+            bail!("{name} ({path}) answered no points: nothing would be measured");
+        }
+    }
     let mut endpoints = Vec::with_capacity(plans.len());
     for (name, path, target_ms) in plans {
         let latency = measure(&router, &token, &path, o.requests).await?;
@@ -450,6 +457,24 @@ async fn call(
     let bytes = response.into_body().collect().await?.to_bytes();
     let json = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
     Ok((status, json))
+}
+
+/// How many points the series of a day answer (`data.infos[].records`) hold together.
+async fn day_points(router: &Router, token: &str, path: &str) -> anyhow::Result<usize> {
+    let request = Request::get(path)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(Body::empty())?;
+    let (_, json) = call(router, request).await?;
+    Ok(json["data"]["infos"]
+        .as_array()
+        .map(|infos| {
+            infos
+                .iter()
+                .filter_map(|s| s["records"].as_array())
+                .map(Vec::len)
+                .sum()
+        })
+        .unwrap_or(0))
 }
 
 /// `requests` sequential calls (after 10 unmeasured ones); every answer must be a success.
