@@ -9,6 +9,9 @@ use utoipa::{
     },
 };
 
+use std::collections::BTreeSet;
+
+use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
@@ -104,7 +107,98 @@ pub fn document() -> Result<String, serde_json::Error> {
     let mut doc = routes().into_openapi();
     name_operations(&mut doc);
     // Through `Value`, whose maps are sorted: extensions are a hash map, whose order varies.
-    serde_json::to_string_pretty(&serde_json::to_value(&doc)?)
+    let mut doc = serde_json::to_value(&doc)?;
+    require_answer_fields(&mut doc);
+    serde_json::to_string_pretty(&doc)
+}
+
+/// The fields an answer leaves out instead of sending `null` (`skip_serializing_if`), each
+/// known by a field always beside it (schemas are also copied inline, into `Envelope_*`, so
+/// the schema's name does not tell): the gateway detail's key state, the series answer's day.
+/// Every other field of an answer is always sent.
+const LEFT_OUT: [(&str, &str); 4] = [
+    ("keyEditable", "keyPending"),
+    ("keyEditable", "keyChangedAt"),
+    ("infos", "date"),
+    ("infos", "timezone"),
+];
+
+/// Marks every field of the schemas only answers use as required: the server always sends it
+/// (`null` when it has no value), so a generated client may count on the key. utoipa leaves an
+/// `Option` field out of `required`, right for request bodies, where it may be omitted.
+fn require_answer_fields(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object() else {
+        return;
+    };
+    let schemas = doc["components"]["schemas"].clone();
+    let (mut answers, mut requests) = (BTreeSet::new(), BTreeSet::new());
+    for op in paths
+        .values()
+        .filter_map(Value::as_object)
+        .flat_map(|i| i.values())
+    {
+        collect_refs(&op["responses"], &schemas, &mut answers);
+        collect_refs(&op["requestBody"], &schemas, &mut requests);
+        collect_refs(&op["parameters"], &schemas, &mut requests);
+    }
+    for name in answers.difference(&requests) {
+        if let Some(schema) = doc["components"]["schemas"].get_mut(name.as_str()) {
+            require_properties(schema);
+        }
+    }
+}
+
+/// The names of the component schemas `v` refers to, directly or through other schemas.
+fn collect_refs(v: &Value, schemas: &Value, found: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                && found.insert(name.to_string())
+            {
+                collect_refs(&schemas[name], schemas, found);
+            }
+            map.values().for_each(|v| collect_refs(v, schemas, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, schemas, found)),
+        _ => {}
+    }
+}
+
+/// Requires every property of the objects in `schema`: itself, its properties, items and
+/// `allOf`/`oneOf`/`anyOf` parts, but not inside another named schema (a `$ref`).
+fn require_properties(schema: &mut Value) {
+    let Some(map) = schema.as_object_mut() else {
+        if let Some(items) = schema.as_array_mut() {
+            items.iter_mut().for_each(require_properties);
+        }
+        return;
+    };
+    if let Some(props) = map.get("properties").and_then(Value::as_object) {
+        let left_out = |p: &str| {
+            LEFT_OUT
+                .iter()
+                .any(|(beside, field)| *field == p && props.contains_key(*beside))
+        };
+        let required: Vec<Value> = props
+            .keys()
+            .filter(|p| !left_out(p))
+            .map(|p| Value::String(p.clone()))
+            .collect();
+        if !required.is_empty() {
+            map.insert("required".into(), Value::Array(required));
+        }
+    }
+    for key in ["allOf", "oneOf", "anyOf", "items"] {
+        if let Some(part) = map.get_mut(key) {
+            require_properties(part);
+        }
+    }
+    if let Some(props) = map.get_mut("properties").and_then(Value::as_object_mut) {
+        props.values_mut().for_each(require_properties);
+    }
 }
 
 /// Operation ids from the method and path (`GET /api/v1/plant/{id}` is `get_api_v1_plant_id`,
@@ -130,5 +224,37 @@ fn name_operations(doc: &mut utoipa::openapi::OpenApi) {
                 op.operation_id = Some(format!("{method}_{}", words.join("_")));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn answers_require_every_field_but_the_ones_they_leave_out_and_requests_stay_as_they_are() {
+        let mut doc = json!({
+            "paths": {"/a": {"post": {
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Body"}}}},
+                "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Answer"}}}}}
+            }}},
+            "components": {"schemas": {
+                "Body": {"type": "object", "properties": {"alias": {"type": ["string", "null"]}}},
+                "Answer": {"type": "object", "properties": {
+                    "infos": {"type": "array", "items": {"$ref": "#/components/schemas/Body"}},
+                    "date": {"type": ["string", "null"]},
+                    "rows": {"type": "array", "items": {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}}
+                }}
+            }}
+        });
+        super::require_answer_fields(&mut doc);
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["Answer"]["required"], json!(["infos", "rows"]));
+        assert_eq!(
+            schemas["Answer"]["properties"]["rows"]["items"]["required"],
+            json!(["note"])
+        );
+        // Also reached from a request body: an `Option` there may be left out.
+        assert!(schemas["Body"].get("required").is_none());
     }
 }

@@ -4469,7 +4469,7 @@ export interface components {
                      * Format: int64
                      * @description The command sent; null when none was.
                      */
-                    commandId?: number | null;
+                    commandId: number | null;
                     msg: string;
                     sn: string;
                     /**
@@ -4605,32 +4605,32 @@ export interface components {
              */
             data: {
                 /** @description Always null. */
-                batt1Factory?: string | null;
+                batt1Factory: string | null;
                 /** @description Always null. */
-                batt2Factory?: string | null;
-                batteryCurrent1?: string | null;
-                batteryCurrent2?: string | null;
+                batt2Factory: string | null;
+                batteryCurrent1: string | null;
+                batteryCurrent2: string | null;
                 /** Format: double */
-                batteryPower1?: number | null;
+                batteryPower1: number | null;
                 /** Format: double */
-                batteryPower2?: number | null;
-                batterySoc1?: string | null;
-                batterySoc2?: string | null;
+                batteryPower2: number | null;
+                batterySoc1: string | null;
+                batterySoc2: string | null;
                 /** Format: int64 */
-                batteryStatus2?: number | null;
-                batteryTemp1?: string | null;
-                batteryTemp2?: string | null;
-                batteryVolt1?: string | null;
-                batteryVolt2?: string | null;
+                batteryStatus2: number | null;
+                batteryTemp1: string | null;
+                batteryTemp2: string | null;
+                batteryVolt1: string | null;
+                batteryVolt2: string | null;
                 /** @description Always null. */
-                capacity?: string | null;
-                chargeCurrentLimit?: string | null;
-                chargeVolt?: string | null;
+                capacity: string | null;
+                chargeCurrentLimit: string | null;
+                chargeVolt: string | null;
                 /** @description Always null. */
-                correctCap?: string | null;
+                correctCap: string | null;
                 current: string;
-                dischargeCurrentLimit?: string | null;
-                dischargeVolt?: string | null;
+                dischargeCurrentLimit: string | null;
+                dischargeVolt: string | null;
                 emonthChg: string;
                 emonthDischg: string;
                 etodayChg: string;
@@ -4639,8 +4639,8 @@ export interface components {
                 etotalDischg: string;
                 eyearChg: string;
                 eyearDischg: string;
-                maxChargeCurrentLimit?: string | null;
-                maxDischargeCurrentLimit?: string | null;
+                maxChargeCurrentLimit: string | null;
+                maxDischargeCurrentLimit: string | null;
                 /** Format: int64 */
                 numberOfBatteries: number;
                 /**
@@ -4648,17 +4648,17 @@ export interface components {
                  * @description W.
                  */
                 power: number;
-                soc?: string | null;
+                soc: string | null;
                 stale: boolean;
                 /**
                  * Format: int64
                  * @description 0 idle, 1 charging, 2 discharging.
                  */
-                status?: number | null;
-                temp?: string | null;
+                status: number | null;
+                temp: string | null;
                 /** @description Always null (chemistry lives in the BMS screens). */
-                type?: string | null;
-                updateAt?: string | null;
+                type: string | null;
+                updateAt: string | null;
                 voltage: string;
             };
             msg: string;
@@ -4690,12 +4690,12 @@ export interface components {
                  * @description What the device answered, for commands that read something; null otherwise. Free-form:
                  *     its shape is the device's and the command kind's.
                  */
-                result?: unknown;
+                result: unknown;
                 /**
                  * Format: int64
                  * @description The device's result code once it answered.
                  */
-                resultCode?: number | null;
+                resultCode: number | null;
                 status: components["schemas"]["CommandState"];
                 /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
                 updateAt: string;
@@ -4782,19 +4782,19 @@ export interface components {
                  * Format: int64
                  * @description The command that carried the frame; null when the portal refused to send it.
                  */
-                commandId?: number | null;
+                commandId: number | null;
                 createAt: string;
                 gatewaySn: string;
                 /** Format: int64 */
                 id: number;
                 message: string;
                 /** Format: int64 */
-                plantId?: number | null;
-                plantName?: string | null;
+                plantId: number | null;
+                plantName: string | null;
                 /** @description The reply frame, spaced upper-case hex; null until the device answered with one. */
-                reply?: string | null;
+                reply: string | null;
                 /** @description When the command ended; null while it is open. */
-                replyAt?: string | null;
+                replyAt: string | null;
                 /** @description The frame sent, spaced upper-case hex. */
                 request: string;
                 /** @description The device (or gateway) the frame went to. */
@@ -4910,14 +4910,14 @@ export interface components {
                  * Format: double
                  * @description Hz.
                  */
-                fac?: number | null;
+                fac: number | null;
                 /**
                  * Format: double
                  * @description W.
                  */
-                pac?: number | null;
+                pac: number | null;
                 stale: boolean;
-                updateAt?: string | null;
+                updateAt: string | null;
                 vip: components["schemas"]["Vip"][];
             };
             msg: string;
@@ -5309,8 +5309,8 @@ export interface components {
                  * Format: double
                  * @description Hz.
                  */
-                genFac?: number | null;
-                genOn?: boolean | null;
+                genFac: number | null;
+                genOn: boolean | null;
                 /**
                  * Format: double
                  * @description kWh.
@@ -5321,8 +5321,8 @@ export interface components {
                  * Format: double
                  * @description W.
                  */
-                totalPower?: number | null;
-                updateAt?: string | null;
+                totalPower: number | null;
+                updateAt: string | null;
                 vip: components["schemas"]["Vip"][];
             };
             msg: string;
@@ -5353,33 +5353,33 @@ export interface components {
                  * Format: double
                  * @description Hz.
                  */
-                fac?: number | null;
+                fac: number | null;
                 /** @description CT power per phase (W). */
                 limiterPowerArr: number[];
                 /**
                  * Format: double
                  * @description CT power (W).
                  */
-                limiterTotalPower?: number | null;
+                limiterTotalPower: number | null;
                 /**
                  * Format: double
                  * @description W.
                  */
-                pac?: number | null;
+                pac: number | null;
                 /** Format: double */
-                pf?: number | null;
+                pf: number | null;
                 /**
                  * Format: double
                  * @description var (not in the shipped protocols).
                  */
-                qac?: number | null;
+                qac: number | null;
                 stale: boolean;
                 /**
                  * Format: int64
                  * @description 1 connected, 0 not.
                  */
-                status?: number | null;
-                updateAt?: string | null;
+                status: number | null;
+                updateAt: string | null;
                 vip: components["schemas"]["Vip"][];
             };
             msg: string;
@@ -5433,7 +5433,7 @@ export interface components {
                 pac: number;
                 pvIV: components["schemas"]["PvInput"][];
                 stale: boolean;
-                updateAt?: string | null;
+                updateAt: string | null;
             };
             msg: string;
             success: boolean;
@@ -5455,24 +5455,24 @@ export interface components {
                  * Format: double
                  * @description °C.
                  */
-                dcTemp?: number | null;
+                dcTemp: number | null;
                 hybrid: boolean;
                 /**
                  * Format: double
                  * @description °C.
                  */
-                igbtTemp?: number | null;
+                igbtTemp: number | null;
                 /** @description `YYYY-MM-DDTHH:MM:SSZ`, or null before the first report. */
-                lastSeen?: string | null;
+                lastSeen: string | null;
                 /** Format: double */
-                mpptCount?: number | null;
+                mpptCount: number | null;
                 /** Format: double */
-                phaseCount?: number | null;
+                phaseCount: number | null;
                 /** @description The keys the caller holds on the inverter's plant. */
                 plantPermission: string[];
                 protocol: string;
                 /** Format: double */
-                runningState?: number | null;
+                runningState: number | null;
                 /**
                  * @description The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
                  *     strings, flags), the protocol config decides the keys.
@@ -5533,29 +5533,29 @@ export interface components {
                  * Format: double
                  * @description Hz.
                  */
-                loadFac?: number | null;
+                loadFac: number | null;
                 /** Format: double */
-                smartLoadStatus?: number | null;
+                smartLoadStatus: number | null;
                 stale: boolean;
                 /**
                  * Format: double
                  * @description W.
                  */
-                totalPower?: number | null;
+                totalPower: number | null;
                 /**
                  * Format: double
                  * @description kWh.
                  */
                 totalUsed: number;
-                updateAt?: string | null;
+                updateAt: string | null;
                 /** Format: double */
-                upsPowerL1?: number | null;
+                upsPowerL1: number | null;
                 /** Format: double */
-                upsPowerL2?: number | null;
+                upsPowerL2: number | null;
                 /** Format: double */
-                upsPowerL3?: number | null;
+                upsPowerL3: number | null;
                 /** Format: double */
-                upsPowerTotal?: number | null;
+                upsPowerTotal: number | null;
                 vip: components["schemas"]["Vip"][];
             };
             msg: string;
@@ -5841,19 +5841,19 @@ export interface components {
                  * Format: int64
                  * @description The command that carried the frame; null when the portal refused to send it.
                  */
-                commandId?: number | null;
+                commandId: number | null;
                 createAt: string;
                 gatewaySn: string;
                 /** Format: int64 */
                 id: number;
                 message: string;
                 /** Format: int64 */
-                plantId?: number | null;
-                plantName?: string | null;
+                plantId: number | null;
+                plantName: string | null;
                 /** @description The reply frame, spaced upper-case hex; null until the device answered with one. */
-                reply?: string | null;
+                reply: string | null;
                 /** @description When the command ended; null while it is open. */
-                replyAt?: string | null;
+                replyAt: string | null;
                 /** @description The frame sent, spaced upper-case hex. */
                 request: string;
                 /** @description The device (or gateway) the frame went to. */
@@ -5918,7 +5918,7 @@ export interface components {
                 id: number;
                 name: string;
                 /** @description Setting key to value (strings); null when the stored profile is unreadable. */
-                params?: {
+                params: {
                     [key: string]: string;
                 } | null;
                 updateAt: string;
@@ -6021,11 +6021,11 @@ export interface components {
                 /** @description Whether it may be cancelled now. */
                 cancellable: boolean;
                 /** Format: int64 */
-                commandId?: number | null;
+                commandId: number | null;
                 /** @description Null while it runs. */
-                finishTime?: string | null;
+                finishTime: string | null;
                 /** Format: int64 */
-                firmId?: number | null;
+                firmId: number | null;
                 /** @description The version the device ran before. */
                 fromVersion: string;
                 /** Format: int64 */
@@ -6037,7 +6037,7 @@ export interface components {
                  * @description Percent, 0-100.
                  */
                 progress: number;
-                reason?: components["schemas"]["UpgradeReason"] | null;
+                reason: components["schemas"]["UpgradeReason"] | null;
                 sn: string;
                 startTime: string;
                 state: components["schemas"]["UpgradeState"];
@@ -6068,29 +6068,29 @@ export interface components {
                  * Format: double
                  * @description °C.
                  */
-                dcTemp?: number | null;
+                dcTemp: number | null;
                 /**
                  * Format: double
                  * @description Hz.
                  */
-                fac?: number | null;
+                fac: number | null;
                 /**
                  * Format: double
                  * @description °C.
                  */
-                igbtTemp?: number | null;
+                igbtTemp: number | null;
                 /**
                  * Format: double
                  * @description W.
                  */
-                pac?: number | null;
+                pac: number | null;
                 /**
                  * Format: double
                  * @description W.
                  */
-                pInv?: number | null;
+                pInv: number | null;
                 stale: boolean;
-                updateAt?: string | null;
+                updateAt: string | null;
                 vip: components["schemas"]["Vip"][];
             };
             msg: string;
@@ -6137,15 +6137,15 @@ export interface components {
                     /** @description e.g. `setting.set`, `inverter.boot`, `gateway.restart`. */
                     action: string;
                     /** Format: int64 */
-                    commandId?: number | null;
+                    commandId: number | null;
                     /** @description The command's status now, when the entry sent one. */
-                    commandStatus?: string | null;
+                    commandStatus: string | null;
                     createAt: string;
                     /**
                      * @description What the action was about; free-form: each action writes the facts of its own kind
                      *     (`kind`, `params`, `reason`, `commandId`, ...). Null when there are none.
                      */
-                    detail?: {
+                    detail: {
                         [key: string]: unknown;
                     } | null;
                     /** Format: int64 */
@@ -6154,8 +6154,8 @@ export interface components {
                      * Format: int64
                      * @description The plant of the target, when the caller may see it.
                      */
-                    plantId?: number | null;
-                    plantName?: string | null;
+                    plantId: number | null;
+                    plantName: string | null;
                     /** @description `sent`, `succeeded`, `failed` or `refused`. */
                     result: string;
                     /** @description The device or gateway SN (a file name for `firmware.upload`). */
@@ -6164,7 +6164,7 @@ export interface components {
                      * Format: int64
                      * @description The acting user.
                      */
-                    userId?: number | null;
+                    userId: number | null;
                 }[];
                 /** Format: int64 */
                 pageNumber: number;
@@ -6288,19 +6288,19 @@ export interface components {
                      * Format: int64
                      * @description The command that carried the frame; null when the portal refused to send it.
                      */
-                    commandId?: number | null;
+                    commandId: number | null;
                     createAt: string;
                     gatewaySn: string;
                     /** Format: int64 */
                     id: number;
                     message: string;
                     /** Format: int64 */
-                    plantId?: number | null;
-                    plantName?: string | null;
+                    plantId: number | null;
+                    plantName: string | null;
                     /** @description The reply frame, spaced upper-case hex; null until the device answered with one. */
-                    reply?: string | null;
+                    reply: string | null;
                     /** @description When the command ended; null while it is open. */
-                    replyAt?: string | null;
+                    replyAt: string | null;
                     /** @description The frame sent, spaced upper-case hex. */
                     request: string;
                     /** @description The device (or gateway) the frame went to. */
@@ -6442,16 +6442,16 @@ export interface components {
                      * @description 1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485; null for a link without a code (the name is
                      *     `commTypeName`).
                      */
-                    commType?: number | null;
+                    commType: number | null;
                     commTypeName: string;
                     createAt: string;
-                    customer?: components["schemas"]["GatewayCustomer"] | null;
+                    customer: components["schemas"]["GatewayCustomer"] | null;
                     /**
                      * Format: int64
                      * @description The account holding it.
                      */
-                    customerId?: number | null;
-                    customerName?: string | null;
+                    customerId: number | null;
+                    customerName: string | null;
                     /** @description Its alias, or its SN when it has none. */
                     devName: string;
                     hardVer: string;
@@ -6461,20 +6461,20 @@ export interface components {
                      * @description The registration key (the gateway's MQTT password): always null in the list; the detail
                      *     gives it to those who may edit the gateway.
                      */
-                    key?: string | null;
+                    key: string | null;
                     /** @description The same as `YYYY-MM-DDTHH:MM:SSZ`. */
-                    lastMessageAt?: string | null;
+                    lastMessageAt: string | null;
                     /**
                      * @description The time of its newest message (telemetry, status, event or reply), UTC
                      *     `YYYY-MM-DD HH:MM:SS`; null before the first.
                      */
-                    lldt?: string | null;
+                    lldt: string | null;
                     model: string;
                     online: boolean;
-                    plant?: components["schemas"]["GatewayPlant"] | null;
+                    plant: components["schemas"]["GatewayPlant"] | null;
                     /** Format: int64 */
-                    plantId?: number | null;
-                    plantName?: string | null;
+                    plantId: number | null;
+                    plantName: string | null;
                     /** @description The protocol config its reports are decoded with. */
                     proto: string;
                     /**
@@ -6482,12 +6482,12 @@ export interface components {
                      * @description Always null: the original numbers its protocols; here a protocol is a named config
                      *     (`proto`).
                      */
-                    protocolType?: number | null;
+                    protocolType: number | null;
                     /**
                      * Format: int64
                      * @description Signal strength, dBm.
                      */
-                    signal?: number | null;
+                    signal: number | null;
                     sn: string;
                     softVer: string;
                     /**
@@ -6543,7 +6543,7 @@ export interface components {
                      * Format: int64
                      * @description Always null: the original's numeric mode has no counterpart (see `typeKey`).
                      */
-                    equipMode?: number | null;
+                    equipMode: number | null;
                     /** Format: int64 */
                     equipType: number;
                     /**
@@ -6556,8 +6556,8 @@ export interface components {
                      * @description PV energy in total (kWh).
                      */
                     etotal: number;
-                    gatewayVO?: components["schemas"]["InverterGateway"] | null;
-                    gsn?: string | null;
+                    gatewayVO: components["schemas"]["InverterGateway"] | null;
+                    gsn: string | null;
                     /** Format: int64 */
                     id: number;
                     model: string;
@@ -6572,15 +6572,15 @@ export interface components {
                      * @description PV power now (W); 0 once the values are stale.
                      */
                     pac: number;
-                    plant?: components["schemas"]["InverterPlant"] | null;
+                    plant: components["schemas"]["InverterPlant"] | null;
                     /** Format: int64 */
-                    plantId?: number | null;
+                    plantId: number | null;
                     protocolIdentifier: string;
                     /**
                      * Format: double
                      * @description Rated power (W), or null.
                      */
-                    ratePower?: number | null;
+                    ratePower: number | null;
                     sn: string;
                     /** @description The newest values are past the offline bound: `pac` reads 0, the rest is last known. */
                     stale: boolean;
@@ -7204,7 +7204,7 @@ export interface components {
                 mpptIV: components["schemas"]["MpptString"][];
                 pvIV: components["schemas"]["PvInput"][];
                 stale: boolean;
-                updateAt?: string | null;
+                updateAt: string | null;
             };
             msg: string;
             success: boolean;
@@ -7442,7 +7442,7 @@ export interface components {
                  * @description The `set_params` command to follow (`GET /api/v1/command/{commandId}`); null when
                  *     nothing changed.
                  */
-                commandId?: number | null;
+                commandId: number | null;
             };
             msg: string;
             success: boolean;
@@ -7581,11 +7581,11 @@ export interface components {
                 /** @description Whether it may be cancelled now. */
                 cancellable: boolean;
                 /** Format: int64 */
-                commandId?: number | null;
+                commandId: number | null;
                 /** @description Null while it runs. */
-                finishTime?: string | null;
+                finishTime: string | null;
                 /** Format: int64 */
-                firmId?: number | null;
+                firmId: number | null;
                 /** @description The version the device ran before. */
                 fromVersion: string;
                 /** Format: int64 */
@@ -7597,7 +7597,7 @@ export interface components {
                  * @description Percent, 0-100.
                  */
                 progress: number;
-                reason?: components["schemas"]["UpgradeReason"] | null;
+                reason: components["schemas"]["UpgradeReason"] | null;
                 sn: string;
                 startTime: string;
                 state: components["schemas"]["UpgradeState"];
@@ -7753,13 +7753,13 @@ export interface components {
                 family: string;
                 name: string;
                 /** @description How many points it decodes; null when the stored config does not parse. */
-                points?: number | null;
+                points: number | null;
                 updateAt: string;
                 /**
                  * Format: int32
                  * @description Its revision; null when the stored config does not parse.
                  */
-                version?: number | null;
+                version: number | null;
             }[];
             msg: string;
             success: boolean;
@@ -7962,7 +7962,7 @@ export interface components {
                 id: number;
                 name: string;
                 /** @description Setting key to value (strings); null when the stored profile is unreadable. */
-                params?: {
+                params: {
                     [key: string]: string;
                 } | null;
                 updateAt: string;
@@ -8055,7 +8055,7 @@ export interface components {
              */
             code: number;
             data: {
-                latest?: components["schemas"]["Note"] | null;
+                latest: components["schemas"]["Note"] | null;
                 upToDate: boolean;
             };
             msg: string;
@@ -8202,11 +8202,11 @@ export interface components {
         };
         /** @description The firmware the device reported (strings or null). */
         FirmwareVersions: {
-            bmsVer?: string | null;
-            hardVer?: string | null;
-            hmiVer?: string | null;
-            masterVer?: string | null;
-            softVer?: string | null;
+            bmsVer: string | null;
+            hardVer: string | null;
+            hmiVer: string | null;
+            masterVer: string | null;
+            softVer: string | null;
         };
         /**
          * @description The live energy flow of a plant or inverter. Powers are magnitudes in whole W; the
@@ -8304,16 +8304,16 @@ export interface components {
              * @description 1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485; null for a link without a code (the name is
              *     `commTypeName`).
              */
-            commType?: number | null;
+            commType: number | null;
             commTypeName: string;
             createAt: string;
-            customer?: components["schemas"]["GatewayCustomer"] | null;
+            customer: components["schemas"]["GatewayCustomer"] | null;
             /**
              * Format: int64
              * @description The account holding it.
              */
-            customerId?: number | null;
-            customerName?: string | null;
+            customerId: number | null;
+            customerName: string | null;
             /** @description Its alias, or its SN when it has none. */
             devName: string;
             hardVer: string;
@@ -8323,20 +8323,20 @@ export interface components {
              * @description The registration key (the gateway's MQTT password): always null in the list; the detail
              *     gives it to those who may edit the gateway.
              */
-            key?: string | null;
+            key: string | null;
             /** @description The same as `YYYY-MM-DDTHH:MM:SSZ`. */
-            lastMessageAt?: string | null;
+            lastMessageAt: string | null;
             /**
              * @description The time of its newest message (telemetry, status, event or reply), UTC
              *     `YYYY-MM-DD HH:MM:SS`; null before the first.
              */
-            lldt?: string | null;
+            lldt: string | null;
             model: string;
             online: boolean;
-            plant?: components["schemas"]["GatewayPlant"] | null;
+            plant: components["schemas"]["GatewayPlant"] | null;
             /** Format: int64 */
-            plantId?: number | null;
-            plantName?: string | null;
+            plantId: number | null;
+            plantName: string | null;
             /** @description The protocol config its reports are decoded with. */
             proto: string;
             /**
@@ -8344,12 +8344,12 @@ export interface components {
              * @description Always null: the original numbers its protocols; here a protocol is a named config
              *     (`proto`).
              */
-            protocolType?: number | null;
+            protocolType: number | null;
             /**
              * Format: int64
              * @description Signal strength, dBm.
              */
-            signal?: number | null;
+            signal: number | null;
             sn: string;
             softVer: string;
             /**
@@ -8416,12 +8416,12 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @description `YYYY-MM-DDTHH:MM:SSZ`; null before its first report. */
-            lastSeen?: string | null;
+            lastSeen: string | null;
             model: string;
             online: boolean;
-            parentSn?: string | null;
+            parentSn: string | null;
             /** Format: int64 */
-            plantId?: number | null;
+            plantId: number | null;
             protocol: string;
             /**
              * Format: double
@@ -8474,7 +8474,7 @@ export interface components {
              * Format: int64
              * @description The command sent; null when none was.
              */
-            commandId?: number | null;
+            commandId: number | null;
             msg: string;
             sn: string;
             /**
@@ -8490,7 +8490,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @description Null when the caller may not see the plant. */
-            name?: string | null;
+            name: string | null;
         };
         /** @description A gateway's protocol config after the change. */
         GatewayProtocol: {
@@ -8683,7 +8683,7 @@ export interface components {
              * Format: int64
              * @description Always null: the original's numeric mode has no counterpart (see `typeKey`).
              */
-            equipMode?: number | null;
+            equipMode: number | null;
             /** Format: int64 */
             equipType: number;
             /**
@@ -8696,8 +8696,8 @@ export interface components {
              * @description PV energy in total (kWh).
              */
             etotal: number;
-            gatewayVO?: components["schemas"]["InverterGateway"] | null;
-            gsn?: string | null;
+            gatewayVO: components["schemas"]["InverterGateway"] | null;
+            gsn: string | null;
             /** Format: int64 */
             id: number;
             model: string;
@@ -8712,15 +8712,15 @@ export interface components {
              * @description PV power now (W); 0 once the values are stale.
              */
             pac: number;
-            plant?: components["schemas"]["InverterPlant"] | null;
+            plant: components["schemas"]["InverterPlant"] | null;
             /** Format: int64 */
-            plantId?: number | null;
+            plantId: number | null;
             protocolIdentifier: string;
             /**
              * Format: double
              * @description Rated power (W), or null.
              */
-            ratePower?: number | null;
+            ratePower: number | null;
             sn: string;
             /** @description The newest values are past the offline bound: `pac` reads 0, the rest is last known. */
             stale: boolean;
@@ -8751,7 +8751,7 @@ export interface components {
             id: number;
             installer: string;
             /** @description The display name of the plant's owner (nickname, else account). */
-            master?: string | null;
+            master: string | null;
             name: string;
             phone: string;
             /** Format: int64 */
@@ -9545,9 +9545,9 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @description A. */
-            ipv?: string | null;
+            ipv: string | null;
             /** @description W. */
-            ppv?: string | null;
+            ppv: string | null;
             /** Format: int64 */
             pvNo: number;
             sn: string;
@@ -9556,7 +9556,7 @@ export interface components {
             /** @description The input's part of the inverter's PV energy today (kWh). */
             todayPv: string;
             /** @description V. */
-            vpv?: string | null;
+            vpv: string | null;
         };
         /** @description The PV inputs alone. */
         PvIvRealtime: {
@@ -10012,11 +10012,11 @@ export interface components {
             /** @description Whether it may be cancelled now. */
             cancellable: boolean;
             /** Format: int64 */
-            commandId?: number | null;
+            commandId: number | null;
             /** @description Null while it runs. */
-            finishTime?: string | null;
+            finishTime: string | null;
             /** Format: int64 */
-            firmId?: number | null;
+            firmId: number | null;
             /** @description The version the device ran before. */
             fromVersion: string;
             /** Format: int64 */
@@ -10028,7 +10028,7 @@ export interface components {
              * @description Percent, 0-100.
              */
             progress: number;
-            reason?: components["schemas"]["UpgradeReason"] | null;
+            reason: components["schemas"]["UpgradeReason"] | null;
             sn: string;
             startTime: string;
             state: components["schemas"]["UpgradeState"];
@@ -10075,7 +10075,7 @@ export interface components {
             msg: string;
             sn: string;
             success: boolean;
-            upgrade?: components["schemas"]["Upgrade"] | null;
+            upgrade: components["schemas"]["Upgrade"] | null;
         };
         /**
          * @description Why the portal itself ended an upgrade.
@@ -10132,7 +10132,7 @@ export interface components {
         Vip: {
             current: string;
             /** Format: double */
-            power?: number | null;
+            power: number | null;
             volt: string;
         };
         /** @description The weather at a plant or a position. */

@@ -34,6 +34,7 @@ const upgrade = (patch: Partial<Upgrade>): Upgrade => ({
   startTime: '2026-05-04T10:00:00.000+00:00',
   finishTime: null,
   updateAt: '2026-05-04T10:00:00Z',
+  reason: null,
   ...patch,
 });
 

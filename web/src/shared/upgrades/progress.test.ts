@@ -18,6 +18,7 @@ const upgrade = (sn: string, state: Upgrade['state'], progress: number): Upgrade
   startTime: '2026-01-01T00:00:00.000+00:00',
   finishTime: null,
   updateAt: '2026-01-01T00:00:00Z',
+  reason: null,
 });
 
 describe('upgrade progress', () => {
