@@ -8,7 +8,7 @@ mod common;
 use std::io::Cursor;
 
 use calamine::{Data as XlsData, Reader, Xlsx};
-use chrono::{Datelike, Duration, NaiveDate, Utc};
+use chrono::{Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
 use chrono_tz::Europe::London;
 use common::{
     App,
@@ -84,20 +84,27 @@ async fn cast(app: &App) -> Cast {
         energy(today, "grid_export", 1.5),
         energy(today, "grid_import", 0.5),
     ]);
+    // `ago` ms before now, but never before the plant's midnight: just after it, the readings
+    // would fall on yesterday and today's minimum and curves would lose them.
+    let midnight = London
+        .from_local_datetime(&today.and_time(NaiveTime::MIN))
+        .earliest()
+        .map_or(0, |t| t.timestamp_millis());
+    let at = |ago: i64| (now - ago).max(midnight + 600 - ago / 1000);
     let batch = TelemetryBatch {
         samples: vec![
-            sample(inverter, now - 120_000, &inverter_report),
-            sample(inverter, now - 60_000, &inverter_report),
-            sample(meter, now - 60_000, &json!({"power": -400})),
-            sample(bms, now - 60_000, &json!({"power": -1500, "soc": 56})),
+            sample(inverter, at(120_000), &inverter_report),
+            sample(inverter, at(60_000), &inverter_report),
+            sample(meter, at(60_000), &json!({"power": -400})),
+            sample(bms, at(60_000), &json!({"power": -1500, "soc": 56})),
             sample(
                 station,
-                now - 600_000,
+                at(600_000),
                 &json!({"ambient_temperature": 18.5, "irradiance": 600}),
             ),
             sample(
                 station,
-                now - 60_000,
+                at(60_000),
                 &json!({"ambient_temperature": 21, "wind_speed": 3.2, "wind_direction": 225,
                     "irradiance": 650, "rainfall": 0, "humidity": 55.5}),
             ),
