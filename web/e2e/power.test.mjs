@@ -23,7 +23,18 @@ async function output(page, sn) {
   return { pv: n(input.data?.pac), ac: n(out.data?.pac), battery: n(battery.data?.power) };
 }
 
-/** The demo hybrid putting out the most right now (some site has sun at any hour). */
+/** Whether an inverter's realtime values are its present ones (not a past reading). */
+async function live(page, sn) {
+  const s = encodeURIComponent(sn);
+  const r = await api(page, `/api/v1/inverter/${s}/realtime/input`);
+  return r.code === 0 && r.data.stale === false;
+}
+
+/**
+ * The demo hybrid putting out the most right now (some site has sun at any hour). Stale values
+ * do not count: while the demo replays a gateway's history at start, its devices' newest
+ * reading is from that history (a summer noon at the site's night) and marked stale.
+ */
 async function producingHybrid(page) {
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -33,6 +44,7 @@ async function producingHybrid(page) {
     );
     let best = null;
     for (const inv of candidates) {
+      if (!(await live(page, inv.sn))) continue;
       const o = await output(page, inv.sn);
       const total = Math.abs(o.pv) + Math.abs(o.ac) + Math.abs(o.battery);
       if (total > 0 && (!best || total > best.total)) best = { inv, o, total };
