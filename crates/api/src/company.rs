@@ -112,7 +112,6 @@ pub struct StaffMember {
     pub email: String,
     pub mobile: String,
     /// The member's role, null when none.
-    #[schema(required = true)]
     pub role_id: Option<i64>,
     pub disabled: bool,
     /// ISO 8601 with milliseconds and an offset.

@@ -185,7 +185,6 @@ pub struct DevicePlant {
     pub name: String,
     /// The plant's type code.
     #[serde(rename = "type")]
-    #[schema(required = true)]
     pub kind: Option<i64>,
 }
 
@@ -216,22 +215,16 @@ pub struct DeviceItem {
     pub model: String,
     pub protocol: String,
     /// The device it hangs from (a battery's inverter or master).
-    #[schema(required = true)]
     pub parent_sn: Option<String>,
     /// Firmware versions by component, as the device reported them (free-form: each
     /// protocol names its own components and versions).
     #[schema(value_type = Object)]
     pub versions: Map<String, Value>,
-    #[schema(required = true)]
     pub plant_id: Option<i64>,
-    #[schema(required = true)]
     pub plant_name: Option<String>,
-    #[schema(required = true)]
     pub plant: Option<DevicePlant>,
-    #[schema(required = true)]
     pub gsn: Option<String>,
     #[serde(rename = "gatewayVO")]
-    #[schema(required = true)]
     pub gateway_vo: Option<DeviceGateway>,
     /// When the device last reported or changed, UTC (`YYYY-MM-DDTHH:MM:SSZ`).
     pub update_at: String,

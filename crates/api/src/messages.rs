@@ -69,9 +69,7 @@ pub struct Message {
     /// Every device recovered.
     pub resolved: bool,
     pub create_at: String,
-    #[schema(required = true)]
     pub plant_id: Option<i64>,
-    #[schema(required = true)]
     pub sn: Option<String>,
     pub event: OccurrenceItem,
 }

@@ -58,19 +58,14 @@ pub struct MeterItem {
     /// The plant's master meter.
     pub master: bool,
     /// W.
-    #[schema(required = true)]
     pub power: Option<f64>,
     /// Phase 1 voltage (V), a numeric string.
-    #[schema(required = true)]
     pub voltage: Option<String>,
     /// Hz.
-    #[schema(required = true)]
     pub frequency: Option<f64>,
     /// kWh, a numeric string.
-    #[schema(required = true)]
     pub total_import: Option<String>,
     /// kWh, a numeric string.
-    #[schema(required = true)]
     pub total_export: Option<String>,
 }
 
@@ -167,13 +162,10 @@ pub async fn realtime(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Phase {
     /// V, a numeric string.
-    #[schema(required = true)]
     pub volt: Option<String>,
     /// A, a numeric string.
-    #[schema(required = true)]
     pub current: Option<String>,
     /// W.
-    #[schema(required = true)]
     pub power: Option<f64>,
 }
 
@@ -192,26 +184,20 @@ pub struct MeterNow {
     /// The phases that report a voltage.
     pub vip: Vec<Phase>,
     /// W.
-    #[schema(required = true)]
     pub power: Option<f64>,
     /// Power factor.
-    #[schema(required = true)]
     pub pf: Option<f64>,
     /// Hz.
-    #[schema(required = true)]
     pub fac: Option<f64>,
     /// kWh, a numeric string.
-    #[schema(required = true)]
     pub total_import: Option<String>,
     /// kWh, a numeric string.
-    #[schema(required = true)]
     pub total_export: Option<String>,
     /// kWh today (plant-local), a numeric string.
     pub etoday_import: String,
     /// kWh today (plant-local), a numeric string.
     pub etoday_export: String,
     /// The newest report, plant-local `YYYY-MM-DD HH:MM:SS`.
-    #[schema(required = true)]
     pub time: Option<String>,
 }
 

@@ -123,28 +123,29 @@ const LEFT_OUT: [(&str, &str); 4] = [
     ("infos", "timezone"),
 ];
 
-/// Marks every field of the schemas only answers use as required: the server always sends it
+/// Marks every field of the schemas no request uses as required: answers always send it
 /// (`null` when it has no value), so a generated client may count on the key. utoipa leaves an
-/// `Option` field out of `required`, right for request bodies, where it may be omitted.
+/// `Option` field out of `required`, right for request bodies, where it may be omitted. An
+/// answer's type may stand unreferenced (the responses name its copy inline in `Envelope_*`),
+/// so the test is "in no request", not "referenced by a response".
 fn require_answer_fields(doc: &mut Value) {
     let Some(paths) = doc["paths"].as_object() else {
         return;
     };
     let schemas = doc["components"]["schemas"].clone();
-    let (mut answers, mut requests) = (BTreeSet::new(), BTreeSet::new());
+    let mut requests = BTreeSet::new();
     for op in paths
         .values()
         .filter_map(Value::as_object)
         .flat_map(|i| i.values())
     {
-        collect_refs(&op["responses"], &schemas, &mut answers);
         collect_refs(&op["requestBody"], &schemas, &mut requests);
         collect_refs(&op["parameters"], &schemas, &mut requests);
     }
-    for name in answers.difference(&requests) {
-        if let Some(schema) = doc["components"]["schemas"].get_mut(name.as_str()) {
-            require_properties(schema);
-        }
+    if let Some(all) = doc["components"]["schemas"].as_object_mut() {
+        all.iter_mut()
+            .filter(|(name, _)| !requests.contains(name.as_str()))
+            .for_each(|(_, schema)| require_properties(schema));
     }
 }
 
@@ -240,6 +241,7 @@ mod tests {
             }}},
             "components": {"schemas": {
                 "Body": {"type": "object", "properties": {"alias": {"type": ["string", "null"]}}},
+                "Inline": {"type": "object", "properties": {"note": {"type": ["string", "null"]}}},
                 "Answer": {"type": "object", "properties": {
                     "infos": {"type": "array", "items": {"$ref": "#/components/schemas/Body"}},
                     "date": {"type": ["string", "null"]},
@@ -254,6 +256,8 @@ mod tests {
             schemas["Answer"]["properties"]["rows"]["items"]["required"],
             json!(["note"])
         );
+        // An answer's type the responses copy inline rather than name.
+        assert_eq!(schemas["Inline"]["required"], json!(["note"]));
         // Also reached from a request body: an `Option` there may be left out.
         assert!(schemas["Body"].get("required").is_none());
     }

@@ -169,7 +169,6 @@ pub struct Record {
     /// A numeric string.
     pub value: String,
     /// Always sent (null in these answers).
-    #[schema(required = true)]
     pub update_time: Option<String>,
 }
 
@@ -181,11 +180,8 @@ pub struct Series {
     #[schema(value_type = String)]
     pub unit: &'static str,
     pub label: String,
-    #[schema(required = true)]
     pub id: Option<i64>,
-    #[schema(required = true)]
     pub group_code: Option<String>,
-    #[schema(required = true)]
     pub name: Option<String>,
     pub records: Vec<Record>,
 }

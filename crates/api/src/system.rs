@@ -141,9 +141,7 @@ pub struct ServerConfig {
 /// Where the mobile apps are downloaded; null when not configured.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AppDownload {
-    #[schema(required = true)]
     pub android: Option<String>,
-    #[schema(required = true)]
     pub ios: Option<String>,
 }
 

@@ -77,7 +77,6 @@ pub struct Me {
     pub read_only: bool,
     pub temp_unit: TemperatureUnit,
     /// The user's company, null for plant owners.
-    #[schema(required = true)]
     pub company: Option<MyCompany>,
     /// Where the account was made (`web`, an app...).
     pub user_src: String,

@@ -54,13 +54,10 @@ pub struct StationItem {
     #[serde(flatten)]
     pub live: Live,
     /// W/m², a numeric string.
-    #[schema(required = true)]
     pub irradiance: Option<String>,
     /// °C, a numeric string.
-    #[schema(required = true)]
     pub module_temp: Option<String>,
     /// °C, a numeric string.
-    #[schema(required = true)]
     pub ambient_temp: Option<String>,
 }
 
@@ -91,34 +88,24 @@ pub struct StationNow {
     /// The caller may rename or delete it.
     pub editable: bool,
     /// The newest report, plant-local `YYYY-MM-DD HH:MM:SS`.
-    #[schema(required = true)]
     pub time: Option<String>,
     /// W/m².
-    #[schema(required = true)]
     pub irradiance: Option<String>,
     /// °C.
-    #[schema(required = true)]
     pub module_temp: Option<String>,
     /// °C.
-    #[schema(required = true)]
     pub ambient_temp: Option<String>,
     /// %.
-    #[schema(required = true)]
     pub humidity: Option<String>,
     /// m/s.
-    #[schema(required = true)]
     pub wind_speed: Option<String>,
     /// Whole degrees.
-    #[schema(required = true)]
     pub wind_direction: Option<String>,
     /// hPa.
-    #[schema(required = true)]
     pub pressure: Option<String>,
     /// kWh/m².
-    #[schema(required = true)]
     pub today_irradiation: Option<String>,
     /// mm.
-    #[schema(required = true)]
     pub rainfall: Option<String>,
 }
 

@@ -42,13 +42,11 @@ pub(super) fn cells_in(r: &Reading) -> Vec<Cell> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CellItem {
     /// Its pack, null for a cell of the stack's own list.
-    #[schema(required = true)]
     pub pack: Option<u32>,
     pub no: u32,
     /// V, three decimals.
     pub voltage: String,
     /// °C, when the BMS reports cell temperatures.
-    #[schema(required = true)]
     pub temp: Option<String>,
 }
 
@@ -119,9 +117,7 @@ pub(super) fn extremes(
 pub struct ExtremeItem {
     /// V, three decimals.
     pub voltage: String,
-    #[schema(required = true)]
     pub pack: Option<u32>,
-    #[schema(required = true)]
     pub cell: Option<u32>,
 }
 

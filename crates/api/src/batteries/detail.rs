@@ -63,14 +63,12 @@ pub struct BatteryInfo {
     #[serde(flatten)]
     pub item: BatteryItem,
     /// Ah, a numeric string.
-    #[schema(required = true)]
     pub capacity_remaining: Option<String>,
     /// A stack's master (not a pack behind one).
     pub master: bool,
     /// The caller may delete it.
     pub deletable: bool,
     /// The master it hangs from, when the caller sees it.
-    #[schema(required = true)]
     pub master_sn: Option<String>,
 }
 
@@ -159,10 +157,8 @@ pub struct BatteryNow {
     pub sn: String,
     pub status: i64,
     /// %.
-    #[schema(required = true)]
     pub soc: Option<String>,
     /// %.
-    #[schema(required = true)]
     pub soh: Option<String>,
     /// V, never null.
     pub voltage: String,
@@ -171,39 +167,25 @@ pub struct BatteryNow {
     /// W, a number, never null.
     pub power: f64,
     /// °C.
-    #[schema(required = true)]
     pub temp_max: Option<String>,
     /// °C.
-    #[schema(required = true)]
     pub temp_min: Option<String>,
     /// Ah.
-    #[schema(required = true)]
     pub capacity: Option<String>,
     /// Ah.
-    #[schema(required = true)]
     pub capacity_remaining: Option<String>,
     /// A.
-    #[schema(required = true)]
     pub charge_current_limit: Option<String>,
     /// A.
-    #[schema(required = true)]
     pub discharge_current_limit: Option<String>,
-    #[schema(required = true)]
     pub cycles: Option<i64>,
     pub pack_count: i64,
-    #[schema(required = true)]
     pub alarm_word: Option<i64>,
-    #[schema(required = true)]
     pub fault_word: Option<i64>,
-    #[schema(required = true)]
     pub charging: Option<bool>,
-    #[schema(required = true)]
     pub discharging: Option<bool>,
-    #[schema(required = true)]
     pub charge_relay: Option<bool>,
-    #[schema(required = true)]
     pub discharge_relay: Option<bool>,
-    #[schema(required = true)]
     pub balancing: Option<bool>,
     pub etoday_chg: String,
     pub etoday_dischg: String,
@@ -213,14 +195,11 @@ pub struct BatteryNow {
     pub eyear_dischg: String,
     pub etotal_chg: String,
     pub etotal_dischg: String,
-    #[schema(required = true)]
     pub cell_max: Option<ExtremeItem>,
-    #[schema(required = true)]
     pub cell_min: Option<ExtremeItem>,
     pub cells: Vec<CellItem>,
     pub packs: Vec<PackItem>,
     /// The newest report, plant-local `YYYY-MM-DD HH:MM:SS`.
-    #[schema(required = true)]
     pub time: Option<String>,
     /// UTC.
     pub update_at: String,

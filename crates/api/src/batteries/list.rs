@@ -27,27 +27,19 @@ pub struct BatteryItem {
     #[serde(flatten)]
     pub live: Live,
     /// %.
-    #[schema(required = true)]
     pub soc: Option<String>,
     /// %.
-    #[schema(required = true)]
     pub soh: Option<String>,
     /// V.
-    #[schema(required = true)]
     pub voltage: Option<String>,
     /// A.
-    #[schema(required = true)]
     pub current: Option<String>,
     /// W, a number.
-    #[schema(required = true)]
     pub power: Option<f64>,
     /// The highest temperature, °C.
-    #[schema(required = true)]
     pub temp: Option<String>,
     /// Ah.
-    #[schema(required = true)]
     pub capacity: Option<String>,
-    #[schema(required = true)]
     pub cycles: Option<i64>,
     pub pack_count: i64,
 }

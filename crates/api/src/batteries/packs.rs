@@ -107,27 +107,19 @@ pub struct PackItem {
     pub status: i64,
     pub source: PackSource,
     /// %.
-    #[schema(required = true)]
     pub soc: Option<String>,
     /// %.
-    #[schema(required = true)]
     pub soh: Option<String>,
     /// V.
-    #[schema(required = true)]
     pub voltage: Option<String>,
     /// A.
-    #[schema(required = true)]
     pub current: Option<String>,
     /// °C.
-    #[schema(required = true)]
     pub temp: Option<String>,
     /// V, three decimals.
-    #[schema(required = true)]
     pub cell_volt_max: Option<String>,
     /// V, three decimals.
-    #[schema(required = true)]
     pub cell_volt_min: Option<String>,
-    #[schema(required = true)]
     pub cycles: Option<i64>,
 }
 

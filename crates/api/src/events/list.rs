@@ -128,7 +128,6 @@ pub enum EventRecord {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventList {
-    #[schema(required = true)]
     pub next_token: Option<String>,
     pub record: Vec<EventRecord>,
     pub total: i64,

@@ -123,17 +123,13 @@ pub struct EventCommon {
     /// In the plant's zone, `YYYY-MM-DD HH:MM:SS`.
     pub occur_time: String,
     /// In the plant's zone; null while open.
-    #[schema(required = true)]
     pub recover_time: Option<String>,
     /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub update_at: String,
     /// In the caller's language; null for a code the catalogue does not know.
-    #[schema(required = true)]
     pub meaning: Option<String>,
-    #[schema(required = true)]
     pub solution: Option<String>,
     /// The plant's zone.
-    #[schema(required = true)]
     pub timezone: Option<String>,
 }
 
@@ -167,20 +163,14 @@ pub struct EventItem {
     pub common: EventCommon,
     pub id: i64,
     pub occurrence_id: i64,
-    #[schema(required = true)]
     pub sn: Option<String>,
-    #[schema(required = true)]
     pub alias: Option<String>,
     /// The device family (`inverter`, `battery`, ...).
-    #[schema(required = true)]
     pub device_type: Option<String>,
     /// The device's type code.
     #[serde(rename = "type")]
-    #[schema(required = true)]
     pub kind: Option<i64>,
-    #[schema(required = true)]
     pub plant_id: Option<i64>,
-    #[schema(required = true)]
     pub plant_name: Option<String>,
 }
 
@@ -206,18 +196,13 @@ pub(crate) fn item(e: &EventListRow, lang: Lang) -> EventItem {
 pub struct OccurrenceDevice {
     /// Its event's id.
     pub id: i64,
-    #[schema(required = true)]
     pub sn: Option<String>,
-    #[schema(required = true)]
     pub alias: Option<String>,
-    #[schema(required = true)]
     pub device_type: Option<String>,
     #[serde(rename = "type")]
-    #[schema(required = true)]
     pub kind: Option<i64>,
     pub status: OpenState,
     pub occur_time: String,
-    #[schema(required = true)]
     pub recover_time: Option<String>,
 }
 
@@ -246,18 +231,12 @@ pub struct OccurrenceItem {
     pub id: i64,
     pub occurrence_id: i64,
     /// Its first device's.
-    #[schema(required = true)]
     pub sn: Option<String>,
-    #[schema(required = true)]
     pub alias: Option<String>,
-    #[schema(required = true)]
     pub device_type: Option<String>,
     #[serde(rename = "type")]
-    #[schema(required = true)]
     pub kind: Option<i64>,
-    #[schema(required = true)]
     pub plant_id: Option<i64>,
-    #[schema(required = true)]
     pub plant_name: Option<String>,
     pub device_count: i64,
     /// Devices still in it.

@@ -3959,15 +3959,15 @@ export interface components {
             /** @description e.g. `setting.set`, `inverter.boot`, `gateway.restart`. */
             action: string;
             /** Format: int64 */
-            commandId?: number | null;
+            commandId: number | null;
             /** @description The command's status now, when the entry sent one. */
-            commandStatus?: string | null;
+            commandStatus: string | null;
             createAt: string;
             /**
              * @description What the action was about; free-form: each action writes the facts of its own kind
              *     (`kind`, `params`, `reason`, `commandId`, ...). Null when there are none.
              */
-            detail?: {
+            detail: {
                 [key: string]: unknown;
             } | null;
             /** Format: int64 */
@@ -3976,8 +3976,8 @@ export interface components {
              * Format: int64
              * @description The plant of the target, when the caller may see it.
              */
-            plantId?: number | null;
-            plantName?: string | null;
+            plantId: number | null;
+            plantName: string | null;
             /** @description `sent`, `succeeded`, `failed` or `refused`. */
             result: string;
             /** @description The device or gateway SN (a file name for `firmware.upload`). */
@@ -3986,7 +3986,7 @@ export interface components {
              * Format: int64
              * @description The acting user.
              */
-            userId?: number | null;
+            userId: number | null;
         };
         BatchRequest: {
             /** @description What the check is for: `restart` (default) or `upgrade`. */
@@ -4101,32 +4101,32 @@ export interface components {
          */
         BatteryRealtime: {
             /** @description Always null. */
-            batt1Factory?: string | null;
+            batt1Factory: string | null;
             /** @description Always null. */
-            batt2Factory?: string | null;
-            batteryCurrent1?: string | null;
-            batteryCurrent2?: string | null;
+            batt2Factory: string | null;
+            batteryCurrent1: string | null;
+            batteryCurrent2: string | null;
             /** Format: double */
-            batteryPower1?: number | null;
+            batteryPower1: number | null;
             /** Format: double */
-            batteryPower2?: number | null;
-            batterySoc1?: string | null;
-            batterySoc2?: string | null;
+            batteryPower2: number | null;
+            batterySoc1: string | null;
+            batterySoc2: string | null;
             /** Format: int64 */
-            batteryStatus2?: number | null;
-            batteryTemp1?: string | null;
-            batteryTemp2?: string | null;
-            batteryVolt1?: string | null;
-            batteryVolt2?: string | null;
+            batteryStatus2: number | null;
+            batteryTemp1: string | null;
+            batteryTemp2: string | null;
+            batteryVolt1: string | null;
+            batteryVolt2: string | null;
             /** @description Always null. */
-            capacity?: string | null;
-            chargeCurrentLimit?: string | null;
-            chargeVolt?: string | null;
+            capacity: string | null;
+            chargeCurrentLimit: string | null;
+            chargeVolt: string | null;
             /** @description Always null. */
-            correctCap?: string | null;
+            correctCap: string | null;
             current: string;
-            dischargeCurrentLimit?: string | null;
-            dischargeVolt?: string | null;
+            dischargeCurrentLimit: string | null;
+            dischargeVolt: string | null;
             emonthChg: string;
             emonthDischg: string;
             etodayChg: string;
@@ -4135,8 +4135,8 @@ export interface components {
             etotalDischg: string;
             eyearChg: string;
             eyearDischg: string;
-            maxChargeCurrentLimit?: string | null;
-            maxDischargeCurrentLimit?: string | null;
+            maxChargeCurrentLimit: string | null;
+            maxDischargeCurrentLimit: string | null;
             /** Format: int64 */
             numberOfBatteries: number;
             /**
@@ -4144,17 +4144,17 @@ export interface components {
              * @description W.
              */
             power: number;
-            soc?: string | null;
+            soc: string | null;
             stale: boolean;
             /**
              * Format: int64
              * @description 0 idle, 1 charging, 2 discharging.
              */
-            status?: number | null;
-            temp?: string | null;
+            status: number | null;
+            temp: string | null;
             /** @description Always null (chemistry lives in the BMS screens). */
-            type?: string | null;
-            updateAt?: string | null;
+            type: string | null;
+            updateAt: string | null;
             voltage: string;
         };
         /** @description One cell of the grid. */
@@ -4209,12 +4209,12 @@ export interface components {
              * @description What the device answered, for commands that read something; null otherwise. Free-form:
              *     its shape is the device's and the command kind's.
              */
-            result?: unknown;
+            result: unknown;
             /**
              * Format: int64
              * @description The device's result code once it answered.
              */
-            resultCode?: number | null;
+            resultCode: number | null;
             status: components["schemas"]["CommandState"];
             /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
             updateAt: string;
@@ -4302,19 +4302,19 @@ export interface components {
              * Format: int64
              * @description The command that carried the frame; null when the portal refused to send it.
              */
-            commandId?: number | null;
+            commandId: number | null;
             createAt: string;
             gatewaySn: string;
             /** Format: int64 */
             id: number;
             message: string;
             /** Format: int64 */
-            plantId?: number | null;
-            plantName?: string | null;
+            plantId: number | null;
+            plantName: string | null;
             /** @description The reply frame, spaced upper-case hex; null until the device answered with one. */
-            reply?: string | null;
+            reply: string | null;
             /** @description When the command ended; null while it is open. */
-            replyAt?: string | null;
+            replyAt: string | null;
             /** @description The frame sent, spaced upper-case hex. */
             request: string;
             /** @description The device (or gateway) the frame went to. */
@@ -8090,14 +8090,14 @@ export interface components {
              * Format: double
              * @description Hz.
              */
-            fac?: number | null;
+            fac: number | null;
             /**
              * Format: double
              * @description W.
              */
-            pac?: number | null;
+            pac: number | null;
             stale: boolean;
-            updateAt?: string | null;
+            updateAt: string | null;
             vip: components["schemas"]["Vip"][];
         };
         /**
@@ -8542,8 +8542,8 @@ export interface components {
              * Format: double
              * @description Hz.
              */
-            genFac?: number | null;
-            genOn?: boolean | null;
+            genFac: number | null;
+            genOn: boolean | null;
             /**
              * Format: double
              * @description kWh.
@@ -8554,8 +8554,8 @@ export interface components {
              * Format: double
              * @description W.
              */
-            totalPower?: number | null;
-            updateAt?: string | null;
+            totalPower: number | null;
+            updateAt: string | null;
             vip: components["schemas"]["Vip"][];
         };
         /** @description The grid port (or the meter) now; energy figures are kWh as numeric strings. */
@@ -8572,33 +8572,33 @@ export interface components {
              * Format: double
              * @description Hz.
              */
-            fac?: number | null;
+            fac: number | null;
             /** @description CT power per phase (W). */
             limiterPowerArr: number[];
             /**
              * Format: double
              * @description CT power (W).
              */
-            limiterTotalPower?: number | null;
+            limiterTotalPower: number | null;
             /**
              * Format: double
              * @description W.
              */
-            pac?: number | null;
+            pac: number | null;
             /** Format: double */
-            pf?: number | null;
+            pf: number | null;
             /**
              * Format: double
              * @description var (not in the shipped protocols).
              */
-            qac?: number | null;
+            qac: number | null;
             stale: boolean;
             /**
              * Format: int64
              * @description 1 connected, 0 not.
              */
-            status?: number | null;
-            updateAt?: string | null;
+            status: number | null;
+            updateAt: string | null;
             vip: components["schemas"]["Vip"][];
         };
         /** @description The health check's answer (no envelope: load balancers read it). */
@@ -8627,7 +8627,7 @@ export interface components {
             pac: number;
             pvIV: components["schemas"]["PvInput"][];
             stale: boolean;
-            updateAt?: string | null;
+            updateAt: string | null;
         };
         /** @description One inverter: the list item plus its readings now and the caller's keys on it. */
         InverterDetail: components["schemas"]["InverterItem"] & {
@@ -8635,24 +8635,24 @@ export interface components {
              * Format: double
              * @description °C.
              */
-            dcTemp?: number | null;
+            dcTemp: number | null;
             hybrid: boolean;
             /**
              * Format: double
              * @description °C.
              */
-            igbtTemp?: number | null;
+            igbtTemp: number | null;
             /** @description `YYYY-MM-DDTHH:MM:SSZ`, or null before the first report. */
-            lastSeen?: string | null;
+            lastSeen: string | null;
             /** Format: double */
-            mpptCount?: number | null;
+            mpptCount: number | null;
             /** Format: double */
-            phaseCount?: number | null;
+            phaseCount: number | null;
             /** @description The keys the caller holds on the inverter's plant. */
             plantPermission: string[];
             protocol: string;
             /** Format: double */
-            runningState?: number | null;
+            runningState: number | null;
             /**
              * @description The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
              *     strings, flags), the protocol config decides the keys.
@@ -8793,29 +8793,29 @@ export interface components {
              * Format: double
              * @description Hz.
              */
-            loadFac?: number | null;
+            loadFac: number | null;
             /** Format: double */
-            smartLoadStatus?: number | null;
+            smartLoadStatus: number | null;
             stale: boolean;
             /**
              * Format: double
              * @description W.
              */
-            totalPower?: number | null;
+            totalPower: number | null;
             /**
              * Format: double
              * @description kWh.
              */
             totalUsed: number;
-            updateAt?: string | null;
+            updateAt: string | null;
             /** Format: double */
-            upsPowerL1?: number | null;
+            upsPowerL1: number | null;
             /** Format: double */
-            upsPowerL2?: number | null;
+            upsPowerL2: number | null;
             /** Format: double */
-            upsPowerL3?: number | null;
+            upsPowerL3: number | null;
             /** Format: double */
-            upsPowerTotal?: number | null;
+            upsPowerTotal: number | null;
             vip: components["schemas"]["Vip"][];
         };
         /** @description A stored protocol config, summed up. */
@@ -8827,13 +8827,13 @@ export interface components {
             family: string;
             name: string;
             /** @description How many points it decodes; null when the stored config does not parse. */
-            points?: number | null;
+            points: number | null;
             updateAt: string;
             /**
              * Format: int32
              * @description Its revision; null when the stored config does not parse.
              */
-            version?: number | null;
+            version: number | null;
         };
         /**
          * @description A stored protocol config, the whole document (see docs/device-protocol.md).
@@ -9084,29 +9084,29 @@ export interface components {
              * Format: double
              * @description °C.
              */
-            dcTemp?: number | null;
+            dcTemp: number | null;
             /**
              * Format: double
              * @description Hz.
              */
-            fac?: number | null;
+            fac: number | null;
             /**
              * Format: double
              * @description °C.
              */
-            igbtTemp?: number | null;
+            igbtTemp: number | null;
             /**
              * Format: double
              * @description W.
              */
-            pac?: number | null;
+            pac: number | null;
             /**
              * Format: double
              * @description W.
              */
-            pInv?: number | null;
+            pInv: number | null;
             stale: boolean;
-            updateAt?: string | null;
+            updateAt: string | null;
             vip: components["schemas"]["Vip"][];
         };
         /** @description One pack of a stack (numeric strings, `null` when not reported). */
@@ -9564,7 +9564,7 @@ export interface components {
             mpptIV: components["schemas"]["MpptString"][];
             pvIV: components["schemas"]["PvInput"][];
             stale: boolean;
-            updateAt?: string | null;
+            updateAt: string | null;
         };
         /** @description A plant's headline figures now (`GET /plant/{id}/realtime`, and the detail's `realtime`). */
         Realtime: {
@@ -9752,7 +9752,7 @@ export interface components {
             id: number;
             name: string;
             /** @description Setting key to value (strings); null when the stored profile is unreadable. */
-            params?: {
+            params: {
                 [key: string]: string;
             } | null;
             updateAt: string;
@@ -9783,7 +9783,7 @@ export interface components {
              * @description The `set_params` command to follow (`GET /api/v1/command/{commandId}`); null when
              *     nothing changed.
              */
-            commandId?: number | null;
+            commandId: number | null;
         };
         /**
          * @description How serious an event is: `info` a notice (needs nobody), `warning`, `fault`.
@@ -10104,7 +10104,7 @@ export interface components {
             upgrading: number;
         };
         VersionCheck: {
-            latest?: components["schemas"]["Note"] | null;
+            latest: components["schemas"]["Note"] | null;
             upToDate: boolean;
         };
         VersionRequest: {
