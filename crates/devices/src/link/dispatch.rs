@@ -120,15 +120,10 @@ impl Dispatcher {
         params: serde_json::Value,
         timeout: Duration,
     ) -> Result<i64, DispatchError> {
-        self.dispatch(
-            gateway_sn,
-            device_sn,
-            kind,
-            params,
-            Recorded::Params,
-            timeout,
-        )
-        .await
+        let command = self
+            .prepare(gateway_sn, device_sn, kind, params, timeout)
+            .await?;
+        self.record_and_publish(&command).await
     }
 
     /// [`Dispatcher::send`] for a command whose params carry a secret (a gateway's next key):
@@ -141,31 +136,23 @@ impl Dispatcher {
         params: serde_json::Value,
         timeout: Duration,
     ) -> Result<i64, DispatchError> {
-        self.dispatch(
-            gateway_sn,
-            device_sn,
-            kind,
-            params,
-            Recorded::Nothing,
-            timeout,
-        )
-        .await
+        let command = self
+            .prepare_recording(
+                gateway_sn,
+                device_sn,
+                kind,
+                params,
+                Recorded::Nothing,
+                timeout,
+            )
+            .await?;
+        self.record_and_publish(&command).await
     }
 
-    async fn dispatch(
-        &self,
-        gateway_sn: &str,
-        device_sn: &str,
-        kind: &str,
-        params: serde_json::Value,
-        recorded: Recorded,
-        timeout: Duration,
-    ) -> Result<i64, DispatchError> {
-        let prepared = self
-            .prepare_recording(gateway_sn, device_sn, kind, params, recorded, timeout)
-            .await?;
-        let id = self.store.insert_command(&prepared.record()).await?;
-        self.publish(&prepared, id).await?;
+    /// A command on its own: recorded, then published.
+    async fn record_and_publish(&self, command: &Prepared) -> Result<i64, DispatchError> {
+        let id = self.store.insert_command(&command.record()).await?;
+        self.publish(command, id).await?;
         Ok(id)
     }
 
