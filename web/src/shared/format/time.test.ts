@@ -46,5 +46,10 @@ describe('todayIn', () => {
     const now = new Date('2026-06-01T23:30:00Z');
     expect(todayIn('Australia/Sydney', now).format('YYYY-MM-DD')).toBe('2026-06-02');
     expect(todayIn('America/New_York', now).format('YYYY-MM-DD')).toBe('2026-06-01');
+    // The one rule's fallback: no zone or an unknown one is UTC.
+    expect(todayIn(undefined, now).format('YYYY-MM-DD')).toBe('2026-06-01');
+    expect(
+      todayIn('Mars/Olympus', new Date('2026-06-01T23:30:00+02:00')).format('YYYY-MM-DD'),
+    ).toBe('2026-06-01');
   });
 });

@@ -78,11 +78,6 @@ export function wallTimeOf(ms: number, zone: string): string {
  * Today at the plant (its date in `tz`), not in the browser: Sydney is a day ahead of London.
  * Every day chart opens on it, or a browser behind the plant asks for the plant's yesterday.
  */
-export function todayIn(tz: string | undefined, now: Date = new Date()): Dayjs {
-  try {
-    const s = new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(now);
-    return dayjs(s);
-  } catch {
-    return dayjs(now);
-  }
+export function todayIn(tz: string | null | undefined, now: Date = new Date()): Dayjs {
+  return dayjs(wallTimeOf(now.getTime(), validZone(tz)).slice(0, 10));
 }
