@@ -172,3 +172,27 @@ async fn refusals_come_before_anything_is_written() -> TestResult {
     })
     .await
 }
+
+#[tokio::test]
+async fn an_upgrade_whose_command_cannot_be_published_ends_failed_with_it() -> TestResult {
+    each_backend(|s| async move {
+        let Bench {
+            ann,
+            firmware,
+            dispatcher,
+            _queue,
+        } = bench(&s).await?;
+        // Without its event loop the client can queue nothing: every publish fails.
+        drop(_queue);
+        let inv = inverter(&s, Status::Normal).await?;
+        let failed = upgrades::start(&s, Some(&dispatcher), start(&inv, firmware, &ann)).await;
+        assert!(refused_with(&failed, Code::CommandFailed), "{failed:?}");
+        let upgrade = s.latest_upgrade(INVERTER).await?.ok_or("upgrade")?;
+        assert_eq!(upgrade.state.as_str(), "failed");
+        assert!(!s.has_open_command(INVERTER, "upgrade", 10).await?);
+        let device = s.device_by_sn(INVERTER).await?.ok_or("device")?;
+        assert_ne!(device.status, Status::Upgrading as i64);
+        Ok(())
+    })
+    .await
+}
