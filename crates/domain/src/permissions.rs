@@ -110,6 +110,10 @@ perms! {
     58 "sys.gateway.edit" < "sys.gateway.view" Button ["Manage system gateways", "管理系统网关", "Gestionar pasarelas del sistema"]
     59 "sys.version.edit" < "system.management" Button ["Publish release notes", "发布版本说明", "Publicar notas de versión"]
     60 "gateway.key" < "gateway.view" Button ["Gateway key", "网关密钥", "Clave de pasarela"]
+    61 "company.agent" < "company.management" Menu ["Agents", "代理商", "Agentes"]
+    62 "company.agent.edit" < "company.agent" Button ["Manage agents", "管理代理商", "Gestionar agentes"]
+    63 "sys.company.view" < "system.management" Menu ["Companies", "公司管理", "Empresas"]
+    64 "sys.company.edit" < "sys.company.view" Button ["Manage companies", "管理公司", "Gestionar empresas"]
 }
 
 pub fn find(key: &str) -> Option<&'static Permission> {
