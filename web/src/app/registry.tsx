@@ -1,4 +1,5 @@
 import {
+  BankOutlined,
   ClusterOutlined,
   HistoryOutlined,
   HomeOutlined,
@@ -15,6 +16,13 @@ import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SettingsPage as ParamSettingsPage } from '@/features/settings';
 import { AuditLogPage } from '@/features/audit';
+import {
+  AgentsPage,
+  CompanyInfoPage,
+  EnterpriseRedirect,
+  RolesPage,
+  StaffPage,
+} from '@/features/company';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import type { MenuGroup, RouteEntry } from './menu';
@@ -32,6 +40,12 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     labelKey: 'inverters.menuGroup',
     icon: <ClusterOutlined />,
     permission: 'equip.view',
+  },
+  {
+    key: '/enterprise',
+    labelKey: 'company.menuGroup',
+    icon: <BankOutlined />,
+    permission: 'company.management',
   },
   {
     key: '/log',
@@ -196,6 +210,41 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'paramSettings.title',
     element: ParamSettingsPage,
     hideInMenu: true,
+  },
+  {
+    path: '/enterprise',
+    permission: 'company.management',
+    labelKey: 'company.menuGroup',
+    element: EnterpriseRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/enterprise/company',
+    permission: 'company.info',
+    labelKey: 'company.info.menu',
+    element: CompanyInfoPage,
+    group: '/enterprise',
+  },
+  {
+    path: '/enterprise/user',
+    permission: 'company.user',
+    labelKey: 'company.staff.menu',
+    element: StaffPage,
+    group: '/enterprise',
+  },
+  {
+    path: '/enterprise/roles',
+    permission: 'company.role.list.view',
+    labelKey: 'company.roles.menu',
+    element: RolesPage,
+    group: '/enterprise',
+  },
+  {
+    path: '/enterprise/agents',
+    permission: 'company.agent',
+    labelKey: 'agents.menu',
+    element: AgentsPage,
+    group: '/enterprise',
   },
   {
     path: '/log/uphold',

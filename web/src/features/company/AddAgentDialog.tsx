@@ -1,0 +1,76 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Form, Input, Modal, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '@/shared/http';
+import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
+import { addAgent, AGENT_REFUSALS, checkAgent, companyKeys } from './api';
+
+/**
+ * Adds an agent by its administrator's account. The account is checked when the field is left
+ * (not registered, oneself, internal, not an administrator, already an agent) and on submit.
+ */
+export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ account: string }>();
+  const add = useMutation({
+    mutationFn: (account: string) => addAgent(account),
+    onSuccess: async () => {
+      message.success(t('agents.added'));
+      await queryClient.invalidateQueries({ queryKey: companyKeys.all });
+      onClose();
+    },
+    onError: (e) => {
+      if (isApiError(e) && AGENT_REFUSALS.includes(e.code)) {
+        form.setFields([{ name: 'account', errors: [e.message] }]);
+      }
+    },
+  });
+
+  return (
+    <Modal
+      open
+      title={t('agents.addTitle')}
+      onCancel={onClose}
+      okText={t('agents.add')}
+      okButtonProps={{ loading: add.isPending, 'data-testid': 'agent-submit' }}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('agents.addHint')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" onFinish={(v) => add.mutate(v.account)}>
+        <Form.Item
+          name="account"
+          label={t('agents.account')}
+          validateTrigger={['onChange', 'onBlur']}
+          validateFirst
+          rules={[
+            requiredRule(),
+            formRule(accountRule),
+            {
+              validateTrigger: 'onBlur',
+              validator: async (_rule, value: unknown) => {
+                if (typeof value !== 'string' || !value.trim() || accountRule(value)) return;
+                let refusal: { message: string } | null = null;
+                try {
+                  refusal = await checkAgent(value);
+                } catch {
+                  // checked again when the agent is added
+                }
+                if (refusal) throw new Error(refusal.message);
+              },
+            },
+          ]}
+        >
+          <Input
+            data-keyfilter="off"
+            autoComplete="off"
+            placeholder={t('login.accountPlaceholder')}
+            data-testid="agent-account"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

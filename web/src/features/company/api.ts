@@ -1,0 +1,358 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import { text, type ListQuery } from '@/shared/list/params';
+import type { PermissionNode } from '@/shared/permissions';
+
+// The wire types of docs/issue-15 (company, staff, roles, agents). Declared here until the
+// generated schema (shared/api/schema.gen.ts) has these operations; field names as the server
+// sends them.
+
+/** GET /api/v1/company/info: the company's details and its administrator. */
+export interface CompanyInfo {
+  id: number;
+  name: string;
+  contactName: string;
+  email: string;
+  phone: string;
+  address: string;
+  remark: string;
+  logoUrl: string;
+  iconUrl: string;
+  /** "#rgb" or "#rrggbb"; empty when the default applies. */
+  themeColor: string;
+  createAt: string;
+  adminId?: number | null;
+  /** "" when the company has no administrator. */
+  adminAccount?: string;
+}
+
+/** What POST /api/v1/company/{id}/edit takes. */
+export interface CompanyEdit {
+  name: string;
+  contactName: string;
+  email: string;
+  phone: string;
+  address: string;
+  remark: string;
+}
+
+/** A member of the staff (GET /api/v1/company/user/list). */
+export interface StaffMember {
+  id: number;
+  account: string;
+  nickname: string;
+  name: string;
+  email: string;
+  mobile: string;
+  roleId: number | null;
+  roleName: string;
+  disabled: boolean;
+  createAt: string;
+}
+
+/** A role staff may be given (GET /api/v1/company/roles/assignable). */
+export interface AssignableRole {
+  id: number;
+  name: string;
+  builtin: boolean;
+}
+
+/** A custom role of the company (GET /api/v1/company/roles). */
+export interface CompanyRole {
+  id: number;
+  name: string;
+  permissions: string[];
+  users: number;
+  createAt: string;
+}
+
+/** An agent company (GET /api/v1/agents). */
+export interface Agent {
+  id: number;
+  companyId: number;
+  companyName: string;
+  adminAccount: string;
+  contactName: string;
+  phone: string;
+  email: string;
+  plants: number;
+  gateways: number;
+  createAt: string;
+}
+
+/** The fields of a new staff member (POST /api/v1/company/user/add, multipart). */
+export interface NewStaff {
+  account: string;
+  password: string;
+  nickname: string;
+  name: string;
+  email: string;
+  mobile: string;
+  roleId: number;
+  avatar?: File | null;
+}
+
+/** POST /api/v1/user/edit/{id}. */
+export interface StaffEdit {
+  nickname: string;
+  name: string;
+  email: string;
+  mobile: string;
+  roleId: number | null;
+  disabled: boolean;
+}
+
+/**
+ * The company the screens are about: the caller's own, or (internal administrators only) the
+ * one the URL names with `?companyId=`. Sent with every request when set.
+ */
+export type Scope = number | undefined;
+
+const withCompany = (scope: Scope, params: Record<string, unknown> = {}) =>
+  scope === undefined ? params : { ...params, companyId: scope };
+
+/** Query keys of these screens: a change refreshes everything under its prefix. */
+export const companyKeys = {
+  all: ['enterprise'] as const,
+  info: (scope: Scope) => ['enterprise', 'info', scope ?? 0] as const,
+  staff: (scope: Scope, params: Record<string, string | number>) =>
+    ['enterprise', 'staff', scope ?? 0, params] as const,
+  assignable: (scope: Scope, lan: string) => ['enterprise', 'assignable', scope ?? 0, lan] as const,
+  roles: (scope: Scope) => ['enterprise', 'roles', scope ?? 0] as const,
+  grantable: (lan: string) => ['enterprise', 'grantable', lan] as const,
+  agents: (params: Record<string, string | number>) => ['enterprise', 'agents', params] as const,
+};
+
+// ---- company --------------------------------------------------------------------------------
+
+export const companyInfoQuery = (scope: Scope) =>
+  queryOptions({
+    queryKey: companyKeys.info(scope),
+    queryFn: () =>
+      http.get<CompanyInfo>('/api/v1/company/info', { params: withCompany(scope), silent: true }),
+  });
+
+/** The edit form's values as sent: every text trimmed. */
+export function companyEditBody(values: Partial<Record<keyof CompanyEdit, unknown>>): CompanyEdit {
+  const s = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  return {
+    name: s(values.name),
+    contactName: s(values.contactName),
+    email: s(values.email),
+    phone: s(values.phone),
+    address: s(values.address),
+    remark: s(values.remark),
+  };
+}
+
+export const editCompany = (id: number, body: CompanyEdit) =>
+  // a taken name is shown on the name field
+  http.post(`/api/v1/company/${id}/edit`, body, { handledCodes: [ErrorCode.CompanyNameTaken] });
+
+/** Uploads a logo image; answers its URL (saved to the company by `saveLogos`). */
+export async function uploadLogo(file: File, scope: Scope): Promise<string> {
+  const form = new FormData();
+  form.append('file', file);
+  if (scope !== undefined) form.append('companyId', String(scope));
+  const answer = await http.post<{ url: string }>('/api/v1/company/uploadLogo', form);
+  return answer.url;
+}
+
+export const saveLogos = (id: number, body: { logoUrl: string; iconUrl: string }) =>
+  http.post(`/api/v1/company/${id}/logo`, body);
+
+export const saveThemeColor = (id: number, themeColor: string) =>
+  http.post(`/api/v1/company/${id}/themeColor`, { themeColor });
+
+// ---- staff ----------------------------------------------------------------------------------
+
+export const STAFF_FILTERS = { name: text() };
+export type StaffQuery = ListQuery<typeof STAFF_FILTERS>;
+
+/** The staff list's request parameters: the search only when there is one. */
+export function staffParams(q: StaffQuery, scope: Scope): Record<string, string | number> {
+  const name = q.name.trim();
+  const params: Record<string, string | number> = { page: q.page, limit: q.limit };
+  if (name) params.name = name;
+  if (scope !== undefined) params.companyId = scope;
+  return params;
+}
+
+export const staffQuery = (q: StaffQuery, scope: Scope) => {
+  const params = staffParams(q, scope);
+  return queryOptions({
+    queryKey: companyKeys.staff(scope, params),
+    queryFn: () =>
+      http.get<Page<StaffMember>>('/api/v1/company/user/list', { params, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const assignableRolesQuery = (scope: Scope, lan: string) =>
+  queryOptions({
+    queryKey: companyKeys.assignable(scope, lan),
+    queryFn: () =>
+      http.get<AssignableRole[]>('/api/v1/company/roles/assignable', {
+        params: withCompany(scope, { lan }),
+      }),
+  });
+
+/** Whether an account is free for a new staff member: false when taken (104). */
+export async function accountFree(account: string): Promise<boolean> {
+  try {
+    await http.get('/api/v1/company/user/check', {
+      params: { account: account.trim() },
+      handledCodes: [ErrorCode.AccountExists],
+    });
+    return true;
+  } catch (e) {
+    if (isApiError(e, ErrorCode.AccountExists)) return false;
+    throw e;
+  }
+}
+
+/** The multipart body of a new staff member; empty optional texts are sent empty. */
+export function newStaffForm(staff: NewStaff, scope: Scope): FormData {
+  const form = new FormData();
+  form.append('account', staff.account.trim());
+  form.append('password', staff.password);
+  form.append('nickname', staff.nickname.trim());
+  form.append('name', (staff.name ?? '').trim());
+  form.append('email', (staff.email ?? '').trim());
+  form.append('mobile', (staff.mobile ?? '').trim());
+  form.append('roleId', String(staff.roleId));
+  if (scope !== undefined) form.append('companyId', String(scope));
+  if (staff.avatar) form.append('avatar', staff.avatar);
+  return form;
+}
+
+export const addStaff = (staff: NewStaff, scope: Scope) =>
+  http.post<number>('/api/v1/company/user/add', newStaffForm(staff, scope), {
+    // a taken account is shown on its field
+    handledCodes: [ErrorCode.AccountExists],
+  });
+
+export const editStaff = (id: number, body: StaffEdit) =>
+  http.post(`/api/v1/user/edit/${id}`, body, { handledCodes: [ErrorCode.OwnRoleLocked] });
+
+export const deleteStaff = (id: number) => http.post(`/api/v1/user/delete/${id}`);
+
+// ---- roles ----------------------------------------------------------------------------------
+
+/** At most this many custom roles per company (800). */
+export const MAX_ROLES = 5;
+
+export const rolesQuery = (scope: Scope) =>
+  queryOptions({
+    queryKey: companyKeys.roles(scope),
+    queryFn: async () =>
+      (
+        await http.get<Page<CompanyRole>>('/api/v1/company/roles', {
+          params: withCompany(scope),
+          silent: true,
+        })
+      ).infos,
+  });
+
+/** What the caller may grant (one root node; its children are shown). */
+export const grantableQuery = (lan: string) =>
+  queryOptions({
+    queryKey: companyKeys.grantable(lan),
+    queryFn: () => http.get<PermissionNode>('/api/v1/permission/company', { params: { lan } }),
+    staleTime: 5 * 60_000,
+  });
+
+const ROLE_CODES: readonly number[] = [
+  ErrorCode.RoleLimit,
+  ErrorCode.RoleExists,
+  ErrorCode.OwnRoleLocked,
+];
+
+/** Whether a new role may have this name: null when it may, else the refusal's code. */
+export async function checkRoleName(name: string, scope: Scope): Promise<number | null> {
+  try {
+    await http.get('/api/v1/company/role/check', {
+      params: withCompany(scope, { name: name.trim() }),
+      handledCodes: ROLE_CODES,
+    });
+    return null;
+  } catch (e) {
+    if (isApiError(e) && ROLE_CODES.includes(e.code)) return e.code;
+    throw e;
+  }
+}
+
+export interface RoleBody {
+  name: string;
+  permissions: string[];
+}
+
+export const createRole = (body: RoleBody, scope: Scope) =>
+  http.post<number>(
+    '/api/v1/company/role',
+    { name: body.name.trim(), permissions: body.permissions, ...withCompany(scope) },
+    { handledCodes: ROLE_CODES },
+  );
+
+export const updateRole = (id: number, body: RoleBody) =>
+  http.post(
+    `/api/v1/company/role/${id}`,
+    { name: body.name.trim(), permissions: body.permissions },
+    { handledCodes: ROLE_CODES },
+  );
+
+export const deleteRole = (id: number) =>
+  http.post(`/api/v1/company/role/${id}/delete`, undefined, { handledCodes: ROLE_CODES });
+
+// ---- agents ---------------------------------------------------------------------------------
+
+export const AGENT_FILTERS = { name: text() };
+export type AgentQuery = ListQuery<typeof AGENT_FILTERS>;
+
+export function agentParams(q: AgentQuery): Record<string, string | number> {
+  const name = q.name.trim();
+  return name ? { page: q.page, limit: q.limit, name } : { page: q.page, limit: q.limit };
+}
+
+export const agentsQuery = (q: AgentQuery) => {
+  const params = agentParams(q);
+  return queryOptions({
+    queryKey: companyKeys.agents(params),
+    queryFn: () => http.get<Page<Agent>>('/api/v1/agents', { params, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+/** The refusals of /agent/check and POST /agent, shown on the account field. */
+export const AGENT_REFUSALS: readonly number[] = [
+  ErrorCode.NotRegistered,
+  ErrorCode.AgentSelf,
+  ErrorCode.AgentInternal,
+  ErrorCode.AgentNotAdmin,
+  ErrorCode.AgentExists,
+  ErrorCode.AgentTaken,
+  ErrorCode.InvalidParameter,
+];
+
+/** Null when the account may become an agent, else the refusal (code and message). */
+export async function checkAgent(
+  account: string,
+): Promise<{ code: number; message: string } | null> {
+  try {
+    await http.get('/api/v1/agent/check', {
+      params: { account: account.trim() },
+      handledCodes: AGENT_REFUSALS,
+    });
+    return null;
+  } catch (e) {
+    if (isApiError(e) && AGENT_REFUSALS.includes(e.code)) {
+      return { code: e.code, message: e.message };
+    }
+    throw e;
+  }
+}
+
+export const addAgent = (account: string) =>
+  http.post<number>('/api/v1/agent', { account: account.trim() }, { handledCodes: AGENT_REFUSALS });
+
+export const removeAgent = (id: number) => http.post(`/api/v1/agent/${id}/delete`);
