@@ -23,8 +23,11 @@ import {
   RolesPage,
   StaffPage,
 } from '@/features/company';
+import { CompaniesPage } from '@/features/companies';
+import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/features/customers';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
+import { ControlOutlined, TeamOutlined } from '@ant-design/icons';
 import type { MenuGroup, RouteEntry } from './menu';
 
 import { EventListPage } from './pages/lazy';
@@ -52,6 +55,18 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     labelKey: 'debug.menuGroup',
     icon: <ProfileOutlined />,
     permission: 'logger.management',
+  },
+  {
+    key: '/customer',
+    labelKey: 'customers.menuGroup',
+    icon: <TeamOutlined />,
+    permission: 'user.producer',
+  },
+  {
+    key: '/management',
+    labelKey: 'companies.menuGroup',
+    icon: <ControlOutlined />,
+    permission: 'system.management',
   },
 ];
 
@@ -212,6 +227,27 @@ export const ROUTES: readonly RouteEntry[] = [
     hideInMenu: true,
   },
   {
+    path: '/customer',
+    permission: 'user.producer',
+    labelKey: 'customers.menuGroup',
+    element: CustomerRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/customer/list',
+    permission: 'customer.list.view',
+    labelKey: 'customers.menu',
+    element: CustomerListPage,
+    group: '/customer',
+  },
+  {
+    path: '/customer/type',
+    permission: 'customer.type.list.view',
+    labelKey: 'customerTypes.menu',
+    element: CustomerTypesPage,
+    group: '/customer',
+  },
+  {
     path: '/enterprise',
     permission: 'company.management',
     labelKey: 'company.menuGroup',
@@ -259,5 +295,12 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'debug.logMenu',
     element: DebugLogPage,
     group: '/log',
+  },
+  {
+    path: '/management/company',
+    permission: 'sys.company.view',
+    labelKey: 'companies.menu',
+    element: CompaniesPage,
+    group: '/management',
   },
 ];

@@ -23,6 +23,7 @@ import { useDraft } from '@/shared/hooks/useDraft';
 import { isApiError } from '@/shared/http';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
+import { AgentFilter, CustomerFilter } from '@/shared/ui/PickerFilters';
 import { UpgradeButton } from '@/shared/upgrades';
 import {
   downloadGateways,
@@ -198,6 +199,20 @@ export default function GatewayListPage() {
             onChange={(v) => update({ uploadCycle: v && v > 0 ? v : -1 })}
             style={{ width: 170 }}
             suffix="s"
+          />
+          <AgentFilter
+            value={query.agentCompanyId}
+            onChange={(agentCompanyId) => update({ agentCompanyId })}
+            width={200}
+            label={t('gateways.filter.agent')}
+            placeholder={t('gateways.filter.anyAgent')}
+          />
+          <CustomerFilter
+            value={query.customerId}
+            onChange={(customerId) => update({ customerId })}
+            width={220}
+            label={t('gateways.filter.customer')}
+            placeholder={t('gateways.filter.anyCustomer')}
           />
         </Space>
       </Flex>

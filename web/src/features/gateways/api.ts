@@ -4,7 +4,8 @@ import { gatewayKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
-import { int, text, type ListQuery } from '@/shared/list/params';
+import { agentParam } from '@/shared/api/pickers';
+import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
 export type { GatewayDetail, GatewayDevice, GatewayRow } from '@/shared/api/gateways';
 
@@ -31,6 +32,10 @@ export const GATEWAY_FILTERS = {
   /** Protocol config name; '' any. */
   protocol: text(),
   sn: text(),
+  /** An agent company's gateways only; -1 any. */
+  agentCompanyId: int(-1),
+  /** A customer's (the plant owner's user id) gateways only. */
+  customerId: optionalId(),
 };
 
 export type GatewayQuery = ListQuery<typeof GATEWAY_FILTERS>;
@@ -46,7 +51,9 @@ export function gatewayParams(q: GatewayQuery): Record<string, string | number> 
     status: q.status,
     uploadCycle: q.uploadCycle,
     protocol: q.protocol.trim() || -1,
+    ...agentParam(q.agentCompanyId),
   };
+  if (q.customerId !== null) params.customerId = q.customerId;
   if (q.sn.trim()) params.sn = q.sn.trim();
   return params;
 }

@@ -24,6 +24,7 @@ import { formatPlantTime } from '@/shared/format/time';
 import { formatEnergy, formatPower } from '@/shared/format/units';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
+import { AgentFilter } from '@/shared/ui/PickerFilters';
 import { statusOf, STATUSES } from '@/shared/ui/status';
 import { useUpgradeSelection } from '@/shared/upgrades';
 import { INVERTER_FILTERS, inverterCountsQuery, inverterListQuery, type InverterRow } from './api';
@@ -227,6 +228,13 @@ export default function InverterListPage() {
             loading={plants.isPending}
             style={{ width: 220 }}
             options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+          />
+          <AgentFilter
+            value={query.agentCompanyId}
+            onChange={(agentCompanyId) => update({ agentCompanyId })}
+            width={200}
+            label={t('inverters.filter.agent')}
+            placeholder={t('inverters.filter.anyAgent')}
           />
           <Input.Search
             allowClear

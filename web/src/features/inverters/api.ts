@@ -3,6 +3,7 @@ import { inverterKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
 import { ErrorCode, http, type Page } from '@/shared/http';
+import { agentParam } from '@/shared/api/pickers';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
 export type { Series } from '@/shared/api/series';
@@ -46,6 +47,8 @@ export const INVERTER_FILTERS = {
   gsn: text(),
   softVer: text(),
   hmiVer: text(),
+  /** An agent company's inverters only; -1 any. */
+  agentCompanyId: int(-1),
 };
 
 export type InverterQuery = ListQuery<typeof INVERTER_FILTERS>;
@@ -62,6 +65,7 @@ export function listParams(q: InverterQuery): Record<string, string | number> {
     gsn: q.gsn.trim(),
     softVer: q.softVer.trim(),
     hmiVer: q.hmiVer.trim(),
+    ...agentParam(q.agentCompanyId),
   };
 }
 

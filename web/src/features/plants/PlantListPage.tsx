@@ -18,6 +18,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
+import { AgentFilter } from '@/shared/ui/PickerFilters';
 import { Problem } from '@/shared/ui/Problem';
 import { STATUSES } from '@/shared/ui/status';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
@@ -195,6 +196,13 @@ export default function PlantListPage() {
               ]}
               style={{ width: phone ? '100%' : 250 }}
             />
+            <AgentFilter
+              value={query.agentCompanyId}
+              onChange={(agentCompanyId) => update({ agentCompanyId })}
+              width={phone ? '100%' : 220}
+              label={t('plants.filter.agent')}
+              placeholder={t('plants.filter.anyAgent')}
+            />
           </Flex>
           <Segmented
             value={view}
@@ -229,7 +237,10 @@ export default function PlantListPage() {
               emptyText: (
                 <Empty
                   description={
-                    query.name || query.status !== -1 || query.type !== -1
+                    query.name ||
+                    query.status !== -1 ||
+                    query.type !== -1 ||
+                    query.agentCompanyId !== -1
                       ? t('plants.emptyFiltered')
                       : t('plants.empty')
                   }

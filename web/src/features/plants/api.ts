@@ -4,6 +4,7 @@ import { dictKeys, plantKeys } from '@/shared/api/keys';
 import type { Dict } from '@/shared/api/plants';
 import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
+import { agentParam } from '@/shared/api/pickers';
 import { int, oneOf, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
 
@@ -32,6 +33,8 @@ export const PLANT_FILTERS = {
   type: int(-1),
   sort: oneOf(['createAt', 'name', 'totalPower', 'status'] as const, 'createAt'),
   order: oneOf(['asc', 'desc'] as const, 'desc'),
+  /** An agent company's plants only; -1 any. */
+  agentCompanyId: int(-1),
 };
 
 export type PlantQuery = ListQuery<typeof PLANT_FILTERS>;
@@ -44,6 +47,7 @@ export function listParams(q: PlantQuery, paged = true): Record<string, string |
     type: q.type,
     sort: q.sort,
     order: q.order,
+    ...agentParam(q.agentCompanyId),
   };
   if (paged) {
     params.page = Math.max(1, Math.trunc(q.page));

@@ -1,0 +1,261 @@
+import { CheckCircleOutlined, EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Badge,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Input,
+  Table,
+  Typography,
+  type TableProps,
+} from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MISSING } from '@/shared/format/number';
+import { useDraft } from '@/shared/hooks/useDraft';
+import { useListQuery } from '@/shared/list/useListQuery';
+import { useCan } from '@/shared/permissions';
+import { Problem } from '@/shared/ui/Problem';
+import { RowActionButtons } from '@/shared/ui/RowActionButtons';
+import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
+import {
+  COMPANY_FILTERS,
+  companyKeys,
+  companyListQuery,
+  setCompanyDisabled,
+  type CompanyInfo,
+} from './api';
+import { CompanyDialog } from './CompanyDialog';
+
+const nowrap = { style: { whiteSpace: 'nowrap' as const } };
+
+/**
+ * management/company: every company (internal administrators), with its administrator, staff
+ * and plants. Creating, editing and disabling or enabling need sys.company.edit.
+ */
+export default function CompaniesPage() {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const queryClient = useQueryClient();
+  const phone = useNarrow();
+  const desktop = useMediaQuery('(min-width: 1200px)');
+  const mayEdit = useCan('sys.company.edit');
+  const { query, list, update, setPage, filtered } = useListQuery(
+    COMPANY_FILTERS,
+    companyListQuery,
+  );
+  const [search, setSearch] = useDraft(query.name);
+  const [dialog, setDialog] = useState<{ company?: CompanyInfo } | null>(null);
+
+  const toggle = useMutation({
+    mutationFn: (c: CompanyInfo) => setCompanyDisabled(c.id, !c.disabled),
+    onSuccess: async (_data, c) => {
+      message.success(t(c.disabled ? 'companies.enabled' : 'companies.disabledDone'));
+      await queryClient.invalidateQueries({ queryKey: companyKeys.all });
+    },
+  });
+  const confirmToggle = (c: CompanyInfo) =>
+    modal.confirm({
+      title: t(c.disabled ? 'companies.enableTitle' : 'companies.disableTitle', { name: c.name }),
+      content: t(c.disabled ? 'companies.enableText' : 'companies.disableText'),
+      okText: t(c.disabled ? 'companies.enable' : 'companies.disable'),
+      okButtonProps: { danger: !c.disabled, 'data-testid': 'company-toggle-ok' },
+      cancelText: t('common.cancel'),
+      onOk: () => toggle.mutateAsync(c),
+    });
+
+  const status = (c: CompanyInfo) => (
+    <Badge
+      status={c.disabled ? 'default' : 'success'}
+      text={t(c.disabled ? 'companies.status.disabled' : 'companies.status.active')}
+      data-testid="company-status"
+    />
+  );
+
+  const columns: NonNullable<TableProps<CompanyInfo>['columns']> = [
+    {
+      key: 'name',
+      title: t('companies.name'),
+      render: (_, c) => (
+        <Flex vertical>
+          <Typography.Text strong data-testid="company-row-name">
+            {c.name}
+          </Typography.Text>
+          {phone && <span>{status(c)}</span>}
+          {phone && c.adminAccount && (
+            <Typography.Text type="secondary">{c.adminAccount}</Typography.Text>
+          )}
+        </Flex>
+      ),
+    },
+  ];
+  if (!phone) {
+    columns.push(
+      {
+        key: 'admin',
+        title: t('companies.adminAccount'),
+        render: (_, c) => c.adminAccount || MISSING,
+      },
+      {
+        key: 'status',
+        title: t('companies.statusTitle'),
+        onHeaderCell: () => nowrap,
+        onCell: () => nowrap,
+        render: (_, c) => status(c),
+      },
+    );
+  }
+  if (desktop) {
+    columns.push({
+      key: 'contact',
+      title: t('companies.contact'),
+      render: (_, c) => {
+        const lines = [c.contactName, c.phone, c.email].filter(Boolean);
+        return lines.length ? (
+          <Flex vertical>
+            {lines.map((l) => (
+              <span key={l}>{l}</span>
+            ))}
+          </Flex>
+        ) : (
+          MISSING
+        );
+      },
+    });
+  }
+  columns.push({
+    key: 'staff',
+    title: t('companies.staff'),
+    align: 'right',
+    onHeaderCell: () => nowrap,
+    onCell: () => nowrap,
+    render: (_, c) => c.staff,
+  });
+  columns.push({
+    key: 'plants',
+    title: t('companies.plants'),
+    align: 'right',
+    onHeaderCell: () => nowrap,
+    onCell: () => nowrap,
+    render: (_, c) => c.plants,
+  });
+  if (desktop) {
+    columns.push({
+      key: 'createAt',
+      title: t('companies.created'),
+      onHeaderCell: () => nowrap,
+      onCell: () => nowrap,
+      render: (_, c) => dayjs(c.createAt).format('YYYY-MM-DD'),
+    });
+  }
+  if (mayEdit) {
+    columns.push({
+      key: 'actions',
+      title: phone ? '' : t('companies.actions'),
+      align: phone ? 'right' : 'left',
+      onHeaderCell: () => nowrap,
+      onCell: () => nowrap,
+      render: (_, c) => (
+        <RowActionButtons
+          compact={phone}
+          menuLabel={t('companies.actions')}
+          actions={[
+            {
+              key: 'edit',
+              label: t('companies.edit'),
+              icon: <EditOutlined />,
+              onClick: () => setDialog({ company: c }),
+            },
+            c.disabled
+              ? {
+                  key: 'enable',
+                  label: t('companies.enable'),
+                  icon: <CheckCircleOutlined />,
+                  onClick: () => confirmToggle(c),
+                }
+              : {
+                  key: 'disable',
+                  label: t('companies.disable'),
+                  icon: <StopOutlined />,
+                  danger: true,
+                  onClick: () => confirmToggle(c),
+                },
+          ]}
+        />
+      ),
+    });
+  }
+
+  const addButton = (testId: string) => (
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      onClick={() => setDialog({})}
+      data-testid={testId}
+    >
+      {t('companies.create')}
+    </Button>
+  );
+
+  return (
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="companies-title">
+          {t('companies.title')}
+        </Typography.Title>
+      }
+      extra={mayEdit && addButton('company-add')}
+    >
+      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('companies.search')}
+          aria-label={t('companies.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          onSearch={(v) => update({ name: v })}
+          style={{ width: phone ? '100%' : 260 }}
+          data-testid="company-search"
+        />
+      </Flex>
+      {list.isError ? (
+        <Problem
+          title={t('companies.loadFailed')}
+          testId="companies-error"
+          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
+        />
+      ) : (
+        <Table<CompanyInfo>
+          rowKey="id"
+          data-testid="company-table"
+          columns={columns}
+          dataSource={list.data?.infos ?? []}
+          loading={list.isFetching}
+          size={phone ? 'small' : 'middle'}
+          rowClassName={(c) => (c.disabled ? 'company-row-disabled' : '')}
+          locale={{
+            emptyText: (
+              <Empty description={filtered ? t('companies.emptyFiltered') : t('companies.empty')}>
+                {mayEdit && !filtered && addButton('company-add-empty')}
+              </Empty>
+            ),
+          }}
+          pagination={{
+            current: query.page,
+            pageSize: query.limit,
+            total: list.data?.total ?? 0,
+            showSizeChanger: !phone,
+            pageSizeOptions: [10, 20, 50, 100],
+            showTotal: (total) => t('companies.total', { total }),
+          }}
+          onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
+        />
+      )}
+      {dialog && <CompanyDialog company={dialog.company} onClose={() => setDialog(null)} />}
+    </Card>
+  );
+}

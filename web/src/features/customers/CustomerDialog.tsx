@@ -1,0 +1,131 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { App, Form, Input, Modal, TreeSelect, Typography } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '@/shared/http';
+import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
+import {
+  accountRefusalKey,
+  addCustomer,
+  customerTypeOptionsQuery,
+  editCustomer,
+  type Customer,
+} from './api';
+import { accountCheckRule, useInvalidateCustomers } from './checks';
+import { remark as remarkRule } from './rules';
+import { optionTree } from './tree';
+
+interface Values {
+  account: string;
+  typeId?: number | null;
+  remark?: string;
+}
+
+/** Add a customer by account (`customer` undefined), or edit one's type and remark. */
+export function CustomerDialog({
+  customer,
+  onClose,
+}: {
+  customer?: Customer;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const invalidate = useInvalidateCustomers();
+  const types = useQuery(customerTypeOptionsQuery);
+  const treeData = useMemo(() => optionTree(types.data ?? []), [types.data]);
+  const adding = customer === undefined;
+
+  const save = useMutation({
+    mutationFn: (v: Values) =>
+      adding
+        ? addCustomer({ account: v.account, typeId: v.typeId ?? null, remark: v.remark ?? '' })
+        : editCustomer(customer.id, { typeId: v.typeId ?? null, remark: v.remark ?? '' }),
+    onSuccess: async () => {
+      message.success(t(adding ? 'customers.added' : 'common.saved'));
+      await invalidate();
+      onClose();
+    },
+    onError: (e) => {
+      const key = accountRefusalKey(e);
+      if (key && adding) form.setFields([{ name: 'account', errors: [t(key)] }]);
+      else if (isApiError(e)) message.error(e.message);
+    },
+  });
+
+  return (
+    <Modal
+      open
+      title={adding ? t('customers.addTitle') : t('customers.editTitle')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      okButtonProps={{ 'data-testid': 'customer-save' }}
+      destroyOnHidden
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        initialValues={
+          customer
+            ? { account: customer.account, typeId: customer.typeId, remark: customer.remark }
+            : { typeId: null, remark: '' }
+        }
+        onFinish={(v) => save.mutate(v)}
+        data-testid="customer-form"
+      >
+        {adding ? (
+          <Form.Item
+            name="account"
+            label={t('customers.account')}
+            extra={t('customers.accountHint')}
+            validateTrigger={['onChange', 'onBlur']}
+            hasFeedback
+            rules={[requiredRule(), formRule(accountRule), accountCheckRule(t)]}
+          >
+            <Input
+              data-keyfilter="off"
+              autoComplete="off"
+              placeholder={t('login.accountPlaceholder')}
+              data-testid="customer-account"
+            />
+          </Form.Item>
+        ) : (
+          <Form.Item label={t('customers.account')}>
+            <Typography.Text strong data-testid="customer-account-shown">
+              {customer.account}
+            </Typography.Text>
+            {customer.nickname && (
+              <Typography.Text type="secondary"> ({customer.nickname})</Typography.Text>
+            )}
+          </Form.Item>
+        )}
+        <Form.Item name="typeId" label={t('customers.type')}>
+          <TreeSelect
+            allowClear
+            treeDefaultExpandAll
+            showSearch
+            treeNodeFilterProp="title"
+            placeholder={t('customers.noType')}
+            treeData={treeData}
+            loading={types.isPending}
+            notFoundContent={t('customers.noTypes')}
+            data-testid="customer-type"
+          />
+        </Form.Item>
+        <Form.Item name="remark" label={t('customers.remark')} rules={[formRule(remarkRule)]}>
+          <Input.TextArea
+            rows={3}
+            maxLength={200}
+            showCount
+            data-keyfilter="off"
+            data-testid="customer-remark"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,268 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Input,
+  Table,
+  Tag,
+  TreeSelect,
+  Typography,
+  type TableProps,
+} from 'antd';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { MISSING } from '@/shared/format/number';
+import { useDraft } from '@/shared/hooks/useDraft';
+import { useListQuery } from '@/shared/list/useListQuery';
+import { useCan } from '@/shared/permissions';
+import { Problem } from '@/shared/ui/Problem';
+import { RowActionButtons } from '@/shared/ui/RowActionButtons';
+import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
+import {
+  CUSTOMER_FILTERS,
+  customerListQuery,
+  customerTypeOptionsQuery,
+  removeCustomer,
+  type Customer,
+} from './api';
+import { useInvalidateCustomers } from './checks';
+import { CustomerDialog } from './CustomerDialog';
+import { optionTree } from './tree';
+
+const nowrap = { style: { whiteSpace: 'nowrap' as const } };
+
+/** The person behind an account: nickname, else name. */
+const personOf = (c: Customer) => c.nickname || c.name;
+
+/**
+ * customer/list: the company's customers (owner accounts) with their type and plants. Adding
+ * one (by account), editing its type and remark, and removing it need customer.edit.
+ */
+export default function CustomerListPage() {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const phone = useNarrow();
+  const desktop = useMediaQuery('(min-width: 1200px)');
+  const mayEdit = useCan('customer.edit');
+  const { query, list, update, setPage, filtered } = useListQuery(
+    CUSTOMER_FILTERS,
+    customerListQuery,
+  );
+  const [search, setSearch] = useDraft(query.name);
+  const types = useQuery(customerTypeOptionsQuery);
+  const typeTree = useMemo(() => optionTree(types.data ?? []), [types.data]);
+  const [dialog, setDialog] = useState<{ customer?: Customer } | null>(null);
+  const invalidate = useInvalidateCustomers();
+
+  const remove = useMutation({
+    mutationFn: (c: Customer) => removeCustomer(c.id),
+    onSuccess: async () => {
+      message.success(t('customers.removed'));
+      await invalidate();
+    },
+  });
+  const confirmRemove = (c: Customer) =>
+    modal.confirm({
+      title: t('customers.removeTitle', { account: c.account }),
+      content: t('customers.removeText'),
+      okText: t('customers.remove'),
+      okButtonProps: { danger: true, 'data-testid': 'customer-remove-ok' },
+      cancelText: t('common.cancel'),
+      onOk: () => remove.mutateAsync(c),
+    });
+
+  const columns: NonNullable<TableProps<Customer>['columns']> = [
+    {
+      key: 'account',
+      title: t('customers.account'),
+      render: (_, c) => (
+        <Flex vertical>
+          <Typography.Text strong data-testid="customer-row-account">
+            {c.account}
+          </Typography.Text>
+          {personOf(c) && <Typography.Text type="secondary">{personOf(c)}</Typography.Text>}
+          {phone && c.typeName && (
+            <span>
+              <Tag>{c.typeName}</Tag>
+            </span>
+          )}
+        </Flex>
+      ),
+    },
+  ];
+  if (!phone) {
+    columns.push({
+      key: 'type',
+      title: t('customers.type'),
+      onHeaderCell: () => nowrap,
+      render: (_, c) => (c.typeName ? <Tag>{c.typeName}</Tag> : MISSING),
+    });
+  }
+  if (desktop) {
+    columns.push(
+      {
+        key: 'contact',
+        title: t('customers.contact'),
+        render: (_, c) =>
+          c.email || c.mobile ? (
+            <Flex vertical>
+              {c.mobile && <span>{c.mobile}</span>}
+              {c.email && <span>{c.email}</span>}
+            </Flex>
+          ) : (
+            MISSING
+          ),
+      },
+      {
+        key: 'remark',
+        title: t('customers.remark'),
+        ellipsis: true,
+        width: 220,
+        render: (_, c) => c.remark || MISSING,
+      },
+    );
+  }
+  columns.push({
+    key: 'plants',
+    title: t('customers.plants'),
+    align: 'right',
+    onHeaderCell: () => nowrap,
+    onCell: () => nowrap,
+    render: (_, c) =>
+      c.plants > 0 ? (
+        <Link to="/plants" data-testid="customer-plants" title={t('customers.plantsLink')}>
+          {c.plants}
+        </Link>
+      ) : (
+        <span data-testid="customer-plants">0</span>
+      ),
+  });
+  if (desktop) {
+    columns.push({
+      key: 'createAt',
+      title: t('customers.created'),
+      onHeaderCell: () => nowrap,
+      onCell: () => nowrap,
+      render: (_, c) => dayjs(c.createAt).format('YYYY-MM-DD'),
+    });
+  }
+  if (mayEdit) {
+    columns.push({
+      key: 'actions',
+      title: phone ? '' : t('customers.actions'),
+      align: phone ? 'right' : 'left',
+      onHeaderCell: () => nowrap,
+      onCell: () => nowrap,
+      render: (_, c) => (
+        <RowActionButtons
+          compact={phone}
+          menuLabel={t('customers.actions')}
+          actions={[
+            {
+              key: 'edit',
+              label: t('customers.edit'),
+              icon: <EditOutlined />,
+              onClick: () => setDialog({ customer: c }),
+            },
+            {
+              key: 'remove',
+              label: t('customers.remove'),
+              icon: <DeleteOutlined />,
+              danger: true,
+              onClick: () => confirmRemove(c),
+            },
+          ]}
+        />
+      ),
+    });
+  }
+
+  const addButton = (testId: string) => (
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      onClick={() => setDialog({})}
+      data-testid={testId}
+    >
+      {t('customers.add')}
+    </Button>
+  );
+
+  return (
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="customers-title">
+          {t('customers.title')}
+        </Typography.Title>
+      }
+      extra={mayEdit && addButton('customer-add')}
+    >
+      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('customers.search')}
+          aria-label={t('customers.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          onSearch={(v) => update({ name: v })}
+          style={{ width: phone ? '100%' : 260 }}
+          data-testid="customer-search"
+        />
+        <TreeSelect
+          allowClear
+          showSearch
+          treeDefaultExpandAll
+          treeNodeFilterProp="title"
+          aria-label={t('customers.type')}
+          placeholder={t('customers.anyType')}
+          value={query.typeId ?? undefined}
+          onChange={(typeId?: number) => update({ typeId: typeId ?? null })}
+          treeData={typeTree}
+          loading={types.isPending}
+          notFoundContent={t('customers.noTypes')}
+          style={{ width: phone ? '100%' : 220 }}
+          data-testid="customer-type-filter"
+        />
+      </Flex>
+      {list.isError ? (
+        <Problem
+          title={t('customers.loadFailed')}
+          testId="customers-error"
+          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
+        />
+      ) : (
+        <Table<Customer>
+          rowKey="id"
+          data-testid="customer-table"
+          columns={columns}
+          dataSource={list.data?.infos ?? []}
+          loading={list.isFetching}
+          size={phone ? 'small' : 'middle'}
+          locale={{
+            emptyText: (
+              <Empty description={filtered ? t('customers.emptyFiltered') : t('customers.empty')}>
+                {mayEdit && !filtered && addButton('customer-add-empty')}
+              </Empty>
+            ),
+          }}
+          pagination={{
+            current: query.page,
+            pageSize: query.limit,
+            total: list.data?.total ?? 0,
+            showSizeChanger: !phone,
+            pageSizeOptions: [10, 20, 50, 100],
+            showTotal: (total) => t('customers.total', { total }),
+          }}
+          onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
+        />
+      )}
+      {dialog && <CustomerDialog customer={dialog.customer} onClose={() => setDialog(null)} />}
+    </Card>
+  );
+}

@@ -1,0 +1,5 @@
+import { lazy } from 'react';
+
+export const CustomerListPage = lazy(() => import('./CustomerListPage'));
+export const CustomerTypesPage = lazy(() => import('./CustomerTypesPage'));
+export const CustomerRedirect = lazy(() => import('./CustomerRedirect'));
