@@ -236,7 +236,6 @@ export default function CompaniesPage() {
           dataSource={list.data?.infos ?? []}
           loading={list.isFetching}
           size={phone ? 'small' : 'middle'}
-          rowClassName={(c) => (c.disabled ? 'company-row-disabled' : '')}
           locale={{
             emptyText: (
               <Empty description={filtered ? t('companies.emptyFiltered') : t('companies.empty')}>

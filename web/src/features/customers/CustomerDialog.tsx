@@ -71,8 +71,12 @@ export function CustomerDialog({
         layout="vertical"
         initialValues={
           customer
-            ? { account: customer.account, typeId: customer.typeId, remark: customer.remark }
-            : { typeId: null, remark: '' }
+            ? {
+                account: customer.account,
+                typeId: customer.typeId ?? undefined,
+                remark: customer.remark,
+              }
+            : { remark: '' }
         }
         onFinish={(v) => save.mutate(v)}
         data-testid="customer-form"

@@ -94,9 +94,12 @@ export function CustomerTypeDialog({
                 code: editing.code,
                 name: editing.name,
                 remark: editing.remark,
-                parentId: editing.parentId,
+                parentId: editing.parentId ?? undefined,
               }
-            : { parentId: target.kind === 'add' ? target.parentId : null, remark: '' }
+            : {
+                parentId: target.kind === 'add' ? (target.parentId ?? undefined) : undefined,
+                remark: '',
+              }
         }
         onFinish={(v) => save.mutate(v)}
         data-testid="type-form"
