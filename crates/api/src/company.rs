@@ -10,6 +10,7 @@ use domain::{
     user::{BuiltinRole, MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
 };
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::collections::HashMap;
 
 use store::{StoreError, companies::CompanySummary, roles::RoleRow, users::UserRow};
@@ -17,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    AppState,
+    AppState, audit,
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     now_ms,
@@ -393,7 +394,17 @@ pub async fn create_role(
         return Err(Code::RoleLimit.into());
     }
     match app.store.create_role(company, &name, &keys, now_ms()).await {
-        Ok(id) => Ok(Data(id.0)),
+        Ok(id) => {
+            audit::record_admin(
+                &app,
+                &me,
+                "role.add",
+                &format!("role:{id}"),
+                json!({"name": name, "companyId": company.0, "permissions": keys}),
+            )
+            .await;
+            Ok(Data(id.0))
+        }
         Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
         Err(e) => Err(e.into()),
     }
@@ -434,6 +445,14 @@ pub async fn update_role(
             .set_role_permissions(RoleId(role.id), &keys)
             .await?;
     }
+    audit::record_admin(
+        &app,
+        &me,
+        "role.edit",
+        &format!("role:{}", role.id),
+        json!({"name": req.name, "permissions": keys}),
+    )
+    .await;
     Ok(Done)
 }
 
@@ -451,17 +470,15 @@ pub async fn delete_role(
     if me.actor.role == Some(RoleId(role.id)) {
         return Err(Code::OwnRoleLocked.into());
     }
-    let fallback = app
-        .store
-        .builtin_role(domain::user::BuiltinRole::CompanyStaff)
-        .await?;
-    if let Some(company) = role.company_id {
-        for user in app.store.users(Some(CompanyId(company))).await? {
-            if user.role_id == Some(role.id) {
-                app.store.set_role(user.id(), fallback).await?;
-            }
-        }
-    }
-    app.store.delete_role(RoleId(role.id)).await?;
+    let fallback = app.store.builtin_role(BuiltinRole::CompanyStaff).await?;
+    app.store.delete_role_to(RoleId(role.id), fallback).await?;
+    audit::record_admin(
+        &app,
+        &me,
+        "role.delete",
+        &format!("role:{}", role.id),
+        json!({"name": role.name}),
+    )
+    .await;
     Ok(Done)
 }
