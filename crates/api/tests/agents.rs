@@ -30,7 +30,7 @@ async fn add_company(app: &App, root: &str, name: &str, admin: &str) -> i64 {
         )
         .await;
     r.expect_code(0);
-    r.data().as_i64().unwrap()
+    r.data().as_i64().expect("company id")
 }
 
 async fn world(app: &App) -> World {

@@ -51,6 +51,9 @@ async fn add(
     .await
 }
 
+/// Form fields, an avatar, and the code they get.
+type Case<'a> = (Vec<(&'a str, &'a str)>, Option<&'a [u8]>, i64);
+
 struct World {
     sun: CompanyId,
     admin: String,
@@ -103,9 +106,9 @@ async fn staff_list(app: &App, token: &str) -> Value {
 fn accounts(page: &Value) -> Vec<String> {
     page["infos"]
         .as_array()
-        .unwrap()
+        .expect("infos")
         .iter()
-        .map(|u| u["account"].as_str().unwrap().to_string())
+        .map(|u| u["account"].as_str().expect("account").to_string())
         .collect()
 }
 
@@ -196,7 +199,7 @@ async fn bad_staff_input_gets_its_code_and_adds_nobody() {
             .to_string();
         let internal = app.role(BuiltinRole::InternalAdmin).await.0.to_string();
         let before = staff_list(&app, t).await["total"].clone();
-        let cases: Vec<(Vec<(&str, &str)>, Option<&[u8]>, i64)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 vec![
                     ("account", "staff@moon.example"),
