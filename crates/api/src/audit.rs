@@ -89,6 +89,18 @@ pub(crate) async fn record_under(
     }
 }
 
+/// Records a change `me` made to an account or a company (`target`, e.g. `company:3`,
+/// `user:7`, `agent:2`): filed under no plant, result `succeeded`.
+pub(crate) async fn record_admin(
+    app: &AppState,
+    me: &CurrentUser,
+    action: &str,
+    target: &str,
+    detail: Value,
+) {
+    record_under(app, me, action, target, None, detail, "succeeded").await;
+}
+
 /// Records a refusal of `target` that the caller cannot see (it is missing, or another
 /// tenant's): filed under no plant and written without looking the target up, so the entry
 /// and the time it takes are the same for a missing SN and someone else's.

@@ -16,7 +16,7 @@ use crate::{
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::{Body, ClientIp, num},
     headers, now_ms,
-    session::{CurrentUser, digest, new_refresh_token, new_session_id},
+    session::{CurrentUser, company_locked, digest, new_refresh_token, new_session_id},
     throttle::Attempt,
 };
 
@@ -214,7 +214,7 @@ async fn password_grant(
             return Err(Code::WrongCredentials.into());
         }
     };
-    if user.disabled {
+    if user.disabled || company_locked(&app.store, &user).await? {
         return Err(Code::AccountDisabled.into());
     }
     attempt.succeeded(&app.store).await?;
@@ -250,8 +250,11 @@ async fn refresh(app: &AppState, token: &str) -> ApiResult<Data<TokenData>> {
         .user(taken.user())
         .await?
         .ok_or(ApiError::Unauthorized)?;
-    if user.disabled {
+    if user.disabled || user.deleted_at.is_some() {
         return Err(ApiError::Unauthorized);
+    }
+    if company_locked(&app.store, &user).await? {
+        return Err(Code::AccountDisabled.into());
     }
     issue_tokens(app, &user, taken.session_id, now)
         .await

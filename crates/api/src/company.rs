@@ -7,16 +7,19 @@ use domain::{
     Code, DomainError,
     ids::{CompanyId, RoleId, UserId},
     permissions,
-    user::{MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
+    user::{BuiltinRole, MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
 };
 use serde::{Deserialize, Serialize};
-use store::{StoreError, roles::RoleRow, users::UserRow};
+use serde_json::json;
+use std::collections::HashMap;
+
+use store::{StoreError, companies::CompanySummary, roles::RoleRow, users::UserRow};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    AppState,
-    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
+    AppState, audit,
+    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     now_ms,
     paging::{Page, Paging},
@@ -49,7 +52,11 @@ pub struct CompanyQuery {
 }
 
 /// The company the request is about, after the permission check.
-fn company_of(me: &CurrentUser, asked: Option<i64>, permission: &str) -> ApiResult<CompanyId> {
+pub(crate) fn company_of(
+    me: &CurrentUser,
+    asked: Option<i64>,
+    permission: &str,
+) -> ApiResult<CompanyId> {
     me.actor.require(permission)?;
     let company = match (me.actor.is_internal(), asked) {
         (true, Some(id)) => Some(CompanyId(id)),
@@ -75,6 +82,40 @@ pub struct CompanyInfo {
     pub theme_color: String,
     /// ISO 8601 with milliseconds and an offset.
     pub create_at: String,
+    /// The company's administrator account, null when none.
+    pub admin_id: Option<i64>,
+    /// That account's name, empty when none.
+    pub admin_account: String,
+    /// A disabled company's staff cannot sign in (101).
+    pub disabled: bool,
+    /// Staff not deleted.
+    pub staff: i64,
+    /// Plants of the company.
+    pub plants: i64,
+}
+
+impl From<CompanySummary> for CompanyInfo {
+    fn from(s: CompanySummary) -> Self {
+        let c = s.company;
+        CompanyInfo {
+            id: c.id,
+            name: c.name,
+            contact_name: c.contact_name,
+            email: c.email,
+            phone: c.phone,
+            address: c.address,
+            remark: c.remark,
+            logo_url: c.logo_url,
+            icon_url: c.icon_url,
+            theme_color: c.theme_color,
+            create_at: create_at(c.created_at),
+            admin_id: c.admin_id,
+            admin_account: s.admin_account,
+            disabled: c.disabled,
+            staff: s.staff,
+            plants: s.plants,
+        }
+    }
 }
 
 #[utoipa::path(get, path = "/api/v1/company/info", tag = "company", params(CompanyQuery),
@@ -85,20 +126,12 @@ pub async fn info(
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<CompanyInfo>> {
     let id = company_of(&me, q.company_id, "company.info")?;
-    let c = app.store.company(id).await?.ok_or(Code::NoPermission)?;
-    Ok(Data(CompanyInfo {
-        id: c.id,
-        name: c.name,
-        contact_name: c.contact_name,
-        email: c.email,
-        phone: c.phone,
-        address: c.address,
-        remark: c.remark,
-        logo_url: c.logo_url,
-        icon_url: c.icon_url,
-        theme_color: c.theme_color,
-        create_at: create_at(c.created_at),
-    }))
+    let c = app
+        .store
+        .company_summary(id)
+        .await?
+        .ok_or(Code::NoPermission)?;
+    Ok(Data(CompanyInfo::from(c)))
 }
 
 /// A member of a company's staff.
@@ -113,13 +146,38 @@ pub struct StaffMember {
     pub mobile: String,
     /// The member's role, null when none.
     pub role_id: Option<i64>,
+    /// The role's name (built-in roles in the caller's language), empty when none.
+    pub role_name: String,
     pub disabled: bool,
     /// ISO 8601 with milliseconds and an offset.
     pub create_at: String,
 }
 
-fn staff_member_of(u: &UserRow) -> StaffMember {
+/// The names of the roles staff may hold, by role id.
+pub(crate) async fn role_names(
+    app: &AppState,
+    company: Option<CompanyId>,
+) -> ApiResult<HashMap<i64, String>> {
+    let lang = current_lang();
+    let mut names = HashMap::new();
+    for role in BuiltinRole::ALL {
+        let id = app.store.builtin_role(role).await?;
+        names.insert(id.0, role.display_name(lang).to_string());
+    }
+    if let Some(company) = company {
+        for r in app.store.company_roles(company).await? {
+            names.insert(r.id, r.name);
+        }
+    }
+    Ok(names)
+}
+
+fn staff_member_of(u: &UserRow, roles: &HashMap<i64, String>) -> StaffMember {
     StaffMember {
+        role_name: u
+            .role_id
+            .and_then(|r| roles.get(&r).cloned())
+            .unwrap_or_default(),
         id: u.id,
         account: u.account.clone(),
         nickname: u.nickname.clone(),
@@ -155,11 +213,12 @@ pub async fn staff(
                 || u.name.to_lowercase().contains(&needle)
         })
         .collect();
+    let roles = role_names(&app, Some(id)).await?;
     let infos = matching
         .iter()
         .skip(paging.offset() as usize)
         .take(paging.limit() as usize)
-        .map(staff_member_of)
+        .map(|u| staff_member_of(u, &roles))
         .collect();
     Ok(Data(Page::new(paging, matching.len() as i64, infos)))
 }
@@ -189,10 +248,11 @@ pub async fn staff_member(
         .await?
         .ok_or(Code::NotRegistered)?;
     let scope = user.scope();
-    if !me.actor.can_see_user(&scope) || user.company().is_none() {
+    if !me.actor.can_see_user(&scope) || user.company().is_none() || user.deleted_at.is_some() {
         return Err(Code::NotRegistered.into());
     }
-    Ok(Data(staff_member_of(&user)))
+    let roles = role_names(&app, user.company()).await?;
+    Ok(Data(staff_member_of(&user, &roles)))
 }
 
 /// A role of a company.
@@ -334,7 +394,17 @@ pub async fn create_role(
         return Err(Code::RoleLimit.into());
     }
     match app.store.create_role(company, &name, &keys, now_ms()).await {
-        Ok(id) => Ok(Data(id.0)),
+        Ok(id) => {
+            audit::record_admin(
+                &app,
+                &me,
+                "role.add",
+                &format!("role:{id}"),
+                json!({"name": name, "companyId": company.0, "permissions": keys}),
+            )
+            .await;
+            Ok(Data(id.0))
+        }
         Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
         Err(e) => Err(e.into()),
     }
@@ -375,6 +445,14 @@ pub async fn update_role(
             .set_role_permissions(RoleId(role.id), &keys)
             .await?;
     }
+    audit::record_admin(
+        &app,
+        &me,
+        "role.edit",
+        &format!("role:{}", role.id),
+        json!({"name": req.name, "permissions": keys}),
+    )
+    .await;
     Ok(Done)
 }
 
@@ -392,17 +470,15 @@ pub async fn delete_role(
     if me.actor.role == Some(RoleId(role.id)) {
         return Err(Code::OwnRoleLocked.into());
     }
-    let fallback = app
-        .store
-        .builtin_role(domain::user::BuiltinRole::CompanyStaff)
-        .await?;
-    if let Some(company) = role.company_id {
-        for user in app.store.users(Some(CompanyId(company))).await? {
-            if user.role_id == Some(role.id) {
-                app.store.set_role(user.id(), fallback).await?;
-            }
-        }
-    }
-    app.store.delete_role(RoleId(role.id)).await?;
+    let fallback = app.store.builtin_role(BuiltinRole::CompanyStaff).await?;
+    app.store.delete_role_to(RoleId(role.id), fallback).await?;
+    audit::record_admin(
+        &app,
+        &me,
+        "role.delete",
+        &format!("role:{}", role.id),
+        json!({"name": role.name}),
+    )
+    .await;
     Ok(Done)
 }

@@ -116,6 +116,97 @@ pub async fn first_file(
     }
 }
 
+/// A multipart form: its text fields and its file (the field named `file`, or `fileField`).
+#[derive(Debug, Default)]
+pub struct Form {
+    pub fields: std::collections::HashMap<String, String>,
+    pub file: Option<Vec<u8>>,
+}
+
+impl Form {
+    /// A text field, trimmed; `None` when missing or empty.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.fields
+            .get(name)
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+    }
+}
+
+/// Text fields longer than this are refused (4): no form field here needs more.
+const FORM_TEXT_MAX: usize = 4096;
+
+/// Reads a whole multipart form: text fields, and the file field `file_field` of at most `max`
+/// bytes (12 when larger). An empty file part counts as no file.
+pub async fn form(
+    multipart: Result<Multipart, MultipartRejection>,
+    file_field: &str,
+    max: usize,
+) -> Result<Form, ApiError> {
+    let mut multipart = multipart.map_err(|_| DomainError::invalid("body"))?;
+    let mut form = Form::default();
+    let too_large = |e: &axum::extract::multipart::MultipartError| {
+        e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
+    };
+    loop {
+        let mut field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => return Ok(form),
+            Err(e) if too_large(&e) => return Err(Code::FileTooLarge.into()),
+            Err(_) => return Err(DomainError::invalid("body").into()),
+        };
+        let name = field.name().unwrap_or_default().to_string();
+        let is_file = name == file_field;
+        let limit = if is_file { max } else { FORM_TEXT_MAX };
+        let mut bytes = Vec::new();
+        loop {
+            match field.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() + chunk.len() > limit {
+                        return Err(if is_file {
+                            Code::FileTooLarge.into()
+                        } else {
+                            DomainError::invalid(name).into()
+                        });
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) if too_large(&e) => return Err(Code::FileTooLarge.into()),
+                Err(_) => return Err(DomainError::invalid(name).into()),
+            }
+        }
+        if is_file {
+            if !bytes.is_empty() {
+                form.file = Some(bytes);
+            }
+        } else {
+            let text = String::from_utf8(bytes).map_err(|_| DomainError::invalid(name.clone()))?;
+            form.fields.insert(name, text);
+        }
+    }
+}
+
+/// A logo or icon: JPG, PNG or GIF by content (11 otherwise). JPG and PNG pass the pixel limit
+/// of [`check_image`]; a GIF's size is read from its header.
+pub fn check_logo(bytes: &[u8]) -> Result<ImageKind, ApiError> {
+    match ImageKind::sniff(bytes) {
+        Some(ImageKind::Gif) => {
+            let size = |at: usize| {
+                bytes
+                    .get(at..at + 2)
+                    .map(|b| u64::from(u16::from_le_bytes([b[0], b[1]])))
+            };
+            let (w, h) = size(6).zip(size(8)).ok_or(Code::UnsupportedFile)?;
+            if w * h > IMAGE_MAX_PIXELS {
+                return Err(Code::ImageTooLarge.into());
+            }
+            Ok(ImageKind::Gif)
+        }
+        _ => check_image(bytes, &[ImageKind::Jpeg, ImageKind::Png]),
+    }
+}
+
 /// Stores bytes under `uploads/<folder>/` with a random name and returns their public URL.
 pub async fn save(
     app: &AppState,

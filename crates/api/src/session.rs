@@ -11,7 +11,7 @@ use base64::{
     Engine,
     engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD},
 };
-use domain::{ids::UserId, policy::Actor};
+use domain::{Code, ids::UserId, policy::Actor, user::UserKind};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use rand::RngCore;
 use rsa::{
@@ -208,12 +208,27 @@ where
         if user.disabled || user.password_changed_at != claims.pv {
             return Err(ApiError::Unauthorized);
         }
+        // A disabled company's staff are told so on every request (101), not signed out.
+        if company_locked(&app.store, &user).await? {
+            return Err(Code::AccountDisabled.into());
+        }
         let actor = actor_of(&app.store, &user).await?;
         Ok(CurrentUser {
             user,
             actor,
             session: claims.sid,
         })
+    }
+}
+
+/// Whether `user` is staff of a disabled company: such staff get 101 at sign-in, at refresh
+/// and on every request until the company is enabled again.
+pub async fn company_locked(store: &Store, user: &UserRow) -> Result<bool, ApiError> {
+    match user.company() {
+        Some(company) if user.kind() == UserKind::Company => {
+            Ok(store.company_disabled(company).await?)
+        }
+        _ => Ok(false),
     }
 }
 

@@ -23,3 +23,5 @@ macro_rules! id_type {
 }
 
 id_type!(UserId, CompanyId, RoleId, PlantId, GatewayId, DeviceId);
+
+id_type!(AgentId);

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod command;
 pub mod common_password;
+pub mod company;
 pub mod currency;
 pub mod device;
 pub mod error;

@@ -69,6 +69,25 @@ impl BuiltinRole {
         BuiltinRole::ALL.into_iter().find(|r| r.slug() == slug)
     }
 
+    /// The role's name as people read it.
+    pub fn display_name(self, lang: crate::Lang) -> &'static str {
+        use crate::Lang::{En, Es, Zh};
+        match (self, lang) {
+            (BuiltinRole::CompanyAdmin, En) => "Administrator",
+            (BuiltinRole::CompanyAdmin, Zh) => "管理员",
+            (BuiltinRole::CompanyAdmin, Es) => "Administrador",
+            (BuiltinRole::CompanyStaff, En) => "Staff",
+            (BuiltinRole::CompanyStaff, Zh) => "员工",
+            (BuiltinRole::CompanyStaff, Es) => "Personal",
+            (BuiltinRole::InternalAdmin, En) => "Internal administrator",
+            (BuiltinRole::InternalAdmin, Zh) => "内部管理员",
+            (BuiltinRole::InternalAdmin, Es) => "Administrador interno",
+            (BuiltinRole::PlantOwner, En) => "Owner",
+            (BuiltinRole::PlantOwner, Zh) => "业主",
+            (BuiltinRole::PlantOwner, Es) => "Propietario",
+        }
+    }
+
     pub fn user_kind(self) -> UserKind {
         match self {
             BuiltinRole::InternalAdmin => UserKind::Internal,

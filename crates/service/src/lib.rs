@@ -16,6 +16,7 @@
 
 pub mod actors;
 pub mod commands;
+pub mod companies;
 mod error;
 pub mod gateways;
 pub mod plants;

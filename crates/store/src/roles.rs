@@ -84,7 +84,8 @@ impl Store {
         )?)
     }
 
-    /// Creates a custom role; a name the company already uses answers `Conflict("roles")`.
+    /// Creates a custom role with its permissions in one transaction; a name the company
+    /// already uses answers `Conflict("roles")`.
     pub async fn create_role(
         &self,
         company: CompanyId,
@@ -92,17 +93,30 @@ impl Store {
         permissions: &[&str],
         now: i64,
     ) -> Result<RoleId> {
-        let id: i64 = scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO roles (company_id, name, created_at) VALUES ($1, $2, $3) RETURNING id",
-            company.0,
-            name,
-            now
-        )
-        .map_err(|e| conflict(e, "roles"))?;
-        self.set_role_permissions(RoleId(id), permissions).await?;
+        let id: i64 = in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO roles (company_id, name, created_at) VALUES ($1, $2, $3) \
+                 RETURNING id",
+                company.0,
+                name,
+                now
+            )
+            .map_err(|e| conflict(e, "roles"))?;
+            for key in permissions {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
+                     ON CONFLICT DO NOTHING",
+                    id,
+                    *key
+                )?;
+            }
+            id
+        });
         Ok(RoleId(id))
     }
 
@@ -112,22 +126,46 @@ impl Store {
         Ok(n == 1)
     }
 
+    /// Replaces a role's permissions in one transaction.
     pub async fn set_role_permissions(&self, id: RoleId, permissions: &[&str]) -> Result<()> {
-        exec!(
-            self,
-            "DELETE FROM role_permissions WHERE role_id = $1",
-            id.0
-        )?;
-        for key in permissions {
-            exec!(
-                self,
-                "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
-                 ON CONFLICT DO NOTHING",
-                id.0,
-                *key
+        in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM role_permissions WHERE role_id = $1",
+                id.0
             )?;
-        }
+            for key in permissions {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
+                     ON CONFLICT DO NOTHING",
+                    id.0,
+                    *key
+                )?;
+            }
+        });
         Ok(())
+    }
+
+    /// Deletes a custom role, its holders falling back to `fallback`, in one transaction.
+    pub async fn delete_role_to(&self, id: RoleId, fallback: RoleId) -> Result<bool> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE users SET role_id = $2 WHERE role_id = $1",
+                id.0,
+                fallback.0
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM roles WHERE id = $1 AND builtin IS NULL",
+                id.0
+            )? == 1
+        }))
     }
 
     pub async fn delete_role(&self, id: RoleId) -> Result<bool> {

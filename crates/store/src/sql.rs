@@ -151,6 +151,27 @@ macro_rules! tx_scalar {
     }};
 }
 
+/// `revoke_in_tx!(tx, sqlite, user_id, now)` ends every session and refresh token of a user
+/// inside [`in_tx!`].
+macro_rules! revoke_in_tx {
+    ($tx:ident, $sqlite:ident, $user:expr, $now:expr) => {{
+        tx_exec!(
+            $tx,
+            $sqlite,
+            "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
+            $user,
+            $now
+        )?;
+        tx_exec!(
+            $tx,
+            $sqlite,
+            "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
+            $user,
+            $now
+        )?;
+    }};
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

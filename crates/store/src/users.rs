@@ -30,6 +30,8 @@ pub struct UserRow {
     pub user_src: String,
     pub created_at: i64,
     pub password_changed_at: i64,
+    /// When the account was deleted; a deleted account stays for the history that names it.
+    pub deleted_at: Option<i64>,
 }
 
 impl UserRow {
@@ -85,7 +87,7 @@ pub struct Profile {
 
 pub(crate) const COLUMNS: &str = "id, account, email, mobile, password_hash, nickname, name, avatar, gender, \
     temp_unit, kind, company_id, role_id, disabled, read_only, notify_enabled, notify_email, \
-    user_src, created_at, password_changed_at";
+    user_src, created_at, password_changed_at, deleted_at";
 
 impl Store {
     /// Creates an account; an account name already taken answers `Conflict("users")`.
@@ -118,14 +120,15 @@ impl Store {
     }
 
     pub async fn user_by_account(&self, account: &str) -> Result<Option<UserRow>> {
-        let sql = format!("SELECT {COLUMNS} FROM users WHERE account = $1");
+        let sql = format!("SELECT {COLUMNS} FROM users WHERE account = $1 AND deleted_at IS NULL");
         Ok(rows!(self, fetch_optional, UserRow, &sql, account)?)
     }
 
-    /// Users in account order; `company` narrows to one company's staff.
+    /// Users in account order, deleted ones left out; `company` narrows to one company's staff.
     pub async fn users(&self, company: Option<CompanyId>) -> Result<Vec<UserRow>> {
         let sql = format!(
-            "SELECT {COLUMNS} FROM users WHERE ($1 IS NULL OR company_id = $1) ORDER BY account"
+            "SELECT {COLUMNS} FROM users WHERE ($1 IS NULL OR company_id = $1) \
+             AND deleted_at IS NULL ORDER BY account"
         );
         Ok(rows!(self, fetch_all, UserRow, &sql, company.map(|c| c.0))?)
     }
@@ -218,7 +221,7 @@ impl Store {
             self,
             fetch_one,
             i64,
-            "SELECT COUNT(*) FROM users WHERE role_id = $1",
+            "SELECT COUNT(*) FROM users WHERE role_id = $1 AND deleted_at IS NULL",
             role.0
         )?)
     }
@@ -232,5 +235,101 @@ impl Store {
             id.0,
             read_only
         )? == 1)
+    }
+}
+
+/// A staff member about to be created.
+#[derive(Debug, Clone)]
+pub struct NewStaff<'a> {
+    pub account: &'a str,
+    pub password_hash: &'a str,
+    pub nickname: &'a str,
+    pub name: &'a str,
+    pub email: &'a str,
+    pub mobile: &'a str,
+    pub avatar: &'a str,
+    pub company: CompanyId,
+    pub role: RoleId,
+    pub now: i64,
+}
+
+/// What an administrator changes of a staff member.
+#[derive(Debug, Clone)]
+pub struct StaffEdit {
+    pub nickname: String,
+    pub name: String,
+    pub email: String,
+    pub mobile: String,
+    pub role: RoleId,
+    pub disabled: bool,
+}
+
+impl Store {
+    /// Creates a company account; a taken account answers `Conflict("users")`.
+    pub async fn create_staff(&self, s: &NewStaff<'_>) -> Result<UserId> {
+        let id: i64 = scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO users (account, email, mobile, password_hash, nickname, name, avatar, \
+             kind, company_id, role_id, user_src, created_at, password_changed_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'web', $11, $11) RETURNING id",
+            s.account,
+            s.email,
+            s.mobile,
+            s.password_hash,
+            s.nickname,
+            s.name,
+            s.avatar,
+            UserKind::Company.as_str(),
+            s.company.0,
+            s.role.0,
+            s.now,
+        )
+        .map_err(|e| conflict(e, "users"))?;
+        Ok(UserId(id))
+    }
+
+    /// Saves a staff member's profile, role and access; disabling ends their sessions, all in
+    /// one transaction.
+    pub async fn update_staff(&self, id: UserId, e: &StaffEdit, now: i64) -> Result<bool> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE users SET nickname = $2, name = $3, email = $4, mobile = $5, \
+                 role_id = $6, disabled = $7 WHERE id = $1 AND deleted_at IS NULL",
+                id.0,
+                &e.nickname,
+                &e.name,
+                &e.email,
+                &e.mobile,
+                e.role.0,
+                e.disabled
+            )?;
+            if e.disabled {
+                revoke_in_tx!(tx, sqlite, id.0, now);
+            }
+            n == 1
+        }))
+    }
+
+    /// Deletes a staff member softly, in one transaction: the row stays (plants, commands and
+    /// logs name it), marked deleted and disabled, its account renamed `deleted-{id}-{account}`
+    /// so the name is free again, and every session and refresh token revoked.
+    pub async fn delete_staff(&self, id: UserId, now: i64) -> Result<bool> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE users SET deleted_at = $2, disabled = TRUE, \
+                 account = 'deleted-' || CAST(id AS TEXT) || '-' || account \
+                 WHERE id = $1 AND deleted_at IS NULL",
+                id.0,
+                now
+            )?;
+            revoke_in_tx!(tx, sqlite, id.0, now);
+            n == 1
+        }))
     }
 }

@@ -214,6 +214,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes the account's company an agent. Answers the agent entry's id. */
+        post: operations["post_api_v1_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends an agency; the agent company and its plants stay. */
+        post: operations["post_api_v1_agent_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the account may become an agent, in this order: 105 not registered, 900 the caller
+         *     or a colleague, 901 internal, 902 not a company's administrator, 202 already this
+         *     company's agent, 903 another company's.
+         */
+        get: operations["get_api_v1_agent_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's agents, paged. */
+        get: operations["get_api_v1_agents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every agent company of the company, for the `agentCompanyId` pickers. */
+        get: operations["get_api_v1_agents_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -471,6 +560,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/company/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disables or enables a company: its staff get 101 at sign-in, at refresh and on every
+         *     request while it is disabled. Nothing is deleted.
+         */
+        post: operations["post_api_v1_company_id_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/{id}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replaces a company's details; fields left out are emptied, except the name, which stays. */
+        post: operations["post_api_v1_company_id_edit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a company's logo and icon. */
+        post: operations["post_api_v1_company_id_logo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/{id}/themeColor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a company's theme colour. */
+        post: operations["post_api_v1_company_id_themeColor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a company with its administrator, in one transaction. Answers the company id. */
+        post: operations["post_api_v1_company_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 203 when another company has the name (trimmed, any case). */
+        get: operations["get_api_v1_company_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/company/info": {
         parameters: {
             query?: never;
@@ -479,6 +673,23 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_api_v1_company_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every company, paged, with its administrator and counts. */
+        get: operations["get_api_v1_company_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -571,6 +782,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/company/roles/assignable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The built-in administrator and staff roles, then the company's own roles. */
+        get: operations["get_api_v1_company_roles_assignable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/uploadLogo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stores a logo or icon (JPG, PNG or GIF by content, at most 3 MB) for the company form. */
+        post: operations["post_api_v1_company_uploadLogo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/company/user/{id}": {
         parameters: {
             query?: never;
@@ -596,6 +841,44 @@ export interface paths {
         };
         /** The same with a trailing slash, as the original API's clients call it. */
         get: operations["get_api_v1_company_user_id_slash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/user/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates a staff member from a multipart form (`account`, `password`, `nickname`, `name`,
+         *     `email`, `mobile`, `roleId`, `companyId` for internal administrators, and an optional
+         *     `avatar` file: JPG or PNG of at most 6 MB). Answers the new user's id.
+         */
+        post: operations["post_api_v1_company_user_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/user/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 104 when the account is taken by any account not deleted. */
+        get: operations["get_api_v1_company_user_check"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3440,6 +3723,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deletes a colleague: the account is marked deleted and disabled, renamed to free its name,
+         *     and signed out everywhere; their plants, commands and history stay. Not oneself nor the
+         *     company's administrator (4 `id`).
+         */
+        post: operations["post_api_v1_user_delete_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/edit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edits a colleague's profile, role and access; fields left out keep their value. Nobody
+         *     changes their own role (802) or disables themselves (4 `disabled`).
+         */
+        post: operations["post_api_v1_user_edit_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/logout": {
         parameters: {
             query?: never;
@@ -3944,6 +4268,56 @@ export interface components {
             msg: string;
             success: boolean;
         };
+        /** @description An agent of the company. */
+        Agent: {
+            /** @description The agent company's administrator account. */
+            adminAccount: string;
+            /**
+             * Format: int64
+             * @description The agent company.
+             */
+            companyId: number;
+            companyName: string;
+            contactName: string;
+            /** @description ISO 8601 with milliseconds and an offset. */
+            createAt: string;
+            email: string;
+            /**
+             * Format: int64
+             * @description Gateways of the agent company.
+             */
+            gateways: number;
+            /**
+             * Format: int64
+             * @description The agent entry's id (for delete).
+             */
+            id: number;
+            phone: string;
+            /**
+             * Format: int64
+             * @description Plants of the agent company.
+             */
+            plants: number;
+        };
+        AgentAccount: {
+            /**
+             * @description The agent company's administrator account.
+             * @default null
+             */
+            account: string | null;
+            /**
+             * Format: int64
+             * @description Internal administrators choose the company; everyone else gets their own.
+             * @default null
+             */
+            companyId: number | null;
+        };
+        /** @description An agent company for pickers. */
+        AgentChoice: {
+            /** Format: int64 */
+            companyId: number;
+            companyName: string;
+        };
         /** @description `{alias}` as JSON or a form; the query's `alias` is read too. */
         AliasBody: {
             alias?: string | null;
@@ -3952,6 +4326,14 @@ export interface components {
         AppDownload: {
             android: string | null;
             ios: string | null;
+        };
+        /** @description A role staff may be given. */
+        AssignableRole: {
+            builtin: boolean;
+            /** Format: int64 */
+            id: number;
+            /** @description Built-in roles' names are in the caller's language. */
+            name: string;
         };
         /** @description One action of the audit log. */
         AuditEntry: {
@@ -4225,11 +4607,35 @@ export interface components {
          */
         CommandState: "sent" | "acknowledged" | "succeeded" | "failed" | "timed_out";
         /** @description A company's details. */
+        CompanyEdit: {
+            /** @default null */
+            address: string | null;
+            /** @default null */
+            contactName: string | null;
+            /** @default null */
+            email: string | null;
+            /** @default null */
+            name: string | null;
+            /** @default null */
+            phone: string | null;
+            /** @default null */
+            remark: string | null;
+        };
+        /** @description A company's details. */
         CompanyInfo: {
             address: string;
+            /** @description That account's name, empty when none. */
+            adminAccount: string;
+            /**
+             * Format: int64
+             * @description The company's administrator account, null when none.
+             */
+            adminId: number | null;
             contactName: string;
             /** @description ISO 8601 with milliseconds and an offset. */
             createAt: string;
+            /** @description A disabled company's staff cannot sign in (101). */
+            disabled: boolean;
             email: string;
             iconUrl: string;
             /** Format: int64 */
@@ -4237,7 +4643,17 @@ export interface components {
             logoUrl: string;
             name: string;
             phone: string;
+            /**
+             * Format: int64
+             * @description Plants of the company.
+             */
+            plants: number;
             remark: string;
+            /**
+             * Format: int64
+             * @description Staff not deleted.
+             */
+            staff: number;
             /** @description A CSS colour, empty when the default applies. */
             themeColor: string;
         };
@@ -4425,6 +4841,10 @@ export interface components {
             id: number | null;
             /** @description The currency's symbol, or the zone as `(UTC+01:00) Europe/Madrid`. */
             text: string;
+        };
+        DisableRequest: {
+            /** @default null */
+            disabled: boolean | null;
         };
         /** @description A page of a device's samples, newest first. */
         DynamicPage: {
@@ -4717,9 +5137,18 @@ export interface components {
             /** @description A company's details. */
             data: {
                 address: string;
+                /** @description That account's name, empty when none. */
+                adminAccount: string;
+                /**
+                 * Format: int64
+                 * @description The company's administrator account, null when none.
+                 */
+                adminId: number | null;
                 contactName: string;
                 /** @description ISO 8601 with milliseconds and an offset. */
                 createAt: string;
+                /** @description A disabled company's staff cannot sign in (101). */
+                disabled: boolean;
                 email: string;
                 iconUrl: string;
                 /** Format: int64 */
@@ -4727,7 +5156,17 @@ export interface components {
                 logoUrl: string;
                 name: string;
                 phone: string;
+                /**
+                 * Format: int64
+                 * @description Plants of the company.
+                 */
+                plants: number;
                 remark: string;
+                /**
+                 * Format: int64
+                 * @description Staff not deleted.
+                 */
+                staff: number;
                 /** @description A CSS colour, empty when the default applies. */
                 themeColor: string;
             };
@@ -5608,6 +6047,25 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_LogoUrl: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description Where an uploaded logo is served. */
+            data: {
+                /** @description `/files/logos/...` */
+                url: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Me: {
             /**
              * Format: int32
@@ -6121,6 +6579,62 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Page_Agent: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    /** @description The agent company's administrator account. */
+                    adminAccount: string;
+                    /**
+                     * Format: int64
+                     * @description The agent company.
+                     */
+                    companyId: number;
+                    companyName: string;
+                    contactName: string;
+                    /** @description ISO 8601 with milliseconds and an offset. */
+                    createAt: string;
+                    email: string;
+                    /**
+                     * Format: int64
+                     * @description Gateways of the agent company.
+                     */
+                    gateways: number;
+                    /**
+                     * Format: int64
+                     * @description The agent entry's id (for delete).
+                     */
+                    id: number;
+                    phone: string;
+                    /**
+                     * Format: int64
+                     * @description Plants of the agent company.
+                     */
+                    plants: number;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Page_AuditEntry: {
             /**
              * Format: int32
@@ -6215,6 +6729,67 @@ export interface components {
                     /** @description V. */
                     voltage: string | null;
                 })[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_CompanyInfo: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    address: string;
+                    /** @description That account's name, empty when none. */
+                    adminAccount: string;
+                    /**
+                     * Format: int64
+                     * @description The company's administrator account, null when none.
+                     */
+                    adminId: number | null;
+                    contactName: string;
+                    /** @description ISO 8601 with milliseconds and an offset. */
+                    createAt: string;
+                    /** @description A disabled company's staff cannot sign in (101). */
+                    disabled: boolean;
+                    email: string;
+                    iconUrl: string;
+                    /** Format: int64 */
+                    id: number;
+                    logoUrl: string;
+                    name: string;
+                    phone: string;
+                    /**
+                     * Format: int64
+                     * @description Plants of the company.
+                     */
+                    plants: number;
+                    remark: string;
+                    /**
+                     * Format: int64
+                     * @description Staff not deleted.
+                     */
+                    staff: number;
+                    /** @description A CSS colour, empty when the default applies. */
+                    themeColor: string;
+                }[];
                 /** Format: int64 */
                 pageNumber: number;
                 /** Format: int64 */
@@ -6924,6 +7499,8 @@ export interface components {
                      * @description The member's role, null when none.
                      */
                     roleId: number | null;
+                    /** @description The role's name (built-in roles in the caller's language), empty when none. */
+                    roleName: string;
                 }[];
                 /** Format: int64 */
                 pageNumber: number;
@@ -7475,6 +8052,8 @@ export interface components {
                  * @description The member's role, null when none.
                  */
                 roleId: number | null;
+                /** @description The role's name (built-in roles in the caller's language), empty when none. */
+                roleName: string;
             };
             msg: string;
             success: boolean;
@@ -7675,6 +8254,46 @@ export interface components {
                 /** @description The upgrade as it stood when the request went out. */
                 upgrade: components["schemas"]["Upgrade"];
             };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_AgentChoice: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                companyId: number;
+                companyName: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_AssignableRole: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                builtin: boolean;
+                /** Format: int64 */
+                id: number;
+                /** @description Built-in roles' names are in the caller's language. */
+                name: string;
+            }[];
             msg: string;
             success: boolean;
         };
@@ -8849,6 +9468,23 @@ export interface components {
             /** Format: int32 */
             version: number;
         };
+        LogoRequest: {
+            /**
+             * @description A URL from `uploadLogo`, or empty to clear.
+             * @default null
+             */
+            iconUrl: string | null;
+            /**
+             * @description A URL from `uploadLogo`, or empty to clear.
+             * @default null
+             */
+            logoUrl: string | null;
+        };
+        /** @description Where an uploaded logo is served. */
+        LogoUrl: {
+            /** @description `/files/logos/...` */
+            url: string;
+        };
         LogoutRequest: {
             refresh_token?: string | null;
         };
@@ -8980,6 +9616,34 @@ export interface components {
             name: string;
             /** @description A CSS colour, empty when the default applies. */
             themeColor: string;
+        };
+        /** @description A new company and its administrator. */
+        NewCompanyRequest: {
+            /** @default null */
+            address: string | null;
+            /**
+             * @description A phone number or e-mail address: a new account, or an owner account without a company
+             *     that becomes the administrator (106 for any other existing account).
+             * @default null
+             */
+            adminAccount: string | null;
+            /** @default null */
+            adminNickname: string | null;
+            /**
+             * @description 6-16 characters; required only when the account is new.
+             * @default null
+             */
+            adminPassword: string | null;
+            /** @default null */
+            contactName: string | null;
+            /** @default null */
+            email: string | null;
+            /** @default null */
+            name: string | null;
+            /** @default null */
+            phone: string | null;
+            /** @default null */
+            remark: string | null;
         };
         /** @description A release note, its text in the caller's language (English when that one is empty). */
         Note: {
@@ -9820,6 +10484,23 @@ export interface components {
         SnRequest: {
             sn?: string | null;
         };
+        StaffEditRequest: {
+            /** @default null */
+            disabled: boolean | null;
+            /** @default null */
+            email: string | null;
+            /** @default null */
+            mobile: string | null;
+            /** @default null */
+            name: string | null;
+            /** @default null */
+            nickname: string | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            roleId: number | null;
+        };
         /** @description A member of a company's staff. */
         StaffMember: {
             account: string;
@@ -9837,6 +10518,8 @@ export interface components {
              * @description The member's role, null when none.
              */
             roleId: number | null;
+            /** @description The role's name (built-in roles in the caller's language), empty when none. */
+            roleName: string;
         };
         /**
          * @description A weather station of the list: the common device fields and its latest irradiance and
@@ -9950,6 +10633,13 @@ export interface components {
          * @enum {string}
          */
         TemperatureUnit: "C" | "F";
+        ThemeRequest: {
+            /**
+             * @description `#rgb` or `#rrggbb`, or empty for the default.
+             * @default null
+             */
+            themeColor: string | null;
+        };
         /** @description A time zone of the tz database. */
         TimeZoneOption: {
             /** @description The IANA name (`Europe/London`). */
@@ -10430,6 +11120,131 @@ export interface operations {
             };
         };
     };
+    post_api_v1_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAccount"];
+            };
+        };
+        responses: {
+            /** @description The agent's id; codes as the check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    post_api_v1_agent_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_agent_check: {
+        parameters: {
+            query?: {
+                /** @description The agent company's administrator account. */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description May be added; 2, 105, 202, 900-903 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_agents: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description Part of the agent company's name, any case. */
+                name?: string | null;
+                /** @description The page, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_Agent"];
+                };
+            };
+        };
+    };
+    get_api_v1_agents_list: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description The staff list only: part of the account, nickname or name. */
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent companies; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AgentChoice"];
+                };
+            };
+        };
+    };
     get_api_v1_audit: {
         parameters: {
             query?: {
@@ -10791,6 +11606,158 @@ export interface operations {
             };
         };
     };
+    post_api_v1_company_id_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_company_id_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyEdit"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4, 203 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_company_id_logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogoRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_company_id_themeColor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThemeRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_company_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewCompanyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new company's id; 2, 4, 106, 111, 203 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    get_api_v1_company_check: {
+        parameters: {
+            query?: {
+                /** @description The company being edited, whose own name does not count. */
+                id?: number | null;
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The name is free; 2, 4, 203 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
     get_api_v1_company_info: {
         parameters: {
             query?: {
@@ -10812,6 +11779,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CompanyInfo"];
+                };
+            };
+        };
+    };
+    get_api_v1_company_list: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description Part of the company name, any case. */
+                name?: string | null;
+                /** @description The page, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of companies; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CompanyInfo"];
                 };
             };
         };
@@ -10960,6 +11954,56 @@ export interface operations {
             };
         };
     };
+    get_api_v1_company_roles_assignable: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description The staff list only: part of the account, nickname or name. */
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roles; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AssignableRole"];
+                };
+            };
+        };
+    };
+    post_api_v1_company_uploadLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description field `file`; `companyId` (internal administrators) */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
+        responses: {
+            /** @description The file's URL; 2, 4, 11, 12, 13 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LogoUrl"];
+                };
+            };
+        };
+    };
     get_api_v1_company_user_id: {
         parameters: {
             query?: never;
@@ -11000,6 +12044,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_StaffMember"];
+                };
+            };
+        };
+    };
+    post_api_v1_company_user_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description account, password, nickname, name, email, mobile, roleId, companyId?, avatar? (file) */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
+        responses: {
+            /** @description The new user's id; 2, 4, 11, 12, 13, 104, 111 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    get_api_v1_company_user_check: {
+        parameters: {
+            query?: {
+                /** @description A phone number or e-mail address. */
+                account?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free; 2, 4, 104 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
                 };
             };
         };
@@ -15068,6 +16160,54 @@ export interface operations {
         };
         responses: {
             /** @description Changed; 4, 105, 108, 110, 111 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_delete_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 2, 4, 105 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_edit_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffEditRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4, 105, 802 */
             200: {
                 headers: {
                     [name: string]: unknown;

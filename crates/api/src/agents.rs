@@ -1,0 +1,198 @@
+//! A company's agents (`company.agent` to read, `company.agent.edit` to change): other
+//! companies, named by their administrator's account, whose plants and gateways the company
+//! looks after. Another company's agent answers like a missing one (4 `id`).
+
+use axum::extract::State;
+use domain::{DomainError, ids::AgentId};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use store::agents::AgentRow;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    AppState, audit,
+    company::{CompanyQuery, company_of},
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
+    extract::{Body, PathId, Query, num},
+    now_ms,
+    paging::{Page, Paging},
+    session::CurrentUser,
+    users::create_at,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(picker))
+        .routes(routes!(check))
+        .routes(routes!(add))
+        .routes(routes!(delete))
+}
+
+/// An agent of the company.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Agent {
+    /// The agent entry's id (for delete).
+    pub id: i64,
+    /// The agent company.
+    pub company_id: i64,
+    pub company_name: String,
+    /// The agent company's administrator account.
+    pub admin_account: String,
+    pub contact_name: String,
+    pub phone: String,
+    pub email: String,
+    /// Plants of the agent company.
+    pub plants: i64,
+    /// Gateways of the agent company.
+    pub gateways: i64,
+    /// ISO 8601 with milliseconds and an offset.
+    pub create_at: String,
+}
+
+impl From<AgentRow> for Agent {
+    fn from(r: AgentRow) -> Self {
+        Agent {
+            id: r.id,
+            company_id: r.agent_company_id,
+            company_name: r.company_name,
+            admin_account: r.admin_account,
+            contact_name: r.contact_name,
+            phone: r.phone,
+            email: r.email,
+            plants: r.plants,
+            gateways: r.gateways,
+            create_at: create_at(r.created_at),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentQuery {
+    /// Part of the agent company's name, any case.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub name: Option<String>,
+    /// Internal administrators choose the company; everyone else gets their own.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub company_id: Option<i64>,
+}
+
+/// The company's agents, paged.
+#[utoipa::path(get, path = "/api/v1/agents", tag = "agents", params(AgentQuery, Paging),
+    security(("bearer" = [])), responses((status = 200, description = "A page of agents; 2", body = Envelope<Page<Agent>>)))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<AgentQuery>,
+    paging: Paging,
+) -> ApiResult<Data<Page<Agent>>> {
+    let company = company_of(&me, q.company_id, "company.agent")?;
+    let (rows, total) = app
+        .store
+        .agents(company, q.name.as_deref(), paging.limit(), paging.offset())
+        .await?;
+    let infos = rows.into_iter().map(Agent::from).collect();
+    Ok(Data(Page::new(paging, total, infos)))
+}
+
+/// An agent company for pickers.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentChoice {
+    pub company_id: i64,
+    pub company_name: String,
+}
+
+/// Every agent company of the company, for the `agentCompanyId` pickers.
+#[utoipa::path(get, path = "/api/v1/agents/list", tag = "agents", params(CompanyQuery),
+    security(("bearer" = [])), responses((status = 200, description = "The agent companies; 2", body = Envelope<Vec<AgentChoice>>)))]
+pub async fn picker(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<CompanyQuery>,
+) -> ApiResult<Data<Vec<AgentChoice>>> {
+    let company = company_of(&me, q.company_id, "company.agent")?;
+    let (rows, _) = app.store.agents(company, None, i64::MAX, 0).await?;
+    let choices = rows
+        .into_iter()
+        .map(|r| AgentChoice {
+            company_id: r.agent_company_id,
+            company_name: r.company_name,
+        })
+        .collect();
+    Ok(Data(choices))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AgentAccount {
+    /// The agent company's administrator account.
+    #[serde(deserialize_with = "num::opt_text")]
+    pub account: Option<String>,
+    /// Internal administrators choose the company; everyone else gets their own.
+    #[serde(deserialize_with = "num::opt_i64")]
+    pub company_id: Option<i64>,
+}
+
+/// Whether the account may become an agent, in this order: 105 not registered, 900 the caller
+/// or a colleague, 901 internal, 902 not a company's administrator, 202 already this
+/// company's agent, 903 another company's.
+#[utoipa::path(get, path = "/api/v1/agent/check", tag = "agents", params(AgentAccount),
+    security(("bearer" = [])), responses((status = 200, description = "May be added; 2, 105, 202, 900-903", body = Ack)))]
+pub async fn check(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<AgentAccount>,
+) -> ApiResult<Done> {
+    let company = company_of(&me, q.company_id, "company.agent.edit")?;
+    let account = q.account.as_deref().unwrap_or("");
+    service::companies::check_agent_account(&app.store, &me.actor, company, account).await?;
+    Ok(Done)
+}
+
+/// Makes the account's company an agent. Answers the agent entry's id.
+#[utoipa::path(post, path = "/api/v1/agent", tag = "agents", request_body = AgentAccount,
+    security(("bearer" = [])), responses((status = 200, description = "The agent's id; codes as the check", body = Envelope<i64>)))]
+pub async fn add(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<AgentAccount>,
+) -> ApiResult<Data<i64>> {
+    let company = company_of(&me, req.company_id, "company.agent.edit")?;
+    me.actor.require_writable()?;
+    let account = req.account.as_deref().unwrap_or("");
+    let (id, agent) =
+        service::companies::add_agent(&app.store, &me.actor, company, account, now_ms()).await?;
+    let detail = json!({"companyId": company.0, "agentCompanyId": agent.0, "account": account});
+    audit::record_admin(&app, &me, "agent.add", &format!("agent:{id}"), detail).await;
+    Ok(Data(id.0))
+}
+
+/// Ends an agency; the agent company and its plants stay.
+#[utoipa::path(post, path = "/api/v1/agent/{id}/delete", tag = "agents", params(("id" = i64, Path)),
+    security(("bearer" = [])), responses((status = 200, description = "Deleted; 2, 4", body = Ack)))]
+pub async fn delete(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    PathId(id): PathId<AgentId>,
+) -> ApiResult<Done> {
+    me.actor.require("company.agent.edit")?;
+    me.actor.require_writable()?;
+    let missing = || DomainError::invalid("id");
+    // Internal administrators may end any company's agency; others only their own company's.
+    let company = match (me.actor.is_internal(), me.actor.company) {
+        (true, _) => app.store.agent_company_of(id).await?.ok_or_else(missing)?,
+        (false, Some(c)) => c,
+        (false, None) => return Err(missing().into()),
+    };
+    let agent = app.store.agent(company, id).await?.ok_or_else(missing)?;
+    if !app.store.delete_agent(company, id).await? {
+        return Err(missing().into());
+    }
+    let detail = json!({"companyId": company.0, "agentCompanyId": agent.agent_company_id});
+    audit::record_admin(&app, &me, "agent.delete", &format!("agent:{id}"), detail).await;
+    Ok(Done)
+}

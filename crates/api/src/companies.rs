@@ -1,0 +1,388 @@
+//! Company administration: internal administrators (`sys.company.view`, `sys.company.edit`)
+//! list, create, edit and disable companies; a company's own administrator (`company.edit`)
+//! edits its details and branding. A company the caller may not edit answers like a missing
+//! one (4 `id`).
+
+use axum::extract::{Multipart, State, multipart::MultipartRejection};
+use domain::{
+    Code, DomainError,
+    company::{self, DetailsInput, LOGO_MAX_BYTES},
+    ids::CompanyId,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use service::companies::{NewCompanyInput, create_company, prepare_company};
+use store::StoreError;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
+
+use crate::{
+    AppState, audit,
+    auth::hash_password,
+    company::CompanyInfo,
+    envelope::{Ack, ApiResult, Data, Done, Envelope},
+    extract::{Body, PathId, Query, num},
+    files, limits, now_ms,
+    paging::{Page, Paging},
+    session::CurrentUser,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(check))
+        .routes(routes!(add))
+        .routes(routes!(edit))
+        .routes(routes!(disable))
+        .routes(routes!(upload_logo).layer(limits::upload(LOGO_MAX_BYTES)))
+        .routes(routes!(set_logo))
+        .routes(routes!(set_theme))
+}
+
+/// Internal administrators only.
+fn require_internal(me: &CurrentUser, permission: &str) -> ApiResult<()> {
+    if me.actor.is_internal() {
+        Ok(me.actor.require(permission)?)
+    } else {
+        Err(Code::NoPermission.into())
+    }
+}
+
+/// A company the caller may edit; any other, or none, answers 4 `id`. Callers holding neither
+/// `sys.company.edit` nor `company.edit` get 2.
+async fn editable(app: &AppState, me: &CurrentUser, id: CompanyId) -> ApiResult<CompanyId> {
+    if !me.actor.has("sys.company.edit") && !me.actor.has("company.edit") {
+        return Err(Code::NoPermission.into());
+    }
+    me.actor.require_writable()?;
+    let exists = app.store.company(id).await?.is_some();
+    if exists && company::may_edit_company(&me.actor, id) {
+        Ok(id)
+    } else {
+        Err(DomainError::invalid("id").into())
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// Part of the company name, any case.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub name: Option<String>,
+}
+
+/// Every company, paged, with its administrator and counts.
+#[utoipa::path(get, path = "/api/v1/company/list", tag = "companies", params(ListQuery, Paging),
+    security(("bearer" = [])), responses((status = 200, description = "A page of companies; 2", body = Envelope<Page<CompanyInfo>>)))]
+pub async fn list(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<ListQuery>,
+    paging: Paging,
+) -> ApiResult<Data<Page<CompanyInfo>>> {
+    require_internal(&me, "sys.company.view")?;
+    let (rows, total) = app
+        .store
+        .company_summaries(q.name.as_deref(), paging.limit(), paging.offset())
+        .await?;
+    let infos = rows.into_iter().map(CompanyInfo::from).collect();
+    Ok(Data(Page::new(paging, total, infos)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct CheckQuery {
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub name: Option<String>,
+    /// The company being edited, whose own name does not count.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub id: Option<i64>,
+}
+
+/// 203 when another company has the name (trimmed, any case).
+#[utoipa::path(get, path = "/api/v1/company/check", tag = "companies", params(CheckQuery),
+    security(("bearer" = [])), responses((status = 200, description = "The name is free; 2, 4, 203", body = Ack)))]
+pub async fn check(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Query(q): Query<CheckQuery>,
+) -> ApiResult<Done> {
+    if !me.actor.has("sys.company.view") && !me.actor.has("company.edit") {
+        return Err(Code::NoPermission.into());
+    }
+    let name = company::company_name(q.name.as_deref().unwrap_or(""))?;
+    if app
+        .store
+        .company_name_taken(&name, q.id.map(CompanyId))
+        .await?
+    {
+        return Err(Code::CompanyNameTaken.into());
+    }
+    Ok(Done)
+}
+
+/// A new company and its administrator.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NewCompanyRequest {
+    pub name: Option<String>,
+    pub contact_name: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub address: Option<String>,
+    pub remark: Option<String>,
+    /// A phone number or e-mail address: a new account, or an owner account without a company
+    /// that becomes the administrator (106 for any other existing account).
+    pub admin_account: Option<String>,
+    /// 6-16 characters; required only when the account is new.
+    pub admin_password: Option<String>,
+    pub admin_nickname: Option<String>,
+}
+
+/// Creates a company with its administrator, in one transaction. Answers the company id.
+#[utoipa::path(post, path = "/api/v1/company/add", tag = "companies", request_body = NewCompanyRequest,
+    security(("bearer" = [])), responses((status = 200, description = "The new company's id; 2, 4, 106, 111, 203", body = Envelope<i64>)))]
+pub async fn add(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<NewCompanyRequest>,
+) -> ApiResult<Data<i64>> {
+    require_internal(&me, "sys.company.edit")?;
+    me.actor.require_writable()?;
+    let s = |v: &Option<String>| v.as_deref().unwrap_or("").to_string();
+    let (name, contact, email, phone, address, remark) = (
+        s(&req.name),
+        s(&req.contact_name),
+        s(&req.email),
+        s(&req.phone),
+        s(&req.address),
+        s(&req.remark),
+    );
+    let input = NewCompanyInput {
+        details: DetailsInput {
+            name: &name,
+            contact_name: &contact,
+            email: &email,
+            phone: &phone,
+            address: &address,
+            remark: &remark,
+        },
+        admin_account: req.admin_account.as_deref().unwrap_or(""),
+        admin_password: req.admin_password.as_deref().unwrap_or(""),
+        admin_nickname: req.admin_nickname.as_deref().unwrap_or(""),
+    };
+    let prepared = prepare_company(&app.store, &input).await?;
+    let hash = match &prepared.password {
+        Some(p) => Some(hash_password(p.clone()).await?),
+        None => None,
+    };
+    let (id, admin) = create_company(&app.store, &prepared, hash.as_deref(), now_ms()).await?;
+    let detail = json!({"name": prepared.details.name, "adminId": admin.0,
+        "adminAccount": prepared.account.as_str()});
+    audit::record_admin(&app, &me, "company.add", &format!("company:{id}"), detail).await;
+    Ok(Data(id.0))
+}
+
+/// A company's details.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CompanyEdit {
+    pub name: Option<String>,
+    pub contact_name: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub address: Option<String>,
+    pub remark: Option<String>,
+}
+
+/// Replaces a company's details; fields left out are emptied, except the name, which stays.
+#[utoipa::path(post, path = "/api/v1/company/{id}/edit", tag = "companies", request_body = CompanyEdit,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Saved; 2, 4, 203", body = Ack)))]
+pub async fn edit(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    PathId(id): PathId<CompanyId>,
+    Body(req): Body<CompanyEdit>,
+) -> ApiResult<Done> {
+    let id = editable(&app, &me, id).await?;
+    let current = app
+        .store
+        .company(id)
+        .await?
+        .ok_or(DomainError::invalid("id"))?;
+    fn s(v: &Option<String>) -> &str {
+        v.as_deref().unwrap_or("")
+    }
+    let details = company::CompanyDetails::parse(&DetailsInput {
+        name: req.name.as_deref().unwrap_or(&current.name),
+        contact_name: s(&req.contact_name),
+        email: s(&req.email),
+        phone: s(&req.phone),
+        address: s(&req.address),
+        remark: s(&req.remark),
+    })?;
+    if app
+        .store
+        .company_name_taken(&details.name, Some(id))
+        .await?
+    {
+        return Err(Code::CompanyNameTaken.into());
+    }
+    match app.store.update_company(id, &details).await {
+        Err(StoreError::Conflict(_)) => return Err(Code::CompanyNameTaken.into()),
+        other => {
+            other?;
+        }
+    }
+    let detail = json!({"name": details.name, "contactName": details.contact_name,
+        "email": details.email, "phone": details.phone});
+    audit::record_admin(&app, &me, "company.edit", &format!("company:{id}"), detail).await;
+    Ok(Done)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct DisableRequest {
+    #[serde(deserialize_with = "num::opt_bool")]
+    pub disabled: Option<bool>,
+}
+
+/// Disables or enables a company: its staff get 101 at sign-in, at refresh and on every
+/// request while it is disabled. Nothing is deleted.
+#[utoipa::path(post, path = "/api/v1/company/{id}/disable", tag = "companies", request_body = DisableRequest,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Saved; 2, 4", body = Ack)))]
+pub async fn disable(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    PathId(id): PathId<CompanyId>,
+    Body(req): Body<DisableRequest>,
+) -> ApiResult<Done> {
+    require_internal(&me, "sys.company.edit")?;
+    me.actor.require_writable()?;
+    let disabled = req.disabled.ok_or(DomainError::invalid("disabled"))?;
+    if !app.store.set_company_disabled(id, disabled).await? {
+        return Err(DomainError::invalid("id").into());
+    }
+    let action = if disabled {
+        "company.disable"
+    } else {
+        "company.enable"
+    };
+    audit::record_admin(
+        &app,
+        &me,
+        action,
+        &format!("company:{id}"),
+        json!({"disabled": disabled}),
+    )
+    .await;
+    Ok(Done)
+}
+
+/// Where an uploaded logo is served.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogoUrl {
+    /// `/files/logos/...`
+    pub url: String,
+}
+
+/// Stores a logo or icon (JPG, PNG or GIF by content, at most 3 MB) for the company form.
+#[utoipa::path(post, path = "/api/v1/company/uploadLogo", tag = "companies", security(("bearer" = [])),
+    request_body(content_type = "multipart/form-data", description = "field `file`; `companyId` (internal administrators)"),
+    responses((status = 200, description = "The file's URL; 2, 4, 11, 12, 13", body = Envelope<LogoUrl>)))]
+pub async fn upload_logo(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Data<LogoUrl>> {
+    let form = files::form(multipart, "file", LOGO_MAX_BYTES).await?;
+    let asked = match form.text("companyId") {
+        Some(raw) => Some(
+            raw.parse::<i64>()
+                .map_err(|_| DomainError::invalid("companyId"))?,
+        ),
+        None => None,
+    };
+    let company = company::acting_company(&me.actor, asked)?;
+    editable(&app, &me, company).await?;
+    let bytes = form.file.ok_or(DomainError::invalid("file"))?;
+    let kind = files::check_logo(&bytes)?;
+    let url = files::save(&app, "logos", kind.extension(), &bytes).await?;
+    audit::record_admin(
+        &app,
+        &me,
+        "company.logo.upload",
+        &format!("company:{company}"),
+        json!({"url": url}),
+    )
+    .await;
+    Ok(Data(LogoUrl { url }))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LogoRequest {
+    /// A URL from `uploadLogo`, or empty to clear.
+    pub logo_url: Option<String>,
+    /// A URL from `uploadLogo`, or empty to clear.
+    pub icon_url: Option<String>,
+}
+
+/// Sets a company's logo and icon.
+#[utoipa::path(post, path = "/api/v1/company/{id}/logo", tag = "companies", request_body = LogoRequest,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Saved; 2, 4", body = Ack)))]
+pub async fn set_logo(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    PathId(id): PathId<CompanyId>,
+    Body(req): Body<LogoRequest>,
+) -> ApiResult<Done> {
+    let id = editable(&app, &me, id).await?;
+    let logo = company::logo_url("logoUrl", req.logo_url.as_deref().unwrap_or(""))?;
+    let icon = company::logo_url("iconUrl", req.icon_url.as_deref().unwrap_or(""))?;
+    app.store.set_company_logo(id, &logo, &icon).await?;
+    audit::record_admin(
+        &app,
+        &me,
+        "company.logo",
+        &format!("company:{id}"),
+        json!({"logoUrl": logo, "iconUrl": icon}),
+    )
+    .await;
+    Ok(Done)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ThemeRequest {
+    /// `#rgb` or `#rrggbb`, or empty for the default.
+    pub theme_color: Option<String>,
+}
+
+/// Sets a company's theme colour.
+#[utoipa::path(post, path = "/api/v1/company/{id}/themeColor", tag = "companies", request_body = ThemeRequest,
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "Saved; 2, 4", body = Ack)))]
+pub async fn set_theme(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    PathId(id): PathId<CompanyId>,
+    Body(req): Body<ThemeRequest>,
+) -> ApiResult<Done> {
+    let id = editable(&app, &me, id).await?;
+    let color = company::theme_color(req.theme_color.as_deref().unwrap_or(""))?;
+    app.store.set_company_theme(id, &color).await?;
+    audit::record_admin(
+        &app,
+        &me,
+        "company.theme",
+        &format!("company:{id}"),
+        json!({"themeColor": color}),
+    )
+    .await;
+    Ok(Done)
+}
