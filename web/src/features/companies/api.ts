@@ -1,32 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import type { Schemas } from '@/shared/api/schema';
 import { text, type ListQuery } from '@/shared/list/params';
 
-// The wire types of the system's company operations (issue 15), named as the contract names
-// the fields; they move to `Schemas[...]` once the generated schema has these operations.
-
 /** An item of GET /api/v1/company/list (internal administrators). */
-export interface CompanyInfo {
-  id: number;
-  name: string;
-  contactName: string;
-  email: string;
-  phone: string;
-  address: string;
-  remark: string;
-  logoUrl: string;
-  iconUrl: string;
-  themeColor: string;
-  createAt: string;
-  adminId: number | null;
-  /** "" when the company has no administrator. */
-  adminAccount: string;
-  disabled: boolean;
-  /** Staff accounts that are not deleted. */
-  staff: number;
-  /** Plants held for the company. */
-  plants: number;
-}
+export type CompanyInfo = Schemas['CompanyInfo'];
 
 /** The company's own fields (POST /company/{id}/edit, and the first part of /company/add). */
 export interface CompanyFields {
@@ -129,15 +107,19 @@ export function newCompanyBody(v: NewCompany, existing: boolean): NewCompany {
 }
 
 export const addCompany = (body: NewCompany) =>
-  http.post<number>('/api/v1/company/add', body, { handledCodes: ADD_REFUSALS });
+  http.post<number>('/api/v1/company/add', body satisfies Schemas['NewCompanyRequest'], {
+    handledCodes: ADD_REFUSALS,
+  });
 
 export const editCompany = (id: number, body: CompanyFields) =>
-  http.post<null>(`/api/v1/company/${id}/edit`, body, {
+  http.post<null>(`/api/v1/company/${id}/edit`, body satisfies Schemas['CompanyEdit'], {
     handledCodes: [ErrorCode.CompanyNameTaken, ErrorCode.InvalidParameter],
   });
 
 export const setCompanyDisabled = (id: number, disabled: boolean) =>
-  http.post<null>(`/api/v1/company/${id}/disable`, { disabled });
+  http.post<null>(`/api/v1/company/${id}/disable`, {
+    disabled,
+  } satisfies Schemas['DisableRequest']);
 
 /** What a parameter refusal (4) names ("Parameter validation error: email"), else null. */
 export function refusalField(error: unknown): string | null {

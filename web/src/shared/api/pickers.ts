@@ -1,11 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../http';
+import type { Schemas } from './schema';
 
-/** An item of GET /api/v1/agents/list: a company the caller's company is the principal of. */
-export interface AgentOption {
-  companyId: number;
-  companyName: string;
-}
+/** An item of GET /api/v1/agents/list: an agent company of the caller's company. */
+export type AgentOption = Schemas['AgentChoice'];
 
 /** An item of GET /api/v1/customers/list (`id` the customers row, `userId` the owner account). */
 export interface CustomerOption {
