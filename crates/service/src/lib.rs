@@ -15,6 +15,7 @@
 //! and the demo and the benchmark call the same functions directly.
 
 pub mod actors;
+pub mod agent_filter;
 pub mod commands;
 mod error;
 pub mod gateways;

@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod sql;
+pub mod agents;
 pub mod audit;
 pub mod auth;
 pub mod commands;
