@@ -17,6 +17,8 @@ mod batteries;
 mod codes;
 mod commands;
 mod company;
+mod customer_types;
+mod customers;
 mod debug;
 mod device_common;
 mod dict;

@@ -15,9 +15,9 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, audit, auth, batteries, commands, company, debug, dict, events, firmware,
-    gateways, inverters, messages, meters, monitor, permissions, plants, protocols, settings,
-    system, upgrades, users, versions, weather_stations,
+    AppState, accounts, audit, auth, batteries, commands, company, customers, debug, dict, events,
+    firmware, gateways, inverters, messages, meters, monitor, permissions, plants, protocols,
+    settings, system, upgrades, users, versions, weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -36,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(users::router())
         .merge(permissions::router())
         .merge(company::router())
+        .merge(customers::router())
         .merge(dict::router())
         .merge(plants::router())
         .merge(protocols::router())

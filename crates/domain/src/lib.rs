@@ -5,6 +5,7 @@ pub mod account;
 pub mod command;
 pub mod common_password;
 pub mod currency;
+pub mod customer;
 pub mod device;
 pub mod error;
 pub mod ids;

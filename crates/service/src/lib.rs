@@ -17,6 +17,8 @@
 pub mod actors;
 pub mod agent_filter;
 pub mod commands;
+pub mod customer_types;
+pub mod customers;
 mod error;
 pub mod gateways;
 pub mod plants;
