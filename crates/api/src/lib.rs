@@ -19,6 +19,8 @@ mod codes;
 mod commands;
 mod companies;
 mod company;
+mod customer_types;
+mod customers;
 mod debug;
 mod device_common;
 mod dict;

@@ -15,9 +15,9 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, agents, audit, auth, batteries, commands, companies, company, debug, dict,
-    events, firmware, gateways, inverters, messages, meters, monitor, permissions, plants,
-    protocols, settings, staff, system, upgrades, users, versions, weather_stations,
+    AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
+    debug, dict, events, firmware, gateways, inverters, messages, meters, monitor, permissions,
+    plants, protocols, settings, staff, system, upgrades, users, versions, weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -39,6 +39,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(companies::router())
         .merge(staff::router())
         .merge(agents::router())
+        .merge(customers::router())
         .merge(dict::router())
         .merge(plants::router())
         .merge(protocols::router())

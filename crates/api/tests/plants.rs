@@ -280,8 +280,10 @@ async fn another_tenants_plant_answers_exactly_like_a_missing_one() {
         let acme_staff = app.login("staff@acme.com", PW).await.access;
         let beta_admin = app.login("staff@beta.com", PW).await.access;
         let home = create(&app, &ann, plant("Ann home plant")).await;
+        let eves = create(&app, &eve, plant("Eve home plant")).await;
         let depot = create(&app, &acme_staff, json!({"name": "Acme depot", "timezone": "UTC", "lon": 1, "lat": 2, "owner": "ann@example.com"})).await;
-        // Ann is not yet Acme's customer: the depot becomes hers once she accepts it.
+        // Ann is not yet Acme's customer: the depot becomes hers once she accepts it, and with
+        // it she becomes Acme's customer, whose plants Acme's staff see. Eve is nobody's.
         app.post(
             &format!("/api/v1/plant/{depot}/offer/accept"),
             json!({}),
@@ -291,7 +293,7 @@ async fn another_tenants_plant_answers_exactly_like_a_missing_one() {
         .expect_code(0);
 
         let missing = 999_999;
-        for (token, id) in [(&eve, home), (&beta_admin, depot), (&acme_staff, home)] {
+        for (token, id) in [(&eve, home), (&beta_admin, depot), (&acme_staff, eves)] {
             for target in [id, missing] {
                 let calls = [
                     app.get(&format!("/api/v1/plant/{target}"), Some(token))
@@ -338,12 +340,12 @@ async fn another_tenants_plant_answers_exactly_like_a_missing_one() {
                 }
             }
         }
-        assert_eq!(total(&app, &eve).await, 0);
+        assert_eq!(total(&app, &eve).await, 1, "her own");
         assert_eq!(total(&app, &beta_admin).await, 0);
         assert_eq!(
             total(&app, &acme_staff).await,
-            1,
-            "staff see their company's plant"
+            2,
+            "staff see their company's plant and their customer's"
         );
         assert_eq!(total(&app, &ann).await, 2, "ann owns both");
         let d = app

@@ -25,3 +25,6 @@ macro_rules! id_type {
 id_type!(UserId, CompanyId, RoleId, PlantId, GatewayId, DeviceId);
 
 id_type!(AgentId);
+// The business side: a company's customers (rows of `customers`, not user ids) and its
+// customer types.
+id_type!(CustomerId, CustomerTypeId);

@@ -6,6 +6,7 @@ pub mod command;
 pub mod common_password;
 pub mod company;
 pub mod currency;
+pub mod customer;
 pub mod device;
 pub mod error;
 pub mod ids;

@@ -113,6 +113,9 @@ pub struct PlantScope {
     pub company: Option<CompanyId>,
     /// How the plant is shared with the caller, if it is.
     pub shared_as: Option<ShareRole>,
+    /// The caller's company when it serves the plant without owning it: the plant's owner is
+    /// one of its customers, or the plant belongs to one of its agent companies.
+    pub linked_company: Option<CompanyId>,
 }
 
 /// Why the caller may see a plant; decides what they may do with it.
@@ -130,7 +133,7 @@ pub enum PlantAccess {
 pub enum PlantVisibility {
     All,
     /// Plants the user owns or that are shared with them, plus (for company staff) the
-    /// company's plants.
+    /// company's plants, the plants its customers own and its agent companies' plants.
     Of {
         user: UserId,
         company: Option<CompanyId>,
@@ -170,7 +173,7 @@ impl Actor {
             Some(PlantAccess::Internal)
         } else if self.kind == UserKind::Company
             && self.company.is_some()
-            && plant.company == self.company
+            && (plant.company == self.company || plant.linked_company == self.company)
         {
             Some(PlantAccess::Company)
         } else {
@@ -417,7 +420,38 @@ mod tests {
             owner: UserId(owner),
             company: company.map(CompanyId),
             shared_as,
+            linked_company: None,
         }
+    }
+
+    #[test]
+    fn company_staff_see_their_customers_and_agents_plants_as_their_own() {
+        let staff = actor(3, UserKind::Company, Some(10), &["station.edit"]);
+        let owner_of_another = actor(4, UserKind::Owner, Some(10), &["station.edit"]);
+        let linked = |company: Option<i64>| PlantScope {
+            linked_company: company.map(CompanyId),
+            ..plant(1, Some(11), None)
+        };
+        assert_eq!(
+            staff.plant_access(&linked(Some(10))),
+            Some(PlantAccess::Company)
+        );
+        assert!(
+            staff
+                .require_on_plant(&linked(Some(10)), "station.edit")
+                .is_ok()
+        );
+        assert_eq!(
+            staff.plant_access(&linked(Some(12))),
+            None,
+            "another company's link"
+        );
+        assert_eq!(staff.plant_access(&linked(None)), None);
+        assert_eq!(
+            owner_of_another.plant_access(&linked(Some(10))),
+            None,
+            "staff only"
+        );
     }
 
     #[test]

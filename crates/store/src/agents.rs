@@ -126,4 +126,17 @@ impl Store {
             company.0
         )? == 1)
     }
+
+    /// Whether `agent_company` is an agent of `company`.
+    pub async fn is_agent_of(&self, company: CompanyId, agent_company: CompanyId) -> Result<bool> {
+        Ok(scalar!(
+            self,
+            fetch_optional,
+            i64,
+            "SELECT id FROM agents WHERE company_id = $1 AND agent_company_id = $2",
+            company.0,
+            agent_company.0
+        )?
+        .is_some())
+    }
 }

@@ -202,8 +202,10 @@ pub struct GatewayFilter {
     pub online: Option<bool>,
     pub upload_cycle: Option<i64>,
     pub protocol: Option<String>,
-    /// The company the gateway is held for.
+    /// The company the gateway or its plant belongs to (the lists' `agentCompanyId`).
     pub company: Option<i64>,
+    /// The account holding the gateway or owning its plant (the list's `customerId`).
+    pub customer: Option<i64>,
     /// Upper-case part of the SN.
     pub sn: Option<String>,
     /// Only the gateways of this plant.
@@ -270,13 +272,15 @@ impl Store {
             .map(|s| format!("%{}%", s.to_uppercase()));
         let conditions = format!(
             "{} AND ($4 IS NULL OR g.online = $4) AND ($5 IS NULL OR g.upload_cycle = $5) \
-             AND ($6 IS NULL OR g.protocol = $6) AND ($7 IS NULL OR g.company_id = $7) \
-             AND ($8 IS NULL OR UPPER(g.sn) LIKE $8) AND ($9 IS NULL OR g.plant_id = $9)",
+             AND ($6 IS NULL OR g.protocol = $6) \
+             AND ($7 IS NULL OR g.company_id = $7 OR p.company_id = $7) \
+             AND ($8 IS NULL OR UPPER(g.sn) LIKE $8) AND ($9 IS NULL OR g.plant_id = $9) \
+             AND ($10 IS NULL OR g.owner_id = $10 OR p.owner_id = $10)",
             gateway_visible()
         );
         let sql = format!(
             "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {conditions} ORDER BY g.id DESC \
-             LIMIT $10 OFFSET $11"
+             LIMIT $11 OFFSET $12"
         );
         let page = rows!(
             self,
@@ -292,6 +296,7 @@ impl Store {
             filter.company,
             sn.as_deref(),
             filter.plant,
+            filter.customer,
             filter.limit,
             filter.offset
         )?;
@@ -309,7 +314,8 @@ impl Store {
             filter.protocol.as_deref(),
             filter.company,
             sn.as_deref(),
-            filter.plant
+            filter.plant,
+            filter.customer
         )?;
         Ok((page, total))
     }

@@ -9,6 +9,8 @@ pub mod audit;
 pub mod auth;
 pub mod commands;
 pub mod companies;
+pub mod customer_types;
+pub mod customers;
 pub mod debug_log;
 pub mod device_screens;
 pub mod devices;

@@ -50,8 +50,8 @@ pub(crate) fn contains(s: &Option<String>) -> Option<String> {
 
 impl Store {
     /// `$1` reader, `$2` reader's company (company staff only), `$3` 1 when the reader sees all.
-    /// Company staff read their company's plants and their colleagues' entries; anyone else
-    /// reads their own entries and those about plants they own.
+    /// Company staff read the plants their company serves and their colleagues' entries;
+    /// anyone else reads their own entries and those about plants they own.
     pub(crate) async fn visible_log_page<T>(
         &self,
         table: &LogTable,
@@ -65,9 +65,16 @@ impl Store {
     {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let a = table.alias;
+        // Company staff read the entries about the plants their company serves, the plants'
+        // own rule (`plants::company_serves`), and their colleagues' entries.
+        let serves = crate::plants::company_serves(
+            "$2",
+            &format!("{a}.plant_owner_id"),
+            &format!("{a}.plant_company_id"),
+        );
         let condition = format!(
             "{from} WHERE ($3 = 1 OR {a}.user_id = $1 OR {a}.plant_owner_id = $1 \
-             OR ($2 IS NOT NULL AND ({a}.plant_company_id = $2 OR {a}.actor_company_id = $2))) \
+             OR ($2 IS NOT NULL AND ({serves} OR {a}.actor_company_id = $2))) \
              AND {filters} AND ($7 IS NULL OR {a}.plant_id = $7) \
              AND ($8 IS NULL OR {a}.created_at >= $8) AND ($9 IS NULL OR {a}.created_at < $9)",
             from = table.from,

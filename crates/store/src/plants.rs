@@ -38,6 +38,9 @@ pub struct PlantRow {
     pub offered_at: Option<i64>,
     /// How the plant is shared with the user the row was read for (`visitor`/`maintainer`).
     pub shared_as: Option<String>,
+    /// The company of the user the row was read for (company staff) when that company serves
+    /// the plant through a customer or an agent (see [`company_serves`]).
+    pub linked_company: Option<i64>,
 }
 
 impl PlantRow {
@@ -46,6 +49,7 @@ impl PlantRow {
             owner: UserId(self.owner_id),
             company: self.company_id.map(CompanyId),
             shared_as: self.shared_as.as_deref().and_then(ShareRole::parse),
+            linked_company: self.linked_company.map(CompanyId),
         }
     }
 }
@@ -108,6 +112,8 @@ pub struct PlantFilter {
     pub name: Option<String>,
     pub status: Option<i64>,
     pub plant_type: Option<i64>,
+    /// Only the plants of this company (the lists' `agentCompanyId`).
+    pub company: Option<i64>,
     pub sort: PlantSort,
     pub descending: bool,
     pub limit: i64,
@@ -139,9 +145,38 @@ const COLUMNS: &str = "p.id, p.name, p.owner_id, p.company_id, p.created_by, p.p
     p.thumb_url, p.principal, p.phone, p.email, p.installer, p.invest, p.status, p.created_at, \
     p.updated_at, p.offered_to, p.offered_at, s.role AS shared_as";
 
-/// `$1` is the viewer, `$2` their company (or NULL), `$3` 1 when they see everything.
+/// The one rule of who may see a plant. `$1` is the viewer, `$2` their company (company staff
+/// only, else NULL), `$3` 1 when they see everything: the plants they own or that are shared
+/// with them, and for company staff the plants the company serves ([`company_serves`]). Every
+/// listing of plants, devices, gateways, events and messages applies it.
 pub(crate) const VISIBLE: &str = "($3 = 1 OR p.owner_id = $1 OR s.user_id IS NOT NULL \
-    OR ($2 IS NOT NULL AND p.company_id = $2))";
+    OR ($2 IS NOT NULL AND (p.company_id = $2 \
+    OR p.owner_id IN (SELECT cu.user_id FROM customers cu WHERE cu.company_id = $2) \
+    OR p.company_id IN (SELECT ag.agent_company_id FROM agents ag WHERE ag.company_id = $2))))";
+
+/// Whether `company` serves a plant owned by `owner` and belonging to `plant_company` (SQL
+/// expressions): the plant is the company's, its owner is the company's customer, or it
+/// belongs to one of the company's agent companies. [`VISIBLE`] is this rule for `$2` on
+/// `plants p`; a test keeps the two the same. Uncorrelated `IN` lists: each is read once per
+/// query (a hashed list in PostgreSQL, an ephemeral index in SQLite), not once per plant.
+pub(crate) fn company_serves(company: &str, owner: &str, plant_company: &str) -> String {
+    format!(
+        "({plant_company} = {company} \
+    OR {owner} IN (SELECT cu.user_id FROM customers cu WHERE cu.company_id = {company}) \
+    OR {plant_company} IN (SELECT ag.agent_company_id FROM agents ag WHERE ag.company_id = {company}))"
+    )
+}
+
+/// The reader's company (`company`, an SQL expression that is NULL for anyone but company
+/// staff) when it serves plant `p` without owning it; read into [`PlantRow::linked_company`].
+fn linked_column(company: &str) -> String {
+    format!(
+        "CASE WHEN EXISTS (SELECT 1 FROM customers cu WHERE cu.company_id = {company} \
+         AND cu.user_id = p.owner_id) OR EXISTS (SELECT 1 FROM agents ag \
+         WHERE ag.company_id = {company} AND ag.agent_company_id = p.company_id) \
+         THEN {company} END AS linked_company"
+    )
+}
 
 pub(crate) fn viewer(visibility: PlantVisibility, reader: UserId) -> (i64, Option<i64>, i64) {
     match visibility {
@@ -174,8 +209,11 @@ impl Store {
 
     /// One plant as `reader` sees it (with how it is shared with them), or `None`.
     pub async fn plant(&self, id: i64, reader: UserId) -> Result<Option<PlantRow>> {
+        let linked = linked_column(
+            "(SELECT r.company_id FROM users r WHERE r.id = $2 AND r.kind = 'company')",
+        );
         let sql = format!(
-            "SELECT {COLUMNS} FROM plants p \
+            "SELECT {COLUMNS}, {linked} FROM plants p \
              LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $2 WHERE p.id = $1"
         );
         Ok(rows!(self, fetch_optional, PlantRow, &sql, id, reader.0)?)
@@ -195,13 +233,14 @@ impl Store {
             .map(|n| format!("%{}%", n.to_lowercase()));
         let conditions = format!(
             "{VISIBLE} AND ($4 IS NULL OR LOWER(p.name) LIKE $4) AND ($5 IS NULL OR p.status = $5) \
-             AND ($6 IS NULL OR p.plant_type = $6)"
+             AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7)"
         );
         let from = "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
         let direction = if filter.descending { "DESC" } else { "ASC" };
         let sql = format!(
-            "SELECT {COLUMNS} {from} WHERE {conditions} ORDER BY {} {direction}, p.id {direction} \
-             LIMIT $7 OFFSET $8",
+            "SELECT {COLUMNS}, {} {from} WHERE {conditions} \
+             ORDER BY {} {direction}, p.id {direction} LIMIT $8 OFFSET $9",
+            linked_column("$2"),
             filter.sort.column()
         );
         let page = rows!(
@@ -215,6 +254,7 @@ impl Store {
             name.as_deref(),
             filter.status,
             filter.plant_type,
+            filter.company,
             filter.limit,
             filter.offset
         )?;
@@ -229,7 +269,8 @@ impl Store {
             all,
             name.as_deref(),
             filter.status,
-            filter.plant_type
+            filter.plant_type,
+            filter.company
         )?;
         Ok((page, total))
     }
@@ -416,5 +457,15 @@ impl Store {
             )?;
             tx_exec!(tx, sqlite, "DELETE FROM plants WHERE id = $1", plant)? == 1
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_visibility_rule_is_the_company_rule_for_the_viewers_company() {
+        let rule = super::company_serves("$2", "p.owner_id", "p.company_id");
+        let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squash(super::VISIBLE).contains(&squash(&rule)), "{rule}");
     }
 }

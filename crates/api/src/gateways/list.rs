@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use axum::extract::{Path, State};
 use domain::{ids::UserId, plant::Status};
 use serde::Deserialize;
-use service::gateways::GatewayRef;
+use service::{agent_filter::CompanyFilter, gateways::GatewayRef};
 use store::{
     gateways::{DeviceRow, GatewayFilter, GatewayListRow, GatewayRow},
     users::UserRow,
@@ -22,7 +22,7 @@ use crate::{
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Query, num},
     now_ms,
-    paging::Page,
+    paging::{Page, Paging},
     plants::update_at,
     session::CurrentUser,
     users::create_at,
@@ -47,9 +47,13 @@ pub struct ListQuery {
     /// Protocol config name; -1 any.
     #[serde(default, deserialize_with = "num::opt_text")]
     pub protocol: Option<String>,
-    /// Company the gateways are held for; -1 any.
+    /// Only the gateways of this agent company (held by it or on its plants; one of the
+    /// caller's agents, internal staff any company); -1 any.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub agent_company_id: Option<i64>,
+    /// Only the gateways of this account (its user id: holding them or owning their plant).
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub customer_id: Option<i64>,
     /// Part of the SN, any case.
     #[serde(default, alias = "gsn", deserialize_with = "num::opt_text")]
     pub sn: Option<String>,
@@ -59,6 +63,27 @@ pub struct ListQuery {
 }
 
 impl ListQuery {
+    /// The filter with `agentCompanyId` resolved; `None` when it names a company the caller
+    /// may not narrow to, whose answer is an empty list.
+    pub(super) async fn resolved(
+        &self,
+        app: &AppState,
+        me: &CurrentUser,
+        limit: i64,
+        offset: i64,
+    ) -> ApiResult<Option<GatewayFilter>> {
+        let company =
+            service::agent_filter::agent_company(&app.store, &me.actor, self.agent_company_id)
+                .await?;
+        let mut f = self.filter(limit, offset);
+        match company {
+            CompanyFilter::Any => f.company = None,
+            CompanyFilter::Only(c) => f.company = Some(c.0),
+            CompanyFilter::Nothing => return Ok(None),
+        }
+        Ok(Some(f))
+    }
+
     pub(super) fn filter(&self, limit: i64, offset: i64) -> GatewayFilter {
         GatewayFilter {
             online: self
@@ -80,6 +105,7 @@ impl ListQuery {
                 .filter(|s| !s.is_empty())
                 .map(String::from),
             plant: self.plant_id.filter(|p| *p > 0),
+            customer: self.customer_id.filter(|c| *c > 0),
             limit,
             offset,
         }
@@ -229,13 +255,12 @@ pub async fn list(
     require_any(&me, &VIEW_KEYS)?;
     let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
     let page = q.page.unwrap_or(1).max(1);
+    let Some(filter) = q.resolved(&app, &me, limit, (page - 1) * limit).await? else {
+        return Ok(Data(Page::new(Paging::new(page, limit), 0, Vec::new())));
+    };
     let (rows, total) = app
         .store
-        .gateways_visible(
-            me.actor.plant_visibility(),
-            me.id(),
-            &q.filter(limit, (page - 1) * limit),
-        )
+        .gateways_visible(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
     let owners = customers(&app, &rows).await?;
     let infos: Vec<Gateway> = rows

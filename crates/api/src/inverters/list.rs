@@ -10,6 +10,7 @@ use axum::extract::{Path, State};
 use domain::{Code, DomainError, ids::UserId};
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use service::agent_filter::CompanyFilter;
 use store::devices::{DeviceFilter, DeviceListRow};
 use utoipa::IntoParams;
 
@@ -62,7 +63,8 @@ pub struct ListQuery {
     /// Part of the HMI version.
     #[serde(default, deserialize_with = "num::opt_text")]
     pub hmi_ver: Option<String>,
-    /// Company of the plant or gateway; -1 any.
+    /// Only the inverters of this agent company (on its plants or behind its gateways; one of
+    /// the caller's agents, internal staff any company); -1 any.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub agent_company_id: Option<i64>,
     /// The gateway's SN, exactly.
@@ -239,13 +241,15 @@ async fn page(
 ) -> ApiResult<Page<InverterItem>> {
     let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
     let page = q.page.unwrap_or(1).max(1);
+    let mut filter = q.filter(plant, limit, (page - 1) * limit);
+    match service::agent_filter::agent_company(&app.store, &me.actor, q.agent_company_id).await? {
+        CompanyFilter::Any => filter.company = None,
+        CompanyFilter::Only(c) => filter.company = Some(c.0),
+        CompanyFilter::Nothing => return Ok(Page::new(Paging::new(page, limit), 0, Vec::new())),
+    }
     let (rows, total) = app
         .store
-        .devices_visible(
-            me.actor.plant_visibility(),
-            me.id(),
-            &q.filter(plant, limit, (page - 1) * limit),
-        )
+        .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
     let plants = plants_of(app, me, &rows).await?;
     let masters = master_names(app, plants.values().map(|p| p.owner_id).collect()).await?;

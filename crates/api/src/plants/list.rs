@@ -8,6 +8,7 @@ use domain::{
     policy::{PlantVisibility, UserScope},
 };
 use serde::{Deserialize, Serialize};
+use service::agent_filter::CompanyFilter;
 use store::plants::{PlantFilter, PlantRow, PlantSort};
 use utoipa::{IntoParams, ToSchema};
 
@@ -41,9 +42,34 @@ pub struct ListQuery {
     /// `asc` or `desc` (default `desc` for createAt, `asc` otherwise).
     #[serde(default)]
     pub order: Option<String>,
+    /// Only the plants of this agent company (one of the caller's agents; internal staff any
+    /// company); -1 any.
+    #[serde(default, rename = "agentCompanyId", deserialize_with = "num::opt_i64")]
+    pub agent_company_id: Option<i64>,
 }
 
 impl ListQuery {
+    /// The filter with `agentCompanyId` resolved; `None` when it names a company the caller
+    /// may not narrow to, whose answer is an empty list.
+    async fn resolved(
+        &self,
+        app: &AppState,
+        me: &CurrentUser,
+        limit: i64,
+        offset: i64,
+    ) -> ApiResult<Option<PlantFilter>> {
+        let company =
+            service::agent_filter::agent_company(&app.store, &me.actor, self.agent_company_id)
+                .await?;
+        let mut f = self.filter(limit, offset);
+        match company {
+            CompanyFilter::Any => {}
+            CompanyFilter::Only(c) => f.company = Some(c.0),
+            CompanyFilter::Nothing => return Ok(None),
+        }
+        Ok(Some(f))
+    }
+
     fn filter(&self, limit: i64, offset: i64) -> PlantFilter {
         let sort = match self.sort.as_deref() {
             Some("name") => PlantSort::Name,
@@ -65,6 +91,7 @@ impl ListQuery {
                 .map(str::to_lowercase),
             status: self.status.filter(|s| *s >= 0),
             plant_type: self.kind.filter(|t| *t > 0),
+            company: None,
             sort,
             descending,
             limit,
@@ -176,13 +203,15 @@ pub async fn list(
     paging: Paging,
 ) -> ApiResult<Data<Page<PlantItem>>> {
     me.actor.require("station.view")?;
+    let Some(filter) = q
+        .resolved(&app, &me, paging.limit(), paging.offset())
+        .await?
+    else {
+        return Ok(Data(Page::new(paging, 0, Vec::new())));
+    };
     let (rows, total) = app
         .store
-        .plants(
-            me.actor.plant_visibility(),
-            me.id(),
-            &q.filter(paging.limit(), paging.offset()),
-        )
+        .plants(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
     // Live figures for the whole page in a few set-based queries.
     let live = summary::plants(&app, &rows).await?;
@@ -199,13 +228,12 @@ pub async fn map(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Data<Vec<PlantMarker>>> {
     me.actor.require("station.view")?;
+    let Some(filter) = q.resolved(&app, &me, MAX_MARKERS, 0).await? else {
+        return Ok(Data(Vec::new()));
+    };
     let (rows, _) = app
         .store
-        .plants(
-            me.actor.plant_visibility(),
-            me.id(),
-            &q.filter(MAX_MARKERS, 0),
-        )
+        .plants(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
     Ok(Data(
         rows.iter()

@@ -904,6 +904,203 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds an owner account as a customer: its plants become visible to the company's staff. */
+        post: operations["post_api_v1_customer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a customer's type and remark. */
+        post: operations["post_api_v1_customer_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether an account may be added: 105 not registered, 4 `account` not a plant owner's
+         *     account, 207 already a customer.
+         */
+        get: operations["get_api_v1_customer_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's customer types as a tree. */
+        get: operations["get_api_v1_customer_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's customers, newest first, paged. */
+        get: operations["get_api_v1_customers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes a customer: the account keeps its plants, which the company's staff no longer see
+         *     (unless they belong to the company).
+         */
+        delete: operations["delete_api_v1_customers_delete_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every customer of the company, by account, for pickers. */
+        get: operations["get_api_v1_customers_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customerType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new customer type. */
+        post: operations["post_api_v1_customerType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customerType/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One customer type. */
+        get: operations["get_api_v1_customerType_id"];
+        put?: never;
+        /** Rewrites a customer type. */
+        post: operations["post_api_v1_customerType_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customerType/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deletes a customer type: refused while types are under it (4 `children`) or customers
+         *     have it (4 `customers`).
+         */
+        post: operations["post_api_v1_customerType_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customerTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's customer types, flat, by code. */
+        get: operations["get_api_v1_customerTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/debug/reply": {
         parameters: {
             query?: never;
@@ -3598,6 +3795,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/role/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a customer's account may do: its role's permission tree. */
+        get: operations["get_api_v1_role_customerId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/upgrade/batch/{id}": {
         parameters: {
             query?: never;
@@ -4710,6 +4924,113 @@ export interface components {
             /** @description m/s. */
             windSpeed: string | null;
         };
+        /** @description A customer of the company: an owner account it serves. */
+        Customer: {
+            account: string;
+            /** @description ISO 8601 with milliseconds and an offset: when it became a customer. */
+            createAt: string;
+            email: string;
+            /**
+             * Format: int64
+             * @description The customer's id (not the account's).
+             */
+            id: number;
+            mobile: string;
+            name: string;
+            nickname: string;
+            /**
+             * Format: int64
+             * @description Plants the account owns.
+             */
+            plants: number;
+            remark: string;
+            /**
+             * Format: int64
+             * @description The customer's type, null when none.
+             */
+            typeId: number | null;
+            /** @description The type's name, "" when none. */
+            typeName: string;
+            /**
+             * Format: int64
+             * @description The account's user id.
+             */
+            userId: number;
+        };
+        /** @description A customer as pickers list it. */
+        CustomerPick: {
+            account: string;
+            /**
+             * Format: int64
+             * @description The customer's id.
+             */
+            id: number;
+            nickname: string;
+            /**
+             * Format: int64
+             * @description The account's user id (what the gateway list's `customerId` takes).
+             */
+            userId: number;
+        };
+        CustomerRequest: {
+            /** @description `add` only: the owner account (phone or e-mail). */
+            account?: string | null;
+            /**
+             * Format: int64
+             * @description Internal administrators choose the company.
+             */
+            companyId?: number | null;
+            /** @description At most 200 characters. */
+            remark?: string | null;
+            /**
+             * Format: int64
+             * @description A type of the company; null or 0 for none.
+             */
+            typeId?: number | null;
+        };
+        /** @description A customer type. */
+        CustomerType: {
+            code: string;
+            /** @description ISO 8601 with milliseconds and an offset. */
+            createAt: string;
+            /**
+             * Format: int64
+             * @description Customers of this type (not counting the types below it).
+             */
+            customers: number;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description The type above it, null at the top.
+             */
+            parentId: number | null;
+            remark: string;
+        };
+        /** @description A customer type as pickers list it. */
+        CustomerTypeItem: {
+            code: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            parentId: number | null;
+        };
+        /** @description A customer type with the types under it. */
+        CustomerTypeNode: {
+            children: components["schemas"]["CustomerTypeNode"][];
+            code: string;
+            createAt: string;
+            /** Format: int64 */
+            customers: number;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            parentId: number | null;
+            remark: string;
+        };
         /** @description One exchange of a raw frame, as the toolbox and the Debug Log show it. */
         DebugEntry: {
             /** @description The account that sent it. */
@@ -5198,6 +5519,40 @@ export interface components {
                  * @description How many users hold the role.
                  */
                 users: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_CustomerType: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A customer type. */
+            data: {
+                code: string;
+                /** @description ISO 8601 with milliseconds and an offset. */
+                createAt: string;
+                /**
+                 * Format: int64
+                 * @description Customers of this type (not counting the types below it).
+                 */
+                customers: number;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description The type above it, null at the top.
+                 */
+                parentId: number | null;
+                remark: string;
             };
             msg: string;
             success: boolean;
@@ -6845,6 +7200,64 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Page_Customer: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    account: string;
+                    /** @description ISO 8601 with milliseconds and an offset: when it became a customer. */
+                    createAt: string;
+                    email: string;
+                    /**
+                     * Format: int64
+                     * @description The customer's id (not the account's).
+                     */
+                    id: number;
+                    mobile: string;
+                    name: string;
+                    nickname: string;
+                    /**
+                     * Format: int64
+                     * @description Plants the account owns.
+                     */
+                    plants: number;
+                    remark: string;
+                    /**
+                     * Format: int64
+                     * @description The customer's type, null when none.
+                     */
+                    typeId: number | null;
+                    /** @description The type's name, "" when none. */
+                    typeName: string;
+                    /**
+                     * Format: int64
+                     * @description The account's user id.
+                     */
+                    userId: number;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Page_DebugEntry: {
             /**
              * Format: int32
@@ -8317,6 +8730,83 @@ export interface components {
                 name: string;
                 /** @description The symbol (`€`). */
                 text: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_CustomerPick: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                account: string;
+                /**
+                 * Format: int64
+                 * @description The customer's id.
+                 */
+                id: number;
+                nickname: string;
+                /**
+                 * Format: int64
+                 * @description The account's user id (what the gateway list's `customerId` takes).
+                 */
+                userId: number;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_CustomerTypeItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                code: string;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /** Format: int64 */
+                parentId: number | null;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_CustomerTypeNode: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                children: components["schemas"]["CustomerTypeNode"][];
+                code: string;
+                createAt: string;
+                /** Format: int64 */
+                customers: number;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /** Format: int64 */
+                parentId: number | null;
+                remark: string;
             }[];
             msg: string;
             success: boolean;
@@ -10695,6 +11185,24 @@ export interface components {
              */
             value: number;
         };
+        TypeRequest: {
+            /** @description Letters, digits, `-` and `_`, 1 to 20; unique in the company (5000). */
+            code?: string | null;
+            /**
+             * Format: int64
+             * @description Internal administrators choose the company.
+             */
+            companyId?: number | null;
+            /** @description 1 to 30 characters. */
+            name?: string | null;
+            /**
+             * Format: int64
+             * @description A type of the same company, not this one nor one below it; null or 0 at the top.
+             */
+            parentId?: number | null;
+            /** @description At most 200 characters. */
+            remark?: string | null;
+        };
         /** @description One device's upgrade as screens read it. */
         Upgrade: {
             /** @description The batch it was started in (a single start is a batch of one). */
@@ -12125,6 +12633,324 @@ export interface operations {
             };
         };
     };
+    post_api_v1_customer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The new customer's id; 2, 4, 105, 207 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    post_api_v1_customer_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_customer_check: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description May be added; 2, 4, 105, 207 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_customer_types: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-level types with those under them; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CustomerTypeNode"];
+                };
+            };
+        };
+    };
+    get_api_v1_customers: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_Customer"];
+                };
+            };
+        };
+    };
+    delete_api_v1_customers_delete_id: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_customers_list: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All customers; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CustomerPick"];
+                };
+            };
+        };
+    };
+    post_api_v1_customerType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TypeRequest"];
+            };
+        };
+        responses: {
+            /** @description The new type's id; 2, 4, 5000 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    get_api_v1_customerType_id: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The type; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerType"];
+                };
+            };
+        };
+    };
+    post_api_v1_customerType_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TypeRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4, 5000 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_customerType_id_delete: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_customerTypes: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every type; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CustomerTypeItem"];
+                };
+            };
+        };
+    };
     get_api_v1_debug_reply: {
         parameters: {
             query?: {
@@ -12840,8 +13666,13 @@ export interface operations {
     get_api_v1_gateways: {
         parameters: {
             query?: {
-                /** @description Company the gateways are held for; -1 any. */
+                /**
+                 * @description Only the gateways of this agent company (held by it or on its plants; one of the
+                 *     caller's agents, internal staff any company); -1 any.
+                 */
                 agentCompanyId?: number | null;
+                /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
+                customerId?: number | null;
                 limit?: number | null;
                 page?: number | null;
                 /** @description Only the gateways of this plant. */
@@ -12943,8 +13774,13 @@ export interface operations {
     get_api_v1_gateways_downLoad: {
         parameters: {
             query?: {
-                /** @description Company the gateways are held for; -1 any. */
+                /**
+                 * @description Only the gateways of this agent company (held by it or on its plants; one of the
+                 *     caller's agents, internal staff any company); -1 any.
+                 */
                 agentCompanyId?: number | null;
+                /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
+                customerId?: number | null;
                 limit?: number | null;
                 page?: number | null;
                 /** @description Only the gateways of this plant. */
@@ -14403,7 +15239,10 @@ export interface operations {
     get_api_v1_inverters: {
         parameters: {
             query?: {
-                /** @description Company of the plant or gateway; -1 any. */
+                /**
+                 * @description Only the inverters of this agent company (on its plants or behind its gateways; one of
+                 *     the caller's agents, internal staff any company); -1 any.
+                 */
                 agentCompanyId?: number | null;
                 /** @description The gateway's SN, exactly. */
                 gsn?: string | null;
@@ -15546,7 +16385,10 @@ export interface operations {
     get_api_v1_plant_id_inverters: {
         parameters: {
             query?: {
-                /** @description Company of the plant or gateway; -1 any. */
+                /**
+                 * @description Only the inverters of this agent company (on its plants or behind its gateways; one of
+                 *     the caller's agents, internal staff any company); -1 any.
+                 */
                 agentCompanyId?: number | null;
                 /** @description The gateway's SN, exactly. */
                 gsn?: string | null;
@@ -15942,6 +16784,11 @@ export interface operations {
     get_api_v1_plants: {
         parameters: {
             query?: {
+                /**
+                 * @description Only the plants of this agent company (one of the caller's agents; internal staff any
+                 *     company); -1 any.
+                 */
+                agentCompanyId?: number | null;
                 /** @description Rows per page, 1 to 100 (10 when absent). */
                 limit?: number;
                 /** @description Part of the plant name, any case. */
@@ -15977,6 +16824,11 @@ export interface operations {
     get_api_v1_plants_map: {
         parameters: {
             query?: {
+                /**
+                 * @description Only the plants of this agent company (one of the caller's agents; internal staff any
+                 *     company); -1 any.
+                 */
+                agentCompanyId?: number | null;
                 /** @description Part of the plant name, any case. */
                 name?: string | null;
                 /** @description `asc` or `desc` (default `desc` for createAt, `asc` otherwise). */
@@ -16001,6 +16853,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_PlantMarker"];
+                };
+            };
+        };
+    };
+    get_api_v1_role_customerId: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description the customer's id */
+                customerId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ONE root node; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PermissionNode"];
                 };
             };
         };
