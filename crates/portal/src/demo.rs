@@ -55,6 +55,7 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
                 .context("demo owner")?
         }
     };
+    crate::demo_company::prepare(store, &owner).await?;
     let actor = service::actors::actor_of(store, &owner).await?;
     let mut created = 0;
     for gw in fleet {

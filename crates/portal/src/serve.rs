@@ -168,10 +168,13 @@ async fn start_demo(
     let tx = devices.submissions.clone();
     let history_days = config.demo_history_days;
     println!(
-        "Demo: sign in as {} / {} to see {} simulated plants",
+        "Demo: sign in as {} / {} to see {} simulated plants, or as {} (same password) to run \
+         their installer, {}",
         crate::demo::DEMO_ACCOUNT,
         crate::demo::DEMO_PASSWORD,
-        specs.len()
+        specs.len(),
+        crate::demo_company::INSTALLER_ADMIN,
+        crate::demo_company::INSTALLER,
     );
     let store = store.clone();
     tokio::spawn(async move {

@@ -1,0 +1,197 @@
+//! The business side of `portal serve --demo`: an installer company that serves the demo owner,
+//! with staff in two roles, customers of two types and an agent company, so that every company
+//! and customer screen has real content. Everyone signs in with the demo password.
+
+use anyhow::Context;
+use domain::{
+    company::CompanyDetails,
+    ids::{CompanyId, CustomerTypeId, RoleId},
+    user::BuiltinRole,
+};
+use store::{
+    Store,
+    companies::AdminAccount,
+    customer_types::TypeWrite,
+    users::{NewStaff, UserRow},
+};
+
+use crate::{admin, demo::DEMO_PASSWORD};
+
+pub const INSTALLER: &str = "SunWorks Installers";
+pub const INSTALLER_ADMIN: &str = "installer@example.com";
+const AGENT: &str = "Coastal Solar";
+const AGENT_ADMIN: &str = "agent@example.com";
+const SHOP_OWNER: &str = "shop@example.com";
+
+/// What the "Ops" role may do: watch and operate plants and devices, no company settings.
+const OPS_KEYS: [&str; 14] = [
+    "station.view",
+    "station.edit",
+    "equip.view",
+    "gateway.view",
+    "gateway.restart",
+    "inverter.view",
+    "inverter.setting",
+    "inverter.power",
+    "battery.list.view",
+    "event.view",
+    "event.export",
+    "workdata.view",
+    "user.producer",
+    "customer.list.view",
+];
+
+/// Creates the installer company and everything around it on the first demo start; later
+/// starts leave whatever users changed alone.
+pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> {
+    if store.company_by_name(INSTALLER).await?.is_some() {
+        return Ok(());
+    }
+    let now = api::now_ms();
+    let hash = api::hash_password(DEMO_PASSWORD.to_string())
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let admin_role = store.builtin_role(BuiltinRole::CompanyAdmin).await?;
+    let installer = company(
+        store,
+        details(
+            INSTALLER,
+            "Ines Ortega",
+            "+34 600 100 200",
+            "Calle del Sol 12, Valencia",
+        ),
+        INSTALLER_ADMIN,
+        &hash,
+        admin_role,
+    )
+    .await?;
+    store.set_company_theme(installer, "#1f7a5c").await?;
+
+    let ops = store.create_role(installer, "Ops", &OPS_KEYS, now).await?;
+    let staff_role = store.builtin_role(BuiltinRole::CompanyStaff).await?;
+    staff(store, installer, "ops@example.com", "Omar Ops", ops, &hash).await?;
+    staff(
+        store,
+        installer,
+        "staff@example.com",
+        "Sara Staff",
+        staff_role,
+        &hash,
+    )
+    .await?;
+
+    let homes = customer_type(store, installer, "HOME", "Households", None).await?;
+    let storage = customer_type(store, installer, "HOME-ESS", "With storage", Some(homes)).await?;
+    let business = customer_type(store, installer, "BIZ", "Businesses", None).await?;
+    store
+        .insert_customer(installer, demo_owner.id(), Some(storage), "Demo fleet", now)
+        .await?;
+    let shop = admin::create_user(
+        store,
+        SHOP_OWNER,
+        DEMO_PASSWORD,
+        BuiltinRole::PlantOwner,
+        None,
+        "Corner shop",
+        false,
+    )
+    .await?;
+    store
+        .insert_customer(installer, shop, Some(business), "Roof planned", now)
+        .await?;
+
+    let agent = company(
+        store,
+        details(AGENT, "Ana Costa", "+351 910 200 300", "Rua do Mar 5, Faro"),
+        AGENT_ADMIN,
+        &hash,
+        admin_role,
+    )
+    .await?;
+    store.create_agent(installer, agent, now).await?;
+    Ok(())
+}
+
+fn details(name: &str, contact: &str, phone: &str, address: &str) -> CompanyDetails {
+    CompanyDetails {
+        name: name.into(),
+        contact_name: contact.into(),
+        email: format!(
+            "hello@{}.example.com",
+            name.split(' ').next().unwrap_or("demo").to_lowercase()
+        ),
+        phone: phone.into(),
+        address: address.into(),
+        remark: "Demo company".into(),
+    }
+}
+
+async fn company(
+    store: &Store,
+    details: CompanyDetails,
+    admin: &str,
+    hash: &str,
+    role: RoleId,
+) -> anyhow::Result<CompanyId> {
+    let nickname = details.contact_name.clone();
+    let account = AdminAccount::Create {
+        account: admin,
+        email: admin,
+        mobile: "",
+        password_hash: hash,
+        nickname: &nickname,
+    };
+    let (id, _) = store
+        .create_company_with_admin(&details, &account, role, api::now_ms())
+        .await
+        .with_context(|| format!("demo company {}", details.name))?;
+    Ok(id)
+}
+
+async fn staff(
+    store: &Store,
+    company: CompanyId,
+    account: &str,
+    nickname: &str,
+    role: RoleId,
+    hash: &str,
+) -> anyhow::Result<()> {
+    store
+        .create_staff(&NewStaff {
+            account,
+            password_hash: hash,
+            nickname,
+            name: nickname,
+            email: account,
+            mobile: "",
+            avatar: "",
+            company,
+            role,
+            now: api::now_ms(),
+        })
+        .await
+        .with_context(|| format!("demo staff {account}"))?;
+    Ok(())
+}
+
+async fn customer_type(
+    store: &Store,
+    company: CompanyId,
+    code: &str,
+    name: &str,
+    parent: Option<CustomerTypeId>,
+) -> anyhow::Result<CustomerTypeId> {
+    let remark = format!("Demo type {code}");
+    Ok(store
+        .insert_customer_type(
+            company,
+            &TypeWrite {
+                code,
+                name,
+                remark: &remark,
+                parent,
+            },
+            api::now_ms(),
+        )
+        .await?)
+}
