@@ -1,32 +1,13 @@
+import type { Schemas } from '@/shared/api/schema';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
 import { text, type ListQuery } from '@/shared/list/params';
 import type { PermissionNode } from '@/shared/permissions';
 
-// The wire types of docs/issue-15 (company, staff, roles, agents). Declared here until the
-// generated schema (shared/api/schema.gen.ts) has these operations; field names as the server
-// sends them.
-
 /** GET /api/v1/company/info: the company's details and its administrator. */
-export interface CompanyInfo {
-  id: number;
-  name: string;
-  contactName: string;
-  email: string;
-  phone: string;
-  address: string;
-  remark: string;
-  logoUrl: string;
-  iconUrl: string;
-  /** "#rgb" or "#rrggbb"; empty when the default applies. */
-  themeColor: string;
-  createAt: string;
-  adminId?: number | null;
-  /** "" when the company has no administrator. */
-  adminAccount?: string;
-}
+export type CompanyInfo = Schemas['CompanyInfo'];
 
-/** What POST /api/v1/company/{id}/edit takes. */
+/** The edit form's values (POST /api/v1/company/{id}/edit sends them trimmed). */
 export interface CompanyEdit {
   name: string;
   contactName: string;
@@ -37,48 +18,16 @@ export interface CompanyEdit {
 }
 
 /** A member of the staff (GET /api/v1/company/user/list). */
-export interface StaffMember {
-  id: number;
-  account: string;
-  nickname: string;
-  name: string;
-  email: string;
-  mobile: string;
-  roleId: number | null;
-  roleName: string;
-  disabled: boolean;
-  createAt: string;
-}
+export type StaffMember = Schemas['StaffMember'];
 
 /** A role staff may be given (GET /api/v1/company/roles/assignable). */
-export interface AssignableRole {
-  id: number;
-  name: string;
-  builtin: boolean;
-}
+export type AssignableRole = Schemas['AssignableRole'];
 
 /** A custom role of the company (GET /api/v1/company/roles). */
-export interface CompanyRole {
-  id: number;
-  name: string;
-  permissions: string[];
-  users: number;
-  createAt: string;
-}
+export type CompanyRole = Schemas['CompanyRole'];
 
 /** An agent company (GET /api/v1/agents). */
-export interface Agent {
-  id: number;
-  companyId: number;
-  companyName: string;
-  adminAccount: string;
-  contactName: string;
-  phone: string;
-  email: string;
-  plants: number;
-  gateways: number;
-  createAt: string;
-}
+export type Agent = Schemas['Agent'];
 
 /** The fields of a new staff member (POST /api/v1/company/user/add, multipart). */
 export interface NewStaff {
@@ -93,14 +42,7 @@ export interface NewStaff {
 }
 
 /** POST /api/v1/user/edit/{id}. */
-export interface StaffEdit {
-  nickname: string;
-  name: string;
-  email: string;
-  mobile: string;
-  roleId: number | null;
-  disabled: boolean;
-}
+export type StaffEdit = Schemas['StaffEditRequest'];
 
 /**
  * The company the screens are about: the caller's own, or (internal administrators only) the
@@ -133,7 +75,9 @@ export const companyInfoQuery = (scope: Scope) =>
   });
 
 /** The edit form's values as sent: every text trimmed. */
-export function companyEditBody(values: Partial<Record<keyof CompanyEdit, unknown>>): CompanyEdit {
+export function companyEditBody(
+  values: Partial<Record<keyof CompanyEdit, unknown>>,
+): Schemas['CompanyEdit'] & CompanyEdit {
   const s = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
   return {
     name: s(values.name),
@@ -145,7 +89,7 @@ export function companyEditBody(values: Partial<Record<keyof CompanyEdit, unknow
   };
 }
 
-export const editCompany = (id: number, body: CompanyEdit) =>
+export const editCompany = (id: number, body: Schemas['CompanyEdit']) =>
   // a taken name is shown on the name field
   http.post(`/api/v1/company/${id}/edit`, body, { handledCodes: [ErrorCode.CompanyNameTaken] });
 
@@ -154,15 +98,15 @@ export async function uploadLogo(file: File, scope: Scope): Promise<string> {
   const form = new FormData();
   form.append('file', file);
   if (scope !== undefined) form.append('companyId', String(scope));
-  const answer = await http.post<{ url: string }>('/api/v1/company/uploadLogo', form);
+  const answer = await http.post<Schemas['LogoUrl']>('/api/v1/company/uploadLogo', form);
   return answer.url;
 }
 
-export const saveLogos = (id: number, body: { logoUrl: string; iconUrl: string }) =>
+export const saveLogos = (id: number, body: Schemas['LogoRequest']) =>
   http.post(`/api/v1/company/${id}/logo`, body);
 
 export const saveThemeColor = (id: number, themeColor: string) =>
-  http.post(`/api/v1/company/${id}/themeColor`, { themeColor });
+  http.post(`/api/v1/company/${id}/themeColor`, { themeColor } satisfies Schemas['ThemeRequest']);
 
 // ---- staff ----------------------------------------------------------------------------------
 
