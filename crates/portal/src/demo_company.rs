@@ -80,9 +80,27 @@ pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> 
     )
     .await?;
 
-    let homes = customer_type(store, installer, "HOME", "Households", None).await?;
-    let storage = customer_type(store, installer, "HOME-ESS", "With storage", Some(homes)).await?;
-    let business = customer_type(store, installer, "BIZ", "Businesses", None).await?;
+    let homes = customer_type(
+        store,
+        installer,
+        ("HOME", "Households", "Homes with rooftop PV"),
+        None,
+    )
+    .await?;
+    let storage = customer_type(
+        store,
+        installer,
+        ("HOME-ESS", "With storage", "Homes with a battery"),
+        Some(homes),
+    )
+    .await?;
+    let business = customer_type(
+        store,
+        installer,
+        ("BIZ", "Businesses", "Shops, offices and farms"),
+        None,
+    )
+    .await?;
     store
         .insert_customer(installer, demo_owner.id(), Some(storage), "Demo fleet", now)
         .await?;
@@ -177,18 +195,16 @@ async fn staff(
 async fn customer_type(
     store: &Store,
     company: CompanyId,
-    code: &str,
-    name: &str,
+    (code, name, remark): (&str, &str, &str),
     parent: Option<CustomerTypeId>,
 ) -> anyhow::Result<CustomerTypeId> {
-    let remark = format!("Demo type {code}");
     Ok(store
         .insert_customer_type(
             company,
             &TypeWrite {
                 code,
                 name,
-                remark: &remark,
+                remark,
                 parent,
             },
             api::now_ms(),
