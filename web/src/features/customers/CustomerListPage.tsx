@@ -49,6 +49,7 @@ export default function CustomerListPage() {
   const { modal, message } = App.useApp();
   const phone = useNarrow();
   const desktop = useMediaQuery('(min-width: 1200px)');
+  const wide = useMediaQuery('(min-width: 1600px)');
   const mayEdit = useCan('customer.edit');
   const { query, list, update, setPage, filtered } = useListQuery(
     CUSTOMER_FILTERS,
@@ -81,6 +82,8 @@ export default function CustomerListPage() {
     {
       key: 'account',
       title: t('customers.account'),
+      // an e-mail address breaks only on a phone (where it may not fit otherwise)
+      onCell: () => (phone ? {} : nowrap),
       render: (_, c) => (
         <Flex vertical>
           <Typography.Text strong data-testid="customer-row-account">
@@ -104,29 +107,29 @@ export default function CustomerListPage() {
       render: (_, c) => (c.typeName ? <Tag>{c.typeName}</Tag> : MISSING),
     });
   }
+  if (wide) {
+    columns.push({
+      key: 'contact',
+      title: t('customers.contact'),
+      render: (_, c) =>
+        c.email || c.mobile ? (
+          <Flex vertical>
+            {c.mobile && <span>{c.mobile}</span>}
+            {c.email && <span>{c.email}</span>}
+          </Flex>
+        ) : (
+          MISSING
+        ),
+    });
+  }
   if (desktop) {
-    columns.push(
-      {
-        key: 'contact',
-        title: t('customers.contact'),
-        render: (_, c) =>
-          c.email || c.mobile ? (
-            <Flex vertical>
-              {c.mobile && <span>{c.mobile}</span>}
-              {c.email && <span>{c.email}</span>}
-            </Flex>
-          ) : (
-            MISSING
-          ),
-      },
-      {
-        key: 'remark',
-        title: t('customers.remark'),
-        ellipsis: true,
-        width: 220,
-        render: (_, c) => c.remark || MISSING,
-      },
-    );
+    columns.push({
+      key: 'remark',
+      title: t('customers.remark'),
+      ellipsis: true,
+      width: 220,
+      render: (_, c) => c.remark || MISSING,
+    });
   }
   columns.push({
     key: 'plants',

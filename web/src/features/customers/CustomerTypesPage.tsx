@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Flex, Table, Typography, type TableProps } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { MISSING } from '@/shared/format/number';
 import { useCan } from '@/shared/permissions';
@@ -100,7 +101,15 @@ export default function CustomerTypesPage() {
     align: 'right',
     onHeaderCell: () => nowrap,
     onCell: () => nowrap,
-    render: (_, row) => <span data-testid="type-row-customers">{row.customers}</span>,
+    // the count opens the customer list filtered by the type
+    render: (_, row) =>
+      row.customers > 0 ? (
+        <Link to={`/customer/list?typeId=${row.id}`} data-testid="type-row-customers">
+          {row.customers}
+        </Link>
+      ) : (
+        <span data-testid="type-row-customers">0</span>
+      ),
   });
   if (mayEdit) {
     columns.push({

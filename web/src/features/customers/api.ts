@@ -1,48 +1,16 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import type { Schemas } from '@/shared/api/schema';
 import { optionalId, text, type ListQuery } from '@/shared/list/params';
 
-// The wire types of docs/issue 15's customer operations, named as the contract names the
-// fields; they move to `Schemas[...]` once the generated schema has these operations.
-
 /** An item of GET /api/v1/customers (`id` is the customers row, `userId` the owner account). */
-export interface Customer {
-  id: number;
-  userId: number;
-  account: string;
-  nickname: string;
-  name: string;
-  email: string;
-  mobile: string;
-  typeId: number | null;
-  /** "" when the customer has no type. */
-  typeName: string;
-  remark: string;
-  /** Plants the owner account holds. */
-  plants: number;
-  createAt: string;
-}
+export type Customer = Schemas['Customer'];
 
 /** A node of GET /api/v1/customer/types (the company's type tree). */
-export interface CustomerTypeNode {
-  id: number;
-  code: string;
-  name: string;
-  remark: string;
-  parentId: number | null;
-  /** Customers of this type. */
-  customers: number;
-  createAt: string;
-  children: CustomerTypeNode[];
-}
+export type CustomerTypeNode = Schemas['CustomerTypeNode'];
 
 /** An item of GET /api/v1/customerTypes (flat, for pickers). */
-export interface CustomerTypeOption {
-  id: number;
-  code: string;
-  name: string;
-  parentId: number | null;
-}
+export type CustomerTypeOption = Schemas['CustomerTypeItem'];
 
 /** The body of POST /api/v1/customerType and /customerType/{id}. */
 export interface CustomerTypeBody {
@@ -132,12 +100,12 @@ export const checkCustomer = (account: string) =>
 export const addCustomer = (body: NewCustomer) =>
   http.post<number>(
     '/api/v1/customer',
-    { ...body, account: body.account.trim() },
+    { ...body, account: body.account.trim() } satisfies Schemas['CustomerRequest'],
     { handledCodes: ACCOUNT_REFUSALS },
   );
 
 export const editCustomer = (id: number, body: CustomerEdit) =>
-  http.post<null>(`/api/v1/customer/${id}`, body);
+  http.post<null>(`/api/v1/customer/${id}`, body satisfies Schemas['CustomerRequest']);
 
 /** The owner keeps the account and the plants; the company no longer sees them. */
 export const removeCustomer = (id: number) =>
@@ -162,12 +130,12 @@ export function accountRefusalKey(error: unknown): string | null {
 // ---- customer types ---------------------------------------------------------------------
 
 export const createCustomerType = (body: CustomerTypeBody) =>
-  http.post<number>('/api/v1/customerType', body, {
+  http.post<number>('/api/v1/customerType', body satisfies Schemas['TypeRequest'], {
     handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
   });
 
 export const updateCustomerType = (id: number, body: CustomerTypeBody) =>
-  http.post<null>(`/api/v1/customerType/${id}`, body, {
+  http.post<null>(`/api/v1/customerType/${id}`, body satisfies Schemas['TypeRequest'], {
     handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
   });
 

@@ -6,12 +6,7 @@ import type { Schemas } from './schema';
 export type AgentOption = Schemas['AgentChoice'];
 
 /** An item of GET /api/v1/customers/list (`id` the customers row, `userId` the owner account). */
-export interface CustomerOption {
-  id: number;
-  userId: number;
-  account: string;
-  nickname: string;
-}
+export type CustomerOption = Schemas['CustomerPick'];
 
 /**
  * The keys start as the agent and customer screens' own keys do, so a change there (an agent
