@@ -93,7 +93,10 @@ describe('CompaniesPage', () => {
   it('lists companies with administrator, staff and plants; no buttons without the right', async () => {
     answer(false);
     show();
-    expect(await screen.findByTestId('company-row-name')).toHaveTextContent('Acme Solar');
+    const name = await screen.findByTestId('company-row-name');
+    expect(name).toHaveTextContent('Acme Solar');
+    // The name opens that company's own screens, as an internal administrator sees them.
+    expect(name.getAttribute('href')).toMatch(/^\/enterprise\/user\?companyId=\d+$/);
     const table = screen.getByTestId('company-table');
     expect(table).toHaveTextContent('boss@acme.example');
     expect(table).toHaveTextContent('Active');

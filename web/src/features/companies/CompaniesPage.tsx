@@ -15,6 +15,7 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
@@ -82,9 +83,9 @@ export default function CompaniesPage() {
       title: t('companies.name'),
       render: (_, c) => (
         <Flex vertical>
-          <Typography.Text strong data-testid="company-row-name">
-            {c.name}
-          </Typography.Text>
+          <Link to={`/enterprise/user?companyId=${c.id}`} data-testid="company-row-name">
+            <Typography.Text strong>{c.name}</Typography.Text>
+          </Link>
           {phone && <span>{status(c)}</span>}
           {phone && c.adminAccount && (
             <Typography.Text type="secondary">{c.adminAccount}</Typography.Text>
