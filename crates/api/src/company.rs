@@ -432,18 +432,15 @@ pub async fn update_role(
         .transpose()?;
     let keys = req.permissions.unwrap_or_default();
     let keys = grantable(&me, &keys)?;
-    if let Some(name) = name {
-        match app.store.rename_role(RoleId(role.id), &name).await {
-            Err(StoreError::Conflict(_)) => return Err(Code::RoleExists.into()),
-            other => {
-                other?;
-            }
-        }
-    }
-    if !keys.is_empty() {
-        app.store
-            .set_role_permissions(RoleId(role.id), &keys)
-            .await?;
+    // An empty list leaves the permissions as they are: a role always grants something.
+    let permissions = (!keys.is_empty()).then_some(keys.as_slice());
+    match app
+        .store
+        .update_role(RoleId(role.id), name.as_deref(), permissions)
+        .await
+    {
+        Err(StoreError::Conflict(_)) => return Err(Code::RoleExists.into()),
+        other => other?,
     }
     audit::record_admin(
         &app,

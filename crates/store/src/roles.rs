@@ -120,10 +120,45 @@ impl Store {
         Ok(RoleId(id))
     }
 
-    pub async fn rename_role(&self, id: RoleId, name: &str) -> Result<bool> {
-        let n = exec!(self, "UPDATE roles SET name = $2 WHERE id = $1", id.0, name)
-            .map_err(|e| conflict(e, "roles"))?;
-        Ok(n == 1)
+    /// Renames a role and/or replaces its permissions (`None` keeps what it has), in one
+    /// transaction; a name another role of the company has answers `Conflict("roles")`.
+    pub async fn update_role(
+        &self,
+        id: RoleId,
+        name: Option<&str>,
+        permissions: Option<&[&str]>,
+    ) -> Result<()> {
+        in_tx!(self, |tx, sqlite| {
+            if let Some(name) = name {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE roles SET name = $2 WHERE id = $1",
+                    id.0,
+                    name
+                )
+                .map_err(|e| conflict(e, "roles"))?;
+            }
+            if let Some(keys) = permissions {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "DELETE FROM role_permissions WHERE role_id = $1",
+                    id.0
+                )?;
+                for key in keys {
+                    tx_exec!(
+                        tx,
+                        sqlite,
+                        "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
+                         ON CONFLICT DO NOTHING",
+                        id.0,
+                        *key
+                    )?;
+                }
+            }
+        });
+        Ok(())
     }
 
     /// Replaces a role's permissions in one transaction.

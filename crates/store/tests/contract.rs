@@ -207,10 +207,20 @@ async fn builtin_roles_grant_their_catalogue_permissions_and_custom_roles_are_pe
             s.role_permissions(role).await?,
             vec!["event.view", "station.view"]
         );
-        s.set_role_permissions(role, &["gateway.view"]).await?;
+        s.update_role(role, None, Some(&["gateway.view"])).await?;
         assert_eq!(s.role_permissions(role).await?, vec!["gateway.view"]);
-        assert!(s.rename_role(role, "ops2").await?);
+        s.update_role(role, Some("ops2"), None).await?;
+        // A taken name refuses the whole change: the permissions stay as they were.
+        let dup = s.create_role(a, "dup", &["event.view"], 1).await?;
+        assert!(matches!(
+            s.update_role(role, Some("dup"), Some(&["station.view"]))
+                .await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(s.role_permissions(role).await?, vec!["gateway.view"]);
+        assert!(s.company_roles(a).await?.iter().any(|r| r.name == "ops2"));
         assert!(s.delete_role(role).await?);
+        assert!(s.delete_role(dup).await?);
         assert!(
             !s.delete_role(owner_role).await?,
             "built-in roles cannot be deleted"
