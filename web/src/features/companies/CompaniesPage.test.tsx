@@ -58,6 +58,8 @@ const permissions = (edit: boolean) => ({
       type: 0,
       children: edit ? [{ permission: 'sys.company.edit', type: 1 }] : [],
     },
+    // the customer list, which the customers link opens
+    { permission: 'customer.list.view', type: 0, children: [] },
   ],
 });
 
@@ -97,6 +99,10 @@ describe('CompaniesPage', () => {
     expect(name).toHaveTextContent('Acme Solar');
     // The name opens that company's own screens, as an internal administrator sees them.
     expect(name.getAttribute('href')).toMatch(/^\/enterprise\/user\?companyId=\d+$/);
+    // …and the link under it that company's customers
+    const customers = await screen.findByTestId('company-row-customers');
+    expect(customers).toHaveAttribute('href', '/customer/list?companyId=3');
+    expect(customers).toHaveAccessibleName('Customers of Acme Solar');
     const table = screen.getByTestId('company-table');
     expect(table).toHaveTextContent('boss@acme.example');
     expect(table).toHaveTextContent('Active');

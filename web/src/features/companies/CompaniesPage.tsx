@@ -1,4 +1,10 @@
-import { CheckCircleOutlined, EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
+import {
+  CheckCircleOutlined,
+  EditOutlined,
+  PlusOutlined,
+  StopOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -36,7 +42,8 @@ const nowrap = { style: { whiteSpace: 'nowrap' as const } };
 
 /**
  * management/company: every company (internal administrators), with its administrator, staff
- * and plants. Creating, editing and disabling or enabling need sys.company.edit.
+ * and plants. Creating, editing and disabling or enabling need sys.company.edit. A company's
+ * name opens its own staff screen, and the link under it its customers (both `?companyId=`).
  */
 export default function CompaniesPage() {
   const { t } = useTranslation();
@@ -45,6 +52,7 @@ export default function CompaniesPage() {
   const phone = useNarrow();
   const desktop = useMediaQuery('(min-width: 1200px)');
   const mayEdit = useCan('sys.company.edit');
+  const mayListCustomers = useCan('customer.list.view');
   const { query, list, update, setPage, filtered } = useListQuery(
     COMPANY_FILTERS,
     companyListQuery,
@@ -86,6 +94,15 @@ export default function CompaniesPage() {
           <Link to={`/enterprise/user?companyId=${c.id}`} data-testid="company-row-name">
             <Typography.Text strong>{c.name}</Typography.Text>
           </Link>
+          {mayListCustomers && (
+            <Link
+              to={`/customer/list?companyId=${c.id}`}
+              aria-label={t('companies.customersOf', { name: c.name })}
+              data-testid="company-row-customers"
+            >
+              <TeamOutlined /> {t('companies.customersLink')}
+            </Link>
+          )}
           {phone && <span>{status(c)}</span>}
           {phone && c.adminAccount && (
             <Typography.Text type="secondary">{c.adminAccount}</Typography.Text>

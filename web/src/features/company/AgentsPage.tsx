@@ -4,6 +4,7 @@ import { App, Button, Card, Empty, Flex, Input, Table, Typography, type TablePro
 import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScopeGate } from '@/shared/company';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
@@ -12,7 +13,6 @@ import { Problem } from '@/shared/ui/Problem';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import { AGENT_FILTERS, agentsQuery, companyKeys, removeAgent, type Agent } from './api';
 import { RowMenu } from './RowMenu';
-import { ScopeGate } from './ScopeGate';
 import './company.css';
 
 const AddAgentDialog = lazy(() => import('./AddAgentDialog'));

@@ -4,13 +4,13 @@ import { Button, Card, Descriptions, Flex, Skeleton, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScopeGate, type Scope } from '@/shared/company';
 import { MISSING } from '@/shared/format/number';
 import { useCan } from '@/shared/permissions';
 import { Problem } from '@/shared/ui/Problem';
-import { companyInfoQuery, type CompanyInfo, type Scope } from './api';
+import { companyInfoQuery, type CompanyInfo } from './api';
 import { LogoCard } from './LogoCard';
 import { ThemeCard } from './ThemeCard';
-import { ScopeGate } from './ScopeGate';
 import './company.css';
 
 const CompanyEditDialog = lazy(() => import('./CompanyEditDialog'));

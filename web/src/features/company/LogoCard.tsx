@@ -3,10 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Scope } from '@/shared/company';
 import { useThemeKind } from '@/shared/theme';
 import { userQuery } from '@/shared/user';
 import { logoFile } from '@/shared/validators';
-import { companyKeys, saveLogos, uploadLogo, type CompanyInfo, type Scope } from './api';
+import { companyKeys, saveLogos, uploadLogo, type CompanyInfo } from './api';
 
 type Slot = 'logoUrl' | 'iconUrl';
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Form, Input, Modal, Skeleton, Tree, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Scope } from '@/shared/company';
 import { codeMessage, ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { Problem } from '@/shared/ui/Problem';
@@ -13,7 +14,6 @@ import {
   grantableQuery,
   updateRole,
   type CompanyRole,
-  type Scope,
 } from './api';
 import { allKeys, indexTree, normalize, partial, toggle, treeItems } from './permissionTree';
 

@@ -15,23 +15,16 @@ import {
 import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScopeGate, type Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
 import { MISSING } from '@/shared/format/number';
 import { useCan } from '@/shared/permissions';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { useCurrentUser } from '@/shared/user';
-import {
-  companyKeys,
-  deleteRole,
-  MAX_ROLES,
-  rolesQuery,
-  type CompanyRole,
-  type Scope,
-} from './api';
+import { companyKeys, deleteRole, MAX_ROLES, rolesQuery, type CompanyRole } from './api';
 import { isOwnRole } from './labels';
 import { RowMenu, type RowAction } from './RowMenu';
-import { ScopeGate } from './ScopeGate';
 import './company.css';
 
 const RoleDialog = lazy(() => import('./RoleDialog'));

@@ -19,6 +19,7 @@ import {
 } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Scope } from '@/shared/company';
 import { codeMessage, ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import {
@@ -38,7 +39,6 @@ import {
   companyKeys,
   editStaff,
   type NewStaff,
-  type Scope,
   type StaffEdit,
   type StaffMember,
 } from './api';

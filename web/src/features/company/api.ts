@@ -2,6 +2,7 @@ import type { Schemas } from '@/shared/api/schema';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
 import { text, type ListQuery } from '@/shared/list/params';
+import { withCompany, type Scope } from '@/shared/company';
 import type { PermissionNode } from '@/shared/permissions';
 
 /** GET /api/v1/company/info: the company's details and its administrator. */
@@ -43,15 +44,6 @@ export interface NewStaff {
 
 /** POST /api/v1/user/edit/{id}. */
 export type StaffEdit = Schemas['StaffEditRequest'];
-
-/**
- * The company the screens are about: the caller's own, or (internal administrators only) the
- * one the URL names with `?companyId=`. Sent with every request when set.
- */
-export type Scope = number | undefined;
-
-const withCompany = (scope: Scope, params: Record<string, unknown> = {}) =>
-  scope === undefined ? params : { ...params, companyId: scope };
 
 /** Query keys of these screens: a change refreshes everything under its prefix. */
 export const companyKeys = {

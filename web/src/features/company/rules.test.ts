@@ -2,7 +2,6 @@ import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { roleName } from '@/shared/validators';
 import { enterpriseTarget, isOwnRole, staffRoleLabel } from './labels';
-import { askedCompany } from './scope';
 import { companyName, companyPhone, confirmed, expandHex, mobile, themeColor, upTo } from './rules';
 
 describe('company form rules', () => {
@@ -78,13 +77,5 @@ describe('labels', () => {
     expect(enterpriseTarget(new Set(['company.user', 'company.info']))).toBe('/enterprise/user');
     expect(enterpriseTarget(new Set(['company.role.list.view']))).toBe('/enterprise/roles');
     expect(enterpriseTarget(new Set(['company.agent']))).toBe('/enterprise/agents');
-  });
-
-  it('reads a company id from the URL only when it is a positive whole number', () => {
-    expect(askedCompany('12')).toBe(12);
-    expect(askedCompany(null)).toBeUndefined();
-    expect(askedCompany('0')).toBeUndefined();
-    expect(askedCompany('1.5')).toBeUndefined();
-    expect(askedCompany('abc')).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Form, Input, Modal, TreeSelect, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
 import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
 import {
@@ -24,24 +25,29 @@ interface Values {
 /** Add a customer by account (`customer` undefined), or edit one's type and remark. */
 export function CustomerDialog({
   customer,
+  scope,
   onClose,
 }: {
   customer?: Customer;
+  scope: Scope;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const invalidate = useInvalidateCustomers();
-  const types = useQuery(customerTypeOptionsQuery);
+  const types = useQuery(customerTypeOptionsQuery(scope));
   const treeData = useMemo(() => optionTree(types.data ?? []), [types.data]);
   const adding = customer === undefined;
 
   const save = useMutation({
     mutationFn: (v: Values) =>
       adding
-        ? addCustomer({ account: v.account, typeId: v.typeId ?? null, remark: v.remark ?? '' })
-        : editCustomer(customer.id, { typeId: v.typeId ?? null, remark: v.remark ?? '' }),
+        ? addCustomer(
+            { account: v.account, typeId: v.typeId ?? null, remark: v.remark ?? '' },
+            scope,
+          )
+        : editCustomer(customer.id, { typeId: v.typeId ?? null, remark: v.remark ?? '' }, scope),
     onSuccess: async () => {
       message.success(t(adding ? 'customers.added' : 'common.saved'));
       await invalidate();
@@ -88,7 +94,7 @@ export function CustomerDialog({
             extra={t('customers.accountHint')}
             validateTrigger={['onChange', 'onBlur']}
             hasFeedback
-            rules={[requiredRule(), formRule(accountRule), accountCheckRule(t)]}
+            rules={[requiredRule(), formRule(accountRule), accountCheckRule(t, scope)]}
           >
             <Input
               data-keyfilter="off"

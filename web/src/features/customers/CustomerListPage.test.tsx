@@ -21,6 +21,9 @@ if (!('ResizeObserver' in globalThis)) {
   });
 }
 
+// a loaded machine renders antd slowly: wait longer than testing-library's 1 s
+const SLOW = { timeout: 10_000 };
+
 const get = vi.fn();
 const post = vi.fn();
 const request = vi.fn();
@@ -77,8 +80,22 @@ const permissions = (edit: boolean) => ({
   ],
 });
 
-function answer(edit: boolean, customers: Customer[] = [ann]) {
+/** GET /api/v1/user: company staff, or an internal administrator (who belongs to no company). */
+const me = (internal: boolean) => ({
+  id: 7,
+  account: internal ? 'admin@example.com' : 'staff@example.com',
+  nickname: '',
+  name: '',
+  email: '',
+  mobile: '',
+  type: internal ? 'internal' : 'company',
+  roleName: internal ? 'internal-admin' : 'company-staff',
+  company: internal ? null : { id: 5, name: 'Sunrise', logoUrl: '', iconUrl: '', themeColor: '' },
+});
+
+function answer(edit: boolean, customers: Customer[] = [ann], internal = false) {
   get.mockImplementation((url: string) => {
+    if (url === '/api/v1/user') return Promise.resolve(me(internal));
     if (url === '/api/v1/permission') return Promise.resolve(permissions(edit));
     if (url === '/api/v1/customers')
       return Promise.resolve({ total: customers.length, infos: customers });
@@ -92,12 +109,12 @@ function answer(edit: boolean, customers: Customer[] = [ann]) {
   });
 }
 
-function show(page: 'list' | 'types') {
+function show(page: 'list' | 'types', path = '/') {
   return render(
     <QueryClientProvider
       client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
     >
-      <MemoryRouter>
+      <MemoryRouter initialEntries={[path]}>
         <App>{page === 'list' ? <CustomerListPage /> : <CustomerTypesPage />}</App>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -114,29 +131,74 @@ describe('CustomerListPage', () => {
   it('lists customers with their type and plants, without buttons for a viewer', async () => {
     answer(false);
     show('list');
-    expect(await screen.findByTestId('customer-row-account')).toHaveTextContent('ann@example.com');
+    expect(await screen.findByTestId('customer-row-account', {}, SLOW)).toHaveTextContent(
+      'ann@example.com',
+    );
     expect(screen.getByTestId('customer-plants')).toHaveTextContent('2');
     expect(screen.getByTestId('customer-plants').closest('a')).toHaveAttribute('href', '/plants');
     expect(screen.getByTestId('customer-table')).toHaveTextContent('Home');
     expect(screen.queryByTestId('customer-add')).toBeNull();
     expect(screen.queryByTestId('action-remove')).toBeNull();
+    // company staff name no company: the server knows theirs
+    expect(get).toHaveBeenCalledWith('/api/v1/customers', {
+      params: { page: 1, limit: 10 },
+      silent: true,
+    });
+  });
+
+  it('asks for the company an internal administrator names with ?companyId=', async () => {
+    answer(true, [ann], true);
+    request.mockResolvedValue(null);
+    show('list', '/customer/list?companyId=1');
+    expect(await screen.findByTestId('customer-row-account', {}, SLOW)).toHaveTextContent(
+      'ann@example.com',
+    );
+    expect(get).toHaveBeenCalledWith('/api/v1/customers', {
+      params: { page: 1, limit: 10, companyId: 1 },
+      silent: true,
+    });
+    expect(get).toHaveBeenCalledWith('/api/v1/customerTypes', {
+      params: { companyId: 1 },
+      silent: true,
+    });
+    fireEvent.click(screen.getByTestId('action-remove'));
+    fireEvent.click(await screen.findByTestId('customer-remove-ok', {}, SLOW));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith({
+        method: 'DELETE',
+        url: '/api/v1/customers/delete/5',
+        params: { companyId: 1 },
+      }),
+    );
+  });
+
+  it('tells an internal administrator who names no company to choose one', async () => {
+    answer(true, [ann], true);
+    show('list', '/customer/list');
+    expect(await screen.findByTestId('no-company', {}, SLOW)).toHaveTextContent(
+      'belongs to no company',
+    );
+    expect(screen.queryByTestId('customers-error')).toBeNull();
+    expect(get).not.toHaveBeenCalledWith('/api/v1/customers', expect.anything());
   });
 
   it('says so when there are no customers yet', async () => {
     answer(true, []);
     show('list');
-    expect(await screen.findByText('No customers yet')).toBeTruthy();
-    expect(await screen.findByTestId('customer-add-empty')).toBeTruthy();
+    expect(await screen.findByText('No customers yet', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByTestId('customer-add-empty', {}, SLOW)).toBeTruthy();
   });
 
   it('shows a failed list with a way to try again', async () => {
     get.mockImplementation((url: string) =>
-      url === '/api/v1/permission'
-        ? Promise.resolve(permissions(true))
-        : Promise.reject(new Error('Network exception')),
+      url === '/api/v1/user'
+        ? Promise.resolve(me(false))
+        : url === '/api/v1/permission'
+          ? Promise.resolve(permissions(true))
+          : Promise.reject(new Error('Network exception')),
     );
     show('list');
-    expect(await screen.findByTestId('customers-error')).toHaveTextContent(
+    expect(await screen.findByTestId('customers-error', {}, SLOW)).toHaveTextContent(
       'The customers could not be loaded',
     );
   });
@@ -144,12 +206,12 @@ describe('CustomerListPage', () => {
   it('checks the account on blur and shows 207 at the field', async () => {
     answer(true);
     show('list');
-    fireEvent.click(await screen.findByTestId('customer-add'));
-    const input = await screen.findByTestId('customer-account');
+    fireEvent.click(await screen.findByTestId('customer-add', {}, SLOW));
+    const input = await screen.findByTestId('customer-account', {}, SLOW);
     fireEvent.change(input, { target: { value: 'ann@example.com' } });
     fireEvent.blur(input);
     expect(
-      await screen.findByText('This account is already a customer of your company'),
+      await screen.findByText('This account is already a customer of your company', {}, SLOW),
     ).toBeTruthy();
     expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
       params: { account: 'ann@example.com' },
@@ -161,8 +223,8 @@ describe('CustomerListPage', () => {
     answer(true);
     request.mockResolvedValue(null);
     show('list');
-    fireEvent.click(await screen.findByTestId('action-remove'));
-    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(await screen.findByTestId('action-remove', {}, SLOW));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
     expect(dialog).toHaveTextContent('Remove customer ann@example.com?');
     fireEvent.click(within(dialog).getByTestId('customer-remove-ok'));
     await waitFor(() =>
@@ -183,14 +245,16 @@ describe('CustomerTypesPage', () => {
   it('shows the tree opened, and refuses to delete a type with subtypes', async () => {
     answer(true);
     show('types');
-    await screen.findByText('Villa');
+    await screen.findByText('Villa', {}, SLOW);
     expect(screen.getAllByTestId('type-row-name').map((n) => n.textContent)).toEqual([
       'Home',
       'Villa',
       'Business',
     ]);
     fireEvent.click(screen.getAllByTestId('action-delete')[0] as HTMLElement);
-    expect(await screen.findByText('This type has subtypes and cannot be deleted')).toBeTruthy();
+    expect(
+      await screen.findByText('This type has subtypes and cannot be deleted', {}, SLOW),
+    ).toBeTruthy();
     expect(post).not.toHaveBeenCalled();
   });
 
@@ -198,21 +262,52 @@ describe('CustomerTypesPage', () => {
     answer(true);
     post.mockRejectedValue(new ApiError(4, 'Parameter validation error: customers'));
     show('types');
-    await screen.findByText('Business');
+    await screen.findByText('Business', {}, SLOW);
     fireEvent.click(screen.getAllByTestId('action-delete')[2] as HTMLElement);
-    fireEvent.click(await screen.findByTestId('type-delete-ok'));
+    fireEvent.click(await screen.findByTestId('type-delete-ok', {}, SLOW));
     await waitFor(() =>
       expect(post).toHaveBeenCalledWith('/api/v1/customerType/3/delete', {}, { handledCodes: [4] }),
     );
     expect(
-      await screen.findByText('This type still has customers and cannot be deleted'),
+      await screen.findByText('This type still has customers and cannot be deleted', {}, SLOW),
     ).toBeTruthy();
+  });
+
+  it('keeps the company an internal administrator names, in requests and links', async () => {
+    answer(true, [ann], true);
+    post.mockResolvedValue(null);
+    show('types', '/customer/type?companyId=1');
+    await screen.findByText('Business', {}, SLOW);
+    expect(get).toHaveBeenCalledWith('/api/v1/customer/types', {
+      params: { companyId: 1 },
+      silent: true,
+    });
+    expect(screen.getAllByTestId('type-row-customers')[0]?.closest('a')).toHaveAttribute(
+      'href',
+      '/customer/list?typeId=1&companyId=1',
+    );
+    fireEvent.click(screen.getAllByTestId('action-delete')[2] as HTMLElement);
+    fireEvent.click(await screen.findByTestId('type-delete-ok', {}, SLOW));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/api/v1/customerType/3/delete',
+        {},
+        { handledCodes: [4], params: { companyId: 1 } },
+      ),
+    );
+  });
+
+  it('tells an internal administrator without ?companyId= to choose a company', async () => {
+    answer(true, [ann], true);
+    show('types', '/customer/type');
+    expect(await screen.findByTestId('no-company', {}, SLOW)).toBeTruthy();
+    expect(screen.queryByTestId('customer-types-error')).toBeNull();
   });
 
   it('has no edit buttons without customer.type.edit', async () => {
     answer(false);
     show('types');
-    await screen.findByText('Villa');
+    await screen.findByText('Villa', {}, SLOW);
     expect(screen.queryByTestId('type-add')).toBeNull();
     expect(screen.queryByTestId('action-delete')).toBeNull();
   });

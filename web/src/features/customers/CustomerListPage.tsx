@@ -17,6 +17,7 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ScopeGate, type Scope } from '@/shared/company';
 import { MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
@@ -42,27 +43,36 @@ const personOf = (c: Customer) => c.nickname || c.name;
 
 /**
  * customer/list: the company's customers (owner accounts) with their type and plants. Adding
- * one (by account), editing its type and remark, and removing it need customer.edit.
+ * one (by account), editing its type and remark, and removing it need customer.edit. An
+ * internal administrator names the company with `?companyId=`.
  */
 export default function CustomerListPage() {
+  const { t } = useTranslation();
+  return (
+    <ScopeGate failedTitle={t('customers.loadFailed')}>
+      {(scope) => <CustomerListView scope={scope} />}
+    </ScopeGate>
+  );
+}
+
+function CustomerListView({ scope }: { scope: Scope }) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const phone = useNarrow();
   const desktop = useMediaQuery('(min-width: 1200px)');
   const wide = useMediaQuery('(min-width: 1600px)');
   const mayEdit = useCan('customer.edit');
-  const { query, list, update, setPage, filtered } = useListQuery(
-    CUSTOMER_FILTERS,
-    customerListQuery,
+  const { query, list, update, setPage, filtered } = useListQuery(CUSTOMER_FILTERS, (q) =>
+    customerListQuery(q, scope),
   );
   const [search, setSearch] = useDraft(query.name);
-  const types = useQuery(customerTypeOptionsQuery);
+  const types = useQuery(customerTypeOptionsQuery(scope));
   const typeTree = useMemo(() => optionTree(types.data ?? []), [types.data]);
   const [dialog, setDialog] = useState<{ customer?: Customer } | null>(null);
   const invalidate = useInvalidateCustomers();
 
   const remove = useMutation({
-    mutationFn: (c: Customer) => removeCustomer(c.id),
+    mutationFn: (c: Customer) => removeCustomer(c.id, scope),
     onSuccess: async () => {
       message.success(t('customers.removed'));
       await invalidate();
@@ -265,7 +275,9 @@ export default function CustomerListPage() {
           onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
         />
       )}
-      {dialog && <CustomerDialog customer={dialog.customer} onClose={() => setDialog(null)} />}
+      {dialog && (
+        <CustomerDialog customer={dialog.customer} scope={scope} onClose={() => setDialog(null)} />
+      )}
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
 import { formRule, requiredRule } from '@/shared/validators';
 import {
@@ -29,16 +30,18 @@ interface Values {
 /** Add a customer type (also under another: "add child") or edit one. */
 export function CustomerTypeDialog({
   target,
+  scope,
   onClose,
 }: {
   target: TypeDialogTarget;
+  scope: Scope;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
-  const options = useQuery(customerTypeOptionsQuery);
+  const options = useQuery(customerTypeOptionsQuery(scope));
   const editing = target.kind === 'edit' ? target.type : undefined;
   const treeData = useMemo(
     () => optionTree(options.data ?? [], editing?.id),
@@ -53,7 +56,9 @@ export function CustomerTypeDialog({
         remark: (v.remark ?? '').trim(),
         parentId: v.parentId ?? null,
       };
-      return editing ? updateCustomerType(editing.id, body) : createCustomerType(body);
+      return editing
+        ? updateCustomerType(editing.id, body, scope)
+        : createCustomerType(body, scope);
     },
     onSuccess: async () => {
       message.success(t(editing ? 'common.saved' : 'customerTypes.added'));

@@ -4,6 +4,7 @@ import { App, Button, Card, Empty, Flex, Table, Typography, type TableProps } fr
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ScopeGate, scopedPath, type Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
 import { MISSING } from '@/shared/format/number';
 import { useCan } from '@/shared/permissions';
@@ -20,22 +21,32 @@ const nowrap = { style: { whiteSpace: 'nowrap' as const } };
 /**
  * customer/type: the company's customer types as a tree table. Adding (at the top or under a
  * type), editing and deleting need customer.type.edit; a type with subtypes or customers stays.
+ * An internal administrator names the company with `?companyId=`.
  */
 export default function CustomerTypesPage() {
+  const { t } = useTranslation();
+  return (
+    <ScopeGate failedTitle={t('customerTypes.loadFailed')}>
+      {(scope) => <CustomerTypesView scope={scope} />}
+    </ScopeGate>
+  );
+}
+
+function CustomerTypesView({ scope }: { scope: Scope }) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const queryClient = useQueryClient();
   const phone = useNarrow();
   const wide = useMediaQuery('(min-width: 1200px)');
   const mayEdit = useCan('customer.type.edit');
-  const tree = useQuery(customerTypeTreeQuery);
+  const tree = useQuery(customerTypeTreeQuery(scope));
   const rows = useMemo(() => tableTree(tree.data ?? []), [tree.data]);
   // the whole tree opens at first; the user's own choice afterwards
   const [expanded, setExpanded] = useState<readonly Key[] | null>(null);
   const [dialog, setDialog] = useState<TypeDialogTarget | null>(null);
 
   const remove = useMutation({
-    mutationFn: (row: TypeRow) => deleteCustomerType(row.id),
+    mutationFn: (row: TypeRow) => deleteCustomerType(row.id, scope),
     onSuccess: async () => {
       message.success(t('customerTypes.deleted'));
       await queryClient.invalidateQueries({ queryKey: customerKeys.all });
@@ -104,7 +115,10 @@ export default function CustomerTypesPage() {
     // the count opens the customer list filtered by the type
     render: (_, row) =>
       row.customers > 0 ? (
-        <Link to={`/customer/list?typeId=${row.id}`} data-testid="type-row-customers">
+        <Link
+          to={scopedPath(`/customer/list?typeId=${row.id}`, scope)}
+          data-testid="type-row-customers"
+        >
           {row.customers}
         </Link>
       ) : (
@@ -204,7 +218,9 @@ export default function CustomerTypesPage() {
           )}
         </Flex>
       )}
-      {dialog && <CustomerTypeDialog target={dialog} onClose={() => setDialog(null)} />}
+      {dialog && (
+        <CustomerTypeDialog target={dialog} scope={scope} onClose={() => setDialog(null)} />
+      )}
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
+import { withCompany, type Scope } from '@/shared/company';
 import { optionalId, text, type ListQuery } from '@/shared/list/params';
 
 /** An item of GET /api/v1/customers (`id` is the customers row, `userId` the owner account). */
@@ -33,14 +34,20 @@ export interface CustomerEdit {
   remark: string;
 }
 
-/** The query keys of these screens; `customers` first so one invalidation refreshes them all. */
+/**
+ * The query keys of these screens; `customers` first so one invalidation refreshes them all.
+ * Each carries the company (0: the caller's own), as an internal administrator may look at
+ * several one after another.
+ *
+ * Every request below takes the scope: an internal administrator names the company with
+ * `companyId` (query string or JSON body, as the endpoint reads it); everyone else sends none.
+ */
 export const customerKeys = {
   all: ['customers'] as const,
-  list: (params: Readonly<Record<string, string | number>>) =>
-    ['customers', 'list', params] as const,
-  types: ['customers', 'types'] as const,
-  typeTree: ['customers', 'types', 'tree'] as const,
-  typeOptions: ['customers', 'types', 'options'] as const,
+  list: (scope: Scope, params: Readonly<Record<string, string | number>>) =>
+    ['customers', 'list', scope ?? 0, params] as const,
+  typeTree: (scope: Scope) => ['customers', 'types', 'tree', scope ?? 0] as const,
+  typeOptions: (scope: Scope) => ['customers', 'types', 'options', scope ?? 0] as const,
 };
 
 /** The list's search and type filter, kept in the URL. */
@@ -63,23 +70,36 @@ export function customerParams(q: CustomerQuery): Record<string, string | number
   return params;
 }
 
-export const customerListQuery = (q: CustomerQuery) =>
+export const customerListQuery = (q: CustomerQuery, scope: Scope) =>
   queryOptions({
-    queryKey: customerKeys.list(customerParams(q)),
+    queryKey: customerKeys.list(scope, customerParams(q)),
     queryFn: () =>
-      http.get<Page<Customer>>('/api/v1/customers', { params: customerParams(q), silent: true }),
+      http.get<Page<Customer>>('/api/v1/customers', {
+        params: withCompany(scope, customerParams(q)),
+        silent: true,
+      }),
     placeholderData: keepPreviousData,
   });
 
-export const customerTypeTreeQuery = queryOptions({
-  queryKey: customerKeys.typeTree,
-  queryFn: () => http.get<CustomerTypeNode[]>('/api/v1/customer/types', { silent: true }),
-});
+export const customerTypeTreeQuery = (scope: Scope) =>
+  queryOptions({
+    queryKey: customerKeys.typeTree(scope),
+    queryFn: () =>
+      http.get<CustomerTypeNode[]>('/api/v1/customer/types', {
+        params: withCompany(scope),
+        silent: true,
+      }),
+  });
 
-export const customerTypeOptionsQuery = queryOptions({
-  queryKey: customerKeys.typeOptions,
-  queryFn: () => http.get<CustomerTypeOption[]>('/api/v1/customerTypes', { silent: true }),
-});
+export const customerTypeOptionsQuery = (scope: Scope) =>
+  queryOptions({
+    queryKey: customerKeys.typeOptions(scope),
+    queryFn: () =>
+      http.get<CustomerTypeOption[]>('/api/v1/customerTypes', {
+        params: withCompany(scope),
+        silent: true,
+      }),
+  });
 
 // ---- customers --------------------------------------------------------------------------
 
@@ -91,25 +111,35 @@ export const ACCOUNT_REFUSALS: readonly number[] = [
 ];
 
 /** Resolves when the account can become a customer; rejects with 105, 4 or 207 otherwise. */
-export const checkCustomer = (account: string) =>
+export const checkCustomer = (account: string, scope: Scope) =>
   http.get<null>('/api/v1/customer/check', {
-    params: { account: account.trim() },
+    params: withCompany(scope, { account: account.trim() }),
     handledCodes: ACCOUNT_REFUSALS,
   });
 
-export const addCustomer = (body: NewCustomer) =>
+export const addCustomer = (body: NewCustomer, scope: Scope) =>
   http.post<number>(
     '/api/v1/customer',
-    { ...body, account: body.account.trim() } satisfies Schemas['CustomerRequest'],
+    withCompany(scope, {
+      ...body,
+      account: body.account.trim(),
+    }) satisfies Schemas['CustomerRequest'],
     { handledCodes: ACCOUNT_REFUSALS },
   );
 
-export const editCustomer = (id: number, body: CustomerEdit) =>
-  http.post<null>(`/api/v1/customer/${id}`, body satisfies Schemas['CustomerRequest']);
+export const editCustomer = (id: number, body: CustomerEdit, scope: Scope) =>
+  http.post<null>(
+    `/api/v1/customer/${id}`,
+    withCompany(scope, body) satisfies Schemas['CustomerRequest'],
+  );
 
 /** The owner keeps the account and the plants; the company no longer sees them. */
-export const removeCustomer = (id: number) =>
-  http.request<null>({ method: 'DELETE', url: `/api/v1/customers/delete/${id}` });
+export const removeCustomer = (id: number, scope: Scope) =>
+  http.request<null>({
+    method: 'DELETE',
+    url: `/api/v1/customers/delete/${id}`,
+    ...(scope === undefined ? {} : { params: withCompany(scope) }),
+  });
 
 /**
  * The locale key of an account refusal: not registered (105), not an owner account (4), already
@@ -129,21 +159,33 @@ export function accountRefusalKey(error: unknown): string | null {
 
 // ---- customer types ---------------------------------------------------------------------
 
-export const createCustomerType = (body: CustomerTypeBody) =>
-  http.post<number>('/api/v1/customerType', body satisfies Schemas['TypeRequest'], {
-    handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
-  });
+export const createCustomerType = (body: CustomerTypeBody, scope: Scope) =>
+  http.post<number>(
+    '/api/v1/customerType',
+    withCompany(scope, body) satisfies Schemas['TypeRequest'],
+    {
+      handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
+    },
+  );
 
-export const updateCustomerType = (id: number, body: CustomerTypeBody) =>
-  http.post<null>(`/api/v1/customerType/${id}`, body satisfies Schemas['TypeRequest'], {
-    handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
-  });
+export const updateCustomerType = (id: number, body: CustomerTypeBody, scope: Scope) =>
+  http.post<null>(
+    `/api/v1/customerType/${id}`,
+    withCompany(scope, body) satisfies Schemas['TypeRequest'],
+    {
+      handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
+    },
+  );
 
-export const deleteCustomerType = (id: number) =>
+/** The server reads `companyId` of a deletion from the query string (the body is empty). */
+export const deleteCustomerType = (id: number, scope: Scope) =>
   http.post<null>(
     `/api/v1/customerType/${id}/delete`,
     {},
-    { handledCodes: [ErrorCode.InvalidParameter] },
+    {
+      handledCodes: [ErrorCode.InvalidParameter],
+      ...(scope === undefined ? {} : { params: withCompany(scope) }),
+    },
   );
 
 /**

@@ -9,8 +9,8 @@ vi.mock('@/shared/http', async (importOriginal) => ({
   http: { get: (...args: unknown[]) => get(...args) as unknown },
 }));
 
-const validate = (value: string) => {
-  const rule = accountCheckRule((key) => `t:${key}`);
+const validate = (value: string, scope?: number) => {
+  const rule = accountCheckRule((key) => `t:${key}`, scope);
   if (typeof rule === 'function' || !rule.validator) throw new Error('not a validator rule');
   return rule.validator({}, value, () => undefined);
 };
@@ -35,6 +35,15 @@ describe('the customer account check', () => {
     await expect(validate(' ann@example.com ')).resolves.toBeUndefined();
     expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
       params: { account: 'ann@example.com' },
+      handledCodes: [105, 4, 207],
+    });
+  });
+
+  it('names the company an internal administrator is looking at', async () => {
+    get.mockResolvedValue(null);
+    await expect(validate('ann@example.com', 1)).resolves.toBeUndefined();
+    expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
+      params: { account: 'ann@example.com', companyId: 1 },
       handledCodes: [105, 4, 207],
     });
   });

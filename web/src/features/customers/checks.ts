@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormRule } from 'antd';
 import { gatewayKeys, plantKeys } from '@/shared/api/keys';
+import type { Scope } from '@/shared/company';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { account as accountRule } from '@/shared/validators';
 import { accountRefusalKey, checkCustomer, customerKeys, refusalDetail } from './api';
@@ -9,16 +10,16 @@ import type { TypeRow } from './tree';
 /**
  * The account check of the add form, run when the field loses focus and again on submit:
  * not registered (105), not an owner account (4), already a customer (207). Other failures
- * (no answer) are left to the submit.
+ * (no answer) are left to the submit. `scope`: the company the account would join.
  */
-export function accountCheckRule(translate: (key: string) => string): FormRule {
+export function accountCheckRule(translate: (key: string) => string, scope: Scope): FormRule {
   return {
     validateTrigger: 'onBlur',
     validator: async (_rule, value: unknown) => {
       const text = typeof value === 'string' ? value.trim() : '';
       if (!text || accountRule(text)) return;
       try {
-        await checkCustomer(text);
+        await checkCustomer(text, scope);
       } catch (e) {
         const key = accountRefusalKey(e);
         if (key) throw new Error(translate(key), { cause: e });

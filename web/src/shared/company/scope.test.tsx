@@ -1,0 +1,129 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, renderHook, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import '@/shared/i18n';
+import { askedCompany, ScopeGate, scopedPath, useScope, withCompany } from '.';
+
+const get = vi.fn();
+vi.mock('@/shared/http', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/shared/http')>()),
+  http: { get: (...args: unknown[]) => get(...args) as unknown },
+}));
+
+const user = (type: string, company: { id: number; name: string } | null) => ({
+  id: 7,
+  account: 'someone@example.com',
+  nickname: '',
+  name: '',
+  email: '',
+  mobile: '',
+  type,
+  roleName: type === 'internal' ? 'internal-admin' : 'company-staff',
+  company: company && { ...company, logoUrl: '', iconUrl: '', themeColor: '' },
+});
+const ADMIN = user('internal', null);
+const STAFF = user('company', { id: 5, name: 'Sunrise' });
+
+function answerUser(me: unknown) {
+  get.mockImplementation((url: string) =>
+    url === '/api/v1/user' ? Promise.resolve(me) : Promise.reject(new Error(`unexpected ${url}`)),
+  );
+}
+
+function wrapper(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+    </QueryClientProvider>
+  );
+}
+
+const scopeAt = async (path: string) => {
+  const { result } = renderHook(() => useScope(), { wrapper: wrapper(path) });
+  await waitFor(() => expect(result.current.ready).toBe(true));
+  return result.current;
+};
+
+describe('the company scope', () => {
+  beforeEach(() => {
+    get.mockReset();
+  });
+
+  it('reads a company id from the URL only when it is a positive whole number', () => {
+    expect(askedCompany('12')).toBe(12);
+    expect(askedCompany(null)).toBeUndefined();
+    expect(askedCompany('0')).toBeUndefined();
+    expect(askedCompany('1.5')).toBeUndefined();
+    expect(askedCompany('abc')).toBeUndefined();
+  });
+
+  it('adds companyId to a request and to a link only when the scope names a company', () => {
+    expect(withCompany(undefined, { page: 1 })).toEqual({ page: 1 });
+    expect(withCompany(3, { page: 1 })).toEqual({ page: 1, companyId: 3 });
+    expect(withCompany(3)).toEqual({ companyId: 3 });
+    expect(withCompany(undefined)).toEqual({});
+    expect(scopedPath('/customer/list', undefined)).toBe('/customer/list');
+    expect(scopedPath('/customer/list', 3)).toBe('/customer/list?companyId=3');
+    expect(scopedPath('/customer/list?typeId=2', 3)).toBe('/customer/list?typeId=2&companyId=3');
+  });
+
+  it('is the company an internal administrator names in the URL', async () => {
+    answerUser(ADMIN);
+    expect(await scopeAt('/customer/list?companyId=4')).toEqual({
+      scope: 4,
+      ready: true,
+      none: false,
+    });
+  });
+
+  it('is none for an internal administrator who names no company', async () => {
+    answerUser(ADMIN);
+    expect(await scopeAt('/customer/list')).toEqual({ scope: undefined, ready: true, none: true });
+    expect(await scopeAt('/customer/list?companyId=abc')).toMatchObject({ none: true });
+  });
+
+  it("is the user's own company for company staff, whatever the URL says", async () => {
+    answerUser(STAFF);
+    expect(await scopeAt('/customer/list')).toEqual({ scope: undefined, ready: true, none: false });
+    expect(await scopeAt('/customer/list?companyId=4')).toEqual({
+      scope: undefined,
+      ready: true,
+      none: false,
+    });
+  });
+
+  it('shows the screen with its scope, or the no-company notice', async () => {
+    answerUser(ADMIN);
+    const Wrapper = wrapper('/customer/list');
+    const { unmount } = render(
+      <Wrapper>
+        <ScopeGate>{(scope) => <p>company {scope}</p>}</ScopeGate>
+      </Wrapper>,
+    );
+    expect(await screen.findByTestId('no-company')).toHaveTextContent('belongs to no company');
+    unmount();
+    const Named = wrapper('/customer/list?companyId=4');
+    render(
+      <Named>
+        <ScopeGate>{(scope) => <p>company {scope}</p>}</ScopeGate>
+      </Named>,
+    );
+    expect(await screen.findByText('company 4')).toBeTruthy();
+  });
+
+  it('says when the account cannot be loaded', async () => {
+    get.mockRejectedValue(new Error('Network exception'));
+    const Wrapper = wrapper('/customer/list');
+    render(
+      <Wrapper>
+        <ScopeGate failedTitle="The customers could not be loaded">{() => null}</ScopeGate>
+      </Wrapper>,
+    );
+    expect(await screen.findByTestId('scope-error')).toHaveTextContent(
+      'The customers could not be loaded',
+    );
+  });
+});
