@@ -298,7 +298,8 @@ pub async fn edit(
         role_changes: role.is_some(),
         disabled_changes: disabled != user.disabled,
     };
-    company::check_staff_edit(&me.actor, &user.scope(), change)?;
+    let admin = app.store.company(company).await?.and_then(|c| c.admin());
+    company::check_staff_edit(&me.actor, &user.scope(), admin, change)?;
     let text = |field, new: Option<String>, old: &str| match new {
         Some(v) => check_text(field, &v, PROFILE_TEXT_MAX),
         None => Ok(old.to_string()),

@@ -498,7 +498,7 @@ async fn deleting_a_colleague_frees_the_account_and_ends_their_sessions_but_keep
 }
 
 #[tokio::test]
-async fn the_company_admin_named_on_the_company_cannot_be_deleted() {
+async fn the_company_admin_named_on_the_company_cannot_be_deleted_demoted_or_locked_out() {
     for app in spawn().await {
         let b = app.backend;
         let (_, root) = app
@@ -533,6 +533,29 @@ async fn the_company_admin_named_on_the_company_cannot_be_deleted() {
                 .unwrap()
                 .deleted_at
                 .is_none(),
+            "[{b}]"
+        );
+        // A colleague who may manage staff can neither demote nor disable the administrator.
+        let sun = boss.company().expect("boss has a company");
+        let (_, deputy) = app
+            .signed_in("deputy@sun.example", BuiltinRole::CompanyAdmin, Some(sun))
+            .await;
+        let staff_role = app.role(BuiltinRole::CompanyStaff).await.0;
+        let edit = format!("/api/v1/user/edit/{}", boss.id);
+        for body in [json!({"roleId": staff_role}), json!({"disabled": true})] {
+            app.post(&edit, body, Some(&deputy)).await.expect_code(4);
+        }
+        let kept = app.store.user(boss.id()).await.unwrap().unwrap();
+        assert!(!kept.disabled && kept.role_id == boss.role_id, "[{b}]");
+        app.post(&edit, json!({"nickname": "The boss"}), Some(&deputy))
+            .await
+            .expect_code(0);
+        // An internal administrator can, when a company must be taken back.
+        app.post(&edit, json!({"disabled": true}), Some(&root))
+            .await
+            .expect_code(0);
+        assert!(
+            app.store.user(boss.id()).await.unwrap().unwrap().disabled,
             "[{b}]"
         );
     }

@@ -168,17 +168,26 @@ pub struct AccessChange {
     pub disabled_changes: bool,
 }
 
-/// Nobody changes their own role (802) or disables themselves (4 `disabled`).
+/// Nobody changes their own role (802) or disables themselves (4 `disabled`). The company's
+/// administrator keeps their role and access unless an internal administrator changes them
+/// (4 `roleId` / `disabled`): a colleague who may manage staff cannot lock the company out.
 pub fn check_staff_edit(
     actor: &Actor,
     target: &UserScope,
+    company_admin: Option<UserId>,
     change: AccessChange,
 ) -> Result<(), DomainError> {
-    if target.id != actor.id {
+    let own = target.id == actor.id;
+    let protected = own || (company_admin == Some(target.id) && !actor.is_internal());
+    if !protected {
         return Ok(());
     }
     if change.role_changes {
-        return Err(Code::OwnRoleLocked.into());
+        return Err(if own {
+            Code::OwnRoleLocked.into()
+        } else {
+            DomainError::invalid("roleId")
+        });
     }
     if change.disabled_changes {
         return Err(DomainError::invalid("disabled"));
@@ -373,10 +382,32 @@ mod tests {
             disabled_changes: false,
         };
         assert_eq!(
-            check_staff_edit(&admin, &me, role).unwrap_err().code,
+            check_staff_edit(&admin, &me, None, role).unwrap_err().code,
             Code::OwnRoleLocked
         );
-        assert!(check_staff_edit(&admin, &colleague, role).is_ok());
+        assert!(check_staff_edit(&admin, &colleague, None, role).is_ok());
+        // A colleague who may manage staff cannot demote or lock out the company's administrator;
+        // an internal administrator can.
+        let manager = actor(3, UserKind::Company, Some(10), &["company.user.edit"]);
+        let lock = AccessChange {
+            role_changes: false,
+            disabled_changes: true,
+        };
+        for change in [role, lock] {
+            assert_eq!(
+                check_staff_edit(&manager, &me, Some(UserId(1)), change)
+                    .unwrap_err()
+                    .code,
+                Code::InvalidParameter
+            );
+        }
+        let internal = actor(9, UserKind::Internal, None, &["company.user.edit"]);
+        assert!(check_staff_edit(&internal, &me, Some(UserId(1)), lock).is_ok());
+        let rename_only = AccessChange {
+            role_changes: false,
+            disabled_changes: false,
+        };
+        assert!(check_staff_edit(&manager, &me, Some(UserId(1)), rename_only).is_ok());
         assert!(check_staff_delete(&admin, &me, None).is_err());
         assert!(check_staff_delete(&admin, &colleague, Some(UserId(2))).is_err());
         assert!(check_staff_delete(&admin, &colleague, Some(UserId(1))).is_ok());
