@@ -117,17 +117,19 @@ function AvatarPicker({
 
 /**
  * Adds a staff member (account, password, profile, role, avatar) or edits one (profile, role,
- * enabled). One's own role and state cannot be changed (802).
+ * enabled). Some accounts' role and state are locked (one's own: 802; the company's
+ * administrator, for anyone but an internal administrator): `accessLocked` says why.
  */
 export default function StaffDialog({
   scope,
   member,
-  self = false,
+  accessLocked,
   onClose,
 }: {
   scope: Scope;
   member?: StaffMember;
-  self?: boolean;
+  /** Why the role and state cannot be changed here, when they cannot. */
+  accessLocked?: string;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -138,6 +140,7 @@ export default function StaffDialog({
   const [refusal, setRefusal] = useState<string | null>(null);
   const roles = useQuery(assignableRolesQuery(scope, currentLanguage()));
   const adding = !member;
+  const locked = accessLocked !== undefined;
 
   const done = async (text: string) => {
     message.success(text);
@@ -173,8 +176,8 @@ export default function StaffDialog({
       name: (v.name ?? '').trim(),
       email: (v.email ?? '').trim(),
       mobile: (v.mobile ?? '').trim(),
-      roleId: self ? (member.roleId ?? null) : v.roleId,
-      disabled: self ? member.disabled : v.disabled,
+      roleId: locked ? (member.roleId ?? null) : v.roleId,
+      disabled: locked ? member.disabled : v.disabled,
     });
   };
 
@@ -303,13 +306,13 @@ export default function StaffDialog({
             <Form.Item
               name="roleId"
               label={t('company.staff.role')}
-              rules={self ? [] : [requiredRule()]}
-              extra={self ? t('company.staff.ownRole') : undefined}
+              rules={locked ? [] : [requiredRule()]}
+              extra={accessLocked}
             >
               <Select
                 options={roleOptions}
                 loading={roles.isPending}
-                disabled={self}
+                disabled={locked}
                 placeholder={t('company.staff.rolePlaceholder')}
                 notFoundContent={roles.isError ? t('company.roles.loadFailed') : undefined}
                 optionLabelProp="title"
@@ -326,7 +329,7 @@ export default function StaffDialog({
                 normalize={(checked: boolean) => !checked}
               >
                 <Switch
-                  disabled={self}
+                  disabled={locked}
                   checkedChildren={t('company.staff.enabled')}
                   unCheckedChildren={t('company.staff.disabled')}
                   data-testid="staff-enabled"

@@ -51,10 +51,20 @@ function StaffView({ scope }: { scope: Scope }) {
   const [search, setSearch] = useDraft(query.name);
   const [dialog, setDialog] = useState<Dialog>(null);
 
+  const isAdmin = (m: StaffMember) => info.data?.adminId != null && m.id === info.data.adminId;
+  // the server refuses these too: nobody changes their own access, and only an internal
+  // administrator changes the company administrator's
+  const accessLock = (m: StaffMember) =>
+    m.id === me?.id
+      ? t('company.staff.ownRole')
+      : isAdmin(m) && me?.type !== 'internal'
+        ? t('company.staff.adminLocked')
+        : undefined;
+
   const actions = (m: StaffMember): RowAction[] => {
     if (!mayEdit) return [];
     const self = m.id === me?.id;
-    const admin = info.data?.adminId != null && m.id === info.data.adminId;
+    const admin = isAdmin(m);
     return [
       {
         key: 'edit',
@@ -225,7 +235,7 @@ function StaffView({ scope }: { scope: Scope }) {
           <StaffDialog
             scope={scope}
             member={dialog.member}
-            self={dialog.member.id === me?.id}
+            accessLocked={accessLock(dialog.member)}
             onClose={() => setDialog(null)}
           />
         )}

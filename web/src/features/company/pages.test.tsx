@@ -160,6 +160,31 @@ describe('company screens', () => {
     expect(sams).toBeEnabled();
   });
 
+  it("locks the company administrator's role and state for a colleague", async () => {
+    mock.onGet('/api/v1/user').reply(...ok({ ...ME, id: 2, account: 'sam@example.com' }));
+    mock.onGet('/api/v1/permission').reply(
+      ...ok(
+        tree([
+          { key: 'company.user', type: 0 },
+          { key: 'company.user.edit', type: 1 },
+          { key: 'company.info', type: 0 },
+        ]),
+      ),
+    );
+    mock.onGet('/api/v1/company/user/list').reply(...ok(page(STAFF)));
+    mock.onGet('/api/v1/company/roles/assignable').reply(...ok([]));
+    show(<StaffPage />);
+    await waitFor(() => expect(screen.getAllByTestId('action-edit')).toHaveLength(2), SLOW);
+    // the administrator cannot be deleted, and their access is locked in the edit dialog
+    await waitFor(() => expect(screen.getAllByTestId('action-delete')[0]).toBeDisabled());
+    const [editBoss] = screen.getAllByTestId('action-edit');
+    await userEvent.click(editBoss!);
+    expect(
+      await screen.findByText(/administrator keeps their role and state/, {}, SLOW),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('staff-enabled')).toBeDisabled();
+  });
+
   it('says when the staff list cannot be loaded, and when it is empty', async () => {
     mock.onGet('/api/v1/permission').reply(...ok(tree([{ key: 'company.user', type: 0 }])));
     mock.onGet('/api/v1/company/user/list').replyOnce(...failure(3, 'Request error'));
