@@ -12,7 +12,7 @@ import { useCan } from '@/shared/permissions';
 import { Problem } from '@/shared/ui/Problem';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import { AGENT_FILTERS, agentsQuery, companyKeys, removeAgent, type Agent } from './api';
-import { RowMenu } from './RowMenu';
+import { RowActionButtons } from '@/shared/ui/RowActionButtons';
 import './company.css';
 
 const AddAgentDialog = lazy(() => import('./AddAgentDialog'));
@@ -115,8 +115,9 @@ function AgentsView() {
       align: 'right',
       width: phone ? 48 : 80,
       render: (_, a) => (
-        <RowMenu
+        <RowActionButtons
           compact={phone}
+          menuLabel={t('company.actions')}
           actions={[
             {
               key: 'remove',

@@ -24,7 +24,7 @@ import { useNarrow } from '@/shared/ui/useNarrow';
 import { useCurrentUser } from '@/shared/user';
 import { companyKeys, deleteRole, MAX_ROLES, rolesQuery, type CompanyRole } from './api';
 import { isOwnRole } from './labels';
-import { RowMenu, type RowAction } from './RowMenu';
+import { RowActionButtons, type RowAction } from '@/shared/ui/RowActionButtons';
 import './company.css';
 
 const RoleDialog = lazy(() => import('./RoleDialog'));
@@ -143,7 +143,9 @@ function RolesView({ scope }: { scope: Scope }) {
       title: phone ? '' : t('company.actions'),
       align: 'right',
       width: phone ? 48 : 96,
-      render: (_, r) => <RowMenu actions={actions(r)} compact={phone} />,
+      render: (_, r) => (
+        <RowActionButtons actions={actions(r)} compact={phone} menuLabel={t('company.actions')} />
+      ),
     });
   }
 

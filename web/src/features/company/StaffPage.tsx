@@ -15,7 +15,7 @@ import { useNarrow } from '@/shared/ui/useNarrow';
 import { useCurrentUser } from '@/shared/user';
 import { companyInfoQuery, STAFF_FILTERS, staffQuery, type StaffMember } from './api';
 import { staffRoleLabel } from './labels';
-import { RowMenu, type RowAction } from './RowMenu';
+import { RowActionButtons, type RowAction } from '@/shared/ui/RowActionButtons';
 import './company.css';
 
 const StaffDialog = lazy(() => import('./StaffDialog'));
@@ -162,7 +162,9 @@ function StaffView({ scope }: { scope: Scope }) {
       title: phone ? '' : t('company.actions'),
       align: 'right',
       width: phone ? 48 : 96,
-      render: (_, m) => <RowMenu actions={actions(m)} compact={phone} />,
+      render: (_, m) => (
+        <RowActionButtons actions={actions(m)} compact={phone} menuLabel={t('company.actions')} />
+      ),
     });
   }
 

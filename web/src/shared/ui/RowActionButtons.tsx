@@ -8,6 +8,8 @@ export interface RowAction {
   label: string;
   icon: ReactNode;
   danger?: boolean;
+  /** Shown but not usable, with the reason as its tooltip. */
+  disabledReason?: string;
   onClick: () => void;
 }
 
@@ -36,6 +38,8 @@ export function RowActionButtons({
             icon: a.icon,
             label: a.label,
             danger: a.danger,
+            disabled: !!a.disabledReason,
+            title: a.disabledReason,
             'data-testid': `action-${a.key}`,
           })),
           onClick: ({ key }) => actions.find((a) => a.key === key)?.onClick(),
@@ -53,13 +57,14 @@ export function RowActionButtons({
   return (
     <Space size={0} data-testid="row-actions">
       {actions.map((a) => (
-        <Tooltip title={a.label} key={a.key}>
+        <Tooltip title={a.disabledReason ?? a.label} key={a.key}>
           <Button
             type="text"
             size="small"
             danger={a.danger}
             icon={a.icon}
             aria-label={a.label}
+            disabled={!!a.disabledReason}
             data-testid={`action-${a.key}`}
             onClick={a.onClick}
           />
