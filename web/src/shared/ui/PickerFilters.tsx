@@ -40,8 +40,8 @@ export function AgentFilter({
 }
 
 /**
- * The customer filter of the gateway list (callers with customer.list.view): a customer's
- * account; `value` is the owner's user id, null for "any".
+ * The customer filter of the gateway list (callers with customer.list.view and a company): a
+ * customer's account; `value` is the owner's user id, null for "any".
  */
 export function CustomerFilter({
   value,
@@ -58,7 +58,8 @@ export function CustomerFilter({
 }) {
   const may = useCan('customer.list.view');
   const customers = useQuery({ ...customerOptionsQuery, enabled: may });
-  if (!may) return null;
+  // Internal administrators belong to no company and have no customer list to pick from.
+  if (!may || (customers.isError && value === null)) return null;
   return (
     <Select
       aria-label={label}
