@@ -224,6 +224,22 @@ async fn customers_are_checked_added_listed_edited_and_removed() {
         let r = app.get(&format!("/api/v1/customers?typeId={vip}"), t).await;
         assert_eq!(ids(&r), [bob, ann], "[{b}]");
         assert_eq!(r.data()["infos"][0]["remark"], "new", "[{b}]");
+        // A type's filter takes in the customers of the types below it.
+        let gold = add_type(&app, &w.admin_a, "GOLD", Some(vip)).await;
+        app.post(
+            &format!("/api/v1/customer/{bob}"),
+            json!({"typeId": gold, "remark": "new"}),
+            t,
+        )
+        .await
+        .expect_code(0);
+        for (type_id, expected) in [(vip, vec![bob, ann]), (gold, vec![bob])] {
+            let r = app
+                .get(&format!("/api/v1/customers?typeId={type_id}"), t)
+                .await;
+            assert_eq!(ids(&r), expected, "[{b}] typeId={type_id}");
+            assert_eq!(r.data()["total"], expected.len(), "[{b}] typeId={type_id}");
+        }
 
         // The customer account's permission tree: one root with the owner's keys.
         let role = app.get(&format!("/api/v1/role/{ann}"), t).await;
@@ -251,7 +267,7 @@ async fn customers_are_checked_added_listed_edited_and_removed() {
 
         for (action, n) in [
             ("customer.add", 2),
-            ("customer.edit", 1),
+            ("customer.edit", 2),
             ("customer.remove", 1),
         ] {
             assert_eq!(audit_count(&app, action).await, n, "[{b}] {action}");

@@ -50,7 +50,8 @@ const FROM: &str = "FROM customers c JOIN users u ON u.id = c.user_id \
     LEFT JOIN customer_types t ON t.id = c.type_id";
 
 impl Store {
-    /// A page of `company`'s customers, newest first, with the total before paging.
+    /// A page of `company`'s customers, newest first, with the total before paging. A type
+    /// filter takes the customers of that type and of every type below it.
     pub async fn customers(
         &self,
         company: CompanyId,
@@ -59,7 +60,10 @@ impl Store {
         let name = f.name.as_ref().map(|n| format!("%{}%", n.to_lowercase()));
         let conditions = "c.company_id = $1 AND ($2 IS NULL OR LOWER(u.account) LIKE $2 \
             OR LOWER(u.nickname) LIKE $2 OR LOWER(u.name) LIKE $2) \
-            AND ($3 IS NULL OR c.type_id = $3)";
+            AND ($3 IS NULL OR c.type_id IN (WITH RECURSIVE below(id) AS ( \
+                SELECT CAST($3 AS BIGINT) \
+                UNION ALL SELECT ct.id FROM customer_types ct JOIN below ON ct.parent_id = below.id) \
+            SELECT id FROM below))";
         let sql = format!(
             "SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY c.id DESC LIMIT $4 OFFSET $5"
         );
