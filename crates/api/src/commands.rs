@@ -237,6 +237,7 @@ async fn may_see(app: &AppState, me: &CurrentUser, c: &CommandRow) -> ApiResult<
         plant: plant.as_ref().map(|p| p.scope()),
         owner: g.owner_id.map(UserId),
         company: g.company_id.map(CompanyId),
+        held_by_agent: service::gateways::held_by_agent(&app.store, &me.actor, &g).await?,
     }))
 }
 

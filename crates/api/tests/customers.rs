@@ -503,6 +503,45 @@ async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
         assert_eq!(ids(&r), [gamma_plant], "[{b}]");
         let r = app.get(&q("plants/map", w.b.0), staff).await;
         assert_eq!(r.data().as_array().map(Vec::len), Some(1), "[{b}] map");
+
+        // The agent's stock (a gateway it holds on no plant) is the principal's to see, not to
+        // take or to read the key of; a company that is not the principal does not see it.
+        let stock = json!({"sn": "GWSTOCK1", "key": "KEY123"});
+        app.post("/api/v1/gateway/create", stock.clone(), Some(&w.internal))
+            .await
+            .expect_code(0);
+        app.post(
+            "/api/v1/gateway/import/one",
+            stock.clone(),
+            Some(&w.admin_b),
+        )
+        .await
+        .expect_code(0);
+        let id = app
+            .store
+            .gateway_by_sn("GWSTOCK1")
+            .await
+            .expect("gateway")
+            .expect("row")
+            .id;
+        let r = app.get(&q("gateways", w.b.0), staff).await;
+        assert_eq!(
+            r.data()["total"],
+            2,
+            "[{b}] the agent's bound and stock gateways"
+        );
+        let detail = app.get(&format!("/api/v1/gateway/{id}"), staff).await;
+        detail.expect_code(0);
+        assert!(
+            detail.data()["key"].is_null(),
+            "[{b}] no key for the principal"
+        );
+        app.get(&format!("/api/v1/gateway/{id}"), Some(&admin_c))
+            .await
+            .expect_code(305);
+        app.post("/api/v1/gateway/import/one", stock, Some(&w.admin_a))
+            .await
+            .expect_code(301);
     }
 }
 

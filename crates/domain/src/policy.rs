@@ -280,6 +280,9 @@ pub struct GatewayScope {
     pub plant: Option<PlantScope>,
     pub owner: Option<UserId>,
     pub company: Option<CompanyId>,
+    /// The holding company is an agent of the caller's company: its stock is the principal's
+    /// to see (never to take, nor to read the key of).
+    pub held_by_agent: bool,
 }
 
 impl GatewayScope {
@@ -308,7 +311,9 @@ impl Actor {
         }
         match &gateway.plant {
             Some(plant) => self.plant_access(plant).is_some(),
-            None => self.holds(gateway),
+            None => {
+                self.holds(gateway) || (self.kind == UserKind::Company && gateway.held_by_agent)
+            }
         }
     }
 
@@ -539,6 +544,7 @@ mod tests {
             plant: None,
             owner: None,
             company: None,
+            held_by_agent: false,
         };
         assert!(free.is_free());
         assert!(!owner.can_see_gateway(&free) && admin.can_see_gateway(&free));
@@ -548,6 +554,7 @@ mod tests {
             plant: Some(plant(1, Some(10), None)),
             owner: Some(UserId(1)),
             company: Some(CompanyId(10)),
+            held_by_agent: false,
         };
         assert!(owner.can_see_gateway(&on_plant) && staff.can_see_gateway(&on_plant));
         assert!(!stranger.can_see_gateway(&on_plant));
@@ -557,9 +564,26 @@ mod tests {
             plant: None,
             owner: Some(UserId(4)),
             company: Some(CompanyId(10)),
+            held_by_agent: false,
         };
         assert!(staff.can_see_gateway(&stock) && staff.can_take_gateway(&stock));
         assert!(!stranger.can_see_gateway(&stock) && !stranger.can_take_gateway(&stock));
+
+        // An agent's stock: the principal's staff see it, but neither take it nor read its key.
+        let principal = actor(
+            5,
+            UserKind::Company,
+            Some(20),
+            &["gateway.add", "gateway.key"],
+        );
+        let agents_stock = GatewayScope {
+            company: Some(CompanyId(10)),
+            held_by_agent: true,
+            ..stock
+        };
+        assert!(principal.can_see_gateway(&agents_stock));
+        assert!(!principal.can_take_gateway(&agents_stock));
+        assert!(!principal.may_edit_gateway_key(&agents_stock));
     }
 
     #[test]
@@ -579,6 +603,7 @@ mod tests {
             plant: Some(plant(1, Some(10), shared_as)),
             owner: Some(UserId(1)),
             company: Some(CompanyId(10)),
+            held_by_agent: false,
         };
         assert!(owner.may_edit_gateway_key(&gateway(None)));
         assert!(company_admin.may_edit_gateway_key(&gateway(None)));
@@ -600,6 +625,7 @@ mod tests {
             plant: None,
             owner: Some(UserId(1)),
             company: None,
+            held_by_agent: false,
         };
         assert!(owner.may_edit_gateway_key(&stock) && admin.may_edit_gateway_key(&stock));
         assert!(!sharee.may_edit_gateway_key(&stock));

@@ -249,10 +249,12 @@ const LIST_FROM: &str = "FROM gateways g LEFT JOIN plants p ON p.id = g.plant_id
     LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
 
 /// A viewer sees the gateways on plants they can see (the plants' own rule) and the stock held
-/// by them or their company; internal staff see the whole registry, unbound gateways too.
+/// by them, their company or their company's agents; internal staff see the whole registry,
+/// unbound gateways too.
 fn gateway_visible() -> String {
     format!(
-        "({} OR (g.plant_id IS NULL AND (g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2))))",
+        "({} OR (g.plant_id IS NULL AND (g.owner_id = $1 OR ($2 IS NOT NULL AND (g.company_id = $2 \
+         OR g.company_id IN (SELECT ag.agent_company_id FROM agents ag WHERE ag.company_id = $2))))))",
         crate::plants::VISIBLE
     )
 }

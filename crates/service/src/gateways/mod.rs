@@ -69,8 +69,19 @@ pub async fn scope_of(
         plant: plant.as_ref().map(PlantRow::scope),
         owner: g.owner_id.map(UserId),
         company: g.company_id.map(CompanyId),
+        held_by_agent: held_by_agent(store, actor, g).await?,
     };
     Ok((scope, plant))
+}
+
+/// Whether the company holding `g` is an agent of the actor's company.
+pub async fn held_by_agent(store: &Store, actor: &Actor, g: &GatewayRow) -> Result<bool> {
+    Ok(match (own_company(actor), g.company_id) {
+        (Some(principal), Some(holder)) if principal.0 != holder => {
+            store.is_agent_of(principal, CompanyId(holder)).await?
+        }
+        _ => false,
+    })
 }
 
 /// The gateway if the actor may see it; 305 otherwise. A missing gateway and another tenant's
