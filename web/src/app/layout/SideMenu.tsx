@@ -2,6 +2,7 @@ import { Menu, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { isCompanyScreen, scopedPath, useScope } from '@/shared/company';
 import { groupOf, type MenuNode } from '../menu';
 
 type Item = Required<MenuProps>['items'][number];
@@ -23,6 +24,8 @@ export function SideMenu({
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // an internal administrator looking at one company stays with it from screen to screen
+  const { scope } = useScope();
   const selectedGroup = groupOf(selectedKey, menu);
   const [openKeys, setOpenKeys] = useState<string[]>(selectedGroup ? [selectedGroup] : []);
   const [lastGroup, setLastGroup] = useState(selectedGroup);
@@ -62,7 +65,7 @@ export function SideMenu({
         setOpenKeys(opened ? [opened] : keys);
       }}
       onClick={({ key }) => {
-        void navigate(key);
+        void navigate(isCompanyScreen(key) ? scopedPath(key, scope) : key);
         onNavigate?.();
       }}
       items={menu.map(toItem)}

@@ -1,8 +1,10 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { createMemoryRouter, RouterProvider, useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import '@/shared/i18n';
+import { userQuery } from '@/shared/user';
 import type { MenuNode } from '../menu';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
 import { SideMenu } from './SideMenu';
@@ -77,9 +79,14 @@ describe('SideMenu', () => {
       labelKey: 'Group B',
       children: [{ key: '/b/one', labelKey: 'B one' }],
     },
+    {
+      key: '/enterprise',
+      labelKey: 'Company',
+      children: [{ key: '/enterprise/user', labelKey: 'Staff' }],
+    },
   ];
 
-  function renderMenu(selectedKey: string | undefined) {
+  function renderMenu(selectedKey: string | undefined, at = '/', type = 'company') {
     const router = createMemoryRouter(
       [
         {
@@ -87,9 +94,16 @@ describe('SideMenu', () => {
           element: <SideMenu menu={menu} selectedKey={selectedKey} collapsed={false} dark />,
         },
       ],
-      { initialEntries: ['/'] },
+      { initialEntries: [at] },
     );
-    return render(<RouterProvider router={router} />);
+    const client = new QueryClient();
+    client.setQueryData(userQuery.queryKey, { id: 1, type } as never);
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    return router;
   }
 
   const isOpen = (label: string) =>
@@ -107,6 +121,18 @@ describe('SideMenu', () => {
     expect(isOpen('Group A')).toBe(false);
     fireEvent.click(screen.getByText('Group B'));
     expect(isOpen('Group B')).toBe(false);
+  });
+
+  it('keeps an internal administrator on the company they are looking at', () => {
+    const router = renderMenu('/enterprise/roles', '/enterprise/roles?companyId=4', 'internal');
+    fireEvent.click(screen.getByText('Company'));
+    fireEvent.click(screen.getByText('Staff'));
+    expect(router.state.location.pathname + router.state.location.search).toBe(
+      '/enterprise/user?companyId=4',
+    );
+    fireEvent.click(screen.getByText('Group A'));
+    fireEvent.click(screen.getByText('A one'));
+    expect(router.state.location.search).toBe('');
   });
 
   it('marks the selected item and names items for tests and assistive tools', () => {

@@ -26,6 +26,11 @@ export function withCompany<T extends object = Record<string, never>>(
  * A link inside company-scoped screens: it keeps `?companyId=` so an internal administrator
  * stays on the same company.
  */
+/** The screens that show one company's data: moving between them keeps `?companyId=`. */
+const COMPANY_SCREENS = ['/enterprise/', '/customer/'];
+
+export const isCompanyScreen = (path: string) => COMPANY_SCREENS.some((p) => path.startsWith(p));
+
 export function scopedPath(path: string, scope: Scope): string {
   if (scope === undefined) return path;
   return `${path}${path.includes('?') ? '&' : '?'}companyId=${scope}`;
