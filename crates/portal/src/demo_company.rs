@@ -12,6 +12,7 @@ use store::{
     Store,
     companies::AdminAccount,
     customer_types::TypeWrite,
+    gateways::Holder,
     users::{NewStaff, UserRow},
 };
 
@@ -127,6 +128,30 @@ pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> 
     )
     .await?;
     store.create_agent(installer, agent, now).await?;
+    agent_stock(store, agent).await
+}
+
+/// Gateways the agent holds in stock, not yet on a plant: the installer sees them among its
+/// agent's gateways.
+async fn agent_stock(store: &Store, agent: CompanyId) -> anyhow::Result<()> {
+    let admin = store
+        .user_by_account(AGENT_ADMIN)
+        .await?
+        .context("demo agent administrator")?;
+    for sn in ["CS24000001", "CS24000002"] {
+        let now = api::now_ms();
+        let id = store
+            .create_gateway(sn, &format!("{sn}-KEY"), "deye-hybrid-1ph", now)
+            .await?;
+        let holder = Holder {
+            plant: None,
+            owner: admin.id,
+            company: Some(agent.0),
+        };
+        store
+            .take_gateway(id, &holder, (admin.id, Some(agent.0)), now)
+            .await?;
+    }
     Ok(())
 }
 
