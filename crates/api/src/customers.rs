@@ -133,7 +133,7 @@ pub async fn list(
 pub struct CustomerPick {
     /// The customer's id.
     pub id: i64,
-    /// The account's user id (what the gateway list's `customerId` takes).
+    /// The account's user id (what the gateway and plant lists' `customerId` take).
     pub user_id: i64,
     pub account: String,
     pub nickname: String,

@@ -114,6 +114,9 @@ pub struct PlantFilter {
     pub plant_type: Option<i64>,
     /// Only the plants of this company (the lists' `agentCompanyId`).
     pub company: Option<i64>,
+    /// Only the plants this account owns (the list's `customerId`); still within what the
+    /// reader may see.
+    pub owner: Option<i64>,
     pub sort: PlantSort,
     pub descending: bool,
     pub limit: i64,
@@ -233,13 +236,14 @@ impl Store {
             .map(|n| format!("%{}%", n.to_lowercase()));
         let conditions = format!(
             "{VISIBLE} AND ($4 IS NULL OR LOWER(p.name) LIKE $4) AND ($5 IS NULL OR p.status = $5) \
-             AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7)"
+             AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7) \
+             AND ($8 IS NULL OR p.owner_id = $8)"
         );
         let from = "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
         let direction = if filter.descending { "DESC" } else { "ASC" };
         let sql = format!(
             "SELECT {COLUMNS}, {} {from} WHERE {conditions} \
-             ORDER BY {} {direction}, p.id {direction} LIMIT $8 OFFSET $9",
+             ORDER BY {} {direction}, p.id {direction} LIMIT $9 OFFSET $10",
             linked_column("$2"),
             filter.sort.column()
         );
@@ -255,6 +259,7 @@ impl Store {
             filter.status,
             filter.plant_type,
             filter.company,
+            filter.owner,
             filter.limit,
             filter.offset
         )?;
@@ -270,7 +275,8 @@ impl Store {
             name.as_deref(),
             filter.status,
             filter.plant_type,
-            filter.company
+            filter.company,
+            filter.owner
         )?;
         Ok((page, total))
     }

@@ -46,6 +46,9 @@ pub struct ListQuery {
     /// company); -1 any.
     #[serde(default, rename = "agentCompanyId", deserialize_with = "num::opt_i64")]
     pub agent_company_id: Option<i64>,
+    /// Only the plants this account (a user id) owns, within what the caller may see; -1 any.
+    #[serde(default, rename = "customerId", deserialize_with = "num::opt_i64")]
+    pub customer_id: Option<i64>,
 }
 
 impl ListQuery {
@@ -92,6 +95,7 @@ impl ListQuery {
             status: self.status.filter(|s| *s >= 0),
             plant_type: self.kind.filter(|t| *t > 0),
             company: None,
+            owner: self.customer_id.filter(|c| *c > 0),
             sort,
             descending,
             limit,

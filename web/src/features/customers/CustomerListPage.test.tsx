@@ -135,7 +135,10 @@ describe('CustomerListPage', () => {
       'ann@example.com',
     );
     expect(screen.getByTestId('customer-plants')).toHaveTextContent('2');
-    expect(screen.getByTestId('customer-plants').closest('a')).toHaveAttribute('href', '/plants');
+    expect(screen.getByTestId('customer-plants').closest('a')).toHaveAttribute(
+      'href',
+      '/plants?customerId=42',
+    );
     expect(screen.getByTestId('customer-table')).toHaveTextContent('Home');
     expect(screen.queryByTestId('customer-add')).toBeNull();
     expect(screen.queryByTestId('action-remove')).toBeNull();

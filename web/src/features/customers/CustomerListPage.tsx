@@ -149,7 +149,11 @@ function CustomerListView({ scope }: { scope: Scope }) {
     onCell: () => nowrap,
     render: (_, c) =>
       c.plants > 0 ? (
-        <Link to="/plants" data-testid="customer-plants" title={t('customers.plantsLink')}>
+        <Link
+          to={`/plants?customerId=${c.userId}`}
+          data-testid="customer-plants"
+          title={t('customers.plantsLink')}
+        >
           {c.plants}
         </Link>
       ) : (

@@ -1,4 +1,9 @@
-import { AppstoreOutlined, EnvironmentOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  CloseOutlined,
+  EnvironmentOutlined,
+  PlusOutlined,
+} from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Badge,
@@ -10,11 +15,13 @@ import {
   Segmented,
   Select,
   Table,
+  Tag,
   Typography,
 } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { customerOptionsQuery } from '@/shared/api/pickers';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
@@ -91,6 +98,13 @@ export default function PlantListPage() {
   const map = useQuery({ ...plantMapQuery(query), enabled: view === 'map' });
   const filter = useQuery(plantFilterQuery);
   const offers = useQuery(plantOffersQuery);
+  // the customer list's link narrows to one owner: named by account when the picker knows it
+  const customers = useQuery({ ...customerOptionsQuery, enabled: query.customerId !== null });
+  const customer =
+    query.customerId === null
+      ? null
+      : (customers.data?.find((c) => c.userId === query.customerId)?.account ??
+        String(query.customerId));
 
   // coming back from the wizard: newest first, the new plant highlighted
   const createdId = (location.state as { created?: number } | null)?.created;
@@ -203,6 +217,17 @@ export default function PlantListPage() {
               label={t('plants.filter.agent')}
               placeholder={t('plants.filter.anyAgent')}
             />
+            {customer !== null && (
+              <Tag
+                closable
+                onClose={() => update({ customerId: null })}
+                closeIcon={<CloseOutlined aria-label={t('plants.filter.clearCustomer')} />}
+                style={{ alignSelf: 'center', marginInlineEnd: 0 }}
+                data-testid="customer-filter"
+              >
+                {t('plants.filter.customer', { account: customer })}
+              </Tag>
+            )}
           </Flex>
           <Segmented
             value={view}
@@ -240,7 +265,8 @@ export default function PlantListPage() {
                     query.name ||
                     query.status !== -1 ||
                     query.type !== -1 ||
-                    query.agentCompanyId !== -1
+                    query.agentCompanyId !== -1 ||
+                    query.customerId !== null
                       ? t('plants.emptyFiltered')
                       : t('plants.empty')
                   }

@@ -5,7 +5,7 @@ import type { Dict } from '@/shared/api/plants';
 import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
-import { int, oneOf, text, type ListQuery } from '@/shared/list/params';
+import { int, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
 
 export type { Charge, PlantDetail } from '@/shared/api/plants';
@@ -35,6 +35,8 @@ export const PLANT_FILTERS = {
   order: oneOf(['asc', 'desc'] as const, 'desc'),
   /** An agent company's plants only; -1 any. */
   agentCompanyId: int(-1),
+  /** One owner account's plants only (its user id, from the customer list); null any. */
+  customerId: optionalId(),
 };
 
 export type PlantQuery = ListQuery<typeof PLANT_FILTERS>;
@@ -49,6 +51,7 @@ export function listParams(q: PlantQuery, paged = true): Record<string, string |
     order: q.order,
     ...agentParam(q.agentCompanyId),
   };
+  if (q.customerId !== null && q.customerId > 0) params.customerId = q.customerId;
   if (paged) {
     params.page = Math.max(1, Math.trunc(q.page));
     params.limit = Math.min(100, Math.max(1, Math.trunc(q.limit)));

@@ -4968,7 +4968,7 @@ export interface components {
             nickname: string;
             /**
              * Format: int64
-             * @description The account's user id (what the gateway list's `customerId` takes).
+             * @description The account's user id (what the gateway and plant lists' `customerId` take).
              */
             userId: number;
         };
@@ -8755,7 +8755,7 @@ export interface components {
                 nickname: string;
                 /**
                  * Format: int64
-                 * @description The account's user id (what the gateway list's `customerId` takes).
+                 * @description The account's user id (what the gateway and plant lists' `customerId` take).
                  */
                 userId: number;
             }[];
@@ -16789,6 +16789,8 @@ export interface operations {
                  *     company); -1 any.
                  */
                 agentCompanyId?: number | null;
+                /** @description Only the plants this account (a user id) owns, within what the caller may see; -1 any. */
+                customerId?: number | null;
                 /** @description Rows per page, 1 to 100 (10 when absent). */
                 limit?: number;
                 /** @description Part of the plant name, any case. */
@@ -16829,6 +16831,8 @@ export interface operations {
                  *     company); -1 any.
                  */
                 agentCompanyId?: number | null;
+                /** @description Only the plants this account (a user id) owns, within what the caller may see; -1 any. */
+                customerId?: number | null;
                 /** @description Part of the plant name, any case. */
                 name?: string | null;
                 /** @description `asc` or `desc` (default `desc` for createAt, `asc` otherwise). */
