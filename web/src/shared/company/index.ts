@@ -1,2 +1,9 @@
-export { askedCompany, isCompanyScreen, scopedPath, useScope, withCompany, type Scope } from './scope';
+export {
+  askedCompany,
+  isCompanyScreen,
+  scopedPath,
+  useScope,
+  withCompany,
+  type Scope,
+} from './scope';
 export { ScopeGate } from './ScopeGate';
