@@ -6,27 +6,16 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Badge,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Input,
-  Table,
-  Typography,
-  type TableProps,
-} from 'antd';
+import { App, Badge, Button, Card, Flex, Input, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
+import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { Problem } from '@/shared/ui/Problem';
 import { RowActionButtons } from '@/shared/ui/RowActionButtons';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
@@ -240,38 +229,20 @@ export default function CompaniesPage() {
           data-testid="company-search"
         />
       </Flex>
-      {list.isError ? (
-        <Problem
-          title={t('companies.loadFailed')}
-          testId="companies-error"
-          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : (
-        <Table<CompanyInfo>
-          rowKey="id"
-          data-testid="company-table"
-          columns={columns}
-          dataSource={list.data?.infos ?? []}
-          loading={list.isFetching}
-          size={phone ? 'small' : 'middle'}
-          locale={{
-            emptyText: (
-              <Empty description={filtered ? t('companies.emptyFiltered') : t('companies.empty')}>
-                {mayEdit && !filtered && addButton('company-add-empty')}
-              </Empty>
-            ),
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.total ?? 0,
-            showSizeChanger: !phone,
-            pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => t('companies.total', { total }),
-          }}
-          onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
-        />
-      )}
+      <PagedTable<CompanyInfo>
+        list={list}
+        page={query.page}
+        limit={query.limit}
+        onPage={setPage}
+        columns={columns}
+        testId="company-table"
+        errorTestId="companies-error"
+        loadFailed={t('companies.loadFailed')}
+        empty={filtered ? t('companies.emptyFiltered') : t('companies.empty')}
+        emptyAction={mayEdit && !filtered && addButton('company-add-empty')}
+        total={(total) => t('companies.total', { total })}
+        compact={phone}
+      />
       {dialog && <CompanyDialog company={dialog.company} onClose={() => setDialog(null)} />}
     </Card>
   );

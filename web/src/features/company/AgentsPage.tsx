@@ -1,15 +1,15 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Flex, Input, Table, Typography, type TableProps } from 'antd';
+import { App, Button, Card, Flex, Input, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScopeGate } from '@/shared/company';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
+import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { Problem } from '@/shared/ui/Problem';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import { AGENT_FILTERS, agentsQuery, companyKeys, removeAgent, type Agent } from './api';
 import { RowActionButtons } from '@/shared/ui/RowActionButtons';
@@ -165,41 +165,27 @@ function AgentsView() {
           data-testid="agent-search"
         />
       </Flex>
-      {list.isError ? (
-        <Problem
-          title={t('agents.loadFailed')}
-          testId="agents-error"
-          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : (
-        <Table<Agent>
-          rowKey="id"
-          size={phone ? 'small' : 'middle'}
-          data-testid="agents-table"
-          loading={list.isFetching && !list.data}
-          columns={columns}
-          dataSource={list.data?.infos ?? []}
-          locale={{
-            emptyText: (
-              <Empty description={filtered ? t('agents.noMatch') : t('agents.empty')}>
-                {mayEdit && !filtered && (
-                  <Button type="primary" onClick={() => setAdding(true)}>
-                    {t('agents.add')}
-                  </Button>
-                )}
-              </Empty>
-            ),
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.total ?? 0,
-            showSizeChanger: !phone,
-            showTotal: phone ? undefined : (total) => t('company.total', { total }),
-            onChange: setPage,
-          }}
-        />
-      )}
+      <PagedTable<Agent>
+        list={list}
+        page={query.page}
+        limit={query.limit}
+        onPage={setPage}
+        columns={columns}
+        testId="agents-table"
+        errorTestId="agents-error"
+        loadFailed={t('agents.loadFailed')}
+        empty={filtered ? t('agents.noMatch') : t('agents.empty')}
+        emptyAction={
+          mayEdit &&
+          !filtered && (
+            <Button type="primary" onClick={() => setAdding(true)}>
+              {t('agents.add')}
+            </Button>
+          )
+        }
+        total={(total) => t('company.total', { total })}
+        compact={phone}
+      />
       {adding && (
         <Suspense fallback={null}>
           <AddAgentDialog onClose={() => setAdding(false)} />

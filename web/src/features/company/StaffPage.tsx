@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Flex, Input, Table, Tag, Typography, type TableProps } from 'antd';
+import { Button, Card, Flex, Input, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { lazy, Suspense, useState } from 'react';
@@ -8,9 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { ScopeGate, type Scope } from '@/shared/company';
 import { MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
+import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { useCurrentUser } from '@/shared/user';
 import { companyInfoQuery, STAFF_FILTERS, staffQuery, type StaffMember } from './api';
@@ -200,37 +200,19 @@ function StaffView({ scope }: { scope: Scope }) {
           data-testid="staff-search"
         />
       </Flex>
-      {list.isError ? (
-        <Problem
-          title={t('company.staff.loadFailed')}
-          testId="staff-error"
-          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : (
-        <Table<StaffMember>
-          rowKey="id"
-          size={phone ? 'small' : 'middle'}
-          data-testid="staff-table"
-          loading={list.isFetching && !list.data}
-          columns={columns}
-          dataSource={list.data?.infos ?? []}
-          locale={{
-            emptyText: (
-              <Empty
-                description={filtered ? t('company.staff.noMatch') : t('company.staff.empty')}
-              />
-            ),
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.total ?? 0,
-            showSizeChanger: !phone,
-            showTotal: phone ? undefined : (total) => t('company.total', { total }),
-            onChange: setPage,
-          }}
-        />
-      )}
+      <PagedTable<StaffMember>
+        list={list}
+        page={query.page}
+        limit={query.limit}
+        onPage={setPage}
+        columns={columns}
+        testId="staff-table"
+        errorTestId="staff-error"
+        loadFailed={t('company.staff.loadFailed')}
+        empty={filtered ? t('company.staff.noMatch') : t('company.staff.empty')}
+        total={(total) => t('company.total', { total })}
+        compact={phone}
+      />
       <Suspense fallback={null}>
         {dialog?.kind === 'add' && <StaffDialog scope={scope} onClose={() => setDialog(null)} />}
         {dialog?.kind === 'edit' && (

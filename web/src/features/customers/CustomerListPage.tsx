@@ -1,18 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Input,
-  Table,
-  Tag,
-  TreeSelect,
-  Typography,
-  type TableProps,
-} from 'antd';
+import { App, Button, Card, Flex, Input, Tag, TreeSelect, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,9 +8,9 @@ import { Link } from 'react-router';
 import { ScopeGate, type Scope } from '@/shared/company';
 import { MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
+import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { Problem } from '@/shared/ui/Problem';
 import { RowActionButtons } from '@/shared/ui/RowActionButtons';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
@@ -247,38 +235,20 @@ function CustomerListView({ scope }: { scope: Scope }) {
           data-testid="customer-type-filter"
         />
       </Flex>
-      {list.isError ? (
-        <Problem
-          title={t('customers.loadFailed')}
-          testId="customers-error"
-          extra={<Button onClick={() => void list.refetch()}>{t('common.refresh')}</Button>}
-        />
-      ) : (
-        <Table<Customer>
-          rowKey="id"
-          data-testid="customer-table"
-          columns={columns}
-          dataSource={list.data?.infos ?? []}
-          loading={list.isFetching}
-          size={phone ? 'small' : 'middle'}
-          locale={{
-            emptyText: (
-              <Empty description={filtered ? t('customers.emptyFiltered') : t('customers.empty')}>
-                {mayEdit && !filtered && addButton('customer-add-empty')}
-              </Empty>
-            ),
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: list.data?.total ?? 0,
-            showSizeChanger: !phone,
-            pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => t('customers.total', { total }),
-          }}
-          onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
-        />
-      )}
+      <PagedTable<Customer>
+        list={list}
+        page={query.page}
+        limit={query.limit}
+        onPage={setPage}
+        columns={columns}
+        testId="customer-table"
+        errorTestId="customers-error"
+        loadFailed={t('customers.loadFailed')}
+        empty={filtered ? t('customers.emptyFiltered') : t('customers.empty')}
+        emptyAction={mayEdit && !filtered && addButton('customer-add-empty')}
+        total={(total) => t('customers.total', { total })}
+        compact={phone}
+      />
       {dialog && (
         <CustomerDialog customer={dialog.customer} scope={scope} onClose={() => setDialog(null)} />
       )}
