@@ -114,6 +114,10 @@ perms! {
     62 "company.agent.edit" < "company.agent" Button ["Manage agents", "管理代理商", "Gestionar agentes"]
     63 "sys.company.view" < "system.management" Menu ["Companies", "公司管理", "Empresas"]
     64 "sys.company.edit" < "sys.company.view" Button ["Manage companies", "管理公司", "Gestionar empresas"]
+    65 "sys.product.view" < "system.management" Menu ["Products", "产品管理", "Productos"]
+    66 "sys.product.edit" < "sys.product.view" Button ["Manage products", "管理产品", "Gestionar productos"]
+    67 "sys.protocol.view" < "system.management" Menu ["Protocol configs", "协议配置", "Configuraciones de protocolo"]
+    68 "sys.protocol.edit" < "sys.protocol.view" Button ["Edit protocol configs", "编辑协议配置", "Editar configuraciones de protocolo"]
 }
 
 pub fn find(key: &str) -> Option<&'static Permission> {
