@@ -8,6 +8,7 @@ import {
 } from '@ant-design/icons';
 import { SettingsPage } from '@/features/account';
 import { DebugLogPage, DebugToolboxPage } from '@/features/debug';
+import { FirmwareRedirect, GatewayFirmwarePage, InverterFirmwarePage } from '@/features/firmware';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { MeterDetailPage, MeterListPage } from '@/features/meters';
@@ -27,7 +28,7 @@ import { CompaniesPage } from '@/features/companies';
 import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/features/customers';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
-import { ControlOutlined, TeamOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, ControlOutlined, TeamOutlined } from '@ant-design/icons';
 import type { MenuGroup, RouteEntry } from './menu';
 
 import { EventListPage } from './pages/lazy';
@@ -61,6 +62,12 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     labelKey: 'customers.menuGroup',
     icon: <TeamOutlined />,
     permission: 'user.producer',
+  },
+  {
+    key: '/firmware',
+    labelKey: 'firmware.menuGroup',
+    icon: <CloudUploadOutlined />,
+    permission: 'firmware.management',
   },
   {
     key: '/management',
@@ -281,6 +288,27 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'agents.menu',
     element: AgentsPage,
     group: '/enterprise',
+  },
+  {
+    path: '/firmware',
+    permission: 'firmware.management',
+    labelKey: 'firmware.menuGroup',
+    element: FirmwareRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/firmware/inv',
+    permission: 'firmware.inverter.view',
+    labelKey: 'firmware.inverterMenu',
+    element: InverterFirmwarePage,
+    group: '/firmware',
+  },
+  {
+    path: '/firmware/gate',
+    permission: 'firmware.gateway.view',
+    labelKey: 'firmware.gatewayMenu',
+    element: GatewayFirmwarePage,
+    group: '/firmware',
   },
   {
     path: '/log/uphold',

@@ -22,6 +22,7 @@ export function PagedTable<T extends object>({
   emptyAction,
   total,
   compact,
+  rowSelection,
 }: {
   list: UseQueryResult<Page<T>>;
   page: number;
@@ -37,6 +38,8 @@ export function PagedTable<T extends object>({
   total: (count: number) => string;
   /** A phone: smaller rows, no page-size choice. */
   compact: boolean;
+  /** Rows the user may select (for an action on several). */
+  rowSelection?: TableProps<T>['rowSelection'];
 }) {
   const { t } = useTranslation();
   if (list.isError) {
@@ -51,6 +54,7 @@ export function PagedTable<T extends object>({
   return (
     <Table<T>
       rowKey="id"
+      rowSelection={rowSelection}
       data-testid={testId}
       columns={columns}
       dataSource={list.data?.infos ?? []}

@@ -1,0 +1,6 @@
+import { FirmwarePage } from './FirmwarePage';
+
+/** firmware/gate: gateway software. */
+export default function GatewayFirmwarePage() {
+  return <FirmwarePage target="gateway" />;
+}

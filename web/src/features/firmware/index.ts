@@ -1,0 +1,5 @@
+import { lazy } from 'react';
+
+export const FirmwareRedirect = lazy(() => import('./FirmwareRedirect'));
+export const InverterFirmwarePage = lazy(() => import('./InverterFirmwarePage'));
+export const GatewayFirmwarePage = lazy(() => import('./GatewayFirmwarePage'));
