@@ -18,7 +18,8 @@ import { severityColor } from '@/shared/ui/status';
 /**
  * The top bar's bell. Its count is what needs attention: warnings and faults on the user's
  * plants that are still open and not read. A recovered one stays in the list, marked
- * recovered, and counts no more; notices are not messages.
+ * recovered, and counts no more. Notices (a firmware update is available) are messages too:
+ * their title and text, read when opened, with no plant or event to go to.
  */
 export function MessageBell() {
   const { t } = useTranslation();
@@ -33,8 +34,8 @@ export function MessageBell() {
   const readAll = useMutation({ mutationFn: readAllMessages, onSuccess: refresh });
 
   const openMessage = (m: MessageItem) => {
-    if (m.status === 0) readOne.mutate(m.id);
-    if (!mayOpenEvents) return;
+    if (m.status === 0) readOne.mutate(m);
+    if (m.source === 'notice' || !mayOpenEvents) return;
     setOpen(false);
     void navigate('/device/event');
   };
@@ -68,15 +69,19 @@ export function MessageBell() {
           style={{ maxHeight: 360, overflowY: 'auto' }}
           renderItem={(m) => (
             <List.Item
-              key={m.id}
+              key={`${m.source ?? 'event'}-${m.id}`}
               onClick={() => openMessage(m)}
-              style={{ cursor: 'pointer', opacity: m.status === 0 ? 1 : 0.6 }}
+              style={{
+                cursor: m.source === 'notice' && m.status !== 0 ? 'default' : 'pointer',
+                opacity: m.status === 0 ? 1 : 0.6,
+              }}
               data-testid="message-item"
+              data-source={m.source ?? 'event'}
               data-unread={m.status === 0}
               data-resolved={m.resolved}
             >
               <List.Item.Meta
-                avatar={<Badge color={severityColor(m.type)} />}
+                avatar={<Badge color={m.source === 'notice' ? 'blue' : severityColor(m.type)} />}
                 title={
                   <Flex gap={6} align="center" wrap>
                     <Typography.Text strong={m.status === 0}>{m.title}</Typography.Text>
@@ -88,15 +93,26 @@ export function MessageBell() {
                   </Flex>
                 }
                 description={
-                  <Flex vertical>
-                    <span>
-                      {t(`events.severity.${m.type}`, { defaultValue: m.type })} · {m.content}
-                    </span>
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {m.event.occurTime}
-                      {m.event.timezone ? ` (${m.event.timezone})` : ''}
-                    </Typography.Text>
-                  </Flex>
+                  m.event ? (
+                    <Flex vertical>
+                      <span>
+                        {t(`events.severity.${m.type}`, { defaultValue: m.type })} · {m.content}
+                      </span>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {m.event.occurTime}
+                        {m.event.timezone ? ` (${m.event.timezone})` : ''}
+                      </Typography.Text>
+                    </Flex>
+                  ) : (
+                    <Flex vertical>
+                      <span>
+                        {t('events.messages.notice')} · {m.content}
+                      </span>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {m.createAt.slice(0, 16).replace('T', ' ')}
+                      </Typography.Text>
+                    </Flex>
+                  )
                 }
               />
             </List.Item>

@@ -115,8 +115,14 @@ export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: stri
   return downloadFile('/api/v1/workdata/dynamic/download', params, `dynamic-${sn.trim()}.xlsx`);
 }
 
-/** A message (GET /api/v1/messages): a warning or fault occurrence. */
-export type MessageItem = Schemas['Message'];
+/**
+ * A message (GET /api/v1/messages): a warning or fault occurrence (`source` "event"), or a
+ * notice such as "a firmware update is available" (`source` "notice", no event, no plant).
+ */
+export type MessageItem = Omit<Schemas['Message'], 'event'> & {
+  event: Schemas['Message']['event'] | null;
+  source?: 'event' | 'notice';
+};
 
 export const messageCountQuery = queryOptions({
   queryKey: messageKeys.count,
@@ -133,5 +139,11 @@ export const messageListQuery = () =>
       }),
   });
 
-export const readMessage = (id: number) => http.post<void>(`/api/v1/message/${id}/read`, {});
+/** Marks one message read; notices have ids of their own, told apart by `source`. */
+export const readMessage = (m: Pick<MessageItem, 'id' | 'source'>) =>
+  http.post<void>(
+    `/api/v1/message/${m.id}/read`,
+    {},
+    m.source === 'notice' ? { params: { source: 'notice' } } : undefined,
+  );
 export const readAllMessages = () => http.post<void>('/api/v1/messages/read', {});
