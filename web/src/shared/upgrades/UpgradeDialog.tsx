@@ -19,7 +19,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { gatewayKeys, inverterKeys } from '@/shared/api/keys';
-import { isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { outcomeColor } from '@/shared/ui/status';
 import {
   batchQuery,
@@ -189,6 +189,8 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
   const [start, setStart] = useState<BatchStart | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // gateways already on the chosen version (4001): a warning, with "upgrade anyway"
+  const [current, setCurrent] = useState<string[]>([]);
   const sns = fixed ?? splitSns(text);
   const firmware = useQuery({
     ...firmwareQuery(target, sns[0] ?? ''),
@@ -198,19 +200,47 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
   const close = () => {
     setStart(null);
     setError(null);
+    setCurrent([]);
     setText('');
     setFirmId(null);
     onClose();
   };
-  const run = () => {
+  const run = (force = false) => {
     if (firmId === null) return;
+    const only = force ? current : sns;
     setBusy(true);
     setError(null);
-    startUpgrades(target, sns, firmId)
-      .then(setStart)
-      .catch((e: unknown) => setError(isApiError(e) ? e.message : t('upgrades.requestFailed')))
+    setCurrent([]);
+    startUpgrades(target, only, firmId, force)
+      .then((started) => {
+        setStart(started);
+        setCurrent(
+          started.results
+            .filter((r) => r.code === ErrorCode.GatewayFirmwareCurrent)
+            .map((r) => r.sn),
+        );
+      })
+      .catch((e: unknown) => {
+        if (isApiError(e, ErrorCode.GatewayFirmwareCurrent)) setCurrent(only);
+        else setError(isApiError(e) ? e.message : t('upgrades.requestFailed'));
+      })
       .finally(() => setBusy(false));
   };
+  const upToDate = current.length > 0 && (
+    <Alert
+      type="warning"
+      showIcon
+      title={t('upgrades.upToDate')}
+      description={`${t('upgrades.upToDateText')} ${current.join(', ')}`}
+      style={{ marginBottom: 12 }}
+      data-testid="upgrade-up-to-date"
+      action={
+        <Button size="small" loading={busy} onClick={() => run(true)} data-testid="upgrade-force">
+          {t('upgrades.upgradeAnyway')}
+        </Button>
+      }
+    />
+  );
 
   const footer = start ? (
     <Button type="primary" onClick={close} data-testid="upgrade-close">
@@ -223,7 +253,7 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
         type="primary"
         loading={busy}
         disabled={sns.length === 0 || firmId === null}
-        onClick={run}
+        onClick={() => run()}
         data-testid="upgrade-start"
       >
         {t('upgrades.startN', { count: sns.length })}
@@ -246,6 +276,7 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
       destroyOnHidden
     >
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
+      {upToDate}
       {start ? (
         <BatchView start={start} target={target} />
       ) : (

@@ -36,12 +36,18 @@ export const firmwareQuery = (target: UpgradeTarget, sn: string) =>
     enabled: target === 'gateway' || sn.length > 0,
   });
 
-/** Starts upgrades; a single inverter or gateway uses its own route, several the batch one. */
+/**
+ * Starts upgrades; a single inverter or gateway uses its own route, several the batch one. A
+ * gateway already on that version or a newer one answers 4001 (a warning: the single route
+ * rejects with it, the batch marks its row); `force` upgrades it anyway.
+ */
 export async function startUpgrades(
   target: UpgradeTarget,
   sns: string[],
   firmId: number,
+  force = false,
 ): Promise<BatchStart> {
+  const forced = force ? { force: true } : {};
   const [only] = sns;
   if (sns.length === 1 && only !== undefined) {
     const sn = encodeURIComponent(only);
@@ -50,7 +56,13 @@ export async function startUpgrades(
     const u = await http.post<Upgrade>(
       path,
       {},
-      { params: { firmId }, handledCodes: COMMAND_REFUSALS },
+      {
+        params: { firmId, ...forced },
+        handledCodes:
+          target === 'gateway'
+            ? [...COMMAND_REFUSALS, ErrorCode.GatewayFirmwareCurrent]
+            : COMMAND_REFUSALS,
+      },
     );
     return {
       batchId: u.batchId,
@@ -62,7 +74,10 @@ export async function startUpgrades(
   }
   const path = target === 'gateway' ? '/api/v1/batch/upgrade' : '/api/v1/inverter/batchUpgrade';
   const body = target === 'gateway' ? { ids: sns, firmId } : { sns, firmId };
-  return http.post<BatchStart>(path, body, { handledCodes: [ErrorCode.InvalidParameter] });
+  return http.post<BatchStart>(path, body, {
+    params: forced,
+    handledCodes: [ErrorCode.InvalidParameter],
+  });
 }
 
 /** A batch's progress, polled every second while anything runs. */
