@@ -25,6 +25,7 @@ import {
   StaffPage,
 } from '@/features/company';
 import { CompaniesPage } from '@/features/companies';
+import { ManagementRedirect, SystemGatewaysPage } from '@/features/management';
 import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/features/customers';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
@@ -323,6 +324,20 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'debug.logMenu',
     element: DebugLogPage,
     group: '/log',
+  },
+  {
+    path: '/management',
+    permission: 'system.management',
+    labelKey: 'companies.menuGroup',
+    element: ManagementRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/management/gateway',
+    permission: 'sys.gateway.view',
+    labelKey: 'sysGateways.menu',
+    element: SystemGatewaysPage,
+    group: '/management',
   },
   {
     path: '/management/company',

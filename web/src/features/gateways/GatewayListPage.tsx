@@ -1,5 +1,5 @@
-import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
   Button,
@@ -18,7 +18,9 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { gatewayKeys } from '@/shared/api/keys';
 import { MISSING } from '@/shared/format/number';
+import { ImportDialog } from '@/shared/gatewayImport';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { isApiError } from '@/shared/http';
 import { useListQuery } from '@/shared/list/useListQuery';
@@ -44,6 +46,9 @@ export default function GatewayListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const mayExport = useCan('gateway.export');
+  const mayImport = useCan('gateway.import');
+  const queryClient = useQueryClient();
+  const [importing, setImporting] = useState(false);
   const { query, list, update, setPage, filtered } = useListQuery(
     GATEWAY_FILTERS,
     gatewayListQuery,
@@ -143,6 +148,15 @@ export default function GatewayListPage() {
           <Flex gap={8} wrap>
             <BatchRestartButton />
             <UpgradeButton target="gateway" />
+            {mayImport && (
+              <Button
+                icon={<UploadOutlined />}
+                onClick={() => setImporting(true)}
+                data-testid="gateways-import"
+              >
+                {t('sysGateways.import.action')}
+              </Button>
+            )}
             {mayExport && (
               <Button
                 icon={<DownloadOutlined />}
@@ -244,6 +258,13 @@ export default function GatewayListPage() {
             showTotal: (total) => t('gateways.total', { total }),
           }}
           onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          mode="claim"
+          onClose={() => setImporting(false)}
+          onImported={() => void queryClient.invalidateQueries({ queryKey: gatewayKeys.all })}
         />
       )}
     </Card>

@@ -1,0 +1,285 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import '@/shared/i18n';
+import { ApiError } from '@/shared/http';
+import { gatewayRow } from './fixtures';
+import SystemGatewaysPage from './SystemGatewaysPage';
+
+// jsdom has no ResizeObserver; antd's table measures itself with one
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+const get = vi.fn();
+const post = vi.fn();
+vi.mock('@/shared/http', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/shared/http')>()),
+  http: {
+    get: (...args: unknown[]) => get(...args) as unknown,
+    post: (...args: unknown[]) => post(...args) as unknown,
+  },
+}));
+
+const stock = gatewayRow();
+const bound = gatewayRow({
+  id: 8,
+  sn: 'GW-BOUND-02',
+  plantId: 3,
+  plantName: 'Sunny Roof',
+  online: true,
+  status: 1,
+  customerId: 11,
+  customerName: 'Olivia',
+});
+
+const permissions = (edit: boolean) => ({
+  permission: 'system.management',
+  type: 0,
+  children: [
+    {
+      permission: 'sys.gateway.view',
+      type: 0,
+      children: edit ? [{ permission: 'sys.gateway.edit', type: 1 }] : [],
+    },
+  ],
+});
+
+function answer(edit: boolean, rows = [stock, bound]) {
+  get.mockImplementation((url: string, config?: { params?: Record<string, unknown> }) => {
+    if (url === '/api/v1/permission') return Promise.resolve(permissions(edit));
+    if (url === '/api/v1/gateways') {
+      const keyword = config?.params?.keyword;
+      const infos = keyword ? rows.filter((r) => r.sn.includes(String(keyword))) : rows;
+      return Promise.resolve({ total: infos.length, infos });
+    }
+    if (url === '/api/v1/logger/functions')
+      return Promise.resolve([
+        { code: 'modbus-default', name: 'Default', family: 'inverter', builtin: true },
+      ]);
+    if (url === '/api/v1/company/list')
+      return Promise.resolve({ total: 1, infos: [{ id: 5, name: 'Acme Solar' }] });
+    if (url === '/api/v1/customers/list')
+      return Promise.resolve([
+        { id: 1, userId: 11, account: 'olivia@example.com', nickname: 'Olivia' },
+      ]);
+    if (url === '/api/v1/gateway/7/delete') return Promise.resolve(null);
+    return Promise.reject(new Error(`unexpected ${url}`));
+  });
+}
+
+const show = () =>
+  render(
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
+      <MemoryRouter>
+        <App>
+          <SystemGatewaysPage />
+        </App>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+
+const rowOf = (sn: string) => screen.getByText(sn).closest('tr') as HTMLElement;
+
+describe('SystemGatewaysPage', () => {
+  beforeEach(() => {
+    get.mockReset();
+    post.mockReset();
+  });
+
+  it('lists every gateway with its place and customer; no buttons without the right', async () => {
+    answer(false);
+    show();
+    await screen.findByText('GW-BOUND-02');
+    const table = screen.getByTestId('sys-gateway-table');
+    expect(table).toHaveTextContent('GW-200');
+    expect(table).toHaveTextContent('modbus-default');
+    expect(within(rowOf('GW-STOCK-01')).getByTestId('gateway-plant')).toHaveTextContent('In stock');
+    expect(within(rowOf('GW-BOUND-02')).getByTestId('gateway-plant')).toHaveTextContent(
+      'Sunny Roof',
+    );
+    expect(within(rowOf('GW-BOUND-02')).getByTestId('gateway-customer')).toHaveTextContent(
+      'Olivia',
+    );
+    expect(screen.queryByTestId('sys-gateway-register')).toBeNull();
+    expect(screen.queryByTestId('sys-gateway-import')).toBeNull();
+    expect(screen.queryByTestId('action-delete')).toBeNull();
+  });
+
+  it('filters by keyword and place through the request', async () => {
+    answer(false);
+    show();
+    await screen.findByText('GW-BOUND-02');
+    fireEvent.click(screen.getByText('On a plant'));
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith(
+        '/api/v1/gateways',
+        expect.objectContaining({ params: expect.objectContaining({ bound: 'true' }) }),
+      ),
+    );
+    const search = within(screen.getByTestId('sys-gateway-search')).getByRole('searchbox');
+    fireEvent.change(search, { target: { value: 'STOCK' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith(
+        '/api/v1/gateways',
+        expect.objectContaining({
+          params: expect.objectContaining({ keyword: 'STOCK', bound: 'true' }),
+        }),
+      ),
+    );
+  });
+
+  it('shows the empty state with the register button', async () => {
+    answer(true, []);
+    show();
+    expect(await screen.findByText('No gateway is registered yet')).toBeTruthy();
+    expect(await screen.findByTestId('sys-gateway-register-empty')).toBeTruthy();
+  });
+
+  it('retries after a failed load', async () => {
+    answer(false);
+    const ok = get.getMockImplementation()!;
+    let fail = true;
+    get.mockImplementation((url: string, config?: unknown) =>
+      url === '/api/v1/gateways' && fail ? Promise.reject(new Error('down')) : ok(url, config),
+    );
+    show();
+    const error = await screen.findByTestId('sys-gateways-error');
+    fail = false;
+    fireEvent.click(within(error).getByRole('button'));
+    expect(await screen.findByText('GW-BOUND-02')).toBeTruthy();
+  });
+
+  it('deletes a gateway in stock after confirmation; a bound one says why it cannot', async () => {
+    answer(true);
+    show();
+    await screen.findByText('GW-BOUND-02');
+    const boundDelete = within(rowOf('GW-BOUND-02')).getByTestId('action-delete');
+    expect(boundDelete).toBeDisabled();
+    expect(within(rowOf('GW-BOUND-02')).getByTestId('action-customer')).toBeDisabled();
+    fireEvent.click(within(rowOf('GW-STOCK-01')).getByTestId('action-delete'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Delete gateway GW-STOCK-01?');
+    fireEvent.click(within(dialog).getByTestId('delete-ok'));
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith('/api/v1/gateway/7/delete', expect.anything()),
+    );
+    expect(await screen.findByText('The gateway was deleted')).toBeTruthy();
+  });
+
+  it('registers a gateway: the form checks the fields, a known SN is shown at the SN', async () => {
+    answer(true);
+    post.mockRejectedValueOnce(new ApiError(4, 'Parameter validation error: sn'));
+    post.mockResolvedValueOnce(42);
+    show();
+    fireEvent.click(await screen.findByTestId('sys-gateway-register'));
+    const sn = await screen.findByTestId('register-sn');
+    fireEvent.change(sn, { target: { value: 'GW_1' } });
+    fireEvent.change(screen.getByTestId('register-key'), { target: { value: 'k1' } });
+    fireEvent.click(screen.getByTestId('register-ok'));
+    // the hint under the field, and the same words as its error
+    await waitFor(() =>
+      expect(screen.getAllByText('Letters, digits and -, 6 to 32 characters')).toHaveLength(2),
+    );
+    expect(post).not.toHaveBeenCalled();
+    fireEvent.change(sn, { target: { value: 'GW-NEW-0001' } });
+    fireEvent.change(screen.getByTestId('register-key'), { target: { value: 'k3y-new' } });
+    fireEvent.change(screen.getByTestId('register-model'), { target: { value: 'GW-300' } });
+    fireEvent.click(screen.getByTestId('register-ok'));
+    expect(await screen.findByText('This SN is already registered')).toBeTruthy();
+    expect(post).toHaveBeenCalledWith(
+      '/api/v1/gateway/create',
+      { sn: 'GW-NEW-0001', key: 'k3y-new', model: 'GW-300' },
+      expect.anything(),
+    );
+    fireEvent.change(sn, { target: { value: 'GW-NEW-0002' } });
+    fireEvent.click(screen.getByTestId('register-ok'));
+    expect(await screen.findByText('The gateway was registered')).toBeTruthy();
+  });
+
+  it('creates many: bad lines block the send, then every line has its result', async () => {
+    answer(true);
+    post.mockResolvedValue({
+      total: 2,
+      succeeded: 1,
+      failed: 1,
+      results: [
+        { row: 1, sn: 'GW-MANY-0001', code: 0, msg: '', result: 'created' },
+        { row: 2, sn: 'GW-STOCK-01', code: 4, msg: 'already registered', result: 'duplicate' },
+      ],
+    });
+    show();
+    fireEvent.click(await screen.findByTestId('sys-gateway-batch'));
+    const lines = await screen.findByTestId('batch-lines');
+    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key1\nbad,key2' } });
+    expect(await screen.findByTestId('batch-problems')).toHaveTextContent(
+      'Line 2: Letters, digits and -, 6 to 32 characters',
+    );
+    expect(screen.getByTestId('batch-ok')).toBeDisabled();
+    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key1,GW-300\n\nGW-STOCK-01,key2' } });
+    await waitFor(() => expect(screen.getByTestId('batch-ok')).toBeEnabled());
+    fireEvent.click(screen.getByTestId('batch-ok'));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/api/v1/gateway/batch',
+        {
+          gateways: [
+            { sn: 'GW-MANY-0001', key: 'key1', model: 'GW-300' },
+            { sn: 'GW-STOCK-01', key: 'key2' },
+          ],
+        },
+        expect.anything(),
+      ),
+    );
+    const results = await screen.findByTestId('result-table');
+    expect(
+      within(results)
+        .getAllByTestId('row-result')
+        .map((r) => r.dataset.result),
+    ).toEqual(['created', 'duplicate']);
+    // the second gateway was on the third pasted line
+    expect(within(results).getByText('3')).toBeTruthy();
+    expect(results).toHaveTextContent('already registered');
+    expect(screen.getByTestId('count-created')).toHaveTextContent('1');
+  });
+
+  it('assigns a customer: a company first, then one of its customers', async () => {
+    answer(true);
+    post.mockResolvedValue(null);
+    show();
+    await screen.findByText('GW-BOUND-02');
+    fireEvent.click(within(rowOf('GW-STOCK-01')).getByTestId('action-customer'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('customer-ok')).toBeDisabled();
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Company' }));
+    fireEvent.click(await screen.findByTitle('Acme Solar'));
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith('/api/v1/customers/list', {
+        params: { companyId: 5 },
+        silent: true,
+      }),
+    );
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Customer' }));
+    fireEvent.click(await screen.findByTitle('olivia@example.com (Olivia)'));
+    fireEvent.click(within(dialog).getByTestId('customer-ok'));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/api/v1/gateway/7/customer',
+        { customerId: 11 },
+        expect.anything(),
+      ),
+    );
+  });
+});

@@ -1,0 +1,161 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { GatewayRow } from '@/shared/api/gateways';
+import { gatewayKeys } from '@/shared/api/keys';
+import type { Schemas } from '@/shared/api/schema';
+import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import { downloadFile } from '@/shared/http/download';
+import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
+import type { ImportOutcome } from '@/shared/gatewayImport';
+
+export type { GatewayRow } from '@/shared/api/gateways';
+
+/** Where a gateway is: any, in stock (on no plant), or bound to a plant. */
+export const PLACES = ['all', 'stock', 'bound'] as const;
+export type Place = (typeof PLACES)[number];
+
+/** The system gateway list's filters, kept in the URL. */
+export const SYS_GATEWAY_FILTERS = {
+  /** Part of the SN, alias or model. */
+  keyword: text(),
+  place: oneOf(PLACES, 'all'),
+  /** A customer's (owner account's user id) gateways only. */
+  customerId: optionalId(),
+};
+
+export type SysGatewayQuery = ListQuery<typeof SYS_GATEWAY_FILTERS>;
+
+/** The list filters as query parameters (empty ones left out). */
+export function sysGatewayParams(q: SysGatewayQuery): Record<string, string | number> {
+  const params: Record<string, string | number> = {
+    page: Math.max(1, Math.trunc(q.page)),
+    limit: Math.min(100, Math.max(1, Math.trunc(q.limit))),
+  };
+  const keyword = q.keyword.trim();
+  if (keyword) params.keyword = keyword;
+  if (q.place === 'stock') params.stock = 'true';
+  if (q.place === 'bound') params.bound = 'true';
+  if (q.customerId !== null) params.customerId = q.customerId;
+  return params;
+}
+
+export const sysGatewayListQuery = (q: SysGatewayQuery) =>
+  queryOptions({
+    // under the gateway keys: a gateway bound or removed elsewhere refreshes this list too
+    queryKey: gatewayKeys.list({ ...sysGatewayParams(q), system: 1 }),
+    queryFn: () =>
+      http.get<Page<GatewayRow>>('/api/v1/gateways', {
+        params: sysGatewayParams(q),
+        silent: true,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** gateways.xlsx of the filtered list. */
+export function downloadSysGateways(q: SysGatewayQuery): Promise<void> {
+  const params = sysGatewayParams(q);
+  delete params.page;
+  delete params.limit;
+  return downloadFile('/api/v1/gateways/downLoad', params, 'gateways.xlsx');
+}
+
+/** A gateway to register (POST /gateway/create, and each row of /gateway/batch). */
+export interface NewGateway {
+  sn: string;
+  key: string;
+  model?: string;
+  commType?: string;
+  protocol?: string;
+}
+
+/** The trimmed fields, empty optional ones left out. */
+export function newGatewayBody(g: NewGateway): NewGateway {
+  const body: NewGateway = { sn: g.sn.trim(), key: g.key.trim() };
+  for (const f of ['model', 'commType', 'protocol'] as const) {
+    const v = g[f]?.trim();
+    if (v) body[f] = v;
+  }
+  return body;
+}
+
+export const createGateway = (g: NewGateway) =>
+  http.post<number>('/api/v1/gateway/create', newGatewayBody(g), {
+    handledCodes: [ErrorCode.InvalidParameter, ErrorCode.GatewayUsed],
+  });
+
+/** Registers many gateways; every row answers on its own. */
+export const createGateways = (gateways: readonly NewGateway[]) =>
+  http.post<ImportOutcome>(
+    '/api/v1/gateway/batch',
+    { gateways: gateways.map(newGatewayBody) },
+    { handledCodes: [ErrorCode.InvalidParameter] },
+  );
+
+/** Gives a gateway in stock to a customer's account (null takes it back). */
+export const assignCustomer = (id: number, customerId: number | null) =>
+  http.post<null>(
+    `/api/v1/gateway/${id}/customer`,
+    { customerId },
+    {
+      handledCodes: [
+        ErrorCode.InvalidParameter,
+        ErrorCode.GatewayUsed,
+        ErrorCode.NotRegistered,
+        ErrorCode.GatewayMissing,
+      ],
+    },
+  );
+
+/** Removes a gateway from the registry; 301 while it is on a plant. */
+export const deleteGateway = (id: number) =>
+  http.get<null>(`/api/v1/gateway/${id}/delete`, {
+    handledCodes: [ErrorCode.GatewayUsed, ErrorCode.GatewayMissing],
+  });
+
+/** A protocol config (GET /api/v1/logger/functions). */
+export type ProtocolItem = Schemas['LoggerFunction'];
+
+/** The protocol configs the register dialog offers (callers who may read them). */
+export const protocolOptionsQuery = queryOptions({
+  queryKey: gatewayKeys.protocols,
+  queryFn: () => http.get<ProtocolItem[]>('/api/v1/logger/functions', { silent: true }),
+  retry: false,
+  staleTime: 5 * 60_000,
+});
+
+/** A company as the customer picker offers it. */
+export type CompanyOption = Pick<Schemas['CompanyInfo'], 'id' | 'name'>;
+
+/** The companies whose customers a gateway may go to (the first 100 matching `name`). */
+export const companyOptionsQuery = (name: string) =>
+  queryOptions({
+    queryKey: ['companies', 'options', name.trim()] as const,
+    queryFn: async (): Promise<CompanyOption[]> => {
+      const page = await http.get<Page<Schemas['CompanyInfo']>>('/api/v1/company/list', {
+        params: name.trim() ? { page: 1, limit: 100, name: name.trim() } : { page: 1, limit: 100 },
+        silent: true,
+      });
+      return page.infos.map((c) => ({ id: c.id, name: c.name }));
+    },
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+
+export type CustomerOption = Schemas['CustomerPick'];
+
+/** One company's customers. */
+export const companyCustomersQuery = (companyId: number) =>
+  queryOptions({
+    queryKey: ['customers', 'options', companyId] as const,
+    queryFn: () =>
+      http.get<CustomerOption[]>('/api/v1/customers/list', {
+        params: { companyId },
+        silent: true,
+      }),
+    staleTime: 60_000,
+  });
+
+/** What a parameter refusal (4) names ("Parameter validation error: sn"), else null. */
+export function refusalField(error: unknown): string | null {
+  if (!isApiError(error, ErrorCode.InvalidParameter)) return null;
+  return /:\s*([A-Za-z][\w.]*)/.exec(error.message)?.[1] ?? null;
+}

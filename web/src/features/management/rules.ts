@@ -1,0 +1,73 @@
+import type { Check } from '@/shared/validators';
+import type { NewGateway } from './api';
+
+/** SN: letters, digits and `-`, 6-32 characters (the server's rule). */
+export const GATEWAY_SN = /^[A-Za-z0-9-]{6,32}$/;
+/** Registration key: 4-32 visible ASCII characters. */
+export const GATEWAY_KEY = /^[\x21-\x7e]{4,32}$/;
+
+/** The optional fields' lengths. */
+export const LIMITS = { model: 32, commType: 16, protocol: 32 } as const;
+
+/** How many gateways one batch registers. */
+export const BATCH_MAX = 200;
+
+/** Communication types offered (free text is allowed too, up to 16 characters). */
+export const COMM_TYPES = ['wifi', '4g', 'ethernet', 'rs485', 'gprs'] as const;
+
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+export function gatewaySn(value: unknown): Check {
+  return GATEWAY_SN.test(trimmed(value)) ? null : { key: 'sysGateways.rule.sn' };
+}
+
+export function gatewayKey(value: unknown): Check {
+  return GATEWAY_KEY.test(trimmed(value)) ? null : { key: 'sysGateways.rule.key' };
+}
+
+/** An optional field of at most `max` characters. */
+export const upTo =
+  (max: number) =>
+  (value: unknown): Check =>
+    trimmed(value).length <= max ? null : { key: 'sysGateways.rule.tooLong', values: { max } };
+
+/** The first problem of a gateway's fields, or null. */
+export function gatewayProblem(g: NewGateway): Check {
+  return (
+    gatewaySn(g.sn) ??
+    gatewayKey(g.key) ??
+    upTo(LIMITS.model)(g.model ?? '') ??
+    upTo(LIMITS.commType)(g.commType ?? '') ??
+    upTo(LIMITS.protocol)(g.protocol ?? '')
+  );
+}
+
+/** A pasted line: its number (from 1), the gateway it names, and what is wrong with it. */
+export interface PastedLine {
+  line: number;
+  gateway: NewGateway;
+  problem: Check;
+}
+
+/**
+ * Lines "SN,KEY[,model,commType,protocol]" (commas, semicolons or tabs, as a spreadsheet
+ * copies them); blank lines skipped. A repeated SN is a problem of the later line, which the
+ * server would answer as a duplicate anyway.
+ */
+export function parseLines(text: string): PastedLine[] {
+  const seen = new Set<string>();
+  const out: PastedLine[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (!raw.trim()) return;
+    const [sn = '', key = '', model = '', commType = '', protocol = ''] = raw
+      .split(/[,;\t]/)
+      .map((c) => c.trim());
+    const gateway: NewGateway = { sn, key, model, commType, protocol };
+    let problem = gatewayProblem(gateway);
+    const id = sn.toUpperCase();
+    if (!problem && seen.has(id)) problem = { key: 'sysGateways.rule.repeated' };
+    seen.add(id);
+    out.push({ line: i + 1, gateway, problem });
+  });
+  return out;
+}

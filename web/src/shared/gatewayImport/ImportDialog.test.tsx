@@ -1,0 +1,135 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from 'antd';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import '@/shared/i18n';
+import { ApiError } from '@/shared/http';
+import { importFileProblem, type ImportOutcome } from './api';
+import { ImportDialog } from './ImportDialog';
+
+// jsdom has no ResizeObserver; antd's table measures itself with one
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+const post = vi.fn();
+vi.mock('@/shared/http', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/shared/http')>()),
+  http: { post: (...args: unknown[]) => post(...args) as unknown },
+}));
+
+const sheet: ImportOutcome = {
+  total: 3,
+  succeeded: 1,
+  failed: 2,
+  results: [
+    { row: 2, sn: 'GW-IMP-0001', code: 0, msg: '', result: 'created' },
+    { row: 3, sn: 'GW-IMP-0001', code: 4, msg: 'repeated in the file', result: 'duplicate' },
+    { row: 4, sn: 'bad', code: 4, msg: 'Parameter validation error: sn', result: 'invalid' },
+  ],
+};
+
+const show = (mode: 'register' | 'claim', onImported = vi.fn()) =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <App>
+        <ImportDialog mode={mode} onClose={vi.fn()} onImported={onImported} />
+      </App>
+    </QueryClientProvider>,
+  );
+
+const xlsx = (name = 'gateways.xlsx', size = 100) =>
+  new File([new Uint8Array(size)], name, {
+    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  });
+
+function pick(file: File) {
+  const input = document.querySelector('input[type=file]') as HTMLInputElement;
+  fireEvent.change(input, { target: { files: [file] } });
+}
+
+describe('importFileProblem', () => {
+  it('takes .xlsx and .xls files of at most 2 MB', () => {
+    expect(importFileProblem({ name: 'a.xlsx', size: 10 })).toBeNull();
+    expect(importFileProblem({ name: 'A.XLS', size: 10 })).toBeNull();
+    expect(importFileProblem({ name: 'a.csv', size: 10 })).toBe('sysGateways.import.wrongType');
+    expect(importFileProblem({ name: 'a.xlsx', size: 0 })).toBe('sysGateways.import.emptyFile');
+    expect(importFileProblem({ name: 'a.xlsx', size: 2 * 1024 * 1024 + 1 })).toBe(
+      'sysGateways.import.tooLarge',
+    );
+  });
+});
+
+describe('ImportDialog', () => {
+  beforeEach(() => post.mockReset());
+
+  it('refuses a file that is not a workbook before sending it', async () => {
+    show('register');
+    pick(new File(['sn,key'], 'gateways.csv', { type: 'text/csv' }));
+    expect(await screen.findByTestId('import-problem')).toHaveTextContent(
+      'Only .xlsx and .xls files can be imported',
+    );
+    expect(screen.getByTestId('import-check')).toBeDisabled();
+    expect(post).not.toHaveBeenCalled();
+  });
+
+  it('checks the sheet (mode register), shows every row, then imports it', async () => {
+    const onImported = vi.fn();
+    post.mockResolvedValue(sheet);
+    show('register', onImported);
+    pick(xlsx());
+    expect(await screen.findByTestId('import-file')).toHaveTextContent('gateways.xlsx');
+    fireEvent.click(screen.getByTestId('import-check'));
+    const preview = await screen.findByTestId('import-preview');
+    expect(preview).toHaveTextContent('Checked 3 rows: nothing is imported yet');
+    const [url, form] = post.mock.calls[0] as [string, FormData];
+    expect(url).toBe('/api/v1/gateway/import/check');
+    expect(form.get('mode')).toBe('register');
+    expect((form.get('file') as File).name).toBe('gateways.xlsx');
+    const table = screen.getByTestId('result-table');
+    expect(
+      within(table)
+        .getAllByTestId('row-result')
+        .map((r) => r.dataset.result),
+    ).toEqual(['created', 'duplicate', 'invalid']);
+    expect(table).toHaveTextContent('repeated in the file');
+    expect(table).toHaveTextContent('Parameter validation error: sn');
+    expect(screen.getByTestId('count-created')).toHaveTextContent('Created: 1');
+    expect(screen.getByTestId('count-invalid')).toHaveTextContent('Invalid: 1');
+
+    fireEvent.click(screen.getByTestId('import-run'));
+    expect(await screen.findByTestId('import-result')).toHaveTextContent(
+      'Imported: 3 rows handled',
+    );
+    expect(post.mock.calls[1]?.[0]).toBe('/api/v1/gateway/import/batch');
+    expect(onImported).toHaveBeenCalled();
+    expect(screen.getByTestId('import-close')).toBeTruthy();
+  });
+
+  it('claims without the mode field and names created rows "added"', async () => {
+    post.mockResolvedValue(sheet);
+    show('claim');
+    pick(xlsx('stock.xls'));
+    fireEvent.click(await screen.findByTestId('import-check'));
+    await screen.findByTestId('import-preview');
+    const [, form] = post.mock.calls[0] as [string, FormData];
+    expect(form.get('mode')).toBeNull();
+    expect(screen.getByTestId('count-created')).toHaveTextContent('Added: 1');
+  });
+
+  it('shows a refused sheet in the dialog and offers no import', async () => {
+    post.mockRejectedValueOnce(new ApiError(11, 'Unsupported file type'));
+    show('register');
+    pick(xlsx());
+    fireEvent.click(await screen.findByTestId('import-check'));
+    expect(await screen.findByTestId('import-problem')).toHaveTextContent('Unsupported file type');
+    await waitFor(() => expect(screen.queryByTestId('import-run')).toBeNull());
+  });
+});
