@@ -25,6 +25,7 @@ import {
   StaffPage,
 } from '@/features/company';
 import { CompaniesPage } from '@/features/companies';
+import { ProductsPage } from '@/features/products';
 import { ManagementRedirect, SystemGatewaysPage } from '@/features/management';
 import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/features/customers';
 import { SystemUpdatePage } from '@/features/system';
@@ -344,6 +345,13 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'sys.company.view',
     labelKey: 'companies.menu',
     element: CompaniesPage,
+    group: '/management',
+  },
+  {
+    path: '/management/product',
+    permission: 'sys.product.view',
+    labelKey: 'products.menu',
+    element: ProductsPage,
     group: '/management',
   },
 ];
