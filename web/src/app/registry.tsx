@@ -26,6 +26,7 @@ import {
 } from '@/features/company';
 import { CompaniesPage } from '@/features/companies';
 import { ProductsPage } from '@/features/products';
+import { ProtocolEditorPage, ProtocolsPage } from '@/features/protocols';
 import { ManagementRedirect, SystemGatewaysPage } from '@/features/management';
 import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/features/customers';
 import { SystemUpdatePage } from '@/features/system';
@@ -352,6 +353,21 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'sys.product.view',
     labelKey: 'products.menu',
     element: ProductsPage,
+    group: '/management',
+  },
+  {
+    path: '/management/protocol',
+    permission: 'sys.protocol.view',
+    labelKey: 'protocols.menu',
+    element: ProtocolsPage,
+    group: '/management',
+  },
+  {
+    path: '/management/protocol/:code',
+    permission: 'sys.protocol.view',
+    labelKey: 'protocols.editMenu',
+    element: ProtocolEditorPage,
+    hideInMenu: true,
     group: '/management',
   },
 ];

@@ -1,0 +1,143 @@
+import { ExperimentOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Flex, Form, Input, InputNumber, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MISSING } from '@/shared/format/number';
+import { isApiError } from '@/shared/http';
+import { previewFrame, type PreviewValue } from './api';
+import { firstAddress, normalizeFrame, type ProtocolConfig } from './config';
+
+function shown(v: PreviewValue['value']): string {
+  if (v === null || v === undefined) return MISSING;
+  return String(v);
+}
+
+/**
+ * "Test against a captured frame": the config as it is being edited decodes a pasted Modbus
+ * answer (register bytes, or a whole RTU frame) on the server; nothing is stored.
+ */
+export function PreviewPanel({ config }: { config: ProtocolConfig }) {
+  const { t } = useTranslation();
+  const [frame, setFrame] = useState('');
+  const [start, setStart] = useState<number | null>(null);
+  const [frameError, setFrameError] = useState(false);
+
+  const preview = useMutation({
+    mutationFn: (hex: string) => previewFrame(config, hex, start),
+  });
+  const decode = () => {
+    const hex = normalizeFrame(frame);
+    setFrameError(hex === null);
+    if (hex !== null) preview.mutate(hex);
+  };
+  const answer = preview.data;
+
+  return (
+    <Flex vertical gap={12} data-testid="preview-panel">
+      <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+        {t('protocols.preview.intro')}
+      </Typography.Paragraph>
+      <Form layout="vertical" onFinish={decode}>
+        <Form.Item
+          label={t('protocols.preview.frame')}
+          validateStatus={frameError ? 'error' : undefined}
+          help={frameError ? t('protocols.preview.badFrame') : undefined}
+        >
+          <Input.TextArea
+            rows={3}
+            value={frame}
+            onChange={(e) => setFrame(e.target.value)}
+            placeholder="01 03 04 13 88 00 64 …"
+            spellCheck={false}
+            style={{ fontFamily: 'monospace' }}
+            data-keyfilter="off"
+            data-testid="preview-frame"
+          />
+        </Form.Item>
+        <Flex gap={12} wrap align="flex-end">
+          <Form.Item
+            label={t('protocols.preview.start')}
+            extra={t('protocols.preview.startHint', { start: firstAddress(config) ?? 0 })}
+            style={{ marginBottom: 0 }}
+          >
+            <InputNumber
+              value={start}
+              min={0}
+              max={65535}
+              precision={0}
+              onChange={(v) => setStart(v === null ? null : Number(v))}
+              data-testid="preview-start"
+            />
+          </Form.Item>
+          <Form.Item style={{ marginBottom: 0 }}>
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<ExperimentOutlined />}
+              loading={preview.isPending}
+              data-testid="preview-run"
+            >
+              {t('protocols.preview.run')}
+            </Button>
+          </Form.Item>
+        </Flex>
+      </Form>
+      {preview.isError && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('protocols.preview.failed')}
+          description={isApiError(preview.error) ? preview.error.message : undefined}
+          data-testid="preview-error"
+        />
+      )}
+      {answer && answer.problems.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('protocols.preview.problems')}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+              {answer.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          }
+          data-testid="preview-problems"
+        />
+      )}
+      {answer && (
+        <Table<PreviewValue>
+          rowKey="key"
+          size="small"
+          data-testid="preview-values"
+          dataSource={answer.values}
+          scroll={{ x: 'max-content' }}
+          pagination={answer.values.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          locale={{ emptyText: t('protocols.preview.none') }}
+          columns={[
+            { key: 'key', title: t('protocols.point.key'), render: (_, v) => <code>{v.key}</code> },
+            { key: 'name', title: t('protocols.name'), render: (_, v) => v.name || MISSING },
+            {
+              key: 'value',
+              title: t('protocols.preview.value'),
+              align: 'right',
+              render: (_, v) => (
+                <span data-testid={`preview-value-${v.key}`}>
+                  {shown(v.value)}
+                  {v.unit && v.value !== null ? ` ${v.unit}` : ''}
+                </span>
+              ),
+            },
+            {
+              key: 'raw',
+              title: t('protocols.preview.raw'),
+              render: (_, v) => <code>{v.raw || MISSING}</code>,
+            },
+          ]}
+        />
+      )}
+    </Flex>
+  );
+}

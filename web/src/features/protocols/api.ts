@@ -1,0 +1,82 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ErrorCode, http, isApiError } from '@/shared/http';
+import type { ProtocolConfig } from './config';
+
+/** An item of GET /api/v1/logger/functions: a stored protocol config, summed up. */
+export interface LoggerFunction {
+  code: string;
+  /** `inverter`, `meter`, `battery` or `weather_station`. */
+  family: string;
+  name: string;
+  builtin: boolean;
+  /** null when the stored config does not parse. */
+  points: number | null;
+  version: number | null;
+  updateAt: string;
+}
+
+/** One decoded value of POST /logger/function/preview. */
+export interface PreviewValue {
+  key: string;
+  name: string;
+  unit: string;
+  value: number | string | boolean | null;
+  /** The point's bytes, hex. */
+  raw: string;
+}
+
+export interface PreviewAnswer {
+  values: PreviewValue[];
+  problems: string[];
+}
+
+export const protocolKeys = {
+  all: ['protocols'] as const,
+  list: ['protocols', 'list'] as const,
+  one: (code: string) => ['protocols', 'one', code] as const,
+};
+
+export const protocolListQuery = () =>
+  queryOptions({
+    queryKey: protocolKeys.list,
+    queryFn: () => http.get<LoggerFunction[]>('/api/v1/logger/functions', { silent: true }),
+  });
+
+export const protocolQuery = (code: string) =>
+  queryOptions({
+    queryKey: protocolKeys.one(code),
+    queryFn: () =>
+      http.get<ProtocolConfig>(`/api/v1/logger/function/${encodeURIComponent(code)}`, {
+        silent: true,
+      }),
+    // an editor open on a config must not be overwritten by a refetch under the user's hands
+    staleTime: Infinity,
+  });
+
+/** Whether a config has the code (GET /logger/function/check answers 5000); null: no answer. */
+export async function codeTaken(code: string): Promise<boolean | null> {
+  try {
+    await http.get<null>('/api/v1/logger/function/check', {
+      params: { code: code.trim() },
+      handledCodes: [ErrorCode.DictCodeExists],
+      silent: true,
+    });
+    return false;
+  } catch (e) {
+    return isApiError(e, ErrorCode.DictCodeExists) ? true : null;
+  }
+}
+
+/** Saves a whole config (new or edited); a refusal (4) names every problem in its message. */
+export const saveProtocol = (config: ProtocolConfig) =>
+  http.post<{ code: string; version: number }>('/api/v1/logger/function', config, {
+    handledCodes: [ErrorCode.InvalidParameter],
+  });
+
+/** Decodes a captured frame with a config as it is being edited (nothing is stored). */
+export const previewFrame = (config: ProtocolConfig, frame: string, start: number | null) =>
+  http.post<PreviewAnswer>(
+    '/api/v1/logger/function/preview',
+    start === null ? { config, frame } : { config, frame, start },
+    { handledCodes: [ErrorCode.InvalidParameter] },
+  );

@@ -1,0 +1,4 @@
+import { lazy } from 'react';
+
+export const ProtocolsPage = lazy(() => import('./ProtocolsPage'));
+export const ProtocolEditorPage = lazy(() => import('./ProtocolEditorPage'));
