@@ -13,6 +13,8 @@ import { deleteInverter, renameInverter, type InverterDetail } from './api';
 import { toUserTemp } from './chart';
 import { ALIAS_MAX_BYTES, aliasBytes } from './fields';
 import { inverterTypeLabelKey } from './typeLabel';
+import { type ProductOf } from './product';
+import { ProductField } from './ProductField';
 import { inverterKeys } from '@/shared/api/keys';
 
 const show = (v: string | number | null | undefined) =>
@@ -27,6 +29,7 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
   const mayRename = keys.includes('inverter.alias');
   // On a plant the plant's edit key removes its inverters; an unbound one needs inverter.delete.
   const mayDelete = keys.includes(inv.plant ? 'station.edit' : 'inverter.delete');
+  const mayPickProduct = keys.includes('inverter.setting');
   const tempText = (c: number | null | undefined) =>
     c === null || c === undefined
       ? MISSING
@@ -60,6 +63,9 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
           {t(inverterTypeLabelKey(inv.type))}
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.field.model')}>{show(inv.model)}</Descriptions.Item>
+        <Descriptions.Item label={t('inverters.product.field')}>
+          <ProductField sn={inv.sn} product={inv as ProductOf} mayEdit={mayPickProduct} />
+        </Descriptions.Item>
         <Descriptions.Item label={t('inverters.column.plant')}>
           {inv.plant ? (
             <Link to={`/plants/overview/${inv.plant.id}/${inv.plant.type}`}>{inv.plant.name}</Link>

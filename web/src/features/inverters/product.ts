@@ -1,0 +1,40 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ErrorCode, http } from '@/shared/http';
+
+/** A product of GET /api/v1/inverter/products (the inverter products of the catalogue). */
+export interface InverterProduct {
+  id: number;
+  name: string;
+  partNumber: string;
+  manufacturer: string;
+  typeName: string;
+  ratedPower: number | null;
+}
+
+/** The product facts the inverter detail answers with (null when unknown). */
+export interface ProductOf {
+  productId?: number | null;
+  productName?: string | null;
+}
+
+export const inverterProductsQuery = () =>
+  queryOptions({
+    queryKey: ['inverters', 'products'] as const,
+    queryFn: () => http.get<InverterProduct[]>('/api/v1/inverter/products', { silent: true }),
+    staleTime: 60_000,
+  });
+
+/** A product as the picker names it: "Name (part number)". */
+export const productLabel = (p: InverterProduct) =>
+  p.partNumber ? `${p.name} (${p.partNumber})` : p.name;
+
+/**
+ * Files the inverter under a product (null: none). 4 ("productId") when the product does not
+ * fit the inverter's type.
+ */
+export const setInverterProduct = (sn: string, productId: number | null) =>
+  http.post<null>(
+    '/api/v1/inverter/product',
+    { sn, productId },
+    { handledCodes: [ErrorCode.InvalidParameter] },
+  );
