@@ -7,7 +7,7 @@ export const GATEWAY_SN = /^[A-Za-z0-9-]{6,32}$/;
 export const GATEWAY_KEY = /^[\x21-\x7e]{4,32}$/;
 
 /** The optional fields' lengths. */
-export const LIMITS = { model: 32, commType: 16, protocol: 32 } as const;
+export const LIMITS = { model: 32, commType: 16, protocol: 40 } as const;
 
 /** How many gateways one batch registers. */
 export const BATCH_MAX = 200;
