@@ -2,7 +2,7 @@ import { CloseOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HARDWARE_MAX } from './rules';
+import { HARDWARE_COUNT_MAX, HARDWARE_MAX } from './rules';
 
 /**
  * A product's hardware versions as tags: each removable, a new one typed and added with Enter
@@ -19,9 +19,10 @@ export function HardwareTags({
 }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState('');
+  const full = value.length >= HARDWARE_COUNT_MAX;
   const add = () => {
     const version = draft.trim();
-    if (!version) return;
+    if (!version || full) return;
     if (!value.includes(version)) onChange?.([...value, version]);
     setDraft('');
   };
@@ -64,7 +65,7 @@ export function HardwareTags({
           }}
           data-testid="hardware-input"
         />
-        <Button icon={<PlusOutlined />} onClick={add} data-testid="hardware-add">
+        <Button icon={<PlusOutlined />} onClick={add} disabled={full} data-testid="hardware-add">
           {t('products.hardwareAdd')}
         </Button>
       </Space.Compact>
