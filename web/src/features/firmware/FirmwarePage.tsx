@@ -148,7 +148,7 @@ export function FirmwarePage({ target }: { target: FirmwareTarget }) {
   return (
     <Flex gap={16} align="flex-start">
       {inverter && !phone && (
-        <Card style={{ width: 280, flex: 'none' }} styles={{ body: { padding: 12 } }}>
+        <Card style={{ width: 260, flex: 'none' }} styles={{ body: { padding: 12 } }}>
           {typeTree}
         </Card>
       )}
@@ -159,7 +159,8 @@ export function FirmwarePage({ target }: { target: FirmwareTarget }) {
           onClose={() => setTreeOpen(false)}
           placement="left"
           size={320}
-          title={t('firmware.types.title')}
+          // the tree has its own heading
+          aria-label={t('firmware.types.title')}
         >
           {typeTree}
         </Drawer>

@@ -12,8 +12,11 @@ import type { FirmwareItem, FirmwareTarget } from './api';
 import { sizeText } from './rules';
 
 const nowrap = { style: { whiteSpace: 'nowrap' as const } };
-const secondary = (text: ReactNode) => (
-  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+const secondary = (text: ReactNode, noWrap = false) => (
+  <Typography.Text
+    type="secondary"
+    style={{ fontSize: 12, whiteSpace: noWrap ? 'nowrap' : undefined }}
+  >
     {text}
   </Typography.Text>
 );
@@ -149,10 +152,10 @@ export function FirmwareTable({
       render: (_, f) => (
         <Flex vertical>
           <span>{f.creator || MISSING}</span>
-          {secondary(t('firmware.createdAt', { at: f.createAt.slice(0, 16) }))}
+          {secondary(t('firmware.createdAt', { at: f.createAt.slice(0, 10) }), true)}
           {f.updateAt &&
             f.updateAt !== f.createAt &&
-            secondary(t('firmware.updatedAt', { at: f.updateAt.slice(0, 16) }))}
+            secondary(t('firmware.updatedAt', { at: f.updateAt.slice(0, 10) }), true)}
         </Flex>
       ),
     });
