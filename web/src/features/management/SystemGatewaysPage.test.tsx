@@ -141,6 +141,23 @@ describe('SystemGatewaysPage', () => {
     );
   });
 
+  it("narrows to a customer's gateways from the customer's name, and back", async () => {
+    answer(false);
+    show();
+    await screen.findByText('GW-BOUND-02');
+    fireEvent.click(within(rowOf('GW-BOUND-02')).getByText('Olivia'));
+    const tag = await screen.findByTestId('sys-gateway-customer-filter');
+    expect(tag).toHaveTextContent('Customer: Olivia');
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith(
+        '/api/v1/gateways',
+        expect.objectContaining({ params: expect.objectContaining({ customerId: 11 }) }),
+      ),
+    );
+    fireEvent.click(tag.querySelector('.ant-tag-close-icon') as Element);
+    await waitFor(() => expect(screen.queryByTestId('sys-gateway-customer-filter')).toBeNull());
+  });
+
   it('shows the empty state with the register button', async () => {
     answer(true, []);
     show();

@@ -15,6 +15,7 @@ import {
   Flex,
   Input,
   Segmented,
+  Tag,
   Typography,
   type TableProps,
 } from 'antd';
@@ -74,6 +75,7 @@ export default function SystemGatewaysPage() {
   const [keyword, setKeyword] = useDraft(query.keyword);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [downloading, setDownloading] = useState(false);
+  const [customerLabel, setCustomerLabel] = useState<string | null>(null);
 
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
@@ -120,7 +122,21 @@ export default function SystemGatewaysPage() {
         {t('sysGateways.inStock')}
       </Typography.Text>
     );
-  const customer = (g: GatewayRow) => text(g.customerName ?? g.customer?.nickname);
+  const customerName = (g: GatewayRow) => g.customerName ?? g.customer?.nickname ?? null;
+  // a customer's name narrows the list to that customer's gateways
+  const customer = (g: GatewayRow) =>
+    g.customerId !== null && customerName(g) ? (
+      <Typography.Link
+        onClick={() => {
+          setCustomerLabel(customerName(g));
+          update({ customerId: g.customerId });
+        }}
+      >
+        {customerName(g)}
+      </Typography.Link>
+    ) : (
+      MISSING
+    );
 
   const columns: NonNullable<TableProps<GatewayRow>['columns']> = [
     {
@@ -299,6 +315,16 @@ export default function SystemGatewaysPage() {
           style={{ width: phone ? '100%' : 280 }}
           data-testid="sys-gateway-search"
         />
+        {query.customerId !== null && (
+          <Tag
+            closable
+            onClose={() => update({ customerId: null })}
+            style={{ alignSelf: 'center' }}
+            data-testid="sys-gateway-customer-filter"
+          >
+            {t('sysGateways.customerFilter', { name: customerLabel ?? `#${query.customerId}` })}
+          </Tag>
+        )}
       </Flex>
       <PagedTable<GatewayRow>
         list={list}
