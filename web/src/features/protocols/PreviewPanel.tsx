@@ -1,17 +1,15 @@
 import { ExperimentOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Flex, Form, Input, InputNumber, Table, Typography } from 'antd';
+import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
 import { previewFrame, type PreviewValue } from './api';
-import { firstAddress, normalizeFrame, type ProtocolConfig } from './config';
+import { normalizeFrame, shownValue, type ProtocolConfig } from './config';
 
-function shown(v: PreviewValue['value']): string {
-  if (v === null || v === undefined) return MISSING;
-  return String(v);
-}
+/** Whether the frame held the point's registers. */
+const inFrame = (v: PreviewValue) => v.value !== null || v.raw !== '';
 
 /**
  * "Test against a captured frame": the config as it is being edited decodes a pasted Modbus
@@ -22,6 +20,7 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
   const [frame, setFrame] = useState('');
   const [start, setStart] = useState<number | null>(null);
   const [frameError, setFrameError] = useState(false);
+  const [all, setAll] = useState(false);
 
   const preview = useMutation({
     mutationFn: (hex: string) => previewFrame(config, hex, start),
@@ -32,6 +31,7 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
     if (hex !== null) preview.mutate(hex);
   };
   const answer = preview.data;
+  const shown = answer ? (all ? answer.values : answer.values.filter(inFrame)) : [];
 
   return (
     <Flex vertical gap={12} data-testid="preview-panel">
@@ -58,7 +58,7 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
         <Flex gap={12} wrap align="flex-end">
           <Form.Item
             label={t('protocols.preview.start')}
-            extra={t('protocols.preview.startHint', { start: firstAddress(config) ?? 0 })}
+            extra={t('protocols.preview.startHint')}
             style={{ marginBottom: 0 }}
           >
             <InputNumber
@@ -108,13 +108,35 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
         />
       )}
       {answer && (
+        <Flex gap={12} wrap align="center" justify="space-between">
+          <Typography.Text type="secondary" data-testid="preview-summary">
+            {t(
+              answer.format === 'rtu'
+                ? 'protocols.preview.readRtu'
+                : 'protocols.preview.readRegisters',
+              {
+                start: answer.start,
+                count: answer.registers,
+              },
+            )}
+          </Typography.Text>
+          <Checkbox
+            checked={all}
+            onChange={(e) => setAll(e.target.checked)}
+            data-testid="preview-all"
+          >
+            {t('protocols.preview.all')}
+          </Checkbox>
+        </Flex>
+      )}
+      {answer && (
         <Table<PreviewValue>
           rowKey="key"
           size="small"
           data-testid="preview-values"
-          dataSource={answer.values}
+          dataSource={shown}
           scroll={{ x: 'max-content' }}
-          pagination={answer.values.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
           locale={{ emptyText: t('protocols.preview.none') }}
           columns={[
             { key: 'key', title: t('protocols.point.key'), render: (_, v) => <code>{v.key}</code> },
@@ -125,7 +147,7 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
               align: 'right',
               render: (_, v) => (
                 <span data-testid={`preview-value-${v.key}`}>
-                  {shown(v.value)}
+                  {shownValue(v.value)}
                   {v.unit && v.value !== null ? ` ${v.unit}` : ''}
                 </span>
               ),

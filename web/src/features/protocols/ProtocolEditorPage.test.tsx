@@ -146,9 +146,19 @@ describe('protocol configs', () => {
     mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.protocol.view'])));
     mock.onPost('/api/v1/logger/function/preview').reply(
       ...ok({
+        format: 'registers',
+        start: 0,
+        registers: 2,
         values: [
-          { key: 'voltage_a', name: 'voltage_a', unit: 'V', value: 230.1, raw: '08FD' },
-          { key: 'frequency', name: 'frequency', unit: 'Hz', value: 50, raw: '1388' },
+          {
+            key: 'voltage_a',
+            name: 'voltage_a',
+            unit: 'V',
+            value: 230.10000000000002,
+            raw: '08 FD',
+          },
+          { key: 'frequency', name: 'frequency', unit: 'Hz', value: 50, raw: '13 88' },
+          { key: 'power', name: 'power', unit: 'W', value: null, raw: '' },
         ],
         problems: ['power: not in the frame'],
       }),
@@ -158,13 +168,21 @@ describe('protocol configs', () => {
     const frame = await screen.findByTestId('preview-frame');
     fireEvent.change(frame, { target: { value: 'zz' } });
     fireEvent.click(screen.getByTestId('preview-run'));
-    expect(await screen.findByText('Hex digits, whole bytes only')).toBeInTheDocument();
+    expect(await screen.findByText('Hex digits, whole bytes only', {}, SLOW)).toBeInTheDocument();
     fireEvent.change(frame, { target: { value: '08 fd 13 88' } });
     fireEvent.click(screen.getByTestId('preview-run'));
     expect(await screen.findByTestId('preview-value-frequency', {}, SLOW)).toHaveTextContent(
       '50 Hz',
     );
     expect(screen.getByTestId('preview-problems')).toHaveTextContent('power: not in the frame');
+    expect(screen.getByTestId('preview-value-voltage_a')).toHaveTextContent('230.1 V');
+    expect(screen.getByTestId('preview-summary')).toHaveTextContent(
+      'Read as register data: 2 registers from 0',
+    );
+    // points outside the frame only on request
+    expect(screen.queryByTestId('preview-value-power')).toBeNull();
+    fireEvent.click(screen.getByTestId('preview-all'));
+    expect(await screen.findByTestId('preview-value-power')).toHaveTextContent('--');
     const body = JSON.parse(mock.history.post[0]?.data as string) as {
       frame: string;
       config: ProtocolConfig;

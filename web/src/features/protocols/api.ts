@@ -26,6 +26,11 @@ export interface PreviewValue {
 }
 
 export interface PreviewAnswer {
+  /** How the frame was read: a whole RTU answer, or bare register data. */
+  format: 'rtu' | 'registers';
+  /** The register the data starts at, and how many registers it holds. */
+  start: number;
+  registers: number;
   values: PreviewValue[];
   problems: string[];
 }

@@ -3,12 +3,12 @@ import {
   copyConfig,
   dataTypeName,
   dataTypeOf,
-  firstAddress,
   newPoint,
   normalizeFrame,
   parseConfig,
   registerCount,
   setField,
+  shownValue,
   type Point,
   type ProtocolConfig,
 } from './config';
@@ -68,11 +68,6 @@ describe('protocol config editing', () => {
     expect(newPoint([])).toEqual({ key: 'point_1', address: 0, data_type: 'u16' });
   });
 
-  it('starts a frame at the lowest point unless told', () => {
-    expect(firstAddress(config)).toBe(79);
-    expect(firstAddress({ ...config, points: [] })).toBeNull();
-  });
-
   it('reads a pasted frame as hex bytes', () => {
     expect(normalizeFrame('01 03 04\n13:88 0x00-64')).toBe('0103041388' + '0064');
     expect(normalizeFrame('138')).toBeNull();
@@ -91,5 +86,12 @@ describe('protocol config editing', () => {
     const copy = copyConfig(config, ' my-map ', ' Mine ');
     expect(copy).toMatchObject({ code: 'my-map', name: 'Mine', version: 1 });
     expect(copy.points).toBe(config.points);
+  });
+
+  it('shows decoded values without float noise', () => {
+    expect(shownValue(230.10000000000002)).toBe('230.1');
+    expect(shownValue(500)).toBe('500');
+    expect(shownValue('SN123')).toBe('SN123');
+    expect(shownValue(null)).toBe('--');
   });
 });

@@ -1,3 +1,5 @@
+import { MISSING } from '@/shared/format/number';
+
 /**
  * The protocol config document (crates/devices/src/protocol, docs/device-protocol.md) as the
  * editor handles it: the JSON's own snake_case names, fields the editor does not know kept as
@@ -121,12 +123,6 @@ export function newPoint(points: readonly Point[]): Point {
   return { key: `point_${n}`, address, data_type: 'u16' };
 }
 
-/** The register address a frame starts at when none is given: the lowest point's. */
-export function firstAddress(config: ProtocolConfig): number | null {
-  if (config.points.length === 0) return null;
-  return Math.min(...config.points.map((p) => p.address));
-}
-
 /**
  * A captured frame as hex digits: spaces, line breaks, `0x` prefixes and `:`/`-` separators
  * are dropped; null when what is left is not whole bytes of hex.
@@ -137,6 +133,13 @@ export function normalizeFrame(text: string): string | null {
     .replace(/[\s:,-]/g, '')
     .toUpperCase();
   return hex.length > 0 && hex.length % 2 === 0 && /^[0-9A-F]+$/.test(hex) ? hex : null;
+}
+
+/** A decoded value as text; float noise of the scaling (230.10000000000002) is trimmed. */
+export function shownValue(v: number | string | boolean | null | undefined): string {
+  if (v === null || v === undefined) return MISSING;
+  if (typeof v === 'number') return String(Number(v.toPrecision(12)));
+  return String(v);
 }
 
 /** A config's JSON as the raw editor shows it. */
