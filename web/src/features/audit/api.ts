@@ -35,6 +35,8 @@ export const KNOWN_ACTIONS = [
   'gateway.unbind',
   'gateway.delete',
   'gateway.key.rotate',
+  'gateway.register',
+  'gateway.customer',
   'firmware.upload',
   'company.add',
   'company.edit',
