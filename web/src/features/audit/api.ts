@@ -59,6 +59,11 @@ export const KNOWN_ACTIONS = [
   'customerType.delete',
   'agent.add',
   'agent.delete',
+  'product.create',
+  'product.edit',
+  'product.delete',
+  'inverter.product',
+  'protocol.save',
 ];
 
 /** The screen of an entry's target: an inverter, a gateway, or none (firmware). */
