@@ -26,7 +26,7 @@ mod device_common;
 mod dict;
 mod events;
 mod files;
-mod firmware;
+pub mod firmware;
 mod gateways;
 mod headers;
 mod inverters;

@@ -1,13 +1,19 @@
 //! Messages: the caller's notifications. Each warning or fault occurrence on a plant the caller
-//! can see that began in the last 30 days, or is still open, is a message (notices are not).
+//! can see that began in the last 30 days, or is still open, is a message.
 //! A message needs attention (is unread) while its occurrence is open and the caller has not
 //! read it: reading it, or the devices recovering, resolves it, so the unread count is what is
 //! wrong now and not yet seen. The store keeps only what the caller has read.
+//!
+//! Notices (`store::notices`, such as "a firmware update is available") are messages beside
+//! the events: `source` tells them apart, a notice has no `event`, and it is unread until read.
 
 use axum::extract::{Path, State};
 use domain::{DomainError, Lang};
 use serde::{Deserialize, Serialize};
-use store::messages::{EventListRow, MessageRow};
+use store::{
+    messages::{EventListRow, MessageRow},
+    notices::NoticeRow,
+};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -52,13 +58,24 @@ pub struct ListQuery {
     pub status: Option<i64>,
 }
 
-/// One message: the occurrence it comes from, a title (plant and device, `+N` for more
-/// devices) and a one-line content in the caller's language.
+/// Where a message comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageSource {
+    /// An event occurrence on a plant the caller sees.
+    Event,
+    /// A notice to the caller (a firmware update is available).
+    Notice,
+}
+
+/// One message: the occurrence it comes from (or a notice), a title (plant and device, `+N`
+/// for more devices) and a one-line content in the caller's language.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
-    /// The occurrence's id.
+    /// The occurrence's id, or the notice's (ids are per source).
     pub id: i64,
+    pub source: MessageSource,
     pub title: String,
     /// The code and its meaning.
     pub content: String,
@@ -71,7 +88,12 @@ pub struct Message {
     pub create_at: String,
     pub plant_id: Option<i64>,
     pub sn: Option<String>,
-    pub event: OccurrenceItem,
+    /// null for a notice.
+    pub event: Option<OccurrenceItem>,
+    /// When it happened, for ordering events and notices together (not sent).
+    #[serde(skip)]
+    #[schema(ignore)]
+    at: i64,
 }
 
 fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
@@ -86,6 +108,8 @@ fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
     let meaning = event.common.meaning.as_deref().unwrap_or_default();
     Message {
         id: o.id,
+        source: MessageSource::Event,
+        at: f.opened_at,
         title: title.trim().to_string(),
         content: format!("{} {}", f.code, meaning).trim().to_string(),
         kind: events::Severity::of(&f.severity),
@@ -94,7 +118,57 @@ fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
         create_at: create_at(f.opened_at),
         plant_id: f.plant_id,
         sn: f.device_sn.clone(),
-        event,
+        event: Some(event),
+    }
+}
+
+/// A notice as a message, in the reader's language.
+fn notice(n: &NoticeRow, lang: Lang) -> Message {
+    let params: serde_json::Value = serde_json::from_str(&n.params).unwrap_or_default();
+    let text = |k: &str| {
+        params
+            .get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut label = text("label");
+    if label.is_empty() && text("target") == "gateway" {
+        label = match lang {
+            Lang::En => "Gateway software",
+            Lang::Zh => "网关软件",
+            Lang::Es => "Software de pasarela",
+        }
+        .to_string();
+    }
+    let (version, file) = (text("version"), text("fileName"));
+    let (title, content) = match lang {
+        Lang::En => (
+            "Firmware update available",
+            format!("{label}: version {version} ({file})"),
+        ),
+        Lang::Zh => (
+            "有可用的固件更新",
+            format!("{label}：版本 {version}（{file}）"),
+        ),
+        Lang::Es => (
+            "Actualización de firmware disponible",
+            format!("{label}: versión {version} ({file})"),
+        ),
+    };
+    Message {
+        id: n.id,
+        source: MessageSource::Notice,
+        at: n.created_at,
+        title: title.to_string(),
+        content,
+        kind: events::Severity::Info,
+        status: i64::from(n.read_at.is_some()),
+        resolved: false,
+        create_at: create_at(n.created_at),
+        plant_id: None,
+        sn: None,
+        event: None,
     }
 }
 
@@ -102,11 +176,11 @@ fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
 #[utoipa::path(get, path = "/api/v1/message/count", tag = "messages", security(("bearer" = [])),
     responses((status = 200, description = "The number of unread messages", body = Envelope<i64>)))]
 pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<i64>> {
-    Ok(Data(
-        app.store
-            .unread_messages(me.actor.plant_visibility(), me.id())
-            .await?,
-    ))
+    let events = app
+        .store
+        .unread_messages(me.actor.plant_visibility(), me.id())
+        .await?;
+    Ok(Data(events + app.store.unread_notices(me.id()).await?))
 }
 
 /// The caller's messages, newest first (`pageSize`, `pageNumber`, `status`).
@@ -124,6 +198,15 @@ pub async fn list(
         Some(1) => Some(false),
         _ => None,
     };
+    let offset = (page - 1) * limit;
+    // Events and notices are merged newest first: each source gives its first
+    // `offset + limit`, and the page is cut from their merge.
+    let (notices, notice_total) = app.store.notices(me.id(), unread, offset + limit).await?;
+    let (event_limit, event_offset) = if notices.is_empty() {
+        (limit, offset)
+    } else {
+        (offset + limit, 0)
+    };
     let (rows, total) = app
         .store
         .messages(
@@ -131,30 +214,64 @@ pub async fn list(
             me.id(),
             since(),
             unread,
-            limit,
-            (page - 1) * limit,
+            event_limit,
+            event_offset,
         )
         .await?;
     let ids: Vec<i64> = rows.iter().map(|m| m.occurrence.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     let lang = current_lang();
+    let mut infos: Vec<Message> = rows.iter().map(|m| item(m, &members, lang)).collect();
+    if !notices.is_empty() {
+        infos.extend(notices.iter().map(|n| notice(n, lang)));
+        // Stable: events keep their order among themselves.
+        infos.sort_by_key(|m| std::cmp::Reverse(m.at));
+        infos = infos
+            .into_iter()
+            .skip(usize::try_from(offset).unwrap_or(0))
+            .take(usize::try_from(limit).unwrap_or(0))
+            .collect();
+    }
     Ok(Data(Page {
         page_size: limit,
         page_number: page,
-        total,
-        infos: rows.iter().map(|m| item(m, &members, lang)).collect(),
+        total: total + notice_total,
+        infos,
     }))
 }
 
-/// Marks one message as read (`id` the occurrence's, or any of its events'); 4 (`id`) when the
-/// caller cannot see it.
-#[utoipa::path(post, path = "/api/v1/message/{id}/read", tag = "messages", params(("id" = i64, Path)),
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadQuery {
+    /// `event` (default) or `notice`.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub source: Option<String>,
+}
+
+/// Marks one message as read (`id` the occurrence's, or any of its events'; with
+/// `source=notice` a notice's); 4 (`id`) when the caller cannot see it.
+#[utoipa::path(post, path = "/api/v1/message/{id}/read", tag = "messages", params(("id" = i64, Path), ReadQuery),
     security(("bearer" = [])), responses((status = 200, description = "Envelope; 4", body = Ack)))]
 pub async fn read_one(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
+    Query(q): Query<ReadQuery>,
 ) -> ApiResult<Done> {
+    match q.source.as_deref() {
+        None | Some("" | "event") => {}
+        Some("notice") => {
+            if !app
+                .store
+                .mark_notice_read(me.id(), path_id(&id)?, now_ms())
+                .await?
+            {
+                return Err(DomainError::invalid("id").into());
+            }
+            return Ok(Done);
+        }
+        Some(_) => return Err(DomainError::invalid("source").into()),
+    }
     let occurrence = app
         .store
         .occurrence_visible(me.actor.plant_visibility(), me.id(), path_id(&id)?)
@@ -170,6 +287,8 @@ pub async fn read_one(
 #[utoipa::path(post, path = "/api/v1/messages/read", tag = "messages", security(("bearer" = [])),
     responses((status = 200, description = "Envelope", body = Ack)))]
 pub async fn read_all(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Done> {
-    app.store.mark_all_messages_read(me.id(), now_ms()).await?;
+    let now = now_ms();
+    app.store.mark_all_messages_read(me.id(), now).await?;
+    app.store.mark_all_notices_read(me.id(), now).await?;
     Ok(Done)
 }

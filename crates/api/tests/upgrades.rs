@@ -180,12 +180,58 @@ async fn upload(
     .await
 }
 
+/// Files inverter type `code` under a label of its own (created once, through the API), as
+/// firmware is filed under labels of the inverter-type tree; answers the label's id.
+async fn label_for(app: &App, admin: &str, code: i64) -> i64 {
+    let tree = app.get("/api/v1/firmware/inverterTypes", Some(admin)).await;
+    tree.expect_code(0);
+    let titles = tree.data().as_array().cloned().unwrap_or_default();
+    for title in &titles {
+        for label in title["children"].as_array().into_iter().flatten() {
+            if label["codes"]
+                .as_array()
+                .is_some_and(|c| c.contains(&json!(code)))
+            {
+                return label["id"].as_i64().expect("label id");
+            }
+        }
+    }
+    let title = match titles.iter().find(|t| t["name"] == "Inverters") {
+        Some(t) => t["id"].as_i64().expect("title id"),
+        None => {
+            let r = app
+                .post(
+                    "/api/v1/firmware/inverterType/add",
+                    json!({"name": "Inverters"}),
+                    Some(admin),
+                )
+                .await;
+            r.expect_code(0);
+            r.data().as_i64().expect("title id")
+        }
+    };
+    let r = app
+        .post(
+            "/api/v1/firmware/inverterType/add",
+            json!({"name": format!("Type {code}"), "parentId": title, "codes": [code]}),
+            Some(admin),
+        )
+        .await;
+    r.expect_code(0);
+    r.data().as_i64().expect("label id")
+}
+
 /// Uploads firmware `version` for inverter type `type_code` (or gateways with `None`).
 async fn firmware(app: &App, admin: &str, type_code: Option<i64>, version: &str) -> i64 {
+    if let Some(code) = type_code {
+        label_for(app, admin, code).await;
+    }
     let type_text = type_code.map(|t| t.to_string()).unwrap_or_default();
+    // Names are unique per target (4000).
+    let name = format!("fw {type_text} {version}");
     let fields: Vec<(&str, &str)> = match type_code {
-        Some(_) => vec![("version", version), ("type", &type_text)],
-        None => vec![("version", version), ("target", "gateway")],
+        Some(_) => vec![("version", version), ("type", &type_text), ("name", &name)],
+        None => vec![("version", version), ("target", "gateway"), ("name", &name)],
     };
     let r = upload(app, admin, "fw_image.bin", b"\x01\x02firmware", &fields).await;
     r.expect_code(0);
@@ -272,6 +318,18 @@ async fn firmware_uploads_follow_the_spec_file_and_version_rules() {
         let (_, owner) = app
             .signed_in("ann@example.com", BuiltinRole::PlantOwner, None)
             .await;
+        // An old client's `type` names no label yet.
+        upload(
+            &app,
+            &admin,
+            "INV-94_v1.bin",
+            b"\x00\x01",
+            &[("version", "V1_5"), ("type", "94")],
+        )
+        .await
+        .expect_code(4);
+        let label94 = label_for(&app, &admin, 94).await;
+        label_for(&app, &admin, 2).await;
         let ok = upload(
             &app,
             &admin,
@@ -288,7 +346,8 @@ async fn firmware_uploads_follow_the_spec_file_and_version_rules() {
         assert_eq!(f["size"], 2);
         assert_eq!(f["version"], "V1_5");
         assert_eq!(f["target"], "inverter");
-        assert_eq!(f["type"], 94);
+        assert_eq!(f["type"], label94);
+        assert_eq!(f["codes"], json!([94]));
         assert_eq!(f["enabled"], true);
         assert_eq!(f["changeLog"], "first");
         assert!(
@@ -326,6 +385,15 @@ async fn firmware_uploads_follow_the_spec_file_and_version_rules() {
             &admin,
             "a.hex",
             b"x",
+            &[("version", "V1_10"), ("type", "94")],
+        )
+        .await
+        .expect_code(11);
+        upload(
+            &app,
+            &admin,
+            "a.hex",
+            b":0100000001FE\r\n:00000001FF\r\n",
             &[("version", "V1_10"), ("type", "94")],
         )
         .await
@@ -908,7 +976,7 @@ async fn gateways_upgrade_one_or_in_a_batch_and_report_their_new_version() {
     for app in spawn().await {
         let w = world(app).await;
         let app = &w.app;
-        let fw = firmware(app, &w.admin, None, "GW2_0").await;
+        let fw = firmware(app, &w.admin, None, "SIM-2_0").await;
         let inverter_fw = firmware(app, &w.admin, Some(2), "V1").await;
         let g0 = app
             .store
@@ -942,7 +1010,31 @@ async fn gateways_upgrade_one_or_in_a_batch_and_report_their_new_version() {
         .await;
         if done["state"] == "successful" {
             let g = app.store.gateway(g0.id).await.expect("gw").expect("known");
-            assert_eq!(g.soft_ver, "GW2_0");
+            assert_eq!(g.soft_ver, "SIM-2_0");
+            // Already on this version: a warning, unless forced.
+            app.post(
+                &format!("/api/v1/gateway/{}/upgrade?firmId={fw}", g0.id),
+                json!({}),
+                Some(&w.ann),
+            )
+            .await
+            .expect_code(4001);
+            let b = app
+                .post(
+                    "/api/v1/batch/upgrade",
+                    json!({"ids": [g0.sn.clone()], "firmId": fw}),
+                    Some(&w.ann),
+                )
+                .await;
+            assert_eq!(b.data()["results"][0]["code"], 4001, "{}", b.text());
+            let forced = app
+                .post(
+                    &format!("/api/v1/gateway/{}/upgrade?firmId={fw}&force=true", g0.id),
+                    json!({}),
+                    Some(&w.ann),
+                )
+                .await;
+            assert_ne!(forced.code(), 4001, "{}", forced.text());
         }
         let (_, bob) = app
             .signed_in("bob@example.com", BuiltinRole::PlantOwner, None)

@@ -25,7 +25,12 @@ pub const DEMO_PASSWORD: &str = "demo1234";
 /// and gives each simulated gateway the key the portal holds for it (a rotated key survives a
 /// restart, as a real gateway keeps the key it was sent). Returns how many plants were created
 /// now (0 on later starts).
-pub async fn prepare(store: &Store, fleet: &mut [GatewaySpec]) -> anyhow::Result<usize> {
+pub async fn prepare(
+    store: &Store,
+    data_dir: &std::path::Path,
+    fleet: &mut [GatewaySpec],
+) -> anyhow::Result<usize> {
+    crate::demo_catalogue::prepare(store, data_dir).await?;
     let created = create_plants(store, fleet).await?;
     for gw in fleet.iter_mut() {
         if let Some(g) = store.gateway_by_sn(&gw.sn).await? {

@@ -3,6 +3,7 @@
 mod admin;
 mod config;
 mod demo;
+mod demo_catalogue;
 mod demo_company;
 mod serve;
 mod sim;

@@ -142,7 +142,7 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
-    crate::demo::prepare(store, &mut specs).await?;
+    crate::demo::prepare(store, &config.data_dir, &mut specs).await?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),

@@ -38,7 +38,7 @@ impl Device<'_> {
         }
     }
 
-    /// Which firmware fits: its target and device type (gateways have none: 0).
+    /// Which firmware fits: its target and the inverter type code (gateways have none: 0).
     pub fn firmware_key(&self) -> (FirmwareTarget, i64) {
         match self {
             Device::Inverter(d) => (FirmwareTarget::Inverter, d.type_code),
@@ -88,8 +88,13 @@ pub async fn firmware_for(
         Some(id) => store.firmware(id).await?,
         None => None,
     };
+    // Inverter firmware fits through its label's type codes; gateway software is label 0.
+    let label = match target {
+        FirmwareTarget::Inverter => store.inverter_type_for_code(type_code).await?,
+        FirmwareTarget::Gateway => Some(0),
+    };
     firmware
-        .filter(|f| f.enabled && f.target == target.as_str() && f.type_code == type_code)
+        .filter(|f| f.enabled && f.target == target.as_str() && Some(f.type_id) == label)
         .ok_or_else(|| DomainError::invalid("firmId: not enabled for this device type").into())
 }
 

@@ -1,15 +1,26 @@
-//! The firmware catalogue, minimal: internal administrators upload firmware for an inverter
-//! type code or for gateways (`POST /api/v1/firmware/save`, the spec's file rules), and
-//! upgrade screens list what is enabled for a device (`GET /api/v1/firmware`). The full
-//! firmware management screens belong to a later issue.
+//! The firmware catalogue: the inverter-type tree (`inverter_types`), inverter firmware filed
+//! under its secondary labels and gateway software (`page`, `save`, `enable`, `delete`,
+//! `download`, `gateway`), and what upgrade screens are offered (`GET /api/v1/firmware`).
+//! Everything but the offer is for internal staff with the catalogue's keys; the file and
+//! version rules live in `rules`, the one storage path of files in `storage`.
 
-pub(crate) mod rules;
+mod delete;
+mod download;
+mod enable;
+mod form;
+mod gateway;
+mod inverter_types;
+mod page;
+pub mod rules;
+mod save;
+pub mod storage;
 
-use axum::extract::{Multipart, State, multipart::MultipartRejection};
+use std::collections::HashMap;
+
+use axum::extract::State;
 use domain::{Code, DomainError};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use store::firmware::{FirmwareRow, FirmwareTarget, NewFirmware};
+use store::firmware::{FirmwareListRow, FirmwareRow, FirmwareTarget};
 use utoipa::ToSchema;
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -18,25 +29,77 @@ use utoipa_axum::{
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data, Envelope},
+    envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
-    now_ms,
     paging::Page,
     plants::update_at,
-    session::{CurrentUser, random_bytes},
+    session::CurrentUser,
     users::create_at,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
-        .routes(routes!(save).layer(crate::limits::upload(rules::MAX_SIZE)))
+        .routes(routes!(save::save).layer(crate::limits::upload(rules::MAX_SIZE)))
+        .routes(routes!(gateway::add).layer(crate::limits::upload(rules::MAX_SIZE)))
+        .routes(routes!(gateway::one, gateway::edit).layer(crate::limits::upload(rules::MAX_SIZE)))
+        .routes(routes!(gateway::page))
+        .routes(routes!(gateway::check))
+        .routes(routes!(gateway::software))
+        .routes(routes!(page::page))
+        .routes(routes!(page::check))
+        .routes(routes!(page::versions))
+        .routes(routes!(page::inverter))
+        .routes(routes!(enable::change_enable))
+        .routes(routes!(delete::delete))
+        .routes(routes!(delete::batch_delete_post, delete::batch_delete_get))
+        .routes(routes!(download::download))
+        .merge(inverter_types::router())
+}
+
+pub(crate) const INVERTER_VIEW: &str = "firmware.inverter.view";
+pub(crate) const INVERTER_EDIT: &str = "firmware.inverter.edit";
+pub(crate) const ENABLE: &str = "firmware.enable";
+pub(crate) const GATEWAY_VIEW: &str = "firmware.gateway.view";
+pub(crate) const GATEWAY_EDIT: &str = "firmware.gateway.edit";
+
+/// The catalogue is internal: the caller must be internal staff holding `key` (2 otherwise).
+pub(crate) fn require(me: &CurrentUser, key: &str) -> ApiResult<()> {
+    if !me.actor.is_internal() {
+        return Err(Code::NoPermission.into());
+    }
+    me.actor.require(key)?;
+    Ok(())
+}
+
+/// As [`require`], for a change (a read-only session may not).
+pub(crate) fn require_change(me: &CurrentUser, key: &str) -> ApiResult<()> {
+    me.actor.require_writable()?;
+    require(me, key)
+}
+
+/// The key that reads firmware of `target`.
+pub(crate) fn view_key(target: &str) -> &'static str {
+    if target == "gateway" {
+        GATEWAY_VIEW
+    } else {
+        INVERTER_VIEW
+    }
+}
+
+/// The key that changes firmware of `target`.
+pub(crate) fn edit_key(target: &str) -> &'static str {
+    if target == "gateway" {
+        GATEWAY_EDIT
+    } else {
+        INVERTER_EDIT
+    }
 }
 
 /// A firmware file of the catalogue.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Firmware {
+pub struct FirmwareItem {
     pub id: i64,
     pub name: String,
     /// The uploaded file's name.
@@ -46,187 +109,97 @@ pub struct Firmware {
     pub version: String,
     /// `inverter` or `gateway`.
     pub target: String,
-    /// The inverter type code it is for; 0 for gateway firmware.
+    /// The secondary label it is filed under; 0 for gateway software.
     #[serde(rename = "type")]
     pub kind: i64,
+    /// The secondary label's name ("" for gateway software).
+    pub type_name: String,
+    /// The label's primary title.
+    pub parent_type_id: Option<i64>,
+    pub parent_type_name: String,
+    /// The inverter type codes the label holds (which inverters the file fits).
+    pub codes: Vec<i64>,
+    pub product_id: Option<i64>,
+    pub manufacturer: String,
+    pub product_name: String,
+    pub part_number: String,
+    pub hardware_version: String,
+    /// `iap` or `isp`.
+    pub upgrade_mode: String,
+    pub firmware_type: String,
     /// Offered to upgrade screens.
     pub enabled: bool,
+    /// The change log in Chinese.
     pub change_log: String,
+    pub change_log_en: String,
+    /// Who uploaded it ("" when unknown).
+    pub creator: String,
     pub create_at: String,
     /// `YYYY-MM-DDTHH:MM:SSZ`.
     pub update_at: String,
+    /// An upgrade still sending or upgrading uses it (it cannot be deleted).
+    pub in_use: bool,
 }
 
-/// A firmware file as lists show it.
-pub(crate) fn item(f: &FirmwareRow) -> Firmware {
-    Firmware {
+/// Every label's codes, by label id.
+pub(crate) async fn codes_by_label(app: &AppState) -> ApiResult<HashMap<i64, Vec<i64>>> {
+    let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (code, label) in app.store.inverter_type_codes().await? {
+        out.entry(label).or_default().push(code);
+    }
+    Ok(out)
+}
+
+/// A firmware as every answer shows it.
+pub(crate) fn item(r: &FirmwareListRow, codes: &HashMap<i64, Vec<i64>>) -> FirmwareItem {
+    let f = &r.firmware;
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    FirmwareItem {
         id: f.id,
         name: f.name.clone(),
         file_name: f.file_name.clone(),
         size: f.size,
         version: f.version.clone(),
         target: f.target.clone(),
-        kind: f.type_code,
+        kind: f.type_id,
+        type_name: text(&r.type_name),
+        parent_type_id: r.parent_type_id,
+        parent_type_name: text(&r.parent_type_name),
+        codes: codes.get(&f.type_id).cloned().unwrap_or_default(),
+        product_id: f.product_id,
+        manufacturer: text(&r.manufacturer),
+        product_name: text(&r.product_name),
+        part_number: text(&r.part_number),
+        hardware_version: f.hardware_version.clone(),
+        upgrade_mode: f.upgrade_mode.clone(),
+        firmware_type: f.firmware_type.clone(),
         enabled: f.enabled,
         change_log: f.change_log.clone(),
+        change_log_en: f.change_log_en.clone(),
+        creator: text(&r.creator),
         create_at: create_at(f.created_at),
         update_at: update_at(f.updated_at),
+        in_use: r.in_use,
     }
 }
 
-/// The upload form's fields besides the file.
-#[derive(Default)]
-struct Form {
-    file: Option<(String, Vec<u8>)>,
-    fields: std::collections::HashMap<String, String>,
-}
-
-async fn read_form(multipart: Result<Multipart, MultipartRejection>) -> ApiResult<Form> {
-    let mut multipart = multipart.map_err(|_| DomainError::invalid("file"))?;
-    let mut form = Form::default();
-    let too_large = |e: &axum::extract::multipart::MultipartError| {
-        e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
-    };
-    loop {
-        let mut field = match multipart.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => return Ok(form),
-            Err(e) if too_large(&e) => return Err(Code::FileTooLarge.into()),
-            Err(_) => return Err(DomainError::invalid("file").into()),
-        };
-        let name = field.name().unwrap_or_default().to_string();
-        if let Some(file_name) = field.file_name().map(str::to_string) {
-            let mut bytes = Vec::new();
-            loop {
-                match field.chunk().await {
-                    Ok(Some(chunk)) => {
-                        // Stop reading early: the rule is checked again on the whole file.
-                        if bytes.len() + chunk.len() > rules::MAX_SIZE {
-                            return Err(Code::FileTooLarge.into());
-                        }
-                        bytes.extend_from_slice(&chunk);
-                    }
-                    Ok(None) => break,
-                    Err(e) if too_large(&e) => return Err(Code::FileTooLarge.into()),
-                    Err(_) => return Err(DomainError::invalid("file").into()),
-                }
-            }
-            form.file = Some((file_name, bytes));
-        } else {
-            let text = field
-                .text()
-                .await
-                .map_err(|_| DomainError::invalid(name.clone()))?;
-            form.fields.insert(name, text);
-        }
-    }
-}
-
-/// Uploads a firmware file (multipart: `file`, `version`, `target` `inverter` (default) or
-/// `gateway`, `type` the inverter type code, optional `name`, `changeLog`, `enabled`).
-/// Internal staff with `firmware.management` only.
-#[utoipa::path(post, path = "/api/v1/firmware/save", tag = "firmware",
-    security(("bearer" = [])),
-    responses((status = 200, description = "The firmware; 2, 4 fileName/version/type or version lower than the latest, 11 not .bin/.hex, 12 over 1.5 MB, 4002 duplicate version", body = Envelope<Firmware>)))]
-pub async fn save(
-    State(app): State<AppState>,
-    me: CurrentUser,
-    multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Data<Firmware>> {
-    me.actor.require_writable()?;
-    if !me.actor.is_internal() {
-        return Err(Code::NoPermission.into());
-    }
-    me.actor.require("firmware.management")?;
-    let form = read_form(multipart).await?;
-    let field = |k: &str| form.fields.get(k).map(|s| s.trim()).unwrap_or_default();
-    let (file_name, bytes) = form.file.as_ref().ok_or(DomainError::invalid("file"))?;
-    let ext = rules::file_name(file_name)?;
-    rules::size(bytes.len())?;
-    let version = rules::version(field("version"))?;
-    let target = match field("target") {
-        "" => FirmwareTarget::Inverter,
-        t => FirmwareTarget::parse(t).ok_or(DomainError::invalid("target"))?,
-    };
-    let type_code = match target {
-        FirmwareTarget::Gateway => 0,
-        FirmwareTarget::Inverter => {
-            let raw = if field("type").is_empty() {
-                field("typeCode")
-            } else {
-                field("type")
-            };
-            raw.parse::<i64>()
-                .ok()
-                .filter(|t| (0..=9999).contains(t))
-                .ok_or(DomainError::invalid("type"))?
-        }
-    };
-    let existing = app.store.firmware_versions(target, type_code).await?;
-    rules::version_order(&version, existing.iter().map(|f| f.version.as_str()))?;
-    let name = match field("name") {
-        "" => file_name.as_str(),
-        n if n.chars().count() <= 64 => n,
-        _ => return Err(DomainError::invalid("name").into()),
-    };
-    let change_log = field("changeLog");
-    if change_log.chars().count() > 2000 {
-        return Err(DomainError::invalid("changeLog").into());
-    }
-    let enabled = !matches!(field("enabled"), "false" | "0");
-    let stored_name = format!("{}.{ext}", hex::encode(random_bytes::<12>()));
-    let dir = app.config.data_dir.join("firmware");
-    let path = dir.join(&stored_name);
-    tokio::fs::create_dir_all(&dir)
-        .await
-        .map_err(|e| ApiError::internal("firmware dir", e))?;
-    tokio::fs::write(&path, bytes)
-        .await
-        .map_err(|e| ApiError::internal("firmware write", e))?;
-    let now = now_ms();
-    let inserted = app
-        .store
-        .insert_firmware(&NewFirmware {
-            target,
-            type_code,
-            name,
-            file_name,
-            stored_name: &stored_name,
-            size: i64::try_from(bytes.len()).unwrap_or(i64::MAX),
-            version: &version,
-            change_log,
-            enabled,
-            created_by: Some(me.id().0),
-            now,
-        })
-        .await;
-    let id = match inserted {
-        Ok(id) => id,
-        Err(e) => {
-            // The row is the catalogue: a file without one is garbage.
-            let _ = tokio::fs::remove_file(&path).await;
-            return Err(match e {
-                store::StoreError::Conflict(_) => Code::FirmwareVersionTaken.into(),
-                e => e.into(),
-            });
-        }
-    };
+/// One firmware as answered, or 4 `id` when it is gone.
+pub(crate) async fn load_item(app: &AppState, id: i64) -> ApiResult<FirmwareItem> {
     let row = app
+        .store
+        .firmware_item(id)
+        .await?
+        .ok_or_else(|| DomainError::invalid("id"))?;
+    Ok(item(&row, &codes_by_label(app).await?))
+}
+
+/// Firmware `id`, or 4 `id` when it is gone.
+pub(crate) async fn load(app: &AppState, id: i64) -> ApiResult<FirmwareRow> {
+    Ok(app
         .store
         .firmware(id)
         .await?
-        .ok_or_else(|| ApiError::internal("firmware", "row missing after insert"))?;
-    tracing::info!(firmware = id, version = %row.version, target = %row.target, by = %me.id(), "firmware uploaded");
-    crate::audit::record(
-        &app,
-        &me,
-        "firmware.upload",
-        &row.file_name,
-        json!({"firmId": id, "version": row.version, "target": row.target, "type": row.type_code}),
-        "succeeded",
-    )
-    .await;
-    Ok(Data(item(&row)))
+        .ok_or_else(|| DomainError::invalid("id"))?)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -243,20 +216,27 @@ pub struct ListQuery {
     pub target: Option<String>,
 }
 
-/// The enabled firmware for a device type, newest first: for the inverter or gateway `sn`
-/// (which the caller must see), else for inverter type `type`, else for `target=gateway`.
+/// The enabled firmware that fits a device, newest first: for the inverter or gateway `sn`
+/// (which the caller must see), else for inverter type code `type`, else for
+/// `target=gateway`. Inverter firmware fits when its label holds the inverter's type code.
 #[utoipa::path(get, path = "/api/v1/firmware", tag = "firmware",
     params(("type" = Option<i64>, Query), ("sn" = Option<String>, Query), ("target" = Option<String>, Query)),
     security(("bearer" = [])),
-    responses((status = 200, description = "Every enabled firmware on one page; 4 when no type is given, 305/600 for an unseen SN", body = Envelope<Page<Firmware>>)))]
+    responses((status = 200, description = "Every enabled firmware on one page; 4 when no type is given, 305/600 for an unseen SN", body = Envelope<Page<FirmwareItem>>)))]
 pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Data<Page<Firmware>>> {
-    if !["inverter.view", "gateway.view", "firmware.management"]
-        .iter()
-        .any(|k| me.actor.has(k))
+) -> ApiResult<Data<Page<FirmwareItem>>> {
+    if ![
+        "inverter.view",
+        "gateway.view",
+        "firmware.management",
+        INVERTER_VIEW,
+        GATEWAY_VIEW,
+    ]
+    .iter()
+    .any(|k| me.actor.has(k))
     {
         return Err(Code::NoPermission.into());
     }
@@ -266,6 +246,16 @@ pub async fn list(
         (None, None, Some("gateway")) => (FirmwareTarget::Gateway, 0),
         _ => return Err(DomainError::invalid("type").into()),
     };
-    let rows = app.store.enabled_firmware(target, type_code).await?;
-    Ok(Data(Page::whole(rows.iter().map(item).collect())))
+    let rows = match target {
+        FirmwareTarget::Inverter => app.store.enabled_firmware_for_code(type_code).await?,
+        FirmwareTarget::Gateway => app.store.enabled_firmware(target, 0).await?,
+    };
+    let mut infos = Vec::with_capacity(rows.len());
+    let codes = codes_by_label(&app).await?;
+    for f in rows {
+        if let Some(row) = app.store.firmware_item(f.id).await? {
+            infos.push(item(&row, &codes));
+        }
+    }
+    Ok(Data(Page::whole(infos)))
 }

@@ -1,6 +1,7 @@
 //! The firmware file rules (docs/overview.md, "Limits"): `.bin` or `.hex`, at most 1.5 MB, a file
 //! name of letters, digits, `-`, `_` and `.` up to 40 characters, a version of letters, digits,
-//! `-` and `_`, never a duplicate (4002) nor lower than the latest.
+//! `-` and `_`, never a duplicate (4002) nor lower than the latest. The content is sniffed: a
+//! `.hex` file must be Intel HEX text (every non-empty line starts with `:`), a `.bin` anything.
 
 use std::cmp::Ordering;
 
@@ -28,6 +29,56 @@ pub fn file_name(name: &str) -> Result<&'static str, DomainError> {
         _ => Err(Code::UnsupportedFile.into()),
     }
 }
+
+/// Checks that the bytes are what the extension says: Intel HEX for `hex` (ASCII lines, each
+/// non-empty one a `:` record of hex digits); `bin` takes any bytes.
+pub fn sniff(ext: &str, bytes: &[u8]) -> Result<(), DomainError> {
+    if ext != "hex" {
+        return Ok(());
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(Code::UnsupportedFile.into());
+    };
+    let mut records = 0;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let ok = line
+            .strip_prefix(':')
+            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_hexdigit()));
+        if !ok {
+            return Err(Code::UnsupportedFile.into());
+        }
+        records += 1;
+    }
+    if records == 0 {
+        return Err(Code::UnsupportedFile.into());
+    }
+    Ok(())
+}
+
+/// A free-text field of at most `max` characters, trimmed; 4 naming `field` when longer.
+pub fn text<'a>(field: &str, raw: &'a str, max: usize) -> Result<&'a str, DomainError> {
+    let v = raw.trim();
+    if v.chars().count() > max {
+        Err(DomainError::invalid(field))
+    } else {
+        Ok(v)
+    }
+}
+
+/// `iap` (in-application programming, the default) or `isp` (in-system programming).
+pub fn upgrade_mode(raw: &str) -> Result<&'static str, DomainError> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "" | "iap" => Ok("iap"),
+        "isp" => Ok("isp"),
+        _ => Err(DomainError::invalid("upgradeMode")),
+    }
+}
+
+/// The longest display name, firmware type and hardware version.
+pub const LABEL_MAX: usize = 64;
+pub const SHORT_MAX: usize = 32;
+/// The longest change log (each language).
+pub const CHANGE_LOG_MAX: usize = 2000;
 
 pub fn size(len: usize) -> Result<(), DomainError> {
     if len == 0 {
@@ -150,6 +201,37 @@ mod tests {
         let long = format!("{}.bin", "a".repeat(37));
         assert!(file_name(&long).is_err());
         assert!(file_name(&format!("{}.bin", "a".repeat(36))).is_ok());
+    }
+
+    #[test]
+    fn hex_files_must_be_intel_hex_text_and_bin_files_anything() {
+        assert!(
+            sniff(
+                "hex",
+                b":10010000214601360121470136007EFE09D2190140\r\n:00000001FF\n"
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            sniff("hex", b"\x00\x01").unwrap_err().code,
+            Code::UnsupportedFile
+        );
+        assert_eq!(
+            sniff("hex", b"hello\n").unwrap_err().code,
+            Code::UnsupportedFile
+        );
+        assert_eq!(
+            sniff("hex", b"\n\n").unwrap_err().code,
+            Code::UnsupportedFile
+        );
+        assert!(sniff("bin", b"\x00\x01").is_ok());
+    }
+
+    #[test]
+    fn upgrade_modes_are_iap_or_isp() {
+        assert_eq!(upgrade_mode(""), Ok("iap"));
+        assert_eq!(upgrade_mode("ISP"), Ok("isp"));
+        assert!(upgrade_mode("usb").is_err());
     }
 
     #[test]

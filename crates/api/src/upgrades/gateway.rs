@@ -3,6 +3,7 @@
 //! in the caller's stock.
 
 use axum::extract::{Path, State};
+use domain::Code;
 use serde::Deserialize;
 use serde_json::Value;
 use store::upgrades::UpgradeRow;
@@ -17,7 +18,7 @@ use crate::{
     extract::{Body, Query, num},
     gateways,
     session::CurrentUser,
-    upgrades::inverter::{FirmQuery, sn_list},
+    upgrades::inverter::sn_list,
 };
 
 async fn start_one(
@@ -26,6 +27,7 @@ async fn start_one(
     batch_id: &str,
     id: &str,
     firm_id: Option<i64>,
+    force: bool,
 ) -> ApiResult<UpgradeRow> {
     me.actor.require_writable()?;
     let (g, scope, _) = gateways::visible(app, me, id).await?;
@@ -35,21 +37,59 @@ async fn start_one(
         }
         None => me.actor.require("gateway.upgrade")?,
     }
+    if !force {
+        up_to_date(app, &g.soft_ver, firm_id).await?;
+    }
     super::start(app, me, batch_id, Target::Gateway(&g), firm_id).await
+}
+
+/// 4001 (a warning the caller may override with `force=true`) when the gateway already runs
+/// the gateway software's version or a newer one. A missing or unfit firmware is left to the
+/// upgrade's own checks.
+async fn up_to_date(app: &AppState, soft_ver: &str, firm_id: Option<i64>) -> ApiResult<()> {
+    let Some(id) = firm_id else { return Ok(()) };
+    let Some(f) = app.store.firmware(id).await? else {
+        return Ok(());
+    };
+    let current = soft_ver.trim();
+    if f.target == "gateway"
+        && !current.is_empty()
+        && crate::firmware::rules::compare(current, &f.version) != std::cmp::Ordering::Less
+    {
+        return Err(Code::GatewayFirmwareCurrent.into());
+    }
+    Ok(())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForceQuery {
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub firm_id: Option<i64>,
+    /// `true`: upgrade even when the gateway already runs this version or a newer one.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub force: Option<String>,
+}
+
+impl ForceQuery {
+    fn force(&self) -> bool {
+        matches!(self.force.as_deref(), Some("true" | "1"))
+    }
 }
 
 /// Upgrades one gateway (by id or SN) with gateway firmware `firmId`.
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/upgrade", tag = "upgrades",
-    params(("id" = String, Path, description = "id or SN"), ("firmId" = i64, Query)),
+    params(("id" = String, Path, description = "id or SN"), ("firmId" = i64, Query),
+        ("force" = Option<bool>, Query, description = "true: skip the 4001 warning")),
     security(("bearer" = [])),
-    responses((status = 200, description = "The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606", body = Envelope<Upgrade>)))]
+    responses((status = 200, description = "The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606, 4001 already on this version or newer (a warning: repeat with force=true)", body = Envelope<Upgrade>)))]
 pub async fn upgrade(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-    Query(q): Query<FirmQuery>,
+    Query(q): Query<ForceQuery>,
 ) -> ApiResult<Data<Upgrade>> {
-    let row = start_one(&app, &me, &new_batch_id(), &id, q.firm_id).await?;
+    let row = start_one(&app, &me, &new_batch_id(), &id, q.firm_id, q.force()).await?;
     Ok(Data(progress_json(&row)))
 }
 
@@ -68,10 +108,12 @@ pub struct BatchBody {
 /// Upgrades several gateways with one firmware; totals and each one's outcome.
 #[utoipa::path(post, path = "/api/v1/batch/upgrade", tag = "upgrades",
     security(("bearer" = [])),
-    responses((status = 200, description = "Totals and each gateway's outcome; 4 ids", body = Envelope<UpgradeBatch>)))]
+    params(("force" = Option<bool>, Query, description = "true: skip the per-gateway 4001 warning")),
+    responses((status = 200, description = "Totals and each gateway's outcome (4001 for one already on this version or newer); 4 ids", body = Envelope<UpgradeBatch>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
+    Query(q): Query<ForceQuery>,
     Body(body): Body<BatchBody>,
 ) -> ApiResult<Data<UpgradeBatch>> {
     let ids = sn_list(body.ids.as_ref().or(body.gsns.as_ref()))
@@ -79,7 +121,7 @@ pub async fn batch(
     let batch_id = new_batch_id();
     let mut results = Vec::with_capacity(ids.len());
     for id in &ids {
-        let outcome = start_one(&app, &me, &batch_id, id, body.firm_id).await;
+        let outcome = start_one(&app, &me, &batch_id, id, body.firm_id, q.force()).await;
         let sn = outcome
             .as_ref()
             .map_or(id.as_str(), |u| u.device_sn.as_str());

@@ -18,7 +18,7 @@ use service::{
 use store::{
     Store,
     devices::DeviceListRow,
-    firmware::{FirmwareTarget, NewFirmware},
+    firmware::{FirmwareFields, FirmwareFile, FirmwareTarget, NewFirmware},
     telemetry::GatewayStatusUpdate,
     testing::{TestResult, Write, each_backend},
 };
@@ -51,17 +51,30 @@ async fn bench(s: &Store) -> Result<Bench, Error> {
         ..GatewayStatusUpdate::default()
     };
     s.update_gateway_status(gw, &online, 4).await?;
+    let title = s.insert_inverter_type(None, "Hybrid", &[], 5).await?;
+    let label = s
+        .insert_inverter_type(Some(title), "Hybrid 3ph", &[TYPE], 5)
+        .await?;
     let firmware = s
         .insert_firmware(&NewFirmware {
             target: FirmwareTarget::Inverter,
-            type_code: TYPE,
-            name: "V2",
-            file_name: "v2.bin",
-            stored_name: "v2",
-            size: 200_000,
-            version: "V2_0",
-            change_log: "",
-            enabled: true,
+            fields: FirmwareFields {
+                type_id: label,
+                name: "V2",
+                version: "V2_0",
+                change_log: "",
+                change_log_en: "",
+                product_id: None,
+                hardware_version: "",
+                upgrade_mode: "iap",
+                firmware_type: "",
+                enabled: true,
+            },
+            file: FirmwareFile {
+                file_name: "v2.bin",
+                stored_name: "v2",
+                size: 200_000,
+            },
             created_by: None,
             now: 5,
         })

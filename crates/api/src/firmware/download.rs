@@ -1,0 +1,38 @@
+//! Downloading a firmware file as uploaded (by id; the key of its target).
+
+use axum::{
+    extract::{Path, State},
+    http::{HeaderValue, header},
+    response::Response,
+};
+
+use super::{load, require, storage, view_key};
+use crate::{
+    AppState,
+    envelope::{ApiError, ApiResult},
+    session::CurrentUser,
+    users::path_id,
+};
+
+/// The firmware's file, as an attachment under its uploaded name.
+#[utoipa::path(get, path = "/api/v1/firmware/{id}/download", tag = "firmware",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "The file; an envelope with 2 or 4 id otherwise", content_type = "application/octet-stream")))]
+pub async fn download(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    require(&me, super::INVERTER_VIEW).or_else(|_| require(&me, super::GATEWAY_VIEW))?;
+    let row = load(&app, path_id(&id)?).await?;
+    require(&me, view_key(&row.target))?;
+    let bytes = tokio::fs::read(storage::path(&app.config.data_dir, &row.stored_name))
+        .await
+        .map_err(|e| ApiError::internal("firmware read", e))?;
+    let mut response = crate::xlsx::attachment(&row.file_name, bytes);
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/octet-stream"),
+    );
+    Ok(response)
+}
