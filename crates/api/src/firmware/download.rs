@@ -17,7 +17,7 @@ use crate::{
 /// The firmware's file, as an attachment under its uploaded name.
 #[utoipa::path(get, path = "/api/v1/firmware/{id}/download", tag = "firmware",
     params(("id" = i64, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "The file; an envelope with 2 or 4 id otherwise", content_type = "application/octet-stream")))]
+    responses((status = 200, description = "The file; an envelope with 2 or 4 id otherwise", content_type = "application/octet-stream", body = Vec<u8>)))]
 pub async fn download(
     State(app): State<AppState>,
     me: CurrentUser,

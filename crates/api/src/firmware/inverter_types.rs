@@ -195,7 +195,7 @@ pub async fn check(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TypeRequest {
+pub struct InverterTypeRequest {
     /// The node being edited or moved.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub id: Option<i64>,
@@ -211,13 +211,13 @@ pub struct TypeRequest {
 }
 
 /// Adds a primary title (`parentId` null) or a secondary label under a primary title.
-#[utoipa::path(post, path = "/api/v1/firmware/inverterType/add", tag = "firmware", request_body = TypeRequest,
+#[utoipa::path(post, path = "/api/v1/firmware/inverterType/add", tag = "firmware", request_body = InverterTypeRequest,
     security(("bearer" = [])),
     responses((status = 200, description = "The new id; 2, 4 name/primaryTitle/codes", body = Envelope<i64>)))]
 pub async fn add(
     State(app): State<AppState>,
     me: CurrentUser,
-    Body(req): Body<TypeRequest>,
+    Body(req): Body<InverterTypeRequest>,
 ) -> ApiResult<Data<i64>> {
     require_change(&me, INVERTER_EDIT)?;
     let n = name(req.name.as_deref())?;
@@ -250,13 +250,13 @@ pub async fn add(
 }
 
 /// Renames a title or label and (labels) replaces its codes when `codes` is sent.
-#[utoipa::path(post, path = "/api/v1/firmware/inverterType/edit", tag = "firmware", request_body = TypeRequest,
+#[utoipa::path(post, path = "/api/v1/firmware/inverterType/edit", tag = "firmware", request_body = InverterTypeRequest,
     security(("bearer" = [])),
     responses((status = 200, description = "Saved; 2, 4 id/name/codes", body = Ack)))]
 pub async fn edit(
     State(app): State<AppState>,
     me: CurrentUser,
-    Body(req): Body<TypeRequest>,
+    Body(req): Body<InverterTypeRequest>,
 ) -> ApiResult<Done> {
     require_change(&me, INVERTER_EDIT)?;
     let t = node_row(&app, req.id.unwrap_or(0)).await?;
@@ -284,13 +284,13 @@ pub async fn edit(
 
 /// Moves a secondary label under another primary title (4 `primaryTitle` when either is not
 /// what it should be, 4 `nameAtTarget` when a label there has its name).
-#[utoipa::path(post, path = "/api/v1/firmware/inverterType/move", tag = "firmware", request_body = TypeRequest,
+#[utoipa::path(post, path = "/api/v1/firmware/inverterType/move", tag = "firmware", request_body = InverterTypeRequest,
     security(("bearer" = [])),
     responses((status = 200, description = "Moved; 2, 4 id/primaryTitle/nameAtTarget", body = Ack)))]
 pub async fn move_label(
     State(app): State<AppState>,
     me: CurrentUser,
-    Body(req): Body<TypeRequest>,
+    Body(req): Body<InverterTypeRequest>,
 ) -> ApiResult<Done> {
     require_change(&me, INVERTER_EDIT)?;
     let t = node_row(&app, req.id.unwrap_or(0)).await?;

@@ -181,7 +181,7 @@ pub struct VersionsQuery {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct FirmwareVersion {
+pub struct FirmwareVersionItem {
     pub id: i64,
     pub version: String,
     pub enabled: bool,
@@ -189,20 +189,20 @@ pub struct FirmwareVersion {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct FirmwareVersions {
-    pub infos: Vec<FirmwareVersion>,
+pub struct FirmwareVersionList {
+    pub infos: Vec<FirmwareVersionItem>,
     pub total: usize,
 }
 
 /// Every version of a label (or of gateway software), newest first.
 #[utoipa::path(get, path = "/api/v1/firmware/versions", tag = "firmware", params(VersionsQuery),
     security(("bearer" = [])),
-    responses((status = 200, description = "The versions; 2, 4 target", body = Envelope<FirmwareVersions>)))]
+    responses((status = 200, description = "The versions; 2, 4 target", body = Envelope<FirmwareVersionList>)))]
 pub async fn versions(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<VersionsQuery>,
-) -> ApiResult<Data<FirmwareVersions>> {
+) -> ApiResult<Data<FirmwareVersionList>> {
     let target = match q.target.as_deref() {
         None | Some("") => FirmwareTarget::Inverter,
         Some(t) => FirmwareTarget::parse(t).ok_or(DomainError::invalid("target"))?,
@@ -213,15 +213,15 @@ pub async fn versions(
         FirmwareTarget::Inverter => q.type_id.unwrap_or(0),
     };
     let rows = app.store.firmware_versions(target, type_id).await?;
-    let infos: Vec<FirmwareVersion> = rows
+    let infos: Vec<FirmwareVersionItem> = rows
         .into_iter()
-        .map(|f| FirmwareVersion {
+        .map(|f| FirmwareVersionItem {
             id: f.id,
             version: f.version,
             enabled: f.enabled,
         })
         .collect();
-    Ok(Data(FirmwareVersions {
+    Ok(Data(FirmwareVersionList {
         total: infos.len(),
         infos,
     }))
