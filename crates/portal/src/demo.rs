@@ -27,6 +27,7 @@ pub const DEMO_PASSWORD: &str = "demo1234";
 /// now (0 on later starts).
 pub async fn prepare(store: &Store, fleet: &mut [GatewaySpec]) -> anyhow::Result<usize> {
     let created = create_plants(store, fleet).await?;
+    crate::demo_products::prepare(store, fleet).await?;
     for gw in fleet.iter_mut() {
         if let Some(g) = store.gateway_by_sn(&gw.sn).await? {
             gw.key = g.reg_key;

@@ -4,6 +4,7 @@ mod admin;
 mod config;
 mod demo;
 mod demo_company;
+mod demo_products;
 mod serve;
 mod sim;
 
