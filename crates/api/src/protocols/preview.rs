@@ -98,7 +98,7 @@ pub async fn preview(
         .collect();
     let missing = points.iter().filter(|p| p.missing).count();
     if missing > 0 {
-        problems.push(format!("{missing} points are outside the frame"));
+        problems.push(format!("points outside the frame: {missing}"));
     }
     let values = points
         .iter()
