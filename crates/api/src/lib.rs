@@ -36,6 +36,7 @@ mod meters;
 mod monitor;
 mod permissions;
 pub mod plants;
+mod products;
 mod protocols;
 mod rate_limit;
 mod readings;

@@ -17,7 +17,8 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
     debug, dict, events, firmware, gateways, inverters, messages, meters, monitor, permissions,
-    plants, protocols, settings, staff, system, upgrades, users, versions, weather_stations,
+    plants, products, protocols, settings, staff, system, upgrades, users, versions,
+    weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -43,6 +44,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(dict::router())
         .merge(plants::router())
         .merge(protocols::router())
+        .merge(products::router())
         .merge(gateways::router())
         .merge(monitor::router())
         .merge(inverters::router())

@@ -1,5 +1,7 @@
 //! Protocol configs (the spec's logger functions) for administrators: list, read, check a code,
-//! save an edited or new config. Ingest decodes with the stored configs (from its next start).
+//! save an edited or new config, and preview a config against a captured frame. Internal staff
+//! read with `sys.protocol.view` and save with `sys.protocol.edit`. Ingest decodes with the
+//! stored configs (from its next start).
 
 use axum::{
     Json,
@@ -15,6 +17,8 @@ use utoipa_axum::{
     routes,
 };
 
+mod preview;
+
 use crate::{
     AppState,
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
@@ -29,12 +33,19 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(check))
         .routes(routes!(save).layer(crate::limits::json(crate::limits::PROTOCOL_CONFIG)))
+        .routes(
+            routes!(preview::preview).layer(crate::limits::json(crate::limits::PROTOCOL_CONFIG)),
+        )
         .routes(routes!(one))
 }
 
-/// Editing what the portal decodes is for the platform's own administrators.
-fn require_admin(me: &CurrentUser) -> ApiResult<()> {
-    if me.actor.is_internal() && me.actor.has("logger.management") {
+const VIEW: &str = "sys.protocol.view";
+const EDIT: &str = "sys.protocol.edit";
+
+/// What the portal decodes is for the platform's own administrators: internal staff with
+/// `key` (code 2 otherwise).
+fn require_admin(me: &CurrentUser, key: &str) -> ApiResult<()> {
+    if me.actor.is_internal() && me.actor.has(key) {
         Ok(())
     } else {
         Err(Code::NoPermission.into())
@@ -79,7 +90,7 @@ pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<Vec<LoggerFunction>>> {
-    require_admin(&me)?;
+    require_admin(&me, VIEW)?;
     let rows = app.store.protocols().await?;
     Ok(Data(
         rows.iter()
@@ -106,7 +117,7 @@ pub async fn one(
     me: CurrentUser,
     Path(code): Path<String>,
 ) -> ApiResult<Data<LoggerFunctionDocument>> {
-    require_admin(&me)?;
+    require_admin(&me, VIEW)?;
     let row = app
         .store
         .protocol(&code)
@@ -131,7 +142,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
-    require_admin(&me)?;
+    require_admin(&me, VIEW)?;
     let code = q.code.unwrap_or_default();
     if app.store.protocol(code.trim()).await?.is_some() {
         return Err(Code::DictCodeExists.into());
@@ -148,24 +159,33 @@ pub async fn save(
     me: CurrentUser,
     body: Result<Json<Value>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult<Data<LoggerFunctionSaved>> {
-    require_admin(&me)?;
+    require_admin(&me, EDIT)?;
     let Json(body) = body.map_err(|_| DomainError::invalid("body"))?;
-    let config: ProtocolConfig = serde_json::from_value(body).map_err(|e| {
-        DomainError::with_detail(
-            Code::InvalidParameter,
-            e.to_string().chars().take(200).collect::<String>(),
-        )
-    })?;
+    let config = parse_config(body)?;
     match stored::save(&app.store, config, me.user.id, now_ms()).await {
         Ok(saved) => Ok(Data(LoggerFunctionSaved {
             code: saved.code,
             version: saved.version,
         })),
-        Err(stored::SaveError::Invalid(problems)) => Err(DomainError::with_detail(
-            Code::InvalidParameter,
-            problems.chars().take(400).collect::<String>(),
-        )
-        .into()),
+        Err(stored::SaveError::Invalid(problems)) => Err(invalid_config(&problems).into()),
         Err(stored::SaveError::Store(e)) => Err(e.into()),
     }
+}
+
+/// A config as sent; a shape the format does not allow is 4 with serde's words.
+pub(crate) fn parse_config(body: Value) -> Result<ProtocolConfig, DomainError> {
+    serde_json::from_value(body).map_err(|e| {
+        DomainError::with_detail(
+            Code::InvalidParameter,
+            e.to_string().chars().take(200).collect::<String>(),
+        )
+    })
+}
+
+/// A config the decoder's checks refuse: 4 listing the problems.
+pub(crate) fn invalid_config(problems: &str) -> DomainError {
+    DomainError::with_detail(
+        Code::InvalidParameter,
+        problems.chars().take(400).collect::<String>(),
+    )
 }

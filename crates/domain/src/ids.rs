@@ -28,3 +28,5 @@ id_type!(AgentId);
 // The business side: a company's customers (rows of `customers`, not user ids) and its
 // customer types.
 id_type!(CustomerId, CustomerTypeId);
+// The catalogue: products (rows of `products`).
+id_type!(ProductId);

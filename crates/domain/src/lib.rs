@@ -15,6 +15,7 @@ pub mod lang;
 pub mod permissions;
 pub mod plant;
 pub mod policy;
+pub mod product;
 pub mod settings;
 pub mod user;
 

@@ -23,6 +23,7 @@ pub mod customers;
 mod error;
 pub mod gateways;
 pub mod plants;
+pub mod products;
 pub mod settings;
 pub mod upgrades;
 

@@ -174,4 +174,15 @@ impl Store {
             id.0
         )? == 1)
     }
+
+    /// The company serving `user` as its customer (the oldest relationship when several do).
+    pub async fn company_of_customer(&self, user: UserId) -> Result<Option<i64>> {
+        Ok(scalar!(
+            self,
+            fetch_optional,
+            i64,
+            "SELECT company_id FROM customers WHERE user_id = $1 ORDER BY id LIMIT 1",
+            user.0
+        )?)
+    }
 }

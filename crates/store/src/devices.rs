@@ -31,6 +31,9 @@ pub struct DeviceListRow {
     pub gateway_sn: Option<String>,
     pub gateway_online: Option<bool>,
     pub gateway_comm_type: Option<String>,
+    /// The product the device is, when known.
+    pub product_id: Option<i64>,
+    pub product_name: Option<String>,
 }
 
 /// What a device list may be narrowed by; `None` means "any".
@@ -68,11 +71,12 @@ pub struct StatusCounts {
 const COLUMNS: &str = "d.id, d.sn, d.gateway_id, d.plant_id, d.family, d.type_code, d.protocol, \
     d.alias, d.model, d.rated_power, d.versions, d.parent_sn, d.status, d.online, d.last_seen, \
     d.created_at, d.updated_at, p.name AS plant_name, p.plant_type, p.owner_id AS plant_owner, \
-    g.sn AS gateway_sn, g.online AS gateway_online, g.comm_type AS gateway_comm_type";
+    g.sn AS gateway_sn, g.online AS gateway_online, g.comm_type AS gateway_comm_type, \
+    d.product_id, pr.name AS product_name";
 
 /// `$1`-`$3` as in `plants::VISIBLE`.
 const FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
-    LEFT JOIN plants p ON p.id = d.plant_id \
+    LEFT JOIN plants p ON p.id = d.plant_id LEFT JOIN products pr ON pr.id = d.product_id \
     LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
 
 /// A viewer sees the devices on plants they can see, and unbound devices behind gateways held

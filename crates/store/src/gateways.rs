@@ -65,18 +65,56 @@ impl Store {
         protocol: &str,
         now: i64,
     ) -> Result<i64> {
+        self.register_gateway(sn, reg_key, protocol, "", "", now)
+            .await
+    }
+
+    /// Registers a gateway with its model and communication type (as the factory names them);
+    /// a known SN answers `Conflict("gateways")`.
+    pub async fn register_gateway(
+        &self,
+        sn: &str,
+        reg_key: &str,
+        protocol: &str,
+        model: &str,
+        comm_type: &str,
+        now: i64,
+    ) -> Result<i64> {
         scalar!(
             self,
             fetch_one,
             i64,
-            "INSERT INTO gateways (sn, reg_key, protocol, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $4) RETURNING id",
+            "INSERT INTO gateways (sn, reg_key, protocol, model, comm_type, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
             sn,
             reg_key,
             protocol,
+            model,
+            comm_type,
             now
         )
         .map_err(|e| conflict(e, "gateways"))
+    }
+
+    /// Makes an unplaced gateway the stock of `owner` (and `company`), or frees it with `None`.
+    /// Answers `false` when the gateway is on a plant (or missing): the condition is part of
+    /// the statement.
+    pub async fn set_gateway_holder(
+        &self,
+        gateway: i64,
+        owner: Option<i64>,
+        company: Option<i64>,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE gateways SET owner_id = $2, company_id = $3, updated_at = $4 \
+             WHERE id = $1 AND plant_id IS NULL",
+            gateway,
+            owner,
+            company,
+            now
+        )? == 1)
     }
 
     pub async fn gateway_by_sn(&self, sn: &str) -> Result<Option<GatewayRow>> {
@@ -210,6 +248,10 @@ pub struct GatewayFilter {
     pub sn: Option<String>,
     /// Only the gateways of this plant.
     pub plant: Option<i64>,
+    /// `Some(true)` only gateways on a plant, `Some(false)` only stock (on none).
+    pub placed: Option<bool>,
+    /// Upper-case part of the SN, alias or model.
+    pub keyword: Option<String>,
     pub limit: i64,
     pub offset: i64,
 }
@@ -277,12 +319,19 @@ impl Store {
              AND ($6 IS NULL OR g.protocol = $6) \
              AND ($7 IS NULL OR g.company_id = $7 OR p.company_id = $7) \
              AND ($8 IS NULL OR UPPER(g.sn) LIKE $8) AND ($9 IS NULL OR g.plant_id = $9) \
-             AND ($10 IS NULL OR g.owner_id = $10 OR p.owner_id = $10)",
+             AND ($10 IS NULL OR g.owner_id = $10 OR p.owner_id = $10) \
+             AND ($11 IS NULL OR (g.plant_id IS NOT NULL) = $11) \
+             AND ($12 IS NULL OR UPPER(g.sn) LIKE $12 OR UPPER(g.alias) LIKE $12 \
+                  OR UPPER(g.model) LIKE $12)",
             gateway_visible()
         );
+        let keyword = filter
+            .keyword
+            .as_ref()
+            .map(|k| format!("%{}%", k.to_uppercase()));
         let sql = format!(
             "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {conditions} ORDER BY g.id DESC \
-             LIMIT $11 OFFSET $12"
+             LIMIT $13 OFFSET $14"
         );
         let page = rows!(
             self,
@@ -299,6 +348,8 @@ impl Store {
             sn.as_deref(),
             filter.plant,
             filter.customer,
+            filter.placed,
+            keyword.as_deref(),
             filter.limit,
             filter.offset
         )?;
@@ -317,7 +368,9 @@ impl Store {
             filter.company,
             sn.as_deref(),
             filter.plant,
-            filter.customer
+            filter.customer,
+            filter.placed,
+            keyword.as_deref()
         )?;
         Ok((page, total))
     }

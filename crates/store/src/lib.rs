@@ -29,6 +29,7 @@ pub mod occurrences;
 pub mod offers;
 pub mod outbox;
 pub mod plants;
+pub mod products;
 pub mod protocols;
 pub mod reported_devices;
 pub mod roles;

@@ -135,6 +135,8 @@ mod tests {
             gateway_sn: None,
             gateway_online: None,
             gateway_comm_type: None,
+            product_id: None,
+            product_name: None,
         }
     }
 

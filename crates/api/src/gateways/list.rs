@@ -60,6 +60,15 @@ pub struct ListQuery {
     /// Only the gateways of this plant.
     #[serde(default, alias = "stationId", deserialize_with = "num::opt_i64")]
     pub plant_id: Option<i64>,
+    /// `true`: only stock (gateways on no plant).
+    #[serde(default, deserialize_with = "num::opt_bool")]
+    pub stock: Option<bool>,
+    /// `true`: only gateways on a plant.
+    #[serde(default, deserialize_with = "num::opt_bool")]
+    pub bound: Option<bool>,
+    /// Part of the SN, alias or model, any case.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub keyword: Option<String>,
 }
 
 impl ListQuery {
@@ -106,6 +115,17 @@ impl ListQuery {
                 .map(String::from),
             plant: self.plant_id.filter(|p| *p > 0),
             customer: self.customer_id.filter(|c| *c > 0),
+            placed: match (self.stock, self.bound) {
+                (Some(true), _) | (_, Some(false)) => Some(false),
+                (_, Some(true)) | (Some(false), _) => Some(true),
+                (None, None) => None,
+            },
+            keyword: self
+                .keyword
+                .as_deref()
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(String::from),
             limit,
             offset,
         }

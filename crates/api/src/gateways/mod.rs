@@ -9,7 +9,10 @@ pub(crate) mod claim;
 pub(crate) mod download;
 pub(crate) mod key;
 pub(crate) mod list;
+pub(crate) mod register_import;
 pub(crate) mod registry;
+pub(crate) mod sheet;
+pub(crate) mod template;
 pub(crate) mod wire;
 
 use domain::{DomainError, policy::GatewayScope};
@@ -36,8 +39,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(claim::check_one))
         .routes(routes!(claim::import_one))
         .routes(routes!(claim::bind_to_plant))
-        .routes(routes!(batch::check).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)))
-        .routes(routes!(batch::import).layer(crate::limits::upload(batch::IMPORT_MAX_BYTES)))
+        .routes(routes!(batch::check).layer(crate::limits::upload(sheet::IMPORT_MAX_BYTES)))
+        .routes(routes!(batch::import).layer(crate::limits::upload(sheet::IMPORT_MAX_BYTES)))
+        .routes(routes!(register_import::batch))
+        .routes(routes!(template::template))
+        .routes(routes!(registry::customer))
         .routes(routes!(list::list))
         .routes(routes!(list::count))
         .routes(routes!(download::download))

@@ -28,6 +28,33 @@ pub struct CreateRequest {
     /// Protocol config name (optional).
     #[serde(default, alias = "protocolType", deserialize_with = "num::opt_text")]
     pub protocol: Option<String>,
+    /// Model name (optional, at most 32 characters).
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub model: Option<String>,
+    /// Communication type (optional): `wifi`, `4g`, `ethernet`, `rs485`... at most 16
+    /// characters.
+    #[serde(default, alias = "commTypeName", deserialize_with = "num::opt_text")]
+    pub comm_type: Option<String>,
+}
+
+impl CreateRequest {
+    /// The registration, once SN and key pass their rules (4 `sn` / `key`).
+    pub fn checked(&self) -> Result<(String, String), domain::DomainError> {
+        Ok((
+            parse_sn(self.sn.as_deref())?,
+            parse_key(self.key.as_deref())?,
+        ))
+    }
+
+    pub fn registration<'a>(&'a self, sn: &'a str, key: &'a str) -> registry::Registration<'a> {
+        registry::Registration {
+            sn,
+            key,
+            protocol: self.protocol.as_deref().unwrap_or_default(),
+            model: self.model.as_deref().unwrap_or_default(),
+            comm_type: self.comm_type.as_deref().unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -46,10 +73,12 @@ pub async fn create(
     me: CurrentUser,
     Body(req): Body<CreateRequest>,
 ) -> ApiResult<Data<i64>> {
-    let sn = parse_sn(req.sn.as_deref())?;
-    let key = parse_key(req.key.as_deref())?;
-    let protocol = req.protocol.as_deref().unwrap_or_default();
-    let id = registry::register(&app.store, &me.actor, &sn, &key, protocol, now_ms()).await?;
+    let (sn, key) = req.checked()?;
+    let r = req.registration(&sn, &key);
+    let id = registry::register(&app.store, &me.actor, &r, now_ms()).await?;
+    let detail =
+        serde_json::json!({"model": r.model, "commType": r.comm_type, "protocol": r.protocol});
+    crate::audit::record(&app, &me, "gateway.register", &sn, detail, "succeeded").await;
     Ok(Data(id.0))
 }
 
@@ -114,5 +143,33 @@ pub async fn delete(
         "succeeded",
     )
     .await;
+    Ok(Done)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerRequest {
+    /// The owner account's user id; null frees the gateway.
+    #[serde(default, deserialize_with = "num::opt_i64")]
+    pub customer_id: Option<i64>,
+}
+
+/// Makes a gateway that is on no plant the stock of an owner account (internal administrators
+/// with `sys.gateway.edit`), held with a company that has the account as its customer; null
+/// frees it. 301 on a plant, 105 unknown account, 4 `customerId` not an owner.
+#[utoipa::path(post, path = "/api/v1/gateway/{id}/customer", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
+    request_body = CustomerRequest, security(("bearer" = [])),
+    responses((status = 200, description = "Saved; 2, 4, 105, 301, 305", body = Ack)))]
+pub async fn customer(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<CustomerRequest>,
+) -> ApiResult<Done> {
+    let customer = req.customer_id.filter(|c| *c > 0).map(domain::ids::UserId);
+    let gateway = GatewayRef::parse(&id);
+    let g = registry::assign_customer(&app.store, &me.actor, gateway, customer, now_ms()).await?;
+    let detail = serde_json::json!({"customerId": req.customer_id, "was": g.owner_id});
+    crate::audit::record(&app, &me, "gateway.customer", &g.sn, detail, "succeeded").await;
     Ok(Done)
 }

@@ -181,6 +181,18 @@ pub struct GatewayImportRow {
     /// 0 imported (or importable), else the refusal's code.
     pub code: i64,
     pub msg: String,
+    /// `created` (or would be, in a check), `duplicate` (SN already registered or taken, or
+    /// repeated in the file) or `invalid` (`msg` says which field).
+    pub result: ImportResult,
+}
+
+/// A row's outcome in a word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportResult {
+    Created,
+    Duplicate,
+    Invalid,
 }
 
 /// A batch import's totals and every row's outcome. The shape of `BatchOutcome`, but its

@@ -230,6 +230,8 @@ pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Inverte
         stale,
         // The plant's zone: the screens show the inverter's times in it.
         timezone: inv.tz.name().to_string(),
+        product_id: d.product_id,
+        product_name: d.product_name.clone(),
     }
 }
 
@@ -402,7 +404,7 @@ pub fn parse_alias(raw: Option<&str>) -> Result<String, DomainError> {
 
 /// Requires `key` on the inverter's plant (700 cannot happen: the inverter was visible), or
 /// the role's key for an inverter behind a gateway the caller holds.
-fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResult<()> {
+pub(crate) fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResult<()> {
     me.actor.require_writable()?;
     match &inv.plant {
         Some(p) => {

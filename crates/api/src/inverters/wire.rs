@@ -94,6 +94,9 @@ pub struct InverterItem {
     pub stale: bool,
     /// The plant's time zone (UTC without a plant).
     pub timezone: String,
+    /// The product the inverter is (`POST /inverter/product`); null when unknown.
+    pub product_id: Option<i64>,
+    pub product_name: Option<String>,
 }
 
 /// How many inverters the caller may see, per status.

@@ -7,6 +7,7 @@
 mod image;
 mod plan;
 mod point;
+mod preview;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +15,7 @@ use crate::protocol::{ProtocolConfig, RegisterType};
 
 pub use image::RegisterImage;
 pub use plan::{ReadRequest, plan_reads};
+pub use preview::{FrameFormat, PointPreview, frame_block, preview};
 
 /// A run of consecutive registers of one kind, starting at `start`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,190 @@
+//! Registering many gateways at once (internal administrators, `sys.gateway.edit`): a JSON
+//! list (`POST /gateway/batch`) or a spreadsheet (`mode=register` of the import routes) with
+//! columns SN, Key, Model, Communication type, Protocol. Each row is registered on its own:
+//! one bad row never stops the others, and each answers `created`, `duplicate` (the SN is
+//! registered already, or repeated in the list) or `invalid` (the message names the field).
+
+use std::collections::HashSet;
+
+use axum::extract::State;
+use domain::{Code, DomainError};
+use serde::Deserialize;
+use serde_json::json;
+use service::gateways::registry::{self, Registered, Registration};
+use utoipa::ToSchema;
+
+use super::{
+    parse_key, parse_sn,
+    registry::CreateRequest,
+    sheet::{self, Column, KEY, SN},
+    wire::{GatewayImport, GatewayImportRow, ImportResult},
+};
+use crate::{
+    AppState,
+    envelope::{ApiError, ApiResult, Data, Envelope, current_lang},
+    extract::Body,
+    now_ms,
+    session::CurrentUser,
+};
+
+/// The most gateways one JSON batch registers.
+pub const BATCH_MAX: usize = 200;
+
+const COLUMNS: &[Column] = &[
+    SN,
+    KEY,
+    &["model", "型号", "modelo"],
+    &["comm", "通信", "comunicaci"],
+    &["protocol", "协议", "protocolo"],
+];
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchRequest {
+    /// 1 to 200 gateways.
+    #[serde(default)]
+    pub gateways: Vec<CreateRequest>,
+}
+
+/// Why a row is a duplicate, as its message's detail.
+const REGISTERED: &str = "sn already registered";
+const REPEATED: &str = "sn repeated in the list";
+
+fn duplicate(why: &str) -> ApiError {
+    DomainError::with_detail(Code::InvalidParameter, why).into()
+}
+
+/// One row: `Created` or an error; a duplicate is an error with one of the details above.
+async fn one(
+    app: &AppState,
+    req: &CreateRequest,
+    seen: &mut HashSet<String>,
+    dry: bool,
+) -> ApiResult<()> {
+    let sn = parse_sn(req.sn.as_deref())?;
+    if !seen.insert(sn.clone()) {
+        return Err(duplicate(REPEATED));
+    }
+    let key = parse_key(req.key.as_deref())?;
+    let r: Registration = req.registration(&sn, &key);
+    let registered = if dry {
+        registry::check_fields(&r)?;
+        app.store.gateway_by_sn(&sn).await?.is_some()
+    } else {
+        registry::register_checked(&app.store, &r, now_ms()).await? == Registered::Duplicate
+    };
+    if registered {
+        Err(duplicate(REGISTERED))
+    } else {
+        Ok(())
+    }
+}
+
+/// Registers (or with `dry`, checks) every row, numbered from `rows`' own numbers.
+async fn register_all(
+    app: &AppState,
+    me: &CurrentUser,
+    rows: Vec<(u32, CreateRequest)>,
+    dry: bool,
+) -> ApiResult<GatewayImport> {
+    registry::require_registry(&me.actor)?;
+    let lang = current_lang();
+    let mut seen = HashSet::new();
+    let mut results = Vec::with_capacity(rows.len());
+    for (row, req) in &rows {
+        let (code, msg, result) = match one(app, req, &mut seen, dry).await {
+            Ok(()) => (0, "Success".to_string(), ImportResult::Created),
+            Err(ApiError::Domain(e)) => {
+                let dup = matches!(e.detail.as_deref(), Some(REGISTERED | REPEATED));
+                let result = if dup {
+                    ImportResult::Duplicate
+                } else {
+                    ImportResult::Invalid
+                };
+                (e.code.number(), e.message(lang), result)
+            }
+            Err(other) => return Err(other),
+        };
+        results.push(GatewayImportRow {
+            row: *row,
+            sn: req.sn.clone().unwrap_or_default().trim().to_string(),
+            code,
+            msg,
+            result,
+        });
+    }
+    let succeeded = results.iter().filter(|r| r.code == 0).count();
+    Ok(GatewayImport {
+        total: results.len(),
+        succeeded,
+        failed: results.len() - succeeded,
+        results,
+    })
+}
+
+fn counts(done: &GatewayImport) -> serde_json::Value {
+    let of = |w: ImportResult| done.results.iter().filter(|r| r.result == w).count();
+    json!({
+        "total": done.total,
+        "created": of(ImportResult::Created),
+        "duplicate": of(ImportResult::Duplicate),
+        "invalid": of(ImportResult::Invalid),
+    })
+}
+
+/// The registry's spreadsheet import (`mode=register`); audited as `gateway.import` with its
+/// counts unless it is a check.
+pub(super) async fn run(
+    app: &AppState,
+    me: &CurrentUser,
+    bytes: Vec<u8>,
+    dry: bool,
+) -> ApiResult<GatewayImport> {
+    registry::require_registry(&me.actor)?;
+    let rows = sheet::read(bytes, COLUMNS).await?;
+    let text = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            let req = CreateRequest {
+                sn: text(r.cell(0)),
+                key: text(r.cell(1)),
+                model: text(r.cell(2)),
+                comm_type: text(r.cell(3)),
+                protocol: text(r.cell(4)),
+            };
+            (r.row, req)
+        })
+        .collect();
+    let done = register_all(app, me, rows, dry).await?;
+    if !dry {
+        let detail = json!({"mode": "register", "counts": counts(&done)});
+        crate::audit::record_admin(app, me, "gateway.import", "gateways", detail).await;
+    }
+    Ok(done)
+}
+
+/// Registers 1 to 200 gateways, each on its own: every row answers its code and `result`
+/// (`row` is its 1-based place in the list). Audited as `gateway.batchRegister` with counts.
+#[utoipa::path(post, path = "/api/v1/gateway/batch", tag = "gateways", request_body = BatchRequest,
+    security(("bearer" = [])), responses((status = 200, description = "Totals and each row's answer; 2, 4 gateways (none or over 200)", body = Envelope<GatewayImport>)))]
+pub async fn batch(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Body(req): Body<BatchRequest>,
+) -> ApiResult<Data<GatewayImport>> {
+    registry::require_registry(&me.actor)?;
+    if !(1..=BATCH_MAX).contains(&req.gateways.len()) {
+        return Err(DomainError::invalid("gateways").into());
+    }
+    let rows = req
+        .gateways
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| (i as u32 + 1, g))
+        .collect();
+    let done = register_all(&app, &me, rows, false).await?;
+    let detail = json!({"counts": counts(&done)});
+    crate::audit::record_admin(&app, &me, "gateway.batchRegister", "gateways", detail).await;
+    Ok(Data(done))
+}

@@ -1,0 +1,114 @@
+//! The product catalogue's use cases: internal administrators add, edit and remove products
+//! (`sys.product.edit`), read them (`sys.product.view`); an inverter is told which product it
+//! is when the product fits its type code.
+
+use domain::{
+    Code, DomainError,
+    ids::ProductId,
+    policy::Actor,
+    product::{Category, Product, ProductInput},
+};
+use store::{
+    Store, StoreError,
+    products::{ProductRow, Refusal},
+};
+
+use crate::Result;
+
+pub const VIEW: &str = "sys.product.view";
+pub const EDIT: &str = "sys.product.edit";
+
+/// The catalogue is the platform's: internal staff with the key, nobody else (code 2).
+pub fn require(actor: &Actor, key: &str) -> Result<()> {
+    if actor.is_internal() {
+        actor.require(key)?;
+        Ok(())
+    } else {
+        Err(Code::NoPermission.into())
+    }
+}
+
+/// The rules of `domain::product`, and an inverter product's label must be a secondary label
+/// of the inverter-type tree (4 `typeId`).
+async fn checked(store: &Store, input: &ProductInput) -> Result<Product> {
+    let p = input.check()?;
+    if let Some(label) = p.type_id
+        && !store.is_secondary_label(label).await?
+    {
+        return Err(DomainError::invalid("typeId").into());
+    }
+    Ok(p)
+}
+
+fn taken(e: StoreError) -> crate::ServiceError {
+    if store::products::is_part_number_conflict(&e) {
+        DomainError::invalid("partNumber").into()
+    } else {
+        e.into()
+    }
+}
+
+/// Adds a product with its hardware list (one transaction). A taken part number: 4 `partNumber`.
+pub async fn add(
+    store: &Store,
+    actor: &Actor,
+    input: &ProductInput,
+    now: i64,
+) -> Result<ProductId> {
+    require(actor, EDIT)?;
+    actor.require_writable()?;
+    let p = checked(store, input).await?;
+    store.insert_product(&p, now).await.map_err(taken)
+}
+
+/// Replaces a product and its hardware list. Unknown id: 4 `id`; dropping a hardware version a
+/// firmware file names: 4 `hardware` (nothing changes).
+pub async fn edit(
+    store: &Store,
+    actor: &Actor,
+    id: ProductId,
+    input: &ProductInput,
+    now: i64,
+) -> Result<Product> {
+    require(actor, EDIT)?;
+    actor.require_writable()?;
+    let p = checked(store, input).await?;
+    match store.update_product(id, &p, now).await.map_err(taken)? {
+        Ok(()) => Ok(p),
+        Err(Refusal::HardwareInUse(v)) => {
+            tracing::info!(product = id.0, hardware = %v, "edit refused: firmware names the version");
+            Err(DomainError::invalid("hardware").into())
+        }
+        Err(_) => Err(DomainError::invalid("id").into()),
+    }
+}
+
+/// Removes a product, refused (4 `inUse`) while firmware or devices refer to it.
+pub async fn remove(store: &Store, actor: &Actor, id: ProductId) -> Result<ProductRow> {
+    require(actor, EDIT)?;
+    actor.require_writable()?;
+    let row = store
+        .product(id)
+        .await?
+        .ok_or_else(|| DomainError::invalid("id"))?;
+    match store.delete_product(id).await? {
+        Ok(()) => Ok(row),
+        Err(Refusal::InUse) => Err(DomainError::invalid("inUse").into()),
+        Err(_) => Err(DomainError::invalid("id").into()),
+    }
+}
+
+/// Whether an inverter of `type_code` may be the product: an inverter product whose label
+/// holds the code, or one without a label. Anything else answers 4 `productId`.
+pub async fn check_fits(store: &Store, product: &ProductRow, type_code: i64) -> Result<()> {
+    let fits = product.category == Category::Inverter.as_str()
+        && match product.type_id {
+            None => true,
+            Some(label) => store.label_of_code(type_code).await? == Some(label),
+        };
+    if fits {
+        Ok(())
+    } else {
+        Err(DomainError::invalid("productId").into())
+    }
+}
