@@ -1286,10 +1286,334 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The enabled firmware for a device type, newest first: for the inverter or gateway `sn`
-         *     (which the caller must see), else for inverter type `type`, else for `target=gateway`.
+         * The enabled firmware that fits a device, newest first: for the inverter or gateway `sn`
+         *     (which the caller must see), else for inverter type code `type`, else for
+         *     `target=gateway`. Inverter firmware fits when its label holds the inverter's type code.
          */
         get: operations["get_api_v1_firmware"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/{id}/changeEnable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Turns a firmware on or off; with `notify=true` (enabling), every owner of a plant holding a
+         *     device it fits gets a notice.
+         */
+        get: operations["get_api_v1_firmware_id_changeEnable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deletes one firmware; 4 `inUse` while an upgrade uses it, 4 `id` when it is gone. */
+        get: operations["get_api_v1_firmware_id_delete"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The firmware's file, as an attachment under its uploaded name. */
+        get: operations["get_api_v1_firmware_id_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/batchDelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same as the POST, with `?ids=1,2` (the spec's form). */
+        get: operations["get_api_v1_firmware_batchDelete"];
+        put?: never;
+        /** Deletes several firmware: how many went, and each refusal (`inUse`, `id`, 2). */
+        post: operations["post_api_v1_firmware_batchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checks an inverter firmware form: 0 free; 4000 name taken; 4002 version taken on the label;
+         *     4 "version lower than the latest (X)".
+         */
+        get: operations["get_api_v1_firmware_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/gateway/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One gateway software. */
+        get: operations["get_api_v1_firmware_gateway_id"];
+        put?: never;
+        /** Edits gateway software (the upload's fields; a new `file` replaces the old one). */
+        post: operations["post_api_v1_firmware_gateway_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/gateway/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uploads gateway software (multipart: `file`, `name`, `version`, `hardwareVersion`,
+         *     `productId`, `changeLog`, `changeLogEn`, `enabled`).
+         */
+        post: operations["post_api_v1_firmware_gateway_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/gateway/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checks a gateway software form: 0 free; 4000 name taken; 4002 version taken; 4 lower. */
+        get: operations["get_api_v1_firmware_gateway_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/gateway/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gateway software, newest first (`keyword`, `enabled`, `page`, `limit`). */
+        get: operations["get_api_v1_firmware_gateway_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/gateway/software": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest enabled gateway software, or null. */
+        get: operations["get_api_v1_firmware_gateway_software"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverter/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One inverter firmware. */
+        get: operations["get_api_v1_firmware_inverter_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverterType/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deletes a title or label: refused while it has labels (4 `hasSubtype`) or firmware (4
+         *     `hasFirmware`).
+         */
+        get: operations["get_api_v1_firmware_inverterType_id_delete"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverterType/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a primary title (`parentId` null) or a secondary label under a primary title. */
+        post: operations["post_api_v1_firmware_inverterType_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverterType/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 0 when no sibling has the name; 4 `name` otherwise. */
+        get: operations["get_api_v1_firmware_inverterType_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverterType/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renames a title or label and (labels) replaces its codes when `codes` is sent. */
+        post: operations["post_api_v1_firmware_inverterType_edit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverterType/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves a secondary label under another primary title (4 `primaryTitle` when either is not
+         *     what it should be, 4 `nameAtTarget` when a label there has its name).
+         */
+        post: operations["post_api_v1_firmware_inverterType_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/inverterTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tree: primary titles by sort then id, each with its labels. */
+        get: operations["get_api_v1_firmware_inverterTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Inverter firmware, newest first (`keyword`, `typeId`, `enabled`, `page`, `limit`). */
+        get: operations["get_api_v1_firmware_page"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1308,11 +1632,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Uploads a firmware file (multipart: `file`, `version`, `target` `inverter` (default) or
-         *     `gateway`, `type` the inverter type code, optional `name`, `changeLog`, `enabled`).
-         *     Internal staff with `firmware.management` only.
+         * Uploads (no `id`) or edits (`id`) a firmware. Multipart: `file` (required on upload),
+         *     `target` `inverter` (default) or `gateway`, `typeId` the secondary label (old clients:
+         *     `type`, an inverter type code, names the label holding it), `name`, `version`,
+         *     `productId`, `hardwareVersion`, `upgradeMode`, `firmwareType`, `changeLog`, `changeLogEn`,
+         *     `enabled`. An edit keeps every field it does not send.
          */
         post: operations["post_api_v1_firmware_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/firmware/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every version of a label (or of gateway software), newest first. */
+        get: operations["get_api_v1_firmware_versions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1347,6 +1690,27 @@ export interface paths {
         get: operations["get_api_v1_gateway_id"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateway/{id}/customer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes a gateway that is on no plant the stock of an owner account (internal administrators
+         *     with `sys.gateway.edit`), held with a company that has the account as its customer; null
+         *     frees it. 301 on a plant, 105 unknown account, 4 `customerId` not an owner.
+         */
+        post: operations["post_api_v1_gateway_id_customer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1504,6 +1868,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateway/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Registers 1 to 200 gateways, each on its own: every row answers its code and `result`
+         *     (`row` is its 1-based place in the list). Audited as `gateway.batchRegister` with counts.
+         */
+        post: operations["post_api_v1_gateway_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gateway/create": {
         parameters: {
             query?: never;
@@ -1534,8 +1918,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Imports gateways from a spreadsheet; each row is claimed on its own and answered with its
-         *     own code (0, 4, 300, 301, 700, 2).
+         * Imports gateways from a spreadsheet; each row is claimed (or with `mode=register`,
+         *     registered) on its own and answered with its own code (0, 4, 300, 301, 700, 2) and
+         *     `result` (`created`, `duplicate`, `invalid`).
          */
         post: operations["post_api_v1_gateway_import_batch"];
         delete?: never;
@@ -1589,6 +1974,27 @@ export interface paths {
         put?: never;
         /** Whether an SN and key may be imported: 0 yes, 300 SN or key wrong, 301 already in use. */
         post: operations["post_api_v1_gateway_import_one_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateway/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `gateway-register-template.xlsx` (`mode=register`: SN, Key, Model, Communication type,
+         *     Protocol; internal staff with `sys.gateway.view`) or `gateway-import-template.xlsx` (the
+         *     claim import: SN, Key, Plant ID; `gateway.import`).
+         */
+        get: operations["get_api_v1_gateway_import_template"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1750,6 +2156,26 @@ export interface paths {
         };
         /** The plant's weather stations as products: `[{id, productName, icon, status}]`. */
         get: operations["get_api_v1_getWeatherStationProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hardware versions with their product (`sys.product.view`, or firmware editors choosing a
+         *     firmware's hardware version).
+         */
+        get: operations["get_api_v1_hardware"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2648,6 +3074,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inverter/product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tells a visible inverter which product it is (`inverter.setting` on it; null clears). The
+         *     product must be an inverter product whose label holds the inverter's type code, or one
+         *     without a label (4 `productId`). Another tenant's inverter answers 600 like a missing one.
+         */
+        post: operations["post_api_v1_inverter_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inverter/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inverter products, by name: for anyone who reads inverters (`inverter.view`) or creates
+         *     plants (`station.create`), since the inverter detail and the plant wizard offer them.
+         */
+        get: operations["get_api_v1_inverter_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inverter/setting/{sn}/support": {
         parameters: {
             query?: never;
@@ -2769,6 +3236,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/logger/function/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decodes a captured frame with a config (`sys.protocol.view`; nothing is stored). A config
+         *     the decoder's checks refuse answers 4 with the same message as saving it; a frame that is
+         *     not hex, or an RTU frame whose CRC does not check, answers 4 `frame: ...`.
+         */
+        post: operations["post_api_v1_logger_function_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/logger/functions": {
         parameters: {
             query?: never;
@@ -2795,8 +3283,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Marks one message as read (`id` the occurrence's, or any of its events'); 4 (`id`) when the
-         *     caller cannot see it.
+         * Marks one message as read (`id` the occurrence's, or any of its events'; with
+         *     `source=notice` a notice's); 4 (`id`) when the caller cannot see it.
          */
         post: operations["post_api_v1_message_id_read"];
         delete?: never;
@@ -3795,6 +4283,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/product/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products, newest first, paged; `keyword` and `category` narrow them. */
+        get: operations["get_api_v1_product_slash"];
+        put?: never;
+        /**
+         * Adds a product and its hardware versions (one transaction). 4 names the failing field;
+         *     `partNumber` also when taken.
+         */
+        post: operations["post_api_v1_product_slash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/product/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product with its hardware versions; 4 `id` when unknown. */
+        get: operations["get_api_v1_product_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/product/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 0 when the part number is free (or the edited product's own); 4 `partNumber` when taken or
+         *     malformed.
+         */
+        get: operations["get_api_v1_product_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edits a product; its hardware list is replaced, but a version a firmware file of the
+         *     product names cannot leave it (4 `hardware`, nothing changes).
+         */
+        post: operations["post_api_v1_products_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removes a product and its hardware versions; 4 `inUse` while firmware or devices refer to
+         *     it.
+         */
+        post: operations["post_api_v1_products_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/role/{customerId}": {
         parameters: {
             query?: never;
@@ -4584,11 +5170,17 @@ export interface components {
              */
             userId: number | null;
         };
+        BatchDeleteBody: {
+            /** @description Firmware ids: a list or a comma-separated string. */
+            ids?: unknown;
+        };
+        BatchDeleted: {
+            deleted: number;
+            refused: components["schemas"]["DeleteRefusal"][];
+        };
         BatchRequest: {
-            /** @description What the check is for: `restart` (default) or `upgrade`. */
-            action?: string | null;
-            /** @description Gateway SNs: an array or a comma list (at most 100). */
-            sns?: string[];
+            /** @description 1 to 200 gateways. */
+            gateways?: components["schemas"]["CreateRequest"][];
         };
         /** @description A battery's identity, ratings and latest values. */
         BatteryInfo: components["schemas"]["BatteryItem"] & {
@@ -4887,8 +5479,15 @@ export interface components {
             users: number;
         };
         CreateRequest: {
+            /**
+             * @description Communication type (optional): `wifi`, `4g`, `ethernet`, `rs485`... at most 16
+             *     characters.
+             */
+            commType?: string | null;
             /** @description Registration key, 4-32 visible characters. */
             key?: string | null;
+            /** @description Model name (optional, at most 32 characters). */
+            model?: string | null;
             /** @description Protocol config name (optional). */
             protocol?: string | null;
             /** @description Serial number: letters, digits and `-`, 6-32 characters. */
@@ -5068,6 +5667,14 @@ export interface components {
             /** @description The RTU frame as hex (spaces, commas and `0x` allowed), CRC included. */
             code?: string | null;
         };
+        /** @description Why one firmware of a batch was not deleted. */
+        DeleteRefusal: {
+            /** Format: int64 */
+            code: number;
+            /** Format: int64 */
+            id: number;
+            msg: string;
+        };
         /** @description How many devices there are per status. */
         DeviceCounts: {
             /** Format: int64 */
@@ -5184,6 +5791,24 @@ export interface components {
             pageSize: number;
             /** Format: int64 */
             total: number;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_BatchDeleted: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                deleted: number;
+                refused: components["schemas"]["DeleteRefusal"][];
+            };
+            msg: string;
+            success: boolean;
         };
         /**
          * @description Every successful answer with data. A refusal has the same shape without `data`, with the
@@ -5766,7 +6391,7 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
-        Envelope_Firmware: {
+        Envelope_FirmwareItem: {
             /**
              * Format: int32
              * @description 0 on success.
@@ -5774,15 +6399,36 @@ export interface components {
             code: number;
             /** @description A firmware file of the catalogue. */
             data: {
+                /** @description The change log in Chinese. */
                 changeLog: string;
+                changeLogEn: string;
+                /** @description The inverter type codes the label holds (which inverters the file fits). */
+                codes: number[];
                 createAt: string;
+                /** @description Who uploaded it ("" when unknown). */
+                creator: string;
                 /** @description Offered to upgrade screens. */
                 enabled: boolean;
                 /** @description The uploaded file's name. */
                 fileName: string;
+                firmwareType: string;
+                hardwareVersion: string;
                 /** Format: int64 */
                 id: number;
+                /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                inUse: boolean;
+                manufacturer: string;
                 name: string;
+                /**
+                 * Format: int64
+                 * @description The label's primary title.
+                 */
+                parentTypeId: number | null;
+                parentTypeName: string;
+                partNumber: string;
+                /** Format: int64 */
+                productId: number | null;
+                productName: string;
                 /**
                  * Format: int64
                  * @description Bytes.
@@ -5792,12 +6438,34 @@ export interface components {
                 target: string;
                 /**
                  * Format: int64
-                 * @description The inverter type code it is for; 0 for gateway firmware.
+                 * @description The secondary label it is filed under; 0 for gateway software.
                  */
                 type: number;
+                /** @description The secondary label's name ("" for gateway software). */
+                typeName: string;
                 /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
                 updateAt: string;
+                /** @description `iap` or `isp`. */
+                upgradeMode: string;
                 version: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_FirmwareVersionList: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                infos: components["schemas"]["FirmwareVersionItem"][];
+                total: number;
             };
             msg: string;
             success: boolean;
@@ -6687,6 +7355,71 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Option_FirmwareItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: null | {
+                /** @description The change log in Chinese. */
+                changeLog: string;
+                changeLogEn: string;
+                /** @description The inverter type codes the label holds (which inverters the file fits). */
+                codes: number[];
+                createAt: string;
+                /** @description Who uploaded it ("" when unknown). */
+                creator: string;
+                /** @description Offered to upgrade screens. */
+                enabled: boolean;
+                /** @description The uploaded file's name. */
+                fileName: string;
+                firmwareType: string;
+                hardwareVersion: string;
+                /** Format: int64 */
+                id: number;
+                /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                inUse: boolean;
+                manufacturer: string;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description The label's primary title.
+                 */
+                parentTypeId: number | null;
+                parentTypeName: string;
+                partNumber: string;
+                /** Format: int64 */
+                productId: number | null;
+                productName: string;
+                /**
+                 * Format: int64
+                 * @description Bytes.
+                 */
+                size: number;
+                /** @description `inverter` or `gateway`. */
+                target: string;
+                /**
+                 * Format: int64
+                 * @description The secondary label it is filed under; 0 for gateway software.
+                 */
+                type: number;
+                /** @description The secondary label's name ("" for gateway software). */
+                typeName: string;
+                /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+                updateAt: string;
+                /** @description `iap` or `isp`. */
+                upgradeMode: string;
+                version: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Option_Note: {
             /**
              * Format: int32
@@ -7360,7 +8093,7 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
-        Envelope_Page_Firmware: {
+        Envelope_Page_FirmwareItem: {
             /**
              * Format: int32
              * @description 0 on success.
@@ -7372,15 +8105,36 @@ export interface components {
              */
             data: {
                 infos: {
+                    /** @description The change log in Chinese. */
                     changeLog: string;
+                    changeLogEn: string;
+                    /** @description The inverter type codes the label holds (which inverters the file fits). */
+                    codes: number[];
                     createAt: string;
+                    /** @description Who uploaded it ("" when unknown). */
+                    creator: string;
                     /** @description Offered to upgrade screens. */
                     enabled: boolean;
                     /** @description The uploaded file's name. */
                     fileName: string;
+                    firmwareType: string;
+                    hardwareVersion: string;
                     /** Format: int64 */
                     id: number;
+                    /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                    inUse: boolean;
+                    manufacturer: string;
                     name: string;
+                    /**
+                     * Format: int64
+                     * @description The label's primary title.
+                     */
+                    parentTypeId: number | null;
+                    parentTypeName: string;
+                    partNumber: string;
+                    /** Format: int64 */
+                    productId: number | null;
+                    productName: string;
                     /**
                      * Format: int64
                      * @description Bytes.
@@ -7390,11 +8144,15 @@ export interface components {
                     target: string;
                     /**
                      * Format: int64
-                     * @description The inverter type code it is for; 0 for gateway firmware.
+                     * @description The secondary label it is filed under; 0 for gateway software.
                      */
                     type: number;
+                    /** @description The secondary label's name ("" for gateway software). */
+                    typeName: string;
                     /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
                     updateAt: string;
+                    /** @description `iap` or `isp`. */
+                    upgradeMode: string;
                     version: string;
                 }[];
                 /** Format: int64 */
@@ -7563,6 +8321,12 @@ export interface components {
                     plant: components["schemas"]["InverterPlant"] | null;
                     /** Format: int64 */
                     plantId: number | null;
+                    /**
+                     * Format: int64
+                     * @description The product the inverter is (`POST /inverter/product`); null when unknown.
+                     */
+                    productId: number | null;
+                    productName: string | null;
                     protocolIdentifier: string;
                     /**
                      * Format: double
@@ -7622,10 +8386,10 @@ export interface components {
                     /** @description The code and its meaning. */
                     content: string;
                     createAt: string;
-                    event: components["schemas"]["OccurrenceItem"];
+                    event: components["schemas"]["OccurrenceItem"] | null;
                     /**
                      * Format: int64
-                     * @description The occurrence's id.
+                     * @description The occurrence's id, or the notice's (ids are per source).
                      */
                     id: number;
                     /** Format: int64 */
@@ -7633,6 +8397,7 @@ export interface components {
                     /** @description Every device recovered. */
                     resolved: boolean;
                     sn: string | null;
+                    source: components["schemas"]["MessageSource"];
                     /**
                      * Format: int64
                      * @description 0 unread (open and not read), 1 read or resolved.
@@ -7868,6 +8633,66 @@ export interface components {
                      */
                     type: number;
                     /** @description The newest data, `YYYY-MM-DDTHH:MM:SSZ`. */
+                    updateAt: string;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_Product: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    /** @description `inverter`, `gateway`, `battery` or `meter`. */
+                    category: string;
+                    createAt: string;
+                    /**
+                     * Format: int64
+                     * @description Devices that are this product.
+                     */
+                    deviceCount: number;
+                    /**
+                     * Format: int64
+                     * @description Firmware files that name the product.
+                     */
+                    firmwareCount: number;
+                    hardware: components["schemas"]["ProductHardware"][];
+                    /** Format: int64 */
+                    id: number;
+                    manufacturer: string;
+                    name: string;
+                    partNumber: string;
+                    /**
+                     * Format: double
+                     * @description Watts (inverters); null when unknown.
+                     */
+                    ratedPower: number | null;
+                    remark: string;
+                    /**
+                     * Format: int64
+                     * @description The secondary label of the inverter-type tree (inverters); null when none.
+                     */
+                    typeId: number | null;
+                    typeName: string | null;
                     updateAt: string;
                 }[];
                 /** Format: int64 */
@@ -8173,6 +8998,83 @@ export interface components {
             /** @description The caller's display preferences. */
             data: {
                 tempUnit: components["schemas"]["TemperatureUnit"];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_PreviewAnswer: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description What a frame decodes to. */
+            data: {
+                /** @description `rtu` or `registers`: how the frame was read. */
+                format: string;
+                /** @description Points that could not be decoded, and how many the frame does not cover. */
+                problems: string[];
+                registers: number;
+                /**
+                 * Format: int32
+                 * @description The register the data starts at, and how many registers it holds.
+                 */
+                start: number;
+                values: components["schemas"]["PreviewValue"][];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Product: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A product of the catalogue. */
+            data: {
+                /** @description `inverter`, `gateway`, `battery` or `meter`. */
+                category: string;
+                createAt: string;
+                /**
+                 * Format: int64
+                 * @description Devices that are this product.
+                 */
+                deviceCount: number;
+                /**
+                 * Format: int64
+                 * @description Firmware files that name the product.
+                 */
+                firmwareCount: number;
+                hardware: components["schemas"]["ProductHardware"][];
+                /** Format: int64 */
+                id: number;
+                manufacturer: string;
+                name: string;
+                partNumber: string;
+                /**
+                 * Format: double
+                 * @description Watts (inverters); null when unknown.
+                 */
+                ratedPower: number | null;
+                remark: string;
+                /**
+                 * Format: int64
+                 * @description The secondary label of the inverter-type tree (inverters); null when none.
+                 */
+                typeId: number | null;
+                typeName: string | null;
+                updateAt: string;
             };
             msg: string;
             success: boolean;
@@ -8848,6 +9750,64 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_Hardware: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                id: number;
+                /** Format: int64 */
+                productId: number;
+                productName: string;
+                remark: string;
+                version: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_InverterTypeNode: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description A primary title's labels ([] for a label). */
+                children: components["schemas"]["InverterTypeNode"][];
+                /** @description The inverter type codes of a secondary label ([] for a primary title). */
+                codes: number[];
+                /**
+                 * Format: int64
+                 * @description Firmware filed under the label (a title: under its labels).
+                 */
+                firmwareCount: number;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description null for a primary title.
+                 */
+                parentId: number | null;
+                /** Format: int64 */
+                sort: number;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Vec_LoggerFunction: {
             /**
              * Format: int32
@@ -9028,6 +9988,54 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 name: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_Product: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description `inverter`, `gateway`, `battery` or `meter`. */
+                category: string;
+                createAt: string;
+                /**
+                 * Format: int64
+                 * @description Devices that are this product.
+                 */
+                deviceCount: number;
+                /**
+                 * Format: int64
+                 * @description Firmware files that name the product.
+                 */
+                firmwareCount: number;
+                hardware: components["schemas"]["ProductHardware"][];
+                /** Format: int64 */
+                id: number;
+                manufacturer: string;
+                name: string;
+                partNumber: string;
+                /**
+                 * Format: double
+                 * @description Watts (inverters); null when unknown.
+                 */
+                ratedPower: number | null;
+                remark: string;
+                /**
+                 * Format: int64
+                 * @description The secondary label of the inverter-type tree (inverters); null when none.
+                 */
+                typeId: number | null;
+                typeName: string | null;
+                updateAt: string;
             }[];
             msg: string;
             success: boolean;
@@ -9283,16 +10291,37 @@ export interface components {
             type: components["schemas"]["TypeChoice"][];
         };
         /** @description A firmware file of the catalogue. */
-        Firmware: {
+        FirmwareItem: {
+            /** @description The change log in Chinese. */
             changeLog: string;
+            changeLogEn: string;
+            /** @description The inverter type codes the label holds (which inverters the file fits). */
+            codes: number[];
             createAt: string;
+            /** @description Who uploaded it ("" when unknown). */
+            creator: string;
             /** @description Offered to upgrade screens. */
             enabled: boolean;
             /** @description The uploaded file's name. */
             fileName: string;
+            firmwareType: string;
+            hardwareVersion: string;
             /** Format: int64 */
             id: number;
+            /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+            inUse: boolean;
+            manufacturer: string;
             name: string;
+            /**
+             * Format: int64
+             * @description The label's primary title.
+             */
+            parentTypeId: number | null;
+            parentTypeName: string;
+            partNumber: string;
+            /** Format: int64 */
+            productId: number | null;
+            productName: string;
             /**
              * Format: int64
              * @description Bytes.
@@ -9302,12 +10331,26 @@ export interface components {
             target: string;
             /**
              * Format: int64
-             * @description The inverter type code it is for; 0 for gateway firmware.
+             * @description The secondary label it is filed under; 0 for gateway software.
              */
             type: number;
+            /** @description The secondary label's name ("" for gateway software). */
+            typeName: string;
             /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
             updateAt: string;
+            /** @description `iap` or `isp`. */
+            upgradeMode: string;
             version: string;
+        };
+        FirmwareVersionItem: {
+            enabled: boolean;
+            /** Format: int64 */
+            id: number;
+            version: string;
+        };
+        FirmwareVersionList: {
+            infos: components["schemas"]["FirmwareVersionItem"][];
+            total: number;
         };
         /** @description The firmware the device reported (strings or null). */
         FirmwareVersions: {
@@ -9566,6 +10609,11 @@ export interface components {
             code: number;
             msg: string;
             /**
+             * @description `created` (or would be, in a check), `duplicate` (SN already registered or taken, or
+             *     repeated in the file) or `invalid` (`msg` says which field).
+             */
+            result: components["schemas"]["ImportResult"];
+            /**
              * Format: int32
              * @description The sheet's own row number, from 1.
              */
@@ -9710,11 +10758,30 @@ export interface components {
             updateAt: string | null;
             vip: components["schemas"]["Vip"][];
         };
+        /** @description A hardware version with its product, as `GET /hardware` lists it. */
+        Hardware: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            productId: number;
+            productName: string;
+            remark: string;
+            version: string;
+        };
+        /** @description A hardware version as sent: its text, or an object with `version`. */
+        HardwareIn: string | {
+            version: string;
+        };
         /** @description The health check's answer (no envelope: load balancers read it). */
         Health: {
             /** @description `ok`, or `unavailable` with HTTP 503. */
             status: string;
         };
+        /**
+         * @description A row's outcome in a word.
+         * @enum {string}
+         */
+        ImportResult: "created" | "duplicate" | "invalid";
         /** @description PV input now. */
         InputRealtime: {
             /**
@@ -9824,6 +10891,12 @@ export interface components {
             plant: components["schemas"]["InverterPlant"] | null;
             /** Format: int64 */
             plantId: number | null;
+            /**
+             * Format: int64
+             * @description The product the inverter is (`POST /inverter/product`); null when unknown.
+             */
+            productId: number | null;
+            productName: string | null;
             protocolIdentifier: string;
             /**
              * Format: double
@@ -9866,6 +10939,15 @@ export interface components {
             /** Format: int64 */
             type: number;
         };
+        /** @description The inverter and the product it is. */
+        InverterProductRequest: {
+            /**
+             * Format: int64
+             * @description Null clears it.
+             */
+            productId?: number | null;
+            sn?: string | null;
+        };
         /** @description How many inverters the caller may see, per status. */
         InverterStatusCounts: {
             /** Format: int64 */
@@ -9880,6 +10962,44 @@ export interface components {
             upgrading: number;
             /** Format: int64 */
             warning: number;
+        };
+        /** @description A primary title with its labels, or a secondary label. */
+        InverterTypeNode: {
+            /** @description A primary title's labels ([] for a label). */
+            children: components["schemas"]["InverterTypeNode"][];
+            /** @description The inverter type codes of a secondary label ([] for a primary title). */
+            codes: number[];
+            /**
+             * Format: int64
+             * @description Firmware filed under the label (a title: under its labels).
+             */
+            firmwareCount: number;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description null for a primary title.
+             */
+            parentId: number | null;
+            /** Format: int64 */
+            sort: number;
+        };
+        InverterTypeRequest: {
+            /** @description Inverter type codes (secondary labels only), each 0..=9999 and on one label only. */
+            codes?: number[] | null;
+            /**
+             * Format: int64
+             * @description The node being edited or moved.
+             */
+            id?: number | null;
+            /** @description 1 to 32 characters, unique among its siblings. */
+            name?: string | null;
+            /**
+             * Format: int64
+             * @description A primary title (a new secondary label, or a move's target); null for a primary title.
+             */
+            parentId?: number | null;
         };
         /** @description What every live device answer adds (see [`live_fields`]). */
         Live: {
@@ -10014,17 +11134,17 @@ export interface components {
             userSrc: string;
         };
         /**
-         * @description One message: the occurrence it comes from, a title (plant and device, `+N` for more
-         *     devices) and a one-line content in the caller's language.
+         * @description One message: the occurrence it comes from (or a notice), a title (plant and device, `+N`
+         *     for more devices) and a one-line content in the caller's language.
          */
         Message: {
             /** @description The code and its meaning. */
             content: string;
             createAt: string;
-            event: components["schemas"]["OccurrenceItem"];
+            event: components["schemas"]["OccurrenceItem"] | null;
             /**
              * Format: int64
-             * @description The occurrence's id.
+             * @description The occurrence's id, or the notice's (ids are per source).
              */
             id: number;
             /** Format: int64 */
@@ -10032,6 +11152,7 @@ export interface components {
             /** @description Every device recovered. */
             resolved: boolean;
             sn: string | null;
+            source: components["schemas"]["MessageSource"];
             /**
              * Format: int64
              * @description 0 unread (open and not read), 1 read or resolved.
@@ -10040,6 +11161,11 @@ export interface components {
             title: string;
             type: components["schemas"]["Severity"];
         };
+        /**
+         * @description Where a message comes from.
+         * @enum {string}
+         */
+        MessageSource: "event" | "notice";
         /** @description A meter of the list: the common device fields, and its latest values. */
         MeterItem: components["schemas"]["DeviceItem"] & components["schemas"]["Live"] & {
             /**
@@ -10656,6 +11782,117 @@ export interface components {
         /** @description The caller's display preferences. */
         Preferences: {
             tempUnit: components["schemas"]["TemperatureUnit"];
+        };
+        /** @description What a frame decodes to. */
+        PreviewAnswer: {
+            /** @description `rtu` or `registers`: how the frame was read. */
+            format: string;
+            /** @description Points that could not be decoded, and how many the frame does not cover. */
+            problems: string[];
+            registers: number;
+            /**
+             * Format: int32
+             * @description The register the data starts at, and how many registers it holds.
+             */
+            start: number;
+            values: components["schemas"]["PreviewValue"][];
+        };
+        /** @description A config and a captured Modbus response. */
+        PreviewRequest: {
+            /** @description A protocol config (see docs/device-protocol.md), saved or not. */
+            config: Record<string, never>;
+            /**
+             * @description Hex, spaces, commas and `0x` allowed: an RTU response to function 3 or 4 (unit, function,
+             *     byte count, data, CRC; the CRC must check), or bare register data.
+             */
+            frame: string;
+            /**
+             * Format: int32
+             * @description The register the data starts at; default: the config's first read (of the RTU
+             *     function's register kind).
+             */
+            start?: number | null;
+        };
+        /** @description One point's decoded value. */
+        PreviewValue: {
+            key: string;
+            /** @description The point's name (configs name points by their key). */
+            name: string;
+            /** @description The point's registers as they were in the frame (spaced hex; empty when none were). */
+            raw: string;
+            unit: string;
+            /**
+             * @description A number or text (a one-bit field reads 0 or 1); null when the frame does not hold all
+             *     of the point's registers or the value cannot be decoded.
+             */
+            value: Record<string, never> | null;
+        };
+        /** @description A product of the catalogue. */
+        Product: {
+            /** @description `inverter`, `gateway`, `battery` or `meter`. */
+            category: string;
+            createAt: string;
+            /**
+             * Format: int64
+             * @description Devices that are this product.
+             */
+            deviceCount: number;
+            /**
+             * Format: int64
+             * @description Firmware files that name the product.
+             */
+            firmwareCount: number;
+            hardware: components["schemas"]["ProductHardware"][];
+            /** Format: int64 */
+            id: number;
+            manufacturer: string;
+            name: string;
+            partNumber: string;
+            /**
+             * Format: double
+             * @description Watts (inverters); null when unknown.
+             */
+            ratedPower: number | null;
+            remark: string;
+            /**
+             * Format: int64
+             * @description The secondary label of the inverter-type tree (inverters); null when none.
+             */
+            typeId: number | null;
+            typeName: string | null;
+            updateAt: string;
+        };
+        /** @description A hardware version of a product. */
+        ProductHardware: {
+            /** Format: int64 */
+            id: number;
+            remark: string;
+            version: string;
+        };
+        /** @description A product as sent to add or edit it. */
+        ProductRequest: {
+            /** @description `inverter`, `gateway`, `battery` or `meter`. */
+            category?: string | null;
+            /** @description The hardware versions (each 1-32 characters, at most 50); an edit replaces the list. */
+            hardware?: components["schemas"]["HardwareIn"][];
+            /** @description At most 64 characters. */
+            manufacturer?: string | null;
+            /** @description 1-64 characters. */
+            name?: string | null;
+            /** @description 1-40 letters, digits and `-_./`; unique. */
+            partNumber?: string | null;
+            /**
+             * Format: double
+             * @description Watts (inverters only).
+             */
+            ratedPower?: number | null;
+            /** @description At most 200 characters. */
+            remark?: string | null;
+            /**
+             * Format: int64
+             * @description A secondary label of the inverter-type tree (inverters only).
+             */
+            typeId?: number | null;
         };
         ProfileBody: {
             /** @description With `id`: removes the profile. */
@@ -11813,14 +13050,17 @@ export interface operations {
     };
     post_api_v1_batch_upgrade: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: skip the per-gateway 4001 warning */
+                force?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Totals and each gateway's outcome; 4 ids */
+            /** @description Totals and each gateway's outcome (4001 for one already on this version or newer); 4 ids */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13231,7 +14471,487 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_Firmware"];
+                    "application/json": components["schemas"]["Envelope_Page_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_id_changeEnable: {
+        parameters: {
+            query?: {
+                /** @description `true` or `false`. */
+                enable?: string | null;
+                /** @description `true`: tell the owners concerned (when enabling). */
+                notify?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The firmware; 2, 4 id/enable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 2, 4 id/inUse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_id_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file; an envelope with 2 or 4 id otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": number[];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_batchDelete: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated firmware ids. */
+                ids?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count and refusals; 2, 4 ids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BatchDeleted"];
+                };
+            };
+        };
+    };
+    post_api_v1_firmware_batchDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchDeleteBody"];
+            };
+        };
+        responses: {
+            /** @description The count and refusals; 2, 4 ids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BatchDeleted"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_check: {
+        parameters: {
+            query?: {
+                /** @description The firmware being edited. */
+                id?: number | null;
+                name?: string | null;
+                /** @description The secondary label (inverter firmware). */
+                typeId?: number | null;
+                version?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 0 free; 2, 4, 4000, 4002 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_gateway_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The software; 2, 4 id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FirmwareItem"];
+                };
+            };
+        };
+    };
+    post_api_v1_firmware_gateway_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The software; 2, 4, 11, 12, 4000, 4002 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FirmwareItem"];
+                };
+            };
+        };
+    };
+    post_api_v1_firmware_gateway_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The software; 2, 4, 11, 12, 4000, 4002 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_gateway_check: {
+        parameters: {
+            query?: {
+                /** @description The firmware being edited. */
+                id?: number | null;
+                name?: string | null;
+                /** @description The secondary label (inverter firmware). */
+                typeId?: number | null;
+                version?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 0 free; 2, 4, 4000, 4002 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_gateway_page: {
+        parameters: {
+            query?: {
+                /** @description `true` or `false`. */
+                enabled?: string | null;
+                /** @description Part of the name, file name, version or part number. */
+                keyword?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description A secondary label, or a primary title (every label under it). */
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of gateway software; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_gateway_software: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The software or null; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_inverter_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The firmware; 2, 4 id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_inverterType_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 2, 4 id/hasSubtype/hasFirmware */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_firmware_inverterType_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InverterTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description The new id; 2, 4 name/primaryTitle/codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_inverterType_check: {
+        parameters: {
+            query?: {
+                /** @description The node being edited (not compared with itself). */
+                id?: number | null;
+                name?: string | null;
+                /** @description The parent (none: among the primary titles). */
+                parentId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 0 free; 2, 4 name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_firmware_inverterType_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InverterTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 id/name/codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_firmware_inverterType_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InverterTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description Moved; 2, 4 id/primaryTitle/nameAtTarget */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_inverterTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The primary titles with their labels; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_InverterTypeNode"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_page: {
+        parameters: {
+            query?: {
+                /** @description `true` or `false`. */
+                enabled?: string | null;
+                /** @description Part of the name, file name, version or part number. */
+                keyword?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description A secondary label, or a primary title (every label under it). */
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of firmware; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_FirmwareItem"];
                 };
             };
         };
@@ -13245,13 +14965,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The firmware; 2, 4 fileName/version/type or version lower than the latest, 11 not .bin/.hex, 12 over 1.5 MB, 4002 duplicate version */
+            /** @description The firmware; 2, 4 id/fileName/version/typeId/type/productId or version lower than the latest, 11 not .bin/.hex or not Intel HEX, 12 over 1.5 MB, 4000 name taken, 4002 duplicate version */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Firmware"];
+                    "application/json": components["schemas"]["Envelope_FirmwareItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_firmware_versions: {
+        parameters: {
+            query?: {
+                /** @description `inverter` (default) or `gateway`. */
+                target?: string | null;
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions; 2, 4 target */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FirmwareVersionList"];
                 };
             };
         };
@@ -13298,6 +15042,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_GatewayDetail"];
+                };
+            };
+        };
+    };
+    post_api_v1_gateway_id_customer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or SN */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4, 105, 301, 305 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
                 };
             };
         };
@@ -13375,6 +15146,8 @@ export interface operations {
         parameters: {
             query: {
                 firmId: number;
+                /** @description true: skip the 4001 warning */
+                force?: boolean;
             };
             header?: never;
             path: {
@@ -13385,7 +15158,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606 */
+            /** @description The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606, 4001 already on this version or newer (a warning: repeat with force=true) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13493,6 +15266,30 @@ export interface operations {
             };
         };
     };
+    post_api_v1_gateway_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Totals and each row's answer; 2, 4 gateways (none or over 200) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GatewayImport"];
+                };
+            };
+        };
+    };
     post_api_v1_gateway_create: {
         parameters: {
             query?: never;
@@ -13519,12 +15316,15 @@ export interface operations {
     };
     post_api_v1_gateway_import_batch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `register` for the registry's import; the form field `mode` says the same. */
+                mode?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description field `file`: .xlsx or .xls, columns SN, Key[, plant id], at most 2 MB and 1000 rows */
+        /** @description field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol */
         requestBody?: {
             content: {
                 "multipart/form-data": unknown;
@@ -13544,12 +15344,15 @@ export interface operations {
     };
     post_api_v1_gateway_import_check: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `register` for the registry's import; the form field `mode` says the same. */
+                mode?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description field `file`: .xlsx or .xls, columns SN, Key[, plant id], at most 2 MB and 1000 rows */
+        /** @description field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol */
         requestBody?: {
             content: {
                 "multipart/form-data": unknown;
@@ -13615,6 +15418,29 @@ export interface operations {
             };
         };
     };
+    get_api_v1_gateway_import_template: {
+        parameters: {
+            query?: {
+                /** @description `register` for the registry's import; the form field `mode` says the same. */
+                mode?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An .xlsx attachment; 2, 4 mode */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["GatewaySheet"];
+                };
+            };
+        };
+    };
     post_api_v1_gateway_replace: {
         parameters: {
             query?: never;
@@ -13671,8 +15497,12 @@ export interface operations {
                  *     caller's agents, internal staff any company); -1 any.
                  */
                 agentCompanyId?: number | null;
+                /** @description `true`: only gateways on a plant. */
+                bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Part of the SN, alias or model, any case. */
+                keyword?: string | null;
                 limit?: number | null;
                 page?: number | null;
                 /** @description Only the gateways of this plant. */
@@ -13683,6 +15513,8 @@ export interface operations {
                 sn?: string | null;
                 /** @description 1 online, 0 offline; -1 any. */
                 status?: number | null;
+                /** @description `true`: only stock (gateways on no plant). */
+                stock?: boolean | null;
                 /** @description Upload interval in seconds; -1 any. */
                 uploadCycle?: number | null;
             };
@@ -13779,8 +15611,12 @@ export interface operations {
                  *     caller's agents, internal staff any company); -1 any.
                  */
                 agentCompanyId?: number | null;
+                /** @description `true`: only gateways on a plant. */
+                bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Part of the SN, alias or model, any case. */
+                keyword?: string | null;
                 limit?: number | null;
                 page?: number | null;
                 /** @description Only the gateways of this plant. */
@@ -13791,6 +15627,8 @@ export interface operations {
                 sn?: string | null;
                 /** @description 1 online, 0 offline; -1 any. */
                 status?: number | null;
+                /** @description `true`: only stock (gateways on no plant). */
+                stock?: boolean | null;
                 /** @description Upload interval in seconds; -1 any. */
                 uploadCycle?: number | null;
             };
@@ -13853,6 +15691,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_WeatherProduct"];
+                };
+            };
+        };
+    };
+    get_api_v1_hardware: {
+        parameters: {
+            query?: {
+                /** @description Only this product's versions. */
+                productId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hardware versions; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Hardware"];
                 };
             };
         };
@@ -15214,6 +17075,50 @@ export interface operations {
             };
         };
     };
+    post_api_v1_inverter_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InverterProductRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 productId, 600 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_inverter_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inverter products; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Product"];
+                };
+            };
+        };
+    };
     get_api_v1_inverter_setting_sn_support: {
         parameters: {
             query?: never;
@@ -15403,6 +17308,30 @@ export interface operations {
             };
         };
     };
+    post_api_v1_logger_function_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Each point's value; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PreviewAnswer"];
+                };
+            };
+        };
+    };
     get_api_v1_logger_functions: {
         parameters: {
             query?: never;
@@ -15425,7 +17354,10 @@ export interface operations {
     };
     post_api_v1_message_id_read: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `event` (default) or `notice`. */
+                source?: string | null;
+            };
             header?: never;
             path: {
                 id: number;
@@ -16857,6 +18789,153 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_PlantMarker"];
+                };
+            };
+        };
+    };
+    get_api_v1_product_slash: {
+        parameters: {
+            query?: {
+                /** @description `inverter`, `gateway`, `battery` or `meter`. */
+                category?: string | null;
+                /** @description Part of the name, part number or manufacturer. */
+                keyword?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_Product"];
+                };
+            };
+        };
+    };
+    post_api_v1_product_slash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductRequest"];
+            };
+        };
+        responses: {
+            /** @description The new product's id; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    get_api_v1_product_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Product"];
+                };
+            };
+        };
+    };
+    get_api_v1_product_check: {
+        parameters: {
+            query?: {
+                /** @description The product being edited (its own part number is free to it). */
+                id?: number | null;
+                partNumber?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free; 2, 4 partNumber */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_products_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_products_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; 2, 4 id / inUse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
                 };
             };
         };
