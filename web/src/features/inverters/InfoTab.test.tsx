@@ -55,6 +55,8 @@ const inverter = (keys: string[]): InverterDetail => ({
   timezone: 'Europe/Madrid',
   plantPermission: keys,
   values: {},
+  productId: 3,
+  productName: 'SUN-5K-SG01LP1',
 });
 
 function renderTab(keys: string[], tempUnit: 'C' | 'F' = 'C') {
@@ -93,6 +95,12 @@ describe('inverter basic information', () => {
     expect(screen.getByText('2306012345')).toBeInTheDocument();
     expect(screen.queryByTestId('rename')).toBeNull();
     expect(screen.queryByTestId('delete')).toBeNull();
+  });
+
+  it('shows the product; picking it needs inverter.setting', () => {
+    renderTab([]);
+    expect(screen.getByTestId('info-product')).toHaveTextContent('SUN-5K-SG01LP1');
+    expect(screen.queryByTestId('product-pick')).toBeNull();
   });
 
   it('shows rename with inverter.alias, and delete only with the plant edit key', () => {

@@ -13,7 +13,6 @@ import { deleteInverter, renameInverter, type InverterDetail } from './api';
 import { toUserTemp } from './chart';
 import { ALIAS_MAX_BYTES, aliasBytes } from './fields';
 import { inverterTypeLabelKey } from './typeLabel';
-import { type ProductOf } from './product';
 import { ProductField } from './ProductField';
 import { inverterKeys } from '@/shared/api/keys';
 
@@ -64,7 +63,7 @@ export function InfoTab({ inv }: { inv: InverterDetail }) {
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.field.model')}>{show(inv.model)}</Descriptions.Item>
         <Descriptions.Item label={t('inverters.product.field')}>
-          <ProductField sn={inv.sn} product={inv as ProductOf} mayEdit={mayPickProduct} />
+          <ProductField sn={inv.sn} product={inv} mayEdit={mayPickProduct} />
         </Descriptions.Item>
         <Descriptions.Item label={t('inverters.column.plant')}>
           {inv.plant ? (

@@ -1,21 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http } from '@/shared/http';
 
 /** A product of GET /api/v1/inverter/products (the inverter products of the catalogue). */
-export interface InverterProduct {
-  id: number;
-  name: string;
-  partNumber: string;
-  manufacturer: string;
-  typeName: string;
-  ratedPower: number | null;
-}
+export type InverterProduct = Schemas['Product'];
 
-/** The product facts the inverter detail answers with (null when unknown). */
-export interface ProductOf {
-  productId?: number | null;
-  productName?: string | null;
-}
+/** The product facts of the inverter detail answer (null when unknown). */
+export type ProductOf = Pick<Schemas['InverterDetail'], 'productId' | 'productName'>;
 
 export const inverterProductsQuery = () =>
   queryOptions({
@@ -35,6 +26,6 @@ export const productLabel = (p: InverterProduct) =>
 export const setInverterProduct = (sn: string, productId: number | null) =>
   http.post<null>(
     '/api/v1/inverter/product',
-    { sn, productId },
+    { sn, productId } satisfies Schemas['InverterProductRequest'],
     { handledCodes: [ErrorCode.InvalidParameter] },
   );

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import type { Schemas } from '@/shared/api/schema';
 import { oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** What a product is (the catalogue's categories). */
@@ -7,31 +8,10 @@ export const CATEGORIES = ['inverter', 'gateway', 'battery', 'meter'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** A hardware version of a product. */
-export interface Hardware {
-  id: number;
-  version: string;
-  remark: string;
-}
+export type Hardware = Schemas['ProductHardware'];
 
 /** An item of GET /api/v1/product/ (and GET /product/{id}). */
-export interface Product {
-  id: number;
-  category: Category;
-  name: string;
-  partNumber: string;
-  manufacturer: string;
-  /** The inverter-type secondary label (inverters only). */
-  typeId: number | null;
-  typeName: string;
-  /** W. */
-  ratedPower: number | null;
-  remark: string;
-  hardware: Hardware[];
-  firmwareCount: number;
-  deviceCount: number;
-  createAt: string;
-  updateAt: string;
-}
+export type Product = Omit<Schemas['Product'], 'category'> & { category: Category };
 
 /** The body of POST /product/ (create) and POST /products/{id} (edit). */
 export interface ProductBody {
@@ -47,15 +27,7 @@ export interface ProductBody {
 }
 
 /** A node of GET /api/v1/firmware/inverterTypes: primary titles with their secondary labels. */
-export interface InverterTypeNode {
-  id: number;
-  parentId: number | null;
-  name: string;
-  sort: number;
-  codes: number[];
-  firmwareCount: number;
-  children: InverterTypeNode[];
-}
+export type InverterTypeNode = Schemas['InverterTypeNode'];
 
 export const productKeys = {
   all: ['products'] as const,
@@ -148,10 +120,12 @@ export function productBody(v: ProductBody): ProductBody {
 }
 
 export const addProduct = (body: ProductBody) =>
-  http.post<number>('/api/v1/product/', body, { handledCodes: [ErrorCode.InvalidParameter] });
+  http.post<number>('/api/v1/product/', body satisfies Schemas['ProductRequest'], {
+    handledCodes: [ErrorCode.InvalidParameter],
+  });
 
 export const editProduct = (id: number, body: ProductBody) =>
-  http.post<null>(`/api/v1/products/${id}`, body, {
+  http.post<null>(`/api/v1/products/${id}`, body satisfies Schemas['ProductRequest'], {
     handledCodes: [ErrorCode.InvalidParameter],
   });
 

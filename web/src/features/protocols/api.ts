@@ -1,39 +1,19 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError } from '@/shared/http';
+import type { Schemas } from '@/shared/api/schema';
 import type { ProtocolConfig } from './config';
 
 /** An item of GET /api/v1/logger/functions: a stored protocol config, summed up. */
-export interface LoggerFunction {
-  code: string;
-  /** `inverter`, `meter`, `battery` or `weather_station`. */
-  family: string;
-  name: string;
-  builtin: boolean;
-  /** null when the stored config does not parse. */
-  points: number | null;
-  version: number | null;
-  updateAt: string;
-}
+export type LoggerFunction = Schemas['LoggerFunction'];
+
+/** A decoded value: a number or text (a one-bit field reads 0 or 1); null when not in the frame. */
+export type DecodedValue = number | string | boolean | null;
 
 /** One decoded value of POST /logger/function/preview. */
-export interface PreviewValue {
-  key: string;
-  name: string;
-  unit: string;
-  value: number | string | boolean | null;
-  /** The point's bytes, hex. */
-  raw: string;
-}
+export type PreviewValue = Omit<Schemas['PreviewValue'], 'value'> & { value: DecodedValue };
 
-export interface PreviewAnswer {
-  /** How the frame was read: a whole RTU answer, or bare register data. */
-  format: 'rtu' | 'registers';
-  /** The register the data starts at, and how many registers it holds. */
-  start: number;
-  registers: number;
-  values: PreviewValue[];
-  problems: string[];
-}
+/** What a frame decodes to; `format` is `rtu` (a whole RTU answer) or `registers`. */
+export type PreviewAnswer = Omit<Schemas['PreviewAnswer'], 'values'> & { values: PreviewValue[] };
 
 export const protocolKeys = {
   all: ['protocols'] as const,
