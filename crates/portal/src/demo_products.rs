@@ -45,9 +45,11 @@ fn rated_watts(model: &str) -> Option<f64> {
     kw.parse::<f64>().ok().map(|kw| kw * 1000.0)
 }
 
+/// A simulated inverter model: its type code and its inverters (gateway, index of the device).
+type Model<'a> = (i64, Vec<(&'a GatewaySpec, usize)>);
+
 pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()> {
-    // Model -> (type code, the inverters of that model and their gateway).
-    let mut models: BTreeMap<&str, (i64, Vec<(&GatewaySpec, usize)>)> = BTreeMap::new();
+    let mut models: BTreeMap<&str, Model> = BTreeMap::new();
     for gw in fleet {
         for (i, d) in gw.devices.iter().enumerate() {
             if d.family == Family::Inverter {

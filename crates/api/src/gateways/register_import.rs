@@ -40,7 +40,7 @@ const COLUMNS: &[Column] = &[
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BatchRequest {
+pub struct RegisterBatchRequest {
     /// 1 to 200 gateways.
     #[serde(default)]
     pub gateways: Vec<CreateRequest>,
@@ -166,12 +166,12 @@ pub(super) async fn run(
 
 /// Registers 1 to 200 gateways, each on its own: every row answers its code and `result`
 /// (`row` is its 1-based place in the list). Audited as `gateway.batchRegister` with counts.
-#[utoipa::path(post, path = "/api/v1/gateway/batch", tag = "gateways", request_body = BatchRequest,
+#[utoipa::path(post, path = "/api/v1/gateway/batch", tag = "gateways", request_body = RegisterBatchRequest,
     security(("bearer" = [])), responses((status = 200, description = "Totals and each row's answer; 2, 4 gateways (none or over 200)", body = Envelope<GatewayImport>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
-    Body(req): Body<BatchRequest>,
+    Body(req): Body<RegisterBatchRequest>,
 ) -> ApiResult<Data<GatewayImport>> {
     registry::require_registry(&me.actor)?;
     if !(1..=BATCH_MAX).contains(&req.gateways.len()) {

@@ -148,7 +148,7 @@ pub async fn delete(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CustomerRequest {
+pub struct GatewayCustomerRequest {
     /// The owner account's user id; null frees the gateway.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub customer_id: Option<i64>,
@@ -158,13 +158,13 @@ pub struct CustomerRequest {
 /// with `sys.gateway.edit`), held with a company that has the account as its customer; null
 /// frees it. 301 on a plant, 105 unknown account, 4 `customerId` not an owner.
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/customer", tag = "gateways", params(("id" = String, Path, description = "id or SN")),
-    request_body = CustomerRequest, security(("bearer" = [])),
+    request_body = GatewayCustomerRequest, security(("bearer" = [])),
     responses((status = 200, description = "Saved; 2, 4, 105, 301, 305", body = Ack)))]
 pub async fn customer(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,
-    Body(req): Body<CustomerRequest>,
+    Body(req): Body<GatewayCustomerRequest>,
 ) -> ApiResult<Done> {
     let customer = req.customer_id.filter(|c| *c > 0).map(domain::ids::UserId);
     let gateway = GatewayRef::parse(&id);
