@@ -5179,8 +5179,10 @@ export interface components {
             refused: components["schemas"]["DeleteRefusal"][];
         };
         BatchRequest: {
-            /** @description 1 to 200 gateways. */
-            gateways?: components["schemas"]["CreateRequest"][];
+            /** @description What the check is for: `restart` (default) or `upgrade`. */
+            action?: string | null;
+            /** @description Gateway SNs: an array or a comma list (at most 100). */
+            sns?: string[];
         };
         /** @description A battery's identity, ratings and latest values. */
         BatteryInfo: components["schemas"]["BatteryItem"] & {
@@ -10544,6 +10546,13 @@ export interface components {
             /** @description Its nickname, or its account when it has none. */
             nickname: string;
         };
+        GatewayCustomerRequest: {
+            /**
+             * Format: int64
+             * @description The owner account's user id; null frees the gateway.
+             */
+            customerId?: number | null;
+        };
         /**
          * @description One gateway with the devices behind it. `key` (in the list item's fields), `keyPending`
          *     and `keyChangedAt` are given only to those who may edit the gateway (`keyEditable`).
@@ -12015,6 +12024,10 @@ export interface components {
             updateTime: string | null;
             /** @description A numeric string. */
             value: string;
+        };
+        RegisterBatchRequest: {
+            /** @description 1 to 200 gateways. */
+            gateways?: components["schemas"]["CreateRequest"][];
         };
         ReplaceRequest: {
             /** @description The new gateway's registration key. */
@@ -15058,7 +15071,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CustomerRequest"];
+                "application/json": components["schemas"]["GatewayCustomerRequest"];
             };
         };
         responses: {
@@ -15275,7 +15288,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchRequest"];
+                "application/json": components["schemas"]["RegisterBatchRequest"];
             };
         };
         responses: {
