@@ -163,11 +163,22 @@ describe('firmware catalogue', () => {
     await context.close();
   });
 
-  it('shows no firmware menu to an owner', async () => {
+  it('shows the owner the notice of the enabled firmware, and no firmware menu', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, DEMO);
     const keys = await menuKeys(page);
     assert.ok(!keys.some((k) => k.startsWith('/firmware')), keys.join(','));
+    // the first journey enabled firmware for one of the demo owner's inverters with a notice
+    await page.getByTestId('message-bell').click();
+    const notice = page.locator('[data-testid="message-item"][data-source="notice"]').first();
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /Notice/);
+    assert.equal(await notice.getAttribute('data-unread'), 'true');
+    await notice.click();
+    await page
+      .locator('[data-testid="message-item"][data-source="notice"][data-unread="false"]')
+      .first()
+      .waitFor();
     await context.close();
   });
 });

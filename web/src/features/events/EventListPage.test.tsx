@@ -198,6 +198,7 @@ describe('MessageBell', () => {
       createAt: '2026-05-04T10:00:00.000+00:00',
       plantId: 8,
       sn: 'ROOF-INV00',
+      source: 'event',
       event: { ...outage, id, status: resolved ? 'closed' : 'open' },
     });
     c.setQueryData(messageListQuery().queryKey, {

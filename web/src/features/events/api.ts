@@ -119,10 +119,7 @@ export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: stri
  * A message (GET /api/v1/messages): a warning or fault occurrence (`source` "event"), or a
  * notice such as "a firmware update is available" (`source` "notice", no event, no plant).
  */
-export type MessageItem = Omit<Schemas['Message'], 'event'> & {
-  event: Schemas['Message']['event'] | null;
-  source?: 'event' | 'notice';
-};
+export type MessageItem = Schemas['Message'];
 
 export const messageCountQuery = queryOptions({
   queryKey: messageKeys.count,

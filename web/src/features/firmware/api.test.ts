@@ -53,7 +53,7 @@ describe('the multipart body', () => {
     expect(form.get('name')).toBe('Hybrid');
     expect(form.get('version')).toBe('V2_0');
     expect(form.get('typeId')).toBe('11');
-    expect(form.get('productId')).toBeNull();
+    expect(form.get('productId')).toBe('');
     expect(form.get('enabled')).toBe('true');
     expect((form.get('file') as File).name).toBe('inv_2.bin');
   });

@@ -1,74 +1,26 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
+import type { Schemas } from '@/shared/api/schema';
 import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 
 /** Which firmware a screen manages: inverter firmware (filed under a label) or gateway software. */
 export type FirmwareTarget = 'inverter' | 'gateway';
 
 /** A node of the inverter-type tree: a primary title (with labels) or a secondary label. */
-export interface InverterTypeNode {
-  id: number;
-  parentId: number | null;
-  name: string;
-  sort: number;
-  /** The inverter type codes a secondary label stands for ([] for a primary title). */
-  codes: number[];
-  firmwareCount: number;
-  children: InverterTypeNode[];
-}
+export type InverterTypeNode = Schemas['InverterTypeNode'];
 
 /** A firmware file of the catalogue (GET /firmware/page, /firmware/gateway/page). */
-export interface FirmwareItem {
-  id: number;
-  name: string;
-  fileName: string;
-  size: number;
-  version: string;
-  target: string;
-  /** The secondary label's id (0 for gateway software). */
-  type: number;
-  typeName: string;
-  parentTypeId: number | null;
-  parentTypeName: string;
-  codes: number[];
-  productId: number | null;
-  manufacturer: string;
-  productName: string;
-  partNumber: string;
-  hardwareVersion: string;
-  upgradeMode: string;
-  firmwareType: string;
-  changeLog: string;
-  changeLogEn: string;
-  enabled: boolean;
-  creator: string;
-  createAt: string;
-  updateAt: string;
-  /** An upgrade in progress sends it: it cannot be deleted now. */
-  inUse: boolean;
-}
+export type FirmwareItem = Schemas['FirmwareItem'];
 
 /** What POST /firmware/batchDelete did: how many went, and the ones refused with why. */
-export interface BatchDeleteResult {
-  deleted: number;
-  refused: { id: number; code: number; msg: string }[];
-}
+export type BatchDeleteResult = Schemas['BatchDeleted'];
 
 /** A product of the catalogue, as the firmware form picks it. */
-export interface ProductOption {
-  id: number;
-  name: string;
-  partNumber: string;
-  manufacturer: string;
-}
+export type ProductOption = Schemas['Product'];
 
 /** A hardware version of a product (GET /hardware?productId=). */
-export interface HardwareOption {
-  id: number;
-  productId: number;
-  version: string;
-}
+export type HardwareOption = Schemas['Hardware'];
 
 export const firmwareKeys = {
   all: ['firmware'] as const,
@@ -199,7 +151,9 @@ export function firmwareFormData(target: FirmwareTarget, v: FirmwareForm): FormD
     put('upgradeMode', v.upgradeMode);
     put('firmwareType', v.firmwareType);
   }
-  put('productId', v.productId);
+  // an empty product clears it (a missing one keeps it)
+  if (v.productId !== undefined)
+    form.append('productId', v.productId === null ? '' : String(v.productId));
   put('hardwareVersion', v.hardwareVersion);
   put('changeLog', v.changeLog ?? '');
   put('changeLogEn', v.changeLogEn ?? '');

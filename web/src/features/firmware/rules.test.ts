@@ -58,7 +58,7 @@ describe('the server refusals', () => {
     expect(of('primaryTitle')?.key).toBe('firmware.types.refusal.primaryTitle');
     expect(of('nameAtTarget')?.key).toBe('firmware.types.refusal.nameAtTarget');
     expect(of('hasFirmware')?.key).toBe('firmware.types.refusal.hasFirmware');
-    expect(of('codes 94')).toEqual({
+    expect(of('codes: 94')).toEqual({
       key: 'firmware.types.refusal.codes',
       values: { code: '94' },
     });

@@ -66,7 +66,7 @@ const TYPE_REFUSAL_KEYS: Record<string, string> = {
 export function typeRefusal(error: unknown): { key: string; values?: { code: string } } | null {
   const detail = refusalDetail(error);
   if (!detail) return null;
-  const [word, ...rest] = detail.split(/\s+/);
+  const [word, ...rest] = detail.split(/[\s:]+/);
   const key = word ? TYPE_REFUSAL_KEYS[word] : undefined;
   if (!key) return null;
   const code = /\d+/.exec(rest.join(' '))?.[0];

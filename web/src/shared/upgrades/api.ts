@@ -7,7 +7,7 @@ export type UpgradeTarget = 'inverter' | 'gateway';
 export type UpgradeState = Schemas['UpgradeState'];
 
 /** A firmware file offered for a device type (GET /api/v1/firmware). */
-export type Firmware = Schemas['Firmware'];
+export type Firmware = Schemas['FirmwareItem'];
 
 /** Why the portal ended an upgrade (its gateway went offline, no progress, timed out). */
 export type UpgradeReason = Schemas['UpgradeReason'];
