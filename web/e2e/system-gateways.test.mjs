@@ -103,6 +103,20 @@ describe('system gateways', () => {
       .locator('[data-testid="result-table"] [data-testid="row-result"]')
       .evaluateAll((els) => els.map((el) => el.getAttribute('data-result')));
     assert.deepEqual(results, ['created', 'created', 'invalid', 'created', 'created']);
+    // rows are numbered as in the sheet: the header is row 1
+    const table = dialog.getByTestId('result-table');
+    const numbers = await table.locator('tr.ant-table-row td:first-child').allInnerTexts();
+    assert.deepEqual(numbers, ['2', '3', '4', '5', '6']);
+    const sns = await table.getByTestId('row-sn').allInnerTexts();
+    assert.deepEqual(sns, [
+      IMPORTED[0].sn,
+      IMPORTED[1].sn,
+      BAD_ROW[0],
+      IMPORTED[2].sn,
+      IMPORTED[3].sn,
+    ]);
+    const done = table.locator('tr.ant-table-row').filter({ hasText: BAD_ROW[0] });
+    assert.match(await done.getByTestId('row-reason').innerText(), /key/i);
     await page.getByTestId('import-close').click();
 
     await search(page, 'GW-E2E-IMP');
@@ -115,9 +129,12 @@ describe('system gateways', () => {
     // ---- the registered gateway can be deleted (it is on no plant)
     await search(page, REGISTERED.sn);
     await rowOf(page, REGISTERED.sn).getByTestId('action-delete').click();
+    await page.locator('.ant-modal-confirm-title').getByText(REGISTERED.sn).waitFor();
     await page.getByTestId('delete-ok').click();
-    await page.getByText('The gateway was deleted').waitFor();
+    // the list is the lasting proof; the toast is brief and can pass unseen on a busy machine
     await page.getByText('No gateway matches these filters').waitFor();
+    const gone = await api(page, `/api/v1/gateways?page=1&limit=10&keyword=${REGISTERED.sn}`);
+    assert.equal(gone.data.total, 0, JSON.stringify(gone));
 
     // ---- the demo owner binds an imported gateway to one of their plants
     const target = IMPORTED[0];

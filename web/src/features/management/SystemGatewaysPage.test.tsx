@@ -179,13 +179,17 @@ describe('SystemGatewaysPage', () => {
     expect(await screen.findByText('GW-BOUND-02')).toBeTruthy();
   });
 
-  it('deletes a gateway in stock after confirmation; a bound one says why it cannot', async () => {
-    answer(true);
+  it('deletes a free gateway after confirmation; a bound or held one cannot be', async () => {
+    const held = gatewayRow({ id: 9, sn: 'GW-HELD-03', customerId: 11, customerName: 'Olivia' });
+    answer(true, [stock, bound, held]);
     show();
     await screen.findByText('GW-BOUND-02');
     const boundDelete = within(rowOf('GW-BOUND-02')).getByTestId('action-delete');
     expect(boundDelete).toBeDisabled();
     expect(within(rowOf('GW-BOUND-02')).getByTestId('action-customer')).toBeDisabled();
+    // the server keeps a customer's stock (301): the customer is removed first
+    expect(within(rowOf('GW-HELD-03')).getByTestId('action-delete')).toBeDisabled();
+    expect(within(rowOf('GW-HELD-03')).getByTestId('action-customer')).toBeEnabled();
     fireEvent.click(within(rowOf('GW-STOCK-01')).getByTestId('action-delete'));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Delete gateway GW-STOCK-01?');

@@ -217,6 +217,8 @@ export default function SystemGatewaysPage() {
       onCell: () => nowrap,
       render: (_, g) => {
         const bound = g.plantId !== null;
+        // the registry keeps a gateway someone holds as stock: free it first (Assign customer)
+        const held = !bound && g.customerId !== null;
         return (
           <RowActionButtons
             compact={phone}
@@ -234,7 +236,11 @@ export default function SystemGatewaysPage() {
                 label: t('sysGateways.delete.action'),
                 icon: <DeleteOutlined />,
                 danger: true,
-                disabledReason: bound ? t('sysGateways.delete.bound') : undefined,
+                disabledReason: bound
+                  ? t('sysGateways.delete.bound')
+                  : held
+                    ? t('sysGateways.delete.held')
+                    : undefined,
                 onClick: () => confirmDelete(g),
               },
             ]}

@@ -59,13 +59,7 @@ export function downloadSysGateways(q: SysGatewayQuery): Promise<void> {
 }
 
 /** A gateway to register (POST /gateway/create, and each row of /gateway/batch). */
-export interface NewGateway {
-  sn: string;
-  key: string;
-  model?: string;
-  commType?: string;
-  protocol?: string;
-}
+export type NewGateway = Schemas['CreateRequest'] & { sn: string; key: string };
 
 /** The trimmed fields, empty optional ones left out. */
 export function newGatewayBody(g: NewGateway): NewGateway {
@@ -90,7 +84,12 @@ export const createGateways = (gateways: readonly NewGateway[]) =>
     { handledCodes: [ErrorCode.InvalidParameter] },
   );
 
-/** Gives a gateway in stock to a customer's account (null takes it back). */
+/**
+ * Gives a gateway in stock to a customer's account, an owner's user id (null takes it back).
+ * Refusals: 301 on a plant, 105 no such account, 4 `customerId` not an owner account, 305.
+ * (The body `{customerId}` is typed here: the API document names it `CustomerRequest`, a name
+ * the customers' own request takes there.)
+ */
 export const assignCustomer = (id: number, customerId: number | null) =>
   http.post<null>(
     `/api/v1/gateway/${id}/customer`,

@@ -24,6 +24,8 @@ describe('gateway rules', () => {
       values: { max: 16 },
     });
     expect(gatewayProblem({ sn: 'GW-000001', key: 'key1', commType: 'wifi' })).toBeNull();
+    // characters, as the server counts them: 32 emoji are 64 UTF-16 units
+    expect(gatewayProblem({ sn: 'GW-000001', key: 'key1', model: '🔆'.repeat(32) })).toBeNull();
   });
 
   it('send trimmed fields and leave empty optional ones out', () => {

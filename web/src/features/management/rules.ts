@@ -6,7 +6,7 @@ export const GATEWAY_SN = /^[A-Za-z0-9-]{6,32}$/;
 /** Registration key: 4-32 visible ASCII characters. */
 export const GATEWAY_KEY = /^[\x21-\x7e]{4,32}$/;
 
-/** The optional fields' lengths. */
+/** The optional fields' longest lengths, in characters (the server's limits). */
 export const LIMITS = { model: 32, commType: 16, protocol: 40 } as const;
 
 /** How many gateways one batch registers. */
@@ -29,7 +29,8 @@ export function gatewayKey(value: unknown): Check {
 export const upTo =
   (max: number) =>
   (value: unknown): Check =>
-    trimmed(value).length <= max ? null : { key: 'sysGateways.rule.tooLong', values: { max } };
+    // characters as the server counts them (code points, not UTF-16 units)
+    [...trimmed(value)].length <= max ? null : { key: 'sysGateways.rule.tooLong', values: { max } };
 
 /** The first problem of a gateway's fields, or null. */
 export function gatewayProblem(g: NewGateway): Check {

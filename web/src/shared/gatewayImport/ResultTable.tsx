@@ -2,15 +2,10 @@ import { Flex, Table, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '../format/number';
 import { useNarrow } from '../ui/useNarrow';
-import type { RowResult } from './api';
+import type { ImportRow, RowResult } from './api';
 
 /** A row of a batch's outcome as the tables show it (a sheet's row or a pasted line). */
-export interface ResultRow {
-  row: number;
-  sn: string;
-  msg: string;
-  result: RowResult;
-}
+export type ResultRow = Pick<ImportRow, 'row' | 'sn' | 'msg' | 'result'>;
 
 const COLOR: Record<RowResult, string> = {
   created: 'success',

@@ -10,13 +10,13 @@ import { downloadFile } from '../http/download';
 export type ImportMode = 'register' | 'claim';
 
 /** What became of a row: created (or claimed), already there, or refused for a field. */
-export type RowResult = 'created' | 'duplicate' | 'invalid';
+export type RowResult = Schemas['ImportResult'];
 
-/** One row of an imported sheet with its outcome. */
-export type ImportRow = Schemas['GatewayImportRow'] & { result: RowResult };
+/** One row of an imported sheet with its outcome (`row` is the sheet's own row number). */
+export type ImportRow = Schemas['GatewayImportRow'];
 
 /** A whole sheet's outcome: totals and every row. */
-export type ImportOutcome = Omit<Schemas['GatewayImport'], 'results'> & { results: ImportRow[] };
+export type ImportOutcome = Schemas['GatewayImport'];
 
 /** The sheet limit the server holds to (2 MB). */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
