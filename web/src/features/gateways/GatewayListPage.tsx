@@ -40,6 +40,7 @@ import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
 
 const text = (v: string | null | undefined) => (v && v.trim() ? v : MISSING);
+const nowrap = { style: { whiteSpace: 'nowrap' as const } };
 
 /** device/gateway: the gateways the caller may see, with counts, filters and a download. */
 export default function GatewayListPage() {
@@ -105,11 +106,15 @@ export default function GatewayListPage() {
     {
       key: 'protocol',
       title: t('gateways.column.protocol'),
+      // room for a config name ("deye-hybrid-3ph-hv") on one line
+      width: 180,
       render: (_, row) => text(row.proto),
     },
     {
       key: 'comm',
       title: t('gateways.column.commType'),
+      width: 150,
+      onHeaderCell: () => nowrap,
       render: (_, row) => text(row.commTypeName),
     },
     {
@@ -243,7 +248,7 @@ export default function GatewayListPage() {
           columns={columns}
           dataSource={list.data?.infos ?? []}
           loading={list.isFetching}
-          scroll={{ x: 1500 }}
+          scroll={{ x: 1640 }}
           locale={{
             emptyText: (
               <Empty description={filtered ? t('gateways.emptyFiltered') : t('gateways.empty')} />
