@@ -62,6 +62,14 @@ async fn administrators_read_and_edit_stored_protocol_configs_and_bad_ones_are_r
             Some(version + 1),
             "edits bump the version"
         );
+        let audit = app
+            .get("/api/v1/audit?action=protocol.save", Some(&admin))
+            .await;
+        let entries = audit.data()["infos"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(entries.len(), 1, "[{}] the save is in the log", app.backend);
         let reread = app
             .get("/api/v1/logger/function/meter-3ph", Some(&admin))
             .await;

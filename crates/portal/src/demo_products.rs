@@ -1,7 +1,7 @@
 //! The demo's product catalogue: one product per simulated inverter model (filed under the
 //! secondary label holding its type code when the inverter-type tree has one), a gateway and
 //! a battery product, each with two hardware versions; the demo inverters are told their
-//! product. A few unbound gateways are registered too, so the system gateway screen has stock
+//! product, and the demo's firmware files name the product of their label. A few unbound gateways are registered too, so the system gateway screen has stock
 //! to show and to bind. Idempotent: a second start adds nothing.
 
 use std::collections::BTreeMap;
@@ -71,6 +71,11 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
         p.type_id = store.label_of_code(*type_code).await?;
         p.rated_power = rated_watts(model);
         let id = ensure(store, &p).await?;
+        if let Some(label) = p.type_id {
+            store
+                .file_seeded_firmware("inverter", label, id, "H2.0")
+                .await?;
+        }
         for (gw, i) in inverters {
             let d = &gw.devices[*i];
             if store.device_by_sn(&d.sn).await?.is_none() {
@@ -101,7 +106,10 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
         Category::Gateway,
         ["V1", "V2"],
     );
-    ensure(store, &gateway).await?;
+    let gateway = ensure(store, &gateway).await?;
+    store
+        .file_seeded_firmware("gateway", 0, gateway, "V2")
+        .await?;
     let battery = product(
         "SIM-BMS",
         "Sim LFP battery stack".into(),

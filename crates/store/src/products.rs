@@ -277,6 +277,27 @@ impl Store {
         )?)
     }
 
+    /// Files the firmware nobody uploaded (the demo's own files) of one label, or the gateway
+    /// software when `type_id` is 0, under a product and hardware version, where no product
+    /// is named yet. Uploads by a person are never touched.
+    pub async fn file_seeded_firmware(
+        &self,
+        target: &str,
+        type_id: i64,
+        product: ProductId,
+        hardware_version: &str,
+    ) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "UPDATE firmware SET product_id = $1, hardware_version = $2 \
+             WHERE target = $3 AND type_id = $4 AND product_id IS NULL AND created_by IS NULL",
+            product.0,
+            hardware_version,
+            target,
+            type_id
+        )?)
+    }
+
     /// Sets (or clears) the product a device is; `false` when the device does not exist.
     pub async fn set_device_product(
         &self,
