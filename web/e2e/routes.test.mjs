@@ -52,6 +52,8 @@ const FILL = {
   '/device/setting': (d) => d.inverter && `/device/setting?sn=${enc(d.inverter)}`,
   '/plants/device/setting': (d) => d.inverter && `/plants/device/setting?sn=${enc(d.inverter)}`,
   '/debug': (d) => d.inverter && `/debug?sn=${enc(d.inverter)}&kind=inverter`,
+  // a protocol config the portal ships, so every portal has it
+  '/management/protocol/:code': () => '/management/protocol/meter-3ph',
 };
 const enc = encodeURIComponent;
 

@@ -25,7 +25,7 @@ const INVERTERS = Array.from(
   { length: 10 },
   (_, k) => `SIMINV0008${String(k + 1).padStart(2, '0')}`,
 );
-const VERSION = 'E2E_94_300K';
+const VERSION = 'V9_300K';
 /** The demo's upload cycle, in seconds. */
 const CYCLE = 5;
 /** How long the gateway idles between coming online and the batch. */

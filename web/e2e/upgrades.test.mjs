@@ -36,6 +36,8 @@ function uploadFirmware(page, type, version) {
       const form = new FormData();
       form.append('version', version);
       form.append('type', String(type));
+      // Names are unique in the catalogue: the duplicate-version check below must not meet 4000.
+      form.append('name', `e2e ${version} ${Date.now()}`);
       form.append('changeLog', 'e2e');
       form.append('file', new Blob([new Uint8Array([1, 2, 3, 4])]), `e2e_${version}.bin`);
       const res = await fetch('/api/v1/firmware/save', {
@@ -69,11 +71,11 @@ describe('firmware upgrades', () => {
     const others = live.filter((i) => i.type !== target.type).slice(0, 2);
     assert.equal(others.length, 2);
 
-    const saved = await uploadFirmware(page, target.type, 'E2E_2_0');
+    const saved = await uploadFirmware(page, target.type, 'V9_2_0');
     assert.equal(saved.code, 0, JSON.stringify(saved));
-    assert.equal(saved.data.version, 'E2E_2_0');
+    assert.equal(saved.data.version, 'V9_2_0');
     // the spec's rules: the same version again is refused with 4002
-    const again = await uploadFirmware(page, target.type, 'e2e_2_0');
+    const again = await uploadFirmware(page, target.type, 'v9_2_0');
     assert.equal(again.code, 4002);
 
     await page.goto(`${server.url}/device/inverter`);
@@ -97,7 +99,7 @@ describe('firmware upgrades', () => {
     assert.deepEqual(typed, [target.sn, ...others.map((o) => o.sn)].sort());
     // the firmware offered follows the first SN's type: put the target first
     await sns.fill([target.sn, ...others.map((o) => o.sn)].join('\n'));
-    await choose(page, page.getByTestId('upgrade-firmware'), 'E2E_2_0');
+    await choose(page, page.getByTestId('upgrade-firmware'), 'V9_2_0');
     await page.getByTestId('upgrade-start').click();
 
     const progress = page.getByTestId('upgrade-progress');
@@ -127,7 +129,7 @@ describe('firmware upgrades', () => {
     // the server agrees: the upgrade ended, the inverter left Upgrading, the audit log has it all
     const p = await api(page, `/api/v1/inverter/${target.sn}/upgrade/progress`);
     assert.ok(['successful', 'failed'].includes(p.data.state), JSON.stringify(p));
-    assert.equal(p.data.version, 'E2E_2_0');
+    assert.equal(p.data.version, 'V9_2_0');
     const audit = await api(page, '/api/v1/audit?action=inverter.upgrade&limit=50');
     const results = audit.data.infos.map((a) => `${a.target}:${a.result}`).sort();
     assert.deepEqual(
