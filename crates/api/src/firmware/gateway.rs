@@ -3,11 +3,10 @@
 //! deleting and downloading use the firmware routes by id.
 
 use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
-use domain::DomainError;
 use store::firmware::FirmwareTarget;
 
 use super::{
-    FirmwareItem, GATEWAY_VIEW, form, load_item,
+    FirmwareItem, GATEWAY_VIEW, form, load_item, load_item_for,
     page::{CheckQuery, PageQuery, firmware_page, run_check},
     require,
     save::write,
@@ -63,11 +62,9 @@ pub async fn one(
     Path(id): Path<String>,
 ) -> ApiResult<Data<FirmwareItem>> {
     require(&me, GATEWAY_VIEW)?;
-    let f = load_item(&app, path_id(&id)?).await?;
-    if f.target != "gateway" {
-        return Err(DomainError::invalid("id").into());
-    }
-    Ok(Data(f))
+    Ok(Data(
+        load_item_for(&app, &id, FirmwareTarget::Gateway).await?,
+    ))
 }
 
 /// Edits gateway software (the upload's fields; a new `file` replaces the old one).

@@ -34,7 +34,7 @@ use crate::{
     paging::Page,
     plants::update_at,
     session::CurrentUser,
-    users::create_at,
+    users::{create_at, path_id},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -191,6 +191,21 @@ pub(crate) async fn load_item(app: &AppState, id: i64) -> ApiResult<FirmwareItem
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
     Ok(item(&row, &codes_by_label(app).await?))
+}
+
+/// Firmware `id` from a path, answered as `item` only when it is for `target` (4 `id` otherwise,
+/// as for a missing one): each target's route reads only its own files.
+pub(crate) async fn load_item_for(
+    app: &AppState,
+    raw_id: &str,
+    target: FirmwareTarget,
+) -> ApiResult<FirmwareItem> {
+    let f = load_item(app, path_id(raw_id)?).await?;
+    if f.target == target.as_str() {
+        Ok(f)
+    } else {
+        Err(DomainError::invalid("id").into())
+    }
 }
 
 /// Firmware `id`, or 4 `id` when it is gone.

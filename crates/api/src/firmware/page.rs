@@ -8,7 +8,8 @@ use store::firmware::{FirmwareFilter, FirmwareTarget};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    FirmwareItem, INVERTER_VIEW, codes_by_label, item, load, load_item, require, rules, view_key,
+    FirmwareItem, INVERTER_VIEW, codes_by_label, item, load, load_item_for, require, rules,
+    view_key,
 };
 use crate::{
     AppState,
@@ -16,7 +17,6 @@ use crate::{
     extract::{Query, num},
     paging::{Page, Paging},
     session::CurrentUser,
-    users::path_id,
 };
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -92,11 +92,9 @@ pub async fn inverter(
     Path(id): Path<String>,
 ) -> ApiResult<Data<FirmwareItem>> {
     require(&me, INVERTER_VIEW)?;
-    let f = load_item(&app, path_id(&id)?).await?;
-    if f.target != "inverter" {
-        return Err(DomainError::invalid("id").into());
-    }
-    Ok(Data(f))
+    Ok(Data(
+        load_item_for(&app, &id, FirmwareTarget::Inverter).await?,
+    ))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -1,3 +1,4 @@
+import { ListCard } from '@/shared/list/ListCard';
 import {
   CheckCircleOutlined,
   EditOutlined,
@@ -6,7 +7,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Flex, Input, Typography, type TableProps } from 'antd';
+import { App, Badge, Button, Flex, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -209,26 +210,19 @@ export default function CompaniesPage() {
   );
 
   return (
-    <Card
-      title={
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="companies-title">
-          {t('companies.title')}
-        </Typography.Title>
-      }
+    <ListCard
+      title={t('companies.title')}
+      titleTestId="companies-title"
       extra={mayEdit && addButton('company-add')}
+      search={{
+        placeholder: t('companies.search'),
+        value: search,
+        onChange: setSearch,
+        onSearch: (v) => update({ name: v }),
+        width: 260,
+        testId: 'company-search',
+      }}
     >
-      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('companies.search')}
-          aria-label={t('companies.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          onSearch={(v) => update({ name: v })}
-          style={{ width: phone ? '100%' : 260 }}
-          data-testid="company-search"
-        />
-      </Flex>
       <PagedTable<CompanyInfo>
         list={list}
         page={query.page}
@@ -244,6 +238,6 @@ export default function CompaniesPage() {
         compact={phone}
       />
       {dialog && <CompanyDialog company={dialog.company} onClose={() => setDialog(null)} />}
-    </Card>
+    </ListCard>
   );
 }

@@ -1,6 +1,7 @@
+import { ListCard } from '@/shared/list/ListCard';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Input, Tag, TreeSelect, Typography, type TableProps } from 'antd';
+import { App, Button, Flex, Tag, TreeSelect, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -200,41 +201,38 @@ function CustomerListView({ scope }: { scope: Scope }) {
   );
 
   return (
-    <Card
-      title={
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="customers-title">
-          {t('customers.title')}
-        </Typography.Title>
-      }
+    <ListCard
+      title={t('customers.title')}
+      titleTestId="customers-title"
       extra={mayEdit && addButton('customer-add')}
+      search={{
+        placeholder: t('customers.search'),
+        value: search,
+        onChange: setSearch,
+        onSearch: (v) => update({ name: v }),
+        width: 260,
+        testId: 'customer-search',
+      }}
+      filters={
+        <>
+          <TreeSelect
+            allowClear
+            showSearch
+            treeDefaultExpandAll
+            treeNodeFilterProp="title"
+            aria-label={t('customers.type')}
+            placeholder={t('customers.anyType')}
+            value={query.typeId ?? undefined}
+            onChange={(typeId?: number) => update({ typeId: typeId ?? null })}
+            treeData={typeTree}
+            loading={types.isPending}
+            notFoundContent={t('customers.noTypes')}
+            style={{ width: phone ? '100%' : 220 }}
+            data-testid="customer-type-filter"
+          />
+        </>
+      }
     >
-      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('customers.search')}
-          aria-label={t('customers.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          onSearch={(v) => update({ name: v })}
-          style={{ width: phone ? '100%' : 260 }}
-          data-testid="customer-search"
-        />
-        <TreeSelect
-          allowClear
-          showSearch
-          treeDefaultExpandAll
-          treeNodeFilterProp="title"
-          aria-label={t('customers.type')}
-          placeholder={t('customers.anyType')}
-          value={query.typeId ?? undefined}
-          onChange={(typeId?: number) => update({ typeId: typeId ?? null })}
-          treeData={typeTree}
-          loading={types.isPending}
-          notFoundContent={t('customers.noTypes')}
-          style={{ width: phone ? '100%' : 220 }}
-          data-testid="customer-type-filter"
-        />
-      </Flex>
       <PagedTable<Customer>
         list={list}
         page={query.page}
@@ -252,6 +250,6 @@ function CustomerListView({ scope }: { scope: Scope }) {
       {dialog && (
         <CustomerDialog customer={dialog.customer} scope={scope} onClose={() => setDialog(null)} />
       )}
-    </Card>
+    </ListCard>
   );
 }

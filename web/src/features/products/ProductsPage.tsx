@@ -1,6 +1,7 @@
+import { ListCard } from '@/shared/list/ListCard';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Input, Select, Tag, Typography, type TableProps } from 'antd';
+import { App, Button, Flex, Select, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -222,37 +223,34 @@ export default function ProductsPage() {
   );
 
   return (
-    <Card
-      title={
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="products-title">
-          {t('products.title')}
-        </Typography.Title>
-      }
+    <ListCard
+      title={t('products.title')}
+      titleTestId="products-title"
       extra={mayEdit && addButton('product-add')}
+      search={{
+        placeholder: t('products.search'),
+        value: search,
+        onChange: setSearch,
+        onSearch: (v) => update({ keyword: v }),
+        width: 280,
+        testId: 'product-search',
+      }}
+      filters={
+        <>
+          <Select<Category | ''>
+            value={query.category}
+            onChange={(v) => update({ category: v })}
+            aria-label={t('products.category')}
+            style={{ width: phone ? '100%' : 180 }}
+            options={[
+              { value: '', label: t('products.allCategories') },
+              ...CATEGORIES.map((c) => ({ value: c, label: t(`products.categories.${c}`) })),
+            ]}
+            data-testid="product-category-filter"
+          />
+        </>
+      }
     >
-      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('products.search')}
-          aria-label={t('products.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          onSearch={(v) => update({ keyword: v })}
-          style={{ width: phone ? '100%' : 280 }}
-          data-testid="product-search"
-        />
-        <Select<Category | ''>
-          value={query.category}
-          onChange={(v) => update({ category: v })}
-          aria-label={t('products.category')}
-          style={{ width: phone ? '100%' : 180 }}
-          options={[
-            { value: '', label: t('products.allCategories') },
-            ...CATEGORIES.map((c) => ({ value: c, label: t(`products.categories.${c}`) })),
-          ]}
-          data-testid="product-category-filter"
-        />
-      </Flex>
       {/* a wide table scrolls inside the card, never the page */}
       <div style={{ overflowX: 'auto' }}>
         <PagedTable<Product>
@@ -271,6 +269,6 @@ export default function ProductsPage() {
         />
       </div>
       {dialog && <ProductDialog product={dialog.product} onClose={() => setDialog(null)} />}
-    </Card>
+    </ListCard>
   );
 }
