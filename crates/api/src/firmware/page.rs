@@ -58,12 +58,11 @@ pub(crate) async fn firmware_page(
     };
     let (rows, total) = app.store.firmware_page(&filter).await?;
     let codes = codes_by_label(app).await?;
-    Ok(Page {
-        page_size: paging.limit(),
-        page_number: paging.page(),
+    Ok(Page::new(
+        paging,
         total,
-        infos: rows.iter().map(|r| item(r, &codes)).collect(),
-    })
+        rows.iter().map(|r| item(r, &codes)).collect(),
+    ))
 }
 
 /// Inverter firmware, newest first (`keyword`, `typeId`, `enabled`, `page`, `limit`).

@@ -17,7 +17,7 @@ import { useDraft } from '@/shared/hooks/useDraft';
 import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { RowActionButtons } from '@/shared/ui/RowActionButtons';
+import { actionsColumn } from '@/shared/ui/actionsColumn';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
   COMPANY_FILTERS,
@@ -161,41 +161,30 @@ export default function CompaniesPage() {
     });
   }
   if (mayEdit) {
-    columns.push({
-      key: 'actions',
-      title: phone ? '' : t('companies.actions'),
-      align: phone ? 'right' : 'left',
-      onHeaderCell: () => nowrap,
-      onCell: () => nowrap,
-      render: (_, c) => (
-        <RowActionButtons
-          compact={phone}
-          menuLabel={t('companies.actions')}
-          actions={[
-            {
-              key: 'edit',
-              label: t('companies.edit'),
-              icon: <EditOutlined />,
-              onClick: () => setDialog({ company: c }),
+    columns.push(
+      actionsColumn<CompanyInfo>(t('companies.actions'), phone, (c) => [
+        {
+          key: 'edit',
+          label: t('companies.edit'),
+          icon: <EditOutlined />,
+          onClick: () => setDialog({ company: c }),
+        },
+        c.disabled
+          ? {
+              key: 'enable',
+              label: t('companies.enable'),
+              icon: <CheckCircleOutlined />,
+              onClick: () => confirmToggle(c),
+            }
+          : {
+              key: 'disable',
+              label: t('companies.disable'),
+              icon: <StopOutlined />,
+              danger: true,
+              onClick: () => confirmToggle(c),
             },
-            c.disabled
-              ? {
-                  key: 'enable',
-                  label: t('companies.enable'),
-                  icon: <CheckCircleOutlined />,
-                  onClick: () => confirmToggle(c),
-                }
-              : {
-                  key: 'disable',
-                  label: t('companies.disable'),
-                  icon: <StopOutlined />,
-                  danger: true,
-                  onClick: () => confirmToggle(c),
-                },
-          ]}
-        />
-      ),
-    });
+      ]),
+    );
   }
 
   const addButton = (testId: string) => (

@@ -12,7 +12,7 @@ import { useDraft } from '@/shared/hooks/useDraft';
 import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { RowActionButtons } from '@/shared/ui/RowActionButtons';
+import { actionsColumn } from '@/shared/ui/actionsColumn';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
   CUSTOMER_FILTERS,
@@ -159,34 +159,23 @@ function CustomerListView({ scope }: { scope: Scope }) {
     });
   }
   if (mayEdit) {
-    columns.push({
-      key: 'actions',
-      title: phone ? '' : t('customers.actions'),
-      align: phone ? 'right' : 'left',
-      onHeaderCell: () => nowrap,
-      onCell: () => nowrap,
-      render: (_, c) => (
-        <RowActionButtons
-          compact={phone}
-          menuLabel={t('customers.actions')}
-          actions={[
-            {
-              key: 'edit',
-              label: t('customers.edit'),
-              icon: <EditOutlined />,
-              onClick: () => setDialog({ customer: c }),
-            },
-            {
-              key: 'remove',
-              label: t('customers.remove'),
-              icon: <DeleteOutlined />,
-              danger: true,
-              onClick: () => confirmRemove(c),
-            },
-          ]}
-        />
-      ),
-    });
+    columns.push(
+      actionsColumn<Customer>(t('customers.actions'), phone, (c) => [
+        {
+          key: 'edit',
+          label: t('customers.edit'),
+          icon: <EditOutlined />,
+          onClick: () => setDialog({ customer: c }),
+        },
+        {
+          key: 'remove',
+          label: t('customers.remove'),
+          icon: <DeleteOutlined />,
+          danger: true,
+          onClick: () => confirmRemove(c),
+        },
+      ]),
+    );
   }
 
   const addButton = (testId: string) => (

@@ -12,7 +12,7 @@ import { useDraft } from '@/shared/hooks/useDraft';
 import { PagedTable } from '@/shared/list/PagedTable';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
-import { RowActionButtons } from '@/shared/ui/RowActionButtons';
+import { actionsColumn } from '@/shared/ui/actionsColumn';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
   CATEGORIES,
@@ -179,36 +179,25 @@ export default function ProductsPage() {
     });
   }
   if (mayEdit) {
-    columns.push({
-      key: 'actions',
-      title: phone ? '' : t('products.actions'),
-      align: phone ? 'right' : 'left',
-      onHeaderCell: () => nowrap,
-      onCell: () => nowrap,
-      render: (_, p) => (
-        <RowActionButtons
-          compact={phone}
-          menuLabel={t('products.actions')}
-          actions={[
-            {
-              key: 'edit',
-              label: t('products.edit'),
-              icon: <EditOutlined />,
-              onClick: () => setDialog({ product: p }),
-            },
-            {
-              key: 'delete',
-              label: t('products.delete'),
-              icon: <DeleteOutlined />,
-              danger: true,
-              disabledReason:
-                p.firmwareCount + p.deviceCount > 0 ? t('products.refusal.inUse') : undefined,
-              onClick: () => confirmDelete(p),
-            },
-          ]}
-        />
-      ),
-    });
+    columns.push(
+      actionsColumn<Product>(t('products.actions'), phone, (p) => [
+        {
+          key: 'edit',
+          label: t('products.edit'),
+          icon: <EditOutlined />,
+          onClick: () => setDialog({ product: p }),
+        },
+        {
+          key: 'delete',
+          label: t('products.delete'),
+          icon: <DeleteOutlined />,
+          danger: true,
+          disabledReason:
+            p.firmwareCount + p.deviceCount > 0 ? t('products.refusal.inUse') : undefined,
+          onClick: () => confirmDelete(p),
+        },
+      ]),
+    );
   }
 
   const addButton = (testId: string) => (
