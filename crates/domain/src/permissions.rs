@@ -118,6 +118,7 @@ perms! {
     66 "sys.product.edit" < "sys.product.view" Button ["Manage products", "管理产品", "Gestionar productos"]
     67 "sys.protocol.view" < "system.management" Menu ["Protocol configs", "协议配置", "Configuraciones de protocolo"]
     68 "sys.protocol.edit" < "sys.protocol.view" Button ["Edit protocol configs", "编辑协议配置", "Editar configuraciones de protocolo"]
+    69 "logger.communication" < "logger.management" Menu ["Communication log", "通讯日志", "Registro de comunicaciones"]
 }
 
 pub fn find(key: &str) -> Option<&'static Permission> {

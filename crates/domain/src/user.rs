@@ -127,6 +127,8 @@ impl BuiltinRole {
                 "workdata.export",
                 "user.producer",
                 "customer.list.view",
+                "logger.management",
+                "logger.communication",
             ],
             BuiltinRole::PlantOwner => vec![
                 "station.view",
@@ -148,6 +150,8 @@ impl BuiltinRole {
                 "battery.list.view",
                 "event.view",
                 "event.export",
+                "workdata.view",
+                "workdata.export",
                 "application.center",
                 "energyhub.view",
                 "energyhub.enroll",

@@ -1,5 +1,7 @@
-//! Messages for people (verification codes, notices). When no mail server is configured they
-//! stay here for an administrator to read.
+//! Messages for people (verification codes, notices, alarm e-mails, reports). When no mail
+//! server is configured they stay here for an administrator to read. Queued mail
+//! ([`Store::queue_mail`]) waits here for the mail worker, which retries it until the SMTP
+//! server takes it.
 
 use crate::{Result, Store};
 
@@ -14,7 +16,42 @@ pub struct OutboxRow {
     pub sent_at: Option<i64>,
 }
 
+/// An e-mail for the mail worker to deliver.
+#[derive(Debug, Clone, Default)]
+pub struct NewMail {
+    /// `alarm` or `report`.
+    pub kind: String,
+    pub recipient: String,
+    pub subject: String,
+    pub body: String,
+    /// File name and bytes of one attachment.
+    pub attachment: Option<(String, Vec<u8>)>,
+}
+
 impl Store {
+    /// Queues `mail`; the worker sends it from `now` on.
+    pub async fn queue_mail(&self, mail: &NewMail, now: i64) -> Result<i64> {
+        let (name, bytes) = match &mail.attachment {
+            Some((name, bytes)) => (Some(name.as_str()), Some(bytes.as_slice())),
+            None => (None, None),
+        };
+        Ok(scalar!(
+            self,
+            fetch_one,
+            i64,
+            "INSERT INTO outbox (channel, recipient, subject, body, created_at, queued, kind, \
+             next_attempt_at, attachment_name, attachment) \
+             VALUES ('email', $1, $2, $3, $4, TRUE, $5, $4, $6, $7) RETURNING id",
+            &mail.recipient,
+            &mail.subject,
+            &mail.body,
+            now,
+            &mail.kind,
+            name,
+            bytes
+        )?)
+    }
+
     pub async fn push_outbox(
         &self,
         channel: &str,
