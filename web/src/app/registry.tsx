@@ -17,6 +17,8 @@ import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SettingsPage as ParamSettingsPage } from '@/features/settings';
 import { AuditLogPage } from '@/features/audit';
+import { CommLogPage, LogRedirect } from '@/features/commlog';
+import { NotificationsPage } from '@/features/notifications';
 import {
   AgentsPage,
   CompanyInfoPage,
@@ -152,6 +154,12 @@ export const ROUTES: readonly RouteEntry[] = [
     hideInMenu: true,
   },
   { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
+  {
+    path: '/notification',
+    labelKey: 'notifications.title',
+    element: NotificationsPage,
+    hideInMenu: true,
+  },
   {
     path: '/systemupdate',
     labelKey: 'menu.systemUpdate',
@@ -314,10 +322,24 @@ export const ROUTES: readonly RouteEntry[] = [
     group: '/firmware',
   },
   {
+    path: '/log',
+    permission: 'logger.management',
+    labelKey: 'debug.menuGroup',
+    element: LogRedirect,
+    hideInMenu: true,
+  },
+  {
     path: '/log/uphold',
     permission: 'logger.upgrade.record',
     labelKey: 'audit.menu',
     element: AuditLogPage,
+    group: '/log',
+  },
+  {
+    path: '/log/communication',
+    permission: 'logger.communication',
+    labelKey: 'commlog.menu',
+    element: CommLogPage,
     group: '/log',
   },
   {

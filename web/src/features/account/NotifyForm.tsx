@@ -1,20 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, Skeleton, Switch, Typography } from 'antd';
+import { App, Button, Flex, Form, Input, InputNumber, Skeleton, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import type { CurrentUser } from '@/shared/user';
-import { email as emailRule, formRule, requiredRule } from '@/shared/validators';
-import { getNotify, notifyQueryKey, saveNotify, sendNotifyCode } from './api';
+import { email as emailRule, formRule, integerInRange, requiredRule } from '@/shared/validators';
+import { getNotify, notifyQueryKey, OFFLINE_MINUTES, saveNotify, sendNotifyCode } from './api';
 
 interface Values {
   enabled: boolean;
   email: string;
+  offlineMinutes: number | null;
   code?: string;
 }
 
-/** Abnormal event e-mails: on/off and the address; another address than the account's needs a code. */
+/**
+ * Abnormal event e-mails: on/off, the address (another address than the account's needs a
+ * code), and how long a gateway stays offline before it is mailed.
+ */
 export function NotifyForm({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -36,6 +40,7 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
       form.setFieldsValue({
         enabled: settings.data.enabled,
         email: settings.data.email || user.email || '',
+        offlineMinutes: settings.data.offlineMinutes ?? OFFLINE_MINUTES.fallback,
       });
     }
   }, [settings.data, form, user.email]);
@@ -45,6 +50,7 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
       saveNotify({
         enabled: v.enabled,
         email: v.email.trim(),
+        offlineMinutes: v.offlineMinutes ?? undefined,
         code: needsCode ? v.code?.trim() : undefined,
       }),
     onSuccess: async () => {
@@ -54,7 +60,10 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
       message.success(t('common.saved'));
     },
     onError: (e) => {
-      if (isApiError(e)) form.setFields([{ name: 'code', errors: [e.message] }]);
+      if (!isApiError(e)) return;
+      // a delay out of range (code 4 naming `offlineMinutes`) belongs to its own field
+      const field = /offlineMinutes\s*$/.test(e.message) ? 'offlineMinutes' : 'code';
+      form.setFields([{ name: field, errors: [e.message] }]);
     },
   });
 
@@ -77,6 +86,23 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
         rules={enabled ? [requiredRule(), formRule(emailRule)] : [formRule(emailRule)]}
       >
         <Input data-keyfilter="off" disabled={!enabled} />
+      </Form.Item>
+      <Form.Item
+        name="offlineMinutes"
+        label={t('notify.offlineMinutes')}
+        extra={t('notify.offlineHint')}
+        rules={[
+          ...(enabled ? [requiredRule()] : []),
+          formRule((v) => integerInRange(v, OFFLINE_MINUTES.min, OFFLINE_MINUTES.max)),
+        ]}
+      >
+        {/* no min/max on the input: it would clamp silently; the rule says what is allowed */}
+        <InputNumber
+          precision={0}
+          disabled={!enabled}
+          style={{ width: 160 }}
+          data-testid="notify-offline"
+        />
       </Form.Item>
       {needsCode && (
         <Form.Item label={t('auth.code')} required extra={t('notify.codeHint')}>

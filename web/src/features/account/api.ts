@@ -36,8 +36,14 @@ export const getPersonalized = () => http.get<Personalized>('/api/v1/user/person
 export const savePersonalized = (body: Personalized) =>
   http.post('/api/v1/user/personalized', body);
 
-/** Abnormal-event e-mails: GET /api/v1/user/notify/enable. */
-export type NotifySettings = Schemas['NotifySettings'];
+/**
+ * Abnormal-event e-mails: GET /api/v1/user/notify/enable; `offlineMinutes` is how long a
+ * plant's gateway stays offline before the e-mail.
+ */
+export type NotifySettings = Schemas['NotifySettings'] & { offlineMinutes?: number };
+
+/** The offline delay's bounds and the server's default, in minutes. */
+export const OFFLINE_MINUTES = { min: 5, max: 1440, fallback: 30 } as const;
 export const notifyQueryKey = userKeys.notify;
 export const getNotify = () => http.get<NotifySettings>('/api/v1/user/notify/enable');
 export const sendNotifyCode = (email: string) =>
@@ -50,7 +56,17 @@ export const sendNotifyCode = (email: string) =>
       ErrorCode.TooManyAttempts,
     ],
   });
-export const saveNotify = (body: { enabled: boolean; email: string; code?: string }) =>
+export const saveNotify = (body: {
+  enabled: boolean;
+  email: string;
+  offlineMinutes?: number;
+  code?: string;
+}) =>
   http.post('/api/v1/user/notify', body, {
-    handledCodes: [ErrorCode.CodeWrong, ErrorCode.CodeExpired, ErrorCode.TooManyAttempts],
+    handledCodes: [
+      ErrorCode.InvalidParameter,
+      ErrorCode.CodeWrong,
+      ErrorCode.CodeExpired,
+      ErrorCode.TooManyAttempts,
+    ],
   });

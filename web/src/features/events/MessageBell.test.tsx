@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import '@/shared/i18n';
 import { messageCountQuery, messageListQuery, type MessageItem } from './api';
@@ -79,5 +79,35 @@ describe('MessageBell notices', () => {
         { params: { source: 'notice' } },
       ),
     );
+  });
+
+  it('opens the Notification screen from "View all"', async () => {
+    get.mockRejectedValue(new Error('not needed'));
+    const c = new QueryClient({
+      defaultOptions: { queries: { retry: false, staleTime: Infinity } },
+    });
+    c.setQueryData(messageCountQuery.queryKey, 0);
+    c.setQueryData(messageListQuery().queryKey, {
+      pageSize: 10,
+      pageNumber: 1,
+      total: 0,
+      infos: [],
+    });
+    function Where() {
+      return <div data-testid="where">{useLocation().pathname}</div>;
+    }
+    render(
+      <QueryClientProvider client={c}>
+        <MemoryRouter>
+          <App>
+            <MessageBell />
+            <Where />
+          </App>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByTestId('message-bell'));
+    fireEvent.click(await screen.findByTestId('messages-view-all'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/notification'));
   });
 });

@@ -19,7 +19,8 @@ import { severityColor } from '@/shared/ui/status';
  * The top bar's bell. Its count is what needs attention: warnings and faults on the user's
  * plants that are still open and not read. A recovered one stays in the list, marked
  * recovered, and counts no more. Notices (a firmware update is available) are messages too:
- * their title and text, read when opened, with no plant or event to go to.
+ * their title and text, read when opened, with no plant or event to go to. "View all" opens
+ * the Notification screen, the list in full.
  */
 export function MessageBell() {
   const { t } = useTranslation();
@@ -119,6 +120,19 @@ export function MessageBell() {
           )}
         />
       )}
+      <Flex justify="center" style={{ marginTop: 8 }}>
+        <Button
+          type="link"
+          size="small"
+          onClick={() => {
+            setOpen(false);
+            void navigate('/notification');
+          }}
+          data-testid="messages-view-all"
+        >
+          {t('notifications.viewAll')}
+        </Button>
+      </Flex>
     </div>
   );
 

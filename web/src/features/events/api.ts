@@ -3,6 +3,7 @@ import type { Dayjs } from 'dayjs';
 import { eventKeys, messageKeys } from '@/shared/api/keys';
 import type { PlantOption } from '@/shared/api/plants';
 import type { Schemas } from '@/shared/api/schema';
+import type { MessageItem } from '@/shared/api/messages';
 import { http, type Page } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
 import { currentLanguage } from '@/shared/i18n';
@@ -115,17 +116,12 @@ export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: stri
   return downloadFile('/api/v1/workdata/dynamic/download', params, `dynamic-${sn.trim()}.xlsx`);
 }
 
-/**
- * A message (GET /api/v1/messages): a warning or fault occurrence (`source` "event"), or a
- * notice such as "a firmware update is available" (`source` "notice", no event, no plant).
- */
-export type MessageItem = Schemas['Message'];
-
-export const messageCountQuery = queryOptions({
-  queryKey: messageKeys.count,
-  queryFn: () => http.get<number>('/api/v1/message/count', { silent: true }),
-  refetchInterval: 60_000,
-});
+export {
+  messageCountQuery,
+  readAllMessages,
+  readMessage,
+  type MessageItem,
+} from '@/shared/api/messages';
 
 export const messageListQuery = () =>
   queryOptions({
@@ -135,12 +131,3 @@ export const messageListQuery = () =>
         params: { pageSize: 10, pageNumber: 1, status: -1 },
       }),
   });
-
-/** Marks one message read; notices have ids of their own, told apart by `source`. */
-export const readMessage = (m: Pick<MessageItem, 'id' | 'source'>) =>
-  http.post<void>(
-    `/api/v1/message/${m.id}/read`,
-    {},
-    m.source === 'notice' ? { params: { source: 'notice' } } : undefined,
-  );
-export const readAllMessages = () => http.post<void>('/api/v1/messages/read', {});

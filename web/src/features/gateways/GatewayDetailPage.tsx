@@ -18,6 +18,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { UpgradeButton } from '@/shared/upgrades';
+import { CommLogButton } from '@/shared/ui/CommLogButton';
 import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
 import { GatewayKey } from './GatewayKey';
@@ -118,6 +119,7 @@ export default function GatewayDetailPage() {
               <Flex gap={8} wrap>
                 <UpgradeButton target="gateway" sn={g.sn} />
                 <GatewayActions sn={g.sn} protocol={g.proto} plantId={g.plantId ?? null} />
+                <CommLogButton kind="gateway" sn={g.sn} />
               </Flex>
             )}
           </Flex>

@@ -9,6 +9,7 @@ import '@/shared/devices/monitor.css';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { UpgradeButton } from '@/shared/upgrades';
 import { inverterDetailQuery, type Port } from './api';
+import { CommLogButton } from '@/shared/ui/CommLogButton';
 import { DebugButton } from './DebugButton';
 import { PowerButtons } from './PowerButtons';
 import { InfoTab } from './InfoTab';
@@ -75,11 +76,14 @@ export default function InverterDetailPage() {
         </Flex>
       }
       extra={
-        <UpgradeButton
-          target="inverter"
-          sn={inv.sn}
-          plantKeys={inv.plant ? (inv.plantPermission ?? []) : undefined}
-        />
+        <Flex gap={8} wrap justify="flex-end">
+          <CommLogButton kind="device" sn={inv.sn} />
+          <UpgradeButton
+            target="inverter"
+            sn={inv.sn}
+            plantKeys={inv.plant ? (inv.plantPermission ?? []) : undefined}
+          />
+        </Flex>
       }
     >
       <StaleNotice stale={inv.stale} updateAt={inv.lastSeen} zone={inv.timezone} />

@@ -1,0 +1,200 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from 'antd';
+import MockAdapter from 'axios-mock-adapter';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import '@/shared/i18n';
+import type { MessageItem } from '@/shared/api/messages';
+import { http } from '@/shared/http';
+import { defaults } from '@/shared/list/params';
+import { messageLinks, NOTIFICATION_FILTERS, notificationParams } from './api';
+import NotificationsPage from './NotificationsPage';
+
+// jsdom has no ResizeObserver; antd's table measures itself with one
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
+const page = <T,>(infos: T[]) => ({ pageSize: 20, pageNumber: 1, total: infos.length, infos });
+const SLOW = { timeout: 10_000 };
+
+const fault: MessageItem = {
+  id: 5,
+  source: 'event',
+  title: 'Sunny Farm · INV1',
+  content: 'F13 Grid over-voltage',
+  type: 'fault',
+  status: 0,
+  resolved: false,
+  createAt: '2026-11-25T08:00:00.000+00:00',
+  plantId: 3,
+  sn: 'INV1',
+  event: {
+    id: 5,
+    occurrenceId: 5,
+    code: 'F13',
+    level: 3,
+    meaning: 'Grid over-voltage',
+    occurTime: '2026-11-25 09:00:00',
+    recoverTime: null,
+    severity: 'fault',
+    solution: null,
+    status: 'open',
+    timezone: 'Europe/Madrid',
+    updateAt: '2026-11-25T08:00:00Z',
+    alias: null,
+    deviceCount: 1,
+    devices: [],
+    deviceType: 'inverter',
+    openCount: 1,
+    plantId: 3,
+    plantName: 'Sunny Farm',
+    sn: 'INV1',
+    type: 1,
+  } as unknown as MessageItem['event'],
+};
+
+// the same id as the fault: ids are per source
+const notice: MessageItem = {
+  id: 5,
+  source: 'notice',
+  title: 'Firmware update available',
+  content: 'Three-phase HV: version V2_0',
+  type: 'info',
+  status: 1,
+  resolved: false,
+  createAt: '2026-11-24T10:00:00.000+00:00',
+  plantId: null,
+  sn: null,
+  event: null,
+};
+
+describe('notificationParams', () => {
+  const q = defaults(NOTIFICATION_FILTERS, 20);
+  it('asks for every message by default', () => {
+    expect(notificationParams(q)).toEqual({ pageNumber: 1, pageSize: 20, status: -1 });
+  });
+  it('maps read state and kind to status, source and type', () => {
+    expect(notificationParams({ ...q, read: 'unread', kind: 'fault', page: 2 })).toEqual({
+      pageNumber: 2,
+      pageSize: 20,
+      status: 0,
+      source: 'event',
+      type: 'fault',
+    });
+    expect(notificationParams({ ...q, read: 'read', kind: 'notice' })).toEqual({
+      pageNumber: 1,
+      pageSize: 20,
+      status: 1,
+      source: 'notice',
+    });
+  });
+});
+
+describe('messageLinks', () => {
+  it('leads an event to its plant and device, a notice nowhere', () => {
+    expect(messageLinks(fault)).toEqual({
+      plant: { to: '/plants/overview/3/0', name: 'Sunny Farm' },
+      device: { to: '/device/inverter/INV1', sn: 'INV1' },
+    });
+    expect(messageLinks(notice)).toEqual({ plant: null, device: null });
+  });
+});
+
+function show(url = '/notification') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <App>
+        <MemoryRouter initialEntries={[url]}>
+          <NotificationsPage />
+        </MemoryRouter>
+      </App>
+    </QueryClientProvider>,
+  );
+}
+
+describe('NotificationsPage', () => {
+  let mock: MockAdapter;
+  beforeEach(() => {
+    mock = new MockAdapter(http.axios);
+  });
+  afterEach(() => mock.restore());
+
+  it('lists messages of both sources, filters them and marks one read', async () => {
+    let unread = 1;
+    const asked: Record<string, unknown>[] = [];
+    mock.onGet('/api/v1/message/count').reply(() => ok(unread));
+    mock.onGet('/api/v1/messages').reply((config) => {
+      asked.push(config.params as Record<string, unknown>);
+      return ok(page([{ ...fault, status: unread ? 0 : 1 }, notice]));
+    });
+    mock.onPost('/api/v1/message/5/read').reply(() => {
+      unread = 0;
+      return ok(null);
+    });
+    mock.onPost('/api/v1/messages/read').reply(...ok(null));
+    show();
+    const table = await screen.findByTestId('notifications-table', {}, SLOW);
+    await within(table).findByText('Sunny Farm · INV1', {}, SLOW);
+    expect(table).toHaveTextContent('Firmware update available');
+    expect(table).toHaveTextContent('2026-11-25 09:00:00 (Europe/Madrid)');
+    expect(within(table).getByTestId('notification-plant')).toHaveAttribute(
+      'href',
+      '/plants/overview/3/0',
+    );
+    expect(await screen.findByTestId('notifications-unread', {}, SLOW)).toHaveTextContent(
+      'Unread: 1',
+    );
+
+    fireEvent.click(screen.getByText('Unread'));
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ status: 0 }));
+
+    fireEvent.click(within(table).getByTestId('notification-read'));
+    await waitFor(() => expect(mock.history.post.length).toBe(1));
+    expect(mock.history.post[0]?.url).toBe('/api/v1/message/5/read');
+    expect(mock.history.post[0]?.params).not.toHaveProperty('source');
+    await waitFor(() => expect(screen.queryByTestId('notifications-unread')).toBeNull());
+    expect(screen.getByTestId('notifications-read-all')).toBeDisabled();
+  });
+
+  it('marks all read', async () => {
+    let unread = 2;
+    mock.onGet('/api/v1/message/count').reply(() => ok(unread));
+    mock.onGet('/api/v1/messages').reply(...ok(page([fault])));
+    mock.onPost('/api/v1/messages/read').reply(() => {
+      unread = 0;
+      return ok(null);
+    });
+    show();
+    const all = await screen.findByTestId('notifications-read-all', {}, SLOW);
+    await waitFor(() => expect(all).toBeEnabled());
+    fireEvent.click(all);
+    expect(await screen.findByText('All messages marked as read', {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(all).toBeDisabled());
+  });
+
+  it('says when nothing matches, and when loading failed', async () => {
+    mock.onGet('/api/v1/message/count').reply(...ok(0));
+    mock
+      .onGet('/api/v1/messages')
+      .replyOnce(500)
+      .onGet('/api/v1/messages')
+      .reply(...ok(page([])));
+    show('/notification?kind=fault');
+    const problem = await screen.findByTestId('notifications-error', {}, SLOW);
+    fireEvent.click(within(problem).getByRole('button'));
+    expect(
+      await screen.findByText('No message matches these filters', {}, SLOW),
+    ).toBeInTheDocument();
+  });
+});
