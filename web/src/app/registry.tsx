@@ -33,6 +33,8 @@ import { ManagementRedirect, SystemGatewaysPage } from '@/features/management';
 import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/features/customers';
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
+import { ReportPage, WorkdataListPage, WorkdataRedirect } from '@/features/workdata';
+import { FileTextOutlined } from '@ant-design/icons';
 import { CloudUploadOutlined, ControlOutlined, TeamOutlined } from '@ant-design/icons';
 import type { MenuGroup, RouteEntry } from './menu';
 
@@ -242,6 +244,28 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'station.view',
     labelKey: 'paramSettings.title',
     element: ParamSettingsPage,
+    hideInMenu: true,
+  },
+  {
+    path: '/workdata',
+    permission: 'workdata.view',
+    labelKey: 'workdata.menu',
+    element: WorkdataRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/workdata/list',
+    permission: 'workdata.view',
+    labelKey: 'workdata.menu',
+    icon: <FileTextOutlined />,
+    element: WorkdataListPage,
+  },
+  {
+    // Not a menu item: opened from the reports list (highlighted as it, app/menu.ts).
+    path: '/workdata/info/:id',
+    permission: 'workdata.view',
+    labelKey: 'workdata.menu',
+    element: ReportPage,
     hideInMenu: true,
   },
   {

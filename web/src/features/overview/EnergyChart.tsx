@@ -1,6 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, DatePicker, Empty, Segmented, Skeleton, Space } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Empty,
+  Segmented,
+  Skeleton,
+  Space,
+  Typography,
+} from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +19,9 @@ import { EChart, useAxisStyle, withAxisStyle } from '@/shared/charts';
 import { ApiError } from '@/shared/http';
 import { downloadFile } from '@/shared/http/download';
 import { energyQuery, type Period } from './api';
-import { chartOption, hasData } from './chart';
+import { formatEnergy } from '@/shared/format/units';
+import { formatNumber } from '@/shared/format/number';
+import { chartOption, hasData, predictedRatio } from './chart';
 import { downloadRange } from './format';
 
 const PERIODS: Period[] = ['day', 'month', 'year', 'total'];
@@ -70,6 +83,8 @@ export function EnergyChart({
     );
   }, [q.data, period, t, axis, date, zone]);
 
+  const ratio = period === 'month' || period === 'year' ? predictedRatio(q.data?.infos) : null;
+
   const picker =
     period === 'total' ? null : (
       <DatePicker
@@ -114,6 +129,19 @@ export function EnergyChart({
         <Empty description={t('overview.chart.empty')} data-testid="chart-empty" />
       ) : (
         <div data-testid={`chart-${period}`}>
+          {ratio && (
+            <Typography.Text
+              type="secondary"
+              data-testid="chart-predicted-ratio"
+              data-ratio={ratio.ratio.toFixed(1)}
+            >
+              {t('overview.chart.predictedRatio', {
+                actual: formatEnergy(ratio.actual),
+                predicted: formatEnergy(ratio.predicted),
+                ratio: `${formatNumber(ratio.ratio, 1)} %`,
+              })}
+            </Typography.Text>
+          )}
           <EChart option={option} height={320} ariaLabel={t(`overview.chart.${period}`)} />
         </div>
       )}

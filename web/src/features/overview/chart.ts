@@ -26,9 +26,50 @@ export function chartOption({ infos, period, name, day, zone }: ChartInput): Cha
     dashed: s.unit === '%',
     area: s.label === 'pv',
   }));
-  return period === 'day'
-    ? dayChartOption({ series, day, zone })
-    : barsOption({ series, dropZero: true });
+  if (period === 'day') return dayChartOption({ series, day, zone });
+  const option = barsOption({ series, dropZero: true });
+  // predicted generation: PV's green, hollow and dashed, read as the target beside the bar
+  const predicted = name('predicted');
+  const bars = (option.series as { name: string }[]).map((s) =>
+    s.name === predicted ? { ...s, itemStyle: PREDICTED_STYLE } : s,
+  );
+  return { ...option, series: bars };
+}
+
+export const PREDICTED_STYLE = {
+  color: 'rgba(0, 204, 0, 0.18)',
+  borderColor: '#00cc00',
+  borderType: 'dashed',
+  borderWidth: 1,
+};
+
+/** Actual PV against predicted generation (kWh) and the ratio in %. */
+export interface PredictedRatio {
+  actual: number;
+  predicted: number;
+  ratio: number;
+}
+
+/**
+ * PV against the `predicted` series over the buckets that have PV: a month still running is
+ * compared on its days so far, not on days still to come. Null without predictions.
+ */
+export function predictedRatio(infos: Series[] | undefined): PredictedRatio | null {
+  const predicted = (infos ?? []).find((s) => s.label === 'predicted');
+  const pv = (infos ?? []).find((s) => s.label === 'pv');
+  if (!predicted || !pv) return null;
+  const actualBy = new Map(pv.records.map((r) => [r.time, Number(r.value)]));
+  let actual = 0;
+  let expected = 0;
+  for (const r of predicted.records) {
+    const a = actualBy.get(r.time);
+    const p = Number(r.value);
+    if (a === undefined || !Number.isFinite(a) || r.value === '' || !Number.isFinite(p)) continue;
+    actual += a;
+    expected += p;
+  }
+  if (expected <= 0) return null;
+  return { actual, predicted: expected, ratio: (actual / expected) * 100 };
 }
 
 /** Whether a chart answer has anything to draw. */

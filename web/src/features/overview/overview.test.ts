@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowData, Series } from './api';
-import { chartOption, hasData } from './chart';
+import { chartOption, hasData, PREDICTED_STYLE, predictedRatio } from './chart';
 import { flowModel } from './flow';
 import { todayIn } from '@/shared/format/time';
 import { downloadRange, formatTemp, isStorage, powerRatio } from './format';
@@ -201,5 +201,40 @@ describe('formatting', () => {
       '2026-05-31',
     ]);
     expect(downloadRange('total', today, today)).toBeNull();
+  });
+});
+
+describe('predicted generation', () => {
+  const month = [
+    series('pv', 'kWh', [
+      ['2026-11-01', '20'],
+      ['2026-11-02', '25'],
+    ]),
+    series('predicted', 'kWh', [
+      ['2026-11-01', '25'],
+      ['2026-11-02', '25'],
+      ['2026-11-03', '25'],
+    ]),
+  ];
+
+  it('draws predicted bars hollow beside the actual ones', () => {
+    const o = chartOption({
+      infos: month,
+      period: 'month',
+      name: (l) => l,
+      day: '2026-11-25',
+      zone: 'UTC',
+    }) as { series: { name: string; itemStyle: object }[] };
+    expect(o.series.map((s) => s.name)).toEqual(['pv', 'predicted']);
+    expect(o.series[1]?.itemStyle).toEqual(PREDICTED_STYLE);
+  });
+
+  it('compares PV with the prediction on the days that have PV so far', () => {
+    expect(predictedRatio(month)).toEqual({ actual: 45, predicted: 50, ratio: 90 });
+  });
+
+  it('has no ratio without predictions', () => {
+    expect(predictedRatio(month.slice(0, 1))).toBeNull();
+    expect(predictedRatio(undefined)).toBeNull();
   });
 });

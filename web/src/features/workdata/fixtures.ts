@@ -1,0 +1,76 @@
+import type { PlantReport } from './types';
+
+/** A month report as the server answers it, for the tests. */
+export function monthReport(patch: Partial<PlantReport> = {}): PlantReport {
+  return {
+    plant: {
+      id: 7,
+      name: 'Roof A',
+      capacity: 9.6,
+      address: '1 Sun Street',
+      timezone: 'Europe/Madrid',
+      currency: 'EUR',
+      type: 2,
+      ownerName: 'Demo Owner',
+      companyName: 'Solar Co',
+      companyLogoUrl: '/api/v1/company/logo/3',
+    },
+    type: 'month',
+    date: '2026-10',
+    from: '2026-10-01',
+    to: '2026-10-31',
+    generatedAt: '2026-11-25T08:00:00Z',
+    summary: {
+      produced: 412.5,
+      consumed: 300.25,
+      imported: 80,
+      exported: 192.25,
+      charged: 0,
+      discharged: 0,
+      generator: 0,
+      selfConsumption: 53.4,
+      selfSufficiency: 73.4,
+      income: 61.88,
+      peakPower: 7420,
+      peakPowerAt: '2026-10-12 13:05:00',
+      predicted: 450,
+      predictedRatio: 91.67,
+      events: { fault: 1, warning: 2, info: 0 },
+    },
+    energy: [
+      {
+        label: '01',
+        produced: 200.25,
+        consumed: 150,
+        imported: 40,
+        exported: 90.25,
+        charged: 0,
+        discharged: 0,
+        predicted: 225,
+      },
+      {
+        label: '02',
+        produced: 212.25,
+        consumed: 150.25,
+        imported: 40,
+        exported: 102,
+        charged: 0,
+        discharged: 0,
+        predicted: 225,
+      },
+    ],
+    power: [],
+    events: [
+      {
+        id: 11,
+        sn: 'INV001',
+        code: 'F35',
+        content: 'No AC grid',
+        severity: 'warning',
+        openedAt: '2026-10-02 10:00:00',
+        closedAt: '2026-10-02 10:30:00',
+      },
+    ],
+    ...patch,
+  };
+}
