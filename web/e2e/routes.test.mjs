@@ -44,6 +44,7 @@ const PUBLIC = routeEntries('router.tsx').filter((r) => r.path !== '*');
 const FILL = {
   '/plants/overview/:id/:type': (d) => d.plant && `/plants/overview/${d.plant.id}/${d.plant.type}`,
   '/plants/edit/:id': (d) => d.plant && `/plants/edit/${d.plant.id}`,
+  '/workdata/info/:id': (d) => d.plant && `/workdata/info/${d.plant.id}`,
   '/device/gateway/:id': (d) => d.gateway && `/device/gateway/${d.gateway}`,
   '/device/inverter/:sn': (d) => d.inverter && `/device/inverter/${enc(d.inverter)}`,
   '/device/battery/:sn': (d) => d.battery && `/device/battery/${enc(d.battery)}`,

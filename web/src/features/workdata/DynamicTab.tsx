@@ -49,7 +49,6 @@ export function DynamicTab({ mayExport }: { mayExport: boolean }) {
     {
       key: 'time',
       title: t('workdata.dynamic.time'),
-      fixed: phone ? undefined : 'left',
       width: 170,
       onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
       render: (_, r) => r.time ?? MISSING,
