@@ -202,7 +202,11 @@ function Summary({ report }: { report: PlantReport }) {
           name="peakPower"
           label={t('workdata.metric.peakPower')}
           value={s.peakPower}
-          text={s.peakPower === null ? MISSING : formatPower(s.peakPower)}
+          text={
+            s.peakPower === null || (s.peakPower === 0 && !s.peakPowerAt)
+              ? MISSING
+              : formatPower(s.peakPower)
+          }
           note={s.peakPowerAt ?? undefined}
         />
         {hasPredicted(report) && (

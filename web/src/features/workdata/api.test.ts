@@ -64,6 +64,7 @@ describe('predicted generation', () => {
 
   it('names the period of a row: a month, or a day', () => {
     expect(rowPeriod({ year: 2026, month: 5, day: null })).toBe('2026-05');
+    expect(rowPeriod({ year: 2026, month: 5, day: 0 })).toBe('2026-05');
     expect(rowPeriod({ year: 2026, month: 5, day: 4 })).toBe('2026-05-04');
     expect(rowPeriod({ year: null, month: null, day: null })).toBe('--');
   });
