@@ -8,7 +8,6 @@ import {
   Segmented,
   Select,
   Switch,
-  Tag,
   Typography,
   type TableProps,
 } from 'antd';
@@ -28,7 +27,7 @@ import {
   type Direction,
   type LoggedMessage,
 } from './api';
-import { DirectionTag } from './DirectionTag';
+import { DirectionTag, KindTag } from './tags';
 import { formatSize, localTime } from './format';
 import { PayloadDrawer } from './PayloadDrawer';
 import { LOG_PRESETS, logPresetRange, toMinute } from './ranges';
@@ -83,7 +82,7 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
             <Flex vertical gap={4}>
               <Flex gap={6} wrap align="center">
                 <DirectionTag d={m.direction} />
-                <Tag style={{ marginInlineEnd: 0 }}>{m.kind}</Tag>
+                <KindTag kind={m.kind} />
                 <Typography.Text type="secondary">{localTime(m.at)}</Typography.Text>
               </Flex>
               {summary(m)}
@@ -107,12 +106,13 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
         {
           key: 'kind',
           title: t('commlog.kind'),
-          render: (_, m) => <Tag data-testid="commlog-kind">{m.kind}</Tag>,
+          render: (_, m) => <KindTag kind={m.kind} />,
         },
         {
           key: 'topic',
           title: t('commlog.topic'),
-          responsive: ['xl'],
+          // long and implied by the kind: on the widest screens only (the drawer always has it)
+          responsive: ['xxl'],
           render: (_, m) => <Typography.Text type="secondary">{m.topic}</Typography.Text>,
         },
         {

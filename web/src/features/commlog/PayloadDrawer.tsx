@@ -1,12 +1,12 @@
 import { CopyOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Descriptions, Drawer, Skeleton, Tag, theme, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Drawer, Skeleton, theme, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { contentQuery, type LoggedContent } from './api';
-import { DirectionTag } from './DirectionTag';
+import { DirectionTag, KindTag } from './tags';
 import { formatSize, localTime, prettyPayload } from './format';
 
 /** One message in full: what it was, and its payload (indented when it is JSON), to copy. */
@@ -65,7 +65,7 @@ function PayloadView({ m }: { m: LoggedContent }) {
             label: t('commlog.direction'),
             children: <DirectionTag d={m.direction} />,
           },
-          { key: 'kind', label: t('commlog.kind'), children: <Tag>{m.kind}</Tag> },
+          { key: 'kind', label: t('commlog.kind'), children: <KindTag kind={m.kind} /> },
           {
             key: 'topic',
             label: t('commlog.topic'),
@@ -103,6 +103,7 @@ function PayloadView({ m }: { m: LoggedContent }) {
       <pre
         data-testid="commlog-payload"
         data-json={shown.json}
+        data-id={m.id}
         style={{
           margin: 0,
           padding: 12,

@@ -18,3 +18,14 @@ export function DirectionTag({ d }: { d: Direction }) {
     </Tag>
   );
 }
+
+/** What a message is, named in the reader's language when the screen knows the kind. */
+export function KindTag({ kind }: { kind: string }) {
+  const { t, i18n } = useTranslation();
+  const key = `commlog.kinds.${kind}`;
+  return (
+    <Tag style={{ marginInlineEnd: 0 }} data-testid="commlog-kind" data-kind={kind}>
+      {i18n.exists(key) ? t(key) : kind}
+    </Tag>
+  );
+}

@@ -121,6 +121,8 @@ export default function NotificationsPage() {
       </Button>
     ) : null;
 
+  // the mark-read column only while the page has something to mark
+  const anyUnread = (list.data?.infos ?? []).some((m) => m.status === 0);
   const columns: TableProps<MessageItem>['columns'] = phone
     ? [
         {
@@ -138,7 +140,9 @@ export default function NotificationsPage() {
             </Flex>
           ),
         },
-        { key: 'read', width: 56, render: (_, m) => markRead(m) },
+        ...(anyUnread
+          ? [{ key: 'read', width: 56, render: (_: unknown, m: MessageItem) => markRead(m) }]
+          : []),
       ]
     : [
         { key: 'title', title: t('notifications.titleColumn'), render: (_, m) => title(m) },
@@ -151,7 +155,15 @@ export default function NotificationsPage() {
           render: (_, m) => when(m),
         },
         { key: 'links', title: t('notifications.plantDevice'), render: (_, m) => links(m) },
-        { key: 'read', title: t('notifications.actions'), render: (_, m) => markRead(m) },
+        ...(anyUnread
+          ? [
+              {
+                key: 'read',
+                title: t('notifications.actions'),
+                render: (_: unknown, m: MessageItem) => markRead(m),
+              },
+            ]
+          : []),
       ];
 
   return (
