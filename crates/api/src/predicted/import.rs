@@ -41,7 +41,7 @@ pub struct ImportQuery {
 /// One row's answer.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ImportRow {
+pub struct PredictedImportRow {
     /// The sheet's own row number (1-based).
     pub row: u32,
     #[schema(required)]
@@ -61,13 +61,13 @@ pub struct ImportRow {
 /// What an import did (or, with `dryRun`, would do).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ImportResult {
+pub struct PredictedImport {
     pub total: usize,
     /// Valid rows: stored, or with `dryRun` storable.
     pub imported: usize,
     pub failed: usize,
     pub dry_run: bool,
-    pub rows: Vec<ImportRow>,
+    pub rows: Vec<PredictedImportRow>,
 }
 
 fn text(cell: Option<&Cell>) -> String {
@@ -170,7 +170,7 @@ async fn check(
     me: &CurrentUser,
     rows: Vec<(u32, [String; 5])>,
     lang: Lang,
-) -> (Vec<ImportRow>, Vec<Prediction>) {
+) -> (Vec<PredictedImportRow>, Vec<Prediction>) {
     let mut allowed: HashMap<i64, Result<(), DomainError>> = HashMap::new();
     let mut seen = HashSet::new();
     let (mut answers, mut good) = (Vec::new(), Vec::new());
@@ -190,7 +190,7 @@ async fn check(
             }
         }
         let num = |i: usize| cells[i].parse::<i64>().ok();
-        answers.push(ImportRow {
+        answers.push(PredictedImportRow {
             row,
             plant_id: num(0),
             year: num(1),
@@ -220,13 +220,13 @@ fn success(lang: Lang) -> &'static str {
 /// Imports predicted generation from a spreadsheet, row by row (see the module comment).
 #[utoipa::path(post, path = "/api/v1/predicted/import", tag = "predicted", params(ImportQuery), security(("bearer" = [])),
     request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns Plant ID, Year, Month, Day (blank = whole month), Expected kWh; optional field `dryRun=true`"),
-    responses((status = 200, description = "Totals and each row's answer (4 plantId for a plant the caller cannot edit or see, 4 year, month, day, kwh); 4 file, 4 rows, 11, 12", body = Envelope<ImportResult>)))]
+    responses((status = 200, description = "Totals and each row's answer (4 plantId for a plant the caller cannot edit or see, 4 year, month, day, kwh); 4 file, 4 rows, 11, 12", body = Envelope<PredictedImport>)))]
 pub async fn import(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ImportQuery>,
     multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Data<ImportResult>> {
+) -> ApiResult<Data<PredictedImport>> {
     let upload = sheet::upload(multipart).await?;
     let dry = match upload.dry_run.as_deref() {
         Some("true" | "1") => true,
@@ -247,7 +247,7 @@ pub async fn import(
         app.store.upsert_predictions(&good, now_ms()).await?;
         tracing::info!(rows = good.len(), by = %me.actor.id, "predicted generation imported");
     }
-    Ok(Data(ImportResult {
+    Ok(Data(PredictedImport {
         total: answers.len(),
         imported: good.len(),
         failed: answers.len() - good.len(),
