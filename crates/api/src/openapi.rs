@@ -17,8 +17,8 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
     debug, dict, events, firmware, gateways, inverters, messages, meters, monitor, permissions,
-    plants, products, protocols, settings, staff, system, upgrades, users, versions,
-    weather_stations,
+    plants, predicted, products, protocols, reports, settings, staff, system, upgrades, users,
+    versions, weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -61,6 +61,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(firmware::router())
         .merge(upgrades::router())
         .merge(debug::router())
+        .merge(predicted::router())
+        .merge(reports::router())
 }
 
 struct Bearer;

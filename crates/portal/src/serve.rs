@@ -64,6 +64,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .map(|_| devices.ingest.cache().clone()),
     };
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
+    tokio::spawn(monthly_reports(state.clone()));
     let demo_stop = if demo {
         Some(start_demo(&config, &store, &devices).await?)
     } else {
@@ -300,6 +301,19 @@ async fn housekeeping(store: Store) {
         }
         if let Err(e) = store.purge_codes(now - DAY_MS).await {
             tracing::warn!(%e, "verification code clean-up failed");
+        }
+    }
+}
+
+/// Queues the monthly report e-mails that are due, every hour (the mail worker sends them).
+async fn monthly_reports(state: api::AppState) {
+    let mut tick = tokio::time::interval(api::reports::monthly::CHECK_EVERY);
+    loop {
+        tick.tick().await;
+        match api::reports::monthly::send_due(&state, chrono::Utc::now()).await {
+            Ok(n) if n > 0 => tracing::info!(queued = n, "monthly reports queued"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "monthly reports failed"),
         }
     }
 }

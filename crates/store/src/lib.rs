@@ -32,6 +32,7 @@ pub mod plants;
 pub mod products;
 pub mod protocols;
 pub mod reported_devices;
+pub mod reports;
 pub mod roles;
 pub mod sessions;
 pub mod settings;

@@ -144,10 +144,12 @@ fn header(cells: &[String], columns: &[Column]) -> Option<Vec<usize>> {
     )
 }
 
-/// An import upload: the sheet's bytes (the first file part) and its `mode` field, if any.
+/// An import upload: the sheet's bytes (the first file part) and its `mode` and `dryRun`
+/// fields, if any (lower case).
 pub struct Upload {
     pub bytes: Vec<u8>,
     pub mode: Option<String>,
+    pub dry_run: Option<String>,
 }
 
 /// Reads the multipart body: text fields before or after the file, the first file part (or
@@ -157,7 +159,7 @@ pub async fn upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResu
     let too_large = |e: &axum::extract::multipart::MultipartError| {
         e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
     };
-    let (mut bytes, mut mode) = (None, None);
+    let (mut bytes, mut mode, mut dry_run) = (None, None, None);
     loop {
         let mut field = match multipart.next_field().await {
             Ok(Some(field)) => field,
@@ -166,7 +168,8 @@ pub async fn upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResu
             Err(_) => return Err(DomainError::invalid("file").into()),
         };
         let is_file = field.file_name().is_some() || field.name() == Some("file");
-        let is_mode = field.name() == Some("mode");
+        let is_dry = field.name() == Some("dryRun");
+        let is_mode = field.name() == Some("mode") || is_dry;
         if !(is_file && bytes.is_none() || is_mode) {
             continue;
         }
@@ -178,7 +181,7 @@ pub async fn upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResu
                     return Err(if is_file {
                         Code::FileTooLarge.into()
                     } else {
-                        DomainError::invalid("mode").into()
+                        DomainError::invalid(if is_dry { "dryRun" } else { "mode" }).into()
                     });
                 }
                 Ok(Some(chunk)) => data.extend_from_slice(&chunk),
@@ -187,17 +190,24 @@ pub async fn upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResu
                 Err(_) => return Err(DomainError::invalid("file").into()),
             }
         }
+        let text = || Some(String::from_utf8_lossy(&data).trim().to_lowercase());
         if is_file {
             bytes = Some(data);
+        } else if is_dry {
+            dry_run = text();
         } else {
-            mode = Some(String::from_utf8_lossy(&data).trim().to_lowercase());
+            mode = text();
         }
     }
     let bytes = bytes.ok_or_else(|| DomainError::invalid("file"))?;
     if sniff(&bytes).is_none() {
         return Err(Code::UnsupportedFile.into());
     }
-    Ok(Upload { bytes, mode })
+    Ok(Upload {
+        bytes,
+        mode,
+        dry_run,
+    })
 }
 
 /// The rows of an uploaded sheet, read off the async threads.

@@ -21,7 +21,9 @@ use crate::{
     envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
     plants::{currency_json, update_at},
+    predicted::figures::Predictions,
     readings::{self, Reading, Record, Series},
+    reports::period::days_in_month,
     session::CurrentUser,
 };
 
@@ -243,6 +245,53 @@ async fn bars(
     Ok(out)
 }
 
+/// The `predicted` series (kWh) beside month bars (per day) and year bars (per month), when
+/// the plant has predictions for the year; the rule is [`Predictions`].
+async fn predicted_series(
+    app: &AppState,
+    ctx: &PlantCtx,
+    period: &str,
+    date: Option<&str>,
+) -> ApiResult<Option<Series>> {
+    let (year, month) = if period == "month" {
+        let (y, m) = readings::month_param(date, ctx.tz);
+        (y, Some(m))
+    } else {
+        (readings::year_param(date, ctx.tz), None)
+    };
+    let rows = app
+        .store
+        .plant_predictions(ctx.plant.id, i64::from(year))
+        .await?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let p = Predictions(&rows);
+    let records: Vec<(String, f64)> = match month {
+        Some(m) => (1..=days_in_month(year, m))
+            .filter_map(|d| Some((format!("{year:04}-{m:02}-{d:02}"), p.day(year, m, d)?)))
+            .collect(),
+        None => (1..=12)
+            .filter_map(|m| Some((format!("{year:04}-{m:02}"), p.month(year, m)?)))
+            .collect(),
+    };
+    Ok(Some(Series {
+        unit: "kWh",
+        label: "predicted".into(),
+        id: None,
+        group_code: None,
+        name: Some("Predicted".into()),
+        records: records
+            .into_iter()
+            .map(|(time, v)| Record {
+                time,
+                value: readings::num_text(v),
+                update_time: None,
+            })
+            .collect(),
+    }))
+}
+
 async fn period_answer(
     app: &AppState,
     ctx: &PlantCtx,
@@ -257,7 +306,11 @@ async fn period_answer(
         }
         "month" | "year" | "total" => {
             let metrics = if pv_only { &METRICS[..1] } else { &METRICS[..] };
-            bars(app, ctx, period, date, metrics).await?
+            let mut out = bars(app, ctx, period, date, metrics).await?;
+            if !pv_only && period != "total" {
+                out.extend(predicted_series(app, ctx, period, date).await?);
+            }
+            out
         }
         _ => return Err(domain::DomainError::invalid("period").into()),
     };

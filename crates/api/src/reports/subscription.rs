@@ -1,0 +1,80 @@
+//! The caller's monthly report e-mail of a plant: any user who can see the plant may
+//! subscribe; the mail goes to the account's e-mail address, in the language of the request
+//! that subscribed.
+
+use axum::extract::{Path, State};
+use domain::DomainError;
+use serde::Deserialize;
+use store::users::UserRow;
+use utoipa::ToSchema;
+
+use super::{plant, wire::SubscriptionState};
+use crate::{
+    AppState,
+    envelope::{ApiResult, Data, Envelope, current_lang},
+    extract::{Body, num},
+    now_ms,
+    session::CurrentUser,
+};
+
+/// Where a user's reports go: the account's e-mail, or the account itself when it is one.
+pub(crate) fn address(user: &UserRow) -> Option<String> {
+    [&user.email, &user.account]
+        .into_iter()
+        .map(|a| a.trim())
+        .find(|a| a.contains('@'))
+        .map(String::from)
+}
+
+async fn answer(app: &AppState, me: &CurrentUser, plant: i64) -> ApiResult<SubscriptionState> {
+    let sub = app.store.report_subscription(me.id().0, plant).await?;
+    Ok(SubscriptionState {
+        enabled: sub.is_some(),
+        email: address(&me.user),
+        last_sent: sub.and_then(|s| s.last_period),
+    })
+}
+
+/// Whether the caller receives the plant's monthly report by e-mail.
+#[utoipa::path(get, path = "/api/v1/report/plant/{id}/subscription", tag = "reports",
+    params(("id" = i64, Path)), security(("bearer" = [])),
+    responses((status = 200, description = "The subscription; 4 id (missing or not visible)", body = Envelope<SubscriptionState>)))]
+pub async fn state(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<SubscriptionState>> {
+    let ctx = plant(&app, &me, &id).await?;
+    Ok(Data(answer(&app, &me, ctx.plant.id).await?))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct SubscriptionRequest {
+    /// Subscribe (true) or stop (false).
+    #[serde(default, deserialize_with = "num::opt_bool")]
+    #[schema(value_type = bool)]
+    pub enabled: Option<bool>,
+}
+
+/// Subscribes the caller to the plant's monthly report e-mail (sent on the 1st of each month
+/// in the plant's time zone with the month's workbook), or stops it.
+#[utoipa::path(post, path = "/api/v1/report/plant/{id}/subscription", tag = "reports",
+    params(("id" = i64, Path)), request_body = SubscriptionRequest, security(("bearer" = [])),
+    responses((status = 200, description = "The subscription now; 4 id, 4 enabled, 4 email (the account has no e-mail address)", body = Envelope<SubscriptionState>)))]
+pub async fn set(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+    Body(req): Body<SubscriptionRequest>,
+) -> ApiResult<Data<SubscriptionState>> {
+    let ctx = plant(&app, &me, &id).await?;
+    let enabled = req.enabled.ok_or_else(|| DomainError::invalid("enabled"))?;
+    if enabled && address(&me.user).is_none() {
+        return Err(DomainError::invalid("email").into());
+    }
+    let lang = current_lang().code();
+    app.store
+        .set_report_subscription(me.id().0, ctx.plant.id, enabled, lang, now_ms())
+        .await?;
+    Ok(Data(answer(&app, &me, ctx.plant.id).await?))
+}
