@@ -60,7 +60,13 @@ async fn profile_password_and_preferences_are_saved() -> TestResult {
         assert!(s.set_password(id, "new-hash", 2_000).await?);
         assert!(s.set_temp_unit(id, "F").await?);
         assert!(s.set_avatar(id, "/files/avatars/1.png").await?);
-        assert!(s.set_notify(id, true, "alerts@example.com").await?);
+        let notify = store::users::NotifyChoice {
+            enabled: true,
+            email: "alerts@example.com",
+            offline_minutes: 45,
+            lang: "es",
+        };
+        assert!(s.set_notify(id, &notify).await?);
         let row = s.user(id).await?.ok_or("missing")?;
         assert_eq!(
             (row.nickname.as_str(), row.gender, row.temp_unit.as_str()),
@@ -71,6 +77,10 @@ async fn profile_password_and_preferences_are_saved() -> TestResult {
             ("new-hash", 2_000)
         );
         assert!(row.notify_enabled);
+        assert_eq!(
+            (row.notify_offline_minutes, row.notify_lang.as_str()),
+            (45, "es")
+        );
         assert_eq!(row.avatar, "/files/avatars/1.png");
         Ok(())
     })
