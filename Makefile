@@ -42,6 +42,8 @@ test-rust: clean-test-schemas
 	  export PORTAL_TEST_DATABASE_URL=$(TEST_PG_URL)
 	fi
 	echo "PostgreSQL tests: $${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
+	# The alarm e-mail tests deliver to a real SMTP server (aiosmtpd, in target/smtp-venv).
+	export PORTAL_TEST_AIOSMTPD="$$(tests/smtp/venv.sh)"
 	tests/run-rust.sh
 
 test-web: web/node_modules/.installed
