@@ -355,8 +355,10 @@ pub struct NotifyRequest {
     #[serde(default, deserialize_with = "num::opt_text")]
     pub code: Option<String>,
     /// Minutes a gateway may stay offline before an e-mail (5-1440; unchanged when absent).
-    #[serde(default, rename = "offlineMinutes", deserialize_with = "num::opt_i64")]
-    pub offline_minutes: Option<i64>,
+    #[serde(default, rename = "offlineMinutes", deserialize_with = "num::opt_text")]
+    #[schema(value_type = Option<i64>)]
+    #[param(value_type = Option<i64>)]
+    pub offline_minutes: Option<String>,
 }
 
 /// Sends a code to confirm an address for abnormal-event emails.
@@ -386,10 +388,13 @@ pub async fn set_notify(
 ) -> ApiResult<Done> {
     me.actor.require_writable()?;
     let enabled = req.enabled.unwrap_or(false);
-    let offline_minutes = match req.offline_minutes {
-        None => me.user.notify_offline_minutes,
-        Some(m) if (OFFLINE_MINUTES_MIN..=OFFLINE_MINUTES_MAX).contains(&m) => m,
-        Some(_) => return Err(DomainError::invalid("offlineMinutes").into()),
+    let offline_minutes = match req.offline_minutes.as_deref().map(str::trim) {
+        None | Some("") => me.user.notify_offline_minutes,
+        Some(raw) => raw
+            .parse::<i64>()
+            .ok()
+            .filter(|m| (OFFLINE_MINUTES_MIN..=OFFLINE_MINUTES_MAX).contains(m))
+            .ok_or_else(|| DomainError::invalid("offlineMinutes"))?,
     };
     let email = match req.email.as_deref().map(str::trim) {
         None | Some("") if !enabled => String::new(),

@@ -120,7 +120,7 @@ impl Store {
         exec!(
             self,
             "INSERT INTO alarm_cursor (id, watch_from, last_event_id) \
-             SELECT 1, $1, COALESCE(MAX(id), 0) FROM events \
+             SELECT 1, $1, COALESCE(MAX(id), 0) FROM events WHERE TRUE \
              ON CONFLICT (id) DO NOTHING",
             now
         )?;
