@@ -62,23 +62,24 @@ impl Smtp {
         // aiosmtpd makes the maildir (with its tmp, new and cur) when it is missing.
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.parent().expect("parent")).expect("maildir parent");
-        let child = Command::new(python)
-            .args(["-m", "aiosmtpd", "-n", "-c", "aiosmtpd.handlers.Mailbox"])
-            .arg(&dir)
-            .args(["-l", &format!("127.0.0.1:{port}")])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("aiosmtpd starts");
+        // Held by `Smtp` at once, so that it is killed (on drop) whatever happens next.
+        let smtp = Smtp {
+            child: Command::new(python)
+                .args(["-m", "aiosmtpd", "-n", "-c", "aiosmtpd.handlers.Mailbox"])
+                .arg(&dir)
+                .args(["-l", &format!("127.0.0.1:{port}")])
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("aiosmtpd starts"),
+            python: python.to_string(),
+            dir,
+        };
         for _ in 0..200 {
             if tokio::net::TcpStream::connect(("127.0.0.1", port))
                 .await
                 .is_ok()
             {
-                return Smtp {
-                    child,
-                    python: python.to_string(),
-                    dir,
-                };
+                return smtp;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
