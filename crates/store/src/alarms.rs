@@ -282,6 +282,17 @@ impl Store {
         }))
     }
 
+    /// Forgets settled alarms whose last e-mail went before `before`: past the quiet period
+    /// they decide nothing (their gateway was heard again, their occurrence ended and the
+    /// cursor passed it), and the table stays the size of what is still open.
+    pub async fn prune_alarm_mails(&self, before: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM alarm_mails WHERE done AND COALESCE(recovery_sent_at, sent_at) < $1",
+            before
+        )?)
+    }
+
     /// Settles mailed gateway alarms whose gateway left the plant (or was deleted): no
     /// recovery will be mailed for them.
     pub async fn settle_orphan_alarms(&self) -> Result<u64> {

@@ -268,6 +268,46 @@ async fn company_staff_are_listed_per_company_and_outbox_keeps_messages() -> Tes
 }
 
 #[tokio::test]
+async fn a_queued_mail_is_taken_by_one_worker_and_retried_until_it_is_sent() -> TestResult {
+    each_backend(|s| async move {
+        let mail = store::outbox::NewMail {
+            kind: "alarm".into(),
+            recipient: "ann@example.com".into(),
+            subject: "Alarm".into(),
+            body: "Gateway offline".into(),
+            attachment: Some(("a.txt".into(), vec![1, 2, 3])),
+        };
+        let id = s.queue_mail(&mail, 1_000).await?;
+        assert!(
+            s.due_mail(999, 10).await?.is_empty(),
+            "not due before it was queued"
+        );
+        let due = s.due_mail(1_000, 10).await?;
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].attachment.as_deref(), Some(&[1u8, 2, 3][..]));
+        // Two workers see it due: only the first takes it.
+        assert!(s.claim_mail(&due[0], 301_000).await?);
+        assert!(!s.claim_mail(&due[0], 301_000).await?);
+        assert!(s.due_mail(2_000, 10).await?.is_empty(), "taken");
+        s.mail_failed(id, "smtp: connection refused", 31_000)
+            .await?;
+        let again = s.due_mail(31_000, 10).await?;
+        assert_eq!((again.len(), again[0].attempts), (1, 1));
+        assert!(s.claim_mail(&again[0], 331_000).await?);
+        assert!(s.mail_sent(id, 31_500).await?);
+        assert!(!s.mail_sent(id, 31_600).await?, "sent once");
+        assert_eq!(s.undelivered_mail().await?, 0);
+        let row = &s.outbox(Some("ann@example.com"), 1).await?[0];
+        assert_eq!(
+            (row.attempts, row.sent_at, row.last_error.as_deref()),
+            (2, Some(31_500), None)
+        );
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
 async fn sign_out_revokes_only_the_callers_own_refresh_token() -> TestResult {
     each_backend(|s| async move {
         let ann = s.create_user(&owner("ann@example.com")).await?;

@@ -24,6 +24,9 @@ use store::{
 use crate::now_ms;
 use digest::{Digest, Line};
 
+/// Settled alarms are kept at least this long (longer when the quiet period is longer).
+const KEEP_SETTLED_MS: i64 = 24 * 3600 * 1000;
+
 /// How the job behaves.
 #[derive(Debug, Clone)]
 pub struct AlarmSettings {
@@ -108,6 +111,9 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
     let from = cursor.watch_from - LOOKBACK_MS;
     let quiet = Quiet::read(store, now - settings.quiet_ms).await?;
     store.settle_orphan_alarms().await?;
+    store
+        .prune_alarm_mails(now - settings.quiet_ms.max(KEEP_SETTLED_MS))
+        .await?;
     let mut due: BTreeMap<i64, Due> = BTreeMap::new();
 
     for g in store.silent_gateways(from, now).await? {
