@@ -43,7 +43,9 @@ test-rust: clean-test-schemas
 	fi
 	echo "PostgreSQL tests: $${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
 	# The alarm e-mail tests deliver to a real SMTP server (aiosmtpd, in target/smtp-venv).
-	export PORTAL_TEST_AIOSMTPD="$$(tests/smtp/venv.sh)"
+	# (assigned first: `export X=$$(...)` would hide the script's failure from `set -e`)
+	smtp_python="$$(tests/smtp/venv.sh)"
+	export PORTAL_TEST_AIOSMTPD="$$smtp_python"
 	tests/run-rust.sh
 
 test-web: web/node_modules/.installed
