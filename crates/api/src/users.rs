@@ -346,7 +346,7 @@ pub async fn notify(me: CurrentUser) -> Data<NotifySettings> {
     })
 }
 
-#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct NotifyRequest {
     #[serde(default, deserialize_with = "num::opt_bool")]
     pub enabled: Option<bool>,
@@ -357,17 +357,23 @@ pub struct NotifyRequest {
     /// Minutes a gateway may stay offline before an e-mail (5-1440; unchanged when absent).
     #[serde(default, rename = "offlineMinutes", deserialize_with = "num::opt_text")]
     #[schema(value_type = Option<i64>)]
-    #[param(value_type = Option<i64>)]
     pub offline_minutes: Option<String>,
 }
 
+/// The address a confirmation code is sent to.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct NotifyCodeQuery {
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
 /// Sends a code to confirm an address for abnormal-event emails.
-#[utoipa::path(get, path = "/api/v1/user/notify/code", tag = "users", params(NotifyRequest),
+#[utoipa::path(get, path = "/api/v1/user/notify/code", tag = "users", params(NotifyCodeQuery),
     security(("bearer" = [])), responses((status = 200, description = "Sent; 4, 7", body = Ack)))]
 pub async fn notify_code(
     State(app): State<AppState>,
     me: CurrentUser,
-    Query(q): Query<NotifyRequest>,
+    Query(q): Query<NotifyCodeQuery>,
 ) -> ApiResult<Done> {
     me.actor.require_writable()?;
     let email = parse_email(q.email.as_deref().unwrap_or(""))?;
