@@ -42,6 +42,10 @@ test-rust: clean-test-schemas
 	  export PORTAL_TEST_DATABASE_URL=$(TEST_PG_URL)
 	fi
 	echo "PostgreSQL tests: $${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
+	# The alarm e-mail tests deliver to a real SMTP server (aiosmtpd, in target/smtp-venv).
+	# (assigned first: `export X=$$(...)` would hide the script's failure from `set -e`)
+	smtp_python="$$(tests/smtp/venv.sh)"
+	export PORTAL_TEST_AIOSMTPD="$$smtp_python"
 	tests/run-rust.sh
 
 test-web: web/node_modules/.installed

@@ -1,9 +1,11 @@
 //! The HTTP API: one router module per domain, thin handlers, the envelope of
 //! docs/api-conventions.md. Rules live in `domain` (validation, policy) and in the services here.
 
+pub mod alarms;
 pub mod config;
 pub mod envelope;
 pub mod extract;
+pub mod mail_queue;
 pub mod mailer;
 pub mod openapi;
 pub mod paging;

@@ -1,14 +1,22 @@
 //! Delivery of messages to people. With SMTP configured, email goes out by SMTP; otherwise (and
 //! always for phone numbers, as no SMS gateway is configured) the message is written to the log
 //! and kept in the outbox table, where an administrator reads it (`portal admin outbox`).
+//! Queued mail (alarms, reports) is delivered by the mail worker (`mail_queue`) through
+//! [`Mailer::deliver`].
+
+use std::time::Duration;
 
 use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    message::{Attachment, MultiPart, SinglePart, header::ContentType},
     transport::smtp::authentication::Credentials,
 };
-use store::Store;
+use store::{Store, outbox::QueuedMail};
 
 use crate::{config::SmtpConfig, envelope::ApiError};
+
+/// How long one SMTP exchange may take.
+const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
 
 pub struct Mailer {
     smtp: Option<(AsyncSmtpTransport<Tokio1Executor>, String)>,
@@ -27,13 +35,50 @@ impl Mailer {
             _ => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&c.host)
                 .map_err(|e| e.to_string())?,
         };
-        let mut builder = builder.port(c.port);
+        // A server that accepts the connection and then stalls must not hold the worker for
+        // lettre's default minute.
+        let mut builder = builder.port(c.port).timeout(Some(SMTP_TIMEOUT));
         if !c.username.is_empty() {
             builder = builder.credentials(Credentials::new(c.username.clone(), c.password.clone()));
         }
         Ok(Mailer {
             smtp: Some((builder.build(), c.from.clone())),
         })
+    }
+
+    /// Whether an SMTP server is configured (queued mail waits in the outbox until one is).
+    pub fn configured(&self) -> bool {
+        self.smtp.is_some()
+    }
+
+    /// Hands one queued e-mail (with its attachment, if any) to the SMTP server. The error is
+    /// the reason to keep with the e-mail for the next attempt.
+    pub async fn deliver(&self, mail: &QueuedMail) -> Result<(), String> {
+        let Some((transport, from)) = &self.smtp else {
+            return Err("no SMTP server configured".into());
+        };
+        let builder = Message::builder()
+            .from(from.parse().map_err(|e| format!("smtp from: {e}"))?)
+            .to(mail
+                .recipient
+                .parse()
+                .map_err(|e| format!("recipient: {e}"))?)
+            .subject(&mail.subject);
+        let text = SinglePart::plain(mail.body.clone());
+        let message = match (&mail.attachment_name, &mail.attachment) {
+            (Some(name), Some(bytes)) => {
+                builder.multipart(MultiPart::mixed().singlepart(text).singlepart(
+                    Attachment::new(name.clone()).body(bytes.clone(), content_type(name)),
+                ))
+            }
+            _ => builder.singlepart(text),
+        }
+        .map_err(|e| format!("build mail: {e}"))?;
+        transport
+            .send(message)
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("smtp: {e}"))
     }
 
     /// Sends `body` to an email address or phone number.
@@ -82,4 +127,16 @@ impl Mailer {
             .await?;
         Ok(())
     }
+}
+
+/// The MIME type of an attachment, by its file name.
+fn content_type(name: &str) -> ContentType {
+    let mime = if name.ends_with(".xlsx") {
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    } else if name.ends_with(".pdf") {
+        "application/pdf"
+    } else {
+        "application/octet-stream"
+    };
+    ContentType::parse(mime).unwrap_or(ContentType::TEXT_PLAIN)
 }

@@ -11,7 +11,7 @@ use axum::extract::{Path, State};
 use domain::{DomainError, Lang};
 use serde::{Deserialize, Serialize};
 use store::{
-    messages::{EventListRow, MessageRow},
+    messages::{EventListRow, MessageFilter, MessageRow},
     notices::NoticeRow,
 };
 use utoipa::{IntoParams, ToSchema};
@@ -56,6 +56,60 @@ pub struct ListQuery {
     /// 0 unread (needs attention), 1 read or resolved; -1 any.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub status: Option<i64>,
+    /// `event` or `notice`: one source only (absent, empty or -1: both); else 4 `source`.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub source: Option<String>,
+    /// `warning` or `fault` (events of that severity) or `notice` (notices only); absent,
+    /// empty or -1: any; else 4 `type`.
+    #[serde(default, rename = "type", deserialize_with = "num::opt_text")]
+    #[param(rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// A filter's value, `None` for "any" (absent, empty or -1).
+fn given(v: Option<&str>) -> Option<&str> {
+    v.map(str::trim).filter(|v| !v.is_empty() && *v != "-1")
+}
+
+/// Which messages a listing takes: events (of one severity or any), notices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Scope {
+    events: bool,
+    notices: bool,
+    severity: Option<&'static str>,
+}
+
+impl Scope {
+    fn of(source: Option<&str>, kind: Option<&str>) -> Result<Scope, DomainError> {
+        let mut scope = match given(source) {
+            None => Scope {
+                events: true,
+                notices: true,
+                severity: None,
+            },
+            Some("event") => Scope {
+                events: true,
+                notices: false,
+                severity: None,
+            },
+            Some("notice") => Scope {
+                events: false,
+                notices: true,
+                severity: None,
+            },
+            Some(_) => return Err(DomainError::invalid("source")),
+        };
+        match given(kind) {
+            None => {}
+            Some("notice") => scope.events = false,
+            Some(k @ ("warning" | "fault")) => {
+                scope.notices = false;
+                scope.severity = Some(if k == "fault" { "fault" } else { "warning" });
+            }
+            Some(_) => return Err(DomainError::invalid("type")),
+        }
+        Ok(scope)
+    }
 }
 
 /// Where a message comes from.
@@ -183,7 +237,8 @@ pub async fn count(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Da
     Ok(Data(events + app.store.unread_notices(me.id()).await?))
 }
 
-/// The caller's messages, newest first (`pageSize`, `pageNumber`, `status`).
+/// The caller's messages, newest first (`pageSize`, `pageNumber`, `status`, `source`,
+/// `type`).
 #[utoipa::path(get, path = "/api/v1/messages", tag = "messages", params(ListQuery), security(("bearer" = [])),
     responses((status = 200, description = "A page of messages", body = Envelope<Page<Message>>)))]
 pub async fn list(
@@ -198,26 +253,34 @@ pub async fn list(
         Some(1) => Some(false),
         _ => None,
     };
+    let scope = Scope::of(q.source.as_deref(), q.kind.as_deref())?;
     let offset = (page - 1) * limit;
     // Events and notices are merged newest first: each source gives its first
     // `offset + limit`, and the page is cut from their merge.
-    let (notices, notice_total) = app.store.notices(me.id(), unread, offset + limit).await?;
+    let (notices, notice_total) = if scope.notices {
+        app.store.notices(me.id(), unread, offset + limit).await?
+    } else {
+        (Vec::new(), 0)
+    };
     let (event_limit, event_offset) = if notices.is_empty() {
         (limit, offset)
     } else {
         (offset + limit, 0)
     };
-    let (rows, total) = app
-        .store
-        .messages(
-            me.actor.plant_visibility(),
-            me.id(),
-            since(),
-            unread,
-            event_limit,
-            event_offset,
-        )
-        .await?;
+    let filter = MessageFilter {
+        since: since(),
+        unread,
+        severity: scope.severity,
+        limit: event_limit,
+        offset: event_offset,
+    };
+    let (rows, total) = if scope.events {
+        app.store
+            .messages_filtered(me.actor.plant_visibility(), me.id(), &filter)
+            .await?
+    } else {
+        (Vec::new(), 0)
+    };
     let ids: Vec<i64> = rows.iter().map(|m| m.occurrence.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     let lang = current_lang();
@@ -291,4 +354,39 @@ pub async fn read_all(State(app): State<AppState>, me: CurrentUser) -> ApiResult
     app.store.mark_all_messages_read(me.id(), now).await?;
     app.store.mark_all_notices_read(me.id(), now).await?;
     Ok(Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_and_type_pick_events_of_a_severity_or_notices() {
+        let scope = |s: Option<&str>, t: Option<&str>| Scope::of(s, t).ok();
+        let both = Scope {
+            events: true,
+            notices: true,
+            severity: None,
+        };
+        assert_eq!(scope(None, None), Some(both));
+        assert_eq!(scope(Some("-1"), Some("")), Some(both));
+        assert_eq!(
+            scope(None, Some("fault")),
+            Some(Scope {
+                events: true,
+                notices: false,
+                severity: Some("fault"),
+            })
+        );
+        assert_eq!(
+            scope(None, Some("notice")).map(|s| (s.events, s.notices)),
+            Some((false, true))
+        );
+        assert_eq!(
+            scope(Some("notice"), Some("warning")).map(|s| (s.events, s.notices)),
+            Some((false, false))
+        );
+        assert!(scope(Some("mail"), None).is_none());
+        assert!(scope(None, Some("info")).is_none());
+    }
 }

@@ -10,7 +10,7 @@ use domain::{
 use serde::{Deserialize, Serialize};
 use store::{
     companies::CompanyRow,
-    users::{Profile, UserRow},
+    users::{NotifyChoice, Profile, UserRow},
 };
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
@@ -31,6 +31,10 @@ use crate::{
 };
 
 pub const AVATAR_MAX_BYTES: usize = 6 * 1024 * 1024;
+/// The offline delay of alarm e-mails: at least five minutes (a gateway restarting is not an
+/// alarm), at most a day.
+pub const OFFLINE_MINUTES_MIN: i64 = 5;
+pub const OFFLINE_MINUTES_MAX: i64 = 1440;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -328,6 +332,8 @@ pub struct NotifySettings {
     pub enabled: bool,
     /// The address they go to, empty when none was set.
     pub email: String,
+    /// How long a gateway may stay offline before an e-mail tells of it (minutes, 5-1440).
+    pub offline_minutes: i64,
 }
 
 #[utoipa::path(get, path = "/api/v1/user/notify/enable", tag = "users", security(("bearer" = [])),
@@ -336,10 +342,11 @@ pub async fn notify(me: CurrentUser) -> Data<NotifySettings> {
     Data(NotifySettings {
         enabled: me.user.notify_enabled,
         email: me.user.notify_email,
+        offline_minutes: me.user.notify_offline_minutes,
     })
 }
 
-#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct NotifyRequest {
     #[serde(default, deserialize_with = "num::opt_bool")]
     pub enabled: Option<bool>,
@@ -347,15 +354,26 @@ pub struct NotifyRequest {
     pub email: Option<String>,
     #[serde(default, deserialize_with = "num::opt_text")]
     pub code: Option<String>,
+    /// Minutes a gateway may stay offline before an e-mail (5-1440; unchanged when absent).
+    #[serde(default, rename = "offlineMinutes", deserialize_with = "num::opt_text")]
+    #[schema(value_type = Option<i64>)]
+    pub offline_minutes: Option<String>,
+}
+
+/// The address a confirmation code is sent to.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct NotifyCodeQuery {
+    #[serde(default)]
+    pub email: Option<String>,
 }
 
 /// Sends a code to confirm an address for abnormal-event emails.
-#[utoipa::path(get, path = "/api/v1/user/notify/code", tag = "users", params(NotifyRequest),
+#[utoipa::path(get, path = "/api/v1/user/notify/code", tag = "users", params(NotifyCodeQuery),
     security(("bearer" = [])), responses((status = 200, description = "Sent; 4, 7", body = Ack)))]
 pub async fn notify_code(
     State(app): State<AppState>,
     me: CurrentUser,
-    Query(q): Query<NotifyRequest>,
+    Query(q): Query<NotifyCodeQuery>,
 ) -> ApiResult<Done> {
     me.actor.require_writable()?;
     let email = parse_email(q.email.as_deref().unwrap_or(""))?;
@@ -363,8 +381,10 @@ pub async fn notify_code(
     Ok(Done)
 }
 
-/// Turns abnormal-event emails on or off. An address other than the account's own email must
-/// be confirmed with a code from `/api/v1/user/notify/code` (5, 6).
+/// Turns abnormal-event emails on or off, and sets the offline delay (`offlineMinutes`,
+/// 5-1440, else 4 `offlineMinutes`). An address other than the account's own email must be
+/// confirmed with a code from `/api/v1/user/notify/code` (5, 6). The e-mails are written in
+/// the language of this request.
 #[utoipa::path(post, path = "/api/v1/user/notify", tag = "users", request_body = NotifyRequest,
     security(("bearer" = [])), responses((status = 200, description = "Saved; 4, 5, 6", body = Ack)))]
 pub async fn set_notify(
@@ -374,6 +394,14 @@ pub async fn set_notify(
 ) -> ApiResult<Done> {
     me.actor.require_writable()?;
     let enabled = req.enabled.unwrap_or(false);
+    let offline_minutes = match req.offline_minutes.as_deref().map(str::trim) {
+        None | Some("") => me.user.notify_offline_minutes,
+        Some(raw) => raw
+            .parse::<i64>()
+            .ok()
+            .filter(|m| (OFFLINE_MINUTES_MIN..=OFFLINE_MINUTES_MAX).contains(m))
+            .ok_or_else(|| DomainError::invalid("offlineMinutes"))?,
+    };
     let email = match req.email.as_deref().map(str::trim) {
         None | Some("") if !enabled => String::new(),
         raw => parse_email(raw.unwrap_or(""))?,
@@ -389,7 +417,13 @@ pub async fn set_notify(
         )
         .await?;
     }
-    app.store.set_notify(me.id(), enabled, &email).await?;
+    let choice = NotifyChoice {
+        enabled,
+        email: &email,
+        offline_minutes,
+        lang: current_lang().code(),
+    };
+    app.store.set_notify(me.id(), &choice).await?;
     Ok(Done)
 }
 

@@ -519,6 +519,28 @@ async fn messages_count_what_needs_attention_and_reading_or_recovering_lowers_it
             );
         }
         assert!(infos.iter().all(|m| m["type"] != "info"));
+        // The Notification screen's filters: events of one severity, or one source.
+        for (query, total) in [
+            ("type=fault", 2),
+            ("type=warning", 1),
+            ("source=event&type=fault", 2),
+            ("source=notice", 0),
+            ("type=notice", 0),
+            ("source=-1&type=", 3),
+        ] {
+            let r = app
+                .get(&format!("/api/v1/messages?status=-1&{query}"), Some(&c.ann))
+                .await;
+            r.expect_code(0);
+            assert_eq!(r.data()["total"], total, "{query}: {}", r.text());
+        }
+        for (query, field) in [("source=mail", "source"), ("type=info", "type")] {
+            let r = app
+                .get(&format!("/api/v1/messages?{query}"), Some(&c.ann))
+                .await;
+            r.expect_code(4);
+            assert!(r.msg().contains(field), "{query}: {}", r.msg());
+        }
         let first = infos[0]["id"].as_i64().expect("id");
         app.post(
             &format!("/api/v1/message/{first}/read"),

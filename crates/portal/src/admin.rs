@@ -58,7 +58,8 @@ pub enum Action {
     },
     /// List every account.
     ListUsers,
-    /// Show the messages waiting in the outbox (verification codes without SMTP).
+    /// Show the messages in the outbox: verification codes without SMTP, and queued e-mails
+    /// (alarms, reports) with their delivery state.
     Outbox {
         #[arg(long)]
         account: Option<String>,
@@ -131,8 +132,12 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
                 let when =
                     chrono::DateTime::from_timestamp_millis(m.created_at).unwrap_or_default();
                 println!(
-                    "{when} {} to {}: {} | {}",
-                    m.channel, m.recipient, m.subject, m.body
+                    "{when} {} to {}: {} | {}{}",
+                    m.channel,
+                    m.recipient,
+                    m.subject,
+                    m.body,
+                    delivery(&m)
                 );
             }
         }
@@ -214,4 +219,25 @@ pub async fn create_user(
         store.set_read_only(id, true).await?;
     }
     Ok(id)
+}
+
+/// Where a queued e-mail stands (nothing for messages that were never queued).
+fn delivery(m: &store::outbox::OutboxRow) -> String {
+    if !m.queued {
+        return String::new();
+    }
+    let at = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default();
+    match (m.sent_at, m.next_attempt_at) {
+        (Some(sent), _) => format!("  [{} sent {}]", m.kind, at(sent)),
+        (None, next) => format!(
+            "  [{} queued, {} attempts, next {}{}]",
+            m.kind,
+            m.attempts,
+            next.map(at).map(|t| t.to_string()).unwrap_or_default(),
+            m.last_error
+                .as_deref()
+                .map(|e| format!(", last error: {e}"))
+                .unwrap_or_default()
+        ),
+    }
 }

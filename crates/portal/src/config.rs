@@ -38,6 +38,15 @@ pub struct Config {
     pub smtp_password: String,
     pub smtp_from: String,
     pub smtp_security: String,
+    /// Where people reach the web app, for links in e-mails; empty derives it from
+    /// `http_addr`.
+    pub public_url: String,
+    /// At most one alarm e-mail per recipient, plant and kind in this many minutes.
+    pub alarm_quiet_minutes: i64,
+    /// How often the alarm job looks for alarms and recoveries (seconds).
+    pub alarm_interval_secs: i64,
+    /// How often the mail worker sends what is due in the outbox (seconds).
+    pub mail_interval_secs: i64,
     pub log: String,
     /// Run the MQTT broker for devices inside this process (else use `mqtt_url`).
     pub mqtt_embedded: bool,
@@ -89,6 +98,10 @@ impl Default for Config {
             smtp_password: String::new(),
             smtp_from: "portal@localhost".into(),
             smtp_security: "starttls".into(),
+            public_url: String::new(),
+            alarm_quiet_minutes: 60,
+            alarm_interval_secs: 30,
+            mail_interval_secs: 10,
             log: DEFAULT_LOG.into(),
             mqtt_embedded: true,
             mqtt_addr: "127.0.0.1:1883".into(),
@@ -276,6 +289,18 @@ impl Config {
         if let Some(v) = get("SMTP_SECURITY") {
             self.smtp_security = v;
         }
+        if let Some(v) = get("PUBLIC_URL") {
+            self.public_url = v.trim().to_string();
+        }
+        if let Some(v) = num("ALARM_QUIET_MINUTES")? {
+            self.alarm_quiet_minutes = v;
+        }
+        if let Some(v) = num("ALARM_INTERVAL_SECS")? {
+            self.alarm_interval_secs = v;
+        }
+        if let Some(v) = num("MAIL_INTERVAL_SECS")? {
+            self.mail_interval_secs = v;
+        }
         if let Some(v) = get("LOG") {
             self.log = v;
         }
@@ -338,6 +363,18 @@ impl Config {
         }
         if !["starttls", "tls", "none"].contains(&self.smtp_security.as_str()) {
             bail!("smtp_security must be starttls, tls or none");
+        }
+        let url = self.public_url.as_str();
+        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
+            bail!("public_url must start with http:// or https://");
+        }
+        if !(0..=7 * 24 * 60).contains(&self.alarm_quiet_minutes) {
+            bail!("alarm_quiet_minutes must be between 0 and 10080 (a week)");
+        }
+        if !(1..=3600).contains(&self.alarm_interval_secs)
+            || !(1..=3600).contains(&self.mail_interval_secs)
+        {
+            bail!("alarm_interval_secs and mail_interval_secs must be between 1 and 3600");
         }
         if self.mqtt_embedded {
             self.mqtt_addr.parse::<SocketAddr>().with_context(|| {
@@ -439,6 +476,27 @@ impl Config {
             client,
             sweep_every: std::time::Duration::from_secs(5),
         })
+    }
+
+    /// Where people reach the web app: `public_url`, else `http://` and the HTTP address
+    /// (`localhost` for an address that listens on every interface).
+    pub fn public_url(&self) -> String {
+        if !self.public_url.is_empty() {
+            return self.public_url.trim_end_matches('/').to_string();
+        }
+        match self.http_addr.parse::<SocketAddr>() {
+            Ok(a) if a.ip().is_unspecified() => format!("http://localhost:{}", a.port()),
+            Ok(a) => format!("http://{a}"),
+            Err(_) => format!("http://{}", self.http_addr),
+        }
+    }
+
+    /// The alarm job's settings.
+    pub fn alarms(&self) -> api::alarms::AlarmSettings {
+        api::alarms::AlarmSettings {
+            quiet_ms: self.alarm_quiet_minutes * 60_000,
+            public_url: self.public_url(),
+        }
     }
 
     pub fn api(&self) -> api::ApiConfig {
@@ -631,6 +689,32 @@ mod tests {
             c.apply_env(|k| (k == key).then(|| value.into())).unwrap();
             assert!(c.check().is_err(), "{key}={value}");
         }
+    }
+
+    #[test]
+    fn links_in_e_mails_use_the_public_url_or_the_http_address() {
+        let mut c = Config::default();
+        assert_eq!(c.public_url(), "http://127.0.0.1:8080");
+        c.http_addr = "0.0.0.0:80".into();
+        assert_eq!(c.public_url(), "http://localhost:80");
+        c.apply_env(|k| match k {
+            "PORTAL_PUBLIC_URL" => Some("https://portal.example.com/".into()),
+            "PORTAL_ALARM_QUIET_MINUTES" => Some("15".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert!(c.check().is_ok());
+        let alarms = c.alarms();
+        assert_eq!(alarms.public_url, "https://portal.example.com");
+        assert_eq!(alarms.quiet_ms, 15 * 60_000);
+        assert_eq!(Config::default().alarms().quiet_ms, 60 * 60_000);
+        c.public_url = "portal.example.com".into();
+        assert!(c.check().is_err());
+        let c = Config {
+            alarm_interval_secs: 0,
+            ..Config::default()
+        };
+        assert!(c.check().is_err());
     }
 
     #[test]

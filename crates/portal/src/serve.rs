@@ -65,6 +65,16 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     };
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     tokio::spawn(monthly_reports(state.clone()));
+    tokio::spawn(api::mail_queue::run(
+        store.clone(),
+        state.mailer.clone(),
+        Duration::from_secs(config.mail_interval_secs.unsigned_abs()),
+    ));
+    tokio::spawn(api::alarms::run(
+        store.clone(),
+        config.alarms(),
+        Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
+    ));
     let demo_stop = if demo {
         Some(start_demo(&config, &store, &devices).await?)
     } else {

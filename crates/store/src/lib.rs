@@ -5,6 +5,7 @@
 #[macro_use]
 mod sql;
 pub mod agents;
+pub mod alarms;
 pub mod audit;
 pub mod auth;
 pub mod commands;

@@ -87,6 +87,19 @@ impl MessageRow {
     }
 }
 
+/// What a page of messages is narrowed by.
+#[derive(Debug, Clone, Default)]
+pub struct MessageFilter<'a> {
+    /// Occurrences that began at or after this (open ones always count).
+    pub since: i64,
+    /// `Some(true)` unread only, `Some(false)` read or resolved only.
+    pub unread: Option<bool>,
+    /// `warning` or `fault`.
+    pub severity: Option<&'a str>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
 /// The columns of an [`EventListRow`], after `SELECT`.
 pub(crate) fn columns() -> String {
     format!(
@@ -192,16 +205,34 @@ impl Store {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<MessageRow>, i64)> {
+        let f = MessageFilter {
+            since,
+            unread,
+            severity: None,
+            limit,
+            offset,
+        };
+        self.messages_filtered(visibility, reader, &f).await
+    }
+
+    /// [`Store::messages`] narrowed by `f` (also by severity).
+    pub async fn messages_filtered(
+        &self,
+        visibility: PlantVisibility,
+        reader: UserId,
+        f: &MessageFilter<'_>,
+    ) -> Result<(Vec<MessageRow>, i64)> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let read = read_of("e.id");
         let condition = format!(
             "{} AND {LEADER} AND {MESSAGE_SEVERITIES} AND (e.opened_at >= $4 OR {HAS_OPEN}) \
-             AND ($5 IS NULL OR ({HAS_OPEN} AND NOT {read}) = $5)",
+             AND ($5 IS NULL OR ({HAS_OPEN} AND NOT {read}) = $5) \
+             AND ($6 IS NULL OR e.severity = $6)",
             crate::plants::VISIBLE
         );
         let sql = format!(
             "SELECT e.id, {read} AS is_read {FROM} WHERE {condition} \
-             ORDER BY e.opened_at DESC, e.id DESC LIMIT $6 OFFSET $7"
+             ORDER BY e.opened_at DESC, e.id DESC LIMIT $7 OFFSET $8"
         );
         let page = rows!(
             self,
@@ -211,14 +242,15 @@ impl Store {
             user,
             company,
             all,
-            since,
-            unread,
-            limit,
-            offset
+            f.since,
+            f.unread,
+            f.severity,
+            f.limit,
+            f.offset
         )?;
         let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
         let total = scalar!(
-            self, fetch_one, i64, &count_sql, user, company, all, since, unread
+            self, fetch_one, i64, &count_sql, user, company, all, f.since, f.unread, f.severity
         )?;
         let ids: Vec<i64> = page.iter().map(|(id, _)| *id).collect();
         let rows = self

@@ -27,6 +27,10 @@ pub struct UserRow {
     pub read_only: bool,
     pub notify_enabled: bool,
     pub notify_email: String,
+    /// How long a gateway of theirs may be offline before an alarm e-mail (minutes).
+    pub notify_offline_minutes: i64,
+    /// The language of their alarm e-mails (`en`, `zh`, `es`).
+    pub notify_lang: String,
     pub user_src: String,
     pub created_at: i64,
     pub password_changed_at: i64,
@@ -85,9 +89,19 @@ pub struct Profile {
     pub email: String,
 }
 
+/// A user's alarm e-mail settings.
+#[derive(Debug, Clone)]
+pub struct NotifyChoice<'a> {
+    pub enabled: bool,
+    pub email: &'a str,
+    pub offline_minutes: i64,
+    /// `en`, `zh` or `es`.
+    pub lang: &'a str,
+}
+
 pub(crate) const COLUMNS: &str = "id, account, email, mobile, password_hash, nickname, name, avatar, gender, \
     temp_unit, kind, company_id, role_id, disabled, read_only, notify_enabled, notify_email, \
-    user_src, created_at, password_changed_at, deleted_at";
+    notify_offline_minutes, notify_lang, user_src, created_at, password_changed_at, deleted_at";
 
 impl Store {
     /// Creates an account; an account name already taken answers `Conflict("users")`.
@@ -181,13 +195,16 @@ impl Store {
         )? == 1)
     }
 
-    pub async fn set_notify(&self, id: UserId, enabled: bool, email: &str) -> Result<bool> {
+    pub async fn set_notify(&self, id: UserId, n: &NotifyChoice<'_>) -> Result<bool> {
         let n = exec!(
             self,
-            "UPDATE users SET notify_enabled = $2, notify_email = $3 WHERE id = $1",
+            "UPDATE users SET notify_enabled = $2, notify_email = $3, \
+             notify_offline_minutes = $4, notify_lang = $5 WHERE id = $1",
             id.0,
-            enabled,
-            email
+            n.enabled,
+            n.email,
+            n.offline_minutes,
+            n.lang
         )?;
         Ok(n == 1)
     }

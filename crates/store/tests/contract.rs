@@ -60,7 +60,13 @@ async fn profile_password_and_preferences_are_saved() -> TestResult {
         assert!(s.set_password(id, "new-hash", 2_000).await?);
         assert!(s.set_temp_unit(id, "F").await?);
         assert!(s.set_avatar(id, "/files/avatars/1.png").await?);
-        assert!(s.set_notify(id, true, "alerts@example.com").await?);
+        let notify = store::users::NotifyChoice {
+            enabled: true,
+            email: "alerts@example.com",
+            offline_minutes: 45,
+            lang: "es",
+        };
+        assert!(s.set_notify(id, &notify).await?);
         let row = s.user(id).await?.ok_or("missing")?;
         assert_eq!(
             (row.nickname.as_str(), row.gender, row.temp_unit.as_str()),
@@ -71,6 +77,10 @@ async fn profile_password_and_preferences_are_saved() -> TestResult {
             ("new-hash", 2_000)
         );
         assert!(row.notify_enabled);
+        assert_eq!(
+            (row.notify_offline_minutes, row.notify_lang.as_str()),
+            (45, "es")
+        );
         assert_eq!(row.avatar, "/files/avatars/1.png");
         Ok(())
     })
@@ -252,6 +262,46 @@ async fn company_staff_are_listed_per_company_and_outbox_keeps_messages() -> Tes
         let mine = s.outbox(Some("x@example.com"), 10).await?;
         assert_eq!((mine.len(), mine[0].body.as_str()), (1, "123456"));
         assert_eq!(s.outbox(None, 10).await?.len(), 2);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_queued_mail_is_taken_by_one_worker_and_retried_until_it_is_sent() -> TestResult {
+    each_backend(|s| async move {
+        let mail = store::outbox::NewMail {
+            kind: "alarm".into(),
+            recipient: "ann@example.com".into(),
+            subject: "Alarm".into(),
+            body: "Gateway offline".into(),
+            attachment: Some(("a.txt".into(), vec![1, 2, 3])),
+        };
+        let id = s.queue_mail(&mail, 1_000).await?;
+        assert!(
+            s.due_mail(999, 10).await?.is_empty(),
+            "not due before it was queued"
+        );
+        let due = s.due_mail(1_000, 10).await?;
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].attachment.as_deref(), Some(&[1u8, 2, 3][..]));
+        // Two workers see it due: only the first takes it.
+        assert!(s.claim_mail(&due[0], 301_000).await?);
+        assert!(!s.claim_mail(&due[0], 301_000).await?);
+        assert!(s.due_mail(2_000, 10).await?.is_empty(), "taken");
+        s.mail_failed(id, "smtp: connection refused", 31_000)
+            .await?;
+        let again = s.due_mail(31_000, 10).await?;
+        assert_eq!((again.len(), again[0].attempts), (1, 1));
+        assert!(s.claim_mail(&again[0], 331_000).await?);
+        assert!(s.mail_sent(id, 31_500).await?);
+        assert!(!s.mail_sent(id, 31_600).await?, "sent once");
+        assert_eq!(s.undelivered_mail().await?, 0);
+        let row = &s.outbox(Some("ann@example.com"), 1).await?[0];
+        assert_eq!(
+            (row.attempts, row.sent_at, row.last_error.as_deref()),
+            (2, Some(31_500), None)
+        );
         Ok(())
     })
     .await
