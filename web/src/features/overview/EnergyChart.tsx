@@ -83,7 +83,15 @@ export function EnergyChart({
     );
   }, [q.data, period, t, axis, date, zone]);
 
-  const ratio = period === 'month' || period === 'year' ? predictedRatio(q.data?.infos) : null;
+  const ratio =
+    period === 'month'
+      ? predictedRatio(q.data?.infos)
+      : period === 'year'
+        ? predictedRatio(q.data?.infos, {
+            time: today.format('YYYY-MM'),
+            share: today.date() / today.daysInMonth(),
+          })
+        : null;
 
   const picker =
     period === 'total' ? null : (

@@ -18,7 +18,7 @@ export interface ChartInput {
  * Pure, for tests; the component adds the theme's axis style.
  */
 export function chartOption({ infos, period, name, day, zone }: ChartInput): ChartOption {
-  const series = infos.map((s) => ({
+  const series = besidePv(infos).map((s) => ({
     key: s.label,
     name: name(s.label),
     unit: s.unit,
@@ -43,6 +43,15 @@ export const PREDICTED_STYLE = {
   borderWidth: 1,
 };
 
+/** The series with `predicted` moved right after `pv`, so its bar stands beside PV's. */
+function besidePv(infos: Series[]): Series[] {
+  const predicted = infos.find((s) => s.label === 'predicted');
+  const at = infos.findIndex((s) => s.label === 'pv');
+  if (!predicted || at < 0) return infos;
+  const rest = infos.filter((s) => s !== predicted);
+  return [...rest.slice(0, at + 1), predicted, ...rest.slice(at + 1)];
+}
+
 /** Actual PV against predicted generation (kWh) and the ratio in %. */
 export interface PredictedRatio {
   actual: number;
@@ -52,9 +61,13 @@ export interface PredictedRatio {
 
 /**
  * PV against the `predicted` series over the buckets that have PV: a month still running is
- * compared on its days so far, not on days still to come. Null without predictions.
+ * compared on its days so far, not on days still to come, and in a year the running month's
+ * prediction counts by the `current` share of it that has passed. Null without predictions.
  */
-export function predictedRatio(infos: Series[] | undefined): PredictedRatio | null {
+export function predictedRatio(
+  infos: Series[] | undefined,
+  current?: { time: string; share: number },
+): PredictedRatio | null {
   const predicted = (infos ?? []).find((s) => s.label === 'predicted');
   const pv = (infos ?? []).find((s) => s.label === 'pv');
   if (!predicted || !pv) return null;
@@ -66,7 +79,7 @@ export function predictedRatio(infos: Series[] | undefined): PredictedRatio | nu
     const p = Number(r.value);
     if (a === undefined || !Number.isFinite(a) || r.value === '' || !Number.isFinite(p)) continue;
     actual += a;
-    expected += p;
+    expected += current && r.time === current.time ? p * current.share : p;
   }
   if (expected <= 0) return null;
   return { actual, predicted: expected, ratio: (actual / expected) * 100 };

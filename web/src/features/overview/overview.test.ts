@@ -233,6 +233,36 @@ describe('predicted generation', () => {
     expect(predictedRatio(month)).toEqual({ actual: 45, predicted: 50, ratio: 90 });
   });
 
+  it('counts the running month of a year by the share of it that has passed', () => {
+    const year = [
+      series('pv', 'kWh', [
+        ['2026-10', '300'],
+        ['2026-11', '150'],
+      ]),
+      series('predicted', 'kWh', [
+        ['2026-10', '300'],
+        ['2026-11', '300'],
+        ['2026-12', '300'],
+      ]),
+    ];
+    expect(predictedRatio(year, { time: '2026-11', share: 0.5 })).toEqual({
+      actual: 450,
+      predicted: 450,
+      ratio: 100,
+    });
+  });
+
+  it('puts the predicted bar right beside PV', () => {
+    const o = chartOption({
+      infos: [series('load', 'kWh', [['2026-11-01', '3']]), ...month],
+      period: 'month',
+      name: (l) => l,
+      day: '2026-11-25',
+      zone: 'UTC',
+    }) as { series: { name: string }[] };
+    expect(o.series.map((s) => s.name)).toEqual(['load', 'pv', 'predicted']);
+  });
+
   it('has no ratio without predictions', () => {
     expect(predictedRatio(month.slice(0, 1))).toBeNull();
     expect(predictedRatio(undefined)).toBeNull();

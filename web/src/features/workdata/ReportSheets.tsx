@@ -14,6 +14,7 @@ import {
   kwh,
   percent,
   powerChartOption,
+  predictedRows,
   reportPages,
   shownEnergyKeys,
   type EnergyKey,
@@ -250,7 +251,7 @@ function bucketLabel(type: PlantReport['type'], label: string): string {
 function EnergyTable({ report }: { report: PlantReport }) {
   const { t } = useTranslation();
   const keys = shownEnergyKeys(report.summary);
-  const predicted = hasPredicted(report);
+  const predicted = predictedRows(report);
   const totals = energyTotals(report.energy);
   const cell = (v: number | null) => (v === null ? MISSING : formatNumber(v, 2));
   return (

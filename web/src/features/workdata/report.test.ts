@@ -5,6 +5,8 @@ import {
   energyChartOption,
   energyTotals,
   EVENTS_PER_PAGE,
+  hasPredicted,
+  predictedRows,
   PREDICTED_STYLE,
   reportPages,
   reportPath,
@@ -110,6 +112,15 @@ describe('report figures', () => {
     ]);
     expect(option.series[1]?.itemStyle).toEqual(PREDICTED_STYLE);
     expect(option.series[1]?.data).toEqual([225, 225]);
+  });
+
+  it('keeps the predicted figure of a day whose hours have none, without an empty column', () => {
+    const r = monthReport();
+    const day = { ...r, energy: r.energy.map((e) => ({ ...e, predicted: null })) };
+    expect(hasPredicted(day)).toBe(true);
+    expect(predictedRows(day)).toBe(false);
+    const option = energyChartOption(day, (k) => k) as { series: { name: string }[] };
+    expect(option.series.map((s) => s.name)).not.toContain('predicted');
   });
 
   it('names the printed file after the plant and the period, without path characters', () => {

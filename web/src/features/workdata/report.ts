@@ -82,9 +82,17 @@ export function shownEnergyKeys(s: ReportSummary): EnergyKey[] {
   return ENERGY_KEYS.filter((k) => k === 'produced' || k === 'consumed' || s[k] !== 0);
 }
 
-/** Whether the report has predicted generation to show. */
+/** Whether the report has predicted generation to show (the summary's figure). */
 export function hasPredicted(r: PlantReport): boolean {
-  return r.summary.predicted !== null || r.energy.some((e) => e.predicted !== null);
+  return r.summary.predicted !== null || predictedRows(r);
+}
+
+/**
+ * Whether the energy table and chart have predicted buckets: a month's days and a year's
+ * months do, a day's hours never (a prediction is for a day at the finest).
+ */
+export function predictedRows(r: Pick<PlantReport, 'energy'>): boolean {
+  return r.energy.some((e) => e.predicted !== null);
 }
 
 /** The energy bars of a report, one group per metric, predicted beside produced. Pure. */
@@ -98,7 +106,7 @@ export function energyChartOption(
     unit: 'kWh',
     records: r.energy.map((e) => ({ time: e.label, value: e[k] })),
   }));
-  if (hasPredicted(r)) {
+  if (predictedRows(r)) {
     series.splice(1, 0, {
       key: 'predicted',
       name: name('predicted'),
