@@ -100,6 +100,13 @@ describe('reports', () => {
   before(async () => {
     server = await startDemoServer('portal-e2e-reports-');
     browser = await launch();
+    // the demo writes its history after the server starts listening: last month's figures
+    // change until it is written
+    const deadline = Date.now() + 240_000;
+    while (!server.log().includes('demo history written')) {
+      if (Date.now() > deadline) throw new Error(`no demo history:\n${server.log()}`);
+      await new Promise((res) => setTimeout(res, 1000));
+    }
   });
   after(async () => {
     await browser?.close();
@@ -140,9 +147,18 @@ describe('reports', () => {
 
     // ---- last month: complete, so the page, the API and the file read the same figures
     const month = lastMonth();
+    // ingest may still be rolling the history up: read until two answers agree
+    const url = `/api/v1/report/plant/${plant.id}?type=month&date=${month}`;
+    let previous = null;
+    for (let i = 0; i < 60; i += 1) {
+      const produced = (await api(page, url)).data?.summary.produced;
+      if (produced !== undefined && produced === previous) break;
+      previous = produced;
+      await page.waitForTimeout(2000);
+    }
     await page.goto(`${server.url}/workdata/info/${plant.id}?type=month&date=${month}`);
     await page.getByTestId('report-title').waitFor();
-    const answer = await api(page, `/api/v1/report/plant/${plant.id}?type=month&date=${month}`);
+    const answer = await api(page, url);
     assert.equal(answer.code, 0, JSON.stringify(answer));
     const report = answer.data;
     assert.ok(report.summary.produced > 0, `produced ${report.summary.produced}`);
