@@ -100,6 +100,9 @@ describe('notifications', () => {
     });
     const fault = rows(page).filter({ hasText: 'M03' }).first();
     await fault.waitFor();
+    // the kind list fades out before the picture
+    await page.locator('.ant-select-dropdown').waitFor({ state: 'hidden' });
+    await page.waitForTimeout(300);
     await page.screenshot({ path: shot('notifications.png') });
 
     // ---- one read: the bell counts one less
@@ -133,7 +136,8 @@ describe('notifications', () => {
     await signIn(page, server.url, DEMO);
     await page.goto(`${server.url}/notification`);
     await page.getByTestId('notifications-title').waitFor();
-    await page.locator('[data-testid="notifications-table"] .ant-table-tbody').waitFor();
+    await rows(page).first().waitFor();
+    await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'));
     const wide = await page.evaluate(
       () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
     );

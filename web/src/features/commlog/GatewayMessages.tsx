@@ -127,7 +127,7 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
           key: 'command',
           title: t('commlog.commandId'),
           responsive: ['lg'],
-          render: (_, m) => m.commandId ?? MISSING,
+          render: (_, m) => <span data-testid="commlog-command">{m.commandId ?? MISSING}</span>,
         },
         { key: 'view', title: t('commlog.actions'), render: (_, m) => view(m) },
       ];
