@@ -7,6 +7,7 @@ mod sql;
 pub mod agents;
 pub mod audit;
 pub mod auth;
+pub mod comm_log;
 pub mod commands;
 pub mod companies;
 pub mod customer_types;
