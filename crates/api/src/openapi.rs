@@ -16,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
-    debug, dict, events, firmware, gateways, inverters, messages, meters, monitor, permissions,
-    plants, products, protocols, settings, staff, system, upgrades, users, versions,
+    debug, dict, events, firmware, gateways, inverters, logger, messages, meters, monitor,
+    permissions, plants, products, protocols, settings, staff, system, upgrades, users, versions,
     weather_stations,
 };
 
@@ -61,6 +61,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(firmware::router())
         .merge(upgrades::router())
         .merge(debug::router())
+        .merge(logger::router())
 }
 
 struct Bearer;
