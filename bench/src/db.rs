@@ -151,6 +151,26 @@ impl FreshDb {
         })
     }
 
+    /// Bytes the communication log takes on disk (its table and indexes), when the database
+    /// can tell: PostgreSQL's relation sizes, SQLite's `dbstat` table.
+    pub async fn comm_log_bytes(&self) -> anyhow::Result<Option<i64>> {
+        Ok(match &self.raw {
+            Raw::Sqlite(p) => sqlx::query_scalar(
+                "SELECT CAST(SUM(pgsize) AS INTEGER) FROM dbstat \
+                 WHERE name IN ('comm_log', 'comm_log_gateway', 'comm_log_at')",
+            )
+            .fetch_one(p)
+            .await
+            .ok()
+            .flatten(),
+            Raw::Postgres(p) => {
+                sqlx::query_scalar("SELECT pg_total_relation_size('comm_log')::BIGINT")
+                    .fetch_optional(p)
+                    .await?
+            }
+        })
+    }
+
     /// Closes the pools and deletes the database (file or schema).
     pub async fn remove(self) -> anyhow::Result<()> {
         self.store.close().await;

@@ -15,7 +15,7 @@ use std::{
 use anyhow::{Context, bail};
 use devices::{
     ingest::{Ingest, IngestOptions},
-    link::{BrokerChoice, BrokerConfig, ClientConfig, Link, LinkConfig},
+    link::{BrokerChoice, BrokerConfig, ClientConfig, CommLogConfig, Link, LinkConfig},
 };
 use store::Store;
 use tokio::sync::Semaphore;
@@ -48,10 +48,19 @@ pub struct E2eOptions {
     /// After the run, how long to wait for every published message to be acknowledged.
     pub drain_timeout: Duration,
     pub quiet: bool,
+    /// Capture the communication log (as `portal serve` does by default).
+    pub comm_log: bool,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct E2eResult {
+    /// Whether the communication log captured messages in this run.
+    pub comm_log: bool,
+    /// Messages the communication log wrote, and dropped (its buffer was full).
+    pub comm_log_written: u64,
+    pub comm_log_dropped: u64,
+    /// Bytes the communication log's table and indexes take, when the database tells.
+    pub comm_log_bytes: Option<i64>,
     /// Measured window: from all gateways connected to the end of the run.
     pub secs: f64,
     pub messages_in_window: u64,
@@ -126,6 +135,10 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
             broker: BrokerChoice::Embedded(broker),
             client: ClientConfig::new("127.0.0.1", 0, "portal-bench"),
             sweep_every: Duration::from_secs(5),
+            comm_log: CommLogConfig {
+                enabled: o.comm_log,
+                ..CommLogConfig::default()
+            },
         },
         tx,
     )
@@ -285,6 +298,14 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
     };
     let stats = link.client.stats();
     let not_committed = stats.not_committed.load(Ordering::Relaxed);
+    // What was noted last is written before the log is measured.
+    link.comm_log.flush(&store).await;
+    let (comm_log_written, comm_log_dropped) = (link.comm_log.written(), link.comm_log.dropped());
+    let comm_log_bytes = if o.comm_log {
+        db.comm_log_bytes().await?
+    } else {
+        None
+    };
     drop(link);
     if tokio::time::timeout(Duration::from_secs(10), ingest.join())
         .await
@@ -293,6 +314,10 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         eprintln!("warning: ingest did not stop within 10 s");
     }
     Ok(E2eResult {
+        comm_log: o.comm_log,
+        comm_log_written,
+        comm_log_dropped,
+        comm_log_bytes,
         secs,
         messages_in_window: in_window,
         messages_acked: acked,

@@ -26,6 +26,9 @@ pub struct IngestBench {
     /// `None` skips the baseline.
     pub baseline_seconds: Option<f64>,
     pub batch_rows: usize,
+    /// Also run end to end with the communication log off (before the run with it on, as
+    /// `e2e.comm_log` says), to compare the two.
+    pub comm_log_off_too: bool,
 }
 
 impl IngestBench {
@@ -44,9 +47,11 @@ impl IngestBench {
                 read_every: Duration::from_millis(5),
                 drain_timeout: Duration::from_secs(60),
                 quiet: true,
+                comm_log: true,
             },
             baseline_seconds: Some(seconds),
             batch_rows: 1000,
+            comm_log_off_too: false,
         }
     }
 }
@@ -61,6 +66,8 @@ pub fn default_postgres_url() -> String {
 #[derive(Debug, Clone, Default)]
 pub struct IngestReport {
     pub e2e: e2e::E2eResult,
+    /// The same run with the communication log off, when asked for.
+    pub e2e_comm_off: Option<e2e::E2eResult>,
     /// The same rows ingest writes (sample, latest, device, energy) through the store.
     pub baseline: Option<baseline::BaselineResult>,
     /// Only the `samples` rows, one raw multi-row INSERT per transaction.
@@ -78,6 +85,13 @@ impl IngestReport {
         self.ratio_to(self.raw_inserts.as_ref(), devices_per_message)
     }
 
+    /// The run with the communication log off over the same baseline.
+    pub fn ratio_comm_off(&self, devices_per_message: usize) -> Option<f64> {
+        let off = self.e2e_comm_off.as_ref()?;
+        let b = self.baseline.as_ref()?.points_per_sec();
+        (b > 0.0).then(|| off.points_per_sec(devices_per_message) / b)
+    }
+
     fn ratio_to(
         &self,
         base: Option<&baseline::BaselineResult>,
@@ -88,6 +102,44 @@ impl IngestReport {
     }
 }
 
+/// The communication log's lines: what it wrote and dropped, its size on disk, and with a run
+/// without it the two ratios to the baseline side by side.
+fn render_comm_log(s: &mut String, r: &IngestReport, dpm: usize) {
+    use std::fmt::Write;
+    let e = &r.e2e;
+    let _ = writeln!(
+        s,
+        "comm log     {}: {} messages written, {} dropped (buffer full){}",
+        if e.comm_log { "on" } else { "off" },
+        e.comm_log_written,
+        e.comm_log_dropped,
+        match e.comm_log_bytes {
+            Some(bytes) if e.comm_log_written > 0 => format!(
+                "; {bytes} bytes on disk = {:.0} bytes per stored message",
+                bytes as f64 / e.comm_log_written as f64
+            ),
+            _ => String::new(),
+        }
+    );
+    if let Some(off) = &r.e2e_comm_off {
+        let _ = writeln!(
+            s,
+            "comm log off {:>12.0} data points/s  {:>9.0} messages/s ({} messages in {:.1} s)",
+            off.points_per_sec(dpm),
+            off.messages_per_sec(),
+            off.messages_in_window,
+            off.secs
+        );
+        if let (Some(on), Some(off_ratio)) = (r.ratio(dpm), r.ratio_comm_off(dpm)) {
+            let _ = writeln!(
+                s,
+                "comm log     ratio to baseline: on {on:.3}, off {off_ratio:.3}; on / off = {:.3}",
+                on / off_ratio
+            );
+        }
+    }
+}
+
 /// Runs the end-to-end measurement and then the baseline.
 pub async fn run_ingest(b: &IngestBench) -> anyhow::Result<IngestReport> {
     let o = &b.e2e;
@@ -95,6 +147,24 @@ pub async fn run_ingest(b: &IngestBench) -> anyhow::Result<IngestReport> {
         println!(
             "end to end: {} gateways x {} device(s) x {} values per report, QoS 1, {} in flight end to end per gateway, {} s on {}",
             o.gateways, o.devices_per_message, o.values, o.window, o.seconds, o.db
+        );
+    }
+    let e2e_comm_off = if b.comm_log_off_too {
+        if !o.quiet {
+            println!("end to end with the communication log off");
+        }
+        let off = e2e::E2eOptions {
+            comm_log: false,
+            ..o.clone()
+        };
+        Some(e2e::run(&off).await?)
+    } else {
+        None
+    };
+    if !o.quiet {
+        println!(
+            "end to end with the communication log {}",
+            if o.comm_log { "on" } else { "off" }
         );
     }
     let e2e = e2e::run(o).await?;
@@ -137,6 +207,7 @@ pub async fn run_ingest(b: &IngestBench) -> anyhow::Result<IngestReport> {
     };
     Ok(IngestReport {
         e2e,
+        e2e_comm_off,
         baseline,
         raw_inserts,
     })
@@ -203,6 +274,7 @@ pub fn render(b: &IngestBench, r: &IngestReport) -> String {
     if let Some(ratio) = r.raw_ratio(dpm) {
         let _ = writeln!(s, "             end to end / raw inserts = {ratio:.3}");
     }
+    render_comm_log(&mut s, r, dpm);
     let _ = writeln!(
         s,
         "memory RSS   start {:.1} MiB, peak {:.1} MiB, end {:.1} MiB",

@@ -87,6 +87,17 @@ struct IngestArgs {
     /// Milliseconds between two realtime reads of the latest values.
     #[arg(long, default_value_t = 5)]
     read_every_ms: u64,
+    /// The communication log during the end-to-end run: `on` (the portal's default), `off`,
+    /// or `both` (a run with it off, then one with it on, and the two ratios compared).
+    #[arg(long, value_enum, default_value = "both")]
+    comm_log: CommLogRuns,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum CommLogRuns {
+    On,
+    Off,
+    Both,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -119,10 +130,12 @@ async fn ingest(a: IngestArgs) -> anyhow::Result<()> {
             read_every: Duration::from_millis(a.read_every_ms),
             drain_timeout: Duration::from_secs(120),
             quiet: false,
+            comm_log: a.comm_log != CommLogRuns::Off,
         },
         baseline_seconds: (!a.no_baseline)
             .then(|| a.baseline_seconds.unwrap_or(a.seconds.min(60.0))),
         batch_rows: a.batch_rows.max(1),
+        comm_log_off_too: a.comm_log == CommLogRuns::Both,
     };
     println!(
         "machine: {} cores, {}",

@@ -33,6 +33,7 @@ mod gateways;
 mod headers;
 mod inverters;
 mod limits;
+mod logger;
 mod messages;
 mod meters;
 mod monitor;

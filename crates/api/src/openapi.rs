@@ -16,9 +16,9 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
-    debug, dict, events, firmware, gateways, inverters, messages, meters, monitor, permissions,
-    plants, predicted, products, protocols, reports, settings, staff, system, upgrades, users,
-    versions, weather_stations,
+    debug, dict, events, firmware, gateways, inverters, logger, messages, meters, monitor,
+    permissions, plants, predicted, products, protocols, reports, settings, staff, system,
+    upgrades, users, versions, weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -63,6 +63,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(debug::router())
         .merge(predicted::router())
         .merge(reports::router())
+        .merge(logger::router())
 }
 
 struct Bearer;

@@ -34,6 +34,7 @@ async fn the_portal_client_works_against_an_external_mosquitto() -> TestResult {
             broker: BrokerChoice::External,
             client,
             sweep_every: Duration::from_millis(200),
+            comm_log: devices::link::CommLogConfig::default(),
         },
         tx,
     )

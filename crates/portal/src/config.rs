@@ -73,6 +73,12 @@ pub struct Config {
     pub mqtt_max_connections_per_address: i64,
     /// Days of history `serve --demo` writes for its plants on the first start.
     pub demo_history_days: i64,
+    /// Capture the communication log (`PORTAL_COMM_LOG=off` switches it off).
+    pub comm_log: bool,
+    /// Hours the communication log keeps a message.
+    pub comm_log_hours: i64,
+    /// Messages the communication log keeps per gateway (its newest).
+    pub comm_log_per_gateway: i64,
 }
 
 impl Default for Config {
@@ -119,6 +125,9 @@ impl Default for Config {
                 devices::link::gate::Limits::default().connections_per_address,
             ),
             demo_history_days: 364,
+            comm_log: true,
+            comm_log_hours: 72,
+            comm_log_per_gateway: 1000,
         }
     }
 }
@@ -341,6 +350,15 @@ impl Config {
         if let Some(v) = num("DEMO_HISTORY_DAYS")? {
             self.demo_history_days = v;
         }
+        if let Some(v) = flag("COMM_LOG") {
+            self.comm_log = v;
+        }
+        if let Some(v) = num("COMM_LOG_HOURS")? {
+            self.comm_log_hours = v;
+        }
+        if let Some(v) = num("COMM_LOG_PER_GATEWAY")? {
+            self.comm_log_per_gateway = v;
+        }
         Ok(())
     }
 
@@ -393,7 +411,25 @@ impl Config {
             bail!("mqtt_shared_group must be one topic level without wildcards");
         }
         self.mqtt_limits()?;
+        if !(1..=24 * 366).contains(&self.comm_log_hours) {
+            bail!("comm_log_hours (PORTAL_COMM_LOG_HOURS) must be between 1 and 8784");
+        }
+        if !(1..=1_000_000).contains(&self.comm_log_per_gateway) {
+            bail!(
+                "comm_log_per_gateway (PORTAL_COMM_LOG_PER_GATEWAY) must be between 1 and 1000000"
+            );
+        }
         Ok(())
+    }
+
+    /// The communication log's settings.
+    pub fn comm_log(&self) -> devices::link::CommLogConfig {
+        devices::link::CommLogConfig {
+            enabled: self.comm_log,
+            retention: std::time::Duration::from_secs(self.comm_log_hours.unsigned_abs() * 3600),
+            per_gateway: self.comm_log_per_gateway,
+            ..devices::link::CommLogConfig::default()
+        }
     }
 
     /// Where to serve `/metrics`; `None` when switched off (`off`).
@@ -475,6 +511,7 @@ impl Config {
             broker,
             client,
             sweep_every: std::time::Duration::from_secs(5),
+            comm_log: self.comm_log(),
         })
     }
 
@@ -715,6 +752,36 @@ mod tests {
             ..Config::default()
         };
         assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn the_communication_log_is_on_for_72_hours_and_1000_messages_unless_configured() {
+        let mut c = Config::default();
+        c.check().unwrap();
+        let log = c.comm_log();
+        assert!(log.enabled);
+        assert_eq!(log.retention, std::time::Duration::from_secs(72 * 3600));
+        assert_eq!(log.per_gateway, 1000);
+        c.apply_env(|k| match k {
+            "PORTAL_COMM_LOG" => Some("off".into()),
+            "PORTAL_COMM_LOG_HOURS" => Some("24".into()),
+            "PORTAL_COMM_LOG_PER_GATEWAY" => Some("50".into()),
+            _ => None,
+        })
+        .unwrap();
+        c.check().unwrap();
+        let log = c.link().unwrap().comm_log;
+        assert!(!log.enabled);
+        assert_eq!(log.retention, std::time::Duration::from_secs(24 * 3600));
+        assert_eq!(log.per_gateway, 50);
+        for (key, value) in [
+            ("PORTAL_COMM_LOG_HOURS", "0"),
+            ("PORTAL_COMM_LOG_PER_GATEWAY", "0"),
+        ] {
+            let mut c = Config::default();
+            c.apply_env(|k| (k == key).then(|| value.into())).unwrap();
+            assert!(c.check().is_err(), "{key}={value}");
+        }
     }
 
     #[test]

@@ -96,6 +96,7 @@ async fn world(
         broker: BrokerChoice::Embedded(BrokerConfig::new(SocketAddr::from(([127, 0, 0, 1], 0)))),
         client,
         sweep_every: Duration::from_millis(200),
+        comm_log: devices::link::CommLogConfig::default(),
     };
     let link = Link::start(store.clone(), config, ingest(store.clone(), hold_rx, seen)).await?;
     assert!(link.client.ready(Duration::from_secs(10)).await);

@@ -7,7 +7,7 @@
 use std::{net::SocketAddr, time::Duration};
 
 use devices::{
-    link::{BrokerChoice, BrokerConfig, ClientConfig, Link, LinkConfig},
+    link::{BrokerChoice, BrokerConfig, ClientConfig, CommLogConfig, Link, LinkConfig},
     modbus::{self, Request, Response},
     report::{Command, CommandReply, Item, Submission},
 };
@@ -66,12 +66,18 @@ fn fake_ingest(store: Store) -> devices::report::SubmissionTx {
 
 /// Starts a link over `app`'s store and rebuilds the app with its dispatcher.
 pub async fn linked(app: App) -> Linked {
+    linked_with(app, CommLogConfig::default()).await
+}
+
+/// [`linked`] with the communication log configured by the test.
+pub async fn linked_with(app: App, comm_log: CommLogConfig) -> Linked {
     let mut client = ClientConfig::new("127.0.0.1", 0, "portal-api-test");
     client.redeliver_after = Duration::from_millis(300);
     let config = LinkConfig {
         broker: BrokerChoice::Embedded(BrokerConfig::new(SocketAddr::from(([127, 0, 0, 1], 0)))),
         client,
         sweep_every: Duration::from_millis(200),
+        comm_log,
     };
     let link = Link::start(app.store.clone(), config, fake_ingest(app.store.clone()))
         .await
@@ -161,6 +167,8 @@ pub async fn gateway(linked: &Linked, sn: &str, key: &str, mode: Mode) -> FakeGa
     let mut o = MqttOptions::new(sn, linked.addr.ip().to_string(), linked.addr.port());
     o.set_credentials(sn, key)
         .set_keep_alive(Duration::from_secs(5))
+        // Room for payloads above the communication log's 64 KiB cut.
+        .set_max_packet_size(1024 * 1024, 1024 * 1024)
         .set_last_will(LastWill::new(
             format!("portal/v1/{sn}/status"),
             r#"{"v":1,"online":false}"#,

@@ -443,7 +443,7 @@ impl Handler for Acl {
                         (false, Some(HookResult::PublishAclResult(r)))
                     }
                     (Some(Identity::Gateway(_)), Some(uplink)) => {
-                        match uplink.take(&p.topic, &p.payload).await {
+                        match uplink.take(&p.topic, &p.payload, false).await {
                             Outcome::Committed | Outcome::Dropped(_) => (true, acc),
                             Outcome::NotCommitted(_) => {
                                 // No PUBACK: rmqtt closes the connection instead (an MQTT 5
@@ -505,7 +505,7 @@ impl Handler for Wills {
                 return (true, acc);
             }
             // Nobody waits for a PUBACK here; a failure is counted and logged by `take`.
-            let _ = self.uplink.take(&p.topic, &p.payload).await;
+            let _ = self.uplink.take(&p.topic, &p.payload, true).await;
         }
         (true, acc)
     }

@@ -21,6 +21,7 @@ use tokio::{
 
 use super::{
     acl::UPLINK_LEAVES,
+    comm::CommLog,
     heard::Heard,
     parse::{DropReason, Inbound, parse},
     replies,
@@ -128,17 +129,23 @@ pub struct LinkClient {
 impl LinkClient {
     /// Connects (in the background, retrying) and starts handing messages to `tx`.
     pub fn start(config: ClientConfig, store: Store, tx: SubmissionTx) -> LinkClient {
-        LinkClient::start_with_stats(config, store, tx, Arc::default(), Arc::default())
+        let off = Arc::new(CommLog::new(super::comm::CommLogConfig {
+            enabled: false,
+            ..super::comm::CommLogConfig::default()
+        }));
+        LinkClient::start_with_stats(config, store, tx, Arc::default(), Arc::default(), off)
     }
 
-    /// Like [`LinkClient::start`], counting into `stats` (shared with an ingesting broker) and
-    /// noting when gateways were heard from in `heard` (written by the [`super::Link`]).
+    /// Like [`LinkClient::start`], counting into `stats` (shared with an ingesting broker),
+    /// noting when gateways were heard from in `heard` and what they sent in `comm` (both
+    /// written by the [`super::Link`]).
     pub(crate) fn start_with_stats(
         config: ClientConfig,
         store: Store,
         tx: SubmissionTx,
         stats: Arc<LinkStats>,
         heard: Arc<Heard>,
+        comm: Arc<CommLog>,
     ) -> LinkClient {
         let mut options = MqttOptions::new(&config.client_id, &config.host, config.port);
         options
@@ -171,6 +178,7 @@ impl LinkClient {
             redeliver,
             redeliver_after: config.redeliver_after,
             heard,
+            comm,
         };
         let forwarder = tokio::spawn(handler.run(queue_rx));
         LinkClient {
@@ -285,6 +293,7 @@ struct Handler {
     redeliver: Arc<Notify>,
     redeliver_after: Duration,
     heard: Arc<Heard>,
+    comm: Arc<CommLog>,
 }
 
 impl Handler {
@@ -298,8 +307,19 @@ impl Handler {
 
     async fn handle(self: Arc<Self>, publish: Publish) {
         let (gateway_sn, inbound) = match parse(&publish.topic, &publish.payload) {
-            Ok(parsed) => parsed,
+            Ok(parsed) => {
+                let parsed_ref = Some(&parsed.1);
+                super::uplink::capture(
+                    &self.comm,
+                    &publish.topic,
+                    &publish.payload,
+                    parsed_ref,
+                    false,
+                );
+                parsed
+            }
             Err(reason) => {
+                super::uplink::capture(&self.comm, &publish.topic, &publish.payload, None, false);
                 tracing::warn!(topic = %publish.topic, bytes = publish.payload.len(), reason = reason.label(), "MQTT message dropped");
                 self.stats.drop_one(reason);
                 self.ack(&publish).await;

@@ -1,7 +1,7 @@
 //! Sending commands to devices through their gateways. The database is the command's record, so
 //! any replica can send, receive the reply, time it out or report it.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use rumqttc::{AsyncClient, QoS};
 use store::{
@@ -9,6 +9,7 @@ use store::{
     commands::{CommandRow, NewCommand},
 };
 
+use super::comm::{CommLog, Downlink};
 use crate::report::{Command, PAYLOAD_VERSION, topic};
 
 /// An upgrade behind a gateway that is offline fails once its device has been silent this long
@@ -103,11 +104,23 @@ impl Prepared {
 pub struct Dispatcher {
     store: Store,
     mqtt: AsyncClient,
+    /// Where published commands are noted for the communication log (none outside a link).
+    comm: Option<Arc<CommLog>>,
 }
 
 impl Dispatcher {
     pub fn new(store: Store, mqtt: AsyncClient) -> Dispatcher {
-        Dispatcher { store, mqtt }
+        Dispatcher {
+            store,
+            mqtt,
+            comm: None,
+        }
+    }
+
+    /// Notes every command it publishes in `comm` (the communication log).
+    pub(crate) fn with_comm_log(mut self, comm: Arc<CommLog>) -> Dispatcher {
+        self.comm = Some(comm);
+        self
     }
 
     /// Sends `kind` with `params` to `device_sn` behind `gateway_sn` (the gateway's own SN for
@@ -242,10 +255,11 @@ impl Dispatcher {
             command,
             ..
         } = prepared;
+        let cmd_topic = topic(gateway_sn, "cmd");
         if let Err(e) = self
             .mqtt
             .publish(
-                topic(gateway_sn, "cmd"),
+                cmd_topic.as_str(),
                 QoS::AtLeastOnce,
                 false,
                 prepared.payload.clone(),
@@ -256,6 +270,14 @@ impl Dispatcher {
                 .fail_command(id, "not published", super::now_ms())
                 .await?;
             return Err(DispatchError::Publish(e.to_string()));
+        }
+        if let Some(comm) = &self.comm {
+            comm.downlink(&Downlink {
+                gateway_sn,
+                topic: &cmd_topic,
+                payload: &prepared.payload,
+                command_id: id,
+            });
         }
         let kind = command.kind.as_str();
         metrics::counter!("portal_commands_sent_total", "kind" => kind.to_string()).increment(1);

@@ -16,6 +16,7 @@ pub mod acl;
 mod broker;
 mod broker_extensions;
 mod client;
+pub mod comm;
 mod dispatch;
 pub mod gate;
 mod heard;
@@ -32,6 +33,7 @@ use std::{
 
 pub use broker::{Broker, BrokerConfig, BrokerError, CONNECT_TIMEOUT};
 pub use client::{ClientConfig, LinkClient, LinkStats};
+pub use comm::{CommLog, CommLogConfig};
 pub use dispatch::{DispatchError, Dispatcher, Prepared};
 pub use dispatch::{
     UPGRADE_GATEWAY_GONE_AFTER, UPGRADE_SILENCE, UPGRADE_SILENCE_GATEWAY, sweep_upgrades,
@@ -73,6 +75,8 @@ pub struct LinkConfig {
     pub client: ClientConfig,
     /// How often overdue commands are marked timed out.
     pub sweep_every: Duration,
+    /// The communication log: what it keeps, or off.
+    pub comm_log: CommLogConfig,
 }
 
 /// The running link: keep it alive as long as devices should be served.
@@ -83,6 +87,10 @@ pub struct Link {
     sweeper: tokio::task::JoinHandle<()>,
     /// Writes when each gateway was last heard from (see `heard.rs`).
     heard_writer: tokio::task::JoinHandle<()>,
+    /// What the gateways sent and were sent, on its way to the communication log.
+    pub comm_log: Arc<CommLog>,
+    /// Writes and prunes the communication log (see `comm.rs`); none when it is off.
+    comm_writer: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Link {
@@ -96,6 +104,7 @@ impl Link {
     ) -> Result<Link, LinkError> {
         let stats = Arc::new(LinkStats::default());
         let heard = Arc::new(heard::Heard::default());
+        let comm_log = Arc::new(CommLog::new(config.comm_log.clone()));
         let broker = match &config.broker {
             BrokerChoice::Embedded(broker_config) => {
                 let candidate = format!("{:032x}", rand::random::<u128>());
@@ -107,6 +116,7 @@ impl Link {
                     commit_timeout: broker_config.commit_timeout,
                     takeovers: Arc::default(),
                     heard: heard.clone(),
+                    comm: comm_log.clone(),
                 };
                 let broker =
                     Broker::start_ingesting(store.clone(), secret.clone(), broker_config, uplink)
@@ -122,10 +132,19 @@ impl Link {
             }
             BrokerChoice::External => None,
         };
-        let client =
-            LinkClient::start_with_stats(config.client, store.clone(), tx, stats, heard.clone());
+        let client = LinkClient::start_with_stats(
+            config.client,
+            store.clone(),
+            tx,
+            stats,
+            heard.clone(),
+            comm_log.clone(),
+        );
         let heard_writer = heard::spawn_writer(store.clone(), heard);
-        let dispatcher = Dispatcher::new(store, client.mqtt());
+        let comm_writer = comm_log
+            .enabled()
+            .then(|| comm::spawn_writer(store.clone(), comm_log.clone()));
+        let dispatcher = Dispatcher::new(store, client.mqtt()).with_comm_log(comm_log.clone());
         let sweeper = dispatcher.spawn_sweeper(config.sweep_every);
         Ok(Link {
             broker,
@@ -133,6 +152,8 @@ impl Link {
             dispatcher,
             sweeper,
             heard_writer,
+            comm_log,
+            comm_writer,
         })
     }
 
@@ -146,6 +167,9 @@ impl Drop for Link {
     fn drop(&mut self) {
         self.sweeper.abort();
         self.heard_writer.abort();
+        if let Some(writer) = &self.comm_writer {
+            writer.abort();
+        }
     }
 }
 

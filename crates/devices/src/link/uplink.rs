@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 
 use super::{
     LinkStats,
+    comm::CommLog,
     heard::Heard,
     parse::{DropReason, Inbound, parse},
     replies,
@@ -49,6 +50,8 @@ pub(crate) struct Uplink {
     pub takeovers: Arc<Takeovers>,
     /// When each gateway was last heard from.
     pub heard: Arc<Heard>,
+    /// The communication log's capture.
+    pub comm: Arc<CommLog>,
 }
 
 /// Notes a message of `sn` in `heard`: a sign of life, unless it says the gateway is going
@@ -60,16 +63,45 @@ pub(crate) fn note(heard: &Heard, sn: &str, inbound: &Inbound) {
     }
 }
 
+/// Notes a message as received in the communication log: its leaf is its kind (`will` for a
+/// last will the broker publishes), a reply names the command it answers. Messages whose topic
+/// names no gateway are not logged (there is no gateway to show them under).
+pub(crate) fn capture(
+    log: &CommLog,
+    topic: &str,
+    payload: &[u8],
+    parsed: Option<&Inbound>,
+    will: bool,
+) {
+    if !log.enabled() {
+        return;
+    }
+    let Some((sn, leaf)) = crate::report::parse_topic(topic) else {
+        return;
+    };
+    let kind = if will { "will" } else { leaf };
+    let correlation = match parsed {
+        Some(Inbound::Reply(reply)) => Some(reply.id.as_str()),
+        _ => None,
+    };
+    log.uplink(sn, kind, topic, payload, correlation);
+}
+
 /// Why a message of a replaced connection was not acknowledged.
 const TAKEN_OVER: &str = "the gateway signed in again on a new connection";
 
 impl Uplink {
-    /// Parses, stores and waits for the commit of one message a gateway published on `topic`.
-    /// The caller has checked that the gateway may publish there.
-    pub async fn take(&self, topic: &str, payload: &[u8]) -> Outcome {
+    /// Parses, stores and waits for the commit of one message a gateway published on `topic`
+    /// (`will`: the broker publishes the gateway's last will). The caller has checked that the
+    /// gateway may publish there.
+    pub async fn take(&self, topic: &str, payload: &[u8], will: bool) -> Outcome {
         let (gateway_sn, inbound) = match parse(topic, payload) {
-            Ok(parsed) => parsed,
+            Ok(parsed) => {
+                capture(&self.comm, topic, payload, Some(&parsed.1), will);
+                parsed
+            }
             Err(reason) => {
+                capture(&self.comm, topic, payload, None, will);
                 tracing::warn!(
                     topic,
                     bytes = payload.len(),

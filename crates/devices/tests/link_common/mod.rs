@@ -93,6 +93,7 @@ pub fn link_config(client_id: &str) -> LinkConfig {
         broker: BrokerChoice::Embedded(BrokerConfig::new(loopback(0))),
         client,
         sweep_every: Duration::from_millis(200),
+        comm_log: devices::link::CommLogConfig::default(),
     }
 }
 
