@@ -3169,6 +3169,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/logger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gateways the caller may see, with their stored message counts, paged (`page` from 1,
+         *     `limit` up to 100).
+         */
+        get: operations["get_api_v1_logger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logger/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One message with its stored payload; 4 `id` when it is missing or its gateway is not
+         *     visible.
+         */
+        get: operations["get_api_v1_logger_content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/logger/debug": {
         parameters: {
             query?: never;
@@ -3273,6 +3313,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/logger/getInverterLogger/{sn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gateway a device (inverter, meter, battery...) reports through, as the communication
+         *     log lists it; 4 `sn` when the device is missing, not visible or behind no gateway.
+         */
+        get: operations["get_api_v1_logger_getInverterLogger_sn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logger/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gateway's messages, newest first, paged (`page` from 1, `limit` up to 100); 4 `sn` when
+         *     the gateway is missing or not visible.
+         */
+        get: operations["get_api_v1_logger_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logger/plant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One plant's gateways with their stored message counts, by SN; 4 `plantId` when the plant
+         *     is missing or not visible.
+         */
+        get: operations["get_api_v1_logger_plant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/message/{id}/read": {
         parameters: {
             query?: never;
@@ -3317,7 +3417,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's messages, newest first (`pageSize`, `pageNumber`, `status`). */
+        /**
+         * The caller's messages, newest first (`pageSize`, `pageNumber`, `status`, `source`,
+         *     `type`).
+         */
         get: operations["get_api_v1_messages"];
         put?: never;
         post?: never;
@@ -4049,6 +4152,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plant/{id}/predicted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plant's predicted generation of one year, month rows (day 0) and day rows, in order. */
+        get: operations["get_api_v1_plant_id_predicted"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plant/{id}/realtime": {
         parameters: {
             query?: never;
@@ -4283,6 +4403,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/predicted/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Imports predicted generation from a spreadsheet, row by row (see the module comment). */
+        post: operations["post_api_v1_predicted_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/predicted/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The import template: the headers in the caller's language and one example row. */
+        get: operations["get_api_v1_predicted_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/product/": {
         parameters: {
             query?: never;
@@ -4375,6 +4529,67 @@ export interface paths {
          *     it.
          */
         post: operations["post_api_v1_products_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report/plant/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plant's report of a day (24 hours and the 5-minute power curves), a month (its days) or
+         *     a year (its months).
+         */
+        get: operations["get_api_v1_report_plant_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report/plant/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same report as a workbook: sheets Summary, Energy and Events, headers in the caller's
+         *     language.
+         */
+        get: operations["get_api_v1_report_plant_id_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report/plant/{id}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the caller receives the plant's monthly report by e-mail. */
+        get: operations["get_api_v1_report_plant_id_subscription"];
+        put?: never;
+        /**
+         * Subscribes the caller to the plant's monthly report e-mail (sent on the 1st of each month
+         *     in the plant's time zone with the month's workbook), or stops it.
+         */
+        post: operations["post_api_v1_report_plant_id_subscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4596,8 +4811,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Turns abnormal-event emails on or off. An address other than the account's own email must
-         *     be confirmed with a code from `/api/v1/user/notify/code` (5, 6).
+         * Turns abnormal-event emails on or off, and sets the offline delay (`offlineMinutes`,
+         *     5-1440, else 4 `offlineMinutes`). An address other than the account's own email must be
+         *     confirmed with a code from `/api/v1/user/notify/code` (5, 6). The e-mails are written in
+         *     the language of this request.
          */
         post: operations["post_api_v1_user_notify"];
         delete?: never;
@@ -5793,6 +6010,27 @@ export interface components {
             pageSize: number;
             /** Format: int64 */
             total: number;
+        };
+        /** @description One bar of the energy table: an hour (`00`-`23`), a day (`01`-`31`) or a month (`01`-`12`). */
+        EnergyRow: {
+            /** Format: double */
+            charged: number;
+            /** Format: double */
+            consumed: number;
+            /** Format: double */
+            discharged: number;
+            /** Format: double */
+            exported: number;
+            /** Format: double */
+            imported: number;
+            label: string;
+            /**
+             * Format: double
+             * @description Expected production, kWh; null without a prediction for it.
+             */
+            predicted: number | null;
+            /** Format: double */
+            produced: number;
         };
         /**
          * @description Every successful answer with data. A refusal has the same shape without `data`, with the
@@ -7030,6 +7268,43 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_LogContent: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description One message with its stored payload. */
+            data: {
+                /** Format: int64 */
+                at: number;
+                /** Format: int64 */
+                commandId: number | null;
+                direction: string;
+                /** Format: int64 */
+                id: number;
+                kind: string;
+                /** @description The payload as sent when it is UTF-8 text, else as hex. */
+                payload: string;
+                /**
+                 * Format: int64
+                 * @description The whole payload's size in bytes.
+                 */
+                size: number;
+                sn: string;
+                time: string;
+                topic: string;
+                /** @description Whether `payload` is cut (only its first 64 KiB are stored). */
+                truncated: boolean;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_LoggerFunctionDocument: {
             /**
              * Format: int32
@@ -7063,6 +7338,45 @@ export interface components {
                 code: string;
                 /** Format: int32 */
                 version: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_LoggerItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A gateway as the communication log lists it. */
+            data: {
+                alias: string;
+                /**
+                 * Format: int64
+                 * @description Downlink messages (commands) stored for it.
+                 */
+                downlinks: number;
+                /** Format: int64 */
+                id: number;
+                /** @description The newest stored message's time (`YYYY-MM-DDTHH:MM:SSZ`); null when none is stored. */
+                lastLogAt: string | null;
+                /** @description When the gateway last sent anything (`YYYY-MM-DDTHH:MM:SSZ`); null if never. */
+                lastMessageAt: string | null;
+                online: boolean;
+                /** Format: int64 */
+                plantId: number | null;
+                plantName: string | null;
+                sn: string;
+                /**
+                 * Format: int64
+                 * @description Uplink messages stored for it.
+                 */
+                uplinks: number;
             };
             msg: string;
             success: boolean;
@@ -7228,6 +7542,11 @@ export interface components {
                 /** @description The address they go to, empty when none was set. */
                 email: string;
                 enabled: boolean;
+                /**
+                 * Format: int64
+                 * @description How long a gateway may stay offline before an e-mail tells of it (minutes, 5-1440).
+                 */
+                offlineMinutes: number;
             };
             msg: string;
             success: boolean;
@@ -8373,6 +8692,115 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Page_LoggerItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    alias: string;
+                    /**
+                     * Format: int64
+                     * @description Downlink messages (commands) stored for it.
+                     */
+                    downlinks: number;
+                    /** Format: int64 */
+                    id: number;
+                    /** @description The newest stored message's time (`YYYY-MM-DDTHH:MM:SSZ`); null when none is stored. */
+                    lastLogAt: string | null;
+                    /** @description When the gateway last sent anything (`YYYY-MM-DDTHH:MM:SSZ`); null if never. */
+                    lastMessageAt: string | null;
+                    online: boolean;
+                    /** Format: int64 */
+                    plantId: number | null;
+                    plantName: string | null;
+                    sn: string;
+                    /**
+                     * Format: int64
+                     * @description Uplink messages stored for it.
+                     */
+                    uplinks: number;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_LogMessage: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    /**
+                     * Format: int64
+                     * @description The same instant in milliseconds.
+                     */
+                    at: number;
+                    /**
+                     * Format: int64
+                     * @description The command a `command` or `reply` belongs to, when known.
+                     */
+                    commandId: number | null;
+                    /** @description `up` (the gateway sent it) or `down` (the portal published it). */
+                    direction: string;
+                    /** Format: int64 */
+                    id: number;
+                    /**
+                     * @description `telemetry`, `status`, `event`, `reply`, `will` (the last will the broker published for
+                     *     the gateway), `command`, or another topic leaf the gateway used.
+                     */
+                    kind: string;
+                    /**
+                     * Format: int64
+                     * @description The payload's size in bytes.
+                     */
+                    size: number;
+                    /** @description The gateway's SN. */
+                    sn: string;
+                    /** @description The payload's first 120 characters. */
+                    summary: string;
+                    /** @description `YYYY-MM-DD HH:MM:SS` (UTC). */
+                    time: string;
+                    topic: string;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Page_Message: {
             /**
              * Format: int32
@@ -8973,6 +9401,39 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_PlantReport: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A plant's daily, monthly or yearly report. */
+            data: {
+                /** @description As asked: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+                date: string;
+                energy: components["schemas"]["EnergyRow"][];
+                /** @description Newest first, at most 200. */
+                events: components["schemas"]["ReportEvent"][];
+                /** @description First and last plant-local day of the period, `YYYY-MM-DD`. */
+                from: string;
+                /** @description UTC, `YYYY-MM-DDTHH:MM:SSZ`. */
+                generatedAt: string;
+                plant: components["schemas"]["ReportPlant"];
+                /** @description The day's 5-minute curves; empty for a month or a year. */
+                power: components["schemas"]["PowerPoint"][];
+                summary: components["schemas"]["ReportSummary"];
+                to: string;
+                /** @description `day`, `month` or `year`. */
+                type: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_PlantSeriesList: {
             /**
              * Format: int32
@@ -8982,6 +9443,29 @@ export interface components {
             /** @description The series of one period. */
             data: {
                 infos: components["schemas"]["PlantSeries"][];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_PredictedImport: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description What an import did (or, with `dryRun`, would do). */
+            data: {
+                dryRun: boolean;
+                failed: number;
+                /** @description Valid rows: stored, or with `dryRun` storable. */
+                imported: number;
+                rows: components["schemas"]["PredictedImportRow"][];
+                total: number;
             };
             msg: string;
             success: boolean;
@@ -9434,6 +9918,28 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_SubscriptionState: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description The caller's monthly e-mail of a plant's report. */
+            data: {
+                /** @description Where it goes: the account's e-mail address (null without one). */
+                email: string | null;
+                enabled: boolean;
+                /** @description The last month sent, `YYYY-MM`. */
+                lastSent: string | null;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_TokenData: {
             /**
              * Format: int32
@@ -9840,6 +10346,44 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_LoggerItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                alias: string;
+                /**
+                 * Format: int64
+                 * @description Downlink messages (commands) stored for it.
+                 */
+                downlinks: number;
+                /** Format: int64 */
+                id: number;
+                /** @description The newest stored message's time (`YYYY-MM-DDTHH:MM:SSZ`); null when none is stored. */
+                lastLogAt: string | null;
+                /** @description When the gateway last sent anything (`YYYY-MM-DDTHH:MM:SSZ`); null if never. */
+                lastMessageAt: string | null;
+                online: boolean;
+                /** Format: int64 */
+                plantId: number | null;
+                plantName: string | null;
+                sn: string;
+                /**
+                 * Format: int64
+                 * @description Uplink messages stored for it.
+                 */
+                uplinks: number;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Vec_Note: {
             /**
              * Format: int32
@@ -9990,6 +10534,33 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 name: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_PredictionItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description 0 for the whole month.
+                 */
+                day: number;
+                /** Format: double */
+                kwh: number;
+                /** Format: int64 */
+                month: number;
+                /** Format: int64 */
+                year: number;
             }[];
             msg: string;
             success: boolean;
@@ -10245,6 +10816,15 @@ export interface components {
             timezone: string | null;
             /** @description UTC, `YYYY-MM-DDTHH:MM:SSZ`. */
             updateAt: string;
+        };
+        /** @description How many events of each severity began in the period. */
+        EventCounts: {
+            /** Format: int64 */
+            fault: number;
+            /** Format: int64 */
+            info: number;
+            /** Format: int64 */
+            warning: number;
         };
         /** @description One device's event. */
         EventItem: components["schemas"]["EventCommon"] & {
@@ -11056,6 +11636,29 @@ export interface components {
             upsPowerTotal: number | null;
             vip: components["schemas"]["Vip"][];
         };
+        /** @description One message with its stored payload. */
+        LogContent: {
+            /** Format: int64 */
+            at: number;
+            /** Format: int64 */
+            commandId: number | null;
+            direction: string;
+            /** Format: int64 */
+            id: number;
+            kind: string;
+            /** @description The payload as sent when it is UTF-8 text, else as hex. */
+            payload: string;
+            /**
+             * Format: int64
+             * @description The whole payload's size in bytes.
+             */
+            size: number;
+            sn: string;
+            time: string;
+            topic: string;
+            /** @description Whether `payload` is cut (only its first 64 KiB are stored). */
+            truncated: boolean;
+        };
         /** @description A stored protocol config, summed up. */
         LoggerFunction: {
             /** @description Shipped with the portal. */
@@ -11086,6 +11689,65 @@ export interface components {
             code: string;
             /** Format: int32 */
             version: number;
+        };
+        /** @description A gateway as the communication log lists it. */
+        LoggerItem: {
+            alias: string;
+            /**
+             * Format: int64
+             * @description Downlink messages (commands) stored for it.
+             */
+            downlinks: number;
+            /** Format: int64 */
+            id: number;
+            /** @description The newest stored message's time (`YYYY-MM-DDTHH:MM:SSZ`); null when none is stored. */
+            lastLogAt: string | null;
+            /** @description When the gateway last sent anything (`YYYY-MM-DDTHH:MM:SSZ`); null if never. */
+            lastMessageAt: string | null;
+            online: boolean;
+            /** Format: int64 */
+            plantId: number | null;
+            plantName: string | null;
+            sn: string;
+            /**
+             * Format: int64
+             * @description Uplink messages stored for it.
+             */
+            uplinks: number;
+        };
+        /** @description A message as a gateway's listing shows it. */
+        LogMessage: {
+            /**
+             * Format: int64
+             * @description The same instant in milliseconds.
+             */
+            at: number;
+            /**
+             * Format: int64
+             * @description The command a `command` or `reply` belongs to, when known.
+             */
+            commandId: number | null;
+            /** @description `up` (the gateway sent it) or `down` (the portal published it). */
+            direction: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `telemetry`, `status`, `event`, `reply`, `will` (the last will the broker published for
+             *     the gateway), `command`, or another topic leaf the gateway used.
+             */
+            kind: string;
+            /**
+             * Format: int64
+             * @description The payload's size in bytes.
+             */
+            size: number;
+            /** @description The gateway's SN. */
+            sn: string;
+            /** @description The payload's first 120 characters. */
+            summary: string;
+            /** @description `YYYY-MM-DD HH:MM:SS` (UTC). */
+            time: string;
+            topic: string;
         };
         LogoRequest: {
             /**
@@ -11293,12 +11955,22 @@ export interface components {
             code?: string | null;
             email?: string | null;
             enabled?: boolean | null;
+            /**
+             * Format: int64
+             * @description Minutes a gateway may stay offline before an e-mail (5-1440; unchanged when absent).
+             */
+            offlineMinutes?: number | null;
         };
         /** @description Whether abnormal-event emails are sent, and where. */
         NotifySettings: {
             /** @description The address they go to, empty when none was set. */
             email: string;
             enabled: boolean;
+            /**
+             * Format: int64
+             * @description How long a gateway may stay offline before an e-mail tells of it (minutes, 5-1440).
+             */
+            offlineMinutes: number;
         };
         /** @description One device of an occurrence, with its own times and status. */
         OccurrenceDevice: {
@@ -11717,6 +12389,25 @@ export interface components {
             /** Format: int64 */
             type: number;
         };
+        /** @description A plant's daily, monthly or yearly report. */
+        PlantReport: {
+            /** @description As asked: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+            date: string;
+            energy: components["schemas"]["EnergyRow"][];
+            /** @description Newest first, at most 200. */
+            events: components["schemas"]["ReportEvent"][];
+            /** @description First and last plant-local day of the period, `YYYY-MM-DD`. */
+            from: string;
+            /** @description UTC, `YYYY-MM-DDTHH:MM:SSZ`. */
+            generatedAt: string;
+            plant: components["schemas"]["ReportPlant"];
+            /** @description The day's 5-minute curves; empty for a month or a year. */
+            power: components["schemas"]["PowerPoint"][];
+            summary: components["schemas"]["ReportSummary"];
+            to: string;
+            /** @description `day`, `month` or `year`. */
+            type: string;
+        };
         PlantRequest: {
             address?: string | null;
             charges?: components["schemas"]["ChargeRequest"][] | null;
@@ -11787,6 +12478,64 @@ export interface components {
             /** Format: int64 */
             id: number;
             name: string;
+        };
+        /** @description One 5-minute point of the day's power curves, W (grid + import, battery + discharge). */
+        PowerPoint: {
+            /** Format: double */
+            battery: number | null;
+            /** Format: double */
+            grid: number | null;
+            /** Format: double */
+            load: number | null;
+            /** Format: double */
+            pv: number | null;
+            /** @description `HH:MM`, plant-local. */
+            time: string;
+        };
+        /** @description What an import did (or, with `dryRun`, would do). */
+        PredictedImport: {
+            dryRun: boolean;
+            failed: number;
+            /** @description Valid rows: stored, or with `dryRun` storable. */
+            imported: number;
+            rows: components["schemas"]["PredictedImportRow"][];
+            total: number;
+        };
+        /** @description One row's answer. */
+        PredictedImportRow: {
+            /**
+             * Format: int64
+             * @description 0 for the whole month.
+             */
+            day: number | null;
+            /** Format: int64 */
+            month: number | null;
+            /** @description `Success` or the reason, in the caller's language. */
+            msg: string;
+            /** Format: int64 */
+            plantId: number | null;
+            /**
+             * Format: int32
+             * @description The sheet's own row number (1-based).
+             */
+            row: number;
+            success: boolean;
+            /** Format: int64 */
+            year: number | null;
+        };
+        /** @description One stored prediction: a whole month when `day` is 0. */
+        PredictionItem: {
+            /**
+             * Format: int64
+             * @description 0 for the whole month.
+             */
+            day: number;
+            /** Format: double */
+            kwh: number;
+            /** Format: int64 */
+            month: number;
+            /** Format: int64 */
+            year: number;
         };
         /** @description The caller's display preferences. */
         Preferences: {
@@ -12036,6 +12785,93 @@ export interface components {
             newSn?: string | null;
             /** @description The plant's current gateway (SN or id). */
             oldSn?: string | null;
+        };
+        /** @description One event that began in the period. */
+        ReportEvent: {
+            closedAt: string | null;
+            code: string;
+            /** @description Its meaning in the caller's language; null for a code the catalogue does not know. */
+            content: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description Plant-local `YYYY-MM-DD HH:MM:SS`. */
+            openedAt: string;
+            /** @description `info`, `warning` or `fault`. */
+            severity: string;
+            sn: string | null;
+        };
+        /** @description The plant a report is about, as its header shows it. */
+        ReportPlant: {
+            address: string;
+            /**
+             * Format: double
+             * @description Installed power, kWp.
+             */
+            capacity: number;
+            companyLogoUrl: string | null;
+            companyName: string | null;
+            /** @description Currency code of the income. */
+            currency: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            ownerName: string | null;
+            timezone: string;
+            /**
+             * Format: int64
+             * @description The plant type code.
+             */
+            type: number;
+        };
+        /** @description The period's totals. */
+        ReportSummary: {
+            /** Format: double */
+            charged: number;
+            /** Format: double */
+            consumed: number;
+            /** Format: double */
+            discharged: number;
+            events: components["schemas"]["EventCounts"];
+            /** Format: double */
+            exported: number;
+            /** Format: double */
+            generator: number;
+            /** Format: double */
+            imported: number;
+            /**
+             * Format: double
+             * @description What the production earned under the plant's tariff, in its currency.
+             */
+            income: number;
+            /**
+             * Format: double
+             * @description Highest PV power of the period, W (0 without readings).
+             */
+            peakPower: number;
+            /** @description When it was reached, plant-local `YYYY-MM-DD HH:MM:SS`. */
+            peakPowerAt: string | null;
+            /**
+             * Format: double
+             * @description Expected production of the period, kWh; null without predictions.
+             */
+            predicted: number | null;
+            /**
+             * Format: double
+             * @description `produced` over `predicted`, %; null without predictions.
+             */
+            predictedRatio: number | null;
+            /** Format: double */
+            produced: number;
+            /**
+             * Format: double
+             * @description Share of the production used on site (not exported), % 0-100; null without production.
+             */
+            selfConsumption: number | null;
+            /**
+             * Format: double
+             * @description Share of the consumption not bought from the grid, % 0-100; null without consumption.
+             */
+            selfSufficiency: number | null;
         };
         RoleRequest: {
             /** Format: int64 */
@@ -12340,6 +13176,18 @@ export interface components {
              * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
              */
             value: number;
+        };
+        SubscriptionRequest: {
+            /** @description Subscribe (true) or stop (false). */
+            enabled?: boolean;
+        };
+        /** @description The caller's monthly e-mail of a plant's report. */
+        SubscriptionState: {
+            /** @description Where it goes: the account's e-mail address (null without one). */
+            email: string | null;
+            enabled: boolean;
+            /** @description The last month sent, `YYYY-MM`. */
+            lastSent: string | null;
         };
         SwitchRequest: {
             /** @description Whether the gateway accepts remote parameter settings. */
@@ -17218,6 +18066,58 @@ export interface operations {
             };
         };
     };
+    get_api_v1_logger: {
+        parameters: {
+            query?: {
+                /** @description Part of the SN, alias or model, any case. */
+                keyword?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Only the gateways of this plant. */
+                plantId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of gateways; 2 without logger.communication */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LoggerItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_logger_content: {
+        parameters: {
+            query?: {
+                /** @description The message's id. */
+                id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message; 2, 4 id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LogContent"];
+                };
+            };
+        };
+    };
     get_api_v1_logger_debug: {
         parameters: {
             query?: {
@@ -17365,6 +18265,86 @@ export interface operations {
             };
         };
     };
+    get_api_v1_logger_getInverterLogger_sn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The device's SN */
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateway; 2, 4 sn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoggerItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_logger_page: {
+        parameters: {
+            query?: {
+                /** @description `up` or `down`. */
+                direction?: string | null;
+                /** @description To, inclusive: `YYYY-MM-DD HH:MM:SS` (that second) or `YYYY-MM-DD` (that whole day), UTC. */
+                edate?: string | null;
+                /** @description `telemetry`, `status`, `event`, `reply`, `will`, `command`... */
+                kind?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description From, inclusive: `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DD` (UTC). */
+                sdate?: string | null;
+                /** @description The gateway's SN (required). */
+                sn?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages, newest first; 2, 4 sn/direction/kind/sdate/edate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LogMessage"];
+                };
+            };
+        };
+    };
+    get_api_v1_logger_plant: {
+        parameters: {
+            query?: {
+                plantId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plant's gateways; 2, 4 plantId */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_LoggerItem"];
+                };
+            };
+        };
+    };
     post_api_v1_message_id_read: {
         parameters: {
             query?: {
@@ -17415,8 +18395,15 @@ export interface operations {
             query?: {
                 pageNumber?: number | null;
                 pageSize?: number | null;
+                /** @description `event` or `notice`: one source only (absent, empty or -1: both); else 4 `source`. */
+                source?: string | null;
                 /** @description 0 unread (needs attention), 1 read or resolved; -1 any. */
                 status?: number | null;
+                /**
+                 * @description `warning` or `fault` (events of that severity) or `notice` (notices only); absent,
+                 *     empty or -1: any; else 4 `type`.
+                 */
+                type?: string | null;
             };
             header?: never;
             path?: never;
@@ -18463,6 +19450,31 @@ export interface operations {
             };
         };
     };
+    get_api_v1_plant_id_predicted: {
+        parameters: {
+            query?: {
+                /** @description `YYYY`; this year (plant-local) by default. */
+                year?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The year's predictions; 4 year, 700 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PredictionItem"];
+                };
+            };
+        };
+    };
     get_api_v1_plant_id_realtime: {
         parameters: {
             query?: never;
@@ -18806,6 +19818,54 @@ export interface operations {
             };
         };
     };
+    post_api_v1_predicted_import: {
+        parameters: {
+            query?: {
+                /** @description `true`: check every row, store nothing. Also accepted as a multipart field. */
+                dryRun?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns Plant ID, Year, Month, Day (blank = whole month), Expected kWh; optional field `dryRun=true` */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
+        responses: {
+            /** @description Totals and each row's answer (4 plantId for a plant the caller cannot edit or see, 4 year, month, day, kwh); 4 file, 4 rows, 11, 12 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PredictedImport"];
+                };
+            };
+        };
+    };
+    get_api_v1_predicted_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An .xlsx attachment `predicted-generation.xlsx` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": number[];
+                };
+            };
+        };
+    };
     get_api_v1_product_slash: {
         parameters: {
             query?: {
@@ -18949,6 +20009,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_report_plant_id: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the type asks; the current one by default. */
+                date?: string | null;
+                /** @description `day`, `month` or `year` (`day` by default). */
+                type?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report; 2 without workdata.view, 4 id (missing or not visible), 4 type, 4 date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlantReport"];
+                };
+            };
+        };
+    };
+    get_api_v1_report_plant_id_download: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD`, `YYYY-MM` or `YYYY` as the type asks; the current one by default. */
+                date?: string | null;
+                /** @description `day`, `month` or `year` (`day` by default). */
+                type?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An .xlsx attachment `<plant>-<date>.xlsx`; 2 without workdata.export, 4 id, type, date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": number[];
+                };
+            };
+        };
+    };
+    get_api_v1_report_plant_id_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription; 4 id (missing or not visible) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SubscriptionState"];
+                };
+            };
+        };
+    };
+    post_api_v1_report_plant_id_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription now; 4 id, 4 enabled, 4 email (the account has no e-mail address) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SubscriptionState"];
                 };
             };
         };
@@ -19256,9 +20418,7 @@ export interface operations {
     get_api_v1_user_notify_code: {
         parameters: {
             query?: {
-                code?: string | null;
                 email?: string | null;
-                enabled?: boolean | null;
             };
             header?: never;
             path?: never;
