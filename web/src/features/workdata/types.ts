@@ -1,120 +1,31 @@
-/**
- * The report and predicted-generation answers, written from the server's contract until the
- * API document carries them (then `Schemas[...]` replaces each one).
- */
+import type { Schemas } from '@/shared/api/schema';
 
 /** The period a report covers. */
 export type ReportType = 'day' | 'month' | 'year';
 
-export interface ReportPlant {
-  id: number;
-  name: string;
-  /** kWp */
-  capacity: number | null;
-  address: string | null;
-  timezone: string;
-  currency: string | null;
-  type: number | string | null;
-  ownerName: string | null;
-  companyName: string | null;
-  companyLogoUrl: string | null;
-}
-
-export interface ReportEventCounts {
-  fault: number;
-  warning: number;
-  info: number;
-}
+/** The plant a report is about, as its header shows it. */
+export type ReportPlant = Schemas['ReportPlant'];
 
 /** The figures of the whole period: energy in kWh (2 decimals), shares in % (0-100). */
-export interface ReportSummary {
-  produced: number;
-  consumed: number;
-  imported: number;
-  exported: number;
-  charged: number;
-  discharged: number;
-  generator: number;
-  selfConsumption: number | null;
-  selfSufficiency: number | null;
-  income: number | null;
-  /** W */
-  peakPower: number | null;
-  /** Plant-local `YYYY-MM-DD HH:MM:SS`. */
-  peakPowerAt: string | null;
-  predicted: number | null;
-  predictedRatio: number | null;
-  events: ReportEventCounts;
-}
+export type ReportSummary = Schemas['ReportSummary'];
 
 /** One bucket of the energy table: an hour `00`..`23`, a day `01`.. or a month `01`..`12`. */
-export interface ReportEnergyRow {
-  label: string;
-  produced: number | null;
-  consumed: number | null;
-  imported: number | null;
-  exported: number | null;
-  charged: number | null;
-  discharged: number | null;
-  predicted: number | null;
-}
+export type ReportEnergyRow = Schemas['EnergyRow'];
 
 /** A 5-minute point of the day's power curve (W). */
-export interface ReportPowerPoint {
-  time: string;
-  pv: number | null;
-  load: number | null;
-  grid: number | null;
-  battery: number | null;
-}
+export type ReportPowerPoint = Schemas['PowerPoint'];
 
-export interface ReportEvent {
-  id: number;
-  sn: string | null;
-  code: string;
-  content: string | null;
-  severity: string;
-  openedAt: string;
-  closedAt: string | null;
-}
+/** An event that began in the period. */
+export type ReportEvent = Schemas['ReportEvent'];
 
-/** GET /api/v1/report/plant/{id}. */
-export interface PlantReport {
-  plant: ReportPlant;
-  type: ReportType;
-  date: string;
-  /** Plant-local dates of the period. */
-  from: string;
-  to: string;
-  generatedAt: string;
-  summary: ReportSummary;
-  energy: ReportEnergyRow[];
-  power: ReportPowerPoint[];
-  events: ReportEvent[];
-}
+/** GET /api/v1/report/plant/{id}: a day's, month's or year's report (`type` as asked). */
+export type PlantReport = Omit<Schemas['PlantReport'], 'type'> & { type: ReportType };
 
-/** GET /api/v1/report/plant/{id}/subscription. */
-export interface Subscription {
-  enabled: boolean;
-  email: string | null;
-  lastSent: string | null;
-}
+/** GET /api/v1/report/plant/{id}/subscription: the caller's monthly report e-mail. */
+export type Subscription = Schemas['SubscriptionState'];
 
-/** One row of an imported predicted-generation sheet and what became of it. */
-export interface PredictedRow {
-  row: number;
-  plantId: number | null;
-  year: number | null;
-  month: number | null;
-  day: number | null;
-  success: boolean;
-  msg: string | null;
-}
+/** One row of an imported predicted-generation sheet and what became of it (`day` 0: the month). */
+export type PredictedRow = Schemas['PredictedImportRow'];
 
 /** POST /api/v1/predicted/import. */
-export interface PredictedImport {
-  total: number;
-  imported: number;
-  failed: number;
-  rows: PredictedRow[];
-}
+export type PredictedImport = Schemas['PredictedImport'];
