@@ -61,8 +61,10 @@ describe('NotifyForm offline delay', () => {
     expect(mock.history.post.length).toBe(0);
   });
 
-  it('takes the default delay when the server has none yet', async () => {
-    mock.onGet('/api/v1/user/notify/enable').reply(...ok({ enabled: false, email: '' }));
+  it('leaves the delay alone while the e-mails are off', async () => {
+    mock
+      .onGet('/api/v1/user/notify/enable')
+      .reply(...ok({ enabled: false, email: '', offlineMinutes: 30 }));
     show();
     const delay = await screen.findByTestId('notify-offline', {}, SLOW);
     await waitFor(() => expect(delay).toHaveValue('30'));

@@ -40,7 +40,7 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
       form.setFieldsValue({
         enabled: settings.data.enabled,
         email: settings.data.email || user.email || '',
-        offlineMinutes: settings.data.offlineMinutes ?? OFFLINE_MINUTES.fallback,
+        offlineMinutes: settings.data.offlineMinutes,
       });
     }
   }, [settings.data, form, user.email]);

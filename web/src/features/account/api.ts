@@ -40,10 +40,10 @@ export const savePersonalized = (body: Personalized) =>
  * Abnormal-event e-mails: GET /api/v1/user/notify/enable; `offlineMinutes` is how long a
  * plant's gateway stays offline before the e-mail.
  */
-export type NotifySettings = Schemas['NotifySettings'] & { offlineMinutes?: number };
+export type NotifySettings = Schemas['NotifySettings'];
 
-/** The offline delay's bounds and the server's default, in minutes. */
-export const OFFLINE_MINUTES = { min: 5, max: 1440, fallback: 30 } as const;
+/** The offline delay's bounds, in minutes (the server's default is 30). */
+export const OFFLINE_MINUTES = { min: 5, max: 1440 } as const;
 export const notifyQueryKey = userKeys.notify;
 export const getNotify = () => http.get<NotifySettings>('/api/v1/user/notify/enable');
 export const sendNotifyCode = (email: string) =>

@@ -1,54 +1,23 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode, http, type Page } from '@/shared/http';
 import { oneOf, optionalId, text, type ListQuery, type Param } from '@/shared/list/params';
 
 /** A gateway of the communication log (GET /api/v1/logger, /logger/plant, /logger/getInverterLogger). */
-export interface LoggerGateway {
-  id: number;
-  sn: string;
-  alias: string | null;
-  plantId: number | null;
-  plantName: string | null;
-  online: boolean;
-  /** When the gateway was last heard from. */
-  lastMessageAt: string | number | null;
-  /** Stored log rows each way. */
-  uplinks: number;
-  downlinks: number;
-  /** The newest stored log row. */
-  lastLogAt: string | number | null;
-}
+export type LoggerGateway = Schemas['LoggerItem'];
 
 export const DIRECTIONS = ['up', 'down'] as const;
+/** `up`: the gateway sent it; `down`: the portal published it to the gateway. */
 export type Direction = (typeof DIRECTIONS)[number];
 
 /** What the link knows a message to be; the server may add kinds, shown as they come. */
 export const KINDS = ['telemetry', 'status', 'event', 'reply', 'command', 'will'] as const;
 
-/** One logged MQTT message of a gateway (GET /api/v1/logger/page). */
-export interface LoggedMessage {
-  id: number;
-  sn: string;
-  direction: Direction;
-  kind: string;
-  topic: string;
-  /** Bytes as sent. */
-  size: number;
-  /** The payload's first 120 characters. */
-  summary: string;
-  commandId: number | null;
-  /** UTC, `YYYY-MM-DD HH:MM:SS`. */
-  time: string;
-  /** Epoch milliseconds. */
-  at: number;
-}
+/** One logged MQTT message of a gateway (GET /api/v1/logger/page), newest first. */
+export type LoggedMessage = Omit<Schemas['LogMessage'], 'direction'> & { direction: Direction };
 
 /** One message with its whole payload (GET /api/v1/logger/content): text, or hex when binary. */
-export interface LoggedContent extends Omit<LoggedMessage, 'summary'> {
-  /** Cut at 64 KiB. */
-  truncated: boolean;
-  payload: string;
-}
+export type LoggedContent = Omit<Schemas['LogContent'], 'direction'> & { direction: Direction };
 
 /** The keys of the screen's requests (all under one root, so a refresh reaches every part). */
 export const commLogKeys = {
