@@ -4,6 +4,7 @@
 //! - a day: its day row when the month has day rows, else the month row spread evenly over
 //!   the month's days.
 
+use chrono::{Datelike, NaiveDate};
 use store::reports::Prediction;
 
 use crate::reports::period::days_in_month;
@@ -36,6 +37,16 @@ impl Predictions<'_> {
         }
         let whole = rows.iter().find(|p| p.day == 0)?;
         Some(whole.kwh / f64::from(days_in_month(year, month)))
+    }
+
+    /// The expected kWh of the days from `first` to `last`, both included; `None` when nothing
+    /// covers any of them. A period still running is compared with what was expected so far.
+    pub fn between(&self, first: NaiveDate, last: NaiveDate) -> Option<f64> {
+        first
+            .iter_days()
+            .take_while(|d| *d <= last)
+            .filter_map(|d| self.day(d.year(), d.month(), d.day()))
+            .fold(None, |sum, kwh| Some(sum.unwrap_or(0.0) + kwh))
     }
 }
 
@@ -70,5 +81,15 @@ mod tests {
         let rows = [p(4, 0, 300.0), p(4, 1, 5.0)];
         assert_eq!(Predictions(&rows).month(2026, 4), Some(300.0));
         assert_eq!(Predictions(&rows).day(2026, 4, 2), None);
+    }
+
+    #[test]
+    fn a_running_period_is_compared_with_what_was_expected_so_far() {
+        let rows = [p(4, 0, 300.0), p(5, 0, 310.0)];
+        let f = Predictions(&rows);
+        let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+        assert_eq!(f.between(d(4, 1), d(4, 10)).map(f64::round), Some(100.0));
+        assert_eq!(f.between(d(1, 1), d(5, 31)).map(f64::round), Some(610.0));
+        assert_eq!(f.between(d(6, 1), d(6, 30)), None);
     }
 }

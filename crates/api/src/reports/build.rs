@@ -273,6 +273,13 @@ pub(crate) async fn build(
             )
         }
     };
+    // Produced so far against expected so far: a month still running is not a shortfall.
+    let today = readings::today(ctx.tz);
+    let expected_so_far = if first <= today {
+        predicted.between(first, period.last().min(today))
+    } else {
+        None
+    };
     let (events, counts) = events(app, actor, ctx, (from_ms, to_ms), lang).await?;
     let get = |m: &str| round2(total(m).unwrap_or(0.0));
     let produced = get("pv");
@@ -290,7 +297,7 @@ pub(crate) async fn build(
         peak_power: peak_at.as_ref().map_or(0.0, |(w, _)| w.round()),
         peak_power_at: peak_at.map(|(_, t)| t),
         predicted: predicted_total.map(round2),
-        predicted_ratio: predicted_total
+        predicted_ratio: expected_so_far
             .filter(|p| *p > 0.0)
             .map(|p| round2(produced / p * 100.0)),
         events: counts,
