@@ -1,22 +1,10 @@
-import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Flex,
-  Modal,
-  Table,
-  Tag,
-  Typography,
-  Upload as AntUpload,
-  type TableProps,
-} from 'antd';
-import type { ReactNode } from 'react';
+import { Alert, App, Flex, Modal, Table, Tag, Typography, type TableProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
+import { SheetImportFooter, SheetPicker } from '@/shared/ui/SheetImport';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import {
   downloadPredictedTemplate,
@@ -132,35 +120,25 @@ export function PredictedDialog({ onClose }: { onClose: () => void }) {
     });
   }
 
-  const footer = done ? (
-    <Button type="primary" onClick={onClose} data-testid="predicted-close">
-      {t('workdata.predicted.close')}
-    </Button>
-  ) : (
-    <Flex gap={8} justify="flex-end" wrap>
-      <Button onClick={onClose}>{t('common.cancel')}</Button>
-      {checked ? (
-        <Button
-          type="primary"
-          disabled={!file || ready === 0}
-          loading={run.isPending}
-          onClick={() => file && run.mutate(file)}
-          data-testid="predicted-run"
-        >
-          {t('workdata.predicted.run', { count: ready })}
-        </Button>
-      ) : (
-        <Button
-          type="primary"
-          disabled={!file}
-          loading={check.isPending}
-          onClick={() => file && check.mutate(file)}
-          data-testid="predicted-check"
-        >
-          {t('workdata.predicted.check')}
-        </Button>
-      )}
-    </Flex>
+  const footer = (
+    <SheetImportFooter
+      testId="predicted"
+      file={file}
+      checked={checked !== null}
+      done={done !== null}
+      ready={ready}
+      checking={check.isPending}
+      running={run.isPending}
+      onCheck={check.mutate}
+      onRun={run.mutate}
+      onClose={onClose}
+      labels={{
+        close: t('workdata.predicted.close'),
+        cancel: t('common.cancel'),
+        check: t('workdata.predicted.check'),
+        run: t('workdata.predicted.run', { count: ready }),
+      }}
+    />
   );
 
   return (
@@ -177,32 +155,20 @@ export function PredictedDialog({ onClose }: { onClose: () => void }) {
         <Typography.Paragraph style={{ margin: 0 }}>
           {t('workdata.predicted.hint')}
         </Typography.Paragraph>
-        <Flex gap={8} wrap align="center">
-          <Button
-            icon={<DownloadOutlined />}
-            loading={fetching}
-            onClick={template}
-            data-testid="predicted-template"
-          >
-            {t('workdata.predicted.template')}
-          </Button>
-          {!done && (
-            <Upload accept={PREDICTED_ACCEPT} onPick={choose}>
-              <Button icon={<UploadOutlined />} data-testid="predicted-pick">
-                {t(file ? 'workdata.predicted.otherFile' : 'workdata.predicted.pick')}
-              </Button>
-            </Upload>
-          )}
-          {file && (
-            <Typography.Text
-              strong
-              data-testid="predicted-file"
-              style={{ overflowWrap: 'anywhere' }}
-            >
-              {file.name}
-            </Typography.Text>
-          )}
-        </Flex>
+        <SheetPicker
+          testId="predicted"
+          accept={PREDICTED_ACCEPT}
+          file={file}
+          done={done !== null}
+          fetching={fetching}
+          onTemplate={template}
+          onPick={choose}
+          labels={{
+            template: t('workdata.predicted.template'),
+            pick: t('workdata.predicted.pick'),
+            otherFile: t('workdata.predicted.otherFile'),
+          }}
+        />
         {problem && <Alert type="error" showIcon title={problem} data-testid="predicted-problem" />}
         {shown && (
           <>
@@ -231,29 +197,5 @@ export function PredictedDialog({ onClose }: { onClose: () => void }) {
         )}
       </Flex>
     </Modal>
-  );
-}
-
-/** antd's Upload as a plain file picker: the file is handed over, never uploaded by itself. */
-function Upload({
-  accept,
-  onPick,
-  children,
-}: {
-  accept: string;
-  onPick: (f: File) => void;
-  children: ReactNode;
-}) {
-  return (
-    <AntUpload
-      accept={accept}
-      showUploadList={false}
-      beforeUpload={(f) => {
-        onPick(f);
-        return AntUpload.LIST_IGNORE;
-      }}
-    >
-      {children}
-    </AntUpload>
   );
 }

@@ -1,9 +1,9 @@
-import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Button, Flex, Modal, Typography, Upload } from 'antd';
+import { Alert, App, Flex, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../http';
+import { SheetImportFooter, SheetPicker } from '../ui/SheetImport';
 import {
   checkImport,
   countResults,
@@ -76,35 +76,25 @@ export function ImportDialog({
   const shown = done ?? checked;
   const ready = checked ? countResults(checked.results).created : 0;
 
-  const footer = done ? (
-    <Button type="primary" onClick={onClose} data-testid="import-close">
-      {t('sysGateways.close')}
-    </Button>
-  ) : (
-    <Flex gap={8} justify="flex-end" wrap>
-      <Button onClick={onClose}>{t('common.cancel')}</Button>
-      {checked ? (
-        <Button
-          type="primary"
-          disabled={!file || ready === 0}
-          loading={run.isPending}
-          onClick={() => file && run.mutate(file)}
-          data-testid="import-run"
-        >
-          {t('sysGateways.import.run', { count: ready })}
-        </Button>
-      ) : (
-        <Button
-          type="primary"
-          disabled={!file}
-          loading={check.isPending}
-          onClick={() => file && check.mutate(file)}
-          data-testid="import-check"
-        >
-          {t('sysGateways.import.check')}
-        </Button>
-      )}
-    </Flex>
+  const footer = (
+    <SheetImportFooter
+      testId="import"
+      file={file}
+      checked={checked !== null}
+      done={done !== null}
+      ready={ready}
+      checking={check.isPending}
+      running={run.isPending}
+      onCheck={check.mutate}
+      onRun={run.mutate}
+      onClose={onClose}
+      labels={{
+        close: t('sysGateways.close'),
+        cancel: t('common.cancel'),
+        check: t('sysGateways.import.check'),
+        run: t('sysGateways.import.run', { count: ready }),
+      }}
+    />
   );
 
   return (
@@ -121,35 +111,20 @@ export function ImportDialog({
         <Typography.Paragraph style={{ margin: 0 }}>
           {t(claim ? 'sysGateways.import.claimHint' : 'sysGateways.import.hint')}
         </Typography.Paragraph>
-        <Flex gap={8} wrap align="center">
-          <Button
-            icon={<DownloadOutlined />}
-            loading={fetching}
-            onClick={template}
-            data-testid="import-template"
-          >
-            {t('sysGateways.import.template')}
-          </Button>
-          {!done && (
-            <Upload
-              accept={IMPORT_ACCEPT}
-              showUploadList={false}
-              beforeUpload={(f) => {
-                choose(f);
-                return Upload.LIST_IGNORE;
-              }}
-            >
-              <Button icon={<UploadOutlined />} data-testid="import-pick">
-                {t(file ? 'sysGateways.import.otherFile' : 'sysGateways.import.pick')}
-              </Button>
-            </Upload>
-          )}
-          {file && (
-            <Typography.Text strong data-testid="import-file" style={{ overflowWrap: 'anywhere' }}>
-              {file.name}
-            </Typography.Text>
-          )}
-        </Flex>
+        <SheetPicker
+          testId="import"
+          accept={IMPORT_ACCEPT}
+          file={file}
+          done={done !== null}
+          fetching={fetching}
+          onTemplate={template}
+          onPick={choose}
+          labels={{
+            template: t('sysGateways.import.template'),
+            pick: t('sysGateways.import.pick'),
+            otherFile: t('sysGateways.import.otherFile'),
+          }}
+        />
         {problem && <Alert type="error" showIcon title={problem} data-testid="import-problem" />}
         {shown && (
           <>
