@@ -98,7 +98,7 @@ describe('signing in and out', () => {
       await page.getByTestId('footer').innerText(),
       new RegExp(String(new Date().getFullYear())),
     );
-    assert.deepEqual(await menuKeys(page), ['/plants']);
+    assert.deepEqual(await menuKeys(page), ['/plants', '/workdata/list']);
 
     // a signed-in user opening /login goes to /
     await page.goto(`${server.url}/login`);

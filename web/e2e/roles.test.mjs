@@ -8,7 +8,10 @@ import { startServer, USERS } from './server.mjs';
  * The menu entries of the route registry (src/app/registry.tsx) with their permission keys.
  * Keep in step with the registry: a screen added there is added here.
  */
-const REGISTRY_MENU = [{ key: '/plants', permission: 'station.view' }];
+const REGISTRY_MENU = [
+  { key: '/plants', permission: 'station.view' },
+  { key: '/workdata/list', permission: 'workdata.view' },
+];
 
 async function permissionKeys(page) {
   return page.evaluate(async () => {

@@ -64,6 +64,13 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .map(|_| devices.ingest.cache().clone()),
     };
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
+    let demo_stop = if demo {
+        Some(start_demo(&config, &store, &devices).await?)
+    } else {
+        None
+    };
+    // Started once the demo is seeded: on SQLite a job's write between a seeding transaction's
+    // first read and its first write fails that transaction (SQLITE_BUSY, no waiting).
     tokio::spawn(monthly_reports(state.clone()));
     tokio::spawn(api::mail_queue::run(
         store.clone(),
@@ -75,11 +82,6 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
         config.alarms(),
         Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
     ));
-    let demo_stop = if demo {
-        Some(start_demo(&config, &store, &devices).await?)
-    } else {
-        None
-    };
     serve_metrics(&config, state.clone()).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
     let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
