@@ -181,6 +181,31 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
         // The refusal while offline, then the rotation.
         assert_eq!(audit.data()["total"], 2, "{}", audit.text());
         assert!(!audit.text().contains(&key));
+        // Nor the communication log, which shows the command without its parameters.
+        let page = format!("/api/v1/logger/page?sn={SN}&direction=down&limit=100");
+        let until = tokio::time::Instant::now() + fake_gateway::WAIT;
+        let id = loop {
+            let log = app.get(&page, Some(&c.admin)).await;
+            let ids: Vec<i64> = log.data()["infos"]
+                .as_array()
+                .map(|rows| {
+                    rows.iter()
+                        .filter(|r| r["commandId"] == command)
+                        .filter_map(|r| r["id"].as_i64())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(id) = ids.first() {
+                break *id;
+            }
+            assert!(tokio::time::Instant::now() < until, "{}", log.text());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        let content = app
+            .get(&format!("/api/v1/logger/content?id={id}"), Some(&c.admin))
+            .await;
+        content.expect_code(0);
+        assert!(!content.text().contains(&key), "{}", content.text());
         let _ = c.admin;
         let _ = stop.send(true);
         let _ = running.await;

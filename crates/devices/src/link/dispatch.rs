@@ -81,6 +81,9 @@ pub struct Prepared {
     command: Command,
     recorded_params: String,
     payload: Vec<u8>,
+    /// The payload as the communication log keeps it: without the parameters when they are
+    /// not recorded either (a new gateway key); `None` when it is `payload` itself.
+    logged_payload: Option<Vec<u8>>,
     now: i64,
     deadline: i64,
 }
@@ -232,14 +235,23 @@ impl Dispatcher {
         };
         let payload =
             serde_json::to_vec(&command).map_err(|e| DispatchError::Publish(e.to_string()))?;
-        let recorded_params = match recorded {
-            Recorded::Params => command.params.to_string(),
-            Recorded::Nothing => "{}".to_string(),
+        let (recorded_params, logged_payload) = match recorded {
+            Recorded::Params => (command.params.to_string(), None),
+            Recorded::Nothing => {
+                let redacted = Command {
+                    params: serde_json::json!({}),
+                    ..command.clone()
+                };
+                let bytes = serde_json::to_vec(&redacted)
+                    .map_err(|e| DispatchError::Publish(e.to_string()))?;
+                ("{}".to_string(), Some(bytes))
+            }
         };
         Ok(Prepared {
             gateway_sn: gateway_sn.into(),
             recorded_params,
             payload,
+            logged_payload,
             now,
             deadline: now.saturating_add(i64::try_from(timeout_ms).unwrap_or(i64::MAX)),
             command,
@@ -275,7 +287,10 @@ impl Dispatcher {
             comm.downlink(&Downlink {
                 gateway_sn,
                 topic: &cmd_topic,
-                payload: &prepared.payload,
+                payload: prepared
+                    .logged_payload
+                    .as_deref()
+                    .unwrap_or(&prepared.payload),
                 command_id: id,
             });
         }
