@@ -3,6 +3,7 @@
 
 pub mod alarms;
 pub mod config;
+pub mod energy_hub;
 pub mod envelope;
 pub mod extract;
 pub mod mail_queue;

@@ -16,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
-    debug, dict, events, firmware, gateways, inverters, logger, messages, meters, monitor,
-    permissions, plants, predicted, products, protocols, reports, settings, staff, system,
+    debug, dict, energy_hub, events, firmware, gateways, inverters, logger, messages, meters,
+    monitor, permissions, plants, predicted, products, protocols, reports, settings, staff, system,
     upgrades, users, versions, weather_stations,
 };
 
@@ -64,6 +64,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(predicted::router())
         .merge(reports::router())
         .merge(logger::router())
+        .merge(energy_hub::router())
+        .merge(energy_hub::vtn::router())
 }
 
 struct Bearer;

@@ -8,6 +8,7 @@ pub mod company;
 pub mod currency;
 pub mod customer;
 pub mod device;
+pub mod energy_hub;
 pub mod error;
 pub mod ids;
 pub mod income;

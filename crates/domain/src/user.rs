@@ -129,6 +129,10 @@ impl BuiltinRole {
                 "customer.list.view",
                 "logger.management",
                 "logger.communication",
+                "application.center",
+                "energyhub.view",
+                "energyhub.enroll",
+                "energyhub.event.cancel",
             ],
             BuiltinRole::PlantOwner => vec![
                 "station.view",
@@ -155,6 +159,7 @@ impl BuiltinRole {
                 "application.center",
                 "energyhub.view",
                 "energyhub.enroll",
+                "energyhub.event.cancel",
             ],
         }
     }

@@ -47,6 +47,8 @@ pub struct Config {
     pub alarm_interval_secs: i64,
     /// How often the mail worker sends what is due in the outbox (seconds).
     pub mail_interval_secs: i64,
+    /// Seconds between demand-response dispatch passes (`PORTAL_DR_TICK_SECS`).
+    pub dr_tick_secs: i64,
     pub log: String,
     /// Run the MQTT broker for devices inside this process (else use `mqtt_url`).
     pub mqtt_embedded: bool,
@@ -108,6 +110,7 @@ impl Default for Config {
             alarm_quiet_minutes: 60,
             alarm_interval_secs: 30,
             mail_interval_secs: 10,
+            dr_tick_secs: 15,
             log: DEFAULT_LOG.into(),
             mqtt_embedded: true,
             mqtt_addr: "127.0.0.1:1883".into(),
@@ -310,6 +313,9 @@ impl Config {
         if let Some(v) = num("MAIL_INTERVAL_SECS")? {
             self.mail_interval_secs = v;
         }
+        if let Some(v) = num("DR_TICK_SECS")? {
+            self.dr_tick_secs = v;
+        }
         if let Some(v) = get("LOG") {
             self.log = v;
         }
@@ -393,6 +399,9 @@ impl Config {
             || !(1..=3600).contains(&self.mail_interval_secs)
         {
             bail!("alarm_interval_secs and mail_interval_secs must be between 1 and 3600");
+        }
+        if !(1..=3600).contains(&self.dr_tick_secs) {
+            bail!("dr_tick_secs must be between 1 and 3600");
         }
         if self.mqtt_embedded {
             self.mqtt_addr.parse::<SocketAddr>().with_context(|| {

@@ -5,6 +5,7 @@ mod config;
 mod demo;
 mod demo_catalogue;
 mod demo_company;
+mod demo_energy_hub;
 mod demo_predicted;
 mod demo_products;
 mod serve;

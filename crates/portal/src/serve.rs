@@ -82,6 +82,15 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
         config.alarms(),
         Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
     ));
+    tokio::spawn(api::energy_hub::dispatch::run(
+        state.clone(),
+        Duration::from_secs(config.dr_tick_secs.unsigned_abs()),
+    ));
+    // The energy hub's VTN sync: checks every 5 s which connections' pollSeconds have passed.
+    tokio::spawn(api::energy_hub::vtn::run(
+        state.clone(),
+        Duration::from_secs(5),
+    ));
     serve_metrics(&config, state.clone()).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
     let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
@@ -191,6 +200,7 @@ async fn start_demo(
     );
     let store = store.clone();
     tokio::spawn(async move {
+        let hub_specs = specs.clone();
         let mut fleet: Vec<sim::fleet::SimGateway> =
             specs.into_iter().map(sim::fleet::SimGateway::new).collect();
         let started = std::time::Instant::now();
@@ -201,6 +211,18 @@ async fn start_demo(
                 "demo history written"
             ),
             Err(e) => tracing::warn!(%e, "demo history incomplete"),
+        }
+        // After the history: an inverter is a device of its plant once its reports are in.
+        match crate::demo_energy_hub::prepare(&store, &hub_specs).await {
+            Ok(Some((program, zone))) => {
+                tokio::spawn(crate::demo_energy_hub::keep_going(
+                    store.clone(),
+                    program,
+                    zone,
+                ));
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(%e, "demo energy hub not seeded"),
         }
         let opts = sim::gateway::RunOptions {
             broker,

@@ -181,12 +181,22 @@ pub fn answer(
     match cmd.kind.as_str() {
         "set_params" => match cmd.params.as_object() {
             Some(map) => {
-                for (k, v) in map {
-                    let text = match v {
-                        Json::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    state.params.insert(k.clone(), text);
+                let values: Vec<(&str, String)> = map
+                    .iter()
+                    .map(|(k, v)| {
+                        let text = match v {
+                            Json::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                        (k.as_str(), text)
+                    })
+                    .collect();
+                for (k, v) in &values {
+                    state.params.insert((*k).to_string(), v.clone());
+                }
+                // The inverter's plant follows what it was told (work mode, slots, limits).
+                if let Some(k) = gw.inverter_index(&cmd.sn) {
+                    gw.model.write_settings(k, values);
                 }
                 reply(cmd, 0, "applied", json!(state.params))
             }

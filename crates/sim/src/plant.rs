@@ -13,6 +13,7 @@ use chrono_tz::Tz;
 
 use crate::{
     battery::{BatterySpec, BatteryState, CHARGE_EFFICIENCY, DISCHARGE_EFFICIENCY, MIN_SOC},
+    control::Control,
     noise, readings, sun,
 };
 
@@ -171,16 +172,20 @@ pub struct PlantModel {
     soc: f64,
     day: Option<NaiveDate>,
     inverters: Vec<InverterCounters>,
+    /// Each inverter's written settings ([`crate::control`]).
+    controls: Vec<Control>,
 }
 
 impl PlantModel {
     pub fn new(spec: PlantSpec) -> PlantModel {
         let inverters = vec![InverterCounters::default(); spec.inverters.max(1)];
+        let controls = vec![Control::default(); inverters.len()];
         PlantModel {
             spec,
             soc: 60.0,
             day: None,
             inverters,
+            controls,
         }
     }
 
@@ -196,6 +201,21 @@ impl PlantModel {
         match self.inverters.get_mut(k) {
             Some(inv) => {
                 inv.off = !on;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keeps settings written to inverter `k`; false when there is no such inverter.
+    pub fn write_settings<'a>(
+        &mut self,
+        k: usize,
+        values: impl IntoIterator<Item = (&'a str, String)>,
+    ) -> bool {
+        match self.controls.get_mut(k) {
+            Some(c) => {
+                c.write(values);
                 true
             }
             None => false,
@@ -260,22 +280,32 @@ impl PlantModel {
             .map(|k| !self.inverters[k].off && !faulted[k])
             .collect();
         let running_n = running.iter().filter(|r| **r).count();
-        let pv_w = pv_each * running_n as f64;
+        let mut pv_w = pv_each * running_n as f64;
         let load_w = self.load_w(local.hour() as f64 + local.minute() as f64 / 60.0, t);
         let hours = dt_secs.max(0.0) / 3600.0;
-        let battery_w = self.dispatch(pv_w, load_w, running_n, hours);
+        let forced = self.forced(&running, local.hour() * 60 + local.minute());
+        let battery_w = self.dispatch(pv_w, load_w, running_n, hours, forced);
+        let mut curtailed = false;
 
         let s = &self.spec;
         let mut inverters = Vec::with_capacity(n);
         for (k, inv) in self.inverters.iter_mut().enumerate() {
             // A running inverter takes its part of the battery's flow; every inverter's load
             // port carries its part of the load (from the grid alone when it is off).
-            let (pv, battery) = if running[k] {
+            let (mut pv, battery) = if running[k] {
                 (pv_each, battery_w / running_n as f64)
             } else {
                 (0.0, 0.0)
             };
             let load = load_w / n as f64;
+            // An export limit curtails PV (the battery's forced part is what was asked).
+            if let Some(cap) = self.controls[k].export_cap_w() {
+                let over = pv + battery - load - cap;
+                if over > 0.0 {
+                    pv -= over.min(pv);
+                    curtailed = true;
+                }
+            }
             let flows = Flows {
                 pv_w: pv,
                 load_w: load,
@@ -293,6 +323,9 @@ impl PlantModel {
                 today: inv.today,
                 total: inv.total,
             });
+        }
+        if curtailed {
+            pv_w = inverters.iter().map(|i| i.flows.pv_w).sum();
         }
         let sum = |f: fn(&InverterSnapshot) -> Energy| {
             inverters
@@ -329,11 +362,30 @@ impl PlantModel {
         }
     }
 
+    /// The forced discharge the running inverters' active time-of-use slots ask for now: the
+    /// sum of their powers (W) and the highest of their floors (%).
+    fn forced(&self, running: &[bool], minute: u32) -> Option<(f64, f64)> {
+        self.controls
+            .iter()
+            .zip(running)
+            .filter(|(_, r)| **r)
+            .filter_map(|(c, _)| c.forced_at(minute))
+            .reduce(|a, b| (a.0 + b.0, a.1.max(b.1)))
+    }
+
     /// The battery's power for a step (positive discharges) and its new state of charge. It
     /// charges from surplus PV and covers deficits down to [`MIN_SOC`], within its power limit
     /// (shared by the running inverters) and what the running inverters can put out; with no
-    /// inverter running it is idle.
-    fn dispatch(&mut self, pv_w: f64, load_w: f64, running_n: usize, hours: f64) -> f64 {
+    /// inverter running it is idle. A `forced` discharge (W, floor %) gives at least that much
+    /// while the charge is above the floor, exporting what the load does not take.
+    fn dispatch(
+        &mut self,
+        pv_w: f64,
+        load_w: f64,
+        running_n: usize,
+        hours: f64,
+        forced: Option<(f64, f64)>,
+    ) -> f64 {
         let Some(b) = self.spec.battery else {
             return 0.0;
         };
@@ -344,17 +396,22 @@ impl PlantModel {
         let capacity_wh = b.kwh() * 1000.0;
         let max_w = b.max_kw() * 1000.0 * running_n as f64 / n;
         let surplus = pv_w - load_w;
-        let battery_w = if surplus > 0.0 {
+        let floor = forced.map_or(MIN_SOC, |(_, f)| f.max(MIN_SOC));
+        let forced_w = forced.map_or(0.0, |(w, _)| w);
+        let forcing = forced_w > 0.0 && self.soc > floor;
+        let battery_w = if surplus > 0.0 && !forcing {
             let room_w = (100.0 - self.soc) / 100.0 * capacity_wh / CHARGE_EFFICIENCY / hours;
             -surplus.min(max_w).min(room_w.max(0.0))
         } else {
             let available_w =
-                (self.soc - MIN_SOC) / 100.0 * capacity_wh * DISCHARGE_EFFICIENCY / hours;
+                (self.soc - floor) / 100.0 * capacity_wh * DISCHARGE_EFFICIENCY / hours;
             let headroom_w = (self.spec.inverter_kw * 1000.0 * running_n as f64 - pv_w).max(0.0);
-            (-surplus)
-                .min(max_w)
-                .min(available_w.max(0.0))
-                .min(headroom_w)
+            let wanted = if forcing {
+                (-surplus).max(forced_w)
+            } else {
+                -surplus
+            };
+            wanted.min(max_w).min(available_w.max(0.0)).min(headroom_w)
         };
         // The cells keep less than they take and give more than is delivered.
         let stored_wh = if battery_w < 0.0 {
@@ -539,6 +596,58 @@ mod tests {
         model.set_on(1, true);
         let back = model.step(noon + Duration::seconds(10), 5.0);
         assert!(back.inverters[1].on && back.inverters[1].flows.pv_w > 0.0);
+    }
+
+    fn write(model: &mut PlantModel, pairs: &[(&'static str, &str)]) {
+        assert!(model.write_settings(0, pairs.iter().map(|(k, v)| (*k, v.to_string()))));
+    }
+
+    #[test]
+    fn a_forced_slot_discharges_at_its_power_exports_the_rest_and_stops_at_its_cap() {
+        let mut model = PlantModel::new(PlantSpec {
+            fault_rate: 0.0,
+            ..spec(2)
+        });
+        // 19:00 in Madrid (slot 5 by default): the evening peak, no sun.
+        let evening = Utc.with_ymd_and_hms(2024, 6, 21, 17, 0, 0).unwrap();
+        let before = model.step(evening, 5.0);
+        write(
+            &mut model,
+            &[
+                ("sysWorkMode", "0"),
+                ("peakAndVallery", "true"),
+                ("sellTime5Pac", "4000"),
+                ("cap5", "55"),
+            ],
+        );
+        let s = model.step(evening + Duration::seconds(5), 5.0);
+        assert!(before.flows.battery_w < 4000.0, "{:?}", before.flows);
+        assert!((s.flows.battery_w - 4000.0).abs() < 1e-6, "{:?}", s.flows);
+        assert!(s.flows.grid_w < 0.0, "exports what the load does not take");
+        // Down to the slot's cap, then no more than the load.
+        let later = (1..=24)
+            .map(|i| model.step(evening + Duration::minutes(5 * i), 300.0))
+            .last()
+            .unwrap();
+        assert!(later.soc().unwrap() >= 55.0 - 1e-9);
+        assert!(later.flows.grid_w >= -1e-6, "{:?}", later.flows);
+    }
+
+    #[test]
+    fn an_export_limit_curtails_pv_and_keeps_the_balance() {
+        let mut model = PlantModel::new(PlantSpec {
+            fault_rate: 0.0,
+            ..spec(0)
+        });
+        let noon = Utc.with_ymd_and_hms(2024, 6, 21, 11, 0, 0).unwrap();
+        let free = model.step(noon, 5.0);
+        assert!(free.flows.grid_w < -600.0, "{:?}", free.flows);
+        write(&mut model, &[("solarMaxSellPower", "300")]);
+        let s = model.step(noon + Duration::seconds(5), 5.0);
+        assert!((s.flows.grid_w + 300.0).abs() < 1e-6, "{:?}", s.flows);
+        let f = s.flows;
+        assert!((f.pv_w + f.battery_w - f.load_w - (-f.grid_w)).abs() < 1e-6);
+        assert!((s.strings.iter().map(|x| x.2).sum::<f64>() - f.pv_w).abs() < 2.0);
     }
 
     #[test]

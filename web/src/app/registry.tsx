@@ -34,8 +34,10 @@ import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/feature
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import { ReportPage, WorkdataListPage, WorkdataRedirect } from '@/features/workdata';
+import { EnergyHubRedirect, EnrollmentPlanPage, HubEventPage } from '@/features/energyhub';
 import { FileTextOutlined } from '@ant-design/icons';
 import { CloudUploadOutlined, ControlOutlined, TeamOutlined } from '@ant-design/icons';
+import { DeploymentUnitOutlined } from '@ant-design/icons';
 import type { MenuGroup, RouteEntry } from './menu';
 
 import { EventListPage } from './pages/lazy';
@@ -63,6 +65,12 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     labelKey: 'debug.menuGroup',
     icon: <ProfileOutlined />,
     permission: 'logger.management',
+  },
+  {
+    key: '/energyHub',
+    labelKey: 'energyhub.menuGroup',
+    icon: <DeploymentUnitOutlined />,
+    permission: 'application.center',
   },
   {
     key: '/customer',
@@ -267,6 +275,27 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'workdata.menu',
     element: ReportPage,
     hideInMenu: true,
+  },
+  {
+    path: '/energyHub',
+    permission: 'application.center',
+    labelKey: 'energyhub.menuGroup',
+    element: EnergyHubRedirect,
+    hideInMenu: true,
+  },
+  {
+    path: '/energyHub/enrollmentPlan',
+    permission: 'energyhub.view',
+    labelKey: 'energyhub.enrollMenu',
+    element: EnrollmentPlanPage,
+    group: '/energyHub',
+  },
+  {
+    path: '/energyHub/event',
+    permission: 'energyhub.view',
+    labelKey: 'energyhub.eventMenu',
+    element: HubEventPage,
+    group: '/energyHub',
   },
   {
     path: '/customer',

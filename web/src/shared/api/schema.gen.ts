@@ -3719,6 +3719,393 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oadr/enrollment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates an enrollment (pending; accepted at once when a built-in programme auto-accepts)
+         *     or, with `id`, edits a pending or rejected one (a rejected one is resubmitted).
+         */
+        post: operations["post_api_v1_oadr_enrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_api_v1_oadr_enrollment_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollment/{id}/action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * join, resubmit, quit, optOut, optIn; the utility on built-in programmes: accept, reject
+         *     (with a reason).
+         */
+        post: operations["post_api_v1_oadr_enrollment_id_action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollment/{id}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds devices (hybrid inverters of the plant) to an enrollment. */
+        post: operations["post_api_v1_oadr_enrollment_id_devices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollment/{id}/devices/{sn}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes one device; the last one stays (4 `devices`). */
+        post: operations["post_api_v1_oadr_enrollment_id_devices_sn_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollment/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_api_v1_oadr_enrollment_id_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollment/{id}/unenroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leaves the programme (the action `quit`). */
+        post: operations["post_api_v1_oadr_enrollment_id_unenroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The enrollments the caller may see, newest first. */
+        get: operations["get_api_v1_oadr_enrollments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A built-in programme's new event (the utility). */
+        post: operations["post_api_v1_oadr_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/event/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_api_v1_oadr_event_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/event/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The utility (sys.energyhub.edit) cancels a built-in event for everyone and opts every
+         *     enrollment out of a VTN's event (a VEN cannot cancel the utility's event); anyone else
+         *     opts their visible enrollments in the event's programme out (or the one given).
+         */
+        post: operations["post_api_v1_oadr_event_id_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events the caller sees, newest start first. */
+        get: operations["get_api_v1_oadr_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/listProgram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The programmes plants may enroll in: active ones, or all for the utility with `all=1`. */
+        get: operations["get_api_v1_oadr_listProgram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/program": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates (no id) or edits a built-in programme. VTN programmes are the VTN's: 2. */
+        post: operations["post_api_v1_oadr_program"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/stationMasterDevice/{stationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plant's hybrid inverters (the devices an enrollment may hold: those with a battery). */
+        get: operations["get_api_v1_oadr_stationMasterDevice_stationId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/stationTimezoneId/{stationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plant's time zone (IANA name). */
+        get: operations["get_api_v1_oadr_stationTimezoneId_stationId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/timezones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every time zone with its current offset, by offset then name. */
+        get: operations["get_api_v1_oadr_timezones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/userStationList/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plants of user `id` the caller may enroll: their own (own id), a customer's (company
+         *     staff), anyone's (administrators). A user the caller may not act for: an empty list.
+         */
+        get: operations["get_api_v1_oadr_userStationList_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/vtn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates or edits a VTN connection. A new one needs clientId and clientSecret; on an edit an
+         *     absent one keeps the stored value. Unknown id: 4 `id`.
+         */
+        post: operations["post_api_v1_oadr_vtn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/vtn/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a connection with its programmes, their enrollments and events. */
+        post: operations["post_api_v1_oadr_vtn_id_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/vtn/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Syncs a connection now: the summary, or 1011 with the VTN's problem. */
+        post: operations["post_api_v1_oadr_vtn_id_sync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/vtns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VTN connections. */
+        get: operations["get_api_v1_oadr_vtns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/overview/eventCount": {
         parameters: {
             query?: never;
@@ -5285,6 +5672,28 @@ export interface components {
             msg: string;
             success: boolean;
         };
+        ActionRequest: {
+            /** @description join, resubmit, quit, optOut, optIn; the utility: accept, reject. */
+            action?: string;
+            /** @description Required (1-200) to reject. */
+            reason?: string | null;
+        };
+        Address: {
+            country?: string | null;
+            extendedAddress?: string | null;
+            locality?: string | null;
+            postalCode?: string | null;
+            region?: string | null;
+            streetAddress?: string | null;
+        };
+        AddressOut: {
+            country: string;
+            extendedAddress: string;
+            locality: string;
+            postalCode: string;
+            region: string;
+            streetAddress: string;
+        };
         /** @description An agent of the company. */
         Agent: {
             /** @description The agent company's administrator account. */
@@ -5563,6 +5972,13 @@ export interface components {
             type: string | null;
             updateAt: string | null;
             voltage: string;
+        };
+        CancelRequest: {
+            /**
+             * Format: int64
+             * @description Opt only this enrollment out.
+             */
+            enrollmentId?: number | null;
         };
         /** @description One cell of the grid. */
         CellItem: {
@@ -5894,6 +6310,20 @@ export interface components {
             id: number;
             msg: string;
         };
+        /** @description One device of an enrollment (capacities in kW, storage in kWh). */
+        Device: {
+            /** Format: double */
+            chargeCapacity?: number | null;
+            /** Format: double */
+            dischargeCapacity?: number | null;
+            /** @description `YYYY-MM-DD`, not in the future. */
+            installDate?: string | null;
+            manufacturer?: string | null;
+            model?: string | null;
+            sn?: string | null;
+            /** Format: double */
+            storageCapacity?: number | null;
+        };
         /** @description How many devices there are per status. */
         DeviceCounts: {
             /** Format: int64 */
@@ -5967,6 +6397,18 @@ export interface components {
             meteorological: boolean;
             meter: boolean;
         };
+        DeviceOut: {
+            /** Format: double */
+            chargeCapacity: number;
+            /** Format: double */
+            dischargeCapacity: number;
+            installDate: string;
+            manufacturer: string;
+            model: string;
+            sn: string;
+            /** Format: double */
+            storageCapacity: number;
+        };
         /** @description The plant a device belongs to. */
         DevicePlant: {
             /** Format: int64 */
@@ -5977,6 +6419,9 @@ export interface components {
              * @description The plant's type code.
              */
             type: number | null;
+        };
+        DevicesRequest: {
+            devices?: components["schemas"]["Device"][];
         };
         /**
          * @description A dictionary entry as plants carry it (currency, time zone): `id` is null when the stored
@@ -5992,6 +6437,15 @@ export interface components {
         DisableRequest: {
             /** @default null */
             disabled: boolean | null;
+        };
+        DispatchOutcome: {
+            error: string;
+            sn: string;
+            state: string;
+            /** Format: int64 */
+            stationId: number;
+            stationName: string;
+            updatedAt: string;
         };
         /** @description A page of a device's samples, newest first. */
         DynamicPage: {
@@ -6031,6 +6485,70 @@ export interface components {
             predicted: number | null;
             /** Format: double */
             produced: number;
+        };
+        Enrollment: {
+            /** @description What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject. */
+            allowedActions: string[];
+            createdAt: string;
+            devices: components["schemas"]["DeviceOut"][];
+            email: string;
+            firstName: string;
+            /** Format: int64 */
+            id: number;
+            lastName: string;
+            mailingAddress: components["schemas"]["AddressOut"];
+            optedOut: boolean;
+            /** Format: int64 */
+            participationLevel: number;
+            /** Format: int64 */
+            programId: number;
+            programName: string;
+            reason: string;
+            serviceAddress: components["schemas"]["AddressOut"];
+            /** @description `local` or `vtn`. */
+            source: string;
+            sourceAccountNumber: string;
+            /** Format: int64 */
+            stationId: number;
+            stationName: string;
+            /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
+            status: string;
+            timeZone: string;
+            updatedAt: string;
+            utilityAccountNumber: string;
+        };
+        /** @description An enrollment as created or edited (`id` given: edit a pending or rejected one). */
+        EnrollmentRequest: {
+            devices?: components["schemas"]["Device"][];
+            email?: string;
+            firstName?: string;
+            /** Format: int64 */
+            id?: number | null;
+            lastName?: string;
+            mailingAddress?: components["schemas"]["Address"] | null;
+            /**
+             * Format: int64
+             * @description 1-100 %.
+             */
+            participationLevel?: number;
+            /** Format: int64 */
+            programId?: number;
+            serviceAddress?: components["schemas"]["Address"];
+            sourceAccountNumber?: string;
+            /** Format: int64 */
+            stationId?: number;
+            /** @description An IANA zone name. */
+            timeZone?: string;
+            utilityAccountNumber?: string;
+        };
+        EnrollmentState: {
+            allowedActions: string[];
+            /** Format: int64 */
+            id: number;
+            optedOut: boolean;
+            reason: string;
+            status: string;
+            updatedAt: string;
         };
         /**
          * @description Every successful answer with data. A refusal has the same shape without `data`, with the
@@ -6557,6 +7075,74 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Enrollment: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject. */
+                allowedActions: string[];
+                createdAt: string;
+                devices: components["schemas"]["DeviceOut"][];
+                email: string;
+                firstName: string;
+                /** Format: int64 */
+                id: number;
+                lastName: string;
+                mailingAddress: components["schemas"]["AddressOut"];
+                optedOut: boolean;
+                /** Format: int64 */
+                participationLevel: number;
+                /** Format: int64 */
+                programId: number;
+                programName: string;
+                reason: string;
+                serviceAddress: components["schemas"]["AddressOut"];
+                /** @description `local` or `vtn`. */
+                source: string;
+                sourceAccountNumber: string;
+                /** Format: int64 */
+                stationId: number;
+                stationName: string;
+                /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
+                status: string;
+                timeZone: string;
+                updatedAt: string;
+                utilityAccountNumber: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_EnrollmentState: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                allowedActions: string[];
+                /** Format: int64 */
+                id: number;
+                optedOut: boolean;
+                reason: string;
+                status: string;
+                updatedAt: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_EpsRealtime: {
             /**
              * Format: int32
@@ -6578,6 +7164,76 @@ export interface components {
                 stale: boolean;
                 updateAt: string | null;
                 vip: components["schemas"]["Vip"][];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Event: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                createdAt: string;
+                /**
+                 * Format: int64
+                 * @description Minutes.
+                 */
+                duration: number;
+                endDate: string;
+                /** Format: int64 */
+                id: number;
+                /** @description `discharge` or `exportLimit`. */
+                kind: string;
+                name: string;
+                /** @description Every enrollment of the caller taking part is opted out. */
+                optedOut: boolean;
+                /**
+                 * Format: int64
+                 * @description Enrolled plants taking part (of those the caller sees).
+                 */
+                plants: number;
+                /**
+                 * Format: double
+                 * @description kW: the target for a discharge event, 0 for an export limit.
+                 */
+                powerDischarge: number;
+                /** Format: int64 */
+                priority: number;
+                /** Format: int64 */
+                programId: number;
+                programName: string;
+                source: string;
+                startDate: string;
+                /** @description `pending`, `active`, `completed` or `cancelled`. */
+                status: string;
+                /** Format: double */
+                targetKw: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_EventDetail: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: components["schemas"]["Event"] & {
+                dispatches: components["schemas"]["DispatchOutcome"][];
+                intervals: components["schemas"]["IntervalOut"][];
+                reports: components["schemas"]["ReportOutcome"][];
             };
             msg: string;
             success: boolean;
@@ -8370,6 +9026,126 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Page_Enrollment: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    /** @description What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject. */
+                    allowedActions: string[];
+                    createdAt: string;
+                    devices: components["schemas"]["DeviceOut"][];
+                    email: string;
+                    firstName: string;
+                    /** Format: int64 */
+                    id: number;
+                    lastName: string;
+                    mailingAddress: components["schemas"]["AddressOut"];
+                    optedOut: boolean;
+                    /** Format: int64 */
+                    participationLevel: number;
+                    /** Format: int64 */
+                    programId: number;
+                    programName: string;
+                    reason: string;
+                    serviceAddress: components["schemas"]["AddressOut"];
+                    /** @description `local` or `vtn`. */
+                    source: string;
+                    sourceAccountNumber: string;
+                    /** Format: int64 */
+                    stationId: number;
+                    stationName: string;
+                    /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
+                    status: string;
+                    timeZone: string;
+                    updatedAt: string;
+                    utilityAccountNumber: string;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_Event: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    createdAt: string;
+                    /**
+                     * Format: int64
+                     * @description Minutes.
+                     */
+                    duration: number;
+                    endDate: string;
+                    /** Format: int64 */
+                    id: number;
+                    /** @description `discharge` or `exportLimit`. */
+                    kind: string;
+                    name: string;
+                    /** @description Every enrollment of the caller taking part is opted out. */
+                    optedOut: boolean;
+                    /**
+                     * Format: int64
+                     * @description Enrolled plants taking part (of those the caller sees).
+                     */
+                    plants: number;
+                    /**
+                     * Format: double
+                     * @description kW: the target for a discharge event, 0 for an export limit.
+                     */
+                    powerDischarge: number;
+                    /** Format: int64 */
+                    priority: number;
+                    /** Format: int64 */
+                    programId: number;
+                    programName: string;
+                    source: string;
+                    startDate: string;
+                    /** @description `pending`, `active`, `completed` or `cancelled`. */
+                    status: string;
+                    /** Format: double */
+                    targetKw: number;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Page_EventItem: {
             /**
              * Format: int32
@@ -9570,6 +10346,33 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Program: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                active: boolean;
+                autoAccept: boolean;
+                description: string;
+                /** Format: int64 */
+                id: number;
+                longName: string;
+                name: string;
+                retailer: string;
+                /** @description `local` (built in) or `vtn`. */
+                source: string;
+                vtnName: string | null;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_PvIvRealtime: {
             /**
              * Format: int32
@@ -9931,6 +10734,33 @@ export interface components {
                 enabled: boolean;
                 /** @description The last month sent, `YYYY-MM`. */
                 lastSent: string | null;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_SyncSummary: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description What one sync did. */
+            data: {
+                accepted: number;
+                /** Format: int64 */
+                cancelled: number;
+                events: number;
+                programs: number;
+                rejected: number;
+                removed: number;
+                reportErrors: number;
+                reports: number;
+                venId: string;
             };
             msg: string;
             success: boolean;
@@ -10384,6 +11214,41 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_MasterDevice: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: double */
+                chargeCapacity: number;
+                /** Format: double */
+                dischargeCapacity: number;
+                hasBattery: boolean;
+                installDate: string;
+                manufacturer: string;
+                model: string;
+                /**
+                 * Format: double
+                 * @description kW.
+                 */
+                ratedPower: number;
+                sn: string;
+                /**
+                 * Format: double
+                 * @description kWh (0 when unknown).
+                 */
+                storageCapacity: number;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Vec_Note: {
             /**
              * Format: int32
@@ -10618,6 +11483,33 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_Program: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                active: boolean;
+                autoAccept: boolean;
+                description: string;
+                /** Format: int64 */
+                id: number;
+                longName: string;
+                name: string;
+                retailer: string;
+                /** @description `local` (built in) or `vtn`. */
+                source: string;
+                vtnName: string | null;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Vec_ProtocolOption: {
             /**
              * Format: int32
@@ -10688,6 +11580,49 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_Station: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                address: string;
+                /** @description In a pending or accepted enrollment. */
+                enrolled: boolean;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                timeZone: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_TimeZone: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                id: string;
+                label: string;
+                /** @description `+01:00`. */
+                offset: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Vec_TimeZoneOption: {
             /**
              * Format: int32
@@ -10704,6 +11639,40 @@ export interface components {
                 id: number;
                 /** @description The name with the zone's current UTC offset: `(UTC+01:00) Europe/London`. */
                 text: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_Vtn: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description The client id's last 4 characters. */
+                clientIdHint: string;
+                enabled: boolean;
+                hasSecret: boolean;
+                /** Format: int64 */
+                id: number;
+                /** @description The last sync's problem, '' when it worked. */
+                lastError: string;
+                lastSyncAt: string | null;
+                name: string;
+                /** Format: int64 */
+                pollSeconds: number;
+                url: string;
+                /** @description The VTN's id of our ven, once the first sync created or found it. */
+                venId: string | null;
+                venName: string;
+                /** @description "3.0.1" or "3.1.0". */
+                version: string;
             }[];
             msg: string;
             success: boolean;
@@ -10756,6 +11725,41 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vtn: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A VTN connection. */
+            data: {
+                /** @description The client id's last 4 characters. */
+                clientIdHint: string;
+                enabled: boolean;
+                hasSecret: boolean;
+                /** Format: int64 */
+                id: number;
+                /** @description The last sync's problem, '' when it worked. */
+                lastError: string;
+                lastSyncAt: string | null;
+                name: string;
+                /** Format: int64 */
+                pollSeconds: number;
+                url: string;
+                /** @description The VTN's id of our ven, once the first sync created or found it. */
+                venId: string | null;
+                venName: string;
+                /** @description "3.0.1" or "3.1.0". */
+                version: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Weather: {
             /**
              * Format: int32
@@ -10794,7 +11798,44 @@ export interface components {
          * @description A refusal's code (`code` of the envelope); 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609;
+        Event: {
+            createdAt: string;
+            /**
+             * Format: int64
+             * @description Minutes.
+             */
+            duration: number;
+            endDate: string;
+            /** Format: int64 */
+            id: number;
+            /** @description `discharge` or `exportLimit`. */
+            kind: string;
+            name: string;
+            /** @description Every enrollment of the caller taking part is opted out. */
+            optedOut: boolean;
+            /**
+             * Format: int64
+             * @description Enrolled plants taking part (of those the caller sees).
+             */
+            plants: number;
+            /**
+             * Format: double
+             * @description kW: the target for a discharge event, 0 for an export limit.
+             */
+            powerDischarge: number;
+            /** Format: int64 */
+            priority: number;
+            /** Format: int64 */
+            programId: number;
+            programName: string;
+            source: string;
+            startDate: string;
+            /** @description `pending`, `active`, `completed` or `cancelled`. */
+            status: string;
+            /** Format: double */
+            targetKw: number;
+        };
         /** @description The fields an event and an occurrence share. */
         EventCommon: {
             code: string;
@@ -10825,6 +11866,11 @@ export interface components {
             info: number;
             /** Format: int64 */
             warning: number;
+        };
+        EventDetail: components["schemas"]["Event"] & {
+            dispatches: components["schemas"]["DispatchOutcome"][];
+            intervals: components["schemas"]["IntervalOut"][];
+            reports: components["schemas"]["ReportOutcome"][];
         };
         /** @description One device's event. */
         EventItem: components["schemas"]["EventCommon"] & {
@@ -10858,6 +11904,30 @@ export interface components {
         };
         /** @description A record of the event list: an occurrence, or one device's event with `group=0`. */
         EventRecord: components["schemas"]["OccurrenceItem"] | components["schemas"]["EventItem"];
+        EventRequest: {
+            /**
+             * Format: int64
+             * @description 5-1440.
+             */
+            durationMinutes?: number;
+            /** @description `discharge` or `exportLimit`. */
+            kind?: string;
+            name?: string;
+            /**
+             * Format: int64
+             * @description 0-100, lower wins (0 when absent).
+             */
+            priority?: number | null;
+            /** Format: int64 */
+            programId?: number;
+            /** @description RFC 3339; at most 5 minutes in the past. */
+            start?: string;
+            /**
+             * Format: double
+             * @description 0-10000 kW.
+             */
+            targetKw?: number;
+        };
         /** @description Where the highest or lowest cell voltage is. */
         ExtremeItem: {
             /** Format: int32 */
@@ -11394,6 +12464,15 @@ export interface components {
             stale: boolean;
             updateAt: string | null;
         };
+        IntervalOut: {
+            endDate: string;
+            /** Format: int64 */
+            id: number;
+            kind: string;
+            startDate: string;
+            /** Format: double */
+            targetKw: number;
+        };
         /** @description One inverter: the list item plus its readings now and the caller's keys on it. */
         InverterDetail: components["schemas"]["InverterItem"] & {
             /**
@@ -11772,6 +12851,27 @@ export interface components {
         /** @description `master` true (the default) or false. */
         MasterBody: {
             master?: boolean | null;
+        };
+        MasterDevice: {
+            /** Format: double */
+            chargeCapacity: number;
+            /** Format: double */
+            dischargeCapacity: number;
+            hasBattery: boolean;
+            installDate: string;
+            manufacturer: string;
+            model: string;
+            /**
+             * Format: double
+             * @description kW.
+             */
+            ratedPower: number;
+            sn: string;
+            /**
+             * Format: double
+             * @description kWh (0 when unknown).
+             */
+            storageCapacity: number;
         };
         /** @description The signed-in user, as `GET /api/v1/user` answers it. */
         Me: {
@@ -12674,6 +13774,29 @@ export interface components {
             name?: string | null;
             nickname?: string | null;
         };
+        Program: {
+            active: boolean;
+            autoAccept: boolean;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            longName: string;
+            name: string;
+            retailer: string;
+            /** @description `local` (built in) or `vtn`. */
+            source: string;
+            vtnName: string | null;
+        };
+        ProgramRequest: {
+            active?: boolean | null;
+            autoAccept?: boolean | null;
+            description?: string | null;
+            /** Format: int64 */
+            id?: number | null;
+            longName?: string | null;
+            name?: string;
+            retailer?: string | null;
+        };
         /** @description A protocol gateways speak to their devices. */
         ProtocolOption: {
             /** @description `modbus-rtu`, `modbus-tcp` or `mqtt-json`. */
@@ -12799,6 +13922,11 @@ export interface components {
             /** @description `info`, `warning` or `fault`. */
             severity: string;
             sn: string | null;
+        };
+        ReportOutcome: {
+            error: string;
+            payloadType: string;
+            sentAt: string | null;
         };
         /** @description The plant a report is about, as its header shows it. */
         ReportPlant: {
@@ -13097,6 +14225,15 @@ export interface components {
             /** @description The role's name (built-in roles in the caller's language), empty when none. */
             roleName: string;
         };
+        Station: {
+            address: string;
+            /** @description In a pending or accepted enrollment. */
+            enrolled: boolean;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            timeZone: string;
+        };
         /**
          * @description A weather station of the list: the common device fields and its latest irradiance and
          *     temperatures.
@@ -13193,6 +14330,19 @@ export interface components {
             /** @description Whether the gateway accepts remote parameter settings. */
             enable?: boolean | null;
         };
+        /** @description What one sync did. */
+        SyncSummary: {
+            accepted: number;
+            /** Format: int64 */
+            cancelled: number;
+            events: number;
+            programs: number;
+            rejected: number;
+            removed: number;
+            reportErrors: number;
+            reports: number;
+            venId: string;
+        };
         /** @description One row of a plant's tariff. */
         TariffRow: {
             createAt: string;
@@ -13227,6 +14377,12 @@ export interface components {
              * @default null
              */
             themeColor: string | null;
+        };
+        TimeZone: {
+            id: string;
+            label: string;
+            /** @description `+01:00`. */
+            offset: string;
         };
         /** @description A time zone of the tz database. */
         TimeZoneOption: {
@@ -13430,6 +14586,53 @@ export interface components {
             /** Format: double */
             power: number | null;
             volt: string;
+        };
+        /** @description A VTN connection. */
+        Vtn: {
+            /** @description The client id's last 4 characters. */
+            clientIdHint: string;
+            enabled: boolean;
+            hasSecret: boolean;
+            /** Format: int64 */
+            id: number;
+            /** @description The last sync's problem, '' when it worked. */
+            lastError: string;
+            lastSyncAt: string | null;
+            name: string;
+            /** Format: int64 */
+            pollSeconds: number;
+            url: string;
+            /** @description The VTN's id of our ven, once the first sync created or found it. */
+            venId: string | null;
+            venName: string;
+            /** @description "3.0.1" or "3.1.0". */
+            version: string;
+        };
+        VtnRequest: {
+            /** @description Required for a new connection; kept when absent on an edit. */
+            clientId?: string | null;
+            /** @description Required for a new connection; kept when absent on an edit. */
+            clientSecret?: string | null;
+            /** @description Default true. */
+            enabled?: boolean | null;
+            /**
+             * Format: int64
+             * @description Absent: a new connection.
+             */
+            id?: number | null;
+            /** @description 1-64 characters. */
+            name?: string | null;
+            /**
+             * Format: int64
+             * @description 10-3600; default 30.
+             */
+            pollSeconds?: number | null;
+            /** @description The VTN's base URL (http or https), e.g. https://vtn.example.com/openadr3/3.1.0. */
+            url?: string | null;
+            /** @description Our ven's name on the VTN, 1-128 characters. */
+            venName?: string | null;
+            /** @description "3.0.1" or "3.1.0". */
+            version?: string | null;
         };
         /** @description The weather at a plant or a position. */
         Weather: {
@@ -18833,6 +20036,523 @@ export interface operations {
             };
         };
     };
+    post_api_v1_oadr_enrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrollmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The enrollment; 2 without energyhub.enroll, 700 plant, 1008 programme, 1002 id, 1007 not pending/rejected, 4 field, 1003, 1004, 1005, 1006 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Enrollment"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_enrollment_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enrollment; 2 without energyhub.view, 1002 missing or not visible */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Enrollment"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_enrollment_id_action: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The enrollment; 2, 1002, 1007 (unknown action or not allowed now), 4 reason, 1003/1004 on join or resubmit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Enrollment"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_enrollment_id_devices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevicesRequest"];
+            };
+        };
+        responses: {
+            /** @description The enrollment; 2, 1002, 1007 unenrolled, 4 devices (none, more than 10 in all, bad field), 1000 already in it, 1003, 1005, 1006 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Enrollment"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_enrollment_id_devices_sn_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enrollment; 2, 1002, 1007 unenrolled, 1001 not in it, 4 devices (the last one) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Enrollment"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_enrollment_id_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state; 2 without energyhub.view, 1002 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EnrollmentState"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_enrollment_id_unenroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enrollment, unenrolled; 2, 1002, 1007 not pending/accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Enrollment"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_enrollments: {
+        parameters: {
+            query?: {
+                keyword?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                programId?: number | null;
+                stationId?: number | null;
+                /** @description pending, accepted, rejected or unenrolled. */
+                status?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of enrollments; 2 without energyhub.view, 4 status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_Enrollment"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event; 2 without sys.energyhub.edit or for a VTN programme, 1008 programme, 4 name, start, durationMinutes, kind, targetKw, priority */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Event"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_event_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event with intervals, dispatch outcomes and reports; 2 without energyhub.view, 1009 missing or not visible */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EventDetail"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_event_id_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The event as the caller now sees it; 2 without energyhub.event.cancel, 1009, 1010 already over or cancelled, 1002 enrollmentId not the caller's in this programme */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Event"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_events: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                programId?: number | null;
+                stationId?: number | null;
+                /** @description pending, active, completed or cancelled. */
+                status?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events; 2 without energyhub.view, 4 status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_Event"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_listProgram: {
+        parameters: {
+            query?: {
+                /** @description `1`: inactive programmes too (the utility only). */
+                all?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Programmes by name; 2 without energyhub.view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Program"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_program: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgramRequest"];
+            };
+        };
+        responses: {
+            /** @description The programme; 2 without sys.energyhub.edit or for a VTN programme, 1008 unknown id, 4 name (also when taken), longName, description, retailer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Program"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_stationMasterDevice_stationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hybrid inverters; 2 without energyhub.view, 700 plant missing or not the caller's to enroll */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_MasterDevice"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_stationTimezoneId_stationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone; 2 without energyhub.view, 700 plant missing or not the caller's to enroll */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_String"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_timezones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Time zones; 2 without energyhub.view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_TimeZone"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_userStationList_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plants; 2 without energyhub.view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Station"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_vtn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VtnRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vtn"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_vtn_id_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_oadr_vtn_id_sync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the sync did; 2, 4, 1011 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SyncSummary"];
+                };
+            };
+        };
+    };
+    get_api_v1_oadr_vtns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every connection; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Vtn"];
+                };
+            };
+        };
+    };
     get_api_v1_overview_eventCount: {
         parameters: {
             query?: never;
@@ -21274,6 +22994,30 @@ export const ErrorCode = {
   GatewayFirmwareCurrent: 4001,
   /** Firmware software version number duplicate */
   FirmwareVersionTaken: 4002,
+  /** Device exists */
+  HubDeviceExists: 1000,
+  /** Device does not exist */
+  HubDeviceMissing: 1001,
+  /** Enrollment does not exist */
+  EnrollmentMissing: 1002,
+  /** Device already used */
+  HubDeviceUsed: 1003,
+  /** Customer account already bound */
+  AccountBound: 1004,
+  /** Inverter SN same */
+  InverterSnSame: 1005,
+  /** Inverter SN incorrect, please reselect the plant */
+  InverterSnWrong: 1006,
+  /** The enrollment's status does not allow this action */
+  EnrollmentStateForbids: 1007,
+  /** Programme does not exist */
+  ProgramMissing: 1008,
+  /** Event does not exist */
+  DrEventMissing: 1009,
+  /** The event has already ended or been cancelled */
+  DrEventOver: 1010,
+  /** The utility's server could not be reached or refused the request */
+  VtnFailed: 1011,
   /** Code exists */
   DictCodeExists: 5000,
   /** Device offline (turn on power or check network) */

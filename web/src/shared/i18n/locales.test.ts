@@ -12,6 +12,8 @@ export const SERVER_ERROR_CODES = [
   700, 701, 702, 703, 800, 801, 802, 900, 901, 902, 903, 4000, 4001, 4002, 5000,
   // added by the portal
   3, 7, 11, 12, 13, 109, 110, 111,
+  // the energy hub
+  1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011,
 ];
 
 type Tree = { [key: string]: string | Tree };

@@ -1,0 +1,241 @@
+//! One inverter's step of the dispatch: follow the command under way, then bring the device to
+//! what the winning event asks (snapshotting the keys first changed), or give the snapshot
+//! back when no event holds it any more.
+
+use std::collections::BTreeMap;
+
+use domain::settings::Family;
+use serde_json::{Map, Value};
+use store::{
+    commands::CommandStatus,
+    dr_dispatch::{DispatchDevice, DispatchState},
+};
+
+use super::{rules, send};
+use crate::{AppState, envelope::ApiResult};
+
+/// Tries per event (and per restore) before the inverter is left as it is.
+pub const MAX_ATTEMPTS: i64 = 3;
+
+const APPLY: &str = "apply";
+const RESTORE: &str = "restore";
+
+type Values = BTreeMap<String, String>;
+
+fn parse(json: &str) -> Values {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+fn text(v: &Values) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "{}".into())
+}
+
+fn fresh(sn: &str, want: &rules::Want, now: i64) -> DispatchState {
+    DispatchState {
+        sn: sn.into(),
+        plant_id: Some(want.plant_id),
+        event_id: Some(want.event_id),
+        mode: APPLY.into(),
+        snapshot: "{}".into(),
+        sent: "{}".into(),
+        sending: "{}".into(),
+        command_id: None,
+        state: "pending".into(),
+        error: String::new(),
+        attempts: 0,
+        updated_at: now,
+    }
+}
+
+/// Saves `s`; its event's outcome follows its state while applying, and says failed once a
+/// restore gives up.
+async fn save(app: &AppState, s: &DispatchState) -> ApiResult<()> {
+    let gave_up = s.state == "failed" && s.attempts >= MAX_ATTEMPTS;
+    let (state, error) = match s.mode.as_str() {
+        APPLY => (s.state.as_str(), s.error.clone()),
+        _ if gave_up => ("failed", format!("restore: {}", s.error)),
+        _ => ("", String::new()),
+    };
+    let outcome = s
+        .event_id
+        .filter(|_| !state.is_empty())
+        .map(|e| (e, state, error.as_str()));
+    app.store.dr_dispatch_save(s, outcome).await?;
+    Ok(())
+}
+
+/// Why `dev` cannot take a command now, if it cannot (offline, or its state forbids).
+fn unreachable(dev: &DispatchDevice) -> bool {
+    dev.gateway_sn.is_none()
+        || service::commands::admit(domain::command::CommandKind::SetParams, dev.status).is_err()
+}
+
+/// Follows the command under way: `true` while it is still open (nothing else to do now).
+async fn follow(app: &AppState, s: &mut DispatchState, now: i64) -> ApiResult<bool> {
+    let Some(id) = s.command_id else {
+        return Ok(false);
+    };
+    let Some(c) = app.store.command(id).await? else {
+        s.command_id = None;
+        return Ok(false);
+    };
+    match c.status() {
+        CommandStatus::Sent | CommandStatus::Acknowledged => return Ok(true),
+        CommandStatus::Succeeded => {
+            crate::settings::remember_applied(app, &c).await?;
+            let mut sent = parse(&s.sent);
+            sent.extend(parse(&s.sending));
+            s.sent = text(&sent);
+            s.state = "applied".into();
+            s.error.clear();
+        }
+        CommandStatus::Failed | CommandStatus::TimedOut => {
+            s.state = "failed".into();
+            s.error = match (c.result_msg.as_str(), c.status()) {
+                ("", CommandStatus::TimedOut) => "no answer before the deadline".into(),
+                ("", _) => format!("refused ({})", c.result_code.unwrap_or_default()),
+                (msg, _) => msg.into(),
+            };
+        }
+    }
+    s.command_id = None;
+    s.sending = "{}".into();
+    s.updated_at = now;
+    save(app, s).await?;
+    Ok(false)
+}
+
+/// The values the device has now: what the job sent, else what it confirmed, else defaults.
+fn on_device(family: Family, confirmed: &[(String, String)], sent: &Values, key: &str) -> String {
+    sent.get(key)
+        .cloned()
+        .unwrap_or_else(|| rules::current(family, confirmed, key))
+}
+
+/// One tick for inverter `sn`: `want` is what an event asks now (`None`: nothing any more).
+pub(crate) async fn step(
+    app: &AppState,
+    sn: &str,
+    want: Option<&rules::Want>,
+    state: Option<DispatchState>,
+    now: i64,
+) -> ApiResult<()> {
+    let mut s = match (state, want) {
+        (Some(s), _) => s,
+        (None, Some(w)) => fresh(sn, w, now),
+        (None, None) => return Ok(()),
+    };
+    if follow(app, &mut s, now).await? {
+        return Ok(());
+    }
+    let Some(dev) = app.store.dr_dispatch_device(sn).await? else {
+        return Ok(());
+    };
+    let Ok(family) = Family::of(dev.type_code, &dev.protocol) else {
+        return Ok(());
+    };
+    let confirmed = app.store.device_settings(sn).await?;
+    let mut snapshot = parse(&s.snapshot);
+    let sent = parse(&s.sent);
+    let mut target = snapshot.clone();
+    match want {
+        Some(w) => {
+            if s.mode != APPLY || s.event_id != Some(w.event_id) {
+                s.mode = APPLY.into();
+                s.event_id = Some(w.event_id);
+                s.plant_id = Some(w.plant_id);
+                s.attempts = 0;
+                s.error.clear();
+            }
+            let desired = rules::settings(family, w, &confirmed);
+            for k in desired.keys() {
+                snapshot
+                    .entry(k.clone())
+                    .or_insert_with(|| on_device(family, &confirmed, &sent, k));
+            }
+            target.extend(desired);
+        }
+        None if s.mode != RESTORE => {
+            s.mode = RESTORE.into();
+            s.attempts = 0;
+            s.error.clear();
+        }
+        None => {}
+    }
+    s.snapshot = text(&snapshot);
+    let diff: Map<String, Value> = target
+        .iter()
+        .filter(|(k, v)| on_device(family, &confirmed, &sent, k) != **v)
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    if diff.is_empty() {
+        return settled(app, s, now).await;
+    }
+    if s.attempts >= MAX_ATTEMPTS {
+        return Ok(());
+    }
+    // A restore waits for an offline inverter as long as it takes, without a try (and an
+    // audit entry) per tick.
+    if s.mode == RESTORE && unreachable(&dev) {
+        if s.state != "offline" {
+            s.state = "offline".into();
+            s.updated_at = now;
+            save(app, &s).await?;
+        }
+        return Ok(());
+    }
+    send_diff(app, &dev, s, diff, now).await
+}
+
+/// Nothing left to send: applied, or (restoring) given back.
+async fn settled(app: &AppState, mut s: DispatchState, now: i64) -> ApiResult<()> {
+    if s.mode == RESTORE {
+        s.updated_at = now;
+        app.store.dr_dispatch_forget(&s, s.event_id).await?;
+        return Ok(());
+    }
+    if s.state != "applied" {
+        s.state = "applied".into();
+        s.error.clear();
+        s.updated_at = now;
+        save(app, &s).await?;
+    }
+    Ok(())
+}
+
+async fn send_diff(
+    app: &AppState,
+    dev: &DispatchDevice,
+    mut s: DispatchState,
+    diff: Map<String, Value>,
+    now: i64,
+) -> ApiResult<()> {
+    let restoring = s.mode == RESTORE;
+    let action = if restoring {
+        "energyhub.restore"
+    } else {
+        "energyhub.dispatch"
+    };
+    let sending: Values = diff
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+        .collect();
+    s.updated_at = now;
+    match send::set_params(app, dev, action, s.event_id, diff).await {
+        Ok(id) => {
+            s.command_id = Some(id);
+            s.sending = text(&sending);
+            s.state = "pending".into();
+            s.attempts += 1;
+        }
+        Err(refused) => {
+            s.state = if refused.offline { "offline" } else { "failed" }.into();
+            s.error = refused.error;
+            // Only an apply's offline tries count: a restore waits for the inverter.
+            if !(restoring && refused.offline) {
+                s.attempts += 1;
+            }
+        }
+    }
+    save(app, &s).await
+}

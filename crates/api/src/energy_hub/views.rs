@@ -1,0 +1,167 @@
+//! Rows to JSON: enrollments with their allowed actions, events as a caller sees them.
+
+use std::collections::HashSet;
+
+use domain::energy_hub::{EnrollmentStatus, EventKind, EventStatus, allowed_actions};
+use store::energy_hub::{DeviceRow, EnrollmentRow, EventRow, OptOutRow, VisibleEnrollment};
+
+use super::{
+    is_utility, rfc3339_secs,
+    wire::{AddressOut, DeviceOut, Enrollment, EnrollmentState, Event},
+};
+use crate::{AppState, envelope::ApiResult, plants::update_at, session::CurrentUser};
+
+fn source(vtn: Option<i64>) -> &'static str {
+    if vtn.is_some() { "vtn" } else { "local" }
+}
+
+fn actions(me: &CurrentUser, e: &EnrollmentRow) -> Vec<&'static str> {
+    allowed_actions(e.status(), e.opted_out, is_utility(me), e.vtn_id.is_some())
+        .into_iter()
+        .map(|a| a.as_str())
+        .collect()
+}
+
+pub(crate) fn enrollment(me: &CurrentUser, e: &EnrollmentRow, devices: &[DeviceRow]) -> Enrollment {
+    Enrollment {
+        id: e.id,
+        program_id: e.program_id,
+        program_name: e.program_name.clone(),
+        source: source(e.vtn_id),
+        station_id: e.plant_id,
+        station_name: e.plant_name.clone(),
+        status: e.status().as_str(),
+        reason: e.reason.clone(),
+        opted_out: e.opted_out,
+        source_account_number: e.source_account.clone(),
+        utility_account_number: e.utility_account.clone(),
+        first_name: e.first_name.clone(),
+        last_name: e.last_name.clone(),
+        email: e.email.clone(),
+        service_address: AddressOut {
+            country: e.service_country.clone(),
+            region: e.service_region.clone(),
+            locality: e.service_locality.clone(),
+            extended_address: e.service_extended.clone(),
+            street_address: e.service_street.clone(),
+            postal_code: e.service_postal.clone(),
+        },
+        mailing_address: AddressOut {
+            country: e.mailing_country.clone(),
+            region: e.mailing_region.clone(),
+            locality: e.mailing_locality.clone(),
+            extended_address: e.mailing_extended.clone(),
+            street_address: e.mailing_street.clone(),
+            postal_code: e.mailing_postal.clone(),
+        },
+        participation_level: e.participation,
+        time_zone: e.time_zone.clone(),
+        devices: devices
+            .iter()
+            .filter(|d| d.enrollment_id == e.id)
+            .map(|d| DeviceOut {
+                sn: d.sn.clone(),
+                manufacturer: d.manufacturer.clone(),
+                model: d.model.clone(),
+                install_date: d.install_date.clone(),
+                charge_capacity: d.charge_kw,
+                discharge_capacity: d.discharge_kw,
+                storage_capacity: d.storage_kwh,
+            })
+            .collect(),
+        allowed_actions: actions(me, e),
+        created_at: update_at(e.created_at),
+        updated_at: update_at(e.updated_at),
+    }
+}
+
+pub(crate) fn state(me: &CurrentUser, e: &EnrollmentRow) -> EnrollmentState {
+    EnrollmentState {
+        id: e.id,
+        status: e.status().as_str(),
+        reason: e.reason.clone(),
+        opted_out: e.opted_out,
+        allowed_actions: actions(me, e),
+        updated_at: update_at(e.updated_at),
+    }
+}
+
+/// The enrollment (read again after a write) as JSON.
+pub(crate) async fn load(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<Enrollment> {
+    let row = app
+        .store
+        .dr_enrollment(id)
+        .await?
+        .ok_or(domain::Code::EnrollmentMissing)?;
+    let devices = app.store.dr_enrollment_devices(&[id]).await?;
+    Ok(enrollment(me, &row, &devices))
+}
+
+/// How an event stands for a caller, from the enrollments they see and the opt-outs.
+pub(crate) struct Standing {
+    /// Accepted enrollments of the event's programme the caller sees.
+    pub accepted: Vec<i64>,
+    /// Of those, the ones taking part (not opted out, standing or for this event).
+    pub taking_part: Vec<i64>,
+}
+
+impl Standing {
+    pub fn of(event: &EventRow, mine: &[VisibleEnrollment], opt_outs: &[OptOutRow]) -> Standing {
+        let out: HashSet<i64> = opt_outs
+            .iter()
+            .filter(|o| o.event_id == event.id)
+            .map(|o| o.enrollment_id)
+            .collect();
+        let accepted: Vec<&VisibleEnrollment> = mine
+            .iter()
+            .filter(|e| e.program_id == event.program_id)
+            .filter(|e| EnrollmentStatus::parse(&e.status) == Some(EnrollmentStatus::Accepted))
+            .collect();
+        Standing {
+            taking_part: accepted
+                .iter()
+                .filter(|e| !e.opted_out && !out.contains(&e.id))
+                .map(|e| e.id)
+                .collect(),
+            accepted: accepted.iter().map(|e| e.id).collect(),
+        }
+    }
+
+    /// Every accepted enrollment of the caller is out of this event.
+    pub fn opted_out(&self) -> bool {
+        !self.accepted.is_empty() && self.taking_part.is_empty()
+    }
+}
+
+pub(crate) fn event(e: &EventRow, standing: &Standing, now: i64) -> Event {
+    let kind = e.kind();
+    let opted_out = standing.opted_out();
+    let status = EventStatus::at(
+        e.start_at,
+        e.end_at,
+        e.cancelled_at.is_some() || opted_out,
+        now,
+    );
+    Event {
+        id: e.id,
+        program_id: e.program_id,
+        program_name: e.program_name.clone(),
+        source: source(e.vtn_id),
+        name: e.name.clone(),
+        priority: e.priority,
+        start_date: rfc3339_secs(e.start_at),
+        duration: (e.end_at - e.start_at) / 60,
+        end_date: rfc3339_secs(e.end_at),
+        kind: kind.as_wire(),
+        target_kw: e.target_kw,
+        power_discharge: if kind == EventKind::Discharge {
+            e.target_kw
+        } else {
+            0.0
+        },
+        status: status.as_str(),
+        opted_out,
+        plants: standing.taking_part.len() as i64,
+        created_at: rfc3339_secs(e.created_at),
+    }
+}

@@ -1,0 +1,212 @@
+//! One sync of one VTN connection, and the job that runs it every `pollSeconds`.
+//!
+//! Order: token → our ven (create-or-get `venName`) → programmes (upserted, the rest
+//! deactivated) → enrollments (resources) → events of every programme (upserted by remote id;
+//! gone from the list or rewritten to `PT0S` = cancelled) → reports. Polling is the source of
+//! truth; nothing here needs the VTN to reach the portal.
+
+use super::{enroll, reporting, sealer};
+use crate::{AppState, now_ms};
+use oadr::Version;
+use oadr::neutral::Program;
+use oadr::normal::{self, Normalised, Options};
+use oadr::ven::{Credentials, VtnClient};
+use serde::Serialize;
+use std::time::Duration;
+use store::dr_vtn::{VtnEventWrite, VtnRow};
+use tokio::sync::Mutex;
+use utoipa::ToSchema;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Vtn(#[from] oadr::Error),
+    #[error("store: {0}")]
+    Store(#[from] store::StoreError),
+    #[error("{0}")]
+    Local(String),
+}
+
+/// What one sync did.
+#[derive(Debug, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncSummary {
+    pub ven_id: String,
+    pub programs: usize,
+    pub events: usize,
+    pub cancelled: u64,
+    pub accepted: usize,
+    pub rejected: usize,
+    pub removed: usize,
+    pub reports: usize,
+    pub report_errors: usize,
+}
+
+/// One sync at a time in this process (the job and "sync now" share the VTN's state).
+static RUNNING: Mutex<()> = Mutex::const_new(());
+
+/// Syncs one connection and records the outcome on it (`lastSyncAt`, `lastError`).
+pub async fn sync_vtn(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
+    let _one = RUNNING.lock().await;
+    let result = sync_inner(app, vtn).await;
+    let (ven, error) = match &result {
+        Ok(s) => (Some(s.ven_id.as_str()), String::new()),
+        Err(e) => (None, e.to_string().chars().take(300).collect()),
+    };
+    if let Err(e) = app.store.vtn_synced(vtn.id, ven, &error, now_ms()).await {
+        tracing::warn!(vtn = vtn.id, "recording the sync failed: {e}");
+    }
+    result
+}
+
+fn client(app: &AppState, vtn: &VtnRow) -> Result<VtnClient, SyncError> {
+    let version = Version::parse(&vtn.version)
+        .ok_or_else(|| SyncError::Local("unknown OpenADR version".into()))?;
+    let sealer = sealer(app).map_err(|_| SyncError::Local("energy hub key unavailable".into()))?;
+    let open = |s: &str| sealer.open(s).map_err(|e| SyncError::Local(e.to_string()));
+    let creds = Credentials {
+        client_id: open(&vtn.client_id_enc)?,
+        client_secret: open(&vtn.client_secret_enc)?,
+    };
+    Ok(VtnClient::new(&vtn.url, version, creds)?)
+}
+
+async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
+    let client = client(app, vtn)?;
+    let store = &app.store;
+    let mut sum = SyncSummary {
+        ven_id: client.ensure_ven(&vtn.ven_name).await?,
+        ..Default::default()
+    };
+
+    let docs = client.programs().await?;
+    let mut programs = Vec::new();
+    for d in &docs {
+        let p: Program = d.read("program")?;
+        let desc = p
+            .program_descriptions
+            .and_then(|v| v.into_iter().next())
+            .map(|d| d.url);
+        programs.push((
+            d.id.clone(),
+            p.program_name.chars().take(64).collect(),
+            p.program_long_name
+                .unwrap_or_default()
+                .chars()
+                .take(128)
+                .collect(),
+            desc.unwrap_or_default().chars().take(500).collect(),
+            p.retailer_name
+                .unwrap_or_default()
+                .chars()
+                .take(64)
+                .collect(),
+        ));
+    }
+    let ids = store.sync_vtn_programs(vtn.id, &programs, now_ms()).await?;
+    sum.programs = ids.len();
+
+    let enrollments = store.vtn_enrollments(vtn.id).await?;
+    let e = enroll::reconcile(store, &client, &sum.ven_id, &enrollments, now_ms()).await?;
+    (sum.accepted, sum.rejected, sum.removed) = (e.accepted, e.rejected, e.removed);
+
+    for (remote, program) in &ids {
+        let (n, cancelled) = mirror_events(app, &client, remote, *program).await?;
+        sum.events += n;
+        sum.cancelled += cancelled;
+    }
+
+    let r = reporting::send_due(store, &client, vtn.id, &vtn.ven_name).await?;
+    (sum.reports, sum.report_errors) = (r.sent, r.failed);
+    Ok(sum)
+}
+
+/// Mirrors one programme's events; answers (events written, events newly cancelled).
+async fn mirror_events(
+    app: &AppState,
+    client: &VtnClient,
+    remote: &str,
+    program: i64,
+) -> Result<(usize, u64), SyncError> {
+    let now = chrono::Utc::now();
+    let now_s = now.timestamp();
+    let mut listed = Vec::new();
+    let mut written = 0;
+    for doc in client.events(remote).await? {
+        listed.push(doc.id.clone());
+        let ev = match normal::normalise(&doc, now, Options::default()) {
+            Ok(Normalised::Event(ev)) => ev,
+            Ok(Normalised::Ignored(_)) => continue,
+            Err(e) => {
+                tracing::warn!(program, event = %doc.id, "VTN event not understood: {e}");
+                continue;
+            }
+        };
+        // "Now" (0001-01-01) is the first time the portal saw the event, not every poll; a
+        // cancelling rewrite keeps the window the event had.
+        let first = match ev.starts_now {
+            true => app.store.vtn_event_start(program, &ev.remote_id).await?,
+            false => None,
+        };
+        let (start, end) = match (first, ev.cancelled) {
+            (Some(kept), true) => kept,
+            (Some((s, _)), false) => (s, s.saturating_add(ev.end - ev.start).min(normal::MAX_TS)),
+            (None, _) => (ev.start, ev.end),
+        };
+        let w = VtnEventWrite {
+            remote_id: ev.remote_id.clone(),
+            remote_modified: ev.remote_modified.clone(),
+            name: ev.name.chars().take(64).collect(),
+            priority: ev.priority,
+            start_at: start,
+            end_at: end,
+            kind: ev.kind.as_db().into(),
+            target_kw: ev.target_kw,
+            intervals: serde_json::to_string(&ev.intervals).unwrap_or_else(|_| "[]".into()),
+            report_descriptors: serde_json::to_string(&ev.report_descriptors)
+                .unwrap_or_else(|_| "[]".into()),
+            cancelled: ev.cancelled,
+        };
+        app.store.upsert_vtn_event(program, &w, now_s).await?;
+        written += 1;
+    }
+    let cancelled = app
+        .store
+        .cancel_vanished_vtn_events(program, &listed, now_s)
+        .await?;
+    Ok((written, cancelled))
+}
+
+/// The sync job: every `tick`, each enabled connection whose `pollSeconds` have passed.
+pub async fn run(app: AppState, tick: Duration) {
+    let mut timer = tokio::time::interval(tick);
+    timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        timer.tick().await;
+        let vtns = match app.store.vtns().await {
+            Ok(v) => v,
+            Err(e) => {
+                tracing::warn!("energy hub: listing VTN connections failed: {e}");
+                continue;
+            }
+        };
+        let now = now_ms();
+        for vtn in vtns.iter().filter(|v| v.enabled != 0) {
+            let due = vtn
+                .last_sync_at
+                .is_none_or(|t| now - t >= vtn.poll_seconds.max(10) * 1000);
+            if !due {
+                continue;
+            }
+            match sync_vtn(&app, vtn).await {
+                Ok(s) => tracing::debug!(
+                    vtn = vtn.id,
+                    events = s.events,
+                    reports = s.reports,
+                    "VTN synced"
+                ),
+                Err(e) => tracing::warn!(vtn = vtn.id, "VTN sync failed: {e}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import { StopOutlined } from '@ant-design/icons';
+import { App, Button } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '@/shared/permissions';
+import { cancelEvent } from './api';
+import { cancelMeaning, cancellable } from './status';
+import type { DrEvent } from './types';
+import { useHubMutation } from './useHubMutation';
+
+/**
+ * Cancel an event, after a confirmation that says what it means for the caller: the utility
+ * cancels its own event for everyone (or opts every plant out of a VTN's event); a participant
+ * opts their own plants out.
+ */
+export function CancelEventButton({
+  event,
+  size = 'small',
+  framed = false,
+}: {
+  event: Pick<DrEvent, 'id' | 'name' | 'source' | 'status' | 'optedOut'>;
+  size?: 'small' | 'middle';
+  /** On a line of its own (a drawer's action row); nothing at all when it does not apply. */
+  framed?: boolean;
+}) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const mayCancel = useCan('energyhub.event.cancel');
+  const utility = useCan('sys.energyhub.edit');
+  const cancel = useHubMutation(() => cancelEvent(event.id), 'energyhub.eventCancelled');
+  if (!(mayCancel || utility) || !cancellable(event)) return null;
+  const meaning = cancelMeaning(event, utility);
+  const button = (
+    <Button
+      size={size}
+      danger
+      icon={<StopOutlined />}
+      loading={cancel.isPending}
+      onClick={(e) => {
+        e.stopPropagation();
+        modal.confirm({
+          title: t(`energyhub.cancelEvent.${meaning}.title`, { name: event.name }),
+          content: t(`energyhub.cancelEvent.${meaning}.body`),
+          okText: t(`energyhub.cancelEvent.${meaning}.ok`),
+          cancelText: t('energyhub.keep'),
+          okButtonProps: { danger: true, 'data-testid': 'hub-confirm-ok' },
+          onOk: () => cancel.mutateAsync(undefined),
+        });
+      }}
+      data-testid="hub-event-cancel"
+    >
+      {t(meaning === 'cancelAll' ? 'energyhub.cancel' : 'energyhub.optOutEvent')}
+    </Button>
+  );
+  return framed ? <div>{button}</div> : button;
+}

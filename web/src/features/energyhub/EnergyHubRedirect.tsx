@@ -1,0 +1,6 @@
+import { Navigate } from 'react-router';
+
+/** /energyHub: the enrollments. */
+export default function EnergyHubRedirect() {
+  return <Navigate to="/energyHub/enrollmentPlan" replace />;
+}

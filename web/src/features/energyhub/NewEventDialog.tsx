@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import { DatePicker, Form, Input, InputNumber, Modal, Radio, Select } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formRule, lengthBetween, requiredRule } from '@/shared/validators';
+import { createEvent, programsQuery } from './api';
+import { eventBody, initialEvent, startOk, type EventValues } from './form';
+import { EVENT_KINDS } from './types';
+import { useHubMutation } from './useHubMutation';
+
+/** The utility calls an event in one of its built-in programmes. */
+export function NewEventDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<EventValues>();
+  const programs = useQuery(programsQuery(true));
+  const [initial] = useState(() => initialEvent());
+  const builtIn = (programs.data ?? []).filter((p) => p.source === 'local' && p.active);
+  const create = useHubMutation(
+    (v: EventValues) => createEvent(eventBody(v)),
+    'energyhub.eventCreated',
+    onClose,
+  );
+  const only = builtIn.length === 1 ? builtIn[0]?.id : undefined;
+  useEffect(() => {
+    // one built-in programme: it is the one (the list arrives after the form is shown)
+    if (only !== undefined && form.getFieldValue('programId') === undefined)
+      form.setFieldValue('programId', only);
+  }, [only, form]);
+  const range = (min: number, max: number) => ({
+    type: 'number' as const,
+    min,
+    max,
+    message: t('validation.range', { min, max }),
+  });
+
+  return (
+    <Modal
+      open
+      title={t('energyhub.newEvent')}
+      okText={t('energyhub.create')}
+      cancelText={t('common.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={create.isPending}
+      okButtonProps={{ 'data-testid': 'hub-event-save' }}
+      destroyOnHidden
+    >
+      <Form<EventValues>
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={(v) => create.mutate(v)}
+      >
+        <Form.Item name="programId" label={t('energyhub.program')} rules={[requiredRule()]}>
+          <Select
+            loading={programs.isPending}
+            options={builtIn.map((p) => ({ value: p.id, label: p.name }))}
+            notFoundContent={t('energyhub.noPrograms')}
+            data-testid="hub-event-program"
+          />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label={t('energyhub.eventName')}
+          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
+        >
+          <Input maxLength={64} data-testid="hub-event-name" />
+        </Form.Item>
+        <Form.Item
+          name="start"
+          label={t('energyhub.start')}
+          rules={[
+            requiredRule(),
+            {
+              validator: (_, v: Dayjs | null) =>
+                startOk(v)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('energyhub.startPast'))),
+            },
+          ]}
+        >
+          <DatePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+        <Form.Item
+          name="durationMinutes"
+          label={t('energyhub.durationMinutes')}
+          rules={[requiredRule(), range(5, 1440)]}
+        >
+          <InputNumber
+            min={5}
+            max={1440}
+            precision={0}
+            style={{ width: '100%' }}
+            data-testid="hub-event-duration"
+          />
+        </Form.Item>
+        <Form.Item name="kind" label={t('energyhub.kind')} rules={[requiredRule()]}>
+          <Radio.Group
+            options={EVENT_KINDS.map((k) => ({ value: k, label: t(`energyhub.kinds.${k}`) }))}
+            optionType="button"
+          />
+        </Form.Item>
+        <Form.Item
+          name="targetKw"
+          label={t('energyhub.targetKw')}
+          rules={[requiredRule(), range(0, 10000)]}
+        >
+          <InputNumber
+            min={0}
+            max={10000}
+            step={0.5}
+            style={{ width: '100%' }}
+            data-testid="hub-event-target"
+          />
+        </Form.Item>
+        <Form.Item
+          name="priority"
+          label={t('energyhub.priority')}
+          tooltip={t('energyhub.priorityHelp')}
+          rules={[requiredRule(), range(0, 100)]}
+        >
+          <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

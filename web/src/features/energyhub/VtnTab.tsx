@@ -1,0 +1,308 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Badge,
+  Button,
+  Card,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Select,
+  Switch,
+  Table,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MISSING } from '@/shared/format/number';
+import { Problem } from '@/shared/ui/Problem';
+import { useNarrow } from '@/shared/ui/useNarrow';
+import { formRule, lengthBetween, maxLength, requiredRule } from '@/shared/validators';
+import { removeVtn, saveVtn, syncVtn, vtnsQuery } from './api';
+import { shortTime } from './time';
+import type { Vtn, VtnBody } from './types';
+import { isHttpUrl } from './url';
+import { useHubMutation } from './useHubMutation';
+
+/** OpenADR versions a utility's server may speak. */
+const VTN_VERSIONS = ['3.1.0', '3.0.1'] as const;
+
+/** The utility's OpenADR servers (VTNs) the portal polls: list, add, edit, sync now, remove. */
+export function VtnTab() {
+  const { t } = useTranslation();
+  const phone = useNarrow();
+  const vtns = useQuery(vtnsQuery);
+  const [editing, setEditing] = useState<Vtn | 'new' | null>(null);
+  const sync = useHubMutation((id: number) => syncVtn(id), 'energyhub.synced');
+  const remove = useHubMutation((id: number) => removeVtn(id), 'energyhub.vtnRemoved');
+
+  const state = (v: Vtn) => (
+    <Flex vertical gap={2}>
+      <Badge
+        status={
+          !v.enabled ? 'default' : v.lastError ? 'error' : v.lastSyncAt ? 'success' : 'processing'
+        }
+        text={t(
+          !v.enabled
+            ? 'energyhub.disabled'
+            : v.lastError
+              ? 'energyhub.syncFailed'
+              : 'energyhub.enabled',
+        )}
+      />
+      <Typography.Text type="secondary">
+        {t('energyhub.lastSync', { at: shortTime(v.lastSyncAt) })}
+      </Typography.Text>
+      {v.lastError && (
+        <Typography.Text type="danger" style={{ wordBreak: 'break-word' }}>
+          {v.lastError}
+        </Typography.Text>
+      )}
+    </Flex>
+  );
+
+  return (
+    <Card
+      title={t('energyhub.vtnTitle')}
+      extra={
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setEditing('new')}
+          data-testid="hub-vtn-new"
+        >
+          {t('energyhub.newVtn')}
+        </Button>
+      }
+    >
+      <Typography.Paragraph type="secondary">{t('energyhub.vtnIntro')}</Typography.Paragraph>
+      {vtns.isError ? (
+        <Problem
+          title={t('energyhub.loadFailed')}
+          testId="hub-vtns-error"
+          extra={<Button onClick={() => void vtns.refetch()}>{t('common.refresh')}</Button>}
+        />
+      ) : (
+        <Table<Vtn>
+          rowKey="id"
+          size={phone ? 'small' : 'middle'}
+          loading={vtns.isFetching}
+          dataSource={vtns.data ?? []}
+          pagination={false}
+          locale={{ emptyText: t('energyhub.noVtns') }}
+          data-testid="hub-vtns"
+          columns={[
+            {
+              key: 'name',
+              title: t('energyhub.vtnName'),
+              render: (_, v) => (
+                <Flex vertical gap={2}>
+                  <span>{v.name}</span>
+                  <Typography.Text type="secondary" style={{ wordBreak: 'break-all' }}>
+                    {v.url} · OpenADR {v.version}
+                  </Typography.Text>
+                  {phone && state(v)}
+                </Flex>
+              ),
+            },
+            ...(phone
+              ? []
+              : [
+                  {
+                    key: 'ven',
+                    title: t('energyhub.venName'),
+                    render: (_: unknown, v: Vtn) => (
+                      <Flex vertical>
+                        <span>{v.venName}</span>
+                        <Typography.Text type="secondary">
+                          {t('energyhub.clientIdHint', { hint: v.clientIdHint || MISSING })}
+                        </Typography.Text>
+                      </Flex>
+                    ),
+                  },
+                  {
+                    key: 'state',
+                    title: t('energyhub.statusLabel'),
+                    render: (_: unknown, v: Vtn) => state(v),
+                  },
+                ]),
+            {
+              key: 'actions',
+              title: '',
+              render: (_, v) => (
+                <Flex gap={4} wrap>
+                  <Button
+                    size="small"
+                    icon={<SyncOutlined />}
+                    loading={sync.isPending && sync.variables === v.id}
+                    disabled={!v.enabled}
+                    onClick={() => sync.mutate(v.id)}
+                    data-testid="hub-vtn-sync"
+                  >
+                    {phone ? undefined : t('energyhub.syncNow')}
+                  </Button>
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<EditOutlined />}
+                    aria-label={t('energyhub.editVtn')}
+                    onClick={() => setEditing(v)}
+                  />
+                  <Popconfirm
+                    title={t('energyhub.removeVtnConfirm', { name: v.name })}
+                    okText={t('energyhub.remove')}
+                    cancelText={t('common.cancel')}
+                    onConfirm={() => remove.mutateAsync(v.id)}
+                  >
+                    <Button
+                      size="small"
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={t('energyhub.remove')}
+                    />
+                  </Popconfirm>
+                </Flex>
+              ),
+            },
+          ]}
+        />
+      )}
+      {editing && (
+        <VtnDialog vtn={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
+      )}
+    </Card>
+  );
+}
+
+interface VtnValues {
+  name: string;
+  url: string;
+  version: string;
+  venName: string;
+  pollSeconds: number;
+  enabled: boolean;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<VtnValues>();
+  const save = useHubMutation(
+    (v: VtnValues) => {
+      const body: VtnBody = {
+        ...(vtn ? { id: vtn.id } : {}),
+        name: v.name.trim(),
+        url: v.url.trim(),
+        version: v.version,
+        venName: v.venName.trim(),
+        pollSeconds: Number(v.pollSeconds),
+        enabled: v.enabled,
+      };
+      // the secret is write-only: left out on an edit, the stored one stays
+      if (v.clientId?.trim()) body.clientId = v.clientId.trim();
+      if (v.clientSecret) body.clientSecret = v.clientSecret;
+      return saveVtn(body);
+    },
+    'common.saved',
+    onClose,
+  );
+  return (
+    <Modal
+      open
+      title={vtn ? t('energyhub.editVtn') : t('energyhub.newVtn')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+    >
+      <Form<VtnValues>
+        form={form}
+        layout="vertical"
+        initialValues={
+          vtn
+            ? { ...vtn, clientId: '', clientSecret: '' }
+            : { name: '', url: '', version: '3.1.0', venName: '', pollSeconds: 30, enabled: true }
+        }
+        onFinish={(v) => save.mutate(v)}
+      >
+        <Form.Item
+          name="name"
+          label={t('energyhub.vtnName')}
+          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
+        >
+          <Input maxLength={64} />
+        </Form.Item>
+        <Form.Item
+          name="url"
+          label={t('energyhub.vtnUrl')}
+          rules={[
+            requiredRule(),
+            {
+              validator: (_rule, value: unknown) =>
+                !value || isHttpUrl(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('energyhub.badUrl'))),
+            },
+          ]}
+        >
+          <Input placeholder="https://vtn.example.com/openadr3" data-keyfilter="off" />
+        </Form.Item>
+        <Form.Item name="version" label={t('energyhub.version')} rules={[requiredRule()]}>
+          <Select options={VTN_VERSIONS.map((v) => ({ value: v, label: `OpenADR ${v}` }))} />
+        </Form.Item>
+        <Form.Item
+          name="venName"
+          label={t('energyhub.venName')}
+          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 128))]}
+        >
+          <Input maxLength={128} data-keyfilter="off" />
+        </Form.Item>
+        <Form.Item
+          name="clientId"
+          label={t('energyhub.clientId')}
+          extra={
+            vtn ? t('energyhub.clientIdKept', { hint: vtn.clientIdHint || MISSING }) : undefined
+          }
+          rules={[...(vtn ? [] : [requiredRule()]), formRule((v) => maxLength(v, 256))]}
+        >
+          <Input autoComplete="off" data-keyfilter="off" />
+        </Form.Item>
+        <Form.Item
+          name="clientSecret"
+          label={t('energyhub.clientSecret')}
+          extra={vtn ? t('energyhub.secretKept') : t('energyhub.secretWriteOnly')}
+          rules={[...(vtn ? [] : [requiredRule()]), formRule((v) => maxLength(v, 256))]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Flex gap={24} wrap>
+          <Form.Item
+            name="pollSeconds"
+            label={t('energyhub.pollSeconds')}
+            rules={[
+              requiredRule(),
+              {
+                type: 'number',
+                min: 10,
+                max: 3600,
+                message: t('validation.range', { min: 10, max: 3600 }),
+              },
+            ]}
+          >
+            <InputNumber min={10} max={3600} precision={0} />
+          </Form.Item>
+          <Form.Item name="enabled" label={t('energyhub.enabled')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Flex>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,190 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from 'antd';
+import MockAdapter from 'axios-mock-adapter';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import '@/shared/i18n';
+import { http } from '@/shared/http';
+import EnrollmentPlanPage from './EnrollmentPlanPage';
+import EventPage from './EventPage';
+import type { DrEvent, Enrollment } from './types';
+
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
+const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
+const SLOW = { timeout: 10_000 };
+
+const address = {
+  country: 'DE',
+  region: 'Bavaria',
+  locality: 'Munich',
+  extendedAddress: '',
+  streetAddress: 'Hauptstr. 1',
+  postalCode: '80331',
+};
+
+const enrollment: Enrollment = {
+  id: 5,
+  programId: 1,
+  programName: 'Evening peak relief',
+  source: 'local',
+  stationId: 3,
+  stationName: 'Sunny Farm',
+  status: 'accepted',
+  reason: '',
+  optedOut: false,
+  sourceAccountNumber: '1234567',
+  utilityAccountNumber: 'acct-17',
+  firstName: 'Olivia',
+  lastName: 'Owner',
+  email: 'olivia@example.com',
+  serviceAddress: address,
+  mailingAddress: address,
+  participationLevel: 80,
+  timeZone: 'Europe/Berlin',
+  devices: [],
+  allowedActions: ['optOut', 'quit', 'reject'],
+  createdAt: '2026-11-20T10:00:00Z',
+  updatedAt: '2026-11-21T10:00:00Z',
+};
+
+const event: DrEvent = {
+  id: 9,
+  programId: 1,
+  programName: 'Evening peak relief',
+  source: 'local',
+  name: 'Evening peak',
+  priority: 0,
+  startDate: '2026-11-25T17:00:00Z',
+  duration: 120,
+  endDate: '2026-11-25T19:00:00Z',
+  kind: 'discharge',
+  targetKw: 3,
+  powerDischarge: 3,
+  status: 'active',
+  optedOut: false,
+  plants: 2,
+  createdAt: '2026-11-24T10:00:00Z',
+};
+
+/** A permission tree with the energy hub's route and the given buttons. */
+function tree(buttons: string[]) {
+  return {
+    permission: null,
+    type: 0,
+    children: [
+      {
+        permission: 'application.center',
+        type: 0,
+        children: [
+          {
+            permission: 'energyhub.view',
+            type: 0,
+            children: buttons.map((b) => ({ permission: b, type: 1, children: [] })),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function show(element: React.ReactNode, url = '/energyHub/enrollmentPlan') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <App>
+        <MemoryRouter initialEntries={[url]}>{element}</MemoryRouter>
+      </App>
+    </QueryClientProvider>,
+  );
+}
+
+describe('energy hub screens', () => {
+  let mock: MockAdapter;
+  beforeEach(() => {
+    mock = new MockAdapter(http.axios);
+    mock.onGet('/api/v1/plants').reply(...ok(page([{ id: 3, name: 'Sunny Farm' }])));
+    mock.onGet('/api/v1/oadr/listProgram').reply(...ok([]));
+  });
+  afterEach(() => mock.restore());
+
+  it("shows a participant their enrollment's actions and asks before opting out", async () => {
+    mock.onGet('/api/v1/permission').reply(...ok(tree(['energyhub.enroll'])));
+    mock.onGet('/api/v1/oadr/enrollments').reply(...ok(page([enrollment])));
+    const sent: unknown[] = [];
+    mock.onPost('/api/v1/oadr/enrollment/5/action').reply((config) => {
+      sent.push(JSON.parse(String(config.data)));
+      return ok({ ...enrollment, optedOut: true, allowedActions: ['optIn', 'quit'] });
+    });
+    show(<EnrollmentPlanPage />);
+    const table = await screen.findByTestId('hub-enrollments', {}, SLOW);
+    await within(table).findByText('Sunny Farm', {}, SLOW);
+    expect(within(table).getByTestId('hub-enrollment-status')).toHaveTextContent('Accepted');
+    // the utility's "reject" is not the participant's to press; no programme tabs either
+    expect(within(table).queryByTestId('hub-action-reject')).toBeNull();
+    expect(screen.queryByTestId('hub-tabs')).toBeNull();
+    expect(await screen.findByTestId('hub-enroll-new', {}, SLOW)).toBeInTheDocument();
+
+    fireEvent.click(within(table).getByTestId('hub-action-optOut'));
+    fireEvent.click(await screen.findByTestId('hub-confirm-ok', {}, SLOW));
+    await waitFor(() => expect(sent).toEqual([{ action: 'optOut' }]), SLOW);
+  });
+
+  it('gives the utility its tabs and a reject that needs a reason', async () => {
+    mock.onGet('/api/v1/permission').reply(...ok(tree(['energyhub.enroll', 'sys.energyhub.edit'])));
+    mock.onGet('/api/v1/oadr/enrollments').reply(...ok(page([enrollment])));
+    show(<EnrollmentPlanPage />);
+    expect(await screen.findByTestId('hub-tabs', {}, SLOW)).toHaveTextContent(
+      'Utility connections',
+    );
+    const table = await screen.findByTestId('hub-enrollments', {}, SLOW);
+    fireEvent.click(await within(table).findByTestId('hub-action-reject', {}, SLOW));
+    const confirm = await screen.findByTestId('hub-reject-ok', {}, SLOW);
+    expect(confirm).toBeDisabled();
+    fireEvent.change(screen.getByTestId('hub-reject-reason'), { target: { value: 'No meter' } });
+    expect(confirm).toBeEnabled();
+  });
+
+  it('shows a failure with a retry, then the empty list', async () => {
+    mock.onGet('/api/v1/permission').reply(...ok(tree([])));
+    mock
+      .onGet('/api/v1/oadr/enrollments')
+      .replyOnce(500)
+      .onGet('/api/v1/oadr/enrollments')
+      .reply(...ok(page([])));
+    show(<EnrollmentPlanPage />);
+    const problem = await screen.findByTestId('hub-enrollments-error', {}, SLOW);
+    fireEvent.click(within(problem).getByRole('button'));
+    expect(
+      await screen.findByText('No plant is enrolled in a demand-response programme yet', {}, SLOW),
+    ).toBeInTheDocument();
+    // without energyhub.enroll there is nothing to enroll with
+    expect(screen.queryByTestId('hub-enroll-new')).toBeNull();
+  });
+
+  it('says what cancelling an event means for a participant', async () => {
+    mock.onGet('/api/v1/permission').reply(...ok(tree(['energyhub.event.cancel'])));
+    mock.onGet('/api/v1/oadr/events').reply(...ok(page([event])));
+    show(<EventPage />, '/energyHub/event');
+    const table = await screen.findByTestId('hub-events', {}, SLOW);
+    await within(table).findByText('Evening peak', {}, SLOW);
+    expect(table).toHaveTextContent('2 h');
+    expect(table).toHaveTextContent('Discharge 3 kW');
+    fireEvent.click(within(table).getByTestId('hub-event-cancel'));
+    expect(
+      (await screen.findAllByText('Opt your plants out of “Evening peak”?', {}, SLOW)).length,
+    ).toBeGreaterThan(0);
+    expect(screen.queryByTestId('hub-event-new')).toBeNull();
+  });
+});

@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import { formatMinutes } from './time';
+
+/** "2 h", "1 h 30 min", "45 min" in the reader's language. */
+export function useDuration(): (minutes: number) => string {
+  const { t } = useTranslation();
+  return (minutes) => {
+    const { h, m } = formatMinutes(minutes);
+    if (h && m) return t('energyhub.hoursMinutes', { h, m });
+    if (h) return t('energyhub.hours', { h });
+    return t('energyhub.minutes', { m });
+  };
+}
+
+/** What an event asks for: a discharge power, or a cap on the power sent to the grid. */
+export function usePower(): (e: { kind: string; targetKw: number }) => string {
+  const { t } = useTranslation();
+  return (e) =>
+    e.kind === 'exportLimit'
+      ? t('energyhub.exportLimitKw', { kw: e.targetKw })
+      : t('energyhub.dischargeKwValue', { kw: e.targetKw });
+}
