@@ -152,23 +152,54 @@ impl FreshDb {
     }
 
     /// Bytes the communication log takes on disk (its table and indexes), when the database
-    /// can tell: PostgreSQL's relation sizes, SQLite's `dbstat` table.
+    /// can tell.
     pub async fn comm_log_bytes(&self) -> anyhow::Result<Option<i64>> {
+        self.table_bytes("comm_log").await
+    }
+
+    /// Bytes a table takes on disk with its indexes (and PostgreSQL's TOAST), when the database
+    /// can tell: PostgreSQL's relation sizes, SQLite's `dbstat` table. `table` is one of the
+    /// benchmark's fixed names, never input.
+    pub async fn table_bytes(&self, table: &'static str) -> anyhow::Result<Option<i64>> {
         Ok(match &self.raw {
             Raw::Sqlite(p) => sqlx::query_scalar(
-                "SELECT CAST(SUM(pgsize) AS INTEGER) FROM dbstat \
-                 WHERE name IN ('comm_log', 'comm_log_gateway', 'comm_log_at')",
+                "SELECT CAST(SUM(pgsize) AS INTEGER) FROM dbstat WHERE name = ?1 \
+                 OR name IN (SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1)",
             )
+            .bind(table)
             .fetch_one(p)
             .await
             .ok()
             .flatten(),
-            Raw::Postgres(p) => {
-                sqlx::query_scalar("SELECT pg_total_relation_size('comm_log')::BIGINT")
-                    .fetch_optional(p)
-                    .await?
-            }
+            Raw::Postgres(p) => sqlx::query_scalar("SELECT pg_total_relation_size($1)::BIGINT")
+                .bind(table)
+                .fetch_optional(p)
+                .await?,
         })
+    }
+
+    /// The stored sample texts' bytes.
+    pub async fn payload_bytes(&self) -> anyhow::Result<i64> {
+        let sql = "SELECT CAST(COALESCE(SUM(LENGTH(payload)), 0) AS BIGINT) FROM samples";
+        Ok(match &self.raw {
+            Raw::Sqlite(p) => sqlx::query_scalar(sql).fetch_one(p).await?,
+            Raw::Postgres(p) => sqlx::query_scalar(sql).fetch_one(p).await?,
+        })
+    }
+
+    /// Gives the space of deleted rows back, so that sizes on disk count live data only
+    /// (SQLite's `dbstat` counts free pages of a table as its own until then).
+    pub async fn reclaim(&self) -> anyhow::Result<()> {
+        match &self.raw {
+            Raw::Sqlite(p) => {
+                sqlx::query("VACUUM").execute(p).await?;
+            }
+            Raw::Postgres(p) => {
+                sqlx::query("VACUUM FULL samples").execute(p).await?;
+                sqlx::query("VACUUM FULL sample_blocks").execute(p).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Closes the pools and deletes the database (file or schema).

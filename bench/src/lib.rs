@@ -9,9 +9,11 @@ pub mod baseline;
 pub mod db;
 pub mod e2e;
 pub mod gateway_client;
+pub mod history;
 pub mod load;
 pub mod overview;
 pub mod payload;
+pub mod reads;
 pub mod rss;
 pub mod stats;
 

@@ -20,6 +20,49 @@ enum Command {
     /// Monitoring reads (plant overview endpoints, energy periods, plant list) through the real
     /// router over a database of plants with a year of rollups and 5-minute samples.
     Overview(OverviewArgs),
+    /// History storage: simulated gateways report for some days, then the closed days are
+    /// compacted; bytes per data point as rows and as blocks, and day reads from each.
+    History(HistoryArgs),
+    /// Read load against a running portal (`portal serve --demo`, release build): concurrent
+    /// clients on keep-alive connections; `GET /api/v1/user` is the baseline.
+    Reads(ReadsArgs),
+}
+
+#[derive(clap::Args)]
+struct ReadsArgs {
+    /// The portal's HTTP address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    #[arg(long, default_value = "demo@example.com")]
+    account: String,
+    #[arg(long, default_value = "demo1234")]
+    password: String,
+    #[arg(long, default_value_t = 50)]
+    clients: usize,
+    /// Length of each phase.
+    #[arg(long, default_value_t = 20.0)]
+    seconds: f64,
+}
+
+#[derive(clap::Args)]
+struct HistoryArgs {
+    #[arg(long, value_enum, default_value = "sqlite")]
+    db: DbKind,
+    #[arg(
+        long,
+        env = "PORTAL_TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1/test"
+    )]
+    database_url: String,
+    /// Simulated gateways (the demo's fleet: every inverter family, meters, batteries).
+    #[arg(long, default_value_t = 20)]
+    gateways: usize,
+    /// Days of reports every five minutes.
+    #[arg(long, default_value_t = 7)]
+    days: i64,
+    /// Day reads measured from rows and from blocks.
+    #[arg(long, default_value_t = 200)]
+    reads: usize,
 }
 
 #[derive(clap::Args)]
@@ -113,7 +156,27 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Ingest(a) => rt.block_on(ingest(a)),
         Command::Overview(a) => rt.block_on(overview(a)),
+        Command::History(a) => rt.block_on(history(a)),
+        Command::Reads(a) => rt.block_on(reads(a)),
     }
+}
+
+async fn history(a: HistoryArgs) -> anyhow::Result<()> {
+    let options = bench::history::HistoryBenchOptions {
+        db: a.db,
+        postgres_url: a.database_url,
+        gateways: a.gateways.max(1),
+        days: a.days.max(1),
+        reads: a.reads.max(1),
+    };
+    println!(
+        "machine: {} cores, {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model()
+    );
+    let result = bench::history::run(&options).await?;
+    print!("{}", bench::history::render(&options, &result));
+    Ok(())
 }
 
 async fn ingest(a: IngestArgs) -> anyhow::Result<()> {
@@ -170,6 +233,24 @@ async fn overview(a: OverviewArgs) -> anyhow::Result<()> {
     );
     let result = bench::overview::run(&options).await?;
     print!("{}", bench::overview::render(&options, &result));
+    Ok(())
+}
+
+async fn reads(a: ReadsArgs) -> anyhow::Result<()> {
+    let options = bench::reads::ReadsOptions {
+        addr: a.addr,
+        account: a.account,
+        password: a.password,
+        clients: a.clients.max(1),
+        seconds: a.seconds.max(1.0),
+    };
+    println!(
+        "machine: {} cores, {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model()
+    );
+    let (plant, inverters, phases) = bench::reads::run(&options).await?;
+    print!("{}", bench::reads::render(&options, plant, inverters, &phases));
     Ok(())
 }
 

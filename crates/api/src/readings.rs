@@ -2,7 +2,7 @@
 //! plant-local day, and the `infos[{unit, label, id, groupCode, name, records}]` series shape of
 //! docs/api-conventions.md. Every device and plant screen builds its answers from these pieces.
 
-use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -91,21 +91,7 @@ pub(crate) fn today(tz: Tz) -> NaiveDate {
     Utc::now().with_timezone(&tz).date_naive()
 }
 
-/// `[start, end)` of a local day in epoch milliseconds (days of 23 or 25 hours included).
-pub(crate) fn day_bounds(tz: Tz, day: NaiveDate) -> (i64, i64) {
-    let start = |d: NaiveDate| {
-        tz.from_local_datetime(&d.and_time(chrono::NaiveTime::MIN))
-            .earliest()
-            .map(|t| t.timestamp_millis())
-            // Midnight skipped by a DST jump: the day starts an hour later.
-            .unwrap_or_else(|| {
-                d.and_hms_opt(1, 0, 0)
-                    .map_or(0, |t| t.and_utc().timestamp_millis())
-            })
-    };
-    let next = day.succ_opt().unwrap_or(day);
-    (start(day), start(next))
-}
+pub(crate) use devices::history::day_bounds;
 
 /// The `date` a day query names (`YYYY-MM-DD`), today in `tz` when absent or unreadable.
 pub(crate) fn day_param(raw: Option<&str>, tz: Tz) -> NaiveDate {

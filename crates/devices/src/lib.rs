@@ -5,6 +5,7 @@
 pub mod decode;
 pub mod error;
 pub mod events;
+pub mod history;
 pub mod ingest;
 pub mod link;
 pub mod modbus;

@@ -4,6 +4,7 @@
 use std::{
     net::SocketAddr,
     path::{Path, PathBuf},
+    time::Duration,
 };
 
 use anyhow::{Context, bail};
@@ -49,6 +50,13 @@ pub struct Config {
     pub mail_interval_secs: i64,
     /// Seconds between demand-response dispatch passes (`PORTAL_DR_TICK_SECS`).
     pub dr_tick_secs: i64,
+    /// Hours after a plant-local day ends before its samples are compacted into blocks
+    /// (`PORTAL_HISTORY_GRACE_HOURS`).
+    pub history_grace_hours: i64,
+    /// Years compacted samples are kept; 0 keeps them forever (`PORTAL_HISTORY_KEEP_YEARS`).
+    pub history_keep_years: i64,
+    /// Seconds between looks for days to compact (`PORTAL_HISTORY_INTERVAL_SECS`).
+    pub history_interval_secs: i64,
     pub log: String,
     /// Run the MQTT broker for devices inside this process (else use `mqtt_url`).
     pub mqtt_embedded: bool,
@@ -111,6 +119,9 @@ impl Default for Config {
             alarm_interval_secs: 30,
             mail_interval_secs: 10,
             dr_tick_secs: 15,
+            history_grace_hours: 2,
+            history_keep_years: 0,
+            history_interval_secs: 600,
             log: DEFAULT_LOG.into(),
             mqtt_embedded: true,
             mqtt_addr: "127.0.0.1:1883".into(),
@@ -316,6 +327,15 @@ impl Config {
         if let Some(v) = num("DR_TICK_SECS")? {
             self.dr_tick_secs = v;
         }
+        if let Some(v) = num("HISTORY_GRACE_HOURS")? {
+            self.history_grace_hours = v;
+        }
+        if let Some(v) = num("HISTORY_KEEP_YEARS")? {
+            self.history_keep_years = v;
+        }
+        if let Some(v) = num("HISTORY_INTERVAL_SECS")? {
+            self.history_interval_secs = v;
+        }
         if let Some(v) = get("LOG") {
             self.log = v;
         }
@@ -402,6 +422,15 @@ impl Config {
         }
         if !(1..=3600).contains(&self.dr_tick_secs) {
             bail!("dr_tick_secs must be between 1 and 3600");
+        }
+        if !(0..=168).contains(&self.history_grace_hours) {
+            bail!("history_grace_hours must be between 0 and 168 (a week)");
+        }
+        if !(0..=100).contains(&self.history_keep_years) {
+            bail!("history_keep_years must be between 0 (keep forever) and 100");
+        }
+        if !(10..=86_400).contains(&self.history_interval_secs) {
+            bail!("history_interval_secs must be between 10 and 86400");
         }
         if self.mqtt_embedded {
             self.mqtt_addr.parse::<SocketAddr>().with_context(|| {
@@ -542,6 +571,17 @@ impl Config {
         api::alarms::AlarmSettings {
             quiet_ms: self.alarm_quiet_minutes * 60_000,
             public_url: self.public_url(),
+        }
+    }
+
+    /// Compaction and retention of sample history.
+    pub fn history(&self) -> devices::history::HistoryOptions {
+        const YEAR_SECS: u64 = 31_557_600; // 365.25 days
+        devices::history::HistoryOptions {
+            grace: Duration::from_secs(self.history_grace_hours.unsigned_abs() * 3600),
+            keep: (self.history_keep_years > 0)
+                .then(|| Duration::from_secs(self.history_keep_years.unsigned_abs() * YEAR_SECS)),
+            every: Duration::from_secs(self.history_interval_secs.unsigned_abs()),
         }
     }
 

@@ -62,6 +62,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .link
             .broker_addr()
             .map(|_| devices.ingest.cache().clone()),
+        day_cache: Default::default(),
     };
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     let demo_stop = if demo {
@@ -82,6 +83,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
         config.alarms(),
         Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
     ));
+    tokio::spawn(devices::history::run(store.clone(), config.history()));
     tokio::spawn(api::energy_hub::dispatch::run(
         state.clone(),
         Duration::from_secs(config.dr_tick_secs.unsigned_abs()),

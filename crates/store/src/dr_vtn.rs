@@ -384,18 +384,22 @@ impl Store {
         to: i64,
         limit: i64,
     ) -> Result<Vec<SampleRow>> {
-        Ok(rows!(
+        let devices = scalar!(
             self,
             fetch_all,
-            SampleRow,
-            "SELECT s.device_id, s.ts, s.payload FROM samples s JOIN devices v ON v.id = s.device_id \
-             JOIN dr_enrollment_devices d ON d.sn = v.sn JOIN dr_enrollments e ON e.id = d.enrollment_id \
-             WHERE e.id = $1 AND v.plant_id = e.plant_id AND s.ts >= $2 AND s.ts < $3 ORDER BY s.ts LIMIT $4",
-            enrollment,
-            from,
-            to,
-            limit
-        )?)
+            i64,
+            "SELECT v.id FROM devices v JOIN dr_enrollment_devices d ON d.sn = v.sn \
+             JOIN dr_enrollments e ON e.id = d.enrollment_id \
+             WHERE e.id = $1 AND v.plant_id = e.plant_id ORDER BY v.id",
+            enrollment
+        )?;
+        let mut out = Vec::new();
+        for device in devices {
+            out.extend(self.samples(device, from, to, limit).await?);
+        }
+        out.sort_by_key(|s| s.ts);
+        out.truncate(usize::try_from(limit).unwrap_or(0));
+        Ok(out)
     }
 
     pub async fn dr_report(&self, event: i64, payload_type: &str) -> Result<Option<DrReportRow>> {

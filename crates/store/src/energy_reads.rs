@@ -1,9 +1,8 @@
 //! Set-based reads for plant lists: one query per page of plants (not one per plant) for the
 //! latest inverter values and the PV energy of today and of all time. The plant list of 50
-//! plants stays a handful of queries whatever the page holds. Also the thinned sample read of
-//! the day charts, whose cost does not grow with the upload rate.
+//! plants stays a handful of queries whatever the page holds.
 
-use crate::{Result, Store, telemetry::SampleRow};
+use crate::{Result, Store};
 
 /// The latest sample of one device of a plant.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -99,33 +98,6 @@ impl Store {
             placeholders(2, plants.len())
         );
         Ok(with_ids!(self, PlantTotalEnergy, sql, [metric], plants)?)
-    }
-
-    /// A device's samples with `from <= ts < to`, at most one per `bucket_ms` (the first of
-    /// each bucket, counted from `from`), oldest first. A day chart reads at most one point a
-    /// minute whether the gateway uploads every 5 minutes or every 5 seconds, so a whole day
-    /// fits in a bounded answer instead of being cut off at a row limit.
-    pub async fn samples_thinned(
-        &self,
-        device: i64,
-        from: i64,
-        to: i64,
-        bucket_ms: i64,
-    ) -> Result<Vec<SampleRow>> {
-        Ok(rows!(
-            self,
-            fetch_all,
-            SampleRow,
-            "SELECT device_id, ts, payload FROM samples \
-             WHERE device_id = $1 AND ts >= $2 AND ts < $3 AND ts IN \
-                 (SELECT MIN(ts) FROM samples WHERE device_id = $1 AND ts >= $2 AND ts < $3 \
-                  GROUP BY (ts - $2) / $4) \
-             ORDER BY ts",
-            device,
-            from,
-            to,
-            bucket_ms.max(1)
-        )?)
     }
 }
 

@@ -25,6 +25,7 @@ pub mod firmware;
 pub mod gateway_actions;
 pub mod gateway_keys;
 pub mod gateways;
+pub mod history;
 pub mod inverter_types;
 pub mod liveness;
 pub mod log_pages;
@@ -64,6 +65,9 @@ pub enum StoreError {
     Db(#[from] sqlx::Error),
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Stored data that cannot be read back (a damaged history block).
+    #[error("damaged: {0}")]
+    Damaged(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;

@@ -387,27 +387,6 @@ impl Store {
         )?)
     }
 
-    /// A device's samples with `from <= ts < to`, oldest first, at most `limit`.
-    pub async fn samples(
-        &self,
-        device: i64,
-        from: i64,
-        to: i64,
-        limit: i64,
-    ) -> Result<Vec<SampleRow>> {
-        Ok(rows!(
-            self,
-            fetch_all,
-            SampleRow,
-            "SELECT device_id, ts, payload FROM samples \
-             WHERE device_id = $1 AND ts >= $2 AND ts < $3 ORDER BY ts LIMIT $4",
-            device,
-            from,
-            to,
-            limit
-        )?)
-    }
-
     /// A device's energy per metric over `days` (a day, month, year or all time).
     pub async fn device_energy(&self, device: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
         self.energy_totals(DayRows::Device, device, days).await

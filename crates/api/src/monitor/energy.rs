@@ -13,7 +13,9 @@ use utoipa::IntoParams;
 
 pub use super::wire::Realtime;
 use super::{
-    BATTERY, INVERTER, METER, PlantCtx, flow, summary,
+    BATTERY, INVERTER, METER, PlantCtx,
+    day_cache::{CURVES, Curve, Extract, Means},
+    flow, summary,
     wire::{GenerationUse, PlantSeriesList},
 };
 use crate::{
@@ -80,31 +82,6 @@ pub async fn realtime(
     Ok(Data(realtime_json(&ctx.plant, &s)))
 }
 
-/// Adds one device's value per bucket (its mean within the bucket) into `into`, counting the
-/// devices that had a value in each bucket.
-fn accumulate(
-    into: &mut BTreeMap<i64, (f64, u32)>,
-    samples: &[Reading],
-    from: i64,
-    read: &dyn Fn(&Reading) -> Option<f64>,
-) {
-    let mut per_bucket: BTreeMap<i64, (f64, u32)> = BTreeMap::new();
-    for r in samples {
-        if let Some(v) = read(r) {
-            let e = per_bucket
-                .entry((r.ts - from) / BUCKET_MS)
-                .or_insert((0.0, 0));
-            e.0 += v;
-            e.1 += 1;
-        }
-    }
-    for (b, (sum, n)) in per_bucket {
-        let e = into.entry(b).or_insert((0.0, 0));
-        e.0 += sum / f64::from(n);
-        e.1 += 1;
-    }
-}
-
 fn series(
     label: &str,
     name: &str,
@@ -130,9 +107,53 @@ fn series(
     }
 }
 
+/// What an inverter gives each curve; one without a battery port gives no battery values.
+fn inverter_values(r: &Reading) -> [Option<f64>; CURVES] {
+    [
+        flow::pv_power(r),
+        r.num("load_power"),
+        flow::inverter_grid(r),
+        r.num("battery_power"),
+        r.num("battery_soc"),
+        r.num("gen_power"),
+    ]
+}
+
+fn inverter_without_battery_values(r: &Reading) -> [Option<f64>; CURVES] {
+    let [pv, load, grid, _, _, generator] = inverter_values(r);
+    [pv, load, grid, None, None, generator]
+}
+
+fn meter_values(r: &Reading) -> [Option<f64>; CURVES] {
+    [None, None, r.num("power"), None, None, None]
+}
+
+fn battery_values(r: &Reading) -> [Option<f64>; CURVES] {
+    [None, None, None, r.num("power"), r.num("soc"), None]
+}
+
+/// Per bucket, the sum over `devices` of their means of `curve`, and how many had one.
+fn combine(devices: &[(&str, Means)], family: &str, curve: Curve) -> BTreeMap<i64, (f64, u32)> {
+    let mut points = BTreeMap::new();
+    for (f, means) in devices {
+        if *f != family {
+            continue;
+        }
+        for (b, values) in means.iter().enumerate() {
+            if let Some(v) = values[curve as usize] {
+                let e = points.entry(b as i64).or_insert((0.0, 0));
+                e.0 += v;
+                e.1 += 1;
+            }
+        }
+    }
+    points
+}
+
 /// The plant's power curves of one local day: PV, load, grid (+ import), battery (+ discharge)
 /// in W, SOC in % and the generator when one ran. Inverters give each value; a meter gives the
 /// grid and a BMS the battery only when no inverter reports them. `pv_only` keeps PV alone.
+/// Each device's 5-minute means are kept between requests ([`DayCache`]).
 pub(crate) async fn day_curves(
     app: &AppState,
     ctx: &PlantCtx,
@@ -140,31 +161,28 @@ pub(crate) async fn day_curves(
     pv_only: bool,
 ) -> ApiResult<Vec<Series>> {
     let (from, to) = readings::day_bounds(ctx.tz, day);
-    // (family, has a battery port, the day's readings) per device.
-    let mut by_device: Vec<(&str, bool, Vec<Reading>)> = Vec::new();
+    let open = to > crate::now_ms();
+    // (family, its means per bucket) per device.
+    let mut by_device: Vec<(&str, Means)> = Vec::new();
     for d in &ctx.devices {
         let family = d.family.as_str();
         if family != INVERTER && (pv_only || (family != METER && family != BATTERY)) {
             continue;
         }
-        let rows = readings::day_samples(app, d.id, from, to).await?;
-        let list = rows
-            .iter()
-            .map(|s| Reading::from_sample(s.ts, &s.payload))
-            .collect();
-        by_device.push((family, flow::battery_port(family, d.type_code), list));
+        let extract: Extract = match family {
+            INVERTER if flow::battery_port(family, d.type_code) => inverter_values,
+            INVERTER => inverter_without_battery_values,
+            METER => meter_values,
+            _ => battery_values,
+        };
+        let means = app
+            .day_cache
+            .means(d.id, from, to, open, BUCKET_MS, readings::DAY_BUCKET_MS, extract, |since| {
+                readings::day_samples(app, d.id, since, to)
+            })
+            .await?;
+        by_device.push((family, means));
     }
-    // Per bucket: the sum over the devices of `family` (battery values only from devices with
-    // a battery port) and how many devices had a value.
-    let curve = |family: &str, battery: bool, read: &dyn Fn(&Reading) -> Option<f64>| {
-        let mut points = BTreeMap::new();
-        for (f, port, list) in &by_device {
-            if *f == family && (!battery || *port) {
-                accumulate(&mut points, list, from, read);
-            }
-        }
-        points
-    };
     let sum = |points: BTreeMap<i64, (f64, u32)>| -> BTreeMap<i64, f64> {
         points.into_iter().map(|(b, (v, _))| (b, v)).collect()
     };
@@ -175,28 +193,29 @@ pub(crate) async fn day_curves(
             .map(|(b, (v, n))| (b, v / f64::from(n.max(1))))
             .collect()
     };
-    let pv = sum(curve(INVERTER, false, &flow::pv_power));
+    let curve = |family: &str, c: Curve| combine(&by_device, family, c);
+    let pv = sum(curve(INVERTER, Curve::Pv));
     let tz = ctx.tz;
     if pv_only {
         return Ok(vec![series("pv", "PV", "W", &pv, from, tz)]);
     }
-    let load = sum(curve(INVERTER, false, &|r| r.num("load_power")));
-    let mut grid = sum(curve(INVERTER, false, &flow::inverter_grid));
+    let load = sum(curve(INVERTER, Curve::Load));
+    let mut grid = sum(curve(INVERTER, Curve::Grid));
     if ctx.has(METER) {
-        let meter = sum(curve(METER, false, &|r| r.num("power")));
+        let meter = sum(curve(METER, Curve::Grid));
         if !meter.is_empty() {
             grid = meter;
         }
     }
-    let mut battery = sum(curve(INVERTER, true, &|r| r.num("battery_power")));
+    let mut battery = sum(curve(INVERTER, Curve::Battery));
     if battery.is_empty() {
-        battery = sum(curve(BATTERY, true, &|r| r.num("power")));
+        battery = sum(curve(BATTERY, Curve::Battery));
     }
-    let mut soc = mean(curve(INVERTER, true, &|r| r.num("battery_soc")));
+    let mut soc = mean(curve(INVERTER, Curve::Soc));
     if soc.is_empty() {
-        soc = mean(curve(BATTERY, true, &|r| r.num("soc")));
+        soc = mean(curve(BATTERY, Curve::Soc));
     }
-    let generator = sum(curve(INVERTER, false, &|r| r.num("gen_power")));
+    let generator = sum(curve(INVERTER, Curve::Generator));
     let mut out = vec![
         series("pv", "PV", "W", &pv, from, tz),
         series("load", "Load", "W", &load, from, tz),

@@ -3,6 +3,7 @@
 //! [`PlantCtx::load`], which applies the same visibility rule as `GET /api/v1/plant/{id}` (a plant
 //! the caller may not see answers 700 exactly like a missing one).
 
+pub mod day_cache;
 pub(crate) mod devices;
 pub(crate) mod download;
 pub(crate) mod energy;
