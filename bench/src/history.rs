@@ -83,7 +83,9 @@ async fn run_on(o: &HistoryBenchOptions, db: &FreshDb) -> anyhow::Result<History
         .map(SimGateway::new)
         .collect();
     for gw in &fleet {
-        store.create_gateway(&gw.spec.sn, &gw.spec.key, "", now).await?;
+        store
+            .create_gateway(&gw.spec.sn, &gw.spec.key, "", now)
+            .await?;
     }
     // Whole UTC days (the gateways have no plant, so their days are UTC days), ending
     // yesterday.

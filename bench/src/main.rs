@@ -250,7 +250,10 @@ async fn reads(a: ReadsArgs) -> anyhow::Result<()> {
         cpu_model()
     );
     let (plant, inverters, phases) = bench::reads::run(&options).await?;
-    print!("{}", bench::reads::render(&options, plant, inverters, &phases));
+    print!(
+        "{}",
+        bench::reads::render(&options, plant, inverters, &phases)
+    );
     Ok(())
 }
 

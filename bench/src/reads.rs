@@ -120,8 +120,13 @@ async fn prepare(o: &ReadsOptions) -> anyhow::Result<(String, i64, i64)> {
         .unwrap_or_default();
     let mut best = None;
     for id in ids {
-        let counts =
-            get_json(&mut send, o, &token, &format!("/api/v1/plant/{id}/inverterCount")).await?;
+        let counts = get_json(
+            &mut send,
+            o,
+            &token,
+            &format!("/api/v1/plant/{id}/inverterCount"),
+        )
+        .await?;
         let total = counts["data"]["total"].as_i64().unwrap_or(0);
         if best.is_none_or(|(_, t)| total > t) {
             best = Some((id, total));

@@ -31,7 +31,11 @@ fn values(i: i64) -> String {
         40 + (i % 50),
         31.0 + (x * 0.05).cos() * 4.0,
         i % 97 != 0,
-        if i % 288 < 100 { "selling first" } else { "zero export" }
+        if i % 288 < 100 {
+            "selling first"
+        } else {
+            "zero export"
+        }
     )
 }
 
@@ -46,7 +50,8 @@ async fn madrid_inverter(s: &Store) -> Result<i64, Box<dyn std::error::Error>> {
     let ann = owner(s).await?;
     plant_with_gateway(s, ann, "Europe/Madrid", "GWH").await?;
     let gw = s.gateway_by_sn("GWH").await?.ok_or("no gateway")?.id;
-    Ok(s.upsert_device("INV1", gw, "inverter", 2, "", "", None, 1).await?)
+    Ok(s.upsert_device("INV1", gw, "inverter", 2, "", "", None, 1)
+        .await?)
 }
 
 /// Samples every five minutes over `days` Madrid days from `first`.
@@ -98,7 +103,10 @@ async fn closed_days_become_blocks_and_read_back_the_same() -> TestResult {
         let per_point = size.block_bytes as f64 / size.block_points as f64;
         assert!(per_point < 2.0, "{per_point:.2} bytes a point");
 
-        assert_eq!(parsed(&s.samples(inv, from, end, 100_000).await?), parsed(&before));
+        assert_eq!(
+            parsed(&s.samples(inv, from, end, 100_000).await?),
+            parsed(&before)
+        );
         assert_eq!(
             parsed(&s.samples_thinned(inv, from, end, 600_000).await?),
             parsed(&thinned_before)
@@ -110,7 +118,12 @@ async fn closed_days_become_blocks_and_read_back_the_same() -> TestResult {
             parsed(&before[100..104])
         );
         // Nothing more to do on a second pass at the same time.
-        assert_eq!(upkeep(&s, third_end + 3_600_000, &options(2, None)).await?.days, 0);
+        assert_eq!(
+            upkeep(&s, third_end + 3_600_000, &options(2, None))
+                .await?
+                .days,
+            0
+        );
         Ok(())
     })
     .await
@@ -205,7 +218,12 @@ async fn retention_drops_old_blocks_only_and_keeps_energy_and_rows() -> TestResu
             energy: vec![],
         })
         .await?;
-        let done = upkeep(&s, now, &options(2, Some(Duration::from_secs(365 * 86_400)))).await?;
+        let done = upkeep(
+            &s,
+            now,
+            &options(2, Some(Duration::from_secs(365 * 86_400))),
+        )
+        .await?;
         assert_eq!(done.days, 2);
         assert_eq!(done.expired, 1);
         let size = s.history_size().await?;
@@ -213,7 +231,10 @@ async fn retention_drops_old_blocks_only_and_keeps_energy_and_rows() -> TestResu
         let (old_from, old_to) = day_bounds(tz, old);
         assert!(s.samples(inv, old_from, old_to, 10).await?.is_empty());
         let (recent_from, _) = day_bounds(tz, recent);
-        assert_eq!(s.samples(inv, recent_from, recent_end, 1_000).await?.len(), 288);
+        assert_eq!(
+            s.samples(inv, recent_from, recent_end, 1_000).await?.len(),
+            288
+        );
         let energy = s.device_energy(inv, &DayRange::day("2023-01-10")).await?;
         assert_eq!(energy.first().map(|e| e.kwh), Some(12.5));
         Ok(())

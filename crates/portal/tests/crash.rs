@@ -735,7 +735,11 @@ async fn a_portal_killed_during_compaction_loses_no_sample() -> TestResult {
         "the kill came after the whole job ({at_kill:?})"
     );
     let differences = history_differences(&watcher, &expected).await?;
-    assert!(differences.is_empty(), "after the kill: {:?}", &differences[..differences.len().min(10)]);
+    assert!(
+        differences.is_empty(),
+        "after the kill: {:?}",
+        &differences[..differences.len().min(10)]
+    );
 
     // The next start finishes the job.
     let server = Server::start(&data_dir, &Broker::Embedded)?;
@@ -752,7 +756,11 @@ async fn a_portal_killed_during_compaction_loses_no_sample() -> TestResult {
     }
     server.kill()?;
     let differences = history_differences(&watcher, &expected).await?;
-    assert!(differences.is_empty(), "after the restart: {:?}", &differences[..differences.len().min(10)]);
+    assert!(
+        differences.is_empty(),
+        "after the restart: {:?}",
+        &differences[..differences.len().min(10)]
+    );
     watcher.close().await;
     let _ = std::fs::remove_dir_all(&data_dir);
     Ok(())

@@ -233,14 +233,35 @@ mod tests {
         let cache = DayCache::default();
         let now = Instant::now();
         let key = (1, 0);
-        let means = cache.update(key, 3, 300, 60, 0, &[sample(0, 2.0), sample(60, 4.0)], pv, now);
+        let means = cache.update(
+            key,
+            3,
+            300,
+            60,
+            0,
+            &[sample(0, 2.0), sample(60, 4.0)],
+            pv,
+            now,
+        );
         assert_eq!(means[0][0], Some(3.0));
         assert_eq!(cache.due(key, true, now), None);
         let later = now + OPEN_DAY_FRESH;
         // Read from the next minute on: the sample at 60 is not read again.
         assert_eq!(cache.due(key, true, later), Some(120));
-        let means = cache.update(key, 3, 300, 60, 120, &[sample(120, 6.0), sample(300, 1.0)], pv, later);
-        assert_eq!((means[0][0], means[1][0], means[2][0]), (Some(4.0), Some(1.0), None));
+        let means = cache.update(
+            key,
+            3,
+            300,
+            60,
+            120,
+            &[sample(120, 6.0), sample(300, 1.0)],
+            pv,
+            later,
+        );
+        assert_eq!(
+            (means[0][0], means[1][0], means[2][0]),
+            (Some(4.0), Some(1.0), None)
+        );
         // A closed day is read again in full after a while, and replaced.
         assert_eq!(cache.due(key, false, later), None);
         let much_later = later + CLOSED_DAY_FRESH;

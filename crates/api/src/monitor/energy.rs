@@ -177,9 +177,16 @@ pub(crate) async fn day_curves(
         };
         let means = app
             .day_cache
-            .means(d.id, from, to, open, BUCKET_MS, readings::DAY_BUCKET_MS, extract, |since| {
-                readings::day_samples(app, d.id, since, to)
-            })
+            .means(
+                d.id,
+                from,
+                to,
+                open,
+                BUCKET_MS,
+                readings::DAY_BUCKET_MS,
+                extract,
+                |since| readings::day_samples(app, d.id, since, to),
+            )
             .await?;
         by_device.push((family, means));
     }

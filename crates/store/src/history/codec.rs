@@ -44,7 +44,10 @@ pub struct Sample {
 #[derive(Debug, Clone, PartialEq)]
 enum Cell {
     /// `mantissa / 10^scale`, written with exactly `scale` decimals.
-    Decimal { mantissa: i64, scale: u8 },
+    Decimal {
+        mantissa: i64,
+        scale: u8,
+    },
     Bool(bool),
     /// Any other JSON value, as its text.
     Raw(String),
@@ -354,8 +357,14 @@ impl<'a> Reader<'a> {
     }
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], CodecError> {
-        let end = self.at.checked_add(n).ok_or(CodecError::Damaged("length"))?;
-        let s = self.buf.get(self.at..end).ok_or(CodecError::Damaged("short"))?;
+        let end = self
+            .at
+            .checked_add(n)
+            .ok_or(CodecError::Damaged("length"))?;
+        let s = self
+            .buf
+            .get(self.at..end)
+            .ok_or(CodecError::Damaged("short"))?;
         self.at = end;
         Ok(s)
     }
@@ -392,7 +401,9 @@ impl<'a> Reader<'a> {
             ALL_PRESENT => Ok((0..n).collect()),
             SOME_PRESENT => {
                 let bits = self.take(n.div_ceil(8))?;
-                Ok((0..n).filter(|i| bits[i / 8] & (1 << (i % 8)) != 0).collect())
+                Ok((0..n)
+                    .filter(|i| bits[i / 8] & (1 << (i % 8)) != 0)
+                    .collect())
             }
             _ => Err(CodecError::Damaged("presence")),
         }
@@ -467,7 +478,15 @@ mod tests {
     #[test]
     fn decimals_come_back_as_the_same_text() {
         for text in [
-            "0", "7", "-7", "230.1", "0.05", "-0.5", "1.50", "12345678.123456789", "100",
+            "0",
+            "7",
+            "-7",
+            "230.1",
+            "0.05",
+            "-0.5",
+            "1.50",
+            "12345678.123456789",
+            "100",
         ] {
             let mut out = String::new();
             match decimal(text) {
@@ -476,7 +495,15 @@ mod tests {
             }
             assert_eq!(out, text);
         }
-        for text in ["-0", "1e3", "1.5E-2", "01", "1.", ".5", "1234567890123456789"] {
+        for text in [
+            "-0",
+            "1e3",
+            "1.5E-2",
+            "01",
+            "1.",
+            ".5",
+            "1234567890123456789",
+        ] {
             assert!(decimal(text).is_none(), "{text}");
         }
     }
@@ -484,8 +511,14 @@ mod tests {
     #[test]
     fn a_day_of_samples_comes_back_with_the_same_values() -> Result<(), CodecError> {
         let samples = vec![
-            sample(1_000, r#"{"p":230.1,"on":true,"mode":"grid","e":1e3,"x":1}"#),
-            sample(301_000, r#"{"p":230.4, "on":false,"mode":"off-grid","x":"a\"b"}"#),
+            sample(
+                1_000,
+                r#"{"p":230.1,"on":true,"mode":"grid","e":1e3,"x":1}"#,
+            ),
+            sample(
+                301_000,
+                r#"{"p":230.4, "on":false,"mode":"off-grid","x":"a\"b"}"#,
+            ),
             sample(601_002, r#"{"p":229.95,"late":-0,"p":231}"#),
             sample(901_002, r#"{}"#),
         ];
@@ -509,10 +542,7 @@ mod tests {
         assert_eq!((block.samples, block.points), (2, 2));
         assert_eq!((block.first_ts, block.last_ts), (1, 5));
         let back = decode(&block.data)?;
-        assert_eq!(
-            back,
-            vec![sample(1, r#"{"a":1}"#), sample(5, r#"{"a":2}"#)]
-        );
+        assert_eq!(back, vec![sample(1, r#"{"a":1}"#), sample(5, r#"{"a":2}"#)]);
         Ok(())
     }
 
@@ -522,7 +552,12 @@ mod tests {
         let samples: Vec<Sample> = (0..288)
             .map(|i| {
                 let values: Vec<String> = (0..100)
-                    .map(|k| format!("\"v{k}\":{:.1}", 200.0 + f64::from((i * (k + 1)) % 50) / 10.0))
+                    .map(|k| {
+                        format!(
+                            "\"v{k}\":{:.1}",
+                            200.0 + f64::from((i * (k + 1)) % 50) / 10.0
+                        )
+                    })
                     .collect();
                 sample(i64::from(i) * 300_000, &format!("{{{}}}", values.join(",")))
             })

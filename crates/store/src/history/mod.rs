@@ -249,12 +249,11 @@ impl Store {
                 } else {
                     COMPACT_BLOCK.to_string()
                 };
-                let existing: Option<BlockData> =
-                    sqlx::query_as(sqlx::AssertSqlSafe(select_block))
-                        .bind(device)
-                        .bind(day)
-                        .fetch_optional(&mut *tx)
-                        .await?;
+                let existing: Option<BlockData> = sqlx::query_as(sqlx::AssertSqlSafe(select_block))
+                    .bind(device)
+                    .bind(day)
+                    .fetch_optional(&mut *tx)
+                    .await?;
                 let mut samples = match existing {
                     Some(b) => codec::decode(&b.data).map_err(damaged)?,
                     None => Vec::new(),
