@@ -247,7 +247,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
         metrics: None,
         commands: None,
         latest: None,
-        day_cache: Default::default(),
+        caches: Default::default(),
     };
     Ok(api::router(state))
 }

@@ -38,7 +38,7 @@ mod logger;
 mod messages;
 mod meters;
 mod monitor;
-pub use monitor::day_cache::DayCache;
+pub use monitor::ReadCaches;
 mod permissions;
 pub mod plants;
 mod predicted;
@@ -84,8 +84,9 @@ pub struct AppState {
     /// report (the embedded broker); realtime reads try it before the database. `None` with an
     /// external broker, where a replica sees only its share of the reports.
     pub latest: Option<devices::ingest::LatestCache>,
-    /// The plant day curves' per-device means, kept between requests.
-    pub day_cache: Arc<DayCache>,
+    /// What monitoring reads keep between requests: the plant day curves' per-device means and
+    /// the plants' energy of closed days.
+    pub caches: Arc<ReadCaches>,
 }
 
 /// Milliseconds since the Unix epoch: the unit of every stored time.

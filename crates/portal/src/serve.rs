@@ -62,7 +62,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .link
             .broker_addr()
             .map(|_| devices.ingest.cache().clone()),
-        day_cache: Default::default(),
+        caches: Default::default(),
     };
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     let demo_stop = if demo {

@@ -83,21 +83,29 @@ impl Store {
         )?)
     }
 
-    /// The all-time energy of `metric` of these plants (sums of day rows), one query.
-    pub async fn plants_energy_total(
+    /// The energy of `metric` of these plants over every day before `before` (`YYYY-MM-DD`):
+    /// the closed part of their all-time energy (sums of day rows), one query.
+    pub async fn plants_energy_before(
         &self,
         plants: &[i64],
         metric: &str,
+        before: &str,
     ) -> Result<Vec<PlantTotalEnergy>> {
         if plants.is_empty() {
             return Ok(Vec::new());
         }
         let sql = format!(
             "SELECT plant_id, SUM(kwh) AS kwh FROM plant_energy_daily \
-             WHERE metric = $1 AND plant_id IN ({}) GROUP BY plant_id",
-            placeholders(2, plants.len())
+             WHERE metric = $1 AND day < $2 AND plant_id IN ({}) GROUP BY plant_id",
+            placeholders(3, plants.len())
         );
-        Ok(with_ids!(self, PlantTotalEnergy, sql, [metric], plants)?)
+        Ok(with_ids!(
+            self,
+            PlantTotalEnergy,
+            sql,
+            [metric, before],
+            plants
+        )?)
     }
 }
 

@@ -112,10 +112,20 @@ macro_rules! with_ids {
 /// ends without an error; `$sqlite` tells the body which placeholder style to use. The body is
 /// expanded once per backend. A use case that writes several rows writes them with this.
 macro_rules! in_tx {
-    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {{
+    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {
+        in_tx!(@run $store, begin(), |$tx, $sqlite| $body)
+    };
+    // A transaction that reads before it writes, beside other writers: on SQLite it takes the
+    // write lock at its start (`BEGIN IMMEDIATE`, waiting for it like any writer). A deferred
+    // one would fail at its first write (SQLITE_BUSY, without waiting) whenever another writer
+    // committed after its first read.
+    (immediate $store:expr, |$tx:ident, $sqlite:ident| $body:block) => {
+        in_tx!(@run $store, begin_with("BEGIN IMMEDIATE"), |$tx, $sqlite| $body)
+    };
+    (@run $store:expr, $begin:ident($($how:expr)?), |$tx:ident, $sqlite:ident| $body:block) => {{
         match &$store.db {
             $crate::Db::Sqlite(pool) => {
-                let mut $tx = pool.begin().await?;
+                let mut $tx = pool.$begin($($how)?).await?;
                 let $sqlite = true;
                 let out = $body;
                 $tx.commit().await?;

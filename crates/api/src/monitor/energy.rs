@@ -153,7 +153,7 @@ fn combine(devices: &[(&str, Means)], family: &str, curve: Curve) -> BTreeMap<i6
 /// The plant's power curves of one local day: PV, load, grid (+ import), battery (+ discharge)
 /// in W, SOC in % and the generator when one ran. Inverters give each value; a meter gives the
 /// grid and a BMS the battery only when no inverter reports them. `pv_only` keeps PV alone.
-/// Each device's 5-minute means are kept between requests ([`DayCache`]).
+/// Each device's 5-minute means are kept between requests (`monitor::day_cache`).
 pub(crate) async fn day_curves(
     app: &AppState,
     ctx: &PlantCtx,
@@ -176,7 +176,8 @@ pub(crate) async fn day_curves(
             _ => battery_values,
         };
         let means = app
-            .day_cache
+            .caches
+            .day_curves
             .means(
                 d.id,
                 from,

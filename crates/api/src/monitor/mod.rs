@@ -10,6 +10,7 @@ pub(crate) mod energy;
 pub(crate) mod flow;
 pub(crate) mod live;
 pub(crate) mod summary;
+pub mod totals_cache;
 pub(crate) mod weather;
 pub(crate) mod wire;
 
@@ -38,6 +39,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(weather::station_products))
         .routes(routes!(weather::weather))
         .routes(routes!(download::generation))
+}
+
+/// What monitoring reads keep between requests (each replica its own).
+#[derive(Debug, Default)]
+pub struct ReadCaches {
+    pub day_curves: day_cache::DayCache,
+    pub energy_totals: totals_cache::TotalsCache,
 }
 
 /// Device families as the registry stores them.

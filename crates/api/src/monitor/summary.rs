@@ -192,7 +192,12 @@ pub(crate) async fn plants(
     };
     let samples = app.store.plants_latest_samples(&ids).await?;
     let days = app.store.plants_energy_since(&ids, PV, &since).await?;
-    let totals = app.store.plants_energy_total(&ids, PV).await?;
+    let plant_todays: Vec<(i64, String)> = todays.iter().map(|(p, d)| (*p, d.clone())).collect();
+    let closed = app
+        .caches
+        .energy_totals
+        .closed_days(app, &plant_todays, PV)
+        .await?;
     let now = crate::now_ms();
     let mut out: HashMap<i64, ListSummary> = plants
         .iter()
@@ -221,16 +226,23 @@ pub(crate) async fn plants(
             }
         }
     }
-    for d in &days {
-        if todays.get(&d.plant_id) == Some(&d.day)
-            && let Some(e) = out.get_mut(&d.plant_id)
-        {
-            e.etoday += d.kwh;
+    // All-time energy: the closed days' sum, then today's (and any later day's) rows.
+    for (plant, kwh) in &closed {
+        if let Some(e) = out.get_mut(plant) {
+            e.etotal = *kwh;
         }
     }
-    for t in &totals {
-        if let Some(e) = out.get_mut(&t.plant_id) {
-            e.etotal = t.kwh;
+    for d in &days {
+        let Some(today) = todays.get(&d.plant_id) else {
+            continue;
+        };
+        if let Some(e) = out.get_mut(&d.plant_id) {
+            if *today == d.day {
+                e.etoday += d.kwh;
+            }
+            if d.day >= *today {
+                e.etotal += d.kwh;
+            }
         }
     }
     for p in plants {

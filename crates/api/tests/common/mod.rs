@@ -112,7 +112,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             metrics: None,
             commands: None,
             latest: None,
-            day_cache: Default::default(),
+            caches: Default::default(),
         };
         let router = api::router(state.clone());
         apps.push(App {
