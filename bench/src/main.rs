@@ -42,6 +42,9 @@ struct ReadsArgs {
     /// Length of each phase.
     #[arg(long, default_value_t = 20.0)]
     seconds: f64,
+    /// The portal's process id, to print its CPU time per request (`pgrep -f 'portal serve'`).
+    #[arg(long)]
+    pid: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -243,6 +246,7 @@ async fn reads(a: ReadsArgs) -> anyhow::Result<()> {
         password: a.password,
         clients: a.clients.max(1),
         seconds: a.seconds.max(1.0),
+        server_pid: a.pid,
     };
     println!(
         "machine: {} cores, {}",

@@ -27,6 +27,8 @@ pub struct ReadsOptions {
     pub password: String,
     pub clients: usize,
     pub seconds: f64,
+    /// The portal's process id: its CPU time per request is printed beside each phase.
+    pub server_pid: Option<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -37,6 +39,19 @@ pub struct Phase {
     pub per_second: f64,
     pub latency: Latency,
     pub errors: usize,
+    /// The server's CPU time (user + system) per request, when its process is known.
+    pub server_cpu_ms: Option<f64>,
+}
+
+/// CPU seconds (user + system) a process has used, from `/proc/<pid>/stat`.
+fn cpu_secs(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // The kernel counts in USER_HZ, 100 on every Linux this runs on.
+    Some(ticks / 100.0)
 }
 
 async fn connect(addr: &str) -> anyhow::Result<SendRequest<Full<Bytes>>> {
@@ -160,6 +175,7 @@ async fn phase(o: &ReadsOptions, token: &str, name: &str, path: &str) -> anyhow:
         }));
     }
     let started = Instant::now();
+    let cpu_before = o.server_pid.and_then(cpu_secs);
     let mut times = Vec::new();
     let mut errors = 0;
     for c in clients {
@@ -168,6 +184,9 @@ async fn phase(o: &ReadsOptions, token: &str, name: &str, path: &str) -> anyhow:
         errors += e;
     }
     let elapsed = started.elapsed().as_secs_f64().max(o.seconds);
+    let server_cpu_ms = cpu_before
+        .zip(o.server_pid.and_then(cpu_secs))
+        .map(|(before, after)| (after - before) * 1000.0 / times.len().max(1) as f64);
     Ok(Phase {
         name: name.into(),
         path: path.into(),
@@ -175,6 +194,7 @@ async fn phase(o: &ReadsOptions, token: &str, name: &str, path: &str) -> anyhow:
         per_second: times.len() as f64 / elapsed,
         latency: Latency::of(&mut times),
         errors,
+        server_cpu_ms,
     })
 }
 
@@ -202,12 +222,15 @@ pub fn render(o: &ReadsOptions, plant: i64, inverters: i64, phases: &[Phase]) ->
     let base = phases.first().map_or(1.0, |p| p.per_second.max(1e-9));
     for p in phases {
         out.push_str(&format!(
-            "  {:<30} {:>8.0} req/s ({:.3} of baseline)  {}  errors {}\n",
+            "  {:<30} {:>8.0} req/s ({:.3} of baseline)  {}  errors {}{}\n",
             p.name,
             p.per_second,
             p.per_second / base,
             p.latency,
-            p.errors
+            p.errors,
+            p.server_cpu_ms
+                .map(|ms| format!("  server CPU {ms:.3} ms/request"))
+                .unwrap_or_default()
         ));
     }
     out

@@ -2,7 +2,7 @@
 //! plant-local day, and the `infos[{unit, label, id, groupCode, name, records}]` series shape of
 //! docs/api-conventions.md. Every device and plant screen builds its answers from these pieces.
 
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -117,19 +117,30 @@ pub(crate) fn year_param(raw: Option<&str>, tz: Tz) -> i32 {
 }
 
 /// `YYYY-MM-DD HH:MM:SS` in the plant's zone: the time format of series records.
+/// Written field by field: a day curve writes a few thousand of these per request, and
+/// `format("%Y-%m-%d ...")` parses its pattern on every call.
 pub(crate) fn local_time(ms: i64, tz: Tz) -> String {
-    DateTime::from_timestamp_millis(ms)
+    let t = DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
-        .with_timezone(&tz)
-        .format("%Y-%m-%d %H:%M:%S")
-        .to_string()
+        .with_timezone(&tz);
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
 }
 
 /// A number as the numeric string clients parse (`"230.8"`), trimmed to 2 decimals.
 pub(crate) fn num_text(v: f64) -> String {
     let rounded = (v * 100.0).round() / 100.0;
     if rounded == rounded.trunc() && rounded.abs() < 1e15 {
-        format!("{rounded:.1}")
+        // Through an integer: `{:.1}` of a float takes the exact (bignum) formatter.
+        let sign = if rounded.is_sign_negative() { "-" } else { "" };
+        format!("{sign}{}.0", rounded.abs() as i64)
     } else {
         format!("{rounded}")
     }
@@ -291,6 +302,33 @@ mod tests {
         assert_eq!(num_text(9.0), "9.0");
         assert_eq!(num_text(0.123), "0.12");
         assert_eq!(opt_string(None), None);
+    }
+
+    #[test]
+    fn whole_numbers_read_as_the_float_formatter_wrote_them() {
+        for v in [
+            0.0,
+            -0.0,
+            1.0,
+            -4.0,
+            5000.0,
+            -123_456_789.0,
+            999_999_999_999_999.0,
+        ] {
+            assert_eq!(num_text(v), format!("{v:.1}"), "{v}");
+        }
+        assert_eq!(num_text(-0.001), "-0.0");
+    }
+
+    #[test]
+    fn local_times_are_written_in_the_zone() {
+        let shanghai: Tz = "Asia/Shanghai".parse().unwrap();
+        // 2024-03-10 20:05:09 UTC.
+        assert_eq!(
+            local_time(1_710_101_109_000, shanghai),
+            "2024-03-11 04:05:09"
+        );
+        assert_eq!(local_time(0, Tz::UTC), "1970-01-01 00:00:00");
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! latest inverter values and the PV energy of today and of all time. The plant list of 50
 //! plants stays a handful of queries whatever the page holds.
 
-use crate::{Result, Store};
+use crate::{Result, Store, telemetry::SampleRow};
 
-/// The latest sample of one device of a plant.
+/// When one device of a plant last reported.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
-pub struct PlantDeviceSample {
+pub struct PlantDeviceStamp {
     pub plant_id: i64,
     pub device_id: i64,
     pub family: String,
@@ -14,7 +14,6 @@ pub struct PlantDeviceSample {
     /// what tells a fresh reading from a stale one.
     pub upload_cycle: i64,
     pub ts: i64,
-    pub payload: String,
 }
 
 /// One plant's energy of one metric on one day.
@@ -42,20 +41,34 @@ fn placeholders(first: usize, n: usize) -> String {
 }
 
 impl Store {
-    /// The newest sample of every device of these plants, one query.
-    pub async fn plants_latest_samples(&self, plants: &[i64]) -> Result<Vec<PlantDeviceSample>> {
+    /// When each device of these plants last reported, one query. The values are read apart
+    /// ([`Store::latest_samples`]), for the devices whose newest sample a caller has not seen.
+    pub async fn plants_latest_stamps(&self, plants: &[i64]) -> Result<Vec<PlantDeviceStamp>> {
         if plants.is_empty() {
             return Ok(Vec::new());
         }
         let sql = format!(
             "SELECT d.plant_id, l.device_id, d.family, COALESCE(g.upload_cycle, 300) AS upload_cycle, \
-             l.ts, l.payload FROM devices d \
+             l.ts FROM devices d \
              JOIN device_latest l ON l.device_id = d.id \
              LEFT JOIN gateways g ON g.id = d.gateway_id WHERE d.plant_id IN ({}) \
              ORDER BY d.plant_id, l.device_id",
             placeholders(1, plants.len())
         );
-        Ok(with_ids!(self, PlantDeviceSample, sql, [], plants)?)
+        Ok(with_ids!(self, PlantDeviceStamp, sql, [], plants)?)
+    }
+
+    /// The newest sample of each of these devices, one query.
+    pub async fn latest_samples(&self, devices: &[i64]) -> Result<Vec<SampleRow>> {
+        if devices.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT device_id, ts, payload FROM device_latest WHERE device_id IN ({}) \
+             ORDER BY device_id",
+            placeholders(1, devices.len())
+        );
+        Ok(with_ids!(self, SampleRow, sql, [], devices)?)
     }
 
     /// The energy of `metric` of these plants on days from `since` on (`YYYY-MM-DD`), per

@@ -8,6 +8,14 @@ use domain::{
 
 use crate::{Result, Store};
 
+/// A plant of a list page and how many plants the whole list holds.
+#[derive(sqlx::FromRow)]
+struct CountedPlantRow {
+    #[sqlx(flatten)]
+    row: PlantRow,
+    total: i64,
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PlantRow {
     pub id: i64,
@@ -241,8 +249,11 @@ impl Store {
         );
         let from = "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
         let direction = if filter.descending { "DESC" } else { "ASC" };
+        // The count rides on the page's rows (a window over the whole match, computed before
+        // LIMIT): one query instead of two on every list. A page past the end has no row to
+        // carry it and counts apart.
         let sql = format!(
-            "SELECT {COLUMNS}, {} {from} WHERE {conditions} \
+            "SELECT {COLUMNS}, {}, COUNT(*) OVER () AS total {from} WHERE {conditions} \
              ORDER BY {} {direction}, p.id {direction} LIMIT $9 OFFSET $10",
             linked_column("$2"),
             filter.sort.column()
@@ -250,7 +261,7 @@ impl Store {
         let page = rows!(
             self,
             fetch_all,
-            PlantRow,
+            CountedPlantRow,
             &sql,
             user,
             company,
@@ -263,6 +274,10 @@ impl Store {
             filter.limit,
             filter.offset
         )?;
+        if let Some(first) = page.first() {
+            let total = first.total;
+            return Ok((page.into_iter().map(|r| r.row).collect(), total));
+        }
         let count_sql = format!("SELECT COUNT(*) {from} WHERE {conditions}");
         let total = scalar!(
             self,
@@ -278,7 +293,7 @@ impl Store {
             filter.company,
             filter.owner
         )?;
-        Ok((page, total))
+        Ok((Vec::new(), total))
     }
 
     /// How many visible plants are in each status.

@@ -140,6 +140,14 @@ async fn listings_page_filter_and_sort() -> TestResult {
             rows.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
             vec!["Beta field", "Gamma lake"]
         );
+        let past_the_end = PlantFilter {
+            limit: 2,
+            offset: 10,
+            ..PlantFilter::default()
+        };
+        let (rows, total) = s.plants(vis, ann, &past_the_end).await?;
+        assert!(rows.is_empty());
+        assert_eq!(total, 4, "a page past the end still counts the list");
         let search = PlantFilter {
             name: Some("ROOF".into()),
             limit: 10,

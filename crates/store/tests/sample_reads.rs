@@ -128,7 +128,8 @@ async fn a_day_read_of_a_device_with_days_of_history_reads_only_that_day() -> Te
 }
 
 #[tokio::test]
-async fn the_plant_lists_latest_samples_carry_their_gateways_upload_cycle() -> TestResult {
+async fn the_plant_lists_latest_stamps_carry_their_gateways_upload_cycle_and_values_come_apart()
+-> TestResult {
     each_backend(|s| async move {
         let (plant, gw, inv) = setup(&s).await?;
         s.write_telemetry_batch(&TelemetryBatch {
@@ -140,10 +141,18 @@ async fn the_plant_lists_latest_samples_carry_their_gateways_upload_cycle() -> T
             energy: vec![],
         })
         .await?;
-        let cycle = |rows: Vec<store::energy_reads::PlantDeviceSample>| {
+        let cycle = |rows: Vec<store::energy_reads::PlantDeviceStamp>| {
             rows.iter().map(|r| r.upload_cycle).collect::<Vec<_>>()
         };
-        assert_eq!(cycle(s.plants_latest_samples(&[plant]).await?), [300]);
+        assert_eq!(cycle(s.plants_latest_stamps(&[plant]).await?), [300]);
+        let latest = s.latest_samples(&[inv]).await?;
+        assert_eq!(
+            latest
+                .iter()
+                .map(|r| (r.ts, r.payload.as_str()))
+                .collect::<Vec<_>>(),
+            [(5_000, "{}")]
+        );
         s.update_gateway_status(
             gw,
             &GatewayStatusUpdate {
@@ -154,7 +163,7 @@ async fn the_plant_lists_latest_samples_carry_their_gateways_upload_cycle() -> T
             6_000,
         )
         .await?;
-        assert_eq!(cycle(s.plants_latest_samples(&[plant]).await?), [60]);
+        assert_eq!(cycle(s.plants_latest_stamps(&[plant]).await?), [60]);
         Ok(())
     })
     .await

@@ -82,13 +82,36 @@ pub async fn realtime(
     Ok(Data(realtime_json(&ctx.plant, &s)))
 }
 
+/// The local time of each bucket of a day starting at `from`, written once for all the curves
+/// of a request.
+struct BucketTimes {
+    from: i64,
+    tz: Tz,
+    times: Vec<String>,
+}
+
+impl BucketTimes {
+    fn new(from: i64, to: i64, tz: Tz) -> BucketTimes {
+        let times = (0..=(to - from) / BUCKET_MS)
+            .map(|b| readings::local_time(from + b * BUCKET_MS, tz))
+            .collect();
+        BucketTimes { from, tz, times }
+    }
+
+    fn of(&self, bucket: i64) -> String {
+        usize::try_from(bucket)
+            .ok()
+            .and_then(|b| self.times.get(b).cloned())
+            .unwrap_or_else(|| readings::local_time(self.from + bucket * BUCKET_MS, self.tz))
+    }
+}
+
 fn series(
     label: &str,
     name: &str,
     unit: &'static str,
     points: &BTreeMap<i64, f64>,
-    from: i64,
-    tz: Tz,
+    times: &BucketTimes,
 ) -> Series {
     Series {
         unit,
@@ -99,7 +122,7 @@ fn series(
         records: points
             .iter()
             .map(|(b, v)| Record {
-                time: readings::local_time(from + b * BUCKET_MS, tz),
+                time: times.of(*b),
                 value: readings::num_text(*v),
                 update_time: None,
             })
@@ -203,9 +226,9 @@ pub(crate) async fn day_curves(
     };
     let curve = |family: &str, c: Curve| combine(&by_device, family, c);
     let pv = sum(curve(INVERTER, Curve::Pv));
-    let tz = ctx.tz;
+    let times = BucketTimes::new(from, to, ctx.tz);
     if pv_only {
-        return Ok(vec![series("pv", "PV", "W", &pv, from, tz)]);
+        return Ok(vec![series("pv", "PV", "W", &pv, &times)]);
     }
     let load = sum(curve(INVERTER, Curve::Load));
     let mut grid = sum(curve(INVERTER, Curve::Grid));
@@ -225,17 +248,17 @@ pub(crate) async fn day_curves(
     }
     let generator = sum(curve(INVERTER, Curve::Generator));
     let mut out = vec![
-        series("pv", "PV", "W", &pv, from, tz),
-        series("load", "Load", "W", &load, from, tz),
-        series("grid", "Grid", "W", &grid, from, tz),
+        series("pv", "PV", "W", &pv, &times),
+        series("load", "Load", "W", &load, &times),
+        series("grid", "Grid", "W", &grid, &times),
     ];
     // The battery's curves only where there is a battery (the flow's rule).
     if ctx.has(BATTERY) || !battery.is_empty() || !soc.is_empty() {
-        out.push(series("battery", "Battery", "W", &battery, from, tz));
-        out.push(series("soc", "SOC", "%", &soc, from, tz));
+        out.push(series("battery", "Battery", "W", &battery, &times));
+        out.push(series("soc", "SOC", "%", &soc, &times));
     }
     if generator.values().any(|v| *v > 0.0) {
-        out.push(series("generator", "Generator", "W", &generator, from, tz));
+        out.push(series("generator", "Generator", "W", &generator, &times));
     }
     Ok(out)
 }

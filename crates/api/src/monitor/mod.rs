@@ -8,6 +8,7 @@ pub(crate) mod devices;
 pub(crate) mod download;
 pub(crate) mod energy;
 pub(crate) mod flow;
+pub(crate) mod latest_pv;
 pub(crate) mod live;
 pub(crate) mod summary;
 pub mod totals_cache;
@@ -46,6 +47,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct ReadCaches {
     pub day_curves: day_cache::DayCache,
     pub energy_totals: totals_cache::TotalsCache,
+    pub latest_pv: latest_pv::LatestPv,
 }
 
 /// Device families as the registry stores them.

@@ -190,7 +190,7 @@ pub(crate) async fn plants(
     let Some(since) = todays.values().min().cloned() else {
         return Ok(HashMap::new());
     };
-    let samples = app.store.plants_latest_samples(&ids).await?;
+    let stamps = app.store.plants_latest_stamps(&ids).await?;
     let days = app.store.plants_energy_since(&ids, PV, &since).await?;
     let plant_todays: Vec<(i64, String)> = todays.iter().map(|(p, d)| (*p, d.clone())).collect();
     let closed = app
@@ -212,17 +212,26 @@ pub(crate) async fn plants(
             )
         })
         .collect();
+    let fresh: Vec<_> = stamps
+        .iter()
+        .filter(|s| !live::is_stale(Some(s.ts), s.upload_cycle, now))
+        .collect();
+    let inverters: Vec<(i64, i64)> = fresh
+        .iter()
+        .filter(|s| s.family == INVERTER)
+        .map(|s| (s.device_id, s.ts))
+        .collect();
+    let pv = app.caches.latest_pv.power(app, &inverters).await?;
     let mut newest: HashMap<i64, i64> = HashMap::new();
-    for s in &samples {
+    for s in &stamps {
         let n = newest.entry(s.plant_id).or_insert(s.ts);
         *n = (*n).max(s.ts);
-        if live::is_stale(Some(s.ts), s.upload_cycle, now) {
-            continue;
-        }
+    }
+    for s in fresh {
         if let Some(e) = out.get_mut(&s.plant_id) {
             e.stale = false;
             if s.family == INVERTER {
-                e.pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+                e.pac += pv.get(&s.device_id).copied().flatten().unwrap_or(0.0);
             }
         }
     }

@@ -1,0 +1,66 @@
+//! The plant list's current PV power per inverter, kept between requests with the time of the
+//! sample it came from. A list reads when each device last reported (small rows) and reads and
+//! parses only the samples it has not seen yet: a sample is a hundred-odd values of JSON, and
+//! parsing every inverter's on every request was most of the list's cost. Each replica keeps
+//! its own.
+
+use std::{collections::HashMap, sync::Mutex};
+
+use crate::{AppState, readings::Reading};
+
+use super::flow;
+
+/// Most inverters kept; beyond this the map starts again (the next list reads them anew).
+const CAPACITY: usize = 200_000;
+
+/// Device -> (the sample's time, its PV power).
+#[derive(Debug, Default)]
+pub struct LatestPv {
+    seen: Mutex<HashMap<i64, (i64, Option<f64>)>>,
+}
+
+impl LatestPv {
+    /// The PV power (W) of each `(device, newest sample time)`, from the kept value when the
+    /// device has not reported since, else from its newest sample.
+    pub(crate) async fn power(
+        &self,
+        app: &AppState,
+        newest: &[(i64, i64)],
+    ) -> store::Result<HashMap<i64, Option<f64>>> {
+        let mut out = HashMap::with_capacity(newest.len());
+        let mut unseen = Vec::new();
+        if let Ok(seen) = self.seen.lock() {
+            for (device, ts) in newest {
+                match seen.get(device) {
+                    Some((at, w)) if at == ts => {
+                        out.insert(*device, *w);
+                    }
+                    _ => unseen.push(*device),
+                }
+            }
+        }
+        if unseen.is_empty() {
+            return Ok(out);
+        }
+        let read: Vec<(i64, i64, Option<f64>)> = app
+            .store
+            .latest_samples(&unseen)
+            .await?
+            .into_iter()
+            .map(|s| {
+                let w = flow::pv_power(&Reading::from_sample(s.ts, &s.payload));
+                (s.device_id, s.ts, w)
+            })
+            .collect();
+        if let Ok(mut seen) = self.seen.lock() {
+            if seen.len() + read.len() > CAPACITY {
+                seen.clear();
+            }
+            for (device, ts, w) in &read {
+                seen.insert(*device, (*ts, *w));
+            }
+        }
+        out.extend(read.into_iter().map(|(device, _, w)| (device, w)));
+        Ok(out)
+    }
+}
