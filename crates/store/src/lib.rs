@@ -21,6 +21,7 @@ pub mod dr_vtn;
 pub mod energy_hub;
 pub mod energy_reads;
 pub mod events;
+pub mod files;
 pub mod firmware;
 pub mod gateway_actions;
 pub mod gateway_keys;
