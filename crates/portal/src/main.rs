@@ -8,6 +8,7 @@ mod demo_company;
 mod demo_energy_hub;
 mod demo_predicted;
 mod demo_products;
+mod files;
 mod serve;
 mod sim;
 

@@ -35,6 +35,14 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
 pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     let store = open_store(&config).await?;
     seed_admin(&store, &config).await?;
+    if config.files()? == api::FilesBackend::Database {
+        let copied = crate::files::import_local(&store, &config.data_dir)
+            .await
+            .context("copying uploaded files into the database")?;
+        if copied > 0 {
+            println!("Copied {copied} uploaded files from the data directory into the database");
+        }
+    }
     let keys = api::Keys::load_or_create(&store)
         .await
         .context("loading keys")?;
@@ -166,7 +174,8 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
-    crate::demo::prepare(store, &config.data_dir, &mut specs).await?;
+    let files = api::FileStore::new(config.files()?, &config.data_dir, store);
+    crate::demo::prepare(store, files, &mut specs).await?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),
