@@ -141,6 +141,8 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
         .context("loading protocol configs")?;
     let options = devices::ingest::IngestOptions {
         protocols,
+        // With an external broker other replicas may take any of a device's reports.
+        shared: !config.mqtt_embedded,
         ..devices::ingest::IngestOptions::default()
     };
     let ingest = devices::ingest::Ingest::spawn(store.clone(), rx, options);
@@ -307,7 +309,7 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
             (p, true)
         }
     };
-    admin::create_user(
+    let created = admin::create_user(
         store,
         &account,
         &password,
@@ -316,8 +318,16 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
         "Administrator",
         false,
     )
-    .await
-    .context("creating the first administrator")?;
+    .await;
+    if let Err(e) = created {
+        // Replicas started together all find no user; the one that loses the race finds the
+        // administrator another one created, and starts like a later start would.
+        if store.count_users().await? > 0 {
+            println!("First administrator: created by another replica meanwhile");
+            return Ok(());
+        }
+        return Err(e.context("creating the first administrator"));
+    }
     if generated {
         println!(
             "First administrator created: {account} / {password}  (shown once; change it after signing in)"

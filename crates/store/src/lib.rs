@@ -28,6 +28,7 @@ pub mod gateway_keys;
 pub mod gateways;
 pub mod history;
 pub mod inverter_types;
+pub mod leases;
 pub mod liveness;
 pub mod log_pages;
 pub mod messages;
