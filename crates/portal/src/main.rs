@@ -1,6 +1,7 @@
 //! `portal`: the solar and storage plant portal in one binary.
 
 mod admin;
+mod backup;
 mod config;
 mod demo;
 mod demo_catalogue;

@@ -19,8 +19,6 @@
 mod common;
 #[path = "replicas/files.rs"]
 mod files;
-#[path = "replicas/fleet.rs"]
-mod fleet;
 #[path = "replicas/ingest.rs"]
 mod ingest;
 

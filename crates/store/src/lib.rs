@@ -8,6 +8,7 @@ pub mod agents;
 pub mod alarms;
 pub mod audit;
 pub mod auth;
+pub mod backup;
 pub mod comm_log;
 pub mod commands;
 pub mod companies;

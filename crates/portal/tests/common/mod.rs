@@ -1,12 +1,14 @@
 //! What the end-to-end tests of the binary share: a small HTTP client (`http`), `portal serve`
-//! children (`portal`), a Mosquitto of their own (`mosquitto`) and a fresh PostgreSQL schema
-//! (`postgres`). Each test binary uses part of it.
+//! children (`portal`), a Mosquitto of their own (`mosquitto`), a fresh PostgreSQL schema
+//! (`postgres`) and simulated gateways (`fleet`). Each test binary uses part of it.
 #![allow(dead_code, reason = "each test binary uses part of the helpers")]
 
+pub mod fleet;
 pub mod http;
 pub mod mosquitto;
 pub mod portal;
 pub mod postgres;
+pub mod uploads;
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type TestResult = Result<(), Error>;

@@ -94,6 +94,25 @@ impl Portal {
     }
 }
 
+/// Runs `portal <args>` to its end with only `settings`; answers what it printed, or an error
+/// with its output when it failed.
+pub fn run(args: &[&str], settings: &[(String, String)]) -> Result<String, Error> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_portal"));
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("PORTAL_")) {
+        command.env_remove(key);
+    }
+    let out = command
+        .args(args)
+        .envs(settings.iter().map(|(k, v)| (k, v)))
+        .output()?;
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("portal {args:?}: {}\n{stdout}{stderr}", out.status).into());
+    }
+    Ok(stdout)
+}
+
 impl Drop for Portal {
     fn drop(&mut self) {
         let _ = self.child.kill();

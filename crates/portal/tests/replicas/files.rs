@@ -3,26 +3,13 @@
 //! byte-identical by B and C, with the same validators (a copy cached from B is current for C),
 //! and a firmware deleted through B is gone for C and from the database.
 
-use serde_json::json;
 use store::Store;
 
-use crate::common::{Error, TestResult, http, portal::Portal};
-
-/// A PNG of noise (so it does not compress to nothing), `w` x `h`.
-fn png(w: u32, h: u32, seed: u32) -> Result<Vec<u8>, Error> {
-    let mut x = seed | 1;
-    let img = image::RgbImage::from_fn(w, h, |_, _| {
-        // xorshift: cheap noise.
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let [r, g, b, _] = x.to_le_bytes();
-        image::Rgb([r, g, b])
-    });
-    let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png)?;
-    Ok(out.into_inner())
-}
+use crate::common::{
+    TestResult, http,
+    portal::Portal,
+    uploads::{firmware, firmware_image, png},
+};
 
 /// `url` through B and C: the uploaded bytes, as `content_type`, with the same `ETag`; a
 /// request to C carrying B's tag is answered 304.
@@ -95,37 +82,8 @@ pub async fn uploads_are_served_by_every_replica(
     same_everywhere(replicas, logo_url, Some(&logo), "image/png").await?;
 
     // A firmware of a few hundred kilobytes (compressed or stored out of line by the database).
-    let title = http::post_json(
-        a,
-        "/api/v1/firmware/inverterType/add",
-        token,
-        &json!({"name": "Replica"}),
-    )
-    .await?
-    .data()?;
-    let label = json!({"name": "LV hybrid", "parentId": title, "codes": [2]});
-    let label = http::post_json(a, "/api/v1/firmware/inverterType/add", token, &label)
-        .await?
-        .data()?;
-    let image: Vec<u8> = (0..300 * 1024u32)
-        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-        .collect();
-    let label = label.to_string();
-    let fields = [
-        ("name", "Replica image"),
-        ("version", "V1_0"),
-        ("typeId", label.as_str()),
-    ];
-    let firmware = http::post_form(
-        a,
-        "/api/v1/firmware/save",
-        token,
-        &fields,
-        Some(("file", "replica.bin", &image)),
-    )
-    .await?
-    .data()?;
-    let id = firmware["id"].as_i64().ok_or("no firmware id")?;
+    let image = firmware_image(300 * 1024);
+    let id = firmware(a, token, "replica.bin", &image).await?;
     let download = format!("/api/v1/firmware/{id}/download");
     for r in &replicas[1..] {
         let got = http::get(r.http_port, &download, Some(token)).await?;

@@ -15,8 +15,13 @@ use store::Store;
 
 use crate::{
     Cluster,
-    common::{Error, TestResult, http, mosquitto::Mosquitto, portal::Portal},
-    fleet::{Gateway, Numbers, device_sn, respond},
+    common::{
+        Error, TestResult,
+        fleet::{Gateway, Numbers, device_sn, respond},
+        http,
+        mosquitto::Mosquitto,
+        portal::Portal,
+    },
 };
 
 const GATEWAYS: usize = 30;
@@ -48,7 +53,7 @@ pub async fn fleet_reports_survive_a_killed_replica(
         store
             .create_gateway(&sn, &format!("KEY-{sn}"), "deye-hybrid-1ph", 1)
             .await?;
-        gateways.push(Gateway::connect(&sn, broker.port).await?);
+        gateways.push(Gateway::connect(&sn, broker.port, None).await?);
     }
     let numbers = Numbers::new(chrono::Utc::now().timestamp_millis() - 120_000);
     warm_up(replicas, store, &gateways, &numbers).await?;

@@ -1,6 +1,7 @@
-//! The simulated fleet of the replicas test: gateways that publish numbered telemetry reports
-//! (QoS 1) straight to the broker and keep a ledger of which ones the broker acknowledged, and
-//! command responders that answer what the portal sends a gateway.
+//! A simulated fleet for the end-to-end tests: gateways that publish numbered telemetry reports
+//! (QoS 1) and keep a ledger of which ones the broker acknowledged (with the embedded broker an
+//! acknowledgement means the report is committed), and command responders that answer what the
+//! portal sends a gateway.
 
 use std::{
     collections::{HashMap, HashSet, VecDeque},
@@ -18,36 +19,44 @@ use devices::{
 use rumqttc::{AsyncClient, Event, MqttOptions, Outgoing, Packet, QoS};
 use tokio::sync::watch;
 
-use crate::common::Error;
+use super::Error;
 
 pub fn device_sn(gateway: &str) -> String {
     format!("{gateway}-INV")
 }
 
-/// Report numbers, unique over the fleet; a report's time is derived from its number (one
-/// millisecond apart from `base_ts`), so every report has its own (device, time) and the
+/// Report numbers, unique over the fleet; a report's time is derived from its number (`step`
+/// milliseconds apart from `base_ts`), so every report has its own (device, time) and the
 /// newest report of a device is the one with the highest number.
 #[derive(Clone)]
 pub struct Numbers {
     next: Arc<AtomicI64>,
     pub base_ts: i64,
+    step: i64,
 }
 
 impl Numbers {
+    /// Reports one millisecond apart.
     pub fn new(base_ts: i64) -> Numbers {
+        Numbers::spaced(base_ts, 1)
+    }
+
+    /// Reports `step` milliseconds apart (history over days).
+    pub fn spaced(base_ts: i64, step: i64) -> Numbers {
         Numbers {
             next: Arc::default(),
             base_ts,
+            step: step.max(1),
         }
     }
 
     pub fn take(&self) -> (i64, i64) {
         let seq = self.next.fetch_add(1, Ordering::Relaxed);
-        (seq, self.base_ts + seq)
+        (seq, self.base_ts + seq * self.step)
     }
 
     pub fn seq_of(&self, ts: i64) -> i64 {
-        ts - self.base_ts
+        (ts - self.base_ts) / self.step
     }
 }
 
@@ -94,8 +103,13 @@ pub struct Gateway {
 }
 
 impl Gateway {
-    pub async fn connect(sn: &str, port: u16) -> Result<Gateway, Error> {
+    /// Connects as `sn`, with its registration key where the broker checks it (the embedded
+    /// one).
+    pub async fn connect(sn: &str, port: u16, key: Option<&str>) -> Result<Gateway, Error> {
         let mut options = MqttOptions::new(sn, "127.0.0.1", port);
+        if let Some(key) = key {
+            options.set_credentials(sn, key);
+        }
         options
             .set_keep_alive(Duration::from_secs(10))
             .set_inflight(100);
