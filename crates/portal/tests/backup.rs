@@ -10,6 +10,8 @@
 //!   same realtime values and the same stored files.
 
 mod common;
+#[path = "backup/pg_tools.rs"]
+mod pg_tools;
 #[path = "backup/postgres.rs"]
 mod postgres;
 

@@ -16,11 +16,15 @@
 //! Needs `PORTAL_TEST_DATABASE_URL` and `/usr/sbin/mosquitto`; skipped without them, except
 //! under `CI=true`.
 
+#[path = "replicas/commands.rs"]
+mod commands;
 mod common;
 #[path = "replicas/files.rs"]
 mod files;
 #[path = "replicas/ingest.rs"]
 mod ingest;
+#[path = "replicas/realtime.rs"]
+mod realtime;
 
 use std::time::Instant;
 

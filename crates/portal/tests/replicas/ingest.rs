@@ -1,6 +1,6 @@
 //! The fleet against the replicas: reports spread over all three, one replica killed and
-//! restarted mid-ingest, no acknowledged report lost, realtime reads never behind the database,
-//! and a command through A completed on a reply another replica ingested.
+//! restarted mid-ingest, no acknowledged report lost; then realtime reads (`realtime.rs`) and
+//! commands (`commands.rs`).
 
 use std::{
     collections::{HashMap, HashSet},
@@ -14,23 +14,23 @@ use std::{
 use store::Store;
 
 use crate::{
-    Cluster,
+    Cluster, commands,
     common::{
         Error, TestResult,
-        fleet::{Gateway, Numbers, device_sn, respond},
-        http,
+        fleet::{Gateway, Numbers, device_sn},
         mosquitto::Mosquitto,
         portal::Portal,
     },
+    realtime,
 };
 
 const GATEWAYS: usize = 30;
 /// Reports per second per gateway: 600 a second over the fleet.
 const RATE: u32 = 20;
-const MESSAGES: &str = "portal_mqtt_messages_total";
+pub const MESSAGES: &str = "portal_mqtt_messages_total";
 
 /// The report numbers of `gateway`'s device in the database.
-async fn stored(store: &Store, gateway: &str, numbers: &Numbers) -> Result<Vec<i64>, Error> {
+pub async fn stored(store: &Store, gateway: &str, numbers: &Numbers) -> Result<Vec<i64>, Error> {
     let Some(device) = store.device_by_sn(&device_sn(gateway)).await? else {
         return Ok(Vec::new());
     };
@@ -75,7 +75,7 @@ pub async fn fleet_reports_survive_a_killed_replica(
         }));
     }
     let ports = [replicas[0].http_port, replicas[2].http_port];
-    let checker = tokio::spawn(realtime_checker(
+    let checker = tokio::spawn(realtime::checker(
         store.clone(),
         gateways.iter().map(|g| g.sn.clone()).collect(),
         numbers.clone(),
@@ -140,8 +140,8 @@ pub async fn fleet_reports_survive_a_killed_replica(
     );
     assert!(checks > 0, "no realtime read during the burst");
 
-    newest_everywhere(replicas, store, &gateways, &numbers, token).await?;
-    command_through_a_completes_elsewhere(replicas, &gateways, broker, token).await
+    realtime::newest_everywhere(replicas, store, &gateways, &numbers, token).await?;
+    commands::through_a_complete_elsewhere(replicas, &gateways, broker, token).await
 }
 
 /// Probes until every gateway has a stored report and every replica has ingested something, so
@@ -202,121 +202,4 @@ async fn settle(
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
-}
-
-/// Reads realtime values through `ports` while reports arrive: each answer's report number
-/// (`pac`) must be at least the newest one stored before the request. Answers the count of
-/// reads and the ones that were behind.
-async fn realtime_checker(
-    store: Store,
-    gateways: Vec<String>,
-    numbers: Numbers,
-    ports: [u16; 2],
-    token: String,
-    stop: Arc<AtomicBool>,
-) -> Result<(usize, Vec<String>), Error> {
-    let (mut checks, mut behind) = (0, Vec::new());
-    // Every gateway through each port in turn.
-    for i in 0.. {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let gw = &gateways[i % gateways.len()];
-        let port = ports[(i + i / gateways.len()) % ports.len()];
-        let newest = stored(&store, gw, &numbers).await?.into_iter().max();
-        let path = format!("/api/v1/inverter/{}/realtime/input", device_sn(gw));
-        let pac = http::get(port, &path, Some(&token)).await?.data()?["pac"].as_f64();
-        match (newest, pac) {
-            (Some(n), Some(p)) if p < n as f64 => {
-                behind.push(format!("{gw} on :{port}: {p} < {n}"))
-            }
-            (Some(n), None) => behind.push(format!("{gw} on :{port}: nothing, stored {n}")),
-            _ => {}
-        }
-        checks += 1;
-    }
-    Ok((checks, behind))
-}
-
-/// After the burst every replica answers each device's newest stored report.
-async fn newest_everywhere(
-    replicas: &[Portal],
-    store: &Store,
-    gateways: &[Gateway],
-    numbers: &Numbers,
-    token: &str,
-) -> TestResult {
-    for gw in gateways {
-        let newest = stored(store, &gw.sn, numbers)
-            .await?
-            .into_iter()
-            .max()
-            .ok_or("nothing stored")?;
-        for r in replicas {
-            let path = format!("/api/v1/inverter/{}/realtime/input", device_sn(&gw.sn));
-            let data = http::get(r.http_port, &path, Some(token)).await?.data()?;
-            assert_eq!(
-                data["pac"].as_f64(),
-                Some(newest as f64),
-                "{} via {}: {data}",
-                gw.sn,
-                r.name
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Gateways answer commands now; each command goes through A and waits there for its reply.
-/// Replies are spread over the replicas like every uplink message, so with several commands
-/// some replies are ingested by B or C, which A learns through the `commands` row.
-async fn command_through_a_completes_elsewhere(
-    replicas: &[Portal],
-    gateways: &[Gateway],
-    broker: &Mosquitto,
-    token: &str,
-) -> TestResult {
-    let before: Vec<f64> = metrics(replicas).await?;
-    for gw in &gateways[..6] {
-        let answered = respond(&gw.sn, broker.port).await?;
-        let path = format!("/api/v1/gateway/{}/settings/switch", gw.sn);
-        let command = http::post_json(
-            replicas[0].http_port,
-            &path,
-            token,
-            &serde_json::json!({"enable": true}),
-        )
-        .await?
-        .data()?;
-        assert_eq!(command["status"], "succeeded", "{}: {command}", gw.sn);
-        assert_eq!(answered.load(Ordering::Relaxed), 1, "{}", gw.sn);
-        let id = command["id"].as_i64().ok_or("no command id")?;
-        let read = http::get(
-            replicas[2].http_port,
-            &format!("/api/v1/command/{id}"),
-            Some(token),
-        )
-        .await?
-        .data()?;
-        assert_eq!(read["status"], "succeeded", "C reads the command: {read}");
-    }
-    let after = metrics(replicas).await?;
-    let took: Vec<f64> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
-    println!(
-        "command replies ingested: A {}, B {}, C {}",
-        took[0], took[1], took[2]
-    );
-    assert!(
-        took[1] + took[2] >= 1.0,
-        "every reply landed on A: {took:?}"
-    );
-    Ok(())
-}
-
-async fn metrics(replicas: &[Portal]) -> Result<Vec<f64>, Error> {
-    let mut out = Vec::new();
-    for r in replicas {
-        out.push(r.metric(MESSAGES).await?);
-    }
-    Ok(out)
 }
