@@ -9,7 +9,7 @@ PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
 
-.PHONY: run build web test lint test-rust test-oadr test-web test-clients e2e clean-test-schemas
+.PHONY: run build web image test lint test-rust test-oadr test-web test-clients e2e clean-test-schemas
 
 ## Build everything and start the portal with demo-ready defaults.
 run: web
@@ -23,6 +23,24 @@ build: web
 
 web: web/node_modules/.installed
 	cd web && npm run build
+
+IMAGE ?= localhost/portal:latest
+## The container image of deploy/Containerfile (release binary and web app on Debian slim), with
+## podman, docker (when its daemon answers) or buildah, whichever works here. Its base images
+## come from Docker Hub (or the mirror given as RUST_IMAGE, NODE_IMAGE, RUNTIME_IMAGE build
+## arguments: make image BUILD_ARGS="--build-arg RUST_IMAGE=...").
+image:
+	if command -v podman >/dev/null && podman info >/dev/null 2>&1; then
+	  echo "make image: podman"; podman build -f deploy/Containerfile -t $(IMAGE) $(BUILD_ARGS) .
+	elif command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+	  echo "make image: docker"; docker build -f deploy/Containerfile -t $(IMAGE) $(BUILD_ARGS) .
+	elif command -v buildah >/dev/null; then
+	  echo "make image: buildah"
+	  buildah bud --storage-driver vfs --isolation chroot -f deploy/Containerfile -t $(IMAGE) $(BUILD_ARGS) .
+	else
+	  echo "make image: no container engine here: install podman or buildah (apt-get install buildah), or start docker's daemon" >&2
+	  exit 1
+	fi
 
 web/node_modules/.installed: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund

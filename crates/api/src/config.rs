@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 #[derive(Clone)]
 pub struct ApiConfig {
-    /// Uploaded files (avatars, pictures) live under this directory.
+    /// This replica's own directory: uploaded files live under it with `files` local.
     pub data_dir: PathBuf,
+    /// Where uploaded files (pictures, logos, avatars, firmware) are kept.
+    pub files: crate::FilesBackend,
     /// The built web app; `None` serves the API alone.
     pub web_dir: Option<PathBuf>,
     pub access_token_ttl_secs: i64,
@@ -54,6 +56,7 @@ impl std::fmt::Debug for ApiConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApiConfig")
             .field("data_dir", &self.data_dir)
+            .field("files", &self.files)
             .field("web_dir", &self.web_dir)
             .field("access_token_ttl_secs", &self.access_token_ttl_secs)
             .field("branded_hosts", &self.branded_hosts)
@@ -70,6 +73,7 @@ impl ApiConfig {
     pub fn new(data_dir: PathBuf) -> ApiConfig {
         ApiConfig {
             data_dir,
+            files: crate::FilesBackend::Local,
             web_dir: None,
             access_token_ttl_secs: 2 * 3600,
             refresh_token_ttl_secs: 30 * 24 * 3600,

@@ -1,9 +1,14 @@
-//! Uploaded files: kept under `<data dir>/uploads`, served read-only at `/files/...`. Types are
-//! decided by the file's first bytes, never by its name.
+//! Uploaded files: kept under `uploads/` of the file store (the data directory or the
+//! database, see `store.rs`), served read-only at `/files/...`. Types are decided by the file's
+//! first bytes, never by its name.
+
+pub mod serve;
+pub mod store;
 
 use axum::{
     Router,
     extract::{Multipart, multipart::MultipartRejection},
+    routing::get,
 };
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use domain::{Code, DomainError};
@@ -12,9 +17,14 @@ use tower_http::services::ServeDir;
 
 use crate::{AppState, envelope::ApiError, session::random_bytes};
 
-/// Serves `/files/...` from the configured data directory.
+/// Serves `/files/...` from where uploads are kept.
 pub fn router(app: &AppState) -> Router<AppState> {
-    Router::new().nest_service("/files", ServeDir::new(app.config.data_dir.join("uploads")))
+    match app.config.files {
+        store::FilesBackend::Local => {
+            Router::new().nest_service("/files", ServeDir::new(app.config.data_dir.join("uploads")))
+        }
+        store::FilesBackend::Database => Router::new().route("/files/{*path}", get(serve::file)),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,12 +224,9 @@ pub async fn save(
     ext: &str,
     bytes: &[u8],
 ) -> Result<String, ApiError> {
-    let dir = app.config.data_dir.join("uploads").join(folder);
-    tokio::fs::create_dir_all(&dir)
-        .await
-        .map_err(|e| ApiError::internal("upload dir", e))?;
     let name = format!("{}.{ext}", URL_SAFE_NO_PAD.encode(random_bytes::<12>()));
-    tokio::fs::write(dir.join(&name), bytes)
+    app.files()
+        .put(&format!("uploads/{folder}/{name}"), bytes)
         .await
         .map_err(|e| ApiError::internal("upload", e))?;
     Ok(format!("/files/{folder}/{name}"))
@@ -233,9 +240,8 @@ pub async fn remove(app: &AppState, url: &str) {
     if rest.split('/').any(|part| part.is_empty() || part == "..") {
         return;
     }
-    let path = app.config.data_dir.join("uploads").join(rest);
-    if let Err(e) = tokio::fs::remove_file(&path).await {
-        tracing::debug!(path = %path.display(), %e, "old upload not removed");
+    if let Err(e) = app.files().delete(&format!("uploads/{rest}")).await {
+        tracing::warn!(url, %e, "old upload not removed");
     }
 }
 

@@ -67,6 +67,7 @@ use tower_http::trace::TraceLayer;
 
 pub use auth::{REUSE_GRACE_MS, hash_password};
 pub use config::ApiConfig;
+pub use files::store::{FileError, FileStore, FilesBackend, Staged};
 pub use session::Keys;
 pub use system::metrics_router;
 
@@ -87,6 +88,13 @@ pub struct AppState {
     /// What monitoring reads keep between requests: the plant day curves' per-device means and
     /// the plants' energy of closed days.
     pub caches: Arc<ReadCaches>,
+}
+
+impl AppState {
+    /// Where this request's uploaded files are written and read.
+    pub fn files(&self) -> FileStore<'_> {
+        FileStore::new(self.config.files, &self.config.data_dir, &self.store)
+    }
 }
 
 /// Milliseconds since the Unix epoch: the unit of every stored time.

@@ -1,5 +1,5 @@
-//! `portal admin`: account chores without the web app (and the outbox, where verification
-//! codes wait when no mail server is configured).
+//! `portal admin`: account chores without the web app, the outbox (where verification codes
+//! wait when no mail server is configured) and backups of a SQLite database.
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
@@ -66,6 +66,9 @@ pub enum Action {
         #[arg(long, default_value_t = 20)]
         limit: i64,
     },
+    /// Copy the SQLite database to FILE (a new file) while the portal runs; PostgreSQL is
+    /// backed up with pg_dump.
+    Backup { file: std::path::PathBuf },
 }
 
 pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
@@ -141,6 +144,7 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
                 );
             }
         }
+        Action::Backup { file } => crate::backup::run(config, &store, &file).await?,
     }
     store.close().await;
     Ok(())

@@ -23,6 +23,9 @@ pub struct Config {
     pub metrics_addr: String,
     pub data_dir: PathBuf,
     pub database_url: Option<String>,
+    /// Where uploaded files are kept: `local` (the data directory), `database`, or empty for
+    /// the default of the database in use (see [`Config::files`]).
+    pub files: String,
     pub admin_user: Option<String>,
     pub admin_password: Option<String>,
     pub web_dir: PathBuf,
@@ -98,6 +101,7 @@ impl Default for Config {
             metrics_addr: "127.0.0.1:9464".into(),
             data_dir: PathBuf::from("./data"),
             database_url: None,
+            files: String::new(),
             admin_user: None,
             admin_password: None,
             web_dir: PathBuf::from("web/dist"),
@@ -156,6 +160,7 @@ impl std::fmt::Debug for Config {
                 "database_url",
                 &self.database_url.as_deref().map(redact_url),
             )
+            .field("files", &self.files)
             .field("admin_user", &self.admin_user)
             .field(
                 "admin_password",
@@ -259,6 +264,9 @@ impl Config {
         }
         if let Some(v) = get("DATABASE_URL") {
             self.database_url = Some(v);
+        }
+        if let Some(v) = get("FILES") {
+            self.files = v;
         }
         if let Some(v) = get("ADMIN_USER") {
             self.admin_user = Some(v);
@@ -393,6 +401,7 @@ impl Config {
             .parse::<SocketAddr>()
             .with_context(|| format!("http_addr {:?} is not host:port", self.http_addr))?;
         self.metrics()?;
+        self.files()?;
         if self.branded_hosts.len() > 5 {
             bail!(
                 "at most five branded hostnames are supported, got {}",
@@ -491,6 +500,19 @@ impl Config {
             .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("portal.db").display()))
     }
 
+    /// Where uploaded files are kept. By default in the database on PostgreSQL, the deployment
+    /// that runs replicas (each with a data directory of its own), and under the data directory
+    /// on SQLite, where one process serves everything (docs/decisions.md).
+    pub fn files(&self) -> anyhow::Result<api::FilesBackend> {
+        match self.files.trim().to_ascii_lowercase().as_str() {
+            "local" => Ok(api::FilesBackend::Local),
+            "database" => Ok(api::FilesBackend::Database),
+            "" if self.database_url().starts_with("postgres") => Ok(api::FilesBackend::Database),
+            "" => Ok(api::FilesBackend::Local),
+            other => bail!("files (PORTAL_FILES) {other:?}: expected local or database"),
+        }
+    }
+
     /// The embedded broker's CONNECT deadline and per-address bounds, checked.
     fn mqtt_limits(&self) -> anyhow::Result<(std::time::Duration, devices::link::gate::Limits)> {
         if !(1..=120).contains(&self.mqtt_connect_timeout_secs) {
@@ -587,6 +609,8 @@ impl Config {
 
     pub fn api(&self) -> api::ApiConfig {
         let mut c = api::ApiConfig::new(self.data_dir.clone());
+        // Checked at start (`check`); the fallback is never reached there.
+        c.files = self.files().unwrap_or_default();
         c.web_dir = Some(self.web_dir.clone());
         c.access_token_ttl_secs = self.access_token_ttl_secs;
         c.refresh_token_ttl_secs = self.refresh_token_ttl_secs;
@@ -656,6 +680,24 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(c.database_url(), "sqlite:///var/lib/portal/portal.db");
+    }
+
+    #[test]
+    fn files_live_in_the_database_on_postgresql_and_in_the_data_dir_on_sqlite() {
+        let mut c = Config::default();
+        assert_eq!(c.files().unwrap(), api::FilesBackend::Local);
+        c.database_url = Some("postgres://db/portal".into());
+        assert_eq!(c.files().unwrap(), api::FilesBackend::Database);
+        assert_eq!(c.api().files, api::FilesBackend::Database);
+        c.apply_env(|k| (k == "PORTAL_FILES").then(|| "Local".into()))
+            .unwrap();
+        assert_eq!(c.files().unwrap(), api::FilesBackend::Local);
+        let mut c = Config::default();
+        c.apply_env(|k| (k == "PORTAL_FILES").then(|| "database".into()))
+            .unwrap();
+        assert_eq!(c.files().unwrap(), api::FilesBackend::Database);
+        c.files = "s3".into();
+        assert!(c.check().is_err());
     }
 
     #[test]

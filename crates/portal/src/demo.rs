@@ -27,10 +27,10 @@ pub const DEMO_PASSWORD: &str = "demo1234";
 /// now (0 on later starts).
 pub async fn prepare(
     store: &Store,
-    data_dir: &std::path::Path,
+    files: api::FileStore<'_>,
     fleet: &mut [GatewaySpec],
 ) -> anyhow::Result<usize> {
-    crate::demo_catalogue::prepare(store, data_dir).await?;
+    crate::demo_catalogue::prepare(store, files).await?;
     let created = create_plants(store, fleet).await?;
     crate::demo_products::prepare(store, fleet).await?;
     crate::demo_predicted::prepare(store, fleet).await?;

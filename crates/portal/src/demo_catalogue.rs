@@ -6,8 +6,6 @@
 //! The simulated inverters report no software version until upgraded, and the simulated
 //! gateways run `SIM-1.4.2`, so each enabled version is an upgrade for them.
 
-use std::path::Path;
-
 use api::firmware::storage;
 use store::{
     Store,
@@ -43,7 +41,7 @@ const INVERTER_VERSIONS: [&str; 2] = ["V1_0_0", "V1_2_0"];
 /// Above the simulated gateways' `SIM-1.4.2`; the older is disabled.
 const GATEWAY_VERSIONS: [&str; 2] = ["SIM-1_3_0", "SIM-1_5_0"];
 
-pub async fn prepare(store: &Store, data_dir: &Path) -> anyhow::Result<()> {
+pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result<()> {
     let now = api::now_ms();
     let mut labels = Vec::new();
     for (title, children) in TREE {
@@ -91,7 +89,7 @@ pub async fn prepare(store: &Store, data_dir: &Path) -> anyhow::Result<()> {
                 size: 200_000 + 40_000 * (n + i),
                 seed,
             };
-            add(store, data_dir, &spec, now).await?;
+            add(store, files, &spec, now).await?;
         }
     }
     if store
@@ -120,7 +118,7 @@ pub async fn prepare(store: &Store, data_dir: &Path) -> anyhow::Result<()> {
                 size: 300_000 + 50_000 * i,
                 seed: 1000 + i as u64,
             };
-            add(store, data_dir, &spec, now).await?;
+            add(store, files, &spec, now).await?;
         }
     }
     Ok(())
@@ -176,9 +174,14 @@ struct DemoFile<'a> {
 }
 
 /// Writes one firmware the way an upload does: file under a temporary name, row, rename.
-async fn add(store: &Store, data_dir: &Path, f: &DemoFile<'_>, now: i64) -> anyhow::Result<()> {
+async fn add(
+    store: &Store,
+    files: api::FileStore<'_>,
+    f: &DemoFile<'_>,
+    now: i64,
+) -> anyhow::Result<()> {
     let bytes = image(f.size, f.seed);
-    let staged = storage::stage(data_dir, &bytes, "bin").await?;
+    let staged = storage::stage(files, &bytes, "bin").await?;
     let row = NewFirmware {
         target: f.target,
         fields: FirmwareFields {

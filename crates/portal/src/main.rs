@@ -1,6 +1,7 @@
 //! `portal`: the solar and storage plant portal in one binary.
 
 mod admin;
+mod backup;
 mod config;
 mod demo;
 mod demo_catalogue;
@@ -8,6 +9,7 @@ mod demo_company;
 mod demo_energy_hub;
 mod demo_predicted;
 mod demo_products;
+mod files;
 mod serve;
 mod sim;
 

@@ -35,6 +35,14 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
 pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     let store = open_store(&config).await?;
     seed_admin(&store, &config).await?;
+    if config.files()? == api::FilesBackend::Database {
+        let copied = crate::files::import_local(&store, &config.data_dir)
+            .await
+            .context("copying uploaded files into the database")?;
+        if copied > 0 {
+            println!("Copied {copied} uploaded files from the data directory into the database");
+        }
+    }
     let keys = api::Keys::load_or_create(&store)
         .await
         .context("loading keys")?;
@@ -133,6 +141,8 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
         .context("loading protocol configs")?;
     let options = devices::ingest::IngestOptions {
         protocols,
+        // With an external broker other replicas may take any of a device's reports.
+        shared: !config.mqtt_embedded,
         ..devices::ingest::IngestOptions::default()
     };
     let ingest = devices::ingest::Ingest::spawn(store.clone(), rx, options);
@@ -166,7 +176,8 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
-    crate::demo::prepare(store, &config.data_dir, &mut specs).await?;
+    let files = api::FileStore::new(config.files()?, &config.data_dir, store);
+    crate::demo::prepare(store, files, &mut specs).await?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),
@@ -298,7 +309,7 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
             (p, true)
         }
     };
-    admin::create_user(
+    let created = admin::create_user(
         store,
         &account,
         &password,
@@ -307,8 +318,16 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
         "Administrator",
         false,
     )
-    .await
-    .context("creating the first administrator")?;
+    .await;
+    if let Err(e) = created {
+        // Replicas started together all find no user; the one that loses the race finds the
+        // administrator another one created, and starts like a later start would.
+        if store.count_users().await? > 0 {
+            println!("First administrator: created by another replica meanwhile");
+            return Ok(());
+        }
+        return Err(e.context("creating the first administrator"));
+    }
     if generated {
         println!(
             "First administrator created: {account} / {password}  (shown once; change it after signing in)"

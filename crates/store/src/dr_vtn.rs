@@ -150,6 +150,21 @@ impl Store {
         Ok(exec!(self, "DELETE FROM dr_vtns WHERE id = $1", id)? == 1)
     }
 
+    /// Takes the sync that is due of connection `id` for this replica: moves its last sync
+    /// time from `seen` (as this replica read it) to `now` in one conditional update, so of
+    /// several replicas that found it due one syncs it (`true`) and the others leave it.
+    pub async fn claim_vtn_sync(&self, id: i64, seen: Option<i64>, now: i64) -> Result<bool> {
+        let n = exec!(
+            self,
+            "UPDATE dr_vtns SET last_sync_at = $3 WHERE id = $1 \
+             AND (last_sync_at = $2 OR (last_sync_at IS NULL AND $2 IS NULL))",
+            id,
+            seen,
+            now
+        )?;
+        Ok(n > 0)
+    }
+
     /// Records a sync's outcome ('' = it worked) and our VEN's id when known.
     pub async fn vtn_synced(
         &self,

@@ -127,7 +127,9 @@ impl Store {
 
 impl Store {
     /// Queues a report e-mail and records its month on the subscription, in one transaction:
-    /// a month is queued once even when the job stops between the two.
+    /// a month is queued once even when the job stops between the two, and once when several
+    /// replicas run the job together (the month is claimed first, by a conditional update;
+    /// the one that finds it taken queues nothing and gets `None`).
     pub async fn queue_report_mail(
         &self,
         mail: &crate::outbox::NewMail,
@@ -135,37 +137,41 @@ impl Store {
         plant: i64,
         period: &str,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<Option<i64>> {
         let (name, bytes) = match &mail.attachment {
             Some((name, bytes)) => (Some(name.as_str()), Some(bytes.as_slice())),
             None => (None, None),
         };
         Ok(in_tx!(self, |tx, sqlite| {
-            let id = tx_scalar!(
-                tx,
-                sqlite,
-                i64,
-                "INSERT INTO outbox (channel, recipient, subject, body, created_at, queued, kind, \
-                 next_attempt_at, attachment_name, attachment) \
-                 VALUES ('email', $1, $2, $3, $4, TRUE, $5, $4, $6, $7) RETURNING id",
-                &mail.recipient,
-                &mail.subject,
-                &mail.body,
-                now,
-                &mail.kind,
-                name,
-                bytes
-            )?;
-            tx_exec!(
+            let claimed = tx_exec!(
                 tx,
                 sqlite,
                 "UPDATE report_subscriptions SET last_period = $3 \
-                 WHERE user_id = $1 AND plant_id = $2",
+                 WHERE user_id = $1 AND plant_id = $2 \
+                 AND (last_period IS NULL OR last_period < $3)",
                 user,
                 plant,
                 period
             )?;
-            id
+            if claimed == 0 {
+                None
+            } else {
+                Some(tx_scalar!(
+                    tx,
+                    sqlite,
+                    i64,
+                    "INSERT INTO outbox (channel, recipient, subject, body, created_at, queued, \
+                     kind, next_attempt_at, attachment_name, attachment) \
+                     VALUES ('email', $1, $2, $3, $4, TRUE, $5, $4, $6, $7) RETURNING id",
+                    &mail.recipient,
+                    &mail.subject,
+                    &mail.body,
+                    now,
+                    &mail.kind,
+                    name,
+                    bytes
+                )?)
+            }
         }))
     }
 }

@@ -59,6 +59,47 @@ pub async fn postgres() -> Result<Option<Store>, StoreError> {
     Ok(Some(store))
 }
 
+/// A new, empty PostgreSQL schema for processes a test starts (replicas of `portal serve`):
+/// its name, and the database URL that opens it (the schema as `search_path` in the URL's
+/// `options`). `None` when no test server is configured. Not migrated: the processes do that.
+pub async fn postgres_schema_url() -> Result<Option<(String, String)>, StoreError> {
+    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else {
+        return Ok(None);
+    };
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let schema = unique_name();
+    let mut conn = sqlx::PgConnection::connect_with(&PgConnectOptions::from_str(&url)?).await?;
+    let create = format!("CREATE SCHEMA {schema}");
+    sqlx::query(sqlx::AssertSqlSafe(create))
+        .execute(&mut conn)
+        .await?;
+    conn.close().await?;
+    let joiner = if url.contains('?') { '&' } else { '?' };
+    Ok(Some((
+        schema.clone(),
+        format!("{url}{joiner}options=-c%20search_path%3D{schema}"),
+    )))
+}
+
+/// Drops a schema made by [`postgres_schema_url`] (or any test schema) with everything in it.
+pub async fn drop_postgres_schema(schema: &str) -> Result<(), StoreError> {
+    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else {
+        return Ok(());
+    };
+    let mut conn = sqlx::PgConnection::connect_with(&PgConnectOptions::from_str(&url)?).await?;
+    let drop = format!(
+        "DROP SCHEMA IF EXISTS \"{}\" CASCADE",
+        schema.replace('"', "")
+    );
+    sqlx::query(sqlx::AssertSqlSafe(drop))
+        .execute(&mut conn)
+        .await?;
+    conn.close().await?;
+    Ok(())
+}
+
 /// Every backend available to this test run, each fresh.
 pub async fn all() -> Result<Vec<Store>, StoreError> {
     let mut stores = vec![sqlite().await?];

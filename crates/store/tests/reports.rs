@@ -96,7 +96,16 @@ async fn a_report_mail_is_queued_with_its_month_once() -> TestResult {
             body: "b".into(),
             attachment: Some(("Ann home-2026-03.xlsx".into(), vec![1, 2, 3])),
         };
-        s.queue_report_mail(&mail, ann, plant, "2026-03", 9).await?;
+        assert!(
+            s.queue_report_mail(&mail, ann, plant, "2026-03", 9)
+                .await?
+                .is_some()
+        );
+        // A second replica that found the same month due queues nothing.
+        assert_eq!(
+            s.queue_report_mail(&mail, ann, plant, "2026-03", 9).await?,
+            None
+        );
         assert!(s.report_subscriptions_due("2026-03").await?.is_empty());
         assert_eq!(s.report_subscriptions_due("2026-04").await?.len(), 1);
         assert_eq!(s.outbox(Some("ann@example.com"), 5).await?.len(), 1);

@@ -67,7 +67,7 @@ async fn delete_many(app: &AppState, me: &CurrentUser, ids: &[i64]) -> ApiResult
     for row in &wanted {
         if deleted.contains(&row.id) {
             // The row is gone: nothing names the file any more.
-            storage::remove(&app.config.data_dir, &row.stored_name).await;
+            storage::remove(app.files(), &row.stored_name).await;
             let detail = json!({"firmId": row.id, "version": row.version, "target": row.target,
                 "fileName": row.file_name});
             crate::audit::record_admin(

@@ -26,9 +26,10 @@ pub async fn download(
     require(&me, super::INVERTER_VIEW).or_else(|_| require(&me, super::GATEWAY_VIEW))?;
     let row = load(&app, path_id(&id)?).await?;
     require(&me, view_key(&row.target))?;
-    let bytes = tokio::fs::read(storage::path(&app.config.data_dir, &row.stored_name))
+    let bytes = storage::read(app.files(), &row.stored_name)
         .await
-        .map_err(|e| ApiError::internal("firmware read", e))?;
+        .map_err(|e| ApiError::internal("firmware read", e))?
+        .ok_or_else(|| ApiError::internal("firmware read", "the file is missing"))?;
     let mut response = crate::xlsx::attachment(&row.file_name, bytes);
     response.headers_mut().insert(
         header::CONTENT_TYPE,

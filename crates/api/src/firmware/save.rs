@@ -158,7 +158,7 @@ pub(crate) async fn write(
     };
     let staged = match file {
         Some((_, bytes, ext)) => Some(
-            storage::stage(&app.config.data_dir, bytes, ext)
+            storage::stage(app.files(), bytes, ext)
                 .await
                 .map_err(|e| ApiError::internal("firmware write", e))?,
         ),
@@ -215,7 +215,7 @@ pub(crate) async fn write(
     if stored.is_some()
         && let Some(o) = &old
     {
-        storage::remove(&app.config.data_dir, &o.stored_name).await;
+        storage::remove(app.files(), &o.stored_name).await;
     }
     let item = load_item(app, id).await?;
     let action = if old.is_some() {

@@ -79,7 +79,7 @@ async fn one(app: &AppState, sub: &Subscription, now: DateTime<Utc>) -> ApiResul
         body,
         attachment: Some((sheet::file_name(&report), bytes)),
     };
-    store
+    let queued = store
         .queue_report_mail(
             &mail,
             sub.user_id,
@@ -88,6 +88,10 @@ async fn one(app: &AppState, sub: &Subscription, now: DateTime<Utc>) -> ApiResul
             now.timestamp_millis(),
         )
         .await?;
+    if queued.is_none() {
+        // Another replica queued this month's report first.
+        return Ok(false);
+    }
     tracing::info!(plant = sub.plant_id, user = sub.user_id, month = %label, "monthly report queued");
     Ok(true)
 }

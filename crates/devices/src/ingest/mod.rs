@@ -55,6 +55,11 @@ pub struct IngestOptions {
     pub protocols: Vec<ProtocolConfig>,
     /// Where command replies go (the command dispatcher); dropped when `None`.
     pub replies: Option<mpsc::Sender<CommandReply>>,
+    /// Other processes ingest reports of the same devices (replicas behind an external broker's
+    /// shared subscription, which hands each message to any of them): what this worker knows of
+    /// a device's open status-word events is read again for every batch rather than kept, as
+    /// another replica may have opened or closed them since.
+    pub shared: bool,
 }
 
 impl Default for IngestOptions {
@@ -66,6 +71,7 @@ impl Default for IngestOptions {
             cache_capacity: 200_000,
             protocols: crate::protocol::shipped().unwrap_or_default(),
             replies: None,
+            shared: false,
         }
     }
 }

@@ -37,7 +37,8 @@ pub(super) struct Worker {
     gateways: HashMap<String, (i64, Instant)>,
     registry: Registry,
     skip_log: SkipLog,
-    /// Word-driven event codes open per device, loaded from the store on first need.
+    /// Word-driven event codes open per device, loaded from the store on first need (and for
+    /// every batch with `IngestOptions::shared`).
     open_words: HashMap<i64, HashSet<String>>,
 }
 
@@ -142,6 +143,9 @@ impl Worker {
                     }
                     // Events from status words follow the data they came with; a failure here
                     // is logged and retried with the next report, the data stays committed.
+                    if self.options.shared {
+                        self.open_words.clear();
+                    }
                     for p in &pending {
                         for (place, family, ts, watched) in &p.words {
                             if let Err(e) = self.word_events(*place, *family, *ts, watched).await {

@@ -9,7 +9,8 @@
 //! `set_params`, audited as `energyhub.dispatch` / `energyhub.restore` by "system". An
 //! inverter that is offline or refuses is tried at most [`device::MAX_ATTEMPTS`] times per
 //! event, then left as it is; each event keeps its outcome per inverter. The state lives in
-//! the database (`dr_dispatch_devices`), so a restart picks up where the job stopped.
+//! the database (`dr_dispatch_devices`), so a restart picks up where the job stopped, and
+//! one replica at a time runs a tick (a lease, `store::leases`).
 
 mod device;
 pub(crate) mod rules;
@@ -27,6 +28,17 @@ pub const DEFAULT_TICK: Duration = Duration::from_secs(15);
 /// One pass over every enrolled inverter at `now` (unix seconds). Answers the next event or
 /// interval boundary, when one is to come.
 pub async fn tick(app: &AppState, now: i64) -> ApiResult<Option<i64>> {
+    // Every replica runs this job, and all of them wake at an event's start: the lease lets
+    // one tick at a time read and write the dispatch state, so a device gets one command.
+    let Some(lease) = app.store.try_lease(store::leases::DR_DISPATCH).await? else {
+        return Ok(None);
+    };
+    let next = tick_leased(app, now).await;
+    lease.release().await?;
+    next
+}
+
+async fn tick_leased(app: &AppState, now: i64) -> ApiResult<Option<i64>> {
     app.store.time_out_commands(now_ms()).await?;
     let plan = app.store.dr_dispatch_plan(now).await?;
     let wants = rules::wants(&plan, now);

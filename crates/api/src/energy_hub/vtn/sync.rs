@@ -42,7 +42,8 @@ pub struct SyncSummary {
     pub report_errors: usize,
 }
 
-/// One sync at a time in this process (the job and "sync now" share the VTN's state).
+/// One sync at a time in this process (the job and "sync now" share the VTN's state); across
+/// replicas the job claims each sync in the database (`Store::claim_vtn_sync`).
 static RUNNING: Mutex<()> = Mutex::const_new(());
 
 /// Syncs one connection and records the outcome on it (`lastSyncAt`, `lastError`).
@@ -197,6 +198,19 @@ pub async fn run(app: AppState, tick: Duration) {
                 .is_none_or(|t| now - t >= vtn.poll_seconds.max(10) * 1000);
             if !due {
                 continue;
+            }
+            // Every replica runs this job: the database decides which one syncs.
+            match app
+                .store
+                .claim_vtn_sync(vtn.id, vtn.last_sync_at, now)
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!(vtn = vtn.id, "energy hub: claiming a VTN sync failed: {e}");
+                    continue;
+                }
             }
             match sync_vtn(&app, vtn).await {
                 Ok(s) => tracing::debug!(
