@@ -38,6 +38,7 @@ pub mod occurrences;
 pub mod offers;
 pub mod outbox;
 pub mod plants;
+pub mod power_peaks;
 pub mod products;
 pub mod protocols;
 pub mod reported_devices;

@@ -23,16 +23,14 @@ use super::{
 use crate::{
     AppState,
     envelope::ApiResult,
-    monitor::{INVERTER, PlantCtx, energy, flow, summary},
+    monitor::{PlantCtx, energy, summary},
     plants::update_at,
     predicted::figures::Predictions,
-    readings::{self, Reading, round2},
+    readings::{self, round2},
 };
 
 /// Most events a report lists.
 const MAX_EVENTS: i64 = 200;
-/// The peak power of a month or a year reads one sample per device per this many ms.
-const PEAK_BUCKET_MS: i64 = 5 * 60 * 1000;
 
 fn kwh(points: &[EnergyPoint], bucket: &str, metric: &str) -> Option<f64> {
     let mut found = points
@@ -85,26 +83,6 @@ async fn header(app: &AppState, ctx: &PlantCtx) -> ApiResult<ReportPlant> {
         company_name: company.as_ref().map(|c| c.name.clone()),
         company_logo_url: company.map(|c| c.logo_url).filter(|u| !u.is_empty()),
     })
-}
-
-/// The highest sum of the inverters' PV power over 5-minute buckets of `[from, to)`.
-async fn peak(app: &AppState, ctx: &PlantCtx, from: i64, to: i64) -> ApiResult<Option<(f64, i64)>> {
-    let mut buckets: std::collections::BTreeMap<i64, f64> = Default::default();
-    for d in ctx.of(INVERTER) {
-        for s in app
-            .store
-            .samples_thinned(d.id, from, to, PEAK_BUCKET_MS)
-            .await?
-        {
-            if let Some(w) = flow::pv_power(&Reading::from_sample(s.ts, &s.payload)) {
-                *buckets.entry((s.ts - from) / PEAK_BUCKET_MS).or_default() += w;
-            }
-        }
-    }
-    Ok(buckets
-        .into_iter()
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(b, w)| (w, from + b * PEAK_BUCKET_MS)))
 }
 
 /// The events of the period (newest first, at most 200) and the counts per severity.
@@ -238,7 +216,7 @@ pub(crate) async fn build(
                     row(&daily, &key, format!("{day:02}"), predicted.day(y, m, day))
                 })
                 .collect();
-            let peak = peak(app, ctx, from_ms, to_ms).await?;
+            let peak = super::peak::peak(app, ctx, from_ms, to_ms).await?;
             let peak = peak.map(|(w, at)| (w, readings::local_time(at, ctx.tz)));
             (
                 rows,
@@ -262,7 +240,7 @@ pub(crate) async fn build(
                 .collect();
             let months: Vec<f64> = (1..=12).filter_map(|m| predicted.month(y, m)).collect();
             let pred = (!months.is_empty()).then(|| months.iter().sum());
-            let peak = peak(app, ctx, from_ms, to_ms).await?;
+            let peak = super::peak::peak(app, ctx, from_ms, to_ms).await?;
             let peak = peak.map(|(w, at)| (w, readings::local_time(at, ctx.tz)));
             (
                 rows,

@@ -7,6 +7,7 @@
 pub(crate) mod build;
 pub(crate) mod day;
 pub mod monthly;
+mod peak;
 pub(crate) mod period;
 pub(crate) mod sheet;
 pub(crate) mod subscription;

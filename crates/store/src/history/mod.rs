@@ -285,6 +285,15 @@ impl Store {
                     points as i64,
                     data
                 )?;
+                // The plant's peak of this day was computed without these rows, if at all.
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "DELETE FROM plant_power_peaks WHERE day = $2 AND plant_id = \
+                     (SELECT plant_id FROM devices WHERE id = $1)",
+                    device,
+                    day
+                )?;
                 tx_exec!(
                     tx,
                     sqlite,
