@@ -570,6 +570,48 @@ mod tests {
     }
 
     #[test]
+    fn noisy_measurements_stay_under_two_bytes_a_value() -> Result<(), CodecError> {
+        // Sensor noise on every value: a random walk per key, half of them powers in whole
+        // watts moving up to 60 W a report, half voltages and currents with one or two
+        // decimals moving a few tenths. Nothing repeats, unlike the simulator's smooth curves.
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |range: i64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as i64).rem_euclid(2 * range + 1) - range
+        };
+        let mut level: Vec<i64> = (0..100).map(|k| 2300 + k * 7).collect();
+        let samples: Vec<Sample> = (0..288)
+            .map(|i| {
+                let values: Vec<String> = level
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(k, v)| match k % 3 {
+                        0 => {
+                            *v += next(60);
+                            format!("\"p{k}\":{}", *v)
+                        }
+                        1 => {
+                            *v += next(3);
+                            format!("\"u{k}\":{:.1}", *v as f64 / 10.0)
+                        }
+                        _ => {
+                            *v += next(5);
+                            format!("\"i{k}\":{:.2}", *v as f64 / 100.0)
+                        }
+                    })
+                    .collect();
+                sample(i64::from(i) * 300_000, &format!("{{{}}}", values.join(",")))
+            })
+            .collect();
+        let block = encode(&samples)?;
+        let per_point = block.data.len() as f64 / block.points as f64;
+        assert!(per_point < 2.0, "{per_point} bytes a value");
+        Ok(())
+    }
+
+    #[test]
     fn damaged_blocks_are_errors_not_panics() {
         assert!(decode(&[]).is_err());
         assert!(matches!(decode(&[9, 1, 2]), Err(CodecError::Format(9))));
