@@ -8,7 +8,7 @@ use chrono::{Datelike, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Europe::London;
 use common::{
     App,
-    fixtures::{People, bound_gateway, people, plant, sample},
+    fixtures::{People, bound_gateway, inverter, people, plant, sample},
     spawn,
 };
 use serde_json::{Value, json};
@@ -60,20 +60,7 @@ async fn a_closed_days_peak_is_kept_and_a_late_report_counts_after_compaction() 
         .await;
         let gw = bound_gateway(&app, &admin, &ann, p, "GW-PEAK-01").await;
         let now = api::now_ms();
-        let inverter = app
-            .store
-            .upsert_device(
-                "INV-PEAK-1",
-                gw,
-                "inverter",
-                2,
-                "deye-hybrid-1ph",
-                "SIM",
-                None,
-                now,
-            )
-            .await
-            .expect("inverter");
+        let inverter = inverter(&app, gw, "INV-PEAK-1").await;
         // Last month, days 3 and 4: 3 kW at 10:00 and 5 kW at 12:00 local time.
         let today = Utc::now().with_timezone(&London).date_naive();
         let last_month = (today.with_day(1).expect("day 1") - Duration::days(1))

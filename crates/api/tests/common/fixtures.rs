@@ -61,6 +61,15 @@ pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: i64, sn:
         .id
 }
 
+/// A hybrid inverter (type 2) `sn` behind gateway `gw`, as ingest would place it: its id.
+pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
+    let now = api::now_ms();
+    app.store
+        .upsert_device(sn, gw, "inverter", 2, "deye-hybrid-1ph", "SIM", None, now)
+        .await
+        .expect("inverter")
+}
+
 /// A report of `device_id` at `ts`.
 pub fn sample(device_id: i64, ts: i64, payload: &Value) -> SampleWrite {
     SampleWrite {
