@@ -242,8 +242,9 @@ impl Store {
             .name
             .as_ref()
             .map(|n| format!("%{}%", n.to_lowercase()));
+        let by_name = crate::sql::contains("LOWER(p.name)", "$4", name.is_some());
         let conditions = format!(
-            "{VISIBLE} AND ($4 IS NULL OR LOWER(p.name) LIKE $4) AND ($5 IS NULL OR p.status = $5) \
+            "{VISIBLE} AND {by_name} AND ($5 IS NULL OR p.status = $5) \
              AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7) \
              AND ($8 IS NULL OR p.owner_id = $8)"
         );

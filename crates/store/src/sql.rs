@@ -17,6 +17,18 @@ pub(crate) fn for_sqlite(sql: &str) -> Cow<'_, str> {
     }
 }
 
+/// A "contains" filter on `expr` by the pattern in `param`: `expr LIKE param` when the caller
+/// filters, else `param IS NULL` (the pattern is bound as NULL then). SQLite prepares a
+/// statement again on every run in which a value bound as a LIKE pattern was set, so a list
+/// that always carried the LIKE paid a full prepare per request even without a filter.
+pub(crate) fn contains(expr: &str, param: &str, filtering: bool) -> String {
+    if filtering {
+        format!("{expr} LIKE {param}")
+    } else {
+        format!("{param} IS NULL")
+    }
+}
+
 /// Appends `count` comma-separated parameters after the first `before`. SQLite gets plain `?`
 /// (taken in order): sqlx looks a numbered `?N` up by name, a scan over all of the
 /// statement's parameters, which made binding a 128-row statement cost as much as running it.
