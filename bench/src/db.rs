@@ -158,7 +158,7 @@ impl FreshDb {
     }
 
     /// Bytes a table takes on disk with its indexes (and PostgreSQL's TOAST), when the database
-    /// can tell: PostgreSQL's relation sizes, SQLite's `dbstat` table. `table` is one of the
+    /// can tell: PostgreSQL's relation sizes (of every partition), SQLite's `dbstat` table. `table` is one of the
     /// benchmark's fixed names, never input.
     pub async fn table_bytes(&self, table: &'static str) -> anyhow::Result<Option<i64>> {
         Ok(match &self.raw {
@@ -171,10 +171,15 @@ impl FreshDb {
             .await
             .ok()
             .flatten(),
-            Raw::Postgres(p) => sqlx::query_scalar("SELECT pg_total_relation_size($1)::BIGINT")
-                .bind(table)
-                .fetch_optional(p)
-                .await?,
+            // A partitioned table (`samples`) has no storage of its own: its partitions'
+            // sizes are summed (a plain table is its own only member).
+            Raw::Postgres(p) => sqlx::query_scalar(
+                "SELECT SUM(pg_total_relation_size(relid))::BIGINT FROM pg_partition_tree($1)",
+            )
+            .bind(table)
+            .fetch_optional(p)
+            .await?
+            .flatten(),
         })
     }
 

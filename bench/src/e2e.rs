@@ -50,6 +50,10 @@ pub struct E2eOptions {
     pub quiet: bool,
     /// Capture the communication log (as `portal serve` does by default).
     pub comm_log: bool,
+    /// Batches ingest writes at once (0: ingest's default for the backend).
+    pub writes_in_flight: usize,
+    /// How long ingest waits for more reports after a batch's first (zero by default).
+    pub max_wait: Duration,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -127,7 +131,15 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
     // The device side exactly as `portal serve` starts it (serve.rs `start_devices` with the
     // defaults of config.rs `link()`), the broker on a free loopback port.
     let (tx, rx) = tokio::sync::mpsc::channel(4096);
-    let ingest = Ingest::spawn(store.clone(), rx, IngestOptions::default());
+    let ingest = Ingest::spawn(
+        store.clone(),
+        rx,
+        IngestOptions {
+            writes_in_flight: o.writes_in_flight,
+            max_wait: o.max_wait,
+            ..IngestOptions::default()
+        },
+    );
     let broker = BrokerConfig::new(SocketAddr::from(([127, 0, 0, 1], 0)));
     let link = Link::start(
         store.clone(),

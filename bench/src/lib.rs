@@ -50,6 +50,8 @@ impl IngestBench {
                 drain_timeout: Duration::from_secs(60),
                 quiet: true,
                 comm_log: true,
+                writes_in_flight: 0,
+                max_wait: Duration::ZERO,
             },
             baseline_seconds: Some(seconds),
             batch_rows: 1000,

@@ -137,6 +137,13 @@ struct IngestArgs {
     /// or `both` (a run with it off, then one with it on, and the two ratios compared).
     #[arg(long, value_enum, default_value = "both")]
     comm_log: CommLogRuns,
+    /// Batches ingest writes at once (0: the portal's choice for the backend).
+    #[arg(long, default_value_t = 0)]
+    writes_in_flight: usize,
+    /// How long ingest waits for more reports after a batch's first (ms; the portal's default
+    /// is 0: a batch is what queued while the previous one was written).
+    #[arg(long, default_value_t = 0)]
+    max_wait_ms: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -197,6 +204,8 @@ async fn ingest(a: IngestArgs) -> anyhow::Result<()> {
             drain_timeout: Duration::from_secs(120),
             quiet: false,
             comm_log: a.comm_log != CommLogRuns::Off,
+            writes_in_flight: a.writes_in_flight,
+            max_wait: Duration::from_millis(a.max_wait_ms),
         },
         baseline_seconds: (!a.no_baseline)
             .then(|| a.baseline_seconds.unwrap_or(a.seconds.min(60.0))),

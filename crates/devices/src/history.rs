@@ -1,6 +1,8 @@
-//! Upkeep of sample history: compaction of closed plant-local days into blocks, and retention
-//! of old blocks (see `store::history`). Runs in every `portal serve`; two replicas compacting
-//! the same day at once is safe (each move is one transaction; the second finds no rows).
+//! Upkeep of sample history: compaction of closed plant-local days into blocks, retention of
+//! old blocks (see `store::history`), and on PostgreSQL the monthly partitions of the samples
+//! (the months ahead made, emptied old months dropped). Runs in every `portal serve`; two
+//! replicas compacting the same day at once is safe (each move is one transaction; the second
+//! finds no rows), and so is partition upkeep (serialised in the database).
 
 use std::{collections::HashMap, time::Duration};
 
@@ -40,6 +42,8 @@ pub struct Upkeep {
     pub rows: u64,
     /// Blocks deleted by retention.
     pub expired: u64,
+    /// Month partitions of the samples dropped once compaction emptied them (PostgreSQL).
+    pub partitions_dropped: u64,
 }
 
 /// `[start, end)` of a local day in epoch milliseconds (days of 23 or 25 hours included).
@@ -67,8 +71,8 @@ fn day_of(ts: i64, tz: Tz) -> (NaiveDate, (i64, i64)) {
     (day, day_bounds(tz, day))
 }
 
-/// Compacts every device-day that closed more than `grace` before `now` (ms), then deletes
-/// blocks older than `keep`.
+/// Compacts every device-day that closed more than `grace` before `now` (ms), deletes blocks
+/// older than `keep`, and drops the month partitions compaction emptied.
 pub async fn upkeep(store: &Store, now: i64, options: &HistoryOptions) -> store::Result<Upkeep> {
     let grace = i64::try_from(options.grace.as_millis()).unwrap_or(i64::MAX);
     let zones: HashMap<i64, Tz> = store
@@ -102,6 +106,15 @@ pub async fn upkeep(store: &Store, now: i64, options: &HistoryOptions) -> store:
         let keep = i64::try_from(keep.as_millis()).unwrap_or(i64::MAX);
         done.expired = store.delete_blocks_before(now.saturating_sub(keep)).await?;
     }
+    // Only space comes back from this: a failure (a lock not had in time) waits for the next
+    // pass rather than fail one whose compaction went through.
+    done.partitions_dropped = match store.drop_empty_sample_partitions(now).await {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::warn!(error = %e, "empty sample partitions not dropped");
+            0
+        }
+    };
     Ok(done)
 }
 
@@ -112,11 +125,25 @@ pub async fn run(store: Store, options: HistoryOptions) {
     loop {
         tick.tick().await;
         let now = Utc::now().timestamp_millis();
+        // Apart from compaction: a month made late only costs a few rows kept in the default
+        // partition for a while, and must not hold compaction back.
+        match store.ensure_sample_partitions(now).await {
+            Ok(p) if p.created > 0 => {
+                tracing::info!(
+                    created = p.created,
+                    moved = p.moved,
+                    "sample partitions made"
+                )
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "sample partitions not made"),
+        }
         match upkeep(&store, now, &options).await {
-            Ok(u) if u.days > 0 || u.expired > 0 => tracing::info!(
+            Ok(u) if u.days > 0 || u.expired > 0 || u.partitions_dropped > 0 => tracing::info!(
                 days = u.days,
                 rows = u.rows,
                 expired = u.expired,
+                partitions_dropped = u.partitions_dropped,
                 "history compacted"
             ),
             Ok(_) => {}

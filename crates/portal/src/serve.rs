@@ -25,6 +25,11 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
         .await
         .context("opening the database")?;
     store.migrate().await.context("migrating the database")?;
+    // The months ahead before any report (the history job keeps them made afterwards); if
+    // this fails, rows wait in the default partition until it succeeds, nothing is refused.
+    if let Err(e) = store.ensure_sample_partitions(api::now_ms()).await {
+        tracing::warn!(error = %e, "sample partitions not made at start");
+    }
     store
         .sync_builtin_roles(api::now_ms())
         .await

@@ -5,7 +5,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::{Result, Store, sql::push_params};
+mod pg;
+mod sqlite;
+
+use crate::{Db, Result, Store, sql::push_params};
 
 /// Rows per multi-row INSERT: 3-8 parameters each stays far below both backends' limits, and a
 /// fixed size keeps the number of distinct (prepared, cached) statements small.
@@ -176,14 +179,6 @@ fn values_sql(head: &str, rows: usize, width: usize, tail: &str, sqlite: bool) -
     sql
 }
 
-fn placeholders(sql: &str, sqlite: bool) -> String {
-    if sqlite {
-        crate::sql::for_sqlite(sql).into_owned()
-    } else {
-        sql.to_string()
-    }
-}
-
 /// Energy rows merged per (device, day, metric): a daily counter keeps its highest reading, a
 /// lifetime counter its lowest and highest.
 struct MergedEnergy {
@@ -282,85 +277,14 @@ impl Store {
             .filter_map(|e| e.plant_id.map(|p| (p, e.day.as_str())))
             .collect();
 
-        let inserted = in_tx!(self, |tx, sqlite| {
-            let mut inserted = 0u64;
-            for chunk in batch.samples.chunks(CHUNK) {
-                let sql = values_sql(SAMPLES_HEAD, chunk.len(), 3, SAMPLES_TAIL, sqlite);
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for s in chunk {
-                    q = q.bind(s.device_id).bind(s.ts).bind(s.payload.as_str());
-                }
-                inserted += q.execute(&mut *tx).await?.rows_affected();
+        let inserted = match &self.db {
+            Db::Postgres(pool) => {
+                pg::write(pool, &batch.samples, &newest, &energy, &plant_days).await?
             }
-            for chunk in newest.chunks(CHUNK) {
-                let sql = values_sql(LATEST_HEAD, chunk.len(), 3, LATEST_TAIL, sqlite);
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for s in chunk {
-                    q = q.bind(s.device_id).bind(s.ts).bind(s.payload.as_str());
-                }
-                q.execute(&mut *tx).await?;
-                let mut sql = String::from(
-                    "UPDATE devices SET online = TRUE, \
-                     status = CASE WHEN status = 0 THEN 1 ELSE status END, \
-                     last_seen = (SELECT l.ts FROM device_latest l WHERE l.device_id = devices.id) \
-                     WHERE id IN (",
-                );
-                push_params(&mut sql, 0, chunk.len(), sqlite);
-                sql.push(')');
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for s in chunk {
-                    q = q.bind(s.device_id);
-                }
-                q.execute(&mut *tx).await?;
+            Db::Sqlite(pool) => {
+                sqlite::write(pool, &batch.samples, &newest, &energy, &plant_days).await?
             }
-            let daily: Vec<&MergedEnergy> = energy
-                .iter()
-                .filter(|e| e.kind == CounterKind::Daily)
-                .collect();
-            for chunk in daily.chunks(CHUNK) {
-                let sql = values_sql(DAILY_HEAD, chunk.len(), 6, DAILY_TAIL, sqlite);
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for e in chunk {
-                    q = q
-                        .bind(e.device_id)
-                        .bind(e.day.as_str())
-                        .bind(e.metric.as_str())
-                        .bind(e.hi)
-                        .bind(e.plant_id)
-                        .bind(e.rank);
-                }
-                q.execute(&mut *tx).await?;
-            }
-            let lifetime: Vec<&MergedEnergy> = energy
-                .iter()
-                .filter(|e| e.kind == CounterKind::Lifetime)
-                .collect();
-            for chunk in lifetime.chunks(CHUNK) {
-                let sql = values_sql(LIFETIME_HEAD, chunk.len(), 8, LIFETIME_TAIL, sqlite);
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for e in chunk {
-                    q = q
-                        .bind(e.device_id)
-                        .bind(e.day.as_str())
-                        .bind(e.metric.as_str())
-                        .bind(e.hi - e.lo)
-                        .bind(e.lo)
-                        .bind(e.hi)
-                        .bind(e.plant_id)
-                        .bind(e.rank);
-                }
-                q.execute(&mut *tx).await?;
-            }
-            let plant_day = placeholders(PLANT_DAY, sqlite);
-            for (plant, day) in &plant_days {
-                sqlx::query(sqlx::AssertSqlSafe(plant_day.clone()))
-                    .bind(*plant)
-                    .bind(*day)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            inserted
-        });
+        };
         Ok(inserted)
     }
 

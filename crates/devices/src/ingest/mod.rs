@@ -11,6 +11,7 @@
 //! let latest = ingest.latest(device_id).await?; // Option<Latest>, memory first, then store
 //! ```
 
+mod inflight;
 pub mod metrics;
 pub mod prepare;
 mod registry;
@@ -47,6 +48,10 @@ pub struct IngestOptions {
     /// report in flight (its PUBACK waits for the commit), so any wait here is added to every
     /// gateway's cycle.
     pub max_wait: Duration,
+    /// Batches being written at once; 0 (the default) chooses by backend: one on SQLite, which
+    /// has one writer, a few on PostgreSQL. Whatever the number, a report is acknowledged only
+    /// after its batch committed, and batches are finished (answers, cache, events) in order.
+    pub writes_in_flight: usize,
     /// How long a device's registration (plant, time zone) is trusted before it is read again.
     pub device_ttl: Duration,
     /// Devices kept in the in-memory latest-values cache.
@@ -67,6 +72,7 @@ impl Default for IngestOptions {
         IngestOptions {
             max_batch: 2000,
             max_wait: Duration::ZERO,
+            writes_in_flight: 0,
             device_ttl: Duration::from_secs(600),
             cache_capacity: 200_000,
             protocols: crate::protocol::shipped().unwrap_or_default(),

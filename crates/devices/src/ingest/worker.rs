@@ -8,14 +8,15 @@ use std::{
 };
 
 use store::{
-    Store,
+    Backend, Store,
     events::EventFilter,
-    telemetry::{GatewayStatusUpdate, SampleWrite, TelemetryBatch},
+    telemetry::{SampleWrite, TelemetryBatch},
 };
 use tokio::sync::oneshot;
 
 use super::{
     IngestOptions, Latest, LatestCache,
+    inflight::{Pending, Writes, Written},
     prepare::{self, Placement},
     registry::Registry,
     skipped::{SkipCounts, SkipLog, Skipped},
@@ -24,10 +25,18 @@ use super::{
 use crate::{
     events::{self, EventDef},
     protocol::{DeviceFamily, ProtocolConfig},
-    report::{DeviceEvent, GatewayStatus, Item, PAYLOAD_VERSION, Report, Submission, SubmissionRx},
+    report::{Item, Report, Submission, SubmissionRx},
 };
 
-type Done = oneshot::Sender<Result<(), String>>;
+mod items;
+
+pub(super) type Done = oneshot::Sender<Result<(), String>>;
+
+/// Batches PostgreSQL writes at once by default: one connection is one server process, so a
+/// single writer caps ingest at one core of the database server whatever its size; with two,
+/// one batch is sent while the other commits. On the benchmark's two shared cores it measured
+/// the same as one (docs/performance.md); more would only shrink the batches.
+const PG_WRITES_IN_FLIGHT: usize = 2;
 
 pub(super) struct Worker {
     store: Store,
@@ -54,15 +63,7 @@ fn answer(done: Done, result: Result<(), String>, kind: &'static str) {
 }
 
 /// A reading whose status words are checked for events once its data is committed.
-type WordCheck = (Placement, DeviceFamily, i64, Watched);
-
-/// A telemetry submission checked and placed, waiting for the batch to commit.
-struct Pending {
-    done: Done,
-    latest: Vec<Latest>,
-    words: Vec<WordCheck>,
-    points: u64,
-}
+pub(super) type WordCheck = (Placement, DeviceFamily, i64, Watched);
 
 impl Worker {
     pub(super) fn new(
@@ -89,26 +90,60 @@ impl Worker {
     }
 
     pub(super) async fn run(mut self, mut rx: SubmissionRx) {
-        let max = self.options.max_batch.max(1);
-        while let Some(first) = rx.recv().await {
-            let mut batch = vec![first];
-            let linger = self.options.max_wait;
-            let deadline = tokio::time::Instant::now() + linger;
-            while batch.len() < max {
-                match rx.try_recv() {
-                    Ok(s) => batch.push(s),
-                    Err(_) if linger.is_zero() => break,
-                    Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
-                        Ok(Some(s)) => batch.push(s),
-                        Ok(None) | Err(_) => break,
-                    },
+        let limit = self.writes_in_flight();
+        let mut writing = Writes::default();
+        loop {
+            tokio::select! {
+                // Answers first: they release the gateways' next reports.
+                biased;
+                written = writing.first(), if !writing.is_empty() => {
+                    writing.pop();
+                    self.finish(written).await;
+                }
+                first = rx.recv(), if writing.len() < limit => {
+                    let Some(first) = first else { break };
+                    let batch = self.gather(first, &mut rx).await;
+                    self.process(batch, &mut writing).await;
                 }
             }
-            self.process(batch).await;
+        }
+        self.drain(&mut writing).await;
+    }
+
+    /// Batches written at once: as configured, else one on SQLite (it has one writer) and
+    /// [`PG_WRITES_IN_FLIGHT`] on PostgreSQL.
+    fn writes_in_flight(&self) -> usize {
+        match (self.options.writes_in_flight, self.store.backend()) {
+            (0, Backend::Sqlite) => 1,
+            (0, Backend::Postgres) => PG_WRITES_IN_FLIGHT,
+            (n, _) => n,
         }
     }
 
-    async fn process(&mut self, batch: Vec<Submission>) {
+    /// `first` and whatever else is queued, up to `max_batch` (waiting up to `max_wait`).
+    async fn gather(&self, first: Submission, rx: &mut SubmissionRx) -> Vec<Submission> {
+        let max = self.options.max_batch.max(1);
+        let mut batch = vec![first];
+        let linger = self.options.max_wait;
+        let deadline = tokio::time::Instant::now() + linger;
+        while batch.len() < max {
+            match rx.try_recv() {
+                Ok(s) => batch.push(s),
+                Err(_) if linger.is_zero() => break,
+                Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
+                    Ok(Some(s)) => batch.push(s),
+                    Ok(None) | Err(_) => break,
+                },
+            }
+        }
+        batch
+    }
+
+    /// Checks and places a batch's telemetry and starts its write; status, event and reply
+    /// items are handled once every write started before them has committed, so that they
+    /// apply after the telemetry that came before them (a gateway's "offline" after its last
+    /// report, which marked its devices online).
+    async fn process(&mut self, batch: Vec<Submission>, writing: &mut Writes) {
         let started = Instant::now();
         let now = now_ms();
         let mut rows = TelemetryBatch::default();
@@ -132,47 +167,10 @@ impl Worker {
             }
         }
         if !pending.is_empty() {
-            match self.store.write_telemetry_batch(&rows).await {
-                Ok(_) => {
-                    let mut points = 0;
-                    for p in &pending {
-                        points += p.points;
-                        for l in &p.latest {
-                            self.cache.put(l.clone());
-                        }
-                    }
-                    // Events from status words follow the data they came with; a failure here
-                    // is logged and retried with the next report, the data stays committed.
-                    if self.options.shared {
-                        self.open_words.clear();
-                    }
-                    for p in &pending {
-                        for (place, family, ts, watched) in &p.words {
-                            if let Err(e) = self.word_events(*place, *family, *ts, watched).await {
-                                tracing::warn!(device = place.device_id, error = %e, "status-word events");
-                            }
-                        }
-                    }
-                    metrics::counter!("ingest_points_total").increment(points);
-                    metrics::counter!("ingest_samples_total").increment(rows.samples.len() as u64);
-                    metrics::histogram!("ingest_batch_seconds")
-                        .record(started.elapsed().as_secs_f64());
-                    for p in pending {
-                        answer(p.done, Ok(()), "telemetry");
-                    }
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, reports = pending.len(), "telemetry batch failed");
-                    metrics::counter!("ingest_batch_failures_total").increment(1);
-                    for p in pending {
-                        answer(
-                            p.done,
-                            Err(crate::report::retry("storage failed")),
-                            "telemetry",
-                        );
-                    }
-                }
-            }
+            writing.start(&self.store, rows, pending, started);
+        }
+        if !others.is_empty() {
+            self.drain(writing).await;
         }
         for (gateway, item, done) in others {
             let (kind, result) = match item {
@@ -191,6 +189,66 @@ impl Worker {
                 tracing::warn!(%gateway, kind, error = %e, "submission refused");
             }
             answer(done, result, kind);
+        }
+    }
+
+    /// Finishes every write started, oldest first.
+    async fn drain(&mut self, writing: &mut Writes) {
+        while !writing.is_empty() {
+            let written = writing.first().await;
+            writing.pop();
+            self.finish(written).await;
+        }
+    }
+
+    /// After a batch's write: on commit, the cache, the status-word events and the answers
+    /// (the link acknowledges the reports now); on failure, a "retry" answer for each report.
+    async fn finish(&mut self, written: Written) {
+        let Written {
+            result,
+            pending,
+            samples,
+            started,
+        } = written;
+        match result {
+            Ok(()) => {
+                let mut points = 0;
+                for p in &pending {
+                    points += p.points;
+                    for l in &p.latest {
+                        self.cache.put(l.clone());
+                    }
+                }
+                // Events from status words follow the data they came with; a failure here
+                // is logged and retried with the next report, the data stays committed.
+                if self.options.shared {
+                    self.open_words.clear();
+                }
+                for p in &pending {
+                    for (place, family, ts, watched) in &p.words {
+                        if let Err(e) = self.word_events(*place, *family, *ts, watched).await {
+                            tracing::warn!(device = place.device_id, error = %e, "status-word events");
+                        }
+                    }
+                }
+                metrics::counter!("ingest_points_total").increment(points);
+                metrics::counter!("ingest_samples_total").increment(samples);
+                metrics::histogram!("ingest_batch_seconds").record(started.elapsed().as_secs_f64());
+                for p in pending {
+                    answer(p.done, Ok(()), "telemetry");
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, reports = pending.len(), "telemetry batch failed");
+                metrics::counter!("ingest_batch_failures_total").increment(1);
+                for p in pending {
+                    answer(
+                        p.done,
+                        Err(crate::report::retry("storage failed")),
+                        "telemetry",
+                    );
+                }
+            }
         }
     }
 
@@ -317,74 +375,6 @@ impl Worker {
             .entry(place.device_id)
             .or_default()
             .insert(def.code.clone());
-        Ok(())
-    }
-
-    async fn status(&mut self, gateway_sn: &str, s: &GatewayStatus) -> Result<(), String> {
-        if s.v != PAYLOAD_VERSION {
-            return Err(format!("unsupported payload version {}", s.v));
-        }
-        let short = |v: &Option<String>| v.as_ref().map(|s| s.chars().take(64).collect());
-        let update = GatewayStatusUpdate {
-            online: s.online,
-            soft_ver: short(&s.soft_ver),
-            hard_ver: short(&s.hard_ver),
-            signal: s.signal.filter(|v| (-200..=100).contains(v)),
-            comm_type: short(&s.comm_type),
-            upload_cycle: s.upload_cycle.filter(|v| (1..=86_400).contains(v)),
-        };
-        let gateway = self.gateway_id(gateway_sn).await?;
-        self.store
-            .update_gateway_status(gateway, &update, now_ms())
-            .await
-            .map_err(|e| {
-                tracing::error!(error = %e, "gateway status");
-                crate::report::retry("storage failed")
-            })?;
-        Ok(())
-    }
-
-    async fn event(&mut self, gateway_sn: &str, e: &DeviceEvent, now: i64) -> Result<(), String> {
-        if e.v != PAYLOAD_VERSION {
-            return Err(format!("unsupported payload version {}", e.v));
-        }
-        prepare::check_ts(e.ts, now)?;
-        if e.code.is_empty() || e.code.len() > 32 || e.code.chars().any(|c| c.is_control()) {
-            return Err("bad event code".into());
-        }
-        let gateway = self.gateway_id(gateway_sn).await?;
-        let storage = |err: store::StoreError| {
-            tracing::error!(error = %err, "event");
-            crate::report::retry("storage failed")
-        };
-        let device = self
-            .store
-            .device_by_sn(&e.sn)
-            .await
-            .map_err(storage)?
-            .filter(|d| d.gateway_id == Some(gateway))
-            .ok_or_else(|| format!("unknown device {}", e.sn))?;
-        let family = prepare::parse_family(&device.family).unwrap_or(DeviceFamily::Inverter);
-        let severity = events::lookup(family, &e.code)
-            .map(|d| d.severity.key())
-            .unwrap_or("warning");
-        match e.action.as_str() {
-            "open" => {
-                self.store
-                    .open_event(device.id, device.plant_id, &e.code, severity, e.ts)
-                    .await
-                    .map_err(storage)?;
-            }
-            "close" => {
-                self.store
-                    .close_event(device.id, &e.code, e.ts)
-                    .await
-                    .map_err(storage)?;
-            }
-            other => return Err(format!("unknown event action {other:?}")),
-        }
-        // Word-driven state is re-read from the store on the next report.
-        self.open_words.remove(&device.id);
         Ok(())
     }
 }

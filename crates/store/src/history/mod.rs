@@ -8,6 +8,7 @@
 //! day already compacted are merged into its block by the next compaction.
 
 pub mod codec;
+pub mod partitions;
 
 use codec::{Block, Sample};
 
