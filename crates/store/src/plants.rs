@@ -255,9 +255,10 @@ impl Store {
         // carry it and counts apart.
         let sql = format!(
             "SELECT {COLUMNS}, {}, COUNT(*) OVER () AS total {from} WHERE {conditions} \
-             ORDER BY {} {direction}, p.id {direction} LIMIT $9 OFFSET $10",
+             ORDER BY {} {direction}, p.id {direction} {}",
             linked_column("$2"),
-            filter.sort.column()
+            filter.sort.column(),
+            crate::sql::page(filter.limit, filter.offset)
         );
         let page = rows!(
             self,
@@ -271,9 +272,7 @@ impl Store {
             filter.status,
             filter.plant_type,
             filter.company,
-            filter.owner,
-            filter.limit,
-            filter.offset
+            filter.owner
         )?;
         if let Some(first) = page.first() {
             let total = first.total;

@@ -29,6 +29,14 @@ pub(crate) fn contains(expr: &str, param: &str, filtering: bool) -> String {
     }
 }
 
+/// `LIMIT n OFFSET m` with the numbers written into the SQL. SQLite reads a bound LIMIT's
+/// value while planning, so a statement whose LIMIT is a parameter is prepared again on every
+/// run (its binding changed); as literals the statement is prepared once per page size and
+/// position. They are integers the store was given, never text.
+pub(crate) fn page(limit: i64, offset: i64) -> String {
+    format!("LIMIT {} OFFSET {}", limit.max(0), offset.max(0))
+}
+
 /// Appends `count` comma-separated parameters after the first `before`. SQLite gets plain `?`
 /// (taken in order): sqlx looks a numbered `?N` up by name, a scan over all of the
 /// statement's parameters, which made binding a 128-row statement cost as much as running it.

@@ -2,7 +2,10 @@
 //! the plant's devices, in 5-minute buckets of the plant's zone) and the month, year and total
 //! energy bars (from the day rollups only, so their cost does not grow with the samples).
 
-use std::collections::BTreeMap;
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
 
 use axum::extract::{Path, State};
 use chrono::NaiveDate;
@@ -82,37 +85,60 @@ pub async fn realtime(
     Ok(Data(realtime_json(&ctx.plant, &s)))
 }
 
-/// The local time of each bucket of a day starting at `from`, written once for all the curves
-/// of a request.
+/// The local time of each bucket of a day starting at `from`: written once per day and zone
+/// and kept ([`DayTimes`]), since every request for a day's curves writes the same ones.
 struct BucketTimes {
     from: i64,
     tz: Tz,
-    times: Vec<String>,
+    times: Arc<Vec<String>>,
 }
 
 impl BucketTimes {
-    fn new(from: i64, to: i64, tz: Tz) -> BucketTimes {
-        let times = (0..=(to - from) / BUCKET_MS)
-            .map(|b| readings::local_time(from + b * BUCKET_MS, tz))
-            .collect();
+    fn new(app: &AppState, from: i64, to: i64, tz: Tz) -> BucketTimes {
+        let times = app.caches.day_times.of(from, tz, || {
+            (0..=(to - from) / BUCKET_MS)
+                .map(|b| readings::local_time(from + b * BUCKET_MS, tz))
+                .collect()
+        });
         BucketTimes { from, tz, times }
     }
 
-    fn of(&self, bucket: i64) -> String {
-        usize::try_from(bucket)
-            .ok()
-            .and_then(|b| self.times.get(b).cloned())
-            .unwrap_or_else(|| readings::local_time(self.from + bucket * BUCKET_MS, self.tz))
+    fn of(&self, bucket: usize) -> String {
+        self.times.get(bucket).cloned().unwrap_or_else(|| {
+            readings::local_time(self.from + bucket as i64 * BUCKET_MS, self.tz)
+        })
     }
 }
 
-fn series(
-    label: &str,
-    name: &str,
-    unit: &'static str,
-    points: &BTreeMap<i64, f64>,
-    times: &BucketTimes,
-) -> Series {
+/// The bucket times of recent days, per day start and zone.
+#[derive(Debug, Default)]
+pub struct DayTimes {
+    days: Mutex<HashMap<(i64, Tz), Arc<Vec<String>>>>,
+}
+
+impl DayTimes {
+    /// Days kept; a handful of zones times a few days is what screens ask for.
+    const CAPACITY: usize = 512;
+
+    fn of(&self, from: i64, tz: Tz, write: impl FnOnce() -> Vec<String>) -> Arc<Vec<String>> {
+        if let Some(times) = self.days.lock().ok().and_then(|d| d.get(&(from, tz)).cloned()) {
+            return times;
+        }
+        let times = Arc::new(write());
+        if let Ok(mut days) = self.days.lock() {
+            if days.len() >= Self::CAPACITY {
+                days.clear();
+            }
+            days.insert((from, tz), times.clone());
+        }
+        times
+    }
+}
+
+/// A curve's value per bucket (`None`: no device gave one).
+type Points = Vec<Option<f64>>;
+
+fn series(label: &str, name: &str, unit: &'static str, points: &Points, times: &BucketTimes) -> Series {
     Series {
         unit,
         label: label.into(),
@@ -121,10 +147,13 @@ fn series(
         name: Some(name.into()),
         records: points
             .iter()
-            .map(|(b, v)| Record {
-                time: times.of(*b),
-                value: readings::num_text(*v),
-                update_time: None,
+            .enumerate()
+            .filter_map(|(b, v)| {
+                v.map(|v| Record {
+                    time: times.of(b),
+                    value: readings::num_text(v),
+                    update_time: None,
+                })
             })
             .collect(),
     }
@@ -156,17 +185,19 @@ fn battery_values(r: &Reading) -> [Option<f64>; CURVES] {
 }
 
 /// Per bucket, the sum over `devices` of their means of `curve`, and how many had one.
-fn combine(devices: &[(&str, Means)], family: &str, curve: Curve) -> BTreeMap<i64, (f64, u32)> {
-    let mut points = BTreeMap::new();
+fn combine(devices: &[(&str, Means)], family: &str, curve: Curve) -> Vec<(f64, u32)> {
+    let mut points: Vec<(f64, u32)> = Vec::new();
     for (f, means) in devices {
         if *f != family {
             continue;
         }
-        for (b, values) in means.iter().enumerate() {
+        if points.len() < means.len() {
+            points.resize(means.len(), (0.0, 0));
+        }
+        for (p, values) in points.iter_mut().zip(means) {
             if let Some(v) = values[curve as usize] {
-                let e = points.entry(b as i64).or_insert((0.0, 0));
-                e.0 += v;
-                e.1 += 1;
+                p.0 += v;
+                p.1 += 1;
             }
         }
     }
@@ -214,19 +245,20 @@ pub(crate) async fn day_curves(
             .await?;
         by_device.push((family, means));
     }
-    let sum = |points: BTreeMap<i64, (f64, u32)>| -> BTreeMap<i64, f64> {
-        points.into_iter().map(|(b, (v, _))| (b, v)).collect()
+    let sum = |points: Vec<(f64, u32)>| -> Points {
+        points.into_iter().map(|(v, n)| (n > 0).then_some(v)).collect()
     };
     // SOC is a mean over batteries, not a sum.
-    let mean = |points: BTreeMap<i64, (f64, u32)>| -> BTreeMap<i64, f64> {
+    let mean = |points: Vec<(f64, u32)>| -> Points {
         points
             .into_iter()
-            .map(|(b, (v, n))| (b, v / f64::from(n.max(1))))
+            .map(|(v, n)| (n > 0).then(|| v / f64::from(n)))
             .collect()
     };
+    let none = |points: &Points| points.iter().all(Option::is_none);
     let curve = |family: &str, c: Curve| combine(&by_device, family, c);
     let pv = sum(curve(INVERTER, Curve::Pv));
-    let times = BucketTimes::new(from, to, ctx.tz);
+    let times = BucketTimes::new(app, from, to, ctx.tz);
     if pv_only {
         return Ok(vec![series("pv", "PV", "W", &pv, &times)]);
     }
@@ -234,16 +266,16 @@ pub(crate) async fn day_curves(
     let mut grid = sum(curve(INVERTER, Curve::Grid));
     if ctx.has(METER) {
         let meter = sum(curve(METER, Curve::Grid));
-        if !meter.is_empty() {
+        if !none(&meter) {
             grid = meter;
         }
     }
     let mut battery = sum(curve(INVERTER, Curve::Battery));
-    if battery.is_empty() {
+    if none(&battery) {
         battery = sum(curve(BATTERY, Curve::Battery));
     }
     let mut soc = mean(curve(INVERTER, Curve::Soc));
-    if soc.is_empty() {
+    if none(&soc) {
         soc = mean(curve(BATTERY, Curve::Soc));
     }
     let generator = sum(curve(INVERTER, Curve::Generator));
@@ -253,11 +285,11 @@ pub(crate) async fn day_curves(
         series("grid", "Grid", "W", &grid, &times),
     ];
     // The battery's curves only where there is a battery (the flow's rule).
-    if ctx.has(BATTERY) || !battery.is_empty() || !soc.is_empty() {
+    if ctx.has(BATTERY) || !none(&battery) || !none(&soc) {
         out.push(series("battery", "Battery", "W", &battery, &times));
         out.push(series("soc", "SOC", "%", &soc, &times));
     }
-    if generator.values().any(|v| *v > 0.0) {
+    if generator.iter().flatten().any(|v| *v > 0.0) {
         out.push(series("generator", "Generator", "W", &generator, &times));
     }
     Ok(out)

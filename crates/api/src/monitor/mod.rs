@@ -48,6 +48,7 @@ pub struct ReadCaches {
     pub day_curves: day_cache::DayCache,
     pub energy_totals: totals_cache::TotalsCache,
     pub latest_pv: latest_pv::LatestPv,
+    pub day_times: energy::DayTimes,
 }
 
 /// Device families as the registry stores them.
