@@ -40,13 +40,12 @@ impl Store {
         offset: i64,
     ) -> Result<(Vec<AgentRow>, i64)> {
         let pattern = format!("%{}%", name.unwrap_or("").trim().to_lowercase());
+        let bounds = crate::sql::page(limit, offset);
         let sql = format!(
             "{SELECT} WHERE a.company_id = $1 AND LOWER(c.name) LIKE $2 ORDER BY a.id \
-             LIMIT $3 OFFSET $4"
+             {bounds}"
         );
-        let rows = rows!(
-            self, fetch_all, AgentRow, &sql, company.0, &pattern, limit, offset
-        )?;
+        let rows = rows!(self, fetch_all, AgentRow, &sql, company.0, &pattern)?;
         let total: i64 = scalar!(
             self,
             fetch_one,

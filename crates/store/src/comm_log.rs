@@ -115,15 +115,15 @@ impl Store {
         gateway_id: i64,
         f: &CommFilter,
     ) -> Result<(Vec<CommRow>, i64)> {
+        let bounds = crate::sql::page(f.limit, f.offset);
         let sql = format!(
             "SELECT id, gateway_id, gateway_sn, direction, kind, topic, \
              SUBSTR(payload, 1, {SUMMARY_CHARS}) AS payload, truncated, size, command_id, at \
-             FROM comm_log WHERE {FILTERS} ORDER BY id DESC LIMIT $6 OFFSET $7"
+             FROM comm_log WHERE {FILTERS} ORDER BY id DESC {bounds}"
         );
         let (direction, kind) = (f.direction.as_deref(), f.kind.as_deref());
         let rows = rows!(
-            self, fetch_all, CommRow, &sql, gateway_id, direction, kind, f.from, f.to, f.limit,
-            f.offset
+            self, fetch_all, CommRow, &sql, gateway_id, direction, kind, f.from, f.to
         )?;
         let total = scalar!(
             self,

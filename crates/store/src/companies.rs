@@ -207,16 +207,9 @@ impl Store {
         offset: i64,
     ) -> Result<(Vec<CompanySummary>, i64)> {
         let pattern = format!("%{}%", name.unwrap_or("").trim().to_lowercase());
-        let sql = format!("{SUMMARY} WHERE LOWER(c.name) LIKE $1 ORDER BY c.id LIMIT $2 OFFSET $3");
-        let rows = rows!(
-            self,
-            fetch_all,
-            CompanySummary,
-            &sql,
-            &pattern,
-            limit,
-            offset
-        )?;
+        let bounds = crate::sql::page(limit, offset);
+        let sql = format!("{SUMMARY} WHERE LOWER(c.name) LIKE $1 ORDER BY c.id {bounds}");
+        let rows = rows!(self, fetch_all, CompanySummary, &sql, &pattern)?;
         let total: i64 = scalar!(
             self,
             fetch_one,

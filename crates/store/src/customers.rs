@@ -64,9 +64,8 @@ impl Store {
                 SELECT CAST($3 AS BIGINT) \
                 UNION ALL SELECT ct.id FROM customer_types ct JOIN below ON ct.parent_id = below.id) \
             SELECT id FROM below))";
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY c.id DESC LIMIT $4 OFFSET $5"
-        );
+        let bounds = crate::sql::page(f.limit, f.offset);
+        let sql = format!("SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY c.id DESC {bounds}");
         let type_id = f.type_id.map(|t| t.0);
         let page = rows!(
             self,
@@ -75,9 +74,7 @@ impl Store {
             &sql,
             company.0,
             name.as_deref(),
-            type_id,
-            f.limit,
-            f.offset
+            type_id
         )?;
         let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {conditions}");
         let total = scalar!(

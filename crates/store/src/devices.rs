@@ -109,9 +109,8 @@ impl Store {
              AND ($12 IS NULL OR p.company_id = $12 OR g.company_id = $12)",
             device_visible()
         );
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY d.id DESC LIMIT $13 OFFSET $14"
-        );
+        let bounds = crate::sql::page(f.limit, f.offset);
+        let sql = format!("SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY d.id DESC {bounds}");
         let page = rows!(
             self,
             fetch_all,
@@ -128,9 +127,7 @@ impl Store {
             f.gateway_sn.as_deref(),
             f.parent_sn.as_deref(),
             version.as_deref(),
-            f.company,
-            f.limit,
-            f.offset
+            f.company
         )?;
         let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {conditions}");
         let total = scalar!(

@@ -152,9 +152,10 @@ impl Store {
         let filter = "($1 IS NULL OR plant_id = $1) AND ($2 IS NULL OR device_id = $2) \
             AND ($3 = FALSE OR closed_at IS NULL) AND ($4 IS NULL OR opened_at >= $4) \
             AND ($5 IS NULL OR opened_at < $5)";
+        let bounds = crate::sql::page(f.limit, f.offset);
         let sql = format!(
             "SELECT {EVENT_COLUMNS} FROM events WHERE {filter} \
-             ORDER BY opened_at DESC, id DESC LIMIT $6 OFFSET $7"
+             ORDER BY opened_at DESC, id DESC {bounds}"
         );
         let rows = rows!(
             self,
@@ -165,9 +166,7 @@ impl Store {
             f.device,
             f.open_only,
             f.from,
-            f.to,
-            f.limit,
-            f.offset
+            f.to
         )?;
         let count = format!("SELECT COUNT(*) FROM events WHERE {filter}");
         let total = scalar!(

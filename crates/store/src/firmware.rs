@@ -232,9 +232,10 @@ impl Store {
             .as_ref()
             .map(|k| format!("%{}%", k.to_lowercase()));
         let target = q.target.map(FirmwareTarget::as_str);
+        let bounds = crate::sql::page(q.limit, q.offset);
         let sql = format!(
             "SELECT {COLUMNS}, {LIST_COLUMNS}, {IN_USE} AS in_use {LIST_FROM} \
-             WHERE {LIST_FILTER} ORDER BY f.created_at DESC, f.id DESC LIMIT $5 OFFSET $6"
+             WHERE {LIST_FILTER} ORDER BY f.created_at DESC, f.id DESC {bounds}"
         );
         let page = rows!(
             self,
@@ -244,9 +245,7 @@ impl Store {
             target,
             keyword.as_deref(),
             q.type_id,
-            q.enabled,
-            q.limit,
-            q.offset
+            q.enabled
         )?;
         let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {LIST_FROM} WHERE {LIST_FILTER}");
         let total = scalar!(

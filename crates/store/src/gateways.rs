@@ -329,9 +329,10 @@ impl Store {
             .keyword
             .as_ref()
             .map(|k| format!("%{}%", k.to_uppercase()));
+        let bounds = crate::sql::page(filter.limit, filter.offset);
         let sql = format!(
             "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {conditions} ORDER BY g.id DESC \
-             LIMIT $13 OFFSET $14"
+             {bounds}"
         );
         let page = rows!(
             self,
@@ -349,9 +350,7 @@ impl Store {
             filter.plant,
             filter.customer,
             filter.placed,
-            keyword.as_deref(),
-            filter.limit,
-            filter.offset
+            keyword.as_deref()
         )?;
         let count_sql = format!("SELECT COUNT(*) {LIST_FROM} WHERE {conditions}");
         let total = scalar!(

@@ -80,14 +80,14 @@ impl Store {
             from = table.from,
             filters = table.filters,
         );
+        let bounds = crate::sql::page(w.limit, w.offset);
         let sql = format!(
-            "SELECT {} {condition} ORDER BY {a}.created_at DESC, {a}.id DESC LIMIT $10 OFFSET $11",
+            "SELECT {} {condition} ORDER BY {a}.created_at DESC, {a}.id DESC {bounds}",
             table.columns
         );
         let [f4, f5, f6] = filters;
         let page = rows!(
-            self, fetch_all, T, &sql, user, company, all, f4, f5, f6, w.plant, w.from, w.to,
-            w.limit, w.offset
+            self, fetch_all, T, &sql, user, company, all, f4, f5, f6, w.plant, w.from, w.to
         )?;
         let count_sql = format!("SELECT COUNT(*) {condition}");
         let total = scalar!(

@@ -183,11 +183,12 @@ impl Store {
             };
         }
         let condition = format!("{} AND {condition}", crate::plants::VISIBLE);
+        let bounds = crate::sql::page(f.limit, f.offset);
         let sql = format!(
             "SELECT {select} {FROM} WHERE {condition} \
-             ORDER BY e.opened_at DESC, e.id DESC LIMIT $13 OFFSET $14"
+             ORDER BY e.opened_at DESC, e.id DESC {bounds}"
         );
-        let page = with_filter!(fetch_all, T, &sql, f.limit, f.offset)?;
+        let page = with_filter!(fetch_all, T, &sql)?;
         let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
         let (total,) = with_filter!(fetch_one, (i64,), &count_sql)?;
         Ok((page, total))
@@ -230,9 +231,10 @@ impl Store {
              AND ($6 IS NULL OR e.severity = $6)",
             crate::plants::VISIBLE
         );
+        let bounds = crate::sql::page(f.limit, f.offset);
         let sql = format!(
             "SELECT e.id, {read} AS is_read {FROM} WHERE {condition} \
-             ORDER BY e.opened_at DESC, e.id DESC LIMIT $7 OFFSET $8"
+             ORDER BY e.opened_at DESC, e.id DESC {bounds}"
         );
         let page = rows!(
             self,
@@ -244,9 +246,7 @@ impl Store {
             all,
             f.since,
             f.unread,
-            f.severity,
-            f.limit,
-            f.offset
+            f.severity
         )?;
         let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
         let total = scalar!(

@@ -74,18 +74,16 @@ impl Store {
             .as_ref()
             .map(|k| format!("%{}%", k.to_lowercase()));
         let category = f.category.map(Category::as_str);
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {CONDITIONS} ORDER BY pr.id DESC LIMIT $3 OFFSET $4"
-        );
+        let bounds = crate::sql::page(f.limit, f.offset);
+        let sql =
+            format!("SELECT {COLUMNS} {FROM} WHERE {CONDITIONS} ORDER BY pr.id DESC {bounds}");
         let page = rows!(
             self,
             fetch_all,
             ProductRow,
             &sql,
             keyword.as_deref(),
-            category,
-            f.limit,
-            f.offset
+            category
         )?;
         let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {CONDITIONS}");
         let total = scalar!(

@@ -75,10 +75,10 @@ impl Store {
 
     /// Newest release first.
     pub async fn versions(&self, limit: i64, offset: i64) -> Result<(Vec<VersionRow>, i64)> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM versions ORDER BY release_time DESC, id DESC LIMIT $1 OFFSET $2"
-        );
-        let rows = rows!(self, fetch_all, VersionRow, &sql, limit, offset)?;
+        let bounds = crate::sql::page(limit, offset);
+        let sql =
+            format!("SELECT {COLUMNS} FROM versions ORDER BY release_time DESC, id DESC {bounds}");
+        let rows = rows!(self, fetch_all, VersionRow, &sql)?;
         let total = scalar!(self, fetch_one, i64, "SELECT COUNT(*) FROM versions")?;
         Ok((rows, total))
     }

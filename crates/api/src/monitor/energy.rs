@@ -104,9 +104,10 @@ impl BucketTimes {
     }
 
     fn of(&self, bucket: usize) -> String {
-        self.times.get(bucket).cloned().unwrap_or_else(|| {
-            readings::local_time(self.from + bucket as i64 * BUCKET_MS, self.tz)
-        })
+        self.times
+            .get(bucket)
+            .cloned()
+            .unwrap_or_else(|| readings::local_time(self.from + bucket as i64 * BUCKET_MS, self.tz))
     }
 }
 
@@ -121,7 +122,12 @@ impl DayTimes {
     const CAPACITY: usize = 512;
 
     fn of(&self, from: i64, tz: Tz, write: impl FnOnce() -> Vec<String>) -> Arc<Vec<String>> {
-        if let Some(times) = self.days.lock().ok().and_then(|d| d.get(&(from, tz)).cloned()) {
+        if let Some(times) = self
+            .days
+            .lock()
+            .ok()
+            .and_then(|d| d.get(&(from, tz)).cloned())
+        {
             return times;
         }
         let times = Arc::new(write());
@@ -138,7 +144,13 @@ impl DayTimes {
 /// A curve's value per bucket (`None`: no device gave one).
 type Points = Vec<Option<f64>>;
 
-fn series(label: &str, name: &str, unit: &'static str, points: &Points, times: &BucketTimes) -> Series {
+fn series(
+    label: &str,
+    name: &str,
+    unit: &'static str,
+    points: &Points,
+    times: &BucketTimes,
+) -> Series {
     Series {
         unit,
         label: label.into(),
@@ -246,7 +258,10 @@ pub(crate) async fn day_curves(
         by_device.push((family, means));
     }
     let sum = |points: Vec<(f64, u32)>| -> Points {
-        points.into_iter().map(|(v, n)| (n > 0).then_some(v)).collect()
+        points
+            .into_iter()
+            .map(|(v, n)| (n > 0).then_some(v))
+            .collect()
     };
     // SOC is a mean over batteries, not a sum.
     let mean = |points: Vec<(f64, u32)>| -> Points {

@@ -196,9 +196,8 @@ impl Store {
              OR LOWER(e.email) LIKE $7)",
             enrollment_visible()
         );
-        let sql = format!(
-            "SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY e.id DESC LIMIT $8 OFFSET $9"
-        );
+        let bounds = crate::sql::page(f.limit, f.offset);
+        let sql = format!("SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY e.id DESC {bounds}");
         let page = rows!(
             self,
             fetch_all,
@@ -210,9 +209,7 @@ impl Store {
             f.program,
             f.plant,
             f.status.as_deref(),
-            keyword.as_deref(),
-            f.limit,
-            f.offset
+            keyword.as_deref()
         )?;
         let count = format!("SELECT COUNT(*) {FROM} WHERE {conditions}");
         let total = scalar!(
