@@ -111,10 +111,13 @@ impl BucketTimes {
     }
 }
 
+/// A day's bucket times, keyed by the day's start (ms) and zone.
+type TimesByDay = HashMap<(i64, Tz), Arc<Vec<String>>>;
+
 /// The bucket times of recent days, per day start and zone.
 #[derive(Debug, Default)]
 pub struct DayTimes {
-    days: Mutex<HashMap<(i64, Tz), Arc<Vec<String>>>>,
+    days: Mutex<TimesByDay>,
 }
 
 impl DayTimes {
