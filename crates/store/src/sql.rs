@@ -2,13 +2,14 @@
 //! either backend (SQLite reads the same numbered parameters as `?1`).
 //!
 //! Every SQL text handed to these macros is built from string literals and constant column
-//! lists in this crate; values are always bound, never formatted in. That is the audit
-//! `AssertSqlSafe` asks for.
+//! lists in this crate; values are bound, never formatted in, with one exception: a list's
+//! `LIMIT`/`OFFSET`, written by [`page`] from integers. That is the audit `AssertSqlSafe` asks
+//! for.
 
 use std::borrow::Cow;
 
 /// Rewrites `$N` placeholders as SQLite's `?N`. Dollar signs only appear as placeholders in our
-/// SQL (values are always bound, never inlined).
+/// SQL (text values are always bound, never inlined).
 pub(crate) fn for_sqlite(sql: &str) -> Cow<'_, str> {
     if sql.contains('$') {
         Cow::Owned(sql.replace('$', "?"))
