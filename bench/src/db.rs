@@ -172,9 +172,11 @@ impl FreshDb {
             .ok()
             .flatten(),
             // A partitioned table (`samples`) has no storage of its own: its partitions'
-            // sizes are summed (a plain table is its own only member).
+            // sizes are summed. A plain table has no partition tree (no rows), so its own size.
             Raw::Postgres(p) => sqlx::query_scalar(
-                "SELECT SUM(pg_total_relation_size(relid))::BIGINT FROM pg_partition_tree($1)",
+                "SELECT COALESCE(\
+                   (SELECT SUM(pg_total_relation_size(relid)) FROM pg_partition_tree($1)), \
+                   pg_total_relation_size($1))::BIGINT",
             )
             .bind(table)
             .fetch_optional(p)
