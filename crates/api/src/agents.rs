@@ -1,6 +1,7 @@
 //! A company's agents (`company.agent` to read, `company.agent.edit` to change): other
 //! companies, named by their administrator's account, whose plants and gateways the company
-//! looks after. Another company's agent answers like a missing one (4 `id`).
+//! looks after. A company asks; the other company's administrator accepts (see
+//! `agent_offers`). Another company's agent answers like a missing one (4 `id`).
 
 use axum::extract::State;
 use domain::{DomainError, ids::AgentId};
@@ -17,6 +18,7 @@ use crate::{
     extract::{Body, PathId, Query, num},
     now_ms,
     paging::{Page, Paging},
+    rate_limit,
     session::CurrentUser,
     users::create_at,
 };
@@ -28,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(check))
         .routes(routes!(add))
         .routes(routes!(delete))
+        .merge(crate::agent_offers::router())
 }
 
 /// An agent of the company.
@@ -135,27 +138,35 @@ pub struct AgentAccount {
     /// Internal administrators choose the company; everyone else gets their own.
     #[serde(deserialize_with = "num::opt_i64")]
     pub company_id: Option<i64>,
+    /// `add` only: a note to the other company with the request, at most 200 characters.
+    #[serde(deserialize_with = "num::opt_text")]
+    pub message: Option<String>,
 }
 
-/// Whether the account may become an agent, in this order: 105 not registered, 900 the caller
-/// or a colleague, 901 internal, 902 not a company's administrator, 202 already this
-/// company's agent, 903 another company's.
+/// Whether the account's company may be asked to become an agent: 900 the caller or a
+/// colleague; 902 for every account that is not another company's administrator (missing,
+/// internal, staff or owner alike); 202 already this company's agent or asked; 903 another
+/// company's agent; 7 past the caller's limit of account checks.
 #[utoipa::path(get, path = "/api/v1/agent/check", tag = "agents", params(AgentAccount),
-    security(("bearer" = [])), responses((status = 200, description = "May be added; 2, 105, 202, 900-903", body = Ack)))]
+    security(("bearer" = [])), responses((status = 200, description = "May be asked; 2, 7, 202, 900, 902, 903", body = Ack)))]
 pub async fn check(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<AgentAccount>,
 ) -> ApiResult<Done> {
     let company = company_of(&me, q.company_id, "company.agent.edit")?;
+    rate_limit::ACCOUNT_LOOKUP
+        .check_caller(&app.store, me.id(), now_ms())
+        .await?;
     let account = q.account.as_deref().unwrap_or("");
-    service::companies::check_agent_account(&app.store, &me.actor, company, account).await?;
+    service::agency::check_agent_account(&app.store, &me.actor, company, account).await?;
     Ok(Done)
 }
 
-/// Makes the account's company an agent. Answers the agent entry's id.
+/// Asks the account's company to become an agent: nothing changes until that company's
+/// administrator accepts. Answers the request's id (see `/api/v1/agent/offers`).
 #[utoipa::path(post, path = "/api/v1/agent", tag = "agents", request_body = AgentAccount,
-    security(("bearer" = [])), responses((status = 200, description = "The agent's id; codes as the check", body = Envelope<i64>)))]
+    security(("bearer" = [])), responses((status = 200, description = "The request's id; codes as the check, and 4 `message`", body = Envelope<i64>)))]
 pub async fn add(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -163,12 +174,22 @@ pub async fn add(
 ) -> ApiResult<Data<i64>> {
     let company = company_of(&me, req.company_id, "company.agent.edit")?;
     me.actor.require_writable()?;
+    let now = now_ms();
+    rate_limit::ACCOUNT_LOOKUP
+        .check_caller(&app.store, me.id(), now)
+        .await?;
     let account = req.account.as_deref().unwrap_or("");
-    let (id, agent) =
-        service::companies::add_agent(&app.store, &me.actor, company, account, now_ms()).await?;
-    let detail = json!({"companyId": company.0, "agentCompanyId": agent.0, "account": account});
-    audit::record_admin(&app, &me, "agent.add", &format!("agent:{id}"), detail).await;
-    Ok(Data(id.0))
+    let (id, _) = service::agency::offer(
+        &app.store,
+        &me.actor,
+        audit::author(&me, None),
+        company,
+        account,
+        req.message.as_deref(),
+        now,
+    )
+    .await?;
+    Ok(Data(id))
 }
 
 /// Ends an agency; the agent company and its plants stay.

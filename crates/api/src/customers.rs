@@ -17,11 +17,13 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
+    audit::author,
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     now_ms,
     paging::{Page, Paging},
     permissions::{PermissionNode, tree},
+    rate_limit,
     session::CurrentUser,
     users::{create_at, path_id},
 };
@@ -38,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(edit))
         .routes(routes!(remove))
         .routes(routes!(role))
+        .merge(crate::customer_offers::router())
         .merge(crate::customer_types::router())
 }
 
@@ -161,16 +164,19 @@ pub async fn picks(
     ))
 }
 
-/// Whether an account may be added: 105 not registered, 4 `account` not a plant owner's
-/// account, 207 already a customer.
+/// Whether an account may be asked: 105 not registered, 4 `account` not a plant owner's
+/// account, 207 already a customer or asked; 7 past the caller's limit of account checks.
 #[utoipa::path(get, path = "/api/v1/customer/check", tag = "customers", params(CustomerQuery),
-    security(("bearer" = [])), responses((status = 200, description = "May be added; 2, 4, 105, 207", body = Ack)))]
+    security(("bearer" = [])), responses((status = 200, description = "May be asked; 2, 4, 7, 105, 207", body = Ack)))]
 pub async fn check(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<CustomerQuery>,
 ) -> ApiResult<Done> {
     let company = company_for(&me.actor, asked(q.company_id), EDIT)?;
+    rate_limit::ACCOUNT_LOOKUP
+        .check_caller(&app.store, me.id(), now_ms())
+        .await?;
     customers::check(&app.store, company, q.account.as_deref().unwrap_or("")).await?;
     Ok(Done)
 }
@@ -190,6 +196,9 @@ pub struct CustomerRequest {
     /// Internal administrators choose the company.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub company_id: Option<i64>,
+    /// `add` only: a note to the owner with the request, at most 200 characters.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub message: Option<String>,
 }
 
 impl CustomerRequest {
@@ -212,29 +221,32 @@ async fn audit(
     crate::audit::record_under(app, me, action, account, None, detail, "succeeded").await;
 }
 
-/// Adds an owner account as a customer: its plants become visible to the company's staff.
+/// Asks an owner account to become a customer. Nothing changes for the company until the owner
+/// accepts: then its staff see the owner's plants. Answers the request's id (see
+/// `/api/v1/customer/offers`); 207 when the account already is a customer or has been asked.
 #[utoipa::path(post, path = "/api/v1/customer", tag = "customers", request_body = CustomerRequest,
-    security(("bearer" = [])), responses((status = 200, description = "The new customer's id; 2, 4, 105, 207", body = Envelope<i64>)))]
+    security(("bearer" = [])), responses((status = 200, description = "The request's id; 2, 4, 7, 105, 207", body = Envelope<i64>)))]
 pub async fn add(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<CustomerRequest>,
 ) -> ApiResult<Data<i64>> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
+    let now = now_ms();
+    rate_limit::ACCOUNT_LOOKUP.check_caller(&app.store, me.id(), now).await?;
     let account = req.account.as_deref().unwrap_or("");
-    let (id, user) = customers::add(
+    let (id, _) = customers::offer(
         &app.store,
         &me.actor,
+        author(&me, None),
         company,
         account,
         &req.draft(),
-        now_ms(),
+        req.message.as_deref(),
+        now,
     )
     .await?;
-    let detail = json!({"customerId": id.0, "userId": user.id, "companyId": company.0,
-        "typeId": req.type_id.filter(|t| *t > 0)});
-    audit(&app, &me, "customer.add", &user.account, detail).await;
-    Ok(Data(id.0))
+    Ok(Data(id))
 }
 
 /// Sets a customer's type and remark.

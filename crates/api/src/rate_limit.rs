@@ -26,10 +26,28 @@ pub const GET_CODE: RateLimit = RateLimit {
     max: 10,
 };
 
+/// Checks of accounts by signed-in company staff (the agent and customer checks and requests):
+/// their answers tell something about the account, so nobody may walk through a list of
+/// accounts. Counted per caller, whatever address they call from.
+pub const ACCOUNT_LOOKUP: RateLimit = RateLimit {
+    name: "accountLookup",
+    max: 60,
+};
+
 impl RateLimit {
     /// Counts the call; past the limit answers 7 (too many attempts) until the window ends.
     pub async fn check(&self, store: &Store, ip: IpAddr, now: i64) -> Result<(), ApiError> {
-        let key = format!("rate:{}:{ip}", self.name);
+        self.count(store, format!("rate:{}:{ip}", self.name), now)
+            .await
+    }
+
+    /// [`RateLimit::check`] per signed-in caller.
+    pub async fn check_caller(&self, store: &Store, user: UserId, now: i64) -> Result<(), ApiError> {
+        self.count(store, format!("rate:{}:user:{}", self.name, user.0), now)
+            .await
+    }
+
+    async fn count(&self, store: &Store, key: String, now: i64) -> Result<(), ApiError> {
         let t = store
             .record_login_failure(&key, now, now - WINDOW_MS)
             .await?;

@@ -1,6 +1,6 @@
-//! Agents through the router: the checks in the contract's order (105, 900, 901, 902, 202,
-//! 903), adding, listing, the picker list and deleting; another company's agent answers like
-//! a missing one.
+//! Agents through the router: the checks (900, then 902 alike for every account that cannot be
+//! an agent, 202, 903), asking and the other company accepting, listing, the picker list and
+//! deleting; another company's agent answers like a missing one.
 
 mod common;
 
@@ -17,6 +17,7 @@ struct World {
     sun_staff: String,
     moon: i64,
     star_admin: String,
+    moon_admin: String,
     owner: String,
 }
 
@@ -64,12 +65,13 @@ async fn world(app: &App) -> World {
         sun_staff,
         moon,
         star_admin: app.login("boss@star.example", PASSWORD).await.access,
+        moon_admin: app.login("boss@moon.example", PASSWORD).await.access,
         owner,
     }
 }
 
 #[tokio::test]
-async fn agent_checks_answer_in_the_contracts_order() {
+async fn agent_checks_answer_alike_for_every_account_that_cannot_be_an_agent() {
     for app in spawn().await {
         let w = world(&app).await;
         let t = Some(w.sun_admin.as_str());
@@ -80,22 +82,46 @@ async fn agent_checks_answer_in_the_contracts_order() {
                     .await
             }
         };
-        check("nobody@example.com").await.expect_code(105);
+        // Missing, internal, staff and owner accounts all answer the same: nothing tells which
+        // accounts exist or belong to the platform's staff.
+        let alike = [
+            "nobody@example.com",
+            "root@portal.example",
+            "staff@moon.example",
+            "owner@example.com",
+            "not-an-account",
+        ];
+        let first = check(alike[0]).await;
+        first.expect_code(902);
+        for account in &alike[1..] {
+            let r = check(account).await;
+            assert_eq!(r.json, first.json, "[{}] {account}", app.backend);
+            let r = app.post("/api/v1/agent", json!({"account": account}), t).await;
+            assert_eq!(r.json, first.json, "[{}] offer {account}", app.backend);
+        }
         check("boss@sun.example").await.expect_code(900);
         check("staff@sun.example").await.expect_code(900);
-        check("root@portal.example").await.expect_code(901);
-        check("staff@moon.example").await.expect_code(902);
-        check("owner@example.com").await.expect_code(902);
         check("boss@moon.example").await.expect_code(0);
 
         let r = app
             .post("/api/v1/agent", json!({"account": "boss@moon.example"}), t)
             .await;
         r.expect_code(0);
+        // Asked and not answered yet: 202, and no agency.
         check("boss@moon.example").await.expect_code(202);
         app.post("/api/v1/agent", json!({"account": "boss@moon.example"}), t)
             .await
             .expect_code(202);
+        assert_eq!(app.get("/api/v1/agents", t).await.data()["total"], 0);
+        let offer = r.data().as_i64().unwrap();
+        app.post(
+            &format!("/api/v1/agent/offer/{offer}/accept"),
+            json!({}),
+            Some(&w.moon_admin),
+        )
+        .await
+        .expect_code(0);
+        check("boss@moon.example").await.expect_code(202);
         // Moon serves Sun now: Star cannot have it.
         let star = Some(w.star_admin.as_str());
         app.get("/api/v1/agent/check?account=boss@moon.example", star)
@@ -114,16 +140,34 @@ async fn agent_checks_answer_in_the_contracts_order() {
 }
 
 #[tokio::test]
+async fn agent_checks_are_limited_per_caller() {
+    for app in spawn().await {
+        let w = world(&app).await;
+        let t = Some(w.sun_admin.as_str());
+        let mut codes = Vec::new();
+        for i in 0..62 {
+            let r = app
+                .get(&format!("/api/v1/agent/check?account=probe{i}@example.com"), t)
+                .await;
+            codes.push(r.code());
+        }
+        assert!(codes[..60].iter().all(|c| *c == 902), "[{}]", app.backend);
+        assert_eq!(&codes[60..], &[7, 7], "[{}]", app.backend);
+        // Another caller has a limit of their own.
+        app.get("/api/v1/agent/check?account=x@example.com", Some(&w.star_admin))
+            .await
+            .expect_code(902);
+    }
+}
+
+#[tokio::test]
 async fn agents_are_listed_picked_and_deleted_only_by_their_company() {
     for app in spawn().await {
         let b = app.backend;
         let w = world(&app).await;
         let t = Some(w.sun_admin.as_str());
-        let r = app
-            .post("/api/v1/agent", json!({"account": "boss@moon.example"}), t)
-            .await;
-        r.expect_code(0);
-        let id = r.data().as_i64().unwrap();
+        let id =
+            common::fixtures::agent(&app, &w.sun_admin, "boss@moon.example", &w.moon_admin).await;
 
         let page = app.get("/api/v1/agents?page=1&limit=10&name=MOON", t).await;
         page.expect_code(0);
@@ -200,7 +244,7 @@ async fn agents_are_listed_picked_and_deleted_only_by_their_company() {
             Some(1),
             "[{b}]"
         );
-        let audit = app.get("/api/v1/audit?action=agent.add", root).await;
+        let audit = app.get("/api/v1/audit?action=agent.accept", root).await;
         assert_eq!(
             audit.data()["infos"].as_array().map(Vec::len),
             Some(1),

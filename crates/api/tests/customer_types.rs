@@ -224,14 +224,13 @@ async fn a_type_is_deleted_only_when_nothing_is_under_it_and_no_customer_has_it(
         let t = Some(w.admin_a.as_str());
         let retail = add_ok(&app, &w.admin_a, "RETAIL", None).await;
         let vip = add_ok(&app, &w.admin_a, "VIP", Some(retail)).await;
-        let customer = app
-            .post(
-                "/api/v1/customer",
-                json!({"account": "ann@example.com", "typeId": vip}),
-                t,
-            )
-            .await;
-        customer.expect_code(0);
+        let customer = common::fixtures::customer(
+            &app,
+            &w.admin_a,
+            json!({"account": "ann@example.com", "typeId": vip}),
+            &w.owner,
+        )
+        .await;
         let plant = common::fixtures::plant(
             &app,
             &w.owner,
@@ -255,9 +254,8 @@ async fn a_type_is_deleted_only_when_nothing_is_under_it_and_no_customer_has_it(
         assert_eq!(tree.data()[0]["children"][0]["customers"], 1, "[{b}]");
 
         // The customer moves off the type; then the type and its parent go.
-        let id = customer.data().as_i64().unwrap();
         app.post(
-            &format!("/api/v1/customer/{id}"),
+            &format!("/api/v1/customer/{customer}"),
             json!({"typeId": null, "remark": ""}),
             t,
         )

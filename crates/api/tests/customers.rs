@@ -80,10 +80,9 @@ async fn world(app: &App) -> World {
     }
 }
 
-async fn add_customer(app: &App, token: &str, body: Value) -> i64 {
-    let r = app.post("/api/v1/customer", body, Some(token)).await;
-    r.expect_code(0);
-    r.data().as_i64().expect("customer id")
+/// Asked by the company and accepted by the owner (`owner`, their token).
+async fn add_customer(app: &App, token: &str, body: Value, owner: &str) -> i64 {
+    fixtures::customer(app, token, body, owner).await
 }
 
 async fn add_type(app: &App, token: &str, code: &str, parent: Option<i64>) -> i64 {
@@ -137,6 +136,7 @@ async fn customers_are_checked_added_listed_edited_and_removed() {
             &app,
             &w.admin_a,
             json!({"account": "ann@example.com", "typeId": vip, "remark": "since 2020"}),
+            &w.ann_token,
         )
         .await;
         check(&app, t, "ann@example.com").await.expect_code(207);
@@ -158,7 +158,13 @@ async fn customers_are_checked_added_listed_edited_and_removed() {
                 .await
                 .expect_code(code);
         }
-        let bob = add_customer(&app, &w.admin_a, json!({"account": "bob@example.com"})).await;
+        let bob = add_customer(
+            &app,
+            &w.admin_a,
+            json!({"account": "bob@example.com"}),
+            &w.bob_token,
+        )
+        .await;
 
         let list = app.get("/api/v1/customers?page=1&limit=10", t).await;
         list.expect_code(0);
@@ -266,7 +272,8 @@ async fn customers_are_checked_added_listed_edited_and_removed() {
         check(&app, t, "ann@example.com").await.expect_code(0);
 
         for (action, n) in [
-            ("customer.add", 2),
+            ("customer.offer", 2),
+            ("customer.accept", 2),
             ("customer.edit", 2),
             ("customer.remove", 1),
         ] {
@@ -330,7 +337,13 @@ async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
             "[{b}]"
         );
 
-        let ann = add_customer(&app, &w.admin_a, json!({"account": "ann@example.com"})).await;
+        let ann = add_customer(
+            &app,
+            &w.admin_a,
+            json!({"account": "ann@example.com"}),
+            &w.ann_token,
+        )
+        .await;
         let now = app.get("/api/v1/plants", staff).await;
         assert_eq!(ids(&now), [plant], "[{b}]");
         let detail = app.get(&format!("/api/v1/plant/{plant}"), staff).await;
@@ -554,6 +567,7 @@ async fn every_customer_endpoint_per_role_and_another_companys_customer_looks_mi
             &app,
             &w.admin_a,
             json!({"account": "ann@example.com", "remark": "keep"}),
+            &w.ann_token,
         )
         .await;
         // Beta is Alpha's agent and has a customer of its own.
@@ -561,8 +575,13 @@ async fn every_customer_endpoint_per_role_and_another_companys_customer_looks_mi
             .create_agent(w.a, w.b, api::now_ms())
             .await
             .expect("agent");
-        let bob_at_beta =
-            add_customer(&app, &w.admin_b, json!({"account": "bob@example.com"})).await;
+        let bob_at_beta = add_customer(
+            &app,
+            &w.admin_b,
+            json!({"account": "bob@example.com"}),
+            &w.bob_token,
+        )
+        .await;
         let (_, stranger) = {
             let c = app.company("Gamma Power").await;
             app.signed_in("admin@gamma.example", BuiltinRole::CompanyAdmin, Some(c))

@@ -26,10 +26,9 @@ fn markers(list: &Resp) -> usize {
     list.data().as_array().map_or(0, Vec::len)
 }
 
-async fn add_customer(app: &App, admin: &str, account: &str) {
-    app.post("/api/v1/customer", json!({"account": account}), Some(admin))
-        .await
-        .expect_code(0);
+/// Asked by the company and accepted by the owner (`owner`, their token).
+async fn add_customer(app: &App, admin: &str, account: &str, owner: &str) {
+    fixtures::customer(app, admin, json!({"account": account}), owner).await;
 }
 
 #[tokio::test]
@@ -67,8 +66,8 @@ async fn staff_narrowing_to_a_customer_see_exactly_their_plants_and_to_a_strange
         let shed = fixtures::madrid_plant("Carol shed", 1, 3);
         let carols = fixtures::plant(&app, &carol_token, shed).await;
         fixtures::plant(&app, &dan_token, fixtures::madrid_plant("Dan farm", 1, 4)).await;
-        add_customer(&app, &admin, "ann@example.com").await;
-        add_customer(&app, &admin, "carol@example.com").await;
+        add_customer(&app, &admin, "ann@example.com", &ann_token).await;
+        add_customer(&app, &admin, "carol@example.com", &carol_token).await;
         let staff = Some(staff.as_str());
 
         assert_eq!(plants(&app, String::new(), staff).await.data()["total"], 3);

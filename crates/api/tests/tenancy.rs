@@ -452,15 +452,8 @@ async fn business_endpoints_keep_every_role_to_its_own_company() {
         let (sun, moon, star) = (ids[0], ids[1], ids[2]);
         let (sun_admin, moon_admin, star_admin) = (&admins[0], &admins[1], &admins[2]);
         // Moon is Sun's agent.
-        let agent = app
-            .post(
-                "/api/v1/agent",
-                json!({"account": "boss@moon.example"}),
-                Some(sun_admin),
-            )
-            .await;
-        agent.expect_code(0);
-        let agent_id = agent.data().as_i64().unwrap();
+        let agent_id =
+            common::fixtures::agent(&app, sun_admin, "boss@moon.example", moon_admin).await;
         // A Sun staff member whose custom role manages staff.
         let role = app
             .store

@@ -217,21 +217,23 @@ pub struct AgentCandidate {
     pub agent_of: Option<CompanyId>,
 }
 
-/// Whether `candidate` may become an agent of `company`, checked in the contract's order:
-/// 105 no account, 900 the caller or a colleague, 901 internal, 902 not a company
-/// administrator, 202 already this company's agent, 903 another company's. Answers the agent
-/// company.
+/// Whether `candidate` may become an agent of `company`: 900 the caller or a colleague, 902
+/// any account that is not another company's administrator, 202 already this company's agent,
+/// 903 another company's. Answers the agent company. A missing account, an internal
+/// employee, staff and owners all answer 902 alike, so that a company cannot learn from the
+/// answer which accounts exist or belong to the platform's staff.
 pub fn check_agent(
     actor: &Actor,
     company: CompanyId,
     candidate: Option<&AgentCandidate>,
 ) -> Result<CompanyId, DomainError> {
-    let c = candidate.ok_or(Code::NotRegistered)?;
-    if c.user.id == actor.id || c.user.company == Some(company) {
+    let Some(c) = candidate else {
+        return Err(Code::AgentNotAdmin.into());
+    };
+    if c.user.kind != UserKind::Internal
+        && (c.user.id == actor.id || c.user.company == Some(company))
+    {
         return Err(Code::AgentSelf.into());
-    }
-    if c.user.kind == UserKind::Internal {
-        return Err(Code::AgentInternal.into());
     }
     let agent = match c.administers {
         Some(agent) if c.user.kind == UserKind::Company && agent != company => agent,
@@ -429,11 +431,11 @@ mod tests {
             agent_of: agent_of.map(CompanyId),
         };
         let code = |c: Option<&AgentCandidate>| check_agent(&me, home, c).map_err(|e| e.code);
-        assert_eq!(code(None), Err(Code::NotRegistered));
+        assert_eq!(code(None), Err(Code::AgentNotAdmin));
         let colleague = cand(scope(2, UserKind::Company, Some(10)), Some(10), None);
         assert_eq!(code(Some(&colleague)), Err(Code::AgentSelf));
         let internal = cand(scope(3, UserKind::Internal, None), None, None);
-        assert_eq!(code(Some(&internal)), Err(Code::AgentInternal));
+        assert_eq!(code(Some(&internal)), Err(Code::AgentNotAdmin));
         let staff = cand(scope(4, UserKind::Company, Some(11)), None, None);
         assert_eq!(code(Some(&staff)), Err(Code::AgentNotAdmin));
         let owner = cand(scope(5, UserKind::Owner, None), None, None);

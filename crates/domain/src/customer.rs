@@ -21,6 +21,12 @@ pub fn remark(raw: Option<&str>) -> Result<String, DomainError> {
     Ok(r.to_string())
 }
 
+/// The note a company sends with its request to become someone's customer or principal: the
+/// rules of a remark, reported as 4 `message`.
+pub fn offer_message(raw: Option<&str>) -> Result<String, DomainError> {
+    remark(raw).map_err(|_| DomainError::invalid("message"))
+}
+
 /// What a customer type is written with, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypeFields {

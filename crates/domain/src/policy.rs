@@ -236,6 +236,28 @@ impl Actor {
     }
 }
 
+/// What the staff of a company may do on the plants it serves (its customers' plants, or its
+/// agent companies' plants) when their roles together hold `staff_permissions`: seeing the
+/// plants, then exactly the keys [`Actor::plant_permissions`] grants a company's staff there.
+/// The consent screens show this, so that what an owner is asked to allow is what the policy
+/// will allow.
+pub fn served_plant_rights<I>(staff_permissions: I) -> Vec<String>
+where
+    I: IntoIterator<Item = String>,
+{
+    let staff = Actor {
+        id: UserId(0),
+        kind: UserKind::Company,
+        company: Some(CompanyId(0)),
+        role: None,
+        read_only: false,
+        permissions: staff_permissions.into_iter().collect(),
+    };
+    let mut rights = vec!["station.view".to_string()];
+    rights.extend(staff.plant_permissions(PlantAccess::Company));
+    rights
+}
+
 /// Where a plant the caller creates for another account goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NewPlantOwner {
@@ -388,6 +410,18 @@ mod tests {
             kind,
             company: company.map(CompanyId),
         }
+    }
+
+    #[test]
+    fn served_plant_rights_follow_the_company_access_and_never_include_sharing() {
+        let keys = ["station.view", "station.edit", "station.share", "station.transfer",
+            "gateway.key", "inverter.power", "company.user", "station.create"];
+        let rights = served_plant_rights(keys.iter().map(|k| k.to_string()));
+        assert_eq!(
+            rights,
+            ["station.view", "gateway.key", "inverter.power", "station.edit"]
+        );
+        assert_eq!(served_plant_rights(Vec::new()), ["station.view"]);
     }
 
     #[test]

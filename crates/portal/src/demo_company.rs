@@ -1,6 +1,8 @@
 //! The business side of `portal serve --demo`: an installer company that serves the demo owner,
 //! with staff in two roles, customers of two types and an agent company, so that every company
-//! and customer screen has real content. Everyone signs in with the demo password.
+//! and customer screen has real content, and a maintenance company whose request to become the
+//! demo owner's customer waits for an answer (the shared-management screen). The installer's
+//! relations are seeded as accepted. Everyone signs in with the demo password.
 
 use anyhow::Context;
 use domain::{
@@ -10,7 +12,10 @@ use domain::{
 };
 use store::{
     Store,
+    audit::NewAudit,
     companies::AdminAccount,
+    customer_offers::NewCustomerOffer,
+    log_pages::Author,
     customer_types::TypeWrite,
     gateways::Holder,
     users::{NewStaff, UserRow},
@@ -23,6 +28,8 @@ pub const INSTALLER_ADMIN: &str = "installer@example.com";
 const AGENT: &str = "Coastal Solar";
 const AGENT_ADMIN: &str = "agent@example.com";
 const SHOP_OWNER: &str = "shop@example.com";
+const MAINTAINER: &str = "Helios Maintenance";
+const MAINTAINER_ADMIN: &str = "helios@example.com";
 
 /// What the "Ops" role may do: watch and operate plants and devices, no company settings.
 const OPS_KEYS: [&str; 14] = [
@@ -128,7 +135,62 @@ pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> 
     )
     .await?;
     store.create_agent(installer, agent, now).await?;
-    agent_stock(store, agent).await
+    agent_stock(store, agent).await?;
+
+    let maintainer = company(
+        store,
+        details(MAINTAINER, "Hugo Lind", "+46 70 300 400", "Solgatan 3, Malmö"),
+        MAINTAINER_ADMIN,
+        &hash,
+        admin_role,
+    )
+    .await?;
+    ask_demo_owner(store, maintainer, demo_owner).await
+}
+
+/// The maintenance company asks the demo owner to become its customer; the owner answers on
+/// the shared-management screen.
+async fn ask_demo_owner(
+    store: &Store,
+    company: CompanyId,
+    demo_owner: &UserRow,
+) -> anyhow::Result<()> {
+    let admin = store
+        .user_by_account(MAINTAINER_ADMIN)
+        .await?
+        .context("demo maintenance administrator")?;
+    let now = api::now_ms();
+    let detail = format!(
+        "{{\"userId\":{},\"companyId\":{}}}",
+        demo_owner.id, company.0
+    );
+    let audit = NewAudit {
+        by: Author {
+            user_id: Some(admin.id),
+            account: MAINTAINER_ADMIN,
+            actor_company_id: Some(company.0),
+            plant_id: None,
+            plant_owner_id: None,
+            plant_company_id: None,
+        },
+        action: "customer.offer",
+        target: &demo_owner.account,
+        detail: &detail,
+        result: "succeeded",
+        command_id: None,
+        now,
+    };
+    let offer = NewCustomerOffer {
+        company,
+        user: demo_owner.id(),
+        type_id: None,
+        remark: "",
+        message: "We service inverters and batteries in your area: yearly checks and firmware updates.",
+        by: admin.id(),
+        now,
+    };
+    store.insert_customer_offer(&offer, &audit).await?;
+    Ok(())
 }
 
 /// Gateways the agent holds in stock, not yet on a plant: the installer sees them among its

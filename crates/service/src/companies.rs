@@ -1,17 +1,16 @@
-//! Use cases of company administration and agents: the lookups their rules (in
-//! `domain::company`) need, and the writes that follow.
+//! Use cases of company administration: the lookups their rules (in `domain::company`) need,
+//! and the writes that follow. Agents are in `agency`.
 
 use domain::{
     Code, DomainError,
     account::{Account, PROFILE_TEXT_MAX, check_password, check_text},
-    company::{AgentCandidate, CompanyDetails, DetailsInput, NewAdmin, check_agent, new_admin},
-    ids::{AgentId, CompanyId, UserId},
-    policy::Actor,
+    company::{CompanyDetails, DetailsInput, NewAdmin, new_admin},
+    ids::{CompanyId, UserId},
     user::BuiltinRole,
 };
 use store::{Store, StoreError, companies::AdminAccount};
 
-use crate::{Result, ServiceError};
+use crate::Result;
 
 /// A new company as the form sends it.
 #[derive(Debug, Clone, Default)]
@@ -111,53 +110,6 @@ pub async fn create_company(
             Err(Code::CompanyNameTaken.into())
         }
         Err(StoreError::Conflict(_)) => Err(Code::OtherCompany.into()),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// Checks that the account `raw` may become an agent of `company` (105, 900-903, 202 in the
-/// contract's order) and answers the agent company.
-pub async fn check_agent_account(
-    store: &Store,
-    actor: &Actor,
-    company: CompanyId,
-    raw: &str,
-) -> Result<CompanyId> {
-    let user = match Account::parse(raw) {
-        Ok(account) => store.user_by_account(account.as_str()).await?,
-        Err(_) => None,
-    };
-    let candidate = match &user {
-        Some(u) => {
-            let administers = store.company_administered_by(u.id()).await?;
-            let agent_of = match administers {
-                Some(c) => store.principal_of(c).await?,
-                None => None,
-            };
-            Some(AgentCandidate {
-                user: u.scope(),
-                administers,
-                agent_of,
-            })
-        }
-        None => None,
-    };
-    Ok(check_agent(actor, company, candidate.as_ref())?)
-}
-
-/// Makes the account's company an agent of `company`.
-pub async fn add_agent(
-    store: &Store,
-    actor: &Actor,
-    company: CompanyId,
-    raw: &str,
-    now: i64,
-) -> Result<(AgentId, CompanyId)> {
-    let agent = check_agent_account(store, actor, company, raw).await?;
-    match store.create_agent(company, agent, now).await {
-        Ok(id) => Ok((id, agent)),
-        // Another principal took it since the check.
-        Err(StoreError::Conflict(_)) => Err(ServiceError::from(Code::AgentTaken)),
         Err(e) => Err(e.into()),
     }
 }

@@ -1,7 +1,9 @@
-//! A company's customers: checking an account, adding it as a customer, editing its type and
-//! remark, removing it. Everything is confined to one company ([`company_for`]); another
-//! company's customer answers 4 `id`, exactly like a missing one. Removing a customer ends the
-//! relationship only: the account, its plants and their history stay.
+//! A company's customers: checking an account, asking it to become a customer, editing a
+//! customer's type and remark, removing it. Everything is confined to one company
+//! ([`company_for`]); another company's customer answers 4 `id`, exactly like a missing one.
+//! Removing a customer ends the relationship only: the account, its plants and their history
+//! stay. A company never makes an account its customer on its own: it asks, and the owner
+//! accepts or declines (`consent`).
 
 use domain::{
     Code, DomainError, customer,
@@ -9,7 +11,14 @@ use domain::{
     policy::Actor,
     user::UserKind,
 };
-use store::{Store, StoreError, customers::CustomerRow, users::UserRow};
+use store::{
+    Store, StoreError,
+    audit::NewAudit,
+    customer_offers::{CustomerOfferRow, NewCustomerOffer, OfferSide},
+    customers::CustomerRow,
+    log_pages::Author,
+    users::UserRow,
+};
 
 use crate::Result;
 
@@ -28,13 +37,15 @@ pub fn company_for(actor: &Actor, asked: Option<CompanyId>, permission: &str) ->
 
 /// The account that may become a customer of `company`: 4 `account` when it is not an
 /// account name or not a plant owner's account, 105 when nobody has it, 207 when it already is
-/// one.
+/// one or has been asked and not answered yet.
 pub async fn check(store: &Store, company: CompanyId, account: &str) -> Result<UserRow> {
     let user = crate::plants::account_user(store, account, "account").await?;
     if user.kind() != UserKind::Owner {
         return Err(DomainError::invalid("account").into());
     }
-    if store.is_customer(company, user.id()).await? {
+    if store.is_customer(company, user.id()).await?
+        || store.customer_offer_pending(company, user.id()).await?
+    {
         return Err(Code::AlreadyCustomer.into());
     }
     Ok(user)
@@ -68,29 +79,97 @@ async fn checked(
     Ok((type_id, remark))
 }
 
-/// Adds an owner account as a customer of `company` (`customer.edit`).
-pub async fn add(
+/// Asks an owner account to become a customer of `company` (`customer.edit`), with a note
+/// (4 `message` beyond 200 characters): nothing is visible to the company until the owner
+/// accepts. Answers the request's id.
+#[allow(clippy::too_many_arguments)]
+pub async fn offer(
     store: &Store,
     actor: &Actor,
+    by: Author<'_>,
     company: CompanyId,
     account: &str,
     d: &CustomerDraft<'_>,
+    message: Option<&str>,
     now: i64,
-) -> Result<(CustomerId, UserRow)> {
+) -> Result<(i64, UserRow)> {
     actor.require_writable()?;
+    let message = customer::offer_message(message)?;
     let user = check(store, company, account).await?;
     let (type_id, remark) = checked(store, company, d).await?;
-    match store
-        .insert_customer(company, user.id(), type_id, &remark, now)
-        .await
-    {
+    let detail = serde_json::json!({"userId": user.id, "companyId": company.0,
+        "typeId": type_id.map(|t| t.0)})
+    .to_string();
+    let audit = admin_audit(by, "customer.offer", &user.account, &detail, now);
+    let offer = NewCustomerOffer {
+        company,
+        user: user.id(),
+        type_id,
+        remark: &remark,
+        message: &message,
+        by: actor.id,
+        now,
+    };
+    match store.insert_customer_offer(&offer, &audit).await {
         Ok(id) => {
-            tracing::info!(customer = id.0, user = user.id, company = company.0, by = %actor.id, "customer added");
+            tracing::info!(offer = id, user = user.id, company = company.0, by = %actor.id, "customer asked");
             Ok((id, user))
         }
-        // Added by someone else since the check.
+        // Asked by someone else since the check.
         Err(StoreError::Conflict(_)) => Err(Code::AlreadyCustomer.into()),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// The requests `company` is waiting on, newest first (at most [`OFFERS_MAX`]).
+pub async fn offers_made(store: &Store, company: CompanyId) -> Result<Vec<CustomerOfferRow>> {
+    Ok(store.customer_offers_made(company, OFFERS_MAX).await?)
+}
+
+/// `company` takes back its request `id` (`customer.edit`); 4 `id` when it made none such.
+pub async fn withdraw(
+    store: &Store,
+    actor: &Actor,
+    by: Author<'_>,
+    company: CompanyId,
+    id: i64,
+    now: i64,
+) -> Result<CustomerOfferRow> {
+    actor.require_writable()?;
+    let side = OfferSide::Offering(company);
+    let offer = store
+        .customer_offer(id, side)
+        .await?
+        .ok_or_else(|| DomainError::invalid("id"))?;
+    let detail = serde_json::json!({"offerId": id, "userId": offer.user_id, "companyId": company.0})
+        .to_string();
+    let audit = admin_audit(by, "customer.withdraw", &offer.account, &detail, now);
+    if !store.end_customer_offer(id, side, &audit).await? {
+        return Err(DomainError::invalid("id").into());
+    }
+    Ok(offer)
+}
+
+/// Pending requests a list shows at most: a company asks one account at a time, and an owner
+/// is asked by few companies.
+pub const OFFERS_MAX: i64 = 200;
+
+/// An audit entry about an account or a company relation (filed under no plant).
+pub(crate) fn admin_audit<'a>(
+    by: Author<'a>,
+    action: &'a str,
+    target: &'a str,
+    detail: &'a str,
+    now: i64,
+) -> NewAudit<'a> {
+    NewAudit {
+        by,
+        action,
+        target,
+        detail,
+        result: "succeeded",
+        command_id: None,
+        now,
     }
 }
 

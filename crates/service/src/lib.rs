@@ -15,9 +15,11 @@
 //! and the demo and the benchmark call the same functions directly.
 
 pub mod actors;
+pub mod agency;
 pub mod agent_filter;
 pub mod commands;
 pub mod companies;
+pub mod consent;
 pub mod customer_types;
 pub mod customers;
 mod error;

@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod sql;
+pub mod agent_offers;
 pub mod agents;
 pub mod alarms;
 pub mod audit;
@@ -13,6 +14,7 @@ pub mod comm_log;
 pub mod commands;
 pub mod companies;
 pub mod customer_types;
+pub mod customer_offers;
 pub mod customers;
 pub mod debug_log;
 pub mod device_screens;
@@ -46,6 +48,7 @@ pub mod reports;
 pub mod roles;
 pub mod sessions;
 pub mod settings;
+pub mod shares;
 pub mod telemetry;
 pub mod testing;
 pub mod upgrades;

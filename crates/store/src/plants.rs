@@ -125,6 +125,8 @@ pub struct PlantFilter {
     /// Only the plants this account owns (the list's `customerId`); still within what the
     /// reader may see.
     pub owner: Option<i64>,
+    /// Only the plants others shared with the reader (the list's `share=1`).
+    pub shared: bool,
     pub sort: PlantSort,
     pub descending: bool,
     pub limit: i64,
@@ -246,7 +248,8 @@ impl Store {
         let conditions = format!(
             "{VISIBLE} AND {by_name} AND ($5 IS NULL OR p.status = $5) \
              AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7) \
-             AND ($8 IS NULL OR p.owner_id = $8)"
+             AND ($8 IS NULL OR p.owner_id = $8) \
+             AND ($9 = 0 OR (s.user_id IS NOT NULL AND p.owner_id <> $1))"
         );
         let from = "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
         let direction = if filter.descending { "DESC" } else { "ASC" };
@@ -272,7 +275,8 @@ impl Store {
             filter.status,
             filter.plant_type,
             filter.company,
-            filter.owner
+            filter.owner,
+            i64::from(filter.shared)
         )?;
         if let Some(first) = page.first() {
             let total = first.total;
@@ -291,7 +295,8 @@ impl Store {
             filter.status,
             filter.plant_type,
             filter.company,
-            filter.owner
+            filter.owner,
+            i64::from(filter.shared)
         )?;
         Ok((Vec::new(), total))
     }

@@ -19,6 +19,7 @@ import { SettingsPage as ParamSettingsPage } from '@/features/settings';
 import { AuditLogPage } from '@/features/audit';
 import { CommLogPage, LogRedirect } from '@/features/commlog';
 import { NotificationsPage } from '@/features/notifications';
+import { SharesPage } from '@/features/shares';
 import {
   AgentsPage,
   CompanyInfoPage,
@@ -164,6 +165,7 @@ export const ROUTES: readonly RouteEntry[] = [
     hideInMenu: true,
   },
   { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
+  { path: '/shares', labelKey: 'consent.menu', element: SharesPage, hideInMenu: true },
   {
     path: '/notification',
     labelKey: 'notifications.title',

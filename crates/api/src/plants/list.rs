@@ -49,6 +49,10 @@ pub struct ListQuery {
     /// Only the plants this account (a user id) owns, within what the caller may see; -1 any.
     #[serde(default, rename = "customerId", deserialize_with = "num::opt_i64")]
     pub customer_id: Option<i64>,
+    /// `1` (or `true`): only the plants others shared with the caller. Anything else, or
+    /// nothing, lists every plant the caller sees.
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub share: Option<String>,
 }
 
 impl ListQuery {
@@ -96,6 +100,7 @@ impl ListQuery {
             plant_type: self.kind.filter(|t| *t > 0),
             company: None,
             owner: self.customer_id.filter(|c| *c > 0),
+            shared: matches!(self.share.as_deref().map(str::trim), Some("1" | "true")),
             sort,
             descending,
             limit,

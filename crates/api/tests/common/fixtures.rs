@@ -189,3 +189,56 @@ pub async fn set_status(app: &App, device: i64, status: i64) {
         .await
         .expect("status");
 }
+
+/// A company (`token` of its staff with `customer.edit`) asks an owner to become its customer
+/// with `body`, and the owner (`owner`, their token) accepts: the customer's id.
+pub async fn customer(app: &App, token: &str, body: Value, owner: &str) -> i64 {
+    let r = app.post("/api/v1/customer", body, Some(token)).await;
+    r.expect_code(0);
+    let offer = r.data().as_i64().expect("offer id");
+    let received = app
+        .get("/api/v1/customer/offers/received", Some(owner))
+        .await;
+    let company = received
+        .data()
+        .as_array()
+        .and_then(|all| all.iter().find(|o| o["id"].as_i64() == Some(offer)))
+        .map(|o| o["companyId"].clone())
+        .expect("the owner sees the request");
+    app.post(
+        &format!("/api/v1/customer/offer/{offer}/accept"),
+        serde_json::json!({}),
+        Some(owner),
+    )
+    .await
+    .expect_code(0);
+    let shares = app.get("/api/v1/shares", Some(owner)).await;
+    shares.data()["companies"]
+        .as_array()
+        .and_then(|all| all.iter().find(|c| c["companyId"] == company))
+        .and_then(|c| c["id"].as_i64())
+        .expect("the relation")
+}
+
+/// A company (`principal`, its administrator's token) asks `account`'s company to become its
+/// agent and that company's administrator (`agent`, their token) accepts: the agency's id.
+pub async fn agent(app: &App, principal: &str, account: &str, agent: &str) -> i64 {
+    let r = app
+        .post(
+            "/api/v1/agent",
+            serde_json::json!({"account": account}),
+            Some(principal),
+        )
+        .await;
+    r.expect_code(0);
+    let offer = r.data().as_i64().expect("offer id");
+    let r = app
+        .post(
+            &format!("/api/v1/agent/offer/{offer}/accept"),
+            serde_json::json!({}),
+            Some(agent),
+        )
+        .await;
+    r.expect_code(0);
+    r.data().as_i64().expect("agency id")
+}

@@ -5,6 +5,7 @@ import {
   MenuOutlined,
   MenuUnfoldOutlined,
   SettingOutlined,
+  ShareAltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Flex, type MenuProps } from 'antd';
@@ -41,6 +42,7 @@ export function TopBar({
     ...(user.readOnly
       ? []
       : [{ key: 'settings', icon: <SettingOutlined />, label: t('menu.settings') }]),
+    { key: 'shares', icon: <ShareAltOutlined />, label: t('consent.menu') },
     { key: 'logout', icon: <LogoutOutlined />, label: t('layout.signOut'), danger: true },
   ];
   const toggleIcon = narrow ? (
@@ -93,6 +95,7 @@ export function TopBar({
             items,
             onClick: ({ key }) => {
               if (key === 'settings') void navigate('/edit');
+              if (key === 'shares') void navigate('/shares');
               if (key === 'logout') void signOut();
             },
           }}

@@ -6,18 +6,19 @@ import { account as accountRule, formRule, requiredRule } from '@/shared/validat
 import { addAgent, AGENT_REFUSALS, checkAgent, companyKeys } from './api';
 
 /**
- * Adds an agent by its administrator's account. The account is checked when the field is left
- * (not registered, oneself, internal, not an administrator, already an agent) and on submit.
+ * Asks a company, by its administrator's account, to become an agent; it is one once that
+ * company accepts. The account is checked when the field is left (oneself, not another
+ * company's administrator, already an agent or asked) and on submit.
  */
 export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<{ account: string }>();
+  const [form] = Form.useForm<{ account: string; message?: string }>();
   const add = useMutation({
-    mutationFn: (account: string) => addAgent(account),
+    mutationFn: (v: { account: string; message?: string }) => addAgent(v.account, v.message ?? ''),
     onSuccess: async () => {
-      message.success(t('agents.added'));
+      message.success(t('consent.agent.sent'));
       await queryClient.invalidateQueries({ queryKey: companyKeys.all });
       onClose();
     },
@@ -39,7 +40,7 @@ export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('agents.addHint')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(v) => add.mutate(v.account)}>
+      <Form form={form} layout="vertical" onFinish={(v) => add.mutate(v)}>
         <Form.Item
           name="account"
           label={t('agents.account')}
@@ -68,6 +69,15 @@ export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
             autoComplete="off"
             placeholder={t('login.accountPlaceholder')}
             data-testid="agent-account"
+          />
+        </Form.Item>
+        <Form.Item name="message" label={t('consent.agent.message')}>
+          <Input.TextArea
+            rows={2}
+            maxLength={200}
+            showCount
+            data-keyfilter="off"
+            data-testid="agent-message"
           />
         </Form.Item>
       </Form>

@@ -4,6 +4,7 @@ import { App, Button, Card, Flex, Input, Typography, type TableProps } from 'ant
 import dayjs from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ScopeGate } from '@/shared/company';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { useDraft } from '@/shared/hooks/useDraft';
@@ -152,7 +153,12 @@ function AgentsView() {
         )
       }
     >
-      <Typography.Paragraph type="secondary">{t('agents.hint')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('agents.hint')}{' '}
+        <Link to="/shares" data-testid="agents-shares-link">
+          {t('consent.agent.manage')}
+        </Link>
+      </Typography.Paragraph>
       <Flex gap={12} wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear

@@ -288,7 +288,12 @@ export async function checkAgent(
   }
 }
 
-export const addAgent = (account: string) =>
-  http.post<number>('/api/v1/agent', { account: account.trim() }, { handledCodes: AGENT_REFUSALS });
+/** Asks the account's company to become an agent (answers the request's id). */
+export const addAgent = (account: string, message = '') =>
+  http.post<number>(
+    '/api/v1/agent',
+    { account: account.trim(), message },
+    { handledCodes: AGENT_REFUSALS },
+  );
 
 export const removeAgent = (id: number) => http.post(`/api/v1/agent/${id}/delete`);

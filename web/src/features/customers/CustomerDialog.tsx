@@ -20,6 +20,7 @@ interface Values {
   account: string;
   typeId?: number | null;
   remark?: string;
+  message?: string;
 }
 
 /** Add a customer by account (`customer` undefined), or edit one's type and remark. */
@@ -44,12 +45,19 @@ export function CustomerDialog({
     mutationFn: (v: Values) =>
       adding
         ? addCustomer(
-            { account: v.account, typeId: v.typeId ?? null, remark: v.remark ?? '' },
+            {
+              account: v.account,
+              typeId: v.typeId ?? null,
+              remark: v.remark ?? '',
+              message: v.message ?? '',
+            },
             scope,
           )
         : editCustomer(customer.id, { typeId: v.typeId ?? null, remark: v.remark ?? '' }, scope),
-    onSuccess: async () => {
-      message.success(t(adding ? 'customers.added' : 'common.saved'));
+    onSuccess: async (_, v) => {
+      message.success(
+        adding ? t('consent.customer.sent', { account: v.account.trim() }) : t('common.saved'),
+      );
       await invalidate();
       onClose();
     },
@@ -82,7 +90,7 @@ export function CustomerDialog({
                 typeId: customer.typeId ?? undefined,
                 remark: customer.remark,
               }
-            : { remark: '' }
+            : { remark: '', message: '' }
         }
         onFinish={(v) => save.mutate(v)}
         data-testid="customer-form"
@@ -135,6 +143,22 @@ export function CustomerDialog({
             data-testid="customer-remark"
           />
         </Form.Item>
+        {adding && (
+          <Form.Item
+            name="message"
+            label={t('consent.customer.message')}
+            extra={t('consent.customer.messageHint')}
+            rules={[formRule(remarkRule)]}
+          >
+            <Input.TextArea
+              rows={2}
+              maxLength={200}
+              showCount
+              data-keyfilter="off"
+              data-testid="customer-message"
+            />
+          </Form.Item>
+        )}
       </Form>
     </Modal>
   );

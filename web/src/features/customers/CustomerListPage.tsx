@@ -23,6 +23,7 @@ import {
 } from './api';
 import { useInvalidateCustomers } from './checks';
 import { CustomerDialog } from './CustomerDialog';
+import { PendingOffers } from './PendingOffers';
 import { optionTree } from './tree';
 
 const nowrap = { style: { whiteSpace: 'nowrap' as const } };
@@ -190,7 +191,9 @@ function CustomerListView({ scope }: { scope: Scope }) {
   );
 
   return (
-    <ListCard
+    <Flex vertical gap={16}>
+      <PendingOffers scope={scope} mayEdit={mayEdit} />
+      <ListCard
       title={t('customers.title')}
       titleTestId="customers-title"
       extra={mayEdit && addButton('customer-add')}
@@ -239,6 +242,7 @@ function CustomerListView({ scope }: { scope: Scope }) {
       {dialog && (
         <CustomerDialog customer={dialog.customer} scope={scope} onClose={() => setDialog(null)} />
       )}
-    </ListCard>
+      </ListCard>
+    </Flex>
   );
 }

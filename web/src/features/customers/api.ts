@@ -26,7 +26,12 @@ export interface NewCustomer {
   account: string;
   typeId?: number | null;
   remark?: string;
+  /** A note to the owner with the request. */
+  message?: string;
 }
+
+/** A request the company waits on (GET /api/v1/customer/offers). */
+export type CustomerOffer = Schemas['CustomerOffer'];
 
 /** The body of POST /api/v1/customer/{id}. */
 export interface CustomerEdit {
@@ -48,6 +53,7 @@ export const customerKeys = {
     ['customers', 'list', scope ?? 0, params] as const,
   typeTree: (scope: Scope) => ['customers', 'types', 'tree', scope ?? 0] as const,
   typeOptions: (scope: Scope) => ['customers', 'types', 'options', scope ?? 0] as const,
+  offers: (scope: Scope) => ['customers', 'offers', scope ?? 0] as const,
 };
 
 /** The list's search and type filter, kept in the URL. */
@@ -102,6 +108,28 @@ export const customerTypeOptionsQuery = (scope: Scope) =>
   });
 
 // ---- customers --------------------------------------------------------------------------
+
+/** The owners asked to become customers who have not answered yet. */
+export const customerOffersQuery = (scope: Scope) =>
+  queryOptions({
+    queryKey: customerKeys.offers(scope),
+    queryFn: () =>
+      http.get<CustomerOffer[]>('/api/v1/customer/offers', {
+        params: withCompany(scope),
+        silent: true,
+      }),
+  });
+
+/** Takes back a request; one answered meanwhile answers 4. */
+export const withdrawCustomerOffer = (id: number, scope: Scope) =>
+  http.post<null>(
+    `/api/v1/customer/offer/${id}/withdraw`,
+    {},
+    {
+      handledCodes: [ErrorCode.InvalidParameter],
+      ...(scope === undefined ? {} : { params: withCompany(scope) }),
+    },
+  );
 
 /** The refusals /customer/check and POST /customer answer for an account, shown at the field. */
 export const ACCOUNT_REFUSALS: readonly number[] = [

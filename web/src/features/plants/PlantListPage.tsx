@@ -3,9 +3,11 @@ import {
   CloseOutlined,
   EnvironmentOutlined,
   PlusOutlined,
+  ShareAltOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -20,7 +22,7 @@ import {
 } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { customerOptionsQuery } from '@/shared/api/pickers';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
@@ -31,6 +33,7 @@ import { STATUSES } from '@/shared/ui/status';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
   PLANT_FILTERS,
+  customerAsksQuery,
   plantFilterQuery,
   plantDetailQuery,
   plantListQuery,
@@ -98,6 +101,8 @@ export default function PlantListPage() {
   const map = useQuery({ ...plantMapQuery(query), enabled: view === 'map' });
   const filter = useQuery(plantFilterQuery);
   const offers = useQuery(plantOffersQuery);
+  // companies asking to serve the caller: answered on the shared-management screen
+  const asks = useQuery(customerAsksQuery);
   // the customer list's link narrows to one owner: named by account when the picker knows it
   const customers = useQuery({ ...customerOptionsQuery, enabled: query.customerId !== null });
   const customer =
@@ -161,6 +166,19 @@ export default function PlantListPage() {
           <PlantOffers />
         </Suspense>
       ) : null}
+      {asks.data?.length ? (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="customer-offers-alert"
+          title={t('consent.offers.title', { count: asks.data.length })}
+          action={
+            <Link to="/shares" data-testid="customer-offers-open">
+              {t('consent.filter.manage')}
+            </Link>
+          }
+        />
+      ) : null}
       <Card
         title={
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="plants-title">
@@ -168,16 +186,21 @@ export default function PlantListPage() {
           </Typography.Title>
         }
         extra={
-          mayCreate && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => void navigate('/plant-add')}
-              data-testid="add-plant"
-            >
-              {t('plants.add')}
-            </Button>
-          )
+          <Flex gap={8} wrap justify="flex-end">
+            <Link to="/shares" data-testid="shares-link" style={{ alignSelf: 'center' }}>
+              <ShareAltOutlined /> {!phone && t('consent.filter.manage')}
+            </Link>
+            {mayCreate && (
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => void navigate('/plant-add')}
+                data-testid="add-plant"
+              >
+                {t('plants.add')}
+              </Button>
+            )}
+          </Flex>
         }
       >
         <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
@@ -209,6 +232,17 @@ export default function PlantListPage() {
                 ...[1, 2, 3].map((v) => ({ value: v, label: t(`plants.type.${v}`) })),
               ]}
               style={{ width: phone ? '100%' : 250 }}
+            />
+            <Select
+              aria-label={t('consent.filter.label')}
+              value={query.share === 1 ? 1 : 0}
+              onChange={(share: number) => update({ share })}
+              options={[
+                { value: 0, label: t('consent.filter.all') },
+                { value: 1, label: t('consent.filter.shared') },
+              ]}
+              style={{ width: phone ? '100%' : 170 }}
+              data-testid="share-filter"
             />
             <AgentFilter
               value={query.agentCompanyId}
@@ -266,7 +300,8 @@ export default function PlantListPage() {
                     query.status !== -1 ||
                     query.type !== -1 ||
                     query.agentCompanyId !== -1 ||
-                    query.customerId !== null
+                    query.customerId !== null ||
+                    query.share === 1
                       ? t('plants.emptyFiltered')
                       : t('plants.empty')
                   }

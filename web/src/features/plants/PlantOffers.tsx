@@ -41,7 +41,13 @@ export function PlantOffers() {
       }
       data-testid="plant-offers"
     >
-      <Alert type="info" showIcon title={t('plants.offer.help')} style={{ marginBottom: 8 }} />
+      <Alert
+        type="info"
+        showIcon
+        title={t('plants.offer.help')}
+        description={t('consent.plantOfferNote')}
+        style={{ marginBottom: 8 }}
+      />
       <List<PlantOffer>
         dataSource={offers.data}
         rowKey="plantId"

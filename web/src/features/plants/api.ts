@@ -37,6 +37,8 @@ export const PLANT_FILTERS = {
   agentCompanyId: int(-1),
   /** One owner account's plants only (its user id, from the customer list); null any. */
   customerId: optionalId(),
+  /** 1: only the plants others shared with the caller; 0 every plant. */
+  share: int(0),
 };
 
 export type PlantQuery = ListQuery<typeof PLANT_FILTERS>;
@@ -52,6 +54,7 @@ export function listParams(q: PlantQuery, paged = true): Record<string, string |
     ...agentParam(q.agentCompanyId),
   };
   if (q.customerId !== null && q.customerId > 0) params.customerId = q.customerId;
+  if (q.share === 1) params.share = 1;
   if (paged) {
     params.page = Math.max(1, Math.trunc(q.page));
     params.limit = Math.min(100, Math.max(1, Math.trunc(q.limit)));
@@ -62,6 +65,13 @@ export function listParams(q: PlantQuery, paged = true): Record<string, string |
 export const plantOffersQuery = queryOptions({
   queryKey: plantKeys.offers,
   queryFn: () => http.get<PlantOffer[]>('/api/v1/plant/offers', { silent: true }),
+});
+
+/** Companies asking the caller to become their customer (answered on /shares). */
+export const customerAsksQuery = queryOptions({
+  queryKey: [...plantKeys.all, 'customerAsks'] as const,
+  queryFn: () =>
+    http.get<Schemas['CustomerOffer'][]>('/api/v1/customer/offers/received', { silent: true }),
 });
 
 export const plantListQuery = (q: PlantQuery) =>

@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Schemas } from '@/shared/api/schema';
+import { ErrorCode, http } from '@/shared/http';
+
+/** GET /api/v1/shares: who can see the caller's plants and what is shared with them. */
+export type SharesOverview = Schemas['SharesOverview'];
+export type PlantShare = Schemas['PlantShare'];
+export type ServingCompany = Schemas['ServingCompany'];
+export type CustomerOffer = Schemas['CustomerOffer'];
+export type AgentOffer = Schemas['AgentOffer'];
+export type AgentLink = Schemas['AgentLink'];
+export type Principal = Schemas['Principal'];
+export type Right = Schemas['Right'];
+
+/** Under `plants`, so that anything that changes plants (leaving a share) refreshes it too. */
+export const sharesKey = ['plants', 'shares'] as const;
+
+export const sharesQuery = queryOptions({
+  queryKey: sharesKey,
+  queryFn: () => http.get<SharesOverview>('/api/v1/shares', { silent: true }),
+});
+
+/** A request or relation that is gone (answered elsewhere, withdrawn) answers 4. */
+const gone = { handledCodes: [ErrorCode.InvalidParameter] };
+
+export const acceptCustomerOffer = (id: number) =>
+  http.post<null>(`/api/v1/customer/offer/${id}/accept`, {}, gone);
+export const declineCustomerOffer = (id: number) =>
+  http.post<null>(`/api/v1/customer/offer/${id}/decline`, {}, gone);
+export const endCustomerRelation = (id: number) =>
+  http.post<null>(`/api/v1/customer/relation/${id}/end`, {}, gone);
+
+/** The owner ends someone's share of their plant; without `userId` the caller leaves it. */
+export const cancelShare = (plantId: number, userId?: number) =>
+  http.post<null>(`/api/v1/plant/${plantId}/cancelShare`, userId === undefined ? {} : { userId });
+
+export const acceptAgentOffer = (id: number) =>
+  http.post<number>(`/api/v1/agent/offer/${id}/accept`, {}, {
+    handledCodes: [ErrorCode.InvalidParameter, ErrorCode.AgentTaken],
+  });
+export const declineAgentOffer = (id: number) =>
+  http.post<null>(`/api/v1/agent/offer/${id}/decline`, {}, gone);
+export const withdrawAgentOffer = (id: number) =>
+  http.post<null>(`/api/v1/agent/offer/${id}/withdraw`, {}, gone);
+export const leavePrincipal = () => http.post<null>('/api/v1/agent/principal/leave', {}, gone);
+export const removeAgent = (id: number) => http.post<null>(`/api/v1/agent/${id}/delete`, {}, gone);
