@@ -194,54 +194,58 @@ function CustomerListView({ scope }: { scope: Scope }) {
     <Flex vertical gap={16}>
       <PendingOffers scope={scope} mayEdit={mayEdit} />
       <ListCard
-      title={t('customers.title')}
-      titleTestId="customers-title"
-      extra={mayEdit && addButton('customer-add')}
-      search={{
-        placeholder: t('customers.search'),
-        value: search,
-        onChange: setSearch,
-        onSearch: (v) => update({ name: v }),
-        width: 260,
-        testId: 'customer-search',
-      }}
-      filters={
-        <>
-          <TreeSelect
-            allowClear
-            showSearch
-            treeDefaultExpandAll
-            treeNodeFilterProp="title"
-            aria-label={t('customers.type')}
-            placeholder={t('customers.anyType')}
-            value={query.typeId ?? undefined}
-            onChange={(typeId?: number) => update({ typeId: typeId ?? null })}
-            treeData={typeTree}
-            loading={types.isPending}
-            notFoundContent={t('customers.noTypes')}
-            style={{ width: phone ? '100%' : 220 }}
-            data-testid="customer-type-filter"
+        title={t('customers.title')}
+        titleTestId="customers-title"
+        extra={mayEdit && addButton('customer-add')}
+        search={{
+          placeholder: t('customers.search'),
+          value: search,
+          onChange: setSearch,
+          onSearch: (v) => update({ name: v }),
+          width: 260,
+          testId: 'customer-search',
+        }}
+        filters={
+          <>
+            <TreeSelect
+              allowClear
+              showSearch
+              treeDefaultExpandAll
+              treeNodeFilterProp="title"
+              aria-label={t('customers.type')}
+              placeholder={t('customers.anyType')}
+              value={query.typeId ?? undefined}
+              onChange={(typeId?: number) => update({ typeId: typeId ?? null })}
+              treeData={typeTree}
+              loading={types.isPending}
+              notFoundContent={t('customers.noTypes')}
+              style={{ width: phone ? '100%' : 220 }}
+              data-testid="customer-type-filter"
+            />
+          </>
+        }
+      >
+        <PagedTable<Customer>
+          list={list}
+          page={query.page}
+          limit={query.limit}
+          onPage={setPage}
+          columns={columns}
+          testId="customer-table"
+          errorTestId="customers-error"
+          loadFailed={t('customers.loadFailed')}
+          empty={filtered ? t('customers.emptyFiltered') : t('customers.empty')}
+          emptyAction={mayEdit && !filtered && addButton('customer-add-empty')}
+          total={(total) => t('customers.total', { total })}
+          compact={phone}
+        />
+        {dialog && (
+          <CustomerDialog
+            customer={dialog.customer}
+            scope={scope}
+            onClose={() => setDialog(null)}
           />
-        </>
-      }
-    >
-      <PagedTable<Customer>
-        list={list}
-        page={query.page}
-        limit={query.limit}
-        onPage={setPage}
-        columns={columns}
-        testId="customer-table"
-        errorTestId="customers-error"
-        loadFailed={t('customers.loadFailed')}
-        empty={filtered ? t('customers.emptyFiltered') : t('customers.empty')}
-        emptyAction={mayEdit && !filtered && addButton('customer-add-empty')}
-        total={(total) => t('customers.total', { total })}
-        compact={phone}
-      />
-      {dialog && (
-        <CustomerDialog customer={dialog.customer} scope={scope} onClose={() => setDialog(null)} />
-      )}
+        )}
       </ListCard>
     </Flex>
   );

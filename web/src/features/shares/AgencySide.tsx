@@ -1,4 +1,10 @@
-import { CheckOutlined, CloseOutlined, LogoutOutlined, StopOutlined, UndoOutlined } from '@ant-design/icons';
+import {
+  CheckOutlined,
+  CloseOutlined,
+  LogoutOutlined,
+  StopOutlined,
+  UndoOutlined,
+} from '@ant-design/icons';
 import { Button, Flex, Popconfirm, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +24,9 @@ import { Section } from './Section';
 import { useAnswer } from './useAnswer';
 
 const day = (iso: string) => dayjs(iso).format('YYYY-MM-DD');
+
+/** A row of "your agents": a request not answered yet, or an agent. */
+type Mine = { kind: 'offer'; offer: AgentOffer } | { kind: 'agent'; agent: AgentLink };
 
 /**
  * A company's agent relations both ways: requests it was asked (accept, decline) and made
@@ -122,16 +131,19 @@ export function AgencySide({ data }: { data: SharesOverview }) {
       <Section
         title={t('consent.agency.agents')}
         testId="agency-agents"
-        items={[...data.agentOffersMade, ...data.agents]}
-        rowKey={(a) => ('agentCompanyName' in a ? `offer-${a.id}` : `agent-${a.id}`)}
+        items={[
+          ...data.agentOffersMade.map((offer): Mine => ({ kind: 'offer', offer })),
+          ...data.agents.map((agent): Mine => ({ kind: 'agent', agent })),
+        ]}
+        rowKey={(m) => (m.kind === 'offer' ? `offer-${m.offer.id}` : `agent-${m.agent.id}`)}
         empty={t('consent.agency.agentsEmpty')}
-        render={(a) =>
-          'agentCompanyName' in a ? (
+        render={(m) =>
+          m.kind === 'offer' ? (
             <Row
-              title={a.agentCompanyName}
+              title={m.offer.agentCompanyName}
               lines={[
                 <Typography.Text type="warning" key="pending">
-                  {t('consent.pendingSince', { when: day(a.createAt) })}
+                  {t('consent.pendingSince', { when: day(m.offer.createAt) })}
                 </Typography.Text>,
               ]}
               actions={
@@ -139,7 +151,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
                   <Button
                     size="small"
                     icon={<UndoOutlined />}
-                    onClick={() => withdraw.mutate(a)}
+                    onClick={() => withdraw.mutate(m.offer)}
                   >
                     {t('consent.withdraw')}
                   </Button>
@@ -148,20 +160,20 @@ export function AgencySide({ data }: { data: SharesOverview }) {
             />
           ) : (
             <Row
-              title={a.companyName}
+              title={m.agent.companyName}
               lines={[
                 <Typography.Text type="secondary" key="since">
-                  {t('consent.since', { when: day(a.createAt) })}
+                  {t('consent.since', { when: day(m.agent.createAt) })}
                 </Typography.Text>,
               ]}
               actions={
                 edit && (
                   <Popconfirm
-                    title={t('consent.agency.removeConfirm', { company: a.companyName })}
+                    title={t('consent.agency.removeConfirm', { company: m.agent.companyName })}
                     okText={t('consent.end')}
                     okButtonProps={{ danger: true }}
                     cancelText={t('common.cancel')}
-                    onConfirm={() => remove.mutate(a)}
+                    onConfirm={() => remove.mutate(m.agent)}
                   >
                     <Button size="small" danger icon={<StopOutlined />}>
                       {t('consent.end')}

@@ -14,7 +14,14 @@ export function Row({
   testId?: string;
 }) {
   return (
-    <Flex wrap gap={12} justify="space-between" align="center" style={{ width: '100%' }} data-testid={testId}>
+    <Flex
+      wrap
+      gap={12}
+      justify="space-between"
+      align="center"
+      style={{ width: '100%' }}
+      data-testid={testId}
+    >
       <Flex vertical gap={4} style={{ flex: '1 1 260px', minWidth: 0 }}>
         <Typography.Text strong style={{ overflowWrap: 'anywhere' }}>
           {title}

@@ -35,9 +35,13 @@ export const cancelShare = (plantId: number, userId?: number) =>
   http.post<null>(`/api/v1/plant/${plantId}/cancelShare`, userId === undefined ? {} : { userId });
 
 export const acceptAgentOffer = (id: number) =>
-  http.post<number>(`/api/v1/agent/offer/${id}/accept`, {}, {
-    handledCodes: [ErrorCode.InvalidParameter, ErrorCode.AgentTaken],
-  });
+  http.post<number>(
+    `/api/v1/agent/offer/${id}/accept`,
+    {},
+    {
+      handledCodes: [ErrorCode.InvalidParameter, ErrorCode.AgentTaken],
+    },
+  );
 export const declineAgentOffer = (id: number) =>
   http.post<null>(`/api/v1/agent/offer/${id}/decline`, {}, gone);
 export const withdrawAgentOffer = (id: number) =>

@@ -223,7 +223,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Makes the account's company an agent. Answers the agent entry's id. */
+        /**
+         * Asks the account's company to become an agent: nothing changes until that company's
+         *     administrator accepts. Answers the request's id (see `/api/v1/agent/offers`).
+         */
         post: operations["post_api_v1_agent"];
         delete?: never;
         options?: never;
@@ -256,13 +259,119 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether the account may become an agent, in this order: 105 not registered, 900 the caller
-         *     or a colleague, 901 internal, 902 not a company's administrator, 202 already this
-         *     company's agent, 903 another company's.
+         * Whether the account's company may be asked to become an agent: 900 the caller or a
+         *     colleague; 902 for every account that is not another company's administrator (missing,
+         *     internal, staff or owner alike); 202 already this company's agent or asked; 903 another
+         *     company's agent; 7 past the caller's limit of account checks.
          */
         get: operations["get_api_v1_agent_check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/offer/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's company accepts a request: it becomes the asking company's agent, whose staff
+         *     then see its plants and gateways. 903 when it already serves another company.
+         */
+        post: operations["post_api_v1_agent_offer_id_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/offer/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller's company declines a request it was asked. */
+        post: operations["post_api_v1_agent_offer_id_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/offer/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller's company takes back a request it made. */
+        post: operations["post_api_v1_agent_offer_id_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's pending agent requests, both ways, newest first. */
+        get: operations["get_api_v1_agent_offers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/principal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company the caller's company serves as its agent; null when none. */
+        get: operations["get_api_v1_agent_principal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/principal/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller's company stops serving its principal, whose staff no longer see its plants. */
+        post: operations["post_api_v1_agent_principal_leave"];
         delete?: never;
         options?: never;
         head?: never;
@@ -913,7 +1022,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Adds an owner account as a customer: its plants become visible to the company's staff. */
+        /**
+         * Asks an owner account to become a customer. Nothing changes for the company until the owner
+         *     accepts: then its staff see the owner's plants. Answers the request's id (see
+         *     `/api/v1/customer/offers`); 207 when the account already is a customer or has been asked.
+         */
         post: operations["post_api_v1_customer"];
         delete?: never;
         options?: never;
@@ -946,12 +1059,123 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether an account may be added: 105 not registered, 4 `account` not a plant owner's
-         *     account, 207 already a customer.
+         * Whether an account may be asked: 105 not registered, 4 `account` not a plant owner's
+         *     account, 207 already a customer or asked; 7 past the caller's limit of account checks.
          */
         get: operations["get_api_v1_customer_check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/offer/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller accepts a request: they become the company's customer and its staff see their
+         *     plants.
+         */
+        post: operations["post_api_v1_customer_offer_id_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/offer/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller declines a request; the company sees it gone. */
+        post: operations["post_api_v1_customer_offer_id_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/offer/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The company takes back a request the owner has not answered. */
+        post: operations["post_api_v1_customer_offer_id_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The requests the company waits on, newest first. */
+        get: operations["get_api_v1_customer_offers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/offers/received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requests waiting for the caller's answer, newest first, each with what the company's
+         *     staff would be able to do on the caller's plants.
+         */
+        get: operations["get_api_v1_customer_offers_received"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/relation/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller stops being a company's customer (`id`: the relation's id from
+         *     `/api/v1/shares`): its staff no longer see the caller's plants.
+         */
+        post: operations["post_api_v1_customer_relation_id_end"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5000,6 +5224,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who can see the caller's plants and what is shared with them. */
+        get: operations["get_api_v1_shares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/upgrade/batch/{id}": {
         parameters: {
             query?: never;
@@ -5737,12 +5978,60 @@ export interface components {
              * @default null
              */
             companyId: number | null;
+            /**
+             * @description `add` only: a note to the other company with the request, at most 200 characters.
+             * @default null
+             */
+            message: string | null;
         };
         /** @description An agent company for pickers. */
         AgentChoice: {
             /** Format: int64 */
             companyId: number;
             companyName: string;
+        };
+        /** @description An agent of the caller's company. */
+        AgentLink: {
+            /** Format: int64 */
+            companyId: number;
+            companyName: string;
+            createAt: string;
+            /**
+             * Format: int64
+             * @description The agency's id (for `/api/v1/agent/{id}/delete`).
+             */
+            id: number;
+        };
+        /** @description A request to become a company's agent. */
+        AgentOffer: {
+            /**
+             * Format: int64
+             * @description The company asked.
+             */
+            agentCompanyId: number;
+            agentCompanyName: string;
+            /**
+             * Format: int64
+             * @description The principal asking.
+             */
+            companyId: number;
+            companyName: string;
+            /** @description ISO 8601 with milliseconds and an offset. */
+            createAt: string;
+            /** Format: int64 */
+            id: number;
+            message: string;
+            /** @description What the principal's staff may do on the agent company's plants once accepted. */
+            rights: components["schemas"]["Right"][];
+            /** @description `pending` until answered (an answered request is gone). */
+            status: string;
+        };
+        /** @description The pending requests of the caller's company, both ways. */
+        AgentOffers: {
+            /** @description Requests the company made, waiting for the other company. */
+            made: components["schemas"]["AgentOffer"][];
+            /** @description Requests the company was asked, waiting for its answer. */
+            received: components["schemas"]["AgentOffer"][];
         };
         /** @description `{alias}` as JSON or a form; the query's `alias` is read too. */
         AliasBody: {
@@ -6191,6 +6480,35 @@ export interface components {
              */
             userId: number;
         };
+        /** @description A company's request to an owner account to become its customer. */
+        CustomerOffer: {
+            account: string;
+            /** Format: int64 */
+            companyId: number;
+            companyName: string;
+            /** @description ISO 8601 with milliseconds and an offset. */
+            createAt: string;
+            /**
+             * Format: int64
+             * @description The request's id.
+             */
+            id: number;
+            /** @description The company's note to the owner. */
+            message: string;
+            nickname: string;
+            /**
+             * @description What the company's staff may do on the owner's plants once accepted (the owner's view;
+             *     empty in the company's list).
+             */
+            rights: components["schemas"]["Right"][];
+            /** @description `pending` until answered (an answered request is gone). */
+            status: string;
+            /**
+             * Format: int64
+             * @description The account asked.
+             */
+            userId: number;
+        };
         /** @description A customer as pickers list it. */
         CustomerPick: {
             account: string;
@@ -6214,6 +6532,8 @@ export interface components {
              * @description Internal administrators choose the company.
              */
             companyId?: number | null;
+            /** @description `add` only: a note to the owner with the request, at most 200 characters. */
+            message?: string | null;
             /** @description At most 200 characters. */
             remark?: string | null;
             /**
@@ -6549,6 +6869,27 @@ export interface components {
             reason: string;
             status: string;
             updatedAt: string;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_AgentOffers: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description The pending requests of the caller's company, both ways. */
+            data: {
+                /** @description Requests the company made, waiting for the other company. */
+                made: components["schemas"]["AgentOffer"][];
+                /** @description Requests the company was asked, waiting for its answer. */
+                received: components["schemas"]["AgentOffer"][];
+            };
+            msg: string;
+            success: boolean;
         };
         /**
          * @description Every successful answer with data. A refusal has the same shape without `data`, with the
@@ -8420,6 +8761,34 @@ export interface components {
                  */
                 type: number;
                 version: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Option_Principal: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: null | {
+                /** Format: int64 */
+                companyId: number;
+                companyName: string;
+                /** @description ISO 8601 with milliseconds and an offset: since when. */
+                createAt: string;
+                /**
+                 * Format: int64
+                 * @description The agency's id.
+                 */
+                id: number;
+                /** @description What the principal's staff may do on the caller's company's plants. */
+                rights: components["schemas"]["Right"][];
             };
             msg: string;
             success: boolean;
@@ -10633,6 +11002,43 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_SharesOverview: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description Everything the shared-management screen shows. */
+            data: {
+                /** @description Company staff with `company.agent` only: agent requests the company made. */
+                agentOffersMade: components["schemas"]["AgentOffer"][];
+                /** @description Company staff with `company.agent` only: agent requests waiting for the company. */
+                agentOffersReceived: components["schemas"]["AgentOffer"][];
+                /** @description Company staff with `company.agent` only: the company's agents. */
+                agents: components["schemas"]["AgentLink"][];
+                /** @description Companies the caller is a customer of. */
+                companies: components["schemas"]["ServingCompany"][];
+                /** @description Customer requests waiting for the caller's answer. */
+                customerOffers: components["schemas"]["CustomerOffer"][];
+                /**
+                 * @description Shares of the plants the caller owns (cancel: `/api/v1/plant/{id}/cancelShare` with
+                 *     `userId`).
+                 */
+                given: components["schemas"]["PlantShare"][];
+                /** @description Whether the caller may answer and end agent relations (`company.agent.edit`). */
+                mayEditAgents: boolean;
+                principal: components["schemas"]["Principal"] | null;
+                /** @description Plants others shared with the caller (leave: `/api/v1/plant/{id}/cancelShare`). */
+                received: components["schemas"]["PlantShare"][];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_StaffMember: {
             /**
              * Format: int32
@@ -10970,6 +11376,48 @@ export interface components {
                 name: string;
                 /** @description The symbol (`€`). */
                 text: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_CustomerOffer: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                account: string;
+                /** Format: int64 */
+                companyId: number;
+                companyName: string;
+                /** @description ISO 8601 with milliseconds and an offset. */
+                createAt: string;
+                /**
+                 * Format: int64
+                 * @description The request's id.
+                 */
+                id: number;
+                /** @description The company's note to the owner. */
+                message: string;
+                nickname: string;
+                /**
+                 * @description What the company's staff may do on the owner's plants once accepted (the owner's view;
+                 *     empty in the company's list).
+                 */
+                rights: components["schemas"]["Right"][];
+                /** @description `pending` until answered (an answered request is gone). */
+                status: string;
+                /**
+                 * Format: int64
+                 * @description The account asked.
+                 */
+                userId: number;
             }[];
             msg: string;
             success: boolean;
@@ -13573,6 +14021,27 @@ export interface components {
             /** @description The value as a numeric string. */
             value: string;
         };
+        /** @description One share of one plant. */
+        PlantShare: {
+            account: string;
+            createAt: string;
+            nickname: string;
+            /** Format: int64 */
+            plantId: number;
+            plantName: string;
+            /**
+             * Format: int64
+             * @description 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
+             */
+            plantType: number;
+            /** @description `visitor` or `maintainer`. */
+            role: string;
+            /**
+             * Format: int64
+             * @description The other side: the sharee of a share given, the owner of a share received.
+             */
+            userId: number;
+        };
         /** @description A kind of plant (grid-tied, ...), named in the caller's language. */
         PlantTypeOption: {
             /** Format: int64 */
@@ -13684,6 +14153,21 @@ export interface components {
              *     of the point's registers or the value cannot be decoded.
              */
             value: Record<string, never> | null;
+        };
+        /** @description The company an agent company serves. */
+        Principal: {
+            /** Format: int64 */
+            companyId: number;
+            companyName: string;
+            /** @description ISO 8601 with milliseconds and an offset: since when. */
+            createAt: string;
+            /**
+             * Format: int64
+             * @description The agency's id.
+             */
+            id: number;
+            /** @description What the principal's staff may do on the caller's company's plants. */
+            rights: components["schemas"]["Right"][];
         };
         /** @description A product of the catalogue. */
         Product: {
@@ -14001,6 +14485,13 @@ export interface components {
              */
             selfSufficiency: number | null;
         };
+        /** @description Something a company's staff may do on the plants it serves. */
+        Right: {
+            /** @description The permission key, e.g. `inverter.power`. */
+            key: string;
+            /** @description Its name in the caller's language. */
+            name: string;
+        };
         RoleRequest: {
             /** Format: int64 */
             companyId?: number | null;
@@ -14066,6 +14557,20 @@ export interface components {
             mapTileUrl: string;
             /** @description The portal's version label. */
             version: string;
+        };
+        /** @description A company the caller is a customer of. */
+        ServingCompany: {
+            /** Format: int64 */
+            companyId: number;
+            companyName: string;
+            createAt: string;
+            /**
+             * Format: int64
+             * @description The relation's id (for `/api/v1/customer/relation/{id}/end`).
+             */
+            id: number;
+            /** @description What the company's staff may do on the caller's plants. */
+            rights: components["schemas"]["Right"][];
         };
         /**
          * @description A settings family: which catalogue an inverter has.
@@ -14168,6 +14673,29 @@ export interface components {
              * @description For cancelling: the user whose share ends (default: the caller's own).
              */
             userId?: number | null;
+        };
+        /** @description Everything the shared-management screen shows. */
+        SharesOverview: {
+            /** @description Company staff with `company.agent` only: agent requests the company made. */
+            agentOffersMade: components["schemas"]["AgentOffer"][];
+            /** @description Company staff with `company.agent` only: agent requests waiting for the company. */
+            agentOffersReceived: components["schemas"]["AgentOffer"][];
+            /** @description Company staff with `company.agent` only: the company's agents. */
+            agents: components["schemas"]["AgentLink"][];
+            /** @description Companies the caller is a customer of. */
+            companies: components["schemas"]["ServingCompany"][];
+            /** @description Customer requests waiting for the caller's answer. */
+            customerOffers: components["schemas"]["CustomerOffer"][];
+            /**
+             * @description Shares of the plants the caller owns (cancel: `/api/v1/plant/{id}/cancelShare` with
+             *     `userId`).
+             */
+            given: components["schemas"]["PlantShare"][];
+            /** @description Whether the caller may answer and end agent relations (`company.agent.edit`). */
+            mayEditAgents: boolean;
+            principal: components["schemas"]["Principal"] | null;
+            /** @description Plants others shared with the caller (leave: `/api/v1/plant/{id}/cancelShare`). */
+            received: components["schemas"]["PlantShare"][];
         };
         /** @description Someone a plant is shared with. */
         ShareUser: {
@@ -14942,7 +15470,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The agent's id; codes as the check */
+            /** @description The request's id; codes as the check, and 4 `message` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14982,6 +15510,8 @@ export interface operations {
                 account?: string | null;
                 /** @description Internal administrators choose the company; everyone else gets their own. */
                 companyId?: number | null;
+                /** @description `add` only: a note to the other company with the request, at most 200 characters. */
+                message?: string | null;
             };
             header?: never;
             path?: never;
@@ -14989,7 +15519,133 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description May be added; 2, 105, 202, 900-903 */
+            /** @description May be asked; 2, 7, 202, 900, 902, 903 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_agent_offer_id_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agency's id; 2, 4, 903 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    post_api_v1_agent_offer_id_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_agent_offer_id_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_agent_offers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending requests; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AgentOffers"];
+                };
+            };
+        };
+    };
+    get_api_v1_agent_principal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The principal or null; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Principal"];
+                };
+            };
+        };
+    };
+    post_api_v1_agent_principal_leave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended; 2, 4 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15950,7 +16606,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new customer's id; 2, 4, 105, 207 */
+            /** @description The request's id; 2, 4, 7, 105, 207 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16005,7 +16661,153 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description May be added; 2, 4, 105, 207 */
+            /** @description May be asked; 2, 4, 7, 105, 207 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_customer_offer_id_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_customer_offer_id_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_customer_offer_id_withdraw: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_customer_offers: {
+        parameters: {
+            query?: {
+                /** @description `check` only: the account (phone or e-mail). */
+                account?: string | null;
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+                /** @description Part of the account, nickname or name, any case. */
+                name?: string | null;
+                /** @description Only customers of this type; -1 or empty any. */
+                typeId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending requests; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CustomerOffer"];
+                };
+            };
+        };
+    };
+    get_api_v1_customer_offers_received: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests to answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CustomerOffer"];
+                };
+            };
+        };
+    };
+    post_api_v1_customer_relation_id_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended; 2, 4 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -21476,6 +22278,11 @@ export interface operations {
                 order?: string | null;
                 /** @description The page, from 1. */
                 page?: number;
+                /**
+                 * @description `1` (or `true`): only the plants others shared with the caller. Anything else, or
+                 *     nothing, lists every plant the caller sees.
+                 */
+                share?: string | null;
                 /** @description `createAt` (default), `name`, `totalPower` or `status`. */
                 sort?: string | null;
                 /** @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading; -1 any. */
@@ -21514,6 +22321,11 @@ export interface operations {
                 name?: string | null;
                 /** @description `asc` or `desc` (default `desc` for createAt, `asc` otherwise). */
                 order?: string | null;
+                /**
+                 * @description `1` (or `true`): only the plants others shared with the caller. Anything else, or
+                 *     nothing, lists every plant the caller sees.
+                 */
+                share?: string | null;
                 /** @description `createAt` (default), `name`, `totalPower` or `status`. */
                 sort?: string | null;
                 /** @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading; -1 any. */
@@ -21863,6 +22675,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_PermissionNode"];
+                };
+            };
+        };
+    };
+    get_api_v1_shares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's shares and relations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SharesOverview"];
                 };
             };
         };
