@@ -20,7 +20,7 @@ const ADMIN: &str = "admin@example.com";
 const PASSWORD: &str = "limits-pass-1";
 const PER_ADDRESS: usize = 8;
 const HEADER_SECS: u64 = 1;
-const IDLE_SECS: u64 = 3;
+const IDLE_SECS: u64 = 4;
 
 fn start(name: &str) -> Result<Portal, Error> {
     let dir = temp_dir(name)?;
@@ -110,26 +110,32 @@ async fn idle_connections_beyond_the_address_bound_are_closed_and_others_still_g
     let server = start("http-bounds")?;
     let port = server.http_port;
 
-    // Many idle connections from one address: the bound's worth stay, the rest are closed at
-    // once.
+    // Many idle connections from one address: the bound's worth stay, the rest are closed as
+    // soon as they are accepted (well before any timeout; on a busy machine accepting 200 can
+    // take a moment, hence the 2 s).
     let mut flood = JoinSet::new();
     for _ in 0..200 {
         flood.spawn(async move {
             let mut s = connect([127, 0, 0, 1], port).await?;
-            let closed = closed_within(&mut s, Duration::from_millis(800)).await;
+            let closed = closed_within(&mut s, Duration::from_secs(2)).await;
             Ok::<_, Error>((s, closed))
         });
     }
-    let (mut held, mut refused) = (Vec::new(), 0);
+    let (mut held, mut refused) = (Vec::new(), Vec::new());
     while let Some(joined) = flood.join_next().await {
         let (s, closed) = joined??;
         match closed {
-            Some(_) => refused += 1,
+            Some(after) => refused.push(after),
             None => held.push(s),
         }
     }
     assert_eq!(held.len(), PER_ADDRESS, "connections kept from 127.0.0.1");
-    assert_eq!(refused, 200 - PER_ADDRESS);
+    assert_eq!(refused.len(), 200 - PER_ADDRESS);
+    println!(
+        "{} connections refused, the last closed {:?} after its connect",
+        refused.len(),
+        refused.iter().max()
+    );
 
     // Meanwhile another address is answered at once.
     let started = Instant::now();
