@@ -87,7 +87,12 @@ async fn administrators_publish_release_notes_that_everyone_reads_in_their_langu
             .await
             .expect_401();
         let signed_in = app.get("/api/v1/version", Some(&ann)).await;
-        assert_eq!(signed_in.data(), &serde_json::Value::Null, "{}", signed_in.ctx);
+        assert_eq!(
+            signed_in.data(),
+            &serde_json::Value::Null,
+            "{}",
+            signed_in.ctx
+        );
         app.get("/version/latest", None).await.expect_code(0);
         let unknown = app.get("/version/nothing", None).await;
         assert_eq!(

@@ -79,7 +79,11 @@ async fn read_answer(stream: &mut TcpStream) -> Result<(String, Vec<u8>), Error>
         }
         let n = tokio::time::timeout(Duration::from_secs(20), stream.read(&mut buf)).await??;
         if n == 0 {
-            return Err(format!("closed before an answer: {:?}", String::from_utf8_lossy(&raw)).into());
+            return Err(format!(
+                "closed before an answer: {:?}",
+                String::from_utf8_lossy(&raw)
+            )
+            .into());
         }
         raw.extend_from_slice(&buf[..n]);
     };
@@ -167,7 +171,10 @@ async fn idle_connections_beyond_the_address_bound_are_closed_and_others_still_g
     let mut slow = connect([127, 0, 0, 3], port).await?;
     let started = Instant::now();
     let mut cut = None;
-    for byte in b"GET /healthz HTTP/1.1\r\nHost: portal\r\nX-Slow: ".iter().cycle() {
+    for byte in b"GET /healthz HTTP/1.1\r\nHost: portal\r\nX-Slow: "
+        .iter()
+        .cycle()
+    {
         if slow.write_all(&[*byte]).await.is_err() {
             cut = Some(started.elapsed());
             break;
@@ -205,9 +212,10 @@ async fn idle_connections_beyond_the_address_bound_are_closed_and_others_still_g
 
 /// A multipart upload of `len` bytes of file, with the head of a kept-alive request.
 fn upload(token: Option<&str>, len: usize) -> Vec<u8> {
-    let mut body = b"--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.png\"\r\n\
+    let mut body =
+        b"--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.png\"\r\n\
         Content-Type: image/png\r\n\r\n"
-        .to_vec();
+            .to_vec();
     body.extend((0..len).map(|i| (i % 251) as u8));
     body.extend_from_slice(b"\r\n--XYZ--\r\n");
     let auth = token
@@ -275,7 +283,8 @@ async fn an_upload_refused_before_its_body_is_read_closes_its_connection_cleanly
 
     // A request whose body is read keeps its connection for the next request.
     let mut kept = connect([127, 0, 0, 1], port).await?;
-    let body = br#"{"username":"nobody@example.com","password":"wrong-pass-1","grant_type":"password"}"#;
+    let body =
+        br#"{"username":"nobody@example.com","password":"wrong-pass-1","grant_type":"password"}"#;
     let mut request = format!(
         "POST /oauth/token HTTP/1.1\r\nHost: portal\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\n\r\n",

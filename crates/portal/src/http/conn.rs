@@ -87,7 +87,11 @@ pub async fn serve(
     let mut conn = builder.serve_connection(io, service);
     let mut stopping = false;
     let served = loop {
-        let deadline = activity.deadline(timeouts);
+        // When stopping, a connection answering nothing closes now, even one half way through
+        // a request head (hyper's graceful shutdown would wait for the rest of it).
+        let deadline = activity
+            .deadline(timeouts)
+            .map(|at| if stopping { Instant::now() } else { at });
         let wait = async {
             match deadline {
                 Some(at) => tokio::time::sleep_until(at).await,
@@ -103,7 +107,10 @@ pub async fn serve(
             }
             () = wait => {
                 // Nothing is being answered (else there is no deadline): nothing is lost.
-                if activity.deadline(timeouts).is_some_and(|at| at <= Instant::now()) {
+                if activity
+                    .deadline(timeouts)
+                    .is_some_and(|at| stopping || at <= Instant::now())
+                {
                     tracing::debug!(%peer, "HTTP connection closed: no request in time");
                     return;
                 }
@@ -142,7 +149,12 @@ async fn linger(stream: &mut TcpStream) {
 type Answer = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>;
 
 /// One request through the router, counted as being answered until its answer's body is gone.
-fn answer(app: Router, peer: SocketAddr, activity: Arc<Activity>, req: Request<Incoming>) -> Answer {
+fn answer(
+    app: Router,
+    peer: SocketAddr,
+    activity: Arc<Activity>,
+    req: Request<Incoming>,
+) -> Answer {
     Box::pin(async move {
         let answering = Answering::start(activity);
         let (mut parts, body) = req.into_parts();

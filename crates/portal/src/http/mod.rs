@@ -67,8 +67,11 @@ pub async fn serve(
                 continue;
             }
         };
-        // Refused: the stream is dropped here, closed before anything is read from it.
+        // Refused: closed before anything is read from it, with a reset (zero linger) so that
+        // it leaves no socket behind in TIME_WAIT, where the peer's next connect from the same
+        // port would stall for a second.
         let Ok(permit) = gate.admit(peer.ip()) else {
+            let _ = stream.set_zero_linger();
             continue;
         };
         let _ = stream.set_nodelay(true);
@@ -134,7 +137,9 @@ mod tests {
     fn the_soft_open_file_limit_is_read_from_proc() {
         assert_eq!(soft_nofile(LIMITS), Some(1024));
         assert_eq!(
-            soft_nofile("Max open files            unlimited            unlimited            files"),
+            soft_nofile(
+                "Max open files            unlimited            unlimited            files"
+            ),
             None
         );
         assert_eq!(soft_nofile(""), None);
