@@ -55,14 +55,24 @@ fn tile_source(url: &str) -> Option<String> {
     (!host.is_empty() && host.chars().all(allowed)).then(|| format!("{scheme}://{host}"))
 }
 
-/// Middleware: the headers every answer carries (HTML, JSON, files alike).
+/// Path prefixes of the API proper. Their answers can hold credentials (tokens, gateway keys,
+/// VTN credentials) or a tenant's data, so none is kept by a browser or proxy cache; the web
+/// app's files and `/files/` (uploads with ETag and Last-Modified) keep their own caching.
+const API_PREFIXES: [&str; 3] = ["/api/", "/oauth/", "/anonymous/"];
+
+/// Middleware: the headers every answer carries (HTML, JSON, files alike), and `no-store` on
+/// API answers that did not choose their caching themselves.
 pub async fn security_headers(
     State(csp): State<HeaderValue>,
     req: Request,
     next: Next,
 ) -> Response {
+    let api = API_PREFIXES.iter().any(|p| req.uri().path().starts_with(p));
     let mut response = next.run(req).await;
     let headers = response.headers_mut();
+    if api && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
     headers.insert(header::CONTENT_SECURITY_POLICY, csp);
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(

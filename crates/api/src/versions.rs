@@ -102,9 +102,14 @@ pub async fn latest(State(app): State<AppState>) -> ApiResult<Data<Option<Note>>
 }
 
 /// The same for the administrator's screen.
+// Under `/api/v1/` like every signed-in call, so it asks for the token (the public reading is
+// `/version/latest`).
 #[utoipa::path(get, path = "/api/v1/version", tag = "versions", security(("bearer" = [])),
     responses((status = 200, description = "The newest note or null", body = Envelope<Option<Note>>)))]
-pub async fn latest_signed_in(app: State<AppState>) -> ApiResult<Data<Option<Note>>> {
+pub async fn latest_signed_in(
+    _me: CurrentUser,
+    app: State<AppState>,
+) -> ApiResult<Data<Option<Note>>> {
     latest(app).await
 }
 

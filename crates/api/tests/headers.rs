@@ -1,6 +1,6 @@
 //! Issue 12, finding 7: browser security headers on every kind of answer (the web app's HTML,
 //! the API docs page, JSON, errors), the map tile origin in the CSP, and no caching of token
-//! answers.
+//! answers; issue 13: no API answer is cached at all, uploaded files keep their validators.
 
 mod common;
 
@@ -160,5 +160,53 @@ async fn token_answers_are_never_cached() {
         assert_no_store(&new);
         // The header name is the standard one.
         assert!(new.headers.contains_key(header::CACHE_CONTROL));
+    }
+}
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+
+#[tokio::test]
+async fn api_answers_are_never_cached_but_uploaded_files_keep_their_validators() {
+    for app in spawn().await {
+        let b = app.backend;
+        let (id, t) = app
+            .signed_in("cache@example.com", BuiltinRole::PlantOwner, None)
+            .await;
+        let no_store = |r: &Resp| {
+            assert_eq!(value(&r.headers, "cache-control"), "no-store", "{}", r.ctx);
+        };
+        // Signed-in JSON, a business error, a 401, the anonymous and token families.
+        no_store(&app.get("/api/v1/user", Some(&t)).await);
+        no_store(&app.get("/api/v1/plant/999999", Some(&t)).await);
+        no_store(&app.get("/api/v1/user", None).await);
+        no_store(&app.get("/api/v1/no-such-thing", Some(&t)).await);
+        no_store(&app.get("/anonymous/config", None).await);
+        no_store(&app.get("/anonymous/publicKey", None).await);
+        no_store(&app.login_resp("cache@example.com", "not-it-123").await);
+
+        let up = app
+            .upload(
+                &format!("/api/v1/user/{}/avatar", id.0),
+                "me.png",
+                "image/png",
+                PNG,
+                Some(&t),
+            )
+            .await;
+        no_store(&up);
+        let url = up.data().as_str().unwrap_or_default().to_string();
+        let file = app.get(&url, None).await;
+        assert_eq!(file.status, 200, "[{b}] GET {url}");
+        assert_ne!(
+            value(&file.headers, "cache-control"),
+            "no-store",
+            "[{b}] {url}"
+        );
+        assert!(
+            file.headers.contains_key(header::ETAG)
+                && file.headers.contains_key(header::LAST_MODIFIED),
+            "[{b}] {url}: {:?}",
+            file.headers
+        );
     }
 }

@@ -80,6 +80,20 @@ async fn administrators_publish_release_notes_that_everyone_reads_in_their_langu
         app.get(&format!("/api/v1/version/{id}"), Some(&admin))
             .await
             .expect_code(4);
+        // The signed-in reading asks for a token like every `/api/v1/` call; the public ones
+        // do not.
+        app.get("/api/v1/version", None).await.expect_401();
+        app.get("/api/v1/version", Some("not-a-token"))
+            .await
+            .expect_401();
+        let signed_in = app.get("/api/v1/version", Some(&ann)).await;
+        assert_eq!(
+            signed_in.data(),
+            &serde_json::Value::Null,
+            "{}",
+            signed_in.ctx
+        );
+        app.get("/version/latest", None).await.expect_code(0);
         let unknown = app.get("/version/nothing", None).await;
         assert_eq!(
             unknown.status.as_u16(),

@@ -32,6 +32,17 @@ pub struct Config {
     pub access_token_ttl_secs: i64,
     pub refresh_token_ttl_secs: i64,
     pub trust_proxy: bool,
+    /// HTTP: a connection that has started a request has this many seconds to send its whole
+    /// head (slowloris).
+    pub http_header_timeout_secs: i64,
+    /// HTTP: a connection waiting for a request (new, or kept alive) with nothing received
+    /// for this many seconds is closed.
+    pub http_idle_timeout_secs: i64,
+    /// HTTP: connections one source address (IPv4, or IPv6 /64) may hold; more are closed at
+    /// accept. Behind `trust_proxy` every client has the proxy's address.
+    pub http_max_connections_per_address: i64,
+    /// HTTP: connections in all (lowered at start to half the open-file limit).
+    pub http_max_connections: i64,
     pub branded_hosts: Vec<String>,
     pub app_android_url: Option<String>,
     pub app_ios_url: Option<String>,
@@ -108,6 +119,10 @@ impl Default for Config {
             access_token_ttl_secs: 2 * 3600,
             refresh_token_ttl_secs: 30 * 24 * 3600,
             trust_proxy: false,
+            http_header_timeout_secs: 20,
+            http_idle_timeout_secs: 60,
+            http_max_connections_per_address: 256,
+            http_max_connections: 8192,
             branded_hosts: Vec::new(),
             app_android_url: None,
             app_ios_url: None,
@@ -286,6 +301,18 @@ impl Config {
         if let Some(v) = flag("TRUST_PROXY") {
             self.trust_proxy = v;
         }
+        if let Some(v) = num("HTTP_HEADER_TIMEOUT_SECS")? {
+            self.http_header_timeout_secs = v;
+        }
+        if let Some(v) = num("HTTP_IDLE_TIMEOUT_SECS")? {
+            self.http_idle_timeout_secs = v;
+        }
+        if let Some(v) = num("HTTP_MAX_CONNECTIONS_PER_ADDRESS")? {
+            self.http_max_connections_per_address = v;
+        }
+        if let Some(v) = num("HTTP_MAX_CONNECTIONS")? {
+            self.http_max_connections = v;
+        }
         if let Some(v) = get("BRANDED_HOSTS") {
             self.branded_hosts = v
                 .split(',')
@@ -402,6 +429,7 @@ impl Config {
             .with_context(|| format!("http_addr {:?} is not host:port", self.http_addr))?;
         self.metrics()?;
         self.files()?;
+        self.http()?;
         if self.branded_hosts.len() > 5 {
             bail!(
                 "at most five branded hostnames are supported, got {}",
@@ -511,6 +539,49 @@ impl Config {
             "" => Ok(api::FilesBackend::Local),
             other => bail!("files (PORTAL_FILES) {other:?}: expected local or database"),
         }
+    }
+
+    /// The HTTP server's timeouts and connection bounds, checked (before the open-file limit
+    /// lowers them, [`crate::http::Limits::within`]).
+    pub fn http(&self) -> anyhow::Result<crate::http::Limits> {
+        let secs = |v: i64, max: i64, name: &str| {
+            if !(1..=max).contains(&v) {
+                bail!("{name} must be between 1 and {max}");
+            }
+            Ok(Duration::from_secs(v.unsigned_abs()))
+        };
+        let count = |v: i64, name: &str| {
+            u32::try_from(v)
+                .ok()
+                .filter(|v| (1..=1_000_000).contains(v))
+                .with_context(|| format!("{name} must be between 1 and 1000000"))
+        };
+        let limits = crate::http::Limits {
+            timeouts: crate::http::Timeouts {
+                header: secs(
+                    self.http_header_timeout_secs,
+                    300,
+                    "http_header_timeout_secs (PORTAL_HTTP_HEADER_TIMEOUT_SECS)",
+                )?,
+                idle: secs(
+                    self.http_idle_timeout_secs,
+                    3600,
+                    "http_idle_timeout_secs (PORTAL_HTTP_IDLE_TIMEOUT_SECS)",
+                )?,
+            },
+            per_address: count(
+                self.http_max_connections_per_address,
+                "http_max_connections_per_address (PORTAL_HTTP_MAX_CONNECTIONS_PER_ADDRESS)",
+            )?,
+            total: count(
+                self.http_max_connections,
+                "http_max_connections (PORTAL_HTTP_MAX_CONNECTIONS)",
+            )?,
+        };
+        if limits.per_address > limits.total {
+            bail!("http_max_connections_per_address must be at most http_max_connections");
+        }
+        Ok(limits)
     }
 
     /// The embedded broker's CONNECT deadline and per-address bounds, checked.
@@ -812,6 +883,46 @@ mod tests {
             ("PORTAL_MQTT_MAX_HANDSHAKES_PER_ADDRESS", "0"),
             ("PORTAL_MQTT_MAX_CONNECTIONS_PER_ADDRESS", "-1"),
             ("PORTAL_MQTT_MAX_CONNECTIONS_PER_ADDRESS", "10"),
+        ] {
+            let mut c = Config::default();
+            c.apply_env(|k| (k == key).then(|| value.into())).unwrap();
+            assert!(c.check().is_err(), "{key}={value}");
+        }
+    }
+
+    #[test]
+    fn http_timeouts_and_connection_bounds_are_settings_within_ranges() {
+        let limits = Config::default().http().unwrap();
+        assert_eq!(
+            (limits.timeouts.header, limits.timeouts.idle),
+            (Duration::from_secs(20), Duration::from_secs(60))
+        );
+        assert_eq!((limits.per_address, limits.total), (256, 8192));
+
+        let mut c = Config::default();
+        c.apply_env(|k| match k {
+            "PORTAL_HTTP_HEADER_TIMEOUT_SECS" => Some("5".into()),
+            "PORTAL_HTTP_IDLE_TIMEOUT_SECS" => Some("120".into()),
+            "PORTAL_HTTP_MAX_CONNECTIONS_PER_ADDRESS" => Some("4000".into()),
+            "PORTAL_HTTP_MAX_CONNECTIONS" => Some("4000".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert!(c.check().is_ok());
+        let limits = c.http().unwrap();
+        assert_eq!(limits.timeouts.header, Duration::from_secs(5));
+        assert_eq!(limits.timeouts.idle, Duration::from_secs(120));
+        assert_eq!((limits.per_address, limits.total), (4000, 4000));
+
+        for (key, value) in [
+            ("PORTAL_HTTP_HEADER_TIMEOUT_SECS", "0"),
+            ("PORTAL_HTTP_HEADER_TIMEOUT_SECS", "301"),
+            ("PORTAL_HTTP_IDLE_TIMEOUT_SECS", "0"),
+            ("PORTAL_HTTP_IDLE_TIMEOUT_SECS", "3601"),
+            ("PORTAL_HTTP_MAX_CONNECTIONS_PER_ADDRESS", "0"),
+            ("PORTAL_HTTP_MAX_CONNECTIONS_PER_ADDRESS", "9000"),
+            ("PORTAL_HTTP_MAX_CONNECTIONS", "-1"),
+            ("PORTAL_HTTP_MAX_CONNECTIONS", "2000000"),
         ] {
             let mut c = Config::default();
             c.apply_env(|k| (k == key).then(|| value.into())).unwrap();

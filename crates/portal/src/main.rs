@@ -10,6 +10,7 @@ mod demo_energy_hub;
 mod demo_predicted;
 mod demo_products;
 mod files;
+mod http;
 mod serve;
 mod sim;
 

@@ -106,19 +106,41 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
         state.clone(),
         Duration::from_secs(5),
     ));
-    serve_metrics(&config, state.clone()).await?;
+    let limits = http_limits(&config)?;
+    serve_metrics(&config, state.clone(), limits).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
-    let app = api::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown())
-        .await
-        .context("http server")?;
+    crate::http::serve(listener, api::router(state), limits, shutdown()).await;
     if let Some(stop) = demo_stop {
         let _ = stop.send(true);
     }
     drop(devices);
     store.close().await;
     Ok(())
+}
+
+/// The HTTP bounds of the configuration, the total lowered to what the open-file limit allows
+/// (said at start, with how to raise the limit).
+fn http_limits(config: &Config) -> anyhow::Result<crate::http::Limits> {
+    let wanted = config.http()?;
+    let nofile = crate::http::open_file_limit();
+    let limits = wanted.within(nofile);
+    if limits.total < wanted.total {
+        println!(
+            "HTTP: at most {} connections, not {}: the open-file limit is {}; raise it \
+             (LimitNOFILE=, ulimit -n) to at least twice PORTAL_HTTP_MAX_CONNECTIONS",
+            limits.total,
+            wanted.total,
+            nofile.unwrap_or_default()
+        );
+    }
+    tracing::info!(
+        total = limits.total,
+        per_address = limits.per_address,
+        header_timeout_secs = limits.timeouts.header.as_secs(),
+        idle_timeout_secs = limits.timeouts.idle.as_secs(),
+        "HTTP connection bounds"
+    );
+    Ok(limits)
 }
 
 /// What runs for devices: the MQTT link (broker, client, dispatcher) and the ingest worker.
@@ -262,8 +284,13 @@ async fn start_demo(
 
 /// `/metrics` on its own address (PORTAL_METRICS_ADDR, loopback by default), never on the
 /// public one. When that address is taken (another portal on this machine) the portal still
-/// starts, without metrics, and says so: metrics are not worth refusing service for.
-async fn serve_metrics(config: &Config, state: api::AppState) -> anyhow::Result<()> {
+/// starts, without metrics, and says so: metrics are not worth refusing service for. Served
+/// with the same bounds as the public address (an idle socket costs a descriptor here too).
+async fn serve_metrics(
+    config: &Config,
+    state: api::AppState,
+    limits: crate::http::Limits,
+) -> anyhow::Result<()> {
     let Some(addr) = config.metrics()? else {
         println!("Metrics: off");
         return Ok(());
@@ -279,11 +306,12 @@ async fn serve_metrics(config: &Config, state: api::AppState) -> anyhow::Result<
     let shown = listener.local_addr().unwrap_or(addr);
     println!("Metrics on http://{shown}/metrics");
     let app = api::metrics_router(state);
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::warn!(%e, "metrics server stopped");
-        }
-    });
+    tokio::spawn(crate::http::serve(
+        listener,
+        app,
+        limits,
+        std::future::pending(),
+    ));
     Ok(())
 }
 
