@@ -298,6 +298,23 @@ async fn the_whole_set_echoed_back_writes_and_battery_currents_follow_the_model(
             // Nothing was sent: the read still shows the value before.
             assert_ne!(read(sn).await["cap1"], "55", "{sn}");
         }
+        // The settings screen shows each model's maximum.
+        for (sn, max) in [(LV_5KW, 120.0), (LV_12KW, 240.0), (HV, 50.0)] {
+            let r = app
+                .get(
+                    &format!("/api/v1/inverter/setting/{sn}/support"),
+                    Some(&c.ann),
+                )
+                .await;
+            let field = r.expect_code(0).data()["groups"]
+                .as_array()
+                .expect("groups")
+                .iter()
+                .flat_map(|g| g["fields"].as_array().cloned().unwrap_or_default())
+                .find(|f| f["key"] == "batteryMaxCurrentCharge")
+                .expect("battery current field");
+            assert_eq!(field["max"].as_f64(), Some(max), "{sn}");
+        }
         // A 5 kW hybrid takes 115 A too (its maximum is 120 A).
         let r = app
             .post(

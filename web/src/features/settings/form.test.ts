@@ -42,7 +42,14 @@ describe('settings form', () => {
   });
 
   it('reads flags written "1"/"0" as the original API does', () => {
-    const timer: Field = { ...fields[0], key: 'peakAndVallery', default: '0' };
+    const timer: Field = {
+      key: 'peakAndVallery',
+      group: 'workMode',
+      unit: '',
+      default: '0',
+      selectable: true,
+      type: 'bool',
+    };
     expect(toForm([timer], { peakAndVallery: '1' })).toEqual({ peakAndVallery: true });
     expect(toForm([timer], {})).toEqual({ peakAndVallery: false });
   });
