@@ -149,6 +149,22 @@ def test_settings_are_read_and_written(sdk, demo):
     assert sdk.settings.read_inverter_settings(sn=demo.sn).data.time2on == "true"
 
 
+def test_every_inverter_reads_every_key_of_the_settings_model(sdk, demo):
+    """Its settings model lists the original's keys (344, all strings): every demo inverter,
+    micro and grid-tied included, answers all of them, flags in the original's format."""
+    model_keys = {f.alias or name for name, f in type(
+        sdk.settings.read_inverter_settings(sn=demo.sn).data).model_fields.items()}
+    assert len(model_keys) == 344
+    for sn in demo.inverter_sns:
+        r = sdk.settings.read_inverter_settings(sn=sn)
+        assert r.code == 0, sn
+        data = r.data.model_dump(by_alias=True)
+        missing = [k for k in model_keys if data.get(k) is None]
+        assert not missing, (sn, missing)
+        assert data["peakAndVallery"] in ("0", "1") and data["time1on"] in ("true", "false")
+        assert int(data["sysWorkMode"]) >= 0 and int(data["cap1"]) >= 0
+
+
 def test_income_is_set(sdk, demo):
     r = sdk.plants.set_plant_income(
         plant_id=str(demo.plant_id), id=str(demo.plant_id), currency=1, invest=4321.0,

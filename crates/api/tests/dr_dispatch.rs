@@ -198,7 +198,7 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
         assert_eq!(setting(app, sn, "sysWorkMode").await.as_deref(), Some("2"));
         assert_eq!(
             setting(app, sn, "peakAndVallery").await.as_deref(),
-            Some("false")
+            Some("0")
         );
         assert_eq!(
             outcome(app, event, sn).await,
@@ -250,7 +250,7 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
         );
         assert_eq!(
             setting(app, sn, "peakAndVallery").await.as_deref(),
-            Some("false")
+            Some("0")
         );
         s.dr_end_event_for_tests(low, true, now_s())
             .await

@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use crate::{Code, DomainError, device::InverterKind};
 
+pub mod original;
+
 /// The largest magnitude any numeric setting may take.
 pub const MAX_VALUE: f64 = 9_999_999.00;
 /// Time-of-use slots.
@@ -85,6 +87,30 @@ pub struct Field {
     pub default: String,
     /// Whether custom profiles may hold this field.
     pub selectable: bool,
+    /// How a flag is written (numbers, choices and times ignore it).
+    #[serde(skip)]
+    pub flag: FlagStyle,
+}
+
+/// How the original API writes a flag: most as `"0"`/`"1"`, the time-of-use switches and the
+/// day flags as `"true"`/`"false"` (typed clients parse the one as an int, the other as a
+/// boolean; docs/clients.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FlagStyle {
+    #[default]
+    Digit,
+    Word,
+}
+
+impl FlagStyle {
+    pub fn text(self, on: bool) -> &'static str {
+        match (self, on) {
+            (FlagStyle::Digit, true) => "1",
+            (FlagStyle::Digit, false) => "0",
+            (FlagStyle::Word, true) => "true",
+            (FlagStyle::Word, false) => "false",
+        }
+    }
 }
 
 /// The settings families: which catalogue an inverter has.
@@ -116,6 +142,17 @@ impl Family {
                 Ok(Family::HybridHv)
             }
             _ => Ok(Family::HybridLv),
+        }
+    }
+
+    /// The family whose values a settings read shows: none for kinds without settings (micro
+    /// and string inverters), whose read the original still answers with every key as a
+    /// device without the setting shows it; 601 for other brands.
+    pub fn for_read(type_code: i64, protocol: &str) -> Result<Option<Family>, DomainError> {
+        match Family::of(type_code, protocol) {
+            Ok(f) => Ok(Some(f)),
+            Err(e) if e.code == Code::NoSettings => Ok(None),
+            Err(e) => Err(e),
         }
     }
 
@@ -160,6 +197,7 @@ fn num(
         unit,
         default: default.into(),
         selectable: group != Group::TimeOfUse,
+        flag: FlagStyle::Digit,
     }
 }
 
@@ -173,17 +211,29 @@ fn choice(key: &str, group: Group, choices: &[&'static str], default: &str) -> F
         unit: "",
         default: default.into(),
         selectable: group != Group::TimeOfUse,
+        flag: FlagStyle::Digit,
     }
 }
 
+/// A `"0"`/`"1"` flag.
 fn flag(key: &str, group: Group, default: bool) -> Field {
     Field {
         key: key.into(),
         group,
         kind: Kind::Bool,
         unit: "",
-        default: default.to_string(),
+        default: FlagStyle::Digit.text(default).into(),
         selectable: group != Group::TimeOfUse,
+        flag: FlagStyle::Digit,
+    }
+}
+
+/// A `"true"`/`"false"` flag (slot switches and day flags).
+fn word_flag(key: &str, group: Group, default: bool) -> Field {
+    Field {
+        flag: FlagStyle::Word,
+        default: FlagStyle::Word.text(default).into(),
+        ..flag(key, group, default)
     }
 }
 
@@ -195,6 +245,7 @@ fn time(key: &str, default: &str) -> Field {
         unit: "",
         default: default.into(),
         selectable: false,
+        flag: FlagStyle::Digit,
     }
 }
 
@@ -214,9 +265,9 @@ fn hybrid(hv: bool) -> Vec<Field> {
     use Group::*;
     // Battery limits differ between a 48 V stack and a high-voltage one.
     let (volts, amps, volt_default, amps_default) = if hv {
-        ((100.0, 800.0), (0.0, 50.0), "400.0", "25")
+        ((100.0, 800.0), (0.0, HV_AMPS), "400.0", "25")
     } else {
-        ((38.0, 61.0), (0.0, 240.0), "53.6", "100")
+        ((38.0, 61.0), (0.0, LV_AMPS), "53.6", "100")
     };
     let mut f = vec![
         choice("sysWorkMode", WorkMode, &["0", "1", "2"], "2"),
@@ -276,11 +327,11 @@ fn hybrid(hv: bool) -> Vec<Field> {
             "100",
         ));
         f.push(flag(&format!("sellTime{i}En"), TimeOfUse, false));
-        f.push(flag(&format!("time{i}on"), TimeOfUse, false));
-        f.push(flag(&format!("genTime{i}on"), TimeOfUse, false));
+        f.push(word_flag(&format!("time{i}on"), TimeOfUse, false));
+        f.push(word_flag(&format!("genTime{i}on"), TimeOfUse, false));
     }
     for day in DAYS {
-        f.push(flag(day, TimeOfUse, true));
+        f.push(word_flag(day, TimeOfUse, true));
     }
     f.extend([
         flag("genChargeOn", Generator, false),
@@ -313,6 +364,66 @@ fn grid_tied() -> Vec<Field> {
     f
 }
 
+/// The fields that are a battery current (A): their maximum is the model's.
+const BATTERY_CURRENT_KEYS: [&str; 3] = [
+    "batteryMaxCurrentCharge",
+    "batteryMaxCurrentDischarge",
+    "genChargeCurrent",
+];
+
+/// The largest battery current (A) an inverter takes, from its kind and rated power: a
+/// high-voltage stack 50 A; a 48 V hybrid as the Deye/Sunsynk LV ranges rate them, 90 A at
+/// 3.6 kW up to 240 A at 12 kW and above. An unknown rating gets its family's largest (the
+/// device still refuses what it cannot take).
+pub fn battery_amps_max(kind: InverterKind, rated_w: Option<f64>) -> f64 {
+    if matches!(
+        kind,
+        InverterKind::ThreePhaseHvHybrid | InverterKind::SinglePhaseHvHybrid
+    ) {
+        return HV_AMPS;
+    }
+    const LV: [(f64, f64); 5] = [
+        (3_600.0, 90.0),
+        (5_000.0, 120.0),
+        (6_000.0, 135.0),
+        (8_000.0, 190.0),
+        (10_000.0, 210.0),
+    ];
+    match rated_w.filter(|w| w.is_finite() && *w > 0.0) {
+        Some(w) => LV
+            .iter()
+            .find(|(up_to, _)| w <= *up_to + 0.5)
+            .map_or(LV_AMPS, |(_, amps)| *amps),
+        None => LV_AMPS,
+    }
+}
+
+/// The largest battery current of any 48 V hybrid / high-voltage stack (A).
+const LV_AMPS: f64 = 240.0;
+const HV_AMPS: f64 = 50.0;
+
+impl Field {
+    /// The field as a model whose battery takes at most `amps_max` has it: a battery current's
+    /// maximum lowered to the model's, any other field unchanged.
+    pub fn for_model(&self, amps_max: f64) -> std::borrow::Cow<'_, Field> {
+        match &self.kind {
+            Kind::Number { min, max, decimals }
+                if BATTERY_CURRENT_KEYS.contains(&self.key.as_str()) && amps_max < *max =>
+            {
+                std::borrow::Cow::Owned(Field {
+                    kind: Kind::Number {
+                        min: *min,
+                        max: amps_max,
+                        decimals: *decimals,
+                    },
+                    ..self.clone()
+                })
+            }
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+}
+
 /// A value as a client sent it: text (numbers arrive as their text) or a boolean; anything
 /// else (null, arrays, objects) is `Other` and always invalid.
 #[derive(Debug, Clone, PartialEq)]
@@ -331,7 +442,8 @@ impl From<&str> for Raw {
 impl Field {
     /// Checks a value sent for this field and answers it as stored and sent to the device (a
     /// string). Numbers may arrive as numbers or strings; booleans as booleans,
-    /// `"true"`/`"false"` or `1`/`0`. Any error is code 4 naming the field.
+    /// `"true"`/`"false"` or `1`/`0`, answered in the field's [`FlagStyle`]. Any error is
+    /// code 4 naming the field.
     pub fn check(&self, raw: &Raw) -> Result<String, DomainError> {
         let bad = || DomainError::invalid(self.key.clone());
         let text = match raw {
@@ -350,8 +462,8 @@ impl Field {
                 .ok_or_else(bad),
             Kind::Time => check_time(&text).ok_or_else(bad),
             Kind::Bool => match text.as_str() {
-                "true" | "1" => Ok("true".into()),
-                "false" | "0" => Ok("false".into()),
+                "true" | "1" => Ok(self.flag.text(true).into()),
+                "false" | "0" => Ok(self.flag.text(false).into()),
                 _ => Err(bad()),
             },
         }
@@ -492,6 +604,10 @@ mod tests {
             Code::NoSettings
         );
         assert_eq!(Family::of(2, "").unwrap_err().code, Code::BrandNotSupported);
+        assert_eq!(Family::for_read(3, "deye-hybrid-1ph"), Ok(None));
+        assert_eq!(Family::for_read(0, "deye-hybrid-1ph"), Ok(None));
+        assert_eq!(Family::for_read(1, "deye-x"), Ok(Some(Family::GridTied)));
+        assert!(Family::for_read(3, "acme").is_err());
         assert_eq!(
             Family::of(2, "acme-x").unwrap_err().code,
             Code::BrandNotSupported
@@ -583,6 +699,41 @@ mod tests {
     }
 
     #[test]
+    fn flags_answer_in_the_originals_format() {
+        let timer = lv("peakAndVallery");
+        assert_eq!(timer.check(&Raw::Bool(true)).as_deref(), Ok("1"));
+        assert_eq!(timer.check(&Raw::from("false")).as_deref(), Ok("0"));
+        assert_eq!(timer.check(&Raw::from("1")).as_deref(), Ok("1"));
+        assert_eq!(timer.default, "0");
+        assert_eq!(
+            lv("sellTime2En").check(&Raw::from("true")).as_deref(),
+            Ok("1")
+        );
+        assert_eq!(
+            lv("genTime2on").check(&Raw::from("1")).as_deref(),
+            Ok("true")
+        );
+        assert_eq!(lv("sundayOn").default, "true");
+    }
+
+    #[test]
+    fn battery_currents_follow_the_model() {
+        use InverterKind::*;
+        assert_eq!(battery_amps_max(SinglePhaseLvHybrid, Some(5_000.0)), 120.0);
+        assert_eq!(battery_amps_max(SinglePhaseLvHybrid, Some(3_600.0)), 90.0);
+        assert_eq!(battery_amps_max(ThreePhaseLvHybrid, Some(8_000.0)), 190.0);
+        assert_eq!(battery_amps_max(ThreePhaseLvHybrid, Some(12_000.0)), 240.0);
+        assert_eq!(battery_amps_max(ThreePhaseLvHybrid, None), 240.0);
+        assert_eq!(battery_amps_max(ThreePhaseHvHybrid, Some(12_000.0)), 50.0);
+        let amps = lv("batteryMaxCurrentCharge");
+        let small = amps.for_model(120.0);
+        assert!(small.check(&Raw::from("115")).is_ok());
+        assert!(small.check(&Raw::from("121")).is_err());
+        assert!(amps.for_model(240.0).check(&Raw::from("240")).is_ok());
+        assert_eq!(lv("floatVolt").for_model(10.0).as_ref(), lv("floatVolt"));
+    }
+
+    #[test]
     fn hv_batteries_have_their_own_limits() {
         let hv = Family::HybridHv.field("floatVolt").expect("hv volts");
         assert!(hv.check(&Raw::from("400.0")).is_ok());
@@ -603,7 +754,7 @@ mod tests {
             ("solarSell", Raw::Bool(true)),
         ]);
         let values = check_profile(&ok).expect("valid");
-        assert!(values.contains(&("solarSell".into(), "true".into())));
+        assert!(values.contains(&("solarSell".into(), "1".into())));
         let seven: Vec<(String, Raw)> = [
             "battMode",
             "zeroExportPower",

@@ -44,7 +44,9 @@ impl Control {
         let get = |k: &str| self.params.get(k).map(String::as_str);
         let num = |k: &str| get(k).and_then(|v| v.parse::<f64>().ok());
         self.export_cap_w = num("solarMaxSellPower").map(|w| w.max(0.0));
-        let timed = get("sysWorkMode") == Some("0") && get("peakAndVallery") == Some("true");
+        // The portal writes the timer as the original API does ("1"); older writes said "true".
+        let timed =
+            get("sysWorkMode") == Some("0") && matches!(get("peakAndVallery"), Some("1" | "true"));
         self.slots = timed.then(|| {
             std::array::from_fn(|i| {
                 let n = i + 1;
@@ -99,7 +101,7 @@ mod tests {
     fn an_unconfigured_inverter_forces_nothing() {
         let c = Control::default();
         assert_eq!((c.forced_at(600), c.export_cap_w()), (None, None));
-        let load_first = control(&[("sysWorkMode", "2"), ("peakAndVallery", "true")]);
+        let load_first = control(&[("sysWorkMode", "2"), ("peakAndVallery", "1")]);
         assert_eq!(load_first.forced_at(600), None);
     }
 
@@ -107,7 +109,7 @@ mod tests {
     fn selling_first_with_the_timer_discharges_in_the_slot_down_to_its_cap() {
         let c = control(&[
             ("sysWorkMode", "0"),
-            ("peakAndVallery", "true"),
+            ("peakAndVallery", "1"),
             ("sellTime5Pac", "3000"),
             ("cap5", "20"),
         ]);

@@ -615,7 +615,7 @@ mod tests {
             &mut model,
             &[
                 ("sysWorkMode", "0"),
-                ("peakAndVallery", "true"),
+                ("peakAndVallery", "1"),
                 ("sellTime5Pac", "4000"),
                 ("cap5", "55"),
             ],

@@ -145,7 +145,7 @@ pub(super) fn comm_type_name(code: &str) -> String {
 
 /// The numeric communication type clients read as an int (the name is `commTypeName`); null
 /// for a link without a code.
-fn comm_type_code(code: &str) -> Option<i64> {
+pub(crate) fn comm_type_code(code: &str) -> Option<i64> {
     match comm_type_name(code).as_str() {
         "WiFi" => Some(1),
         "GPRS" => Some(2),

@@ -16,10 +16,7 @@ use utoipa::IntoParams;
 
 use super::{
     Inverter, plants_of, require_view, values, visible,
-    wire::{
-        FirmwareVersions, InverterDetail, InverterGateway, InverterItem, InverterPlant,
-        InverterStatusCounts,
-    },
+    wire::{FirmwareVersions, InverterGateway, InverterItem, InverterPlant, InverterStatusCounts},
 };
 use crate::{
     AppState,
@@ -113,6 +110,7 @@ fn version(row: &DeviceListRow) -> FirmwareVersions {
         hard_ver: pick("hardVer"),
         hmi_ver: pick("hmiVer"),
         bms_ver: pick("bmsVer"),
+        comm_ver: pick("commVer"),
     }
 }
 
@@ -150,7 +148,10 @@ pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures
 
 /// The display names (nickname, else account) of the accounts owning the given plants: the
 /// list item's `plant.master`. Read once per owner.
-async fn master_names(app: &AppState, owners: Vec<i64>) -> ApiResult<HashMap<i64, String>> {
+pub(super) async fn master_names(
+    app: &AppState,
+    owners: Vec<i64>,
+) -> ApiResult<HashMap<i64, String>> {
     let mut names = HashMap::new();
     for owner in owners {
         if !names.contains_key(&owner)
@@ -339,57 +340,6 @@ pub async fn count(
         warning: c.warning,
         fault: c.fault,
         upgrading: c.upgrading,
-    }))
-}
-
-/// The keys the caller holds on the inverter's plant (`plantPermission`), or their role's
-/// device keys for an inverter not on a plant (behind a gateway they hold).
-fn permissions_on(me: &CurrentUser, inv: &Inverter) -> Vec<String> {
-    match &inv.plant {
-        Some(p) => me
-            .actor
-            .plant_access(&p.scope())
-            .map(|a| me.actor.plant_permissions(a))
-            .unwrap_or_default(),
-        None if me.actor.read_only => Vec::new(),
-        None => ["inverter.alias", "inverter.delete"]
-            .into_iter()
-            .filter(|k| me.actor.has(k))
-            .map(String::from)
-            .collect(),
-    }
-}
-
-/// One inverter: the list item plus what the detail screen shows (its readings now, the
-/// plant's time zone, the caller's keys on it). Clients show every field as a sensor.
-#[utoipa::path(get, path = "/api/v1/inverter/{sn}", tag = "inverters", params(("sn" = String, Path)),
-    security(("bearer" = [])), responses((status = 200, description = "The list item plus readings and the caller's keys; 600", body = Envelope<InverterDetail>)))]
-pub async fn detail(
-    State(app): State<AppState>,
-    me: CurrentUser,
-    Path(sn): Path<String>,
-) -> ApiResult<Data<InverterDetail>> {
-    let inv = visible(&app, &me, &sn).await?;
-    let f = figures(&app, &inv).await?;
-    let masters = master_names(&app, inv.plant.iter().map(|p| p.owner_id).collect()).await?;
-    let master = inv
-        .plant
-        .as_ref()
-        .and_then(|p| masters.get(&p.owner_id))
-        .map(String::as_str);
-    let r = f.reading.as_ref();
-    Ok(Data(InverterDetail {
-        item: item(&inv, &f, master),
-        hybrid: inv.kind().is_hybrid(),
-        protocol: inv.row.protocol.clone(),
-        running_state: values::number(r, "running_state"),
-        mppt_count: values::number(r, "mppt_count"),
-        phase_count: values::number(r, "phase_count"),
-        dc_temp: values::number(r, "dc_temperature"),
-        igbt_temp: values::number(r, "inverter_temperature"),
-        last_seen: inv.row.last_seen.map(update_at),
-        plant_permission: permissions_on(&me, &inv),
-        values: r.map(|r| r.values.clone()).unwrap_or_default(),
     }))
 }
 

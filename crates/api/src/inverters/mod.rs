@@ -3,6 +3,7 @@
 //! through `store::devices`, so an inverter on another tenant's plant answers 600 exactly like
 //! one that does not exist. Temperatures are sent in °C; the web app converts them.
 
+mod detail;
 pub(crate) mod list;
 mod ports;
 pub(crate) mod realtime;
@@ -35,7 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list::list))
         .routes(routes!(list::count))
         .routes(routes!(list::plant_list))
-        .routes(routes!(list::detail))
+        .routes(routes!(detail::detail))
         .routes(routes!(list::alias))
         .routes(routes!(list::delete))
         .routes(routes!(realtime::input))

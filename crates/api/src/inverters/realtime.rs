@@ -12,7 +12,7 @@ use super::{
     values, visible,
     wire::{
         BatteryRealtime, EpsRealtime, GenRealtime, GridRealtime, InputRealtime, LoadRealtime,
-        OutputRealtime, PvInput, PvIvRealtime,
+        OutputRealtime, PvInput, PvIvRealtime, SecondBank,
     },
 };
 use crate::{
@@ -127,7 +127,8 @@ pub async fn input(
     Ok(Data(InputRealtime {
         etoday: f.etoday,
         etotal: f.etotal,
-        pac: r.and_then(values::pv_power).map_or(0.0, round2),
+        pac: r.and_then(values::pv_power).map_or(0.0, f64::round),
+        grid_tip_power: None,
         pv_iv: pv_iv(&app, &inv, r, f.etoday).await?,
         mppt_iv: Vec::new(),
         update_at: r.map(|r| local_time(r.ts, inv.tz)),
@@ -213,12 +214,17 @@ async fn grid_or_meter(
     };
     Ok(GridRealtime {
         vip: r.map(|r| values::vip(r, ac)).unwrap_or_default(),
-        pac: r.and_then(|r| values::port_power(r, ac)).map(round2),
+        // Whole W and var: typed clients read them as ints.
+        pac: r.and_then(|r| values::port_power(r, ac)).map(f64::round),
         // Reactive power and power factor are not in the shipped protocols.
-        qac: values::number(r, "grid_reactive_power"),
+        qac: values::number(r, "grid_reactive_power").map(f64::round),
         fac: values::number(r, "grid_frequency"),
         pf: values::number(r, "grid_power_factor"),
         status: r.and_then(|r| r.num("grid_connected")).map(|v| v as i64),
+        // The relay closes when the inverter is connected to the grid.
+        ac_realy_status: r
+            .and_then(|r| r.num("grid_connected"))
+            .map(|v| i64::from(v != 0.0)),
         etoday_from: values::kwh_text(today.kwh("grid_import")),
         etoday_to: values::kwh_text(today.kwh("grid_export")),
         emonth_from: values::kwh_text(month.kwh("grid_import")),
@@ -291,7 +297,7 @@ async fn battery(
         etotal_dischg: values::kwh_text(total.kwh("discharge")),
         // Battery chemistry and capacity live in the BMS (the battery screens), not here.
         kind: None,
-        power: round2(power),
+        power: power.round(),
         capacity: None,
         correct_cap: None,
         current: num_text(zero("battery_current")),
@@ -319,6 +325,22 @@ async fn battery(
         number_of_batteries: count,
         batt1_factory: None,
         batt2_factory: None,
+        time: r.map(|r| local_time(r.ts, inv.tz)),
+        bms_soc: values::number(r, "bms_soc"),
+        bms_volt: values::number(r, "bms_voltage"),
+        bms_current: values::number(r, "bms_current"),
+        bms_temp: values::number(r, "bms_temperature"),
+        bms1_version1: None,
+        bms1_version2: None,
+        bms2_version1: None,
+        bms2_version2: None,
+        bank2: SecondBank {
+            current2: values::text(r, "battery2_current"),
+            voltage2: values::text(r, "battery2_voltage"),
+            temp2: values::text(r, "battery2_temperature"),
+            soc2: values::text(r, "battery2_soc"),
+            ..SecondBank::default()
+        },
         update_at: r.map(|r| local_time(r.ts, inv.tz)),
         stale: inv.stale(r),
     })

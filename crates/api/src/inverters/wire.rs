@@ -19,6 +19,9 @@ pub struct FirmwareVersions {
     pub hard_ver: Option<String>,
     pub hmi_ver: Option<String>,
     pub bms_ver: Option<String>,
+    /// The communication module's firmware, when the device reports it (else null, as the
+    /// original mostly sends it).
+    pub comm_ver: Option<String>,
 }
 
 /// The plant of a list item.
@@ -130,10 +133,52 @@ pub struct InverterDetail {
     pub last_seen: Option<String>,
     /// The keys the caller holds on the inverter's plant.
     pub plant_permission: Vec<String>,
+    /// PV energy this month and this year (kWh, plant-local calendar).
+    pub emonth: f64,
+    pub eyear: f64,
+    /// The running state as the original names it (`Standby`, `SelfCheck`, `Normal`, `Alarm`,
+    /// `Fault`); null before the first report.
+    pub run_status: Option<&'static str>,
+    /// The plant's picture (thumbnail URL); null without a plant or picture.
+    pub thumb_url: Option<String>,
+    /// The gateway's link as an int (1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485), null otherwise.
+    pub comm_type: Option<i64>,
+    /// `Deye` for the Deye/Sunsynk family (protocol config `deye-*`), else null.
+    pub brand: Option<&'static str>,
+    /// The plant's address; null without a plant.
+    pub address: Option<String>,
+    /// The plant's owner (what the plant detail shows as `master`); null without a plant.
+    pub user: Option<InverterUser>,
     /// The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
     /// strings, flags), the protocol config decides the keys.
     #[schema(value_type = Object)]
     pub values: Map<String, Value>,
+}
+
+/// A second battery bank's values (numeric strings, null without one).
+#[derive(Debug, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SecondBank {
+    pub current2: Option<String>,
+    pub voltage2: Option<String>,
+    pub temp2: Option<String>,
+    pub soc2: Option<String>,
+    pub charge_volt2: Option<String>,
+    pub discharge_volt2: Option<String>,
+    pub charge_current_limit2: Option<String>,
+    pub discharge_current_limit2: Option<String>,
+    pub max_charge_current_limit2: Option<String>,
+    pub max_discharge_current_limit2: Option<String>,
+}
+
+/// The owner of an inverter's plant.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InverterUser {
+    pub id: i64,
+    pub nickname: String,
+    pub mobile: Option<String>,
+    pub email: Option<String>,
 }
 
 /// One PV input now; values as numeric strings.
@@ -167,8 +212,11 @@ pub struct InputRealtime {
     pub etoday: f64,
     /// kWh.
     pub etotal: f64,
-    /// PV power (W).
+    /// PV power (whole W: typed clients read it as an int).
     pub pac: f64,
+    /// The original's grid peak-shaving threshold (W, as text); null: no protocol reports it.
+    #[serde(rename = "grid_tip_power")]
+    pub grid_tip_power: Option<String>,
     #[serde(rename = "pvIV")]
     pub pv_iv: Vec<PvInput>,
     /// Always empty.
@@ -224,6 +272,8 @@ pub struct GridRealtime {
     pub pf: Option<f64>,
     /// 1 connected, 0 not.
     pub status: Option<i64>,
+    /// The grid relay: 1 closed, 0 open, null unknown (the original's spelling).
+    pub ac_realy_status: Option<i64>,
     pub etoday_from: String,
     pub etoday_to: String,
     pub emonth_from: String,
@@ -281,7 +331,7 @@ pub struct BatteryRealtime {
     /// Always null (chemistry lives in the BMS screens).
     #[serde(rename = "type")]
     pub kind: Option<String>,
-    /// W.
+    /// Whole W (typed clients read it as an int).
     pub power: f64,
     /// Always null.
     pub capacity: Option<String>,
@@ -328,6 +378,25 @@ pub struct BatteryRealtime {
     /// Always null.
     #[serde(rename = "batt2Factory")]
     pub batt2_factory: Option<String>,
+    /// When the values were taken (plant-local `YYYY-MM-DD HH:MM:SS`); null without values.
+    pub time: Option<String>,
+    /// What the BMS reports (numbers: %, V, A, °C); null when it does not.
+    pub bms_soc: Option<f64>,
+    pub bms_volt: Option<f64>,
+    pub bms_current: Option<f64>,
+    pub bms_temp: Option<f64>,
+    /// BMS firmware of the first and second bank (ints; null: not reported).
+    #[serde(rename = "bms1Version1")]
+    pub bms1_version1: Option<i64>,
+    #[serde(rename = "bms1Version2")]
+    pub bms1_version2: Option<i64>,
+    #[serde(rename = "bms2Version1")]
+    pub bms2_version1: Option<String>,
+    #[serde(rename = "bms2Version2")]
+    pub bms2_version2: Option<String>,
+    /// The second bank's values as numeric strings; null without a second bank.
+    #[serde(flatten)]
+    pub bank2: SecondBank,
     pub update_at: Option<String>,
     pub stale: bool,
 }

@@ -9,7 +9,7 @@ pub(crate) mod wire;
 
 use domain::{
     DomainError,
-    settings::{Family, Field, Raw},
+    settings::{self, Family, Field, Raw, original},
 };
 use serde_json::{Map, Value};
 use service::settings::SETTING_KEY;
@@ -32,6 +32,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The settings family of an inverter (601 for other brands, 605 without settings).
 fn family_of(inv: &Inverter) -> Result<Family, DomainError> {
     Family::of(inv.row.type_code, &inv.row.protocol)
+}
+
+/// The largest battery current the inverter's model takes (A): from its rated power, as
+/// registered or as its newest report gives it.
+async fn amps_max(app: &AppState, inv: &Inverter) -> ApiResult<f64> {
+    let rated = if inv.row.rated_power > 0.0 {
+        Some(inv.row.rated_power)
+    } else {
+        inv.latest(app).await?.and_then(|r| r.num("rated_power"))
+    };
+    Ok(settings::battery_amps_max(inv.kind(), rated))
 }
 
 /// A JSON value as the validation rule reads it.
@@ -76,8 +87,9 @@ fn applied(c: &CommandRow) -> Option<Map<String, Value>> {
         .cloned()
 }
 
-/// Every value of the family as a read answers it: confirmed values over the defaults, all
-/// strings, with the inverter's `sn`.
+/// The family's values as a read answers them: confirmed values over the defaults, each in
+/// the field's own format (a value kept before flags took the original's format reads as it
+/// would be written now), with the inverter's `sn`.
 fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> wire::SettingValues {
     let mut out = std::collections::BTreeMap::new();
     out.insert("sn".to_string(), sn.to_string());
@@ -85,8 +97,34 @@ fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> wire::Setti
         let value = confirmed
             .iter()
             .find(|(k, _)| *k == f.key)
-            .map_or(f.default.clone(), |(_, v)| v.clone());
+            .and_then(|(_, v)| f.check(&Raw::Text(v.clone())).ok())
+            .unwrap_or_else(|| f.default.clone());
         out.insert(f.key.clone(), value);
+    }
+    wire::SettingValues(out)
+}
+
+/// A settings read as the original answers it: every key of the original (as a device without
+/// the setting shows it), the family's values over them, and the slot switches' integer twins
+/// (`time1On` = `"1"` when `time1on` is `"true"`). Kinds without settings: the original keys
+/// alone.
+fn full_read(
+    sn: &str,
+    family: Option<Family>,
+    confirmed: &[(String, String)],
+) -> wire::SettingValues {
+    let mut out: std::collections::BTreeMap<String, String> = original::KEYS
+        .iter()
+        .map(|k| (k.to_string(), original::absent(k).to_string()))
+        .collect();
+    out.insert("sn".to_string(), sn.to_string());
+    if let Some(family) = family {
+        for (k, v) in flat(sn, family, confirmed).0 {
+            if let Some(twin) = original::twin_of(&k) {
+                out.insert(twin, if v == "true" { "1" } else { "0" }.to_string());
+            }
+            out.insert(k, v);
+        }
     }
     wire::SettingValues(out)
 }

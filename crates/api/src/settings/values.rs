@@ -3,12 +3,16 @@
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use domain::{Code, DomainError, plant::Status, settings::Group};
+use domain::{
+    Code, DomainError,
+    plant::Status,
+    settings::{Family, Group},
+};
 use serde_json::{Map, Value, json};
 use store::commands::{CommandRow, CommandStatus};
 
 use super::{
-    applied, family_of, field_json, flat, known_values, raw, require_setting,
+    amps_max, applied, family_of, field_json, flat, full_read, known_values, raw, require_setting,
     wire::{SettingGroupFields, SettingSupport, SettingValues, SettingWrite},
 };
 use crate::{
@@ -53,6 +57,7 @@ pub async fn support(
 ) -> ApiResult<Data<SettingSupport>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     let family = family_of(&inv)?;
+    let amps = amps_max(&app, &inv).await?;
     let groups: Vec<SettingGroupFields> = Group::ALL
         .iter()
         .filter_map(|g| {
@@ -60,7 +65,7 @@ pub async fn support(
                 .fields()
                 .iter()
                 .filter(|f| f.group == *g)
-                .map(field_json)
+                .map(|f| field_json(&f.for_model(amps)))
                 .collect();
             (!fields.is_empty()).then(|| SettingGroupFields {
                 key: (*g).into(),
@@ -112,11 +117,15 @@ async fn read_from_device(app: &AppState, inv: &Inverter, family: domain::settin
     }
 }
 
-/// The inverter's settings as one flat object whose values are all strings: the device's
-/// answer when it is online, else the values it last confirmed, else the defaults.
+/// The inverter's settings as one flat object whose values are all strings, carrying every
+/// key of the original API (350 besides `sn`) for every kind of inverter: the device's answer
+/// when it is online, else the values it last confirmed, else the defaults; settings the
+/// device does not have as the original shows them (`"0"`, `"false"`, `"00:00"`). Flags are
+/// `"0"`/`"1"`, except `time1on`..`time6on`, `genTime1on`..`genTime6on` and the day flags
+/// (`"true"`/`"false"`, with `time1On`..`time6On` as `"1"`/`"0"`) (docs/clients.md).
 #[utoipa::path(get, path = "/api/v1/common/setting/{sn}/read", tag = "settings", params(("sn" = String, Path)),
     security(("bearer" = [])),
-    responses((status = 200, description = "A flat object {sn, safetyType, battMode, sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on, genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, ...}, every value a string; 2, 600, 601, 605", body = Envelope<SettingValues>)))]
+    responses((status = 200, description = "A flat object of every original key {sn, safetyType, battMode, peakAndVallery \"0\"/\"1\", sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on \"true\"/\"false\", genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, beep, ...}, every value a string; 2, 600, 601", body = Envelope<SettingValues>)))]
 pub async fn read(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -124,7 +133,9 @@ pub async fn read(
 ) -> ApiResult<Data<SettingValues>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_setting(&me, &inv)?;
-    let family = family_of(&inv)?;
+    let Some(family) = Family::for_read(inv.row.type_code, &inv.row.protocol)? else {
+        return Ok(Data(full_read(&inv.row.sn, None, &[])));
+    };
     // Writes the device confirmed since the last read (nobody may have polled them to the end).
     for c in app
         .store
@@ -137,13 +148,14 @@ pub async fn read(
     }
     read_from_device(&app, &inv, family).await;
     let confirmed = app.store.device_settings(&inv.row.sn).await?;
-    Ok(Data(flat(&inv.row.sn, family, &confirmed)))
+    Ok(Data(full_read(&inv.row.sn, Some(family), &confirmed)))
 }
 
-/// Writes settings: a JSON object of values (strings; day flags and `time*on` may be
-/// booleans). Every known key is validated (code 4 names the first bad field); only values
-/// that differ from the device's confirmed ones are sent, as one `set_params` command. The
-/// audit entry records each change as `{key, old, new, unit}`.
+/// Writes settings: a JSON object of values (strings; flags may be booleans). Every key of the
+/// family is validated (code 4 names the first bad field; battery currents up to the model's
+/// maximum); the original's other keys, which clients echo back from a read, are ignored.
+/// Only values that differ from the device's confirmed ones are sent, as one `set_params`
+/// command. The audit entry records each change as `{key, old, new, unit}`.
 /// Answers `{commandId, changed}` (`commandId` null when nothing changed); the write counts as
 /// applied once `GET /api/v1/command/{commandId}` says `succeeded`.
 #[utoipa::path(post, path = "/api/v1/common/setting/{sn}/set", tag = "settings", params(("sn" = String, Path)),
@@ -158,10 +170,11 @@ pub async fn set(
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_setting(&me, &inv)?;
     let family = family_of(&inv)?;
+    let amps = amps_max(&app, &inv).await?;
     let mut values = Vec::new();
     for (key, value) in &body {
         if let Some(field) = family.field(key) {
-            values.push((key.clone(), field.check(&raw(value))?));
+            values.push((key.clone(), field.for_model(amps).check(&raw(value))?));
         }
     }
     if values.is_empty() {

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { settingKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
 import { deleteProfile, profilesQuery, saveProfile, selectableQuery, type Field } from './api';
+import { isOn } from './form';
 
 const NAME_MAX = 32;
 
@@ -80,7 +81,7 @@ export function Profiles({
     for (const [k, v] of Object.entries(current.params ?? {})) {
       const f = fields.get(k);
       if (!f) skipped += 1;
-      else patch[k] = f.type === 'bool' ? v === 'true' : v;
+      else patch[k] = f.type === 'bool' ? isOn(v) : v;
     }
     form.setFieldsValue(patch);
     void form.validateFields(Object.keys(patch));

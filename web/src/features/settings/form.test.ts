@@ -41,6 +41,19 @@ describe('settings form', () => {
     });
   });
 
+  it('reads flags written "1"/"0" as the original API does', () => {
+    const timer: Field = {
+      key: 'peakAndVallery',
+      group: 'workMode',
+      unit: '',
+      default: '0',
+      selectable: true,
+      type: 'bool',
+    };
+    expect(toForm([timer], { peakAndVallery: '1' })).toEqual({ peakAndVallery: true });
+    expect(toForm([timer], {})).toEqual({ peakAndVallery: false });
+  });
+
   it('sends every value as a string with the sn', () => {
     expect(toWire('INV1', { mondayOn: true, cap1: '80' })).toEqual({
       sn: 'INV1',

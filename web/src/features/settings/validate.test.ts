@@ -56,6 +56,7 @@ describe('settings validation', () => {
       type: 'bool',
     };
     expect(check(flag, true)).toBeNull();
+    expect(check(flag, '1')).toBeNull();
     expect(check(flag, 'yes')?.key).toBe('paramSettings.invalid.bool');
     const mode: Field = {
       key: 'battMode',

@@ -32,7 +32,9 @@ export function check(field: Field, raw: string | boolean | undefined): Problem 
         : { key: 'paramSettings.invalid.time' };
     }
     case 'bool':
-      return text === 'true' || text === 'false' ? null : { key: 'paramSettings.invalid.bool' };
+      return ['true', 'false', '1', '0'].includes(text)
+        ? null
+        : { key: 'paramSettings.invalid.bool' };
     case 'choice':
       return field.choices.includes(text) ? null : { key: 'paramSettings.invalid.choice' };
   }

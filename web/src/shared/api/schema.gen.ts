@@ -633,8 +633,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The inverter's settings as one flat object whose values are all strings: the device's
-         *     answer when it is online, else the values it last confirmed, else the defaults.
+         * The inverter's settings as one flat object whose values are all strings, carrying every
+         *     key of the original API (350 besides `sn`) for every kind of inverter: the device's answer
+         *     when it is online, else the values it last confirmed, else the defaults; settings the
+         *     device does not have as the original shows them (`"0"`, `"false"`, `"00:00"`). Flags are
+         *     `"0"`/`"1"`, except `time1on`..`time6on`, `genTime1on`..`genTime6on` and the day flags
+         *     (`"true"`/`"false"`, with `time1On`..`time6On` as `"1"`/`"0"`) (docs/clients.md).
          */
         get: operations["get_api_v1_common_setting_sn_read"];
         put?: never;
@@ -655,10 +659,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Writes settings: a JSON object of values (strings; day flags and `time*on` may be
-         *     booleans). Every known key is validated (code 4 names the first bad field); only values
-         *     that differ from the device's confirmed ones are sent, as one `set_params` command. The
-         *     audit entry records each change as `{key, old, new, unit}`.
+         * Writes settings: a JSON object of values (strings; flags may be booleans). Every key of the
+         *     family is validated (code 4 names the first bad field; battery currents up to the model's
+         *     maximum); the original's other keys, which clients echo back from a read, are ignored.
+         *     Only values that differ from the device's confirmed ones are sent, as one `set_params`
+         *     command. The audit entry records each change as `{key, old, new, unit}`.
          *     Answers `{commandId, changed}` (`commandId` null when nothing changed); the write counts as
          *     applied once `GET /api/v1/command/{commandId}` says `succeeded`.
          */
@@ -6204,7 +6209,7 @@ export interface components {
          * @description The battery now. Text values are numeric strings; `power`, `current` and `voltage` are
          *     never null (0 without a battery).
          */
-        BatteryRealtime: {
+        BatteryRealtime: components["schemas"]["SecondBank"] & {
             /** @description Always null. */
             batt1Factory: string | null;
             /** @description Always null. */
@@ -6223,6 +6228,26 @@ export interface components {
             batteryTemp2: string | null;
             batteryVolt1: string | null;
             batteryVolt2: string | null;
+            /**
+             * Format: int64
+             * @description BMS firmware of the first and second bank (ints; null: not reported).
+             */
+            bms1Version1: number | null;
+            /** Format: int64 */
+            bms1Version2: number | null;
+            bms2Version1: string | null;
+            bms2Version2: string | null;
+            /** Format: double */
+            bmsCurrent: number | null;
+            /**
+             * Format: double
+             * @description What the BMS reports (numbers: %, V, A, °C); null when it does not.
+             */
+            bmsSoc: number | null;
+            /** Format: double */
+            bmsTemp: number | null;
+            /** Format: double */
+            bmsVolt: number | null;
             /** @description Always null. */
             capacity: string | null;
             chargeCurrentLimit: string | null;
@@ -6246,7 +6271,7 @@ export interface components {
             numberOfBatteries: number;
             /**
              * Format: double
-             * @description W.
+             * @description Whole W (typed clients read it as an int).
              */
             power: number;
             soc: string | null;
@@ -6257,6 +6282,8 @@ export interface components {
              */
             status: number | null;
             temp: string | null;
+            /** @description When the values were taken (plant-local `YYYY-MM-DD HH:MM:SS`); null without values. */
+            time: string | null;
             /** @description Always null (chemistry lives in the BMS screens). */
             type: string | null;
             updateAt: string | null;
@@ -7068,7 +7095,7 @@ export interface components {
              * @description The battery now. Text values are numeric strings; `power`, `current` and `voltage` are
              *     never null (0 without a battery).
              */
-            data: {
+            data: components["schemas"]["SecondBank"] & {
                 /** @description Always null. */
                 batt1Factory: string | null;
                 /** @description Always null. */
@@ -7087,6 +7114,26 @@ export interface components {
                 batteryTemp2: string | null;
                 batteryVolt1: string | null;
                 batteryVolt2: string | null;
+                /**
+                 * Format: int64
+                 * @description BMS firmware of the first and second bank (ints; null: not reported).
+                 */
+                bms1Version1: number | null;
+                /** Format: int64 */
+                bms1Version2: number | null;
+                bms2Version1: string | null;
+                bms2Version2: string | null;
+                /** Format: double */
+                bmsCurrent: number | null;
+                /**
+                 * Format: double
+                 * @description What the BMS reports (numbers: %, V, A, °C); null when it does not.
+                 */
+                bmsSoc: number | null;
+                /** Format: double */
+                bmsTemp: number | null;
+                /** Format: double */
+                bmsVolt: number | null;
                 /** @description Always null. */
                 capacity: string | null;
                 chargeCurrentLimit: string | null;
@@ -7110,7 +7157,7 @@ export interface components {
                 numberOfBatteries: number;
                 /**
                  * Format: double
-                 * @description W.
+                 * @description Whole W (typed clients read it as an int).
                  */
                 power: number;
                 soc: string | null;
@@ -7121,6 +7168,8 @@ export interface components {
                  */
                 status: number | null;
                 temp: string | null;
+                /** @description When the values were taken (plant-local `YYYY-MM-DD HH:MM:SS`); null without values. */
+                time: string | null;
                 /** @description Always null (chemistry lives in the BMS screens). */
                 type: string | null;
                 updateAt: string | null;
@@ -8040,6 +8089,11 @@ export interface components {
             code: number;
             /** @description The grid port (or the meter) now; energy figures are kWh as numeric strings. */
             data: {
+                /**
+                 * Format: int64
+                 * @description The grid relay: 1 closed, 0 open, null unknown (the original's spelling).
+                 */
+                acRealyStatus: number | null;
                 emonthFrom: string;
                 emonthTo: string;
                 etodayFrom: string;
@@ -8123,11 +8177,13 @@ export interface components {
                  * @description kWh.
                  */
                 etotal: number;
+                /** @description The original's grid peak-shaving threshold (W, as text); null: no protocol reports it. */
+                grid_tip_power: string | null;
                 /** @description Always empty. */
                 mpptIV: components["schemas"]["MpptString"][];
                 /**
                  * Format: double
-                 * @description PV power (W).
+                 * @description PV power (whole W: typed clients read it as an int).
                  */
                 pac: number;
                 pvIV: components["schemas"]["PvInput"][];
@@ -8150,11 +8206,27 @@ export interface components {
             code: number;
             /** @description One inverter: the list item plus its readings now and the caller's keys on it. */
             data: components["schemas"]["InverterItem"] & {
+                /** @description The plant's address; null without a plant. */
+                address: string | null;
+                /** @description `Deye` for the Deye/Sunsynk family (protocol config `deye-*`), else null. */
+                brand: string | null;
+                /**
+                 * Format: int64
+                 * @description The gateway's link as an int (1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485), null otherwise.
+                 */
+                commType: number | null;
                 /**
                  * Format: double
                  * @description °C.
                  */
                 dcTemp: number | null;
+                /**
+                 * Format: double
+                 * @description PV energy this month and this year (kWh, plant-local calendar).
+                 */
+                emonth: number;
+                /** Format: double */
+                eyear: number;
                 hybrid: boolean;
                 /**
                  * Format: double
@@ -8172,6 +8244,14 @@ export interface components {
                 protocol: string;
                 /** Format: double */
                 runningState: number | null;
+                /**
+                 * @description The running state as the original names it (`Standby`, `SelfCheck`, `Normal`, `Alarm`,
+                 *     `Fault`); null before the first report.
+                 */
+                runStatus: string | null;
+                /** @description The plant's picture (thumbnail URL); null without a plant or picture. */
+                thumbUrl: string | null;
+                user: components["schemas"]["InverterUser"] | null;
                 /**
                  * @description The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
                  *     strings, flags), the protocol config decides the keys.
@@ -12455,6 +12535,11 @@ export interface components {
         /** @description The firmware the device reported (strings or null). */
         FirmwareVersions: {
             bmsVer: string | null;
+            /**
+             * @description The communication module's firmware, when the device reports it (else null, as the
+             *     original mostly sends it).
+             */
+            commVer: string | null;
             hardVer: string | null;
             hmiVer: string | null;
             masterVer: string | null;
@@ -12824,6 +12909,11 @@ export interface components {
         };
         /** @description The grid port (or the meter) now; energy figures are kWh as numeric strings. */
         GridRealtime: {
+            /**
+             * Format: int64
+             * @description The grid relay: 1 closed, 0 open, null unknown (the original's spelling).
+             */
+            acRealyStatus: number | null;
             emonthFrom: string;
             emonthTo: string;
             etodayFrom: string;
@@ -12901,11 +12991,13 @@ export interface components {
              * @description kWh.
              */
             etotal: number;
+            /** @description The original's grid peak-shaving threshold (W, as text); null: no protocol reports it. */
+            grid_tip_power: string | null;
             /** @description Always empty. */
             mpptIV: components["schemas"]["MpptString"][];
             /**
              * Format: double
-             * @description PV power (W).
+             * @description PV power (whole W: typed clients read it as an int).
              */
             pac: number;
             pvIV: components["schemas"]["PvInput"][];
@@ -12923,11 +13015,27 @@ export interface components {
         };
         /** @description One inverter: the list item plus its readings now and the caller's keys on it. */
         InverterDetail: components["schemas"]["InverterItem"] & {
+            /** @description The plant's address; null without a plant. */
+            address: string | null;
+            /** @description `Deye` for the Deye/Sunsynk family (protocol config `deye-*`), else null. */
+            brand: string | null;
+            /**
+             * Format: int64
+             * @description The gateway's link as an int (1 WiFi, 2 GPRS, 3 4G, 4 Ethernet, 5 RS485), null otherwise.
+             */
+            commType: number | null;
             /**
              * Format: double
              * @description °C.
              */
             dcTemp: number | null;
+            /**
+             * Format: double
+             * @description PV energy this month and this year (kWh, plant-local calendar).
+             */
+            emonth: number;
+            /** Format: double */
+            eyear: number;
             hybrid: boolean;
             /**
              * Format: double
@@ -12945,6 +13053,14 @@ export interface components {
             protocol: string;
             /** Format: double */
             runningState: number | null;
+            /**
+             * @description The running state as the original names it (`Standby`, `SelfCheck`, `Normal`, `Alarm`,
+             *     `Fault`); null before the first report.
+             */
+            runStatus: string | null;
+            /** @description The plant's picture (thumbnail URL); null without a plant or picture. */
+            thumbUrl: string | null;
+            user: components["schemas"]["InverterUser"] | null;
             /**
              * @description The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
              *     strings, flags), the protocol config decides the keys.
@@ -13116,6 +13232,14 @@ export interface components {
              * @description A primary title (a new secondary label, or a move's target); null for a primary title.
              */
             parentId?: number | null;
+        };
+        /** @description The owner of an inverter's plant. */
+        InverterUser: {
+            email: string | null;
+            /** Format: int64 */
+            id: number;
+            mobile: string | null;
+            nickname: string;
         };
         /** @description What every live device answer adds (see [`live_fields`]). */
         Live: {
@@ -14509,6 +14633,19 @@ export interface components {
              *     broker accepts both keys until the gateway signs in with the new one).
              */
             status: string;
+        };
+        /** @description A second battery bank's values (numeric strings, null without one). */
+        SecondBank: {
+            chargeCurrentLimit2: string | null;
+            chargeVolt2: string | null;
+            current2: string | null;
+            dischargeCurrentLimit2: string | null;
+            dischargeVolt2: string | null;
+            maxChargeCurrentLimit2: string | null;
+            maxDischargeCurrentLimit2: string | null;
+            soc2: string | null;
+            temp2: string | null;
+            voltage2: string | null;
         };
         /** @description The parameters custom profiles may choose from. */
         SelectableParams: {
@@ -16037,7 +16174,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A flat object {sn, safetyType, battMode, sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on, genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, ...}, every value a string; 2, 600, 601, 605 */
+            /** @description A flat object of every original key {sn, safetyType, battMode, peakAndVallery "0"/"1", sellTime1..6, sellTime1..6Pac, sellTime1..6Volt, cap1..6, time1..6on "true"/"false", genTime1..6on, mondayOn..sundayOn, zeroExportPower, batteryMaxCurrentCharge, batteryMaxCurrentDischarge, beep, ...}, every value a string; 2, 600, 601 */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -181,7 +181,7 @@ pub(crate) fn settings(
             if reserve.is_empty() {
                 reserve = RESERVE_SOC.into();
             }
-            out.insert("peakAndVallery".into(), "true".into());
+            out.insert("peakAndVallery".into(), "1".into());
             for i in 1..=SLOTS {
                 out.insert(format!("sellTime{i}Pac"), watts.clone());
                 out.insert(format!("cap{i}"), reserve.clone());
@@ -257,7 +257,7 @@ mod tests {
         let confirmed = [("batteryLowCap".to_string(), "35".to_string())];
         let s = settings(Family::HybridLv, &want, &confirmed);
         assert_eq!(s["sysWorkMode"], "0");
-        assert_eq!(s["peakAndVallery"], "true");
+        assert_eq!(s["peakAndVallery"], "1");
         assert_eq!(
             (s["sellTime6Pac"].as_str(), s["cap1"].as_str()),
             ("2500", "35")
