@@ -30,9 +30,25 @@ pub struct Vtn {
     pub last_sync_at: Option<String>,
     /// The last sync's problem, '' when it worked.
     pub last_error: String,
+    /// What the last sync skipped because the portal could not read it (the rest applied).
+    pub refused_events: Vec<RefusedEvent>,
     /// The client id's last 4 characters.
     pub client_id_hint: String,
     pub has_secret: bool,
+}
+
+/// A programme or event the VTN listed that the portal could not read.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedEvent {
+    /// The VTN's programme id.
+    #[serde(default)]
+    pub program: String,
+    /// The VTN's id of the object (`#<position>` when it had none).
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub reason: String,
 }
 
 fn view(app: &AppState, v: VtnRow) -> Vtn {
@@ -55,6 +71,7 @@ fn view(app: &AppState, v: VtnRow) -> Vtn {
         enabled: v.enabled != 0,
         last_sync_at: v.last_sync_at.map(create_at),
         last_error: v.last_error,
+        refused_events: serde_json::from_str(&v.refused_events).unwrap_or_default(),
         client_id_hint: hint,
         has_secret: !v.client_secret_enc.is_empty(),
     }
