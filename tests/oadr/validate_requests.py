@@ -1,5 +1,5 @@
 """Validates the request bodies the energy hub's VEN sent (recorded by
-crates/api/tests/oadr_wire.rs into OADR_RECORD_DIR) against the request schema of their
+crates/api/tests/oadr_wire.rs and oadr_webhooks.rs into OADR_RECORD_DIR) against the request schema of their
 operation in a published OpenADR OpenAPI document.
 
 usage: validate_requests.py <openadr3.yaml> <version> <record dir>
@@ -18,8 +18,8 @@ import yaml
 
 # What the VEN sends, per version: (method, path template of the OpenAPI document).
 EXPECTED = {
-    "3.1.0": {("POST", "/vens"), ("POST", "/resources"), ("POST", "/reports")},
-    "3.0.1": {("POST", "/vens"), ("POST", "/vens/{venID}/resources"), ("POST", "/reports")},
+    "3.1.0": {("POST", "/vens"), ("POST", "/resources"), ("POST", "/reports"), ("POST", "/subscriptions")},
+    "3.0.1": {("POST", "/vens"), ("POST", "/vens/{venID}/resources"), ("POST", "/reports"), ("POST", "/subscriptions")},
 }
 
 

@@ -68,7 +68,7 @@ impl VtnClient {
         self.version
     }
 
-    fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, Error> {
+    pub(crate) fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, Error> {
         let mut url = self
             .base
             .join(path.trim_start_matches('/'))
@@ -121,7 +121,7 @@ impl VtnClient {
     }
 
     /// One call with the bearer token; on 401 one new token and one retry.
-    async fn call(
+    pub(crate) async fn call(
         &self,
         method: Method,
         url: &Url,
@@ -296,7 +296,7 @@ impl VtnClient {
 }
 
 /// The body of a 2xx answer, else the VTN's problem as an error.
-fn ok(r: Response) -> Result<hyper::body::Bytes, Error> {
+pub(crate) fn ok(r: Response) -> Result<hyper::body::Bytes, Error> {
     if (200..300).contains(&r.status) {
         Ok(r.body)
     } else {

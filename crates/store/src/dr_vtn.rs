@@ -21,12 +21,14 @@ pub struct VtnRow {
     pub last_error: String,
     /// JSON array of what the last sync could not read: `{"program", "id", "reason"}`.
     pub refused_events: String,
+    /// JSON: the webhook subscriptions (api `energy_hub::vtn::webhooks`).
+    pub webhook: String,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
 const VTN_COLS: &str = "id, name, url, version, client_id_enc, client_secret_enc, ven_name, ven_id, \
-     poll_seconds, enabled, last_sync_at, last_error, refused_events, created_at, updated_at";
+     poll_seconds, enabled, last_sync_at, last_error, refused_events, webhook, created_at, updated_at";
 
 /// A connection as written by an administrator (secrets already encrypted).
 #[derive(Debug, Clone)]
@@ -187,6 +189,17 @@ impl Store {
             error,
             now,
             refused
+        )?;
+        Ok(())
+    }
+
+    /// The connection's webhook subscriptions (JSON).
+    pub async fn set_vtn_webhook(&self, id: i64, webhook: &str) -> Result<()> {
+        exec!(
+            self,
+            "UPDATE dr_vtns SET webhook = $2 WHERE id = $1",
+            id,
+            webhook
         )?;
         Ok(())
     }

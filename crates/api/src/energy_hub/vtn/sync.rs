@@ -11,7 +11,7 @@
 //! bug, not the utility's answer: it is logged and shown as the connection's error, and the
 //! request is tried again at the next sync.
 
-use super::{enroll, reporting, sealer};
+use super::{enroll, reporting, sealer, webhooks};
 use crate::{AppState, now_ms};
 use oadr::Version;
 use oadr::meta::Refused;
@@ -35,6 +35,9 @@ pub enum SyncError {
     #[error("{0}")]
     Local(String),
 }
+
+/// Refused programmes and events kept on the connection at most.
+const MAX_REFUSED_KEPT: usize = 50;
 
 /// What one sync did.
 #[derive(Debug, Default, Serialize, ToSchema)]
@@ -83,7 +86,7 @@ pub async fn sync_vtn(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncE
     result
 }
 
-fn client(app: &AppState, vtn: &VtnRow) -> Result<VtnClient, SyncError> {
+pub(crate) fn client(app: &AppState, vtn: &VtnRow) -> Result<VtnClient, SyncError> {
     let version = Version::parse(&vtn.version)
         .ok_or_else(|| SyncError::Local("unknown OpenADR version".into()))?;
     let sealer = sealer(app).map_err(|_| SyncError::Local("energy hub key unavailable".into()))?;
@@ -141,6 +144,7 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
     }
     let ids = store.sync_vtn_programs(vtn.id, &programs, now_ms()).await?;
     sum.programs = ids.len();
+    webhooks::ensure(app, &client, vtn, &ids).await?;
 
     let enrollments = store.vtn_enrollments(vtn.id).await?;
     let e = enroll::reconcile(store, &client, &sum.ven_id, &enrollments, now_ms()).await?;
@@ -154,6 +158,8 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
         sum.refused_list.extend(m.refused);
     }
     sum.refused = sum.refused_list.len();
+    // The connection keeps the first few: enough to act on, bounded whatever the VTN lists.
+    sum.refused_list.truncate(MAX_REFUSED_KEPT);
 
     let r = reporting::send_due(store, &client, vtn.id, &vtn.ven_name).await?;
     (sum.reports, sum.report_errors) = (r.sent, r.failed);
