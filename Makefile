@@ -68,11 +68,13 @@ test-rust: clean-test-schemas
 
 # The energy hub against a real OpenADR 3.1 VTN (openleadr-vtn 0.2.8 on PostgreSQL 18, both on
 # loopback, built and cached in $${PORTAL_TEST_CACHE:-~/.cache/portal-test}); skipped with the
-# reason when they cannot be had, except under CI=true or PORTAL_OADR_REQUIRED=1.
+# reason when they cannot be had, except under CI=true or PORTAL_OADR_REQUIRED=1. First, every
+# request the VEN sends validated against the published OpenADR 3.1.0 document (from PyPI).
 test-oadr:
 	if [ -z "$${PORTAL_TEST_DATABASE_URL:-}" ] && pg_isready -q -h 127.0.0.1 2>/dev/null; then
 	  export PORTAL_TEST_DATABASE_URL=$(TEST_PG_URL)
 	fi
+	tests/oadr/schemas.sh
 	tests/oadr/vtn.sh
 
 test-web: web/node_modules/.installed

@@ -26,6 +26,8 @@ pub struct ApiConfig {
     /// How much longer each throttled sign-in waits per failure past the slow-down threshold
     /// (docs/security.md). 500 ms; tests that need many failures shorten it.
     pub sign_in_delay_step_ms: u64,
+    /// `PORTAL_PUBLIC_URL` when set: where a utility's VTN can call the portal back (webhooks).
+    pub public_url: Option<String>,
 }
 
 #[derive(Clone)]
@@ -85,6 +87,7 @@ impl ApiConfig {
             smtp: None,
             body_limit: crate::limits::DEFAULT_BODY,
             sign_in_delay_step_ms: 500,
+            public_url: None,
         }
     }
 }

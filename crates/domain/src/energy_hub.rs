@@ -232,6 +232,9 @@ pub enum EventKind {
     Discharge,
     /// Export at most `target_kw` to the grid.
     ExportLimit,
+    /// Charge the battery from the grid at `target_kw` (0: hold its charge); OpenADR
+    /// `DISPATCH_SETPOINT`, the consumption asked of the plant's battery.
+    Charge,
 }
 
 impl EventKind {
@@ -240,6 +243,7 @@ impl EventKind {
         match self {
             EventKind::Discharge => "discharge",
             EventKind::ExportLimit => "export_limit",
+            EventKind::Charge => "charge",
         }
     }
 
@@ -248,6 +252,7 @@ impl EventKind {
         match self {
             EventKind::Discharge => "discharge",
             EventKind::ExportLimit => "exportLimit",
+            EventKind::Charge => "charge",
         }
     }
 
@@ -256,6 +261,7 @@ impl EventKind {
         match raw.trim() {
             "discharge" => Some(EventKind::Discharge),
             "exportLimit" | "export_limit" => Some(EventKind::ExportLimit),
+            "charge" => Some(EventKind::Charge),
             _ => None,
         }
     }

@@ -34,6 +34,64 @@ pub fn parse_list<T: DeserializeOwned>(body: &[u8], what: &str) -> Result<Vec<Le
         .collect())
 }
 
+/// A list answer read one object at a time: an object the wire type refuses is kept aside with
+/// the reason instead of failing the whole list (one odd event must not hide the others). Only
+/// a body that is not a JSON array fails. Ids are kept once, as in [`parse_list`].
+pub fn parse_each<T: DeserializeOwned>(
+    body: &[u8],
+    what: &str,
+) -> Result<(Vec<Lenient<T>>, Vec<Refused>), Error> {
+    let items: Vec<Box<serde_json::value::RawValue>> =
+        serde_json::from_slice(body).map_err(|e| Error::decode(what, e))?;
+    let mut seen = HashSet::new();
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    for (n, raw) in items.iter().enumerate() {
+        // The wire types borrow while reading, so each object is read from its own text.
+        match serde_json::from_str::<Lenient<T>>(raw.get()) {
+            Ok(item) => {
+                if seen.insert(item.id.clone()) {
+                    good.push(item);
+                }
+            }
+            Err(e) => {
+                let id = serde_json::from_str::<IdOnly>(raw.get())
+                    .ok()
+                    .and_then(|i| i.id)
+                    .unwrap_or_else(|| format!("#{n}"));
+                if seen.insert(id.clone()) {
+                    bad.push(Refused::new(id, e.to_string()));
+                }
+            }
+        }
+    }
+    Ok((good, bad))
+}
+
+#[derive(Deserialize)]
+struct IdOnly {
+    #[serde(default)]
+    id: Option<String>,
+}
+
+/// An object of a list answer the portal could not read: its id (`#<position>` without one)
+/// and why, cut to 200 characters.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Refused {
+    pub id: String,
+    pub reason: String,
+}
+
+impl Refused {
+    pub fn new(id: impl Into<String>, reason: impl Into<String>) -> Self {
+        let id: String = id.into();
+        let reason: String = reason.into();
+        Self {
+            id: id.chars().take(128).collect(),
+            reason: reason.chars().take(200).collect(),
+        }
+    }
+}
+
 /// One object answer.
 pub fn parse_one<T: DeserializeOwned>(body: &[u8], what: &str) -> Result<Lenient<T>, Error> {
     serde_json::from_slice(body).map_err(|e| Error::decode(what, e))

@@ -4,7 +4,7 @@
 //! refused the same way the reference libraries refuse it), then serialised back and read into
 //! the small shapes below: one code path for both versions from there on.
 
-use crate::meta::{self, Lenient};
+use crate::meta::{self, Lenient, Refused};
 use crate::{Error, Version};
 use chrono::{DateTime, Utc};
 use openleadr_wire::Duration;
@@ -26,11 +26,24 @@ impl Doc {
     }
 }
 
-fn docs<T: DeserializeOwned + Serialize>(body: &[u8], what: &str) -> Result<Vec<Doc>, Error> {
-    meta::parse_list::<T>(body, what)?
-        .into_iter()
-        .map(|l| doc(l, what))
-        .collect()
+/// The readable objects of a list answer and the ones refused (see [`meta::parse_each`]).
+#[derive(Debug, Default)]
+pub struct Docs {
+    pub docs: Vec<Doc>,
+    pub refused: Vec<Refused>,
+}
+
+fn docs<T: DeserializeOwned + Serialize>(body: &[u8], what: &str) -> Result<Docs, Error> {
+    let (good, mut refused) = meta::parse_each::<T>(body, what)?;
+    let mut docs = Vec::with_capacity(good.len());
+    for l in good {
+        let id = l.id.clone();
+        match doc(l, what) {
+            Ok(d) => docs.push(d),
+            Err(e) => refused.push(Refused::new(id, e.to_string())),
+        }
+    }
+    Ok(Docs { docs, refused })
 }
 
 fn doc<T: Serialize>(l: Lenient<T>, what: &str) -> Result<Doc, Error> {
@@ -42,17 +55,17 @@ fn doc<T: Serialize>(l: Lenient<T>, what: &str) -> Result<Doc, Error> {
     })
 }
 
-pub fn event_docs(v: Version, body: &[u8]) -> Result<Vec<Doc>, Error> {
+pub fn event_docs(v: Version, body: &[u8]) -> Result<Docs, Error> {
     match v {
-        Version::V301 => docs::<oadr30_wire::event::EventContent>(body, "events"),
-        Version::V310 => docs::<openleadr_wire::event::EventRequest>(body, "events"),
+        Version::V301 => docs::<oadr30_wire::event::EventContent>(body, "event"),
+        Version::V310 => docs::<openleadr_wire::event::EventRequest>(body, "event"),
     }
 }
 
-pub fn program_docs(v: Version, body: &[u8]) -> Result<Vec<Doc>, Error> {
+pub fn program_docs(v: Version, body: &[u8]) -> Result<Docs, Error> {
     match v {
-        Version::V301 => docs::<oadr30_wire::program::ProgramContent>(body, "programs"),
-        Version::V310 => docs::<openleadr_wire::program::ProgramRequest>(body, "programs"),
+        Version::V301 => docs::<oadr30_wire::program::ProgramContent>(body, "program"),
+        Version::V310 => docs::<openleadr_wire::program::ProgramRequest>(body, "program"),
     }
 }
 
@@ -121,6 +134,8 @@ pub struct Event {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Period {
+    /// Optional in 3.1.0, but the wire types refuse a period without it, so such an event is
+    /// refused (and reported) before it gets here.
     pub start: DateTime<Utc>,
     #[serde(default)]
     pub duration: Option<Duration>,

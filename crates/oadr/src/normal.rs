@@ -9,10 +9,16 @@
 //! - `P9999Y` is open-ended: the end is clamped to 9999-12-31T23:59:59Z;
 //! - 3.1's `event.duration` sets the end (truncates, or extends the last interval);
 //! - an event that lasts no time (the `0001-01-01` + `PT0S` rewrite) is cancelled;
+//! - a negative duration (the schema's pattern allows `-PT1H`) makes the event unreadable: it is
+//!   refused with the reason, the other events still apply;
 //! - payloads: `EXPORT_CAPACITY_LIMIT` → export limit of the value in kW; `DISPATCH_SETPOINT`
-//!   and `CONTROL_SETPOINT` → discharge of |value| kW; `SIMPLE` level 1..3 → discharge of
-//!   level/3 × [`Options::simple_full_kw`] (level 0: normal operation). Other types are not
-//!   acted on; an event with none of these is [`Normalised::Ignored`].
+//!   is "the absolute amount of consumption by a resource" (3.1.0), and our resource is the
+//!   plant's battery (its `MAX_POWER_CONSUMPTION` is the charge power): a value v > 0 → charge
+//!   at v kW, 0 → hold (no grid charge, no discharge), v < 0 (consumption below zero, which
+//!   3.0.1 VTNs send) → discharge of |v| kW; `CONTROL_SETPOINT` → discharge of |value| kW;
+//!   `SIMPLE` level 1..3 → discharge of level/3 × [`Options::simple_full_kw`] (level 0: normal
+//!   operation). Other types are not acted on; an event with none of these is
+//!   [`Normalised::Ignored`].
 
 use crate::Error;
 use crate::neutral::{Descriptor, Doc, Event, Interval, Payload, Period};
@@ -29,6 +35,8 @@ pub const UNSPECIFIED_PRIORITY: i64 = 100;
 pub enum Kind {
     Discharge,
     ExportLimit,
+    /// Charge at `target_kw` (0: hold the charge).
+    Charge,
 }
 
 impl Kind {
@@ -37,6 +45,7 @@ impl Kind {
         match self {
             Self::Discharge => "discharge",
             Self::ExportLimit => "export_limit",
+            Self::Charge => "charge",
         }
     }
 }
@@ -113,6 +122,12 @@ pub fn normalise(doc: &Doc, now: DateTime<Utc>, opts: Options) -> Result<Normali
         };
         let period = own.or(ev.interval_period.as_ref());
         let end = add(start, period);
+        if end < start {
+            return Err(Error::Decode(format!(
+                "interval {} has a negative duration",
+                iv.id
+            )));
+        }
         cursor = Some(end);
         spans.push((iv, start, end));
     }
@@ -121,9 +136,11 @@ pub fn normalise(doc: &Doc, now: DateTime<Utc>, opts: Options) -> Result<Normali
     };
     let mut last = spans.iter().map(|s| s.2).max().unwrap_or(first);
     if let Some(d) = &ev.duration {
-        last = first
-            .checked_add_signed(d.to_chrono_at_datetime(first))
-            .unwrap_or(last);
+        let d = d.to_chrono_at_datetime(first);
+        if d < TimeDelta::zero() {
+            return Err(Error::Decode("the event has a negative duration".into()));
+        }
+        last = first.checked_add_signed(d).unwrap_or(last);
     }
     let (start, end) = (first.timestamp(), last.timestamp().min(MAX_TS));
     let intervals: Vec<NormalInterval> = spans
@@ -183,7 +200,9 @@ fn action(p: &Payload, opts: Options) -> Option<(Kind, f64)> {
     }
     match p.kind.as_str() {
         "EXPORT_CAPACITY_LIMIT" => Some((Kind::ExportLimit, v.max(0.0))),
-        "DISPATCH_SETPOINT" | "CONTROL_SETPOINT" => Some((Kind::Discharge, v.abs())),
+        "DISPATCH_SETPOINT" if v >= 0.0 => Some((Kind::Charge, v)),
+        "DISPATCH_SETPOINT" => Some((Kind::Discharge, -v)),
+        "CONTROL_SETPOINT" => Some((Kind::Discharge, v.abs())),
         "SIMPLE" if (1.0..=3.0).contains(&v) => {
             Some((Kind::Discharge, v.round() / 3.0 * opts.simple_full_kw))
         }

@@ -36,6 +36,17 @@ pub struct Input<'a> {
     pub resources: Vec<Resource>,
 }
 
+/// The payload types asked for that the portal cannot produce, each once, in the order asked.
+pub fn unsupported(descriptors: &[Descriptor]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in descriptors {
+        if !SUPPORTED.contains(&d.payload_type.as_str()) && !out.contains(&d.payload_type) {
+            out.push(d.payload_type.clone());
+        }
+    }
+    out
+}
+
 pub fn report_name(event_id: &str, payload_type: &str) -> String {
     format!("{event_id}-{payload_type}")
 }
@@ -61,7 +72,9 @@ pub fn build(input: Input<'_>) -> Value {
         "eventID": input.event_id,
         "clientName": input.client_name,
         "reportName": report_name(input.event_id, &d.payload_type),
+        // objectType is required by 3.1.0 (optional in 3.0.1, where the value is the same).
         "payloadDescriptors": [{
+            "objectType": "REPORT_PAYLOAD_DESCRIPTOR",
             "payloadType": d.payload_type,
             "readingType": d.reading_type.as_deref().unwrap_or(reading),
             "units": d.units.as_deref().unwrap_or(units),

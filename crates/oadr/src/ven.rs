@@ -2,7 +2,7 @@
 //! events, create-or-get of our ven and of one resource per enrolled plant, reports.
 
 use crate::http::{self, Body, Response};
-use crate::neutral::{self, Doc};
+use crate::neutral::{self, Docs};
 use crate::{Error, Version};
 use ::http::Method;
 use serde_json::{Value, json};
@@ -68,7 +68,7 @@ impl VtnClient {
         self.version
     }
 
-    fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, Error> {
+    pub(crate) fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, Error> {
         let mut url = self
             .base
             .join(path.trim_start_matches('/'))
@@ -121,7 +121,7 @@ impl VtnClient {
     }
 
     /// One call with the bearer token; on 401 one new token and one retry.
-    async fn call(
+    pub(crate) async fn call(
         &self,
         method: Method,
         url: &Url,
@@ -178,12 +178,14 @@ impl VtnClient {
         Value::Array(items.to_vec()).to_string().into_bytes()
     }
 
-    pub async fn programs(&self) -> Result<Vec<Doc>, Error> {
+    /// The programmes this VEN may see; ones the wire type refuses are listed apart.
+    pub async fn programs(&self) -> Result<Docs, Error> {
         let items = self.get_all("programs", &[]).await?;
         neutral::program_docs(self.version, &Self::bytes(&items))
     }
 
-    pub async fn events(&self, program_id: &str) -> Result<Vec<Doc>, Error> {
+    /// A programme's events; ones the wire type refuses are listed apart.
+    pub async fn events(&self, program_id: &str) -> Result<Docs, Error> {
         let items = self.get_all("events", &[("programID", program_id)]).await?;
         neutral::event_docs(self.version, &Self::bytes(&items))
     }
@@ -200,10 +202,23 @@ impl VtnClient {
             Version::V310 => "VEN_VEN_REQUEST",
         };
         let body = json!({"objectType": object_type, "venName": ven_name});
-        let r = ok(self
+        let r = self
             .call(Method::POST, &self.url("vens", &[])?, Some(&body))
-            .await?)?;
-        neutral::created_id(&r)
+            .await?;
+        if r.status == 409 {
+            // The name exists but is not ours to see: another client's ven.
+            let problem = crate::error::problem_detail(r.status, &r.body);
+            return Err(Error::Status {
+                status: 409,
+                detail: format!(
+                    "venName \"{ven_name}\" belongs to another client on this VTN; choose another name ({problem})"
+                )
+                .chars()
+                .take(300)
+                .collect(),
+            });
+        }
+        neutral::created_id(&ok(r)?)
     }
 
     fn resources_path(&self, ven_id: &str) -> String {
@@ -236,8 +251,9 @@ impl VtnClient {
             Version::V301 => {
                 json!({"objectType": "RESOURCE", "resourceName": name, "venID": ven_id, "attributes": attributes})
             }
+            // 3.1.0's VenResourceRequest requires venID.
             Version::V310 => {
-                json!({"objectType": "VEN_RESOURCE_REQUEST", "resourceName": name, "attributes": attributes})
+                json!({"objectType": "VEN_RESOURCE_REQUEST", "resourceName": name, "venID": ven_id, "attributes": attributes})
             }
         };
         let r = ok(self
@@ -280,13 +296,13 @@ impl VtnClient {
 }
 
 /// The body of a 2xx answer, else the VTN's problem as an error.
-fn ok(r: Response) -> Result<hyper::body::Bytes, Error> {
+pub(crate) fn ok(r: Response) -> Result<hyper::body::Bytes, Error> {
     if (200..300).contains(&r.status) {
         Ok(r.body)
     } else {
         Err(Error::Status {
             status: r.status,
-            detail: crate::error::problem_detail(&r.body),
+            detail: crate::error::problem_detail(r.status, &r.body),
         })
     }
 }

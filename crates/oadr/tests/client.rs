@@ -58,9 +58,10 @@ async fn fake_vtn(tokens: Arc<AtomicUsize>) -> String {
                 if line.starts_with("GET") {
                     reply("200 OK", "[]")
                 } else {
+                    // openleadr-vtn's conflict: a title and an empty detail.
                     reply(
-                        "400 Bad Request",
-                        r#"{"title":"Bad Request","detail":"venName taken"}"#,
+                        "409 Conflict",
+                        r#"{"type":"about:blank","title":"Conflict","status":409,"detail":""}"#,
                     )
                 }
             } else {
@@ -86,8 +87,8 @@ async fn a_401_fetches_a_new_token_once_and_retries() {
     let base = fake_vtn(tokens.clone()).await;
     let c = VtnClient::new(&base, Version::V310, creds("s3cret")).expect("client");
     let programs = c.programs().await.expect("programs");
-    assert_eq!(programs.len(), 1);
-    assert_eq!(programs[0].id, "p1");
+    assert_eq!(programs.docs.len(), 1);
+    assert_eq!(programs.docs[0].id, "p1");
     assert_eq!(tokens.load(Ordering::SeqCst), 2, "t1 refused, t2 used");
 }
 
@@ -104,7 +105,27 @@ async fn refusals_carry_the_vtn_problem_detail_and_never_the_secret() {
     let ok = VtnClient::new(&base, Version::V310, creds("s3cret")).expect("client");
     let e = ok.ensure_ven("portal").await.expect_err("refused");
     assert!(e.is_refusal(), "{e}");
-    assert!(e.to_string().contains("venName taken"), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains(r#"venName "portal" belongs to another client"#) && text.contains("Conflict"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_400_is_our_malformed_request_and_not_the_utility_refusing() {
+    let status = |status| oadr::Error::Status {
+        status,
+        detail: String::new(),
+    };
+    assert!(status(400).is_our_bad_request() && !status(400).is_refusal());
+    for s in [403, 404, 409] {
+        assert!(
+            status(s).is_refusal() && !status(s).is_our_bad_request(),
+            "{s}"
+        );
+    }
+    assert!(!status(401).is_refusal() && !status(429).is_refusal());
 }
 
 #[tokio::test]

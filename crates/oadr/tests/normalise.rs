@@ -22,7 +22,9 @@ fn now() -> DateTime<Utc> {
 
 fn events(v: Version, name: &str) -> Vec<Normalised> {
     let docs = neutral::event_docs(v, &fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    docs.iter()
+    assert!(docs.refused.is_empty(), "{name}: {:?}", docs.refused);
+    docs.docs
+        .iter()
         .map(|d| normalise(d, now(), Options::default()).unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }
@@ -86,7 +88,11 @@ fn start_now_and_p9999y_is_open_ended_and_event_duration_truncates() {
     assert!(forever.starts_now);
     assert_eq!(forever.start, now().timestamp());
     assert_eq!(forever.end, MAX_TS);
-    assert_eq!((forever.kind, forever.target_kw), (Kind::Discharge, 5.0));
+    assert_eq!(
+        (forever.kind, forever.target_kw),
+        (Kind::Charge, 5.0),
+        "DISPATCH_SETPOINT is the battery's consumption"
+    );
 
     let cut = event(&all[1]);
     assert_eq!(cut.end, ts("2026-11-23T18:30:00Z"));
@@ -125,18 +131,24 @@ fn reference_vtn_301_bare_time_metadata_and_negative_setpoints_are_read() {
 #[test]
 fn a_301_event_with_valuesmap_targets_is_refused_by_the_310_reader() {
     // 3.0 targets are valuesMaps, 3.1 targets are strings: the version setting matters.
-    assert!(neutral::event_docs(Version::V310, &fixture("v301_ri_quirks.json")).is_err());
+    let docs = neutral::event_docs(Version::V310, &fixture("v301_ri_quirks.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(docs.refused.len(), 1, "the one with 3.0 targets");
+    assert_eq!(docs.refused[0].id, "0");
+    assert_eq!(docs.docs.len(), 1, "the one without targets reads in both");
 }
 
 #[test]
 fn programmes_of_both_versions_read_with_their_names() {
-    let p30 =
-        neutral::program_docs(Version::V301, &fixture("v301_programs_ri.json")).unwrap_or_default();
+    let p30 = neutral::program_docs(Version::V301, &fixture("v301_programs_ri.json"))
+        .unwrap_or_default()
+        .docs;
     let p: Program = p30[0].read("program").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(p.program_name, "battery-program");
     assert_eq!(p.retailer_name.as_deref(), Some("Acme Power"));
-    let p31 =
-        neutral::program_docs(Version::V310, &fixture("v310_programs.json")).unwrap_or_default();
+    let p31 = neutral::program_docs(Version::V310, &fixture("v310_programs.json"))
+        .unwrap_or_default()
+        .docs;
     assert_eq!(p31[0].id, "program-1");
     let p: Program = p31[0].read("program").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(p.program_name, "export-cap");
@@ -149,4 +161,47 @@ fn storage_charge_level_is_read_as_a_fraction_from_either_scale() {
     assert_eq!(charge_level_fraction(33.0), 0.33);
     assert_eq!(charge_level_fraction(1.0), 1.0);
     assert_eq!(charge_level_fraction(150.0), 1.0);
+}
+
+/// Reads a list the way the sync does: refused objects apart, then each normalised (an error
+/// there refuses the event too). Answers (events, refused ids).
+fn odd(v: Version, name: &str) -> (Vec<Normalised>, Vec<String>) {
+    let docs = neutral::event_docs(v, &fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut refused: Vec<String> = docs.refused.iter().map(|r| r.id.clone()).collect();
+    let mut good = Vec::new();
+    for d in &docs.docs {
+        match normalise(d, now(), Options::default()) {
+            Ok(n) => good.push(n),
+            Err(_) => refused.push(d.id.clone()),
+        }
+    }
+    refused.sort();
+    (good, refused)
+}
+
+#[test]
+fn odd_310_events_are_refused_one_by_one_and_the_good_one_still_reads() {
+    let (good, refused) = odd(Version::V310, "v310_odd_events.json");
+    assert_eq!(refused, ["#3", "negative", "no-start", "not-a-date"]);
+    assert_eq!(good.len(), 1);
+    let e = event(&good[0]);
+    assert_eq!((e.kind, e.target_kw), (Kind::ExportLimit, 2.5));
+    assert_eq!(
+        oadr::report::unsupported(&e.report_descriptors),
+        ["BASELINE"],
+        "listed once"
+    );
+}
+
+#[test]
+fn odd_301_events_are_refused_one_by_one_and_a_zero_setpoint_holds() {
+    let (good, refused) = odd(Version::V301, "v301_odd_events.json");
+    assert_eq!(refused, ["negative", "not-a-date"]);
+    let e = event(&good[0]);
+    assert_eq!((e.kind, e.target_kw), (Kind::Charge, 0.0));
+}
+
+#[test]
+fn a_body_that_is_not_a_list_is_still_an_error() {
+    assert!(neutral::event_docs(Version::V310, br#"{"title":"oops"}"#).is_err());
 }

@@ -690,6 +690,9 @@ impl Config {
         c.app_android_url = self.app_android_url.clone();
         c.app_ios_url = self.app_ios_url.clone();
         c.map_tile_url = self.map_tile_url.clone();
+        // Only a URL someone set: the fallback (the HTTP address) is rarely reachable by a VTN.
+        c.public_url = (!self.public_url.is_empty())
+            .then(|| self.public_url.trim_end_matches('/').to_string());
         c.smtp = self.smtp_host.clone().map(|host| api::config::SmtpConfig {
             host,
             port: self.smtp_port,

@@ -15,11 +15,12 @@ pub struct PlanRow {
     /// 1-100 % of the devices' discharge capacity offered.
     pub participation: i64,
     pub discharge_kw: f64,
+    pub charge_kw: f64,
     pub event_id: i64,
     pub priority: i64,
     pub start_at: i64,
     pub end_at: i64,
-    /// `discharge` or `export_limit`.
+    /// `discharge`, `export_limit` or `charge`.
     pub kind: String,
     pub target_kw: f64,
     /// The event's normalised intervals (JSON array).
@@ -104,7 +105,7 @@ impl Store {
             fetch_all,
             PlanRow,
             "SELECT d.sn, e.plant_id, e.id AS enrollment_id, e.participation, d.discharge_kw, \
-             v.id AS event_id, v.priority, v.start_at, v.end_at, v.kind, v.target_kw, v.intervals \
+             d.charge_kw, v.id AS event_id, v.priority, v.start_at, v.end_at, v.kind, v.target_kw, v.intervals \
              FROM dr_enrollments e JOIN dr_enrollment_devices d ON d.enrollment_id = e.id \
              JOIN dr_events v ON v.program_id = e.program_id \
              WHERE e.status = 'accepted' AND e.opted_out = 0 AND v.cancelled_at IS NULL \

@@ -19,12 +19,16 @@ pub struct VtnRow {
     pub enabled: i64,
     pub last_sync_at: Option<i64>,
     pub last_error: String,
+    /// JSON array of what the last sync could not read: `{"program", "id", "reason"}`.
+    pub refused_events: String,
+    /// JSON: the webhook subscriptions (api `energy_hub::vtn::webhooks`).
+    pub webhook: String,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
 const VTN_COLS: &str = "id, name, url, version, client_id_enc, client_secret_enc, ven_name, ven_id, \
-     poll_seconds, enabled, last_sync_at, last_error, created_at, updated_at";
+     poll_seconds, enabled, last_sync_at, last_error, refused_events, webhook, created_at, updated_at";
 
 /// A connection as written by an administrator (secrets already encrypted).
 #[derive(Debug, Clone)]
@@ -165,22 +169,49 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// Records a sync's outcome ('' = it worked) and our VEN's id when known.
+    /// Records a sync's outcome ('' = it worked), our VEN's id when known, and what it could
+    /// not read (`refused`, a JSON array; `None` keeps the last list, for a sync that stopped
+    /// before reading events).
     pub async fn vtn_synced(
         &self,
         id: i64,
         ven_id: Option<&str>,
         error: &str,
+        refused: Option<&str>,
         now: i64,
     ) -> Result<()> {
         exec!(
             self,
-            "UPDATE dr_vtns SET ven_id = COALESCE($2, ven_id), last_error = $3, last_sync_at = $4 \
-             WHERE id = $1",
+            "UPDATE dr_vtns SET ven_id = COALESCE($2, ven_id), last_error = $3, last_sync_at = $4, \
+             refused_events = COALESCE($5, refused_events) WHERE id = $1",
             id,
             ven_id,
             error,
-            now
+            now,
+            refused
+        )?;
+        Ok(())
+    }
+
+    /// The connection's webhook subscriptions (JSON).
+    pub async fn set_vtn_webhook(&self, id: i64, webhook: &str) -> Result<()> {
+        exec!(
+            self,
+            "UPDATE dr_vtns SET webhook = $2 WHERE id = $1",
+            id,
+            webhook
+        )?;
+        Ok(())
+    }
+
+    /// The report payload types a programme's events ask for that the portal cannot produce
+    /// (comma-separated, '' for none).
+    pub async fn set_unsupported_reports(&self, program: i64, types: &str) -> Result<()> {
+        exec!(
+            self,
+            "UPDATE dr_programs SET unsupported_reports = $2 WHERE id = $1",
+            program,
+            types
         )?;
         Ok(())
     }

@@ -29,7 +29,7 @@ async fn one_replica_claims_a_due_sync() -> TestResult {
             !s.claim_vtn_sync(id, seen, 2_001).await?,
             "a second one read the same row"
         );
-        s.vtn_synced(id, Some("ven-1"), "", 2_500).await?;
+        s.vtn_synced(id, Some("ven-1"), "", None, 2_500).await?;
         let seen = s.vtn(id).await?.ok_or("vtn")?.last_sync_at;
         assert_eq!(seen, Some(2_500));
         assert!(

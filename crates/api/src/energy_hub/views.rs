@@ -32,6 +32,12 @@ pub(crate) fn enrollment(me: &CurrentUser, e: &EnrollmentRow, devices: &[DeviceR
         station_name: e.plant_name.clone(),
         status: e.status().as_str(),
         reason: e.reason.clone(),
+        unsupported_reports: e
+            .unsupported_reports
+            .split(',')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect(),
         opted_out: e.opted_out,
         source_account_number: e.source_account.clone(),
         utility_account_number: e.utility_account.clone(),

@@ -189,6 +189,9 @@ pub struct Enrollment {
     /// `pending`, `accepted`, `rejected` or `unenrolled`.
     pub status: &'static str,
     pub reason: String,
+    /// Report payload types the utility's events ask for that the portal cannot produce
+    /// (VTN programmes; those reports are not sent).
+    pub unsupported_reports: Vec<String>,
     pub opted_out: bool,
     pub source_account_number: String,
     pub utility_account_number: String,

@@ -50,6 +50,9 @@ pub struct EnrollmentRow {
     pub time_zone: String,
     pub remote_resource_id: Option<String>,
     pub remote_resource_name: Option<String>,
+    /// Report payload types the programme's events ask for that the portal cannot produce
+    /// (comma-separated; VTN programmes only).
+    pub unsupported_reports: String,
     /// Milliseconds.
     pub created_at: i64,
     pub updated_at: i64,
@@ -139,7 +142,7 @@ const COLUMNS: &str = "e.id, e.program_id, g.name AS program_name, g.vtn_id, \
     e.service_locality, e.service_extended, e.service_street, e.service_postal, \
     e.mailing_country, e.mailing_region, e.mailing_locality, e.mailing_extended, \
     e.mailing_street, e.mailing_postal, e.participation, e.time_zone, e.remote_resource_id, \
-    e.remote_resource_name, e.created_at, e.updated_at";
+    e.remote_resource_name, g.unsupported_reports, e.created_at, e.updated_at";
 const FROM: &str = "FROM dr_enrollments e JOIN dr_programs g ON g.id = e.program_id \
     JOIN plants p ON p.id = e.plant_id";
 const DEVICE_COLUMNS: &str = "enrollment_id, sn, manufacturer, model, install_date, charge_kw, \

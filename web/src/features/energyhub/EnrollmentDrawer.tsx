@@ -78,6 +78,14 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
         {e.source === 'vtn' && e.status === 'pending' && (
           <Alert type="info" showIcon title={t('energyhub.vtnPending')} />
         )}
+        {e.unsupportedReports.length > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('oadrfix.unsupportedReports', { types: e.unsupportedReports.join(', ') })}
+            data-testid="hub-enrollment-unsupported-reports"
+          />
+        )}
         <Flex gap={8} wrap>
           <ActionButtons enrollment={e} size="middle" />
           {mayEnroll && formEditable(e.status) && (

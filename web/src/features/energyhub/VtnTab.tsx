@@ -61,6 +61,7 @@ export function VtnTab() {
           {v.lastError}
         </Typography.Text>
       )}
+      <RefusedList items={v.refusedEvents} />
     </Flex>
   );
 
@@ -175,6 +176,29 @@ export function VtnTab() {
         <VtnDialog vtn={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
       )}
     </Card>
+  );
+}
+
+/** What the last sync skipped because it could not be read (the rest was applied). */
+function RefusedList({ items }: { items: Vtn['refusedEvents'] }) {
+  const { t } = useTranslation();
+  if (items.length === 0) return null;
+  return (
+    <Flex vertical gap={2} data-testid="hub-vtn-refused">
+      <Typography.Text type="warning">
+        {t('oadrfix.refusedTitle', { count: items.length })}
+      </Typography.Text>
+      <Typography.Text type="secondary">{t('oadrfix.refusedHelp')}</Typography.Text>
+      <ul style={{ margin: 0, paddingInlineStart: 16 }}>
+        {items.map((r, i) => (
+          <li key={`${r.program}-${r.id}-${i}`} style={{ wordBreak: 'break-word' }}>
+            <Typography.Text type="secondary">
+              {t('oadrfix.refusedItem', { id: r.id, reason: r.reason })}
+            </Typography.Text>
+          </li>
+        ))}
+      </ul>
+    </Flex>
   );
 }
 

@@ -23,7 +23,8 @@ export const ENROLLMENT_ACTIONS = [
 export type EnrollmentAction = (typeof ENROLLMENT_ACTIONS)[number];
 
 export const EVENT_KINDS = ['discharge', 'exportLimit'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+/** What an event asks; `charge` only comes from a utility's server (OpenADR DISPATCH_SETPOINT). */
+export type EventKind = (typeof EVENT_KINDS)[number] | 'charge';
 
 export type Source = 'local' | 'vtn';
 

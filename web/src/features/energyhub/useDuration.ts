@@ -12,11 +12,16 @@ export function useDuration(): (minutes: number) => string {
   };
 }
 
-/** What an event asks for: a discharge power, or a cap on the power sent to the grid. */
+/**
+ * What an event asks for: a discharge power, a cap on the power sent to the grid, or a charge
+ * from the grid (0 kW: the battery holds its charge).
+ */
 export function usePower(): (e: { kind: string; targetKw: number }) => string {
   const { t } = useTranslation();
-  return (e) =>
-    e.kind === 'exportLimit'
-      ? t('energyhub.exportLimitKw', { kw: e.targetKw })
-      : t('energyhub.dischargeKwValue', { kw: e.targetKw });
+  return (e) => {
+    if (e.kind === 'exportLimit') return t('energyhub.exportLimitKw', { kw: e.targetKw });
+    if (e.kind === 'charge')
+      return e.targetKw > 0 ? t('oadrfix.chargeKw', { kw: e.targetKw }) : t('oadrfix.hold');
+    return t('energyhub.dischargeKwValue', { kw: e.targetKw });
+  };
 }

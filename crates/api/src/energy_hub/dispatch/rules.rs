@@ -21,6 +21,9 @@ pub(crate) enum Kind {
     Discharge,
     /// The inverter exports at most this many W.
     ExportLimit,
+    /// The battery takes this many W from the grid (0: it holds its charge). From OpenADR
+    /// `DISPATCH_SETPOINT`, the consumption asked of the plant's battery.
+    Charge,
 }
 
 /// What one inverter is asked now: by which event, and how many W of which kind.
@@ -52,6 +55,7 @@ fn kind(text: &str) -> Option<Kind> {
     match text {
         "discharge" => Some(Kind::Discharge),
         "export_limit" | "exportLimit" => Some(Kind::ExportLimit),
+        "charge" => Some(Kind::Charge),
         _ => None,
     }
 }
@@ -129,6 +133,10 @@ pub(crate) fn wants(rows: &[PlanRow], now: i64) -> BTreeMap<String, Want> {
                 target_kw.max(0.0).min(capacity * share)
             }
             Kind::ExportLimit => target_kw.max(0.0),
+            Kind::Charge => {
+                let capacity: f64 = devices.iter().map(|d| d.charge_kw.max(0.0)).sum();
+                target_kw.max(0.0).min(capacity * share)
+            }
         };
         let watts = (plant_kw * 1000.0 / n).round().min(MAX_W);
         for d in devices {
@@ -163,7 +171,10 @@ pub(crate) fn current(family: Family, confirmed: &[(String, String)], key: &str)
 
 /// The settings that make a hybrid inverter do `want`: a discharge is "selling first" with
 /// the timer on and every slot giving the power down to the battery's low cap, without grid
-/// charging; an export limit caps what the inverter sells. Other families: none.
+/// charging; an export limit caps what the inverter sells; a charge turns grid charging on in
+/// every slot up to 100 % at the charge current that gives the power at the battery's float
+/// voltage (a hold: grid charging off, every slot's floor at 100 %, so the battery neither
+/// charges from the grid nor discharges). Other families: none.
 pub(crate) fn settings(
     family: Family,
     want: &Want,
@@ -174,7 +185,9 @@ pub(crate) fn settings(
         return out;
     }
     let watts = format!("{}", want.watts.max(0.0) as i64);
-    out.insert("sysWorkMode".into(), "0".into());
+    if want.kind != Kind::Charge {
+        out.insert("sysWorkMode".into(), "0".into());
+    }
     match want.kind {
         Kind::Discharge => {
             let mut reserve = current(family, confirmed, "batteryLowCap");
@@ -191,6 +204,27 @@ pub(crate) fn settings(
         Kind::ExportLimit => {
             out.insert("solarMaxSellPower".into(), watts);
         }
+        Kind::Charge => {
+            let charging = want.watts > 0.0;
+            out.insert("peakAndVallery".into(), "true".into());
+            for i in 1..=SLOTS {
+                out.insert(format!("cap{i}"), "100".into());
+                out.insert(format!("time{i}on"), charging.to_string());
+            }
+            if charging {
+                let volts: f64 = current(family, confirmed, "floatVolt")
+                    .parse()
+                    .unwrap_or(0.0);
+                let max_a = match family.field("batteryMaxCurrentCharge").map(|f| &f.kind) {
+                    Some(domain::settings::Kind::Number { max, .. }) => *max,
+                    _ => 0.0,
+                };
+                if volts > 0.0 {
+                    let amps = (want.watts / volts).ceil().clamp(1.0, max_a.max(1.0));
+                    out.insert("batteryMaxCurrentCharge".into(), format!("{}", amps as i64));
+                }
+            }
+        }
     }
     out
 }
@@ -206,6 +240,7 @@ mod tests {
             enrollment_id: enrollment,
             participation: 50,
             discharge_kw: 5.0,
+            charge_kw: 4.0,
             event_id: event,
             priority,
             start_at: start,
@@ -285,5 +320,44 @@ mod tests {
         let s = settings(Family::HybridHv, &want, &[]);
         assert_eq!(s.len(), 2);
         assert_eq!(s["solarMaxSellPower"], "1200");
+    }
+
+    #[test]
+    fn a_dispatch_setpoint_charges_from_the_grid_at_the_current_of_its_power_or_holds_at_zero() {
+        // Two inverters of 4 kW charge at 50 %: 4 kW offered; a 3 kW target gives 1.5 kW each.
+        let rows = [
+            PlanRow {
+                kind: "charge".into(),
+                ..row("A", 1, 7, 0, 0)
+            },
+            PlanRow {
+                kind: "charge".into(),
+                ..row("B", 1, 7, 0, 0)
+            },
+        ];
+        let want = wants(&rows, 10)["A"].clone();
+        assert_eq!((want.kind, want.watts), (Kind::Charge, 1500.0));
+        let s = settings(Family::HybridLv, &want, &[]);
+        // 1500 W at the default 53.6 V float voltage: 28 A (rounded up).
+        assert_eq!(s["batteryMaxCurrentCharge"], "28");
+        assert_eq!((s["time1on"].as_str(), s["cap6"].as_str()), ("true", "100"));
+        assert!(!s.contains_key("sysWorkMode"), "the work mode stays");
+        for (k, v) in &s {
+            let field = Family::HybridLv.field(k).expect(k);
+            assert!(
+                field
+                    .check(&domain::settings::Raw::from(v.as_str()))
+                    .is_ok(),
+                "{k}={v}"
+            );
+        }
+
+        let hold = Want { watts: 0.0, ..want };
+        let s = settings(Family::HybridLv, &hold, &[]);
+        assert_eq!(
+            (s["time4on"].as_str(), s["cap4"].as_str()),
+            ("false", "100")
+        );
+        assert!(!s.contains_key("batteryMaxCurrentCharge"));
     }
 }

@@ -30,12 +30,33 @@ pub struct Vtn {
     pub last_sync_at: Option<String>,
     /// The last sync's problem, '' when it worked.
     pub last_error: String,
+    /// What the last sync skipped because the portal could not read it (the rest applied).
+    pub refused_events: Vec<RefusedEvent>,
+    /// `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only.
+    pub notifications: String,
+    /// Why the connection polls only ('' with webhooks).
+    pub notifications_note: String,
     /// The client id's last 4 characters.
     pub client_id_hint: String,
     pub has_secret: bool,
 }
 
+/// A programme or event the VTN listed that the portal could not read.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedEvent {
+    /// The VTN's programme id.
+    #[serde(default)]
+    pub program: String,
+    /// The VTN's id of the object (`#<position>` when it had none).
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub reason: String,
+}
+
 fn view(app: &AppState, v: VtnRow) -> Vtn {
+    let (notifications, notifications_note) = super::webhooks::mode(&v.webhook);
     let hint = sealer(app)
         .ok()
         .and_then(|s| s.open(&v.client_id_enc).ok())
@@ -55,6 +76,9 @@ fn view(app: &AppState, v: VtnRow) -> Vtn {
         enabled: v.enabled != 0,
         last_sync_at: v.last_sync_at.map(create_at),
         last_error: v.last_error,
+        refused_events: serde_json::from_str(&v.refused_events).unwrap_or_default(),
+        notifications,
+        notifications_note,
         client_id_hint: hint,
         has_secret: !v.client_secret_enc.is_empty(),
     }
@@ -240,6 +264,12 @@ pub async fn remove(
 ) -> ApiResult<Done> {
     me.actor.require(EDIT)?;
     let id = path_id(&id)?;
+    // Best effort: the VTN stops calling back a connection that is gone.
+    if let Some(row) = app.store.vtn(id).await?
+        && let Ok(client) = super::sync::client(&app, &row)
+    {
+        super::webhooks::unsubscribe_all(&client, &row.webhook).await;
+    }
     if !app.store.delete_vtn(id).await? {
         return Err(DomainError::invalid("id").into());
     }

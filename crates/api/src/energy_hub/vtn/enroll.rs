@@ -1,6 +1,7 @@
 //! Enrollments in a VTN's programmes: one VTN resource per enrolled plant (`plant-<id>`),
 //! created or found again; a created resource accepts a pending enrollment, a refused one
-//! rejects it with the VTN's problem detail; leaving removes the resource.
+//! rejects it with the VTN's problem detail; leaving removes the resource. A 400 is our own
+//! malformed request, not a refusal: the enrollment stays pending and is tried again.
 
 use oadr::ven::VtnClient;
 use serde_json::json;
@@ -12,6 +13,8 @@ pub struct Outcome {
     pub accepted: usize,
     pub rejected: usize,
     pub removed: usize,
+    /// Our requests the VTN found malformed (400), with its problem detail.
+    pub problems: Vec<String>,
 }
 
 pub fn resource_name(plant_id: i64) -> String {
@@ -59,6 +62,19 @@ pub async fn reconcile(
                     );
                     out.accepted += 1;
                 }
+            }
+            Err(err) if err.is_our_bad_request() => {
+                tracing::error!(
+                    enrollment = e.id,
+                    plant = e.plant_id,
+                    "the VTN found our resource request malformed: {err}"
+                );
+                out.problems.push(
+                    format!("resource {name}: {err}")
+                        .chars()
+                        .take(200)
+                        .collect(),
+                );
             }
             Err(err) if err.is_refusal() => {
                 let reason: String = err.to_string().chars().take(200).collect();

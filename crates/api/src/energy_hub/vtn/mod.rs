@@ -7,6 +7,7 @@ mod enroll;
 mod reporting;
 pub mod secrets;
 mod sync;
+mod webhooks;
 
 use crate::AppState;
 use crate::envelope::{ApiError, ApiResult};
@@ -24,6 +25,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(admin::save))
         .routes(routes!(admin::sync_now))
         .routes(routes!(admin::remove))
+        .routes(routes!(webhooks::echo, webhooks::notify))
+        .routes(routes!(webhooks::echo_suffix))
 }
 
 /// The process's credential key (see [`secrets`]); loaded once.

@@ -20,6 +20,8 @@ const MAX_SAMPLES: i64 = 5_000;
 pub struct Outcome {
     pub sent: usize,
     pub failed: usize,
+    /// Reports the VTN found malformed (400): our bug, shown on the connection.
+    pub problems: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -78,7 +80,17 @@ pub async fn send_due(
                 }
                 Err(e) => {
                     let msg: String = e.to_string().chars().take(200).collect();
-                    tracing::warn!(event = ev.id, payload = %d.payload_type, "report refused: {msg}");
+                    if e.is_our_bad_request() {
+                        tracing::error!(event = ev.id, payload = %d.payload_type, "the VTN found our report malformed: {msg}");
+                        out.problems.push(
+                            format!("report {}-{}: {msg}", ev.remote_id, d.payload_type)
+                                .chars()
+                                .take(200)
+                                .collect(),
+                        );
+                    } else {
+                        tracing::warn!(event = ev.id, payload = %d.payload_type, "report refused: {msg}");
+                    }
                     store
                         .record_dr_report(ev.id, &d.payload_type, Err(&msg), now_ms)
                         .await?;

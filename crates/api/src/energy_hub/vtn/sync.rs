@@ -4,14 +4,23 @@
 //! deactivated) → enrollments (resources) → events of every programme (upserted by remote id;
 //! gone from the list or rewritten to `PT0S` = cancelled) → reports. Polling is the source of
 //! truth; nothing here needs the VTN to reach the portal.
+//!
+//! A programme or event the portal cannot read (the wire type refuses it, or its times make no
+//! sense) is skipped and listed on the connection (`refusedEvents`) with the reason; the rest
+//! still apply and the reports still go out. A 400 from the VTN on one of our requests is our
+//! bug, not the utility's answer: it is logged and shown as the connection's error, and the
+//! request is tried again at the next sync.
 
-use super::{enroll, reporting, sealer};
+use super::{enroll, reporting, sealer, webhooks};
 use crate::{AppState, now_ms};
 use oadr::Version;
+use oadr::meta::Refused;
 use oadr::neutral::Program;
 use oadr::normal::{self, Normalised, Options};
+use oadr::report;
 use oadr::ven::{Credentials, VtnClient};
 use serde::Serialize;
+use serde_json::json;
 use std::time::Duration;
 use store::dr_vtn::{VtnEventWrite, VtnRow};
 use tokio::sync::Mutex;
@@ -27,6 +36,9 @@ pub enum SyncError {
     Local(String),
 }
 
+/// Refused programmes and events kept on the connection at most.
+const MAX_REFUSED_KEPT: usize = 50;
+
 /// What one sync did.
 #[derive(Debug, Default, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -40,6 +52,12 @@ pub struct SyncSummary {
     pub removed: usize,
     pub reports: usize,
     pub report_errors: usize,
+    /// Programmes and events the VTN listed that the portal could not read (skipped).
+    pub refused: usize,
+    /// Requests of ours the VTN found malformed (400), with its problem detail.
+    pub problems: Vec<String>,
+    #[serde(skip)]
+    refused_list: Vec<serde_json::Value>,
 }
 
 /// One sync at a time in this process (the job and "sync now" share the VTN's state); across
@@ -50,17 +68,25 @@ static RUNNING: Mutex<()> = Mutex::const_new(());
 pub async fn sync_vtn(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
     let _one = RUNNING.lock().await;
     let result = sync_inner(app, vtn).await;
-    let (ven, error) = match &result {
-        Ok(s) => (Some(s.ven_id.as_str()), String::new()),
-        Err(e) => (None, e.to_string().chars().take(300).collect()),
+    let (ven, error, refused): (_, String, _) = match &result {
+        Ok(s) => (
+            Some(s.ven_id.as_str()),
+            s.problems.join("; ").chars().take(300).collect(),
+            Some(serde_json::Value::from(s.refused_list.clone()).to_string()),
+        ),
+        Err(e) => (None, e.to_string().chars().take(300).collect(), None),
     };
-    if let Err(e) = app.store.vtn_synced(vtn.id, ven, &error, now_ms()).await {
+    let store = &app.store;
+    if let Err(e) = store
+        .vtn_synced(vtn.id, ven, &error, refused.as_deref(), now_ms())
+        .await
+    {
         tracing::warn!(vtn = vtn.id, "recording the sync failed: {e}");
     }
     result
 }
 
-fn client(app: &AppState, vtn: &VtnRow) -> Result<VtnClient, SyncError> {
+pub(crate) fn client(app: &AppState, vtn: &VtnRow) -> Result<VtnClient, SyncError> {
     let version = Version::parse(&vtn.version)
         .ok_or_else(|| SyncError::Local("unknown OpenADR version".into()))?;
     let sealer = sealer(app).map_err(|_| SyncError::Local("energy hub key unavailable".into()))?;
@@ -81,9 +107,21 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
     };
 
     let docs = client.programs().await?;
+    for r in &docs.refused {
+        tracing::warn!(vtn = vtn.id, program = %r.id, "VTN programme skipped: {}", r.reason);
+        sum.refused_list
+            .push(json!({"program": r.id, "id": r.id, "reason": r.reason}));
+    }
     let mut programs = Vec::new();
-    for d in &docs {
-        let p: Program = d.read("program")?;
+    for d in &docs.docs {
+        let p: Program = match d.read("program") {
+            Ok(p) => p,
+            Err(e) => {
+                sum.refused_list
+                    .push(json!({"program": d.id, "id": d.id, "reason": e.to_string()}));
+                continue;
+            }
+        };
         let desc = p
             .program_descriptions
             .and_then(|v| v.into_iter().next())
@@ -106,43 +144,76 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
     }
     let ids = store.sync_vtn_programs(vtn.id, &programs, now_ms()).await?;
     sum.programs = ids.len();
+    webhooks::ensure(app, &client, vtn, &ids).await?;
 
     let enrollments = store.vtn_enrollments(vtn.id).await?;
     let e = enroll::reconcile(store, &client, &sum.ven_id, &enrollments, now_ms()).await?;
     (sum.accepted, sum.rejected, sum.removed) = (e.accepted, e.rejected, e.removed);
+    sum.problems.extend(e.problems);
 
     for (remote, program) in &ids {
-        let (n, cancelled) = mirror_events(app, &client, remote, *program).await?;
-        sum.events += n;
-        sum.cancelled += cancelled;
+        let m = mirror_events(app, &client, remote, *program).await?;
+        sum.events += m.written;
+        sum.cancelled += m.cancelled;
+        sum.refused_list.extend(m.refused);
     }
+    sum.refused = sum.refused_list.len();
+    // The connection keeps the first few: enough to act on, bounded whatever the VTN lists.
+    sum.refused_list.truncate(MAX_REFUSED_KEPT);
 
     let r = reporting::send_due(store, &client, vtn.id, &vtn.ven_name).await?;
     (sum.reports, sum.report_errors) = (r.sent, r.failed);
+    sum.problems.extend(r.problems);
     Ok(sum)
 }
 
-/// Mirrors one programme's events; answers (events written, events newly cancelled).
+#[derive(Debug, Default)]
+struct Mirrored {
+    written: usize,
+    cancelled: u64,
+    /// `{"program", "id", "reason"}` of each event skipped.
+    refused: Vec<serde_json::Value>,
+}
+
+/// Mirrors one programme's events. A refused event is skipped and not cancelled: the portal
+/// keeps what it last understood of it (it may be a passing fault of the utility's).
 async fn mirror_events(
     app: &AppState,
     client: &VtnClient,
     remote: &str,
     program: i64,
-) -> Result<(usize, u64), SyncError> {
+) -> Result<Mirrored, SyncError> {
     let now = chrono::Utc::now();
     let now_s = now.timestamp();
-    let mut listed = Vec::new();
+    let mut out = Mirrored::default();
+    let listed_docs = client.events(remote).await?;
+    let mut listed: Vec<String> = listed_docs.refused.iter().map(|r| r.id.clone()).collect();
+    let mut refuse = |id: &str, reason: String| {
+        tracing::warn!(program, event = %id, "VTN event skipped: {reason}");
+        let r = Refused::new(id, reason);
+        out.refused
+            .push(json!({"program": remote, "id": r.id, "reason": r.reason}));
+    };
+    for r in &listed_docs.refused {
+        refuse(&r.id, r.reason.clone());
+    }
+    let mut unsupported: Vec<String> = Vec::new();
     let mut written = 0;
-    for doc in client.events(remote).await? {
+    for doc in listed_docs.docs {
         listed.push(doc.id.clone());
         let ev = match normal::normalise(&doc, now, Options::default()) {
             Ok(Normalised::Event(ev)) => ev,
             Ok(Normalised::Ignored(_)) => continue,
             Err(e) => {
-                tracing::warn!(program, event = %doc.id, "VTN event not understood: {e}");
+                refuse(&doc.id, e.to_string());
                 continue;
             }
         };
+        for t in report::unsupported(&ev.report_descriptors) {
+            if !unsupported.contains(&t) {
+                unsupported.push(t);
+            }
+        }
         // "Now" (0001-01-01) is the first time the portal saw the event, not every poll; a
         // cancelling rewrite keeps the window the event had.
         let first = match ev.starts_now {
@@ -171,11 +242,15 @@ async fn mirror_events(
         app.store.upsert_vtn_event(program, &w, now_s).await?;
         written += 1;
     }
-    let cancelled = app
+    out.cancelled = app
         .store
         .cancel_vanished_vtn_events(program, &listed, now_s)
         .await?;
-    Ok((written, cancelled))
+    out.written = written;
+    app.store
+        .set_unsupported_reports(program, &unsupported.join(","))
+        .await?;
+    Ok(out)
 }
 
 /// The sync job: every `tick`, each enabled connection whose `pollSeconds` have passed.

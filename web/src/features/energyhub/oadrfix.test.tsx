@@ -1,0 +1,130 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, renderHook, screen } from '@testing-library/react';
+import { App } from 'antd';
+import MockAdapter from 'axios-mock-adapter';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import '@/shared/i18n';
+import { http } from '@/shared/http';
+import { EnrollmentDrawer } from './EnrollmentDrawer';
+import type { Enrollment, Vtn } from './types';
+import { usePower } from './useDuration';
+import { VtnTab } from './VtnTab';
+
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}
+
+const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
+const SLOW = { timeout: 10_000 };
+
+const vtn: Vtn = {
+  id: 1,
+  name: 'Utility',
+  url: 'https://vtn.example.com/openadr3/3.1.0',
+  version: '3.1.0',
+  venName: 'portal',
+  venId: 'ven-1',
+  pollSeconds: 30,
+  enabled: true,
+  lastSyncAt: '2026-11-29T03:00:00Z',
+  lastError: '',
+  refusedEvents: [
+    { program: 'prog-1', id: 'negative', reason: 'interval 0 has a negative duration' },
+    { program: 'prog-1', id: 'no-start', reason: 'missing field `start`' },
+  ],
+  clientIdHint: '9876',
+  hasSecret: true,
+};
+
+const address = {
+  country: 'DE',
+  region: 'Bavaria',
+  locality: 'Munich',
+  extendedAddress: '',
+  streetAddress: 'Hauptstr. 1',
+  postalCode: '80331',
+};
+
+const enrollment: Enrollment = {
+  id: 5,
+  programId: 1,
+  programName: 'Export cap',
+  source: 'vtn',
+  stationId: 3,
+  stationName: 'Sunny Farm',
+  status: 'accepted',
+  reason: '',
+  unsupportedReports: ['BASELINE', 'OPERATING_STATE'],
+  optedOut: false,
+  sourceAccountNumber: '1234567',
+  utilityAccountNumber: 'acct-17',
+  firstName: 'Olivia',
+  lastName: 'Owner',
+  email: 'olivia@example.com',
+  serviceAddress: address,
+  mailingAddress: address,
+  participationLevel: 80,
+  timeZone: 'Europe/Berlin',
+  devices: [],
+  allowedActions: ['optOut', 'quit'],
+  createdAt: '2026-11-20T10:00:00Z',
+  updatedAt: '2026-11-21T10:00:00Z',
+};
+
+function show(element: React.ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <App>
+        <MemoryRouter>{element}</MemoryRouter>
+      </App>
+    </QueryClientProvider>,
+  );
+}
+
+describe('energy hub: what a utility server sent that the portal could not use', () => {
+  let mock: MockAdapter;
+  beforeEach(() => {
+    mock = new MockAdapter(http.axios);
+    mock.onGet('/api/v1/permission').reply(...ok({ permission: null, type: 0, children: [] }));
+  });
+  afterEach(() => mock.restore());
+
+  it('lists the events the last sync skipped, each with its reason', async () => {
+    mock.onGet('/api/v1/oadr/vtns').reply(...ok([vtn]));
+    show(<VtnTab />);
+    const list = await screen.findByTestId('hub-vtn-refused', {}, SLOW);
+    expect(list).toHaveTextContent('Skipped at the last sync: 2');
+    expect(list).toHaveTextContent('negative: interval 0 has a negative duration');
+    expect(list).toHaveTextContent('no-start: missing field `start`');
+  });
+
+  it('shows nothing skipped when everything was read', async () => {
+    mock.onGet('/api/v1/oadr/vtns').reply(...ok([{ ...vtn, refusedEvents: [] }]));
+    show(<VtnTab />);
+    await screen.findByText('Utility', {}, SLOW);
+    expect(screen.queryByTestId('hub-vtn-refused')).toBeNull();
+  });
+
+  it("tells the enrollment's reader which asked-for reports are not sent", async () => {
+    mock.onGet('/api/v1/oadr/enrollment/5').reply(...ok(enrollment));
+    show(<EnrollmentDrawer id={5} onClose={() => {}} />);
+    const alert = await screen.findByTestId('hub-enrollment-unsupported-reports', {}, SLOW);
+    expect(alert).toHaveTextContent('BASELINE, OPERATING_STATE');
+  });
+
+  it('says a charge, or a hold at 0 kW', () => {
+    const { result } = renderHook(() => usePower());
+    expect(result.current({ kind: 'charge', targetKw: 2 })).toBe('Charge 2 kW');
+    expect(result.current({ kind: 'charge', targetKw: 0 })).toBe('Hold the battery charge');
+    expect(result.current({ kind: 'exportLimit', targetKw: 3 })).toBe('Export ≤ 3 kW');
+  });
+});
