@@ -26,5 +26,6 @@ pub mod plants;
 pub mod products;
 pub mod settings;
 pub mod upgrades;
+pub mod versions;
 
 pub use error::{Result, ServiceError};

@@ -1,20 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Checkbox,
-  Flex,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Typography,
-  type FormInstance,
-} from 'antd';
+import { App, Button, Checkbox, Flex, Input, Select, Typography, type FormInstance } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settingKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
+import { GuardedModal, GuardedPopconfirm } from '@/shared/ui/guarded';
 import { deleteProfile, profilesQuery, saveProfile, selectableQuery, type Field } from './api';
 
 const NAME_MAX = 32;
@@ -111,7 +101,7 @@ export function Profiles({
       <Button disabled={!current} onClick={apply} data-testid="profile-apply">
         {t('paramSettings.profiles.apply')}
       </Button>
-      <Popconfirm
+      <GuardedPopconfirm
         title={t('paramSettings.profiles.confirmDelete')}
         disabled={!current}
         onConfirm={() => current && remove.mutate(current.id)}
@@ -119,7 +109,7 @@ export function Profiles({
         <Button danger disabled={!current} loading={remove.isPending}>
           {t('paramSettings.profiles.delete')}
         </Button>
-      </Popconfirm>
+      </GuardedPopconfirm>
       <Button
         disabled={list.length >= maxProfiles || !selectable.data}
         title={
@@ -136,7 +126,7 @@ export function Profiles({
       >
         {t('paramSettings.profiles.saveAs')}
       </Button>
-      <Modal
+      <GuardedModal
         open={open}
         title={t('paramSettings.profiles.saveAs')}
         onCancel={() => setOpen(false)}
@@ -173,7 +163,7 @@ export function Profiles({
             </Flex>
           </Checkbox.Group>
         </Flex>
-      </Modal>
+      </GuardedModal>
     </Flex>
   );
 }
