@@ -60,6 +60,36 @@ export default tseslint.config(
       ],
     },
   },
+  // The double-click guard (src/shared/ui/guarded.tsx) on every button that submits or writes.
+  {
+    files: ['src/**/*.tsx'],
+    ignores: ['src/shared/ui/guarded.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "JSXOpeningElement[name.name='Button']:has(JSXAttribute[name.name='htmlType'][value.value='submit'])",
+          message: 'Submit buttons are SubmitButton (@/shared/ui/guarded): the double-click guard.',
+        },
+        {
+          selector:
+            "JSXOpeningElement[name.name='Button']:has(JSXAttribute[name.name='onClick'] CallExpression[callee.property.name=/^mutate(Async)?$/])",
+          message:
+            'A button that writes is a SubmitButton (@/shared/ui/guarded): the double-click guard.',
+        },
+        {
+          selector: "JSXOpeningElement[name.name='Modal']:has(JSXAttribute[name.name='onOk'])",
+          message:
+            'A dialog with onOk is a GuardedModal (@/shared/ui/guarded): the double-click guard.',
+        },
+        {
+          selector: "JSXOpeningElement[name.name='Popconfirm']",
+          message: 'Use GuardedPopconfirm (@/shared/ui/guarded): the double-click guard.',
+        },
+      ],
+    },
+  },
   {
     files: ['e2e/**/*.mjs', '*.js', '*.mjs'],
     extends: [js.configs.recommended],

@@ -2,26 +2,22 @@
 //! and internal administrators publish (`/api/v1/version...`, permission `sys.version.edit`).
 
 use axum::extract::State;
-use domain::{DomainError, account::check_text};
+use domain::DomainError;
 use serde::{Deserialize, Serialize};
-use store::{
-    StoreError,
-    versions::{VersionFields, VersionRow},
-};
+use serde_json::json;
+use service::versions::{self, NoteInput};
+use store::versions::VersionRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    AppState,
-    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
+    AppState, audit,
+    envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, PathId, Query, num},
     now_ms,
     paging::{Page, Paging},
     session::CurrentUser,
 };
-
-const CONTENT_MAX: usize = 4000;
-const VERSION_MAX: usize = 20;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -194,44 +190,27 @@ pub struct VersionRequest {
     pub content_cn: Option<String>,
     #[serde(default)]
     pub content_es: Option<String>,
-    /// Release time in milliseconds; now when absent.
+    /// Release time in milliseconds; when absent, now for a new note and unchanged for an edit.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub release_time: Option<i64>,
 }
 
-fn fields(req: &VersionRequest, announcer: &str) -> Result<VersionFields, DomainError> {
-    let version = req.version.as_deref().unwrap_or("").trim().to_string();
-    let version_ok = !version.is_empty()
-        && version.len() <= VERSION_MAX
-        && version
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if !version_ok {
-        return Err(DomainError::invalid("version"));
+impl VersionRequest {
+    fn input(self) -> NoteInput {
+        NoteInput {
+            version: self.version,
+            kind: self.kind,
+            content_en: self.content_en,
+            content_cn: self.content_cn,
+            content_es: self.content_es,
+            release_time: self.release_time,
+        }
     }
-    let kind = req.kind.unwrap_or(1);
-    if !(1..=3).contains(&kind) {
-        return Err(DomainError::invalid("type"));
-    }
-    let text =
-        |field, v: &Option<String>| check_text(field, v.as_deref().unwrap_or(""), CONTENT_MAX);
-    let content_en = text("contentEn", &req.content_en)?;
-    let content_cn = text("contentCn", &req.content_cn)?;
-    if content_en.is_empty() && content_cn.is_empty() {
-        return Err(DomainError::invalid("contentEn"));
-    }
-    Ok(VersionFields {
-        version,
-        kind,
-        content_en,
-        content_cn,
-        content_es: text("contentEs", &req.content_es)?,
-        announcer: announcer.to_string(),
-        release_time: req.release_time.filter(|t| *t > 0).unwrap_or_else(now_ms),
-    })
 }
 
-/// Publishes a release note, or edits one when `id` is given. A taken version number is 4.
+/// Publishes a release note, or edits one when `id` is given (its announcer stays, and so does
+/// its release time when none is sent). A taken version label is 4 `version`, an unknown id 4
+/// `id`. Audited `version.publish` / `version.edit`.
 #[utoipa::path(post, path = "/api/v1/version", tag = "versions", request_body = VersionRequest, security(("bearer" = [])),
     responses((status = 200, description = "The note's id; 2, 4", body = Envelope<i64>)))]
 pub async fn save(
@@ -239,35 +218,30 @@ pub async fn save(
     me: CurrentUser,
     Body(req): Body<VersionRequest>,
 ) -> ApiResult<Data<i64>> {
-    me.actor.require("sys.version.edit")?;
     let announcer = if me.user.nickname.is_empty() {
-        &me.user.account
+        me.user.account.clone()
     } else {
-        &me.user.nickname
+        me.user.nickname.clone()
     };
-    let f = fields(&req, announcer)?;
-    let taken = |e: StoreError| -> ApiError {
-        match e {
-            StoreError::Conflict(_) => DomainError::invalid("version").into(),
-            other => other.into(),
-        }
-    };
-    match req.id {
+    let id = req.id;
+    let input = req.input();
+    let (id, action, detail) = match id {
         Some(id) => {
-            if !app.store.update_version(id, &f).await.map_err(taken)? {
-                return Err(DomainError::invalid("id").into());
-            }
-            Ok(Data(id))
+            let before = versions::edit(&app.store, &me.actor, id, &input).await?;
+            let detail = json!({"before": before.version, "version": input.version});
+            (id, "version.edit", detail)
         }
-        None => Ok(Data(
-            app.store
-                .create_version(&f, now_ms())
-                .await
-                .map_err(taken)?,
-        )),
-    }
+        None => {
+            let (id, f) =
+                versions::publish(&app.store, &me.actor, &announcer, &input, now_ms()).await?;
+            (id, "version.publish", json!({"version": f.version}))
+        }
+    };
+    audit::record_admin(&app, &me, action, &format!("version:{id}"), detail).await;
+    Ok(Data(id))
 }
 
+/// Deletes a release note. Audited `version.delete`.
 #[utoipa::path(get, path = "/api/v1/version/{id}/delete", tag = "versions", params(("id" = i64, Path)), security(("bearer" = [])),
     responses((status = 200, description = "Deleted; 2, 4", body = Ack)))]
 pub async fn delete(
@@ -275,9 +249,15 @@ pub async fn delete(
     me: CurrentUser,
     PathId(id): PathId<i64>,
 ) -> ApiResult<Done> {
-    me.actor.require("sys.version.edit")?;
-    if !app.store.delete_version(id).await? {
-        return Err(DomainError::invalid("id").into());
-    }
+    let before = versions::delete(&app.store, &me.actor, id).await?;
+    let detail = json!({"version": before.version});
+    audit::record_admin(
+        &app,
+        &me,
+        "version.delete",
+        &format!("version:{id}"),
+        detail,
+    )
+    .await;
     Ok(Done)
 }

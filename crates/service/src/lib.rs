@@ -28,5 +28,6 @@ pub mod plants;
 pub mod products;
 pub mod settings;
 pub mod upgrades;
+pub mod versions;
 
 pub use error::{Result, ServiceError};

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, InputNumber, Skeleton, Switch, Typography } from 'antd';
+import { App, Flex, Form, Input, InputNumber, Skeleton, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
+import { SubmitButton } from '@/shared/ui/guarded';
 import type { CurrentUser } from '@/shared/user';
 import { email as emailRule, formRule, integerInRange, requiredRule } from '@/shared/validators';
 import { getNotify, notifyQueryKey, OFFLINE_MINUTES, saveNotify, sendNotifyCode } from './api';
@@ -126,9 +127,9 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
           </Flex>
         </Form.Item>
       )}
-      <Button type="primary" htmlType="submit" loading={save.isPending}>
+      <SubmitButton type="primary" htmlType="submit" loading={save.isPending}>
         {t('common.save')}
-      </Button>
+      </SubmitButton>
     </Form>
   );
 }

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Input } from 'antd';
+import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { signOut } from '@/shared/user';
 import { confirmMatches, formRule, newPassword, requiredRule } from '@/shared/validators';
 import { changePassword } from './api';
@@ -54,9 +55,9 @@ export function PasswordForm({ userId }: { userId: number }) {
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={change.isPending}>
+      <SubmitButton type="primary" htmlType="submit" loading={change.isPending}>
         {t('settings.changePassword')}
-      </Button>
+      </SubmitButton>
     </Form>
   );
 }

@@ -2,7 +2,7 @@ import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Flex, Form, Input, Radio, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useClickGuard } from '@/shared/hooks/useClickGuard';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { roleLabel, userQuery, type CurrentUser } from '@/shared/user';
 import { avatarFile, email, formRule, maxLength, requiredRule } from '@/shared/validators';
 import { updateProfile, uploadAvatar, type Profile } from './api';
@@ -29,7 +29,6 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
       await queryClient.invalidateQueries({ queryKey: userQuery.queryKey });
     },
   });
-  const [submit, locked] = useClickGuard(() => form.submit());
 
   return (
     <Flex gap={48} wrap>
@@ -103,14 +102,9 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
         <Form.Item name="email" label={t('profile.email')} rules={[formRule(email)]}>
           <Input />
         </Form.Item>
-        <Button
-          type="primary"
-          onClick={submit}
-          disabled={locked && !save.isPending}
-          loading={save.isPending}
-        >
+        <SubmitButton type="primary" htmlType="submit" loading={save.isPending}>
           {t('common.save')}
-        </Button>
+        </SubmitButton>
       </Form>
     </Flex>
   );

@@ -1,10 +1,11 @@
-import { Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { Card, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { account, confirmMatches, formRule, newPassword, requiredRule } from '@/shared/validators';
 import { resetPassword } from './api';
 import { useSendCode } from './useSendCode';
@@ -88,9 +89,9 @@ export default function ForgetPage() {
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={busy}>
+          <SubmitButton type="primary" htmlType="submit" block loading={busy}>
             {t('forget.submit')}
-          </Button>
+          </SubmitButton>
         </Form>
         <Flex justify="center" style={{ marginTop: 16 }}>
           <Link to="/login">{t('auth.backToLogin')}</Link>

@@ -1,6 +1,6 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Form, Input, theme, Typography } from 'antd';
+import { Alert, App, Card, Flex, Form, Input, theme, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { THEME_META, useThemeKind } from '@/shared/theme';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { LogoMark } from '@/shared/ui/Logo';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { formRule, requiredRule, account, password } from '@/shared/validators';
 import { getCode, signIn } from './api';
 
@@ -179,7 +180,7 @@ export default function LoginPage() {
               <Flex justify="flex-end" style={{ marginTop: -8, marginBottom: 16 }}>
                 <Link to="/forget">{t('login.forgot')}</Link>
               </Flex>
-              <Button
+              <SubmitButton
                 type="primary"
                 htmlType="submit"
                 block
@@ -187,7 +188,7 @@ export default function LoginPage() {
                 data-testid="login-submit"
               >
                 {locked ? t('login.submitWithCode') : t('login.submit')}
-              </Button>
+              </SubmitButton>
             </Form>
             <Flex justify="center" gap={6} style={{ marginTop: 20 }}>
               <Typography.Text type="secondary">{t('login.noAccount')}</Typography.Text>

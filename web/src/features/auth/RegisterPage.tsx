@@ -1,10 +1,11 @@
-import { App, Button, Card, Checkbox, Flex, Form, Input, Typography } from 'antd';
+import { App, Card, Checkbox, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
+import { SubmitButton } from '@/shared/ui/guarded';
 import {
   account,
   confirmMatches,
@@ -124,9 +125,9 @@ export default function RegisterPage() {
               </Link>
             </Checkbox>
           </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={busy}>
+          <SubmitButton type="primary" htmlType="submit" block loading={busy}>
             {t('register.submit')}
-          </Button>
+          </SubmitButton>
         </Form>
         <Flex justify="center" gap={6} style={{ marginTop: 16 }}>
           <Typography.Text type="secondary">{t('register.haveAccount')}</Typography.Text>

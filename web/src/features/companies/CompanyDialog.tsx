@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Col, Divider, Form, Input, Modal, Row, Switch, Typography } from 'antd';
+import { App, Col, Divider, Form, Input, Row, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { account as accountRule, formRule, newPassword, requiredRule } from '@/shared/validators';
 import {
   addCompany,
@@ -68,7 +69,7 @@ export function CompanyDialog({
   const half = { xs: 24, sm: 12 };
 
   return (
-    <Modal
+    <GuardedModal
       open
       width={680}
       title={creating ? t('companies.createTitle') : t('companies.editTitle')}
@@ -220,6 +221,6 @@ export function CompanyDialog({
           </>
         )}
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

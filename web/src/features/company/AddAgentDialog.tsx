@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
 import { addAgent, AGENT_REFUSALS, checkAgent, companyKeys } from './api';
 
@@ -30,7 +31,7 @@ export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
   });
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('agents.addTitle')}
       onCancel={onClose}
@@ -81,6 +82,6 @@ export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal } from 'antd';
+import { App, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { userQuery } from '@/shared/user';
 import { email, formRule, requiredRule } from '@/shared/validators';
 import {
@@ -43,7 +44,7 @@ export default function CompanyEditDialog({
   });
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('company.info.editTitle')}
       onCancel={onClose}
@@ -101,6 +102,6 @@ export default function CompanyEditDialog({
           <Input.TextArea rows={3} maxLength={COMPANY_LIMITS.remark} showCount />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

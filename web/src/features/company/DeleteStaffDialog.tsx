@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { companyKeys, deleteStaff, type StaffMember } from './api';
 import { confirmed } from './rules';
 
@@ -29,7 +30,7 @@ export default function DeleteStaffDialog({
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('company.staff.deleteTitle', { account: member.account })}
       onCancel={onClose}
@@ -56,6 +57,6 @@ export default function DeleteStaffDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { useThemeKind } from '@/shared/theme';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { userQuery } from '@/shared/user';
 import { logoFile } from '@/shared/validators';
 import { companyKeys, saveLogos, uploadLogo, type CompanyInfo } from './api';
@@ -152,7 +153,7 @@ export function LogoCard({
                 {t('common.cancel')}
               </Button>
             )}
-            <Button
+            <SubmitButton
               type="primary"
               disabled={!changed}
               loading={save.isPending}
@@ -160,7 +161,7 @@ export function LogoCard({
               data-testid="logo-save"
             >
               {t('common.save')}
-            </Button>
+            </SubmitButton>
           </Space>
         )
       }

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Flex, Form, Input, Modal, Skeleton, Tree, Typography } from 'antd';
+import { Alert, App, Button, Flex, Form, Input, Skeleton, Tree, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { codeMessage, ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { Problem } from '@/shared/ui/Problem';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule, roleName } from '@/shared/validators';
 import {
   checkRoleName,
@@ -98,7 +99,7 @@ export default function RoleDialog({
   };
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={role ? t('company.roles.editTitle', { name: role.name }) : t('company.roles.addTitle')}
       onCancel={onClose}
@@ -205,6 +206,6 @@ export default function RoleDialog({
           )}
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

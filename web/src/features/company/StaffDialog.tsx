@@ -9,7 +9,6 @@ import {
   Flex,
   Form,
   Input,
-  Modal,
   Row,
   Select,
   Switch,
@@ -22,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { codeMessage, ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
+import { GuardedModal } from '@/shared/ui/guarded';
 import {
   account as accountRule,
   avatarFile,
@@ -193,7 +193,7 @@ export default function StaffDialog({
   }));
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={
         adding
@@ -339,6 +339,6 @@ export default function StaffDialog({
           )}
         </Row>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

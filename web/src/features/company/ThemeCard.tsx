@@ -3,6 +3,7 @@ import { App, Button, Card, ColorPicker, Flex, Space, Tag, Typography } from 'an
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_THEME_COLOR, useServerConfig } from '@/shared/config';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { userQuery } from '@/shared/user';
 import { companyKeys, saveThemeColor, type CompanyInfo } from './api';
 import { expandHex, themeColor } from './rules';
@@ -66,7 +67,7 @@ export function ThemeCard({ info, mayEdit }: { info: CompanyInfo; mayEdit: boole
       </Flex>
       {mayEdit && (
         <Space wrap style={{ marginTop: 16 }}>
-          <Button
+          <SubmitButton
             type="primary"
             disabled={!valid || draft === saved}
             loading={save.isPending && save.variables !== ''}
@@ -74,8 +75,8 @@ export function ThemeCard({ info, mayEdit }: { info: CompanyInfo; mayEdit: boole
             data-testid="theme-save"
           >
             {t('common.save')}
-          </Button>
-          <Button
+          </SubmitButton>
+          <SubmitButton
             disabled={saved === '' && draft === ''}
             loading={save.isPending && save.variables === ''}
             onClick={() => {
@@ -85,7 +86,7 @@ export function ThemeCard({ info, mayEdit }: { info: CompanyInfo; mayEdit: boole
             data-testid="theme-default-button"
           >
             {t('company.theme.useDefault')}
-          </Button>
+          </SubmitButton>
         </Space>
       )}
     </Card>

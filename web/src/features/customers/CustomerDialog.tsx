@@ -1,9 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Form, Input, Modal, TreeSelect, Typography } from 'antd';
+import { App, Form, Input, TreeSelect, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
 import {
   accountRefusalKey,
@@ -69,7 +70,7 @@ export function CustomerDialog({
   });
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={adding ? t('customers.addTitle') : t('customers.editTitle')}
       okText={t('common.save')}
@@ -160,6 +161,6 @@ export function CustomerDialog({
           </Form.Item>
         )}
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, TreeSelect } from 'antd';
+import { App, Form, Input, TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule } from '@/shared/validators';
 import {
   createCustomerType,
@@ -79,7 +80,7 @@ export function CustomerTypeDialog({
       : t('customerTypes.addTitle');
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={title}
       okText={t('common.save')}
@@ -141,6 +142,6 @@ export function CustomerTypeDialog({
           <Input.TextArea rows={3} maxLength={200} showCount data-testid="type-remark" />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,7 +1,8 @@
-import { App, Button, Flex, Input, Modal, Typography } from 'antd';
+import { App, Button, Flex, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '@/shared/permissions';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { enrollmentAction } from './api';
 import { asksFirst, needsReason, REASON_MAX, splitActions, validReason } from './status';
 import type { Enrollment, EnrollmentAction } from './types';
@@ -82,7 +83,7 @@ export function ActionButtons({
           </Button>
         ))}
       </Flex>
-      <Modal
+      <GuardedModal
         open={rejecting}
         title={t('energyhub.confirm.reject.title')}
         okText={t('energyhub.action.reject')}
@@ -110,7 +111,7 @@ export function ActionButtons({
           onChange={(e) => setReason(e.target.value)}
           data-testid="hub-reject-reason"
         />
-      </Modal>
+      </GuardedModal>
     </>
   );
 }

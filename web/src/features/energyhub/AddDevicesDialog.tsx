@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Checkbox, Empty, Flex, Modal, Skeleton, Typography } from 'antd';
+import { Checkbox, Empty, Flex, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Problem } from '@/shared/ui/Problem';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { addDevices, stationDevicesQuery } from './api';
 import { deviceBody, devicesFromPlant, MAX_DEVICES } from './form';
 import type { Enrollment } from './types';
@@ -29,7 +30,7 @@ export function AddDevicesDialog({
   );
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('energyhub.addDevices')}
       okText={t('energyhub.add')}
@@ -62,6 +63,6 @@ export function AddDevicesDialog({
           </Checkbox.Group>
         </Flex>
       )}
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,7 +1,8 @@
 import { StopOutlined } from '@ant-design/icons';
-import { App, Button } from 'antd';
+import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '@/shared/permissions';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { cancelEvent } from './api';
 import { cancelMeaning, cancellable } from './status';
 import type { DrEvent } from './types';
@@ -30,7 +31,7 @@ export function CancelEventButton({
   if (!(mayCancel || utility) || !cancellable(event)) return null;
   const meaning = cancelMeaning(event, utility);
   const button = (
-    <Button
+    <SubmitButton
       size={size}
       danger
       icon={<StopOutlined />}
@@ -49,7 +50,7 @@ export function CancelEventButton({
       data-testid="hub-event-cancel"
     >
       {t(meaning === 'cancelAll' ? 'energyhub.cancel' : 'energyhub.optOutEvent')}
-    </Button>
+    </SubmitButton>
   );
   return framed ? <div>{button}</div> : button;
 }

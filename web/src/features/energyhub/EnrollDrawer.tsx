@@ -3,6 +3,7 @@ import { App, Button, Drawer, Flex, Form, Steps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { useCurrentUser } from '@/shared/user';
 import { hubKeys, saveEnrollment, stationDevicesQuery, stationZoneQuery } from './api';
@@ -116,14 +117,14 @@ export function EnrollDrawer({
             {step === 0 ? t('common.cancel') : t('energyhub.back')}
           </Button>
           {last ? (
-            <Button
+            <SubmitButton
               type="primary"
               loading={saving}
               onClick={() => void submit()}
               data-testid="hub-enroll-submit"
             >
               {editing ? t('energyhub.resubmit') : t('energyhub.submit')}
-            </Button>
+            </SubmitButton>
           ) : (
             <Button
               type="primary"

@@ -1,20 +1,11 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  Descriptions,
-  Drawer,
-  Flex,
-  Popconfirm,
-  Skeleton,
-  Table,
-  Typography,
-} from 'antd';
+import { Alert, Button, Descriptions, Drawer, Flex, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { ActionButtons } from './ActionButtons';
 import { AddDevicesDialog } from './AddDevicesDialog';
@@ -212,7 +203,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
                       title: '',
                       width: 48,
                       render: (_: unknown, d: EnrollmentDevice) => (
-                        <Popconfirm
+                        <GuardedPopconfirm
                           title={t('energyhub.removeDeviceConfirm', { sn: d.sn })}
                           okText={t('energyhub.remove')}
                           cancelText={t('common.cancel')}
@@ -232,7 +223,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
                             disabled={e.devices.length <= 1}
                             data-testid="hub-device-remove"
                           />
-                        </Popconfirm>
+                        </GuardedPopconfirm>
                       ),
                     },
                   ]

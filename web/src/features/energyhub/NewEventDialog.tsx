@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Form, Input, InputNumber, Modal, Radio, Select } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Radio, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, lengthBetween, requiredRule } from '@/shared/validators';
 import { createEvent, programsQuery } from './api';
 import { eventBody, initialEvent, startOk, type EventValues } from './form';
@@ -35,7 +36,7 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
   });
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('energyhub.newEvent')}
       okText={t('energyhub.create')}
@@ -127,6 +128,6 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
           <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

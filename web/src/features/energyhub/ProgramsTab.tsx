@@ -1,9 +1,10 @@
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Flex, Form, Input, Modal, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PagedTable } from '@/shared/list/PagedTable';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { formRule, lengthBetween, maxLength, requiredRule } from '@/shared/validators';
 import { Problem } from '@/shared/ui/Problem';
@@ -203,7 +204,7 @@ function ProgramDialog({ program, onClose }: { program?: Program; onClose: () =>
     onClose,
   );
   return (
-    <Modal
+    <GuardedModal
       open
       title={
         program ? t('energyhub.editProgram', { name: program.name }) : t('energyhub.newProgram')
@@ -268,6 +269,6 @@ function ProgramDialog({ program, onClose }: { program?: Program; onClose: () =>
           </Form.Item>
         </Flex>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

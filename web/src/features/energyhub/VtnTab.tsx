@@ -8,8 +8,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Modal,
-  Popconfirm,
   Select,
   Switch,
   Table,
@@ -19,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { Problem } from '@/shared/ui/Problem';
+import { GuardedModal, GuardedPopconfirm, SubmitButton } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { formRule, lengthBetween, maxLength, requiredRule } from '@/shared/validators';
 import { removeVtn, saveVtn, syncVtn, vtnsQuery } from './api';
@@ -135,7 +134,7 @@ export function VtnTab() {
               title: '',
               render: (_, v) => (
                 <Flex gap={4} wrap>
-                  <Button
+                  <SubmitButton
                     size="small"
                     icon={<SyncOutlined />}
                     loading={sync.isPending && sync.variables === v.id}
@@ -144,7 +143,7 @@ export function VtnTab() {
                     data-testid="hub-vtn-sync"
                   >
                     {phone ? undefined : t('energyhub.syncNow')}
-                  </Button>
+                  </SubmitButton>
                   <Button
                     size="small"
                     type="text"
@@ -152,7 +151,7 @@ export function VtnTab() {
                     aria-label={t('energyhub.editVtn')}
                     onClick={() => setEditing(v)}
                   />
-                  <Popconfirm
+                  <GuardedPopconfirm
                     title={t('energyhub.removeVtnConfirm', { name: v.name })}
                     okText={t('energyhub.remove')}
                     cancelText={t('common.cancel')}
@@ -165,7 +164,7 @@ export function VtnTab() {
                       icon={<DeleteOutlined />}
                       aria-label={t('energyhub.remove')}
                     />
-                  </Popconfirm>
+                  </GuardedPopconfirm>
                 </Flex>
               ),
             },
@@ -236,7 +235,7 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
     onClose,
   );
   return (
-    <Modal
+    <GuardedModal
       open
       title={vtn ? t('energyhub.editVtn') : t('energyhub.newVtn')}
       okText={t('common.save')}
@@ -327,6 +326,6 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
           </Form.Item>
         </Flex>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

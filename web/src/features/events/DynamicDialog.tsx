@@ -1,9 +1,10 @@
-import { App, DatePicker, Form, Input, Modal } from 'antd';
+import { App, DatePicker, Form, Input } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rangePresets } from '@/shared/format/dateRanges';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { downloadDynamic } from './api';
 
 interface Values {
@@ -28,7 +29,7 @@ export function DynamicDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('events.dynamic.title')}
       onCancel={onClose}
@@ -68,6 +69,6 @@ export function DynamicDialog({ onClose }: { onClose: () => void }) {
           <Input placeholder="pv1_power, battery_soc" data-testid="dynamic-columns" />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

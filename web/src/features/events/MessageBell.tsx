@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { messageKeys } from '@/shared/api/keys';
 import { useCan } from '@/shared/permissions';
+import { SubmitButton } from '@/shared/ui/guarded';
 import {
   messageCountQuery,
   messageListQuery,
@@ -45,7 +46,7 @@ export function MessageBell() {
     <div style={{ width: 360 }} data-testid="message-list">
       <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
         <Typography.Text strong>{t('events.messages.title')}</Typography.Text>
-        <Button
+        <SubmitButton
           type="link"
           size="small"
           disabled={!count.data}
@@ -54,7 +55,7 @@ export function MessageBell() {
           data-testid="messages-read-all"
         >
           {t('events.messages.readAll')}
-        </Button>
+        </SubmitButton>
       </Flex>
       {list.isPending ? (
         <Flex justify="center" style={{ padding: 24 }}>

@@ -1,19 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  AutoComplete,
-  Col,
-  Form,
-  Input,
-  Modal,
-  Row,
-  Select,
-  Switch,
-  type FormRule,
-} from 'antd';
+import { App, AutoComplete, Col, Form, Input, Row, Select, Switch, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule } from '@/shared/validators';
 import {
   checkFirmware,
@@ -152,7 +142,7 @@ export function FirmwareDialog({
   const half = { xs: 24, sm: 12 };
 
   return (
-    <Modal
+    <GuardedModal
       open
       width={720}
       title={t(
@@ -306,6 +296,6 @@ export function FirmwareDialog({
           )}
         </Row>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Select } from 'antd';
+import { App, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule } from '@/shared/validators';
 import {
   addInverterType,
@@ -103,7 +104,7 @@ export function TypeDialog({
     .map((p) => ({ value: p.id, label: p.name }));
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={title}
       okText={t('common.save')}
@@ -173,6 +174,6 @@ export function TypeDialog({
           </>
         )}
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

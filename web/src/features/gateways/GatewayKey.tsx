@@ -1,11 +1,12 @@
 import { EyeInvisibleOutlined, EyeOutlined, KeyOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Flex, Popconfirm, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Flex, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { gatewayKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 import { rotateGatewayKey, type GatewayDetail } from './api';
 
 const HIDDEN = '••••••••';
@@ -56,7 +57,7 @@ export function GatewayKey({ gateway }: { gateway: GatewayDetail }) {
             data-testid="gateway-key-toggle"
           />
         </Tooltip>
-        <Popconfirm
+        <GuardedPopconfirm
           title={t('gatewayKey.confirmTitle')}
           description={t('gatewayKey.confirm')}
           okText={t('gatewayKey.rotate')}
@@ -72,7 +73,7 @@ export function GatewayKey({ gateway }: { gateway: GatewayDetail }) {
           >
             {t('gatewayKey.rotate')}
           </Button>
-        </Popconfirm>
+        </GuardedPopconfirm>
       </Flex>
       {gateway.keyPending && (
         <Typography.Text type="warning">{t('gatewayKey.pendingNote')}</Typography.Text>

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Flex, Form, Input, Modal, Typography } from 'antd';
+import { App, Button, Descriptions, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { PlantTime } from '@/shared/devices/PlantTime';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatEnergy, formatPower } from '@/shared/format/units';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { useCurrentUser } from '@/shared/user';
 import { deleteInverter, renameInverter, type InverterDetail } from './api';
 import { toUserTemp } from './chart';
@@ -147,7 +148,7 @@ function AliasDialog({ inv, onClose }: { inv: InverterDetail; onClose: () => voi
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('inverters.alias.title', { sn: inv.sn })}
       onCancel={onClose}
@@ -177,7 +178,7 @@ function AliasDialog({ inv, onClose }: { inv: InverterDetail; onClose: () => voi
           <Input data-testid="alias-input" />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -197,7 +198,7 @@ function DeleteDialog({ inv, onClose }: { inv: InverterDetail; onClose: () => vo
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('inverters.delete.title', { sn: inv.sn })}
       onCancel={onClose}
@@ -222,6 +223,6 @@ function DeleteDialog({ inv, onClose }: { inv: InverterDetail; onClose: () => vo
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,12 +1,13 @@
 import { PoweroffOutlined, SettingOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Flex, Modal } from 'antd';
+import { App, Button, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '@/shared/http';
 import type { Command } from '@/shared/commands/api';
 import { CommandProgress } from '@/shared/commands/CommandProgress';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { power } from './api';
 
 /**
@@ -77,7 +78,7 @@ export function PowerButtons({
         )}
       </Flex>
       {commandId !== null && <CommandProgress key={commandId} id={commandId} onFinal={finished} />}
-      <Modal
+      <GuardedModal
         open={ask !== null}
         title={ask === 'on' ? t('paramSettings.power.on') : t('paramSettings.power.off')}
         okText={t('paramSettings.power.confirm')}
@@ -88,7 +89,7 @@ export function PowerButtons({
         {ask === 'on'
           ? t('paramSettings.power.askOn', { sn })
           : t('paramSettings.power.askOff', { sn })}
-      </Modal>
+      </GuardedModal>
     </Flex>
   );
 }

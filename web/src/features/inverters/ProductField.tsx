@@ -1,11 +1,12 @@
 import { EditOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Modal, Select } from 'antd';
+import { App, Button, Flex, Form, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inverterKeys } from '@/shared/api/keys';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { inverterProductsQuery, productLabel, setInverterProduct, type ProductOf } from './product';
 
 /**
@@ -70,7 +71,7 @@ function ProductDialog({
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('inverters.product.title', { sn })}
       onCancel={onClose}
@@ -105,6 +106,6 @@ function ProductDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

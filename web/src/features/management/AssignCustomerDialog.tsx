@@ -1,8 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Form, Modal, Select, Typography } from 'antd';
+import { App, Form, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { assignCustomer, companyCustomersQuery, companyOptionsQuery, type GatewayRow } from './api';
 
 /**
@@ -43,7 +44,7 @@ export function AssignCustomerDialog({
   });
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('sysGateways.customer.title', { sn: gateway.sn })}
       okText={customerId === null && current ? t('sysGateways.customer.clear') : t('common.save')}
@@ -109,6 +110,6 @@ export function AssignCustomerDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

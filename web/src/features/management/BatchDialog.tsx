@@ -9,6 +9,7 @@ import {
   type ImportOutcome,
 } from '@/shared/gatewayImport';
 import { isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { createGateways } from './api';
 import { BATCH_MAX, parseLines } from './rules';
 
@@ -51,7 +52,7 @@ export function BatchDialog({ onClose, onDone }: { onClose: () => void; onDone: 
   ) : (
     <Flex gap={8} justify="flex-end" wrap>
       <Button onClick={onClose}>{t('common.cancel')}</Button>
-      <Button
+      <SubmitButton
         type="primary"
         disabled={lines.length === 0 || bad.length > 0 || tooMany}
         loading={send.isPending}
@@ -59,7 +60,7 @@ export function BatchDialog({ onClose, onDone }: { onClose: () => void; onDone: 
         data-testid="batch-ok"
       >
         {t('sysGateways.batch.ok', { count: lines.length })}
-      </Button>
+      </SubmitButton>
     </Flex>
   );
 

@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, AutoComplete, Col, Form, Input, Modal, Row, Select } from 'antd';
+import { App, AutoComplete, Col, Form, Input, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule } from '@/shared/validators';
 import { createGateway, protocolOptionsQuery, refusalField, type NewGateway } from './api';
 import { COMM_TYPES, gatewayKey, gatewaySn, LIMITS, upTo } from './rules';
@@ -40,7 +41,7 @@ export function RegisterDialog({ onClose, onDone }: { onClose: () => void; onDon
 
   const half = { xs: 24, sm: 12 };
   return (
-    <Modal
+    <GuardedModal
       open
       width={620}
       title={t('sysGateways.register.title')}
@@ -131,6 +132,6 @@ export function RegisterDialog({ onClose, onDone }: { onClose: () => void; onDon
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

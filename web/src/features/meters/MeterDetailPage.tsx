@@ -8,7 +8,6 @@ import {
   Descriptions,
   Empty,
   Flex,
-  Popconfirm,
   Segmented,
   Space,
   Table,
@@ -29,6 +28,7 @@ import { useAxisStyle, withAxisStyle, type ChartOption } from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatPlantTime, todayIn } from '@/shared/format/time';
 import { formatPower } from '@/shared/format/units';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 import {
   METER,
   meterRealtimeQuery,
@@ -87,7 +87,7 @@ export default function MeterDetailPage() {
                 {t('meters.rename.button')}
               </Button>
               {r.plant && (
-                <Popconfirm
+                <GuardedPopconfirm
                   title={r.master ? t('meters.masterOff') : t('meters.masterOn')}
                   okText={t('common.confirm')}
                   cancelText={t('common.cancel')}
@@ -96,7 +96,7 @@ export default function MeterDetailPage() {
                   <Button icon={<StarOutlined />} loading={master.isPending}>
                     {r.master ? t('meters.unsetMaster') : t('meters.setMaster')}
                   </Button>
-                </Popconfirm>
+                </GuardedPopconfirm>
               )}
               <Button danger icon={<DeleteOutlined />} onClick={() => setDeleting(true)}>
                 {t('meters.delete.button')}

@@ -26,6 +26,7 @@ import {
 } from '@/shared/api/messages';
 import { MISSING } from '@/shared/format/number';
 import { useListQuery } from '@/shared/list/useListQuery';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { severityColor } from '@/shared/ui/status';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
@@ -109,7 +110,7 @@ export default function NotificationsPage() {
   };
   const markRead = (m: MessageItem) =>
     m.status === 0 ? (
-      <Button
+      <SubmitButton
         size="small"
         icon={<CheckOutlined />}
         aria-label={t('notifications.markRead')}
@@ -118,7 +119,7 @@ export default function NotificationsPage() {
         data-testid="notification-read"
       >
         {phone ? null : t('notifications.markRead')}
-      </Button>
+      </SubmitButton>
     ) : null;
 
   // the mark-read column only while the page has something to mark
@@ -174,7 +175,7 @@ export default function NotificationsPage() {
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="notifications-title">
             {t('notifications.title')}
           </Typography.Title>
-          <Button
+          <SubmitButton
             icon={<CheckOutlined />}
             disabled={!unread.data}
             loading={readAll.isPending}
@@ -182,7 +183,7 @@ export default function NotificationsPage() {
             data-testid="notifications-read-all"
           >
             {t('notifications.readAll')}
-          </Button>
+          </SubmitButton>
         </Flex>
       }
     >

@@ -1,11 +1,12 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
+import { Alert, App, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ErrorCode, isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import {
   plantDetailQuery,
   saveContacts,
@@ -47,9 +48,9 @@ function OfferNotice({
       })}
       description={t('plants.offer.pendingHelp')}
       action={
-        <Button size="small" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
+        <SubmitButton size="small" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
           {t('plants.offer.withdraw')}
-        </Button>
+        </SubmitButton>
       }
     />
   );
@@ -89,14 +90,14 @@ function Section({
         onFinish={() => save.mutate(form.getFieldsValue(true) as Values)}
       >
         {children(form)}
-        <Button
+        <SubmitButton
           type="primary"
           htmlType="submit"
           loading={save.isPending}
           data-testid={`${testId}-save`}
         >
           {t('common.save')}
-        </Button>
+        </SubmitButton>
       </Form>
     </Card>
   );

@@ -1,11 +1,12 @@
 import { DisconnectOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Empty, Form, Modal, Result, Table, Typography } from 'antd';
+import { App, Badge, Button, Card, Empty, Form, Result, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { MISSING } from '@/shared/format/number';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { StatusCode, statusOf } from '@/shared/ui/status';
 import { bindGateway, gatewayDetailQuery, plantGatewaysQuery, unbindGateway } from './api';
 import { gatewayInput, gatewayRights, showGatewayError, signalText } from './gateway';
@@ -81,7 +82,7 @@ function AddGatewayDialog({
     if (input) add.mutate(input);
   };
   return (
-    <Modal
+    <GuardedModal
       open={open}
       title={t('plants.gateway.add')}
       okText={t('plants.gateway.addOk')}
@@ -103,7 +104,7 @@ function AddGatewayDialog({
       >
         <GatewayFields form={form} />
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }
 

@@ -1,10 +1,11 @@
 import { CheckOutlined, CloseOutlined, GiftOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, List, Popconfirm, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, List, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/shared/format/number';
 import { ErrorCode, isApiError } from '@/shared/http';
+import { GuardedPopconfirm, SubmitButton } from '@/shared/ui/guarded';
 import { acceptOffer, declineOffer, plantOffersQuery, type PlantOffer } from './api';
 import { plantKeys } from '@/shared/api/keys';
 
@@ -71,7 +72,7 @@ export function PlantOffers() {
                 </Typography.Text>
               </Flex>
               <Space wrap>
-                <Button
+                <SubmitButton
                   type="primary"
                   size="small"
                   icon={<CheckOutlined />}
@@ -80,8 +81,8 @@ export function PlantOffers() {
                   data-testid="offer-accept"
                 >
                   {t('plants.offer.accept')}
-                </Button>
-                <Popconfirm
+                </SubmitButton>
+                <GuardedPopconfirm
                   title={t('plants.offer.declineConfirm', { name: o.name })}
                   okText={t('plants.offer.decline')}
                   cancelText={t('common.cancel')}
@@ -90,7 +91,7 @@ export function PlantOffers() {
                   <Button size="small" icon={<CloseOutlined />} data-testid="offer-decline">
                     {t('plants.offer.decline')}
                   </Button>
-                </Popconfirm>
+                </GuardedPopconfirm>
               </Space>
             </Flex>
           </List.Item>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { useCurrentUser } from '@/shared/user';
 import { bindGateway, checkGateway, createPlant, plantDetailQuery, timezonesQuery } from './api';
 import {
@@ -165,14 +166,14 @@ export default function PlantWizardPage() {
         <Flex gap={8} style={{ marginTop: 24 }}>
           <Button onClick={() => void navigate('/plants')}>{t('common.cancel')}</Button>
           {step > 0 && <Button onClick={() => setStep(step - 1)}>{t('plants.wizard.back')}</Button>}
-          <Button
+          <SubmitButton
             type="primary"
             htmlType="submit"
             loading={create.isPending}
             data-testid="wizard-next"
           >
             {step < STEPS.length - 1 ? t('plants.wizard.next') : t('plants.wizard.create')}
-          </Button>
+          </SubmitButton>
         </Flex>
       </Form>
     </Card>

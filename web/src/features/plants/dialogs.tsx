@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, List, Modal, Popconfirm, Radio, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, List, Modal, Radio, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal, GuardedPopconfirm, SubmitButton } from '@/shared/ui/guarded';
 import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
 import { cancelShare, deletePlant, sharePlant, shareUsersQuery, transferPlant } from './api';
 import { plantKeys } from '@/shared/api/keys';
@@ -77,14 +78,14 @@ export function ShareDialog({ plant, onClose }: { plant: PlantRef; onClose: () =
             </Radio>
           </Radio.Group>
         </Form.Item>
-        <Button
+        <SubmitButton
           type="primary"
           htmlType="submit"
           loading={share.isPending}
           data-testid="share-submit"
         >
           {t('plants.share.submit')}
-        </Button>
+        </SubmitButton>
       </Form>
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         {t('plants.share.current')}
@@ -97,7 +98,7 @@ export function ShareDialog({ plant, onClose }: { plant: PlantRef; onClose: () =
         renderItem={(s) => (
           <List.Item
             actions={[
-              <Popconfirm
+              <GuardedPopconfirm
                 key="cancel"
                 title={t('plants.share.cancelConfirm', { account: s.account })}
                 onConfirm={() => cancel.mutate(s.userId)}
@@ -105,7 +106,7 @@ export function ShareDialog({ plant, onClose }: { plant: PlantRef; onClose: () =
                 <Button size="small" danger>
                   {t('plants.share.cancel')}
                 </Button>
-              </Popconfirm>,
+              </GuardedPopconfirm>,
             ]}
           >
             <List.Item.Meta title={s.account} description={s.nickname || undefined} />
@@ -160,7 +161,7 @@ export function TransferDialog({ plant, onClose }: { plant: PlantRef; onClose: (
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('plants.transfer.title', { name: plant.name })}
       onCancel={onClose}
@@ -185,7 +186,7 @@ export function TransferDialog({ plant, onClose }: { plant: PlantRef; onClose: (
         </Form.Item>
         <ConfirmName name={plant.name} value={typed} onChange={setTyped} />
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -203,7 +204,7 @@ export function DeleteDialog({ plant, onClose }: { plant: PlantRef; onClose: () 
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('plants.delete.title', { name: plant.name })}
       onCancel={onClose}
@@ -221,6 +222,6 @@ export function DeleteDialog({ plant, onClose }: { plant: PlantRef; onClose: () 
       <Form layout="vertical">
         <ConfirmName name={plant.name} value={typed} onChange={setTyped} />
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Col, Form, Input, InputNumber, Modal, Row, Select } from 'antd';
+import { App, Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule } from '@/shared/validators';
 import {
   addProduct,
@@ -80,7 +81,7 @@ export function ProductDialog({ product, onClose }: { product?: Product; onClose
   const half = { xs: 24, sm: 12 };
 
   return (
-    <Modal
+    <GuardedModal
       open
       width={680}
       title={t(creating ? 'products.addTitle' : 'products.editTitle')}
@@ -190,6 +191,6 @@ export function ProductDialog({ product, onClose }: { product?: Product; onClose
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

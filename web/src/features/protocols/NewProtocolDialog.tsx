@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Select, type FormRule } from 'antd';
+import { App, Form, Input, Select, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { requiredRule } from '@/shared/validators';
 import { codeTaken, protocolKeys, protocolQuery, saveProtocol, type LoggerFunction } from './api';
 import { CODE_PATTERN, copyConfig } from './config';
@@ -60,7 +61,7 @@ export function NewProtocolDialog({
   ];
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('protocols.newTitle')}
       okText={t('protocols.create')}
@@ -103,6 +104,6 @@ export function NewProtocolDialog({
           <Input maxLength={100} autoComplete="off" data-testid="protocol-new-name" />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -1,10 +1,11 @@
 import { ExperimentOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Table, Typography } from 'antd';
+import { Alert, Checkbox, Flex, Form, Input, InputNumber, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MISSING } from '@/shared/format/number';
 import { isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { previewFrame, type PreviewValue } from './api';
 import { normalizeFrame, shownValue, type ProtocolConfig } from './config';
 
@@ -71,7 +72,7 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
             />
           </Form.Item>
           <Form.Item style={{ marginBottom: 0 }}>
-            <Button
+            <SubmitButton
               type="primary"
               htmlType="submit"
               icon={<ExperimentOutlined />}
@@ -79,7 +80,7 @@ export function PreviewPanel({ config }: { config: ProtocolConfig }) {
               data-testid="preview-run"
             >
               {t('protocols.preview.run')}
-            </Button>
+            </SubmitButton>
           </Form.Item>
         </Flex>
       </Form>

@@ -23,6 +23,7 @@ import { Link, useParams } from 'react-router';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
 import { Problem } from '@/shared/ui/Problem';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { protocolKeys, protocolQuery, saveProtocol } from './api';
 import { FAMILIES, parseConfig, toJson, type ProtocolConfig } from './config';
 import { PointsTable } from './PointsTable';
@@ -118,7 +119,7 @@ function Editor({ initial, back }: { initial: ProtocolConfig; back: React.ReactN
       }
       extra={
         mayEdit && (
-          <Button
+          <SubmitButton
             type="primary"
             icon={<SaveOutlined />}
             loading={save.isPending}
@@ -130,7 +131,7 @@ function Editor({ initial, back }: { initial: ProtocolConfig; back: React.ReactN
             data-testid="protocol-save"
           >
             {t('common.save')}
-          </Button>
+          </SubmitButton>
         )
       }
     >

@@ -1,20 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Checkbox,
-  Flex,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Typography,
-  type FormInstance,
-} from 'antd';
+import { App, Button, Checkbox, Flex, Input, Select, Typography, type FormInstance } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settingKeys } from '@/shared/api/keys';
 import { isApiError } from '@/shared/http';
+import { GuardedModal, GuardedPopconfirm } from '@/shared/ui/guarded';
 import { deleteProfile, profilesQuery, saveProfile, selectableQuery, type Field } from './api';
 import { isOn } from './form';
 
@@ -112,7 +102,7 @@ export function Profiles({
       <Button disabled={!current} onClick={apply} data-testid="profile-apply">
         {t('paramSettings.profiles.apply')}
       </Button>
-      <Popconfirm
+      <GuardedPopconfirm
         title={t('paramSettings.profiles.confirmDelete')}
         disabled={!current}
         onConfirm={() => current && remove.mutate(current.id)}
@@ -120,7 +110,7 @@ export function Profiles({
         <Button danger disabled={!current} loading={remove.isPending}>
           {t('paramSettings.profiles.delete')}
         </Button>
-      </Popconfirm>
+      </GuardedPopconfirm>
       <Button
         disabled={list.length >= maxProfiles || !selectable.data}
         title={
@@ -137,7 +127,7 @@ export function Profiles({
       >
         {t('paramSettings.profiles.saveAs')}
       </Button>
-      <Modal
+      <GuardedModal
         open={open}
         title={t('paramSettings.profiles.saveAs')}
         onCancel={() => setOpen(false)}
@@ -174,7 +164,7 @@ export function Profiles({
             </Flex>
           </Checkbox.Group>
         </Flex>
-      </Modal>
+      </GuardedModal>
     </Flex>
   );
 }

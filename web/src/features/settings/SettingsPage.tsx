@@ -26,6 +26,7 @@ import { settingKeys } from '@/shared/api/keys';
 import type { Command } from '@/shared/commands/api';
 import { CommandProgress } from '@/shared/commands/CommandProgress';
 import { ErrorCode, isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { StatusCode } from '@/shared/ui/status';
 import {
   deviceStateQuery,
@@ -257,7 +258,7 @@ function SettingsForm({
       />
       <Flex vertical gap={12} style={{ marginTop: 16 }}>
         <Space>
-          <Button
+          <SubmitButton
             type="primary"
             onClick={() => void submit()}
             loading={write.isPending}
@@ -265,7 +266,7 @@ function SettingsForm({
             data-testid="settings-submit"
           >
             {t('paramSettings.submit')}
-          </Button>
+          </SubmitButton>
           <Button
             onClick={() => {
               form.resetFields();

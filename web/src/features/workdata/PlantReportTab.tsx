@@ -1,9 +1,10 @@
 import { FileTextOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Flex, Form, Segmented, Typography } from 'antd';
+import { DatePicker, Flex, Form, Segmented, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { SubmitButton } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { PlantPicker } from './PlantPicker';
 import { DATE_FORMAT, REPORT_TYPES, reportPath } from './report';
@@ -55,7 +56,7 @@ export function PlantReportTab() {
           />
         </Form.Item>
         <Form.Item>
-          <Button
+          <SubmitButton
             type="primary"
             htmlType="submit"
             icon={<FileTextOutlined />}
@@ -64,7 +65,7 @@ export function PlantReportTab() {
             data-testid="report-open"
           >
             {t('workdata.report.open')}
-          </Button>
+          </SubmitButton>
         </Form.Item>
       </Form>
     </Flex>

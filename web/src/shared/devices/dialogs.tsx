@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModal } from '../ui/guarded';
 import { aliasTooLong } from './alias';
 import { deleteDevice, renameDevice } from './api';
 import type { DeviceKind } from './kind';
@@ -34,7 +35,7 @@ export function RenameDeviceDialog({
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open={open}
       title={t(`${kind.ns}.rename.title`)}
       okText={t('common.save')}
@@ -57,7 +58,7 @@ export function RenameDeviceDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -88,7 +89,7 @@ export function DeleteDeviceDialog({
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open={open}
       title={t(`${kind.ns}.delete.title`)}
       okText={t(`${kind.ns}.delete.button`)}
@@ -112,6 +113,6 @@ export function DeleteDeviceDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -4,12 +4,14 @@ export const CLICK_GUARD_MS = 3000;
 
 /**
  * The double-click guard (docs/overview.md): after a click the action is disabled for `ms`
- * milliseconds; clicks meanwhile are ignored. Returns the guarded action and whether it is locked.
+ * milliseconds; clicks meanwhile are ignored. Returns the guarded action, which answers the
+ * action's result or `undefined` when the click was ignored, and whether it is locked.
+ * Buttons use it through `SubmitButton`, `GuardedModal` and `GuardedPopconfirm` (shared/ui).
  */
-export function useClickGuard<A extends unknown[]>(
-  action: (...args: A) => void,
+export function useClickGuard<A extends unknown[], R = void>(
+  action: (...args: A) => R,
   ms: number = CLICK_GUARD_MS,
-): [(...args: A) => void, boolean] {
+): [(...args: A) => R | undefined, boolean] {
   const [locked, setLocked] = useState(false);
   const lockedRef = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -17,15 +19,15 @@ export function useClickGuard<A extends unknown[]>(
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const guarded = useCallback(
-    (...args: A) => {
-      if (lockedRef.current) return;
+    (...args: A): R | undefined => {
+      if (lockedRef.current) return undefined;
       lockedRef.current = true;
       setLocked(true);
       timer.current = setTimeout(() => {
         lockedRef.current = false;
         setLocked(false);
       }, ms);
-      action(...args);
+      return action(...args);
     },
     [action, ms],
   );

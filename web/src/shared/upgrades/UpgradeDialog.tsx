@@ -17,6 +17,7 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SubmitButton } from '../ui/guarded';
 import { MISSING } from '@/shared/format/number';
 import { gatewayKeys, inverterKeys } from '@/shared/api/keys';
 import { ErrorCode, isApiError } from '@/shared/http';
@@ -235,9 +236,14 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
       style={{ marginBottom: 12 }}
       data-testid="upgrade-up-to-date"
       action={
-        <Button size="small" loading={busy} onClick={() => run(true)} data-testid="upgrade-force">
+        <SubmitButton
+          size="small"
+          loading={busy}
+          onClick={() => run(true)}
+          data-testid="upgrade-force"
+        >
           {t('upgrades.upgradeAnyway')}
-        </Button>
+        </SubmitButton>
       }
     />
   );
@@ -249,7 +255,7 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
   ) : (
     <Space>
       <Button onClick={close}>{t('common.cancel')}</Button>
-      <Button
+      <SubmitButton
         type="primary"
         loading={busy}
         disabled={sns.length === 0 || firmId === null}
@@ -257,7 +263,7 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
         data-testid="upgrade-start"
       >
         {t('upgrades.startN', { count: sns.length })}
-      </Button>
+      </SubmitButton>
     </Space>
   );
 

@@ -1,7 +1,8 @@
 import { SendOutlined } from '@ant-design/icons';
-import { Alert, Button, Input, Segmented, Space, Typography } from 'antd';
+import { Alert, Input, Segmented, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '@/shared/permissions';
+import { SubmitButton } from '@/shared/ui/guarded';
 import type { TargetKind } from '../api';
 import type { FrameSender } from './useSendFrame';
 
@@ -30,7 +31,7 @@ export function SendPanel({ sender: s, frame }: { sender: FrameSender; frame?: s
             onPressEnter={() => s.send(frame)}
             data-testid="debug-sn"
           />
-          <Button
+          <SubmitButton
             type="primary"
             icon={<SendOutlined />}
             loading={s.sending}
@@ -39,7 +40,7 @@ export function SendPanel({ sender: s, frame }: { sender: FrameSender; frame?: s
             data-testid="debug-send"
           >
             {t('debug.send.button')}
-          </Button>
+          </SubmitButton>
         </Space.Compact>
       ) : (
         <Alert type="info" showIcon title={t('debug.send.noPermission')} />

@@ -6,13 +6,14 @@ import {
   SwapOutlined,
 } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Popconfirm, Space } from 'antd';
+import { App, Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { plantDetailQuery } from '@/shared/api/plants';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 import { settingsSwitch } from './api';
 import { ProtocolDialog } from './ProtocolDialog';
 import { ReplaceDialog } from './ReplaceDialog';
@@ -104,22 +105,22 @@ export function GatewayActions({ sn, protocol, plantId }: Props) {
       )}
       {maySetting && (
         <Space.Compact>
-          <Popconfirm
+          <GuardedPopconfirm
             title={t('gatewayActions.switchOnConfirm')}
             onConfirm={() => switchSettings(true)}
           >
             <Button icon={<SettingOutlined />} loading={switching} data-testid="settings-on">
               {t('gatewayActions.settingsOn')}
             </Button>
-          </Popconfirm>
-          <Popconfirm
+          </GuardedPopconfirm>
+          <GuardedPopconfirm
             title={t('gatewayActions.switchOffConfirm')}
             onConfirm={() => switchSettings(false)}
           >
             <Button loading={switching} data-testid="settings-off">
               {t('gatewayActions.settingsOff')}
             </Button>
-          </Popconfirm>
+          </GuardedPopconfirm>
         </Space.Compact>
       )}
       {mayDebug && (

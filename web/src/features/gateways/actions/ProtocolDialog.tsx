@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Input, Modal, Select } from 'antd';
+import { Alert, App, Input, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { protocolsQuery, updateProtocol } from './api';
 import { invalidateGateways } from './invalidate';
 
@@ -42,7 +43,7 @@ export function ProtocolDialog({
       .finally(() => setBusy(false));
   };
   return (
-    <Modal
+    <GuardedModal
       open={open}
       title={t('gatewayActions.protocolTitle', { sn })}
       onCancel={onClose}
@@ -69,6 +70,6 @@ export function ProtocolDialog({
           placeholder={t('gatewayActions.protocolCode')}
         />
       )}
-    </Modal>
+    </GuardedModal>
   );
 }

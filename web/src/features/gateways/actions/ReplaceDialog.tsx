@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Modal } from 'antd';
+import { Alert, App, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '@/shared/http';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { replaceGateway } from './api';
 import { invalidateGateways } from './invalidate';
 
@@ -40,7 +41,7 @@ export function ReplaceDialog({
       .finally(() => setBusy(false));
   };
   return (
-    <Modal
+    <GuardedModal
       open={open}
       title={t('gatewayActions.replaceTitle', { sn })}
       onCancel={onClose}
@@ -78,6 +79,6 @@ export function ReplaceDialog({
           <Input data-testid="replace-key" />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -3,6 +3,7 @@ import { Alert, Button, Input, Modal, Space, Statistic, Table, Tag, Typography }
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
+import { SubmitButton } from '@/shared/ui/guarded';
 import {
   batchCheck,
   restartGateways,
@@ -154,7 +155,7 @@ export function RestartDialog({
         <Button onClick={() => setCheck(null)} disabled={busy}>
           {t('gatewayActions.back')}
         </Button>
-        <Button
+        <SubmitButton
           type="primary"
           danger
           loading={busy}
@@ -163,7 +164,7 @@ export function RestartDialog({
           data-testid="restart-confirm"
         >
           {t('gatewayActions.restartN', { count: passing.length })}
-        </Button>
+        </SubmitButton>
       </Space>
     );
   } else {
