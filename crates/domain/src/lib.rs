@@ -2,6 +2,7 @@
 //! validation of user input, the permission catalogue and the access policy.
 
 pub mod account;
+pub mod combiner;
 pub mod command;
 pub mod common_password;
 pub mod company;
