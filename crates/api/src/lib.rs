@@ -19,6 +19,7 @@ mod auth;
 mod batch;
 mod batteries;
 mod codes;
+mod combiners;
 mod commands;
 mod companies;
 mod company;
