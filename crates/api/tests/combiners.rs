@@ -228,6 +228,28 @@ async fn another_tenant_sees_no_combiner_and_only_editors_rename_or_delete() {
             .get("/api/v1/combiner/CMB-0001/realtime", Some(&c.ann))
             .await;
         assert_eq!(rt.data()["devName"], "Roof east");
+        // A visitor the plant is shared with sees the box but changes nothing.
+        app.post(
+            &format!("/api/v1/plant/{}/share", c.plant),
+            json!({"account": "bob@example.com", "role": "visitor"}),
+            Some(&c.ann),
+        )
+        .await
+        .expect_code(0);
+        let seen = app
+            .get("/api/v1/combiner/CMB-0001/realtime", Some(&c.bob))
+            .await;
+        seen.expect_code(0);
+        assert_eq!(seen.data()["editable"], false);
+        for path in ["alias", "delete"] {
+            app.post(
+                &format!("/api/v1/combiner/CMB-0001/{path}"),
+                json!({"alias": "Bob"}),
+                Some(&c.bob),
+            )
+            .await
+            .expect_code(2);
+        }
         // A gateway's SN is no combiner.
         app.get("/api/v1/combiner/GW-CMB-01/realtime", Some(&c.ann))
             .await
