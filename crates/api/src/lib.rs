@@ -36,6 +36,8 @@ mod headers;
 mod inverters;
 mod limits;
 mod logger;
+mod manuals;
+pub use manuals::key as manual_file_key;
 mod messages;
 mod meters;
 mod monitor;

@@ -16,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, combiners, commands, companies, company, customers,
-    debug, dict, energy_hub, events, firmware, gateways, inverters, logger, messages, meters,
+    debug, dict, energy_hub, events, firmware, gateways, inverters, logger, manuals, messages, meters,
     monitor, permissions, plants, predicted, products, protocols, reports, settings, staff, system,
     upgrades, users, versions, weather_stations,
 };
@@ -52,6 +52,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(meters::router())
         .merge(weather_stations::router())
         .merge(combiners::router())
+        .merge(manuals::router())
         .merge(events::router())
         .merge(messages::router())
         .merge(system::router())

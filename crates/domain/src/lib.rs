@@ -14,6 +14,7 @@ pub mod error;
 pub mod ids;
 pub mod income;
 pub mod lang;
+pub mod manual;
 pub mod permissions;
 pub mod plant;
 pub mod policy;
