@@ -15,8 +15,8 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
-    debug, dict, energy_hub, events, firmware, gateways, inverters, logger, messages, meters,
+    AppState, accounts, agents, audit, auth, batteries, combiners, commands, companies, company, customers,
+    debug, dict, energy_hub, events, firmware, gateways, inverters, logger, manuals, messages, meters,
     monitor, permissions, plants, predicted, products, protocols, reports, settings, staff, system,
     upgrades, users, versions, weather_stations,
 };
@@ -51,6 +51,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(batteries::router())
         .merge(meters::router())
         .merge(weather_stations::router())
+        .merge(combiners::router())
+        .merge(manuals::router())
         .merge(events::router())
         .merge(messages::router())
         .merge(system::router())

@@ -2,6 +2,7 @@
 //! validation of user input, the permission catalogue and the access policy.
 
 pub mod account;
+pub mod combiner;
 pub mod command;
 pub mod common_password;
 pub mod company;
@@ -13,6 +14,7 @@ pub mod error;
 pub mod ids;
 pub mod income;
 pub mod lang;
+pub mod manual;
 pub mod permissions;
 pub mod plant;
 pub mod policy;

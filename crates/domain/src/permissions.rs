@@ -120,6 +120,8 @@ perms! {
     68 "sys.protocol.edit" < "sys.protocol.view" Button ["Edit protocol configs", "编辑协议配置", "Editar configuraciones de protocolo"]
     69 "logger.communication" < "logger.management" Menu ["Communication log", "通讯日志", "Registro de comunicaciones"]
     70 "sys.energyhub.edit" < "system.management" Button ["Act as the utility (demand response)", "作为电力公司管理需求响应", "Actuar como la compañía eléctrica (respuesta a la demanda)"]
+    91 "manual.view" < "equip.view" Menu ["Manuals", "说明书", "Manuales"]
+    92 "sys.manual.edit" < "manual.view" Button ["Manage manuals", "管理说明书", "Gestionar manuales"]
 }
 
 pub fn find(key: &str) -> Option<&'static Permission> {

@@ -33,6 +33,7 @@ pub async fn prepare(
     crate::demo_catalogue::prepare(store, files).await?;
     let created = create_plants(store, fleet).await?;
     crate::demo_products::prepare(store, fleet).await?;
+    crate::demo_manuals::prepare(store, files).await?;
     crate::demo_predicted::prepare(store, fleet).await?;
     for gw in fleet.iter_mut() {
         if let Some(g) = store.gateway_by_sn(&gw.sn).await? {

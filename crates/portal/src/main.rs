@@ -7,6 +7,7 @@ mod demo;
 mod demo_catalogue;
 mod demo_company;
 mod demo_energy_hub;
+mod demo_manuals;
 mod demo_predicted;
 mod demo_products;
 mod files;

@@ -24,6 +24,7 @@ pub mod customer_types;
 pub mod customers;
 mod error;
 pub mod gateways;
+pub mod manuals;
 pub mod plants;
 pub mod products;
 pub mod settings;

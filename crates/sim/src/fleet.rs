@@ -24,6 +24,7 @@ pub enum Family {
     Meter,
     Battery,
     WeatherStation,
+    Combiner,
 }
 
 impl Family {
@@ -33,6 +34,7 @@ impl Family {
             Family::Meter => "meter",
             Family::Battery => "battery",
             Family::WeatherStation => "weather_station",
+            Family::Combiner => "combiner",
         }
     }
 }
@@ -49,6 +51,8 @@ pub struct DeviceSpec {
     pub parent: Option<String>,
     /// Slave packs of a battery stack.
     pub packs: usize,
+    /// Strings a combiner box gathers.
+    pub strings: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +141,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                 raw: type_code == 2,
                 parent: None,
                 packs: 0,
+                strings: 0,
             }];
             devices.push(DeviceSpec {
                 sn: format!("SIMMTR{:06}", i + 1),
@@ -147,6 +152,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                 raw: false,
                 parent: None,
                 packs: 0,
+                strings: 0,
             });
             if let Some(b) = battery {
                 devices.push(DeviceSpec {
@@ -158,6 +164,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     raw: false,
                     parent: Some(devices[0].sn.clone()),
                     packs: b.packs,
+                    strings: 0,
                 });
             }
             if i % 2 == 0 {
@@ -170,6 +177,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     raw: false,
                     parent: None,
                     packs: 0,
+                    strings: 0,
                 });
             }
             GatewaySpec {
@@ -213,6 +221,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
             raw: false,
             parent: None,
             packs: 0,
+            strings: 0,
         })
         .collect();
     devices.push(DeviceSpec {
@@ -224,6 +233,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
         raw: false,
         parent: None,
         packs: 0,
+        strings: 0,
     });
     // A cabinet of eight 280 Ah packs in series: about 115 kWh at 410 V.
     let battery = BatterySpec::sized(Bus::High, 110.0);
@@ -236,6 +246,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
         raw: false,
         parent: Some(devices[0].sn.clone()),
         packs: battery.packs,
+        strings: 0,
     });
     devices.push(DeviceSpec {
         sn: format!("SIMWS{n:06}"),
@@ -246,6 +257,19 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
         raw: false,
         parent: None,
         packs: 0,
+        strings: 0,
+    });
+    // A DC combiner box gathering sixteen strings of the roof (one of them weak).
+    devices.push(DeviceSpec {
+        sn: format!("SIMCMB{n:06}"),
+        family: Family::Combiner,
+        type_code: 0,
+        protocol: "combiner-dc16",
+        model: "SIM-CB16".into(),
+        raw: false,
+        parent: None,
+        packs: 0,
+        strings: 16,
     });
     GatewaySpec {
         sn: format!("SIMGW{n:06}"),
@@ -306,9 +330,10 @@ impl SimGateway {
             .map(|d| match d.family {
                 Family::Inverter => {
                     inverter += 1;
-                    reading(d, &snapshot.inverter(inverter - 1), configs)
+                    let own = snapshot.inverter(inverter - 1);
+                    reading(d, &own, configs, self.spec.plant.pv_kwp)
                 }
-                _ => reading(d, &snapshot, configs),
+                _ => reading(d, &snapshot, configs, self.spec.plant.pv_kwp),
             })
             .collect();
         (
@@ -322,12 +347,13 @@ impl SimGateway {
     }
 }
 
-fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig]) -> DeviceReading {
+fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig], kwp: f64) -> DeviceReading {
     let values = match d.family {
         Family::Inverter => readings::inverter(s, phases(d.type_code), &d.sn),
         Family::Meter => readings::meter(s, &d.sn),
         Family::Battery => readings::battery(s, &d.sn),
         Family::WeatherStation => readings::weather(s, &d.sn),
+        Family::Combiner => readings::combiner(s, &d.sn, d.strings, kwp),
     };
     let base = DeviceReading {
         sn: d.sn.clone(),
@@ -380,6 +406,43 @@ mod tests {
             "{pv} vs {}",
             snapshot.today.pv
         );
+    }
+
+    #[test]
+    fn the_commercial_combiner_reports_sixteen_strings_with_one_weak_at_noon() {
+        let configs = devices::protocol::shipped().unwrap_or_default();
+        let mut gw = SimGateway::new(commercial_plant(7, 9));
+        let at = |h| {
+            chrono_tz::Europe::Madrid
+                .with_ymd_and_hms(2026, 6, 21, h, 0, 0)
+                .unwrap()
+                .with_timezone(&Utc)
+        };
+        let (_, noon) = gw.telemetry(at(13), 300.0, &configs);
+        let cmb = noon
+            .devices
+            .iter()
+            .find(|d| d.family == "combiner")
+            .expect("combiner");
+        let current = |values: &crate::readings::Values, k: &str| {
+            values.get(k).and_then(devices::Value::as_f64)
+        };
+        let currents: Vec<(usize, f64)> = (1..=16)
+            .filter_map(|n| Some((n, current(&cmb.values, &format!("string{n}_current"))?)))
+            .collect();
+        assert_eq!(currents.len(), 16);
+        assert_eq!(
+            domain::combiner::check_strings(&currents),
+            domain::combiner::StringCheck::Weak(vec![readings::WEAK_STRING])
+        );
+        assert!(current(&cmb.values, "power").is_some_and(|p| p > 20_000.0));
+        let (_, night) = gw.telemetry(at(23), 300.0, &configs);
+        let dark = night
+            .devices
+            .iter()
+            .find(|d| d.family == "combiner")
+            .expect("combiner");
+        assert_eq!(current(&dark.values, "string1_current"), Some(0.0));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use devices::{
 
 use crate::{
     battery::Bus,
+    noise,
     plant::{Snapshot, round},
 };
 
@@ -289,6 +290,66 @@ pub fn weather(s: &Snapshot, serial: &str) -> Values {
     num(&mut m, "wind_direction", 225.0, 0);
     num(&mut m, "pressure", 1013.0, 0);
     num(&mut m, "rainfall", 0.0, 1);
+    m
+}
+
+/// A simulated combiner's strings: 13 modules of 450 W (37.5 V at maximum power) each.
+const STRING_MODULES: f64 = 13.0;
+const MODULE_W: f64 = 450.0;
+const MODULE_VMP: f64 = 37.5;
+/// The weak string of a simulated box (soiled, or a module bypassed) and the share it gives.
+pub const WEAK_STRING: usize = 5;
+const WEAK_SHARE: f64 = 0.45;
+
+/// A DC combiner box gathering `strings` strings of a plant of `plant_kwp`: each string makes
+/// its share of the plant's PV power, with a little mismatch between strings, and string
+/// [`WEAK_STRING`] a bit less than half; keyed like `combiner-dc16`.
+pub fn combiner(s: &Snapshot, serial: &str, strings: usize, plant_kwp: f64) -> Values {
+    let mut m = Values::new();
+    m.insert("serial_number".into(), Value::Text(serial.into()));
+    let string_kwp = STRING_MODULES * MODULE_W / 1000.0;
+    let share = if plant_kwp > 0.0 {
+        string_kwp / plant_kwp
+    } else {
+        0.0
+    };
+    let string_w = s.flows.pv_w.max(0.0) * share;
+    // Voltage drops about 0.35 % per degree of module temperature above 25 °C.
+    let volts = if string_w > 1.0 {
+        STRING_MODULES * MODULE_VMP * (1.0 - 0.0035 * (s.module_c - 25.0))
+    } else {
+        0.0
+    };
+    let slot = u64::try_from(s.at.timestamp() / 300).unwrap_or(0);
+    let (mut amps_sum, mut watts_sum, mut gain_sum) = (0.0, 0.0, 0.0);
+    for n in 1..=strings {
+        let gain = if n == WEAK_STRING {
+            WEAK_SHARE
+        } else {
+            0.97 + 0.05 * noise::unit(n as u64, slot)
+        };
+        let v = volts * (0.995 + 0.01 * noise::unit(100 + n as u64, slot));
+        let w = string_w * gain;
+        let a = if v > 0.0 { w / v } else { 0.0 };
+        num(&mut m, &format!("string{n}_current"), a, 2);
+        num(&mut m, &format!("string{n}_voltage"), v, 1);
+        amps_sum += a;
+        watts_sum += w;
+        gain_sum += gain;
+    }
+    num(&mut m, "string_count", strings as f64, 0);
+    num(&mut m, "bus_voltage", volts, 1);
+    num(&mut m, "total_current", amps_sum, 2);
+    num(&mut m, "power", watts_sum, 0);
+    let sun = if plant_kwp > 0.0 {
+        (s.flows.pv_w / (plant_kwp * 1000.0)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    num(&mut m, "temperature", s.ambient_c + 12.0 * sun, 1);
+    num(&mut m, "status_word", 0.0, 0);
+    num(&mut m, "today_energy", s.today.pv * share * gain_sum, 1);
+    num(&mut m, "total_energy", s.total.pv * share * gain_sum, 1);
     m
 }
 

@@ -68,7 +68,7 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
                 });
             }
             Family::Battery => soc = number(&values, "soc").or(soc),
-            Family::Meter | Family::WeatherStation => {}
+            Family::Meter | Family::WeatherStation | Family::Combiner => {}
         }
     }
     let at = DateTime::from_timestamp_millis(last?)?;

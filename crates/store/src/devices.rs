@@ -75,13 +75,13 @@ const COLUMNS: &str = "d.id, d.sn, d.gateway_id, d.plant_id, d.family, d.type_co
     d.product_id, pr.name AS product_name";
 
 /// `$1`-`$3` as in `plants::VISIBLE`.
-const FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
+pub(crate) const FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
     LEFT JOIN plants p ON p.id = d.plant_id LEFT JOIN products pr ON pr.id = d.product_id \
     LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
 
 /// A viewer sees the devices on plants they can see, and unbound devices behind gateways held
 /// by them or their company; internal staff see every device.
-fn device_visible() -> String {
+pub(crate) fn device_visible() -> String {
     format!(
         "({} OR (d.plant_id IS NULL AND (g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2))))",
         crate::plants::VISIBLE

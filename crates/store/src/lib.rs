@@ -34,6 +34,7 @@ pub mod inverter_types;
 pub mod leases;
 pub mod liveness;
 pub mod log_pages;
+pub mod manuals;
 pub mod messages;
 pub mod notices;
 pub mod occurrences;

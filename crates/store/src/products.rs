@@ -53,7 +53,7 @@ pub enum Refusal {
     Missing,
     /// The edit drops a hardware version a firmware file of the product names.
     HardwareInUse(String),
-    /// Firmware or devices refer to the product.
+    /// Firmware, devices or manuals refer to the product.
     InUse,
 }
 
@@ -232,14 +232,15 @@ impl Store {
         }))
     }
 
-    /// Removes a product (its hardware versions go with it), only while no firmware and no
-    /// device refers to it; the condition is part of the statement.
+    /// Removes a product (its hardware versions go with it), only while no firmware, no device
+    /// and no manual refers to it; the condition is part of the statement.
     pub async fn delete_product(&self, id: ProductId) -> Result<std::result::Result<(), Refusal>> {
         let n = exec!(
             self,
             "DELETE FROM products WHERE id = $1 \
              AND NOT EXISTS (SELECT 1 FROM firmware f WHERE f.product_id = $1) \
-             AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.product_id = $1)",
+             AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.product_id = $1) \
+             AND NOT EXISTS (SELECT 1 FROM manuals m WHERE m.product_id = $1)",
             id.0
         )?;
         if n == 1 {

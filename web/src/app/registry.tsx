@@ -12,6 +12,8 @@ import { FirmwareRedirect, GatewayFirmwarePage, InverterFirmwarePage } from '@/f
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
 import { BatteryDetailPage, BatteryListPage } from '@/features/batteries';
 import { MeterDetailPage, MeterListPage } from '@/features/meters';
+import { CombinerDetailPage, CombinerListPage } from '@/features/combiner';
+import { ManualsPage } from '@/features/manuals';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
@@ -207,6 +209,28 @@ export const ROUTES: readonly RouteEntry[] = [
     labelKey: 'meters.detailMenu',
     element: MeterDetailPage,
     hideInMenu: true,
+    group: '/device',
+  },
+  {
+    path: '/device/combiner',
+    permission: 'equip.view',
+    labelKey: 'combiner.menu',
+    element: CombinerListPage,
+    group: '/device',
+  },
+  {
+    path: '/device/combiner/:sn',
+    permission: 'equip.view',
+    labelKey: 'combiner.detailMenu',
+    element: CombinerDetailPage,
+    hideInMenu: true,
+    group: '/device',
+  },
+  {
+    path: '/device/manuals',
+    permission: 'manual.view',
+    labelKey: 'manuals.menu',
+    element: ManualsPage,
     group: '/device',
   },
   {

@@ -6,6 +6,8 @@
 mod inverter;
 mod others;
 
+pub use others::WEAK_STRING_WORD;
+
 use std::sync::LazyLock;
 
 use domain::Lang;
@@ -292,6 +294,7 @@ mod tests {
             DeviceFamily::Battery,
             DeviceFamily::Meter,
             DeviceFamily::WeatherStation,
+            DeviceFamily::Combiner,
         ] {
             assert!(of_family(family).count() >= 3, "{family:?}");
         }

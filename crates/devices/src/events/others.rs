@@ -1,6 +1,8 @@
-//! Events of batteries, meters and weather stations. The BMS alarm and fault words are the
-//! portal's own `bms-lv-stack` layout (bit n = code nn + 1); meters and weather stations have
-//! no status word and send these codes as event messages.
+//! Events of batteries, meters, weather stations and combiner boxes. The BMS alarm and fault
+//! words are the portal's own `bms-lv-stack` layout (bit n = code nn + 1); meters and weather
+//! stations have no status word and send these codes as event messages. A combiner's
+//! `status_word` carries its fuse, surge-protector and switch states; its weak-string event
+//! follows a word ingest derives from the string currents (`ingest::prepare`).
 
 use super::{Category, EventSeverity, WordBit};
 use crate::protocol::DeviceFamily;
@@ -49,8 +51,29 @@ const fn message(
     }
 }
 
+const fn combiner(
+    code: &'static str,
+    severity: EventSeverity,
+    key: &'static str,
+    bit: u8,
+    category: Category,
+    meaning: [&'static str; 3],
+) -> Other {
+    Other {
+        family: DeviceFamily::Combiner,
+        code,
+        severity,
+        word: Some(WordBit { key, bit }),
+        category,
+        meaning,
+    }
+}
+
+/// The word ingest derives for a combiner: bit 0 set while a string is weak.
+pub const WEAK_STRING_WORD: &str = "weak_string_alarm";
+
 use Category::*;
-use DeviceFamily::{Meter, WeatherStation};
+use DeviceFamily::{Combiner, Meter, WeatherStation};
 use EventSeverity::{Fault, Warning};
 
 pub(super) const OTHERS: &[Other] = &[
@@ -292,6 +315,65 @@ pub(super) const OTHERS: &[Other] = &[
             "Wind sensor fault",
             "风速传感器故障",
             "Fallo del sensor de viento",
+        ],
+    ),
+    combiner(
+        "CB01",
+        Fault,
+        "status_word",
+        0,
+        DcSide,
+        [
+            "String fuse blown",
+            "组串熔断器熔断",
+            "Fusible de cadena fundido",
+        ],
+    ),
+    combiner(
+        "CB02",
+        Warning,
+        "status_word",
+        1,
+        Grid,
+        [
+            "Surge protector tripped",
+            "防雷器动作",
+            "Protector contra sobretensiones disparado",
+        ],
+    ),
+    combiner(
+        "CB03",
+        Warning,
+        "status_word",
+        2,
+        Settings,
+        [
+            "DC switch open",
+            "直流开关断开",
+            "Interruptor de CC abierto",
+        ],
+    ),
+    combiner(
+        "CB04",
+        Warning,
+        WEAK_STRING_WORD,
+        0,
+        DcSide,
+        [
+            "String current low (below half of the other strings)",
+            "组串电流偏低（低于其他组串的一半）",
+            "Corriente de cadena baja (menos de la mitad que las demás)",
+        ],
+    ),
+    message(
+        Combiner,
+        "CB05",
+        Warning,
+        Communication,
+        [
+            "Combiner box communication lost",
+            "汇流箱通信丢失",
+            "Comunicación con la caja de conexiones perdida",
         ],
     ),
 ];

@@ -86,12 +86,20 @@ const BATTERY: &[Source] = &[
     lifetime(DISCHARGE, "total_discharge_energy"),
 ];
 
+/// `combiner-dc16`: the DC energy through the box. It ranks below every other family, so a
+/// plant's PV is its inverters' whenever they report it, never both.
+const COMBINER: &[Source] = &[
+    daily(PV, "today_energy"),
+    lifetime(PV, "total_energy"),
+];
+
 /// The keys that feed energy metrics for a device family, best first per metric.
 pub fn sources(family: DeviceFamily) -> &'static [Source] {
     match family {
         DeviceFamily::Inverter => INVERTER,
         DeviceFamily::Meter => METER,
         DeviceFamily::Battery => BATTERY,
+        DeviceFamily::Combiner => COMBINER,
         DeviceFamily::WeatherStation => &[],
     }
 }
@@ -102,7 +110,8 @@ pub fn rank(family: DeviceFamily) -> i64 {
         DeviceFamily::Inverter => 0,
         DeviceFamily::Meter => 1,
         DeviceFamily::Battery => 2,
-        DeviceFamily::WeatherStation => 3,
+        DeviceFamily::Combiner => 3,
+        DeviceFamily::WeatherStation => 4,
     }
 }
 
@@ -194,6 +203,7 @@ mod tests {
     fn meters_and_batteries_rank_below_inverters_and_weather_feeds_nothing() {
         assert!(rank(DeviceFamily::Inverter) < rank(DeviceFamily::Meter));
         assert!(rank(DeviceFamily::Meter) < rank(DeviceFamily::Battery));
+        assert!(rank(DeviceFamily::Battery) < rank(DeviceFamily::Combiner));
         assert!(sources(DeviceFamily::WeatherStation).is_empty());
         assert_eq!(
             readings(DeviceFamily::Meter, |k| (k == "import_energy")

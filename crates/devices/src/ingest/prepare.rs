@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use domain::combiner;
 use store::telemetry::EnergyWrite;
 
 use super::{
@@ -13,6 +14,7 @@ use super::{
 };
 use crate::{
     decode::{RegisterBlock, decode},
+    events,
     ingest::metrics,
     protocol::{DeviceFamily, ProtocolConfig},
     report::{PAYLOAD_VERSION, Report, ReportReading, ValueMap},
@@ -49,6 +51,7 @@ pub fn parse_family(name: &str) -> Option<DeviceFamily> {
         "meter" => Some(DeviceFamily::Meter),
         "battery" => Some(DeviceFamily::Battery),
         "weather_station" | "weather" => Some(DeviceFamily::WeatherStation),
+        "combiner" => Some(DeviceFamily::Combiner),
         _ => None,
     }
 }
@@ -96,12 +99,26 @@ pub fn check_telemetry(
                 parent: d.parent,
                 payload: values.text,
                 points: values.scan.points,
-                watched: values.scan.watched,
+                watched: with_derived(family, values.scan.watched),
             }),
             Err(reason) => skipped.device(&d.sn, reason),
         }
     }
     Ok(checked)
+}
+
+/// `watched` with the words ingest derives: for a combiner, [`events::WEAK_STRING_WORD`] (1
+/// while the weak-string rule flags a string, 0 while it flags none, absent when it cannot
+/// judge, so an open weak-string event stays open through the night).
+fn with_derived(family: DeviceFamily, mut watched: Watched) -> Watched {
+    if family == DeviceFamily::Combiner
+        && let combiner::StringCheck::Weak(weak) =
+            combiner::check_strings(&combiner::currents(|k| watched.get(k)))
+    {
+        let on = if weak.is_empty() { 0.0 } else { 1.0 };
+        watched.derive(events::WEAK_STRING_WORD, on);
+    }
+    watched
 }
 
 /// A reading's family and values fit to store (its values are taken out of `d`).
@@ -370,6 +387,57 @@ mod tests {
                 .iter()
                 .all(|e| e.plant_id == Some(3) && e.day == "2023-11-14")
         );
+        Ok(())
+    }
+
+    fn combiner(currents: &[f64]) -> Result<Checked, String> {
+        let strings: Vec<String> = currents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!(r#""string{}_current":{a},"string{}_voltage":640.5"#, i + 1, i + 1))
+            .collect();
+        let json = format!(
+            r#"{{"v":1,"ts":{NOW},"devices":[{{"sn":"CB1","family":"combiner","protocol":"combiner-dc16",
+            "values":{{{},"power":20000,"status_word":2,"today_energy":31.5}}}}]}}"#,
+            strings.join(",")
+        );
+        let t: Report = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+        let (checked, skipped) = check(t);
+        assert!(skipped.is_empty());
+        checked?.pop().ok_or_else(|| "no reading".to_string())
+    }
+
+    #[test]
+    fn a_combiner_reading_feeds_pv_energy_and_flags_a_weak_string() -> Result<(), String> {
+        let c = combiner(&[8.1, 8.0, 3.2, 7.9, 8.2, 8.0, 7.8, 8.1])?;
+        assert_eq!(c.family, DeviceFamily::Combiner);
+        assert_eq!(c.points, 19);
+        assert_eq!(c.watched.get(events::WEAK_STRING_WORD), Some(1.0));
+        assert_eq!(c.watched.get("status_word"), Some(2.0));
+        let at = Placement {
+            device_id: 9,
+            plant_id: Some(1),
+            tz: None,
+        };
+        let energy = energy_rows(&c, at, NOW);
+        assert_eq!(energy.len(), 1);
+        assert_eq!((energy[0].metric.as_str(), energy[0].value), ("pv", 31.5));
+        assert_eq!(energy[0].rank, metrics::rank(DeviceFamily::Combiner));
+        let opened: Vec<&str> = events::word_events(c.family, |k| c.watched.get(k))
+            .into_iter()
+            .filter(|(_, on)| *on)
+            .map(|(d, _)| d.code.as_str())
+            .collect();
+        assert_eq!(opened, vec!["CB02", "CB04"]);
+        Ok(())
+    }
+
+    #[test]
+    fn healthy_strings_clear_the_weak_word_and_night_leaves_it_alone() -> Result<(), String> {
+        let day = combiner(&[8.1, 8.0, 7.2, 7.9])?;
+        assert_eq!(day.watched.get(events::WEAK_STRING_WORD), Some(0.0));
+        let night = combiner(&[0.0, 0.0, 0.0, 0.0])?;
+        assert_eq!(night.watched.get(events::WEAK_STRING_WORD), None);
         Ok(())
     }
 }

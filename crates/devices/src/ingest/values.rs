@@ -36,6 +36,11 @@ impl Watched {
     pub fn contains(&self, key: &str) -> bool {
         self.0.iter().any(|(k, _)| k == key)
     }
+
+    /// Adds a value ingest derives from the others (it wins over one sent with the same key).
+    pub fn derive(&mut self, key: &str, value: f64) {
+        self.0.push((key.to_string(), value));
+    }
 }
 
 /// What one pass over a values object found in the values it keeps.
@@ -125,11 +130,12 @@ fn without_left_out(text: &str) -> Result<String, serde_json::Error> {
 
 /// The keys ingest reads for a family: energy counters and status words.
 fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
-    const FAMILIES: [DeviceFamily; 4] = [
+    const FAMILIES: [DeviceFamily; 5] = [
         DeviceFamily::Inverter,
         DeviceFamily::Meter,
         DeviceFamily::Battery,
         DeviceFamily::WeatherStation,
+        DeviceFamily::Combiner,
     ];
     static SETS: OnceLock<Vec<HashSet<&'static str>>> = OnceLock::new();
     let sets = SETS.get_or_init(|| {
@@ -140,6 +146,13 @@ fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
                     .iter()
                     .map(|s| s.key)
                     .chain(events::of_family(f).filter_map(|e| e.word.map(|w| w.key)))
+                    // The weak-string rule reads every string current of a combiner.
+                    .chain(
+                        (f == DeviceFamily::Combiner)
+                            .then_some(domain::combiner::CURRENT_KEYS)
+                            .into_iter()
+                            .flatten(),
+                    )
                     .collect()
             })
             .collect()

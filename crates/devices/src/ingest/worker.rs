@@ -389,5 +389,6 @@ pub(crate) fn family_name(family: DeviceFamily) -> &'static str {
         DeviceFamily::Meter => "meter",
         DeviceFamily::Battery => "battery",
         DeviceFamily::WeatherStation => "weather_station",
+        DeviceFamily::Combiner => "combiner",
     }
 }

@@ -41,6 +41,8 @@ pub enum DeviceFamily {
     Meter,
     Battery,
     WeatherStation,
+    /// A DC combiner box: the currents and voltages of the strings it gathers.
+    Combiner,
 }
 
 /// One named value and where it sits in the register space.

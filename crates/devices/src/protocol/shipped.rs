@@ -31,6 +31,10 @@ const SHIPPED: &[(&str, &str)] = &[
         "weather-station",
         include_str!("../../protocols/weather-station.json"),
     ),
+    (
+        "combiner-dc16",
+        include_str!("../../protocols/combiner-dc16.json"),
+    ),
 ];
 
 pub fn shipped_json() -> &'static [(&'static str, &'static str)] {

@@ -94,6 +94,7 @@ export const batteryKeys = {
 };
 export const meterKeys = deviceKeys('meters');
 export const weatherKeys = deviceKeys('weatherStations');
+export const combinerKeys = deviceKeys('combiners');
 
 export const inverterKeys = {
   all: ['inverters'] as const,

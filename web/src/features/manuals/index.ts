@@ -1,0 +1,3 @@
+import { lazy } from 'react';
+
+export const ManualsPage = lazy(() => import('./ManualsPage'));
