@@ -48,6 +48,7 @@ mod rate_limit;
 mod readings;
 pub mod reports;
 mod settings;
+mod sheet_read;
 mod staff;
 mod system;
 mod throttle;

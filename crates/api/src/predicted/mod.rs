@@ -9,11 +9,15 @@ use axum::extract::{Path, State};
 use domain::DomainError;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
+    gateways::sheet::IMPORT_MAX_BYTES,
     extract::{Query, num},
     monitor::PlantCtx,
     readings,
@@ -21,7 +25,7 @@ use crate::{
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(import::import))
+        .routes(routes!(import::import).layer(crate::limits::upload(IMPORT_MAX_BYTES)))
         .routes(routes!(import::template))
         .routes(routes!(list))
 }
