@@ -17,8 +17,8 @@ use utoipa_axum::{
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
-    gateways::sheet::IMPORT_MAX_BYTES,
     extract::{Query, num},
+    gateways::sheet::IMPORT_MAX_BYTES,
     monitor::PlantCtx,
     readings,
 };

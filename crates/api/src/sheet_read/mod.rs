@@ -1,6 +1,6 @@
 //! Reading an uploaded spreadsheet within bounds, for every import. An .xlsx is a zip of XML
-//! parts: the archive is checked first (see `archive`), then the first sheet is read cell by
-//! cell as it streams out of the zip, without building the sheet's rectangle (whose declared
+//! parts: the archive is checked first and its XML parts copied, without styles (see
+//! `archive`), then the first sheet is read cell by cell as it streams out of the zip, without building the sheet's rectangle (whose declared
 //! size, up to 16,384 columns by 1,048,576 rows, is an attacker's choice), and the read stops
 //! with the documented error at the first cell past the bounds. Only the cells that hold a
 //! value are kept.
@@ -126,8 +126,8 @@ pub fn first_sheet(bytes: &[u8], bounds: Bounds) -> Result<Grid, DomainError> {
     if !is_xlsx(bytes) {
         return Err(Code::UnsupportedFile.into());
     }
-    archive::check(bytes)?;
-    let mut book = Xlsx::new(Cursor::new(bytes)).map_err(unreadable)?;
+    let copy = archive::readable_copy(bytes)?;
+    let mut book = Xlsx::new(Cursor::new(copy)).map_err(unreadable)?;
     let name = book
         .sheet_names()
         .into_iter()
@@ -183,7 +183,9 @@ mod tests {
     #[test]
     fn only_zip_archives_are_workbooks() {
         assert!(is_xlsx(b"PK\x03\x04rest"));
-        assert!(!is_xlsx(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0]));
+        assert!(!is_xlsx(&[
+            0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0
+        ]));
         assert!(!is_xlsx(b"\x89PNG\r\n\x1a\n"));
         for bytes in [
             b"PK\x03\x04not a zip".as_slice(),
