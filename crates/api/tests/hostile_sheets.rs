@@ -573,6 +573,18 @@ async fn normal_sheets_import_up_to_the_row_bound_on_both_endpoints() {
         assert_eq!(r.data()["results"][0]["row"], 3);
         assert_eq!(r.data()["results"][0]["sn"], "GW-0001");
         assert_eq!(r.data()["results"][0]["code"], 300, "not registered");
+
+        // The templates the portal hands out read back: their example row is checked.
+        for (template, uri, token) in [
+            ("/api/v1/predicted/template?lan=zh", PREDICTED, &c.owner),
+            ("/api/v1/gateway/import/template?mode=claim", GATEWAYS, &c.boss),
+        ] {
+            let t = app.get(template, Some(token)).await;
+            assert!(t.body.starts_with(b"PK"), "{template}");
+            let r = app.upload(uri, "t.xlsx", XLSX, &t.body, Some(token)).await;
+            r.expect_code(0);
+            assert_eq!(r.data()["total"], 1, "{uri}: {}", r.text());
+        }
     }
 }
 

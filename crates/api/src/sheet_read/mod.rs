@@ -92,13 +92,32 @@ pub async fn read(bytes: Vec<u8>, bounds: Bounds) -> ApiResult<Grid> {
         .acquire()
         .await
         .map_err(|e| ApiError::internal("spreadsheet turn", e))?;
-    let grid = tokio::task::spawn_blocking(move || {
+    let parse = tokio::task::spawn_blocking(move || {
         let _turn = turn;
         first_sheet(&bytes, bounds)
-    })
-    .await
-    .map_err(|e| ApiError::internal("spreadsheet task", e))??;
-    Ok(grid)
+    });
+    match parse.await {
+        Ok(grid) => Ok(grid?),
+        // The reader gave up on a malformed file in its own way: the file is unreadable.
+        Err(e) if e.is_panic() => {
+            tracing::warn!("the spreadsheet reader panicked on an upload");
+            Err(DomainError::from(Code::UnsupportedFile).into())
+        }
+        Err(e) => Err(ApiError::internal("spreadsheet task", e)),
+    }
+}
+
+/// A column's name as Excel writes it (0 is A, 25 Z, 26 AA).
+fn column_name(mut col: u32) -> String {
+    let mut name = Vec::new();
+    loop {
+        name.push(b'A' + (col % 26) as u8);
+        if col < 26 {
+            break;
+        }
+        col = col / 26 - 1;
+    }
+    name.iter().rev().map(|&b| char::from(b)).collect()
 }
 
 fn invalid(detail: String) -> DomainError {
@@ -147,7 +166,8 @@ pub fn first_sheet(bytes: &[u8], bounds: Bounds) -> Result<Grid, DomainError> {
         }
         let (row, col) = cell.get_position();
         if col >= bounds.columns {
-            return Err(invalid("columns (A to Z only)".into()));
+            let last = column_name(bounds.columns.saturating_sub(1));
+            return Err(invalid(format!("columns (A to {last} only)")));
         }
         if row >= bounds.last_row {
             return Err(invalid(format!(
@@ -179,6 +199,15 @@ pub fn first_sheet(bytes: &[u8], bounds: Bounds) -> Result<Grid, DomainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_are_named_as_excel_names_them() {
+        let names: Vec<String> = [0, 25, 26, 51, 701, 16_383]
+            .into_iter()
+            .map(column_name)
+            .collect();
+        assert_eq!(names, ["A", "Z", "AA", "AZ", "ZZ", "XFD"]);
+    }
 
     #[test]
     fn only_zip_archives_are_workbooks() {
