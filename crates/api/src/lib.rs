@@ -54,6 +54,7 @@ mod readings;
 pub mod reports;
 mod settings;
 mod shares;
+mod sheet_read;
 mod staff;
 mod system;
 mod throttle;

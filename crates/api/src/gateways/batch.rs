@@ -1,4 +1,4 @@
-//! Importing gateways from a spreadsheet (.xlsx or .xls, recognised by content). Two modes
+//! Importing gateways from a spreadsheet (.xlsx, recognised by content). Two modes
 //! share the upload: the claim import (columns SN, Key and an optional plant id; each row
 //! claimed into the caller's stock or onto the plant) and, with the form field
 //! `mode=register`, the registry's import (see `register_import`). Each row is checked and
@@ -159,7 +159,7 @@ async fn answer(
 
 /// Dry run of a batch import: every row's answer, nothing written.
 #[utoipa::path(post, path = "/api/v1/gateway/import/check", tag = "gateways", params(ModeQuery), security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol"),
+    request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx, at most 2 MB and 1000 rows (within the first 2000, columns A to Z); columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol"),
     responses((status = 200, description = "Totals and each row's answer; 2, 4, 11, 12", body = Envelope<GatewayImport>)))]
 pub async fn check(
     State(app): State<AppState>,
@@ -174,7 +174,7 @@ pub async fn check(
 /// registered) on its own and answered with its own code (0, 4, 300, 301, 700, 2) and
 /// `result` (`created`, `duplicate`, `invalid`).
 #[utoipa::path(post, path = "/api/v1/gateway/import/batch", tag = "gateways", params(ModeQuery), security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol"),
+    request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx, at most 2 MB and 1000 rows (within the first 2000, columns A to Z); columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol"),
     responses((status = 200, description = "Totals and each row's answer; 2, 4, 11, 12", body = Envelope<GatewayImport>)))]
 pub async fn import(
     State(app): State<AppState>,

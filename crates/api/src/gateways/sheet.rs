@@ -1,18 +1,20 @@
-//! Reading a gateway spreadsheet (.xlsx or .xls, recognised by content) for both imports:
-//! the claim import (SN, Key, plant id) and the registry's (SN, Key, Model, Communication
-//! type, Protocol). A header row is optional; when present it names the columns, in any order.
-
-use std::io::Cursor;
+//! Reading a gateway spreadsheet (.xlsx, recognised by content, read within
+//! [`sheet_read::IMPORT`]) for both imports: the claim import (SN, Key, plant id) and the
+//! registry's (SN, Key, Model, Communication type, Protocol). A header row is optional; when
+//! present it names the columns, in any order.
 
 use axum::extract::{Multipart, multipart::MultipartRejection};
-use calamine::{Data, Range, Reader, Xls, Xlsx};
+use calamine::Data;
 use domain::{Code, DomainError};
 
 use super::parse_sn;
-use crate::envelope::{ApiError, ApiResult};
+use crate::{
+    envelope::ApiResult,
+    sheet_read::{self, Grid},
+};
 
 pub const IMPORT_MAX_BYTES: usize = 2 * 1024 * 1024;
-pub const IMPORT_MAX_ROWS: usize = 1000;
+pub const IMPORT_MAX_ROWS: usize = sheet_read::IMPORT.data_rows;
 
 /// One data row: the sheet's own 1-based row number and the cells of the asked columns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,42 +35,6 @@ pub type Column = &'static [&'static str];
 pub const SN: Column = &["sn", "serial", "序列", "serie"];
 pub const KEY: Column = &["key", "clave", "密钥"];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Xlsx,
-    Xls,
-}
-
-/// xlsx is a zip archive, xls an OLE2 compound document; nothing else is read.
-pub(crate) fn sniff(bytes: &[u8]) -> Option<Kind> {
-    if bytes.starts_with(b"PK\x03\x04") {
-        Some(Kind::Xlsx)
-    } else if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-        Some(Kind::Xls)
-    } else {
-        None
-    }
-}
-
-/// The first sheet; 11 when the file is not a readable workbook.
-pub fn first_sheet(bytes: Vec<u8>) -> Result<Range<Data>, DomainError> {
-    let unreadable = |_| DomainError::from(Code::UnsupportedFile);
-    match sniff(&bytes).ok_or(Code::UnsupportedFile)? {
-        Kind::Xlsx => {
-            let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|e| unreadable(e.to_string()))?;
-            book.worksheet_range_at(0)
-                .ok_or(Code::UnsupportedFile)?
-                .map_err(|e| unreadable(e.to_string()))
-        }
-        Kind::Xls => {
-            let mut book = Xls::new(Cursor::new(bytes)).map_err(|e| unreadable(e.to_string()))?;
-            book.worksheet_range_at(0)
-                .ok_or(Code::UnsupportedFile)?
-                .map_err(|e| unreadable(e.to_string()))
-        }
-    }
-}
-
 fn text(cell: Option<&Data>) -> String {
     match cell {
         None | Some(Data::Empty) => String::new(),
@@ -80,23 +46,17 @@ fn text(cell: Option<&Data>) -> String {
     }
 }
 
-/// The rows of `range` as `columns` (the first two, SN and key, are what make a row a
+/// The rows of `grid` as `columns` (the first two, SN and key, are what make a row a
 /// header). Without a header the columns are A, B, C... in the given order. 4 `rows` when
 /// there are none or more than [`IMPORT_MAX_ROWS`].
-pub fn rows_of(range: &Range<Data>, columns: &[Column]) -> Result<Vec<Row>, DomainError> {
-    let (first_row, first_col) = range.start().unwrap_or((0, 0));
+pub fn rows_of(grid: &Grid, columns: &[Column]) -> Result<Vec<Row>, DomainError> {
     let too_many = || DomainError::with_detail(Code::InvalidParameter, "rows (at most 1000)");
     let mut positions: Vec<usize> = (0..columns.len()).collect();
     let mut out = Vec::new();
     let mut header_seen = false;
-    for (i, cells) in range.rows().enumerate() {
-        let cell = |col: usize| {
-            text(
-                col.checked_sub(first_col as usize)
-                    .and_then(|c| cells.get(c)),
-            )
-        };
-        let all: Vec<String> = (0..first_col as usize + cells.len()).map(cell).collect();
+    for (row, cells) in grid.rows() {
+        let cell = |col: usize| text(cells.get(col));
+        let all: Vec<String> = (0..cells.len()).map(cell).collect();
         if all.iter().all(String::is_empty) {
             continue;
         }
@@ -111,7 +71,7 @@ pub fn rows_of(range: &Range<Data>, columns: &[Column]) -> Result<Vec<Row>, Doma
             return Err(too_many());
         }
         out.push(Row {
-            row: first_row + i as u32 + 1,
+            row,
             cells: positions.iter().map(|&c| cell(c)).collect(),
         });
     }
@@ -200,7 +160,7 @@ pub async fn upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResu
         }
     }
     let bytes = bytes.ok_or_else(|| DomainError::invalid("file"))?;
-    if sniff(&bytes).is_none() {
+    if !sheet_read::is_xlsx(&bytes) {
         return Err(Code::UnsupportedFile.into());
     }
     Ok(Upload {
@@ -210,13 +170,10 @@ pub async fn upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResu
     })
 }
 
-/// The rows of an uploaded sheet, read off the async threads.
+/// The rows of an uploaded sheet (read off the async threads, within the import bounds).
 pub async fn read(bytes: Vec<u8>, columns: &'static [Column]) -> ApiResult<Vec<Row>> {
-    Ok(
-        tokio::task::spawn_blocking(move || rows_of(&first_sheet(bytes)?, columns))
-            .await
-            .map_err(|e| ApiError::internal("spreadsheet task", e))??,
-    )
+    let grid = sheet_read::read(bytes, sheet_read::IMPORT).await?;
+    Ok(rows_of(&grid, columns)?)
 }
 
 #[cfg(test)]
@@ -225,31 +182,8 @@ mod tests {
 
     const CLAIM: &[Column] = &[SN, KEY, &["plant", "station", "planta", "电站"]];
 
-    #[test]
-    fn workbooks_are_recognised_by_their_first_bytes() {
-        assert_eq!(sniff(b"PK\x03\x04rest"), Some(Kind::Xlsx));
-        assert_eq!(
-            sniff(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0]),
-            Some(Kind::Xls)
-        );
-        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), None);
-        assert_eq!(
-            first_sheet(b"PK\x03\x04not a zip".to_vec())
-                .unwrap_err()
-                .code,
-            Code::UnsupportedFile
-        );
-    }
-
-    fn range(rows: &[&[Data]]) -> Range<Data> {
-        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32;
-        let mut range = Range::new((0, 0), (rows.len() as u32 - 1, width - 1));
-        for (r, cells) in rows.iter().enumerate() {
-            for (c, cell) in cells.iter().enumerate() {
-                range.set_value((r as u32, c as u32), cell.clone());
-            }
-        }
-        range
+    fn range(rows: &[&[Data]]) -> Grid {
+        Grid::from_rows(rows)
     }
 
     fn s(v: &str) -> Data {

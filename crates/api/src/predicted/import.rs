@@ -1,5 +1,5 @@
-//! Importing predicted generation from a spreadsheet (.xlsx or .xls, at most 2 MB and 1000
-//! rows): columns Plant ID, Year, Month, Day (blank for the whole month), Expected kWh, with
+//! Importing predicted generation from a spreadsheet (.xlsx, at most 2 MB and 1000 rows,
+//! read within [`sheet_read::IMPORT`]): columns Plant ID, Year, Month, Day (blank for the whole month), Expected kWh, with
 //! an optional header row. Every row is checked on its own and answered with its reason in
 //! the caller's language; the valid rows are stored together in one transaction (replacing
 //! earlier figures of the same plant and period), or not at all with `dryRun`.
@@ -18,12 +18,13 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     AppState,
-    envelope::{ApiError, ApiResult, Data, Envelope, current_lang},
+    envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
     gateways::sheet::{self, IMPORT_MAX_ROWS},
     now_ms,
     reports::period::days_in_month,
     session::CurrentUser,
+    sheet_read::{self, Grid},
     xlsx::{self, Sheet},
 };
 
@@ -82,12 +83,11 @@ fn text(cell: Option<&Cell>) -> String {
 
 /// The data rows: (sheet row number, the five cells). A first row whose plant cell is not a
 /// number is a header.
-fn rows(range: &calamine::Range<Cell>) -> Result<Vec<(u32, [String; 5])>, DomainError> {
-    let (first_row, first_col) = range.start().unwrap_or((0, 0));
+fn rows(grid: &Grid) -> Result<Vec<(u32, [String; 5])>, DomainError> {
     let mut out = Vec::new();
     let mut first = true;
-    for (i, cells) in range.rows().enumerate() {
-        let cell = |c: usize| text(c.checked_sub(first_col as usize).and_then(|c| cells.get(c)));
+    for (row, cells) in grid.rows() {
+        let cell = |c: usize| text(cells.get(c));
         let five = [cell(0), cell(1), cell(2), cell(3), cell(4)];
         if five.iter().all(String::is_empty) {
             continue;
@@ -101,7 +101,7 @@ fn rows(range: &calamine::Range<Cell>) -> Result<Vec<(u32, [String; 5])>, Domain
                 "rows (at most 1000)",
             ));
         }
-        out.push((first_row + i as u32 + 1, five));
+        out.push((row, five));
     }
     if out.is_empty() {
         return Err(DomainError::invalid("rows"));
@@ -219,7 +219,7 @@ fn success(lang: Lang) -> &'static str {
 
 /// Imports predicted generation from a spreadsheet, row by row (see the module comment).
 #[utoipa::path(post, path = "/api/v1/predicted/import", tag = "predicted", params(ImportQuery), security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns Plant ID, Year, Month, Day (blank = whole month), Expected kWh; optional field `dryRun=true`"),
+    request_body(content_type = "multipart/form-data", description = "field `file`: .xlsx, at most 2 MB and 1000 rows (within the first 2000, columns A to Z); columns Plant ID, Year, Month, Day (blank = whole month), Expected kWh; optional field `dryRun=true`"),
     responses((status = 200, description = "Totals and each row's answer (4 plantId for a plant the caller cannot edit or see, 4 year, month, day, kwh); 4 file, 4 rows, 11, 12", body = Envelope<PredictedImport>)))]
 pub async fn import(
     State(app): State<AppState>,
@@ -237,10 +237,7 @@ pub async fn import(
     if !dry {
         me.actor.require_writable()?;
     }
-    let bytes = upload.bytes;
-    let rows = tokio::task::spawn_blocking(move || rows(&sheet::first_sheet(bytes)?))
-        .await
-        .map_err(|e| ApiError::internal("spreadsheet task", e))??;
+    let rows = rows(&sheet_read::read(upload.bytes, sheet_read::IMPORT).await?)?;
     let lang = current_lang();
     let (answers, good) = check(&app, &me, rows, lang).await;
     if !dry && !good.is_empty() {

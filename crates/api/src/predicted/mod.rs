@@ -9,19 +9,23 @@ use axum::extract::{Path, State};
 use domain::DomainError;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
+    gateways::sheet::IMPORT_MAX_BYTES,
     monitor::PlantCtx,
     readings,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(import::import))
+        .routes(routes!(import::import).layer(crate::limits::upload(IMPORT_MAX_BYTES)))
         .routes(routes!(import::template))
         .routes(routes!(list))
 }

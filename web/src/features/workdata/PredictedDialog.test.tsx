@@ -64,7 +64,7 @@ describe('PredictedDialog', () => {
   it('refuses a file that is not a sheet before sending it', async () => {
     show();
     pick('predicted.csv');
-    expect(await screen.findByTestId('predicted-problem')).toHaveTextContent('Only .xlsx and .xls');
+    expect(await screen.findByTestId('predicted-problem')).toHaveTextContent('Only .xlsx files');
     expect(screen.getByTestId('predicted-check')).toBeDisabled();
   });
 });

@@ -53,11 +53,12 @@ describe('dynamic data', () => {
 });
 
 describe('predicted generation', () => {
-  it('takes .xlsx and .xls files of at most 2 MB', () => {
+  it('takes .xlsx files of at most 2 MB, not the legacy .xls', () => {
     expect(predictedFileProblem({ name: 'p.xlsx', size: 10 })).toBeNull();
     expect(predictedFileProblem({ name: 'p.csv', size: 10 })).toBe('workdata.predicted.wrongType');
-    expect(predictedFileProblem({ name: 'p.xls', size: 0 })).toBe('workdata.predicted.emptyFile');
-    expect(predictedFileProblem({ name: 'p.xls', size: 3 * 1024 * 1024 })).toBe(
+    expect(predictedFileProblem({ name: 'p.xls', size: 10 })).toBe('workdata.predicted.wrongType');
+    expect(predictedFileProblem({ name: 'p.xlsx', size: 0 })).toBe('workdata.predicted.emptyFile');
+    expect(predictedFileProblem({ name: 'p.XLSX', size: 3 * 1024 * 1024 })).toBe(
       'workdata.predicted.tooLarge',
     );
   });

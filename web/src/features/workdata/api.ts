@@ -205,11 +205,11 @@ export function downloadEvents(kind: EventKind, f: EventFilter): Promise<void> {
 
 /** The sheet limit (2 MB) and the names the picker takes. */
 export const PREDICTED_MAX_BYTES = 2 * 1024 * 1024;
-export const PREDICTED_ACCEPT = '.xlsx,.xls';
+export const PREDICTED_ACCEPT = '.xlsx';
 
 /** Whether a file may be sent; the locale key of why not. */
 export function predictedFileProblem(file: { name: string; size: number }): string | null {
-  if (!/\.(xlsx|xls)$/i.test(file.name)) return 'workdata.predicted.wrongType';
+  if (!/\.xlsx$/i.test(file.name)) return 'workdata.predicted.wrongType';
   if (file.size === 0) return 'workdata.predicted.emptyFile';
   if (file.size > PREDICTED_MAX_BYTES) return 'workdata.predicted.tooLarge';
   return null;

@@ -56,9 +56,10 @@ function pick(file: File) {
 }
 
 describe('importFileProblem', () => {
-  it('takes .xlsx and .xls files of at most 2 MB', () => {
+  it('takes .xlsx files of at most 2 MB, not the legacy .xls', () => {
     expect(importFileProblem({ name: 'a.xlsx', size: 10 })).toBeNull();
-    expect(importFileProblem({ name: 'A.XLS', size: 10 })).toBeNull();
+    expect(importFileProblem({ name: 'A.XLSX', size: 10 })).toBeNull();
+    expect(importFileProblem({ name: 'A.XLS', size: 10 })).toBe('sysGateways.import.wrongType');
     expect(importFileProblem({ name: 'a.csv', size: 10 })).toBe('sysGateways.import.wrongType');
     expect(importFileProblem({ name: 'a.xlsx', size: 0 })).toBe('sysGateways.import.emptyFile');
     expect(importFileProblem({ name: 'a.xlsx', size: 2 * 1024 * 1024 + 1 })).toBe(
@@ -74,7 +75,7 @@ describe('ImportDialog', () => {
     show('register');
     pick(new File(['sn,key'], 'gateways.csv', { type: 'text/csv' }));
     expect(await screen.findByTestId('import-problem')).toHaveTextContent(
-      'Only .xlsx and .xls files can be imported',
+      'Only .xlsx files can be imported',
     );
     expect(screen.getByTestId('import-check')).toBeDisabled();
     expect(post).not.toHaveBeenCalled();
@@ -116,7 +117,7 @@ describe('ImportDialog', () => {
   it('claims without the mode field and names created rows "added"', async () => {
     post.mockResolvedValue(sheet);
     show('claim');
-    pick(xlsx('stock.xls'));
+    pick(xlsx('stock.XLSX'));
     fireEvent.click(await screen.findByTestId('import-check'));
     await screen.findByTestId('import-preview');
     const [, form] = post.mock.calls[0] as [string, FormData];

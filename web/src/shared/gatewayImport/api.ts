@@ -21,11 +21,14 @@ export type ImportOutcome = Schemas['GatewayImport'];
 /** The sheet limit the server holds to (2 MB). */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 /** The file names the picker takes. */
-export const IMPORT_ACCEPT = '.xlsx,.xls';
+export const IMPORT_ACCEPT = '.xlsx';
 
-/** Whether a file may be sent: an .xlsx or .xls of at most 2 MB; the locale key of why not. */
+/**
+ * Whether a file may be sent: an .xlsx of at most 2 MB (the server does not read the legacy .xls);
+ * the locale key of why not.
+ */
 export function importFileProblem(file: { name: string; size: number }): string | null {
-  if (!/\.(xlsx|xls)$/i.test(file.name)) return 'sysGateways.import.wrongType';
+  if (!/\.xlsx$/i.test(file.name)) return 'sysGateways.import.wrongType';
   if (file.size === 0) return 'sysGateways.import.emptyFile';
   if (file.size > IMPORT_MAX_BYTES) return 'sysGateways.import.tooLarge';
   return null;
