@@ -223,7 +223,7 @@ impl Gate {
 
 /// The address connections are counted under: IPv4 (also when mapped into IPv6) as is, IPv6 by
 /// its /64 network, since one subscriber gets a whole /64 and could pick any address in it.
-fn address_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
