@@ -38,6 +38,7 @@ mod logger;
 mod messages;
 mod meters;
 mod monitor;
+mod owners;
 pub use monitor::ReadCaches;
 mod permissions;
 pub mod plants;

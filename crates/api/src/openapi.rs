@@ -17,8 +17,8 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, commands, companies, company, customers,
     debug, dict, energy_hub, events, firmware, gateways, inverters, logger, messages, meters,
-    monitor, permissions, plants, predicted, products, protocols, reports, settings, staff, system,
-    upgrades, users, versions, weather_stations,
+    monitor, owners, permissions, plants, predicted, products, protocols, reports, settings, staff,
+    system, upgrades, users, versions, weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -41,6 +41,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(staff::router())
         .merge(agents::router())
         .merge(customers::router())
+        .merge(owners::router())
         .merge(dict::router())
         .merge(plants::router())
         .merge(protocols::router())

@@ -15,10 +15,21 @@ pub struct RateLimit {
     pub max: i64,
 }
 
-/// `/anonymous/checkAccount` tells whether an account exists.
+/// `/anonymous/checkAccount` tells whether an account exists: as many as codes may be sent,
+/// since the registration and reset screens ask once before each.
 pub const CHECK_ACCOUNT: RateLimit = RateLimit {
     name: "checkAccount",
-    max: 30,
+    max: 10,
+};
+/// `/anonymous/signup` and `/anonymous/resetPwd` each guess a code (codes also retire after 5
+/// wrong guesses, and an account is sent at most 10 an hour).
+pub const SIGNUP: RateLimit = RateLimit {
+    name: "signup",
+    max: 20,
+};
+pub const RESET_PASSWORD: RateLimit = RateLimit {
+    name: "resetPwd",
+    max: 20,
 };
 /// `/anonymous/getCode` sends a message (each account also has its own limits).
 pub const GET_CODE: RateLimit = RateLimit {
@@ -26,10 +37,32 @@ pub const GET_CODE: RateLimit = RateLimit {
     max: 10,
 };
 
+/// `/api/v1/company/user/check` tells a company administrator whether an account exists
+/// anywhere: enough for filling in staff forms, too few to walk a list of addresses.
+pub const STAFF_ACCOUNT_CHECK: RateLimit = RateLimit {
+    name: "staffAccountCheck",
+    max: 30,
+};
+
 impl RateLimit {
     /// Counts the call; past the limit answers 7 (too many attempts) until the window ends.
     pub async fn check(&self, store: &Store, ip: IpAddr, now: i64) -> Result<(), ApiError> {
-        let key = format!("rate:{}:{ip}", self.name);
+        self.count(store, format!("rate:{}:{ip}", self.name), now)
+            .await
+    }
+
+    /// [`RateLimit::check`] per signed-in caller rather than per address.
+    pub async fn check_caller(
+        &self,
+        store: &Store,
+        user: UserId,
+        now: i64,
+    ) -> Result<(), ApiError> {
+        self.count(store, format!("rate:{}:user:{}", self.name, user.0), now)
+            .await
+    }
+
+    async fn count(&self, store: &Store, key: String, now: i64) -> Result<(), ApiError> {
         let t = store
             .record_login_failure(&key, now, now - WINDOW_MS)
             .await?;

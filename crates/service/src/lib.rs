@@ -22,6 +22,7 @@ pub mod customer_types;
 pub mod customers;
 mod error;
 pub mod gateways;
+pub mod owners;
 pub mod plants;
 pub mod products;
 pub mod settings;
