@@ -302,7 +302,7 @@ fn png() -> Vec<u8> {
 async fn picture_links_end_with_the_share(app: App) {
     let b = app.backend;
     let [ann, vic] = fixtures::owners(&app, ["ann", "vic"]).await;
-    let plant = fixtures::plant(&app, &ann, fixtures::madrid_plant("Roof", 1, 5)).await;
+    let plant = fixtures::plant(&app, &ann, fixtures::madrid_plant("Ann roof plant", 1, 5)).await;
     let up = app
         .upload(
             "/api/v1/plant/thumbnail",

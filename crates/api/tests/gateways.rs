@@ -270,13 +270,14 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
         .expect_code(0);
         let devices = app.store.plant_devices(c.ann_plant).await.expect("devices");
         assert_eq!(devices.len(), 1, "the devices follow their gateway");
+        // Bob visits Ann's plant, so he sees the gateway: in use, not a wrong key.
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.bob_plant),
             json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.bob),
         )
         .await
-        .expect_code(300);
+        .expect_code(301);
         // The shared visitor sees the gateway through the plant.
         let detail = app
             .get(&format!("/api/v1/gateway/{gw}"), Some(&c.bob))
@@ -369,7 +370,8 @@ async fn a_spreadsheet_batch_answers_each_row_and_its_check_writes_nothing() {
             (2, "GW-0001", 0),
             (3, "GW-0002", 0),
             (4, "GW-0003", 300),
-            (5, "GW-0004", 301),
+            // Ann's gateway, which the company cannot see: like a wrong key.
+            (5, "GW-0004", 300),
             (6, "GW 0005", 4),
             (7, "GW-0001", 4),
             (8, "GW-9999", 300),
