@@ -10,8 +10,8 @@ import { REPO_DIR, startServer, USERS } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || path.join(REPO_DIR, 'docs', 'screenshots');
 const NAME = 'Gateway Test Plant';
-const GW1 = { sn: 'GW-E2E-0001', key: 'k3y-one' };
-const GW2 = { sn: 'GW-E2E-0002', key: 'k3y-two' };
+const GW1 = { sn: 'GW-E2E-0001', key: 'k3y-one-1' };
+const GW2 = { sn: 'GW-E2E-0002', key: 'k3y-two-2' };
 
 /** The error message shown under the form item of `id`. */
 function fieldError(page, id) {

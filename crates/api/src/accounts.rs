@@ -100,8 +100,8 @@ pub async fn check_code(
 }
 
 /// With `type=register`: 0 when the account is free, 103 when taken. Otherwise: 0 when the
-/// account exists, 105 when it does not. More than 30 requests from one address in 15 minutes
-/// answer 7.
+/// account exists, 105 when it does not. The registration screen asks once per code it sends,
+/// so more than 10 requests from one address in 15 minutes answer 7, as for `getCode`.
 #[utoipa::path(get, path = "/anonymous/checkAccount", tag = "accounts", params(AccountParams),
     responses((status = 200, description = "As asked; 103 or 105, 7", body = Ack)))]
 pub async fn check_account(
@@ -141,13 +141,18 @@ pub struct SignupRequest {
     pub nickname: Option<String>,
 }
 
-/// Creates a plant-owner account after checking the code sent to it.
+/// Creates a plant-owner account after checking the code sent to it. The code is checked
+/// before anything about the account, so a wrong or expired code answers 5 or 6 whether the
+/// account exists or not (the review enumerated accounts with code "000000"). More than 20
+/// requests from one address in 15 minutes answer 7.
 #[utoipa::path(post, path = "/anonymous/signup", tag = "accounts", request_body = SignupRequest,
-    responses((status = 200, description = "Registered; 4, 5, 6, 103", body = Ack)))]
+    responses((status = 200, description = "Registered; 4, 5, 6, 7, 103", body = Ack)))]
 pub async fn signup(
     State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
     Body(req): Body<SignupRequest>,
 ) -> ApiResult<Done> {
+    rate_limit::SIGNUP.check(&app.store, ip, now_ms()).await?;
     let account = account_of(req.account.as_deref())?;
     let password = req.password.unwrap_or_default();
     check_password(&password)?;
@@ -156,9 +161,6 @@ pub async fn signup(
         req.nickname.as_deref().unwrap_or(""),
         domain::account::PROFILE_TEXT_MAX,
     )?;
-    if app.store.user_by_account(account.as_str()).await?.is_some() {
-        return Err(Code::AlreadyRegistered.into());
-    }
     codes::verify(
         &app,
         account.as_str(),
@@ -167,6 +169,11 @@ pub async fn signup(
         true,
     )
     .await?;
+    // Only the holder of a registration code gets here, and codes go only to free accounts:
+    // this answers the one who registered it in the meantime.
+    if app.store.user_by_account(account.as_str()).await?.is_some() {
+        return Err(Code::AlreadyRegistered.into());
+    }
     let hash = hash_password(password).await?;
     let role = app.store.builtin_role(BuiltinRole::PlantOwner).await?;
     let default_nickname = account
@@ -201,21 +208,22 @@ pub async fn signup(
     }
 }
 
-/// Sets a new password after checking the code; every session of the account ends.
+/// Sets a new password after checking the code; every session of the account ends. The code
+/// is checked first, so a wrong or expired code answers 5 or 6 whether the account exists or
+/// not. More than 20 requests from one address in 15 minutes answer 7.
 #[utoipa::path(post, path = "/anonymous/resetPwd", tag = "accounts", request_body = SignupRequest,
-    responses((status = 200, description = "Password set; 4, 5, 6, 105", body = Ack)))]
+    responses((status = 200, description = "Password set; 4, 5, 6, 7, 105", body = Ack)))]
 pub async fn reset_password(
     State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
     Body(req): Body<SignupRequest>,
 ) -> ApiResult<Done> {
+    rate_limit::RESET_PASSWORD
+        .check(&app.store, ip, now_ms())
+        .await?;
     let account = account_of(req.account.as_deref())?;
     let password = req.password.unwrap_or_default();
     check_password(&password)?;
-    let user = app
-        .store
-        .user_by_account(account.as_str())
-        .await?
-        .ok_or(Code::NotRegistered)?;
     codes::verify(
         &app,
         account.as_str(),
@@ -224,6 +232,12 @@ pub async fn reset_password(
         true,
     )
     .await?;
+    // Reset codes go only to existing accounts; one removed since answers 105.
+    let user = app
+        .store
+        .user_by_account(account.as_str())
+        .await?
+        .ok_or(Code::NotRegistered)?;
     let hash = hash_password(password).await?;
     let now = now_ms();
     app.store.set_password(user.id(), &hash, now).await?;

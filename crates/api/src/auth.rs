@@ -217,7 +217,7 @@ async fn password_grant(
     if user.disabled || company_locked(&app.store, &user).await? {
         return Err(Code::AccountDisabled.into());
     }
-    attempt.succeeded(&app.store).await?;
+    attempt.succeeded(&app.store, now).await?;
     issue_tokens(app, &user, None, now).await.map(Data)
 }
 

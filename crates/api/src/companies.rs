@@ -250,7 +250,8 @@ pub struct DisableRequest {
 }
 
 /// Disables or enables a company: its staff get 101 at sign-in, at refresh and on every
-/// request while it is disabled. Nothing is deleted.
+/// request while it is disabled, and their sessions end (enabling it again revives none).
+/// Nothing is deleted.
 #[utoipa::path(post, path = "/api/v1/company/{id}/disable", tag = "companies", request_body = DisableRequest,
     params(("id" = i64, Path)), security(("bearer" = [])),
     responses((status = 200, description = "Saved; 2, 4", body = Ack)))]
@@ -263,7 +264,11 @@ pub async fn disable(
     require_internal(&me, "sys.company.edit")?;
     me.actor.require_writable()?;
     let disabled = req.disabled.ok_or(DomainError::invalid("disabled"))?;
-    if !app.store.set_company_disabled(id, disabled).await? {
+    if !app
+        .store
+        .set_company_disabled(id, disabled, now_ms())
+        .await?
+    {
         return Err(DomainError::invalid("id").into());
     }
     let action = if disabled {

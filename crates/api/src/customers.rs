@@ -83,6 +83,8 @@ pub struct Customer {
     pub plants: i64,
     /// ISO 8601 with milliseconds and an offset: when it became a customer.
     pub create_at: String,
+    /// The account is disabled: it cannot sign in (internal administrators enable it again).
+    pub disabled: bool,
 }
 
 fn customer(c: CustomerRow) -> Customer {
@@ -99,6 +101,7 @@ fn customer(c: CustomerRow) -> Customer {
         remark: c.remark,
         plants: c.plants,
         create_at: create_at(c.created_at),
+        disabled: c.disabled,
     }
 }
 

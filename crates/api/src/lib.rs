@@ -43,6 +43,7 @@ pub use manuals::key as manual_file_key;
 mod messages;
 mod meters;
 mod monitor;
+mod owners;
 pub use monitor::ReadCaches;
 mod permissions;
 pub mod plants;

@@ -15,10 +15,21 @@ pub struct RateLimit {
     pub max: i64,
 }
 
-/// `/anonymous/checkAccount` tells whether an account exists.
+/// `/anonymous/checkAccount` tells whether an account exists: as many as codes may be sent,
+/// since the registration and reset screens ask once before each.
 pub const CHECK_ACCOUNT: RateLimit = RateLimit {
     name: "checkAccount",
-    max: 30,
+    max: 10,
+};
+/// `/anonymous/signup` and `/anonymous/resetPwd` each guess a code (codes also retire after 5
+/// wrong guesses, and an account is sent at most 10 an hour).
+pub const SIGNUP: RateLimit = RateLimit {
+    name: "signup",
+    max: 20,
+};
+pub const RESET_PASSWORD: RateLimit = RateLimit {
+    name: "resetPwd",
+    max: 20,
 };
 /// `/anonymous/getCode` sends a message (each account also has its own limits).
 pub const GET_CODE: RateLimit = RateLimit {
@@ -32,6 +43,13 @@ pub const GET_CODE: RateLimit = RateLimit {
 pub const ACCOUNT_LOOKUP: RateLimit = RateLimit {
     name: "accountLookup",
     max: 60,
+};
+
+/// `/api/v1/company/user/check` tells a company administrator whether an account exists
+/// anywhere: enough for filling in staff forms, too few to walk a list of addresses.
+pub const STAFF_ACCOUNT_CHECK: RateLimit = RateLimit {
+    name: "staffAccountCheck",
+    max: 30,
 };
 
 impl RateLimit {

@@ -50,15 +50,19 @@ pub struct AccountQuery {
     pub account: Option<String>,
 }
 
-/// 104 when the account is taken by any account not deleted.
+/// 104 when the account is taken by any account not deleted. More than 30 calls by one caller
+/// in 15 minutes answer 7 (the check would otherwise list who has an account).
 #[utoipa::path(get, path = "/api/v1/company/user/check", tag = "company", params(AccountQuery),
-    security(("bearer" = [])), responses((status = 200, description = "Free; 2, 4, 104", body = Ack)))]
+    security(("bearer" = [])), responses((status = 200, description = "Free; 2, 4, 7, 104", body = Ack)))]
 pub async fn check(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<AccountQuery>,
 ) -> ApiResult<Done> {
     me.actor.require("company.user.edit")?;
+    crate::rate_limit::STAFF_ACCOUNT_CHECK
+        .check_caller(&app.store, me.actor.id, now_ms())
+        .await?;
     let account = Account::parse(q.account.as_deref().unwrap_or(""))
         .map_err(|_| DomainError::invalid("account"))?;
     if app.store.user_by_account(account.as_str()).await?.is_some() {

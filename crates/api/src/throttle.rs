@@ -3,6 +3,9 @@
 //! account from many addresses, or from one address over many accounts, only slow down and, far
 //! beyond what a person mistypes, ask for that same code. So a correct password from an address
 //! that has not been failing is never refused outright, while guessing stays slow and bounded.
+//! An address the account signed in from within [`KNOWN_FOR_MS`] is not asked for a code
+//! because of the account's failures elsewhere (nor slowed by them): an attacker failing
+//! against someone's account cannot force its owner, at home, into the code step.
 //! The counting is the same whether or not the account exists, and the state lives in the
 //! database (`login_throttle`) so that every replica applies it. docs/security.md has the rules.
 
@@ -24,6 +27,8 @@ pub const ACCOUNT_PROOF_AFTER: i64 = 20;
 /// asked for every account from there.
 pub const ADDRESS_SLOW_AFTER: i64 = 30;
 pub const ADDRESS_PROOF_AFTER: i64 = 100;
+/// How long an address the account signed in from stays known to it.
+pub const KNOWN_FOR_MS: i64 = 30 * 24 * 3600 * 1000;
 /// The wait grows by one step (`ApiConfig::sign_in_delay_step_ms`, 500 ms) per failure past
 /// the threshold, up to this.
 pub const MAX_DELAY_MS: u64 = 3000;
@@ -33,6 +38,8 @@ pub struct Attempt {
     pair: String,
     account: String,
     address: String,
+    /// A row whose lock time is when this address stops being known to the account.
+    known: String,
 }
 
 impl Attempt {
@@ -42,6 +49,7 @@ impl Attempt {
             pair: format!("pair:{ip}|{account}"),
             account: format!("account:{account}"),
             address: format!("ip:{ip}"),
+            known: format!("known:{ip}|{account}"),
         }
     }
 
@@ -59,8 +67,20 @@ impl Attempt {
             return Ok(());
         }
         let pair = state(store, &self.pair, now).await?;
-        let account = state(store, &self.account, now).await?;
+        let mut account = state(store, &self.account, now).await?;
         let address = state(store, &self.address, now).await?;
+        let known = store
+            .throttle(&self.known)
+            .await?
+            .is_some_and(|t| t.locked_until > now);
+        if known {
+            // The owner's own address: others' failures against the account do not apply.
+            account = ThrottleRow {
+                failures: 0,
+                window_start: now,
+                locked_until: 0,
+            };
+        }
         if [pair, account, address]
             .iter()
             .any(|t| t.locked_until > now)
@@ -99,10 +119,15 @@ impl Attempt {
         Ok(())
     }
 
-    /// A successful sign-in unlocks its pair. The account's and the address's counts run out
-    /// with their window: an attacker's progress is not reset by the owner signing in.
-    pub async fn succeeded(&self, store: &Store) -> Result<(), ApiError> {
+    /// A successful sign-in unlocks its pair and makes its address known to the account for
+    /// [`KNOWN_FOR_MS`]. The account's and the address's counts run out with their window: an
+    /// attacker's progress is not reset by the owner signing in.
+    pub async fn succeeded(&self, store: &Store, now: i64) -> Result<(), ApiError> {
         store.clear_login_failures(&self.pair).await?;
+        // Stored as a throttle row "locked" until it expires, so it is purged after that.
+        store.clear_login_failures(&self.known).await?;
+        store.record_login_failure(&self.known, now, now).await?;
+        store.lock_login(&self.known, now + KNOWN_FOR_MS).await?;
         Ok(())
     }
 }

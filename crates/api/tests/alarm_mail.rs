@@ -196,7 +196,7 @@ fn fields(name: &str) -> PlantFields {
 async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &str) -> i64 {
     let id = app
         .store
-        .create_gateway(sn, "KEY123", "", api::now_ms())
+        .create_gateway(sn, "KEY12345", "", api::now_ms())
         .await
         .expect("gateway");
     app.store
@@ -396,7 +396,7 @@ async fn five_hundred_silent_gateways_make_one_digest_per_recipient_and_the_quie
             .expect("home");
         let home_gw = app
             .store
-            .create_gateway("GWHOME", "KEY123", "", api::now_ms())
+            .create_gateway("GWHOME", "KEY12345", "", api::now_ms())
             .await
             .expect("gateway");
         app.store

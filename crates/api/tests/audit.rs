@@ -67,7 +67,7 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
             .expect("device");
         let l = linked(app).await;
         let app = &l.app;
-        let _gw = gateway(&l, "GW-AUD01", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-AUD01", "KEY12345", Mode::Answer).await;
         fixtures::set_status(app, inverter, 1).await;
 
         // Ann changes a setting, Max switches the inverter off, then Ann tries to switch it
@@ -220,7 +220,7 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
             .expect("device");
         let l = linked(app).await;
         let app = &l.app;
-        let _gw = gateway(&l, "GW-AUD02", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-AUD02", "KEY12345", Mode::Answer).await;
         fixtures::set_status(app, inverter, 1).await;
 
         // Company staff may change settings (their role has the key) but not switch power.
@@ -295,7 +295,7 @@ async fn a_settings_write_records_each_value_before_and_after() {
             .expect("device");
         let l = linked(app).await;
         let app = &l.app;
-        let _gw = gateway(&l, "GW-AUD03", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-AUD03", "KEY12345", Mode::Answer).await;
         fixtures::set_status(app, inverter, 1).await;
         let set = |body: Value| {
             let (app, ann) = (app, ann.clone());

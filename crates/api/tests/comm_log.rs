@@ -97,7 +97,7 @@ async fn a_gateways_telemetry_and_a_command_with_its_reply_appear_in_the_log() {
         let app = &l.app;
         let log = l.link.comm_log.clone();
         let c = cast(app).await;
-        let gw = gateway(&l, "GW-COM01", "KEY123", Mode::Answer).await;
+        let gw = gateway(&l, "GW-COM01", "KEY12345", Mode::Answer).await;
         gw.client
             .publish(
                 "portal/v1/GW-COM01/telemetry",
@@ -291,7 +291,7 @@ async fn another_company_reads_the_log_as_missing_and_owners_have_no_log() {
         let app = &l.app;
         let log = l.link.comm_log.clone();
         let c = cast(app).await;
-        let _gw = gateway(&l, "GW-COM01", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-COM01", "KEY12345", Mode::Answer).await;
         let page = page_of(app, &log, &c.admin, "GW-COM01", 1).await;
         let id = &page["infos"][0]["id"];
 
@@ -415,7 +415,7 @@ async fn switched_off_the_log_captures_nothing() {
         let l = linked_with(app, off).await;
         let app = &l.app;
         let c = cast(app).await;
-        let gw = gateway(&l, "GW-COM01", "KEY123", Mode::Answer).await;
+        let gw = gateway(&l, "GW-COM01", "KEY12345", Mode::Answer).await;
         gw.client
             .publish(
                 "portal/v1/GW-COM01/telemetry",

@@ -519,7 +519,7 @@ async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
 
         // The agent's stock (a gateway it holds on no plant) is the principal's to see, not to
         // take or to read the key of; a company that is not the principal does not see it.
-        let stock = json!({"sn": "GWSTOCK1", "key": "KEY123"});
+        let stock = json!({"sn": "GWSTOCK1", "key": "KEY12345"});
         app.post("/api/v1/gateway/create", stock.clone(), Some(&w.internal))
             .await
             .expect_code(0);

@@ -30,7 +30,7 @@ struct Cast {
     inverter: i64,
 }
 
-/// Ann owns a plant with gateway GW-DBG01 (key KEY123) and inverter INV-DBG01 behind it, and
+/// Ann owns a plant with gateway GW-DBG01 (key KEY12345) and inverter INV-DBG01 behind it, and
 /// shares it with Max (maintainer) and Vic (visitor); Bob is a stranger with his own plant.
 async fn cast(app: &App) -> Cast {
     let admin = fixtures::admin(app).await;
@@ -128,7 +128,7 @@ async fn a_raw_read_goes_to_the_inverter_and_its_reply_comes_back() {
         let l = linked(app).await;
         let app = &l.app;
         let c = cast(app).await;
-        let mut gw = gateway(&l, "GW-DBG01", "KEY123", Mode::Answer).await;
+        let mut gw = gateway(&l, "GW-DBG01", "KEY12345", Mode::Answer).await;
 
         let r = app
             .post(
@@ -224,7 +224,7 @@ async fn a_raw_frame_goes_to_a_gateway_and_the_gate_reply_route_reads_it() {
         let l = linked(app).await;
         let app = &l.app;
         let c = cast(app).await;
-        let _gw = gateway(&l, "GW-DBG02", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-DBG02", "KEY12345", Mode::Answer).await;
 
         let r = app
             .post(
@@ -315,7 +315,7 @@ async fn refusals_are_answered_with_the_spec_messages_and_logged() {
             .await
             .expect_code(602);
         // An upgrading inverter refuses remote debug (603); an offline one too (602).
-        let _gw = gateway(&l, "GW-DBG01", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-DBG01", "KEY12345", Mode::Answer).await;
         set_status(app, c.inverter, 4).await;
         app.post(url, body.clone(), Some(&c.max))
             .await
@@ -381,8 +381,8 @@ async fn a_silent_device_times_out_and_a_refusing_one_fails() {
         let l = linked(app).await;
         let app = &l.app;
         let c = cast(app).await;
-        let _silent = gateway(&l, "GW-DBG01", "KEY123", Mode::Silent).await;
-        let _refusing = gateway(&l, "GW-DBG02", "KEY123", Mode::Refuse).await;
+        let _silent = gateway(&l, "GW-DBG01", "KEY12345", Mode::Silent).await;
+        let _refusing = gateway(&l, "GW-DBG02", "KEY12345", Mode::Refuse).await;
         let r = app
             .post(
                 "/api/v1/inverter/INV-DBG01/debug",
@@ -437,19 +437,19 @@ async fn company_staff_read_their_companys_exchanges_and_nobody_elses() {
         let plant = r.data().as_i64().expect("plant");
         app.post(
             "/api/v1/gateway/create",
-            json!({"sn": "GW-ACME01", "key": "KEY123"}),
+            json!({"sn": "GW-ACME01", "key": "KEY12345"}),
             Some(&c.admin),
         )
         .await
         .expect_code(0);
         app.post(
             &format!("/api/v1/plant/{plant}/gateway"),
-            json!({"sn": "GW-ACME01", "key": "KEY123"}),
+            json!({"sn": "GW-ACME01", "key": "KEY12345"}),
             Some(&boss),
         )
         .await
         .expect_code(0);
-        let _gw = gateway(&l, "GW-ACME01", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-ACME01", "KEY12345", Mode::Answer).await;
         let r = app
             .post(
                 "/api/v1/gateway/GW-ACME01/debug",

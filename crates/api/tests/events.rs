@@ -45,14 +45,14 @@ async fn gateway(
 ) -> Vec<i64> {
     app.post(
         "/api/v1/gateway/create",
-        json!({"sn": sn, "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
+        json!({"sn": sn, "key": "KEY12345", "protocol": "deye-hybrid-1ph"}),
         Some(admin),
     )
     .await
     .expect_code(0);
     app.post(
         &format!("/api/v1/plant/{plant}/gateway"),
-        json!({"sn": sn, "key": "KEY123"}),
+        json!({"sn": sn, "key": "KEY12345"}),
         Some(owner),
     )
     .await

@@ -151,8 +151,8 @@ async fn restarts_report_totals_with_reasons_and_a_timeout() {
         let l = linked(app).await;
         let app = &l.app;
         let c = cast(app).await;
-        let mut answering = gateway(&l, "GW-ACT01", "KEY123", Mode::Answer).await;
-        let _silent = gateway(&l, "GW-ACT02", "KEY123", Mode::Silent).await;
+        let mut answering = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
+        let _silent = gateway(&l, "GW-ACT02", "KEY12345", Mode::Silent).await;
 
         // One gateway, by a maintainer of the shared plant.
         let r = app
@@ -253,8 +253,8 @@ async fn the_batch_check_tells_what_would_fail_and_upgrading_gateways_are_refuse
         let l = linked(app).await;
         let app = &l.app;
         let c = cast(app).await;
-        let _a = gateway(&l, "GW-ACT01", "KEY123", Mode::Answer).await;
-        let _b = gateway(&l, "GW-ACT02", "KEY123", Mode::Answer).await;
+        let _a = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
+        let _b = gateway(&l, "GW-ACT02", "KEY12345", Mode::Answer).await;
         // GW-ACT02 has an upgrade running.
         let now = api::now_ms();
         app.store
@@ -336,7 +336,7 @@ async fn replacing_a_gateway_keeps_the_plants_devices_and_history() {
     for app in spawn().await {
         let c = cast(&app).await;
         let url = "/api/v1/gateway/replace";
-        let body = json!({"oldSn": "GW-ACT01", "newSn": "GW-NEW01", "key": "KEY123"});
+        let body = json!({"oldSn": "GW-ACT01", "newSn": "GW-NEW01", "key": "KEY12345"});
         // Refusals: owner and maintainer lack gateway.replace, a stranger sees nothing, a wrong
         // key, a gateway in use, the same gateway, a missing SN.
         app.post(url, body.clone(), Some(&c.ann))
@@ -357,21 +357,21 @@ async fn replacing_a_gateway_keeps_the_plants_devices_and_history() {
         .expect_code(300);
         app.post(
             url,
-            json!({"oldSn": "GW-ACT01", "newSn": "GW-BOB01", "key": "KEY123"}),
+            json!({"oldSn": "GW-ACT01", "newSn": "GW-BOB01", "key": "KEY12345"}),
             Some(&c.admin),
         )
         .await
         .expect_code(301);
         app.post(
             url,
-            json!({"oldSn": "GW-ACT01", "newSn": "GW-ACT01", "key": "KEY123"}),
+            json!({"oldSn": "GW-ACT01", "newSn": "GW-ACT01", "key": "KEY12345"}),
             Some(&c.admin),
         )
         .await
         .expect_code(4);
         app.post(
             url,
-            json!({"newSn": "GW-NEW01", "key": "KEY123"}),
+            json!({"newSn": "GW-NEW01", "key": "KEY12345"}),
             Some(&c.admin),
         )
         .await
@@ -520,7 +520,7 @@ async fn the_settings_switch_waits_for_the_gateway() {
         let l = linked(app).await;
         let app = &l.app;
         let c = cast(app).await;
-        let mut gw = gateway(&l, "GW-ACT01", "KEY123", Mode::Answer).await;
+        let mut gw = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
         let url = "/api/v1/gateway/GW-ACT01/settings/switch";
         let r = app.post(url, json!({"enable": true}), Some(&c.max)).await;
         r.expect_code(0);

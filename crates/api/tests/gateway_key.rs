@@ -24,7 +24,7 @@ struct Cast {
     plant: i64,
 }
 
-/// Ann's plant holds GW-KEY01 (key KEY123); Max maintains the plant, Vic visits it.
+/// Ann's plant holds GW-KEY01 (key KEY12345); Max maintains the plant, Vic visits it.
 async fn cast(app: &App) -> Cast {
     let admin = fixtures::admin(app).await;
     let [ann, max, vic] = fixtures::owners(app, ["ann", "max", "vic"]).await;
@@ -70,18 +70,18 @@ async fn the_key_is_for_those_who_may_edit_the_gateway_and_never_in_lists() {
             let infos = r.data()["infos"].as_array().cloned().unwrap_or_default();
             assert_eq!(infos.len(), 1, "{}", r.text());
             assert!(infos[0]["key"].is_null(), "a list never carries the key");
-            assert!(!r.text().contains("KEY123"));
+            assert!(!r.text().contains("KEY12345"));
         }
         let detail = format!("/api/v1/gateway/{SN}");
         for token in [&c.max, &c.vic] {
             let r = app.get(&detail, Some(token)).await;
             r.expect_code(0);
-            assert!(!r.text().contains("KEY123"), "sharees: {}", r.text());
+            assert!(!r.text().contains("KEY12345"), "sharees: {}", r.text());
             assert_eq!(r.data()["keyEditable"], false);
         }
         for token in [&c.ann, &c.admin] {
             let r = app.get(&detail, Some(token)).await;
-            assert_eq!(r.data()["key"], "KEY123");
+            assert_eq!(r.data()["key"], "KEY12345");
             assert_eq!(
                 (
                     r.data()["keyEditable"].clone(),
@@ -107,7 +107,7 @@ async fn the_key_is_for_those_who_may_edit_the_gateway_and_never_in_lists() {
             .await
             .expect_code(606);
         let g = app.store.gateway_by_sn(SN).await.expect("gw").expect("gw");
-        assert_eq!((g.reg_key.as_str(), g.pending_key), ("KEY123", None));
+        assert_eq!((g.reg_key.as_str(), g.pending_key), ("KEY12345", None));
     }
 }
 
@@ -126,7 +126,7 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
         // A simulated gateway that keeps what it is told, as a real one does.
         let mut spec = sim::fleet::demo_fleet(1, 7).remove(0);
         spec.sn = SN.into();
-        spec.key = "KEY123".into();
+        spec.key = "KEY12345".into();
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let opts = sim::gateway::RunOptions {
             broker: sim::gateway::Broker {
@@ -157,7 +157,7 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
         // The gateway signs in again with its new key; the old one is refused from now on.
         wait_online(&app.store, SN, fake_gateway::WAIT).await;
         assert_eq!(
-            sign_in(linked.addr, SN, "KEY123").await,
+            sign_in(linked.addr, SN, "KEY12345").await,
             ConnectReturnCode::BadUserNamePassword
         );
         let detail = app
@@ -218,7 +218,7 @@ async fn a_gateway_that_refuses_the_key_keeps_its_old_one() {
         let c = cast(&app).await;
         let linked = linked(app).await;
         let app = &linked.app;
-        let _gw = gateway(&linked, SN, "KEY123", Mode::Refuse).await;
+        let _gw = gateway(&linked, SN, "KEY12345", Mode::Refuse).await;
         app.post(
             &format!("/api/v1/gateway/{SN}/key/rotate"),
             json!({}),
@@ -227,7 +227,7 @@ async fn a_gateway_that_refuses_the_key_keeps_its_old_one() {
         .await
         .expect_code(609);
         let g = app.store.gateway_by_sn(SN).await.expect("gw").expect("gw");
-        assert_eq!((g.reg_key.as_str(), g.pending_key), ("KEY123", None));
+        assert_eq!((g.reg_key.as_str(), g.pending_key), ("KEY12345", None));
     }
 }
 
@@ -251,7 +251,7 @@ async fn a_pending_key_signs_in_once_and_then_alone() {
             .await
             .expect("pending");
         assert_eq!(
-            sign_in(linked.addr, SN, "KEY123").await,
+            sign_in(linked.addr, SN, "KEY12345").await,
             ConnectReturnCode::Success
         );
         assert_eq!(
@@ -259,7 +259,7 @@ async fn a_pending_key_signs_in_once_and_then_alone() {
             ConnectReturnCode::Success
         );
         assert_eq!(
-            sign_in(linked.addr, SN, "KEY123").await,
+            sign_in(linked.addr, SN, "KEY12345").await,
             ConnectReturnCode::BadUserNamePassword
         );
         let detail = linked

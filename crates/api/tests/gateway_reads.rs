@@ -35,7 +35,7 @@ async fn register(app: &App, admin: &str, sn: &str) -> i64 {
     let r = app
         .post(
             "/api/v1/gateway/create",
-            json!({"sn": sn, "key": "KEY123", "protocol": "deye-hybrid-1ph"}),
+            json!({"sn": sn, "key": "KEY12345", "protocol": "deye-hybrid-1ph"}),
             Some(admin),
         )
         .await;
@@ -46,7 +46,7 @@ async fn register(app: &App, admin: &str, sn: &str) -> i64 {
 async fn bind(app: &App, token: &str, plant: i64, sn: &str) {
     app.post(
         &format!("/api/v1/plant/{plant}/gateway"),
-        json!({"sn": sn, "key": "KEY123"}),
+        json!({"sn": sn, "key": "KEY12345"}),
         Some(token),
     )
     .await
@@ -227,7 +227,7 @@ async fn the_detail_lists_the_devices_behind_a_gateway_and_hides_other_tenants()
         r.expect_code(0);
         let d = r.data();
         assert_item(d);
-        assert_eq!(d["key"], "KEY123", "the owner may edit the gateway");
+        assert_eq!(d["key"], "KEY12345", "the owner may edit the gateway");
         assert_eq!(d["plant"]["name"], "Ann home plant");
         let devices = d["devices"].as_array().expect("devices");
         assert_eq!(devices.len(), 2);

@@ -81,27 +81,31 @@ fn xlsx(rows: &[[&str; 3]]) -> Vec<u8> {
 async fn only_internal_administrators_register_gateways_with_valid_unique_sns() {
     for app in spawn().await {
         let c = cast(&app).await;
-        let id = register(&app, &c.admin, "GW-0001", "KEY123").await;
+        let id = register(&app, &c.admin, "GW-0001", "KEY12345").await;
         assert!(id > 0);
         let create = |body: Value, token: String| {
             let app = &app;
             async move { app.post("/api/v1/gateway/create", body, Some(&token)).await }
         };
-        let dup = create(json!({"sn": "GW-0001", "key": "OTHER1"}), c.admin.clone()).await;
+        let dup = create(json!({"sn": "GW-0001", "key": "OTHER123"}), c.admin.clone()).await;
         dup.expect_code(4);
         assert!(dup.msg().ends_with(": sn"), "{}", dup.msg());
         for (body, field) in [
-            (json!({"key": "KEY123"}), "sn"),
-            (json!({"sn": "GW 0002", "key": "KEY123"}), "sn"),
-            (json!({"sn": "GW01", "key": "KEY123"}), "sn"),
+            (json!({"key": "KEY12345"}), "sn"),
+            (json!({"sn": "GW 0002", "key": "KEY12345"}), "sn"),
+            (json!({"sn": "GW01", "key": "KEY12345"}), "sn"),
             (json!({"sn": "GW-0002"}), "key"),
             (json!({"sn": "GW-0002", "key": "abc"}), "key"),
+            // New keys must be strong: 8 characters, 4 different, no straight run.
+            (json!({"sn": "GW-0002", "key": "KEY123"}), "key"),
+            (json!({"sn": "GW-0002", "key": "aaaaaaaa"}), "key"),
+            (json!({"sn": "GW-0002", "key": "12345678"}), "key"),
         ] {
             let r = create(body, c.admin.clone()).await;
             r.expect_code(4);
             assert!(r.msg().ends_with(field), "{}: {}", r.ctx, r.msg());
         }
-        create(json!({"sn": "GW-0003", "key": "KEY123"}), c.ann.clone())
+        create(json!({"sn": "GW-0003", "key": "KEY12345"}), c.ann.clone())
             .await
             .expect_code(2);
         let (_, boss) = app
@@ -111,13 +115,13 @@ async fn only_internal_administrators_register_gateways_with_valid_unique_sns() 
                 Some(app.company("Acme").await),
             )
             .await;
-        create(json!({"sn": "GW-0003", "key": "KEY123"}), boss)
+        create(json!({"sn": "GW-0003", "key": "KEY12345"}), boss)
             .await
             .expect_code(2);
         // Form bodies and numeric SNs work too.
         app.post_form(
             "/api/v1/gateway/create",
-            "sn=20240001&key=1234",
+            "sn=20240001&key=k3y-2024",
             Some(&c.admin),
         )
         .await
@@ -129,7 +133,7 @@ async fn only_internal_administrators_register_gateways_with_valid_unique_sns() 
 async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
     for app in spawn().await {
         let c = cast(&app).await;
-        let gw = register(&app, &c.admin, "GW-0001", "KEY123").await;
+        let gw = register(&app, &c.admin, "GW-0001", "KEY12345").await;
         let check = "/api/v1/gateway/import/one/check";
         let one = |sn: &str, key: &str| json!({"sn": sn, "key": key});
         let wrong_key = app
@@ -137,23 +141,23 @@ async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
             .await;
         wrong_key.expect_code(300);
         let unknown = app
-            .post(check, one("GW-9999", "KEY123"), Some(&c.ann))
+            .post(check, one("GW-9999", "KEY12345"), Some(&c.ann))
             .await;
         unknown.expect_code(300);
         assert_eq!(wrong_key.msg(), unknown.msg(), "the same answer for both");
-        app.post(check, one("GW-0001", "KEY123"), Some(&c.ann))
+        app.post(check, one("GW-0001", "KEY12345"), Some(&c.ann))
             .await
             .expect_code(0);
-        app.post(check, json!({"key": "KEY123"}), Some(&c.ann))
+        app.post(check, json!({"key": "KEY12345"}), Some(&c.ann))
             .await
             .expect_code(4);
 
         // Someone else's plant is a missing plant.
-        let to_bob = json!({"sn": "GW-0001", "key": "KEY123", "plantId": c.bob_plant});
+        let to_bob = json!({"sn": "GW-0001", "key": "KEY12345", "plantId": c.bob_plant});
         app.post("/api/v1/gateway/import/one", to_bob, Some(&c.ann))
             .await
             .expect_code(700);
-        let body = json!({"sn": "GW-0001", "key": "KEY123", "plantId": c.ann_plant});
+        let body = json!({"sn": "GW-0001", "key": "KEY12345", "plantId": c.ann_plant});
         app.post("/api/v1/gateway/import/one", body.clone(), Some(&c.ann))
             .await
             .expect_code(0);
@@ -163,22 +167,28 @@ async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
         let bound = app.store.gateway(gw).await.expect("gw").expect("row");
         assert_eq!(bound.plant_id, Some(c.ann_plant));
 
-        app.post(check, one("GW-0001", "KEY123"), Some(&c.ann))
+        app.post(check, one("GW-0001", "KEY12345"), Some(&c.ann))
             .await
             .expect_code(301);
-        app.post(check, one("GW-0001", "KEY123"), Some(&c.bob))
-            .await
-            .expect_code(301);
-        let stock = json!({"sn": "GW-0001", "key": "KEY123"});
+        // Bob cannot see Ann's gateway: its right key answers exactly like a wrong one.
+        let right = app
+            .post(check, one("GW-0001", "KEY12345"), Some(&c.bob))
+            .await;
+        let wrong = app
+            .post(check, one("GW-0001", "NOPE9999"), Some(&c.bob))
+            .await;
+        right.expect_code(300);
+        assert_eq!(right.text(), wrong.text(), "a key oracle");
+        let stock = json!({"sn": "GW-0001", "key": "KEY12345"});
         app.post("/api/v1/gateway/import/one", stock, Some(&c.bob))
             .await
-            .expect_code(301);
+            .expect_code(300);
 
         // Without a plant the gateway goes to the claimer's stock, visible to them only.
-        register(&app, &c.admin, "GW-0002", "KEY456").await;
+        register(&app, &c.admin, "GW-0002", "KEY45678").await;
         app.post(
             "/api/v1/gateway/import/one",
-            one("GW-0002", "KEY456"),
+            one("GW-0002", "KEY45678"),
             Some(&c.bob),
         )
         .await
@@ -187,13 +197,13 @@ async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
         assert_eq!(list.data()["total"], 1, "{}", list.text());
         assert_eq!(list.data()["infos"][0]["sn"], "GW-0002");
         assert_eq!(list.data()["infos"][0]["plantId"], Value::Null);
-        app.post(check, one("GW-0002", "KEY456"), Some(&c.ann))
+        app.post(check, one("GW-0002", "KEY45678"), Some(&c.ann))
             .await
-            .expect_code(301);
+            .expect_code(300);
         // ... and from there onto the claimer's plant.
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.bob_plant),
-            one("GW-0002", "KEY456"),
+            one("GW-0002", "KEY45678"),
             Some(&c.bob),
         )
         .await
@@ -205,7 +215,7 @@ async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
 async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
     for app in spawn().await {
         let c = cast(&app).await;
-        let gw = register(&app, &c.admin, "GW-0001", "KEY123").await;
+        let gw = register(&app, &c.admin, "GW-0001", "KEY12345").await;
         app.store
             .upsert_device("INV-0001", gw, "inverter", 2, "p", "SUN-5K", None, 1)
             .await
@@ -223,14 +233,14 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
             .expect_code(4);
         app.post(
             &step,
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.bob),
         )
         .await
         .expect_code(700);
         app.post(
             "/api/v1/plant/999999/gateway",
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.ann),
         )
         .await
@@ -245,7 +255,7 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
         .expect_code(0);
         app.post(
             &step,
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.bob),
         )
         .await
@@ -253,16 +263,17 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
 
         app.post(
             &step,
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.ann),
         )
         .await
         .expect_code(0);
         let devices = app.store.plant_devices(c.ann_plant).await.expect("devices");
         assert_eq!(devices.len(), 1, "the devices follow their gateway");
+        // Bob visits Ann's plant, so he sees the gateway: in use, not a wrong key.
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.bob_plant),
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.bob),
         )
         .await
@@ -281,11 +292,11 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
 async fn sn_checks_answer_free_used_or_unknown_without_revealing_other_tenants() {
     for app in spawn().await {
         let c = cast(&app).await;
-        register(&app, &c.admin, "GW-FREE1", "KEY123").await;
-        register(&app, &c.admin, "GW-USED1", "KEY123").await;
+        register(&app, &c.admin, "GW-FREE1", "KEY12345").await;
+        register(&app, &c.admin, "GW-USED1", "KEY12345").await;
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.ann_plant),
-            json!({"sn": "GW-USED1", "key": "KEY123"}),
+            json!({"sn": "GW-USED1", "key": "KEY12345"}),
             Some(&c.ann),
         )
         .await
@@ -327,17 +338,17 @@ async fn a_spreadsheet_batch_answers_each_row_and_its_check_writes_nothing() {
             .await;
         let acme_plant = plant(&app, &boss, "Acme roof plant").await;
         for (sn, key) in [
-            ("GW-0001", "KEY001"),
-            ("GW-0002", "KEY002"),
-            ("GW-0003", "KEY003"),
-            ("GW-0004", "KEY004"),
-            ("GW-0006", "KEY006"),
+            ("GW-0001", "KEY00001"),
+            ("GW-0002", "KEY00002"),
+            ("GW-0003", "KEY00003"),
+            ("GW-0004", "KEY00004"),
+            ("GW-0006", "KEY00006"),
         ] {
             register(&app, &c.admin, sn, key).await;
         }
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.ann_plant),
-            json!({"sn": "GW-0004", "key": "KEY004"}),
+            json!({"sn": "GW-0004", "key": "KEY00004"}),
             Some(&c.ann),
         )
         .await
@@ -346,20 +357,21 @@ async fn a_spreadsheet_batch_answers_each_row_and_its_check_writes_nothing() {
         let bob_plant = c.bob_plant.to_string();
         let file = xlsx(&[
             ["SN", "Key", "Plant ID"],
-            ["GW-0001", "KEY001", &plant_id],
-            ["GW-0002", "KEY002", ""],
+            ["GW-0001", "KEY00001", &plant_id],
+            ["GW-0002", "KEY00002", ""],
             ["GW-0003", "WRONG1", ""],
-            ["GW-0004", "KEY004", ""],
-            ["GW 0005", "KEY005", ""],
-            ["GW-0001", "KEY001", ""],
-            ["GW-9999", "KEY999", ""],
-            ["GW-0006", "KEY006", &bob_plant],
+            ["GW-0004", "KEY00004", ""],
+            ["GW 0005", "KEY00005", ""],
+            ["GW-0001", "KEY00001", ""],
+            ["GW-9999", "KEY99999", ""],
+            ["GW-0006", "KEY00006", &bob_plant],
         ]);
         let expected = [
             (2, "GW-0001", 0),
             (3, "GW-0002", 0),
             (4, "GW-0003", 300),
-            (5, "GW-0004", 301),
+            // Ann's gateway, which the company cannot see: like a wrong key.
+            (5, "GW-0004", 300),
             (6, "GW 0005", 4),
             (7, "GW-0001", 4),
             (8, "GW-9999", 300),
@@ -496,7 +508,7 @@ async fn files_that_are_not_workbooks_or_too_large_are_refused() {
         big.resize(2 * 1024 * 1024 + 10, b'x');
         upload(big).await.expect_code(12);
         upload(xlsx(&[["SN", "Key", ""]])).await.expect_code(4);
-        let many: Vec<[&str; 3]> = (0..1001).map(|_| ["GW-0001", "KEY001", ""]).collect();
+        let many: Vec<[&str; 3]> = (0..1001).map(|_| ["GW-0001", "KEY00001", ""]).collect();
         let r = upload(xlsx(&many)).await;
         r.expect_code(4);
         assert!(r.msg().contains("rows"), "{}", r.msg());
@@ -520,11 +532,11 @@ fn is_update_at(v: &Value) -> bool {
 async fn the_list_has_the_client_field_types_and_filters_and_counts() {
     for app in spawn().await {
         let c = cast(&app).await;
-        register(&app, &c.admin, "20240001", "KEY123").await;
-        register(&app, &c.admin, "GW-SPARE", "KEY123").await;
+        register(&app, &c.admin, "20240001", "KEY12345").await;
+        register(&app, &c.admin, "GW-SPARE", "KEY12345").await;
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.ann_plant),
-            json!({"sn": "20240001", "key": "KEY123"}),
+            json!({"sn": "20240001", "key": "KEY12345"}),
             Some(&c.ann),
         )
         .await
@@ -610,11 +622,11 @@ async fn the_list_has_the_client_field_types_and_filters_and_counts() {
 async fn another_tenants_gateway_answers_like_a_missing_one() {
     for app in spawn().await {
         let c = cast(&app).await;
-        let gw = register(&app, &c.admin, "GW-0001", "KEY123").await;
-        let spare = register(&app, &c.admin, "GW-0002", "KEY123").await;
+        let gw = register(&app, &c.admin, "GW-0001", "KEY12345").await;
+        let spare = register(&app, &c.admin, "GW-0002", "KEY12345").await;
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.ann_plant),
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.ann),
         )
         .await
@@ -656,22 +668,22 @@ async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_
             .signed_in("staff@example.com", BuiltinRole::CompanyStaff, Some(acme))
             .await;
         let acme_plant = plant(&app, &boss, "Acme roof plant").await;
-        let gw = register(&app, &c.admin, "GW-0001", "KEY123").await;
-        let other = register(&app, &c.admin, "GW-0002", "KEY123").await;
+        let gw = register(&app, &c.admin, "GW-0001", "KEY12345").await;
+        let other = register(&app, &c.admin, "GW-0002", "KEY12345").await;
         app.store
             .upsert_device("INV-0001", gw, "inverter", 2, "p", "SUN-5K", None, 1)
             .await
             .expect("device");
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.ann_plant),
-            json!({"sn": "GW-0001", "key": "KEY123"}),
+            json!({"sn": "GW-0001", "key": "KEY12345"}),
             Some(&c.ann),
         )
         .await
         .expect_code(0);
         app.post(
             &format!("/api/v1/plant/{acme_plant}/gateway"),
-            json!({"sn": "GW-0002", "key": "KEY123"}),
+            json!({"sn": "GW-0002", "key": "KEY12345"}),
             Some(&staff),
         )
         .await

@@ -92,14 +92,14 @@ async fn cast(app: &App) -> Cast {
     let bob_plant = storage_plant(app, &bob, "Bob storage plant").await;
     let s = &app.store;
     let gw = s
-        .create_gateway("GW-ANN-0001", "KEY123", "deye-hybrid-1ph", now())
+        .create_gateway("GW-ANN-0001", "KEY12345", "deye-hybrid-1ph", now())
         .await
         .expect("gateway");
     s.bind_gateway(gw, ann_plant, ann_id.0, None, now())
         .await
         .expect("bind");
     let bgw = s
-        .create_gateway("GW-BOB-0001", "KEY123", "deye-hybrid-1ph", now())
+        .create_gateway("GW-BOB-0001", "KEY12345", "deye-hybrid-1ph", now())
         .await
         .expect("gateway");
     s.bind_gateway(bgw, bob_plant, bob_id.0, None, now())

@@ -438,7 +438,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
         let now = api::now_ms();
         let gw = app
             .store
-            .create_gateway("GW-ANN-0001", "KEY123", "", now)
+            .create_gateway("GW-ANN-0001", "KEY12345", "", now)
             .await
             .expect("gw");
         app.store
@@ -447,7 +447,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             .expect("bind");
         let bgw = app
             .store
-            .create_gateway("GW-BOB-0001", "KEY123", "", now)
+            .create_gateway("GW-BOB-0001", "KEY12345", "", now)
             .await
             .expect("gw");
         app.store

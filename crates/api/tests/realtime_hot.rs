@@ -30,7 +30,7 @@ async fn realtime_reads_prefer_the_values_ingest_holds_in_memory() {
         let now = api::now_ms();
         let s = &app.store;
         let gw = s
-            .create_gateway("GW-HOT-0001", "KEY123", "deye-hybrid-1ph", now)
+            .create_gateway("GW-HOT-0001", "KEY12345", "deye-hybrid-1ph", now)
             .await
             .expect("gateway");
         assert!(

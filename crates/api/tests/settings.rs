@@ -30,7 +30,7 @@ struct Cast {
     inverter: i64,
 }
 
-/// Ann owns a plant with gateway GW-SET01 (key KEY123) and behind it a 48 V hybrid (INV-SET01,
+/// Ann owns a plant with gateway GW-SET01 (key KEY12345) and behind it a 48 V hybrid (INV-SET01,
 /// Normal), an HV hybrid, a grid-tied inverter, a micro inverter and another brand's hybrid;
 /// Max (maintainer) and Vic (visitor) share the plant; Bob is a stranger.
 async fn cast(app: &App) -> Cast {
@@ -347,7 +347,7 @@ async fn a_time_of_use_write_is_applied_by_the_device_and_read_back_offline() {
     for app in spawn().await {
         let c = cast(&app).await;
         let l: Linked = linked(app).await;
-        let mut gw = gateway(&l, "GW-SET01", "KEY123", Mode::Answer).await;
+        let mut gw = gateway(&l, "GW-SET01", "KEY12345", Mode::Answer).await;
         let app = &l.app;
         // Clients read the whole set, change some keys and echo everything back; flags may
         // be booleans.
@@ -442,7 +442,7 @@ async fn the_maintainer_writes_a_silent_device_times_out_and_a_refusal_fails() {
         let l = linked(app).await;
         let app = &l.app;
         {
-            let _gw = gateway(&l, "GW-SET01", "KEY123", Mode::Silent).await;
+            let _gw = gateway(&l, "GW-SET01", "KEY12345", Mode::Silent).await;
             let r = app
                 .post(&set_url(INV), json!({"cap3": "55"}), Some(&c.max))
                 .await;
@@ -467,7 +467,7 @@ async fn the_maintainer_writes_a_silent_device_times_out_and_a_refusal_fails() {
         }
         // The silent gateway is gone (its last will says offline) before another connects.
         wait_offline(app).await;
-        let _gw = gateway(&l, "GW-SET01", "KEY123", Mode::Refuse).await;
+        let _gw = gateway(&l, "GW-SET01", "KEY12345", Mode::Refuse).await;
         // The gateway's devices went offline with it; they are back once they report.
         set_status(app, c.inverter, 1).await;
         let r = app
@@ -491,7 +491,7 @@ async fn power_on_and_off_with_the_specs_refusals() {
             .expect_code(606);
         let l = linked(app).await;
         let app = &l.app;
-        let mut gw = gateway(&l, "GW-SET01", "KEY123", Mode::Answer).await;
+        let mut gw = gateway(&l, "GW-SET01", "KEY12345", Mode::Answer).await;
         for (path, kind) in [("shutdown", "power_off"), ("boot", "power_on")] {
             let r = app
                 .get(&format!("/api/v1/inverter/{INV}/{path}"), Some(&c.ann))

@@ -92,7 +92,7 @@ async fn an_administrator_registers_one_and_a_batch_each_row_on_its_own() {
             .await;
         app.post(
             "/api/v1/gateway/create",
-            json!({"sn": "GW-REG-0001", "key": "KEY123", "model": "LOGGER-4G", "commType": "4G",
+            json!({"sn": "GW-REG-0001", "key": "KEY12345", "model": "LOGGER-4G", "commType": "4G",
                 "protocol": "deye-hybrid-1ph"}),
             Some(&admin),
         )
@@ -105,7 +105,7 @@ async fn an_administrator_registers_one_and_a_batch_each_row_on_its_own() {
         let too_long = app
             .post(
                 "/api/v1/gateway/create",
-                json!({"sn": "GW-REG-0002", "key": "KEY123", "commType": "x".repeat(17)}),
+                json!({"sn": "GW-REG-0002", "key": "KEY12345", "commType": "x".repeat(17)}),
                 Some(&admin),
             )
             .await;
@@ -116,11 +116,11 @@ async fn an_administrator_registers_one_and_a_batch_each_row_on_its_own() {
             .post(
                 "/api/v1/gateway/batch",
                 json!({"gateways": [
-                    {"sn": "GW-BAT-0001", "key": "KEY123", "model": "M1", "commType": "wifi"},
-                    {"sn": "GW-REG-0001", "key": "KEY123"},
-                    {"sn": "GW-BAT-0001", "key": "KEY456"},
+                    {"sn": "GW-BAT-0001", "key": "KEY12345", "model": "M1", "commType": "wifi"},
+                    {"sn": "GW-REG-0001", "key": "KEY12345"},
+                    {"sn": "GW-BAT-0001", "key": "KEY45678"},
                     {"sn": "GW-BAT-0002", "key": "k"},
-                    {"sn": "GW-BAT-0003", "key": "KEY123"},
+                    {"sn": "GW-BAT-0003", "key": "KEY12345"},
                 ]}),
                 Some(&admin),
             )
@@ -179,15 +179,15 @@ async fn a_sheet_of_five_with_a_bad_row_registers_the_other_four() {
             &["SN", "Key", "Model", "Communication type", "Protocol"],
             &[
                 "GW-IMP-0001",
-                "KEY123",
+                "KEY12345",
                 "LOGGER-4G",
                 "4g",
                 "deye-hybrid-1ph",
             ],
-            &["GW-IMP-0002", "KEY123", "LOGGER-4G", "4g", ""],
+            &["GW-IMP-0002", "KEY12345", "LOGGER-4G", "4g", ""],
             &["GW-IMP-0003", "k", "LOGGER-4G", "4g", ""],
-            &["GW-IMP-0004", "KEY123", "", "wifi", ""],
-            &["GW-IMP-0005", "KEY123", "LOGGER-ETH", "ethernet", ""],
+            &["GW-IMP-0004", "KEY12345", "", "wifi", ""],
+            &["GW-IMP-0005", "KEY12345", "LOGGER-ETH", "ethernet", ""],
         ]);
         let dry = upload_with_mode(
             &app,
@@ -283,9 +283,9 @@ async fn a_sheet_of_five_with_a_bad_row_registers_the_other_four() {
         // The claim import's rows carry a result too.
         let claim = xlsx(&[
             &["SN", "Key"],
-            &["GW-IMP-0001", "KEY123"],
+            &["GW-IMP-0001", "KEY12345"],
             &["GW-IMP-0002", "WRONG1"],
-            &["GW-IMP-0001", "KEY123"],
+            &["GW-IMP-0001", "KEY12345"],
         ]);
         let claimed =
             upload_with_mode(&app, "/api/v1/gateway/import/batch", &claim, "", &boss).await;
@@ -371,7 +371,7 @@ async fn a_customer_holds_a_gateway_as_stock_and_the_list_filters_it() {
         for (sn, model) in [("GW-STK-0001", "LOGGER-4G"), ("GW-STK-0002", "LOGGER-WIFI")] {
             app.post(
                 "/api/v1/gateway/create",
-                json!({"sn": sn, "key": "KEY123", "model": model}),
+                json!({"sn": sn, "key": "KEY12345", "model": model}),
                 Some(&admin),
             )
             .await

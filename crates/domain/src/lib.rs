@@ -11,6 +11,7 @@ pub mod customer;
 pub mod device;
 pub mod energy_hub;
 pub mod error;
+pub mod gateway_key;
 pub mod ids;
 pub mod income;
 pub mod lang;

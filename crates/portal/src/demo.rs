@@ -111,7 +111,7 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
             Some(g) => g.id,
             None => {
                 store
-                    .create_gateway(&gw.sn, &gw.key, gw.devices[0].protocol, api::now_ms())
+                    .create_gateway(&gw.sn, &random_key(), gw.devices[0].protocol, api::now_ms())
                     .await?
             }
         };
@@ -121,6 +121,19 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
         created += 1;
     }
     Ok(created)
+}
+
+/// A registration key for a demo gateway, drawn on the first start and kept in the database
+/// (the simulated gateway is given it by [`prepare`]): a key derived from the fleet's seed
+/// would be the same on every install, and anyone could sign in as a demo gateway or claim
+/// the demo's stock.
+pub(crate) fn random_key() -> String {
+    use rand::{Rng, distributions::Alphanumeric};
+    rand::rngs::OsRng
+        .sample_iter(&Alphanumeric)
+        .take(16)
+        .map(char::from)
+        .collect()
 }
 
 /// What a demo plant costs and earns where it stands: the local currency, a typical

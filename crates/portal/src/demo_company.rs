@@ -203,7 +203,7 @@ async fn agent_stock(store: &Store, agent: CompanyId) -> anyhow::Result<()> {
     for sn in ["CS24000001", "CS24000002"] {
         let now = api::now_ms();
         let id = store
-            .create_gateway(sn, &format!("{sn}-KEY"), "deye-hybrid-1ph", now)
+            .create_gateway(sn, &crate::demo::random_key(), "deye-hybrid-1ph", now)
             .await?;
         let holder = Holder {
             plant: None,

@@ -122,7 +122,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
             store
                 .register_gateway(
                     sn,
-                    &format!("{sn}-KEY"),
+                    &crate::demo::random_key(),
                     "deye-hybrid-1ph",
                     GATEWAY_MODEL,
                     "4g",

@@ -39,16 +39,22 @@ pub async fn run_sim(config: &Config, args: SimArgs) -> anyhow::Result<()> {
         .rsplit_once(':')
         .context("--broker must be host:port")?;
     let port: u16 = port.parse().context("--broker port")?;
-    let fleet = demo_fleet(args.gateways, args.seed);
+    let mut fleet = demo_fleet(args.gateways, args.seed);
     if args.register {
+        // Registered with random keys (as the demo does), then each gateway is given the key
+        // the registry holds for it, whoever registered it first.
         let store = open_store(config).await?;
-        for gw in &fleet {
+        for gw in &mut fleet {
+            let key = crate::demo::random_key();
             match store
-                .create_gateway(&gw.sn, &gw.key, gw.devices[0].protocol, api::now_ms())
+                .create_gateway(&gw.sn, &key, gw.devices[0].protocol, api::now_ms())
                 .await
             {
                 Ok(_) | Err(StoreError::Conflict(_)) => {}
                 Err(e) => return Err(e).context("registering simulated gateways"),
+            }
+            if let Some(g) = store.gateway_by_sn(&gw.sn).await? {
+                gw.key = g.reg_key;
             }
         }
         store.close().await;

@@ -25,6 +25,7 @@ pub mod customers;
 mod error;
 pub mod gateways;
 pub mod manuals;
+pub mod owners;
 pub mod plants;
 pub mod products;
 pub mod settings;

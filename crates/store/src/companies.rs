@@ -238,13 +238,43 @@ impl Store {
         Ok(n == 1)
     }
 
-    pub async fn set_company_disabled(&self, id: CompanyId, disabled: bool) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE companies SET disabled = $2 WHERE id = $1",
-            id.0,
-            disabled
-        )? == 1)
+    /// Disabling also ends every session of the company's staff in the same transaction, so
+    /// that enabling it again later does not revive a token issued before (`now` dates the
+    /// revocation).
+    pub async fn set_company_disabled(
+        &self,
+        id: CompanyId,
+        disabled: bool,
+        now: i64,
+    ) -> Result<bool> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE companies SET disabled = $2 WHERE id = $1",
+                id.0,
+                disabled
+            )?;
+            if disabled {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE sessions SET revoked_at = $2 WHERE revoked_at IS NULL AND user_id IN \
+                     (SELECT id FROM users WHERE company_id = $1 AND kind = 'company')",
+                    id.0,
+                    now
+                )?;
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE refresh_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND user_id IN \
+                     (SELECT id FROM users WHERE company_id = $1 AND kind = 'company')",
+                    id.0,
+                    now
+                )?;
+            }
+            n == 1
+        }))
     }
 
     /// Whether the company's staff are locked out.

@@ -22,6 +22,8 @@ pub struct CustomerRow {
     /// Plants the account owns.
     pub plants: i64,
     pub created_at: i64,
+    /// The account is disabled (by an internal administrator or the operator).
+    pub disabled: bool,
 }
 
 /// A customer as a picker lists it.
@@ -45,7 +47,8 @@ pub struct CustomerFilter {
 
 const COLUMNS: &str = "c.id, c.company_id, c.user_id, u.account, u.nickname, u.name, u.email, \
     u.mobile, c.type_id, t.name AS type_name, c.remark, \
-    (SELECT COUNT(*) FROM plants p WHERE p.owner_id = c.user_id) AS plants, c.created_at";
+    (SELECT COUNT(*) FROM plants p WHERE p.owner_id = c.user_id) AS plants, c.created_at, \
+    u.disabled";
 const FROM: &str = "FROM customers c JOIN users u ON u.id = c.user_id \
     LEFT JOIN customer_types t ON t.id = c.type_id";
 

@@ -424,6 +424,26 @@ impl Store {
         )? == 1)
     }
 
+    /// Gives a plant's picture and thumbnail new file names, only if they are still `old`
+    /// (an edit in between wins); true when they were replaced.
+    pub async fn replace_plant_pictures(
+        &self,
+        plant: i64,
+        old: (&str, &str),
+        new: (&str, &str),
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE plants SET image_url = $2, thumb_url = $3 \
+             WHERE id = $1 AND image_url = $4 AND thumb_url = $5",
+            plant,
+            new.0,
+            new.1,
+            old.0,
+            old.1
+        )? == 1)
+    }
+
     pub async fn plant_shares(&self, plant: i64) -> Result<Vec<ShareRow>> {
         Ok(rows!(
             self,

@@ -209,19 +209,23 @@ impl Store {
         Ok(n == 1)
     }
 
-    /// Disabling also ends every session of the account, so that enabling it again later does
-    /// not revive a token issued before (`now` dates the revocation).
+    /// Disabling also ends every session of the account in the same transaction, so that
+    /// enabling it again later does not revive a token issued before (`now` dates the
+    /// revocation).
     pub async fn set_disabled(&self, id: UserId, disabled: bool, now: i64) -> Result<bool> {
-        let changed = exec!(
-            self,
-            "UPDATE users SET disabled = $2 WHERE id = $1",
-            id.0,
-            disabled
-        )? == 1;
-        if disabled {
-            self.revoke_user_sessions(id, now).await?;
-        }
-        Ok(changed)
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE users SET disabled = $2 WHERE id = $1",
+                id.0,
+                disabled
+            )?;
+            if disabled {
+                revoke_in_tx!(tx, sqlite, id.0, now);
+            }
+            n == 1
+        }))
     }
 
     pub async fn set_role(&self, id: UserId, role: RoleId) -> Result<bool> {

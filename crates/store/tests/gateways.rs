@@ -42,7 +42,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
         };
         let plant = s.create_plant(ann, None, ann, &fields, 1).await?;
         let gw = s
-            .create_gateway("GW0001", "KEY123", "deye-hybrid-1ph", 1)
+            .create_gateway("GW0001", "KEY12345", "deye-hybrid-1ph", 1)
             .await?;
         assert!(matches!(
             s.create_gateway("GW0001", "x", "", 2).await,

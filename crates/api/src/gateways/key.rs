@@ -149,7 +149,7 @@ mod tests {
     fn new_keys_are_valid_registration_keys_and_differ() {
         let (a, b) = (new_key(), new_key());
         assert_eq!(a.len(), KEY_LEN);
-        assert!(super::super::parse_key(Some(&a)).is_ok());
+        assert!(super::super::parse_new_key(Some(&a)).is_ok());
         assert_ne!(a, b);
     }
 }

@@ -27,8 +27,6 @@ use crate::{AppState, envelope::ApiResult, session::CurrentUser};
 
 pub const SN_MIN: usize = 6;
 pub const SN_MAX: usize = 32;
-pub const KEY_MIN: usize = 4;
-pub const KEY_MAX: usize = 32;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -78,12 +76,23 @@ pub fn parse_sn(raw: Option<&str>) -> Result<String, DomainError> {
     }
 }
 
-/// A registration key: 4 to 32 visible ASCII characters. Missing answers code 4 `key`.
+/// A registration key as a gateway has it: 4 to 32 visible ASCII characters (keys set before
+/// the stronger rule still claim). Missing answers code 4 `key`.
 pub fn parse_key(raw: Option<&str>) -> Result<String, DomainError> {
     let key = raw.map(str::trim).unwrap_or_default();
-    let ok = (KEY_MIN..=KEY_MAX).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic());
-    if ok {
+    if domain::gateway_key::is_key(key) {
         Ok(key.to_string())
+    } else {
+        Err(DomainError::invalid("key"))
+    }
+}
+
+/// A registration key being set now: also strong enough (`domain::gateway_key`), else code 4
+/// `key`.
+pub fn parse_new_key(raw: Option<&str>) -> Result<String, DomainError> {
+    let key = parse_key(raw)?;
+    if domain::gateway_key::is_strong_new_key(&key) {
+        Ok(key)
     } else {
         Err(DomainError::invalid("key"))
     }

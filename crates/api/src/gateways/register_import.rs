@@ -14,7 +14,7 @@ use service::gateways::registry::{self, Registered, Registration};
 use utoipa::ToSchema;
 
 use super::{
-    parse_key, parse_sn,
+    parse_new_key, parse_sn,
     registry::CreateRequest,
     sheet::{self, Column, KEY, SN},
     wire::{GatewayImport, GatewayImportRow, ImportResult},
@@ -65,7 +65,7 @@ async fn one(
     if !seen.insert(sn.clone()) {
         return Err(duplicate(REPEATED));
     }
-    let key = parse_key(req.key.as_deref())?;
+    let key = parse_new_key(req.key.as_deref())?;
     let r: Registration = req.registration(&sn, &key);
     let registered = if dry {
         registry::check_fields(&r)?;

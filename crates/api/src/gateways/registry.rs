@@ -7,7 +7,7 @@ use serde::Deserialize;
 use service::gateways::{GatewayRef, registry};
 use utoipa::ToSchema;
 
-use super::{parse_key, parse_sn, require_any};
+use super::{parse_new_key, parse_sn, require_any};
 use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
@@ -42,7 +42,7 @@ impl CreateRequest {
     pub fn checked(&self) -> Result<(String, String), domain::DomainError> {
         Ok((
             parse_sn(self.sn.as_deref())?,
-            parse_key(self.key.as_deref())?,
+            parse_new_key(self.key.as_deref())?,
         ))
     }
 

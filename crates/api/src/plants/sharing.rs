@@ -70,7 +70,8 @@ pub async fn share(
     Ok(Done)
 }
 
-/// Ends a share: the creator ends anyone's, a sharee ends their own.
+/// Ends a share: the creator ends anyone's, a sharee ends their own. The plant's picture links
+/// change, so one copied during the share stops working.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/cancelShare", tag = "plants", request_body = ShareRequest,
     params(("id" = i64, Path)), security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 700", body = Ack)))]
 pub async fn cancel_share(
@@ -87,7 +88,8 @@ pub async fn cancel_share(
         (None, Some(account)) => ShareTarget::Account(account),
         (None, None) => ShareTarget::Own,
     };
-    service::plants::cancel_share(&app.store, &me.actor, plant_id(&id)?, whose).await?;
+    let plant = service::plants::cancel_share(&app.store, &me.actor, plant_id(&id)?, whose).await?;
+    super::picture::rename(&app, &plant).await;
     Ok(Done)
 }
 

@@ -35,12 +35,12 @@ pub async fn plant(app: &App, token: &str, body: Value) -> i64 {
     r.data().as_i64().expect("plant id")
 }
 
-/// Puts gateway `sn` (key KEY123) in the factory registry, straight through the store: the
+/// Puts gateway `sn` (key KEY12345) in the factory registry, straight through the store: the
 /// registry's own route is tested in gateways.rs and system_gateways.rs, and its audit entry
 /// would crowd the audit tests that count the entries of remote actions.
 async fn registry_row(app: &App, sn: &str, protocol: &str) {
     app.store
-        .create_gateway(sn, "KEY123", protocol, api::now_ms())
+        .create_gateway(sn, "KEY12345", protocol, api::now_ms())
         .await
         .expect("registered gateway");
 }
@@ -48,7 +48,7 @@ async fn registry_row(app: &App, sn: &str, protocol: &str) {
 /// Gateway `sn` in the registry (`admin` stands for who registers it) and bound by the plant's
 /// owner to `plant`: its id.
 pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: i64, sn: &str) -> i64 {
-    let key = serde_json::json!({"sn": sn, "key": "KEY123"});
+    let key = serde_json::json!({"sn": sn, "key": "KEY12345"});
     registry_row(app, sn, "").await;
     app.post(&format!("/api/v1/plant/{plant}/gateway"), key, Some(owner))
         .await
@@ -140,15 +140,15 @@ pub fn madrid_plant(name: &str, kind: i64, kw: i64) -> Value {
         "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": kw})
 }
 
-/// Registers gateway `sn` (key KEY123, the Deye 1-phase hybrid protocol; `admin` stands for
+/// Registers gateway `sn` (key KEY12345, the Deye 1-phase hybrid protocol; `admin` stands for
 /// who registers it).
 pub async fn register_hybrid_gateway(app: &App, _admin: &str, sn: &str) {
     registry_row(app, sn, "deye-hybrid-1ph").await;
 }
 
-/// Binds registered gateway `sn` (key KEY123) to `plant` as its owner.
+/// Binds registered gateway `sn` (key KEY12345) to `plant` as its owner.
 pub async fn bind_gateway(app: &App, owner: &str, plant: i64, sn: &str) {
-    let body = serde_json::json!({"sn": sn, "key": "KEY123"});
+    let body = serde_json::json!({"sn": sn, "key": "KEY12345"});
     app.post(&format!("/api/v1/plant/{plant}/gateway"), body, Some(owner))
         .await
         .expect_code(0);

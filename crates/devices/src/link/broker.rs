@@ -12,7 +12,12 @@
 //! not completed its CONNECT within `connect_timeout` of being accepted is closed; both need
 //! the patched rmqtt-net in `vendor/` (see its PATCHES.md).
 
-use std::{net::SocketAddr, num::NonZeroU16, sync::Arc, time::Duration};
+use std::{
+    net::{IpAddr, SocketAddr},
+    num::NonZeroU16,
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use async_trait::async_trait;
 use rmqtt::{
@@ -36,6 +41,7 @@ use super::{
     acl::Identity,
     broker_extensions::{AnyMember, MemoryRetain},
     gate::{Counts, Gate, Limits},
+    signin::{SignInPolicy, SignInThrottle},
     takeover::Takeovers,
     uplink::{Outcome, Uplink},
 };
@@ -65,6 +71,8 @@ pub struct BrokerConfig {
     pub connect_timeout: Duration,
     /// Connections per source address, in their handshake and in all (see `gate.rs`).
     pub limits: Limits,
+    /// When failed sign-ins lock a gateway, an address or both (see `signin.rs`).
+    pub signin: SignInPolicy,
 }
 
 impl BrokerConfig {
@@ -77,6 +85,7 @@ impl BrokerConfig {
             commit_timeout: Duration::from_secs(30),
             connect_timeout: CONNECT_TIMEOUT,
             limits: Limits::default(),
+            signin: SignInPolicy::default(),
         }
     }
 }
@@ -142,6 +151,7 @@ impl Broker {
             store,
             portal_secret: Arc::from(portal_secret),
             takeovers: uplink.as_ref().map(|u| u.takeovers.clone()),
+            throttle: SignInThrottle::new(config.signin),
         };
         register.add(Type::ClientAuthenticate, Box::new(auth)).await;
         register
@@ -275,22 +285,39 @@ struct Auth {
     portal_secret: Arc<str>,
     /// Told of every gateway sign-in, so that a connection it replaces lets go at once.
     takeovers: Option<Arc<Takeovers>>,
+    /// Failed sign-ins per SN and address, and the locks they earned.
+    throttle: SignInThrottle,
 }
 
 impl Auth {
     async fn check(&self, info: &ConnectInfo) -> AuthResult {
+        // Without a peer address (never over TCP) failures are counted under an address of
+        // their own, so they still lock.
+        let ip = info
+            .id()
+            .remote_addr
+            .map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip());
         let (Some(user), Some(password)) = (info.username(), info.password()) else {
+            self.throttle.failed(ip, None, Instant::now());
             return AuthResult::NotAuthorized;
         };
         let user: &str = user;
         let identity = if user == PORTAL_USER {
+            // The portal's own client is never locked out (its secret is long and random);
+            // guesses at it still count against their address.
             if !same(password, self.portal_secret.as_bytes()) {
+                self.throttle.failed(ip, None, Instant::now());
                 return AuthResult::BadUsernameOrPassword;
             }
             Identity::Portal
         } else {
             if !super::acl::valid_sn(user) {
+                self.throttle.failed(ip, None, Instant::now());
                 return AuthResult::BadUsernameOrPassword;
+            }
+            // A locked sign-in is refused before the key is looked at: it tells nothing.
+            if self.throttle.check(ip, Some(user), Instant::now()).is_err() {
+                return AuthResult::NotAuthorized;
             }
             // The lookup runs in a task of its own: rmqtt drops this future when a client's
             // handshake times out, and a pool acquire cancelled half way (sqlx issues 2848,
@@ -314,7 +341,10 @@ impl Auth {
                         return AuthResult::NotAuthorized;
                     }
                 }
-                Ok(Ok(_)) => return AuthResult::BadUsernameOrPassword,
+                Ok(Ok(_)) => {
+                    self.throttle.failed(ip, Some(user), Instant::now());
+                    return AuthResult::BadUsernameOrPassword;
+                }
                 Ok(Err(e)) => {
                     tracing::warn!(%e, sn = user, "gateway sign-in check failed");
                     return AuthResult::NotAuthorized;
@@ -329,6 +359,7 @@ impl Auth {
                 tracing::info!(sn = user, client_id = %info.client_id(), "gateway refused: client id is not its SN");
                 return AuthResult::NotAuthorized;
             }
+            self.throttle.succeeded(ip, user);
             if let Some(takeovers) = &self.takeovers {
                 takeovers.signed_in(user, info.id());
             }

@@ -22,6 +22,7 @@ pub mod gate;
 mod heard;
 pub mod parse;
 mod replies;
+pub mod signin;
 mod takeover;
 mod uplink;
 

@@ -1,5 +1,8 @@
 //! Claiming a gateway with its SN and registration key, into the actor's stock or onto a plant.
-//! An unknown SN and a wrong key answer the same 300, so the answer never tells which SNs exist.
+//! An unknown SN, a wrong key and the right key of a gateway the actor can neither take nor see
+//! all answer the same 300, so the answer tells neither which SNs exist nor whether a key is
+//! right (the review found 890 guesses a second answered 300 or 301). Wrong keys are budgeted
+//! per actor: past [`WRONG_KEYS_PER_WINDOW`] the checks answer 7 until the window ends.
 
 use domain::{Code, ids::PlantId, policy::Actor};
 use store::{
@@ -9,7 +12,7 @@ use store::{
 };
 
 use super::{own_company, scope_of};
-use crate::Result;
+use crate::{Result, ServiceError};
 
 /// The plant keys that let an actor put a gateway on a plant.
 const PLANT_KEYS: [&str; 2] = ["station.edit", "gateway.add"];
@@ -31,8 +34,14 @@ fn same_key(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// Wrong keys (300 answers) one actor may give within [`WRONG_KEYS_WINDOW_MS`]: far more than
+/// typing mistakes, far too few to guess a key.
+pub const WRONG_KEYS_PER_WINDOW: i64 = 20;
+pub const WRONG_KEYS_WINDOW_MS: i64 = 15 * 60 * 1000;
+
 /// The gateway an SN and key name, if the actor may take it to `plant` (or to their stock):
-/// 300 for an unknown SN or a wrong key alike, 301 when it is in use.
+/// 300 for an unknown SN, a wrong key, or the right key of a gateway the actor cannot see;
+/// 301 when it is in use where the actor can see it; 7 once the actor's wrong keys are spent.
 pub async fn checked_claim(
     store: &Store,
     actor: &Actor,
@@ -40,18 +49,58 @@ pub async fn checked_claim(
     key: &str,
     plant: Option<&PlantRow>,
 ) -> Result<GatewayRow> {
-    let g = match store.gateway_by_sn(sn).await? {
-        Some(g) if same_key(&g.reg_key, key) => g,
-        _ => return Err(Code::GatewayKeyWrong.into()),
+    let budget = format!("claimkey:{}", actor.id.0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    if store
+        .throttle(&budget)
+        .await?
+        .is_some_and(|t| t.locked_until > now)
+    {
+        return Err(Code::TooManyAttempts.into());
+    }
+    let answer = judge(store, actor, sn, key, plant).await;
+    if matches!(&answer, Err(ServiceError::Refused(e)) if e.code == Code::GatewayKeyWrong) {
+        let t = store
+            .record_login_failure(&budget, now, now - WRONG_KEYS_WINDOW_MS)
+            .await?;
+        if t.failures >= WRONG_KEYS_PER_WINDOW {
+            tracing::warn!(actor = %actor.id, "gateway key checks refused for 15 minutes: too many wrong keys");
+            store
+                .lock_login(&budget, t.window_start + WRONG_KEYS_WINDOW_MS)
+                .await?;
+        }
+    }
+    answer
+}
+
+async fn judge(
+    store: &Store,
+    actor: &Actor,
+    sn: &str,
+    key: &str,
+    plant: Option<&PlantRow>,
+) -> Result<GatewayRow> {
+    let Some(g) = store.gateway_by_sn(sn).await? else {
+        return Err(Code::GatewayKeyWrong.into());
     };
-    if plant.is_some_and(|p| g.plant_id == Some(p.id)) {
+    let right = same_key(&g.reg_key, key);
+    if right && plant.is_some_and(|p| g.plant_id == Some(p.id)) {
         return Ok(g);
     }
+    // The same lookups whether the key is right or not, so neither does the time tell.
     let (scope, _) = scope_of(store, actor, &g).await?;
-    if !actor.can_take_gateway(&scope) {
-        return Err(Code::GatewayUsed.into());
+    if !right {
+        return Err(Code::GatewayKeyWrong.into());
     }
-    Ok(g)
+    if actor.can_take_gateway(&scope) {
+        Ok(g)
+    } else if actor.can_see_gateway(&scope) {
+        Err(Code::GatewayUsed.into())
+    } else {
+        Err(Code::GatewayKeyWrong.into())
+    }
 }
 
 /// Who a gateway goes to: the plant's holder, or the actor's stock.

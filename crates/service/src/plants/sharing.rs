@@ -7,7 +7,7 @@ use domain::{
     policy::{Actor, PlantAccess, ShareRole},
     user::UserKind,
 };
-use store::{Store, users::UserRow};
+use store::{Store, plants::PlantRow, users::UserRow};
 
 use super::{account_user, visible};
 use crate::Result;
@@ -57,13 +57,13 @@ pub enum ShareTarget<'a> {
 }
 
 /// Ends a share: the creator ends anyone's, a sharee their own. A share that does not exist
-/// answers 4 `userId`.
+/// answers 4 `userId`. Answers the plant (its pictures are renamed next, see the API).
 pub async fn cancel_share(
     store: &Store,
     actor: &Actor,
     id: PlantId,
     whose: ShareTarget<'_>,
-) -> Result<()> {
+) -> Result<PlantRow> {
     let (plant, access) = visible(store, actor, id).await?;
     let target = match whose {
         ShareTarget::User(user) => user,
@@ -78,7 +78,7 @@ pub async fn cancel_share(
     if !store.unshare_plant(plant.id, target).await? {
         return Err(DomainError::invalid("userId").into());
     }
-    Ok(())
+    Ok(plant)
 }
 
 /// Gives the plant to the account `account` (`station.transfer` on it), in one transaction:

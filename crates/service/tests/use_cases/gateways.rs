@@ -14,7 +14,7 @@ use store::{
 
 const OLD: &str = "GW-OLD-01";
 const NEW: &str = "GW-NEW-01";
-const KEY: &str = "KEY123";
+const KEY: &str = "KEY12345";
 const INVERTER: &str = "INV-0001";
 
 /// Ann's plant with gateway `OLD` and an inverter behind it, the free gateway `NEW`, and an

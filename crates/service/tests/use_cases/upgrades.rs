@@ -24,7 +24,7 @@ use store::{
 };
 
 const GATEWAY: &str = "GW-UPG-01";
-const KEY: &str = "KEY123";
+const KEY: &str = "KEY12345";
 const INVERTER: &str = "INV-UPG-01";
 const TYPE: i64 = 94;
 

@@ -49,6 +49,7 @@ const ann: Customer = {
   remark: 'roof in Lisbon',
   plants: 2,
   createAt: '2026-11-20T10:00:00.000+00:00',
+  disabled: false,
 };
 
 const type = (id: number, name: string, children: CustomerTypeNode[] = []): CustomerTypeNode => ({
@@ -173,6 +174,33 @@ describe('CustomerListPage', () => {
         params: { companyId: 1 },
       }),
     );
+  });
+
+  it('lets an internal administrator disable an owner, and enable a disabled one', async () => {
+    const bob: Customer = { ...ann, id: 6, userId: 43, account: 'bob@example.com', disabled: true };
+    answer(true, [ann, bob], true);
+    post.mockResolvedValue(null);
+    show('list', '/customer/list?companyId=1');
+    const rows = await screen.findAllByTestId('customer-row-account', {}, SLOW);
+    expect(rows[0]).not.toHaveTextContent('Disabled');
+    expect(rows[1]).toHaveTextContent('Disabled');
+    const toggles = screen.getAllByTestId('action-toggle');
+    expect(toggles[0]).toHaveTextContent('Disable account');
+    expect(toggles[1]).toHaveTextContent('Enable account');
+    fireEvent.click(toggles[0]!);
+    expect(await screen.findByText('Disable ann@example.com?', {}, SLOW)).toBeTruthy();
+    fireEvent.click(await screen.findByTestId('customer-toggle-ok', {}, SLOW));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith('/api/v1/owner/42/disable', { disabled: true }),
+    );
+  });
+
+  it('offers company staff no way to disable an owner', async () => {
+    answer(true);
+    show('list');
+    await screen.findByTestId('customer-row-account', {}, SLOW);
+    expect(screen.getAllByTestId('action-remove')).toHaveLength(1);
+    expect(screen.queryByTestId('action-toggle')).toBeNull();
   });
 
   it('tells an internal administrator who names no company to choose one', async () => {

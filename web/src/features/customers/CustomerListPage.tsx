@@ -1,5 +1,11 @@
 import { ListCard } from '@/shared/list/ListCard';
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  CheckCircleOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  PlusOutlined,
+  StopOutlined,
+} from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Tag, TreeSelect, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
@@ -19,6 +25,7 @@ import {
   customerListQuery,
   customerTypeOptionsQuery,
   removeCustomer,
+  setOwnerDisabled,
   type Customer,
 } from './api';
 import { useInvalidateCustomers } from './checks';
@@ -34,7 +41,8 @@ const personOf = (c: Customer) => c.nickname || c.name;
 /**
  * customer/list: the company's customers (owner accounts) with their type and plants. Adding
  * one (by account), editing its type and remark, and removing it need customer.edit. An
- * internal administrator names the company with `?companyId=`.
+ * internal administrator names the company with `?companyId=`, and may also disable or enable
+ * the owner's account (its sessions end at once).
  */
 export default function CustomerListPage() {
   const { t } = useTranslation();
@@ -68,6 +76,24 @@ function CustomerListView({ scope }: { scope: Scope }) {
       await invalidate();
     },
   });
+  // Only internal administrators name a company (the scope), and only they may disable owners.
+  const mayDisable = mayEdit && scope !== undefined;
+  const toggle = useMutation({
+    mutationFn: (c: Customer) => setOwnerDisabled(c.userId, !c.disabled),
+    onSuccess: async (_, c) => {
+      message.success(t(c.disabled ? 'abuse.enabled' : 'abuse.disabled'));
+      await invalidate();
+    },
+  });
+  const confirmToggle = (c: Customer) =>
+    modal.confirm({
+      title: t(c.disabled ? 'abuse.enableTitle' : 'abuse.disableTitle', { account: c.account }),
+      content: t(c.disabled ? 'abuse.enableText' : 'abuse.disableText'),
+      okText: t(c.disabled ? 'abuse.enable' : 'abuse.disable'),
+      okButtonProps: { danger: !c.disabled, 'data-testid': 'customer-toggle-ok' },
+      cancelText: t('common.cancel'),
+      onOk: () => toggle.mutateAsync(c),
+    });
   const confirmRemove = (c: Customer) =>
     modal.confirm({
       title: t('customers.removeTitle', { account: c.account }),
@@ -88,6 +114,11 @@ function CustomerListView({ scope }: { scope: Scope }) {
         <Flex vertical>
           <Typography.Text strong data-testid="customer-row-account">
             {c.account}
+            {c.disabled && (
+              <Tag color="red" style={{ marginInlineStart: 8 }} data-testid="customer-disabled">
+                {t('abuse.disabledTag')}
+              </Tag>
+            )}
           </Typography.Text>
           {personOf(c) && <Typography.Text type="secondary">{personOf(c)}</Typography.Text>}
           {phone && c.typeName && (
@@ -168,6 +199,17 @@ function CustomerListView({ scope }: { scope: Scope }) {
           icon: <EditOutlined />,
           onClick: () => setDialog({ customer: c }),
         },
+        ...(mayDisable
+          ? [
+              {
+                key: 'toggle',
+                label: t(c.disabled ? 'abuse.enable' : 'abuse.disable'),
+                icon: c.disabled ? <CheckCircleOutlined /> : <StopOutlined />,
+                danger: !c.disabled,
+                onClick: () => confirmToggle(c),
+              },
+            ]
+          : []),
         {
           key: 'remove',
           label: t('customers.remove'),

@@ -169,6 +169,10 @@ export const removeCustomer = (id: number, scope: Scope) =>
     ...(scope === undefined ? {} : { params: withCompany(scope) }),
   });
 
+/** Disables or enables a customer's owner account (internal administrators only). */
+export const setOwnerDisabled = (userId: number, disabled: boolean) =>
+  http.post<null>(`/api/v1/owner/${userId}/disable`, { disabled });
+
 /**
  * The locale key of an account refusal: not registered (105), not an owner account (4), already
  * this company's customer (207); null for anything else.

@@ -216,13 +216,13 @@ describe('SystemGatewaysPage', () => {
     );
     expect(post).not.toHaveBeenCalled();
     fireEvent.change(sn, { target: { value: 'GW-NEW-0001' } });
-    fireEvent.change(screen.getByTestId('register-key'), { target: { value: 'k3y-new' } });
+    fireEvent.change(screen.getByTestId('register-key'), { target: { value: 'k3y-new-1' } });
     fireEvent.change(screen.getByTestId('register-model'), { target: { value: 'GW-300' } });
     fireEvent.click(screen.getByTestId('register-ok'));
     expect(await screen.findByText('This SN is already registered')).toBeTruthy();
     expect(post).toHaveBeenCalledWith(
       '/api/v1/gateway/create',
-      { sn: 'GW-NEW-0001', key: 'k3y-new', model: 'GW-300' },
+      { sn: 'GW-NEW-0001', key: 'k3y-new-1', model: 'GW-300' },
       expect.anything(),
     );
     fireEvent.change(sn, { target: { value: 'GW-NEW-0002' } });
@@ -244,12 +244,12 @@ describe('SystemGatewaysPage', () => {
     show();
     fireEvent.click(await screen.findByTestId('sys-gateway-batch'));
     const lines = await screen.findByTestId('batch-lines');
-    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key1\nbad,key2' } });
+    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key-0001\nbad,key-0002' } });
     expect(await screen.findByTestId('batch-problems')).toHaveTextContent(
       'Line 2: Letters, digits and -, 6 to 32 characters',
     );
     expect(screen.getByTestId('batch-ok')).toBeDisabled();
-    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key1,GW-300\n\nGW-STOCK-01,key2' } });
+    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key-0001,GW-300\n\nGW-STOCK-01,key-0002' } });
     await waitFor(() => expect(screen.getByTestId('batch-ok')).toBeEnabled());
     fireEvent.click(screen.getByTestId('batch-ok'));
     await waitFor(() =>
@@ -257,8 +257,8 @@ describe('SystemGatewaysPage', () => {
         '/api/v1/gateway/batch',
         {
           gateways: [
-            { sn: 'GW-MANY-0001', key: 'key1', model: 'GW-300' },
-            { sn: 'GW-STOCK-01', key: 'key2' },
+            { sn: 'GW-MANY-0001', key: 'key-0001', model: 'GW-300' },
+            { sn: 'GW-STOCK-01', key: 'key-0002' },
           ],
         },
         expect.anything(),

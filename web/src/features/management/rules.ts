@@ -3,8 +3,18 @@ import type { NewGateway } from './api';
 
 /** SN: letters, digits and `-`, 6-32 characters (the server's rule). */
 export const GATEWAY_SN = /^[A-Za-z0-9-]{6,32}$/;
-/** Registration key: 4-32 visible ASCII characters. */
-export const GATEWAY_KEY = /^[\x21-\x7e]{4,32}$/;
+/**
+ * A registration key being set: 8-32 visible ASCII characters, at least 4 of them different,
+ * and not a straight run such as `12345678` (the server's rule for new keys; older keys of 4
+ * characters still claim and sign in).
+ */
+export const GATEWAY_KEY = /^[\x21-\x7e]{8,32}$/;
+const KEY_DISTINCT = 4;
+
+function straightRun(key: string): boolean {
+  const steps = [...key].slice(1).map((c, i) => c.charCodeAt(0) - key.charCodeAt(i));
+  return steps.every((s) => s === 1) || steps.every((s) => s === -1);
+}
 
 /** The optional fields' longest lengths, in characters (the server's limits). */
 export const LIMITS = { model: 32, commType: 16, protocol: 40 } as const;
@@ -22,7 +32,9 @@ export function gatewaySn(value: unknown): Check {
 }
 
 export function gatewayKey(value: unknown): Check {
-  return GATEWAY_KEY.test(trimmed(value)) ? null : { key: 'sysGateways.rule.key' };
+  const key = trimmed(value);
+  const strong = GATEWAY_KEY.test(key) && new Set(key).size >= KEY_DISTINCT && !straightRun(key);
+  return strong ? null : { key: 'sysGateways.rule.key' };
 }
 
 /** An optional field of at most `max` characters. */

@@ -1,0 +1,52 @@
+//! Internal administrators disabling or enabling an owner account (the rules are in
+//! `service::owners`).
+
+use axum::extract::State;
+use domain::{DomainError, ids::UserId};
+use serde::Deserialize;
+use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    AppState, audit,
+    envelope::{Ack, ApiResult, Done},
+    extract::{Body, PathId, num},
+    now_ms,
+    session::CurrentUser,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(disable))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct OwnerDisableRequest {
+    #[serde(deserialize_with = "num::opt_bool")]
+    pub disabled: Option<bool>,
+}
+
+/// Disables or enables an owner account (internal staff with `customer.edit`): a disabled
+/// account gets 101 at sign-in and its sessions end at once; enabling revives none. Audited.
+#[utoipa::path(post, path = "/api/v1/owner/{id}/disable", tag = "users", request_body = OwnerDisableRequest,
+    params(("id" = i64, Path, description = "the owner's user id")), security(("bearer" = [])),
+    responses((status = 200, description = "Saved; 2, 4", body = Ack)))]
+pub async fn disable(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    PathId(id): PathId<UserId>,
+    Body(req): Body<OwnerDisableRequest>,
+) -> ApiResult<Done> {
+    let disabled = req.disabled.ok_or(DomainError::invalid("disabled"))?;
+    let owner =
+        service::owners::set_disabled(&app.store, &me.actor, id, disabled, now_ms()).await?;
+    let action = if disabled {
+        "owner.disable"
+    } else {
+        "owner.enable"
+    };
+    let detail = json!({"userId": owner.id, "disabled": disabled});
+    audit::record_admin(&app, &me, action, &owner.account, detail).await;
+    Ok(Done)
+}

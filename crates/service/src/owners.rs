@@ -1,0 +1,32 @@
+//! Owner accounts as internal administrators manage them: disabling one (a compromised or
+//! abusive account) ends its sessions at once, and it gets 101 at sign-in until enabled again.
+
+use domain::{Code, DomainError, ids::UserId, policy::Actor, user::UserKind};
+use store::{Store, users::UserRow};
+
+use crate::Result;
+
+/// Disables or enables an owner account: internal staff holding `customer.edit` only (2 for
+/// anyone else). Anything but a live owner account answers 4 `id`. Disabling ends every
+/// session of the account in the same transaction. Answers the account as it was.
+pub async fn set_disabled(
+    store: &Store,
+    actor: &Actor,
+    user: UserId,
+    disabled: bool,
+    now: i64,
+) -> Result<UserRow> {
+    if !actor.is_internal() {
+        return Err(Code::NoPermission.into());
+    }
+    actor.require("customer.edit")?;
+    actor.require_writable()?;
+    let owner = store
+        .user(user)
+        .await?
+        .filter(|u| u.kind() == UserKind::Owner && u.deleted_at.is_none())
+        .ok_or(DomainError::invalid("id"))?;
+    store.set_disabled(owner.id(), disabled, now).await?;
+    tracing::info!(user = %owner.id(), disabled, by = %actor.id, "owner account disabled or enabled");
+    Ok(owner)
+}
