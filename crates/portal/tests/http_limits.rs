@@ -135,6 +135,14 @@ async fn idle_connections_beyond_the_address_bound_are_closed_and_others_still_g
     }
     assert_eq!(held.len(), PER_ADDRESS, "connections kept from 127.0.0.1");
     assert_eq!(refused.len(), 200 - PER_ADDRESS);
+    assert_eq!(
+        server
+            .metric(
+                "portal_http_connections_refused_total{listener=\"public\",reason=\"per_address\"}"
+            )
+            .await?,
+        (200 - PER_ADDRESS) as f64
+    );
     println!(
         "{} connections refused, the last closed {:?} after its connect",
         refused.len(),
