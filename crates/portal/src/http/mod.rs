@@ -6,6 +6,7 @@
 //! `axum::serve`: no new connections, requests being answered finish, then every connection
 //! closes.
 
+mod body;
 pub mod conn;
 pub mod gate;
 
