@@ -29,7 +29,7 @@ pub async fn drain(seen: &Seen) -> bool {
     let Some(mut body) = left else {
         return false;
     };
-    if !body.size_hint().upper().is_some_and(|n| n <= DRAIN_BYTES) {
+    if body.size_hint().upper().is_none_or(|n| n > DRAIN_BYTES) {
         return false;
     }
     let read = async {
