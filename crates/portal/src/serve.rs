@@ -55,7 +55,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     let mailer = api::mailer::Mailer::new(api_config.smtp.as_ref())
         .map_err(|e| anyhow::anyhow!("smtp configuration: {e}"))?;
     let addr: SocketAddr = config.http_addr.parse().context("http_addr")?;
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+    let listener = crate::http::listen(addr).with_context(|| {
         format!("cannot listen on {addr}: is another program using it? Set PORTAL_HTTP_ADDR")
     })?;
     let shown = listener.local_addr().unwrap_or(addr);
@@ -109,7 +109,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     let limits = http_limits(&config)?;
     serve_metrics(&config, state.clone(), limits).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");
-    crate::http::serve(listener, api::router(state), limits, shutdown()).await;
+    crate::http::serve("public", listener, api::router(state), limits, shutdown()).await;
     if let Some(stop) = demo_stop {
         let _ = stop.send(true);
     }
@@ -295,7 +295,7 @@ async fn serve_metrics(
         println!("Metrics: off");
         return Ok(());
     };
-    let listener = match tokio::net::TcpListener::bind(addr).await {
+    let listener = match crate::http::listen(addr) {
         Ok(listener) => listener,
         Err(e) => {
             tracing::warn!(%addr, %e, "metrics not served: set PORTAL_METRICS_ADDR to a free address");
@@ -307,6 +307,7 @@ async fn serve_metrics(
     println!("Metrics on http://{shown}/metrics");
     let app = api::metrics_router(state);
     tokio::spawn(crate::http::serve(
+        "metrics",
         listener,
         app,
         limits,

@@ -1,6 +1,7 @@
 //! Issue 13, finding 4: HTTP bounds connections per source address, closes idle and slow ones;
 //! finding 7: an upload refused before its body is read does not break the client's
-//! connection. Against `portal serve` with short timeouts and a low per-address bound.
+//! connection (a large one closes it cleanly, a small one is read away). Against `portal serve`
+//! with short timeouts and a low per-address bound.
 
 mod common;
 
@@ -135,6 +136,14 @@ async fn idle_connections_beyond_the_address_bound_are_closed_and_others_still_g
     }
     assert_eq!(held.len(), PER_ADDRESS, "connections kept from 127.0.0.1");
     assert_eq!(refused.len(), 200 - PER_ADDRESS);
+    assert_eq!(
+        server
+            .metric(
+                "portal_http_connections_refused_total{listener=\"public\",reason=\"per_address\"}"
+            )
+            .await?,
+        (200 - PER_ADDRESS) as f64
+    );
     println!(
         "{} connections refused, the last closed {:?} after its connect",
         refused.len(),
@@ -280,6 +289,17 @@ async fn an_upload_refused_before_its_body_is_read_closes_its_connection_cleanly
     let (head, clean) = refused_upload(port, upload(Some(&token), 12 << 20)).await?;
     assert!(head.contains("\r\nconnection: close"), "{head}");
     assert!(clean, "the connection ends cleanly after the one answer");
+
+    // A small body left unread is read away before the answer: the connection stays open for
+    // the next request.
+    let mut small = connect([127, 0, 0, 1], port).await?;
+    small.write_all(&upload(None, 1000)).await?;
+    let (head, _) = read_answer(&mut small).await?;
+    assert!(head.starts_with("http/1.1 401"), "{head}");
+    assert!(!head.contains("connection: close"), "{head}");
+    small.write_all(HEALTHZ).await?;
+    let (head, _) = read_answer(&mut small).await?;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
 
     // A request whose body is read keeps its connection for the next request.
     let mut kept = connect([127, 0, 0, 1], port).await?;

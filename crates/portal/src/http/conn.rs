@@ -9,10 +9,12 @@
 //! A request being answered is never cut by either.
 //!
 //! A request whose body the handler did not read to its end (an upload refused on its token,
-//! size or type) is answered with `Connection: close`: the unread rest must not be taken for
-//! the next request, and the client must not send one on this connection. Before the socket is
-//! closed the rest is read and thrown away for a moment (a "lingering close"), so the client,
-//! still sending, reads the answer instead of a reset.
+//! size or type) must not leave the unread rest to be taken for the next request. A small rest
+//! (at most 64 KB, arriving within a second: [`drain`]) is read and thrown away before the
+//! answer goes out, and the connection stays open; anything else is answered with
+//! `Connection: close`, so the client sends its next request on a new connection, and before
+//! the socket is closed the rest is read and thrown away for a moment (a "lingering close"),
+//! so the client, still sending, reads the answer instead of a reset.
 
 use std::{
     convert::Infallible,
@@ -30,11 +32,10 @@ use std::{
 
 use axum::{
     Router,
-    body::{Body, Bytes, HttpBody},
+    body::{Body, HttpBody},
     extract::ConnectInfo,
     http::{HeaderValue, Request, Response, header},
 };
-use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use tokio::{
@@ -45,7 +46,10 @@ use tokio::{
 };
 use tower::ServiceExt;
 
-use super::gate::Permit;
+use super::{
+    body::{Answered, Seen, Tracked, drain},
+    gate::Permit,
+};
 
 /// How long a connection may wait for a request; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,17 +164,14 @@ fn answer(
         let (mut parts, body) = req.into_parts();
         parts.extensions.insert(ConnectInfo(peer));
         let unread = !body.is_end_stream();
-        let read_to_end = Arc::new(AtomicBool::new(false));
-        let body = Body::new(Tracked {
-            inner: body,
-            read_to_end: read_to_end.clone(),
-        });
+        let seen = Arc::new(Seen::default());
+        let body = Body::new(Tracked::new(body, seen.clone()));
         let response = match app.oneshot(Request::from_parts(parts, body)).await {
             Ok(response) => response,
             Err(never) => match never {},
         };
         let (mut parts, body) = response.into_parts();
-        if unread && !read_to_end.load(Ordering::Relaxed) {
+        if unread && !seen.read_to_end.load(Ordering::Relaxed) && !drain(&seen).await {
             answering.0.body_left_unread.store(true, Ordering::Relaxed);
             parts
                 .headers
@@ -178,10 +179,7 @@ fn answer(
         }
         Ok(Response::from_parts(
             parts,
-            Body::new(Answered {
-                inner: body,
-                _answering: answering,
-            }),
+            Body::new(Answered::new(body, answering)),
         ))
     })
 }
@@ -323,62 +321,5 @@ impl AsyncWrite for Watched {
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
-    }
-}
-
-/// A request body that notes whether the handler read it to its end.
-struct Tracked {
-    inner: Incoming,
-    read_to_end: Arc<AtomicBool>,
-}
-
-impl HttpBody for Tracked {
-    type Data = Bytes;
-    type Error = hyper::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
-        let this = self.get_mut();
-        let polled = Pin::new(&mut this.inner).poll_frame(cx);
-        if matches!(polled, Poll::Ready(None)) || this.inner.is_end_stream() {
-            this.read_to_end.store(true, Ordering::Relaxed);
-        }
-        polled
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
-    }
-}
-
-/// An answer's body, holding its request's [`Answering`] until hyper has sent it.
-struct Answered {
-    inner: Body,
-    _answering: Answering,
-}
-
-impl HttpBody for Answered {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.get_mut().inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
     }
 }

@@ -1,8 +1,8 @@
 //! Who may hold an HTTP connection, counted at accept: at most `per_address` connections per
 //! source address (an IPv4 address, or an IPv6 /64, as the device broker's gate counts them)
 //! and at most `total` in all. A refused connection is closed at once, before anything is read
-//! from it, and counted in `portal_http_connections_refused_total{reason}`; the connections
-//! held are the gauge `portal_http_connections`.
+//! from it, and counted in `portal_http_connections_refused_total{listener,reason}`; the
+//! connections held are the gauge `portal_http_connections{listener}` (`public` or `metrics`).
 //!
 //! The accept loop asks [`Gate::admit`] under one short lock and never waits; the [`Permit`]
 //! travels with the connection and gives its place back when dropped, however it ends.
@@ -40,6 +40,8 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 
 #[derive(Debug)]
 pub struct Gate {
+    /// Which listener this gate admits to, as its metrics' label.
+    listener: &'static str,
     per_address: u32,
     total: u32,
     state: Mutex<State>,
@@ -70,13 +72,15 @@ impl Drop for Permit {
                 state.by_address.remove(&self.key);
             }
         }
-        metrics::gauge!("portal_http_connections").set(f64::from(state.total));
+        metrics::gauge!("portal_http_connections", "listener" => self.gate.listener)
+            .set(f64::from(state.total));
     }
 }
 
 impl Gate {
-    pub fn new(per_address: u32, total: u32) -> Arc<Gate> {
+    pub fn new(listener: &'static str, per_address: u32, total: u32) -> Arc<Gate> {
         Arc::new(Gate {
+            listener,
             per_address,
             total,
             state: Mutex::default(),
@@ -96,11 +100,16 @@ impl Gate {
             None
         };
         if let Some(refusal) = refusal {
-            metrics::counter!("portal_http_connections_refused_total", "reason" => refusal.label())
-                .increment(1);
+            metrics::counter!(
+                "portal_http_connections_refused_total",
+                "listener" => self.listener,
+                "reason" => refusal.label()
+            )
+            .increment(1);
             state.refused_since_log += 1;
             if state.logged_at.is_none_or(|at| at.elapsed() >= LOG_EVERY) {
                 tracing::warn!(
+                    listener = self.listener,
                     address = %key,
                     reason = refusal.label(),
                     refused = state.refused_since_log,
@@ -113,7 +122,8 @@ impl Gate {
         }
         *state.by_address.entry(key).or_default() += 1;
         state.total += 1;
-        metrics::gauge!("portal_http_connections").set(f64::from(state.total));
+        metrics::gauge!("portal_http_connections", "listener" => self.listener)
+            .set(f64::from(state.total));
         Ok(Permit {
             gate: self.clone(),
             key,
@@ -144,7 +154,7 @@ mod tests {
 
     #[test]
     fn an_address_holds_at_most_its_bound_and_others_are_not_affected() {
-        let g = Gate::new(2, 100);
+        let g = Gate::new("test", 2, 100);
         let a = g.admit(ip("10.0.0.1"));
         let b = g.admit(ip("10.0.0.1"));
         assert!(a.is_ok() && b.is_ok());
@@ -158,7 +168,7 @@ mod tests {
 
     #[test]
     fn the_total_bound_holds_over_all_addresses_and_places_come_back() {
-        let g = Gate::new(10, 3);
+        let g = Gate::new("test", 10, 3);
         let held: Vec<_> = (1..=3)
             .map(|i| g.admit(IpAddr::from([10, 0, 0, i])))
             .collect();
@@ -172,7 +182,7 @@ mod tests {
 
     #[test]
     fn ipv6_peers_count_by_their_64_and_mapped_ipv4_as_ipv4() {
-        let g = Gate::new(1, 10);
+        let g = Gate::new("test", 1, 10);
         let first = g.admit(ip("2001:db8:1:2::1"));
         assert!(first.is_ok());
         assert_eq!(

@@ -6,13 +6,17 @@
 //! `axum::serve`: no new connections, requests being answered finish, then every connection
 //! closes.
 
+mod body;
 pub mod conn;
 pub mod gate;
 
-use std::{future::Future, io, pin::pin, time::Duration};
+use std::{future::Future, io, net::SocketAddr, pin::pin, time::Duration};
 
 use axum::Router;
-use tokio::{net::TcpListener, sync::watch};
+use tokio::{
+    net::{TcpListener, TcpSocket},
+    sync::watch,
+};
 
 pub use conn::Timeouts;
 
@@ -44,15 +48,35 @@ impl Limits {
     }
 }
 
+/// Connections the kernel completes and queues for accept: 1024, not the 128 of a plain bind,
+/// so that a burst of connections refused at accept (each takes a moment) does not overflow
+/// the queue and stall genuine clients' connects for a second (a dropped SYN is retried after
+/// one). The kernel caps it at `net.core.somaxconn`.
+const BACKLOG: u32 = 1024;
+
+/// Listens on `addr` (reusing the address, as a plain bind does on Unix).
+pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
 /// Serves `app` on `listener` until `shutdown` completes, then waits for the connections to
-/// finish.
+/// finish. `name` labels its metrics (`public`, `metrics`).
 pub async fn serve(
+    name: &'static str,
     listener: TcpListener,
     app: Router,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) {
-    let gate = gate::Gate::new(limits.per_address, limits.total);
+    let gate = gate::Gate::new(name, limits.per_address, limits.total);
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut shutdown = pin!(shutdown);
     loop {
