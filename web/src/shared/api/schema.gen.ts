@@ -18327,7 +18327,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol */
+        /** @description field `file`: .xlsx, at most 2 MB and 1000 rows (within the first 2000, columns A to Z); columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol */
         requestBody?: {
             content: {
                 "multipart/form-data": unknown;
@@ -18355,7 +18355,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol */
+        /** @description field `file`: .xlsx, at most 2 MB and 1000 rows (within the first 2000, columns A to Z); columns SN, Key[, plant id], or with field `mode=register` SN, Key, Model, Communication type, Protocol */
         requestBody?: {
             content: {
                 "multipart/form-data": unknown;
@@ -22497,7 +22497,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description field `file`: .xlsx or .xls, at most 2 MB and 1000 rows; columns Plant ID, Year, Month, Day (blank = whole month), Expected kWh; optional field `dryRun=true` */
+        /** @description field `file`: .xlsx, at most 2 MB and 1000 rows (within the first 2000, columns A to Z); columns Plant ID, Year, Month, Day (blank = whole month), Expected kWh; optional field `dryRun=true` */
         requestBody?: {
             content: {
                 "multipart/form-data": unknown;
