@@ -15,10 +15,10 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, agents, audit, auth, batteries, combiners, commands, companies, company, customers,
-    debug, dict, energy_hub, events, firmware, gateways, inverters, logger, manuals, messages, meters,
-    monitor, permissions, plants, predicted, products, protocols, reports, settings, staff, system,
-    upgrades, users, versions, weather_stations,
+    AppState, accounts, agents, audit, auth, batteries, combiners, commands, companies, company,
+    customers, debug, dict, energy_hub, events, firmware, gateways, inverters, logger, manuals,
+    messages, meters, monitor, permissions, plants, predicted, products, protocols, reports,
+    settings, staff, system, upgrades, users, versions, weather_stations,
 };
 
 #[derive(OpenApi)]
