@@ -114,7 +114,7 @@ pub fn check_strings(currents: &[(usize, f64)]) -> StringCheck {
     }
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
-    let median = if values.len() % 2 == 0 {
+    let median = if values.len().is_multiple_of(2) {
         (values[mid - 1] + values[mid]) / 2.0
     } else {
         values[mid]
