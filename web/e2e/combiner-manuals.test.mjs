@@ -73,7 +73,7 @@ describe('combiner boxes and manuals', () => {
     await context.close();
   });
 
-  it('lists the manuals of the owner\'s models and downloads one', async () => {
+  it("lists the manuals of the owner's models and downloads one", async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, DEMO);
     const manuals = await waitFor(page, '/api/v1/manuals', (d) => d.total > 0);

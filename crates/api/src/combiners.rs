@@ -83,7 +83,9 @@ fn strings_of(r: &Reading) -> (Vec<StringNow>, bool) {
 
 /// The state bits of `status_word`, `None` when the box does not send it.
 fn bit(r: &Reading, bit: u32) -> Option<bool> {
-    let word = r.num("status_word").filter(|w| w.is_finite() && *w >= 0.0)?;
+    let word = r
+        .num("status_word")
+        .filter(|w| w.is_finite() && *w >= 0.0)?;
     Some((word as u64) >> bit & 1 == 1)
 }
 
@@ -138,9 +140,7 @@ pub async fn list(
     Query(q): Query<DeviceListQuery>,
 ) -> ApiResult<Data<Page<CombinerItem>>> {
     me.actor.require(VIEW_KEY)?;
-    Ok(Data(
-        list_page(&app, &me, &q, FAMILY, combiner_item).await?,
-    ))
+    Ok(Data(list_page(&app, &me, &q, FAMILY, combiner_item).await?))
 }
 
 /// How many combiner boxes the caller may see, per status.

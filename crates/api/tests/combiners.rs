@@ -26,7 +26,11 @@ fn report(weak: f64, status_word: u32) -> Value {
         "temperature": 38.4, "status_word": status_word, "today_energy": 21.5,
         "total_energy": 15234.7});
     for n in 1..=8 {
-        let a = if n == 3 { weak } else { 8.0 + f64::from(n) / 10.0 };
+        let a = if n == 3 {
+            weak
+        } else {
+            8.0 + f64::from(n) / 10.0
+        };
         v[format!("string{n}_current")] = json!(a);
         v[format!("string{n}_voltage")] = json!(640.0);
     }
@@ -48,7 +52,16 @@ async fn cast(app: &App) -> Cast {
     let now = api::now_ms();
     let s = &app.store;
     let add = |sn: &'static str| {
-        s.upsert_device(sn, gw, "combiner", 0, "combiner-dc16", "SIM-CB16", None, now)
+        s.upsert_device(
+            sn,
+            gw,
+            "combiner",
+            0,
+            "combiner-dc16",
+            "SIM-CB16",
+            None,
+            now,
+        )
     };
     let cmb = add("CMB-0001").await.expect("combiner");
     let quiet = add("CMB-0002").await.expect("combiner 2");
@@ -104,9 +117,7 @@ async fn the_combiner_list_counts_and_realtime_show_each_string() {
                 .await;
             assert_eq!(r.data()["total"].as_i64(), Some(total), "{filter}");
         }
-        let count = app
-            .get("/api/v1/combiner/status/count", Some(&c.ann))
-            .await;
+        let count = app.get("/api/v1/combiner/status/count", Some(&c.ann)).await;
         assert_eq!(
             count.data(),
             &json!({"total": 2, "normal": 0, "offline": 1, "warning": 1, "fault": 0, "upgrading": 0})
@@ -182,7 +193,10 @@ async fn day_curves_carry_the_strings_that_reported_and_month_the_energy() {
             .await;
         month.expect_code(0);
         let energy = &month.data()["infos"][0];
-        assert_eq!((energy["label"].as_str(), energy["unit"].as_str()), (Some("energy"), Some("kWh")));
+        assert_eq!(
+            (energy["label"].as_str(), energy["unit"].as_str()),
+            (Some("energy"), Some("kWh"))
+        );
         assert_eq!(energy["records"][0]["value"], "21.5");
         assert_eq!(energy["records"][0]["time"], today);
     }

@@ -15,7 +15,8 @@ use domain::{
 };
 use serde_json::json;
 
-const PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
+const PDF: &[u8] =
+    b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
 
 /// A multipart body of `fields` and, when given, a `file` part.
 fn form(fields: &[(&str, &str)], file: Option<(&str, &[u8])>) -> (String, Vec<u8>) {
@@ -94,7 +95,16 @@ async fn cast(app: &App) -> Cast {
     let hers = product(app, "INV-5K").await;
     let other = product(app, "INV-50K").await;
     app.store
-        .upsert_device("INV-MAN-1", gw, "inverter", 1, "", "INV-5K", None, api::now_ms())
+        .upsert_device(
+            "INV-MAN-1",
+            gw,
+            "inverter",
+            1,
+            "",
+            "INV-5K",
+            None,
+            api::now_ms(),
+        )
         .await
         .expect("inverter");
     app.store
@@ -142,7 +152,12 @@ async fn owners_see_and_download_only_the_manuals_of_their_models() {
         all.expect_code(0);
         assert_eq!(all.data()["total"], 2);
 
-        let list = app.get("/api/v1/manuals?page=1&limit=10&keyword=&productId=", Some(&c.ann)).await;
+        let list = app
+            .get(
+                "/api/v1/manuals?page=1&limit=10&keyword=&productId=",
+                Some(&c.ann),
+            )
+            .await;
         list.expect_code(0);
         assert_eq!(list.data()["total"], 1);
         let item = &list.data()["infos"][0];
@@ -164,7 +179,9 @@ async fn owners_see_and_download_only_the_manuals_of_their_models() {
         assert_eq!(file.status, 200);
         assert_eq!(&file.body[..], PDF);
         assert_eq!(
-            file.headers.get("content-type").and_then(|v| v.to_str().ok()),
+            file.headers
+                .get("content-type")
+                .and_then(|v| v.to_str().ok()),
             Some("application/pdf")
         );
         assert!(
@@ -212,42 +229,89 @@ async fn bad_files_and_fields_are_refused_and_change_nothing() {
             ("language", "en"),
         ];
         let exe: &[u8] = b"MZ\x90\x00\x03\x00\x00\x00";
-        send(&app, "/api/v1/manual", &fields, Some(("guide.pdf", exe)), &c.admin)
-            .await
-            .expect_code(11);
-        let big = [b"%PDF-1.4\n".as_slice(), &vec![b'x'; domain::manual::MAX_BYTES]].concat();
-        send(&app, "/api/v1/manual", &fields, Some(("big.pdf", &big)), &c.admin)
-            .await
-            .expect_code(12);
+        send(
+            &app,
+            "/api/v1/manual",
+            &fields,
+            Some(("guide.pdf", exe)),
+            &c.admin,
+        )
+        .await
+        .expect_code(11);
+        let big = [
+            b"%PDF-1.4\n".as_slice(),
+            &vec![b'x'; domain::manual::MAX_BYTES],
+        ]
+        .concat();
+        send(
+            &app,
+            "/api/v1/manual",
+            &fields,
+            Some(("big.pdf", &big)),
+            &c.admin,
+        )
+        .await
+        .expect_code(12);
         send(&app, "/api/v1/manual", &fields, None, &c.admin)
             .await
             .expect_code(4);
-        let french = [("productId", product.as_str()), ("title", "Guide"), ("language", "fr")];
-        let r = send(&app, "/api/v1/manual", &french, Some(("g.pdf", PDF)), &c.admin).await;
+        let french = [
+            ("productId", product.as_str()),
+            ("title", "Guide"),
+            ("language", "fr"),
+        ];
+        let r = send(
+            &app,
+            "/api/v1/manual",
+            &french,
+            Some(("g.pdf", PDF)),
+            &c.admin,
+        )
+        .await;
         r.expect_code(4);
         assert!(r.msg().contains("language"), "{}", r.msg());
         let nowhere = [("productId", "999999"), ("title", "Guide")];
-        send(&app, "/api/v1/manual", &nowhere, Some(("g.pdf", PDF)), &c.admin)
-            .await
-            .expect_code(4);
+        send(
+            &app,
+            "/api/v1/manual",
+            &nowhere,
+            Some(("g.pdf", PDF)),
+            &c.admin,
+        )
+        .await
+        .expect_code(4);
         // Owners may not upload, edit or delete.
-        send(&app, "/api/v1/manual", &fields, Some(("g.pdf", PDF)), &c.ann)
-            .await
-            .expect_code(2);
+        send(
+            &app,
+            "/api/v1/manual",
+            &fields,
+            Some(("g.pdf", PDF)),
+            &c.ann,
+        )
+        .await
+        .expect_code(2);
         assert_eq!(
             app.get("/api/v1/manuals", Some(&c.admin)).await.data()["total"],
             0
         );
 
         let id = upload(&app, &c, c.hers, "Guide").await;
-        app.post(&format!("/api/v1/manual/{id}/delete"), json!({}), Some(&c.ann))
-            .await
-            .expect_code(2);
+        app.post(
+            &format!("/api/v1/manual/{id}/delete"),
+            json!({}),
+            Some(&c.ann),
+        )
+        .await
+        .expect_code(2);
         let png: &[u8] = b"\x89PNG\r\n\x1a\nimage-bytes";
         let edited = send(
             &app,
             &format!("/api/v1/manual/{id}"),
-            &[("productId", &product), ("title", "Wiring diagram"), ("language", "all")],
+            &[
+                ("productId", &product),
+                ("title", "Wiring diagram"),
+                ("language", "all"),
+            ],
             Some(("wiring.png", png)),
             &c.admin,
         )
@@ -264,14 +328,22 @@ async fn bad_files_and_fields_are_refused_and_change_nothing() {
             .await
             .expect_code(4100);
 
-        app.post(&format!("/api/v1/manual/{id}/delete"), json!({}), Some(&c.admin))
-            .await
-            .expect_code(0);
+        app.post(
+            &format!("/api/v1/manual/{id}/delete"),
+            json!({}),
+            Some(&c.admin),
+        )
+        .await
+        .expect_code(0);
         app.get(&format!("/api/v1/manual/{id}/download"), Some(&c.admin))
             .await
             .expect_code(4100);
-        app.post(&format!("/api/v1/manual/{id}/delete"), json!({}), Some(&c.admin))
-            .await
-            .expect_code(4100);
+        app.post(
+            &format!("/api/v1/manual/{id}/delete"),
+            json!({}),
+            Some(&c.admin),
+        )
+        .await
+        .expect_code(4100);
     }
 }

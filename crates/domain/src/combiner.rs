@@ -12,10 +12,76 @@ pub const WEAK_SHARE: f64 = 0.5;
 pub const MIN_MEDIAN_A: f64 = 1.0;
 
 /// `string{n}_current` (A) for n = 1..=32.
-pub const CURRENT_KEYS: [&str; MAX_STRINGS] = ["string1_current", "string2_current", "string3_current", "string4_current", "string5_current", "string6_current", "string7_current", "string8_current", "string9_current", "string10_current", "string11_current", "string12_current", "string13_current", "string14_current", "string15_current", "string16_current", "string17_current", "string18_current", "string19_current", "string20_current", "string21_current", "string22_current", "string23_current", "string24_current", "string25_current", "string26_current", "string27_current", "string28_current", "string29_current", "string30_current", "string31_current", "string32_current"];
+pub const CURRENT_KEYS: [&str; MAX_STRINGS] = [
+    "string1_current",
+    "string2_current",
+    "string3_current",
+    "string4_current",
+    "string5_current",
+    "string6_current",
+    "string7_current",
+    "string8_current",
+    "string9_current",
+    "string10_current",
+    "string11_current",
+    "string12_current",
+    "string13_current",
+    "string14_current",
+    "string15_current",
+    "string16_current",
+    "string17_current",
+    "string18_current",
+    "string19_current",
+    "string20_current",
+    "string21_current",
+    "string22_current",
+    "string23_current",
+    "string24_current",
+    "string25_current",
+    "string26_current",
+    "string27_current",
+    "string28_current",
+    "string29_current",
+    "string30_current",
+    "string31_current",
+    "string32_current",
+];
 
 /// `string{n}_voltage` (V) for n = 1..=32.
-pub const VOLTAGE_KEYS: [&str; MAX_STRINGS] = ["string1_voltage", "string2_voltage", "string3_voltage", "string4_voltage", "string5_voltage", "string6_voltage", "string7_voltage", "string8_voltage", "string9_voltage", "string10_voltage", "string11_voltage", "string12_voltage", "string13_voltage", "string14_voltage", "string15_voltage", "string16_voltage", "string17_voltage", "string18_voltage", "string19_voltage", "string20_voltage", "string21_voltage", "string22_voltage", "string23_voltage", "string24_voltage", "string25_voltage", "string26_voltage", "string27_voltage", "string28_voltage", "string29_voltage", "string30_voltage", "string31_voltage", "string32_voltage"];
+pub const VOLTAGE_KEYS: [&str; MAX_STRINGS] = [
+    "string1_voltage",
+    "string2_voltage",
+    "string3_voltage",
+    "string4_voltage",
+    "string5_voltage",
+    "string6_voltage",
+    "string7_voltage",
+    "string8_voltage",
+    "string9_voltage",
+    "string10_voltage",
+    "string11_voltage",
+    "string12_voltage",
+    "string13_voltage",
+    "string14_voltage",
+    "string15_voltage",
+    "string16_voltage",
+    "string17_voltage",
+    "string18_voltage",
+    "string19_voltage",
+    "string20_voltage",
+    "string21_voltage",
+    "string22_voltage",
+    "string23_voltage",
+    "string24_voltage",
+    "string25_voltage",
+    "string26_voltage",
+    "string27_voltage",
+    "string28_voltage",
+    "string29_voltage",
+    "string30_voltage",
+    "string31_voltage",
+    "string32_voltage",
+];
 
 /// Whether the string currents allow a judgement, and which strings are weak.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +114,7 @@ pub fn check_strings(currents: &[(usize, f64)]) -> StringCheck {
     }
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
-    let median = if values.len() % 2 == 0 {
+    let median = if values.len().is_multiple_of(2) {
         (values[mid - 1] + values[mid]) / 2.0
     } else {
         values[mid]

@@ -202,7 +202,10 @@ mod tests {
     fn files_are_known_by_their_first_bytes() {
         assert_eq!(FileKind::sniff(b"%PDF-1.4\n"), Some(FileKind::Pdf));
         assert_eq!(FileKind::sniff(b"\x89PNG\r\n\x1a\n.."), Some(FileKind::Png));
-        assert_eq!(FileKind::sniff(&[0xFF, 0xD8, 0xFF, 0xE0]), Some(FileKind::Jpeg));
+        assert_eq!(
+            FileKind::sniff(&[0xFF, 0xD8, 0xFF, 0xE0]),
+            Some(FileKind::Jpeg)
+        );
         assert_eq!(FileKind::sniff(b"MZ\x90\x00"), None);
         assert_eq!(FileKind::sniff(b""), None);
     }

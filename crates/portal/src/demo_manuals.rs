@@ -64,7 +64,10 @@ pub fn pdf(title: &str, lines: &[&str]) -> Vec<u8> {
     let mut content = format!("BT /F1 18 Tf 56 780 Td ({}) Tj ET\n", pdf_text(title));
     for (i, line) in lines.iter().enumerate() {
         let y = 740 - 22 * i as i64;
-        content.push_str(&format!("BT /F1 11 Tf 56 {y} Td ({}) Tj ET\n", pdf_text(line)));
+        content.push_str(&format!(
+            "BT /F1 11 Tf 56 {y} Td ({}) Tj ET\n",
+            pdf_text(line)
+        ));
     }
     let objects = [
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
@@ -72,7 +75,10 @@ pub fn pdf(title: &str, lines: &[&str]) -> Vec<u8> {
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R \
          /Resources << /Font << /F1 5 0 R >> >> >>"
             .to_string(),
-        format!("<< /Length {} >>\nstream\n{content}endstream", content.len()),
+        format!(
+            "<< /Length {} >>\nstream\n{content}endstream",
+            content.len()
+        ),
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
     ];
     let mut out = b"%PDF-1.4\n".to_vec();
@@ -82,7 +88,9 @@ pub fn pdf(title: &str, lines: &[&str]) -> Vec<u8> {
         out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
     }
     let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
     for o in offsets {
         out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
     }
@@ -114,7 +122,9 @@ pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result
         }
         let bytes = pdf(title, lines);
         let stored_name = format!("demo-{}-{language}.pdf", part.to_lowercase());
-        files.put(&api::manual_file_key(&stored_name), &bytes).await?;
+        files
+            .put(&api::manual_file_key(&stored_name), &bytes)
+            .await?;
         let fields = ManualFields {
             product_id: product.id,
             title: title.to_string(),

@@ -2,12 +2,7 @@
 //! remove them; everyone with `manual.view` reads those of the models they have a device of
 //! (administrators: all). The API stages the file before and removes a replaced one after.
 
-use domain::{
-    Code, DomainError,
-    ids::ProductId,
-    manual::ManualInput,
-    policy::Actor,
-};
+use domain::{Code, DomainError, ids::ProductId, manual::ManualInput, policy::Actor};
 use store::{
     Store,
     manuals::{ManualFile, ManualFilter, ManualRow},

@@ -75,7 +75,10 @@ impl Store {
         f: &ManualFilter,
     ) -> Result<(Vec<ManualRow>, i64)> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let keyword = f.keyword.as_ref().map(|k| format!("%{}%", k.to_lowercase()));
+        let keyword = f
+            .keyword
+            .as_ref()
+            .map(|k| format!("%{}%", k.to_lowercase()));
         let scope = format!("($7 = 1 OR {})", has_model());
         let bounds = crate::sql::page(f.limit, f.offset);
         let sql = format!(
@@ -139,7 +142,12 @@ impl Store {
         )?)
     }
 
-    pub async fn insert_manual(&self, m: &ManualFields, file: &ManualFile, now: i64) -> Result<i64> {
+    pub async fn insert_manual(
+        &self,
+        m: &ManualFields,
+        file: &ManualFile,
+        now: i64,
+    ) -> Result<i64> {
         Ok(scalar!(
             self,
             fetch_one,

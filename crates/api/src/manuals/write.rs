@@ -138,9 +138,10 @@ pub async fn edit(
         Some((f, s)) => (Some(f), Some(s)),
         None => (None, None),
     };
-    let edited = service::manuals::edit(&app.store, &me.actor, id, &fields, file.as_ref(), now_ms())
-        .await
-        .map_err(ApiError::from);
+    let edited =
+        service::manuals::edit(&app.store, &me.actor, id, &fields, file.as_ref(), now_ms())
+            .await
+            .map_err(ApiError::from);
     let old = settle(edited, staged).await?;
     if file.is_some() {
         remove_file(&app, &old).await;

@@ -88,10 +88,7 @@ const BATTERY: &[Source] = &[
 
 /// `combiner-dc16`: the DC energy through the box. It ranks below every other family, so a
 /// plant's PV is its inverters' whenever they report it, never both.
-const COMBINER: &[Source] = &[
-    daily(PV, "today_energy"),
-    lifetime(PV, "total_energy"),
-];
+const COMBINER: &[Source] = &[daily(PV, "today_energy"), lifetime(PV, "total_energy")];
 
 /// The keys that feed energy metrics for a device family, best first per metric.
 pub fn sources(family: DeviceFamily) -> &'static [Source] {

@@ -394,7 +394,13 @@ mod tests {
         let strings: Vec<String> = currents
             .iter()
             .enumerate()
-            .map(|(i, a)| format!(r#""string{}_current":{a},"string{}_voltage":640.5"#, i + 1, i + 1))
+            .map(|(i, a)| {
+                format!(
+                    r#""string{}_current":{a},"string{}_voltage":640.5"#,
+                    i + 1,
+                    i + 1
+                )
+            })
             .collect();
         let json = format!(
             r#"{{"v":1,"ts":{NOW},"devices":[{{"sn":"CB1","family":"combiner","protocol":"combiner-dc16",

@@ -138,7 +138,11 @@ function Summary({ r }: { r: CombinerRealtime }) {
         {withUnit(r.etotal, 'kWh')}
       </Descriptions.Item>
       <Descriptions.Item label={t('combiner.field.fuse')}>
-        <StateTag on={r.fuseBlown} alarm={t('combiner.state.fuseBlown')} ok={t('combiner.state.ok')} />
+        <StateTag
+          on={r.fuseBlown}
+          alarm={t('combiner.state.fuseBlown')}
+          ok={t('combiner.state.ok')}
+        />
       </Descriptions.Item>
       <Descriptions.Item label={t('combiner.field.surge')}>
         <StateTag
@@ -185,7 +189,12 @@ function StringsCard({ r, weak }: { r: CombinerRealtime; weak: number[] }) {
         />
       )}
       {!r.judged && r.strings.length > 0 && (
-        <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t('combiner.notJudged')} />
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={t('combiner.notJudged')}
+        />
       )}
       {r.strings.length === 0 ? (
         <Empty description={t('combiner.noStrings')} />

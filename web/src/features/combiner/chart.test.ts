@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Series } from '@/shared/devices/api';
 import type { StringNow } from './api';
-import {
-  combinerChartOption,
-  stringBarsOption,
-  stringColor,
-  stringNo,
-  WEAK_COLOR,
-} from './chart';
+import { combinerChartOption, stringBarsOption, stringColor, stringNo, WEAK_COLOR } from './chart';
 
 const series = (label: string, unit: string, values: [string, string][]): Series => ({
   label,

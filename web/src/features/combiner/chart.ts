@@ -37,6 +37,8 @@ export function stringBarsOption(
 ): ChartOption {
   return {
     grid: { left: 48, right: 16, top: 24, bottom: 48 },
+    // One series whose bars each have their own colour: a legend would show one swatch.
+    legend: { show: false },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     xAxis: {
       type: 'category',

@@ -53,7 +53,11 @@ export default function ManualsPage() {
   const empty = (
     <Empty
       description={
-        filtered ? t('manuals.emptyFiltered') : manages ? t('manuals.emptyAdmin') : t('manuals.empty')
+        filtered
+          ? t('manuals.emptyFiltered')
+          : manages
+            ? t('manuals.emptyAdmin')
+            : t('manuals.empty')
       }
     />
   );
@@ -268,7 +272,12 @@ function AdminTable({
             cancelText={t('common.cancel')}
             onConfirm={() => remove.mutate(m.id)}
           >
-            <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('manuals.delete')} />
+            <Button
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('manuals.delete')}
+            />
           </Popconfirm>
         </Space>
       ),

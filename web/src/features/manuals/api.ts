@@ -93,9 +93,13 @@ export const SAVE_REFUSALS = [
 ];
 
 export const saveManual = (id: number | undefined, v: ManualForm) =>
-  http.post<Manual>(id === undefined ? '/api/v1/manual' : `/api/v1/manual/${id}`, manualFormData(v), {
-    handledCodes: SAVE_REFUSALS,
-  });
+  http.post<Manual>(
+    id === undefined ? '/api/v1/manual' : `/api/v1/manual/${id}`,
+    manualFormData(v),
+    {
+      handledCodes: SAVE_REFUSALS,
+    },
+  );
 
 export const deleteManual = (id: number) => http.post(`/api/v1/manual/${id}/delete`);
 

@@ -608,6 +608,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/combiner/{sn}/alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renames a combiner box (`station.edit` on its plant; empty restores the SN). */
+        post: operations["post_api_v1_combiner_sn_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/combiner/{sn}/day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The currents of every string over a plant-local day (A), and the box's power (W). */
+        get: operations["get_api_v1_combiner_sn_day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/combiner/{sn}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a combiner box from the registry (`station.edit` on its plant); its history stays. */
+        post: operations["post_api_v1_combiner_sn_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/combiner/{sn}/month": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Energy per day of a month (`date=YYYY-MM`), in kWh, from the daily rollups. */
+        get: operations["get_api_v1_combiner_sn_month"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/combiner/{sn}/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest values of a combiner box: every string's current, voltage and power with the
+         *     weak-string flag, bus voltage, temperature, fuse, surge-protector and switch states.
+         */
+        get: operations["get_api_v1_combiner_sn_realtime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/combiner/status/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many combiner boxes the caller may see, per status. */
+        get: operations["get_api_v1_combiner_status_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/combiners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The combiner boxes the caller may see, paged, with their latest figures. */
+        get: operations["get_api_v1_combiners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/command/{id}": {
         parameters: {
             query?: never;
@@ -3602,6 +3724,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/manual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uploads a manual. Multipart: `file` (PDF, PNG or JPEG, at most 20 MB), `fileName` (the name
+         *     the download is saved under), `productId`, `title`, `language` (en, zh, es or all),
+         *     `version`, `issued` (`YYYY-MM-DD`).
+         */
+        post: operations["post_api_v1_manual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/manual/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Edits a manual: the same form as the upload; without `file` the file stays. */
+        post: operations["post_api_v1_manual_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/manual/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes a manual and its file. */
+        post: operations["post_api_v1_manual_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/manual/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A manual's file, as an attachment under its file name with its own content type. Someone
+         *     who may not read the manual gets 4100, exactly as for a missing one.
+         */
+        get: operations["get_api_v1_manual_id_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/manuals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The manuals the caller may read, paged: every manual for those who manage them
+         *     (`sys.manual.edit`), else the manuals of the product models the caller has a device of.
+         */
+        get: operations["get_api_v1_manuals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/message/{id}/read": {
         parameters: {
             query?: never;
@@ -6333,6 +6550,80 @@ export interface components {
             plantId?: number | null;
             sn?: string | null;
         };
+        /** @description A combiner box of the list: the common device fields and its latest figures. */
+        CombinerItem: components["schemas"]["DeviceItem"] & components["schemas"]["Live"] & {
+            /**
+             * Format: double
+             * @description V.
+             */
+            busVoltage: number | null;
+            /**
+             * Format: double
+             * @description kWh today, as the box counts it.
+             */
+            etoday: number | null;
+            /**
+             * Format: double
+             * @description W.
+             */
+            power: number | null;
+            /** @description Strings that report a current. */
+            strings: number;
+            /**
+             * Format: double
+             * @description °C.
+             */
+            temperature: number | null;
+            /** @description The numbers of the weak strings. */
+            weakStrings: number[];
+        };
+        /** @description A combiner box with its latest values. */
+        CombinerNow: components["schemas"]["DeviceItem"] & components["schemas"]["Live"] & {
+            /**
+             * Format: double
+             * @description V.
+             */
+            busVoltage: number | null;
+            /** @description The caller may rename and delete it. */
+            editable: boolean;
+            /**
+             * Format: double
+             * @description kWh today (plant-local), from the daily rollups.
+             */
+            etoday: number;
+            /**
+             * Format: double
+             * @description kWh since commissioning, as the box counts it.
+             */
+            etotal: number | null;
+            /** @description A string fuse is blown (`null`: not reported). */
+            fuseBlown: boolean | null;
+            /** @description The currents were high enough for the weak-string rule to judge. */
+            judged: boolean;
+            /**
+             * Format: double
+             * @description W.
+             */
+            power: number | null;
+            /** @description Per string, in string order. */
+            strings: components["schemas"]["StringNow"][];
+            /** @description The surge protector has tripped. */
+            surgeTripped: boolean | null;
+            /** @description The DC switch is open. */
+            switchOpen: boolean | null;
+            /**
+             * Format: double
+             * @description °C.
+             */
+            temperature: number | null;
+            /** @description The newest report, plant-local `YYYY-MM-DD HH:MM:SS`. */
+            time: string | null;
+            /**
+             * Format: double
+             * @description A.
+             */
+            totalCurrent: number | null;
+        };
         /** @description A command sent to a device, as the screens read it. */
         Command: {
             createAt: string;
@@ -7174,6 +7465,67 @@ export interface components {
                 type: string | null;
                 updateAt: string | null;
                 voltage: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_CombinerNow: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A combiner box with its latest values. */
+            data: components["schemas"]["DeviceItem"] & components["schemas"]["Live"] & {
+                /**
+                 * Format: double
+                 * @description V.
+                 */
+                busVoltage: number | null;
+                /** @description The caller may rename and delete it. */
+                editable: boolean;
+                /**
+                 * Format: double
+                 * @description kWh today (plant-local), from the daily rollups.
+                 */
+                etoday: number;
+                /**
+                 * Format: double
+                 * @description kWh since commissioning, as the box counts it.
+                 */
+                etotal: number | null;
+                /** @description A string fuse is blown (`null`: not reported). */
+                fuseBlown: boolean | null;
+                /** @description The currents were high enough for the weak-string rule to judge. */
+                judged: boolean;
+                /**
+                 * Format: double
+                 * @description W.
+                 */
+                power: number | null;
+                /** @description Per string, in string order. */
+                strings: components["schemas"]["StringNow"][];
+                /** @description The surge protector has tripped. */
+                surgeTripped: boolean | null;
+                /** @description The DC switch is open. */
+                switchOpen: boolean | null;
+                /**
+                 * Format: double
+                 * @description °C.
+                 */
+                temperature: number | null;
+                /** @description The newest report, plant-local `YYYY-MM-DD HH:MM:SS`. */
+                time: string | null;
+                /**
+                 * Format: double
+                 * @description A.
+                 */
+                totalCurrent: number | null;
             };
             msg: string;
             success: boolean;
@@ -8482,6 +8834,48 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_ManualItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A manual of a product model. */
+            data: {
+                /** @description The product's category: inverter, gateway, battery, meter. */
+                category: string;
+                /** @description application/pdf, image/png or image/jpeg. */
+                contentType: string;
+                createAt: string;
+                /** @description The name the download is saved under. */
+                fileName: string;
+                /** Format: int64 */
+                id: number;
+                /** @description `YYYY-MM-DD`, or empty. */
+                issued: string;
+                /** @description en, zh, es or all. */
+                language: string;
+                partNumber: string;
+                /** Format: int64 */
+                productId: number;
+                productName: string;
+                /**
+                 * Format: int64
+                 * @description Bytes.
+                 */
+                size: number;
+                title: string;
+                updateAt: string;
+                version: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Me: {
             /**
              * Format: int32
@@ -9258,6 +9652,58 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Page_CombinerItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: (components["schemas"]["DeviceItem"] & components["schemas"]["Live"] & {
+                    /**
+                     * Format: double
+                     * @description V.
+                     */
+                    busVoltage: number | null;
+                    /**
+                     * Format: double
+                     * @description kWh today, as the box counts it.
+                     */
+                    etoday: number | null;
+                    /**
+                     * Format: double
+                     * @description W.
+                     */
+                    power: number | null;
+                    /** @description Strings that report a current. */
+                    strings: number;
+                    /**
+                     * Format: double
+                     * @description °C.
+                     */
+                    temperature: number | null;
+                    /** @description The numbers of the weak strings. */
+                    weakStrings: number[];
+                })[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Page_CompanyInfo: {
             /**
              * Format: int32
@@ -10010,6 +10456,59 @@ export interface components {
                     /** @description `YYYY-MM-DD HH:MM:SS` (UTC). */
                     time: string;
                     topic: string;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_ManualItem: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    /** @description The product's category: inverter, gateway, battery, meter. */
+                    category: string;
+                    /** @description application/pdf, image/png or image/jpeg. */
+                    contentType: string;
+                    createAt: string;
+                    /** @description The name the download is saved under. */
+                    fileName: string;
+                    /** Format: int64 */
+                    id: number;
+                    /** @description `YYYY-MM-DD`, or empty. */
+                    issued: string;
+                    /** @description en, zh, es or all. */
+                    language: string;
+                    partNumber: string;
+                    /** Format: int64 */
+                    productId: number;
+                    productName: string;
+                    /**
+                     * Format: int64
+                     * @description Bytes.
+                     */
+                    size: number;
+                    title: string;
+                    updateAt: string;
+                    version: string;
                 }[];
                 /** Format: int64 */
                 pageNumber: number;
@@ -12326,7 +12825,7 @@ export interface components {
          * @description A refusal's code (`code` of the envelope); 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 4100;
         Event: {
             createdAt: string;
             /**
@@ -13419,6 +13918,34 @@ export interface components {
         };
         LogoutRequest: {
             refresh_token?: string | null;
+        };
+        /** @description A manual of a product model. */
+        ManualItem: {
+            /** @description The product's category: inverter, gateway, battery, meter. */
+            category: string;
+            /** @description application/pdf, image/png or image/jpeg. */
+            contentType: string;
+            createAt: string;
+            /** @description The name the download is saved under. */
+            fileName: string;
+            /** Format: int64 */
+            id: number;
+            /** @description `YYYY-MM-DD`, or empty. */
+            issued: string;
+            /** @description en, zh, es or all. */
+            language: string;
+            partNumber: string;
+            /** Format: int64 */
+            productId: number;
+            productName: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            title: string;
+            updateAt: string;
+            version: string;
         };
         /** @description `master` true (the default) or false. */
         MasterBody: {
@@ -14979,6 +15506,28 @@ export interface components {
              */
             value: number;
         };
+        /** @description One string of a combiner box. */
+        StringNow: {
+            /**
+             * Format: double
+             * @description A.
+             */
+            current: number;
+            /** @description 1-based string number. */
+            no: number;
+            /**
+             * Format: double
+             * @description W (current × voltage).
+             */
+            power: number | null;
+            /**
+             * Format: double
+             * @description V.
+             */
+            voltage: number | null;
+            /** @description Below half of the median string current while the median is meaningful. */
+            weak: boolean;
+        };
         SubscriptionRequest: {
             /** @description Subscribe (true) or stop (false). */
             enabled?: boolean;
@@ -16137,6 +16686,180 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Page_EventItem"];
+                };
+            };
+        };
+    };
+    post_api_v1_combiner_sn_alias: {
+        parameters: {
+            query?: {
+                alias?: string | null;
+            };
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope; 2, 4 alias, 600 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_combiner_sn_day: {
+        parameters: {
+            query?: {
+                date?: string | null;
+            };
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Series labelled string1..string32 (A, only strings that reported) and power (W); 600 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SeriesList"];
+                };
+            };
+        };
+    };
+    post_api_v1_combiner_sn_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope; 2, 600 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_combiner_sn_month: {
+        parameters: {
+            query?: {
+                date?: string | null;
+            };
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Series energy (kWh), records per YYYY-MM-DD; 600 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SeriesList"];
+                };
+            };
+        };
+    };
+    get_api_v1_combiner_sn_realtime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The combiner box and its latest values; 600 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CombinerNow"];
+                };
+            };
+        };
+    };
+    get_api_v1_combiner_status_count: {
+        parameters: {
+            query?: {
+                /** @description only this plant's combiner boxes */
+                plantId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Combiner boxes per status; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeviceCounts"];
+                };
+            };
+        };
+    };
+    get_api_v1_combiners: {
+        parameters: {
+            query?: {
+                /** @description Only the devices behind this gateway. */
+                gsn?: string | null;
+                limit?: number | null;
+                page?: number | null;
+                /** @description Only the devices of this plant. */
+                plantId?: number | null;
+                /** @description Part of the SN, any case. */
+                sn?: string | null;
+                /** @description Device status (0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading); -1 any. */
+                status?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of combiner boxes; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CombinerItem"];
                 };
             };
         };
@@ -20487,6 +21210,123 @@ export interface operations {
             };
         };
     };
+    post_api_v1_manual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manual; 2, 4 file/productId/title/language/version/issued, 11 not a PDF, PNG or JPEG, 12 over 20 MB */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ManualItem"];
+                };
+            };
+        };
+    };
+    post_api_v1_manual_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manual; 2, 4 id/productId/title/language/version/issued, 11, 12, 4100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ManualItem"];
+                };
+            };
+        };
+    };
+    post_api_v1_manual_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope; 2, 4 id, 4100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_manual_id_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file; an envelope with 2, 4 id or 4100 otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+        };
+    };
+    get_api_v1_manuals: {
+        parameters: {
+            query?: {
+                /** @description Part of the title, product name or part number. */
+                keyword?: string | null;
+                /** @description en, zh, es or all. */
+                language?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                /** @description Only this product's manuals. */
+                productId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of manuals; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ManualItem"];
+                };
+            };
+        };
+    };
     post_api_v1_message_id_read: {
         parameters: {
             query?: {
@@ -24005,6 +24845,8 @@ export const ErrorCode = {
   CancelUnsupported: 608,
   /** The gateway did not take the new key; its current key still works */
   KeyNotTaken: 609,
+  /** Manual does not exist */
+  ManualMissing: 4100,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
