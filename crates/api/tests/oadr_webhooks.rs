@@ -131,6 +131,7 @@ async fn subscribed(app: &App, p: &People, version: &'static str) {
     save_for_the_validator("webhooks", version, &sent);
     let v = view(app, p, id).await;
     assert_eq!(v["notifications"], "webhook", "{b}: {v}");
+    assert_eq!(v["notificationsReason"], "", "{b}: {v}");
     assert!(
         !v.to_string().contains(&token),
         "{b}: the token is never answered"
@@ -231,6 +232,7 @@ async fn polling_when_not_offered(app: &App, p: &People) {
     assert!(subscriptions(&vtn).is_empty(), "{b}");
     let v = view(app, p, id).await;
     assert_eq!(v["notifications"], "polling", "{b}: {v}");
+    assert_eq!(v["notificationsReason"], "notOffered", "{b}");
     assert_eq!(v["notificationsNote"], "the VTN offers no webhooks", "{b}");
     // The callback of a connection without webhooks is not there.
     let r = app
@@ -249,6 +251,7 @@ async fn without_a_public_url_the_portal_polls_and_says_why() {
         assert!(subscriptions(&vtn).is_empty(), "{}", app.backend);
         let v = view(&app, &p, id).await;
         assert_eq!(v["notifications"], "polling", "{v}");
+        assert_eq!(v["notificationsReason"], "noPublicUrl");
         assert_eq!(v["notificationsNote"], "PORTAL_PUBLIC_URL is not set");
         // Connections are for administrators only.
         app.get("/api/v1/oadr/vtns", Some(&p.ann))

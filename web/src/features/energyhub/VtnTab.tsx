@@ -60,6 +60,7 @@ export function VtnTab() {
           {v.lastError}
         </Typography.Text>
       )}
+      {v.enabled && <Notifications vtn={v} />}
       <RefusedList items={v.refusedEvents} />
     </Flex>
   );
@@ -175,6 +176,27 @@ export function VtnTab() {
         <VtnDialog vtn={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
       )}
     </Card>
+  );
+}
+
+/** Whether the utility's server calls the portal on changes, or why the portal polls only. */
+function Notifications({ vtn }: { vtn: Vtn }) {
+  const { t } = useTranslation();
+  let text: string;
+  if (vtn.notifications === 'webhook') text = t('oadrfix.notifyWebhook');
+  else if (vtn.notificationsReason === 'noPublicUrl') text = t('oadrfix.notifyNoPublicUrl');
+  else if (vtn.notificationsReason === 'notOffered') text = t('oadrfix.notifyNotOffered');
+  else if (vtn.notificationsReason === 'failed')
+    text = t('oadrfix.notifyFailed', { note: vtn.notificationsNote });
+  else return null;
+  return (
+    <Typography.Text
+      type="secondary"
+      style={{ wordBreak: 'break-word' }}
+      data-testid="hub-vtn-notify"
+    >
+      {text}
+    </Typography.Text>
   );
 }
 

@@ -40,6 +40,9 @@ const vtn: Vtn = {
     { program: 'prog-1', id: 'negative', reason: 'interval 0 has a negative duration' },
     { program: 'prog-1', id: 'no-start', reason: 'missing field `start`' },
   ],
+  notifications: 'polling',
+  notificationsReason: 'notOffered',
+  notificationsNote: 'the VTN offers no webhooks',
   clientIdHint: '9876',
   hasSecret: true,
 };
@@ -105,13 +108,21 @@ describe('energy hub: what a utility server sent that the portal could not use',
     expect(list).toHaveTextContent('Skipped at the last sync: 2');
     expect(list).toHaveTextContent('negative: interval 0 has a negative duration');
     expect(list).toHaveTextContent('no-start: missing field `start`');
+    expect(screen.getByTestId('hub-vtn-notify')).toHaveTextContent(
+      "Polling only: the utility's server offers no webhooks",
+    );
   });
 
   it('shows nothing skipped when everything was read', async () => {
-    mock.onGet('/api/v1/oadr/vtns').reply(...ok([{ ...vtn, refusedEvents: [] }]));
+    mock
+      .onGet('/api/v1/oadr/vtns')
+      .reply(
+        ...ok([{ ...vtn, refusedEvents: [], notifications: 'webhook', notificationsReason: '' }]),
+      );
     show(<VtnTab />);
     await screen.findByText('Utility', {}, SLOW);
     expect(screen.queryByTestId('hub-vtn-refused')).toBeNull();
+    expect(screen.getByTestId('hub-vtn-notify')).toHaveTextContent('Webhooks on');
   });
 
   it("tells the enrollment's reader which asked-for reports are not sent", async () => {

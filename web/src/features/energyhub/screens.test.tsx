@@ -43,6 +43,7 @@ const enrollment: Enrollment = {
   stationName: 'Sunny Farm',
   status: 'accepted',
   reason: '',
+  unsupportedReports: [],
   optedOut: false,
   sourceAccountNumber: '1234567',
   utilityAccountNumber: 'acct-17',

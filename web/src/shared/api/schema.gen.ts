@@ -4501,6 +4501,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oadr/vtn/{id}/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The VTN's check of the callback: answers the `echo` (at most 256 characters) as plain
+         *     text. 404 for a connection that expects no webhooks.
+         */
+        get: operations["get_api_v1_oadr_vtn_id_notify"];
+        put?: never;
+        /**
+         * A notification from the VTN (`Authorization: Bearer <the subscription's token>`): its body
+         *     is not read (polling is the source of truth); the connection is synced now. 401 without
+         *     the token.
+         */
+        post: operations["post_api_v1_oadr_vtn_id_notify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oadr/vtn/{id}/notify/echo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference VTN's form of the echo check (`{callback}/echo?echo=`). */
+        get: operations["get_api_v1_oadr_vtn_id_notify_echo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oadr/vtn/{id}/remove": {
         parameters: {
             query?: never;
@@ -7152,6 +7194,11 @@ export interface components {
             /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
             status: string;
             timeZone: string;
+            /**
+             * @description Report payload types the utility's events ask for that the portal cannot produce
+             *     (VTN programmes; those reports are not sent).
+             */
+            unsupportedReports: string[];
             updatedAt: string;
             utilityAccountNumber: string;
         };
@@ -7851,6 +7898,11 @@ export interface components {
                 /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
                 status: string;
                 timeZone: string;
+                /**
+                 * @description Report payload types the utility's events ask for that the portal cannot produce
+                 *     (VTN programmes; those reports are not sent).
+                 */
+                unsupportedReports: string[];
                 updatedAt: string;
                 utilityAccountNumber: string;
             };
@@ -9960,6 +10012,11 @@ export interface components {
                     /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
                     status: string;
                     timeZone: string;
+                    /**
+                     * @description Report payload types the utility's events ask for that the portal cannot produce
+                     *     (VTN programmes; those reports are not sent).
+                     */
+                    unsupportedReports: string[];
                     updatedAt: string;
                     utilityAccountNumber: string;
                 }[];
@@ -11740,7 +11797,11 @@ export interface components {
                 /** Format: int64 */
                 cancelled: number;
                 events: number;
+                /** @description Requests of ours the VTN found malformed (400), with its problem detail. */
+                problems: string[];
                 programs: number;
+                /** @description Programmes and events the VTN listed that the portal could not read (skipped). */
+                refused: number;
                 rejected: number;
                 removed: number;
                 reportErrors: number;
@@ -12692,8 +12753,19 @@ export interface components {
                 lastError: string;
                 lastSyncAt: string | null;
                 name: string;
+                /** @description `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only. */
+                notifications: string;
+                /** @description The reason in words, with the VTN's problem for `failed` ('' with webhooks). */
+                notificationsNote: string;
+                /**
+                 * @description Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
+                 *     (see the note), '' with webhooks.
+                 */
+                notificationsReason: string;
                 /** Format: int64 */
                 pollSeconds: number;
+                /** @description What the last sync skipped because the portal could not read it (the rest applied). */
+                refusedEvents: components["schemas"]["RefusedEvent"][];
                 url: string;
                 /** @description The VTN's id of our ven, once the first sync created or found it. */
                 venId: string | null;
@@ -12770,8 +12842,19 @@ export interface components {
                 lastError: string;
                 lastSyncAt: string | null;
                 name: string;
+                /** @description `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only. */
+                notifications: string;
+                /** @description The reason in words, with the VTN's problem for `failed` ('' with webhooks). */
+                notificationsNote: string;
+                /**
+                 * @description Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
+                 *     (see the note), '' with webhooks.
+                 */
+                notificationsReason: string;
                 /** Format: int64 */
                 pollSeconds: number;
+                /** @description What the last sync skipped because the portal could not read it (the rest applied). */
+                refusedEvents: components["schemas"]["RefusedEvent"][];
                 url: string;
                 /** @description The VTN's id of our ven, once the first sync created or found it. */
                 venId: string | null;
@@ -15032,6 +15115,14 @@ export interface components {
             /** @description A numeric string. */
             value: string;
         };
+        /** @description A programme or event the VTN listed that the portal could not read. */
+        RefusedEvent: {
+            /** @description The VTN's id of the object (`#<position>` when it had none). */
+            id: string;
+            /** @description The VTN's programme id. */
+            program: string;
+            reason: string;
+        };
         RegisterBatchRequest: {
             /** @description 1 to 200 gateways. */
             gateways?: components["schemas"]["CreateRequest"][];
@@ -15550,7 +15641,11 @@ export interface components {
             /** Format: int64 */
             cancelled: number;
             events: number;
+            /** @description Requests of ours the VTN found malformed (400), with its problem detail. */
+            problems: string[];
             programs: number;
+            /** @description Programmes and events the VTN listed that the portal could not read (skipped). */
+            refused: number;
             rejected: number;
             removed: number;
             reportErrors: number;
@@ -15813,8 +15908,19 @@ export interface components {
             lastError: string;
             lastSyncAt: string | null;
             name: string;
+            /** @description `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only. */
+            notifications: string;
+            /** @description The reason in words, with the VTN's problem for `failed` ('' with webhooks). */
+            notificationsNote: string;
+            /**
+             * @description Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
+             *     (see the note), '' with webhooks.
+             */
+            notificationsReason: string;
             /** Format: int64 */
             pollSeconds: number;
+            /** @description What the last sync skipped because the portal could not read it (the rest applied). */
+            refusedEvents: components["schemas"]["RefusedEvent"][];
             url: string;
             /** @description The VTN's id of our ven, once the first sync created or found it. */
             venId: string | null;
@@ -22265,6 +22371,104 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope_Vtn"];
                 };
+            };
+        };
+    };
+    get_api_v1_oadr_vtn_id_notify: {
+        parameters: {
+            query?: {
+                /** @description The string to send back. */
+                echo?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The echo, as text/plain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No such connection expecting webhooks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    post_api_v1_oadr_vtn_id_notify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A sync is under way or queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not the subscription's token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such connection expecting webhooks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_api_v1_oadr_vtn_id_notify_echo: {
+        parameters: {
+            query?: {
+                /** @description The string to send back. */
+                echo?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The echo, as text/plain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No such connection expecting webhooks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

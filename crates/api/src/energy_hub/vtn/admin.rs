@@ -34,7 +34,10 @@ pub struct Vtn {
     pub refused_events: Vec<RefusedEvent>,
     /// `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only.
     pub notifications: String,
-    /// Why the connection polls only ('' with webhooks).
+    /// Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
+    /// (see the note), '' with webhooks.
+    pub notifications_reason: &'static str,
+    /// The reason in words, with the VTN's problem for `failed` ('' with webhooks).
     pub notifications_note: String,
     /// The client id's last 4 characters.
     pub client_id_hint: String,
@@ -56,7 +59,8 @@ pub struct RefusedEvent {
 }
 
 fn view(app: &AppState, v: VtnRow) -> Vtn {
-    let (notifications, notifications_note) = super::webhooks::mode(&v.webhook);
+    let (notifications, notifications_reason, notifications_note) =
+        super::webhooks::mode(&v.webhook);
     let hint = sealer(app)
         .ok()
         .and_then(|s| s.open(&v.client_id_enc).ok())
@@ -78,6 +82,7 @@ fn view(app: &AppState, v: VtnRow) -> Vtn {
         last_error: v.last_error,
         refused_events: serde_json::from_str(&v.refused_events).unwrap_or_default(),
         notifications,
+        notifications_reason,
         notifications_note,
         client_id_hint: hint,
         has_secret: !v.client_secret_enc.is_empty(),

@@ -117,8 +117,9 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
         let p: Program = match d.read("program") {
             Ok(p) => p,
             Err(e) => {
+                let r = Refused::new(&d.id, e.to_string());
                 sum.refused_list
-                    .push(json!({"program": d.id, "id": d.id, "reason": e.to_string()}));
+                    .push(json!({"program": r.id, "id": r.id, "reason": r.reason}));
                 continue;
             }
         };

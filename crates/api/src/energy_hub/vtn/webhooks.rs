@@ -25,6 +25,10 @@ use store::dr_vtn::VtnRow;
 const MAX_ECHO: usize = 256;
 /// The key of the one 3.1 subscription that covers every programme.
 const ALL: &str = "*";
+/// Why a connection polls only (the screens translate the first two; the third carries the
+/// VTN's problem).
+const NO_PUBLIC_URL: &str = "PORTAL_PUBLIC_URL is not set";
+const NOT_OFFERED: &str = "the VTN offers no webhooks";
 
 /// What the connection keeps about its webhook (`dr_vtns.webhook`, JSON).
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -68,7 +72,7 @@ pub(crate) async fn ensure(
 ) -> Result<(), SyncError> {
     let old = Webhook::read(&vtn.webhook);
     let w = match app.config.public_url.as_deref() {
-        None => polling(old, "PORTAL_PUBLIC_URL is not set"),
+        None => polling(old, NO_PUBLIC_URL),
         Some(public) => subscribe(app, client, vtn, programs, old, public).await,
     };
     let json = serde_json::to_string(&w).unwrap_or_else(|_| "{}".into());
@@ -93,7 +97,7 @@ async fn subscribe(
     );
     match client.offers_webhooks().await {
         Ok(true) => {}
-        Ok(false) => return polling(w, "the VTN offers no webhooks"),
+        Ok(false) => return polling(w, NOT_OFFERED),
         Err(e) => return polling(w, &format!("webhooks: {e}")),
     }
     let Ok(sealer) = sealer(app) else {
@@ -303,15 +307,22 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The connection's notification mode and note, for its view.
-pub(crate) fn mode(json: &str) -> (String, String) {
+/// The connection's notifications for its view: mode (`webhook`/`polling`), why it polls only
+/// (`noPublicUrl`, `notOffered`, `failed`, or '' with webhooks) and the note.
+pub(crate) fn mode(json: &str) -> (String, &'static str, String) {
     let w = Webhook::read(json);
-    let mode = if w.mode.is_empty() {
-        "polling".to_owned()
-    } else {
-        w.mode
+    let reason = match w.note.as_str() {
+        "" => "",
+        NO_PUBLIC_URL => "noPublicUrl",
+        NOT_OFFERED => "notOffered",
+        _ => "failed",
     };
-    (mode, w.note)
+    let mode = if w.mode == "webhook" {
+        "webhook"
+    } else {
+        "polling"
+    };
+    (mode.to_owned(), reason, w.note)
 }
 
 /// Best effort on removal: the VTN stops calling a connection that is gone.
