@@ -1,6 +1,7 @@
-// Customers: a company administrator makes a plant owner the company's customer (with a type
-// made on the customer types screen); the company's staff then see the owner's plant. Removing
-// the customer takes the plant out of the staff's list; the owner keeps it.
+// Customers: a company administrator asks a plant owner to become the company's customer (with a
+// type made on the customer types screen); once the owner accepts, the company's staff see the
+// owner's plant. Removing the customer takes the plant out of the staff's list; the owner keeps
+// it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, newPage, launch, signIn } from './browser.mjs';
@@ -87,9 +88,28 @@ describe('customers', () => {
     await page.locator('.ant-select-dropdown:visible').getByText('Residential (RES)').click();
     await page.getByTestId('customer-remark').fill('Roof in Lisbon');
     await page.getByTestId('customer-save').click();
-    await page.getByText('Customer added').waitFor();
+    await page.getByText(`Request sent to ${USERS.owner.account}`).waitFor();
+    // a request only: pending, and the staff still see nothing
+    await page
+      .getByTestId('customer-pending-row')
+      .filter({ hasText: USERS.owner.account })
+      .waitFor();
+    await staff.page.reload();
+    await staff.page.getByTestId('plant-table').getByText('No plants yet').waitFor();
+
+    // the owner accepts it on the shared-management screen
+    await owner.page.goto(`${server.url}/shares`);
+    await owner.page
+      .getByTestId('customer-offer')
+      .filter({ hasText: COMPANY })
+      .getByTestId('customer-offer-accept')
+      .click();
+    await owner.page.getByTestId('serving-company').filter({ hasText: COMPANY }).waitFor();
+
+    await page.reload();
     const row = page.locator('tr.ant-table-row').filter({ hasText: USERS.owner.account });
     await row.waitFor();
+    await page.getByTestId('customer-pending').waitFor({ state: 'detached' });
     assert.match(await row.innerText(), /Residential/);
     assert.equal((await row.getByTestId('customer-plants').innerText()).trim(), '1');
 
@@ -97,7 +117,9 @@ describe('customers', () => {
     await page.getByTestId('customer-add').click();
     await page.getByTestId('customer-account').fill(USERS.owner.account);
     await page.getByTestId('customer-account').blur();
-    await page.getByText('This account is already a customer of your company').waitFor();
+    await page
+      .getByText('This account is already a customer of your company or has been asked')
+      .waitFor();
     await page.keyboard.press('Escape');
 
     // the type now counts its customer
@@ -126,7 +148,7 @@ describe('customers', () => {
       0,
       'the staff no longer see the plant',
     );
-    await owner.page.reload();
+    await owner.page.goto(`${server.url}/plants`);
     await owner.page.getByTestId('plant-name').filter({ hasText: PLANT }).waitFor();
 
     await owner.context.close();

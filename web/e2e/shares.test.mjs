@@ -43,7 +43,10 @@ describe('shared management', () => {
     await owner.page.getByTestId('customer-offers-open').click();
     await owner.page.getByTestId('shares-title').waitFor();
     const offer = owner.page.getByTestId('customer-offer').filter({ hasText: 'Acme Solar' });
-    await offer.getByTestId('offer-message').filter({ hasText: 'Yearly inverter checks' }).waitFor();
+    await offer
+      .getByTestId('offer-message')
+      .filter({ hasText: 'Yearly inverter checks' })
+      .waitFor();
     await offer.getByTestId('rights').filter({ hasText: 'Plants' }).waitFor();
     assert.equal(await owner.page.getByTestId('serving-company').count(), 0);
     const width = await owner.page.evaluate(() => document.documentElement.scrollWidth);

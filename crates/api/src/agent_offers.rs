@@ -113,8 +113,15 @@ pub async fn accept(
     PathId(id): PathId<i64>,
 ) -> ApiResult<Data<i64>> {
     let company = own(&me, EDIT)?;
-    let (agency, _) =
-        agency::accept(&app.store, &me.actor, author(&me, None), company, id, now_ms()).await?;
+    let (agency, _) = agency::accept(
+        &app.store,
+        &me.actor,
+        author(&me, None),
+        company,
+        id,
+        now_ms(),
+    )
+    .await?;
     Ok(Data(agency.0))
 }
 
@@ -128,8 +135,16 @@ pub async fn decline(
     PathId(id): PathId<i64>,
 ) -> ApiResult<Done> {
     let company = own(&me, EDIT)?;
-    agency::end_offer(&app.store, &me.actor, author(&me, None), company, id, false, now_ms())
-        .await?;
+    agency::end_offer(
+        &app.store,
+        &me.actor,
+        author(&me, None),
+        company,
+        id,
+        false,
+        now_ms(),
+    )
+    .await?;
     Ok(Done)
 }
 
@@ -143,8 +158,16 @@ pub async fn withdraw(
     PathId(id): PathId<i64>,
 ) -> ApiResult<Done> {
     let company = own(&me, EDIT)?;
-    agency::end_offer(&app.store, &me.actor, author(&me, None), company, id, true, now_ms())
-        .await?;
+    agency::end_offer(
+        &app.store,
+        &me.actor,
+        author(&me, None),
+        company,
+        id,
+        true,
+        now_ms(),
+    )
+    .await?;
     Ok(Done)
 }
 

@@ -109,7 +109,9 @@ pub async fn made(
     let rows = service::customers::offers_made(&app.store, company).await?;
     let lang = current_lang();
     Ok(Data(
-        rows.into_iter().map(|r| offer(r, Vec::new(), lang)).collect(),
+        rows.into_iter()
+            .map(|r| offer(r, Vec::new(), lang))
+            .collect(),
     ))
 }
 
@@ -128,8 +130,15 @@ pub async fn withdraw(
         q.company_id.filter(|c| *c > 0).map(domain::ids::CompanyId),
         "customer.edit",
     )?;
-    service::customers::withdraw(&app.store, &me.actor, author(&me, None), company, id, now_ms())
-        .await?;
+    service::customers::withdraw(
+        &app.store,
+        &me.actor,
+        author(&me, None),
+        company,
+        id,
+        now_ms(),
+    )
+    .await?;
     Ok(Done)
 }
 

@@ -236,7 +236,9 @@ pub async fn add(
 ) -> ApiResult<Data<i64>> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
     let now = now_ms();
-    rate_limit::ACCOUNT_LOOKUP.check_caller(&app.store, me.id(), now).await?;
+    rate_limit::ACCOUNT_LOOKUP
+        .check_caller(&app.store, me.id(), now)
+        .await?;
     let account = req.account.as_deref().unwrap_or("");
     let (id, _) = customers::offer(
         &app.store,

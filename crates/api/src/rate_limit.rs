@@ -60,7 +60,12 @@ impl RateLimit {
     }
 
     /// [`RateLimit::check`] per signed-in caller.
-    pub async fn check_caller(&self, store: &Store, user: UserId, now: i64) -> Result<(), ApiError> {
+    pub async fn check_caller(
+        &self,
+        store: &Store,
+        user: UserId,
+        now: i64,
+    ) -> Result<(), ApiError> {
         self.count(store, format!("rate:{}:user:{}", self.name, user.0), now)
             .await
     }

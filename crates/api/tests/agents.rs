@@ -96,7 +96,9 @@ async fn agent_checks_answer_alike_for_every_account_that_cannot_be_an_agent() {
         for account in &alike[1..] {
             let r = check(account).await;
             assert_eq!(r.json, first.json, "[{}] {account}", app.backend);
-            let r = app.post("/api/v1/agent", json!({"account": account}), t).await;
+            let r = app
+                .post("/api/v1/agent", json!({"account": account}), t)
+                .await;
             assert_eq!(r.json, first.json, "[{}] offer {account}", app.backend);
         }
         check("boss@sun.example").await.expect_code(900);
@@ -147,16 +149,22 @@ async fn agent_checks_are_limited_per_caller() {
         let mut codes = Vec::new();
         for i in 0..62 {
             let r = app
-                .get(&format!("/api/v1/agent/check?account=probe{i}@example.com"), t)
+                .get(
+                    &format!("/api/v1/agent/check?account=probe{i}@example.com"),
+                    t,
+                )
                 .await;
             codes.push(r.code());
         }
         assert!(codes[..60].iter().all(|c| *c == 902), "[{}]", app.backend);
         assert_eq!(&codes[60..], &[7, 7], "[{}]", app.backend);
         // Another caller has a limit of their own.
-        app.get("/api/v1/agent/check?account=x@example.com", Some(&w.star_admin))
-            .await
-            .expect_code(902);
+        app.get(
+            "/api/v1/agent/check?account=x@example.com",
+            Some(&w.star_admin),
+        )
+        .await
+        .expect_code(902);
     }
 }
 

@@ -78,7 +78,10 @@ async fn anns_plant(app: &App, w: &World) -> i64 {
 /// codes, and whether the administrator reads the gateway's key.
 async fn reach(app: &App, w: &World, plant: i64) -> (i64, i64, i64, bool) {
     let staff = Some(w.sun_staff.as_str());
-    let p = app.get(&format!("/api/v1/plant/{plant}"), staff).await.code();
+    let p = app
+        .get(&format!("/api/v1/plant/{plant}"), staff)
+        .await
+        .code();
     let g = app.get("/api/v1/gateway/GWANN001", staff).await.code();
     let i = app.get("/api/v1/inverter/INVANN01", staff).await.code();
     let admin = app
@@ -125,9 +128,7 @@ async fn a_customer_request_shows_nothing_until_the_owner_accepts_and_ending_it_
         let list = app.get("/api/v1/plants", Some(&w.sun_staff)).await;
         assert_eq!(list.data()["total"], 0, "[{b}]");
         // The company lists it as pending, not as a customer.
-        let made = app
-            .get("/api/v1/customer/offers", Some(&w.sun_admin))
-            .await;
+        let made = app.get("/api/v1/customer/offers", Some(&w.sun_admin)).await;
         assert_eq!(made.data()[0]["id"].as_i64(), Some(id), "[{b}]");
         assert_eq!(made.data()[0]["status"], "pending", "[{b}]");
         let customers = app.get("/api/v1/customers", Some(&w.sun_admin)).await;
@@ -306,7 +307,11 @@ async fn an_agent_request_needs_the_other_companys_acceptance_and_either_side_en
         // Moon sees the request with Sun's rights; Sun sees it as made.
         let offers = app.get("/api/v1/agent/offers", Some(&w.moon_admin)).await;
         offers.expect_code(0);
-        assert_eq!(offers.data()["received"][0]["companyName"], "Sun Co", "[{b}]");
+        assert_eq!(
+            offers.data()["received"][0]["companyName"],
+            "Sun Co",
+            "[{b}]"
+        );
         assert_eq!(offers.data()["received"][0]["message"], "Distribute for us");
         let made = app.get("/api/v1/agent/offers", Some(&w.sun_admin)).await;
         assert_eq!(made.data()["made"][0]["id"].as_i64(), Some(id), "[{b}]");
@@ -335,7 +340,9 @@ async fn an_agent_request_needs_the_other_companys_acceptance_and_either_side_en
         answer(w.root.clone(), "accept", id).await.expect_code(2);
 
         // Declined: nothing; asked again and accepted: Sun's staff see Moon's plant.
-        answer(w.moon_admin.clone(), "decline", id).await.expect_code(0);
+        answer(w.moon_admin.clone(), "decline", id)
+            .await
+            .expect_code(0);
         assert_eq!(sees(w.sun_staff.clone()).await, 700, "[{b}] declined");
         let again = app
             .post(
@@ -349,18 +356,30 @@ async fn an_agent_request_needs_the_other_companys_acceptance_and_either_side_en
             .await
             .expect_code(0);
         assert_eq!(sees(w.sun_staff.clone()).await, 0, "[{b}] accepted");
-        let principal = app.get("/api/v1/agent/principal", Some(&w.moon_admin)).await;
+        let principal = app
+            .get("/api/v1/agent/principal", Some(&w.moon_admin))
+            .await;
         assert_eq!(principal.data()["companyName"], "Sun Co", "[{b}]");
 
         // Moon leaves: hidden again.
-        app.post("/api/v1/agent/principal/leave", json!({}), Some(&w.star_admin))
-            .await
-            .expect_code(4);
-        app.post("/api/v1/agent/principal/leave", json!({}), Some(&w.moon_admin))
-            .await
-            .expect_code(0);
+        app.post(
+            "/api/v1/agent/principal/leave",
+            json!({}),
+            Some(&w.star_admin),
+        )
+        .await
+        .expect_code(4);
+        app.post(
+            "/api/v1/agent/principal/leave",
+            json!({}),
+            Some(&w.moon_admin),
+        )
+        .await
+        .expect_code(0);
         assert_eq!(sees(w.sun_staff.clone()).await, 700, "[{b}] left");
-        let principal = app.get("/api/v1/agent/principal", Some(&w.moon_admin)).await;
+        let principal = app
+            .get("/api/v1/agent/principal", Some(&w.moon_admin))
+            .await;
         assert!(principal.data().is_null(), "[{b}]");
 
         // Withdrawn by Sun: Moon can no longer accept it.

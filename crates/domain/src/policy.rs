@@ -414,12 +414,25 @@ mod tests {
 
     #[test]
     fn served_plant_rights_follow_the_company_access_and_never_include_sharing() {
-        let keys = ["station.view", "station.edit", "station.share", "station.transfer",
-            "gateway.key", "inverter.power", "company.user", "station.create"];
+        let keys = [
+            "station.view",
+            "station.edit",
+            "station.share",
+            "station.transfer",
+            "gateway.key",
+            "inverter.power",
+            "company.user",
+            "station.create",
+        ];
         let rights = served_plant_rights(keys.iter().map(|k| k.to_string()));
         assert_eq!(
             rights,
-            ["station.view", "gateway.key", "inverter.power", "station.edit"]
+            [
+                "station.view",
+                "gateway.key",
+                "inverter.power",
+                "station.edit"
+            ]
         );
         assert_eq!(served_plant_rights(Vec::new()), ["station.view"]);
     }

@@ -15,9 +15,9 @@ use store::{
     audit::NewAudit,
     companies::AdminAccount,
     customer_offers::NewCustomerOffer,
-    log_pages::Author,
     customer_types::TypeWrite,
     gateways::Holder,
+    log_pages::Author,
     users::{NewStaff, UserRow},
 };
 
@@ -139,7 +139,12 @@ pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> 
 
     let maintainer = company(
         store,
-        details(MAINTAINER, "Hugo Lind", "+46 70 300 400", "Solgatan 3, Malmö"),
+        details(
+            MAINTAINER,
+            "Hugo Lind",
+            "+46 70 300 400",
+            "Solgatan 3, Malmö",
+        ),
         MAINTAINER_ADMIN,
         &hash,
         admin_role,

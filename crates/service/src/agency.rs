@@ -165,7 +165,11 @@ pub async fn end_offer(
         .agent_offer(id, company)
         .await?
         .filter(|o| {
-            let side = if made { o.company_id } else { o.agent_company_id };
+            let side = if made {
+                o.company_id
+            } else {
+                o.agent_company_id
+            };
             side == company.0
         })
         .ok_or_else(|| DomainError::invalid("id"))?;

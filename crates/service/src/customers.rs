@@ -141,8 +141,9 @@ pub async fn withdraw(
         .customer_offer(id, side)
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
-    let detail = serde_json::json!({"offerId": id, "userId": offer.user_id, "companyId": company.0})
-        .to_string();
+    let detail =
+        serde_json::json!({"offerId": id, "userId": offer.user_id, "companyId": company.0})
+            .to_string();
     let audit = admin_audit(by, "customer.withdraw", &offer.account, &detail, now);
     if !store.end_customer_offer(id, side, &audit).await? {
         return Err(DomainError::invalid("id").into());

@@ -6,9 +6,7 @@
 
 use domain::ids::{AgentId, CompanyId, UserId};
 
-use crate::{
-    Result, Store, audit::NewAudit, conflict, customer_offers::audit_in_tx,
-};
+use crate::{Result, Store, audit::NewAudit, conflict, customer_offers::audit_in_tx};
 
 /// A pending request as both companies see it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -84,8 +82,16 @@ impl Store {
 
     /// One pending request that `company` made or was asked.
     pub async fn agent_offer(&self, id: i64, company: CompanyId) -> Result<Option<AgentOfferRow>> {
-        let sql = format!("{SELECT} WHERE o.id = $1 AND (o.company_id = $2 OR o.agent_company_id = $2)");
-        Ok(rows!(self, fetch_optional, AgentOfferRow, &sql, id, company.0)?)
+        let sql =
+            format!("{SELECT} WHERE o.id = $1 AND (o.company_id = $2 OR o.agent_company_id = $2)");
+        Ok(rows!(
+            self,
+            fetch_optional,
+            AgentOfferRow,
+            &sql,
+            id,
+            company.0
+        )?)
     }
 
     /// The requests `company` made (`made`) or was asked, newest first, at most `limit`.
@@ -95,7 +101,11 @@ impl Store {
         made: bool,
         limit: i64,
     ) -> Result<Vec<AgentOfferRow>> {
-        let column = if made { "o.company_id" } else { "o.agent_company_id" };
+        let column = if made {
+            "o.company_id"
+        } else {
+            "o.agent_company_id"
+        };
         let sql = format!(
             "{SELECT} WHERE {column} = $1 ORDER BY o.id DESC {}",
             crate::sql::page(limit, 0)

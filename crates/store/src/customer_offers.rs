@@ -128,12 +128,22 @@ impl Store {
     }
 
     /// One pending request, if `side` may see it (its owner, or the company that made it).
-    pub async fn customer_offer(&self, id: i64, side: OfferSide) -> Result<Option<CustomerOfferRow>> {
+    pub async fn customer_offer(
+        &self,
+        id: i64,
+        side: OfferSide,
+    ) -> Result<Option<CustomerOfferRow>> {
         let (user, company) = side.ids();
-        let sql = format!(
-            "{SELECT} WHERE o.id = $1 AND (o.user_id = $2 OR o.company_id = $3)"
-        );
-        Ok(rows!(self, fetch_optional, CustomerOfferRow, &sql, id, user, company)?)
+        let sql = format!("{SELECT} WHERE o.id = $1 AND (o.user_id = $2 OR o.company_id = $3)");
+        Ok(rows!(
+            self,
+            fetch_optional,
+            CustomerOfferRow,
+            &sql,
+            id,
+            user,
+            company
+        )?)
     }
 
     /// `company`'s pending requests, newest first, at most `limit`.

@@ -242,7 +242,11 @@ describe('CustomerListPage', () => {
     fireEvent.change(input, { target: { value: 'ann@example.com' } });
     fireEvent.blur(input);
     expect(
-      await screen.findByText('This account is already a customer of your company', {}, SLOW),
+      await screen.findByText(
+        'This account is already a customer of your company or has been asked to become one',
+        {},
+        SLOW,
+      ),
     ).toBeTruthy();
     expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
       params: { account: 'ann@example.com' },

@@ -187,7 +187,12 @@ export default function PlantListPage() {
         }
         extra={
           <Flex gap={8} wrap justify="flex-end">
-            <Link to="/shares" data-testid="shares-link" style={{ alignSelf: 'center' }}>
+            <Link
+              to="/shares"
+              data-testid="shares-link"
+              aria-label={t('consent.filter.manage')}
+              style={{ alignSelf: 'center' }}
+            >
               <ShareAltOutlined /> {!phone && t('consent.filter.manage')}
             </Link>
             {mayCreate && (
