@@ -14,6 +14,7 @@
 
 pub mod acl;
 mod broker;
+mod broker_auth;
 mod broker_extensions;
 mod client;
 pub mod comm;
