@@ -275,19 +275,22 @@ impl SignInThrottle {
         let policy = self.policy;
         let mut state = self.lock();
         let mut locked = Vec::new();
-        if state
-            .addresses
-            .entry(&ip, &policy, now)
-            .fail(policy.address, policy.window, now)
+        if policy.per_address
+            && state
+                .addresses
+                .entry(&ip, &policy, now)
+                .fail(policy.address, policy.window, now)
         {
             locked.push(Scope::Address);
         }
         if let Some(sn) = sn {
-            if state.pairs.entry(&(ip, sn.to_string()), &policy, now).fail(
-                policy.pair,
-                policy.window,
-                now,
-            ) {
+            if policy.per_address
+                && state.pairs.entry(&(ip, sn.to_string()), &policy, now).fail(
+                    policy.pair,
+                    policy.window,
+                    now,
+                )
+            {
                 locked.push(Scope::Pair);
             }
             if state
