@@ -63,6 +63,7 @@ pub(crate) fn now_ms() -> i64 {
 
 /// Which broker the devices talk to.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // made once at start: its size costs nothing
 pub enum BrokerChoice {
     /// Run one in this process.
     Embedded(BrokerConfig),
