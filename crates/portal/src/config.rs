@@ -95,6 +95,10 @@ pub struct Config {
     /// Embedded broker: connections per source address in all (loose: many gateways can share
     /// one address behind carrier-grade NAT).
     pub mqtt_max_connections_per_address: i64,
+    /// Embedded broker: count failed sign-ins per source address (and per address and SN) and
+    /// lock them; off behind a TLS proxy, where every gateway has the proxy's address and only
+    /// the per-SN count still means something.
+    pub mqtt_signin_per_address: bool,
     /// Days of history `serve --demo` writes for its plants on the first start.
     pub demo_history_days: i64,
     /// Capture the communication log (`PORTAL_COMM_LOG=off` switches it off).
@@ -157,6 +161,7 @@ impl Default for Config {
             mqtt_max_connections_per_address: i64::from(
                 devices::link::gate::Limits::default().connections_per_address,
             ),
+            mqtt_signin_per_address: true,
             demo_history_days: 364,
             comm_log: true,
             comm_log_hours: 72,
@@ -408,6 +413,9 @@ impl Config {
         if let Some(v) = num("MQTT_MAX_CONNECTIONS_PER_ADDRESS")? {
             self.mqtt_max_connections_per_address = v;
         }
+        if let Some(v) = flag("MQTT_SIGNIN_PER_ADDRESS") {
+            self.mqtt_signin_per_address = v;
+        }
         if let Some(v) = num("DEMO_HISTORY_DAYS")? {
             self.demo_history_days = v;
         }
@@ -626,6 +634,7 @@ impl Config {
             let mut broker = BrokerConfig::new(addr);
             broker.fallback = self.mqtt_addr_fallback;
             (broker.connect_timeout, broker.limits) = self.mqtt_limits()?;
+            broker.signin.per_address = self.mqtt_signin_per_address;
             // Host, port and credentials are the embedded broker's, filled in at start.
             let client = ClientConfig::new("127.0.0.1", addr.port(), client_id);
             (BrokerChoice::Embedded(broker), client)

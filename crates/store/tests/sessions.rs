@@ -125,3 +125,52 @@ async fn used_tokens_are_kept_until_they_expire_then_purged_with_their_session()
     })
     .await
 }
+
+#[tokio::test]
+async fn disabling_a_company_ends_its_staffs_sessions_and_no_one_elses() -> TestResult {
+    each_backend(|s| async move {
+        let sun = s.create_company("Sun", 1_000).await?;
+        let moon = s.create_company("Moon", 1_000).await?;
+        let staff = |account: &'static str, company| {
+            let s = s.clone();
+            async move {
+                s.create_user(&NewUser {
+                    account,
+                    email: account,
+                    mobile: "",
+                    password_hash: "hash",
+                    nickname: "",
+                    kind: UserKind::Company,
+                    company: Some(company),
+                    role: None,
+                    user_src: "web",
+                    now: 1_000,
+                })
+                .await
+            }
+        };
+        let boss = staff("boss@sun.example", sun).await?;
+        let other = staff("boss@moon.example", moon).await?;
+        let owner = user(&s, "ann@example.com").await?;
+        for (id, u) in [("b", boss), ("o", other), ("a", owner)] {
+            s.create_session(id, u, 1_000, 9_000).await?;
+            s.insert_refresh_token(&format!("r{id}"), u, id, 1_000, 9_000)
+                .await?;
+        }
+        assert!(s.set_company_disabled(sun, true, 2_000).await?);
+        assert!(s.set_company_disabled(sun, false, 3_000).await?);
+        assert!(s.session_user("b", boss).await?.is_none(), "ended");
+        assert_eq!(s.take_refresh_token("rb", 3_001).await?, None);
+        assert!(
+            s.session_user("o", other).await?.is_some(),
+            "another company's"
+        );
+        assert!(s.session_user("a", owner).await?.is_some(), "an owner's");
+        assert!(
+            !s.set_company_disabled(domain::ids::CompanyId(999), true, 4_000)
+                .await?
+        );
+        Ok(())
+    })
+    .await
+}

@@ -14,6 +14,7 @@
 
 pub mod acl;
 mod broker;
+mod broker_auth;
 mod broker_extensions;
 mod client;
 pub mod comm;
@@ -62,6 +63,7 @@ pub(crate) fn now_ms() -> i64 {
 
 /// Which broker the devices talk to.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // made once at start: its size costs nothing
 pub enum BrokerChoice {
     /// Run one in this process.
     Embedded(BrokerConfig),

@@ -47,6 +47,9 @@ pub struct SignInPolicy {
     pub forget_after: Duration,
     /// Keys kept per table.
     pub capacity: usize,
+    /// Count pairs and addresses at all. Off behind a TLS proxy: every gateway then has the
+    /// proxy's address, and an address count would let anyone lock every gateway out.
+    pub per_address: bool,
 }
 
 impl Default for SignInPolicy {
@@ -74,6 +77,7 @@ impl Default for SignInPolicy {
             window: Duration::from_secs(600),
             forget_after: Duration::from_secs(2 * 3600),
             capacity: 100_000,
+            per_address: true,
         }
     }
 }
@@ -238,13 +242,16 @@ impl SignInThrottle {
     /// all; `Err` names the lock that refuses it.
     pub fn check(&self, ip: IpAddr, sn: Option<&str>, now: Instant) -> Result<(), Scope> {
         let ip = address_key(ip);
+        let per_address = self.policy.per_address;
         let mut state = self.lock();
-        let refusal = if state.addresses.locked(&ip, now) {
+        let refusal = if per_address && state.addresses.locked(&ip, now) {
             Some(Scope::Address)
         } else if let Some(sn) = sn {
-            if state.pairs.locked(&(ip, sn.to_string()), now) {
+            if per_address && state.pairs.locked(&(ip, sn.to_string()), now) {
                 Some(Scope::Pair)
-            } else if state.sns.locked(&sn.to_string(), now) && state.known.get(sn) != Some(&ip) {
+            } else if state.sns.locked(&sn.to_string(), now)
+                && !(per_address && state.known.get(sn) == Some(&ip))
+            {
                 Some(Scope::Sn)
             } else {
                 None
@@ -268,19 +275,22 @@ impl SignInThrottle {
         let policy = self.policy;
         let mut state = self.lock();
         let mut locked = Vec::new();
-        if state
-            .addresses
-            .entry(&ip, &policy, now)
-            .fail(policy.address, policy.window, now)
+        if policy.per_address
+            && state
+                .addresses
+                .entry(&ip, &policy, now)
+                .fail(policy.address, policy.window, now)
         {
             locked.push(Scope::Address);
         }
         if let Some(sn) = sn {
-            if state.pairs.entry(&(ip, sn.to_string()), &policy, now).fail(
-                policy.pair,
-                policy.window,
-                now,
-            ) {
+            if policy.per_address
+                && state.pairs.entry(&(ip, sn.to_string()), &policy, now).fail(
+                    policy.pair,
+                    policy.window,
+                    now,
+                )
+            {
                 locked.push(Scope::Pair);
             }
             if state
@@ -385,6 +395,7 @@ mod tests {
             window: Duration::from_secs(60),
             forget_after: Duration::from_secs(300),
             capacity: 8,
+            per_address: true,
         }
     }
 
@@ -471,6 +482,26 @@ mod tests {
         t.succeeded(a, "GW1");
         t.failed(a, Some("GW1"), now);
         assert_eq!(t.check(a, Some("GW1"), now), Ok(()));
+    }
+
+    #[test]
+    fn without_per_address_counting_only_the_sn_locks_and_spares_no_address() {
+        let t = SignInThrottle::new(SignInPolicy {
+            per_address: false,
+            ..small()
+        });
+        let now = Instant::now();
+        let proxy = ip("127.0.0.1");
+        t.succeeded(proxy, "GW1");
+        for i in 0..20 {
+            t.failed(proxy, Some(&format!("GW{}", i + 2)), now);
+        }
+        assert_eq!(t.check(proxy, Some("GW1"), now), Ok(()), "no address lock");
+        for _ in 0..5 {
+            t.failed(proxy, Some("GW1"), now);
+        }
+        assert_eq!(t.check(proxy, Some("GW1"), now), Err(Scope::Sn));
+        assert_eq!(t.sizes()[..2], [0, 0]);
     }
 
     #[test]

@@ -249,7 +249,9 @@ describe('SystemGatewaysPage', () => {
       'Line 2: Letters, digits and -, 6 to 32 characters',
     );
     expect(screen.getByTestId('batch-ok')).toBeDisabled();
-    fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key-0001,GW-300\n\nGW-STOCK-01,key-0002' } });
+    fireEvent.change(lines, {
+      target: { value: 'GW-MANY-0001,key-0001,GW-300\n\nGW-STOCK-01,key-0002' },
+    });
     await waitFor(() => expect(screen.getByTestId('batch-ok')).toBeEnabled());
     fireEvent.click(screen.getByTestId('batch-ok'));
     await waitFor(() =>

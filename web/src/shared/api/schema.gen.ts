@@ -9,8 +9,8 @@ export interface paths {
         };
         /**
          * With `type=register`: 0 when the account is free, 103 when taken. Otherwise: 0 when the
-         *     account exists, 105 when it does not. More than 30 requests from one address in 15 minutes
-         *     answer 7.
+         *     account exists, 105 when it does not. The registration screen asks once per code it sends,
+         *     so more than 10 requests from one address in 15 minutes answer 7, as for `getCode`.
          */
         get: operations["get_anonymous_checkAccount"];
         put?: never;
@@ -119,7 +119,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sets a new password after checking the code; every session of the account ends. */
+        /**
+         * Sets a new password after checking the code; every session of the account ends. The code
+         *     is checked first, so a wrong or expired code answers 5 or 6 whether the account exists or
+         *     not. More than 20 requests from one address in 15 minutes answer 7.
+         */
         post: operations["post_anonymous_resetPwd"];
         delete?: never;
         options?: never;
@@ -136,7 +140,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a plant-owner account after checking the code sent to it. */
+        /**
+         * Creates a plant-owner account after checking the code sent to it. The code is checked
+         *     before anything about the account, so a wrong or expired code answers 5 or 6 whether the
+         *     account exists or not (the review enumerated accounts with code "000000"). More than 20
+         *     requests from one address in 15 minutes answer 7.
+         */
         post: operations["post_anonymous_signup"];
         delete?: never;
         options?: never;
@@ -807,7 +816,8 @@ export interface paths {
         put?: never;
         /**
          * Disables or enables a company: its staff get 101 at sign-in, at refresh and on every
-         *     request while it is disabled. Nothing is deleted.
+         *     request while it is disabled, and their sessions end (enabling it again revives none).
+         *     Nothing is deleted.
          */
         post: operations["post_api_v1_company_id_disable"];
         delete?: never;
@@ -1113,7 +1123,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 104 when the account is taken by any account not deleted. */
+        /**
+         * 104 when the account is taken by any account not deleted. More than 30 calls by one caller
+         *     in 15 minutes answer 7 (the check would otherwise list who has an account).
+         */
         get: operations["get_api_v1_company_user_check"];
         put?: never;
         post?: never;
@@ -4628,6 +4641,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/owner/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disables or enables an owner account (internal staff with `customer.edit`): a disabled
+         *     account gets 101 at sign-in and its sessions end at once; enabling revives none. Audited.
+         */
+        post: operations["post_api_v1_owner_id_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/permission": {
         parameters: {
             query?: never;
@@ -4723,7 +4756,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends a share: the creator ends anyone's, a sharee ends their own. */
+        /**
+         * Ends a share: the creator ends anyone's, a sharee ends their own. The plant's picture links
+         *     change, so one copied during the share stops working.
+         */
         post: operations["post_api_v1_plant_id_cancelShare"];
         delete?: never;
         options?: never;
@@ -6812,6 +6848,8 @@ export interface components {
             account: string;
             /** @description ISO 8601 with milliseconds and an offset: when it became a customer. */
             createAt: string;
+            /** @description The account is disabled: it cannot sign in (internal administrators enable it again). */
+            disabled: boolean;
             email: string;
             /**
              * Format: int64
@@ -9872,6 +9910,8 @@ export interface components {
                     account: string;
                     /** @description ISO 8601 with milliseconds and an offset: when it became a customer. */
                     createAt: string;
+                    /** @description The account is disabled: it cannot sign in (internal administrators enable it again). */
+                    disabled: boolean;
                     email: string;
                     /**
                      * Format: int64
@@ -14352,6 +14392,10 @@ export interface components {
             updateAt: string | null;
             vip: components["schemas"]["Vip"][];
         };
+        OwnerDisableRequest: {
+            /** @default null */
+            disabled: boolean | null;
+        };
         /** @description One pack of a stack (numeric strings, `null` when not reported). */
         PackItem: {
             /** @description V, three decimals. */
@@ -16132,7 +16176,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Password set; 4, 5, 6, 105 */
+            /** @description Password set; 4, 5, 6, 7, 105 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16156,7 +16200,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Registered; 4, 5, 6, 103 */
+            /** @description Registered; 4, 5, 6, 7, 103 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17519,7 +17563,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Free; 2, 4, 104 */
+            /** @description Free; 2, 4, 7, 104 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22572,6 +22616,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_PlantCounts"];
+                };
+            };
+        };
+    };
+    post_api_v1_owner_id_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the owner's user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerDisableRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
                 };
             };
         };
