@@ -19,8 +19,15 @@ export function SubmitButton({
       {...rest}
       disabled={disabled || locked}
       onClick={(e) => {
-        // an ignored click must not submit the form either
-        if (!guarded(e)) e.preventDefault();
+        const accepted = guarded(e);
+        if (rest.htmlType !== 'submit') return;
+        // The browser submits after the click's handlers and microtasks, when React has
+        // already disabled the button for the guard, and a disabled button submits nothing:
+        // so the accepted click submits the form itself, now, and an ignored one not at all.
+        const button = e.currentTarget as HTMLButtonElement;
+        const submit = accepted && !e.defaultPrevented;
+        e.preventDefault();
+        if (submit) button.form?.requestSubmit(button);
       }}
     />
   );
