@@ -245,7 +245,8 @@ describe('company screens', () => {
     await user.click(screen.getByTestId('role-submit'));
     await waitFor(() => expect(sent).not.toBeNull(), SLOW);
     expect(sent).toEqual({ name: 'Field', permissions: ['equip.view', 'gateway.view'] });
-  });
+    // typing with userEvent and the guard's 3 s between the two submits
+  }, 60_000);
 
   it('shows the agents empty state with the add button for company.agent.edit', async () => {
     mock.onGet('/api/v1/permission').reply(
