@@ -60,10 +60,14 @@ export default tseslint.config(
       ],
     },
   },
-  // The double-click guard (src/shared/ui/guarded.tsx) on every button that submits or writes.
+  // The double-click guard (src/shared/ui/guarded.ts) on every button that submits or writes.
   {
     files: ['src/**/*.tsx'],
-    ignores: ['src/shared/ui/guarded.tsx'],
+    ignores: [
+      'src/shared/ui/SubmitButton.tsx',
+      'src/shared/ui/GuardedModal.tsx',
+      'src/shared/ui/GuardedPopconfirm.tsx',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',

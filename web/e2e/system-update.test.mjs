@@ -31,9 +31,9 @@ describe('system update log', () => {
     await page.getByText('This field is required').waitFor();
     await page.getByText('Write the release note in Chinese or in English').first().waitFor();
 
-    await page.getByTestId('version-label').fill('V 1!');
+    await page.getByTestId('version-input').fill('V 1!');
     await page.getByText('Use letters, digits, - _ and . only (at most 20 characters)').waitFor();
-    await page.getByTestId('version-label').fill(LABEL);
+    await page.getByTestId('version-input').fill(LABEL);
     await page.getByTestId('version-content-cn').fill('电站列表\n分享电站');
     await page.getByTestId('version-content-en').fill('Plant list\nPlant sharing');
     // the guard: two quick clicks publish one note (the first click disabled the button)
@@ -50,7 +50,7 @@ describe('system update log', () => {
 
     // edit: another type and a corrected English text; the Chinese text stays
     await note.getByTestId('version-edit').click();
-    assert.equal(await page.getByTestId('version-label').inputValue(), LABEL);
+    assert.equal(await page.getByTestId('version-input').inputValue(), LABEL);
     await page.getByTestId('version-type').click();
     await page.locator('.ant-select-item-option').filter({ hasText: 'Mobile app' }).click();
     await page.getByTestId('version-content-en').fill('Plant list, sorted by name');

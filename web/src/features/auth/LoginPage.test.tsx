@@ -10,6 +10,7 @@ import '@/shared/i18n';
 import { http } from '@/shared/http';
 import { tokenStore } from '@/shared/session';
 import LoginPage from './LoginPage';
+import { afterGuard } from '@/test/guard';
 
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const der = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
@@ -49,7 +50,8 @@ function show() {
 // antd forms and RSA in jsdom are slow on a busy machine
 const SLOW = { timeout: 10_000 };
 
-describe('the sign-in screen when sign-in is locked (109)', { timeout: 30_000 }, () => {
+// 60 s: a second submit also waits out the double-click guard's 3 s
+describe('the sign-in screen when sign-in is locked (109)', { timeout: 60_000 }, () => {
   let mock: MockAdapter;
   let tokenCalls: Record<string, unknown>[];
   beforeEach(() => {
@@ -90,6 +92,7 @@ describe('the sign-in screen when sign-in is locked (109)', { timeout: 30_000 },
     expect(codeRequests[0]).toMatchObject({ account: 'ann@example.com', type: 'login' });
 
     await user.type(screen.getByTestId('login-code'), '123456');
+    await afterGuard(screen.getByTestId('login-submit'));
     await user.click(screen.getByTestId('login-submit'));
     expect(await screen.findByText('signed in', {}, SLOW)).toBeInTheDocument();
     expect(tokenCalls).toHaveLength(2);
@@ -111,6 +114,7 @@ describe('the sign-in screen when sign-in is locked (109)', { timeout: 30_000 },
     await user.type(container.querySelector('#password') as HTMLElement, 'secret123');
     await user.click(screen.getByTestId('login-submit'));
     await user.type(await screen.findByTestId('login-code', {}, SLOW), '000000');
+    await afterGuard(screen.getByTestId('login-submit'));
     await user.click(screen.getByTestId('login-submit'));
     expect(
       await screen.findByText('Verification code error, please get it again', {}, SLOW),

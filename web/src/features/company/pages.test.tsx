@@ -11,6 +11,7 @@ import { http } from '@/shared/http';
 import AgentsPage from './AgentsPage';
 import RolesPage from './RolesPage';
 import StaffPage from './StaffPage';
+import { afterGuard } from '@/test/guard';
 
 // jsdom has no ResizeObserver; antd's table measures itself with one
 if (!('ResizeObserver' in globalThis)) {
@@ -240,10 +241,12 @@ describe('company screens', () => {
     await user.click(screen.getByTestId('role-submit'));
     expect(await screen.findByText('Choose at least one permission', {}, SLOW)).toBeInTheDocument();
     await user.click(await screen.findByText('Gateways'));
+    await afterGuard(screen.getByTestId('role-submit'));
     await user.click(screen.getByTestId('role-submit'));
     await waitFor(() => expect(sent).not.toBeNull(), SLOW);
     expect(sent).toEqual({ name: 'Field', permissions: ['equip.view', 'gateway.view'] });
-  });
+    // typing with userEvent and the guard's 3 s between the two submits
+  }, 60_000);
 
   it('shows the agents empty state with the add button for company.agent.edit', async () => {
     mock.onGet('/api/v1/permission').reply(

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '@/shared/i18n';
 import { http } from '@/shared/http';
 import { ProductField } from './ProductField';
+import { afterGuard } from '@/test/guard';
 
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
@@ -77,6 +78,7 @@ describe('inverter product', () => {
       sn: '2306012345',
       productId: 3,
     });
+    await afterGuard(screen.getByTestId('product-pick-save'));
     fireEvent.click(screen.getByTestId('product-pick-save'));
     await waitFor(() => expect(mock.history.post.length).toBe(2), SLOW);
   });

@@ -7,6 +7,7 @@ import '@/shared/i18n';
 import { ApiError } from '@/shared/http';
 import { gatewayRow } from './fixtures';
 import SystemGatewaysPage from './SystemGatewaysPage';
+import { afterGuard } from '@/test/guard';
 
 // jsdom has no ResizeObserver; antd's table measures itself with one
 if (!('ResizeObserver' in globalThis)) {
@@ -218,6 +219,7 @@ describe('SystemGatewaysPage', () => {
     fireEvent.change(sn, { target: { value: 'GW-NEW-0001' } });
     fireEvent.change(screen.getByTestId('register-key'), { target: { value: 'k3y-new-1' } });
     fireEvent.change(screen.getByTestId('register-model'), { target: { value: 'GW-300' } });
+    await afterGuard(screen.getByTestId('register-ok'));
     fireEvent.click(screen.getByTestId('register-ok'));
     expect(await screen.findByText('This SN is already registered')).toBeTruthy();
     expect(post).toHaveBeenCalledWith(
@@ -226,6 +228,7 @@ describe('SystemGatewaysPage', () => {
       expect.anything(),
     );
     fireEvent.change(sn, { target: { value: 'GW-NEW-0002' } });
+    await afterGuard(screen.getByTestId('register-ok'));
     fireEvent.click(screen.getByTestId('register-ok'));
     expect(await screen.findByText('The gateway was registered')).toBeTruthy();
   });

@@ -9,6 +9,7 @@ import { http } from '@/shared/http';
 import type { ProtocolConfig } from './config';
 import ProtocolEditorPage from './ProtocolEditorPage';
 import ProtocolsPage from './ProtocolsPage';
+import { afterGuard } from '@/test/guard';
 
 // jsdom has no ResizeObserver; antd's table measures itself with one
 if (!('ResizeObserver' in globalThis)) {
@@ -138,6 +139,7 @@ describe('protocol configs', () => {
       data_type: 'u16',
       scale: 0.1,
     });
+    await afterGuard(screen.getByTestId('protocol-save'));
     fireEvent.click(screen.getByTestId('protocol-save'));
     await waitFor(() => expect(mock.history.post.length).toBe(2), SLOW);
   });
@@ -170,6 +172,7 @@ describe('protocol configs', () => {
     fireEvent.click(screen.getByTestId('preview-run'));
     expect(await screen.findByText('Hex digits, whole bytes only', {}, SLOW)).toBeInTheDocument();
     fireEvent.change(frame, { target: { value: '08 fd 13 88' } });
+    await afterGuard(screen.getByTestId('preview-run'));
     fireEvent.click(screen.getByTestId('preview-run'));
     expect(await screen.findByTestId('preview-value-frequency', {}, SLOW)).toHaveTextContent(
       '50 Hz',

@@ -7,6 +7,7 @@ import '@/shared/i18n';
 import { ApiError } from '@/shared/http';
 import type { Support, Values } from './api';
 import SettingsPage from './SettingsPage';
+import { afterGuard } from '@/test/guard';
 
 const get = vi.fn();
 const post = vi.fn();
@@ -109,6 +110,7 @@ describe('SettingsPage', () => {
     expect(post).not.toHaveBeenCalled();
 
     fireEvent.change(input, { target: { value: '120' } });
+    await afterGuard(screen.getByTestId('settings-submit'));
     fireEvent.click(screen.getByTestId('settings-submit'));
     await waitFor(() => expect(post).toHaveBeenCalled());
     expect(post).toHaveBeenCalledWith(

@@ -106,7 +106,7 @@ export function VersionDialog({ note, onClose }: { note?: VersionNote; onClose: 
                 maxLength={NOTE_LIMITS.version}
                 autoComplete="off"
                 data-keyfilter="off"
-                data-testid="version-label"
+                data-testid="version-input"
               />
             </Form.Item>
           </Col>

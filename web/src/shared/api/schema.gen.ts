@@ -5810,7 +5810,11 @@ export interface paths {
         /** The same for the administrator's screen. */
         get: operations["get_api_v1_version"];
         put?: never;
-        /** Publishes a release note, or edits one when `id` is given. A taken version number is 4. */
+        /**
+         * Publishes a release note, or edits one when `id` is given (its announcer stays, and so does
+         *     its release time when none is sent). A taken version label is 4 `version`, an unknown id 4
+         *     `id`. Audited `version.publish` / `version.edit`.
+         */
         post: operations["post_api_v1_version"];
         delete?: never;
         options?: never;
@@ -5841,6 +5845,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Deletes a release note. Audited `version.delete`. */
         get: operations["get_api_v1_version_id_delete"];
         put?: never;
         post?: never;
@@ -15923,7 +15928,7 @@ export interface components {
             id?: number | null;
             /**
              * Format: int64
-             * @description Release time in milliseconds; now when absent.
+             * @description Release time in milliseconds; when absent, now for a new note and unchanged for an edit.
              */
             releaseTime?: number | null;
             /**

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, createEvent, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GuardedModal, GuardedPopconfirm, SubmitButton } from './guarded';
 
@@ -26,6 +26,19 @@ describe('SubmitButton', () => {
     expect(button('Send').disabled).toBe(false);
     fireEvent.click(button('Send'));
     expect(submit).toHaveBeenCalledTimes(2);
+  });
+
+  it('submits during the click itself, not through the browser, which would find it disabled', () => {
+    const submit = vi.fn((e: { preventDefault: () => void }) => e.preventDefault());
+    render(
+      <form onSubmit={submit}>
+        <SubmitButton htmlType="submit">Send</SubmitButton>
+      </form>,
+    );
+    const click = createEvent.click(button('Send'));
+    fireEvent(button('Send'), click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(submit).toHaveBeenCalledTimes(1);
   });
 
   it('runs a writing onClick once per guard window and keeps disabled and loading', () => {
