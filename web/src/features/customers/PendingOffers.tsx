@@ -1,12 +1,13 @@
 import { UndoOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, List, Popconfirm, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, List, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { customerOffersQuery, withdrawCustomerOffer, type CustomerOffer } from './api';
 import { useInvalidateCustomers } from './checks';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 
 /**
  * The owners the company asked to become customers who have not answered: the company sees no
@@ -52,7 +53,7 @@ export function PendingOffers({ scope, mayEdit }: { scope: Scope; mayEdit: boole
                 {o.message && <Typography.Text italic>“{o.message}”</Typography.Text>}
               </Flex>
               {mayEdit && (
-                <Popconfirm
+                <GuardedPopconfirm
                   title={t('consent.customer.withdrawConfirm', { account: o.account })}
                   okText={t('consent.withdraw')}
                   cancelText={t('common.cancel')}
@@ -61,7 +62,7 @@ export function PendingOffers({ scope, mayEdit }: { scope: Scope; mayEdit: boole
                   <Button size="small" icon={<UndoOutlined />} data-testid="customer-withdraw">
                     {t('consent.withdraw')}
                   </Button>
-                </Popconfirm>
+                </GuardedPopconfirm>
               )}
             </Flex>
           </List.Item>

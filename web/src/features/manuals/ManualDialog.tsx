@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, Modal, Select, Upload } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Upload } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
@@ -16,6 +16,7 @@ import {
   type ManualForm,
   type ManualLanguage,
 } from './api';
+import { GuardedModal } from '@/shared/ui/guarded';
 
 interface Values {
   productId?: number;
@@ -55,7 +56,7 @@ export function ManualDialog({ manual, onClose }: { manual?: Manual; onClose: ()
       file: v.file,
     });
   return (
-    <Modal
+    <GuardedModal
       open
       title={manual ? t('manuals.dialog.edit') : t('manuals.dialog.add')}
       okText={t('common.save')}
@@ -132,7 +133,7 @@ export function ManualDialog({ manual, onClose }: { manual?: Manual; onClose: ()
           <FileChooser current={manual?.fileName} chosen={file} />
         </Form.Item>
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }
 

@@ -8,7 +8,6 @@ import {
   Flex,
   Input,
   List,
-  Popconfirm,
   Result,
   Select,
   Space,
@@ -33,6 +32,7 @@ import {
   type ManualQuery,
 } from './api';
 import { ManualDialog } from './ManualDialog';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 
 /**
  * equip/manuals: administrators (`sys.manual.edit`) manage every manual in a table; everyone
@@ -266,7 +266,7 @@ function AdminTable({
             aria-label={t('manuals.edit')}
             onClick={() => onEdit(m)}
           />
-          <Popconfirm
+          <GuardedPopconfirm
             title={t('manuals.deleteConfirm', { title: m.title })}
             okText={t('common.confirm')}
             cancelText={t('common.cancel')}
@@ -278,7 +278,7 @@ function AdminTable({
               icon={<DeleteOutlined />}
               aria-label={t('manuals.delete')}
             />
-          </Popconfirm>
+          </GuardedPopconfirm>
         </Space>
       ),
     },

@@ -5,7 +5,7 @@ import {
   StopOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
-import { Button, Flex, Popconfirm, Typography } from 'antd';
+import { Button, Flex, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
@@ -22,6 +22,7 @@ import { Rights } from './Rights';
 import { Row } from './Row';
 import { Section } from './Section';
 import { useAnswer } from './useAnswer';
+import { GuardedPopconfirm, SubmitButton } from '@/shared/ui/guarded';
 
 const day = (iso: string) => dayjs(iso).format('YYYY-MM-DD');
 
@@ -69,7 +70,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
             actions={
               edit && (
                 <>
-                  <Button
+                  <SubmitButton
                     type="primary"
                     size="small"
                     icon={<CheckOutlined />}
@@ -78,8 +79,8 @@ export function AgencySide({ data }: { data: SharesOverview }) {
                     data-testid="agent-offer-accept"
                   >
                     {t('consent.accept')}
-                  </Button>
-                  <Popconfirm
+                  </SubmitButton>
+                  <GuardedPopconfirm
                     title={t('consent.agency.declineConfirm', { company: o.companyName })}
                     okText={t('consent.decline')}
                     cancelText={t('common.cancel')}
@@ -88,7 +89,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
                     <Button size="small" icon={<CloseOutlined />}>
                       {t('consent.decline')}
                     </Button>
-                  </Popconfirm>
+                  </GuardedPopconfirm>
                 </>
               )
             }
@@ -112,7 +113,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
             ]}
             actions={
               edit && (
-                <Popconfirm
+                <GuardedPopconfirm
                   title={t('consent.agency.leaveConfirm', { company: p.companyName })}
                   okText={t('consent.end')}
                   okButtonProps={{ danger: true }}
@@ -122,7 +123,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
                   <Button size="small" danger icon={<LogoutOutlined />}>
                     {t('consent.end')}
                   </Button>
-                </Popconfirm>
+                </GuardedPopconfirm>
               )
             }
           />
@@ -148,13 +149,13 @@ export function AgencySide({ data }: { data: SharesOverview }) {
               ]}
               actions={
                 edit && (
-                  <Button
+                  <SubmitButton
                     size="small"
                     icon={<UndoOutlined />}
                     onClick={() => withdraw.mutate(m.offer)}
                   >
                     {t('consent.withdraw')}
-                  </Button>
+                  </SubmitButton>
                 )
               }
             />
@@ -168,7 +169,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
               ]}
               actions={
                 edit && (
-                  <Popconfirm
+                  <GuardedPopconfirm
                     title={t('consent.agency.removeConfirm', { company: m.agent.companyName })}
                     okText={t('consent.end')}
                     okButtonProps={{ danger: true }}
@@ -178,7 +179,7 @@ export function AgencySide({ data }: { data: SharesOverview }) {
                     <Button size="small" danger icon={<StopOutlined />}>
                       {t('consent.end')}
                     </Button>
-                  </Popconfirm>
+                  </GuardedPopconfirm>
                 )
               }
             />

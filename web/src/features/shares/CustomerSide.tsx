@@ -1,5 +1,5 @@
 import { CheckOutlined, CloseOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Popconfirm, Typography } from 'antd';
+import { Button, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,6 +13,7 @@ import { Rights } from './Rights';
 import { Row } from './Row';
 import { Section } from './Section';
 import { useAnswer } from './useAnswer';
+import { GuardedPopconfirm, SubmitButton } from '@/shared/ui/guarded';
 
 const day = (iso: string) => dayjs(iso).format('YYYY-MM-DD');
 
@@ -50,7 +51,7 @@ export function CustomerOffers({ offers }: { offers: CustomerOffer[] }) {
           ]}
           actions={
             <>
-              <Button
+              <SubmitButton
                 type="primary"
                 size="small"
                 icon={<CheckOutlined />}
@@ -59,8 +60,8 @@ export function CustomerOffers({ offers }: { offers: CustomerOffer[] }) {
                 data-testid="customer-offer-accept"
               >
                 {t('consent.accept')}
-              </Button>
-              <Popconfirm
+              </SubmitButton>
+              <GuardedPopconfirm
                 title={t('consent.offers.declineConfirm', { company: o.companyName })}
                 okText={t('consent.decline')}
                 cancelText={t('common.cancel')}
@@ -69,7 +70,7 @@ export function CustomerOffers({ offers }: { offers: CustomerOffer[] }) {
                 <Button size="small" icon={<CloseOutlined />} data-testid="customer-offer-decline">
                   {t('consent.decline')}
                 </Button>
-              </Popconfirm>
+              </GuardedPopconfirm>
             </>
           }
         />
@@ -100,7 +101,7 @@ export function ServingCompanies({ companies }: { companies: ServingCompany[] })
             <Rights key="rights" rights={c.rights} />,
           ]}
           actions={
-            <Popconfirm
+            <GuardedPopconfirm
               title={t('consent.companies.endConfirm', { company: c.companyName })}
               description={t('consent.companies.endText')}
               okText={t('consent.end')}
@@ -111,7 +112,7 @@ export function ServingCompanies({ companies }: { companies: ServingCompany[] })
               <Button size="small" danger icon={<StopOutlined />} data-testid="serving-company-end">
                 {t('consent.end')}
               </Button>
-            </Popconfirm>
+            </GuardedPopconfirm>
           }
         />
       )}

@@ -1,5 +1,5 @@
 import { LogoutOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Popconfirm, Tag, Typography } from 'antd';
+import { Button, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { cancelShare, type PlantShare } from './api';
 import { Row } from './Row';
 import { Section } from './Section';
 import { useAnswer } from './useAnswer';
+import { GuardedPopconfirm } from '@/shared/ui/guarded';
 
 const person = (s: PlantShare) => (s.nickname ? `${s.nickname} (${s.account})` : s.account);
 
@@ -41,7 +42,7 @@ export function PlantShares({ shares, given }: { shares: PlantShare[]; given: bo
             </Typography.Text>,
           ]}
           actions={
-            <Popconfirm
+            <GuardedPopconfirm
               title={t(given ? 'consent.shares.cancelConfirm' : 'consent.shares.leaveConfirm', {
                 plant: s.plantName,
                 who: person(s),
@@ -59,7 +60,7 @@ export function PlantShares({ shares, given }: { shares: PlantShare[]; given: bo
               >
                 {t(given ? 'consent.shares.cancel' : 'consent.shares.leave')}
               </Button>
-            </Popconfirm>
+            </GuardedPopconfirm>
           }
         />
       )}
