@@ -98,7 +98,7 @@ const GRID_TIED: &str = "INV-CS-GT";
 const MICRO: &str = "INV-CS-MI";
 const STRING: &str = "INV-CS-ST";
 
-/// Ann's plant with gateway GW-CS01 (key KEY123) and behind it one inverter of every kind, each
+/// Ann's plant with gateway GW-CS01 (key KEY12345) and behind it one inverter of every kind, each
 /// having reported its rated power; Vic (visitor) shares the plant; Bob is a stranger.
 async fn cast(app: &App) -> Cast {
     let admin = fixtures::admin(app).await;
@@ -241,7 +241,7 @@ async fn the_whole_set_echoed_back_writes_and_battery_currents_follow_the_model(
     for app in spawn().await {
         let c = cast(&app).await;
         let l = linked(app).await;
-        let _gw = gateway(&l, "GW-CS01", "KEY123", Mode::Answer).await;
+        let _gw = gateway(&l, "GW-CS01", "KEY12345", Mode::Answer).await;
         let app = &l.app;
         let read = |sn: &'static str| {
             let token = c.ann.clone();

@@ -171,10 +171,15 @@ async fn a_missing_asset_is_a_404_and_never_cached() {
             assert!(r.headers.get(header::CACHE_CONTROL).is_none(), "{}", r.ctx);
             assert!(!r.text().contains("<!doctype html>"), "{}", r.ctx);
         }
-        // the API's own answers get no file caching
+        // the API's own answers get no file caching: they are never stored
         let r = get(&app, "/api/v1/no-such-thing", &[]).await;
         assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.ctx);
-        assert!(r.headers.get(header::CACHE_CONTROL).is_none(), "{}", r.ctx);
+        assert_eq!(
+            r.headers.get(header::CACHE_CONTROL).map(|v| v.as_bytes()),
+            Some(&b"no-store"[..]),
+            "{}",
+            r.ctx
+        );
     }
     let _ = std::fs::remove_dir_all(&web);
 }

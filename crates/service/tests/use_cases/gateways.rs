@@ -69,8 +69,9 @@ async fn a_claimed_gateway_brings_its_devices_to_the_plant_and_nobody_claims_it_
         );
         assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
         let bob = actor(&s, "bob@example.com", BuiltinRole::PlantOwner).await?;
+        // Bob cannot see Ann's gateway: the right key answers like a wrong one (no key oracle).
         let twice = gateways::claim(&s, &bob, OLD, KEY, None, 4).await;
-        assert!(matches!(twice, Err(ServiceError::Refused(e)) if e.code == Code::GatewayUsed));
+        assert!(matches!(twice, Err(ServiceError::Refused(e)) if e.code == Code::GatewayKeyWrong));
         Ok(())
     })
     .await

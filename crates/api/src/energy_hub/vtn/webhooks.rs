@@ -256,7 +256,8 @@ fn done(id: i64) {
 /// the token.
 #[utoipa::path(post, path = "/api/v1/oadr/vtn/{id}/notify", tag = "energy hub",
     params(("id" = i64, Path)),
-    responses((status = 200, description = "A sync is under way or queued"),
+    responses((status = 200, description = "A sync is under way or queued (an empty text body)",
+            body = String, content_type = "text/plain"),
         (status = 401, description = "Not the subscription's token"),
         (status = 404, description = "No such connection expecting webhooks")))]
 pub async fn notify(
@@ -299,7 +300,7 @@ pub async fn notify(
             done(vtn.id);
         });
     }
-    StatusCode::OK.into_response()
+    (StatusCode::OK, "").into_response()
 }
 
 /// Compares in time independent of where the first difference is.
