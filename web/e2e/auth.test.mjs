@@ -124,7 +124,7 @@ describe('signing in and out', () => {
     await signIn(page, server.url, USERS.owner);
     await page.getByTestId('language-switch').click();
     await page.getByRole('menuitem', { name: '中文' }).click();
-    await page.getByText('电站列表').waitFor();
+    await page.getByTestId('plants-title').getByText('电站列表').waitFor();
 
     const lans = [];
     page.on('request', (r) => {
@@ -133,7 +133,7 @@ describe('signing in and out', () => {
         lans.push(u.searchParams.get('lan'));
     });
     await page.reload();
-    await page.getByText('电站列表').waitFor();
+    await page.getByTestId('plants-title').getByText('电站列表').waitFor();
     assert.equal(await page.locator('[data-menu-key="/plants"]').innerText(), '电站');
     assert.ok(lans.length > 0 && lans.every((l) => l === 'zh'), `lan sent: ${lans.join(',')}`);
 

@@ -132,21 +132,17 @@ macro_rules! with_ids {
 /// Runs `$body` inside one transaction on whichever backend is open, committing when it
 /// ends without an error; `$sqlite` tells the body which placeholder style to use. The body is
 /// expanded once per backend. A use case that writes several rows writes them with this.
+///
+/// On SQLite every such transaction takes the write lock at its start (`BEGIN IMMEDIATE`,
+/// waiting for it like any writer): a deferred one that reads before it writes fails at its
+/// first write (SQLITE_BUSY, without waiting) whenever another writer committed after its first
+/// read, and such bodies are the rule here (check, then write, then audit). Writers are one at a
+/// time on SQLite anyway.
 macro_rules! in_tx {
-    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {
-        in_tx!(@run $store, begin(), |$tx, $sqlite| $body)
-    };
-    // A transaction that reads before it writes, beside other writers: on SQLite it takes the
-    // write lock at its start (`BEGIN IMMEDIATE`, waiting for it like any writer). A deferred
-    // one would fail at its first write (SQLITE_BUSY, without waiting) whenever another writer
-    // committed after its first read.
-    (immediate $store:expr, |$tx:ident, $sqlite:ident| $body:block) => {
-        in_tx!(@run $store, begin_with("BEGIN IMMEDIATE"), |$tx, $sqlite| $body)
-    };
-    (@run $store:expr, $begin:ident($($how:expr)?), |$tx:ident, $sqlite:ident| $body:block) => {{
+    ($store:expr, |$tx:ident, $sqlite:ident| $body:block) => {{
         match &$store.db {
             $crate::Db::Sqlite(pool) => {
-                let mut $tx = pool.$begin($($how)?).await?;
+                let mut $tx = pool.begin_with("BEGIN IMMEDIATE").await?;
                 let $sqlite = true;
                 let out = $body;
                 $tx.commit().await?;

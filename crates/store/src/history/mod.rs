@@ -230,7 +230,7 @@ impl Store {
         from: i64,
         to: i64,
     ) -> Result<Compacted> {
-        let out = in_tx!(immediate self, |tx, sqlite| {
+        let out = in_tx!(self, |tx, sqlite| {
             let select_rows = if sqlite {
                 crate::sql::for_sqlite(COMPACT_ROWS).into_owned()
             } else {

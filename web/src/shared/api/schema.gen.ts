@@ -22466,12 +22466,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A sync is under way or queued */
+            /** @description A sync is under way or queued (an empty text body) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
             /** @description Not the subscription's token */
             401: {
