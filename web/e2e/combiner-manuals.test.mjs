@@ -60,7 +60,13 @@ describe('combiner boxes and manuals', () => {
       await page.getByTestId('combiner-weak-alert').waitFor();
       assert.equal(await page.getByTestId('combiner-weak-tag').count(), 1);
     }
-    await page.getByTestId('combiner-history').locator('canvas').waitFor();
+    // Before sunrise the day has no curve yet: then the month's bars (the demo's history) show.
+    const history = page.getByTestId('combiner-history');
+    await history.locator('canvas, .ant-empty').first().waitFor();
+    if ((await history.locator('.ant-empty').count()) > 0) {
+      await history.locator('.ant-segmented').getByText('Month', { exact: true }).click();
+    }
+    await history.locator('canvas').waitFor();
 
     // another owner sees no combiner box
     const other = await newPage(browser);
