@@ -50,6 +50,7 @@ const FILL = {
   '/device/battery/:sn': (d) => d.battery && `/device/battery/${enc(d.battery)}`,
   '/device/meter/:sn': (d) => d.meter && `/device/meter/${enc(d.meter)}`,
   '/device/weather/:sn': (d) => d.weather && `/device/weather/${enc(d.weather)}`,
+  '/device/combiner/:sn': (d) => d.combiner && `/device/combiner/${enc(d.combiner)}`,
   '/device/setting': (d) => d.inverter && `/device/setting?sn=${enc(d.inverter)}`,
   '/plants/device/setting': (d) => d.inverter && `/plants/device/setting?sn=${enc(d.inverter)}`,
   '/debug': (d) => d.inverter && `/debug?sn=${enc(d.inverter)}&kind=inverter`,
@@ -78,6 +79,7 @@ async function demoData(page) {
   const battery = await first('/api/v1/batteries?page=1&limit=10');
   const meter = await first('/api/v1/meters?page=1&limit=10');
   const weather = await first('/api/v1/weatherStations?page=1&limit=10');
+  const combiner = await first('/api/v1/combiners?page=1&limit=10');
   return {
     plant,
     gateway: gateway?.id,
@@ -85,6 +87,7 @@ async function demoData(page) {
     battery: battery?.sn,
     meter: meter?.sn,
     weather: weather?.sn,
+    combiner: combiner?.sn,
   };
 }
 
