@@ -130,12 +130,13 @@ describe('company staff and roles', () => {
     assert.deepEqual(await menuKeys(page), ['/plants']);
     await page.locator('[data-testid="side-menu"] .ant-menu-submenu-title').click();
     await page.locator('[data-menu-key="/device/gateway"]').waitFor();
-    // meters and weather stations need only equip.view (src/app/registry.tsx); inverters,
-    // batteries and events have keys of their own, not in the role
+    // meters, combiner boxes and weather stations need only equip.view (src/app/registry.tsx);
+    // inverters, batteries and events have keys of their own, not in the role
     assert.deepEqual(await menuKeys(page), [
       '/plants',
       '/device/gateway',
       '/device/meter',
+      '/device/combiner',
       '/device/weather',
     ]);
 
