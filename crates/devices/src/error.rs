@@ -17,6 +17,8 @@ pub enum Error {
     BadLrc { found: u8, computed: u8 },
     #[error("malformed ASCII frame: {0}")]
     BadAscii(&'static str),
+    #[error("malformed frame: {0}")]
+    BadFrame(&'static str),
     #[error("malformed PDU: {0}")]
     BadPdu(&'static str),
     #[error("unsupported function code {0:#04x}")]
@@ -88,6 +90,10 @@ pub enum Problem {
     Scale { key: String },
     #[error("`{key}`: base must be a number between -1e15 and 1e15")]
     Base { key: String },
+    #[error("setting `{param}` is empty or listed twice")]
+    SettingParam { param: String },
+    #[error("setting `{param}`: point `{point}` is missing or not a numeric holding register")]
+    SettingPoint { param: String, point: String },
 }
 
 /// The problems found in one config, printed as a `; `-separated list.

@@ -15,6 +15,7 @@ fn config(points: Vec<PointDef>) -> ProtocolConfig {
         unit_id: 1,
         notes: String::new(),
         points,
+        settings: Vec::new(),
     }
 }
 

@@ -125,6 +125,7 @@ fn config(rng: &mut Rng) -> ProtocolConfig {
         unit_id: 1,
         notes: String::new(),
         points: (0..rng.below(8)).map(|_| point(rng)).collect(),
+        settings: Vec::new(),
     }
 }
 

@@ -143,3 +143,17 @@ pub fn decode<'a>(config: &'a ProtocolConfig, blocks: &[RegisterBlock]) -> Decod
     }
     out
 }
+
+/// Decodes one point from the registers an image holds (registers never set read as 0).
+pub fn decode_point(point: &crate::protocol::PointDef, image: &RegisterImage) -> Option<Value> {
+    let kind = point.register_kind()?;
+    let blocks: Vec<RegisterBlock> = (0..point.register_count()?)
+        .filter_map(|i| u16::try_from(point.register_address(i)).ok())
+        .map(|a| RegisterBlock {
+            kind,
+            start: a,
+            words: vec![image.word(kind, a)],
+        })
+        .collect();
+    point::read(point, &blocks).ok()
+}

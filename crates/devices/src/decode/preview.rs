@@ -130,6 +130,7 @@ mod tests {
             unit_id: 1,
             notes: String::new(),
             points: vec![volts, power, far],
+            settings: Vec::new(),
         }
     }
 

@@ -2,12 +2,14 @@
 //! scaled value. Configs are plain serde structs so they can live in the database as JSON and
 //! be edited by administrators; `validate` is the gate before one is saved or used.
 
+mod setting;
 mod shipped;
 pub mod stored;
 mod validate;
 
 use serde::{Deserialize, Serialize};
 
+pub use setting::{SettingDef, SettingEncoding, SettingError};
 pub use shipped::{shipped, shipped_json};
 
 /// The most registers one Modbus read (function 3 or 4) may return.
@@ -32,6 +34,10 @@ pub struct ProtocolConfig {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     pub points: Vec<PointDef>,
+    /// The device's writable settings: which point holds each of the portal's settings keys.
+    /// Only these registers are ever written (docs/device-protocol.md, "Settings").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<SettingDef>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::setting::writable_point;
 use super::{DataType, MAX_READ_REGISTERS, PointDef, ProtocolConfig};
 use crate::error::{Error, Problem, Problems};
 
@@ -51,7 +52,26 @@ impl ProtocolConfig {
             }
             point_problems(point, &mut out);
         }
+        self.setting_problems(&mut out);
         out
+    }
+
+    /// Each setting names a numeric holding-register point, once.
+    fn setting_problems(&self, out: &mut Vec<Problem>) {
+        let mut params = HashSet::new();
+        for setting in &self.settings {
+            if setting.param.is_empty() || !params.insert(setting.param.as_str()) {
+                out.push(Problem::SettingParam {
+                    param: setting.param.clone(),
+                });
+            }
+            if !self.point(&setting.point).is_some_and(writable_point) {
+                out.push(Problem::SettingPoint {
+                    param: setting.param.clone(),
+                    point: setting.point.clone(),
+                });
+            }
+        }
     }
 }
 
