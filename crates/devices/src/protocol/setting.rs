@@ -235,7 +235,8 @@ mod tests {
         let w = c
             .setting_words("zeroExportPower", "7000.5", &image)
             .expect("u32");
-        assert_eq!(w, vec![(143, 70005), (144, 0)]);
+        // 70005 = 0x0001_1175, low word first.
+        assert_eq!(w, vec![(143, 0x1175), (144, 1)]);
     }
 
     #[test]
