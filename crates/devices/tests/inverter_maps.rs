@@ -123,8 +123,15 @@ fn a_growatt_tl3x_round_trips_through_input_and_holding_registers() {
     assert_eq!(decoded.number("pv_power"), Some(123456.7));
 }
 
-/// (config, param, text, the (address, word) pairs the write sets).
-const WORDS: &[(&str, &str, &str, &[(u16, u16)])] = &[
+/// A config, a param, its text, and the (address, word) pairs the write sets.
+type Write = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(u16, u16)],
+);
+
+const WORDS: &[Write] = &[
     ("deye-hybrid-1ph", "sellTime1", "22:30", &[(250, 2230)]),
     ("deye-hybrid-1ph", "sellTime6Pac", "3000", &[(261, 3000)]),
     ("deye-hybrid-1ph", "sellTime2Volt", "49.5", &[(263, 4950)]),

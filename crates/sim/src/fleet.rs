@@ -157,7 +157,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                 model: format!("SIM-{type_code}-{}K", rated_kw as i64),
                 // Type 2 and the string and micro inverters send raw registers, decoded with
                 // their maps by the portal.
-                raw: matches!(type_code, 1 | 2 | 3),
+                raw: matches!(type_code, 1..=3),
                 parent: None,
                 packs: 0,
                 strings: 0,
