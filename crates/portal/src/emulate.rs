@@ -8,7 +8,6 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use devices::protocol::ProtocolConfig;
 use sim::emulate::{EmulateOptions, Emulation, RtuOptions, commercial_site};
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 #[derive(Args)]
 pub struct EmulateArgs {
@@ -130,22 +129,38 @@ pub async fn run(args: EmulateArgs) -> anyhow::Result<()> {
         }
         println!("faults: type SERVER[:UNIT]=FAULT or `clear` and Enter; Ctrl-C stops");
     }
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    // Standard input is read on a thread of its own (tokio's is not built in), a line at a
+    // time; the channel is small, so a flood of input waits rather than piling up.
+    let (tx, mut lines) = tokio::sync::mpsc::channel::<String>(8);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // SIGTERM (systemd, `timeout`, `kill`) stops it like Ctrl-C, so the pty's symlink goes.
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     loop {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => break,
-            line = lines.next_line() => match line {
-                Ok(Some(line)) if line.trim() == "dump" => {
+            _ = term.recv() => break,
+            line = lines.recv() => match line {
+                Some(line) if line.trim() == "dump" => {
                     println!("{}", emulation.site.lock().dump());
                 }
-                Ok(Some(line)) if !line.trim().is_empty() => match emulation.set_fault(&line) {
+                Some(line) if !line.trim().is_empty() => match emulation.set_fault(&line) {
                     Ok(()) => eprintln!("ok: {}", line.trim()),
                     Err(e) => eprintln!("error: {e}"),
                 },
-                Ok(Some(_)) => {}
+                Some(_) => {}
                 // Standard input closed (a service, a test): serve until stopped.
-                _ => {
-                    tokio::signal::ctrl_c().await.ok();
+                None => {
+                    tokio::select! {
+                        _ = tokio::signal::ctrl_c() => {}
+                        _ = term.recv() => {}
+                    }
                     break;
                 }
             },

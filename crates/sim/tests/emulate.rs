@@ -443,6 +443,14 @@ async fn the_v5_stick_answers_for_its_serial_like_a_real_one() {
     }
     assert_decodes_to(&config, &blocks, &values);
 
+    // Behind the stick the devices are on RS485 at 9600 baud: 125 registers take the wire
+    // time of an 8-byte request and a 255-byte reply.
+    let t = Instant::now();
+    let reply = c.read(0x99, SERIAL, 1, 150, 125).await.unwrap();
+    assert_eq!(v5_words(&reply, 0x99).len(), 125);
+    let wire = Duration::from_secs_f64(263.0 * 10.0 / 9600.0);
+    assert!(t.elapsed() >= wire, "{:?}", t.elapsed());
+
     // The battery behind the same stick, on its unit id.
     let battery = e.site.lock().device(3).unwrap().config().clone();
     let r = plan(&battery)[0];

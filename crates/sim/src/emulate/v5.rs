@@ -2,7 +2,8 @@
 //! it takes V5 requests carrying RTU frames for its serial, passes them to the devices (the
 //! inverter's RS485 bus behind the stick) and wraps their replies.
 //!
-//! As real sticks do, it echoes the request's first sequence byte and counts the second, stays
+//! The stick talks to the devices over the inverter's RS485 port at 9600 baud, so an answer
+//! takes the wire time of the request and the reply on that bus. As real sticks do, it echoes the request's first sequence byte and counts the second, stays
 //! silent to frames for another logger serial, and answers a request no device replied to
 //! with a frame whose RTU part is only `05 00` (captures in pysolarmanv5 issues 6, 12 and 48).
 
@@ -20,6 +21,7 @@ use tokio::{
 use super::{
     faults::{Fault, Faults, garbage},
     link::{Outcome, Stats, serve},
+    rtu::{frame_gap, wire_time},
     site::SiteHandle,
 };
 
@@ -28,6 +30,10 @@ const MAX_FRAME: usize = V5_HEADER_LEN + V5_MAX_PAYLOAD + 2;
 /// What a stick puts where the RTU reply goes when the device did not answer.
 const NO_REPLY_TAIL: [u8; 2] = [0x05, 0x00];
 const IDLE: Duration = Duration::from_secs(120);
+/// The baud rate between the stick and the inverter (Deye's RS485 default).
+const STICK_BAUD: u32 = 9600;
+/// How long the stick waits for a device that does not answer before it says so.
+const NO_ANSWER_WAIT: Duration = Duration::from_millis(100);
 
 pub async fn run(
     listener: TcpListener,
@@ -150,6 +156,10 @@ impl Stick<'_> {
             self.stats.malformed();
             return Step::Skip(len, Some(self.wrap(frame.sequence, &NO_REPLY_TAIL, None)));
         };
+        // The stick reaches the devices over the inverter's RS485 port: the request and the
+        // reply take their time on that wire (clients that send and only then wait for the
+        // answer, as pysolarmanv5 does, lose an answer that comes sooner than a real one).
+        let request_len = frame.payload.len().saturating_sub(15);
         let reply = match serve(self.site, self.faults, self.stats, unit, pdu) {
             Outcome::Drop => return Step::Close,
             // The missing-reply fault is the stick's own silence; a device that says nothing
@@ -157,7 +167,10 @@ impl Stick<'_> {
             Outcome::Silent if self.faults.for_unit(unit) == Some(Fault::NoReply) => {
                 return Step::Skip(len, None);
             }
-            Outcome::Silent | Outcome::Absent => self.wrap(frame.sequence, &NO_REPLY_TAIL, None),
+            Outcome::Silent | Outcome::Absent => {
+                tokio::time::sleep(wire_time(request_len, STICK_BAUD) + NO_ANSWER_WAIT).await;
+                self.wrap(frame.sequence, &NO_REPLY_TAIL, None)
+            }
             Outcome::Reply { pdu, fault } => {
                 let mut rtu = rtu_frame(unit, &pdu);
                 match fault {
@@ -170,6 +183,8 @@ impl Stick<'_> {
                     Some(Fault::Garbage) => return Step::Skip(len, Some(garbage(rtu.len() + 13))),
                     _ => {}
                 }
+                let wire = wire_time(request_len + rtu.len(), STICK_BAUD) + frame_gap(STICK_BAUD);
+                tokio::time::sleep(wire).await;
                 self.wrap(frame.sequence, &rtu, fault)
             }
         };
