@@ -1,12 +1,14 @@
 """Public client libraries read and write the emulators and get what the emulator holds."""
 
+import json
+
 import pytest
 from pymodbus.client import ModbusSerialClient, ModbusTcpClient
 from pymodbus.exceptions import ModbusIOException
 from pysolarmanv5 import PySolarmanV5
 from umodbus.exceptions import IllegalDataAddressError
 
-from conftest import BAUD, SERIAL
+from conftest import BAUD, ROOT, SERIAL
 
 
 def expected(device: dict, block: dict) -> list:
@@ -82,9 +84,8 @@ def test_the_dumped_registers_decode_here_as_the_portal_decodes_them(emulator):
 def device_points(emulator, device):
     if device["protocol"] == "deye-hybrid-1ph":
         return emulator.hybrid["points"]
-    import json
-    from conftest import ROOT
-    return json.loads((ROOT / f"crates/devices/protocols/{device['protocol']}.json").read_text())["points"]
+    path = ROOT / f"crates/devices/protocols/{device['protocol']}.json"
+    return json.loads(path.read_text())["points"]
 
 
 def test_pymodbus_reads_every_device_over_modbus_tcp(emulator):

@@ -332,6 +332,15 @@ async fn each_fault_over_tcp_does_what_it_says_and_clears() {
     faults.clear();
     let mut c = Tcp::connect(&e).await;
     assert!(c.request(1, &read).await.is_some(), "recovers once cleared");
+
+    // The CLI's form of the same.
+    e.set_fault("tcp:1=exception:2").unwrap();
+    assert_eq!(exception(c.request(1, &read).await), Some(2));
+    e.set_fault("tcp:1=none").unwrap();
+    assert!(exception(c.request(1, &read).await).is_none());
+    for bad in ["rtu=drop", "tcp=melt", "tcp:x=drop", "tcp"] {
+        assert!(e.set_fault(bad).is_err(), "{bad}");
+    }
 }
 
 #[tokio::test]

@@ -158,7 +158,9 @@ impl Bus {
             let read = if buf.is_empty() {
                 Ok(self.reader.read(&mut chunk).await)
             } else {
-                tokio::time::timeout(gap * 4, self.reader.read(&mut chunk)).await
+                // The silence that ends a frame, and a millisecond for the timer's grain.
+                tokio::time::timeout(gap + Duration::from_millis(1), self.reader.read(&mut chunk))
+                    .await
             };
             match read {
                 Ok(Ok(0)) => tokio::time::sleep(gap).await,

@@ -341,48 +341,51 @@ impl Site {
         let Some(device) = self.devices.iter_mut().find(|d| d.unit == unit) else {
             return Answer::Absent;
         };
-        let write = |start, words: &[u16], device: &mut Device| device.write(start, words);
-        let (function, result) = match request {
+        // A write's reply when the device takes it: the echo Modbus defines.
+        let (function, start, words, taken) = match request {
             Request::ReadHolding { start, count } => {
                 return Answer::Reply(device.read(RegisterType::Holding, *start, *count));
             }
             Request::ReadInput { start, count } => {
                 return Answer::Reply(device.read(RegisterType::Input, *start, *count));
             }
-            Request::WriteSingle { address, value } => (6, write(*address, &[*value], device)),
-            Request::WriteMultiple { start, values } => (16, write(*start, values, device)),
+            Request::WriteSingle { address, value } => (
+                6,
+                *address,
+                std::slice::from_ref(value),
+                Response::WriteSingle {
+                    address: *address,
+                    value: *value,
+                },
+            ),
+            Request::WriteMultiple { start, values } => (
+                16,
+                *start,
+                values.as_slice(),
+                Response::WriteMultiple {
+                    start: *start,
+                    // At most MAX_WRITE (123) values: checked when the request was parsed.
+                    count: values.len() as u16,
+                },
+            ),
         };
-        match result {
-            Ok(changed) => {
-                if let Some(k) = device.inverter {
-                    for (param, text) in changed {
-                        if param == "powerOn" {
-                            self.gateway.model.set_on(k, text == "1");
-                        } else {
-                            self.gateway
-                                .model
-                                .write_settings(k, [(param.as_str(), text)]);
-                        }
-                    }
+        let changed = match device.write(start, words) {
+            Ok(changed) => changed,
+            Err(code) => return Answer::Reply(Response::Exception { function, code }),
+        };
+        // The inverter's plant follows its settings, as with `set_params` and power commands.
+        if let Some(k) = device.inverter {
+            for (param, text) in changed {
+                if param == "powerOn" {
+                    self.gateway.model.set_on(k, text == "1");
+                } else {
+                    self.gateway
+                        .model
+                        .write_settings(k, [(param.as_str(), text)]);
                 }
-                Answer::Reply(match request {
-                    Request::WriteSingle { address, value } => Response::WriteSingle {
-                        address: *address,
-                        value: *value,
-                    },
-                    Request::WriteMultiple { start, values } => Response::WriteMultiple {
-                        start: *start,
-                        // At most MAX_WRITE (123) values: checked when the request was parsed.
-                        count: values.len() as u16,
-                    },
-                    _ => Response::Exception {
-                        function,
-                        code: ILLEGAL_FUNCTION,
-                    },
-                })
             }
-            Err(code) => Answer::Reply(Response::Exception { function, code }),
         }
+        Answer::Reply(taken)
     }
 
     /// Every device's read blocks, decoded values, writable registers and settings, as JSON

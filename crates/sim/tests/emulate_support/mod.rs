@@ -16,7 +16,17 @@ use sim::{
 
 /// The settings the tests write, with the register each takes when the shipped map does not
 /// have it yet (addresses of the Deye single-phase hybrid: docs/device-protocol.md).
-const SETTINGS: [(&str, &str, u32, SettingEncoding, Option<f64>, Option<f64>); 4] = [
+/// (param, point key, address, encoding, min, max)
+type Setting = (
+    &'static str,
+    &'static str,
+    u32,
+    SettingEncoding,
+    Option<f64>,
+    Option<f64>,
+);
+
+const SETTINGS: [Setting; 4] = [
     (
         "sysWorkMode",
         "work_mode",
