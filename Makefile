@@ -47,7 +47,8 @@ web/node_modules/.installed: web/package-lock.json
 	touch $(CURDIR)/$@
 
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
-## and the public API clients against the demo server.
+## the public API clients against the demo server, and public Modbus/V5 clients against the
+## device emulators.
 test: lint test-rust test-oadr test-web test-clients test-emulators e2e
 
 lint: web/node_modules/.installed

@@ -33,7 +33,7 @@ pub struct EmulateArgs {
     #[arg(long, default_value_t = 0)]
     pub plant: usize,
     /// Emulate the commercial roof with this many inverters instead (1-240).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "plant")]
     pub inverters: Option<usize>,
     /// Seed of the plant's weather (as `portal sim --seed`).
     #[arg(long, default_value_t = 1)]

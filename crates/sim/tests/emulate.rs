@@ -554,3 +554,26 @@ async fn a_hundred_inverters_answer_behind_one_tcp_port() {
     );
     assert_eq!(e.site.lock().devices().len(), 104);
 }
+
+/// A device has few sockets: past the limit a new client is closed at once, and a place
+/// frees when a client leaves.
+#[tokio::test]
+async fn clients_past_the_limit_are_closed_and_places_free_up() {
+    let e = start(None).await;
+    let read = Request::ReadHolding {
+        start: 184,
+        count: 1,
+    };
+    let mut held = Vec::new();
+    for _ in 0..sim::emulate::MAX_CLIENTS {
+        let mut c = Tcp::connect(&e).await;
+        assert!(c.request(1, &read).await.is_some());
+        held.push(c);
+    }
+    let mut extra = Tcp::connect(&e).await;
+    assert!(extra.request(1, &read).await.is_none(), "one too many");
+    held.pop();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut next = Tcp::connect(&e).await;
+    assert!(next.request(1, &read).await.is_some());
+}

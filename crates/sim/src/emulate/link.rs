@@ -1,9 +1,22 @@
 //! What every transport shares: the counters of a server and the step from a request PDU to
 //! the device's reply PDU, with the fault a request meets.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::{
+    future::Future,
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
 
 use devices::{Error, modbus::Request};
+
+use tokio::{
+    net::{TcpListener, TcpStream},
+    task::JoinSet,
+};
 
 use super::{
     faults::{Fault, Faults},
@@ -137,5 +150,33 @@ pub(super) fn serve(
                 fault,
             },
         },
+    }
+}
+
+/// Accepts TCP clients until the task is aborted, which ends every client with it. Past
+/// `max_clients` at once, a new client is closed at once (as a device with few sockets does).
+pub(super) async fn accept<F, Fut>(
+    listener: TcpListener,
+    stats: Arc<Stats>,
+    max_clients: usize,
+    mut client: F,
+) where
+    F: FnMut(TcpStream, SocketAddr) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let mut clients = JoinSet::new();
+    loop {
+        let Ok((stream, peer)) = listener.accept().await else {
+            // Out of descriptors and the like: wait rather than spin.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        stats.connection();
+        while clients.try_join_next().is_some() {}
+        if clients.len() >= max_clients {
+            tracing::debug!(%peer, "emulator: too many clients, closed");
+            continue;
+        }
+        clients.spawn(client(stream, peer));
     }
 }

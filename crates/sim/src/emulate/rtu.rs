@@ -38,7 +38,7 @@ const MAX_FRAME: usize = 256;
 /// working while no client has the port open.
 pub struct Pty {
     master: OwnedFd,
-    _slave: OwnedFd,
+    slave: OwnedFd,
     pub path: PathBuf,
 }
 
@@ -57,7 +57,7 @@ pub fn open_pty() -> io::Result<Pty> {
     let path = std::fs::read_link(format!("/proc/self/fd/{}", pty.slave.as_raw_fd()))?;
     Ok(Pty {
         master: pty.master,
-        _slave: pty.slave,
+        slave: pty.slave,
         path,
     })
 }
@@ -127,7 +127,8 @@ pub async fn run(
         faults,
         stats,
     };
-    let _slave = pty._slave;
+    // Held open for as long as the bus runs.
+    let _slave = pty.slave;
     bus.serve().await
 }
 

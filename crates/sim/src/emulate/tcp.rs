@@ -1,14 +1,7 @@
 //! Modbus TCP server: MBAP frames, several unit ids behind one port (a Modbus TCP gateway in
 //! front of an RS485 bus), several clients at once, each answered in order.
 
-use std::{
-    net::SocketAddr,
-    sync::{
-        Arc,
-        atomic::{AtomicUsize, Ordering},
-    },
-    time::Duration,
-};
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use devices::modbus::{MBAP_LEN, tcp_frame, tcp_frame_len, tcp_split};
 use tokio::{
@@ -18,7 +11,7 @@ use tokio::{
 
 use super::{
     faults::{Fault, Faults, garbage},
-    link::{Outcome, Stats, serve},
+    link::{Outcome, Stats, accept, serve},
     site::SiteHandle,
 };
 
@@ -29,8 +22,7 @@ const IDLE: Duration = Duration::from_secs(120);
 /// The largest MBAP frame: header and a 253-byte PDU.
 const MAX_FRAME: usize = MBAP_LEN + 253;
 
-/// Accepts clients until the task is aborted; past `max_clients` at once, a new client is
-/// closed at once (as a device with few sockets does).
+/// Serves clients until the task is aborted.
 pub async fn run(
     listener: TcpListener,
     site: SiteHandle,
@@ -38,26 +30,12 @@ pub async fn run(
     stats: Arc<Stats>,
     max_clients: usize,
 ) {
-    let active = Arc::new(AtomicUsize::new(0));
-    loop {
-        let Ok((stream, peer)) = listener.accept().await else {
-            // Out of descriptors and the like: wait rather than spin.
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
-        stats.connection();
-        if active.load(Ordering::Relaxed) >= max_clients {
-            tracing::debug!(%peer, "modbus tcp: too many clients, closed");
-            continue;
-        }
-        active.fetch_add(1, Ordering::Relaxed);
-        let (site, faults, stats, active) =
-            (site.clone(), faults.clone(), stats.clone(), active.clone());
-        tokio::spawn(async move {
-            client(stream, peer, &site, &faults, &stats).await;
-            active.fetch_sub(1, Ordering::Relaxed);
-        });
-    }
+    let counts = stats.clone();
+    accept(listener, counts, max_clients, move |stream, peer| {
+        let (site, faults, stats) = (site.clone(), faults.clone(), stats.clone());
+        async move { client(stream, peer, &site, &faults, &stats).await }
+    })
+    .await;
 }
 
 async fn client(

@@ -20,7 +20,7 @@ use tokio::{
 
 use super::{
     faults::{Fault, Faults, garbage},
-    link::{Outcome, Stats, serve},
+    link::{Outcome, Stats, accept, serve},
     rtu::{frame_gap, wire_time},
     site::SiteHandle,
 };
@@ -35,6 +35,7 @@ const STICK_BAUD: u32 = 9600;
 /// How long the stick waits for a device that does not answer before it says so.
 const NO_ANSWER_WAIT: Duration = Duration::from_millis(100);
 
+/// Serves clients until the task is aborted.
 pub async fn run(
     listener: TcpListener,
     serial: u32,
@@ -43,20 +44,10 @@ pub async fn run(
     stats: Arc<Stats>,
     max_clients: usize,
 ) {
-    let active = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    loop {
-        let Ok((stream, peer)) = listener.accept().await else {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
-        stats.connection();
-        if active.load(std::sync::atomic::Ordering::Relaxed) >= max_clients {
-            continue;
-        }
-        active.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (site, faults, stats, active) =
-            (site.clone(), faults.clone(), stats.clone(), active.clone());
-        tokio::spawn(async move {
+    let counts = stats.clone();
+    accept(listener, counts, max_clients, move |stream, peer| {
+        let (site, faults, stats) = (site.clone(), faults.clone(), stats.clone());
+        async move {
             let mut stick = Stick {
                 serial,
                 site: &site,
@@ -65,9 +56,9 @@ pub async fn run(
                 counter: 0,
             };
             stick.client(stream, peer).await;
-            active.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        });
-    }
+        }
+    })
+    .await;
 }
 
 struct Stick<'a> {
