@@ -197,9 +197,16 @@ async fn writes_land_only_on_writable_settings_and_the_plant_follows() {
 
     // Refused: a register no setting owns (running state, 59), the setting's limits, a time
     // that is none, a flag that is neither 0 nor 1 — and nothing changes.
+    let too_much = config
+        .setting("batteryMaxCurrentCharge")
+        .unwrap()
+        .0
+        .max
+        .unwrap() as u16
+        + 1;
     let refused = [
         (59, 1, 2),
-        (charge, 186, 3),
+        (charge, too_much, 3),
         (slot, 2460, 3),
         (power, 5, 3),
         (mode, 3, 3),
