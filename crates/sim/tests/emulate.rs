@@ -584,3 +584,23 @@ async fn clients_past_the_limit_are_closed_and_places_free_up() {
     let mut next = Tcp::connect(&e).await;
     assert!(next.request(1, &read).await.is_some());
 }
+
+/// Left running, the model steps in real time and the registers follow each step.
+#[tokio::test]
+async fn the_plant_steps_in_real_time() {
+    let e = Emulation::start(sim::emulate::EmulateOptions {
+        site: sim::fleet::demo_fleet(1, 3).remove(0),
+        configs: emulate_support::configs(),
+        step: Some(Duration::from_millis(50)),
+        tcp: None,
+        v5: None,
+        rtu: None,
+    })
+    .await
+    .unwrap();
+    let first = e.site.lock().at().unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let later = e.site.lock().at().unwrap();
+    let stepped = (later - first).num_milliseconds();
+    assert!((250..=1000).contains(&stepped), "{stepped} ms");
+}
