@@ -10,7 +10,6 @@ use std::{
 
 use chrono::{DateTime, Utc};
 use devices::{
-    Value,
     decode::{RegisterImage, plan_reads},
     modbus::{Request, Response},
     protocol::{DataType, ProtocolConfig, RegisterType},
@@ -422,9 +421,4 @@ impl SiteHandle {
     pub fn has_unit(&self, unit: u8) -> bool {
         self.lock().device(unit).is_some()
     }
-}
-
-/// A number of the model's values as decoded (for tests and the dump).
-pub fn number(values: &Values, key: &str) -> Option<f64> {
-    values.get(key).and_then(Value::as_f64)
 }
