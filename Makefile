@@ -9,7 +9,7 @@ PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
 
-.PHONY: run build web image test lint test-rust test-oadr test-web test-clients e2e clean-test-schemas
+.PHONY: run build web image test lint test-rust test-oadr test-web test-clients test-emulators e2e clean-test-schemas
 
 ## Build everything and start the portal with demo-ready defaults.
 run: web
@@ -47,8 +47,9 @@ web/node_modules/.installed: web/package-lock.json
 	touch $(CURDIR)/$@
 
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
-## and the public API clients against the demo server.
-test: lint test-rust test-oadr test-web test-clients e2e
+## the public API clients against the demo server, and public Modbus/V5 clients against the
+## device emulators.
+test: lint test-rust test-oadr test-web test-clients test-emulators e2e
 
 lint: web/node_modules/.installed
 	cargo fmt --all --check
@@ -84,6 +85,12 @@ test-web: web/node_modules/.installed
 test-clients:
 	cargo build -p portal
 	tests/clients/run.sh
+
+# The device emulators read by public Modbus and Solarman V5 clients from PyPI
+# (tests/emulators/run.sh; skipped with the reason when PyPI cannot be reached, except CI=true).
+test-emulators:
+	cargo build -p portal
+	tests/emulators/run.sh
 
 e2e: web
 	cargo build -p portal

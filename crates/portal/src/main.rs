@@ -10,6 +10,7 @@ mod demo_energy_hub;
 mod demo_manuals;
 mod demo_predicted;
 mod demo_products;
+mod emulate;
 mod files;
 mod http;
 mod serve;
@@ -50,6 +51,8 @@ enum Command {
     Migrate,
     /// Run simulated gateways against an MQTT broker.
     Sim(sim::SimArgs),
+    /// Emulate one plant's devices over Modbus TCP, a Solarman V5 stick and Modbus RTU.
+    Emulate(emulate::EmulateArgs),
     /// Manage accounts from the command line.
     Admin {
         #[command(subcommand)]
@@ -68,6 +71,7 @@ async fn main() -> std::process::ExitCode {
             Command::Migrate => serve::open_store(&config).await.map(|_| ()),
             Command::Admin { action } => admin::run(&config, action).await,
             Command::Sim(args) => sim::run_sim(&config, args).await,
+            Command::Emulate(args) => emulate::run(args).await,
         }
     }
     .await;

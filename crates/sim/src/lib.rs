@@ -9,6 +9,7 @@ pub mod battery;
 pub mod commands;
 pub mod connection;
 pub mod control;
+pub mod emulate;
 pub mod fleet;
 pub mod gateway;
 pub mod noise;
