@@ -9,7 +9,7 @@ PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
 
-.PHONY: run build web image test lint test-rust test-oadr test-web test-clients e2e clean-test-schemas
+.PHONY: run build web image test lint test-rust test-oadr test-web test-clients test-agent e2e clean-test-schemas
 
 ## Build everything and start the portal with demo-ready defaults.
 run: web
@@ -79,6 +79,12 @@ test-oadr:
 
 test-web: web/node_modules/.installed
 	cd web && npm test
+
+# The gateway agent: its tests against the embedded broker, and its static x86_64 build
+# (docs/agent.md, "Building").
+test-agent:
+	cargo test -p agent
+	tests/agent/static.sh
 
 # Three public Python clients from PyPI against `portal serve --demo` (docs/clients.md).
 test-clients:

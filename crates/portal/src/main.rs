@@ -55,10 +55,19 @@ enum Command {
         #[command(subcommand)]
         action: admin::Action,
     },
+    /// Run the gateway agent (as `portal-agent`; see `portal agent --help`, docs/agent.md).
+    Agent {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
+    // The agent has its own `--config` (its TOML file) and no portal configuration.
+    if std::env::args().nth(1).as_deref() == Some("agent") {
+        return agent::main(std::env::args().skip(2).collect()).await;
+    }
     let cli = Cli::parse();
     let result = async {
         let config = config::Config::load(cli.config.as_deref())?;
@@ -68,6 +77,10 @@ async fn main() -> std::process::ExitCode {
             Command::Migrate => serve::open_store(&config).await.map(|_| ()),
             Command::Admin { action } => admin::run(&config, action).await,
             Command::Sim(args) => sim::run_sim(&config, args).await,
+            Command::Agent { args } => match agent::main(args).await {
+                code if code == std::process::ExitCode::SUCCESS => Ok(()),
+                _ => Err(anyhow::anyhow!("the agent stopped with an error")),
+            },
         }
     }
     .await;
