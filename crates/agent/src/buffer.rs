@@ -114,10 +114,17 @@ fn sync_dir(dir: &Path) {
 }
 
 /// Writes `bytes` to `path` so that a crash leaves the old or the new content, never a mix.
+/// Readable by the agent's user only (the key is one of these files).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
     let tmp = path.with_extension("tmp");
     {
-        let mut f = File::create(&tmp)?;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
     }

@@ -344,6 +344,11 @@ async fn a_rotated_key_is_stored_and_used_to_sign_in_again() -> TestResult {
         std::fs::read_to_string(dir.join("state/key"))?,
         "N3wKeyN3wKeyZ7q1"
     );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.join("state/key"))?
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o077, 0, "the key file is private: {mode:o}");
     // Signed in again with the new key (the old one retired): commands still reach it.
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(portal.online_within(true, Duration::from_secs(10)).await);
@@ -358,6 +363,34 @@ async fn a_rotated_key_is_stored_and_used_to_sign_in_again() -> TestResult {
     );
     let (_, code, msg, _) = portal.ask(GATEWAY, "read_params", json!(null)).await?;
     assert_eq!(code, Some(0), "{msg}");
+    agent.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_meter_that_stops_answering_opens_then_closes_its_communication_event() -> TestResult {
+    let mut portal = portal(0).await?;
+    let meter = device(7);
+    let tcp = modbus_tcp(vec![meter.clone()]).await;
+    let dir = temp_dir("link-event");
+    let text = config_text(
+        &dir,
+        portal.port,
+        &tcp_bus("lan", tcp),
+        "[[device]]\nbus = \"lan\"\nunit = 7\nsn = \"MTR1\"\nprotocol = \"meter-3ph\"\n",
+    );
+    let agent = start(&text, &dir, 200)?;
+    assert!(portal.online_within(true, Duration::from_secs(10)).await);
+    portal
+        .next_telemetry(Duration::from_secs(5))
+        .await
+        .ok_or("no telemetry")?;
+    meter.lock().map_err(|_| "lock")?.dead = true;
+    let opened = tokio::time::timeout(Duration::from_secs(5), portal.events.recv()).await?;
+    assert_eq!(opened, Some(("MTR1".into(), "M01".into(), "open".into())));
+    meter.lock().map_err(|_| "lock")?.dead = false;
+    let closed = tokio::time::timeout(Duration::from_secs(5), portal.events.recv()).await?;
+    assert_eq!(closed, Some(("MTR1".into(), "M01".into(), "close".into())));
     agent.stop().await;
     Ok(())
 }
