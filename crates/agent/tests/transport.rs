@@ -188,3 +188,33 @@ async fn check_reads_each_device_once_and_fails_when_one_is_silent() -> TestResu
     assert!(!agent::cli::run_check(&config).await);
     Ok(())
 }
+
+/// A Modbus TCP poll of 100 devices (one responder each, as 100 inverters with their own
+/// address): every device answers every block, within a bound (measured, see the output).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tcp_poll_of_100_devices_reads_them_all() -> TestResult {
+    let mut buses = String::new();
+    let mut devices = String::new();
+    for i in 0..100 {
+        let addr = modbus_tcp(vec![device(1)]).await;
+        buses += &tcp_bus(&format!("lan{i}"), addr);
+        devices += &device_entry(&format!("lan{i}"), 1, &format!("INV{i:03}"));
+    }
+    let dir = temp_dir("poll100");
+    let text = config_text(&dir, 1883, &buses, &devices);
+    let config = agent::Config::parse(&text, &dir).map_err(|e| e.to_string())?;
+    let site = agent::poller::Site::new(&config);
+    site.poll().await; // connections opened
+    let started = std::time::Instant::now();
+    let polled = site.poll().await;
+    let took = started.elapsed();
+    println!("a poll of 100 Modbus TCP devices (6 blocks each): {took:?}");
+    assert_eq!(polled.len(), 100);
+    assert!(
+        polled
+            .iter()
+            .all(|(_, r)| r.blocks.len() == 6 && r.failures.is_empty())
+    );
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    Ok(())
+}
