@@ -407,7 +407,7 @@ impl Buffer {
                 }
                 let origin = *base.get_or_insert(seq);
                 // The newest reading stays too: it is what the portal shows as current.
-                if (seq - origin) % step == 0 || seq + 1 == self.next_seq {
+                if (seq - origin).is_multiple_of(step) || seq + 1 == self.next_seq {
                     let rec = encode(seq, &payload);
                     w.write_all(&rec)?;
                     first.get_or_insert(seq);

@@ -90,7 +90,7 @@ impl Handler {
                 After::Nothing,
             );
         };
-        let remote = self.state.lock().map_or(false, |s| s.remote_settings);
+        let remote = self.state.lock().is_ok_and(|s| s.remote_settings);
         let result = match cmd.kind.as_str() {
             "set_params" => match texts(&cmd.params) {
                 Some(texts) if remote => set(device, &texts).await,

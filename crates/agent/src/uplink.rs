@@ -59,6 +59,9 @@ pub struct UplinkOptions {
     pub keep_alive: Duration,
 }
 
+/// A reply or event waiting for its PUBACK: its leaf, payload and who to tell.
+type Pending = (&'static str, Vec<u8>, Option<oneshot::Sender<()>>);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tag {
     Reading(u64),
@@ -151,7 +154,7 @@ struct Pump {
     /// The newest reading handed to the client.
     sent_upto: u64,
     /// Replies and events not yet acknowledged, and those of them handed to the client.
-    messages: BTreeMap<u64, (&'static str, Vec<u8>, Option<oneshot::Sender<()>>)>,
+    messages: BTreeMap<u64, Pending>,
     queued: BTreeSet<u64>,
     next_message: u64,
     /// A new key to sign in with once the rotation's reply is acknowledged (or by the instant).
