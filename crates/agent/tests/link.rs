@@ -394,3 +394,26 @@ async fn a_meter_that_stops_answering_opens_then_closes_its_communication_event(
     agent.stop().await;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_is_answered_then_the_agent_exits_for_systemd() -> TestResult {
+    let portal = portal(0).await?;
+    let tcp = modbus_tcp(vec![device(1)]).await;
+    let dir = temp_dir("link-restart");
+    let text = config_text(
+        &dir,
+        portal.port,
+        &tcp_bus("lan", tcp),
+        &device_entry("lan", 1, "INV1"),
+    );
+    let agent = start(&text, &dir, 1000)?;
+    assert!(portal.online_within(true, Duration::from_secs(10)).await);
+    let (status, code, msg, _) = portal.ask(GATEWAY, "restart", json!(null)).await?;
+    assert_eq!(
+        (status.as_str(), code, msg.as_str()),
+        ("succeeded", Some(0), "restarting")
+    );
+    let exit = tokio::time::timeout(Duration::from_secs(10), agent.task).await??;
+    assert_eq!(exit, Ok(agent::Exit::Restart));
+    Ok(())
+}

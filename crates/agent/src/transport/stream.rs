@@ -47,7 +47,14 @@ impl TcpLink {
         unit: u8,
         pdu: &[u8],
     ) -> Result<(u8, Vec<u8>), TransportError> {
-        let result = self.try_exchange(unit, pdu).await;
+        let reused = self.stream.is_some();
+        let mut result = self.try_exchange(unit, pdu).await;
+        // A peer that closed an idle connection (sticks do after a minute or so) is only seen
+        // when it is used again: once more on a fresh connection.
+        if reused && matches!(result, Err(TransportError::Connection(_))) {
+            self.stream = None;
+            result = self.try_exchange(unit, pdu).await;
+        }
         if result.is_err() {
             self.stream = None;
         }
@@ -112,7 +119,14 @@ impl V5Link {
         unit: u8,
         pdu: &[u8],
     ) -> Result<(u8, Vec<u8>), TransportError> {
-        let result = self.try_exchange(unit, pdu).await;
+        let reused = self.stream.is_some();
+        let mut result = self.try_exchange(unit, pdu).await;
+        // A peer that closed an idle connection (sticks do after a minute or so) is only seen
+        // when it is used again: once more on a fresh connection.
+        if reused && matches!(result, Err(TransportError::Connection(_))) {
+            self.stream = None;
+            result = self.try_exchange(unit, pdu).await;
+        }
         if result.is_err() {
             self.stream = None;
         }
