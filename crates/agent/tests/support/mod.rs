@@ -427,3 +427,50 @@ pub fn device_entry(bus: &str, unit: u8, sn: &str) -> String {
         "[[device]]\nbus = \"{bus}\"\nunit = {unit}\nsn = \"{sn}\"\nprotocol = \"test-inverter\"\nmodel = \"T-5K\"\n"
     )
 }
+
+/// A TCP proxy in front of the broker that a test can cut (every connection closed, new ones
+/// refused) and restore: the portal unreachable for a while, as a network outage.
+pub struct Proxy {
+    pub port: u16,
+    cut: Arc<std::sync::atomic::AtomicBool>,
+    conns: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl Proxy {
+    pub async fn start(target: u16) -> Result<Proxy, Box<dyn std::error::Error>> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let port = listener.local_addr()?.port();
+        let cut = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let conns: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
+        let (c, k) = (cut.clone(), conns.clone());
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if c.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = TcpStream::connect(("127.0.0.1", target)).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                if let Ok(mut k) = k.lock() {
+                    k.push(task);
+                }
+            }
+        });
+        Ok(Proxy { port, cut, conns })
+    }
+
+    pub fn cut(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        if let Ok(mut k) = self.conns.lock() {
+            for t in k.drain(..) {
+                t.abort();
+            }
+        }
+    }
+
+    pub fn restore(&self) {
+        self.cut.store(false, Ordering::SeqCst);
+    }
+}
