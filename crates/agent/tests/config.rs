@@ -110,3 +110,12 @@ fn bad_buses_and_syntax_are_explained() {
         .join("\n");
     assert!(err.contains("surprise"), "{err}");
 }
+
+#[test]
+fn the_example_config_is_valid() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../deploy/agent/agent.example.toml");
+    let c = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.devices.len(), 2);
+    assert_eq!(c.state_dir, std::path::Path::new("/var/lib/portal-agent"));
+}
