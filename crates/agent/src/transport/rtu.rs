@@ -127,7 +127,10 @@ impl SerialLink {
         if self.port.is_none() {
             self.port = Some(self.open()?);
         }
-        let silence = wire_time(4, self.baud).max(Duration::from_micros(1750));
+        // 3.5 characters, and at least 1.75 ms above 19200 baud (the Modbus serial line spec).
+        let silence = wire_time(4, self.baud)
+            .mul_f64(3.5 / 4.0)
+            .max(Duration::from_micros(1750));
         if let Some(at) = self.quiet_from {
             tokio::time::sleep_until(at + silence).await;
         }
