@@ -19,6 +19,7 @@ use agent::{
     transport::{Bus, TransportError},
 };
 use devices::{RegisterType, modbus};
+use nix::sys::termios;
 use support::*;
 
 fn bus(kind: BusKind) -> Bus {
@@ -78,7 +79,7 @@ async fn rtu_over_a_serial_port_reads_writes_and_reports_each_failure() -> TestR
     let corrupt = Arc::new(AtomicBool::new(false));
     let port = rtu_device(dev.clone(), corrupt.clone())?;
     let b = bus(BusKind::Rtu {
-        port,
+        port: port.clone(),
         baud: 9600,
         parity: Parity::Even,
         stop_bits: 1,
@@ -87,6 +88,12 @@ async fn rtu_over_a_serial_port_reads_writes_and_reports_each_failure() -> TestR
         b.read(3, RegisterType::Input, 10, 2).await?,
         vec![3120, 2305]
     );
+    // The port is set up as configured: 9600 baud, raw (a pty keeps no parity: Linux clears
+    // PARENB on pseudo-terminals).
+    let t = termios::tcgetattr(std::fs::File::open(&port)?)?;
+    assert_eq!(termios::cfgetospeed(&t), termios::BaudRate::B9600);
+    assert!(!t.local_flags.contains(termios::LocalFlags::ICANON));
+    assert!(!t.local_flags.contains(termios::LocalFlags::ECHO));
     assert_eq!(
         b.read(3, RegisterType::Input, 199, 2).await,
         Err(TransportError::Exception {

@@ -88,8 +88,11 @@ impl SerialLink {
         let mut t = termios::tcgetattr(&file).map_err(|e| fail(e.to_string()))?;
         termios::cfmakeraw(&mut t);
         let speed = baud_rate(self.baud).ok_or_else(|| fail(format!("baud {}", self.baud)))?;
-        termios::cfsetspeed(&mut t, speed).map_err(|e| fail(e.to_string()))?;
         let flags = &mut t.control_flags;
+        // The speed goes into the control flags' CBAUD bits, as cfsetspeed(3) does: the C
+        // library's cfsetspeed is a versioned symbol that a static link does not find.
+        flags.remove(ControlFlags::CBAUD | ControlFlags::CIBAUD);
+        flags.insert(ControlFlags::from_bits_retain(speed as u32));
         flags.insert(ControlFlags::CLOCAL | ControlFlags::CREAD);
         flags.remove(ControlFlags::PARENB | ControlFlags::PARODD | ControlFlags::CSTOPB);
         match self.parity {
