@@ -9,7 +9,7 @@ PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
 
-.PHONY: run build web image test lint test-rust test-oadr test-web test-clients test-emulators e2e clean-test-schemas
+.PHONY: run build web image test lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e clean-test-schemas
 
 ## Build everything and start the portal with demo-ready defaults.
 run: web
@@ -49,7 +49,7 @@ web/node_modules/.installed: web/package-lock.json
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
 ## the public API clients against the demo server, and public Modbus/V5 clients against the
 ## device emulators.
-test: lint test-rust test-oadr test-web test-clients test-emulators e2e
+test: lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e
 
 lint: web/node_modules/.installed
 	cargo fmt --all --check
@@ -80,6 +80,12 @@ test-oadr:
 
 test-web: web/node_modules/.installed
 	cd web && npm test
+
+# The gateway agent: its tests against the embedded broker, and its static x86_64 build
+# (docs/agent.md, "Building").
+# (`make test` runs the agent's tests with the rest in test-rust.)
+test-agent:
+	tests/agent/static.sh
 
 # Three public Python clients from PyPI against `portal serve --demo` (docs/clients.md).
 test-clients:

@@ -58,10 +58,19 @@ enum Command {
         #[command(subcommand)]
         action: admin::Action,
     },
+    /// Run the gateway agent (as `portal-agent`; see `portal agent --help`, docs/agent.md).
+    Agent {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
+    // The agent has its own `--config` (its TOML file) and no portal configuration.
+    if std::env::args().nth(1).as_deref() == Some("agent") {
+        return agent::main(std::env::args().skip(2).collect()).await;
+    }
     let cli = Cli::parse();
     let result = async {
         let config = config::Config::load(cli.config.as_deref())?;
@@ -72,6 +81,10 @@ async fn main() -> std::process::ExitCode {
             Command::Admin { action } => admin::run(&config, action).await,
             Command::Sim(args) => sim::run_sim(&config, args).await,
             Command::Emulate(args) => emulate::run(args).await,
+            Command::Agent { args } => match agent::main(args).await {
+                code if code == std::process::ExitCode::SUCCESS => Ok(()),
+                _ => Err(anyhow::anyhow!("the agent stopped with an error")),
+            },
         }
     }
     .await;
