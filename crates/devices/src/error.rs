@@ -90,6 +90,8 @@ pub enum Problem {
     Scale { key: String },
     #[error("`{key}`: base must be a number between -1e15 and 1e15")]
     Base { key: String },
+    #[error("`{key}`: min and max must be finite numbers with min <= max, on a numeric point")]
+    Range { key: String },
     #[error("setting `{param}` is empty or listed twice")]
     SettingParam { param: String },
     #[error("setting `{param}`: point `{point}` is missing or not a numeric holding register")]

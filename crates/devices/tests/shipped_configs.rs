@@ -122,9 +122,12 @@ fn the_single_phase_hybrid_decodes_a_known_register_image() {
             ("battery_power", N(-1000.0)),
             ("battery_current", N(-20.0)),
             ("grid_connected", Bool(true)),
-            ("battery_temperature", N(-100.0)),
         ],
     );
+    // An unread temperature register (0, that is -100 °C) is outside the valid range: set
+    // apart, not a value.
+    assert_eq!(out.get("battery_temperature"), None);
+    assert!(out.out_of_range.contains(&("battery_temperature", -100.0)));
 }
 
 #[test]
@@ -269,7 +272,15 @@ fn sample(p: &devices::PointDef) -> Value {
         DataType::I32 => -2_000_000_000.0,
         DataType::F32 => 1234.5,
     };
-    N(raw * p.scale + p.base)
+    let value = raw * p.scale + p.base;
+    if p.in_range(value) {
+        return N(value);
+    }
+    // The middle of the valid range, at the register's resolution.
+    let mid = (p.min.unwrap_or(0.0) + p.max.unwrap_or(0.0)) / 2.0;
+    let value = ((mid - p.base) / p.scale).round() * p.scale + p.base;
+    assert!(p.in_range(value), "{}: no sample in its range", p.key);
+    N(value)
 }
 
 #[test]

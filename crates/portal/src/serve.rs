@@ -177,6 +177,9 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
     let link = devices::link::Link::start(store.clone(), link_config, tx)
         .await
         .context("starting the device link")?;
+    // What ingest leaves out of a message (e.g. a value outside its valid range) shows in the
+    // gateway's communication log beside the message.
+    ingest.report_skips_to(link.comm_log.clone());
     match link.broker_addr() {
         Some(addr) => println!("MQTT broker for devices on {addr}"),
         None => println!(

@@ -218,6 +218,9 @@ pub fn answer(
                         (k.as_str(), text)
                     })
                     .collect();
+                if let Some(refused) = refused_by_map(config, &values) {
+                    return reply(cmd, BAD_PARAMS, &refused, Json::Null);
+                }
                 for (k, v) in &values {
                     state.params.insert((*k).to_string(), v.clone());
                 }
@@ -241,6 +244,21 @@ pub fn answer(
         "rotate_key" => rotate_key(gw, cmd),
         _ => reply(cmd, UNSUPPORTED, "unsupported command", Json::Null),
     }
+}
+
+/// Why a string or micro inverter refuses parameters: one its register map has no setting for,
+/// or a value outside the setting's limits (as the device answers a write to a register it
+/// does not have, or a value it does not take). The hybrids keep every parameter, as before
+/// their maps listed settings: the screens' catalogue holds keys their maps do not.
+fn refused_by_map(config: Option<&ProtocolConfig>, values: &[(&str, String)]) -> Option<String> {
+    let config = config.filter(|c| matches!(c.inverter_type, Some(1 | 3)))?;
+    values.iter().find_map(|(param, text)| {
+        config
+            .setting(param)
+            .and_then(|(def, _)| def.parse(text))
+            .err()
+            .map(|e| e.to_string())
+    })
 }
 
 /// Switches the inverter the command names on or off; it reports the new state (`power_on`,
@@ -434,6 +452,38 @@ mod tests {
             .code,
             UNSUPPORTED
         );
+    }
+
+    #[test]
+    fn a_micro_inverter_takes_only_what_its_map_writes() {
+        let configs = devices::protocol::shipped().unwrap();
+        let mut gw = SimGateway::new(demo_fleet(7, 1).remove(6));
+        let inverter = gw.spec.devices[0].clone();
+        assert_eq!((inverter.type_code, inverter.protocol), (3, "deye-micro"));
+        let config = configs.iter().find(|c| c.code == inverter.protocol);
+        let mut state = GatewayState::default();
+        let mut send = |gw: &mut SimGateway, params: Json| {
+            let c = Command {
+                sn: inverter.sn.clone(),
+                ..cmd("set_params", params)
+            };
+            answer(gw, &mut state, &c, &Values::new(), config)
+        };
+        let refused = send(&mut gw, json!({"sellTime1": "01:00"}));
+        assert_eq!(refused.code, BAD_PARAMS);
+        assert!(refused.msg.contains("sellTime1"), "{}", refused.msg);
+        let too_high = send(&mut gw, json!({"activePowerLimit": "150"}));
+        assert_eq!(too_high.code, BAD_PARAMS, "{}", too_high.msg);
+        assert_eq!(send(&mut gw, json!({"activePowerLimit": "25"})).code, 0);
+        assert_eq!(send(&mut gw, json!({"powerOn": "0"})).code, 0);
+        assert!(!gw.model.is_on(0), "powerOn 0 switches it off");
+        assert_eq!(send(&mut gw, json!({"powerOn": "1"})).code, 0);
+        assert!(gw.model.is_on(0));
+        let noon =
+            chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2024, 12, 21, 11, 0, 0).unwrap();
+        let s = gw.model.step(noon, 300.0);
+        assert!(s.flows.pv_w <= 2000.0 * 0.25 + 0.01, "{} W", s.flows.pv_w);
+        assert_eq!(s.inverter(0).active_limit_pct, 25.0);
     }
 
     fn timing(ms: u64) -> UpgradeTiming {

@@ -27,6 +27,8 @@ pub struct Control {
     slots: Option<[Slot; SLOTS]>,
     /// `solarMaxSellPower`, W, once written.
     export_cap_w: Option<f64>,
+    /// `activePowerLimit`, % of the rated output, once written (string and micro inverters).
+    active_limit_pct: Option<f64>,
 }
 
 fn minutes(hhmm: &str) -> Option<u32> {
@@ -44,6 +46,7 @@ impl Control {
         let get = |k: &str| self.params.get(k).map(String::as_str);
         let num = |k: &str| get(k).and_then(|v| v.parse::<f64>().ok());
         self.export_cap_w = num("solarMaxSellPower").map(|w| w.max(0.0));
+        self.active_limit_pct = num("activePowerLimit").map(|p| p.clamp(0.0, 200.0));
         // The portal writes the timer as the original API does ("1"); older writes said "true".
         let timed =
             get("sysWorkMode") == Some("0") && matches!(get("peakAndVallery"), Some("1" | "true"));
@@ -85,6 +88,11 @@ impl Control {
     pub fn export_cap_w(&self) -> Option<f64> {
         self.export_cap_w
     }
+
+    /// The output limit in % of the rated power: 100 until someone writes one.
+    pub fn active_limit_pct(&self) -> f64 {
+        self.active_limit_pct.unwrap_or(100.0)
+    }
 }
 
 #[cfg(test)]
@@ -125,6 +133,13 @@ mod tests {
         ]);
         // Slot 6 (20:00) runs past midnight until the earliest start (slot 2 at 04:00).
         assert_eq!(late.forced_at(2 * 60), Some((700.0, 30.0)));
+    }
+
+    #[test]
+    fn an_active_power_limit_is_a_share_of_the_rating() {
+        assert_eq!(Control::default().active_limit_pct(), 100.0);
+        let c = control(&[("activePowerLimit", "40.5")]);
+        assert_eq!(c.active_limit_pct(), 40.5);
     }
 
     #[test]

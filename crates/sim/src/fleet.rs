@@ -64,9 +64,12 @@ pub struct GatewaySpec {
     pub devices: Vec<DeviceSpec>,
 }
 
-/// The protocol config an inverter type code reports with.
+/// The protocol config an inverter type code reports with: the string (grid-tied, 1) and
+/// micro (3) inverters their own maps, the hybrids theirs.
 pub fn inverter_protocol(type_code: i64) -> &'static str {
     match type_code {
+        1 => "deye-string-3ph",
+        3 => "deye-micro",
         93 => "deye-hybrid-3ph-lv",
         94 => "deye-hybrid-3ph-hv",
         _ => "deye-hybrid-1ph",
@@ -74,7 +77,21 @@ pub fn inverter_protocol(type_code: i64) -> &'static str {
 }
 
 fn phases(type_code: i64) -> usize {
-    if matches!(type_code, 93 | 94) { 3 } else { 1 }
+    if matches!(type_code, 1 | 93 | 94) {
+        3
+    } else {
+        1
+    }
+}
+
+/// MPPT inputs of the demo's inverter of `type_code` (gateway `i`): a micro inverter has four
+/// (one module each), a three-phase model two, the others one or two.
+fn mppt_inputs(type_code: i64, i: usize) -> usize {
+    match type_code {
+        3 => 4,
+        _ if phases(type_code) == 3 => 2,
+        _ => 1 + i % 2,
+    }
 }
 
 const SITES: [(&str, f64, f64, Tz); 8] = [
@@ -138,7 +155,9 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                 type_code,
                 protocol: inverter_protocol(type_code),
                 model: format!("SIM-{type_code}-{}K", rated_kw as i64),
-                raw: type_code == 2,
+                // Type 2 and the string and micro inverters send raw registers, decoded with
+                // their maps by the portal.
+                raw: matches!(type_code, 1..=3),
                 parent: None,
                 packs: 0,
                 strings: 0,
@@ -190,7 +209,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     lon,
                     tz,
                     pv_kwp: kwp,
-                    mppt_count: if phases(type_code) == 3 { 2 } else { 1 + i % 2 },
+                    mppt_count: mppt_inputs(type_code, i),
                     inverters: 1,
                     inverter_kw: rated_kw,
                     battery,
@@ -348,12 +367,14 @@ impl SimGateway {
 }
 
 fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig], kwp: f64) -> DeviceReading {
-    let values = match d.family {
-        Family::Inverter => readings::inverter(s, phases(d.type_code), &d.sn),
-        Family::Meter => readings::meter(s, &d.sn),
-        Family::Battery => readings::battery(s, &d.sn),
-        Family::WeatherStation => readings::weather(s, &d.sn),
-        Family::Combiner => readings::combiner(s, &d.sn, d.strings, kwp),
+    let values = match (d.family, d.protocol) {
+        (Family::Inverter, "deye-string-3ph") => readings::string_inverter(s, &d.sn),
+        (Family::Inverter, "deye-micro") => readings::micro_inverter(s, &d.sn),
+        (Family::Inverter, _) => readings::inverter(s, phases(d.type_code), &d.sn),
+        (Family::Meter, _) => readings::meter(s, &d.sn),
+        (Family::Battery, _) => readings::battery(s, &d.sn),
+        (Family::WeatherStation, _) => readings::weather(s, &d.sn),
+        (Family::Combiner, _) => readings::combiner(s, &d.sn, d.strings, kwp),
     };
     let base = DeviceReading {
         sn: d.sn.clone(),

@@ -105,6 +105,8 @@ pub struct InverterSnapshot {
     pub strings: Vec<(f64, f64, f64)>,
     pub today: Energy,
     pub total: Energy,
+    /// The output limit written to it (`activePowerLimit`), % of its rating; 100 when none.
+    pub active_limit_pct: f64,
 }
 
 /// The plant at one step: its flows and counters (sums over its inverters), the weather and
@@ -126,6 +128,8 @@ pub struct Snapshot {
     pub on: bool,
     /// Rated AC output of the inverters together (an inverter's view: its own).
     pub rated_w: f64,
+    /// The output limit in % of the rating (an inverter's view: its own; the plant's: 100).
+    pub active_limit_pct: f64,
     pub today: Energy,
     pub total: Energy,
     pub battery: Option<BatteryState>,
@@ -146,6 +150,7 @@ impl Snapshot {
             faulted: inv.faulted,
             on: inv.on,
             rated_w: inv.rated_w,
+            active_limit_pct: inv.active_limit_pct,
             today: inv.today,
             total: inv.total,
             inverters: Vec::new(),
@@ -207,19 +212,27 @@ impl PlantModel {
         }
     }
 
-    /// Keeps settings written to inverter `k`; false when there is no such inverter.
+    /// Keeps settings written to inverter `k`; false when there is no such inverter. A
+    /// written `powerOn` switches it as the power on/off commands do (the same register).
     pub fn write_settings<'a>(
         &mut self,
         k: usize,
         values: impl IntoIterator<Item = (&'a str, String)>,
     ) -> bool {
-        match self.controls.get_mut(k) {
-            Some(c) => {
-                c.write(values);
-                true
-            }
-            None => false,
+        let Some(c) = self.controls.get_mut(k) else {
+            return false;
+        };
+        let values: Vec<(&str, String)> = values.into_iter().collect();
+        let power = values
+            .iter()
+            .rev()
+            .find(|(key, _)| *key == "powerOn")
+            .map(|(_, v)| matches!(v.as_str(), "1" | "true"));
+        c.write(values);
+        if let Some(on) = power {
+            self.set_on(k, on);
         }
+        true
     }
 
     /// The battery's state of charge now, if the plant has a battery.
@@ -298,6 +311,13 @@ impl PlantModel {
                 (0.0, 0.0)
             };
             let load = load_w / n as f64;
+            // An active power limit caps what the inverter converts.
+            let limit_pct = self.controls[k].active_limit_pct();
+            let cap_w = rated_w * limit_pct / 100.0;
+            if pv > cap_w {
+                pv = cap_w;
+                curtailed = true;
+            }
             // An export limit curtails PV (the battery's forced part is what was asked).
             if let Some(cap) = self.controls[k].export_cap_w() {
                 let over = pv + battery - load - cap;
@@ -322,6 +342,7 @@ impl PlantModel {
                 strings: strings(s, k, pv, t),
                 today: inv.today,
                 total: inv.total,
+                active_limit_pct: limit_pct,
             });
         }
         if curtailed {
@@ -355,6 +376,7 @@ impl PlantModel {
             faulted: faulted.iter().any(|f| *f),
             on: inverters.iter().any(|i| i.on),
             rated_w: rated_w * n as f64,
+            active_limit_pct: 100.0,
             today,
             total,
             battery,

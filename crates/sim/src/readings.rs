@@ -136,6 +136,113 @@ pub fn inverter(s: &Snapshot, phases: usize, serial: &str) -> Values {
     m
 }
 
+/// What Deye's string and micro inverters share (`deye-string-3ph`, `deye-micro`): identity,
+/// switch and state, the output limit, PV energy and power, the AC output and its frequency.
+fn grid_tied_common(s: &Snapshot, serial: &str, phases: usize) -> Values {
+    let mut m = Values::new();
+    let f = s.flows;
+    m.insert("serial_number".into(), Value::Text(serial.into()));
+    num(&mut m, "rated_power", s.rated_w, 0);
+    num(&mut m, "mppt_count", s.strings.len() as f64, 0);
+    num(&mut m, "phase_count", phases as f64, 0);
+    m.insert("power_on".into(), Value::Bool(s.on));
+    num(&mut m, "running_state", running_state(s), 0);
+    num(&mut m, "active_power_limit", s.active_limit_pct, 1);
+    num(&mut m, "today_pv_energy", s.today.pv, 1);
+    num(&mut m, "total_pv_energy", s.total.pv, 1);
+    num(&mut m, "pv_power", f.pv_w, 1);
+    num(&mut m, "inverter_power", f.ac_output_w().max(0.0), 1);
+    num(&mut m, "grid_frequency", 50.0, 2);
+    num(&mut m, "warning_word", 0.0, 0);
+    m
+}
+
+/// A three-phase string (grid-tied) inverter, keyed like `deye-string-3ph`: its output on
+/// each line (the grid connection), its inputs, and the plant's meter values the inverter's
+/// own meter port reports (load, grid and their counters).
+pub fn string_inverter(s: &Snapshot, serial: &str) -> Values {
+    let mut m = grid_tied_common(s, serial, 3);
+    let f = s.flows;
+    let phase_v = 230.0;
+    let amps = f.ac_output_w().max(0.0) / 3.0 / phase_v;
+    for l in 1..=3 {
+        num(&mut m, &format!("grid_voltage_l{l}"), phase_v, 1);
+        num(&mut m, &format!("inverter_voltage_l{l}"), phase_v, 1);
+        num(&mut m, &format!("grid_current_l{l}"), amps, 1);
+        num(&mut m, &format!("inverter_current_l{l}"), amps, 1);
+    }
+    for pair in ["l12", "l23", "l31"] {
+        num(
+            &mut m,
+            &format!("grid_line_voltage_{pair}"),
+            phase_v * 3f64.sqrt(),
+            1,
+        );
+    }
+    num(&mut m, "apparent_power", f.ac_output_w().max(0.0), 1);
+    num(&mut m, "reactive_power", 0.0, 1);
+    for (i, (v, a, _)) in s.strings.iter().enumerate() {
+        num(&mut m, &format!("pv{}_voltage", i + 1), *v, 1);
+        num(&mut m, &format!("pv{}_current", i + 1), *a, 1);
+    }
+    num(&mut m, "inverter_temperature", s.module_c * 0.6 + 15.0, 1);
+    num(&mut m, "dc_temperature", s.module_c * 0.5 + 14.0, 1);
+    for (i, word) in fault_words(s).iter().enumerate() {
+        num(
+            &mut m,
+            &format!("fault_word_{}", i + 1),
+            f64::from(*word),
+            0,
+        );
+    }
+    num(&mut m, "load_power", f.load_w, 0);
+    num(&mut m, "grid_power", f.grid_w, 0);
+    num(&mut m, "today_load_energy", s.today.load, 2);
+    num(&mut m, "total_load_energy", s.total.load, 1);
+    num(&mut m, "today_grid_import", s.today.import, 2);
+    num(&mut m, "today_grid_export", s.today.export, 2);
+    num(&mut m, "total_grid_import", s.total.import, 1);
+    num(&mut m, "total_grid_export", s.total.export, 1);
+    m
+}
+
+/// A module's voltage at its maximum power point, V (a micro inverter's input takes one).
+const MICRO_MODULE_VMP: f64 = 37.5;
+
+/// A micro inverter, keyed like `deye-micro`: one module per input at module voltage, its
+/// single-phase output, and its fault word under the micro's own keys (its bits are not the
+/// hybrids' Fnn).
+pub fn micro_inverter(s: &Snapshot, serial: &str) -> Values {
+    let mut m = grid_tied_common(s, serial, 1);
+    let f = s.flows;
+    let phase_v = 230.0;
+    let amps = f.ac_output_w().max(0.0) / phase_v;
+    for key in ["grid", "inverter"] {
+        num(&mut m, &format!("{key}_voltage"), phase_v, 1);
+        num(&mut m, &format!("{key}_current"), amps, 1);
+    }
+    for (i, (_, _, w)) in s.strings.iter().enumerate() {
+        let v = if *w > 0.0 {
+            MICRO_MODULE_VMP * (1.0 - 0.0035 * (s.module_c - 25.0))
+        } else {
+            0.0
+        };
+        let a = if v > 0.0 { w / v } else { 0.0 };
+        num(&mut m, &format!("pv{}_voltage", i + 1), v, 1);
+        num(&mut m, &format!("pv{}_current", i + 1), a, 1);
+    }
+    num(&mut m, "inverter_temperature", s.module_c * 0.6 + 15.0, 1);
+    for (i, word) in fault_words(s).iter().enumerate() {
+        num(
+            &mut m,
+            &format!("micro_fault_word_{}", i + 1),
+            f64::from(*word),
+            0,
+        );
+    }
+    m
+}
+
 /// Deye's running state: 0 standby (switched off), 2 normal, 4 fault.
 fn running_state(s: &Snapshot) -> f64 {
     if !s.on {
@@ -432,6 +539,8 @@ mod tests {
             ("bms-lv-stack", battery(&snapshot_on(Bus::Low, 4), "BAT1")),
             ("bms-hv-stack", battery(&hv, "BAT2")),
             ("weather-station", weather(&s, "WS1")),
+            ("deye-string-3ph", string_inverter(&s, "INV5")),
+            ("deye-micro", micro_inverter(&s, "INV6")),
         ];
         for (code, values) in cases {
             let keys: Vec<&str> = config(code).points.iter().map(|p| p.key.as_str()).collect();
@@ -496,6 +605,99 @@ mod tests {
         let v = inverter(&s, 1, "INV");
         assert!(!v.keys().any(|k| k.contains("battery")), "{:?}", v.keys());
         assert_eq!(v.get("rated_power").and_then(Value::as_f64), Some(5000.0));
+    }
+
+    /// A plant without a battery at noon on midsummer, as inverter `k` sees it.
+    fn grid_tied_snapshot(mppt_count: usize, kwp: f64) -> Snapshot {
+        let spec = PlantSpec {
+            seed: 3,
+            lat: 40.4,
+            lon: -3.7,
+            tz: chrono_tz::Europe::Madrid,
+            pv_kwp: kwp,
+            mppt_count,
+            inverters: 1,
+            inverter_kw: kwp,
+            battery: None,
+            daily_load_kwh: 10.0,
+            fault_rate: 0.0,
+        };
+        let mut model = PlantModel::new(spec);
+        let start = Utc.with_ymd_and_hms(2024, 6, 21, 0, 0, 0).unwrap();
+        let mut s = model.step(start, 300.0);
+        for i in 1..=144 {
+            s = model.step(start + chrono::Duration::minutes(5 * i), 300.0);
+        }
+        s.inverter(0)
+    }
+
+    /// Reports `values` as raw registers with `code`'s map and decodes them as the portal does:
+    /// nothing missing, nothing outside its valid range.
+    fn decoded(code: &str, values: &Values) -> BTreeMap<String, f64> {
+        let configs = devices::protocol::shipped().unwrap();
+        let config = configs.iter().find(|c| c.code == code).unwrap();
+        let base = DeviceReading {
+            sn: "INV".into(),
+            family: "inverter".into(),
+            type_code: config.inverter_type.map_or(0, i64::from),
+            protocol: String::new(),
+            model: String::new(),
+            parent: None,
+            values: BTreeMap::new(),
+            raw: Vec::new(),
+        };
+        let reading = raw_reading(config, values, base);
+        assert_eq!(reading.protocol, code);
+        let out = devices::decode(config, &reading.raw);
+        assert!(out.missing.is_empty() && out.invalid.is_empty(), "{out:?}");
+        assert!(out.out_of_range.is_empty(), "{:?}", out.out_of_range);
+        out.values
+            .iter()
+            .filter_map(|(k, v)| Some((k.to_string(), v.as_f64()?)))
+            .collect()
+    }
+
+    #[test]
+    fn a_string_inverter_reports_plausible_values_in_its_own_map() {
+        let s = grid_tied_snapshot(2, 5.0);
+        let d = decoded("deye-string-3ph", &string_inverter(&s, "INV5"));
+        let pv = d["pv_power"];
+        assert!((1000.0..=5000.0).contains(&pv), "noon PV {pv} W");
+        let inputs: f64 = (1..=2)
+            .map(|n| d[&format!("pv{n}_voltage")] * d[&format!("pv{n}_current")])
+            .sum();
+        assert!(
+            (inputs - pv).abs() < pv * 0.05,
+            "{inputs} W from the inputs, {pv} W"
+        );
+        for l in 1..=3 {
+            assert_eq!(d[&format!("grid_voltage_l{l}")], 230.0);
+        }
+        let amps: f64 = (1..=3).map(|l| d[&format!("grid_current_l{l}")]).sum();
+        assert!((amps * 230.0 - d["inverter_power"]).abs() < 100.0);
+        assert_eq!(d["grid_frequency"], 50.0);
+        assert_eq!((d["running_state"], d["power_on"]), (2.0, 1.0));
+        assert_eq!(d["active_power_limit"], 100.0);
+        assert!(d["today_pv_energy"] > 1.0 && d["total_pv_energy"] >= d["today_pv_energy"]);
+        assert!(
+            (d["load_power"] - pv - d["grid_power"]).abs() < 2.0,
+            "load = PV + grid"
+        );
+        assert!(!d.contains_key("battery_soc"));
+    }
+
+    #[test]
+    fn a_micro_inverter_reports_module_voltages_in_its_own_map() {
+        let s = grid_tied_snapshot(4, 2.0);
+        let d = decoded("deye-micro", &micro_inverter(&s, "INV6"));
+        for n in 1..=4 {
+            let v = d[&format!("pv{n}_voltage")];
+            assert!((30.0..=45.0).contains(&v), "input {n}: {v} V");
+        }
+        assert!(d["pv_power"] > 200.0 && d["pv_power"] <= 2000.0);
+        assert_eq!((d["grid_voltage"], d["phase_count"]), (230.0, 1.0));
+        assert!((d["grid_current"] * 230.0 - d["inverter_power"]).abs() < 30.0);
+        assert!(d.contains_key("micro_fault_word_1") && !d.contains_key("fault_word_1"));
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! its capacity, its state of charge follows the integrated charge and discharge, its capacity
 //! and voltage are those of its class (LV 48 V stacks on LV hybrids, HV stacks on HV ones), and
 //! it lists every cell. A plant without a battery reports no battery values. Then a power off
-//! stops an inverter's output and a power on brings it back.
+//! stops an inverter's output and a power on brings it back. A micro inverter's map has no
+//! load or grid registers: its plant is balanced on its PV and the meter alone.
 
 #![allow(clippy::unwrap_used)] // a test: a missing value is a failure
 
@@ -65,8 +66,16 @@ fn get(m: &BTreeMap<String, f64>, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {key} in {:?}", m.keys()))
 }
 
+/// PV power: the map's input power where it has one (string and micro maps), else the inputs'.
 fn pv_power(m: &BTreeMap<String, f64>) -> f64 {
-    (1..=4).filter_map(|n| m.get(&format!("pv{n}_power"))).sum()
+    m.get("pv_power")
+        .copied()
+        .unwrap_or_else(|| (1..=4).filter_map(|n| m.get(&format!("pv{n}_power"))).sum())
+}
+
+/// Whether an inverter's map reports its load and grid side (a micro inverter's does not).
+fn has_load_side(m: &BTreeMap<String, f64>) -> bool {
+    m.contains_key("load_power") && m.contains_key("grid_power")
 }
 
 /// Energy of one device over the day: integrated from its powers, kWh.
@@ -152,9 +161,18 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
             .map(|r| (r.sn.clone(), numbers(r, configs)))
             .collect();
         let mut grid_sum = 0.0;
+        let mut grid_known = true;
         for (k, sn) in inverter_sns.iter().enumerate() {
             let m = &values[sn];
             let pv = pv_power(m);
+            if !has_load_side(m) {
+                grid_known = false;
+                check(get(m, "power_on") == 1.0, &mut errors, || {
+                    format!("{sn} at {at}: reports off")
+                });
+                integrals[k].add(pv, 0.0, 0.0, 0.0);
+                continue;
+            }
             let load = get(m, "load_power");
             let grid = get(m, "grid_power");
             let battery = m.get("battery_power").copied().unwrap_or(0.0);
@@ -176,7 +194,10 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
             max_ac_over_rated = max_ac_over_rated.max(get(m, "inverter_power") - rated);
             integrals[k].add(pv, load, grid, battery);
         }
-        if let Some(meter) = values.values().find(|m| m.contains_key("import_energy")) {
+        if let Some(meter) = values
+            .values()
+            .find(|m| grid_known && m.contains_key("import_energy"))
+        {
             let power = get(meter, "power");
             check(
                 (power - grid_sum).abs() <= 1.0 + inverter_sns.len() as f64,
@@ -195,6 +216,7 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
 
     // Counters against the integrated powers, and the balance of the counters.
     let mut plant = Integral::default();
+    let load_side = inverter_sns.iter().all(|sn| has_load_side(&last[sn]));
     for (k, sn) in inverter_sns.iter().enumerate() {
         let m = &last[sn];
         let counter = |key: &str| m.get(key).copied().unwrap_or(0.0);
@@ -220,9 +242,11 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
             - counter("today_load_energy")
             - counter("today_battery_charge")
             - counter("today_grid_export");
-        check(imbalance.abs() <= 6.0 * COUNTER, &mut errors, || {
-            format!("{sn}: the day's counters are off balance by {imbalance:.2} kWh")
-        });
+        check(
+            !has_load_side(m) || imbalance.abs() <= 6.0 * COUNTER,
+            &mut errors,
+            || format!("{sn}: the day's counters are off balance by {imbalance:.2} kWh"),
+        );
         plant.pv += counter("today_pv_energy");
         plant.load += counter("today_load_energy");
         plant.import += counter("today_grid_import");
@@ -234,7 +258,7 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
     let plant_imbalance =
         plant.pv + plant.discharge + plant.import - plant.load - plant.charge - plant.export;
     check(
-        plant_imbalance.abs() <= 6.0 * COUNTER * n,
+        !load_side || plant_imbalance.abs() <= 6.0 * COUNTER * n,
         &mut errors,
         || format!("plant counters off balance by {plant_imbalance:.2} kWh"),
     );
@@ -253,7 +277,10 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
     );
 
     // The meter's lifetime counters moved by what the inverters counted.
-    if let Some((sn, meter)) = last.iter().find(|(_, m)| m.contains_key("import_energy")) {
+    if let Some((sn, meter)) = last
+        .iter()
+        .find(|(_, m)| load_side && m.contains_key("import_energy"))
+    {
         for (key, day) in [
             ("import_energy", plant.import),
             ("export_energy", plant.export),

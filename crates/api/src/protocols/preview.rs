@@ -96,6 +96,12 @@ pub async fn preview(
         .filter(|p| p.invalid)
         .map(|p| format!("{}: cannot be decoded", p.point.key))
         .collect();
+    problems.extend(
+        points
+            .iter()
+            .filter(|p| p.out_of_range)
+            .map(|p| format!("{}: outside its valid range (ingest drops it)", p.point.key)),
+    );
     let missing = points.iter().filter(|p| p.missing).count();
     if missing > 0 {
         problems.push(format!("points outside the frame: {missing}"));

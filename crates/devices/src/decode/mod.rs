@@ -1,8 +1,9 @@
 //! Register decoding: raw blocks as read by Modbus function 3/4 in, named scaled values out.
 //!
 //! The decoder accepts any config and any blocks, validated or not, and never panics: a point
-//! whose registers were not read is reported as missing (never as zero), and a point that
-//! cannot be decoded (bad shape, NaN, out-of-range bits) as invalid.
+//! whose registers were not read is reported as missing (never as zero), a point that cannot
+//! be decoded (bad shape, NaN, out-of-range bits) as invalid, and a number outside the point's
+//! valid range (`min`/`max`) as out of range, with the value read.
 
 mod image;
 mod plan;
@@ -116,6 +117,8 @@ pub struct Decoded<'a> {
     pub missing: Vec<&'a str>,
     /// Points the config cannot decode (bad shape) or whose value is not finite.
     pub invalid: Vec<&'a str>,
+    /// Points whose number lies outside their valid range, with that number: not in `values`.
+    pub out_of_range: Vec<(&'a str, f64)>,
 }
 
 impl Decoded<'_> {
@@ -136,6 +139,9 @@ pub fn decode<'a>(config: &'a ProtocolConfig, blocks: &[RegisterBlock]) -> Decod
     };
     for point in &config.points {
         match point::read(point, blocks) {
+            Ok(Value::Number(n)) if !point.in_range(n) => {
+                out.out_of_range.push((point.key.as_str(), n));
+            }
             Ok(value) => out.values.push((point.key.as_str(), value)),
             Err(point::Failure::Missing) => out.missing.push(point.key.as_str()),
             Err(point::Failure::Invalid) => out.invalid.push(point.key.as_str()),

@@ -29,6 +29,8 @@ pub struct PointPreview<'a> {
     pub raw: String,
     pub missing: bool,
     pub invalid: bool,
+    /// The value lies outside the point's valid range: shown here, dropped at ingest.
+    pub out_of_range: bool,
 }
 
 /// The frame's register block: `start` is where the data begins (the config's first read of
@@ -97,12 +99,17 @@ pub fn preview<'a>(config: &'a ProtocolConfig, blocks: &[RegisterBlock]) -> Vec<
                 _ => Vec::new(),
             };
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+            let outside = decoded.out_of_range.iter().find(|(k, _)| *k == key);
             PointPreview {
                 point: p,
-                value: decoded.get(key).cloned(),
+                value: decoded
+                    .get(key)
+                    .cloned()
+                    .or(outside.map(|(_, n)| super::Value::Number(*n))),
                 raw: to_hex(&bytes),
                 missing: decoded.missing.contains(&key),
                 invalid: decoded.invalid.contains(&key),
+                out_of_range: outside.is_some(),
             }
         })
         .collect()

@@ -135,6 +135,11 @@ mod tests {
     use super::*;
     use crate::protocol::shipped;
 
+    /// A hybrid's map (battery, load and grid ports); the others are grid-tied or micro.
+    fn is_hybrid(config: &crate::protocol::ProtocolConfig) -> bool {
+        !matches!(config.inverter_type, Some(1 | 3))
+    }
+
     #[test]
     fn every_mapped_key_exists_in_the_shipped_configs_of_its_family() {
         let configs = shipped().unwrap_or_default();
@@ -143,6 +148,16 @@ mod tests {
             for s in sources(config.family) {
                 // Generator counters exist on the three-phase models only.
                 if s.metric == GENERATOR && config.code == "deye-hybrid-1ph" {
+                    continue;
+                }
+                // Grid-tied maps count PV; a meter port's counters where the map has one.
+                if config.family == DeviceFamily::Inverter
+                    && !is_hybrid(config)
+                    && (s.metric != PV || config.point(s.key).is_none())
+                {
+                    if let Some(p) = config.point(s.key) {
+                        assert_eq!(p.unit, "kWh", "{} {}", config.code, s.key);
+                    }
                     continue;
                 }
                 assert!(
@@ -166,7 +181,13 @@ mod tests {
             }
             let found = readings(config.family, |k| config.point(k).map(|_| 1.0));
             let metrics: Vec<&str> = found.iter().map(|(m, _, _)| *m).collect();
-            for m in [PV, LOAD, GRID_IMPORT, GRID_EXPORT, CHARGE, DISCHARGE] {
+            let wanted: &[&str] = if is_hybrid(&config) {
+                &[PV, LOAD, GRID_IMPORT, GRID_EXPORT, CHARGE, DISCHARGE]
+            } else {
+                // String and micro inverters have no battery; their PV is what they count.
+                &[PV]
+            };
+            for &m in wanted {
                 assert!(metrics.contains(&m), "{} lacks {m}", config.code);
             }
             assert!(

@@ -22,7 +22,7 @@ mod worker;
 
 use std::{
     collections::{BTreeMap, HashMap},
-    sync::{Arc, RwLock},
+    sync::{Arc, OnceLock, RwLock},
     time::Duration,
 };
 
@@ -31,6 +31,7 @@ use tokio::{sync::mpsc, task::JoinHandle};
 
 use crate::{
     decode::Value,
+    link::CommLog,
     protocol::ProtocolConfig,
     report::{CommandReply, SubmissionRx},
 };
@@ -149,20 +150,33 @@ pub struct Ingest {
     store: Store,
     cache: LatestCache,
     skips: Arc<skipped::SkipCounts>,
+    /// Where what messages lost is also recorded: the gateway's communication log, once the
+    /// link that keeps it has started ([`Ingest::report_skips_to`]).
+    comm: SkipComm,
     task: Arc<tokio::sync::Mutex<Option<JoinHandle<()>>>>,
 }
+
+/// The communication log ingest writes skips to, set once the link is up.
+pub(crate) type SkipComm = Arc<OnceLock<Arc<CommLog>>>;
 
 impl Ingest {
     /// Starts the worker on the current tokio runtime.
     pub fn spawn(store: Store, rx: SubmissionRx, options: IngestOptions) -> Ingest {
         let cache = LatestCache::new(options.cache_capacity);
         let skips = Arc::new(skipped::SkipCounts::default());
-        let worker = worker::Worker::new(store.clone(), cache.clone(), skips.clone(), options);
+        let comm = SkipComm::default();
+        let worker = worker::Worker::new(
+            store.clone(),
+            cache.clone(),
+            (skips.clone(), comm.clone()),
+            options,
+        );
         let task = tokio::spawn(worker.run(rx));
         Ingest {
             store,
             cache,
             skips,
+            comm,
             task: Arc::new(tokio::sync::Mutex::new(Some(task))),
         }
     }
@@ -182,6 +196,12 @@ impl Ingest {
     /// Values or device readings left out since start for `reason` (see [`skipped`]).
     pub fn skipped(&self, reason: skipped::Reason) -> u64 {
         self.skips.get(reason)
+    }
+
+    /// Records what each message lost in `log` too (the link's communication log), one entry
+    /// per message that lost something, beside the message. Set once; later calls are ignored.
+    pub fn report_skips_to(&self, log: Arc<CommLog>) {
+        let _ = self.comm.set(log);
     }
 
     /// Waits for the worker to finish (after every sender is dropped).

@@ -142,7 +142,7 @@ fn check_reading(
             .get(&d.protocol)
             .filter(|c| c.family == family)
             .ok_or(Reason::UndecodableRaw)?;
-        let merged = with_decoded(&values.text, config, &d.raw)?;
+        let merged = with_decoded(&values.text, config, &d.raw, &d.sn, skipped)?;
         values = values::check(merged, family, &d.sn, skipped)?;
     }
     Ok((family, values))
@@ -150,14 +150,20 @@ fn check_reading(
 
 /// The values the gateway sent (already checked) merged with those decoded from its raw
 /// blocks, as one JSON object; values the gateway decoded itself win over decoded ones of the
-/// same key.
+/// same key. A decoded value outside its point's valid range is left out and reported.
 fn with_decoded(
     sent: &str,
     config: &ProtocolConfig,
     raw: &[RegisterBlock],
+    sn: &str,
+    skipped: &mut Skipped,
 ) -> Result<String, Reason> {
     let mut values: ValueMap = serde_json::from_str(sent).map_err(|_| Reason::UnreadableValues)?;
     let decoded = decode(config, raw);
+    for (key, value) in &decoded.out_of_range {
+        let (min, max) = config.point(key).map_or((None, None), |p| (p.min, p.max));
+        skipped.out_of_range(sn, key, *value, min, max);
+    }
     if !decoded.invalid.is_empty() {
         ::metrics::counter!("ingest_decode_invalid_points_total")
             .increment(decoded.invalid.len() as u64);

@@ -29,6 +29,9 @@ pub enum Reason {
     NotAScalar,
     /// Values beyond `MAX_VALUES` in one reading.
     TooManyValues,
+    /// A value decoded from raw registers that lies outside its point's valid range (`min`,
+    /// `max` of the protocol config): a read or wiring fault, not a measurement.
+    OutOfRange,
     /// A device (or parent) SN that is empty, too long or holds control characters.
     BadSn,
     UnknownFamily,
@@ -43,11 +46,12 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 11] = [
         Reason::BadKey,
         Reason::TextTooLong,
         Reason::NotAScalar,
         Reason::TooManyValues,
+        Reason::OutOfRange,
         Reason::BadSn,
         Reason::UnknownFamily,
         Reason::UnreadableValues,
@@ -62,6 +66,7 @@ impl Reason {
             Reason::TextTooLong => "text_too_long",
             Reason::NotAScalar => "not_a_scalar",
             Reason::TooManyValues => "too_many_values",
+            Reason::OutOfRange => "out_of_range",
             Reason::BadSn => "bad_sn",
             Reason::UnknownFamily => "unknown_family",
             Reason::UnreadableValues => "unreadable_values",
@@ -74,9 +79,11 @@ impl Reason {
     /// What is left out for this reason: one `value`, or a whole `device` reading.
     pub fn what(self) -> &'static str {
         match self {
-            Reason::BadKey | Reason::TextTooLong | Reason::NotAScalar | Reason::TooManyValues => {
-                "value"
-            }
+            Reason::BadKey
+            | Reason::TextTooLong
+            | Reason::NotAScalar
+            | Reason::TooManyValues
+            | Reason::OutOfRange => "value",
             _ => "device",
         }
     }
@@ -86,12 +93,14 @@ impl Reason {
     }
 }
 
-/// One thing left out: the device's SN, the value's key (for values) and why.
+/// One thing left out: the device's SN, the value's key (for values), why, and what was
+/// wrong with it when that says more than the reason (an out-of-range value and its range).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Example {
     pub reason: Reason,
     pub sn: String,
     pub key: Option<String>,
+    pub detail: Option<String>,
 }
 
 /// Everything one message lost: counts per reason and the first [`MAX_EXAMPLES`] examples.
@@ -103,20 +112,35 @@ pub struct Skipped {
 
 impl Skipped {
     pub fn device(&mut self, sn: &str, reason: Reason) {
-        self.note(reason, sn, None);
+        self.note(reason, sn, None, None);
     }
 
     pub fn value(&mut self, sn: &str, key: &str, reason: Reason) {
-        self.note(reason, sn, Some(key));
+        self.note(reason, sn, Some(key), None);
     }
 
-    fn note(&mut self, reason: Reason, sn: &str, key: Option<&str>) {
+    /// A decoded value outside its valid range `min..=max` (either bound may be open).
+    pub fn out_of_range(
+        &mut self,
+        sn: &str,
+        key: &str,
+        value: f64,
+        min: Option<f64>,
+        max: Option<f64>,
+    ) {
+        let bound = |b: Option<f64>| b.map(|b| b.to_string()).unwrap_or_default();
+        let detail = format!("{value} outside {}..={}", bound(min), bound(max));
+        self.note(Reason::OutOfRange, sn, Some(key), Some(detail));
+    }
+
+    fn note(&mut self, reason: Reason, sn: &str, key: Option<&str>, detail: Option<String>) {
         self.counts[reason.index()] += 1;
         if self.examples.len() < MAX_EXAMPLES {
             self.examples.push(Example {
                 reason,
                 sn: cut(sn),
                 key: key.map(cut),
+                detail,
             });
         }
     }
@@ -186,6 +210,9 @@ impl fmt::Display for Skipped {
             match &e.key {
                 Some(key) => write!(f, "{:?} {:?}: {}", e.sn, key, e.reason.label())?,
                 None => write!(f, "{:?}: {}", e.sn, e.reason.label())?,
+            }
+            if let Some(detail) = &e.detail {
+                write!(f, " ({detail})")?;
             }
         }
         Ok(())

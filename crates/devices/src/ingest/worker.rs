@@ -15,7 +15,7 @@ use store::{
 use tokio::sync::oneshot;
 
 use super::{
-    IngestOptions, Latest, LatestCache,
+    IngestOptions, Latest, LatestCache, SkipComm,
     inflight::{Pending, Writes, Written},
     prepare::{self, Placement},
     registry::Registry,
@@ -46,6 +46,7 @@ pub(super) struct Worker {
     gateways: HashMap<String, (i64, Instant)>,
     registry: Registry,
     skip_log: SkipLog,
+    skip_comm: SkipComm,
     /// Word-driven event codes open per device, loaded from the store on first need (and for
     /// every batch with `IngestOptions::shared`).
     open_words: HashMap<i64, HashSet<String>>,
@@ -69,7 +70,7 @@ impl Worker {
     pub(super) fn new(
         store: Store,
         cache: LatestCache,
-        skips: Arc<SkipCounts>,
+        (skips, skip_comm): (Arc<SkipCounts>, SkipComm),
         options: IngestOptions,
     ) -> Worker {
         let protocols = options
@@ -85,6 +86,7 @@ impl Worker {
             protocols,
             gateways: HashMap::new(),
             skip_log: SkipLog::new(skips),
+            skip_comm,
             open_words: HashMap::new(),
         }
     }
@@ -287,10 +289,13 @@ impl Worker {
             .registry
             .place_all(&self.store, gateway, &checked, now, &mut skipped)
             .await?;
-        // What the message lost is settled here: counted, logged, and the place where a
-        // communication log would record it.
+        // What the message lost is settled here: counted, logged (at most once a minute per
+        // gateway), and recorded beside the message in the gateway's communication log.
         if !skipped.is_empty() {
             self.skip_log.report(gateway_sn, &skipped);
+            if let Some(comm) = self.skip_comm.get() {
+                comm.skipped(gateway_sn, &skipped.to_string());
+            }
         }
         let placed: Vec<(Placement, prepare::Checked)> = places
             .into_iter()

@@ -94,6 +94,16 @@ pub struct CommLog {
     written: AtomicU64,
 }
 
+impl std::fmt::Debug for CommLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommLog")
+            .field("config", &self.config)
+            .field("dropped", &self.dropped())
+            .field("written", &self.written())
+            .finish_non_exhaustive()
+    }
+}
+
 /// A command as published to a gateway.
 pub(crate) struct Downlink<'a> {
     pub gateway_sn: &'a str,
@@ -155,6 +165,31 @@ impl CommLog {
             size: payload.len(),
             command_id: None,
             correlation: correlation.map(String::from),
+            at: super::now_ms(),
+        });
+    }
+
+    /// What ingest left out of a telemetry message of gateway `sn` and why (`summary`, e.g.
+    /// `1 value (out_of_range 1); "INV1" "grid_frequency": out_of_range (0 outside 40..=70)`),
+    /// logged beside the message as kind `skipped` so the log says why a value is missing.
+    pub fn skipped(&self, sn: &str, summary: &str) {
+        if !self.config.enabled {
+            return;
+        }
+        if self.full.load(Ordering::Relaxed) {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let bytes = summary.as_bytes();
+        self.push(Noted {
+            gateway_sn: sn.to_string(),
+            direction: "up",
+            kind: "skipped".into(),
+            topic: format!("portal/v1/{sn}/telemetry"),
+            head: bytes[..bytes.len().min(MAX_STORED)].to_vec(),
+            size: bytes.len(),
+            command_id: None,
+            correlation: None,
             at: super::now_ms(),
         });
     }

@@ -91,6 +91,13 @@ pub struct PointDef {
     /// the low byte of a register as `u8`).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub skip_bytes: u32,
+    /// The smallest plausible value, in engineering units: a decoded value below it is a read
+    /// or wiring fault, dropped at ingest and reported (docs/device-protocol.md, "Valid ranges").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// The largest plausible value, in engineering units (see `min`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -187,7 +194,15 @@ impl PointDef {
             base: 0.0,
             scale: 1.0,
             skip_bytes: 0,
+            min: None,
+            max: None,
         }
+    }
+
+    /// Whether a decoded number lies inside the point's valid range (no bounds: always).
+    /// Texts and booleans have no range.
+    pub fn in_range(&self, value: f64) -> bool {
+        self.min.is_none_or(|min| value >= min) && self.max.is_none_or(|max| value <= max)
     }
 
     /// The register kind this point reads, or `None` for a function code that reads none.

@@ -235,7 +235,7 @@ mod tests {
         let w = c
             .setting_words("zeroExportPower", "7000.5", &image)
             .expect("u32");
-        assert_eq!(w, vec![(143, 70005), (144, 0)]);
+        assert_eq!(w, vec![(143, 4469), (144, 1)], "70005: low word first");
     }
 
     #[test]

@@ -18,6 +18,18 @@ const SHIPPED: &[(&str, &str)] = &[
         "deye-hybrid-3ph-hv",
         include_str!("../../protocols/deye-hybrid-3ph-hv.json"),
     ),
+    (
+        "deye-string-3ph",
+        include_str!("../../protocols/deye-string-3ph.json"),
+    ),
+    (
+        "deye-micro",
+        include_str!("../../protocols/deye-micro.json"),
+    ),
+    (
+        "growatt-tl3x",
+        include_str!("../../protocols/growatt-tl3x.json"),
+    ),
     ("meter-3ph", include_str!("../../protocols/meter-3ph.json")),
     (
         "bms-lv-stack",

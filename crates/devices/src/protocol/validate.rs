@@ -102,6 +102,7 @@ fn point_problems(p: &PointDef, out: &mut Vec<Problem>) {
     if !(-MAX_BASE..=MAX_BASE).contains(&p.base) {
         out.push(Problem::Base { key: key() });
     }
+    range_problems(p, out);
     let Some(count) = p.register_count() else {
         out.push(Problem::StringWithoutCount { key: key() });
         return;
@@ -123,6 +124,22 @@ fn point_problems(p: &PointDef, out: &mut Vec<Problem>) {
         out.push(Problem::SecondAddressAlone { key: key() });
     }
     shape_problems(p, count, out);
+}
+
+/// A valid range has finite bounds with `min <= max`; a text has none.
+fn range_problems(p: &PointDef, out: &mut Vec<Problem>) {
+    let (min, max) = (p.min, p.max);
+    if min.is_none() && max.is_none() {
+        return;
+    }
+    let finite = min.is_none_or(f64::is_finite) && max.is_none_or(f64::is_finite);
+    let ordered = match (min, max) {
+        (Some(lo), Some(hi)) => lo <= hi,
+        _ => true,
+    };
+    if !finite || !ordered || matches!(p.data_type, DataType::String) {
+        out.push(Problem::Range { key: p.key.clone() });
+    }
 }
 
 /// Both runs of registers (before and after `second_address`) must lie inside 0..=65535.
