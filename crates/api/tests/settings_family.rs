@@ -38,7 +38,10 @@ async fn cast(app: &App) -> Cast {
     store_map(
         app,
         "deye-string-3ph",
-        &[("powerOn", None, None), ("activePowerLimit", Some(0.0), Some(110.0))],
+        &[
+            ("powerOn", None, None),
+            ("activePowerLimit", Some(0.0), Some(110.0)),
+        ],
     )
     .await;
     store_map(
@@ -105,7 +108,10 @@ async fn each_route_reads_its_own_inverters() {
         let d = battery.expect_code(0).data();
         assert!(d.get("batteryCap").is_some() && d.get("sysWorkMode").is_none());
         let three = read("dy/store/INV-FLP3/threePhase/read".into()).await;
-        assert_eq!(three.expect_code(0).data()["batteryMaxCurrentCharge"], "100");
+        assert_eq!(
+            three.expect_code(0).data()["batteryMaxCurrentCharge"],
+            "100"
+        );
         let hv = read("dy/store/INV-FHP3/threePhase/battery".into()).await;
         assert_eq!(hv.expect_code(0).data()["floatVolt"], "400.0");
         let string = read("dy/grid/INV-FSTR/read".into()).await;
@@ -151,16 +157,28 @@ async fn another_family_gets_a_clear_code() {
             ("dy/store/INV-FSTR/read", 605, "No configuration parameters"),
             ("dy/grid/INV-FLP1/read", 605, ""),
             ("dy/grid/INV-FMIC/read", 605, ""),
-            ("dy/grid/INV-FASW/read", 601, "Parameter setting of this brand"),
+            (
+                "dy/grid/INV-FASW/read",
+                601,
+                "Parameter setting of this brand",
+            ),
             ("mt/setting/INV-FSTR/read", 605, ""),
-            ("mt/setting/INV-FACM/read", 601, "Parameter setting of this brand"),
+            (
+                "mt/setting/INV-FACM/read",
+                601,
+                "Parameter setting of this brand",
+            ),
             ("gy/setting/INV-FLP3/read", 605, ""),
             ("asw/INV-FLP1/read", 601, ""),
             ("setting/uneet/INV-FASW/read", 601, ""),
             // The inverter offers nothing in the group.
             ("mt/setting/INV-FMIC/battery", 605, ""),
             ("dy/grid/INV-FSTR/grid", 605, ""),
-            ("mt/setting/INV-FMIC/nonsense", 4, "Parameter validation error: part"),
+            (
+                "mt/setting/INV-FMIC/nonsense",
+                4,
+                "Parameter validation error: part",
+            ),
             ("mt/setting/NOPE-0001/read", 600, ""),
         ] {
             let r = app.get(&format!("/api/v1/{path}"), Some(&c.ann)).await;
@@ -175,13 +193,9 @@ async fn another_family_gets_a_clear_code() {
         )
         .await
         .expect_code(610);
-        app.post_form(
-            "/api/v1/mt/setting/INV-FACM/power",
-            "value=0",
-            Some(&c.ann),
-        )
-        .await
-        .expect_code(601);
+        app.post_form("/api/v1/mt/setting/INV-FACM/power", "value=0", Some(&c.ann))
+            .await
+            .expect_code(601);
         // The common support says what the map offers.
         let s = app
             .get("/api/v1/inverter/setting/INV-FMIC/support", Some(&c.ann))
@@ -246,11 +260,7 @@ async fn family_sets_go_through_the_common_use_case() {
 
         // A form field `value` on a one-field group.
         let r = app
-            .post_form(
-                "/api/v1/mt/setting/INV-FMIC/power",
-                "value=0",
-                Some(&c.ann),
-            )
+            .post_form("/api/v1/mt/setting/INV-FMIC/power", "value=0", Some(&c.ann))
             .await;
         r.expect_code(0);
         assert_eq!(r.data()["changed"], json!(["powerOn"]));
@@ -326,12 +336,30 @@ async fn family_sets_go_through_the_common_use_case() {
                 json!({"batteryMaxCurrentCharge": "150"}),
                 &c.max,
             ),
-            ("dy/grid/INV-FSTR/limits", json!({"activePowerLimit": "80"}), &c.ann),
-            ("gy/setting/INV-FAHV/battery", json!({"floatVolt": "420.5"}), &c.ann),
-            ("asw/INV-FASW/limits", json!({"zeroExportPower": "0"}), &c.ann),
-            ("setting/uneet/INV-FUNE/workMode", json!({"sysWorkMode": "1"}), &c.ann),
+            (
+                "dy/grid/INV-FSTR/limits",
+                json!({"activePowerLimit": "80"}),
+                &c.ann,
+            ),
+            (
+                "gy/setting/INV-FAHV/battery",
+                json!({"floatVolt": "420.5"}),
+                &c.ann,
+            ),
+            (
+                "asw/INV-FASW/limits",
+                json!({"zeroExportPower": "0"}),
+                &c.ann,
+            ),
+            (
+                "setting/uneet/INV-FUNE/workMode",
+                json!({"sysWorkMode": "1"}),
+                &c.ann,
+            ),
         ] {
-            let r = app.post(&format!("/api/v1/{path}"), body.clone(), Some(token)).await;
+            let r = app
+                .post(&format!("/api/v1/{path}"), body.clone(), Some(token))
+                .await;
             r.expect_code(0);
             let id = r.data()["commandId"].as_i64().expect("command");
             assert_eq!(next_set(&mut gw).await.params, body, "{path}");
@@ -377,16 +405,24 @@ async fn the_upload_cycle_is_set_on_the_gateway_itself() {
         let c = cast(&app).await;
         let url = "/api/v1/gateway/GW-FAM01/uploadCycle";
         // Without the device link (the gateway has never connected): offline or no link.
-        let r = app.post(url, json!({"uploadCycle": 60}), Some(&c.ann)).await;
+        let r = app
+            .post(url, json!({"uploadCycle": 60}), Some(&c.ann))
+            .await;
         assert!(matches!(r.code(), 602 | 606), "{}", r.code());
         let l = linked(app).await;
         let app = &l.app;
         let mut gw = gateway(&l, "GW-FAM01", "KEY12345", Mode::Answer).await;
-        let r = app.post(url, json!({"uploadCycle": 60}), Some(&c.ann)).await;
+        let r = app
+            .post(url, json!({"uploadCycle": 60}), Some(&c.ann))
+            .await;
         let d = r.expect_code(0).data();
         assert_eq!(
             (&d["kind"], &d["deviceSn"], &d["status"]),
-            (&json!("set_params"), &json!("GW-FAM01"), &json!("succeeded"))
+            (
+                &json!("set_params"),
+                &json!("GW-FAM01"),
+                &json!("succeeded")
+            )
         );
         let sent = next_set(&mut gw).await;
         assert_eq!(
@@ -396,7 +432,10 @@ async fn the_upload_cycle_is_set_on_the_gateway_itself() {
         // A form with `value`, as text.
         let r = app.post_form(url, "value=3600", Some(&c.ann)).await;
         r.expect_code(0);
-        assert_eq!(next_set(&mut gw).await.params, json!({"uploadCycle": "3600"}));
+        assert_eq!(
+            next_set(&mut gw).await.params,
+            json!({"uploadCycle": "3600"})
+        );
         for body in [
             json!({"uploadCycle": 9}),
             json!({"uploadCycle": 3601}),

@@ -15,8 +15,8 @@ pub mod original;
 pub mod route;
 
 pub use model::battery_amps_max;
-pub use offer::{Offer, Writable};
 use model::{HV_AMPS, LV_AMPS};
+pub use offer::{Offer, Writable};
 
 /// The largest magnitude any numeric setting may take.
 pub const MAX_VALUE: f64 = 9_999_999.00;

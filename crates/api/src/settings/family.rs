@@ -200,12 +200,7 @@ family_route!(
     Route::HighVoltage,
     "/api/v1/gy/setting/{sn}/{part}",
 );
-family_route!(
-    asw_read,
-    asw_set,
-    Route::Aiswei,
-    "/api/v1/asw/{sn}/{part}",
-);
+family_route!(asw_read, asw_set, Route::Aiswei, "/api/v1/asw/{sn}/{part}",);
 family_route!(
     uneet_read,
     uneet_set,

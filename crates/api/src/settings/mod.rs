@@ -108,7 +108,11 @@ fn flat<'a>(
 /// the setting shows it), the offered values over them, and the slot switches' integer twins
 /// (`time1On` = `"1"` when `time1on` is `"true"`). Inverters without settings: the original
 /// keys alone.
-fn full_read(sn: &str, offer: Option<&Offer>, confirmed: &[(String, String)]) -> wire::SettingValues {
+fn full_read(
+    sn: &str,
+    offer: Option<&Offer>,
+    confirmed: &[(String, String)],
+) -> wire::SettingValues {
     let mut out: std::collections::BTreeMap<String, String> = original::KEYS
         .iter()
         .map(|k| (k.to_string(), original::absent(k).to_string()))

@@ -54,3 +54,48 @@ pub(crate) fn writable(config: &ProtocolConfig) -> Vec<Writable> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use devices::DeviceFamily;
+    use domain::settings::Family;
+
+    use super::*;
+
+    /// Every shipped inverter map offers settings, and every setting it lists is a field of its
+    /// family: none is silently dropped (a key the catalogue does not know would never be
+    /// offered, so never written).
+    #[test]
+    fn every_shipped_inverter_map_offers_each_setting_it_writes() {
+        let configs = shipped().expect("shipped configs");
+        let inverters: Vec<&ProtocolConfig> = configs
+            .iter()
+            .filter(|c| c.family == DeviceFamily::Inverter)
+            .collect();
+        assert!(
+            inverters.len() >= 6,
+            "hybrids, string, micro, another brand"
+        );
+        for c in inverters {
+            let type_code = i64::from(c.inverter_type.expect("inverter type"));
+            let writable = writable(c);
+            assert_eq!(writable.len(), c.settings.len(), "{}: a bad point", c.code);
+            let offer = Offer::new(type_code, &writable).expect(&c.code);
+            for w in &writable {
+                assert!(
+                    offer.field(&w.param).is_some(),
+                    "{}: {} is no {:?} field",
+                    c.code,
+                    w.param,
+                    offer.family()
+                );
+            }
+            let family = Family::of_kind(type_code);
+            assert_eq!(offer.family(), family);
+            if matches!(family, Family::GridTied | Family::Micro) {
+                assert!(offer.field("powerOn").is_some(), "{}: on/off", c.code);
+                assert!(offer.field("activePowerLimit").is_some(), "{}", c.code);
+            }
+        }
+    }
+}

@@ -33,8 +33,8 @@ use serde_json::Value;
 use store::{Backend, Store, users::NewUser};
 use tower::ServiceExt;
 pub mod fake_vtn;
-pub mod settings_maps;
 pub mod fixtures;
+pub mod settings_maps;
 
 const RSA_SECRET: &str = "rsa_private_key_pkcs8";
 

@@ -32,7 +32,9 @@ pub async fn store_map(app: &App, code: &str, params: &[(&str, Option<f64>, Opti
         .find(|c| c.code == code);
     let mut config: Value = match base {
         Some(c) => serde_json::to_value(&c).expect("shipped config"),
-        None => json!({"code": code, "name": code, "family": "inverter", "version": 1, "points": []}),
+        None => {
+            json!({"code": code, "name": code, "family": "inverter", "version": 1, "points": []})
+        }
     };
     let mut settings = Vec::new();
     for (i, (param, min, max)) in params.iter().enumerate() {
@@ -72,7 +74,11 @@ pub async fn store_params(app: &App, code: &str, params: &[&str]) {
 pub async fn writable_hybrids(app: &App) {
     let every = every_setting();
     let every: Vec<&str> = every.iter().map(String::as_str).collect();
-    for code in ["deye-hybrid-1ph", "deye-hybrid-3ph-lv", "deye-hybrid-3ph-hv"] {
+    for code in [
+        "deye-hybrid-1ph",
+        "deye-hybrid-3ph-lv",
+        "deye-hybrid-3ph-hv",
+    ] {
         store_params(app, code, &every).await;
     }
 }

@@ -125,7 +125,10 @@ mod tests {
 
     #[test]
     fn a_map_without_settings_is_601_and_one_without_the_familys_is_605() {
-        assert_eq!(Offer::new(2, &[]).unwrap_err().code, Code::BrandNotSupported);
+        assert_eq!(
+            Offer::new(2, &[]).unwrap_err().code,
+            Code::BrandNotSupported
+        );
         assert_eq!(
             Offer::new(3, &w(&["sellTime1", "batteryCap"]))
                 .unwrap_err()
@@ -139,7 +142,11 @@ mod tests {
         let micro = Offer::new(3, &w(&["powerOn", "sellTime1", "pvMaxLimit"])).expect("micro");
         assert_eq!(micro.family(), Family::Micro);
         let keys: Vec<&str> = micro.fields().iter().map(|f| f.key.as_str()).collect();
-        assert_eq!(keys, ["pvMaxLimit", "powerOn"], "sellTime1 is no micro field");
+        assert_eq!(
+            keys,
+            ["pvMaxLimit", "powerOn"],
+            "sellTime1 is no micro field"
+        );
         assert!(micro.field("zeroExportPower").is_none());
         let string = Offer::new(1, &w(&["zeroExportPower", "powerOn"])).expect("string");
         assert_eq!(string.family(), Family::GridTied);

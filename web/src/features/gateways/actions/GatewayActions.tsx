@@ -56,9 +56,7 @@ export function GatewayActions({ sn, protocol, plantId, uploadCycle = null }: Pr
   const mayProtocol = can('gateway.protocol');
   const maySetting = can('inverter.setting');
   const mayDebug = can('inverter.debug');
-  const [dialog, setDialog] = useState<'restart' | 'replace' | 'protocol' | 'cycle' | null>(
-    null,
-  );
+  const [dialog, setDialog] = useState<'restart' | 'replace' | 'protocol' | 'cycle' | null>(null);
   const [switching, setSwitching] = useState(false);
 
   const switchSettings = (enable: boolean) => {
