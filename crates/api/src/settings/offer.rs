@@ -2,6 +2,8 @@
 //! map) can write. The config is the stored one administrators edit; before the store has been
 //! seeded with the shipped configs (a fresh database in tests) the shipped one of that code.
 
+use std::sync::OnceLock;
+
 use devices::protocol::{ProtocolConfig, shipped};
 use domain::settings::{Offer, Writable};
 
@@ -34,10 +36,13 @@ async fn config(app: &AppState, code: &str) -> ApiResult<Option<ProtocolConfig>>
             Err(e) => tracing::warn!(code, %e, "stored protocol config unreadable"),
         }
     }
-    Ok(shipped()
-        .unwrap_or_default()
-        .into_iter()
-        .find(|c| c.code == code))
+    Ok(shipped_configs().iter().find(|c| c.code == code).cloned())
+}
+
+/// The shipped configs, parsed once.
+fn shipped_configs() -> &'static [ProtocolConfig] {
+    static SHIPPED: OnceLock<Vec<ProtocolConfig>> = OnceLock::new();
+    SHIPPED.get_or_init(|| shipped().unwrap_or_default())
 }
 
 /// The settings a config can write: each of its `settings` whose point is a writable holding
