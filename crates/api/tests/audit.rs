@@ -54,6 +54,7 @@ async fn list(app: &App, token: &str, query: &str) -> (i64, Vec<Value>) {
 #[tokio::test]
 async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
     for app in spawn().await {
+        common::settings_maps::writable_hybrids(&app).await;
         let admin = fixtures::admin(&app).await;
         let [ann, max, bob] = fixtures::owners(&app, ["ann", "max", "bob"]).await;
         let body = fixtures::madrid_plant("Ann audit plant", 2, 8);

@@ -81,7 +81,15 @@ fn digit_flags() -> Vec<String> {
 }
 
 /// Settings our catalogue has beyond the original's keys (the portal's own screens use them).
-const OWN_KEYS: [&str; 3] = ["gridFreq", "genChargeCurrent", "genMaxRunTime"];
+const OWN_KEYS: [&str; 7] = [
+    "gridFreq",
+    "genChargeCurrent",
+    "genMaxRunTime",
+    "powerOn",
+    "activePowerLimit",
+    "exportLimitMode",
+    "exportLimitRate",
+];
 
 struct Cast {
     ann: String,
@@ -101,6 +109,7 @@ const STRING: &str = "INV-CS-ST";
 /// Ann's plant with gateway GW-CS01 (key KEY12345) and behind it one inverter of every kind, each
 /// having reported its rated power; Vic (visitor) shares the plant; Bob is a stranger.
 async fn cast(app: &App) -> Cast {
+    common::settings_maps::writable_hybrids(app).await;
     let admin = fixtures::admin(app).await;
     let [ann, vic, bob] = fixtures::owners(app, ["ann", "vic", "bob"]).await;
     let plant = fixtures::plant(app, &ann, fixtures::madrid_plant("Clients", 2, 12)).await;

@@ -73,6 +73,7 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status:
 
 /// Ann's plant with one running simulated hybrid gateway, and an administrator.
 async fn world(app: App) -> World {
+    common::settings_maps::writable_hybrids(&app).await;
     let (_, admin) = app
         .signed_in("root@example.com", BuiltinRole::InternalAdmin, None)
         .await;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use common::{
     App,
     fixtures::{self, set_status},
-    spawn,
+    settings_maps, spawn,
 };
 use fake_gateway::{Linked, Mode, gateway, linked};
 use serde_json::{Map, Value, json};
@@ -31,9 +31,12 @@ struct Cast {
 }
 
 /// Ann owns a plant with gateway GW-SET01 (key KEY12345) and behind it a 48 V hybrid (INV-SET01,
-/// Normal), an HV hybrid, a grid-tied inverter, a micro inverter and another brand's hybrid;
-/// Max (maintainer) and Vic (visitor) share the plant; Bob is a stranger.
+/// Normal), an HV hybrid, a grid-tied inverter (the hybrid maps writing every setting), a micro
+/// inverter whose map writes no micro setting and another brand's hybrid without a map; Max
+/// (maintainer) and Vic (visitor) share the plant; Bob is a stranger.
 async fn cast(app: &App) -> Cast {
+    settings_maps::writable_hybrids(app).await;
+    settings_maps::store_params(app, "deye-micro-old", &["sellTime1", "batteryCap"]).await;
     let admin = fixtures::admin(app).await;
     let [ann, max, vic, bob] = fixtures::owners(app, ["ann", "max", "vic", "bob"]).await;
     let body = fixtures::madrid_plant("Ann settings plant", 2, 8);
@@ -44,7 +47,7 @@ async fn cast(app: &App) -> Cast {
         (INV, 2, "deye-hybrid-1ph"),
         ("INV-SETHV", 94, "deye-hybrid-3ph-hv"),
         ("INV-SETGT", 1, "deye-hybrid-1ph"),
-        ("INV-SETMI", 3, "deye-hybrid-1ph"),
+        ("INV-SETMI", 3, "deye-micro-old"),
         ("INV-SETAC", 2, "acme-x"),
     ] {
         let id = app
@@ -147,7 +150,8 @@ async fn support_answers_the_family_or_the_specs_refusals() {
                 "grid",
                 "timeOfUse",
                 "generator",
-                "limits"
+                "limits",
+                "power"
             ]
         );
         let fields: Vec<&Value> = d["groups"]
@@ -188,7 +192,7 @@ async fn support_answers_the_family_or_the_specs_refusals() {
             .as_array()
             .expect("g")
             .len();
-        assert_eq!(gt_groups, 2, "grid-tied: grid and limits");
+        assert_eq!(gt_groups, 3, "grid-tied: grid, limits and power");
         let micro = app.get(&url("INV-SETMI"), Some(&c.ann)).await;
         micro.expect_code(605);
         assert_eq!(micro.msg(), "No configuration parameters");

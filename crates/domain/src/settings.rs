@@ -10,10 +10,13 @@ use serde::Serialize;
 use crate::{Code, DomainError, device::InverterKind};
 
 mod model;
+mod offer;
 pub mod original;
+pub mod route;
 
 pub use model::battery_amps_max;
 use model::{HV_AMPS, LV_AMPS};
+pub use offer::{Offer, Writable};
 
 /// The largest magnitude any numeric setting may take.
 pub const MAX_VALUE: f64 = 9_999_999.00;
@@ -47,16 +50,19 @@ pub enum Group {
     TimeOfUse,
     Generator,
     Limits,
+    /// Switching the inverter on and off (`powerOn`).
+    Power,
 }
 
 impl Group {
-    pub const ALL: [Group; 6] = [
+    pub const ALL: [Group; 7] = [
         Group::WorkMode,
         Group::Battery,
         Group::Grid,
         Group::TimeOfUse,
         Group::Generator,
         Group::Limits,
+        Group::Power,
     ];
 }
 
@@ -117,7 +123,8 @@ impl FlagStyle {
     }
 }
 
-/// The settings families: which catalogue an inverter has.
+/// The settings families: which catalogue an inverter has. Which of the family's fields one
+/// inverter offers is its register map's business ([`Offer`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
@@ -125,50 +132,44 @@ pub enum Family {
     HybridLv,
     /// Hybrids with a high-voltage battery stack.
     HybridHv,
-    /// Grid-tied inverters: grid and export limits only.
+    /// Grid-tied (string) inverters: grid, export and power limits, on/off.
     GridTied,
+    /// Micro inverters: export and power limits, on/off.
+    Micro,
 }
 
-/// Protocol configs whose settings the portal knows how to write (one brand today).
-const SUPPORTED_PROTOCOLS: [&str; 1] = ["deye-"];
-
 impl Family {
-    /// The family of an inverter: 601 for a brand whose settings are not supported, "no
-    /// configuration parameters" (605) for kinds without settings (micro and string inverters).
-    pub fn of(type_code: i64, protocol: &str) -> Result<Family, DomainError> {
-        if !SUPPORTED_PROTOCOLS.iter().any(|p| protocol.starts_with(p)) {
-            return Err(Code::BrandNotSupported.into());
-        }
+    /// The family of an inverter's kind (its type code). Every kind has one; a string
+    /// inverter without a hybrid type (code 0) is grid-tied.
+    pub fn of_kind(type_code: i64) -> Family {
         match InverterKind::from_code(type_code) {
-            InverterKind::Micro | InverterKind::String => Err(Code::NoSettings.into()),
-            InverterKind::GridTied => Ok(Family::GridTied),
+            InverterKind::Micro => Family::Micro,
+            InverterKind::String | InverterKind::GridTied => Family::GridTied,
             InverterKind::ThreePhaseHvHybrid | InverterKind::SinglePhaseHvHybrid => {
-                Ok(Family::HybridHv)
+                Family::HybridHv
             }
-            _ => Ok(Family::HybridLv),
+            _ => Family::HybridLv,
         }
     }
 
-    /// The family whose values a settings read shows: none for kinds without settings (micro
-    /// and string inverters), whose read the original still answers with every key as a
-    /// device without the setting shows it; 601 for other brands.
-    pub fn for_read(type_code: i64, protocol: &str) -> Result<Option<Family>, DomainError> {
-        match Family::of(type_code, protocol) {
-            Ok(f) => Ok(Some(f)),
-            Err(e) if e.code == Code::NoSettings => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
+    pub const ALL: [Family; 4] = [
+        Family::HybridLv,
+        Family::HybridHv,
+        Family::GridTied,
+        Family::Micro,
+    ];
 
     /// Every field of the family, in screen order.
     pub fn fields(self) -> &'static [Field] {
         static LV: OnceLock<Vec<Field>> = OnceLock::new();
         static HV: OnceLock<Vec<Field>> = OnceLock::new();
         static GRID: OnceLock<Vec<Field>> = OnceLock::new();
+        static MICRO: OnceLock<Vec<Field>> = OnceLock::new();
         match self {
             Family::HybridLv => LV.get_or_init(|| hybrid(false)),
             Family::HybridHv => HV.get_or_init(|| hybrid(true)),
             Family::GridTied => GRID.get_or_init(grid_tied),
+            Family::Micro => MICRO.get_or_init(micro),
         }
     }
 
@@ -348,13 +349,14 @@ fn hybrid(hv: bool) -> Vec<Field> {
         num("pvMaxLimit", Limits, "W", (0.0, 99_999.0), 0, "5000"),
         num("solarMaxSellPower", Limits, "W", (0.0, 99_999.0), 0, "5000"),
         flag("gridPeakShaving", Limits, false),
+        power_on(),
     ]);
     f
 }
 
-fn grid_tied() -> Vec<Field> {
-    let mut f = grid_fields();
-    f.extend([
+/// The export and PV power limits every family has.
+fn power_limits() -> [Field; 2] {
+    [
         num(
             "zeroExportPower",
             Group::Limits,
@@ -364,7 +366,60 @@ fn grid_tied() -> Vec<Field> {
             "20",
         ),
         num("pvMaxLimit", Group::Limits, "W", (0.0, 99_999.0), 0, "5000"),
-    ]);
+    ]
+}
+
+/// On (`"1"`) or off (`"0"`): what the power on/off commands write too (the map's
+/// `power_on` point). Never in a custom profile.
+fn power_on() -> Field {
+    Field {
+        selectable: false,
+        ..flag("powerOn", Group::Power, true)
+    }
+}
+
+/// The output limit of inverters without a battery, in % of the rated power (Deye string and
+/// micro inverters take up to 100-120 %, as their maps say).
+fn active_power_limit() -> Field {
+    num(
+        "activePowerLimit",
+        Group::Limits,
+        "%",
+        (0.0, 120.0),
+        0,
+        "100",
+    )
+}
+
+fn grid_tied() -> Vec<Field> {
+    let mut f = grid_fields();
+    f.extend(power_limits());
+    f.push(active_power_limit());
+    // Export limiting as Growatt's grid-tied inverters hold it: how the export is measured
+    // (0 off, 1 meter on RS485, 2 meter on RS232, 3 CT) and the limit in % of rated power
+    // (negative: import).
+    f.push(choice(
+        "exportLimitMode",
+        Group::Limits,
+        &["0", "1", "2", "3"],
+        "0",
+    ));
+    f.push(num(
+        "exportLimitRate",
+        Group::Limits,
+        "%",
+        (-100.0, 100.0),
+        1,
+        "0",
+    ));
+    f.push(power_on());
+    f
+}
+
+fn micro() -> Vec<Field> {
+    let mut f = power_limits().to_vec();
+    f.push(active_power_limit());
+    f.push(power_on());
     f
 }
 
@@ -500,7 +555,7 @@ pub fn check_profile(params: &[(String, Raw)]) -> Result<Vec<(String, String)>, 
             format!("params: 1 to {PROFILE_PARAMS} parameters"),
         ));
     }
-    let families = [Family::HybridLv, Family::HybridHv, Family::GridTied];
+    let families = Family::ALL;
     let mut out = Vec::new();
     for (key, raw) in params {
         let fields: Vec<&Field> = families
@@ -539,23 +594,21 @@ mod tests {
     }
 
     #[test]
-    fn families_follow_brand_and_type() {
-        assert_eq!(Family::of(2, "deye-hybrid-1ph"), Ok(Family::HybridLv));
-        assert_eq!(Family::of(94, "deye-hybrid-3ph-hv"), Ok(Family::HybridHv));
-        assert_eq!(Family::of(1, "deye-hybrid-1ph"), Ok(Family::GridTied));
-        assert_eq!(
-            Family::of(3, "deye-hybrid-1ph").unwrap_err().code,
-            Code::NoSettings
-        );
-        assert_eq!(Family::of(2, "").unwrap_err().code, Code::BrandNotSupported);
-        assert_eq!(Family::for_read(3, "deye-hybrid-1ph"), Ok(None));
-        assert_eq!(Family::for_read(0, "deye-hybrid-1ph"), Ok(None));
-        assert_eq!(Family::for_read(1, "deye-x"), Ok(Some(Family::GridTied)));
-        assert!(Family::for_read(3, "acme").is_err());
-        assert_eq!(
-            Family::of(2, "acme-x").unwrap_err().code,
-            Code::BrandNotSupported
-        );
+    fn families_follow_the_kind() {
+        assert_eq!(Family::of_kind(2), Family::HybridLv);
+        assert_eq!(Family::of_kind(93), Family::HybridLv);
+        assert_eq!(Family::of_kind(94), Family::HybridHv);
+        assert_eq!(Family::of_kind(21), Family::HybridHv);
+        assert_eq!(Family::of_kind(1), Family::GridTied);
+        assert_eq!(Family::of_kind(0), Family::GridTied);
+        assert_eq!(Family::of_kind(3), Family::Micro);
+        for family in Family::ALL {
+            assert_eq!(
+                family.field("powerOn").map(|f| f.group),
+                Some(Group::Power),
+                "{family:?}"
+            );
+        }
     }
 
     #[test]
@@ -566,7 +619,7 @@ mod tests {
             }
             assert!(family.selectable().count() <= SELECTABLE);
         }
-        for family in [Family::HybridLv, Family::HybridHv, Family::GridTied] {
+        for family in Family::ALL {
             let mut seen = std::collections::HashSet::new();
             for f in family.fields() {
                 assert!(seen.insert(&f.key), "duplicate {}", f.key);

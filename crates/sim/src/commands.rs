@@ -170,6 +170,33 @@ pub fn refusal(cmd: &Command, code: i64, msg: &str) -> CommandReply {
     reply(cmd, code, msg, Json::Null)
 }
 
+/// The upload cycles a gateway takes, in seconds (the portal checks the same).
+const UPLOAD_CYCLE_S: std::ops::RangeInclusive<i64> = 10..=3600;
+
+/// A `set_params` to the gateway itself that asks for another upload cycle: `None` when the
+/// command is not one; else the new cycle (when valid) and the reply.
+pub fn upload_cycle(cmd: &Command, gateway_sn: &str) -> Option<(Option<i64>, CommandReply)> {
+    if cmd.kind != "set_params" || cmd.sn != gateway_sn {
+        return None;
+    }
+    let asked = cmd.params.get("uploadCycle")?;
+    let seconds = match asked {
+        Json::String(s) => s.trim().parse::<i64>().ok(),
+        other => other.as_i64(),
+    }
+    .filter(|s| UPLOAD_CYCLE_S.contains(s));
+    Some(match seconds {
+        Some(s) => (
+            Some(s),
+            reply(cmd, 0, "applied", json!({"uploadCycle": s.to_string()})),
+        ),
+        None => (
+            None,
+            reply(cmd, BAD_PARAMS, "uploadCycle: 10 to 3600 s", Json::Null),
+        ),
+    })
+}
+
 /// Answers one command. `latest` holds the device's current values (for Modbus reads).
 pub fn answer(
     gw: &mut SimGateway,
@@ -338,6 +365,23 @@ mod tests {
             params,
             timeout_ms: 5000,
         }
+    }
+
+    #[test]
+    fn the_gateway_takes_an_upload_cycle_of_10_to_3600_seconds() {
+        let mut c = cmd("set_params", json!({"uploadCycle": "60"}));
+        assert!(upload_cycle(&c, "GW").is_none(), "sent to a device");
+        c.sn = "GW".into();
+        let (cycle, r) = upload_cycle(&c, "GW").expect("asks");
+        assert_eq!((cycle, r.code), (Some(60), 0));
+        assert_eq!(r.data, json!({"uploadCycle": "60"}));
+        for bad in [json!("9"), json!(3601), json!("often"), json!(12.5)] {
+            c.params = json!({ "uploadCycle": bad });
+            let (cycle, r) = upload_cycle(&c, "GW").expect("asks");
+            assert_eq!((cycle, r.code), (None, BAD_PARAMS), "{bad}");
+        }
+        c.params = json!({"remoteSettings": "1"});
+        assert!(upload_cycle(&c, "GW").is_none());
     }
 
     #[test]

@@ -311,6 +311,21 @@ impl Runtime {
     /// Answers one command; `Some` when the connection must end because of it.
     fn command(&mut self, conn: &mut Connection, cmd: &Command) -> Option<Ended> {
         let sn = self.sn();
+        if let Some((cycle, reply)) = commands::upload_cycle(cmd, &sn) {
+            conn.send("reply", false, reply_bytes(&reply));
+            if let Some(seconds) = cycle {
+                // Reports now come every `seconds` of model time (real time scaled as before),
+                // and the status says so: the portal's offline rule follows the reported cycle.
+                let real_per_model =
+                    self.opts.interval.as_secs_f64() / self.opts.upload_cycle_secs.max(1) as f64;
+                self.opts.upload_cycle_secs = seconds;
+                self.opts.interval = Duration::from_secs_f64(seconds as f64 * real_per_model)
+                    .max(Duration::from_millis(100));
+                self.report = timer(self.opts.interval);
+                conn.send("status", true, self.status(true));
+            }
+            return None;
+        }
         let reply = if matches!(cmd.kind.as_str(), "upgrade" | "upgrade_cancel") {
             let was_idle = self.jobs.is_empty();
             let reply = upgrade_command(&self.gw, &mut self.jobs, cmd, self.timing);

@@ -13,6 +13,7 @@ pub(crate) mod register_import;
 pub(crate) mod registry;
 pub(crate) mod sheet;
 pub(crate) mod template;
+pub(crate) mod upload_cycle;
 pub(crate) mod wire;
 
 use domain::{DomainError, policy::GatewayScope};
@@ -60,6 +61,7 @@ fn actions_router() -> OpenApiRouter<AppState> {
         .routes(routes!(actions::replace))
         .routes(routes!(actions::update_protocol))
         .routes(routes!(actions::settings_switch))
+        .routes(routes!(upload_cycle::set))
         .routes(routes!(actions::debug))
         .routes(routes!(actions::debug_reply))
 }

@@ -3,14 +3,13 @@
 //! `set_params` command the screen follows to applied or failed, and users' custom profiles.
 //! The field catalogue and the validation rule live in `domain::settings`.
 
+pub(crate) mod family;
+pub(crate) mod offer;
 pub(crate) mod profiles;
 pub(crate) mod values;
 pub(crate) mod wire;
 
-use domain::{
-    DomainError,
-    settings::{self, Family, Field, Raw, original},
-};
+use domain::settings::{self, Field, Offer, Raw, original};
 use serde_json::{Map, Value};
 use service::settings::SETTING_KEY;
 use store::commands::{CommandRow, CommandStatus};
@@ -18,6 +17,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, inverters::Inverter, session::CurrentUser};
 
+pub(crate) use offer::{offer_for, offer_of};
 pub(crate) use values::remember_applied;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -27,11 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(values::set))
         .routes(routes!(profiles::params))
         .routes(routes!(profiles::list, profiles::save))
-}
-
-/// The settings family of an inverter (601 for other brands, 605 without settings).
-fn family_of(inv: &Inverter) -> Result<Family, DomainError> {
-    Family::of(inv.row.type_code, &inv.row.protocol)
+        .merge(family::router())
 }
 
 /// The largest battery current the inverter's model takes (A): from its rated power, as
@@ -60,10 +56,10 @@ fn field_json(f: &Field) -> wire::SettingField {
     f.into()
 }
 
-/// The values a reply or a command carried, as strings, keeping only the family's keys.
-fn known_values(family: Family, data: &Map<String, Value>) -> Vec<(String, String)> {
+/// The values a reply or a command carried, as strings, keeping only the offered keys.
+fn known_values(offer: &Offer, data: &Map<String, Value>) -> Vec<(String, String)> {
     data.iter()
-        .filter(|(k, _)| family.field(k).is_some())
+        .filter(|(k, _)| offer.field(k).is_some())
         .filter_map(|(k, v)| {
             let text = match v {
                 Value::String(s) => s.clone(),
@@ -87,13 +83,17 @@ fn applied(c: &CommandRow) -> Option<Map<String, Value>> {
         .cloned()
 }
 
-/// The family's values as a read answers them: confirmed values over the defaults, each in
+/// The offered values as a read answers them: confirmed values over the defaults, each in
 /// the field's own format (a value kept before flags took the original's format reads as it
 /// would be written now), with the inverter's `sn`.
-fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> wire::SettingValues {
+fn flat<'a>(
+    sn: &str,
+    fields: impl IntoIterator<Item = &'a Field>,
+    confirmed: &[(String, String)],
+) -> wire::SettingValues {
     let mut out = std::collections::BTreeMap::new();
     out.insert("sn".to_string(), sn.to_string());
-    for f in family.fields() {
+    for f in fields {
         let value = confirmed
             .iter()
             .find(|(k, _)| *k == f.key)
@@ -105,12 +105,12 @@ fn flat(sn: &str, family: Family, confirmed: &[(String, String)]) -> wire::Setti
 }
 
 /// A settings read as the original answers it: every key of the original (as a device without
-/// the setting shows it), the family's values over them, and the slot switches' integer twins
-/// (`time1On` = `"1"` when `time1on` is `"true"`). Kinds without settings: the original keys
-/// alone.
+/// the setting shows it), the offered values over them, and the slot switches' integer twins
+/// (`time1On` = `"1"` when `time1on` is `"true"`). Inverters without settings: the original
+/// keys alone.
 fn full_read(
     sn: &str,
-    family: Option<Family>,
+    offer: Option<&Offer>,
     confirmed: &[(String, String)],
 ) -> wire::SettingValues {
     let mut out: std::collections::BTreeMap<String, String> = original::KEYS
@@ -118,8 +118,8 @@ fn full_read(
         .map(|k| (k.to_string(), original::absent(k).to_string()))
         .collect();
     out.insert("sn".to_string(), sn.to_string());
-    if let Some(family) = family {
-        for (k, v) in flat(sn, family, confirmed).0 {
+    if let Some(offer) = offer {
+        for (k, v) in flat(sn, offer.fields(), confirmed).0 {
             if let Some(twin) = original::twin_of(&k) {
                 out.insert(twin, if v == "true" { "1" } else { "0" }.to_string());
             }

@@ -13,7 +13,7 @@ use store::settings::ProfileRow;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    SETTING_KEY, family_of, field_json, raw,
+    SETTING_KEY, field_json, offer_of, raw,
     wire::{SelectableParams, SettingProfile},
 };
 use crate::{
@@ -42,18 +42,23 @@ pub async fn params(
     me: CurrentUser,
     Query(q): Query<ParamsQuery>,
 ) -> ApiResult<Data<SelectableParams>> {
-    let family = match q.sn.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        Some(sn) => family_of(&inverters::visible(&app, &me, sn).await?)?,
+    let (family, infos) = match q.sn.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        Some(sn) => {
+            let offer = offer_of(&app, &inverters::visible(&app, &me, sn).await?).await?;
+            let infos = offer.selectable().map(field_json).collect();
+            (offer.family(), infos)
+        }
         None => {
             me.actor.require("inverter.view")?;
-            Family::HybridLv
+            let family = Family::HybridLv;
+            (family, family.selectable().map(field_json).collect())
         }
     };
     Ok(Data(SelectableParams {
         family: family.into(),
         max_params: settings::PROFILE_PARAMS,
         max_profiles: settings::PROFILES,
-        infos: family.selectable().map(field_json).collect(),
+        infos,
     }))
 }
 

@@ -6,13 +6,13 @@ use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
     plant::Status,
-    settings::{Family, Group},
+    settings::{Group, Offer},
 };
 use serde_json::{Map, Value, json};
 use store::commands::{CommandRow, CommandStatus};
 
 use super::{
-    amps_max, applied, family_of, field_json, flat, full_read, known_values, raw, require_setting,
+    amps_max, applied, field_json, flat, full_read, known_values, offer_of, raw, require_setting,
     wire::{SettingGroupFields, SettingSupport, SettingValues, SettingWrite},
 };
 use crate::{
@@ -45,8 +45,9 @@ pub(crate) async fn remember_applied(app: &AppState, c: &CommandRow) -> ApiResul
     Ok(())
 }
 
-/// Whether the inverter's family has settings (601 for other brands, 605 for kinds without
-/// settings), its fields by group, and whether the caller may change them.
+/// Whether the inverter has settings (601 when its register map writes none, 605 when it
+/// writes none of its family's), the fields it offers by group, and whether the caller may
+/// change them.
 #[utoipa::path(get, path = "/api/v1/inverter/setting/{sn}/support", tag = "settings", params(("sn" = String, Path)),
     security(("bearer" = [])),
     responses((status = 200, description = "The family's fields by group; 600, 601, 605", body = Envelope<SettingSupport>)))]
@@ -56,15 +57,13 @@ pub async fn support(
     Path(sn): Path<String>,
 ) -> ApiResult<Data<SettingSupport>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
-    let family = family_of(&inv)?;
+    let offer = offer_of(&app, &inv).await?;
     let amps = amps_max(&app, &inv).await?;
     let groups: Vec<SettingGroupFields> = Group::ALL
         .iter()
         .filter_map(|g| {
-            let fields: Vec<_> = family
-                .fields()
-                .iter()
-                .filter(|f| f.group == *g)
+            let fields: Vec<_> = offer
+                .group(*g)
                 .map(|f| field_json(&f.for_model(amps)))
                 .collect();
             (!fields.is_empty()).then(|| SettingGroupFields {
@@ -76,14 +75,14 @@ pub async fn support(
     Ok(Data(SettingSupport {
         support: true,
         sn: inv.row.sn.clone(),
-        family: family.into(),
+        family: offer.family().into(),
         editable: require_setting(&me, &inv).is_ok(),
         groups,
     }))
 }
 
 /// Asks an online device for its values (waiting briefly) and keeps what it answered.
-async fn read_from_device(app: &AppState, inv: &Inverter, family: domain::settings::Family) {
+async fn read_from_device(app: &AppState, inv: &Inverter, offer: &Offer) {
     let (Some(dispatcher), Some(gateway)) = (&app.commands, inv.row.gateway_sn.as_deref()) else {
         return;
     };
@@ -106,7 +105,7 @@ async fn read_from_device(app: &AppState, inv: &Inverter, family: domain::settin
         .ok()
         .and_then(|v| v.as_object().cloned())
     {
-        let values = known_values(family, &data);
+        let values = known_values(offer, &data);
         if let Err(e) = app
             .store
             .store_device_settings(&inv.row.sn, &values, row.updated_at)
@@ -133,10 +132,24 @@ pub async fn read(
 ) -> ApiResult<Data<SettingValues>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_setting(&me, &inv)?;
-    let Some(family) = Family::for_read(inv.row.type_code, &inv.row.protocol)? else {
-        return Ok(Data(full_read(&inv.row.sn, None, &[])));
+    let offer = match offer_of(&app, &inv).await {
+        Ok(offer) => offer,
+        Err(crate::envelope::ApiError::Domain(e)) if e.code == Code::NoSettings => {
+            return Ok(Data(full_read(&inv.row.sn, None, &[])));
+        }
+        Err(e) => return Err(e),
     };
-    // Writes the device confirmed since the last read (nobody may have polled them to the end).
+    let confirmed = current(&app, &inv, &offer).await?;
+    Ok(Data(full_read(&inv.row.sn, Some(&offer), &confirmed)))
+}
+
+/// The values the device has: those it confirmed since the last read (nobody may have polled
+/// its writes to the end), then its own answer when it is online (waiting briefly), as kept.
+pub(crate) async fn current(
+    app: &AppState,
+    inv: &Inverter,
+    offer: &Offer,
+) -> ApiResult<Vec<(String, String)>> {
     for c in app
         .store
         .device_commands(&inv.row.sn, RECENT_COMMANDS)
@@ -144,11 +157,10 @@ pub async fn read(
         .iter()
         .rev()
     {
-        remember_applied(&app, c).await?;
+        remember_applied(app, c).await?;
     }
-    read_from_device(&app, &inv, family).await;
-    let confirmed = app.store.device_settings(&inv.row.sn).await?;
-    Ok(Data(full_read(&inv.row.sn, Some(family), &confirmed)))
+    read_from_device(app, inv, offer).await;
+    Ok(app.store.device_settings(&inv.row.sn).await?)
 }
 
 /// Writes settings: a JSON object of values (strings; flags may be booleans). Every key of the
@@ -169,11 +181,25 @@ pub async fn set(
 ) -> ApiResult<Data<SettingWrite>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_setting(&me, &inv)?;
-    let family = family_of(&inv)?;
-    let amps = amps_max(&app, &inv).await?;
+    let offer = offer_of(&app, &inv).await?;
+    Ok(Data(write(&app, &me, &inv, &offer, &body).await?))
+}
+
+/// The one settings write every route goes through: every offered key in `body` validated
+/// (code 4 names the first bad field; battery currents up to the model's maximum), other keys
+/// ignored, the values that differ from the device's confirmed ones sent as one `set_params`
+/// command, audited as `{key, old, new, unit}`. The caller has checked the permission.
+pub(crate) async fn write(
+    app: &AppState,
+    me: &CurrentUser,
+    inv: &Inverter,
+    offer: &Offer,
+    body: &Map<String, Value>,
+) -> ApiResult<SettingWrite> {
+    let amps = amps_max(app, inv).await?;
     let mut values = Vec::new();
-    for (key, value) in &body {
-        if let Some(field) = family.field(key) {
+    for (key, value) in body {
+        if let Some(field) = offer.field(key) {
             values.push((key.clone(), field.for_model(amps).check(&raw(value))?));
         }
     }
@@ -181,17 +207,17 @@ pub async fn set(
         return Err(DomainError::with_detail(Code::InvalidParameter, "no setting given").into());
     }
     let confirmed = app.store.device_settings(&inv.row.sn).await?;
-    let current = flat(&inv.row.sn, family, &confirmed);
+    let current = flat(&inv.row.sn, offer.fields(), &confirmed);
     let changed: Map<String, Value> = values
         .into_iter()
         .filter(|(k, v)| current.0.get(k) != Some(v))
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
     if changed.is_empty() {
-        return Ok(Data(SettingWrite {
+        return Ok(SettingWrite {
             command_id: None,
             changed: Vec::new(),
-        }));
+        });
     }
     let keys: Vec<String> = changed.keys().cloned().collect();
     // The audit entry says what each value was (what a read showed) and what it becomes.
@@ -202,13 +228,13 @@ pub async fn set(
                 "key": k,
                 "old": current.0.get(k),
                 "new": new,
-                "unit": family.field(k).map(|f| f.unit),
+                "unit": offer.field(k).map(|f| f.unit),
             })
         })
         .collect();
     let id = commands::send_to_device_noting(
-        &app,
-        &me,
+        app,
+        me,
         "setting.set",
         &inv.row,
         domain::command::CommandKind::SetParams,
@@ -217,8 +243,8 @@ pub async fn set(
         json!({ "changes": changes }),
     )
     .await?;
-    Ok(Data(SettingWrite {
+    Ok(SettingWrite {
         command_id: Some(id),
         changed: keys,
-    }))
+    })
 }

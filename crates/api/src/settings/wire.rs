@@ -16,8 +16,10 @@ pub enum SettingFamily {
     HybridLv,
     /// Hybrids with a high-voltage battery stack.
     HybridHv,
-    /// Grid-tied inverters: grid and export limits only.
+    /// Grid-tied (string) inverters: grid, export and power limits, on/off.
     GridTied,
+    /// Micro inverters: export and power limits, on/off.
+    Micro,
 }
 
 impl From<Family> for SettingFamily {
@@ -26,6 +28,7 @@ impl From<Family> for SettingFamily {
             Family::HybridLv => SettingFamily::HybridLv,
             Family::HybridHv => SettingFamily::HybridHv,
             Family::GridTied => SettingFamily::GridTied,
+            Family::Micro => SettingFamily::Micro,
         }
     }
 }
@@ -40,6 +43,7 @@ pub enum SettingGroup {
     TimeOfUse,
     Generator,
     Limits,
+    Power,
 }
 
 impl From<Group> for SettingGroup {
@@ -51,6 +55,7 @@ impl From<Group> for SettingGroup {
             Group::TimeOfUse => SettingGroup::TimeOfUse,
             Group::Generator => SettingGroup::Generator,
             Group::Limits => SettingGroup::Limits,
+            Group::Power => SettingGroup::Power,
         }
     }
 }
@@ -124,7 +129,7 @@ pub struct SettingGroupFields {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SettingSupport {
-    /// Always true (a family without settings is refused with 601 or 605).
+    /// Always true (an inverter without settings is refused with 601 or 605).
     pub support: bool,
     pub sn: String,
     pub family: SettingFamily,

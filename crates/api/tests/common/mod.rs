@@ -34,6 +34,7 @@ use store::{Backend, Store, users::NewUser};
 use tower::ServiceExt;
 pub mod fake_vtn;
 pub mod fixtures;
+pub mod settings_maps;
 
 const RSA_SECRET: &str = "rsa_private_key_pkcs8";
 

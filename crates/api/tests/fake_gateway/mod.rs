@@ -43,7 +43,7 @@ fn now_ms() -> i64 {
 }
 
 /// Stands in for ingest: commits everything; a gateway's status message sets it online or
-/// offline and records its software version, as ingest does.
+/// offline and records its software version and upload cycle, as ingest does.
 fn fake_ingest(store: Store) -> devices::report::SubmissionTx {
     let (tx, mut rx) = mpsc::channel::<Submission>(64);
     tokio::spawn(async move {
@@ -54,6 +54,7 @@ fn fake_ingest(store: Store) -> devices::report::SubmissionTx {
                 let update = GatewayStatusUpdate {
                     online: status.online,
                     soft_ver: status.soft_ver.clone(),
+                    upload_cycle: status.upload_cycle,
                     ..GatewayStatusUpdate::default()
                 };
                 let _ = store.update_gateway_status(g.id, &update, now_ms()).await;

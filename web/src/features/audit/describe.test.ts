@@ -116,6 +116,12 @@ describe('audit details in words', () => {
     ).toEqual(['Protocol: a → b']);
   });
 
+  it('tells the upload cycle a gateway was sent', () => {
+    const sent = entry('gateway.uploadCycle', { params: { uploadCycle: '60' } }, 'sent', 'GW1');
+    expect(describeAudit(sent, i18n)).toEqual(['Upload cycle: 60 s']);
+    expect(describeAudit(entry('gateway.uploadCycle', {}), i18n)).toEqual([]);
+  });
+
   it('formats sizes', () => {
     expect([fileSize(512), fileSize(2048), fileSize(1_572_864)]).toEqual([
       '512 B',

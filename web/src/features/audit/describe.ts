@@ -156,6 +156,11 @@ export function describeAudit(
         lines.push(i.t(on === '1' ? 'audit.detail.remoteOn' : 'audit.detail.remoteOff'));
       break;
     }
+    case 'gateway.uploadCycle': {
+      const seconds = str(params?.uploadCycle);
+      if (seconds !== null) lines.push(i.t('audit.detail.uploadCycle', { value: seconds }));
+      break;
+    }
     case 'inverter.debug':
     case 'gateway.debug':
       if (str(params?.frame)) lines.push(i.t('audit.detail.frame', { frame: str(params?.frame) }));

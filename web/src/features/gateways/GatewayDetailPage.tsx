@@ -118,7 +118,12 @@ export default function GatewayDetailPage() {
             {g && (
               <Flex gap={8} wrap>
                 <UpgradeButton target="gateway" sn={g.sn} />
-                <GatewayActions sn={g.sn} protocol={g.proto} plantId={g.plantId ?? null} />
+                <GatewayActions
+                  sn={g.sn}
+                  protocol={g.proto}
+                  plantId={g.plantId ?? null}
+                  uploadCycle={g.uploadCycle}
+                />
                 <CommLogButton kind="gateway" sn={g.sn} />
               </Flex>
             )}

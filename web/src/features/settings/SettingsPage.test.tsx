@@ -154,4 +154,71 @@ describe('SettingsPage', () => {
     const refused = await screen.findByTestId('settings-refused');
     expect(refused.textContent).toContain('No configuration parameters');
   });
+
+  it('shows a micro inverter the settings its map offers, power on/off among them', async () => {
+    const micro: Support = {
+      support: true,
+      sn: 'INV1',
+      family: 'micro',
+      editable: true,
+      groups: [
+        {
+          key: 'limits',
+          fields: [
+            {
+              key: 'pvMaxLimit',
+              group: 'limits',
+              unit: 'W',
+              default: '800',
+              selectable: true,
+              type: 'number',
+              min: 0,
+              max: 800,
+              decimals: 0,
+            },
+          ],
+        },
+        {
+          key: 'power',
+          fields: [
+            {
+              key: 'powerOn',
+              group: 'power',
+              unit: '',
+              default: '1',
+              selectable: false,
+              type: 'bool',
+            },
+          ],
+        },
+      ],
+    };
+    get.mockImplementation((url: string) =>
+      Promise.resolve(
+        url.includes('/support')
+          ? micro
+          : url.includes('/read')
+            ? { sn: 'INV1', pvMaxLimit: '600', powerOn: '1' }
+            : answer(url),
+      ),
+    );
+    post.mockResolvedValue({ commandId: 5, changed: ['powerOn'] });
+    show();
+    expect((await screen.findByText('Micro inverter')).textContent).toBe('Micro inverter');
+    expect(screen.getByTestId('group-limits').textContent).toBe('Limits');
+    fireEvent.click(screen.getByTestId('group-power'));
+    expect(screen.getByText('Inverter on')).toBeTruthy();
+    const on = screen.getByTestId('field-powerOn');
+    expect(on.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(on);
+    await afterGuard(screen.getByTestId('settings-submit'));
+    fireEvent.click(screen.getByTestId('settings-submit'));
+    await waitFor(() => expect(post).toHaveBeenCalled());
+    // only the offered keys; the flag as the read writes it
+    expect(post).toHaveBeenCalledWith(
+      '/api/v1/common/setting/INV1/set',
+      { sn: 'INV1', pvMaxLimit: '600', powerOn: 'false' },
+      expect.anything(),
+    );
+  });
 });

@@ -129,7 +129,8 @@ function SlotCell({ fields, name }: { fields: Map<string, Field>; name: string }
   );
 }
 
-/** Time of use: six slots (start, power, voltage, SOC, grid and generator charge) and days. */
+/** Time of use: six slots (start, power, voltage, SOC, grid and generator charge) and days;
+ * a cell or day the inverter does not offer stays empty. */
 function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
   const { t } = useTranslation();
   const col = (key: string, title: string, name: (i: number) => string) => ({
@@ -158,7 +159,8 @@ function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
       />
       <Flex gap={16} wrap align="center">
         <Typography.Text strong>{t('paramSettings.tou.days')}</Typography.Text>
-        {DAYS.map((d) => (
+        {/* Only the day flags the inverter's map writes. */}
+        {DAYS.filter((d) => fields.has(`${d}On`)).map((d) => (
           <Form.Item key={d} name={`${d}On`} valuePropName="checked" noStyle>
             <Checkbox data-testid={`field-${d}On`}>{t(`paramSettings.day.${d}`)}</Checkbox>
           </Form.Item>

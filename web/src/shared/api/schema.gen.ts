@@ -421,6 +421,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/asw/{sn}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_asw_sn_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_asw_sn_part"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -1550,6 +1571,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dy/grid/{sn}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_dy_grid_sn_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_dy_grid_sn_part"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dy/store/{sn}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_dy_store_sn_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_dy_store_sn_part"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dy/store/{sn}/threePhase/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_dy_store_sn_threePhase_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_dy_store_sn_threePhase_part"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event/{sn}": {
         parameters: {
             query?: never;
@@ -2232,6 +2316,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateway/{sn}/uploadCycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets the gateway's upload cycle (parameter-setting permission on its plant; visitors and
+         *     read-only accounts: 2) and waits for the gateway's answer, which the command carries.
+         */
+        post: operations["post_api_v1_gateway_sn_uploadCycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gateway/batch": {
         parameters: {
             query?: never;
@@ -2522,6 +2626,27 @@ export interface paths {
         get: operations["get_api_v1_getWeatherStationProduct"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gy/setting/{sn}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_gy_setting_sn_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_gy_setting_sn_part"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3487,8 +3612,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether the inverter's family has settings (601 for other brands, 605 for kinds without
-         *     settings), its fields by group, and whether the caller may change them.
+         * Whether the inverter has settings (601 when its register map writes none, 605 when it
+         *     writes none of its family's), the fields it offers by group, and whether the caller may
+         *     change them.
          */
         get: operations["get_api_v1_inverter_setting_sn_support"];
         put?: never;
@@ -4172,6 +4298,27 @@ export interface paths {
         get: operations["get_api_v1_meters"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mt/setting/{sn}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_mt_setting_sn_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_mt_setting_sn_part"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5518,6 +5665,27 @@ export interface paths {
         get: operations["get_api_v1_role_customerId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/setting/uneet/{sn}/{part}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads the settings of the route's inverters: `read` all, or one group. */
+        get: operations["get_api_v1_setting_uneet_sn_part"];
+        put?: never;
+        /**
+         * Sets settings of the route's inverters: a JSON or form object of the group's keys (a
+         *     lone `value` for a one-field group such as `power`); `tou` takes `time` (slot 1-6).
+         */
+        post: operations["post_api_v1_setting_uneet_sn_part"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11626,7 +11794,7 @@ export interface components {
                 family: components["schemas"]["SettingFamily"];
                 groups: components["schemas"]["SettingGroupFields"][];
                 sn: string;
-                /** @description Always true (a family without settings is refused with 601 or 605). */
+                /** @description Always true (an inverter without settings is refused with 601 or 605). */
                 support: boolean;
             };
             msg: string;
@@ -12953,7 +13121,7 @@ export interface components {
          * @description A refusal's code (`code` of the envelope); 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 4100;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 4100;
         Event: {
             createdAt: string;
             /**
@@ -15380,7 +15548,7 @@ export interface components {
          * @description A settings family: which catalogue an inverter has.
          * @enum {string}
          */
-        SettingFamily: "hybrid_lv" | "hybrid_hv" | "grid_tied";
+        SettingFamily: "hybrid_lv" | "hybrid_hv" | "grid_tied" | "micro";
         /** @description A setting as the screens build their forms from it. */
         SettingField: components["schemas"]["SettingKind"] & {
             /** @description The value a device has before anyone set it (what a read shows until then). */
@@ -15395,7 +15563,7 @@ export interface components {
          * @description The group a screen shows a field in.
          * @enum {string}
          */
-        SettingGroup: "workMode" | "battery" | "grid" | "timeOfUse" | "generator" | "limits";
+        SettingGroup: "workMode" | "battery" | "grid" | "timeOfUse" | "generator" | "limits" | "power";
         /** @description The fields of one group, in screen order. */
         SettingGroupFields: {
             fields: components["schemas"]["SettingField"][];
@@ -15441,7 +15609,7 @@ export interface components {
             family: components["schemas"]["SettingFamily"];
             groups: components["schemas"]["SettingGroupFields"][];
             sn: string;
-            /** @description Always true (a family without settings is refused with 601 or 605). */
+            /** @description Always true (an inverter without settings is refused with 601 or 605). */
             support: boolean;
         };
         /**
@@ -15912,6 +16080,13 @@ export interface components {
             successful: number;
             total: number;
             upgrading: number;
+        };
+        UploadCycleRequest: {
+            /**
+             * Format: int64
+             * @description Seconds between telemetry messages, 10 to 3600 (a number or its text).
+             */
+            uploadCycle?: number | null;
         };
         VersionCheck: {
             latest: components["schemas"]["Note"] | null;
@@ -16547,6 +16722,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_AgentChoice"];
+                };
+            };
+        };
+    };
+    get_api_v1_asw_sn_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_asw_sn_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
                 };
             };
         };
@@ -18177,6 +18410,180 @@ export interface operations {
             };
         };
     };
+    get_api_v1_dy_grid_sn_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_dy_grid_sn_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
+                };
+            };
+        };
+    };
+    get_api_v1_dy_store_sn_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_dy_store_sn_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
+                };
+            };
+        };
+    };
+    get_api_v1_dy_store_sn_threePhase_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_dy_store_sn_threePhase_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
+                };
+            };
+        };
+    };
     get_api_v1_event_sn: {
         parameters: {
             query?: {
@@ -19147,6 +19554,32 @@ export interface operations {
             };
         };
     };
+    post_api_v1_gateway_sn_uploadCycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadCycleRequest"];
+            };
+        };
+        responses: {
+            /** @description The set_params command once it ended; 2, 4 uploadCycle, 305, 602 offline, 603 upgrading, 606 connection failed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Command"];
+                };
+            };
+        };
+    };
     post_api_v1_gateway_batch: {
         parameters: {
             query?: never;
@@ -19572,6 +20005,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_WeatherProduct"];
+                };
+            };
+        };
+    };
+    get_api_v1_gy_setting_sn_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_gy_setting_sn_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
                 };
             };
         };
@@ -21970,6 +22461,64 @@ export interface operations {
             };
         };
     };
+    get_api_v1_mt_setting_sn_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_mt_setting_sn_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
+                };
+            };
+        };
+    };
     post_api_v1_oadr_enrollment: {
         parameters: {
             query?: never;
@@ -23938,6 +24487,64 @@ export interface operations {
             };
         };
     };
+    get_api_v1_setting_uneet_sn_part: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description read, workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sn and the part's offered keys, every value a string; 2, 4 part, 600, 601 brand or no settings, 605 another family or nothing in the part, 610 grid type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingValues"];
+                };
+            };
+        };
+    };
+    post_api_v1_setting_uneet_sn_part: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With `tou`: the time-of-use slot (1 to 6) the call sets; only that slot's keys and the
+                 *     day flags are taken.
+                 */
+                time?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description workMode, battery, tou, generator, grid, limits or power */
+                part: string;
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The command and the keys changed, as the common set; 2, 4 field/part/time, 600, 601, 602, 603, 605, 606, 610 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettingWrite"];
+                };
+            };
+        };
+    };
     get_api_v1_shares: {
         parameters: {
             query?: never;
@@ -25127,6 +25734,8 @@ export const ErrorCode = {
   CancelUnsupported: 608,
   /** The gateway did not take the new key; its current key still works */
   KeyNotTaken: 609,
+  /** Grid type error: this setting is for inverters of another grid type (single- or three-phase) */
+  GridTypeError: 610,
   /** Manual does not exist */
   ManualMissing: 4100,
 } as const;

@@ -131,9 +131,11 @@ pub(crate) async fn step(
     let Some(dev) = app.store.dr_dispatch_device(sn).await? else {
         return Ok(());
     };
-    let Ok(family) = Family::of(dev.type_code, &dev.protocol) else {
+    // Only what the device's register map can write is ever sent.
+    let Ok(offer) = crate::settings::offer_for(app, dev.type_code, &dev.protocol).await else {
         return Ok(());
     };
+    let family = offer.family();
     let confirmed = app.store.device_settings(sn).await?;
     let mut snapshot = parse(&s.snapshot);
     let sent = parse(&s.sent);
@@ -147,7 +149,8 @@ pub(crate) async fn step(
                 s.attempts = 0;
                 s.error.clear();
             }
-            let desired = rules::settings(family, w, &confirmed);
+            let mut desired = rules::settings(family, w, &confirmed);
+            desired.retain(|k, _| offer.field(k).is_some());
             for k in desired.keys() {
                 snapshot
                     .entry(k.clone())

@@ -1,5 +1,6 @@
 import {
   ApiOutlined,
+  ClockCircleOutlined,
   CodeOutlined,
   ReloadOutlined,
   SettingOutlined,
@@ -18,6 +19,7 @@ import { settingsSwitch } from './api';
 import { ProtocolDialog } from './ProtocolDialog';
 import { ReplaceDialog } from './ReplaceDialog';
 import { RestartDialog } from './RestartDialog';
+import { UploadCycleDialog } from './UploadCycleDialog';
 
 interface Props {
   /** The gateway's SN. */
@@ -26,14 +28,16 @@ interface Props {
   protocol: string;
   /** Its plant: the plant's permissions decide (a maintainer may restart); none for stock. */
   plantId: number | null;
+  /** The upload cycle the gateway reports (seconds), if it said. */
+  uploadCycle?: number | null;
 }
 
 /**
  * The actions on one gateway (detail page): restart (checked first), replace, change protocol,
- * the settings switch and the debug toolbox. Each button shows only with its permission; the
+ * the settings switch, the upload cycle and the debug toolbox. Each button shows only with its permission; the
  * server checks again per plant.
  */
-export function GatewayActions({ sn, protocol, plantId }: Props) {
+export function GatewayActions({ sn, protocol, plantId, uploadCycle = null }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const role = {
@@ -52,7 +56,7 @@ export function GatewayActions({ sn, protocol, plantId }: Props) {
   const mayProtocol = can('gateway.protocol');
   const maySetting = can('inverter.setting');
   const mayDebug = can('inverter.debug');
-  const [dialog, setDialog] = useState<'restart' | 'replace' | 'protocol' | null>(null);
+  const [dialog, setDialog] = useState<'restart' | 'replace' | 'protocol' | 'cycle' | null>(null);
   const [switching, setSwitching] = useState(false);
 
   const switchSettings = (enable: boolean) => {
@@ -123,6 +127,15 @@ export function GatewayActions({ sn, protocol, plantId }: Props) {
           </GuardedPopconfirm>
         </Space.Compact>
       )}
+      {maySetting && (
+        <Button
+          icon={<ClockCircleOutlined />}
+          onClick={() => setDialog('cycle')}
+          data-testid="gateway-upload-cycle"
+        >
+          {t('gatewayActions.cycle')}
+        </Button>
+      )}
       {mayDebug && (
         <Link to={`/debug?kind=gateway&sn=${encodeURIComponent(sn)}`}>
           <Button icon={<CodeOutlined />}>{t('gatewayActions.debug')}</Button>
@@ -142,6 +155,15 @@ export function GatewayActions({ sn, protocol, plantId }: Props) {
         open={dialog === 'protocol'}
         onClose={() => setDialog(null)}
       />
+      {dialog === 'cycle' && (
+        <UploadCycleDialog
+          sn={sn}
+          plantId={plantId}
+          reported={uploadCycle}
+          open
+          onClose={() => setDialog(null)}
+        />
+      )}
     </Space>
   );
 }

@@ -84,3 +84,25 @@ export const protocolsQuery = queryOptions({
   retry: false,
   staleTime: 5 * 60_000,
 });
+
+/** The upload cycles a gateway may be given, in seconds (the server checks the same). */
+export const UPLOAD_CYCLE = { min: 10, max: 3600 } as const;
+
+/** Whether `value` is a cycle the server takes: whole seconds from 10 to 3600. */
+export function validCycle(value: number | null | undefined): value is number {
+  return (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= UPLOAD_CYCLE.min &&
+    value <= UPLOAD_CYCLE.max
+  );
+}
+
+/** Sends the gateway its new upload cycle; the command once the gateway answered. */
+export function setUploadCycle(sn: string, seconds: number): Promise<Command> {
+  return http.post<Command>(
+    `/api/v1/gateway/${encodeURIComponent(sn)}/uploadCycle`,
+    { uploadCycle: seconds },
+    { handledCodes: HANDLED },
+  );
+}
