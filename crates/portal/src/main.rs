@@ -4,6 +4,7 @@ mod admin;
 mod backup;
 mod config;
 mod demo;
+mod demo_agent;
 mod demo_catalogue;
 mod demo_company;
 mod demo_energy_hub;

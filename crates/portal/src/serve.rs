@@ -206,8 +206,12 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
+    // The plant read through the gateway agent: created like the others, but reported by the
+    // agent from an emulated stick rather than by the simulator.
+    specs.push(crate::demo_agent::spec(2024));
     let files = api::FileStore::new(config.files()?, &config.data_dir, store);
     crate::demo::prepare(store, files, &mut specs).await?;
+    let agent_plant = specs.pop().context("the agent plant")?;
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),
@@ -230,11 +234,15 @@ async fn start_demo(
         devices::protocol::shipped().map_err(|e| anyhow::anyhow!("shipped configs: {e}"))?,
     );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let broker_addr = format!("{}:{}", broker.host, broker.port)
+        .parse()
+        .context("the demo's broker address")?;
+    crate::demo_agent::start(agent_plant, broker_addr, &config.data_dir, stop_rx.clone()).await?;
     let tx = devices.submissions.clone();
     let history_days = config.demo_history_days;
     println!(
-        "Demo: sign in as {} / {} to see {} simulated plants, or as {} (same password) to run \
-         their installer, {}",
+        "Demo: sign in as {} / {} to see {} simulated plants and one read by the gateway agent, \
+         or as {} (same password) to run their installer, {}",
         crate::demo::DEMO_ACCOUNT,
         crate::demo::DEMO_PASSWORD,
         specs.len(),
