@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use agent_rig::{Rig, Transport, wait_for};
+use agent_rig::{CYCLE, Rig, Transport, wait_for};
 use common::TestResult;
 use serde_json::Value;
 
@@ -101,5 +101,298 @@ async fn each_transport_brings_the_inverters_registers_to_the_api() -> TestResul
         a.stop().await;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    Ok(())
+}
+
+/// Where command `id` ended (`succeeded`, `failed`, `timed_out`), with its message and result.
+async fn command_end(rig: &Rig, id: i64, what: &str) -> Result<Value, common::Error> {
+    wait_for(Duration::from_secs(30), what, || async move {
+        let c = rig.get(&format!("/api/v1/command/{id}")).await?;
+        let status = c["status"].as_str().unwrap_or_default();
+        Ok((!matches!(status, "sent" | "acknowledged")).then_some(c))
+    })
+    .await
+}
+
+/// A setting written through the API: the command id.
+async fn write_setting(rig: &Rig, sn: &str, key: &str, value: &str) -> Result<i64, common::Error> {
+    let answer = rig
+        .post(
+            &format!("/api/v1/common/setting/{sn}/set"),
+            &serde_json::json!({ key: value }),
+        )
+        .await?;
+    answer["commandId"]
+        .as_i64()
+        .ok_or_else(|| format!("writing {key}={value} sent no command: {answer}").into())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_setting_lands_in_the_register_and_a_refusal_ends_failed_with_its_reason() -> TestResult {
+    let (rig, gateways) = Rig::start("path-settings", &[("AGWSET0001", Transport::Tcp)]).await?;
+    let gw = &gateways[0];
+    let agent = rig.start_agent(gw)?;
+    let sn = gw.inverter.as_str();
+    wait_for(
+        Duration::from_secs(30),
+        "the inverter's first reading never reached the API",
+        || api_pv_and_soc(&rig, sn),
+    )
+    .await?;
+    let held = |param: &str| {
+        let site = rig.emulation.site.lock();
+        site.device(rig.unit)
+            .and_then(|d| d.settings().get(param).cloned())
+    };
+    // A time-of-use slot's SOC (0..=100 in the map and the form): a value the device lacks.
+    let before = held("cap1").ok_or("the emulated inverter holds no cap1")?;
+    let want = if before == "37" { "42" } else { "37" };
+    let id = write_setting(&rig, sn, "cap1", want).await?;
+    let c = command_end(&rig, id, "the setting's command never ended").await?;
+    println!("cap1 {before} -> {want}: {c}");
+    assert_eq!(
+        c["status"], "succeeded",
+        "writing cap1={want} did not end succeeded: {c}"
+    );
+    assert_eq!(
+        held("cap1").as_deref(),
+        Some(want),
+        "the command says succeeded but the inverter's register holds another cap1 (was \
+         {before}): {c}"
+    );
+    // The reply carries what the agent read back from the device after the write.
+    let read_back = c["result"]["cap1"].clone();
+    assert!(
+        read_back == want || read_back.as_f64() == want.parse::<f64>().ok(),
+        "the command succeeded without the value read back from the device: {c}"
+    );
+
+    // The device refuses (Modbus exception 3, illegal data value): failed, with the reason.
+    rig.emulation
+        .set_fault(&format!("tcp:{}=exception:3", rig.unit))?;
+    let refused = if want == "37" { "55" } else { "56" };
+    let id = write_setting(&rig, sn, "cap1", refused).await?;
+    let c = command_end(&rig, id, "the refused setting's command never ended").await?;
+    rig.emulation.set_fault("clear")?;
+    println!("cap1 -> {refused} refused: {c}");
+    let message = c["message"].as_str().unwrap_or_default().to_lowercase();
+    assert_eq!(
+        c["status"], "failed",
+        "a value the inverter refused did not end failed: {c}"
+    );
+    assert!(
+        message.contains("illegal data value") || message.contains("exception 3"),
+        "the failed command does not say the inverter refused the value (exception 3): {c}"
+    );
+    assert_eq!(
+        held("cap1").as_deref(),
+        Some(want),
+        "a refused write changed the inverter's cap1"
+    );
+    agent.stop().await;
+    Ok(())
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Readings of `sn` stored more than once for one timestamp, and gaps between consecutive
+/// readings longer than `max_gap_ms` (a reading the agent took that never arrived), within
+/// `from..=to`.
+fn history_faults(times: &[i64], from: i64, to: i64, max_gap_ms: i64) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut per_ts = std::collections::BTreeMap::<i64, usize>::new();
+    for t in times {
+        *per_ts.entry(*t).or_default() += 1;
+    }
+    for (t, n) in per_ts.iter().filter(|(_, n)| **n > 1) {
+        found.push(format!("the reading of {t} is in the history {n} times"));
+    }
+    let window: Vec<i64> = per_ts
+        .keys()
+        .copied()
+        .filter(|t| (from..=to).contains(t))
+        .collect();
+    for w in window.windows(2) {
+        if w[1] - w[0] > max_gap_ms {
+            found.push(format!(
+                "no reading between {} and {} ({} s): readings the agent took are missing",
+                w[0],
+                w[1],
+                (w[1] - w[0]) / 1000
+            ));
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_minute_without_the_portal_loses_no_reading_and_stores_none_twice() -> TestResult {
+    let (mut rig, gateways) = Rig::start("path-outage", &[("AGWOUT0001", Transport::Tcp)]).await?;
+    let gw = &gateways[0];
+    let agent = rig.start_agent(gw)?;
+    let sn = gw.inverter.clone();
+    wait_for(
+        Duration::from_secs(30),
+        "the inverter's first reading never reached the API",
+        || api_pv_and_soc(&rig, &sn),
+    )
+    .await?;
+    // Two readings in before the portal goes.
+    tokio::time::sleep(CYCLE * 2).await;
+    let down = now_ms();
+    rig.stop_portal()?;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    rig.start_portal().await?;
+    let up = now_ms();
+    // The backlog (about 30 readings) replays; then live readings follow.
+    let times = wait_for(
+        Duration::from_secs(60),
+        "after the portal came back, the readings of its minute away did not all arrive",
+        || async {
+            let times = rig.sample_times(&sn).await?;
+            let late = times
+                .iter()
+                .filter(|t| **t > up + 2 * CYCLE.as_millis() as i64)
+                .count();
+            let complete = history_faults(&times, down - 4000, up, 3500).is_empty();
+            Ok((late >= 2 && complete).then_some(times))
+        },
+    )
+    .await;
+    agent.stop().await;
+    let times = match times {
+        Ok(t) => t,
+        Err(e) => {
+            let times = rig.sample_times(&sn).await?;
+            let faults = history_faults(&times, down - 4000, up, 3500);
+            return Err(format!("{e}:\n{}", faults.join("\n")).into());
+        }
+    };
+    let during = times.iter().filter(|t| (down..up).contains(*t)).count();
+    println!(
+        "portal away {} s: {during} readings taken meanwhile arrived, {} in all",
+        (up - down) / 1000,
+        times.len()
+    );
+    let faults = history_faults(&times, times[0], *times.last().unwrap_or(&0), 3500);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    assert!(
+        during >= 25,
+        "only {during} readings from the portal's minute away are in the history (the agent \
+         polls every 2 s)"
+    );
+    Ok(())
+}
+
+/// `portal agent --config FILE` as a child process (the same code as the `portal-agent`
+/// binary), its output prefixed.
+fn spawn_agent(config: &std::path::Path) -> Result<std::process::Child, common::Error> {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_portal"))
+        .args(["agent", "--config"])
+        .arg(config)
+        .env("PORTAL_AGENT_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()?;
+    let streams: Vec<Box<dyn std::io::Read + Send>> = vec![
+        Box::new(child.stdout.take().ok_or("no stdout")?),
+        Box::new(child.stderr.take().ok_or("no stderr")?),
+    ];
+    for s in streams {
+        std::thread::spawn(move || {
+            for line in BufReader::new(s).lines().map_while(Result::ok) {
+                println!("[agent] {line}");
+            }
+        });
+    }
+    Ok(child)
+}
+
+/// Bytes in the agent's reading buffer (its log files).
+fn buffered_bytes(state_dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(state_dir.join("buffer"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_killed_with_readings_buffered_loses_none() -> TestResult {
+    let (mut rig, gateways) = Rig::start("path-kill", &[("AGWKIL0001", Transport::Tcp)]).await?;
+    let gw = &gateways[0];
+    let state_dir = rig.dir.join("agent-state");
+    // The agent's shortest upload cycle is 10 s (the config's floor).
+    let cycle_ms = 10_000;
+    let config = rig.dir.join("agent.toml");
+    std::fs::write(&config, rig.agent_config(gw, &state_dir, 10)?)?;
+    let mut child = spawn_agent(&config)?;
+    let sn = gw.inverter.clone();
+    wait_for(
+        Duration::from_secs(30),
+        "the agent's first reading never reached the API",
+        || api_pv_and_soc(&rig, &sn),
+    )
+    .await?;
+    let down = now_ms();
+    rig.stop_portal()?;
+    // Three readings taken while the portal is away (at about 10, 20 and 30 s).
+    tokio::time::sleep(Duration::from_secs(32)).await;
+    let held = buffered_bytes(&state_dir);
+    child.kill()?;
+    child.wait()?;
+    let killed = now_ms();
+    assert!(
+        held > 0,
+        "the agent kept nothing on disk while the portal was away"
+    );
+    let mut child = spawn_agent(&config)?;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    rig.start_portal().await?;
+    let up = now_ms();
+    let result = wait_for(
+        Duration::from_secs(60),
+        "after the agent's kill -9 and the portal's return, the readings it held never all arrived",
+        || async {
+            let times = rig.sample_times(&sn).await?;
+            let during = times.iter().filter(|t| (down..killed).contains(*t)).count();
+            let live = times.iter().any(|t| *t > up);
+            Ok((during >= 3 && live).then_some(times))
+        },
+    )
+    .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    let times = match result {
+        Ok(t) => t,
+        Err(e) => {
+            let times = rig.sample_times(&sn).await?;
+            let during = times.iter().filter(|t| (down..killed).contains(*t)).count();
+            return Err(
+                format!("{e}: {during} of 3 readings taken before the kill arrived").into(),
+            );
+        }
+    };
+    println!(
+        "{} readings in all; {} taken while the portal was away, before the kill; buffer held \
+         {held} bytes",
+        times.len(),
+        times.iter().filter(|t| (down..killed).contains(*t)).count()
+    );
+    // Readings 10 s apart, one of them taken at the restart: no gap much over a cycle.
+    let faults = history_faults(
+        &times,
+        times[0],
+        *times.last().unwrap_or(&0),
+        cycle_ms + 3000,
+    );
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
     Ok(())
 }
