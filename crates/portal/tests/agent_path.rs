@@ -396,3 +396,138 @@ async fn the_agent_killed_with_readings_buffered_loses_none() -> TestResult {
     assert!(faults.is_empty(), "{}", faults.join("\n"));
     Ok(())
 }
+
+/// Whether the API shows the inverter's values as past its offline bound (`stale`).
+async fn inverter_offline(rig: &Rig, sn: &str) -> Result<bool, common::Error> {
+    let input = rig
+        .get(&format!("/api/v1/inverter/{sn}/realtime/input"))
+        .await?;
+    input["stale"]
+        .as_bool()
+        .ok_or_else(|| format!("realtime input has no `stale`: {input}").into())
+}
+
+async fn gateway_online(rig: &Rig, sn: &str) -> Result<bool, common::Error> {
+    let g = rig.get(&format!("/api/v1/gateway/{sn}")).await?;
+    g["online"]
+        .as_bool()
+        .ok_or_else(|| format!("the gateway's detail has no `online`: {g}").into())
+}
+
+/// The portal's offline bound for the agents here: 2.5 upload cycles of the cycle the agent
+/// reports (10 s, the shortest the portal sets), docs/agent.md.
+const OFFLINE_BOUND: Duration = Duration::from_secs(25);
+
+/// Injects each fault in turn into `gw`'s transport for its inverter's unit; answers what went
+/// wrong, as a user would see it.
+async fn fault_lane(rig: &Rig, gw: &agent_rig::Gateway, faults: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for fault in faults {
+        if let Err(e) = one_fault(rig, gw, fault).await {
+            found.push(format!("{} `{fault}`: {e}", gw.transport.name()));
+        }
+        let _ = rig
+            .emulation
+            .set_fault(&format!("{}:{}=none", gw.transport.name(), rig.unit));
+    }
+    found
+}
+
+async fn one_fault(rig: &Rig, gw: &agent_rig::Gateway, fault: &str) -> Result<(), common::Error> {
+    let sn = gw.inverter.as_str();
+    let target = format!("{}:{}", gw.transport.name(), rig.unit);
+    wait_for(
+        Duration::from_secs(20),
+        "the inverter was not online before the fault",
+        || async { Ok((!inverter_offline(rig, sn).await?).then_some(())) },
+    )
+    .await?;
+    rig.emulation.set_fault(&format!("{target}={fault}"))?;
+    let on = now_ms();
+    let started = std::time::Instant::now();
+    wait_for(
+        OFFLINE_BOUND + Duration::from_secs(5),
+        "the inverter that stopped answering still shows online past the documented bound",
+        || async { Ok(inverter_offline(rig, sn).await?.then_some(())) },
+    )
+    .await?;
+    let offline_after = started.elapsed();
+    if !gateway_online(rig, &gw.sn).await? {
+        return Err(
+            "the gateway shows offline although only its inverter stopped answering".into(),
+        );
+    }
+    // Nothing was stored for the inverter while it did not answer (a poll may have been under
+    // way as the fault came): no zeros, no made-up values.
+    let during: Vec<i64> = rig
+        .sample_times(sn)
+        .await?
+        .into_iter()
+        .filter(|t| *t > on + CYCLE.as_millis() as i64 + 1000)
+        .collect();
+    if !during.is_empty() {
+        return Err(format!(
+            "{} readings were stored for the inverter while it did not answer (e.g. at {})",
+            during.len(),
+            during[0]
+        )
+        .into());
+    }
+    rig.emulation.set_fault(&format!("{target}=none"))?;
+    let off = now_ms();
+    let recovered = std::time::Instant::now();
+    wait_for(
+        Duration::from_secs(20),
+        "the inverter stayed offline after the fault was cleared",
+        || async {
+            let fresh = rig.sample_times(sn).await?.iter().any(|t| *t > off);
+            Ok((fresh && !inverter_offline(rig, sn).await?).then_some(()))
+        },
+    )
+    .await?;
+    println!(
+        "{target} {fault}: offline after {:.1} s, gateway online; back {:.1} s after clearing",
+        offline_after.as_secs_f64(),
+        recovered.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_injected_fault_shows_the_inverter_offline_and_recovers() -> TestResult {
+    let (rig, gateways) = Rig::start(
+        "path-faults",
+        &[
+            ("AGWFTC0001", Transport::Tcp),
+            ("AGWFV50001", Transport::V5),
+            ("AGWFRT0001", Transport::Rtu),
+        ],
+    )
+    .await?;
+    let agents = gateways
+        .iter()
+        .map(|g| rig.start_agent(g))
+        .collect::<Result<Vec<_>, _>>()?;
+    for gw in &gateways {
+        let what = format!(
+            "{}: the inverter's first reading never reached the API",
+            gw.sn
+        );
+        wait_for(Duration::from_secs(30), &what, || {
+            api_pv_and_soc(&rig, &gw.inverter)
+        })
+        .await?;
+    }
+    // One lane per transport, side by side; the agents' timeout is 500 ms.
+    let (tcp, v5, rtu) = tokio::join!(
+        fault_lane(&rig, &gateways[0], &["delay:1500", "exception:4", "drop"]),
+        fault_lane(&rig, &gateways[1], &["wrong-serial", "garbage"]),
+        fault_lane(&rig, &gateways[2], &["no-reply", "bad-crc"]),
+    );
+    for a in agents {
+        a.stop().await;
+    }
+    let found: Vec<String> = tcp.into_iter().chain(v5).chain(rtu).collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    Ok(())
+}
