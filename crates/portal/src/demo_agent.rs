@@ -35,9 +35,12 @@ pub fn spec(seed: u64) -> GatewaySpec {
 
 /// `SIMINV000001` becomes `AGTINV000001`, parents too, so the SNs never meet the simulator's.
 fn rename(device: &mut DeviceSpec) {
-    let swap = |sn: &str| sn.replacen("SIM", "AGT", 1);
-    device.sn = swap(&device.sn);
-    device.parent = device.parent.as_deref().map(swap);
+    device.sn = agent_sn(&device.sn);
+    device.parent = device.parent.as_deref().map(agent_sn);
+}
+
+fn agent_sn(sn: &str) -> String {
+    sn.replacen("SIM", "AGT", 1)
 }
 
 /// Starts the emulated stick and the agent reading it; both stop when `stop` turns true.
