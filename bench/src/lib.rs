@@ -5,6 +5,7 @@
 //! (the target's baseline), and only the `samples` rows with one plain multi-row INSERT (the
 //! raw ceiling). Run by hand in release; see docs/performance.md.
 
+pub mod agent;
 pub mod baseline;
 pub mod db;
 pub mod e2e;

@@ -26,6 +26,36 @@ enum Command {
     /// Read load against a running portal (`portal serve --demo`, release build): concurrent
     /// clients on keep-alive connections; `GET /api/v1/user` is the baseline.
     Reads(ReadsArgs),
+    /// The gateway agent against the device emulators: a poll of an emulated RS485 bus against
+    /// its physical limit, a Modbus TCP poll of many devices against a bare client, and the
+    /// `portal-agent` process's memory and CPU time per poll.
+    Agent(AgentArgs),
+}
+
+#[derive(clap::Args)]
+struct AgentArgs {
+    /// Inverters on the emulated RS485 bus.
+    #[arg(long, default_value_t = 10)]
+    rtu_devices: usize,
+    #[arg(long, default_value_t = 9600)]
+    baud: u32,
+    /// Inverters behind the emulated Modbus TCP server.
+    #[arg(long, default_value_t = 100)]
+    tcp_devices: usize,
+    /// Timed polls of each kind.
+    #[arg(long, default_value_t = 5)]
+    polls: usize,
+    /// The `portal-agent` binary (default: next to this one; `cargo build --release -p agent`).
+    #[arg(long)]
+    agent_bin: Option<std::path::PathBuf>,
+    /// Skip the process measurement.
+    #[arg(long)]
+    no_process: bool,
+    #[arg(long, default_value_t = 10)]
+    process_devices: usize,
+    /// Seconds the process is measured (it polls every 10 s).
+    #[arg(long, default_value_t = 120.0)]
+    process_seconds: f64,
 }
 
 #[derive(clap::Args)]
@@ -168,7 +198,47 @@ fn main() -> anyhow::Result<()> {
         Command::Overview(a) => rt.block_on(overview(a)),
         Command::History(a) => rt.block_on(history(a)),
         Command::Reads(a) => rt.block_on(reads(a)),
+        Command::Agent(a) => rt.block_on(agent(a)),
     }
+}
+
+async fn agent(a: AgentArgs) -> anyhow::Result<()> {
+    let agent_bin = if a.no_process {
+        None
+    } else {
+        let bin = match a.agent_bin {
+            Some(b) => b,
+            None => std::env::current_exe()?
+                .parent()
+                .map(|d| d.join("portal-agent"))
+                .ok_or_else(|| anyhow::anyhow!("no directory of this binary"))?,
+        };
+        if !bin.exists() {
+            anyhow::bail!(
+                "{} is missing: build it (`cargo build --release -p agent`), name it with \
+                 --agent-bin, or pass --no-process",
+                bin.display()
+            );
+        }
+        Some(bin)
+    };
+    let options = bench::agent::AgentBenchOptions {
+        rtu_devices: a.rtu_devices.clamp(1, 240),
+        baud: a.baud.max(1200),
+        tcp_devices: a.tcp_devices.clamp(1, 240),
+        polls: a.polls.max(1),
+        agent_bin,
+        process_devices: a.process_devices.clamp(1, 240),
+        process_seconds: a.process_seconds.max(10.0),
+    };
+    println!(
+        "machine: {} cores, {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model()
+    );
+    let result = bench::agent::run(&options).await?;
+    print!("{}", bench::agent::render(&options, &result));
+    Ok(())
 }
 
 async fn history(a: HistoryArgs) -> anyhow::Result<()> {
