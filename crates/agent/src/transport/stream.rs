@@ -16,28 +16,74 @@ use super::{TransportError, deadline, read_exact_by, split_rtu};
 /// up: a peer that sends only those still ends in a timeout, never a loop.
 const MAX_SKIPPED: usize = 8;
 
-async fn connect(address: &str, timeout: Duration) -> Result<TcpStream, TransportError> {
-    let stream = tokio::time::timeout(timeout, TcpStream::connect(address))
-        .await
-        .map_err(|_| TransportError::Connection(format!("{address}: connect timed out")))?
-        .map_err(|e| TransportError::Connection(format!("{address}: {e}")))?;
-    let _ = stream.set_nodelay(true);
-    Ok(stream)
-}
-
-pub struct TcpLink {
+/// The TCP connection of a link: opened when a request needs it, dropped after any failure.
+struct Connection {
     address: String,
     timeout: Duration,
     stream: Option<TcpStream>,
+}
+
+impl Connection {
+    fn new(address: String, timeout: Duration) -> Connection {
+        Connection {
+            address,
+            timeout,
+            stream: None,
+        }
+    }
+
+    async fn open(&mut self) -> Result<&mut TcpStream, TransportError> {
+        if self.stream.is_none() {
+            let address = &self.address;
+            let stream = tokio::time::timeout(self.timeout, TcpStream::connect(address))
+                .await
+                .map_err(|_| TransportError::Connection(format!("{address}: connect timed out")))?
+                .map_err(|e| TransportError::Connection(format!("{address}: {e}")))?;
+            let _ = stream.set_nodelay(true);
+            self.stream = Some(stream);
+        }
+        self.stream
+            .as_mut()
+            .ok_or_else(|| TransportError::Connection("not connected".into()))
+    }
+}
+
+/// One request and its reply over a link's connection.
+trait Exchange {
+    fn connection(&mut self) -> &mut Connection;
+    async fn try_exchange(&mut self, unit: u8, pdu: &[u8])
+    -> Result<(u8, Vec<u8>), TransportError>;
+}
+
+/// A request on `link`, sent once more on a fresh connection when a reused one turns out to be
+/// closed: a peer that closed an idle connection (sticks do after a minute or so) is only seen
+/// when it is used again.
+async fn exchange<L: Exchange>(
+    link: &mut L,
+    unit: u8,
+    pdu: &[u8],
+) -> Result<(u8, Vec<u8>), TransportError> {
+    let reused = link.connection().stream.is_some();
+    let mut result = link.try_exchange(unit, pdu).await;
+    if reused && matches!(result, Err(TransportError::Connection(_))) {
+        link.connection().stream = None;
+        result = link.try_exchange(unit, pdu).await;
+    }
+    if result.is_err() {
+        link.connection().stream = None;
+    }
+    result
+}
+
+pub struct TcpLink {
+    connection: Connection,
     transaction: u16,
 }
 
 impl TcpLink {
     pub fn new(address: String, timeout: Duration) -> TcpLink {
         TcpLink {
-            address,
-            timeout,
-            stream: None,
+            connection: Connection::new(address, timeout),
             transaction: 0,
         }
     }
@@ -47,18 +93,13 @@ impl TcpLink {
         unit: u8,
         pdu: &[u8],
     ) -> Result<(u8, Vec<u8>), TransportError> {
-        let reused = self.stream.is_some();
-        let mut result = self.try_exchange(unit, pdu).await;
-        // A peer that closed an idle connection (sticks do after a minute or so) is only seen
-        // when it is used again: once more on a fresh connection.
-        if reused && matches!(result, Err(TransportError::Connection(_))) {
-            self.stream = None;
-            result = self.try_exchange(unit, pdu).await;
-        }
-        if result.is_err() {
-            self.stream = None;
-        }
-        result
+        exchange(self, unit, pdu).await
+    }
+}
+
+impl Exchange for TcpLink {
+    fn connection(&mut self) -> &mut Connection {
+        &mut self.connection
     }
 
     async fn try_exchange(
@@ -66,15 +107,11 @@ impl TcpLink {
         unit: u8,
         pdu: &[u8],
     ) -> Result<(u8, Vec<u8>), TransportError> {
-        let by = deadline(self.timeout);
-        if self.stream.is_none() {
-            self.stream = Some(connect(&self.address, self.timeout).await?);
-        }
-        let Some(stream) = self.stream.as_mut() else {
-            return Err(TransportError::Connection("not connected".into()));
-        };
+        let by = deadline(self.connection.timeout);
         self.transaction = self.transaction.wrapping_add(1);
-        let frame = tcp_frame(self.transaction, unit, pdu);
+        let sent = self.transaction;
+        let frame = tcp_frame(sent, unit, pdu);
+        let stream = self.connection.open().await?;
         tokio::time::timeout_at(by, stream.write_all(&frame))
             .await
             .map_err(|_| TransportError::Timeout)?
@@ -85,7 +122,7 @@ impl TcpLink {
             let len = tcp_frame_len(&buf)?;
             read_exact_by(stream, &mut buf, len, by).await?;
             let (transaction, from, reply) = tcp_split(&buf)?;
-            if transaction == self.transaction {
+            if transaction == sent {
                 return Ok((from, reply.to_vec()));
             }
         }
@@ -96,20 +133,16 @@ impl TcpLink {
 }
 
 pub struct V5Link {
-    address: String,
+    connection: Connection,
     logger: u32,
-    timeout: Duration,
-    stream: Option<TcpStream>,
     sequence: u16,
 }
 
 impl V5Link {
     pub fn new(address: String, logger: u32, timeout: Duration) -> V5Link {
         V5Link {
-            address,
+            connection: Connection::new(address, timeout),
             logger,
-            timeout,
-            stream: None,
             sequence: 0,
         }
     }
@@ -119,18 +152,13 @@ impl V5Link {
         unit: u8,
         pdu: &[u8],
     ) -> Result<(u8, Vec<u8>), TransportError> {
-        let reused = self.stream.is_some();
-        let mut result = self.try_exchange(unit, pdu).await;
-        // A peer that closed an idle connection (sticks do after a minute or so) is only seen
-        // when it is used again: once more on a fresh connection.
-        if reused && matches!(result, Err(TransportError::Connection(_))) {
-            self.stream = None;
-            result = self.try_exchange(unit, pdu).await;
-        }
-        if result.is_err() {
-            self.stream = None;
-        }
-        result
+        exchange(self, unit, pdu).await
+    }
+}
+
+impl Exchange for V5Link {
+    fn connection(&mut self) -> &mut Connection {
+        &mut self.connection
     }
 
     async fn try_exchange(
@@ -138,15 +166,12 @@ impl V5Link {
         unit: u8,
         pdu: &[u8],
     ) -> Result<(u8, Vec<u8>), TransportError> {
-        let by = deadline(self.timeout);
-        if self.stream.is_none() {
-            self.stream = Some(connect(&self.address, self.timeout).await?);
-        }
-        let Some(stream) = self.stream.as_mut() else {
-            return Err(TransportError::Connection("not connected".into()));
-        };
+        let by = deadline(self.connection.timeout);
         self.sequence = self.sequence.wrapping_add(1);
         let frame = v5_request(self.sequence, self.logger, &modbus::rtu_frame(unit, pdu));
+        let logger = self.logger;
+        let sequence = self.sequence;
+        let stream = self.connection.open().await?;
         tokio::time::timeout_at(by, stream.write_all(&frame))
             .await
             .map_err(|_| TransportError::Timeout)?
@@ -161,15 +186,15 @@ impl V5Link {
             if split.control != V5_RESPONSE {
                 continue;
             }
-            if split.logger != self.logger {
+            if split.logger != logger {
                 return Err(TransportError::WrongLogger {
-                    expected: self.logger,
+                    expected: logger,
                     found: split.logger,
                 });
             }
             // Sticks echo the low byte of the sequence; an older reply (after a timeout) is
             // skipped.
-            if split.sequence & 0xFF != self.sequence & 0xFF {
+            if split.sequence & 0xFF != sequence & 0xFF {
                 continue;
             }
             let rtu = v5_response_rtu(split.payload)?;
