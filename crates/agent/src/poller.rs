@@ -100,16 +100,19 @@ impl Site {
 }
 
 impl Device {
-    /// Every block of the plan; after a connection failure the rest of the plan is not tried
-    /// (it would only wait for the same timeout again).
+    /// Every block of the plan. A block that times out or arrives damaged is asked once more
+    /// (noise on a bus is common); after a connection failure, or when the first block gets
+    /// no answer twice, the rest of the plan is not tried (it would only wait for the same
+    /// timeout again).
     pub async fn read(&self) -> DeviceRead {
         let mut out = DeviceRead::default();
         for req in &self.plan {
-            match self
-                .bus
-                .read(self.config.unit, req.kind, req.start, req.count)
-                .await
-            {
+            let (unit, kind, start, count) = (self.config.unit, req.kind, req.start, req.count);
+            let mut result = self.bus.read(unit, kind, start, count).await;
+            if matches!(result, Err(TransportError::Timeout | TransportError::Crc)) {
+                result = self.bus.read(unit, kind, start, count).await;
+            }
+            match result {
                 Ok(words) => out.blocks.push(RegisterBlock {
                     kind: req.kind,
                     start: req.start,

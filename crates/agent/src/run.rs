@@ -219,7 +219,16 @@ async fn poll_loop(
                 .map_err(|e| e.to_string())
                 .and_then(|mut b| b.append(&payload).map_err(|e| e.to_string()));
             if let Err(e) = appended {
-                tracing::error!(error = %e, "the reading could not be stored on disk: sent without the buffer's guarantee");
+                // A full or failing disk: the reading still goes, kept in memory until it is
+                // acknowledged (lost if the agent stops first).
+                tracing::error!(error = %e, "the reading could not be stored on disk: sent from memory");
+                let _ = uplink
+                    .send(ToUplink::Message {
+                        leaf: "telemetry",
+                        payload,
+                        acked: None,
+                    })
+                    .await;
             }
         }
         let _ = uplink.try_send(ToUplink::Reading);

@@ -224,3 +224,30 @@ async fn a_tcp_poll_of_100_devices_reads_them_all() -> TestResult {
     assert!(took < Duration::from_secs(2), "{took:?}");
     Ok(())
 }
+
+#[tokio::test]
+async fn a_lost_reply_is_asked_again_and_the_reading_stays_whole() -> TestResult {
+    let dev = device(1);
+    let tcp = modbus_tcp(vec![dev.clone()]).await;
+    let dir = temp_dir("retry");
+    let text = config_text(
+        &dir,
+        1883,
+        &tcp_bus("lan", tcp),
+        &device_entry("lan", 1, "INV1"),
+    );
+    let config = agent::Config::parse(&text, &dir).map_err(|e| e.to_string())?;
+    let site = agent::poller::Site::new(&config);
+    dev.lock().map_err(|_| "lock")?.drop_next = 1;
+    let polled = site.poll().await;
+    assert_eq!(polled[0].1.blocks.len(), 6, "{:?}", polled[0].1.failures);
+    // The first block lost twice: the device counts as not answering this poll (the rest of
+    // its plan would only wait for the same timeout).
+    dev.lock().map_err(|_| "lock")?.drop_next = 2;
+    let polled = site.poll().await;
+    assert!(!polled[0].1.answered());
+    assert_eq!(polled[0].1.failures.len(), 1);
+    // And it is read whole again at the next poll.
+    assert_eq!(site.poll().await[0].1.blocks.len(), 6);
+    Ok(())
+}

@@ -86,6 +86,8 @@ pub struct Device {
     pub holes: BTreeSet<u16>,
     /// Answers nothing at all while true.
     pub dead: bool,
+    /// Leaves this many requests unanswered (a reply lost to noise), then answers again.
+    pub drop_next: usize,
     pub requests: usize,
     pub writes: Vec<(u16, Vec<u16>)>,
 }
@@ -110,6 +112,10 @@ pub fn device(unit: u8) -> Shared {
 pub fn answer(dev: &Shared, unit: u8, pdu: &[u8]) -> Option<Vec<u8>> {
     let mut d = dev.lock().ok()?;
     if d.dead || unit != d.unit {
+        return None;
+    }
+    if d.drop_next > 0 {
+        d.drop_next -= 1;
         return None;
     }
     d.requests += 1;
