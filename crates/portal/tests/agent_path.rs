@@ -493,6 +493,49 @@ async fn one_fault(rig: &Rig, gw: &agent_rig::Gateway, fault: &str) -> Result<()
     Ok(())
 }
 
+/// The meter's open "communication lost" events (M01), as the device's event list shows them.
+async fn open_comm_lost(rig: &Rig, sn: &str) -> Result<usize, common::Error> {
+    let events = rig.get(&format!("/api/v1/event/{sn}/realtime")).await?;
+    Ok(events
+        .as_array()
+        .map_or(0, |a| a.iter().filter(|e| e["code"] == "M01").count()))
+}
+
+/// The meter stops answering: its communication event opens, then closes once it answers.
+async fn meter_event(rig: &Rig, gw: &agent_rig::Gateway) -> Result<(), common::Error> {
+    let (unit, _) = rig.meter.clone().ok_or("the demo plant has no meter")?;
+    let sn = gw.meter();
+    let target = format!("{}:{unit}", gw.transport.name());
+    wait_for(
+        Duration::from_secs(20),
+        "the meter's communication event was open before its fault",
+        || async { Ok((open_comm_lost(rig, &sn).await? == 0).then_some(())) },
+    )
+    .await?;
+    rig.emulation.set_fault(&format!("{target}=no-reply"))?;
+    let started = std::time::Instant::now();
+    let opened = wait_for(
+        Duration::from_secs(15),
+        "the meter stopped answering but no \"communication lost\" event (M01) opened",
+        || async { Ok((open_comm_lost(rig, &sn).await? > 0).then_some(())) },
+    )
+    .await;
+    let open_after = started.elapsed();
+    rig.emulation.set_fault(&format!("{target}=none"))?;
+    opened?;
+    wait_for(
+        Duration::from_secs(15),
+        "the meter answers again but its communication event stays open",
+        || async { Ok((open_comm_lost(rig, &sn).await? == 0).then_some(())) },
+    )
+    .await?;
+    println!(
+        "{target} no-reply (meter): M01 open after {:.1} s, closed after the fault cleared",
+        open_after.as_secs_f64()
+    );
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_injected_fault_shows_the_inverter_offline_and_recovers() -> TestResult {
     let (rig, gateways) = Rig::start(
@@ -518,10 +561,18 @@ async fn each_injected_fault_shows_the_inverter_offline_and_recovers() -> TestRe
         })
         .await?;
     }
-    // One lane per transport, side by side; the agents' timeout is 500 ms.
+    // One lane per transport, side by side; the agents' timeout is 500 ms. The V5 lane then
+    // silences the meter behind the stick: its "communication lost" event.
+    let v5_lane = async {
+        let mut found = fault_lane(&rig, &gateways[1], &["wrong-serial", "garbage"]).await;
+        if let Err(e) = meter_event(&rig, &gateways[1]).await {
+            found.push(format!("v5 meter `no-reply`: {e}"));
+        }
+        found
+    };
     let (tcp, v5, rtu) = tokio::join!(
         fault_lane(&rig, &gateways[0], &["delay:1500", "exception:4", "drop"]),
-        fault_lane(&rig, &gateways[1], &["wrong-serial", "garbage"]),
+        v5_lane,
         fault_lane(&rig, &gateways[2], &["no-reply", "bad-crc"]),
     );
     for a in agents {

@@ -58,6 +58,8 @@ pub struct Rig {
     pub unit: u8,
     pub config: ProtocolConfig,
     pub model: String,
+    /// The plant's meter: its unit id and protocol code (each agent reports it as `{SN}-MTR`).
+    pub meter: Option<(u8, String)>,
 }
 
 /// One gateway of the rig: its SN and key as registered, the inverter SN it reports, how it
@@ -69,6 +71,13 @@ pub struct Gateway {
     pub id: i64,
     pub inverter: String,
     pub transport: Transport,
+}
+
+impl Gateway {
+    /// The SN its agent reports the plant's meter under.
+    pub fn meter(&self) -> String {
+        format!("{}-MTR", self.sn)
+    }
 }
 
 /// A running in-process agent; dropping it stops it (as `kill -9` would: mid-flight).
@@ -122,7 +131,7 @@ impl Rig {
             }),
         })
         .await?;
-        let (unit, config, model) = {
+        let (unit, config, model, meter) = {
             let site = emulation.site.lock();
             let inv = site
                 .devices()
@@ -136,7 +145,12 @@ impl Rig {
                 .iter()
                 .find(|d| d.sn == inv.sn)
                 .map_or_else(String::new, |d| d.model.clone());
-            (inv.unit, inv.config().clone(), model)
+            let meter = site
+                .devices()
+                .iter()
+                .find(|d| d.family == sim::fleet::Family::Meter)
+                .map(|d| (d.unit, d.config().code.clone()));
+            (inv.unit, inv.config().clone(), model, meter)
         };
         let mut registered = Vec::new();
         {
@@ -166,6 +180,7 @@ impl Rig {
             unit,
             config,
             model,
+            meter,
         };
         rig.start_portal().await?;
         Ok((rig, registered))
@@ -247,7 +262,17 @@ impl Rig {
             inv = gw.inverter,
             proto = self.config.code,
             model = self.model,
-        ))
+        ) + &self
+            .meter
+            .as_ref()
+            .map(|(unit, proto)| {
+                format!(
+                    "\n[[device]]\nbus = \"bus\"\nunit = {unit}\nsn = \"{}\"\n\
+                     protocol = \"{proto}\"\n",
+                    gw.meter()
+                )
+            })
+            .unwrap_or_default())
     }
 
     /// `agent::run` for `gw` in this process, polling every [`CYCLE`].
