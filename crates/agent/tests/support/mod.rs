@@ -419,12 +419,12 @@ pub fn config_text(state: &std::path::Path, mqtt_port: u16, buses: &str, devices
 }
 
 pub fn tcp_bus(name: &str, addr: SocketAddr) -> String {
-    format!("[[bus]]\nname = \"{name}\"\nkind = \"tcp\"\naddress = \"{addr}\"\ntimeout_ms = 300\n")
+    format!("[[bus]]\nname = \"{name}\"\nkind = \"tcp\"\naddress = \"{addr}\"\ntimeout_ms = 1000\n")
 }
 
 pub fn v5_bus(name: &str, addr: SocketAddr, logger: u32) -> String {
     format!(
-        "[[bus]]\nname = \"{name}\"\nkind = \"solarman\"\naddress = \"{addr}\"\nlogger_serial = {logger}\ntimeout_ms = 300\n"
+        "[[bus]]\nname = \"{name}\"\nkind = \"solarman\"\naddress = \"{addr}\"\nlogger_serial = {logger}\ntimeout_ms = 1000\n"
     )
 }
 
