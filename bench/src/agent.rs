@@ -7,6 +7,7 @@
 //! - the `portal-agent` binary as a process reading 10 inverters over Modbus TCP and reporting
 //!   to the portal's embedded broker and ingest (SQLite): its resident memory and its CPU time
 //!   per poll.
+//!
 //! Run by hand in release (docs/performance.md).
 
 use std::{
