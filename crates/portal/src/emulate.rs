@@ -48,7 +48,8 @@ pub struct EmulateArgs {
     #[arg(long)]
     pub protocols: Option<PathBuf>,
     /// Inject a fault: SERVER[:UNIT]=FAULT, e.g. rtu:3=no-reply, tcp=delay:1500,
-    /// v5=wrong-serial, tcp:1=exception:4, v5=drop, rtu=bad-crc, tcp=garbage. Repeatable.
+    /// v5=wrong-serial, tcp:1=exception:4, tcp:1=refuse-writes:3, v5=drop, rtu=bad-crc,
+    /// tcp=garbage. Repeatable.
     #[arg(long)]
     pub fault: Vec<String>,
     /// Print one JSON line (servers and every device's registers and values) before serving.

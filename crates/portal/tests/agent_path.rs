@@ -167,9 +167,10 @@ async fn a_setting_lands_in_the_register_and_a_refusal_ends_failed_with_its_reas
         "the command succeeded without the value read back from the device: {c}"
     );
 
-    // The device refuses (Modbus exception 3, illegal data value): failed, with the reason.
+    // The device reads as usual but refuses the write (Modbus exception 3, illegal data
+    // value): failed, with the reason.
     rig.emulation
-        .set_fault(&format!("tcp:{}=exception:3", rig.unit))?;
+        .set_fault(&format!("tcp:{}=refuse-writes:3", rig.unit))?;
     let refused = if want == "37" { "55" } else { "56" };
     let id = write_setting(&rig, sn, "cap1", refused).await?;
     let c = command_end(&rig, id, "the refused setting's command never ended").await?;

@@ -20,6 +20,9 @@ pub enum Fault {
     BadCrc,
     /// Every request is answered with this Modbus exception code.
     Exception(u8),
+    /// Reads are answered; every write (functions 6 and 16) gets this exception code, as a
+    /// device in a state that forbids changes answers (a running grid-code test, a lock).
+    RefuseWrites(u8),
     /// The TCP connection is closed when a request arrives (RTU: no reply, as for a bus
     /// cut mid-frame).
     DropConnection,
@@ -32,7 +35,8 @@ pub enum Fault {
 impl FromStr for Fault {
     type Err = String;
 
-    /// `delay:MS`, `no-reply`, `bad-crc`, `exception:CODE`, `drop`, `wrong-serial`, `garbage`.
+    /// `delay:MS`, `no-reply`, `bad-crc`, `exception:CODE`, `refuse-writes:CODE`, `drop`,
+    /// `wrong-serial`, `garbage`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (kind, arg) = match text.split_once(':') {
             Some((k, a)) => (k, Some(a)),
@@ -46,23 +50,26 @@ impl FromStr for Fault {
             "delay" => Fault::Delay(Duration::from_millis(number("MS")?)),
             "no-reply" => Fault::NoReply,
             "bad-crc" => Fault::BadCrc,
-            "exception" => Fault::Exception(
-                u8::try_from(number("CODE")?)
-                    .ok()
-                    .filter(|c| (1..=0x7F).contains(c))
-                    .ok_or("an exception code is 1..=127")?,
-            ),
+            "exception" => Fault::Exception(exception_code(number("CODE")?)?),
+            "refuse-writes" => Fault::RefuseWrites(exception_code(number("CODE")?)?),
             "drop" => Fault::DropConnection,
             "wrong-serial" => Fault::WrongSerial,
             "garbage" => Fault::Garbage,
             other => {
                 return Err(format!(
                     "unknown fault `{other}` (delay:MS, no-reply, bad-crc, exception:CODE, \
-                     drop, wrong-serial, garbage)"
+                     refuse-writes:CODE, drop, wrong-serial, garbage)"
                 ));
             }
         })
     }
+}
+
+fn exception_code(n: u64) -> Result<u8, String> {
+    u8::try_from(n)
+        .ok()
+        .filter(|c| (1..=0x7F).contains(c))
+        .ok_or_else(|| "an exception code is 1..=127".to_string())
 }
 
 #[derive(Debug, Default)]
@@ -132,6 +139,7 @@ mod tests {
             Ok(Fault::Delay(Duration::from_millis(250)))
         );
         assert_eq!("exception:4".parse(), Ok(Fault::Exception(4)));
+        assert_eq!("refuse-writes:3".parse(), Ok(Fault::RefuseWrites(3)));
         assert!("exception:200".parse::<Fault>().is_err());
         assert!("delay".parse::<Fault>().is_err());
         assert!("melt".parse::<Fault>().is_err());

@@ -115,6 +115,13 @@ pub(super) fn serve(
                 fault: None,
             };
         }
+        Some(Fault::RefuseWrites(code)) if matches!(function, 6 | 16) => {
+            stats.request();
+            return Outcome::Reply {
+                pdu: exception(function, code),
+                fault: None,
+            };
+        }
         _ => {}
     }
     let request = match Request::from_pdu(pdu) {
