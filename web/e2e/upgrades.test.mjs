@@ -19,7 +19,11 @@ async function liveInverters(page) {
     const r = await api(page, '/api/v1/inverters?page=1&limit=100&status=-1');
     const live =
       r.code === 0
-        ? r.data.infos.filter((i) => i.status !== 0 && i.status !== 4 && online.has(i.gsn))
+        ? r.data.infos.filter(
+            // the simulator's gateways flash firmware; the demo's gateway agent does not
+            (i) =>
+              i.status !== 0 && i.status !== 4 && online.has(i.gsn) && i.gsn.startsWith('SIMGW'),
+          )
         : [];
     const types = new Set(live.map((i) => i.type));
     if (types.size >= 3) return live;

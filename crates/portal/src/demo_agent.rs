@@ -22,7 +22,7 @@ const DEMO_CYCLE: Duration = Duration::from_secs(5);
 pub fn spec(seed: u64) -> GatewaySpec {
     let mut spec = sim::fleet::demo_fleet(1, seed).remove(0);
     spec.sn = "AGTGW0000001".into();
-    spec.plant_name = "Lisbon villa (gateway agent)".into();
+    spec.plant_name = "Lisbon villa (agent)".into();
     spec.plant.lat = 38.72;
     spec.plant.lon = -9.14;
     spec.plant.tz = chrono_tz::Europe::Lisbon;

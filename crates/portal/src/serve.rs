@@ -206,12 +206,13 @@ async fn start_demo(
     // (enough for a batch upgrade of ten).
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
-    // The plant read through the gateway agent: created like the others, but reported by the
-    // agent from an emulated stick rather than by the simulator.
-    specs.push(crate::demo_agent::spec(2024));
+    // The plant read through the gateway agent: created like the others (first, so that the
+    // simulated plants keep the newest places in the lists), but reported by the agent from an
+    // emulated stick rather than by the simulator.
+    specs.insert(0, crate::demo_agent::spec(2024));
     let files = api::FileStore::new(config.files()?, &config.data_dir, store);
     crate::demo::prepare(store, files, &mut specs).await?;
-    let agent_plant = specs.pop().context("the agent plant")?;
+    let agent_plant = specs.remove(0);
     let broker = match devices.link.broker_addr() {
         Some(addr) => sim::gateway::Broker {
             host: addr.ip().to_string(),
