@@ -72,10 +72,9 @@ async fn inputs_today(
     let weights: Vec<f64> = inputs
         .iter()
         .map(|n| {
-            let key = format!("pv{n}_power");
             let points: Vec<(i64, f64)> = readings
                 .iter()
-                .filter_map(|r| r.num(&key).map(|p| (r.ts, p)))
+                .filter_map(|r| values::input_power(r, *n).map(|p| (r.ts, p)))
                 .collect();
             input_weight(&points)
         })
@@ -104,7 +103,7 @@ async fn pv_iv(
             pv_no: *n as i64,
             vpv: r.num(&format!("pv{n}_voltage")).map(num_text),
             ipv: r.num(&format!("pv{n}_current")).map(num_text),
-            ppv: r.num(&format!("pv{n}_power")).map(num_text),
+            ppv: values::input_power(r, *n).map(num_text),
             today_pv: num_text(kwh),
             sn: inv.row.sn.clone(),
             time: local_time(r.ts, inv.tz),

@@ -29,6 +29,16 @@ pub fn pv_inputs(r: &Reading) -> Vec<usize> {
         .collect()
 }
 
+/// An input's DC power (W): as reported, or its voltage times its current for maps without a
+/// power register per input (Deye string and micro inverters), to 0.1 W.
+pub fn input_power(r: &Reading, n: usize) -> Option<f64> {
+    r.num(&format!("pv{n}_power")).or_else(|| {
+        let v = r.num(&format!("pv{n}_voltage"))?;
+        let i = r.num(&format!("pv{n}_current"))?;
+        Some((v * i * 10.0).round() / 10.0)
+    })
+}
+
 /// PV power now: the inputs' sum, or the AC output when no input reports power (grid-tied
 /// and micro inverters without per-input registers).
 pub fn pv_power(r: &Reading) -> Option<f64> {
@@ -198,6 +208,9 @@ mod tests {
         let r = reading(r#"{"pv1_voltage":300,"pv1_power":900,"pv3_current":1.2}"#);
         assert_eq!(pv_inputs(&r), vec![1, 3]);
         assert_eq!(pv_power(&r), Some(900.0));
+        let micro = reading(r#"{"pv2_voltage":37.5,"pv2_current":8.13}"#);
+        assert_eq!(input_power(&micro, 2), Some(304.9), "volts times amps");
+        assert_eq!(input_power(&r, 1), Some(900.0), "as reported");
         assert_eq!(pv_power(&reading(r#"{"inverter_power":50}"#)), Some(50.0));
     }
 
