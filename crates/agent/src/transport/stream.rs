@@ -46,6 +46,21 @@ impl Connection {
             .as_mut()
             .ok_or_else(|| TransportError::Connection("not connected".into()))
     }
+
+    /// Sends `frame` by `by` (opening the connection if needed); the stream then carries the
+    /// reply.
+    async fn send(
+        &mut self,
+        frame: &[u8],
+        by: tokio::time::Instant,
+    ) -> Result<&mut TcpStream, TransportError> {
+        let stream = self.open().await?;
+        tokio::time::timeout_at(by, stream.write_all(frame))
+            .await
+            .map_err(|_| TransportError::Timeout)?
+            .map_err(|e| TransportError::Connection(e.to_string()))?;
+        Ok(stream)
+    }
 }
 
 /// One request and its reply over a link's connection.
@@ -111,11 +126,7 @@ impl Exchange for TcpLink {
         self.transaction = self.transaction.wrapping_add(1);
         let sent = self.transaction;
         let frame = tcp_frame(sent, unit, pdu);
-        let stream = self.connection.open().await?;
-        tokio::time::timeout_at(by, stream.write_all(&frame))
-            .await
-            .map_err(|_| TransportError::Timeout)?
-            .map_err(|e| TransportError::Connection(e.to_string()))?;
+        let stream = self.connection.send(&frame, by).await?;
         for _ in 0..MAX_SKIPPED {
             let mut buf = Vec::with_capacity(260);
             read_exact_by(stream, &mut buf, MBAP_LEN, by).await?;
@@ -171,11 +182,7 @@ impl Exchange for V5Link {
         let frame = v5_request(self.sequence, self.logger, &modbus::rtu_frame(unit, pdu));
         let logger = self.logger;
         let sequence = self.sequence;
-        let stream = self.connection.open().await?;
-        tokio::time::timeout_at(by, stream.write_all(&frame))
-            .await
-            .map_err(|_| TransportError::Timeout)?
-            .map_err(|e| TransportError::Connection(e.to_string()))?;
+        let stream = self.connection.send(&frame, by).await?;
         for _ in 0..MAX_SKIPPED {
             let mut buf = Vec::with_capacity(300);
             read_exact_by(stream, &mut buf, 3, by).await?;
