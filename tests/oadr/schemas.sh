@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every request body the energy hub's VEN sends, validated against the published OpenADR 3.1.0
-# OpenAPI document: `cargo test -p api --test oadr_wire --test oadr_webhooks` drive the VEN
+# OpenAPI document: `cargo test -p api --test api -- oadr_wire:: oadr_webhooks::` drive the VEN
 # against a scripted VTN for 3.0.1 and 3.1.0 and record the bodies; tests/oadr/validate_requests.py checks each
 # against its operation's request schema with a JSON-schema validator.
 #
@@ -60,7 +60,7 @@ fi
 # 3. Record what the VEN sends, 4. validate it.
 records=$(mktemp -d)
 cd "$ROOT"
-OADR_RECORD_DIR="$records" cargo test -q -p api --test oadr_wire --test oadr_webhooks
+OADR_RECORD_DIR="$records" cargo test -q -p api --test api -- oadr_wire:: oadr_webhooks::
 status=0
 "$VENV/bin/python" tests/oadr/validate_requests.py "$SPEC" 3.1.0 "$records" || status=$?
 rm -rf "$records"

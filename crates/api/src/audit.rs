@@ -127,19 +127,7 @@ pub(crate) async fn record_unseen(
 
 /// `me` as the author of a log entry about `plant`.
 pub(crate) fn author<'a>(me: &'a CurrentUser, plant: Option<&PlantRow>) -> Author<'a> {
-    let company_staff = me.actor.kind == domain::user::UserKind::Company;
-    Author {
-        user_id: Some(me.user.id),
-        account: &me.user.account,
-        actor_company_id: if company_staff {
-            me.actor.company.map(|c| c.0)
-        } else {
-            None
-        },
-        plant_id: plant.map(|p| p.id),
-        plant_owner_id: plant.map(|p| p.owner_id),
-        plant_company_id: plant.and_then(|p| p.company_id),
-    }
+    service::audit::author(&me.actor, plant)
 }
 
 /// The plant a device or gateway SN is on now.

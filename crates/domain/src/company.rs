@@ -254,6 +254,7 @@ mod tests {
     fn actor(id: i64, kind: UserKind, company: Option<i64>, perms: &[&str]) -> Actor {
         Actor {
             id: UserId(id),
+            account: format!("user{id}"),
             kind,
             company: company.map(CompanyId),
             role: None,

@@ -13,6 +13,8 @@ use crate::{
 #[derive(Debug, Clone)]
 pub struct Actor {
     pub id: UserId,
+    /// The sign-in name, as audit entries name their author.
+    pub account: String,
     pub kind: UserKind,
     pub company: Option<CompanyId>,
     pub role: Option<RoleId>,
@@ -247,6 +249,7 @@ where
 {
     let staff = Actor {
         id: UserId(0),
+        account: String::new(),
         kind: UserKind::Company,
         company: Some(CompanyId(0)),
         role: None,
@@ -396,6 +399,7 @@ mod tests {
     fn actor(id: i64, kind: UserKind, company: Option<i64>, perms: &[&str]) -> Actor {
         Actor {
             id: UserId(id),
+            account: format!("user{id}"),
             kind,
             company: company.map(CompanyId),
             role: None,

@@ -15,6 +15,7 @@ pub async fn actor_of(store: &Store, user: &UserRow) -> Result<Actor> {
     };
     Ok(Actor {
         id: user.id(),
+        account: user.account.clone(),
         kind: user.kind(),
         company: user.company(),
         role: user.role(),

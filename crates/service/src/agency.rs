@@ -21,7 +21,7 @@ use store::{
 
 use crate::{
     Result,
-    customers::{OFFERS_MAX, admin_audit},
+    audit::admin_entry, customers::OFFERS_MAX,
 };
 
 /// Checks that the account `raw` may become an agent of `company` (900, 902, 202, 903; see
@@ -74,7 +74,7 @@ pub async fn offer(
     let agent = check_agent_account(store, actor, company, raw).await?;
     let detail = serde_json::json!({"companyId": company.0, "agentCompanyId": agent.0}).to_string();
     let target = format!("company:{}", agent.0);
-    let audit = admin_audit(by, "agent.offer", &target, &detail, now);
+    let audit = admin_entry(by, "agent.offer", &target, &detail, now);
     match store
         .insert_agent_offer(company, agent, &message, actor.id, &audit, now)
         .await
@@ -140,7 +140,7 @@ pub async fn accept(
         "agentCompanyId": agent.0})
     .to_string();
     let target = format!("company:{}", offer.company_id);
-    let audit = admin_audit(by, "agent.accept", &target, &detail, now);
+    let audit = admin_entry(by, "agent.accept", &target, &detail, now);
     match store.accept_agent_offer(id, agent, &audit, now).await {
         Ok(Some((agency, _))) => Ok((agency, offer)),
         Ok(None) => Err(DomainError::invalid("id").into()),
@@ -182,7 +182,7 @@ pub async fn end_offer(
         "agentCompanyId": offer.agent_company_id})
     .to_string();
     let target = format!("company:{}", offer.agent_company_id);
-    let audit = admin_audit(by, action, &target, &detail, now);
+    let audit = admin_entry(by, action, &target, &detail, now);
     if !store.end_agent_offer(id, company, &audit).await? {
         return Err(DomainError::invalid("id").into());
     }
@@ -220,7 +220,7 @@ pub async fn leave(
     let detail =
         serde_json::json!({"companyId": p.company_id, "agentCompanyId": company.0}).to_string();
     let target = format!("agent:{}", p.id);
-    let audit = admin_audit(by, "agent.leave", &target, &detail, now);
+    let audit = admin_entry(by, "agent.leave", &target, &detail, now);
     if !store.leave_agency(company, &audit).await? {
         return Err(DomainError::invalid("id").into());
     }

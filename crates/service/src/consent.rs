@@ -18,7 +18,7 @@ use store::{
 
 use crate::{
     Result, agency,
-    customers::{OFFERS_MAX, admin_audit},
+    audit::admin_entry, customers::OFFERS_MAX,
 };
 
 /// Rights per company, each looked up once per call.
@@ -96,7 +96,7 @@ async fn answer(
     } else {
         "customer.decline"
     };
-    let audit = admin_audit(by, action, &target, &detail, now);
+    let audit = admin_entry(by, action, &target, &detail, now);
     let done = if accept {
         store
             .accept_customer_offer(id, actor.id, &audit, now)
@@ -149,7 +149,7 @@ pub async fn leave(
         "userId": actor.id.0})
     .to_string();
     let target = format!("company:{}", relation.company_id);
-    let audit = admin_audit(by, "customer.leave", &target, &detail, now);
+    let audit = admin_entry(by, "customer.leave", &target, &detail, now);
     if !store.leave_customer(id, actor.id, &audit).await? {
         return Err(missing().into());
     }

@@ -155,25 +155,6 @@ pub async fn withdraw(
 /// is asked by few companies.
 pub const OFFERS_MAX: i64 = 200;
 
-/// An audit entry about an account or a company relation (filed under no plant).
-pub(crate) fn admin_audit<'a>(
-    by: Author<'a>,
-    action: &'a str,
-    target: &'a str,
-    detail: &'a str,
-    now: i64,
-) -> NewAudit<'a> {
-    NewAudit {
-        by,
-        action,
-        target,
-        detail,
-        result: "succeeded",
-        command_id: None,
-        now,
-    }
-}
-
 /// One customer of `company`; 4 `id` otherwise.
 pub async fn visible(store: &Store, company: CompanyId, id: CustomerId) -> Result<CustomerRow> {
     Ok(store

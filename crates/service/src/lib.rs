@@ -17,6 +17,7 @@
 pub mod actors;
 pub mod agency;
 pub mod agent_filter;
+pub mod audit;
 pub mod commands;
 pub mod companies;
 pub mod consent;

@@ -6,7 +6,7 @@
 
 use domain::ids::{AgentId, CompanyId, UserId};
 
-use crate::{Result, Store, audit::NewAudit, conflict, customer_offers::audit_in_tx};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 /// A pending request as both companies see it.
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -68,28 +68,18 @@ const TABLE: LogTable = LogTable {
         AND ($6 IS NULL OR UPPER(a.account) LIKE $6)",
 };
 
+/// The one statement that adds an entry, for [`Store::insert_audit`] and [`audit_in_tx!`].
+pub(crate) const INSERT_AUDIT: &str = "INSERT INTO audit_log (user_id, account, \
+    actor_company_id, plant_id, plant_owner_id, plant_company_id, action, target, detail, result, \
+    command_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
+
 impl Store {
+    /// Writes an entry on its own: a refusal, or an action whose writes are elsewhere (a
+    /// command sent to a device). An entry about rows this store writes goes into their
+    /// transaction instead (`audit_in_tx!`), so the two stand or fall
+    /// together.
     pub async fn insert_audit(&self, a: &NewAudit<'_>) -> Result<i64> {
-        Ok(scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO audit_log (user_id, account, actor_company_id, plant_id, plant_owner_id, \
-             plant_company_id, action, target, detail, result, command_id, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-            a.by.user_id,
-            a.by.account,
-            a.by.actor_company_id,
-            a.by.plant_id,
-            a.by.plant_owner_id,
-            a.by.plant_company_id,
-            a.action,
-            a.target,
-            a.detail,
-            a.result,
-            a.command_id,
-            a.now
-        )?)
+        Ok(in_tx!(self, |tx, sqlite| { audit_in_tx!(tx, sqlite, a)? }))
     }
 
     /// A page of the entries `visibility` allows, newest first, with the total before paging.

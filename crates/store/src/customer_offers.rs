@@ -58,33 +58,6 @@ const SELECT: &str = "SELECT o.id, o.company_id, c.name AS company_name, o.user_
     FROM customer_offers o JOIN companies c ON c.id = o.company_id \
     JOIN users u ON u.id = o.user_id LEFT JOIN users b ON b.id = o.created_by";
 
-/// Writes `$audit` (a [`NewAudit`]) inside [`in_tx!`]: the change and its record commit together.
-macro_rules! audit_in_tx {
-    ($tx:ident, $sqlite:ident, $a:expr) => {{
-        let a: &NewAudit<'_> = $a;
-        tx_exec!(
-            $tx,
-            $sqlite,
-            "INSERT INTO audit_log (user_id, account, actor_company_id, plant_id, plant_owner_id, \
-             plant_company_id, action, target, detail, result, command_id, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-            a.by.user_id,
-            a.by.account,
-            a.by.actor_company_id,
-            a.by.plant_id,
-            a.by.plant_owner_id,
-            a.by.plant_company_id,
-            a.action,
-            a.target,
-            a.detail,
-            a.result,
-            a.command_id,
-            a.now
-        )
-    }};
-}
-pub(crate) use audit_in_tx;
-
 impl Store {
     /// Records a company's request; a second one for the same account answers
     /// `Conflict("customer_offers")`.

@@ -178,6 +178,32 @@ macro_rules! tx_scalar {
     }};
 }
 
+/// `audit_in_tx!(tx, sqlite, &NewAudit)` adds an audit entry inside [`in_tx!`] and yields its
+/// id: a use case's audit row commits or rolls back with the rows it describes.
+macro_rules! audit_in_tx {
+    ($tx:ident, $sqlite:ident, $a:expr) => {{
+        let a: &$crate::audit::NewAudit<'_> = $a;
+        tx_scalar!(
+            $tx,
+            $sqlite,
+            i64,
+            $crate::audit::INSERT_AUDIT,
+            a.by.user_id,
+            a.by.account,
+            a.by.actor_company_id,
+            a.by.plant_id,
+            a.by.plant_owner_id,
+            a.by.plant_company_id,
+            a.action,
+            a.target,
+            a.detail,
+            a.result,
+            a.command_id,
+            a.now
+        )
+    }};
+}
+
 /// `revoke_in_tx!(tx, sqlite, user_id, now)` ends every session and refresh token of a user
 /// inside [`in_tx!`].
 macro_rules! revoke_in_tx {
