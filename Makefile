@@ -9,7 +9,7 @@ PORTAL_HTTP_ADDR ?= 127.0.0.1:8080
 # PostgreSQL used by the tests when nothing else is configured (trust auth on loopback).
 TEST_PG_URL ?= postgres://postgres@127.0.0.1/test
 
-.PHONY: run build web image test lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e clean-test-schemas
+.PHONY: run build web image setup test lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e clean-test-schemas
 
 ## Build everything and start the portal with demo-ready defaults.
 run: web
@@ -49,7 +49,11 @@ web/node_modules/.installed: web/package-lock.json
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
 ## the public API clients against the demo server, and public Modbus/V5 clients against the
 ## device emulators.
-test: lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e
+test: setup lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e
+
+## The system packages and services the suite needs (installs what is missing; see the script).
+setup:
+	tests/setup.sh
 
 lint: web/node_modules/.installed
 	cargo fmt --all --check
