@@ -1,0 +1,5 @@
+//! The `bench` crate's integration tests, one binary: a module per operation, the shared
+//! fixtures beside them.
+
+mod agent_smoke;
+mod smoke;
