@@ -15,17 +15,6 @@ vi.mock('@/shared/charts', async (importOriginal) => ({
   EChart: ({ ariaLabel }: { ariaLabel?: string }) => <div data-testid="chart">{ariaLabel}</div>,
 }));
 
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
 
