@@ -9,7 +9,8 @@ import { http } from '@/shared/http';
 import { monthReport } from './fixtures';
 import ReportPage from './ReportPage';
 
-// canvases are for the browser tests; here a chart is a labelled box
+// Not HTTP: jsdom has no canvas for echarts, so here a chart is a labelled box (the browser
+// tests draw the real ones).
 vi.mock('@/shared/charts', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   EChart: ({ ariaLabel }: { ariaLabel?: string }) => <div data-testid="chart">{ariaLabel}</div>,
