@@ -1,34 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import type { CompanyInfo } from './api';
 import CompaniesPage from './CompaniesPage';
-
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
 
 const acme: CompanyInfo = {
   id: 3,
@@ -63,77 +38,59 @@ const permissions = (edit: boolean) => ({
   ],
 });
 
-function answer(edit: boolean) {
-  get.mockImplementation((url: string) => {
-    if (url === '/api/v1/permission') return Promise.resolve(permissions(edit));
-    if (url === '/api/v1/company/list') return Promise.resolve({ total: 1, infos: [acme] });
-    if (url === '/api/v1/company/check')
-      return Promise.reject(new ApiError(203, 'Duplicate company name'));
-    return Promise.reject(new Error(`unexpected ${url}`));
+function serve() {
+  return fakeHttp({
+    'GET /api/v1/company/list': () =>
+      envelope({ pageNumber: 1, pageSize: 10, total: 1, infos: [acme] }),
+    'GET /api/v1/company/check': () => failure(203, 'Duplicate company name'),
   });
 }
 
-const show = () =>
-  render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <MemoryRouter>
-        <App>
-          <CompaniesPage />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+const show = (edit: boolean) =>
+  renderScreen(<CompaniesPage />, { route: '/sys/company', permissions: permissions(edit) });
 
 describe('CompaniesPage', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-  });
-
   it('lists companies with administrator, staff and plants; no buttons without the right', async () => {
-    answer(false);
-    show();
-    const name = await screen.findByTestId('company-row-name');
-    expect(name).toHaveTextContent('Acme Solar');
+    serve();
+    await show(false);
+    const name = await screen.findByRole('link', { name: 'Acme Solar' });
     // The name opens that company's own screens, as an internal administrator sees them.
     expect(name.getAttribute('href')).toMatch(/^\/enterprise\/user\?companyId=\d+$/);
     // …and the link under it that company's customers
-    const customers = await screen.findByTestId('company-row-customers');
+    const customers = screen.getByRole('link', { name: 'Customers of Acme Solar' });
     expect(customers).toHaveAttribute('href', '/customer/list?companyId=3');
-    expect(customers).toHaveAccessibleName('Customers of Acme Solar');
-    const table = screen.getByTestId('company-table');
+    const table = name.closest('table') as HTMLElement;
     expect(table).toHaveTextContent('boss@acme.example');
     expect(table).toHaveTextContent('Active');
     expect(table).toHaveTextContent('12');
-    expect(screen.queryByTestId('company-add')).toBeNull();
-    expect(screen.queryByTestId('action-disable')).toBeNull();
+    expect(screen.queryByText('Create company')).toBeNull();
+    expect(screen.queryByLabelText('Disable')).toBeNull();
   });
 
   it('creates a company: the name is checked on blur; an existing account needs no password', async () => {
-    answer(true);
-    show();
-    fireEvent.click(await screen.findByTestId('company-add'));
-    const name = await screen.findByTestId('company-name');
+    serve();
+    await show(true);
+    fireEvent.click((await screen.findAllByText('Create company'))[0]!);
+    const name = await screen.findByLabelText('Company name');
     fireEvent.change(name, { target: { value: 'Acme Solar' } });
     fireEvent.blur(name);
     expect(await screen.findByText('Another company has this name')).toBeTruthy();
-    expect(screen.getByTestId('company-admin-password')).toBeTruthy();
-    fireEvent.click(screen.getByTestId('company-existing'));
-    await waitFor(() => expect(screen.queryByTestId('company-admin-password')).toBeNull());
+    expect(screen.getByLabelText('Password')).toBeTruthy();
+    fireEvent.click(screen.getByRole('switch', { name: 'Existing account' }));
+    await waitFor(() => expect(screen.queryByLabelText('Password')).toBeNull());
   });
 
   it('disables a company after confirmation', async () => {
-    answer(true);
-    post.mockResolvedValue(null);
-    show();
-    fireEvent.click(await screen.findByTestId('action-disable'));
+    const api = serve().on({ 'POST /api/v1/company/{id}/disable': () => envelope(null) });
+    await show(true);
+    fireEvent.click(await screen.findByLabelText('Disable'));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Disable Acme Solar?');
-    fireEvent.click(within(dialog).getByTestId('company-toggle-ok'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disable' }));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith('/api/v1/company/3/disable', { disabled: true }),
+      expect(api.calls('POST /api/v1/company/{id}/disable')).toMatchObject([
+        { params: { id: '3' }, body: { disabled: true } },
+      ]),
     );
   });
 });

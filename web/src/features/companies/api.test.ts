@@ -1,5 +1,6 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/shared/http';
+import { envelope, failure, fakeHttp, networkError } from '@/test/http';
 import {
   accountTaken,
   companyParams,
@@ -7,12 +8,6 @@ import {
   newCompanyBody,
   type NewCompany,
 } from './api';
-
-const get = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { get: (...args: unknown[]) => get(...args) as unknown },
-}));
 
 const form: NewCompany = {
   name: ' Acme Solar ',
@@ -27,8 +22,6 @@ const form: NewCompany = {
 };
 
 describe('company api helpers', () => {
-  beforeEach(() => get.mockReset());
-
   it('sends the search only when there is one', () => {
     expect(companyParams({ name: ' ', page: 0, limit: 10 })).toEqual({ page: 1, limit: 10 });
     expect(companyParams({ name: ' acme', page: 2, limit: 20 })).toEqual({
@@ -78,16 +71,13 @@ describe('company api helpers', () => {
   });
 
   it('tells whether an account exists from /company/user/check', async () => {
-    get.mockResolvedValueOnce(null);
+    const answers = [envelope(null), failure(104, 'Account exists'), networkError()];
+    const api = fakeHttp({ 'GET /api/v1/company/user/check': () => answers.shift()! });
     await expect(accountTaken(' ann@acme.example ')).resolves.toBe(false);
-    expect(get).toHaveBeenCalledWith('/api/v1/company/user/check', {
-      params: { account: 'ann@acme.example' },
-      handledCodes: [104],
-      silent: true,
+    expect(api.calls('GET /api/v1/company/user/check')[0]?.query).toMatchObject({
+      account: 'ann@acme.example',
     });
-    get.mockRejectedValueOnce(new ApiError(104, 'Account exists'));
     await expect(accountTaken('ann@acme.example')).resolves.toBe(true);
-    get.mockRejectedValueOnce(new Error('Network exception'));
     await expect(accountTaken('ann@acme.example')).resolves.toBeNull();
   });
 });

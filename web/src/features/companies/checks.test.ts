@@ -1,13 +1,7 @@
 import type { FormRule } from 'antd';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/shared/http';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp, type Reply } from '@/test/http';
 import { adminAccountCheckRule, nameCheckRule } from './checks';
-
-const get = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { get: (...args: unknown[]) => get(...args) as unknown },
-}));
 
 const t = (key: string) => `t:${key}`;
 const run = (rule: FormRule, value: string) => {
@@ -16,45 +10,41 @@ const run = (rule: FormRule, value: string) => {
 };
 
 describe('company form checks', () => {
-  beforeEach(() => get.mockReset());
-
   it('checks the name on blur, without the company being edited', async () => {
-    get.mockResolvedValueOnce(null);
+    const answers = [envelope(null), failure(203, 'Duplicate company name')];
+    const api = fakeHttp({ 'GET /api/v1/company/check': () => answers.shift()! });
     await expect(run(nameCheckRule(t, 7), ' Acme ')).resolves.toBeUndefined();
-    expect(get).toHaveBeenCalledWith('/api/v1/company/check', {
-      params: { name: 'Acme', id: 7 },
-      handledCodes: [203],
-    });
-    get.mockRejectedValueOnce(new ApiError(203, 'Duplicate company name'));
     await expect(run(nameCheckRule(t), 'Acme')).rejects.toThrow('t:companies.refusal.nameTaken');
-    expect(get).toHaveBeenLastCalledWith('/api/v1/company/check', {
-      params: { name: 'Acme' },
-      handledCodes: [203],
-    });
+    expect(api.calls('GET /api/v1/company/check').map((c) => c.query)).toEqual([
+      { name: 'Acme', id: 7, lan: 'en' },
+      { name: 'Acme', lan: 'en' },
+    ]);
   });
 
   it('does not ask about a name the form rules already refuse', async () => {
+    const api = fakeHttp({ 'GET /api/v1/company/check': () => envelope(null) });
     await expect(run(nameCheckRule(t), 'x'.repeat(41))).resolves.toBeUndefined();
     await expect(run(nameCheckRule(t), '')).resolves.toBeUndefined();
-    expect(get).not.toHaveBeenCalled();
+    expect(api.calls('GET /api/v1/company/check')).toEqual([]);
   });
 
   it('wants a new administrator account free and an existing one registered', async () => {
+    const taken = failure(104, 'Account exists');
+    const answers: Reply[] = [taken, taken];
+    fakeHttp({
+      'GET /api/v1/company/user/check': () => answers.shift() ?? envelope(null),
+    });
     let existing = false;
     const rule = adminAccountCheckRule(t, () => existing);
-    get.mockRejectedValueOnce(new ApiError(104, 'Account exists'));
     await expect(run(rule, 'boss@acme.example')).rejects.toThrow(
       't:companies.refusal.accountExists',
     );
     existing = true;
-    get.mockRejectedValueOnce(new ApiError(104, 'Account exists'));
     await expect(run(rule, 'boss@acme.example')).resolves.toBeUndefined();
-    get.mockResolvedValueOnce(null);
     await expect(run(rule, 'nobody@acme.example')).rejects.toThrow(
       't:companies.refusal.notRegistered',
     );
     existing = false;
-    get.mockResolvedValueOnce(null);
     await expect(run(rule, 'nobody@acme.example')).resolves.toBeUndefined();
   });
 });

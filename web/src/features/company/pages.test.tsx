@@ -13,18 +13,6 @@ import RolesPage from './RolesPage';
 import StaffPage from './StaffPage';
 import { afterGuard } from '@/test/guard';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });

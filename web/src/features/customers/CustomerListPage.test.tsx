@@ -1,40 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp, networkError } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import { aUser } from '@/test/user';
 import type { Customer, CustomerTypeNode } from './api';
 import CustomerListPage from './CustomerListPage';
 import CustomerTypesPage from './CustomerTypesPage';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 // a loaded machine renders antd slowly: wait longer than testing-library's 1 s
 const SLOW = { timeout: 10_000 };
-
-const get = vi.fn();
-const post = vi.fn();
-const request = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-    request: (...args: unknown[]) => request(...args) as unknown,
-  },
-}));
 
 const ann: Customer = {
   id: 5,
@@ -82,165 +56,147 @@ const permissions = (edit: boolean) => ({
 });
 
 /** GET /api/v1/user: company staff, or an internal administrator (who belongs to no company). */
-const me = (internal: boolean) => ({
-  id: 7,
-  account: internal ? 'admin@example.com' : 'staff@example.com',
-  nickname: '',
-  name: '',
-  email: '',
-  mobile: '',
-  type: internal ? 'internal' : 'company',
-  roleName: internal ? 'internal-admin' : 'company-staff',
-  company: internal ? null : { id: 5, name: 'Sunrise', logoUrl: '', iconUrl: '', themeColor: '' },
-});
+const me = (internal: boolean) =>
+  aUser({
+    id: 7,
+    account: internal ? 'admin@example.com' : 'staff@example.com',
+    nickname: '',
+    name: '',
+    email: '',
+    mobile: '',
+    type: internal ? 'internal' : 'company',
+    roleName: internal ? 'internal-admin' : 'company-staff',
+    company: internal ? null : { id: 5, name: 'Sunrise', logoUrl: '', iconUrl: '', themeColor: '' },
+  });
 
-function answer(edit: boolean, customers: Customer[] = [ann], internal = false) {
-  get.mockImplementation((url: string) => {
-    if (url === '/api/v1/user') return Promise.resolve(me(internal));
-    if (url === '/api/v1/permission') return Promise.resolve(permissions(edit));
-    if (url === '/api/v1/customers')
-      return Promise.resolve({ total: customers.length, infos: customers });
-    if (url === '/api/v1/customerTypes')
-      return Promise.resolve([{ id: 1, code: 'HOME', name: 'Home', parentId: null }]);
-    if (url === '/api/v1/customer/types')
-      return Promise.resolve([type(1, 'Home', [type(2, 'Villa')]), type(3, 'Business')]);
-    if (url === '/api/v1/customer/check')
-      return Promise.reject(new ApiError(207, 'Already a company customer'));
-    return Promise.reject(new Error(`unexpected ${url}`));
+function serve(customers: Customer[] = [ann]) {
+  return fakeHttp({
+    'GET /api/v1/customers': () =>
+      envelope({ pageNumber: 1, pageSize: 10, total: customers.length, infos: customers }),
+    'GET /api/v1/customerTypes': () =>
+      envelope([{ id: 1, code: 'HOME', name: 'Home', parentId: null }]),
+    'GET /api/v1/customer/types': () =>
+      envelope([type(1, 'Home', [type(2, 'Villa')]), type(3, 'Business')]),
+    'GET /api/v1/customer/check': () => failure(207, 'Already a company customer'),
+    'DELETE /api/v1/customers/delete/{id}': () => envelope(null),
+    'POST /api/v1/owner/{id}/disable': () => envelope(null),
+    'GET /api/v1/customer/offers': () => envelope([]),
   });
 }
 
-function show(page: 'list' | 'types', path = '/') {
-  return render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <MemoryRouter initialEntries={[path]}>
-        <App>{page === 'list' ? <CustomerListPage /> : <CustomerTypesPage />}</App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+interface Who {
+  edit?: boolean;
+  internal?: boolean;
+  route?: string;
 }
+
+function show(page: 'list' | 'types', { edit = true, internal = false, route = '/' }: Who = {}) {
+  return renderScreen(page === 'list' ? <CustomerListPage /> : <CustomerTypesPage />, {
+    route,
+    permissions: permissions(edit),
+    user: me(internal),
+  });
+}
+
+const ADMIN = { internal: true };
+
+/** The table row of a cell's text. */
+const rowOf = (cells: HTMLElement[]) => cells[0]!.closest('tr') as HTMLElement;
 
 describe('CustomerListPage', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-    request.mockReset();
-  });
-
   it('lists customers with their type and plants, without buttons for a viewer', async () => {
-    answer(false);
-    show('list');
-    expect(await screen.findByTestId('customer-row-account', {}, SLOW)).toHaveTextContent(
-      'ann@example.com',
-    );
+    const api = serve();
+    await show('list', { edit: false });
+    await screen.findAllByText('ann@example.com', {}, SLOW);
     expect(screen.getByTestId('customer-plants')).toHaveTextContent('2');
     expect(screen.getByTestId('customer-plants').closest('a')).toHaveAttribute(
       'href',
       '/plants?customerId=42',
     );
-    expect(screen.getByTestId('customer-table')).toHaveTextContent('Home');
-    expect(screen.queryByTestId('customer-add')).toBeNull();
-    expect(screen.queryByTestId('action-remove')).toBeNull();
+    expect(screen.getByTestId('customer-plants').closest('tr')).toHaveTextContent('Home');
+    expect(screen.queryByText('Add customer')).toBeNull();
+    expect(screen.queryByLabelText('Remove')).toBeNull();
     // company staff name no company: the server knows theirs
-    expect(get).toHaveBeenCalledWith('/api/v1/customers', {
-      params: { page: 1, limit: 10 },
-      silent: true,
-    });
+    expect(api.calls('GET /api/v1/customers')[0]?.query).toEqual({ page: 1, limit: 10, lan: 'en' });
   });
 
   it('asks for the company an internal administrator names with ?companyId=', async () => {
-    answer(true, [ann], true);
-    request.mockResolvedValue(null);
-    show('list', '/customer/list?companyId=1');
-    expect(await screen.findByTestId('customer-row-account', {}, SLOW)).toHaveTextContent(
-      'ann@example.com',
-    );
-    expect(get).toHaveBeenCalledWith('/api/v1/customers', {
-      params: { page: 1, limit: 10, companyId: 1 },
-      silent: true,
+    const api = serve();
+    await show('list', { ...ADMIN, route: '/customer/list?companyId=1' });
+    await screen.findAllByText('ann@example.com', {}, SLOW);
+    expect(api.calls('GET /api/v1/customers')[0]?.query).toEqual({
+      page: 1,
+      limit: 10,
+      companyId: 1,
+      lan: 'en',
     });
-    expect(get).toHaveBeenCalledWith('/api/v1/customerTypes', {
-      params: { companyId: 1 },
-      silent: true,
-    });
-    fireEvent.click(screen.getByTestId('action-remove'));
-    fireEvent.click(await screen.findByTestId('customer-remove-ok', {}, SLOW));
+    expect(api.calls('GET /api/v1/customerTypes')[0]?.query).toEqual({ companyId: 1, lan: 'en' });
+    fireEvent.click(screen.getByLabelText('Remove'));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() =>
-      expect(request).toHaveBeenCalledWith({
-        method: 'DELETE',
-        url: '/api/v1/customers/delete/5',
-        params: { companyId: 1 },
-      }),
+      expect(api.calls('DELETE /api/v1/customers/delete/{id}')).toMatchObject([
+        { params: { id: '5' }, query: { companyId: 1 } },
+      ]),
     );
   });
 
   it('lets an internal administrator disable an owner, and enable a disabled one', async () => {
     const bob: Customer = { ...ann, id: 6, userId: 43, account: 'bob@example.com', disabled: true };
-    answer(true, [ann, bob], true);
-    post.mockResolvedValue(null);
-    show('list', '/customer/list?companyId=1');
-    const rows = await screen.findAllByTestId('customer-row-account', {}, SLOW);
-    expect(rows[0]).not.toHaveTextContent('Disabled');
-    expect(rows[1]).toHaveTextContent('Disabled');
-    const toggles = screen.getAllByTestId('action-toggle');
-    expect(toggles[0]).toHaveAttribute('aria-label', 'Disable account');
-    expect(toggles[1]).toHaveAttribute('aria-label', 'Enable account');
-    fireEvent.click(toggles[0]!);
+    const api = serve([ann, bob]);
+    await show('list', { ...ADMIN, route: '/customer/list?companyId=1' });
+    const annRow = rowOf(await screen.findAllByText('ann@example.com', {}, SLOW));
+    const bobRow = rowOf(screen.getAllByText('bob@example.com'));
+    expect(annRow).not.toHaveTextContent('Disabled');
+    expect(bobRow).toHaveTextContent('Disabled');
+    expect(within(bobRow).getByLabelText('Enable account')).toBeTruthy();
+    fireEvent.click(within(annRow).getByLabelText('Disable account'));
     expect(
       (await screen.findAllByText('Disable ann@example.com?', {}, SLOW)).length,
     ).toBeGreaterThan(0);
-    fireEvent.click(await screen.findByTestId('customer-toggle-ok', {}, SLOW));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disable account' }));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith('/api/v1/owner/42/disable', { disabled: true }),
+      expect(api.calls('POST /api/v1/owner/{id}/disable')).toMatchObject([
+        { params: { id: '42' }, body: { disabled: true } },
+      ]),
     );
   });
 
   it('offers company staff no way to disable an owner', async () => {
-    answer(true);
-    show('list');
-    await screen.findByTestId('customer-row-account', {}, SLOW);
-    expect(screen.getAllByTestId('action-remove')).toHaveLength(1);
-    expect(screen.queryByTestId('action-toggle')).toBeNull();
+    serve();
+    await show('list');
+    await screen.findAllByText('ann@example.com', {}, SLOW);
+    expect(screen.getAllByLabelText('Remove')).toHaveLength(1);
+    expect(screen.queryByLabelText('Disable account')).toBeNull();
   });
 
   it('tells an internal administrator who names no company to choose one', async () => {
-    answer(true, [ann], true);
-    show('list', '/customer/list');
-    expect(await screen.findByTestId('no-company', {}, SLOW)).toHaveTextContent(
-      'belongs to no company',
-    );
-    expect(screen.queryByTestId('customers-error')).toBeNull();
-    expect(get).not.toHaveBeenCalledWith('/api/v1/customers', expect.anything());
+    const api = serve();
+    await show('list', { ...ADMIN, route: '/customer/list' });
+    expect(await screen.findByText(/belongs to no company/, {}, SLOW)).toBeTruthy();
+    expect(screen.queryByText('The customers could not be loaded')).toBeNull();
+    expect(api.calls('GET /api/v1/customers')).toEqual([]);
   });
 
   it('says so when there are no customers yet', async () => {
-    answer(true, []);
-    show('list');
+    serve([]);
+    await show('list');
     expect(await screen.findByText('No customers yet', {}, SLOW)).toBeTruthy();
-    expect(await screen.findByTestId('customer-add-empty', {}, SLOW)).toBeTruthy();
+    expect(await screen.findAllByText('Add customer', {}, SLOW)).not.toEqual([]);
   });
 
   it('shows a failed list with a way to try again', async () => {
-    get.mockImplementation((url: string) =>
-      url === '/api/v1/user'
-        ? Promise.resolve(me(false))
-        : url === '/api/v1/permission'
-          ? Promise.resolve(permissions(true))
-          : Promise.reject(new Error('Network exception')),
-    );
-    show('list');
-    expect(await screen.findByTestId('customers-error', {}, SLOW)).toHaveTextContent(
-      'The customers could not be loaded',
-    );
+    serve().on({ 'GET /api/v1/customers': () => networkError() });
+    await show('list');
+    expect(await screen.findByText('The customers could not be loaded', {}, SLOW)).toBeTruthy();
   });
 
   it('checks the account on blur and shows 207 at the field', async () => {
-    answer(true);
-    show('list');
-    fireEvent.click(await screen.findByTestId('customer-add', {}, SLOW));
-    const input = await screen.findByTestId('customer-account', {}, SLOW);
+    const api = serve();
+    await show('list');
+    fireEvent.click((await screen.findAllByText('Add customer', {}, SLOW))[0]!);
+    const input = await screen.findByLabelText('Account', {}, SLOW);
     fireEvent.change(input, { target: { value: 'ann@example.com' } });
     fireEvent.blur(input);
     expect(
@@ -250,102 +206,100 @@ describe('CustomerListPage', () => {
         SLOW,
       ),
     ).toBeTruthy();
-    expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
-      params: { account: 'ann@example.com' },
-      handledCodes: [105, 4, 207],
+    expect(api.calls('GET /api/v1/customer/check')[0]?.query).toEqual({
+      account: 'ann@example.com',
+      lan: 'en',
     });
+    // the refusal is shown at the field, not as a toast
+    expect(api.toasts).toEqual([]);
   });
 
   it('removes a customer after confirmation', async () => {
-    answer(true);
-    request.mockResolvedValue(null);
-    show('list');
-    fireEvent.click(await screen.findByTestId('action-remove', {}, SLOW));
+    const api = serve();
+    await show('list');
+    fireEvent.click(await screen.findByLabelText('Remove', {}, SLOW));
     const dialog = await screen.findByRole('dialog', {}, SLOW);
     expect(dialog).toHaveTextContent('Remove customer ann@example.com?');
-    fireEvent.click(within(dialog).getByTestId('customer-remove-ok'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() =>
-      expect(request).toHaveBeenCalledWith({
-        method: 'DELETE',
-        url: '/api/v1/customers/delete/5',
-      }),
+      expect(api.calls('DELETE /api/v1/customers/delete/{id}')).toMatchObject([
+        { params: { id: '5' }, query: { lan: 'en' } },
+      ]),
+    );
+    expect(api.calls('DELETE /api/v1/customers/delete/{id}')[0]?.query).not.toHaveProperty(
+      'companyId',
     );
   });
 });
 
 describe('CustomerTypesPage', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-  });
+  const rowNames = () => screen.getAllByTestId('type-row-name').map((n) => n.textContent);
+  const deleteOf = (name: string) =>
+    within(rowOf(screen.getAllByText(name))).getByLabelText('Delete');
 
   it('shows the tree opened, and refuses to delete a type with subtypes', async () => {
-    answer(true);
-    show('types');
+    const api = serve();
+    await show('types');
     await screen.findByText('Villa', {}, SLOW);
-    expect(screen.getAllByTestId('type-row-name').map((n) => n.textContent)).toEqual([
-      'Home',
-      'Villa',
-      'Business',
-    ]);
-    fireEvent.click(screen.getAllByTestId('action-delete')[0] as HTMLElement);
+    expect(rowNames()).toEqual(['Home', 'Villa', 'Business']);
+    fireEvent.click(deleteOf('Home'));
     expect(
       await screen.findByText('This type has subtypes and cannot be deleted', {}, SLOW),
     ).toBeTruthy();
-    expect(post).not.toHaveBeenCalled();
+    expect(api.calls('POST /api/v1/customerType/{id}/delete')).toEqual([]);
   });
 
   it('deletes a leaf after confirmation and shows the server refusal', async () => {
-    answer(true);
-    post.mockRejectedValue(new ApiError(4, 'Parameter validation error: customers'));
-    show('types');
+    const api = serve().on({
+      'POST /api/v1/customerType/{id}/delete': () =>
+        failure(4, 'Parameter validation error: customers'),
+    });
+    await show('types');
     await screen.findByText('Business', {}, SLOW);
-    fireEvent.click(screen.getAllByTestId('action-delete')[2] as HTMLElement);
-    fireEvent.click(await screen.findByTestId('type-delete-ok', {}, SLOW));
-    await waitFor(() =>
-      expect(post).toHaveBeenCalledWith('/api/v1/customerType/3/delete', {}, { handledCodes: [4] }),
-    );
+    fireEvent.click(deleteOf('Business'));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(
       await screen.findByText('This type still has customers and cannot be deleted', {}, SLOW),
     ).toBeTruthy();
+    expect(api.calls('POST /api/v1/customerType/{id}/delete')).toMatchObject([
+      { params: { id: '3' }, query: { lan: 'en' } },
+    ]);
+    // code 4 is the screen's to explain: no toast
+    expect(api.toasts).toEqual([]);
   });
 
   it('keeps the company an internal administrator names, in requests and links', async () => {
-    answer(true, [ann], true);
-    post.mockResolvedValue(null);
-    show('types', '/customer/type?companyId=1');
+    const api = serve().on({ 'POST /api/v1/customerType/{id}/delete': () => envelope(null) });
+    await show('types', { ...ADMIN, route: '/customer/type?companyId=1' });
     await screen.findByText('Business', {}, SLOW);
-    expect(get).toHaveBeenCalledWith('/api/v1/customer/types', {
-      params: { companyId: 1 },
-      silent: true,
-    });
+    expect(api.calls('GET /api/v1/customer/types')[0]?.query).toEqual({ companyId: 1, lan: 'en' });
     expect(screen.getAllByTestId('type-row-customers')[0]?.closest('a')).toHaveAttribute(
       'href',
       '/customer/list?typeId=1&companyId=1',
     );
-    fireEvent.click(screen.getAllByTestId('action-delete')[2] as HTMLElement);
-    fireEvent.click(await screen.findByTestId('type-delete-ok', {}, SLOW));
+    fireEvent.click(deleteOf('Business'));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/customerType/3/delete',
-        {},
-        { handledCodes: [4], params: { companyId: 1 } },
-      ),
+      expect(api.calls('POST /api/v1/customerType/{id}/delete')).toMatchObject([
+        { params: { id: '3' }, query: { companyId: 1 } },
+      ]),
     );
   });
 
   it('tells an internal administrator without ?companyId= to choose a company', async () => {
-    answer(true, [ann], true);
-    show('types', '/customer/type');
-    expect(await screen.findByTestId('no-company', {}, SLOW)).toBeTruthy();
+    serve();
+    await show('types', { ...ADMIN, route: '/customer/type' });
+    expect(await screen.findByText(/belongs to no company/, {}, SLOW)).toBeTruthy();
     expect(screen.queryByTestId('customer-types-error')).toBeNull();
   });
 
   it('has no edit buttons without customer.type.edit', async () => {
-    answer(false);
-    show('types');
+    serve();
+    await show('types', { edit: false });
     await screen.findByText('Villa', {}, SLOW);
-    expect(screen.queryByTestId('type-add')).toBeNull();
-    expect(screen.queryByTestId('action-delete')).toBeNull();
+    expect(screen.queryByText(/^Add/)).toBeNull();
+    expect(screen.queryByLabelText('Delete')).toBeNull();
   });
 });

@@ -1,13 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/shared/http';
+import { envelope, failure, fakeHttp, networkError, type Reply } from '@/test/http';
 import { accountCheckRule, blockedDeletion, saveRefusal } from './checks';
 import type { TypeRow } from './tree';
-
-const get = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { get: (...args: unknown[]) => get(...args) as unknown },
-}));
 
 const validate = (value: string, scope?: number) => {
   const rule = accountCheckRule((key) => `t:${key}`, scope);
@@ -26,40 +21,42 @@ const row = (patch: Partial<TypeRow> = {}): TypeRow => ({
   ...patch,
 });
 
-describe('the customer account check', () => {
-  beforeEach(() => get.mockReset());
+/** The check endpoint answering `answers` in turn, then "free". */
+const serve = (...answers: Reply[]) =>
+  fakeHttp({ 'GET /api/v1/customer/check': () => answers.shift() ?? envelope(null) });
 
+describe('the customer account check', () => {
   it('asks the server on blur and passes a free owner account', async () => {
-    get.mockResolvedValue(null);
+    const api = serve();
     expect(validate(' ann@example.com ')).toBeInstanceOf(Promise);
     await expect(validate(' ann@example.com ')).resolves.toBeUndefined();
-    expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
-      params: { account: 'ann@example.com' },
-      handledCodes: [105, 4, 207],
+    expect(api.calls('GET /api/v1/customer/check')[1]?.query).toEqual({
+      account: 'ann@example.com',
+      lan: 'en',
     });
   });
 
   it('names the company an internal administrator is looking at', async () => {
-    get.mockResolvedValue(null);
+    const api = serve();
     await expect(validate('ann@example.com', 1)).resolves.toBeUndefined();
-    expect(get).toHaveBeenCalledWith('/api/v1/customer/check', {
-      params: { account: 'ann@example.com', companyId: 1 },
-      handledCodes: [105, 4, 207],
+    expect(api.calls('GET /api/v1/customer/check')[0]?.query).toEqual({
+      account: 'ann@example.com',
+      companyId: 1,
+      lan: 'en',
     });
   });
 
   it('shows 105 and 207 at the field', async () => {
-    get.mockRejectedValueOnce(new ApiError(105, 'not registered'));
+    serve(failure(105, 'not registered'), failure(207, 'already'));
     await expect(validate('ann@example.com')).rejects.toThrow('t:customers.refusal.notRegistered');
-    get.mockRejectedValueOnce(new ApiError(207, 'already'));
     await expect(validate('ann@example.com')).rejects.toThrow('t:customers.refusal.already');
   });
 
   it('does not ask for an empty or malformed account, nor block on no answer', async () => {
+    const api = serve(networkError());
     await expect(validate('')).resolves.toBeUndefined();
     await expect(validate('not an account')).resolves.toBeUndefined();
-    expect(get).not.toHaveBeenCalled();
-    get.mockRejectedValueOnce(new Error('Network exception'));
+    expect(api.calls('GET /api/v1/customer/check')).toEqual([]);
     await expect(validate('ann@example.com')).resolves.toBeUndefined();
   });
 });

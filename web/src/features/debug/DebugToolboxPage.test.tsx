@@ -1,33 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { permissionQuery } from '@/shared/permissions';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import DebugToolboxPage from './DebugToolboxPage';
-
-const post = vi.fn();
-const get = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    post: (...args: unknown[]) => post(...args) as unknown,
-    get: (...args: unknown[]) => get(...args) as unknown,
-  },
-}));
-
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
 
 const exchange = {
   id: 1,
@@ -46,44 +21,28 @@ const exchange = {
   replyAt: null,
 };
 
-function show(url: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(permissionQuery().queryKey, {
-    routes: new Set<string>(),
-    buttons: new Set(['inverter.debug']),
-    buttonsByRoute: new Map(),
+const show = (route: string) =>
+  renderScreen(<DebugToolboxPage />, {
+    route,
+    permissions: { permission: 'inverter.debug', type: 1 },
   });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[url]}>
-        <App>
-          <DebugToolboxPage />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
 
 describe('DebugToolboxPage', () => {
-  beforeEach(() => {
-    post.mockReset();
-    get.mockReset();
-  });
-
   it('builds a read frame, sends it to the device of the link and shows the decoded reply', async () => {
-    post.mockResolvedValueOnce(exchange);
-    get.mockResolvedValue({ ...exchange, status: 'succeeded', reply: '01 03 02 00 64 B9 AF' });
-    show('/debug?kind=gateway&sn=GW-0001');
+    const api = fakeHttp({
+      'POST /api/v1/gateway/{sn}/debug': () => envelope(exchange),
+      'GET /api/v1/debug/reply': () =>
+        envelope({ ...exchange, status: 'succeeded', reply: '01 03 02 00 64 B9 AF' }),
+    });
+    await show('/debug?kind=gateway&sn=GW-0001');
     expect(screen.getByTestId('rtu-frame').textContent).toContain('01 03 00 00 00 01 84 0A');
     expect((screen.getByTestId('debug-sn') as HTMLInputElement).value).toBe('GW-0001');
 
     fireEvent.click(screen.getByTestId('debug-send'));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/gateway/GW-0001/debug',
-        { code: '01 03 00 00 00 01 84 0A' },
-        expect.anything(),
-      ),
+      expect(api.calls('POST /api/v1/gateway/{sn}/debug')).toMatchObject([
+        { params: { sn: 'GW-0001' }, body: { code: '01 03 00 00 00 01 84 0A' } },
+      ]),
     );
     expect((await screen.findByTestId('debug-reply')).textContent).toContain('01 03 02 00 64');
     expect(screen.getByTestId('debug-status').textContent).toBe('Answered');

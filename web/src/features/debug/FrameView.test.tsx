@@ -3,18 +3,6 @@ import { describe, expect, it } from 'vitest';
 import '@/shared/i18n';
 import { FrameView } from './FrameView';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 describe('FrameView', () => {
   it('numbers the registers of a read reply from the request address, signed and unsigned', () => {
     render(

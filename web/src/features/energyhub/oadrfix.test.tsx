@@ -11,17 +11,6 @@ import type { Enrollment, Vtn } from './types';
 import { usePower } from './useDuration';
 import { VtnTab } from './VtnTab';
 
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const SLOW = { timeout: 10_000 };
 

@@ -10,17 +10,6 @@ import EnrollmentPlanPage from './EnrollmentPlanPage';
 import EventPage from './EventPage';
 import type { DrEvent, Enrollment } from './types';
 
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
 const SLOW = { timeout: 10_000 };

@@ -20,18 +20,6 @@ import {
 import EventListPage from './EventListPage';
 import { MessageBell } from './MessageBell';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 /** Makes antd's breakpoints see a screen `px` wide (jsdom has no real media queries). */
 function screenWidth(px: number) {
   Object.defineProperty(window, 'matchMedia', {

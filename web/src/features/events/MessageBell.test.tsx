@@ -1,33 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter, useLocation } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { messageCountQuery, messageListQuery, type MessageItem } from './api';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { MessageItem } from './api';
 import { MessageBell } from './MessageBell';
-
-// jsdom has no ResizeObserver; antd's list measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
 
 const notice: MessageItem = {
   id: 3,
@@ -43,29 +19,18 @@ const notice: MessageItem = {
   event: null,
 };
 
+const serve = (infos: MessageItem[]) =>
+  fakeHttp({
+    'GET /api/v1/message/count': () => envelope(infos.length),
+    'GET /api/v1/messages': () =>
+      envelope({ pageSize: 10, pageNumber: 1, total: infos.length, infos }),
+    'POST /api/v1/message/{id}/read': () => envelope(null),
+  });
+
 describe('MessageBell notices', () => {
   it('shows a notice with its text and marks it read as a notice', async () => {
-    get.mockRejectedValue(new Error('not needed'));
-    post.mockResolvedValue(null);
-    const c = new QueryClient({
-      defaultOptions: { queries: { retry: false, staleTime: Infinity } },
-    });
-    c.setQueryData(messageCountQuery.queryKey, 1);
-    c.setQueryData(messageListQuery().queryKey, {
-      pageSize: 10,
-      pageNumber: 1,
-      total: 1,
-      infos: [notice],
-    });
-    render(
-      <QueryClientProvider client={c}>
-        <MemoryRouter>
-          <App>
-            <MessageBell />
-          </App>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    const api = serve([notice]);
+    await renderScreen(<MessageBell />);
     fireEvent.click(screen.getByTestId('message-bell'));
     const item = await screen.findByTestId('message-item');
     expect(item.getAttribute('data-source')).toBe('notice');
@@ -73,41 +38,17 @@ describe('MessageBell notices', () => {
     expect(within(item).getByText(/Notice · Three-phase HV: version V2_0/)).toBeTruthy();
     fireEvent.click(item);
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/message/3/read',
-        {},
-        { params: { source: 'notice' } },
-      ),
+      expect(api.calls('POST /api/v1/message/{id}/read')).toMatchObject([
+        { params: { id: '3' }, query: { source: 'notice' } },
+      ]),
     );
   });
 
   it('opens the Notification screen from "View all"', async () => {
-    get.mockRejectedValue(new Error('not needed'));
-    const c = new QueryClient({
-      defaultOptions: { queries: { retry: false, staleTime: Infinity } },
-    });
-    c.setQueryData(messageCountQuery.queryKey, 0);
-    c.setQueryData(messageListQuery().queryKey, {
-      pageSize: 10,
-      pageNumber: 1,
-      total: 0,
-      infos: [],
-    });
-    function Where() {
-      return <div data-testid="where">{useLocation().pathname}</div>;
-    }
-    render(
-      <QueryClientProvider client={c}>
-        <MemoryRouter>
-          <App>
-            <MessageBell />
-            <Where />
-          </App>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    serve([]);
+    const view = await renderScreen(<MessageBell />);
     fireEvent.click(screen.getByTestId('message-bell'));
     fireEvent.click(await screen.findByTestId('messages-view-all'));
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/notification'));
+    await waitFor(() => expect(view.location()).toBe('/notification'));
   });
 });

@@ -9,18 +9,6 @@ import type { FirmwareItem, InverterTypeNode } from './api';
 import GatewayFirmwarePage from './GatewayFirmwarePage';
 import InverterFirmwarePage from './InverterFirmwarePage';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const get = vi.fn();
 const post = vi.fn();
 vi.mock('@/shared/http', async (importOriginal) => ({

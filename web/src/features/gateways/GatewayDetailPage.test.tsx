@@ -7,18 +7,6 @@ import '@/shared/i18n';
 import { gatewayDetailQuery, type GatewayDetail } from './api';
 import GatewayDetailPage from './GatewayDetailPage';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const gateway: GatewayDetail = {
   id: 7,
   sn: 'GW-0007',

@@ -9,18 +9,6 @@ import { gatewayRow } from './fixtures';
 import SystemGatewaysPage from './SystemGatewaysPage';
 import { afterGuard } from '@/test/guard';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const get = vi.fn();
 const post = vi.fn();
 vi.mock('@/shared/http', async (importOriginal) => ({

@@ -11,18 +11,6 @@ import { defaults } from '@/shared/list/params';
 import { messageLinks, NOTIFICATION_FILTERS, notificationParams } from './api';
 import NotificationsPage from './NotificationsPage';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const page = <T,>(infos: T[]) => ({ pageSize: 20, pageNumber: 1, total: infos.length, infos });
 const SLOW = { timeout: 10_000 };

@@ -11,18 +11,6 @@ import ProtocolEditorPage from './ProtocolEditorPage';
 import ProtocolsPage from './ProtocolsPage';
 import { afterGuard } from '@/test/guard';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
 const SLOW = { timeout: 10_000 };

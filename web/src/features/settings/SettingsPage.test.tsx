@@ -19,18 +19,6 @@ vi.mock('@/shared/http', async (importOriginal) => ({
   },
 }));
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const support: Support = {
   support: true,
   sn: 'INV1',

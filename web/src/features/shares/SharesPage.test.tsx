@@ -1,21 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeHttp, networkError } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import type { SharesOverview } from './api';
 import SharesPage from './SharesPage';
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
 
 const empty: SharesOverview = {
   given: [],
@@ -62,40 +50,19 @@ const withOffer: SharesOverview = {
   ],
 };
 
-/** Answers the shares read with `data`, the permission tree with nothing. */
-function answer(data: SharesOverview) {
-  get.mockImplementation((url: string) =>
-    Promise.resolve(
-      url === '/api/v1/shares'
-        ? data
-        : { id: 0, name: '', permission: 'root', type: 0, children: [] },
-    ),
-  );
-}
-
-function show() {
-  return render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <MemoryRouter>
-        <App>
-          <SharesPage />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
-
-describe('SharesPage', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
+/** Answers the shares read with `data`; the signed-in user holds no permission. */
+const answer = (data: SharesOverview) =>
+  fakeHttp({
+    'GET /api/v1/shares': () => envelope(data),
+    'POST /api/v1/customer/offer/{id}/accept': () => envelope(null),
   });
 
+const show = () => renderScreen(<SharesPage />, { permissions: [] });
+
+describe('SharesPage', () => {
   it('says so when nothing is shared either way', async () => {
     answer(empty);
-    show();
+    await show();
     expect(await screen.findByTestId('serving-companies')).toHaveTextContent(
       'No company sees your plants',
     );
@@ -107,9 +74,8 @@ describe('SharesPage', () => {
   });
 
   it('shows a request with the rights it grants and accepts it', async () => {
-    answer(withOffer);
-    post.mockResolvedValue(null);
-    show();
+    const api = answer(withOffer);
+    await show();
     const offer = await screen.findByTestId('customer-offer');
     expect(offer).toHaveTextContent('Acme Solar');
     expect(offer).toHaveTextContent('Yearly checks');
@@ -117,19 +83,15 @@ describe('SharesPage', () => {
     expect(screen.getByTestId('shares-given')).toHaveTextContent('max@example.com');
     fireEvent.click(within(offer).getByTestId('customer-offer-accept'));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/customer/offer/7/accept',
-        {},
-        { handledCodes: [4] },
-      ),
+      expect(api.calls('POST /api/v1/customer/offer/{id}/accept')).toMatchObject([
+        { params: { id: '7' } },
+      ]),
     );
   }, 30_000);
 
   it('offers a retry when the read fails', async () => {
-    get.mockImplementation((url: string) =>
-      url === '/api/v1/shares' ? Promise.reject(new Error('down')) : Promise.resolve(null),
-    );
-    show();
+    fakeHttp({ 'GET /api/v1/shares': () => networkError() });
+    await show();
     expect(await screen.findByTestId('shares-error')).toHaveTextContent(
       'Shared management could not be loaded',
     );

@@ -1,24 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { FALLBACK_CONFIG } from '@/shared/config';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import AppDownloadPage from './AppDownloadPage';
-
-vi.mock('@/shared/config', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@/shared/config')>();
-  return {
-    ...actual,
-    useServerConfig: () => ({
-      config: {
-        ...actual.FALLBACK_CONFIG,
-        appDownload: { android: 'https://example.com/app.apk', ios: null },
-      },
-      isPending: false,
-    }),
-  };
-});
 
 describe('the app download page', () => {
   it('shows a QR code and link for a platform with a download and an empty state otherwise', async () => {
@@ -27,13 +12,14 @@ describe('the app download page', () => {
       value: 'Linux; Android 14',
       configurable: true,
     });
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter>
-          <AppDownloadPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    fakeHttp({
+      'GET /anonymous/config': () =>
+        envelope({
+          ...FALLBACK_CONFIG,
+          appDownload: { android: 'https://example.com/app.apk', ios: null },
+        }),
+    });
+    await renderScreen(<AppDownloadPage />, { route: '/app/download' });
     const qr = await screen.findByAltText('QR code of the Android download');
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(screen.getByRole('link', { name: 'Open the Android download page' })).toHaveAttribute(

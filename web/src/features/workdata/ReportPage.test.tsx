@@ -9,22 +9,12 @@ import { http } from '@/shared/http';
 import { monthReport } from './fixtures';
 import ReportPage from './ReportPage';
 
-// canvases are for the browser tests; here a chart is a labelled box
+// Not HTTP: jsdom has no canvas for echarts, so here a chart is a labelled box (the browser
+// tests draw the real ones).
 vi.mock('@/shared/charts', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   EChart: ({ ariaLabel }: { ariaLabel?: string }) => <div data-testid="chart">{ariaLabel}</div>,
 }));
-
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
 
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];

@@ -8,17 +8,6 @@ import '@/shared/i18n';
 import { http } from '@/shared/http';
 import WorkdataListPage from './WorkdataListPage';
 
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const page = <T,>(infos: T[]) => ({ pageSize: 20, pageNumber: 1, total: infos.length, infos });
 

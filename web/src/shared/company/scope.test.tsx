@@ -2,35 +2,22 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, renderHook, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
+import { describe, expect, it } from 'vitest';
+import type { CurrentUser } from '@/shared/user';
+import { envelope, fakeHttp, networkError } from '@/test/http';
+import { aUser } from '@/test/user';
 import { askedCompany, ScopeGate, scopedPath, useScope, withCompany } from '.';
 
-const get = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { get: (...args: unknown[]) => get(...args) as unknown },
-}));
-
-const user = (type: string, company: { id: number; name: string } | null) => ({
-  id: 7,
-  account: 'someone@example.com',
-  nickname: '',
-  name: '',
-  email: '',
-  mobile: '',
-  type,
-  roleName: type === 'internal' ? 'internal-admin' : 'company-staff',
-  company: company && { ...company, logoUrl: '', iconUrl: '', themeColor: '' },
-});
+const user = (type: string, company: { id: number; name: string } | null) =>
+  aUser({
+    type,
+    roleName: type === 'internal' ? 'internal-admin' : 'company-staff',
+    company: company && { ...company, logoUrl: '', iconUrl: '', themeColor: '' },
+  });
 const ADMIN = user('internal', null);
 const STAFF = user('company', { id: 5, name: 'Sunrise' });
 
-function answerUser(me: unknown) {
-  get.mockImplementation((url: string) =>
-    url === '/api/v1/user' ? Promise.resolve(me) : Promise.reject(new Error(`unexpected ${url}`)),
-  );
-}
+const answerUser = (me: CurrentUser) => fakeHttp({ 'GET /api/v1/user': () => envelope(me) });
 
 function wrapper(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -48,10 +35,6 @@ const scopeAt = async (path: string) => {
 };
 
 describe('the company scope', () => {
-  beforeEach(() => {
-    get.mockReset();
-  });
-
   it('reads a company id from the URL only when it is a positive whole number', () => {
     expect(askedCompany('12')).toBe(12);
     expect(askedCompany(null)).toBeUndefined();
@@ -115,7 +98,7 @@ describe('the company scope', () => {
   });
 
   it('says when the account cannot be loaded', async () => {
-    get.mockRejectedValue(new Error('Network exception'));
+    fakeHttp({ 'GET /api/v1/user': () => networkError() });
     const Wrapper = wrapper('/customer/list');
     render(
       <Wrapper>

@@ -1,29 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, failure, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { importFileProblem, type ImportOutcome } from './api';
 import { ImportDialog } from './ImportDialog';
-
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { post: (...args: unknown[]) => post(...args) as unknown },
-}));
 
 const sheet: ImportOutcome = {
   total: 3,
@@ -37,13 +17,17 @@ const sheet: ImportOutcome = {
 };
 
 const show = (mode: 'register' | 'claim', onImported = vi.fn()) =>
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <App>
-        <ImportDialog mode={mode} onClose={vi.fn()} onImported={onImported} />
-      </App>
-    </QueryClientProvider>,
-  );
+  renderScreen(<ImportDialog mode={mode} onClose={vi.fn()} onImported={onImported} />);
+
+const serve = () =>
+  fakeHttp({
+    'POST /api/v1/gateway/import/check': () => envelope(sheet),
+    'POST /api/v1/gateway/import/batch': () => envelope(sheet),
+  });
+
+/** The form a check sent. */
+const checked = (api: ReturnType<typeof serve>) =>
+  api.calls('POST /api/v1/gateway/import/check')[0]?.body as unknown as FormData;
 
 const xlsx = (name = 'gateways.xlsx', size = 100) =>
   new File([new Uint8Array(size)], name, {
@@ -69,29 +53,27 @@ describe('importFileProblem', () => {
 });
 
 describe('ImportDialog', () => {
-  beforeEach(() => post.mockReset());
-
   it('refuses a file that is not a workbook before sending it', async () => {
-    show('register');
+    const api = serve();
+    await show('register');
     pick(new File(['sn,key'], 'gateways.csv', { type: 'text/csv' }));
     expect(await screen.findByTestId('import-problem')).toHaveTextContent(
       'Only .xlsx files can be imported',
     );
     expect(screen.getByTestId('import-check')).toBeDisabled();
-    expect(post).not.toHaveBeenCalled();
+    expect(api.calls('POST /api/v1/gateway/import/check')).toEqual([]);
   });
 
   it('checks the sheet (mode register), shows every row, then imports it', async () => {
     const onImported = vi.fn();
-    post.mockResolvedValue(sheet);
-    show('register', onImported);
+    const api = serve();
+    await show('register', onImported);
     pick(xlsx());
     expect(await screen.findByTestId('import-file')).toHaveTextContent('gateways.xlsx');
     fireEvent.click(screen.getByTestId('import-check'));
     const preview = await screen.findByTestId('import-preview');
     expect(preview).toHaveTextContent('Checked 3 rows: nothing is imported yet');
-    const [url, form] = post.mock.calls[0] as [string, FormData];
-    expect(url).toBe('/api/v1/gateway/import/check');
+    const form = checked(api);
     expect(form.get('mode')).toBe('register');
     expect((form.get('file') as File).name).toBe('gateways.xlsx');
     const table = screen.getByTestId('result-table');
@@ -109,25 +91,26 @@ describe('ImportDialog', () => {
     expect(await screen.findByTestId('import-result')).toHaveTextContent(
       'Imported: 3 rows handled',
     );
-    expect(post.mock.calls[1]?.[0]).toBe('/api/v1/gateway/import/batch');
+    expect(api.calls('POST /api/v1/gateway/import/batch')).toHaveLength(1);
     expect(onImported).toHaveBeenCalled();
     expect(screen.getByTestId('import-close')).toBeTruthy();
   });
 
   it('claims without the mode field and names created rows "added"', async () => {
-    post.mockResolvedValue(sheet);
-    show('claim');
+    const api = serve();
+    await show('claim');
     pick(xlsx('stock.XLSX'));
     fireEvent.click(await screen.findByTestId('import-check'));
     await screen.findByTestId('import-preview');
-    const [, form] = post.mock.calls[0] as [string, FormData];
-    expect(form.get('mode')).toBeNull();
+    expect(checked(api).get('mode')).toBeNull();
     expect(screen.getByTestId('count-created')).toHaveTextContent('Added: 1');
   });
 
   it('shows a refused sheet in the dialog and offers no import', async () => {
-    post.mockRejectedValueOnce(new ApiError(11, 'Unsupported file type'));
-    show('register');
+    serve().on({
+      'POST /api/v1/gateway/import/check': () => failure(11, 'Unsupported file type'),
+    });
+    await show('register');
     pick(xlsx());
     fireEvent.click(await screen.findByTestId('import-check'));
     expect(await screen.findByTestId('import-problem')).toHaveTextContent('Unsupported file type');

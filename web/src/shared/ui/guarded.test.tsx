@@ -96,15 +96,6 @@ describe('GuardedModal', () => {
 
 describe('GuardedPopconfirm', () => {
   it('confirms once for a double click', () => {
-    // jsdom has no ResizeObserver; the popover measures itself with one
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
     const confirm = vi.fn();
     render(
       <GuardedPopconfirm open title="Sure?" okText="Yes" onConfirm={confirm}>
@@ -114,6 +105,5 @@ describe('GuardedPopconfirm', () => {
     fireEvent.click(button('Yes'));
     fireEvent.click(button('Yes'));
     expect(confirm).toHaveBeenCalledTimes(1);
-    vi.unstubAllGlobals();
   });
 });

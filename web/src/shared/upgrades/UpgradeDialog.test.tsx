@@ -6,18 +6,6 @@ import '@/shared/i18n';
 import { batchQuery, type BatchProgress, type BatchStart, type Upgrade } from './api';
 import { BatchView } from './UpgradeDialog';
 
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
 const upgrade = (patch: Partial<Upgrade>): Upgrade => ({
   id: 1,
   batchId: 'b1',

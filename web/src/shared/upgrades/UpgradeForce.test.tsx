@@ -1,54 +1,52 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import { describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { Firmware } from './api';
 import { UpgradeDialog } from './UpgradeDialog';
 
-// jsdom has no ResizeObserver; antd's select and table measure themselves with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
+const firmware: Firmware = {
+  id: 8,
+  version: 'G1_4',
+  fileName: 'gw_1_4.bin',
+  changeLog: '',
+  changeLogEn: '',
+  codes: [],
+  createAt: '2026-11-20T10:00:00.000+00:00',
+  creator: 'admin',
+  enabled: true,
+  firmwareType: 'gateway',
+  hardwareVersion: '',
+  inUse: false,
+  manufacturer: '',
+  name: 'Gateway 1.4',
+  parentTypeId: null,
+  parentTypeName: '',
+  partNumber: '',
+  productId: null,
+  productName: '',
+  size: 1024,
+  target: 'gateway',
+  type: 0,
+  typeName: '',
+  updateAt: '2026-11-20T10:00:00.000+00:00',
+  upgradeMode: '',
+};
 
 describe('UpgradeDialog, a gateway already up to date', () => {
   it('warns with 4001 and upgrades anyway with force', async () => {
-    get.mockImplementation((url: string) => {
-      if (url === '/api/v1/firmware')
-        return Promise.resolve({
+    const api = fakeHttp({
+      'GET /api/v1/firmware': () =>
+        envelope({
+          pageNumber: 1,
+          pageSize: 10,
           total: 1,
-          infos: [{ id: 8, version: 'G1_4', fileName: 'gw_1_4.bin' }],
-        });
-      return Promise.reject(new Error(`unexpected ${url}`));
+          infos: [firmware],
+        }),
+      'POST /api/v1/gateway/{id}/upgrade': () => failure(4001, 'Gateway firmware is up to date'),
     });
-    post
-      .mockRejectedValueOnce(new ApiError(4001, 'Gateway firmware is up to date'))
-      .mockRejectedValueOnce(new Error('stop here'));
-    render(
-      <QueryClientProvider
-        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-      >
-        <App>
-          <UpgradeDialog open onClose={() => undefined} target="gateway" fixed={['GW-1']} />
-        </App>
-      </QueryClientProvider>,
+    await renderScreen(
+      <UpgradeDialog open onClose={() => undefined} target="gateway" fixed={['GW-1']} />,
     );
     await screen.findByTestId('upgrade-firmware');
     const select = screen.getByRole('combobox');
@@ -59,8 +57,10 @@ describe('UpgradeDialog, a gateway already up to date', () => {
       'The gateway firmware is up to date',
     );
     fireEvent.click(screen.getByTestId('upgrade-force'));
-    await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
-    expect(post.mock.calls[1]?.[0]).toBe('/api/v1/gateway/GW-1/upgrade');
-    expect(post.mock.calls[1]?.[2]).toMatchObject({ params: { firmId: 8, force: true } });
+    await waitFor(() => expect(api.calls('POST /api/v1/gateway/{id}/upgrade')).toHaveLength(2));
+    expect(api.calls('POST /api/v1/gateway/{id}/upgrade')[1]).toMatchObject({
+      params: { id: 'GW-1' },
+      query: { firmId: 8, force: true },
+    });
   }, 30_000);
 });

@@ -1,28 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { RestartDialog } from './RestartDialog';
 import type { BatchResult, CheckResult } from './api';
-
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { post: (...args: unknown[]) => post(...args) as unknown },
-}));
-
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
 
 const item = (sn: string, status: string, code = 0, msg = '') => ({
   sn,
@@ -33,19 +14,10 @@ const item = (sn: string, status: string, code = 0, msg = '') => ({
   commandId: null,
 });
 
-function show(fixed?: string[]) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <App>
-        <RestartDialog open onClose={() => {}} fixed={fixed} />
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const show = (fixed?: string[]) =>
+  renderScreen(<RestartDialog open onClose={() => {}} fixed={fixed} />);
 
 describe('RestartDialog', () => {
-  beforeEach(() => post.mockReset());
-
   it('checks first, restarts only the gateways that passed, and shows the totals', async () => {
     const check: CheckResult = {
       total: 2,
@@ -59,17 +31,19 @@ describe('RestartDialog', () => {
       failed: 0,
       items: [item('GW-0001', 'succeeded')],
     };
-    post.mockResolvedValueOnce(check).mockResolvedValueOnce(done);
-    show();
+    const api = fakeHttp({
+      'POST /api/v1/gateways/batch/check': () => envelope(check),
+      'POST /api/v1/gateway/{gsns}/restart': () => envelope(done),
+    });
+    await show();
     fireEvent.change(screen.getByTestId('restart-sns'), {
       target: { value: 'GW-0001\nGW-0002, GW-0001' },
     });
     fireEvent.click(screen.getByTestId('restart-check'));
     await screen.findByText('1 of 2 can be restarted');
-    expect(post).toHaveBeenLastCalledWith('/api/v1/gateways/batch/check', {
-      sns: ['GW-0001', 'GW-0002'],
-      action: 'restart',
-    });
+    expect(api.calls('POST /api/v1/gateways/batch/check')).toMatchObject([
+      { body: { sns: ['GW-0001', 'GW-0002'], action: 'restart' } },
+    ]);
     expect(screen.getByText('Device offline')).toBeTruthy();
     // the check says what is ready, and that nothing has succeeded yet
     const checked = screen.getByTestId('restart-check-result-totals').textContent ?? '';
@@ -78,24 +52,28 @@ describe('RestartDialog', () => {
     expect(checked).not.toContain('Succeeded');
     // the button is ready once the check has settled
     await waitFor(() => {
-      if (post.mock.calls.length < 2) fireEvent.click(screen.getByTestId('restart-confirm'));
-      expect(post).toHaveBeenCalledTimes(2);
+      const restarts = api.calls('POST /api/v1/gateway/{gsns}/restart');
+      if (restarts.length < 1) fireEvent.click(screen.getByTestId('restart-confirm'));
+      expect(restarts).toHaveLength(1);
     });
     await screen.findByText('1 restarted, 0 failed');
     // one gateway goes through its own route
-    expect(post).toHaveBeenLastCalledWith('/api/v1/gateway/GW-0001/restart');
+    expect(api.calls('POST /api/v1/gateway/{gsns}/restart')).toMatchObject([
+      { params: { gsns: 'GW-0001' } },
+    ]);
     expect(screen.getByTestId('restart-result').textContent).toContain('Done');
     expect(screen.getByTestId('restart-result-totals').textContent).toContain('Succeeded1');
   }, 30_000);
 
   it('offers no restart when every gateway failed the check', async () => {
-    post.mockResolvedValueOnce({
+    const check: CheckResult = {
       total: 1,
       ready: 0,
       refused: 1,
       items: [item('GW-0009', 'refused', 305, 'Gateway does not exist')],
-    } satisfies CheckResult);
-    show(['GW-0009']);
+    };
+    fakeHttp({ 'POST /api/v1/gateways/batch/check': () => envelope(check) });
+    await show(['GW-0009']);
     fireEvent.click(screen.getByTestId('restart-check'));
     await screen.findByText('Gateway does not exist');
     await waitFor(() =>

@@ -1,19 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Command } from '@/shared/commands/api';
+import { envelope, failure, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { validCycle } from './api';
 import { UploadCycleDialog } from './UploadCycleDialog';
 
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { post: (...args: unknown[]) => post(...args) as unknown },
-}));
-
-const command = (status: string) => ({
+const command = (status: Command['status']): Command => ({
   id: 9,
   kind: 'set_params',
   deviceSn: 'GW-0001',
@@ -26,21 +19,14 @@ const command = (status: string) => ({
   updateAt: '2026-11-22T07:00:01Z',
 });
 
-function show(onClose = () => {}) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <App>
-        <UploadCycleDialog sn="GW-0001" plantId={3} reported={300} open onClose={onClose} />
-      </App>
-    </QueryClientProvider>,
+const show = (onClose = () => {}) =>
+  renderScreen(
+    <UploadCycleDialog sn="GW-0001" plantId={3} reported={300} open onClose={onClose} />,
   );
-}
 
 const ok = () => document.getElementById('upload-cycle-ok') as HTMLButtonElement;
 
 describe('UploadCycleDialog', () => {
-  beforeEach(() => post.mockReset());
-
   it('takes whole seconds from 10 to 3600 only', () => {
     expect(validCycle(10)).toBe(true);
     expect(validCycle(3600)).toBe(true);
@@ -48,39 +34,33 @@ describe('UploadCycleDialog', () => {
   });
 
   it('shows the reported cycle, sends the new one and closes once the gateway took it', async () => {
-    post.mockResolvedValue(command('succeeded'));
+    const api = fakeHttp({
+      'POST /api/v1/gateway/{sn}/uploadCycle': () => envelope(command('succeeded')),
+    });
     const onClose = vi.fn();
-    show(onClose);
-    expect(screen.getByTestId('upload-cycle-reported').textContent).toBe(
-      'The gateway reports every 300 s',
-    );
+    await show(onClose);
+    expect(screen.getByText('The gateway reports every 300 s')).toBeTruthy();
     expect(ok().disabled).toBe(true);
-    const input = screen.getByTestId('upload-cycle-input');
+    const input = screen.getByRole('spinbutton');
     fireEvent.change(input, { target: { value: '60' } });
     await waitFor(() => expect(ok().disabled).toBe(false));
     fireEvent.click(ok());
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(post).toHaveBeenCalledWith(
-      '/api/v1/gateway/GW-0001/uploadCycle',
-      { uploadCycle: 60 },
-      expect.anything(),
-    );
+    expect(api.calls('POST /api/v1/gateway/{sn}/uploadCycle')).toMatchObject([
+      { params: { sn: 'GW-0001' }, body: { uploadCycle: 60 } },
+    ]);
   });
 
   it('says when the gateway did not take it or the server refused', async () => {
-    post.mockResolvedValueOnce(command('timed_out'));
-    show();
-    fireEvent.change(screen.getByTestId('upload-cycle-input'), { target: { value: '120' } });
+    const answers = [envelope(command('timed_out')), failure(2, 'No permission')];
+    fakeHttp({ 'POST /api/v1/gateway/{sn}/uploadCycle': () => answers.shift()! });
+    await show();
+    fireEvent.change(screen.getByRole('spinbutton'), { target: { value: '120' } });
     await waitFor(() => expect(ok().disabled).toBe(false));
     fireEvent.click(ok());
-    expect((await screen.findByTestId('upload-cycle-error')).textContent).toContain(
-      'The gateway did not take the upload cycle',
-    );
-    post.mockRejectedValueOnce(new ApiError(2, 'No permission'));
+    expect(await screen.findByText(/The gateway did not take the upload cycle/)).toBeTruthy();
     await waitFor(() => expect(ok().disabled).toBe(false), { timeout: 5000 });
     fireEvent.click(ok());
-    await waitFor(() =>
-      expect(screen.getByTestId('upload-cycle-error').textContent).toContain('No permission'),
-    );
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('No permission'));
   });
 });

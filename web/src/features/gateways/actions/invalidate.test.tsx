@@ -1,30 +1,11 @@
-import { QueryClient, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { gatewayKeys, overviewKeys, plantKeys } from '@/shared/api/keys';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { ReplaceDialog } from './ReplaceDialog';
 import { RestartDialog } from './RestartDialog';
-
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: { post: (...args: unknown[]) => post(...args) as unknown },
-}));
-
-// jsdom has no ResizeObserver; antd's table measures itself with one
-if (!('ResizeObserver' in globalThis)) {
-  Object.defineProperty(globalThis, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe(): void {}
-      unobserve(): void {}
-      disconnect(): void {}
-    },
-  });
-}
 
 /** Plant 7 holds the gateway; plant 8 is another plant. */
 const VIEWS = {
@@ -50,15 +31,7 @@ const stale = (client: QueryClient) =>
     (view) => client.getQueryState(VIEWS[view] as QueryKey)?.isInvalidated,
   );
 
-function show(client: QueryClient, ui: React.ReactNode) {
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <App>{ui}</App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const show = (client: QueryClient, ui: React.ReactNode) => renderScreen(ui, { client });
 
 const item = (sn: string, status: string) => ({
   sn,
@@ -70,22 +43,24 @@ const item = (sn: string, status: string) => ({
 });
 
 async function restart(client: QueryClient, plantId?: number | null) {
-  post
-    .mockResolvedValueOnce({ total: 1, ready: 1, refused: 0, items: [item('GW-0001', 'ok')] })
-    .mockResolvedValueOnce({
-      total: 1,
-      succeeded: 1,
-      failed: 0,
-      items: [item('GW-0001', 'succeeded')],
-    });
-  show(client, <RestartDialog open onClose={() => {}} fixed={['GW-0001']} plantId={plantId} />);
+  const api = fakeHttp({
+    'POST /api/v1/gateways/batch/check': () =>
+      envelope({ total: 1, ready: 1, refused: 0, items: [item('GW-0001', 'ok')] }),
+    'POST /api/v1/gateway/{gsns}/restart': () =>
+      envelope({ total: 1, succeeded: 1, failed: 0, items: [item('GW-0001', 'succeeded')] }),
+  });
+  await show(
+    client,
+    <RestartDialog open onClose={() => {}} fixed={['GW-0001']} plantId={plantId} />,
+  );
   fireEvent.click(screen.getByTestId('restart-check'));
   await screen.findByTestId('restart-check-result', {}, { timeout: 10_000 });
   // the button is ready once the check has settled
   await waitFor(
     () => {
-      if (post.mock.calls.length < 2) fireEvent.click(screen.getByTestId('restart-confirm'));
-      expect(post).toHaveBeenCalledTimes(2);
+      const restarts = api.calls('POST /api/v1/gateway/{gsns}/restart');
+      if (restarts.length < 1) fireEvent.click(screen.getByTestId('restart-confirm'));
+      expect(restarts).toHaveLength(1);
     },
     { timeout: 10_000 },
   );
@@ -93,8 +68,6 @@ async function restart(client: QueryClient, plantId?: number | null) {
 }
 
 describe('gateway actions refresh the plant gateway views', () => {
-  beforeEach(() => post.mockReset());
-
   it('a restart refreshes the gateway screens and its plant gateway list and devices', async () => {
     const client = seeded();
     await restart(client, 7);
@@ -126,18 +99,19 @@ describe('gateway actions refresh the plant gateway views', () => {
   }, 30_000);
 
   it('a replacement refreshes the views of the plant the server names', async () => {
-    post.mockResolvedValueOnce({ oldSn: 'GW-0001', newSn: 'GW-0002', plantId: 7, devices: 3 });
+    const api = fakeHttp({
+      'POST /api/v1/gateway/replace': () =>
+        envelope({ oldSn: 'GW-0001', newSn: 'GW-0002', plantId: 7, devices: 3 }),
+    });
     const client = seeded();
-    show(client, <ReplaceDialog sn="GW-0001" open onClose={() => {}} />);
+    await show(client, <ReplaceDialog sn="GW-0001" open onClose={() => {}} />);
     fireEvent.change(screen.getByTestId('replace-sn'), { target: { value: 'GW-0002' } });
     fireEvent.change(screen.getByTestId('replace-key'), { target: { value: 'key-0002' } });
     fireEvent.click(screen.getByRole('button', { name: /replace/i }));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/gateway/replace',
-        { oldSn: 'GW-0001', newSn: 'GW-0002', key: 'key-0002' },
-        expect.anything(),
-      ),
+      expect(api.calls('POST /api/v1/gateway/replace')).toMatchObject([
+        { body: { oldSn: 'GW-0001', newSn: 'GW-0002', key: 'key-0002' } },
+      ]),
     );
     await waitFor(() =>
       expect(stale(client)).toEqual([
