@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# make test-rust: the workspace's Rust tests, two test binaries at a time (RUST_TEST_JOBS).
-# `cargo test` runs its 80-odd binaries one after another, and many of them spend their time
-# waiting on timers (broker deadlines, command replies, crash recovery), so two at a time keeps
-# both cores busy. Each binary runs in its package's directory, as `cargo test` runs it, and
-# its output is printed whole when it ends. Extra arguments go to every binary (a name filter).
+# make test-rust: the workspace's Rust tests, two test binaries at a time (RUST_TEST_JOBS), each
+# running four tests at a time (RUST_TEST_THREADS). Each crate has one integration-test binary
+# (tests/<crate>/main.rs) beside its unit tests; many tests spend their time waiting on timers
+# (broker deadlines, command replies, crash recovery), so more tests than cores keeps both
+# cores busy. The largest binaries start first, so the short ones fill in beside them. Each
+# binary runs in its package's directory, as `cargo test` runs it, and its output is printed
+# whole when it ends. Extra arguments go to every binary (a name filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs="${RUST_TEST_JOBS:-2}"
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -15,8 +18,10 @@ trap 'rm -rf "$work"' EXIT
 # "<package dir> <executable>" for each.
 cargo test --workspace --no-run --message-format=json-render-diagnostics |
   jq -r 'select(.reason == "compiler-artifact" and .profile.test and .executable != null)
-         | "\(.manifest_path | sub("/Cargo.toml$"; "")) \(.executable)"' >"$work/list"
-echo "Rust tests: $(wc -l <"$work/list") binaries, $jobs at a time"
+         | "\(.manifest_path | sub("/Cargo.toml$"; "")) \(.executable)"' |
+  while read -r dir exe; do echo "$(stat -c %s "$exe") $dir $exe"; done |
+  sort -rn | cut -d' ' -f2- >"$work/list"
+echo "Rust tests: $(wc -l <"$work/list") binaries, $jobs at a time, $RUST_TEST_THREADS tests each"
 
 run_one() {
   local dir="$1" exe="$2" name started status=0
