@@ -37,6 +37,8 @@ mod gateways;
 mod headers;
 mod inverters;
 mod limits;
+#[cfg(feature = "lint-probe")]
+pub mod lint_probe;
 mod logger;
 mod manuals;
 pub use manuals::key as manual_file_key;
