@@ -21,11 +21,11 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
-    now_ms,
     paging::Page,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 

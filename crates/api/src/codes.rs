@@ -6,7 +6,8 @@
 use domain::{Code, DomainError, Lang, account::check_code};
 use rand::Rng;
 
-use crate::{AppState, envelope::ApiResult, now_ms, session::digest};
+use crate::{AppState, envelope::ApiResult, session::digest};
+use domain::time::now_ms;
 
 const TTL_MS: i64 = 10 * 60 * 1000;
 const RESEND_AFTER_MS: i64 = 60 * 1000;

@@ -24,11 +24,11 @@ use crate::{
     envelope::{ApiError, ApiResult, Data, Envelope},
     extract::PathId,
     inverters::{self, Inverter},
-    now_ms,
     plants::update_at,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

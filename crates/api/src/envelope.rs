@@ -131,6 +131,12 @@ impl From<service::ServiceError> for ApiError {
     }
 }
 
+impl From<service::passwords::HashError> for ApiError {
+    fn from(err: service::passwords::HashError) -> Self {
+        ApiError::Internal(err.0)
+    }
+}
+
 impl ApiError {
     pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
         ApiError::Internal(format!("{context}: {err}"))

@@ -73,7 +73,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use store::Store;
 use tower_http::trace::TraceLayer;
 
-pub use auth::{REUSE_GRACE_MS, hash_password};
+pub use auth::REUSE_GRACE_MS;
 pub use config::ApiConfig;
 pub use files::store::{FileError, FileStore, FilesBackend, Staged};
 pub use session::Keys;
@@ -103,11 +103,6 @@ impl AppState {
     pub fn files(&self) -> FileStore<'_> {
         FileStore::new(self.config.files, &self.config.data_dir, &self.store)
     }
-}
-
-/// Milliseconds since the Unix epoch: the unit of every stored time.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
 }
 
 /// The whole HTTP surface of the portal.

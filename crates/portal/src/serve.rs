@@ -27,11 +27,11 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
     store.migrate().await.context("migrating the database")?;
     // The months ahead before any report (the history job keeps them made afterwards); if
     // this fails, rows wait in the default partition until it succeeds, nothing is refused.
-    if let Err(e) = store.ensure_sample_partitions(api::now_ms()).await {
+    if let Err(e) = store.ensure_sample_partitions(domain::time::now_ms()).await {
         tracing::warn!(error = %e, "sample partitions not made at start");
     }
     store
-        .sync_builtin_roles(api::now_ms())
+        .sync_builtin_roles(domain::time::now_ms())
         .await
         .context("syncing built-in roles")?;
     Ok(store)
@@ -160,7 +160,7 @@ pub struct Devices {
 pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Devices> {
     let (tx, rx) = tokio::sync::mpsc::channel(4096);
     let submissions = tx.clone();
-    devices::protocol::stored::seed(store, api::now_ms())
+    devices::protocol::stored::seed(store, domain::time::now_ms())
         .await
         .context("storing the shipped protocol configs")?;
     let protocols = devices::protocol::stored::load(store)
@@ -390,7 +390,7 @@ async fn housekeeping(store: Store) {
     let mut tick = tokio::time::interval(Duration::from_secs(3600));
     loop {
         tick.tick().await;
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         match store.purge_refresh_tokens(now).await {
             Ok(n) if n > 0 => tracing::info!(purged = n, "expired refresh tokens removed"),
             Ok(_) => {}

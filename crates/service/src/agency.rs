@@ -19,10 +19,7 @@ use store::{
     log_pages::Author,
 };
 
-use crate::{
-    Result,
-    audit::admin_entry, customers::OFFERS_MAX,
-};
+use crate::{Result, audit::admin_entry, customers::OFFERS_MAX};
 
 /// Checks that the account `raw` may become an agent of `company` (900, 902, 202, 903; see
 /// [`check_agent`]; a request not answered yet is 202 too) and answers the agent company.

@@ -27,6 +27,7 @@ mod error;
 pub mod gateways;
 pub mod manuals;
 pub mod owners;
+pub mod passwords;
 pub mod plants;
 pub mod products;
 pub mod settings;

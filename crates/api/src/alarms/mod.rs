@@ -21,8 +21,8 @@ use store::{
     outbox::NewMail,
 };
 
-use crate::now_ms;
 use digest::{Digest, Line};
+use domain::time::now_ms;
 
 /// Settled alarms are kept at least this long (longer when the quiet period is longer).
 const KEEP_SETTLED_MS: i64 = 24 * 3600 * 1000;

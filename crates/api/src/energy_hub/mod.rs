@@ -86,5 +86,5 @@ pub(crate) fn rfc3339_secs(secs: i64) -> String {
 }
 
 pub(crate) fn now_secs() -> i64 {
-    crate::now_ms() / 1000
+    domain::time::now_ms() / 1000
 }

@@ -13,9 +13,9 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Body, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// Where a user's reports go: the account's e-mail, or the account itself when it is one.
 pub(crate) fn address(user: &UserRow) -> Option<String> {

@@ -22,7 +22,7 @@ use tokio::sync::watch;
 const WAIT: Duration = Duration::from_secs(20);
 
 fn now_s() -> i64 {
-    api::now_ms() / 1000
+    domain::time::now_ms() / 1000
 }
 
 struct World {
@@ -46,7 +46,7 @@ impl Drop for World {
 async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status: i64) -> String {
     let s = &app.store;
     let inv = &spec.devices[0];
-    let t = api::now_ms();
+    let t = domain::time::now_ms();
     let gw = s
         .create_gateway(&spec.sn, &spec.key, inv.protocol, t)
         .await

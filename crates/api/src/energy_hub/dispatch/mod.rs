@@ -18,7 +18,8 @@ mod send;
 
 use std::{collections::BTreeSet, time::Duration};
 
-use crate::{AppState, envelope::ApiResult, now_ms};
+use crate::{AppState, envelope::ApiResult};
+use domain::time::now_ms;
 
 pub use device::MAX_ATTEMPTS;
 

@@ -9,7 +9,8 @@ use serde_json::{Map, Value, json};
 use service::commands;
 use store::{audit::NewAudit, dr_dispatch::DispatchDevice, log_pages::Author};
 
-use crate::{AppState, audit::result, envelope::ApiError, now_ms};
+use crate::{AppState, audit::result, envelope::ApiError};
+use domain::time::now_ms;
 
 /// How long an inverter has to apply a dispatch.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(60);

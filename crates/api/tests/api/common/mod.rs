@@ -94,7 +94,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             Backend::Postgres => "postgres",
         };
         store
-            .sync_builtin_roles(api::now_ms())
+            .sync_builtin_roles(domain::time::now_ms())
             .await
             .expect("builtin roles");
         store
@@ -360,7 +360,7 @@ impl App {
 
     pub async fn company(&self, name: &str) -> CompanyId {
         self.store
-            .create_company(name, api::now_ms())
+            .create_company(name, domain::time::now_ms())
             .await
             .expect("company")
     }
@@ -380,7 +380,7 @@ impl App {
         let hash = match hashed(password) {
             Some(h) => h,
             None => {
-                let h = api::hash_password(password.to_string())
+                let h = service::passwords::hash(password.to_string())
                     .await
                     .expect("hash");
                 hashes()
@@ -403,7 +403,7 @@ impl App {
                 company,
                 role: Some(role_id),
                 user_src: "test",
-                now: api::now_ms(),
+                now: domain::time::now_ms(),
             })
             .await
             .expect("create user")
