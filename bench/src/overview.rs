@@ -243,7 +243,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
         store: store.clone(),
         config: Arc::new(api::ApiConfig::new(data_dir)),
         keys: Arc::new(keys),
-        mailer: Arc::new(api::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
+        mailer: Arc::new(service::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
         metrics: None,
         commands: None,
         latest: None,

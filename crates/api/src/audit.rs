@@ -33,14 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list))
 }
 
-/// Results an entry may carry.
-pub(crate) mod result {
-    /// A command went to the device; its outcome is the command's status.
-    pub const SENT: &str = "sent";
-    pub const FAILED: &str = "failed";
-    /// The portal refused the action (offline, upgrading, forbidden state, invalid values).
-    pub const REFUSED: &str = "refused";
-}
+pub(crate) use service::audit::result;
 
 /// `detail` with the fields of `note` (a JSON object; anything else adds nothing) added.
 pub(crate) fn with_note(mut detail: Value, note: &Value) -> Value {

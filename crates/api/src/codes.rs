@@ -54,9 +54,10 @@ pub async fn send(app: &AppState, account: &str, purpose: Purpose, lang: Lang) -
     let now = now_ms();
     let code = issue(app, account, purpose, now).await?;
     let (subject, body) = message(lang, purpose, &code);
-    app.mailer
+    Ok(app
+        .mailer
         .send(&app.store, account, subject, &body, now)
-        .await
+        .await?)
 }
 
 /// A sign-in code, answered alike whether or not the account exists: the code is stored (and

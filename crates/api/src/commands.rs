@@ -271,7 +271,7 @@ pub async fn status(
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
     // A write the device confirmed becomes the values a later read shows (also when offline).
-    crate::settings::remember_applied(&app, &c).await?;
+    service::setting_offers::remember_applied(&app.store, &c).await?;
     Ok(Data(command_json(&c)))
 }
 

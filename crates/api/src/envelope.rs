@@ -137,6 +137,15 @@ impl From<service::passwords::HashError> for ApiError {
     }
 }
 
+impl From<service::mailer::SendError> for ApiError {
+    fn from(err: service::mailer::SendError) -> Self {
+        match err {
+            service::mailer::SendError::Smtp(e) => ApiError::Internal(e),
+            service::mailer::SendError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl ApiError {
     pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
         ApiError::Internal(format!("{context}: {err}"))

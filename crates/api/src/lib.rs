@@ -1,13 +1,10 @@
 //! The HTTP API: one router module per domain, thin handlers, the envelope of
 //! docs/api-conventions.md. Rules live in `domain` (validation, policy) and in the services here.
 
-pub mod alarms;
 pub mod config;
 pub mod energy_hub;
 pub mod envelope;
 pub mod extract;
-pub mod mail_queue;
-pub mod mailer;
 pub mod openapi;
 pub mod paging;
 pub mod session;
@@ -84,7 +81,7 @@ pub struct AppState {
     pub store: Store,
     pub config: Arc<ApiConfig>,
     pub keys: Arc<Keys>,
-    pub mailer: Arc<mailer::Mailer>,
+    pub mailer: Arc<service::mailer::Mailer>,
     pub metrics: Option<PrometheusHandle>,
     /// Sends commands to devices through their gateways; `None` where the device link is not
     /// running (commands then answer "connection failed").

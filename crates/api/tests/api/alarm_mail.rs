@@ -11,19 +11,18 @@ use std::{
     time::Duration,
 };
 
-use api::{
-    alarms::{AlarmSettings, tick},
-    config::SmtpConfig,
-    mail_queue::deliver_due,
-    mailer::Mailer,
-};
 use common::App;
 use devices::ingest::status::offline_after_ms;
 use domain::{
     ids::{CompanyId, UserId},
     user::BuiltinRole,
 };
+use jobs::{
+    alarms::{AlarmSettings, tick},
+    mail_queue::deliver_due,
+};
 use serde_json::{Value, json};
+use service::mailer::{Mailer, SmtpConfig};
 use store::{outbox::NewMail, plants::PlantFields, users::NotifyChoice};
 
 const MIN: i64 = 60_000;

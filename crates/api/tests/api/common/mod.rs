@@ -13,7 +13,7 @@ use std::{
     },
 };
 
-use api::{ApiConfig, AppState, Keys, mailer::Mailer};
+use api::{ApiConfig, AppState, Keys};
 use axum::{
     Router,
     body::{Body, Bytes},
@@ -30,6 +30,7 @@ use rsa::{
     pkcs8::{EncodePrivateKey, LineEnding},
 };
 use serde_json::Value;
+use service::mailer::Mailer;
 use store::{Backend, Store, users::NewUser};
 use tower::ServiceExt;
 pub mod fake_vtn;
@@ -77,6 +78,18 @@ pub struct App {
     pub state: AppState,
     pub router: Router,
     pub data_dir: PathBuf,
+}
+
+impl App {
+    /// What the background jobs get from this app (`portal serve` builds it the same way).
+    pub fn jobs(&self) -> jobs::Context {
+        jobs::Context {
+            store: self.store.clone(),
+            mailer: self.state.mailer.clone(),
+            commands: self.state.commands.clone(),
+            workbooks: Arc::new(self.state.clone()),
+        }
+    }
 }
 
 /// A fresh app on every available backend, with default configuration.

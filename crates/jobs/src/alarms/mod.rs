@@ -98,7 +98,7 @@ fn entry<'a>(due: &'a mut BTreeMap<i64, Due>, place: &AlarmPlace) -> &'a mut Due
 /// The meaning of an event code in `lang`, empty when the catalogue does not know it.
 fn meaning(family: Option<&str>, code: &str, lang: &str) -> String {
     let lang = Lang::parse(lang).unwrap_or_default();
-    crate::events::definition(family, code)
+    service::event_catalogue::definition(family, code)
         .map(|d| d.meaning(lang).to_string())
         .unwrap_or_default()
 }
