@@ -65,7 +65,7 @@ pub async fn run(o: &HistoryBenchOptions) -> anyhow::Result<HistoryResult> {
 
 async fn run_on(o: &HistoryBenchOptions, db: &FreshDb) -> anyhow::Result<HistoryResult> {
     let store = db.store.clone();
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     devices::protocol::stored::seed(&store, now).await?;
     let protocols = devices::protocol::stored::load(&store).await?;
     let configs = protocols.clone();

@@ -231,7 +231,7 @@ async fn run_on(o: &OverviewOptions, db: &FreshDb) -> anyhow::Result<OverviewRes
 }
 
 async fn router(store: &Store) -> anyhow::Result<Router> {
-    store.sync_builtin_roles(api::now_ms()).await?;
+    store.sync_builtin_roles(domain::time::now_ms()).await?;
     let keys = api::Keys::load_or_create(store)
         .await
         .map_err(|e| anyhow::anyhow!("keys: {e}"))?;
@@ -243,7 +243,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
         store: store.clone(),
         config: Arc::new(api::ApiConfig::new(data_dir)),
         keys: Arc::new(keys),
-        mailer: Arc::new(api::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
+        mailer: Arc::new(service::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
         metrics: None,
         commands: None,
         latest: None,
@@ -253,7 +253,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
 }
 
 async fn owner(store: &Store) -> anyhow::Result<store::users::UserRow> {
-    let hash = api::hash_password(PASSWORD.to_string())
+    let hash = service::passwords::hash(PASSWORD.to_string())
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let role = store.builtin_role(BuiltinRole::PlantOwner).await?;
@@ -268,7 +268,7 @@ async fn owner(store: &Store) -> anyhow::Result<store::users::UserRow> {
             company: None,
             role: Some(role),
             user_src: "web",
-            now: api::now_ms(),
+            now: domain::time::now_ms(),
         })
         .await?;
     store.user_by_account(ACCOUNT).await?.context("bench owner")
@@ -312,11 +312,11 @@ async fn plant(
         tariff,
         owner: None,
     };
-    let plant = service::plants::create(store, actor, &draft, api::now_ms())
+    let plant = service::plants::create(store, actor, &draft, domain::time::now_ms())
         .await
         .map_err(|e| anyhow::anyhow!("plant: {e}"))?
         .0;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let gateway = store
         .create_gateway(&format!("BENCH-GW-{n:05}"), "K", "deye-hybrid-1ph", now)
         .await?;
@@ -381,7 +381,7 @@ async fn samples(store: &Store, device: i64, tz: Tz, first: NaiveDate) -> anyhow
         .earliest()
         .context("local midnight")?
         .timestamp_millis();
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let mut batch = TelemetryBatch::default();
     let mut ts = start;
     while ts <= now {

@@ -13,12 +13,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    auth::hash_password,
     codes::{self, Purpose},
     envelope::{Ack, ApiError, ApiResult, Done, current_lang},
     extract::{Body, ClientIp, Query, num},
-    now_ms, rate_limit,
+    rate_limit,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -174,7 +174,7 @@ pub async fn signup(
     if app.store.user_by_account(account.as_str()).await?.is_some() {
         return Err(Code::AlreadyRegistered.into());
     }
-    let hash = hash_password(password).await?;
+    let hash = service::passwords::hash(password).await?;
     let role = app.store.builtin_role(BuiltinRole::PlantOwner).await?;
     let default_nickname = account
         .as_str()
@@ -238,7 +238,7 @@ pub async fn reset_password(
         .user_by_account(account.as_str())
         .await?
         .ok_or(Code::NotRegistered)?;
-    let hash = hash_password(password).await?;
+    let hash = service::passwords::hash(password).await?;
     let now = now_ms();
     app.store.set_password(user.id(), &hash, now).await?;
     app.store.revoke_user_sessions(user.id(), now).await?;

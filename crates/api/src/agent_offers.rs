@@ -18,10 +18,10 @@ use crate::{
     customer_offers::{Right, rights},
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::PathId,
-    now_ms,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 const VIEW: &str = "company.agent";
 const EDIT: &str = "company.agent.edit";

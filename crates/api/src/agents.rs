@@ -16,12 +16,12 @@ use crate::{
     company::{CompanyQuery, company_of},
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, PathId, Query, num},
-    now_ms,
     paging::{Page, Paging},
     rate_limit,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

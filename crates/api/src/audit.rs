@@ -21,11 +21,11 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
-    now_ms,
     paging::Page,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 
@@ -33,14 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list))
 }
 
-/// Results an entry may carry.
-pub(crate) mod result {
-    /// A command went to the device; its outcome is the command's status.
-    pub const SENT: &str = "sent";
-    pub const FAILED: &str = "failed";
-    /// The portal refused the action (offline, upgrading, forbidden state, invalid values).
-    pub const REFUSED: &str = "refused";
-}
+pub(crate) use service::audit::result;
 
 /// `detail` with the fields of `note` (a JSON object; anything else adds nothing) added.
 pub(crate) fn with_note(mut detail: Value, note: &Value) -> Value {

@@ -2,7 +2,6 @@
 //! sign-in is a session (store `sessions`): its access tokens name it, its refresh tokens form
 //! one rotation chain, and revoking it ends them all.
 
-use argon2::{Argon2, PasswordHash, PasswordVerifier, password_hash::PasswordHasher};
 use axum::{extract::State, middleware};
 use domain::{Code, account::Account};
 use serde::{Deserialize, Serialize};
@@ -15,10 +14,11 @@ use crate::{
     codes::{self, Purpose},
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::{Body, ClientIp, num},
-    headers, now_ms,
+    headers,
     session::{CurrentUser, company_locked, digest, new_refresh_token, new_session_id},
     throttle::Attempt,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -202,7 +202,7 @@ async fn password_grant(
     };
     // Unknown accounts still pay for a hash check, so timing does not tell them apart.
     let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
-    let matches = verify_password(password.to_string(), stored_hash).await?;
+    let matches = service::passwords::verify(password.to_string(), stored_hash).await?;
     // A code serves one password check, right or wrong.
     if let Some(code) = code {
         codes::verify(app, &account, Purpose::Login, code, true).await?;
@@ -293,54 +293,4 @@ async fn issue_tokens(
         expires_in: ttl,
         scope: "all",
     })
-}
-
-/// A hash every unknown account is checked against, made once per process.
-static DECOY_HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Hashes with argon2id on a blocking thread (it is deliberately slow).
-pub async fn hash_password(password: String) -> ApiResult<String> {
-    tokio::task::spawn_blocking(move || hash_blocking(&password))
-        .await
-        .map_err(|e| ApiError::internal("hash task", e))?
-}
-
-fn hash_blocking(password: &str) -> ApiResult<String> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|h| h.to_string())
-        .map_err(|e| ApiError::internal("hash", e))
-}
-
-pub async fn verify_password(password: String, hash: Option<String>) -> ApiResult<bool> {
-    tokio::task::spawn_blocking(move || {
-        let decoy;
-        let hash = match hash {
-            Some(h) => h,
-            None => {
-                decoy = match DECOY_HASH.get() {
-                    Some(h) => h.clone(),
-                    None => {
-                        let h = hash_blocking("decoy-password")?;
-                        DECOY_HASH.get_or_init(|| h).clone()
-                    }
-                };
-                let _ = check(&decoy, &password);
-                return Ok(false);
-            }
-        };
-        Ok(check(&hash, &password))
-    })
-    .await
-    .map_err(|e| ApiError::internal("verify task", e))?
-}
-
-fn check(hash: &str, password: &str) -> bool {
-    PasswordHash::new(hash)
-        .map(|parsed| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok()
-        })
-        .unwrap_or(false)
 }

@@ -6,7 +6,8 @@
 use domain::{Code, DomainError, Lang, account::check_code};
 use rand::Rng;
 
-use crate::{AppState, envelope::ApiResult, now_ms, session::digest};
+use crate::{AppState, envelope::ApiResult, session::digest};
+use domain::time::now_ms;
 
 const TTL_MS: i64 = 10 * 60 * 1000;
 const RESEND_AFTER_MS: i64 = 60 * 1000;
@@ -53,9 +54,10 @@ pub async fn send(app: &AppState, account: &str, purpose: Purpose, lang: Lang) -
     let now = now_ms();
     let code = issue(app, account, purpose, now).await?;
     let (subject, body) = message(lang, purpose, &code);
-    app.mailer
+    Ok(app
+        .mailer
         .send(&app.store, account, subject, &body, now)
-        .await
+        .await?)
 }
 
 /// A sign-in code, answered alike whether or not the account exists: the code is stored (and

@@ -24,11 +24,11 @@ use crate::{
     envelope::{ApiError, ApiResult, Data, Envelope},
     extract::PathId,
     inverters::{self, Inverter},
-    now_ms,
     plants::update_at,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -271,7 +271,7 @@ pub async fn status(
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
     // A write the device confirmed becomes the values a later read shows (also when offline).
-    crate::settings::remember_applied(&app, &c).await?;
+    service::setting_offers::remember_applied(&app.store, &c).await?;
     Ok(Data(command_json(&c)))
 }
 

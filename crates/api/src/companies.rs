@@ -21,14 +21,14 @@ use utoipa_axum::{
 
 use crate::{
     AppState, audit,
-    auth::hash_password,
     company::CompanyInfo,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, PathId, Query, num},
-    files, limits, now_ms,
+    files, limits,
     paging::{Page, Paging},
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -174,7 +174,7 @@ pub async fn add(
     };
     let prepared = prepare_company(&app.store, &input).await?;
     let hash = match &prepared.password {
-        Some(p) => Some(hash_password(p.clone()).await?),
+        Some(p) => Some(service::passwords::hash(p.clone()).await?),
         None => None,
     };
     let (id, admin) = create_company(&app.store, &prepared, hash.as_deref(), now_ms()).await?;

@@ -21,11 +21,11 @@ use crate::{
     AppState, audit,
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
-    now_ms,
     paging::{Page, Paging},
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

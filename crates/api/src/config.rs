@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use service::mailer::SmtpConfig;
+
 #[derive(Clone)]
 pub struct ApiConfig {
     /// This replica's own directory: uploaded files live under it with `files` local.
@@ -28,30 +30,6 @@ pub struct ApiConfig {
     pub sign_in_delay_step_ms: u64,
     /// `PORTAL_PUBLIC_URL` when set: where a utility's VTN can call the portal back (webhooks).
     pub public_url: Option<String>,
-}
-
-#[derive(Clone)]
-pub struct SmtpConfig {
-    pub host: String,
-    pub port: u16,
-    pub username: String,
-    pub password: String,
-    pub from: String,
-    /// `starttls`, `tls` or `none`.
-    pub security: String,
-}
-
-impl std::fmt::Debug for SmtpConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SmtpConfig")
-            .field("host", &self.host)
-            .field("port", &self.port)
-            .field("username", &self.username)
-            .field("password", &"<redacted>")
-            .field("from", &self.from)
-            .field("security", &self.security)
-            .finish()
-    }
 }
 
 impl std::fmt::Debug for ApiConfig {

@@ -19,10 +19,10 @@ use crate::{
     customers::CustomerQuery,
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{PathId, Query},
-    now_ms,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

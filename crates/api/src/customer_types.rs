@@ -21,10 +21,10 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
-    now_ms,
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 const VIEW: &str = "customer.type.list.view";
 const EDIT: &str = "customer.type.edit";

@@ -20,13 +20,13 @@ use crate::{
     audit::author,
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
-    now_ms,
     paging::{Page, Paging},
     permissions::{PermissionNode, tree},
     rate_limit,
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 const VIEW: &str = "customer.list.view";
 const EDIT: &str = "customer.edit";

@@ -21,13 +21,13 @@ use crate::{
     envelope::{ApiResult, Done},
     extract::num,
     monitor::live::Cycles,
-    now_ms,
     paging::{Page, Paging},
     plants::update_at,
     readings::{self, Column, Reading, SeriesList, round2, zone},
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 /// Device names: at most 32 bytes (docs/overview.md, "Limits").

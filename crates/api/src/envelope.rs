@@ -131,6 +131,21 @@ impl From<service::ServiceError> for ApiError {
     }
 }
 
+impl From<service::passwords::HashError> for ApiError {
+    fn from(err: service::passwords::HashError) -> Self {
+        ApiError::Internal(err.0)
+    }
+}
+
+impl From<service::mailer::SendError> for ApiError {
+    fn from(err: service::mailer::SendError) -> Self {
+        match err {
+            service::mailer::SendError::Smtp(e) => ApiError::Internal(e),
+            service::mailer::SendError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl ApiError {
     pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
         ApiError::Internal(format!("{context}: {err}"))

@@ -1,13 +1,10 @@
 //! The HTTP API: one router module per domain, thin handlers, the envelope of
 //! docs/api-conventions.md. Rules live in `domain` (validation, policy) and in the services here.
 
-pub mod alarms;
 pub mod config;
 pub mod energy_hub;
 pub mod envelope;
 pub mod extract;
-pub mod mail_queue;
-pub mod mailer;
 pub mod openapi;
 pub mod paging;
 pub mod session;
@@ -75,7 +72,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use store::Store;
 use tower_http::trace::TraceLayer;
 
-pub use auth::{REUSE_GRACE_MS, hash_password};
+pub use auth::REUSE_GRACE_MS;
 pub use config::ApiConfig;
 pub use files::store::{FileError, FileStore, FilesBackend, Staged};
 pub use session::Keys;
@@ -86,7 +83,7 @@ pub struct AppState {
     pub store: Store,
     pub config: Arc<ApiConfig>,
     pub keys: Arc<Keys>,
-    pub mailer: Arc<mailer::Mailer>,
+    pub mailer: Arc<service::mailer::Mailer>,
     pub metrics: Option<PrometheusHandle>,
     /// Sends commands to devices through their gateways; `None` where the device link is not
     /// running (commands then answer "connection failed").
@@ -105,11 +102,6 @@ impl AppState {
     pub fn files(&self) -> FileStore<'_> {
         FileStore::new(self.config.files, &self.config.data_dir, &self.store)
     }
-}
-
-/// Milliseconds since the Unix epoch: the unit of every stored time.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
 }
 
 /// The whole HTTP surface of the portal.

@@ -22,11 +22,11 @@ use crate::{
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     events::{self, OccurrenceItem},
     extract::{Query, num},
-    now_ms,
     paging::Page,
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 /// Messages are the occurrences of the last 30 days (and the open ones): a notification, not

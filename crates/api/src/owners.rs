@@ -12,9 +12,9 @@ use crate::{
     AppState, audit,
     envelope::{Ack, ApiResult, Done},
     extract::{Body, PathId, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(disable))

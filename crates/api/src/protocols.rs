@@ -23,10 +23,10 @@ use crate::{
     AppState,
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::Query,
-    now_ms,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -2,7 +2,7 @@
 //! plant-local day, and the `infos[{unit, label, id, groupCode, name, records}]` series shape of
 //! docs/api-conventions.md. Every device and plant screen builds its answers from these pieces.
 
-use chrono::{DateTime, Datelike, NaiveDate, Timelike, Utc};
+use chrono::{Datelike, NaiveDate, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -81,10 +81,7 @@ pub(crate) async fn day_samples(
         .await
 }
 
-/// A plant's time zone from its stored name; UTC when it is not a known zone.
-pub(crate) fn zone(name: &str) -> Tz {
-    name.parse().unwrap_or(Tz::UTC)
-}
+pub(crate) use service::local_time::{local_time, zone};
 
 /// Today in `tz`.
 pub(crate) fn today(tz: Tz) -> NaiveDate {
@@ -114,24 +111,6 @@ pub(crate) fn year_param(raw: Option<&str>, tz: Tz) -> i32 {
     raw.and_then(|s| s.get(..4)?.parse().ok())
         .filter(|y| (1970..=9999).contains(y))
         .unwrap_or_else(|| today(tz).year())
-}
-
-/// `YYYY-MM-DD HH:MM:SS` in the plant's zone: the time format of series records.
-/// Written field by field: a day curve writes a few thousand of these per request, and
-/// `format("%Y-%m-%d ...")` parses its pattern on every call.
-pub(crate) fn local_time(ms: i64, tz: Tz) -> String {
-    let t = DateTime::from_timestamp_millis(ms)
-        .unwrap_or_default()
-        .with_timezone(&tz);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    )
 }
 
 /// A number as the numeric string clients parse (`"230.8"`), trimmed to 2 decimals.
@@ -318,17 +297,6 @@ mod tests {
             assert_eq!(num_text(v), format!("{v:.1}"), "{v}");
         }
         assert_eq!(num_text(-0.001), "-0.0");
-    }
-
-    #[test]
-    fn local_times_are_written_in_the_zone() {
-        let shanghai: Tz = "Asia/Shanghai".parse().unwrap();
-        // 2024-03-10 20:05:09 UTC.
-        assert_eq!(
-            local_time(1_710_101_109_000, shanghai),
-            "2024-03-11 04:05:09"
-        );
-        assert_eq!(local_time(0, Tz::UTC), "1970-01-01 00:00:00");
     }
 
     #[test]

@@ -24,15 +24,15 @@ use utoipa_axum::{
 
 use crate::{
     AppState, audit,
-    auth::hash_password,
     company::{CompanyQuery, company_of},
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, PathId, Query, num},
     files::{self, ImageKind},
-    limits, now_ms,
+    limits,
     session::CurrentUser,
     users::AVATAR_MAX_BYTES,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -210,7 +210,7 @@ pub async fn add(
         )?),
         None => None,
     };
-    let hash = hash_password(password.to_string()).await?;
+    let hash = service::passwords::hash(password.to_string()).await?;
     let avatar = match (&form.file, kind) {
         (Some(bytes), Some(kind)) => files::save(&app, "avatars", kind.extension(), bytes).await?,
         _ => String::new(),

@@ -20,15 +20,15 @@ use utoipa_axum::{
 
 use crate::{
     AppState,
-    auth::{hash_password, verify_password},
     codes::{self, Purpose},
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     files::{self, ImageKind},
-    limits, now_ms,
+    limits,
     rate_limit::PasswordChange,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 pub const AVATAR_MAX_BYTES: usize = 6 * 1024 * 1024;
 /// The offline delay of alarm e-mails: at least five minutes (a gateway restarting is not an
@@ -240,12 +240,12 @@ pub async fn change_password(
     let guard = PasswordChange::new(me.id());
     guard.admit(&app.store, now).await?;
     let old = req.old_password.unwrap_or_default();
-    if !verify_password(old, Some(me.user.password_hash.clone())).await? {
+    if !service::passwords::verify(old, Some(me.user.password_hash.clone())).await? {
         guard.failed(&app.store, now).await?;
         return Err(Code::OldPasswordWrong.into());
     }
     guard.succeeded(&app.store).await?;
-    let hash = hash_password(new).await?;
+    let hash = service::passwords::hash(new).await?;
     app.store.set_password(me.id(), &hash, now).await?;
     app.store.revoke_user_sessions(me.id(), now).await?;
     tracing::info!(user = %me.id(), "password changed");

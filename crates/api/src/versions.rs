@@ -14,10 +14,10 @@ use crate::{
     AppState, audit,
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, PathId, Query, num},
-    now_ms,
     paging::{Page, Paging},
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

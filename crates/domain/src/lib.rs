@@ -21,6 +21,7 @@ pub mod plant;
 pub mod policy;
 pub mod product;
 pub mod settings;
+pub mod time;
 pub mod user;
 
 pub use error::{Code, DomainError};

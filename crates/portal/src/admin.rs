@@ -98,17 +98,19 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
         Action::ResetPassword { account, password } => {
             let user = find(&store, &account).await?;
             password_rule(&password)?;
-            let hash = api::hash_password(password)
+            let hash = service::passwords::hash(password)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            let now = api::now_ms();
+            let now = domain::time::now_ms();
             store.set_password(user, &hash, now).await?;
             store.revoke_user_sessions(user, now).await?;
             println!("password of {account} reset");
         }
         Action::SetDisabled { account, disabled } => {
             let user = find(&store, &account).await?;
-            store.set_disabled(user, disabled, api::now_ms()).await?;
+            store
+                .set_disabled(user, disabled, domain::time::now_ms())
+                .await?;
             println!(
                 "{account} {}",
                 if disabled { "disabled" } else { "enabled" }
@@ -184,13 +186,13 @@ pub async fn create_user(
         (domain::user::UserKind::Company, Some(name)) => {
             Some(match store.company_by_name(name).await? {
                 Some(c) => domain::ids::CompanyId(c.id),
-                None => store.create_company(name, api::now_ms()).await?,
+                None => store.create_company(name, domain::time::now_ms()).await?,
             })
         }
         (domain::user::UserKind::Company, None) => bail!("company roles need --company"),
         _ => None,
     };
-    let hash = api::hash_password(password.to_string())
+    let hash = service::passwords::hash(password.to_string())
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let role_id = store.builtin_role(role).await?;
@@ -215,7 +217,7 @@ pub async fn create_user(
             company,
             role: Some(role_id),
             user_src: "admin",
-            now: api::now_ms(),
+            now: domain::time::now_ms(),
         })
         .await
         .with_context(|| format!("creating {}", account.as_str()))?;

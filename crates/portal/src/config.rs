@@ -669,8 +669,8 @@ impl Config {
     }
 
     /// The alarm job's settings.
-    pub fn alarms(&self) -> api::alarms::AlarmSettings {
-        api::alarms::AlarmSettings {
+    pub fn alarms(&self) -> jobs::alarms::AlarmSettings {
+        jobs::alarms::AlarmSettings {
             quiet_ms: self.alarm_quiet_minutes * 60_000,
             public_url: self.public_url(),
         }
@@ -702,14 +702,17 @@ impl Config {
         // Only a URL someone set: the fallback (the HTTP address) is rarely reachable by a VTN.
         c.public_url = (!self.public_url.is_empty())
             .then(|| self.public_url.trim_end_matches('/').to_string());
-        c.smtp = self.smtp_host.clone().map(|host| api::config::SmtpConfig {
-            host,
-            port: self.smtp_port,
-            username: self.smtp_username.clone(),
-            password: self.smtp_password.clone(),
-            from: self.smtp_from.clone(),
-            security: self.smtp_security.clone(),
-        });
+        c.smtp = self
+            .smtp_host
+            .clone()
+            .map(|host| service::mailer::SmtpConfig {
+                host,
+                port: self.smtp_port,
+                username: self.smtp_username.clone(),
+                password: self.smtp_password.clone(),
+                from: self.smtp_from.clone(),
+                security: self.smtp_security.clone(),
+            });
         c
     }
 }

@@ -103,7 +103,7 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
             tariff: money.charges(),
             owner: None,
         };
-        let plant = service::plants::create(store, &actor, &draft, api::now_ms())
+        let plant = service::plants::create(store, &actor, &draft, domain::time::now_ms())
             .await
             .map_err(|e| anyhow::anyhow!("demo plant: {e}"))?
             .0;
@@ -111,12 +111,17 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
             Some(g) => g.id,
             None => {
                 store
-                    .create_gateway(&gw.sn, &random_key(), gw.devices[0].protocol, api::now_ms())
+                    .create_gateway(
+                        &gw.sn,
+                        &random_key(),
+                        gw.devices[0].protocol,
+                        domain::time::now_ms(),
+                    )
                     .await?
             }
         };
         store
-            .bind_gateway(gateway, plant, owner.id, None, api::now_ms())
+            .bind_gateway(gateway, plant, owner.id, None, domain::time::now_ms())
             .await?;
         created += 1;
     }

@@ -42,7 +42,7 @@ const INVERTER_VERSIONS: [&str; 2] = ["V1_0_0", "V1_2_0"];
 const GATEWAY_VERSIONS: [&str; 2] = ["SIM-1_3_0", "SIM-1_5_0"];
 
 pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result<()> {
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let mut labels = Vec::new();
     for (title, children) in TREE {
         let title_id = node(store, None, title, &[], now).await?;

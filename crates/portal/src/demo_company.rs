@@ -55,8 +55,8 @@ pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> 
     if store.company_by_name(INSTALLER).await?.is_some() {
         return Ok(());
     }
-    let now = api::now_ms();
-    let hash = api::hash_password(DEMO_PASSWORD.to_string())
+    let now = domain::time::now_ms();
+    let hash = service::passwords::hash(DEMO_PASSWORD.to_string())
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let admin_role = store.builtin_role(BuiltinRole::CompanyAdmin).await?;
@@ -164,7 +164,7 @@ async fn ask_demo_owner(
         .user_by_account(MAINTAINER_ADMIN)
         .await?
         .context("demo maintenance administrator")?;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let detail = format!(
         "{{\"userId\":{},\"companyId\":{}}}",
         demo_owner.id, company.0
@@ -206,7 +206,7 @@ async fn agent_stock(store: &Store, agent: CompanyId) -> anyhow::Result<()> {
         .await?
         .context("demo agent administrator")?;
     for sn in ["CS24000001", "CS24000002"] {
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         let id = store
             .create_gateway(sn, &crate::demo::random_key(), "deye-hybrid-1ph", now)
             .await?;
@@ -252,7 +252,7 @@ async fn company(
         nickname: &nickname,
     };
     let (id, _) = store
-        .create_company_with_admin(&details, &account, role, api::now_ms())
+        .create_company_with_admin(&details, &account, role, domain::time::now_ms())
         .await
         .with_context(|| format!("demo company {}", details.name))?;
     Ok(id)
@@ -277,7 +277,7 @@ async fn staff(
             avatar: "",
             company,
             role,
-            now: api::now_ms(),
+            now: domain::time::now_ms(),
         })
         .await
         .with_context(|| format!("demo staff {account}"))?;
@@ -299,7 +299,7 @@ async fn customer_type(
                 remark,
                 parent,
             },
-            api::now_ms(),
+            domain::time::now_ms(),
         )
         .await?)
 }

@@ -27,7 +27,7 @@ const KEEP_GOING_EVERY: Duration = Duration::from_secs(3600);
 /// Seeds the programme, the enrollments and the events around today (idempotent); answers the
 /// programme's id and the time zone its events follow.
 pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Option<(i64, Tz)>> {
-    let now_ms = api::now_ms();
+    let now_ms = domain::time::now_ms();
     let program = match store
         .dr_programs(true)
         .await?
@@ -212,7 +212,7 @@ async fn ensure_event(store: &Store, program: i64, zone: Tz, day: NaiveDate) -> 
                 intervals: &intervals,
                 created_by: None,
             },
-            api::now_ms() / 1000,
+            domain::time::now_ms() / 1000,
         )
         .await?;
     Ok(())

@@ -138,7 +138,9 @@ pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result
             content_type: FileKind::Pdf.content_type().into(),
             size: i64::try_from(bytes.len())?,
         };
-        store.insert_manual(&fields, &file, api::now_ms()).await?;
+        store
+            .insert_manual(&fields, &file, domain::time::now_ms())
+            .await?;
     }
     Ok(())
 }

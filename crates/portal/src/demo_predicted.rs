@@ -45,7 +45,9 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
             kwh: month_kwh(gw.plant.pv_kwp, gw.plant.lat, year, m),
         }));
     }
-    store.upsert_predictions(&rows, api::now_ms()).await?;
+    store
+        .upsert_predictions(&rows, domain::time::now_ms())
+        .await?;
     Ok(())
 }
 

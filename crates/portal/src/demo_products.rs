@@ -36,7 +36,7 @@ async fn ensure(store: &Store, p: &Product) -> anyhow::Result<ProductId> {
     if let Some(found) = store.product_by_part_number(&p.part_number).await? {
         return Ok(ProductId(found.id));
     }
-    Ok(store.insert_product(p, api::now_ms()).await?)
+    Ok(store.insert_product(p, domain::time::now_ms()).await?)
 }
 
 /// The model's rated power in watts, from the simulator's `SIM-{type}-{kW}K`.
@@ -93,7 +93,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
                         d.protocol,
                         &d.model,
                         d.parent.as_deref(),
-                        api::now_ms(),
+                        domain::time::now_ms(),
                     )
                     .await?;
             }
@@ -126,7 +126,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
                     "deye-hybrid-1ph",
                     GATEWAY_MODEL,
                     "4g",
-                    api::now_ms(),
+                    domain::time::now_ms(),
                 )
                 .await?;
         }

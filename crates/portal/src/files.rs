@@ -28,7 +28,7 @@ pub async fn import_local(store: &Store, data_dir: &Path) -> anyhow::Result<usiz
                 .ok()
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .and_then(|d| i64::try_from(d.as_millis()).ok())
-                .unwrap_or_else(api::now_ms);
+                .unwrap_or_else(domain::time::now_ms);
             match store.put_file(&key, &bytes, modified).await {
                 Ok(()) => copied += 1,
                 // Another replica copied it meanwhile.

@@ -27,11 +27,11 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
     store.migrate().await.context("migrating the database")?;
     // The months ahead before any report (the history job keeps them made afterwards); if
     // this fails, rows wait in the default partition until it succeeds, nothing is refused.
-    if let Err(e) = store.ensure_sample_partitions(api::now_ms()).await {
+    if let Err(e) = store.ensure_sample_partitions(domain::time::now_ms()).await {
         tracing::warn!(error = %e, "sample partitions not made at start");
     }
     store
-        .sync_builtin_roles(api::now_ms())
+        .sync_builtin_roles(domain::time::now_ms())
         .await
         .context("syncing built-in roles")?;
     Ok(store)
@@ -52,7 +52,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
         .await
         .context("loading keys")?;
     let api_config = config.api();
-    let mailer = api::mailer::Mailer::new(api_config.smtp.as_ref())
+    let mailer = service::mailer::Mailer::new(api_config.smtp.as_ref())
         .map_err(|e| anyhow::anyhow!("smtp configuration: {e}"))?;
     let addr: SocketAddr = config.http_addr.parse().context("http_addr")?;
     let listener = crate::http::listen(addr).with_context(|| {
@@ -62,7 +62,6 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
     if !config.web_dir.join("index.html").is_file() {
         tracing::warn!(dir = %config.web_dir.display(), "no built web app found: serving the API only");
     }
-    tokio::spawn(housekeeping(store.clone()));
     let devices = start_devices(&config, &store).await?;
     let state = api::AppState {
         store: store.clone(),
@@ -77,30 +76,29 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .map(|_| devices.ingest.cache().clone()),
         caches: Default::default(),
     };
-    tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     let demo_stop = if demo {
         Some(start_demo(&config, &store, &devices).await?)
     } else {
         None
     };
-    // Started once the demo is seeded: on SQLite a job's write between a seeding transaction's
-    // first read and its first write fails that transaction (SQLITE_BUSY, no waiting).
-    tokio::spawn(monthly_reports(state.clone()));
-    tokio::spawn(api::mail_queue::run(
-        store.clone(),
-        state.mailer.clone(),
-        Duration::from_secs(config.mail_interval_secs.unsigned_abs()),
-    ));
-    tokio::spawn(api::alarms::run(
-        store.clone(),
-        config.alarms(),
-        Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
-    ));
-    tokio::spawn(devices::history::run(store.clone(), config.history()));
-    tokio::spawn(api::energy_hub::dispatch::run(
-        state.clone(),
-        Duration::from_secs(config.dr_tick_secs.unsigned_abs()),
-    ));
+    // The jobs, started once the demo is seeded: on SQLite a job's write between a seeding
+    // transaction's first read and its first write fails that transaction (SQLITE_BUSY, no
+    // waiting).
+    jobs::start(
+        jobs::Context {
+            store: store.clone(),
+            mailer: state.mailer.clone(),
+            commands: state.commands.clone(),
+            workbooks: Arc::new(state.clone()),
+        },
+        jobs::Schedule {
+            mail: Duration::from_secs(config.mail_interval_secs.unsigned_abs()),
+            alarms: Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
+            alarm_settings: config.alarms(),
+            dr_tick: Duration::from_secs(config.dr_tick_secs.unsigned_abs()),
+            history: config.history(),
+        },
+    );
     // The energy hub's VTN sync: checks every 5 s which connections' pollSeconds have passed.
     tokio::spawn(api::energy_hub::vtn::run(
         state.clone(),
@@ -160,7 +158,7 @@ pub struct Devices {
 pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Devices> {
     let (tx, rx) = tokio::sync::mpsc::channel(4096);
     let submissions = tx.clone();
-    devices::protocol::stored::seed(store, api::now_ms())
+    devices::protocol::stored::seed(store, domain::time::now_ms())
         .await
         .context("storing the shipped protocol configs")?;
     let protocols = devices::protocol::stored::load(store)
@@ -382,41 +380,6 @@ async fn seed_admin(store: &Store, config: &Config) -> anyhow::Result<()> {
         println!("First administrator created: {account} (password from configuration)");
     }
     Ok(())
-}
-
-/// Periodic clean-up of state that expires.
-async fn housekeeping(store: Store) {
-    const DAY_MS: i64 = 24 * 3600 * 1000;
-    let mut tick = tokio::time::interval(Duration::from_secs(3600));
-    loop {
-        tick.tick().await;
-        let now = api::now_ms();
-        match store.purge_refresh_tokens(now).await {
-            Ok(n) if n > 0 => tracing::info!(purged = n, "expired refresh tokens removed"),
-            Ok(_) => {}
-            Err(e) => tracing::warn!(%e, "refresh token clean-up failed"),
-        }
-        // Throttle rows outlive their 15-minute window by a day, codes their hour of limits.
-        if let Err(e) = store.purge_login_throttle(now - DAY_MS, now).await {
-            tracing::warn!(%e, "throttle clean-up failed");
-        }
-        if let Err(e) = store.purge_codes(now - DAY_MS).await {
-            tracing::warn!(%e, "verification code clean-up failed");
-        }
-    }
-}
-
-/// Queues the monthly report e-mails that are due, every hour (the mail worker sends them).
-async fn monthly_reports(state: api::AppState) {
-    let mut tick = tokio::time::interval(api::reports::monthly::CHECK_EVERY);
-    loop {
-        tick.tick().await;
-        match api::reports::monthly::send_due(&state, chrono::Utc::now()).await {
-            Ok(n) if n > 0 => tracing::info!(queued = n, "monthly reports queued"),
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "monthly reports failed"),
-        }
-    }
 }
 
 async fn shutdown() {

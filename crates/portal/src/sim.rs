@@ -47,7 +47,7 @@ pub async fn run_sim(config: &Config, args: SimArgs) -> anyhow::Result<()> {
         for gw in &mut fleet {
             let key = crate::demo::random_key();
             match store
-                .create_gateway(&gw.sn, &key, gw.devices[0].protocol, api::now_ms())
+                .create_gateway(&gw.sn, &key, gw.devices[0].protocol, domain::time::now_ms())
                 .await
             {
                 Ok(_) | Err(StoreError::Conflict(_)) => {}

@@ -8,6 +8,15 @@ use store::{audit::NewAudit, log_pages::Author, plants::PlantRow};
 /// The result of an entry whose change was made.
 pub const SUCCEEDED: &str = "succeeded";
 
+/// The results of an entry about a command (besides [`SUCCEEDED`]).
+pub mod result {
+    /// A command went to the device; its outcome is the command's status.
+    pub const SENT: &str = "sent";
+    pub const FAILED: &str = "failed";
+    /// The portal refused the action (offline, upgrading, forbidden state, invalid values).
+    pub const REFUSED: &str = "refused";
+}
+
 /// `actor` as the author of an entry about `plant` (or about no plant: an account, a company,
 /// the catalogue).
 pub fn author<'a>(actor: &'a Actor, plant: Option<&PlantRow>) -> Author<'a> {

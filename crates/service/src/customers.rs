@@ -19,7 +19,7 @@ use store::{
     users::UserRow,
 };
 
-use crate::Result;
+use crate::{Result, audit::admin_entry};
 
 /// The company a request is about, after the permission check: the caller's own, or for
 /// internal staff the one they name. Anyone without a company gets 2.
@@ -99,7 +99,7 @@ pub async fn offer(
     let detail = serde_json::json!({"userId": user.id, "companyId": company.0,
         "typeId": type_id.map(|t| t.0)})
     .to_string();
-    let audit = crate::audit::admin_entry(by, "customer.offer", &user.account, &detail, now);
+    let audit = admin_entry(by, "customer.offer", &user.account, &detail, now);
     let offer = NewCustomerOffer {
         company,
         user: user.id(),
@@ -143,7 +143,7 @@ pub async fn withdraw(
     let detail =
         serde_json::json!({"offerId": id, "userId": offer.user_id, "companyId": company.0})
             .to_string();
-    let audit = crate::audit::admin_entry(by, "customer.withdraw", &offer.account, &detail, now);
+    let audit = admin_entry(by, "customer.withdraw", &offer.account, &detail, now);
     if !store.end_customer_offer(id, side, &audit).await? {
         return Err(DomainError::invalid("id").into());
     }

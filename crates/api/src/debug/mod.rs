@@ -22,9 +22,9 @@ use crate::{
     audit::result,
     envelope::{ApiError, ApiResult, Data, Envelope},
     extract::{Body, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 pub(crate) use log::{DebugEntry, entry_json, find};
 

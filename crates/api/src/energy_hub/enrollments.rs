@@ -15,10 +15,10 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Body, Query, num},
-    now_ms,
     paging::{Page, Paging},
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 fn today() -> String {
     chrono::Utc::now().format("%Y-%m-%d").to_string()

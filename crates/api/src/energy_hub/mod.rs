@@ -4,7 +4,6 @@
 //! programmes and events, accepting and rejecting enrollments) `sys.energyhub.edit`.
 //! An enrollment, event or device of another tenant answers as missing (1002, 1009, 1001).
 
-pub mod dispatch;
 pub(crate) mod enrollments;
 pub(crate) mod events;
 pub(crate) mod programs;
@@ -86,5 +85,5 @@ pub(crate) fn rfc3339_secs(secs: i64) -> String {
 }
 
 pub(crate) fn now_secs() -> i64 {
-    crate::now_ms() / 1000
+    domain::time::now_ms() / 1000
 }

@@ -14,9 +14,9 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Body, Query, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 pub(crate) fn program_json(p: &ProgramRow) -> wire::Program {
     wire::Program {

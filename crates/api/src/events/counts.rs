@@ -16,12 +16,12 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope, current_lang},
     extract::Query,
-    now_ms,
     paging::Page,
     plants::{self, update_at},
     session::{CurrentUser, actor_of},
     users::path_id,
 };
+use domain::time::now_ms;
 
 /// Open occurrences per severity: `total` counts what needs attention (warnings and faults);
 /// notices (`info`) are counted apart.

@@ -16,11 +16,11 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
-    now_ms,
     paging::Page,
     session::CurrentUser,
     users::path_id,
 };
+use domain::time::now_ms;
 
 /// The filters of every event list.
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -14,13 +14,9 @@ pub(crate) mod list;
 pub(crate) mod workdata;
 
 use chrono::{NaiveDate, NaiveTime};
-use devices::{
-    DeviceFamily,
-    events::{EventDef, EventSeverity},
-};
+use devices::events::EventSeverity;
 use domain::{Code, Lang};
 use serde::Serialize;
-use serde_json::Value;
 use store::{
     devices::DeviceListRow,
     messages::{EventFacts, EventListRow},
@@ -55,19 +51,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(workdata::dynamic_download))
 }
 
-/// The catalogue family of a stored family name.
-pub(crate) fn family(name: &str) -> Option<DeviceFamily> {
-    serde_json::from_value(Value::String(name.to_string())).ok()
-}
-
-/// The catalogue entry of an event: by the device's family, or (device deleted since) the
-/// first family that knows the code.
-pub(crate) fn definition(family: Option<&str>, code: &str) -> Option<&'static EventDef> {
-    match family.and_then(self::family) {
-        Some(f) => devices::events::lookup(f, code),
-        None => devices::events::catalogue().iter().find(|d| d.code == code),
-    }
-}
+pub(crate) use service::event_catalogue::definition;
 
 /// The wire level of a stored severity: 1 notice, 2 warning, 3 fault.
 pub(crate) fn level(severity: &str) -> i64 {

@@ -51,7 +51,9 @@ impl<'a> FileStore<'a> {
                 }
                 tokio::fs::write(path, bytes).await?;
             }
-            FileStore::Database(store) => store.put_file(key, bytes, crate::now_ms()).await?,
+            FileStore::Database(store) => {
+                store.put_file(key, bytes, domain::time::now_ms()).await?
+            }
         }
         Ok(())
     }

@@ -14,10 +14,10 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Query, num},
-    now_ms,
     session::CurrentUser,
     users::path_id,
 };
+use domain::time::now_ms;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]

@@ -17,10 +17,10 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
-    now_ms,
     session::CurrentUser,
     users::path_id,
 };
+use domain::time::now_ms;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

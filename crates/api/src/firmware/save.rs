@@ -17,9 +17,9 @@ use super::{
 use crate::{
     AppState,
     envelope::{ApiError, ApiResult, Data, Envelope},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// Uploads (no `id`) or edits (`id`) a firmware. Multipart: `file` (required on upload),
 /// `target` `inverter` (default) or `gateway`, `typeId` the secondary label (old clients:

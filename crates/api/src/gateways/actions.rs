@@ -28,9 +28,9 @@ use crate::{
     debug::{self, DebugEntry, DebugRequest, Target},
     envelope::{ApiError, ApiResult, Data, Envelope},
     extract::{Body, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// How long a restart or a settings switch may take before it counts as timed out.
 const ACTION_TIMEOUT: Duration = Duration::from_secs(10);

@@ -23,9 +23,9 @@ use crate::{
     AppState,
     envelope::{ApiError, ApiResult, Data as Answer, Envelope, current_lang},
     extract::{Query, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// The claim import's columns: SN, key, plant id.
 const CLAIM_COLUMNS: &[Column] = &[SN, KEY, &["plant", "station", "planta", "电站"]];

@@ -14,10 +14,10 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Done},
     extract::{Body, num},
-    now_ms,
     session::CurrentUser,
     users::path_id,
 };
+use domain::time::now_ms;
 
 /// The role keys that let a caller claim gateways one at a time.
 pub(crate) const CLAIM_KEYS: [&str; 2] = ["gateway.add", "gateway.import"];

@@ -17,9 +17,9 @@ use super::visible;
 use crate::{
     AppState, audit,
     envelope::{ApiError, ApiResult, Data},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// How long the gateway has to confirm that it stored its new key.
 const ROTATE_TIMEOUT: Duration = Duration::from_secs(15);

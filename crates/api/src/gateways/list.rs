@@ -21,12 +21,12 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Query, num},
-    now_ms,
     paging::{Page, Paging},
     plants::update_at,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 pub(super) const VIEW_KEYS: [&str; 2] = ["gateway.view", "sys.gateway.view"];

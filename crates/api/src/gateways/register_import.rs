@@ -23,9 +23,9 @@ use crate::{
     AppState,
     envelope::{ApiError, ApiResult, Data, Envelope, current_lang},
     extract::Body,
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// The most gateways one JSON batch registers.
 pub const BATCH_MAX: usize = 200;

@@ -12,9 +12,9 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -24,13 +24,13 @@ use crate::{
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
     monitor::live::Cycles,
-    now_ms,
     paging::{Page, Paging},
     plants::update_at,
     readings::{Reading, round2},
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 /// A device name is at most 32 bytes (docs/overview.md, "Limits").

@@ -91,7 +91,7 @@ impl Inverter {
     /// Whether `reading` (the newest, if any) is past the inverter's offline bound.
     pub fn stale(&self, reading: Option<&Reading>) -> bool {
         let last = reading.map(|r| r.ts).or(self.row.last_seen);
-        live::is_stale(last, self.upload_cycle, crate::now_ms())
+        live::is_stale(last, self.upload_cycle, domain::time::now_ms())
     }
 
     pub fn kind(&self) -> InverterKind {

@@ -16,10 +16,10 @@ use crate::{
     AppState,
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     files::{self, store::Staged},
-    now_ms,
     session::{CurrentUser, random_bytes},
     users::path_id,
 };
+use domain::time::now_ms;
 
 /// Managing manuals is for internal administrators: checked before the body is read, so an
 /// outsider's upload is not even buffered.

@@ -27,7 +27,7 @@ pub async fn plant_devices(
 ) -> ApiResult<Data<Vec<PlantDevice>>> {
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let cycles = super::live::Cycles::of_plant(&app, ctx.plant.id).await?;
-    let now = crate::now_ms();
+    let now = domain::time::now_ms();
     let order = |family: &str| match family {
         super::INVERTER => 0,
         super::BATTERY => 1,

@@ -230,7 +230,7 @@ pub(crate) async fn day_curves(
     pv_only: bool,
 ) -> ApiResult<Vec<Series>> {
     let (from, to) = readings::day_bounds(ctx.tz, day);
-    let open = to > crate::now_ms();
+    let open = to > domain::time::now_ms();
     // (family, its means per bucket) per device.
     let mut by_device: Vec<(&str, Means)> = Vec::new();
     for d in &ctx.devices {

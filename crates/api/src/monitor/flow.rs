@@ -283,7 +283,7 @@ pub async fn inverter_flow(
     };
     let latest = readings::latest(&app, device.id).await?;
     let cycles = Cycles::of_gateways(&app, &[device.gateway_id]).await?;
-    let now = crate::now_ms();
+    let now = domain::time::now_ms();
     let sources: Vec<Source<'_>> = latest
         .iter()
         .map(|r| Source {

@@ -88,7 +88,7 @@ impl PlantCtx {
     pub async fn latest(&self, app: &AppState) -> ApiResult<Vec<Latest<'_>>> {
         let rows = app.store.plant_latest_samples(self.plant.id).await?;
         let cycles = live::Cycles::of_plant(app, self.plant.id).await?;
-        let now = crate::now_ms();
+        let now = domain::time::now_ms();
         Ok(rows
             .iter()
             .filter_map(|s| {

@@ -99,7 +99,7 @@ pub(crate) async fn plant(
 
     let latest = store.plant_latest_samples(plant.id).await?;
     let cycles = live::Cycles::of_plant(app, plant.id).await?;
-    let now = crate::now_ms();
+    let now = domain::time::now_ms();
     // Current power counts fresh readings only: a silent plant produces nothing we know of.
     let (mut pac, mut stale) = (0.0, true);
     for s in &latest {
@@ -198,7 +198,7 @@ pub(crate) async fn plants(
         .energy_totals
         .closed_days(app, &plant_todays, PV)
         .await?;
-    let now = crate::now_ms();
+    let now = domain::time::now_ms();
     let mut out: HashMap<i64, ListSummary> = plants
         .iter()
         .map(|p| {

@@ -314,7 +314,7 @@ pub async fn weather(
         // A station that stopped reporting says nothing about the weather now.
         reading = readings::latest(&app, s.id)
             .await?
-            .filter(|r| !cycles.stale(s.gateway_id, Some(r.ts), crate::now_ms()));
+            .filter(|r| !cycles.stale(s.gateway_id, Some(r.ts), domain::time::now_ms()));
         let (from, to) = readings::day_bounds(c.tz, readings::today(c.tz));
         let temps: Vec<f64> = readings::day_samples(&app, s.id, from, to)
             .await?

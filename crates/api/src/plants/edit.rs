@@ -23,10 +23,11 @@ use crate::{
     AppState, dict,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, num},
-    files, now_ms,
+    files,
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

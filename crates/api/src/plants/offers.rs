@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
-    now_ms,
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 /// A plant waiting for the caller to accept it.
 #[derive(Debug, Serialize, ToSchema)]

@@ -14,10 +14,11 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
-    files, now_ms,
+    files,
     session::CurrentUser,
     users::{create_at, path_id},
 };
+use domain::time::now_ms;
 
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]
 #[serde(rename_all = "camelCase")]

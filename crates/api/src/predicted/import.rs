@@ -21,12 +21,12 @@ use crate::{
     envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
     gateways::sheet::{self, IMPORT_MAX_ROWS},
-    now_ms,
     reports::period::days_in_month,
     session::CurrentUser,
     sheet_read::{self, Grid},
     xlsx::{self, Sheet},
 };
+use domain::time::now_ms;
 
 /// Largest figure a row may carry, kWh (a 1 GWp plant makes about 0.2 TWh a month).
 const MAX_KWH: f64 = 1e9;

@@ -12,9 +12,9 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
-    now_ms,
     session::CurrentUser,
 };
+use domain::time::now_ms;
 
 /// The inverter products, by name: for anyone who reads inverters (`inverter.view`) or creates
 /// plants (`station.create`), since the inverter detail and the plant wizard offer them.

@@ -19,10 +19,10 @@ use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, PathId, Query, num},
-    now_ms,
     paging::{Page, Paging},
     session::CurrentUser,
 };
+use domain::time::now_ms;
 use wire::{Product, ProductRequest};
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -286,7 +286,7 @@ pub(crate) async fn build(
         date: period.label(),
         from: days.from,
         to: days.to,
-        generated_at: update_at(crate::now_ms()),
+        generated_at: update_at(domain::time::now_ms()),
         summary,
         energy,
         power,

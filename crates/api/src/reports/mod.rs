@@ -1,6 +1,6 @@
 //! Plant reports: a day, month or year of one plant (energy, self-consumption, income, peak
 //! power, predicted generation, events), as JSON for the A4 report page and as a workbook,
-//! and the monthly report e-mail. Reports need `workdata.view` (`workdata.export` for the
+//! and the workbook of the monthly report e-mail (which `jobs` queues). Reports need `workdata.view` (`workdata.export` for the
 //! workbook) and a plant the caller may see; one they may not see answers 4 `id` exactly like
 //! a missing one.
 

@@ -105,7 +105,7 @@ pub(super) async fn peak(
         .await?
         .into_iter()
         .collect();
-    let now = crate::now_ms();
+    let now = domain::time::now_ms();
     let closed = |d: &Day| d.to <= now && d.from >= from && d.to <= to;
     let mut best = None;
     let mut missing = Vec::new();

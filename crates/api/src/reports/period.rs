@@ -103,15 +103,6 @@ impl Period {
             to: self.last().format("%Y-%m-%d").to_string(),
         }
     }
-
-    /// The month before the one `day` falls in.
-    pub fn month_before(day: NaiveDate) -> Period {
-        if day.month() == 1 {
-            Period::Month(day.year() - 1, 12)
-        } else {
-            Period::Month(day.year(), day.month() - 1)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -150,9 +141,5 @@ mod tests {
     fn a_missing_date_is_the_current_period() {
         let p = Period::parse(Some("month"), None, today()).unwrap();
         assert_eq!(p, Period::Month(2026, 3));
-        assert_eq!(
-            Period::month_before(NaiveDate::from_ymd_opt(2026, 1, 1).unwrap()),
-            Period::Month(2025, 12)
-        );
     }
 }

@@ -5,7 +5,6 @@
 use axum::extract::{Path, State};
 use domain::DomainError;
 use serde::Deserialize;
-use store::users::UserRow;
 use utoipa::ToSchema;
 
 use super::{plant, wire::SubscriptionState};
@@ -13,18 +12,10 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Body, num},
-    now_ms,
     session::CurrentUser,
 };
-
-/// Where a user's reports go: the account's e-mail, or the account itself when it is one.
-pub(crate) fn address(user: &UserRow) -> Option<String> {
-    [&user.email, &user.account]
-        .into_iter()
-        .map(|a| a.trim())
-        .find(|a| a.contains('@'))
-        .map(String::from)
-}
+use domain::time::now_ms;
+use service::reports::address;
 
 async fn answer(app: &AppState, me: &CurrentUser, plant: i64) -> ApiResult<SubscriptionState> {
     let sub = app.store.report_subscription(me.id().0, plant).await?;

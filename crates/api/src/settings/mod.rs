@@ -12,13 +12,11 @@ pub(crate) mod wire;
 use domain::settings::{self, Field, Offer, Raw, original};
 use serde_json::{Map, Value};
 use service::settings::SETTING_KEY;
-use store::commands::{CommandRow, CommandStatus};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, inverters::Inverter, session::CurrentUser};
 
-pub(crate) use offer::{offer_for, offer_of};
-pub(crate) use values::remember_applied;
+pub(crate) use offer::offer_of;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -70,17 +68,6 @@ fn known_values(offer: &Offer, data: &Map<String, Value>) -> Vec<(String, String
             Some((k.clone(), text))
         })
         .collect()
-}
-
-/// A succeeded `set_params` command's values (what the device confirmed).
-fn applied(c: &CommandRow) -> Option<Map<String, Value>> {
-    if c.kind != "set_params" || c.status() != CommandStatus::Succeeded {
-        return None;
-    }
-    serde_json::from_str::<Value>(&c.params)
-        .ok()?
-        .as_object()
-        .cloned()
 }
 
 /// The offered values as a read answers them: confirmed values over the defaults, each in

@@ -20,11 +20,12 @@ use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
     extract::{Body, Query, num},
-    inverters, now_ms,
+    inverters,
     plants::update_at,
     session::CurrentUser,
     users::create_at,
 };
+use domain::time::now_ms;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 pub struct ParamsQuery {

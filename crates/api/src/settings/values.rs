@@ -9,10 +9,10 @@ use domain::{
     settings::{Group, Offer},
 };
 use serde_json::{Map, Value, json};
-use store::commands::{CommandRow, CommandStatus};
+use store::commands::CommandStatus;
 
 use super::{
-    amps_max, applied, field_json, flat, full_read, known_values, offer_of, raw, require_setting,
+    amps_max, field_json, flat, full_read, known_values, offer_of, raw, require_setting,
     wire::{SettingGroupFields, SettingSupport, SettingValues, SettingWrite},
 };
 use crate::{
@@ -29,21 +29,6 @@ const READ_WAIT: Duration = Duration::from_secs(5);
 const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How many recent commands a read looks through for writes the device confirmed.
 const RECENT_COMMANDS: i64 = 50;
-
-/// Records the values of a succeeded `set_params` command as the device's confirmed values
-/// (idempotent: older values never overwrite newer ones).
-pub(crate) async fn remember_applied(app: &AppState, c: &CommandRow) -> ApiResult<()> {
-    if let Some(values) = applied(c) {
-        let values: Vec<(String, String)> = values
-            .into_iter()
-            .filter_map(|(k, v)| v.as_str().map(|s| (k, s.to_string())))
-            .collect();
-        app.store
-            .store_device_settings(&c.device_sn, &values, c.updated_at)
-            .await?;
-    }
-    Ok(())
-}
 
 /// Whether the inverter has settings (601 when its register map writes none, 605 when it
 /// writes none of its family's), the fields it offers by group, and whether the caller may
@@ -157,7 +142,7 @@ pub(crate) async fn current(
         .iter()
         .rev()
     {
-        remember_applied(app, c).await?;
+        service::setting_offers::remember_applied(&app.store, c).await?;
     }
     read_from_device(app, inv, offer).await;
     Ok(app.store.device_settings(&inv.row.sn).await?)

@@ -24,11 +24,11 @@ use store::{
 use crate::{
     AppState, audit, commands,
     envelope::{ApiError, ApiResult, Envelope},
-    now_ms,
     plants::update_at,
     session::{CurrentUser, random_bytes},
     users::create_at,
 };
+use domain::time::now_ms;
 use wire::{
     Upgrade, UpgradeBatch, UpgradeBatchProgress, UpgradeOutcome, UpgradeReason, UpgradeTotals,
 };

@@ -224,7 +224,7 @@ async fn expired_codes_answer_6() {
         let code = app.last_code(acct).await;
         let n = app
             .store
-            .expire_codes_for_tests(acct, api::now_ms() - 1)
+            .expire_codes_for_tests(acct, domain::time::now_ms() - 1)
             .await
             .unwrap();
         assert_eq!(n, 1, "[{}]", app.backend);

@@ -11,19 +11,18 @@ use std::{
     time::Duration,
 };
 
-use api::{
-    alarms::{AlarmSettings, tick},
-    config::SmtpConfig,
-    mail_queue::deliver_due,
-    mailer::Mailer,
-};
 use common::App;
 use devices::ingest::status::offline_after_ms;
 use domain::{
     ids::{CompanyId, UserId},
     user::BuiltinRole,
 };
+use jobs::{
+    alarms::{AlarmSettings, tick},
+    mail_queue::deliver_due,
+};
 use serde_json::{Value, json};
+use service::mailer::{Mailer, SmtpConfig};
 use store::{outbox::NewMail, plants::PlantFields, users::NotifyChoice};
 
 const MIN: i64 = 60_000;
@@ -166,7 +165,13 @@ async fn notify(app: &App, user: UserId, email: &str, minutes: i64, lang: &str) 
 
 async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> i64 {
     app.store
-        .create_plant(owner, Some(company), owner, &fields(name), api::now_ms())
+        .create_plant(
+            owner,
+            Some(company),
+            owner,
+            &fields(name),
+            domain::time::now_ms(),
+        )
         .await
         .expect("plant")
 }
@@ -196,11 +201,11 @@ fn fields(name: &str) -> PlantFields {
 async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &str) -> i64 {
     let id = app
         .store
-        .create_gateway(sn, "KEY12345", "", api::now_ms())
+        .create_gateway(sn, "KEY12345", "", domain::time::now_ms())
         .await
         .expect("gateway");
     app.store
-        .bind_gateway(id, plant, owner.0, Some(company.0), api::now_ms())
+        .bind_gateway(id, plant, owner.0, Some(company.0), domain::time::now_ms())
         .await
         .expect("bound");
     id
@@ -210,7 +215,7 @@ async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &
 async fn queued_mail_waits_while_smtp_is_down_and_is_delivered_once_when_it_is_up() {
     let Some(python) = aiosmtpd() else { return };
     for app in common::spawn().await {
-        let t0 = api::now_ms();
+        let t0 = domain::time::now_ms();
         let report: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
         let mail = NewMail {
             kind: "report".into(),
@@ -391,22 +396,22 @@ async fn five_hundred_silent_gateways_make_one_digest_per_recipient_and_the_quie
         // are not mailed.
         let home = app
             .store
-            .create_plant(ann, None, ann, &fields("Home"), api::now_ms())
+            .create_plant(ann, None, ann, &fields("Home"), domain::time::now_ms())
             .await
             .expect("home");
         let home_gw = app
             .store
-            .create_gateway("GWHOME", "KEY12345", "", api::now_ms())
+            .create_gateway("GWHOME", "KEY12345", "", domain::time::now_ms())
             .await
             .expect("gateway");
         app.store
-            .bind_gateway(home_gw, home, ann.0, None, api::now_ms())
+            .bind_gateway(home_gw, home, ann.0, None, domain::time::now_ms())
             .await
             .expect("bound");
         gateways.push((home_gw, "GWHOME".to_string()));
         common::fixtures::share(&app, &ann_token, home, &[("sam@example.com", "visitor")]).await;
         // Heard after they were bound (a message older than the binding does not count).
-        let t0 = api::now_ms() + 1;
+        let t0 = domain::time::now_ms() + 1;
         let heard: Vec<(String, i64)> = gateways.iter().map(|(_, sn)| (sn.clone(), t0)).collect();
         app.store.gateways_heard(&heard).await.expect("heard");
         for (id, _) in &gateways {
@@ -592,7 +597,7 @@ async fn a_fault_and_its_recovery_are_mailed_in_the_recipients_language() {
             .expect("inverter");
 
         let s = settings();
-        let t0 = api::now_ms();
+        let t0 = domain::time::now_ms();
         assert_eq!(tick(&app.store, &s, t0).await.expect("tick").mails, 0);
         app.store
             .open_event(inverter, Some(roof), "W02", "warning", t0 + 1000)

@@ -36,7 +36,7 @@ async fn cast(app: &App) -> Cast {
     )
     .await;
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-BAT-01").await;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let s = &app.store;
     let inverter = s
         .upsert_device("INV-BAT-01", gw, "inverter", 2, "p", "SUN-5K", None, now)

@@ -226,7 +226,7 @@ async fn cast(app: &App) -> (String, String) {
     let mut batch = TelemetryBatch::default();
     batch
         .samples
-        .push(sample(id, api::now_ms() - 30_000, &values));
+        .push(sample(id, domain::time::now_ms() - 30_000, &values));
     app.store
         .write_telemetry_batch(&batch)
         .await

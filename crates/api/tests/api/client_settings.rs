@@ -133,7 +133,7 @@ async fn cast(app: &App) -> Cast {
         let values = json!({"rated_power": rated, "running_state": 2});
         batch
             .samples
-            .push(sample(id, api::now_ms() - 60_000, &values));
+            .push(sample(id, domain::time::now_ms() - 60_000, &values));
     }
     app.store
         .write_telemetry_batch(&batch)

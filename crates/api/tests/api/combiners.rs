@@ -49,7 +49,7 @@ async fn cast(app: &App) -> Cast {
     )
     .await;
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-CMB-01").await;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str| {
         s.upsert_device(

@@ -356,7 +356,7 @@ fn entry(sn: &str, kind: &str, at: i64) -> NewCommEntry {
 async fn the_retention_window_and_the_per_gateway_cap_prune_the_log() {
     for app in spawn().await {
         let c = cast(&app).await;
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         let hour = 3_600_000;
         // GW-COM01: 2 messages past a 1-hour window, then 5 recent; GW-COM02: 2 recent.
         let mut batch = vec![

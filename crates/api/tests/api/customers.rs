@@ -52,7 +52,7 @@ async fn world(app: &App) -> World {
         .await;
     let role = app
         .store
-        .create_role(a, "Field", &["station.view"], api::now_ms())
+        .create_role(a, "Field", &["station.view"], domain::time::now_ms())
         .await
         .expect("role");
     app.store.set_role(plain, role).await.expect("set role");
@@ -315,7 +315,7 @@ async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
                 "p",
                 "m",
                 None,
-                api::now_ms(),
+                domain::time::now_ms(),
             )
             .await
             .expect("device");
@@ -436,7 +436,7 @@ async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
         let w = world(&app).await;
         // Beta is Alpha's agent; Gamma is nobody's.
         app.store
-            .create_agent(w.a, w.b, api::now_ms())
+            .create_agent(w.a, w.b, domain::time::now_ms())
             .await
             .expect("agent");
         let c = app.company("Gamma Power").await;
@@ -464,7 +464,7 @@ async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
                 "p",
                 "m",
                 None,
-                api::now_ms(),
+                domain::time::now_ms(),
             )
             .await
             .expect("device");
@@ -572,7 +572,7 @@ async fn every_customer_endpoint_per_role_and_another_companys_customer_looks_mi
         .await;
         // Beta is Alpha's agent and has a customer of its own.
         app.store
-            .create_agent(w.a, w.b, api::now_ms())
+            .create_agent(w.a, w.b, domain::time::now_ms())
             .await
             .expect("agent");
         let bob_at_beta = add_customer(

@@ -9,10 +9,10 @@ use crate::fake_gateway;
 
 use std::{sync::Arc, time::Duration};
 
-use api::energy_hub::dispatch;
 use common::{App, fixtures, spawn};
 use domain::user::BuiltinRole;
 use fake_gateway::{Linked, linked, wait_online};
+use jobs::dispatch;
 use sim::{
     fleet::{GatewaySpec, SimGateway, demo_fleet},
     gateway::{Broker, RunOptions, run},
@@ -22,7 +22,7 @@ use tokio::sync::watch;
 const WAIT: Duration = Duration::from_secs(20);
 
 fn now_s() -> i64 {
-    api::now_ms() / 1000
+    domain::time::now_ms() / 1000
 }
 
 struct World {
@@ -46,7 +46,7 @@ impl Drop for World {
 async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status: i64) -> String {
     let s = &app.store;
     let inv = &spec.devices[0];
-    let t = api::now_ms();
+    let t = domain::time::now_ms();
     let gw = s
         .create_gateway(&spec.sn, &spec.key, inv.protocol, t)
         .await
@@ -123,7 +123,7 @@ where
 {
     let until = tokio::time::Instant::now() + WAIT;
     loop {
-        dispatch::tick(&app.state, now_s()).await.expect("tick");
+        dispatch::tick(&app.jobs(), now_s()).await.expect("tick");
         if done().await {
             return;
         }
@@ -184,7 +184,7 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
         );
         assert_eq!(setting(app, sn, "cap5").await.as_deref(), Some("20"));
         // A tick with nothing new sends nothing.
-        dispatch::tick(&app.state, now_s()).await.expect("tick");
+        dispatch::tick(&app.jobs(), now_s()).await.expect("tick");
         let (total, text) = audited(app, &w.admin, "energyhub.dispatch").await;
         assert_eq!(total, 1, "{text}");
         assert!(text.contains("\"system\""), "{text}");
@@ -288,7 +288,7 @@ async fn an_offline_inverter_is_tried_three_times_then_left_offline() {
             .await
             .expect("event");
         for _ in 0..6 {
-            dispatch::tick(&app.state, now_s()).await.expect("tick");
+            dispatch::tick(&app.jobs(), now_s()).await.expect("tick");
         }
         let (state, error) = outcome(app, event, &sn).await.expect("outcome");
         assert_eq!(state, "offline");

@@ -120,7 +120,7 @@ async fn cast(app: &App) -> Cast {
 }
 
 fn now() -> i64 {
-    api::now_ms()
+    domain::time::now_ms()
 }
 
 /// Ann: an open fault and a closed warning on her inverter, an open battery fault. Bob: one
@@ -942,7 +942,7 @@ async fn staff_without_the_event_keys_are_refused() {
         let acme = app.company("Acme").await;
         let role = app
             .store
-            .create_role(acme, "Plants", &["station.view"], api::now_ms())
+            .create_role(acme, "Plants", &["station.view"], domain::time::now_ms())
             .await
             .expect("role");
         let (id, token) = app

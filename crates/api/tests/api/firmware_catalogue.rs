@@ -681,8 +681,8 @@ async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
             device_sn: "INV-X",
             kind: "upgrade",
             params: "{}",
-            now: api::now_ms(),
-            deadline: api::now_ms() + 600_000,
+            now: domain::time::now_ms(),
+            deadline: domain::time::now_ms() + 600_000,
         };
         let up = NewUpgrade {
             batch_id: "b1",
@@ -693,7 +693,7 @@ async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
             from_version: "",
             cancellable: false,
             user_id: admin_id,
-            now: api::now_ms(),
+            now: domain::time::now_ms(),
         };
         app.store.start_upgrade(&cmd, &up).await.expect("upgrade");
         let r = app

@@ -58,9 +58,11 @@ async fn cast(app: &App) -> Cast {
         .expect("device");
     let mut batch = TelemetryBatch::default();
     let pv = json!({"pv1_power": 1200.0});
-    batch
-        .samples
-        .push(fixtures::sample(inverter, api::now_ms() - 60_000, &pv));
+    batch.samples.push(fixtures::sample(
+        inverter,
+        domain::time::now_ms() - 60_000,
+        &pv,
+    ));
     let day = "2026-01-15";
     batch
         .energy
@@ -256,7 +258,7 @@ async fn the_batch_check_tells_what_would_fail_and_upgrading_gateways_are_refuse
         let _a = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
         let _b = gateway(&l, "GW-ACT02", "KEY12345", Mode::Answer).await;
         // GW-ACT02 has an upgrade running.
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         app.store
             .insert_command(&NewCommand {
                 correlation_id: "upgrade-in-progress",

@@ -247,7 +247,7 @@ async fn a_pending_key_signs_in_once_and_then_alone() {
         linked
             .app
             .store
-            .set_pending_gateway_key(g.id, "NEXTKEY0NEXTKEY0", api::now_ms())
+            .set_pending_gateway_key(g.id, "NEXTKEY0NEXTKEY0", domain::time::now_ms())
             .await
             .expect("pending");
         assert_eq!(

@@ -307,7 +307,7 @@ async fn staff_without_the_gateway_keys_are_refused() {
         let acme = app.company("Acme").await;
         let role = app
             .store
-            .create_role(acme, "Plants", &["station.view"], api::now_ms())
+            .create_role(acme, "Plants", &["station.view"], domain::time::now_ms())
             .await
             .expect("role");
         let (id, token) = app
@@ -341,7 +341,7 @@ async fn the_communication_type_is_a_number_and_its_name_is_text() {
                 ..Default::default()
             };
             app.store
-                .update_gateway_status(c.ann_gw, &status, api::now_ms())
+                .update_gateway_status(c.ann_gw, &status, domain::time::now_ms())
                 .await
                 .expect("status");
             let r = app.get("/api/v1/gateways?sn=GW-ANN01", Some(&c.ann)).await;

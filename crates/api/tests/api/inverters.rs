@@ -34,7 +34,7 @@ async fn storage_plant(app: &App, token: &str, name: &str) -> i64 {
 }
 
 fn now() -> i64 {
-    api::now_ms()
+    domain::time::now_ms()
 }
 
 /// Today in the plant's zone, as `YYYY-MM-DD`.

@@ -66,7 +66,7 @@ async fn product(app: &App, part: &str) -> i64 {
         hardware: Vec::new(),
     };
     app.store
-        .insert_product(&p, api::now_ms())
+        .insert_product(&p, domain::time::now_ms())
         .await
         .expect("product")
         .0
@@ -103,7 +103,7 @@ async fn cast(app: &App) -> Cast {
             "",
             "INV-5K",
             None,
-            api::now_ms(),
+            domain::time::now_ms(),
         )
         .await
         .expect("inverter");

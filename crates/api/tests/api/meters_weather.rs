@@ -37,7 +37,7 @@ async fn cast(app: &App) -> Cast {
     )
     .await;
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-MTR-01").await;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: &'static str, protocol: &'static str| {
         s.upsert_device(sn, gw, family, 0, protocol, "SIM", None, now)

@@ -40,7 +40,7 @@ async fn live_plant(app: &App) -> Live {
     .await;
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-LIVE-01").await;
     let s = &app.store;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     s.update_gateway_status(
         gw,
         &GatewayStatusUpdate {
@@ -113,7 +113,7 @@ async fn a_silent_plant_reads_stale_everywhere_until_it_reports_again() {
         let l = live_plant(&app).await;
         let (p, ann) = (l.plant, l.ann.as_str());
         // The last report came just past the offline bound.
-        let last = api::now_ms() - offline_after_ms(CYCLE_S) - 30_000;
+        let last = domain::time::now_ms() - offline_after_ms(CYCLE_S) - 30_000;
         report(&app, &l, last).await;
 
         let rt = get(&app, &format!("/api/v1/plant/{p}/realtime"), ann).await;
@@ -184,7 +184,7 @@ async fn a_silent_plant_reads_stale_everywhere_until_it_reports_again() {
         assert_eq!(meters["infos"][0]["timezone"], "Europe/Madrid");
 
         // A report now: live again, everywhere.
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         report(&app, &l, now).await;
         let rt = get(&app, &format!("/api/v1/plant/{p}/realtime"), ann).await;
         assert_eq!(rt["stale"], false);
@@ -217,7 +217,12 @@ async fn a_silent_plant_reads_stale_everywhere_until_it_reports_again() {
 async fn data_within_the_bound_is_live() {
     for app in spawn().await {
         let l = live_plant(&app).await;
-        report(&app, &l, api::now_ms() - offline_after_ms(CYCLE_S) + 60_000).await;
+        report(
+            &app,
+            &l,
+            domain::time::now_ms() - offline_after_ms(CYCLE_S) + 60_000,
+        )
+        .await;
         let rt = get(&app, &format!("/api/v1/plant/{}/realtime", l.plant), &l.ann).await;
         assert_eq!(rt["stale"], false);
         assert_eq!(rt["pac"].as_f64(), Some(36800.0));
@@ -260,7 +265,7 @@ async fn a_grid_tied_inverters_battery_registers_are_no_battery() {
         )
         .await;
         let gw = bound_gateway(&app, &admin, &ann, p, "GW-GRID-01").await;
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         let inverter = app
             .store
             .upsert_device(
@@ -313,7 +318,7 @@ async fn a_grid_tied_inverters_battery_registers_are_no_battery() {
 async fn cell_temperatures_reach_the_cell_grid() {
     for app in spawn().await {
         let l = live_plant(&app).await;
-        report(&app, &l, api::now_ms()).await;
+        report(&app, &l, domain::time::now_ms()).await;
         let battery = get(&app, "/api/v1/battery/BMS-LIVE-1/realtime", &l.ann).await;
         assert_eq!(
             battery["cells"],

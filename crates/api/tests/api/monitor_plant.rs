@@ -44,7 +44,7 @@ async fn cast(app: &App) -> Cast {
     )
     .await;
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-MON-01").await;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: &'static str, code: i64, protocol: &'static str| {
         s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
@@ -511,7 +511,10 @@ async fn devices_weather_and_the_generation_download_read_the_plants_own_data() 
         );
         // The inverter reports its switch off: the plant lists it off; then on again.
         let inverter = list[0]["id"].as_i64().expect("id");
-        for (on, at) in [(false, api::now_ms()), (true, api::now_ms() + 1)] {
+        for (on, at) in [
+            (false, domain::time::now_ms()),
+            (true, domain::time::now_ms() + 1),
+        ] {
             let report = json!({"power_on": on, "running_state": if on { 2 } else { 0 },
                 "pv1_power": 0, "load_power": 2000, "grid_power": 2000});
             let batch = TelemetryBatch {

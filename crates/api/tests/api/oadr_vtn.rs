@@ -90,7 +90,7 @@ fn event_body(program: &str, start: &str, duration: &str) -> Value {
 /// Enrolls `plant` (device `sn`) in the programme mirrored from `remote` (H1's enrollment API
 /// writes the same rows; this test only needs them to exist).
 async fn enroll(app: &App, remote: &str, plant: i64, sn: &str) {
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let sql = format!(
         "INSERT INTO dr_enrollments (program_id, plant_id, status, source_account, utility_account, \
          first_name, last_name, email, time_zone, created_at, updated_at) \
@@ -176,7 +176,7 @@ async fn scenario(app: &App, v: &Vtn) {
     )
     .await;
     let gw = bound_gateway(app, &p.admin, &p.ann, plant_id, "GW-OADR-1").await;
-    let now_ms = api::now_ms();
+    let now_ms = domain::time::now_ms();
     let dev = app
         .store
         .upsert_device("INV-OADR-1", gw, "inverter", 2, "p", "SUN-5K", None, now_ms)

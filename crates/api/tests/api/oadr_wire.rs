@@ -80,7 +80,7 @@ fn events(version: &str, now: i64) -> Value {
 }
 
 async fn enroll(app: &App, plant: i64, sn: &str) {
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let sql = format!(
         "INSERT INTO dr_enrollments (program_id, plant_id, status, source_account, utility_account, \
          first_name, last_name, email, time_zone, created_at, updated_at) \
@@ -143,7 +143,16 @@ async fn scenario(app: &App, p: &common::fixtures::People, version: &'static str
     let sn = format!("INV-ODD-{tag}");
     let dev = app
         .store
-        .upsert_device(&sn, gw, "inverter", 2, "p", "SUN-5K", None, api::now_ms())
+        .upsert_device(
+            &sn,
+            gw,
+            "inverter",
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            domain::time::now_ms(),
+        )
         .await
         .expect("device");
     enroll(app, plant_id, &sn).await;

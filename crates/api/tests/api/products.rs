@@ -435,7 +435,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             common::fixtures::madrid_plant("Bob home plant", 1, 5),
         )
         .await;
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         let gw = app
             .store
             .create_gateway("GW-ANN-0001", "KEY12345", "", now)

@@ -27,7 +27,7 @@ async fn realtime_reads_prefer_the_values_ingest_holds_in_memory() {
             .await;
         r.expect_code(0);
         let plant = r.data().as_i64().expect("plant id");
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         let s = &app.store;
         let gw = s
             .create_gateway("GW-HOT-0001", "KEY12345", "deye-hybrid-1ph", now)

@@ -59,7 +59,7 @@ async fn a_closed_days_peak_is_kept_and_a_late_report_counts_after_compaction() 
         )
         .await;
         let gw = bound_gateway(&app, &admin, &ann, p, "GW-PEAK-01").await;
-        let now = api::now_ms();
+        let now = domain::time::now_ms();
         let inverter = inverter(&app, gw, "INV-PEAK-1").await;
         // Last month, days 3 and 4: 3 kW at 10:00 and 5 kW at 12:00 local time.
         let today = Utc::now().with_timezone(&London).date_naive();

@@ -46,7 +46,7 @@ async fn cast(app: &App) -> Cast {
     )
     .await;
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-REP-01").await;
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     let s = &app.store;
     let inverter = s
         .upsert_device(
@@ -505,7 +505,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
         // This month: nothing is due yet (the subscription began in it).
         let state = &app.state;
         assert_eq!(
-            api::reports::monthly::send_due(state, Utc::now())
+            jobs::monthly_reports::send_due(&state.store, state, Utc::now())
                 .await
                 .expect("job"),
             0
@@ -522,13 +522,13 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
                 .with_timezone(&Utc)
         };
         assert_eq!(
-            api::reports::monthly::send_due(state, at(next))
+            jobs::monthly_reports::send_due(&state.store, state, at(next))
                 .await
                 .expect("job"),
             1
         );
         assert_eq!(
-            api::reports::monthly::send_due(state, at(next) + Duration::hours(1))
+            jobs::monthly_reports::send_due(&state.store, state, at(next) + Duration::hours(1))
                 .await
                 .expect("job"),
             0
@@ -550,7 +550,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
         // A month later, the next one; after unsubscribing, none.
         let after = (next + Duration::days(32)).with_day(1).expect("1st");
         assert_eq!(
-            api::reports::monthly::send_due(state, at(after))
+            jobs::monthly_reports::send_due(&state.store, state, at(after))
                 .await
                 .expect("job"),
             1
@@ -560,7 +560,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
             .expect_code(0);
         let later = (after + Duration::days(32)).with_day(1).expect("1st");
         assert_eq!(
-            api::reports::monthly::send_due(state, at(later))
+            jobs::monthly_reports::send_due(&state.store, state, at(later))
                 .await
                 .expect("job"),
             0

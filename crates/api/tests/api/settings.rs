@@ -458,7 +458,7 @@ async fn the_maintainer_writes_a_silent_device_times_out_and_a_refusal_fails() {
             assert_eq!(open.expect_code(0).data()["status"], "sent");
             // The sweeper's pass after the deadline (a minute) times it out.
             app.store
-                .time_out_commands(api::now_ms() + 120_000)
+                .time_out_commands(domain::time::now_ms() + 120_000)
                 .await
                 .expect("sweep");
             let status = settle(app, &c.max, id).await;

@@ -50,7 +50,7 @@ async fn a_simulated_micro_inverter_is_set_through_its_family_route() {
         let spec = demo_fleet(7, 11).remove(6);
         let inv = spec.devices[0].clone();
         assert_eq!((inv.type_code, inv.protocol), (3, "deye-micro"));
-        let t = api::now_ms();
+        let t = domain::time::now_ms();
         let gw = app
             .store
             .create_gateway(&spec.sn, &spec.key, inv.protocol, t)

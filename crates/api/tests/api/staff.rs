@@ -191,7 +191,7 @@ async fn bad_staff_input_gets_its_code_and_adds_nobody() {
                 app.company("Star Co").await,
                 "Ops",
                 &["station.view"],
-                api::now_ms(),
+                domain::time::now_ms(),
             )
             .await
             .unwrap()
@@ -567,7 +567,7 @@ async fn assignable_roles_are_the_builtin_two_then_the_companys_own() {
         let b = app.backend;
         let w = world(&app).await;
         app.store
-            .create_role(w.sun, "Ops", &["station.view"], api::now_ms())
+            .create_role(w.sun, "Ops", &["station.view"], domain::time::now_ms())
             .await
             .unwrap();
         let r = app

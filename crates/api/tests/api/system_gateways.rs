@@ -365,7 +365,7 @@ async fn a_customer_holds_a_gateway_as_stock_and_the_list_filters_it() {
             )
             .await;
         app.store
-            .insert_customer(acme, ann_id, None, "", api::now_ms())
+            .insert_customer(acme, ann_id, None, "", domain::time::now_ms())
             .await
             .expect("customer");
         for (sn, model) in [("GW-STK-0001", "LOGGER-4G"), ("GW-STK-0002", "LOGGER-WIFI")] {

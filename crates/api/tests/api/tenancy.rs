@@ -45,7 +45,7 @@ async fn world(app: &App) -> World {
         .await;
     let role_b = app
         .store
-        .create_role(b, "Ops", &["station.view"], api::now_ms())
+        .create_role(b, "Ops", &["station.view"], domain::time::now_ms())
         .await
         .expect("role");
     World {
@@ -384,7 +384,7 @@ async fn the_callers_own_role_is_locked() {
                 w.a,
                 "Boss",
                 &BuiltinRole::CompanyAdmin.permissions(),
-                api::now_ms(),
+                domain::time::now_ms(),
             )
             .await
             .unwrap();
@@ -461,7 +461,7 @@ async fn business_endpoints_keep_every_role_to_its_own_company() {
                 CompanyId(sun),
                 "HR",
                 &["company.management", "company.user", "company.user.edit"],
-                api::now_ms(),
+                domain::time::now_ms(),
             )
             .await
             .unwrap();

@@ -26,7 +26,7 @@ use tokio::sync::watch;
 const WAIT: Duration = Duration::from_secs(20);
 
 fn now() -> i64 {
-    api::now_ms()
+    domain::time::now_ms()
 }
 
 struct World {

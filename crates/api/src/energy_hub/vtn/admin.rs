@@ -2,13 +2,14 @@
 //! are write-only: answers carry `hasSecret` and the client id's last 4 characters.
 
 use super::{EDIT, SyncSummary, sealer, sync_vtn};
+use crate::AppState;
 use crate::envelope::{Ack, ApiResult, Data, Done, Envelope};
 use crate::extract::{Body, num};
 use crate::session::CurrentUser;
 use crate::users::{create_at, path_id};
-use crate::{AppState, now_ms};
 use axum::extract::{Path, State};
 use domain::error::{Code, DomainError};
+use domain::time::now_ms;
 use serde::{Deserialize, Serialize};
 use store::dr_vtn::{VtnRow, VtnWrite};
 use utoipa::ToSchema;

@@ -70,7 +70,7 @@ pub async fn send_due(
                 resources,
             });
             let remote = prior.as_ref().and_then(|p| p.remote_id.clone());
-            let now_ms = crate::now_ms();
+            let now_ms = domain::time::now_ms();
             match client.send_report(remote.as_deref(), &body).await {
                 Ok(id) => {
                     store

@@ -12,7 +12,8 @@
 //! request is tried again at the next sync.
 
 use super::{enroll, reporting, sealer, webhooks};
-use crate::{AppState, now_ms};
+use crate::AppState;
+use domain::time::now_ms;
 use oadr::Version;
 use oadr::meta::Refused;
 use oadr::neutral::Program;

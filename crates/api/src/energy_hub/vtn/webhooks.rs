@@ -8,10 +8,11 @@
 
 use super::sealer;
 use super::sync::{SyncError, sync_vtn};
-use crate::{AppState, now_ms};
+use crate::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use domain::time::now_ms;
 use oadr::Version;
 use oadr::notify::Callback;
 use oadr::ven::VtnClient;

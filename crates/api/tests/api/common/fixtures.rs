@@ -40,7 +40,7 @@ pub async fn plant(app: &App, token: &str, body: Value) -> i64 {
 /// would crowd the audit tests that count the entries of remote actions.
 async fn registry_row(app: &App, sn: &str, protocol: &str) {
     app.store
-        .create_gateway(sn, "KEY12345", protocol, api::now_ms())
+        .create_gateway(sn, "KEY12345", protocol, domain::time::now_ms())
         .await
         .expect("registered gateway");
 }
@@ -63,7 +63,7 @@ pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: i64, sn:
 
 /// A hybrid inverter (type 2) `sn` behind gateway `gw`, as ingest would place it: its id.
 pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
-    let now = api::now_ms();
+    let now = domain::time::now_ms();
     app.store
         .upsert_device(sn, gw, "inverter", 2, "deye-hybrid-1ph", "SIM", None, now)
         .await

@@ -13,7 +13,7 @@ use std::{
     },
 };
 
-use api::{ApiConfig, AppState, Keys, mailer::Mailer};
+use api::{ApiConfig, AppState, Keys};
 use axum::{
     Router,
     body::{Body, Bytes},
@@ -30,6 +30,7 @@ use rsa::{
     pkcs8::{EncodePrivateKey, LineEnding},
 };
 use serde_json::Value;
+use service::mailer::Mailer;
 use store::{Backend, Store, users::NewUser};
 use tower::ServiceExt;
 pub mod fake_vtn;
@@ -79,6 +80,18 @@ pub struct App {
     pub data_dir: PathBuf,
 }
 
+impl App {
+    /// What the background jobs get from this app (`portal serve` builds it the same way).
+    pub fn jobs(&self) -> jobs::Context {
+        jobs::Context {
+            store: self.store.clone(),
+            mailer: self.state.mailer.clone(),
+            commands: self.state.commands.clone(),
+            workbooks: Arc::new(self.state.clone()),
+        }
+    }
+}
+
 /// A fresh app on every available backend, with default configuration.
 pub async fn spawn() -> Vec<App> {
     spawn_with(|_| {}).await
@@ -94,7 +107,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             Backend::Postgres => "postgres",
         };
         store
-            .sync_builtin_roles(api::now_ms())
+            .sync_builtin_roles(domain::time::now_ms())
             .await
             .expect("builtin roles");
         store
@@ -360,7 +373,7 @@ impl App {
 
     pub async fn company(&self, name: &str) -> CompanyId {
         self.store
-            .create_company(name, api::now_ms())
+            .create_company(name, domain::time::now_ms())
             .await
             .expect("company")
     }
@@ -380,7 +393,7 @@ impl App {
         let hash = match hashed(password) {
             Some(h) => h,
             None => {
-                let h = api::hash_password(password.to_string())
+                let h = service::passwords::hash(password.to_string())
                     .await
                     .expect("hash");
                 hashes()
@@ -403,7 +416,7 @@ impl App {
                 company,
                 role: Some(role_id),
                 user_src: "test",
-                now: api::now_ms(),
+                now: domain::time::now_ms(),
             })
             .await
             .expect("create user")

@@ -57,7 +57,13 @@ pub async fn store_map(app: &App, code: &str, params: &[(&str, Option<f64>, Opti
     assert_eq!(parsed.settings.len(), params.len());
     let stored = app
         .store
-        .seed_protocol(code, "inverter", code, &config.to_string(), api::now_ms())
+        .seed_protocol(
+            code,
+            "inverter",
+            code,
+            &config.to_string(),
+            domain::time::now_ms(),
+        )
         .await
         .expect("store config");
     assert!(stored, "{code} stored once");

@@ -39,7 +39,7 @@ pub struct Linked {
 }
 
 fn now_ms() -> i64 {
-    api::now_ms()
+    domain::time::now_ms()
 }
 
 /// Stands in for ingest: commits everything; a gateway's status message sets it online or

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
+use domain::time::now_ms;
+use service::mailer::Mailer;
 use store::Store;
-
-use crate::{mailer::Mailer, now_ms};
 
 /// The first retry waits this long, each further one twice as long as the one before...
 pub const RETRY_FIRST_MS: i64 = 30_000;

@@ -12,7 +12,8 @@ use store::{
 };
 
 use super::{rules, send};
-use crate::{AppState, envelope::ApiResult};
+use crate::Context;
+use service::Result;
 
 /// Tries per event (and per restore) before the inverter is left as it is.
 pub const MAX_ATTEMPTS: i64 = 3;
@@ -49,7 +50,7 @@ fn fresh(sn: &str, want: &rules::Want, now: i64) -> DispatchState {
 
 /// Saves `s`; its event's outcome follows its state while applying, and says failed once a
 /// restore gives up.
-async fn save(app: &AppState, s: &DispatchState) -> ApiResult<()> {
+async fn save(ctx: &Context, s: &DispatchState) -> Result<()> {
     let gave_up = s.state == "failed" && s.attempts >= MAX_ATTEMPTS;
     let (state, error) = match s.mode.as_str() {
         APPLY => (s.state.as_str(), s.error.clone()),
@@ -60,7 +61,7 @@ async fn save(app: &AppState, s: &DispatchState) -> ApiResult<()> {
         .event_id
         .filter(|_| !state.is_empty())
         .map(|e| (e, state, error.as_str()));
-    app.store.dr_dispatch_save(s, outcome).await?;
+    ctx.store.dr_dispatch_save(s, outcome).await?;
     Ok(())
 }
 
@@ -71,18 +72,18 @@ fn unreachable(dev: &DispatchDevice) -> bool {
 }
 
 /// Follows the command under way: `true` while it is still open (nothing else to do now).
-async fn follow(app: &AppState, s: &mut DispatchState, now: i64) -> ApiResult<bool> {
+async fn follow(ctx: &Context, s: &mut DispatchState, now: i64) -> Result<bool> {
     let Some(id) = s.command_id else {
         return Ok(false);
     };
-    let Some(c) = app.store.command(id).await? else {
+    let Some(c) = ctx.store.command(id).await? else {
         s.command_id = None;
         return Ok(false);
     };
     match c.status() {
         CommandStatus::Sent | CommandStatus::Acknowledged => return Ok(true),
         CommandStatus::Succeeded => {
-            crate::settings::remember_applied(app, &c).await?;
+            service::setting_offers::remember_applied(&ctx.store, &c).await?;
             let mut sent = parse(&s.sent);
             sent.extend(parse(&s.sending));
             s.sent = text(&sent);
@@ -101,7 +102,7 @@ async fn follow(app: &AppState, s: &mut DispatchState, now: i64) -> ApiResult<bo
     s.command_id = None;
     s.sending = "{}".into();
     s.updated_at = now;
-    save(app, s).await?;
+    save(ctx, s).await?;
     Ok(false)
 }
 
@@ -114,29 +115,31 @@ fn on_device(family: Family, confirmed: &[(String, String)], sent: &Values, key:
 
 /// One tick for inverter `sn`: `want` is what an event asks now (`None`: nothing any more).
 pub(crate) async fn step(
-    app: &AppState,
+    ctx: &Context,
     sn: &str,
     want: Option<&rules::Want>,
     state: Option<DispatchState>,
     now: i64,
-) -> ApiResult<()> {
+) -> Result<()> {
     let mut s = match (state, want) {
         (Some(s), _) => s,
         (None, Some(w)) => fresh(sn, w, now),
         (None, None) => return Ok(()),
     };
-    if follow(app, &mut s, now).await? {
+    if follow(ctx, &mut s, now).await? {
         return Ok(());
     }
-    let Some(dev) = app.store.dr_dispatch_device(sn).await? else {
+    let Some(dev) = ctx.store.dr_dispatch_device(sn).await? else {
         return Ok(());
     };
     // Only what the device's register map can write is ever sent.
-    let Ok(offer) = crate::settings::offer_for(app, dev.type_code, &dev.protocol).await else {
+    let Ok(offer) =
+        service::setting_offers::offer_for(&ctx.store, dev.type_code, &dev.protocol).await
+    else {
         return Ok(());
     };
     let family = offer.family();
-    let confirmed = app.store.device_settings(sn).await?;
+    let confirmed = ctx.store.device_settings(sn).await?;
     let mut snapshot = parse(&s.snapshot);
     let sent = parse(&s.sent);
     let mut target = snapshot.clone();
@@ -172,7 +175,7 @@ pub(crate) async fn step(
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect();
     if diff.is_empty() {
-        return settled(app, s, now).await;
+        return settled(ctx, s, now).await;
     }
     if s.attempts >= MAX_ATTEMPTS {
         return Ok(());
@@ -183,36 +186,36 @@ pub(crate) async fn step(
         if s.state != "offline" {
             s.state = "offline".into();
             s.updated_at = now;
-            save(app, &s).await?;
+            save(ctx, &s).await?;
         }
         return Ok(());
     }
-    send_diff(app, &dev, s, diff, now).await
+    send_diff(ctx, &dev, s, diff, now).await
 }
 
 /// Nothing left to send: applied, or (restoring) given back.
-async fn settled(app: &AppState, mut s: DispatchState, now: i64) -> ApiResult<()> {
+async fn settled(ctx: &Context, mut s: DispatchState, now: i64) -> Result<()> {
     if s.mode == RESTORE {
         s.updated_at = now;
-        app.store.dr_dispatch_forget(&s, s.event_id).await?;
+        ctx.store.dr_dispatch_forget(&s, s.event_id).await?;
         return Ok(());
     }
     if s.state != "applied" {
         s.state = "applied".into();
         s.error.clear();
         s.updated_at = now;
-        save(app, &s).await?;
+        save(ctx, &s).await?;
     }
     Ok(())
 }
 
 async fn send_diff(
-    app: &AppState,
+    ctx: &Context,
     dev: &DispatchDevice,
     mut s: DispatchState,
     diff: Map<String, Value>,
     now: i64,
-) -> ApiResult<()> {
+) -> Result<()> {
     let restoring = s.mode == RESTORE;
     let action = if restoring {
         "energyhub.restore"
@@ -224,7 +227,7 @@ async fn send_diff(
         .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
         .collect();
     s.updated_at = now;
-    match send::set_params(app, dev, action, s.event_id, diff).await {
+    match send::set_params(ctx, dev, action, s.event_id, diff).await {
         Ok(id) => {
             s.command_id = Some(id);
             s.sending = text(&sending);
@@ -240,5 +243,5 @@ async fn send_diff(
             }
         }
     }
-    save(app, &s).await
+    save(ctx, &s).await
 }

@@ -1,8 +1,8 @@
 //! Delivery of messages to people. With SMTP configured, email goes out by SMTP; otherwise (and
 //! always for phone numbers, as no SMS gateway is configured) the message is written to the log
 //! and kept in the outbox table, where an administrator reads it (`portal admin outbox`).
-//! Queued mail (alarms, reports) is delivered by the mail worker (`mail_queue`) through
-//! [`Mailer::deliver`].
+//! Queued mail (alarms, reports) is delivered by the mail worker (`jobs::mail_queue`) through
+//! [`Mailer::deliver`]. The HTTP API sends verification and sign-in codes with [`Mailer::send`].
 
 use std::time::Duration;
 
@@ -11,12 +11,48 @@ use lettre::{
     message::{Attachment, MultiPart, SinglePart, header::ContentType},
     transport::smtp::authentication::Credentials,
 };
-use store::{Store, outbox::QueuedMail};
-
-use crate::{config::SmtpConfig, envelope::ApiError};
+use store::{Store, StoreError, outbox::QueuedMail};
 
 /// How long one SMTP exchange may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[derive(Clone)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub username: String,
+    pub password: String,
+    pub from: String,
+    /// `starttls`, `tls` or `none`.
+    pub security: String,
+}
+
+impl std::fmt::Debug for SmtpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("username", &self.username)
+            .field("password", &"<redacted>")
+            .field("from", &self.from)
+            .field("security", &self.security)
+            .finish()
+    }
+}
+
+/// Why [`Mailer::send`] did not send: the SMTP exchange failed (with its context), or the
+/// outbox could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    #[error("{0}")]
+    Smtp(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn smtp(context: &str, err: impl std::fmt::Display) -> SendError {
+    SendError::Smtp(format!("{context}: {err}"))
+}
 
 pub struct Mailer {
     smtp: Option<(AsyncSmtpTransport<Tokio1Executor>, String)>,
@@ -89,24 +125,19 @@ impl Mailer {
         subject: &str,
         body: &str,
         now: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), SendError> {
         let is_email = recipient.contains('@');
         if let (true, Some((transport, from))) = (is_email, &self.smtp) {
             let message = Message::builder()
-                .from(
-                    from.parse()
-                        .map_err(|e| ApiError::internal("smtp from", e))?,
-                )
-                .to(recipient
-                    .parse()
-                    .map_err(|e| ApiError::internal("smtp to", e))?)
+                .from(from.parse().map_err(|e| smtp("smtp from", e))?)
+                .to(recipient.parse().map_err(|e| smtp("smtp to", e))?)
                 .subject(subject)
                 .body(body.to_string())
-                .map_err(|e| ApiError::internal("build mail", e))?;
+                .map_err(|e| smtp("build mail", e))?;
             transport
                 .send(message)
                 .await
-                .map_err(|e| ApiError::internal("smtp send", e))?;
+                .map_err(|e| smtp("smtp send", e))?;
             // The code itself is not kept once it has been delivered.
             store
                 .push_outbox(

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use domain::Lang;
 use store::alarms::AlarmPlace;
 
-use crate::readings;
+use service::local_time::{local_time, zone};
 
 /// One thing to tell about a plant.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,8 +83,8 @@ impl Digest {
         let subject = (t.subject)(alarms, recovered, plants);
         let mut body = format!("{}\n\n{}\n", (t.hello)(name), t.intro);
         for p in self.plants.values() {
-            let tz = readings::zone(&p.place.timezone);
-            let when = |ms: i64| format!("{} ({})", readings::local_time(ms, tz), p.place.timezone);
+            let tz = zone(&p.place.timezone);
+            let when = |ms: i64| format!("{} ({})", local_time(ms, tz), p.place.timezone);
             body.push_str(&format!(
                 "\n{}\n{}\n",
                 p.place.plant_name,

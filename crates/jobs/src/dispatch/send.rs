@@ -9,7 +9,10 @@ use serde_json::{Map, Value, json};
 use service::commands;
 use store::{audit::NewAudit, dr_dispatch::DispatchDevice, log_pages::Author};
 
-use crate::{AppState, audit::result, envelope::ApiError, now_ms};
+use domain::time::now_ms;
+use service::{ServiceError, audit::result};
+
+use crate::Context;
 
 /// How long an inverter has to apply a dispatch.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(60);
@@ -28,7 +31,7 @@ pub(crate) struct Refused {
 /// Sends `params` to `dev` for `event` and records `action` (`energyhub.dispatch` or
 /// `energyhub.restore`). Answers the command id.
 pub(crate) async fn set_params(
-    app: &AppState,
+    ctx: &Context,
     dev: &DispatchDevice,
     action: &str,
     event: Option<i64>,
@@ -40,23 +43,20 @@ pub(crate) async fn set_params(
         dev.gateway_sn.as_deref(),
     ) {
         (Err(e), _) => Err(e.into()),
-        (Ok(()), None) => Err(ApiError::from(domain::DomainError::from(
-            Code::DeviceOffline,
-        ))),
+        (Ok(()), None) => Err(ServiceError::from(Code::DeviceOffline)),
         (Ok(()), Some(gateway_sn)) => {
             let to = commands::Target {
                 gateway_sn,
                 device_sn: &dev.sn,
             };
             commands::send(
-                app.commands.as_ref(),
+                ctx.commands.as_ref(),
                 to,
                 CommandKind::SetParams,
                 params.clone(),
                 TIMEOUT,
             )
             .await
-            .map_err(ApiError::from)
         }
     };
     let mut detail = json!({"kind": "set_params", "params": params, "event": event});
@@ -65,7 +65,7 @@ pub(crate) async fn set_params(
             detail["commandId"] = json!(id);
             (result::SENT, Ok(id))
         }
-        Err(ApiError::Domain(e)) => {
+        Err(ServiceError::Refused(e)) => {
             detail["reason"] = json!(e.code.number());
             let refused = Refused {
                 offline: e.code == Code::DeviceOffline,
@@ -82,11 +82,11 @@ pub(crate) async fn set_params(
             (result::FAILED, Err(refused))
         }
     };
-    record(app, dev, action, &detail, res).await;
+    record(ctx, dev, action, &detail, res).await;
     answer
 }
 
-async fn record(app: &AppState, dev: &DispatchDevice, action: &str, detail: &Value, res: &str) {
+async fn record(ctx: &Context, dev: &DispatchDevice, action: &str, detail: &Value, res: &str) {
     let entry = NewAudit {
         by: Author {
             user_id: None,
@@ -103,7 +103,7 @@ async fn record(app: &AppState, dev: &DispatchDevice, action: &str, detail: &Val
         command_id: detail.get("commandId").and_then(Value::as_i64),
         now: now_ms(),
     };
-    if let Err(e) = app.store.insert_audit(&entry).await {
+    if let Err(e) = ctx.store.insert_audit(&entry).await {
         tracing::error!(error = %e, action, sn = %dev.sn, "audit entry not written");
     }
 }

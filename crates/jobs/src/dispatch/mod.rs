@@ -13,12 +13,15 @@
 //! one replica at a time runs a tick (a lease, `store::leases`).
 
 mod device;
-pub(crate) mod rules;
+mod rules;
 mod send;
 
 use std::{collections::BTreeSet, time::Duration};
 
-use crate::{AppState, envelope::ApiResult, now_ms};
+use domain::time::now_ms;
+use service::Result;
+
+use crate::Context;
 
 pub use device::MAX_ATTEMPTS;
 
@@ -27,22 +30,22 @@ pub const DEFAULT_TICK: Duration = Duration::from_secs(15);
 
 /// One pass over every enrolled inverter at `now` (unix seconds). Answers the next event or
 /// interval boundary, when one is to come.
-pub async fn tick(app: &AppState, now: i64) -> ApiResult<Option<i64>> {
+pub async fn tick(ctx: &Context, now: i64) -> Result<Option<i64>> {
     // Every replica runs this job, and all of them wake at an event's start: the lease lets
     // one tick at a time read and write the dispatch state, so a device gets one command.
-    let Some(lease) = app.store.try_lease(store::leases::DR_DISPATCH).await? else {
+    let Some(lease) = ctx.store.try_lease(store::leases::DR_DISPATCH).await? else {
         return Ok(None);
     };
-    let next = tick_leased(app, now).await;
+    let next = tick_leased(ctx, now).await;
     lease.release().await?;
     next
 }
 
-async fn tick_leased(app: &AppState, now: i64) -> ApiResult<Option<i64>> {
-    app.store.time_out_commands(now_ms()).await?;
-    let plan = app.store.dr_dispatch_plan(now).await?;
+async fn tick_leased(ctx: &Context, now: i64) -> Result<Option<i64>> {
+    ctx.store.time_out_commands(now_ms()).await?;
+    let plan = ctx.store.dr_dispatch_plan(now).await?;
     let wants = rules::wants(&plan, now);
-    let states = app.store.dr_dispatch_states().await?;
+    let states = ctx.store.dr_dispatch_states().await?;
     let sns: BTreeSet<&str> = wants
         .keys()
         .map(String::as_str)
@@ -52,11 +55,11 @@ async fn tick_leased(app: &AppState, now: i64) -> ApiResult<Option<i64>> {
         let state = states.iter().find(|s| s.sn == sn).cloned();
         let span = tracing::info_span!("dispatch", sn);
         let _guard = span.enter();
-        if let Err(e) = device::step(app, sn, wants.get(sn), state, now).await {
+        if let Err(e) = device::step(ctx, sn, wants.get(sn), state, now).await {
             tracing::warn!(error = %e, sn, "dispatch step failed");
         }
     }
-    let next = app.store.dr_dispatch_next_boundary(now).await?;
+    let next = ctx.store.dr_dispatch_next_boundary(now).await?;
     Ok([next, rules::boundaries(&plan, now)]
         .into_iter()
         .flatten()
@@ -64,10 +67,10 @@ async fn tick_leased(app: &AppState, now: i64) -> ApiResult<Option<i64>> {
 }
 
 /// Runs [`tick`] every `every`, and right at the next boundary when that comes sooner.
-pub async fn run(app: AppState, every: Duration) {
+pub async fn run(ctx: Context, every: Duration) {
     loop {
         let now = chrono::Utc::now().timestamp();
-        let wait = match tick(&app, now).await {
+        let wait = match tick(&ctx, now).await {
             Ok(Some(at)) => every.min(Duration::from_secs(at.saturating_sub(now).max(1) as u64)),
             Ok(None) => every,
             Err(e) => {

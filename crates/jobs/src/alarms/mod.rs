@@ -21,8 +21,8 @@ use store::{
     outbox::NewMail,
 };
 
-use crate::now_ms;
 use digest::{Digest, Line};
+use domain::time::now_ms;
 
 /// Settled alarms are kept at least this long (longer when the quiet period is longer).
 const KEEP_SETTLED_MS: i64 = 24 * 3600 * 1000;
@@ -98,7 +98,7 @@ fn entry<'a>(due: &'a mut BTreeMap<i64, Due>, place: &AlarmPlace) -> &'a mut Due
 /// The meaning of an event code in `lang`, empty when the catalogue does not know it.
 fn meaning(family: Option<&str>, code: &str, lang: &str) -> String {
     let lang = Lang::parse(lang).unwrap_or_default();
-    crate::events::definition(family, code)
+    service::event_catalogue::definition(family, code)
         .map(|d| d.meaning(lang).to_string())
         .unwrap_or_default()
 }

@@ -1,0 +1,68 @@
+//! The portal's background jobs, each a module with its schedule and its own way of sharing
+//! the work between replicas (several replicas may share one database):
+//!
+//! | job | schedule | between replicas |
+//! |---|---|---|
+//! | [`mail_queue`] | every `mail` (PORTAL_MAIL_INTERVAL_SECS) | each e-mail claimed for 5 min |
+//! | [`alarms`] | every `alarms` (PORTAL_ALARM_INTERVAL_SECS) | one record per episode (unique) |
+//! | [`monthly_reports`] | hourly | one report per subscription and month (unique) |
+//! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DR_DISPATCH` |
+//! | [`housekeeping`] | hourly | none needed: deleting twice deletes nothing more |
+//! | device statuses (`devices::ingest::status`) | the fastest gateway's cycle | none: idempotent |
+//! | history upkeep (`devices::history`) | its `every` | none: idempotent |
+//!
+//! Layers: `portal` starts them with [`start`]; they call `service` (use cases, the mailer),
+//! `devices` and `store`, never the HTTP layer (`api`).
+
+pub mod alarms;
+pub mod dispatch;
+pub mod housekeeping;
+pub mod mail_queue;
+pub mod monthly_reports;
+
+use std::{sync::Arc, time::Duration};
+
+use service::{mailer::Mailer, reports::Workbooks};
+use store::Store;
+
+/// What the jobs work with.
+#[derive(Clone)]
+pub struct Context {
+    pub store: Store,
+    pub mailer: Arc<Mailer>,
+    /// Sends commands to devices through their gateways (the dispatch); `None` where the
+    /// device link is not running (commands then fail as "connection failed").
+    pub commands: Option<devices::link::Dispatcher>,
+    /// Builds the workbook a monthly report e-mail attaches.
+    pub workbooks: Arc<dyn Workbooks>,
+}
+
+/// When the configurable jobs run.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    pub mail: Duration,
+    pub alarms: Duration,
+    pub alarm_settings: alarms::AlarmSettings,
+    pub dr_tick: Duration,
+    pub history: devices::history::HistoryOptions,
+}
+
+/// Starts every job on the current runtime; they run until the process ends.
+pub fn start(ctx: Context, schedule: Schedule) {
+    let store = &ctx.store;
+    tokio::spawn(housekeeping::run(store.clone()));
+    tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
+    tokio::spawn(monthly_reports::run(store.clone(), ctx.workbooks.clone()));
+    tokio::spawn(mail_queue::run(
+        store.clone(),
+        ctx.mailer.clone(),
+        schedule.mail,
+    ));
+    tokio::spawn(alarms::run(
+        store.clone(),
+        schedule.alarm_settings,
+        schedule.alarms,
+    ));
+    tokio::spawn(devices::history::run(store.clone(), schedule.history));
+    tokio::spawn(dispatch::run(ctx, schedule.dr_tick));
+}

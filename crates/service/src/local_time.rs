@@ -1,0 +1,46 @@
+//! Times as a plant's people read them: in the plant's own zone.
+
+use chrono::{DateTime, Datelike, Timelike};
+use chrono_tz::Tz;
+
+/// A plant's time zone from its stored name; UTC when it is not a known zone.
+pub fn zone(name: &str) -> Tz {
+    name.parse().unwrap_or(Tz::UTC)
+}
+
+/// `YYYY-MM-DD HH:MM:SS` of `ms` in `tz`.
+pub fn local_time(ms: i64, tz: Tz) -> String {
+    let t = DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .with_timezone(&tz);
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_times_are_written_in_the_zone() {
+        let shanghai = zone("Asia/Shanghai");
+        // 2024-03-10 20:05:09 UTC.
+        assert_eq!(
+            local_time(1_710_101_109_000, shanghai),
+            "2024-03-11 04:05:09"
+        );
+        assert_eq!(local_time(0, Tz::UTC), "1970-01-01 00:00:00");
+    }
+
+    #[test]
+    fn an_unknown_zone_is_utc() {
+        assert_eq!(zone("Mars/Olympus"), Tz::UTC);
+    }
+}
