@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make test-rust: the workspace's Rust tests, two test binaries at a time (RUST_TEST_JOBS), each
-# running four tests at a time (RUST_TEST_THREADS). Each crate has one integration-test binary
+# running three tests at a time (RUST_TEST_THREADS). Each crate has one integration-test binary
 # (tests/<crate>/main.rs) beside its unit tests; many tests spend their time waiting on timers
 # (broker deadlines, command replies, crash recovery), so more tests than cores keeps both
 # cores busy. The largest binaries start first, so the short ones fill in beside them. Each
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs="${RUST_TEST_JOBS:-2}"
-export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-3}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
