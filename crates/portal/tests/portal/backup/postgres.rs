@@ -9,19 +9,19 @@ use std::{
 
 use store::Store;
 
-use crate::{
+use super::{
     ADMIN, PASSWORD,
-    common::{
-        Error, TestResult,
-        fleet::{Gateway, Numbers, device_sn},
-        free_port, http,
-        portal::Portal,
-        postgres::Schema,
-        skip,
-        uploads::{firmware, firmware_image, png},
-    },
     pg_tools::{pg, quiet_rows, row_counts, tool},
     settings, stored,
+};
+use crate::common::{
+    Error, TestResult,
+    fleet::{Gateway, Numbers, device_sn},
+    free_port, http,
+    portal::Portal,
+    postgres::Schema,
+    skip,
+    uploads::{firmware, firmware_image, png},
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

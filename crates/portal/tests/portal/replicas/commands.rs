@@ -3,15 +3,13 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::{
-    common::{
-        Error, TestResult,
-        fleet::{Gateway, respond},
-        http,
-        mosquitto::Mosquitto,
-        portal::Portal,
-    },
-    ingest::MESSAGES,
+use super::ingest::MESSAGES;
+use crate::common::{
+    Error, TestResult,
+    fleet::{Gateway, respond},
+    http,
+    mosquitto::Mosquitto,
+    portal::Portal,
 };
 
 /// Gateways answer commands now; each command goes through A and waits there for its reply.

@@ -13,15 +13,12 @@ use std::{
 
 use store::Store;
 
-use crate::{
-    Cluster, commands,
-    common::{
-        Error, TestResult,
-        fleet::{Gateway, Numbers, device_sn},
-        mosquitto::Mosquitto,
-        portal::Portal,
-    },
-    realtime,
+use super::{Cluster, commands, realtime};
+use crate::common::{
+    Error, TestResult,
+    fleet::{Gateway, Numbers, device_sn},
+    mosquitto::Mosquitto,
+    portal::Portal,
 };
 
 const GATEWAYS: usize = 30;

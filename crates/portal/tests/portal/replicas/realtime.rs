@@ -8,14 +8,12 @@ use std::sync::{
 
 use store::Store;
 
-use crate::{
-    common::{
-        Error, TestResult,
-        fleet::{Gateway, Numbers, device_sn},
-        http,
-        portal::Portal,
-    },
-    ingest::stored,
+use super::ingest::stored;
+use crate::common::{
+    Error, TestResult,
+    fleet::{Gateway, Numbers, device_sn},
+    http,
+    portal::Portal,
 };
 
 /// Reads realtime values through `ports` while reports arrive: each answer's report number
