@@ -291,14 +291,6 @@ async fn internal_administrators_disable_and_enable_an_owner() {
     }
 }
 
-fn png() -> Vec<u8> {
-    let img = image::RgbImage::from_pixel(40, 30, image::Rgb([200, 120, 30]));
-    let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png)
-        .expect("png");
-    out.into_inner()
-}
-
 async fn picture_links_end_with_the_share(app: App) {
     let b = app.backend;
     let [ann, vic] = fixtures::owners(&app, ["ann", "vic"]).await;
@@ -308,7 +300,7 @@ async fn picture_links_end_with_the_share(app: App) {
             "/api/v1/plant/thumbnail",
             "p.png",
             "image/png",
-            &png(),
+            &fixtures::png(40, 30),
             Some(&ann),
         )
         .await;

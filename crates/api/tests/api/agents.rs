@@ -4,11 +4,9 @@
 
 use crate::common;
 
-use common::{App, spawn};
+use common::{App, fixtures, spawn};
 use domain::{ids::CompanyId, user::BuiltinRole};
 use serde_json::json;
-
-const PASSWORD: &str = "Sunny-2024";
 
 struct World {
     root: String,
@@ -21,26 +19,13 @@ struct World {
     owner: String,
 }
 
-async fn add_company(app: &App, root: &str, name: &str, admin: &str) -> i64 {
-    let r = app
-        .post(
-            "/api/v1/company/add",
-            json!({"name": name, "contactName": "Ann", "phone": "123", "email": "c@x.example",
-                "adminAccount": admin, "adminPassword": PASSWORD}),
-            Some(root),
-        )
-        .await;
-    r.expect_code(0);
-    r.data().as_i64().expect("company id")
-}
-
 async fn world(app: &App) -> World {
     let (_, root) = app
         .signed_in("root@portal.example", BuiltinRole::InternalAdmin, None)
         .await;
-    let sun = add_company(app, &root, "Sun Co", "boss@sun.example").await;
-    let moon = add_company(app, &root, "Moon Co", "boss@moon.example").await;
-    add_company(app, &root, "Star Co", "boss@star.example").await;
+    let sun = fixtures::add_company(app, &root, "Sun Co", "boss@sun.example").await;
+    let moon = fixtures::add_company(app, &root, "Moon Co", "boss@moon.example").await;
+    fixtures::add_company(app, &root, "Star Co", "boss@star.example").await;
     let (_, sun_staff) = app
         .signed_in(
             "staff@sun.example",
@@ -61,11 +46,20 @@ async fn world(app: &App) -> World {
     World {
         root,
         sun,
-        sun_admin: app.login("boss@sun.example", PASSWORD).await.access,
+        sun_admin: app
+            .login("boss@sun.example", fixtures::COMPANY_ADMIN_PASSWORD)
+            .await
+            .access,
         sun_staff,
         moon,
-        star_admin: app.login("boss@star.example", PASSWORD).await.access,
-        moon_admin: app.login("boss@moon.example", PASSWORD).await.access,
+        star_admin: app
+            .login("boss@star.example", fixtures::COMPANY_ADMIN_PASSWORD)
+            .await
+            .access,
+        moon_admin: app
+            .login("boss@moon.example", fixtures::COMPANY_ADMIN_PASSWORD)
+            .await
+            .access,
         owner,
     }
 }

@@ -16,7 +16,7 @@ use common::{
 use serde_json::json;
 use store::telemetry::{CounterKind, EnergyWrite, TelemetryBatch};
 
-struct Cast {
+struct BatteryPlant {
     admin: String,
     ann: String,
     bob: String,
@@ -26,7 +26,7 @@ struct Cast {
 
 /// Ann's plant with a gateway, an inverter, a battery stack (two packs in its report) and one
 /// pack registered on its own; the stack has reported twice today.
-async fn cast(app: &App) -> Cast {
+async fn battery_plant(app: &App) -> BatteryPlant {
     let People { admin, ann, bob } = people(app).await;
     let plant = plant(
         app,
@@ -112,7 +112,7 @@ async fn cast(app: &App) -> Cast {
     s.apply_statuses(&[(master, 1, true), (inverter, 1, true)], &[])
         .await
         .expect("statuses");
-    Cast {
+    BatteryPlant {
         admin,
         ann,
         bob,
@@ -124,7 +124,7 @@ async fn cast(app: &App) -> Cast {
 #[tokio::test]
 async fn the_list_shows_masters_with_the_client_field_types() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = battery_plant(&app).await;
         let list = app
             .get(
                 "/api/v1/batteries?page=1&limit=10&status=-1&sn=&plantId=&lan=en",
@@ -207,7 +207,7 @@ async fn the_list_shows_masters_with_the_client_field_types() {
 #[tokio::test]
 async fn info_and_realtime_have_every_field_with_its_type() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = battery_plant(&app).await;
         let info = app.get("/api/v1/battery/BAT-0001/info", Some(&c.ann)).await;
         info.expect_code(0);
         let i = info.data();
@@ -318,7 +318,7 @@ async fn info_and_realtime_have_every_field_with_its_type() {
 #[tokio::test]
 async fn the_day_curve_and_the_packs_come_from_the_reports() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = battery_plant(&app).await;
         let day = app
             .get("/api/v1/battery/BAT-0001/day?lan=en", Some(&c.ann))
             .await;
@@ -387,7 +387,7 @@ async fn the_day_curve_and_the_packs_come_from_the_reports() {
 #[tokio::test]
 async fn another_tenants_battery_answers_like_a_missing_one_and_only_holders_delete() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = battery_plant(&app).await;
         let paths = [
             "/api/v1/battery/BAT-0001/info".to_string(),
             "/api/v1/battery/BAT-0001/realtime".to_string(),

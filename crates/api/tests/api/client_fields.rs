@@ -201,7 +201,7 @@ const BATTERY: &[(&str, Ty)] = &[
 
 /// Ann's plant (with an address) with a hybrid reporting fractional powers, BMS values and a
 /// second bank; Bob is a stranger.
-async fn cast(app: &App) -> (String, String) {
+async fn reporting_hybrid(app: &App) -> (String, String) {
     let admin = fixtures::admin(app).await;
     let [ann, bob] = fixtures::owners(app, ["ann", "bob"]).await;
     let mut body = fixtures::madrid_plant("Fields", 2, 5);
@@ -241,7 +241,7 @@ fn object(v: &Value) -> &Map<String, Value> {
 #[tokio::test]
 async fn the_detail_carries_every_field_clients_read_with_their_types() {
     for app in spawn().await {
-        let (ann, bob) = cast(&app).await;
+        let (ann, bob) = reporting_hybrid(&app).await;
         let url = format!("/api/v1/inverter/{SN}");
         let r = app.get(&url, Some(&ann)).await;
         let d = object(r.expect_code(0).data());
@@ -264,7 +264,7 @@ async fn the_detail_carries_every_field_clients_read_with_their_types() {
 #[tokio::test]
 async fn input_grid_and_battery_realtime_carry_the_clients_fields() {
     for app in spawn().await {
-        let (ann, bob) = cast(&app).await;
+        let (ann, bob) = reporting_hybrid(&app).await;
         let input = format!("/api/v1/inverter/{SN}/realtime/input");
         let r = app.get(&input, Some(&ann)).await;
         let d = object(r.expect_code(0).data());

@@ -91,7 +91,7 @@ const OWN_KEYS: [&str; 7] = [
     "exportLimitRate",
 ];
 
-struct Cast {
+struct InverterKinds {
     ann: String,
     vic: String,
     bob: String,
@@ -108,7 +108,7 @@ const STRING: &str = "INV-CS-ST";
 
 /// Ann's plant with gateway GW-CS01 (key KEY12345) and behind it one inverter of every kind, each
 /// having reported its rated power; Vic (visitor) shares the plant; Bob is a stranger.
-async fn cast(app: &App) -> Cast {
+async fn inverter_kinds(app: &App) -> InverterKinds {
     common::settings_maps::writable_hybrids(app).await;
     let admin = fixtures::admin(app).await;
     let [ann, vic, bob] = fixtures::owners(app, ["ann", "vic", "bob"]).await;
@@ -140,7 +140,7 @@ async fn cast(app: &App) -> Cast {
         .await
         .expect("telemetry");
     fixtures::share(app, &ann, plant, &[("vic@example.com", "visitor")]).await;
-    Cast {
+    InverterKinds {
         ann,
         vic,
         bob,
@@ -204,7 +204,7 @@ fn assert_original_shape(sn: &str, d: &Map<String, Value>) {
 async fn every_inverter_reads_every_original_key_in_the_originals_types() {
     assert_eq!(original_keys().len(), 350);
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = inverter_kinds(&app).await;
         for (sn, ..) in &c.inverters {
             let r = app.get(&read_url(sn), Some(&c.ann)).await;
             r.expect_code(0);
@@ -248,7 +248,7 @@ async fn every_inverter_reads_every_original_key_in_the_originals_types() {
 #[tokio::test]
 async fn the_whole_set_echoed_back_writes_and_battery_currents_follow_the_model() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = inverter_kinds(&app).await;
         let l = linked(app).await;
         let _gw = gateway(&l, "GW-CS01", "KEY12345", Mode::Answer).await;
         let app = &l.app;

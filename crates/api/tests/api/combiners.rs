@@ -14,7 +14,7 @@ use common::{
 use serde_json::{Value, json};
 use store::telemetry::{EnergyWrite, TelemetryBatch};
 
-struct Cast {
+struct CombinerPlant {
     ann: String,
     bob: String,
     plant: i64,
@@ -39,7 +39,7 @@ fn report(weak: f64, status_word: u32) -> Value {
 
 /// Ann's plant with a combiner box that reported twice today (string 3 weak in the newest
 /// report, switch open) and a second box that never reported.
-async fn cast(app: &App) -> Cast {
+async fn combiner_plant(app: &App) -> CombinerPlant {
     let People { admin, ann, bob } = people(app).await;
     let plant = plant(
         app,
@@ -80,13 +80,13 @@ async fn cast(app: &App) -> Cast {
     s.apply_statuses(&[(cmb, 2, true), (quiet, 0, false)], &[])
         .await
         .expect("statuses");
-    Cast { ann, bob, plant }
+    CombinerPlant { ann, bob, plant }
 }
 
 #[tokio::test]
 async fn the_combiner_list_counts_and_realtime_show_each_string() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = combiner_plant(&app).await;
         let list = app
             .get(
                 "/api/v1/combiners?page=1&limit=10&status=-1&sn=&plantId=&lan=en",
@@ -166,7 +166,7 @@ async fn the_combiner_list_counts_and_realtime_show_each_string() {
 #[tokio::test]
 async fn day_curves_carry_the_strings_that_reported_and_month_the_energy() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = combiner_plant(&app).await;
         let day = app
             .get("/api/v1/combiner/CMB-0001/day?lan=en", Some(&c.ann))
             .await;
@@ -205,7 +205,7 @@ async fn day_curves_carry_the_strings_that_reported_and_month_the_energy() {
 #[tokio::test]
 async fn another_tenant_sees_no_combiner_and_only_editors_rename_or_delete() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = combiner_plant(&app).await;
         for path in [
             "/api/v1/combiner/CMB-0001/realtime",
             "/api/v1/combiner/CMB-0001/day",

@@ -18,7 +18,7 @@ use store::comm_log::NewCommEntry;
 
 const TELEMETRY: &str = r#"{"v":1,"ts":1700000000000,"devices":[{"sn":"INV-COM01","family":"inverter","values":{"p":1.5,"e_today":12.25,"v_grid":230.1,"i_grid":6.5,"temp":41.2}}]}"#;
 
-struct Cast {
+struct CompanyGateways {
     admin: String,
     staff_a: String,
     staff_b: String,
@@ -28,7 +28,7 @@ struct Cast {
 
 /// Staff of Alpha run a plant with gateway GW-COM01 (inverter INV-COM01 behind it) and
 /// GW-COM02; staff of Beta and a plant owner look on; the internal admin sees everything.
-async fn cast(app: &App) -> Cast {
+async fn company_gateways(app: &App) -> CompanyGateways {
     let admin = fixtures::admin(app).await;
     let alpha = app.company("Alpha Solar").await;
     let beta = app.company("Beta Energy").await;
@@ -50,7 +50,7 @@ async fn cast(app: &App) -> Cast {
         .upsert_device("INV-COM01", gw, "inverter", 2, "p", "SUN-5K", None, 1)
         .await
         .expect("device");
-    Cast {
+    CompanyGateways {
         admin,
         staff_a,
         staff_b,
@@ -96,7 +96,7 @@ async fn a_gateways_telemetry_and_a_command_with_its_reply_appear_in_the_log() {
         let l = linked(app).await;
         let app = &l.app;
         let log = l.link.comm_log.clone();
-        let c = cast(app).await;
+        let c = company_gateways(app).await;
         let gw = gateway(&l, "GW-COM01", "KEY12345", Mode::Answer).await;
         gw.client
             .publish(
@@ -290,7 +290,7 @@ async fn another_company_reads_the_log_as_missing_and_owners_have_no_log() {
         let l = linked(app).await;
         let app = &l.app;
         let log = l.link.comm_log.clone();
-        let c = cast(app).await;
+        let c = company_gateways(app).await;
         let _gw = gateway(&l, "GW-COM01", "KEY12345", Mode::Answer).await;
         let page = page_of(app, &log, &c.admin, "GW-COM01", 1).await;
         let id = &page["infos"][0]["id"];
@@ -355,7 +355,7 @@ fn entry(sn: &str, kind: &str, at: i64) -> NewCommEntry {
 #[tokio::test]
 async fn the_retention_window_and_the_per_gateway_cap_prune_the_log() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = company_gateways(&app).await;
         let now = domain::time::now_ms();
         let hour = 3_600_000;
         // GW-COM01: 2 messages past a 1-hour window, then 5 recent; GW-COM02: 2 recent.
@@ -414,7 +414,7 @@ async fn switched_off_the_log_captures_nothing() {
         };
         let l = linked_with(app, off).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = company_gateways(app).await;
         let gw = gateway(&l, "GW-COM01", "KEY12345", Mode::Answer).await;
         gw.client
             .publish(

@@ -18,7 +18,7 @@ async fn internal(app: &App) -> String {
 }
 
 /// Creates a company through the API with a new administrator account; answers its id.
-async fn add_company(app: &App, token: &str, name: &str, admin: &str) -> i64 {
+async fn add_company_with_details(app: &App, token: &str, name: &str, admin: &str) -> i64 {
     let r = app
         .post(
             "/api/v1/company/add",
@@ -59,7 +59,7 @@ async fn internal_admins_add_companies_with_a_new_administrator_and_list_them() 
     for app in spawn().await {
         let b = app.backend;
         let root = internal(&app).await;
-        let id = add_company(&app, &root, "Sun Co", "boss@sun.example").await;
+        let id = add_company_with_details(&app, &root, "Sun Co", "boss@sun.example").await;
 
         let page = companies(&app, &root, "SUN").await;
         assert_eq!(page["total"], 1, "[{b}]");
@@ -219,7 +219,7 @@ async fn an_owner_becomes_a_new_companys_administrator_but_company_and_internal_
 async fn only_internal_administrators_list_add_and_disable_companies() {
     for app in spawn().await {
         let root = internal(&app).await;
-        let id = add_company(&app, &root, "Sun Co", "boss@sun.example").await;
+        let id = add_company_with_details(&app, &root, "Sun Co", "boss@sun.example").await;
         let boss = app.login("boss@sun.example", PASSWORD).await.access;
         let company = domain::ids::CompanyId(id);
         let (_, staff) = app
@@ -263,8 +263,8 @@ async fn a_company_admin_edits_only_its_own_company_and_another_looks_missing() 
     for app in spawn().await {
         let b = app.backend;
         let root = internal(&app).await;
-        let sun = add_company(&app, &root, "Sun Co", "boss@sun.example").await;
-        let moon = add_company(&app, &root, "Moon Co", "boss@moon.example").await;
+        let sun = add_company_with_details(&app, &root, "Sun Co", "boss@sun.example").await;
+        let moon = add_company_with_details(&app, &root, "Moon Co", "boss@moon.example").await;
         let boss = app.login("boss@sun.example", PASSWORD).await.access;
         let (_, staff) = app
             .signed_in(
@@ -357,7 +357,7 @@ async fn a_disabled_companys_staff_get_101_everywhere_until_it_is_enabled() {
     for app in spawn().await {
         let b = app.backend;
         let root = internal(&app).await;
-        let id = add_company(&app, &root, "Sun Co", "boss@sun.example").await;
+        let id = add_company_with_details(&app, &root, "Sun Co", "boss@sun.example").await;
         let tokens = app.login("boss@sun.example", PASSWORD).await;
         app.post(
             &format!("/api/v1/company/{id}/disable"),
@@ -423,7 +423,7 @@ async fn logos_are_uploaded_checked_and_set_with_the_theme_colour() {
     for app in spawn().await {
         let b = app.backend;
         let root = internal(&app).await;
-        let id = add_company(&app, &root, "Sun Co", "boss@sun.example").await;
+        let id = add_company_with_details(&app, &root, "Sun Co", "boss@sun.example").await;
         let boss = app.login("boss@sun.example", PASSWORD).await.access;
         let t = Some(boss.as_str());
         let up = app

@@ -9,7 +9,6 @@ use common::{App, Resp, fixtures, spawn};
 use domain::{ids::CompanyId, user::BuiltinRole};
 use serde_json::json;
 
-const PASSWORD: &str = "Sunny-2024";
 const MISSING: i64 = 987_654;
 
 struct World {
@@ -22,26 +21,13 @@ struct World {
     bob: String,
 }
 
-async fn add_company(app: &App, root: &str, name: &str, admin: &str) -> i64 {
-    let r = app
-        .post(
-            "/api/v1/company/add",
-            json!({"name": name, "contactName": "Ann", "phone": "123", "email": "c@x.example",
-                "adminAccount": admin, "adminPassword": PASSWORD}),
-            Some(root),
-        )
-        .await;
-    r.expect_code(0);
-    r.data().as_i64().expect("company id")
-}
-
 async fn world(app: &App) -> World {
     let (_, root) = app
         .signed_in("root@portal.example", BuiltinRole::InternalAdmin, None)
         .await;
-    let sun = add_company(app, &root, "Sun Co", "boss@sun.example").await;
-    add_company(app, &root, "Moon Co", "boss@moon.example").await;
-    add_company(app, &root, "Star Co", "boss@star.example").await;
+    let sun = fixtures::add_company(app, &root, "Sun Co", "boss@sun.example").await;
+    fixtures::add_company(app, &root, "Moon Co", "boss@moon.example").await;
+    fixtures::add_company(app, &root, "Star Co", "boss@star.example").await;
     let (_, sun_staff) = app
         .signed_in(
             "staff@sun.example",
@@ -57,10 +43,19 @@ async fn world(app: &App) -> World {
         .await;
     World {
         root,
-        sun_admin: app.login("boss@sun.example", PASSWORD).await.access,
+        sun_admin: app
+            .login("boss@sun.example", fixtures::COMPANY_ADMIN_PASSWORD)
+            .await
+            .access,
         sun_staff,
-        moon_admin: app.login("boss@moon.example", PASSWORD).await.access,
-        star_admin: app.login("boss@star.example", PASSWORD).await.access,
+        moon_admin: app
+            .login("boss@moon.example", fixtures::COMPANY_ADMIN_PASSWORD)
+            .await
+            .access,
+        star_admin: app
+            .login("boss@star.example", fixtures::COMPANY_ADMIN_PASSWORD)
+            .await
+            .access,
         ann,
         bob,
     }

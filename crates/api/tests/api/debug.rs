@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 /// Read holding registers 0-1 of unit 1 (the textbook frame).
 const READ_2: &str = "01 03 00 00 00 02 C4 0B";
 
-struct Cast {
+struct DebugPlant {
     admin: String,
     ann: String,
     max: String,
@@ -32,7 +32,7 @@ struct Cast {
 
 /// Ann owns a plant with gateway GW-DBG01 (key KEY12345) and inverter INV-DBG01 behind it, and
 /// shares it with Max (maintainer) and Vic (visitor); Bob is a stranger with his own plant.
-async fn cast(app: &App) -> Cast {
+async fn debug_plant(app: &App) -> DebugPlant {
     let admin = fixtures::admin(app).await;
     let [ann, max, vic, bob] = fixtures::owners(app, ["ann", "max", "vic", "bob"]).await;
     let body = fixtures::madrid_plant("Ann plant", 1, 5);
@@ -46,7 +46,7 @@ async fn cast(app: &App) -> Cast {
         .expect("device");
     set_status(app, inverter, 1).await;
     fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
-    Cast {
+    DebugPlant {
         admin,
         ann,
         max,
@@ -127,7 +127,7 @@ async fn a_raw_read_goes_to_the_inverter_and_its_reply_comes_back() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = debug_plant(app).await;
         let mut gw = gateway(&l, "GW-DBG01", "KEY12345", Mode::Answer).await;
 
         let r = app
@@ -223,7 +223,7 @@ async fn a_raw_frame_goes_to_a_gateway_and_the_gate_reply_route_reads_it() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = debug_plant(app).await;
         let _gw = gateway(&l, "GW-DBG02", "KEY12345", Mode::Answer).await;
 
         let r = app
@@ -272,7 +272,7 @@ async fn refusals_are_answered_with_the_spec_messages_and_logged() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = debug_plant(app).await;
         let url = "/api/v1/inverter/INV-DBG01/debug";
         let body = json!({"code": READ_2});
 
@@ -364,7 +364,7 @@ async fn refusals_are_answered_with_the_spec_messages_and_logged() {
 #[tokio::test]
 async fn without_a_device_link_the_connection_fails() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = debug_plant(&app).await;
         app.post(
             "/api/v1/inverter/INV-DBG01/debug",
             json!({"code": READ_2}),
@@ -380,7 +380,7 @@ async fn a_silent_device_times_out_and_a_refusing_one_fails() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = debug_plant(app).await;
         let _silent = gateway(&l, "GW-DBG01", "KEY12345", Mode::Silent).await;
         let _refusing = gateway(&l, "GW-DBG02", "KEY12345", Mode::Refuse).await;
         let r = app
@@ -417,7 +417,7 @@ async fn company_staff_read_their_companys_exchanges_and_nobody_elses() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = debug_plant(app).await;
         let acme = app.company("Acme").await;
         let (_, boss) = app
             .signed_in("boss@acme.example", BuiltinRole::CompanyAdmin, Some(acme))

@@ -13,7 +13,7 @@ use axum::{
 use common::{App, fixtures, spawn_with};
 use domain::user::BuiltinRole;
 
-fn png(w: u32, h: u32) -> Vec<u8> {
+fn gradient_png(w: u32, h: u32) -> Vec<u8> {
     let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([(x * 7) as u8, (y * 3) as u8, 90]));
     let mut out = std::io::Cursor::new(Vec::new());
     img.write_to(&mut out, image::ImageFormat::Png)
@@ -53,7 +53,7 @@ async fn served(app: &App, uri: &str) -> (Vec<String>, String, String) {
 async fn pictures_are_served_from_the_database_as_from_the_data_directory() {
     let local = spawn_with(|_| {}).await.remove(0);
     let admin = fixtures::admin(&local).await;
-    let picture = png(64, 48);
+    let picture = gradient_png(64, 48);
     let up = local
         .upload(
             "/api/v1/plant/thumbnail",
@@ -143,11 +143,11 @@ async fn a_replaced_avatar_is_deleted_from_the_database() {
             .await;
         let uri = format!("/api/v1/user/{}/avatar", id.0);
         let first = app
-            .upload(&uri, "a.png", "image/png", &png(8, 8), Some(&t))
+            .upload(&uri, "a.png", "image/png", &gradient_png(8, 8), Some(&t))
             .await;
         let first = first.data().as_str().expect("url").to_string();
         let second = app
-            .upload(&uri, "b.png", "image/png", &png(9, 9), Some(&t))
+            .upload(&uri, "b.png", "image/png", &gradient_png(9, 9), Some(&t))
             .await;
         let second = second.data().as_str().expect("url").to_string();
         assert_eq!(

@@ -14,7 +14,7 @@ use store::{
     telemetry::{DayRange, TelemetryBatch},
 };
 
-struct Cast {
+struct ActionGateways {
     admin: String,
     ann: String,
     max: String,
@@ -27,7 +27,7 @@ struct Cast {
 /// Ann's plant holds GW-ACT01 (answers; inverter INV-ACT01 with history behind it), GW-ACT02
 /// (silent), GW-ACT03 (never connects); GW-NEW01 is free stock; Bob holds GW-BOB01. Max
 /// maintains Ann's plant, Vic visits it.
-async fn cast(app: &App) -> Cast {
+async fn action_gateways(app: &App) -> ActionGateways {
     let admin = fixtures::admin(app).await;
     let [ann, max, vic, bob] = fixtures::owners(app, ["ann", "max", "vic", "bob"]).await;
     let mut plants = Vec::new();
@@ -72,7 +72,7 @@ async fn cast(app: &App) -> Cast {
         .await
         .expect("telemetry");
     fixtures::share(app, &ann, plants[0], &fixtures::MAX_AND_VIC).await;
-    Cast {
+    ActionGateways {
         admin,
         ann,
         max,
@@ -152,7 +152,7 @@ async fn restarts_report_totals_with_reasons_and_a_timeout() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = action_gateways(app).await;
         let mut answering = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
         let _silent = gateway(&l, "GW-ACT02", "KEY12345", Mode::Silent).await;
 
@@ -254,7 +254,7 @@ async fn the_batch_check_tells_what_would_fail_and_upgrading_gateways_are_refuse
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = action_gateways(app).await;
         let _a = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
         let _b = gateway(&l, "GW-ACT02", "KEY12345", Mode::Answer).await;
         // GW-ACT02 has an upgrade running.
@@ -336,7 +336,7 @@ async fn the_batch_check_tells_what_would_fail_and_upgrading_gateways_are_refuse
 #[tokio::test]
 async fn replacing_a_gateway_keeps_the_plants_devices_and_history() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = action_gateways(&app).await;
         let url = "/api/v1/gateway/replace";
         let body = json!({"oldSn": "GW-ACT01", "newSn": "GW-NEW01", "key": "KEY12345"});
         // Refusals: owner and maintainer lack gateway.replace, a stranger sees nothing, a wrong
@@ -455,7 +455,7 @@ async fn replacing_a_gateway_keeps_the_plants_devices_and_history() {
 #[tokio::test]
 async fn protocol_changes_need_a_known_protocol_and_the_key() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = action_gateways(&app).await;
         devices::protocol::stored::seed(&app.store, 1)
             .await
             .expect("seed protocols");
@@ -521,7 +521,7 @@ async fn the_settings_switch_waits_for_the_gateway() {
     for app in spawn().await {
         let l = linked(app).await;
         let app = &l.app;
-        let c = cast(app).await;
+        let c = action_gateways(app).await;
         let mut gw = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
         let url = "/api/v1/gateway/GW-ACT01/settings/switch";
         let r = app.post(url, json!({"enable": true}), Some(&c.max)).await;
@@ -572,7 +572,7 @@ async fn the_settings_switch_waits_for_the_gateway() {
 #[tokio::test]
 async fn unbinding_and_deleting_a_gateway_are_audited() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = action_gateways(&app).await;
         app.post("/api/v1/gateway/GW-ACT03/unbind", json!({}), Some(&c.ann))
             .await
             .expect_code(0);

@@ -16,7 +16,7 @@ use serde_json::json;
 
 const SN: &str = "GW-KEY01";
 
-struct Cast {
+struct KeyedGateway {
     admin: String,
     ann: String,
     max: String,
@@ -25,14 +25,14 @@ struct Cast {
 }
 
 /// Ann's plant holds GW-KEY01 (key KEY12345); Max maintains the plant, Vic visits it.
-async fn cast(app: &App) -> Cast {
+async fn keyed_gateway(app: &App) -> KeyedGateway {
     let admin = fixtures::admin(app).await;
     let [ann, max, vic] = fixtures::owners(app, ["ann", "max", "vic"]).await;
     let plant = fixtures::plant(app, &ann, fixtures::madrid_plant("Ann plant", 1, 5)).await;
     fixtures::register_hybrid_gateway(app, &admin, SN).await;
     fixtures::bind_gateway(app, &ann, plant, SN).await;
     fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
-    Cast {
+    KeyedGateway {
         admin,
         ann,
         max,
@@ -63,7 +63,7 @@ async fn sign_in(addr: std::net::SocketAddr, sn: &str, key: &str) -> ConnectRetu
 #[tokio::test]
 async fn the_key_is_for_those_who_may_edit_the_gateway_and_never_in_lists() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = keyed_gateway(&app).await;
         let list = format!("/api/v1/gateways?plantId={}", c.plant);
         for token in [&c.ann, &c.max, &c.vic, &c.admin] {
             let r = app.get(&list, Some(token)).await;
@@ -114,7 +114,7 @@ async fn the_key_is_for_those_who_may_edit_the_gateway_and_never_in_lists() {
 #[tokio::test]
 async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = keyed_gateway(&app).await;
         let linked = linked(app).await;
         let app = &linked.app;
 
@@ -215,7 +215,7 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
 #[tokio::test]
 async fn a_gateway_that_refuses_the_key_keeps_its_old_one() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = keyed_gateway(&app).await;
         let linked = linked(app).await;
         let app = &linked.app;
         let _gw = gateway(&linked, SN, "KEY12345", Mode::Refuse).await;
@@ -234,7 +234,7 @@ async fn a_gateway_that_refuses_the_key_keeps_its_old_one() {
 #[tokio::test]
 async fn a_pending_key_signs_in_once_and_then_alone() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = keyed_gateway(&app).await;
         let linked = linked(app).await;
         let g = linked
             .app

@@ -4,31 +4,18 @@
 
 use crate::common;
 
-use common::{App, Resp, spawn};
+use common::{App, Resp, fixtures, spawn};
 use domain::user::BuiltinRole;
 use serde_json::{Value, json};
 use store::telemetry::GatewayStatusUpdate;
 
-struct Cast {
+struct GatewayFleet {
     admin: String,
     ann: String,
     bob: String,
     staff: String,
     ann_plant: i64,
     ann_gw: i64,
-}
-
-async fn plant(app: &App, token: &str, name: &str) -> i64 {
-    let r = app
-        .post(
-            "/api/v1/plant",
-            json!({"name": name, "type": 1, "currency": "EUR", "timezone": "Europe/Madrid",
-                "lon": -3.7, "lat": 40.4, "totalPower": 5}),
-            Some(token),
-        )
-        .await;
-    r.expect_code(0);
-    r.data().as_i64().expect("plant id")
 }
 
 async fn register(app: &App, admin: &str, sn: &str) -> i64 {
@@ -55,7 +42,7 @@ async fn bind(app: &App, token: &str, plant: i64, sn: &str) {
 
 /// Ann holds two gateways on her plant (one online with two devices), Bob one; a third of the
 /// registry is unbound stock. A company staff member sees none of them.
-async fn cast(app: &App) -> Cast {
+async fn gateway_fleet(app: &App) -> GatewayFleet {
     let (_, admin) = app
         .signed_in("admin@example.com", BuiltinRole::InternalAdmin, None)
         .await;
@@ -69,8 +56,8 @@ async fn cast(app: &App) -> Cast {
     let (_, staff) = app
         .signed_in("staff@example.com", BuiltinRole::CompanyStaff, Some(acme))
         .await;
-    let ann_plant = plant(app, &ann, "Ann home plant").await;
-    let bob_plant = plant(app, &bob, "Bob home plant").await;
+    let ann_plant = fixtures::grid_tied_plant(app, &ann, "Ann home plant").await;
+    let bob_plant = fixtures::grid_tied_plant(app, &bob, "Bob home plant").await;
     let ann_gw = register(app, &admin, "GW-ANN01").await;
     register(app, &admin, "GW-ANN02").await;
     register(app, &admin, "GW-BOB01").await;
@@ -86,7 +73,7 @@ async fn cast(app: &App) -> Cast {
         .upsert_device("BAT-ANN01", ann_gw, "battery", 0, "p", "B1", None, 1)
         .await
         .expect("device");
-    Cast {
+    GatewayFleet {
         admin,
         ann,
         bob,
@@ -155,7 +142,7 @@ async fn total(app: &App, query: &str, token: &str) -> i64 {
 #[tokio::test]
 async fn the_list_answers_the_third_party_item_with_customer_and_plant() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = gateway_fleet(&app).await;
         let r = app
             .get(
                 "/api/v1/gateways?page=1&limit=10&status=-1&uploadCycle=-1&protocol=-1&agentCompanyId=-1&lan=en",
@@ -220,7 +207,7 @@ async fn the_list_answers_the_third_party_item_with_customer_and_plant() {
 #[tokio::test]
 async fn the_detail_lists_the_devices_behind_a_gateway_and_hides_other_tenants() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = gateway_fleet(&app).await;
         let r = app
             .get(&format!("/api/v1/gateway/{}", c.ann_gw), Some(&c.ann))
             .await;
@@ -271,7 +258,7 @@ fn sheet_rows(r: &Resp) -> Vec<Vec<String>> {
 #[tokio::test]
 async fn the_download_is_an_xlsx_of_the_filtered_list_for_those_who_may_export() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = gateway_fleet(&app).await;
         let rows = sheet_rows(
             &app.get("/api/v1/gateways/downLoad?lan=en", Some(&c.admin))
                 .await,
@@ -328,7 +315,7 @@ async fn staff_without_the_gateway_keys_are_refused() {
 #[tokio::test]
 async fn the_communication_type_is_a_number_and_its_name_is_text() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = gateway_fleet(&app).await;
         for (link, code, name) in [
             ("wifi", json!(1), "WiFi"),
             ("4G", json!(3), "4G"),

@@ -23,14 +23,14 @@ const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.
 /// ended the process.
 const QUICK: Duration = Duration::from_secs(5);
 
-struct Cast {
+struct CompanyAndOwner {
     owner: String,
     boss: String,
     plant: i64,
     other_plant: i64,
 }
 
-async fn cast(app: &App) -> Cast {
+async fn company_and_owner(app: &App) -> CompanyAndOwner {
     let acme = app.company("Acme").await;
     let (_, boss) = app
         .signed_in("boss@example.com", BuiltinRole::CompanyAdmin, Some(acme))
@@ -53,7 +53,7 @@ async fn cast(app: &App) -> Cast {
         r.expect_code(0);
         r.data().as_i64().expect("plant id")
     };
-    Cast {
+    CompanyAndOwner {
         plant: plant(owner.clone(), "Ann home plant").await,
         other_plant: plant(bob, "Bob home plant").await,
         owner,
@@ -66,7 +66,14 @@ const GATEWAYS: &str = "/api/v1/gateway/import/check?lan=en";
 
 /// Sends `file` to both imports: each must answer `code` (and a message naming `detail`)
 /// within [`QUICK`].
-async fn refused_by_both(app: &App, c: &Cast, what: &str, file: &[u8], code: i64, detail: &str) {
+async fn refused_by_both(
+    app: &App,
+    c: &CompanyAndOwner,
+    what: &str,
+    file: &[u8],
+    code: i64,
+    detail: &str,
+) {
     for (uri, token) in [(PREDICTED, &c.owner), (GATEWAYS, &c.boss)] {
         let started = Instant::now();
         let r = app
@@ -100,7 +107,7 @@ fn peak_rss_mb() -> Option<u64> {
 #[tokio::test]
 async fn hostile_sheets_are_refused_quickly_and_the_server_keeps_answering() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = company_and_owner(&app).await;
 
         // A1 and XFD1048576: 17 billion cells for a reader that builds the rectangle.
         let corner = far_cells(&[(1_048_575, 16_383)]);
@@ -284,7 +291,7 @@ fn predictions(plant: i64, n: usize, extra: &[[String; 5]]) -> Vec<u8> {
 #[tokio::test]
 async fn normal_sheets_import_up_to_the_row_bound_on_both_endpoints() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = company_and_owner(&app).await;
         // 1000 rows, the bound: every row checked.
         let r = app
             .upload(
@@ -393,7 +400,7 @@ fn padded(plant: i64, size: usize) -> Vec<u8> {
 #[tokio::test]
 async fn predicted_import_takes_the_documented_two_megabytes() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = company_and_owner(&app).await;
         let r = app
             .upload(
                 PREDICTED,

@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use common::multipart::FilePart;
 use common::{
     App,
     fixtures::{People, bound_gateway, people, plant},
@@ -18,31 +19,6 @@ use serde_json::json;
 const PDF: &[u8] =
     b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
 
-/// A multipart body of `fields` and, when given, a `file` part.
-fn form(fields: &[(&str, &str)], file: Option<(&str, &[u8])>) -> (String, Vec<u8>) {
-    let boundary = "----manual-test-boundary-81x";
-    let mut body = Vec::new();
-    for (k, v) in fields {
-        body.extend_from_slice(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
-                .as_bytes(),
-        );
-    }
-    if let Some((name, bytes)) = file {
-        body.extend_from_slice(
-            format!(
-                "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
-                 Content-Type: application/octet-stream\r\n\r\n"
-            )
-            .as_bytes(),
-        );
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
-}
-
 async fn send(
     app: &App,
     uri: &str,
@@ -50,8 +26,8 @@ async fn send(
     file: Option<(&str, &[u8])>,
     token: &str,
 ) -> common::Resp {
-    let (content_type, body) = form(fields, file);
-    app.post_raw(uri, &content_type, body, Some(token)).await
+    let file = file.map(|(name, bytes)| FilePart::octets(name, bytes));
+    app.post_multipart(uri, fields, file, Some(token)).await
 }
 
 async fn product(app: &App, part: &str) -> i64 {
@@ -72,7 +48,7 @@ async fn product(app: &App, part: &str) -> i64 {
         .0
 }
 
-struct Cast {
+struct ManualProducts {
     admin: String,
     ann: String,
     bob: String,
@@ -82,7 +58,7 @@ struct Cast {
     other: i64,
 }
 
-async fn cast(app: &App) -> Cast {
+async fn manual_products(app: &App) -> ManualProducts {
     let People { admin, ann, bob } = people(app).await;
     let plant = plant(
         app,
@@ -111,7 +87,7 @@ async fn cast(app: &App) -> Cast {
         .set_device_product_if_unset("INV-MAN-1", ProductId(hers))
         .await
         .expect("product of the inverter");
-    Cast {
+    ManualProducts {
         admin,
         ann,
         bob,
@@ -120,7 +96,7 @@ async fn cast(app: &App) -> Cast {
     }
 }
 
-async fn upload(app: &App, c: &Cast, product: i64, title: &str) -> i64 {
+async fn upload(app: &App, c: &ManualProducts, product: i64, title: &str) -> i64 {
     let product = product.to_string();
     let r = send(
         app,
@@ -144,7 +120,7 @@ async fn upload(app: &App, c: &Cast, product: i64, title: &str) -> i64 {
 #[tokio::test]
 async fn owners_see_and_download_only_the_manuals_of_their_models() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = manual_products(&app).await;
         let mine = upload(&app, &c, c.hers, "Installation guide").await;
         let theirs = upload(&app, &c, c.other, "Commercial guide").await;
 
@@ -221,7 +197,7 @@ async fn owners_see_and_download_only_the_manuals_of_their_models() {
 #[tokio::test]
 async fn bad_files_and_fields_are_refused_and_change_nothing() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = manual_products(&app).await;
         let product = c.hers.to_string();
         let fields = [
             ("productId", product.as_str()),

@@ -16,7 +16,7 @@ use common::{
 use serde_json::{Value, json};
 use store::telemetry::{EnergyWrite, TelemetryBatch};
 
-struct Cast {
+struct MeteredPlant {
     admin: String,
     ann: String,
     bob: String,
@@ -27,7 +27,7 @@ struct Cast {
 
 /// Ann's plant with a grid meter (two reports today, import/export on three days), a second
 /// meter without reports, and a weather station.
-async fn cast(app: &App) -> Cast {
+async fn metered_plant(app: &App) -> MeteredPlant {
     let People { admin, ann, bob } = people(app).await;
     let plant = plant(
         app,
@@ -87,7 +87,7 @@ async fn cast(app: &App) -> Cast {
     s.apply_statuses(&[(meter, 1, true), (station, 2, true)], &[])
         .await
         .expect("statuses");
-    Cast {
+    MeteredPlant {
         admin,
         ann,
         bob,
@@ -118,7 +118,7 @@ fn records(series: &Value, label: &str) -> Vec<(String, String)> {
 #[tokio::test]
 async fn the_meter_list_realtime_and_counts_have_the_client_field_types() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = metered_plant(&app).await;
         let list = app
             .get(
                 "/api/v1/meters?page=1&limit=10&status=-1&sn=&plantId=&lan=en",
@@ -226,7 +226,7 @@ async fn the_meter_list_realtime_and_counts_have_the_client_field_types() {
 #[tokio::test]
 async fn meter_series_come_from_samples_and_energy_from_the_day_rows() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = metered_plant(&app).await;
         let today = Utc::now().with_timezone(&Madrid).date_naive();
         let year = today.year();
         let day = app
@@ -295,7 +295,7 @@ async fn meter_series_come_from_samples_and_energy_from_the_day_rows() {
 #[tokio::test]
 async fn alias_master_and_delete_need_a_plant_the_caller_may_edit() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = metered_plant(&app).await;
         for path in [
             "/api/v1/meter/MTR-0001/realtime",
             "/api/v1/meter/MTR-0001/day",
@@ -406,7 +406,7 @@ async fn alias_master_and_delete_need_a_plant_the_caller_may_edit() {
 #[tokio::test]
 async fn weather_stations_answer_under_both_names_with_their_field_types() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = metered_plant(&app).await;
         for list_path in ["/api/v1/weatherStations", "/api/v1/meteorological"] {
             let list = app
                 .get(

@@ -18,7 +18,7 @@ use common::{
 use serde_json::{Value, json};
 use store::telemetry::{EnergyWrite, TelemetryBatch};
 
-struct Cast {
+struct ReportedPlant {
     ann: String,
     bob: String,
     plant: i64,
@@ -29,7 +29,7 @@ struct Cast {
 /// Ann's storage plant (0.20 GBP/kWh) with a hybrid inverter: energy on every day of this
 /// month so far and of last month, PV readings through today, one fault today. Bob has a
 /// plant of his own.
-async fn cast(app: &App) -> Cast {
+async fn reported_plant(app: &App) -> ReportedPlant {
     let People { admin, ann, bob } = people(app).await;
     let plant = plant(
         app,
@@ -111,7 +111,7 @@ async fn cast(app: &App) -> Cast {
     )
     .await
     .expect("event");
-    Cast {
+    ReportedPlant {
         ann,
         bob,
         plant,
@@ -149,7 +149,7 @@ fn num(v: &Value) -> f64 {
 #[tokio::test]
 async fn report_figures_equal_the_plant_energy_endpoints() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = reported_plant(&app).await;
         let (p, ann) = (c.plant, Some(c.ann.as_str()));
         let month = c.today.format("%Y-%m").to_string();
         let bars = app
@@ -292,7 +292,7 @@ async fn report_figures_equal_the_plant_energy_endpoints() {
 #[tokio::test]
 async fn another_tenants_plant_and_bad_periods_answer_4() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = reported_plant(&app).await;
         let (p, bob) = (c.plant, Some(c.bob.as_str()));
         for uri in [
             format!("/api/v1/report/plant/{p}?type=month"),
@@ -357,7 +357,7 @@ const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.
 #[tokio::test]
 async fn predicted_import_checks_each_row_and_feeds_charts_and_reports() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = reported_plant(&app).await;
         let (p, ann) = (c.plant, Some(c.ann.as_str()));
         let year = c.today.year().to_string();
         let month = c.today.month().to_string();
@@ -488,7 +488,7 @@ async fn predicted_import_checks_each_row_and_feeds_charts_and_reports() {
 #[tokio::test]
 async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = reported_plant(&app).await;
         let (p, ann) = (c.plant, Some(c.ann.as_str()));
         let sub = format!("/api/v1/report/plant/{p}/subscription");
         let off = app.get(&sub, ann).await;

@@ -20,7 +20,7 @@ use common::{
 use fake_gateway::{FakeGateway, Mode, gateway, linked};
 use serde_json::{Value, json};
 
-struct Cast {
+struct FamilyInverters {
     ann: String,
     max: String,
     vic: String,
@@ -33,7 +33,7 @@ struct Cast {
 /// brand's HV hybrid, an AISWEI
 /// and an Uneet inverter, and a micro inverter whose brand has no map. Max (maintainer) and
 /// Vic (visitor) share the plant; Bob is a stranger.
-async fn cast(app: &App) -> Cast {
+async fn family_inverters(app: &App) -> FamilyInverters {
     writable_hybrids(app).await;
     store_map(
         app,
@@ -80,7 +80,7 @@ async fn cast(app: &App) -> Cast {
         set_status(app, id, 1).await;
     }
     fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
-    Cast { ann, max, vic, bob }
+    FamilyInverters { ann, max, vic, bob }
 }
 
 fn keys(d: &Value) -> Vec<String> {
@@ -92,7 +92,7 @@ fn keys(d: &Value) -> Vec<String> {
 #[tokio::test]
 async fn each_route_reads_its_own_inverters() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = family_inverters(&app).await;
         let read = |path: String| {
             let app = &app;
             let token = c.ann.clone();
@@ -150,7 +150,7 @@ async fn each_route_reads_its_own_inverters() {
 #[tokio::test]
 async fn another_family_gets_a_clear_code() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = family_inverters(&app).await;
         for (path, code, msg) in [
             ("dy/store/INV-FLP3/read", 610, "Grid type error"),
             ("dy/store/INV-FLP1/threePhase/read", 610, "Grid type error"),
@@ -233,27 +233,10 @@ async fn next_set(gw: &mut FakeGateway) -> devices::report::Command {
     }
 }
 
-/// Polls the command until it is final; its status.
-async fn settle(app: &App, token: &str, id: i64) -> String {
-    let until = tokio::time::Instant::now() + Duration::from_secs(15);
-    loop {
-        let r = app.get(&format!("/api/v1/command/{id}"), Some(token)).await;
-        let status = r.expect_code(0).data()["status"]
-            .as_str()
-            .expect("status")
-            .to_string();
-        if !matches!(status.as_str(), "sent" | "acknowledged") {
-            return status;
-        }
-        assert!(tokio::time::Instant::now() < until, "never final");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[tokio::test]
 async fn family_sets_go_through_the_common_use_case() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = family_inverters(&app).await;
         let l = linked(app).await;
         let app = &l.app;
         let mut gw = gateway(&l, "GW-FAM01", "KEY12345", Mode::Answer).await;
@@ -270,7 +253,10 @@ async fn family_sets_go_through_the_common_use_case() {
             (sent.sn.as_str(), &sent.params),
             ("INV-FMIC", &json!({"powerOn": "0"}))
         );
-        assert_eq!(settle(app, &c.ann, id).await, "succeeded");
+        assert_eq!(
+            fixtures::settled_command(app, &c.ann, id).await["status"],
+            "succeeded"
+        );
         let d = app
             .get("/api/v1/mt/setting/INV-FMIC/power", Some(&c.ann))
             .await;
@@ -363,7 +349,11 @@ async fn family_sets_go_through_the_common_use_case() {
             r.expect_code(0);
             let id = r.data()["commandId"].as_i64().expect("command");
             assert_eq!(next_set(&mut gw).await.params, body, "{path}");
-            assert_eq!(settle(app, &c.ann, id).await, "succeeded", "{path}");
+            assert_eq!(
+                fixtures::settled_command(app, &c.ann, id).await["status"],
+                "succeeded",
+                "{path}"
+            );
         }
 
         // Every write is audited as the common set's.
@@ -402,7 +392,7 @@ async fn family_sets_go_through_the_common_use_case() {
 #[tokio::test]
 async fn the_upload_cycle_is_set_on_the_gateway_itself() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = family_inverters(&app).await;
         let url = "/api/v1/gateway/GW-FAM01/uploadCycle";
         // Without the device link (the gateway has never connected): offline or no link.
         let r = app

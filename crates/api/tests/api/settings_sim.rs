@@ -22,23 +22,6 @@ use tokio::sync::watch;
 
 const WAIT: Duration = Duration::from_secs(20);
 
-/// Polls the command until it is final; its status.
-async fn settle(app: &common::App, token: &str, id: i64) -> String {
-    let until = tokio::time::Instant::now() + WAIT;
-    loop {
-        let r = app.get(&format!("/api/v1/command/{id}"), Some(token)).await;
-        let status = r.expect_code(0).data()["status"]
-            .as_str()
-            .expect("status")
-            .to_string();
-        if !matches!(status.as_str(), "sent" | "acknowledged") {
-            return status;
-        }
-        assert!(tokio::time::Instant::now() < until, "never final");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[tokio::test]
 async fn a_simulated_micro_inverter_is_set_through_its_family_route() {
     for app in spawn().await {
@@ -101,12 +84,18 @@ async fn a_simulated_micro_inverter_is_set_through_its_family_route() {
             )
             .await;
         let id = r.expect_code(0).data()["commandId"].as_i64().expect("id");
-        assert_eq!(settle(app, &ann, id).await, "succeeded");
+        assert_eq!(
+            fixtures::settled_command(app, &ann, id).await["status"],
+            "succeeded"
+        );
         let r = app.get(&url("limits"), Some(&ann)).await;
         assert_eq!(r.expect_code(0).data()["activePowerLimit"], "40");
         let r = app.post_form(&url("power"), "value=0", Some(&ann)).await;
         let id = r.expect_code(0).data()["commandId"].as_i64().expect("id");
-        assert_eq!(settle(app, &ann, id).await, "succeeded");
+        assert_eq!(
+            fixtures::settled_command(app, &ann, id).await["status"],
+            "succeeded"
+        );
         let r = app.get(&url("read"), Some(&ann)).await;
         assert_eq!(
             r.expect_code(0).data(),

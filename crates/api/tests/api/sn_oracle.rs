@@ -9,13 +9,13 @@ use serde_json::{Value, json};
 
 /// Ann's plant "Ann secret roof" holds GW-ANN001..GW-ANN050; Bob is a stranger with a plant of
 /// his own and gateway GW-BOB001 on it.
-struct Cast {
+struct FiftyGateways {
     ann: String,
     bob: String,
     ann_sns: Vec<String>,
 }
 
-async fn cast(app: &App) -> Cast {
+async fn fifty_gateways(app: &App) -> FiftyGateways {
     let admin = fixtures::admin(app).await;
     let [ann, bob] = fixtures::owners(app, ["ann", "bob"]).await;
     let ann_plant =
@@ -28,7 +28,7 @@ async fn cast(app: &App) -> Cast {
     }
     fixtures::register_hybrid_gateway(app, &admin, "GW-BOB001").await;
     fixtures::bind_gateway(app, &bob, bob_plant, "GW-BOB001").await;
-    Cast { ann, bob, ann_sns }
+    FiftyGateways { ann, bob, ann_sns }
 }
 
 /// A batch item without its SN: what a caller could compare between SNs.
@@ -43,7 +43,7 @@ fn without_sn(item: &Value) -> Value {
 #[tokio::test]
 async fn another_tenants_gateways_answer_like_missing_ones_in_batches_of_100() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = fifty_gateways(&app).await;
         let missing: Vec<String> = (1..=50).map(|i| format!("GW-NONE{i:03}")).collect();
         let sns: Vec<&String> = c
             .ann_sns
@@ -117,7 +117,7 @@ async fn another_tenants_gateways_answer_like_missing_ones_in_batches_of_100() {
 #[tokio::test]
 async fn one_action_on_another_tenants_gateway_answers_and_logs_like_a_missing_one() {
     for app in spawn().await {
-        let c = cast(&app).await;
+        let c = fifty_gateways(&app).await;
         let theirs = app
             .post("/api/v1/gateway/GW-ANN001/restart", json!({}), Some(&c.bob))
             .await;

@@ -8,6 +8,7 @@ use crate::common;
 use std::io::Cursor;
 
 use calamine::{Reader, Xlsx};
+use common::multipart::FilePart;
 use common::{App, fixtures, spawn};
 use domain::user::BuiltinRole;
 use rust_xlsxwriter::Workbook;
@@ -34,22 +35,9 @@ async fn upload_with_mode(
     mode: &str,
     token: &str,
 ) -> common::Resp {
-    let boundary = "----portal-test-boundary-mode";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"mode\"\r\n\r\n{mode}\r\n\
-         --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"g.xlsx\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(file);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    app.post_raw(
-        uri,
-        &format!("multipart/form-data; boundary={boundary}"),
-        body,
-        Some(token),
-    )
-    .await
+    let file = FilePart::octets("g.xlsx", file);
+    app.post_multipart(uri, &[("mode", mode)], Some(file), Some(token))
+        .await
 }
 
 fn results(r: &common::Resp) -> Vec<(String, String)> {

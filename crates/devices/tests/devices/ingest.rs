@@ -11,18 +11,8 @@ use devices::{
 };
 use ingest_common::*;
 use store::testing::{TestResult, each_backend};
-use store::{
-    events::EventFilter,
-    telemetry::{DayRange, EnergyTotal},
-};
+use store::{events::EventFilter, telemetry::DayRange};
 use tokio::sync::oneshot;
-
-fn kwh(totals: &[EnergyTotal], metric: &str) -> f64 {
-    totals
-        .iter()
-        .find(|t| t.metric == metric)
-        .map_or(0.0, |t| t.kwh)
-}
 
 /// Milliseconds of `hh:mm` local time on `day` in `tz`.
 fn local(tz: Tz, day: NaiveDate, hh: u32, mm: u32) -> Result<i64, String> {

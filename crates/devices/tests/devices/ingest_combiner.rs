@@ -12,16 +12,9 @@ use devices::{
 use ingest_common::*;
 use store::{
     events::EventFilter,
-    telemetry::{DayRange, EnergyTotal},
+    telemetry::DayRange,
     testing::{TestResult, each_backend},
 };
-
-fn kwh(totals: &[EnergyTotal], metric: &str) -> f64 {
-    totals
-        .iter()
-        .find(|t| t.metric == metric)
-        .map_or(0.0, |t| t.kwh)
-}
 
 /// A combiner reading with these string currents (A) at 640 V and `today` kWh.
 fn combiner(currents: &[f64], today: f64) -> devices::report::DeviceReading {

@@ -7,7 +7,6 @@ use crate::link_common;
 
 use std::{
     io::{BufRead, BufReader},
-    net::Ipv4Addr,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
@@ -24,10 +23,6 @@ fn broker(connect_timeout: Duration, handshakes: u32, connections: u32) -> Broke
         connections_per_address: connections,
     };
     b
-}
-
-fn lo(last: u8) -> Ipv4Addr {
-    Ipv4Addr::new(127, 0, 0, last)
 }
 
 #[tokio::test]

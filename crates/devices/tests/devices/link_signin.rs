@@ -18,10 +18,6 @@ const ACCEPTED: u8 = 0;
 const BAD_KEY: u8 = 4;
 const NOT_AUTHORIZED: u8 = 5;
 
-fn lo(last: u8) -> Ipv4Addr {
-    Ipv4Addr::new(127, 0, 0, last)
-}
-
 fn broker(sn_lock: Duration) -> BrokerConfig {
     let mut b = BrokerConfig::new(loopback(0));
     b.signin = SignInPolicy {

@@ -1,19 +1,17 @@
 //! Issue 12, finding 10: a running `portal serve` answers `/metrics` on `PORTAL_METRICS_ADDR`
 //! only, never on the public HTTP address.
 
+use crate::common::free_port;
+
 use std::{
     io::{BufRead, BufReader, Read, Write},
-    net::{TcpListener, TcpStream},
+    net::TcpStream,
     path::PathBuf,
     process::{Child, Command, Stdio},
     time::Duration,
 };
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn free_port() -> std::io::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
 
 /// A plain HTTP/1.1 GET: the status code and the body.
 fn get(port: u16, path: &str) -> Result<(u16, String), Box<dyn std::error::Error>> {

@@ -242,3 +242,57 @@ pub async fn agent(app: &App, principal: &str, account: &str, agent: &str) -> i6
     r.expect_code(0);
     r.data().as_i64().expect("agency id")
 }
+
+/// A 5 kW grid-tied plant in Madrid created by `token`: its id.
+pub async fn grid_tied_plant(app: &App, token: &str, name: &str) -> i64 {
+    plant(app, token, madrid_plant(name, 1, 5)).await
+}
+
+/// A 5 kW plant with storage in Madrid created by `token`: its id.
+pub async fn storage_plant(app: &App, token: &str, name: &str) -> i64 {
+    plant(app, token, madrid_plant(name, 2, 5)).await
+}
+
+/// The password of the company administrators `add_company` creates.
+pub const COMPANY_ADMIN_PASSWORD: &str = "Sunny-2024";
+
+/// The internal admin (`root`, their token) adds company `name` with administrator account
+/// `admin` (password `COMPANY_ADMIN_PASSWORD`): the company's id.
+pub async fn add_company(app: &App, root: &str, name: &str, admin: &str) -> i64 {
+    let r = app
+        .post(
+            "/api/v1/company/add",
+            serde_json::json!({"name": name, "contactName": "Ann", "phone": "123",
+                "email": "c@x.example", "adminAccount": admin,
+                "adminPassword": COMPANY_ADMIN_PASSWORD}),
+            Some(root),
+        )
+        .await;
+    r.expect_code(0);
+    r.data().as_i64().expect("company id")
+}
+
+/// Polls command `id` until it is final (neither sent nor acknowledged), for at most 20 s:
+/// the command as `/command/{id}` answers it.
+pub async fn settled_command(app: &App, token: &str, id: i64) -> Value {
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let r = app.get(&format!("/api/v1/command/{id}"), Some(token)).await;
+        r.expect_code(0);
+        let c = r.data().clone();
+        if !matches!(c["status"].as_str(), Some("sent" | "acknowledged")) {
+            return c;
+        }
+        assert!(tokio::time::Instant::now() < until, "never final: {c}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// A PNG image of `width` by `height` pixels of one colour.
+pub fn png(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_pixel(width, height, image::Rgb([250, 180, 0]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Png)
+        .expect("png");
+    out.into_inner()
+}

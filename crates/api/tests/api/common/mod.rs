@@ -35,6 +35,7 @@ use store::{Backend, Store, users::NewUser};
 use tower::ServiceExt;
 pub mod fake_vtn;
 pub mod fixtures;
+pub mod multipart;
 pub mod settings_maps;
 
 const RSA_SECRET: &str = "rsa_private_key_pkcs8";
@@ -330,7 +331,19 @@ impl App {
             .await
     }
 
-    /// A multipart body with one file field, built by hand.
+    /// A multipart form of `fields` and `file`.
+    pub async fn post_multipart(
+        &self,
+        uri: &str,
+        fields: &[(&str, &str)],
+        file: Option<multipart::FilePart<'_>>,
+        token: Option<&str>,
+    ) -> Resp {
+        let (content_type, body) = multipart::form(fields, file);
+        self.post_raw(uri, &content_type, body, token).await
+    }
+
+    /// A multipart form of one file, in the field `file`.
     pub async fn upload(
         &self,
         uri: &str,
@@ -339,24 +352,13 @@ impl App {
         bytes: &[u8],
         token: Option<&str>,
     ) -> Resp {
-        let boundary = "----portal-test-boundary-7MA4YWxkTrZu0gW";
-        let mut body = Vec::with_capacity(bytes.len() + 300);
-        body.extend_from_slice(
-            format!(
-                "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; \
-                 filename=\"{file_name}\"\r\nContent-Type: {content_type}\r\n\r\n"
-            )
-            .as_bytes(),
-        );
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-        self.post_raw(
-            uri,
-            &format!("multipart/form-data; boundary={boundary}"),
-            body,
-            token,
-        )
-        .await
+        let file = multipart::FilePart {
+            field: "file",
+            name: file_name,
+            content_type,
+            bytes,
+        };
+        self.post_multipart(uri, &[], Some(file), token).await
     }
 
     /// A JSON POST that appears to come from `ip`.

@@ -11,7 +11,7 @@ use devices::{
     report::{DeviceReading, Item, Report, Submission, SubmissionTx, Telemetry},
 };
 use domain::{ids::UserId, user::UserKind};
-use store::{Store, plants::PlantFields, users::NewUser};
+use store::{Store, plants::PlantFields, telemetry::EnergyTotal, users::NewUser};
 use tokio::sync::{mpsc, oneshot};
 
 pub async fn owner(s: &Store) -> Result<UserId, store::StoreError> {
@@ -120,4 +120,12 @@ pub async fn telemetry(
 pub async fn telemetry_text(tx: &SubmissionTx, gsn: &str, json: &str) -> Result<(), String> {
     let report: Report = serde_json::from_str(json).map_err(|e| e.to_string())?;
     submit(tx, gsn, Item::Telemetry(report)).await?
+}
+
+/// The kWh of `metric` among `totals` (0 when absent).
+pub fn kwh(totals: &[EnergyTotal], metric: &str) -> f64 {
+    totals
+        .iter()
+        .find(|t| t.metric == metric)
+        .map_or(0.0, |t| t.kwh)
 }

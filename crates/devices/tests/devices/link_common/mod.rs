@@ -97,6 +97,11 @@ pub fn link_config(client_id: &str) -> LinkConfig {
     }
 }
 
+/// `127.0.0.<last>`: a loopback address of its own, for limits kept per address.
+pub fn lo(last: u8) -> Ipv4Addr {
+    Ipv4Addr::new(127, 0, 0, last)
+}
+
 pub fn loopback(port: u16) -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], port))
 }
