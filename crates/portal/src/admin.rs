@@ -108,7 +108,9 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
         }
         Action::SetDisabled { account, disabled } => {
             let user = find(&store, &account).await?;
-            store.set_disabled(user, disabled, api::now_ms()).await?;
+            store
+                .set_disabled(user, disabled, api::now_ms(), None)
+                .await?;
             println!(
                 "{account} {}",
                 if disabled { "disabled" } else { "enabled" }

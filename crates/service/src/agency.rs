@@ -19,10 +19,7 @@ use store::{
     log_pages::Author,
 };
 
-use crate::{
-    Result,
-    audit::admin_entry, customers::OFFERS_MAX,
-};
+use crate::{Result, audit::admin_entry, customers::OFFERS_MAX};
 
 /// Checks that the account `raw` may become an agent of `company` (900, 902, 202, 903; see
 /// [`check_agent`]; a request not answered yet is 202 too) and answers the agent company.
@@ -225,4 +222,34 @@ pub async fn leave(
         return Err(DomainError::invalid("id").into());
     }
     Ok(p)
+}
+
+/// The principal ends an agency (`company.agent.edit`); the agent company and its plants stay.
+/// Internal administrators may end any company's agency, others only their own company's; any
+/// other agency answers 4 `id`.
+pub async fn remove(store: &Store, actor: &Actor, id: AgentId, now: i64) -> Result<()> {
+    actor.require("company.agent.edit")?;
+    actor.require_writable()?;
+    let missing = || DomainError::invalid("id");
+    let company = match (actor.is_internal(), actor.company) {
+        (true, _) => store.agent_company_of(id).await?.ok_or_else(missing)?,
+        (false, Some(c)) => c,
+        (false, None) => return Err(missing().into()),
+    };
+    let agent = store.agent(company, id).await?.ok_or_else(missing)?;
+    let detail =
+        serde_json::json!({"companyId": company.0, "agentCompanyId": agent.agent_company_id})
+            .to_string();
+    let target = format!("agent:{id}");
+    let audit = admin_entry(
+        crate::audit::author(actor, None),
+        "agent.delete",
+        &target,
+        &detail,
+        now,
+    );
+    if !store.delete_agent(company, id, Some(&audit)).await? {
+        return Err(missing().into());
+    }
+    Ok(())
 }

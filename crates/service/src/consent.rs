@@ -16,10 +16,7 @@ use store::{
     log_pages::Author,
 };
 
-use crate::{
-    Result, agency,
-    audit::admin_entry, customers::OFFERS_MAX,
-};
+use crate::{Result, agency, audit::admin_entry, customers::OFFERS_MAX};
 
 /// Rights per company, each looked up once per call.
 #[derive(Default)]

@@ -29,7 +29,9 @@ pub mod manuals;
 pub mod owners;
 pub mod plants;
 pub mod products;
+pub mod roles;
 pub mod settings;
+pub mod staff;
 pub mod upgrades;
 pub mod versions;
 

@@ -1,8 +1,6 @@
 //! The `api` crate's integration tests, one binary: a module per operation, the shared
 //! fixtures beside them.
 
-mod common;
-mod fake_gateway;
 mod abuse;
 mod accounts;
 mod agents;
@@ -15,6 +13,7 @@ mod client_fields;
 mod client_settings;
 mod combiners;
 mod comm_log;
+mod common;
 mod company_admin;
 mod consent;
 mod customer_types;
@@ -23,6 +22,7 @@ mod debug;
 mod dr_dispatch;
 mod energy_hub;
 mod events;
+mod fake_gateway;
 mod files_database;
 mod firmware_catalogue;
 mod gateway_actions;

@@ -192,6 +192,7 @@ async fn bad_staff_input_gets_its_code_and_adds_nobody() {
                 "Ops",
                 &["station.view"],
                 api::now_ms(),
+                None,
             )
             .await
             .unwrap()
@@ -567,7 +568,7 @@ async fn assignable_roles_are_the_builtin_two_then_the_companys_own() {
         let b = app.backend;
         let w = world(&app).await;
         app.store
-            .create_role(w.sun, "Ops", &["station.view"], api::now_ms())
+            .create_role(w.sun, "Ops", &["station.view"], api::now_ms(), None)
             .await
             .unwrap();
         let r = app

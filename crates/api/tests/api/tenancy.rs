@@ -45,7 +45,7 @@ async fn world(app: &App) -> World {
         .await;
     let role_b = app
         .store
-        .create_role(b, "Ops", &["station.view"], api::now_ms())
+        .create_role(b, "Ops", &["station.view"], api::now_ms(), None)
         .await
         .expect("role");
     World {
@@ -385,6 +385,7 @@ async fn the_callers_own_role_is_locked() {
                 "Boss",
                 &BuiltinRole::CompanyAdmin.permissions(),
                 api::now_ms(),
+                None,
             )
             .await
             .unwrap();
@@ -462,6 +463,7 @@ async fn business_endpoints_keep_every_role_to_its_own_company() {
                 "HR",
                 &["company.management", "company.user", "company.user.edit"],
                 api::now_ms(),
+                None,
             )
             .await
             .unwrap();

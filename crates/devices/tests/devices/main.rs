@@ -1,14 +1,13 @@
 //! The `devices` crate's integration tests, one binary: a module per operation, the shared
 //! fixtures beside them.
 
-mod ingest_common;
-mod link_common;
 mod config_validation;
 mod decode_types;
 mod fuzz;
 mod history;
 mod ingest;
 mod ingest_combiner;
+mod ingest_common;
 mod ingest_concurrent;
 mod ingest_ranges;
 mod ingest_replicas;
@@ -17,6 +16,7 @@ mod ingest_throughput;
 mod inverter_maps;
 mod link;
 mod link_admission;
+mod link_common;
 mod link_external;
 mod link_heard;
 mod link_signin;

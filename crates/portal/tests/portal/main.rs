@@ -1,11 +1,11 @@
 //! The `portal` crate's integration tests, one binary: a module per operation, the shared
 //! fixtures beside them.
 
-mod agent_rig;
-mod common;
 mod admin_cli;
 mod agent_path;
+mod agent_rig;
 mod backup;
+mod common;
 mod crash;
 mod docs;
 mod http_limits;
