@@ -103,7 +103,6 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let now = api::now_ms();
             store.set_password(user, &hash, now).await?;
-            store.revoke_user_sessions(user, now).await?;
             println!("password of {account} reset");
         }
         Action::SetDisabled { account, disabled } => {

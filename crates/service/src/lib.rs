@@ -33,6 +33,7 @@ pub mod roles;
 pub mod settings;
 pub mod staff;
 pub mod upgrades;
+pub mod users;
 pub mod versions;
 
 pub use error::{Result, ServiceError};

@@ -166,15 +166,21 @@ impl Store {
         Ok(n == 1)
     }
 
+    /// Sets a new password and ends every session and refresh token of the account, in one
+    /// transaction: a password changed because it leaked must not leave a session open.
     pub async fn set_password(&self, id: UserId, hash: &str, now: i64) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE users SET password_hash = $2, password_changed_at = $3 WHERE id = $1",
-            id.0,
-            hash,
-            now
-        )?;
-        Ok(n == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE users SET password_hash = $2, password_changed_at = $3 WHERE id = $1",
+                id.0,
+                hash,
+                now
+            )?;
+            revoke_in_tx!(tx, sqlite, id.0, now);
+            n == 1
+        }))
     }
 
     pub async fn set_avatar(&self, id: UserId, url: &str) -> Result<bool> {

@@ -13,3 +13,4 @@ mod products;
 mod relations;
 mod setting_profiles;
 mod upgrades;
+mod users;
