@@ -240,8 +240,6 @@ pub async fn reset_password(
         .ok_or(Code::NotRegistered)?;
     let hash = service::passwords::hash(password).await?;
     let now = now_ms();
-    app.store.set_password(user.id(), &hash, now).await?;
-    app.store.revoke_user_sessions(user.id(), now).await?;
-    tracing::info!(user = %user.id(), "password reset");
+    service::users::reset_password(&app.store, user.id(), &hash, now).await?;
     Ok(Done)
 }

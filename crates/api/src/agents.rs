@@ -4,9 +4,8 @@
 //! `agent_offers`). Another company's agent answers like a missing one (4 `id`).
 
 use axum::extract::State;
-use domain::{DomainError, ids::AgentId};
+use domain::ids::AgentId;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use store::agents::AgentRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -200,20 +199,6 @@ pub async fn delete(
     me: CurrentUser,
     PathId(id): PathId<AgentId>,
 ) -> ApiResult<Done> {
-    me.actor.require("company.agent.edit")?;
-    me.actor.require_writable()?;
-    let missing = || DomainError::invalid("id");
-    // Internal administrators may end any company's agency; others only their own company's.
-    let company = match (me.actor.is_internal(), me.actor.company) {
-        (true, _) => app.store.agent_company_of(id).await?.ok_or_else(missing)?,
-        (false, Some(c)) => c,
-        (false, None) => return Err(missing().into()),
-    };
-    let agent = app.store.agent(company, id).await?.ok_or_else(missing)?;
-    if !app.store.delete_agent(company, id).await? {
-        return Err(missing().into());
-    }
-    let detail = json!({"companyId": company.0, "agentCompanyId": agent.agent_company_id});
-    audit::record_admin(&app, &me, "agent.delete", &format!("agent:{id}"), detail).await;
+    service::agency::remove(&app.store, &me.actor, id, now_ms()).await?;
     Ok(Done)
 }

@@ -11,8 +11,7 @@ use domain::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use service::companies::{NewCompanyInput, create_company, prepare_company};
-use store::StoreError;
+use service::companies::{self, NewCompanyInput};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -42,30 +41,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_theme))
 }
 
-/// Internal administrators only.
-fn require_internal(me: &CurrentUser, permission: &str) -> ApiResult<()> {
-    if me.actor.is_internal() {
-        Ok(me.actor.require(permission)?)
-    } else {
-        Err(Code::NoPermission.into())
-    }
-}
-
-/// A company the caller may edit; any other, or none, answers 4 `id`. Callers holding neither
-/// `sys.company.edit` nor `company.edit` get 2.
-async fn editable(app: &AppState, me: &CurrentUser, id: CompanyId) -> ApiResult<CompanyId> {
-    if !me.actor.has("sys.company.edit") && !me.actor.has("company.edit") {
-        return Err(Code::NoPermission.into());
-    }
-    me.actor.require_writable()?;
-    let exists = app.store.company(id).await?.is_some();
-    if exists && company::may_edit_company(&me.actor, id) {
-        Ok(id)
-    } else {
-        Err(DomainError::invalid("id").into())
-    }
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct ListQuery {
     /// Part of the company name, any case.
@@ -82,7 +57,7 @@ pub async fn list(
     Query(q): Query<ListQuery>,
     paging: Paging,
 ) -> ApiResult<Data<Page<CompanyInfo>>> {
-    require_internal(&me, "sys.company.view")?;
+    companies::require_internal(&me.actor, "sys.company.view")?;
     let (rows, total) = app
         .store
         .company_summaries(q.name.as_deref(), paging.limit(), paging.offset())
@@ -148,8 +123,6 @@ pub async fn add(
     me: CurrentUser,
     Body(req): Body<NewCompanyRequest>,
 ) -> ApiResult<Data<i64>> {
-    require_internal(&me, "sys.company.edit")?;
-    me.actor.require_writable()?;
     let s = |v: &Option<String>| v.as_deref().unwrap_or("").to_string();
     let (name, contact, email, phone, address, remark) = (
         s(&req.name),
@@ -172,15 +145,14 @@ pub async fn add(
         admin_password: req.admin_password.as_deref().unwrap_or(""),
         admin_nickname: req.admin_nickname.as_deref().unwrap_or(""),
     };
-    let prepared = prepare_company(&app.store, &input).await?;
+    let prepared = companies::prepare_company(&app.store, &me.actor, &input).await?;
     let hash = match &prepared.password {
         Some(p) => Some(service::passwords::hash(p.clone()).await?),
         None => None,
     };
-    let (id, admin) = create_company(&app.store, &prepared, hash.as_deref(), now_ms()).await?;
-    let detail = json!({"name": prepared.details.name, "adminId": admin.0,
-        "adminAccount": prepared.account.as_str()});
-    audit::record_admin(&app, &me, "company.add", &format!("company:{id}"), detail).await;
+    let (id, _) =
+        companies::create_company(&app.store, &me.actor, &prepared, hash.as_deref(), now_ms())
+            .await?;
     Ok(Data(id.0))
 }
 
@@ -206,39 +178,18 @@ pub async fn edit(
     PathId(id): PathId<CompanyId>,
     Body(req): Body<CompanyEdit>,
 ) -> ApiResult<Done> {
-    let id = editable(&app, &me, id).await?;
-    let current = app
-        .store
-        .company(id)
-        .await?
-        .ok_or(DomainError::invalid("id"))?;
     fn s(v: &Option<String>) -> &str {
         v.as_deref().unwrap_or("")
     }
-    let details = company::CompanyDetails::parse(&DetailsInput {
-        name: req.name.as_deref().unwrap_or(&current.name),
+    let details = companies::DetailsEdit {
+        name: req.name.as_deref(),
         contact_name: s(&req.contact_name),
         email: s(&req.email),
         phone: s(&req.phone),
         address: s(&req.address),
         remark: s(&req.remark),
-    })?;
-    if app
-        .store
-        .company_name_taken(&details.name, Some(id))
-        .await?
-    {
-        return Err(Code::CompanyNameTaken.into());
-    }
-    match app.store.update_company(id, &details).await {
-        Err(StoreError::Conflict(_)) => return Err(Code::CompanyNameTaken.into()),
-        other => {
-            other?;
-        }
-    }
-    let detail = json!({"name": details.name, "contactName": details.contact_name,
-        "email": details.email, "phone": details.phone});
-    audit::record_admin(&app, &me, "company.edit", &format!("company:{id}"), detail).await;
+    };
+    companies::edit(&app.store, &me.actor, id, &details, now_ms()).await?;
     Ok(Done)
 }
 
@@ -261,29 +212,8 @@ pub async fn disable(
     PathId(id): PathId<CompanyId>,
     Body(req): Body<DisableRequest>,
 ) -> ApiResult<Done> {
-    require_internal(&me, "sys.company.edit")?;
-    me.actor.require_writable()?;
     let disabled = req.disabled.ok_or(DomainError::invalid("disabled"))?;
-    if !app
-        .store
-        .set_company_disabled(id, disabled, now_ms())
-        .await?
-    {
-        return Err(DomainError::invalid("id").into());
-    }
-    let action = if disabled {
-        "company.disable"
-    } else {
-        "company.enable"
-    };
-    audit::record_admin(
-        &app,
-        &me,
-        action,
-        &format!("company:{id}"),
-        json!({"disabled": disabled}),
-    )
-    .await;
+    companies::set_disabled(&app.store, &me.actor, id, disabled, now_ms()).await?;
     Ok(Done)
 }
 
@@ -312,7 +242,7 @@ pub async fn upload_logo(
         None => None,
     };
     let company = company::acting_company(&me.actor, asked)?;
-    editable(&app, &me, company).await?;
+    companies::editable(&app.store, &me.actor, company).await?;
     let bytes = form.file.ok_or(DomainError::invalid("file"))?;
     let kind = files::check_logo(&bytes)?;
     let url = files::save(&app, "logos", kind.extension(), &bytes).await?;
@@ -346,18 +276,16 @@ pub async fn set_logo(
     PathId(id): PathId<CompanyId>,
     Body(req): Body<LogoRequest>,
 ) -> ApiResult<Done> {
-    let id = editable(&app, &me, id).await?;
-    let logo = company::logo_url("logoUrl", req.logo_url.as_deref().unwrap_or(""))?;
-    let icon = company::logo_url("iconUrl", req.icon_url.as_deref().unwrap_or(""))?;
-    app.store.set_company_logo(id, &logo, &icon).await?;
-    audit::record_admin(
-        &app,
-        &me,
-        "company.logo",
-        &format!("company:{id}"),
-        json!({"logoUrl": logo, "iconUrl": icon}),
+    let (logo, icon) = (req.logo_url.as_deref(), req.icon_url.as_deref());
+    companies::set_logo(
+        &app.store,
+        &me.actor,
+        id,
+        logo.unwrap_or(""),
+        icon.unwrap_or(""),
+        now_ms(),
     )
-    .await;
+    .await?;
     Ok(Done)
 }
 
@@ -378,16 +306,7 @@ pub async fn set_theme(
     PathId(id): PathId<CompanyId>,
     Body(req): Body<ThemeRequest>,
 ) -> ApiResult<Done> {
-    let id = editable(&app, &me, id).await?;
-    let color = company::theme_color(req.theme_color.as_deref().unwrap_or(""))?;
-    app.store.set_company_theme(id, &color).await?;
-    audit::record_admin(
-        &app,
-        &me,
-        "company.theme",
-        &format!("company:{id}"),
-        json!({"themeColor": color}),
-    )
-    .await;
+    let color = req.theme_color.as_deref().unwrap_or("");
+    companies::set_theme(&app.store, &me.actor, id, color, now_ms()).await?;
     Ok(Done)
 }

@@ -4,22 +4,21 @@
 
 use axum::extract::{Path, State};
 use domain::{
-    Code, DomainError,
+    Code,
     ids::{CompanyId, RoleId, UserId},
-    permissions,
-    user::{BuiltinRole, MAX_CUSTOM_ROLES, ROLE_NAME_MAX},
+    user::{BuiltinRole, MAX_CUSTOM_ROLES},
 };
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use service::roles::{self, RoleDraft};
 use std::collections::HashMap;
 
-use store::{StoreError, companies::CompanySummary, roles::RoleRow, users::UserRow};
+use store::{companies::CompanySummary, roles::RoleRow, users::UserRow};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    AppState, audit,
-    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
+    AppState,
+    envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     paging::{Page, Paging},
     session::CurrentUser,
@@ -297,20 +296,6 @@ pub async fn roles(
     Ok(Data(Page::whole(infos)))
 }
 
-/// A role of the caller's company; any other role answers as missing.
-async fn own_role(app: &AppState, me: &CurrentUser, id: &str) -> ApiResult<RoleRow> {
-    let missing = || ApiError::from(DomainError::with_detail(Code::InvalidParameter, "role"));
-    let role = app
-        .store
-        .role(RoleId(path_id(id)?))
-        .await?
-        .ok_or_else(missing)?;
-    let visible = role
-        .company_id
-        .is_some_and(|c| me.actor.can_see_company(CompanyId(c)));
-    if visible { Ok(role) } else { Err(missing()) }
-}
-
 #[utoipa::path(get, path = "/api/v1/company/role/{id}", tag = "company", params(("id" = i64, Path)),
     security(("bearer" = [])), responses((status = 200, description = "The role; 2, 4", body = Envelope<CompanyRole>)))]
 pub async fn role(
@@ -319,7 +304,7 @@ pub async fn role(
     Path(id): Path<String>,
 ) -> ApiResult<Data<CompanyRole>> {
     me.actor.require("company.role.list.view")?;
-    let role = own_role(&app, &me, &id).await?;
+    let role = roles::visible(&app.store, &me.actor, RoleId(path_id(&id)?)).await?;
     Ok(Data(company_role(&app, &role).await?))
 }
 
@@ -332,30 +317,6 @@ pub struct RoleRequest {
     pub permissions: Option<Vec<String>>,
     #[serde(default, rename = "companyId", deserialize_with = "num::opt_i64")]
     pub company_id: Option<i64>,
-}
-
-fn role_name(raw: Option<&str>) -> Result<String, DomainError> {
-    let name = raw.unwrap_or("").trim();
-    if name.is_empty() || name.chars().count() > ROLE_NAME_MAX || name.chars().any(char::is_control)
-    {
-        return Err(DomainError::invalid("name"));
-    }
-    Ok(name.to_string())
-}
-
-/// Keys must exist and be held by the caller: nobody grants more than they have.
-fn grantable<'a>(me: &CurrentUser, keys: &'a [String]) -> ApiResult<Vec<&'a str>> {
-    keys.iter()
-        .map(|k| {
-            if permissions::find(k).is_none() {
-                Err(DomainError::invalid("permissions").into())
-            } else if !me.actor.has(k) {
-                Err(Code::NoPermission.into())
-            } else {
-                Ok(k.as_str())
-            }
-        })
-        .collect()
 }
 
 /// 801 when the name is taken, 800 when the company already has five roles.
@@ -386,28 +347,13 @@ pub async fn create_role(
     me: CurrentUser,
     Body(req): Body<RoleRequest>,
 ) -> ApiResult<Data<i64>> {
-    let company = company_of(&me, req.company_id, "company.role.edit")?;
-    let name = role_name(req.name.as_deref())?;
     let keys = req.permissions.unwrap_or_default();
-    let keys = grantable(&me, &keys)?;
-    if app.store.company_roles(company).await?.len() >= MAX_CUSTOM_ROLES {
-        return Err(Code::RoleLimit.into());
-    }
-    match app.store.create_role(company, &name, &keys, now_ms()).await {
-        Ok(id) => {
-            audit::record_admin(
-                &app,
-                &me,
-                "role.add",
-                &format!("role:{id}"),
-                json!({"name": name, "companyId": company.0, "permissions": keys}),
-            )
-            .await;
-            Ok(Data(id.0))
-        }
-        Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
-        Err(e) => Err(e.into()),
-    }
+    let draft = RoleDraft {
+        name: req.name.as_deref(),
+        permissions: &keys,
+    };
+    let id = roles::create(&app.store, &me.actor, req.company_id, &draft, now_ms()).await?;
+    Ok(Data(id.0))
 }
 
 /// Renames a role and/or replaces its permissions. The caller's own role is locked (802).
@@ -420,36 +366,19 @@ pub async fn update_role(
     Path(id): Path<String>,
     Body(req): Body<RoleRequest>,
 ) -> ApiResult<Done> {
-    me.actor.require("company.role.edit")?;
-    let role = own_role(&app, &me, &id).await?;
-    if me.actor.role == Some(RoleId(role.id)) {
-        return Err(Code::OwnRoleLocked.into());
-    }
-    let name = req
-        .name
-        .as_deref()
-        .map(|n| role_name(Some(n)))
-        .transpose()?;
     let keys = req.permissions.unwrap_or_default();
-    let keys = grantable(&me, &keys)?;
-    // An empty list leaves the permissions as they are: a role always grants something.
-    let permissions = (!keys.is_empty()).then_some(keys.as_slice());
-    match app
-        .store
-        .update_role(RoleId(role.id), name.as_deref(), permissions)
-        .await
-    {
-        Err(StoreError::Conflict(_)) => return Err(Code::RoleExists.into()),
-        other => other?,
-    }
-    audit::record_admin(
-        &app,
-        &me,
-        "role.edit",
-        &format!("role:{}", role.id),
-        json!({"name": req.name, "permissions": keys}),
+    let draft = RoleDraft {
+        name: req.name.as_deref(),
+        permissions: &keys,
+    };
+    roles::update(
+        &app.store,
+        &me.actor,
+        RoleId(path_id(&id)?),
+        &draft,
+        now_ms(),
     )
-    .await;
+    .await?;
     Ok(Done)
 }
 
@@ -462,20 +391,6 @@ pub async fn delete_role(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    me.actor.require("company.role.edit")?;
-    let role = own_role(&app, &me, &id).await?;
-    if me.actor.role == Some(RoleId(role.id)) {
-        return Err(Code::OwnRoleLocked.into());
-    }
-    let fallback = app.store.builtin_role(BuiltinRole::CompanyStaff).await?;
-    app.store.delete_role_to(RoleId(role.id), fallback).await?;
-    audit::record_admin(
-        &app,
-        &me,
-        "role.delete",
-        &format!("role:{}", role.id),
-        json!({"name": role.name}),
-    )
-    .await;
+    roles::delete(&app.store, &me.actor, RoleId(path_id(&id)?), now_ms()).await?;
     Ok(Done)
 }

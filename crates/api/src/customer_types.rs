@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use axum::extract::{Path, State};
 use domain::ids::{CompanyId, CustomerTypeId};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use service::{
     customer_types::{self, TypeDraft},
     customers::company_for,
@@ -223,18 +222,6 @@ impl TypeRequest {
     }
 }
 
-/// Writes the audit entry of a change to a type (filed under no plant).
-async fn audit(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    code: &str,
-    detail: serde_json::Value,
-) {
-    let target = format!("customerType:{code}");
-    crate::audit::record_under(app, me, action, &target, None, detail, "succeeded").await;
-}
-
 /// A new customer type.
 #[utoipa::path(post, path = "/api/v1/customerType", tag = "customer types", request_body = TypeRequest,
     security(("bearer" = [])), responses((status = 200, description = "The new type's id; 2, 4, 5000", body = Envelope<i64>)))]
@@ -245,9 +232,6 @@ pub async fn add(
 ) -> ApiResult<Data<i64>> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
     let id = customer_types::add(&app.store, &me.actor, company, &req.draft(), now_ms()).await?;
-    let code = req.code.as_deref().unwrap_or("").trim();
-    let detail = json!({"typeId": id.0, "companyId": company.0, "parentId": req.parent_id.filter(|p| *p > 0)});
-    audit(&app, &me, "customerType.add", code, detail).await;
     Ok(Data(id.0))
 }
 
@@ -263,11 +247,7 @@ pub async fn edit(
 ) -> ApiResult<Done> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
     let id = CustomerTypeId(path_id(&id)?);
-    let before = customer_types::edit(&app.store, &me.actor, company, id, &req.draft()).await?;
-    let detail = json!({"typeId": id.0, "companyId": company.0,
-        "code": {"from": before.code, "to": req.code.as_deref().map(str::trim)},
-        "parentId": {"from": before.parent_id, "to": req.parent_id.filter(|p| *p > 0)}});
-    audit(&app, &me, "customerType.edit", &before.code, detail).await;
+    customer_types::edit(&app.store, &me.actor, company, id, &req.draft(), now_ms()).await?;
     Ok(Done)
 }
 
@@ -284,8 +264,6 @@ pub async fn delete(
 ) -> ApiResult<Done> {
     let company = company_for(&me.actor, asked(q.company_id), EDIT)?;
     let id = CustomerTypeId(path_id(&id)?);
-    let before = customer_types::delete(&app.store, &me.actor, company, id).await?;
-    let detail = json!({"typeId": id.0, "companyId": company.0, "name": before.name});
-    audit(&app, &me, "customerType.delete", &before.code, detail).await;
+    customer_types::delete(&app.store, &me.actor, company, id, now_ms()).await?;
     Ok(Done)
 }

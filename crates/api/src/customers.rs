@@ -9,7 +9,6 @@ use std::collections::HashSet;
 use axum::extract::{Path, State};
 use domain::ids::{CompanyId, CustomerId, CustomerTypeId, UserId};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use service::customers::{self, CustomerDraft, company_for};
 use store::customers::{CustomerFilter, CustomerRow};
 use utoipa::{IntoParams, ToSchema};
@@ -213,17 +212,6 @@ impl CustomerRequest {
     }
 }
 
-/// Writes the audit entry of a change to a customer (filed under no plant).
-async fn audit(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    account: &str,
-    detail: serde_json::Value,
-) {
-    crate::audit::record_under(app, me, action, account, None, detail, "succeeded").await;
-}
-
 /// Asks an owner account to become a customer. Nothing changes for the company until the owner
 /// accepts: then its staff see the owner's plants. Answers the request's id (see
 /// `/api/v1/customer/offers`); 207 when the account already is a customer or has been asked.
@@ -266,10 +254,7 @@ pub async fn edit(
 ) -> ApiResult<Done> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
     let id = CustomerId(path_id(&id)?);
-    let before = customers::edit(&app.store, &me.actor, company, id, &req.draft()).await?;
-    let detail = json!({"customerId": id.0, "companyId": company.0,
-        "typeId": {"from": before.type_id, "to": req.type_id.filter(|t| *t > 0)}});
-    audit(&app, &me, "customer.edit", &before.account, detail).await;
+    customers::edit(&app.store, &me.actor, company, id, &req.draft(), now_ms()).await?;
     Ok(Done)
 }
 
@@ -286,9 +271,7 @@ pub async fn remove(
 ) -> ApiResult<Done> {
     let company = company_for(&me.actor, asked(q.company_id), EDIT)?;
     let id = CustomerId(path_id(&id)?);
-    let before = customers::remove(&app.store, &me.actor, company, id).await?;
-    let detail = json!({"customerId": id.0, "userId": before.user_id, "companyId": company.0});
-    audit(&app, &me, "customer.remove", &before.account, detail).await;
+    customers::remove(&app.store, &me.actor, company, id, now_ms()).await?;
     Ok(Done)
 }
 

@@ -4,12 +4,11 @@
 use axum::extract::State;
 use domain::{DomainError, ids::UserId};
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    AppState, audit,
+    AppState,
     envelope::{Ack, ApiResult, Done},
     extract::{Body, PathId, num},
     session::CurrentUser,
@@ -39,14 +38,6 @@ pub async fn disable(
     Body(req): Body<OwnerDisableRequest>,
 ) -> ApiResult<Done> {
     let disabled = req.disabled.ok_or(DomainError::invalid("disabled"))?;
-    let owner =
-        service::owners::set_disabled(&app.store, &me.actor, id, disabled, now_ms()).await?;
-    let action = if disabled {
-        "owner.disable"
-    } else {
-        "owner.enable"
-    };
-    let detail = json!({"userId": owner.id, "disabled": disabled});
-    audit::record_admin(&app, &me, action, &owner.account, detail).await;
+    service::owners::set_disabled(&app.store, &me.actor, id, disabled, now_ms()).await?;
     Ok(Done)
 }

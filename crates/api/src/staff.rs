@@ -5,17 +5,11 @@
 use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use domain::{
     Code, DomainError,
-    account::{Account, PROFILE_TEXT_MAX, check_password, check_text, parse_email, parse_phone},
-    company::{self, AccessChange},
-    ids::{CompanyId, RoleId, UserId},
-    user::BuiltinRole,
+    account::Account,
+    ids::{CompanyId, UserId},
 };
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use store::{
-    StoreError,
-    users::{NewStaff, StaffEdit, UserRow},
-};
+use service::staff::{self, StaffChanges, StaffInput};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -23,7 +17,7 @@ use utoipa_axum::{
 };
 
 use crate::{
-    AppState, audit,
+    AppState,
     company::{CompanyQuery, company_of},
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, PathId, Query, num},
@@ -82,22 +76,18 @@ pub struct AssignableRole {
 
 async fn assignable_roles(app: &AppState, company: CompanyId) -> ApiResult<Vec<AssignableRole>> {
     let lang = current_lang();
-    let mut roles = Vec::new();
-    for role in [BuiltinRole::CompanyAdmin, BuiltinRole::CompanyStaff] {
-        roles.push(AssignableRole {
-            id: app.store.builtin_role(role).await?.0,
-            name: role.display_name(lang).to_string(),
-            builtin: true,
-        });
-    }
-    for r in app.store.company_roles(company).await? {
-        roles.push(AssignableRole {
+    let roles = staff::assignable(&app.store, company).await?;
+    Ok(roles
+        .into_iter()
+        .map(|r| AssignableRole {
             id: r.id,
-            name: r.name,
-            builtin: false,
-        });
-    }
-    Ok(roles)
+            name: match r.builtin {
+                Some(role) => role.display_name(lang).to_string(),
+                None => r.name,
+            },
+            builtin: r.builtin.is_some(),
+        })
+        .collect())
 }
 
 /// The built-in administrator and staff roles, then the company's own roles.
@@ -112,41 +102,6 @@ pub async fn assignable(
     Ok(Data(assignable_roles(&app, company).await?))
 }
 
-/// A role of `company`'s assignable roles (4 `roleId` otherwise) granting nothing the caller
-/// lacks (2).
-async fn grantable_role(
-    app: &AppState,
-    me: &CurrentUser,
-    company: CompanyId,
-    raw: Option<i64>,
-) -> ApiResult<RoleId> {
-    let id = raw.ok_or(DomainError::invalid("roleId"))?;
-    if !assignable_roles(app, company)
-        .await?
-        .iter()
-        .any(|r| r.id == id)
-    {
-        return Err(DomainError::invalid("roleId").into());
-    }
-    let keys = app.store.role_permissions(RoleId(id)).await?;
-    if keys.iter().any(|k| !me.actor.has(k)) {
-        return Err(Code::NoPermission.into());
-    }
-    Ok(RoleId(id))
-}
-
-/// Optional contact fields: empty, or a valid value.
-fn contact(
-    field: &str,
-    raw: Option<&str>,
-    parse: fn(&str) -> Result<String, DomainError>,
-) -> Result<String, DomainError> {
-    match raw.map(str::trim).unwrap_or("") {
-        "" => Ok(String::new()),
-        v => parse(v).map_err(|_| DomainError::invalid(field)),
-    }
-}
-
 /// Creates a staff member from a multipart form (`account`, `password`, `nickname`, `name`,
 /// `email`, `mobile`, `roleId`, `companyId` for internal administrators, and an optional
 /// `avatar` file: JPG or PNG of at most 6 MB). Answers the new user's id.
@@ -158,51 +113,32 @@ pub async fn add(
     me: CurrentUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Data<i64>> {
-    me.actor.require("company.user.edit")?;
+    // Refused before the upload is read.
+    me.actor.require(staff::EDIT)?;
     me.actor.require_writable()?;
     let form = files::form(multipart, "avatar", AVATAR_MAX_BYTES).await?;
-    let asked = match form.text("companyId") {
+    let company_id = match form.text("companyId") {
         Some(raw) => Some(
             raw.parse::<i64>()
                 .map_err(|_| DomainError::invalid("companyId"))?,
         ),
         None => None,
     };
-    let company = company::acting_company(&me.actor, asked)?;
-    if app.store.company(company).await?.is_none() {
-        return Err(DomainError::invalid("companyId").into());
-    }
-    let account = Account::parse(form.text("account").unwrap_or(""))
-        .map_err(|_| DomainError::invalid("account"))?;
-    let password = form
-        .fields
-        .get("password")
-        .map(String::as_str)
-        .unwrap_or("");
-    check_password(password)?;
-    let nickname = check_text(
-        "nickname",
-        form.text("nickname").unwrap_or(""),
-        PROFILE_TEXT_MAX,
-    )?;
-    let name = check_text("name", form.text("name").unwrap_or(""), PROFILE_TEXT_MAX)?;
-    let email = contact("email", form.text("email").or(account.email()), parse_email)?;
-    let mobile = contact(
-        "mobile",
-        form.text("mobile").or(account.phone()),
-        parse_phone,
-    )?;
-    let role_id = match form.text("roleId") {
-        Some(raw) => Some(
-            raw.parse::<i64>()
-                .map_err(|_| DomainError::invalid("roleId"))?,
-        ),
-        None => None,
+    let input = StaffInput {
+        company_id,
+        account: form.text("account").unwrap_or(""),
+        password: form
+            .fields
+            .get("password")
+            .map(String::as_str)
+            .unwrap_or(""),
+        nickname: form.text("nickname").unwrap_or(""),
+        name: form.text("name").unwrap_or(""),
+        email: form.text("email"),
+        mobile: form.text("mobile"),
+        role_id: form.text("roleId"),
     };
-    let role = grantable_role(&app, &me, company, role_id).await?;
-    if app.store.user_by_account(account.as_str()).await?.is_some() {
-        return Err(Code::AccountExists.into());
-    }
+    let prepared = staff::prepare_add(&app.store, &me.actor, &input).await?;
     let kind = match &form.file {
         Some(bytes) => Some(files::check_image(
             bytes,
@@ -210,59 +146,18 @@ pub async fn add(
         )?),
         None => None,
     };
-    let hash = service::passwords::hash(password.to_string()).await?;
+    let hash = service::passwords::hash(prepared.password.clone()).await?;
     let avatar = match (&form.file, kind) {
         (Some(bytes), Some(kind)) => files::save(&app, "avatars", kind.extension(), bytes).await?,
         _ => String::new(),
     };
-    let nickname = match nickname.as_str() {
-        "" => account
-            .as_str()
-            .split('@')
-            .next()
-            .unwrap_or_default()
-            .to_string(),
-        _ => nickname,
-    };
-    let created = app
-        .store
-        .create_staff(&NewStaff {
-            account: account.as_str(),
-            password_hash: &hash,
-            nickname: &nickname,
-            name: &name,
-            email: &email,
-            mobile: &mobile,
-            avatar: &avatar,
-            company,
-            role,
-            now: now_ms(),
-        })
-        .await;
-    let id = match created {
-        Ok(id) => id,
+    match staff::add(&app.store, &me.actor, &prepared, &hash, &avatar, now_ms()).await {
+        Ok(id) => Ok(Data(id.0)),
         Err(e) => {
             files::remove(&app, &avatar).await;
-            return Err(match e {
-                StoreError::Conflict(_) => Code::AccountExists.into(),
-                e => e.into(),
-            });
+            Err(e.into())
         }
-    };
-    let detail = json!({"account": account.as_str(), "companyId": company.0, "roleId": role.0});
-    audit::record_admin(&app, &me, "staff.add", &format!("user:{id}"), detail).await;
-    Ok(Data(id.0))
-}
-
-/// A staff member the caller may manage; anything else answers 105.
-async fn managed_staff(app: &AppState, me: &CurrentUser, id: UserId) -> ApiResult<UserRow> {
-    me.actor.require("company.user.edit")?;
-    me.actor.require_writable()?;
-    let user = app.store.user(id).await?.ok_or(Code::NotRegistered)?;
-    if user.deleted_at.is_some() || !company::may_manage_staff(&me.actor, &user.scope()) {
-        return Err(Code::NotRegistered.into());
     }
-    Ok(user)
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -289,42 +184,15 @@ pub async fn edit(
     PathId(id): PathId<UserId>,
     Body(req): Body<StaffEditRequest>,
 ) -> ApiResult<Done> {
-    let user = managed_staff(&app, &me, id).await?;
-    let company = user.company().ok_or(Code::NotRegistered)?;
-    let role = match req.role_id {
-        Some(r) if Some(r) != user.role_id => {
-            Some(grantable_role(&app, &me, company, Some(r)).await?)
-        }
-        _ => None,
+    let changes = StaffChanges {
+        nickname: req.nickname,
+        name: req.name,
+        email: req.email,
+        mobile: req.mobile,
+        role_id: req.role_id,
+        disabled: req.disabled,
     };
-    let disabled = req.disabled.unwrap_or(user.disabled);
-    let change = AccessChange {
-        role_changes: role.is_some(),
-        disabled_changes: disabled != user.disabled,
-    };
-    let admin = app.store.company(company).await?.and_then(|c| c.admin());
-    company::check_staff_edit(&me.actor, &user.scope(), admin, change)?;
-    let text = |field, new: Option<String>, old: &str| match new {
-        Some(v) => check_text(field, &v, PROFILE_TEXT_MAX),
-        None => Ok(old.to_string()),
-    };
-    let edit = StaffEdit {
-        nickname: text("nickname", req.nickname, &user.nickname)?,
-        name: text("name", req.name, &user.name)?,
-        email: match req.email {
-            Some(e) => contact("email", Some(&e), parse_email)?,
-            None => user.email.clone(),
-        },
-        mobile: match req.mobile {
-            Some(m) => contact("mobile", Some(&m), parse_phone)?,
-            None => user.mobile.clone(),
-        },
-        role: role.or(user.role()).ok_or(DomainError::invalid("roleId"))?,
-        disabled,
-    };
-    app.store.update_staff(id, &edit, now_ms()).await?;
-    let detail = json!({"roleId": edit.role.0, "disabled": disabled, "nickname": edit.nickname});
-    audit::record_admin(&app, &me, "staff.edit", &format!("user:{id}"), detail).await;
+    staff::edit(&app.store, &me.actor, id, changes, now_ms()).await?;
     Ok(Done)
 }
 
@@ -339,12 +207,6 @@ pub async fn delete(
     me: CurrentUser,
     PathId(id): PathId<UserId>,
 ) -> ApiResult<Done> {
-    let user = managed_staff(&app, &me, id).await?;
-    let company = user.company().ok_or(Code::NotRegistered)?;
-    let admin = app.store.company(company).await?.and_then(|c| c.admin());
-    company::check_staff_delete(&me.actor, &user.scope(), admin)?;
-    app.store.delete_staff(id, now_ms()).await?;
-    let detail = json!({"account": user.account, "companyId": company.0});
-    audit::record_admin(&app, &me, "staff.delete", &format!("user:{id}"), detail).await;
+    staff::delete(&app.store, &me.actor, id, now_ms()).await?;
     Ok(Done)
 }

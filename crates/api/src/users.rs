@@ -3,15 +3,13 @@
 use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
 use domain::{
     Code, DomainError,
-    account::{PROFILE_TEXT_MAX, check_password, check_text, parse_email, parse_phone},
+    account::{check_password, parse_email},
     ids::UserId,
-    user::{TempUnit, check_gender},
+    user::TempUnit,
 };
 use serde::{Deserialize, Serialize};
-use store::{
-    companies::CompanyRow,
-    users::{NotifyChoice, Profile, UserRow},
-};
+use service::users::{self, ProfileChanges};
+use store::{companies::CompanyRow, users::NotifyChoice};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -145,21 +143,6 @@ pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<
     }))
 }
 
-/// Finds a user the caller may manage; anything else answers as a missing account (105).
-async fn managed_user(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<UserRow> {
-    let target = app
-        .store
-        .user(UserId(id))
-        .await?
-        .ok_or(Code::NotRegistered)?;
-    let scope = target.scope();
-    if !me.actor.can_manage_user(&scope) {
-        return Err(Code::NotRegistered.into());
-    }
-    me.actor.require_writable()?;
-    Ok(target)
-}
-
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ProfileRequest {
     #[serde(default)]
@@ -184,29 +167,14 @@ pub async fn update_profile(
     Path(id): Path<String>,
     Body(req): Body<ProfileRequest>,
 ) -> ApiResult<Done> {
-    let target = managed_user(&app, &me, path_id(&id)?).await?;
-    let text = |field, new: Option<String>, old: &str| match new {
-        Some(v) => check_text(field, &v, PROFILE_TEXT_MAX),
-        None => Ok(old.to_string()),
+    let changes = ProfileChanges {
+        nickname: req.nickname,
+        name: req.name,
+        gender: req.gender,
+        mobile: req.mobile,
+        email: req.email,
     };
-    let optional = |new: Option<String>,
-                    old: &str,
-                    parse: fn(&str) -> Result<String, DomainError>| {
-        match new.as_deref().map(str::trim) {
-            None => Ok(old.to_string()),
-            Some("") => Ok(String::new()),
-            Some(v) => parse(v),
-        }
-    };
-    let profile = Profile {
-        nickname: text("nickname", req.nickname, &target.nickname)?,
-        name: text("name", req.name, &target.name)?,
-        gender: check_gender(req.gender.unwrap_or(target.gender))?,
-        mobile: optional(req.mobile, &target.mobile, parse_phone)
-            .map_err(|_| DomainError::invalid("mobile"))?,
-        email: optional(req.email, &target.email, parse_email)?,
-    };
-    app.store.update_profile(target.id(), &profile).await?;
+    users::update_profile(&app.store, &me.actor, UserId(path_id(&id)?), changes).await?;
     Ok(Done)
 }
 
@@ -246,9 +214,7 @@ pub async fn change_password(
     }
     guard.succeeded(&app.store).await?;
     let hash = service::passwords::hash(new).await?;
-    app.store.set_password(me.id(), &hash, now).await?;
-    app.store.revoke_user_sessions(me.id(), now).await?;
-    tracing::info!(user = %me.id(), "password changed");
+    users::change_password(&app.store, &me.actor, &hash, now).await?;
     Ok(Done)
 }
 
@@ -263,12 +229,14 @@ pub async fn upload_avatar(
     Path(id): Path<String>,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Data<String>> {
-    let target = managed_user(&app, &me, path_id(&id)?).await?;
+    let id = UserId(path_id(&id)?);
+    // Refused before the upload is read.
+    users::managed(&app.store, &me.actor, id).await?;
     let bytes = files::first_file(multipart, AVATAR_MAX_BYTES).await?;
     let kind = files::check_image(&bytes, &[ImageKind::Jpeg, ImageKind::Png])?;
     let url = files::save(&app, "avatars", kind.extension(), &bytes).await?;
-    app.store.set_avatar(target.id(), &url).await?;
-    files::remove(&app, &target.avatar).await;
+    let before = users::set_avatar(&app.store, &me.actor, id, &url).await?;
+    files::remove(&app, &before.avatar).await;
     Ok(Data(url))
 }
 
@@ -319,9 +287,8 @@ pub async fn set_personalized(
     me: CurrentUser,
     Body(req): Body<Personalized>,
 ) -> ApiResult<Done> {
-    me.actor.require_writable()?;
-    let unit = TempUnit::parse(req.temp_unit.as_deref().unwrap_or(""))?;
-    app.store.set_temp_unit(me.id(), unit.as_str()).await?;
+    let unit = req.temp_unit.as_deref().unwrap_or("");
+    users::set_temp_unit(&app.store, &me.actor, unit).await?;
     Ok(Done)
 }
 

@@ -121,6 +121,32 @@ pub fn check_text(field: &str, value: &str, max: usize) -> Result<String, Domain
     Ok(value.to_string())
 }
 
+/// An optional contact field (`email`, `mobile`): empty, or a value `parse` accepts (4
+/// `field`).
+pub fn optional_contact(
+    field: &str,
+    raw: Option<&str>,
+    parse: fn(&str) -> Result<String, DomainError>,
+) -> Result<String, DomainError> {
+    match raw.map(str::trim).unwrap_or("") {
+        "" => Ok(String::new()),
+        v => parse(v).map_err(|_| DomainError::invalid(field)),
+    }
+}
+
+/// The nickname an account gets when none is given: what comes before the `@` of its name.
+pub fn default_nickname(account: &Account, given: String) -> String {
+    match given.as_str() {
+        "" => account
+            .as_str()
+            .split('@')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        _ => given,
+    }
+}
+
 /// Verification codes are six digits. Clients that send the code as a JSON number lose its
 /// leading zeros, so shorter digit strings are padded back.
 pub fn check_code(code: &str) -> Result<String, DomainError> {

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{DomainError, permissions::CATALOGUE};
+use crate::{Code, DomainError, ids::RoleId, permissions::CATALOGUE, policy::Actor};
 
 /// The three kinds of account of the tenancy model (docs/overview.md, "Who uses it").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,10 +200,66 @@ pub fn check_gender(g: i64) -> Result<i64, DomainError> {
     }
 }
 
+/// A custom role's name: 1 to [`ROLE_NAME_MAX`] characters, no control characters, trimmed
+/// (4 `name`).
+pub fn role_name(raw: Option<&str>) -> Result<String, DomainError> {
+    let name = raw.unwrap_or("").trim();
+    if name.is_empty() || name.chars().count() > ROLE_NAME_MAX || name.chars().any(char::is_control)
+    {
+        return Err(DomainError::invalid("name"));
+    }
+    Ok(name.to_string())
+}
+
+/// The permission keys `actor` may put in a role: keys of the catalogue (4 `permissions`)
+/// that the actor holds (2), since nobody grants more than they have.
+pub fn grantable_keys<'a>(actor: &Actor, keys: &'a [String]) -> Result<Vec<&'a str>, DomainError> {
+    keys.iter()
+        .map(|k| {
+            if crate::permissions::find(k).is_none() {
+                Err(DomainError::invalid("permissions"))
+            } else if !actor.has(k) {
+                Err(Code::NoPermission.into())
+            } else {
+                Ok(k.as_str())
+            }
+        })
+        .collect()
+}
+
+/// The role `actor` gives a staff member: one of the company's `assignable` roles (4 `roleId`
+/// otherwise).
+pub fn assignable_role(assignable: &[i64], raw: Option<i64>) -> Result<RoleId, DomainError> {
+    match raw {
+        Some(id) if assignable.contains(&id) => Ok(RoleId(id)),
+        _ => Err(DomainError::invalid("roleId")),
+    }
+}
+
+/// Whether `actor` may give a role granting `keys`: only when they hold every one (2).
+pub fn may_grant(actor: &Actor, keys: &[String]) -> Result<(), DomainError> {
+    if keys.iter().any(|k| !actor.has(k)) {
+        Err(Code::NoPermission.into())
+    } else {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::permissions::find;
+
+    #[test]
+    fn role_names_and_grants_follow_the_rules() {
+        assert_eq!(role_name(Some(" Ops ")).ok().as_deref(), Some("Ops"));
+        for bad in [None, Some(" "), Some("Sixchr"), Some("a\tb")] {
+            assert!(role_name(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(assignable_role(&[3, 4], Some(4)).ok(), Some(RoleId(4)));
+        assert!(assignable_role(&[3, 4], Some(5)).is_err());
+        assert!(assignable_role(&[3, 4], None).is_err());
+    }
 
     #[test]
     fn builtin_roles_only_grant_catalogue_keys() {

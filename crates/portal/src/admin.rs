@@ -103,13 +103,12 @@ pub async fn run(config: &Config, action: Action) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let now = domain::time::now_ms();
             store.set_password(user, &hash, now).await?;
-            store.revoke_user_sessions(user, now).await?;
             println!("password of {account} reset");
         }
         Action::SetDisabled { account, disabled } => {
             let user = find(&store, &account).await?;
             store
-                .set_disabled(user, disabled, domain::time::now_ms())
+                .set_disabled(user, disabled, domain::time::now_ms(), None)
                 .await?;
             println!(
                 "{account} {}",

@@ -73,9 +73,11 @@ pub async fn prepare(store: &Store, demo_owner: &UserRow) -> anyhow::Result<()> 
         admin_role,
     )
     .await?;
-    store.set_company_theme(installer, "#1f7a5c").await?;
+    store.set_company_theme(installer, "#1f7a5c", None).await?;
 
-    let ops = store.create_role(installer, "Ops", &OPS_KEYS, now).await?;
+    let ops = store
+        .create_role(installer, "Ops", &OPS_KEYS, now, None)
+        .await?;
     let staff_role = store.builtin_role(BuiltinRole::CompanyStaff).await?;
     staff(store, installer, "ops@example.com", "Omar Ops", ops, &hash).await?;
     staff(
@@ -252,7 +254,7 @@ async fn company(
         nickname: &nickname,
     };
     let (id, _) = store
-        .create_company_with_admin(&details, &account, role, domain::time::now_ms())
+        .create_company_with_admin(&details, &account, role, domain::time::now_ms(), None)
         .await
         .with_context(|| format!("demo company {}", details.name))?;
     Ok(id)
@@ -267,18 +269,21 @@ async fn staff(
     hash: &str,
 ) -> anyhow::Result<()> {
     store
-        .create_staff(&NewStaff {
-            account,
-            password_hash: hash,
-            nickname,
-            name: nickname,
-            email: account,
-            mobile: "",
-            avatar: "",
-            company,
-            role,
-            now: domain::time::now_ms(),
-        })
+        .create_staff(
+            &NewStaff {
+                account,
+                password_hash: hash,
+                nickname,
+                name: nickname,
+                email: account,
+                mobile: "",
+                avatar: "",
+                company,
+                role,
+                now: domain::time::now_ms(),
+            },
+            None,
+        )
         .await
         .with_context(|| format!("demo staff {account}"))?;
     Ok(())
@@ -300,6 +305,7 @@ async fn customer_type(
                 parent,
             },
             domain::time::now_ms(),
+            None,
         )
         .await?)
 }

@@ -223,3 +223,33 @@ pub async fn leave(
     }
     Ok(p)
 }
+
+/// The principal ends an agency (`company.agent.edit`); the agent company and its plants stay.
+/// Internal administrators may end any company's agency, others only their own company's; any
+/// other agency answers 4 `id`.
+pub async fn remove(store: &Store, actor: &Actor, id: AgentId, now: i64) -> Result<()> {
+    actor.require("company.agent.edit")?;
+    actor.require_writable()?;
+    let missing = || DomainError::invalid("id");
+    let company = match (actor.is_internal(), actor.company) {
+        (true, _) => store.agent_company_of(id).await?.ok_or_else(missing)?,
+        (false, Some(c)) => c,
+        (false, None) => return Err(missing().into()),
+    };
+    let agent = store.agent(company, id).await?.ok_or_else(missing)?;
+    let detail =
+        serde_json::json!({"companyId": company.0, "agentCompanyId": agent.agent_company_id})
+            .to_string();
+    let target = format!("agent:{id}");
+    let audit = admin_entry(
+        crate::audit::author(actor, None),
+        "agent.delete",
+        &target,
+        &detail,
+        now,
+    );
+    if !store.delete_agent(company, id, Some(&audit)).await? {
+        return Err(missing().into());
+    }
+    Ok(())
+}

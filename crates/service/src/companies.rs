@@ -4,13 +4,54 @@
 use domain::{
     Code, DomainError,
     account::{Account, PROFILE_TEXT_MAX, check_password, check_text},
-    company::{CompanyDetails, DetailsInput, NewAdmin, new_admin},
+    company::{self, CompanyDetails, DetailsInput, NewAdmin, new_admin},
     ids::{CompanyId, UserId},
+    policy::Actor,
     user::BuiltinRole,
 };
-use store::{Store, StoreError, companies::AdminAccount};
+use serde_json::json;
+use store::{
+    Store, StoreError,
+    audit::{NewAudit, NewRowsAudit},
+    companies::AdminAccount,
+};
 
-use crate::Result;
+use crate::{Result, audit};
+
+/// Companies are made and disabled by internal administrators with `permission` only (2).
+pub fn require_internal(actor: &Actor, permission: &str) -> Result<()> {
+    if actor.is_internal() {
+        Ok(actor.require(permission)?)
+    } else {
+        Err(Code::NoPermission.into())
+    }
+}
+
+/// A company the caller may edit (details, branding); any other, or none, answers 4 `id`.
+/// Callers holding neither `sys.company.edit` nor `company.edit` get 2.
+pub async fn editable(store: &Store, actor: &Actor, id: CompanyId) -> Result<CompanyId> {
+    if !actor.has("sys.company.edit") && !actor.has("company.edit") {
+        return Err(Code::NoPermission.into());
+    }
+    actor.require_writable()?;
+    let exists = store.company(id).await?.is_some();
+    if exists && company::may_edit_company(actor, id) {
+        Ok(id)
+    } else {
+        Err(DomainError::invalid("id").into())
+    }
+}
+
+/// An entry about company `id`.
+fn entry<'a>(
+    actor: &'a Actor,
+    action: &'a str,
+    target: &'a str,
+    detail: &'a str,
+    now: i64,
+) -> NewAudit<'a> {
+    audit::admin_entry(audit::author(actor, None), action, target, detail, now)
+}
 
 /// A new company as the form sends it.
 #[derive(Debug, Clone, Default)]
@@ -32,12 +73,16 @@ pub struct PreparedCompany {
     pub nickname: String,
 }
 
-/// Checks a new company: details (4), a free name (203), the administrator account (4, 106)
-/// and, for a new account, its password (4, 111).
+/// Checks a new company (internal administrators with `sys.company.edit`, 2): details (4), a
+/// free name (203), the administrator account (4, 106) and, for a new account, its password
+/// (4, 111).
 pub async fn prepare_company(
     store: &Store,
+    actor: &Actor,
     input: &NewCompanyInput<'_>,
 ) -> Result<PreparedCompany> {
+    require_internal(actor, "sys.company.edit")?;
+    actor.require_writable()?;
     let details = CompanyDetails::parse(&input.details)?;
     if store.company_name_taken(&details.name, None).await? {
         return Err(Code::CompanyNameTaken.into());
@@ -71,10 +116,12 @@ fn retag(e: DomainError, field: &str) -> DomainError {
     }
 }
 
-/// Creates a prepared company with its administrator (the built-in company-admin role) in
-/// one transaction. `password_hash` is the hash of `prepared.password` when there is one.
+/// Creates a prepared company with its administrator (the built-in company-admin role) and
+/// its audit entry in one transaction. `password_hash` is the hash of `prepared.password` when
+/// there is one.
 pub async fn create_company(
     store: &Store,
+    actor: &Actor,
     prepared: &PreparedCompany,
     password_hash: Option<&str>,
     now: i64,
@@ -100,8 +147,17 @@ pub async fn create_company(
         (NewAdmin::Create, None) => return Err(DomainError::invalid("adminPassword").into()),
         (NewAdmin::Promote(user), _) => AdminAccount::Promote(user),
     };
+    let describe = |(id, admin): (CompanyId, UserId)| {
+        let detail = json!({"name": prepared.details.name, "adminId": admin.0,
+            "adminAccount": prepared.account.as_str()});
+        (format!("company:{id}"), detail.to_string())
+    };
+    let audit = NewRowsAudit {
+        entry: entry(actor, "company.add", "", "", now),
+        describe: &describe,
+    };
     match store
-        .create_company_with_admin(&prepared.details, &admin, role, now)
+        .create_company_with_admin(&prepared.details, &admin, role, now, Some(audit))
         .await
     {
         Ok(ids) => Ok(ids),
@@ -112,4 +168,117 @@ pub async fn create_company(
         Err(StoreError::Conflict(_)) => Err(Code::OtherCompany.into()),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A company's details as the form sends them; a name left out keeps the current one.
+#[derive(Debug, Clone, Default)]
+pub struct DetailsEdit<'a> {
+    pub name: Option<&'a str>,
+    pub contact_name: &'a str,
+    pub email: &'a str,
+    pub phone: &'a str,
+    pub address: &'a str,
+    pub remark: &'a str,
+}
+
+/// Replaces an editable company's details (4, 203 when another company has the name).
+pub async fn edit(
+    store: &Store,
+    actor: &Actor,
+    id: CompanyId,
+    d: &DetailsEdit<'_>,
+    now: i64,
+) -> Result<()> {
+    let id = editable(store, actor, id).await?;
+    let current = store
+        .company(id)
+        .await?
+        .ok_or_else(|| DomainError::invalid("id"))?;
+    let details = CompanyDetails::parse(&DetailsInput {
+        name: d.name.unwrap_or(&current.name),
+        contact_name: d.contact_name,
+        email: d.email,
+        phone: d.phone,
+        address: d.address,
+        remark: d.remark,
+    })?;
+    if store.company_name_taken(&details.name, Some(id)).await? {
+        return Err(Code::CompanyNameTaken.into());
+    }
+    let detail = json!({"name": details.name, "contactName": details.contact_name,
+        "email": details.email, "phone": details.phone})
+    .to_string();
+    let target = format!("company:{id}");
+    let audit = entry(actor, "company.edit", &target, &detail, now);
+    match store.update_company(id, &details, &audit).await {
+        Err(StoreError::Conflict(_)) => Err(Code::CompanyNameTaken.into()),
+        other => {
+            other?;
+            Ok(())
+        }
+    }
+}
+
+/// Disables or enables a company (internal administrators with `sys.company.edit`): its
+/// staff's sessions end with it. 4 `id` for an unknown company.
+pub async fn set_disabled(
+    store: &Store,
+    actor: &Actor,
+    id: CompanyId,
+    disabled: bool,
+    now: i64,
+) -> Result<()> {
+    require_internal(actor, "sys.company.edit")?;
+    actor.require_writable()?;
+    let action = if disabled {
+        "company.disable"
+    } else {
+        "company.enable"
+    };
+    let detail = json!({"disabled": disabled}).to_string();
+    let target = format!("company:{id}");
+    let audit = entry(actor, action, &target, &detail, now);
+    if !store
+        .set_company_disabled(id, disabled, now, Some(&audit))
+        .await?
+    {
+        return Err(DomainError::invalid("id").into());
+    }
+    Ok(())
+}
+
+/// Sets an editable company's logo and icon (URLs from the upload, or empty to clear).
+pub async fn set_logo(
+    store: &Store,
+    actor: &Actor,
+    id: CompanyId,
+    logo: &str,
+    icon: &str,
+    now: i64,
+) -> Result<()> {
+    let id = editable(store, actor, id).await?;
+    let logo = company::logo_url("logoUrl", logo)?;
+    let icon = company::logo_url("iconUrl", icon)?;
+    let detail = json!({"logoUrl": logo, "iconUrl": icon}).to_string();
+    let target = format!("company:{id}");
+    let audit = entry(actor, "company.logo", &target, &detail, now);
+    store.set_company_logo(id, &logo, &icon, &audit).await?;
+    Ok(())
+}
+
+/// Sets an editable company's theme colour (`#rgb`, `#rrggbb`, or empty for the default).
+pub async fn set_theme(
+    store: &Store,
+    actor: &Actor,
+    id: CompanyId,
+    color: &str,
+    now: i64,
+) -> Result<()> {
+    let id = editable(store, actor, id).await?;
+    let color = company::theme_color(color)?;
+    let detail = json!({"themeColor": color}).to_string();
+    let target = format!("company:{id}");
+    let audit = entry(actor, "company.theme", &target, &detail, now);
+    store.set_company_theme(id, &color, Some(&audit)).await?;
+    Ok(())
 }

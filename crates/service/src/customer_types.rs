@@ -9,12 +9,14 @@ use domain::{
     ids::{CompanyId, CustomerTypeId},
     policy::Actor,
 };
+use serde_json::json;
 use store::{
     Store, StoreError,
+    audit::{NewAudit, NewRowsAudit},
     customer_types::{CustomerTypeRow, TypeRemoval, TypeWrite},
 };
 
-use crate::Result;
+use crate::{Result, audit};
 
 /// A type as the request gave it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -80,7 +82,18 @@ fn code_taken(e: StoreError) -> crate::ServiceError {
     }
 }
 
-/// A new type of `company`.
+/// An entry about a type: filed under no plant, its target the type's code as sent.
+fn entry<'a>(
+    actor: &'a Actor,
+    action: &'a str,
+    target: &'a str,
+    detail: &'a str,
+    now: i64,
+) -> NewAudit<'a> {
+    audit::admin_entry(audit::author(actor, None), action, target, detail, now)
+}
+
+/// A new type of `company`, with its audit entry.
 pub async fn add(
     store: &Store,
     actor: &Actor,
@@ -90,25 +103,42 @@ pub async fn add(
 ) -> Result<CustomerTypeId> {
     actor.require_writable()?;
     let (fields, parent) = checked(store, company, None, d).await?;
+    let target = format!("customerType:{}", d.code.unwrap_or("").trim());
+    let describe = |id: CustomerTypeId| {
+        let detail = json!({"typeId": id.0, "companyId": company.0,
+            "parentId": d.parent.filter(|p| *p > 0)});
+        (target.clone(), detail.to_string())
+    };
+    let audit = NewRowsAudit {
+        entry: entry(actor, "customerType.add", "", "", now),
+        describe: &describe,
+    };
     store
-        .insert_customer_type(company, &write(&fields, parent), now)
+        .insert_customer_type(company, &write(&fields, parent), now, Some(audit))
         .await
         .map_err(code_taken)
 }
 
-/// Rewrites a type of `company`. Answers the type as it was.
+/// Rewrites a type of `company`, with its audit entry. Answers the type as it was.
 pub async fn edit(
     store: &Store,
     actor: &Actor,
     company: CompanyId,
     id: CustomerTypeId,
     d: &TypeDraft<'_>,
+    now: i64,
 ) -> Result<CustomerTypeRow> {
     actor.require_writable()?;
     let before = visible(store, company, id).await?;
     let (fields, parent) = checked(store, company, Some(id), d).await?;
+    let detail = json!({"typeId": id.0, "companyId": company.0,
+        "code": {"from": before.code, "to": d.code.map(str::trim)},
+        "parentId": {"from": before.parent_id, "to": d.parent.filter(|p| *p > 0)}})
+    .to_string();
+    let target = format!("customerType:{}", before.code);
+    let audit = entry(actor, "customerType.edit", &target, &detail, now);
     if !store
-        .update_customer_type(company, id, &write(&fields, parent))
+        .update_customer_type(company, id, &write(&fields, parent), &audit)
         .await
         .map_err(code_taken)?
     {
@@ -117,17 +147,24 @@ pub async fn edit(
     Ok(before)
 }
 
-/// Deletes a type of `company` that has no types under it and no customers. Answers the type
-/// as it was.
+/// Deletes a type of `company` that has no types under it and no customers, with its audit
+/// entry. Answers the type as it was.
 pub async fn delete(
     store: &Store,
     actor: &Actor,
     company: CompanyId,
     id: CustomerTypeId,
+    now: i64,
 ) -> Result<CustomerTypeRow> {
     actor.require_writable()?;
     let before = visible(store, company, id).await?;
-    match store.delete_customer_type(company, id).await? {
+    let detail = json!({"typeId": id.0, "companyId": company.0, "name": before.name}).to_string();
+    let target = format!("customerType:{}", before.code);
+    let audit = entry(actor, "customerType.delete", &target, &detail, now);
+    match store
+        .delete_customer_type(company, id, Some(&audit))
+        .await?
+    {
         TypeRemoval::Removed => Ok(before),
         TypeRemoval::Missing => Err(DomainError::invalid("id").into()),
         TypeRemoval::HasChildren => Err(DomainError::invalid("children").into()),

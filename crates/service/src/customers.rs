@@ -162,33 +162,49 @@ pub async fn visible(store: &Store, company: CompanyId, id: CustomerId) -> Resul
         .ok_or_else(|| DomainError::invalid("id"))?)
 }
 
-/// Sets a customer's type and remark. Answers the customer as it was.
+/// Sets a customer's type and remark, with its audit entry. Answers the customer as it was.
 pub async fn edit(
     store: &Store,
     actor: &Actor,
     company: CompanyId,
     id: CustomerId,
     d: &CustomerDraft<'_>,
+    now: i64,
 ) -> Result<CustomerRow> {
     actor.require_writable()?;
     let before = visible(store, company, id).await?;
     let (type_id, remark) = checked(store, company, d).await?;
-    if !store.update_customer(company, id, type_id, &remark).await? {
+    let detail = serde_json::json!({"customerId": id.0, "companyId": company.0,
+        "typeId": {"from": before.type_id, "to": d.type_id.filter(|t| *t > 0)}})
+    .to_string();
+    let by = crate::audit::author(actor, None);
+    let audit = admin_entry(by, "customer.edit", &before.account, &detail, now);
+    if !store
+        .update_customer(company, id, type_id, &remark, Some(&audit))
+        .await?
+    {
         return Err(DomainError::invalid("id").into());
     }
     Ok(before)
 }
 
-/// Ends `company`'s relationship with a customer. Answers the customer as it was.
+/// Ends `company`'s relationship with a customer, with its audit entry. Answers the customer
+/// as it was.
 pub async fn remove(
     store: &Store,
     actor: &Actor,
     company: CompanyId,
     id: CustomerId,
+    now: i64,
 ) -> Result<CustomerRow> {
     actor.require_writable()?;
     let before = visible(store, company, id).await?;
-    if !store.delete_customer(company, id).await? {
+    let detail = serde_json::json!({"customerId": id.0, "userId": before.user_id,
+        "companyId": company.0})
+    .to_string();
+    let by = crate::audit::author(actor, None);
+    let audit = admin_entry(by, "customer.remove", &before.account, &detail, now);
+    if !store.delete_customer(company, id, Some(&audit)).await? {
         return Err(DomainError::invalid("id").into());
     }
     tracing::info!(customer = id.0, user = before.user_id, company = company.0, by = %actor.id, "customer removed");

@@ -35,8 +35,11 @@ pub mod plants;
 pub mod products;
 pub mod reports;
 pub mod setting_offers;
+pub mod roles;
 pub mod settings;
+pub mod staff;
 pub mod upgrades;
+pub mod users;
 pub mod versions;
 
 pub use error::{Result, ServiceError};

@@ -4,11 +4,12 @@
 use domain::{Code, DomainError, ids::UserId, policy::Actor, user::UserKind};
 use store::{Store, users::UserRow};
 
-use crate::Result;
+use crate::{Result, audit};
 
 /// Disables or enables an owner account: internal staff holding `customer.edit` only (2 for
 /// anyone else). Anything but a live owner account answers 4 `id`. Disabling ends every
-/// session of the account in the same transaction. Answers the account as it was.
+/// session of the account in the same transaction, with the audit entry. Answers the account as
+/// it was.
 pub async fn set_disabled(
     store: &Store,
     actor: &Actor,
@@ -26,7 +27,22 @@ pub async fn set_disabled(
         .await?
         .filter(|u| u.kind() == UserKind::Owner && u.deleted_at.is_none())
         .ok_or(DomainError::invalid("id"))?;
-    store.set_disabled(owner.id(), disabled, now).await?;
+    let action = if disabled {
+        "owner.disable"
+    } else {
+        "owner.enable"
+    };
+    let detail = serde_json::json!({"userId": owner.id, "disabled": disabled}).to_string();
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        action,
+        &owner.account,
+        &detail,
+        now,
+    );
+    store
+        .set_disabled(owner.id(), disabled, now, Some(&entry))
+        .await?;
     tracing::info!(user = %owner.id(), disabled, by = %actor.id, "owner account disabled or enabled");
     Ok(owner)
 }

@@ -10,10 +10,12 @@ use domain::{
 };
 use store::{
     Store, StoreError,
+    devices::DeviceListRow,
+    plants::PlantRow,
     products::{ProductRow, Refusal},
 };
 
-use crate::Result;
+use crate::{Result, audit};
 
 pub const VIEW: &str = "sys.product.view";
 pub const EDIT: &str = "sys.product.edit";
@@ -48,7 +50,8 @@ fn taken(e: StoreError) -> crate::ServiceError {
     }
 }
 
-/// Adds a product with its hardware list (one transaction). A taken part number: 4 `partNumber`.
+/// Adds a product with its hardware list and its audit entry (one transaction). A taken part
+/// number: 4 `partNumber`.
 pub async fn add(
     store: &Store,
     actor: &Actor,
@@ -58,10 +61,22 @@ pub async fn add(
     require(actor, EDIT)?;
     actor.require_writable()?;
     let p = checked(store, input).await?;
-    store.insert_product(&p, now).await.map_err(taken)
+    let detail = serde_json::json!({"partNumber": input.part_number, "category": input.category})
+        .to_string();
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        "product.create",
+        "product",
+        &detail,
+        now,
+    );
+    store
+        .insert_product(&p, now, Some(&entry))
+        .await
+        .map_err(taken)
 }
 
-/// Replaces a product and its hardware list. Unknown id: 4 `id`; dropping a hardware version a
+/// Replaces a product and its hardware list, with its audit entry. Unknown id: 4 `id`; dropping a hardware version a
 /// firmware file names: 4 `hardware` (nothing changes).
 pub async fn edit(
     store: &Store,
@@ -73,7 +88,21 @@ pub async fn edit(
     require(actor, EDIT)?;
     actor.require_writable()?;
     let p = checked(store, input).await?;
-    match store.update_product(id, &p, now).await.map_err(taken)? {
+    let detail =
+        serde_json::json!({"partNumber": p.part_number, "hardware": p.hardware}).to_string();
+    let target = format!("product:{}", id.0);
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        "product.edit",
+        &target,
+        &detail,
+        now,
+    );
+    match store
+        .update_product(id, &p, now, &entry)
+        .await
+        .map_err(taken)?
+    {
         Ok(()) => Ok(p),
         Err(Refusal::HardwareInUse(v)) => {
             tracing::info!(product = id.0, hardware = %v, "edit refused: firmware names the version");
@@ -83,15 +112,25 @@ pub async fn edit(
     }
 }
 
-/// Removes a product, refused (4 `inUse`) while firmware or devices refer to it.
-pub async fn remove(store: &Store, actor: &Actor, id: ProductId) -> Result<ProductRow> {
+/// Removes a product with its audit entry, refused (4 `inUse`) while firmware or devices refer
+/// to it.
+pub async fn remove(store: &Store, actor: &Actor, id: ProductId, now: i64) -> Result<ProductRow> {
     require(actor, EDIT)?;
     actor.require_writable()?;
     let row = store
         .product(id)
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
-    match store.delete_product(id).await? {
+    let detail = serde_json::json!({"partNumber": row.part_number, "name": row.name}).to_string();
+    let target = format!("product:{}", id.0);
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        "product.delete",
+        &target,
+        &detail,
+        now,
+    );
+    match store.delete_product(id, &entry).await? {
         Ok(()) => Ok(row),
         Err(Refusal::InUse) => Err(DomainError::invalid("inUse").into()),
         Err(_) => Err(DomainError::invalid("id").into()),
@@ -111,4 +150,42 @@ pub async fn check_fits(store: &Store, product: &ProductRow, type_code: i64) -> 
     } else {
         Err(DomainError::invalid("productId").into())
     }
+}
+
+/// Tells an inverter the caller may set (the API found it visible and checked
+/// `inverter.setting` on it) which product it is, or none, with its audit entry filed under
+/// the inverter's plant when the caller may see that plant. The product must fit the
+/// inverter's type code ([`check_fits`]); an unknown one answers 4 `productId`.
+pub async fn assign(
+    store: &Store,
+    actor: &Actor,
+    inverter: &DeviceListRow,
+    plant: Option<&PlantRow>,
+    product: Option<ProductId>,
+    now: i64,
+) -> Result<()> {
+    let product = match product {
+        None => None,
+        Some(id) => {
+            let p = store
+                .product(id)
+                .await?
+                .ok_or_else(|| DomainError::invalid("productId"))?;
+            check_fits(store, &p, inverter.type_code).await?;
+            Some(ProductId(p.id))
+        }
+    };
+    let plant = plant.filter(|p| actor.plant_access(&p.scope()).is_some());
+    let detail = serde_json::json!({"productId": product.map(|p| p.0)}).to_string();
+    let entry = audit::admin_entry(
+        audit::author(actor, plant),
+        "inverter.product",
+        &inverter.sn,
+        &detail,
+        now,
+    );
+    store
+        .set_device_product(inverter.id, product, now, &entry)
+        .await?;
+    Ok(())
 }

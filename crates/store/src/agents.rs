@@ -3,7 +3,7 @@
 
 use domain::ids::{AgentId, CompanyId};
 
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 /// An agent as the agents screen lists it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -117,13 +117,20 @@ impl Store {
         Ok(AgentId(id))
     }
 
-    pub async fn delete_agent(&self, company: CompanyId, id: AgentId) -> Result<bool> {
-        Ok(exec!(
+    /// Ends an agency, with `audit`; `false` when `company` has no such agent.
+    pub async fn delete_agent(
+        &self,
+        company: CompanyId,
+        id: AgentId,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            audit,
             "DELETE FROM agents WHERE id = $1 AND company_id = $2",
             id.0,
             company.0
-        )? == 1)
+        ) == 1)
     }
 
     /// Whether `agent_company` is an agent of `company`.

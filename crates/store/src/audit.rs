@@ -22,6 +22,13 @@ pub struct NewAudit<'a> {
     pub now: i64,
 }
 
+/// An entry about rows a transaction creates, whose ids are known only inside it: `entry` is
+/// the entry but for its target and detail, which `describe` gives from the new ids.
+pub struct NewRowsAudit<'a, Ids> {
+    pub entry: NewAudit<'a>,
+    pub describe: &'a (dyn Fn(Ids) -> (String, String) + Send + Sync),
+}
+
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct AuditRow {
     pub id: i64,

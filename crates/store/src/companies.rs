@@ -7,7 +7,11 @@ use domain::{
     user::UserKind,
 };
 
-use crate::{Result, Store, conflict};
+use crate::{
+    Result, Store,
+    audit::{NewAudit, NewRowsAudit},
+    conflict,
+};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CompanyRow {
@@ -88,13 +92,15 @@ impl Store {
     /// an owner who joins), all in one transaction. A taken company name answers
     /// `Conflict("companies")`, a taken account `Conflict("users")`; the promotion only
     /// happens while the account is still an owner without a company (`Conflict("users")`
-    /// otherwise).
+    /// otherwise). `audit` (none for a seed) is written last, its target and detail given by
+    /// the new ids.
     pub async fn create_company_with_admin(
         &self,
         details: &CompanyDetails,
         admin: &AdminAccount<'_>,
         role: RoleId,
         now: i64,
+        audit: Option<NewRowsAudit<'_, (CompanyId, UserId)>>,
     ) -> Result<(CompanyId, UserId)> {
         let company = UserKind::Company.as_str();
         let out: Result<(i64, i64)> = in_tx!(self, |tx, sqlite| {
@@ -163,6 +169,15 @@ impl Store {
                 id,
                 user
             )?;
+            if let Some(a) = &audit {
+                let (target, detail) = (a.describe)((CompanyId(id), UserId(user)));
+                let entry = NewAudit {
+                    target: &target,
+                    detail: &detail,
+                    ..a.entry.clone()
+                };
+                audit_in_tx!(tx, sqlite, &entry)?;
+            }
             Ok((id, user))
         });
         let (id, user) = out?;
@@ -220,32 +235,45 @@ impl Store {
         Ok((rows, total))
     }
 
-    /// Replaces a company's details; a taken name answers `Conflict("companies")`.
-    pub async fn update_company(&self, id: CompanyId, d: &CompanyDetails) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE companies SET name = $2, contact_name = $3, email = $4, phone = $5, \
+    /// Replaces a company's details, with `audit`; a taken name answers
+    /// `Conflict("companies")`.
+    pub async fn update_company(
+        &self,
+        id: CompanyId,
+        d: &CompanyDetails,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
+        in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE companies SET name = $2, contact_name = $3, email = $4, phone = $5, \
              address = $6, remark = $7 WHERE id = $1",
-            id.0,
-            &d.name,
-            &d.contact_name,
-            &d.email,
-            &d.phone,
-            &d.address,
-            &d.remark
-        )
-        .map_err(|e| conflict(e, "companies"))?;
-        Ok(n == 1)
+                id.0,
+                &d.name,
+                &d.contact_name,
+                &d.email,
+                &d.phone,
+                &d.address,
+                &d.remark
+            )
+            .map_err(|e| conflict(e, "companies"))?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            Ok(n == 1)
+        })
     }
 
     /// Disabling also ends every session of the company's staff in the same transaction, so
     /// that enabling it again later does not revive a token issued before (`now` dates the
-    /// revocation).
+    /// revocation). `audit` (none in tests of the store) is written with them.
     pub async fn set_company_disabled(
         &self,
         id: CompanyId,
         disabled: bool,
         now: i64,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
@@ -273,6 +301,9 @@ impl Store {
                     now
                 )?;
             }
+            if let Some(audit) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
             n == 1
         }))
     }
@@ -289,23 +320,49 @@ impl Store {
         .unwrap_or(false))
     }
 
-    pub async fn set_company_logo(&self, id: CompanyId, logo: &str, icon: &str) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE companies SET logo_url = $2, icon_url = $3 WHERE id = $1",
-            id.0,
-            logo,
-            icon
-        )? == 1)
+    pub async fn set_company_logo(
+        &self,
+        id: CompanyId,
+        logo: &str,
+        icon: &str,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
+        in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE companies SET logo_url = $2, icon_url = $3 WHERE id = $1",
+                id.0,
+                logo,
+                icon
+            )?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            Ok(n == 1)
+        })
     }
 
-    pub async fn set_company_theme(&self, id: CompanyId, color: &str) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE companies SET theme_color = $2 WHERE id = $1",
-            id.0,
-            color
-        )? == 1)
+    /// Sets the theme colour, with `audit` (none for a seed).
+    pub async fn set_company_theme(
+        &self,
+        id: CompanyId,
+        color: &str,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
+        in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE companies SET theme_color = $2 WHERE id = $1",
+                id.0,
+                color
+            )?;
+            if let Some(audit) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            Ok(n == 1)
+        })
     }
 
     /// The company `user` is the administrator of.

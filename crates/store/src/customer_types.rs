@@ -3,7 +3,11 @@
 
 use domain::ids::{CompanyId, CustomerTypeId};
 
-use crate::{Result, Store, conflict};
+use crate::{
+    Result, Store,
+    audit::{NewAudit, NewRowsAudit},
+    conflict,
+};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerTypeRow {
@@ -67,15 +71,18 @@ impl Store {
     }
 
     /// A new type; a code the company already uses answers `Conflict("customer_types")`.
+    /// `audit` (none for a seed) is written with it, its detail given by the new id.
     pub async fn insert_customer_type(
         &self,
         company: CompanyId,
         t: &TypeWrite<'_>,
         now: i64,
+        audit: Option<NewRowsAudit<'_, CustomerTypeId>>,
     ) -> Result<CustomerTypeId> {
-        scalar!(
-            self,
-            fetch_one,
+        in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+            tx,
+            sqlite,
             i64,
             "INSERT INTO customer_types (company_id, parent_id, code, name, remark, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
@@ -86,8 +93,18 @@ impl Store {
             t.remark,
             now
         )
-        .map(CustomerTypeId)
-        .map_err(|e| conflict(e, "customer_types"))
+        .map_err(|e| conflict(e, "customer_types"))?;
+            if let Some(a) = &audit {
+                let (target, detail) = (a.describe)(CustomerTypeId(id));
+                let entry = NewAudit {
+                    target: &target,
+                    detail: &detail,
+                    ..a.entry.clone()
+                };
+                audit_in_tx!(tx, sqlite, &entry)?;
+            }
+            Ok(CustomerTypeId(id))
+        })
     }
 
     /// Rewrites a type; `false` when `company` has no such type, `Conflict("customer_types")`
@@ -97,37 +114,47 @@ impl Store {
         company: CompanyId,
         id: CustomerTypeId,
         t: &TypeWrite<'_>,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE customer_types SET parent_id = $3, code = $4, name = $5, remark = $6 \
+        in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE customer_types SET parent_id = $3, code = $4, name = $5, remark = $6 \
              WHERE company_id = $1 AND id = $2",
-            company.0,
-            id.0,
-            t.parent.map(|p| p.0),
-            t.code,
-            t.name,
-            t.remark
-        )
-        .map_err(|e| conflict(e, "customer_types"))?;
-        Ok(n == 1)
+                company.0,
+                id.0,
+                t.parent.map(|p| p.0),
+                t.code,
+                t.name,
+                t.remark
+            )
+            .map_err(|e| conflict(e, "customer_types"))?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            Ok(n == 1)
+        })
     }
 
     /// Deletes a type unless a type is under it or a customer has it, in one statement (the
-    /// check and the delete cannot be split by another writer); then tells why not.
+    /// check and the delete cannot be split by another writer), with `audit`; then tells why
+    /// not.
     pub async fn delete_customer_type(
         &self,
         company: CompanyId,
         id: CustomerTypeId,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<TypeRemoval> {
-        let n = exec!(
+        let n = exec_audited!(
             self,
+            audit,
             "DELETE FROM customer_types WHERE company_id = $1 AND id = $2 \
              AND NOT EXISTS (SELECT 1 FROM customer_types ch WHERE ch.parent_id = $2) \
              AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.type_id = $2)",
             company.0,
             id.0
-        )?;
+        );
         if n == 1 {
             return Ok(TypeRemoval::Removed);
         }

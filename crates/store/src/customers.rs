@@ -4,7 +4,7 @@
 
 use domain::ids::{CompanyId, CustomerId, CustomerTypeId, UserId};
 
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerRow {
@@ -147,32 +147,41 @@ impl Store {
         .map_err(|e| conflict(e, "customers"))
     }
 
-    /// Sets a customer's type and remark; `false` when `company` has no such customer.
+    /// Sets a customer's type and remark, with `audit`; `false` when `company` has no such
+    /// customer.
     pub async fn update_customer(
         &self,
         company: CompanyId,
         id: CustomerId,
         type_id: Option<CustomerTypeId>,
         remark: &str,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
-        Ok(exec!(
+        Ok(exec_audited!(
             self,
+            audit,
             "UPDATE customers SET type_id = $3, remark = $4 WHERE company_id = $1 AND id = $2",
             company.0,
             id.0,
             type_id.map(|t| t.0),
             remark
-        )? == 1)
+        ) == 1)
     }
 
-    /// Ends the relationship: the account, its plants and their history stay.
-    pub async fn delete_customer(&self, company: CompanyId, id: CustomerId) -> Result<bool> {
-        Ok(exec!(
+    /// Ends the relationship, with `audit`: the account, its plants and their history stay.
+    pub async fn delete_customer(
+        &self,
+        company: CompanyId,
+        id: CustomerId,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            audit,
             "DELETE FROM customers WHERE company_id = $1 AND id = $2",
             company.0,
             id.0
-        )? == 1)
+        ) == 1)
     }
 
     /// The company serving `user` as its customer (the oldest relationship when several do).

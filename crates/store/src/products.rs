@@ -6,7 +6,7 @@ use domain::{
     product::{Category, Product},
 };
 
-use crate::{Result, Store, StoreError, conflict};
+use crate::{Result, Store, StoreError, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProductRow {
@@ -128,7 +128,12 @@ impl Store {
 
     /// Adds a product and its hardware versions in one transaction; a taken part number
     /// answers `Conflict("products")` and writes nothing.
-    pub async fn insert_product(&self, p: &Product, now: i64) -> Result<ProductId> {
+    pub async fn insert_product(
+        &self,
+        p: &Product,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<ProductId> {
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
@@ -150,6 +155,9 @@ impl Store {
             for version in &p.hardware {
                 tx_exec!(tx, sqlite, INSERT_HARDWARE, id, version, now)?;
             }
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
             ProductId(id)
         }))
     }
@@ -162,6 +170,7 @@ impl Store {
         id: ProductId,
         p: &Product,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<std::result::Result<(), Refusal>> {
         Ok(in_tx!(self, |tx, sqlite| {
             let current: Vec<String> = {
@@ -226,6 +235,7 @@ impl Store {
                     for v in p.hardware.iter().filter(|v| !current.contains(v)) {
                         tx_exec!(tx, sqlite, INSERT_HARDWARE, id.0, v, now)?;
                     }
+                    audit_in_tx!(tx, sqlite, audit)?;
                     Ok(())
                 }
             }
@@ -234,16 +244,27 @@ impl Store {
 
     /// Removes a product (its hardware versions go with it), only while no firmware, no device
     /// and no manual refers to it; the condition is part of the statement.
-    pub async fn delete_product(&self, id: ProductId) -> Result<std::result::Result<(), Refusal>> {
-        let n = exec!(
-            self,
-            "DELETE FROM products WHERE id = $1 \
+    pub async fn delete_product(
+        &self,
+        id: ProductId,
+        audit: &NewAudit<'_>,
+    ) -> Result<std::result::Result<(), Refusal>> {
+        let deleted = in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM products WHERE id = $1 \
              AND NOT EXISTS (SELECT 1 FROM firmware f WHERE f.product_id = $1) \
              AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.product_id = $1) \
              AND NOT EXISTS (SELECT 1 FROM manuals m WHERE m.product_id = $1)",
-            id.0
-        )?;
-        if n == 1 {
+                id.0
+            )?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            n == 1
+        });
+        if deleted {
             return Ok(Ok(()));
         }
         Ok(Err(if self.product(id).await?.is_some() {
@@ -303,14 +324,22 @@ impl Store {
         device: i64,
         product: Option<ProductId>,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE devices SET product_id = $2, updated_at = $3 WHERE id = $1",
-            device,
-            product.map(|p| p.0),
-            now
-        )? == 1)
+        in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE devices SET product_id = $2, updated_at = $3 WHERE id = $1",
+                device,
+                product.map(|p| p.0),
+                now
+            )?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            Ok(n == 1)
+        })
     }
 }
 

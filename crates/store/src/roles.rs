@@ -6,7 +6,7 @@ use domain::{
     user::BuiltinRole,
 };
 
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RoleRow {
@@ -85,13 +85,14 @@ impl Store {
     }
 
     /// Creates a custom role with its permissions in one transaction; a name the company
-    /// already uses answers `Conflict("roles")`.
+    /// already uses answers `Conflict("roles")`. `audit` (none for a seed) is about `role:<id>`.
     pub async fn create_role(
         &self,
         company: CompanyId,
         name: &str,
         permissions: &[&str],
         now: i64,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<RoleId> {
         let id: i64 = in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
@@ -115,18 +116,23 @@ impl Store {
                     *key
                 )?;
             }
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
             id
         });
         Ok(RoleId(id))
     }
 
     /// Renames a role and/or replaces its permissions (`None` keeps what it has), in one
-    /// transaction; a name another role of the company has answers `Conflict("roles")`.
+    /// transaction with `audit`; a name another role of the company has answers
+    /// `Conflict("roles")`.
     pub async fn update_role(
         &self,
         id: RoleId,
         name: Option<&str>,
         permissions: Option<&[&str]>,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<()> {
         in_tx!(self, |tx, sqlite| {
             if let Some(name) = name {
@@ -157,6 +163,9 @@ impl Store {
                     )?;
                 }
             }
+            if let Some(audit) = audit {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
         });
         Ok(())
     }
@@ -184,8 +193,14 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes a custom role, its holders falling back to `fallback`, in one transaction.
-    pub async fn delete_role_to(&self, id: RoleId, fallback: RoleId) -> Result<bool> {
+    /// Deletes a custom role, its holders falling back to `fallback`, in one transaction with
+    /// `audit`.
+    pub async fn delete_role_to(
+        &self,
+        id: RoleId,
+        fallback: RoleId,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             tx_exec!(
                 tx,
@@ -194,12 +209,16 @@ impl Store {
                 id.0,
                 fallback.0
             )?;
-            tx_exec!(
+            let deleted = tx_exec!(
                 tx,
                 sqlite,
                 "DELETE FROM roles WHERE id = $1 AND builtin IS NULL",
                 id.0
-            )? == 1
+            )? == 1;
+            if deleted {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            deleted
         }))
     }
 

@@ -204,6 +204,37 @@ macro_rules! audit_in_tx {
     }};
 }
 
+/// `audit_new_in_tx!(tx, sqlite, &NewAudit, id)` adds the entry about a row the transaction
+/// has just made, whose id nobody knew before: the entry's `target` names the kind (`product`)
+/// and the row is `product:<id>`.
+macro_rules! audit_new_in_tx {
+    ($tx:ident, $sqlite:ident, $a:expr, $id:expr) => {{
+        let a: &$crate::audit::NewAudit<'_> = $a;
+        let target = format!("{}:{}", a.target, $id);
+        let named = $crate::audit::NewAudit {
+            target: &target,
+            ..a.clone()
+        };
+        audit_in_tx!($tx, $sqlite, &named)
+    }};
+}
+
+/// `exec_audited!(store, audit, "SQL", args...)` runs one statement and, when it touched a
+/// row, writes `audit` (an `Option<&NewAudit>`: none for a seed or a store test) in the same
+/// transaction; yields the number of rows touched.
+macro_rules! exec_audited {
+    ($store:expr, $audit:expr, $sql:expr $(, $arg:expr)* $(,)?) => {{
+        let audit: Option<&$crate::audit::NewAudit<'_>> = $audit;
+        in_tx!($store, |tx, sqlite| {
+            let n = tx_exec!(tx, sqlite, $sql $(, $arg)*)?;
+            if let Some(a) = audit.filter(|_| n > 0) {
+                audit_in_tx!(tx, sqlite, a)?;
+            }
+            n
+        })
+    }};
+}
+
 /// `revoke_in_tx!(tx, sqlite, user_id, now)` ends every session and refresh token of a user
 /// inside [`in_tx!`].
 macro_rules! revoke_in_tx {

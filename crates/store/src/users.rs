@@ -6,7 +6,7 @@ use domain::{
     user::UserKind,
 };
 
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -166,15 +166,21 @@ impl Store {
         Ok(n == 1)
     }
 
+    /// Sets a new password and ends every session and refresh token of the account, in one
+    /// transaction: a password changed because it leaked must not leave a session open.
     pub async fn set_password(&self, id: UserId, hash: &str, now: i64) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE users SET password_hash = $2, password_changed_at = $3 WHERE id = $1",
-            id.0,
-            hash,
-            now
-        )?;
-        Ok(n == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE users SET password_hash = $2, password_changed_at = $3 WHERE id = $1",
+                id.0,
+                hash,
+                now
+            )?;
+            revoke_in_tx!(tx, sqlite, id.0, now);
+            n == 1
+        }))
     }
 
     pub async fn set_avatar(&self, id: UserId, url: &str) -> Result<bool> {
@@ -211,8 +217,14 @@ impl Store {
 
     /// Disabling also ends every session of the account in the same transaction, so that
     /// enabling it again later does not revive a token issued before (`now` dates the
-    /// revocation).
-    pub async fn set_disabled(&self, id: UserId, disabled: bool, now: i64) -> Result<bool> {
+    /// revocation). `audit` (none for the command line's change) is written with it.
+    pub async fn set_disabled(
+        &self,
+        id: UserId,
+        disabled: bool,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
                 tx,
@@ -223,6 +235,9 @@ impl Store {
             )?;
             if disabled {
                 revoke_in_tx!(tx, sqlite, id.0, now);
+            }
+            if let Some(audit) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, audit)?;
             }
             n == 1
         }))
@@ -286,34 +301,51 @@ pub struct StaffEdit {
 }
 
 impl Store {
-    /// Creates a company account; a taken account answers `Conflict("users")`.
-    pub async fn create_staff(&self, s: &NewStaff<'_>) -> Result<UserId> {
-        let id: i64 = scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO users (account, email, mobile, password_hash, nickname, name, avatar, \
+    /// Creates a company account; a taken account answers `Conflict("users")`. `audit` (none
+    /// for a seed) is about `user:<id>`.
+    pub async fn create_staff(
+        &self,
+        s: &NewStaff<'_>,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<UserId> {
+        let id: i64 = in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO users (account, email, mobile, password_hash, nickname, name, avatar, \
              kind, company_id, role_id, user_src, created_at, password_changed_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'web', $11, $11) RETURNING id",
-            s.account,
-            s.email,
-            s.mobile,
-            s.password_hash,
-            s.nickname,
-            s.name,
-            s.avatar,
-            UserKind::Company.as_str(),
-            s.company.0,
-            s.role.0,
-            s.now,
-        )
-        .map_err(|e| conflict(e, "users"))?;
+                s.account,
+                s.email,
+                s.mobile,
+                s.password_hash,
+                s.nickname,
+                s.name,
+                s.avatar,
+                UserKind::Company.as_str(),
+                s.company.0,
+                s.role.0,
+                s.now,
+            )
+            .map_err(|e| conflict(e, "users"))?;
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
+            id
+        });
         Ok(UserId(id))
     }
 
     /// Saves a staff member's profile, role and access; disabling ends their sessions, all in
-    /// one transaction.
-    pub async fn update_staff(&self, id: UserId, e: &StaffEdit, now: i64) -> Result<bool> {
+    /// one transaction with `audit`.
+    pub async fn update_staff(
+        &self,
+        id: UserId,
+        e: &StaffEdit,
+        now: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
                 tx,
@@ -331,6 +363,9 @@ impl Store {
             if e.disabled {
                 revoke_in_tx!(tx, sqlite, id.0, now);
             }
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
             n == 1
         }))
     }
@@ -338,7 +373,13 @@ impl Store {
     /// Deletes a staff member softly, in one transaction: the row stays (plants, commands and
     /// logs name it), marked deleted and disabled, its account renamed `deleted-{id}-{account}`
     /// so the name is free again, and every session and refresh token revoked.
-    pub async fn delete_staff(&self, id: UserId, now: i64) -> Result<bool> {
+    /// `audit` (none in the store's own tests) is written with it.
+    pub async fn delete_staff(
+        &self,
+        id: UserId,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
                 tx,
@@ -350,6 +391,9 @@ impl Store {
                 now
             )?;
             revoke_in_tx!(tx, sqlite, id.0, now);
+            if let Some(audit) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
             n == 1
         }))
     }

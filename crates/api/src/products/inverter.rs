@@ -4,7 +4,6 @@
 use axum::extract::State;
 use domain::{Code, DomainError, ids::ProductId, product::Category};
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::IntoParams;
 
 use super::wire::{Hardware, InverterProductRequest, Product};
@@ -50,31 +49,15 @@ pub async fn assign(
     }
     let inv = crate::inverters::visible(&app, &me, sn).await?;
     crate::inverters::list::require_on(&me, &inv, "inverter.setting")?;
-    let product = match req.product_id {
-        None => None,
-        Some(id) => {
-            let p = app
-                .store
-                .product(ProductId(id))
-                .await?
-                .ok_or_else(|| DomainError::invalid("productId"))?;
-            service::products::check_fits(&app.store, &p, inv.row.type_code).await?;
-            Some(ProductId(p.id))
-        }
-    };
-    app.store
-        .set_device_product(inv.row.id, product, now_ms())
-        .await?;
-    let detail = json!({"productId": product.map(|p| p.0)});
-    crate::audit::record(
-        &app,
-        &me,
-        "inverter.product",
-        &inv.row.sn,
-        detail,
-        "succeeded",
+    service::products::assign(
+        &app.store,
+        &me.actor,
+        &inv.row,
+        inv.plant.as_ref(),
+        req.product_id.map(ProductId),
+        now_ms(),
     )
-    .await;
+    .await?;
     Ok(Done)
 }
 

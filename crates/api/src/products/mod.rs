@@ -9,7 +9,6 @@ pub(crate) mod wire;
 use axum::extract::State;
 use domain::{DomainError, ids::ProductId, product::Category};
 use serde::Deserialize;
-use serde_json::json;
 use service::products::{self, VIEW};
 use store::products::ProductFilter;
 use utoipa::IntoParams;
@@ -97,17 +96,7 @@ pub async fn add(
     me: CurrentUser,
     Body(req): Body<ProductRequest>,
 ) -> ApiResult<Data<i64>> {
-    let input = req.input();
-    let id = products::add(&app.store, &me.actor, &input, now_ms()).await?;
-    let detail = json!({"partNumber": input.part_number, "category": input.category});
-    crate::audit::record_admin(
-        &app,
-        &me,
-        "product.create",
-        &format!("product:{}", id.0),
-        detail,
-    )
-    .await;
+    let id = products::add(&app.store, &me.actor, &req.input(), now_ms()).await?;
     Ok(Data(id.0))
 }
 
@@ -160,16 +149,7 @@ pub async fn edit(
     PathId(id): PathId<ProductId>,
     Body(req): Body<ProductRequest>,
 ) -> ApiResult<Done> {
-    let p = products::edit(&app.store, &me.actor, id, &req.input(), now_ms()).await?;
-    let detail = json!({"partNumber": p.part_number, "hardware": p.hardware});
-    crate::audit::record_admin(
-        &app,
-        &me,
-        "product.edit",
-        &format!("product:{}", id.0),
-        detail,
-    )
-    .await;
+    products::edit(&app.store, &me.actor, id, &req.input(), now_ms()).await?;
     Ok(Done)
 }
 
@@ -182,15 +162,6 @@ pub async fn delete(
     me: CurrentUser,
     PathId(id): PathId<ProductId>,
 ) -> ApiResult<Done> {
-    let p = products::remove(&app.store, &me.actor, id).await?;
-    let detail = json!({"partNumber": p.part_number, "name": p.name});
-    crate::audit::record_admin(
-        &app,
-        &me,
-        "product.delete",
-        &format!("product:{}", id.0),
-        detail,
-    )
-    .await;
+    products::remove(&app.store, &me.actor, id, now_ms()).await?;
     Ok(Done)
 }

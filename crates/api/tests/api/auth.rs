@@ -104,7 +104,7 @@ async fn disabled_accounts_are_refused_with_101() {
             .await;
         let tokens = app.login("off@example.com", PW).await;
         app.store
-            .set_disabled(id, true, domain::time::now_ms())
+            .set_disabled(id, true, domain::time::now_ms(), None)
             .await
             .unwrap();
         app.login_resp("off@example.com", PW).await.expect_code(101);

@@ -42,7 +42,7 @@ async fn product(app: &App, part: &str) -> i64 {
         hardware: Vec::new(),
     };
     app.store
-        .insert_product(&p, domain::time::now_ms())
+        .insert_product(&p, domain::time::now_ms(), None)
         .await
         .expect("product")
         .0

@@ -129,14 +129,14 @@ async fn enabling_an_account_again_does_not_revive_its_old_tokens() {
             .await;
         let old = app.login("back@example.com", PW).await;
         app.store
-            .set_disabled(id, true, domain::time::now_ms())
+            .set_disabled(id, true, domain::time::now_ms(), None)
             .await
             .unwrap();
         app.get("/api/v1/user", Some(&old.access))
             .await
             .expect_401();
         app.store
-            .set_disabled(id, false, domain::time::now_ms())
+            .set_disabled(id, false, domain::time::now_ms(), None)
             .await
             .unwrap();
         app.get("/api/v1/user", Some(&old.access))

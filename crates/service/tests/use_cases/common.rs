@@ -84,3 +84,32 @@ pub async fn plant(s: &Store, owner: &Actor, name: &str) -> Result<PlantId, Erro
 pub fn failed_in_store<T: std::fmt::Debug>(r: &service::Result<T>) -> bool {
     matches!(r, Err(service::ServiceError::Store(_)))
 }
+
+/// Every audit entry, oldest first, as (action, target).
+pub async fn audit_entries(s: &Store) -> Result<Vec<(String, String)>, Error> {
+    let filter = store::audit::AuditFilter {
+        limit: 1000,
+        ..Default::default()
+    };
+    let (rows, _) = s
+        .audit_visible(
+            domain::policy::PlantVisibility::All,
+            domain::ids::UserId(0),
+            &filter,
+        )
+        .await?;
+    Ok(rows
+        .into_iter()
+        .rev()
+        .map(|r| (r.action, r.target))
+        .collect())
+}
+
+/// Makes every later audit entry fail to be written: the last statement of a use case that
+/// changes something, so a use case that succeeds despite it wrote its change outside its
+/// entry's transaction.
+pub async fn fail_audit(s: &Store) -> Result<(), Error> {
+    s.fail_writes_for_tests("audit_log", store::testing::Write::Insert)
+        .await?;
+    Ok(())
+}

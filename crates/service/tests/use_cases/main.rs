@@ -3,10 +3,14 @@
 //! the failure), none of them.
 
 mod common;
+mod companies;
 mod gateway_registry;
 mod gateways;
 mod plant_edit;
 mod plant_offers;
 mod plants;
+mod products;
+mod relations;
 mod setting_profiles;
 mod upgrades;
+mod users;

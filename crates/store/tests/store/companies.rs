@@ -37,7 +37,13 @@ async fn a_company_and_its_administrator_are_made_together_or_not_at_all() -> Te
             .builtin_role(domain::user::BuiltinRole::CompanyAdmin)
             .await?;
         let (sun, boss) = s
-            .create_company_with_admin(&details("Sun"), &new_admin("boss@sun.example"), role, 5)
+            .create_company_with_admin(
+                &details("Sun"),
+                &new_admin("boss@sun.example"),
+                role,
+                5,
+                None,
+            )
             .await?;
         let row = s.company(sun).await?.ok_or("company")?;
         assert_eq!(row.admin(), Some(boss));
@@ -55,13 +61,25 @@ async fn a_company_and_its_administrator_are_made_together_or_not_at_all() -> Te
 
         // The account is taken: the company is not made either.
         let failed = s
-            .create_company_with_admin(&details("Moon"), &new_admin("boss@sun.example"), role, 6)
+            .create_company_with_admin(
+                &details("Moon"),
+                &new_admin("boss@sun.example"),
+                role,
+                6,
+                None,
+            )
             .await;
         assert!(matches!(failed, Err(StoreError::Conflict(ref t)) if t == "users"));
         assert!(s.company_by_name("Moon").await?.is_none());
         // Only an owner without a company may be promoted.
         let failed = s
-            .create_company_with_admin(&details("Moon"), &AdminAccount::Promote(boss), role, 7)
+            .create_company_with_admin(
+                &details("Moon"),
+                &AdminAccount::Promote(boss),
+                role,
+                7,
+                None,
+            )
             .await;
         assert!(matches!(failed, Err(StoreError::Conflict(_))));
         assert!(s.company_by_name("Moon").await?.is_none());
@@ -69,7 +87,7 @@ async fn a_company_and_its_administrator_are_made_together_or_not_at_all() -> Te
             .create_user(&new_user("ann@example.com", UserKind::Owner))
             .await?;
         let (moon, admin) = s
-            .create_company_with_admin(&details("Moon"), &AdminAccount::Promote(ann), role, 8)
+            .create_company_with_admin(&details("Moon"), &AdminAccount::Promote(ann), role, 8, None)
             .await?;
         assert_eq!(admin, ann);
         let ann_row = s.user(ann).await?.ok_or("ann")?;
@@ -95,8 +113,8 @@ async fn a_deleted_staff_member_keeps_the_row_and_frees_the_account() -> TestRes
             })
             .await?;
         s.create_session("sess", sam, 1, 1_000_000).await?;
-        assert!(s.delete_staff(sam, 9).await?);
-        assert!(!s.delete_staff(sam, 10).await?, "once");
+        assert!(s.delete_staff(sam, 9, None).await?);
+        assert!(!s.delete_staff(sam, 10, None).await?, "once");
         let row = s.user(sam).await?.ok_or("row stays")?;
         assert_eq!(row.account, format!("deleted-{sam}-sam@sun.example"));
         assert!(row.disabled && row.deleted_at == Some(9));
@@ -132,9 +150,9 @@ async fn an_agent_serves_one_principal_and_only_its_principal_deletes_it() -> Te
             (1, 1, "Moon")
         );
         assert!(s.agent(star, id).await?.is_none());
-        assert!(!s.delete_agent(star, id).await?);
-        assert!(!s.delete_agent(sun, AgentId(id.0 + 100)).await?);
-        assert!(s.delete_agent(sun, id).await?);
+        assert!(!s.delete_agent(star, id, None).await?);
+        assert!(!s.delete_agent(sun, AgentId(id.0 + 100), None).await?);
+        assert!(s.delete_agent(sun, id, None).await?);
         assert_eq!(s.principal_of(moon).await?, None);
         Ok(())
     })

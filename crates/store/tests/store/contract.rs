@@ -205,25 +205,26 @@ async fn builtin_roles_grant_their_catalogue_permissions_and_custom_roles_are_pe
             Err(StoreError::Conflict(_))
         ));
         let role = s
-            .create_role(a, "ops", &["station.view", "event.view"], 1_000)
+            .create_role(a, "ops", &["station.view", "event.view"], 1_000, None)
             .await?;
         assert!(matches!(
-            s.create_role(a, "ops", &[], 1_000).await,
+            s.create_role(a, "ops", &[], 1_000, None).await,
             Err(StoreError::Conflict(_))
         ));
-        s.create_role(b, "ops", &[], 1_000).await?;
+        s.create_role(b, "ops", &[], 1_000, None).await?;
         assert_eq!(s.company_roles(a).await?.len(), 1);
         assert_eq!(
             s.role_permissions(role).await?,
             vec!["event.view", "station.view"]
         );
-        s.update_role(role, None, Some(&["gateway.view"])).await?;
+        s.update_role(role, None, Some(&["gateway.view"]), None)
+            .await?;
         assert_eq!(s.role_permissions(role).await?, vec!["gateway.view"]);
-        s.update_role(role, Some("ops2"), None).await?;
+        s.update_role(role, Some("ops2"), None, None).await?;
         // A taken name refuses the whole change: the permissions stay as they were.
-        let dup = s.create_role(a, "dup", &["event.view"], 1).await?;
+        let dup = s.create_role(a, "dup", &["event.view"], 1, None).await?;
         assert!(matches!(
-            s.update_role(role, Some("dup"), Some(&["station.view"]))
+            s.update_role(role, Some("dup"), Some(&["station.view"]), None)
                 .await,
             Err(StoreError::Conflict(_))
         ));
@@ -252,7 +253,7 @@ async fn company_staff_are_listed_per_company_and_outbox_keeps_messages() -> Tes
         s.create_user(&owner("solo@example.com")).await?;
         assert_eq!(s.users(Some(a)).await?.len(), 1);
         assert_eq!(s.users(None).await?.len(), 2);
-        assert!(s.set_company_theme(a, "#112233").await?);
+        assert!(s.set_company_theme(a, "#112233", None).await?);
         assert_eq!(s.company(a).await?.ok_or("gone")?.theme_color, "#112233");
 
         s.push_outbox("email", "x@example.com", "Code", "123456", None, 1_000)

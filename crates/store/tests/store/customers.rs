@@ -72,15 +72,18 @@ async fn customers_and_types_are_confined_to_their_company() -> TestResult {
         let a = s.create_company("Alpha", 1).await?;
         let b = s.create_company("Beta", 1).await?;
         let ann = user(&s, "ann@example.com", UserKind::Owner, None).await?;
-        let vip = s.insert_customer_type(a, &kind("VIP", None), 1).await?;
+        let vip = s
+            .insert_customer_type(a, &kind("VIP", None), 1, None)
+            .await?;
         let gold = s
-            .insert_customer_type(a, &kind("GOLD", Some(vip)), 1)
+            .insert_customer_type(a, &kind("GOLD", Some(vip)), 1, None)
             .await?;
         assert!(matches!(
-            s.insert_customer_type(a, &kind("VIP", None), 1).await,
+            s.insert_customer_type(a, &kind("VIP", None), 1, None).await,
             Err(StoreError::Conflict(_))
         ));
-        s.insert_customer_type(b, &kind("VIP", None), 1).await?;
+        s.insert_customer_type(b, &kind("VIP", None), 1, None)
+            .await?;
 
         let c = s.insert_customer(a, ann, Some(gold), "r", 2).await?;
         assert!(matches!(
@@ -98,20 +101,26 @@ async fn customers_and_types_are_confined_to_their_company() -> TestResult {
         assert_eq!(s.customers(a, &page).await?.1, 1);
         assert_eq!(s.customers(b, &page).await?.1, 0);
 
-        assert_eq!(s.delete_customer_type(b, gold).await?, TypeRemoval::Missing);
         assert_eq!(
-            s.delete_customer_type(a, vip).await?,
+            s.delete_customer_type(b, gold, None).await?,
+            TypeRemoval::Missing
+        );
+        assert_eq!(
+            s.delete_customer_type(a, vip, None).await?,
             TypeRemoval::HasChildren
         );
         assert_eq!(
-            s.delete_customer_type(a, gold).await?,
+            s.delete_customer_type(a, gold, None).await?,
             TypeRemoval::HasCustomers
         );
-        assert!(!s.update_customer(b, c, None, "").await?);
-        assert!(s.update_customer(a, c, None, "").await?);
-        assert_eq!(s.delete_customer_type(a, gold).await?, TypeRemoval::Removed);
-        assert!(!s.delete_customer(b, c).await?);
-        assert!(s.delete_customer(a, c).await?);
+        assert!(!s.update_customer(b, c, None, "", None).await?);
+        assert!(s.update_customer(a, c, None, "", None).await?);
+        assert_eq!(
+            s.delete_customer_type(a, gold, None).await?,
+            TypeRemoval::Removed
+        );
+        assert!(!s.delete_customer(b, c, None).await?);
+        assert!(s.delete_customer(a, c, None).await?);
         assert!(s.user(ann).await?.is_some());
         Ok(())
     })
@@ -173,7 +182,7 @@ async fn staff_see_their_customers_and_agents_plants() -> TestResult {
         };
         assert_eq!(seen(s.plants(vis, staff, &of_beta).await?.0), vec![betas]);
 
-        s.delete_customer(a, c).await?;
+        s.delete_customer(a, c, None).await?;
         assert_eq!(seen(s.plants(vis, staff, &page).await?.0), vec![betas]);
         assert!(
             s.plant(anns, staff)

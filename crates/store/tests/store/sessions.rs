@@ -74,8 +74,8 @@ async fn disabling_an_account_ends_its_sessions_for_good() -> TestResult {
         s.create_session("a1", ann, 1_000, 9_000).await?;
         s.insert_refresh_token("r1", ann, "a1", 1_000, 9_000)
             .await?;
-        s.set_disabled(ann, true, 2_000).await?;
-        s.set_disabled(ann, false, 3_000).await?;
+        s.set_disabled(ann, true, 2_000, None).await?;
+        s.set_disabled(ann, false, 3_000, None).await?;
         assert!(s.session_user("a1", ann).await?.is_none());
         assert_eq!(s.take_refresh_token("r1", 3_001).await?, None);
         Ok(())
@@ -157,8 +157,8 @@ async fn disabling_a_company_ends_its_staffs_sessions_and_no_one_elses() -> Test
             s.insert_refresh_token(&format!("r{id}"), u, id, 1_000, 9_000)
                 .await?;
         }
-        assert!(s.set_company_disabled(sun, true, 2_000).await?);
-        assert!(s.set_company_disabled(sun, false, 3_000).await?);
+        assert!(s.set_company_disabled(sun, true, 2_000, None).await?);
+        assert!(s.set_company_disabled(sun, false, 3_000, None).await?);
         assert!(s.session_user("b", boss).await?.is_none(), "ended");
         assert_eq!(s.take_refresh_token("rb", 3_001).await?, None);
         assert!(
@@ -167,7 +167,7 @@ async fn disabling_a_company_ends_its_staffs_sessions_and_no_one_elses() -> Test
         );
         assert!(s.session_user("a", owner).await?.is_some(), "an owner's");
         assert!(
-            !s.set_company_disabled(domain::ids::CompanyId(999), true, 4_000)
+            !s.set_company_disabled(domain::ids::CompanyId(999), true, 4_000, None)
                 .await?
         );
         Ok(())

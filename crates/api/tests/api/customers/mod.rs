@@ -57,7 +57,7 @@ async fn world(app: &App) -> World {
         .await;
     let role = app
         .store
-        .create_role(a, "Field", &["station.view"], domain::time::now_ms())
+        .create_role(a, "Field", &["station.view"], domain::time::now_ms(), None)
         .await
         .expect("role");
     app.store.set_role(plain, role).await.expect("set role");

@@ -85,6 +85,7 @@ async fn bad_staff_input_gets_its_code_and_adds_nobody() {
                 "Ops",
                 &["station.view"],
                 domain::time::now_ms(),
+                None,
             )
             .await
             .unwrap()

@@ -41,6 +41,7 @@ async fn business_endpoints_keep_every_role_to_its_own_company() {
                 "HR",
                 &["company.management", "company.user", "company.user.edit"],
                 domain::time::now_ms(),
+                None,
             )
             .await
             .unwrap();

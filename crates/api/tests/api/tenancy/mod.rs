@@ -50,7 +50,7 @@ async fn world(app: &App) -> World {
         .await;
     let role_b = app
         .store
-        .create_role(b, "Ops", &["station.view"], domain::time::now_ms())
+        .create_role(b, "Ops", &["station.view"], domain::time::now_ms(), None)
         .await
         .expect("role");
     World {

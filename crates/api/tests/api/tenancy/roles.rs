@@ -108,6 +108,7 @@ async fn the_callers_own_role_is_locked() {
                 "Boss",
                 &BuiltinRole::CompanyAdmin.permissions(),
                 domain::time::now_ms(),
+                None,
             )
             .await
             .unwrap();
