@@ -13,7 +13,9 @@ const DOC = path.join(WEB, '..', 'docs', 'openapi.json');
 const OUT = path.join(WEB, 'src', 'shared', 'api', 'schema.gen.ts');
 
 const doc = JSON.parse(readFileSync(DOC, 'utf8'));
-const types = astToString(await openapiTS(doc, { alphabetize: true }));
+const types = astToString(
+  await openapiTS(doc, { alphabetize: true, defaultNonNullable: false, emptyObjectsUnknown: true }),
+);
 
 const codes = doc.components.schemas.ErrorCode;
 const names = codes['x-enum-varnames'];

@@ -50,8 +50,7 @@ export const batteryInfoQuery = (sn: string) =>
 export const batteryRealtimeQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.realtime(sn),
-    queryFn: () =>
-      api.get('/api/v1/battery/{sn}/realtime', { path: { sn }, silent: true }),
+    queryFn: () => api.get('/api/v1/battery/{sn}/realtime', { path: { sn }, silent: true }),
     refetchInterval: 60_000,
   });
 
@@ -61,6 +60,5 @@ export const batteryDayQuery = (sn: string, date: string) =>
 export const batterySlavesQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.slaves(sn),
-    queryFn: () =>
-      api.get('/api/v1/batteries/{id}/slave', { path: { id: sn }, silent: true }),
+    queryFn: () => api.get('/api/v1/batteries/{id}/slave', { path: { id: sn }, silent: true }),
   });

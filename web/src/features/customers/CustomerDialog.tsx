@@ -43,7 +43,7 @@ export function CustomerDialog({
   const adding = customer === undefined;
 
   const save = useMutation({
-    mutationFn: (v: Values) =>
+    mutationFn: (v: Values): Promise<unknown> =>
       adding
         ? addCustomer(
             {

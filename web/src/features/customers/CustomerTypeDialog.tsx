@@ -50,7 +50,7 @@ export function CustomerTypeDialog({
   );
 
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    mutationFn: (v: Values): Promise<unknown> => {
       const body: CustomerTypeBody = {
         code: v.code.trim(),
         name: v.name.trim(),

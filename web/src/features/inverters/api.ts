@@ -1,8 +1,9 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { inverterKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
-import { ErrorCode, http, type Page } from '@/shared/http';
+import { ErrorCode, http } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
@@ -130,23 +131,20 @@ export const OUTPUT_COLUMNS = 'pac,fac,dc_temp,igbt_temp';
 export const inverterListQuery = (q: InverterQuery) =>
   queryOptions({
     queryKey: inverterKeys.list(listParams(q)),
-    queryFn: () =>
-      http.get<Page<InverterRow>>('/api/v1/inverters', { params: listParams(q), silent: true }),
+    queryFn: () => api.get('/api/v1/inverters', { query: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
   });
 
 export const inverterCountsQuery = queryOptions({
   queryKey: inverterKeys.counts,
-  queryFn: () => http.get<InverterCounts>('/api/v1/inverters/count', { silent: true }),
+  queryFn: () => api.get('/api/v1/inverters/count', { silent: true }),
 });
 
 export const inverterDetailQuery = (sn: string) =>
   queryOptions({
     queryKey: inverterKeys.detail(sn),
     queryFn: () =>
-      http.get<InverterDetail>(`/api/v1/inverter/${encodeURIComponent(sn)}`, {
-        handledCodes: [ErrorCode.InverterMissing],
-      }),
+      api.get('/api/v1/inverter/{sn}', { path: { sn }, handledCodes: [ErrorCode.InverterMissing] }),
     retry: false,
   });
 
@@ -168,11 +166,11 @@ export const seriesQuery = (port: Port, span: Span, sn: string, date: string) =>
   });
 
 export function renameInverter(sn: string, alias: string): Promise<unknown> {
-  return http.post(`/api/v1/inverter/${encodeURIComponent(sn)}/alias`, { alias });
+  return api.post('/api/v1/inverter/{sn}/alias', { path: { sn }, body: { alias } });
 }
 
 export function deleteInverter(sn: string): Promise<unknown> {
-  return http.post(`/api/v1/inverter/${encodeURIComponent(sn)}/delete`, {});
+  return api.post('/api/v1/inverter/{sn}/delete', { path: { sn } });
 }
 
 /** Refusals of a power command (the settings screen's): the buttons show them. */
@@ -190,8 +188,8 @@ const POWER_REFUSALS: readonly ErrorCode[] = [
 
 /** Power commands (GET, as the original API has them; docs/api.md). */
 export function power(sn: string, on: boolean): Promise<Command> {
-  return http.get<Command>(
-    `/api/v1/inverter/${encodeURIComponent(sn.trim())}/${on ? 'boot' : 'shutdown'}`,
-    { handledCodes: POWER_REFUSALS },
-  );
+  return api.get(on ? '/api/v1/inverter/{sn}/boot' : '/api/v1/inverter/{sn}/shutdown', {
+    path: { sn: sn.trim() },
+    handledCodes: POWER_REFUSALS,
+  });
 }

@@ -7,6 +7,7 @@
  */
 import type { AxiosRequestConfig } from 'axios';
 import { http } from '../http';
+import { downloadFile } from '../http/download';
 import type { paths } from './schema.gen';
 
 type Method = 'get' | 'post' | 'delete';
@@ -51,7 +52,13 @@ type RequestBody<O> = O extends { requestBody: { content: infer C } }
 export type RequestOptions = Pick<
   AxiosRequestConfig,
   'handledCodes' | 'silent' | 'noRefresh' | 'signal' | 'timeout' | 'onUploadProgress'
->;
+> & {
+  /**
+   * The `lan` query parameter every operation takes (API conventions; the document does not
+   * repeat it per operation). Without it the client sends the language shown.
+   */
+  lan?: string;
+};
 
 export type RequestInit<O> = Part<'path', PathParams<O>> &
   Part<'query', QueryParams<O>> &
@@ -62,8 +69,13 @@ type Json<O> = O extends { responses: { 200: { content: { 'application/json': in
   ? J
   : never;
 
-/** What the request resolves to: the envelope's `data`, nothing for a bare acknowledgement. */
-export type Answer<O> = Json<O> extends { data: infer D } ? D : void;
+/**
+ * What the request resolves to: the envelope's `data`, nothing for a bare acknowledgement, and
+ * the schema itself where the document names the payload without its envelope (a gap in the
+ * document: POST /api/v1/gateway/{id}/key/rotate).
+ */
+export type Answer<O> =
+  Json<O> extends { data: infer D } ? D : Json<O> extends { code: number } ? void : Json<O>;
 
 /** The init argument may be left out when nothing in it is required. */
 type InitArgs<O> = object extends RequestInit<O> ? [init?: RequestInit<O>] : [init: RequestInit<O>];
@@ -83,23 +95,21 @@ interface AnyInit extends RequestOptions {
   body?: unknown;
 }
 
-/** The client's config of a request, left out when there is none (as hand-written calls did). */
-function configOf(init: AnyInit | undefined): AxiosRequestConfig | undefined {
-  if (!init) return undefined;
-  const { path: _path, query, body: _body, ...options } = init;
-  const config: AxiosRequestConfig = query === undefined ? options : { params: query, ...options };
-  return Object.keys(config).length > 0 ? config : undefined;
-}
-
 function call(method: Method, path: string, typed: unknown): Promise<unknown> {
   // `api` below has checked `typed` against the operation; here it is one of its shapes
-  const init = typed as AnyInit | undefined;
-  const url = fillPath(path, init?.path);
-  const config = configOf(init);
+  const { path: values, query, body, lan, ...options } = (typed ?? {}) as AnyInit;
+  const url = fillPath(path, values);
+  const params = lan === undefined ? query : { ...query, lan };
+  const full: AxiosRequestConfig = params === undefined ? options : { params, ...options };
+  // no config at all when there is none, as the hand-written calls had it
+  const config = Object.keys(full).length > 0 ? full : undefined;
   if (method === 'get') return config ? http.get(url, config) : http.get(url);
   if (method === 'delete') return http.request({ ...config, method: 'DELETE', url });
-  return config ? http.post(url, init?.body, config) : http.post(url, init?.body);
+  return config ? http.post(url, body, config) : http.post(url, body);
 }
+
+/** The path and query of a download (its answer is a file, not an envelope). */
+type DownloadInit<O> = Part<'path', PathParams<O>> & Part<'query', QueryParams<O>>;
 
 export const api = {
   get: <P extends PathOf<'get'>>(path: P, ...[init]: InitArgs<Operation<P, 'get'>>) =>
@@ -108,7 +118,26 @@ export const api = {
     call('post', path, init) as Promise<Answer<Operation<P, 'post'>>>,
   delete: <P extends PathOf<'delete'>>(path: P, ...[init]: InitArgs<Operation<P, 'delete'>>) =>
     call('delete', path, init) as Promise<Answer<Operation<P, 'delete'>>>,
+  /** Downloads a file answer (an .xlsx) and hands it to the browser as `fallbackName`. */
+  download: <P extends PathOf<'get'>>(
+    path: P,
+    init: DownloadInit<Operation<P, 'get'>>,
+    fallbackName: string,
+  ) => {
+    // checked against the operation above; here it is one of its shapes
+    const { path: params, query } = init as { path?: object; query?: object };
+    return downloadFile(fillPath(path, params), query, fallbackName);
+  },
 };
+
+/**
+ * A request body the API document does not describe (the operation has no `requestBody` there):
+ * a gap in the document, named at each use so that it can be closed there.
+ */
+export function undocumentedBody(body: object): { body?: never } {
+  // typed as no body, so that `tsc` lets it through where the document says there is none
+  return Object.assign<{ body?: never }, object>({}, { body });
+}
 
 /** The query parameters of an operation (a list screen builds them before asking). */
 export type QueryOf<P extends keyof paths, M extends Method = 'get'> = Exclude<
