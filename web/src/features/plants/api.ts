@@ -1,4 +1,4 @@
-import { api } from '@/shared/api/client';
+import { api, type BodyOf } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { dictKeys, plantKeys } from '@/shared/api/keys';
 import type { Dict } from '@/shared/api/plants';
@@ -145,14 +145,17 @@ export const unbindGateway = (gatewayId: number) =>
 
 // ---- writes ---------------------------------------------------------------------------------
 
-export const createPlant = (body: Record<string, unknown>) =>
+/** The body of every plant write (create, and each part of the edit screen). */
+export type PlantBody = BodyOf<'/api/v1/plant'>;
+
+export const createPlant = (body: PlantBody) =>
   api.post('/api/v1/plant', { body, handledCodes: [ErrorCode.BadLonLat, ErrorCode.NotRegistered] });
 
-export const saveInfo = (id: number, body: Record<string, unknown>) =>
+export const saveInfo = (id: number, body: PlantBody) =>
   api.post('/api/v1/plant/{id}/info', { path: { id }, body, handledCodes: [ErrorCode.BadLonLat] });
-export const saveContacts = (id: number, body: Record<string, unknown>) =>
+export const saveContacts = (id: number, body: PlantBody) =>
   api.post('/api/v1/plant/{id}/contacts', { path: { id }, body });
-export const saveIncome = (id: number, body: Record<string, unknown>) =>
+export const saveIncome = (id: number, body: PlantBody) =>
   api.post('/api/v1/plant/{id}/income', { path: { id }, body });
 
 export function uploadPlantImage(file: File): Promise<Schemas['PictureUrls']> {
