@@ -109,6 +109,7 @@ export const customerOffersQuery = (scope: Scope) =>
 /** Takes back a request; one answered meanwhile answers 4. */
 export const withdrawCustomerOffer = (id: number, scope: Scope) =>
   api.post('/api/v1/customer/offer/{id}/withdraw', {
+    body: {},
     path: { id },
     handledCodes: [ErrorCode.InvalidParameter],
     ...(scope === undefined ? {} : { params: withCompany(scope) }),
@@ -188,6 +189,7 @@ export const updateCustomerType = (id: number, body: CustomerTypeBody, scope: Sc
 /** The server reads `companyId` of a deletion from the query string (the body is empty). */
 export const deleteCustomerType = (id: number, scope: Scope) =>
   api.post('/api/v1/customerType/{id}/delete', {
+    body: {},
     path: { id },
     handledCodes: [ErrorCode.InvalidParameter],
     ...(scope === undefined ? {} : { params: withCompany(scope) }),

@@ -1,4 +1,4 @@
-import { api, undocumentedBody, type PathOf } from '@/shared/api/client';
+import { api, undocumentedBody, type PathOf, type QueryOf } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
@@ -199,8 +199,11 @@ export function checkFirmware(
 export const changeEnabled = (id: number, enable: boolean, notify: boolean) =>
   api.get('/api/v1/firmware/{id}/changeEnable', {
     path: { id },
-    // the document has them as text; axios sent the booleans as `true`/`false` all along
-    query: { enable: String(enable), notify: String(enable && notify) },
+    // the document has both as text (`true`/`false`), which is how axios writes the booleans
+    query: {
+      enable,
+      notify: enable && notify,
+    } as unknown as QueryOf<'/api/v1/firmware/{id}/changeEnable'>,
   });
 
 export const deleteFirmware = (id: number) =>

@@ -14,6 +14,7 @@ export type RotatedKey = Schemas['RotatedKey'];
 /** Gives the gateway a new registration key (sent to it on its command topic). */
 export function rotateGatewayKey(sn: string): Promise<RotatedKey> {
   return api.post('/api/v1/gateway/{id}/key/rotate', {
+    body: {},
     path: { id: sn },
     handledCodes: [ErrorCode.DeviceOffline, ErrorCode.ConnectionFailed, ErrorCode.KeyNotTaken],
   });

@@ -192,7 +192,7 @@ export function renameInverter(sn: string, alias: string): Promise<unknown> {
 }
 
 export function deleteInverter(sn: string): Promise<unknown> {
-  return api.post('/api/v1/inverter/{sn}/delete', { path: { sn } });
+  return api.post('/api/v1/inverter/{sn}/delete', { body: {}, path: { sn } });
 }
 
 /** Refusals of a power command (the settings screen's): the buttons show them. */

@@ -192,11 +192,13 @@ export const transferPlant = (id: number, account: string) =>
 export const deletePlant = (id: number) => api.post('/api/v1/plant/{id}/delete', { path: { id } });
 export const acceptOffer = (id: number) =>
   api.post('/api/v1/plant/{id}/offer/accept', {
+    body: {},
     path: { id },
     handledCodes: [ErrorCode.PlantMissing],
   });
 export const declineOffer = (id: number) =>
   api.post('/api/v1/plant/{id}/offer/decline', {
+    body: {},
     path: { id },
     handledCodes: [ErrorCode.PlantMissing],
   });

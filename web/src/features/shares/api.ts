@@ -25,11 +25,11 @@ export const sharesQuery = queryOptions({
 const gone = { handledCodes: [ErrorCode.InvalidParameter] };
 
 export const acceptCustomerOffer = (id: number) =>
-  api.post('/api/v1/customer/offer/{id}/accept', { path: { id }, ...gone });
+  api.post('/api/v1/customer/offer/{id}/accept', { body: {}, path: { id }, ...gone });
 export const declineCustomerOffer = (id: number) =>
-  api.post('/api/v1/customer/offer/{id}/decline', { path: { id }, ...gone });
+  api.post('/api/v1/customer/offer/{id}/decline', { body: {}, path: { id }, ...gone });
 export const endCustomerRelation = (id: number) =>
-  api.post('/api/v1/customer/relation/{id}/end', { path: { id }, ...gone });
+  api.post('/api/v1/customer/relation/{id}/end', { body: {}, path: { id }, ...gone });
 
 /** The owner ends someone's share of their plant; without `userId` the caller leaves it. */
 export const cancelShare = (plantId: number, userId?: number) =>
@@ -40,13 +40,15 @@ export const cancelShare = (plantId: number, userId?: number) =>
 
 export const acceptAgentOffer = (id: number) =>
   api.post('/api/v1/agent/offer/{id}/accept', {
+    body: {},
     path: { id },
     handledCodes: [ErrorCode.InvalidParameter, ErrorCode.AgentTaken],
   });
 export const declineAgentOffer = (id: number) =>
-  api.post('/api/v1/agent/offer/{id}/decline', { path: { id }, ...gone });
+  api.post('/api/v1/agent/offer/{id}/decline', { body: {}, path: { id }, ...gone });
 export const withdrawAgentOffer = (id: number) =>
-  api.post('/api/v1/agent/offer/{id}/withdraw', { path: { id }, ...gone });
-export const leavePrincipal = () => api.post('/api/v1/agent/principal/leave', { ...gone });
+  api.post('/api/v1/agent/offer/{id}/withdraw', { body: {}, path: { id }, ...gone });
+export const leavePrincipal = () =>
+  api.post('/api/v1/agent/principal/leave', { body: {}, ...gone });
 export const removeAgent = (id: number) =>
-  api.post('/api/v1/agent/{id}/delete', { path: { id }, ...gone });
+  api.post('/api/v1/agent/{id}/delete', { body: {}, path: { id }, ...gone });

@@ -60,9 +60,12 @@ export type RequestOptions = Pick<
   lan?: string;
 };
 
+/** An operation of no request body may still be sent an empty JSON object (`body: {}`). */
+type BodyPart<T> = [T] extends [undefined] ? { body?: Record<string, never> } : Part<'body', T>;
+
 export type RequestInit<O> = Part<'path', PathParams<O>> &
   Part<'query', QueryParams<O>> &
-  Part<'body', RequestBody<O>> &
+  BodyPart<RequestBody<O>> &
   RequestOptions;
 
 type Json<O> = O extends { responses: { 200: { content: { 'application/json': infer J } } } }
@@ -105,7 +108,8 @@ function call(method: Method, path: string, typed: unknown): Promise<unknown> {
   const config = Object.keys(full).length > 0 ? full : undefined;
   if (method === 'get') return config ? http.get(url, config) : http.get(url);
   if (method === 'delete') return http.request({ ...config, method: 'DELETE', url });
-  return config ? http.post(url, body, config) : http.post(url, body);
+  if (config) return http.post(url, body, config);
+  return body === undefined ? http.post(url) : http.post(url, body);
 }
 
 /** The path and query of a download (its answer is a file, not an envelope). */

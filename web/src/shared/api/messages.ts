@@ -13,12 +13,13 @@ export type MessageItem = Schemas['Message'];
 /** Marks one message read; notices have ids of their own, told apart by `source`. */
 export const readMessage = (m: Pick<MessageItem, 'id' | 'source'>) =>
   api.post('/api/v1/message/{id}/read', {
+    body: {},
     path: { id: m.id },
     ...(m.source === 'notice' ? { query: { source: 'notice' } } : {}),
   });
 
 /** Everything up to now is read. */
-export const readAllMessages = () => api.post('/api/v1/messages/read');
+export const readAllMessages = () => api.post('/api/v1/messages/read', { body: {} });
 
 /** Unread messages: the bell's count. */
 export const messageCountQuery = queryOptions({

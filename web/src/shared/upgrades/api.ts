@@ -54,11 +54,13 @@ export async function startUpgrades(
     const u =
       target === 'gateway'
         ? await api.post('/api/v1/gateway/{id}/upgrade', {
+            body: {},
             path: { id: only },
             query: { firmId, ...forced },
             handledCodes: [...COMMAND_REFUSALS, ErrorCode.GatewayFirmwareCurrent],
           })
         : await api.post('/api/v1/inverter/{sn}/upgrade', {
+            body: {},
             path: { sn: only },
             query: { firmId },
             handledCodes: COMMAND_REFUSALS,
@@ -99,6 +101,7 @@ export const batchQuery = (batchId: string | null) =>
 /** Asks an inverter to stop its running upgrade (608 where the device cannot). */
 export function cancelUpgrade(sn: string): Promise<unknown> {
   return api.post('/api/v1/inverter/{sn}/cutUpgrade', {
+    body: {},
     path: { sn },
     handledCodes: [
       ErrorCode.InvalidParameter,
