@@ -210,7 +210,7 @@ export function CompanyDialog({
                     >
                       <Input.Password
                         autoComplete="new-password"
-                        maxLength={16}
+                        maxLength={LIMITS.password}
                         data-testid="company-admin-password"
                       />
                     </Form.Item>

@@ -4,5 +4,29 @@
  * request schema and field: the forms take their limits from here, so they are the server's.
  */
 export const Limits = {
-
+  CompanyEdit: {
+    address: { maxLength: 100 },
+    contactName: { maxLength: 30 },
+    name: { maxLength: 40 },
+    phone: { maxLength: 20 },
+    remark: { maxLength: 200 },
+  },
+  CustomerRequest: {
+    message: { maxLength: 200 },
+    remark: { maxLength: 200 },
+  },
+  NewCompanyRequest: {
+    address: { maxLength: 100 },
+    adminNickname: { maxLength: 30 },
+    adminPassword: { maxLength: 16 },
+    contactName: { maxLength: 30 },
+    name: { minLength: 1, maxLength: 40 },
+    phone: { maxLength: 20 },
+    remark: { maxLength: 200 },
+  },
+  TypeRequest: {
+    code: { minLength: 1, maxLength: 20 },
+    name: { minLength: 1, maxLength: 30 },
+    remark: { maxLength: 200 },
+  },
 } as const;
