@@ -101,17 +101,24 @@ pub async fn check(
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct NewCompanyRequest {
+    #[schema(min_length = 1, max_length = 40)]
     pub name: Option<String>,
+    #[schema(max_length = 30)]
     pub contact_name: Option<String>,
     pub email: Option<String>,
+    #[schema(max_length = 20)]
     pub phone: Option<String>,
+    #[schema(max_length = 100)]
     pub address: Option<String>,
+    #[schema(max_length = 200)]
     pub remark: Option<String>,
     /// A phone number or e-mail address: a new account, or an owner account without a company
     /// that becomes the administrator (106 for any other existing account).
     pub admin_account: Option<String>,
     /// 6-16 characters; required only when the account is new.
+    #[schema(max_length = 16)]
     pub admin_password: Option<String>,
+    #[schema(max_length = 30)]
     pub admin_nickname: Option<String>,
 }
 
@@ -160,11 +167,16 @@ pub async fn add(
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CompanyEdit {
+    #[schema(max_length = 40)]
     pub name: Option<String>,
+    #[schema(max_length = 30)]
     pub contact_name: Option<String>,
     pub email: Option<String>,
+    #[schema(max_length = 20)]
     pub phone: Option<String>,
+    #[schema(max_length = 100)]
     pub address: Option<String>,
+    #[schema(max_length = 200)]
     pub remark: Option<String>,
 }
 

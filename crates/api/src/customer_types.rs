@@ -196,12 +196,15 @@ pub async fn one(
 pub struct TypeRequest {
     /// Letters, digits, `-` and `_`, 1 to 20; unique in the company (5000).
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(min_length = 1, max_length = 20)]
     pub code: Option<String>,
     /// 1 to 30 characters.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(min_length = 1, max_length = 30)]
     pub name: Option<String>,
     /// At most 200 characters.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 200)]
     pub remark: Option<String>,
     /// A type of the same company, not this one nor one below it; null or 0 at the top.
     #[serde(default, deserialize_with = "num::opt_i64")]

@@ -194,12 +194,14 @@ pub struct CustomerRequest {
     pub type_id: Option<i64>,
     /// At most 200 characters.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 200)]
     pub remark: Option<String>,
     /// Internal administrators choose the company.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub company_id: Option<i64>,
     /// `add` only: a note to the owner with the request, at most 200 characters.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 200)]
     pub message: Option<String>,
 }
 

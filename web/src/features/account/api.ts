@@ -1,6 +1,7 @@
+import { api } from '@/shared/api/client';
 import { userKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 
 export interface Profile {
   nickname: string;
@@ -10,11 +11,14 @@ export interface Profile {
   email: string;
 }
 
-export const updateProfile = (id: number, body: Profile) => http.post(`/api/v1/user/${id}`, body);
+export const updateProfile = (id: number, body: Profile) =>
+  api.post('/api/v1/user/{id}', { path: { id }, body });
 
 export const changePassword = (id: number, body: { oldPassword: string; newPassword: string }) =>
   // wrong current password, too many of them, a too common new one: shown on the form
-  http.post(`/api/v1/user/${id}/pwd`, body, {
+  api.post('/api/v1/user/{id}/pwd', {
+    path: { id },
+    body,
     handledCodes: [
       ErrorCode.OldPasswordWrong,
       ErrorCode.PasswordChangeLocked,
@@ -25,16 +29,16 @@ export const changePassword = (id: number, body: { oldPassword: string; newPassw
 export function uploadAvatar(id: number, file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file);
-  return http.post<string>(`/api/v1/user/${id}/avatar`, form);
+  return api.post('/api/v1/user/{id}/avatar', { path: { id }, body: form });
 }
 
 /** GET /api/v1/user/personalized. */
 export type Personalized = Schemas['Preferences'];
 
 export const personalizedQueryKey = userKeys.personalized;
-export const getPersonalized = () => http.get<Personalized>('/api/v1/user/personalized');
+export const getPersonalized = () => api.get('/api/v1/user/personalized');
 export const savePersonalized = (body: Personalized) =>
-  http.post('/api/v1/user/personalized', body);
+  api.post('/api/v1/user/personalized', { body });
 
 /**
  * Abnormal-event e-mails: GET /api/v1/user/notify/enable; `offlineMinutes` is how long a
@@ -45,10 +49,10 @@ export type NotifySettings = Schemas['NotifySettings'];
 /** The offline delay's bounds, in minutes (the server's default is 30). */
 export const OFFLINE_MINUTES = { min: 5, max: 1440 } as const;
 export const notifyQueryKey = userKeys.notify;
-export const getNotify = () => http.get<NotifySettings>('/api/v1/user/notify/enable');
+export const getNotify = () => api.get('/api/v1/user/notify/enable');
 export const sendNotifyCode = (email: string) =>
-  http.get('/api/v1/user/notify/code', {
-    params: { email },
+  api.get('/api/v1/user/notify/code', {
+    query: { email },
     handledCodes: [
       ErrorCode.InvalidParameter,
       ErrorCode.CodeWrong,
@@ -62,7 +66,8 @@ export const saveNotify = (body: {
   offlineMinutes?: number;
   code?: string;
 }) =>
-  http.post('/api/v1/user/notify', body, {
+  api.post('/api/v1/user/notify', {
+    body,
     handledCodes: [
       ErrorCode.InvalidParameter,
       ErrorCode.CodeWrong,

@@ -1,7 +1,7 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { auditKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { http, type Page } from '@/shared/http';
 import { day, text, type ListQuery } from '@/shared/list/params';
 
 /** An entry of GET /api/v1/audit. */
@@ -96,7 +96,7 @@ export function targetPath(e: Pick<AuditEntry, 'action' | 'target'>): string | n
 export const auditQuery = (q: AuditQuery) =>
   queryOptions({
     queryKey: auditKeys.list(q),
-    queryFn: () => http.get<Page<AuditEntry>>('/api/v1/audit', { params: q }),
+    queryFn: () => api.get('/api/v1/audit', { query: q }),
     placeholderData: keepPreviousData,
   });
 

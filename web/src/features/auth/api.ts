@@ -1,5 +1,6 @@
+import { api } from '@/shared/api/client';
 import { JSEncrypt } from 'jsencrypt';
-import { ErrorCode, http } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 import { tokenStore, type TokenAnswer } from '@/shared/session';
 
 /** `login`: the code that gets the owner past a locked sign-in (109). */
@@ -24,56 +25,48 @@ export async function signIn(
   code?: string,
 ): Promise<TokenAnswer> {
   const nonce = Date.now();
-  const publicKey = await http.get<string>('/anonymous/publicKey', {
-    params: { nonce, source: 'web' },
-  });
-  const tokens = await http.post<TokenAnswer>(
-    '/oauth/token/new',
-    {
+  const publicKey = await api.get('/anonymous/publicKey');
+  const tokens = await api.post('/oauth/token/new', {
+    body: {
       username: username.trim(),
       password: encryptPassword(publicKey, password),
       grant_type: 'password',
       client_id: 'csp-web',
       source: 'web',
-      nonce,
+      nonce: String(nonce),
       ...(code ? { code: code.trim() } : {}),
     },
-    // wrong account/password, disabled, too many attempts, locked (109) and a wrong or
-    // expired sign-in code: shown on the form
-    {
-      handledCodes: [
-        ErrorCode.Timeout,
-        ErrorCode.CodeWrong,
-        ErrorCode.CodeExpired,
-        ErrorCode.TooManyAttempts,
-        ErrorCode.AccountDisabled,
-        ErrorCode.WrongCredentials,
-        ErrorCode.SignInLocked,
-      ],
-    },
-  );
+    handledCodes: [
+      ErrorCode.Timeout,
+      ErrorCode.CodeWrong,
+      ErrorCode.CodeExpired,
+      ErrorCode.TooManyAttempts,
+      ErrorCode.AccountDisabled,
+      ErrorCode.WrongCredentials,
+      ErrorCode.SignInLocked,
+    ],
+  });
   tokenStore.set(tokens);
   return tokens;
 }
 
 export function checkAccount(account: string, type: CodePurpose): Promise<unknown> {
-  return http.get('/anonymous/checkAccount', {
-    params: { account: account.trim(), type },
+  return api.get('/anonymous/checkAccount', {
+    query: { account: account.trim(), type },
     handledCodes: [ErrorCode.AlreadyRegistered, ErrorCode.NotRegistered],
   });
 }
 
 export function getCode(account: string, type: CodePurpose): Promise<unknown> {
-  return http.get('/anonymous/getCode', {
-    params: { account: account.trim(), type },
-    // asked again within 60 s: 4 in the contract, 7 (too many attempts) as the server answers
+  return api.get('/anonymous/getCode', {
+    query: { account: account.trim(), type },
     handledCodes: [ErrorCode.InvalidParameter, ErrorCode.TooManyAttempts],
   });
 }
 
 export function checkCode(account: string, type: CodePurpose, code: string): Promise<unknown> {
-  return http.get('/anonymous/checkCode', {
-    params: { account: account.trim(), type, code: code.trim() },
+  return api.get('/anonymous/checkCode', {
+    query: { account: account.trim(), type, code: code.trim() },
     handledCodes: [ErrorCode.CodeWrong, ErrorCode.CodeExpired],
   });
 }
@@ -86,7 +79,8 @@ export interface SignUp {
 }
 
 export function signUp(body: SignUp): Promise<unknown> {
-  return http.post('/anonymous/signup', body, {
+  return api.post('/anonymous/signup', {
+    body,
     handledCodes: [
       ErrorCode.InvalidParameter,
       ErrorCode.CodeWrong,
@@ -102,7 +96,8 @@ export function resetPassword(body: {
   password: string;
   code: string;
 }): Promise<unknown> {
-  return http.post('/anonymous/resetPwd', body, {
+  return api.post('/anonymous/resetPwd', {
+    body,
     handledCodes: [
       ErrorCode.CodeWrong,
       ErrorCode.CodeExpired,

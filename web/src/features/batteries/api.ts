@@ -1,19 +1,20 @@
 import { queryOptions } from '@tanstack/react-query';
 import { batteryKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http } from '@/shared/http';
+import { api } from '@/shared/api/client';
+import { ErrorCode } from '@/shared/http';
 import { deviceListQueries, deviceSeriesQuery } from '@/shared/devices/api';
 import type { DeviceKind } from '@/shared/devices/kind';
 
-export const BATTERY: DeviceKind = {
+export const BATTERY = {
   ns: 'batteries',
   testId: 'battery',
   route: '/device/battery',
   keys: batteryKeys,
-  listUrl: '/api/v1/batteries',
-  countsUrl: '/api/v1/batteries/count',
-  deviceUrl: '/api/v1/battery',
-};
+  list: (query, options) => api.get('/api/v1/batteries', { query, ...options }),
+  counts: (options) => api.get('/api/v1/batteries/count', options),
+  remove: (sn) => api.post('/api/v1/battery/{id}/delete', { path: { id: sn } }),
+} satisfies DeviceKind<BatteryRow>;
 
 /** An item of GET /api/v1/batteries. */
 export type BatteryRow = Schemas['BatteryItem'];
@@ -35,13 +36,12 @@ export type BatteryRealtime = Schemas['BatteryNow'];
 
 export const batteryQueries = deviceListQueries<BatteryRow>(BATTERY);
 
-const enc = encodeURIComponent;
-
 export const batteryInfoQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.info(sn),
     queryFn: () =>
-      http.get<BatteryInfo>(`/api/v1/battery/${enc(sn)}/info`, {
+      api.get('/api/v1/battery/{sn}/info', {
+        path: { sn },
         handledCodes: [ErrorCode.InverterMissing],
       }),
     retry: false,
@@ -50,19 +50,15 @@ export const batteryInfoQuery = (sn: string) =>
 export const batteryRealtimeQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.realtime(sn),
-    queryFn: () =>
-      http.get<BatteryRealtime>(`/api/v1/battery/${enc(sn)}/realtime`, { silent: true }),
+    queryFn: () => api.get('/api/v1/battery/{sn}/realtime', { path: { sn }, silent: true }),
     refetchInterval: 60_000,
   });
 
 export const batteryDayQuery = (sn: string, date: string) =>
-  deviceSeriesQuery(BATTERY, sn, 'day', date);
+  deviceSeriesQuery(BATTERY, '/api/v1/battery/{sn}/day', sn, date);
 
 export const batterySlavesQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.slaves(sn),
-    queryFn: () =>
-      http.get<Schemas['PackList']>(`/api/v1/batteries/${enc(sn)}/slave`, {
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/batteries/{id}/slave', { path: { id: sn }, silent: true }),
   });

@@ -1,17 +1,19 @@
 import type { Schemas } from '@/shared/api/schema';
+import { api } from '@/shared/api/client';
 import { combinerKeys } from '@/shared/api/keys';
 import { deviceListQueries, deviceRealtimeQuery, deviceSeriesQuery } from '@/shared/devices/api';
 import type { DeviceKind } from '@/shared/devices/kind';
 
-export const COMBINER: DeviceKind = {
+export const COMBINER = {
   ns: 'combiner',
   testId: 'combiner',
   route: '/device/combiner',
   keys: combinerKeys,
-  listUrl: '/api/v1/combiners',
-  countsUrl: '/api/v1/combiner/status/count',
-  deviceUrl: '/api/v1/combiner',
-};
+  list: (query, options) => api.get('/api/v1/combiners', { query, ...options }),
+  counts: (options) => api.get('/api/v1/combiner/status/count', options),
+  rename: (sn, alias) => api.post('/api/v1/combiner/{sn}/alias', { path: { sn }, body: { alias } }),
+  remove: (sn) => api.post('/api/v1/combiner/{sn}/delete', { path: { sn } }),
+} satisfies DeviceKind<CombinerRow>;
 
 /** An item of GET /api/v1/combiners. */
 export type CombinerRow = Schemas['CombinerItem'];
@@ -26,6 +28,8 @@ export type Span = 'day' | 'month';
 
 export const combinerQueries = deviceListQueries<CombinerRow>(COMBINER);
 export const combinerRealtimeQuery = (sn: string) =>
-  deviceRealtimeQuery<CombinerRealtime>(COMBINER, sn);
+  deviceRealtimeQuery(COMBINER, sn, (sn, options): Promise<CombinerRealtime> =>
+    api.get('/api/v1/combiner/{sn}/realtime', { path: { sn }, ...options }),
+  );
 export const combinerSeriesQuery = (sn: string, span: Span, date: string) =>
-  deviceSeriesQuery(COMBINER, sn, span, date);
+  deviceSeriesQuery(COMBINER, `/api/v1/combiner/{sn}/${span}`, sn, date);

@@ -1,6 +1,7 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, type Page } from '@/shared/http';
+import { ErrorCode, type Page } from '@/shared/http';
 import { oneOf, optionalId, text, type ListQuery, type Param } from '@/shared/list/params';
 
 /** A gateway of the communication log (GET /api/v1/logger, /logger/plant, /logger/getInverterLogger). */
@@ -18,6 +19,9 @@ export type LoggedMessage = Omit<Schemas['LogMessage'], 'direction'> & { directi
 
 /** One message with its whole payload (GET /api/v1/logger/content): text, or hex when binary. */
 export type LoggedContent = Omit<Schemas['LogContent'], 'direction'> & { direction: Direction };
+
+// The document has `direction` as text; the server sends only `up` or `down` (DIRECTIONS),
+// so the answers below are read with it narrowed (a gap in the document: no enum there).
 
 /** The keys of the screen's requests (all under one root, so a refresh reaches every part). */
 export const commLogKeys = {
@@ -47,8 +51,7 @@ export function gatewayParams(q: GatewayQuery): Record<string, string | number> 
 export const gatewayListQuery = (q: GatewayQuery) =>
   queryOptions({
     queryKey: commLogKeys.gateways(gatewayParams(q)),
-    queryFn: () =>
-      http.get<Page<LoggerGateway>>('/api/v1/logger', { params: gatewayParams(q), silent: true }),
+    queryFn: () => api.get('/api/v1/logger', { query: gatewayParams(q), silent: true }),
     placeholderData: keepPreviousData,
   });
 
@@ -57,7 +60,8 @@ export const deviceGatewayQuery = (sn: string) =>
   queryOptions({
     queryKey: commLogKeys.device(sn),
     queryFn: () =>
-      http.get<LoggerGateway>(`/api/v1/logger/getInverterLogger/${encodeURIComponent(sn)}`, {
+      api.get('/api/v1/logger/getInverterLogger/{sn}', {
+        path: { sn },
         handledCodes: [ErrorCode.InvalidParameter],
       }),
     retry: false,
@@ -114,10 +118,9 @@ export const messagePageQuery = (q: MessageQuery, autoRefresh: boolean) =>
   queryOptions({
     queryKey: commLogKeys.messages(messageParams(q)),
     queryFn: () =>
-      http.get<Page<LoggedMessage>>('/api/v1/logger/page', {
-        params: messageParams(q),
-        silent: true,
-      }),
+      api.get('/api/v1/logger/page', { query: messageParams(q), silent: true }) as Promise<
+        Page<LoggedMessage>
+      >,
     enabled: q.sn.trim() !== '',
     placeholderData: keepPreviousData,
     refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
@@ -127,10 +130,7 @@ export const contentQuery = (id: number) =>
   queryOptions({
     queryKey: commLogKeys.content(id),
     queryFn: () =>
-      http.get<LoggedContent>('/api/v1/logger/content', {
-        params: { id },
-        silent: true,
-      }),
+      api.get('/api/v1/logger/content', { query: { id }, silent: true }) as Promise<LoggedContent>,
     // a stored message never changes
     staleTime: Infinity,
   });

@@ -47,7 +47,7 @@ export function CompanyDialog({
   const creating = company === undefined;
 
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    mutationFn: (v: Values): Promise<unknown> => {
       const full = { ...EMPTY, ...v };
       const body = newCompanyBody(full, full.existing);
       if (creating) return addCompany(body);
@@ -210,7 +210,7 @@ export function CompanyDialog({
                     >
                       <Input.Password
                         autoComplete="new-password"
-                        maxLength={16}
+                        maxLength={LIMITS.password}
                         data-testid="company-admin-password"
                       />
                     </Form.Item>

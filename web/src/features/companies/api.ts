@@ -1,5 +1,6 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
 import { text, type ListQuery } from '@/shared/list/params';
 
@@ -49,18 +50,14 @@ export function companyParams(q: CompanyQuery): Record<string, string | number> 
 export const companyListQuery = (q: CompanyQuery) =>
   queryOptions({
     queryKey: companyKeys.list(companyParams(q)),
-    queryFn: () =>
-      http.get<Page<CompanyInfo>>('/api/v1/company/list', {
-        params: companyParams(q),
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/company/list', { query: companyParams(q), silent: true }),
     placeholderData: keepPreviousData,
   });
 
 /** Resolves when no other company (than `id`) has the name; rejects with 203 when one has. */
 export const checkCompanyName = (name: string, id?: number) =>
-  http.get<null>('/api/v1/company/check', {
-    params: id === undefined ? { name: name.trim() } : { name: name.trim(), id },
+  api.get('/api/v1/company/check', {
+    query: id === undefined ? { name: name.trim() } : { name: name.trim(), id },
     handledCodes: [ErrorCode.CompanyNameTaken],
   });
 
@@ -70,8 +67,8 @@ export const checkCompanyName = (name: string, id?: number) =>
  */
 export async function accountTaken(account: string): Promise<boolean | null> {
   try {
-    await http.get<null>('/api/v1/company/user/check', {
-      params: { account: account.trim() },
+    await api.get('/api/v1/company/user/check', {
+      query: { account: account.trim() },
       handledCodes: [ErrorCode.AccountExists],
       silent: true,
     });
@@ -107,19 +104,25 @@ export function newCompanyBody(v: NewCompany, existing: boolean): NewCompany {
 }
 
 export const addCompany = (body: NewCompany) =>
-  http.post<number>('/api/v1/company/add', body satisfies Schemas['NewCompanyRequest'], {
+  api.post('/api/v1/company/add', {
+    body: body satisfies Schemas['NewCompanyRequest'],
     handledCodes: ADD_REFUSALS,
   });
 
 export const editCompany = (id: number, body: CompanyFields) =>
-  http.post<null>(`/api/v1/company/${id}/edit`, body satisfies Schemas['CompanyEdit'], {
+  api.post('/api/v1/company/{id}/edit', {
+    path: { id },
+    body: body satisfies Schemas['CompanyEdit'],
     handledCodes: [ErrorCode.CompanyNameTaken, ErrorCode.InvalidParameter],
   });
 
 export const setCompanyDisabled = (id: number, disabled: boolean) =>
-  http.post<null>(`/api/v1/company/${id}/disable`, {
-    disabled,
-  } satisfies Schemas['DisableRequest']);
+  api.post('/api/v1/company/{id}/disable', {
+    path: { id },
+    body: {
+      disabled,
+    } satisfies Schemas['DisableRequest'],
+  });
 
 /** What a parameter refusal (4) names ("Parameter validation error: email"), else null. */
 export function refusalField(error: unknown): string | null {

@@ -49,7 +49,7 @@ export default function RoleDialog({
   const others = taken.filter((n) => n !== role?.name);
 
   const save = useMutation({
-    mutationFn: (name: string) => {
+    mutationFn: (name: string): Promise<unknown> => {
       const body = { name, permissions: [...ticked] };
       return role ? updateRole(role.id, body) : createRole(body, scope);
     },

@@ -1,9 +1,9 @@
+import { api } from '@/shared/api/client';
 import type { Schemas } from '@/shared/api/schema';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { text, type ListQuery } from '@/shared/list/params';
 import { withCompany, type Scope } from '@/shared/company';
-import type { PermissionNode } from '@/shared/permissions';
 
 /** GET /api/v1/company/info: the company's details and its administrator. */
 export type CompanyInfo = Schemas['CompanyInfo'];
@@ -62,8 +62,7 @@ export const companyKeys = {
 export const companyInfoQuery = (scope: Scope) =>
   queryOptions({
     queryKey: companyKeys.info(scope),
-    queryFn: () =>
-      http.get<CompanyInfo>('/api/v1/company/info', { params: withCompany(scope), silent: true }),
+    queryFn: () => api.get('/api/v1/company/info', { query: withCompany(scope), silent: true }),
   });
 
 /** The edit form's values as sent: every text trimmed. */
@@ -83,22 +82,29 @@ export function companyEditBody(
 
 export const editCompany = (id: number, body: Schemas['CompanyEdit']) =>
   // a taken name is shown on the name field
-  http.post(`/api/v1/company/${id}/edit`, body, { handledCodes: [ErrorCode.CompanyNameTaken] });
+  api.post('/api/v1/company/{id}/edit', {
+    path: { id },
+    body,
+    handledCodes: [ErrorCode.CompanyNameTaken],
+  });
 
 /** Uploads a logo image; answers its URL (saved to the company by `saveLogos`). */
 export async function uploadLogo(file: File, scope: Scope): Promise<string> {
   const form = new FormData();
   form.append('file', file);
   if (scope !== undefined) form.append('companyId', String(scope));
-  const answer = await http.post<Schemas['LogoUrl']>('/api/v1/company/uploadLogo', form);
+  const answer = await api.post('/api/v1/company/uploadLogo', { body: form });
   return answer.url;
 }
 
 export const saveLogos = (id: number, body: Schemas['LogoRequest']) =>
-  http.post(`/api/v1/company/${id}/logo`, body);
+  api.post('/api/v1/company/{id}/logo', { path: { id }, body });
 
 export const saveThemeColor = (id: number, themeColor: string) =>
-  http.post(`/api/v1/company/${id}/themeColor`, { themeColor } satisfies Schemas['ThemeRequest']);
+  api.post('/api/v1/company/{id}/themeColor', {
+    path: { id },
+    body: { themeColor } satisfies Schemas['ThemeRequest'],
+  });
 
 // ---- staff ----------------------------------------------------------------------------------
 
@@ -118,8 +124,7 @@ export const staffQuery = (q: StaffQuery, scope: Scope) => {
   const params = staffParams(q, scope);
   return queryOptions({
     queryKey: companyKeys.staff(scope, params),
-    queryFn: () =>
-      http.get<Page<StaffMember>>('/api/v1/company/user/list', { params, silent: true }),
+    queryFn: () => api.get('/api/v1/company/user/list', { query: params, silent: true }),
     placeholderData: keepPreviousData,
   });
 };
@@ -128,16 +133,14 @@ export const assignableRolesQuery = (scope: Scope, lan: string) =>
   queryOptions({
     queryKey: companyKeys.assignable(scope, lan),
     queryFn: () =>
-      http.get<AssignableRole[]>('/api/v1/company/roles/assignable', {
-        params: withCompany(scope, { lan }),
-      }),
+      api.get('/api/v1/company/roles/assignable', { query: withCompany(scope, { lan }) }),
   });
 
 /** Whether an account is free for a new staff member: false when taken (104). */
 export async function accountFree(account: string): Promise<boolean> {
   try {
-    await http.get('/api/v1/company/user/check', {
-      params: { account: account.trim() },
+    await api.get('/api/v1/company/user/check', {
+      query: { account: account.trim() },
       handledCodes: [ErrorCode.AccountExists],
     });
     return true;
@@ -163,15 +166,19 @@ export function newStaffForm(staff: NewStaff, scope: Scope): FormData {
 }
 
 export const addStaff = (staff: NewStaff, scope: Scope) =>
-  http.post<number>('/api/v1/company/user/add', newStaffForm(staff, scope), {
-    // a taken account is shown on its field
+  api.post('/api/v1/company/user/add', {
+    body: newStaffForm(staff, scope),
     handledCodes: [ErrorCode.AccountExists],
   });
 
 export const editStaff = (id: number, body: StaffEdit) =>
-  http.post(`/api/v1/user/edit/${id}`, body, { handledCodes: [ErrorCode.OwnRoleLocked] });
+  api.post('/api/v1/user/edit/{id}', {
+    path: { id },
+    body,
+    handledCodes: [ErrorCode.OwnRoleLocked],
+  });
 
-export const deleteStaff = (id: number) => http.post(`/api/v1/user/delete/${id}`);
+export const deleteStaff = (id: number) => api.post('/api/v1/user/delete/{id}', { path: { id } });
 
 // ---- roles ----------------------------------------------------------------------------------
 
@@ -182,19 +189,14 @@ export const rolesQuery = (scope: Scope) =>
   queryOptions({
     queryKey: companyKeys.roles(scope),
     queryFn: async () =>
-      (
-        await http.get<Page<CompanyRole>>('/api/v1/company/roles', {
-          params: withCompany(scope),
-          silent: true,
-        })
-      ).infos,
+      (await api.get('/api/v1/company/roles', { query: withCompany(scope), silent: true })).infos,
   });
 
 /** What the caller may grant (one root node; its children are shown). */
 export const grantableQuery = (lan: string) =>
   queryOptions({
     queryKey: companyKeys.grantable(lan),
-    queryFn: () => http.get<PermissionNode>('/api/v1/permission/company', { params: { lan } }),
+    queryFn: () => api.get('/api/v1/permission/company', { lan }),
     staleTime: 5 * 60_000,
   });
 
@@ -207,8 +209,8 @@ const ROLE_CODES: readonly number[] = [
 /** Whether a new role may have this name: null when it may, else the refusal's code. */
 export async function checkRoleName(name: string, scope: Scope): Promise<number | null> {
   try {
-    await http.get('/api/v1/company/role/check', {
-      params: withCompany(scope, { name: name.trim() }),
+    await api.get('/api/v1/company/role/check', {
+      query: withCompany(scope, { name: name.trim() }),
       handledCodes: ROLE_CODES,
     });
     return null;
@@ -224,21 +226,24 @@ export interface RoleBody {
 }
 
 export const createRole = (body: RoleBody, scope: Scope) =>
-  http.post<number>(
-    '/api/v1/company/role',
-    { name: body.name.trim(), permissions: body.permissions, ...withCompany(scope) },
-    { handledCodes: ROLE_CODES },
-  );
+  api.post('/api/v1/company/role', {
+    body: { name: body.name.trim(), permissions: body.permissions, ...withCompany(scope) },
+    handledCodes: ROLE_CODES,
+  });
 
 export const updateRole = (id: number, body: RoleBody) =>
-  http.post(
-    `/api/v1/company/role/${id}`,
-    { name: body.name.trim(), permissions: body.permissions },
-    { handledCodes: ROLE_CODES },
-  );
+  api.post('/api/v1/company/role/{id}', {
+    path: { id },
+    body: { name: body.name.trim(), permissions: body.permissions },
+    handledCodes: ROLE_CODES,
+  });
 
 export const deleteRole = (id: number) =>
-  http.post(`/api/v1/company/role/${id}/delete`, undefined, { handledCodes: ROLE_CODES });
+  api.post('/api/v1/company/role/{id}/delete', {
+    path: { id },
+    body: undefined,
+    handledCodes: ROLE_CODES,
+  });
 
 // ---- agents ---------------------------------------------------------------------------------
 
@@ -254,7 +259,7 @@ export const agentsQuery = (q: AgentQuery) => {
   const params = agentParams(q);
   return queryOptions({
     queryKey: companyKeys.agents(params),
-    queryFn: () => http.get<Page<Agent>>('/api/v1/agents', { params, silent: true }),
+    queryFn: () => api.get('/api/v1/agents', { query: params, silent: true }),
     placeholderData: keepPreviousData,
   });
 };
@@ -275,8 +280,8 @@ export async function checkAgent(
   account: string,
 ): Promise<{ code: number; message: string } | null> {
   try {
-    await http.get('/api/v1/agent/check', {
-      params: { account: account.trim() },
+    await api.get('/api/v1/agent/check', {
+      query: { account: account.trim() },
       handledCodes: AGENT_REFUSALS,
     });
     return null;
@@ -290,10 +295,9 @@ export async function checkAgent(
 
 /** Asks the account's company to become an agent (answers the request's id). */
 export const addAgent = (account: string, message = '') =>
-  http.post<number>(
-    '/api/v1/agent',
-    { account: account.trim(), message },
-    { handledCodes: AGENT_REFUSALS },
-  );
+  api.post('/api/v1/agent', {
+    body: { account: account.trim(), message },
+    handledCodes: AGENT_REFUSALS,
+  });
 
-export const removeAgent = (id: number) => http.post(`/api/v1/agent/${id}/delete`);
+export const removeAgent = (id: number) => api.post('/api/v1/agent/{id}/delete', { path: { id } });

@@ -14,7 +14,7 @@ import {
   type Customer,
 } from './api';
 import { accountCheckRule, useInvalidateCustomers } from './checks';
-import { remark as remarkRule } from './rules';
+import { CUSTOMER_LIMITS, remark as remarkRule } from './rules';
 import { optionTree } from './tree';
 
 interface Values {
@@ -43,7 +43,7 @@ export function CustomerDialog({
   const adding = customer === undefined;
 
   const save = useMutation({
-    mutationFn: (v: Values) =>
+    mutationFn: (v: Values): Promise<unknown> =>
       adding
         ? addCustomer(
             {
@@ -138,7 +138,7 @@ export function CustomerDialog({
         <Form.Item name="remark" label={t('customers.remark')} rules={[formRule(remarkRule)]}>
           <Input.TextArea
             rows={3}
-            maxLength={200}
+            maxLength={CUSTOMER_LIMITS.remark.maxLength}
             showCount
             data-keyfilter="off"
             data-testid="customer-remark"
@@ -153,7 +153,7 @@ export function CustomerDialog({
           >
             <Input.TextArea
               rows={2}
-              maxLength={200}
+              maxLength={CUSTOMER_LIMITS.message.maxLength}
               showCount
               data-keyfilter="off"
               data-testid="customer-message"

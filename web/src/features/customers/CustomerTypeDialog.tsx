@@ -14,7 +14,7 @@ import {
   type CustomerTypeBody,
 } from './api';
 import { saveRefusal } from './checks';
-import { remark as remarkRule, typeCode, typeName } from './rules';
+import { remark as remarkRule, TYPE_LIMITS, typeCode, typeName } from './rules';
 import { optionTree, type TypeRow } from './tree';
 
 /** What the dialog opens for: a new type (under `parentId`, or at the top), or a type to edit. */
@@ -50,7 +50,7 @@ export function CustomerTypeDialog({
   );
 
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    mutationFn: (v: Values): Promise<unknown> => {
       const body: CustomerTypeBody = {
         code: v.code.trim(),
         name: v.name.trim(),
@@ -115,7 +115,11 @@ export function CustomerTypeDialog({
           label={t('customerTypes.name')}
           rules={[requiredRule(), formRule(typeName)]}
         >
-          <Input maxLength={30} autoComplete="off" data-testid="type-name" />
+          <Input
+            maxLength={TYPE_LIMITS.name.maxLength}
+            autoComplete="off"
+            data-testid="type-name"
+          />
         </Form.Item>
         <Form.Item
           name="code"
@@ -123,7 +127,11 @@ export function CustomerTypeDialog({
           extra={t('customerTypes.codeHint')}
           rules={[requiredRule(), formRule(typeCode)]}
         >
-          <Input maxLength={20} autoComplete="off" data-testid="type-code" />
+          <Input
+            maxLength={TYPE_LIMITS.code.maxLength}
+            autoComplete="off"
+            data-testid="type-code"
+          />
         </Form.Item>
         <Form.Item name="parentId" label={t('customerTypes.parent')}>
           <TreeSelect
@@ -139,7 +147,12 @@ export function CustomerTypeDialog({
           />
         </Form.Item>
         <Form.Item name="remark" label={t('customerTypes.remark')} rules={[formRule(remarkRule)]}>
-          <Input.TextArea rows={3} maxLength={200} showCount data-testid="type-remark" />
+          <Input.TextArea
+            rows={3}
+            maxLength={TYPE_LIMITS.remark.maxLength}
+            showCount
+            data-testid="type-remark"
+          />
         </Form.Item>
       </Form>
     </GuardedModal>

@@ -1,5 +1,6 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
 import { withCompany, type Scope } from '@/shared/company';
 import { optionalId, text, type ListQuery } from '@/shared/list/params';
@@ -80,31 +81,20 @@ export const customerListQuery = (q: CustomerQuery, scope: Scope) =>
   queryOptions({
     queryKey: customerKeys.list(scope, customerParams(q)),
     queryFn: () =>
-      http.get<Page<Customer>>('/api/v1/customers', {
-        params: withCompany(scope, customerParams(q)),
-        silent: true,
-      }),
+      api.get('/api/v1/customers', { query: withCompany(scope, customerParams(q)), silent: true }),
     placeholderData: keepPreviousData,
   });
 
 export const customerTypeTreeQuery = (scope: Scope) =>
   queryOptions({
     queryKey: customerKeys.typeTree(scope),
-    queryFn: () =>
-      http.get<CustomerTypeNode[]>('/api/v1/customer/types', {
-        params: withCompany(scope),
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/customer/types', { query: withCompany(scope), silent: true }),
   });
 
 export const customerTypeOptionsQuery = (scope: Scope) =>
   queryOptions({
     queryKey: customerKeys.typeOptions(scope),
-    queryFn: () =>
-      http.get<CustomerTypeOption[]>('/api/v1/customerTypes', {
-        params: withCompany(scope),
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/customerTypes', { query: withCompany(scope), silent: true }),
   });
 
 // ---- customers --------------------------------------------------------------------------
@@ -113,23 +103,17 @@ export const customerTypeOptionsQuery = (scope: Scope) =>
 export const customerOffersQuery = (scope: Scope) =>
   queryOptions({
     queryKey: customerKeys.offers(scope),
-    queryFn: () =>
-      http.get<CustomerOffer[]>('/api/v1/customer/offers', {
-        params: withCompany(scope),
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/customer/offers', { query: withCompany(scope), silent: true }),
   });
 
 /** Takes back a request; one answered meanwhile answers 4. */
 export const withdrawCustomerOffer = (id: number, scope: Scope) =>
-  http.post<null>(
-    `/api/v1/customer/offer/${id}/withdraw`,
-    {},
-    {
-      handledCodes: [ErrorCode.InvalidParameter],
-      ...(scope === undefined ? {} : { params: withCompany(scope) }),
-    },
-  );
+  api.post('/api/v1/customer/offer/{id}/withdraw', {
+    body: {},
+    path: { id },
+    handledCodes: [ErrorCode.InvalidParameter],
+    ...(scope === undefined ? {} : { params: withCompany(scope) }),
+  });
 
 /** The refusals /customer/check and POST /customer answer for an account, shown at the field. */
 export const ACCOUNT_REFUSALS: readonly number[] = [
@@ -140,38 +124,36 @@ export const ACCOUNT_REFUSALS: readonly number[] = [
 
 /** Resolves when the account can become a customer; rejects with 105, 4 or 207 otherwise. */
 export const checkCustomer = (account: string, scope: Scope) =>
-  http.get<null>('/api/v1/customer/check', {
-    params: withCompany(scope, { account: account.trim() }),
+  api.get('/api/v1/customer/check', {
+    query: withCompany(scope, { account: account.trim() }),
     handledCodes: ACCOUNT_REFUSALS,
   });
 
 export const addCustomer = (body: NewCustomer, scope: Scope) =>
-  http.post<number>(
-    '/api/v1/customer',
-    withCompany(scope, {
+  api.post('/api/v1/customer', {
+    body: withCompany(scope, {
       ...body,
       account: body.account.trim(),
     }) satisfies Schemas['CustomerRequest'],
-    { handledCodes: ACCOUNT_REFUSALS },
-  );
+    handledCodes: ACCOUNT_REFUSALS,
+  });
 
 export const editCustomer = (id: number, body: CustomerEdit, scope: Scope) =>
-  http.post<null>(
-    `/api/v1/customer/${id}`,
-    withCompany(scope, body) satisfies Schemas['CustomerRequest'],
-  );
+  api.post('/api/v1/customer/{id}', {
+    path: { id },
+    body: withCompany(scope, body) satisfies Schemas['CustomerRequest'],
+  });
 
 /** The owner keeps the account and the plants; the company no longer sees them. */
 export const removeCustomer = (id: number, scope: Scope) =>
-  http.request<null>({
-    method: 'DELETE',
-    url: `/api/v1/customers/delete/${id}`,
-    ...(scope === undefined ? {} : { params: withCompany(scope) }),
+  api.delete('/api/v1/customers/delete/{id}', {
+    path: { id },
+    ...(scope === undefined ? {} : { query: withCompany(scope) }),
   });
 
 /** Disables or enables a customer's owner account (internal administrators only). */
 export const setOwnerDisabled = (userId: number, disabled: boolean) =>
-  http.post<null>(`/api/v1/owner/${userId}/disable`, { disabled });
+  api.post('/api/v1/owner/{id}/disable', { path: { id: userId }, body: { disabled } });
 
 /**
  * The locale key of an account refusal: not registered (105), not an owner account (4), already
@@ -192,33 +174,26 @@ export function accountRefusalKey(error: unknown): string | null {
 // ---- customer types ---------------------------------------------------------------------
 
 export const createCustomerType = (body: CustomerTypeBody, scope: Scope) =>
-  http.post<number>(
-    '/api/v1/customerType',
-    withCompany(scope, body) satisfies Schemas['TypeRequest'],
-    {
-      handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
-    },
-  );
+  api.post('/api/v1/customerType', {
+    body: withCompany(scope, body) satisfies Schemas['TypeRequest'],
+    handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
+  });
 
 export const updateCustomerType = (id: number, body: CustomerTypeBody, scope: Scope) =>
-  http.post<null>(
-    `/api/v1/customerType/${id}`,
-    withCompany(scope, body) satisfies Schemas['TypeRequest'],
-    {
-      handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
-    },
-  );
+  api.post('/api/v1/customerType/{id}', {
+    path: { id },
+    body: withCompany(scope, body) satisfies Schemas['TypeRequest'],
+    handledCodes: [ErrorCode.DictCodeExists, ErrorCode.InvalidParameter],
+  });
 
 /** The server reads `companyId` of a deletion from the query string (the body is empty). */
 export const deleteCustomerType = (id: number, scope: Scope) =>
-  http.post<null>(
-    `/api/v1/customerType/${id}/delete`,
-    {},
-    {
-      handledCodes: [ErrorCode.InvalidParameter],
-      ...(scope === undefined ? {} : { params: withCompany(scope) }),
-    },
-  );
+  api.post('/api/v1/customerType/{id}/delete', {
+    body: {},
+    path: { id },
+    handledCodes: [ErrorCode.InvalidParameter],
+    ...(scope === undefined ? {} : { params: withCompany(scope) }),
+  });
 
 /**
  * What a parameter refusal (code 4) names: the server appends it to the message

@@ -1,8 +1,9 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { debugKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import { isOpen } from '@/shared/commands/api';
-import { COMMAND_REFUSALS, http, type Page } from '@/shared/http';
+import { COMMAND_REFUSALS } from '@/shared/http';
 import { day, oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** One exchange of the debug log (POST .../debug, GET /api/v1/debug/reply, the log list). */
@@ -13,21 +14,20 @@ export type TargetKind = 'inverter' | 'gateway';
 
 /** Sends a raw RTU frame (hex, CRC included) to an inverter or a gateway. */
 export function sendFrame(kind: TargetKind, sn: string, code: string): Promise<DebugEntry> {
-  const path = kind === 'gateway' ? 'gateway' : 'inverter';
-  return http.post<DebugEntry>(
-    `/api/v1/${path}/${encodeURIComponent(sn.trim())}/debug`,
-    { code },
+  const path = kind === 'gateway' ? '/api/v1/gateway/{sn}/debug' : '/api/v1/inverter/{sn}/debug';
+  return api.post(path, {
+    path: { sn: sn.trim() },
+    body: { code },
     // refusals are shown next to the frame
-    { handledCodes: COMMAND_REFUSALS },
-  );
+    handledCodes: COMMAND_REFUSALS,
+  });
 }
 
 /** The exchange of a command, polled until the device answered or the command ended. */
 export const debugReplyQuery = (commandId: number | null) =>
   queryOptions({
     queryKey: debugKeys.reply(commandId),
-    queryFn: () =>
-      http.get<DebugEntry | null>('/api/v1/debug/reply', { params: { id: commandId } }),
+    queryFn: () => api.get('/api/v1/debug/reply', { query: { id: commandId } }),
     enabled: commandId !== null,
     refetchInterval: (query) => {
       const data = query.state.data;
@@ -61,7 +61,7 @@ export function logParams(q: DebugLogQuery): Record<string, string | number> {
 export const debugLogQuery = (q: DebugLogQuery) =>
   queryOptions({
     queryKey: debugKeys.log(logParams(q)),
-    queryFn: () => http.get<Page<DebugEntry>>('/api/v1/logger/debug', { params: logParams(q) }),
+    queryFn: () => api.get('/api/v1/logger/debug', { query: logParams(q) }),
     placeholderData: (previous) => previous,
     // replies of recent exchanges arrive while the screen is open
     refetchInterval: 15_000,

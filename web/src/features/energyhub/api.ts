@@ -1,5 +1,6 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, type Page } from '@/shared/http';
+import { ErrorCode, type Page } from '@/shared/http';
 import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 import {
   ENROLLMENT_STATUSES,
@@ -12,16 +13,16 @@ import {
   type EnrollmentStatus,
   type EventBody,
   type EventStatus,
-  type MasterDevice,
   type Program,
   type ProgramBody,
-  type TimeZoneOption,
-  type UserStation,
-  type Vtn,
   type VtnBody,
 } from './types';
 
-const BASE = '/api/v1/oadr';
+/*
+ * The document has the energy hub's statuses, kinds and sources as plain text; the server sends
+ * only the words of ./types (ENROLLMENT_STATUSES, …), so the answers below are read with those
+ * narrowed (`as Promise<Enrollment>`): a gap in the document, which names no enums there.
+ */
 
 /** Every key of the energy hub under one root, so a change refreshes all its views. */
 export const hubKeys = {
@@ -63,10 +64,9 @@ export const enrollmentListQuery = (q: EnrollmentQuery) =>
   queryOptions({
     queryKey: hubKeys.enrollments(enrollmentParams(q)),
     queryFn: () =>
-      http.get<Page<Enrollment>>(`${BASE}/enrollments`, {
-        params: enrollmentParams(q),
-        silent: true,
-      }),
+      api.get('/api/v1/oadr/enrollments', { query: enrollmentParams(q), silent: true }) as Promise<
+        Page<Enrollment>
+      >,
     placeholderData: keepPreviousData,
   });
 
@@ -74,31 +74,38 @@ export const enrollmentQuery = (id: number) =>
   queryOptions({
     queryKey: hubKeys.enrollment(id),
     queryFn: () =>
-      http.get<Enrollment>(`${BASE}/enrollment/${id}`, {
+      api.get('/api/v1/oadr/enrollment/{id}', {
+        path: { id },
         handledCodes: [ErrorCode.EnrollmentMissing],
         silent: true,
-      }),
+      }) as Promise<Enrollment>,
     retry: false,
   });
 
 export const saveEnrollment = (body: EnrollmentBody) =>
-  http.post<Enrollment>(`${BASE}/enrollment`, body, {
+  api.post('/api/v1/oadr/enrollment', {
+    body,
     handledCodes: [ErrorCode.AccountBound],
-  });
+  }) as Promise<Enrollment>;
 
 export const addDevices = (id: number, devices: EnrollmentDevice[]) =>
-  http.post<Enrollment>(`${BASE}/enrollment/${id}/devices`, { devices });
+  api.post('/api/v1/oadr/enrollment/{id}/devices', {
+    path: { id },
+    body: { devices },
+  }) as Promise<Enrollment>;
 
 export const removeDevice = (id: number, sn: string) =>
-  http.post<Enrollment>(`${BASE}/enrollment/${id}/devices/${encodeURIComponent(sn)}/remove`);
+  api.post('/api/v1/oadr/enrollment/{id}/devices/{sn}/remove', {
+    path: { id, sn },
+  }) as Promise<Enrollment>;
 
 export const enrollmentAction = (id: number, action: string, reason?: string) =>
   action === 'quit'
-    ? http.post<Enrollment>(`${BASE}/enrollment/${id}/unenroll`)
-    : http.post<Enrollment>(
-        `${BASE}/enrollment/${id}/action`,
-        reason ? { action, reason } : { action },
-      );
+    ? (api.post('/api/v1/oadr/enrollment/{id}/unenroll', { path: { id } }) as Promise<Enrollment>)
+    : (api.post('/api/v1/oadr/enrollment/{id}/action', {
+        path: { id },
+        body: reason ? { action, reason } : { action },
+      }) as Promise<Enrollment>);
 
 // ---- choices for the enroll form ------------------------------------------------------------
 
@@ -107,13 +114,16 @@ export const programsQuery = (all = false) =>
   queryOptions({
     queryKey: hubKeys.programs(all),
     queryFn: () =>
-      http.get<Program[]>(`${BASE}/listProgram`, { params: all ? { all: 1 } : {}, silent: true }),
+      api.get('/api/v1/oadr/listProgram', {
+        query: all ? { all: 1 } : {},
+        silent: true,
+      }) as Promise<Program[]>,
     staleTime: 60_000,
   });
 
 export const timezonesQuery = queryOptions({
   queryKey: hubKeys.timezones,
-  queryFn: () => http.get<TimeZoneOption[]>(`${BASE}/timezones`, { silent: true }),
+  queryFn: () => api.get('/api/v1/oadr/timezones', { silent: true }),
   staleTime: Infinity,
 });
 
@@ -121,23 +131,29 @@ export const timezonesQuery = queryOptions({
 export const userStationsQuery = (userId: number) =>
   queryOptions({
     queryKey: hubKeys.stations(userId),
-    queryFn: () => http.get<UserStation[]>(`${BASE}/userStationList/${userId}`, { silent: true }),
+    queryFn: () =>
+      api.get('/api/v1/oadr/userStationList/{id}', { path: { id: userId }, silent: true }),
   });
 
 export const stationDevicesQuery = (stationId: number) =>
   queryOptions({
     queryKey: hubKeys.devices(stationId),
     queryFn: () =>
-      http.get<MasterDevice[]>(`${BASE}/stationMasterDevice/${stationId}`, { silent: true }),
+      api.get('/api/v1/oadr/stationMasterDevice/{stationId}', {
+        path: { stationId },
+        silent: true,
+      }),
   });
 
 export const stationZoneQuery = (stationId: number) =>
   queryOptions({
     queryKey: hubKeys.stationZone(stationId),
-    queryFn: () => http.get<string>(`${BASE}/stationTimezoneId/${stationId}`, { silent: true }),
+    queryFn: () =>
+      api.get('/api/v1/oadr/stationTimezoneId/{stationId}', { path: { stationId }, silent: true }),
   });
 
-export const saveProgram = (body: ProgramBody) => http.post<Program>(`${BASE}/program`, body);
+export const saveProgram = (body: ProgramBody) =>
+  api.post('/api/v1/oadr/program', { body }) as Promise<Program>;
 
 // ---- events ---------------------------------------------------------------------------------
 
@@ -163,7 +179,9 @@ export const eventListQuery = (q: EventQuery) =>
   queryOptions({
     queryKey: hubKeys.events(eventParams(q)),
     queryFn: () =>
-      http.get<Page<DrEvent>>(`${BASE}/events`, { params: eventParams(q), silent: true }),
+      api.get('/api/v1/oadr/events', { query: eventParams(q), silent: true }) as Promise<
+        Page<DrEvent>
+      >,
     placeholderData: keepPreviousData,
     refetchInterval: EVENT_REFRESH_MS,
   });
@@ -171,28 +189,29 @@ export const eventListQuery = (q: EventQuery) =>
 export const eventQuery = (id: number) =>
   queryOptions({
     queryKey: hubKeys.event(id),
-    queryFn: () => http.get<DrEventDetail>(`${BASE}/event/${id}`, { silent: true }),
+    queryFn: () =>
+      api.get('/api/v1/oadr/event/{id}', { path: { id }, silent: true }) as Promise<DrEventDetail>,
     refetchInterval: EVENT_REFRESH_MS,
     retry: false,
   });
 
 export const cancelEvent = (id: number, enrollmentId?: number) =>
-  http.post<DrEvent>(
-    `${BASE}/event/${id}/cancel`,
-    enrollmentId === undefined ? {} : { enrollmentId },
-  );
+  api.post('/api/v1/oadr/event/{id}/cancel', {
+    path: { id },
+    body: enrollmentId === undefined ? {} : { enrollmentId },
+  });
 
-export const createEvent = (body: EventBody) => http.post<DrEvent>(`${BASE}/event`, body);
+export const createEvent = (body: EventBody) => api.post('/api/v1/oadr/event', { body });
 
 // ---- utility connections --------------------------------------------------------------------
 
 export const vtnsQuery = queryOptions({
   queryKey: hubKeys.vtns,
-  queryFn: () => http.get<Vtn[]>(`${BASE}/vtns`, { silent: true }),
+  queryFn: () => api.get('/api/v1/oadr/vtns', { silent: true }),
 });
 
-export const saveVtn = (body: VtnBody) => http.post<Vtn>(`${BASE}/vtn`, body);
+export const saveVtn = (body: VtnBody) => api.post('/api/v1/oadr/vtn', { body });
 
-export const syncVtn = (id: number) => http.post<unknown>(`${BASE}/vtn/${id}/sync`);
+export const syncVtn = (id: number) => api.post('/api/v1/oadr/vtn/{id}/sync', { path: { id } });
 
-export const removeVtn = (id: number) => http.post<unknown>(`${BASE}/vtn/${id}/remove`);
+export const removeVtn = (id: number) => api.post('/api/v1/oadr/vtn/{id}/remove', { path: { id } });

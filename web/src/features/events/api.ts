@@ -1,11 +1,8 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { eventKeys, messageKeys } from '@/shared/api/keys';
-import type { PlantOption } from '@/shared/api/plants';
 import type { Schemas } from '@/shared/api/schema';
-import type { MessageItem } from '@/shared/api/messages';
-import { http, type Page } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
 import { currentLanguage } from '@/shared/i18n';
 import { day, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 
@@ -65,7 +62,7 @@ export const eventListQuery = (f: EventFilter) =>
   queryOptions({
     // the language is part of the key: meaning and solution come translated by the server
     queryKey: eventKeys.list(currentLanguage(), eventParams(f)),
-    queryFn: () => http.get<EventPage>('/api/v1/events', { params: eventParams(f) }),
+    queryFn: (): Promise<EventPage> => api.get('/api/v1/events', { query: eventParams(f) }),
     placeholderData: (previous) => previous,
     // events open and close while the screen stays open (it is kept alive in the menu)
     refetchInterval: 60_000,
@@ -74,17 +71,14 @@ export const eventListQuery = (f: EventFilter) =>
 export const eventDetailQuery = (id: number) =>
   queryOptions({
     queryKey: eventKeys.detail(currentLanguage(), id),
-    queryFn: () => http.get<EventItem>(`/api/v1/event/detail/${id}`),
+    queryFn: (): Promise<EventItem> => api.get('/api/v1/event/detail/{id}', { path: { id } }),
   });
 
 /** Plants for the plant filter (the first 100 matching the typed name). */
 export const plantOptionsQuery = (name: string) =>
   queryOptions({
     queryKey: eventKeys.plants(name),
-    queryFn: () =>
-      http.get<Page<PlantOption>>('/api/v1/plants', {
-        params: { page: 1, limit: 100, name },
-      }),
+    queryFn: () => api.get('/api/v1/plants', { query: { page: 1, limit: 100, name } }),
     staleTime: 60_000,
   });
 
@@ -97,7 +91,7 @@ export function downloadEvents(kind: 'inverter' | 'battery', f: EventFilter): Pr
     kind === 'inverter'
       ? '/api/v1/workdata/event/download'
       : '/api/v1/workdata/battery/event/download';
-  return downloadFile(url, params, `${kind}-events.xlsx`);
+  return api.download(url, { query: params }, `${kind}-events.xlsx`);
 }
 
 /** A device's dynamic data (its reports) over at most 31 days, chosen columns, as an .xlsx. */
@@ -113,7 +107,11 @@ export function downloadDynamic(sn: string, range: [Dayjs, Dayjs], columns: stri
     .filter(Boolean)
     .join(',');
   if (column) params.column = column;
-  return downloadFile('/api/v1/workdata/dynamic/download', params, `dynamic-${sn.trim()}.xlsx`);
+  return api.download(
+    '/api/v1/workdata/dynamic/download',
+    { query: params },
+    `dynamic-${sn.trim()}.xlsx`,
+  );
 }
 
 export {
@@ -127,7 +125,5 @@ export const messageListQuery = () =>
   queryOptions({
     queryKey: messageKeys.list(currentLanguage()),
     queryFn: () =>
-      http.get<Page<MessageItem>>('/api/v1/messages', {
-        params: { pageSize: 10, pageNumber: 1, status: -1 },
-      }),
+      api.get('/api/v1/messages', { query: { pageSize: 10, pageNumber: 1, status: -1 } }),
   });

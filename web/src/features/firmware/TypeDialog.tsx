@@ -44,7 +44,7 @@ export function TypeDialog({
   const secondary = target.mode === 'add' ? target.parent !== null : target.node.parentId !== null;
 
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    mutationFn: (v: Values): Promise<unknown> => {
       if (target.mode === 'move') return moveInverterType(target.node.id, v.parentId ?? 0);
       const codes = secondary ? (parseCodes(v.codes ?? []) ?? []) : [];
       if (target.mode === 'add') return addInverterType({ name: v.name.trim(), parentId, codes });

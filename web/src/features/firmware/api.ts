@@ -1,6 +1,6 @@
+import { api, undocumentedBody, type PathOf, type QueryOf } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
+import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
 import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 
@@ -35,27 +35,29 @@ export const firmwareKeys = {
 
 export const inverterTypesQuery = queryOptions({
   queryKey: firmwareKeys.types,
-  queryFn: () => http.get<InverterTypeNode[]>('/api/v1/firmware/inverterTypes', { silent: true }),
+  queryFn: () => api.get('/api/v1/firmware/inverterTypes', { silent: true }),
 });
 
 /** Refusals the tree's dialogs and actions show themselves (a detail names which). */
 const TYPE_REFUSALS = [ErrorCode.InvalidParameter];
 
 export const addInverterType = (body: { name: string; parentId: number | null; codes: number[] }) =>
-  http.post<number>('/api/v1/firmware/inverterType/add', body, { handledCodes: TYPE_REFUSALS });
+  api.post('/api/v1/firmware/inverterType/add', { body, handledCodes: TYPE_REFUSALS });
 
 export const editInverterType = (body: { id: number; name: string; codes?: number[] }) =>
-  http.post<null>('/api/v1/firmware/inverterType/edit', body, { handledCodes: TYPE_REFUSALS });
+  api.post('/api/v1/firmware/inverterType/edit', { body, handledCodes: TYPE_REFUSALS });
 
 export const moveInverterType = (id: number, parentId: number) =>
-  http.post<null>(
-    '/api/v1/firmware/inverterType/move',
-    { id, parentId },
-    { handledCodes: TYPE_REFUSALS },
-  );
+  api.post('/api/v1/firmware/inverterType/move', {
+    body: { id, parentId },
+    handledCodes: TYPE_REFUSALS,
+  });
 
 export const deleteInverterType = (id: number) =>
-  http.get<null>(`/api/v1/firmware/inverterType/${id}/delete`, { handledCodes: TYPE_REFUSALS });
+  api.get('/api/v1/firmware/inverterType/{id}/delete', {
+    path: { id },
+    handledCodes: TYPE_REFUSALS,
+  });
 
 /** Whether a sibling (under `parentId`) already has the name; null when there is no answer. */
 export async function typeNameTaken(
@@ -67,8 +69,8 @@ export async function typeNameTaken(
   if (parentId !== null) params.parentId = parentId;
   if (id !== undefined) params.id = id;
   try {
-    await http.get<null>('/api/v1/firmware/inverterType/check', {
-      params,
+    await api.get('/api/v1/firmware/inverterType/check', {
+      query: params,
       handledCodes: TYPE_REFUSALS,
       silent: true,
     });
@@ -104,17 +106,17 @@ export function firmwareParams(
   return params;
 }
 
-const PAGE_URL: Record<FirmwareTarget, string> = {
+const PAGE_URL = {
   inverter: '/api/v1/firmware/page',
   gateway: '/api/v1/firmware/gateway/page',
-};
+} as const satisfies Record<FirmwareTarget, PathOf<'get'>>;
 
 export const firmwareListQuery = (target: FirmwareTarget) => (q: FirmwareQuery) =>
   queryOptions({
     queryKey: firmwareKeys.list(target, firmwareParams(target, q)),
     queryFn: () =>
-      http.get<Page<FirmwareItem>>(PAGE_URL[target], {
-        params: firmwareParams(target, q),
+      api.get(PAGE_URL[target], {
+        query: firmwareParams(target, q),
         silent: true,
       }),
     placeholderData: keepPreviousData,
@@ -173,44 +175,48 @@ export const SAVE_REFUSALS: readonly number[] = [
 
 export function saveFirmware(target: FirmwareTarget, v: FirmwareForm): Promise<FirmwareItem> {
   const body = firmwareFormData(target, v);
-  const url =
-    target === 'inverter'
-      ? '/api/v1/firmware/save'
-      : v.id === undefined
-        ? '/api/v1/firmware/gateway/add'
-        : `/api/v1/firmware/gateway/${v.id}`;
-  return http.post<FirmwareItem>(url, body, { handledCodes: SAVE_REFUSALS });
+  // the document gives these multipart routes no request body
+  const init = { ...undocumentedBody(body), handledCodes: SAVE_REFUSALS };
+  if (target === 'inverter') return api.post('/api/v1/firmware/save', init);
+  if (v.id === undefined) return api.post('/api/v1/firmware/gateway/add', init);
+  return api.post('/api/v1/firmware/gateway/{id}', { path: { id: v.id }, ...init });
 }
 
 /** The name and version check (on blur): resolves when free, rejects with 4000, 4002 or 4. */
 export function checkFirmware(
   target: FirmwareTarget,
   p: { name?: string; version?: string; typeId?: number; id?: number },
-): Promise<null> {
-  const params: Record<string, string | number> = {};
+): Promise<void> {
+  const params: { name?: string; version?: string; typeId?: number; id?: number } = {};
   if (p.name?.trim()) params.name = p.name.trim();
   if (p.version?.trim()) params.version = p.version.trim();
   if (target === 'inverter' && p.typeId !== undefined) params.typeId = p.typeId;
   if (p.id !== undefined) params.id = p.id;
   const url = target === 'inverter' ? '/api/v1/firmware/check' : '/api/v1/firmware/gateway/check';
-  return http.get<null>(url, { params, handledCodes: SAVE_REFUSALS, silent: true });
+  return api.get(url, { query: params, handledCodes: SAVE_REFUSALS, silent: true });
 }
 
 export const changeEnabled = (id: number, enable: boolean, notify: boolean) =>
-  http.get<FirmwareItem>(`/api/v1/firmware/${id}/changeEnable`, {
-    params: { enable, notify: enable && notify },
+  api.get('/api/v1/firmware/{id}/changeEnable', {
+    path: { id },
+    // the document has both as text (`true`/`false`), which is how axios writes the booleans
+    query: {
+      enable,
+      notify: enable && notify,
+    } as unknown as QueryOf<'/api/v1/firmware/{id}/changeEnable'>,
   });
 
 export const deleteFirmware = (id: number) =>
-  http.get<null>(`/api/v1/firmware/${id}/delete`, {
+  api.get('/api/v1/firmware/{id}/delete', {
+    path: { id },
     handledCodes: [ErrorCode.InvalidParameter],
   });
 
 export const batchDeleteFirmware = (ids: number[]) =>
-  http.post<BatchDeleteResult>('/api/v1/firmware/batchDelete', { ids });
+  api.post('/api/v1/firmware/batchDelete', { body: { ids } });
 
 export const downloadFirmware = (f: Pick<FirmwareItem, 'id' | 'fileName'>) =>
-  downloadFile(`/api/v1/firmware/${f.id}/download`, {}, f.fileName);
+  api.download('/api/v1/firmware/{id}/download', { path: { id: f.id } }, f.fileName);
 
 // ---- products and hardware (the form's pickers) -----------------------------------------------
 
@@ -219,8 +225,8 @@ export const productsQuery = (category: 'inverter' | 'gateway') =>
     queryKey: [...firmwareKeys.products, category],
     queryFn: async () =>
       (
-        await http.get<Page<ProductOption>>('/api/v1/product/', {
-          params: { page: 1, limit: 100, category },
+        await api.get('/api/v1/product/', {
+          query: { page: 1, limit: 100, category },
           silent: true,
         })
       ).infos,
@@ -230,8 +236,7 @@ export const productsQuery = (category: 'inverter' | 'gateway') =>
 export const hardwareQuery = (productId: number | null | undefined) =>
   queryOptions({
     queryKey: firmwareKeys.hardware(productId ?? 0),
-    queryFn: () =>
-      http.get<HardwareOption[]>('/api/v1/hardware', { params: { productId }, silent: true }),
+    queryFn: () => api.get('/api/v1/hardware', { query: { productId }, silent: true }),
     enabled: typeof productId === 'number',
     staleTime: 60_000,
   });

@@ -1,9 +1,8 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
-import type { GatewayDetail, GatewayRow } from '@/shared/api/gateways';
 import { gatewayKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, type Page } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
+import { ErrorCode } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
@@ -14,11 +13,11 @@ export type RotatedKey = Schemas['RotatedKey'];
 
 /** Gives the gateway a new registration key (sent to it on its command topic). */
 export function rotateGatewayKey(sn: string): Promise<RotatedKey> {
-  return http.post<RotatedKey>(
-    `/api/v1/gateway/${encodeURIComponent(sn)}/key/rotate`,
-    {},
-    { handledCodes: [ErrorCode.DeviceOffline, ErrorCode.ConnectionFailed, ErrorCode.KeyNotTaken] },
-  );
+  return api.post('/api/v1/gateway/{id}/key/rotate', {
+    body: {},
+    path: { id: sn },
+    handledCodes: [ErrorCode.DeviceOffline, ErrorCode.ConnectionFailed, ErrorCode.KeyNotTaken],
+  });
 }
 
 export type GatewayCounts = Schemas['GatewayCounts'];
@@ -61,7 +60,7 @@ export function gatewayParams(q: GatewayQuery): Record<string, string | number> 
 export const gatewayListQuery = (q: GatewayQuery) =>
   queryOptions({
     queryKey: gatewayKeys.list(gatewayParams(q)),
-    queryFn: () => http.get<Page<GatewayRow>>('/api/v1/gateways', { params: gatewayParams(q) }),
+    queryFn: () => api.get('/api/v1/gateways', { query: gatewayParams(q) }),
     placeholderData: (previous) => previous,
     // online state, signal and last message change while the screen stays open; a gateway
     // that stops reporting turns offline within three upload cycles (15 s in the demo)
@@ -70,7 +69,7 @@ export const gatewayListQuery = (q: GatewayQuery) =>
 
 export const gatewayCountQuery = queryOptions({
   queryKey: gatewayKeys.counts,
-  queryFn: () => http.get<GatewayCounts>('/api/v1/gateways/count'),
+  queryFn: () => api.get('/api/v1/gateways/count'),
   refetchInterval: REFRESH_MS,
 });
 
@@ -78,9 +77,7 @@ export const gatewayDetailQuery = (id: string) =>
   queryOptions({
     queryKey: gatewayKeys.detail(id),
     queryFn: () =>
-      http.get<GatewayDetail>(`/api/v1/gateway/${encodeURIComponent(id)}`, {
-        handledCodes: [ErrorCode.GatewayMissing],
-      }),
+      api.get('/api/v1/gateway/{id}', { path: { id }, handledCodes: [ErrorCode.GatewayMissing] }),
     retry: false,
     refetchInterval: REFRESH_MS,
   });
@@ -90,5 +87,5 @@ export function downloadGateways(q: GatewayQuery): Promise<void> {
   const params = gatewayParams(q);
   delete params.page;
   delete params.limit;
-  return downloadFile('/api/v1/gateways/downLoad', params, 'gateways.xlsx');
+  return api.download('/api/v1/gateways/downLoad', { query: params }, 'gateways.xlsx');
 }

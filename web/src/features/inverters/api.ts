@@ -1,8 +1,9 @@
+import { api, fillPath } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { inverterKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
-import { ErrorCode, http, type Page } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 
@@ -70,36 +71,29 @@ export function listParams(q: InverterQuery): Record<string, string | number> {
 }
 
 /**
- * The URL of a tab's realtime values: PV input and AC output under the inverter, the
+ * The path of a tab's realtime values: PV input and AC output under the inverter, the
  * generator under `gen/`, the other ports under `{port}/` (docs/api.md).
  */
-export function realtimeUrl(port: Port, sn: string): string {
-  const s = encodeURIComponent(sn);
+function realtimePath(port: Port) {
   switch (port) {
     case 'input':
-      return `/api/v1/inverter/${s}/realtime/input`;
+      return '/api/v1/inverter/{sn}/realtime/input' as const;
     case 'output':
-      return `/api/v1/inverter/${s}/realtime/output`;
+      return '/api/v1/inverter/{sn}/realtime/output' as const;
     case 'gen':
-      return `/api/v1/inverter/gen/${s}/realtime`;
+      return '/api/v1/inverter/gen/{sn}/realtime' as const;
     default:
-      return `/api/v1/inverter/${port}/${s}/realtime`;
+      return `/api/v1/inverter/${port}/{sn}/realtime` as const;
   }
 }
 
-/**
- * The URL and query of a tab's series. Input and output have day curves of their own
- * (`input/day`, `output/day?column=`); their bars are the inverter's energy. The generator's
- * day curve is `genMi/{sn}/day`, its bars `gen/{sn}/byDate`.
- */
-export function seriesRequest(
-  port: Port,
-  span: Span,
-  sn: string,
-  date: string,
-): { url: string; params: Record<string, string> } {
-  const s = encodeURIComponent(sn);
-  // month: YYYY-MM, year: YYYY, total: none
+/** The URL of a tab's realtime values for inverter `sn`. */
+export function realtimeUrl(port: Port, sn: string): string {
+  return fillPath(realtimePath(port), { sn });
+}
+
+/** The date parameter of a span: YYYY-MM-DD, YYYY-MM, YYYY; none for the total. */
+function spanDate(span: Span, date: string): { date?: string } {
   const param =
     span === 'day'
       ? date.slice(0, 10)
@@ -108,20 +102,45 @@ export function seriesRequest(
         : span === 'year'
           ? date.slice(0, 4)
           : '';
-  const params: Record<string, string> = param ? { date: param } : {};
+  return param ? { date: param } : {};
+}
+
+/**
+ * The path and query of a tab's series. Input and output have day curves of their own
+ * (`input/day`, `output/day?column=`); their bars are the inverter's energy. The generator's
+ * day curve is `genMi/{sn}/day`, its bars `gen/{sn}/byDate`.
+ */
+function seriesPath(port: Port, span: Span) {
   if (port === 'gen') {
-    if (span === 'day') return { url: `/api/v1/inverter/genMi/${s}/day`, params };
-    return { url: `/api/v1/inverter/gen/${s}/byDate`, params };
+    return span === 'day'
+      ? ('/api/v1/inverter/genMi/{sn}/day' as const)
+      : ('/api/v1/inverter/gen/{sn}/byDate' as const);
   }
   if (port === 'input' || port === 'output') {
-    if (span !== 'day') return { url: `/api/v1/inverter/${s}/${span}`, params };
-    if (port === 'input') return { url: `/api/v1/inverter/${s}/input/day`, params };
-    return {
-      url: `/api/v1/inverter/${s}/output/day`,
-      params: { ...params, column: OUTPUT_COLUMNS },
-    };
+    if (span !== 'day') return `/api/v1/inverter/{sn}/${span}` as const;
+    return port === 'input'
+      ? ('/api/v1/inverter/{sn}/input/day' as const)
+      : ('/api/v1/inverter/{sn}/output/day' as const);
   }
-  return { url: `/api/v1/inverter/${port}/${s}/${span}`, params };
+  return `/api/v1/inverter/${port}/{sn}/${span}` as const;
+}
+
+function seriesQueryParams(port: Port, span: Span, date: string) {
+  const params = spanDate(span, date);
+  return port === 'output' && span === 'day' ? { ...params, column: OUTPUT_COLUMNS } : params;
+}
+
+/** The URL and query of a tab's series for inverter `sn`. */
+export function seriesRequest(
+  port: Port,
+  span: Span,
+  sn: string,
+  date: string,
+): { url: string; params: { date?: string; column?: string } } {
+  return {
+    url: fillPath(seriesPath(port, span), { sn }),
+    params: seriesQueryParams(port, span, date),
+  };
 }
 
 /** The output tab's day curve columns (client names of `output/day?column=`). */
@@ -130,23 +149,20 @@ export const OUTPUT_COLUMNS = 'pac,fac,dc_temp,igbt_temp';
 export const inverterListQuery = (q: InverterQuery) =>
   queryOptions({
     queryKey: inverterKeys.list(listParams(q)),
-    queryFn: () =>
-      http.get<Page<InverterRow>>('/api/v1/inverters', { params: listParams(q), silent: true }),
+    queryFn: () => api.get('/api/v1/inverters', { query: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
   });
 
 export const inverterCountsQuery = queryOptions({
   queryKey: inverterKeys.counts,
-  queryFn: () => http.get<InverterCounts>('/api/v1/inverters/count', { silent: true }),
+  queryFn: () => api.get('/api/v1/inverters/count', { silent: true }),
 });
 
 export const inverterDetailQuery = (sn: string) =>
   queryOptions({
     queryKey: inverterKeys.detail(sn),
     queryFn: () =>
-      http.get<InverterDetail>(`/api/v1/inverter/${encodeURIComponent(sn)}`, {
-        handledCodes: [ErrorCode.InverterMissing],
-      }),
+      api.get('/api/v1/inverter/{sn}', { path: { sn }, handledCodes: [ErrorCode.InverterMissing] }),
     retry: false,
   });
 
@@ -154,25 +170,29 @@ export const inverterDetailQuery = (sn: string) =>
 export const realtimeQuery = <P extends Port>(port: P, sn: string) =>
   queryOptions({
     queryKey: inverterKeys.realtime(port, sn),
-    queryFn: () => http.get<RealtimeAnswers[P]>(realtimeUrl(port, sn), { silent: true }),
+    queryFn: () =>
+      // the answer of this port's own path (TS does not tie a union of paths to the port)
+      api.get(realtimePath(port), { path: { sn }, silent: true }) as Promise<RealtimeAnswers[P]>,
     refetchInterval: 30_000,
   });
 
 export const seriesQuery = (port: Port, span: Span, sn: string, date: string) =>
   queryOptions({
     queryKey: inverterKeys.series(port, span, sn, date),
-    queryFn: () => {
-      const { url, params } = seriesRequest(port, span, sn, date);
-      return http.get<SeriesAnswer>(url, { params, silent: true });
-    },
+    queryFn: (): Promise<SeriesAnswer> =>
+      api.get(seriesPath(port, span), {
+        path: { sn },
+        query: seriesQueryParams(port, span, date),
+        silent: true,
+      }),
   });
 
 export function renameInverter(sn: string, alias: string): Promise<unknown> {
-  return http.post(`/api/v1/inverter/${encodeURIComponent(sn)}/alias`, { alias });
+  return api.post('/api/v1/inverter/{sn}/alias', { path: { sn }, body: { alias } });
 }
 
 export function deleteInverter(sn: string): Promise<unknown> {
-  return http.post(`/api/v1/inverter/${encodeURIComponent(sn)}/delete`, {});
+  return api.post('/api/v1/inverter/{sn}/delete', { body: {}, path: { sn } });
 }
 
 /** Refusals of a power command (the settings screen's): the buttons show them. */
@@ -190,8 +210,8 @@ const POWER_REFUSALS: readonly ErrorCode[] = [
 
 /** Power commands (GET, as the original API has them; docs/api.md). */
 export function power(sn: string, on: boolean): Promise<Command> {
-  return http.get<Command>(
-    `/api/v1/inverter/${encodeURIComponent(sn.trim())}/${on ? 'boot' : 'shutdown'}`,
-    { handledCodes: POWER_REFUSALS },
-  );
+  return api.get(on ? '/api/v1/inverter/{sn}/boot' : '/api/v1/inverter/{sn}/shutdown', {
+    path: { sn: sn.trim() },
+    handledCodes: POWER_REFUSALS,
+  });
 }

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http } from '@/shared/http';
+import { api } from '@/shared/api/client';
+import { ErrorCode } from '@/shared/http';
 
 /** A product of GET /api/v1/inverter/products (the inverter products of the catalogue). */
 export type InverterProduct = Schemas['Product'];
@@ -11,7 +12,7 @@ export type ProductOf = Pick<Schemas['InverterDetail'], 'productId' | 'productNa
 export const inverterProductsQuery = () =>
   queryOptions({
     queryKey: ['inverters', 'products'] as const,
-    queryFn: () => http.get<InverterProduct[]>('/api/v1/inverter/products', { silent: true }),
+    queryFn: () => api.get('/api/v1/inverter/products', { silent: true }),
     staleTime: 60_000,
   });
 
@@ -24,8 +25,7 @@ export const productLabel = (p: InverterProduct) =>
  * fit the inverter's type.
  */
 export const setInverterProduct = (sn: string, productId: number | null) =>
-  http.post<null>(
-    '/api/v1/inverter/product',
-    { sn, productId } satisfies Schemas['InverterProductRequest'],
-    { handledCodes: [ErrorCode.InvalidParameter] },
-  );
+  api.post('/api/v1/inverter/product', {
+    body: { sn, productId },
+    handledCodes: [ErrorCode.InvalidParameter],
+  });

@@ -1,11 +1,9 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { GatewayRow } from '@/shared/api/gateways';
 import { gatewayKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
+import { ErrorCode, isApiError } from '@/shared/http';
 import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
-import type { ImportOutcome } from '@/shared/gatewayImport';
 
 export type { GatewayRow } from '@/shared/api/gateways';
 
@@ -42,11 +40,7 @@ export const sysGatewayListQuery = (q: SysGatewayQuery) =>
   queryOptions({
     // under the gateway keys: a gateway bound or removed elsewhere refreshes this list too
     queryKey: gatewayKeys.list({ ...sysGatewayParams(q), system: 1 }),
-    queryFn: () =>
-      http.get<Page<GatewayRow>>('/api/v1/gateways', {
-        params: sysGatewayParams(q),
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/gateways', { query: sysGatewayParams(q), silent: true }),
     placeholderData: keepPreviousData,
   });
 
@@ -55,7 +49,7 @@ export function downloadSysGateways(q: SysGatewayQuery): Promise<void> {
   const params = sysGatewayParams(q);
   delete params.page;
   delete params.limit;
-  return downloadFile('/api/v1/gateways/downLoad', params, 'gateways.xlsx');
+  return api.download('/api/v1/gateways/downLoad', { query: params }, 'gateways.xlsx');
 }
 
 /** A gateway to register (POST /gateway/create, and each row of /gateway/batch). */
@@ -72,17 +66,17 @@ export function newGatewayBody(g: NewGateway): NewGateway {
 }
 
 export const createGateway = (g: NewGateway) =>
-  http.post<number>('/api/v1/gateway/create', newGatewayBody(g), {
+  api.post('/api/v1/gateway/create', {
+    body: newGatewayBody(g),
     handledCodes: [ErrorCode.InvalidParameter, ErrorCode.GatewayUsed],
   });
 
 /** Registers many gateways; every row answers on its own. */
 export const createGateways = (gateways: readonly NewGateway[]) =>
-  http.post<ImportOutcome>(
-    '/api/v1/gateway/batch',
-    { gateways: gateways.map(newGatewayBody) },
-    { handledCodes: [ErrorCode.InvalidParameter] },
-  );
+  api.post('/api/v1/gateway/batch', {
+    body: { gateways: gateways.map(newGatewayBody) },
+    handledCodes: [ErrorCode.InvalidParameter],
+  });
 
 /**
  * Gives a gateway in stock to a customer's account, an owner's user id (null takes it back).
@@ -91,22 +85,21 @@ export const createGateways = (gateways: readonly NewGateway[]) =>
  * the customers' own request takes there.)
  */
 export const assignCustomer = (id: number, customerId: number | null) =>
-  http.post<null>(
-    `/api/v1/gateway/${id}/customer`,
-    { customerId },
-    {
-      handledCodes: [
-        ErrorCode.InvalidParameter,
-        ErrorCode.GatewayUsed,
-        ErrorCode.NotRegistered,
-        ErrorCode.GatewayMissing,
-      ],
-    },
-  );
+  api.post('/api/v1/gateway/{id}/customer', {
+    path: { id: String(id) },
+    body: { customerId },
+    handledCodes: [
+      ErrorCode.InvalidParameter,
+      ErrorCode.GatewayUsed,
+      ErrorCode.NotRegistered,
+      ErrorCode.GatewayMissing,
+    ],
+  });
 
 /** Removes a gateway from the registry; 301 while it is on a plant. */
 export const deleteGateway = (id: number) =>
-  http.get<null>(`/api/v1/gateway/${id}/delete`, {
+  api.get('/api/v1/gateway/{id}/delete', {
+    path: { id: String(id) },
     handledCodes: [ErrorCode.GatewayUsed, ErrorCode.GatewayMissing],
   });
 
@@ -116,7 +109,7 @@ export type ProtocolItem = Schemas['LoggerFunction'];
 /** The protocol configs the register dialog offers (callers who may read them). */
 export const protocolOptionsQuery = queryOptions({
   queryKey: gatewayKeys.protocols,
-  queryFn: () => http.get<ProtocolItem[]>('/api/v1/logger/functions', { silent: true }),
+  queryFn: () => api.get('/api/v1/logger/functions', { silent: true }),
   retry: false,
   staleTime: 5 * 60_000,
 });
@@ -129,8 +122,8 @@ export const companyOptionsQuery = (name: string) =>
   queryOptions({
     queryKey: ['companies', 'options', name.trim()] as const,
     queryFn: async (): Promise<CompanyOption[]> => {
-      const page = await http.get<Page<Schemas['CompanyInfo']>>('/api/v1/company/list', {
-        params: name.trim() ? { page: 1, limit: 100, name: name.trim() } : { page: 1, limit: 100 },
+      const page = await api.get('/api/v1/company/list', {
+        query: name.trim() ? { page: 1, limit: 100, name: name.trim() } : { page: 1, limit: 100 },
         silent: true,
       });
       return page.infos.map((c) => ({ id: c.id, name: c.name }));
@@ -145,11 +138,7 @@ export type CustomerOption = Schemas['CustomerPick'];
 export const companyCustomersQuery = (companyId: number) =>
   queryOptions({
     queryKey: ['customers', 'options', companyId] as const,
-    queryFn: () =>
-      http.get<CustomerOption[]>('/api/v1/customers/list', {
-        params: { companyId },
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/customers/list', { query: { companyId }, silent: true }),
     staleTime: 60_000,
   });
 

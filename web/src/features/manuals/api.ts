@@ -1,11 +1,10 @@
+import { api, undocumentedBody } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, type Page } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
+import { ErrorCode } from '@/shared/http';
 
 /** An item of GET /api/v1/manuals. */
 export type Manual = Schemas['ManualItem'];
-type ProductOption = Schemas['Product'];
 
 export const LANGUAGES = ['en', 'zh', 'es', 'all'] as const;
 export type ManualLanguage = (typeof LANGUAGES)[number];
@@ -39,8 +38,7 @@ export function manualParams(q: ManualQuery): Record<string, string | number> {
 export const manualListQuery = (q: ManualQuery) =>
   queryOptions({
     queryKey: manualKeys.list(manualParams(q)),
-    queryFn: () =>
-      http.get<Page<Manual>>('/api/v1/manuals', { params: manualParams(q), silent: true }),
+    queryFn: () => api.get('/api/v1/manuals', { query: manualParams(q), silent: true }),
     placeholderData: keepPreviousData,
   });
 
@@ -49,12 +47,7 @@ export const productOptionsQuery = () =>
   queryOptions({
     queryKey: manualKeys.products,
     queryFn: async () =>
-      (
-        await http.get<Page<ProductOption>>('/api/v1/product/', {
-          params: { page: 1, limit: 100 },
-          silent: true,
-        })
-      ).infos,
+      (await api.get('/api/v1/product/', { query: { page: 1, limit: 100 }, silent: true })).infos,
     staleTime: 60_000,
   });
 
@@ -93,18 +86,23 @@ export const SAVE_REFUSALS = [
 ];
 
 export const saveManual = (id: number | undefined, v: ManualForm) =>
-  http.post<Manual>(
-    id === undefined ? '/api/v1/manual' : `/api/v1/manual/${id}`,
-    manualFormData(v),
-    {
-      handledCodes: SAVE_REFUSALS,
-    },
-  );
+  // the document gives these multipart routes no request body
+  id === undefined
+    ? api.post('/api/v1/manual', {
+        ...undocumentedBody(manualFormData(v)),
+        handledCodes: SAVE_REFUSALS,
+      })
+    : api.post('/api/v1/manual/{id}', {
+        path: { id },
+        ...undocumentedBody(manualFormData(v)),
+        handledCodes: SAVE_REFUSALS,
+      });
 
-export const deleteManual = (id: number) => http.post(`/api/v1/manual/${id}/delete`);
+export const deleteManual = (id: number) =>
+  api.post('/api/v1/manual/{id}/delete', { path: { id } });
 
 export const downloadManual = (m: Pick<Manual, 'id' | 'fileName'>) =>
-  downloadFile(`/api/v1/manual/${m.id}/download`, {}, m.fileName);
+  api.download('/api/v1/manual/{id}/download', { path: { id: m.id } }, m.fileName);
 
 /** `1.2 MB`, `350 KB`, `900 B`. */
 export function sizeText(bytes: number): string {

@@ -1,18 +1,19 @@
 import type { Schemas } from '@/shared/api/schema';
 import { meterKeys } from '@/shared/api/keys';
-import { http } from '@/shared/http';
+import { api } from '@/shared/api/client';
 import { deviceListQueries, deviceRealtimeQuery, deviceSeriesQuery } from '@/shared/devices/api';
 import type { DeviceKind } from '@/shared/devices/kind';
 
-export const METER: DeviceKind = {
+export const METER = {
   ns: 'meters',
   testId: 'meter',
   route: '/device/meter',
   keys: meterKeys,
-  listUrl: '/api/v1/meters',
-  countsUrl: '/api/v1/meter/status/count',
-  deviceUrl: '/api/v1/meter',
-};
+  list: (query, options) => api.get('/api/v1/meters', { query, ...options }),
+  counts: (options) => api.get('/api/v1/meter/status/count', options),
+  rename: (sn, alias) => api.post('/api/v1/meter/{sn}/alias', { path: { sn }, body: { alias } }),
+  remove: (sn) => api.post('/api/v1/meter/{sn}/delete', { path: { sn } }),
+} satisfies DeviceKind<MeterRow>;
 
 /** An item of GET /api/v1/meters. */
 export type MeterRow = Schemas['MeterItem'];
@@ -31,9 +32,12 @@ export function spanDate(span: Span, date: { format(f: string): string }): strin
 }
 
 export const meterQueries = deviceListQueries<MeterRow>(METER);
-export const meterRealtimeQuery = (sn: string) => deviceRealtimeQuery<MeterRealtime>(METER, sn);
+export const meterRealtimeQuery = (sn: string) =>
+  deviceRealtimeQuery(METER, sn, (sn, options): Promise<MeterRealtime> =>
+    api.get('/api/v1/meter/{sn}/realtime', { path: { sn }, ...options }),
+  );
 export const meterSeriesQuery = (sn: string, span: Span, date: string) =>
-  deviceSeriesQuery(METER, sn, span, date);
+  deviceSeriesQuery(METER, `/api/v1/meter/{sn}/${span}`, sn, date);
 
 export const setMasterMeter = (sn: string, master: boolean) =>
-  http.post(`${METER.deviceUrl}/${encodeURIComponent(sn)}/master`, { master });
+  api.post('/api/v1/meter/{sn}/master', { path: { sn }, body: { master } });

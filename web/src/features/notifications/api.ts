@@ -1,7 +1,7 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { messageKeys } from '@/shared/api/keys';
 import type { MessageItem } from '@/shared/api/messages';
-import { http, type Page } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { oneOf, type ListQuery } from '@/shared/list/params';
 
@@ -43,11 +43,7 @@ export const notificationListQuery = (q: NotificationQuery) =>
   queryOptions({
     // the titles and contents come translated by the server
     queryKey: [...messageKeys.all, 'page', currentLanguage(), notificationParams(q)] as const,
-    queryFn: () =>
-      http.get<Page<MessageItem>>('/api/v1/messages', {
-        params: notificationParams(q),
-        silent: true,
-      }),
+    queryFn: () => api.get('/api/v1/messages', { query: notificationParams(q), silent: true }),
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });

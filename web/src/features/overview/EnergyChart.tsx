@@ -1,3 +1,4 @@
+import { api } from '@/shared/api/client';
 import { useQuery } from '@tanstack/react-query';
 import { DownloadOutlined } from '@ant-design/icons';
 import {
@@ -17,7 +18,6 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart, useAxisStyle, withAxisStyle } from '@/shared/charts';
 import { ApiError } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
 import { energyQuery, type Period } from './api';
 import { formatEnergy } from '@/shared/format/units';
 import { formatNumber } from '@/shared/format/number';
@@ -58,11 +58,12 @@ export function EnergyChart({
   const download = () => {
     if (!range) return;
     setDownloading(true);
-    downloadFile(
-      '/api/v1/plant/generation/download',
-      { id: plantId, startDate: range[0], endDate: range[1] },
-      `generation_${range[0]}_${range[1]}.xlsx`,
-    )
+    api
+      .download(
+        '/api/v1/plant/generation/download',
+        { query: { id: String(plantId), startDate: range[0], endDate: range[1] } },
+        `generation_${range[0]}_${range[1]}.xlsx`,
+      )
       .catch((e: unknown) =>
         message.error(e instanceof ApiError ? e.message : t('overview.loadFailed')),
       )

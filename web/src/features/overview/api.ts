@@ -1,7 +1,8 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { overviewKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 
 export type { Series } from '@/shared/api/series';
 
@@ -55,8 +56,8 @@ export const plantHeadQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.plant(id),
     queryFn: () =>
-      http.get<PlantHead>(`/api/v1/plant/${id}`, {
-        params: { id },
+      api.get('/api/v1/plant/{id}', {
+        path: { id },
         handledCodes: [ErrorCode.PlantMissing],
       }),
   });
@@ -64,14 +65,14 @@ export const plantHeadQuery = (id: number) =>
 export const realtimeQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.realtime(id),
-    queryFn: () => http.get<Realtime>(`/api/v1/plant/${id}/realtime`, { silent: true }),
+    queryFn: () => api.get('/api/v1/plant/{id}/realtime', { path: { id }, silent: true }),
     refetchInterval: LIVE_MS,
   });
 
 export const flowQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.flow(id),
-    queryFn: () => http.get<FlowData>(`/api/v1/plant/energy/${id}/flow`, { silent: true }),
+    queryFn: () => api.get('/api/v1/plant/energy/{id}/flow', { path: { id }, silent: true }),
     refetchInterval: LIVE_MS,
   });
 
@@ -79,7 +80,7 @@ export const generationUseQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.use(id),
     queryFn: () =>
-      http.get<GenerationUse>(`/api/v1/plant/energy/${id}/generation/use`, { silent: true }),
+      api.get('/api/v1/plant/energy/{id}/generation/use', { path: { id }, silent: true }),
     refetchInterval: LIVE_MS,
   });
 
@@ -88,8 +89,9 @@ export const energyQuery = (id: number, period: Period, date: string) =>
   queryOptions({
     queryKey: overviewKeys.energy(id, period, date),
     queryFn: () =>
-      http.get<Schemas['PlantSeriesList']>(`/api/v1/plant/energy/${id}/${period}`, {
-        params: period === 'total' ? { id } : { id, date },
+      api.get('/api/v1/plant/energy/{id}/{period}', {
+        path: { id, period },
+        query: period === 'total' ? {} : { date },
         silent: true,
       }),
   });
@@ -97,7 +99,7 @@ export const energyQuery = (id: number, period: Period, date: string) =>
 export const devicesQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.devices(id),
-    queryFn: () => http.get<PlantDevice[]>(`/api/v1/plant/${id}/devices`, { silent: true }),
+    queryFn: () => api.get('/api/v1/plant/{id}/devices', { path: { id }, silent: true }),
     refetchInterval: LIVE_MS,
   });
 
@@ -106,8 +108,10 @@ export const eventsQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.events(id),
     queryFn: () =>
-      http.get<EventPage>(`/api/v1/plant/${id}/events`, {
-        params: { page: 1, limit: 5, status: 1 },
+      api.get('/api/v1/plant/{id}/events', {
+        path: { id },
+        // the document has `status` as text (`open` or 1); the number went as `1` all along
+        query: { page: 1, limit: 5, status: '1' },
         silent: true,
       }),
     refetchInterval: LIVE_MS,
@@ -117,6 +121,6 @@ export const weatherQuery = (id: number, date: string) =>
   queryOptions({
     queryKey: overviewKeys.weather(id, date),
     queryFn: () =>
-      http.get<Weather>('/api/v1/weather', { params: { stationId: id, date }, silent: true }),
+      api.get('/api/v1/weather', { query: { stationId: String(id), date }, silent: true }),
     staleTime: 5 * 60_000,
   });

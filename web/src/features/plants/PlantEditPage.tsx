@@ -13,6 +13,7 @@ import {
   saveIncome,
   saveInfo,
   withdrawOffer,
+  type PlantBody,
   type PlantDetail,
 } from './api';
 import { PlantGateways } from './PlantGateways';
@@ -104,6 +105,9 @@ function Section({
 }
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+/** A form value as the text the server reads (an id goes as its digits); none when unset. */
+const optional = (v: unknown): string | undefined =>
+  v === null || v === undefined ? undefined : String(v);
 
 /** plants/edit/:id: each section saved with its own endpoint. */
 export default function PlantEditPage() {
@@ -140,12 +144,12 @@ export default function PlantEditPage() {
   }
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: plantKeys.all });
-  const info = (v: Values) => ({
+  const info = (v: Values): PlantBody => ({
     name: str(v.name).trim(),
-    type: v.type,
+    type: typeof v.type === 'number' ? v.type : undefined,
     totalPower: Number(v.totalPower),
-    joinDate: dayjs.isDayjs(v.joinDate) ? v.joinDate.format('YYYY-MM-DD') : v.joinDate,
-    timezone: v.timezone,
+    joinDate: dayjs.isDayjs(v.joinDate) ? v.joinDate.format('YYYY-MM-DD') : optional(v.joinDate),
+    timezone: optional(v.timezone),
     address: str(v.address).trim(),
     lon: Number(v.lon),
     lat: Number(v.lat),
@@ -229,9 +233,9 @@ export default function PlantEditPage() {
         testId="section-income"
         initialValues={{ ...income, currency: p.currency?.id, invest: str(p.invest) }}
         onSave={async (v) => {
+          // the plant is the path's: PlantRequest has no `id`, the server never read one here
           await saveIncome(id, {
-            id,
-            currency: v.currency,
+            currency: optional(v.currency),
             invest: investValue(v.invest) ?? 0,
             charges: buildCharges(v as unknown as IncomeForm),
           });

@@ -1,9 +1,9 @@
+import { api, type BodyOf } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
-import type { GatewayDetail, GatewayRow } from '@/shared/api/gateways';
 import { dictKeys, plantKeys } from '@/shared/api/keys';
 import type { Dict } from '@/shared/api/plants';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, type Page } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
@@ -64,46 +64,45 @@ export function listParams(q: PlantQuery, paged = true): Record<string, string |
 
 export const plantOffersQuery = queryOptions({
   queryKey: plantKeys.offers,
-  queryFn: () => http.get<PlantOffer[]>('/api/v1/plant/offers', { silent: true }),
+  queryFn: () => api.get('/api/v1/plant/offers', { silent: true }),
 });
 
 /** Companies asking the caller to become their customer (answered on /shares). */
 export const customerAsksQuery = queryOptions({
   queryKey: [...plantKeys.all, 'customerAsks'] as const,
-  queryFn: () =>
-    http.get<Schemas['CustomerOffer'][]>('/api/v1/customer/offers/received', { silent: true }),
+  queryFn: () => api.get('/api/v1/customer/offers/received', { silent: true }),
 });
 
 export const plantListQuery = (q: PlantQuery) =>
   queryOptions({
     queryKey: plantKeys.list(listParams(q)),
-    queryFn: () =>
-      http.get<Page<PlantRow>>('/api/v1/plants', { params: listParams(q), silent: true }),
+    queryFn: () => api.get('/api/v1/plants', { query: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
   });
 
 export const plantMapQuery = (q: PlantQuery) =>
   queryOptions({
     queryKey: plantKeys.map(listParams(q, false)),
-    queryFn: () =>
-      http.get<MapPlant[]>('/api/v1/plants/map', { params: listParams(q, false), silent: true }),
+    queryFn: () => api.get('/api/v1/plants/map', { query: listParams(q, false), silent: true }),
   });
 
 export const plantFilterQuery = queryOptions({
   queryKey: plantKeys.filter,
-  queryFn: () => http.get<FilterOptions>('/api/v1/plant/filter', { silent: true }),
+  queryFn: () => api.get('/api/v1/plant/filter', { silent: true }),
 });
 
 export const shareUsersQuery = (id: number) =>
   queryOptions({
     queryKey: plantKeys.shares(id),
-    queryFn: () => http.get<ShareUser[]>(`/api/v1/plant/${id}/getShareUsers`),
+    queryFn: () => api.get('/api/v1/plant/{id}/getShareUsers', { path: { id } }),
   });
 
-const dictQuery = (name: string, lan: string) =>
+type DictName = 'currencies' | 'plantTypes' | 'timezones';
+
+const dictQuery = (name: DictName, lan: string) =>
   queryOptions({
     queryKey: dictKeys.one(name, lan),
-    queryFn: () => http.get<Dict[]>(`/api/v1/dict/${name}`, { params: { lan } }),
+    queryFn: (): Promise<Dict[]> => api.get(`/api/v1/dict/${name}`, { lan }),
     staleTime: Infinity,
   });
 export const currenciesQuery = (lan: string) => dictQuery('currencies', lan);
@@ -116,77 +115,92 @@ export const plantGatewaysQuery = (plantId: number) =>
   queryOptions({
     queryKey: plantKeys.gatewayList(plantId),
     queryFn: () =>
-      http.get<Page<GatewayRow>>('/api/v1/gateways', {
-        params: { page: 1, limit: 50, plantId },
-        silent: true,
-      }),
+      api.get('/api/v1/gateways', { query: { page: 1, limit: 50, plantId }, silent: true }),
   });
 
 /** The devices behind one of the plant's gateways. */
 export const gatewayDetailQuery = (plantId: number, gatewayId: number) =>
   queryOptions({
     queryKey: plantKeys.gatewayDevices(plantId, gatewayId),
-    queryFn: () => http.get<GatewayDetail>(`/api/v1/gateway/${gatewayId}`, { silent: true }),
+    queryFn: () =>
+      api.get('/api/v1/gateway/{id}', { path: { id: String(gatewayId) }, silent: true }),
   });
 
 /** 0 when the gateway exists with this key and is free (refusals shown at the fields). */
 export const checkGateway = (sn: string, key: string) =>
-  http.post('/api/v1/gateway/import/one/check', { sn, key }, { handledCodes: GATEWAY_FIELD_CODES });
+  api.post('/api/v1/gateway/import/one/check', {
+    body: { sn, key },
+    handledCodes: GATEWAY_FIELD_CODES,
+  });
 /** Binds the gateway (and the devices behind it) to the plant. */
 export const bindGateway = (plantId: number, sn: string, key: string, silent = false) =>
-  http.post(
-    `/api/v1/plant/${plantId}/gateway`,
-    { sn, key },
-    { handledCodes: GATEWAY_FIELD_CODES, silent },
-  );
+  api.post('/api/v1/plant/{id}/gateway', {
+    path: { id: plantId },
+    body: { sn, key },
+    handledCodes: GATEWAY_FIELD_CODES,
+    silent,
+  });
 export const unbindGateway = (gatewayId: number) =>
-  http.post(`/api/v1/gateway/${gatewayId}/unbind`);
+  api.post('/api/v1/gateway/{id}/unbind', { path: { id: String(gatewayId) } });
 
 // ---- writes ---------------------------------------------------------------------------------
 
-export const createPlant = (body: Record<string, unknown>) =>
-  http.post<number>('/api/v1/plant', body, {
-    handledCodes: [ErrorCode.BadLonLat, ErrorCode.NotRegistered],
-  });
+/** The body of every plant write (create, and each part of the edit screen). */
+export type PlantBody = BodyOf<'/api/v1/plant'>;
 
-export const saveInfo = (id: number, body: Record<string, unknown>) =>
-  http.post(`/api/v1/plant/${id}/info`, body, { handledCodes: [ErrorCode.BadLonLat] });
-export const saveContacts = (id: number, body: Record<string, unknown>) =>
-  http.post(`/api/v1/plant/${id}/contacts`, body);
-export const saveIncome = (id: number, body: Record<string, unknown>) =>
-  http.post(`/api/v1/plant/${id}/income`, body);
+export const createPlant = (body: PlantBody) =>
+  api.post('/api/v1/plant', { body, handledCodes: [ErrorCode.BadLonLat, ErrorCode.NotRegistered] });
+
+export const saveInfo = (id: number, body: PlantBody) =>
+  api.post('/api/v1/plant/{id}/info', { path: { id }, body, handledCodes: [ErrorCode.BadLonLat] });
+export const saveContacts = (id: number, body: PlantBody) =>
+  api.post('/api/v1/plant/{id}/contacts', { path: { id }, body });
+export const saveIncome = (id: number, body: PlantBody) =>
+  api.post('/api/v1/plant/{id}/income', { path: { id }, body });
 
 export function uploadPlantImage(file: File): Promise<Schemas['PictureUrls']> {
   const form = new FormData();
   form.append('file', file);
-  return http.post<Schemas['PictureUrls']>('/api/v1/plant/thumbnail', form, {
+  return api.post('/api/v1/plant/thumbnail', {
+    body: form,
     handledCodes: [ErrorCode.UnsupportedFile, ErrorCode.FileTooLarge],
   });
 }
 
 export const sharePlant = (id: number, account: string, role: string) =>
-  http.post(
-    `/api/v1/plant/${id}/share`,
-    { account, role },
-    {
-      handledCodes: [
-        ErrorCode.ShareSelf,
-        ErrorCode.ShareCompanyUser,
-        ErrorCode.ShareCompanyPlant,
-        ErrorCode.NotRegistered,
-      ],
-    },
-  );
+  api.post('/api/v1/plant/{id}/share', {
+    path: { id },
+    body: { account, role },
+    handledCodes: [
+      ErrorCode.ShareSelf,
+      ErrorCode.ShareCompanyUser,
+      ErrorCode.ShareCompanyPlant,
+      ErrorCode.NotRegistered,
+    ],
+  });
 export const cancelShare = (id: number, userId?: number) =>
-  http.post(`/api/v1/plant/${id}/cancelShare`, userId === undefined ? {} : { userId });
+  api.post('/api/v1/plant/{id}/cancelShare', {
+    path: { id },
+    body: userId === undefined ? {} : { userId },
+  });
 export const transferPlant = (id: number, account: string) =>
-  http.post(`/api/v1/plant/${id}/transfer`, null, {
-    params: { account },
+  api.post('/api/v1/plant/{id}/transfer', {
+    path: { id },
+    query: { account },
     handledCodes: [ErrorCode.TransferSelf, ErrorCode.NotRegistered],
   });
-export const deletePlant = (id: number) => http.post(`/api/v1/plant/${id}/delete`);
+export const deletePlant = (id: number) => api.post('/api/v1/plant/{id}/delete', { path: { id } });
 export const acceptOffer = (id: number) =>
-  http.post(`/api/v1/plant/${id}/offer/accept`, {}, { handledCodes: [ErrorCode.PlantMissing] });
+  api.post('/api/v1/plant/{id}/offer/accept', {
+    body: {},
+    path: { id },
+    handledCodes: [ErrorCode.PlantMissing],
+  });
 export const declineOffer = (id: number) =>
-  http.post(`/api/v1/plant/${id}/offer/decline`, {}, { handledCodes: [ErrorCode.PlantMissing] });
-export const withdrawOffer = (id: number) => http.post(`/api/v1/plant/${id}/offer/cancel`);
+  api.post('/api/v1/plant/{id}/offer/decline', {
+    body: {},
+    path: { id },
+    handledCodes: [ErrorCode.PlantMissing],
+  });
+export const withdrawOffer = (id: number) =>
+  api.post('/api/v1/plant/{id}/offer/cancel', { path: { id } });

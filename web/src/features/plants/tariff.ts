@@ -3,7 +3,7 @@
  * (normalise, validate, edit rows, build the request body, read a plant back into the form).
  */
 import { decimalInRange, price as priceRule, touSegments, type Check } from '@/shared/validators';
-import type { Charge } from './api';
+import type { Charge, PlantBody } from './api';
 
 /** A tariff line as the forms send it (`charges` of POST /plant and /plant/{id}/income). */
 export interface ChargeInput {
@@ -283,14 +283,15 @@ const optionalText = (v: unknown): string | undefined => {
 };
 
 /** The body of POST /api/v1/plant: trimmed texts, numbers as numbers, empty fields left out. */
-export function buildCreateBody(v: WizardValues): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function buildCreateBody(v: WizardValues): PlantBody {
+  const body: PlantBody = {
     name: v.name.trim(),
     totalPower: num(v.totalPower),
     joinDate: v.joinDate,
     type: v.type,
-    timezone: v.timezone,
-    currency: v.currency,
+    // an id or a code: the server reads a number as its text (the document has text only)
+    timezone: String(v.timezone),
+    currency: v.currency === undefined ? undefined : String(v.currency),
     address: optionalText(v.address),
     lon: optionalNumber(v.lon),
     lat: optionalNumber(v.lat),
@@ -304,7 +305,10 @@ export function buildCreateBody(v: WizardValues): Record<string, unknown> {
     owner: optionalText(v.owner),
     charges: buildCharges(v),
   };
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  // the same body without the fields left undefined (JSON leaves them out too)
+  return Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== undefined),
+  ) as PlantBody;
 }
 
 /** A plant's charges read back into the editor (the method from `valuation` or the charges). */

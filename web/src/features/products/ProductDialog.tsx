@@ -62,7 +62,7 @@ export function ProductDialog({ product, onClose }: { product?: Product; onClose
 
   const save = useMutation({
     // fields the form does not show (a label the caller cannot read) keep their value
-    mutationFn: (v: ProductBody) => {
+    mutationFn: (v: ProductBody): Promise<unknown> => {
       const body = productBody({ ...start, ...v });
       return creating ? addProduct(body) : editProduct(product.id, body);
     },

@@ -1,5 +1,6 @@
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, isApiError, type Page } from '@/shared/http';
+import { ErrorCode, isApiError, type Page } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
 import { oneOf, text, type ListQuery } from '@/shared/list/params';
 
@@ -55,11 +56,16 @@ export function productParams(q: ProductQuery): Record<string, string | number> 
   return params;
 }
 
+// The document has `category` as text; the server sends only the words of CATEGORIES, so the
+// list is read with it narrowed (a gap in the document: no enum there).
 export const productListQuery = (q: ProductQuery) =>
   queryOptions({
     queryKey: productKeys.list(productParams(q)),
+    // the document has `category` as text; the server sends only the words of CATEGORIES
     queryFn: () =>
-      http.get<Page<Product>>('/api/v1/product/', { params: productParams(q), silent: true }),
+      api.get('/api/v1/product/', { query: productParams(q), silent: true }) as Promise<
+        Page<Product>
+      >,
     placeholderData: keepPreviousData,
   });
 
@@ -79,7 +85,7 @@ export function secondaryLabels(tree: readonly InverterTypeNode[]): LabelOption[
 export const inverterLabelsQuery = () =>
   queryOptions({
     queryKey: productKeys.labels,
-    queryFn: () => http.get<InverterTypeNode[]>('/api/v1/firmware/inverterTypes', { silent: true }),
+    queryFn: () => api.get('/api/v1/firmware/inverterTypes', { silent: true }),
     select: secondaryLabels,
     staleTime: 60_000,
   });
@@ -92,8 +98,8 @@ export async function partNumberTaken(partNumber: string, id?: number): Promise<
   const params: Record<string, string | number> = { partNumber: partNumber.trim() };
   if (id !== undefined) params.id = id;
   try {
-    await http.get<null>('/api/v1/product/check', {
-      params,
+    await api.get('/api/v1/product/check', {
+      query: params,
       handledCodes: [ErrorCode.InvalidParameter],
       silent: true,
     });
@@ -120,17 +126,22 @@ export function productBody(v: ProductBody): ProductBody {
 }
 
 export const addProduct = (body: ProductBody) =>
-  http.post<number>('/api/v1/product/', body satisfies Schemas['ProductRequest'], {
+  api.post('/api/v1/product/', {
+    body: body satisfies Schemas['ProductRequest'],
     handledCodes: [ErrorCode.InvalidParameter],
   });
 
 export const editProduct = (id: number, body: ProductBody) =>
-  http.post<null>(`/api/v1/products/${id}`, body satisfies Schemas['ProductRequest'], {
+  api.post('/api/v1/products/{id}', {
+    path: { id },
+    body: body satisfies Schemas['ProductRequest'],
     handledCodes: [ErrorCode.InvalidParameter],
   });
 
 export const deleteProduct = (id: number) =>
-  http.post<null>(`/api/v1/products/${id}/delete`, undefined, {
+  api.post('/api/v1/products/{id}/delete', {
+    path: { id },
+    body: undefined,
     handledCodes: [ErrorCode.InvalidParameter],
   });
 

@@ -1,5 +1,6 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, isApiError } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
 import type { ProtocolConfig } from './config';
 
@@ -24,16 +25,19 @@ export const protocolKeys = {
 export const protocolListQuery = () =>
   queryOptions({
     queryKey: protocolKeys.list,
-    queryFn: () => http.get<LoggerFunction[]>('/api/v1/logger/functions', { silent: true }),
+    queryFn: () => api.get('/api/v1/logger/functions', { silent: true }),
   });
 
 export const protocolQuery = (code: string) =>
   queryOptions({
     queryKey: protocolKeys.one(code),
     queryFn: () =>
-      http.get<ProtocolConfig>(`/api/v1/logger/function/${encodeURIComponent(code)}`, {
+      // the document has the config as a free-form object; it is a ProtocolConfig (./config), the
+      // shape the server checks on every save
+      api.get('/api/v1/logger/function/{code}', {
+        path: { code },
         silent: true,
-      }),
+      }) as Promise<ProtocolConfig>,
     // an editor open on a config must not be overwritten by a refetch under the user's hands
     staleTime: Infinity,
   });
@@ -41,8 +45,8 @@ export const protocolQuery = (code: string) =>
 /** Whether a config has the code (GET /logger/function/check answers 5000); null: no answer. */
 export async function codeTaken(code: string): Promise<boolean | null> {
   try {
-    await http.get<null>('/api/v1/logger/function/check', {
-      params: { code: code.trim() },
+    await api.get('/api/v1/logger/function/check', {
+      query: { code: code.trim() },
       handledCodes: [ErrorCode.DictCodeExists],
       silent: true,
     });
@@ -54,14 +58,12 @@ export async function codeTaken(code: string): Promise<boolean | null> {
 
 /** Saves a whole config (new or edited); a refusal (4) names every problem in its message. */
 export const saveProtocol = (config: ProtocolConfig) =>
-  http.post<{ code: string; version: number }>('/api/v1/logger/function', config, {
-    handledCodes: [ErrorCode.InvalidParameter],
-  });
+  api.post('/api/v1/logger/function', { body: config, handledCodes: [ErrorCode.InvalidParameter] });
 
 /** Decodes a captured frame with a config as it is being edited (nothing is stored). */
 export const previewFrame = (config: ProtocolConfig, frame: string, start: number | null) =>
-  http.post<PreviewAnswer>(
-    '/api/v1/logger/function/preview',
-    start === null ? { config, frame } : { config, frame, start },
-    { handledCodes: [ErrorCode.InvalidParameter] },
-  );
+  // the document has a decoded value as an object (any JSON); it is a number, text or a bit
+  api.post('/api/v1/logger/function/preview', {
+    body: start === null ? { config, frame } : { config, frame, start },
+    handledCodes: [ErrorCode.InvalidParameter],
+  }) as Promise<PreviewAnswer>;

@@ -50,7 +50,7 @@ export function Profiles({
     onSuccess: (p) => {
       message.success(t('paramSettings.profiles.saved'));
       setOpen(false);
-      setChosen(p.id);
+      if (p) setChosen(p.id);
       void refresh();
     },
     onError: (e) => {

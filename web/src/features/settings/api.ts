@@ -1,7 +1,8 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { settingKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 
 export type Group = Schemas['SettingGroup'];
 
@@ -34,7 +35,8 @@ export const supportQuery = (sn: string) =>
   queryOptions({
     queryKey: settingKeys.support(sn),
     queryFn: () =>
-      http.get<Support>(`/api/v1/inverter/setting/${path(sn)}/support`, {
+      api.get('/api/v1/inverter/setting/{sn}/support', {
+        path: { sn: path(sn) },
         handledCodes: SETTING_CODES,
       }),
     enabled: sn.trim() !== '',
@@ -45,7 +47,10 @@ export const readQuery = (sn: string, enabled: boolean) =>
   queryOptions({
     queryKey: settingKeys.read(sn),
     queryFn: () =>
-      http.get<Values>(`/api/v1/common/setting/${path(sn)}/read`, { handledCodes: SETTING_CODES }),
+      api.get('/api/v1/common/setting/{sn}/read', {
+        path: { sn: path(sn) },
+        handledCodes: SETTING_CODES,
+      }),
     enabled,
     retry: false,
   });
@@ -62,7 +67,8 @@ export const deviceStateQuery = (sn: string) =>
   queryOptions({
     queryKey: settingKeys.state(sn),
     queryFn: () =>
-      http.get<DeviceState>(`/api/v1/inverter/${path(sn)}`, {
+      api.get('/api/v1/inverter/{sn}', {
+        path: { sn: path(sn) },
         silent: true,
         handledCodes: [ErrorCode.InverterMissing],
       }),
@@ -74,14 +80,16 @@ export type SetAnswer = Schemas['SettingWrite'];
 
 /** Writes the whole set back (the server sends only what changed). */
 export function writeSettings(sn: string, values: Values): Promise<SetAnswer> {
-  return http.post<SetAnswer>(`/api/v1/common/setting/${path(sn)}/set`, values, {
+  return api.post('/api/v1/common/setting/{sn}/set', {
+    path: { sn: path(sn) },
+    body: values,
     handledCodes: SETTING_CODES,
   });
 }
 
 export const profilesQuery = queryOptions({
   queryKey: settingKeys.profiles,
-  queryFn: () => http.get<Profile[]>('/api/v1/inverter/params/custom'),
+  queryFn: () => api.get('/api/v1/inverter/params/custom'),
 });
 
 export type Selectable = Schemas['SelectableParams'];
@@ -89,13 +97,18 @@ export type Selectable = Schemas['SelectableParams'];
 export const selectableQuery = (sn: string) =>
   queryOptions({
     queryKey: settingKeys.params(sn),
-    queryFn: () => http.get<Selectable>('/api/v1/inverter/params', { params: { sn } }),
+    queryFn: () => api.get('/api/v1/inverter/params', { query: { sn } }),
   });
 
-export function saveProfile(body: { id?: number; name: string; params: Values }): Promise<Profile> {
-  return http.post<Profile>('/api/v1/inverter/params/custom', body);
+/** Saves a profile; the answer is the profile (null only answers a delete). */
+export function saveProfile(body: {
+  id?: number;
+  name: string;
+  params: Values;
+}): Promise<Profile | null> {
+  return api.post('/api/v1/inverter/params/custom', { body });
 }
 
-export function deleteProfile(id: number): Promise<null> {
-  return http.post<null>('/api/v1/inverter/params/custom', { id, delete: true });
+export function deleteProfile(id: number): Promise<unknown> {
+  return api.post('/api/v1/inverter/params/custom', { body: { id, delete: true } });
 }

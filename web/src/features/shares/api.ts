@@ -1,6 +1,7 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 
 /** GET /api/v1/shares: who can see the caller's plants and what is shared with them. */
 export type SharesOverview = Schemas['SharesOverview'];
@@ -17,34 +18,37 @@ export const sharesKey = ['plants', 'shares'] as const;
 
 export const sharesQuery = queryOptions({
   queryKey: sharesKey,
-  queryFn: () => http.get<SharesOverview>('/api/v1/shares', { silent: true }),
+  queryFn: () => api.get('/api/v1/shares', { silent: true }),
 });
 
 /** A request or relation that is gone (answered elsewhere, withdrawn) answers 4. */
 const gone = { handledCodes: [ErrorCode.InvalidParameter] };
 
 export const acceptCustomerOffer = (id: number) =>
-  http.post<null>(`/api/v1/customer/offer/${id}/accept`, {}, gone);
+  api.post('/api/v1/customer/offer/{id}/accept', { body: {}, path: { id }, ...gone });
 export const declineCustomerOffer = (id: number) =>
-  http.post<null>(`/api/v1/customer/offer/${id}/decline`, {}, gone);
+  api.post('/api/v1/customer/offer/{id}/decline', { body: {}, path: { id }, ...gone });
 export const endCustomerRelation = (id: number) =>
-  http.post<null>(`/api/v1/customer/relation/${id}/end`, {}, gone);
+  api.post('/api/v1/customer/relation/{id}/end', { body: {}, path: { id }, ...gone });
 
 /** The owner ends someone's share of their plant; without `userId` the caller leaves it. */
 export const cancelShare = (plantId: number, userId?: number) =>
-  http.post<null>(`/api/v1/plant/${plantId}/cancelShare`, userId === undefined ? {} : { userId });
+  api.post('/api/v1/plant/{id}/cancelShare', {
+    path: { id: plantId },
+    body: userId === undefined ? {} : { userId },
+  });
 
 export const acceptAgentOffer = (id: number) =>
-  http.post<number>(
-    `/api/v1/agent/offer/${id}/accept`,
-    {},
-    {
-      handledCodes: [ErrorCode.InvalidParameter, ErrorCode.AgentTaken],
-    },
-  );
+  api.post('/api/v1/agent/offer/{id}/accept', {
+    body: {},
+    path: { id },
+    handledCodes: [ErrorCode.InvalidParameter, ErrorCode.AgentTaken],
+  });
 export const declineAgentOffer = (id: number) =>
-  http.post<null>(`/api/v1/agent/offer/${id}/decline`, {}, gone);
+  api.post('/api/v1/agent/offer/{id}/decline', { body: {}, path: { id }, ...gone });
 export const withdrawAgentOffer = (id: number) =>
-  http.post<null>(`/api/v1/agent/offer/${id}/withdraw`, {}, gone);
-export const leavePrincipal = () => http.post<null>('/api/v1/agent/principal/leave', {}, gone);
-export const removeAgent = (id: number) => http.post<null>(`/api/v1/agent/${id}/delete`, {}, gone);
+  api.post('/api/v1/agent/offer/{id}/withdraw', { body: {}, path: { id }, ...gone });
+export const leavePrincipal = () =>
+  api.post('/api/v1/agent/principal/leave', { body: {}, ...gone });
+export const removeAgent = (id: number) =>
+  api.post('/api/v1/agent/{id}/delete', { body: {}, path: { id }, ...gone });

@@ -1,14 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { versionKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, isApiError } from '@/shared/http';
+import { api } from '@/shared/api/client';
+import { ErrorCode, isApiError } from '@/shared/http';
 
 /** A system release note, its text in the caller's language and in each language. */
 export type VersionNote = Schemas['Note'];
 
 export const timelineQuery = queryOptions({
   queryKey: versionKeys.timeline,
-  queryFn: () => http.get<VersionNote[]>('/version/timeline'),
+  queryFn: () => api.get('/version/timeline'),
 });
 
 /** The release note text in the language shown, else whatever text there is. */
@@ -25,10 +26,13 @@ export function noteText(note: VersionNote, lang: string): string {
 export type VersionBody = Schemas['VersionRequest'];
 
 export const saveVersion = (body: VersionBody) =>
-  http.post<number>('/api/v1/version', body, { handledCodes: [ErrorCode.InvalidParameter] });
+  api.post('/api/v1/version', { body, handledCodes: [ErrorCode.InvalidParameter] });
 
 export const deleteVersion = (id: number) =>
-  http.get<null>(`/api/v1/version/${id}/delete`, { handledCodes: [ErrorCode.InvalidParameter] });
+  api.get('/api/v1/version/{id}/delete', {
+    path: { id },
+    handledCodes: [ErrorCode.InvalidParameter],
+  });
 
 /** The field a refused save (code 4) names, e.g. `version` when the label is taken. */
 export function refusedField(error: unknown): string | null {

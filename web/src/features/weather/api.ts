@@ -1,17 +1,20 @@
 import type { Schemas } from '@/shared/api/schema';
 import { deviceListQueries, deviceRealtimeQuery, deviceSeriesQuery } from '@/shared/devices/api';
+import { api } from '@/shared/api/client';
 import { weatherKeys } from '@/shared/api/keys';
 import type { DeviceKind } from '@/shared/devices/kind';
 
-export const STATION: DeviceKind = {
+export const STATION = {
   ns: 'weather',
   testId: 'weather',
   route: '/device/weather',
   keys: weatherKeys,
-  listUrl: '/api/v1/weatherStations',
-  countsUrl: '/api/v1/weatherStation/status/count',
-  deviceUrl: '/api/v1/weatherStation',
-};
+  list: (query, options) => api.get('/api/v1/weatherStations', { query, ...options }),
+  counts: (options) => api.get('/api/v1/weatherStation/status/count', options),
+  rename: (sn, alias) =>
+    api.post('/api/v1/weatherStation/{sn}/alias', { path: { sn }, body: { alias } }),
+  remove: (sn) => api.post('/api/v1/weatherStation/{sn}/delete', { path: { sn } }),
+} satisfies DeviceKind<StationRow>;
 
 /** An item of GET /api/v1/weatherStations; temperatures in °C. */
 export type StationRow = Schemas['StationItem'];
@@ -21,6 +24,8 @@ export type StationRealtime = Schemas['StationNow'];
 
 export const stationQueries = deviceListQueries<StationRow>(STATION);
 export const stationRealtimeQuery = (sn: string) =>
-  deviceRealtimeQuery<StationRealtime>(STATION, sn);
+  deviceRealtimeQuery(STATION, sn, (sn, options): Promise<StationRealtime> =>
+    api.get('/api/v1/weatherStation/{sn}/realtime', { path: { sn }, ...options }),
+  );
 export const stationDayQuery = (sn: string, date: string) =>
-  deviceSeriesQuery(STATION, sn, 'day', date);
+  deviceSeriesQuery(STATION, '/api/v1/weatherStation/{sn}/day', sn, date);

@@ -1,10 +1,10 @@
+import { api, type PathOf } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, type Page } from '@/shared/http';
-import { downloadFile } from '@/shared/http/download';
+import { ErrorCode } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
 import { day, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
-import type { PlantReport, PredictedImport, ReportType, Subscription } from './types';
+import type { PlantReport, ReportType } from './types';
 
 export type * from './types';
 
@@ -34,32 +34,37 @@ export const reportQuery = (id: number, type: ReportType, date: string) =>
   queryOptions({
     queryKey: workdataKeys.report(id, type, date, currentLanguage()),
     queryFn: () =>
-      http.get<PlantReport>(`/api/v1/report/plant/${id}`, {
-        params: { type, date },
-        // a plant not visible (or gone) and a bad date are the page's to show
+      // the document has `type` as text; the server answers the ReportType it was asked for
+      api.get('/api/v1/report/plant/{id}', {
+        path: { id },
+        query: { type, date },
         handledCodes: [ErrorCode.InvalidParameter],
-      }),
+      }) as Promise<PlantReport>,
     retry: false,
   });
 
 /** The report as an .xlsx (Summary, Energy and Events sheets). */
 export const downloadReport = (id: number, type: ReportType, date: string) =>
-  downloadFile(`/api/v1/report/plant/${id}/download`, { type, date }, `report-${id}-${date}.xlsx`);
+  api.download(
+    '/api/v1/report/plant/{id}/download',
+    { path: { id }, query: { type, date } },
+    `report-${id}-${date}.xlsx`,
+  );
 
 /** The caller's monthly report e-mail of a plant. */
 export const subscriptionQuery = (id: number) =>
   queryOptions({
     queryKey: workdataKeys.subscription(id),
     queryFn: () =>
-      http.get<Subscription>(`/api/v1/report/plant/${id}/subscription`, { silent: true }),
+      api.get('/api/v1/report/plant/{id}/subscription', { path: { id }, silent: true }),
   });
 
 export const saveSubscription = (id: number, enabled: boolean) =>
-  http.post<Subscription | null>(
-    `/api/v1/report/plant/${id}/subscription`,
-    { enabled },
-    { handledCodes: [ErrorCode.InvalidParameter] },
-  );
+  api.post('/api/v1/report/plant/{id}/subscription', {
+    path: { id },
+    body: { enabled },
+    handledCodes: [ErrorCode.InvalidParameter],
+  });
 
 // ---- pickers ----------------------------------------------------------------------------
 
@@ -71,10 +76,7 @@ export const plantOptionsQuery = (name: string) =>
   queryOptions({
     queryKey: workdataKeys.plants(name),
     queryFn: () =>
-      http.get<Page<PlantOption>>('/api/v1/plants', {
-        params: { page: 1, limit: 100, name },
-        silent: true,
-      }),
+      api.get('/api/v1/plants', { query: { page: 1, limit: 100, name }, silent: true }),
     staleTime: 60_000,
   });
 
@@ -84,7 +86,7 @@ export type PlantDevice = Pick<Schemas['PlantDevice'], 'id' | 'sn' | 'family' | 
 export const plantDevicesQuery = (plantId: number) =>
   queryOptions({
     queryKey: workdataKeys.devices(plantId),
-    queryFn: () => http.get<PlantDevice[]>(`/api/v1/plant/${plantId}/devices`, { silent: true }),
+    queryFn: () => api.get('/api/v1/plant/{id}/devices', { path: { id: plantId }, silent: true }),
     staleTime: 60_000,
   });
 
@@ -121,8 +123,8 @@ export const dynamicQuery = (params: Record<string, string | number>) =>
   queryOptions({
     queryKey: workdataKeys.dynamic(params),
     queryFn: async (): Promise<DynamicRows> => {
-      const page = await http.get<DynamicPage>('/api/v1/workdata/dynamic', {
-        params,
+      const page = await api.get('/api/v1/workdata/dynamic', {
+        query: params,
         handledCodes: [ErrorCode.InvalidParameter],
       });
       const infos = page.infos.map((r, i) => ({ ...r, id: `${page.pageNumber}-${i}` }));
@@ -139,8 +141,8 @@ export const dynamicColumnsQuery = (sn: string, sdate: string, edate: string) =>
     queryKey: workdataKeys.columns(sn, sdate, edate),
     queryFn: async () =>
       (
-        await http.get<DynamicPage>('/api/v1/workdata/dynamic', {
-          params: { sn, sdate, edate, page: 1, limit: 1 },
+        await api.get('/api/v1/workdata/dynamic', {
+          query: { sn, sdate, edate, page: 1, limit: 1 },
           silent: true,
         })
       ).columns,
@@ -152,7 +154,11 @@ export const downloadDynamic = (params: Record<string, string | number>) => {
   const rest = { ...params };
   delete rest.page;
   delete rest.limit;
-  return downloadFile('/api/v1/workdata/dynamic/download', rest, `dynamic-${params.sn}.xlsx`);
+  return api.download(
+    '/api/v1/workdata/dynamic/download',
+    { query: rest },
+    `dynamic-${params.sn}.xlsx`,
+  );
 };
 
 // ---- inverter and battery events ----------------------------------------------------------
@@ -169,10 +175,15 @@ export const EVENT_FILTERS = {
 };
 export type EventFilter = ListQuery<typeof EVENT_FILTERS>;
 
-const EVENT_PATH: Record<EventKind, string> = {
+const EVENT_PATH = {
   inverter: '/api/v1/workdata/event',
   battery: '/api/v1/workdata/battery/event',
-};
+} as const satisfies Record<EventKind, PathOf<'get'>>;
+
+const EVENT_DOWNLOAD = {
+  inverter: '/api/v1/workdata/event/download',
+  battery: '/api/v1/workdata/battery/event/download',
+} as const satisfies Record<EventKind, PathOf<'get'>>;
 
 /** The filters as query parameters; "any" is left out, a range needs both days. */
 export function eventParams(f: EventFilter): Record<string, string | number> {
@@ -190,7 +201,7 @@ export function eventParams(f: EventFilter): Record<string, string | number> {
 export const eventsQuery = (kind: EventKind) => (f: EventFilter) =>
   queryOptions({
     queryKey: workdataKeys.events(kind, currentLanguage(), eventParams(f)),
-    queryFn: () => http.get<Page<EventItem>>(EVENT_PATH[kind], { params: eventParams(f) }),
+    queryFn: () => api.get(EVENT_PATH[kind], { query: eventParams(f) }),
     placeholderData: (previous) => previous,
   });
 
@@ -198,7 +209,7 @@ export function downloadEvents(kind: EventKind, f: EventFilter): Promise<void> {
   const params = eventParams(f);
   delete params.page;
   delete params.limit;
-  return downloadFile(`${EVENT_PATH[kind]}/download`, params, `${kind}-events.xlsx`);
+  return api.download(EVENT_DOWNLOAD[kind], { query: params }, `${kind}-events.xlsx`);
 }
 
 // ---- predicted generation -----------------------------------------------------------------
@@ -220,8 +231,9 @@ export function importPredicted(file: File, dryRun: boolean) {
   const form = new FormData();
   if (dryRun) form.append('dryRun', 'true');
   form.append('file', file);
-  return http.post<PredictedImport>('/api/v1/predicted/import', form, {
-    params: dryRun ? { dryRun: true } : undefined,
+  return api.post('/api/v1/predicted/import', {
+    body: form,
+    query: dryRun ? { dryRun: true } : undefined,
     handledCodes: [
       ErrorCode.InvalidParameter,
       ErrorCode.UnsupportedFile,
@@ -232,4 +244,4 @@ export function importPredicted(file: File, dryRun: boolean) {
 }
 
 export const downloadPredictedTemplate = () =>
-  downloadFile('/api/v1/predicted/template', {}, 'predicted-generation-template.xlsx');
+  api.download('/api/v1/predicted/template', {}, 'predicted-generation-template.xlsx');

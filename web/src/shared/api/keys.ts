@@ -5,8 +5,8 @@
  * refreshes everything under it. List keys carry the request's query parameters.
  */
 
-/** Query parameters of a list request, as sent. */
-type Params = Readonly<Record<string, string | number>>;
+/** Query parameters of a list request, as sent (the operation's query type). */
+type Params = Readonly<object>;
 
 export const userKeys = {
   all: ['user'] as const,

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../http';
+import { api } from './client';
 import { messageKeys } from './keys';
 import type { Schemas } from './schema';
 
@@ -12,18 +12,18 @@ export type MessageItem = Schemas['Message'];
 
 /** Marks one message read; notices have ids of their own, told apart by `source`. */
 export const readMessage = (m: Pick<MessageItem, 'id' | 'source'>) =>
-  http.post<void>(
-    `/api/v1/message/${m.id}/read`,
-    {},
-    m.source === 'notice' ? { params: { source: 'notice' } } : undefined,
-  );
+  api.post('/api/v1/message/{id}/read', {
+    body: {},
+    path: { id: m.id },
+    ...(m.source === 'notice' ? { query: { source: 'notice' } } : {}),
+  });
 
 /** Everything up to now is read. */
-export const readAllMessages = () => http.post<void>('/api/v1/messages/read', {});
+export const readAllMessages = () => api.post('/api/v1/messages/read', { body: {} });
 
 /** Unread messages: the bell's count. */
 export const messageCountQuery = queryOptions({
   queryKey: messageKeys.count,
-  queryFn: () => http.get<number>('/api/v1/message/count', { silent: true }),
+  queryFn: () => api.get('/api/v1/message/count', { silent: true }),
   refetchInterval: 60_000,
 });

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../http';
+import { api } from './client';
 import type { Schemas } from './schema';
 
 /** An item of GET /api/v1/agents/list: an agent company of the caller's company. */
@@ -25,7 +25,7 @@ export const agentOptionsQuery = queryOptions({
   queryKey: pickerKeys.agents,
   queryFn: async () => {
     try {
-      return await http.get<AgentOption[]>('/api/v1/agents/list', { silent: true });
+      return await api.get('/api/v1/agents/list', { silent: true });
     } catch {
       return [];
     }
@@ -36,7 +36,7 @@ export const agentOptionsQuery = queryOptions({
 /** The company's customers, for the gateway list's customer filter. */
 export const customerOptionsQuery = queryOptions({
   queryKey: pickerKeys.customers,
-  queryFn: () => http.get<CustomerOption[]>('/api/v1/customers/list', { silent: true }),
+  queryFn: () => api.get('/api/v1/customers/list', { silent: true }),
   staleTime: 60_000,
 });
 

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ErrorCode, http, type Page } from '../http';
+import { ErrorCode } from '../http';
+import { api } from './client';
 import { plantKeys } from './keys';
 import type { Schemas } from './schema';
 
@@ -22,8 +23,8 @@ export const plantDetailQuery = (id: number) =>
   queryOptions({
     queryKey: plantKeys.detail(id),
     queryFn: () =>
-      http.get<PlantDetail>(`/api/v1/plant/${id}`, {
-        params: { id },
+      api.get('/api/v1/plant/{id}', {
+        path: { id },
         handledCodes: [ErrorCode.PlantMissing],
       }),
     retry: false,
@@ -37,8 +38,8 @@ export const plantOptionsQuery = queryOptions({
   queryKey: plantKeys.options,
   queryFn: async () =>
     (
-      await http.get<Page<PlantOption>>('/api/v1/plants', {
-        params: { page: 1, limit: 100, sort: 'name', order: 'asc' },
+      await api.get('/api/v1/plants', {
+        query: { page: 1, limit: 100, sort: 'name', order: 'asc' },
         silent: true,
       })
     ).infos,

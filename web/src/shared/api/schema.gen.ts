@@ -6444,18 +6444,18 @@ export interface components {
              * @description The agent company's administrator account.
              * @default null
              */
-            account: string | null;
+            account?: string | null;
             /**
              * Format: int64
              * @description Internal administrators choose the company; everyone else gets their own.
              * @default null
              */
-            companyId: number | null;
+            companyId?: number | null;
             /**
              * @description `add` only: a note to the other company with the request, at most 200 characters.
              * @default null
              */
-            message: string | null;
+            message?: string | null;
         };
         /** @description An agent company for pickers. */
         AgentChoice: {
@@ -6908,17 +6908,17 @@ export interface components {
         /** @description A company's details. */
         CompanyEdit: {
             /** @default null */
-            address: string | null;
+            address?: string | null;
             /** @default null */
-            contactName: string | null;
+            contactName?: string | null;
             /** @default null */
-            email: string | null;
+            email?: string | null;
             /** @default null */
-            name: string | null;
+            name?: string | null;
             /** @default null */
-            phone: string | null;
+            phone?: string | null;
             /** @default null */
-            remark: string | null;
+            remark?: string | null;
         };
         /** @description A company's details. */
         CompanyInfo: {
@@ -7278,7 +7278,7 @@ export interface components {
              * @description Firmware versions by component, as the device reported them (free-form: each
              *     protocol names its own components and versions).
              */
-            versions: Record<string, never>;
+            versions: Record<string, unknown>;
         };
         /** @description Which kinds of device a plant has. */
         DeviceKinds: {
@@ -7327,7 +7327,7 @@ export interface components {
         };
         DisableRequest: {
             /** @default null */
-            disabled: boolean | null;
+            disabled?: boolean | null;
         };
         DispatchOutcome: {
             error: string;
@@ -8871,7 +8871,7 @@ export interface components {
                  * @description The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
                  *     strings, flags), the protocol config decides the keys.
                  */
-                values: Record<string, never>;
+                values: Record<string, unknown>;
             };
             msg: string;
             success: boolean;
@@ -13860,7 +13860,7 @@ export interface components {
              * @description The newest report's values by key, as the gateway decoded them: free-form JSON (numbers,
              *     strings, flags), the protocol config decides the keys.
              */
-            values: Record<string, never>;
+            values: Record<string, unknown>;
         };
         /** @description The gateway of a list item. */
         InverterGateway: {
@@ -14200,12 +14200,12 @@ export interface components {
              * @description A URL from `uploadLogo`, or empty to clear.
              * @default null
              */
-            iconUrl: string | null;
+            iconUrl?: string | null;
             /**
              * @description A URL from `uploadLogo`, or empty to clear.
              * @default null
              */
-            logoUrl: string | null;
+            logoUrl?: string | null;
         };
         /** @description Where an uploaded logo is served. */
         LogoUrl: {
@@ -14388,7 +14388,7 @@ export interface components {
             vip: components["schemas"]["Phase"][];
         };
         /** @description An MPPT's string values (never sent: the protocols report one value set per MPPT). */
-        MpptString: Record<string, never>;
+        MpptString: Record<string, unknown>;
         /** @description The signed-in user's company: what the web app brands itself with. */
         MyCompany: {
             iconUrl: string;
@@ -14402,30 +14402,30 @@ export interface components {
         /** @description A new company and its administrator. */
         NewCompanyRequest: {
             /** @default null */
-            address: string | null;
+            address?: string | null;
             /**
              * @description A phone number or e-mail address: a new account, or an owner account without a company
              *     that becomes the administrator (106 for any other existing account).
              * @default null
              */
-            adminAccount: string | null;
+            adminAccount?: string | null;
             /** @default null */
-            adminNickname: string | null;
+            adminNickname?: string | null;
             /**
              * @description 6-16 characters; required only when the account is new.
              * @default null
              */
-            adminPassword: string | null;
+            adminPassword?: string | null;
             /** @default null */
-            contactName: string | null;
+            contactName?: string | null;
             /** @default null */
-            email: string | null;
+            email?: string | null;
             /** @default null */
-            name: string | null;
+            name?: string | null;
             /** @default null */
-            phone: string | null;
+            phone?: string | null;
             /** @default null */
-            remark: string | null;
+            remark?: string | null;
         };
         /** @description A release note, its text in the caller's language (English when that one is empty). */
         Note: {
@@ -14567,7 +14567,7 @@ export interface components {
         };
         OwnerDisableRequest: {
             /** @default null */
-            disabled: boolean | null;
+            disabled?: boolean | null;
         };
         /** @description One pack of a stack (numeric strings, `null` when not reported). */
         PackItem: {
@@ -15078,7 +15078,7 @@ export interface components {
         /** @description A config and a captured Modbus response. */
         PreviewRequest: {
             /** @description A protocol config (see docs/device-protocol.md), saved or not. */
-            config: Record<string, never>;
+            config: Record<string, unknown>;
             /**
              * @description Hex, spaces, commas and `0x` allowed: an RTU response to function 3 or 4 (unit, function,
              *     byte count, data, CRC; the CRC must check), or bare register data.
@@ -15103,7 +15103,7 @@ export interface components {
              * @description A number or text (a one-bit field reads 0 or 1); null when the frame does not hold all
              *     of the point's registers or the value cannot be decoded.
              */
-            value: Record<string, never> | null;
+            value: Record<string, unknown> | null;
         };
         /** @description The company an agent company serves. */
         Principal: {
@@ -15690,20 +15690,20 @@ export interface components {
         };
         StaffEditRequest: {
             /** @default null */
-            disabled: boolean | null;
+            disabled?: boolean | null;
             /** @default null */
-            email: string | null;
+            email?: string | null;
             /** @default null */
-            mobile: string | null;
+            mobile?: string | null;
             /** @default null */
-            name: string | null;
+            name?: string | null;
             /** @default null */
-            nickname: string | null;
+            nickname?: string | null;
             /**
              * Format: int64
              * @default null
              */
-            roleId: number | null;
+            roleId?: number | null;
         };
         /** @description A member of a company's staff. */
         StaffMember: {
@@ -15902,7 +15902,7 @@ export interface components {
              * @description `#rgb` or `#rrggbb`, or empty for the default.
              * @default null
              */
-            themeColor: string | null;
+            themeColor?: string | null;
         };
         TimeZone: {
             id: string;
@@ -16468,7 +16468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
         };
@@ -16769,7 +16769,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -17307,7 +17307,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -18453,7 +18453,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -18511,7 +18511,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -18569,7 +18569,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -20052,7 +20052,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -22504,7 +22504,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -24530,7 +24530,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {

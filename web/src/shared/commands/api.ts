@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { commandKeys } from '../api/keys';
 import type { Schemas } from '../api/schema';
-import { http } from '../http';
+import { api } from '../api/client';
 
 /** A command's state: open while sent or acknowledged, then final. */
 export type CommandState = Schemas['CommandState'];
@@ -18,7 +18,7 @@ export function isOpen(status: string): boolean {
 export const commandQuery = (id: number | null) =>
   queryOptions({
     queryKey: commandKeys.one(id),
-    queryFn: () => http.get<Command>(`/api/v1/command/${id}`),
+    queryFn: () => api.get('/api/v1/command/{id}', { path: { id: id ?? 0 } }),
     enabled: id !== null,
     refetchInterval: (query) => {
       const data = query.state.data;

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { configKeys } from '../api/keys';
 import type { Schemas } from '../api/schema';
-import { http } from '../http';
+import { api } from '../api/client';
 
 /** GET /anonymous/config: what the page needs before anyone signs in. */
 export type ServerConfig = Schemas['ServerConfig'];
@@ -19,7 +19,8 @@ export const FALLBACK_CONFIG: ServerConfig = {
 export const configQuery = queryOptions({
   queryKey: configKeys.all,
   queryFn: async (): Promise<ServerConfig> => {
-    const data = await http.get<Partial<ServerConfig>>('/anonymous/config', { silent: true });
+    // an older server may leave fields out: each falls back on its own
+    const data: Partial<ServerConfig> = await api.get('/anonymous/config', { silent: true });
     return {
       ...FALLBACK_CONFIG,
       ...data,

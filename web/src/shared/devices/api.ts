@@ -1,9 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { plantOptionsQuery } from '@/shared/api/plants';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, http, type Page } from '@/shared/http';
+import { api, type PathOf, type RequestOptions } from '@/shared/api/client';
+import { ErrorCode } from '@/shared/http';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
-import type { DeviceKind } from './kind';
+import type { DeviceKind, DeviceListParams } from './kind';
 
 export type { Series } from '@/shared/api/series';
 
@@ -30,61 +31,57 @@ export const DEVICE_FILTERS = {
 
 export type DeviceQuery = ListQuery<typeof DEVICE_FILTERS>;
 
-export function listParams(q: DeviceQuery): Record<string, string | number> {
+export function listParams(q: DeviceQuery): DeviceListParams {
   return {
     page: Math.max(1, Math.trunc(q.page)),
     limit: Math.min(100, Math.max(1, Math.trunc(q.limit))),
     status: q.status,
     sn: q.sn.trim(),
-    plantId: q.plantId ?? '',
+    plantId: q.plantId,
   };
 }
 
-const enc = encodeURIComponent;
-
 /** The list, counts and plant-filter queries of one kind of device. */
-export function deviceListQueries<Row>(kind: DeviceKind) {
+export function deviceListQueries<Row>(kind: DeviceKind<Row>) {
   const keys = kind.keys;
   return {
     list: (q: DeviceQuery) =>
       queryOptions({
         queryKey: keys.list(listParams(q)),
-        queryFn: () => http.get<Page<Row>>(kind.listUrl, { params: listParams(q), silent: true }),
-        placeholderData: (prev: Page<Row> | undefined) => prev,
+        queryFn: () => kind.list(listParams(q), { silent: true }),
+        placeholderData: (prev: Awaited<ReturnType<typeof kind.list>> | undefined) => prev,
       }),
     counts: queryOptions({
       queryKey: keys.counts,
-      queryFn: () => http.get<StatusCounts>(kind.countsUrl, { silent: true }),
+      queryFn: (): Promise<StatusCounts> => kind.counts({ silent: true }),
     }),
     plants: plantOptionsQuery,
   };
 }
 
 /** A device's live values: code 600 (no such device) is the page's to show; once a minute. */
-export const deviceRealtimeQuery = <T>(kind: DeviceKind, sn: string) =>
+export const deviceRealtimeQuery = <T>(
+  kind: DeviceKind,
+  sn: string,
+  fetch: (sn: string, options: RequestOptions) => Promise<T>,
+) =>
   queryOptions({
     queryKey: kind.keys.realtime(sn),
-    queryFn: () =>
-      http.get<T>(`${kind.deviceUrl}/${enc(sn)}/realtime`, {
-        handledCodes: [ErrorCode.InverterMissing],
-      }),
+    queryFn: () => fetch(sn, { handledCodes: [ErrorCode.InverterMissing] }),
     retry: false,
     refetchInterval: 60_000,
   });
 
-/** A device's history of a span (`day`, `month`, …) at a date (none for the total). */
-export const deviceSeriesQuery = (kind: DeviceKind, sn: string, span: string, date: string) =>
+/** The history of a device over a span: `/api/v1/meter/{sn}/day`, `…/month`, …. */
+export type SeriesPath = Extract<
+  PathOf<'get'>,
+  `/api/v1/${string}/{sn}/${'day' | 'month' | 'year' | 'total'}`
+>;
+
+/** A device's history of a span (its path's last part) at a date (none for the total). */
+export const deviceSeriesQuery = (kind: DeviceKind, path: SeriesPath, sn: string, date: string) =>
   queryOptions({
-    queryKey: kind.keys.series(sn, span, date),
-    queryFn: () =>
-      http.get<SeriesList>(`${kind.deviceUrl}/${enc(sn)}/${span}`, {
-        params: date ? { date } : {},
-        silent: true,
-      }),
+    queryKey: kind.keys.series(sn, path.slice(path.lastIndexOf('/') + 1), date),
+    queryFn: (): Promise<SeriesList> =>
+      api.get(path, { path: { sn }, query: date ? { date } : {}, silent: true }),
   });
-
-export const renameDevice = (kind: DeviceKind, sn: string, alias: string) =>
-  http.post(`${kind.deviceUrl}/${enc(sn)}/alias`, { alias });
-
-export const deleteDevice = (kind: DeviceKind, sn: string): Promise<unknown> =>
-  http.post(`${kind.deviceUrl}/${enc(sn)}/delete`);

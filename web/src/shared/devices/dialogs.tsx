@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GuardedModal } from '../ui/guarded';
 import { aliasTooLong } from './alias';
-import { deleteDevice, renameDevice } from './api';
 import type { DeviceKind } from './kind';
 
 /** Rename a device; names are at most 32 bytes (docs/overview.md). */
@@ -15,7 +14,7 @@ export function RenameDeviceDialog({
   open,
   onClose,
 }: {
-  kind: DeviceKind;
+  kind: DeviceKind & Required<Pick<DeviceKind, 'rename'>>;
   sn: string;
   alias: string;
   open: boolean;
@@ -27,7 +26,7 @@ export function RenameDeviceDialog({
   const [value, setValue] = useState(alias);
   const tooLong = aliasTooLong(value);
   const save = useMutation({
-    mutationFn: () => renameDevice(kind, sn, value.trim()),
+    mutationFn: () => kind.rename(sn, value.trim()),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: kind.keys.all });
       void message.success(t('common.saved'));
@@ -81,7 +80,7 @@ export function DeleteDeviceDialog({
   const client = useQueryClient();
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: () => deleteDevice(kind, sn),
+    mutationFn: () => kind.remove(sn),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: kind.keys.all });
       void message.success(t(`${kind.ns}.delete.done`));

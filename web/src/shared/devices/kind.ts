@@ -1,10 +1,15 @@
+import type { AnswerOf, QueryOf, RequestOptions } from '@/shared/api/client';
 import type { DeviceKeys } from '@/shared/api/keys';
+import type { Page } from '@/shared/http';
+
+/** The query of a device list (every kind's list takes the same parameters). */
+export type DeviceListParams = QueryOf<'/api/v1/meters'>;
 
 /**
  * What tells one device screen (meters, weather stations, batteries) from another: the locale
  * namespace, the test ids, the route and the API paths. Everything else is shared.
  */
-export interface DeviceKind {
+export interface DeviceKind<Row = unknown> {
   /** Locale namespace: `meters.title`, `meters.column.sn`, … */
   ns: string;
   /** Prefix of the data-testid attributes: `meter-table`, `meter-count-total`, … */
@@ -13,10 +18,12 @@ export interface DeviceKind {
   route: string;
   /** Its query keys (`shared/api/keys`); mutations invalidate everything under `keys.all`. */
   keys: DeviceKeys;
-  /** The paged list (GET). */
-  listUrl: string;
-  /** The status counts (GET). */
-  countsUrl: string;
-  /** One device: `${deviceUrl}/{sn}/alias`, `${deviceUrl}/{sn}/delete`, … */
-  deviceUrl: string;
+  /** The paged list. */
+  list(query: DeviceListParams, options: RequestOptions): Promise<Page<Row>>;
+  /** The status counts. */
+  counts(options: RequestOptions): Promise<AnswerOf<'/api/v1/meter/status/count'>>;
+  /** Gives a device another name (not every kind has names). */
+  rename?(sn: string, alias: string): Promise<void>;
+  /** Removes a device from its plant. */
+  remove(sn: string): Promise<void>;
 }

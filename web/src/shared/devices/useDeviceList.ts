@@ -5,7 +5,7 @@ import { DEVICE_FILTERS, deviceListQueries } from './api';
 import type { DeviceKind } from './kind';
 
 /** The state of a device list screen: the query (in the URL), the SN being typed, the requests. */
-export function useDeviceList<Row>(kind: DeviceKind) {
+export function useDeviceList<Row>(kind: DeviceKind<Row>) {
   const queries = deviceListQueries<Row>(kind);
   const list = useListQuery(DEVICE_FILTERS, queries.list);
   const [sn, setSn] = useDraft(list.query.sn);

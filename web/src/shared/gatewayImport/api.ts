@@ -1,6 +1,6 @@
 import type { Schemas } from '../api/schema';
-import { ErrorCode, http } from '../http';
-import { downloadFile } from '../http/download';
+import { api } from '../api/client';
+import { ErrorCode } from '../http';
 
 /**
  * What an import does with each row: `register` adds gateways to the factory registry
@@ -52,21 +52,23 @@ function sheetForm(file: File, mode: ImportMode): FormData {
 
 /** What importing would do with every row; nothing is written. */
 export const checkImport = (file: File, mode: ImportMode) =>
-  http.post<ImportOutcome>('/api/v1/gateway/import/check', sheetForm(file, mode), {
+  api.post('/api/v1/gateway/import/check', {
+    body: sheetForm(file, mode),
     handledCodes: HANDLED,
   });
 
 /** Imports the sheet; every row is handled on its own. */
 export const runImport = (file: File, mode: ImportMode) =>
-  http.post<ImportOutcome>('/api/v1/gateway/import/batch', sheetForm(file, mode), {
+  api.post('/api/v1/gateway/import/batch', {
+    body: sheetForm(file, mode),
     handledCodes: HANDLED,
   });
 
 /** The sheet to fill in: its header row and one example row. */
 export const downloadTemplate = (mode: ImportMode) =>
-  downloadFile(
+  api.download(
     '/api/v1/gateway/import/template',
-    { mode },
+    { query: { mode } },
     mode === 'register' ? 'gateway-register-template.xlsx' : 'gateway-import-template.xlsx',
   );
 

@@ -23,7 +23,7 @@ export function fileNameOf(disposition: string | undefined, fallback: string): s
  */
 export async function downloadFile(
   url: string,
-  params: Record<string, unknown>,
+  params: object | undefined,
   fallbackName: string,
 ): Promise<void> {
   const response = await http.axios.get<Blob>(url, { params, responseType: 'blob' });

@@ -1,16 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { permissionKeys } from '../api/keys';
-import { http } from '../http';
+import { api } from '../api/client';
 import { currentLanguage } from '../i18n';
-import { collectPermissions, NO_PERMISSIONS, type PermissionNode, type Permissions } from './tree';
+import { collectPermissions, NO_PERMISSIONS, type Permissions } from './tree';
 
 export * from './tree';
 
 export const permissionQuery = (lan: string = currentLanguage()) =>
   queryOptions({
     queryKey: permissionKeys.tree(lan),
-    queryFn: async () =>
-      collectPermissions(await http.get<PermissionNode>('/api/v1/permission', { params: { lan } })),
+    queryFn: async () => collectPermissions(await api.get('/api/v1/permission', { lan })),
     staleTime: 5 * 60_000,
   });
 

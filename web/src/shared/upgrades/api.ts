@@ -1,7 +1,8 @@
+import { api, undocumentedBody } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { upgradeKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { COMMAND_REFUSALS, ErrorCode, http, type Page } from '@/shared/http';
+import { COMMAND_REFUSALS, ErrorCode } from '@/shared/http';
 
 export type UpgradeTarget = 'inverter' | 'gateway';
 export type UpgradeState = Schemas['UpgradeState'];
@@ -30,7 +31,7 @@ export const firmwareQuery = (target: UpgradeTarget, sn: string) =>
     queryKey: upgradeKeys.firmware(target, target === 'gateway' ? '' : sn),
     queryFn: async () => {
       const params = target === 'gateway' ? { target: 'gateway' } : { sn };
-      const page = await http.get<Page<Firmware>>('/api/v1/firmware', { params });
+      const page = await api.get('/api/v1/firmware', { query: params });
       return page.infos;
     },
     enabled: target === 'gateway' || sn.length > 0,
@@ -50,20 +51,20 @@ export async function startUpgrades(
   const forced = force ? { force: true } : {};
   const [only] = sns;
   if (sns.length === 1 && only !== undefined) {
-    const sn = encodeURIComponent(only);
-    const path =
-      target === 'gateway' ? `/api/v1/gateway/${sn}/upgrade` : `/api/v1/inverter/${sn}/upgrade`;
-    const u = await http.post<Upgrade>(
-      path,
-      {},
-      {
-        params: { firmId, ...forced },
-        handledCodes:
-          target === 'gateway'
-            ? [...COMMAND_REFUSALS, ErrorCode.GatewayFirmwareCurrent]
-            : COMMAND_REFUSALS,
-      },
-    );
+    const u =
+      target === 'gateway'
+        ? await api.post('/api/v1/gateway/{id}/upgrade', {
+            body: {},
+            path: { id: only },
+            query: { firmId, ...forced },
+            handledCodes: [...COMMAND_REFUSALS, ErrorCode.GatewayFirmwareCurrent],
+          })
+        : await api.post('/api/v1/inverter/{sn}/upgrade', {
+            body: {},
+            path: { sn: only },
+            query: { firmId },
+            handledCodes: COMMAND_REFUSALS,
+          });
     return {
       batchId: u.batchId,
       total: 1,
@@ -72,19 +73,24 @@ export async function startUpgrades(
       results: [{ sn: u.sn, success: true, code: 0, msg: '', upgrade: u }],
     };
   }
-  const path = target === 'gateway' ? '/api/v1/batch/upgrade' : '/api/v1/inverter/batchUpgrade';
-  const body = target === 'gateway' ? { ids: sns, firmId } : { sns, firmId };
-  return http.post<BatchStart>(path, body, {
-    params: forced,
-    handledCodes: [ErrorCode.InvalidParameter],
-  });
+  // the document gives both batch routes no request body; the server reads these
+  return target === 'gateway'
+    ? api.post('/api/v1/batch/upgrade', {
+        ...undocumentedBody({ ids: sns, firmId }),
+        query: forced,
+        handledCodes: [ErrorCode.InvalidParameter],
+      })
+    : api.post('/api/v1/inverter/batchUpgrade', {
+        ...undocumentedBody({ sns, firmId }),
+        handledCodes: [ErrorCode.InvalidParameter],
+      });
 }
 
 /** A batch's progress, polled every second while anything runs. */
 export const batchQuery = (batchId: string | null) =>
   queryOptions({
     queryKey: upgradeKeys.batch(batchId),
-    queryFn: () => http.get<BatchProgress>(`/api/v1/upgrade/batch/${batchId ?? ''}`),
+    queryFn: () => api.get('/api/v1/upgrade/batch/{id}', { path: { id: batchId ?? '' } }),
     enabled: batchId !== null,
     refetchInterval: (query) => {
       const data = query.state.data;
@@ -94,17 +100,15 @@ export const batchQuery = (batchId: string | null) =>
 
 /** Asks an inverter to stop its running upgrade (608 where the device cannot). */
 export function cancelUpgrade(sn: string): Promise<unknown> {
-  return http.post(
-    `/api/v1/inverter/${encodeURIComponent(sn)}/cutUpgrade`,
-    {},
-    {
-      handledCodes: [
-        ErrorCode.InvalidParameter,
-        ErrorCode.InverterMissing,
-        ErrorCode.DeviceOffline,
-        ErrorCode.ConnectionFailed,
-        ErrorCode.CancelUnsupported,
-      ],
-    },
-  );
+  return api.post('/api/v1/inverter/{sn}/cutUpgrade', {
+    body: {},
+    path: { sn },
+    handledCodes: [
+      ErrorCode.InvalidParameter,
+      ErrorCode.InverterMissing,
+      ErrorCode.DeviceOffline,
+      ErrorCode.ConnectionFailed,
+      ErrorCode.CancelUnsupported,
+    ],
+  });
 }

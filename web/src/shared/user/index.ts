@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { userKeys } from '../api/keys';
 import type { Schemas } from '../api/schema';
-import { http } from '../http';
+import { api } from '../api/client';
 import { rememberUser, setSignInNotice, tokenStore } from '../session';
 
 /** The signed-in user's company (branding). */
@@ -14,7 +14,7 @@ export type CurrentUser = Schemas['Me'];
 export const userQuery = queryOptions({
   queryKey: userKeys.all,
   queryFn: async () => {
-    const user = await http.get<CurrentUser>('/api/v1/user');
+    const user = await api.get('/api/v1/user');
     rememberUser({ id: user.id, companyId: user.company?.id ?? null });
     return user;
   },
@@ -37,11 +37,11 @@ export async function signOut(notice?: string): Promise<void> {
   const tokens = tokenStore.get();
   if (tokens) {
     try {
-      await http.post(
-        '/api/v1/user/logout',
-        { refresh_token: tokens.refresh_token },
-        { silent: true, noRefresh: true },
-      );
+      await api.post('/api/v1/user/logout', {
+        body: { refresh_token: tokens.refresh_token },
+        silent: true,
+        noRefresh: true,
+      });
     } catch {
       // signing out locally is what matters
     }

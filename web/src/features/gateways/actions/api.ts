@@ -1,8 +1,9 @@
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { gatewayKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
-import { ErrorCode, http } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 
 /** One gateway of a batch answer (restart, batch check). */
 export type BatchItem = Schemas['GatewayOutcome'];
@@ -42,45 +43,43 @@ export function splitSns(text: string): string[] {
 }
 
 export function batchCheck(sns: string[], action: 'restart' | 'upgrade'): Promise<CheckResult> {
-  return http.post<CheckResult>('/api/v1/gateways/batch/check', { sns, action });
+  return api.post('/api/v1/gateways/batch/check', { body: { sns, action } });
 }
 
 /** Restarts gateways; one goes through /gateway/{sn}/restart, several through /batch/restart. */
 export function restartGateways(sns: string[]): Promise<BatchResult> {
   if (sns.length === 1) {
-    return http.post<BatchResult>(`/api/v1/gateway/${encodeURIComponent(sns[0] ?? '')}/restart`);
+    return api.post('/api/v1/gateway/{gsns}/restart', { path: { gsns: sns[0] ?? '' } });
   }
-  return http.post<BatchResult>('/api/v1/batch/restart', { sns });
+  return api.post('/api/v1/batch/restart', { body: { sns } });
 }
 
 export function replaceGateway(oldSn: string, newSn: string, key: string) {
-  return http.post<Schemas['GatewayReplaced']>(
-    '/api/v1/gateway/replace',
-    { oldSn, newSn: newSn.trim(), key: key.trim() },
-    { handledCodes: HANDLED },
-  );
+  return api.post('/api/v1/gateway/replace', {
+    body: { oldSn, newSn: newSn.trim(), key: key.trim() },
+    handledCodes: HANDLED,
+  });
 }
 
 export function updateProtocol(sn: string, protocol: string) {
-  return http.post<Schemas['GatewayProtocol']>(
-    '/api/v1/gateway/updateGatewayProtocol',
-    { sn, protocol },
-    { handledCodes: HANDLED },
-  );
+  return api.post('/api/v1/gateway/updateGatewayProtocol', {
+    body: { sn, protocol },
+    handledCodes: HANDLED,
+  });
 }
 
 export function settingsSwitch(sn: string, enable: boolean): Promise<Command> {
-  return http.post<Command>(
-    `/api/v1/gateway/${encodeURIComponent(sn)}/settings/switch`,
-    { enable },
-    { handledCodes: HANDLED },
-  );
+  return api.post('/api/v1/gateway/{sn}/settings/switch', {
+    path: { sn },
+    body: { enable },
+    handledCodes: HANDLED,
+  });
 }
 
 /** The protocol configs (administrators); others type the code. */
 export const protocolsQuery = queryOptions({
   queryKey: gatewayKeys.protocols,
-  queryFn: () => http.get<ProtocolItem[]>('/api/v1/logger/functions', { silent: true }),
+  queryFn: () => api.get('/api/v1/logger/functions', { silent: true }),
   retry: false,
   staleTime: 5 * 60_000,
 });
@@ -100,9 +99,9 @@ export function validCycle(value: number | null | undefined): value is number {
 
 /** Sends the gateway its new upload cycle; the command once the gateway answered. */
 export function setUploadCycle(sn: string, seconds: number): Promise<Command> {
-  return http.post<Command>(
-    `/api/v1/gateway/${encodeURIComponent(sn)}/uploadCycle`,
-    { uploadCycle: seconds },
-    { handledCodes: HANDLED },
-  );
+  return api.post('/api/v1/gateway/{sn}/uploadCycle', {
+    path: { sn },
+    body: { uploadCycle: seconds },
+    handledCodes: HANDLED,
+  });
 }
