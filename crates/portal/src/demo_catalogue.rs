@@ -204,7 +204,7 @@ async fn add(
         created_by: None,
         now,
     };
-    match store.insert_firmware(&row).await {
+    match store.insert_firmware(&row, None).await {
         Ok(_) => Ok(staged.commit().await?),
         Err(e) => {
             staged.discard().await;

@@ -24,6 +24,7 @@ pub mod consent;
 pub mod customer_types;
 pub mod customers;
 mod error;
+pub mod firmware;
 pub mod gateways;
 pub mod manuals;
 pub mod owners;

@@ -84,3 +84,19 @@ pub async fn plant(s: &Store, owner: &Actor, name: &str) -> Result<PlantId, Erro
 pub fn failed_in_store<T: std::fmt::Debug>(r: &service::Result<T>) -> bool {
     matches!(r, Err(service::ServiceError::Store(_)))
 }
+
+/// The actions of every audit entry, oldest first.
+pub async fn audit_actions(s: &Store) -> Result<Vec<String>, Error> {
+    let filter = store::audit::AuditFilter {
+        limit: 100,
+        ..Default::default()
+    };
+    let (rows, _) = s
+        .audit_visible(
+            domain::policy::PlantVisibility::All,
+            domain::ids::UserId(0),
+            &filter,
+        )
+        .await?;
+    Ok(rows.into_iter().rev().map(|r| r.action).collect())
+}

@@ -3,6 +3,7 @@
 //! the failure), none of them.
 
 mod common;
+mod firmware;
 mod gateway_registry;
 mod gateways;
 mod plant_edit;
