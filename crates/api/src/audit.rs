@@ -33,16 +33,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list))
 }
 
-pub(crate) use service::audit::result;
-
-/// `detail` with the fields of `note` (a JSON object; anything else adds nothing) added.
-pub(crate) fn with_note(mut detail: Value, note: &Value) -> Value {
-    if let (Some(d), Some(n)) = (detail.as_object_mut(), note.as_object()) {
-        for (k, v) in n {
-            d.insert(k.clone(), v.clone());
-        }
-    }
-    detail
+/// Results an entry may carry.
+pub(crate) mod result {
+    pub use service::audit::{FAILED, REFUSED, SENT};
 }
 
 /// Writes an audit entry for an action `me` took on `target` (a device or gateway SN; the
@@ -92,30 +85,6 @@ pub(crate) async fn record_admin(
     detail: Value,
 ) {
     record_under(app, me, action, target, None, detail, "succeeded").await;
-}
-
-/// Records a refusal of `target` that the caller cannot see (it is missing, or another
-/// tenant's): filed under no plant and written without looking the target up, so the entry
-/// and the time it takes are the same for a missing SN and someone else's.
-pub(crate) async fn record_unseen(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    target: &str,
-    detail: Value,
-) {
-    let entry = NewAudit {
-        by: author(me, None),
-        action,
-        target,
-        detail: &detail.to_string(),
-        result: result::REFUSED,
-        command_id: None,
-        now: now_ms(),
-    };
-    if let Err(e) = app.store.insert_audit(&entry).await {
-        tracing::error!(error = %e, action, target, "audit entry not written");
-    }
 }
 
 /// `me` as the author of a log entry about `plant`.

@@ -8,19 +8,19 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use axum::extract::{Path, State};
 use domain::{
-    Code, DomainError,
+    DomainError,
     command::{CommandKind, CommandStatus},
     ids::{CompanyId, UserId},
     policy::GatewayScope,
 };
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use service::commands;
 use store::{commands::CommandRow, devices::DeviceListRow};
 use utoipa::ToSchema;
 
 use crate::{
-    AppState, audit,
+    AppState,
     envelope::{ApiError, ApiResult, Data, Envelope},
     extract::PathId,
     inverters::{self, Inverter},
@@ -68,27 +68,20 @@ pub(crate) async fn send_to_device_noting(
     timeout: Duration,
     note: Value,
 ) -> ApiResult<i64> {
-    if let Err(e) = commands::admit(kind, device.status) {
-        let kind = kind.as_str();
-        let detail = json!({"kind": kind, "params": params, "reason": e.code.number()});
-        let detail = audit::with_note(detail, &note);
-        audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
-        return Err(e.into());
-    }
-    let Some(gateway) = device.gateway_sn.as_deref() else {
-        let detail = json!({"kind": kind.as_str(), "params": params, "reason": Code::DeviceOffline.number()});
-        let detail = audit::with_note(detail, &note);
-        audit::record(app, me, action, &device.sn, detail, audit::result::REFUSED).await;
-        return Err(Code::DeviceOffline.into());
+    let order = commands::Order {
+        action,
+        kind,
+        params,
+        timeout,
+        note,
     };
-    send_noting(
-        app, me, action, gateway, &device.sn, kind, params, timeout, note,
-    )
-    .await
+    let (store, link) = (&app.store, app.commands.as_ref());
+    Ok(commands::send_order_to_device(store, link, &me.actor, device, &order, now_ms()).await?)
 }
 
 /// Sends `kind` to `device_sn` behind `gateway_sn` (the gateway's own SN for gateway commands)
-/// and records `action`; refusals (offline, upgrading, no device link) are recorded as refused.
+/// and records `action` with the command; refusals (offline, upgrading, no device link) are
+/// recorded as refused.
 #[allow(clippy::too_many_arguments)] // each is a distinct fact of the command
 pub(crate) async fn send(
     app: &AppState,
@@ -100,50 +93,19 @@ pub(crate) async fn send(
     params: Value,
     timeout: Duration,
 ) -> ApiResult<i64> {
-    let note = Value::Null;
-    send_noting(
-        app, me, action, gateway_sn, device_sn, kind, params, timeout, note,
-    )
-    .await
-}
-
-#[allow(clippy::too_many_arguments)] // each is a distinct fact of the command
-async fn send_noting(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    gateway_sn: &str,
-    device_sn: &str,
-    kind: CommandKind,
-    params: Value,
-    timeout: Duration,
-    note: Value,
-) -> ApiResult<i64> {
     let to = commands::Target {
         gateway_sn,
         device_sn,
     };
-    let outcome = commands::send(app.commands.as_ref(), to, kind, params.clone(), timeout)
-        .await
-        .map_err(ApiError::from);
-    let kind = kind.as_str();
-    let (detail, result) = match &outcome {
-        Ok(id) => (
-            json!({"kind": kind, "params": params, "commandId": id}),
-            audit::result::SENT,
-        ),
-        Err(ApiError::Domain(e)) => (
-            json!({"kind": kind, "params": params, "reason": e.code.number()}),
-            audit::result::REFUSED,
-        ),
-        Err(_) => (
-            json!({"kind": kind, "params": params}),
-            audit::result::FAILED,
-        ),
+    let order = commands::Order {
+        action,
+        kind,
+        params,
+        timeout,
+        note: Value::Null,
     };
-    let detail = audit::with_note(detail, &note);
-    audit::record(app, me, action, device_sn, detail, result).await;
-    outcome
+    let (store, link) = (&app.store, app.commands.as_ref());
+    Ok(commands::send_order(store, link, &me.actor, to, &order, now_ms()).await?)
 }
 
 /// Where a command stands: open while `sent` or `acknowledged`, then final.

@@ -11,6 +11,8 @@ pub mod customer;
 pub mod device;
 pub mod energy_hub;
 pub mod error;
+pub mod firmware;
+pub mod gateway_action;
 pub mod gateway_key;
 pub mod ids;
 pub mod income;

@@ -173,7 +173,8 @@ struct DemoFile<'a> {
     seed: u64,
 }
 
-/// Writes one firmware the way an upload does: file under a temporary name, row, rename.
+/// Writes one firmware the way an upload does: the file under its final name, then the row (the
+/// file is removed when the row cannot be written).
 async fn add(
     store: &Store,
     files: api::FileStore<'_>,
@@ -181,7 +182,7 @@ async fn add(
     now: i64,
 ) -> anyhow::Result<()> {
     let bytes = image(f.size, f.seed);
-    let staged = storage::stage(files, &bytes, "bin").await?;
+    let stored_name = storage::write(files, &bytes, "bin").await?;
     let row = NewFirmware {
         target: f.target,
         fields: FirmwareFields {
@@ -198,16 +199,16 @@ async fn add(
         },
         file: FirmwareFile {
             file_name: f.file_name,
-            stored_name: &staged.stored_name,
+            stored_name: &stored_name,
             size: i64::try_from(bytes.len())?,
         },
         created_by: None,
         now,
     };
-    match store.insert_firmware(&row).await {
-        Ok(_) => Ok(staged.commit().await?),
+    match store.insert_firmware(&row, None).await {
+        Ok(_) => Ok(()),
         Err(e) => {
-            staged.discard().await;
+            storage::remove(files, &stored_name).await;
             Err(e.into())
         }
     }
@@ -255,7 +256,7 @@ mod tests {
         use std::cmp::Ordering;
         let newest = GATEWAY_VERSIONS[GATEWAY_VERSIONS.len() - 1];
         assert_eq!(
-            api::firmware::rules::compare("SIM-1.4.2", newest),
+            domain::firmware::compare("SIM-1.4.2", newest),
             Ordering::Less
         );
     }

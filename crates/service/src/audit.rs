@@ -3,18 +3,49 @@
 //! the change and its record cannot keep one without the other.
 
 use domain::{policy::Actor, user::UserKind};
-use store::{audit::NewAudit, log_pages::Author, plants::PlantRow};
+use serde_json::Value;
+use store::{Store, audit::NewAudit, log_pages::Author, plants::PlantRow};
 
 /// The result of an entry whose change was made.
 pub const SUCCEEDED: &str = "succeeded";
+/// A command went to the device; its outcome is the command's status.
+pub const SENT: &str = "sent";
+pub const FAILED: &str = "failed";
+/// The portal refused the action (offline, upgrading, forbidden state, invalid values).
+pub const REFUSED: &str = "refused";
 
-/// The results of an entry about a command (besides [`SUCCEEDED`]).
-pub mod result {
-    /// A command went to the device; its outcome is the command's status.
-    pub const SENT: &str = "sent";
-    pub const FAILED: &str = "failed";
-    /// The portal refused the action (offline, upgrading, forbidden state, invalid values).
-    pub const REFUSED: &str = "refused";
+/// `detail` with the fields of `note` (a JSON object; anything else adds nothing) added.
+pub fn with_note(mut detail: Value, note: &Value) -> Value {
+    if let (Some(d), Some(n)) = (detail.as_object_mut(), note.as_object()) {
+        for (k, v) in n {
+            d.insert(k.clone(), v.clone());
+        }
+    }
+    detail
+}
+
+/// The plant a device or gateway SN is on now, when the actor may see it: an entry the actor
+/// reads back must not name a plant that is not theirs.
+pub async fn plant_of(store: &Store, actor: &Actor, sn: &str) -> store::Result<Option<PlantRow>> {
+    let plant_id = match store.device_by_sn(sn).await? {
+        Some(d) => d.plant_id,
+        None => store.gateway_by_sn(sn).await?.and_then(|g| g.plant_id),
+    };
+    Ok(match plant_id {
+        Some(id) => store
+            .plant(id, actor.id)
+            .await?
+            .filter(|p| actor.plant_access(&p.scope()).is_some()),
+        None => None,
+    })
+}
+
+/// Writes an entry on its own (a refusal: nothing else was written). A failure to write is
+/// logged and swallowed: the caller answers the refusal either way.
+pub async fn record_alone(store: &Store, entry: &NewAudit<'_>) {
+    if let Err(e) = store.insert_audit(entry).await {
+        tracing::error!(error = %e, action = entry.action, target = entry.target, "audit entry not written");
+    }
 }
 
 /// `actor` as the author of an entry about `plant` (or about no plant: an account, a company,

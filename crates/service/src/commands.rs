@@ -1,14 +1,16 @@
 //! Sending a command to a device: the state rule first (`domain::command`), then the device
-//! link's dispatcher, whose refusals become the catalogue's codes. Permissions and the audit
-//! entry are the caller's: they differ per screen.
+//! link's dispatcher, whose refusals become the catalogue's codes. [`send_order`] records the
+//! command and the audit entry of the action in one transaction (a refusal, which writes
+//! nothing else, gets its entry alone). Permissions are the caller's: they differ per screen.
 
 use std::time::Duration;
 
 use devices::link::{DispatchError, Dispatcher};
-use domain::{Code, DomainError, command::CommandKind, plant::Status};
-use serde_json::Value;
+use domain::{Code, DomainError, command::CommandKind, plant::Status, policy::Actor};
+use serde_json::{Value, json};
+use store::{Store, audit::NewAudit, devices::DeviceListRow};
 
-use crate::{Result, ServiceError};
+use crate::{Result, ServiceError, audit};
 
 /// Where a command goes: a device behind a gateway (the gateway's own SN twice for the
 /// gateway's own commands).
@@ -41,8 +43,9 @@ pub fn refusal(e: DispatchError) -> ServiceError {
     }
 }
 
-/// Sends `kind` with `params` to `to` and answers the command's id. Without a device link
-/// (`None`) nothing can be sent (606).
+/// Sends `kind` with `params` to `to` and answers the command's id, for a sender that keeps
+/// its own record (the demand-response dispatcher). Without a device link (`None`) nothing
+/// can be sent (606).
 pub async fn send(
     dispatcher: Option<&Dispatcher>,
     to: Target<'_>,
@@ -57,6 +60,151 @@ pub async fn send(
         .send(to.gateway_sn, to.device_sn, kind.as_str(), params, timeout)
         .await
         .map_err(refusal)
+}
+
+/// A command an action sends, as the audit log records it.
+#[derive(Debug, Clone)]
+pub struct Order<'a> {
+    /// The audit action (`inverter.boot`, `gateway.restart`, ...).
+    pub action: &'a str,
+    pub kind: CommandKind,
+    pub params: Value,
+    pub timeout: Duration,
+    /// Fields added to the entry's detail (a JSON object, e.g. the values a write replaces).
+    pub note: Value,
+}
+
+impl Order<'_> {
+    fn detail(&self, reason: Option<Code>) -> String {
+        let mut detail = json!({"kind": self.kind.as_str(), "params": self.params});
+        if let Some(code) = reason {
+            detail["reason"] = code.number().into();
+        }
+        audit::with_note(detail, &self.note).to_string()
+    }
+}
+
+/// Writes the entry of an order that was not sent (`e`): refused, or failed in the store.
+async fn not_sent(
+    store: &Store,
+    actor: &Actor,
+    to: Target<'_>,
+    o: &Order<'_>,
+    e: &ServiceError,
+    now: i64,
+) {
+    let (detail, result) = match e {
+        ServiceError::Refused(d) => (o.detail(Some(d.code)), audit::REFUSED),
+        ServiceError::Store(_) => (o.detail(None), audit::FAILED),
+    };
+    let plant = audit::plant_of(store, actor, to.device_sn)
+        .await
+        .ok()
+        .flatten();
+    let entry = NewAudit {
+        by: audit::author(actor, plant.as_ref()),
+        action: o.action,
+        target: to.device_sn,
+        detail: &detail,
+        result,
+        command_id: None,
+        now,
+    };
+    audit::record_alone(store, &entry).await;
+}
+
+/// Sends `o` to `to` on the actor's behalf and answers the command's id: the command and the
+/// audit entry (result `sent`, linked to the command) are recorded in one transaction, then
+/// the command is published. Without a device link (`None`) nothing can be sent (606); a
+/// refusal is recorded as such.
+pub async fn send_order(
+    store: &Store,
+    dispatcher: Option<&Dispatcher>,
+    actor: &Actor,
+    to: Target<'_>,
+    o: &Order<'_>,
+    now: i64,
+) -> Result<i64> {
+    let sent = send_recorded(store, dispatcher, actor, to, o, now).await;
+    if let Err(Some(e)) = &sent {
+        not_sent(store, actor, to, o, e, now).await;
+    }
+    sent.map_err(|e| e.unwrap_or_else(|| Code::CommandFailed.into()))
+}
+
+/// [`send_order`] before its refusal is recorded: `Err(None)` when the command was recorded with its
+/// entry but could not be published (the command is failed; the entry shows it).
+async fn send_recorded(
+    store: &Store,
+    dispatcher: Option<&Dispatcher>,
+    actor: &Actor,
+    to: Target<'_>,
+    o: &Order<'_>,
+    now: i64,
+) -> std::result::Result<i64, Option<ServiceError>> {
+    let Some(dispatcher) = dispatcher else {
+        return Err(Some(Code::ConnectionFailed.into()));
+    };
+    let prepared = dispatcher
+        .prepare(
+            to.gateway_sn,
+            to.device_sn,
+            o.kind.as_str(),
+            o.params.clone(),
+            o.timeout,
+        )
+        .await
+        .map_err(|e| Some(refusal(e)))?;
+    let plant = audit::plant_of(store, actor, to.device_sn)
+        .await
+        .map_err(|e| Some(e.into()))?;
+    let detail = o.detail(None);
+    let entry = NewAudit {
+        by: audit::author(actor, plant.as_ref()),
+        action: o.action,
+        target: to.device_sn,
+        detail: &detail,
+        result: audit::SENT,
+        command_id: None,
+        now,
+    };
+    let id = store
+        .insert_command_audited(&prepared.record(), &entry)
+        .await
+        .map_err(|e| Some(e.into()))?;
+    if let Err(e) = dispatcher.publish(&prepared, id).await {
+        tracing::warn!(error = %e, id, "command recorded but not published");
+        return Err(None);
+    }
+    Ok(id)
+}
+
+/// [`send_order`] to a device as the screens list it: its state must admit `o.kind`
+/// (`domain::command`) and it must be behind a gateway (602 otherwise); refusals are recorded.
+pub async fn send_order_to_device(
+    store: &Store,
+    dispatcher: Option<&Dispatcher>,
+    actor: &Actor,
+    device: &DeviceListRow,
+    o: &Order<'_>,
+    now: i64,
+) -> Result<i64> {
+    let gateway_sn = device.gateway_sn.as_deref().unwrap_or_default();
+    let to = Target {
+        gateway_sn,
+        device_sn: &device.sn,
+    };
+    let refused = match admit(o.kind, device.status) {
+        Err(e) => Some(e),
+        Ok(()) if device.gateway_sn.is_none() => Some(Code::DeviceOffline.into()),
+        Ok(()) => None,
+    };
+    if let Some(e) = refused {
+        let e = ServiceError::Refused(e);
+        not_sent(store, actor, to, o, &e, now).await;
+        return Err(e);
+    }
+    send_order(store, dispatcher, actor, to, o, now).await
 }
 
 #[cfg(test)]

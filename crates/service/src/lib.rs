@@ -25,6 +25,7 @@ pub mod customer_types;
 pub mod customers;
 mod error;
 pub mod event_catalogue;
+pub mod firmware;
 pub mod gateways;
 pub mod local_time;
 pub mod mailer;

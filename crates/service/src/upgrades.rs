@@ -1,24 +1,25 @@
 //! Starting a firmware upgrade: the firmware must be enabled for the device's type, no upgrade
 //! may be running on it, the device's state and its gateway must admit the command. The
-//! upgrade row, its command and the inverter's Upgrading status are written in one
-//! transaction; the command is published only after it commits, so a device never gets an
+//! upgrade row, its command, the inverter's Upgrading status and the audit entry are written in
+//! one transaction; the command is published only after it commits, so a device never gets an
 //! upgrade the portal has no record of, and a failure half way leaves no command without its
-//! upgrade. Permissions and the audit entry are the caller's.
+//! upgrade. Permissions are the caller's.
 
 use std::time::Duration;
 
-use devices::link::{Dispatcher, sync_upgrade};
-use domain::{Code, DomainError, command::CommandKind, ids::UserId};
+use devices::link::{Dispatcher, Prepared, sync_upgrade};
+use domain::{Code, DomainError, command::CommandKind, policy::Actor};
 use serde_json::{Value, json};
 use store::{
     Store,
+    audit::NewAudit,
     devices::DeviceListRow,
     firmware::{FirmwareRow, FirmwareTarget},
     gateways::GatewayRow,
-    upgrades::{NewUpgrade, UpgradeRow},
+    upgrades::{NewUpgrade, StartedUpgrade, UpgradeRow},
 };
 
-use crate::{Result, commands};
+use crate::{Result, ServiceError, audit, commands};
 
 /// How long a device has to finish an upgrade before it counts as failed (timed out).
 pub const UPGRADE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
@@ -63,8 +64,45 @@ pub struct Start<'a> {
     pub batch_id: &'a str,
     pub device: Device<'a>,
     pub firm_id: Option<i64>,
-    pub user: UserId,
+    pub actor: &'a Actor,
     pub now: i64,
+}
+
+impl Start<'_> {
+    /// The audit action.
+    fn action(&self) -> &'static str {
+        match self.device {
+            Device::Inverter(_) => "inverter.upgrade",
+            Device::Gateway(_) => "gateway.upgrade",
+        }
+    }
+
+    /// The entry of a start that sent nothing: refused, or failed in the store.
+    async fn not_started(&self, store: &Store, e: &ServiceError) {
+        let (detail, result) = match e {
+            ServiceError::Refused(d) => (
+                json!({"kind": "upgrade", "firmId": self.firm_id, "reason": d.code.number()}),
+                audit::REFUSED,
+            ),
+            ServiceError::Store(_) => (
+                json!({"kind": "upgrade", "firmId": self.firm_id}),
+                audit::FAILED,
+            ),
+        };
+        let sn = self.device.sn();
+        let plant = audit::plant_of(store, self.actor, sn).await.ok().flatten();
+        let detail = detail.to_string();
+        let entry = NewAudit {
+            by: audit::author(self.actor, plant.as_ref()),
+            action: self.action(),
+            target: sn,
+            detail: &detail,
+            result,
+            command_id: None,
+            now: self.now,
+        };
+        audit::record_alone(store, &entry).await;
+    }
 }
 
 /// A started upgrade, as it stands right after its command went out.
@@ -98,6 +136,22 @@ pub async fn firmware_for(
         .ok_or_else(|| DomainError::invalid("firmId: not enabled for this device type").into())
 }
 
+/// 4001 (a warning the caller may override) when a gateway reporting `soft_ver` already runs
+/// the gateway software `firm_id` or a newer one. A missing or unfit firmware is left to
+/// [`start`]'s own checks.
+pub async fn gateway_up_to_date(store: &Store, soft_ver: &str, firm_id: Option<i64>) -> Result<()> {
+    let Some(id) = firm_id else { return Ok(()) };
+    let Some(f) = store.firmware(id).await? else {
+        return Ok(());
+    };
+    if f.target == FirmwareTarget::Gateway.as_str()
+        && domain::firmware::runs_at_least(soft_ver, &f.version)
+    {
+        return Err(Code::GatewayFirmwareCurrent.into());
+    }
+    Ok(())
+}
+
 /// Brings a running upgrade in step with its command (timing the command out first when its
 /// deadline passed as of `now`) and answers the row as it stands.
 pub async fn refresh(store: &Store, row: UpgradeRow, now: i64) -> Result<UpgradeRow> {
@@ -117,14 +171,48 @@ pub async fn refresh(store: &Store, row: UpgradeRow, now: i64) -> Result<Upgrade
     Ok(sync_upgrade(store, &cmd).await?.unwrap_or(row))
 }
 
-/// Starts the upgrade `s` through `dispatcher` (none: nothing can be sent, 606). Refused with
-/// 4 `firmId` (firmware not enabled for the type), 603 (an upgrade running), 602 (offline),
-/// 604 (the device's state forbids it).
+/// Starts the upgrade `s` through `dispatcher` (none: nothing can be sent, 606): the upgrade,
+/// its command and its audit entry (`sent`, linked to the command) in one transaction. Refused
+/// with 4 `firmId` (firmware not enabled for the type), 603 (an upgrade running), 602
+/// (offline), 604 (the device's state forbids it); a refusal gets its entry alone.
 pub async fn start(
     store: &Store,
     dispatcher: Option<&Dispatcher>,
     s: Start<'_>,
 ) -> Result<Started> {
+    let (dispatcher, command, started, params) = match record(store, dispatcher, s).await {
+        Ok(recorded) => recorded,
+        Err(e) => {
+            s.not_started(store, &e).await;
+            return Err(e);
+        }
+    };
+    if let Err(e) = dispatcher.publish(&command, started.command_id).await {
+        // The dispatcher failed the command; its upgrade ends failed with it.
+        if let Some(cmd) = store.command(started.command_id).await? {
+            sync_upgrade(store, &cmd).await?;
+        }
+        return Err(commands::refusal(e));
+    }
+    let upgrade = store
+        .upgrade(started.upgrade_id)
+        .await?
+        .ok_or(Code::CommandFailed)?;
+    // A quick device may have replied before the row was read.
+    Ok(Started {
+        upgrade: refresh(store, upgrade, s.now).await?,
+        command_id: started.command_id,
+        params,
+    })
+}
+
+/// Checks `s` and records the upgrade, its command and its audit entry; the command is then
+/// the caller's to publish.
+async fn record<'d>(
+    store: &Store,
+    dispatcher: Option<&'d Dispatcher>,
+    s: Start<'_>,
+) -> Result<(&'d Dispatcher, Prepared, StartedUpgrade, Value)> {
     let firmware = firmware_for(store, s.device, s.firm_id).await?;
     let sn = s.device.sn();
     if let Some(last) = store.latest_upgrade(sn).await?
@@ -160,6 +248,17 @@ pub async fn start(
         .await
         .map_err(commands::refusal)?;
     let (target, _) = s.device.firmware_key();
+    let plant = audit::plant_of(store, s.actor, sn).await?;
+    let detail = json!({"kind": "upgrade", "params": params}).to_string();
+    let entry = NewAudit {
+        by: audit::author(s.actor, plant.as_ref()),
+        action: s.action(),
+        target: sn,
+        detail: &detail,
+        result: audit::SENT,
+        command_id: None,
+        now: s.now,
+    };
     let started = store
         .start_upgrade(
             &command.record(),
@@ -171,26 +270,11 @@ pub async fn start(
                 version: &firmware.version,
                 from_version: &s.device.current_version(),
                 cancellable: false,
-                user_id: s.user.0,
+                user_id: s.actor.id.0,
                 now: s.now,
             },
+            &entry,
         )
         .await?;
-    if let Err(e) = dispatcher.publish(&command, started.command_id).await {
-        // The dispatcher failed the command; its upgrade ends failed with it.
-        if let Some(cmd) = store.command(started.command_id).await? {
-            sync_upgrade(store, &cmd).await?;
-        }
-        return Err(commands::refusal(e));
-    }
-    let upgrade = store
-        .upgrade(started.upgrade_id)
-        .await?
-        .ok_or(Code::CommandFailed)?;
-    // A quick device may have replied before the row was read.
-    Ok(Started {
-        upgrade: refresh(store, upgrade, s.now).await?,
-        command_id: started.command_id,
-        params,
-    })
+    Ok((dispatcher, command, started, params))
 }

@@ -80,6 +80,17 @@ pub(crate) const INSERT_AUDIT: &str = "INSERT INTO audit_log (user_id, account, 
     actor_company_id, plant_id, plant_owner_id, plant_company_id, action, target, detail, result, \
     command_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
 
+/// `detail` (a JSON object) with `key` set to `value`: an entry that names what its own
+/// transaction just wrote (a new row's id, a count), which its author could not know before.
+pub(crate) fn noting(detail: &str, key: &str, value: impl Into<serde_json::Value>) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_str(detail).unwrap_or_else(|_| serde_json::json!({}));
+    if let Some(o) = v.as_object_mut() {
+        o.insert(key.to_string(), value.into());
+    }
+    v.to_string()
+}
+
 impl Store {
     /// Writes an entry on its own: a refusal, or an action whose writes are elsewhere (a
     /// command sent to a device). An entry about rows this store writes goes into their

@@ -2,7 +2,11 @@
 //! truth: the replica that publishes a command, the one that receives its reply and the one an
 //! API client polls may all differ.
 
-use crate::{Result, Store, conflict};
+use crate::{
+    Result, Store,
+    audit::{NewAudit, noting},
+    conflict,
+};
 
 /// Where a command stands (the rule lives in `domain`; re-exported for the store's readers).
 pub use domain::command::CommandStatus;
@@ -84,6 +88,41 @@ impl Store {
             c.deadline
         )
         .map_err(|e| conflict(e, "commands"))
+    }
+
+    /// Records a command with the audit entry of the action that sends it, in one
+    /// transaction: the entry is linked to the command (`command_id`, and `commandId` in its
+    /// detail), whose status the log shows as it moves.
+    pub async fn insert_command_audited(
+        &self,
+        c: &NewCommand<'_>,
+        audit: &NewAudit<'_>,
+    ) -> Result<i64> {
+        let id = in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                INSERT_COMMAND,
+                c.correlation_id,
+                c.gateway_sn,
+                c.device_sn,
+                c.kind,
+                c.params,
+                c.now,
+                c.deadline
+            )
+            .map_err(|e| conflict(e, "commands"))?;
+            let detail = noting(audit.detail, "commandId", id);
+            let entry = NewAudit {
+                detail: &detail,
+                command_id: Some(id),
+                ..audit.clone()
+            };
+            audit_in_tx!(tx, sqlite, &entry)?;
+            id
+        });
+        Ok(id)
     }
 
     pub async fn command(&self, id: i64) -> Result<Option<CommandRow>> {

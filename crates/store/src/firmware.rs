@@ -3,7 +3,11 @@
 //! enabled flag. The file itself lives under the data directory; the row names it. Which
 //! inverters a file fits follows from its label's type codes (`inverter_type_codes`).
 
-use crate::{Result, Store, conflict};
+use crate::{
+    Result, Store,
+    audit::{NewAudit, noting},
+    conflict,
+};
 
 /// What a firmware file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,77 +143,106 @@ const LIST_FILTER: &str = "($1 IS NULL OR f.target = $1) \
     AND ($4 IS NULL OR f.enabled = $4)";
 
 impl Store {
-    /// Adds a firmware file. The same version twice for one target and label answers
-    /// `Conflict("firmware")` (the spec's 4002).
-    pub async fn insert_firmware(&self, f: &NewFirmware<'_>) -> Result<i64> {
+    /// Adds a firmware file with its audit entry (`None`: a seeded catalogue, no one's
+    /// action), whose detail gains the new id as `firmId`. The same version twice for one
+    /// target and label answers `Conflict("firmware")` (the spec's 4002).
+    pub async fn insert_firmware(
+        &self,
+        f: &NewFirmware<'_>,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<i64> {
         let x = &f.fields;
-        scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO firmware (target, type_id, name, file_name, stored_name, size, \
-             version, change_log, change_log_en, product_id, hardware_version, upgrade_mode, \
-             firmware_type, enabled, created_by, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) \
-             RETURNING id",
-            f.target.as_str(),
-            x.type_id,
-            x.name,
-            f.file.file_name,
-            f.file.stored_name,
-            f.file.size,
-            x.version,
-            x.change_log,
-            x.change_log_en,
-            x.product_id,
-            x.hardware_version,
-            x.upgrade_mode,
-            x.firmware_type,
-            x.enabled,
-            f.created_by,
-            f.now
-        )
-        .map_err(|e| conflict(e, "firmware"))
+        let id = in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO firmware (target, type_id, name, file_name, stored_name, size, \
+                 version, change_log, change_log_en, product_id, hardware_version, upgrade_mode, \
+                 firmware_type, enabled, created_by, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) \
+                 RETURNING id",
+                f.target.as_str(),
+                x.type_id,
+                x.name,
+                f.file.file_name,
+                f.file.stored_name,
+                f.file.size,
+                x.version,
+                x.change_log,
+                x.change_log_en,
+                x.product_id,
+                x.hardware_version,
+                x.upgrade_mode,
+                x.firmware_type,
+                x.enabled,
+                f.created_by,
+                f.now
+            )
+            .map_err(|e| conflict(e, "firmware"))?;
+            if let Some(a) = audit {
+                let detail = noting(a.detail, "firmId", id);
+                audit_in_tx!(
+                    tx,
+                    sqlite,
+                    &NewAudit {
+                        detail: &detail,
+                        ..a.clone()
+                    }
+                )?;
+            }
+            id
+        });
+        Ok(id)
     }
 
-    /// Rewrites a firmware's fields, and its file when `file` is given; `false` when it is gone.
-    /// A duplicate version answers `Conflict("firmware")`.
+    /// Rewrites a firmware's fields, and its file when `file` is given, with its audit entry;
+    /// `false` (nothing written) when it is gone. A duplicate version answers
+    /// `Conflict("firmware")`.
     pub async fn update_firmware(
         &self,
         id: i64,
         x: &FirmwareFields<'_>,
         file: Option<FirmwareFile<'_>>,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
         let (file_name, stored_name, size) = match file {
             Some(f) => (Some(f.file_name), Some(f.stored_name), Some(f.size)),
             None => (None, None, None),
         };
-        exec!(
-            self,
-            "UPDATE firmware SET type_id = $2, name = $3, version = $4, change_log = $5, \
-             change_log_en = $6, product_id = $7, hardware_version = $8, upgrade_mode = $9, \
-             firmware_type = $10, enabled = $11, updated_at = $12, \
-             file_name = COALESCE($13, file_name), stored_name = COALESCE($14, stored_name), \
-             size = COALESCE($15, size) WHERE id = $1",
-            id,
-            x.type_id,
-            x.name,
-            x.version,
-            x.change_log,
-            x.change_log_en,
-            x.product_id,
-            x.hardware_version,
-            x.upgrade_mode,
-            x.firmware_type,
-            x.enabled,
-            now,
-            file_name,
-            stored_name,
-            size
-        )
-        .map(|n| n == 1)
-        .map_err(|e| conflict(e, "firmware"))
+        let found = in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE firmware SET type_id = $2, name = $3, version = $4, change_log = $5, \
+                 change_log_en = $6, product_id = $7, hardware_version = $8, upgrade_mode = $9, \
+                 firmware_type = $10, enabled = $11, updated_at = $12, \
+                 file_name = COALESCE($13, file_name), stored_name = COALESCE($14, stored_name), \
+                 size = COALESCE($15, size) WHERE id = $1",
+                id,
+                x.type_id,
+                x.name,
+                x.version,
+                x.change_log,
+                x.change_log_en,
+                x.product_id,
+                x.hardware_version,
+                x.upgrade_mode,
+                x.firmware_type,
+                x.enabled,
+                now,
+                file_name,
+                stored_name,
+                size
+            )
+            .map_err(|e| conflict(e, "firmware"))?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            n == 1
+        });
+        Ok(found)
     }
 
     pub async fn firmware(&self, id: i64) -> Result<Option<FirmwareRow>> {
@@ -345,27 +378,18 @@ impl Store {
         Ok(scalar!(self, fetch_one, i64, &sql, id)? > 0)
     }
 
-    /// Turns a firmware file on or off; answers whether it exists.
-    pub async fn set_firmware_enabled(&self, id: i64, enabled: bool, now: i64) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE firmware SET enabled = $2, updated_at = $3 WHERE id = $1",
-            id,
-            enabled,
-            now
-        )? == 1)
-    }
-
-    /// Deletes the firmware of `ids` that no running upgrade uses, in one transaction; answers
-    /// the ids deleted (the others are missing or in use).
-    pub async fn delete_unused_firmware(&self, ids: &[i64]) -> Result<Vec<i64>> {
+    /// Deletes each firmware of `doomed` that no running upgrade uses, with its audit entry,
+    /// in one transaction; answers the ids deleted (the others are missing or in use, and
+    /// their entries are not written).
+    pub async fn delete_unused_firmware(&self, doomed: &[(i64, NewAudit<'_>)]) -> Result<Vec<i64>> {
         let sql = format!(
             "DELETE FROM firmware WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM firmware f WHERE f.id = $1 AND {IN_USE})"
         );
         Ok(in_tx!(self, |tx, sqlite| {
             let mut deleted = Vec::new();
-            for id in ids {
+            for (id, audit) in doomed {
                 if tx_exec!(tx, sqlite, &sql, *id)? == 1 {
+                    audit_in_tx!(tx, sqlite, audit)?;
                     deleted.push(*id);
                 }
             }

@@ -3,6 +3,7 @@
 
 use crate::{
     Result, Store,
+    audit::NewAudit,
     gateways::{DEVICES_FOLLOW, Holder, TAKE},
 };
 
@@ -61,19 +62,29 @@ impl Store {
         }))
     }
 
-    /// Sets the protocol config a gateway's reports are decoded with; answers whether it exists.
+    /// Sets the protocol config a gateway's reports are decoded with, with its audit entry, in
+    /// one transaction; answers whether it exists (nothing written when not).
     pub async fn set_gateway_protocol(
         &self,
         gateway: i64,
         protocol: &str,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE gateways SET protocol = $2, updated_at = $3 WHERE id = $1",
-            gateway,
-            protocol,
-            now
-        )? == 1)
+        let found = in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE gateways SET protocol = $2, updated_at = $3 WHERE id = $1",
+                gateway,
+                protocol,
+                now
+            )?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            n == 1
+        });
+        Ok(found)
     }
 }

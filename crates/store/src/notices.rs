@@ -4,7 +4,10 @@
 
 use domain::ids::UserId;
 
-use crate::{Result, Store};
+use crate::{
+    Result, Store,
+    audit::{NewAudit, noting},
+};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct NoticeRow {
@@ -31,13 +34,15 @@ const GATEWAY_OWNERS: &str = "SELECT DISTINCT p.owner_id FROM gateways g \
 impl Store {
     /// Turns firmware `id` on or off and, when `notice` (its JSON params) is given, leaves one
     /// notice for every owner it concerns (see `INVERTER_OWNERS`), all in one transaction.
-    /// Answers how many notices were written, or `None` when the firmware is gone.
+    /// Answers how many notices were written, or `None` (nothing written) when the firmware is
+    /// gone. The audit entry is written with them, its detail noting the count as `notices`.
     pub async fn enable_firmware(
         &self,
         id: i64,
         enabled: bool,
         notice: Option<&str>,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<Option<u64>> {
         let Some(f) = self.firmware(id).await? else {
             return Ok(None);
@@ -62,12 +67,21 @@ impl Store {
             )?;
             if n != 1 {
                 Ok(None)
-            } else if let Some(params) = notice {
-                Ok(Some(tx_exec!(
-                    tx, sqlite, &insert, f.type_id, id, params, now
-                )?))
             } else {
-                Ok(Some(0))
+                let sent = match notice {
+                    Some(params) => tx_exec!(tx, sqlite, &insert, f.type_id, id, params, now)?,
+                    None => 0,
+                };
+                let detail = noting(audit.detail, "notices", sent);
+                audit_in_tx!(
+                    tx,
+                    sqlite,
+                    &NewAudit {
+                        detail: &detail,
+                        ..audit.clone()
+                    }
+                )?;
+                Ok(Some(sent))
             }
         });
         out

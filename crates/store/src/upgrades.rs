@@ -5,6 +5,7 @@
 
 use crate::{
     Result, Store,
+    audit::{NewAudit, noting},
     commands::{INSERT_COMMAND, NewCommand},
     conflict,
 };
@@ -111,13 +112,15 @@ const COLUMNS: &str = "id, batch_id, target, device_sn, firmware_id, version, fr
 const OPEN: &str = "state IN ('sending', 'upgrading')";
 
 impl Store {
-    /// Records an upgrade and its command in one transaction, the upgrade as `sending`, and
+    /// Records an upgrade, its command and the audit entry of the action (linked to the
+    /// command) in one transaction, the upgrade as `sending`, and
     /// shows an inverter as Upgrading (status 4) at once; the status job keeps it so while the
     /// flag is set. The caller publishes the command after this commits. Answers the ids.
     pub async fn start_upgrade(
         &self,
         command: &NewCommand<'_>,
         u: &NewUpgrade<'_>,
+        audit: &NewAudit<'_>,
     ) -> Result<StartedUpgrade> {
         in_tx!(self, |tx, sqlite| {
             let command_id = tx_scalar!(
@@ -153,6 +156,13 @@ impl Store {
                 u.user_id,
                 u.now
             )?;
+            let detail = noting(audit.detail, "commandId", command_id);
+            let entry = NewAudit {
+                detail: &detail,
+                command_id: Some(command_id),
+                ..audit.clone()
+            };
+            audit_in_tx!(tx, sqlite, &entry)?;
             if u.target == "inverter" {
                 tx_exec!(
                     tx,

@@ -4,17 +4,19 @@
 use axum::extract::{Path, State};
 use domain::DomainError;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{GATEWAY_EDIT, INVERTER_EDIT, edit_key, require_change, storage};
+use super::{require_change, storage};
 use crate::{
     AppState,
-    envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
+    envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     session::CurrentUser,
     users::path_id,
 };
+use domain::time::now_ms;
+use service::firmware::edit_key;
 
 /// At most this many ids in one batch.
 const BATCH_MAX: usize = 200;
@@ -35,56 +37,26 @@ pub struct BatchDeleted {
     pub refused: Vec<DeleteRefusal>,
 }
 
-/// Deletes what of `ids` the caller may and nothing uses; answers the refusals.
+/// Deletes what of `ids` the caller may and nothing uses (the use case), then their files;
+/// answers the refusals.
 async fn delete_many(app: &AppState, me: &CurrentUser, ids: &[i64]) -> ApiResult<BatchDeleted> {
-    require_change(me, INVERTER_EDIT).or_else(|_| require_change(me, GATEWAY_EDIT))?;
+    let out = service::firmware::delete(&app.store, &me.actor, ids, now_ms()).await?;
+    for row in &out.deleted {
+        // The row is gone: nothing names the file any more.
+        storage::remove(app.files(), &row.stored_name).await;
+    }
     let lang = current_lang();
-    let mut refused = Vec::new();
-    let mut wanted = Vec::new();
-    let refuse = |id: i64, e: DomainError| DeleteRefusal {
-        id,
-        code: e.code.number(),
-        msg: e.message(lang),
-    };
-    for &id in ids {
-        let Some(row) = app.store.firmware(id).await? else {
-            refused.push(refuse(id, DomainError::invalid("id")));
-            continue;
-        };
-        if let Err(ApiError::Domain(e)) = require_change(me, edit_key(&row.target)) {
-            refused.push(refuse(id, e));
-        } else if app.store.firmware_in_use(id).await? {
-            refused.push(refuse(id, DomainError::invalid("inUse")));
-        } else if !wanted
-            .iter()
-            .any(|r: &store::firmware::FirmwareRow| r.id == id)
-        {
-            wanted.push(row);
-        }
-    }
-    let ids: Vec<i64> = wanted.iter().map(|r| r.id).collect();
-    let deleted = app.store.delete_unused_firmware(&ids).await?;
-    for row in &wanted {
-        if deleted.contains(&row.id) {
-            // The row is gone: nothing names the file any more.
-            storage::remove(app.files(), &row.stored_name).await;
-            let detail = json!({"firmId": row.id, "version": row.version, "target": row.target,
-                "fileName": row.file_name});
-            crate::audit::record_admin(
-                app,
-                me,
-                "firmware.delete",
-                &format!("firmware:{}", row.name),
-                detail,
-            )
-            .await;
-        } else {
-            // Started an upgrade between the check and the delete.
-            refused.push(refuse(row.id, DomainError::invalid("inUse")));
-        }
-    }
+    let refused = out
+        .refused
+        .into_iter()
+        .map(|(id, e)| DeleteRefusal {
+            id,
+            code: e.code.number(),
+            msg: e.message(lang),
+        })
+        .collect();
     Ok(BatchDeleted {
-        deleted: deleted.len(),
+        deleted: out.deleted.len(),
         refused,
     })
 }

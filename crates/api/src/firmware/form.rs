@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use axum::extract::{Multipart, multipart::MultipartRejection};
 use domain::{Code, DomainError};
 
-use super::rules;
 use crate::envelope::ApiResult;
+use domain::firmware::MAX_SIZE;
 
 #[derive(Debug, Default)]
 pub(crate) struct Form {
@@ -48,7 +48,7 @@ pub(crate) async fn read(multipart: Result<Multipart, MultipartRejection>) -> Ap
                 match field.chunk().await {
                     Ok(Some(chunk)) => {
                         // Stop reading early: the rule is checked again on the whole file.
-                        if bytes.len() + chunk.len() > rules::MAX_SIZE {
+                        if bytes.len() + chunk.len() > MAX_SIZE {
                             return Err(Code::FileTooLarge.into());
                         }
                         bytes.extend_from_slice(&chunk);

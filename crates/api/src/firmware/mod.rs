@@ -1,8 +1,9 @@
 //! The firmware catalogue: the inverter-type tree (`inverter_types`), inverter firmware filed
 //! under its secondary labels and gateway software (`page`, `save`, `enable`, `delete`,
 //! `download`, `gateway`), and what upgrade screens are offered (`GET /api/v1/firmware`).
-//! Everything but the offer is for internal staff with the catalogue's keys; the file and
-//! version rules live in `rules`, the one storage path of files in `storage`.
+//! Everything but the offer is for internal staff with the catalogue's keys; the use cases
+//! (with the file and version rules) are `service::firmware`'s, the one storage path of files is
+//! `storage`.
 
 mod delete;
 mod download;
@@ -11,14 +12,13 @@ mod form;
 mod gateway;
 mod inverter_types;
 mod page;
-pub mod rules;
 mod save;
 pub mod storage;
 
 use std::collections::HashMap;
 
 use axum::extract::State;
-use domain::{Code, DomainError};
+use domain::{Code, DomainError, firmware::MAX_SIZE};
 use serde::{Deserialize, Serialize};
 use store::firmware::{FirmwareListRow, FirmwareRow, FirmwareTarget};
 use utoipa::ToSchema;
@@ -40,9 +40,9 @@ use crate::{
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
-        .routes(routes!(save::save).layer(crate::limits::upload(rules::MAX_SIZE)))
-        .routes(routes!(gateway::add).layer(crate::limits::upload(rules::MAX_SIZE)))
-        .routes(routes!(gateway::one, gateway::edit).layer(crate::limits::upload(rules::MAX_SIZE)))
+        .routes(routes!(save::save).layer(crate::limits::upload(MAX_SIZE)))
+        .routes(routes!(gateway::add).layer(crate::limits::upload(MAX_SIZE)))
+        .routes(routes!(gateway::one, gateway::edit).layer(crate::limits::upload(MAX_SIZE)))
         .routes(routes!(gateway::page))
         .routes(routes!(gateway::check))
         .routes(routes!(gateway::software))
@@ -57,43 +57,16 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(inverter_types::router())
 }
 
-pub(crate) const INVERTER_VIEW: &str = "firmware.inverter.view";
-pub(crate) const INVERTER_EDIT: &str = "firmware.inverter.edit";
-pub(crate) const ENABLE: &str = "firmware.enable";
-pub(crate) const GATEWAY_VIEW: &str = "firmware.gateway.view";
-pub(crate) const GATEWAY_EDIT: &str = "firmware.gateway.edit";
+pub(crate) use service::firmware::{GATEWAY_VIEW, INVERTER_EDIT, INVERTER_VIEW, view_key};
 
 /// The catalogue is internal: the caller must be internal staff holding `key` (2 otherwise).
 pub(crate) fn require(me: &CurrentUser, key: &str) -> ApiResult<()> {
-    if !me.actor.is_internal() {
-        return Err(Code::NoPermission.into());
-    }
-    me.actor.require(key)?;
-    Ok(())
+    Ok(service::firmware::require(&me.actor, key)?)
 }
 
 /// As [`require`], for a change (a read-only session may not).
 pub(crate) fn require_change(me: &CurrentUser, key: &str) -> ApiResult<()> {
-    me.actor.require_writable()?;
-    require(me, key)
-}
-
-/// The key that reads firmware of `target`.
-pub(crate) fn view_key(target: &str) -> &'static str {
-    if target == "gateway" {
-        GATEWAY_VIEW
-    } else {
-        INVERTER_VIEW
-    }
-}
-
-/// The key that changes firmware of `target`.
-pub(crate) fn edit_key(target: &str) -> &'static str {
-    if target == "gateway" {
-        GATEWAY_EDIT
-    } else {
-        INVERTER_EDIT
-    }
+    Ok(service::firmware::require_change(&me.actor, key)?)
 }
 
 /// A firmware file of the catalogue.
@@ -210,11 +183,7 @@ pub(crate) async fn load_item_for(
 
 /// Firmware `id`, or 4 `id` when it is gone.
 pub(crate) async fn load(app: &AppState, id: i64) -> ApiResult<FirmwareRow> {
-    Ok(app
-        .store
-        .firmware(id)
-        .await?
-        .ok_or_else(|| DomainError::invalid("id"))?)
+    Ok(service::firmware::load(&app.store, id).await?)
 }
 
 #[derive(Debug, Default, Deserialize)]

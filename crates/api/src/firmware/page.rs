@@ -8,8 +8,7 @@ use store::firmware::{FirmwareFilter, FirmwareTarget};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    FirmwareItem, INVERTER_VIEW, codes_by_label, item, load, load_item_for, require, rules,
-    view_key,
+    FirmwareItem, INVERTER_VIEW, codes_by_label, item, load, load_item_for, require, view_key,
 };
 use crate::{
     AppState,
@@ -124,13 +123,13 @@ pub(crate) async fn run_check(
     let type_id = match target {
         FirmwareTarget::Gateway => 0,
         FirmwareTarget::Inverter => match q.type_id.filter(|t| *t > 0) {
-            Some(t) => super::save::secondary(app, t).await?,
+            Some(t) => service::firmware::secondary(&app.store, t).await?,
             None => old.as_ref().map(|o| o.type_id).unwrap_or(0),
         },
     };
     let name = q.name.as_deref().unwrap_or("").trim();
     let version = match q.version.as_deref().map(str::trim) {
-        Some(v) if !v.is_empty() => rules::version(v)?,
+        Some(v) if !v.is_empty() => domain::firmware::version(v)?,
         _ => String::new(),
     };
     if version.is_empty() {
@@ -148,7 +147,7 @@ pub(crate) async fn run_check(
     if target == FirmwareTarget::Inverter && type_id == 0 {
         return Err(DomainError::invalid("typeId").into());
     }
-    super::save::check(app, target, name, &version, type_id, old.as_ref()).await
+    Ok(service::firmware::check(&app.store, target, name, &version, type_id, old.as_ref()).await?)
 }
 
 /// Checks an inverter firmware form: 0 free; 4000 name taken; 4002 version taken on the label;

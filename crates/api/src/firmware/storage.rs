@@ -1,11 +1,13 @@
 //! The one storage path of firmware files, `firmware/<stored name>` in the file store (the data
-//! directory or the database, `crate::files::store`). A file is first written under a temporary
-//! name, then the row is written, then the file is given the name the row holds: a failed
-//! upload leaves neither a row without its file nor a stray file. A file a row no longer names
-//! (replaced or deleted) is removed only after that row is written.
+//! directory or the database, `crate::files::store`). A file is written whole under a
+//! temporary name and given its own (new, random) name before any row names it; then the row
+//! and its audit entry are written in one transaction (`service::firmware::save`), and a
+//! failed row write removes the file. So a row never names a missing file, and a crash in
+//! between leaves at most a file no row names. A file a row no longer names (replaced or
+//! deleted) is removed only after that row is written.
 
 use crate::{
-    files::store::{FileError, FileStore, Staged},
+    files::store::{FileError, FileStore},
     session::random_bytes,
 };
 
@@ -19,38 +21,16 @@ fn plain(stored_name: &str) -> bool {
     !stored_name.is_empty() && !stored_name.contains(['/', '\\']) && stored_name != ".."
 }
 
-/// A file written under its temporary name, waiting for its row.
-#[derive(Debug)]
-pub struct StagedFirmware {
-    staged: Staged,
-    /// The name the row is to hold.
-    pub stored_name: String,
-}
-
-/// Writes `bytes` under a temporary name; `ext` is the file's checked extension.
-pub async fn stage(
-    files: FileStore<'_>,
-    bytes: &[u8],
-    ext: &str,
-) -> Result<StagedFirmware, FileError> {
+/// Writes `bytes` (of checked extension `ext`) under a new name and answers it: the name the
+/// row is to hold.
+pub async fn write(files: FileStore<'_>, bytes: &[u8], ext: &str) -> Result<String, FileError> {
     let stored_name = format!("{}.{ext}", hex::encode(random_bytes::<12>()));
-    let staged = files.stage(&key(&stored_name), bytes).await?;
-    Ok(StagedFirmware {
-        staged,
-        stored_name,
-    })
-}
-
-impl StagedFirmware {
-    /// The row names the file now: give it that name.
-    pub async fn commit(self) -> Result<(), FileError> {
-        self.staged.commit().await
-    }
-
-    /// The row was not written: drop the file.
-    pub async fn discard(self) {
-        self.staged.discard().await;
-    }
+    files
+        .stage(&key(&stored_name), bytes)
+        .await?
+        .commit()
+        .await?;
+    Ok(stored_name)
 }
 
 /// The bytes of the file a row names; `None` when it is missing.

@@ -7,7 +7,11 @@
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use domain::{Code, DomainError, Lang, command::CommandKind};
+use domain::{
+    Code, DomainError, Lang,
+    command::CommandKind,
+    gateway_action::{self, BatchAction},
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use service::{
@@ -33,12 +37,9 @@ use crate::{
 use domain::time::now_ms;
 
 /// How long a restart or a settings switch may take before it counts as timed out.
-const ACTION_TIMEOUT: Duration = Duration::from_secs(10);
-/// At most this many gateways in one batch.
-const MAX_BATCH: usize = 100;
-const PROTOCOL_MAX: usize = 40;
+const ACTION_TIMEOUT: Duration = service::gateways::actions::RESTART_TIMEOUT;
 /// The audit result of an action the portal completes itself (no command to wait for).
-const SUCCEEDED: &str = "succeeded";
+const SUCCEEDED: &str = service::audit::SUCCEEDED;
 
 /// Whether the caller may see the gateway `sn` (for reading its debug exchanges).
 pub(crate) async fn can_see(app: &AppState, me: &CurrentUser, sn: &str) -> ApiResult<bool> {
@@ -70,33 +71,21 @@ fn required<'a>(raw: Option<&'a str>, field: &str) -> Result<&'a str, DomainErro
     }
 }
 
-/// SNs given as a JSON array or a comma list, trimmed, without blanks or repeats.
+/// SNs given as a JSON array or a comma list: the batch of `domain::gateway_action`.
 fn sn_list(raw: Option<&Value>) -> Result<Vec<String>, DomainError> {
-    let mut out: Vec<String> = Vec::new();
-    let mut push = |s: &str| {
-        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if !out.iter().any(|o| o == part) {
-                out.push(part.to_string());
-            }
-        }
-    };
-    match raw {
-        Some(Value::String(s)) => push(s),
-        Some(Value::Array(items)) => {
-            for item in items {
-                match item {
-                    Value::String(s) => push(s),
-                    Value::Number(n) => push(&n.to_string()),
-                    _ => return Err(DomainError::invalid("sns")),
-                }
-            }
-        }
+    let parts: Vec<String> = match raw {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                _ => Err(DomainError::invalid("sns")),
+            })
+            .collect::<Result<_, _>>()?,
         _ => return Err(DomainError::invalid("sns")),
-    }
-    if out.is_empty() || out.len() > MAX_BATCH {
-        return Err(DomainError::invalid("sns"));
-    }
-    Ok(out)
+    };
+    gateway_action::batch(parts.iter().map(String::as_str))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -146,51 +135,17 @@ fn totals(items: Vec<GatewayOutcome>) -> BatchOutcome<GatewayOutcome> {
     BatchOutcome::count(items, |i| i.success)
 }
 
-/// Restarts gateways: each is checked and sent its command first, then every reply is awaited
-/// (so a batch takes as long as its slowest gateway, not the sum). A refusal of one gateway does
-/// not stop the others.
+/// Restarts gateways (the use case sends each its command first), then awaits every reply
+/// (so a batch takes as long as its slowest gateway, not the sum).
 async fn restart_all(
     app: &AppState,
     me: &CurrentUser,
     sns: &[String],
 ) -> ApiResult<BatchOutcome<GatewayOutcome>> {
     let lang = crate::envelope::current_lang();
-    let mut sent: Vec<(String, Result<i64, DomainError>)> = Vec::with_capacity(sns.len());
-    for sn in sns {
-        let outcome = match acting_on(app, me, sn, "gateway.restart").await {
-            Ok((g, _)) => commands::send(
-                app,
-                me,
-                "gateway.restart",
-                &g.sn,
-                &g.sn,
-                CommandKind::Restart,
-                json!({}),
-                ACTION_TIMEOUT,
-            )
-            .await
-            .map_err(|e| match e {
-                ApiError::Domain(d) => Ok(d),
-                other => Err(other),
-            }),
-            Err(ApiError::Domain(d)) => {
-                let detail = json!({"kind": "restart", "reason": d.code.number()});
-                if d.code == Code::GatewayMissing {
-                    audit::record_unseen(app, me, "gateway.restart", sn, detail).await;
-                } else {
-                    let refused = audit::result::REFUSED;
-                    audit::record(app, me, "gateway.restart", sn, detail, refused).await;
-                }
-                Err(Ok(d))
-            }
-            Err(other) => Err(Err(other)),
-        };
-        match outcome {
-            Ok(id) => sent.push((sn.clone(), Ok(id))),
-            Err(Ok(d)) => sent.push((sn.clone(), Err(d))),
-            Err(Err(other)) => return Err(other),
-        }
-    }
+    let link = app.commands.as_ref();
+    let sent =
+        service::gateways::actions::restart(&app.store, link, &me.actor, sns, now_ms()).await?;
     let mut items = Vec::with_capacity(sent.len());
     for (sn, outcome) in sent {
         items.push(match outcome {
@@ -258,30 +213,19 @@ pub async fn batch_check(
     me: CurrentUser,
     Body(req): Body<BatchRequest>,
 ) -> ApiResult<Data<GatewayCheck>> {
-    let key = match req.action.as_deref().map(str::trim) {
-        None | Some("") | Some("restart") => "gateway.restart",
-        Some("upgrade") => "gateway.upgrade",
-        Some(_) => return Err(DomainError::invalid("action").into()),
-    };
+    let action = BatchAction::parse(req.action.as_deref())?;
     let sns = sn_list(req.sns.as_ref())?;
     let lang = crate::envelope::current_lang();
-    let mut items = Vec::with_capacity(sns.len());
-    for sn in &sns {
-        let problem = match acting_on(&app, &me, sn, key).await {
-            Ok((g, _)) if !g.online => Some(Code::DeviceOffline.into()),
-            Ok((g, _)) => app
-                .store
-                .has_open_command(&g.sn, "upgrade", now_ms())
-                .await?
-                .then(|| Code::DeviceUpgrading.into()),
-            Err(ApiError::Domain(d)) => Some(d),
-            Err(other) => return Err(other),
-        };
-        items.push(match problem {
-            Some(e) => refused(sn, &e, lang),
-            None => item(sn, "ok", 0, "", None),
-        });
-    }
+    let checked =
+        service::gateways::actions::check_batch(&app.store, &me.actor, &sns, action, now_ms())
+            .await?;
+    let items = checked
+        .into_iter()
+        .map(|(sn, problem)| match problem {
+            Some(e) => refused(&sn, &e, lang),
+            None => item(&sn, "ok", 0, "", None),
+        })
+        .collect();
     Ok(Data(check_totals(items)))
 }
 
@@ -372,23 +316,18 @@ pub async fn update_protocol(
     Body(req): Body<ProtocolRequest>,
 ) -> ApiResult<Data<GatewayProtocol>> {
     let raw = required(req.sn.as_deref(), "sn")?;
-    let (g, _) = acting_on(&app, &me, raw, "gateway.protocol").await?;
-    let protocol = req.protocol.as_deref().map(str::trim).unwrap_or_default();
-    if protocol.is_empty()
-        || protocol.len() > PROTOCOL_MAX
-        || app.store.protocol(protocol).await?.is_none()
-    {
-        return Err(DomainError::invalid("protocol").into());
-    }
-    app.store
-        .set_gateway_protocol(g.id, protocol, now_ms())
-        .await?;
-    let detail = json!({"from": g.protocol, "to": protocol});
-    audit::record(&app, &me, "gateway.protocol", &g.sn, detail, SUCCEEDED).await;
-    tracing::info!(sn = %g.sn, from = %g.protocol, to = protocol, by = %me.id(), "gateway protocol changed");
+    let protocol = req.protocol.as_deref().unwrap_or_default();
+    let (seen, protocol) = service::gateways::actions::set_protocol(
+        &app.store,
+        &me.actor,
+        GatewayRef::parse(raw),
+        protocol,
+        now_ms(),
+    )
+    .await?;
     Ok(Data(GatewayProtocol {
-        sn: g.sn,
-        protocol: protocol.to_string(),
+        sn: seen.gateway.sn,
+        protocol,
     }))
 }
 
@@ -483,6 +422,7 @@ pub async fn debug_reply(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::gateway_action::MAX_BATCH;
 
     #[test]
     fn sn_lists_take_arrays_and_comma_lists_without_repeats() {

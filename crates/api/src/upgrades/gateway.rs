@@ -3,7 +3,6 @@
 //! in the caller's stock.
 
 use axum::extract::{Path, State};
-use domain::Code;
 use serde::Deserialize;
 use serde_json::Value;
 use store::upgrades::UpgradeRow;
@@ -38,27 +37,9 @@ async fn start_one(
         None => me.actor.require("gateway.upgrade")?,
     }
     if !force {
-        up_to_date(app, &g.soft_ver, firm_id).await?;
+        service::upgrades::gateway_up_to_date(&app.store, &g.soft_ver, firm_id).await?;
     }
     super::start(app, me, batch_id, Target::Gateway(&g), firm_id).await
-}
-
-/// 4001 (a warning the caller may override with `force=true`) when the gateway already runs
-/// the gateway software's version or a newer one. A missing or unfit firmware is left to the
-/// upgrade's own checks.
-async fn up_to_date(app: &AppState, soft_ver: &str, firm_id: Option<i64>) -> ApiResult<()> {
-    let Some(id) = firm_id else { return Ok(()) };
-    let Some(f) = app.store.firmware(id).await? else {
-        return Ok(());
-    };
-    let current = soft_ver.trim();
-    if f.target == "gateway"
-        && !current.is_empty()
-        && crate::firmware::rules::compare(current, &f.version) != std::cmp::Ordering::Less
-    {
-        return Err(Code::GatewayFirmwareCurrent.into());
-    }
-    Ok(())
 }
 
 #[derive(Debug, Default, Deserialize)]

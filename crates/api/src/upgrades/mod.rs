@@ -1,7 +1,7 @@
 //! Firmware upgrades of inverters and gateways: single and batch starts, progress, cancel.
-//! Starting one is the use case `service::upgrades::start` (the upgrade row and its `upgrade`
-//! command recorded in one transaction, then published); this module checks permissions,
-//! records the audit entry and follows the row, which tracks the device's progress replies
+//! Starting one is the use case `service::upgrades::start` (the upgrade row, its `upgrade`
+//! command and the audit entry recorded in one transaction, then published); this module
+//! checks permissions and follows the row, which tracks the device's progress replies
 //! (see docs/device-protocol.md, "Firmware upgrades"). Progress is read from that row, brought
 //! in step with its command on every read so a timed-out command shows as failed even before a
 //! reply or the sweeper moves it.
@@ -22,7 +22,7 @@ use store::{
 };
 
 use crate::{
-    AppState, audit, commands,
+    AppState, commands,
     envelope::{ApiError, ApiResult, Envelope},
     plants::update_at,
     session::{CurrentUser, random_bytes},
@@ -81,7 +81,7 @@ pub(crate) async fn refresh(app: &AppState, row: UpgradeRow) -> ApiResult<Upgrad
 }
 
 /// Starts an upgrade of `target` with firmware `firm_id` on `me`'s behalf (permissions are
-/// checked by the caller) and records it in the audit log, refused or sent.
+/// checked by the caller); the use case records it in the audit log, refused or sent.
 pub(crate) async fn start(
     app: &AppState,
     me: &CurrentUser,
@@ -89,36 +89,15 @@ pub(crate) async fn start(
     target: Target<'_>,
     firm_id: Option<i64>,
 ) -> ApiResult<UpgradeRow> {
-    let action = match target {
-        Target::Inverter(_) => "inverter.upgrade",
-        Target::Gateway(_) => "gateway.upgrade",
-    };
     let start = service::upgrades::Start {
         batch_id,
         device: target,
         firm_id,
-        user: me.id(),
+        actor: &me.actor,
         now: now_ms(),
     };
-    let outcome = service::upgrades::start(&app.store, app.commands.as_ref(), start)
-        .await
-        .map_err(ApiError::from);
-    let (detail, result) = match &outcome {
-        Ok(s) => (
-            json!({"kind": "upgrade", "params": s.params, "commandId": s.command_id}),
-            audit::result::SENT,
-        ),
-        Err(ApiError::Domain(e)) => (
-            json!({"kind": "upgrade", "firmId": firm_id, "reason": e.code.number()}),
-            audit::result::REFUSED,
-        ),
-        Err(_) => (
-            json!({"kind": "upgrade", "firmId": firm_id}),
-            audit::result::FAILED,
-        ),
-    };
-    audit::record(app, me, action, target.sn(), detail, result).await;
-    Ok(outcome?.upgrade)
+    let started = service::upgrades::start(&app.store, app.commands.as_ref(), start).await?;
+    Ok(started.upgrade)
 }
 
 /// Asks the device to stop its running upgrade; only where the device said it can.

@@ -10,7 +10,7 @@ use service::commands;
 use store::{audit::NewAudit, dr_dispatch::DispatchDevice, log_pages::Author};
 
 use domain::time::now_ms;
-use service::{ServiceError, audit::result};
+use service::{ServiceError, audit};
 
 use crate::Context;
 
@@ -63,7 +63,7 @@ pub(crate) async fn set_params(
     let (res, answer) = match outcome {
         Ok(id) => {
             detail["commandId"] = json!(id);
-            (result::SENT, Ok(id))
+            (audit::SENT, Ok(id))
         }
         Err(ServiceError::Refused(e)) => {
             detail["reason"] = json!(e.code.number());
@@ -71,7 +71,7 @@ pub(crate) async fn set_params(
                 offline: e.code == Code::DeviceOffline,
                 error: format!("{} ({})", e.code.message(Lang::En), e.code.number()),
             };
-            (result::REFUSED, Err(refused))
+            (audit::REFUSED, Err(refused))
         }
         Err(e) => {
             tracing::error!(error = %e, sn = %dev.sn, "dispatch command not sent");
@@ -79,7 +79,7 @@ pub(crate) async fn set_params(
                 offline: false,
                 error: "the command could not be sent".into(),
             };
-            (result::FAILED, Err(refused))
+            (audit::FAILED, Err(refused))
         }
     };
     record(ctx, dev, action, &detail, res).await;

@@ -2,6 +2,7 @@
 //! plant), replacing a plant's gateway and unbinding one. Who may see and take a gateway is decided by `domain::policy`; a gateway
 //! the actor may not see answers 305 exactly like a missing one.
 
+pub mod actions;
 mod claim;
 pub mod registry;
 mod replace;

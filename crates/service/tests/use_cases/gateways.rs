@@ -1,10 +1,10 @@
 //! Gateways: claim onto a plant, replace, unbind.
 
-use crate::common::{Error, actor, failed_in_store, plant};
+use crate::common::{Error, actor, audit_actions, failed_in_store, plant};
 use domain::{Code, ids::PlantId, policy::Actor, user::BuiltinRole};
 use service::{
     ServiceError,
-    gateways::{self, GatewayRef, Replacement},
+    gateways::{self, GatewayRef, Replacement, actions::set_protocol},
 };
 use store::{
     Store,
@@ -185,6 +185,43 @@ async fn an_unbind_that_fails_half_way_keeps_gateway_and_devices_on_the_plant() 
         let old = gateway(&s, OLD).await?;
         assert_eq!(old.plant_id, Some(f.plant.0));
         assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_protocol_change_is_audited_or_not_made() -> TestResult {
+    each_backend(|s| async move {
+        let f = fleet(&s).await?;
+        s.seed_protocol("p2", "inverter", "P2", "{}", 1).await?;
+        let unknown = set_protocol(&s, &f.admin, GatewayRef::Sn(OLD), "nope", 5).await;
+        assert!(
+            matches!(unknown, Err(ServiceError::Refused(e)) if e.code == Code::InvalidParameter)
+        );
+        s.fail_writes_for_tests("audit_log", Write::Insert).await?;
+        let failed = set_protocol(&s, &f.admin, GatewayRef::Sn(OLD), "p2", 5).await;
+        assert!(failed_in_store(&failed), "{failed:?}");
+        assert_ne!(
+            gateway(&s, OLD).await?.protocol,
+            "p2",
+            "not changed without its entry"
+        );
+        assert!(audit_actions(&s).await?.is_empty());
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_protocol_change_leaves_its_entry_under_the_plant() -> TestResult {
+    each_backend(|s| async move {
+        let f = fleet(&s).await?;
+        s.seed_protocol("p2", "inverter", "P2", "{}", 1).await?;
+        let (seen, set) = set_protocol(&s, &f.admin, GatewayRef::Sn(OLD), " p2 ", 5).await?;
+        assert_eq!((seen.gateway.sn.as_str(), set.as_str()), (OLD, "p2"));
+        assert_eq!(gateway(&s, OLD).await?.protocol, "p2");
+        assert_eq!(audit_actions(&s).await?, ["gateway.protocol"]);
         Ok(())
     })
     .await

@@ -4,6 +4,7 @@
 
 mod common;
 mod companies;
+mod firmware;
 mod gateway_registry;
 mod gateways;
 mod plant_edit;

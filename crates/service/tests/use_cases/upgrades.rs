@@ -1,18 +1,24 @@
 //! Starting a firmware upgrade: the upgrade, its command and the inverter's Upgrading status
 //! together or not at all, and the refusals before anything is written.
 
-use crate::common::{Error, actor, failed_in_store, plant};
+use std::time::Duration;
+
+use crate::common::{Error, actor, audit_actions, failed_in_store, plant};
 use devices::link::Dispatcher;
 use domain::{
     Code,
+    command::CommandKind,
     ids::UserId,
     plant::Status,
     policy::{Actor, PlantVisibility},
     user::BuiltinRole,
 };
 use rumqttc::{AsyncClient, EventLoop, MqttOptions};
+use serde_json::json;
 use service::{
-    ServiceError, gateways,
+    ServiceError,
+    commands::{self, Order},
+    gateways,
     upgrades::{self, Device, Start},
 };
 use store::{
@@ -56,28 +62,31 @@ async fn bench(s: &Store) -> Result<Bench, Error> {
         .insert_inverter_type(Some(title), "Hybrid 3ph", &[TYPE], 5)
         .await?;
     let firmware = s
-        .insert_firmware(&NewFirmware {
-            target: FirmwareTarget::Inverter,
-            fields: FirmwareFields {
-                type_id: label,
-                name: "V2",
-                version: "V2_0",
-                change_log: "",
-                change_log_en: "",
-                product_id: None,
-                hardware_version: "",
-                upgrade_mode: "iap",
-                firmware_type: "",
-                enabled: true,
+        .insert_firmware(
+            &NewFirmware {
+                target: FirmwareTarget::Inverter,
+                fields: FirmwareFields {
+                    type_id: label,
+                    name: "V2",
+                    version: "V2_0",
+                    change_log: "",
+                    change_log_en: "",
+                    product_id: None,
+                    hardware_version: "",
+                    upgrade_mode: "iap",
+                    firmware_type: "",
+                    enabled: true,
+                },
+                file: FirmwareFile {
+                    file_name: "v2.bin",
+                    stored_name: "v2",
+                    size: 200_000,
+                },
+                created_by: None,
+                now: 5,
             },
-            file: FirmwareFile {
-                file_name: "v2.bin",
-                stored_name: "v2",
-                size: 200_000,
-            },
-            created_by: None,
-            now: 5,
-        })
+            None,
+        )
         .await?;
     let (client, queue) = AsyncClient::new(MqttOptions::new("test", "127.0.0.1", 1), 16);
     Ok(Bench {
@@ -98,12 +107,12 @@ async fn inverter(s: &Store, status: Status) -> Result<DeviceListRow, Error> {
     Ok(row)
 }
 
-fn start<'a>(device: &'a DeviceListRow, firm_id: i64, user: &Actor) -> Start<'a> {
+fn start<'a>(device: &'a DeviceListRow, firm_id: i64, user: &'a Actor) -> Start<'a> {
     Start {
         batch_id: "b1",
         device: Device::Inverter(device),
         firm_id: Some(firm_id),
-        user: user.id,
+        actor: user,
         now: 10,
     }
 }
@@ -205,6 +214,95 @@ async fn an_upgrade_whose_command_cannot_be_published_ends_failed_with_it() -> T
         assert!(!s.has_open_command(INVERTER, "upgrade", 10).await?);
         let device = s.device_by_sn(INVERTER).await?.ok_or("device")?;
         assert_ne!(device.status, Status::Upgrading as i64);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn an_upgrade_whose_audit_entry_fails_leaves_nothing_behind() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let inv = inverter(&s, Status::Normal).await?;
+        s.fail_writes_for_tests("audit_log", Write::Insert).await?;
+        let failed =
+            upgrades::start(&s, Some(&b.dispatcher), start(&inv, b.firmware, &b.ann)).await;
+        assert!(failed_in_store(&failed), "{failed:?}");
+        assert!(s.latest_upgrade(INVERTER).await?.is_none());
+        assert!(!s.has_open_command(INVERTER, "upgrade", 10).await?);
+        let device = s.device_by_sn(INVERTER).await?.ok_or("device")?;
+        assert_ne!(device.status, Status::Upgrading as i64);
+        Ok(())
+    })
+    .await
+}
+
+fn power_on() -> Order<'static> {
+    Order {
+        action: "inverter.boot",
+        kind: CommandKind::PowerOn,
+        params: json!({}),
+        timeout: Duration::from_secs(30),
+        note: json!({"why": "test"}),
+    }
+}
+
+#[tokio::test]
+async fn a_command_is_recorded_with_its_audit_entry() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let running = inverter(&s, Status::Normal).await?;
+        let id = commands::send_order_to_device(
+            &s,
+            Some(&b.dispatcher),
+            &b.ann,
+            &running,
+            &power_on(),
+            10,
+        )
+        .await?;
+        assert!(s.has_open_command(INVERTER, "power_on", 10).await?);
+        assert_eq!(audit_actions(&s).await?, ["inverter.boot"]);
+        let filter = store::audit::AuditFilter {
+            limit: 1,
+            ..Default::default()
+        };
+        let (rows, _) = s
+            .audit_visible(PlantVisibility::All, UserId(0), &filter)
+            .await?;
+        let entry = rows.first().ok_or("entry")?;
+        assert_eq!(
+            (entry.command_id, entry.result.as_str()),
+            (Some(id), "sent")
+        );
+        assert!(entry.plant_id.is_some(), "filed under the inverter's plant");
+        let detail: serde_json::Value = serde_json::from_str(&entry.detail)?;
+        assert_eq!(
+            (detail["commandId"].as_i64(), detail["why"].as_str()),
+            (Some(id), Some("test"))
+        );
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_command_whose_audit_entry_fails_is_not_sent() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let running = inverter(&s, Status::Normal).await?;
+        s.fail_writes_for_tests("audit_log", Write::Insert).await?;
+        let failed = commands::send_order_to_device(
+            &s,
+            Some(&b.dispatcher),
+            &b.ann,
+            &running,
+            &power_on(),
+            10,
+        )
+        .await;
+        assert!(failed_in_store(&failed), "{failed:?}");
+        assert!(!s.has_open_command(INVERTER, "power_on", 10).await?);
         Ok(())
     })
     .await

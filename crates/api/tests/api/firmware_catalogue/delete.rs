@@ -37,7 +37,26 @@ async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
             user_id: admin_id,
             now: domain::time::now_ms(),
         };
-        app.store.start_upgrade(&cmd, &up).await.expect("upgrade");
+        let entry = store::audit::NewAudit {
+            by: store::log_pages::Author {
+                user_id: Some(admin_id),
+                account: "admin",
+                actor_company_id: None,
+                plant_id: None,
+                plant_owner_id: None,
+                plant_company_id: None,
+            },
+            action: "inverter.upgrade",
+            target: "INV-X",
+            detail: "{}",
+            result: "sent",
+            command_id: None,
+            now: domain::time::now_ms(),
+        };
+        app.store
+            .start_upgrade(&cmd, &up, &entry)
+            .await
+            .expect("upgrade");
         let r = app
             .get(&format!("/api/v1/firmware/{a}/delete"), Some(&admin))
             .await;

@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-use domain::{Code, DomainError};
+use crate::{Code, DomainError};
 
 /// 1.5 MB.
 pub const MAX_SIZE: usize = 1024 * 1024 * 3 / 2;
@@ -154,6 +154,14 @@ pub fn compare(a: &str, b: &str) -> Ordering {
     a.len().cmp(&b.len())
 }
 
+/// Whether a device reporting `current` already runs `offered` or a newer version (the
+/// upgrade is then only a warning the caller may override, 4001); an unknown current version
+/// (empty) runs nothing.
+pub fn runs_at_least(current: &str, offered: &str) -> bool {
+    let current = current.trim();
+    !current.is_empty() && compare(current, offered) != Ordering::Less
+}
+
 /// A new version must differ from every existing one (4002) and not be lower than the latest.
 pub fn version_order<'a>(
     new: &str,
@@ -254,6 +262,14 @@ mod tests {
         assert_eq!(compare("v1-0", "V1_0"), Ordering::Equal);
         assert_eq!(compare("V1_0_1", "V1_0"), Ordering::Greater);
         assert_eq!(compare("V100", "V99"), Ordering::Greater);
+    }
+
+    #[test]
+    fn a_device_runs_at_least_a_version_it_reports_or_a_newer_one() {
+        assert!(runs_at_least("V1_2", "v1-2"));
+        assert!(runs_at_least(" V1_10 ", "V1_9"));
+        assert!(!runs_at_least("V1_9", "V1_10"));
+        assert!(!runs_at_least("", "V1_0"));
     }
 
     #[test]
