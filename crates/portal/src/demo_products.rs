@@ -36,7 +36,9 @@ async fn ensure(store: &Store, p: &Product) -> anyhow::Result<ProductId> {
     if let Some(found) = store.product_by_part_number(&p.part_number).await? {
         return Ok(ProductId(found.id));
     }
-    Ok(store.insert_product(p, domain::time::now_ms(), None).await?)
+    Ok(store
+        .insert_product(p, domain::time::now_ms(), None)
+        .await?)
 }
 
 /// The model's rated power in watts, from the simulator's `SIM-{type}-{kW}K`.

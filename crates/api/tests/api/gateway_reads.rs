@@ -294,7 +294,13 @@ async fn staff_without_the_gateway_keys_are_refused() {
         let acme = app.company("Acme").await;
         let role = app
             .store
-            .create_role(acme, "Plants", &["station.view"], domain::time::now_ms(), None)
+            .create_role(
+                acme,
+                "Plants",
+                &["station.view"],
+                domain::time::now_ms(),
+                None,
+            )
             .await
             .expect("role");
         let (id, token) = app

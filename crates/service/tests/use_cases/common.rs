@@ -116,5 +116,9 @@ pub async fn fail_audit(s: &Store) -> Result<(), Error> {
 
 /// The actions of every audit entry, oldest first.
 pub async fn audit_actions(s: &Store) -> Result<Vec<String>, Error> {
-    Ok(audit_entries(s).await?.into_iter().map(|(action, _)| action).collect())
+    Ok(audit_entries(s)
+        .await?
+        .into_iter()
+        .map(|(action, _)| action)
+        .collect())
 }

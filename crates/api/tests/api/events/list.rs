@@ -107,7 +107,13 @@ async fn staff_without_the_event_keys_are_refused() {
         let acme = app.company("Acme").await;
         let role = app
             .store
-            .create_role(acme, "Plants", &["station.view"], domain::time::now_ms(), None)
+            .create_role(
+                acme,
+                "Plants",
+                &["station.view"],
+                domain::time::now_ms(),
+                None,
+            )
             .await
             .expect("role");
         let (id, token) = app

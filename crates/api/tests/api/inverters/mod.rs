@@ -92,14 +92,24 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
     let bob_plant = eight_kw_storage_plant(app, &bob, "Bob storage plant").await;
     let s = &app.store;
     let gw = s
-        .create_gateway("GW-ANN-0001", "KEY12345", "deye-hybrid-1ph", domain::time::now_ms())
+        .create_gateway(
+            "GW-ANN-0001",
+            "KEY12345",
+            "deye-hybrid-1ph",
+            domain::time::now_ms(),
+        )
         .await
         .expect("gateway");
     s.bind_gateway(gw, ann_plant, ann_id.0, None, domain::time::now_ms())
         .await
         .expect("bind");
     let bgw = s
-        .create_gateway("GW-BOB-0001", "KEY12345", "deye-hybrid-1ph", domain::time::now_ms())
+        .create_gateway(
+            "GW-BOB-0001",
+            "KEY12345",
+            "deye-hybrid-1ph",
+            domain::time::now_ms(),
+        )
         .await
         .expect("gateway");
     s.bind_gateway(bgw, bob_plant, bob_id.0, None, domain::time::now_ms())

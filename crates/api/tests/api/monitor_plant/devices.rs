@@ -50,7 +50,10 @@ async fn devices_weather_and_the_generation_download_read_the_plants_own_data() 
         );
         // The inverter reports its switch off: the plant lists it off; then on again.
         let inverter = list[0]["id"].as_i64().expect("id");
-        for (on, at) in [(false, domain::time::now_ms()), (true, domain::time::now_ms() + 1)] {
+        for (on, at) in [
+            (false, domain::time::now_ms()),
+            (true, domain::time::now_ms() + 1),
+        ] {
             let report = json!({"power_on": on, "running_state": if on { 2 } else { 0 },
                 "pv1_power": 0, "load_power": 2000, "grid_power": 2000});
             let batch = TelemetryBatch {

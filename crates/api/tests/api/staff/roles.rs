@@ -8,7 +8,13 @@ async fn assignable_roles_are_the_builtin_two_then_the_companys_own() {
         let b = app.backend;
         let w = world(&app).await;
         app.store
-            .create_role(w.sun, "Ops", &["station.view"], domain::time::now_ms(), None)
+            .create_role(
+                w.sun,
+                "Ops",
+                &["station.view"],
+                domain::time::now_ms(),
+                None,
+            )
             .await
             .unwrap();
         let r = app

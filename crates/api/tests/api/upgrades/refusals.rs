@@ -98,7 +98,12 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
         // A gateway that never answers: the upgrade fails when its command times out.
         let silent = app
             .store
-            .create_gateway("GW-SILENT-01", "KEY12345", "deye-hybrid-1ph", domain::time::now_ms())
+            .create_gateway(
+                "GW-SILENT-01",
+                "KEY12345",
+                "deye-hybrid-1ph",
+                domain::time::now_ms(),
+            )
             .await
             .expect("gw");
         app.store
