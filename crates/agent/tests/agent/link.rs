@@ -459,6 +459,9 @@ async fn readings_taken_while_the_network_is_cut_arrive_once_it_is_back() -> Tes
     assert!(distinct.len() >= 30, "{} readings", distinct.len());
     assert!(largest < 400, "a gap of {largest} ms: {distinct:?}");
     let b = Buffer::open(&dir.join("state/buffer"), 1 << 20)?;
-    assert_eq!(b.acked() + 1, b.next_seq(), "everything acknowledged");
+    // Everything acknowledged but at most the reading taken as the agent stopped, whose
+    // acknowledgement may still have been on its way (seen on a loaded machine).
+    let unacked = b.next_seq().saturating_sub(b.acked() + 1);
+    assert!(unacked <= 1, "{unacked} readings not acknowledged");
     Ok(())
 }
