@@ -58,6 +58,8 @@ setup:
 lint: web/node_modules/.installed
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	tests/lint/store_writes.py --check
+	tests/lint/probe.sh
 	cd web && npm run typecheck && npm run lint
 
 test-rust: clean-test-schemas

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make test-rust: the workspace's Rust tests, two test binaries at a time (RUST_TEST_JOBS), each
-# running three tests at a time (RUST_TEST_THREADS). Each crate has one integration-test binary
+# make test-rust: the workspace's Rust tests, two processes at a time (RUST_TEST_JOBS), each
+# running two tests at a time (RUST_TEST_THREADS). Each crate has one integration-test binary
 # (tests/<crate>/main.rs) beside its unit tests; many tests spend their time waiting on timers
 # (broker deadlines, command replies, crash recovery), so more tests than cores keeps both
 # cores busy. The largest binaries start first, so the short ones fill in beside them. Each
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs="${RUST_TEST_JOBS:-2}"
-export RUST_TEST_THREADS="${RUST_TEST_THREADS:-3}"
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -21,28 +21,44 @@ cargo test --workspace --no-run --message-format=json-render-diagnostics |
          | "\(.manifest_path | sub("/Cargo.toml$"; "")) \(.executable)"' |
   while read -r dir exe; do echo "$(stat -c %s "$exe") $dir $exe"; done |
   sort -rn | cut -d' ' -f2- >"$work/list"
-echo "Rust tests: $(wc -l <"$work/list") binaries, $jobs at a time, $RUST_TEST_THREADS tests each"
+# Each binary's tests, grouped by their first module (an area: `plants`, `gateways`, ...), each
+# group a process of its own: one link per crate, but a test still cannot hold on to what an
+# earlier area's tests left behind (a PostgreSQL connection of a store that is never dropped,
+# which one long-lived process would pile up to the server's 100). Extra arguments filter by
+# name, as with `cargo test`.
+: >"$work/parts"
+n=0
+while read -r dir exe; do
+  (cd "$dir" && "$exe" --list --format terse "$@") | sed -n 's/: test$//p' |
+    awk -F'::' '{ print $1 "\t" $0 }' | sort -s -k1,1 >"$work/names"
+  for area in $(cut -f1 "$work/names" | uniq); do
+    n=$((n + 1))
+    awk -F'\t' -v a="$area" '$1 == a { print $2 }' "$work/names" >"$work/part$n"
+    echo "$dir $exe $n $area" >>"$work/parts"
+  done
+done <"$work/list"
+echo "Rust tests: $(wc -l <"$work/list") binaries in $(wc -l <"$work/parts") parts, $jobs at a time, $RUST_TEST_THREADS tests each"
 
 run_one() {
-  local dir="$1" exe="$2" name started status=0
-  shift 2
-  name="$(basename "$exe")"
+  local dir="$1" exe="$2" part="$3" area="$4" name started status=0
+  name="$(basename "$exe") $area"
   started=$(date +%s)
-  (cd "$dir" && "$exe" "$@") >"$work/$name.log" 2>&1 || status=$?
+  # shellcheck disable=SC2046 # one argument per test name
+  (cd "$dir" && "$exe" --exact $(cat "$work/part$part")) >"$work/log$part" 2>&1 || status=$?
   [ "$status" -eq 0 ] || echo "$name (${dir#"$PWD"/})" >>"$work/failed"
   flock "$work/print.lock" bash -c 'printf "\n# %s\n" "$1"; cat "$2"' _ \
-    "$name (${dir#"$PWD"/}, $(($(date +%s) - started)) s)" "$work/$name.log"
+    "$name (${dir#"$PWD"/}, $(($(date +%s) - started)) s)" "$work/log$part"
 }
 
 running=0
-while read -r dir exe; do
+while read -r dir exe part area; do
   if [ "$running" -ge "$jobs" ]; then
     wait -n || true
     running=$((running - 1))
   fi
-  run_one "$dir" "$exe" "$@" &
+  run_one "$dir" "$exe" "$part" "$area" &
   running=$((running + 1))
-done <"$work/list"
+done <"$work/parts"
 wait
 
 cargo test --workspace --doc -- "$@" || echo "doc tests" >>"$work/failed"
@@ -52,4 +68,4 @@ if [ -s "$work/failed" ]; then
   cat "$work/failed"
   exit 1
 fi
-echo "Rust tests: all $(wc -l <"$work/list") binaries passed"
+echo "Rust tests: all $(wc -l <"$work/parts") parts of $(wc -l <"$work/list") binaries passed"
