@@ -49,7 +49,22 @@ web/node_modules/.installed: web/package-lock.json
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
 ## the public API clients against the demo server, and public Modbus/V5 clients against the
 ## device emulators.
-test: setup lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e
+TEST_STAGES := setup lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e
+
+# Stage by stage, each timed: the summary at the end (also in target/test-times.txt) is what
+# docs/architecture.md ("Tests") quotes.
+test:
+	mkdir -p target
+	: > target/test-times.txt
+	total_start=$$(date +%s)
+	for stage in $(TEST_STAGES); do
+	  start=$$(date +%s)
+	  $(MAKE) --no-print-directory $$stage
+	  echo "$$stage $$(( $$(date +%s) - start ))" >> target/test-times.txt
+	done
+	echo "total $$(( $$(date +%s) - total_start ))" >> target/test-times.txt
+	echo "== make test: seconds per stage"
+	awk '{ printf "%-16s %6d s\n", $$1, $$2 }' target/test-times.txt
 
 ## The system packages and services the suite needs (installs what is missing; see the script).
 setup:
