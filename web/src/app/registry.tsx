@@ -19,7 +19,7 @@ import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
 import { SettingsPage as ParamSettingsPage } from '@/features/settings';
 import { AuditLogPage } from '@/features/audit';
-import { CommLogPage, LogRedirect } from '@/features/commlog';
+import { CommLogPage, LogRedirect } from '@/features/commLog';
 import { NotificationsPage } from '@/features/notifications';
 import { SharesPage } from '@/features/shares';
 import {
@@ -417,7 +417,7 @@ export const ROUTES: readonly RouteEntry[] = [
   {
     path: '/log/communication',
     permission: 'logger.communication',
-    labelKey: 'commlog.menu',
+    labelKey: 'commLog.menu',
     element: CommLogPage,
     group: '/log',
   },

@@ -18,14 +18,14 @@ export function PayloadDrawer({ id, onClose }: { id: number | null; onClose: () 
     <Drawer
       open={id !== null}
       onClose={onClose}
-      title={t('commlog.payloadTitle')}
+      title={t('commLog.payloadTitle')}
       size={phone ? '100%' : 640}
       destroyOnHidden
       data-testid="commlog-drawer"
     >
       {content.isError ? (
         <Problem
-          title={t('commlog.payloadFailed')}
+          title={t('commLog.payloadFailed')}
           testId="commlog-payload-error"
           extra={<Button onClick={() => void content.refetch()}>{t('common.refresh')}</Button>}
         />
@@ -46,9 +46,9 @@ function PayloadView({ m }: { m: LoggedContent }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(m.payload);
-      message.success(t('commlog.copied'));
+      message.success(t('commLog.copied'));
     } catch {
-      message.error(t('commlog.copyFailed'));
+      message.error(t('commLog.copyFailed'));
     }
   };
   return (
@@ -59,24 +59,24 @@ function PayloadView({ m }: { m: LoggedContent }) {
         bordered
         style={{ marginBottom: 16 }}
         items={[
-          { key: 'time', label: t('commlog.time'), children: localTime(m.at) },
+          { key: 'time', label: t('commLog.time'), children: localTime(m.at) },
           {
             key: 'direction',
-            label: t('commlog.direction'),
+            label: t('commLog.direction'),
             children: <DirectionTag d={m.direction} />,
           },
-          { key: 'kind', label: t('commlog.kind'), children: <KindTag kind={m.kind} /> },
+          { key: 'kind', label: t('commLog.kind'), children: <KindTag kind={m.kind} /> },
           {
             key: 'topic',
-            label: t('commlog.topic'),
+            label: t('commLog.topic'),
             children: (
               <Typography.Text code style={{ wordBreak: 'break-all' }}>
                 {m.topic}
               </Typography.Text>
             ),
           },
-          { key: 'size', label: t('commlog.size'), children: formatSize(m.size) },
-          { key: 'command', label: t('commlog.commandId'), children: m.commandId ?? MISSING },
+          { key: 'size', label: t('commLog.size'), children: formatSize(m.size) },
+          { key: 'command', label: t('commLog.commandId'), children: m.commandId ?? MISSING },
         ]}
       />
       {m.truncated && (
@@ -84,12 +84,12 @@ function PayloadView({ m }: { m: LoggedContent }) {
           type="warning"
           showIcon
           style={{ marginBottom: 12 }}
-          title={t('commlog.truncated')}
+          title={t('commLog.truncated')}
           data-testid="commlog-truncated"
         />
       )}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
-        {shown.json ? t('commlog.payloadJson') : t('commlog.payloadRaw')}
+        {shown.json ? t('commLog.payloadJson') : t('commLog.payloadRaw')}
         <Button
           size="small"
           icon={<CopyOutlined />}
@@ -97,7 +97,7 @@ function PayloadView({ m }: { m: LoggedContent }) {
           onClick={() => void copy()}
           data-testid="commlog-copy"
         >
-          {t('commlog.copy')}
+          {t('commLog.copy')}
         </Button>
       </Typography.Paragraph>
       <pre
@@ -119,7 +119,7 @@ function PayloadView({ m }: { m: LoggedContent }) {
           borderRadius: token.borderRadius,
         }}
       >
-        {shown.text || t('commlog.emptyPayload')}
+        {shown.text || t('commLog.emptyPayload')}
       </pre>
     </>
   );

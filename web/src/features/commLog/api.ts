@@ -25,13 +25,13 @@ export type LoggedContent = Omit<Schemas['LogContent'], 'direction'> & { directi
 
 /** The keys of the screen's requests (all under one root, so a refresh reaches every part). */
 export const commLogKeys = {
-  all: ['commlog'] as const,
+  all: ['commLog'] as const,
   gateways: (params: Readonly<Record<string, string | number>>) =>
-    ['commlog', 'gateways', params] as const,
-  device: (sn: string) => ['commlog', 'device', sn] as const,
+    ['commLog', 'gateways', params] as const,
+  device: (sn: string) => ['commLog', 'device', sn] as const,
   messages: (params: Readonly<Record<string, string | number>>) =>
-    ['commlog', 'messages', params] as const,
-  content: (id: number) => ['commlog', 'content', id] as const,
+    ['commLog', 'messages', params] as const,
+  content: (id: number) => ['commLog', 'content', id] as const,
 };
 
 /** The gateway list's filters, kept in the URL. */

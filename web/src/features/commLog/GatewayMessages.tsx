@@ -55,11 +55,11 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
     <Button
       size="small"
       icon={<EyeOutlined />}
-      aria-label={t('commlog.view')}
+      aria-label={t('commLog.view')}
       onClick={() => setOpened(m.id)}
       data-testid="commlog-view"
     >
-      {phone ? null : t('commlog.view')}
+      {phone ? null : t('commLog.view')}
     </Button>
   );
   const summary = (m: LoggedMessage) => (
@@ -77,7 +77,7 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
     ? [
         {
           key: 'message',
-          title: t('commlog.message'),
+          title: t('commLog.message'),
           render: (_, m) => (
             <Flex vertical gap={4}>
               <Flex gap={6} wrap align="center">
@@ -94,42 +94,42 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
     : [
         {
           key: 'time',
-          title: t('commlog.time'),
+          title: t('commLog.time'),
           onCell: () => nowrap,
           render: (_, m) => localTime(m.at),
         },
         {
           key: 'direction',
-          title: t('commlog.direction'),
+          title: t('commLog.direction'),
           render: (_, m) => <DirectionTag d={m.direction} />,
         },
         {
           key: 'kind',
-          title: t('commlog.kind'),
+          title: t('commLog.kind'),
           render: (_, m) => <KindTag kind={m.kind} />,
         },
         {
           key: 'topic',
-          title: t('commlog.topic'),
+          title: t('commLog.topic'),
           // long and implied by the kind: on the widest screens only (the drawer always has it)
           responsive: ['xxl'],
           render: (_, m) => <Typography.Text type="secondary">{m.topic}</Typography.Text>,
         },
         {
           key: 'size',
-          title: t('commlog.size'),
+          title: t('commLog.size'),
           align: 'right',
           onCell: () => nowrap,
           render: (_, m) => formatSize(m.size),
         },
-        { key: 'summary', title: t('commlog.summary'), render: (_, m) => summary(m) },
+        { key: 'summary', title: t('commLog.summary'), render: (_, m) => summary(m) },
         {
           key: 'command',
-          title: t('commlog.commandId'),
+          title: t('commLog.commandId'),
           responsive: ['lg'],
           render: (_, m) => <span data-testid="commlog-command">{m.commandId ?? MISSING}</span>,
         },
-        { key: 'view', title: t('commlog.actions'), render: (_, m) => view(m) },
+        { key: 'view', title: t('commLog.actions'), render: (_, m) => view(m) },
       ];
 
   return (
@@ -138,14 +138,14 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
       title={
         <Flex gap={12} wrap align="center">
           <Button icon={<ArrowLeftOutlined />} onClick={onBack} data-testid="commlog-back">
-            {t('commlog.back')}
+            {t('commLog.back')}
           </Button>
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="commlog-gateway-title">
-            {t('commlog.gatewayTitle', { sn: query.sn })}
+            {t('commLog.gatewayTitle', { sn: query.sn })}
           </Typography.Title>
           {mayOpenGateway && (
             <Link to={`/device/gateway/${encodeURIComponent(query.sn)}`}>
-              {t('commlog.openGateway')}
+              {t('commLog.openGateway')}
             </Link>
           )}
         </Flex>
@@ -156,30 +156,30 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
           value={query.direction}
           onChange={(direction) => update({ direction })}
           options={[
-            { value: '', label: t('commlog.dir.all') },
-            { value: 'up', label: t('commlog.dir.up') },
-            { value: 'down', label: t('commlog.dir.down') },
+            { value: '', label: t('commLog.dir.all') },
+            { value: 'up', label: t('commLog.dir.up') },
+            { value: 'down', label: t('commLog.dir.down') },
           ]}
           data-testid="commlog-direction-filter"
         />
         <Select<string>
-          aria-label={t('commlog.kind')}
+          aria-label={t('commLog.kind')}
           value={query.kind}
           onChange={(kind) => update({ kind })}
           style={{ width: phone ? '100%' : 160 }}
           options={[
-            { value: '', label: t('commlog.allKinds') },
-            ...KINDS.map((k) => ({ value: k, label: t(`commlog.kinds.${k}`) })),
+            { value: '', label: t('commLog.allKinds') },
+            ...KINDS.map((k) => ({ value: k, label: t(`commLog.kinds.${k}`) })),
           ]}
           data-testid="commlog-kind-filter"
         />
         <DatePicker.RangePicker
           showTime={{ format: 'HH:mm' }}
           format="YYYY-MM-DD HH:mm"
-          aria-label={t('commlog.range')}
+          aria-label={t('commLog.range')}
           value={range}
           presets={LOG_PRESETS.map((p) => ({
-            label: t(`commlog.presets.${p}`),
+            label: t(`commLog.presets.${p}`),
             value: () => logPresetRange(p),
           }))}
           onChange={(picked) => update({ from: toMinute(picked?.[0]), to: toMinute(picked?.[1]) })}
@@ -190,10 +190,10 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
           <Switch
             checked={auto}
             onChange={setAuto}
-            aria-label={t('commlog.autoRefresh')}
+            aria-label={t('commLog.autoRefresh')}
             data-testid="commlog-auto"
           />
-          <Typography.Text>{t('commlog.autoRefresh')}</Typography.Text>
+          <Typography.Text>{t('commLog.autoRefresh')}</Typography.Text>
         </Flex>
         <Button onClick={() => void list.refetch()} loading={list.isFetching && !auto}>
           {t('common.refresh')}
@@ -208,9 +208,9 @@ export function GatewayMessages({ onBack }: { onBack: () => void }) {
         columns={columns}
         testId="commlog-messages"
         errorTestId="commlog-messages-error"
-        loadFailed={t('commlog.messagesFailed')}
-        empty={filtered ? t('commlog.noMatchingMessages') : t('commlog.noMessages')}
-        total={(count) => t('commlog.messageTotal', { total: count })}
+        loadFailed={t('commLog.messagesFailed')}
+        empty={filtered ? t('commLog.noMatchingMessages') : t('commLog.noMessages')}
+        total={(count) => t('commLog.messageTotal', { total: count })}
         compact={phone}
       />
       <PayloadDrawer id={opened} onClose={() => setOpened(null)} />

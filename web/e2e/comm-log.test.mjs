@@ -45,7 +45,7 @@ describe('communication log', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-commlog-', { historyDays: 2 });
+    server = await startDemoServer('portal-e2e-comm-log-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {

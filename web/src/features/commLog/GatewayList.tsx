@@ -27,7 +27,7 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
   const status = (g: LoggerGateway) => (
     <Badge
       status={g.online ? 'success' : 'default'}
-      text={t(g.online ? 'commlog.online' : 'commlog.offline')}
+      text={t(g.online ? 'commLog.online' : 'commLog.offline')}
     />
   );
   const open = (g: LoggerGateway) => (
@@ -41,13 +41,13 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
     </Button>
   );
   const traffic = (g: LoggerGateway) =>
-    t('commlog.traffic', { up: formatNumber(g.uplinks), down: formatNumber(g.downlinks) });
+    t('commLog.traffic', { up: formatNumber(g.uplinks), down: formatNumber(g.downlinks) });
 
   const columns: TableProps<LoggerGateway>['columns'] = phone
     ? [
         {
           key: 'gateway',
-          title: t('commlog.gateway'),
+          title: t('commLog.gateway'),
           render: (_, g) => (
             <Flex vertical gap={2}>
               {open(g)}
@@ -59,36 +59,36 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
         },
       ]
     : [
-        { key: 'sn', title: t('commlog.sn'), onCell: () => nowrap, render: (_, g) => open(g) },
-        { key: 'alias', title: t('commlog.alias'), render: (_, g) => g.alias || MISSING },
-        { key: 'plant', title: t('commlog.plant'), render: (_, g) => g.plantName || MISSING },
+        { key: 'sn', title: t('commLog.sn'), onCell: () => nowrap, render: (_, g) => open(g) },
+        { key: 'alias', title: t('commLog.alias'), render: (_, g) => g.alias || MISSING },
+        { key: 'plant', title: t('commLog.plant'), render: (_, g) => g.plantName || MISSING },
         {
           key: 'status',
-          title: t('commlog.status'),
+          title: t('commLog.status'),
           onCell: () => nowrap,
           render: (_, g) => status(g),
         },
         {
           key: 'lastMessage',
-          title: t('commlog.lastMessage'),
+          title: t('commLog.lastMessage'),
           onCell: () => nowrap,
           render: (_, g) => localTime(g.lastMessageAt),
         },
         {
           key: 'uplinks',
-          title: t('commlog.uplinks'),
+          title: t('commLog.uplinks'),
           align: 'right',
           render: (_, g) => formatNumber(g.uplinks),
         },
         {
           key: 'downlinks',
-          title: t('commlog.downlinks'),
+          title: t('commLog.downlinks'),
           align: 'right',
           render: (_, g) => formatNumber(g.downlinks),
         },
         {
           key: 'lastLog',
-          title: t('commlog.lastLog'),
+          title: t('commLog.lastLog'),
           onCell: () => nowrap,
           render: (_, g) => localTime(g.lastLogAt),
         },
@@ -96,10 +96,10 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
 
   return (
     <ListCard
-      title={t('commlog.title')}
+      title={t('commLog.title')}
       titleTestId="commlog-title"
       search={{
-        placeholder: t('commlog.search'),
+        placeholder: t('commLog.search'),
         value: search,
         onChange: setSearch,
         onSearch: (keyword) => update({ keyword }),
@@ -108,8 +108,8 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
       }}
       filters={
         <Select
-          aria-label={t('commlog.plant')}
-          placeholder={t('commlog.allPlants')}
+          aria-label={t('commLog.plant')}
+          placeholder={t('commLog.allPlants')}
           allowClear
           showSearch
           optionFilterProp="label"
@@ -122,7 +122,7 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
         />
       }
     >
-      <Typography.Paragraph type="secondary">{t('commlog.intro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t('commLog.intro')}</Typography.Paragraph>
       <PagedTable<LoggerGateway>
         list={list}
         page={query.page}
@@ -131,9 +131,9 @@ export function GatewayList({ onOpen }: { onOpen: (sn: string) => void }) {
         columns={columns}
         testId="commlog-gateways"
         errorTestId="commlog-gateways-error"
-        loadFailed={t('commlog.loadFailed')}
-        empty={filtered ? t('commlog.noMatch') : t('commlog.noGateways')}
-        total={(count) => t('commlog.gatewayTotal', { total: count })}
+        loadFailed={t('commLog.loadFailed')}
+        empty={filtered ? t('commLog.noMatch') : t('commLog.noGateways')}
+        total={(count) => t('commLog.gatewayTotal', { total: count })}
         compact={phone}
       />
     </ListCard>

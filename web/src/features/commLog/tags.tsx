@@ -14,7 +14,7 @@ export function DirectionTag({ d }: { d: Direction }) {
       data-testid="commlog-direction"
       data-direction={d}
     >
-      {t(`commlog.dir.${d}`)}
+      {t(`commLog.dir.${d}`)}
     </Tag>
   );
 }
@@ -22,7 +22,7 @@ export function DirectionTag({ d }: { d: Direction }) {
 /** What a message is, named in the reader's language when the screen knows the kind. */
 export function KindTag({ kind }: { kind: string }) {
   const { t, i18n } = useTranslation();
-  const key = `commlog.kinds.${kind}`;
+  const key = `commLog.kinds.${kind}`;
   return (
     <Tag style={{ marginInlineEnd: 0 }} data-testid="commlog-kind" data-kind={kind}>
       {i18n.exists(key) ? t(key) : kind}

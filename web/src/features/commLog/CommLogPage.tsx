@@ -50,11 +50,11 @@ function DeviceGateway({ sn }: { sn: string }) {
     <Card>
       {gateway.isError ? (
         <Problem
-          title={t('commlog.noDeviceGateway', { sn })}
+          title={t('commLog.noDeviceGateway', { sn })}
           testId="commlog-no-gateway"
           extra={
             <Button onClick={() => void navigate({ search: '' })}>
-              {t('commlog.allGateways')}
+              {t('commLog.allGateways')}
             </Button>
           }
         />

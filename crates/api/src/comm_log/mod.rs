@@ -1,5 +1,5 @@
 //! The communication log: what each gateway sent and was sent over MQTT, as the device link
-//! captured it (see `devices::link::comm`). Gateways with their stored message counts, one
+//! captured it (see `devices::link::comm_log`). Gateways with their stored message counts, one
 //! gateway's messages, and one message's payload.
 //!
 //! Who reads it: callers holding `logger.communication`; internal staff also need
