@@ -37,7 +37,7 @@ import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/feature
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import { ReportPage, WorkdataListPage, WorkdataRedirect } from '@/features/workdata';
-import { EnergyHubRedirect, EnrollmentPlanPage, HubEventPage } from '@/features/energyhub';
+import { EnergyHubRedirect, EnrollmentPlanPage, EnergyHubEventPage } from '@/features/energyHub';
 import { FileTextOutlined } from '@ant-design/icons';
 import { CloudUploadOutlined, ControlOutlined, TeamOutlined } from '@ant-design/icons';
 import { DeploymentUnitOutlined } from '@ant-design/icons';
@@ -71,7 +71,7 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
   },
   {
     key: '/energyHub',
-    labelKey: 'energyhub.menuGroup',
+    labelKey: 'energyHub.menuGroup',
     icon: <DeploymentUnitOutlined />,
     permission: 'application.center',
   },
@@ -305,22 +305,22 @@ export const ROUTES: readonly RouteEntry[] = [
   {
     path: '/energyHub',
     permission: 'application.center',
-    labelKey: 'energyhub.menuGroup',
+    labelKey: 'energyHub.menuGroup',
     element: EnergyHubRedirect,
     hideInMenu: true,
   },
   {
     path: '/energyHub/enrollmentPlan',
     permission: 'energyhub.view',
-    labelKey: 'energyhub.enrollMenu',
+    labelKey: 'energyHub.enrollMenu',
     element: EnrollmentPlanPage,
     group: '/energyHub',
   },
   {
     path: '/energyHub/event',
     permission: 'energyhub.view',
-    labelKey: 'energyhub.eventMenu',
-    element: HubEventPage,
+    labelKey: 'energyHub.eventMenu',
+    element: EnergyHubEventPage,
     group: '/energyHub',
   },
   {

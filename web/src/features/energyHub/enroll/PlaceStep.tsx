@@ -32,7 +32,7 @@ function AddressFields({
         <Col key={part} {...half}>
           <Form.Item
             name={[prefix, part]}
-            label={t(`energyhub.address.${part}`)}
+            label={t(`energyHub.address.${part}`)}
             rules={[
               ...(REQUIRED_ADDRESS.includes(part) ? [requiredRule()] : []),
               formRule((v) => maxLength(v, 64)),
@@ -54,20 +54,20 @@ export function PlaceStep() {
   const same = Form.useWatch('sameMailing', form) as boolean | undefined;
   return (
     <>
-      <Typography.Title level={5}>{t('energyhub.serviceAddress')}</Typography.Title>
+      <Typography.Title level={5}>{t('energyHub.serviceAddress')}</Typography.Title>
       <AddressFields prefix="serviceAddress" testId="hub-service-address" />
       <Form.Item name="sameMailing" valuePropName="checked">
-        <Checkbox data-testid="hub-same-mailing">{t('energyhub.sameMailing')}</Checkbox>
+        <Checkbox data-testid="hub-same-mailing">{t('energyHub.sameMailing')}</Checkbox>
       </Form.Item>
       {same === false && (
         <>
-          <Typography.Title level={5}>{t('energyhub.mailingAddress')}</Typography.Title>
+          <Typography.Title level={5}>{t('energyHub.mailingAddress')}</Typography.Title>
           <AddressFields prefix="mailingAddress" testId="hub-mailing-address" />
         </>
       )}
       <Form.Item
-        label={t('energyhub.participation')}
-        tooltip={t('energyhub.participationHelp')}
+        label={t('energyHub.participation')}
+        tooltip={t('energyHub.participationHelp')}
         required
       >
         <Flex gap={12} align="center">
@@ -92,14 +92,14 @@ export function PlaceStep() {
               max={100}
               precision={0}
               suffix="%"
-              aria-label={t('energyhub.participation')}
+              aria-label={t('energyHub.participation')}
               style={{ width: 96 }}
               data-testid="hub-participation"
             />
           </Form.Item>
         </Flex>
       </Form.Item>
-      <Form.Item name="timeZone" label={t('energyhub.timeZone')} rules={[requiredRule()]}>
+      <Form.Item name="timeZone" label={t('energyHub.timeZone')} rules={[requiredRule()]}>
         <Select
           showSearch
           optionFilterProp="label"

@@ -2,4 +2,4 @@ import { lazy } from 'react';
 
 export const EnergyHubRedirect = lazy(() => import('./EnergyHubRedirect'));
 export const EnrollmentPlanPage = lazy(() => import('./EnrollmentPlanPage'));
-export const HubEventPage = lazy(() => import('./EventPage'));
+export const EnergyHubEventPage = lazy(() => import('./EventPage'));

@@ -44,14 +44,14 @@ export function DevicesStep({ loading }: { loading: boolean }) {
             value && value.length > 0
               ? value.length <= MAX_DEVICES
                 ? Promise.resolve()
-                : Promise.reject(new Error(t('energyhub.maxDevices', { max: MAX_DEVICES })))
-              : Promise.reject(new Error(t('energyhub.noBatteryInverter'))),
+                : Promise.reject(new Error(t('energyHub.maxDevices', { max: MAX_DEVICES })))
+              : Promise.reject(new Error(t('energyHub.noBatteryInverter'))),
         },
       ]}
     >
       {(fields, { remove }, { errors }) => (
         <>
-          {fields.length === 0 && <Empty description={t('energyhub.noBatteryInverter')} />}
+          {fields.length === 0 && <Empty description={t('energyHub.noBatteryInverter')} />}
           {fields.map((field) => (
             <Card
               key={field.key}
@@ -71,7 +71,7 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                     type="text"
                     danger
                     icon={<DeleteOutlined />}
-                    aria-label={t('energyhub.remove')}
+                    aria-label={t('energyHub.remove')}
                     onClick={() => remove(field.name)}
                   />
                 )
@@ -81,7 +81,7 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                 <Col {...half}>
                   <Form.Item
                     name={[field.name, 'manufacturer']}
-                    label={t('energyhub.manufacturer')}
+                    label={t('energyHub.manufacturer')}
                     rules={[requiredRule(), formRule((v) => maxLength(v, 32))]}
                   >
                     <Input data-keyfilter="off" />
@@ -90,7 +90,7 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                 <Col {...half}>
                   <Form.Item
                     name={[field.name, 'model']}
-                    label={t('energyhub.model')}
+                    label={t('energyHub.model')}
                     rules={[requiredRule(), formRule((v) => maxLength(v, 32))]}
                   >
                     <Input data-keyfilter="off" />
@@ -99,14 +99,14 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                 <Col {...half}>
                   <Form.Item
                     name={[field.name, 'installDate']}
-                    label={t('energyhub.installDate')}
+                    label={t('energyHub.installDate')}
                     rules={[
                       requiredRule(),
                       {
                         validator: (_, v: Dayjs | null) =>
                           installDateOk(v)
                             ? Promise.resolve()
-                            : Promise.reject(new Error(t('energyhub.futureDate'))),
+                            : Promise.reject(new Error(t('energyHub.futureDate'))),
                       },
                     ]}
                   >
@@ -114,13 +114,13 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                   </Form.Item>
                 </Col>
                 <Col {...third}>
-                  {capacity(field.name, 'chargeCapacity', t('energyhub.chargeKw'), 1000)}
+                  {capacity(field.name, 'chargeCapacity', t('energyHub.chargeKw'), 1000)}
                 </Col>
                 <Col {...third}>
-                  {capacity(field.name, 'dischargeCapacity', t('energyhub.dischargeKw'), 1000)}
+                  {capacity(field.name, 'dischargeCapacity', t('energyHub.dischargeKw'), 1000)}
                 </Col>
                 <Col {...third}>
-                  {capacity(field.name, 'storageCapacity', t('energyhub.storageKwh'), 10000)}
+                  {capacity(field.name, 'storageCapacity', t('energyHub.storageKwh'), 10000)}
                 </Col>
               </Row>
             </Card>

@@ -6,7 +6,7 @@ import { ErrorCode, isApiError } from '@/shared/http';
 import { SubmitButton } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { useCurrentUser } from '@/shared/user';
-import { hubKeys, saveEnrollment, stationDevicesQuery, stationZoneQuery } from './api';
+import { energyHubKeys, saveEnrollment, stationDevicesQuery, stationZoneQuery } from './api';
 import { ContactStep } from './enroll/ContactStep';
 import { DevicesStep } from './enroll/DevicesStep';
 import { PlaceStep } from './enroll/PlaceStep';
@@ -61,7 +61,7 @@ export function EnrollDrawer({
         ...(zone ? { timeZone: zone } : {}),
       });
     } catch {
-      form.setFields([{ name: 'stationId', errors: [t('energyhub.devicesFailed')] }]);
+      form.setFields([{ name: 'stationId', errors: [t('energyHub.devicesFailed')] }]);
     } finally {
       setLoadingPlant(false);
     }
@@ -87,8 +87,8 @@ export function EnrollDrawer({
     setSaving(true);
     try {
       await saveEnrollment(enrollmentBody(values, enrollment?.id));
-      message.success(t(editing ? 'energyhub.resubmitted' : 'energyhub.enrolled'));
-      await client.invalidateQueries({ queryKey: hubKeys.all });
+      message.success(t(editing ? 'energyHub.resubmitted' : 'energyHub.enrolled'));
+      await client.invalidateQueries({ queryKey: energyHubKeys.all });
       onClose();
     } catch (e) {
       if (isApiError(e, ErrorCode.AccountBound)) {
@@ -108,13 +108,13 @@ export function EnrollDrawer({
       open
       onClose={onClose}
       size={phone ? '100%' : 720}
-      title={editing ? t('energyhub.editTitle') : t('energyhub.enrollPlant')}
+      title={editing ? t('energyHub.editTitle') : t('energyHub.enrollPlant')}
       destroyOnHidden
       data-testid="hub-enroll-drawer"
       footer={
         <Flex justify="space-between" gap={8}>
           <Button onClick={step === 0 ? onClose : () => setStep(step - 1)}>
-            {step === 0 ? t('common.cancel') : t('energyhub.back')}
+            {step === 0 ? t('common.cancel') : t('energyHub.back')}
           </Button>
           {last ? (
             <SubmitButton
@@ -123,7 +123,7 @@ export function EnrollDrawer({
               onClick={() => void submit()}
               data-testid="hub-enroll-submit"
             >
-              {editing ? t('energyhub.resubmit') : t('energyhub.submit')}
+              {editing ? t('energyHub.resubmit') : t('energyHub.submit')}
             </SubmitButton>
           ) : (
             <Button
@@ -132,7 +132,7 @@ export function EnrollDrawer({
               onClick={() => void next()}
               data-testid="hub-enroll-next"
             >
-              {t('energyhub.next')}
+              {t('energyHub.next')}
             </Button>
           )}
         </Flex>
@@ -143,7 +143,7 @@ export function EnrollDrawer({
         size="small"
         orientation={phone ? 'vertical' : 'horizontal'}
         style={{ marginBottom: 24 }}
-        items={STEPS.map((key) => ({ key, title: t(`energyhub.steps.${key}`) }))}
+        items={STEPS.map((key) => ({ key, title: t(`energyHub.steps.${key}`) }))}
       />
       <Form<EnrollValues> form={form} layout="vertical" initialValues={initial} preserve>
         <div style={visible('program')}>

@@ -28,11 +28,11 @@ export default function EnrollmentPlanPage() {
       items={[
         {
           key: 'enrollments',
-          label: t('energyhub.tabs.enrollments'),
+          label: t('energyHub.tabs.enrollments'),
           children: <EnrollmentList />,
         },
-        { key: 'programs', label: t('energyhub.tabs.programs'), children: <ProgramsTab /> },
-        { key: 'connections', label: t('energyhub.tabs.connections'), children: <VtnTab /> },
+        { key: 'programs', label: t('energyHub.tabs.programs'), children: <ProgramsTab /> },
+        { key: 'connections', label: t('energyHub.tabs.connections'), children: <VtnTab /> },
       ]}
     />
   );

@@ -43,7 +43,7 @@ export function EnrollmentList() {
     ? [
         {
           key: 'enrollment',
-          title: t('energyhub.plant'),
+          title: t('energyHub.plant'),
           render: (_, e) => (
             <Flex vertical gap={4} align="flex-start">
               {name(e)}
@@ -55,47 +55,47 @@ export function EnrollmentList() {
         },
       ]
     : [
-        { key: 'plant', title: t('energyhub.plant'), render: (_, e) => name(e) },
-        { key: 'program', title: t('energyhub.program'), render: (_, e) => e.programName },
+        { key: 'plant', title: t('energyHub.plant'), render: (_, e) => name(e) },
+        { key: 'program', title: t('energyHub.program'), render: (_, e) => e.programName },
         {
           key: 'status',
-          title: t('energyhub.statusLabel'),
+          title: t('energyHub.statusLabel'),
           render: (_, e) => <EnrollmentStatusTag status={e.status} optedOut={e.optedOut} />,
         },
         {
           key: 'account',
-          title: t('energyhub.utilityAccount'),
+          title: t('energyHub.utilityAccount'),
           render: (_, e) => e.utilityAccountNumber,
         },
         {
           key: 'level',
-          title: t('energyhub.participation'),
+          title: t('energyHub.participation'),
           align: 'right',
           onCell: () => nowrap,
           render: (_, e) => `${e.participationLevel} %`,
         },
         {
           key: 'devices',
-          title: t('energyhub.devices'),
+          title: t('energyHub.devices'),
           align: 'right',
           render: (_, e) => e.devices.length,
         },
         {
           key: 'updated',
-          title: t('energyhub.updatedAt'),
+          title: t('energyHub.updatedAt'),
           onCell: () => nowrap,
           render: (_, e) => shortTime(e.updatedAt),
         },
         {
           key: 'actions',
-          title: t('energyhub.actions'),
+          title: t('energyHub.actions'),
           render: (_, e) => <ActionButtons enrollment={e} />,
         },
       ];
 
   return (
     <ListCard
-      title={t('energyhub.enrollTitle')}
+      title={t('energyHub.enrollTitle')}
       titleTestId="hub-enroll-title"
       extra={
         mayEnroll && (
@@ -105,12 +105,12 @@ export function EnrollmentList() {
             onClick={() => setEnrolling(true)}
             data-testid="hub-enroll-new"
           >
-            {t('energyhub.enrollPlant')}
+            {t('energyHub.enrollPlant')}
           </Button>
         )
       }
       search={{
-        placeholder: t('energyhub.search'),
+        placeholder: t('energyHub.search'),
         value: search,
         onChange: setSearch,
         onSearch: (keyword) => update({ keyword }),
@@ -126,15 +126,15 @@ export function EnrollmentList() {
             testId="hub-filter-program"
           />
           <Select
-            aria-label={t('energyhub.statusLabel')}
-            placeholder={t('energyhub.allStatuses')}
+            aria-label={t('energyHub.statusLabel')}
+            placeholder={t('energyHub.allStatuses')}
             allowClear
             value={query.status || undefined}
             onChange={(status?: EnrollmentStatus) => update({ status: status ?? '' })}
             style={{ width: phone ? '100%' : 160 }}
             options={ENROLLMENT_STATUSES.map((s) => ({
               value: s,
-              label: t(`energyhub.status.${s}`),
+              label: t(`energyHub.status.${s}`),
             }))}
             data-testid="hub-filter-status"
           />
@@ -155,16 +155,16 @@ export function EnrollmentList() {
         columns={columns}
         testId="hub-enrollments"
         errorTestId="hub-enrollments-error"
-        loadFailed={t('energyhub.loadFailed')}
-        empty={filtered ? t('energyhub.noMatch') : t('energyhub.noEnrollments')}
+        loadFailed={t('energyHub.loadFailed')}
+        empty={filtered ? t('energyHub.noMatch') : t('energyHub.noEnrollments')}
         emptyAction={
           !filtered && mayEnroll ? (
             <Button type="primary" onClick={() => setEnrolling(true)}>
-              {t('energyhub.enrollPlant')}
+              {t('energyHub.enrollPlant')}
             </Button>
           ) : undefined
         }
-        total={(count) => t('energyhub.enrollTotal', { total: count })}
+        total={(count) => t('energyHub.enrollTotal', { total: count })}
         compact={phone}
       />
       {openId !== null && <EnrollmentDrawer id={openId} onClose={() => setOpenId(null)} />}

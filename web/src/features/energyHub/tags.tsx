@@ -13,11 +13,11 @@ export function EnrollmentStatusTag({ status, optedOut }: { status: string; opte
         data-status={status}
         style={{ marginInlineEnd: optedOut ? 4 : 0 }}
       >
-        {t(`energyhub.status.${status}`, { defaultValue: status })}
+        {t(`energyHub.status.${status}`, { defaultValue: status })}
       </Tag>
       {optedOut && (
         <Tag color="orange" style={{ marginInlineEnd: 0 }} data-testid="hub-opted-out">
-          {t('energyhub.optedOut')}
+          {t('energyHub.optedOut')}
         </Tag>
       )}
     </span>
@@ -31,7 +31,7 @@ export function EventStatusBadge({ status }: { status: string }) {
     <span style={{ whiteSpace: 'nowrap' }} data-testid="hub-event-status" data-status={status}>
       <Badge
         status={eventBadge(status)}
-        text={t(`energyhub.eventStatus.${status}`, { defaultValue: status })}
+        text={t(`energyHub.eventStatus.${status}`, { defaultValue: status })}
       />
     </span>
   );

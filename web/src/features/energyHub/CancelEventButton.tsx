@@ -6,7 +6,7 @@ import { SubmitButton } from '@/shared/ui/guarded';
 import { cancelEvent } from './api';
 import { cancelMeaning, cancellable } from './status';
 import type { DrEvent } from './types';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 
 /**
  * Cancel an event, after a confirmation that says what it means for the caller: the utility
@@ -27,7 +27,7 @@ export function CancelEventButton({
   const { modal } = App.useApp();
   const mayCancel = useCan('energyhub.event.cancel');
   const utility = useCan('sys.energyhub.edit');
-  const cancel = useHubMutation(() => cancelEvent(event.id), 'energyhub.eventCancelled');
+  const cancel = useEnergyHubMutation(() => cancelEvent(event.id), 'energyHub.eventCancelled');
   if (!(mayCancel || utility) || !cancellable(event)) return null;
   const meaning = cancelMeaning(event, utility);
   const button = (
@@ -39,17 +39,17 @@ export function CancelEventButton({
       onClick={(e) => {
         e.stopPropagation();
         modal.confirm({
-          title: t(`energyhub.cancelEvent.${meaning}.title`, { name: event.name }),
-          content: t(`energyhub.cancelEvent.${meaning}.body`),
-          okText: t(`energyhub.cancelEvent.${meaning}.ok`),
-          cancelText: t('energyhub.keep'),
+          title: t(`energyHub.cancelEvent.${meaning}.title`, { name: event.name }),
+          content: t(`energyHub.cancelEvent.${meaning}.body`),
+          okText: t(`energyHub.cancelEvent.${meaning}.ok`),
+          cancelText: t('energyHub.keep'),
           okButtonProps: { danger: true, 'data-testid': 'hub-confirm-ok' },
           onOk: () => cancel.mutateAsync(undefined),
         });
       }}
       data-testid="hub-event-cancel"
     >
-      {t(meaning === 'cancelAll' ? 'energyhub.cancel' : 'energyhub.optOutEvent')}
+      {t(meaning === 'cancelAll' ? 'energyHub.cancel' : 'energyHub.optOutEvent')}
     </SubmitButton>
   );
   return framed ? <div>{button}</div> : button;

@@ -13,7 +13,7 @@ import { enrollmentListQuery, programsQuery, saveProgram } from './api';
 import { EnrollmentStatusTag } from './tags';
 import { shortTime } from './time';
 import type { Enrollment, Program, ProgramBody } from './types';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 
 /** The utility's built-in programmes (create, edit) and the enrollments waiting for its decision. */
 export function ProgramsTab() {
@@ -35,7 +35,7 @@ export function ProgramsTab() {
   return (
     <Flex vertical gap={16}>
       <Card
-        title={t('energyhub.programsTitle')}
+        title={t('energyHub.programsTitle')}
         extra={
           <Button
             type="primary"
@@ -43,13 +43,13 @@ export function ProgramsTab() {
             onClick={() => setEditing('new')}
             data-testid="hub-program-new"
           >
-            {t('energyhub.newProgram')}
+            {t('energyHub.newProgram')}
           </Button>
         }
       >
         {programs.isError ? (
           <Problem
-            title={t('energyhub.loadFailed')}
+            title={t('energyHub.loadFailed')}
             extra={<Button onClick={() => void programs.refetch()}>{t('common.refresh')}</Button>}
           />
         ) : (
@@ -60,12 +60,12 @@ export function ProgramsTab() {
               loading={programs.isFetching}
               dataSource={programs.data ?? []}
               pagination={false}
-              locale={{ emptyText: t('energyhub.noPrograms') }}
+              locale={{ emptyText: t('energyHub.noPrograms') }}
               data-testid="hub-programs"
               columns={[
                 {
                   key: 'name',
-                  title: t('energyhub.program'),
+                  title: t('energyHub.program'),
                   render: (_, p) => (
                     <Flex vertical>
                       <span>{p.name}</span>
@@ -77,30 +77,30 @@ export function ProgramsTab() {
                 },
                 {
                   key: 'source',
-                  title: t('energyhub.source'),
+                  title: t('energyHub.source'),
                   render: (_, p) =>
                     p.source === 'vtn'
-                      ? `${t('energyhub.sources.vtn')} · ${p.vtnName ?? ''}`
-                      : t('energyhub.sources.local'),
+                      ? `${t('energyHub.sources.vtn')} · ${p.vtnName ?? ''}`
+                      : t('energyHub.sources.local'),
                 },
                 ...(phone
                   ? []
                   : [
                       {
                         key: 'retailer',
-                        title: t('energyhub.retailer'),
+                        title: t('energyHub.retailer'),
                         render: (_: unknown, p: Program) => p.retailer,
                       },
                     ]),
                 {
                   key: 'flags',
-                  title: t('energyhub.statusLabel'),
+                  title: t('energyHub.statusLabel'),
                   render: (_, p) => (
                     <Flex gap={4} wrap>
                       <Tag color={p.active ? 'green' : 'default'}>
-                        {t(p.active ? 'energyhub.active' : 'energyhub.inactive')}
+                        {t(p.active ? 'energyHub.active' : 'energyHub.inactive')}
                       </Tag>
-                      {p.autoAccept && <Tag color="blue">{t('energyhub.autoAccept')}</Tag>}
+                      {p.autoAccept && <Tag color="blue">{t('energyHub.autoAccept')}</Tag>}
                     </Flex>
                   ),
                 },
@@ -113,7 +113,7 @@ export function ProgramsTab() {
                       <Button
                         type="text"
                         icon={<EditOutlined />}
-                        aria-label={t('energyhub.editProgram', { name: p.name })}
+                        aria-label={t('energyHub.editProgram', { name: p.name })}
                         onClick={() => setEditing(p)}
                         data-testid="hub-program-edit"
                       />
@@ -124,7 +124,7 @@ export function ProgramsTab() {
           </div>
         )}
       </Card>
-      <Card title={t('energyhub.awaitingDecision')}>
+      <Card title={t('energyHub.awaitingDecision')}>
         <PagedTable<Enrollment>
           list={pending}
           page={page.page}
@@ -132,14 +132,14 @@ export function ProgramsTab() {
           onPage={(p, l) => setPage({ page: p, limit: l ?? page.limit })}
           testId="hub-pending"
           errorTestId="hub-pending-error"
-          loadFailed={t('energyhub.loadFailed')}
-          empty={t('energyhub.noneAwaiting')}
-          total={(count) => t('energyhub.enrollTotal', { total: count })}
+          loadFailed={t('energyHub.loadFailed')}
+          empty={t('energyHub.noneAwaiting')}
+          total={(count) => t('energyHub.enrollTotal', { total: count })}
           compact={phone}
           columns={[
             {
               key: 'plant',
-              title: t('energyhub.plant'),
+              title: t('energyHub.plant'),
               render: (_, e) => (
                 <Flex vertical gap={2}>
                   <span>{e.stationName}</span>
@@ -155,19 +155,19 @@ export function ProgramsTab() {
               : [
                   {
                     key: 'status',
-                    title: t('energyhub.statusLabel'),
+                    title: t('energyHub.statusLabel'),
                     render: (_: unknown, e: Enrollment) => (
                       <EnrollmentStatusTag status={e.status} />
                     ),
                   },
                   {
                     key: 'created',
-                    title: t('energyhub.createdAt'),
+                    title: t('energyHub.createdAt'),
                     render: (_: unknown, e: Enrollment) => shortTime(e.createdAt),
                   },
                   {
                     key: 'decide',
-                    title: t('energyhub.actions'),
+                    title: t('energyHub.actions'),
                     render: (_: unknown, e: Enrollment) => (
                       <ActionButtons enrollment={e} utilityOnly />
                     ),
@@ -189,7 +189,7 @@ export function ProgramsTab() {
 function ProgramDialog({ program, onClose }: { program?: Program; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ProgramBody>();
-  const save = useHubMutation(
+  const save = useEnergyHubMutation(
     (v: ProgramBody) =>
       saveProgram({
         ...(program ? { id: program.id } : {}),
@@ -207,7 +207,7 @@ function ProgramDialog({ program, onClose }: { program?: Program; onClose: () =>
     <GuardedModal
       open
       title={
-        program ? t('energyhub.editProgram', { name: program.name }) : t('energyhub.newProgram')
+        program ? t('energyHub.editProgram', { name: program.name }) : t('energyHub.newProgram')
       }
       okText={t('common.save')}
       cancelText={t('common.cancel')}
@@ -234,37 +234,37 @@ function ProgramDialog({ program, onClose }: { program?: Program; onClose: () =>
       >
         <Form.Item
           name="name"
-          label={t('energyhub.programName')}
+          label={t('energyHub.programName')}
           rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
         >
           <Input maxLength={64} data-testid="hub-program-name" />
         </Form.Item>
         <Form.Item
           name="longName"
-          label={t('energyhub.longName')}
+          label={t('energyHub.longName')}
           rules={[formRule((v) => maxLength(v, 128))]}
         >
           <Input maxLength={128} data-keyfilter="off" />
         </Form.Item>
         <Form.Item
           name="retailer"
-          label={t('energyhub.retailer')}
+          label={t('energyHub.retailer')}
           rules={[formRule((v) => maxLength(v, 64))]}
         >
           <Input maxLength={64} data-keyfilter="off" />
         </Form.Item>
         <Form.Item
           name="description"
-          label={t('energyhub.description')}
+          label={t('energyHub.description')}
           rules={[formRule((v) => maxLength(v, 500))]}
         >
           <Input.TextArea rows={3} maxLength={500} showCount />
         </Form.Item>
         <Flex gap={24} wrap>
-          <Form.Item name="autoAccept" label={t('energyhub.autoAccept')} valuePropName="checked">
+          <Form.Item name="autoAccept" label={t('energyHub.autoAccept')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item name="active" label={t('energyhub.active')} valuePropName="checked">
+          <Form.Item name="active" label={t('energyHub.active')} valuePropName="checked">
             <Switch />
           </Form.Item>
         </Flex>

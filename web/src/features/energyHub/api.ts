@@ -25,20 +25,20 @@ import {
  */
 
 /** Every key of the energy hub under one root, so a change refreshes all its views. */
-export const hubKeys = {
-  all: ['energyhub'] as const,
+export const energyHubKeys = {
+  all: ['energyHub'] as const,
   enrollments: (params: Readonly<Record<string, string | number>>) =>
-    ['energyhub', 'enrollments', params] as const,
-  enrollment: (id: number) => ['energyhub', 'enrollment', id] as const,
-  programs: (all: boolean) => ['energyhub', 'programs', all] as const,
-  timezones: ['energyhub', 'timezones'] as const,
-  stations: (userId: number) => ['energyhub', 'stations', userId] as const,
-  devices: (stationId: number) => ['energyhub', 'devices', stationId] as const,
-  stationZone: (stationId: number) => ['energyhub', 'stationZone', stationId] as const,
+    ['energyHub', 'enrollments', params] as const,
+  enrollment: (id: number) => ['energyHub', 'enrollment', id] as const,
+  programs: (all: boolean) => ['energyHub', 'programs', all] as const,
+  timezones: ['energyHub', 'timezones'] as const,
+  stations: (userId: number) => ['energyHub', 'stations', userId] as const,
+  devices: (stationId: number) => ['energyHub', 'devices', stationId] as const,
+  stationZone: (stationId: number) => ['energyHub', 'stationZone', stationId] as const,
   events: (params: Readonly<Record<string, string | number>>) =>
-    ['energyhub', 'events', params] as const,
-  event: (id: number) => ['energyhub', 'event', id] as const,
-  vtns: ['energyhub', 'vtns'] as const,
+    ['energyHub', 'events', params] as const,
+  event: (id: number) => ['energyHub', 'event', id] as const,
+  vtns: ['energyHub', 'vtns'] as const,
 };
 
 // ---- enrollments ----------------------------------------------------------------------------
@@ -62,7 +62,7 @@ export function enrollmentParams(q: EnrollmentQuery): Record<string, string | nu
 
 export const enrollmentListQuery = (q: EnrollmentQuery) =>
   queryOptions({
-    queryKey: hubKeys.enrollments(enrollmentParams(q)),
+    queryKey: energyHubKeys.enrollments(enrollmentParams(q)),
     queryFn: () =>
       api.get('/api/v1/oadr/enrollments', { query: enrollmentParams(q), silent: true }) as Promise<
         Page<Enrollment>
@@ -72,7 +72,7 @@ export const enrollmentListQuery = (q: EnrollmentQuery) =>
 
 export const enrollmentQuery = (id: number) =>
   queryOptions({
-    queryKey: hubKeys.enrollment(id),
+    queryKey: energyHubKeys.enrollment(id),
     queryFn: () =>
       api.get('/api/v1/oadr/enrollment/{id}', {
         path: { id },
@@ -112,7 +112,7 @@ export const enrollmentAction = (id: number, action: string, reason?: string) =>
 /** Programmes: active ones, or (`all`, the utility) every one. */
 export const programsQuery = (all = false) =>
   queryOptions({
-    queryKey: hubKeys.programs(all),
+    queryKey: energyHubKeys.programs(all),
     queryFn: () =>
       api.get('/api/v1/oadr/listProgram', {
         query: all ? { all: 1 } : {},
@@ -122,7 +122,7 @@ export const programsQuery = (all = false) =>
   });
 
 export const timezonesQuery = queryOptions({
-  queryKey: hubKeys.timezones,
+  queryKey: energyHubKeys.timezones,
   queryFn: () => api.get('/api/v1/oadr/timezones', { silent: true }),
   staleTime: Infinity,
 });
@@ -130,14 +130,14 @@ export const timezonesQuery = queryOptions({
 /** The plants of user `userId` the caller may enroll. */
 export const userStationsQuery = (userId: number) =>
   queryOptions({
-    queryKey: hubKeys.stations(userId),
+    queryKey: energyHubKeys.stations(userId),
     queryFn: () =>
       api.get('/api/v1/oadr/userStationList/{id}', { path: { id: userId }, silent: true }),
   });
 
 export const stationDevicesQuery = (stationId: number) =>
   queryOptions({
-    queryKey: hubKeys.devices(stationId),
+    queryKey: energyHubKeys.devices(stationId),
     queryFn: () =>
       api.get('/api/v1/oadr/stationMasterDevice/{stationId}', {
         path: { stationId },
@@ -147,7 +147,7 @@ export const stationDevicesQuery = (stationId: number) =>
 
 export const stationZoneQuery = (stationId: number) =>
   queryOptions({
-    queryKey: hubKeys.stationZone(stationId),
+    queryKey: energyHubKeys.stationZone(stationId),
     queryFn: () =>
       api.get('/api/v1/oadr/stationTimezoneId/{stationId}', { path: { stationId }, silent: true }),
   });
@@ -177,7 +177,7 @@ export const EVENT_REFRESH_MS = 30_000;
 
 export const eventListQuery = (q: EventQuery) =>
   queryOptions({
-    queryKey: hubKeys.events(eventParams(q)),
+    queryKey: energyHubKeys.events(eventParams(q)),
     queryFn: () =>
       api.get('/api/v1/oadr/events', { query: eventParams(q), silent: true }) as Promise<
         Page<DrEvent>
@@ -188,7 +188,7 @@ export const eventListQuery = (q: EventQuery) =>
 
 export const eventQuery = (id: number) =>
   queryOptions({
-    queryKey: hubKeys.event(id),
+    queryKey: energyHubKeys.event(id),
     queryFn: () =>
       api.get('/api/v1/oadr/event/{id}', { path: { id }, silent: true }) as Promise<DrEventDetail>,
     refetchInterval: EVENT_REFRESH_MS,
@@ -206,7 +206,7 @@ export const createEvent = (body: EventBody) => api.post('/api/v1/oadr/event', {
 // ---- utility connections --------------------------------------------------------------------
 
 export const vtnsQuery = queryOptions({
-  queryKey: hubKeys.vtns,
+  queryKey: energyHubKeys.vtns,
   queryFn: () => api.get('/api/v1/oadr/vtns', { silent: true }),
 });
 

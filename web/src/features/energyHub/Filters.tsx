@@ -20,8 +20,8 @@ export function ProgramFilter({ value, onChange, width, testId }: FilterProps) {
   const programs = useQuery(programsQuery());
   return (
     <Select
-      aria-label={t('energyhub.program')}
-      placeholder={t('energyhub.allPrograms')}
+      aria-label={t('energyHub.program')}
+      placeholder={t('energyHub.allPrograms')}
       allowClear
       value={value ?? undefined}
       onChange={(id?: number) => onChange(id ?? null)}
@@ -40,8 +40,8 @@ export function PlantFilter({ value, onChange, width, testId }: FilterProps) {
   const plants = useQuery(plantOptionsQuery);
   return (
     <Select
-      aria-label={t('energyhub.plant')}
-      placeholder={t('energyhub.allPlants')}
+      aria-label={t('energyHub.plant')}
+      placeholder={t('energyHub.allPlants')}
       allowClear
       showSearch
       optionFilterProp="label"

@@ -6,7 +6,7 @@ import { GuardedModal } from '@/shared/ui/guarded';
 import { enrollmentAction } from './api';
 import { asksFirst, needsReason, REASON_MAX, splitActions, validReason } from './status';
 import type { Enrollment, EnrollmentAction } from './types';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 
 /**
  * The buttons of what the server allows on one enrollment: the participant's (with
@@ -28,10 +28,10 @@ export function ActionButtons({
   const utility = useCan('sys.energyhub.edit');
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
-  const run = useHubMutation(
+  const run = useEnergyHubMutation(
     ({ action, why }: { action: EnrollmentAction; why?: string }) =>
       enrollmentAction(enrollment.id, action, why),
-    'energyhub.actionDone',
+    'energyHub.actionDone',
     () => setRejecting(false),
   );
   const { participant, utility: utilityActions } = splitActions(enrollment.allowedActions);
@@ -47,9 +47,9 @@ export function ActionButtons({
       setRejecting(true);
     } else if (asksFirst(action)) {
       modal.confirm({
-        title: t(`energyhub.confirm.${action}.title`),
-        content: t(`energyhub.confirm.${action}.body`, { plant: enrollment.stationName }),
-        okText: t(`energyhub.action.${action}`),
+        title: t(`energyHub.confirm.${action}.title`),
+        content: t(`energyHub.confirm.${action}.body`, { plant: enrollment.stationName }),
+        okText: t(`energyHub.action.${action}`),
         cancelText: t('common.cancel'),
         okButtonProps: { danger: action === 'quit', 'data-testid': 'hub-confirm-ok' },
         onOk: () => run.mutateAsync({ action }),
@@ -79,14 +79,14 @@ export function ActionButtons({
             }}
             data-testid={`hub-action-${action}`}
           >
-            {t(`energyhub.action.${action}`)}
+            {t(`energyHub.action.${action}`)}
           </Button>
         ))}
       </Flex>
       <GuardedModal
         open={rejecting}
-        title={t('energyhub.confirm.reject.title')}
-        okText={t('energyhub.action.reject')}
+        title={t('energyHub.confirm.reject.title')}
+        okText={t('energyHub.action.reject')}
         cancelText={t('common.cancel')}
         okButtonProps={{
           danger: true,
@@ -99,11 +99,11 @@ export function ActionButtons({
         destroyOnHidden
       >
         <Typography.Paragraph>
-          {t('energyhub.confirm.reject.body', { plant: enrollment.stationName })}
+          {t('energyHub.confirm.reject.body', { plant: enrollment.stationName })}
         </Typography.Paragraph>
         <Input.TextArea
-          aria-label={t('energyhub.reason')}
-          placeholder={t('energyhub.reason')}
+          aria-label={t('energyHub.reason')}
+          placeholder={t('energyHub.reason')}
           value={reason}
           maxLength={REASON_MAX}
           showCount

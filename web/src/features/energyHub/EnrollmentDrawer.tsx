@@ -15,7 +15,7 @@ import { devicesEditable, formEditable } from './status';
 import { EnrollmentStatusTag } from './tags';
 import { shortTime } from './time';
 import { type Address, type EnrollmentDevice } from './types';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 import { DetailProblem } from './DetailProblem';
 
 function addressText(a: Address): string {
@@ -38,7 +38,10 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
   const detail = useQuery(enrollmentQuery(id));
   const [editing, setEditing] = useState(false);
   const [adding, setAdding] = useState(false);
-  const remove = useHubMutation((sn: string) => removeDevice(id, sn), 'energyhub.deviceRemoved');
+  const remove = useEnergyHubMutation(
+    (sn: string) => removeDevice(id, sn),
+    'energyHub.deviceRemoved',
+  );
   const e = detail.data;
 
   let body;
@@ -48,8 +51,8 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
       <DetailProblem
         error={detail.error}
         missingCode={ErrorCode.EnrollmentMissing}
-        gone={t('energyhub.enrollmentGone')}
-        failed={t('energyhub.loadFailed')}
+        gone={t('energyHub.enrollmentGone')}
+        failed={t('energyHub.loadFailed')}
         testId="hub-enrollment-error"
         onRetry={() => void detail.refetch()}
       />
@@ -62,18 +65,20 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
           <Alert
             type="error"
             showIcon
-            title={t('energyhub.rejectedBecause', { reason: e.reason })}
+            title={t('energyHub.rejectedBecause', { reason: e.reason })}
             data-testid="hub-enrollment-reason"
           />
         )}
         {e.source === 'vtn' && e.status === 'pending' && (
-          <Alert type="info" showIcon title={t('energyhub.vtnPending')} />
+          <Alert type="info" showIcon title={t('energyHub.vtnPending')} />
         )}
         {e.unsupportedReports.length > 0 && (
           <Alert
             type="warning"
             showIcon
-            title={t('oadrfix.unsupportedReports', { types: e.unsupportedReports.join(', ') })}
+            title={t('energyHub.vtnSync.unsupportedReports', {
+              types: e.unsupportedReports.join(', '),
+            })}
             data-testid="hub-enrollment-unsupported-reports"
           />
         )}
@@ -85,7 +90,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
               onClick={() => setEditing(true)}
               data-testid="hub-enrollment-edit"
             >
-              {t('energyhub.edit')}
+              {t('energyHub.edit')}
             </Button>
           )}
         </Flex>
@@ -96,54 +101,54 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
           items={[
             {
               key: 'status',
-              label: t('energyhub.statusLabel'),
+              label: t('energyHub.statusLabel'),
               children: <EnrollmentStatusTag status={e.status} optedOut={e.optedOut} />,
             },
-            { key: 'program', label: t('energyhub.program'), children: e.programName },
+            { key: 'program', label: t('energyHub.program'), children: e.programName },
             {
               key: 'source',
-              label: t('energyhub.source'),
-              children: t(`energyhub.sources.${e.source}`, { defaultValue: e.source }),
+              label: t('energyHub.source'),
+              children: t(`energyHub.sources.${e.source}`, { defaultValue: e.source }),
             },
             {
               key: 'sourceAccount',
-              label: t('energyhub.sourceAccount'),
+              label: t('energyHub.sourceAccount'),
               children: e.sourceAccountNumber,
             },
             {
               key: 'utilityAccount',
-              label: t('energyhub.utilityAccount'),
+              label: t('energyHub.utilityAccount'),
               children: e.utilityAccountNumber,
             },
             {
               key: 'name',
-              label: t('energyhub.contact'),
+              label: t('energyHub.contact'),
               children: `${e.firstName} ${e.lastName}`,
             },
-            { key: 'email', label: t('energyhub.email'), children: e.email },
+            { key: 'email', label: t('energyHub.email'), children: e.email },
             {
               key: 'service',
-              label: t('energyhub.serviceAddress'),
+              label: t('energyHub.serviceAddress'),
               children: addressText(e.serviceAddress),
             },
             {
               key: 'mailing',
-              label: t('energyhub.mailingAddress'),
+              label: t('energyHub.mailingAddress'),
               children: addressText(e.mailingAddress),
             },
             {
               key: 'level',
-              label: t('energyhub.participation'),
+              label: t('energyHub.participation'),
               children: `${e.participationLevel} %`,
             },
-            { key: 'tz', label: t('energyhub.timeZone'), children: e.timeZone },
-            { key: 'created', label: t('energyhub.createdAt'), children: shortTime(e.createdAt) },
-            { key: 'updated', label: t('energyhub.updatedAt'), children: shortTime(e.updatedAt) },
+            { key: 'tz', label: t('energyHub.timeZone'), children: e.timeZone },
+            { key: 'created', label: t('energyHub.createdAt'), children: shortTime(e.createdAt) },
+            { key: 'updated', label: t('energyHub.updatedAt'), children: shortTime(e.updatedAt) },
           ]}
         />
         <Flex justify="space-between" align="center" wrap gap={8}>
           <Typography.Title level={5} style={{ margin: 0 }}>
-            {t('energyhub.devicesTitle', { count: e.devices.length })}
+            {t('energyHub.devicesTitle', { count: e.devices.length })}
           </Typography.Title>
           {canChangeDevices && (
             <Button
@@ -151,7 +156,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
               onClick={() => setAdding(true)}
               data-testid="hub-device-add"
             >
-              {t('energyhub.addDevices')}
+              {t('energyHub.addDevices')}
             </Button>
           )}
         </Flex>
@@ -165,7 +170,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
             columns={[
               {
                 key: 'sn',
-                title: t('energyhub.sn'),
+                title: t('energyHub.sn'),
                 render: (_, d) => (
                   <Flex vertical>
                     <span>{d.sn}</span>
@@ -177,9 +182,9 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
               },
               {
                 key: 'capacity',
-                title: t('energyhub.capacity'),
+                title: t('energyHub.capacity'),
                 render: (_, d) =>
-                  t('energyhub.capacityText', {
+                  t('energyHub.capacityText', {
                     charge: d.chargeCapacity,
                     discharge: d.dischargeCapacity,
                     storage: d.storageCapacity,
@@ -192,7 +197,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
                       key: 'install',
                       onHeaderCell: () => ({ style: { whiteSpace: 'nowrap' as const } }),
                       onCell: () => ({ style: { whiteSpace: 'nowrap' as const } }),
-                      title: t('energyhub.installDate'),
+                      title: t('energyHub.installDate'),
                       render: (_: unknown, d: EnrollmentDevice) => d.installDate,
                     },
                   ]),
@@ -204,8 +209,8 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
                       width: 48,
                       render: (_: unknown, d: EnrollmentDevice) => (
                         <GuardedPopconfirm
-                          title={t('energyhub.removeDeviceConfirm', { sn: d.sn })}
-                          okText={t('energyhub.remove')}
+                          title={t('energyHub.removeDeviceConfirm', { sn: d.sn })}
+                          okText={t('energyHub.remove')}
                           cancelText={t('common.cancel')}
                           disabled={e.devices.length <= 1}
                           onConfirm={() => remove.mutateAsync(d.sn)}
@@ -214,11 +219,11 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
                             type="text"
                             danger
                             icon={<DeleteOutlined />}
-                            aria-label={t('energyhub.removeDevice', { sn: d.sn })}
+                            aria-label={t('energyHub.removeDevice', { sn: d.sn })}
                             title={
                               e.devices.length <= 1
-                                ? t('energyhub.lastDevice')
-                                : t('energyhub.removeDevice', { sn: d.sn })
+                                ? t('energyHub.lastDevice')
+                                : t('energyHub.removeDevice', { sn: d.sn })
                             }
                             disabled={e.devices.length <= 1}
                             data-testid="hub-device-remove"
@@ -240,7 +245,7 @@ export function EnrollmentDrawer({ id, onClose }: { id: number; onClose: () => v
       open
       onClose={onClose}
       size={phone ? '100%' : 640}
-      title={e ? `${e.stationName} · ${e.programName}` : t('energyhub.enrollment')}
+      title={e ? `${e.stationName} · ${e.programName}` : t('energyHub.enrollment')}
       data-testid="hub-enrollment-drawer"
     >
       {body}

@@ -6,9 +6,9 @@ export function useDuration(): (minutes: number) => string {
   const { t } = useTranslation();
   return (minutes) => {
     const { h, m } = formatMinutes(minutes);
-    if (h && m) return t('energyhub.hoursMinutes', { h, m });
-    if (h) return t('energyhub.hours', { h });
-    return t('energyhub.minutes', { m });
+    if (h && m) return t('energyHub.hoursMinutes', { h, m });
+    if (h) return t('energyHub.hours', { h });
+    return t('energyHub.minutes', { m });
   };
 }
 
@@ -19,9 +19,11 @@ export function useDuration(): (minutes: number) => string {
 export function usePower(): (e: { kind: string; targetKw: number }) => string {
   const { t } = useTranslation();
   return (e) => {
-    if (e.kind === 'exportLimit') return t('energyhub.exportLimitKw', { kw: e.targetKw });
+    if (e.kind === 'exportLimit') return t('energyHub.exportLimitKw', { kw: e.targetKw });
     if (e.kind === 'charge')
-      return e.targetKw > 0 ? t('oadrfix.chargeKw', { kw: e.targetKw }) : t('oadrfix.hold');
-    return t('energyhub.dischargeKwValue', { kw: e.targetKw });
+      return e.targetKw > 0
+        ? t('energyHub.chargeKwValue', { kw: e.targetKw })
+        : t('energyHub.holdCharge');
+    return t('energyHub.dischargeKwValue', { kw: e.targetKw });
   };
 }

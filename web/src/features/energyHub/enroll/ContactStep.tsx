@@ -20,8 +20,8 @@ export function ContactStep() {
       <Col {...half}>
         <Form.Item
           name="sourceAccountNumber"
-          label={t('energyhub.sourceAccount')}
-          tooltip={t('energyhub.sourceAccountHelp')}
+          label={t('energyHub.sourceAccount')}
+          tooltip={t('energyHub.sourceAccountHelp')}
           rules={[requiredRule(), formRule(sourceAccountCheck)]}
         >
           <Input inputMode="numeric" maxLength={16} data-testid="hub-enroll-source-account" />
@@ -30,8 +30,8 @@ export function ContactStep() {
       <Col {...half}>
         <Form.Item
           name="utilityAccountNumber"
-          label={t('energyhub.utilityAccount')}
-          tooltip={t('energyhub.utilityAccountHelp')}
+          label={t('energyHub.utilityAccount')}
+          tooltip={t('energyHub.utilityAccountHelp')}
           rules={[requiredRule(), formRule((v) => energyHubAccount(v))]}
         >
           <Input maxLength={16} data-testid="hub-enroll-utility-account" />
@@ -40,7 +40,7 @@ export function ContactStep() {
       <Col {...half}>
         <Form.Item
           name="firstName"
-          label={t('energyhub.firstName')}
+          label={t('energyHub.firstName')}
           rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 32))]}
         >
           <Input maxLength={32} autoComplete="given-name" data-testid="hub-enroll-first-name" />
@@ -49,7 +49,7 @@ export function ContactStep() {
       <Col {...half}>
         <Form.Item
           name="lastName"
-          label={t('energyhub.lastName')}
+          label={t('energyHub.lastName')}
           rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 32))]}
         >
           <Input maxLength={32} autoComplete="family-name" data-testid="hub-enroll-last-name" />
@@ -58,7 +58,7 @@ export function ContactStep() {
       <Col span={24}>
         <Form.Item
           name="email"
-          label={t('energyhub.email')}
+          label={t('energyHub.email')}
           rules={[requiredRule(), formRule(email), formRule((v) => maxLength(v, 64))]}
         >
           <Input type="email" autoComplete="email" data-testid="hub-enroll-email" />

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { hubKeys } from './api';
+import { energyHubKeys } from './api';
 
 /**
  * A change of the energy hub: refusals are toasted by the http client; on success it says
@@ -9,7 +9,7 @@ import { hubKeys } from './api';
  * often means the screen was stale (a status changed meanwhile), and a failed sync records
  * its error on the connection.
  */
-export function useHubMutation<TVars, TData>(
+export function useEnergyHubMutation<TVars, TData>(
   fn: (vars: TVars) => Promise<TData>,
   done: string,
   onDone?: (data: TData) => void,
@@ -23,6 +23,6 @@ export function useHubMutation<TVars, TData>(
       message.success(t(done));
       onDone?.(data);
     },
-    onSettled: () => client.invalidateQueries({ queryKey: hubKeys.all }),
+    onSettled: () => client.invalidateQueries({ queryKey: energyHubKeys.all }),
   });
 }

@@ -30,8 +30,8 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
       <DetailProblem
         error={detail.error}
         missingCode={ErrorCode.DrEventMissing}
-        gone={t('energyhub.eventGone')}
-        failed={t('energyhub.eventsFailed')}
+        gone={t('energyHub.eventGone')}
+        failed={t('energyHub.eventsFailed')}
         testId="hub-event-error"
         onRetry={() => void detail.refetch()}
       />
@@ -47,52 +47,52 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
           items={[
             {
               key: 'status',
-              label: t('energyhub.statusLabel'),
+              label: t('energyHub.statusLabel'),
               children: <EventStatusBadge status={e.status} />,
             },
-            { key: 'program', label: t('energyhub.program'), children: e.programName },
+            { key: 'program', label: t('energyHub.program'), children: e.programName },
             {
               key: 'source',
-              label: t('energyhub.source'),
-              children: t(`energyhub.sources.${e.source}`, { defaultValue: e.source }),
+              label: t('energyHub.source'),
+              children: t(`energyHub.sources.${e.source}`, { defaultValue: e.source }),
             },
-            { key: 'start', label: t('energyhub.start'), children: zonedTime(e.startDate) },
-            { key: 'duration', label: t('energyhub.duration'), children: duration(e.duration) },
-            { key: 'end', label: t('energyhub.end'), children: zonedTime(e.endDate) },
-            { key: 'power', label: t('energyhub.power'), children: power(e) },
-            { key: 'priority', label: t('energyhub.priority'), children: e.priority },
-            { key: 'plants', label: t('energyhub.plants'), children: e.plants },
+            { key: 'start', label: t('energyHub.start'), children: zonedTime(e.startDate) },
+            { key: 'duration', label: t('energyHub.duration'), children: duration(e.duration) },
+            { key: 'end', label: t('energyHub.end'), children: zonedTime(e.endDate) },
+            { key: 'power', label: t('energyHub.power'), children: power(e) },
+            { key: 'priority', label: t('energyHub.priority'), children: e.priority },
+            { key: 'plants', label: t('energyHub.plants'), children: e.plants },
             ...(e.optedOut
               ? [
                   {
                     key: 'optedOut',
-                    label: t('energyhub.optedOut'),
-                    children: t('energyhub.optedOutText'),
+                    label: t('energyHub.optedOut'),
+                    children: t('energyHub.optedOutText'),
                   },
                 ]
               : []),
           ]}
         />
         <Typography.Title level={5} style={{ margin: 0 }}>
-          {t('energyhub.intervals')}
+          {t('energyHub.intervals')}
         </Typography.Title>
         <Table<EventInterval>
           size="small"
           rowKey="id"
           pagination={false}
           dataSource={e.intervals}
-          locale={{ emptyText: <Empty description={t('energyhub.noIntervals')} /> }}
+          locale={{ emptyText: <Empty description={t('energyHub.noIntervals')} /> }}
           columns={[
             {
               key: 'time',
-              title: t('energyhub.time'),
+              title: t('energyHub.time'),
               render: (_, i) => `${shortTime(i.startDate)} – ${shortTime(i.endDate).slice(11)}`,
             },
-            { key: 'power', title: t('energyhub.power'), render: (_, i) => power(i) },
+            { key: 'power', title: t('energyHub.power'), render: (_, i) => power(i) },
           ]}
         />
         <Typography.Title level={5} style={{ margin: 0 }}>
-          {t('energyhub.dispatches')}
+          {t('energyHub.dispatches')}
         </Typography.Title>
         <div style={{ overflowX: 'auto' }}>
           <Table<EventDispatch>
@@ -101,11 +101,11 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
             pagination={false}
             dataSource={e.dispatches}
             data-testid="hub-event-dispatches"
-            locale={{ emptyText: <Empty description={t('energyhub.noDispatches')} /> }}
+            locale={{ emptyText: <Empty description={t('energyHub.noDispatches')} /> }}
             columns={[
               {
                 key: 'device',
-                title: t('energyhub.plant'),
+                title: t('energyHub.plant'),
                 render: (_, d) => (
                   <Flex vertical>
                     <span>{d.stationName}</span>
@@ -115,12 +115,12 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
               },
               {
                 key: 'state',
-                title: t('energyhub.statusLabel'),
+                title: t('energyHub.statusLabel'),
                 render: (_, d) => (
                   <Flex vertical>
                     <Badge
                       status={dispatchBadge(d.state)}
-                      text={t(`energyhub.dispatchState.${d.state}`, { defaultValue: d.state })}
+                      text={t(`energyHub.dispatchState.${d.state}`, { defaultValue: d.state })}
                     />
                     {d.error && (
                       <Typography.Text type="danger" style={{ wordBreak: 'break-word' }}>
@@ -135,7 +135,7 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
                 : [
                     {
                       key: 'updated',
-                      title: t('energyhub.updatedAt'),
+                      title: t('energyHub.updatedAt'),
                       render: (_: unknown, d: EventDispatch) => shortTime(d.updatedAt),
                     },
                   ]),
@@ -145,19 +145,19 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
         {(e.source === 'vtn' || e.reports.length > 0) && (
           <>
             <Typography.Title level={5} style={{ margin: 0 }}>
-              {t('energyhub.reports')}
+              {t('energyHub.reports')}
             </Typography.Title>
             <Table<EventReport>
               size="small"
               rowKey={(r) => `${r.payloadType}-${r.sentAt ?? ''}`}
               pagination={false}
               dataSource={e.reports}
-              locale={{ emptyText: <Empty description={t('energyhub.noReports')} /> }}
+              locale={{ emptyText: <Empty description={t('energyHub.noReports')} /> }}
               columns={[
-                { key: 'type', title: t('energyhub.payloadType'), render: (_, r) => r.payloadType },
+                { key: 'type', title: t('energyHub.payloadType'), render: (_, r) => r.payloadType },
                 {
                   key: 'sent',
-                  title: t('energyhub.sentAt'),
+                  title: t('energyHub.sentAt'),
                   render: (_, r) =>
                     r.error ? (
                       <Typography.Text type="danger">{r.error}</Typography.Text>
@@ -179,7 +179,7 @@ export function EventDrawer({ id, onClose }: { id: number; onClose: () => void }
       open
       onClose={onClose}
       size={phone ? '100%' : 640}
-      title={e ? e.name : t('energyhub.event')}
+      title={e ? e.name : t('energyHub.event')}
       data-testid="hub-event-drawer"
     >
       {body}

@@ -24,7 +24,7 @@ import { removeVtn, saveVtn, syncVtn, vtnsQuery } from './api';
 import { shortTime } from './time';
 import type { Vtn, VtnBody } from './types';
 import { isHttpUrl } from './url';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 
 /** OpenADR versions a utility's server may speak. */
 const VTN_VERSIONS = ['3.1.0', '3.0.1'] as const;
@@ -35,8 +35,8 @@ export function VtnTab() {
   const phone = useNarrow();
   const vtns = useQuery(vtnsQuery);
   const [editing, setEditing] = useState<Vtn | 'new' | null>(null);
-  const sync = useHubMutation((id: number) => syncVtn(id), 'energyhub.synced');
-  const remove = useHubMutation((id: number) => removeVtn(id), 'energyhub.vtnRemoved');
+  const sync = useEnergyHubMutation((id: number) => syncVtn(id), 'energyHub.synced');
+  const remove = useEnergyHubMutation((id: number) => removeVtn(id), 'energyHub.vtnRemoved');
 
   const state = (v: Vtn) => (
     <Flex vertical gap={2}>
@@ -46,14 +46,14 @@ export function VtnTab() {
         }
         text={t(
           !v.enabled
-            ? 'energyhub.disabled'
+            ? 'energyHub.disabled'
             : v.lastError
-              ? 'energyhub.syncFailed'
-              : 'energyhub.enabled',
+              ? 'energyHub.syncFailed'
+              : 'energyHub.enabled',
         )}
       />
       <Typography.Text type="secondary">
-        {t('energyhub.lastSync', { at: shortTime(v.lastSyncAt) })}
+        {t('energyHub.lastSync', { at: shortTime(v.lastSyncAt) })}
       </Typography.Text>
       {v.lastError && (
         <Typography.Text type="danger" style={{ wordBreak: 'break-word' }}>
@@ -67,7 +67,7 @@ export function VtnTab() {
 
   return (
     <Card
-      title={t('energyhub.vtnTitle')}
+      title={t('energyHub.vtnTitle')}
       extra={
         <Button
           type="primary"
@@ -75,14 +75,14 @@ export function VtnTab() {
           onClick={() => setEditing('new')}
           data-testid="hub-vtn-new"
         >
-          {t('energyhub.newVtn')}
+          {t('energyHub.newVtn')}
         </Button>
       }
     >
-      <Typography.Paragraph type="secondary">{t('energyhub.vtnIntro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t('energyHub.vtnIntro')}</Typography.Paragraph>
       {vtns.isError ? (
         <Problem
-          title={t('energyhub.loadFailed')}
+          title={t('energyHub.loadFailed')}
           testId="hub-vtns-error"
           extra={<Button onClick={() => void vtns.refetch()}>{t('common.refresh')}</Button>}
         />
@@ -93,12 +93,12 @@ export function VtnTab() {
           loading={vtns.isFetching}
           dataSource={vtns.data ?? []}
           pagination={false}
-          locale={{ emptyText: t('energyhub.noVtns') }}
+          locale={{ emptyText: t('energyHub.noVtns') }}
           data-testid="hub-vtns"
           columns={[
             {
               key: 'name',
-              title: t('energyhub.vtnName'),
+              title: t('energyHub.vtnName'),
               render: (_, v) => (
                 <Flex vertical gap={2}>
                   <span>{v.name}</span>
@@ -114,19 +114,19 @@ export function VtnTab() {
               : [
                   {
                     key: 'ven',
-                    title: t('energyhub.venName'),
+                    title: t('energyHub.venName'),
                     render: (_: unknown, v: Vtn) => (
                       <Flex vertical>
                         <span>{v.venName}</span>
                         <Typography.Text type="secondary">
-                          {t('energyhub.clientIdHint', { hint: v.clientIdHint || MISSING })}
+                          {t('energyHub.clientIdHint', { hint: v.clientIdHint || MISSING })}
                         </Typography.Text>
                       </Flex>
                     ),
                   },
                   {
                     key: 'state',
-                    title: t('energyhub.statusLabel'),
+                    title: t('energyHub.statusLabel'),
                     render: (_: unknown, v: Vtn) => state(v),
                   },
                 ]),
@@ -143,18 +143,18 @@ export function VtnTab() {
                     onClick={() => sync.mutate(v.id)}
                     data-testid="hub-vtn-sync"
                   >
-                    {phone ? undefined : t('energyhub.syncNow')}
+                    {phone ? undefined : t('energyHub.syncNow')}
                   </SubmitButton>
                   <Button
                     size="small"
                     type="text"
                     icon={<EditOutlined />}
-                    aria-label={t('energyhub.editVtn')}
+                    aria-label={t('energyHub.editVtn')}
                     onClick={() => setEditing(v)}
                   />
                   <GuardedPopconfirm
-                    title={t('energyhub.removeVtnConfirm', { name: v.name })}
-                    okText={t('energyhub.remove')}
+                    title={t('energyHub.removeVtnConfirm', { name: v.name })}
+                    okText={t('energyHub.remove')}
                     cancelText={t('common.cancel')}
                     onConfirm={() => remove.mutateAsync(v.id)}
                   >
@@ -163,7 +163,7 @@ export function VtnTab() {
                       type="text"
                       danger
                       icon={<DeleteOutlined />}
-                      aria-label={t('energyhub.remove')}
+                      aria-label={t('energyHub.remove')}
                     />
                   </GuardedPopconfirm>
                 </Flex>
@@ -183,11 +183,12 @@ export function VtnTab() {
 function Notifications({ vtn }: { vtn: Vtn }) {
   const { t } = useTranslation();
   let text: string;
-  if (vtn.notifications === 'webhook') text = t('oadrfix.notifyWebhook');
-  else if (vtn.notificationsReason === 'noPublicUrl') text = t('oadrfix.notifyNoPublicUrl');
-  else if (vtn.notificationsReason === 'notOffered') text = t('oadrfix.notifyNotOffered');
+  if (vtn.notifications === 'webhook') text = t('energyHub.vtnSync.notifyWebhook');
+  else if (vtn.notificationsReason === 'noPublicUrl')
+    text = t('energyHub.vtnSync.notifyNoPublicUrl');
+  else if (vtn.notificationsReason === 'notOffered') text = t('energyHub.vtnSync.notifyNotOffered');
   else if (vtn.notificationsReason === 'failed')
-    text = t('oadrfix.notifyFailed', { note: vtn.notificationsNote });
+    text = t('energyHub.vtnSync.notifyFailed', { note: vtn.notificationsNote });
   else return null;
   return (
     <Typography.Text
@@ -207,14 +208,14 @@ function RefusedList({ items }: { items: Vtn['refusedEvents'] }) {
   return (
     <Flex vertical gap={2} data-testid="hub-vtn-refused">
       <Typography.Text type="warning">
-        {t('oadrfix.refusedTitle', { count: items.length })}
+        {t('energyHub.vtnSync.refusedTitle', { count: items.length })}
       </Typography.Text>
-      <Typography.Text type="secondary">{t('oadrfix.refusedHelp')}</Typography.Text>
+      <Typography.Text type="secondary">{t('energyHub.vtnSync.refusedHelp')}</Typography.Text>
       <ul style={{ margin: 0, paddingInlineStart: 16 }}>
         {items.map((r, i) => (
           <li key={`${r.program}-${r.id}-${i}`} style={{ wordBreak: 'break-word' }}>
             <Typography.Text type="secondary">
-              {t('oadrfix.refusedItem', { id: r.id, reason: r.reason })}
+              {t('energyHub.vtnSync.refusedItem', { id: r.id, reason: r.reason })}
             </Typography.Text>
           </li>
         ))}
@@ -237,7 +238,7 @@ interface VtnValues {
 function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<VtnValues>();
-  const save = useHubMutation(
+  const save = useEnergyHubMutation(
     (v: VtnValues) => {
       const body: VtnBody = {
         ...(vtn ? { id: vtn.id } : {}),
@@ -259,7 +260,7 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
   return (
     <GuardedModal
       open
-      title={vtn ? t('energyhub.editVtn') : t('energyhub.newVtn')}
+      title={vtn ? t('energyHub.editVtn') : t('energyHub.newVtn')}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
@@ -279,41 +280,41 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
       >
         <Form.Item
           name="name"
-          label={t('energyhub.vtnName')}
+          label={t('energyHub.vtnName')}
           rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
         >
           <Input maxLength={64} />
         </Form.Item>
         <Form.Item
           name="url"
-          label={t('energyhub.vtnUrl')}
+          label={t('energyHub.vtnUrl')}
           rules={[
             requiredRule(),
             {
               validator: (_rule, value: unknown) =>
                 !value || isHttpUrl(value)
                   ? Promise.resolve()
-                  : Promise.reject(new Error(t('energyhub.badUrl'))),
+                  : Promise.reject(new Error(t('energyHub.badUrl'))),
             },
           ]}
         >
           <Input placeholder="https://vtn.example.com/openadr3" data-keyfilter="off" />
         </Form.Item>
-        <Form.Item name="version" label={t('energyhub.version')} rules={[requiredRule()]}>
+        <Form.Item name="version" label={t('energyHub.version')} rules={[requiredRule()]}>
           <Select options={VTN_VERSIONS.map((v) => ({ value: v, label: `OpenADR ${v}` }))} />
         </Form.Item>
         <Form.Item
           name="venName"
-          label={t('energyhub.venName')}
+          label={t('energyHub.venName')}
           rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 128))]}
         >
           <Input maxLength={128} data-keyfilter="off" />
         </Form.Item>
         <Form.Item
           name="clientId"
-          label={t('energyhub.clientId')}
+          label={t('energyHub.clientId')}
           extra={
-            vtn ? t('energyhub.clientIdKept', { hint: vtn.clientIdHint || MISSING }) : undefined
+            vtn ? t('energyHub.clientIdKept', { hint: vtn.clientIdHint || MISSING }) : undefined
           }
           rules={[...(vtn ? [] : [requiredRule()]), formRule((v) => maxLength(v, 256))]}
         >
@@ -321,8 +322,8 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
         </Form.Item>
         <Form.Item
           name="clientSecret"
-          label={t('energyhub.clientSecret')}
-          extra={vtn ? t('energyhub.secretKept') : t('energyhub.secretWriteOnly')}
+          label={t('energyHub.clientSecret')}
+          extra={vtn ? t('energyHub.secretKept') : t('energyHub.secretWriteOnly')}
           rules={[...(vtn ? [] : [requiredRule()]), formRule((v) => maxLength(v, 256))]}
         >
           <Input.Password autoComplete="new-password" />
@@ -330,7 +331,7 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
         <Flex gap={24} wrap>
           <Form.Item
             name="pollSeconds"
-            label={t('energyhub.pollSeconds')}
+            label={t('energyHub.pollSeconds')}
             rules={[
               requiredRule(),
               {
@@ -343,7 +344,7 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
           >
             <InputNumber min={10} max={3600} precision={0} />
           </Form.Item>
-          <Form.Item name="enabled" label={t('energyhub.enabled')} valuePropName="checked">
+          <Form.Item name="enabled" label={t('energyHub.enabled')} valuePropName="checked">
             <Switch />
           </Form.Item>
         </Flex>

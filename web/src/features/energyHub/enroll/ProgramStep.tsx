@@ -37,13 +37,13 @@ export function ProgramStep({
 
   return (
     <>
-      <Form.Item name="programId" label={t('energyhub.program')} rules={[requiredRule()]}>
+      <Form.Item name="programId" label={t('energyHub.program')} rules={[requiredRule()]}>
         <Select
           disabled={editing}
           loading={programs.isPending}
-          placeholder={t('energyhub.chooseProgram')}
+          placeholder={t('energyHub.chooseProgram')}
           options={(programs.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          notFoundContent={programs.isError ? t('energyhub.loadFailed') : t('energyhub.noPrograms')}
+          notFoundContent={programs.isError ? t('energyHub.loadFailed') : t('energyHub.noPrograms')}
           data-testid="hub-enroll-program"
         />
       </Form.Item>
@@ -53,14 +53,14 @@ export function ProgramStep({
         </Typography.Paragraph>
       )}
       {staff && !editing && (
-        <Form.Item name="userId" label={t('energyhub.plantOwner')}>
+        <Form.Item name="userId" label={t('energyHub.plantOwner')}>
           <Select
             showSearch
             optionFilterProp="label"
             loading={customers.isPending}
             onChange={() => form.setFieldsValue({ stationId: undefined, devices: [] })}
             options={[
-              ...(me.data ? [{ value: me.data.id, label: t('energyhub.myPlants') }] : []),
+              ...(me.data ? [{ value: me.data.id, label: t('energyHub.myPlants') }] : []),
               ...(customers.data ?? []).map((c) => ({
                 value: c.userId,
                 label: c.nickname ? `${c.nickname} (${c.account})` : c.account,
@@ -70,11 +70,11 @@ export function ProgramStep({
           />
         </Form.Item>
       )}
-      <Form.Item name="stationId" label={t('energyhub.plant')} rules={[requiredRule()]}>
+      <Form.Item name="stationId" label={t('energyHub.plant')} rules={[requiredRule()]}>
         <Select
           disabled={editing}
           loading={stations.isFetching}
-          placeholder={t('energyhub.choosePlant')}
+          placeholder={t('energyHub.choosePlant')}
           showSearch
           optionFilterProp="label"
           onChange={(id: number) => onPlant(id)}
@@ -83,15 +83,15 @@ export function ProgramStep({
               ? [{ value: form.getFieldValue('stationId') as number, label: stationName ?? '' }]
               : (stations.data ?? []).map((s) => ({
                   value: s.id,
-                  label: s.enrolled ? `${s.name} · ${t('energyhub.alreadyEnrolled')}` : s.name,
+                  label: s.enrolled ? `${s.name} · ${t('energyHub.alreadyEnrolled')}` : s.name,
                 }))
           }
-          notFoundContent={stations.isError ? t('energyhub.loadFailed') : t('energyhub.noPlants')}
+          notFoundContent={stations.isError ? t('energyHub.loadFailed') : t('energyHub.noPlants')}
           data-testid="hub-enroll-plant"
         />
       </Form.Item>
       {program?.source === 'vtn' && (
-        <Alert type="info" showIcon title={t('energyhub.vtnPending')} />
+        <Alert type="info" showIcon title={t('energyHub.vtnPending')} />
       )}
     </>
   );

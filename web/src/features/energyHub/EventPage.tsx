@@ -40,7 +40,7 @@ export default function EventPage() {
     ? [
         {
           key: 'event',
-          title: t('energyhub.event'),
+          title: t('energyHub.event'),
           render: (_, e) => (
             <Flex vertical gap={4} align="flex-start">
               {name(e)}
@@ -59,7 +59,7 @@ export default function EventPage() {
     : [
         {
           key: 'name',
-          title: t('energyhub.event'),
+          title: t('energyHub.event'),
           render: (_, e) => (
             <Flex vertical align="flex-start">
               {name(e)}
@@ -69,44 +69,44 @@ export default function EventPage() {
         },
         {
           key: 'status',
-          title: t('energyhub.statusLabel'),
+          title: t('energyHub.statusLabel'),
           render: (_, e) => (
             <Flex vertical gap={2} align="flex-start">
               <EventStatusBadge status={e.status} />
               {e.optedOut && e.status !== 'cancelled' && (
-                <Typography.Text type="secondary">{t('energyhub.optedOut')}</Typography.Text>
+                <Typography.Text type="secondary">{t('energyHub.optedOut')}</Typography.Text>
               )}
             </Flex>
           ),
         },
         {
           key: 'start',
-          title: t('energyhub.start'),
+          title: t('energyHub.start'),
           onCell: () => nowrap,
           render: (_, e) => shortTime(e.startDate),
         },
         {
           key: 'duration',
-          title: t('energyhub.duration'),
+          title: t('energyHub.duration'),
           onCell: () => nowrap,
           render: (_, e) => duration(e.duration),
         },
         {
           key: 'end',
-          title: t('energyhub.end'),
+          title: t('energyHub.end'),
           onCell: () => nowrap,
           render: (_, e) => shortTime(e.endDate),
         },
         {
           key: 'power',
-          title: t('energyhub.power'),
+          title: t('energyHub.power'),
           onCell: () => nowrap,
           render: (_, e) => power(e),
         },
-        { key: 'plants', title: t('energyhub.plants'), align: 'right', render: (_, e) => e.plants },
+        { key: 'plants', title: t('energyHub.plants'), align: 'right', render: (_, e) => e.plants },
         {
           key: 'actions',
-          title: t('energyhub.actions'),
+          title: t('energyHub.actions'),
           render: (_, e) => <CancelEventButton event={e} />,
         },
       ];
@@ -115,7 +115,7 @@ export default function EventPage() {
     <Card
       title={
         <Typography.Title level={4} style={{ margin: 0 }} data-testid="hub-events-title">
-          {t('energyhub.eventsTitle')}
+          {t('energyHub.eventsTitle')}
         </Typography.Title>
       }
       extra={
@@ -126,22 +126,22 @@ export default function EventPage() {
             onClick={() => setCreating(true)}
             data-testid="hub-event-new"
           >
-            {t('energyhub.newEvent')}
+            {t('energyHub.newEvent')}
           </Button>
         )
       }
     >
       <Flex gap={12} wrap style={{ marginBottom: 16 }}>
         <Select
-          aria-label={t('energyhub.statusLabel')}
-          placeholder={t('energyhub.allStatuses')}
+          aria-label={t('energyHub.statusLabel')}
+          placeholder={t('energyHub.allStatuses')}
           allowClear
           value={query.status || undefined}
           onChange={(status?: EventStatus) => update({ status: status ?? '' })}
           style={{ width: phone ? '100%' : 180 }}
           options={EVENT_STATUSES.map((s) => ({
             value: s,
-            label: t(`energyhub.eventStatus.${s}`),
+            label: t(`energyHub.eventStatus.${s}`),
           }))}
           data-testid="hub-event-filter-status"
         />
@@ -164,9 +164,9 @@ export default function EventPage() {
         columns={columns}
         testId="hub-events"
         errorTestId="hub-events-error"
-        loadFailed={t('energyhub.eventsFailed')}
-        empty={filtered ? t('energyhub.noMatch') : t('energyhub.noEvents')}
-        total={(count) => t('energyhub.eventTotal', { total: count })}
+        loadFailed={t('energyHub.eventsFailed')}
+        empty={filtered ? t('energyHub.noMatch') : t('energyHub.noEvents')}
+        total={(count) => t('energyHub.eventTotal', { total: count })}
         compact={phone}
       />
       {openId !== null && <EventDrawer id={openId} onClose={() => setOpenId(null)} />}

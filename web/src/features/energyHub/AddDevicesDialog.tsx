@@ -7,7 +7,7 @@ import { GuardedModal } from '@/shared/ui/guarded';
 import { addDevices, stationDevicesQuery } from './api';
 import { deviceBody, devicesFromPlant, MAX_DEVICES } from './form';
 import type { Enrollment } from './types';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 
 /** Adds more of the plant's battery inverters to an enrollment (as the portal knows them). */
 export function AddDevicesDialog({
@@ -23,17 +23,17 @@ export function AddDevicesDialog({
   const taken = new Set(enrollment.devices.map((d) => d.sn));
   const free = devicesFromPlant(devices.data ?? []).filter((d) => !taken.has(d.sn));
   const room = MAX_DEVICES - enrollment.devices.length;
-  const add = useHubMutation(
+  const add = useEnergyHubMutation(
     () => addDevices(enrollment.id, free.filter((d) => chosen.includes(d.sn)).map(deviceBody)),
-    'energyhub.devicesAdded',
+    'energyHub.devicesAdded',
     onClose,
   );
 
   return (
     <GuardedModal
       open
-      title={t('energyhub.addDevices')}
-      okText={t('energyhub.add')}
+      title={t('energyHub.addDevices')}
+      okText={t('energyHub.add')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: chosen.length === 0 || chosen.length > room }}
       confirmLoading={add.isPending}
@@ -44,13 +44,13 @@ export function AddDevicesDialog({
       {devices.isPending ? (
         <Skeleton active />
       ) : devices.isError ? (
-        <Problem title={t('energyhub.devicesFailed')} />
+        <Problem title={t('energyHub.devicesFailed')} />
       ) : free.length === 0 ? (
-        <Empty description={t('energyhub.noFreeDevices')} />
+        <Empty description={t('energyHub.noFreeDevices')} />
       ) : (
         <Flex vertical gap={8}>
           <Typography.Text type="secondary">
-            {t('energyhub.maxDevices', { max: room })}
+            {t('energyHub.maxDevices', { max: room })}
           </Typography.Text>
           <Checkbox.Group value={chosen} onChange={(v) => setChosen(v as string[])}>
             <Flex vertical gap={6}>

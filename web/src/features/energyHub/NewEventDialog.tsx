@@ -8,7 +8,7 @@ import { formRule, lengthBetween, requiredRule } from '@/shared/validators';
 import { createEvent, programsQuery } from './api';
 import { eventBody, initialEvent, startOk, type EventValues } from './form';
 import { EVENT_KINDS } from './types';
-import { useHubMutation } from './useHubMutation';
+import { useEnergyHubMutation } from './useEnergyHubMutation';
 
 /** The utility calls an event in one of its built-in programmes. */
 export function NewEventDialog({ onClose }: { onClose: () => void }) {
@@ -17,9 +17,9 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
   const programs = useQuery(programsQuery(true));
   const [initial] = useState(() => initialEvent());
   const builtIn = (programs.data ?? []).filter((p) => p.source === 'local' && p.active);
-  const create = useHubMutation(
+  const create = useEnergyHubMutation(
     (v: EventValues) => createEvent(eventBody(v)),
-    'energyhub.eventCreated',
+    'energyHub.eventCreated',
     onClose,
   );
   const only = builtIn.length === 1 ? builtIn[0]?.id : undefined;
@@ -38,8 +38,8 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
   return (
     <GuardedModal
       open
-      title={t('energyhub.newEvent')}
-      okText={t('energyhub.create')}
+      title={t('energyHub.newEvent')}
+      okText={t('energyHub.create')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
       onCancel={onClose}
@@ -53,31 +53,31 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
         initialValues={initial}
         onFinish={(v) => create.mutate(v)}
       >
-        <Form.Item name="programId" label={t('energyhub.program')} rules={[requiredRule()]}>
+        <Form.Item name="programId" label={t('energyHub.program')} rules={[requiredRule()]}>
           <Select
             loading={programs.isPending}
             options={builtIn.map((p) => ({ value: p.id, label: p.name }))}
-            notFoundContent={t('energyhub.noPrograms')}
+            notFoundContent={t('energyHub.noPrograms')}
             data-testid="hub-event-program"
           />
         </Form.Item>
         <Form.Item
           name="name"
-          label={t('energyhub.eventName')}
+          label={t('energyHub.eventName')}
           rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
         >
           <Input maxLength={64} data-testid="hub-event-name" />
         </Form.Item>
         <Form.Item
           name="start"
-          label={t('energyhub.start')}
+          label={t('energyHub.start')}
           rules={[
             requiredRule(),
             {
               validator: (_, v: Dayjs | null) =>
                 startOk(v)
                   ? Promise.resolve()
-                  : Promise.reject(new Error(t('energyhub.startPast'))),
+                  : Promise.reject(new Error(t('energyHub.startPast'))),
             },
           ]}
         >
@@ -89,7 +89,7 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
         </Form.Item>
         <Form.Item
           name="durationMinutes"
-          label={t('energyhub.durationMinutes')}
+          label={t('energyHub.durationMinutes')}
           rules={[requiredRule(), range(5, 1440)]}
         >
           <InputNumber
@@ -100,15 +100,15 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
             data-testid="hub-event-duration"
           />
         </Form.Item>
-        <Form.Item name="kind" label={t('energyhub.kind')} rules={[requiredRule()]}>
+        <Form.Item name="kind" label={t('energyHub.kind')} rules={[requiredRule()]}>
           <Radio.Group
-            options={EVENT_KINDS.map((k) => ({ value: k, label: t(`energyhub.kinds.${k}`) }))}
+            options={EVENT_KINDS.map((k) => ({ value: k, label: t(`energyHub.kinds.${k}`) }))}
             optionType="button"
           />
         </Form.Item>
         <Form.Item
           name="targetKw"
-          label={t('energyhub.targetKw')}
+          label={t('energyHub.targetKw')}
           rules={[requiredRule(), range(0, 10000)]}
         >
           <InputNumber
@@ -121,8 +121,8 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
         </Form.Item>
         <Form.Item
           name="priority"
-          label={t('energyhub.priority')}
-          tooltip={t('energyhub.priorityHelp')}
+          label={t('energyHub.priority')}
+          tooltip={t('energyHub.priorityHelp')}
           rules={[requiredRule(), range(0, 100)]}
         >
           <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />

@@ -59,7 +59,7 @@ describe('energy hub', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-energyhub-', { historyDays: 2 });
+    server = await startDemoServer('portal-e2e-energy-hub-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {
