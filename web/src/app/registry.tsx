@@ -6,7 +6,7 @@ import {
   ProfileOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { SettingsPage } from '@/features/account';
+import { PreferencesPage } from '@/features/account';
 import { DebugLogPage, DebugToolboxPage } from '@/features/debug';
 import { FirmwareRedirect, GatewayFirmwarePage, InverterFirmwarePage } from '@/features/firmware';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
@@ -17,7 +17,7 @@ import { ManualsPage } from '@/features/manuals';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
-import { SettingsPage as ParamSettingsPage } from '@/features/settings';
+import { SettingsPage } from '@/features/settings';
 import { AuditLogPage } from '@/features/audit';
 import { CommLogPage, LogRedirect } from '@/features/commLog';
 import { NotificationsPage } from '@/features/notifications';
@@ -166,7 +166,7 @@ export const ROUTES: readonly RouteEntry[] = [
     element: InverterDetailPage,
     hideInMenu: true,
   },
-  { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
+  { path: '/edit', labelKey: 'menu.preferences', element: PreferencesPage, hideInMenu: true },
   { path: '/shares', labelKey: 'consent.menu', element: SharesPage, hideInMenu: true },
   {
     path: '/notification',
@@ -268,16 +268,16 @@ export const ROUTES: readonly RouteEntry[] = [
   {
     path: '/device/setting',
     permission: 'inverter.view',
-    labelKey: 'paramSettings.title',
-    element: ParamSettingsPage,
+    labelKey: 'settings.title',
+    element: SettingsPage,
     hideInMenu: true,
     group: '/device',
   },
   {
     path: '/plants/device/setting',
     permission: 'station.view',
-    labelKey: 'paramSettings.title',
-    element: ParamSettingsPage,
+    labelKey: 'settings.title',
+    element: SettingsPage,
     hideInMenu: true,
   },
   {

@@ -6,22 +6,26 @@ import { PasswordForm } from './PasswordForm';
 import { PreferencesForm } from './PreferencesForm';
 import { ProfileForm } from './ProfileForm';
 
-/** /edit: personal settings (profile and avatar, password, temperature unit). */
-export default function SettingsPage() {
+/** /edit: the account's preferences (profile and avatar, password, temperature unit, event e-mails). */
+export default function PreferencesPage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
   if (!user) return null;
   return (
-    <Card title={t('settings.title')}>
+    <Card title={t('preferences.title')}>
       <Tabs
         items={[
-          { key: 'profile', label: t('settings.profile'), children: <ProfileForm user={user} /> },
+          {
+            key: 'profile',
+            label: t('preferences.profile'),
+            children: <ProfileForm user={user} />,
+          },
           {
             key: 'password',
-            label: t('settings.password'),
+            label: t('preferences.password'),
             children: <PasswordForm userId={user.id} />,
           },
-          { key: 'preferences', label: t('settings.preferences'), children: <PreferencesForm /> },
+          { key: 'preferences', label: t('preferences.display'), children: <PreferencesForm /> },
           {
             key: 'notify',
             label: t('notify.title'),
