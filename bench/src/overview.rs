@@ -15,7 +15,7 @@ use axum::{
 use chrono::{Duration as Days, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 use domain::{
-    plant::{Charge, PlantType, Valuation},
+    plant::{PlantType, TariffSegment, Valuation},
     user::{BuiltinRole, UserKind},
 };
 use http_body_util::BodyExt;
@@ -300,7 +300,7 @@ async fn plant(
         installer: String::new(),
         invest: 0.0,
     };
-    let tariff = vec![Charge {
+    let tariff = vec![TariffSegment {
         kind: Valuation::Constant,
         start: String::new(),
         end: String::new(),

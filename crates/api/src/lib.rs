@@ -18,6 +18,7 @@ mod batch;
 mod batteries;
 mod codes;
 mod combiners;
+mod comm_log;
 mod commands;
 mod companies;
 mod company;
@@ -36,7 +37,6 @@ mod inverters;
 mod limits;
 #[cfg(feature = "lint-probe")]
 pub mod lint_probe;
-mod logger;
 mod manuals;
 pub use manuals::key as manual_file_key;
 mod messages;

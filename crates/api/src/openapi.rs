@@ -15,8 +15,8 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, agents, audit, auth, batteries, combiners, commands, companies, company,
-    customers, debug, dict, energy_hub, events, firmware, gateways, inverters, logger, manuals,
+    AppState, accounts, agents, audit, auth, batteries, combiners, comm_log, commands, companies,
+    company, customers, debug, dict, energy_hub, events, firmware, gateways, inverters, manuals,
     messages, meters, monitor, owners, permissions, plants, predicted, products, protocols,
     reports, settings, staff, system, upgrades, users, versions, weather_stations,
 };
@@ -66,7 +66,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(debug::router())
         .merge(predicted::router())
         .merge(reports::router())
-        .merge(logger::router())
+        .merge(comm_log::router())
         .merge(energy_hub::router())
         .merge(energy_hub::vtn::router())
 }

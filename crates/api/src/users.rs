@@ -37,7 +37,7 @@ pub const OFFLINE_MINUTES_MAX: i64 = 1440;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(me))
-        .routes(routes!(personalized, set_personalized))
+        .routes(routes!(preferences, set_preferences))
         .routes(routes!(set_notify))
         .routes(routes!(notify))
         .routes(routes!(notify_code))
@@ -274,7 +274,7 @@ impl TemperatureUnit {
 
 #[utoipa::path(get, path = "/api/v1/user/personalized", tag = "users", security(("bearer" = [])),
     responses((status = 200, description = "The caller's preferences", body = Envelope<Preferences>)))]
-pub async fn personalized(me: CurrentUser) -> Data<Preferences> {
+pub async fn preferences(me: CurrentUser) -> Data<Preferences> {
     Data(Preferences {
         temp_unit: TemperatureUnit::of(&me.user.temp_unit),
     })
@@ -282,7 +282,7 @@ pub async fn personalized(me: CurrentUser) -> Data<Preferences> {
 
 #[utoipa::path(post, path = "/api/v1/user/personalized", tag = "users", request_body = Personalized,
     security(("bearer" = [])), responses((status = 200, description = "Saved; 4", body = Ack)))]
-pub async fn set_personalized(
+pub async fn set_preferences(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<Personalized>,

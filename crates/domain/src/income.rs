@@ -1,11 +1,11 @@
-//! What a plant's generation earns under its tariff (the plant's charges, see [`crate::plant`]).
+//! Income: what a plant's generation earns under its tariff ([`crate::plant::TariffSegment`]).
 //!
 //! The rule values the energy the plant generated (PV), because that is what the owner's
 //! "income" means on every screen: energy not bought plus energy sold. Segments marked
 //! `import` are the price of energy bought from the grid and do not value generation; when a
 //! tariff has only `import` segments they are used anyway (the owner entered one price list).
 
-use crate::plant::{Charge, Valuation};
+use crate::plant::{TariffSegment, Valuation};
 
 /// One day's generation as the tariff needs it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,13 +31,13 @@ fn minute(raw: &str, is_end: bool) -> Option<u32> {
 }
 
 /// The segments that price generation (see the module comment).
-fn selling(charges: &[Charge]) -> Vec<&Charge> {
-    let chosen: Vec<&Charge> = charges
+fn selling(tariff: &[TariffSegment]) -> Vec<&TariffSegment> {
+    let chosen: Vec<&TariffSegment> = tariff
         .iter()
         .filter(|c| c.direction.as_deref() != Some("import"))
         .collect();
     if chosen.is_empty() {
-        charges.iter().collect()
+        tariff.iter().collect()
     } else {
         chosen
     }
@@ -45,22 +45,22 @@ fn selling(charges: &[Charge]) -> Vec<&Charge> {
 
 /// The money one day's generation earns, in the plant's currency, rounded to cents. A plant
 /// without a tariff earns nothing.
-pub fn income(charges: &[Charge], day: &DayGeneration<'_>) -> f64 {
+pub fn income(tariff: &[TariffSegment], day: &DayGeneration<'_>) -> f64 {
     let kwh = day.kwh.max(0.0);
-    let charges = selling(charges);
-    let Some(first) = charges.first() else {
+    let tariff = selling(tariff);
+    let Some(first) = tariff.first() else {
         return 0.0;
     };
     let value = match first.kind {
         Valuation::Constant => kwh * first.price,
-        Valuation::TimeOfUse => time_of_use(&charges, kwh, day.profile),
-        Valuation::Volume => volume(&charges, kwh, day.month_before_kwh.max(0.0)),
+        Valuation::TimeOfUse => time_of_use(&tariff, kwh, day.profile),
+        Valuation::Volume => volume(&tariff, kwh, day.month_before_kwh.max(0.0)),
     };
     (value * 100.0).round() / 100.0
 }
 
-fn time_of_use(charges: &[&Charge], kwh: f64, profile: &[(u32, f64)]) -> f64 {
-    let segments: Vec<(u32, u32, f64)> = charges
+fn time_of_use(tariff: &[&TariffSegment], kwh: f64, profile: &[(u32, f64)]) -> f64 {
+    let segments: Vec<(u32, u32, f64)> = tariff
         .iter()
         .filter_map(|c| Some((minute(&c.start, false)?, minute(&c.end, true)?, c.price)))
         .filter(|(s, e, _)| e > s)
@@ -93,9 +93,9 @@ fn time_of_use(charges: &[&Charge], kwh: f64, profile: &[(u32, f64)]) -> f64 {
 
 /// Tiers by the month's cumulated volume: today's energy occupies
 /// `[month_before, month_before + kwh]` on that axis and each part is priced by its tier.
-fn volume(charges: &[&Charge], kwh: f64, month_before: f64) -> f64 {
+fn volume(tariff: &[&TariffSegment], kwh: f64, month_before: f64) -> f64 {
     let (from, to) = (month_before, month_before + kwh);
-    charges
+    tariff
         .iter()
         .filter_map(|c| {
             let start: f64 = c.start.trim().parse().ok()?;
@@ -113,8 +113,14 @@ fn volume(charges: &[&Charge], kwh: f64, month_before: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn charge(kind: Valuation, start: &str, end: &str, price: f64, dir: Option<&str>) -> Charge {
-        Charge {
+    fn charge(
+        kind: Valuation,
+        start: &str,
+        end: &str,
+        price: f64,
+        dir: Option<&str>,
+    ) -> TariffSegment {
+        TariffSegment {
             kind,
             start: start.into(),
             end: end.into(),

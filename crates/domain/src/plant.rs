@@ -168,7 +168,7 @@ impl Valuation {
 
 /// One priced segment as clients send it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Charge {
+pub struct TariffSegment {
     pub kind: Valuation,
     pub start: String,
     pub end: String,
@@ -199,14 +199,14 @@ fn format_minutes(m: u32) -> String {
 
 /// Checks a whole tariff and returns it normalised (times as `HH:MM`, the day's end as
 /// `24:00`, prices rounded to cents). All segments must share one valuation method.
-pub fn check_charges(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
-    let Some(first) = charges.first() else {
+pub fn check_tariff(tariff: &[TariffSegment]) -> Result<Vec<TariffSegment>, DomainError> {
+    let Some(first) = tariff.first() else {
         return Ok(Vec::new());
     };
-    if charges.len() > MAX_SEGMENTS || charges.iter().any(|c| c.kind != first.kind) {
+    if tariff.len() > MAX_SEGMENTS || tariff.iter().any(|c| c.kind != first.kind) {
         return Err(DomainError::invalid("charges"));
     }
-    for c in charges {
+    for c in tariff {
         check_money("charges.price", c.price, PRICE_MAX)?;
         if let Some(d) = &c.direction
             && d != "import"
@@ -217,24 +217,24 @@ pub fn check_charges(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
     }
     match first.kind {
         Valuation::Constant => {
-            if charges.len() != 1 {
+            if tariff.len() != 1 {
                 return Err(DomainError::invalid("charges"));
             }
-            Ok(vec![Charge {
+            Ok(vec![TariffSegment {
                 start: "00:00".into(),
                 end: "24:00".into(),
                 price: check_money("charges.price", first.price, PRICE_MAX)?,
                 ..first.clone()
             }])
         }
-        Valuation::TimeOfUse => check_time_of_use(charges),
-        Valuation::Volume => check_volume(charges),
+        Valuation::TimeOfUse => check_time_of_use(tariff),
+        Valuation::Volume => check_volume(tariff),
     }
 }
 
-fn check_time_of_use(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
+fn check_time_of_use(tariff: &[TariffSegment]) -> Result<Vec<TariffSegment>, DomainError> {
     let invalid = || DomainError::invalid("charges.range");
-    let mut sorted: Vec<(u32, u32, &Charge)> = charges
+    let mut sorted: Vec<(u32, u32, &TariffSegment)> = tariff
         .iter()
         .map(|c| {
             Ok((
@@ -258,7 +258,7 @@ fn check_time_of_use(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
     sorted
         .into_iter()
         .map(|(start, end, c)| {
-            Ok(Charge {
+            Ok(TariffSegment {
                 start: format_minutes(start),
                 end: if end == 1440 {
                     "24:00".into()
@@ -272,7 +272,7 @@ fn check_time_of_use(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
         .collect()
 }
 
-fn check_volume(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
+fn check_volume(tariff: &[TariffSegment]) -> Result<Vec<TariffSegment>, DomainError> {
     let invalid = || DomainError::invalid("charges.range");
     let kwh = |s: &str| {
         s.trim()
@@ -281,9 +281,9 @@ fn check_volume(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
             .filter(|v| v.is_finite() && *v >= 0.0)
     };
     let mut expected_start = 0.0;
-    let mut out = Vec::with_capacity(charges.len());
-    for (i, c) in charges.iter().enumerate() {
-        let last = i + 1 == charges.len();
+    let mut out = Vec::with_capacity(tariff.len());
+    for (i, c) in tariff.iter().enumerate() {
+        let last = i + 1 == tariff.len();
         let start = kwh(&c.start).ok_or_else(invalid)?;
         let end = if last && c.end.trim().is_empty() {
             None
@@ -300,7 +300,7 @@ fn check_volume(charges: &[Charge]) -> Result<Vec<Charge>, DomainError> {
             return Err(invalid());
         }
         expected_start = end.unwrap_or(start);
-        out.push(Charge {
+        out.push(TariffSegment {
             start: trim_number(start),
             end: end.map(trim_number).unwrap_or_default(),
             price: check_money("charges.price", c.price, PRICE_MAX)?,
@@ -319,10 +319,10 @@ fn trim_number(v: f64) -> String {
 mod tests {
     use super::*;
 
-    fn tou(ranges: &[(&str, &str, f64)]) -> Vec<Charge> {
+    fn tou(ranges: &[(&str, &str, f64)]) -> Vec<TariffSegment> {
         ranges
             .iter()
-            .map(|(s, e, p)| Charge {
+            .map(|(s, e, p)| TariffSegment {
                 kind: Valuation::TimeOfUse,
                 start: s.to_string(),
                 end: e.to_string(),
@@ -334,38 +334,38 @@ mod tests {
 
     #[test]
     fn time_of_use_segments_must_cover_the_day_without_gaps_or_overlaps() {
-        let ok = check_charges(&tou(&[("08:00", "24:00", 0.3), ("00:00", "08:00", 0.1)])).unwrap();
+        let ok = check_tariff(&tou(&[("08:00", "24:00", 0.3), ("00:00", "08:00", 0.1)])).unwrap();
         assert_eq!(ok[0].start, "00:00");
         assert_eq!(ok[1].end, "24:00");
         assert!(
-            check_charges(&tou(&[("00:00", "08:00", 0.1), ("09:00", "24:00", 0.3)])).is_err(),
+            check_tariff(&tou(&[("00:00", "08:00", 0.1), ("09:00", "24:00", 0.3)])).is_err(),
             "gap"
         );
         assert!(
-            check_charges(&tou(&[("00:00", "10:00", 0.1), ("09:00", "24:00", 0.3)])).is_err(),
+            check_tariff(&tou(&[("00:00", "10:00", 0.1), ("09:00", "24:00", 0.3)])).is_err(),
             "overlap"
         );
         assert!(
-            check_charges(&tou(&[("00:00", "20:00", 0.1)])).is_err(),
+            check_tariff(&tou(&[("00:00", "20:00", 0.1)])).is_err(),
             "ends early"
         );
         assert!(
-            check_charges(&tou(&[("01:00", "24:00", 0.1)])).is_err(),
+            check_tariff(&tou(&[("01:00", "24:00", 0.1)])).is_err(),
             "starts late"
         );
         assert!(
-            check_charges(&tou(&[("00:00", "25:00", 0.1)])).is_err(),
+            check_tariff(&tou(&[("00:00", "25:00", 0.1)])).is_err(),
             "bad time"
         );
         assert!(
-            check_charges(&tou(&[("00:00", "00:00", 0.1)])).is_err(),
+            check_tariff(&tou(&[("00:00", "00:00", 0.1)])).is_err(),
             "empty"
         );
     }
 
     #[test]
     fn twenty_three_fifty_nine_ends_the_day_like_midnight() {
-        let ok = check_charges(&tou(&[("00:00", "12:00", 0.1), ("12:00", "23:59", 0.2)])).unwrap();
+        let ok = check_tariff(&tou(&[("00:00", "12:00", 0.1), ("12:00", "23:59", 0.2)])).unwrap();
         assert_eq!(ok[1].end, "24:00");
     }
 
@@ -379,15 +379,15 @@ mod tests {
             ("16:00", "20:00"),
             ("20:00", "24:00"),
         ];
-        let mut charges = tou(&six.map(|(s, e)| (s, e, 0.1)));
-        assert!(check_charges(&charges).is_ok());
-        charges[5].end = "22:00".into();
-        charges.push(Charge {
+        let mut tariff = tou(&six.map(|(s, e)| (s, e, 0.1)));
+        assert!(check_tariff(&tariff).is_ok());
+        tariff[5].end = "22:00".into();
+        tariff.push(TariffSegment {
             start: "22:00".into(),
             end: "24:00".into(),
-            ..charges[0].clone()
+            ..tariff[0].clone()
         });
-        assert!(check_charges(&charges).is_err());
+        assert!(check_tariff(&tariff).is_err());
     }
 
     #[test]
@@ -402,33 +402,33 @@ mod tests {
 
     #[test]
     fn volume_tiers_start_at_zero_and_the_last_is_open() {
-        let tier = |s: &str, e: &str| Charge {
+        let tier = |s: &str, e: &str| TariffSegment {
             kind: Valuation::Volume,
             start: s.into(),
             end: e.into(),
             price: 0.2,
             direction: None,
         };
-        assert!(check_charges(&[tier("0", "100"), tier("100", "")]).is_ok());
-        assert!(check_charges(&[tier("0", "100"), tier("150", "")]).is_err());
-        assert!(check_charges(&[tier("0", "100"), tier("100", "200")]).is_err());
+        assert!(check_tariff(&[tier("0", "100"), tier("100", "")]).is_ok());
+        assert!(check_tariff(&[tier("0", "100"), tier("150", "")]).is_err());
+        assert!(check_tariff(&[tier("0", "100"), tier("100", "200")]).is_err());
     }
 
     #[test]
     fn a_constant_price_is_one_segment_for_the_whole_day() {
-        let c = Charge {
+        let c = TariffSegment {
             kind: Valuation::Constant,
             start: String::new(),
             end: String::new(),
             price: 0.2,
             direction: None,
         };
-        let ok = check_charges(std::slice::from_ref(&c)).unwrap();
+        let ok = check_tariff(std::slice::from_ref(&c)).unwrap();
         assert_eq!(
             (ok[0].start.as_str(), ok[0].end.as_str()),
             ("00:00", "24:00")
         );
-        assert!(check_charges(&[c.clone(), c]).is_err());
+        assert!(check_tariff(&[c.clone(), c]).is_err());
     }
 
     #[test]

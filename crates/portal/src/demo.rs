@@ -6,7 +6,7 @@
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
 use domain::{
-    plant::{Charge, PlantType, Valuation},
+    plant::{PlantType, TariffSegment, Valuation},
     user::BuiltinRole,
 };
 use service::plants::PlantDraft;
@@ -100,7 +100,7 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
                 installer: "Simulated installer".into(),
                 invest: (gw.plant.pv_kwp * money.invest_per_kwp).round(),
             },
-            tariff: money.charges(),
+            tariff: money.segments(),
             owner: None,
         };
         let plant = service::plants::create(store, &actor, &draft, domain::time::now_ms())
@@ -152,7 +152,7 @@ struct LocalMoney {
 }
 
 impl LocalMoney {
-    fn charges(&self) -> Vec<Charge> {
+    fn segments(&self) -> Vec<TariffSegment> {
         let kind = if self.tariff.len() == 1 {
             Valuation::Constant
         } else {
@@ -160,7 +160,7 @@ impl LocalMoney {
         };
         self.tariff
             .iter()
-            .map(|(from, to, price)| Charge {
+            .map(|(from, to, price)| TariffSegment {
                 kind,
                 start: (*from).to_string(),
                 end: (*to).to_string(),
@@ -354,8 +354,8 @@ mod tests {
                 gw.plant_name.split(' ').next().unwrap_or(""),
                 money.currency,
             ));
-            let charges = money.charges();
-            assert!(!charges.is_empty());
+            let segments = money.segments();
+            assert!(!segments.is_empty());
         }
         for (city, currency) in [
             ("Sydney", "AUD"),

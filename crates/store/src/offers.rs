@@ -6,7 +6,7 @@ use domain::ids::{CompanyId, UserId};
 
 use crate::{
     Result, Store,
-    plants::{NewCharge, PlantFields},
+    plants::{NewTariffSegment, PlantFields},
 };
 
 /// A plant to create with its tariff, in one transaction.
@@ -18,7 +18,7 @@ pub struct NewPlant<'a> {
     /// The account asked to accept the plant; `None` for a plant made for its owner.
     pub offered_to: Option<UserId>,
     pub fields: &'a PlantFields,
-    pub charges: &'a [NewCharge],
+    pub tariff: &'a [NewTariffSegment],
     pub now: i64,
 }
 
@@ -88,11 +88,11 @@ impl Store {
                 offered_at,
                 p.now,
             )?;
-            for c in p.charges {
+            for c in p.tariff {
                 tx_exec!(
                     tx,
                     sqlite,
-                    "INSERT INTO plant_charges (plant_id, kind, start_range, end_range, price, \
+                    "INSERT INTO tariff_segments (plant_id, kind, start_range, end_range, price, \
                      direction, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     id,
                     c.kind,

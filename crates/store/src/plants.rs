@@ -84,7 +84,7 @@ pub struct PlantFields {
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct ChargeRow {
+pub struct TariffSegmentRow {
     pub id: i64,
     pub plant_id: i64,
     pub kind: i64,
@@ -96,7 +96,7 @@ pub struct ChargeRow {
 }
 
 #[derive(Debug, Clone)]
-pub struct NewCharge {
+pub struct NewTariffSegment {
     pub kind: i64,
     pub start_range: String,
     pub end_range: String,
@@ -214,7 +214,7 @@ impl Store {
             created_by,
             offered_to: None,
             fields: f,
-            charges: &[],
+            tariff: &[],
             now,
         })
         .await
@@ -328,7 +328,7 @@ impl Store {
         &self,
         id: i64,
         f: &PlantFields,
-        tariff: Option<&[NewCharge]>,
+        tariff: Option<&[NewTariffSegment]>,
         now: i64,
     ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
@@ -358,18 +358,18 @@ impl Store {
                 f.invest,
                 now,
             )?;
-            if let Some(charges) = tariff {
+            if let Some(segments) = tariff {
                 tx_exec!(
                     tx,
                     sqlite,
-                    "DELETE FROM plant_charges WHERE plant_id = $1",
+                    "DELETE FROM tariff_segments WHERE plant_id = $1",
                     id
                 )?;
-                for c in charges {
+                for c in segments {
                     tx_exec!(
                         tx,
                         sqlite,
-                        "INSERT INTO plant_charges (plant_id, kind, start_range, end_range, \
+                        "INSERT INTO tariff_segments (plant_id, kind, start_range, end_range, \
                          price, direction, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                         id,
                         c.kind,
@@ -385,13 +385,13 @@ impl Store {
         }))
     }
 
-    pub async fn charges(&self, plant: i64) -> Result<Vec<ChargeRow>> {
+    pub async fn tariff(&self, plant: i64) -> Result<Vec<TariffSegmentRow>> {
         Ok(rows!(
             self,
             fetch_all,
-            ChargeRow,
+            TariffSegmentRow,
             "SELECT id, plant_id, kind, start_range, end_range, price, direction, created_at \
-             FROM plant_charges WHERE plant_id = $1 ORDER BY id",
+             FROM tariff_segments WHERE plant_id = $1 ORDER BY id",
             plant
         )?)
     }
@@ -492,7 +492,7 @@ impl Store {
             tx_exec!(
                 tx,
                 sqlite,
-                "DELETE FROM plant_charges WHERE plant_id = $1",
+                "DELETE FROM tariff_segments WHERE plant_id = $1",
                 plant
             )?;
             tx_exec!(

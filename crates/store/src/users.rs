@@ -89,7 +89,7 @@ pub struct Profile {
     pub email: String,
 }
 
-/// A user's alarm e-mail settings.
+/// A user's alarm e-mail preferences.
 #[derive(Debug, Clone)]
 pub struct NotifyChoice<'a> {
     pub enabled: bool,

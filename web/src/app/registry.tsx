@@ -6,7 +6,7 @@ import {
   ProfileOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { SettingsPage } from '@/features/account';
+import { PreferencesPage } from '@/features/account';
 import { DebugLogPage, DebugToolboxPage } from '@/features/debug';
 import { FirmwareRedirect, GatewayFirmwarePage, InverterFirmwarePage } from '@/features/firmware';
 import { GatewayDetailPage, GatewayListPage } from '@/features/gateways';
@@ -17,9 +17,9 @@ import { ManualsPage } from '@/features/manuals';
 import { DeviceRedirect, InverterDetailPage, InverterListPage } from '@/features/inverters';
 import { PlantOverviewPage } from '@/features/overview';
 import { PlantEditPage, PlantListPage, PlantWizardPage } from '@/features/plants';
-import { SettingsPage as ParamSettingsPage } from '@/features/settings';
+import { SettingsPage } from '@/features/settings';
 import { AuditLogPage } from '@/features/audit';
-import { CommLogPage, LogRedirect } from '@/features/commlog';
+import { CommLogPage, LogRedirect } from '@/features/commLog';
 import { NotificationsPage } from '@/features/notifications';
 import { SharesPage } from '@/features/shares';
 import {
@@ -37,7 +37,7 @@ import { CustomerListPage, CustomerRedirect, CustomerTypesPage } from '@/feature
 import { SystemUpdatePage } from '@/features/system';
 import { WeatherDetailPage, WeatherListPage } from '@/features/weather';
 import { ReportPage, WorkdataListPage, WorkdataRedirect } from '@/features/workdata';
-import { EnergyHubRedirect, EnrollmentPlanPage, HubEventPage } from '@/features/energyhub';
+import { EnergyHubRedirect, EnrollmentPlanPage, EnergyHubEventPage } from '@/features/energyHub';
 import { FileTextOutlined } from '@ant-design/icons';
 import { CloudUploadOutlined, ControlOutlined, TeamOutlined } from '@ant-design/icons';
 import { DeploymentUnitOutlined } from '@ant-design/icons';
@@ -71,7 +71,7 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
   },
   {
     key: '/energyHub',
-    labelKey: 'energyhub.menuGroup',
+    labelKey: 'energyHub.menuGroup',
     icon: <DeploymentUnitOutlined />,
     permission: 'application.center',
   },
@@ -166,7 +166,7 @@ export const ROUTES: readonly RouteEntry[] = [
     element: InverterDetailPage,
     hideInMenu: true,
   },
-  { path: '/edit', labelKey: 'menu.settings', element: SettingsPage, hideInMenu: true },
+  { path: '/edit', labelKey: 'menu.preferences', element: PreferencesPage, hideInMenu: true },
   { path: '/shares', labelKey: 'consent.menu', element: SharesPage, hideInMenu: true },
   {
     path: '/notification',
@@ -268,16 +268,16 @@ export const ROUTES: readonly RouteEntry[] = [
   {
     path: '/device/setting',
     permission: 'inverter.view',
-    labelKey: 'paramSettings.title',
-    element: ParamSettingsPage,
+    labelKey: 'settings.title',
+    element: SettingsPage,
     hideInMenu: true,
     group: '/device',
   },
   {
     path: '/plants/device/setting',
     permission: 'station.view',
-    labelKey: 'paramSettings.title',
-    element: ParamSettingsPage,
+    labelKey: 'settings.title',
+    element: SettingsPage,
     hideInMenu: true,
   },
   {
@@ -305,22 +305,22 @@ export const ROUTES: readonly RouteEntry[] = [
   {
     path: '/energyHub',
     permission: 'application.center',
-    labelKey: 'energyhub.menuGroup',
+    labelKey: 'energyHub.menuGroup',
     element: EnergyHubRedirect,
     hideInMenu: true,
   },
   {
     path: '/energyHub/enrollmentPlan',
     permission: 'energyhub.view',
-    labelKey: 'energyhub.enrollMenu',
+    labelKey: 'energyHub.enrollMenu',
     element: EnrollmentPlanPage,
     group: '/energyHub',
   },
   {
     path: '/energyHub/event',
     permission: 'energyhub.view',
-    labelKey: 'energyhub.eventMenu',
-    element: HubEventPage,
+    labelKey: 'energyHub.eventMenu',
+    element: EnergyHubEventPage,
     group: '/energyHub',
   },
   {
@@ -417,7 +417,7 @@ export const ROUTES: readonly RouteEntry[] = [
   {
     path: '/log/communication',
     permission: 'logger.communication',
-    labelKey: 'commlog.menu',
+    labelKey: 'commLog.menu',
     element: CommLogPage,
     group: '/log',
   },

@@ -140,7 +140,7 @@ pub async fn generation(
         .filter(|t| t.metric == summary::PV)
         .map(|t| t.kwh)
         .sum();
-    let charges = summary::tariff(&store.charges(ctx.plant.id).await?);
+    let tariff = summary::tariff(&store.tariff(ctx.plant.id).await?);
 
     let lang = current_lang();
     let mut sheet = Sheet::new(ctx.plant.name.clone(), headers(lang, &ctx.plant.currency));
@@ -159,7 +159,7 @@ pub async fn generation(
         let pv = kwh(summary::PV).unwrap_or(0.0);
         // Without the day's power curve, time-of-use prices spread the energy over the day.
         let earned = income(
-            &charges,
+            &tariff,
             &DayGeneration {
                 kwh: pv,
                 profile: &[],

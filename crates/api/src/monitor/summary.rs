@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use chrono::{Datelike, Timelike};
 use domain::{
     income::{DayGeneration, income},
-    plant::{Charge, Valuation},
+    plant::{TariffSegment, Valuation},
 };
 use store::{
     gateways::DeviceRow,
-    plants::{ChargeRow, PlantRow},
+    plants::{PlantRow, TariffSegmentRow},
     telemetry::DayRange,
 };
 
@@ -52,10 +52,10 @@ pub(crate) fn efficiency(pac_w: f64, capacity_kwp: f64) -> f64 {
 }
 
 /// The stored tariff as the income rule reads it (rows of an unknown kind are skipped).
-pub(crate) fn tariff(rows: &[ChargeRow]) -> Vec<Charge> {
+pub(crate) fn tariff(rows: &[TariffSegmentRow]) -> Vec<TariffSegment> {
     rows.iter()
         .filter_map(|c| {
-            Some(Charge {
+            Some(TariffSegment {
                 kind: Valuation::from_wire(c.kind).ok()?,
                 start: c.start_range.clone(),
                 end: c.end_range.clone(),
@@ -121,9 +121,9 @@ pub(crate) async fn plant(
         .unwrap_or(plant.updated_at);
 
     // Today's PV power over the day tells time-of-use prices when the energy was made.
-    let charges = tariff(&store.charges(plant.id).await?);
+    let tariff = tariff(&store.tariff(plant.id).await?);
     let mut profile = Vec::new();
-    if charges
+    if tariff
         .first()
         .is_some_and(|c| c.kind == Valuation::TimeOfUse)
     {
@@ -142,7 +142,7 @@ pub(crate) async fn plant(
         }
     }
     let income = income(
-        &charges,
+        &tariff,
         &DayGeneration {
             kwh: etoday,
             profile: &profile,

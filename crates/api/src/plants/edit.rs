@@ -7,7 +7,7 @@ use domain::{
     currency,
     ids::PlantId,
     plant::{
-        ADDRESS_MAX, CONTACT_MAX, Charge, INVEST_MAX, PlantType, Valuation, check_capacity,
+        ADDRESS_MAX, CONTACT_MAX, INVEST_MAX, PlantType, TariffSegment, Valuation, check_capacity,
         check_date, check_location, check_money, check_name,
     },
 };
@@ -17,7 +17,7 @@ use store::plants::{PlantFields, PlantRow};
 use utoipa::ToSchema;
 
 use super::{
-    DictEntry, TariffRow, charge_json, currency_json, offers::PendingOffer, timezone_json, visible,
+    DictEntry, TariffRow, currency_json, offers::PendingOffer, tariff_row, timezone_json, visible,
 };
 use crate::{
     AppState, dict,
@@ -226,10 +226,10 @@ fn fields(req: &PlantRequest, old: Option<&PlantRow>) -> Result<PlantFields, Dom
 }
 
 /// The tariff of a request as the domain reads it; `service::plants::tariff` checks it.
-fn charges(req: &[ChargeRequest]) -> Result<Vec<Charge>, DomainError> {
+fn tariff(req: &[ChargeRequest]) -> Result<Vec<TariffSegment>, DomainError> {
     req.iter()
         .map(|c| {
-            Ok(Charge {
+            Ok(TariffSegment {
                 kind: Valuation::from_wire(c.kind.unwrap_or(1))?,
                 start: c.start_range.clone().unwrap_or_default(),
                 end: c.end_range.clone().unwrap_or_default(),
@@ -252,7 +252,7 @@ pub async fn create(
 ) -> ApiResult<Data<i64>> {
     let draft = PlantDraft {
         fields: fields(&req, None)?,
-        tariff: charges(req.charges.as_deref().unwrap_or_default())?,
+        tariff: tariff(req.charges.as_deref().unwrap_or_default())?,
         owner: req.owner,
     };
     let id = service::plants::create(&app.store, &me.actor, &draft, now_ms()).await?;
@@ -327,8 +327,8 @@ pub async fn detail(
     Path(id): Path<String>,
 ) -> ApiResult<Data<PlantDetail>> {
     let (p, access) = visible(&app, &me, &id).await?;
-    let charges = app.store.charges(p.id).await?;
-    let valuation = charges.first().map(|c| c.kind).unwrap_or(0);
+    let tariff = app.store.tariff(p.id).await?;
+    let valuation = tariff.first().map(|c| c.kind).unwrap_or(0);
     let master = app.store.user(domain::ids::UserId(p.owner_id)).await?;
     let currency = currency_json(&p.currency);
     let devices = app.store.plant_devices(p.id).await?;
@@ -346,7 +346,7 @@ pub async fn detail(
         join_date: p.join_date.clone(),
         plant_type: p.plant_type,
         status: p.status,
-        charges: charges.iter().map(charge_json).collect(),
+        charges: tariff.iter().map(tariff_row).collect(),
         valuation,
         products: Vec::new(),
         lon: p.lon,
@@ -384,7 +384,7 @@ async fn edit(app: &AppState, me: &CurrentUser, id: &str, req: PlantRequest) -> 
         |old| {
             Ok(Changes {
                 fields: fields(&req, Some(old))?,
-                tariff: req.charges.as_deref().map(charges).transpose()?,
+                tariff: req.charges.as_deref().map(tariff).transpose()?,
             })
         },
         now_ms(),
@@ -458,7 +458,7 @@ pub async fn update_contacts(
 /// endRange}]}`, numbers possibly as strings).
 #[utoipa::path(post, path = "/api/v1/plant/{id}/income", tag = "plants", request_body = PlantRequest, params(("id" = i64, Path)),
     security(("bearer" = [])), responses((status = 200, description = "Done; 2, 4, 700", body = Ack)))]
-pub async fn update_income(
+pub async fn update_tariff(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(id): Path<String>,

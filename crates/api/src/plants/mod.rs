@@ -10,7 +10,7 @@ pub(crate) mod sharing;
 
 use domain::{Code, currency, ids::PlantId, policy::PlantAccess};
 use serde::Serialize;
-use store::plants::{ChargeRow, PlantRow};
+use store::plants::{PlantRow, TariffSegmentRow};
 use utoipa::ToSchema;
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -37,7 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(edit::detail, edit::update))
         .routes(routes!(edit::update_info))
         .routes(routes!(edit::update_contacts))
-        .routes(routes!(edit::update_income))
+        .routes(routes!(edit::update_tariff))
         .routes(routes!(sharing::share))
         .routes(routes!(sharing::cancel_share))
         .routes(routes!(sharing::share_users))
@@ -131,7 +131,7 @@ pub struct TariffRow {
     pub status: Option<String>,
 }
 
-pub(crate) fn charge_json(c: &ChargeRow) -> TariffRow {
+pub(crate) fn tariff_row(c: &TariffSegmentRow) -> TariffRow {
     TariffRow {
         id: c.id,
         start_range: c.start_range.clone(),

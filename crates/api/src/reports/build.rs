@@ -159,7 +159,7 @@ pub(crate) async fn build(
     let (from_ms, _) = readings::day_bounds(ctx.tz, first);
     let (_, to_ms) = readings::day_bounds(ctx.tz, period.last());
     let daily = store.plant_energy_series(id, &days, Bucket::Day).await?;
-    let charges = summary::tariff(&store.charges(id).await?);
+    let tariff = summary::tariff(&store.tariff(id).await?);
 
     let (energy, power, predicted_total, peak_at, earned) = match period {
         Period::Day(d) => {
@@ -194,7 +194,7 @@ pub(crate) async fn build(
                 .map(|t| t.kwh)
                 .sum();
             let earned = income(
-                &charges,
+                &tariff,
                 &DayGeneration {
                     kwh: round2(total("pv").unwrap_or(0.0)),
                     profile: &profile,
@@ -223,7 +223,7 @@ pub(crate) async fn build(
                 Vec::new(),
                 predicted.month(y, m),
                 peak,
-                month_income(&charges, &daily, &days),
+                month_income(&tariff, &daily, &days),
             )
         }
         Period::Year(y) => {
@@ -247,7 +247,7 @@ pub(crate) async fn build(
                 Vec::new(),
                 pred,
                 peak,
-                month_income(&charges, &daily, &days),
+                month_income(&tariff, &daily, &days),
             )
         }
     };
@@ -296,7 +296,11 @@ pub(crate) async fn build(
 
 /// The income of every day of `days` as the generation download values it (volume tiers
 /// restart each month), summed.
-fn month_income(charges: &[domain::plant::Charge], daily: &[EnergyPoint], days: &DayRange) -> f64 {
+fn month_income(
+    tariff: &[domain::plant::TariffSegment],
+    daily: &[EnergyPoint],
+    days: &DayRange,
+) -> f64 {
     let (Ok(mut day), Ok(last)) = (
         chrono::NaiveDate::parse_from_str(&days.from, "%Y-%m-%d"),
         chrono::NaiveDate::parse_from_str(&days.to, "%Y-%m-%d"),
@@ -311,7 +315,7 @@ fn month_income(charges: &[domain::plant::Charge], daily: &[EnergyPoint], days: 
         let pv =
             round2(kwh(daily, &day.format("%Y-%m-%d").to_string(), summary::PV).unwrap_or(0.0));
         sum += income(
-            charges,
+            tariff,
             &DayGeneration {
                 kwh: pv,
                 profile: &[],

@@ -21,7 +21,7 @@ use tokio::{
 
 use super::{
     acl::UPLINK_LEAVES,
-    comm::CommLog,
+    comm_log::CommLog,
     heard::Heard,
     parse::{DropReason, Inbound, parse},
     replies,
@@ -129,9 +129,9 @@ pub struct LinkClient {
 impl LinkClient {
     /// Connects (in the background, retrying) and starts handing messages to `tx`.
     pub fn start(config: ClientConfig, store: Store, tx: SubmissionTx) -> LinkClient {
-        let off = Arc::new(CommLog::new(super::comm::CommLogConfig {
+        let off = Arc::new(CommLog::new(super::comm_log::CommLogConfig {
             enabled: false,
-            ..super::comm::CommLogConfig::default()
+            ..super::comm_log::CommLogConfig::default()
         }));
         LinkClient::start_with_stats(config, store, tx, Arc::default(), Arc::default(), off)
     }

@@ -9,7 +9,7 @@ use store::{
     commands::{CommandRow, NewCommand},
 };
 
-use super::comm::{CommLog, Downlink};
+use super::comm_log::{CommLog, Downlink};
 use crate::report::{Command, PAYLOAD_VERSION, topic};
 
 /// An upgrade behind a gateway that is offline fails once its device has been silent this long

@@ -17,7 +17,7 @@ mod broker;
 mod broker_auth;
 mod broker_extensions;
 mod client;
-pub mod comm;
+pub mod comm_log;
 mod dispatch;
 pub mod gate;
 mod heard;
@@ -35,7 +35,7 @@ use std::{
 
 pub use broker::{Broker, BrokerConfig, BrokerError, CONNECT_TIMEOUT};
 pub use client::{ClientConfig, LinkClient, LinkStats};
-pub use comm::{CommLog, CommLogConfig};
+pub use comm_log::{CommLog, CommLogConfig};
 pub use dispatch::{DispatchError, Dispatcher, Prepared};
 pub use dispatch::{
     UPGRADE_GATEWAY_GONE_AFTER, UPGRADE_SILENCE, UPGRADE_SILENCE_GATEWAY, sweep_upgrades,
@@ -146,7 +146,7 @@ impl Link {
         let heard_writer = heard::spawn_writer(store.clone(), heard);
         let comm_writer = comm_log
             .enabled()
-            .then(|| comm::spawn_writer(store.clone(), comm_log.clone()));
+            .then(|| comm_log::spawn_writer(store.clone(), comm_log.clone()));
         let dispatcher = Dispatcher::new(store, client.mqtt()).with_comm_log(comm_log.clone());
         let sweeper = dispatcher.spawn_sweeper(config.sweep_every);
         Ok(Link {

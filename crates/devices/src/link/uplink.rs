@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 
 use super::{
     LinkStats,
-    comm::CommLog,
+    comm_log::CommLog,
     heard::Heard,
     parse::{DropReason, Inbound, parse},
     replies,

@@ -3,14 +3,14 @@
 use domain::{
     DomainError,
     ids::PlantId,
-    plant::{Charge, check_charges},
+    plant::{TariffSegment, check_tariff},
     policy::{Actor, NewPlantOwner},
     user::UserKind,
 };
 use store::{
     Store,
     offers::NewPlant,
-    plants::{NewCharge, PlantFields},
+    plants::{NewTariffSegment, PlantFields},
 };
 
 use super::account_user;
@@ -21,7 +21,7 @@ use crate::Result;
 #[derive(Debug, Clone)]
 pub struct PlantDraft {
     pub fields: PlantFields,
-    pub tariff: Vec<Charge>,
+    pub tariff: Vec<TariffSegment>,
     /// An email or phone; blank is the same as none.
     pub owner: Option<String>,
 }
@@ -65,7 +65,7 @@ pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) 
             created_by: actor.id,
             offered_to,
             fields: &draft.fields,
-            charges: &tariff,
+            tariff: &tariff,
             now,
         })
         .await?;
@@ -73,12 +73,14 @@ pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) 
     Ok(PlantId(id))
 }
 
-/// A tariff as stored, once `domain::plant::check_charges` accepts it (a constant price is
+/// A tariff as stored, once `domain::plant::check_tariff` accepts it (a constant price is
 /// stored over the whole day).
-pub fn tariff(charges: &[Charge]) -> std::result::Result<Vec<NewCharge>, DomainError> {
-    Ok(check_charges(charges)?
+pub fn tariff(
+    segments: &[TariffSegment],
+) -> std::result::Result<Vec<NewTariffSegment>, DomainError> {
+    Ok(check_tariff(segments)?
         .into_iter()
-        .map(|c| NewCharge {
+        .map(|c| NewTariffSegment {
             kind: c.kind as i64,
             start_range: c.start,
             end_range: c.end,

@@ -1,6 +1,6 @@
 //! Editing a plant: its fields and, when given, its tariff, written together.
 
-use domain::{DomainError, ids::PlantId, plant::Charge, policy::Actor};
+use domain::{DomainError, ids::PlantId, plant::TariffSegment, policy::Actor};
 use store::{
     Store,
     plants::{PlantFields, PlantRow},
@@ -14,7 +14,7 @@ use crate::Result;
 #[derive(Debug, Clone)]
 pub struct Changes {
     pub fields: PlantFields,
-    pub tariff: Option<Vec<Charge>>,
+    pub tariff: Option<Vec<TariffSegment>>,
 }
 
 /// A plant as it was before an edit and the fields it has now (the caller removes pictures
@@ -41,9 +41,9 @@ pub async fn edit(
     actor.require_on_plant(&before.scope(), "station.edit")?;
     let Changes {
         fields,
-        tariff: charges,
+        tariff: wanted,
     } = changes(&before)?;
-    let tariff = charges.as_deref().map(tariff).transpose()?;
+    let tariff = wanted.as_deref().map(tariff).transpose()?;
     store
         .update_plant(before.id, &fields, tariff.as_deref(), now)
         .await?;

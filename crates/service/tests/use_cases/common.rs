@@ -3,7 +3,7 @@
 
 use domain::{
     ids::{CompanyId, PlantId},
-    plant::{Charge, Valuation},
+    plant::{TariffSegment, Valuation},
     policy::Actor,
     user::BuiltinRole,
 };
@@ -47,7 +47,7 @@ pub async fn staff(s: &Store, account: &str, company: CompanyId) -> Result<Actor
 
 /// A plant in Madrid named `name`, priced by time of use (two segments, so two tariff rows).
 pub fn draft(name: &str) -> PlantDraft {
-    let segment = |start: &str, end: &str, price| Charge {
+    let segment = |start: &str, end: &str, price| TariffSegment {
         kind: Valuation::TimeOfUse,
         start: start.into(),
         end: end.into(),

@@ -3,7 +3,7 @@
 use crate::common::{actor, draft, failed_in_store, plant};
 use domain::{
     Code,
-    plant::{Charge, Valuation},
+    plant::{TariffSegment, Valuation},
     user::BuiltinRole,
 };
 use service::{
@@ -21,7 +21,7 @@ fn renamed(
     move |_| {
         Ok(Changes {
             fields: draft(&name).fields,
-            tariff: Some(vec![Charge {
+            tariff: Some(vec![TariffSegment {
                 kind: Valuation::Constant,
                 start: String::new(),
                 end: String::new(),
@@ -44,7 +44,7 @@ async fn an_edit_writes_the_plant_and_its_new_tariff() -> TestResult {
         );
         let (row, _) = plants::visible(&s, &ann, id).await?;
         assert_eq!(row.name, "Ann roof");
-        let tariff = s.charges(id.0).await?;
+        let tariff = s.tariff(id.0).await?;
         assert_eq!(tariff.len(), 1, "the two segments gave way to one price");
         assert_eq!(tariff[0].price, 0.2);
         Ok(())
@@ -80,12 +80,12 @@ async fn an_edit_whose_tariff_cannot_be_written_leaves_the_plant_as_it_was() -> 
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
         let id = plant(&s, &ann, "Ann home").await?;
         // The plant row and the old tariff's removal go first; the new tariff cannot be written.
-        s.fail_writes_for_tests("plant_charges", Write::Insert)
+        s.fail_writes_for_tests("tariff_segments", Write::Insert)
             .await?;
         let edited = plants::edit(&s, &ann, id, renamed("Ann roof", 0.2), 20).await;
         assert!(failed_in_store(&edited), "{edited:?}");
         assert_eq!(plants::visible(&s, &ann, id).await?.0.name, "Ann home");
-        assert_eq!(s.charges(id.0).await?.len(), 2, "the old tariff is back");
+        assert_eq!(s.tariff(id.0).await?.len(), 2, "the old tariff is back");
         Ok(())
     })
     .await

@@ -15,7 +15,7 @@ async fn a_plant_is_created_with_its_tariff() -> TestResult {
             (row.name.as_str(), access),
             ("Ann home", PlantAccess::Owner)
         );
-        assert_eq!(s.charges(id.0).await?.len(), 2);
+        assert_eq!(s.tariff(id.0).await?.len(), 2);
         Ok(())
     })
     .await
@@ -25,7 +25,7 @@ async fn a_plant_is_created_with_its_tariff() -> TestResult {
 async fn a_plant_whose_tariff_cannot_be_written_is_not_created() -> TestResult {
     each_backend(|s| async move {
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
-        s.fail_writes_for_tests("plant_charges", Write::Insert)
+        s.fail_writes_for_tests("tariff_segments", Write::Insert)
             .await?;
         let created = plants::create(&s, &ann, &draft("Ann home"), 10).await;
         assert!(failed_in_store(&created), "{created:?}");
@@ -52,7 +52,7 @@ async fn deleting_a_plant_takes_its_tariff_and_shares_with_it() -> TestResult {
             plant_count(&s, &ann).await? + plant_count(&s, &bob).await?,
             0
         );
-        assert!(s.charges(id.0).await?.is_empty());
+        assert!(s.tariff(id.0).await?.is_empty());
         assert!(s.plant_shares(id.0).await?.is_empty());
         Ok(())
     })
@@ -71,7 +71,7 @@ async fn a_delete_that_fails_half_way_leaves_the_plant_whole() -> TestResult {
         let deleted = plants::delete(&s, &ann, id).await;
         assert!(failed_in_store(&deleted), "{deleted:?}");
         assert_eq!(plant_count(&s, &ann).await?, 1);
-        assert_eq!(s.charges(id.0).await?.len(), 2, "the tariff is back");
+        assert_eq!(s.tariff(id.0).await?.len(), 2, "the tariff is back");
         assert_eq!(s.plant_shares(id.0).await?.len(), 1, "the share is back");
         Ok(())
     })

@@ -5,7 +5,7 @@
 use domain::user::UserKind;
 use store::{
     offers::NewPlant,
-    plants::NewCharge,
+    plants::NewTariffSegment,
     testing::{TestResult, each_backend, new_user, plant_fields},
 };
 
@@ -28,7 +28,7 @@ async fn an_offered_plant_moves_only_when_its_account_accepts_it() -> TestResult
         assert!(!s.is_customer(acme, ann).await?);
 
         let fields = plant_fields("Ann roof");
-        let charges = [NewCharge {
+        let tariff = [NewTariffSegment {
             kind: 1,
             start_range: String::new(),
             end_range: String::new(),
@@ -42,11 +42,11 @@ async fn an_offered_plant_moves_only_when_its_account_accepts_it() -> TestResult
                 created_by: staff,
                 offered_to: Some(ann),
                 fields: &fields,
-                charges: &charges,
+                tariff: &tariff,
                 now: 10,
             })
             .await?;
-        assert_eq!(s.charges(plant).await?.len(), 1);
+        assert_eq!(s.tariff(plant).await?.len(), 1);
         let row = s.plant(plant, staff).await?.ok_or("plant")?;
         assert_eq!(
             (row.owner_id, row.offered_to, row.offered_at),
@@ -78,14 +78,14 @@ async fn an_offered_plant_moves_only_when_its_account_accepts_it() -> TestResult
             .create_plant_with_tariff(&NewPlant {
                 offered_to: Some(eve),
                 fields: &plant_fields("Eve roof"),
-                charges: &[],
+                tariff: &[],
                 ..NewPlant {
                     owner: staff,
                     company: Some(acme),
                     created_by: staff,
                     offered_to: None,
                     fields: &fields,
-                    charges: &charges,
+                    tariff: &tariff,
                     now: 20,
                 }
             })

@@ -9,7 +9,7 @@ use domain::{
 use store::testing::{TestResult, each_backend};
 use store::{
     Store,
-    plants::{NewCharge, PlantFields, PlantFilter, PlantSort},
+    plants::{NewTariffSegment, PlantFields, PlantFilter, PlantSort},
     users::NewUser,
 };
 
@@ -194,7 +194,7 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         let id = s
             .create_plant(ann, None, ann, &fields("Ann home", 5.0), 10)
             .await?;
-        let tou = |a: &str, b: &str, p: f64| NewCharge {
+        let tou = |a: &str, b: &str, p: f64| NewTariffSegment {
             kind: 2,
             start_range: a.into(),
             end_range: b.into(),
@@ -205,10 +205,10 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         (priced.currency, priced.invest) = ("EUR".into(), 2500.5);
         let tariff = [tou("00:00", "08:00", 0.1), tou("08:00", "24:00", 0.3)];
         assert!(s.update_plant(id, &priced, Some(&tariff), 20).await?);
-        let charges = s.charges(id).await?;
-        assert_eq!(charges.len(), 2);
+        let tariff = s.tariff(id).await?;
+        assert_eq!(tariff.len(), 2);
         assert_eq!(
-            (charges[1].start_range.as_str(), charges[1].price),
+            (tariff[1].start_range.as_str(), tariff[1].price),
             ("08:00", 0.3)
         );
         let plant = s.plant(id, ann).await?.ok_or("gone")?;
@@ -218,7 +218,7 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         edited.currency = "EUR".into();
         assert!(s.update_plant(id, &edited, None, 30).await?);
         assert_eq!(
-            s.charges(id).await?.len(),
+            s.tariff(id).await?.len(),
             2,
             "no tariff given keeps the tariff"
         );
@@ -249,7 +249,7 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         s.share_plant(id, ann, ShareRole::Visitor, 41).await?;
         assert!(s.delete_plant(id).await?);
         assert!(s.plant(id, bob).await?.is_none());
-        assert!(s.charges(id).await?.is_empty());
+        assert!(s.tariff(id).await?.is_empty());
         assert!(s.plant_shares(id).await?.is_empty());
         Ok(())
     })

@@ -41,7 +41,7 @@ export function TopBar({
   const items: MenuProps['items'] = [
     ...(user.readOnly
       ? []
-      : [{ key: 'settings', icon: <SettingOutlined />, label: t('menu.settings') }]),
+      : [{ key: 'preferences', icon: <SettingOutlined />, label: t('menu.preferences') }]),
     { key: 'shares', icon: <ShareAltOutlined />, label: t('consent.menu') },
     { key: 'logout', icon: <LogoutOutlined />, label: t('layout.signOut'), danger: true },
   ];
@@ -82,7 +82,7 @@ export function TopBar({
         {!user.readOnly && !narrow && (
           <Link
             to="/edit"
-            aria-label={t('menu.settings')}
+            aria-label={t('menu.preferences')}
             data-testid="settings-link"
             className="topbar-icon"
           >
@@ -94,7 +94,7 @@ export function TopBar({
           menu={{
             items,
             onClick: ({ key }) => {
-              if (key === 'settings') void navigate('/edit');
+              if (key === 'preferences') void navigate('/edit');
               if (key === 'shares') void navigate('/shares');
               if (key === 'logout') void signOut();
             },

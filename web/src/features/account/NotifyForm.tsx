@@ -25,11 +25,11 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
-  const settings = useQuery({ queryKey: notifyQueryKey, queryFn: getNotify });
+  const stored = useQuery({ queryKey: notifyQueryKey, queryFn: getNotify });
   const enabled = Form.useWatch('enabled', form) ?? false;
   const address = (Form.useWatch('email', form) ?? '').trim();
   const accountEmail = (user.email ?? '').trim().toLowerCase();
-  const savedEmail = (settings.data?.email ?? '').trim().toLowerCase();
+  const savedEmail = (stored.data?.email ?? '').trim().toLowerCase();
   const needsCode =
     enabled &&
     address !== '' &&
@@ -37,14 +37,14 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
     address.toLowerCase() !== savedEmail;
 
   useEffect(() => {
-    if (settings.data) {
+    if (stored.data) {
       form.setFieldsValue({
-        enabled: settings.data.enabled,
-        email: settings.data.email || user.email || '',
-        offlineMinutes: settings.data.offlineMinutes,
+        enabled: stored.data.enabled,
+        email: stored.data.email || user.email || '',
+        offlineMinutes: stored.data.offlineMinutes,
       });
     }
-  }, [settings.data, form, user.email]);
+  }, [stored.data, form, user.email]);
 
   const save = useMutation({
     mutationFn: (v: Values) =>
@@ -68,7 +68,7 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
     },
   });
 
-  if (settings.isPending) return <Skeleton active />;
+  if (stored.isPending) return <Skeleton active />;
   return (
     <Form<Values>
       form={form}

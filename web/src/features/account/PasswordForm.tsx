@@ -20,7 +20,7 @@ export function PasswordForm({ userId }: { userId: number }) {
   const change = useMutation({
     mutationFn: (v: PasswordValues) =>
       changePassword(userId, { oldPassword: v.oldPassword, newPassword: v.newPassword }),
-    onSuccess: () => signOut('settings.passwordChanged'),
+    onSuccess: () => signOut('preferences.passwordChanged'),
     onError: (e) => {
       if (!isApiError(e)) return;
       const name = e.code === ErrorCode.PasswordTooCommon ? 'newPassword' : 'oldPassword';
@@ -34,7 +34,7 @@ export function PasswordForm({ userId }: { userId: number }) {
       style={{ maxWidth: 420 }}
       onFinish={(v) => change.mutate(v)}
     >
-      <Form.Item name="oldPassword" label={t('settings.oldPassword')} rules={[requiredRule()]}>
+      <Form.Item name="oldPassword" label={t('preferences.oldPassword')} rules={[requiredRule()]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
       <Form.Item
@@ -56,7 +56,7 @@ export function PasswordForm({ userId }: { userId: number }) {
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <SubmitButton type="primary" htmlType="submit" loading={change.isPending}>
-        {t('settings.changePassword')}
+        {t('preferences.changePassword')}
       </SubmitButton>
     </Form>
   );

@@ -24,15 +24,15 @@ export function PreferencesForm() {
   if (isPending) return <Skeleton active paragraph={{ rows: 1 }} />;
   return (
     <Form layout="vertical" style={{ maxWidth: 420 }}>
-      <Form.Item label={t('settings.tempUnit')}>
+      <Form.Item label={t('preferences.tempUnit')}>
         <Radio.Group
           value={data?.tempUnit ?? 'C'}
           disabled={save.isPending}
           onChange={(e) => save.mutate({ tempUnit: e.target.value as Personalized['tempUnit'] })}
           optionType="button"
           options={[
-            { value: 'C', label: t('settings.celsius') },
-            { value: 'F', label: t('settings.fahrenheit') },
+            { value: 'C', label: t('preferences.celsius') },
+            { value: 'F', label: t('preferences.fahrenheit') },
           ]}
         />
       </Form.Item>

@@ -25,7 +25,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
   const avatar = useMutation({
     mutationFn: (file: File) => uploadAvatar(user.id, file),
     onSuccess: async () => {
-      message.success(t('settings.avatarSaved'));
+      message.success(t('preferences.avatarSaved'));
       await queryClient.invalidateQueries({ queryKey: userQuery.queryKey });
     },
   });
@@ -48,10 +48,10 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
           }}
         >
           <Button icon={<UploadOutlined />} loading={avatar.isPending}>
-            {t('settings.changeAvatar')}
+            {t('preferences.changeAvatar')}
           </Button>
         </Upload>
-        <span className="muted-small">{t('settings.avatarHint')}</span>
+        <span className="muted-small">{t('preferences.avatarHint')}</span>
       </Flex>
       <Form<Profile>
         form={form}

@@ -1,3 +1,3 @@
 import { lazy } from 'react';
 
-export const SettingsPage = lazy(() => import('./SettingsPage'));
+export const PreferencesPage = lazy(() => import('./PreferencesPage'));

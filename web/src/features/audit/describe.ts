@@ -27,18 +27,18 @@ const SLOT_FIELDS: [RegExp, string][] = [
  * values the slot and the column; the key itself when the screen has no label for it.
  */
 export function settingLabel(key: string, i: Translate): string {
-  if (i.exists(`paramSettings.field.${key}`)) return i.t(`paramSettings.field.${key}`);
+  if (i.exists(`settings.field.${key}`)) return i.t(`settings.field.${key}`);
   for (const [pattern, column] of SLOT_FIELDS) {
     const m = pattern.exec(key);
     if (m)
       return i.t('audit.setting.slot', {
         slot: m[1],
-        field: i.t(`paramSettings.tou.${column}`),
+        field: i.t(`settings.tou.${column}`),
       });
   }
   const day = /^(\w+)On$/.exec(key);
-  if (day && i.exists(`paramSettings.day.${day[1]}`))
-    return i.t('audit.setting.day', { day: i.t(`paramSettings.day.${day[1]}`) });
+  if (day && i.exists(`settings.day.${day[1]}`))
+    return i.t('audit.setting.day', { day: i.t(`settings.day.${day[1]}`) });
   return key;
 }
 
@@ -51,8 +51,7 @@ export function settingValue(
 ): string {
   if (value === null || value === undefined || value === '') return MISSING;
   const text = String(value);
-  if (i.exists(`paramSettings.choice.${key}.${text}`))
-    return i.t(`paramSettings.choice.${key}.${text}`);
+  if (i.exists(`settings.choice.${key}.${text}`)) return i.t(`settings.choice.${key}.${text}`);
   if (text === 'true' || text === 'false') return i.t(`audit.value.${text}`);
   // Time-of-use labels carry their unit ("Power (W)"): do not repeat it.
   const label = settingLabel(key, i);

@@ -108,7 +108,7 @@ function AvatarPicker({
           {file && <Button onClick={() => onChange(null)}>{t('company.logo.clear')}</Button>}
         </Flex>
         <span className="muted-small" style={{ textAlign: 'start' }}>
-          {t('settings.avatarHint')}
+          {t('preferences.avatarHint')}
         </span>
       </Flex>
     </Flex>

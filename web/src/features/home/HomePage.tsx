@@ -18,8 +18,8 @@ export default function HomePage() {
           {
             to: '/edit',
             icon: <SettingOutlined />,
-            label: t('home.settings'),
-            text: t('home.settingsText'),
+            label: t('home.preferences'),
+            text: t('home.preferencesText'),
           },
         ]),
     {

@@ -37,14 +37,14 @@ export function PowerButtons({
     },
     onError: (e) => {
       setAsk(null);
-      message.error(isApiError(e) ? e.message : t('paramSettings.sendFailed'));
+      message.error(isApiError(e) ? e.message : t('settings.sendFailed'));
     },
   });
   const mayPower = keys.includes('inverter.power');
   const maySet = keys.includes('inverter.setting');
   if (!mayPower && !maySet) return null;
   const finished = (c: Command) => {
-    if (c.status === 'succeeded') message.success(t('paramSettings.power.done'));
+    if (c.status === 'succeeded') message.success(t('settings.power.done'));
   };
 
   return (
@@ -52,7 +52,7 @@ export function PowerButtons({
       <Flex gap={8} wrap>
         {maySet && (
           <Link to={`/device/setting?sn=${encodeURIComponent(sn)}`} data-testid="settings-link">
-            <Button icon={<SettingOutlined />}>{t('paramSettings.title')}</Button>
+            <Button icon={<SettingOutlined />}>{t('settings.title')}</Button>
           </Link>
         )}
         {mayPower && (
@@ -63,7 +63,7 @@ export function PowerButtons({
               disabled={on === true}
               data-testid="power-on"
             >
-              {t('paramSettings.power.on')}
+              {t('settings.power.on')}
             </Button>
             <Button
               danger
@@ -72,7 +72,7 @@ export function PowerButtons({
               disabled={on === false}
               data-testid="power-off"
             >
-              {t('paramSettings.power.off')}
+              {t('settings.power.off')}
             </Button>
           </>
         )}
@@ -80,15 +80,13 @@ export function PowerButtons({
       {commandId !== null && <CommandProgress key={commandId} id={commandId} onFinal={finished} />}
       <GuardedModal
         open={ask !== null}
-        title={ask === 'on' ? t('paramSettings.power.on') : t('paramSettings.power.off')}
-        okText={t('paramSettings.power.confirm')}
+        title={ask === 'on' ? t('settings.power.on') : t('settings.power.off')}
+        okText={t('settings.power.confirm')}
         okButtonProps={{ danger: ask === 'off', loading: send.isPending, id: 'power-confirm' }}
         onOk={() => send.mutate(ask === 'on')}
         onCancel={() => setAsk(null)}
       >
-        {ask === 'on'
-          ? t('paramSettings.power.askOn', { sn })
-          : t('paramSettings.power.askOff', { sn })}
+        {ask === 'on' ? t('settings.power.askOn', { sn }) : t('settings.power.askOff', { sn })}
       </GuardedModal>
     </Flex>
   );

@@ -7,7 +7,7 @@ import { currentLanguage } from '@/shared/i18n';
 import { plantDetailQuery } from './api';
 import { currencyName } from './currency';
 import { statusOf } from '@/shared/ui/status';
-import { incomeFromCharges, TIME_OF_USE, VOLUME } from './tariff';
+import { tariffFromRows, TIME_OF_USE, VOLUME } from './tariff';
 
 const text = (v: string | null | undefined) => (v ? v : MISSING);
 
@@ -16,7 +16,7 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
   const { t } = useTranslation();
   const plant = useQuery(plantDetailQuery(id));
   const p = plant.data;
-  const income = p ? incomeFromCharges(p.charges, p.valuation) : null;
+  const tariff = p ? tariffFromRows(p.charges, p.valuation) : null;
   const currency = p?.currency?.text ?? '';
   return (
     <Drawer
@@ -28,7 +28,7 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
     >
       {plant.isPending && <Skeleton active />}
       {plant.isError && <Result status="404" title={t('plants.notFound')} />}
-      {p && income && (
+      {p && tariff && (
         <>
           {p.imageUrl && <Image src={p.imageUrl} alt={p.name} style={{ marginBottom: 16 }} />}
           <Descriptions column={1} size="small" bordered>
@@ -74,25 +74,25 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
                 : MISSING}
             </Descriptions.Item>
             <Descriptions.Item label={t('plants.field.valuation')}>
-              {t(`plants.valuation.${income.valuation}`)}
-              {income.valuation === TIME_OF_USE &&
-                income.segments?.map((s) => (
+              {t(`plants.valuation.${tariff.valuation}`)}
+              {tariff.valuation === TIME_OF_USE &&
+                tariff.segments?.map((s) => (
                   <div key={s.start}>
                     {s.start}–{s.end}: {currency}
                     {formatNumber(s.price)}/kWh
                   </div>
                 ))}
-              {income.valuation === VOLUME &&
-                income.tiers?.map((s) => (
+              {tariff.valuation === VOLUME &&
+                tariff.tiers?.map((s) => (
                   <div key={s.start}>
                     {s.start}–{s.end || '∞'} kWh: {currency}
                     {formatNumber(s.price)}/kWh
                   </div>
                 ))}
-              {income.valuation !== TIME_OF_USE && income.valuation !== VOLUME && (
+              {tariff.valuation !== TIME_OF_USE && tariff.valuation !== VOLUME && (
                 <div>
                   {currency}
-                  {formatNumber(income.price)}/kWh
+                  {formatNumber(tariff.price)}/kWh
                 </div>
               )}
             </Descriptions.Item>

@@ -10,15 +10,15 @@ import { SubmitButton } from '@/shared/ui/guarded';
 import {
   plantDetailQuery,
   saveContacts,
-  saveIncome,
+  saveTariff,
   saveInfo,
   withdrawOffer,
   type PlantBody,
   type PlantDetail,
 } from './api';
 import { PlantGateways } from './PlantGateways';
-import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
-import { buildCharges, incomeFromCharges, investValue, type IncomeForm } from './tariff';
+import { BasicFields, ContactFields, TariffFields, LocationFields, PictureField } from './fields';
+import { buildTariff, tariffFromRows, investValue, type TariffForm } from './tariff';
 import { plantKeys } from '@/shared/api/keys';
 
 type Values = Record<string, unknown>;
@@ -172,7 +172,7 @@ export default function PlantEditPage() {
     await saveInfo(id, info({ ...basicValues, ...v }));
     await refresh();
   };
-  const income = incomeFromCharges(p.charges, p.valuation);
+  const tariff = tariffFromRows(p.charges, p.valuation);
 
   return (
     <Flex vertical gap={16}>
@@ -231,18 +231,18 @@ export default function PlantEditPage() {
       <Section
         title={t('plants.wizard.income')}
         testId="section-income"
-        initialValues={{ ...income, currency: p.currency?.id, invest: str(p.invest) }}
+        initialValues={{ ...tariff, currency: p.currency?.id, invest: str(p.invest) }}
         onSave={async (v) => {
           // the plant is the path's: PlantRequest has no `id`, the server never read one here
-          await saveIncome(id, {
+          await saveTariff(id, {
             currency: optional(v.currency),
             invest: investValue(v.invest) ?? 0,
-            charges: buildCharges(v as unknown as IncomeForm),
+            charges: buildTariff(v as unknown as TariffForm),
           });
           await refresh();
         }}
       >
-        {(form) => <IncomeFields form={form} />}
+        {(form) => <TariffFields form={form} />}
       </Section>
       <PlantGateways plantId={id} plantPermission={p.plantPermission} />
     </Flex>

@@ -14,10 +14,10 @@ import {
   browserTimeZone,
   CONTACT_FIELDS,
   GATEWAY_FIELDS,
-  INCOME_FIELDS,
+  TARIFF_FIELDS,
   LOCATION_FIELDS,
 } from './fieldNames';
-import { BasicFields, ContactFields, IncomeFields, LocationFields, PictureField } from './fields';
+import { BasicFields, ContactFields, TariffFields, LocationFields, PictureField } from './fields';
 import { gatewayInput, showGatewayError } from './gateway';
 import { GatewayFields } from './GatewayFields';
 import { buildCreateBody, CONSTANT, type WizardValues } from './tariff';
@@ -37,7 +37,7 @@ const STEPS = [
   { key: 'location', fields: LOCATION_FIELDS },
   { key: 'picture', fields: [] as string[] },
   { key: 'contact', fields: CONTACT_FIELDS },
-  { key: 'income', fields: INCOME_FIELDS },
+  { key: 'income', fields: TARIFF_FIELDS },
   { key: 'gateway', fields: GATEWAY_FIELDS },
 ] as const;
 const GATEWAY_STEP = STEPS.length - 1;
@@ -154,7 +154,7 @@ export default function PlantWizardPage() {
         {step === 1 && <LocationFields form={form} />}
         {step === 2 && <PictureField form={form} />}
         {step === 3 && <ContactFields withOwner={withOwner} />}
-        {step === 4 && <IncomeFields form={form} />}
+        {step === 4 && <TariffFields form={form} />}
         {step === GATEWAY_STEP && (
           <>
             <Typography.Paragraph type="secondary" data-testid="gateway-step-hint">

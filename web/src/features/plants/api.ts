@@ -8,7 +8,7 @@ import { agentParam } from '@/shared/api/pickers';
 import { int, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
 
-export type { Charge, PlantDetail } from '@/shared/api/plants';
+export type { TariffRow, PlantDetail } from '@/shared/api/plants';
 export { plantDetailQuery } from '@/shared/api/plants';
 
 /** An item of GET /api/v1/plants. */
@@ -155,7 +155,7 @@ export const saveInfo = (id: number, body: PlantBody) =>
   api.post('/api/v1/plant/{id}/info', { path: { id }, body, handledCodes: [ErrorCode.BadLonLat] });
 export const saveContacts = (id: number, body: PlantBody) =>
   api.post('/api/v1/plant/{id}/contacts', { path: { id }, body });
-export const saveIncome = (id: number, body: PlantBody) =>
+export const saveTariff = (id: number, body: PlantBody) =>
   api.post('/api/v1/plant/{id}/income', { path: { id }, body });
 
 export function uploadPlantImage(file: File): Promise<Schemas['PictureUrls']> {

@@ -16,7 +16,7 @@ export const LOCATION_FIELDS = ['address', 'lon', 'lat'];
 
 export const CONTACT_FIELDS = ['principal', 'phone', 'email', 'installer', 'owner'];
 
-export const INCOME_FIELDS = ['currency', 'valuation', 'price', 'segments', 'tiers', 'invest'];
+export const TARIFF_FIELDS = ['currency', 'valuation', 'price', 'segments', 'tiers', 'invest'];
 
 /** The gateway pair (wizard step and the edit screen's add dialog). */
 export const GATEWAY_FIELDS = ['gatewaySn', 'gatewayKey'];

@@ -278,7 +278,7 @@ export function ContactFields({ withOwner }: { withOwner: boolean }) {
   );
 }
 
-// ---- income ---------------------------------------------------------------------------------
+// ---- tariff ---------------------------------------------------------------------------------
 
 function issueText(issue: TariffIssue, t: TFunction): string {
   const text = t(issue.key, issue.values ?? {});
@@ -393,7 +393,7 @@ function SegmentEditor({
   );
 }
 
-export function IncomeFields({ form }: { form: FormInstance }) {
+export function TariffFields({ form }: { form: FormInstance }) {
   const { t } = useTranslation();
   const currencies = useQuery(currenciesQuery(currentLanguage()));
   const valuation = Form.useWatch('valuation', form) as number | undefined;

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   addSegment,
   addTier,
-  buildCharges,
+  buildTariff,
   buildCreateBody,
   CONSTANT,
-  incomeFromCharges,
+  tariffFromRows,
   investValue,
   normaliseSegments,
   normaliseTime,
@@ -13,7 +13,7 @@ import {
   removeTier,
   setSegmentEnd,
   TIME_OF_USE,
-  validateIncome,
+  validateTariff,
   validateTiers,
   validateTou,
   VOLUME,
@@ -151,11 +151,11 @@ describe('volume tiers', () => {
 
 describe('request bodies', () => {
   it('builds constant, time-of-use and volume charges', () => {
-    expect(buildCharges({ valuation: CONSTANT, price: '0.25' })).toEqual([
+    expect(buildTariff({ valuation: CONSTANT, price: '0.25' })).toEqual([
       { type: 1, price: 0.25, status: null },
     ]);
     expect(
-      buildCharges({
+      buildTariff({
         valuation: TIME_OF_USE,
         segments: [seg('00:00', '07:00', '0.1'), seg('07:00', '23:59', '0.3')],
       }),
@@ -164,18 +164,18 @@ describe('request bodies', () => {
       { type: 2, price: 0.3, startRange: '07:00', endRange: '24:00', status: null },
     ]);
     expect(
-      buildCharges({ valuation: VOLUME, tiers: [seg('0', '100', '0.2'), seg('100', '9', '0.1')] }),
+      buildTariff({ valuation: VOLUME, tiers: [seg('0', '100', '0.2'), seg('100', '9', '0.1')] }),
     ).toEqual([
       { type: 3, price: 0.2, startRange: '0', endRange: '100', status: null },
       { type: 3, price: 0.1, startRange: '100', endRange: '', status: null },
     ]);
   });
   it('validates the chosen method only', () => {
-    expect(validateIncome({ valuation: CONSTANT, price: '1.5', segments: [] })).toBeNull();
-    expect(validateIncome({ valuation: CONSTANT, price: '' })?.key).toBe(
+    expect(validateTariff({ valuation: CONSTANT, price: '1.5', segments: [] })).toBeNull();
+    expect(validateTariff({ valuation: CONSTANT, price: '' })?.key).toBe(
       'plants.tariff.priceRequired',
     );
-    expect(validateIncome({ valuation: TIME_OF_USE, segments: [] })?.key).toBe(
+    expect(validateTariff({ valuation: TIME_OF_USE, segments: [] })?.key).toBe(
       'validation.touRequired',
     );
   });
@@ -227,14 +227,14 @@ describe('request bodies', () => {
       { type: 2, price: 0.2, startRange: '08:00', endRange: '24:00' },
       { type: 2, price: 0.1, startRange: '00:00', endRange: '08:00' },
     ];
-    expect(incomeFromCharges(charges, 2)).toEqual({
+    expect(tariffFromRows(charges, 2)).toEqual({
       valuation: 2,
       segments: [seg('00:00', '08:00', '0.1'), seg('08:00', '24:00', '0.2')],
     });
-    expect(incomeFromCharges([{ type: 1, price: 0.3 }], 1)).toEqual({ valuation: 1, price: '0.3' });
-    expect(incomeFromCharges([], null)).toEqual({ valuation: 1, price: '' });
+    expect(tariffFromRows([{ type: 1, price: 0.3 }], 1)).toEqual({ valuation: 1, price: '0.3' });
+    expect(tariffFromRows([], null)).toEqual({ valuation: 1, price: '' });
     expect(
-      incomeFromCharges([{ type: 3, price: 0.1, startRange: '0', endRange: '' }], 3).tiers,
+      tariffFromRows([{ type: 3, price: 0.1, startRange: '0', endRange: '' }], 3).tiers,
     ).toEqual([seg('0', '', '0.1')]);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Income settings: the valuation methods and their segment editors as pure functions
+ * The plant tariff: the valuation methods and their segment editors as pure functions
  * (normalise, validate, edit rows, build the request body, read a plant back into the form).
  */
 import { decimalInRange, price as priceRule, touSegments, type Check } from '@/shared/validators';
-import type { Charge, PlantBody } from './api';
+import type { TariffRow, PlantBody } from './api';
 
 /** A tariff line as the forms send it (`charges` of POST /plant and /plant/{id}/income). */
-export interface ChargeInput {
+export interface TariffSegmentInput {
   type: number;
   price: number;
   startRange?: string;
@@ -15,8 +15,8 @@ export interface ChargeInput {
 }
 
 /** What the editor reads of a stored tariff line (`charges` of GET /plant/{id}). */
-export type ChargeLine = Pick<Charge, 'type' | 'price'> &
-  Partial<Pick<Charge, 'startRange' | 'endRange'>>;
+export type StoredTariffSegment = Pick<TariffRow, 'type' | 'price'> &
+  Partial<Pick<TariffRow, 'startRange' | 'endRange'>>;
 
 export const CONSTANT = 1;
 export const TIME_OF_USE = 2;
@@ -205,7 +205,7 @@ export function removeTier(rows: readonly Segment[], index: number): Segment[] {
 
 // ---- the request body -----------------------------------------------------------------------
 
-export interface IncomeForm {
+export interface TariffForm {
   valuation: Valuation;
   price?: string | number | null;
   segments?: Segment[];
@@ -214,8 +214,8 @@ export interface IncomeForm {
 
 const num = (v: unknown): number => Number(String(v ?? '').trim());
 
-/** The valuation's issue, or null when the income settings can be sent. */
-export function validateIncome(form: IncomeForm): TariffIssue | null {
+/** The valuation's issue, or null when the tariff can be sent. */
+export function validateTariff(form: TariffForm): TariffIssue | null {
   if (form.valuation === CONSTANT) {
     if (form.price === undefined || form.price === null || form.price === '')
       return { key: 'plants.tariff.priceRequired' };
@@ -226,7 +226,7 @@ export function validateIncome(form: IncomeForm): TariffIssue | null {
 }
 
 /** `charges` of POST /plant and /plant/{id}/income. */
-export function buildCharges(form: IncomeForm): ChargeInput[] {
+export function buildTariff(form: TariffForm): TariffSegmentInput[] {
   if (form.valuation === CONSTANT)
     return [{ type: CONSTANT, price: num(form.price), status: null }];
   if (form.valuation === TIME_OF_USE) {
@@ -254,7 +254,7 @@ export function investValue(value: unknown): number | null {
   return decimalInRange(value, 0, 999_999_999, 2) ? null : num(value);
 }
 
-export interface WizardValues extends IncomeForm {
+export interface WizardValues extends TariffForm {
   name: string;
   totalPower: string | number;
   joinDate: string;
@@ -303,7 +303,7 @@ export function buildCreateBody(v: WizardValues): PlantBody {
     installer: optionalText(v.installer),
     invest: investValue(v.invest) ?? undefined,
     owner: optionalText(v.owner),
-    charges: buildCharges(v),
+    charges: buildTariff(v),
   };
   // the same body without the fields left undefined (JSON leaves them out too)
   return Object.fromEntries(
@@ -312,13 +312,13 @@ export function buildCreateBody(v: WizardValues): PlantBody {
 }
 
 /** A plant's charges read back into the editor (the method from `valuation` or the charges). */
-export function incomeFromCharges(
-  charges: readonly ChargeLine[],
+export function tariffFromRows(
+  charges: readonly StoredTariffSegment[],
   valuation?: number | null,
-): IncomeForm {
+): TariffForm {
   const kind = (valuation ?? charges[0]?.type ?? CONSTANT) as Valuation;
   const ofKind = charges.filter((c) => c.type === kind);
-  const rows = (list: readonly ChargeLine[]): Segment[] =>
+  const rows = (list: readonly StoredTariffSegment[]): Segment[] =>
     list.map((c) => ({ start: c.startRange ?? '', end: c.endRange ?? '', price: String(c.price) }));
   if (kind === TIME_OF_USE && ofKind.length > 0) {
     const sorted = [...ofKind].sort(

@@ -48,13 +48,13 @@ export function Profiles({
       return saveProfile({ name: name.trim(), params });
     },
     onSuccess: (p) => {
-      message.success(t('paramSettings.profiles.saved'));
+      message.success(t('settings.profiles.saved'));
       setOpen(false);
       if (p) setChosen(p.id);
       void refresh();
     },
     onError: (e) => {
-      if (!isApiError(e)) message.error(t('paramSettings.sendFailed'));
+      if (!isApiError(e)) message.error(t('settings.sendFailed'));
     },
   });
   const remove = useMutation({
@@ -77,46 +77,42 @@ export function Profiles({
     void form.validateFields(Object.keys(patch));
     message.info(
       skipped > 0
-        ? t('paramSettings.profiles.appliedPartly', { n: skipped })
-        : t('paramSettings.profiles.applied'),
+        ? t('settings.profiles.appliedPartly', { n: skipped })
+        : t('settings.profiles.applied'),
     );
   };
 
   return (
     <Flex gap={8} wrap align="center" style={{ marginBottom: 16 }} data-testid="profiles">
-      <Typography.Text strong>{t('paramSettings.profiles.title')}</Typography.Text>
+      <Typography.Text strong>{t('settings.profiles.title')}</Typography.Text>
       <Select
         style={{ minWidth: 200 }}
         placeholder={
-          profiles.isError
-            ? t('paramSettings.profiles.loadFailed')
-            : t('paramSettings.profiles.none')
+          profiles.isError ? t('settings.profiles.loadFailed') : t('settings.profiles.none')
         }
         loading={profiles.isPending}
         value={chosen ?? undefined}
         onChange={(v: number) => setChosen(v)}
         options={list.map((p) => ({ value: p.id, label: p.name }))}
-        notFoundContent={t('paramSettings.profiles.empty')}
+        notFoundContent={t('settings.profiles.empty')}
         data-testid="profile-select"
       />
       <Button disabled={!current} onClick={apply} data-testid="profile-apply">
-        {t('paramSettings.profiles.apply')}
+        {t('settings.profiles.apply')}
       </Button>
       <GuardedPopconfirm
-        title={t('paramSettings.profiles.confirmDelete')}
+        title={t('settings.profiles.confirmDelete')}
         disabled={!current}
         onConfirm={() => current && remove.mutate(current.id)}
       >
         <Button danger disabled={!current} loading={remove.isPending}>
-          {t('paramSettings.profiles.delete')}
+          {t('settings.profiles.delete')}
         </Button>
       </GuardedPopconfirm>
       <Button
         disabled={list.length >= maxProfiles || !selectable.data}
         title={
-          list.length >= maxProfiles
-            ? t('paramSettings.profiles.full', { n: maxProfiles })
-            : undefined
+          list.length >= maxProfiles ? t('settings.profiles.full', { n: maxProfiles }) : undefined
         }
         onClick={() => {
           setName('');
@@ -125,11 +121,11 @@ export function Profiles({
         }}
         data-testid="profile-new"
       >
-        {t('paramSettings.profiles.saveAs')}
+        {t('settings.profiles.saveAs')}
       </Button>
       <GuardedModal
         open={open}
-        title={t('paramSettings.profiles.saveAs')}
+        title={t('settings.profiles.saveAs')}
         onCancel={() => setOpen(false)}
         okButtonProps={{
           disabled: !name.trim() || name.trim().length > NAME_MAX || keys.length === 0,
@@ -141,12 +137,12 @@ export function Profiles({
           <Input
             value={name}
             maxLength={NAME_MAX}
-            placeholder={t('paramSettings.profiles.name')}
-            aria-label={t('paramSettings.profiles.name')}
+            placeholder={t('settings.profiles.name')}
+            aria-label={t('settings.profiles.name')}
             onChange={(e) => setName(e.target.value)}
           />
           <Typography.Text type="secondary">
-            {t('paramSettings.profiles.pick', { n: maxParams })}
+            {t('settings.profiles.pick', { n: maxParams })}
           </Typography.Text>
           <Checkbox.Group value={keys} onChange={(v) => setKeys(v.slice(0, maxParams))}>
             <Flex vertical gap={4}>
@@ -158,7 +154,7 @@ export function Profiles({
                     !fields.has(f.key) || (keys.length >= maxParams && !keys.includes(f.key))
                   }
                 >
-                  {t(`paramSettings.field.${f.key}`)}
+                  {t(`settings.field.${f.key}`)}
                 </Checkbox>
               ))}
             </Flex>

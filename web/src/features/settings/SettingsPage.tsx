@@ -61,7 +61,7 @@ function FieldInput({ field }: { field: Field }) {
   const rule = useRule(field);
   const label = (
     <span>
-      {t(`paramSettings.field.${field.key}`)}
+      {t(`settings.field.${field.key}`)}
       {field.unit ? ` (${field.unit})` : ''}
     </span>
   );
@@ -79,15 +79,13 @@ function FieldInput({ field }: { field: Field }) {
           style={{ maxWidth: 320 }}
           options={field.choices.map((c) => ({
             value: c,
-            label: t(`paramSettings.choice.${field.key}.${c}`),
+            label: t(`settings.choice.${field.key}.${c}`),
           }))}
         />
       </Form.Item>
     );
   const extra =
-    field.type === 'number'
-      ? t('paramSettings.range', { min: field.min, max: field.max })
-      : undefined;
+    field.type === 'number' ? t('settings.range', { min: field.min, max: field.max }) : undefined;
   return (
     <Form.Item name={field.key} label={label} rules={[rule]} extra={extra}>
       <Input style={{ maxWidth: 240 }} data-testid={`field-${field.key}`} />
@@ -148,21 +146,21 @@ function TimeOfUse({ fields }: { fields: Map<string, Field> }) {
         scroll={{ x: 760 }}
         data-testid="tou-table"
         columns={[
-          { key: 'slot', title: t('paramSettings.tou.slot'), render: (_, i) => i },
-          col('time', t('paramSettings.tou.time'), (i) => `sellTime${i}`),
-          col('power', t('paramSettings.tou.power'), (i) => `sellTime${i}Pac`),
-          col('volt', t('paramSettings.tou.volt'), (i) => `sellTime${i}Volt`),
-          col('cap', t('paramSettings.tou.cap'), (i) => `cap${i}`),
-          col('grid', t('paramSettings.tou.gridCharge'), (i) => `time${i}on`),
-          col('gen', t('paramSettings.tou.genCharge'), (i) => `genTime${i}on`),
+          { key: 'slot', title: t('settings.tou.slot'), render: (_, i) => i },
+          col('time', t('settings.tou.time'), (i) => `sellTime${i}`),
+          col('power', t('settings.tou.power'), (i) => `sellTime${i}Pac`),
+          col('volt', t('settings.tou.volt'), (i) => `sellTime${i}Volt`),
+          col('cap', t('settings.tou.cap'), (i) => `cap${i}`),
+          col('grid', t('settings.tou.gridCharge'), (i) => `time${i}on`),
+          col('gen', t('settings.tou.genCharge'), (i) => `genTime${i}on`),
         ]}
       />
       <Flex gap={16} wrap align="center">
-        <Typography.Text strong>{t('paramSettings.tou.days')}</Typography.Text>
+        <Typography.Text strong>{t('settings.tou.days')}</Typography.Text>
         {/* Only the day flags the inverter's map writes. */}
         {DAYS.filter((d) => fields.has(`${d}On`)).map((d) => (
           <Form.Item key={d} name={`${d}On`} valuePropName="checked" noStyle>
-            <Checkbox data-testid={`field-${d}On`}>{t(`paramSettings.day.${d}`)}</Checkbox>
+            <Checkbox data-testid={`field-${d}On`}>{t(`settings.day.${d}`)}</Checkbox>
           </Form.Item>
         ))}
       </Flex>
@@ -183,8 +181,8 @@ function StateBanner({ status }: { status: number | undefined }) {
       type="warning"
       showIcon
       style={{ marginBottom: 16 }}
-      message={t(`paramSettings.state.${key}`)}
-      description={t(`paramSettings.state.${key}Help`)}
+      message={t(`settings.state.${key}`)}
+      description={t(`settings.state.${key}Help`)}
       data-testid={`settings-${key}`}
     />
   );
@@ -214,16 +212,16 @@ function SettingsForm({
     mutationFn: (v: FormValues) => writeSettings(sn, toWire(sn, v)),
     onSuccess: (a) => {
       const id = a.commandId ?? null;
-      if (id === null) message.info(t('paramSettings.unchanged'));
+      if (id === null) message.info(t('settings.unchanged'));
       setCommandId(id);
     },
     onError: (e) => {
-      message.error(isApiError(e) ? e.message : t('paramSettings.sendFailed'));
+      message.error(isApiError(e) ? e.message : t('settings.sendFailed'));
     },
   });
   const finished = (c: Command) => {
     if (c.status === 'succeeded') {
-      message.success(t('paramSettings.applied'));
+      message.success(t('settings.applied'));
       void client.invalidateQueries({ queryKey: settingKeys.read(sn) });
     }
   };
@@ -231,7 +229,7 @@ function SettingsForm({
     form
       .validateFields()
       .then((v) => write.mutate({ ...form.getFieldsValue(true), ...v }))
-      .catch(() => message.error(t('paramSettings.fixErrors')));
+      .catch(() => message.error(t('settings.fixErrors')));
 
   return (
     <Form<FormValues>
@@ -244,7 +242,7 @@ function SettingsForm({
       <Tabs
         items={support.groups.map((g) => ({
           key: g.key,
-          label: <span data-testid={`group-${g.key}`}>{t(`paramSettings.group.${g.key}`)}</span>,
+          label: <span data-testid={`group-${g.key}`}>{t(`settings.group.${g.key}`)}</span>,
           forceRender: true,
           children:
             g.key === 'timeOfUse' ? (
@@ -267,7 +265,7 @@ function SettingsForm({
             disabled={blocked}
             data-testid="settings-submit"
           >
-            {t('paramSettings.submit')}
+            {t('settings.submit')}
           </SubmitButton>
           <Button
             onClick={() => {
@@ -275,7 +273,7 @@ function SettingsForm({
               setCommandId(null);
             }}
           >
-            {t('paramSettings.reset')}
+            {t('settings.reset')}
           </Button>
         </Space>
         {commandId !== null && (
@@ -300,7 +298,7 @@ export default function SettingsPage() {
   const status = state.data?.status;
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(-1)}>
-      {t('paramSettings.back')}
+      {t('settings.back')}
     </Button>
   );
 
@@ -308,10 +306,10 @@ export default function SettingsPage() {
     return (
       <Result
         status="info"
-        title={t('paramSettings.chooseInverter')}
+        title={t('settings.chooseInverter')}
         extra={
           <Link to="/device/inverter">
-            <Button type="primary">{t('paramSettings.toInverters')}</Button>
+            <Button type="primary">{t('settings.toInverters')}</Button>
           </Link>
         }
       />
@@ -342,7 +340,7 @@ export default function SettingsPage() {
               ? '403'
               : 'warning'
         }
-        title={known ? t(`paramSettings.refused.${code}`) : t('paramSettings.loadFailed')}
+        title={known ? t(`settings.refused.${code}`) : t('settings.loadFailed')}
         data-testid="settings-refused"
         extra={
           <Space>
@@ -366,7 +364,7 @@ export default function SettingsPage() {
     return (
       <Result
         status="403"
-        title={t('paramSettings.refused.2')}
+        title={t('settings.refused.2')}
         extra={back}
         data-testid="settings-refused"
       />
@@ -378,11 +376,11 @@ export default function SettingsPage() {
         <Flex gap={12} align="center" wrap>
           {back}
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="settings-title">
-            {t('paramSettings.title')}
+            {t('settings.title')}
           </Typography.Title>
           <Link to={`/device/inverter/${encodeURIComponent(sn)}`}>{sn}</Link>
           <Typography.Text type="secondary">
-            {t(`paramSettings.family.${support.data.family}`)}
+            {t(`settings.family.${support.data.family}`)}
           </Typography.Text>
         </Flex>
       }
@@ -404,7 +402,7 @@ export default function SettingsPage() {
           }
           data-testid="settings-reload"
         >
-          {t('paramSettings.readAgain')}
+          {t('settings.readAgain')}
         </Button>
       }
     >

@@ -18,13 +18,13 @@ describe('settings validation', () => {
   it('integers and decimals within the range', () => {
     const amps = num(0, 240, 0);
     expect(check(amps, '120')).toBeNull();
-    expect(check(amps, '120.5')?.key).toBe('paramSettings.invalid.integer');
-    expect(check(amps, '241')?.key).toBe('paramSettings.invalid.range');
-    expect(check(amps, '')?.key).toBe('paramSettings.invalid.integer');
+    expect(check(amps, '120.5')?.key).toBe('settings.invalid.integer');
+    expect(check(amps, '241')?.key).toBe('settings.invalid.range');
+    expect(check(amps, '')?.key).toBe('settings.invalid.integer');
     const volts = num(38, 61, 1);
     expect(check(volts, '53.6')).toBeNull();
     expect(check(volts, '53.65')).toEqual({
-      key: 'paramSettings.invalid.decimals',
+      key: 'settings.invalid.decimals',
       values: { n: 1 },
     });
     expect(check(num(-1, 1, 2), '-0.95')).toBeNull();
@@ -33,7 +33,7 @@ describe('settings validation', () => {
   it('never beyond 9999999.00', () => {
     const big = num(0, 1e9, 2);
     expect(check(big, '9999999.00')).toBeNull();
-    expect(check(big, '9999999.01')?.key).toBe('paramSettings.invalid.range');
+    expect(check(big, '9999999.01')?.key).toBe('settings.invalid.range');
   });
 
   it('times, booleans and choices', () => {
@@ -46,7 +46,7 @@ describe('settings validation', () => {
       type: 'time',
     };
     expect(check(time, '08:30')).toBeNull();
-    expect(check(time, '24:00')?.key).toBe('paramSettings.invalid.time');
+    expect(check(time, '24:00')?.key).toBe('settings.invalid.time');
     const flag: Field = {
       key: 'b',
       group: 'timeOfUse',
@@ -57,7 +57,7 @@ describe('settings validation', () => {
     };
     expect(check(flag, true)).toBeNull();
     expect(check(flag, '1')).toBeNull();
-    expect(check(flag, 'yes')?.key).toBe('paramSettings.invalid.bool');
+    expect(check(flag, 'yes')?.key).toBe('settings.invalid.bool');
     const mode: Field = {
       key: 'battMode',
       group: 'battery',
@@ -68,6 +68,6 @@ describe('settings validation', () => {
       choices: ['-1', '0', '1'],
     };
     expect(check(mode, '0')).toBeNull();
-    expect(check(mode, '2')?.key).toBe('paramSettings.invalid.choice');
+    expect(check(mode, '2')?.key).toBe('settings.invalid.choice');
   });
 });

@@ -18,24 +18,20 @@ export function check(field: Field, raw: string | boolean | undefined): Problem 
         field.decimals > 0 ? new RegExp(`^-?\\d+(\\.\\d{1,${field.decimals}})?$`) : /^-?\d+$/;
       if (!pattern.test(text))
         return field.decimals > 0
-          ? { key: 'paramSettings.invalid.decimals', values: { n: field.decimals } }
-          : { key: 'paramSettings.invalid.integer' };
+          ? { key: 'settings.invalid.decimals', values: { n: field.decimals } }
+          : { key: 'settings.invalid.integer' };
       const value = Number(text);
       if (Math.abs(value) > MAX_VALUE || value < field.min || value > field.max)
-        return { key: 'paramSettings.invalid.range', values: { min: field.min, max: field.max } };
+        return { key: 'settings.invalid.range', values: { min: field.min, max: field.max } };
       return null;
     }
     case 'time': {
       const m = /^(\d{1,2}):(\d{2})$/.exec(text);
-      return m && Number(m[1]) < 24 && Number(m[2]) < 60
-        ? null
-        : { key: 'paramSettings.invalid.time' };
+      return m && Number(m[1]) < 24 && Number(m[2]) < 60 ? null : { key: 'settings.invalid.time' };
     }
     case 'bool':
-      return ['true', 'false', '1', '0'].includes(text)
-        ? null
-        : { key: 'paramSettings.invalid.bool' };
+      return ['true', 'false', '1', '0'].includes(text) ? null : { key: 'settings.invalid.bool' };
     case 'choice':
-      return field.choices.includes(text) ? null : { key: 'paramSettings.invalid.choice' };
+      return field.choices.includes(text) ? null : { key: 'settings.invalid.choice' };
   }
 }

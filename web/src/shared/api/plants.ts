@@ -5,7 +5,7 @@ import { plantKeys } from './keys';
 import type { Schemas } from './schema';
 
 /** A tariff line of a plant as the server answers it (flat, time of use or tiered). */
-export type Charge = Schemas['TariffRow'];
+export type TariffRow = Schemas['TariffRow'];
 
 /** An entry of a dictionary (GET /api/v1/dict/{name}): currencies, time zones, plant types. */
 export interface Dict {

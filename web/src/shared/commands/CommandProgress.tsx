@@ -19,8 +19,7 @@ export function CommandProgress({ id, onFinal }: { id: number; onFinal?: (c: Com
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [final?.status]);
 
-  if (q.isError)
-    return <Alert type="warning" showIcon title={t('paramSettings.command.unknown')} />;
+  if (q.isError) return <Alert type="warning" showIcon title={t('settings.command.unknown')} />;
   const status = c?.status ?? 'sent';
   const failed = status === 'failed' || status === 'timed_out';
   return (
@@ -30,17 +29,15 @@ export function CommandProgress({ id, onFinal }: { id: number; onFinal?: (c: Com
         current={isOpen(status) ? 1 : 2}
         status={failed ? 'error' : isOpen(status) ? 'process' : 'finish'}
         items={[
-          { title: t('paramSettings.command.sent') },
+          { title: t('settings.command.sent') },
           {
             title:
               status === 'acknowledged'
-                ? t('paramSettings.command.acknowledged')
-                : t('paramSettings.command.waiting'),
+                ? t('settings.command.acknowledged')
+                : t('settings.command.waiting'),
           },
           {
-            title: failed
-              ? t(`paramSettings.command.${status}`)
-              : t('paramSettings.command.succeeded'),
+            title: failed ? t(`settings.command.${status}`) : t('settings.command.succeeded'),
           },
         ]}
       />
@@ -49,7 +46,7 @@ export function CommandProgress({ id, onFinal }: { id: number; onFinal?: (c: Com
           style={{ marginTop: 8 }}
           type="error"
           showIcon
-          title={t(`paramSettings.command.${status}`)}
+          title={t(`settings.command.${status}`)}
           description={c.message}
         />
       ) : null}

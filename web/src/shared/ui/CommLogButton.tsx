@@ -18,7 +18,7 @@ export function CommLogButton({ kind, sn }: { kind: 'gateway' | 'device'; sn: st
       to={`/log/communication?${new URLSearchParams({ [param]: sn }).toString()}`}
       data-testid="commlog-open"
     >
-      <Button icon={<SwapOutlined />}>{t('commlog.link')}</Button>
+      <Button icon={<SwapOutlined />}>{t('commLog.link')}</Button>
     </Link>
   );
 }

@@ -1,5 +1,0 @@
-import { lazy } from 'react';
-
-export const EnergyHubRedirect = lazy(() => import('./EnergyHubRedirect'));
-export const EnrollmentPlanPage = lazy(() => import('./EnrollmentPlanPage'));
-export const HubEventPage = lazy(() => import('./EventPage'));
