@@ -12,6 +12,8 @@ mod plant_offers;
 mod plants;
 mod products;
 mod relations;
+mod sessions;
 mod setting_profiles;
+mod sign_up;
 mod upgrades;
 mod users;
