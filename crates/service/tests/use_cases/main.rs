@@ -7,6 +7,7 @@ mod companies;
 mod firmware;
 mod gateway_registry;
 mod gateways;
+mod inbox;
 mod plant_edit;
 mod plant_offers;
 mod plants;
