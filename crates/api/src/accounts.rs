@@ -3,20 +3,19 @@
 use axum::extract::State;
 use domain::{
     Code, DomainError,
-    account::{Account, check_password},
-    user::BuiltinRole,
+    account::Account,
+    codes::Purpose,
+    login_guard::{CHECK_ACCOUNT, GET_CODE, RESET_PASSWORD, SIGNUP},
 };
 use serde::Deserialize;
-use store::{StoreError, users::NewUser};
+use service::{codes, login_guard::limit_address, sign_up, users};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    codes::{self, Purpose},
-    envelope::{Ack, ApiError, ApiResult, Done, current_lang},
+    envelope::{Ack, ApiResult, Done, current_lang},
     extract::{Body, ClientIp, Query, num},
-    rate_limit,
 };
 use domain::time::now_ms;
 
@@ -62,20 +61,20 @@ pub async fn get_code(
     ClientIp(ip): ClientIp,
     Query(q): Query<AccountParams>,
 ) -> ApiResult<Done> {
-    rate_limit::GET_CODE.check(&app.store, ip, now_ms()).await?;
+    let now = now_ms();
+    limit_address(&app.store, &GET_CODE, ip, now).await?;
     let account = account_of(q.account.as_deref())?;
     let purpose = Purpose::parse(q.kind.as_deref())?;
-    let exists = app.store.user_by_account(account.as_str()).await?.is_some();
-    match purpose {
-        Purpose::Register if exists => return Err(Code::AlreadyRegistered.into()),
-        Purpose::Reset if !exists => return Err(Code::NotRegistered.into()),
-        Purpose::Login => {
-            codes::send_login(&app, account.as_str(), exists, current_lang()).await?;
-            return Ok(Done);
-        }
-        _ => {}
-    }
-    codes::send(&app, account.as_str(), purpose, current_lang()).await?;
+    let lang = current_lang();
+    codes::request(
+        &app.store,
+        &app.mailer,
+        account.as_str(),
+        purpose,
+        lang,
+        now,
+    )
+    .await?;
     Ok(Done)
 }
 
@@ -88,14 +87,8 @@ pub async fn check_code(
 ) -> ApiResult<Done> {
     let account = account_of(q.account.as_deref())?;
     let purpose = Purpose::parse(q.kind.as_deref())?;
-    codes::verify(
-        &app,
-        account.as_str(),
-        purpose,
-        q.code.as_deref().unwrap_or(""),
-        false,
-    )
-    .await?;
+    let code = q.code.as_deref().unwrap_or("");
+    codes::check(&app.store, account.as_str(), purpose, code, now_ms()).await?;
     Ok(Done)
 }
 
@@ -109,9 +102,7 @@ pub async fn check_account(
     ClientIp(ip): ClientIp,
     Query(q): Query<AccountParams>,
 ) -> ApiResult<Done> {
-    rate_limit::CHECK_ACCOUNT
-        .check(&app.store, ip, now_ms())
-        .await?;
+    limit_address(&app.store, &CHECK_ACCOUNT, ip, now_ms()).await?;
     let account = account_of(q.account.as_deref())?;
     let exists = app.store.user_by_account(account.as_str()).await?.is_some();
     let registering =
@@ -152,60 +143,17 @@ pub async fn signup(
     ClientIp(ip): ClientIp,
     Body(req): Body<SignupRequest>,
 ) -> ApiResult<Done> {
-    rate_limit::SIGNUP.check(&app.store, ip, now_ms()).await?;
+    let now = now_ms();
+    limit_address(&app.store, &SIGNUP, ip, now).await?;
     let account = account_of(req.account.as_deref())?;
-    let password = req.password.unwrap_or_default();
-    check_password(&password)?;
-    let nickname = domain::account::check_text(
-        "nickname",
-        req.nickname.as_deref().unwrap_or(""),
-        domain::account::PROFILE_TEXT_MAX,
-    )?;
-    codes::verify(
-        &app,
-        account.as_str(),
-        Purpose::Register,
-        req.code.as_deref().unwrap_or(""),
-        true,
-    )
-    .await?;
-    // Only the holder of a registration code gets here, and codes go only to free accounts:
-    // this answers the one who registered it in the meantime.
-    if app.store.user_by_account(account.as_str()).await?.is_some() {
-        return Err(Code::AlreadyRegistered.into());
-    }
-    let hash = service::passwords::hash(password).await?;
-    let role = app.store.builtin_role(BuiltinRole::PlantOwner).await?;
-    let default_nickname = account
-        .as_str()
-        .split('@')
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    let new = NewUser {
-        account: account.as_str(),
-        email: account.email().unwrap_or(""),
-        mobile: account.phone().unwrap_or(""),
-        password_hash: &hash,
-        nickname: if nickname.is_empty() {
-            &default_nickname
-        } else {
-            &nickname
-        },
-        kind: BuiltinRole::PlantOwner.user_kind(),
-        company: None,
-        role: Some(role),
-        user_src: "web",
-        now: now_ms(),
+    let signup = sign_up::SignUp {
+        account: &account,
+        password: req.password.unwrap_or_default(),
+        code: req.code.as_deref().unwrap_or(""),
+        nickname: req.nickname.as_deref().unwrap_or(""),
     };
-    match app.store.create_user(&new).await {
-        Ok(id) => {
-            tracing::info!(user = %id, "account registered");
-            Ok(Done)
-        }
-        Err(StoreError::Conflict(_)) => Err(Code::AlreadyRegistered.into()),
-        Err(e) => Err(ApiError::from(e)),
-    }
+    sign_up::register(&app.store, signup, now).await?;
+    Ok(Done)
 }
 
 /// Sets a new password after checking the code; every session of the account ends. The code
@@ -218,28 +166,11 @@ pub async fn reset_password(
     ClientIp(ip): ClientIp,
     Body(req): Body<SignupRequest>,
 ) -> ApiResult<Done> {
-    rate_limit::RESET_PASSWORD
-        .check(&app.store, ip, now_ms())
-        .await?;
+    let now = now_ms();
+    limit_address(&app.store, &RESET_PASSWORD, ip, now).await?;
     let account = account_of(req.account.as_deref())?;
     let password = req.password.unwrap_or_default();
-    check_password(&password)?;
-    codes::verify(
-        &app,
-        account.as_str(),
-        Purpose::Reset,
-        req.code.as_deref().unwrap_or(""),
-        true,
-    )
-    .await?;
-    // Reset codes go only to existing accounts; one removed since answers 105.
-    let user = app
-        .store
-        .user_by_account(account.as_str())
-        .await?
-        .ok_or(Code::NotRegistered)?;
-    let hash = service::passwords::hash(password).await?;
-    let now = now_ms();
-    service::users::reset_password(&app.store, user.id(), &hash, now).await?;
+    let code = req.code.as_deref().unwrap_or("");
+    users::reset_with_code(&app.store, &account, password, code, now).await?;
     Ok(Done)
 }

@@ -5,7 +5,9 @@
 
 use axum::extract::State;
 use domain::ids::AgentId;
+use domain::login_guard::ACCOUNT_LOOKUP;
 use serde::{Deserialize, Serialize};
+use service::login_guard::limit_caller;
 use store::agents::AgentRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -16,7 +18,6 @@ use crate::{
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, PathId, Query, num},
     paging::{Page, Paging},
-    rate_limit,
     session::CurrentUser,
     users::create_at,
 };
@@ -154,9 +155,7 @@ pub async fn check(
     Query(q): Query<AgentAccount>,
 ) -> ApiResult<Done> {
     let company = company_of(&me, q.company_id, "company.agent.edit")?;
-    rate_limit::ACCOUNT_LOOKUP
-        .check_caller(&app.store, me.id(), now_ms())
-        .await?;
+    limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now_ms()).await?;
     let account = q.account.as_deref().unwrap_or("");
     service::agency::check_agent_account(&app.store, &me.actor, company, account).await?;
     Ok(Done)
@@ -174,9 +173,7 @@ pub async fn add(
     let company = company_of(&me, req.company_id, "company.agent.edit")?;
     me.actor.require_writable()?;
     let now = now_ms();
-    rate_limit::ACCOUNT_LOOKUP
-        .check_caller(&app.store, me.id(), now)
-        .await?;
+    limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now).await?;
     let account = req.account.as_deref().unwrap_or("");
     let (id, _) = service::agency::offer(
         &app.store,

@@ -3,20 +3,17 @@
 //! one rotation chain, and revoking it ends them all.
 
 use axum::{extract::State, middleware};
-use domain::{Code, account::Account};
 use serde::{Deserialize, Serialize};
-use store::users::UserRow;
+use service::sessions::{self, Caller, Credentials, Issued, Terms};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    codes::{self, Purpose},
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
     extract::{Body, ClientIp, num},
     headers,
-    session::{CurrentUser, company_locked, digest, new_refresh_token, new_session_id},
-    throttle::Attempt,
+    session::CurrentUser,
 };
 use domain::time::now_ms;
 
@@ -138,29 +135,26 @@ pub async fn logout(
     me: Result<CurrentUser, ApiError>,
     Body(req): Body<LogoutRequest>,
 ) -> ApiResult<Done> {
-    let now = now_ms();
-    let token = req
-        .refresh_token
-        .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN_LEN)
-        .map(|t| digest(&t));
-    match (me, token) {
-        (Ok(me), Some(token)) => {
-            app.store
-                .revoke_user_session(&me.session, me.id(), now)
-                .await?;
-            app.store
-                .revoke_refresh_token(&token, Some(me.id()), now)
-                .await?;
-        }
-        (Ok(me), None) => {
-            app.store.revoke_user_sessions(me.id(), now).await?;
-        }
-        (Err(ApiError::Unauthorized), Some(token)) => {
-            app.store.revoke_refresh_token(&token, None, now).await?;
-        }
-        (Err(e), _) => return Err(e),
+    let caller = match &me {
+        Ok(me) => Some(Caller {
+            user: me.id(),
+            session: &me.session,
+        }),
+        Err(ApiError::Unauthorized) => None,
+        Err(_) => return me.map(|_| Done),
+    };
+    match sessions::sign_out(&app.store, caller, req.refresh_token.as_deref(), now_ms()).await? {
+        true => Ok(Done),
+        false => Err(ApiError::Unauthorized),
     }
-    Ok(Done)
+}
+
+/// The lifetimes and the sign-in slowdown the configuration sets.
+fn terms(app: &AppState) -> Terms {
+    Terms {
+        refresh_ttl_ms: app.config.refresh_token_ttl_secs * 1000,
+        delay_step_ms: app.config.sign_in_delay_step_ms,
+    }
 }
 
 async fn password_grant(
@@ -170,126 +164,36 @@ async fn password_grant(
     password: &str,
     code: Option<&str>,
 ) -> ApiResult<Data<TokenData>> {
-    // A malformed account is throttled like any other (no existence leak). One with control
-    // characters cannot exist and is not looked up: PostgreSQL refuses NUL in text, and the
-    // throttle key drops them for the same reason.
-    let lookup = !username.chars().any(char::is_control);
-    let account = Account::parse(username)
-        .map(|a| a.as_str().to_string())
-        .unwrap_or_else(|_| {
-            username
-                .trim()
-                .to_lowercase()
-                .chars()
-                .filter(|c| !c.is_control())
-                .take(64)
-                .collect()
-        });
-    let attempt = Attempt::new(&account, ip);
     let now = now_ms();
-    // A sign-in code proves the owner is here: it is checked first (5, 6 like every code) and
-    // lets the attempt past a lock. Unknown accounts get codes too, so this path looks the same.
-    let code = code.map(str::trim).filter(|c| !c.is_empty());
-    if let Some(code) = code {
-        codes::verify(app, &account, Purpose::Login, code, false).await?;
-    }
-    let step = app.config.sign_in_delay_step_ms;
-    attempt.admit(&app.store, now, code.is_some(), step).await?;
-
-    let user = match lookup {
-        true => app.store.user_by_account(&account).await?,
-        false => None,
+    let credentials = Credentials {
+        username,
+        password: password.to_string(),
+        code,
+        ip,
     };
-    // Unknown accounts still pay for a hash check, so timing does not tell them apart.
-    let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
-    let matches = service::passwords::verify(password.to_string(), stored_hash).await?;
-    // A code serves one password check, right or wrong.
-    if let Some(code) = code {
-        codes::verify(app, &account, Purpose::Login, code, true).await?;
-    }
-    let user = match (user, matches) {
-        (Some(user), true) => user,
-        _ => {
-            attempt.failed(&app.store, now).await?;
-            return Err(Code::WrongCredentials.into());
-        }
-    };
-    if user.disabled || company_locked(&app.store, &user).await? {
-        return Err(Code::AccountDisabled.into());
-    }
-    attempt.succeeded(&app.store, now).await?;
-    issue_tokens(app, &user, None, now).await.map(Data)
+    let issued = sessions::sign_in(&app.store, credentials, &terms(app), now).await?;
+    token_data(app, issued, now).map(Data)
 }
-
-/// Refresh tokens longer than this were never issued here (ours are 43 characters).
-const MAX_TOKEN_LEN: usize = 200;
-
-/// A used refresh token presented again within this long after its use is taken for a race of
-/// the owner's own clients (two tabs refreshing at once, a retry after a lost answer) and only
-/// refused; later, it means a copy is in other hands and the whole session ends.
-pub const REUSE_GRACE_MS: i64 = 5_000;
 
 async fn refresh(app: &AppState, token: &str) -> ApiResult<Data<TokenData>> {
-    if token.is_empty() || token.len() > MAX_TOKEN_LEN {
-        return Err(ApiError::Unauthorized);
-    }
     let now = now_ms();
-    let hash = digest(token);
-    let Some(taken) = app.store.take_refresh_token(&hash, now).await? else {
-        if app
-            .store
-            .revoke_reused_chain(&hash, now - REUSE_GRACE_MS, now)
-            .await?
-        {
-            tracing::warn!("a used refresh token came back: its session is revoked");
-        }
-        return Err(ApiError::Unauthorized);
-    };
-    let user = app
-        .store
-        .user(taken.user())
-        .await?
-        .ok_or(ApiError::Unauthorized)?;
-    if user.disabled || user.deleted_at.is_some() {
-        return Err(ApiError::Unauthorized);
+    match sessions::refresh(&app.store, token, &terms(app), now).await? {
+        Some(issued) => token_data(app, issued, now).map(Data),
+        None => Err(ApiError::Unauthorized),
     }
-    if company_locked(&app.store, &user).await? {
-        return Err(Code::AccountDisabled.into());
-    }
-    issue_tokens(app, &user, taken.session_id, now)
-        .await
-        .map(Data)
 }
 
-/// Tokens for `user` in `session`; without one (a sign-in, or a refresh token from before
-/// sessions existed) a new session starts.
-async fn issue_tokens(
-    app: &AppState,
-    user: &UserRow,
-    session: Option<String>,
-    now: i64,
-) -> ApiResult<TokenData> {
+/// The answer to a sign-in or a refresh: the access token signed for the session, with the
+/// new refresh token.
+fn token_data(app: &AppState, issued: Issued, now: i64) -> ApiResult<TokenData> {
     let ttl = app.config.access_token_ttl_secs;
-    let expires = now + app.config.refresh_token_ttl_secs * 1000;
-    let session = match session {
-        Some(id) => id,
-        None => {
-            let id = new_session_id();
-            app.store
-                .create_session(&id, user.id(), now, expires)
-                .await?;
-            id
-        }
-    };
-    let access_token = app.keys.issue_access(user, &session, now, ttl)?;
-    let refresh_token = new_refresh_token();
-    app.store
-        .insert_refresh_token(&digest(&refresh_token), user.id(), &session, now, expires)
-        .await?;
+    let access_token = app
+        .keys
+        .issue_access(&issued.user, &issued.session, now, ttl)?;
     Ok(TokenData {
         access_token,
         token_type: "bearer",
-        refresh_token,
+        refresh_token: issued.refresh_token,
         expires_in: ttl,
         scope: "all",
     })

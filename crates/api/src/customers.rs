@@ -4,6 +4,8 @@
 //! with `companyId`; everyone else works on their own. Another company's customer answers
 //! exactly like a missing one (4 `id`). Rules live in `service::customers`.
 
+use domain::login_guard::ACCOUNT_LOOKUP;
+use service::login_guard::limit_caller;
 use std::collections::HashSet;
 
 use axum::extract::{Path, State};
@@ -21,7 +23,6 @@ use crate::{
     extract::{Body, Query, num},
     paging::{Page, Paging},
     permissions::{PermissionNode, tree},
-    rate_limit,
     session::CurrentUser,
     users::{create_at, path_id},
 };
@@ -176,9 +177,7 @@ pub async fn check(
     Query(q): Query<CustomerQuery>,
 ) -> ApiResult<Done> {
     let company = company_for(&me.actor, asked(q.company_id), EDIT)?;
-    rate_limit::ACCOUNT_LOOKUP
-        .check_caller(&app.store, me.id(), now_ms())
-        .await?;
+    limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now_ms()).await?;
     customers::check(&app.store, company, q.account.as_deref().unwrap_or("")).await?;
     Ok(Done)
 }
@@ -226,9 +225,7 @@ pub async fn add(
 ) -> ApiResult<Data<i64>> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
     let now = now_ms();
-    rate_limit::ACCOUNT_LOOKUP
-        .check_caller(&app.store, me.id(), now)
-        .await?;
+    limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now).await?;
     let account = req.account.as_deref().unwrap_or("");
     let (id, _) = customers::offer(
         &app.store,

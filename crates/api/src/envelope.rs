@@ -127,6 +127,7 @@ impl From<service::ServiceError> for ApiError {
         match err {
             service::ServiceError::Refused(e) => ApiError::Domain(e),
             service::ServiceError::Store(e) => e.into(),
+            service::ServiceError::Internal(e) => ApiError::Internal(e),
         }
     }
 }

@@ -321,28 +321,14 @@ pub async fn read_one(
     Path(id): Path<String>,
     Query(q): Query<ReadQuery>,
 ) -> ApiResult<Done> {
+    let (store, actor, now) = (&app.store, &me.actor, now_ms());
     match q.source.as_deref() {
-        None | Some("" | "event") => {}
-        Some("notice") => {
-            if !app
-                .store
-                .mark_notice_read(me.id(), path_id(&id)?, now_ms())
-                .await?
-            {
-                return Err(DomainError::invalid("id").into());
-            }
-            return Ok(Done);
+        None | Some("" | "event") => {
+            service::inbox::read_message(store, actor, path_id(&id)?, now).await?
         }
+        Some("notice") => service::inbox::read_notice(store, actor, path_id(&id)?, now).await?,
         Some(_) => return Err(DomainError::invalid("source").into()),
     }
-    let occurrence = app
-        .store
-        .occurrence_visible(me.actor.plant_visibility(), me.id(), path_id(&id)?)
-        .await?
-        .ok_or_else(|| DomainError::invalid("id"))?;
-    app.store
-        .mark_message_read(me.id(), occurrence.id, now_ms())
-        .await?;
     Ok(Done)
 }
 
@@ -350,9 +336,7 @@ pub async fn read_one(
 #[utoipa::path(post, path = "/api/v1/messages/read", tag = "messages", security(("bearer" = [])),
     responses((status = 200, description = "Envelope", body = Ack)))]
 pub async fn read_all(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Done> {
-    let now = now_ms();
-    app.store.mark_all_messages_read(me.id(), now).await?;
-    app.store.mark_all_notices_read(me.id(), now).await?;
+    service::inbox::read_all(&app.store, &me.actor, now_ms()).await?;
     Ok(Done)
 }
 

@@ -7,19 +7,16 @@ use axum::{
     extract::{FromRef, FromRequestParts},
     http::{header, request::Parts},
 };
-use base64::{
-    Engine,
-    engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD},
-};
-use domain::{Code, ids::UserId, policy::Actor, user::UserKind};
+use base64::{Engine, engine::general_purpose::STANDARD};
+use domain::{Code, ids::UserId, policy::Actor};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use rand::RngCore;
 use rsa::{
     Pkcs1v15Encrypt, RsaPrivateKey,
     pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding},
 };
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
+use service::secrets;
+pub use service::tokens::random_bytes;
 use store::{Store, users::UserRow};
 
 use crate::{AppState, envelope::ApiError};
@@ -55,19 +52,18 @@ impl Keys {
     /// replica reads the same keys, so a token issued by one is accepted by all.
     pub async fn load_or_create(store: &Store) -> Result<Keys, KeyError> {
         let candidate = STANDARD.encode(random_bytes::<32>());
-        let secret = store.secret_or_insert(JWT_SECRET, &candidate).await?;
+        let secret = secrets::shared(store, JWT_SECRET, &candidate).await?;
         let secret = STANDARD
             .decode(secret)
             .map_err(|e| KeyError::Key(e.to_string()))?;
 
-        let pem = match store.secret_or_insert(RSA_KEY, "").await? {
-            existing if !existing.is_empty() => existing,
-            _ => {
+        let pem = match secrets::reserve(store, RSA_KEY).await? {
+            Some(existing) => existing,
+            None => {
                 let generated = tokio::task::spawn_blocking(generate_rsa_pem)
                     .await
                     .map_err(|e| KeyError::Key(e.to_string()))??;
-                store.replace_empty_secret(RSA_KEY, &generated).await?;
-                store.secret_or_insert(RSA_KEY, "").await?
+                secrets::fill_reserved(store, RSA_KEY, &generated).await?
             }
         };
         let rsa = RsaPrivateKey::from_pkcs8_pem(&pem).map_err(|e| KeyError::Key(e.to_string()))?;
@@ -140,28 +136,6 @@ struct Claims {
     sid: String,
 }
 
-pub fn random_bytes<const N: usize>() -> [u8; N] {
-    let mut bytes = [0u8; N];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    bytes
-}
-
-/// A new opaque refresh token.
-pub fn new_refresh_token() -> String {
-    URL_SAFE_NO_PAD.encode(random_bytes::<32>())
-}
-
-/// A new session id. Not a secret on its own (it travels inside the signed access token), but
-/// unguessable all the same.
-pub fn new_session_id() -> String {
-    URL_SAFE_NO_PAD.encode(random_bytes::<16>())
-}
-
-/// Tokens and codes are stored only as their SHA-256.
-pub fn digest(value: &str) -> String {
-    hex::encode(Sha256::digest(value.as_bytes()))
-}
-
 /// The signed-in caller: the account row, the session of the token, and the access decisions
 /// made from them.
 pub struct CurrentUser {
@@ -209,7 +183,7 @@ where
             return Err(ApiError::Unauthorized);
         }
         // A disabled company's staff are told so on every request (101), not signed out.
-        if company_locked(&app.store, &user).await? {
+        if service::actors::company_locked(&app.store, &user).await? {
             return Err(Code::AccountDisabled.into());
         }
         let actor = actor_of(&app.store, &user).await?;
@@ -218,17 +192,6 @@ where
             actor,
             session: claims.sid,
         })
-    }
-}
-
-/// Whether `user` is staff of a disabled company: such staff get 101 at sign-in, at refresh
-/// and on every request until the company is enabled again.
-pub async fn company_locked(store: &Store, user: &UserRow) -> Result<bool, ApiError> {
-    match user.company() {
-        Some(company) if user.kind() == UserKind::Company => {
-            Ok(store.company_disabled(company).await?)
-        }
-        _ => Ok(false),
     }
 }
 

@@ -3,12 +3,14 @@
 //! account (105).
 
 use axum::extract::{Multipart, State, multipart::MultipartRejection};
+use domain::login_guard::STAFF_ACCOUNT_CHECK;
 use domain::{
     Code, DomainError,
     account::Account,
     ids::{CompanyId, UserId},
 };
 use serde::{Deserialize, Serialize};
+use service::login_guard::limit_caller;
 use service::staff::{self, StaffChanges, StaffInput};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
@@ -54,9 +56,7 @@ pub async fn check(
     Query(q): Query<AccountQuery>,
 ) -> ApiResult<Done> {
     me.actor.require("company.user.edit")?;
-    crate::rate_limit::STAFF_ACCOUNT_CHECK
-        .check_caller(&app.store, me.actor.id, now_ms())
-        .await?;
+    limit_caller(&app.store, &STAFF_ACCOUNT_CHECK, me.actor.id, now_ms()).await?;
     let account = Account::parse(q.account.as_deref().unwrap_or(""))
         .map_err(|_| DomainError::invalid("account"))?;
     if app.store.user_by_account(account.as_str()).await?.is_some() {

@@ -4,12 +4,17 @@ use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
 use domain::{
     Code, DomainError,
     account::{check_password, parse_email},
+    codes::Purpose,
     ids::UserId,
     user::TempUnit,
 };
 use serde::{Deserialize, Serialize};
-use service::users::{self, ProfileChanges};
-use store::{companies::CompanyRow, users::NotifyChoice};
+use service::{
+    codes,
+    login_guard::PasswordChange,
+    users::{self, NotifyChanges, ProfileChanges},
+};
+use store::companies::CompanyRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -18,21 +23,15 @@ use utoipa_axum::{
 
 use crate::{
     AppState,
-    codes::{self, Purpose},
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, Query, num},
     files::{self, ImageKind},
     limits,
-    rate_limit::PasswordChange,
     session::CurrentUser,
 };
 use domain::time::now_ms;
 
 pub const AVATAR_MAX_BYTES: usize = 6 * 1024 * 1024;
-/// The offline delay of alarm e-mails: at least five minutes (a gateway restarting is not an
-/// alarm), at most a day.
-pub const OFFLINE_MINUTES_MIN: i64 = 5;
-pub const OFFLINE_MINUTES_MAX: i64 = 1440;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -344,7 +343,16 @@ pub async fn notify_code(
 ) -> ApiResult<Done> {
     me.actor.require_writable()?;
     let email = parse_email(q.email.as_deref().unwrap_or(""))?;
-    codes::send(&app, &email, Purpose::Notify, current_lang()).await?;
+    let lang = current_lang();
+    codes::send(
+        &app.store,
+        &app.mailer,
+        &email,
+        Purpose::Notify,
+        lang,
+        now_ms(),
+    )
+    .await?;
     Ok(Done)
 }
 
@@ -359,38 +367,14 @@ pub async fn set_notify(
     me: CurrentUser,
     Body(req): Body<NotifyRequest>,
 ) -> ApiResult<Done> {
-    me.actor.require_writable()?;
-    let enabled = req.enabled.unwrap_or(false);
-    let offline_minutes = match req.offline_minutes.as_deref().map(str::trim) {
-        None | Some("") => me.user.notify_offline_minutes,
-        Some(raw) => raw
-            .parse::<i64>()
-            .ok()
-            .filter(|m| (OFFLINE_MINUTES_MIN..=OFFLINE_MINUTES_MAX).contains(m))
-            .ok_or_else(|| DomainError::invalid("offlineMinutes"))?,
+    let changes = NotifyChanges {
+        enabled: req.enabled.unwrap_or(false),
+        email: req.email.as_deref(),
+        code: req.code.as_deref(),
+        offline_minutes: req.offline_minutes.as_deref(),
+        lang: current_lang(),
     };
-    let email = match req.email.as_deref().map(str::trim) {
-        None | Some("") if !enabled => String::new(),
-        raw => parse_email(raw.unwrap_or(""))?,
-    };
-    let confirmed = email.is_empty() || email == me.user.email || email == me.user.notify_email;
-    if !confirmed {
-        codes::verify(
-            &app,
-            &email,
-            Purpose::Notify,
-            req.code.as_deref().unwrap_or(""),
-            true,
-        )
-        .await?;
-    }
-    let choice = NotifyChoice {
-        enabled,
-        email: &email,
-        offline_minutes,
-        lang: current_lang().code(),
-    };
-    app.store.set_notify(me.id(), &choice).await?;
+    users::set_notify(&app.store, &me.actor, changes, now_ms()).await?;
     Ok(Done)
 }
 

@@ -2,6 +2,7 @@
 //! validation of user input, the permission catalogue and the access policy.
 
 pub mod account;
+pub mod codes;
 pub mod combiner;
 pub mod command;
 pub mod common_password;
@@ -17,6 +18,7 @@ pub mod gateway_key;
 pub mod ids;
 pub mod income;
 pub mod lang;
+pub mod login_guard;
 pub mod manual;
 pub mod permissions;
 pub mod plant;

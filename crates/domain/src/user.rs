@@ -245,6 +245,20 @@ pub fn may_grant(actor: &Actor, keys: &[String]) -> Result<(), DomainError> {
     }
 }
 
+/// The offline delay of alarm e-mails, in minutes: at least five (a gateway restarting is not
+/// an alarm), at most a day.
+pub const OFFLINE_MINUTES_MIN: i64 = 5;
+pub const OFFLINE_MINUTES_MAX: i64 = 1440;
+
+/// An offline delay as typed (4 `offlineMinutes` unless a whole number of minutes in range).
+pub fn parse_offline_minutes(raw: &str) -> Result<i64, DomainError> {
+    raw.trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|m| (OFFLINE_MINUTES_MIN..=OFFLINE_MINUTES_MAX).contains(m))
+        .ok_or_else(|| DomainError::invalid("offlineMinutes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,5 +307,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_offline_delay_is_five_minutes_to_a_day() {
+        assert_eq!(parse_offline_minutes(" 5 "), Ok(5));
+        assert_eq!(parse_offline_minutes("1440"), Ok(1440));
+        assert!(parse_offline_minutes("4").is_err());
+        assert!(parse_offline_minutes("1441").is_err());
+        assert!(parse_offline_minutes("ten").is_err());
     }
 }

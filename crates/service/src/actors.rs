@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use domain::policy::Actor;
+use domain::{policy::Actor, user::UserKind};
 use store::{Store, users::UserRow};
 
 use crate::Result;
@@ -22,4 +22,15 @@ pub async fn actor_of(store: &Store, user: &UserRow) -> Result<Actor> {
         read_only: user.read_only,
         permissions,
     })
+}
+
+/// Whether `user` is staff of a disabled company: such staff get 101 at sign-in, at refresh
+/// and on every request until the company is enabled again.
+pub async fn company_locked(store: &Store, user: &UserRow) -> Result<bool> {
+    match user.company() {
+        Some(company) if user.kind() == UserKind::Company => {
+            Ok(store.company_disabled(company).await?)
+        }
+        _ => Ok(false),
+    }
 }

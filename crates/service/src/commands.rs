@@ -95,7 +95,7 @@ async fn not_sent(
 ) {
     let (detail, result) = match e {
         ServiceError::Refused(d) => (o.detail(Some(d.code)), audit::REFUSED),
-        ServiceError::Store(_) => (o.detail(None), audit::FAILED),
+        ServiceError::Store(_) | ServiceError::Internal(_) => (o.detail(None), audit::FAILED),
     };
     let plant = audit::plant_of(store, actor, to.device_sn)
         .await
@@ -222,7 +222,7 @@ mod tests {
     fn dispatcher_refusals_become_the_catalogues_codes() {
         let code = |e| match refusal(e) {
             ServiceError::Refused(d) => Some(d.code),
-            ServiceError::Store(_) => None,
+            ServiceError::Store(_) | ServiceError::Internal(_) => None,
         };
         assert_eq!(
             code(DispatchError::Offline("G".into())),

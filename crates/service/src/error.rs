@@ -1,5 +1,6 @@
 //! The one error of a use case: a refusal the caller is told about (a catalogue code), or a
-//! storage failure the caller only learns happened.
+//! failure (of the database, of hashing a password, of sending a message) the caller only
+//! learns happened.
 
 use domain::{Code, DomainError};
 use store::StoreError;
@@ -12,6 +13,24 @@ pub enum ServiceError {
     /// The database failed; the transaction was rolled back.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Something outside the database failed (hashing a password, sending a message).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<crate::passwords::HashError> for ServiceError {
+    fn from(err: crate::passwords::HashError) -> Self {
+        ServiceError::Internal(err.0)
+    }
+}
+
+impl From<crate::mailer::SendError> for ServiceError {
+    fn from(err: crate::mailer::SendError) -> Self {
+        match err {
+            crate::mailer::SendError::Smtp(e) => ServiceError::Internal(e),
+            crate::mailer::SendError::Store(e) => ServiceError::Store(e),
+        }
+    }
 }
 
 impl From<Code> for ServiceError {

@@ -84,7 +84,7 @@ impl Start<'_> {
                 json!({"kind": "upgrade", "firmId": self.firm_id, "reason": d.code.number()}),
                 audit::REFUSED,
             ),
-            ServiceError::Store(_) => (
+            ServiceError::Store(_) | ServiceError::Internal(_) => (
                 json!({"kind": "upgrade", "firmId": self.firm_id}),
                 audit::FAILED,
             ),

@@ -1,20 +1,21 @@
-//! A person's own account and the accounts they manage: the profile, the password, the avatar
-//! and the display preferences. A new password ends every session of the account in the same
-//! transaction.
+//! A person's own account and the accounts they manage: the profile, the password, the avatar,
+//! the display preferences and the alarm e-mails. A new password ends every session of the
+//! account in the same transaction.
 
 use domain::{
-    Code, DomainError,
-    account::{PROFILE_TEXT_MAX, check_text, parse_email, parse_phone},
+    Code, DomainError, Lang,
+    account::{Account, PROFILE_TEXT_MAX, check_password, check_text, parse_email, parse_phone},
+    codes::Purpose,
     ids::UserId,
     policy::Actor,
-    user::{TempUnit, check_gender},
+    user::{TempUnit, check_gender, parse_offline_minutes},
 };
 use store::{
     Store,
-    users::{Profile, UserRow},
+    users::{NotifyChoice, Profile, UserRow},
 };
 
-use crate::Result;
+use crate::{Result, codes, passwords};
 
 /// A user the caller may manage (themselves, or the accounts an administrator's rights
 /// reach); anything else answers as a missing account (105).
@@ -101,6 +102,27 @@ pub async fn reset_password(
     Ok(())
 }
 
+/// A forgotten password: sets `password` on `account` with the reset code sent to it, and ends
+/// every session of the account. The code is checked first, so a wrong or expired code answers
+/// 5 or 6 whether the account exists or not; an account removed since the code was sent
+/// answers 105.
+pub async fn reset_with_code(
+    store: &Store,
+    account: &Account,
+    password: String,
+    code: &str,
+    now: i64,
+) -> Result<()> {
+    check_password(&password)?;
+    codes::redeem(store, account.as_str(), Purpose::Reset, code, now).await?;
+    let user = store
+        .user_by_account(account.as_str())
+        .await?
+        .ok_or(Code::NotRegistered)?;
+    let hash = passwords::hash(password).await?;
+    reset_password(store, user.id(), &hash, now).await
+}
+
 /// Points a managed user's avatar at `url` (a picture already stored). Answers the user as
 /// they were, whose old picture the caller may now remove.
 pub async fn set_avatar(store: &Store, actor: &Actor, id: UserId, url: &str) -> Result<UserRow> {
@@ -114,5 +136,52 @@ pub async fn set_temp_unit(store: &Store, actor: &Actor, raw: &str) -> Result<()
     actor.require_writable()?;
     let unit = TempUnit::parse(raw)?;
     store.set_temp_unit(actor.id, unit.as_str()).await?;
+    Ok(())
+}
+
+/// The caller's alarm e-mails as they ask for them.
+#[derive(Debug, Clone, Default)]
+pub struct NotifyChanges<'a> {
+    pub enabled: bool,
+    /// May be left out only when turning e-mails off.
+    pub email: Option<&'a str>,
+    /// The code sent to an address that is neither the account's e-mail nor the confirmed one.
+    pub code: Option<&'a str>,
+    /// Left out: unchanged.
+    pub offline_minutes: Option<&'a str>,
+    /// The language the e-mails are written in.
+    pub lang: Lang,
+}
+
+/// Turns the caller's abnormal-event e-mails on or off and sets the offline delay (4
+/// `offlineMinutes` out of range). An address other than the account's own e-mail or the one
+/// confirmed before must come with the code sent to it (5, 6).
+pub async fn set_notify(
+    store: &Store,
+    actor: &Actor,
+    c: NotifyChanges<'_>,
+    now: i64,
+) -> Result<()> {
+    actor.require_writable()?;
+    let me = store.user(actor.id).await?.ok_or(Code::NotRegistered)?;
+    let offline_minutes = match c.offline_minutes.map(str::trim) {
+        None | Some("") => me.notify_offline_minutes,
+        Some(raw) => parse_offline_minutes(raw)?,
+    };
+    let email = match c.email.map(str::trim) {
+        None | Some("") if !c.enabled => String::new(),
+        raw => parse_email(raw.unwrap_or(""))?,
+    };
+    let confirmed = email.is_empty() || email == me.email || email == me.notify_email;
+    if !confirmed {
+        codes::redeem(store, &email, Purpose::Notify, c.code.unwrap_or(""), now).await?;
+    }
+    let choice = NotifyChoice {
+        enabled: c.enabled,
+        email: &email,
+        offline_minutes,
+        lang: c.lang.code(),
+    };
+    store.set_notify(actor.id, &choice).await?;
     Ok(())
 }

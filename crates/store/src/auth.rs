@@ -101,6 +101,22 @@ impl Store {
         )?)
     }
 
+    /// The owner and session of a live refresh token (as [`Store::take_refresh_token`] would
+    /// take it), without taking it.
+    pub async fn refresh_token_owner(&self, token_hash: &str, now: i64) -> Result<Option<Taken>> {
+        Ok(rows!(
+            self,
+            fetch_optional,
+            Taken,
+            "SELECT user_id, session_id FROM refresh_tokens \
+             WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 \
+               AND (session_id IS NULL \
+                    OR session_id IN (SELECT id FROM sessions WHERE revoked_at IS NULL))",
+            token_hash,
+            now
+        )?)
+    }
+
     /// A refresh token presented again after it was used (before `used_before`): a copy is
     /// in someone else's hands, so its whole session (every token of the chain, and the access
     /// tokens that carry its id) ends. True when a live session was revoked.
@@ -172,7 +188,8 @@ impl Store {
         Ok(tokens + sessions)
     }
 
-    /// Stores a new code and retires any earlier unused one for the same account and purpose.
+    /// Stores a new code and retires any earlier unused one for the same account and purpose, in
+    /// one transaction.
     pub async fn insert_code(
         &self,
         account: &str,
@@ -181,24 +198,28 @@ impl Store {
         now: i64,
         expires_at: i64,
     ) -> Result<()> {
-        exec!(
-            self,
-            "UPDATE verification_codes SET used_at = $3 \
-             WHERE account = $1 AND purpose = $2 AND used_at IS NULL",
-            account,
-            purpose,
-            now
-        )?;
-        exec!(
-            self,
-            "INSERT INTO verification_codes (account, purpose, code_hash, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5)",
-            account,
-            purpose,
-            code_hash,
-            now,
-            expires_at
-        )?;
+        in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE verification_codes SET used_at = $3 \
+                 WHERE account = $1 AND purpose = $2 AND used_at IS NULL",
+                account,
+                purpose,
+                now
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "INSERT INTO verification_codes \
+                 (account, purpose, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+                account,
+                purpose,
+                code_hash,
+                now,
+                expires_at
+            )?;
+        });
         Ok(())
     }
 

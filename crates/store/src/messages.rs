@@ -296,29 +296,41 @@ impl Store {
         Ok(())
     }
 
-    /// Marks every message that exists now as read by `user`: the mark moves to the newest
-    /// event id, and single marks below it are no longer needed.
-    pub async fn mark_all_messages_read(&self, user: UserId, now: i64) -> Result<()> {
-        let newest = scalar!(
-            self,
-            fetch_one,
-            i64,
-            "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM events"
-        )?;
-        exec!(
-            self,
-            "INSERT INTO message_marks (user_id, read_through, marked_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (user_id) DO UPDATE SET read_through = $2, marked_at = $3",
-            user.0,
-            newest,
-            now
-        )?;
-        exec!(
-            self,
-            "DELETE FROM message_reads WHERE user_id = $1 AND event_id <= $2",
-            user.0,
-            newest
-        )?;
+    /// Marks everything in `user`'s inbox read, in one transaction: every message that exists
+    /// now (the mark moves to the newest event id, and single marks below it are no longer
+    /// needed) and every notice.
+    pub async fn mark_inbox_read(&self, user: UserId, now: i64) -> Result<()> {
+        in_tx!(self, |tx, sqlite| {
+            let newest = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM events"
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "INSERT INTO message_marks (user_id, read_through, marked_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (user_id) DO UPDATE SET read_through = $2, marked_at = $3",
+                user.0,
+                newest,
+                now
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM message_reads WHERE user_id = $1 AND event_id <= $2",
+                user.0,
+                newest
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE notices SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL",
+                user.0,
+                now
+            )?;
+        });
         Ok(())
     }
 }

@@ -126,14 +126,4 @@ impl Store {
             now
         )? == 1)
     }
-
-    pub async fn mark_all_notices_read(&self, user: UserId, now: i64) -> Result<()> {
-        exec!(
-            self,
-            "UPDATE notices SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL",
-            user.0,
-            now
-        )?;
-        Ok(())
-    }
 }

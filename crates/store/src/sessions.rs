@@ -4,9 +4,150 @@
 
 use domain::ids::UserId;
 
-use crate::{Result, Store, users::UserRow};
+use crate::{Result, Store, auth::Taken, users::UserRow};
+
+/// A sign-in as it is written: the session, its first refresh token, and the throttle's record
+/// of the success (the pair's failures cleared, the address known to the account).
+#[derive(Debug, Clone, Copy)]
+pub struct NewSignIn<'a> {
+    pub session: &'a str,
+    pub user: UserId,
+    pub refresh_hash: &'a str,
+    pub now: i64,
+    pub expires_at: i64,
+    /// The throttle key whose failures a success clears.
+    pub cleared_key: &'a str,
+    /// The throttle key that marks the address as known, "locked" until `known_until`.
+    pub known_key: &'a str,
+    pub known_until: i64,
+}
+
+/// The refresh token that replaces a used one.
+#[derive(Debug, Clone, Copy)]
+pub struct NextToken<'a> {
+    pub hash: &'a str,
+    /// The session started for a token from before sessions existed.
+    pub new_session: &'a str,
+    pub now: i64,
+    pub expires_at: i64,
+}
 
 impl Store {
+    /// Writes a sign-in in one transaction: a session with its first refresh token, and the
+    /// throttle's record of the success.
+    pub async fn sign_in(&self, s: &NewSignIn<'_>) -> Result<()> {
+        in_tx!(self, |tx, sqlite| {
+            tx_exec!(
+                tx,
+                sqlite,
+                "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+                s.session,
+                s.user.0,
+                s.now,
+                s.expires_at
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "INSERT INTO refresh_tokens (token_hash, user_id, session_id, created_at, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+                s.refresh_hash,
+                s.user.0,
+                s.session,
+                s.now,
+                s.expires_at
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM login_throttle WHERE key = $1",
+                s.cleared_key
+            )?;
+            // Stored as a throttle row "locked" until it expires, so it is purged after that.
+            tx_exec!(
+                tx,
+                sqlite,
+                "INSERT INTO login_throttle (key, failures, window_start, locked_until) \
+                 VALUES ($1, 1, $2, $3) ON CONFLICT (key) DO UPDATE SET \
+                 failures = 1, window_start = $2, locked_until = $3",
+                s.known_key,
+                s.now,
+                s.known_until
+            )?;
+        });
+        Ok(())
+    }
+
+    /// Takes a live refresh token (as [`Store::take_refresh_token`]) and stores its successor
+    /// in the same session, in one transaction, keeping the session alive as long as the new
+    /// token; a token from before sessions existed gets a new session. Answers the token's
+    /// owner and session, or `None` (nothing written) when the token was not live.
+    pub async fn rotate_refresh_token(
+        &self,
+        token_hash: &str,
+        next: &NextToken<'_>,
+    ) -> Result<Option<Taken>> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let taken = tx_rows!(
+                tx,
+                sqlite,
+                fetch_optional,
+                Taken,
+                "UPDATE refresh_tokens SET revoked_at = $2 \
+                 WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 \
+                   AND (session_id IS NULL \
+                        OR session_id IN (SELECT id FROM sessions WHERE revoked_at IS NULL)) \
+                 RETURNING user_id, session_id",
+                token_hash,
+                next.now
+            )?;
+            match taken {
+                None => None,
+                Some(taken) => {
+                    let session = match taken.session_id.clone() {
+                        Some(id) => id,
+                        None => {
+                            tx_exec!(
+                                tx,
+                                sqlite,
+                                "INSERT INTO sessions (id, user_id, created_at, expires_at) \
+                                 VALUES ($1, $2, $3, $4)",
+                                next.new_session,
+                                taken.user_id,
+                                next.now,
+                                next.expires_at
+                            )?;
+                            next.new_session.to_string()
+                        }
+                    };
+                    tx_exec!(
+                        tx,
+                        sqlite,
+                        "INSERT INTO refresh_tokens \
+                         (token_hash, user_id, session_id, created_at, expires_at) \
+                         VALUES ($1, $2, $3, $4, $5)",
+                        next.hash,
+                        taken.user_id,
+                        &session,
+                        next.now,
+                        next.expires_at
+                    )?;
+                    tx_exec!(
+                        tx,
+                        sqlite,
+                        "UPDATE sessions SET expires_at = $2 WHERE id = $1 AND expires_at < $2",
+                        &session,
+                        next.expires_at
+                    )?;
+                    Some(Taken {
+                        user_id: taken.user_id,
+                        session_id: Some(session),
+                    })
+                }
+            }
+        }))
+    }
+
     pub async fn create_session(
         &self,
         id: &str,

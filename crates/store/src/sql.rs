@@ -178,6 +178,16 @@ macro_rules! tx_scalar {
     }};
 }
 
+/// `tx_rows!(tx, sqlite, fetch_one|fetch_optional|fetch_all, RowType, "SQL", args...)` fetches
+/// rows inside [`in_tx!`].
+macro_rules! tx_rows {
+    ($tx:ident, $sqlite:ident, $fetch:ident, $T:ty, $sql:expr $(, $arg:expr)* $(,)?) => {{
+        let sql: &str = $sql;
+        let sql = if $sqlite { $crate::sql::for_sqlite(sql) } else { std::borrow::Cow::Borrowed(sql) };
+        sqlx::query_as::<_, $T>(sqlx::AssertSqlSafe(sql.into_owned()))$(.bind($arg))*.$fetch(&mut *$tx).await
+    }};
+}
+
 /// `audit_in_tx!(tx, sqlite, &NewAudit)` adds an audit entry inside [`in_tx!`] and yields its
 /// id: a use case's audit row commits or rolls back with the rows it describes.
 macro_rules! audit_in_tx {

@@ -128,6 +128,52 @@ impl Store {
         Ok(UserId(id))
     }
 
+    /// A registration: uses the verification code `code` and creates the account with its
+    /// `audit` entry (about `user:<id>`), in one transaction. `None` (nothing written) when
+    /// the code was used first by another request; a taken account answers
+    /// `Conflict("users")`.
+    pub async fn register_user(
+        &self,
+        user: &NewUser<'_>,
+        code: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<Option<UserId>> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let used = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE verification_codes SET used_at = $2 WHERE id = $1 AND used_at IS NULL",
+                code,
+                user.now
+            )?;
+            if used == 1 {
+                let id = tx_scalar!(
+                    tx,
+                    sqlite,
+                    i64,
+                    "INSERT INTO users (account, email, mobile, password_hash, nickname, kind, \
+                     company_id, role_id, user_src, created_at, password_changed_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
+                    user.account,
+                    user.email,
+                    user.mobile,
+                    user.password_hash,
+                    user.nickname,
+                    user.kind.as_str(),
+                    user.company.map(|c| c.0),
+                    user.role.map(|r| r.0),
+                    user.user_src,
+                    user.now,
+                )
+                .map_err(|e| conflict(e, "users"))?;
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+                Some(UserId(id))
+            } else {
+                None
+            }
+        }))
+    }
+
     pub async fn user(&self, id: UserId) -> Result<Option<UserRow>> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
         Ok(rows!(self, fetch_optional, UserRow, &sql, id.0)?)

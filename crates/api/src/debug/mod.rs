@@ -11,15 +11,13 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use axum::extract::{Path, State};
 use devices::modbus;
-use domain::{Code, DomainError, Lang};
+use domain::{Code, DomainError};
 use serde::Deserialize;
 use serde_json::json;
-use store::{debug_log::NewDebugEntry, plants::PlantRow};
 use utoipa::ToSchema;
 
 use crate::{
     AppState,
-    audit::result,
     envelope::{ApiError, ApiResult, Data, Envelope},
     extract::{Body, num},
     session::CurrentUser,
@@ -27,6 +25,7 @@ use crate::{
 use domain::time::now_ms;
 
 pub(crate) use log::{DebugEntry, entry_json, find};
+pub(crate) use service::debug_log::Target;
 
 /// How long a raw frame may wait for its reply before the command times out.
 pub(crate) const DEBUG_TIMEOUT: Duration = Duration::from_secs(10);
@@ -59,15 +58,6 @@ pub(crate) fn parse_frame(raw: Option<&str>) -> Result<String, DomainError> {
     Ok(modbus::to_hex(&bytes))
 }
 
-/// Where a frame goes and who may read about it.
-pub(crate) struct Target<'a> {
-    /// `inverter` or `gateway`.
-    pub kind: &'a str,
-    pub device_sn: &'a str,
-    pub gateway_sn: &'a str,
-    pub plant: Option<&'a PlantRow>,
-}
-
 /// Writes the debug log entry of an exchange whose send ended in `outcome` (the command id, or
 /// the refusal the sending helper already audited) and answers the entry as the screen shows
 /// it; a refusal is logged and then answered as the error it is.
@@ -78,25 +68,12 @@ pub(crate) async fn log_exchange(
     frame: &str,
     outcome: ApiResult<i64>,
 ) -> ApiResult<Data<DebugEntry>> {
-    // The log keeps the reason in English: staff of any language read it later.
-    let (command_id, result, message) = match &outcome {
-        Ok(id) => (Some(*id), result::SENT, String::new()),
-        Err(ApiError::Domain(e)) => (None, result::REFUSED, e.message(Lang::En)),
+    let sent = match &outcome {
+        Ok(id) => Ok(*id),
+        Err(ApiError::Domain(e)) => Err(e),
         Err(_) => return Err(outcome.expect_err("an error")),
     };
-    app.store
-        .insert_debug_entry(&NewDebugEntry {
-            by: crate::audit::author(me, target.plant),
-            target_kind: target.kind,
-            device_sn: target.device_sn,
-            gateway_sn: target.gateway_sn,
-            request: frame,
-            result,
-            message: &message,
-            command_id,
-            now: now_ms(),
-        })
-        .await?;
+    service::debug_log::record(&app.store, &me.actor, target, frame, sent, now_ms()).await?;
     let id = outcome?;
     tracing::info!(device = target.device_sn, command = id, by = %me.id(), "debug frame sent");
     let row = app

@@ -274,7 +274,7 @@ pub async fn replace(
     let result = match &outcome {
         Ok(_) => SUCCEEDED,
         Err(ServiceError::Refused(_)) => audit::result::REFUSED,
-        Err(ServiceError::Store(_)) => audit::result::FAILED,
+        Err(ServiceError::Store(_) | ServiceError::Internal(_)) => audit::result::FAILED,
     };
     audit::record(&app, &me, "gateway.replace", &r.old.sn, detail, result).await;
     Ok(Data(GatewayReplaced {

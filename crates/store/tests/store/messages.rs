@@ -122,7 +122,7 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
         assert_eq!(others, 2, "the read one and the recovered one");
         assert!(page_.iter().all(|m| !m.unread()));
         assert_eq!(page_[0].occurrence.id, id);
-        s.mark_all_messages_read(ann, 8).await?;
+        s.mark_inbox_read(ann, 8).await?;
         assert_eq!(s.unread_messages(of(ann), ann).await?, 0);
         assert_eq!(s.messages(of(ann), ann, 0, None, 10, 0).await?.1, 3);
         // A later event is unread again.
