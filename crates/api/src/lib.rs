@@ -74,7 +74,7 @@ use tower_http::trace::TraceLayer;
 
 pub use auth::REUSE_GRACE_MS;
 pub use config::ApiConfig;
-pub use files::store::{FileError, FileStore, FilesBackend, Staged};
+pub use service::files::{FileError, FileStore, FilesBackend, Staged};
 pub use session::Keys;
 pub use system::metrics_router;
 

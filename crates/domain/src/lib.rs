@@ -16,6 +16,7 @@ pub mod gateway_action;
 pub mod gateway_key;
 pub mod ids;
 pub mod income;
+pub mod inverter_type;
 pub mod lang;
 pub mod manual;
 pub mod permissions;

@@ -3,14 +3,14 @@
 use domain::{
     DomainError,
     ids::PlantId,
-    plant::{Charge, check_charges},
+    plant::{Charge, Valuation, check_charges},
     policy::{Actor, NewPlantOwner},
     user::UserKind,
 };
 use store::{
     Store,
     offers::NewPlant,
-    plants::{NewCharge, PlantFields},
+    plants::{ChargeRow, NewCharge, PlantFields},
 };
 
 use super::account_user;
@@ -71,6 +71,21 @@ pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) 
         .await?;
     tracing::info!(plant = id, by = %actor.id, offered_to = ?offered_to, "plant created");
     Ok(PlantId(id))
+}
+
+/// The stored tariff as the income rule reads it (rows of an unknown kind are skipped).
+pub fn stored_tariff(rows: &[ChargeRow]) -> Vec<Charge> {
+    rows.iter()
+        .filter_map(|c| {
+            Some(Charge {
+                kind: Valuation::from_wire(c.kind).ok()?,
+                start: c.start_range.clone(),
+                end: c.end_range.clone(),
+                price: c.price,
+                direction: c.direction.clone(),
+            })
+        })
+        .collect()
 }
 
 /// A tariff as stored, once `domain::plant::check_charges` accepts it (a constant price is

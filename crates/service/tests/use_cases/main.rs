@@ -4,12 +4,15 @@
 
 mod common;
 mod companies;
+mod devices;
 mod firmware;
 mod gateway_registry;
 mod gateways;
+mod inverter_types;
 mod plant_edit;
 mod plant_offers;
 mod plants;
+mod predictions;
 mod products;
 mod relations;
 mod setting_profiles;
