@@ -35,7 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Results an entry may carry.
 pub(crate) mod result {
-    pub use service::audit::{FAILED, REFUSED, SENT};
+    pub use service::audit::{FAILED, REFUSED};
 }
 
 /// Writes an audit entry for an action `me` took on `target` (a device or gateway SN; the

@@ -10,8 +10,6 @@ use axum::extract::{Path, State};
 use domain::{
     DomainError,
     command::{CommandKind, CommandStatus},
-    ids::{CompanyId, UserId},
-    policy::GatewayScope,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -175,49 +173,14 @@ pub(crate) fn command_json(c: &CommandRow) -> Command {
     }
 }
 
-/// Whether the caller may see the device (or gateway) a command went to.
-async fn may_see(app: &AppState, me: &CurrentUser, c: &CommandRow) -> ApiResult<bool> {
-    if app
-        .store
-        .device_visible(me.actor.plant_visibility(), me.id(), &c.device_sn)
-        .await?
-        .is_some()
-    {
-        return Ok(true);
-    }
-    let Some(g) = app.store.gateway_by_sn(&c.device_sn).await? else {
-        return Ok(false);
-    };
-    let plant = match g.plant_id {
-        Some(id) => app.store.plant(id, me.id()).await?,
-        None => None,
-    };
-    if g.plant_id.is_some() && plant.is_none() {
-        return Ok(me.actor.is_internal());
-    }
-    Ok(me.actor.can_see_gateway(&GatewayScope {
-        plant: plant.as_ref().map(|p| p.scope()),
-        owner: g.owner_id.map(UserId),
-        company: g.company_id.map(CompanyId),
-        held_by_agent: service::gateways::held_by_agent(&app.store, &me.actor, &g).await?,
-    }))
-}
-
-/// Reads a command the caller may see, timing it out first when its deadline passed (so the
-/// answer is right even before the sweeper runs). `None` when missing or not visible.
+/// A command the caller may see, timed out first when its deadline passed
+/// (`service::commands::visible`); `None` when missing or not visible.
 pub(crate) async fn visible_command(
     app: &AppState,
     me: &CurrentUser,
     id: i64,
 ) -> ApiResult<Option<CommandRow>> {
-    let Some(mut c) = app.store.command(id).await? else {
-        return Ok(None);
-    };
-    if !c.status().is_final() && c.deadline < now_ms() {
-        app.store.time_out_commands(now_ms()).await?;
-        c = app.store.command(id).await?.unwrap_or(c);
-    }
-    Ok(may_see(app, me, &c).await?.then_some(c))
+    Ok(commands::visible(&app.store, &me.actor, id, now_ms()).await?)
 }
 
 /// Where a command stands: `sent`, `acknowledged`, `succeeded`, `failed` or `timed_out`.

@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 
 use chrono_tz::Tz;
-use domain::{Code, DomainError, policy::PlantAccess};
+use domain::Code;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use service::devices::{self, Rule};
 use store::{
     devices::{DeviceFilter, DeviceListRow, StatusCounts},
     plants::PlantRow,
@@ -30,8 +31,6 @@ use crate::{
 use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
-/// Device names: at most 32 bytes (docs/overview.md, "Limits").
-pub(crate) const ALIAS_MAX: usize = 32;
 /// Meters and weather stations have no keys of their own in the catalogue: reading them is
 /// part of the equipment menu, and changing them is editing the plant they belong to.
 pub(crate) const VIEW_KEY: &str = "equip.view";
@@ -140,23 +139,14 @@ pub(crate) async fn zone_of(app: &AppState, me: &CurrentUser, d: &DeviceListRow)
 }
 
 /// Changing a device needs a writable account, the role key `key`, and a plant the caller
-/// owns or manages for their company: people the plant is only shared with may look, not
-/// change (code 2).
+/// owns or manages for their company (`service::devices::Rule::Managed`; code 2 otherwise).
 pub(crate) async fn require_device_write(
     app: &AppState,
     me: &CurrentUser,
     d: &DeviceListRow,
     key: &str,
 ) -> ApiResult<()> {
-    me.actor.require_writable()?;
-    me.actor.require(key)?;
-    if let Some(plant) = plant_of(app, me, d).await? {
-        match me.actor.plant_access(&plant.scope()) {
-            Some(PlantAccess::Owner | PlantAccess::Internal | PlantAccess::Company) => {}
-            _ => return Err(Code::NoPermission.into()),
-        }
-    }
-    Ok(())
+    Ok(devices::require(&app.store, &me.actor, d, Rule::Managed(key)).await?)
 }
 
 /// Whether [`require_device_write`] would let the caller change the device (screens hide the
@@ -405,15 +395,6 @@ pub struct AliasBody {
     pub alias: Option<String>,
 }
 
-/// A device name: trimmed, at most 32 bytes; empty clears it (the SN shows instead).
-pub(crate) fn parse_alias(raw: Option<&str>) -> Result<String, DomainError> {
-    let alias = raw.ok_or_else(|| DomainError::invalid("alias"))?.trim();
-    if alias.len() > ALIAS_MAX || alias.chars().any(char::is_control) {
-        return Err(DomainError::invalid("alias"));
-    }
-    Ok(alias.to_string())
-}
-
 pub(crate) async fn rename(
     app: &AppState,
     me: &CurrentUser,
@@ -422,9 +403,8 @@ pub(crate) async fn rename(
     alias: Option<&str>,
 ) -> ApiResult<Done> {
     let d = device(app, me, sn, family).await?;
-    require_device_write(app, me, &d, EDIT_KEY).await?;
-    let alias = parse_alias(alias)?;
-    app.store.set_device_alias(d.id, &alias, now_ms()).await?;
+    let rule = Rule::Managed(EDIT_KEY);
+    devices::rename(&app.store, &me.actor, &d, rule, alias, now_ms()).await?;
     Ok(Done)
 }
 
@@ -435,8 +415,7 @@ pub(crate) async fn remove(
     family: &str,
 ) -> ApiResult<Done> {
     let d = device(app, me, sn, family).await?;
-    require_device_write(app, me, &d, EDIT_KEY).await?;
-    app.store.delete_device(d.id).await?;
+    devices::delete(&app.store, &me.actor, &d, Rule::Managed(EDIT_KEY), &[]).await?;
     Ok(Done)
 }
 
@@ -493,21 +472,6 @@ pub(crate) async fn energy_bars(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn aliases_are_at_most_32_bytes_and_may_be_cleared() {
-        assert_eq!(
-            parse_alias(Some("  Grid meter ")).as_deref(),
-            Ok("Grid meter")
-        );
-        assert_eq!(parse_alias(Some("")).as_deref(), Ok(""));
-        assert!(parse_alias(Some(&"é".repeat(17))).is_err(), "34 bytes");
-        assert!(parse_alias(Some("a\nb")).is_err());
-        assert_eq!(
-            parse_alias(None).unwrap_err().detail.as_deref(),
-            Some("alias")
-        );
-    }
 
     #[test]
     fn list_filters_read_minus_one_and_empty_as_any() {

@@ -1,29 +1,27 @@
 //! Uploaded files: kept under `uploads/` of the file store (the data directory or the
-//! database, see `store.rs`), served read-only at `/files/...`. Types are decided by the file's
+//! database, see `service::files`), served read-only at `/files/...`. Types are decided by the file's
 //! first bytes, never by its name.
 
 pub mod serve;
-pub mod store;
 
 use axum::{
     Router,
     extract::{Multipart, multipart::MultipartRejection},
     routing::get,
 };
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use domain::{Code, DomainError};
 use image::{ImageFormat, ImageReader};
 use tower_http::services::ServeDir;
 
-use crate::{AppState, envelope::ApiError, session::random_bytes};
+use crate::{AppState, FilesBackend, envelope::ApiError};
 
 /// Serves `/files/...` from where uploads are kept.
 pub fn router(app: &AppState) -> Router<AppState> {
     match app.config.files {
-        store::FilesBackend::Local => {
+        FilesBackend::Local => {
             Router::new().nest_service("/files", ServeDir::new(app.config.data_dir.join("uploads")))
         }
-        store::FilesBackend::Database => Router::new().route("/files/{*path}", get(serve::file)),
+        FilesBackend::Database => Router::new().route("/files/{*path}", get(serve::file)),
     }
 }
 
@@ -224,25 +222,15 @@ pub async fn save(
     ext: &str,
     bytes: &[u8],
 ) -> Result<String, ApiError> {
-    let name = format!("{}.{ext}", URL_SAFE_NO_PAD.encode(random_bytes::<12>()));
     app.files()
-        .put(&format!("uploads/{folder}/{name}"), bytes)
+        .upload(folder, ext, bytes)
         .await
-        .map_err(|e| ApiError::internal("upload", e))?;
-    Ok(format!("/files/{folder}/{name}"))
+        .map_err(|e| ApiError::internal("upload", e))
 }
 
 /// Removes a file this module stored earlier; anything else is left alone.
 pub async fn remove(app: &AppState, url: &str) {
-    let Some(rest) = url.strip_prefix("/files/") else {
-        return;
-    };
-    if rest.split('/').any(|part| part.is_empty() || part == "..") {
-        return;
-    }
-    if let Err(e) = app.files().delete(&format!("uploads/{rest}")).await {
-        tracing::warn!(url, %e, "old upload not removed");
-    }
+    app.files().remove_upload(url).await;
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ use store::Store;
 use tower_http::trace::TraceLayer;
 
 pub use config::ApiConfig;
-pub use files::store::{FileError, FileStore, FilesBackend, Staged};
+pub use service::files::{FileError, FileStore, FilesBackend, Staged};
 pub use service::sessions::REUSE_GRACE_MS;
 pub use session::Keys;
 pub use system::metrics_router;

@@ -5,7 +5,6 @@
 
 use axum::extract::{Path, State};
 use chrono_tz::Tz;
-use domain::DomainError;
 use serde::{Deserialize, Serialize};
 use store::{
     devices::DeviceListRow,
@@ -19,7 +18,7 @@ use crate::{
     device_common::{
         AliasBody, DateQuery, DeviceCounts, DeviceItem, DeviceListQuery, EDIT_KEY, Live, VIEW_KEY,
         day_curve, device, energy_bars, family_counts, list_page, live_of, may_write, opt_round,
-        remove, rename, require_device_write, zone_of,
+        remove, rename, zone_of,
     },
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, Query, num},
@@ -323,9 +322,7 @@ pub async fn master(
     Body(b): Body<MasterBody>,
 ) -> ApiResult<Done> {
     let d = device(&app, &me, &sn, FAMILY).await?;
-    require_device_write(&app, &me, &d, EDIT_KEY).await?;
-    let plant = d.plant_id.ok_or_else(|| DomainError::invalid("plant"))?;
     let on = b.master.or(q.master).unwrap_or(true);
-    app.store.set_master_meter(plant, d.id, on).await?;
+    service::devices::set_master_meter(&app.store, &me.actor, &d, EDIT_KEY, on).await?;
     Ok(Done)
 }

@@ -2,57 +2,15 @@
 //! plant-local day, and the `infos[{unit, label, id, groupCode, name, records}]` series shape of
 //! docs/api-conventions.md. Every device and plant screen builds its answers from these pieces.
 
-use chrono::{Datelike, NaiveDate, Utc};
+use chrono::{Datelike, NaiveDate};
 use chrono_tz::Tz;
 use serde::Serialize;
-use serde_json::{Map, Value};
 use store::telemetry::{EnergyPoint, SampleRow};
 use utoipa::ToSchema;
 
 use crate::AppState;
 
-/// A day curve reads at most one sample per this many ms (a day of 25 hours is 1500 points),
-/// however often the gateway uploads.
-pub(crate) const DAY_BUCKET_MS: i64 = 60_000;
-
-/// One report's decoded values, by key.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Reading {
-    pub ts: i64,
-    pub values: Map<String, Value>,
-}
-
-impl Reading {
-    pub fn from_sample(ts: i64, payload: &str) -> Reading {
-        let values = serde_json::from_str::<Map<String, Value>>(payload).unwrap_or_default();
-        Reading { ts, values }
-    }
-
-    /// A value as a number; booleans read as 0/1, anything else as missing.
-    pub fn num(&self, key: &str) -> Option<f64> {
-        match self.values.get(key)? {
-            Value::Number(n) => n.as_f64(),
-            Value::Bool(b) => Some(f64::from(u8::from(*b))),
-            _ => None,
-        }
-    }
-
-    /// The first of `keys` present, as a number.
-    pub fn first(&self, keys: &[&str]) -> Option<f64> {
-        keys.iter().find_map(|k| self.num(k))
-    }
-
-    /// The sum of `keys` present; `None` when none is.
-    pub fn sum(&self, keys: &[&str]) -> Option<f64> {
-        keys.iter()
-            .filter_map(|k| self.num(k))
-            .fold(None, |acc, v| Some(acc.unwrap_or(0.0) + v))
-    }
-
-    pub fn text(&self, key: &str) -> Option<&str> {
-        self.values.get(key).and_then(Value::as_str)
-    }
-}
+pub(crate) use service::readings::{Reading, num_text, round2};
 
 /// The newest values a device reported, if any: from ingest's memory when this process holds
 /// them, else from the database.
@@ -67,26 +25,19 @@ pub(crate) async fn latest(app: &AppState, device: i64) -> store::Result<Option<
         .map(|s| Reading::from_sample(s.ts, &s.payload)))
 }
 
-/// A device's samples of `[from, to)` for a day curve, oldest first: at most one a minute, so
-/// a whole day is read (and drawn) whether the gateway uploads every 5 minutes or every 5
-/// seconds.
+/// A device's samples of `[from, to)` for a day curve (`service::readings::day_samples`).
 pub(crate) async fn day_samples(
     app: &AppState,
     device: i64,
     from: i64,
     to: i64,
 ) -> store::Result<Vec<SampleRow>> {
-    app.store
-        .samples_thinned(device, from, to, DAY_BUCKET_MS)
-        .await
+    service::readings::day_samples(&app.store, device, from, to).await
 }
 
 pub(crate) use service::local_time::{local_time, zone};
 
-/// Today in `tz`.
-pub(crate) fn today(tz: Tz) -> NaiveDate {
-    Utc::now().with_timezone(&tz).date_naive()
-}
+pub(crate) use service::local_time::today;
 
 pub(crate) use devices::history::day_bounds;
 
@@ -113,26 +64,9 @@ pub(crate) fn year_param(raw: Option<&str>, tz: Tz) -> i32 {
         .unwrap_or_else(|| today(tz).year())
 }
 
-/// A number as the numeric string clients parse (`"230.8"`), trimmed to 2 decimals.
-pub(crate) fn num_text(v: f64) -> String {
-    let rounded = (v * 100.0).round() / 100.0;
-    if rounded == rounded.trunc() && rounded.abs() < 1e15 {
-        // Through an integer: `{:.1}` of a float takes the exact (bignum) formatter.
-        let sign = if rounded.is_sign_negative() { "-" } else { "" };
-        format!("{sign}{}.0", rounded.abs() as i64)
-    } else {
-        format!("{rounded}")
-    }
-}
-
 /// An optional number as a numeric string (`null` when absent).
 pub(crate) fn opt_string(v: Option<f64>) -> Option<String> {
     v.map(num_text)
-}
-
-/// Rounds to 2 decimals for numeric fields.
-pub(crate) fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }
 
 /// One point of a series.
@@ -160,6 +94,27 @@ pub struct Series {
     pub group_code: Option<String>,
     pub name: Option<String>,
     pub records: Vec<Record>,
+}
+
+impl From<service::curves::DayCurve> for Series {
+    fn from(c: service::curves::DayCurve) -> Self {
+        Series {
+            unit: c.unit,
+            label: c.label.into(),
+            id: None,
+            group_code: None,
+            name: Some(c.name.into()),
+            records: c
+                .points
+                .into_iter()
+                .map(|p| Record {
+                    time: p.time,
+                    value: p.value,
+                    update_time: None,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The answer of a day curve or of energy bars: its series.

@@ -93,9 +93,34 @@ impl InverterKind {
     }
 }
 
+/// Device names: at most 32 bytes (docs/overview.md, "Limits").
+pub const ALIAS_MAX: usize = 32;
+
+/// A device name: trimmed, at most 32 bytes, no control characters (4 `alias`); empty clears
+/// it (the SN shows instead).
+pub fn alias(raw: &str) -> Result<String, crate::DomainError> {
+    let alias = raw.trim();
+    if alias.len() > ALIAS_MAX || alias.chars().any(char::is_control) {
+        return Err(crate::DomainError::invalid("alias"));
+    }
+    Ok(alias.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_alias_is_at_most_32_bytes_after_trimming() {
+        assert_eq!(alias("  Roof east  ").as_deref(), Ok("Roof east"));
+        assert_eq!(alias("").as_deref(), Ok(""));
+        assert!(alias(&"a".repeat(32)).is_ok());
+        assert!(alias(&"a".repeat(33)).is_err());
+        // 11 three-byte characters are 33 bytes, though only 11 characters.
+        assert!(alias(&"逆".repeat(11)).is_err());
+        assert!(alias(&"逆".repeat(10)).is_ok());
+        assert_eq!(alias("a\nb").unwrap_err().detail.as_deref(), Some("alias"));
+    }
 
     #[test]
     fn every_spec_type_code_has_its_label() {

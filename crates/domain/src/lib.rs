@@ -17,6 +17,7 @@ pub mod gateway_action;
 pub mod gateway_key;
 pub mod ids;
 pub mod income;
+pub mod inverter_type;
 pub mod lang;
 pub mod login_guard;
 pub mod manual;

@@ -22,7 +22,7 @@ pub mod monthly_reports;
 
 use std::{sync::Arc, time::Duration};
 
-use service::{mailer::Mailer, reports::Workbooks};
+use service::mailer::Mailer;
 use store::Store;
 
 /// What the jobs work with.
@@ -33,8 +33,6 @@ pub struct Context {
     /// Sends commands to devices through their gateways (the dispatch); `None` where the
     /// device link is not running (commands then fail as "connection failed").
     pub commands: Option<devices::link::Dispatcher>,
-    /// Builds the workbook a monthly report e-mail attaches.
-    pub workbooks: Arc<dyn Workbooks>,
 }
 
 /// When the configurable jobs run.
@@ -52,7 +50,7 @@ pub fn start(ctx: Context, schedule: Schedule) {
     let store = &ctx.store;
     tokio::spawn(housekeeping::run(store.clone()));
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
-    tokio::spawn(monthly_reports::run(store.clone(), ctx.workbooks.clone()));
+    tokio::spawn(monthly_reports::run(store.clone()));
     tokio::spawn(mail_queue::run(
         store.clone(),
         ctx.mailer.clone(),

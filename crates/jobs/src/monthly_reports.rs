@@ -12,8 +12,9 @@ use domain::{
     ids::{PlantId, UserId},
 };
 use service::{
+    curves::{CurveCaches, PlantDevices},
     local_time::zone,
-    reports::{Workbooks, address},
+    reports::{address, month_workbook},
 };
 use store::{Store, outbox::NewMail, reports::Subscription};
 
@@ -62,7 +63,7 @@ fn words(lang: Lang, plant: &str, month: &str) -> (String, String) {
 /// Queues one subscription's report when it is due; answers whether it did.
 async fn one(
     store: &Store,
-    workbooks: &dyn Workbooks,
+    curves: &CurveCaches,
     sub: &Subscription,
     now: DateTime<Utc>,
 ) -> Result<bool, Error> {
@@ -88,7 +89,13 @@ async fn one(
     };
     let lang = Lang::parse(&sub.lang).unwrap_or_default();
     let (subject, body) = words(lang, &plant.name, &label);
-    let attachment = workbooks.month(&actor, plant, tz, month, lang).await?;
+    let devices = store.plant_devices(plant.id).await?;
+    let at = PlantDevices {
+        plant: &plant,
+        tz,
+        devices: &devices,
+    };
+    let attachment = month_workbook(store, curves, &actor, at, month, lang).await?;
     let mail = NewMail {
         kind: "report".into(),
         recipient: to,
@@ -115,17 +122,15 @@ async fn one(
 
 /// Queues every report due at `now`; answers how many. One subscription's failure is logged
 /// and does not stop the others (it is tried again on the next run).
-pub async fn send_due(
-    store: &Store,
-    workbooks: &dyn Workbooks,
-    now: DateTime<Utc>,
-) -> store::Result<usize> {
+pub async fn send_due(store: &Store, now: DateTime<Utc>) -> store::Result<usize> {
+    // A month report draws no day curves: nothing here is kept from one run to the next.
+    let curves = CurveCaches::default();
     // No zone is more than 14 hours ahead of UTC: no plant's last month is later than this.
     let ahead = (now + Duration::hours(14)).date_naive();
     let latest = label(month_before(ahead));
     let mut queued = 0;
     for sub in store.report_subscriptions_due(&latest).await? {
-        match one(store, workbooks, &sub, now).await {
+        match one(store, &curves, &sub, now).await {
             Ok(true) => queued += 1,
             Ok(false) => {}
             Err(e) => {
@@ -138,11 +143,11 @@ pub async fn send_due(
 
 /// Queues the reports due every [`CHECK_EVERY`] (the first at once; the mail worker sends
 /// them) until the process ends.
-pub async fn run(store: Store, workbooks: std::sync::Arc<dyn Workbooks>) {
+pub async fn run(store: Store) {
     let mut tick = tokio::time::interval(CHECK_EVERY);
     loop {
         tick.tick().await;
-        match send_due(&store, workbooks.as_ref(), Utc::now()).await {
+        match send_due(&store, Utc::now()).await {
             Ok(n) if n > 0 => tracing::info!(queued = n, "monthly reports queued"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "monthly reports failed"),

@@ -152,7 +152,9 @@ async fn node(
         .copied()
         .filter(|c| !taken.contains(c))
         .collect();
-    Ok(store.insert_inverter_type(parent, name, &free, now).await?)
+    Ok(store
+        .insert_inverter_type(parent, name, &free, now, None)
+        .await?)
 }
 
 struct DemoLog {

@@ -89,7 +89,6 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             store: store.clone(),
             mailer: state.mailer.clone(),
             commands: state.commands.clone(),
-            workbooks: Arc::new(state.clone()),
         },
         jobs::Schedule {
             mail: Duration::from_secs(config.mail_interval_secs.unsigned_abs()),

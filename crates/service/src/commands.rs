@@ -6,9 +6,15 @@
 use std::time::Duration;
 
 use devices::link::{DispatchError, Dispatcher};
-use domain::{Code, DomainError, command::CommandKind, plant::Status, policy::Actor};
+use domain::{
+    Code, DomainError,
+    command::CommandKind,
+    ids::{CompanyId, UserId},
+    plant::Status,
+    policy::{Actor, GatewayScope},
+};
 use serde_json::{Value, json};
-use store::{Store, audit::NewAudit, devices::DeviceListRow};
+use store::{Store, audit::NewAudit, commands::CommandRow, devices::DeviceListRow};
 
 use crate::{Result, ServiceError, audit};
 
@@ -205,6 +211,52 @@ pub async fn send_order_to_device(
         return Err(e);
     }
     send_order(store, dispatcher, actor, to, o, now).await
+}
+
+/// Whether `actor` may see the device (or gateway) a command went to.
+async fn may_see(store: &Store, actor: &Actor, c: &CommandRow) -> Result<bool> {
+    if store
+        .device_visible(actor.plant_visibility(), actor.id, &c.device_sn)
+        .await?
+        .is_some()
+    {
+        return Ok(true);
+    }
+    let Some(g) = store.gateway_by_sn(&c.device_sn).await? else {
+        return Ok(false);
+    };
+    let plant = match g.plant_id {
+        Some(id) => store.plant(id, actor.id).await?,
+        None => None,
+    };
+    if g.plant_id.is_some() && plant.is_none() {
+        return Ok(actor.is_internal());
+    }
+    Ok(actor.can_see_gateway(&GatewayScope {
+        plant: plant.as_ref().map(|p| p.scope()),
+        owner: g.owner_id.map(UserId),
+        company: g.company_id.map(CompanyId),
+        held_by_agent: crate::gateways::held_by_agent(store, actor, &g).await?,
+    }))
+}
+
+/// Command `id` when `actor` may see it; `None` when missing or not visible. A command whose
+/// deadline passed is timed out first (with every other overdue one), so the answer is right
+/// before the sweeper (`jobs`) gets to it.
+pub async fn visible(
+    store: &Store,
+    actor: &Actor,
+    id: i64,
+    now: i64,
+) -> Result<Option<CommandRow>> {
+    let Some(mut c) = store.command(id).await? else {
+        return Ok(None);
+    };
+    if !c.status().is_final() && c.deadline < now {
+        store.time_out_commands(now).await?;
+        c = store.command(id).await?.unwrap_or(c);
+    }
+    Ok(may_see(store, actor, &c).await?.then_some(c))
 }
 
 #[cfg(test)]

@@ -4,14 +4,21 @@
 //! And the values a device confirmed: a succeeded `set_params` becomes what reads show. The
 //! settings screens and the demand-response dispatch both go through here.
 
-use std::sync::OnceLock;
+use std::{sync::OnceLock, time::Duration};
 
-use devices::protocol::{ProtocolConfig, shipped};
-use domain::settings::{Offer, Writable};
+use devices::{
+    link::Dispatcher,
+    protocol::{ProtocolConfig, shipped},
+};
+use domain::{
+    plant::Status,
+    settings::{Offer, Writable},
+};
 use serde_json::{Map, Value};
 use store::{
     Store,
     commands::{CommandRow, CommandStatus},
+    devices::DeviceListRow,
 };
 
 use crate::Result;
@@ -86,6 +93,64 @@ pub async fn remember_applied(store: &Store, c: &CommandRow) -> store::Result<()
             .await?;
     }
     Ok(())
+}
+
+/// The values a reply carried, as strings, keeping only the offered keys.
+fn known_values(offer: &Offer, data: &Map<String, Value>) -> Vec<(String, String)> {
+    data.iter()
+        .filter(|(k, _)| offer.field(k).is_some())
+        .filter_map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => return None,
+            };
+            Some((k.clone(), text))
+        })
+        .collect()
+}
+
+/// Asks an online device for its values (waiting at most `wait`) and keeps what it answered
+/// as its confirmed values, for a read the caller may make. Nothing happens without a device
+/// link, a gateway or an answer in time: the read then shows the values kept before.
+pub async fn read_from_device(
+    store: &Store,
+    dispatcher: Option<&Dispatcher>,
+    device: &DeviceListRow,
+    offer: &Offer,
+    wait: Duration,
+) {
+    let (Some(dispatcher), Some(gateway)) = (dispatcher, device.gateway_sn.as_deref()) else {
+        return;
+    };
+    if device.status == Status::Offline as i64 {
+        return;
+    }
+    let Ok(id) = dispatcher
+        .send(gateway, &device.sn, "read_params", Value::Null, wait)
+        .await
+    else {
+        return;
+    };
+    let Ok(Some(row)) = dispatcher.wait(id, wait).await else {
+        return;
+    };
+    if row.status() != CommandStatus::Succeeded {
+        return;
+    }
+    if let Some(data) = serde_json::from_str::<Value>(&row.result_data)
+        .ok()
+        .and_then(|v| v.as_object().cloned())
+    {
+        let values = known_values(offer, &data);
+        if let Err(e) = store
+            .store_device_settings(&device.sn, &values, row.updated_at)
+            .await
+        {
+            tracing::warn!(error = %e, sn = %device.sn, "settings read not kept");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -232,4 +232,16 @@ impl Store {
     pub async fn delete_device(&self, device: i64) -> Result<bool> {
         Ok(exec!(self, "DELETE FROM devices WHERE id = $1", device)? > 0)
     }
+
+    /// Removes several devices in one transaction (a battery stack with its packs): all of
+    /// them or, when the database fails half way, none. Answers how many were there.
+    pub async fn delete_devices(&self, devices: &[i64]) -> Result<u64> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let mut gone = 0;
+            for device in devices {
+                gone += tx_exec!(tx, sqlite, "DELETE FROM devices WHERE id = $1", *device)?;
+            }
+            gone
+        }))
+    }
 }

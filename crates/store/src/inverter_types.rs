@@ -3,7 +3,7 @@
 //! primary key of `inverter_type_codes`), so the firmware that fits an inverter is never
 //! ambiguous. The rules (which parent, which moves) are the caller's; this keeps the rows.
 
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct InverterTypeRow {
@@ -76,14 +76,16 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// Adds a title or label with its codes in one transaction. A taken name or code answers
-    /// `Conflict("inverter_types")`.
+    /// Adds a title or label with its codes, and its audit entry (none for a seed or a store
+    /// test: the entry, and its detail made from the new id), in one transaction. A taken name
+    /// or code answers `Conflict("inverter_types")`.
     pub async fn insert_inverter_type(
         &self,
         parent: Option<i64>,
         name: &str,
         codes: &[i64],
         now: i64,
+        audit: Option<(&NewAudit<'_>, &(dyn Fn(i64) -> String + Sync))>,
     ) -> Result<i64> {
         let out: Result<i64> = in_tx!(self, |tx, sqlite| {
             let sort = tx_scalar!(
@@ -116,19 +118,28 @@ impl Store {
                 )
                 .map_err(|e| conflict(e, "inverter_types"))?;
             }
+            if let Some((entry, detail_of)) = audit {
+                let detail = detail_of(id);
+                let entry = NewAudit {
+                    detail: &detail,
+                    ..entry.clone()
+                };
+                audit_in_tx!(tx, sqlite, &entry)?;
+            }
             Ok(id)
         });
         out
     }
 
-    /// Renames a title or label and, when `codes` is given, replaces its codes, in one
-    /// transaction; `false` when it is gone.
+    /// Renames a title or label and, when `codes` is given, replaces its codes, with `audit`,
+    /// in one transaction; `false` (and no entry) when it is gone.
     pub async fn update_inverter_type(
         &self,
         id: i64,
         name: &str,
         codes: Option<&[i64]>,
         now: i64,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
         let out: Result<bool> = in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
@@ -160,33 +171,55 @@ impl Store {
                     .map_err(|e| conflict(e, "inverter_types"))?;
                 }
             }
+            if let Some(a) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, a)?;
+            }
             Ok(n == 1)
         });
         out
     }
 
-    /// Files a label under another primary title; `false` when it is gone.
-    pub async fn move_inverter_type(&self, id: i64, parent: i64, now: i64) -> Result<bool> {
-        exec!(
-            self,
-            "UPDATE inverter_types SET parent_id = $2, updated_at = $3 WHERE id = $1",
-            id,
-            parent,
-            now
-        )
-        .map(|n| n == 1)
-        .map_err(|e| conflict(e, "inverter_types"))
+    /// Files a label under another primary title, with `audit`, in one transaction; `false`
+    /// (and no entry) when it is gone.
+    pub async fn move_inverter_type(
+        &self,
+        id: i64,
+        parent: i64,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
+        let out: Result<bool> = in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE inverter_types SET parent_id = $2, updated_at = $3 WHERE id = $1",
+                id,
+                parent,
+                now
+            )
+            .map_err(|e| conflict(e, "inverter_types"))?;
+            if let Some(a) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, a)?;
+            }
+            Ok(n == 1)
+        });
+        out
     }
 
-    /// Deletes a title or label that has neither children nor firmware (its codes go with it);
-    /// `false` when nothing was deleted.
-    pub async fn delete_inverter_type(&self, id: i64) -> Result<bool> {
-        Ok(exec!(
+    /// Deletes a title or label that has neither children nor firmware (its codes go with it),
+    /// with `audit`, in one transaction; `false` (and no entry) when nothing was deleted.
+    pub async fn delete_inverter_type(
+        &self,
+        id: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            audit,
             "DELETE FROM inverter_types WHERE id = $1 \
              AND NOT EXISTS (SELECT 1 FROM inverter_types c WHERE c.parent_id = $1) \
              AND NOT EXISTS (SELECT 1 FROM firmware f WHERE f.target = 'inverter' AND f.type_id = $1)",
             id
-        )? == 1)
+        ) == 1)
     }
 }

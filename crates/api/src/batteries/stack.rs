@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use axum::extract::{Path, State};
 use serde::Serialize;
+use service::devices::{self, Rule};
 use utoipa::ToSchema;
 
 use super::{
@@ -14,7 +15,7 @@ use super::{
 };
 use crate::{
     AppState,
-    device_common::{device, require_device_write},
+    device_common::device,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     readings,
     session::CurrentUser,
@@ -77,11 +78,12 @@ pub async fn delete(
 ) -> ApiResult<Done> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &id, FAMILY).await?;
-    require_device_write(&app, &me, &d, DELETE_KEY).await?;
-    let children = packs_registered(&app, &me, &d).await?;
-    for c in &children {
-        app.store.delete_device(c.id).await?;
-    }
-    app.store.delete_device(d.id).await?;
+    let packs: Vec<i64> = packs_registered(&app, &me, &d)
+        .await?
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    let rule = Rule::Managed(DELETE_KEY);
+    devices::delete(&app.store, &me.actor, &d, rule, &packs).await?;
     Ok(Done)
 }

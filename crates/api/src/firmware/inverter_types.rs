@@ -1,14 +1,15 @@
 //! The inverter-type tree (`firmware.inverter.view` to read, `firmware.inverter.edit` to
 //! change): primary titles hold secondary labels; a label names the inverter type codes its
-//! firmware fits, each code on one label only. The tree rules are the `tree_rules` below.
+//! firmware fits, each code on one label only. Changes are use cases of
+//! `service::firmware::types`.
 
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
 use domain::DomainError;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use store::{StoreError, inverter_types::InverterTypeRow};
+use service::firmware::types::{self, TypeDraft};
+use store::inverter_types::InverterTypeRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -31,11 +32,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(move_label))
         .routes(routes!(delete))
 }
-
-/// The longest name of a title or label.
-const NAME_MAX: usize = 32;
-/// Inverter type codes run from 0 to 9999 (SPEC section 3).
-const CODE_MAX: i64 = 9999;
 
 /// A primary title with its labels, or a secondary label.
 #[derive(Debug, Serialize, ToSchema)]
@@ -95,70 +91,6 @@ pub async fn tree(
     Ok(Data(titles))
 }
 
-/// A title or label name: 1 to 32 characters, trimmed.
-fn name(raw: Option<&str>) -> Result<String, DomainError> {
-    let n = raw.unwrap_or("").trim();
-    if n.is_empty() || n.chars().count() > NAME_MAX {
-        Err(DomainError::invalid("name"))
-    } else {
-        Ok(n.to_string())
-    }
-}
-
-/// A label's codes: each 0..=9999, no repeats, none held by another label (4 `codes`
-/// naming the code).
-async fn codes(app: &AppState, raw: &[i64], label: Option<i64>) -> ApiResult<Vec<i64>> {
-    let mut out: Vec<i64> = Vec::with_capacity(raw.len());
-    for &c in raw {
-        if !(0..=CODE_MAX).contains(&c) {
-            return Err(DomainError::invalid(format!("codes: {c}")).into());
-        }
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    for (code, holder) in app.store.inverter_type_codes().await? {
-        if out.contains(&code) && Some(holder) != label {
-            return Err(DomainError::invalid(format!("codes: {code}")).into());
-        }
-    }
-    Ok(out)
-}
-
-/// The node `id`, or 4 `id`.
-async fn node_row(app: &AppState, id: i64) -> ApiResult<InverterTypeRow> {
-    Ok(app
-        .store
-        .inverter_type(id)
-        .await?
-        .ok_or_else(|| DomainError::invalid("id"))?)
-}
-
-/// `id` when it is a primary title; 4 `primaryTitle` otherwise.
-async fn primary(app: &AppState, id: i64) -> ApiResult<i64> {
-    match app.store.inverter_type(id).await? {
-        Some(t) if t.parent_id.is_none() => Ok(id),
-        _ => Err(DomainError::invalid("primaryTitle").into()),
-    }
-}
-
-fn name_taken(e: StoreError) -> crate::envelope::ApiError {
-    match e {
-        StoreError::Conflict(_) => DomainError::invalid("name").into(),
-        e => e.into(),
-    }
-}
-
-async fn audit(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    name: &str,
-    detail: serde_json::Value,
-) {
-    crate::audit::record_admin(app, me, action, &format!("inverterType:{name}"), detail).await;
-}
-
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckQuery {
@@ -181,7 +113,7 @@ pub async fn check(
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
     require(&me, INVERTER_VIEW)?;
-    let n = name(q.name.as_deref())?;
+    let n = domain::inverter_type::name(q.name.as_deref())?;
     let parent = q.parent_id.filter(|p| *p > 0);
     if app
         .store
@@ -210,6 +142,17 @@ pub struct InverterTypeRequest {
     pub codes: Option<Vec<i64>>,
 }
 
+impl InverterTypeRequest {
+    fn draft(&self) -> TypeDraft<'_> {
+        TypeDraft {
+            id: self.id,
+            name: self.name.as_deref(),
+            parent_id: self.parent_id,
+            codes: self.codes.as_deref(),
+        }
+    }
+}
+
 /// Adds a primary title (`parentId` null) or a secondary label under a primary title.
 #[utoipa::path(post, path = "/api/v1/firmware/inverterType/add", tag = "firmware", request_body = InverterTypeRequest,
     security(("bearer" = [])),
@@ -219,33 +162,7 @@ pub async fn add(
     me: CurrentUser,
     Body(req): Body<InverterTypeRequest>,
 ) -> ApiResult<Data<i64>> {
-    require_change(&me, INVERTER_EDIT)?;
-    let n = name(req.name.as_deref())?;
-    let parent = match req.parent_id.filter(|p| *p > 0) {
-        Some(p) => Some(primary(&app, p).await?),
-        None => None,
-    };
-    let codes = match (parent, req.codes.as_deref()) {
-        (Some(_), Some(raw)) => codes(&app, raw, None).await?,
-        (None, Some(raw)) if !raw.is_empty() => return Err(DomainError::invalid("codes").into()),
-        _ => Vec::new(),
-    };
-    if app.store.inverter_type_name_taken(parent, &n, None).await? {
-        return Err(DomainError::invalid("name").into());
-    }
-    let id = app
-        .store
-        .insert_inverter_type(parent, &n, &codes, now_ms())
-        .await
-        .map_err(name_taken)?;
-    audit(
-        &app,
-        &me,
-        "inverterType.add",
-        &n,
-        json!({"typeId": id, "parentId": parent, "codes": codes}),
-    )
-    .await;
+    let id = types::add(&app.store, &me.actor, &req.draft(), now_ms()).await?;
     Ok(Data(id))
 }
 
@@ -258,27 +175,7 @@ pub async fn edit(
     me: CurrentUser,
     Body(req): Body<InverterTypeRequest>,
 ) -> ApiResult<Done> {
-    require_change(&me, INVERTER_EDIT)?;
-    let t = node_row(&app, req.id.unwrap_or(0)).await?;
-    let n = name(req.name.as_deref())?;
-    let codes = match (t.parent_id, req.codes.as_deref()) {
-        (Some(_), Some(raw)) => Some(codes(&app, raw, Some(t.id)).await?),
-        (None, Some(raw)) if !raw.is_empty() => return Err(DomainError::invalid("codes").into()),
-        _ => None,
-    };
-    if app
-        .store
-        .inverter_type_name_taken(t.parent_id, &n, Some(t.id))
-        .await?
-    {
-        return Err(DomainError::invalid("name").into());
-    }
-    app.store
-        .update_inverter_type(t.id, &n, codes.as_deref(), now_ms())
-        .await
-        .map_err(name_taken)?;
-    let detail = json!({"typeId": t.id, "before": t.name, "codes": codes});
-    audit(&app, &me, "inverterType.edit", &n, detail).await;
+    types::edit(&app.store, &me.actor, &req.draft(), now_ms()).await?;
     Ok(Done)
 }
 
@@ -292,31 +189,7 @@ pub async fn move_label(
     me: CurrentUser,
     Body(req): Body<InverterTypeRequest>,
 ) -> ApiResult<Done> {
-    require_change(&me, INVERTER_EDIT)?;
-    let t = node_row(&app, req.id.unwrap_or(0)).await?;
-    if t.parent_id.is_none() {
-        return Err(DomainError::invalid("primaryTitle").into());
-    }
-    let target = primary(&app, req.parent_id.unwrap_or(0)).await?;
-    if t.parent_id == Some(target) {
-        return Ok(Done);
-    }
-    if app
-        .store
-        .inverter_type_name_taken(Some(target), &t.name, Some(t.id))
-        .await?
-    {
-        return Err(DomainError::invalid("nameAtTarget").into());
-    }
-    app.store
-        .move_inverter_type(t.id, target, now_ms())
-        .await
-        .map_err(|e| match e {
-            StoreError::Conflict(_) => DomainError::invalid("nameAtTarget").into(),
-            e => crate::envelope::ApiError::from(e),
-        })?;
-    let detail = json!({"typeId": t.id, "from": t.parent_id, "to": target});
-    audit(&app, &me, "inverterType.move", &t.name, detail).await;
+    types::move_label(&app.store, &me.actor, &req.draft(), now_ms()).await?;
     Ok(Done)
 }
 
@@ -330,26 +203,8 @@ pub async fn delete(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
+    // The permission before the id: an outsider learns nothing from a malformed one.
     require_change(&me, INVERTER_EDIT)?;
-    let t = node_row(&app, path_id(&id)?).await?;
-    let rows = app.store.inverter_types().await?;
-    if rows.iter().any(|c| c.parent_id == Some(t.id)) {
-        return Err(DomainError::invalid("hasSubtype").into());
-    }
-    if t.firmware_count > 0 {
-        return Err(DomainError::invalid("hasFirmware").into());
-    }
-    if !app.store.delete_inverter_type(t.id).await? {
-        // Something was filed under it meanwhile.
-        return Err(DomainError::invalid("hasFirmware").into());
-    }
-    audit(
-        &app,
-        &me,
-        "inverterType.delete",
-        &t.name,
-        json!({"typeId": t.id, "parentId": t.parent_id}),
-    )
-    .await;
+    types::delete(&app.store, &me.actor, path_id(&id)?, now_ms()).await?;
     Ok(Done)
 }

@@ -1,15 +1,12 @@
 //! The one storage path of firmware files, `firmware/<stored name>` in the file store (the data
-//! directory or the database, `crate::files::store`). A file is written whole under a
+//! directory or the database, `service::files`). A file is written whole under a
 //! temporary name and given its own (new, random) name before any row names it; then the row
 //! and its audit entry are written in one transaction (`service::firmware::save`), and a
 //! failed row write removes the file. So a row never names a missing file, and a crash in
 //! between leaves at most a file no row names. A file a row no longer names (replaced or
 //! deleted) is removed only after that row is written.
 
-use crate::{
-    files::store::{FileError, FileStore},
-    session::random_bytes,
-};
+use crate::{FileError, FileStore, session::random_bytes};
 
 /// The file store's key of the file a row names (`stored_name`).
 fn key(stored_name: &str) -> String {

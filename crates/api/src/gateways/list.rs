@@ -325,7 +325,7 @@ pub async fn detail(
     require_any(&me, &VIEW_KEYS)?;
     let (g, scope, plant) = visible(&app, &me, &id).await?;
     let devices = app.store.gateway_devices(g.id).await?;
-    let key_editable = super::key::may_edit(&me, &g, &scope);
+    let key_editable = service::gateways::key::may_edit(&me.actor, &g, &scope);
     let customer = match g.owner_id {
         Some(owner) => app.store.user(UserId(owner)).await?,
         None => None,

@@ -7,10 +7,13 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
-use domain::{Code, DomainError, ids::UserId};
+use domain::ids::UserId;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use service::agent_filter::CompanyFilter;
+use service::{
+    agent_filter::CompanyFilter,
+    devices::{self, Rule},
+};
 use store::devices::{DeviceFilter, DeviceListRow};
 use utoipa::IntoParams;
 
@@ -33,8 +36,6 @@ use crate::{
 use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
-/// A device name is at most 32 bytes (docs/overview.md, "Limits").
-pub const ALIAS_MAX_BYTES: usize = 32;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -343,15 +344,6 @@ pub async fn count(
     }))
 }
 
-/// A device name: trimmed, at most 32 bytes (docs/overview.md, "Limits"); empty clears it.
-pub fn parse_alias(raw: Option<&str>) -> Result<String, DomainError> {
-    let alias = raw.map(str::trim).unwrap_or_default();
-    if alias.len() > ALIAS_MAX_BYTES || alias.chars().any(char::is_control) {
-        return Err(DomainError::invalid("alias"));
-    }
-    Ok(alias.to_string())
-}
-
 /// Requires `key` on the inverter's plant (700 cannot happen: the inverter was visible), or
 /// the role's key for an inverter behind a gateway the caller holds.
 pub(crate) fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResult<()> {
@@ -377,11 +369,13 @@ pub async fn alias(
     Body(b): Body<AliasBody>,
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
-    require_on(&me, &inv, "inverter.alias")?;
-    let alias = parse_alias(b.alias.as_deref().or(q.alias.as_deref()))?;
-    app.store
-        .set_device_alias(inv.row.id, &alias, now_ms())
-        .await?;
+    let rule = Rule::OnPlant {
+        on_plant: "inverter.alias",
+        off_plant: "inverter.alias",
+    };
+    // No name sent clears it, as an empty one does.
+    let alias = b.alias.as_deref().or(q.alias.as_deref()).unwrap_or("");
+    devices::rename(&app.store, &me.actor, &inv.row, rule, Some(alias), now_ms()).await?;
     tracing::info!(device = inv.row.id, sn = %inv.row.sn, by = %me.id(), "inverter renamed");
     Ok(Done)
 }
@@ -396,15 +390,11 @@ pub async fn delete(
     Path(sn): Path<String>,
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
-    let key = if inv.plant.is_some() {
-        "station.edit"
-    } else {
-        "inverter.delete"
+    let rule = Rule::OnPlant {
+        on_plant: "station.edit",
+        off_plant: "inverter.delete",
     };
-    require_on(&me, &inv, key)?;
-    if !app.store.delete_device(inv.row.id).await? {
-        return Err(Code::InverterMissing.into());
-    }
+    devices::delete(&app.store, &me.actor, &inv.row, rule, &[]).await?;
     tracing::info!(device = inv.row.id, sn = %inv.row.sn, plant = ?inv.row.plant_id, by = %me.id(), "inverter deleted");
     Ok(Done)
 }
@@ -412,24 +402,6 @@ pub async fn delete(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_alias_is_at_most_32_bytes_after_trimming() {
-        assert_eq!(
-            parse_alias(Some("  Roof east  ")).as_deref(),
-            Ok("Roof east")
-        );
-        assert!(parse_alias(Some(&"a".repeat(32))).is_ok());
-        assert!(parse_alias(Some(&"a".repeat(33))).is_err());
-        // 11 three-byte characters are 33 bytes, though only 11 characters.
-        assert!(parse_alias(Some(&"逆".repeat(11))).is_err());
-        assert!(parse_alias(Some(&"逆".repeat(10))).is_ok());
-        assert_eq!(parse_alias(None).as_deref(), Ok(""));
-        assert_eq!(
-            parse_alias(Some("a\nb")).unwrap_err().detail.as_deref(),
-            Some("alias")
-        );
-    }
 
     #[test]
     fn the_power_state_is_the_reported_switch_else_the_running_state() {

@@ -13,9 +13,9 @@ use store::manuals::ManualFile;
 
 use super::{ManualItem, key};
 use crate::{
-    AppState,
+    AppState, Staged,
     envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope},
-    files::{self, store::Staged},
+    files,
     session::{CurrentUser, random_bytes},
     users::path_id,
 };

@@ -140,7 +140,7 @@ pub async fn generation(
         .filter(|t| t.metric == summary::PV)
         .map(|t| t.kwh)
         .sum();
-    let tariff = summary::tariff(&store.tariff(ctx.plant.id).await?);
+    let tariff = service::plants::stored_tariff(&store.tariff(ctx.plant.id).await?);
 
     let lang = current_lang();
     let mut sheet = Sheet::new(ctx.plant.name.clone(), headers(lang, &ctx.plant.currency));

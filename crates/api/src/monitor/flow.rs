@@ -14,29 +14,12 @@ use crate::{
 };
 use axum::extract::{Path, State};
 use chrono_tz::Tz;
-use domain::{Code, device::InverterKind};
+use domain::Code;
 
-/// The PV string power keys the shipped protocols know (up to 8 MPPT inputs).
-pub(crate) const PV_KEYS: [&str; 8] = [
-    "pv1_power",
-    "pv2_power",
-    "pv3_power",
-    "pv4_power",
-    "pv5_power",
-    "pv6_power",
-    "pv7_power",
-    "pv8_power",
-];
-
-/// Power of the PV inputs of one inverter reading, W.
-pub(crate) fn pv_power(r: &Reading) -> Option<f64> {
-    r.num("pv_power").or_else(|| r.sum(&PV_KEYS))
-}
-
-/// Grid power of an inverter reading, W: positive imports, negative exports.
-pub(crate) fn inverter_grid(r: &Reading) -> Option<f64> {
-    r.first(&["grid_ct_power", "grid_power"])
-}
+pub(crate) use service::{
+    curves::battery_port,
+    readings::{inverter_grid, pv_power},
+};
 
 /// One device's newest reading as the flow reads it.
 #[derive(Debug, Clone, Copy)]
@@ -47,17 +30,6 @@ pub(crate) struct Source<'a> {
     pub fresh: bool,
     /// A BMS, or an inverter with a battery port (see [`battery_port`]).
     pub battery_port: bool,
-}
-
-/// Whether a device can have a battery behind it: a BMS does, and so does a hybrid inverter.
-/// A grid-tied, micro or string inverter does not, whatever battery registers its protocol
-/// (shared with the hybrids) carries.
-pub(crate) fn battery_port(family: &str, type_code: i64) -> bool {
-    match family {
-        BATTERY => true,
-        INVERTER => InverterKind::from_code(type_code).is_hybrid(),
-        _ => false,
-    }
 }
 
 /// Signed powers of a plant (or one inverter) at one moment.

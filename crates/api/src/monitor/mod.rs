@@ -3,7 +3,6 @@
 //! [`PlantCtx::load`], which applies the same visibility rule as `GET /api/v1/plant/{id}` (a plant
 //! the caller may not see answers 700 exactly like a missing one).
 
-pub mod day_cache;
 pub(crate) mod devices;
 pub(crate) mod download;
 pub(crate) mod energy;
@@ -45,10 +44,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// What monitoring reads keep between requests (each replica its own).
 #[derive(Debug, Default)]
 pub struct ReadCaches {
-    pub day_curves: day_cache::DayCache,
+    /// The day curves' device means and bucket times.
+    pub curves: service::curves::CurveCaches,
     pub energy_totals: totals_cache::TotalsCache,
     pub latest_pv: latest_pv::LatestPv,
-    pub day_times: energy::DayTimes,
 }
 
 /// Device families as the registry stores them.
@@ -73,6 +72,15 @@ impl PlantCtx {
             plant,
             devices,
         })
+    }
+
+    /// The plant and its devices as the curves and reports of `service` read them.
+    pub fn view(&self) -> service::curves::PlantDevices<'_> {
+        service::curves::PlantDevices {
+            plant: &self.plant,
+            tz: self.tz,
+            devices: &self.devices,
+        }
     }
 
     pub fn has(&self, family: &str) -> bool {

@@ -8,13 +8,9 @@ use std::collections::HashMap;
 use chrono::{Datelike, Timelike};
 use domain::{
     income::{DayGeneration, income},
-    plant::{TariffSegment, Valuation},
+    plant::Valuation,
 };
-use store::{
-    gateways::DeviceRow,
-    plants::{PlantRow, TariffSegmentRow},
-    telemetry::DayRange,
-};
+use store::{gateways::DeviceRow, plants::PlantRow, telemetry::DayRange};
 
 use super::{INVERTER, flow, live};
 use crate::{
@@ -49,21 +45,6 @@ pub(crate) fn efficiency(pac_w: f64, capacity_kwp: f64) -> f64 {
         return 0.0;
     }
     (pac_w / (capacity_kwp * 1000.0) * 10_000.0).round() / 10_000.0
-}
-
-/// The stored tariff as the income rule reads it (rows of an unknown kind are skipped).
-pub(crate) fn tariff(rows: &[TariffSegmentRow]) -> Vec<TariffSegment> {
-    rows.iter()
-        .filter_map(|c| {
-            Some(TariffSegment {
-                kind: Valuation::from_wire(c.kind).ok()?,
-                start: c.start_range.clone(),
-                end: c.end_range.clone(),
-                price: c.price,
-                direction: c.direction.clone(),
-            })
-        })
-        .collect()
 }
 
 fn pv_of(totals: &[store::telemetry::EnergyTotal]) -> f64 {
@@ -121,7 +102,7 @@ pub(crate) async fn plant(
         .unwrap_or(plant.updated_at);
 
     // Today's PV power over the day tells time-of-use prices when the energy was made.
-    let tariff = tariff(&store.tariff(plant.id).await?);
+    let tariff = service::plants::stored_tariff(&store.tariff(plant.id).await?);
     let mut profile = Vec::new();
     if tariff
         .first()

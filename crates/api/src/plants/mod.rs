@@ -57,10 +57,7 @@ pub(crate) async fn visible(
 
 /// `updateAt` exactly as clients parse it: `YYYY-MM-DDTHH:MM:SSZ`.
 pub(crate) fn update_at(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .unwrap_or_default()
-        .format("%Y-%m-%dT%H:%M:%SZ")
-        .to_string()
+    service::local_time::utc_time(ms)
 }
 
 /// A dictionary entry as plants carry it (currency, time zone): `id` is null when the stored

@@ -4,7 +4,6 @@ use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use domain::{Code, plant::PICTURE_MAX_BYTES};
 use image::{ImageFormat, ImageReader, Limits};
 use serde::Serialize;
-use store::plants::PlantRow;
 use utoipa::ToSchema;
 
 use crate::{
@@ -50,85 +49,6 @@ pub async fn upload(
     let url = files::save(&app, "plants", kind.extension(), &bytes).await?;
     let thumb_url = files::save(&app, "plants", "jpg", &thumb).await?;
     Ok(Data(PictureUrls { url, thumb_url }))
-}
-
-/// Gives a plant's picture and thumbnail new unguessable names and removes the old files, so
-/// that a link someone kept from while the plant was shared with them stops working once the
-/// share ends (pictures are served without sign-in, to `<img>` tags, by name alone). The share
-/// has ended whatever happens here: failures are logged, and a picture edited meanwhile keeps
-/// its edit.
-pub(crate) async fn rename(app: &AppState, plant: &PlantRow) {
-    let old = [plant.image_url.as_str(), plant.thumb_url.as_str()];
-    let mut new = [old[0].to_string(), old[1].to_string()];
-    // The copies made, by position: only these are ever removed on the way back.
-    let mut made = [false, false];
-    for i in 0..2 {
-        if old[i].is_empty() {
-            continue;
-        }
-        match copy(app, old[i]).await {
-            Ok(Some(url)) => {
-                new[i] = url;
-                made[i] = true;
-            }
-            // Not one of ours (or gone): kept as it is.
-            Ok(None) => {}
-            Err(e) => {
-                tracing::warn!(plant = plant.id, %e, "plant picture not renamed after a share ended");
-                undo(app, &new, made).await;
-                return;
-            }
-        }
-    }
-    if made == [false, false] {
-        return;
-    }
-    let swapped = app
-        .store
-        .replace_plant_pictures(plant.id, (old[0], old[1]), (&new[0], &new[1]))
-        .await;
-    match swapped {
-        Ok(true) => {
-            for i in 0..2 {
-                if made[i] {
-                    files::remove(app, old[i]).await;
-                }
-            }
-        }
-        Ok(false) => undo(app, &new, made).await,
-        Err(e) => {
-            tracing::warn!(plant = plant.id, %e, "plant picture not renamed after a share ended");
-            undo(app, &new, made).await;
-        }
-    }
-}
-
-async fn undo(app: &AppState, new: &[String; 2], made: [bool; 2]) {
-    for i in 0..2 {
-        if made[i] {
-            files::remove(app, &new[i]).await;
-        }
-    }
-}
-
-/// A copy of an uploaded plant picture under a new name; `None` when `url` is not one.
-async fn copy(app: &AppState, url: &str) -> Result<Option<String>, ApiError> {
-    let Some(name) = url.strip_prefix("/files/plants/") else {
-        return Ok(None);
-    };
-    if name.is_empty() || name.contains('/') || name.contains("..") {
-        return Ok(None);
-    }
-    let bytes = app
-        .files()
-        .get(&format!("uploads/plants/{name}"))
-        .await
-        .map_err(|e| ApiError::internal("picture read", e))?;
-    let Some(bytes) = bytes else {
-        return Ok(None);
-    };
-    let ext = name.rsplit_once('.').map_or("jpg", |(_, e)| e);
-    Ok(Some(files::save(app, "plants", ext, &bytes).await?))
 }
 
 /// A JPEG at most 320 px on its longer side; `None` when the picture cannot be decoded.

@@ -89,8 +89,8 @@ pub async fn cancel_share(
         (None, Some(account)) => ShareTarget::Account(account),
         (None, None) => ShareTarget::Own,
     };
-    let plant = service::plants::cancel_share(&app.store, &me.actor, plant_id(&id)?, whose).await?;
-    super::picture::rename(&app, &plant).await;
+    let files = app.files();
+    service::plants::cancel_share(&app.store, files, &me.actor, plant_id(&id)?, whose).await?;
     Ok(Done)
 }
 

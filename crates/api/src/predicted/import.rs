@@ -4,15 +4,14 @@
 //! the caller's language; the valid rows are stored together in one transaction (replacing
 //! earlier figures of the same plant and period), or not at all with `dryRun`.
 
-use std::collections::{HashMap, HashSet};
-
 use axum::{
     extract::{Multipart, State, multipart::MultipartRejection},
     response::Response,
 };
 use calamine::Data as Cell;
-use domain::{Code, DomainError, Lang, ids::PlantId};
+use domain::{Code, DomainError, Lang};
 use serde::{Deserialize, Serialize};
+use service::predictions::{self, Cells};
 use store::reports::Prediction;
 use utoipa::{IntoParams, ToSchema};
 
@@ -21,15 +20,11 @@ use crate::{
     envelope::{ApiResult, Data, Envelope, current_lang},
     extract::{Query, num},
     gateways::sheet::{self, IMPORT_MAX_ROWS},
-    reports::period::days_in_month,
     session::CurrentUser,
     sheet_read::{self, Grid},
     xlsx::{self, Sheet},
 };
 use domain::time::now_ms;
-
-/// Largest figure a row may carry, kWh (a 1 GWp plant makes about 0.2 TWh a month).
-const MAX_KWH: f64 = 1e9;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -83,7 +78,7 @@ fn text(cell: Option<&Cell>) -> String {
 
 /// The data rows: (sheet row number, the five cells). A first row whose plant cell is not a
 /// number is a header.
-fn rows(grid: &Grid) -> Result<Vec<(u32, [String; 5])>, DomainError> {
+fn rows(grid: &Grid) -> Result<Vec<(u32, Cells)>, DomainError> {
     let mut out = Vec::new();
     let mut first = true;
     for (row, cells) in grid.rows() {
@@ -109,104 +104,30 @@ fn rows(grid: &Grid) -> Result<Vec<(u32, [String; 5])>, DomainError> {
     Ok(out)
 }
 
-/// Checks one row's figures; the plant is checked by the caller.
-fn parse(cells: &[String; 5]) -> Result<Prediction, DomainError> {
-    let int = |s: &str, field: &str| s.parse::<i64>().map_err(|_| DomainError::invalid(field));
-    let plant_id = int(&cells[0], "plantId")?;
-    let year = int(&cells[1], "year").and_then(|y| {
-        (2000..=2100)
-            .contains(&y)
-            .then_some(y)
-            .ok_or_else(|| DomainError::invalid("year"))
-    })?;
-    let month = int(&cells[2], "month").and_then(|m| {
-        (1..=12)
-            .contains(&m)
-            .then_some(m)
-            .ok_or_else(|| DomainError::invalid("month"))
-    })?;
-    let day = match cells[3].as_str() {
-        "" => 0,
-        s => {
-            let last = i64::from(days_in_month(year as i32, month as u32));
-            int(s, "day").and_then(|d| {
-                (1..=last)
-                    .contains(&d)
-                    .then_some(d)
-                    .ok_or_else(|| DomainError::invalid("day"))
-            })?
-        }
-    };
-    let kwh = cells[4]
-        .parse::<f64>()
-        .ok()
-        .filter(|k| k.is_finite() && (0.0..MAX_KWH).contains(k))
-        .ok_or_else(|| DomainError::invalid("kwh"))?;
-    Ok(Prediction {
-        plant_id,
-        year,
-        month,
-        day,
-        kwh,
-    })
-}
-
-/// Whether the caller may set the plant's predictions (`station.edit` on a plant they see);
-/// a plant they cannot see answers like a missing one.
-async fn may_edit(app: &AppState, me: &CurrentUser, plant: i64) -> Result<(), DomainError> {
-    let not_found = || DomainError::invalid("plantId");
-    match service::plants::visible(&app.store, &me.actor, PlantId(plant)).await {
-        Ok((row, _)) => me
-            .actor
-            .require_on_plant(&row.scope(), "station.edit")
-            .map(|_| ())
-            .map_err(|_| not_found()),
-        Err(_) => Err(not_found()),
-    }
-}
-
-async fn check(
-    app: &AppState,
-    me: &CurrentUser,
-    rows: Vec<(u32, [String; 5])>,
+/// Each row's answer, in the caller's language.
+fn answers(
+    rows: &[(u32, Cells)],
+    outcomes: &[Result<Prediction, DomainError>],
     lang: Lang,
-) -> (Vec<PredictedImportRow>, Vec<Prediction>) {
-    let mut allowed: HashMap<i64, Result<(), DomainError>> = HashMap::new();
-    let mut seen = HashSet::new();
-    let (mut answers, mut good) = (Vec::new(), Vec::new());
-    for (row, cells) in rows {
-        let mut outcome = parse(&cells);
-        if let Ok(p) = &outcome {
-            if let std::collections::hash_map::Entry::Vacant(slot) = allowed.entry(p.plant_id) {
-                slot.insert(may_edit(app, me, p.plant_id).await);
+) -> Vec<PredictedImportRow> {
+    rows.iter()
+        .zip(outcomes)
+        .map(|((row, cells), outcome)| {
+            let num = |i: usize| cells[i].parse::<i64>().ok();
+            PredictedImportRow {
+                row: *row,
+                plant_id: num(0),
+                year: num(1),
+                month: num(2),
+                day: if cells[3].is_empty() { Some(0) } else { num(3) },
+                success: outcome.is_ok(),
+                msg: match outcome {
+                    Ok(_) => success(lang).into(),
+                    Err(e) => e.message(lang),
+                },
             }
-            if let Some(Err(e)) = allowed.get(&p.plant_id) {
-                outcome = Err(e.clone());
-            } else if !seen.insert((p.plant_id, p.year, p.month, p.day)) {
-                outcome = Err(DomainError::with_detail(
-                    Code::InvalidParameter,
-                    "row repeated in the file",
-                ));
-            }
-        }
-        let num = |i: usize| cells[i].parse::<i64>().ok();
-        answers.push(PredictedImportRow {
-            row,
-            plant_id: num(0),
-            year: num(1),
-            month: num(2),
-            day: if cells[3].is_empty() { Some(0) } else { num(3) },
-            success: outcome.is_ok(),
-            msg: match &outcome {
-                Ok(_) => success(lang).into(),
-                Err(e) => e.message(lang),
-            },
-        });
-        if let Ok(p) = outcome {
-            good.push(p);
-        }
-    }
-    (answers, good)
+        })
+        .collect()
 }
 
 fn success(lang: Lang) -> &'static str {
@@ -235,19 +156,18 @@ pub async fn import(
         None => q.dry_run.unwrap_or(false),
     };
     if !dry {
+        // Answered before the sheet is read, as the import's own check would.
         me.actor.require_writable()?;
     }
     let rows = rows(&sheet_read::read(upload.bytes, sheet_read::IMPORT).await?)?;
-    let lang = current_lang();
-    let (answers, good) = check(&app, &me, rows, lang).await;
-    if !dry && !good.is_empty() {
-        app.store.upsert_predictions(&good, now_ms()).await?;
-        tracing::info!(rows = good.len(), by = %me.actor.id, "predicted generation imported");
-    }
+    let cells: Vec<Cells> = rows.iter().map(|(_, c)| c.clone()).collect();
+    let outcomes = predictions::import(&app.store, &me.actor, &cells, dry, now_ms()).await?;
+    let answers = answers(&rows, &outcomes, current_lang());
+    let imported = outcomes.iter().filter(|o| o.is_ok()).count();
     Ok(Data(PredictedImport {
         total: answers.len(),
-        imported: good.len(),
-        failed: answers.len() - good.len(),
+        imported,
+        failed: answers.len() - imported,
         dry_run: dry,
         rows: answers,
     }))
@@ -283,36 +203,4 @@ pub async fn template(_me: CurrentUser) -> ApiResult<Response> {
         350.0.into(),
     ]);
     xlsx::download("predicted-generation.xlsx", &[sheet])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cells(v: [&str; 5]) -> [String; 5] {
-        v.map(String::from)
-    }
-
-    #[test]
-    fn rows_are_checked_field_by_field() {
-        let ok = parse(&cells(["7", "2026", "2", "", "310.5"])).unwrap();
-        assert_eq!((ok.plant_id, ok.day, ok.kwh), (7, 0, 310.5));
-        assert_eq!(
-            parse(&cells(["7", "2026", "2", "28", "10"])).unwrap().day,
-            28
-        );
-        for (row, field) in [
-            (["x", "2026", "2", "", "1"], "plantId"),
-            (["7", "1999", "2", "", "1"], "year"),
-            (["7", "2026", "13", "", "1"], "month"),
-            (["7", "2026", "2", "29", "1"], "day"),
-            (["7", "2026", "2", "", "-1"], "kwh"),
-            (["7", "2026", "2", "", "lots"], "kwh"),
-        ] {
-            assert_eq!(
-                parse(&cells(row)).unwrap_err().detail.as_deref(),
-                Some(field)
-            );
-        }
-    }
 }

@@ -2,7 +2,6 @@
 //! from a spreadsheet, read back per year, and shown beside the actual energy in the plant's
 //! month and year charts and in reports.
 
-pub(crate) mod figures;
 pub(crate) mod import;
 
 use axum::extract::{Path, State};

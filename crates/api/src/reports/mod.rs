@@ -1,15 +1,9 @@
 //! Plant reports: a day, month or year of one plant (energy, self-consumption, income, peak
 //! power, predicted generation, events), as JSON for the A4 report page and as a workbook,
-//! and the workbook of the monthly report e-mail (which `jobs` queues). Reports need `workdata.view` (`workdata.export` for the
-//! workbook) and a plant the caller may see; one they may not see answers 4 `id` exactly like
-//! a missing one.
+//! both built by `service::reports` (which also builds the monthly report e-mail's workbook).
+//! Reports need `workdata.view` (`workdata.export` for the workbook) and a plant the caller
+//! may see; one they may not see answers 4 `id` exactly like a missing one.
 
-pub(crate) mod build;
-pub(crate) mod day;
-pub mod monthly;
-mod peak;
-pub(crate) mod period;
-pub(crate) mod sheet;
 pub(crate) mod subscription;
 pub(crate) mod wire;
 
@@ -19,10 +13,11 @@ use axum::{
 };
 use domain::{Code, DomainError};
 use serde::Deserialize;
+use service::reports::{self, Period, model, sheet};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use self::{period::Period, wire::PlantReport};
+use self::wire::PlantReport;
 use crate::{
     AppState,
     envelope::{ApiError, ApiResult, Data, Envelope, current_lang},
@@ -73,14 +68,16 @@ async fn report_of(
     me: &CurrentUser,
     id: &str,
     q: &ReportQuery,
-) -> ApiResult<PlantReport> {
+) -> ApiResult<model::PlantReport> {
     let ctx = plant(app, me, id).await?;
     let period = Period::parse(
         q.kind.as_deref(),
         q.date.as_deref(),
         readings::today(ctx.tz),
     )?;
-    build::build(app, &me.actor, &ctx, period, current_lang()).await
+    let curves = &app.caches.curves;
+    let lang = current_lang();
+    Ok(reports::build(&app.store, curves, &me.actor, ctx.view(), period, lang).await?)
 }
 
 /// A plant's report of a day (24 hours and the 5-minute power curves), a month (its days) or
@@ -95,7 +92,9 @@ pub async fn report(
     Query(q): Query<ReportQuery>,
 ) -> ApiResult<Data<PlantReport>> {
     require(&me, "workdata.view")?;
-    Ok(Data(report_of(&app, &me, &id, &q).await?))
+    Ok(Data(PlantReport::from(
+        report_of(&app, &me, &id, &q).await?,
+    )))
 }
 
 /// The same report as a workbook: sheets Summary, Energy and Events, headers in the caller's

@@ -15,7 +15,7 @@ use crate::{
     session::CurrentUser,
 };
 use domain::time::now_ms;
-use service::reports::address;
+use service::reports::{self, address};
 
 async fn answer(app: &AppState, me: &CurrentUser, plant: i64) -> ApiResult<SubscriptionState> {
     let sub = app.store.report_subscription(me.id().0, plant).await?;
@@ -60,12 +60,7 @@ pub async fn set(
 ) -> ApiResult<Data<SubscriptionState>> {
     let ctx = plant(&app, &me, &id).await?;
     let enabled = req.enabled.ok_or_else(|| DomainError::invalid("enabled"))?;
-    if enabled && address(&me.user).is_none() {
-        return Err(DomainError::invalid("email").into());
-    }
-    let lang = current_lang().code();
-    app.store
-        .set_report_subscription(me.id().0, ctx.plant.id, enabled, lang, now_ms())
-        .await?;
+    let lang = current_lang();
+    reports::subscribe(&app.store, &me.actor, &ctx.plant, enabled, lang, now_ms()).await?;
     Ok(Data(answer(&app, &me, ctx.plant.id).await?))
 }

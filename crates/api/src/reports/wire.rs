@@ -1,7 +1,9 @@
 //! The wire shape of a plant report (`GET /report/plant/{id}`): numbers as numbers, energy in
-//! kWh to 2 decimals, dates and times in the plant's zone.
+//! kWh to 2 decimals, dates and times in the plant's zone. Field for field the report
+//! `service::reports::build` makes (`service::reports::model`).
 
 use serde::Serialize;
+use service::reports::model;
 use utoipa::ToSchema;
 
 /// The plant a report is about, as its header shows it.
@@ -148,4 +150,111 @@ pub struct SubscriptionState {
     /// The last month sent, `YYYY-MM`.
     #[schema(required)]
     pub last_sent: Option<String>,
+}
+
+impl From<model::ReportPlant> for ReportPlant {
+    fn from(p: model::ReportPlant) -> Self {
+        ReportPlant {
+            id: p.id,
+            name: p.name,
+            capacity: p.capacity,
+            address: p.address,
+            timezone: p.timezone,
+            currency: p.currency,
+            kind: p.kind,
+            owner_name: p.owner_name,
+            company_name: p.company_name,
+            company_logo_url: p.company_logo_url,
+        }
+    }
+}
+
+impl From<model::EventCounts> for EventCounts {
+    fn from(c: model::EventCounts) -> Self {
+        EventCounts {
+            fault: c.fault,
+            warning: c.warning,
+            info: c.info,
+        }
+    }
+}
+
+impl From<model::ReportSummary> for ReportSummary {
+    fn from(s: model::ReportSummary) -> Self {
+        ReportSummary {
+            produced: s.produced,
+            consumed: s.consumed,
+            imported: s.imported,
+            exported: s.exported,
+            charged: s.charged,
+            discharged: s.discharged,
+            generator: s.generator,
+            self_consumption: s.self_consumption,
+            self_sufficiency: s.self_sufficiency,
+            income: s.income,
+            peak_power: s.peak_power,
+            peak_power_at: s.peak_power_at,
+            predicted: s.predicted,
+            predicted_ratio: s.predicted_ratio,
+            events: s.events.into(),
+        }
+    }
+}
+
+impl From<model::EnergyRow> for EnergyRow {
+    fn from(e: model::EnergyRow) -> Self {
+        EnergyRow {
+            label: e.label,
+            produced: e.produced,
+            consumed: e.consumed,
+            imported: e.imported,
+            exported: e.exported,
+            charged: e.charged,
+            discharged: e.discharged,
+            predicted: e.predicted,
+        }
+    }
+}
+
+impl From<model::PowerPoint> for PowerPoint {
+    fn from(p: model::PowerPoint) -> Self {
+        PowerPoint {
+            time: p.time,
+            pv: p.pv,
+            load: p.load,
+            grid: p.grid,
+            battery: p.battery,
+        }
+    }
+}
+
+impl From<model::ReportEvent> for ReportEvent {
+    fn from(e: model::ReportEvent) -> Self {
+        ReportEvent {
+            id: e.id,
+            sn: e.sn,
+            code: e.code,
+            content: e.content,
+            severity: e.severity,
+            opened_at: e.opened_at,
+            closed_at: e.closed_at,
+        }
+    }
+}
+
+impl From<model::PlantReport> for PlantReport {
+    fn from(r: model::PlantReport) -> Self {
+        PlantReport {
+            plant: r.plant.into(),
+            kind: r.kind,
+            date: r.date,
+            from: r.from,
+            to: r.to,
+            generated_at: r.generated_at,
+            summary: r.summary.into(),
+            energy: r.energy.into_iter().map(Into::into).collect(),
+            power: r.power.into_iter().map(Into::into).collect(),
+            events: r.events.into_iter().map(Into::into).collect(),
+        }
+    }
 }

@@ -10,7 +10,7 @@ pub(crate) mod values;
 pub(crate) mod wire;
 
 use domain::settings::{self, Field, Offer, Raw, original};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use service::settings::SETTING_KEY;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -52,22 +52,6 @@ fn raw(v: &Value) -> Raw {
 /// A field as the screens build their forms from it.
 fn field_json(f: &Field) -> wire::SettingField {
     f.into()
-}
-
-/// The values a reply or a command carried, as strings, keeping only the offered keys.
-fn known_values(offer: &Offer, data: &Map<String, Value>) -> Vec<(String, String)> {
-    data.iter()
-        .filter(|(k, _)| offer.field(k).is_some())
-        .filter_map(|(k, v)| {
-            let text = match v {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => return None,
-            };
-            Some((k.clone(), text))
-        })
-        .collect()
 }
 
 /// The offered values as a read answers them: confirmed values over the defaults, each in

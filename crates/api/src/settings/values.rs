@@ -5,14 +5,12 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
-    plant::Status,
     settings::{Group, Offer},
 };
 use serde_json::{Map, Value, json};
-use store::commands::CommandStatus;
 
 use super::{
-    amps_max, field_json, flat, full_read, known_values, offer_of, raw, require_setting,
+    amps_max, field_json, flat, full_read, offer_of, raw, require_setting,
     wire::{SettingGroupFields, SettingSupport, SettingValues, SettingWrite},
 };
 use crate::{
@@ -66,41 +64,6 @@ pub async fn support(
     }))
 }
 
-/// Asks an online device for its values (waiting briefly) and keeps what it answered.
-async fn read_from_device(app: &AppState, inv: &Inverter, offer: &Offer) {
-    let (Some(dispatcher), Some(gateway)) = (&app.commands, inv.row.gateway_sn.as_deref()) else {
-        return;
-    };
-    if inv.row.status == Status::Offline as i64 {
-        return;
-    }
-    let Ok(id) = dispatcher
-        .send(gateway, &inv.row.sn, "read_params", Value::Null, READ_WAIT)
-        .await
-    else {
-        return;
-    };
-    let Ok(Some(row)) = dispatcher.wait(id, READ_WAIT).await else {
-        return;
-    };
-    if row.status() != CommandStatus::Succeeded {
-        return;
-    }
-    if let Some(data) = serde_json::from_str::<Value>(&row.result_data)
-        .ok()
-        .and_then(|v| v.as_object().cloned())
-    {
-        let values = known_values(offer, &data);
-        if let Err(e) = app
-            .store
-            .store_device_settings(&inv.row.sn, &values, row.updated_at)
-            .await
-        {
-            tracing::warn!(error = %e, sn = %inv.row.sn, "settings read not kept");
-        }
-    }
-}
-
 /// The inverter's settings as one flat object whose values are all strings, carrying every
 /// key of the original API (350 besides `sn`) for every kind of inverter: the device's answer
 /// when it is online, else the values it last confirmed, else the defaults; settings the
@@ -144,7 +107,8 @@ pub(crate) async fn current(
     {
         service::setting_offers::remember_applied(&app.store, c).await?;
     }
-    read_from_device(app, inv, offer).await;
+    let link = app.commands.as_ref();
+    service::setting_offers::read_from_device(&app.store, link, &inv.row, offer, READ_WAIT).await;
     Ok(app.store.device_settings(&inv.row.sn).await?)
 }
 

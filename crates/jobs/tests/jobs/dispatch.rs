@@ -3,29 +3,10 @@
 
 use std::sync::Arc;
 
-use service::{
-    mailer::Mailer,
-    reports::{WorkbookFuture, Workbooks},
-};
+use service::mailer::Mailer;
 use store::{Backend, leases::DR_DISPATCH};
 
 use crate::common::stores;
-
-/// The dispatch never attaches a report.
-struct NoWorkbooks;
-
-impl Workbooks for NoWorkbooks {
-    fn month<'a>(
-        &'a self,
-        _: &'a domain::policy::Actor,
-        _: store::plants::PlantRow,
-        _: chrono_tz::Tz,
-        _: (i32, u32),
-        _: domain::Lang,
-    ) -> WorkbookFuture<'a> {
-        Box::pin(async { Err("no workbooks here".into()) })
-    }
-}
 
 #[tokio::test]
 async fn a_tick_with_nothing_enrolled_sends_nothing_and_gives_the_lease_back() {
@@ -34,7 +15,6 @@ async fn a_tick_with_nothing_enrolled_sends_nothing_and_gives_the_lease_back() {
             store: store.clone(),
             mailer: Arc::new(Mailer::new(None).expect("mailer")),
             commands: None,
-            workbooks: Arc::new(NoWorkbooks),
         };
         let now = domain::time::now_ms() / 1000;
         assert_eq!(

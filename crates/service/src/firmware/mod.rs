@@ -5,6 +5,7 @@
 //! here.
 
 mod save;
+pub mod types;
 
 pub use save::{Draft, Upload, draft, save};
 

@@ -4,6 +4,7 @@
 
 pub mod actions;
 mod claim;
+pub mod key;
 pub mod registry;
 mod replace;
 

@@ -3,14 +3,14 @@
 use domain::{
     DomainError,
     ids::PlantId,
-    plant::{TariffSegment, check_tariff},
+    plant::{TariffSegment, Valuation, check_tariff},
     policy::{Actor, NewPlantOwner},
     user::UserKind,
 };
 use store::{
     Store,
     offers::NewPlant,
-    plants::{NewTariffSegment, PlantFields},
+    plants::{NewTariffSegment, PlantFields, TariffSegmentRow},
 };
 
 use super::account_user;
@@ -71,6 +71,21 @@ pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) 
         .await?;
     tracing::info!(plant = id, by = %actor.id, offered_to = ?offered_to, "plant created");
     Ok(PlantId(id))
+}
+
+/// The stored tariff as the income rule reads it (rows of an unknown kind are skipped).
+pub fn stored_tariff(rows: &[TariffSegmentRow]) -> Vec<TariffSegment> {
+    rows.iter()
+        .filter_map(|c| {
+            Some(TariffSegment {
+                kind: Valuation::from_wire(c.kind).ok()?,
+                start: c.start_range.clone(),
+                end: c.end_range.clone(),
+                price: c.price,
+                direction: c.direction.clone(),
+            })
+        })
+        .collect()
 }
 
 /// A tariff as stored, once `domain::plant::check_tariff` accepts it (a constant price is

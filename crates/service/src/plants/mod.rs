@@ -5,9 +5,10 @@
 mod create;
 mod edit;
 pub mod offers;
+pub mod pictures;
 mod sharing;
 
-pub use create::{PlantDraft, create, tariff};
+pub use create::{PlantDraft, create, stored_tariff, tariff};
 pub use edit::{Changes, Edited, edit};
 pub use sharing::{ShareTarget, cancel_share, share, transfer};
 

@@ -10,7 +10,7 @@ use domain::{
 use store::{Store, plants::PlantRow, users::UserRow};
 
 use super::{account_user, visible};
-use crate::Result;
+use crate::{Result, files::FileStore};
 
 /// Shares a plant with the owner account `account` as `role` (`visitor`, `maintainer`, or
 /// `1`/`2`). Only its creator may (2); never a company's plant (703), not with oneself (701),
@@ -57,9 +57,11 @@ pub enum ShareTarget<'a> {
 }
 
 /// Ends a share: the creator ends anyone's, a sharee their own. A share that does not exist
-/// answers 4 `userId`. Answers the plant (its pictures are renamed next, see the API).
+/// answers 4 `userId`. Then the plant's pictures get new names (`pictures::rename`: links kept
+/// from while it was shared stop working). Answers the plant.
 pub async fn cancel_share(
     store: &Store,
+    files: FileStore<'_>,
     actor: &Actor,
     id: PlantId,
     whose: ShareTarget<'_>,
@@ -78,6 +80,7 @@ pub async fn cancel_share(
     if !store.unshare_plant(plant.id, target).await? {
         return Err(DomainError::invalid("userId").into());
     }
+    super::pictures::rename(store, files, &plant).await;
     Ok(plant)
 }
 

@@ -18,9 +18,9 @@ use store::{
 /// An internal administrator and a secondary label for inverter type 94.
 async fn catalogue(s: &Store) -> Result<(Actor, i64), Error> {
     let admin = actor(s, "admin@example.com", BuiltinRole::InternalAdmin).await?;
-    let title = s.insert_inverter_type(None, "Hybrid", &[], 1).await?;
+    let title = s.insert_inverter_type(None, "Hybrid", &[], 1, None).await?;
     let label = s
-        .insert_inverter_type(Some(title), "Hybrid 3ph", &[94], 1)
+        .insert_inverter_type(Some(title), "Hybrid 3ph", &[94], 1, None)
         .await?;
     Ok((admin, label))
 }

@@ -4,13 +4,16 @@
 
 mod common;
 mod companies;
+mod devices;
 mod firmware;
 mod gateway_registry;
 mod gateways;
 mod inbox;
+mod inverter_types;
 mod plant_edit;
 mod plant_offers;
 mod plants;
+mod predictions;
 mod products;
 mod relations;
 mod sessions;

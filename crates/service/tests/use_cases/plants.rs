@@ -2,7 +2,7 @@
 
 use crate::common::{actor, draft, failed_in_store, plant, plant_count};
 use domain::{Code, policy::PlantAccess, user::BuiltinRole};
-use service::{ServiceError, plants};
+use service::{ServiceError, files::FileStore, plants};
 use store::testing::{TestResult, Write, each_backend};
 
 #[tokio::test]
@@ -93,7 +93,14 @@ async fn a_plant_is_shared_unshared_and_transferred_by_its_owner_only() -> TestR
         assert!(
             matches!(by_visitor, Err(ServiceError::Refused(e)) if e.code == Code::NoPermission)
         );
-        plants::cancel_share(&s, &bob, id, plants::ShareTarget::Own).await?;
+        plants::cancel_share(
+            &s,
+            FileStore::Database(&s),
+            &bob,
+            id,
+            plants::ShareTarget::Own,
+        )
+        .await?;
         let unseen = plants::visible(&s, &bob, id).await;
         assert!(matches!(unseen, Err(ServiceError::Refused(e)) if e.code == Code::PlantMissing));
 

@@ -57,9 +57,9 @@ async fn bench(s: &Store) -> Result<Bench, Error> {
         ..GatewayStatusUpdate::default()
     };
     s.update_gateway_status(gw, &online, 4).await?;
-    let title = s.insert_inverter_type(None, "Hybrid", &[], 5).await?;
+    let title = s.insert_inverter_type(None, "Hybrid", &[], 5, None).await?;
     let label = s
-        .insert_inverter_type(Some(title), "Hybrid 3ph", &[TYPE], 5)
+        .insert_inverter_type(Some(title), "Hybrid 3ph", &[TYPE], 5, None)
         .await?;
     let firmware = s
         .insert_firmware(

@@ -88,7 +88,6 @@ impl App {
             store: self.store.clone(),
             mailer: self.state.mailer.clone(),
             commands: self.state.commands.clone(),
-            workbooks: Arc::new(self.state.clone()),
         }
     }
 }

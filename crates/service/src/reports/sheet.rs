@@ -3,7 +3,7 @@
 
 use domain::Lang;
 
-use super::wire::PlantReport;
+use super::model::PlantReport;
 use crate::xlsx::{Cell, Sheet};
 
 /// (en, zh, es) of one word.
@@ -68,7 +68,7 @@ const SEVERITY: Words = ["Severity", "级别", "Gravedad"];
 const CONTENT: Words = ["Meaning", "含义", "Significado"];
 
 /// The three sheets of `r`.
-pub(crate) fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
+pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
     let w = |words: &Words| pick(words, lang);
     let s = &r.summary;
     let mut summary = Sheet::new(w(&SUMMARY), vec![w(&ITEM), w(&VALUE)]);
@@ -146,6 +146,6 @@ pub(crate) fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
 }
 
 /// `<plant>-<date>.xlsx`.
-pub(crate) fn file_name(r: &PlantReport) -> String {
+pub fn file_name(r: &PlantReport) -> String {
     format!("{}-{}.xlsx", r.plant.name, r.date)
 }

@@ -5,21 +5,14 @@ use chrono::{Datelike, NaiveDate};
 use domain::DomainError;
 use store::telemetry::DayRange;
 
+use crate::local_time::days_in_month;
+
+/// A plant-local day, month or year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Period {
+pub enum Period {
     Day(NaiveDate),
     Month(i32, u32),
     Year(i32),
-}
-
-/// The number of days of a month (28-31).
-pub(crate) fn days_in_month(year: i32, month: u32) -> u32 {
-    let next = if month == 12 {
-        NaiveDate::from_ymd_opt(year + 1, 1, 1)
-    } else {
-        NaiveDate::from_ymd_opt(year, month + 1, 1)
-    };
-    next.and_then(|n| n.pred_opt()).map_or(30, |d| d.day())
 }
 
 impl Period {

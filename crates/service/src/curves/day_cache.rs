@@ -29,7 +29,7 @@ const CAPACITY: usize = 2048;
 
 /// The values a plant day curve reads from a device's samples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Curve {
+pub enum Curve {
     Pv,
     Load,
     Grid,
@@ -38,11 +38,11 @@ pub(crate) enum Curve {
     Generator,
 }
 
-pub(crate) const CURVES: usize = 6;
+pub const CURVES: usize = 6;
 
 /// Takes a device's values for each curve from one sample (`None`: the curve reads nothing
 /// from this device).
-pub(crate) type Extract = fn(&Reading) -> [Option<f64>; CURVES];
+pub type Extract = fn(&Reading) -> [Option<f64>; CURVES];
 
 /// A sum and a count: one device's values of one curve within one bucket.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -79,7 +79,7 @@ impl std::fmt::Debug for DayCache {
 }
 
 /// A device's means per bucket (the index) and curve (`None`: no value in the bucket).
-pub(crate) type Means = Vec<[Option<f64>; CURVES]>;
+pub type Means = Vec<[Option<f64>; CURVES]>;
 
 impl DayCache {
     /// What to read for a device's day `[from, to)` now: `None` when the kept means are fresh
@@ -168,7 +168,7 @@ impl DayCache {
     /// A device's means per 5-minute bucket of its day `[from, to)`, read through `read` (the
     /// day's samples from a time on, thinned to a minute) only as far as needed.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) async fn means<F, Fut>(
+    pub async fn means<F, Fut>(
         &self,
         device: i64,
         from: i64,

@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use rand::RngCore;
 use store::Store;
 
 /// Where uploaded files live (`PORTAL_FILES`).
@@ -80,6 +82,30 @@ impl<'a> FileStore<'a> {
             FileStore::Database(store) => {
                 store.delete_file(key).await.map(|_| ()).map_err(Into::into)
             }
+        }
+    }
+
+    /// Stores an upload under a new unguessable name in `uploads/<folder>/` and answers the
+    /// URL it is served at (`/files/<folder>/<name>.<ext>`).
+    pub async fn upload(&self, folder: &str, ext: &str, bytes: &[u8]) -> Result<String, FileError> {
+        let mut random = [0u8; 12];
+        rand::rngs::OsRng.fill_bytes(&mut random);
+        let name = format!("{}.{ext}", URL_SAFE_NO_PAD.encode(random));
+        self.put(&format!("uploads/{folder}/{name}"), bytes).await?;
+        Ok(format!("/files/{folder}/{name}"))
+    }
+
+    /// Removes an upload by the URL [`FileStore::upload`] answered; any other URL is left
+    /// alone. The goal is the file's absence, so a failure is logged, not answered.
+    pub async fn remove_upload(&self, url: &str) {
+        let Some(rest) = url.strip_prefix("/files/") else {
+            return;
+        };
+        if rest.split('/').any(|part| part.is_empty() || part == "..") {
+            return;
+        }
+        if let Err(e) = self.delete(&format!("uploads/{rest}")).await {
+            tracing::warn!(url, %e, "old upload not removed");
         }
     }
 

@@ -5,9 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::readings::Series;
-
-use super::wire::{EnergyRow, PowerPoint};
+use super::model::{EnergyRow, PowerPoint};
+use crate::{curves::DayCurve, readings::round2};
 
 /// The curves' labels in the order of [`PowerPoint`].
 const CURVES: [&str; 4] = ["pv", "load", "grid", "battery"];
@@ -24,13 +23,13 @@ fn hhmm(time: &str) -> &str {
 }
 
 /// One point per 5 minutes that any curve has, in time order.
-pub(crate) fn power_points(curves: &[Series]) -> Vec<PowerPoint> {
+pub(crate) fn power_points(curves: &[DayCurve]) -> Vec<PowerPoint> {
     let mut by_time: BTreeMap<String, PowerPoint> = BTreeMap::new();
     for s in curves {
         let Some(slot) = CURVES.iter().position(|c| *c == s.label) else {
             continue;
         };
-        for r in &s.records {
+        for r in &s.points {
             let p = by_time
                 .entry(hhmm(&r.time).to_string())
                 .or_insert_with(|| PowerPoint {
@@ -100,7 +99,7 @@ pub(crate) fn hourly(points: &[PowerPoint], totals: &DayTotals) -> Vec<EnergyRow
     ]) {
         fit(hours, total);
     }
-    let r = crate::readings::round2;
+    let r = round2;
     (0..24)
         .map(|h| EnergyRow {
             label: format!("{h:02}"),
@@ -155,16 +154,13 @@ mod tests {
 
     #[test]
     fn points_merge_the_curves_by_time() {
-        let s = |label: &str, v: &str| Series {
+        let s = |label: &'static str, v: &str| DayCurve {
             unit: "W",
-            label: label.into(),
-            id: None,
-            group_code: None,
-            name: None,
-            records: vec![crate::readings::Record {
+            label,
+            name: label,
+            points: vec![crate::curves::CurvePoint {
                 time: "2026-05-01 12:05:00".into(),
                 value: v.into(),
-                update_time: None,
             }],
         };
         let p = power_points(&[s("pv", "1500.0"), s("soc", "50.0"), s("grid", "-20.5")]);

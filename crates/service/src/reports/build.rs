@@ -1,7 +1,7 @@
 //! Builds a plant report from the same reads as the plant screens: energy from the day
 //! rollups (`plant_energy`, `plant_energy_series`), the day's curves from
-//! [`energy::day_curves`], income from the tariff rule, events through the visibility rule.
-//! The endpoint, the xlsx download and the monthly e-mail all go through [`build`].
+//! [`crate::curves::day_curves`], income from the tariff rule, events through the visibility
+//! rule. The endpoint, the xlsx download and the monthly e-mail all go through [`build`].
 
 use chrono::{Datelike, Duration, Timelike};
 use domain::{
@@ -11,23 +11,28 @@ use domain::{
     policy::Actor,
 };
 use store::{
+    Store,
     messages::VisibleEventFilter,
     telemetry::{Bucket, DayRange, EnergyPoint},
 };
 
 use super::{
     day::{self, DayTotals},
-    period::{Period, days_in_month},
-    wire::{EnergyRow, EventCounts, PlantReport, ReportEvent, ReportPlant, ReportSummary},
+    model::{EnergyRow, EventCounts, PlantReport, ReportEvent, ReportPlant, ReportSummary},
+    period::Period,
 };
 use crate::{
-    AppState,
-    envelope::ApiResult,
-    monitor::{PlantCtx, energy, summary},
-    plants::update_at,
-    predicted::figures::Predictions,
-    readings::{self, round2},
+    Result,
+    curves::{CurveCaches, PlantDevices, day_curves},
+    event_catalogue,
+    local_time::{days_in_month, local_time, today, utc_time},
+    plants::stored_tariff,
+    predictions::Predictions,
+    readings::round2,
 };
+
+/// The energy metric that counts as the plant's generation.
+const PV: &str = "pv";
 
 /// Most events a report lists.
 const MAX_EVENTS: i64 = 200;
@@ -59,11 +64,11 @@ fn share(part: f64, whole: f64) -> Option<f64> {
     (whole > 0.0).then(|| round2((part / whole * 100.0).clamp(0.0, 100.0)))
 }
 
-async fn header(app: &AppState, ctx: &PlantCtx) -> ApiResult<ReportPlant> {
-    let p = &ctx.plant;
-    let owner = app.store.user(UserId(p.owner_id)).await?;
+async fn header(store: &Store, ctx: PlantDevices<'_>) -> Result<ReportPlant> {
+    let p = ctx.plant;
+    let owner = store.user(UserId(p.owner_id)).await?;
     let company = match p.company_id {
-        Some(c) => app.store.company(CompanyId(c)).await?,
+        Some(c) => store.company(CompanyId(c)).await?,
         None => None,
     };
     Ok(ReportPlant {
@@ -87,12 +92,12 @@ async fn header(app: &AppState, ctx: &PlantCtx) -> ApiResult<ReportPlant> {
 
 /// The events of the period (newest first, at most 200) and the counts per severity.
 async fn events(
-    app: &AppState,
+    store: &Store,
     actor: &Actor,
-    ctx: &PlantCtx,
+    ctx: PlantDevices<'_>,
     (from, to): (i64, i64),
     lang: Lang,
-) -> ApiResult<(Vec<ReportEvent>, EventCounts)> {
+) -> Result<(Vec<ReportEvent>, EventCounts)> {
     let filter = |severity: Option<&str>, limit: i64| VisibleEventFilter {
         plant: Some(ctx.plant.id),
         severity: severity.map(Into::into),
@@ -102,12 +107,11 @@ async fn events(
         ..Default::default()
     };
     let vis = actor.plant_visibility();
-    let (rows, _) = app
-        .store
+    let (rows, _) = store
         .events_visible(vis, actor.id, &filter(None, MAX_EVENTS))
         .await?;
     let count = |s: &'static str| async move {
-        app.store
+        store
             .events_visible(vis, actor.id, &filter(Some(s), 0))
             .await
             .map(|(_, n)| n)
@@ -125,26 +129,26 @@ async fn events(
                 id: e.id,
                 sn: f.device_sn.clone(),
                 code: f.code.clone(),
-                content: crate::events::definition(f.family.as_deref(), &f.code)
+                content: event_catalogue::definition(f.family.as_deref(), &f.code)
                     .map(|d| d.meaning(lang).to_string()),
                 severity: f.severity.clone(),
-                opened_at: readings::local_time(f.opened_at, ctx.tz),
-                closed_at: f.closed_at.map(|t| readings::local_time(t, ctx.tz)),
+                opened_at: local_time(f.opened_at, ctx.tz),
+                closed_at: f.closed_at.map(|t| local_time(t, ctx.tz)),
             }
         })
         .collect();
     Ok((list, counts))
 }
 
-/// The report of `period` for a plant `actor` may see (the caller checked).
-pub(crate) async fn build(
-    app: &AppState,
+/// The report of `period` for a plant `actor` may see (the caller checked), in `lang`.
+pub async fn build(
+    store: &Store,
+    curves: &CurveCaches,
     actor: &Actor,
-    ctx: &PlantCtx,
+    ctx: PlantDevices<'_>,
     period: Period,
     lang: Lang,
-) -> ApiResult<PlantReport> {
-    let store = &app.store;
+) -> Result<PlantReport> {
     let id = ctx.plant.id;
     let days = period.days();
     let totals = store.plant_energy(id, &days).await?;
@@ -156,14 +160,14 @@ pub(crate) async fn build(
     let first = period.first();
     let predictions = store.plant_predictions(id, i64::from(first.year())).await?;
     let predicted = Predictions(&predictions);
-    let (from_ms, _) = readings::day_bounds(ctx.tz, first);
-    let (_, to_ms) = readings::day_bounds(ctx.tz, period.last());
+    let (from_ms, _) = devices::history::day_bounds(ctx.tz, first);
+    let (_, to_ms) = devices::history::day_bounds(ctx.tz, period.last());
     let daily = store.plant_energy_series(id, &days, Bucket::Day).await?;
-    let tariff = summary::tariff(&store.tariff(id).await?);
+    let tariff = stored_tariff(&store.tariff(id).await?);
 
     let (energy, power, predicted_total, peak_at, earned) = match period {
         Period::Day(d) => {
-            let curves = energy::day_curves(app, ctx, d, false).await?;
+            let curves = day_curves(store, curves, ctx, d, false).await?;
             let points = day::power_points(&curves);
             let rollup = DayTotals {
                 produced: total("pv"),
@@ -190,7 +194,7 @@ pub(crate) async fn build(
                 .plant_energy(id, &month_start)
                 .await?
                 .iter()
-                .filter(|t| t.metric == summary::PV)
+                .filter(|t| t.metric == PV)
                 .map(|t| t.kwh)
                 .sum();
             let earned = income(
@@ -216,8 +220,8 @@ pub(crate) async fn build(
                     row(&daily, &key, format!("{day:02}"), predicted.day(y, m, day))
                 })
                 .collect();
-            let peak = super::peak::peak(app, ctx, from_ms, to_ms).await?;
-            let peak = peak.map(|(w, at)| (w, readings::local_time(at, ctx.tz)));
+            let peak = super::peak::peak(store, ctx, from_ms, to_ms).await?;
+            let peak = peak.map(|(w, at)| (w, local_time(at, ctx.tz)));
             (
                 rows,
                 Vec::new(),
@@ -240,8 +244,8 @@ pub(crate) async fn build(
                 .collect();
             let months: Vec<f64> = (1..=12).filter_map(|m| predicted.month(y, m)).collect();
             let pred = (!months.is_empty()).then(|| months.iter().sum());
-            let peak = super::peak::peak(app, ctx, from_ms, to_ms).await?;
-            let peak = peak.map(|(w, at)| (w, readings::local_time(at, ctx.tz)));
+            let peak = super::peak::peak(store, ctx, from_ms, to_ms).await?;
+            let peak = peak.map(|(w, at)| (w, local_time(at, ctx.tz)));
             (
                 rows,
                 Vec::new(),
@@ -252,13 +256,13 @@ pub(crate) async fn build(
         }
     };
     // Produced so far against expected so far: a month still running is not a shortfall.
-    let today = readings::today(ctx.tz);
+    let today = today(ctx.tz);
     let expected_so_far = if first <= today {
         predicted.between(first, period.last().min(today))
     } else {
         None
     };
-    let (events, counts) = events(app, actor, ctx, (from_ms, to_ms), lang).await?;
+    let (events, counts) = events(store, actor, ctx, (from_ms, to_ms), lang).await?;
     let get = |m: &str| round2(total(m).unwrap_or(0.0));
     let produced = get("pv");
     let summary = ReportSummary {
@@ -281,12 +285,12 @@ pub(crate) async fn build(
         events: counts,
     };
     Ok(PlantReport {
-        plant: header(app, ctx).await?,
+        plant: header(store, ctx).await?,
         kind: period.kind().into(),
         date: period.label(),
         from: days.from,
         to: days.to,
-        generated_at: update_at(domain::time::now_ms()),
+        generated_at: utc_time(domain::time::now_ms()),
         summary,
         energy,
         power,
@@ -312,8 +316,7 @@ fn month_income(
         if day.day() == 1 {
             month_before = 0.0;
         }
-        let pv =
-            round2(kwh(daily, &day.format("%Y-%m-%d").to_string(), summary::PV).unwrap_or(0.0));
+        let pv = round2(kwh(daily, &day.format("%Y-%m-%d").to_string(), PV).unwrap_or(0.0));
         sum += income(
             tariff,
             &DayGeneration {

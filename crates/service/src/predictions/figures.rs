@@ -7,9 +7,9 @@
 use chrono::{Datelike, NaiveDate};
 use store::reports::Prediction;
 
-use crate::reports::period::days_in_month;
+use crate::local_time::days_in_month;
 
-pub(crate) struct Predictions<'a>(pub &'a [Prediction]);
+pub struct Predictions<'a>(pub &'a [Prediction]);
 
 impl Predictions<'_> {
     fn of_month(&self, year: i32, month: u32) -> impl Iterator<Item = &Prediction> {

@@ -7,14 +7,15 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, NaiveDate};
 use chrono_tz::Tz;
-use store::power_peaks::DayPeak;
+use store::{Store, power_peaks::DayPeak};
 
 use crate::{
-    AppState,
-    envelope::ApiResult,
-    monitor::{INVERTER, PlantCtx, flow},
-    readings::{self, Reading},
+    curves::PlantDevices,
+    readings::{Reading, pv_power},
 };
+
+/// The family of the devices whose PV power makes the peak.
+const INVERTER: &str = "inverter";
 
 /// The peak reads one sample per device per this many ms.
 const BUCKET_MS: i64 = 5 * 60 * 1000;
@@ -39,7 +40,7 @@ fn days(tz: Tz, from: i64, to: i64) -> Vec<Day> {
     let mut day = local_date(from, tz);
     let last = local_date(to - 1, tz);
     while day <= last {
-        let (a, b) = readings::day_bounds(tz, day);
+        let (a, b) = devices::history::day_bounds(tz, day);
         out.push(Day {
             key: day.format("%Y-%m-%d").to_string(),
             from: a,
@@ -70,15 +71,15 @@ fn peak_within(buckets: &BTreeMap<i64, f64>, from: i64, to: i64) -> Option<(f64,
 /// The PV power summed over the plant's inverters per 5-minute bucket of `[from, to)`, keyed
 /// by the bucket's start.
 async fn bucket_sums(
-    app: &AppState,
-    ctx: &PlantCtx,
+    store: &Store,
+    ctx: PlantDevices<'_>,
     from: i64,
     to: i64,
-) -> ApiResult<BTreeMap<i64, f64>> {
+) -> store::Result<BTreeMap<i64, f64>> {
     let mut buckets = BTreeMap::new();
-    for d in ctx.of(INVERTER) {
-        for s in app.store.samples_thinned(d.id, from, to, BUCKET_MS).await? {
-            if let Some(w) = flow::pv_power(&Reading::from_sample(s.ts, &s.payload)) {
+    for d in ctx.devices.iter().filter(|d| d.family == INVERTER) {
+        for s in store.samples_thinned(d.id, from, to, BUCKET_MS).await? {
+            if let Some(w) = pv_power(&Reading::from_sample(s.ts, &s.payload)) {
                 let start = from + (s.ts - from) / BUCKET_MS * BUCKET_MS;
                 *buckets.entry(start).or_default() += w;
             }
@@ -89,18 +90,17 @@ async fn bucket_sums(
 
 /// The peak of `[from, to)` (whole local days) and when it happened.
 pub(super) async fn peak(
-    app: &AppState,
-    ctx: &PlantCtx,
+    store: &Store,
+    ctx: PlantDevices<'_>,
     from: i64,
     to: i64,
-) -> ApiResult<Option<(f64, i64)>> {
+) -> store::Result<Option<(f64, i64)>> {
     let days = days(ctx.tz, from, to);
     let (Some(first), Some(last)) = (days.first(), days.last()) else {
         return Ok(None);
     };
     let plant = ctx.plant.id;
-    let kept: HashMap<String, DayPeak> = app
-        .store
+    let kept: HashMap<String, DayPeak> = store
         .plant_power_peaks(plant, &first.key, &last.key)
         .await?
         .into_iter()
@@ -119,7 +119,7 @@ pub(super) async fn peak(
         return Ok(best);
     };
     let (read_from, read_to) = (a.from.max(from), b.to.min(to));
-    let buckets = bucket_sums(app, ctx, read_from, read_to).await?;
+    let buckets = bucket_sums(store, ctx, read_from, read_to).await?;
     let mut computed = Vec::new();
     for d in missing {
         let p = peak_within(&buckets, d.from.max(from), d.to.min(to));
@@ -132,7 +132,7 @@ pub(super) async fn peak(
             computed.push((d.key.clone(), peak));
         }
     }
-    app.store.put_plant_power_peaks(plant, &computed).await?;
+    store.put_plant_power_peaks(plant, &computed).await?;
     Ok(best)
 }
 
@@ -143,8 +143,10 @@ mod tests {
     #[test]
     fn a_month_has_its_days_in_the_plants_zone() {
         let tz: Tz = "Europe/Madrid".parse().unwrap();
-        let (from, _) = readings::day_bounds(tz, NaiveDate::from_ymd_opt(2024, 3, 1).unwrap());
-        let (_, to) = readings::day_bounds(tz, NaiveDate::from_ymd_opt(2024, 3, 31).unwrap());
+        let (from, _) =
+            devices::history::day_bounds(tz, NaiveDate::from_ymd_opt(2024, 3, 1).unwrap());
+        let (_, to) =
+            devices::history::day_bounds(tz, NaiveDate::from_ymd_opt(2024, 3, 31).unwrap());
         let ds = days(tz, from, to);
         assert_eq!(ds.len(), 31);
         assert_eq!(ds[0].key, "2024-03-01");
