@@ -23,6 +23,7 @@ pub mod companies;
 pub mod consent;
 pub mod customer_types;
 pub mod customers;
+pub mod energy_hub;
 mod error;
 pub mod event_catalogue;
 pub mod firmware;

@@ -1,8 +1,8 @@
 //! Webhooks from a utility's VTN, against a scripted VTN on loopback, for both versions: the
 //! portal subscribes where the VTN offers webhooks (3.1 `GET /notifiers`; 3.0 subscriptions,
 //! one per programme) with its public URL and a token; the callback answers the VTN's echo
-//! checks; a notification with the token syncs the connection at once; without the token it
-//! is refused. Without a public URL, or without webhooks on the VTN, the connection polls and
+//! checks; a notification with the token has the sync job (`jobs::vtn_sync`, running here
+//! as `portal serve` runs it) sync the connection at once; without the token it is refused. Without a public URL, or without webhooks on the VTN, the connection polls and
 //! says why. The reference VTN 3.0.1's HTTP-verb operations are used after its 400.
 
 use crate::common;
@@ -65,6 +65,14 @@ async fn the_portal_subscribes_where_offered_and_a_notification_syncs_at_once() 
     let apps = common::spawn_with(|c| c.public_url = Some(PUBLIC.into())).await;
     for app in apps {
         let p = people(&app).await;
+        // Polls hourly: within the test only a notification makes it sync.
+        let jobs = app.jobs();
+        tokio::spawn(jobs::vtn_sync::run(
+            jobs.store,
+            jobs.ven,
+            jobs.vtn_nudges,
+            Duration::from_secs(3600),
+        ));
         for version in ["3.1.0", "3.0.1"] {
             subscribed(&app, &p, version).await;
         }

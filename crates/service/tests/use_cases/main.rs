@@ -4,6 +4,7 @@
 
 mod common;
 mod companies;
+mod energy_hub;
 mod firmware;
 mod gateway_registry;
 mod gateways;

@@ -89,6 +89,11 @@ impl App {
             mailer: self.state.mailer.clone(),
             commands: self.state.commands.clone(),
             workbooks: Arc::new(self.state.clone()),
+            ven: service::energy_hub::vtn::Ven {
+                public_url: self.state.config.public_url.clone(),
+                data_dir: self.state.config.data_dir.clone(),
+            },
+            vtn_nudges: self.state.vtn_nudges.clone(),
         }
     }
 }
@@ -129,6 +134,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             commands: None,
             latest: None,
             caches: Default::default(),
+            vtn_nudges: Default::default(),
         };
         let router = api::router(state.clone());
         apps.push(App {
