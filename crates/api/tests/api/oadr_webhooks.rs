@@ -65,14 +65,6 @@ async fn the_portal_subscribes_where_offered_and_a_notification_syncs_at_once() 
     let apps = common::spawn_with(|c| c.public_url = Some(PUBLIC.into())).await;
     for app in apps {
         let p = people(&app).await;
-        // Polls hourly: within the test only a notification makes it sync.
-        let jobs = app.jobs();
-        tokio::spawn(jobs::vtn_sync::run(
-            jobs.store,
-            jobs.ven,
-            jobs.vtn_nudges,
-            Duration::from_secs(3600),
-        ));
         for version in ["3.1.0", "3.0.1"] {
             subscribed(&app, &p, version).await;
         }
@@ -168,6 +160,16 @@ async fn subscribed(app: &App, p: &People, version: &'static str) {
     assert_eq!(r.status, 400, "{b}: bounded echo");
     let r = app.get("/api/v1/oadr/vtn/999999/notify?echo=x", None).await;
     assert_eq!(r.status, 404, "{b}");
+
+    // The sync job, started now that the connection is synced (not due for an hour): within
+    // the test only a notification makes it sync.
+    let jobs = app.jobs();
+    tokio::spawn(jobs::vtn_sync::run(
+        jobs.store,
+        jobs.ven,
+        jobs.vtn_nudges,
+        Duration::from_secs(3600),
+    ));
 
     // A notification without the token is refused and syncs nothing.
     lock(&vtn).events = good_event();
