@@ -248,6 +248,7 @@ async fn router(store: &Store) -> anyhow::Result<Router> {
         commands: None,
         latest: None,
         caches: Default::default(),
+        vtn_nudges: Default::default(),
     };
     Ok(api::router(state))
 }

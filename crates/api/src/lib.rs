@@ -92,6 +92,8 @@ pub struct AppState {
     /// What monitoring reads keep between requests: the plant day curves' per-device means and
     /// the plants' energy of closed days.
     pub caches: Arc<ReadCaches>,
+    /// Hands a VTN's webhook notifications to this process's VTN sync job (`jobs::vtn_sync`).
+    pub vtn_nudges: service::energy_hub::vtn::Nudges,
 }
 
 impl AppState {

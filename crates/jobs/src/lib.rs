@@ -6,7 +6,8 @@
 //! | [`mail_queue`] | every `mail` (PORTAL_MAIL_INTERVAL_SECS) | each e-mail claimed for 5 min |
 //! | [`alarms`] | every `alarms` (PORTAL_ALARM_INTERVAL_SECS) | one record per episode (unique) |
 //! | [`monthly_reports`] | hourly | one report per subscription and month (unique) |
-//! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DR_DISPATCH` |
+//! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
+//! | [`vtn_sync`] | every 5 s, each VTN connection every `pollSeconds`; at once on a webhook | lease `store::leases::VTN_SYNC`; each sync claimed |
 //! | [`housekeeping`] | hourly | none needed: deleting twice deletes nothing more |
 //! | device statuses (`devices::ingest::status`) | the fastest gateway's cycle | none: idempotent |
 //! | history upkeep (`devices::history`) | its `every` | none: idempotent |
@@ -19,10 +20,14 @@ pub mod dispatch;
 pub mod housekeeping;
 pub mod mail_queue;
 pub mod monthly_reports;
+pub mod vtn_sync;
 
 use std::{sync::Arc, time::Duration};
 
-use service::mailer::Mailer;
+use service::{
+    energy_hub::vtn::{Nudges, Ven},
+    mailer::Mailer,
+};
 use store::Store;
 
 /// What the jobs work with.
@@ -33,6 +38,10 @@ pub struct Context {
     /// Sends commands to devices through their gateways (the dispatch); `None` where the
     /// device link is not running (commands then fail as "connection failed").
     pub commands: Option<devices::link::Dispatcher>,
+    /// What the VTN sync needs of this process (public URL, the credential key's directory).
+    pub ven: Ven,
+    /// The VTN connections a webhook's notification asked to sync now (the API hands them in).
+    pub vtn_nudges: Nudges,
 }
 
 /// When the configurable jobs run.
@@ -62,5 +71,11 @@ pub fn start(ctx: Context, schedule: Schedule) {
         schedule.alarms,
     ));
     tokio::spawn(devices::history::run(store.clone(), schedule.history));
+    tokio::spawn(vtn_sync::run(
+        store.clone(),
+        ctx.ven.clone(),
+        ctx.vtn_nudges.clone(),
+        vtn_sync::TICK,
+    ));
     tokio::spawn(dispatch::run(ctx, schedule.dr_tick));
 }

@@ -29,7 +29,7 @@ const KEEP_GOING_EVERY: Duration = Duration::from_secs(3600);
 pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Option<(i64, Tz)>> {
     let now_ms = domain::time::now_ms();
     let program = match store
-        .dr_programs(true)
+        .programs(true)
         .await?
         .into_iter()
         .find(|p| p.vtn_id.is_none() && p.name == PROGRAM)
@@ -37,7 +37,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
         Some(p) => p.id,
         None => {
             store
-                .dr_create_program(
+                .create_program(
                     &ProgramForm {
                         name: PROGRAM.into(),
                         long_name: "Evening peak relief (demo utility)".into(),
@@ -49,6 +49,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
                         active: true,
                     },
                     now_ms,
+                    None,
                 )
                 .await?
         }
@@ -69,7 +70,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
             continue;
         };
         let inverters: Vec<_> = store
-            .dr_plant_inverters(plant)
+            .enrollable_inverters(plant)
             .await?
             .into_iter()
             .filter(|i| i.has_battery)
@@ -80,7 +81,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
         enrolled += 1;
         zone.get_or_insert(gw.plant.tz);
         if store
-            .dr_enrollments_of_program(program)
+            .enrollments_of_program(program)
             .await?
             .iter()
             .any(|e| e.plant_id == plant)
@@ -130,7 +131,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
             devices,
         };
         store
-            .dr_create_enrollment(
+            .create_enrollment(
                 &NewEnrollment {
                     program,
                     plant,
@@ -139,6 +140,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
                     form: &form,
                 },
                 now_ms,
+                None,
             )
             .await?;
     }
@@ -181,7 +183,7 @@ async fn ensure_event(store: &Store, program: i64, zone: Tz, day: NaiveDate) -> 
         return Ok(());
     };
     let existing = store
-        .dr_events(&EventFilter {
+        .hub_events(&EventFilter {
             programs: Some(vec![program]),
             limit: 10,
         })
@@ -205,7 +207,7 @@ async fn ensure_event(store: &Store, program: i64, zone: Tz, day: NaiveDate) -> 
         target_kw: form.target_kw,
     }])?;
     store
-        .dr_create_event(
+        .create_hub_event(
             &NewEvent {
                 program,
                 form: &form,
@@ -213,6 +215,7 @@ async fn ensure_event(store: &Store, program: i64, zone: Tz, day: NaiveDate) -> 
                 created_by: None,
             },
             domain::time::now_ms() / 1000,
+            None,
         )
         .await?;
     Ok(())

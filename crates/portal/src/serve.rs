@@ -75,6 +75,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             .broker_addr()
             .map(|_| devices.ingest.cache().clone()),
         caches: Default::default(),
+        vtn_nudges: Default::default(),
     };
     let demo_stop = if demo {
         Some(start_demo(&config, &store, &devices).await?)
@@ -89,6 +90,11 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             store: store.clone(),
             mailer: state.mailer.clone(),
             commands: state.commands.clone(),
+            ven: service::energy_hub::vtn::Ven {
+                public_url: state.config.public_url.clone(),
+                data_dir: state.config.data_dir.clone(),
+            },
+            vtn_nudges: state.vtn_nudges.clone(),
         },
         jobs::Schedule {
             mail: Duration::from_secs(config.mail_interval_secs.unsigned_abs()),
@@ -98,11 +104,6 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             history: config.history(),
         },
     );
-    // The energy hub's VTN sync: checks every 5 s which connections' pollSeconds have passed.
-    tokio::spawn(api::energy_hub::vtn::run(
-        state.clone(),
-        Duration::from_secs(5),
-    ));
     let limits = http_limits(&config)?;
     serve_metrics(&config, state.clone(), limits).await?;
     println!("Portal listening on http://{shown}  (API docs: http://{shown}/api/docs)");

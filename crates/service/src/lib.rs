@@ -27,6 +27,7 @@ pub mod customer_types;
 pub mod customers;
 pub mod debug_log;
 pub mod devices;
+pub mod energy_hub;
 mod error;
 pub mod event_catalogue;
 pub mod files;

@@ -7,8 +7,10 @@
 
 use crate::{Db, Result, Store};
 
-/// The demand-response dispatch tick (`api::energy_hub::dispatch`).
-pub const DR_DISPATCH: i64 = 0x706f_7274_616c_0001; // "portal" 1
+/// The demand-response dispatch tick (`jobs::dispatch`).
+pub const DISPATCH: i64 = 0x706f_7274_616c_0001; // "portal" 1
+/// The VTN sync's polling tick (`jobs::vtn_sync`).
+pub const VTN_SYNC: i64 = 0x706f_7274_616c_0002; // "portal" 2
 
 /// Held while the job runs; dropping it lets another replica take it.
 #[derive(Debug)]

@@ -19,8 +19,6 @@ pub mod customers;
 pub mod debug_log;
 pub mod device_screens;
 pub mod devices;
-pub mod dr_dispatch;
-pub mod dr_vtn;
 pub mod energy_hub;
 pub mod energy_reads;
 pub mod events;

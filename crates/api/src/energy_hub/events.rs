@@ -8,16 +8,14 @@ use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
     energy_hub::{EventInput, EventStatus, Interval},
-    policy::PlantVisibility,
 };
 use serde::Deserialize;
-use store::energy_hub::{EventFilter, EventRow, NewEvent, OptOutRow, VisibleEnrollment};
+use service::energy_hub::events::{self as hub, Sight, Standing};
+use store::energy_hub::{EventFilter, EventRow, OptOutRow, VisibleEnrollment};
 use utoipa::IntoParams;
 
 use super::{
-    CANCEL, UTILITY, VIEW, id_or, now_secs, require, require_write, rfc3339_secs,
-    views::{self, Standing},
-    wire,
+    CANCEL, UTILITY, VIEW, id_or, now_secs, require, require_write, rfc3339_secs, views, wire,
 };
 use crate::{
     AppState,
@@ -30,36 +28,8 @@ use crate::{
 /// Events one listing considers (newest first): days of a few programmes' events.
 const MAX_EVENTS: i64 = 5000;
 
-/// What the caller sees: their enrollments (of one plant when asked) and the programmes
-/// whose events they see (`None`: all, for administrators).
-struct Sight {
-    mine: Vec<VisibleEnrollment>,
-    programs: Option<Vec<i64>>,
-}
-
 async fn sight(app: &AppState, me: &CurrentUser, plant: Option<i64>) -> ApiResult<Sight> {
-    let visibility = me.actor.plant_visibility();
-    let mine = app
-        .store
-        .dr_visible_enrollments(visibility, me.id(), plant)
-        .await?;
-    let programs = if visibility == PlantVisibility::All && plant.is_none() {
-        None
-    } else {
-        let mut ids: Vec<i64> = mine.iter().map(|e| e.program_id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        Some(ids)
-    };
-    Ok(Sight { mine, programs })
-}
-
-impl Sight {
-    fn sees(&self, e: &EventRow) -> bool {
-        self.programs
-            .as_ref()
-            .is_none_or(|p| p.contains(&e.program_id))
-    }
+    Ok(Sight::of(&app.store, &me.actor, plant).await?)
 }
 
 /// The event if the caller sees it; 1009 otherwise.
@@ -69,13 +39,7 @@ async fn visible_event(
     raw: &str,
 ) -> ApiResult<(EventRow, Sight, Vec<OptOutRow>)> {
     let id = id_or(raw, Code::DrEventMissing)?;
-    let event = app.store.dr_event(id).await?.ok_or(Code::DrEventMissing)?;
-    let sight = sight(app, me, None).await?;
-    if !sight.sees(&event) {
-        return Err(Code::DrEventMissing.into());
-    }
-    let opt_outs = app.store.dr_opt_outs_of_event(event.id).await?;
-    Ok((event, sight, opt_outs))
+    Ok(hub::visible(&app.store, &me.actor, id).await?)
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -114,13 +78,13 @@ pub async fn list(
     };
     let events = app
         .store
-        .dr_events(&EventFilter {
+        .hub_events(&EventFilter {
             programs,
             limit: MAX_EVENTS,
         })
         .await?;
     let ids: Vec<i64> = events.iter().map(|e| e.id).collect();
-    let opt_outs = app.store.dr_opt_outs_of_events(&ids).await?;
+    let opt_outs = app.store.opt_outs_of_events(&ids).await?;
     let now = now_secs();
     let all: Vec<wire::Event> = events
         .iter()
@@ -164,7 +128,7 @@ async fn dispatch_outcomes(
         .collect();
     Ok(app
         .store
-        .dr_dispatch_outcomes(event.id)
+        .dispatch_outcomes(event.id)
         .await?
         .into_iter()
         .filter_map(|o| {
@@ -186,7 +150,7 @@ async fn dispatch_outcomes(
 async fn report_outcomes(app: &AppState, event: &EventRow) -> ApiResult<Vec<wire::ReportOutcome>> {
     Ok(app
         .store
-        .dr_reports_of_event(event.id)
+        .vtn_reports_of_event(event.id)
         .await?
         .into_iter()
         .map(|r| wire::ReportOutcome {
@@ -232,36 +196,9 @@ pub async fn cancel(
     Body(req): Body<wire::CancelRequest>,
 ) -> ApiResult<Data<wire::Event>> {
     require_write(&me, CANCEL)?;
-    let (event, sight, opt_outs) = visible_event(&app, &me, &raw).await?;
-    let now = now_secs();
-    let standing = Standing::of(&event, &sight.mine, &opt_outs);
-    if views::event(&event, &standing, now).status != "pending"
-        && views::event(&event, &standing, now).status != "active"
-    {
-        return Err(Code::DrEventOver.into());
-    }
-    let utility = me.actor.has(UTILITY);
-    if utility && req.enrollment_id.is_none() && event.vtn_id.is_none() {
-        app.store
-            .dr_cancel_event(event.id, Some(me.id().0), now)
-            .await?;
-    } else {
-        let targets: Vec<i64> = match req.enrollment_id {
-            Some(id) if standing.accepted.contains(&id) => vec![id],
-            Some(_) => return Err(Code::EnrollmentMissing.into()),
-            None => standing.taking_part.clone(),
-        };
-        app.store
-            .dr_opt_out_of_event(event.id, &targets, Some(me.id().0), now)
-            .await?;
-    }
-    tracing::info!(event = event.id, by = %me.id(), "energy hub event cancelled");
-    let event = app
-        .store
-        .dr_event(event.id)
-        .await?
-        .ok_or(Code::DrEventMissing)?;
-    let opt_outs = app.store.dr_opt_outs_of_event(event.id).await?;
+    let id = id_or(&raw, Code::DrEventMissing)?;
+    let id = hub::cancel(&app.store, &me.actor, id, req.enrollment_id, now_secs()).await?;
+    let (event, sight, opt_outs) = hub::visible(&app.store, &me.actor, id).await?;
     Ok(Data(views::event(
         &event,
         &Standing::of(&event, &sight.mine, &opt_outs),
@@ -279,57 +216,25 @@ pub async fn create(
     Body(req): Body<wire::EventRequest>,
 ) -> ApiResult<Data<wire::Event>> {
     require_write(&me, UTILITY)?;
-    let program_id = req
-        .program_id
-        .ok_or_else(|| DomainError::invalid("programId"))?;
-    let program = app
-        .store
-        .dr_program(program_id)
-        .await?
-        .ok_or(Code::ProgramMissing)?;
-    if program.is_vtn() {
-        return Err(Code::NoPermission.into());
-    }
-    let start = match req.start.as_deref() {
-        None => None,
-        Some(s) => Some(
-            chrono::DateTime::parse_from_rfc3339(s.trim())
-                .map_err(|_| DomainError::invalid("start"))?
-                .timestamp(),
-        ),
-    };
     let now = now_secs();
-    let form = EventInput {
+    let input = EventInput {
         name: req.name,
-        start,
+        start: None,
         duration_minutes: req.duration_minutes,
         kind: req.kind,
         target_kw: req.target_kw,
         priority: req.priority,
-    }
-    .check(now)?;
-    let intervals = serde_json::to_string(&[Interval {
-        id: 0,
-        start: form.start,
-        end: form.end,
-        kind: form.kind.as_db().into(),
-        target_kw: form.target_kw,
-    }])
-    .map_err(|e| crate::envelope::ApiError::internal("event intervals", e))?;
-    let id = app
-        .store
-        .dr_create_event(
-            &NewEvent {
-                program: program.id,
-                form: &form,
-                intervals: &intervals,
-                created_by: Some(me.id().0),
-            },
-            now,
-        )
-        .await?;
-    tracing::info!(event = id, program = program.id, by = %me.id(), "energy hub event created");
-    let event = app.store.dr_event(id).await?.ok_or(Code::DrEventMissing)?;
+    };
+    let id = hub::create(
+        &app.store,
+        &me.actor,
+        req.program_id,
+        req.start.as_deref(),
+        input,
+        now,
+    )
+    .await?;
+    let event = app.store.hub_event(id).await?.ok_or(Code::DrEventMissing)?;
     let sight = sight(&app, &me, None).await?;
     Ok(Data(views::event(
         &event,

@@ -18,10 +18,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
 
-pub const VIEW: &str = "energyhub.view";
-pub const ENROLL: &str = "energyhub.enroll";
-pub const CANCEL: &str = "energyhub.event.cancel";
-pub const UTILITY: &str = "sys.energyhub.edit";
+pub use service::energy_hub::{CANCEL, ENROLL, UTILITY, VIEW};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -74,7 +71,7 @@ pub(crate) async fn visible_enrollment(
 ) -> ApiResult<EnrollmentRow> {
     let id = id_or(raw_id, Code::EnrollmentMissing)?;
     app.store
-        .dr_enrollment_visible(id, me.actor.plant_visibility(), me.id())
+        .enrollment_visible(id, me.actor.plant_visibility(), me.id())
         .await?
         .ok_or_else(|| Code::EnrollmentMissing.into())
 }

@@ -6,7 +6,7 @@ use chrono::{Offset, Utc};
 use chrono_tz::TZ_VARIANTS;
 use domain::{Code, energy_hub::ProgramInput};
 use serde::Deserialize;
-use store::{StoreError, energy_hub::ProgramRow};
+use store::energy_hub::ProgramRow;
 use utoipa::IntoParams;
 
 use super::{UTILITY, VIEW, require, require_write, wire};
@@ -50,7 +50,7 @@ pub async fn list(
 ) -> ApiResult<Data<Vec<wire::Program>>> {
     require(&me, VIEW)?;
     let all = q.all == Some(1) && me.actor.has(UTILITY);
-    let list = app.store.dr_programs(all).await?;
+    let list = app.store.programs(all).await?;
     Ok(Data(list.iter().map(program_json).collect()))
 }
 
@@ -64,49 +64,17 @@ pub async fn save(
     Body(req): Body<wire::ProgramRequest>,
 ) -> ApiResult<Data<wire::Program>> {
     require_write(&me, UTILITY)?;
-    let form = ProgramInput {
+    let input = ProgramInput {
         name: req.name,
         long_name: req.long_name,
         description: req.description,
         retailer: req.retailer,
         auto_accept: req.auto_accept,
         active: req.active,
-    }
-    .check()?;
-    let taken = |e: StoreError| match e {
-        StoreError::Conflict(_) => {
-            crate::envelope::ApiError::from(domain::DomainError::invalid("name"))
-        }
-        other => other.into(),
     };
-    let id = match req.id {
-        None => app
-            .store
-            .dr_create_program(&form, now_ms())
-            .await
-            .map_err(taken)?,
-        Some(id) => {
-            let current = app
-                .store
-                .dr_program(id)
-                .await?
-                .ok_or(Code::ProgramMissing)?;
-            if current.is_vtn() {
-                return Err(Code::NoPermission.into());
-            }
-            app.store
-                .dr_update_program(id, &form, now_ms())
-                .await
-                .map_err(taken)?;
-            id
-        }
-    };
-    let saved = app
-        .store
-        .dr_program(id)
-        .await?
-        .ok_or(Code::ProgramMissing)?;
-    tracing::info!(program = id, by = %me.id(), "energy hub programme saved");
+    let id =
+        service::energy_hub::programs::save(&app.store, &me.actor, req.id, input, now_ms()).await?;
+    let saved = app.store.program(id).await?.ok_or(Code::ProgramMissing)?;
     Ok(Data(program_json(&saved)))
 }
 

@@ -60,7 +60,7 @@ pub async fn user_stations(
         })
         .collect();
     let ids: Vec<i64> = plants.iter().map(|p| p.id).collect();
-    let enrolled = app.store.dr_enrolled_plants(&ids).await?;
+    let enrolled = app.store.enrolled_plants(&ids).await?;
     Ok(Data(
         plants
             .into_iter()
@@ -77,7 +77,7 @@ pub async fn user_stations(
 
 /// Hybrid inverters the form offers, with default capacities from their rating.
 pub(crate) async fn hybrids(app: &AppState, plant: i64) -> ApiResult<Vec<wire::MasterDevice>> {
-    let rows = app.store.dr_plant_inverters(plant).await?;
+    let rows = app.store.enrollable_inverters(plant).await?;
     Ok(rows
         .into_iter()
         .filter(|d| InverterKind::from_code(d.type_code).is_hybrid())

@@ -1,9 +1,8 @@
 //! Rows to JSON: enrollments with their allowed actions, events as a caller sees them.
 
-use std::collections::HashSet;
-
-use domain::energy_hub::{EnrollmentStatus, EventKind, EventStatus, allowed_actions};
-use store::energy_hub::{DeviceRow, EnrollmentRow, EventRow, OptOutRow, VisibleEnrollment};
+use domain::energy_hub::{EventKind, allowed_actions};
+use service::energy_hub::events::Standing;
+use store::energy_hub::{DeviceRow, EnrollmentRow, EventRow};
 
 use super::{
     is_utility, rfc3339_secs,
@@ -96,58 +95,17 @@ pub(crate) fn state(me: &CurrentUser, e: &EnrollmentRow) -> EnrollmentState {
 pub(crate) async fn load(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<Enrollment> {
     let row = app
         .store
-        .dr_enrollment(id)
+        .enrollment(id)
         .await?
         .ok_or(domain::Code::EnrollmentMissing)?;
-    let devices = app.store.dr_enrollment_devices(&[id]).await?;
+    let devices = app.store.enrollment_devices(&[id]).await?;
     Ok(enrollment(me, &row, &devices))
-}
-
-/// How an event stands for a caller, from the enrollments they see and the opt-outs.
-pub(crate) struct Standing {
-    /// Accepted enrollments of the event's programme the caller sees.
-    pub accepted: Vec<i64>,
-    /// Of those, the ones taking part (not opted out, standing or for this event).
-    pub taking_part: Vec<i64>,
-}
-
-impl Standing {
-    pub fn of(event: &EventRow, mine: &[VisibleEnrollment], opt_outs: &[OptOutRow]) -> Standing {
-        let out: HashSet<i64> = opt_outs
-            .iter()
-            .filter(|o| o.event_id == event.id)
-            .map(|o| o.enrollment_id)
-            .collect();
-        let accepted: Vec<&VisibleEnrollment> = mine
-            .iter()
-            .filter(|e| e.program_id == event.program_id)
-            .filter(|e| EnrollmentStatus::parse(&e.status) == Some(EnrollmentStatus::Accepted))
-            .collect();
-        Standing {
-            taking_part: accepted
-                .iter()
-                .filter(|e| !e.opted_out && !out.contains(&e.id))
-                .map(|e| e.id)
-                .collect(),
-            accepted: accepted.iter().map(|e| e.id).collect(),
-        }
-    }
-
-    /// Every accepted enrollment of the caller is out of this event.
-    pub fn opted_out(&self) -> bool {
-        !self.accepted.is_empty() && self.taking_part.is_empty()
-    }
 }
 
 pub(crate) fn event(e: &EventRow, standing: &Standing, now: i64) -> Event {
     let kind = e.kind();
     let opted_out = standing.opted_out();
-    let status = EventStatus::at(
-        e.start_at,
-        e.end_at,
-        e.cancelled_at.is_some() || opted_out,
-        now,
-    );
+    let status = standing.status(e, now);
     Event {
         id: e.id,
         program_id: e.program_id,

@@ -138,11 +138,7 @@ async fn setting(app: &App, sn: &str, key: &str) -> Option<String> {
 }
 
 async fn outcome(app: &App, event: i64, sn: &str) -> Option<(String, String)> {
-    let rows = app
-        .store
-        .dr_dispatch_outcomes(event)
-        .await
-        .expect("outcomes");
+    let rows = app.store.dispatch_outcomes(event).await.expect("outcomes");
     rows.into_iter()
         .find(|r| r.device_sn == sn)
         .map(|r| (r.state, r.error))
@@ -165,12 +161,12 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
         let s = &app.store;
         // 6 kW offered at 50 %: a 2 kW target is what the plant gives.
         let (program, _) = s
-            .dr_enroll_for_tests(w.plant, &[sn], 6.0, 50)
+            .enroll_for_tests(w.plant, &[sn], 6.0, 50)
             .await
             .expect("enroll");
         let t = now_s();
         let event = s
-            .dr_event_for_tests(program, t - 60, t + 3600, "discharge", 2.0, 0)
+            .hub_event_for_tests(program, t - 60, t + 3600, "discharge", 2.0, 0)
             .await
             .expect("event");
         tick_until(app, "applied", || async {
@@ -189,11 +185,11 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
         assert_eq!(total, 1, "{text}");
         assert!(text.contains("\"system\""), "{text}");
 
-        s.dr_end_event_for_tests(event, false, now_s())
+        s.end_hub_event_for_tests(event, false, now_s())
             .await
             .expect("cancel");
         tick_until(app, "restored", || async {
-            s.dr_dispatch_states().await.expect("states").is_empty()
+            s.dispatch_states().await.expect("states").is_empty()
         })
         .await;
         assert_eq!(setting(app, sn, "sysWorkMode").await.as_deref(), Some("2"));
@@ -216,16 +212,16 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
         let (app, sn) = (&w.app, w.inverter.as_str());
         let s = &app.store;
         let (program, _) = s
-            .dr_enroll_for_tests(w.plant, &[sn], 10.0, 100)
+            .enroll_for_tests(w.plant, &[sn], 10.0, 100)
             .await
             .expect("enroll");
         let t = now_s();
         let low = s
-            .dr_event_for_tests(program, t - 60, t + 3600, "exportLimit", 1.5, 5)
+            .hub_event_for_tests(program, t - 60, t + 3600, "exportLimit", 1.5, 5)
             .await
             .expect("event");
         let high = s
-            .dr_event_for_tests(program, t - 120, t + 3600, "discharge", 3.0, 1)
+            .hub_event_for_tests(program, t - 120, t + 3600, "discharge", 3.0, 1)
             .await
             .expect("event");
         tick_until(app, "the priority 1 event applied", || async {
@@ -238,7 +234,7 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
             Some("3000")
         );
         // The winner goes: the other event takes over, then its deletion restores.
-        s.dr_end_event_for_tests(high, true, now_s())
+        s.end_hub_event_for_tests(high, true, now_s())
             .await
             .expect("delete");
         tick_until(app, "the export limit applied", || async {
@@ -253,11 +249,11 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
             setting(app, sn, "peakAndVallery").await.as_deref(),
             Some("0")
         );
-        s.dr_end_event_for_tests(low, true, now_s())
+        s.end_hub_event_for_tests(low, true, now_s())
             .await
             .expect("delete");
         tick_until(app, "restored", || async {
-            s.dr_dispatch_states().await.expect("states").is_empty()
+            s.dispatch_states().await.expect("states").is_empty()
         })
         .await;
         assert_eq!(
@@ -279,12 +275,12 @@ async fn an_offline_inverter_is_tried_three_times_then_left_offline() {
         spec.devices[0].sn = "INV-DR-OFF".into();
         let sn = register(app, w.plant, w.owner, &spec, 0).await;
         let (program, _) = s
-            .dr_enroll_for_tests(w.plant, &[&sn], 5.0, 100)
+            .enroll_for_tests(w.plant, &[&sn], 5.0, 100)
             .await
             .expect("enroll");
         let t = now_s();
         let event = s
-            .dr_event_for_tests(program, t - 60, t + 3600, "discharge", 3.0, 0)
+            .hub_event_for_tests(program, t - 60, t + 3600, "discharge", 3.0, 0)
             .await
             .expect("event");
         for _ in 0..6 {
@@ -293,7 +289,7 @@ async fn an_offline_inverter_is_tried_three_times_then_left_offline() {
         let (state, error) = outcome(app, event, &sn).await.expect("outcome");
         assert_eq!(state, "offline");
         assert!(error.contains("602"), "{error}");
-        let states = s.dr_dispatch_states().await.expect("states");
+        let states = s.dispatch_states().await.expect("states");
         assert_eq!(states[0].attempts, dispatch::MAX_ATTEMPTS);
         let r = app
             .get("/api/v1/audit?action=energyhub.dispatch", Some(&w.admin))

@@ -147,7 +147,7 @@ async fn scenario(app: &App, v: &Vtn) {
     let (s, prog) = call(
         v,
         Method::POST,
-        "/programs",
+        "/dr_programs",
         Some(&bl),
         Some(json!({"objectType": "PROGRAM", "programName": name})),
     )
@@ -163,7 +163,7 @@ async fn scenario(app: &App, v: &Vtn) {
         .await;
     r.expect_code(0);
     assert!(
-        r.data()["programs"].as_i64().unwrap_or(0) >= 1,
+        r.data()["dr_programs"].as_i64().unwrap_or(0) >= 1,
         "{b}: {}",
         r.text()
     );
@@ -251,7 +251,7 @@ async fn scenario(app: &App, v: &Vtn) {
     // The report reached the VTN and BL reads it.
     let reports = app
         .store
-        .dr_reports_of_event(row.id)
+        .vtn_reports_of_event(row.id)
         .await
         .expect("reports");
     assert_eq!(reports.len(), 1, "{b}: {reports:?} {sum}");

@@ -1,8 +1,8 @@
 //! Webhooks from a utility's VTN, against a scripted VTN on loopback, for both versions: the
 //! portal subscribes where the VTN offers webhooks (3.1 `GET /notifiers`; 3.0 subscriptions,
 //! one per programme) with its public URL and a token; the callback answers the VTN's echo
-//! checks; a notification with the token syncs the connection at once; without the token it
-//! is refused. Without a public URL, or without webhooks on the VTN, the connection polls and
+//! checks; a notification with the token has the sync job (`jobs::vtn_sync`, running here
+//! as `portal serve` runs it) sync the connection at once; without the token it is refused. Without a public URL, or without webhooks on the VTN, the connection polls and
 //! says why. The reference VTN 3.0.1's HTTP-verb operations are used after its 400.
 
 use crate::common;
@@ -160,6 +160,16 @@ async fn subscribed(app: &App, p: &People, version: &'static str) {
     assert_eq!(r.status, 400, "{b}: bounded echo");
     let r = app.get("/api/v1/oadr/vtn/999999/notify?echo=x", None).await;
     assert_eq!(r.status, 404, "{b}");
+
+    // The sync job, started now that the connection is synced (not due for an hour): within
+    // the test only a notification makes it sync.
+    let jobs = app.jobs();
+    tokio::spawn(jobs::vtn_sync::run(
+        jobs.store,
+        jobs.ven,
+        jobs.vtn_nudges,
+        Duration::from_secs(3600),
+    ));
 
     // A notification without the token is refused and syncs nothing.
     lock(&vtn).events = good_event();

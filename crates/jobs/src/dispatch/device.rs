@@ -8,7 +8,7 @@ use domain::settings::Family;
 use serde_json::{Map, Value};
 use store::{
     commands::CommandStatus,
-    dr_dispatch::{DispatchDevice, DispatchState},
+    energy_hub::dispatch::{DispatchDevice, DispatchState},
 };
 
 use super::{rules, send};
@@ -61,7 +61,7 @@ async fn save(ctx: &Context, s: &DispatchState) -> Result<()> {
         .event_id
         .filter(|_| !state.is_empty())
         .map(|e| (e, state, error.as_str()));
-    ctx.store.dr_dispatch_save(s, outcome).await?;
+    ctx.store.dispatch_save(s, outcome).await?;
     Ok(())
 }
 
@@ -129,7 +129,7 @@ pub(crate) async fn step(
     if follow(ctx, &mut s, now).await? {
         return Ok(());
     }
-    let Some(dev) = ctx.store.dr_dispatch_device(sn).await? else {
+    let Some(dev) = ctx.store.dispatch_device(sn).await? else {
         return Ok(());
     };
     // Only what the device's register map can write is ever sent.
@@ -197,7 +197,7 @@ pub(crate) async fn step(
 async fn settled(ctx: &Context, mut s: DispatchState, now: i64) -> Result<()> {
     if s.mode == RESTORE {
         s.updated_at = now;
-        ctx.store.dr_dispatch_forget(&s, s.event_id).await?;
+        ctx.store.dispatch_forget(&s, s.event_id).await?;
         return Ok(());
     }
     if s.state != "applied" {

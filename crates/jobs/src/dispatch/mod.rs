@@ -33,7 +33,7 @@ pub const DEFAULT_TICK: Duration = Duration::from_secs(15);
 pub async fn tick(ctx: &Context, now: i64) -> Result<Option<i64>> {
     // Every replica runs this job, and all of them wake at an event's start: the lease lets
     // one tick at a time read and write the dispatch state, so a device gets one command.
-    let Some(lease) = ctx.store.try_lease(store::leases::DR_DISPATCH).await? else {
+    let Some(lease) = ctx.store.try_lease(store::leases::DISPATCH).await? else {
         return Ok(None);
     };
     let next = tick_leased(ctx, now).await;
@@ -43,9 +43,9 @@ pub async fn tick(ctx: &Context, now: i64) -> Result<Option<i64>> {
 
 async fn tick_leased(ctx: &Context, now: i64) -> Result<Option<i64>> {
     ctx.store.time_out_commands(now_ms()).await?;
-    let plan = ctx.store.dr_dispatch_plan(now).await?;
+    let plan = ctx.store.dispatch_plan(now).await?;
     let wants = rules::wants(&plan, now);
-    let states = ctx.store.dr_dispatch_states().await?;
+    let states = ctx.store.dispatch_states().await?;
     let sns: BTreeSet<&str> = wants
         .keys()
         .map(String::as_str)
@@ -59,7 +59,7 @@ async fn tick_leased(ctx: &Context, now: i64) -> Result<Option<i64>> {
             tracing::warn!(error = %e, sn, "dispatch step failed");
         }
     }
-    let next = ctx.store.dr_dispatch_next_boundary(now).await?;
+    let next = ctx.store.dispatch_next_boundary(now).await?;
     Ok([next, rules::boundaries(&plan, now)]
         .into_iter()
         .flatten()

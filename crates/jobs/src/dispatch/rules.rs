@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use chrono::DateTime;
 use domain::settings::Family;
 use serde_json::Value;
-use store::dr_dispatch::PlanRow;
+use store::energy_hub::dispatch::PlanRow;
 
 /// Time-of-use slots a discharge fills (all of them: the event holds the whole day).
 const SLOTS: usize = 6;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use domain::{Code, Lang, command::CommandKind};
 use serde_json::{Map, Value, json};
 use service::commands;
-use store::{audit::NewAudit, dr_dispatch::DispatchDevice, log_pages::Author};
+use store::{audit::NewAudit, energy_hub::dispatch::DispatchDevice, log_pages::Author};
 
 use domain::time::now_ms;
 use service::{ServiceError, audit};

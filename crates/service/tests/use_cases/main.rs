@@ -5,6 +5,7 @@
 mod common;
 mod companies;
 mod devices;
+mod energy_hub;
 mod firmware;
 mod gateway_registry;
 mod gateways;

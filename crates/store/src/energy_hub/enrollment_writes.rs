@@ -4,7 +4,7 @@
 use domain::energy_hub::{Device, EnrollmentForm, EnrollmentStatus};
 
 use super::NewEnrollment;
-use crate::{Result, Store};
+use crate::{Result, Store, audit::NewAudit};
 
 /// Inserts the devices of an enrollment inside [`in_tx!`].
 macro_rules! insert_devices {
@@ -31,8 +31,14 @@ macro_rules! insert_devices {
 }
 
 impl Store {
-    /// A new enrollment with its devices, in one transaction; answers its id.
-    pub async fn dr_create_enrollment(&self, e: &NewEnrollment<'_>, now: i64) -> Result<i64> {
+    /// A new enrollment with its devices and its audit entry (target `enrollment:<id>`; none
+    /// for a seed), in one transaction; answers its id.
+    pub async fn create_enrollment(
+        &self,
+        e: &NewEnrollment<'_>,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<i64> {
         let f = e.form;
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
@@ -73,18 +79,23 @@ impl Store {
                 now
             )?;
             insert_devices!(tx, sqlite, id, &f.devices, now);
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
             id
         }))
     }
 
     /// Replaces an enrollment's form and devices and sets its status (clearing the reason and
-    /// the opt-out), in one transaction. `false` when there is no such enrollment.
-    pub async fn dr_update_enrollment(
+    /// the opt-out), with its audit entry, in one transaction. `false` when there is no such
+    /// enrollment.
+    pub async fn update_enrollment(
         &self,
         id: i64,
         f: &EnrollmentForm,
         status: EnrollmentStatus,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
@@ -128,13 +139,20 @@ impl Store {
                     id
                 )?;
                 insert_devices!(tx, sqlite, id, &f.devices, now);
+                audit_in_tx!(tx, sqlite, audit)?;
             }
             n == 1
         }))
     }
 
-    /// Adds devices to an enrollment, in one transaction.
-    pub async fn dr_add_devices(&self, id: i64, devices: &[Device], now: i64) -> Result<()> {
+    /// Adds devices to an enrollment with its audit entry, in one transaction.
+    pub async fn add_enrollment_devices(
+        &self,
+        id: i64,
+        devices: &[Device],
+        now: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<()> {
         in_tx!(self, |tx, sqlite| {
             insert_devices!(tx, sqlite, id, devices, now);
             tx_exec!(
@@ -144,12 +162,20 @@ impl Store {
                 id,
                 now
             )?;
+            audit_in_tx!(tx, sqlite, audit)?;
         });
         Ok(())
     }
 
-    /// Removes one device; `false` when the enrollment does not hold it.
-    pub async fn dr_remove_device(&self, id: i64, sn: &str, now: i64) -> Result<bool> {
+    /// Removes one device with its audit entry; `false` when the enrollment does not hold it
+    /// (nothing is written then).
+    pub async fn remove_enrollment_device(
+        &self,
+        id: i64,
+        sn: &str,
+        now: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let n = tx_exec!(
                 tx,
@@ -165,21 +191,27 @@ impl Store {
                 id,
                 now
             )?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
             n == 1
         }))
     }
 
-    /// Sets status, opt-out and reason together (the state machine's outcome).
-    pub async fn dr_set_enrollment_state(
+    /// Sets status, opt-out and reason together (the state machine's outcome), with its audit
+    /// entry, in one transaction.
+    pub async fn set_enrollment_state(
         &self,
         id: i64,
         status: EnrollmentStatus,
         opted_out: bool,
         reason: &str,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
-        Ok(exec!(
+        Ok(exec_audited!(
             self,
+            Some(audit),
             "UPDATE dr_enrollments SET status = $2, opted_out = $3, reason = $4, updated_at = $5 \
              WHERE id = $1",
             id,
@@ -187,6 +219,6 @@ impl Store {
             i64::from(opted_out),
             reason,
             now
-        )? == 1)
+        ) == 1)
     }
 }

@@ -149,14 +149,14 @@ const DEVICE_COLUMNS: &str = "enrollment_id, sn, manufacturer, model, install_da
     discharge_kw, storage_kwh, added_at";
 
 impl Store {
-    /// One enrollment, whoever asks (callers check visibility with [`Store::dr_enrollment_visible`]).
-    pub async fn dr_enrollment(&self, id: i64) -> Result<Option<EnrollmentRow>> {
+    /// One enrollment, whoever asks (callers check visibility with [`Store::enrollment_visible`]).
+    pub async fn enrollment(&self, id: i64) -> Result<Option<EnrollmentRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE e.id = $1");
         Ok(rows!(self, fetch_optional, EnrollmentRow, &sql, id)?)
     }
 
     /// One enrollment if the reader may see it.
-    pub async fn dr_enrollment_visible(
+    pub async fn enrollment_visible(
         &self,
         id: i64,
         visibility: PlantVisibility,
@@ -180,7 +180,7 @@ impl Store {
     }
 
     /// A page of the enrollments the reader may see, newest first, with the total.
-    pub async fn dr_enrollments_page(
+    pub async fn enrollments_page(
         &self,
         visibility: PlantVisibility,
         reader: UserId,
@@ -232,7 +232,7 @@ impl Store {
     }
 
     /// Every enrollment the reader may see (any status), of one plant when asked.
-    pub async fn dr_visible_enrollments(
+    pub async fn visible_enrollments(
         &self,
         visibility: PlantVisibility,
         reader: UserId,
@@ -259,7 +259,7 @@ impl Store {
     }
 
     /// The devices of these enrollments, by enrollment then SN.
-    pub async fn dr_enrollment_devices(&self, ids: &[i64]) -> Result<Vec<DeviceRow>> {
+    pub async fn enrollment_devices(&self, ids: &[i64]) -> Result<Vec<DeviceRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -276,19 +276,19 @@ impl Store {
     }
 
     /// Every enrollment of a programme (any status), oldest first: what a VTN sync walks.
-    pub async fn dr_enrollments_of_program(&self, program: i64) -> Result<Vec<EnrollmentRow>> {
+    pub async fn enrollments_of_program(&self, program: i64) -> Result<Vec<EnrollmentRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE e.program_id = $1 ORDER BY e.id");
         Ok(rows!(self, fetch_all, EnrollmentRow, &sql, program)?)
     }
 
     /// Every accepted, not opted-out enrollment with its devices (dispatch's input).
-    pub async fn dr_live_enrollments(&self) -> Result<Vec<LiveEnrollment>> {
+    pub async fn live_enrollments(&self) -> Result<Vec<LiveEnrollment>> {
         let sql = format!(
             "SELECT {COLUMNS} {FROM} WHERE e.status = 'accepted' AND e.opted_out = 0 ORDER BY e.id"
         );
         let list = rows!(self, fetch_all, EnrollmentRow, &sql)?;
         let ids: Vec<i64> = list.iter().map(|e| e.id).collect();
-        let mut devices = self.dr_enrollment_devices(&ids).await?;
+        let mut devices = self.enrollment_devices(&ids).await?;
         Ok(list
             .into_iter()
             .map(|enrollment| {
@@ -305,7 +305,7 @@ impl Store {
     }
 
     /// Of these SNs, the ones in a live (pending or accepted) enrollment other than `except`.
-    pub async fn dr_sns_in_live_enrollments(
+    pub async fn sns_in_live_enrollments(
         &self,
         sns: &[String],
         except: Option<i64>,
@@ -345,7 +345,7 @@ impl Store {
     }
 
     /// Whether another live enrollment of the programme holds this utility account number.
-    pub async fn dr_utility_account_taken(
+    pub async fn utility_account_taken(
         &self,
         program: i64,
         account: &str,
@@ -365,7 +365,7 @@ impl Store {
     }
 
     /// The inverters of a plant, oldest first, with whether a battery reports behind each.
-    pub async fn dr_plant_inverters(&self, plant: i64) -> Result<Vec<PlantInverterRow>> {
+    pub async fn enrollable_inverters(&self, plant: i64) -> Result<Vec<PlantInverterRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -380,7 +380,7 @@ impl Store {
     }
 
     /// Of these plants, the ones in a live enrollment.
-    pub async fn dr_enrolled_plants(&self, plants: &[i64]) -> Result<Vec<i64>> {
+    pub async fn enrolled_plants(&self, plants: &[i64]) -> Result<Vec<i64>> {
         if plants.is_empty() {
             return Ok(Vec::new());
         }

@@ -2,7 +2,7 @@
 
 use domain::energy_hub::{EventForm, EventKind};
 
-use crate::{Result, Store};
+use crate::{Result, Store, audit::NewAudit};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EventRow {
@@ -72,13 +72,13 @@ const COLUMNS: &str = "v.id, v.program_id, g.name AS program_name, g.vtn_id, v.r
 const FROM: &str = "FROM dr_events v JOIN dr_programs g ON g.id = v.program_id";
 
 impl Store {
-    pub async fn dr_event(&self, id: i64) -> Result<Option<EventRow>> {
+    pub async fn hub_event(&self, id: i64) -> Result<Option<EventRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE v.id = $1");
         Ok(rows!(self, fetch_optional, EventRow, &sql, id)?)
     }
 
     /// Events of these programmes (or all), newest start first, at most `limit`.
-    pub async fn dr_events(&self, f: &EventFilter) -> Result<Vec<EventRow>> {
+    pub async fn hub_events(&self, f: &EventFilter) -> Result<Vec<EventRow>> {
         match &f.programs {
             None => {
                 let sql =
@@ -103,7 +103,7 @@ impl Store {
 
     /// The events not cancelled for everyone that overlap `[from, to)` (unix seconds), by
     /// start: what dispatch considers.
-    pub async fn dr_events_between(&self, from: i64, to: i64) -> Result<Vec<EventRow>> {
+    pub async fn hub_events_between(&self, from: i64, to: i64) -> Result<Vec<EventRow>> {
         let sql = format!(
             "SELECT {COLUMNS} {FROM} WHERE v.cancelled_at IS NULL AND v.start_at < $2 \
              AND v.end_at > $1 ORDER BY v.start_at, v.id"
@@ -111,50 +111,70 @@ impl Store {
         Ok(rows!(self, fetch_all, EventRow, &sql, from, to)?)
     }
 
-    /// A built-in event; answers its id.
-    pub async fn dr_create_event(&self, e: &NewEvent<'_>, now: i64) -> Result<i64> {
+    /// A built-in event with its audit entry (target `event:<id>`; none for a seed), in one
+    /// transaction; answers its id.
+    pub async fn create_hub_event(
+        &self,
+        e: &NewEvent<'_>,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<i64> {
         let f = e.form;
-        Ok(scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO dr_events (program_id, name, priority, start_at, end_at, kind, \
+        Ok(in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO dr_events (program_id, name, priority, start_at, end_at, kind, \
              target_kw, intervals, created_by, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
-            e.program,
-            &f.name,
-            f.priority,
-            f.start,
-            f.end,
-            f.kind.as_db(),
-            f.target_kw,
-            e.intervals,
-            e.created_by,
-            now
-        )?)
+                e.program,
+                &f.name,
+                f.priority,
+                f.start,
+                f.end,
+                f.kind.as_db(),
+                f.target_kw,
+                e.intervals,
+                e.created_by,
+                now
+            )?;
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
+            id
+        }))
     }
 
-    /// Cancels an event for everyone (`by` None: the utility's server did); `false` when it
-    /// was already cancelled or does not exist.
-    pub async fn dr_cancel_event(&self, id: i64, by: Option<i64>, now: i64) -> Result<bool> {
-        Ok(exec!(
+    /// Cancels an event for everyone (`by` None: the utility's server did) with its audit
+    /// entry; `false` when it was already cancelled or does not exist (nothing is written then).
+    pub async fn cancel_hub_event(
+        &self,
+        id: i64,
+        by: Option<i64>,
+        now: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            Some(audit),
             "UPDATE dr_events SET cancelled_at = $2, cancelled_by = $3, updated_at = $2 \
              WHERE id = $1 AND cancelled_at IS NULL",
             id,
             now,
             by
-        )? == 1)
+        ) == 1)
     }
 
-    /// Opts these enrollments out of one event, in one transaction (already opted out ones
-    /// stay as they were).
-    pub async fn dr_opt_out_of_event(
+    /// Opts these enrollments out of one event with the audit entry, in one transaction
+    /// (already opted out ones stay as they were).
+    pub async fn opt_out_of_event(
         &self,
         event: i64,
         enrollments: &[i64],
         user: Option<i64>,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<()> {
         in_tx!(self, |tx, sqlite| {
             for e in enrollments {
@@ -169,12 +189,13 @@ impl Store {
                     now
                 )?;
             }
+            audit_in_tx!(tx, sqlite, audit)?;
         });
         Ok(())
     }
 
     /// The opt-outs of one event.
-    pub async fn dr_opt_outs_of_event(&self, event: i64) -> Result<Vec<OptOutRow>> {
+    pub async fn opt_outs_of_event(&self, event: i64) -> Result<Vec<OptOutRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -186,7 +207,7 @@ impl Store {
     }
 
     /// The opt-outs of these events.
-    pub async fn dr_opt_outs_of_events(&self, events: &[i64]) -> Result<Vec<OptOutRow>> {
+    pub async fn opt_outs_of_events(&self, events: &[i64]) -> Result<Vec<OptOutRow>> {
         if events.is_empty() {
             return Ok(Vec::new());
         }

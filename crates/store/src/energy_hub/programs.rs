@@ -3,7 +3,7 @@
 
 use domain::energy_hub::ProgramForm;
 
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProgramRow {
@@ -35,23 +35,30 @@ const FROM: &str = "FROM dr_programs g LEFT JOIN dr_vtns v ON v.id = g.vtn_id";
 
 impl Store {
     /// Every programme (active ones only unless `all`), by name.
-    pub async fn dr_programs(&self, all: bool) -> Result<Vec<ProgramRow>> {
+    pub async fn programs(&self, all: bool) -> Result<Vec<ProgramRow>> {
         let sql = format!(
             "SELECT {COLUMNS} {FROM} WHERE ($1 = 1 OR g.active <> 0) ORDER BY g.name, g.id"
         );
         Ok(rows!(self, fetch_all, ProgramRow, &sql, i64::from(all))?)
     }
 
-    pub async fn dr_program(&self, id: i64) -> Result<Option<ProgramRow>> {
+    pub async fn program(&self, id: i64) -> Result<Option<ProgramRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE g.id = $1");
         Ok(rows!(self, fetch_optional, ProgramRow, &sql, id)?)
     }
 
-    /// A built-in programme; a name another built-in programme has is a conflict.
-    pub async fn dr_create_program(&self, f: &ProgramForm, now: i64) -> Result<i64> {
-        scalar!(
-            self,
-            fetch_one,
+    /// A built-in programme with its audit entry (target `program:<id>`; none for a seed), in
+    /// one transaction; a name another built-in programme has is a conflict.
+    pub async fn create_program(
+        &self,
+        f: &ProgramForm,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<i64> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+            tx,
+            sqlite,
             i64,
             "INSERT INTO dr_programs (name, long_name, description, retailer, auto_accept, active, \
              created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
@@ -63,13 +70,27 @@ impl Store {
             i64::from(f.active),
             now
         )
-        .map_err(|e| conflict(e, "dr_programs"))
+        .map_err(|e| conflict(e, "dr_programs"))?;
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
+            id
+        }))
     }
 
-    /// Edits a built-in programme; `false` when there is none with this id.
-    pub async fn dr_update_program(&self, id: i64, f: &ProgramForm, now: i64) -> Result<bool> {
-        let n = exec!(
-            self,
+    /// Edits a built-in programme with its audit entry, in one transaction; `false` when there
+    /// is none with this id (nothing is written then).
+    pub async fn update_program(
+        &self,
+        id: i64,
+        f: &ProgramForm,
+        now: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
+        let n = in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+            tx,
+            sqlite,
             "UPDATE dr_programs SET name = $2, long_name = $3, description = $4, retailer = $5, \
              auto_accept = $6, active = $7, updated_at = $8 WHERE id = $1 AND vtn_id IS NULL",
             id,
@@ -82,6 +103,11 @@ impl Store {
             now
         )
         .map_err(|e| conflict(e, "dr_programs"))?;
+            if n == 1 {
+                audit_in_tx!(tx, sqlite, audit)?;
+            }
+            n
+        });
         Ok(n == 1)
     }
 }

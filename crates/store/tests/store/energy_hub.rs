@@ -9,9 +9,30 @@ use domain::{
     user::UserKind,
 };
 use store::{
+    audit::NewAudit,
     energy_hub::{EventFilter, NewEnrollment, NewEvent},
+    log_pages::Author,
     testing::{TestResult, each_backend, new_user, plant_fields},
 };
+
+fn audit(action: &str) -> NewAudit<'_> {
+    NewAudit {
+        by: Author {
+            user_id: None,
+            account: "test",
+            actor_company_id: None,
+            plant_id: None,
+            plant_owner_id: None,
+            plant_company_id: None,
+        },
+        action,
+        target: "t",
+        detail: "{}",
+        result: "succeeded",
+        command_id: None,
+        now: 1,
+    }
+}
 
 fn form(sn: &str) -> EnrollmentForm {
     let address = Address {
@@ -54,7 +75,7 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
             .create_plant(ann, None, ann, &plant_fields("Ann roof"), 1)
             .await?;
         let program = s
-            .dr_create_program(
+            .create_program(
                 &ProgramForm {
                     name: "Peak".into(),
                     long_name: String::new(),
@@ -64,12 +85,13 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
                     active: true,
                 },
                 1,
+                None,
             )
             .await?;
-        assert!(s.dr_program(program).await?.ok_or("program")?.auto_accept);
+        assert!(s.program(program).await?.ok_or("program")?.auto_accept);
         let f = form("SN1");
         let id = s
-            .dr_create_enrollment(
+            .create_enrollment(
                 &NewEnrollment {
                     program,
                     plant,
@@ -78,32 +100,33 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
                     form: &f,
                 },
                 2,
+                None,
             )
             .await?;
-        let live = s.dr_live_enrollments().await?;
+        let live = s.live_enrollments().await?;
         assert_eq!(live.len(), 1);
         assert_eq!(live[0].devices[0].sn, "SN1");
         assert_eq!(live[0].enrollment.plant_id, plant);
         assert_eq!(
-            s.dr_sns_in_live_enrollments(&["SN1".into()], None).await?,
+            s.sns_in_live_enrollments(&["SN1".into()], None).await?,
             ["SN1"]
         );
         assert!(
-            s.dr_sns_in_live_enrollments(&["SN1".into()], Some(id))
+            s.sns_in_live_enrollments(&["SN1".into()], Some(id))
                 .await?
                 .is_empty()
         );
-        assert!(s.dr_utility_account_taken(program, "acc-1", None).await?);
+        assert!(s.utility_account_taken(program, "acc-1", None).await?);
         let mine = PlantVisibility::Of {
             user: ann,
             company: None,
         };
-        assert!(s.dr_enrollment_visible(id, mine, ann).await?.is_some());
+        assert!(s.enrollment_visible(id, mine, ann).await?.is_some());
         let theirs = PlantVisibility::Of {
             user: eve,
             company: None,
         };
-        assert!(s.dr_enrollment_visible(id, theirs, eve).await?.is_none());
+        assert!(s.enrollment_visible(id, theirs, eve).await?.is_none());
 
         let event_form = EventForm {
             name: "Evening".into(),
@@ -114,7 +137,7 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
             priority: 1,
         };
         let event = s
-            .dr_create_event(
+            .create_hub_event(
                 &NewEvent {
                     program,
                     form: &event_form,
@@ -122,23 +145,30 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
                     created_by: None,
                 },
                 50,
+                None,
             )
             .await?;
-        assert_eq!(s.dr_events_between(150, 160).await?.len(), 1);
-        assert!(s.dr_events_between(200, 300).await?.is_empty());
+        assert_eq!(s.hub_events_between(150, 160).await?.len(), 1);
+        assert!(s.hub_events_between(200, 300).await?.is_empty());
         let listed = s
-            .dr_events(&EventFilter {
+            .hub_events(&EventFilter {
                 programs: Some(vec![program]),
                 limit: 10,
             })
             .await?;
         assert_eq!(listed.len(), 1);
-        s.dr_opt_out_of_event(event, &[id, id], Some(ann.0), 60)
+        s.opt_out_of_event(event, &[id, id], Some(ann.0), 60, &audit("optOut"))
             .await?;
-        assert_eq!(s.dr_opt_outs_of_event(event).await?.len(), 1);
-        assert!(s.dr_cancel_event(event, None, 70).await?);
-        assert!(!s.dr_cancel_event(event, None, 80).await?);
-        assert!(s.dr_events_between(150, 160).await?.is_empty());
+        assert_eq!(s.opt_outs_of_event(event).await?.len(), 1);
+        assert!(
+            s.cancel_hub_event(event, None, 70, &audit("cancel"))
+                .await?
+        );
+        assert!(
+            !s.cancel_hub_event(event, None, 80, &audit("cancel"))
+                .await?
+        );
+        assert!(s.hub_events_between(150, 160).await?.is_empty());
         Ok(())
     })
     .await

@@ -3,18 +3,18 @@
 
 use store::{
     Backend,
-    leases::DR_DISPATCH,
+    leases::DISPATCH,
     testing::{TestResult, each_backend},
 };
 
 #[tokio::test]
 async fn a_lease_has_one_holder_at_a_time() -> TestResult {
     each_backend(|s| async move {
-        let first = s.try_lease(DR_DISPATCH).await?;
+        let first = s.try_lease(DISPATCH).await?;
         assert!(first.is_some());
         // Another replica: the same database through a pool of its own.
         let other = s.clone();
-        let second = other.try_lease(DR_DISPATCH).await?;
+        let second = other.try_lease(DISPATCH).await?;
         match s.backend() {
             Backend::Postgres => assert!(second.is_none(), "held by the first"),
             Backend::Sqlite => assert!(second.is_some(), "one process: always granted"),
@@ -23,7 +23,7 @@ async fn a_lease_has_one_holder_at_a_time() -> TestResult {
             second.release().await?;
         }
         first.ok_or("first")?.release().await?;
-        let again = other.try_lease(DR_DISPATCH).await?;
+        let again = other.try_lease(DISPATCH).await?;
         assert!(again.is_some(), "free once released");
         Ok(())
     })

@@ -2,7 +2,7 @@
 //! runs the sync job, and of those that find a connection due only the first to claim it
 //! syncs; the next sync is claimed from the time the previous one recorded.
 
-use store::dr_vtn::VtnWrite;
+use store::energy_hub::vtn::VtnWrite;
 use store::testing::{TestResult, each_backend};
 
 #[tokio::test]
@@ -18,7 +18,7 @@ async fn one_replica_claims_a_due_sync() -> TestResult {
             poll_seconds: 60,
             enabled: true,
         };
-        let id = s.insert_vtn(&vtn, 1_000).await?;
+        let id = s.insert_vtn(&vtn, 1_000, None).await?;
         let seen = s.vtn(id).await?.ok_or("vtn")?.last_sync_at;
         assert_eq!(seen, None, "never synced");
         assert!(

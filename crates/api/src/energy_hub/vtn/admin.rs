@@ -1,18 +1,56 @@
 //! The VTN connections an administrator manages (`sys.energyhub.edit`). Client id and secret
 //! are write-only: answers carry `hasSecret` and the client id's last 4 characters.
 
-use super::{EDIT, SyncSummary, sealer, sync_vtn};
+use super::ven;
 use crate::AppState;
-use crate::envelope::{Ack, ApiResult, Data, Done, Envelope};
+use crate::envelope::{Ack, ApiError, ApiResult, Data, Done, Envelope};
 use crate::extract::{Body, num};
 use crate::session::CurrentUser;
 use crate::users::{create_at, path_id};
 use axum::extract::{Path, State};
-use domain::error::{Code, DomainError};
+use domain::error::DomainError;
 use domain::time::now_ms;
 use serde::{Deserialize, Serialize};
-use store::dr_vtn::{VtnRow, VtnWrite};
+use service::energy_hub::vtn::{self as hub, EDIT, admin::SaveError, admin::VtnInput};
+use store::energy_hub::vtn::VtnRow;
 use utoipa::ToSchema;
+
+/// What one sync did.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncSummary {
+    pub ven_id: String,
+    pub programs: usize,
+    pub events: usize,
+    pub cancelled: u64,
+    pub accepted: usize,
+    pub rejected: usize,
+    pub removed: usize,
+    pub reports: usize,
+    pub report_errors: usize,
+    /// Programmes and events the VTN listed that the portal could not read (skipped).
+    pub refused: usize,
+    /// Requests of ours the VTN found malformed (400), with its problem detail.
+    pub problems: Vec<String>,
+}
+
+impl From<hub::SyncSummary> for SyncSummary {
+    fn from(s: hub::SyncSummary) -> Self {
+        SyncSummary {
+            ven_id: s.ven_id,
+            programs: s.programs,
+            events: s.events,
+            cancelled: s.cancelled,
+            accepted: s.accepted,
+            rejected: s.rejected,
+            removed: s.removed,
+            reports: s.reports,
+            report_errors: s.report_errors,
+            refused: s.refused,
+            problems: s.problems,
+        }
+    }
+}
 
 /// A VTN connection.
 #[derive(Debug, Serialize, ToSchema)]
@@ -60,9 +98,9 @@ pub struct RefusedEvent {
 }
 
 fn view(app: &AppState, v: VtnRow) -> Vtn {
-    let (notifications, notifications_reason, notifications_note) =
-        super::webhooks::mode(&v.webhook);
-    let hint = sealer(app)
+    let (notifications, notifications_reason, notifications_note) = hub::webhooks::mode(&v.webhook);
+    let hint = ven(app)
+        .sealer()
         .ok()
         .and_then(|s| s.open(&v.client_id_enc).ok())
         .map(|id| {
@@ -131,49 +169,6 @@ pub struct VtnRequest {
     pub enabled: Option<bool>,
 }
 
-fn text(v: &Option<String>, field: &str, max: usize) -> Result<String, DomainError> {
-    let t = v.as_deref().map(str::trim).unwrap_or_default();
-    if t.is_empty() || t.chars().count() > max {
-        return Err(DomainError::invalid(field));
-    }
-    Ok(t.to_owned())
-}
-
-/// Checks a request; the secrets come back in plain text for sealing.
-fn checked(r: &VtnRequest) -> Result<(VtnWrite, Option<String>, Option<String>), DomainError> {
-    let url = text(&r.url, "url", 256)?;
-    let parsed = url::Url::parse(&url).map_err(|_| DomainError::invalid("url"))?;
-    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
-        return Err(DomainError::invalid("url"));
-    }
-    let version = text(&r.version, "version", 8)?;
-    oadr::Version::parse(&version).ok_or_else(|| DomainError::invalid("version"))?;
-    let poll_seconds = r.poll_seconds.unwrap_or(30);
-    if !(10..=3600).contains(&poll_seconds) {
-        return Err(DomainError::invalid("pollSeconds"));
-    }
-    let secret = |v: &Option<String>, f: &str| match v.as_deref().map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(s) if s.chars().count() <= 256 => Ok(Some(s.to_owned())),
-        Some(_) => Err(DomainError::invalid(f)),
-    };
-    let w = VtnWrite {
-        name: text(&r.name, "name", 64)?,
-        url: url.trim_end_matches('/').to_owned(),
-        version,
-        client_id_enc: String::new(),
-        client_secret_enc: String::new(),
-        ven_name: text(&r.ven_name, "venName", 128)?,
-        poll_seconds,
-        enabled: r.enabled.unwrap_or(true),
-    };
-    Ok((
-        w,
-        secret(&r.client_id, "clientId")?,
-        secret(&r.client_secret, "clientSecret")?,
-    ))
-}
-
 /// Creates or edits a VTN connection. A new one needs clientId and clientSecret; on an edit an
 /// absent one keeps the stored value. Unknown id: 4 `id`.
 #[utoipa::path(post, path = "/api/v1/oadr/vtn", tag = "energy hub", request_body = VtnRequest,
@@ -183,50 +178,23 @@ pub async fn save(
     me: CurrentUser,
     Body(req): Body<VtnRequest>,
 ) -> ApiResult<Data<Vtn>> {
-    me.actor.require(EDIT)?;
-    let (mut w, client_id, secret) = checked(&req)?;
-    let sealer = sealer(&app)?;
-    let seal = |s: &str| {
-        sealer
-            .seal(s)
-            .map_err(|e| crate::envelope::ApiError::internal("seal", e))
+    let input = VtnInput {
+        id: req.id,
+        name: req.name,
+        url: req.url,
+        version: req.version,
+        client_id: req.client_id,
+        client_secret: req.client_secret,
+        ven_name: req.ven_name,
+        poll_seconds: req.poll_seconds,
+        enabled: req.enabled,
     };
-    let now = now_ms();
-    let id = match req.id {
-        None => {
-            let (Some(cid), Some(sec)) = (client_id, secret) else {
-                return Err(DomainError::invalid("clientSecret").into());
-            };
-            (w.client_id_enc, w.client_secret_enc) = (seal(&cid)?, seal(&sec)?);
-            app.store.insert_vtn(&w, now).await?
-        }
-        Some(id) => {
-            let old = app
-                .store
-                .vtn(id)
-                .await?
-                .ok_or_else(|| DomainError::invalid("id"))?;
-            w.client_id_enc = match client_id {
-                Some(c) => seal(&c)?,
-                None => old.client_id_enc,
-            };
-            w.client_secret_enc = match secret {
-                Some(s) => seal(&s)?,
-                None => old.client_secret_enc,
-            };
-            app.store.update_vtn(id, &w, now).await?;
-            id
-        }
-    };
-    let detail = serde_json::json!({"name": w.name, "url": w.url, "version": w.version});
-    crate::audit::record_admin(
-        &app,
-        &me,
-        "energyhub.vtn.save",
-        &format!("vtn:{id}"),
-        detail,
-    )
-    .await;
+    let id = hub::admin::save(&app.store, &me.actor, &ven(&app), &input, now_ms())
+        .await
+        .map_err(|e| match e {
+            SaveError::Service(e) => ApiError::from(e),
+            SaveError::Key(e) => ApiError::internal("energy hub key", e),
+        })?;
     let row = app
         .store
         .vtn(id)
@@ -244,20 +212,9 @@ pub async fn sync_now(
     Path(id): Path<String>,
 ) -> ApiResult<Data<SyncSummary>> {
     me.actor.require(EDIT)?;
-    let vtn = app
-        .store
-        .vtn(path_id(&id)?)
-        .await?
-        .ok_or_else(|| DomainError::invalid("id"))?;
-    match sync_vtn(&app, &vtn).await {
-        Ok(s) => Ok(Data(s)),
-        Err(super::sync::SyncError::Store(e)) => Err(e.into()),
-        Err(e) => Err(DomainError::with_detail(
-            Code::VtnFailed,
-            e.to_string().chars().take(300).collect::<String>(),
-        )
-        .into()),
-    }
+    let id = path_id(&id)?;
+    let summary = hub::sync::sync_now(&app.store, &me.actor, &ven(&app), id).await?;
+    Ok(Data(summary.into()))
 }
 
 /// Removes a connection with its programmes, their enrollments and events.
@@ -270,22 +227,6 @@ pub async fn remove(
 ) -> ApiResult<Done> {
     me.actor.require(EDIT)?;
     let id = path_id(&id)?;
-    // Best effort: the VTN stops calling back a connection that is gone.
-    if let Some(row) = app.store.vtn(id).await?
-        && let Ok(client) = super::sync::client(&app, &row)
-    {
-        super::webhooks::unsubscribe_all(&client, &row.webhook).await;
-    }
-    if !app.store.delete_vtn(id).await? {
-        return Err(DomainError::invalid("id").into());
-    }
-    crate::audit::record_admin(
-        &app,
-        &me,
-        "energyhub.vtn.remove",
-        &format!("vtn:{id}"),
-        serde_json::json!({}),
-    )
-    .await;
+    hub::admin::remove(&app.store, &me.actor, &ven(&app), id, now_ms()).await?;
     Ok(Done)
 }

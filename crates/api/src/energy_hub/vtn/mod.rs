@@ -1,23 +1,15 @@
-//! The portal as a VEN toward utilities' OpenADR 3 VTNs: the connections an administrator
-//! manages (`sys.energyhub.edit`), and the sync that mirrors programmes and events, keeps one
-//! VTN resource per enrolled plant and sends the reports the events ask for.
+//! The portal as a VEN toward utilities' OpenADR 3 VTNs, over HTTP: the connections an
+//! administrator manages (`sys.energyhub.edit`) and the callback a VTN's webhooks call. The
+//! sync itself is a use case (`service::energy_hub::vtn`), run by the job `jobs::vtn_sync`.
 
 mod admin;
-mod enroll;
-mod reporting;
-pub mod secrets;
-mod sync;
 mod webhooks;
 
 use crate::AppState;
-use crate::envelope::{ApiError, ApiResult};
-use secrets::Sealer;
-use std::sync::OnceLock;
+use service::energy_hub::vtn::Ven;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub use sync::{SyncSummary, run, sync_vtn};
-
-pub const EDIT: &str = "sys.energyhub.edit";
+pub use admin::SyncSummary;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -29,16 +21,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::echo_suffix))
 }
 
-/// The process's credential key (see [`secrets`]); loaded once.
-pub(crate) fn sealer(app: &AppState) -> ApiResult<&'static Sealer> {
-    static SEALER: OnceLock<Result<Sealer, String>> = OnceLock::new();
-    SEALER
-        .get_or_init(|| Sealer::load(&app.config.data_dir).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| ApiError::internal("energy hub key", e))
-}
-
-/// Unix seconds (the unit of `dr_events` times).
-pub(crate) fn now_s() -> i64 {
-    chrono::Utc::now().timestamp()
+/// What the VTN use cases need of this process: its public URL and data directory.
+pub(crate) fn ven(app: &AppState) -> Ven {
+    Ven {
+        public_url: app.config.public_url.clone(),
+        data_dir: app.config.data_dir.clone(),
+    }
 }

@@ -88,6 +88,11 @@ impl App {
             store: self.store.clone(),
             mailer: self.state.mailer.clone(),
             commands: self.state.commands.clone(),
+            ven: service::energy_hub::vtn::Ven {
+                public_url: self.state.config.public_url.clone(),
+                data_dir: self.state.config.data_dir.clone(),
+            },
+            vtn_nudges: self.state.vtn_nudges.clone(),
         }
     }
 }
@@ -128,6 +133,7 @@ pub async fn spawn_with(tune: impl Fn(&mut ApiConfig)) -> Vec<App> {
             commands: None,
             latest: None,
             caches: Default::default(),
+            vtn_nudges: Default::default(),
         };
         let router = api::router(state.clone());
         apps.push(App {

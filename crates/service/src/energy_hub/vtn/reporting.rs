@@ -9,7 +9,7 @@ use oadr::report::{self, Point, Resource, SUPPORTED};
 use oadr::ven::VtnClient;
 use serde::Deserialize;
 use store::Store;
-use store::dr_vtn::VtnEventRow;
+use store::energy_hub::vtn::VtnEventRow;
 
 /// Events that ended more than this long ago are not reported any more.
 const REPORT_HORIZON_S: i64 = 86_400;
@@ -37,7 +37,7 @@ pub async fn send_due(
     vtn_id: i64,
     ven_name: &str,
 ) -> Result<Outcome, super::sync::SyncError> {
-    let now_s = super::now_s();
+    let now_s = chrono::Utc::now().timestamp();
     let mut out = Outcome::default();
     for ev in store
         .vtn_events_to_report(vtn_id, now_s, now_s - REPORT_HORIZON_S)
@@ -49,7 +49,7 @@ pub async fn send_due(
             .iter()
             .filter(|d| SUPPORTED.contains(&d.payload_type.as_str()))
         {
-            let prior = store.dr_report(ev.id, &d.payload_type).await?;
+            let prior = store.vtn_report(ev.id, &d.payload_type).await?;
             let done = prior
                 .as_ref()
                 .and_then(|p| p.sent_at)
@@ -74,7 +74,7 @@ pub async fn send_due(
             match client.send_report(remote.as_deref(), &body).await {
                 Ok(id) => {
                     store
-                        .record_dr_report(ev.id, &d.payload_type, Ok(&id), now_ms)
+                        .record_vtn_report(ev.id, &d.payload_type, Ok(&id), now_ms)
                         .await?;
                     out.sent += 1;
                 }
@@ -92,7 +92,7 @@ pub async fn send_due(
                         tracing::warn!(event = ev.id, payload = %d.payload_type, "report refused: {msg}");
                     }
                     store
-                        .record_dr_report(ev.id, &d.payload_type, Err(&msg), now_ms)
+                        .record_vtn_report(ev.id, &d.payload_type, Err(&msg), now_ms)
                         .await?;
                     out.failed += 1;
                 }

@@ -99,7 +99,7 @@ macro_rules! outcome_in_tx {
 
 impl Store {
     /// Every (enrolled inverter, event active at `now`) pair the dispatch job weighs.
-    pub async fn dr_dispatch_plan(&self, now: i64) -> Result<Vec<PlanRow>> {
+    pub async fn dispatch_plan(&self, now: i64) -> Result<Vec<PlanRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -118,7 +118,7 @@ impl Store {
     }
 
     /// The next start or end of an event still to come after `now`, if any.
-    pub async fn dr_dispatch_next_boundary(&self, now: i64) -> Result<Option<i64>> {
+    pub async fn dispatch_next_boundary(&self, now: i64) -> Result<Option<i64>> {
         Ok(scalar!(
             self,
             fetch_one,
@@ -130,7 +130,7 @@ impl Store {
     }
 
     /// An inverter as the dispatch job sends to it.
-    pub async fn dr_dispatch_device(&self, sn: &str) -> Result<Option<DispatchDevice>> {
+    pub async fn dispatch_device(&self, sn: &str) -> Result<Option<DispatchDevice>> {
         Ok(rows!(
             self,
             fetch_optional,
@@ -144,14 +144,14 @@ impl Store {
     }
 
     /// Every inverter the job has changed and not yet given back.
-    pub async fn dr_dispatch_states(&self) -> Result<Vec<DispatchState>> {
+    pub async fn dispatch_states(&self) -> Result<Vec<DispatchState>> {
         let sql = format!("SELECT {STATE_COLUMNS} FROM dr_dispatch_devices ORDER BY sn");
         Ok(rows!(self, fetch_all, DispatchState, &sql)?)
     }
 
     /// Keeps `s` and, when given, its event's outcome `(event, state, error)` together. An
     /// outcome of an event deleted meanwhile is not written.
-    pub async fn dr_dispatch_save(
+    pub async fn dispatch_save(
         &self,
         s: &DispatchState,
         outcome: Option<(i64, &str, &str)>,
@@ -187,7 +187,7 @@ impl Store {
     }
 
     /// The inverter `s` is given back: its row goes and `event`'s outcome says restored.
-    pub async fn dr_dispatch_forget(&self, s: &DispatchState, event: Option<i64>) -> Result<()> {
+    pub async fn dispatch_forget(&self, s: &DispatchState, event: Option<i64>) -> Result<()> {
         in_tx!(self, |tx, sqlite| {
             tx_exec!(
                 tx,
@@ -203,7 +203,7 @@ impl Store {
     }
 
     /// How `event` went for each inverter it held, by plant and SN.
-    pub async fn dr_dispatch_outcomes(&self, event: i64) -> Result<Vec<DispatchOutcomeRow>> {
+    pub async fn dispatch_outcomes(&self, event: i64) -> Result<Vec<DispatchOutcomeRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -219,7 +219,7 @@ impl Store {
 impl Store {
     /// Tests: a built-in programme with `plant`'s accepted enrollment of `sns` (discharge
     /// capacity `kw` each). Answers (programme, enrollment).
-    pub async fn dr_enroll_for_tests(
+    pub async fn enroll_for_tests(
         &self,
         plant: i64,
         sns: &[&str],
@@ -266,7 +266,7 @@ impl Store {
 
     /// Tests: an event of `program` from `start` to `end` (unix seconds).
     #[allow(clippy::too_many_arguments)] // each is a column of the event
-    pub async fn dr_event_for_tests(
+    pub async fn hub_event_for_tests(
         &self,
         program: i64,
         start: i64,
@@ -292,7 +292,7 @@ impl Store {
     }
 
     /// Tests: cancels an event (as an administrator would) or deletes it.
-    pub async fn dr_end_event_for_tests(&self, event: i64, delete: bool, now: i64) -> Result<()> {
+    pub async fn end_hub_event_for_tests(&self, event: i64, delete: bool, now: i64) -> Result<()> {
         if delete {
             exec!(self, "DELETE FROM dr_events WHERE id = $1", event)?;
         } else {

@@ -3,7 +3,7 @@
 //! Client id and secret arrive here already encrypted (the api crate holds the key).
 
 use crate::telemetry::SampleRow;
-use crate::{Result, Store, conflict};
+use crate::{Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnRow {
@@ -86,7 +86,7 @@ pub struct VtnEventRow {
 }
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
-pub struct DrReportRow {
+pub struct VtnReportRow {
     pub event_id: i64,
     pub payload_type: String,
     pub remote_id: Option<String>,
@@ -106,10 +106,18 @@ impl Store {
         Ok(rows!(self, fetch_optional, VtnRow, &sql, id)?)
     }
 
-    pub async fn insert_vtn(&self, w: &VtnWrite, now: i64) -> Result<i64> {
-        scalar!(
-            self,
-            fetch_one,
+    /// A new connection with its audit entry (target `vtn:<id>`; none in a store test), in one
+    /// transaction.
+    pub async fn insert_vtn(
+        &self,
+        w: &VtnWrite,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<i64> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+            tx,
+            sqlite,
             i64,
             "INSERT INTO dr_vtns (name, url, version, client_id_enc, client_secret_enc, ven_name, \
              poll_seconds, enabled, created_at, updated_at) \
@@ -124,14 +132,26 @@ impl Store {
             i64::from(w.enabled),
             now
         )
-        .map_err(|e| conflict(e, "dr_vtns"))
+        .map_err(|e| conflict(e, "dr_vtns"))?;
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
+            id
+        }))
     }
 
     /// Rewrites a connection. A changed URL, version, credential or VEN name forgets the VEN id
-    /// (the next sync finds or creates ours again).
-    pub async fn update_vtn(&self, id: i64, w: &VtnWrite, now: i64) -> Result<bool> {
-        Ok(exec!(
+    /// (the next sync finds or creates ours again). With its audit entry, in one transaction.
+    pub async fn update_vtn(
+        &self,
+        id: i64,
+        w: &VtnWrite,
+        now: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            Some(audit),
             "UPDATE dr_vtns SET ven_id = CASE WHEN url = $2 AND version = $3 AND client_id_enc = $4 \
              AND client_secret_enc = $5 AND ven_name = $6 THEN ven_id ELSE NULL END, \
              name = $7, url = $2, version = $3, client_id_enc = $4, client_secret_enc = $5, \
@@ -146,12 +166,13 @@ impl Store {
             w.poll_seconds,
             i64::from(w.enabled),
             now
-        )? == 1)
+        ) == 1)
     }
 
-    /// Removes a connection with its programmes, their enrollments and events (cascade).
-    pub async fn delete_vtn(&self, id: i64) -> Result<bool> {
-        Ok(exec!(self, "DELETE FROM dr_vtns WHERE id = $1", id)? == 1)
+    /// Removes a connection with its programmes, their enrollments and events (cascade), with
+    /// its audit entry, in one transaction.
+    pub async fn delete_vtn(&self, id: i64, audit: &NewAudit<'_>) -> Result<bool> {
+        Ok(exec_audited!(self, Some(audit), "DELETE FROM dr_vtns WHERE id = $1", id) == 1)
     }
 
     /// Takes the sync that is due of connection `id` for this replica: moves its last sync
@@ -217,7 +238,7 @@ impl Store {
     }
 
     /// Mirrors the VTN's programme list: upserts each (active) and deactivates the rest.
-    /// `programs`: (remote id, name, long name, description, retailer). Returns (remote id, id).
+    /// `dr_programs`: (remote id, name, long name, description, retailer). Returns (remote id, id).
     pub async fn sync_vtn_programs(
         &self,
         vtn: i64,
@@ -276,7 +297,7 @@ impl Store {
     }
 
     /// The sync's decision on an enrollment: its status, the reason ('' unless rejected) and
-    /// the VTN resource (both None once removed).
+    /// the VTN resource (both None once removed), with its audit entry, in one transaction.
     pub async fn set_enrollment_remote(
         &self,
         id: i64,
@@ -284,9 +305,11 @@ impl Store {
         reason: &str,
         resource: Option<(&str, &str)>,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
-        Ok(exec!(
+        Ok(exec_audited!(
             self,
+            Some(audit),
             "UPDATE dr_enrollments SET status = $2, reason = $3, remote_resource_id = $4, \
              remote_resource_name = $5, updated_at = $6 WHERE id = $1",
             id,
@@ -295,18 +318,25 @@ impl Store {
             resource.map(|r| r.0),
             resource.map(|r| r.1),
             now
-        )? == 1)
+        ) == 1)
     }
 
-    /// Forgets an enrollment's VTN resource (removed after unenrolling or a rejection).
-    pub async fn clear_enrollment_resource(&self, id: i64, now_ms: i64) -> Result<bool> {
-        Ok(exec!(
+    /// Forgets an enrollment's VTN resource (removed after unenrolling or a rejection), with
+    /// its audit entry, in one transaction.
+    pub async fn clear_enrollment_resource(
+        &self,
+        id: i64,
+        now_ms: i64,
+        audit: &NewAudit<'_>,
+    ) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            Some(audit),
             "UPDATE dr_enrollments SET remote_resource_id = NULL, remote_resource_name = NULL, \
              updated_at = $2 WHERE id = $1",
             id,
             now_ms
-        )? == 1)
+        ) == 1)
     }
 
     /// The start first recorded for a mirrored event (events that start "now" keep it).
@@ -375,15 +405,26 @@ impl Store {
             program,
             now
         )?;
-        let mut n = 0;
-        for (id, remote) in live.iter().filter(|(_, r)| !listed.contains(r)) {
+        let gone: Vec<&(i64, String)> = live.iter().filter(|(_, r)| !listed.contains(r)).collect();
+        if gone.is_empty() {
+            return Ok(0);
+        }
+        // All of them or none: a failure half way leaves every one for the next sync.
+        let n = in_tx!(self, |tx, sqlite| {
+            let mut n = 0;
+            for (id, _) in &gone {
+                n += tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE dr_events SET cancelled_at = $2, updated_at = $2 WHERE id = $1 AND cancelled_at IS NULL",
+                    *id,
+                    now
+                )?;
+            }
+            n
+        });
+        for (id, remote) in gone {
             tracing::info!(event = id, remote = %remote, "VTN event vanished: cancelled");
-            n += exec!(
-                self,
-                "UPDATE dr_events SET cancelled_at = $2, updated_at = $2 WHERE id = $1 AND cancelled_at IS NULL",
-                id,
-                now
-            )?;
         }
         Ok(n)
     }
@@ -448,11 +489,11 @@ impl Store {
         Ok(out)
     }
 
-    pub async fn dr_report(&self, event: i64, payload_type: &str) -> Result<Option<DrReportRow>> {
+    pub async fn vtn_report(&self, event: i64, payload_type: &str) -> Result<Option<VtnReportRow>> {
         Ok(rows!(
             self,
             fetch_optional,
-            DrReportRow,
+            VtnReportRow,
             "SELECT event_id, payload_type, remote_id, sent_at, error, attempts FROM dr_reports \
              WHERE event_id = $1 AND payload_type = $2",
             event,
@@ -461,11 +502,11 @@ impl Store {
     }
 
     /// The reports of an event (for its detail), by payload type.
-    pub async fn dr_reports_of_event(&self, event: i64) -> Result<Vec<DrReportRow>> {
+    pub async fn vtn_reports_of_event(&self, event: i64) -> Result<Vec<VtnReportRow>> {
         Ok(rows!(
             self,
             fetch_all,
-            DrReportRow,
+            VtnReportRow,
             "SELECT event_id, payload_type, remote_id, sent_at, error, attempts FROM dr_reports \
              WHERE event_id = $1 ORDER BY payload_type",
             event
@@ -473,7 +514,7 @@ impl Store {
     }
 
     /// Records a send: `Ok(remote id)` or `Err(problem)`.
-    pub async fn record_dr_report(
+    pub async fn record_vtn_report(
         &self,
         event: i64,
         payload_type: &str,

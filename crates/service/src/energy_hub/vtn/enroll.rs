@@ -2,11 +2,20 @@
 //! created or found again; a created resource accepts a pending enrollment, a refused one
 //! rejects it with the VTN's problem detail; leaving removes the resource. A 400 is our own
 //! malformed request, not a refusal: the enrollment stays pending and is tried again.
+//! Each decision is written with an audit entry by the account "system", filed under the
+//! enrollment's plant (`energyhub.enrollment.remote`).
 
 use oadr::ven::VtnClient;
 use serde_json::json;
 use store::Store;
-use store::dr_vtn::VtnEnrollment;
+use store::audit::NewAudit;
+use store::energy_hub::vtn::VtnEnrollment;
+use store::log_pages::Author;
+
+use crate::audit;
+
+/// The account the audit log names for the sync's decisions.
+const SYSTEM: &str = "system";
 
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -29,6 +38,63 @@ fn attributes(e: &VtnEnrollment) -> serde_json::Value {
     ])
 }
 
+/// What the sync decided about an enrollment.
+enum Decision<'a> {
+    /// The VTN has our resource (id, name).
+    Accepted(&'a str, &'a str),
+    /// The VTN refused it, for this reason.
+    Rejected(&'a str),
+    /// The resource of a left or rejected enrollment was deleted on the VTN.
+    Removed,
+}
+
+/// Writes the sync's decision on an enrollment with its audit entry, in one transaction.
+async fn decide(
+    store: &Store,
+    e: &VtnEnrollment,
+    decision: Decision<'_>,
+    now_ms: i64,
+) -> store::Result<bool> {
+    let row = store.enrollment(e.id).await?;
+    let by = Author {
+        user_id: None,
+        account: SYSTEM,
+        actor_company_id: None,
+        plant_id: Some(e.plant_id),
+        plant_owner_id: row.as_ref().map(|r| r.plant_owner_id),
+        plant_company_id: row.as_ref().and_then(|r| r.plant_company_id),
+    };
+    let target = format!("enrollment:{}", e.id);
+    let detail = match decision {
+        Decision::Accepted(_, name) => json!({"status": "accepted", "resource": name}),
+        Decision::Rejected(reason) => json!({"status": "rejected", "reason": reason}),
+        Decision::Removed => json!({"resourceRemoved": e.remote_resource_name}),
+    }
+    .to_string();
+    let entry = NewAudit {
+        by,
+        action: "energyhub.enrollment.remote",
+        target: &target,
+        detail: &detail,
+        result: audit::SUCCEEDED,
+        command_id: None,
+        now: now_ms,
+    };
+    match decision {
+        Decision::Accepted(id, name) => {
+            store
+                .set_enrollment_remote(e.id, "accepted", "", Some((id, name)), now_ms, &entry)
+                .await
+        }
+        Decision::Rejected(reason) => {
+            store
+                .set_enrollment_remote(e.id, "rejected", reason, None, now_ms, &entry)
+                .await
+        }
+        Decision::Removed => store.clear_enrollment_resource(e.id, now_ms, &entry).await,
+    }
+}
+
 pub async fn reconcile(
     store: &Store,
     client: &VtnClient,
@@ -42,7 +108,7 @@ pub async fn reconcile(
         if !live {
             if let Some(rid) = &e.remote_resource_id {
                 client.delete_resource(ven_id, rid).await?;
-                store.clear_enrollment_resource(e.id, now_ms).await?;
+                decide(store, e, Decision::Removed, now_ms).await?;
                 out.removed += 1;
             }
             continue;
@@ -52,9 +118,7 @@ pub async fn reconcile(
             Ok(rid) => {
                 let same = e.status == "accepted" && e.remote_resource_id.as_deref() == Some(&rid);
                 if !same {
-                    store
-                        .set_enrollment_remote(e.id, "accepted", "", Some((&rid, &name)), now_ms)
-                        .await?;
+                    decide(store, e, Decision::Accepted(&rid, &name), now_ms).await?;
                     tracing::info!(
                         enrollment = e.id,
                         plant = e.plant_id,
@@ -78,9 +142,7 @@ pub async fn reconcile(
             }
             Err(err) if err.is_refusal() => {
                 let reason: String = err.to_string().chars().take(200).collect();
-                store
-                    .set_enrollment_remote(e.id, "rejected", &reason, None, now_ms)
-                    .await?;
+                decide(store, e, Decision::Rejected(&reason), now_ms).await?;
                 tracing::info!(enrollment = e.id, plant = e.plant_id, %reason, "VTN refused the resource: rejected");
                 out.rejected += 1;
             }

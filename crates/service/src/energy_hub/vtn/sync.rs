@@ -1,4 +1,5 @@
-//! One sync of one VTN connection, and the job that runs it every `pollSeconds`.
+//! One sync of one VTN connection: the use case the sync job (`jobs::vtn_sync`) runs every
+//! `pollSeconds` and an administrator's "sync now" runs at once.
 //!
 //! Order: token → our ven (create-or-get `venName`) → programmes (upserted, the rest
 //! deactivated) → enrollments (resources) → events of every programme (upserted by remote id;
@@ -11,21 +12,17 @@
 //! bug, not the utility's answer: it is logged and shown as the connection's error, and the
 //! request is tried again at the next sync.
 
-use super::{enroll, reporting, sealer, webhooks};
-use crate::AppState;
-use domain::time::now_ms;
-use oadr::Version;
+use super::{EDIT, Ven, enroll, reporting, webhooks};
+use domain::{Code, DomainError, policy::Actor, time::now_ms};
 use oadr::meta::Refused;
 use oadr::neutral::Program;
 use oadr::normal::{self, Normalised, Options};
 use oadr::report;
-use oadr::ven::{Credentials, VtnClient};
-use serde::Serialize;
+use oadr::ven::VtnClient;
 use serde_json::json;
-use std::time::Duration;
-use store::dr_vtn::{VtnEventWrite, VtnRow};
+use store::Store;
+use store::energy_hub::vtn::{VtnEventWrite, VtnRow};
 use tokio::sync::Mutex;
-use utoipa::ToSchema;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
@@ -41,8 +38,7 @@ pub enum SyncError {
 const MAX_REFUSED_KEPT: usize = 50;
 
 /// What one sync did.
-#[derive(Debug, Default, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct SyncSummary {
     pub ven_id: String,
     pub programs: usize,
@@ -57,19 +53,48 @@ pub struct SyncSummary {
     pub refused: usize,
     /// Requests of ours the VTN found malformed (400), with its problem detail.
     pub problems: Vec<String>,
-    #[serde(skip)]
     refused_list: Vec<serde_json::Value>,
 }
 
 /// One sync at a time in this process (the job and "sync now" share the VTN's state); across
-/// replicas the job claims each sync in the database (`Store::claim_vtn_sync`).
+/// replicas the job claims each sync in the database ([`claim`]).
 static RUNNING: Mutex<()> = Mutex::const_new(());
 
+/// Takes the sync of a connection found due (or nudged) for this replica: of several replicas
+/// that read the same row, one gets `true` (`Store::claim_vtn_sync`).
+pub async fn claim(store: &Store, vtn: &VtnRow, now: i64) -> store::Result<bool> {
+    store.claim_vtn_sync(vtn.id, vtn.last_sync_at, now).await
+}
+
+/// "Sync now" of an administrator (`sys.energyhub.edit`, 2): the summary, 4 `id` for an
+/// unknown connection, or 1011 with the VTN's problem.
+pub async fn sync_now(
+    store: &Store,
+    actor: &Actor,
+    ven: &Ven,
+    id: i64,
+) -> crate::Result<SyncSummary> {
+    actor.require(EDIT)?;
+    let vtn = store
+        .vtn(id)
+        .await?
+        .ok_or_else(|| DomainError::invalid("id"))?;
+    match sync(store, ven, &vtn).await {
+        Ok(s) => Ok(s),
+        Err(SyncError::Store(e)) => Err(e.into()),
+        Err(e) => Err(DomainError::with_detail(
+            Code::VtnFailed,
+            e.to_string().chars().take(300).collect::<String>(),
+        )
+        .into()),
+    }
+}
+
 /// Syncs one connection and records the outcome on it (`lastSyncAt`, `lastError`).
-pub async fn sync_vtn(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
+pub async fn sync(store: &Store, ven: &Ven, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
     let _one = RUNNING.lock().await;
-    let result = sync_inner(app, vtn).await;
-    let (ven, error, refused): (_, String, _) = match &result {
+    let result = sync_inner(store, ven, vtn).await;
+    let (ven_id, error, refused): (_, String, _) = match &result {
         Ok(s) => (
             Some(s.ven_id.as_str()),
             s.problems.join("; ").chars().take(300).collect(),
@@ -77,9 +102,8 @@ pub async fn sync_vtn(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncE
         ),
         Err(e) => (None, e.to_string().chars().take(300).collect(), None),
     };
-    let store = &app.store;
     if let Err(e) = store
-        .vtn_synced(vtn.id, ven, &error, refused.as_deref(), now_ms())
+        .vtn_synced(vtn.id, ven_id, &error, refused.as_deref(), now_ms())
         .await
     {
         tracing::warn!(vtn = vtn.id, "recording the sync failed: {e}");
@@ -87,21 +111,8 @@ pub async fn sync_vtn(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncE
     result
 }
 
-pub(crate) fn client(app: &AppState, vtn: &VtnRow) -> Result<VtnClient, SyncError> {
-    let version = Version::parse(&vtn.version)
-        .ok_or_else(|| SyncError::Local("unknown OpenADR version".into()))?;
-    let sealer = sealer(app).map_err(|_| SyncError::Local("energy hub key unavailable".into()))?;
-    let open = |s: &str| sealer.open(s).map_err(|e| SyncError::Local(e.to_string()));
-    let creds = Credentials {
-        client_id: open(&vtn.client_id_enc)?,
-        client_secret: open(&vtn.client_secret_enc)?,
-    };
-    Ok(VtnClient::new(&vtn.url, version, creds)?)
-}
-
-async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
-    let client = client(app, vtn)?;
-    let store = &app.store;
+async fn sync_inner(store: &Store, ven: &Ven, vtn: &VtnRow) -> Result<SyncSummary, SyncError> {
+    let client = ven.client(vtn)?;
     let mut sum = SyncSummary {
         ven_id: client.ensure_ven(&vtn.ven_name).await?,
         ..Default::default()
@@ -146,7 +157,7 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
     }
     let ids = store.sync_vtn_programs(vtn.id, &programs, now_ms()).await?;
     sum.programs = ids.len();
-    webhooks::ensure(app, &client, vtn, &ids).await?;
+    webhooks::ensure(store, ven, &client, vtn, &ids).await?;
 
     let enrollments = store.vtn_enrollments(vtn.id).await?;
     let e = enroll::reconcile(store, &client, &sum.ven_id, &enrollments, now_ms()).await?;
@@ -154,7 +165,7 @@ async fn sync_inner(app: &AppState, vtn: &VtnRow) -> Result<SyncSummary, SyncErr
     sum.problems.extend(e.problems);
 
     for (remote, program) in &ids {
-        let m = mirror_events(app, &client, remote, *program).await?;
+        let m = mirror_events(store, &client, remote, *program).await?;
         sum.events += m.written;
         sum.cancelled += m.cancelled;
         sum.refused_list.extend(m.refused);
@@ -180,7 +191,7 @@ struct Mirrored {
 /// Mirrors one programme's events. A refused event is skipped and not cancelled: the portal
 /// keeps what it last understood of it (it may be a passing fault of the utility's).
 async fn mirror_events(
-    app: &AppState,
+    store: &Store,
     client: &VtnClient,
     remote: &str,
     program: i64,
@@ -219,7 +230,7 @@ async fn mirror_events(
         // "Now" (0001-01-01) is the first time the portal saw the event, not every poll; a
         // cancelling rewrite keeps the window the event had.
         let first = match ev.starts_now {
-            true => app.store.vtn_event_start(program, &ev.remote_id).await?,
+            true => store.vtn_event_start(program, &ev.remote_id).await?,
             false => None,
         };
         let (start, end) = match (first, ev.cancelled) {
@@ -241,63 +252,15 @@ async fn mirror_events(
                 .unwrap_or_else(|_| "[]".into()),
             cancelled: ev.cancelled,
         };
-        app.store.upsert_vtn_event(program, &w, now_s).await?;
+        store.upsert_vtn_event(program, &w, now_s).await?;
         written += 1;
     }
-    out.cancelled = app
-        .store
+    out.cancelled = store
         .cancel_vanished_vtn_events(program, &listed, now_s)
         .await?;
     out.written = written;
-    app.store
+    store
         .set_unsupported_reports(program, &unsupported.join(","))
         .await?;
     Ok(out)
-}
-
-/// The sync job: every `tick`, each enabled connection whose `pollSeconds` have passed.
-pub async fn run(app: AppState, tick: Duration) {
-    let mut timer = tokio::time::interval(tick);
-    timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        timer.tick().await;
-        let vtns = match app.store.vtns().await {
-            Ok(v) => v,
-            Err(e) => {
-                tracing::warn!("energy hub: listing VTN connections failed: {e}");
-                continue;
-            }
-        };
-        let now = now_ms();
-        for vtn in vtns.iter().filter(|v| v.enabled != 0) {
-            let due = vtn
-                .last_sync_at
-                .is_none_or(|t| now - t >= vtn.poll_seconds.max(10) * 1000);
-            if !due {
-                continue;
-            }
-            // Every replica runs this job: the database decides which one syncs.
-            match app
-                .store
-                .claim_vtn_sync(vtn.id, vtn.last_sync_at, now)
-                .await
-            {
-                Ok(true) => {}
-                Ok(false) => continue,
-                Err(e) => {
-                    tracing::warn!(vtn = vtn.id, "energy hub: claiming a VTN sync failed: {e}");
-                    continue;
-                }
-            }
-            match sync_vtn(&app, vtn).await {
-                Ok(s) => tracing::debug!(
-                    vtn = vtn.id,
-                    events = s.events,
-                    reports = s.reports,
-                    "VTN synced"
-                ),
-                Err(e) => tracing::warn!(vtn = vtn.id, "VTN sync failed: {e}"),
-            }
-        }
-    }
 }

@@ -1,0 +1,61 @@
+//! Built-in programmes, which the utility (`sys.energyhub.edit`) creates and edits; a VTN's
+//! programmes are the VTN's (its sync writes them, [`super::vtn`]).
+
+use domain::{
+    Code, DomainError,
+    energy_hub::{ProgramForm, ProgramInput},
+    policy::Actor,
+};
+use serde_json::json;
+use store::{Store, StoreError};
+
+use super::{UTILITY, require_write};
+use crate::{Result, ServiceError, audit};
+
+/// A name another built-in programme has: 4 `name`.
+fn taken(e: StoreError) -> ServiceError {
+    match e {
+        StoreError::Conflict(_) => DomainError::invalid("name").into(),
+        other => other.into(),
+    }
+}
+
+/// Creates (no `id`) or edits a built-in programme with its audit entry; answers its id. A VTN
+/// programme: 2; an unknown id: 1008.
+pub async fn save(
+    store: &Store,
+    actor: &Actor,
+    id: Option<i64>,
+    input: ProgramInput,
+    now: i64,
+) -> Result<i64> {
+    require_write(actor, UTILITY)?;
+    let form: ProgramForm = input.check()?;
+    let detail = json!({"name": form.name, "active": form.active, "autoAccept": form.auto_accept})
+        .to_string();
+    let by = audit::author(actor, None);
+    let id = match id {
+        None => {
+            let entry = audit::admin_entry(by, "energyhub.program.create", "program", &detail, now);
+            store
+                .create_program(&form, now, Some(&entry))
+                .await
+                .map_err(taken)?
+        }
+        Some(id) => {
+            let current = store.program(id).await?.ok_or(Code::ProgramMissing)?;
+            if current.is_vtn() {
+                return Err(Code::NoPermission.into());
+            }
+            let target = format!("program:{id}");
+            let entry = audit::admin_entry(by, "energyhub.program.edit", &target, &detail, now);
+            store
+                .update_program(id, &form, now, &entry)
+                .await
+                .map_err(taken)?;
+            id
+        }
+    };
+    tracing::info!(program = id, by = %actor.id, "energy hub programme saved");
+    Ok(id)
+}
