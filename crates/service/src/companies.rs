@@ -11,7 +11,7 @@ use domain::{
 };
 use serde_json::json;
 use store::{
-    Store, StoreError,
+    Store,
     audit::{NewAudit, NewRowsAudit},
     companies::AdminAccount,
 };
@@ -156,18 +156,11 @@ pub async fn create_company(
         entry: entry(actor, "company.add", "", "", now),
         describe: &describe,
     };
-    match store
+    // Someone may take the name or the account between the checks and the write: the store
+    // reports which, and the error conversion answers it.
+    Ok(store
         .create_company_with_admin(&prepared.details, &admin, role, now, Some(audit))
-        .await
-    {
-        Ok(ids) => Ok(ids),
-        // Someone took the name or the account between the checks and the write.
-        Err(StoreError::Conflict(what)) if what == "companies" => {
-            Err(Code::CompanyNameTaken.into())
-        }
-        Err(StoreError::Conflict(_)) => Err(Code::OtherCompany.into()),
-        Err(e) => Err(e.into()),
-    }
+        .await?)
 }
 
 /// A company's details as the form sends them; a name left out keeps the current one.
@@ -210,13 +203,8 @@ pub async fn edit(
     .to_string();
     let target = format!("company:{id}");
     let audit = entry(actor, "company.edit", &target, &detail, now);
-    match store.update_company(id, &details, &audit).await {
-        Err(StoreError::Conflict(_)) => Err(Code::CompanyNameTaken.into()),
-        other => {
-            other?;
-            Ok(())
-        }
-    }
+    store.update_company(id, &details, &audit).await?;
+    Ok(())
 }
 
 /// Disables or enables a company (internal administrators with `sys.company.edit`): its

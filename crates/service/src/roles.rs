@@ -11,7 +11,7 @@ use domain::{
     user::{BuiltinRole, MAX_CUSTOM_ROLES, grantable_keys, role_name},
 };
 use serde_json::json;
-use store::{Store, StoreError, roles::RoleRow};
+use store::{Store, roles::RoleRow};
 
 use crate::{Result, audit};
 
@@ -40,14 +40,9 @@ pub async fn create(
     }
     let detail = json!({"name": name, "companyId": company.0, "permissions": keys}).to_string();
     let entry = audit::admin_entry(audit::author(actor, None), "role.add", "role", &detail, now);
-    match store
+    Ok(store
         .create_role(company, &name, &keys, now, Some(&entry))
-        .await
-    {
-        Ok(id) => Ok(id),
-        Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
-        Err(e) => Err(e.into()),
-    }
+        .await?)
 }
 
 /// A role of a company the caller sees; any other role answers as missing (4 `role`).
@@ -96,13 +91,9 @@ pub async fn update(
         &detail,
         now,
     );
-    match store
+    Ok(store
         .update_role(RoleId(role.id), name.as_deref(), permissions, Some(&entry))
-        .await
-    {
-        Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
-        other => Ok(other?),
-    }
+        .await?)
 }
 
 /// Deletes a custom role; its holders fall back to the built-in staff role.

@@ -3,7 +3,7 @@
 //! Client id and secret arrive here already encrypted (the api crate holds the key).
 
 use crate::telemetry::SampleRow;
-use crate::{Result, Store, conflict};
+use crate::{Result, Store};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnRow {
@@ -107,7 +107,7 @@ impl Store {
     }
 
     pub async fn insert_vtn(&self, w: &VtnWrite, now: i64) -> Result<i64> {
-        scalar!(
+        Ok(scalar!(
             self,
             fetch_one,
             i64,
@@ -123,8 +123,7 @@ impl Store {
             w.poll_seconds,
             i64::from(w.enabled),
             now
-        )
-        .map_err(|e| conflict(e, "dr_vtns"))
+        )?)
     }
 
     /// Rewrites a connection. A changed URL, version, credential or VEN name forgets the VEN id

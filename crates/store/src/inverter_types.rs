@@ -3,7 +3,7 @@
 //! primary key of `inverter_type_codes`), so the firmware that fits an inverter is never
 //! ambiguous. The rules (which parent, which moves) are the caller's; this keeps the rows.
 
-use crate::{Result, Store, conflict};
+use crate::{Conflict, Result, Store, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct InverterTypeRow {
@@ -77,7 +77,7 @@ impl Store {
     }
 
     /// Adds a title or label with its codes in one transaction. A taken name or code answers
-    /// `Conflict("inverter_types")`.
+    /// `Conflict::InverterTypeName`.
     pub async fn insert_inverter_type(
         &self,
         parent: Option<i64>,
@@ -105,7 +105,7 @@ impl Store {
                 sort,
                 now
             )
-            .map_err(|e| conflict(e, "inverter_types"))?;
+            .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
             for code in codes {
                 tx_exec!(
                     tx,
@@ -114,7 +114,7 @@ impl Store {
                     *code,
                     id
                 )
-                .map_err(|e| conflict(e, "inverter_types"))?;
+                .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
             }
             Ok(id)
         });
@@ -139,7 +139,7 @@ impl Store {
                 name,
                 now
             )
-            .map_err(|e| conflict(e, "inverter_types"))?;
+            .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
             if n == 1
                 && let Some(codes) = codes
             {
@@ -157,7 +157,7 @@ impl Store {
                         *code,
                         id
                     )
-                    .map_err(|e| conflict(e, "inverter_types"))?;
+                    .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
                 }
             }
             Ok(n == 1)
@@ -175,7 +175,7 @@ impl Store {
             now
         )
         .map(|n| n == 1)
-        .map_err(|e| conflict(e, "inverter_types"))
+        .map_err(|e| conflict(e, Conflict::InverterTypeNameAtTarget))
     }
 
     /// Deletes a title or label that has neither children nor firmware (its codes go with it);

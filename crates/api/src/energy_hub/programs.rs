@@ -6,7 +6,7 @@ use chrono::{Offset, Utc};
 use chrono_tz::TZ_VARIANTS;
 use domain::{Code, energy_hub::ProgramInput};
 use serde::Deserialize;
-use store::{StoreError, energy_hub::ProgramRow};
+use store::energy_hub::ProgramRow;
 use utoipa::IntoParams;
 
 use super::{UTILITY, VIEW, require, require_write, wire};
@@ -73,18 +73,8 @@ pub async fn save(
         active: req.active,
     }
     .check()?;
-    let taken = |e: StoreError| match e {
-        StoreError::Conflict(_) => {
-            crate::envelope::ApiError::from(domain::DomainError::invalid("name"))
-        }
-        other => other.into(),
-    };
     let id = match req.id {
-        None => app
-            .store
-            .dr_create_program(&form, now_ms())
-            .await
-            .map_err(taken)?,
+        None => app.store.dr_create_program(&form, now_ms()).await?,
         Some(id) => {
             let current = app
                 .store
@@ -94,10 +84,7 @@ pub async fn save(
             if current.is_vtn() {
                 return Err(Code::NoPermission.into());
             }
-            app.store
-                .dr_update_program(id, &form, now_ms())
-                .await
-                .map_err(taken)?;
+            app.store.dr_update_program(id, &form, now_ms()).await?;
             id
         }
     };

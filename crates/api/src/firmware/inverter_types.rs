@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use domain::DomainError;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use store::{StoreError, inverter_types::InverterTypeRow};
+use store::inverter_types::InverterTypeRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -142,13 +142,6 @@ async fn primary(app: &AppState, id: i64) -> ApiResult<i64> {
     }
 }
 
-fn name_taken(e: StoreError) -> crate::envelope::ApiError {
-    match e {
-        StoreError::Conflict(_) => DomainError::invalid("name").into(),
-        e => e.into(),
-    }
-}
-
 async fn audit(
     app: &AppState,
     me: &CurrentUser,
@@ -236,8 +229,7 @@ pub async fn add(
     let id = app
         .store
         .insert_inverter_type(parent, &n, &codes, now_ms())
-        .await
-        .map_err(name_taken)?;
+        .await?;
     audit(
         &app,
         &me,
@@ -275,8 +267,7 @@ pub async fn edit(
     }
     app.store
         .update_inverter_type(t.id, &n, codes.as_deref(), now_ms())
-        .await
-        .map_err(name_taken)?;
+        .await?;
     let detail = json!({"typeId": t.id, "before": t.name, "codes": codes});
     audit(&app, &me, "inverterType.edit", &n, detail).await;
     Ok(Done)
@@ -308,13 +299,7 @@ pub async fn move_label(
     {
         return Err(DomainError::invalid("nameAtTarget").into());
     }
-    app.store
-        .move_inverter_type(t.id, target, now_ms())
-        .await
-        .map_err(|e| match e {
-            StoreError::Conflict(_) => DomainError::invalid("nameAtTarget").into(),
-            e => crate::envelope::ApiError::from(e),
-        })?;
+    app.store.move_inverter_type(t.id, target, now_ms()).await?;
     let detail = json!({"typeId": t.id, "from": t.parent_id, "to": target});
     audit(&app, &me, "inverterType.move", &t.name, detail).await;
     Ok(Done)

@@ -3,7 +3,7 @@
 
 use domain::energy_hub::ProgramForm;
 
-use crate::{Result, Store, conflict};
+use crate::{Conflict, Result, Store, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProgramRow {
@@ -63,7 +63,7 @@ impl Store {
             i64::from(f.active),
             now
         )
-        .map_err(|e| conflict(e, "dr_programs"))
+        .map_err(|e| conflict(e, Conflict::ProgramName))
     }
 
     /// Edits a built-in programme; `false` when there is none with this id.
@@ -81,7 +81,7 @@ impl Store {
             i64::from(f.active),
             now
         )
-        .map_err(|e| conflict(e, "dr_programs"))?;
+        .map_err(|e| conflict(e, Conflict::ProgramName))?;
         Ok(n == 1)
     }
 }
