@@ -91,7 +91,7 @@ pub async fn list(
     Query(q): Query<AgentQuery>,
     paging: Paging,
 ) -> ApiResult<Data<Page<Agent>>> {
-    let company = company_of(&me, q.company_id, "company.agent")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_AGENT)?;
     let (rows, total) = app
         .store
         .agents(company, q.name.as_deref(), paging.limit(), paging.offset())
@@ -116,7 +116,7 @@ pub async fn picker(
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<Vec<AgentChoice>>> {
-    let company = company_of(&me, q.company_id, "company.agent")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_AGENT)?;
     let (rows, _) = app.store.agents(company, None, i64::MAX, 0).await?;
     let choices = rows
         .into_iter()
@@ -153,7 +153,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<AgentAccount>,
 ) -> ApiResult<Done> {
-    let company = company_of(&me, q.company_id, "company.agent.edit")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_AGENT_EDIT)?;
     rate_limit::ACCOUNT_LOOKUP
         .check_caller(&app.store, me.id(), now_ms())
         .await?;
@@ -171,7 +171,7 @@ pub async fn add(
     me: CurrentUser,
     Body(req): Body<AgentAccount>,
 ) -> ApiResult<Data<i64>> {
-    let company = company_of(&me, req.company_id, "company.agent.edit")?;
+    let company = company_of(&me, req.company_id, domain::permissions::COMPANY_AGENT_EDIT)?;
     me.actor.require_writable()?;
     let now = now_ms();
     rate_limit::ACCOUNT_LOOKUP

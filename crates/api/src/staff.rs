@@ -53,7 +53,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<AccountQuery>,
 ) -> ApiResult<Done> {
-    me.actor.require("company.user.edit")?;
+    me.actor.require(domain::permissions::COMPANY_USER_EDIT)?;
     crate::rate_limit::STAFF_ACCOUNT_CHECK
         .check_caller(&app.store, me.actor.id, now_ms())
         .await?;
@@ -98,7 +98,7 @@ pub async fn assignable(
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<Vec<AssignableRole>>> {
-    let company = company_of(&me, q.company_id, "company.user")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_USER)?;
     Ok(Data(assignable_roles(&app, company).await?))
 }
 

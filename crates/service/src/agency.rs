@@ -222,7 +222,7 @@ pub async fn leave(
 /// Internal administrators may end any company's agency, others only their own company's; any
 /// other agency answers 4 `id`.
 pub async fn remove(store: &Store, actor: &Actor, id: AgentId, now: i64) -> Result<()> {
-    actor.require("company.agent.edit")?;
+    actor.require(domain::permissions::COMPANY_AGENT_EDIT)?;
     actor.require_writable()?;
     let missing = || DomainError::invalid("id");
     let company = match (actor.is_internal(), actor.company) {

@@ -30,7 +30,9 @@ pub fn require_internal(actor: &Actor, permission: &str) -> Result<()> {
 /// A company the caller may edit (details, branding); any other, or none, answers 4 `id`.
 /// Callers holding neither `sys.company.edit` nor `company.edit` get 2.
 pub async fn editable(store: &Store, actor: &Actor, id: CompanyId) -> Result<CompanyId> {
-    if !actor.has("sys.company.edit") && !actor.has("company.edit") {
+    if !actor.has(domain::permissions::SYS_COMPANY_EDIT)
+        && !actor.has(domain::permissions::COMPANY_EDIT)
+    {
         return Err(Code::NoPermission.into());
     }
     actor.require_writable()?;
@@ -81,7 +83,7 @@ pub async fn prepare_company(
     actor: &Actor,
     input: &NewCompanyInput<'_>,
 ) -> Result<PreparedCompany> {
-    require_internal(actor, "sys.company.edit")?;
+    require_internal(actor, domain::permissions::SYS_COMPANY_EDIT)?;
     actor.require_writable()?;
     let details = CompanyDetails::parse(&input.details)?;
     if store.company_name_taken(&details.name, None).await? {
@@ -216,7 +218,7 @@ pub async fn set_disabled(
     disabled: bool,
     now: i64,
 ) -> Result<()> {
-    require_internal(actor, "sys.company.edit")?;
+    require_internal(actor, domain::permissions::SYS_COMPANY_EDIT)?;
     actor.require_writable()?;
     let action = if disabled {
         "company.disable"

@@ -17,8 +17,8 @@ use store::{
 
 use crate::{Result, audit};
 
-pub const VIEW: &str = "sys.product.view";
-pub const EDIT: &str = "sys.product.edit";
+pub const VIEW: &str = domain::permissions::SYS_PRODUCT_VIEW;
+pub const EDIT: &str = domain::permissions::SYS_PRODUCT_EDIT;
 
 /// The catalogue is the platform's: internal staff with the key, nobody else (code 2).
 pub fn require(actor: &Actor, key: &str) -> Result<()> {

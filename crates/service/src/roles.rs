@@ -31,7 +31,7 @@ pub async fn create(
     d: &RoleDraft<'_>,
     now: i64,
 ) -> Result<RoleId> {
-    actor.require("company.role.edit")?;
+    actor.require(domain::permissions::COMPANY_ROLE_EDIT)?;
     let company: CompanyId = acting_company(actor, asked)?;
     let name = role_name(d.name)?;
     let keys = grantable_keys(actor, d.permissions)?;
@@ -61,7 +61,7 @@ pub async fn visible(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow
 
 /// A role the caller may change: visible, and not the one they hold (802).
 async fn changeable(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow> {
-    actor.require("company.role.edit")?;
+    actor.require(domain::permissions::COMPANY_ROLE_EDIT)?;
     let role = visible(store, actor, id).await?;
     if actor.role == Some(RoleId(role.id)) {
         return Err(Code::OwnRoleLocked.into());

@@ -13,7 +13,7 @@ use store::settings::ProfileRow;
 use crate::Result;
 
 /// The permission that lets an account keep profiles (the one that lets it write settings).
-pub const SETTING_KEY: &str = "inverter.setting";
+pub const SETTING_KEY: &str = domain::permissions::INVERTER_SETTING;
 
 /// A profile to add (`id` absent) or change.
 #[derive(Debug, Clone)]

@@ -21,7 +21,7 @@ use store::{
 
 use crate::{Result, audit};
 
-pub const EDIT: &str = "company.user.edit";
+pub const EDIT: &str = domain::permissions::COMPANY_USER_EDIT;
 
 /// A role staff of a company may be given: the built-in administrator and staff roles, then
 /// the company's own.

@@ -9,7 +9,7 @@ use store::{
 
 use crate::Result;
 
-pub const EDIT: &str = "sys.version.edit";
+pub const EDIT: &str = domain::permissions::SYS_VERSION_EDIT;
 
 const VERSION_MAX: usize = 20;
 const CONTENT_MAX: usize = 4000;

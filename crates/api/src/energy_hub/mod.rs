@@ -18,10 +18,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
 
-pub const VIEW: &str = "energyhub.view";
-pub const ENROLL: &str = "energyhub.enroll";
-pub const CANCEL: &str = "energyhub.event.cancel";
-pub const UTILITY: &str = "sys.energyhub.edit";
+pub const VIEW: &str = domain::permissions::ENERGYHUB_VIEW;
+pub const ENROLL: &str = domain::permissions::ENERGYHUB_ENROLL;
+pub const CANCEL: &str = domain::permissions::ENERGYHUB_EVENT_CANCEL;
+pub const UTILITY: &str = domain::permissions::SYS_ENERGYHUB_EDIT;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

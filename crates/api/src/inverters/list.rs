@@ -377,7 +377,7 @@ pub async fn alias(
     Body(b): Body<AliasBody>,
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
-    require_on(&me, &inv, "inverter.alias")?;
+    require_on(&me, &inv, domain::permissions::INVERTER_ALIAS)?;
     let alias = parse_alias(b.alias.as_deref().or(q.alias.as_deref()))?;
     app.store
         .set_device_alias(inv.row.id, &alias, now_ms())
@@ -397,9 +397,9 @@ pub async fn delete(
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
     let key = if inv.plant.is_some() {
-        "station.edit"
+        domain::permissions::STATION_EDIT
     } else {
-        "inverter.delete"
+        domain::permissions::INVERTER_DELETE
     };
     require_on(&me, &inv, key)?;
     if !app.store.delete_device(inv.row.id).await? {

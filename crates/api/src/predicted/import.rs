@@ -158,7 +158,7 @@ async fn may_edit(app: &AppState, me: &CurrentUser, plant: i64) -> Result<(), Do
     match service::plants::visible(&app.store, &me.actor, PlantId(plant)).await {
         Ok((row, _)) => me
             .actor
-            .require_on_plant(&row.scope(), "station.edit")
+            .require_on_plant(&row.scope(), domain::permissions::STATION_EDIT)
             .map(|_| ())
             .map_err(|_| not_found()),
         Err(_) => Err(not_found()),

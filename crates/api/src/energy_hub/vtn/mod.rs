@@ -17,7 +17,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub use sync::{SyncSummary, run, sync_vtn};
 
-pub const EDIT: &str = "sys.energyhub.edit";
+pub const EDIT: &str = domain::permissions::SYS_ENERGYHUB_EDIT;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
