@@ -23,8 +23,8 @@ use crate::{
 };
 use domain::time::now_ms;
 
-const VIEW: &str = "company.agent";
-const EDIT: &str = "company.agent.edit";
+const VIEW: &str = domain::permissions::COMPANY_AGENT;
+const EDIT: &str = domain::permissions::COMPANY_AGENT_EDIT;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -92,7 +92,7 @@ pub async fn list(
     Query(q): Query<AgentQuery>,
     paging: Paging,
 ) -> ApiResult<Data<Page<Agent>>> {
-    let company = company_of(&me, q.company_id, "company.agent")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_AGENT)?;
     let (rows, total) = app
         .store
         .agents(company, q.name.as_deref(), paging.limit(), paging.offset())
@@ -117,7 +117,7 @@ pub async fn picker(
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<Vec<AgentChoice>>> {
-    let company = company_of(&me, q.company_id, "company.agent")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_AGENT)?;
     let (rows, _) = app.store.agents(company, None, i64::MAX, 0).await?;
     let choices = rows
         .into_iter()
@@ -170,7 +170,7 @@ pub async fn add(
     me: CurrentUser,
     Body(req): Body<AgentAccount>,
 ) -> ApiResult<Data<i64>> {
-    let company = company_of(&me, req.company_id, "company.agent.edit")?;
+    let company = company_of(&me, req.company_id, domain::permissions::COMPANY_AGENT_EDIT)?;
     me.actor.require_writable()?;
     let now = now_ms();
     limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now).await?;

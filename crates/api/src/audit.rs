@@ -229,7 +229,7 @@ impl LogWindow {
 /// Which log entries the caller reads: internal staff need `logger.management` and then read
 /// all; anyone else what their plant visibility allows.
 pub(crate) fn log_visibility(me: &CurrentUser) -> Result<PlantVisibility, DomainError> {
-    if me.actor.is_internal() && !me.actor.has("logger.management") {
+    if me.actor.is_internal() && !me.actor.has(domain::permissions::LOGGER_MANAGEMENT) {
         return Err(Code::NoPermission.into());
     }
     Ok(me.actor.plant_visibility())

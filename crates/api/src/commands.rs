@@ -215,7 +215,7 @@ pub(crate) fn require_on(me: &CurrentUser, inv: &Inverter, key: &str) -> ApiResu
 
 async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResult<Data<Command>> {
     let inv = inverters::visible(app, me, sn).await?;
-    require_on(me, &inv, "inverter.power")?;
+    require_on(me, &inv, domain::permissions::INVERTER_POWER)?;
     let (action, kind) = if on {
         ("inverter.boot", CommandKind::PowerOn)
     } else {

@@ -57,7 +57,7 @@ pub async fn list(
     Query(q): Query<ListQuery>,
     paging: Paging,
 ) -> ApiResult<Data<Page<CompanyInfo>>> {
-    companies::require_internal(&me.actor, "sys.company.view")?;
+    companies::require_internal(&me.actor, domain::permissions::SYS_COMPANY_VIEW)?;
     let (rows, total) = app
         .store
         .company_summaries(q.name.as_deref(), paging.limit(), paging.offset())
@@ -83,7 +83,9 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
-    if !me.actor.has("sys.company.view") && !me.actor.has("company.edit") {
+    if !me.actor.has(domain::permissions::SYS_COMPANY_VIEW)
+        && !me.actor.has(domain::permissions::COMPANY_EDIT)
+    {
         return Err(Code::NoPermission.into());
     }
     let name = company::company_name(q.name.as_deref().unwrap_or(""))?;

@@ -124,7 +124,7 @@ pub async fn info(
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<CompanyInfo>> {
-    let id = company_of(&me, q.company_id, "company.info")?;
+    let id = company_of(&me, q.company_id, domain::permissions::COMPANY_INFO)?;
     let c = app
         .store
         .company_summary(id)
@@ -198,7 +198,7 @@ pub async fn staff(
     Query(q): Query<CompanyQuery>,
     paging: Paging,
 ) -> ApiResult<Data<Page<StaffMember>>> {
-    let id = company_of(&me, q.company_id, "company.user")?;
+    let id = company_of(&me, q.company_id, domain::permissions::COMPANY_USER)?;
     let needle = q.name.unwrap_or_default().to_lowercase();
     let matching: Vec<UserRow> = app
         .store
@@ -240,7 +240,7 @@ pub async fn staff_member(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<StaffMember>> {
-    me.actor.require("company.user")?;
+    me.actor.require(domain::permissions::COMPANY_USER)?;
     let user = app
         .store
         .user(UserId(path_id(&id)?))
@@ -288,7 +288,11 @@ pub async fn roles(
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<Page<CompanyRole>>> {
-    let id = company_of(&me, q.company_id, "company.role.list.view")?;
+    let id = company_of(
+        &me,
+        q.company_id,
+        domain::permissions::COMPANY_ROLE_LIST_VIEW,
+    )?;
     let mut infos = Vec::new();
     for r in app.store.company_roles(id).await? {
         infos.push(company_role(&app, &r).await?);
@@ -303,7 +307,8 @@ pub async fn role(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<CompanyRole>> {
-    me.actor.require("company.role.list.view")?;
+    me.actor
+        .require(domain::permissions::COMPANY_ROLE_LIST_VIEW)?;
     let role = roles::visible(&app.store, &me.actor, RoleId(path_id(&id)?)).await?;
     Ok(Data(company_role(&app, &role).await?))
 }
@@ -327,7 +332,11 @@ pub async fn check_role(
     me: CurrentUser,
     Query(q): Query<RoleRequest>,
 ) -> ApiResult<Done> {
-    let company = company_of(&me, q.company_id, "company.role.list.view")?;
+    let company = company_of(
+        &me,
+        q.company_id,
+        domain::permissions::COMPANY_ROLE_LIST_VIEW,
+    )?;
     let existing = app.store.company_roles(company).await?;
     if let Some(name) = q.name.as_deref().map(str::trim).filter(|n| !n.is_empty())
         && existing.iter().any(|r| r.name == name)

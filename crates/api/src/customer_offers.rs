@@ -104,7 +104,7 @@ pub async fn made(
     let company = company_for(
         &me.actor,
         q.company_id.filter(|c| *c > 0).map(domain::ids::CompanyId),
-        "customer.list.view",
+        domain::permissions::CUSTOMER_LIST_VIEW,
     )?;
     let rows = service::customers::offers_made(&app.store, company).await?;
     let lang = current_lang();
@@ -128,7 +128,7 @@ pub async fn withdraw(
     let company = company_for(
         &me.actor,
         q.company_id.filter(|c| *c > 0).map(domain::ids::CompanyId),
-        "customer.edit",
+        domain::permissions::CUSTOMER_EDIT,
     )?;
     service::customers::withdraw(
         &app.store,

@@ -25,8 +25,8 @@ use crate::{
 };
 use domain::time::now_ms;
 
-const VIEW: &str = "customer.type.list.view";
-const EDIT: &str = "customer.type.edit";
+const VIEW: &str = domain::permissions::CUSTOMER_TYPE_LIST_VIEW;
+const EDIT: &str = domain::permissions::CUSTOMER_TYPE_EDIT;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

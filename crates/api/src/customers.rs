@@ -28,8 +28,8 @@ use crate::{
 };
 use domain::time::now_ms;
 
-const VIEW: &str = "customer.list.view";
-const EDIT: &str = "customer.edit";
+const VIEW: &str = domain::permissions::CUSTOMER_LIST_VIEW;
+const EDIT: &str = domain::permissions::CUSTOMER_EDIT;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -33,8 +33,8 @@ use domain::time::now_ms;
 const MAX_PAGE: i64 = 100;
 /// Meters and weather stations have no keys of their own in the catalogue: reading them is
 /// part of the equipment menu, and changing them is editing the plant they belong to.
-pub(crate) const VIEW_KEY: &str = "equip.view";
-pub(crate) const EDIT_KEY: &str = "station.edit";
+pub(crate) const VIEW_KEY: &str = domain::permissions::EQUIP_VIEW;
+pub(crate) const EDIT_KEY: &str = domain::permissions::STATION_EDIT;
 
 /// `page`, `limit` and the filters of a device list; `-1` and empty values mean "any".
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -116,9 +116,11 @@ impl From<Code> for ApiError {
     }
 }
 
+/// Through the use cases' error, so that a broken unique rule gets the same answer whichever
+/// layer met it.
 impl From<store::StoreError> for ApiError {
     fn from(err: store::StoreError) -> Self {
-        ApiError::Internal(err.to_string())
+        service::ServiceError::from(err).into()
     }
 }
 
@@ -126,7 +128,7 @@ impl From<service::ServiceError> for ApiError {
     fn from(err: service::ServiceError) -> Self {
         match err {
             service::ServiceError::Refused(e) => ApiError::Domain(e),
-            service::ServiceError::Store(e) => e.into(),
+            service::ServiceError::Store(e) => ApiError::Internal(e.to_string()),
             service::ServiceError::Internal(e) => ApiError::Internal(e),
         }
     }

@@ -82,7 +82,8 @@ pub async fn mine(me: CurrentUser) -> Data<PermissionNode> {
 #[utoipa::path(get, path = "/api/v1/permission/company", tag = "permissions",
     security(("bearer" = [])), responses((status = 200, description = "A root node; 2", body = Envelope<PermissionNode>)))]
 pub async fn company(me: CurrentUser) -> ApiResult<Data<PermissionNode>> {
-    me.actor.require("company.role.list.view")?;
+    me.actor
+        .require(domain::permissions::COMPANY_ROLE_LIST_VIEW)?;
     let granted: HashSet<&str> = me.actor.permissions.iter().map(String::as_str).collect();
     Ok(Data(tree(&granted, current_lang())))
 }
@@ -91,7 +92,7 @@ pub async fn company(me: CurrentUser) -> ApiResult<Data<PermissionNode>> {
 #[utoipa::path(get, path = "/api/v1/permission/customer", tag = "permissions",
     security(("bearer" = [])), responses((status = 200, description = "A root node; 2", body = Envelope<PermissionNode>)))]
 pub async fn customer(me: CurrentUser) -> ApiResult<Data<PermissionNode>> {
-    me.actor.require("customer.list.view")?;
+    me.actor.require(domain::permissions::CUSTOMER_LIST_VIEW)?;
     let granted: HashSet<&str> = BuiltinRole::PlantOwner.permissions().into_iter().collect();
     Ok(Data(tree(&granted, current_lang())))
 }

@@ -39,8 +39,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(one))
 }
 
-const VIEW: &str = "sys.protocol.view";
-const EDIT: &str = "sys.protocol.edit";
+const VIEW: &str = domain::permissions::SYS_PROTOCOL_VIEW;
+const EDIT: &str = domain::permissions::SYS_PROTOCOL_EDIT;
 
 /// What the portal decodes is for the platform's own administrators: internal staff with
 /// `key` (code 2 otherwise).

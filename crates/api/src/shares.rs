@@ -144,7 +144,7 @@ pub async fn overview(
         agent_offers_received: Vec::new(),
         may_edit_agents: false,
     };
-    if me.actor.kind == UserKind::Company && me.actor.has("company.agent") {
+    if me.actor.kind == UserKind::Company && me.actor.has(domain::permissions::COMPANY_AGENT) {
         agency_parts(&app, &me, lang, &mut out).await?;
     }
     Ok(Data(out))
@@ -161,7 +161,7 @@ async fn agency_parts(
     lang: Lang,
     out: &mut SharesOverview,
 ) -> ApiResult<()> {
-    let company = agency::own_company(&me.actor, "company.agent")?;
+    let company = agency::own_company(&me.actor, domain::permissions::COMPANY_AGENT)?;
     let store = &app.store;
     let (agents, _) = store.agents(company, None, PART_MAX, 0).await?;
     out.agents = agents
@@ -183,6 +183,7 @@ async fn agency_parts(
     };
     out.agent_offers_made = convert(agency::offers(store, company, true).await?);
     out.agent_offers_received = convert(agency::offers(store, company, false).await?);
-    out.may_edit_agents = me.actor.has("company.agent.edit") && !me.actor.read_only;
+    out.may_edit_agents =
+        me.actor.has(domain::permissions::COMPANY_AGENT_EDIT) && !me.actor.read_only;
     Ok(())
 }

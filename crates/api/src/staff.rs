@@ -98,7 +98,7 @@ pub async fn assignable(
     me: CurrentUser,
     Query(q): Query<CompanyQuery>,
 ) -> ApiResult<Data<Vec<AssignableRole>>> {
-    let company = company_of(&me, q.company_id, "company.user")?;
+    let company = company_of(&me, q.company_id, domain::permissions::COMPANY_USER)?;
     Ok(Data(assignable_roles(&app, company).await?))
 }
 

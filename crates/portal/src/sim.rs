@@ -10,7 +10,6 @@ use sim::{
     fleet::{SimGateway, demo_fleet},
     gateway::{Broker, RunOptions, run},
 };
-use store::StoreError;
 
 use crate::{config::Config, serve::open_store};
 
@@ -46,13 +45,17 @@ pub async fn run_sim(config: &Config, args: SimArgs) -> anyhow::Result<()> {
         let store = open_store(config).await?;
         for gw in &mut fleet {
             let key = crate::demo::random_key();
-            match store
-                .create_gateway(&gw.sn, &key, gw.devices[0].protocol, domain::time::now_ms())
+            store
+                .register_gateway(
+                    &gw.sn,
+                    &key,
+                    gw.devices[0].protocol,
+                    "",
+                    "",
+                    domain::time::now_ms(),
+                )
                 .await
-            {
-                Ok(_) | Err(StoreError::Conflict(_)) => {}
-                Err(e) => return Err(e).context("registering simulated gateways"),
-            }
+                .context("registering simulated gateways")?;
             if let Some(g) = store.gateway_by_sn(&gw.sn).await? {
                 gw.key = g.reg_key;
             }

@@ -14,7 +14,7 @@ use domain::{
     user::UserKind,
 };
 use store::{
-    Store, StoreError,
+    Store,
     agent_offers::{AgentOfferRow, PrincipalRow},
     log_pages::Author,
 };
@@ -72,15 +72,11 @@ pub async fn offer(
     let detail = serde_json::json!({"companyId": company.0, "agentCompanyId": agent.0}).to_string();
     let target = format!("company:{}", agent.0);
     let audit = admin_entry(by, "agent.offer", &target, &detail, now);
-    match store
+    // A colleague may have asked since the check: the conflict answers 202.
+    let id = store
         .insert_agent_offer(company, agent, &message, actor.id, &audit, now)
-        .await
-    {
-        Ok(id) => Ok((id, agent)),
-        // Asked by a colleague since the check.
-        Err(StoreError::Conflict(_)) => Err(Code::AgentExists.into()),
-        Err(e) => Err(e.into()),
-    }
+        .await?;
+    Ok((id, agent))
 }
 
 /// The company whose side of agencies the caller administers: their own, with
@@ -138,11 +134,9 @@ pub async fn accept(
     .to_string();
     let target = format!("company:{}", offer.company_id);
     let audit = admin_entry(by, "agent.accept", &target, &detail, now);
-    match store.accept_agent_offer(id, agent, &audit, now).await {
-        Ok(Some((agency, _))) => Ok((agency, offer)),
-        Ok(None) => Err(DomainError::invalid("id").into()),
-        Err(StoreError::Conflict(_)) => Err(Code::AgentTaken.into()),
-        Err(e) => Err(e.into()),
+    match store.accept_agent_offer(id, agent, &audit, now).await? {
+        Some((agency, _)) => Ok((agency, offer)),
+        None => Err(DomainError::invalid("id").into()),
     }
 }
 
@@ -228,7 +222,7 @@ pub async fn leave(
 /// Internal administrators may end any company's agency, others only their own company's; any
 /// other agency answers 4 `id`.
 pub async fn remove(store: &Store, actor: &Actor, id: AgentId, now: i64) -> Result<()> {
-    actor.require("company.agent.edit")?;
+    actor.require(domain::permissions::COMPANY_AGENT_EDIT)?;
     actor.require_writable()?;
     let missing = || DomainError::invalid("id");
     let company = match (actor.is_internal(), actor.company) {

@@ -11,7 +11,7 @@ use domain::{
 };
 use serde_json::json;
 use store::{
-    Store, StoreError,
+    Store,
     audit::{NewAudit, NewRowsAudit},
     companies::AdminAccount,
 };
@@ -30,7 +30,9 @@ pub fn require_internal(actor: &Actor, permission: &str) -> Result<()> {
 /// A company the caller may edit (details, branding); any other, or none, answers 4 `id`.
 /// Callers holding neither `sys.company.edit` nor `company.edit` get 2.
 pub async fn editable(store: &Store, actor: &Actor, id: CompanyId) -> Result<CompanyId> {
-    if !actor.has("sys.company.edit") && !actor.has("company.edit") {
+    if !actor.has(domain::permissions::SYS_COMPANY_EDIT)
+        && !actor.has(domain::permissions::COMPANY_EDIT)
+    {
         return Err(Code::NoPermission.into());
     }
     actor.require_writable()?;
@@ -81,7 +83,7 @@ pub async fn prepare_company(
     actor: &Actor,
     input: &NewCompanyInput<'_>,
 ) -> Result<PreparedCompany> {
-    require_internal(actor, "sys.company.edit")?;
+    require_internal(actor, domain::permissions::SYS_COMPANY_EDIT)?;
     actor.require_writable()?;
     let details = CompanyDetails::parse(&input.details)?;
     if store.company_name_taken(&details.name, None).await? {
@@ -156,18 +158,11 @@ pub async fn create_company(
         entry: entry(actor, "company.add", "", "", now),
         describe: &describe,
     };
-    match store
+    // Someone may take the name or the account between the checks and the write: the store
+    // reports which, and the error conversion answers it.
+    Ok(store
         .create_company_with_admin(&prepared.details, &admin, role, now, Some(audit))
-        .await
-    {
-        Ok(ids) => Ok(ids),
-        // Someone took the name or the account between the checks and the write.
-        Err(StoreError::Conflict(what)) if what == "companies" => {
-            Err(Code::CompanyNameTaken.into())
-        }
-        Err(StoreError::Conflict(_)) => Err(Code::OtherCompany.into()),
-        Err(e) => Err(e.into()),
-    }
+        .await?)
 }
 
 /// A company's details as the form sends them; a name left out keeps the current one.
@@ -210,13 +205,8 @@ pub async fn edit(
     .to_string();
     let target = format!("company:{id}");
     let audit = entry(actor, "company.edit", &target, &detail, now);
-    match store.update_company(id, &details, &audit).await {
-        Err(StoreError::Conflict(_)) => Err(Code::CompanyNameTaken.into()),
-        other => {
-            other?;
-            Ok(())
-        }
-    }
+    store.update_company(id, &details, &audit).await?;
+    Ok(())
 }
 
 /// Disables or enables a company (internal administrators with `sys.company.edit`): its
@@ -228,7 +218,7 @@ pub async fn set_disabled(
     disabled: bool,
     now: i64,
 ) -> Result<()> {
-    require_internal(actor, "sys.company.edit")?;
+    require_internal(actor, domain::permissions::SYS_COMPANY_EDIT)?;
     actor.require_writable()?;
     let action = if disabled {
         "company.disable"

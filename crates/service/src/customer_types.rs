@@ -4,14 +4,14 @@
 //! Another company's type answers 4 `id`, exactly like a missing one.
 
 use domain::{
-    Code, DomainError,
+    DomainError,
     customer::{TypeFields, parent_allowed},
     ids::{CompanyId, CustomerTypeId},
     policy::Actor,
 };
 use serde_json::json;
 use store::{
-    Store, StoreError,
+    Store,
     audit::{NewAudit, NewRowsAudit},
     customer_types::{CustomerTypeRow, TypeRemoval, TypeWrite},
 };
@@ -75,13 +75,6 @@ fn write<'a>(f: &'a TypeFields, parent: Option<CustomerTypeId>) -> TypeWrite<'a>
     }
 }
 
-fn code_taken(e: StoreError) -> crate::ServiceError {
-    match e {
-        StoreError::Conflict(_) => Code::DictCodeExists.into(),
-        e => e.into(),
-    }
-}
-
 /// An entry about a type: filed under no plant, its target the type's code as sent.
 fn entry<'a>(
     actor: &'a Actor,
@@ -113,10 +106,9 @@ pub async fn add(
         entry: entry(actor, "customerType.add", "", "", now),
         describe: &describe,
     };
-    store
+    Ok(store
         .insert_customer_type(company, &write(&fields, parent), now, Some(audit))
-        .await
-        .map_err(code_taken)
+        .await?)
 }
 
 /// Rewrites a type of `company`, with its audit entry. Answers the type as it was.
@@ -139,8 +131,7 @@ pub async fn edit(
     let audit = entry(actor, "customerType.edit", &target, &detail, now);
     if !store
         .update_customer_type(company, id, &write(&fields, parent), &audit)
-        .await
-        .map_err(code_taken)?
+        .await?
     {
         return Err(DomainError::invalid("id").into());
     }

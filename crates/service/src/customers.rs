@@ -12,7 +12,7 @@ use domain::{
     user::UserKind,
 };
 use store::{
-    Store, StoreError,
+    Store,
     customer_offers::{CustomerOfferRow, NewCustomerOffer, OfferSide},
     customers::CustomerRow,
     log_pages::Author,
@@ -109,15 +109,10 @@ pub async fn offer(
         by: actor.id,
         now,
     };
-    match store.insert_customer_offer(&offer, &audit).await {
-        Ok(id) => {
-            tracing::info!(offer = id, user = user.id, company = company.0, by = %actor.id, "customer asked");
-            Ok((id, user))
-        }
-        // Asked by someone else since the check.
-        Err(StoreError::Conflict(_)) => Err(Code::AlreadyCustomer.into()),
-        Err(e) => Err(e.into()),
-    }
+    // Someone else may have asked since the check: the conflict answers 207.
+    let id = store.insert_customer_offer(&offer, &audit).await?;
+    tracing::info!(offer = id, user = user.id, company = company.0, by = %actor.id, "customer asked");
+    Ok((id, user))
 }
 
 /// The requests `company` is waiting on, newest first (at most [`OFFERS_MAX`]).

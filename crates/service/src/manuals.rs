@@ -10,8 +10,8 @@ use store::{
 
 use crate::Result;
 
-pub const VIEW: &str = "manual.view";
-pub const EDIT: &str = "sys.manual.edit";
+pub const VIEW: &str = domain::permissions::MANUAL_VIEW;
+pub const EDIT: &str = domain::permissions::SYS_MANUAL_EDIT;
 
 /// Whether the actor manages manuals (and so sees every one): internal staff with the key.
 pub fn manages(actor: &Actor) -> bool {

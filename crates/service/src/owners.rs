@@ -20,7 +20,7 @@ pub async fn set_disabled(
     if !actor.is_internal() {
         return Err(Code::NoPermission.into());
     }
-    actor.require("customer.edit")?;
+    actor.require(domain::permissions::CUSTOMER_EDIT)?;
     actor.require_writable()?;
     let owner = store
         .user(user)

@@ -9,7 +9,7 @@ use domain::{
     product::{Category, Product, ProductInput},
 };
 use store::{
-    Store, StoreError,
+    Store,
     devices::DeviceListRow,
     plants::PlantRow,
     products::{ProductRow, Refusal},
@@ -17,8 +17,8 @@ use store::{
 
 use crate::{Result, audit};
 
-pub const VIEW: &str = "sys.product.view";
-pub const EDIT: &str = "sys.product.edit";
+pub const VIEW: &str = domain::permissions::SYS_PRODUCT_VIEW;
+pub const EDIT: &str = domain::permissions::SYS_PRODUCT_EDIT;
 
 /// The catalogue is the platform's: internal staff with the key, nobody else (code 2).
 pub fn require(actor: &Actor, key: &str) -> Result<()> {
@@ -42,14 +42,6 @@ async fn checked(store: &Store, input: &ProductInput) -> Result<Product> {
     Ok(p)
 }
 
-fn taken(e: StoreError) -> crate::ServiceError {
-    if store::products::is_part_number_conflict(&e) {
-        DomainError::invalid("partNumber").into()
-    } else {
-        e.into()
-    }
-}
-
 /// Adds a product with its hardware list and its audit entry (one transaction). A taken part
 /// number: 4 `partNumber`.
 pub async fn add(
@@ -70,10 +62,7 @@ pub async fn add(
         &detail,
         now,
     );
-    store
-        .insert_product(&p, now, Some(&entry))
-        .await
-        .map_err(taken)
+    Ok(store.insert_product(&p, now, Some(&entry)).await?)
 }
 
 /// Replaces a product and its hardware list, with its audit entry. Unknown id: 4 `id`; dropping a hardware version a
@@ -98,11 +87,7 @@ pub async fn edit(
         &detail,
         now,
     );
-    match store
-        .update_product(id, &p, now, &entry)
-        .await
-        .map_err(taken)?
-    {
+    match store.update_product(id, &p, now, &entry).await? {
         Ok(()) => Ok(p),
         Err(Refusal::HardwareInUse(v)) => {
             tracing::info!(product = id.0, hardware = %v, "edit refused: firmware names the version");

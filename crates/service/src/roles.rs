@@ -11,7 +11,7 @@ use domain::{
     user::{BuiltinRole, MAX_CUSTOM_ROLES, grantable_keys, role_name},
 };
 use serde_json::json;
-use store::{Store, StoreError, roles::RoleRow};
+use store::{Store, roles::RoleRow};
 
 use crate::{Result, audit};
 
@@ -31,7 +31,7 @@ pub async fn create(
     d: &RoleDraft<'_>,
     now: i64,
 ) -> Result<RoleId> {
-    actor.require("company.role.edit")?;
+    actor.require(domain::permissions::COMPANY_ROLE_EDIT)?;
     let company: CompanyId = acting_company(actor, asked)?;
     let name = role_name(d.name)?;
     let keys = grantable_keys(actor, d.permissions)?;
@@ -40,14 +40,9 @@ pub async fn create(
     }
     let detail = json!({"name": name, "companyId": company.0, "permissions": keys}).to_string();
     let entry = audit::admin_entry(audit::author(actor, None), "role.add", "role", &detail, now);
-    match store
+    Ok(store
         .create_role(company, &name, &keys, now, Some(&entry))
-        .await
-    {
-        Ok(id) => Ok(id),
-        Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
-        Err(e) => Err(e.into()),
-    }
+        .await?)
 }
 
 /// A role of a company the caller sees; any other role answers as missing (4 `role`).
@@ -66,7 +61,7 @@ pub async fn visible(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow
 
 /// A role the caller may change: visible, and not the one they hold (802).
 async fn changeable(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow> {
-    actor.require("company.role.edit")?;
+    actor.require(domain::permissions::COMPANY_ROLE_EDIT)?;
     let role = visible(store, actor, id).await?;
     if actor.role == Some(RoleId(role.id)) {
         return Err(Code::OwnRoleLocked.into());
@@ -96,13 +91,9 @@ pub async fn update(
         &detail,
         now,
     );
-    match store
+    Ok(store
         .update_role(RoleId(role.id), name.as_deref(), permissions, Some(&entry))
-        .await
-    {
-        Err(StoreError::Conflict(_)) => Err(Code::RoleExists.into()),
-        other => Ok(other?),
-    }
+        .await?)
 }
 
 /// Deletes a custom role; its holders fall back to the built-in staff role.

@@ -8,12 +8,12 @@ use domain::{
     settings::{PROFILES, Raw, check_profile, check_profile_name},
 };
 use serde_json::{Map, Value};
-use store::{StoreError, settings::ProfileRow};
+use store::settings::ProfileRow;
 
 use crate::Result;
 
 /// The permission that lets an account keep profiles (the one that lets it write settings).
-pub const SETTING_KEY: &str = "inverter.setting";
+pub const SETTING_KEY: &str = domain::permissions::INVERTER_SETTING;
 
 /// A profile to add (`id` absent) or change.
 #[derive(Debug, Clone)]
@@ -48,16 +48,11 @@ pub async fn save_profile(
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
     let params = Value::Object(values).to_string();
-    let taken = |e: StoreError| match e {
-        StoreError::Conflict(_) => DomainError::invalid("name").into(),
-        other => crate::ServiceError::from(other),
-    };
     let id = match draft.id {
         Some(id) => {
             if !store
                 .update_setting_profile(user, id, &name, &params, now)
-                .await
-                .map_err(taken)?
+                .await?
             {
                 return Err(DomainError::invalid("id").into());
             }
@@ -65,8 +60,7 @@ pub async fn save_profile(
         }
         None => store
             .create_setting_profile(user, &name, &params, PROFILES as i64, now)
-            .await
-            .map_err(taken)?
+            .await?
             .ok_or_else(|| {
                 DomainError::with_detail(
                     Code::InvalidParameter,

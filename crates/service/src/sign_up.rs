@@ -8,7 +8,7 @@ use domain::{
     ids::UserId,
     user::BuiltinRole,
 };
-use store::{Store, StoreError, log_pages::Author, users::NewUser};
+use store::{Store, log_pages::Author, users::NewUser};
 
 use crate::{Result, audit, codes, passwords};
 
@@ -79,7 +79,6 @@ pub async fn register(store: &Store, s: SignUp<'_>, now: i64) -> Result<UserId> 
         }
         // Another request used the code first.
         Ok(None) => Err(Code::CodeWrong.into()),
-        Err(StoreError::Conflict(_)) => Err(Code::AlreadyRegistered.into()),
         Err(e) => Err(e.into()),
     }
 }

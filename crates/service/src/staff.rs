@@ -15,13 +15,13 @@ use domain::{
 };
 use serde_json::json;
 use store::{
-    Store, StoreError,
+    Store,
     users::{NewStaff, StaffEdit, UserRow},
 };
 
 use crate::{Result, audit};
 
-pub const EDIT: &str = "company.user.edit";
+pub const EDIT: &str = domain::permissions::COMPANY_USER_EDIT;
 
 /// A role staff of a company may be given: the built-in administrator and staff roles, then
 /// the company's own.
@@ -178,11 +178,7 @@ pub async fn add(
         role: p.role,
         now,
     };
-    match store.create_staff(&staff, Some(&entry)).await {
-        Ok(id) => Ok(id),
-        Err(StoreError::Conflict(_)) => Err(Code::AccountExists.into()),
-        Err(e) => Err(e.into()),
-    }
+    Ok(store.create_staff(&staff, Some(&entry)).await?)
 }
 
 /// A staff member the caller may manage; anything else answers 105.

@@ -3,13 +3,13 @@
 
 use domain::{Code, DomainError, policy::Actor};
 use store::{
-    Store, StoreError,
+    Store,
     versions::{VersionFields, VersionRow},
 };
 
 use crate::Result;
 
-pub const EDIT: &str = "sys.version.edit";
+pub const EDIT: &str = domain::permissions::SYS_VERSION_EDIT;
 
 const VERSION_MAX: usize = 20;
 const CONTENT_MAX: usize = 4000;
@@ -92,13 +92,6 @@ fn release_time(input: &NoteInput) -> Option<i64> {
     input.release_time.filter(|t| *t > 0)
 }
 
-fn taken(e: StoreError) -> crate::ServiceError {
-    match e {
-        StoreError::Conflict(_) => DomainError::invalid("version").into(),
-        other => other.into(),
-    }
-}
-
 /// Publishes a note announced by `announcer`. A taken version label: 4 `version`.
 pub async fn publish(
     store: &Store,
@@ -109,7 +102,7 @@ pub async fn publish(
 ) -> Result<(i64, VersionFields)> {
     require(actor)?;
     let f = fields(input, announcer, release_time(input).unwrap_or(now))?;
-    let id = store.create_version(&f, now).await.map_err(taken)?;
+    let id = store.create_version(&f, now).await?;
     Ok((id, f))
 }
 
@@ -123,7 +116,7 @@ pub async fn edit(store: &Store, actor: &Actor, id: i64, input: &NoteInput) -> R
         .ok_or_else(|| DomainError::invalid("id"))?;
     let when = release_time(input).unwrap_or(before.release_time);
     let f = fields(input, &before.announcer, when)?;
-    if !store.update_version(id, &f).await.map_err(taken)? {
+    if !store.update_version(id, &f).await? {
         return Err(DomainError::invalid("id").into());
     }
     Ok(before)

@@ -6,7 +6,7 @@
 
 use domain::ids::{AgentId, CompanyId, UserId};
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 /// A pending request as both companies see it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -38,7 +38,7 @@ const SELECT: &str = "SELECT o.id, o.company_id, c.name AS company_name, o.agent
     JOIN companies a ON a.id = o.agent_company_id";
 
 impl Store {
-    /// Records `company`'s request to `agent`; a second one answers `Conflict("agent_offers")`.
+    /// Records `company`'s request to `agent`; a second one answers `Conflict::AgentOffer`.
     pub async fn insert_agent_offer(
         &self,
         company: CompanyId,
@@ -61,7 +61,7 @@ impl Store {
                 by.0,
                 now
             )
-            .map_err(|e| conflict(e, "agent_offers"))?;
+            .map_err(|e| conflict(e, Conflict::AgentOffer))?;
             audit_in_tx!(tx, sqlite, audit)?;
             Ok(id)
         })
@@ -115,7 +115,7 @@ impl Store {
 
     /// `agent` accepts request `id`: it becomes the agency, and every other request to `agent`
     /// goes (an agent serves one principal). `None` when no such request waits for `agent`;
-    /// `Conflict("agents")` when `agent` already serves a principal.
+    /// `Conflict::AgentTaken` when `agent` already serves a principal.
     pub async fn accept_agent_offer(
         &self,
         id: i64,
@@ -145,7 +145,7 @@ impl Store {
                 agent.0,
                 now
             )
-            .map_err(|e| conflict(e, "agents"))?;
+            .map_err(|e| conflict(e, Conflict::AgentTaken))?;
             tx_exec!(
                 tx,
                 sqlite,

@@ -3,7 +3,7 @@
 
 use domain::ids::{AgentId, CompanyId};
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 /// An agent as the agents screen lists it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -96,7 +96,7 @@ impl Store {
     }
 
     /// Makes `agent` an agent of `company`; an agent company that already serves someone
-    /// answers `Conflict("agents")`.
+    /// answers `Conflict::AgentTaken`.
     pub async fn create_agent(
         &self,
         company: CompanyId,
@@ -113,7 +113,7 @@ impl Store {
             agent.0,
             now
         )
-        .map_err(|e| conflict(e, "agents"))?;
+        .map_err(|e| conflict(e, Conflict::AgentTaken))?;
         Ok(AgentId(id))
     }
 

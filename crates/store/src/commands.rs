@@ -3,7 +3,7 @@
 //! API client polls may all differ.
 
 use crate::{
-    Result, Store,
+    Conflict, Result, Store,
     audit::{NewAudit, noting},
     conflict,
 };
@@ -72,7 +72,7 @@ pub(crate) const INSERT_COMMAND: &str = "INSERT INTO commands (correlation_id, g
 
 impl Store {
     /// Records a command about to be published, as `sent`. A reused correlation id answers
-    /// `Conflict("commands")`.
+    /// `Conflict::CommandId`.
     pub async fn insert_command(&self, c: &NewCommand<'_>) -> Result<i64> {
         scalar!(
             self,
@@ -87,7 +87,7 @@ impl Store {
             c.now,
             c.deadline
         )
-        .map_err(|e| conflict(e, "commands"))
+        .map_err(|e| conflict(e, Conflict::CommandId))
     }
 
     /// Records a command with the audit entry of the action that sends it, in one
@@ -112,7 +112,7 @@ impl Store {
                 c.now,
                 c.deadline
             )
-            .map_err(|e| conflict(e, "commands"))?;
+            .map_err(|e| conflict(e, Conflict::CommandId))?;
             let detail = noting(audit.detail, "commandId", id);
             let entry = NewAudit {
                 detail: &detail,

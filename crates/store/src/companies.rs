@@ -8,7 +8,7 @@ use domain::{
 };
 
 use crate::{
-    Result, Store,
+    Conflict, Result, Store,
     audit::{NewAudit, NewRowsAudit},
     conflict,
 };
@@ -74,7 +74,7 @@ pub enum AdminAccount<'a> {
 }
 
 impl Store {
-    /// Creates a company; a taken name answers `Conflict("companies")`.
+    /// Creates a company; a taken name answers `Conflict::CompanyName`.
     pub async fn create_company(&self, name: &str, now: i64) -> Result<CompanyId> {
         let id: i64 = scalar!(
             self,
@@ -84,14 +84,14 @@ impl Store {
             name,
             now
         )
-        .map_err(|e| conflict(e, "companies"))?;
+        .map_err(|e| conflict(e, Conflict::CompanyName))?;
         Ok(CompanyId(id))
     }
 
     /// Creates a company with its details and its administrator (a new account with `role`, or
     /// an owner who joins), all in one transaction. A taken company name answers
-    /// `Conflict("companies")`, a taken account `Conflict("users")`; the promotion only
-    /// happens while the account is still an owner without a company (`Conflict("users")`
+    /// `Conflict::CompanyName`, a taken account `Conflict::AdminAccount`; the promotion only
+    /// happens while the account is still an owner without a company (`Conflict::AdminAccount`
     /// otherwise). `audit` (none for a seed) is written last, its target and detail given by
     /// the new ids.
     pub async fn create_company_with_admin(
@@ -118,7 +118,7 @@ impl Store {
                 &details.remark,
                 now
             )
-            .map_err(|e| conflict(e, "companies"))?;
+            .map_err(|e| conflict(e, Conflict::CompanyName))?;
             let user = match admin {
                 AdminAccount::Create {
                     account,
@@ -143,7 +143,7 @@ impl Store {
                     role.0,
                     now
                 )
-                .map_err(|e| conflict(e, "users"))?,
+                .map_err(|e| conflict(e, Conflict::AdminAccount))?,
                 AdminAccount::Promote(user) => {
                     let n = tx_exec!(
                         tx,
@@ -157,7 +157,7 @@ impl Store {
                         role.0
                     )?;
                     if n != 1 {
-                        return Err(crate::StoreError::Conflict("users".into()));
+                        return Err(crate::StoreError::Conflict(Conflict::AdminAccount));
                     }
                     user.0
                 }
@@ -236,7 +236,7 @@ impl Store {
     }
 
     /// Replaces a company's details, with `audit`; a taken name answers
-    /// `Conflict("companies")`.
+    /// `Conflict::CompanyName`.
     pub async fn update_company(
         &self,
         id: CompanyId,
@@ -257,7 +257,7 @@ impl Store {
                 &d.address,
                 &d.remark
             )
-            .map_err(|e| conflict(e, "companies"))?;
+            .map_err(|e| conflict(e, Conflict::CompanyName))?;
             if n == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
             }

@@ -5,7 +5,7 @@
 
 use domain::ids::{CompanyId, CustomerId, CustomerTypeId, UserId};
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 /// A pending request as the company and the owner see it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -60,7 +60,7 @@ const SELECT: &str = "SELECT o.id, o.company_id, c.name AS company_name, o.user_
 
 impl Store {
     /// Records a company's request; a second one for the same account answers
-    /// `Conflict("customer_offers")`.
+    /// `Conflict::CustomerOffer`.
     pub async fn insert_customer_offer(
         &self,
         o: &NewCustomerOffer<'_>,
@@ -81,7 +81,7 @@ impl Store {
                 o.by.0,
                 o.now
             )
-            .map_err(|e| conflict(e, "customer_offers"))?;
+            .map_err(|e| conflict(e, Conflict::CustomerOffer))?;
             audit_in_tx!(tx, sqlite, audit)?;
             Ok(id)
         })

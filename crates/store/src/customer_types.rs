@@ -4,7 +4,7 @@
 use domain::ids::{CompanyId, CustomerTypeId};
 
 use crate::{
-    Result, Store,
+    Conflict, Result, Store,
     audit::{NewAudit, NewRowsAudit},
     conflict,
 };
@@ -70,7 +70,7 @@ impl Store {
         )?)
     }
 
-    /// A new type; a code the company already uses answers `Conflict("customer_types")`.
+    /// A new type; a code the company already uses answers `Conflict::CustomerTypeCode`.
     /// `audit` (none for a seed) is written with it, its detail given by the new id.
     pub async fn insert_customer_type(
         &self,
@@ -93,7 +93,7 @@ impl Store {
             t.remark,
             now
         )
-        .map_err(|e| conflict(e, "customer_types"))?;
+        .map_err(|e| conflict(e, Conflict::CustomerTypeCode))?;
             if let Some(a) = &audit {
                 let (target, detail) = (a.describe)(CustomerTypeId(id));
                 let entry = NewAudit {
@@ -107,7 +107,7 @@ impl Store {
         })
     }
 
-    /// Rewrites a type; `false` when `company` has no such type, `Conflict("customer_types")`
+    /// Rewrites a type; `false` when `company` has no such type, `Conflict::CustomerTypeCode`
     /// when the code is taken.
     pub async fn update_customer_type(
         &self,
@@ -129,7 +129,7 @@ impl Store {
                 t.name,
                 t.remark
             )
-            .map_err(|e| conflict(e, "customer_types"))?;
+            .map_err(|e| conflict(e, Conflict::CustomerTypeCode))?;
             if n == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
             }

@@ -4,7 +4,7 @@
 
 use domain::ids::{CompanyId, CustomerId, CustomerTypeId, UserId};
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerRow {
@@ -122,7 +122,7 @@ impl Store {
     }
 
     /// Makes `user` a customer of `company` with a type and a remark; an existing customer
-    /// answers `Conflict("customers")`.
+    /// answers `Conflict::Customer`.
     pub async fn insert_customer(
         &self,
         company: CompanyId,
@@ -144,7 +144,7 @@ impl Store {
             now
         )
         .map(CustomerId)
-        .map_err(|e| conflict(e, "customers"))
+        .map_err(|e| conflict(e, Conflict::Customer))
     }
 
     /// Sets a customer's type and remark, with `audit`; `false` when `company` has no such

@@ -3,7 +3,7 @@
 //! data directory (`uploads/plants/x.jpg`, `firmware/x.bin`). Keys are never reused for other
 //! bytes: an upload gets a new random name, so a file's bytes never change once written.
 
-use crate::{Result, Store, StoreError, conflict};
+use crate::{Conflict, Result, Store, StoreError, conflict};
 
 /// A stored file's size and age, without its bytes (conditional requests, listings).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -22,7 +22,7 @@ pub struct StoredFile {
 }
 
 impl Store {
-    /// Stores `bytes` under `key`; [`StoreError::Conflict`] (`files`) when the key is taken.
+    /// Stores `bytes` under `key`; `Conflict::FileKey` when the key is taken.
     pub async fn put_file(&self, key: &str, bytes: &[u8], now: i64) -> Result<()> {
         let size = i64::try_from(bytes.len()).unwrap_or(i64::MAX);
         exec!(
@@ -33,7 +33,7 @@ impl Store {
             now,
             bytes
         )
-        .map_err(|e| conflict(e, "files"))?;
+        .map_err(|e| conflict(e, Conflict::FileKey))?;
         Ok(())
     }
 
@@ -77,7 +77,7 @@ impl Store {
     /// `false` when there is no file under `from`. [`StoreError::Conflict`] when `to` is taken.
     pub async fn rename_file(&self, from: &str, to: &str) -> Result<bool> {
         let n = exec!(self, "UPDATE files SET key = $2 WHERE key = $1", from, to)
-            .map_err(|e| conflict(e, "files"))?;
+            .map_err(|e| conflict(e, Conflict::FileKey))?;
         Ok(n > 0)
     }
 
@@ -89,5 +89,5 @@ impl Store {
 
 /// Whether an error is a taken key (see [`Store::put_file`]).
 pub fn is_taken(e: &StoreError) -> bool {
-    matches!(e, StoreError::Conflict(what) if what == "files")
+    matches!(e, StoreError::Conflict(Conflict::FileKey))
 }

@@ -4,7 +4,7 @@
 //! inverters a file fits follows from its label's type codes (`inverter_type_codes`).
 
 use crate::{
-    Result, Store,
+    Conflict, Result, Store,
     audit::{NewAudit, noting},
     conflict,
 };
@@ -145,7 +145,7 @@ const LIST_FILTER: &str = "($1 IS NULL OR f.target = $1) \
 impl Store {
     /// Adds a firmware file with its audit entry (`None`: a seeded catalogue, no one's
     /// action), whose detail gains the new id as `firmId`. The same version twice for one
-    /// target and label answers `Conflict("firmware")` (the spec's 4002).
+    /// target and label answers `Conflict::FirmwareVersion` (the spec's 4002).
     pub async fn insert_firmware(
         &self,
         f: &NewFirmware<'_>,
@@ -179,7 +179,7 @@ impl Store {
                 f.created_by,
                 f.now
             )
-            .map_err(|e| conflict(e, "firmware"))?;
+            .map_err(|e| conflict(e, Conflict::FirmwareVersion))?;
             if let Some(a) = audit {
                 let detail = noting(a.detail, "firmId", id);
                 audit_in_tx!(
@@ -198,7 +198,7 @@ impl Store {
 
     /// Rewrites a firmware's fields, and its file when `file` is given, with its audit entry;
     /// `false` (nothing written) when it is gone. A duplicate version answers
-    /// `Conflict("firmware")`.
+    /// `Conflict::FirmwareVersion`.
     pub async fn update_firmware(
         &self,
         id: i64,
@@ -236,7 +236,7 @@ impl Store {
                 stored_name,
                 size
             )
-            .map_err(|e| conflict(e, "firmware"))?;
+            .map_err(|e| conflict(e, Conflict::FirmwareVersion))?;
             if n == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
             }

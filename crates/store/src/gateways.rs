@@ -2,7 +2,7 @@
 
 use domain::{ids::UserId, policy::PlantVisibility};
 
-use crate::{Result, Store, conflict};
+use crate::{Conflict, Result, Store, StoreError};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GatewayRow {
@@ -57,7 +57,8 @@ const DEVICE_COLUMNS: &str = "id, sn, gateway_id, plant_id, family, type_code, p
     model, rated_power, versions, parent_sn, status, online, last_seen, created_at, updated_at";
 
 impl Store {
-    /// Registers a gateway (SN and registration key); a known SN answers `Conflict("gateways")`.
+    /// Registers a gateway (SN and registration key); a known SN answers
+    /// `Conflict::GatewaySn`.
     pub async fn create_gateway(
         &self,
         sn: &str,
@@ -66,11 +67,12 @@ impl Store {
         now: i64,
     ) -> Result<i64> {
         self.register_gateway(sn, reg_key, protocol, "", "", now)
-            .await
+            .await?
+            .ok_or(StoreError::Conflict(Conflict::GatewaySn))
     }
 
     /// Registers a gateway with its model and communication type (as the factory names them);
-    /// a known SN answers `Conflict("gateways")`.
+    /// `None` when the SN is already registered (a batch counts those, it does not fail).
     pub async fn register_gateway(
         &self,
         sn: &str,
@@ -79,21 +81,20 @@ impl Store {
         model: &str,
         comm_type: &str,
         now: i64,
-    ) -> Result<i64> {
-        scalar!(
+    ) -> Result<Option<i64>> {
+        Ok(scalar!(
             self,
-            fetch_one,
+            fetch_optional,
             i64,
             "INSERT INTO gateways (sn, reg_key, protocol, model, comm_type, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (sn) DO NOTHING RETURNING id",
             sn,
             reg_key,
             protocol,
             model,
             comm_type,
             now
-        )
-        .map_err(|e| conflict(e, "gateways"))
+        )?)
     }
 
     /// Makes an unplaced gateway the stock of `owner` (and `company`), or frees it with `None`.

@@ -3,7 +3,7 @@
 //! primary key of `inverter_type_codes`), so the firmware that fits an inverter is never
 //! ambiguous. The rules (which parent, which moves) are the caller's; this keeps the rows.
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct InverterTypeRow {
@@ -78,7 +78,7 @@ impl Store {
 
     /// Adds a title or label with its codes, and its audit entry (none for a seed or a store
     /// test: the entry, and its detail made from the new id), in one transaction. A taken name
-    /// or code answers `Conflict("inverter_types")`.
+    /// or code answers `Conflict::InverterTypeName`.
     pub async fn insert_inverter_type(
         &self,
         parent: Option<i64>,
@@ -107,7 +107,7 @@ impl Store {
                 sort,
                 now
             )
-            .map_err(|e| conflict(e, "inverter_types"))?;
+            .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
             for code in codes {
                 tx_exec!(
                     tx,
@@ -116,7 +116,7 @@ impl Store {
                     *code,
                     id
                 )
-                .map_err(|e| conflict(e, "inverter_types"))?;
+                .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
             }
             if let Some((entry, detail_of)) = audit {
                 let detail = detail_of(id);
@@ -150,7 +150,7 @@ impl Store {
                 name,
                 now
             )
-            .map_err(|e| conflict(e, "inverter_types"))?;
+            .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
             if n == 1
                 && let Some(codes) = codes
             {
@@ -168,7 +168,7 @@ impl Store {
                         *code,
                         id
                     )
-                    .map_err(|e| conflict(e, "inverter_types"))?;
+                    .map_err(|e| conflict(e, Conflict::InverterTypeName))?;
                 }
             }
             if let Some(a) = audit.filter(|_| n == 1) {
@@ -197,7 +197,7 @@ impl Store {
                 parent,
                 now
             )
-            .map_err(|e| conflict(e, "inverter_types"))?;
+            .map_err(|e| conflict(e, Conflict::InverterTypeNameAtTarget))?;
             if let Some(a) = audit.filter(|_| n == 1) {
                 audit_in_tx!(tx, sqlite, a)?;
             }

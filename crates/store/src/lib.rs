@@ -64,9 +64,9 @@ use sqlx::{
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// A unique constraint refused the write; the value names the constraint's table.
-    #[error("conflict on {0}")]
-    Conflict(String),
+    /// A unique constraint refused the write; the value says which rule it was.
+    #[error("conflict: {0:?}")]
+    Conflict(Conflict),
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
     #[error("migration: {0}")]
@@ -77,6 +77,55 @@ pub enum StoreError {
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// The unique rule a write broke, as the writing method knows it (one constraint may mean
+/// different things to different writes: an account taken at self-registration is not a staff
+/// account taken). `service` answers each with its spec code in one place (its error
+/// conversion), so no caller matches on the constraint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// A command's correlation id is already recorded.
+    CommandId,
+    /// A company's name is taken.
+    CompanyName,
+    /// Self-registration: the account is taken.
+    Registered,
+    /// A new staff member's account is taken.
+    StaffAccount,
+    /// A new company's administrator: the account is taken, or the owner to promote is no
+    /// longer an owner without a company.
+    AdminAccount,
+    /// An inverter type's name is taken among its siblings, or one of its codes by another type.
+    InverterTypeName,
+    /// A moved inverter type's name is taken among the children of its new parent.
+    InverterTypeNameAtTarget,
+    /// The company already waits on the user's answer to becoming its customer.
+    CustomerOffer,
+    /// The user is already the company's customer.
+    Customer,
+    /// A product's part number is taken.
+    PartNumber,
+    /// A file's key is taken.
+    FileKey,
+    /// The agent company already serves a principal.
+    AgentTaken,
+    /// The company already waits on the agent's answer.
+    AgentOffer,
+    /// A built-in energy-hub programme's name is taken.
+    ProgramName,
+    /// The user already keeps a settings profile of that name.
+    ProfileName,
+    /// A firmware version is taken for its target and label.
+    FirmwareVersion,
+    /// A customer type's code is taken in its company.
+    CustomerTypeCode,
+    /// A role's name is taken in its company.
+    RoleName,
+    /// A version note's label is taken.
+    VersionLabel,
+    /// A gateway's SN is already registered.
+    GatewaySn,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -166,9 +215,9 @@ impl Store {
 
 /// Turns a unique-constraint violation into [`StoreError::Conflict`], leaving other errors as
 /// they are, so that callers can answer "already exists" without parsing driver messages.
-pub(crate) fn conflict(err: sqlx::Error, what: &str) -> StoreError {
+pub(crate) fn conflict(err: sqlx::Error, what: Conflict) -> StoreError {
     match &err {
-        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what.into()),
+        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what),
         _ => StoreError::Db(err),
     }
 }

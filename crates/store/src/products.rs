@@ -6,7 +6,7 @@ use domain::{
     product::{Category, Product},
 };
 
-use crate::{Result, Store, StoreError, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProductRow {
@@ -127,7 +127,7 @@ impl Store {
     }
 
     /// Adds a product and its hardware versions in one transaction; a taken part number
-    /// answers `Conflict("products")` and writes nothing.
+    /// answers `Conflict::PartNumber` and writes nothing.
     pub async fn insert_product(
         &self,
         p: &Product,
@@ -151,7 +151,7 @@ impl Store {
                 p.remark.as_str(),
                 now
             )
-            .map_err(|e| conflict(e, "products"))?;
+            .map_err(|e| conflict(e, Conflict::PartNumber))?;
             for version in &p.hardware {
                 tx_exec!(tx, sqlite, INSERT_HARDWARE, id, version, now)?;
             }
@@ -219,7 +219,7 @@ impl Store {
                     p.remark.as_str(),
                     now
                 )
-                .map_err(|e| conflict(e, "products"))?;
+                .map_err(|e| conflict(e, Conflict::PartNumber))?;
                 if n == 0 {
                     Err(Refusal::Missing)
                 } else {
@@ -357,8 +357,3 @@ impl Store {
 
 const INSERT_HARDWARE: &str = "INSERT INTO hardware_versions (product_id, version, remark, \
     created_at) VALUES ($1, $2, '', $3)";
-
-/// Keeps the conflict name visible to callers matching on it.
-pub fn is_part_number_conflict(e: &StoreError) -> bool {
-    matches!(e, StoreError::Conflict(what) if what == "products")
-}

@@ -6,7 +6,7 @@ use domain::{
     user::BuiltinRole,
 };
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RoleRow {
@@ -85,7 +85,7 @@ impl Store {
     }
 
     /// Creates a custom role with its permissions in one transaction; a name the company
-    /// already uses answers `Conflict("roles")`. `audit` (none for a seed) is about `role:<id>`.
+    /// already uses answers `Conflict::RoleName`. `audit` (none for a seed) is about `role:<id>`.
     pub async fn create_role(
         &self,
         company: CompanyId,
@@ -105,7 +105,7 @@ impl Store {
                 name,
                 now
             )
-            .map_err(|e| conflict(e, "roles"))?;
+            .map_err(|e| conflict(e, Conflict::RoleName))?;
             for key in permissions {
                 tx_exec!(
                     tx,
@@ -126,7 +126,7 @@ impl Store {
 
     /// Renames a role and/or replaces its permissions (`None` keeps what it has), in one
     /// transaction with `audit`; a name another role of the company has answers
-    /// `Conflict("roles")`.
+    /// `Conflict::RoleName`.
     pub async fn update_role(
         &self,
         id: RoleId,
@@ -143,7 +143,7 @@ impl Store {
                     id.0,
                     name
                 )
-                .map_err(|e| conflict(e, "roles"))?;
+                .map_err(|e| conflict(e, Conflict::RoleName))?;
             }
             if let Some(keys) = permissions {
                 tx_exec!(

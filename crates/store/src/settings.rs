@@ -1,7 +1,7 @@
 //! Inverter settings the portal keeps: the values each device last confirmed (what a read
 //! shows while the device is offline) and users' custom parameter profiles.
 
-use crate::{Result, Store, conflict};
+use crate::{Conflict, Result, Store, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProfileRow {
@@ -60,7 +60,7 @@ impl Store {
     }
 
     /// Adds a profile unless the user already has `max`; answers its id, or `None` at the
-    /// limit. A name the user already uses answers `Conflict("setting_profiles")`.
+    /// limit. A name the user already uses answers `Conflict::ProfileName`.
     pub async fn create_setting_profile(
         &self,
         user: i64,
@@ -83,7 +83,7 @@ impl Store {
             now,
             max
         )
-        .map_err(|e| conflict(e, "setting_profiles"))
+        .map_err(|e| conflict(e, Conflict::ProfileName))
     }
 
     /// Changes one of the user's profiles; `false` when they have no such profile.
@@ -105,7 +105,7 @@ impl Store {
             params,
             now
         )
-        .map_err(|e| conflict(e, "setting_profiles"))?
+        .map_err(|e| conflict(e, Conflict::ProfileName))?
             == 1)
     }
 

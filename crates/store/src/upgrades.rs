@@ -4,7 +4,7 @@
 //! so any replica can show progress.
 
 use crate::{
-    Result, Store,
+    Conflict, Result, Store,
     audit::{NewAudit, noting},
     commands::{INSERT_COMMAND, NewCommand},
     conflict,
@@ -136,7 +136,7 @@ impl Store {
                 command.now,
                 command.deadline
             )
-            .map_err(|e| conflict(e, "commands"))?;
+            .map_err(|e| conflict(e, Conflict::CommandId))?;
             let upgrade_id = tx_scalar!(
                 tx,
                 sqlite,

@@ -6,7 +6,7 @@ use domain::{
     user::UserKind,
 };
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -104,7 +104,7 @@ pub(crate) const COLUMNS: &str = "id, account, email, mobile, password_hash, nic
     notify_offline_minutes, notify_lang, user_src, created_at, password_changed_at, deleted_at";
 
 impl Store {
-    /// Creates an account; an account name already taken answers `Conflict("users")`.
+    /// Creates an account; an account name already taken answers `Conflict::Registered`.
     pub async fn create_user(&self, user: &NewUser<'_>) -> Result<UserId> {
         let id: i64 = scalar!(
             self,
@@ -124,7 +124,7 @@ impl Store {
             user.user_src,
             user.now,
         )
-        .map_err(|e| conflict(e, "users"))?;
+        .map_err(|e| conflict(e, Conflict::Registered))?;
         Ok(UserId(id))
     }
 
@@ -165,7 +165,7 @@ impl Store {
                     user.user_src,
                     user.now,
                 )
-                .map_err(|e| conflict(e, "users"))?;
+                .map_err(|e| conflict(e, Conflict::Registered))?;
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
                 Some(UserId(id))
             } else {
@@ -347,7 +347,7 @@ pub struct StaffEdit {
 }
 
 impl Store {
-    /// Creates a company account; a taken account answers `Conflict("users")`. `audit` (none
+    /// Creates a company account; a taken account answers `Conflict::StaffAccount`. `audit` (none
     /// for a seed) is about `user:<id>`.
     pub async fn create_staff(
         &self,
@@ -374,7 +374,7 @@ impl Store {
                 s.role.0,
                 s.now,
             )
-            .map_err(|e| conflict(e, "users"))?;
+            .map_err(|e| conflict(e, Conflict::StaffAccount))?;
             if let Some(audit) = audit {
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
             }

@@ -1,6 +1,6 @@
 //! System release notes (the update log).
 
-use crate::{Result, Store, conflict};
+use crate::{Conflict, Result, Store, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct VersionRow {
@@ -30,7 +30,7 @@ const COLUMNS: &str =
     "id, version, kind, content_en, content_cn, content_es, announcer, release_time, created_at";
 
 impl Store {
-    /// A taken version number answers `Conflict("versions")`.
+    /// A taken version number answers `Conflict::VersionLabel`.
     pub async fn create_version(&self, v: &VersionFields, now: i64) -> Result<i64> {
         scalar!(
             self,
@@ -47,7 +47,7 @@ impl Store {
             v.release_time,
             now
         )
-        .map_err(|e| conflict(e, "versions"))
+        .map_err(|e| conflict(e, Conflict::VersionLabel))
     }
 
     pub async fn update_version(&self, id: i64, v: &VersionFields) -> Result<bool> {
@@ -64,7 +64,7 @@ impl Store {
             &v.announcer,
             v.release_time
         )
-        .map_err(|e| conflict(e, "versions"))?;
+        .map_err(|e| conflict(e, Conflict::VersionLabel))?;
         Ok(n == 1)
     }
 

@@ -22,8 +22,8 @@ use store::devices::{DeviceFilter, DeviceListRow, StatusCounts};
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
 
 const FAMILY: &str = "battery";
-const VIEW_KEY: &str = "battery.list.view";
-const DELETE_KEY: &str = "battery.delete";
+const VIEW_KEY: &str = domain::permissions::BATTERY_LIST_VIEW;
+const DELETE_KEY: &str = domain::permissions::BATTERY_DELETE;
 /// Packs a stack report may describe (`pack1_*` .. `pack16_*`).
 const MAX_PACKS: u32 = 16;
 /// Cells a report may list per pack or stack.

@@ -28,9 +28,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Refuses callers who may not read the communication log (code 2).
 pub(crate) fn require_reader(actor: &Actor) -> Result<(), DomainError> {
-    actor.require("logger.communication")?;
+    actor.require(domain::permissions::LOGGER_COMMUNICATION)?;
     if actor.is_internal() {
-        actor.require("logger.management")?;
+        actor.require(domain::permissions::LOGGER_MANAGEMENT)?;
     }
     Ok(())
 }

@@ -111,7 +111,7 @@ pub(crate) async fn may_read(app: &AppState, me: &CurrentUser, r: &DebugRow) -> 
         return Ok(true);
     }
     if me.actor.is_internal() {
-        return Ok(me.actor.has("logger.management"));
+        return Ok(me.actor.has(domain::permissions::LOGGER_MANAGEMENT));
     }
     if r.target_kind == "gateway" {
         return crate::gateways::actions::can_see(app, me, &r.device_sn).await;

@@ -107,10 +107,11 @@ pub async fn inverter_debug(
     };
     match &plant {
         Some(p) => {
-            me.actor.require_on_plant(&p.scope(), "inverter.debug")?;
+            me.actor
+                .require_on_plant(&p.scope(), domain::permissions::INVERTER_DEBUG)?;
         }
         // Only internal staff see a device that is on no plant.
-        None => me.actor.require("inverter.debug")?,
+        None => me.actor.require(domain::permissions::INVERTER_DEBUG)?,
     }
     me.actor.require_writable()?;
     let frame = parse_frame(req.code.as_deref())?;

@@ -259,7 +259,9 @@ pub async fn battery_events(
     me: CurrentUser,
     Query(q): Query<EventQuery>,
 ) -> ApiResult<Data<Page<EventItem>>> {
-    if !(me.actor.has("battery.list.view") || me.actor.has("event.view")) {
+    if !(me.actor.has(domain::permissions::BATTERY_LIST_VIEW)
+        || me.actor.has(domain::permissions::EVENT_VIEW))
+    {
         return Err(Code::NoPermission.into());
     }
     let (page, limit) = q.paging(10);

@@ -274,7 +274,7 @@ pub(crate) async fn occurrence_items(
 
 /// Refuses callers without `event.view` (code 2): the events screen's route key.
 pub(crate) fn require_view(me: &CurrentUser) -> ApiResult<()> {
-    Ok(me.actor.require("event.view")?)
+    Ok(me.actor.require(domain::permissions::EVENT_VIEW)?)
 }
 
 /// The device named by a path SN if the caller may see it; 600 otherwise (another tenant's

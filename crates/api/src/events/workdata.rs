@@ -22,8 +22,14 @@ use crate::{
     xlsx::{self, Cell, Sheet},
 };
 
-const VIEW: [&str; 2] = ["workdata.view", "event.view"];
-const EXPORT: [&str; 2] = ["workdata.export", "event.export"];
+const VIEW: [&str; 2] = [
+    domain::permissions::WORKDATA_VIEW,
+    domain::permissions::EVENT_VIEW,
+];
+const EXPORT: [&str; 2] = [
+    domain::permissions::WORKDATA_EXPORT,
+    domain::permissions::EVENT_EXPORT,
+];
 /// Longest date range of dynamic data, in days.
 const MAX_DAYS: i64 = 31;
 /// Most samples one dynamic-data request reads (a month at one report a minute).

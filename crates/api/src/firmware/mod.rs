@@ -213,9 +213,9 @@ pub async fn list(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Data<Page<FirmwareItem>>> {
     if ![
-        "inverter.view",
-        "gateway.view",
-        "firmware.management",
+        domain::permissions::INVERTER_VIEW,
+        domain::permissions::GATEWAY_VIEW,
+        domain::permissions::FIRMWARE_MANAGEMENT,
         INVERTER_VIEW,
         GATEWAY_VIEW,
     ]

@@ -357,7 +357,7 @@ pub async fn settings_switch(
     Body(req): Body<SwitchRequest>,
 ) -> ApiResult<Data<Command>> {
     let enable = req.enable.ok_or_else(|| DomainError::invalid("enable"))?;
-    let (g, _) = acting_on(&app, &me, &sn, "inverter.setting").await?;
+    let (g, _) = acting_on(&app, &me, &sn, domain::permissions::INVERTER_SETTING).await?;
     let params = json!({"remoteSettings": if enable { "1" } else { "0" }});
     let id = commands::send(
         &app,
@@ -384,7 +384,7 @@ pub async fn debug(
     Path(sn): Path<String>,
     Body(req): Body<DebugRequest>,
 ) -> ApiResult<Data<DebugEntry>> {
-    let (g, plant) = acting_on(&app, &me, &sn, "inverter.debug").await?;
+    let (g, plant) = acting_on(&app, &me, &sn, domain::permissions::INVERTER_DEBUG).await?;
     let frame = debug::parse_frame(req.code.as_deref())?;
     let outcome = commands::send(
         &app,

@@ -149,7 +149,7 @@ async fn answer(
     if register_mode(&upload, q)? {
         return register_import::run(app, me, upload.bytes, dry).await;
     }
-    require_any(me, &["gateway.import"])?;
+    require_any(me, &[domain::permissions::GATEWAY_IMPORT])?;
     if !dry {
         me.actor.require_writable()?;
     }

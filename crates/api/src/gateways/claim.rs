@@ -20,7 +20,10 @@ use crate::{
 use domain::time::now_ms;
 
 /// The role keys that let a caller claim gateways one at a time.
-pub(crate) const CLAIM_KEYS: [&str; 2] = ["gateway.add", "gateway.import"];
+pub(crate) const CLAIM_KEYS: [&str; 2] = [
+    domain::permissions::GATEWAY_ADD,
+    domain::permissions::GATEWAY_IMPORT,
+];
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

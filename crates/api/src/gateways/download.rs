@@ -101,7 +101,13 @@ pub async fn download(
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Response> {
     require_any(&me, &VIEW_KEYS)?;
-    require_any(&me, &["gateway.export", "sys.gateway.edit"])?;
+    require_any(
+        &me,
+        &[
+            domain::permissions::GATEWAY_EXPORT,
+            domain::permissions::SYS_GATEWAY_EDIT,
+        ],
+    )?;
     let lang = current_lang();
     let mut sheet = Sheet::new("Gateways", headers(lang));
     let mut offset = 0;

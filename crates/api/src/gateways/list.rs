@@ -29,7 +29,10 @@ use crate::{
 use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
-pub(super) const VIEW_KEYS: [&str; 2] = ["gateway.view", "sys.gateway.view"];
+pub(super) const VIEW_KEYS: [&str; 2] = [
+    domain::permissions::GATEWAY_VIEW,
+    domain::permissions::SYS_GATEWAY_VIEW,
+];
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]

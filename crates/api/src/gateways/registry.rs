@@ -85,7 +85,13 @@ pub async fn create(
 /// 0 when the caller may use the SN (free, or their own stock), 301 when it is in use where
 /// the caller can see it, 305 when it is unknown or someone else's.
 async fn answer(app: &AppState, me: &CurrentUser, raw: Option<&str>) -> ApiResult<Done> {
-    require_any(me, &["gateway.view", "sys.gateway.view"])?;
+    require_any(
+        me,
+        &[
+            domain::permissions::GATEWAY_VIEW,
+            domain::permissions::SYS_GATEWAY_VIEW,
+        ],
+    )?;
     let sn = parse_sn(raw)?;
     let g = app
         .store

@@ -29,7 +29,7 @@ pub async fn template(
             if !me.actor.is_internal() {
                 return Err(domain::Code::NoPermission.into());
             }
-            require_any(&me, &["sys.gateway.view"])?;
+            require_any(&me, &[domain::permissions::SYS_GATEWAY_VIEW])?;
             let mut sheet = Sheet::new(
                 "Gateways",
                 header(&["SN", "Key", "Model", "Communication type", "Protocol"]),
@@ -44,7 +44,7 @@ pub async fn template(
             ("gateway-register-template.xlsx", sheet)
         }
         None | Some("") | Some("claim") => {
-            require_any(&me, &["gateway.import"])?;
+            require_any(&me, &[domain::permissions::GATEWAY_IMPORT])?;
             let mut sheet = Sheet::new("Gateways", header(&["SN", "Key", "Plant ID"]));
             sheet.push(text(&["GW-2026-0001", "KEY12345", ""]));
             ("gateway-import-template.xlsx", sheet)

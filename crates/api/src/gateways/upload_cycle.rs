@@ -64,7 +64,7 @@ pub async fn set(
         &app.store,
         &me.actor,
         GatewayRef::parse(&sn),
-        "inverter.setting",
+        domain::permissions::INVERTER_SETTING,
     )
     .await?;
     let g = seen.gateway;

@@ -28,11 +28,14 @@ fn permissions_on(me: &CurrentUser, inv: &Inverter) -> Vec<String> {
             .map(|a| me.actor.plant_permissions(a))
             .unwrap_or_default(),
         None if me.actor.read_only => Vec::new(),
-        None => ["inverter.alias", "inverter.delete"]
-            .into_iter()
-            .filter(|k| me.actor.has(k))
-            .map(String::from)
-            .collect(),
+        None => [
+            domain::permissions::INVERTER_ALIAS,
+            domain::permissions::INVERTER_DELETE,
+        ]
+        .into_iter()
+        .filter(|k| me.actor.has(k))
+        .map(String::from)
+        .collect(),
     }
 }
 

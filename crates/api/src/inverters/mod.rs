@@ -135,7 +135,7 @@ impl Energy {
 
 /// Read endpoints need the inverter menu key.
 fn require_view(me: &CurrentUser) -> ApiResult<()> {
-    Ok(me.actor.require("inverter.view")?)
+    Ok(me.actor.require(domain::permissions::INVERTER_VIEW)?)
 }
 
 /// The inverter with this SN if the caller may see it; 600 otherwise.

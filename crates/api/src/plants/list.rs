@@ -211,7 +211,7 @@ pub async fn list(
     Query(q): Query<ListQuery>,
     paging: Paging,
 ) -> ApiResult<Data<Page<PlantItem>>> {
-    me.actor.require("station.view")?;
+    me.actor.require(domain::permissions::STATION_VIEW)?;
     let Some(filter) = q
         .resolved(&app, &me, paging.limit(), paging.offset())
         .await?
@@ -236,7 +236,7 @@ pub async fn map(
     me: CurrentUser,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Data<Vec<PlantMarker>>> {
-    me.actor.require("station.view")?;
+    me.actor.require(domain::permissions::STATION_VIEW)?;
     let Some(filter) = q.resolved(&app, &me, MAX_MARKERS, 0).await? else {
         return Ok(Data(Vec::new()));
     };
@@ -354,7 +354,7 @@ pub async fn filter(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<FilterChoices>> {
-    me.actor.require("station.view")?;
+    me.actor.require(domain::permissions::STATION_VIEW)?;
     let lang = current_lang();
     let rows = app
         .store
@@ -393,7 +393,7 @@ pub async fn overview_count(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<PlantCounts>> {
-    me.actor.require("station.view")?;
+    me.actor.require(domain::permissions::STATION_VIEW)?;
     Ok(Data(
         counts(&app, me.actor.plant_visibility(), me.id()).await?,
     ))

@@ -34,7 +34,7 @@ pub async fn upload(
     me: CurrentUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Data<PictureUrls>> {
-    me.actor.require("station.view")?;
+    me.actor.require(domain::permissions::STATION_VIEW)?;
     me.actor.require_writable()?;
     let bytes = files::first_file(multipart, PICTURE_MAX_BYTES).await?;
     // The header is checked before the thumbnail decodes anything.

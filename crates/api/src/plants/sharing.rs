@@ -115,7 +115,8 @@ pub async fn share_users(
     Path(id): Path<String>,
 ) -> ApiResult<Data<Vec<ShareUser>>> {
     let (plant, _) = visible(&app, &me, &id).await?;
-    me.actor.require_on_plant(&plant.scope(), "station.share")?;
+    me.actor
+        .require_on_plant(&plant.scope(), domain::permissions::STATION_SHARE)?;
     let shares = app.store.plant_shares(plant.id).await?;
     Ok(Data(
         shares

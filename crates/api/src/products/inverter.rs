@@ -23,7 +23,9 @@ pub async fn products(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<Vec<Product>>> {
-    if !(me.actor.has("inverter.view") || me.actor.has("station.create")) {
+    if !(me.actor.has(domain::permissions::INVERTER_VIEW)
+        || me.actor.has(domain::permissions::STATION_CREATE))
+    {
         return Err(Code::NoPermission.into());
     }
     let rows = app.store.products_of(Category::Inverter).await?;
@@ -48,7 +50,7 @@ pub async fn assign(
         return Err(DomainError::invalid("sn").into());
     }
     let inv = crate::inverters::visible(&app, &me, sn).await?;
-    crate::inverters::list::require_on(&me, &inv, "inverter.setting")?;
+    crate::inverters::list::require_on(&me, &inv, domain::permissions::INVERTER_SETTING)?;
     service::products::assign(
         &app.store,
         &me.actor,
@@ -79,9 +81,9 @@ pub async fn hardware(
     Query(q): Query<HardwareQuery>,
 ) -> ApiResult<Data<Vec<Hardware>>> {
     let readers = [
-        "sys.product.view",
-        "firmware.inverter.view",
-        "firmware.gateway.view",
+        domain::permissions::SYS_PRODUCT_VIEW,
+        domain::permissions::FIRMWARE_INVERTER_VIEW,
+        domain::permissions::FIRMWARE_GATEWAY_VIEW,
     ];
     if !(me.actor.is_internal() && readers.iter().any(|k| me.actor.has(k))) {
         return Err(Code::NoPermission.into());

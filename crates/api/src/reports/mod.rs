@@ -108,7 +108,7 @@ pub async fn download(
     Path(id): Path<String>,
     Query(q): Query<ReportQuery>,
 ) -> ApiResult<Response> {
-    require(&me, "workdata.export")?;
+    require(&me, domain::permissions::WORKDATA_EXPORT)?;
     let r = report_of(&app, &me, &id, &q).await?;
     crate::xlsx::download(&sheet::file_name(&r), &sheet::sheets(&r, current_lang()))
 }

@@ -50,7 +50,7 @@ pub async fn params(
             (offer.family(), infos)
         }
         None => {
-            me.actor.require("inverter.view")?;
+            me.actor.require(domain::permissions::INVERTER_VIEW)?;
             let family = Family::HybridLv;
             (family, family.selectable().map(field_json).collect())
         }

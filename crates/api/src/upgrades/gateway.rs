@@ -32,9 +32,10 @@ async fn start_one(
     let (g, scope, _) = gateways::visible(app, me, id).await?;
     match &scope.plant {
         Some(plant) => {
-            me.actor.require_on_plant(plant, "gateway.upgrade")?;
+            me.actor
+                .require_on_plant(plant, domain::permissions::GATEWAY_UPGRADE)?;
         }
-        None => me.actor.require("gateway.upgrade")?,
+        None => me.actor.require(domain::permissions::GATEWAY_UPGRADE)?,
     }
     if !force {
         service::upgrades::gateway_up_to_date(&app.store, &g.soft_ver, firm_id).await?;

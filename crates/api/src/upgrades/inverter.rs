@@ -35,7 +35,7 @@ async fn start_one(
     firm_id: Option<i64>,
 ) -> ApiResult<store::upgrades::UpgradeRow> {
     let inv = inverters::visible(app, me, sn).await?;
-    require_on(me, &inv, "inverter.upgrade")?;
+    require_on(me, &inv, domain::permissions::INVERTER_UPGRADE)?;
     super::start(app, me, batch_id, Target::Inverter(&inv.row), firm_id).await
 }
 
@@ -104,7 +104,7 @@ pub async fn batch(
     me: CurrentUser,
     Body(body): Body<BatchBody>,
 ) -> ApiResult<Data<UpgradeBatch>> {
-    me.actor.require("inverter.view")?;
+    me.actor.require(domain::permissions::INVERTER_VIEW)?;
     let sns = sn_list(body.sns.as_ref())?;
     let batch_id = new_batch_id();
     let mut results = Vec::with_capacity(sns.len());
@@ -141,7 +141,7 @@ pub async fn cancel(
     Path(sn): Path<String>,
 ) -> ApiResult<Data<UpgradeCancel>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
-    require_on(&me, &inv, "inverter.upgrade")?;
+    require_on(&me, &inv, domain::permissions::INVERTER_UPGRADE)?;
     let row = super::cancel(&app, &me, &inv.row).await?;
     Ok(Data(UpgradeCancel {
         upgrade: progress_json(&row),

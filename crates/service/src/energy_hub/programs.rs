@@ -2,23 +2,15 @@
 //! programmes are the VTN's (its sync writes them, [`super::vtn`]).
 
 use domain::{
-    Code, DomainError,
+    Code,
     energy_hub::{ProgramForm, ProgramInput},
     policy::Actor,
 };
 use serde_json::json;
-use store::{Store, StoreError};
+use store::Store;
 
 use super::{UTILITY, require_write};
-use crate::{Result, ServiceError, audit};
-
-/// A name another built-in programme has: 4 `name`.
-fn taken(e: StoreError) -> ServiceError {
-    match e {
-        StoreError::Conflict(_) => DomainError::invalid("name").into(),
-        other => other.into(),
-    }
-}
+use crate::{Result, audit};
 
 /// Creates (no `id`) or edits a built-in programme with its audit entry; answers its id. A VTN
 /// programme: 2; an unknown id: 1008.
@@ -37,10 +29,7 @@ pub async fn save(
     let id = match id {
         None => {
             let entry = audit::admin_entry(by, "energyhub.program.create", "program", &detail, now);
-            store
-                .create_program(&form, now, Some(&entry))
-                .await
-                .map_err(taken)?
+            store.create_program(&form, now, Some(&entry)).await?
         }
         Some(id) => {
             let current = store.program(id).await?.ok_or(Code::ProgramMissing)?;
@@ -49,10 +38,7 @@ pub async fn save(
             }
             let target = format!("program:{id}");
             let entry = audit::admin_entry(by, "energyhub.program.edit", &target, &detail, now);
-            store
-                .update_program(id, &form, now, &entry)
-                .await
-                .map_err(taken)?;
+            store.update_program(id, &form, now, &entry).await?;
             id
         }
     };

@@ -18,11 +18,11 @@ use store::{
 
 use crate::{Result, audit};
 
-pub const INVERTER_VIEW: &str = "firmware.inverter.view";
-pub const INVERTER_EDIT: &str = "firmware.inverter.edit";
-pub const ENABLE: &str = "firmware.enable";
-pub const GATEWAY_VIEW: &str = "firmware.gateway.view";
-pub const GATEWAY_EDIT: &str = "firmware.gateway.edit";
+pub const INVERTER_VIEW: &str = domain::permissions::FIRMWARE_INVERTER_VIEW;
+pub const INVERTER_EDIT: &str = domain::permissions::FIRMWARE_INVERTER_EDIT;
+pub const ENABLE: &str = domain::permissions::FIRMWARE_ENABLE;
+pub const GATEWAY_VIEW: &str = domain::permissions::FIRMWARE_GATEWAY_VIEW;
+pub const GATEWAY_EDIT: &str = domain::permissions::FIRMWARE_GATEWAY_EDIT;
 
 /// The catalogue is internal: the caller must be internal staff holding `key` (2 otherwise).
 pub fn require(actor: &Actor, key: &str) -> Result<()> {

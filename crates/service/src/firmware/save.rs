@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use domain::{Code, DomainError, firmware, policy::Actor};
+use domain::{DomainError, firmware, policy::Actor};
 use serde_json::json;
 use store::{
-    Store, StoreError,
+    Store,
     firmware::{FirmwareFields, FirmwareFile, FirmwareRow, FirmwareTarget, NewFirmware},
 };
 
@@ -267,10 +267,5 @@ pub async fn save(
         }
         (None, None) => return Err(DomainError::invalid("file").into()),
     };
-    match written {
-        Ok(Some(id)) => Ok(id),
-        Ok(None) => Err(DomainError::invalid("id").into()),
-        Err(StoreError::Conflict(_)) => Err(Code::FirmwareVersionTaken.into()),
-        Err(e) => Err(e.into()),
-    }
+    written?.ok_or_else(|| DomainError::invalid("id").into())
 }

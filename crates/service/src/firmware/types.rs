@@ -5,10 +5,10 @@
 
 use domain::{DomainError, inverter_type, policy::Actor};
 use serde_json::{Value, json};
-use store::{Store, StoreError, audit::NewAudit, inverter_types::InverterTypeRow};
+use store::{Store, audit::NewAudit, inverter_types::InverterTypeRow};
 
 use super::{INVERTER_EDIT, require_change};
-use crate::{Result, ServiceError, audit};
+use crate::{Result, audit};
 
 /// A node to add or change, as the request sent it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,14 +48,6 @@ async fn primary(store: &Store, id: i64) -> Result<i64> {
     }
 }
 
-/// A store conflict (a sibling took the name meanwhile) as 4 `field`.
-fn taken(field: &'static str) -> impl Fn(StoreError) -> ServiceError {
-    move |e| match e {
-        StoreError::Conflict(_) => DomainError::invalid(field).into(),
-        e => e.into(),
-    }
-}
-
 /// The entry of `action` on the node called `name`.
 fn entry<'a>(
     actor: &'a Actor,
@@ -91,10 +83,9 @@ pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> R
     let target = target(&name);
     let by = entry(actor, "inverterType.add", &target, "", now);
     let detail_of = |id: i64| json!({"typeId": id, "parentId": parent, "codes": codes}).to_string();
-    store
+    Ok(store
         .insert_inverter_type(parent, &name, &codes, now, Some((&by, &detail_of)))
-        .await
-        .map_err(taken("name"))
+        .await?)
 }
 
 /// Renames a title or label and (labels) replaces its codes when `codes` is sent. 2, 4 `id`,
@@ -119,8 +110,7 @@ pub async fn edit(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> 
     let by = entry(actor, "inverterType.edit", &target, &detail, now);
     store
         .update_inverter_type(t.id, &name, codes.as_deref(), now, Some(&by))
-        .await
-        .map_err(taken("name"))?;
+        .await?;
     Ok(())
 }
 
@@ -145,10 +135,7 @@ pub async fn move_label(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i6
     let detail = json!({"typeId": t.id, "from": t.parent_id, "to": to}).to_string();
     let target = target(&t.name);
     let by = entry(actor, "inverterType.move", &target, &detail, now);
-    store
-        .move_inverter_type(t.id, to, now, Some(&by))
-        .await
-        .map_err(taken("nameAtTarget"))?;
+    store.move_inverter_type(t.id, to, now, Some(&by)).await?;
     Ok(())
 }
 

@@ -61,7 +61,7 @@ pub async fn restart(
     sns: &[String],
     now: i64,
 ) -> Result<Vec<(String, std::result::Result<i64, DomainError>)>> {
-    const ACTION: &str = "gateway.restart";
+    const ACTION: &str = domain::permissions::GATEWAY_RESTART;
     let mut out = Vec::with_capacity(sns.len());
     for sn in sns {
         let outcome = match acting_on(store, actor, GatewayRef::parse(sn), ACTION).await {
@@ -134,7 +134,7 @@ pub async fn set_protocol(
     protocol: &str,
     now: i64,
 ) -> Result<(Seen, String)> {
-    let seen = acting_on(store, actor, gateway, "gateway.protocol").await?;
+    let seen = acting_on(store, actor, gateway, domain::permissions::GATEWAY_PROTOCOL).await?;
     let protocol = protocol.trim();
     if protocol.is_empty()
         || protocol.len() > PROTOCOL_MAX

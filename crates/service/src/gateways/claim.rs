@@ -15,7 +15,10 @@ use super::{own_company, scope_of};
 use crate::{Result, ServiceError};
 
 /// The plant keys that let an actor put a gateway on a plant.
-const PLANT_KEYS: [&str; 2] = ["station.edit", "gateway.add"];
+const PLANT_KEYS: [&str; 2] = [
+    domain::permissions::STATION_EDIT,
+    domain::permissions::GATEWAY_ADD,
+];
 
 /// A plant the actor may put gateways on: 700 when they cannot see it, 2 when they may not
 /// change it.

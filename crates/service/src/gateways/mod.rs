@@ -134,7 +134,7 @@ pub async fn acting_on(
             actor.require_on_plant(p, key)?;
         }
         None if seen.gateway.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
-        None => require_any(actor, &[key, "sys.gateway.edit"])?,
+        None => require_any(actor, &[key, domain::permissions::SYS_GATEWAY_EDIT])?,
     }
     actor.require_writable()?;
     Ok(seen)
@@ -153,10 +153,16 @@ pub async fn unbind(
     let seen = visible(store, actor, gateway).await?;
     match &seen.scope.plant {
         Some(plant) => {
-            actor.require_on_plant(plant, "gateway.unbind")?;
+            actor.require_on_plant(plant, domain::permissions::GATEWAY_UNBIND)?;
         }
         None if seen.gateway.plant_id.is_some() => return Err(Code::GatewayMissing.into()),
-        None => require_any(actor, &["gateway.unbind", "sys.gateway.edit"])?,
+        None => require_any(
+            actor,
+            &[
+                domain::permissions::GATEWAY_UNBIND,
+                domain::permissions::SYS_GATEWAY_EDIT,
+            ],
+        )?,
     }
     store.unbind_gateway(seen.gateway.id, now).await?;
     let g = &seen.gateway;

@@ -8,7 +8,7 @@ use domain::{
     policy::Actor,
     user::UserKind,
 };
-use store::{Store, StoreError, gateways::GatewayRow};
+use store::{Store, gateways::GatewayRow};
 
 use super::{GatewayRef, visible};
 use crate::Result;
@@ -62,14 +62,13 @@ pub async fn register_checked(store: &Store, r: &Registration<'_>, now: i64) -> 
     let (protocol, model, comm_type) = check_fields(r)?;
     match store
         .register_gateway(r.sn, r.key, &protocol, &model, &comm_type, now)
-        .await
+        .await?
     {
-        Ok(id) => {
+        Some(id) => {
             tracing::info!(gateway = id, sn = %r.sn, "gateway registered");
             Ok(Registered::Created(GatewayId(id)))
         }
-        Err(StoreError::Conflict(_)) => Ok(Registered::Duplicate),
-        Err(e) => Err(e.into()),
+        None => Ok(Registered::Duplicate),
     }
 }
 

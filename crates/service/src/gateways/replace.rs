@@ -19,7 +19,7 @@ impl Replacement {
     /// Finds the gateway to replace (`gateway.replace` on its plant). Only a gateway on a
     /// plant can be replaced: there is nothing to hand over otherwise (4 `oldSn`).
     pub async fn of(store: &Store, actor: &Actor, old: GatewayRef<'_>) -> Result<Replacement> {
-        let seen = acting_on(store, actor, old, "gateway.replace").await?;
+        let seen = acting_on(store, actor, old, domain::permissions::GATEWAY_REPLACE).await?;
         let Some(plant) = seen.plant else {
             return Err(DomainError::invalid("oldSn").into());
         };

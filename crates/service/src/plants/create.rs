@@ -31,7 +31,7 @@ pub struct PlantDraft {
 /// policy allows (internal staff, or a company's own customer); anyone else is offered it and
 /// the plant stays the actor's until they accept.
 pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) -> Result<PlantId> {
-    actor.require("station.create")?;
+    actor.require(domain::permissions::STATION_CREATE)?;
     actor.require_writable()?;
     let tariff = tariff(&draft.tariff)?;
     let company = if actor.kind == UserKind::Company {

@@ -38,7 +38,7 @@ pub async fn edit(
     now: i64,
 ) -> Result<Edited> {
     let (before, _) = visible(store, actor, id).await?;
-    actor.require_on_plant(&before.scope(), "station.edit")?;
+    actor.require_on_plant(&before.scope(), domain::permissions::STATION_EDIT)?;
     let Changes {
         fields,
         tariff: wanted,

@@ -38,7 +38,7 @@ pub async fn visible(store: &Store, actor: &Actor, id: PlantId) -> Result<(Plant
 /// Answers the deleted plant, whose pictures the caller may now remove.
 pub async fn delete(store: &Store, actor: &Actor, id: PlantId) -> Result<PlantRow> {
     let (plant, _) = visible(store, actor, id).await?;
-    actor.require_on_plant(&plant.scope(), "station.delete")?;
+    actor.require_on_plant(&plant.scope(), domain::permissions::STATION_DELETE)?;
     store.delete_plant(plant.id).await?;
     tracing::info!(plant = plant.id, by = %actor.id, "plant deleted");
     Ok(plant)

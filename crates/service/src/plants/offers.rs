@@ -34,7 +34,7 @@ pub async fn decline(store: &Store, actor: &Actor, id: PlantId) -> Result<()> {
 /// theirs. A plant under no offer is left as it is.
 pub async fn cancel(store: &Store, actor: &Actor, id: PlantId) -> Result<()> {
     let (plant, _) = visible(store, actor, id).await?;
-    actor.require_on_plant(&plant.scope(), "station.edit")?;
+    actor.require_on_plant(&plant.scope(), domain::permissions::STATION_EDIT)?;
     if store.end_plant_offer(plant.id, None).await? {
         tracing::info!(plant = plant.id, by = %actor.id, "plant offer withdrawn");
     }

@@ -24,7 +24,7 @@ pub async fn share(
     now: i64,
 ) -> Result<UserRow> {
     let (plant, _) = visible(store, actor, id).await?;
-    actor.require_on_plant(&plant.scope(), "station.share")?;
+    actor.require_on_plant(&plant.scope(), domain::permissions::STATION_SHARE)?;
     if plant.company_id.is_some() {
         return Err(Code::ShareCompanyPlant.into());
     }
@@ -75,7 +75,7 @@ pub async fn cancel_share(
     let own_share =
         target == actor.id && matches!(access, PlantAccess::Visitor | PlantAccess::Maintainer);
     if !own_share {
-        actor.require_on_plant(&plant.scope(), "station.share")?;
+        actor.require_on_plant(&plant.scope(), domain::permissions::STATION_SHARE)?;
     }
     if !store.unshare_plant(plant.id, target).await? {
         return Err(DomainError::invalid("userId").into());
@@ -96,7 +96,7 @@ pub async fn transfer(
     now: i64,
 ) -> Result<UserRow> {
     let (plant, _) = visible(store, actor, id).await?;
-    actor.require_on_plant(&plant.scope(), "station.transfer")?;
+    actor.require_on_plant(&plant.scope(), domain::permissions::STATION_TRANSFER)?;
     let target = account_user(store, account, "account").await?;
     if target.id == plant.owner_id {
         return Err(Code::TransferSelf.into());

@@ -3,7 +3,7 @@
 
 use domain::energy_hub::ProgramForm;
 
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProgramRow {
@@ -70,7 +70,7 @@ impl Store {
             i64::from(f.active),
             now
         )
-        .map_err(|e| conflict(e, "dr_programs"))?;
+        .map_err(|e| conflict(e, Conflict::ProgramName))?;
             if let Some(audit) = audit {
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
             }
@@ -102,7 +102,7 @@ impl Store {
             i64::from(f.active),
             now
         )
-        .map_err(|e| conflict(e, "dr_programs"))?;
+        .map_err(|e| conflict(e, Conflict::ProgramName))?;
             if n == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
             }

@@ -3,7 +3,7 @@
 //! Client id and secret arrive here already encrypted (the api crate holds the key).
 
 use crate::telemetry::SampleRow;
-use crate::{Result, Store, audit::NewAudit, conflict};
+use crate::{Result, Store, audit::NewAudit};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnRow {
@@ -116,23 +116,22 @@ impl Store {
     ) -> Result<i64> {
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
-            tx,
-            sqlite,
-            i64,
-            "INSERT INTO dr_vtns (name, url, version, client_id_enc, client_secret_enc, ven_name, \
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO dr_vtns (name, url, version, client_id_enc, client_secret_enc, ven_name, \
              poll_seconds, enabled, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id",
-            &w.name,
-            &w.url,
-            &w.version,
-            &w.client_id_enc,
-            &w.client_secret_enc,
-            &w.ven_name,
-            w.poll_seconds,
-            i64::from(w.enabled),
-            now
-        )
-        .map_err(|e| conflict(e, "dr_vtns"))?;
+                &w.name,
+                &w.url,
+                &w.version,
+                &w.client_id_enc,
+                &w.client_secret_enc,
+                &w.ven_name,
+                w.poll_seconds,
+                i64::from(w.enabled),
+                now
+            )?;
             if let Some(audit) = audit {
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
             }

@@ -2,7 +2,7 @@
 
 use store::testing::{TestResult, each_backend};
 use store::{
-    StoreError,
+    Conflict, StoreError,
     commands::{CommandOutcome, CommandStatus, NewCommand},
 };
 
@@ -104,7 +104,7 @@ async fn correlation_ids_are_unique_and_unpublished_commands_fail() -> TestResul
     each_backend(|s| async move {
         let id = s.insert_command(&new("c6", "restart", 10, 100)).await?;
         match s.insert_command(&new("c6", "restart", 10, 100)).await {
-            Err(StoreError::Conflict(t)) => assert_eq!(t, "commands"),
+            Err(StoreError::Conflict(Conflict::CommandId)) => {}
             other => return Err(format!("expected a conflict, got {other:?}").into()),
         }
         assert!(s.fail_command(id, "broker unreachable", 20).await?);

@@ -3,7 +3,7 @@
 
 use domain::{company::CompanyDetails, ids::AgentId, user::UserKind};
 use store::{
-    StoreError,
+    Conflict, StoreError,
     companies::AdminAccount,
     testing::{TestResult, each_backend, new_user},
 };
@@ -69,7 +69,10 @@ async fn a_company_and_its_administrator_are_made_together_or_not_at_all() -> Te
                 None,
             )
             .await;
-        assert!(matches!(failed, Err(StoreError::Conflict(ref t)) if t == "users"));
+        assert!(matches!(
+            failed,
+            Err(StoreError::Conflict(Conflict::AdminAccount))
+        ));
         assert!(s.company_by_name("Moon").await?.is_none());
         // Only an owner without a company may be promoted.
         let failed = s
@@ -81,7 +84,10 @@ async fn a_company_and_its_administrator_are_made_together_or_not_at_all() -> Te
                 None,
             )
             .await;
-        assert!(matches!(failed, Err(StoreError::Conflict(_))));
+        assert!(matches!(
+            failed,
+            Err(StoreError::Conflict(Conflict::AdminAccount))
+        ));
         assert!(s.company_by_name("Moon").await?.is_none());
         let ann = s
             .create_user(&new_user("ann@example.com", UserKind::Owner))
@@ -142,7 +148,7 @@ async fn an_agent_serves_one_principal_and_only_its_principal_deletes_it() -> Te
         assert_eq!(s.principal_of(moon).await?, Some(sun));
         assert!(matches!(
             s.create_agent(star, moon, 3).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::AgentTaken))
         ));
         let (rows, total) = s.agents(sun, Some("MO"), 10, 0).await?;
         assert_eq!(

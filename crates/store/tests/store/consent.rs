@@ -69,7 +69,7 @@ async fn a_customer_request_moves_only_when_its_account_accepts_it() -> TestResu
         assert!(s.customer_offer_pending(acme, ann).await?);
         assert!(matches!(
             s.insert_customer_offer(&offer, &audit("o")).await,
-            Err(store::StoreError::Conflict(_))
+            Err(store::StoreError::Conflict(store::Conflict::CustomerOffer))
         ));
         assert_eq!(
             audits(&s, "o").await?,

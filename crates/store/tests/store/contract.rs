@@ -7,7 +7,7 @@ use domain::{
 };
 use store::testing::{TestResult, each_backend};
 use store::{
-    StoreError,
+    Conflict, StoreError,
     users::{NewUser, Profile},
 };
 
@@ -31,7 +31,10 @@ async fn an_account_name_can_be_registered_only_once() -> TestResult {
     each_backend(|s| async move {
         let id = s.create_user(&owner("ann@example.com")).await?;
         let again = s.create_user(&owner("ann@example.com")).await;
-        assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+        assert!(
+            matches!(again, Err(StoreError::Conflict(Conflict::Registered))),
+            "{again:?}"
+        );
         let row = s
             .user_by_account("ann@example.com")
             .await?
@@ -202,14 +205,14 @@ async fn builtin_roles_grant_their_catalogue_permissions_and_custom_roles_are_pe
         let b = s.create_company("Beta Energy", 1_000).await?;
         assert!(matches!(
             s.create_company("Acme Solar", 1_000).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::CompanyName))
         ));
         let role = s
             .create_role(a, "ops", &["station.view", "event.view"], 1_000, None)
             .await?;
         assert!(matches!(
             s.create_role(a, "ops", &[], 1_000, None).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::RoleName))
         ));
         s.create_role(b, "ops", &[], 1_000, None).await?;
         assert_eq!(s.company_roles(a).await?.len(), 1);
@@ -226,7 +229,7 @@ async fn builtin_roles_grant_their_catalogue_permissions_and_custom_roles_are_pe
         assert!(matches!(
             s.update_role(role, Some("dup"), Some(&["station.view"]), None)
                 .await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::RoleName))
         ));
         assert_eq!(s.role_permissions(role).await?, vec!["gateway.view"]);
         assert!(s.company_roles(a).await?.iter().any(|r| r.name == "ops2"));
@@ -348,7 +351,7 @@ async fn release_notes_are_listed_newest_first_and_version_numbers_are_unique() 
         s.create_version(&note("V1.1", 2_000), 2).await?;
         assert!(matches!(
             s.create_version(&note("V1.0", 3_000), 3).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::VersionLabel))
         ));
         let (rows, total) = s.versions(10, 0).await?;
         assert_eq!((total, rows[0].version.as_str()), (2, "V1.1"));

@@ -8,7 +8,7 @@ use domain::{
 };
 use store::testing::{TestResult, each_backend};
 use store::{
-    Store, StoreError,
+    Conflict, Store, StoreError,
     customer_types::{TypeRemoval, TypeWrite},
     customers::CustomerFilter,
     plants::{PlantFields, PlantFilter},
@@ -80,7 +80,7 @@ async fn customers_and_types_are_confined_to_their_company() -> TestResult {
             .await?;
         assert!(matches!(
             s.insert_customer_type(a, &kind("VIP", None), 1, None).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::CustomerTypeCode))
         ));
         s.insert_customer_type(b, &kind("VIP", None), 1, None)
             .await?;
@@ -88,7 +88,7 @@ async fn customers_and_types_are_confined_to_their_company() -> TestResult {
         let c = s.insert_customer(a, ann, Some(gold), "r", 2).await?;
         assert!(matches!(
             s.insert_customer(a, ann, None, "", 2).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::Customer))
         ));
         assert!(s.customer(b, c).await?.is_none(), "another company's");
         let row = s.customer(a, c).await?.expect("customer");

@@ -2,7 +2,7 @@
 
 use domain::user::UserKind;
 use store::testing::{TestResult, each_backend};
-use store::{StoreError, plants::PlantFields, users::NewUser};
+use store::{Conflict, StoreError, plants::PlantFields, users::NewUser};
 
 #[tokio::test]
 async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant_goes() -> TestResult
@@ -46,7 +46,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             .await?;
         assert!(matches!(
             s.create_gateway("GW0001", "x", "", 2).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::Conflict(Conflict::GatewaySn))
         ));
         let inv = s
             .upsert_device(
