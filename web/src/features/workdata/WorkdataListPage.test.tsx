@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { envelope, fakeHttp, type Routes } from '@/test/http';
 import { aPlant } from '@/test/plant';
 import { renderScreen } from '@/test/render';
-import type { EventItem } from '@/features/events/api';
+import type { Schemas } from '@/shared/api/schema';
 import WorkdataListPage from './WorkdataListPage';
 
 const page = <T,>(infos: T[]) => ({ pageSize: 20, pageNumber: 1, total: infos.length, infos });
@@ -30,7 +30,7 @@ const dynamic = {
   infos: [{ time: '2026-11-20 10:00:00', pv_power: '3120', soc: null }],
 };
 
-const event: EventItem = {
+const event: Schemas['EventItem'] = {
   id: 5,
   occurrenceId: 5,
   code: 'F35',
