@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use super::visible;
 use crate::{
     AppState, audit,
-    envelope::{ApiError, ApiResult, Data},
+    envelope::{ApiError, ApiResult, Data, Envelope},
     session::CurrentUser,
 };
 use domain::time::now_ms;
@@ -38,17 +38,26 @@ pub(crate) fn may_edit(me: &CurrentUser, g: &GatewayRow, scope: &GatewayScope) -
 pub struct RotatedKey {
     /// The gateway's key from now on.
     pub key: String,
-    /// `succeeded` when the gateway confirmed it; `pending` when it has not answered yet (the
-    /// broker accepts both keys until the gateway signs in with the new one).
-    pub status: &'static str,
+    pub status: RotateStatus,
     pub command_id: i64,
+}
+
+/// Where a rotation stands when its request returns.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RotateStatus {
+    /// The gateway confirmed it stored the new key.
+    Succeeded,
+    /// The gateway has not answered yet (the broker accepts both keys until the gateway signs
+    /// in with the new one).
+    Pending,
 }
 
 /// Gives a gateway a new registration key (`gateway.key` on its plant; its holder or registry
 /// rights for a gateway on no plant). The gateway must be online to be told.
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/key/rotate", tag = "gateways",
     params(("id" = String, Path, description = "id or SN")), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {key, status: succeeded|pending, commandId}; 2, 305, 602 offline, 606 connection failed, 609 the gateway refused the key", body = RotatedKey)))]
+    responses((status = 200, description = "Envelope with {key, status: succeeded|pending, commandId}; 2, 305, 602 offline, 606 connection failed, 609 the gateway refused the key", body = Envelope<RotatedKey>)))]
 pub async fn rotate(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -116,7 +125,7 @@ pub async fn rotate(
                 }
             }
             tracing::info!(gateway = g.id, sn = %g.sn, by = %me.id(), "gateway key rotated");
-            "succeeded"
+            RotateStatus::Succeeded
         }
         CommandStatus::Failed => {
             app.store.drop_pending_gateway_key(g.id, &key).await?;
@@ -124,7 +133,7 @@ pub async fn rotate(
         }
         // No answer: the gateway may have stored the key and lost its reply, so the key stays
         // pending (accepted beside the old one) rather than locking the gateway out.
-        _ => "pending",
+        _ => RotateStatus::Pending,
     };
     Ok(Data(RotatedKey {
         key,

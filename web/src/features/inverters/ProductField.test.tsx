@@ -12,7 +12,7 @@ const product = (id: number, name: string, partNumber: string, ratedPower: numbe
   name,
   partNumber,
   manufacturer: 'Deye',
-  category: 'inverter',
+  category: 'inverter' as const,
   typeId: null,
   typeName: '',
   ratedPower,
