@@ -116,6 +116,19 @@ impl Modify for ErrorCodes {
     }
 }
 
+/// A text field that holds one of `values` and nothing else (the server sends or takes no
+/// other), for `#[schema(schema_with = ..)]` on a field kept as text in Rust.
+pub(crate) fn one_of_text<'a>(
+    description: &str,
+    values: impl IntoIterator<Item = &'a str>,
+) -> utoipa::openapi::Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(description))
+        .enum_values(Some(values))
+        .build()
+}
+
 /// The document as pretty JSON, keys sorted (a stable order, so it can be committed and compared).
 pub fn document() -> Result<String, serde_json::Error> {
     let mut doc = routes().into_openapi();

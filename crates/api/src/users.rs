@@ -322,7 +322,7 @@ pub struct NotifyRequest {
     pub code: Option<String>,
     /// Minutes a gateway may stay offline before an e-mail (5-1440; unchanged when absent).
     #[serde(default, rename = "offlineMinutes", deserialize_with = "num::opt_text")]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 5, maximum = 1440)]
     pub offline_minutes: Option<String>,
 }
 

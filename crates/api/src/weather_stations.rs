@@ -297,6 +297,7 @@ mod meteorological {
     }
 
     #[utoipa::path(post, path = "/api/v1/meteorological/{sn}/alias", tag = "weather stations", params(("sn" = String, Path), AliasBody), security(("bearer" = [])),
+        request_body = AliasBody,
         responses((status = 200, description = "As POST /api/v1/weatherStation/{sn}/alias", body = Ack)))]
     pub async fn alias(
         s: State<AppState>,

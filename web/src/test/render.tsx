@@ -87,3 +87,25 @@ afterEach(async () => {
   signedIn = false;
   if (currentLanguage() !== 'en') await changeLanguage('en');
 });
+
+export interface HookScreen<T> extends Screen {
+  /** What the hook returned at the last render. */
+  result: { current: T };
+}
+
+/**
+ * Runs a hook inside what renderScreen gives a screen, mounted on every route (`*` unless
+ * `path` says otherwise) so that navigating keeps it alive, as the app's kept-alive screens.
+ */
+export async function renderScreenHook<T>(
+  hook: () => T,
+  options: ScreenOptions = {},
+): Promise<HookScreen<T>> {
+  const result = { current: undefined as T };
+  function Probe() {
+    result.current = hook();
+    return null;
+  }
+  const screen = await renderScreen(<Probe />, { path: '*', ...options });
+  return { ...screen, result };
+}

@@ -29,6 +29,14 @@ fn time(ms: i64) -> String {
         .to_string()
 }
 
+/// The two ways a message travels; the log records no other.
+fn direction_schema() -> utoipa::openapi::Object {
+    crate::openapi::one_of_text(
+        "`up` (the gateway sent it) or `down` (the portal published it).",
+        ["up", "down"],
+    )
+}
+
 /// A message as a gateway's listing shows it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -37,6 +45,7 @@ pub struct LogMessage {
     /// The gateway's SN.
     pub sn: String,
     /// `up` (the gateway sent it) or `down` (the portal published it).
+    #[schema(schema_with = direction_schema)]
     pub direction: String,
     /// `telemetry`, `status`, `event`, `reply`, `will` (the last will the broker published for
     /// the gateway), `command`, or another topic leaf the gateway used.
@@ -60,6 +69,7 @@ pub struct LogMessage {
 pub struct LogContent {
     pub id: i64,
     pub sn: String,
+    #[schema(schema_with = direction_schema)]
     pub direction: String,
     pub kind: String,
     pub topic: String,

@@ -99,17 +99,19 @@ pub struct EnrollmentRequest {
     #[serde(default, deserialize_with = "num::opt_i64")]
     #[schema(value_type = i64)]
     pub station_id: Option<i64>,
+    /// Digits only, 1-16.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, min_length = 1, max_length = 16)]
     pub source_account_number: Option<String>,
+    /// Lower-case letters, digits, `_` and `-`, 1-16.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, min_length = 1, max_length = 16)]
     pub utility_account_number: Option<String>,
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, min_length = 1, max_length = 32)]
     pub first_name: Option<String>,
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, min_length = 1, max_length = 32)]
     pub last_name: Option<String>,
     #[serde(default)]
     #[schema(value_type = String)]
@@ -125,7 +127,7 @@ pub struct EnrollmentRequest {
     pub devices: Option<Vec<Device>>,
     /// 1-100 %.
     #[serde(default, deserialize_with = "num::opt_i64")]
-    #[schema(value_type = i64)]
+    #[schema(value_type = i64, minimum = 1, maximum = 100)]
     pub participation_level: Option<i64>,
     /// An IANA zone name.
     #[serde(default)]

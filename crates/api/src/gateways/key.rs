@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::{
     AppState,
-    envelope::{ApiResult, Data},
+    envelope::{ApiResult, Data, Envelope},
     session::CurrentUser,
 };
 use domain::time::now_ms;
@@ -20,17 +20,26 @@ use domain::time::now_ms;
 pub struct RotatedKey {
     /// The gateway's key from now on.
     pub key: String,
-    /// `succeeded` when the gateway confirmed it; `pending` when it has not answered yet (the
-    /// broker accepts both keys until the gateway signs in with the new one).
-    pub status: &'static str,
+    pub status: RotateStatus,
     pub command_id: i64,
+}
+
+/// Where a rotation stands when its request returns.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RotateStatus {
+    /// The gateway confirmed it stored the new key.
+    Succeeded,
+    /// The gateway has not answered yet (the broker accepts both keys until the gateway signs
+    /// in with the new one).
+    Pending,
 }
 
 /// Gives a gateway a new registration key (`gateway.key` on its plant; its holder or registry
 /// rights for a gateway on no plant). The gateway must be online to be told.
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/key/rotate", tag = "gateways",
     params(("id" = String, Path, description = "id or SN")), security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with {key, status: succeeded|pending, commandId}; 2, 305, 602 offline, 606 connection failed, 609 the gateway refused the key", body = RotatedKey)))]
+    responses((status = 200, description = "Envelope with {key, status: succeeded|pending, commandId}; 2, 305, 602 offline, 606 connection failed, 609 the gateway refused the key", body = Envelope<RotatedKey>)))]
 pub async fn rotate(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -41,7 +50,11 @@ pub async fn rotate(
     let r = key::rotate(&app.store, link, &me.actor, gateway, now_ms).await?;
     Ok(Data(RotatedKey {
         key: r.key,
-        status: if r.confirmed { "succeeded" } else { "pending" },
+        status: if r.confirmed {
+            RotateStatus::Succeeded
+        } else {
+            RotateStatus::Pending
+        },
         command_id: r.command_id,
     }))
 }

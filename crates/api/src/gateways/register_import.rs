@@ -43,6 +43,7 @@ const COLUMNS: &[Column] = &[
 pub struct RegisterBatchRequest {
     /// 1 to 200 gateways.
     #[serde(default)]
+    #[schema(min_items = 1, max_items = 200)]
     pub gateways: Vec<CreateRequest>,
 }
 

@@ -21,19 +21,25 @@ use domain::time::now_ms;
 pub struct CreateRequest {
     /// Serial number: letters, digits and `-`, 6-32 characters.
     #[serde(default, alias = "gsn", deserialize_with = "num::opt_text")]
+    #[schema(min_length = 6, max_length = 32)]
     pub sn: Option<String>,
-    /// Registration key, 4-32 visible characters.
+    /// Registration key: 8-32 visible characters, at least 4 of them different, not a
+    /// straight run (`domain::gateway_key`).
     #[serde(default, alias = "regKey", deserialize_with = "num::opt_text")]
+    #[schema(min_length = 8, max_length = 32)]
     pub key: Option<String>,
-    /// Protocol config name (optional).
+    /// Protocol config name (optional, at most 40 characters).
     #[serde(default, alias = "protocolType", deserialize_with = "num::opt_text")]
+    #[schema(max_length = 40)]
     pub protocol: Option<String>,
     /// Model name (optional, at most 32 characters).
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 32)]
     pub model: Option<String>,
     /// Communication type (optional): `wifi`, `4g`, `ethernet`, `rs485`... at most 16
     /// characters.
     #[serde(default, alias = "commTypeName", deserialize_with = "num::opt_text")]
+    #[schema(max_length = 16)]
     pub comm_type: Option<String>,
 }
 

@@ -99,6 +99,7 @@ async fn answer(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<ManualIt
 /// the download is saved under), `productId`, `title`, `language` (en, zh, es or all),
 /// `version`, `issued` (`YYYY-MM-DD`).
 #[utoipa::path(post, path = "/api/v1/manual", tag = "manuals", security(("bearer" = [])),
+    request_body(content_type = "multipart/form-data", description = "fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; required)"),
     responses((status = 200, description = "The manual; 2, 4 file/productId/title/language/version/issued, 11 not a PDF, PNG or JPEG, 12 over 20 MB", body = Envelope<ManualItem>)))]
 pub async fn add(
     State(app): State<AppState>,
@@ -121,6 +122,7 @@ pub async fn add(
 
 /// Edits a manual: the same form as the upload; without `file` the file stays.
 #[utoipa::path(post, path = "/api/v1/manual/{id}", tag = "manuals", params(("id" = i64, Path)), security(("bearer" = [])),
+    request_body(content_type = "multipart/form-data", description = "fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; without it the file stays)"),
     responses((status = 200, description = "The manual; 2, 4 id/productId/title/language/version/issued, 11, 12, 4100", body = Envelope<ManualItem>)))]
 pub async fn edit(
     State(app): State<AppState>,

@@ -135,7 +135,7 @@ pub async fn share_users(
 /// Gives the plant to another account (`?account=` or in the body). The previous owner loses
 /// access; not to oneself (704), unknown accounts 105.
 #[utoipa::path(post, path = "/api/v1/plant/{id}/transfer", tag = "plants", params(("id" = i64, Path), ShareRequest),
-    security(("bearer" = [])), responses((status = 200, description = "Done; 2, 105, 700, 704", body = Ack)))]
+    request_body = Option<ShareRequest>, security(("bearer" = [])), responses((status = 200, description = "Done; 2, 105, 700, 704", body = Ack)))]
 pub async fn transfer(
     State(app): State<AppState>,
     me: CurrentUser,

@@ -16,12 +16,21 @@ pub struct ProductHardware {
     pub remark: String,
 }
 
+/// The categories of the catalogue (`domain::product::Category`), the only ones a product has.
+fn category_schema() -> utoipa::openapi::Object {
+    crate::openapi::one_of_text(
+        "`inverter`, `gateway`, `battery` or `meter`.",
+        domain::product::Category::ALL.map(domain::product::Category::as_str),
+    )
+}
+
 /// A product of the catalogue.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Product {
     pub id: i64,
     /// `inverter`, `gateway`, `battery` or `meter`.
+    #[schema(schema_with = category_schema)]
     pub category: String,
     pub name: String,
     pub part_number: String,

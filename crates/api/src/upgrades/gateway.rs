@@ -6,6 +6,7 @@ use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde_json::Value;
 use store::upgrades::UpgradeRow;
+use utoipa::ToSchema;
 
 use super::{
     Target, batch_json, new_batch_id, outcome_json, progress_json,
@@ -75,28 +76,33 @@ pub async fn upgrade(
     Ok(Data(progress_json(&row)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// The body of a gateway batch upgrade.
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BatchBody {
-    /// Gateway ids or SNs, as a list or a comma-separated string (`gsns` is read too).
+pub struct GatewayBatch {
+    /// Gateway ids or SNs, 1 to 200 (a comma-separated string is read too); `gsns` when absent.
     #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>, min_items = 1, max_items = 200)]
     pub ids: Option<Value>,
+    /// As `ids`, read when `ids` is absent.
     #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>, min_items = 1, max_items = 200)]
     pub gsns: Option<Value>,
+    /// The gateway firmware to install.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub firm_id: Option<i64>,
 }
 
 /// Upgrades several gateways with one firmware; totals and each one's outcome.
 #[utoipa::path(post, path = "/api/v1/batch/upgrade", tag = "upgrades",
-    security(("bearer" = [])),
+    security(("bearer" = [])), request_body = GatewayBatch,
     params(("force" = Option<bool>, Query, description = "true: skip the per-gateway 4001 warning")),
     responses((status = 200, description = "Totals and each gateway's outcome (4001 for one already on this version or newer); 4 ids", body = Envelope<UpgradeBatch>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
     Query(q): Query<ForceQuery>,
-    Body(body): Body<BatchBody>,
+    Body(body): Body<GatewayBatch>,
 ) -> ApiResult<Data<UpgradeBatch>> {
     let ids = sn_list(body.ids.as_ref().or(body.gsns.as_ref()))
         .map_err(|_| domain::DomainError::invalid("ids"))?;

@@ -5,6 +5,7 @@
 use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 
 use super::{
     BATCH_MAX, Target, batch_json, new_batch_id, outcome_json, progress_json,
@@ -55,12 +56,15 @@ pub async fn upgrade(
     Ok(Data(progress_json(&row)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// The body of an inverter batch upgrade.
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BatchBody {
-    /// SNs as a list or one comma-separated string.
+pub struct InverterBatch {
+    /// Inverter SNs, 1 to 200 (one comma-separated string is read too).
     #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>, min_items = 1, max_items = 200)]
     pub sns: Option<Value>,
+    /// The inverter firmware to install.
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub firm_id: Option<i64>,
 }
@@ -97,12 +101,12 @@ pub(crate) fn sn_list(raw: Option<&Value>) -> Result<Vec<String>, DomainError> {
 /// totals (sent, refused) and each one's outcome with the reason of a refusal. Follow the run
 /// with `GET /api/v1/upgrade/batch/{batchId}`.
 #[utoipa::path(post, path = "/api/v1/inverter/batchUpgrade", tag = "upgrades",
-    security(("bearer" = [])),
+    security(("bearer" = [])), request_body = InverterBatch,
     responses((status = 200, description = "Totals and each inverter's outcome; 4 sns", body = Envelope<UpgradeBatch>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
-    Body(body): Body<BatchBody>,
+    Body(body): Body<InverterBatch>,
 ) -> ApiResult<Data<UpgradeBatch>> {
     me.actor.require(domain::permissions::INVERTER_VIEW)?;
     let sns = sn_list(body.sns.as_ref())?;

@@ -1,3 +1,4 @@
+import { Limits } from '@/shared/api/limits.gen';
 import { api } from '@/shared/api/client';
 import { userKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
@@ -47,7 +48,10 @@ export const savePersonalized = (body: Personalized) =>
 export type NotifySettings = Schemas['NotifySettings'];
 
 /** The offline delay's bounds, in minutes (the server's default is 30). */
-export const OFFLINE_MINUTES = { min: 5, max: 1440 } as const;
+export const OFFLINE_MINUTES = {
+  min: Limits.NotifyRequest.offlineMinutes.minimum,
+  max: Limits.NotifyRequest.offlineMinutes.maximum,
+} as const;
 export const notifyQueryKey = userKeys.notify;
 export const getNotify = () => api.get('/api/v1/user/notify/enable');
 export const sendNotifyCode = (email: string) =>

@@ -1,27 +1,24 @@
 import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
-import { ErrorCode, type Page } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 import { oneOf, optionalId, text, type ListQuery, type Param } from '@/shared/list/params';
 
 /** A gateway of the communication log (GET /api/v1/logger, /logger/plant, /logger/getInverterLogger). */
 export type LoggerGateway = Schemas['LoggerItem'];
 
-export const DIRECTIONS = ['up', 'down'] as const;
 /** `up`: the gateway sent it; `down`: the portal published it to the gateway. */
-export type Direction = (typeof DIRECTIONS)[number];
+export type Direction = Schemas['LogMessage']['direction'];
+export const DIRECTIONS = ['up', 'down'] as const satisfies readonly Direction[];
 
 /** What the link knows a message to be; the server may add kinds, shown as they come. */
 export const KINDS = ['telemetry', 'status', 'event', 'reply', 'command', 'will'] as const;
 
 /** One logged MQTT message of a gateway (GET /api/v1/logger/page), newest first. */
-export type LoggedMessage = Omit<Schemas['LogMessage'], 'direction'> & { direction: Direction };
+export type LoggedMessage = Schemas['LogMessage'];
 
 /** One message with its whole payload (GET /api/v1/logger/content): text, or hex when binary. */
-export type LoggedContent = Omit<Schemas['LogContent'], 'direction'> & { direction: Direction };
-
-// The document has `direction` as text; the server sends only `up` or `down` (DIRECTIONS),
-// so the answers below are read with it narrowed (a gap in the document: no enum there).
+export type LoggedContent = Schemas['LogContent'];
 
 /** The keys of the screen's requests (all under one root, so a refresh reaches every part). */
 export const commLogKeys = {
@@ -117,10 +114,7 @@ export const AUTO_REFRESH_MS = 5_000;
 export const messagePageQuery = (q: MessageQuery, autoRefresh: boolean) =>
   queryOptions({
     queryKey: commLogKeys.messages(messageParams(q)),
-    queryFn: () =>
-      api.get('/api/v1/logger/page', { query: messageParams(q), silent: true }) as Promise<
-        Page<LoggedMessage>
-      >,
+    queryFn: () => api.get('/api/v1/logger/page', { query: messageParams(q), silent: true }),
     enabled: q.sn.trim() !== '',
     placeholderData: keepPreviousData,
     refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
@@ -129,8 +123,7 @@ export const messagePageQuery = (q: MessageQuery, autoRefresh: boolean) =>
 export const contentQuery = (id: number) =>
   queryOptions({
     queryKey: commLogKeys.content(id),
-    queryFn: () =>
-      api.get('/api/v1/logger/content', { query: { id }, silent: true }) as Promise<LoggedContent>,
+    queryFn: () => api.get('/api/v1/logger/content', { query: { id }, silent: true }),
     // a stored message never changes
     staleTime: Infinity,
   });

@@ -1,8 +1,6 @@
-import MockAdapter from 'axios-mock-adapter';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { describe, expect, it } from 'vitest';
 import { defaults } from '@/shared/list/params';
+import { envelope, failure, fakeHttp, type Reply } from '@/test/http';
 import {
   accountFree,
   addAgent,
@@ -19,8 +17,11 @@ import {
   uploadLogo,
 } from './api';
 
-const ok = <T>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
+/** Answers in turn, the last one for good. */
+const inTurn = <A>(...answers: A[]) => {
+  let n = 0;
+  return () => answers[Math.min(n++, answers.length - 1)] as A;
+};
 
 describe('request parameters', () => {
   it('sends the staff search only when there is one, and the company only when chosen', () => {
@@ -79,62 +80,70 @@ describe('request parameters', () => {
 });
 
 describe('checks and writes against the server', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-  });
-  afterEach(() => mock.restore());
-
   it('says an account is taken on 104 and free on success', async () => {
-    mock
-      .onGet('/api/v1/company/user/check')
-      .reply((c) =>
-        (c.params as { account: string }).account === 'taken@example.com'
-          ? failure(104, 'Account exists')
-          : ok(null),
-      );
+    fakeHttp({
+      'GET /api/v1/company/user/check': ({ query }) =>
+        query.account === 'taken@example.com' ? failure(104, 'Account exists') : envelope(null),
+    });
     expect(await accountFree(' taken@example.com ')).toBe(false);
     expect(await accountFree('new@example.com')).toBe(true);
   });
 
   it('answers the role check refusal (800, 801) instead of toasting it', async () => {
-    mock.onGet('/api/v1/company/role/check').replyOnce(...failure(801, 'Role exists'));
+    const api = fakeHttp({
+      'GET /api/v1/company/role/check': inTurn<Reply | ReturnType<typeof envelope<null>>>(
+        failure(801, 'Role exists'),
+        failure(800, 'At most 5 roles'),
+        envelope(null),
+      ),
+    });
     expect(await checkRoleName('Ops', undefined)).toBe(801);
-    mock.onGet('/api/v1/company/role/check').replyOnce(...failure(800, 'At most 5 roles'));
     expect(await checkRoleName('New', undefined)).toBe(800);
-    mock.onGet('/api/v1/company/role/check').replyOnce(...ok(null));
     expect(await checkRoleName('Free', 4)).toBeNull();
-    expect(mock.history.get?.at(-1)?.params).toMatchObject({ name: 'Free', companyId: 4 });
+    expect(api.calls('GET /api/v1/company/role/check').at(-1)?.query).toMatchObject({
+      name: 'Free',
+      companyId: 4,
+    });
+    expect(api.toasts).toEqual([]);
   });
 
   it('sends a role as name and permission keys', async () => {
-    mock.onPost('/api/v1/company/role').reply(...ok(31));
-    mock.onPost('/api/v1/company/role/31').reply(...ok(null));
+    const api = fakeHttp({
+      'POST /api/v1/company/role': () => envelope(31),
+      'POST /api/v1/company/role/{id}': () => envelope(null),
+    });
     expect(await createRole({ name: ' Ops ', permissions: ['station.view'] }, undefined)).toBe(31);
-    expect(JSON.parse(String(mock.history.post?.[0]?.data))).toEqual({
+    expect(api.calls('POST /api/v1/company/role')[0]?.body).toEqual({
       name: 'Ops',
       permissions: ['station.view'],
     });
     await updateRole(31, { name: 'Ops2', permissions: ['equip.view'] });
-    expect(JSON.parse(String(mock.history.post?.[1]?.data))).toEqual({
+    expect(api.calls('POST /api/v1/company/role/{id}')[0]?.params).toEqual({ id: '31' });
+    expect(api.calls('POST /api/v1/company/role/{id}')[0]?.body).toEqual({
       name: 'Ops2',
       permissions: ['equip.view'],
     });
   });
 
   it('answers the agent refusals (105, 900-903, 202) with their message', async () => {
-    mock.onGet('/api/v1/agent/check').replyOnce(...failure(903, 'Already an agent'));
+    fakeHttp({
+      'GET /api/v1/agent/check': inTurn<Reply | ReturnType<typeof envelope<null>>>(
+        failure(903, 'Already an agent'),
+        envelope(null),
+      ),
+      'POST /api/v1/agent': () => failure(902, 'Only admins'),
+    });
     expect(await checkAgent('x@example.com')).toEqual({ code: 903, message: 'Already an agent' });
-    mock.onGet('/api/v1/agent/check').replyOnce(...ok(null));
     expect(await checkAgent('y@example.com')).toBeNull();
-    mock.onPost('/api/v1/agent').replyOnce(...failure(902, 'Only admins'));
     await expect(addAgent('z@example.com')).rejects.toMatchObject({ code: 902 });
   });
 
   it('uploads a logo and answers its URL', async () => {
-    mock.onPost('/api/v1/company/uploadLogo').reply((c) => {
-      const form = c.data as FormData;
-      return ok({ url: `/files/logo-${form.get('companyId') ?? 'own'}.png` });
+    fakeHttp({
+      'POST /api/v1/company/uploadLogo': ({ body }) =>
+        envelope({
+          url: `/files/logo-${String((body as FormData).get('companyId') ?? 'own')}.png`,
+        }),
     });
     const file = new File([new Uint8Array([1])], 'logo.png', { type: 'image/png' });
     expect(await uploadLogo(file, undefined)).toBe('/files/logo-own.png');

@@ -1,4 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import { Limits } from '@/shared/api/limits.gen';
 import type { Check } from '@/shared/validators';
 import type {
   Address,
@@ -182,7 +183,8 @@ export function valuesOf(e: Enrollment): EnrollValues {
 export function sourceAccountCheck(value: unknown): Check {
   const s = value === null || value === undefined ? '' : String(value);
   if (!/^\d+$/.test(s)) return { key: 'validation.digitsOnly' };
-  return s.length <= 16 ? null : { key: 'validation.maxLength', values: { max: 16 } };
+  const max = Limits.EnrollmentRequest.sourceAccountNumber.maxLength;
+  return s.length <= max ? null : { key: 'validation.maxLength', values: { max } };
 }
 
 /** An install date may not lie in the future. */

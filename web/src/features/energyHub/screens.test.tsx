@@ -1,16 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeHttp, reply, type Routes } from '@/test/http';
+import { aPlant } from '@/test/plant';
+import { renderScreen } from '@/test/render';
 import EnrollmentPlanPage from './EnrollmentPlanPage';
 import EventPage from './EventPage';
 import type { DrEvent, Enrollment } from './types';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
 const SLOW = { timeout: 10_000 };
 
@@ -89,35 +86,27 @@ function tree(buttons: string[]) {
   };
 }
 
-function show(element: React.ReactNode, url = '/energyHub/enrollmentPlan') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter initialEntries={[url]}>{element}</MemoryRouter>
-      </App>
-    </QueryClientProvider>,
-  );
-}
+/** An energy hub screen at `route` for a user holding `buttons`. */
+const show = (element: ReactNode, buttons: string[], route = '/energyHub/enrollmentPlan') =>
+  renderScreen(element, { route, permissions: tree(buttons) });
+
+/** The server: the plant filter's one plant, no programmes, and `routes`. */
+const serve = (routes: Routes) =>
+  fakeHttp({
+    'GET /api/v1/plants': () => envelope(page([aPlant({ id: 3, name: 'Sunny Farm' })])),
+    'GET /api/v1/oadr/listProgram': () => envelope([]),
+    ...routes,
+  });
 
 describe('energy hub screens', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-    mock.onGet('/api/v1/plants').reply(...ok(page([{ id: 3, name: 'Sunny Farm' }])));
-    mock.onGet('/api/v1/oadr/listProgram').reply(...ok([]));
-  });
-  afterEach(() => mock.restore());
-
   it("shows a participant their enrollment's actions and asks before opting out", async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['energyhub.enroll'])));
-    mock.onGet('/api/v1/oadr/enrollments').reply(...ok(page([enrollment])));
-    const sent: unknown[] = [];
-    mock.onPost('/api/v1/oadr/enrollment/5/action').reply((config) => {
-      sent.push(JSON.parse(String(config.data)));
-      return ok({ ...enrollment, optedOut: true, allowedActions: ['optIn', 'quit'] });
+    const api = serve({
+      'GET /api/v1/oadr/enrollments': () => envelope(page([enrollment])),
+      'POST /api/v1/oadr/enrollment/{id}/action': () =>
+        envelope({ ...enrollment, optedOut: true, allowedActions: ['optIn', 'quit'] }),
     });
-    show(<EnrollmentPlanPage />);
+    const sent = () => api.calls('POST /api/v1/oadr/enrollment/{id}/action');
+    await show(<EnrollmentPlanPage />, ['energyhub.enroll']);
     const table = await screen.findByTestId('hub-enrollments', {}, SLOW);
     await within(table).findByText('Sunny Farm', {}, SLOW);
     expect(within(table).getByTestId('hub-enrollment-status')).toHaveTextContent('Accepted');
@@ -128,13 +117,13 @@ describe('energy hub screens', () => {
 
     fireEvent.click(within(table).getByTestId('hub-action-optOut'));
     fireEvent.click(await screen.findByTestId('hub-confirm-ok', {}, SLOW));
-    await waitFor(() => expect(sent).toEqual([{ action: 'optOut' }]), SLOW);
+    await waitFor(() => expect(sent().map((r) => r.body)).toEqual([{ action: 'optOut' }]), SLOW);
+    expect(sent()[0]?.params).toEqual({ id: '5' });
   });
 
   it('gives the utility its tabs and a reject that needs a reason', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['energyhub.enroll', 'sys.energyhub.edit'])));
-    mock.onGet('/api/v1/oadr/enrollments').reply(...ok(page([enrollment])));
-    show(<EnrollmentPlanPage />);
+    serve({ 'GET /api/v1/oadr/enrollments': () => envelope(page([enrollment])) });
+    await show(<EnrollmentPlanPage />, ['energyhub.enroll', 'sys.energyhub.edit']);
     expect(await screen.findByTestId('hub-tabs', {}, SLOW)).toHaveTextContent(
       'Utility connections',
     );
@@ -147,13 +136,12 @@ describe('energy hub screens', () => {
   });
 
   it('shows a failure with a retry, then the empty list', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree([])));
-    mock
-      .onGet('/api/v1/oadr/enrollments')
-      .replyOnce(500)
-      .onGet('/api/v1/oadr/enrollments')
-      .reply(...ok(page([])));
-    show(<EnrollmentPlanPage />);
+    let lists = 0;
+    serve({
+      'GET /api/v1/oadr/enrollments': () =>
+        lists++ === 0 ? reply(500) : envelope(page<Enrollment>([])),
+    });
+    await show(<EnrollmentPlanPage />, []);
     const problem = await screen.findByTestId('hub-enrollments-error', {}, SLOW);
     fireEvent.click(within(problem).getByRole('button'));
     expect(
@@ -164,9 +152,8 @@ describe('energy hub screens', () => {
   });
 
   it('says what cancelling an event means for a participant', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['energyhub.event.cancel'])));
-    mock.onGet('/api/v1/oadr/events').reply(...ok(page([event])));
-    show(<EventPage />, '/energyHub/event');
+    serve({ 'GET /api/v1/oadr/events': () => envelope(page([event])) });
+    await show(<EventPage />, ['energyhub.event.cancel'], '/energyHub/event');
     const table = await screen.findByTestId('hub-events', {}, SLOW);
     await within(table).findByText('Evening peak', {}, SLOW);
     expect(table).toHaveTextContent('2 h');

@@ -1,17 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, renderHook, screen } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { renderHook, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { EnrollmentDrawer } from './EnrollmentDrawer';
 import type { Enrollment, Vtn } from './types';
 import { usePower } from './useDuration';
 import { VtnTab } from './VtnTab';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const SLOW = { timeout: 10_000 };
 
 const vtn: Vtn = {
@@ -71,28 +67,13 @@ const enrollment: Enrollment = {
   updatedAt: '2026-11-21T10:00:00Z',
 };
 
-function show(element: React.ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter>{element}</MemoryRouter>
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const show = (element: ReactNode) =>
+  renderScreen(element, { permissions: { permission: null, type: 0, children: [] } });
 
 describe('energy hub: what a utility server sent that the portal could not use', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-    mock.onGet('/api/v1/permission').reply(...ok({ permission: null, type: 0, children: [] }));
-  });
-  afterEach(() => mock.restore());
-
   it('lists the events the last sync skipped, each with its reason', async () => {
-    mock.onGet('/api/v1/oadr/vtns').reply(...ok([vtn]));
-    show(<VtnTab />);
+    fakeHttp({ 'GET /api/v1/oadr/vtns': () => envelope([vtn]) });
+    await show(<VtnTab />);
     const list = await screen.findByTestId('hub-vtn-refused', {}, SLOW);
     expect(list).toHaveTextContent('Skipped at the last sync: 2');
     expect(list).toHaveTextContent('negative: interval 0 has a negative duration');
@@ -103,22 +84,26 @@ describe('energy hub: what a utility server sent that the portal could not use',
   });
 
   it('shows nothing skipped when everything was read', async () => {
-    mock
-      .onGet('/api/v1/oadr/vtns')
-      .reply(
-        ...ok([{ ...vtn, refusedEvents: [], notifications: 'webhook', notificationsReason: '' }]),
-      );
-    show(<VtnTab />);
+    fakeHttp({
+      'GET /api/v1/oadr/vtns': () =>
+        envelope([
+          { ...vtn, refusedEvents: [], notifications: 'webhook', notificationsReason: '' },
+        ]),
+    });
+    await show(<VtnTab />);
     await screen.findByText('Utility', {}, SLOW);
     expect(screen.queryByTestId('hub-vtn-refused')).toBeNull();
     expect(screen.getByTestId('hub-vtn-notify')).toHaveTextContent('Webhooks on');
   });
 
   it("tells the enrollment's reader which asked-for reports are not sent", async () => {
-    mock.onGet('/api/v1/oadr/enrollment/5').reply(...ok(enrollment));
-    show(<EnrollmentDrawer id={5} onClose={() => {}} />);
+    const api = fakeHttp({
+      'GET /api/v1/oadr/enrollment/{id}': () => envelope(enrollment),
+    });
+    await show(<EnrollmentDrawer id={5} onClose={() => {}} />);
     const alert = await screen.findByTestId('hub-enrollment-unsupported-reports', {}, SLOW);
     expect(alert).toHaveTextContent('BASELINE, OPERATING_STATE');
+    expect(api.calls('GET /api/v1/oadr/enrollment/{id}')[0]?.params).toEqual({ id: '5' });
   });
 
   it('says a charge, or a hold at 0 kW', () => {

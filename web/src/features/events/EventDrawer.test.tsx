@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { App } from 'antd';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { eventDetailQuery, type EventItem } from './api';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { EventItem } from './api';
 import { EventDrawer } from './EventDrawer';
 
 const event: EventItem = {
@@ -28,27 +27,25 @@ const event: EventItem = {
 };
 
 describe('EventDrawer', () => {
-  it('shows what the event means and what to do, with "--" while not recovered', () => {
-    const client = new QueryClient({
-      defaultOptions: { queries: { retry: false, staleTime: Infinity } },
+  it('shows what the event means and what to do, with "--" while not recovered', async () => {
+    const api = fakeHttp({
+      'GET /api/v1/event/detail/{id}': () =>
+        envelope({
+          ...event,
+          solution: 'Check the PV strings (fresh)',
+          deviceCount: 1,
+          openCount: 1,
+          devices: [],
+        }),
     });
-    client.setQueryData(eventDetailQuery(9).queryKey, {
-      ...event,
-      solution: 'Check the PV strings (fresh)',
-    });
-    render(
-      <QueryClientProvider client={client}>
-        <App>
-          <EventDrawer event={event} onClose={() => {}} />
-        </App>
-      </QueryClientProvider>,
-    );
+    await renderScreen(<EventDrawer event={event} onClose={() => {}} />);
     expect(screen.getByTestId('event-meaning').textContent).toBe('DC over-voltage');
     // the drawer shows the event as read again by id (texts in the current language)
-    expect(screen.getByText('Check the PV strings (fresh)')).toBeTruthy();
+    expect(await screen.findByText('Check the PV strings (fresh)')).toBeTruthy();
+    expect(api.calls('GET /api/v1/event/detail/{id}')[0]?.params).toEqual({ id: '9' });
     expect(screen.getByText('Fault')).toBeTruthy();
     expect(screen.getByText('Open')).toBeTruthy();
     expect(screen.getByText('Europe/Madrid')).toBeTruthy();
     expect(screen.getByText('--')).toBeTruthy();
-  }, 30_000);
+  });
 });

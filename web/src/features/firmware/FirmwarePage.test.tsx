@@ -1,23 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp, networkError } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import type { FirmwareItem, InverterTypeNode } from './api';
+import { aFirmware as fw } from './fixtures';
 import GatewayFirmwarePage from './GatewayFirmwarePage';
 import InverterFirmwarePage from './InverterFirmwarePage';
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
 
 const label = (id: number, name: string, codes: number[], firmwareCount = 0): InverterTypeNode => ({
   id,
@@ -40,35 +29,6 @@ const TREE: InverterTypeNode[] = [
   },
 ];
 
-const fw = (over: Partial<FirmwareItem> = {}): FirmwareItem => ({
-  id: 5,
-  name: 'Hybrid HV',
-  fileName: 'inv94_2_0.bin',
-  size: 300 * 1024,
-  version: 'V2_0',
-  target: 'inverter',
-  type: 11,
-  typeName: 'Three-phase HV',
-  parentTypeId: 1,
-  parentTypeName: 'Hybrid',
-  codes: [94],
-  productId: null,
-  manufacturer: 'Acme',
-  productName: 'HV-10K',
-  partNumber: 'PN-10',
-  hardwareVersion: 'H1',
-  upgradeMode: 'iap',
-  firmwareType: 'DSP',
-  changeLog: '修复',
-  changeLogEn: 'Fixes',
-  enabled: false,
-  creator: 'Admin',
-  createAt: '2026-05-04 10:00:00',
-  updateAt: '2026-05-04 10:00:00',
-  inUse: false,
-  ...over,
-});
-
 const permissions = (keys: string[]) => ({
   permission: 'firmware.management',
   type: 0,
@@ -90,41 +50,28 @@ const permissions = (keys: string[]) => ({
   ],
 });
 
-function answer(keys: string[], rows: FirmwareItem[] = [fw()]) {
-  get.mockImplementation((url: string) => {
-    if (url === '/api/v1/permission') return Promise.resolve(permissions(keys));
-    if (url === '/api/v1/firmware/inverterTypes') return Promise.resolve(TREE);
-    if (url === '/api/v1/firmware/page' || url === '/api/v1/firmware/gateway/page')
-      return Promise.resolve({ pageSize: 10, pageNumber: 1, total: rows.length, infos: rows });
-    if (url === '/api/v1/firmware/check')
-      return Promise.reject(new ApiError(4002, 'Firmware software version number duplicate'));
-    if (url === '/api/v1/firmware/5/changeEnable') return Promise.resolve(fw({ enabled: true }));
-    return Promise.reject(new Error(`unexpected ${url}`));
+/** The server: the type tree, a list of `rows`, every version taken. */
+function serve(rows: FirmwareItem[] = [fw()]) {
+  const page = () => envelope({ pageSize: 10, pageNumber: 1, total: rows.length, infos: rows });
+  return fakeHttp({
+    'GET /api/v1/firmware/inverterTypes': () => envelope(TREE),
+    'GET /api/v1/firmware/page': page,
+    'GET /api/v1/firmware/gateway/page': page,
+    'GET /api/v1/firmware/check': () => failure(4002, 'Firmware software version number duplicate'),
+    'GET /api/v1/firmware/{id}/changeEnable': () => envelope(fw({ enabled: true })),
   });
 }
 
-const show = (page: React.ReactNode) =>
-  render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <MemoryRouter>
-        <App>{page}</App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+/** A firmware screen for a user with the given keys. */
+const show = (page: ReactNode, keys: string[]) =>
+  renderScreen(page, { permissions: permissions(keys) });
 
 const EDIT = ['firmware.inverter.edit', 'firmware.enable'];
 
 describe('inverter firmware', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-  });
-
   it('lists firmware beside the type tree; no changes without the keys', async () => {
-    answer([]);
-    show(<InverterFirmwarePage />);
+    serve();
+    await show(<InverterFirmwarePage />, []);
     const row = await screen.findByTestId('firmware-row-name');
     expect(row).toHaveTextContent('Hybrid HV');
     const table = screen.getByTestId('firmware-table');
@@ -139,49 +86,46 @@ describe('inverter firmware', () => {
   });
 
   it('filters the list by the chosen label', async () => {
-    answer([]);
-    show(<InverterFirmwarePage />);
+    const api = serve();
+    await show(<InverterFirmwarePage />, []);
     fireEvent.click(await screen.findByText('Single-phase LV'));
     await waitFor(() =>
-      expect(get).toHaveBeenCalledWith(
-        '/api/v1/firmware/page',
-        expect.objectContaining({ params: expect.objectContaining({ typeId: 12 }) }),
+      expect(api.calls('GET /api/v1/firmware/page').map((r) => r.query)).toContainEqual(
+        expect.objectContaining({ typeId: 12 }),
       ),
     );
   });
 
   it('enables firmware after confirmation, notifying the owners when asked', async () => {
-    answer(EDIT);
-    show(<InverterFirmwarePage />);
+    const api = serve();
+    await show(<InverterFirmwarePage />, EDIT);
     fireEvent.click(await screen.findByTestId('firmware-enabled-switch'));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Enable Hybrid HV V2_0?');
     fireEvent.click(within(dialog).getByTestId('firmware-notify'));
     fireEvent.click(within(dialog).getByTestId('firmware-toggle-ok'));
     await waitFor(() =>
-      expect(get).toHaveBeenCalledWith('/api/v1/firmware/5/changeEnable', {
-        params: { enable: true, notify: true },
-      }),
+      expect(api.calls('GET /api/v1/firmware/{id}/changeEnable')).toHaveLength(1),
     );
+    const [toggled] = api.calls('GET /api/v1/firmware/{id}/changeEnable');
+    expect(toggled?.path).toBe('/api/v1/firmware/5/changeEnable');
+    expect(toggled?.query).toMatchObject({ enable: true, notify: true });
   });
 
   it('says why a type with labels cannot be deleted', async () => {
-    answer(EDIT);
-    show(<InverterFirmwarePage />);
+    const api = serve();
+    await show(<InverterFirmwarePage />, EDIT);
     const hybrid = await screen.findByText('Hybrid', { selector: '[data-name="Hybrid"] *' });
     const node = hybrid.closest('[data-testid="type-node"]') as HTMLElement;
     fireEvent.click(within(node).getByTestId('row-actions-menu'));
     fireEvent.click(await screen.findByTestId('action-type-delete'));
     expect(await screen.findByText('Type has a subtype and cannot be deleted')).toBeTruthy();
-    expect(get).not.toHaveBeenCalledWith(
-      '/api/v1/firmware/inverterType/1/delete',
-      expect.anything(),
-    );
+    expect(api.calls('GET /api/v1/firmware/inverterType/{id}/delete')).toEqual([]);
   });
 
   it('shows a taken version at the field when it loses focus', async () => {
-    answer(EDIT);
-    show(<InverterFirmwarePage />);
+    serve();
+    await show(<InverterFirmwarePage />, EDIT);
     fireEvent.click(await screen.findByTestId('firmware-upload'));
     const version = await screen.findByTestId('firmware-version');
     fireEvent.change(version, { target: { value: 'V2_0' } });
@@ -190,8 +134,8 @@ describe('inverter firmware', () => {
   });
 
   it('refuses a file that is not .bin or .hex before sending anything', async () => {
-    answer(EDIT);
-    show(<InverterFirmwarePage />);
+    const api = serve();
+    await show(<InverterFirmwarePage />, EDIT);
     fireEvent.click(await screen.findByTestId('firmware-upload'));
     const input = (await screen.findByTestId('firmware-file')).querySelector(
       'input[type="file"]',
@@ -199,16 +143,12 @@ describe('inverter firmware', () => {
     fireEvent.change(input, { target: { files: [new File(['x'], 'firmware.zip')] } });
     fireEvent.click(screen.getByTestId('firmware-save'));
     expect(await screen.findByText('Only .bin or .hex files are allowed')).toBeTruthy();
-    expect(post).not.toHaveBeenCalled();
+    expect(api.calls('POST /api/v1/firmware/save')).toEqual([]);
   });
 
   it('offers a retry when the list fails', async () => {
-    answer([]);
-    const base = get.getMockImplementation() as (url: string) => Promise<unknown>;
-    get.mockImplementation((url: string) =>
-      url === '/api/v1/firmware/page' ? Promise.reject(new Error('down')) : base(url),
-    );
-    show(<InverterFirmwarePage />);
+    serve().on({ 'GET /api/v1/firmware/page': () => networkError() });
+    await show(<InverterFirmwarePage />, []);
     expect(await screen.findByTestId('firmware-error')).toHaveTextContent(
       'The firmware list could not be loaded',
     );
@@ -216,18 +156,13 @@ describe('inverter firmware', () => {
 });
 
 describe('gateway firmware', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-  });
-
   it('lists gateway software without a type tree; uploads with gateway.edit', async () => {
-    answer(['firmware.gateway.edit'], [fw({ target: 'gateway', type: 0, typeName: '' })]);
-    show(<GatewayFirmwarePage />);
+    const api = serve([fw({ target: 'gateway', type: 0, typeName: '' })]);
+    await show(<GatewayFirmwarePage />, ['firmware.gateway.edit']);
     expect(await screen.findByTestId('firmware-row-name')).toHaveTextContent('Hybrid HV');
     expect(screen.queryByTestId('type-tree')).toBeNull();
     expect(screen.getByTestId('firmware-upload')).toBeTruthy();
     expect(screen.getByTestId('firmware-enabled-switch')).not.toBeDisabled();
-    expect(get).toHaveBeenCalledWith('/api/v1/firmware/gateway/page', expect.anything());
+    expect(api.calls('GET /api/v1/firmware/gateway/page')).not.toEqual([]);
   });
 });

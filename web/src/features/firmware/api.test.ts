@@ -1,8 +1,7 @@
-import MockAdapter from 'axios-mock-adapter';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http, isApiError } from '@/shared/http';
+import { describe, expect, it } from 'vitest';
+import { isApiError } from '@/shared/http';
 import { defaults } from '@/shared/list/params';
+import { envelope, failure, fakeHttp } from '@/test/http';
 import {
   batchDeleteFirmware,
   changeEnabled,
@@ -13,9 +12,7 @@ import {
   saveFirmware,
   typeNameTaken,
 } from './api';
-
-const ok = <T>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
+import { aFirmware } from './fixtures';
 
 describe('list parameters', () => {
   it('sends the search, the enabled filter and (inverters only) the type', () => {
@@ -74,57 +71,68 @@ describe('the multipart body', () => {
 });
 
 describe('requests', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-  });
-  afterEach(() => mock.restore());
-
   it('saves gateway software to add, then to its own route', async () => {
-    mock.onPost('/api/v1/firmware/gateway/add').reply(...ok({ id: 5 }));
-    mock.onPost('/api/v1/firmware/gateway/5').reply(...ok({ id: 5 }));
+    const api = fakeHttp({
+      'POST /api/v1/firmware/gateway/add': () => envelope(aFirmware({ id: 5, target: 'gateway' })),
+      'POST /api/v1/firmware/gateway/{id}': () => envelope(aFirmware({ id: 5, target: 'gateway' })),
+    });
     await saveFirmware('gateway', { name: 'GW', version: '1', enabled: false });
     await saveFirmware('gateway', { id: 5, name: 'GW', version: '1', enabled: false });
-    expect(mock.history.post.map((r) => r.url)).toEqual([
-      '/api/v1/firmware/gateway/add',
+    expect(api.calls('POST /api/v1/firmware/gateway/add')).toHaveLength(1);
+    expect(api.calls('POST /api/v1/firmware/gateway/{id}').map((r) => r.path)).toEqual([
       '/api/v1/firmware/gateway/5',
     ]);
   });
 
   it('rejects a taken version with 4002 (the form shows it, no toast)', async () => {
-    mock.onGet('/api/v1/firmware/check').reply(...failure(4002, 'Duplicate version'));
-    const e = await checkFirmware('inverter', { version: 'V1', typeId: 11 }).catch((x) => x);
+    const api = fakeHttp({
+      'GET /api/v1/firmware/check': () => failure(4002, 'Duplicate version'),
+    });
+    const e: unknown = await checkFirmware('inverter', { version: 'V1', typeId: 11 }).catch(
+      (x: unknown) => x,
+    );
     expect(isApiError(e, 4002)).toBe(true);
-    expect(mock.history.get[0]?.params).toMatchObject({ version: 'V1', typeId: 11 });
+    expect(api.calls('GET /api/v1/firmware/check')[0]?.query).toMatchObject({
+      version: 'V1',
+      typeId: 11,
+    });
+    expect(api.toasts).toEqual([]);
   });
 
   it('asks for a notice only when enabling', async () => {
-    mock.onGet('/api/v1/firmware/7/changeEnable').reply(...ok({ id: 7 }));
+    const api = fakeHttp({
+      'GET /api/v1/firmware/{id}/changeEnable': () => envelope(aFirmware({ id: 7 })),
+    });
     await changeEnabled(7, true, true);
     await changeEnabled(7, false, true);
-    expect(mock.history.get.map((r) => r.params)).toMatchObject([
+    expect(api.calls('GET /api/v1/firmware/{id}/changeEnable').map((r) => r.query)).toMatchObject([
       { enable: true, notify: true },
       { enable: false, notify: false },
     ]);
   });
 
   it('deletes many at once and answers the refused ones', async () => {
-    mock
-      .onPost('/api/v1/firmware/batchDelete')
-      .reply(...ok({ deleted: 1, refused: [{ id: 2, code: 4, msg: 'inUse' }] }));
+    const api = fakeHttp({
+      'POST /api/v1/firmware/batchDelete': () =>
+        envelope({ deleted: 1, refused: [{ id: 2, code: 4, msg: 'inUse' }] }),
+    });
     const r = await batchDeleteFirmware([1, 2]);
-    expect(JSON.parse(mock.history.post[0]?.data as string)).toEqual({ ids: [1, 2] });
+    expect(api.calls('POST /api/v1/firmware/batchDelete')[0]?.body).toEqual({ ids: [1, 2] });
     expect(r.refused[0]?.id).toBe(2);
   });
 
   it('tells a taken type name from a free one', async () => {
-    mock
-      .onGet('/api/v1/firmware/inverterType/check')
-      .replyOnce(...ok(null))
-      .onGet('/api/v1/firmware/inverterType/check')
-      .replyOnce(...failure(4, 'Parameter validation error: name'));
+    let checks = 0;
+    const api = fakeHttp({
+      'GET /api/v1/firmware/inverterType/check': () =>
+        checks++ === 0 ? envelope(null) : failure(4, 'Parameter validation error: name'),
+    });
     expect(await typeNameTaken('Hybrid', null)).toBe(false);
     expect(await typeNameTaken('Hybrid', 1, 3)).toBe(true);
-    expect(mock.history.get[1]?.params).toMatchObject({ name: 'Hybrid', parentId: 1, id: 3 });
+    expect(api.calls('GET /api/v1/firmware/inverterType/check')[1]?.query).toMatchObject({
+      name: 'Hybrid',
+      parentId: 1,
+      id: 3,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { api, undocumentedBody, type PathOf, type QueryOf } from '@/shared/api/client';
+import { api, type PathOf, type QueryOf } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
@@ -174,9 +174,7 @@ export const SAVE_REFUSALS: readonly number[] = [
 ];
 
 export function saveFirmware(target: FirmwareTarget, v: FirmwareForm): Promise<FirmwareItem> {
-  const body = firmwareFormData(target, v);
-  // the document gives these multipart routes no request body
-  const init = { ...undocumentedBody(body), handledCodes: SAVE_REFUSALS };
+  const init = { body: firmwareFormData(target, v), handledCodes: SAVE_REFUSALS };
   if (target === 'inverter') return api.post('/api/v1/firmware/save', init);
   if (v.id === undefined) return api.post('/api/v1/firmware/gateway/add', init);
   return api.post('/api/v1/firmware/gateway/{id}', { path: { id: v.id }, ...init });

@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { gatewayDetailQuery, type GatewayDetail } from './api';
+import { envelope, fakeHttp, networkError } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { GatewayDetail } from './api';
 import GatewayDetailPage from './GatewayDetailPage';
 
 const gateway: GatewayDetail = {
@@ -73,27 +71,25 @@ const gateway: GatewayDetail = {
   ],
 };
 
-function renderPage(detail: GatewayDetail = gateway) {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false, staleTime: Infinity } },
+/** The page of gateway 7, as the server answers it; resolves once it is shown. */
+async function renderPage(detail: GatewayDetail = gateway) {
+  const api = fakeHttp({
+    'GET /api/v1/gateway/{id}': () => envelope(detail),
+    // the plant's own detail is not what these tests read: it does not arrive
+    'GET /api/v1/plant/{id}': () => networkError(),
   });
-  client.setQueryData(gatewayDetailQuery('7').queryKey, detail);
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/device/gateway/7']}>
-        <App>
-          <Routes>
-            <Route path="/device/gateway/:id" element={<GatewayDetailPage />} />
-          </Routes>
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  await renderScreen(<GatewayDetailPage />, {
+    route: '/device/gateway/7',
+    path: '/device/gateway/:id',
+  });
+  // the plant's name comes with the answer (the title shows "Gateway" until then)
+  await screen.findAllByText(detail.plantName ?? '');
+  expect(api.calls('GET /api/v1/gateway/{id}')[0]?.params).toEqual({ id: '7' });
 }
 
 describe('GatewayDetailPage', () => {
-  it('shows the gateway with its devices, linking those that have a screen', () => {
-    renderPage();
+  it('shows the gateway with its devices, linking those that have a screen', async () => {
+    await renderPage();
     expect(screen.getByTestId('gateway-title').textContent).toBe('GW-0007');
     expect(screen.getAllByText('Ann storage plant').length).toBeGreaterThan(0);
     expect(screen.getByTestId('signal-bars').getAttribute('data-bars')).toBe('4');
@@ -104,20 +100,20 @@ describe('GatewayDetailPage', () => {
     expect(screen.getByText('X-1').closest('a')).toBeNull();
     expect(screen.getByText('Fault')).toBeTruthy();
     expect(screen.getAllByText('--').length).toBeGreaterThan(0);
-  }, 30_000);
+  });
 
-  it('hides the key until asked and offers its rotation to those who may edit the gateway', () => {
-    renderPage();
+  it('hides the key until asked and offers its rotation to those who may edit the gateway', async () => {
+    await renderPage();
     const value = screen.getByTestId('gateway-key-value');
     expect(value.textContent).not.toContain('KEY123');
     fireEvent.click(screen.getByTestId('gateway-key-toggle'));
     expect(screen.getByTestId('gateway-key-value').textContent).toContain('KEY123');
     expect(screen.getByTestId('gateway-key-rotate')).toBeTruthy();
-  }, 30_000);
+  });
 
-  it('shows no key at all to a visitor', () => {
-    renderPage({ ...gateway, key: null, keyEditable: false });
+  it('shows no key at all to a visitor', async () => {
+    await renderPage({ ...gateway, key: null, keyEditable: false });
     expect(screen.queryByTestId('gateway-key')).toBeNull();
     expect(screen.queryByText('Registration key')).toBeNull();
-  }, 30_000);
+  });
 });

@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { userQuery } from '@/shared/user';
+import { fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import { aUser } from '@/test/user';
 import type { InverterDetail } from './api';
 import { InfoTab } from './InfoTab';
 
@@ -74,58 +72,43 @@ const inverter = (keys: string[]): InverterDetail => ({
   productName: 'SUN-5K-SG01LP1',
 });
 
-function renderTab(keys: string[], tempUnit: 'C' | 'F' = 'C') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(userQuery.queryKey, {
-    id: 1,
-    account: 'ann@example.com',
-    nickname: '',
-    name: '',
-    avatar: '',
-    gender: 0,
-    mobile: '',
-    email: 'ann@example.com',
-    createAt: '2026-01-01T00:00:00.000+00:00',
-    type: 'owner',
-    roleName: 'owner',
-    readOnly: false,
-    tempUnit,
-    company: null,
-    userSrc: 'web',
+/** The tab for a signed-in owner who reads temperatures in `tempUnit`. */
+const renderTab = (keys: string[], tempUnit: 'C' | 'F' = 'C') => {
+  // the tab asks the server nothing: any request fails the test
+  fakeHttp();
+  return renderScreen(<InfoTab inv={inverter(keys)} />, {
+    user: aUser({
+      id: 1,
+      account: 'ann@example.com',
+      email: 'ann@example.com',
+      createAt: '2026-01-01T00:00:00.000+00:00',
+      tempUnit,
+    }),
   });
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <App>
-          <InfoTab inv={inverter(keys)} />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+};
 
 describe('inverter basic information', () => {
-  it('hides rename and delete without the keys on the plant', () => {
-    renderTab([]);
+  it('hides rename and delete without the keys on the plant', async () => {
+    await renderTab([]);
     expect(screen.getByText('2306012345')).toBeInTheDocument();
     expect(screen.queryByTestId('rename')).toBeNull();
     expect(screen.queryByTestId('delete')).toBeNull();
   });
 
-  it('shows the product; picking it needs inverter.setting', () => {
-    renderTab([]);
+  it('shows the product; picking it needs inverter.setting', async () => {
+    await renderTab([]);
     expect(screen.getByTestId('info-product')).toHaveTextContent('SUN-5K-SG01LP1');
     expect(screen.queryByTestId('product-pick')).toBeNull();
   });
 
-  it('shows rename with inverter.alias, and delete only with the plant edit key', () => {
-    renderTab(['inverter.alias']);
+  it('shows rename with inverter.alias, and delete only with the plant edit key', async () => {
+    await renderTab(['inverter.alias']);
     expect(screen.getByTestId('rename')).toBeInTheDocument();
     expect(screen.queryByTestId('delete')).toBeNull();
   });
 
   it('asks for the SN before deleting', async () => {
-    renderTab(['station.edit']);
+    await renderTab(['station.edit']);
     fireEvent.click(screen.getByTestId('delete'));
     const submit = await screen.findByTestId('delete-submit');
     expect(submit).toBeDisabled();
@@ -133,8 +116,8 @@ describe('inverter basic information', () => {
     expect(submit).toBeEnabled();
   });
 
-  it('shows temperatures in the user unit and missing values as --', () => {
-    renderTab([], 'F');
+  it('shows temperatures in the user unit and missing values as --', async () => {
+    await renderTab([], 'F');
     expect(screen.getByText('212 °F')).toBeInTheDocument();
     expect(screen.getAllByText('--').length).toBeGreaterThan(0);
   });

@@ -1,85 +1,78 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
-import { ProductField } from './ProductField';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { afterGuard } from '@/test/guard';
+import { envelope, failure, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import { ProductField } from './ProductField';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
 const SLOW = { timeout: 10_000 };
 
+const product = (id: number, name: string, partNumber: string, ratedPower: number) => ({
+  id,
+  name,
+  partNumber,
+  manufacturer: 'Deye',
+  category: 'inverter' as const,
+  typeId: null,
+  typeName: '',
+  ratedPower,
+  remark: '',
+  hardware: [],
+  deviceCount: 0,
+  firmwareCount: 0,
+  createAt: '2026-05-01T10:00:00.000+00:00',
+  updateAt: '2026-05-01T10:00:00.000+00:00',
+});
+
 const PRODUCTS = [
-  {
-    id: 3,
-    name: 'SUN-5K',
-    partNumber: 'SG01LP1-5K',
-    manufacturer: 'Deye',
-    typeName: '',
-    ratedPower: 5000,
-  },
-  {
-    id: 4,
-    name: 'SUN-8K',
-    partNumber: 'SG04LP3-8K',
-    manufacturer: 'Deye',
-    typeName: '',
-    ratedPower: 8000,
-  },
+  product(3, 'SUN-5K', 'SG01LP1-5K', 5000),
+  product(4, 'SUN-8K', 'SG04LP3-8K', 8000),
 ];
 
-function show(mayEdit: boolean, productName: string | null = 'SUN-5K') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <ProductField sn="2306012345" product={{ productId: 3, productName }} mayEdit={mayEdit} />
-      </App>
-    </QueryClientProvider>,
+const show = (mayEdit: boolean, productName: string | null = 'SUN-5K') =>
+  renderScreen(
+    <ProductField sn="2306012345" product={{ productId: 3, productName }} mayEdit={mayEdit} />,
   );
+
+/** The product list; the first save of a product is refused (it does not fit), the next taken. */
+function serve() {
+  let saves = 0;
+  return fakeHttp({
+    'GET /api/v1/inverter/products': () => envelope(PRODUCTS),
+    'POST /api/v1/inverter/product': () =>
+      saves++ === 0 ? failure(4, 'Parameter validation error: productId') : envelope(null),
+  });
 }
 
 describe('inverter product', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-    mock.onGet('/api/v1/inverter/products').reply(...ok(PRODUCTS));
-  });
-  afterEach(() => mock.restore());
-
-  it('shows the product; no way to change it without inverter.setting', () => {
-    show(false);
+  it('shows the product; no way to change it without inverter.setting', async () => {
+    serve();
+    await show(false);
     expect(screen.getByTestId('info-product')).toHaveTextContent('SUN-5K');
-    expect(screen.queryByTestId('product-pick')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Choose the product' })).toBeNull();
   });
 
-  it('shows -- when the product is unknown', () => {
-    show(false, null);
+  it('shows -- when the product is unknown', async () => {
+    serve();
+    await show(false, null);
     expect(screen.getByTestId('info-product')).toHaveTextContent('--');
   });
 
   it('sends the picked product, and says when it does not fit', async () => {
-    mock
-      .onPost('/api/v1/inverter/product')
-      .replyOnce(...failure(4, 'Parameter validation error: productId'))
-      .onPost('/api/v1/inverter/product')
-      .reply(...ok(null));
-    show(true);
-    fireEvent.click(screen.getByTestId('product-pick'));
+    const api = serve();
+    await show(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Choose the product' }));
     await screen.findByTestId('product-pick-select');
     fireEvent.click(screen.getByTestId('product-pick-save'));
     expect(
       await screen.findByText('This product does not fit the inverter’s type', {}, SLOW),
     ).toBeInTheDocument();
-    expect(JSON.parse(mock.history.post[0]?.data as string)).toEqual({
+    expect(api.calls('POST /api/v1/inverter/product')[0]?.body).toEqual({
       sn: '2306012345',
       productId: 3,
     });
     await afterGuard(screen.getByTestId('product-pick-save'));
     fireEvent.click(screen.getByTestId('product-pick-save'));
-    await waitFor(() => expect(mock.history.post.length).toBe(2), SLOW);
+    await waitFor(() => expect(api.calls('POST /api/v1/inverter/product')).toHaveLength(2), SLOW);
   });
 });

@@ -1,14 +1,19 @@
+import { Limits } from '@/shared/api/limits.gen';
 import type { Check } from '@/shared/validators';
 import type { NewGateway } from './api';
 
 /** SN: letters, digits and `-`, 6-32 characters (the server's rule). */
-export const GATEWAY_SN = /^[A-Za-z0-9-]{6,32}$/;
+export const GATEWAY_SN = new RegExp(
+  `^[A-Za-z0-9-]{${Limits.CreateRequest.sn.minLength},${Limits.CreateRequest.sn.maxLength}}$`,
+);
 /**
  * A registration key being set: 8-32 visible ASCII characters, at least 4 of them different,
  * and not a straight run such as `12345678` (the server's rule for new keys; older keys of 4
  * characters still claim and sign in).
  */
-export const GATEWAY_KEY = /^[\x21-\x7e]{8,32}$/;
+export const GATEWAY_KEY = new RegExp(
+  `^[\\x21-\\x7e]{${Limits.CreateRequest.key.minLength},${Limits.CreateRequest.key.maxLength}}$`,
+);
 const KEY_DISTINCT = 4;
 
 function straightRun(key: string): boolean {
@@ -17,10 +22,14 @@ function straightRun(key: string): boolean {
 }
 
 /** The optional fields' longest lengths, in characters (the server's limits). */
-export const LIMITS = { model: 32, commType: 16, protocol: 40 } as const;
+export const LIMITS = {
+  model: Limits.CreateRequest.model.maxLength,
+  commType: Limits.CreateRequest.commType.maxLength,
+  protocol: Limits.CreateRequest.protocol.maxLength,
+} as const;
 
 /** How many gateways one batch registers. */
-export const BATCH_MAX = 200;
+export const BATCH_MAX = Limits.RegisterBatchRequest.gateways.maxItems;
 
 /** Communication types offered (free text is allowed too, up to 16 characters). */
 export const COMM_TYPES = ['wifi', '4g', 'ethernet', 'rs485', 'gprs'] as const;

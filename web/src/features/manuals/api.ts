@@ -1,4 +1,4 @@
-import { api, undocumentedBody } from '@/shared/api/client';
+import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode } from '@/shared/http';
@@ -86,15 +86,14 @@ export const SAVE_REFUSALS = [
 ];
 
 export const saveManual = (id: number | undefined, v: ManualForm) =>
-  // the document gives these multipart routes no request body
   id === undefined
     ? api.post('/api/v1/manual', {
-        ...undocumentedBody(manualFormData(v)),
+        body: manualFormData(v),
         handledCodes: SAVE_REFUSALS,
       })
     : api.post('/api/v1/manual/{id}', {
         path: { id },
-        ...undocumentedBody(manualFormData(v)),
+        body: manualFormData(v),
         handledCodes: SAVE_REFUSALS,
       });
 

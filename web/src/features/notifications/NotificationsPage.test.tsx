@@ -1,17 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { MessageItem } from '@/shared/api/messages';
-import { http } from '@/shared/http';
 import { defaults } from '@/shared/list/params';
+import { envelope, fakeHttp, reply } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { messageLinks, NOTIFICATION_FILTERS, notificationParams } from './api';
 import NotificationsPage from './NotificationsPage';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
 const page = <T,>(infos: T[]) => ({ pageSize: 20, pageNumber: 1, total: infos.length, infos });
 const SLOW = { timeout: 10_000 };
 
@@ -98,40 +93,22 @@ describe('messageLinks', () => {
   });
 });
 
-function show(url = '/notification') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter initialEntries={[url]}>
-          <NotificationsPage />
-        </MemoryRouter>
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const show = (route = '/notification') => renderScreen(<NotificationsPage />, { route });
 
 describe('NotificationsPage', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-  });
-  afterEach(() => mock.restore());
-
   it('lists messages of both sources, filters them and marks one read', async () => {
     let unread = 1;
-    const asked: Record<string, unknown>[] = [];
-    mock.onGet('/api/v1/message/count').reply(() => ok(unread));
-    mock.onGet('/api/v1/messages').reply((config) => {
-      asked.push(config.params as Record<string, unknown>);
-      return ok(page([{ ...fault, status: unread ? 0 : 1 }, notice]));
+    const api = fakeHttp({
+      'GET /api/v1/message/count': () => envelope(unread),
+      'GET /api/v1/messages': () => envelope(page([{ ...fault, status: unread ? 0 : 1 }, notice])),
+      'POST /api/v1/message/{id}/read': () => {
+        unread = 0;
+        return envelope(null);
+      },
+      'POST /api/v1/messages/read': () => envelope(null),
     });
-    mock.onPost('/api/v1/message/5/read').reply(() => {
-      unread = 0;
-      return ok(null);
-    });
-    mock.onPost('/api/v1/messages/read').reply(...ok(null));
-    show();
+    const asked = () => api.calls('GET /api/v1/messages').map((r) => r.query);
+    await show();
     const table = await screen.findByTestId('notifications-table', {}, SLOW);
     await within(table).findByText('Sunny Farm · INV1', {}, SLOW);
     expect(table).toHaveTextContent('Firmware update available');
@@ -145,40 +122,44 @@ describe('NotificationsPage', () => {
     );
 
     fireEvent.click(screen.getByText('Unread'));
-    await waitFor(() => expect(asked.at(-1)).toMatchObject({ status: 0 }));
+    await waitFor(() => expect(asked().at(-1)).toMatchObject({ status: 0 }));
 
     fireEvent.click(within(table).getByTestId('notification-read'));
-    await waitFor(() => expect(mock.history.post.length).toBe(1));
-    expect(mock.history.post[0]?.url).toBe('/api/v1/message/5/read');
-    expect(mock.history.post[0]?.params).not.toHaveProperty('source');
+    await waitFor(() => expect(api.calls('POST /api/v1/message/{id}/read')).toHaveLength(1));
+    const [read] = api.calls('POST /api/v1/message/{id}/read');
+    expect(read?.path).toBe('/api/v1/message/5/read');
+    expect(read?.query).not.toHaveProperty('source');
+    expect(api.calls('POST /api/v1/messages/read')).toEqual([]);
     await waitFor(() => expect(screen.queryByTestId('notifications-unread')).toBeNull());
     expect(screen.getByTestId('notifications-read-all')).toBeDisabled();
   });
 
   it('marks all read', async () => {
     let unread = 2;
-    mock.onGet('/api/v1/message/count').reply(() => ok(unread));
-    mock.onGet('/api/v1/messages').reply(...ok(page([fault])));
-    mock.onPost('/api/v1/messages/read').reply(() => {
-      unread = 0;
-      return ok(null);
+    const api = fakeHttp({
+      'GET /api/v1/message/count': () => envelope(unread),
+      'GET /api/v1/messages': () => envelope(page([fault])),
+      'POST /api/v1/messages/read': () => {
+        unread = 0;
+        return envelope(null);
+      },
     });
-    show();
+    await show();
     const all = await screen.findByTestId('notifications-read-all', {}, SLOW);
     await waitFor(() => expect(all).toBeEnabled());
     fireEvent.click(all);
     expect(await screen.findByText('All messages marked as read', {}, SLOW)).toBeTruthy();
     await waitFor(() => expect(all).toBeDisabled());
+    expect(api.calls('POST /api/v1/messages/read')).toHaveLength(1);
   });
 
   it('says when nothing matches, and when loading failed', async () => {
-    mock.onGet('/api/v1/message/count').reply(...ok(0));
-    mock
-      .onGet('/api/v1/messages')
-      .replyOnce(500)
-      .onGet('/api/v1/messages')
-      .reply(...ok(page([])));
-    show('/notification?kind=fault');
+    let lists = 0;
+    fakeHttp({
+      'GET /api/v1/message/count': () => envelope(0),
+      'GET /api/v1/messages': () => (lists++ === 0 ? reply(500) : envelope(page<MessageItem>([]))),
+    });
+    await show('/notification?kind=fault');
     const problem = await screen.findByTestId('notifications-error', {}, SLOW);
     fireEvent.click(within(problem).getByRole('button'));
     expect(

@@ -1,16 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp, reply } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import type { Product } from './api';
 import ProductsPage from './ProductsPage';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
 const SLOW = { timeout: 10_000 };
 
@@ -42,30 +36,13 @@ function tree(keys: string[]) {
   };
 }
 
-function show() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter initialEntries={['/management/product']}>
-          <ProductsPage />
-        </MemoryRouter>
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const show = (keys: string[]) =>
+  renderScreen(<ProductsPage />, { route: '/management/product', permissions: tree(keys) });
 
 describe('ProductsPage', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-  });
-  afterEach(() => mock.restore());
-
   it('lists products with their hardware versions; no buttons without the edit right', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.product.view'])));
-    mock.onGet('/api/v1/product/').reply(...ok(page([sun])));
-    show();
+    fakeHttp({ 'GET /api/v1/product/': () => envelope(page([sun])) });
+    await show(['sys.product.view']);
     expect(await screen.findByTestId('product-row-name', {}, SLOW)).toHaveTextContent(
       'SUN-5K-SG01LP1',
     );
@@ -77,30 +54,26 @@ describe('ProductsPage', () => {
   });
 
   it('shows a failure with a retry', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.product.view'])));
-    mock
-      .onGet('/api/v1/product/')
-      .replyOnce(500)
-      .onGet('/api/v1/product/')
-      .reply(...ok(page([])));
-    show();
+    let lists = 0;
+    fakeHttp({
+      'GET /api/v1/product/': () => (lists++ === 0 ? reply(500) : envelope(page<Product>([]))),
+    });
+    await show(['sys.product.view']);
     const problem = await screen.findByTestId('products-error', {}, SLOW);
     fireEvent.click(within(problem).getByRole('button'));
     expect(await screen.findByText('No products yet', {}, SLOW)).toBeInTheDocument();
   });
 
   it('adds a product with hardware versions; a taken part number is refused on blur', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.product.view', 'sys.product.edit'])));
-    mock.onGet('/api/v1/product/').reply(...ok(page([])));
-    mock
-      .onGet('/api/v1/product/check')
-      .reply((config) =>
-        (config.params as { partNumber: string }).partNumber === 'SG01LP1-5K'
+    const api = fakeHttp({
+      'GET /api/v1/product/': () => envelope(page<Product>([])),
+      'GET /api/v1/product/check': ({ query }) =>
+        query.partNumber === 'SG01LP1-5K'
           ? failure(4, 'Parameter validation error: partNumber')
-          : ok(null),
-      );
-    mock.onPost('/api/v1/product/').reply(...ok(11));
-    show();
+          : envelope(null),
+      'POST /api/v1/product/': () => envelope(11),
+    });
+    await show(['sys.product.view', 'sys.product.edit']);
     fireEvent.click(await screen.findByTestId('product-add-empty', {}, SLOW));
     fireEvent.change(await screen.findByTestId('product-name'), { target: { value: 'Meter X' } });
     const part = screen.getByTestId('product-part-number');
@@ -118,8 +91,8 @@ describe('ProductsPage', () => {
     fireEvent.click(screen.getByTestId('hardware-add'));
     expect(screen.getAllByTestId('hardware-tag').map((t) => t.textContent)).toEqual(['V1', 'V2']);
     fireEvent.click(screen.getByTestId('product-save'));
-    await waitFor(() => expect(mock.history.post.length).toBe(1), SLOW);
-    expect(JSON.parse(mock.history.post[0]?.data as string)).toEqual({
+    await waitFor(() => expect(api.calls('POST /api/v1/product/')).toHaveLength(1), SLOW);
+    expect(api.calls('POST /api/v1/product/')[0]?.body).toEqual({
       name: 'Meter X',
       partNumber: 'MX-1',
       category: 'inverter',
@@ -132,12 +105,11 @@ describe('ProductsPage', () => {
   });
 
   it('says clearly when a product in use cannot be deleted', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.product.view', 'sys.product.edit'])));
-    mock.onGet('/api/v1/product/').reply(...ok(page([sun])));
-    mock
-      .onPost('/api/v1/products/3/delete')
-      .reply(...failure(4, 'Parameter validation error: inUse'));
-    show();
+    const api = fakeHttp({
+      'GET /api/v1/product/': () => envelope(page([sun])),
+      'POST /api/v1/products/{id}/delete': () => failure(4, 'Parameter validation error: inUse'),
+    });
+    await show(['sys.product.view', 'sys.product.edit']);
     fireEvent.click(await screen.findByTestId('action-delete', {}, SLOW));
     fireEvent.click(await screen.findByTestId('product-delete-ok'));
     expect(
@@ -147,5 +119,6 @@ describe('ProductsPage', () => {
         SLOW,
       ),
     ).toBeInTheDocument();
+    expect(api.calls('POST /api/v1/products/{id}/delete')[0]?.params).toEqual({ id: '3' });
   });
 });

@@ -1,18 +1,23 @@
 import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, isApiError, type Page } from '@/shared/http';
+import { ErrorCode, isApiError } from '@/shared/http';
 import type { Schemas } from '@/shared/api/schema';
 import { oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** What a product is (the catalogue's categories). */
-export const CATEGORIES = ['inverter', 'gateway', 'battery', 'meter'] as const;
-export type Category = (typeof CATEGORIES)[number];
+export type Category = Schemas['Product']['category'];
+export const CATEGORIES = [
+  'inverter',
+  'gateway',
+  'battery',
+  'meter',
+] as const satisfies readonly Category[];
 
 /** A hardware version of a product. */
 export type Hardware = Schemas['ProductHardware'];
 
 /** An item of GET /api/v1/product/ (and GET /product/{id}). */
-export type Product = Omit<Schemas['Product'], 'category'> & { category: Category };
+export type Product = Schemas['Product'];
 
 /** The body of POST /product/ (create) and POST /products/{id} (edit). */
 export interface ProductBody {
@@ -62,10 +67,7 @@ export const productListQuery = (q: ProductQuery) =>
   queryOptions({
     queryKey: productKeys.list(productParams(q)),
     // the document has `category` as text; the server sends only the words of CATEGORIES
-    queryFn: () =>
-      api.get('/api/v1/product/', { query: productParams(q), silent: true }) as Promise<
-        Page<Product>
-      >,
+    queryFn: () => api.get('/api/v1/product/', { query: productParams(q), silent: true }),
     placeholderData: keepPreviousData,
   });
 

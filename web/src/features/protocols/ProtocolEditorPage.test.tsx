@@ -1,18 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { afterGuard } from '@/test/guard';
+import { envelope, failure, fakeHttp, reply, type Routes } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { Schemas } from '@/shared/api/schema';
+import type { PreviewAnswer } from './api';
 import type { ProtocolConfig } from './config';
 import ProtocolEditorPage from './ProtocolEditorPage';
 import ProtocolsPage from './ProtocolsPage';
-import { afterGuard } from '@/test/guard';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
 const SLOW = { timeout: 10_000 };
 
 const METER: ProtocolConfig = {
@@ -35,46 +31,46 @@ function tree(keys: string[]) {
   };
 }
 
-function show(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/management/protocol" element={<ProtocolsPage />} />
-            <Route path="/management/protocol/:code" element={<ProtocolEditorPage />} />
-          </Routes>
-        </MemoryRouter>
-      </App>
-    </QueryClientProvider>,
-  );
-}
+/** The list or the editor, as `route` names, for a user holding `keys`. */
+const show = (route: string, keys: string[]) =>
+  renderScreen(<ProtocolsPage />, {
+    route,
+    path: '/management/protocol',
+    routes: { '/management/protocol/:code': <ProtocolEditorPage /> },
+    permissions: tree(keys),
+  });
+
+/**
+ * A decoding as the server answers it. The document has a point's `value` as any JSON value
+ * (an object to the generated types), the screen reads it as a number, text or null.
+ */
+const preview = (answer: PreviewAnswer) => answer as unknown as Schemas['PreviewAnswer'];
+
+/** The server: the meter config, and `routes`. */
+const serve = (routes: Routes = {}) =>
+  fakeHttp({
+    'GET /api/v1/logger/function/{code}': ({ params }) =>
+      params.code === 'meter-3ph' ? envelope(METER) : failure(4, 'Invalid parameter: code'),
+    ...routes,
+  });
 
 describe('protocol configs', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-    mock.onGet('/api/v1/logger/function/meter-3ph').reply(...ok(METER));
-  });
-  afterEach(() => mock.restore());
-
   it('lists the configs; "New" needs the edit right', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.protocol.view'])));
-    mock.onGet('/api/v1/logger/functions').reply(
-      ...ok([
-        {
-          code: 'meter-3ph',
-          family: 'meter',
-          name: 'Three-phase meter',
-          builtin: true,
-          points: 2,
-          version: 3,
-          updateAt: '2026-05-01T10:00:00.000+00:00',
-        },
-      ]),
-    );
-    show('/management/protocol');
+    serve({
+      'GET /api/v1/logger/functions': () =>
+        envelope([
+          {
+            code: 'meter-3ph',
+            family: 'meter',
+            name: 'Three-phase meter',
+            builtin: true,
+            points: 2,
+            version: 3,
+            updateAt: '2026-05-01T10:00:00.000+00:00',
+          },
+        ]),
+    });
+    await show('/management/protocol', ['sys.protocol.view']);
     const code = await screen.findByTestId('protocol-row-code', {}, SLOW);
     expect(code).toHaveAttribute('href', '/management/protocol/meter-3ph');
     expect(screen.getByTestId('protocol-table')).toHaveTextContent('Built in');
@@ -82,34 +78,34 @@ describe('protocol configs', () => {
   });
 
   it('shows a failed list with a retry', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.protocol.view'])));
-    mock
-      .onGet('/api/v1/logger/functions')
-      .replyOnce(500)
-      .onGet('/api/v1/logger/functions')
-      .reply(...ok([]));
-    show('/management/protocol');
+    let lists = 0;
+    serve({
+      'GET /api/v1/logger/functions': () => (lists++ === 0 ? reply(500) : envelope([])),
+    });
+    await show('/management/protocol', ['sys.protocol.view']);
     const problem = await screen.findByTestId('protocols-error', {}, SLOW);
     fireEvent.click(within(problem).getByRole('button'));
     expect(await screen.findByText('No protocol configs', {}, SLOW)).toBeInTheDocument();
   });
 
   it('is read-only without the edit right', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.protocol.view'])));
-    show('/management/protocol/meter-3ph');
+    serve();
+    await show('/management/protocol/meter-3ph', ['sys.protocol.view']);
     const scales = await screen.findAllByTestId('point-scale', {}, SLOW);
     expect(scales[0]).toBeDisabled();
     expect(screen.queryByTestId('protocol-save')).toBeNull();
   });
 
   it('saves a changed scale, and shows the server’s problems', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.protocol.view', 'sys.protocol.edit'])));
-    mock
-      .onPost('/api/v1/logger/function')
-      .replyOnce(...failure(4, 'Parameter validation error: invalid config: frequency: scale'))
-      .onPost('/api/v1/logger/function')
-      .reply(...ok({ code: 'meter-3ph', version: 4 }));
-    show('/management/protocol/meter-3ph');
+    let saves = 0;
+    const api = serve({
+      'POST /api/v1/logger/function': () =>
+        saves++ === 0
+          ? failure(4, 'Parameter validation error: invalid config: frequency: scale')
+          : envelope({ code: 'meter-3ph', version: 4 }),
+    });
+    const saved = () => api.calls('POST /api/v1/logger/function');
+    await show('/management/protocol/meter-3ph', ['sys.protocol.view', 'sys.protocol.edit']);
     const save = await screen.findByTestId('protocol-save', {}, SLOW);
     expect(save).toBeDisabled();
     fireEvent.change(screen.getAllByTestId('point-scale')[1] as HTMLElement, {
@@ -119,7 +115,7 @@ describe('protocol configs', () => {
     expect(await screen.findByTestId('protocol-problems', {}, SLOW)).toHaveTextContent(
       'frequency: scale',
     );
-    const sent = JSON.parse(mock.history.post[0]?.data as string) as ProtocolConfig;
+    const sent = saved()[0]?.body as ProtocolConfig;
     expect(sent.points[1]).toEqual({
       key: 'frequency',
       unit: 'Hz',
@@ -129,31 +125,33 @@ describe('protocol configs', () => {
     });
     await afterGuard(screen.getByTestId('protocol-save'));
     fireEvent.click(screen.getByTestId('protocol-save'));
-    await waitFor(() => expect(mock.history.post.length).toBe(2), SLOW);
+    await waitFor(() => expect(saved()).toHaveLength(2), SLOW);
   });
 
   it('decodes a captured frame with the config as edited', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['sys.protocol.view'])));
-    mock.onPost('/api/v1/logger/function/preview').reply(
-      ...ok({
-        format: 'registers',
-        start: 0,
-        registers: 2,
-        values: [
-          {
-            key: 'voltage_a',
-            name: 'voltage_a',
-            unit: 'V',
-            value: 230.10000000000002,
-            raw: '08 FD',
-          },
-          { key: 'frequency', name: 'frequency', unit: 'Hz', value: 50, raw: '13 88' },
-          { key: 'power', name: 'power', unit: 'W', value: null, raw: '' },
-        ],
-        problems: ['power: not in the frame'],
-      }),
-    );
-    show('/management/protocol/meter-3ph');
+    const api = serve({
+      'POST /api/v1/logger/function/preview': () =>
+        envelope(
+          preview({
+            format: 'registers',
+            start: 0,
+            registers: 2,
+            values: [
+              {
+                key: 'voltage_a',
+                name: 'voltage_a',
+                unit: 'V',
+                value: 230.10000000000002,
+                raw: '08 FD',
+              },
+              { key: 'frequency', name: 'frequency', unit: 'Hz', value: 50, raw: '13 88' },
+              { key: 'power', name: 'power', unit: 'W', value: null, raw: '' },
+            ],
+            problems: ['power: not in the frame'],
+          }),
+        ),
+    });
+    await show('/management/protocol/meter-3ph', ['sys.protocol.view']);
     fireEvent.click(await screen.findByText('Test against a captured frame', {}, SLOW));
     const frame = await screen.findByTestId('preview-frame');
     fireEvent.change(frame, { target: { value: 'zz' } });
@@ -174,7 +172,7 @@ describe('protocol configs', () => {
     expect(screen.queryByTestId('preview-value-power')).toBeNull();
     fireEvent.click(screen.getByTestId('preview-all'));
     expect(await screen.findByTestId('preview-value-power')).toHaveTextContent('--');
-    const body = JSON.parse(mock.history.post[0]?.data as string) as {
+    const body = api.calls('POST /api/v1/logger/function/preview')[0]?.body as {
       frame: string;
       config: ProtocolConfig;
     };

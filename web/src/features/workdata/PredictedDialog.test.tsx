@@ -1,34 +1,24 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { PredictedDialog } from './PredictedDialog';
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-
 const outcome = (imported: number) => ({
+  dryRun: imported === 0,
   total: 2,
   imported,
   failed: 1,
   rows: [
-    { row: 2, plantId: 7, year: 2026, month: 5, day: null, success: true, msg: null },
+    { row: 2, plantId: 7, year: 2026, month: 5, day: null, success: true, msg: '' },
     { row: 3, plantId: 99, year: 2026, month: 13, day: null, success: false, msg: 'Bad month' },
   ],
 });
 
-function show(onClose = vi.fn()) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <PredictedDialog onClose={onClose} />
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const show = (onClose = vi.fn()) => renderScreen(<PredictedDialog onClose={onClose} />);
+
+/** The form a request sent (the import is a multipart upload). */
+const form = (body: unknown) => body as FormData;
 
 function pick(name: string, size = 10) {
   const input = document.querySelector('input[type="file"]') as HTMLInputElement;
@@ -37,34 +27,30 @@ function pick(name: string, size = 10) {
 }
 
 describe('PredictedDialog', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-  });
-  afterEach(() => mock.restore());
-
   it('checks the file first, lists refused rows with the reason, then imports', async () => {
-    mock.onPost('/api/v1/predicted/import').reply((config) => {
-      const dry = (config.data as FormData).get('dryRun') === 'true';
-      return ok(outcome(dry ? 0 : 1));
+    const api = fakeHttp({
+      'POST /api/v1/predicted/import': ({ body }) =>
+        envelope(outcome(form(body).get('dryRun') === 'true' ? 0 : 1)),
     });
-    show();
+    await show();
     pick('predicted.xlsx');
     expect(await screen.findByTestId('predicted-file')).toHaveTextContent('predicted.xlsx');
-    fireEvent.click(screen.getByTestId('predicted-check'));
+    fireEvent.click(screen.getByRole('button', { name: 'Check file' }));
     expect(await screen.findByTestId('predicted-preview')).toHaveTextContent('1 valid, 1 refused');
     expect(screen.getByText('Bad month')).toBeInTheDocument();
     expect(screen.getByText('2026-05')).toBeInTheDocument();
     fireEvent.click(screen.getByTestId('predicted-run'));
     expect(await screen.findByTestId('predicted-result')).toHaveTextContent('Imported 1 of 2');
-    await waitFor(() => expect(mock.history.post).toHaveLength(2));
-    expect((mock.history.post[1]?.data as FormData).get('dryRun')).toBeNull();
+    await waitFor(() => expect(api.calls('POST /api/v1/predicted/import')).toHaveLength(2));
+    expect(form(api.calls('POST /api/v1/predicted/import')[1]?.body).get('dryRun')).toBeNull();
   });
 
   it('refuses a file that is not a sheet before sending it', async () => {
-    show();
+    const api = fakeHttp();
+    await show();
     pick('predicted.csv');
     expect(await screen.findByTestId('predicted-problem')).toHaveTextContent('Only .xlsx files');
-    expect(screen.getByTestId('predicted-check')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Check file' })).toBeDisabled();
+    expect(api.calls('POST /api/v1/predicted/import')).toEqual([]);
   });
 });

@@ -1,11 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import MockAdapter from 'axios-mock-adapter';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { http } from '@/shared/http';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, failure, fakeHttp, type Routes } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { monthReport } from './fixtures';
 import ReportPage from './ReportPage';
 
@@ -16,46 +12,29 @@ vi.mock('@/shared/charts', async (importOriginal) => ({
   EChart: ({ ariaLabel }: { ariaLabel?: string }) => <div data-testid="chart">{ariaLabel}</div>,
 }));
 
-const ok = <T,>(data: T): [number, unknown] => [200, { code: 0, msg: 'Success', data }];
-const failure = (code: number, msg: string): [number, unknown] => [200, { code, msg, data: null }];
-
 function tree(keys: string[]) {
   return { permission: 'root', type: 0, children: keys.map((k) => ({ permission: k, type: 0 })) };
 }
 
-function show(url = '/workdata/info/7?type=month&date=2026-10') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            <Route path="/workdata/info/:id" element={<ReportPage />} />
-          </Routes>
-        </MemoryRouter>
-      </App>
-    </QueryClientProvider>,
-  );
-}
+/** The server: plant 7's report as `routes` answer it, its monthly e-mail off. */
+const serve = (routes: Routes) =>
+  fakeHttp({
+    'GET /api/v1/report/plant/{id}/subscription': () =>
+      envelope({ enabled: false, email: 'o@example.com', lastSent: null }),
+    ...routes,
+  });
+
+const show = (keys: string[], route = '/workdata/info/7?type=month&date=2026-10') =>
+  renderScreen(<ReportPage />, { route, path: '/workdata/info/:id', permissions: tree(keys) });
 
 describe('ReportPage', () => {
-  let mock: MockAdapter;
-  beforeEach(() => {
-    mock = new MockAdapter(http.axios);
-    mock
-      .onGet('/api/v1/report/plant/7/subscription')
-      .reply(...ok({ enabled: false, email: 'o@example.com', lastSent: null }));
-  });
-  afterEach(() => mock.restore());
-
   it('shows the figures of the report on its A4 pages, with print and download', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['workdata.view', 'workdata.export'])));
-    mock.onGet('/api/v1/report/plant/7').reply((config) => {
-      expect(config.params).toMatchObject({ type: 'month', date: '2026-10' });
-      return ok(monthReport());
-    });
-    show();
+    const api = serve({ 'GET /api/v1/report/plant/{id}': () => envelope(monthReport()) });
+    await show(['workdata.view', 'workdata.export']);
     await screen.findByTestId('report-sheets');
+    const asked = api.calls('GET /api/v1/report/plant/{id}')[0];
+    expect(asked?.params).toEqual({ id: '7' });
+    expect(asked?.query).toMatchObject({ type: 'month', date: '2026-10' });
     expect(screen.getByTestId('report-sheets')).toHaveAttribute('data-pages', '3');
     expect(screen.getAllByTestId('report-page')).toHaveLength(3);
     expect(screen.getByTestId('report-title')).toHaveTextContent('Monthly report · Roof A');
@@ -77,10 +56,9 @@ describe('ReportPage', () => {
   });
 
   it('offers no download without the export right, and prints with window.print', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['workdata.view'])));
-    mock.onGet('/api/v1/report/plant/7').reply(...ok(monthReport()));
+    serve({ 'GET /api/v1/report/plant/{id}': () => envelope(monthReport()) });
     const print = vi.spyOn(window, 'print').mockImplementation(() => {});
-    show();
+    await show(['workdata.view']);
     await screen.findByTestId('report-sheets');
     expect(screen.queryByTestId('report-download')).toBeNull();
     fireEvent.click(screen.getByTestId('report-print'));
@@ -89,25 +67,28 @@ describe('ReportPage', () => {
   });
 
   it('says a plant that is not visible has no report', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['workdata.view'])));
-    mock.onGet('/api/v1/report/plant/7').reply(...failure(4, 'Invalid parameter: id'));
-    show();
+    serve({ 'GET /api/v1/report/plant/{id}': () => failure(4, 'Invalid parameter: id') });
+    await show(['workdata.view']);
     expect(await screen.findByTestId('report-error')).toHaveTextContent(
       'This report is not available',
     );
   });
 
   it('subscribes the caller to the monthly e-mail', async () => {
-    mock.onGet('/api/v1/permission').reply(...ok(tree(['workdata.view'])));
-    mock.onGet('/api/v1/report/plant/7').reply(...ok(monthReport()));
-    mock.onPost('/api/v1/report/plant/7/subscription').reply((config) => {
-      expect(JSON.parse(String(config.data))).toEqual({ enabled: true });
-      return ok({ enabled: true, email: 'o@example.com', lastSent: null });
+    const api = serve({
+      'GET /api/v1/report/plant/{id}': () => envelope(monthReport()),
+      'POST /api/v1/report/plant/{id}/subscription': () =>
+        envelope({ enabled: true, email: 'o@example.com', lastSent: null }),
     });
-    show();
+    await show(['workdata.view']);
     const toggle = await screen.findByTestId('report-subscription-switch');
     await waitFor(() => expect(toggle).not.toHaveClass('ant-switch-loading'));
     fireEvent.click(toggle);
-    await waitFor(() => expect(mock.history.post).toHaveLength(1));
+    await waitFor(() =>
+      expect(api.calls('POST /api/v1/report/plant/{id}/subscription')).toHaveLength(1),
+    );
+    expect(api.calls('POST /api/v1/report/plant/{id}/subscription')[0]?.body).toEqual({
+      enabled: true,
+    });
   });
 });

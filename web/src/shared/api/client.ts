@@ -74,8 +74,7 @@ type Json<O> = O extends { responses: { 200: { content: { 'application/json': in
 
 /**
  * What the request resolves to: the envelope's `data`, nothing for a bare acknowledgement, and
- * the schema itself where the document names the payload without its envelope (a gap in the
- * document: POST /api/v1/gateway/{id}/key/rotate).
+ * the schema itself for the few answers sent without an envelope (GET /healthz).
  */
 export type Answer<O> =
   Json<O> extends { data: infer D } ? D : Json<O> extends { code: number } ? void : Json<O>;
@@ -133,15 +132,6 @@ export const api = {
     return downloadFile(fillPath(path, params), query, fallbackName);
   },
 };
-
-/**
- * A request body the API document does not describe (the operation has no `requestBody` there):
- * a gap in the document, named at each use so that it can be closed there.
- */
-export function undocumentedBody(body: object): { body?: never } {
-  // typed as no body, so that `tsc` lets it through where the document says there is none
-  return Object.assign<{ body?: never }, object>({}, { body });
-}
 
 /** The query parameters of an operation (a list screen builds them before asking). */
 export type QueryOf<P extends keyof paths, M extends Method = 'get'> = Exclude<

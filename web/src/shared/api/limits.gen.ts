@@ -11,9 +11,30 @@ export const Limits = {
     phone: { maxLength: 20 },
     remark: { maxLength: 200 },
   },
+  CreateRequest: {
+    commType: { maxLength: 16 },
+    key: { minLength: 8, maxLength: 32 },
+    model: { maxLength: 32 },
+    protocol: { maxLength: 40 },
+    sn: { minLength: 6, maxLength: 32 },
+  },
   CustomerRequest: {
     message: { maxLength: 200 },
     remark: { maxLength: 200 },
+  },
+  EnrollmentRequest: {
+    firstName: { minLength: 1, maxLength: 32 },
+    lastName: { minLength: 1, maxLength: 32 },
+    participationLevel: { minimum: 1, maximum: 100 },
+    sourceAccountNumber: { minLength: 1, maxLength: 16 },
+    utilityAccountNumber: { minLength: 1, maxLength: 16 },
+  },
+  GatewayBatch: {
+    gsns: { minItems: 1, maxItems: 200 },
+    ids: { minItems: 1, maxItems: 200 },
+  },
+  InverterBatch: {
+    sns: { minItems: 1, maxItems: 200 },
   },
   NewCompanyRequest: {
     address: { maxLength: 100 },
@@ -23,6 +44,12 @@ export const Limits = {
     name: { minLength: 1, maxLength: 40 },
     phone: { maxLength: 20 },
     remark: { maxLength: 200 },
+  },
+  NotifyRequest: {
+    offlineMinutes: { minimum: 5, maximum: 1440 },
+  },
+  RegisterBatchRequest: {
+    gateways: { minItems: 1, maxItems: 200 },
   },
   TypeRequest: {
     code: { minLength: 1, maxLength: 20 },

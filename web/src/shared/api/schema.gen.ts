@@ -6977,11 +6977,14 @@ export interface components {
              *     characters.
              */
             commType?: string | null;
-            /** @description Registration key, 4-32 visible characters. */
+            /**
+             * @description Registration key: 8-32 visible characters, at least 4 of them different, not a
+             *     straight run (`domain::gateway_key`).
+             */
             key?: string | null;
             /** @description Model name (optional, at most 32 characters). */
             model?: string | null;
-            /** @description Protocol config name (optional). */
+            /** @description Protocol config name (optional, at most 40 characters). */
             protocol?: string | null;
             /** @description Serial number: letters, digits and `-`, 6-32 characters. */
             sn?: string | null;
@@ -7430,11 +7433,13 @@ export interface components {
             /** Format: int64 */
             programId?: number;
             serviceAddress?: components["schemas"]["Address"];
+            /** @description Digits only, 1-16. */
             sourceAccountNumber?: string;
             /** Format: int64 */
             stationId?: number;
             /** @description An IANA zone name. */
             timeZone?: string;
+            /** @description Lower-case letters, digits, `_` and `-`, 1-16. */
             utilityAccountNumber?: string;
         };
         EnrollmentState: {
@@ -8972,7 +8977,11 @@ export interface components {
                 at: number;
                 /** Format: int64 */
                 commandId: number | null;
-                direction: string;
+                /**
+                 * @description `up` (the gateway sent it) or `down` (the portal published it).
+                 * @enum {string}
+                 */
+                direction: "up" | "down";
                 /** Format: int64 */
                 id: number;
                 kind: string;
@@ -10705,8 +10714,11 @@ export interface components {
                      * @description The command a `command` or `reply` belongs to, when known.
                      */
                     commandId: number | null;
-                    /** @description `up` (the gateway sent it) or `down` (the portal published it). */
-                    direction: string;
+                    /**
+                     * @description `up` (the gateway sent it) or `down` (the portal published it).
+                     * @enum {string}
+                     */
+                    direction: "up" | "down";
                     /** Format: int64 */
                     id: number;
                     /**
@@ -11086,8 +11098,11 @@ export interface components {
              */
             data: {
                 infos: {
-                    /** @description `inverter`, `gateway`, `battery` or `meter`. */
-                    category: string;
+                    /**
+                     * @description `inverter`, `gateway`, `battery` or `meter`.
+                     * @enum {string}
+                     */
+                    category: "inverter" | "gateway" | "battery" | "meter";
                     createAt: string;
                     /**
                      * Format: int64
@@ -11523,8 +11538,11 @@ export interface components {
             code: number;
             /** @description A product of the catalogue. */
             data: {
-                /** @description `inverter`, `gateway`, `battery` or `meter`. */
-                category: string;
+                /**
+                 * @description `inverter`, `gateway`, `battery` or `meter`.
+                 * @enum {string}
+                 */
+                category: "inverter" | "gateway" | "battery" | "meter";
                 createAt: string;
                 /**
                  * Format: int64
@@ -11679,6 +11697,27 @@ export interface components {
                 infos: components["schemas"]["OccurrenceItem"][];
                 /** Format: int64 */
                 total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_RotatedKey: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                commandId: number;
+                /** @description The gateway's key from now on. */
+                key: string;
+                status: components["schemas"]["RotateStatus"];
             };
             msg: string;
             success: boolean;
@@ -12743,8 +12782,11 @@ export interface components {
              */
             code: number;
             data: {
-                /** @description `inverter`, `gateway`, `battery` or `meter`. */
-                category: string;
+                /**
+                 * @description `inverter`, `gateway`, `battery` or `meter`.
+                 * @enum {string}
+                 */
+                category: "inverter" | "gateway" | "battery" | "meter";
                 createAt: string;
                 /**
                  * Format: int64
@@ -13497,6 +13539,18 @@ export interface components {
              */
             uploadCycle: number;
         };
+        /** @description The body of a gateway batch upgrade. */
+        GatewayBatch: {
+            /**
+             * Format: int64
+             * @description The gateway firmware to install.
+             */
+            firmId?: number | null;
+            /** @description As `ids`, read when `ids` is absent. */
+            gsns?: string[] | null;
+            /** @description Gateway ids or SNs, 1 to 200 (a comma-separated string is read too); `gsns` when absent. */
+            ids?: string[] | null;
+        };
         /**
          * @description What the check before a batch found: nothing is done yet, so how many gateways are ready
          *     and how many would be refused, with each one's reason.
@@ -13808,6 +13862,16 @@ export interface components {
             /** Format: double */
             targetKw: number;
         };
+        /** @description The body of an inverter batch upgrade. */
+        InverterBatch: {
+            /**
+             * Format: int64
+             * @description The inverter firmware to install.
+             */
+            firmId?: number | null;
+            /** @description Inverter SNs, 1 to 200 (one comma-separated string is read too). */
+            sns?: string[] | null;
+        };
         /** @description One inverter: the list item plus its readings now and the caller's keys on it. */
         InverterDetail: components["schemas"]["InverterItem"] & {
             /** @description The plant's address; null without a plant. */
@@ -14088,7 +14152,11 @@ export interface components {
             at: number;
             /** Format: int64 */
             commandId: number | null;
-            direction: string;
+            /**
+             * @description `up` (the gateway sent it) or `down` (the portal published it).
+             * @enum {string}
+             */
+            direction: "up" | "down";
             /** Format: int64 */
             id: number;
             kind: string;
@@ -14173,8 +14241,11 @@ export interface components {
              * @description The command a `command` or `reply` belongs to, when known.
              */
             commandId: number | null;
-            /** @description `up` (the gateway sent it) or `down` (the portal published it). */
-            direction: string;
+            /**
+             * @description `up` (the gateway sent it) or `down` (the portal published it).
+             * @enum {string}
+             */
+            direction: "up" | "down";
             /** Format: int64 */
             id: number;
             /**
@@ -15122,8 +15193,11 @@ export interface components {
         };
         /** @description A product of the catalogue. */
         Product: {
-            /** @description `inverter`, `gateway`, `battery` or `meter`. */
-            category: string;
+            /**
+             * @description `inverter`, `gateway`, `battery` or `meter`.
+             * @enum {string}
+             */
+            category: "inverter" | "gateway" | "battery" | "meter";
             createAt: string;
             /**
              * Format: int64
@@ -15463,12 +15537,13 @@ export interface components {
             commandId: number;
             /** @description The gateway's key from now on. */
             key: string;
-            /**
-             * @description `succeeded` when the gateway confirmed it; `pending` when it has not answered yet (the
-             *     broker accepts both keys until the gateway signs in with the new one).
-             */
-            status: string;
+            status: components["schemas"]["RotateStatus"];
         };
+        /**
+         * @description Where a rotation stands when its request returns.
+         * @enum {string}
+         */
+        RotateStatus: "succeeded" | "pending";
         /** @description A second battery bank's values (numeric strings, null without one). */
         SecondBank: {
             chargeCurrentLimit2: string | null;
@@ -16852,7 +16927,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayBatch"];
+            };
+        };
         responses: {
             /** @description Totals and each gateway's outcome (4001 for one already on this version or newer); 4 ids */
             200: {
@@ -18940,7 +19019,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one) */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
         responses: {
             /** @description The software; 2, 4, 11, 12, 4000, 4002 */
             200: {
@@ -18960,7 +19044,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one) */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
         responses: {
             /** @description The software; 2, 4, 11, 12, 4000, 4002 */
             200: {
@@ -19251,7 +19340,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Inverter firmware: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one); `id` to edit one, `target` (`inverter` or `gateway`), `typeId` (the inverter-type label), `upgradeMode`, `firmwareType` */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
         responses: {
             /** @description The firmware; 2, 4 id/fileName/version/typeId/type/productId or version lower than the latest, 11 not .bin/.hex or not Intel HEX, 12 over 1.5 MB, 4000 name taken, 4002 duplicate version */
             200: {
@@ -19402,7 +19496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RotatedKey"];
+                    "application/json": components["schemas"]["Envelope_RotatedKey"];
                 };
             };
         };
@@ -20575,7 +20669,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InverterBatch"];
+            };
+        };
         responses: {
             /** @description Totals and each inverter's outcome; 4 sns */
             200: {
@@ -21863,7 +21961,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; required) */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
         responses: {
             /** @description The manual; 2, 4 file/productId/title/language/version/issued, 11 not a PDF, PNG or JPEG, 12 over 20 MB */
             200: {
@@ -21885,7 +21988,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; without it the file stays) */
+        requestBody?: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
         responses: {
             /** @description The manual; 2, 4 id/productId/title/language/version/issued, 11, 12, 4100 */
             200: {
@@ -22112,7 +22220,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasBody"];
+            };
+        };
         responses: {
             /** @description As POST /api/v1/weatherStation/{sn}/alias */
             200: {
@@ -23869,7 +23981,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"] | null;
+            };
+        };
         responses: {
             /** @description Done; 2, 105, 700, 704 */
             200: {

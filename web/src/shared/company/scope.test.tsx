@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, renderHook, screen, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '@/shared/user';
 import { envelope, fakeHttp, networkError } from '@/test/http';
+import { renderScreen, renderScreenHook } from '@/test/render';
 import { aUser } from '@/test/user';
 import { askedCompany, ScopeGate, scopedPath, useScope, withCompany } from '.';
 
@@ -19,18 +17,10 @@ const STAFF = user('company', { id: 5, name: 'Sunrise' });
 
 const answerUser = (me: CurrentUser) => fakeHttp({ 'GET /api/v1/user': () => envelope(me) });
 
-function wrapper(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
-    </QueryClientProvider>
-  );
-}
-
-const scopeAt = async (path: string) => {
-  const { result } = renderHook(() => useScope(), { wrapper: wrapper(path) });
+const scopeAt = async (route: string) => {
+  const { result, unmount } = await renderScreenHook(() => useScope(), { route });
   await waitFor(() => expect(result.current.ready).toBe(true));
+  unmount();
   return result.current;
 };
 
@@ -80,30 +70,19 @@ describe('the company scope', () => {
 
   it('shows the screen with its scope, or the no-company notice', async () => {
     answerUser(ADMIN);
-    const Wrapper = wrapper('/customer/list');
-    const { unmount } = render(
-      <Wrapper>
-        <ScopeGate>{(scope) => <p>company {scope}</p>}</ScopeGate>
-      </Wrapper>,
-    );
+    const gate = <ScopeGate>{(scope) => <p>company {scope}</p>}</ScopeGate>;
+    const { unmount } = await renderScreen(gate, { route: '/customer/list' });
     expect(await screen.findByTestId('no-company')).toHaveTextContent('belongs to no company');
     unmount();
-    const Named = wrapper('/customer/list?companyId=4');
-    render(
-      <Named>
-        <ScopeGate>{(scope) => <p>company {scope}</p>}</ScopeGate>
-      </Named>,
-    );
+    await renderScreen(gate, { route: '/customer/list?companyId=4' });
     expect(await screen.findByText('company 4')).toBeTruthy();
   });
 
   it('says when the account cannot be loaded', async () => {
     fakeHttp({ 'GET /api/v1/user': () => networkError() });
-    const Wrapper = wrapper('/customer/list');
-    render(
-      <Wrapper>
-        <ScopeGate failedTitle="The customers could not be loaded">{() => null}</ScopeGate>
-      </Wrapper>,
+    await renderScreen(
+      <ScopeGate failedTitle="The customers could not be loaded">{() => null}</ScopeGate>,
+      { route: '/customer/list' },
     );
     expect(await screen.findByTestId('scope-error')).toHaveTextContent(
       'The customers could not be loaded',

@@ -1,4 +1,10 @@
-import MockAdapter from 'axios-mock-adapter';
+import {
+  AxiosError,
+  AxiosHeaders,
+  type AxiosAdapter,
+  type AxiosResponse,
+  type InternalAxiosRequestConfig,
+} from 'axios';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TokenStore, Tokens } from '../session';
 import { createHttpClient, type HttpUi } from './client';
@@ -19,6 +25,63 @@ function memoryTokens(initial: Tokens | null): TokenStore & { value: Tokens | nu
   };
 }
 
+/** An answer: status and body, or no answer at all (the connection failed). */
+type Answer = [number, unknown?] | 'network';
+type Script = (config: InternalAxiosRequestConfig) => Answer | Promise<Answer>;
+
+/**
+ * A scripted server for this client alone (the app's fakeHttp serves the app's one client, by
+ * the API document's paths; these tests make up paths and fail connections on purpose). A
+ * script is `METHOD path` or `METHOD` plus a pattern; given as a list, its answers are used
+ * once each, the last one for good.
+ */
+function scriptedServer() {
+  const scripts: { method: string; path: string | RegExp; answers: Script[] }[] = [];
+  const history: { method: string; url: string; data: unknown }[] = [];
+  const adapter: AxiosAdapter = async (config) => {
+    const method = (config.method ?? 'get').toUpperCase();
+    const url = config.url ?? '';
+    history.push({ method, url, data: config.data });
+    const found = scripts.find(
+      (s) =>
+        s.method === method && (typeof s.path === 'string' ? s.path === url : s.path.test(url)),
+    );
+    if (!found) throw new Error(`no script answers ${method} ${url}`);
+    const script = found.answers.length > 1 ? found.answers.shift() : found.answers[0];
+    const answer = await script!(config);
+    if (answer === 'network') throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config);
+    const [status, data] = answer;
+    const response: AxiosResponse = {
+      data,
+      status,
+      statusText: String(status),
+      headers: new AxiosHeaders(),
+      config,
+      request: {},
+    };
+    if (config.validateStatus && !config.validateStatus(status)) {
+      throw new AxiosError(
+        `Request failed with status code ${status}`,
+        undefined,
+        config,
+        {},
+        response,
+      );
+    }
+    return response;
+  };
+  const on = (method: string, path: string | RegExp, ...answers: (Script | Answer)[]) => {
+    scripts.push({
+      method,
+      path,
+      answers: answers.map((a) => (typeof a === 'function' ? a : () => a)),
+    });
+  };
+  /** The requests of one method so far. */
+  const sent = (method: string) => history.filter((h) => h.method === method);
+  return { adapter, on, sent };
+}
+
 function setup(initial: Tokens | null = { access_token: 'old', refresh_token: 'r1' }) {
   const tokens = memoryTokens(initial);
   const ui = {
@@ -32,15 +95,13 @@ function setup(initial: Tokens | null = { access_token: 'old', refresh_token: 'r
     language: () => 'es',
     codeMessage: (code) => `local message ${code}`,
   });
-  const mock = new MockAdapter(client.axios);
-  return { client, mock, tokens, ui };
+  const server = scriptedServer();
+  client.axios.defaults.adapter = server.adapter;
+  return { client, server, tokens, ui };
 }
 
-const ok = <T>(data: T): [number, unknown] => [
-  200,
-  { code: 0, msg: 'Success', data, success: true },
-];
-const unauthorized: [number, unknown] = [401, { code: 401, msg: 'Unauthorized', success: false }];
+const ok = <T>(data: T): Answer => [200, { code: 0, msg: 'Success', data, success: true }];
+const unauthorized: Answer = [401, { code: 401, msg: 'Unauthorized', success: false }];
 
 describe('the http client', () => {
   let env: ReturnType<typeof setup>;
@@ -49,12 +110,12 @@ describe('the http client', () => {
   });
 
   it('sends the bearer token on /api calls and the language on every call', async () => {
-    env.mock.onGet('/api/v1/user').reply((config) => {
+    env.server.on('GET', '/api/v1/user', (config) => {
       expect(config.headers?.Authorization).toBe('Bearer old');
       expect(config.params).toEqual({ lan: 'es', x: 1 });
       return ok({ id: 7 });
     });
-    env.mock.onGet('/anonymous/config').reply((config) => {
+    env.server.on('GET', '/anonymous/config', (config) => {
       expect(config.headers?.Authorization).toBeUndefined();
       expect(config.params).toEqual({ lan: 'es' });
       return ok({ version: 'V250120' });
@@ -65,22 +126,22 @@ describe('the http client', () => {
 
   it('refreshes once on 401 while other failing requests queue, then replays them all', async () => {
     let refreshCalls = 0;
-    env.mock.onPost('/oauth/token').reply((config) => {
+    env.server.on('POST', '/oauth/token', (config) => {
       refreshCalls += 1;
       expect(JSON.parse(config.data as string)).toEqual({
         grant_type: 'refresh_token',
         refresh_token: 'r1',
       });
       return new Promise((resolve) => {
-        setTimeout(() => resolve([...ok({ access_token: 'new', refresh_token: 'r2' })]), 20);
+        setTimeout(() => resolve(ok({ access_token: 'new', refresh_token: 'r2' })), 20);
       });
     });
     const seen: string[] = [];
     for (const path of ['/api/v1/a', '/api/v1/b', '/api/v1/c']) {
-      env.mock.onGet(path).reply((config) => {
+      env.server.on('GET', path, (config) => {
         const auth = String(config.headers?.Authorization);
         seen.push(`${path} ${auth}`);
-        return auth === 'Bearer new' ? [...ok(path)] : [...unauthorized];
+        return auth === 'Bearer new' ? ok(path) : unauthorized;
       });
     }
 
@@ -100,19 +161,17 @@ describe('the http client', () => {
 
   it('replays without a second refresh when the 401 answers a request sent before a refresh', async () => {
     let refreshCalls = 0;
-    env.mock.onPost('/oauth/token').reply(() => {
+    env.server.on('POST', '/oauth/token', () => {
       refreshCalls += 1;
-      return [...ok({ access_token: 'new', refresh_token: 'r2' })];
+      return ok({ access_token: 'new', refresh_token: 'r2' });
     });
-    env.mock
-      .onGet('/api/v1/a')
-      .reply((config) =>
-        config.headers?.Authorization === 'Bearer new' ? [...ok('a')] : [...unauthorized],
-      );
-    env.mock.onGet('/api/v1/late').reply((config) => {
-      if (config.headers?.Authorization === 'Bearer new') return [...ok('late')];
+    env.server.on('GET', '/api/v1/a', (config) =>
+      config.headers?.Authorization === 'Bearer new' ? ok('a') : unauthorized,
+    );
+    env.server.on('GET', '/api/v1/late', (config) => {
+      if (config.headers?.Authorization === 'Bearer new') return ok('late');
       // sent with the old token, refused only after the refresh has finished
-      return new Promise((resolve) => setTimeout(() => resolve([...unauthorized]), 50));
+      return new Promise((resolve) => setTimeout(() => resolve(unauthorized), 50));
     });
     const both = Promise.all([env.client.get('/api/v1/a'), env.client.get('/api/v1/late')]);
     await expect(both).resolves.toEqual(['a', 'late']);
@@ -120,8 +179,8 @@ describe('the http client', () => {
   });
 
   it('signs out and rejects every queued request when the refresh fails', async () => {
-    env.mock.onPost('/oauth/token').reply(401, unauthorized[1]);
-    env.mock.onGet(/\/api\/v1\/.*/).reply(...unauthorized);
+    env.server.on('POST', '/oauth/token', [401, (unauthorized as [number, unknown])[1]]);
+    env.server.on('GET', /\/api\/v1\/.*/, unauthorized);
 
     const results = await Promise.allSettled([
       env.client.get('/api/v1/a'),
@@ -137,15 +196,15 @@ describe('the http client', () => {
   });
 
   it('does not refresh again when the replayed request is refused too', async () => {
-    env.mock.onPost('/oauth/token').reply(...ok({ access_token: 'new', refresh_token: 'r2' }));
-    env.mock.onGet('/api/v1/a').reply(...unauthorized);
+    env.server.on('POST', '/oauth/token', ok({ access_token: 'new', refresh_token: 'r2' }));
+    env.server.on('GET', '/api/v1/a', unauthorized);
     await expect(env.client.get('/api/v1/a')).rejects.toBeInstanceOf(SignedOutError);
-    expect(env.mock.history.post).toHaveLength(1);
+    expect(env.server.sent('POST')).toHaveLength(1);
     expect(env.ui.signedOut).toHaveBeenCalledTimes(1);
   });
 
   it('clears the sign-in and leaves for /login on code 102', async () => {
-    env.mock.onGet('/api/v1/x').reply(200, { code: 102, msg: 'Wrong account', success: false });
+    env.server.on('GET', '/api/v1/x', [200, { code: 102, msg: 'Wrong account', success: false }]);
     await expect(env.client.get('/api/v1/x')).rejects.toBeInstanceOf(SignedOutError);
     expect(env.tokens.value).toBeNull();
     expect(env.ui.signedOut).toHaveBeenCalledWith('invalid');
@@ -153,10 +212,11 @@ describe('the http client', () => {
   });
 
   it('toasts the server message for an unhandled code and falls back to the catalogue', async () => {
-    env.mock
-      .onGet('/api/v1/x')
-      .reply(200, { code: 700, msg: 'Plant does not exist', success: false });
-    env.mock.onGet('/api/v1/y').reply(200, { code: 800, msg: '', success: false });
+    env.server.on('GET', '/api/v1/x', [
+      200,
+      { code: 700, msg: 'Plant does not exist', success: false },
+    ]);
+    env.server.on('GET', '/api/v1/y', [200, { code: 800, msg: '', success: false }]);
     await expect(env.client.get('/api/v1/x')).rejects.toMatchObject({ code: 700 });
     await expect(env.client.get('/api/v1/y')).rejects.toMatchObject({ code: 800 });
     expect(env.ui.toast.mock.calls).toEqual([
@@ -166,7 +226,7 @@ describe('the http client', () => {
   });
 
   it('stays silent for codes the call handles, including 102 on the login call', async () => {
-    env.mock.onPost('/oauth/token/new').reply(200, { code: 102, msg: 'Wrong', success: false });
+    env.server.on('POST', '/oauth/token/new', [200, { code: 102, msg: 'Wrong', success: false }]);
     const call = env.client.post('/oauth/token/new', {}, { handledCodes: [101, 102] });
     await expect(call).rejects.toBeInstanceOf(ApiError);
     await expect(call).rejects.toMatchObject({ code: 102 });
@@ -180,16 +240,8 @@ describe('the http client', () => {
     env.ui.networkError.mockImplementation(
       () => new Promise<boolean>((resolve) => (resolveDialog = resolve)),
     );
-    env.mock
-      .onGet('/api/v1/a')
-      .replyOnce(502)
-      .onGet('/api/v1/a')
-      .reply(...ok('a'));
-    env.mock
-      .onGet('/api/v1/b')
-      .networkErrorOnce()
-      .onGet('/api/v1/b')
-      .reply(...ok('b'));
+    env.server.on('GET', '/api/v1/a', [502], ok('a'));
+    env.server.on('GET', '/api/v1/b', 'network', ok('b'));
     const both = Promise.all([env.client.get('/api/v1/a'), env.client.get('/api/v1/b')]);
     await vi.waitFor(() => expect(env.ui.networkError).toHaveBeenCalled());
     await new Promise((r) => setTimeout(r, 10));
@@ -199,15 +251,15 @@ describe('the http client', () => {
   });
 
   it('rejects on a network error when the dialog is cancelled', async () => {
-    env.mock.onGet('/api/v1/a').reply(500);
+    env.server.on('GET', '/api/v1/a', [500]);
     await expect(env.client.get('/api/v1/a')).rejects.toThrow();
     expect(env.ui.networkError).toHaveBeenCalledTimes(1);
   });
 
   it('only rejects a 401 for a call that asks for no refresh', async () => {
-    env.mock.onPost('/api/v1/user/logout').reply(...unauthorized);
+    env.server.on('POST', '/api/v1/user/logout', unauthorized);
     await expect(env.client.post('/api/v1/user/logout', {}, { noRefresh: true })).rejects.toThrow();
-    expect(env.mock.history.post).toHaveLength(1);
+    expect(env.server.sent('POST')).toHaveLength(1);
     expect(env.ui.signedOut).not.toHaveBeenCalled();
     expect(env.tokens.value).not.toBeNull();
   });

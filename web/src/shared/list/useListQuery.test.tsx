@@ -1,20 +1,12 @@
-import { QueryClient, QueryClientProvider, queryOptions } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter, useLocation, useNavigate } from 'react-router';
+import { queryOptions } from '@tanstack/react-query';
+import { act, waitFor } from '@testing-library/react';
+import { useLocation, useNavigate } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { renderScreenHook } from '@/test/render';
 import { int, text, type ListQuery } from './params';
 import { useListParams, useListQuery } from './useListQuery';
 
 const FILTERS = { status: int(-1), sn: text() };
-
-function wrapper(url: string, client = new QueryClient()) {
-  return ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[url]}>{children}</MemoryRouter>
-    </QueryClientProvider>
-  );
-}
 
 /** The hook with the router's location and navigation beside it. */
 function useListHere() {
@@ -22,9 +14,9 @@ function useListHere() {
 }
 
 describe('useListParams', () => {
-  it('reads page, page size and filters from the URL and writes changes back', () => {
-    const { result } = renderHook(useListHere, {
-      wrapper: wrapper('/device/meter?status=2&sn=M1&page=3&limit=20&tab=x'),
+  it('reads page, page size and filters from the URL and writes changes back', async () => {
+    const { result } = await renderScreenHook(useListHere, {
+      route: '/device/meter?status=2&sn=M1&page=3&limit=20&tab=x',
     });
     expect(result.current.list.query).toEqual({ status: 2, sn: 'M1', page: 3, limit: 20 });
     expect(result.current.list.filtered).toBe(true);
@@ -40,9 +32,9 @@ describe('useListParams', () => {
     expect(result.current.list.filtered).toBe(false);
   });
 
-  it('starts again at page 1 when a filter changes', () => {
-    const { result } = renderHook(useListHere, {
-      wrapper: wrapper('/device/meter?status=2&page=3'),
+  it('starts again at page 1 when a filter changes', async () => {
+    const { result } = await renderScreenHook(useListHere, {
+      route: '/device/meter?status=2&page=3',
     });
     act(() => result.current.list.update({ sn: 'M9' }));
     expect(result.current.list.query).toEqual({ status: 2, sn: 'M9', page: 1, limit: 10 });
@@ -52,9 +44,7 @@ describe('useListParams', () => {
   });
 
   it('comes back as it was when its screen is opened again with a bare URL', async () => {
-    const { result } = renderHook(useListHere, {
-      wrapper: wrapper('/plants?status=3&page=2'),
-    });
+    const { result } = await renderScreenHook(useListHere, { route: '/plants?status=3&page=2' });
     // another route shows (the screen stays mounted, kept alive): its own query stays
     act(() => void result.current.navigate('/plants/edit/5?tab=gateways'));
     expect(result.current.list.query).toMatchObject({ status: 3, page: 2 });
@@ -75,9 +65,10 @@ describe('useListQuery', () => {
     const fetchPage = vi.fn((q: ListQuery<typeof FILTERS>) => Promise.resolve([q.status, q.page]));
     const listQuery = (q: ListQuery<typeof FILTERS>) =>
       queryOptions({ queryKey: ['test', q], queryFn: () => fetchPage(q) });
-    const { result } = renderHook(() => useListQuery(FILTERS, listQuery, { limit: 20 }), {
-      wrapper: wrapper('/list?status=1&page=2'),
-    });
+    const { result } = await renderScreenHook(
+      () => useListQuery(FILTERS, listQuery, { limit: 20 }),
+      { route: '/list?status=1&page=2' },
+    );
     await waitFor(() => expect(result.current.list.data).toEqual([1, 2]));
     act(() => result.current.update({ status: 0 }));
     await waitFor(() => expect(result.current.list.data).toEqual([0, 1]));

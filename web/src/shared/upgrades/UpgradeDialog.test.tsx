@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import { App } from 'antd';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { batchQuery, type BatchProgress, type BatchStart, type Upgrade } from './api';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { BatchProgress, BatchStart, Upgrade } from './api';
 import { BatchView } from './UpgradeDialog';
 
 const upgrade = (patch: Partial<Upgrade>): Upgrade => ({
@@ -37,18 +36,12 @@ const start: BatchStart = {
   ],
 };
 
-function renderView(progress: BatchProgress) {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false, staleTime: Infinity } },
-  });
-  client.setQueryData(batchQuery('b1').queryKey, progress);
-  return render(
-    <QueryClientProvider client={client}>
-      <App>
-        <BatchView start={start} target="inverter" />
-      </App>
-    </QueryClientProvider>,
-  );
+/** The view of batch b1, its progress as the server answers it; resolves once it is shown. */
+async function renderView(progress: BatchProgress) {
+  const api = fakeHttp({ 'GET /api/v1/upgrade/batch/{id}': () => envelope(progress) });
+  await renderScreen(<BatchView start={start} target="inverter" />);
+  await screen.findByText(progress.infos[0]?.state === 'successful' ? 'Successful' : 'Upgrading');
+  expect(api.calls('GET /api/v1/upgrade/batch/{id}')[0]?.params).toEqual({ id: 'b1' });
 }
 
 const totals = {
@@ -63,8 +56,8 @@ const totals = {
 };
 
 describe('BatchView', () => {
-  it('shows each device live, the refusal with its reason, and cancel where supported', () => {
-    renderView({
+  it('shows each device live, the refusal with its reason, and cancel where supported', async () => {
+    await renderView({
       batchId: 'b1',
       totals: { ...totals, upgrading: 1, running: 1, progress: 60 },
       infos: [upgrade({ state: 'upgrading', progress: 60, cancellable: true })],
@@ -78,10 +71,10 @@ describe('BatchView', () => {
     // the refusal counts as failed among the two devices
     expect(within(sums).getByText('Total').closest('.ant-statistic')?.textContent).toContain('2');
     expect(within(sums).getByText('Failed').closest('.ant-statistic')?.textContent).toContain('1');
-  }, 30_000);
+  });
 
-  it('ends with the totals when nothing runs and offers no cancel', () => {
-    renderView({
+  it('ends with the totals when nothing runs and offers no cancel', async () => {
+    await renderView({
       batchId: 'b1',
       totals: { ...totals, successful: 1, progress: 100 },
       infos: [
@@ -99,5 +92,5 @@ describe('BatchView', () => {
     expect(within(sums).getByText('Succeeded').closest('.ant-statistic')?.textContent).toContain(
       '1',
     );
-  }, 30_000);
+  });
 });

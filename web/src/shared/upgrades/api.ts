@@ -1,4 +1,4 @@
-import { api, undocumentedBody } from '@/shared/api/client';
+import { api } from '@/shared/api/client';
 import { queryOptions } from '@tanstack/react-query';
 import { upgradeKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
@@ -73,15 +73,14 @@ export async function startUpgrades(
       results: [{ sn: u.sn, success: true, code: 0, msg: '', upgrade: u }],
     };
   }
-  // the document gives both batch routes no request body; the server reads these
   return target === 'gateway'
     ? api.post('/api/v1/batch/upgrade', {
-        ...undocumentedBody({ ids: sns, firmId }),
+        body: { ids: sns, firmId },
         query: forced,
         handledCodes: [ErrorCode.InvalidParameter],
       })
     : api.post('/api/v1/inverter/batchUpgrade', {
-        ...undocumentedBody({ sns, firmId }),
+        body: { sns, firmId },
         handledCodes: [ErrorCode.InvalidParameter],
       });
 }

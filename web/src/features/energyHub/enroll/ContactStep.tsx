@@ -1,5 +1,6 @@
 import { Col, Form, Input, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import {
   email,
   energyHubAccount,
@@ -11,6 +12,7 @@ import {
 import { sourceAccountCheck } from '../form';
 
 const half = { xs: 24, sm: 12 };
+const LIMITS = Limits.EnrollmentRequest;
 
 /** Step 3: the account numbers and who the utility talks to. */
 export function ContactStep() {
@@ -24,7 +26,11 @@ export function ContactStep() {
           tooltip={t('energyHub.sourceAccountHelp')}
           rules={[requiredRule(), formRule(sourceAccountCheck)]}
         >
-          <Input inputMode="numeric" maxLength={16} data-testid="hub-enroll-source-account" />
+          <Input
+            inputMode="numeric"
+            maxLength={LIMITS.sourceAccountNumber.maxLength}
+            data-testid="hub-enroll-source-account"
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
@@ -34,25 +40,44 @@ export function ContactStep() {
           tooltip={t('energyHub.utilityAccountHelp')}
           rules={[requiredRule(), formRule((v) => energyHubAccount(v))]}
         >
-          <Input maxLength={16} data-testid="hub-enroll-utility-account" />
+          <Input
+            maxLength={LIMITS.utilityAccountNumber.maxLength}
+            data-testid="hub-enroll-utility-account"
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item
           name="firstName"
           label={t('energyHub.firstName')}
-          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 32))]}
+          rules={[
+            requiredRule(),
+            formRule((v) =>
+              lengthBetween(v, LIMITS.firstName.minLength, LIMITS.firstName.maxLength),
+            ),
+          ]}
         >
-          <Input maxLength={32} autoComplete="given-name" data-testid="hub-enroll-first-name" />
+          <Input
+            maxLength={LIMITS.firstName.maxLength}
+            autoComplete="given-name"
+            data-testid="hub-enroll-first-name"
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item
           name="lastName"
           label={t('energyHub.lastName')}
-          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 32))]}
+          rules={[
+            requiredRule(),
+            formRule((v) => lengthBetween(v, LIMITS.lastName.minLength, LIMITS.lastName.maxLength)),
+          ]}
         >
-          <Input maxLength={32} autoComplete="family-name" data-testid="hub-enroll-last-name" />
+          <Input
+            maxLength={LIMITS.lastName.maxLength}
+            autoComplete="family-name"
+            data-testid="hub-enroll-last-name"
+          />
         </Form.Item>
       </Col>
       <Col span={24}>

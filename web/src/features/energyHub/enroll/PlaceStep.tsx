@@ -11,10 +11,14 @@ import {
   Slider,
   Typography,
 } from 'antd';
+import { Limits } from '@/shared/api/limits.gen';
 import { useTranslation } from 'react-i18next';
 import { formRule, maxLength, requiredRule } from '@/shared/validators';
 import { timezonesQuery } from '../api';
 import { ADDRESS_FIELDS, REQUIRED_ADDRESS } from '../form';
+
+/** The share of the plant's flexibility offered, in % (the server's range). */
+const LEVEL = Limits.EnrollmentRequest.participationLevel;
 
 const half = { xs: 24, sm: 12 };
 
@@ -72,7 +76,7 @@ export function PlaceStep() {
       >
         <Flex gap={12} align="center">
           <Form.Item name="participationLevel" noStyle>
-            <Slider min={1} max={100} style={{ flex: 1 }} />
+            <Slider min={LEVEL.minimum} max={LEVEL.maximum} style={{ flex: 1 }} />
           </Form.Item>
           <Form.Item
             name="participationLevel"
@@ -81,15 +85,15 @@ export function PlaceStep() {
               requiredRule(),
               {
                 type: 'number',
-                min: 1,
-                max: 100,
-                message: t('validation.range', { min: 1, max: 100 }),
+                min: LEVEL.minimum,
+                max: LEVEL.maximum,
+                message: t('validation.range', { min: LEVEL.minimum, max: LEVEL.maximum }),
               },
             ]}
           >
             <InputNumber
-              min={1}
-              max={100}
+              min={LEVEL.minimum}
+              max={LEVEL.maximum}
               precision={0}
               suffix="%"
               aria-label={t('energyHub.participation')}

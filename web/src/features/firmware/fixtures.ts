@@ -1,0 +1,31 @@
+import type { FirmwareItem } from './api';
+
+/** A firmware as the list and the save answer it: disabled inverter firmware unless patched. */
+export const aFirmware = (over: Partial<FirmwareItem> = {}): FirmwareItem => ({
+  id: 5,
+  name: 'Hybrid HV',
+  fileName: 'inv94_2_0.bin',
+  size: 300 * 1024,
+  version: 'V2_0',
+  target: 'inverter',
+  type: 11,
+  typeName: 'Three-phase HV',
+  parentTypeId: 1,
+  parentTypeName: 'Hybrid',
+  codes: [94],
+  productId: null,
+  manufacturer: 'Acme',
+  productName: 'HV-10K',
+  partNumber: 'PN-10',
+  hardwareVersion: 'H1',
+  upgradeMode: 'iap',
+  firmwareType: 'DSP',
+  changeLog: '修复',
+  changeLogEn: 'Fixes',
+  enabled: false,
+  creator: 'Admin',
+  createAt: '2026-05-04 10:00:00',
+  updateAt: '2026-05-04 10:00:00',
+  inUse: false,
+  ...over,
+});
