@@ -147,7 +147,7 @@ async fn scenario(app: &App, v: &Vtn) {
     let (s, prog) = call(
         v,
         Method::POST,
-        "/dr_programs",
+        "/programs",
         Some(&bl),
         Some(json!({"objectType": "PROGRAM", "programName": name})),
     )
@@ -163,7 +163,7 @@ async fn scenario(app: &App, v: &Vtn) {
         .await;
     r.expect_code(0);
     assert!(
-        r.data()["dr_programs"].as_i64().unwrap_or(0) >= 1,
+        r.data()["programs"].as_i64().unwrap_or(0) >= 1,
         "{b}: {}",
         r.text()
     );
