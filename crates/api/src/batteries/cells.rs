@@ -3,7 +3,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{MAX_CELLS, MAX_PACKS, packs::Pack};
+use super::{
+    MAX_CELLS, MAX_PACKS,
+    packs::{Pack, declared},
+};
 use crate::readings::{Reading, opt_string};
 
 /// One cell a report lists: `cell{n}_voltage` (stack) or `pack{p}_cell{n}_voltage`, with the
@@ -32,7 +35,7 @@ pub(super) fn cells_in(r: &Reading) -> Vec<Cell> {
     let mut cells: Vec<Cell> = (1..=MAX_CELLS)
         .filter_map(|n| cell(&format!("cell{n}"), None, n))
         .collect();
-    for p in 1..=MAX_PACKS {
+    for p in (1..=MAX_PACKS).filter(|p| declared(r, *p)) {
         cells.extend((1..=MAX_CELLS).filter_map(|n| cell(&format!("pack{p}_cell{n}"), Some(p), n)));
     }
     cells
@@ -166,6 +169,19 @@ mod tests {
         assert_eq!((max.unwrap().voltage, max.unwrap().pack), (3.33, Some(2)));
         assert_eq!((min.unwrap().voltage, min.unwrap().pack), (3.27, Some(2)));
         assert_eq!(max.unwrap().cell, None);
+
+        // Cells of a slot past the declared count are a departed pack's, not the stack's.
+        let stale =
+            reading(r#"{"pack_count":1,"pack1_cell1_voltage":3.30,"pack2_cell1_voltage":2.10}"#);
+        let cells = cells_in(&stale);
+        assert_eq!(cells.len(), 1);
+        assert_eq!(
+            extremes(&stale, &packs_in(&stale), &cells)
+                .1
+                .unwrap()
+                .voltage,
+            3.30
+        );
 
         let summary = reading(r#"{"cell_voltage_max":3.4,"cell_voltage_min":3.2}"#);
         let (max, min) = extremes(&summary, &[], &[]);

@@ -23,14 +23,19 @@ pub(super) struct Pack {
     pub cycles: Option<f64>,
 }
 
+/// Whether pack `n` is one the stack declares (`pack_count`; every slot when it declares
+/// none): a slot past the count holds what a pack reported before it left, not a live pack.
+pub(super) fn declared(r: &Reading, n: u32) -> bool {
+    r.num("pack_count")
+        .map(|c| c.clamp(0.0, MAX_PACKS as f64) as u32)
+        .is_none_or(|c| n <= c)
+}
+
 /// The packs a stack report describes: `pack_count` of them when it says, else every
 /// `pack{n}_*` group present.
 pub(super) fn packs_in(r: &Reading) -> Vec<Pack> {
-    let declared = r
-        .num("pack_count")
-        .map(|n| n.clamp(0.0, MAX_PACKS as f64) as u32);
     (1..=MAX_PACKS)
-        .filter(|n| declared.is_none_or(|d| *n <= d))
+        .filter(|n| declared(r, *n))
         .filter_map(|n| {
             let key = |k: &str| format!("pack{n}_{k}");
             let num = |k: &str| r.num(&key(k));
