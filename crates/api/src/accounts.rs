@@ -125,10 +125,12 @@ pub struct SignupRequest {
     )]
     pub account: Option<String>,
     #[serde(default)]
+    #[schema(min_length = 6, max_length = 16)]
     pub password: Option<String>,
     #[serde(default, deserialize_with = "num::opt_text")]
     pub code: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 30)]
     pub nickname: Option<String>,
 }
 

@@ -316,6 +316,7 @@ pub async fn role(
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]
 pub struct RoleRequest {
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 5)]
     pub name: Option<String>,
     /// Permission keys of the catalogue; at most what the caller holds.
     #[serde(default)]

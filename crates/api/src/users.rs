@@ -145,8 +145,10 @@ pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ProfileRequest {
     #[serde(default)]
+    #[schema(max_length = 30)]
     pub nickname: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 30)]
     pub name: Option<String>,
     #[serde(default, alias = "sex", deserialize_with = "num::opt_i64")]
     pub gender: Option<i64>,
@@ -183,6 +185,7 @@ pub struct PasswordRequest {
     #[serde(default, alias = "oldPwd", alias = "old_password")]
     pub old_password: Option<String>,
     #[serde(default, alias = "newPwd", alias = "password", alias = "new_password")]
+    #[schema(min_length = 6, max_length = 16)]
     pub new_password: Option<String>,
 }
 

@@ -237,6 +237,7 @@ pub struct ActionRequest {
     pub action: Option<String>,
     /// Required (1-200) to reject.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub reason: Option<String>,
 }
 
@@ -357,13 +358,16 @@ pub struct ProgramRequest {
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub id: Option<i64>,
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, min_length = 1, max_length = 64)]
     pub name: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 128)]
     pub long_name: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub description: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub retailer: Option<String>,
     #[serde(default, deserialize_with = "num::opt_bool")]
     pub auto_accept: Option<bool>,
@@ -378,7 +382,7 @@ pub struct EventRequest {
     #[schema(value_type = i64)]
     pub program_id: Option<i64>,
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, min_length = 1, max_length = 64)]
     pub name: Option<String>,
     /// RFC 3339; at most 5 minutes in the past.
     #[serde(default)]
@@ -386,7 +390,7 @@ pub struct EventRequest {
     pub start: Option<String>,
     /// 5-1440.
     #[serde(default, deserialize_with = "num::opt_i64")]
-    #[schema(value_type = i64)]
+    #[schema(value_type = i64, minimum = 5, maximum = 1440)]
     pub duration_minutes: Option<i64>,
     /// `discharge` or `exportLimit`.
     #[serde(default)]
@@ -394,9 +398,10 @@ pub struct EventRequest {
     pub kind: Option<String>,
     /// 0-10000 kW.
     #[serde(default, deserialize_with = "num::opt_f64")]
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, minimum = 0, maximum = 10000)]
     pub target_kw: Option<f64>,
     /// 0-100, lower wins (0 when absent).
     #[serde(default, deserialize_with = "num::opt_i64")]
+    #[schema(minimum = 0, maximum = 100)]
     pub priority: Option<i64>,
 }

@@ -33,9 +33,11 @@ use domain::time::now_ms;
 #[serde(rename_all = "camelCase")]
 pub struct PlantRequest {
     #[serde(default)]
+    #[schema(min_length = 5, max_length = 32)]
     pub name: Option<String>,
     /// Installed capacity, kWp (0-50000).
     #[serde(default, alias = "capacity", deserialize_with = "num::opt_f64")]
+    #[schema(minimum = 0, maximum = 50000)]
     pub total_power: Option<f64>,
     /// Commissioning / grid-connection date, `YYYY-MM-DD`.
     #[serde(default, alias = "gridDate", deserialize_with = "num::opt_text")]

@@ -1,12 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { createMemoryRouter, RouterProvider, useNavigate } from 'react-router';
+import { Route, Routes, useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { userQuery } from '@/shared/user';
+import type { CurrentUser } from '@/shared/user';
+import { fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import { aUser } from '@/test/user';
 import type { MenuNode } from '../menu';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { RouteGate } from './RouteGate';
 import { SideMenu } from './SideMenu';
 
 function Counter({ name }: { name: string }) {
@@ -35,34 +37,33 @@ function Shell() {
 
 describe('KeepAliveOutlet', () => {
   it('keeps a keep-alive page mounted and hidden, with its state, while another page shows', async () => {
-    const router = createMemoryRouter(
-      [
-        {
-          element: <Shell />,
-          children: [
-            { path: '/kept', element: <Counter name="kept" /> },
-            { path: '/plain', element: <Counter name="plain" /> },
-          ],
-        },
-      ],
-      { initialEntries: ['/kept'] },
+    // the layout route and its pages, as the app's router nests them
+    await renderScreen(
+      <Routes>
+        <Route element={<Shell />}>
+          <Route path="/kept" element={<Counter name="kept" />} />
+          <Route path="/plain" element={<Counter name="plain" />} />
+        </Route>
+      </Routes>,
+      { route: '/kept', path: '*' },
     );
-    render(<RouterProvider router={router} />);
-    fireEvent.click(await screen.findByText('kept 0'));
-    fireEvent.click(screen.getByText('kept 1'));
-    expect(screen.getByText('kept 2')).toBeVisible();
+    const go = (where: string) => fireEvent.click(screen.getByRole('button', { name: where }));
+    fireEvent.click(await screen.findByRole('button', { name: 'kept 0' }));
+    fireEvent.click(screen.getByRole('button', { name: 'kept 1' }));
+    expect(screen.getByRole('button', { name: 'kept 2' })).toBeVisible();
 
-    await act(() => router.navigate('/plain'));
-    fireEvent.click(screen.getByText('plain 0'));
-    expect(screen.getByText('plain 1')).toBeVisible();
+    go('go plain');
+    fireEvent.click(await screen.findByRole('button', { name: 'plain 0' }));
+    expect(screen.getByRole('button', { name: 'plain 1' })).toBeVisible();
+    // hidden, so out of the accessibility tree: found by its text
     expect(screen.queryByText('kept 2')).not.toBeVisible();
 
-    await act(() => router.navigate('/kept'));
-    expect(screen.getByText('kept 2')).toBeVisible();
+    go('go kept');
+    await waitFor(() => expect(screen.getByText('kept 2')).toBeVisible());
     expect(screen.queryByText(/^plain \d/)).toBeNull();
 
-    await act(() => router.navigate('/plain'));
-    expect(screen.getByText('plain 0')).toBeVisible();
+    go('go plain');
+    expect(await screen.findByRole('button', { name: 'plain 0' })).toBeVisible();
   });
 });
 
@@ -86,24 +87,18 @@ describe('SideMenu', () => {
     },
   ];
 
-  function renderMenu(selectedKey: string | undefined, at = '/', type = 'company') {
-    const router = createMemoryRouter(
-      [
-        {
-          path: '*',
-          element: <SideMenu menu={menu} selectedKey={selectedKey} collapsed={false} dark />,
-        },
-      ],
-      { initialEntries: [at] },
-    );
-    const client = new QueryClient();
-    client.setQueryData(userQuery.queryKey, { id: 1, type } as never);
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-    return router;
+  function renderMenu(
+    selectedKey: string | undefined,
+    at = '/',
+    type: CurrentUser['type'] = 'company',
+  ) {
+    // the menu asks the server nothing: any request fails the test
+    fakeHttp();
+    return renderScreen(<SideMenu menu={menu} selectedKey={selectedKey} collapsed={false} dark />, {
+      route: at,
+      path: '*',
+      user: aUser({ id: 1, type }),
+    });
   }
 
   const isOpen = (label: string) =>
@@ -112,8 +107,8 @@ describe('SideMenu', () => {
       .closest('.ant-menu-submenu')
       ?.classList.contains('ant-menu-submenu-open');
 
-  it('opens the group of the selected item and keeps one group open at a time', () => {
-    renderMenu('/a/one');
+  it('opens the group of the selected item and keeps one group open at a time', async () => {
+    await renderMenu('/a/one');
     expect(isOpen('Group A')).toBe(true);
     expect(isOpen('Group B')).toBe(false);
     fireEvent.click(screen.getByText('Group B'));
@@ -123,21 +118,19 @@ describe('SideMenu', () => {
     expect(isOpen('Group B')).toBe(false);
   });
 
-  it('keeps an internal administrator on the company they are looking at', () => {
-    const router = renderMenu('/enterprise/roles', '/enterprise/roles?companyId=4', 'internal');
+  it('keeps an internal administrator on the company they are looking at', async () => {
+    const view = await renderMenu('/enterprise/roles', '/enterprise/roles?companyId=4', 'internal');
     fireEvent.click(screen.getByText('Company'));
-    fireEvent.click(screen.getByText('Staff'));
-    expect(router.state.location.pathname + router.state.location.search).toBe(
-      '/enterprise/user?companyId=4',
-    );
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Staff' }));
+    await waitFor(() => expect(view.location()).toBe('/enterprise/user?companyId=4'));
     fireEvent.click(screen.getByText('Group A'));
-    fireEvent.click(screen.getByText('A one'));
-    expect(router.state.location.search).toBe('');
+    fireEvent.click(screen.getByRole('menuitem', { name: 'A one' }));
+    await waitFor(() => expect(view.location()).toBe('/a/one'));
   });
 
-  it('marks the selected item and names items for tests and assistive tools', () => {
-    renderMenu('/');
-    const home = screen.getByText('Home').closest('li');
+  it('marks the selected item and names items for tests and assistive tools', async () => {
+    await renderMenu('/');
+    const home = screen.getByRole('menuitem', { name: 'Home' });
     expect(home).toHaveClass('ant-menu-item-selected');
     expect(home).toHaveAttribute('data-menu-key', '/');
   });
@@ -146,36 +139,19 @@ describe('SideMenu', () => {
 describe('RouteGate', () => {
   const Page = () => <p>secret page</p>;
 
-  async function renderGate(routes: string[]) {
-    const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
-    const { collectPermissions } = await import('@/shared/permissions');
-    const { RouteGate } = await import('./RouteGate');
-    const client = new QueryClient();
-    client.setQueryData(
-      ['permissions', 'en'],
-      collectPermissions(
-        routes.map((permission, id) => ({ id, name: permission, permission, type: 0 })),
-      ),
+  const renderGate = (routes: string[]) => {
+    fakeHttp();
+    return renderScreen(
+      <RouteGate
+        entry={{ path: '/x', permission: 'gateway.view', labelKey: 'x', element: Page }}
+      />,
+      {
+        route: '/x',
+        path: '*',
+        permissions: routes.map((permission) => ({ permission, type: 0 })),
+      },
     );
-    const router = createMemoryRouter(
-      [
-        {
-          path: '*',
-          element: (
-            <RouteGate
-              entry={{ path: '/x', permission: 'gateway.view', labelKey: 'x', element: Page }}
-            />
-          ),
-        },
-      ],
-      { initialEntries: ['/x'] },
-    );
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-  }
+  };
 
   it('shows the page when the permission tree holds its key', async () => {
     await renderGate(['gateway.view']);
@@ -184,7 +160,7 @@ describe('RouteGate', () => {
 
   it('shows the no-access page with a way back to sign-in otherwise', async () => {
     await renderGate(['inverter.view']);
-    expect(await screen.findByTestId('forbidden')).toBeInTheDocument();
+    expect(await screen.findByText('No access')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Back to sign in' })).toBeInTheDocument();
     expect(screen.queryByText('secret page')).toBeNull();
   });

@@ -2,12 +2,14 @@ import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Flex, Form, Input, Radio, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { SubmitButton } from '@/shared/ui/guarded';
 import { roleLabel, userQuery, type CurrentUser } from '@/shared/user';
 import { avatarFile, email, formRule, maxLength, requiredRule } from '@/shared/validators';
 import { updateProfile, uploadAvatar, type Profile } from './api';
 
 const PHONE = /^\+?\d{6,15}$/;
+const PROFILE = Limits.ProfileRequest;
 
 export function ProfileForm({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
@@ -69,14 +71,14 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
         <Form.Item
           name="nickname"
           label={t('profile.nickname')}
-          rules={[requiredRule(), formRule((v) => maxLength(v, 20))]}
+          rules={[requiredRule(), formRule((v) => maxLength(v, PROFILE.nickname.maxLength))]}
         >
           <Input />
         </Form.Item>
         <Form.Item
           name="name"
           label={t('profile.name')}
-          rules={[formRule((v) => maxLength(v, 30))]}
+          rules={[formRule((v) => maxLength(v, PROFILE.name.maxLength))]}
         >
           <Input />
         </Form.Item>

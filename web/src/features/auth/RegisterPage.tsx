@@ -2,6 +2,7 @@ import { App, Card, Checkbox, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { Limits } from '@/shared/api/limits.gen';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { PublicShell } from '@/shared/ui/PublicShell';
@@ -86,7 +87,7 @@ export default function RegisterPage() {
           <Form.Item
             name="nickname"
             label={t('profile.nickname')}
-            rules={[formRule((v) => maxLength(v, 20))]}
+            rules={[formRule((v) => maxLength(v, Limits.SignupRequest.nickname.maxLength))]}
           >
             <Input />
           </Form.Item>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Form, Input, Skeleton, Tree, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import type { Scope } from '@/shared/company';
 import { codeMessage, ErrorCode, isApiError } from '@/shared/http';
 import { currentLanguage } from '@/shared/i18n';
@@ -141,7 +142,7 @@ export default function RoleDialog({
           ]}
         >
           <Input
-            maxLength={5}
+            maxLength={Limits.RoleRequest.name.maxLength}
             showCount
             onBlur={() => void checkName()}
             data-testid="role-name-input"

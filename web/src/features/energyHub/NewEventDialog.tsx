@@ -3,12 +3,15 @@ import { DatePicker, Form, Input, InputNumber, Radio, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, lengthBetween, requiredRule } from '@/shared/validators';
 import { createEvent, programsQuery } from './api';
 import { eventBody, initialEvent, startOk, type EventValues } from './form';
 import { EVENT_KINDS } from './types';
 import { useEnergyHubMutation } from './useEnergyHubMutation';
+
+const EVENT = Limits.EventRequest;
 
 /** The utility calls an event in one of its built-in programmes. */
 export function NewEventDialog({ onClose }: { onClose: () => void }) {
@@ -28,7 +31,7 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
     if (only !== undefined && form.getFieldValue('programId') === undefined)
       form.setFieldValue('programId', only);
   }, [only, form]);
-  const range = (min: number, max: number) => ({
+  const range = ({ minimum: min, maximum: max }: { minimum: number; maximum: number }) => ({
     type: 'number' as const,
     min,
     max,
@@ -64,9 +67,12 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
         <Form.Item
           name="name"
           label={t('energyHub.eventName')}
-          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
+          rules={[
+            requiredRule(),
+            formRule((v) => lengthBetween(v, EVENT.name.minLength, EVENT.name.maxLength)),
+          ]}
         >
-          <Input maxLength={64} data-testid="hub-event-name" />
+          <Input maxLength={EVENT.name.maxLength} data-testid="hub-event-name" />
         </Form.Item>
         <Form.Item
           name="start"
@@ -90,11 +96,11 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
         <Form.Item
           name="durationMinutes"
           label={t('energyHub.durationMinutes')}
-          rules={[requiredRule(), range(5, 1440)]}
+          rules={[requiredRule(), range(EVENT.durationMinutes)]}
         >
           <InputNumber
-            min={5}
-            max={1440}
+            min={EVENT.durationMinutes.minimum}
+            max={EVENT.durationMinutes.maximum}
             precision={0}
             style={{ width: '100%' }}
             data-testid="hub-event-duration"
@@ -109,11 +115,11 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
         <Form.Item
           name="targetKw"
           label={t('energyHub.targetKw')}
-          rules={[requiredRule(), range(0, 10000)]}
+          rules={[requiredRule(), range(EVENT.targetKw)]}
         >
           <InputNumber
-            min={0}
-            max={10000}
+            min={EVENT.targetKw.minimum}
+            max={EVENT.targetKw.maximum}
             step={0.5}
             style={{ width: '100%' }}
             data-testid="hub-event-target"
@@ -123,9 +129,14 @@ export function NewEventDialog({ onClose }: { onClose: () => void }) {
           name="priority"
           label={t('energyHub.priority')}
           tooltip={t('energyHub.priorityHelp')}
-          rules={[requiredRule(), range(0, 100)]}
+          rules={[requiredRule(), range(EVENT.priority)]}
         >
-          <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
+          <InputNumber
+            min={EVENT.priority.minimum}
+            max={EVENT.priority.maximum}
+            precision={0}
+            style={{ width: '100%' }}
+          />
         </Form.Item>
       </Form>
     </GuardedModal>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { PagedTable } from '@/shared/list/PagedTable';
 import { GuardedModal } from '@/shared/ui/guarded';
 import { useNarrow } from '@/shared/ui/useNarrow';
@@ -14,6 +15,8 @@ import { EnrollmentStatusTag } from './tags';
 import { shortTime } from './time';
 import type { Enrollment, Program, ProgramBody } from './types';
 import { useEnergyHubMutation } from './useEnergyHubMutation';
+
+const PROGRAM = Limits.ProgramRequest;
 
 /** The utility's built-in programmes (create, edit) and the enrollments waiting for its decision. */
 export function ProgramsTab() {
@@ -235,30 +238,33 @@ function ProgramDialog({ program, onClose }: { program?: Program; onClose: () =>
         <Form.Item
           name="name"
           label={t('energyHub.programName')}
-          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
+          rules={[
+            requiredRule(),
+            formRule((v) => lengthBetween(v, PROGRAM.name.minLength, PROGRAM.name.maxLength)),
+          ]}
         >
-          <Input maxLength={64} data-testid="hub-program-name" />
+          <Input maxLength={PROGRAM.name.maxLength} data-testid="hub-program-name" />
         </Form.Item>
         <Form.Item
           name="longName"
           label={t('energyHub.longName')}
-          rules={[formRule((v) => maxLength(v, 128))]}
+          rules={[formRule((v) => maxLength(v, PROGRAM.longName.maxLength))]}
         >
-          <Input maxLength={128} data-keyfilter="off" />
+          <Input maxLength={PROGRAM.longName.maxLength} data-keyfilter="off" />
         </Form.Item>
         <Form.Item
           name="retailer"
           label={t('energyHub.retailer')}
-          rules={[formRule((v) => maxLength(v, 64))]}
+          rules={[formRule((v) => maxLength(v, PROGRAM.retailer.maxLength))]}
         >
-          <Input maxLength={64} data-keyfilter="off" />
+          <Input maxLength={PROGRAM.retailer.maxLength} data-keyfilter="off" />
         </Form.Item>
         <Form.Item
           name="description"
           label={t('energyHub.description')}
-          rules={[formRule((v) => maxLength(v, 500))]}
+          rules={[formRule((v) => maxLength(v, PROGRAM.description.maxLength))]}
         >
-          <Input.TextArea rows={3} maxLength={500} showCount />
+          <Input.TextArea rows={3} maxLength={PROGRAM.description.maxLength} showCount />
         </Form.Item>
         <Flex gap={24} wrap>
           <Form.Item name="autoAccept" label={t('energyHub.autoAccept')} valuePropName="checked">

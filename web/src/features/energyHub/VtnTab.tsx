@@ -15,6 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { MISSING } from '@/shared/format/number';
 import { Problem } from '@/shared/ui/Problem';
 import { GuardedModal, GuardedPopconfirm, SubmitButton } from '@/shared/ui/guarded';
@@ -25,6 +26,9 @@ import { shortTime } from './time';
 import type { Vtn, VtnBody } from './types';
 import { isHttpUrl } from './url';
 import { useEnergyHubMutation } from './useEnergyHubMutation';
+
+const VTN = Limits.VtnRequest;
+const POLL = VTN.pollSeconds;
 
 /** OpenADR versions a utility's server may speak. */
 const VTN_VERSIONS = ['3.1.0', '3.0.1'] as const;
@@ -281,9 +285,12 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
         <Form.Item
           name="name"
           label={t('energyHub.vtnName')}
-          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 64))]}
+          rules={[
+            requiredRule(),
+            formRule((v) => lengthBetween(v, VTN.name.minLength, VTN.name.maxLength)),
+          ]}
         >
-          <Input maxLength={64} />
+          <Input maxLength={VTN.name.maxLength} />
         </Form.Item>
         <Form.Item
           name="url"
@@ -306,9 +313,12 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
         <Form.Item
           name="venName"
           label={t('energyHub.venName')}
-          rules={[requiredRule(), formRule((v) => lengthBetween(v, 1, 128))]}
+          rules={[
+            requiredRule(),
+            formRule((v) => lengthBetween(v, VTN.venName.minLength, VTN.venName.maxLength)),
+          ]}
         >
-          <Input maxLength={128} data-keyfilter="off" />
+          <Input maxLength={VTN.venName.maxLength} data-keyfilter="off" />
         </Form.Item>
         <Form.Item
           name="clientId"
@@ -316,7 +326,10 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
           extra={
             vtn ? t('energyHub.clientIdKept', { hint: vtn.clientIdHint || MISSING }) : undefined
           }
-          rules={[...(vtn ? [] : [requiredRule()]), formRule((v) => maxLength(v, 256))]}
+          rules={[
+            ...(vtn ? [] : [requiredRule()]),
+            formRule((v) => maxLength(v, VTN.clientId.maxLength)),
+          ]}
         >
           <Input autoComplete="off" data-keyfilter="off" />
         </Form.Item>
@@ -324,7 +337,10 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
           name="clientSecret"
           label={t('energyHub.clientSecret')}
           extra={vtn ? t('energyHub.secretKept') : t('energyHub.secretWriteOnly')}
-          rules={[...(vtn ? [] : [requiredRule()]), formRule((v) => maxLength(v, 256))]}
+          rules={[
+            ...(vtn ? [] : [requiredRule()]),
+            formRule((v) => maxLength(v, VTN.clientSecret.maxLength)),
+          ]}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
@@ -336,13 +352,13 @@ function VtnDialog({ vtn, onClose }: { vtn?: Vtn; onClose: () => void }) {
               requiredRule(),
               {
                 type: 'number',
-                min: 10,
-                max: 3600,
-                message: t('validation.range', { min: 10, max: 3600 }),
+                min: POLL.minimum,
+                max: POLL.maximum,
+                message: t('validation.range', { min: POLL.minimum, max: POLL.maximum }),
               },
             ]}
           >
-            <InputNumber min={10} max={3600} precision={0} />
+            <InputNumber min={POLL.minimum} max={POLL.maximum} precision={0} />
           </Form.Item>
           <Form.Item name="enabled" label={t('energyHub.enabled')} valuePropName="checked">
             <Switch />

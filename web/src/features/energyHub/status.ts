@@ -1,3 +1,4 @@
+import { Limits } from '@/shared/api/limits.gen';
 import {
   ENROLLMENT_ACTIONS,
   type DrEvent,
@@ -68,7 +69,7 @@ export function needsReason(action: EnrollmentAction): boolean {
   return action === 'reject';
 }
 
-export const REASON_MAX = 200;
+export const REASON_MAX = Limits.ActionRequest.reason.maxLength;
 
 /** Whether a reason may be sent: 1-200 characters once trimmed. */
 export function validReason(reason: string): boolean {

@@ -1,22 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import '@/shared/i18n';
-import { defaults } from '@/shared/list/params';
-import {
-  EVENT_FILTERS,
-  EVENT_PAGE_SIZE,
-  eventDetailQuery,
-  eventListQuery,
-  messageCountQuery,
-  messageListQuery,
-  plantOptionsQuery,
-  type EventItem,
-  type Occurrence,
-  type MessageItem,
-} from './api';
+import { envelope, fakeHttp } from '@/test/http';
+import { renderScreen } from '@/test/render';
+import type { EventItem, MessageItem, Occurrence } from './api';
 import EventListPage from './EventListPage';
 import { MessageBell } from './MessageBell';
 
@@ -99,45 +85,31 @@ function nth<T>(list: ArrayLike<T>, i: number): T {
   return v;
 }
 
-function client() {
-  return new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-}
-
-function show(ui: React.ReactNode, c: QueryClient) {
-  return render(
-    <QueryClientProvider client={c}>
-      <MemoryRouter>
-        <App>{ui}</App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
-
 describe('EventListPage', () => {
-  function seeded() {
-    const c = client();
-    c.setQueryData(eventListQuery(defaults(EVENT_FILTERS, EVENT_PAGE_SIZE)).queryKey, {
-      nextToken: null,
-      record: [outage, notice],
-      total: 2,
-      pageSize: 20,
-      pageNumber: 1,
+  /** The server of the list: the two occurrences, no plants to filter by, the outage's detail. */
+  const serve = () =>
+    fakeHttp({
+      'GET /api/v1/events': () =>
+        envelope({
+          nextToken: null,
+          record: [outage, notice],
+          total: 2,
+          pageSize: 20,
+          pageNumber: 1,
+        }),
+      'GET /api/v1/plants': () => envelope({ infos: [], total: 0, pageSize: 100, pageNumber: 1 }),
+      'GET /api/v1/event/detail/{id}': () => envelope(outage),
     });
-    c.setQueryData(plantOptionsQuery('').queryKey, {
-      infos: [],
-      total: 0,
-      pageSize: 100,
-      pageNumber: 1,
-    });
-    c.setQueryData(eventDetailQuery(outage.id).queryKey, outage);
-    return c;
-  }
 
   it('shows one row per occurrence with its devices, and each severity by name', async () => {
     screenWidth(1440);
-    show(<EventListPage />, seeded());
-    const rows = screen.getByTestId('event-table').querySelectorAll('tr.ant-table-row');
-    expect(rows.length).toBe(2);
+    const api = serve();
+    await renderScreen(<EventListPage />);
+    const rowsOf = () => screen.getByTestId('event-table').querySelectorAll('tr.ant-table-row');
+    await waitFor(() => expect(rowsOf().length).toBe(2));
+    // the first page of 20, any filter left out
+    expect(api.calls('GET /api/v1/events')[0]?.query).toMatchObject({ page: 1, limit: 20 });
+    const rows = rowsOf();
     const first = nth(rows, 0) as HTMLElement;
     const second = nth(rows, 1) as HTMLElement;
     expect(within(first).getByText('Warning')).toBeTruthy();
@@ -157,10 +129,11 @@ describe('EventListPage', () => {
     expect(within(nth(deviceRows, 9) as HTMLElement).getByText('Recovered')).toBeTruthy();
   }, 30_000);
 
-  it('stacks each occurrence in one cell on a phone', () => {
+  it('stacks each occurrence in one cell on a phone', async () => {
     screenWidth(390);
-    show(<EventListPage />, seeded());
-    const cards = screen.getAllByTestId('event-card');
+    serve();
+    await renderScreen(<EventListPage />);
+    const cards = await screen.findAllByTestId('event-card');
     expect(cards.length).toBe(2);
     const first = nth(cards, 0);
     expect(within(first).getByText('Warning')).toBeTruthy();
@@ -174,8 +147,6 @@ describe('EventListPage', () => {
 
 describe('MessageBell', () => {
   it('counts what needs attention and marks recovered messages as recovered', async () => {
-    const c = client();
-    c.setQueryData(messageCountQuery.queryKey, 1);
     const message = (id: number, resolved: boolean): MessageItem => ({
       id,
       title: `Commercial roof ROOF-INV00${resolved ? '' : ' +9'}`,
@@ -189,14 +160,18 @@ describe('MessageBell', () => {
       source: 'event',
       event: { ...outage, id, status: resolved ? 'closed' : 'open' },
     });
-    c.setQueryData(messageListQuery().queryKey, {
-      pageSize: 10,
-      pageNumber: 1,
-      total: 2,
-      infos: [message(100, false), message(50, true)],
+    fakeHttp({
+      'GET /api/v1/message/count': () => envelope(1),
+      'GET /api/v1/messages': () =>
+        envelope({
+          pageSize: 10,
+          pageNumber: 1,
+          total: 2,
+          infos: [message(100, false), message(50, true)],
+        }),
     });
-    show(<MessageBell />, c);
-    expect(screen.getByTestId('message-count').textContent).toContain('1');
+    await renderScreen(<MessageBell />);
+    await waitFor(() => expect(screen.getByTestId('message-count').textContent).toContain('1'));
     fireEvent.click(screen.getByTestId('message-bell'));
     const items = await screen.findAllByTestId('message-item');
     expect(items.map((i) => i.getAttribute('data-unread'))).toEqual(['true', 'false']);

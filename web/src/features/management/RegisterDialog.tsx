@@ -67,7 +67,7 @@ export function RegisterDialog({ onClose, onDone }: { onClose: () => void; onDon
               extra={t('sysGateways.rule.sn')}
               rules={[requiredRule(), formRule(gatewaySn)]}
             >
-              <Input maxLength={32} autoComplete="off" data-testid="register-sn" />
+              <Input maxLength={LIMITS.sn} autoComplete="off" data-testid="register-sn" />
             </Form.Item>
           </Col>
           <Col {...half}>
@@ -77,7 +77,7 @@ export function RegisterDialog({ onClose, onDone }: { onClose: () => void; onDon
               extra={t('sysGateways.rule.key')}
               rules={[requiredRule(), formRule(gatewayKey)]}
             >
-              <Input maxLength={32} autoComplete="off" data-testid="register-key" />
+              <Input maxLength={LIMITS.key} autoComplete="off" data-testid="register-key" />
             </Form.Item>
           </Col>
           <Col {...half}>

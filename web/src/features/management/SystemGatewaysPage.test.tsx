@@ -1,23 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, failure, fakeHttp, type Routes } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import { gatewayRow } from './fixtures';
 import SystemGatewaysPage from './SystemGatewaysPage';
 import { afterGuard } from '@/test/guard';
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
 
 const stock = gatewayRow();
 const bound = gatewayRow({
@@ -43,53 +30,71 @@ const permissions = (edit: boolean) => ({
   ],
 });
 
-function answer(edit: boolean, rows = [stock, bound]) {
-  get.mockImplementation((url: string, config?: { params?: Record<string, unknown> }) => {
-    if (url === '/api/v1/permission') return Promise.resolve(permissions(edit));
-    if (url === '/api/v1/gateways') {
-      const keyword = config?.params?.keyword;
+/** The server of the screen: `rows` in the registry, `more` routes added or replaced. */
+function serve(rows = [stock, bound], more: Routes = {}) {
+  return fakeHttp({
+    'GET /api/v1/gateways': ({ query }) => {
+      const keyword = query.keyword;
       const infos = keyword ? rows.filter((r) => r.sn.includes(String(keyword))) : rows;
-      return Promise.resolve({ total: infos.length, infos });
-    }
-    if (url === '/api/v1/logger/functions')
-      return Promise.resolve([
-        { code: 'modbus-default', name: 'Default', family: 'inverter', builtin: true },
-      ]);
-    if (url === '/api/v1/company/list')
-      return Promise.resolve({ total: 1, infos: [{ id: 5, name: 'Acme Solar' }] });
-    if (url === '/api/v1/customers/list')
-      return Promise.resolve([
-        { id: 1, userId: 11, account: 'olivia@example.com', nickname: 'Olivia' },
-      ]);
-    if (url === '/api/v1/gateway/7/delete') return Promise.resolve(null);
-    return Promise.reject(new Error(`unexpected ${url}`));
+      return envelope({ pageNumber: 1, pageSize: 10, total: infos.length, infos });
+    },
+    'GET /api/v1/logger/functions': () =>
+      envelope([
+        {
+          code: 'modbus-default',
+          name: 'Default',
+          family: 'inverter',
+          builtin: true,
+          points: null,
+          updateAt: '2026-01-05T10:00:00Z',
+          version: null,
+        },
+      ]),
+    'GET /api/v1/company/list': () =>
+      envelope({
+        pageNumber: 1,
+        pageSize: 100,
+        total: 1,
+        infos: [
+          {
+            id: 5,
+            name: 'Acme Solar',
+            contactName: '',
+            email: '',
+            phone: '',
+            address: '',
+            remark: '',
+            logoUrl: '',
+            iconUrl: '',
+            themeColor: '',
+            createAt: '2026-01-05T10:00:00.000+00:00',
+            adminId: null,
+            adminAccount: '',
+            disabled: false,
+            staff: 0,
+            plants: 0,
+          },
+        ],
+      }),
+    'GET /api/v1/customers/list': () =>
+      envelope([{ id: 1, userId: 11, account: 'olivia@example.com', nickname: 'Olivia' }]),
+    'GET /api/v1/gateway/{id}/delete': () => envelope(null),
+    ...more,
   });
 }
 
-const show = () =>
-  render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <MemoryRouter>
-        <App>
-          <SystemGatewaysPage />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+const show = (edit: boolean) =>
+  renderScreen(<SystemGatewaysPage />, { permissions: permissions(edit) });
 
 const rowOf = (sn: string) => screen.getByText(sn).closest('tr') as HTMLElement;
 
-describe('SystemGatewaysPage', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-  });
+/** The query of the list's last request. */
+const lastList = (api: ReturnType<typeof serve>) => api.calls('GET /api/v1/gateways').at(-1)?.query;
 
+describe('SystemGatewaysPage', () => {
   it('lists every gateway with its place and customer; no buttons without the right', async () => {
-    answer(false);
-    show();
+    serve();
+    await show(false);
     await screen.findByText('GW-BOUND-02');
     const table = screen.getByTestId('sys-gateway-table');
     expect(table).toHaveTextContent('GW-200');
@@ -107,62 +112,49 @@ describe('SystemGatewaysPage', () => {
   });
 
   it('filters by keyword and place through the request', async () => {
-    answer(false);
-    show();
+    const api = serve();
+    await show(false);
     await screen.findByText('GW-BOUND-02');
     fireEvent.click(screen.getByText('On a plant'));
-    await waitFor(() =>
-      expect(get).toHaveBeenCalledWith(
-        '/api/v1/gateways',
-        expect.objectContaining({ params: expect.objectContaining({ bound: 'true' }) }),
-      ),
-    );
+    await waitFor(() => expect(lastList(api)).toMatchObject({ bound: 'true' }));
     const search = within(screen.getByTestId('sys-gateway-search')).getByRole('searchbox');
     fireEvent.change(search, { target: { value: 'STOCK' } });
     fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
-    await waitFor(() =>
-      expect(get).toHaveBeenCalledWith(
-        '/api/v1/gateways',
-        expect.objectContaining({
-          params: expect.objectContaining({ keyword: 'STOCK', bound: 'true' }),
-        }),
-      ),
-    );
+    await waitFor(() => expect(lastList(api)).toMatchObject({ keyword: 'STOCK', bound: 'true' }));
   });
 
   it("narrows to a customer's gateways from the customer's name, and back", async () => {
-    answer(false);
-    show();
+    const api = serve();
+    await show(false);
     await screen.findByText('GW-BOUND-02');
     fireEvent.click(within(rowOf('GW-BOUND-02')).getByText('Olivia'));
     const tag = await screen.findByTestId('sys-gateway-customer-filter');
     expect(tag).toHaveTextContent('Customer: Olivia');
-    await waitFor(() =>
-      expect(get).toHaveBeenCalledWith(
-        '/api/v1/gateways',
-        expect.objectContaining({ params: expect.objectContaining({ customerId: 11 }) }),
-      ),
-    );
+    await waitFor(() => expect(lastList(api)).toMatchObject({ customerId: 11 }));
     fireEvent.click(tag.querySelector('.ant-tag-close-icon') as Element);
     await waitFor(() => expect(screen.queryByTestId('sys-gateway-customer-filter')).toBeNull());
   });
 
   it('shows the empty state with the register button', async () => {
-    answer(true, []);
-    show();
+    serve([]);
+    await show(true);
     expect(await screen.findByText('No gateway is registered yet')).toBeTruthy();
     expect(await screen.findByTestId('sys-gateway-register-empty')).toBeTruthy();
   });
 
   it('retries after a failed load', async () => {
-    answer(false);
-    const ok = get.getMockImplementation()!;
     let fail = true;
-    get.mockImplementation((url: string, config?: unknown) =>
-      url === '/api/v1/gateways' && fail ? Promise.reject(new Error('down')) : ok(url, config),
-    );
-    show();
+    const api = serve();
+    api.on({
+      'GET /api/v1/gateways': () =>
+        fail
+          ? failure(1, 'down')
+          : envelope({ pageNumber: 1, pageSize: 10, total: 2, infos: [stock, bound] }),
+    });
+    await show(false);
     const error = await screen.findByTestId('sys-gateways-error');
+    // the screen says it; the list asks quietly, without a toast
+    expect(api.toasts).toEqual([]);
     fail = false;
     fireEvent.click(within(error).getByRole('button'));
     expect(await screen.findByText('GW-BOUND-02')).toBeTruthy();
@@ -170,8 +162,8 @@ describe('SystemGatewaysPage', () => {
 
   it('deletes a free gateway after confirmation; a bound or held one cannot be', async () => {
     const held = gatewayRow({ id: 9, sn: 'GW-HELD-03', customerId: 11, customerName: 'Olivia' });
-    answer(true, [stock, bound, held]);
-    show();
+    const api = serve([stock, bound, held]);
+    await show(true);
     await screen.findByText('GW-BOUND-02');
     const boundDelete = within(rowOf('GW-BOUND-02')).getByTestId('action-delete');
     expect(boundDelete).toBeDisabled();
@@ -184,16 +176,17 @@ describe('SystemGatewaysPage', () => {
     expect(dialog).toHaveTextContent('Delete gateway GW-STOCK-01?');
     fireEvent.click(within(dialog).getByTestId('delete-ok'));
     await waitFor(() =>
-      expect(get).toHaveBeenCalledWith('/api/v1/gateway/7/delete', expect.anything()),
+      expect(api.calls('GET /api/v1/gateway/{id}/delete').map((c) => c.params)).toEqual([
+        { id: '7' },
+      ]),
     );
     expect(await screen.findByText('The gateway was deleted')).toBeTruthy();
   });
 
   it('registers a gateway: the form checks the fields, a known SN is shown at the SN', async () => {
-    answer(true);
-    post.mockRejectedValueOnce(new ApiError(4, 'Parameter validation error: sn'));
-    post.mockResolvedValueOnce(42);
-    show();
+    const answers = [failure(4, 'Parameter validation error: sn'), envelope(42)];
+    const api = serve(undefined, { 'POST /api/v1/gateway/create': () => answers.shift()! });
+    await show(true);
     fireEvent.click(await screen.findByTestId('sys-gateway-register'));
     const sn = await screen.findByTestId('register-sn');
     fireEvent.change(sn, { target: { value: 'GW_1' } });
@@ -203,18 +196,18 @@ describe('SystemGatewaysPage', () => {
     await waitFor(() =>
       expect(screen.getAllByText('Letters, digits and -, 6 to 32 characters')).toHaveLength(2),
     );
-    expect(post).not.toHaveBeenCalled();
+    expect(api.calls('POST /api/v1/gateway/create')).toEqual([]);
     fireEvent.change(sn, { target: { value: 'GW-NEW-0001' } });
     fireEvent.change(screen.getByTestId('register-key'), { target: { value: 'k3y-new-1' } });
     fireEvent.change(screen.getByTestId('register-model'), { target: { value: 'GW-300' } });
     await afterGuard(screen.getByTestId('register-ok'));
     fireEvent.click(screen.getByTestId('register-ok'));
     expect(await screen.findByText('This SN is already registered')).toBeTruthy();
-    expect(post).toHaveBeenCalledWith(
-      '/api/v1/gateway/create',
+    expect(api.calls('POST /api/v1/gateway/create').map((c) => c.body)).toEqual([
       { sn: 'GW-NEW-0001', key: 'k3y-new-1', model: 'GW-300' },
-      expect.anything(),
-    );
+    ]);
+    // the refusal is shown at the field, not as a toast
+    expect(api.toasts).toEqual([]);
     fireEvent.change(sn, { target: { value: 'GW-NEW-0002' } });
     await afterGuard(screen.getByTestId('register-ok'));
     fireEvent.click(screen.getByTestId('register-ok'));
@@ -222,17 +215,19 @@ describe('SystemGatewaysPage', () => {
   });
 
   it('creates many: bad lines block the send, then every line has its result', async () => {
-    answer(true);
-    post.mockResolvedValue({
-      total: 2,
-      succeeded: 1,
-      failed: 1,
-      results: [
-        { row: 1, sn: 'GW-MANY-0001', code: 0, msg: '', result: 'created' },
-        { row: 2, sn: 'GW-STOCK-01', code: 4, msg: 'already registered', result: 'duplicate' },
-      ],
+    const api = serve(undefined, {
+      'POST /api/v1/gateway/batch': () =>
+        envelope({
+          total: 2,
+          succeeded: 1,
+          failed: 1,
+          results: [
+            { row: 1, sn: 'GW-MANY-0001', code: 0, msg: '', result: 'created' },
+            { row: 2, sn: 'GW-STOCK-01', code: 4, msg: 'already registered', result: 'duplicate' },
+          ],
+        }),
     });
-    show();
+    await show(true);
     fireEvent.click(await screen.findByTestId('sys-gateway-batch'));
     const lines = await screen.findByTestId('batch-lines');
     fireEvent.change(lines, { target: { value: 'GW-MANY-0001,key-0001\nbad,key-0002' } });
@@ -246,16 +241,14 @@ describe('SystemGatewaysPage', () => {
     await waitFor(() => expect(screen.getByTestId('batch-ok')).toBeEnabled());
     fireEvent.click(screen.getByTestId('batch-ok'));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/gateway/batch',
+      expect(api.calls('POST /api/v1/gateway/batch').map((c) => c.body)).toEqual([
         {
           gateways: [
             { sn: 'GW-MANY-0001', key: 'key-0001', model: 'GW-300' },
             { sn: 'GW-STOCK-01', key: 'key-0002' },
           ],
         },
-        expect.anything(),
-      ),
+      ]),
     );
     const results = await screen.findByTestId('result-table');
     expect(
@@ -270,9 +263,8 @@ describe('SystemGatewaysPage', () => {
   });
 
   it('assigns a customer: a company first, then one of its customers', async () => {
-    answer(true);
-    post.mockResolvedValue(null);
-    show();
+    const api = serve(undefined, { 'POST /api/v1/gateway/{id}/customer': () => envelope(null) });
+    await show(true);
     await screen.findByText('GW-BOUND-02');
     fireEvent.click(within(rowOf('GW-STOCK-01')).getByTestId('action-customer'));
     const dialog = await screen.findByRole('dialog');
@@ -280,20 +272,17 @@ describe('SystemGatewaysPage', () => {
     fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Company' }));
     fireEvent.click(await screen.findByTitle('Acme Solar'));
     await waitFor(() =>
-      expect(get).toHaveBeenCalledWith('/api/v1/customers/list', {
-        params: { companyId: 5 },
-        silent: true,
-      }),
+      expect(api.calls('GET /api/v1/customers/list').map((c) => c.query)).toEqual([
+        { companyId: 5, lan: 'en' },
+      ]),
     );
     fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Customer' }));
     fireEvent.click(await screen.findByTitle('olivia@example.com (Olivia)'));
     fireEvent.click(within(dialog).getByTestId('customer-ok'));
     await waitFor(() =>
-      expect(post).toHaveBeenCalledWith(
-        '/api/v1/gateway/7/customer',
-        { customerId: 11 },
-        expect.anything(),
-      ),
+      expect(api.calls('POST /api/v1/gateway/{id}/customer')).toMatchObject([
+        { params: { id: '7' }, body: { customerId: 11 } },
+      ]),
     );
   });
 });

@@ -21,8 +21,10 @@ function straightRun(key: string): boolean {
   return steps.every((s) => s === 1) || steps.every((s) => s === -1);
 }
 
-/** The optional fields' longest lengths, in characters (the server's limits). */
+/** The fields' longest lengths, in characters (the server's limits). */
 export const LIMITS = {
+  sn: Limits.CreateRequest.sn.maxLength,
+  key: Limits.CreateRequest.key.maxLength,
   model: Limits.CreateRequest.model.maxLength,
   commType: Limits.CreateRequest.commType.maxLength,
   protocol: Limits.CreateRequest.protocol.maxLength,

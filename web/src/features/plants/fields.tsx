@@ -17,6 +17,7 @@ import {
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { currentLanguage } from '@/shared/i18n';
 import { isApiError } from '@/shared/http';
 import {
@@ -74,7 +75,10 @@ export function BasicFields() {
         label={t('plants.field.name')}
         rules={[requiredRule(), formRule(plantName)]}
       >
-        <Input placeholder={t('plants.field.namePlaceholder')} maxLength={32} />
+        <Input
+          placeholder={t('plants.field.namePlaceholder')}
+          maxLength={Limits.PlantRequest.name.maxLength}
+        />
       </Form.Item>
       <Form.Item
         name="totalPower"

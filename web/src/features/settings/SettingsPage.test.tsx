@@ -1,23 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import '@/shared/i18n';
-import { ApiError } from '@/shared/http';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Schemas } from '@/shared/api/schema';
+import { envelope, failure, fakeHttp, type Routes } from '@/test/http';
+import { renderScreen } from '@/test/render';
 import type { Support, Values } from './api';
 import SettingsPage from './SettingsPage';
 import { afterGuard } from '@/test/guard';
-
-const get = vi.fn();
-const post = vi.fn();
-vi.mock('@/shared/http', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/shared/http')>()),
-  http: {
-    get: (...args: unknown[]) => get(...args) as unknown,
-    post: (...args: unknown[]) => post(...args) as unknown,
-  },
-}));
 
 const support: Support = {
   support: true,
@@ -45,66 +33,114 @@ const support: Support = {
 };
 const values: Values = { sn: 'INV1', batteryMaxCurrentCharge: '100' };
 
-function answer(url: string, status = 1): unknown {
-  if (url === '/api/v1/inverter/INV1') return { sn: 'INV1', status, updateAt: null };
-  if (url.includes('/support')) return support;
-  if (url.includes('/read')) return values;
-  if (url.endsWith('/params/custom')) return [];
-  if (url.endsWith('/inverter/params'))
-    return { family: 'hybrid_lv', maxParams: 6, maxProfiles: 6, infos: [] };
-  if (url.startsWith('/api/v1/command/'))
-    return {
-      id: 5,
-      kind: 'set_params',
-      deviceSn: 'INV1',
-      gatewaySn: 'GW1',
-      status: 'succeeded',
-      resultCode: 0,
-      message: 'applied',
-      createAt: '2026-11-22T07:00:00.000+00:00',
-      updateAt: '2026-11-22T07:00:01Z',
-    };
-  throw new Error(`unexpected ${url}`);
+/** GET /api/v1/inverter/{sn}: the inverter in `status` (1 normal, 0 offline, 4 upgrading). */
+const inverter = (status: number): Schemas['InverterDetail'] => ({
+  id: 7,
+  sn: 'INV1',
+  alias: '',
+  gsn: 'GW1',
+  status,
+  type: 2,
+  typeKey: 'single_phase_lv_hybrid',
+  commTypeName: 'RS485',
+  custCode: 0,
+  version: {
+    masterVer: null,
+    softVer: null,
+    hardVer: null,
+    hmiVer: null,
+    bmsVer: null,
+    commVer: null,
+  },
+  model: '',
+  pac: 0,
+  etoday: 0,
+  etotal: 0,
+  updateAt: '2026-05-04T10:00:00Z',
+  createAt: '2026-01-04T10:00:00.000+00:00',
+  stale: false,
+  opened: 1,
+  plant: null,
+  plantId: null,
+  gatewayVO: { gsn: 'GW1', status: 1 },
+  sunsynkEquip: true,
+  protocolIdentifier: '',
+  equipMode: null,
+  equipType: 2,
+  ratePower: null,
+  online: status !== 0,
+  hybrid: true,
+  protocol: '',
+  runningState: null,
+  mpptCount: null,
+  phaseCount: null,
+  dcTemp: null,
+  igbtTemp: null,
+  lastSeen: null,
+  timezone: 'Europe/Madrid',
+  plantPermission: [],
+  values: {},
+  emonth: 0,
+  eyear: 0,
+  runStatus: '',
+  thumbUrl: null,
+  commType: null,
+  brand: '',
+  address: '',
+  user: null,
+  productId: null,
+  productName: null,
+});
+
+/** The server of the screen for inverter INV1 in `status`; `more` adds or replaces routes. */
+function serve(status = 1, more: Routes = {}) {
+  return fakeHttp({
+    'GET /api/v1/inverter/{sn}': () => envelope(inverter(status)),
+    'GET /api/v1/inverter/setting/{sn}/support': () => envelope(support),
+    'GET /api/v1/common/setting/{sn}/read': () => envelope(values),
+    'GET /api/v1/inverter/params/custom': () => envelope([]),
+    'GET /api/v1/inverter/params': () =>
+      envelope({ family: 'hybrid_lv', maxParams: 6, maxProfiles: 6, infos: [] }),
+    'GET /api/v1/command/{id}': () =>
+      envelope({
+        id: 5,
+        kind: 'set_params',
+        deviceSn: 'INV1',
+        gatewaySn: 'GW1',
+        status: 'succeeded',
+        resultCode: 0,
+        result: null,
+        message: 'applied',
+        createAt: '2026-11-22T07:00:00.000+00:00',
+        updateAt: '2026-11-22T07:00:01Z',
+      }),
+    ...more,
+  });
 }
 
-function show() {
-  render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <MemoryRouter initialEntries={['/device/setting?sn=INV1']}>
-        <App>
-          <SettingsPage />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const show = () => renderScreen(<SettingsPage />, { route: '/device/setting?sn=INV1' });
+
+const writes = (api: ReturnType<typeof serve>) =>
+  api.calls('POST /api/v1/common/setting/{sn}/set').map((c) => [c.params.sn, c.body]);
 
 describe('SettingsPage', () => {
-  beforeEach(() => {
-    get.mockReset();
-    post.mockReset();
-  });
-
   it('refuses a value out of range on the spot, then sends the whole set and shows it applied', async () => {
-    get.mockImplementation((url: string) => Promise.resolve(answer(url)));
-    post.mockResolvedValue({ commandId: 5, changed: ['batteryMaxCurrentCharge'] });
-    show();
+    const api = serve(1, {
+      'POST /api/v1/common/setting/{sn}/set': () =>
+        envelope({ commandId: 5, changed: ['batteryMaxCurrentCharge'] }),
+    });
+    await show();
     const input = await screen.findByTestId('field-batteryMaxCurrentCharge');
     fireEvent.change(input, { target: { value: '300' } });
     fireEvent.click(screen.getByTestId('settings-submit'));
     expect(await screen.findByText('Enter a value from 0 to 240')).toBeTruthy();
-    expect(post).not.toHaveBeenCalled();
+    expect(writes(api)).toEqual([]);
 
     fireEvent.change(input, { target: { value: '120' } });
     await afterGuard(screen.getByTestId('settings-submit'));
     fireEvent.click(screen.getByTestId('settings-submit'));
-    await waitFor(() => expect(post).toHaveBeenCalled());
-    expect(post).toHaveBeenCalledWith(
-      '/api/v1/common/setting/INV1/set',
-      { sn: 'INV1', batteryMaxCurrentCharge: '120' },
-      expect.anything(),
+    await waitFor(() =>
+      expect(writes(api)).toEqual([['INV1', { sn: 'INV1', batteryMaxCurrentCharge: '120' }]]),
     );
     await waitFor(() =>
       expect(screen.getByTestId('command-progress').getAttribute('data-status')).toBe('succeeded'),
@@ -116,8 +152,8 @@ describe('SettingsPage', () => {
       [0, 'settings-offline'],
       [4, 'settings-upgrading'],
     ] as const) {
-      get.mockImplementation((url: string) => Promise.resolve(answer(url, status)));
-      show();
+      serve(status);
+      await show();
       expect((await screen.findByTestId(banner)).textContent).toContain(
         status === 0 ? 'This inverter is offline' : 'This inverter is being upgraded',
       );
@@ -126,19 +162,25 @@ describe('SettingsPage', () => {
       cleanup();
     }
     // a normal one: no banner, saving allowed
-    get.mockImplementation((url: string) => Promise.resolve(answer(url, 1)));
-    show();
+    const api = serve(1);
+    await show();
     await screen.findByTestId('field-batteryMaxCurrentCharge');
     await waitFor(() =>
-      expect(get).toHaveBeenCalledWith('/api/v1/inverter/INV1', expect.anything()),
+      expect(api.calls('GET /api/v1/inverter/{sn}').map((c) => c.params)).toContainEqual({
+        sn: 'INV1',
+      }),
     );
     expect(screen.queryByTestId('settings-offline')).toBeNull();
     expect(screen.getByTestId('settings-submit').hasAttribute('disabled')).toBe(false);
   });
 
   it('says "no configuration parameters" for a family without settings', async () => {
-    get.mockRejectedValue(new ApiError(605, 'No configuration parameters'));
-    show();
+    const refusal = () => failure(605, 'No configuration parameters');
+    serve(1, {
+      'GET /api/v1/inverter/setting/{sn}/support': refusal,
+      'GET /api/v1/common/setting/{sn}/read': refusal,
+    });
+    await show();
     const refused = await screen.findByTestId('settings-refused');
     expect(refused.textContent).toContain('No configuration parameters');
   });
@@ -181,17 +223,14 @@ describe('SettingsPage', () => {
         },
       ],
     };
-    get.mockImplementation((url: string) =>
-      Promise.resolve(
-        url.includes('/support')
-          ? micro
-          : url.includes('/read')
-            ? { sn: 'INV1', pvMaxLimit: '600', powerOn: '1' }
-            : answer(url),
-      ),
-    );
-    post.mockResolvedValue({ commandId: 5, changed: ['powerOn'] });
-    show();
+    const api = serve(1, {
+      'GET /api/v1/inverter/setting/{sn}/support': () => envelope(micro),
+      'GET /api/v1/common/setting/{sn}/read': () =>
+        envelope({ sn: 'INV1', pvMaxLimit: '600', powerOn: '1' }),
+      'POST /api/v1/common/setting/{sn}/set': () =>
+        envelope({ commandId: 5, changed: ['powerOn'] }),
+    });
+    await show();
     expect((await screen.findByText('Micro inverter')).textContent).toBe('Micro inverter');
     expect(screen.getByTestId('group-limits').textContent).toBe('Limits');
     fireEvent.click(screen.getByTestId('group-power'));
@@ -201,12 +240,9 @@ describe('SettingsPage', () => {
     fireEvent.click(on);
     await afterGuard(screen.getByTestId('settings-submit'));
     fireEvent.click(screen.getByTestId('settings-submit'));
-    await waitFor(() => expect(post).toHaveBeenCalled());
     // only the offered keys; the flag as the read writes it
-    expect(post).toHaveBeenCalledWith(
-      '/api/v1/common/setting/INV1/set',
-      { sn: 'INV1', pvMaxLimit: '600', powerOn: 'false' },
-      expect.anything(),
+    await waitFor(() =>
+      expect(writes(api)).toEqual([['INV1', { sn: 'INV1', pvMaxLimit: '600', powerOn: 'false' }]]),
     );
   });
 });

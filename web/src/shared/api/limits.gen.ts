@@ -4,6 +4,9 @@
  * request schema and field: the forms take their limits from here, so they are the server's.
  */
 export const Limits = {
+  ActionRequest: {
+    reason: { maxLength: 200 },
+  },
   CompanyEdit: {
     address: { maxLength: 100 },
     contactName: { maxLength: 30 },
@@ -29,6 +32,12 @@ export const Limits = {
     sourceAccountNumber: { minLength: 1, maxLength: 16 },
     utilityAccountNumber: { minLength: 1, maxLength: 16 },
   },
+  EventRequest: {
+    durationMinutes: { minimum: 5, maximum: 1440 },
+    name: { minLength: 1, maxLength: 64 },
+    priority: { minimum: 0, maximum: 100 },
+    targetKw: { minimum: 0, maximum: 10000 },
+  },
   GatewayBatch: {
     gsns: { minItems: 1, maxItems: 200 },
     ids: { minItems: 1, maxItems: 200 },
@@ -48,12 +57,44 @@ export const Limits = {
   NotifyRequest: {
     offlineMinutes: { minimum: 5, maximum: 1440 },
   },
+  PasswordRequest: {
+    newPassword: { minLength: 6, maxLength: 16 },
+  },
+  PlantRequest: {
+    name: { minLength: 5, maxLength: 32 },
+    totalPower: { minimum: 0, maximum: 50000 },
+  },
+  ProfileRequest: {
+    name: { maxLength: 30 },
+    nickname: { maxLength: 30 },
+  },
+  ProgramRequest: {
+    description: { maxLength: 500 },
+    longName: { maxLength: 128 },
+    name: { minLength: 1, maxLength: 64 },
+    retailer: { maxLength: 64 },
+  },
   RegisterBatchRequest: {
     gateways: { minItems: 1, maxItems: 200 },
+  },
+  RoleRequest: {
+    name: { minLength: 1, maxLength: 5 },
+  },
+  SignupRequest: {
+    nickname: { maxLength: 30 },
+    password: { minLength: 6, maxLength: 16 },
   },
   TypeRequest: {
     code: { minLength: 1, maxLength: 20 },
     name: { minLength: 1, maxLength: 30 },
     remark: { maxLength: 200 },
+  },
+  VtnRequest: {
+    clientId: { maxLength: 256 },
+    clientSecret: { maxLength: 256 },
+    name: { minLength: 1, maxLength: 64 },
+    pollSeconds: { minimum: 10, maximum: 3600 },
+    url: { maxLength: 256 },
+    venName: { minLength: 1, maxLength: 128 },
   },
 } as const;

@@ -2,6 +2,7 @@
  * The form rules (docs/overview.md) as pure functions. Each returns null when the value is fine,
  * or the locale key (and its values) of the message to show.
  */
+import { Limits } from '@/shared/api/limits.gen';
 import { isCommonPassword } from './commonPasswords';
 
 export interface Invalid {
@@ -92,12 +93,14 @@ export function account(value: unknown): Check {
   return email(s);
 }
 
+/** A password's length, as the server checks one being set. */
+const PASSWORD = Limits.SignupRequest.password;
+
 export function password(value: unknown): Check {
   const s = text(value);
   if (/\s/.test(s)) return invalid('validation.noSpaces');
-  return s.length >= 6 && s.length <= 16
-    ? null
-    : invalid('validation.password', { min: 6, max: 16 });
+  const { minLength: min, maxLength: max } = PASSWORD;
+  return s.length >= min && s.length <= max ? null : invalid('validation.password', { min, max });
 }
 
 /**
@@ -125,8 +128,12 @@ export function maxLength(value: unknown, max: number): Check {
   return [...text(value)].length <= max ? null : invalid('validation.maxLength', { max });
 }
 
-export const plantName = (value: unknown): Check => lengthBetween(value, 5, 32);
-export const capacity = (value: unknown): Check => decimalInRange(value, 0, 50000, 3);
+const PLANT = Limits.PlantRequest;
+
+export const plantName = (value: unknown): Check =>
+  lengthBetween(value, PLANT.name.minLength, PLANT.name.maxLength);
+export const capacity = (value: unknown): Check =>
+  decimalInRange(value, PLANT.totalPower.minimum, PLANT.totalPower.maximum, 3);
 export const price = (value: unknown): Check => decimalInRange(value, 0, 9999, 2);
 
 export interface TimeSegment {
@@ -249,11 +256,15 @@ export function parameterValue(value: unknown, decimals: 0 | 1 | 2 | 3 = 0): Che
 export function roleName(value: unknown): Check {
   const s = text(value).trim();
   if (!s) return invalid('validation.required');
-  return [...s].length <= 5 ? null : invalid('validation.maxLength', { max: 5 });
+  const max = Limits.RoleRequest.name.maxLength;
+  return [...s].length <= max ? null : invalid('validation.maxLength', { max });
 }
 
 /** Energy hub account number: lowercase letters, digits, _ or -, at most 16 characters. */
-export function energyHubAccount(value: unknown, max = 16): Check {
+export function energyHubAccount(
+  value: unknown,
+  max: number = Limits.EnrollmentRequest.utilityAccountNumber.maxLength,
+): Check {
   const s = text(value);
   if (!/^[a-z0-9_-]+$/.test(s)) return invalid('validation.energyHubAccount');
   return s.length <= max ? null : invalid('validation.maxLength', { max });

@@ -145,24 +145,30 @@ pub struct VtnRequest {
     pub id: Option<i64>,
     /// 1-64 characters.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(min_length = 1, max_length = 64)]
     pub name: Option<String>,
     /// The VTN's base URL (http or https), e.g. https://vtn.example.com/openadr3/3.1.0.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 256)]
     pub url: Option<String>,
     /// "3.0.1" or "3.1.0".
     #[serde(default, deserialize_with = "num::opt_text")]
     pub version: Option<String>,
     /// Required for a new connection; kept when absent on an edit.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 256)]
     pub client_id: Option<String>,
     /// Required for a new connection; kept when absent on an edit.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(max_length = 256)]
     pub client_secret: Option<String>,
     /// Our ven's name on the VTN, 1-128 characters.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(min_length = 1, max_length = 128)]
     pub ven_name: Option<String>,
     /// 10-3600; default 30.
     #[serde(default, deserialize_with = "num::opt_i64")]
+    #[schema(minimum = 10, maximum = 3600)]
     pub poll_seconds: Option<i64>,
     /// Default true.
     #[serde(default, deserialize_with = "num::opt_bool")]
