@@ -22,3 +22,4 @@ mod setting_profiles;
 mod sign_up;
 mod upgrades;
 mod users;
+mod versions;
