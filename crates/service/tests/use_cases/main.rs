@@ -16,6 +16,7 @@ mod plant_offers;
 mod plants;
 mod predictions;
 mod products;
+mod protocols;
 mod relations;
 mod sessions;
 mod setting_profiles;
