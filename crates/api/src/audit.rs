@@ -10,7 +10,7 @@ use domain::{Code, DomainError, policy::PlantVisibility};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::{
-    audit::{AuditFilter, AuditRow, NewAudit},
+    audit::{AuditFilter, AuditRow},
     log_pages::Author,
     plants::PlantRow,
 };
@@ -25,7 +25,6 @@ use crate::{
     session::CurrentUser,
     users::create_at,
 };
-use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
 
@@ -33,107 +32,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list))
 }
 
-/// Results an entry may carry.
-pub(crate) mod result {
-    pub use service::audit::{FAILED, REFUSED};
-}
-
-/// Writes an audit entry for an action `me` took on `target` (a device or gateway SN; the
-/// entry is filed under that device's or gateway's plant). `detail` is any JSON the screen may
-/// show; a `commandId` in it links the entry to the command, whose final status the log shows.
-/// A failure to write is logged and swallowed: the action itself already happened.
-pub(crate) async fn record(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    target: &str,
-    detail: Value,
-    result: &str,
-) {
-    let written = match target_plant(app, target).await {
-        Ok(plant) => write(app, me, action, target, plant, &detail, result).await,
-        Err(e) => Err(e),
-    };
-    if let Err(e) = written {
-        tracing::error!(error = %e, action, target, "audit entry not written");
-    }
-}
-
-/// [`record`] for an action that took `target` off plant `plant`: the entry is filed under the
-/// plant it was on, which a lookup after the action would no longer find.
-pub(crate) async fn record_under(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    target: &str,
-    plant: Option<i64>,
-    detail: Value,
-    result: &str,
-) {
-    if let Err(e) = write(app, me, action, target, plant, &detail, result).await {
-        tracing::error!(error = %e, action, target, "audit entry not written");
-    }
-}
-
-/// Records a change `me` made to an account or a company (`target`, e.g. `company:3`,
-/// `user:7`, `agent:2`): filed under no plant, result `succeeded`.
-pub(crate) async fn record_admin(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    target: &str,
-    detail: Value,
-) {
-    record_under(app, me, action, target, None, detail, "succeeded").await;
-}
-
 /// `me` as the author of a log entry about `plant`.
 pub(crate) fn author<'a>(me: &'a CurrentUser, plant: Option<&PlantRow>) -> Author<'a> {
     service::audit::author(&me.actor, plant)
-}
-
-/// The plant a device or gateway SN is on now.
-async fn target_plant(app: &AppState, target: &str) -> store::Result<Option<i64>> {
-    Ok(match app.store.device_by_sn(target).await? {
-        Some(d) => d.plant_id,
-        None => app
-            .store
-            .gateway_by_sn(target)
-            .await?
-            .and_then(|g| g.plant_id),
-    })
-}
-
-async fn write(
-    app: &AppState,
-    me: &CurrentUser,
-    action: &str,
-    target: &str,
-    plant_id: Option<i64>,
-    detail: &Value,
-    result: &str,
-) -> store::Result<i64> {
-    // Filed under the target's plant only when the caller may see that plant: an entry the
-    // caller reads back must not name a plant that is not theirs.
-    let plant = match plant_id {
-        Some(id) => app
-            .store
-            .plant(id, me.id())
-            .await?
-            .filter(|p| me.actor.plant_access(&p.scope()).is_some()),
-        None => None,
-    };
-    app.store
-        .insert_audit(&NewAudit {
-            by: author(me, plant.as_ref()),
-            action,
-            target,
-            detail: &detail.to_string(),
-            result,
-            command_id: detail.get("commandId").and_then(Value::as_i64),
-            now: now_ms(),
-        })
-        .await
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -10,7 +10,6 @@ use domain::{
     ids::CompanyId,
 };
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use service::companies::{self, NewCompanyInput};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{
@@ -19,7 +18,7 @@ use utoipa_axum::{
 };
 
 use crate::{
-    AppState, audit,
+    AppState,
     company::CompanyInfo,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
     extract::{Body, PathId, Query, num},
@@ -260,14 +259,7 @@ pub async fn upload_logo(
     let bytes = form.file.ok_or(DomainError::invalid("file"))?;
     let kind = files::check_logo(&bytes)?;
     let url = files::save(&app, "logos", kind.extension(), &bytes).await?;
-    audit::record_admin(
-        &app,
-        &me,
-        "company.logo.upload",
-        &format!("company:{company}"),
-        json!({"url": url}),
-    )
-    .await;
+    companies::logo_uploaded(&app.store, &me.actor, company, &url, now_ms()).await;
     Ok(Data(LogoUrl { url }))
 }
 

@@ -162,22 +162,11 @@ pub async fn save(
     require_admin(&me, EDIT)?;
     let Json(body) = body.map_err(|_| DomainError::invalid("body"))?;
     let config = parse_config(body)?;
-    match stored::save(&app.store, config, me.user.id, now_ms()).await {
-        Ok(saved) => {
-            // What devices decode changed: who did it and to which revision belongs in the log.
-            crate::audit::record_admin(
-                &app,
-                &me,
-                "protocol.save",
-                &format!("protocol:{}", saved.code),
-                serde_json::json!({"code": saved.code, "version": saved.version}),
-            )
-            .await;
-            Ok(Data(LoggerFunctionSaved {
-                code: saved.code,
-                version: saved.version,
-            }))
-        }
+    match service::protocols::save(&app.store, &me.actor, config, now_ms()).await {
+        Ok(saved) => Ok(Data(LoggerFunctionSaved {
+            code: saved.code,
+            version: saved.version,
+        })),
         Err(stored::SaveError::Invalid(problems)) => Err(invalid_config(&problems).into()),
         Err(stored::SaveError::Store(e)) => Err(e.into()),
     }

@@ -4,14 +4,13 @@
 use axum::extract::State;
 use domain::DomainError;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use service::versions::{self, NoteInput};
 use store::versions::VersionRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    AppState, audit,
+    AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope, current_lang},
     extract::{Body, PathId, Query, num},
     paging::{Page, Paging},
@@ -225,19 +224,17 @@ pub async fn save(
     };
     let id = req.id;
     let input = req.input();
-    let (id, action, detail) = match id {
+    let id = match id {
         Some(id) => {
-            let before = versions::edit(&app.store, &me.actor, id, &input).await?;
-            let detail = json!({"before": before.version, "version": input.version});
-            (id, "version.edit", detail)
+            versions::edit(&app.store, &me.actor, id, &input, now_ms()).await?;
+            id
         }
         None => {
-            let (id, f) =
-                versions::publish(&app.store, &me.actor, &announcer, &input, now_ms()).await?;
-            (id, "version.publish", json!({"version": f.version}))
+            versions::publish(&app.store, &me.actor, &announcer, &input, now_ms())
+                .await?
+                .0
         }
     };
-    audit::record_admin(&app, &me, action, &format!("version:{id}"), detail).await;
     Ok(Data(id))
 }
 
@@ -249,15 +246,6 @@ pub async fn delete(
     me: CurrentUser,
     PathId(id): PathId<i64>,
 ) -> ApiResult<Done> {
-    let before = versions::delete(&app.store, &me.actor, id).await?;
-    let detail = json!({"version": before.version});
-    audit::record_admin(
-        &app,
-        &me,
-        "version.delete",
-        &format!("version:{id}"),
-        detail,
-    )
-    .await;
+    versions::delete(&app.store, &me.actor, id, now_ms()).await?;
     Ok(Done)
 }

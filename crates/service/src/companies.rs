@@ -55,6 +55,16 @@ fn entry<'a>(
     audit::admin_entry(audit::author(actor, None), action, target, detail, now)
 }
 
+/// Records that `actor` uploaded a logo or icon for company `company` (an [`editable`] one),
+/// now served at `url`. The file is all the upload changed, and it is already saved: the entry
+/// is written alone, and a failure to write it is logged rather than answered.
+pub async fn logo_uploaded(store: &Store, actor: &Actor, company: CompanyId, url: &str, now: i64) {
+    let target = format!("company:{company}");
+    let detail = json!({"url": url}).to_string();
+    let entry = entry(actor, "company.logo.upload", &target, &detail, now);
+    audit::record_alone(store, &entry).await;
+}
+
 /// A new company as the form sends it.
 #[derive(Debug, Clone, Default)]
 pub struct NewCompanyInput<'a> {

@@ -43,6 +43,7 @@ pub mod passwords;
 pub mod plants;
 pub mod predictions;
 pub mod products;
+pub mod protocols;
 pub mod readings;
 pub mod reports;
 pub mod roles;

@@ -152,6 +152,32 @@ pub async fn gateway_up_to_date(store: &Store, soft_ver: &str, firm_id: Option<i
     Ok(())
 }
 
+/// Refuses `actor`'s cancel of upgrade `upgrade_id` on device `sn`, which said it cannot stop
+/// one: the refusal's entry is written alone (nothing else changes) and the answer is
+/// [`Code::CancelUnsupported`].
+pub async fn refuse_cancel(
+    store: &Store,
+    actor: &Actor,
+    sn: &str,
+    upgrade_id: i64,
+    now: i64,
+) -> ServiceError {
+    let plant = audit::plant_of(store, actor, sn).await.ok().flatten();
+    let detail =
+        json!({"upgradeId": upgrade_id, "reason": Code::CancelUnsupported.number()}).to_string();
+    let entry = NewAudit {
+        by: audit::author(actor, plant.as_ref()),
+        action: "inverter.upgrade.cancel",
+        target: sn,
+        detail: &detail,
+        result: audit::REFUSED,
+        command_id: None,
+        now,
+    };
+    audit::record_alone(store, &entry).await;
+    Code::CancelUnsupported.into()
+}
+
 /// Brings a running upgrade in step with its command (timing the command out first when its
 /// deadline passed as of `now`) and answers the row as it stands.
 pub async fn refresh(store: &Store, row: UpgradeRow, now: i64) -> Result<UpgradeRow> {

@@ -7,7 +7,7 @@ use store::{
     versions::{VersionFields, VersionRow},
 };
 
-use crate::Result;
+use crate::{Result, audit};
 
 pub const EDIT: &str = domain::permissions::SYS_VERSION_EDIT;
 
@@ -102,13 +102,27 @@ pub async fn publish(
 ) -> Result<(i64, VersionFields)> {
     require(actor)?;
     let f = fields(input, announcer, release_time(input).unwrap_or(now))?;
-    let id = store.create_version(&f, now).await?;
+    let detail = serde_json::json!({"version": f.version}).to_string();
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        "version.publish",
+        "version",
+        &detail,
+        now,
+    );
+    let id = store.create_version(&f, now, Some(&entry)).await?;
     Ok((id, f))
 }
 
 /// Rewrites a note; its announcer stays the one who published it. Unknown id: 4 `id`; a label
 /// another note has: 4 `version`.
-pub async fn edit(store: &Store, actor: &Actor, id: i64, input: &NoteInput) -> Result<VersionRow> {
+pub async fn edit(
+    store: &Store,
+    actor: &Actor,
+    id: i64,
+    input: &NoteInput,
+    now: i64,
+) -> Result<VersionRow> {
     require(actor)?;
     let before = store
         .version(id)
@@ -116,20 +130,39 @@ pub async fn edit(store: &Store, actor: &Actor, id: i64, input: &NoteInput) -> R
         .ok_or_else(|| DomainError::invalid("id"))?;
     let when = release_time(input).unwrap_or(before.release_time);
     let f = fields(input, &before.announcer, when)?;
-    if !store.update_version(id, &f).await? {
+    let detail =
+        serde_json::json!({"before": before.version, "version": input.version}).to_string();
+    let target = format!("version:{id}");
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        "version.edit",
+        &target,
+        &detail,
+        now,
+    );
+    if !store.update_version(id, &f, Some(&entry)).await? {
         return Err(DomainError::invalid("id").into());
     }
     Ok(before)
 }
 
 /// Deletes a note and answers what it was. Unknown id: 4 `id`.
-pub async fn delete(store: &Store, actor: &Actor, id: i64) -> Result<VersionRow> {
+pub async fn delete(store: &Store, actor: &Actor, id: i64, now: i64) -> Result<VersionRow> {
     require(actor)?;
     let before = store
         .version(id)
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
-    if !store.delete_version(id).await? {
+    let detail = serde_json::json!({"version": before.version}).to_string();
+    let target = format!("version:{id}");
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        "version.delete",
+        &target,
+        &detail,
+        now,
+    );
+    if !store.delete_version(id, Some(&entry)).await? {
         return Err(DomainError::invalid("id").into());
     }
     Ok(before)

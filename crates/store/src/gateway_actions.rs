@@ -12,8 +12,8 @@ impl Store {
     /// plant's holder) on the same terms as a claim by `by`, every device behind `old` moves to
     /// `new` (the inverters are the same hardware, now wired to the new gateway, so they keep
     /// their ids and with them their history on the plant), and `old` is unbound. Answers how
-    /// many devices moved, or `None` when `new` could not be taken (then nothing changed). A
-    /// `new` already on the plant stays as it is.
+    /// many devices moved, or `None` when `new` could not be taken (then nothing changed, and
+    /// `audit` is not written). A `new` already on the plant stays as it is.
     pub async fn replace_gateway(
         &self,
         old: i64,
@@ -21,6 +21,7 @@ impl Store {
         to: &Holder,
         by: (i64, Option<i64>),
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<Option<u64>> {
         Ok(in_tx!(self, |tx, sqlite| {
             // A plant with two gateways may hand one's devices to the other: no take then.
@@ -55,6 +56,7 @@ impl Store {
                     old,
                     now
                 )?;
+                audit_in_tx!(tx, sqlite, audit)?;
                 Some(moved)
             } else {
                 None

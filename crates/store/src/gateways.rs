@@ -2,7 +2,21 @@
 
 use domain::{ids::UserId, policy::PlantVisibility};
 
-use crate::{Conflict, Result, Store, StoreError};
+use crate::{Conflict, Result, Store, StoreError, audit::NewAudit};
+
+/// A gateway as the factory registers it.
+#[derive(Debug, Clone, Copy)]
+pub struct NewGateway<'a> {
+    pub sn: &'a str,
+    pub reg_key: &'a str,
+    pub protocol: &'a str,
+    pub model: &'a str,
+    pub comm_type: &'a str,
+}
+
+/// The detail of a registration's audit entry, made from the new ids (`None` for a known SN),
+/// or `None` for no entry.
+pub type RegistrationDetail<'a> = dyn Fn(&[Option<i64>]) -> Option<String> + Sync + 'a;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GatewayRow {
@@ -97,25 +111,68 @@ impl Store {
         )?)
     }
 
+    /// Registers `gateways` (a known SN is skipped: `None` in its place of the answer) and the
+    /// entry `audit` makes of the outcomes (none when it answers `None`), in one transaction:
+    /// the factory's registrations and their record commit or roll back together.
+    pub async fn register_gateways(
+        &self,
+        gateways: &[NewGateway<'_>],
+        now: i64,
+        audit: (&NewAudit<'_>, &RegistrationDetail<'_>),
+    ) -> Result<Vec<Option<i64>>> {
+        let (entry, detail_of) = audit;
+        Ok(in_tx!(self, |tx, sqlite| {
+            let mut ids = Vec::with_capacity(gateways.len());
+            for g in gateways {
+                let id = tx_rows!(
+                    tx,
+                    sqlite,
+                    fetch_optional,
+                    (i64,),
+                    "INSERT INTO gateways (sn, reg_key, protocol, model, comm_type, created_at, \
+                     updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) \
+                     ON CONFLICT (sn) DO NOTHING RETURNING id",
+                    g.sn,
+                    g.reg_key,
+                    g.protocol,
+                    g.model,
+                    g.comm_type,
+                    now
+                )?;
+                ids.push(id.map(|(id,)| id));
+            }
+            if let Some(detail) = detail_of(&ids) {
+                let entry = NewAudit {
+                    detail: &detail,
+                    ..entry.clone()
+                };
+                audit_in_tx!(tx, sqlite, &entry)?;
+            }
+            ids
+        }))
+    }
+
     /// Makes an unplaced gateway the stock of `owner` (and `company`), or frees it with `None`.
     /// Answers `false` when the gateway is on a plant (or missing): the condition is part of
-    /// the statement.
+    /// the statement. `audit` is written, in the same transaction, when the change is made.
     pub async fn set_gateway_holder(
         &self,
         gateway: i64,
         owner: Option<i64>,
         company: Option<i64>,
         now: i64,
+        audit: &NewAudit<'_>,
     ) -> Result<bool> {
-        Ok(exec!(
+        Ok(exec_audited!(
             self,
+            Some(audit),
             "UPDATE gateways SET owner_id = $2, company_id = $3, updated_at = $4 \
              WHERE id = $1 AND plant_id IS NULL",
             gateway,
             owner,
             company,
             now
-        )? == 1)
+        ) == 1)
     }
 
     pub async fn gateway_by_sn(&self, sn: &str) -> Result<Option<GatewayRow>> {
@@ -160,9 +217,14 @@ impl Store {
         }))
     }
 
-    /// Unbinds a gateway and its devices from their plant in one transaction; history stays
-    /// with the plant.
-    pub async fn unbind_gateway(&self, gateway: i64, now: i64) -> Result<bool> {
+    /// Unbinds a gateway and its devices from their plant, with `audit` (none for a store test)
+    /// when the gateway was there, in one transaction; history stays with the plant.
+    pub async fn unbind_gateway(
+        &self,
+        gateway: i64,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             tx_exec!(
                 tx,
@@ -171,14 +233,18 @@ impl Store {
                 gateway,
                 now
             )?;
-            tx_exec!(
+            let unbound = tx_exec!(
                 tx,
                 sqlite,
                 "UPDATE gateways SET plant_id = NULL, owner_id = NULL, company_id = NULL, \
                  updated_at = $2 WHERE id = $1",
                 gateway,
                 now
-            )? == 1
+            )? == 1;
+            if let Some(a) = audit.filter(|_| unbound) {
+                audit_in_tx!(tx, sqlite, a)?;
+            }
+            unbound
         }))
     }
 
@@ -451,13 +517,15 @@ impl Store {
     }
 
     /// Removes a gateway from the registry, only while nobody holds it; its devices stay
-    /// registered without a gateway.
-    pub async fn delete_gateway(&self, gateway: i64) -> Result<bool> {
-        Ok(exec!(
+    /// registered without a gateway. `audit` (none for a store test) is written, in the same
+    /// transaction, when the gateway goes.
+    pub async fn delete_gateway(&self, gateway: i64, audit: Option<&NewAudit<'_>>) -> Result<bool> {
+        Ok(exec_audited!(
             self,
+            audit,
             "DELETE FROM gateways WHERE id = $1 AND plant_id IS NULL AND owner_id IS NULL \
              AND company_id IS NULL",
             gateway
-        )? == 1)
+        ) == 1)
     }
 }

@@ -1,6 +1,6 @@
 //! Stored protocol configs. The JSON is validated by the devices crate before it gets here.
 
-use crate::{Result, Store};
+use crate::{Result, Store, audit::NewAudit};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProtocolRow {
@@ -58,6 +58,9 @@ impl Store {
     }
 
     /// Creates or replaces a config.
+    /// Stores an edited config and its audit entry (none for a seed or a test) in one
+    /// transaction.
+    #[allow(clippy::too_many_arguments)] // each is a column, and the entry
     pub async fn save_protocol(
         &self,
         code: &str,
@@ -66,9 +69,11 @@ impl Store {
         config: &str,
         by: i64,
         now: i64,
+        audit: Option<&NewAudit<'_>>,
     ) -> Result<()> {
-        exec!(
+        exec_audited!(
             self,
+            audit,
             "INSERT INTO protocol_configs (code, family, name, config, builtin, updated_by, updated_at) \
              VALUES ($1, $2, $3, $4, FALSE, $5, $6) ON CONFLICT (code) DO UPDATE SET \
              family = $2, name = $3, config = $4, builtin = FALSE, updated_by = $5, updated_at = $6",
@@ -78,7 +83,7 @@ impl Store {
             config,
             by,
             now
-        )?;
+        );
         Ok(())
     }
 

@@ -1,6 +1,6 @@
 //! System release notes (the update log).
 
-use crate::{Conflict, Result, Store, conflict};
+use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct VersionRow {
@@ -30,42 +30,67 @@ const COLUMNS: &str =
     "id, version, kind, content_en, content_cn, content_es, announcer, release_time, created_at";
 
 impl Store {
-    /// A taken version number answers `Conflict::VersionLabel`.
-    pub async fn create_version(&self, v: &VersionFields, now: i64) -> Result<i64> {
-        scalar!(
-            self,
-            fetch_one,
-            i64,
-            "INSERT INTO versions (version, kind, content_en, content_cn, content_es, announcer, \
-             release_time, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-            &v.version,
-            v.kind,
-            &v.content_en,
-            &v.content_cn,
-            &v.content_es,
-            &v.announcer,
-            v.release_time,
-            now
-        )
-        .map_err(|e| conflict(e, Conflict::VersionLabel))
+    /// Adds a note and its audit entry (none for a store test: the entry's target is made from
+    /// the new id) in one transaction. A taken version number answers `Conflict::VersionLabel`.
+    pub async fn create_version(
+        &self,
+        v: &VersionFields,
+        now: i64,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<i64> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let id = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "INSERT INTO versions (version, kind, content_en, content_cn, content_es, \
+                 announcer, release_time, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+                 RETURNING id",
+                &v.version,
+                v.kind,
+                &v.content_en,
+                &v.content_cn,
+                &v.content_es,
+                &v.announcer,
+                v.release_time,
+                now
+            )
+            .map_err(|e| conflict(e, Conflict::VersionLabel))?;
+            if let Some(audit) = audit {
+                audit_new_in_tx!(tx, sqlite, audit, id)?;
+            }
+            id
+        }))
     }
 
-    pub async fn update_version(&self, id: i64, v: &VersionFields) -> Result<bool> {
-        let n = exec!(
-            self,
-            "UPDATE versions SET version = $2, kind = $3, content_en = $4, content_cn = $5, \
-             content_es = $6, announcer = $7, release_time = $8 WHERE id = $1",
-            id,
-            &v.version,
-            v.kind,
-            &v.content_en,
-            &v.content_cn,
-            &v.content_es,
-            &v.announcer,
-            v.release_time
-        )
-        .map_err(|e| conflict(e, Conflict::VersionLabel))?;
-        Ok(n == 1)
+    /// Rewrites a note and, when it was there, writes its audit entry in the same transaction.
+    pub async fn update_version(
+        &self,
+        id: i64,
+        v: &VersionFields,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
+        Ok(in_tx!(self, |tx, sqlite| {
+            let n = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE versions SET version = $2, kind = $3, content_en = $4, content_cn = $5, \
+                 content_es = $6, announcer = $7, release_time = $8 WHERE id = $1",
+                id,
+                &v.version,
+                v.kind,
+                &v.content_en,
+                &v.content_cn,
+                &v.content_es,
+                &v.announcer,
+                v.release_time
+            )
+            .map_err(|e| conflict(e, Conflict::VersionLabel))?;
+            if let Some(a) = audit.filter(|_| n == 1) {
+                audit_in_tx!(tx, sqlite, a)?;
+            }
+            n == 1
+        }))
     }
 
     pub async fn version(&self, id: i64) -> Result<Option<VersionRow>> {
@@ -83,7 +108,8 @@ impl Store {
         Ok((rows, total))
     }
 
-    pub async fn delete_version(&self, id: i64) -> Result<bool> {
-        Ok(exec!(self, "DELETE FROM versions WHERE id = $1", id)? == 1)
+    /// Deletes a note and, when it was there, writes its audit entry in the same transaction.
+    pub async fn delete_version(&self, id: i64, audit: Option<&NewAudit<'_>>) -> Result<bool> {
+        Ok(exec_audited!(self, audit, "DELETE FROM versions WHERE id = $1", id) == 1)
     }
 }

@@ -14,10 +14,7 @@ use domain::{
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
-use service::{
-    ServiceError,
-    gateways::{GatewayRef, Replacement},
-};
+use service::gateways::{GatewayRef, Replacement};
 use store::{commands::CommandRow, gateways::GatewayRow, plants::PlantRow};
 use utoipa::ToSchema;
 
@@ -26,7 +23,7 @@ use super::{
     wire::{GatewayCheck, GatewayOutcome, GatewayProtocol, GatewayReplaced},
 };
 use crate::{
-    AppState, audit,
+    AppState,
     batch::BatchOutcome,
     commands::{self, Command, command_json},
     debug::{self, DebugEntry, DebugRequest, Target},
@@ -38,8 +35,6 @@ use domain::time::now_ms;
 
 /// How long a restart or a settings switch may take before it counts as timed out.
 const ACTION_TIMEOUT: Duration = service::gateways::actions::RESTART_TIMEOUT;
-/// The audit result of an action the portal completes itself (no command to wait for).
-const SUCCEEDED: &str = service::audit::SUCCEEDED;
 
 /// Whether the caller may see the gateway `sn` (for reading its debug exchanges).
 pub(crate) async fn can_see(app: &AppState, me: &CurrentUser, sn: &str) -> ApiResult<bool> {
@@ -268,17 +263,10 @@ pub async fn replace(
     let r = Replacement::of(&app.store, &me.actor, old).await?;
     let new_sn = parse_sn(req.new_sn.as_deref()).map_err(|_| DomainError::invalid("newSn"))?;
     let key = parse_key(req.key.as_deref())?;
-    let detail = json!({"old": r.old.sn, "new": new_sn, "plantId": r.plant.id});
-    let outcome =
-        service::gateways::replace(&app.store, &me.actor, &r, &new_sn, &key, now_ms()).await;
-    let result = match &outcome {
-        Ok(_) => SUCCEEDED,
-        Err(ServiceError::Refused(_)) => audit::result::REFUSED,
-        Err(ServiceError::Store(_) | ServiceError::Internal(_)) => audit::result::FAILED,
-    };
-    audit::record(&app, &me, "gateway.replace", &r.old.sn, detail, result).await;
+    let devices =
+        service::gateways::replace(&app.store, &me.actor, &r, &new_sn, &key, now_ms()).await?;
     Ok(Data(GatewayReplaced {
-        devices: outcome?,
+        devices,
         old_sn: r.old.sn,
         new_sn,
         plant_id: r.plant.id,

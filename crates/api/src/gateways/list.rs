@@ -364,19 +364,6 @@ pub async fn unbind(
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
     let gateway = GatewayRef::parse(&id);
-    let was = service::gateways::unbind(&app.store, &me.actor, gateway, now_ms()).await?;
-    let g = &was.gateway;
-    // Filed under the plant the gateway left.
-    let detail = serde_json::json!({"plantId": g.plant_id});
-    crate::audit::record_under(
-        &app,
-        &me,
-        "gateway.unbind",
-        &g.sn,
-        g.plant_id,
-        detail,
-        "succeeded",
-    )
-    .await;
+    service::gateways::unbind(&app.store, &me.actor, gateway, now_ms()).await?;
     Ok(Done)
 }

@@ -1,13 +1,15 @@
 //! Registering many gateways at once (internal administrators, `sys.gateway.edit`): a JSON
 //! list (`POST /gateway/batch`) or a spreadsheet (`mode=register` of the import routes) with
-//! columns SN, Key, Model, Communication type, Protocol. Each row is registered on its own:
+//! columns SN, Key, Model, Communication type, Protocol. Each row is checked on its own:
 //! one bad row never stops the others, and each answers `created`, `duplicate` (the SN is
 //! registered already, or repeated in the list) or `invalid` (the message names the field).
+//! The rows that pass their checks are registered in one transaction with the batch's audit
+//! entry.
 
 use std::collections::HashSet;
 
 use axum::extract::State;
-use domain::{Code, DomainError};
+use domain::{Code, DomainError, Lang};
 use serde::Deserialize;
 use serde_json::json;
 use service::gateways::registry::{self, Registered, Registration};
@@ -51,59 +53,71 @@ pub struct RegisterBatchRequest {
 const REGISTERED: &str = "sn already registered";
 const REPEATED: &str = "sn repeated in the list";
 
-fn duplicate(why: &str) -> ApiError {
-    DomainError::with_detail(Code::InvalidParameter, why).into()
+fn duplicate(why: &str) -> DomainError {
+    DomainError::with_detail(Code::InvalidParameter, why)
 }
 
-/// One row: `Created` or an error; a duplicate is an error with one of the details above.
-async fn one(
+/// One row's checks: its SN and key, or an error (a duplicate is an error with one of the
+/// details above). A dry run also looks the SN up in the registry; a real one leaves that to
+/// the registration itself.
+async fn check(
     app: &AppState,
     req: &CreateRequest,
     seen: &mut HashSet<String>,
     dry: bool,
-) -> ApiResult<()> {
+) -> ApiResult<(String, String)> {
     let sn = parse_sn(req.sn.as_deref())?;
     if !seen.insert(sn.clone()) {
-        return Err(duplicate(REPEATED));
+        return Err(duplicate(REPEATED).into());
     }
     let key = parse_new_key(req.key.as_deref())?;
-    let r: Registration = req.registration(&sn, &key);
-    let registered = if dry {
-        registry::check_fields(&r)?;
-        app.store.gateway_by_sn(&sn).await?.is_some()
-    } else {
-        registry::register_checked(&app.store, &r, now_ms()).await? == Registered::Duplicate
-    };
-    if registered {
-        Err(duplicate(REGISTERED))
-    } else {
-        Ok(())
+    registry::check_fields(&req.registration(&sn, &key))?;
+    if dry && app.store.gateway_by_sn(&sn).await?.is_some() {
+        return Err(duplicate(REGISTERED).into());
     }
+    Ok((sn, key))
 }
 
-/// Registers (or with `dry`, checks) every row, numbered from `rows`' own numbers.
+/// A row's answer to an error: its code, message and result.
+fn refused(e: &DomainError, lang: Lang) -> (i64, String, ImportResult) {
+    let dup = matches!(e.detail.as_deref(), Some(REGISTERED | REPEATED));
+    let result = if dup {
+        ImportResult::Duplicate
+    } else {
+        ImportResult::Invalid
+    };
+    (e.code.number(), e.message(lang), result)
+}
+
+/// The audit entry of a batch that registers: its action and, for an import, its mode.
+struct Audited<'a> {
+    action: &'a str,
+    mode: Option<&'a str>,
+}
+
+/// Registers (or with `dry`, checks) every row, numbered from `rows`' own numbers. The rows
+/// that pass their checks are registered together with the batch's entry (`audited`, with
+/// the counts), in one transaction.
 async fn register_all(
     app: &AppState,
     me: &CurrentUser,
     rows: Vec<(u32, CreateRequest)>,
     dry: bool,
+    audited: Audited<'_>,
 ) -> ApiResult<GatewayImport> {
     registry::require_registry(&me.actor)?;
     let lang = current_lang();
     let mut seen = HashSet::new();
     let mut results = Vec::with_capacity(rows.len());
+    // The rows to register: their place in `results`, their request, SN and key.
+    let mut passed = Vec::new();
     for (row, req) in &rows {
-        let (code, msg, result) = match one(app, req, &mut seen, dry).await {
-            Ok(()) => (0, "Success".to_string(), ImportResult::Created),
-            Err(ApiError::Domain(e)) => {
-                let dup = matches!(e.detail.as_deref(), Some(REGISTERED | REPEATED));
-                let result = if dup {
-                    ImportResult::Duplicate
-                } else {
-                    ImportResult::Invalid
-                };
-                (e.code.number(), e.message(lang), result)
+        let (code, msg, result) = match check(app, req, &mut seen, dry).await {
+            Ok((sn, key)) => {
+                passed.push((results.len(), req, sn, key));
+                (0, "Success".to_string(), ImportResult::Created)
             }
+            Err(ApiError::Domain(e)) => refused(&e, lang),
             Err(other) => return Err(other),
         };
         results.push(GatewayImportRow {
@@ -114,22 +128,51 @@ async fn register_all(
             result,
         });
     }
+    if !dry {
+        let registrations: Vec<Registration> = passed
+            .iter()
+            .map(|(_, req, sn, key)| req.registration(sn, key))
+            .collect();
+        let detail = |outcomes: &[Registered]| {
+            let before = |w: ImportResult| results.iter().filter(|r| r.result == w).count();
+            let created = outcomes
+                .iter()
+                .filter(|o| matches!(o, Registered::Created(_)))
+                .count();
+            let counts = json!({
+                "total": results.len(),
+                "created": created,
+                "duplicate": before(ImportResult::Duplicate) + outcomes.len() - created,
+                "invalid": before(ImportResult::Invalid),
+            });
+            match audited.mode {
+                Some(mode) => json!({"mode": mode, "counts": counts}),
+                None => json!({"counts": counts}),
+            }
+        };
+        let outcomes = registry::register_all(
+            &app.store,
+            &me.actor,
+            &registrations,
+            audited.action,
+            &detail,
+            now_ms(),
+        )
+        .await?;
+        for ((at, ..), outcome) in passed.iter().zip(outcomes) {
+            if outcome == Registered::Duplicate {
+                let (code, msg, result) = refused(&duplicate(REGISTERED), lang);
+                let r = &mut results[*at];
+                (r.code, r.msg, r.result) = (code, msg, result);
+            }
+        }
+    }
     let succeeded = results.iter().filter(|r| r.code == 0).count();
     Ok(GatewayImport {
         total: results.len(),
         succeeded,
         failed: results.len() - succeeded,
         results,
-    })
-}
-
-fn counts(done: &GatewayImport) -> serde_json::Value {
-    let of = |w: ImportResult| done.results.iter().filter(|r| r.result == w).count();
-    json!({
-        "total": done.total,
-        "created": of(ImportResult::Created),
-        "duplicate": of(ImportResult::Duplicate),
-        "invalid": of(ImportResult::Invalid),
     })
 }
 
@@ -157,12 +200,11 @@ pub(super) async fn run(
             (r.row, req)
         })
         .collect();
-    let done = register_all(app, me, rows, dry).await?;
-    if !dry {
-        let detail = json!({"mode": "register", "counts": counts(&done)});
-        crate::audit::record_admin(app, me, "gateway.import", "gateways", detail).await;
-    }
-    Ok(done)
+    let audited = Audited {
+        action: "gateway.import",
+        mode: Some("register"),
+    };
+    register_all(app, me, rows, dry, audited).await
 }
 
 /// Registers 1 to 200 gateways, each on its own: every row answers its code and `result`
@@ -184,8 +226,9 @@ pub async fn batch(
         .enumerate()
         .map(|(i, g)| (i as u32 + 1, g))
         .collect();
-    let done = register_all(&app, &me, rows, false).await?;
-    let detail = json!({"counts": counts(&done)});
-    crate::audit::record_admin(&app, &me, "gateway.batchRegister", "gateways", detail).await;
-    Ok(Data(done))
+    let audited = Audited {
+        action: "gateway.batchRegister",
+        mode: None,
+    };
+    Ok(Data(register_all(&app, &me, rows, false, audited).await?))
 }

@@ -82,9 +82,6 @@ pub async fn create(
     let (sn, key) = req.checked()?;
     let r = req.registration(&sn, &key);
     let id = registry::register(&app.store, &me.actor, &r, now_ms()).await?;
-    let detail =
-        serde_json::json!({"model": r.model, "commType": r.comm_type, "protocol": r.protocol});
-    crate::audit::record(&app, &me, "gateway.register", &sn, detail, "succeeded").await;
     Ok(Data(id.0))
 }
 
@@ -145,16 +142,7 @@ pub async fn delete(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    let g = registry::remove(&app.store, &me.actor, GatewayRef::parse(&id)).await?;
-    crate::audit::record(
-        &app,
-        &me,
-        "gateway.delete",
-        &g.sn,
-        serde_json::Value::Null,
-        "succeeded",
-    )
-    .await;
+    registry::remove(&app.store, &me.actor, GatewayRef::parse(&id), now_ms()).await?;
     Ok(Done)
 }
 
@@ -178,10 +166,7 @@ pub async fn customer(
     Path(id): Path<String>,
     Body(req): Body<GatewayCustomerRequest>,
 ) -> ApiResult<Done> {
-    let customer = req.customer_id.filter(|c| *c > 0).map(domain::ids::UserId);
     let gateway = GatewayRef::parse(&id);
-    let g = registry::assign_customer(&app.store, &me.actor, gateway, customer, now_ms()).await?;
-    let detail = serde_json::json!({"customerId": req.customer_id, "was": g.owner_id});
-    crate::audit::record(&app, &me, "gateway.customer", &g.sn, detail, "succeeded").await;
+    registry::assign_customer(&app.store, &me.actor, gateway, req.customer_id, now_ms()).await?;
     Ok(Done)
 }

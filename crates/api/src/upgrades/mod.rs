@@ -114,17 +114,10 @@ pub(crate) async fn cancel(
         return Err(DomainError::invalid("sn: no upgrade in progress").into());
     }
     if !row.cancellable {
-        let detail = json!({"upgradeId": row.id, "reason": Code::CancelUnsupported.number()});
-        crate::audit::record(
-            app,
-            me,
-            "inverter.upgrade.cancel",
-            &device.sn,
-            detail,
-            "refused",
-        )
-        .await;
-        return Err(Code::CancelUnsupported.into());
+        let refused =
+            service::upgrades::refuse_cancel(&app.store, &me.actor, &device.sn, row.id, now_ms())
+                .await;
+        return Err(refused.into());
     }
     let Some(gateway) = device.gateway_sn.as_deref() else {
         return Err(Code::DeviceOffline.into());

@@ -1,7 +1,7 @@
 //! Protocol configs as stored data: shipped configs seed the database, administrators edit the
 //! stored copies, and ingest decodes with what is stored.
 
-use store::Store;
+use store::{Store, audit::NewAudit};
 
 use super::{ProtocolConfig, shipped};
 
@@ -67,13 +67,16 @@ pub async fn load(store: &Store) -> store::Result<Vec<ProtocolConfig>> {
     Ok(configs)
 }
 
-/// Validates and stores a config an administrator edited; its version goes up by one.
-pub async fn save(
-    store: &Store,
-    mut config: ProtocolConfig,
-    by: i64,
-    now: i64,
-) -> Result<ProtocolConfig, SaveError> {
+/// A config an administrator edited, validated and numbered (one above the stored copy's
+/// version), ready for [`save`].
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub config: ProtocolConfig,
+    json: String,
+}
+
+/// Validates a config an administrator edited and gives it the next version.
+pub async fn check(store: &Store, mut config: ProtocolConfig) -> Result<Checked, SaveError> {
     config
         .validate()
         .map_err(|e| SaveError::Invalid(e.to_string()))?;
@@ -88,18 +91,30 @@ pub async fn save(
         config.version = config.version.max(previous + 1);
     }
     let json = serde_json::to_string(&config).map_err(|e| SaveError::Invalid(e.to_string()))?;
+    Ok(Checked { config, json })
+}
+
+/// Stores a [`check`]ed config as edited by user `by`, with `audit` (the edit's entry) in the
+/// same transaction.
+pub async fn save(
+    store: &Store,
+    checked: &Checked,
+    by: i64,
+    now: i64,
+    audit: &NewAudit<'_>,
+) -> store::Result<()> {
+    let config = &checked.config;
     store
         .save_protocol(
             &config.code,
-            &family_name(&config),
+            &family_name(config),
             &config.name,
-            &json,
+            &checked.json,
             by,
             now,
+            Some(audit),
         )
         .await
-        .map_err(SaveError::Store)?;
-    Ok(config)
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -41,6 +41,7 @@ async fn seeding_updates_unedited_shipped_configs_and_keeps_edited_ones() -> Tes
             &edited_json,
             admin.0,
             1,
+            None,
         )
         .await?;
 

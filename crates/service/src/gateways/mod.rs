@@ -17,7 +17,7 @@ use domain::{
     policy::{Actor, GatewayScope},
     user::UserKind,
 };
-use store::{Store, gateways::GatewayRow, plants::PlantRow};
+use store::{Store, audit::NewAudit, gateways::GatewayRow, plants::PlantRow};
 
 use crate::Result;
 
@@ -141,8 +141,8 @@ pub async fn acting_on(
 }
 
 /// Unbinds a gateway from its plant (`gateway.unbind` on the plant) or from the actor's stock,
-/// with its devices, in one transaction; their history stays with the plant. Answers the
-/// gateway as it was before.
+/// with its devices and its audit entry, in one transaction; their history stays with the
+/// plant. Answers the gateway as it was before.
 pub async fn unbind(
     store: &Store,
     actor: &Actor,
@@ -164,8 +164,23 @@ pub async fn unbind(
             ],
         )?,
     }
-    store.unbind_gateway(seen.gateway.id, now).await?;
     let g = &seen.gateway;
+    // Filed under the plant the gateway leaves, when the actor may see it.
+    let plant = seen
+        .plant
+        .as_ref()
+        .filter(|p| actor.plant_access(&p.scope()).is_some());
+    let detail = serde_json::json!({"plantId": g.plant_id}).to_string();
+    let entry = NewAudit {
+        by: crate::audit::author(actor, plant),
+        action: "gateway.unbind",
+        target: &g.sn,
+        detail: &detail,
+        result: crate::audit::SUCCEEDED,
+        command_id: None,
+        now,
+    };
+    store.unbind_gateway(g.id, now, Some(&entry)).await?;
     tracing::info!(gateway = g.id, sn = %g.sn, plant = ?g.plant_id, by = %actor.id, "gateway unbound");
     Ok(seen)
 }

@@ -8,10 +8,15 @@ use domain::{
     policy::Actor,
     user::UserKind,
 };
-use store::{Store, gateways::GatewayRow};
+use serde_json::{Value, json};
+use store::{
+    Store,
+    audit::NewAudit,
+    gateways::{GatewayRow, NewGateway},
+};
 
 use super::{GatewayRef, visible};
-use crate::Result;
+use crate::{Result, audit};
 
 /// The longest protocol config name a gateway may be registered with.
 pub const PROTOCOL_MAX: usize = 40;
@@ -40,6 +45,17 @@ pub enum Registered {
     Duplicate,
 }
 
+/// An entry about a gateway on no plant (one the registry adds, frees or removes).
+fn entry<'a>(
+    actor: &'a Actor,
+    action: &'a str,
+    sn: &'a str,
+    detail: &'a str,
+    now: i64,
+) -> NewAudit<'a> {
+    audit::admin_entry(audit::author(actor, None), action, sn, detail, now)
+}
+
 /// Only internal administrators with `sys.gateway.edit` register gateways (code 2).
 pub fn require_registry(actor: &Actor) -> Result<()> {
     actor.require_gateway_registry()?;
@@ -56,25 +72,35 @@ pub fn check_fields(r: &Registration<'_>) -> Result<(String, String, String)> {
     Ok((protocol, model, comm_type))
 }
 
-/// Registers one gateway without checking the caller (batches check once): 4 names a field
-/// that fails its rule; a known SN is [`Registered::Duplicate`].
-pub async fn register_checked(store: &Store, r: &Registration<'_>, now: i64) -> Result<Registered> {
-    let (protocol, model, comm_type) = check_fields(r)?;
-    match store
-        .register_gateway(r.sn, r.key, &protocol, &model, &comm_type, now)
-        .await?
-    {
-        Some(id) => {
-            tracing::info!(gateway = id, sn = %r.sn, "gateway registered");
-            Ok(Registered::Created(GatewayId(id)))
-        }
-        None => Ok(Registered::Duplicate),
+/// `r` as the store registers it, once its fields pass their rules (4 names the field).
+fn new_gateway<'a>(r: &Registration<'a>, fields: &'a (String, String, String)) -> NewGateway<'a> {
+    let (protocol, model, comm_type) = fields;
+    NewGateway {
+        sn: r.sn,
+        reg_key: r.key,
+        protocol,
+        model,
+        comm_type,
     }
+}
+
+/// What the store answered for each gateway, logged.
+fn outcomes(rows: &[Registration<'_>], ids: &[Option<i64>]) -> Vec<Registered> {
+    rows.iter()
+        .zip(ids)
+        .map(|(r, id)| match id {
+            Some(id) => {
+                tracing::info!(gateway = id, sn = %r.sn, "gateway registered");
+                Registered::Created(GatewayId(*id))
+            }
+            None => Registered::Duplicate,
+        })
+        .collect()
 }
 
 /// Adds a gateway with its checked SN and registration key, and optionally its protocol
 /// config name, model and communication type (`sys.gateway.edit`, internal administrators
-/// only). A known SN answers 4 `sn`.
+/// only), with its audit entry. A known SN answers 4 `sn` (and writes nothing).
 pub async fn register(
     store: &Store,
     actor: &Actor,
@@ -82,24 +108,69 @@ pub async fn register(
     now: i64,
 ) -> Result<GatewayId> {
     require_registry(actor)?;
-    match register_checked(store, r, now).await? {
-        Registered::Created(id) => Ok(id),
-        Registered::Duplicate => Err(DomainError::invalid("sn").into()),
+    let fields = check_fields(r)?;
+    let detail =
+        json!({"model": r.model, "commType": r.comm_type, "protocol": r.protocol}).to_string();
+    // A new gateway is on no plant yet: the entry is filed under none.
+    let entry = entry(actor, "gateway.register", r.sn, "", now);
+    let created = |ids: &[Option<i64>]| ids.iter().flatten().next().map(|_| detail.clone());
+    let ids = store
+        .register_gateways(&[new_gateway(r, &fields)], now, (&entry, &created))
+        .await?;
+    match outcomes(std::slice::from_ref(r), &ids).first() {
+        Some(Registered::Created(id)) => Ok(*id),
+        _ => Err(DomainError::invalid("sn").into()),
     }
+}
+
+/// Registers a batch of gateways (`sys.gateway.edit`, internal administrators only) whose
+/// rows the caller checked one by one, with the batch's entry `action` (on `gateways`), whose
+/// detail `detail_of` makes from the outcomes, all in one transaction. A known SN is
+/// [`Registered::Duplicate`]; a field that fails its rule answers 4 naming it, and nothing is
+/// written. Answers each row's outcome, in order.
+pub async fn register_all(
+    store: &Store,
+    actor: &Actor,
+    rows: &[Registration<'_>],
+    action: &str,
+    detail_of: &(dyn Fn(&[Registered]) -> Value + Sync),
+    now: i64,
+) -> Result<Vec<Registered>> {
+    require_registry(actor)?;
+    let fields = rows.iter().map(check_fields).collect::<Result<Vec<_>>>()?;
+    let gateways: Vec<_> = rows
+        .iter()
+        .zip(&fields)
+        .map(|(r, f)| new_gateway(r, f))
+        .collect();
+    let entry = entry(actor, action, "gateways", "", now);
+    let detail = |ids: &[Option<i64>]| {
+        let outcomes = ids.iter().map(|id| match id {
+            Some(id) => Registered::Created(GatewayId(*id)),
+            None => Registered::Duplicate,
+        });
+        Some(detail_of(&outcomes.collect::<Vec<_>>()).to_string())
+    };
+    let ids = store
+        .register_gateways(&gateways, now, (&entry, &detail))
+        .await?;
+    Ok(outcomes(rows, &ids))
 }
 
 /// Makes an unplaced gateway the stock of an owner account (`customer`, a user id), held
 /// with a company that has that account as its customer (the oldest such, if any); `None`
 /// frees it. On a plant: 301. Not an account: 105; an account that is not an owner: 4
-/// `customerId`. Answers the gateway as it was.
+/// `customerId`. Answers the gateway as it was; the change is audited `gateway.customer`.
 pub async fn assign_customer(
     store: &Store,
     actor: &Actor,
     gateway: GatewayRef<'_>,
-    customer: Option<UserId>,
+    customer_id: Option<i64>,
     now: i64,
 ) -> Result<GatewayRow> {
     require_registry(actor)?;
+    // The form frees a gateway with null, and older screens with 0.
+    let customer = customer_id.filter(|c| *c > 0).map(UserId);
     let g = visible(store, actor, gateway).await?.gateway;
     if g.plant_id.is_some() {
         return Err(Code::GatewayUsed.into());
@@ -114,7 +185,13 @@ pub async fn assign_customer(
             (Some(u.id), store.company_of_customer(user).await?)
         }
     };
-    if !store.set_gateway_holder(g.id, owner, company, now).await? {
+    // An unplaced gateway: the entry is filed under no plant.
+    let detail = json!({"customerId": customer_id, "was": g.owner_id}).to_string();
+    let entry = entry(actor, "gateway.customer", &g.sn, &detail, now);
+    if !store
+        .set_gateway_holder(g.id, owner, company, now, &entry)
+        .await?
+    {
         return Err(Code::GatewayUsed.into());
     }
     tracing::info!(gateway = g.id, sn = %g.sn, ?owner, by = %actor.id, "gateway given to a customer");
@@ -123,11 +200,18 @@ pub async fn assign_customer(
 
 /// Removes a gateway from the registry (internal administrators), only while nobody holds it
 /// (301 otherwise). Answers the removed gateway.
-pub async fn remove(store: &Store, actor: &Actor, gateway: GatewayRef<'_>) -> Result<GatewayRow> {
+pub async fn remove(
+    store: &Store,
+    actor: &Actor,
+    gateway: GatewayRef<'_>,
+    now: i64,
+) -> Result<GatewayRow> {
     actor.require_gateway_registry()?;
     actor.require_writable()?;
     let g = visible(store, actor, gateway).await?.gateway;
-    if !store.delete_gateway(g.id).await? {
+    // A removed gateway is on no plant: the entry is filed under none, and says nothing more.
+    let entry = entry(actor, "gateway.delete", &g.sn, "null", now);
+    if !store.delete_gateway(g.id, Some(&entry)).await? {
         return Err(Code::GatewayUsed.into());
     }
     tracing::info!(gateway = g.id, sn = %g.sn, by = %actor.id, "gateway removed from the registry");

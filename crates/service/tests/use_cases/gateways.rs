@@ -1,6 +1,6 @@
 //! Gateways: claim onto a plant, replace, unbind.
 
-use crate::common::{Error, actor, audit_actions, failed_in_store, plant};
+use crate::common::{Error, actor, audit_actions, fail_audit, failed_in_store, plant};
 use domain::{Code, ids::PlantId, policy::Actor, user::BuiltinRole};
 use service::{
     ServiceError,
@@ -125,6 +125,29 @@ async fn replacing_a_gateway_moves_its_devices_and_frees_it() -> TestResult {
             (Some(f.plant.0), Some(f.ann.id.0))
         );
         assert_eq!(inverter(&s).await?, (Some(new.id), Some(f.plant.0)));
+        // The refusal is recorded alone, the replacement with it.
+        assert_eq!(
+            audit_actions(&s).await?,
+            ["gateway.replace", "gateway.replace"]
+        );
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_replace_whose_entry_fails_changes_nothing() -> TestResult {
+    each_backend(|s| async move {
+        let f = fleet(&s).await?;
+        let r = Replacement::of(&s, &f.admin, GatewayRef::Sn(OLD)).await?;
+        fail_audit(&s).await?;
+        let replaced = gateways::replace(&s, &f.admin, &r, NEW, KEY, 5).await;
+        assert!(failed_in_store(&replaced), "{replaced:?}");
+        let (old, new) = (gateway(&s, OLD).await?, gateway(&s, NEW).await?);
+        assert_eq!((new.plant_id, new.owner_id), (None, None));
+        assert_eq!(old.plant_id, Some(f.plant.0));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        assert!(audit_actions(&s).await?.is_empty());
         Ok(())
     })
     .await
@@ -169,6 +192,22 @@ async fn unbinding_a_gateway_takes_its_devices_off_the_plant() -> TestResult {
         let old = gateway(&s, OLD).await?;
         assert_eq!((old.plant_id, old.owner_id), (None, None));
         assert_eq!(inverter(&s).await?, (Some(old.id), None));
+        assert_eq!(audit_actions(&s).await?, ["gateway.unbind"]);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn an_unbind_whose_entry_fails_keeps_gateway_and_devices_on_the_plant() -> TestResult {
+    each_backend(|s| async move {
+        let f = fleet(&s).await?;
+        fail_audit(&s).await?;
+        let unbound = gateways::unbind(&s, &f.ann, GatewayRef::Sn(OLD), 5).await;
+        assert!(failed_in_store(&unbound), "{unbound:?}");
+        let old = gateway(&s, OLD).await?;
+        assert_eq!(old.plant_id, Some(f.plant.0));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
         Ok(())
     })
     .await

@@ -347,17 +347,17 @@ async fn release_notes_are_listed_newest_first_and_version_numbers_are_unique() 
             announcer: "ops".into(),
             release_time: at,
         };
-        let old = s.create_version(&note("V1.0", 1_000), 1).await?;
-        s.create_version(&note("V1.1", 2_000), 2).await?;
+        let old = s.create_version(&note("V1.0", 1_000), 1, None).await?;
+        s.create_version(&note("V1.1", 2_000), 2, None).await?;
         assert!(matches!(
-            s.create_version(&note("V1.0", 3_000), 3).await,
+            s.create_version(&note("V1.0", 3_000), 3, None).await,
             Err(StoreError::Conflict(Conflict::VersionLabel))
         ));
         let (rows, total) = s.versions(10, 0).await?;
         assert_eq!((total, rows[0].version.as_str()), (2, "V1.1"));
-        assert!(s.update_version(old, &note("V1.0.1", 1_500)).await?);
+        assert!(s.update_version(old, &note("V1.0.1", 1_500), None).await?);
         assert_eq!(s.version(old).await?.ok_or("gone")?.version, "V1.0.1");
-        assert!(s.delete_version(old).await?);
+        assert!(s.delete_version(old, None).await?);
         assert_eq!(s.versions(10, 0).await?.1, 1);
         Ok(())
     })
@@ -383,6 +383,7 @@ async fn shipped_protocol_configs_are_seeded_once_and_edits_are_kept() -> TestRe
             "{\"v\":3}",
             ann.0,
             4,
+            None,
         )
         .await?;
         assert!(

@@ -112,7 +112,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
         );
         let again = s.create_plant(ann, None, ann, &fields, 6).await?;
         assert!(s.bind_gateway(gw, again, ann.0, None, 7).await?);
-        assert!(s.unbind_gateway(gw, 8).await?);
+        assert!(s.unbind_gateway(gw, 8, None).await?);
         assert!(s.plant_gateways(again).await?.is_empty());
         Ok(())
     })
@@ -266,9 +266,9 @@ async fn gateways_are_taken_only_while_free_or_held_by_the_taker_and_listed_by_v
         assert_eq!(s.gateway_counts(PlantVisibility::All, bob).await?, (3, 0));
         assert_eq!(s.gateway_counts(of(ann, None), ann).await?, (1, 0));
 
-        assert!(!s.delete_gateway(on_plant).await?, "in use");
-        assert!(!s.delete_gateway(stock).await?, "held");
-        assert!(s.delete_gateway(free).await?);
+        assert!(!s.delete_gateway(on_plant, None).await?, "in use");
+        assert!(!s.delete_gateway(stock, None).await?, "held");
+        assert!(s.delete_gateway(free, None).await?);
         assert!(s.gateway(free).await?.is_none());
         Ok(())
     })
