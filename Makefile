@@ -68,13 +68,13 @@ test:
 
 ## The system packages and services the suite needs (installs what is missing; see the script).
 setup:
-	tests/setup.sh
+	harness/setup.sh
 
 lint: web/node_modules/.installed
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	tests/lint/store_writes.py --check
-	tests/lint/probe.sh
+	harness/lint/store_writes.py --check
+	harness/lint/probe.sh
 	cd web && npm run typecheck && npm run lint
 
 test-rust: clean-test-schemas
@@ -84,9 +84,9 @@ test-rust: clean-test-schemas
 	echo "PostgreSQL tests: $${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
 	# The alarm e-mail tests deliver to a real SMTP server (aiosmtpd, in target/smtp-venv).
 	# (assigned first: `export X=$$(...)` would hide the script's failure from `set -e`)
-	smtp_python="$$(tests/smtp/venv.sh)"
+	smtp_python="$$(harness/smtp/venv.sh)"
 	export PORTAL_TEST_AIOSMTPD="$$smtp_python"
-	tests/run-rust.sh
+	harness/run-rust.sh
 
 # The energy hub against a real OpenADR 3.1 VTN (openleadr-vtn 0.2.8 on PostgreSQL 18, both on
 # loopback, built and cached in $${PORTAL_TEST_CACHE:-~/.cache/portal-test}); skipped with the
@@ -96,8 +96,8 @@ test-oadr:
 	if [ -z "$${PORTAL_TEST_DATABASE_URL:-}" ] && pg_isready -q -h 127.0.0.1 2>/dev/null; then
 	  export PORTAL_TEST_DATABASE_URL=$(TEST_PG_URL)
 	fi
-	tests/oadr/schemas.sh
-	tests/oadr/vtn.sh
+	harness/oadr/schemas.sh
+	harness/oadr/vtn.sh
 
 test-web: web/node_modules/.installed
 	cd web && npm test
@@ -106,18 +106,18 @@ test-web: web/node_modules/.installed
 # (docs/agent.md, "Building").
 # (`make test` runs the agent's tests with the rest in test-rust.)
 test-agent:
-	tests/agent/static.sh
+	harness/agent/static.sh
 
 # Three public Python clients from PyPI against `portal serve --demo` (docs/clients.md).
 test-clients:
 	cargo build -p portal
-	tests/clients/run.sh
+	harness/clients/run.sh
 
 # The device emulators read by public Modbus and Solarman V5 clients from PyPI
-# (tests/emulators/run.sh; skipped with the reason when PyPI cannot be reached, except CI=true).
+# (harness/emulators/run.sh; skipped with the reason when PyPI cannot be reached, except CI=true).
 test-emulators:
 	cargo build -p portal
-	tests/emulators/run.sh
+	harness/emulators/run.sh
 
 e2e: web
 	cargo build -p portal

@@ -1,5 +1,5 @@
 //! A deliberate violation, compiled only with `--features lint-probe`: `make lint` checks that
-//! clippy refuses it (tests/lint/probe.sh), so the rule "the HTTP crate never writes past a
+//! clippy refuses it (harness/lint/probe.sh), so the rule "the HTTP crate never writes past a
 //! use case" is known to be enforced, not only written down.
 
 pub async fn writes_past_the_use_cases(

@@ -1,5 +1,5 @@
 //! Alarm e-mails end to end against a real SMTP server on loopback (aiosmtpd, from the venv
-//! `tests/smtp/venv.sh` makes; `make test-rust` exports `PORTAL_TEST_AIOSMTPD`): the mail
+//! `harness/smtp/venv.sh` makes; `make test-rust` exports `PORTAL_TEST_AIOSMTPD`): the mail
 //! worker's retries while the server is down, digests when 500 gateways fall silent, the quiet
 //! period, fault and recovery mails, the recipient's language and who is (not) mailed.
 
@@ -35,7 +35,7 @@ fn aiosmtpd() -> Option<String> {
     if python.is_none() {
         eprintln!(
             "skipped: PORTAL_TEST_AIOSMTPD is not set (make test-rust sets it to the python of \
-             tests/smtp/venv.sh)"
+             harness/smtp/venv.sh)"
         );
     }
     python

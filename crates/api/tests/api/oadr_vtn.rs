@@ -1,5 +1,5 @@
 //! The energy hub against a real OpenADR 3.1 VTN (openleadr-vtn 0.2.8), started on loopback by
-//! tests/oadr/vtn.sh (`make test-oadr`), which sets OADR_VTN_URL and the fixture credentials.
+//! harness/oadr/vtn.sh (`make test-oadr`), which sets OADR_VTN_URL and the fixture credentials.
 //! Without OADR_VTN_URL the test says so and passes (plain `cargo test`).
 //!
 //! Scenario, on each backend: an administrator configures the connection; the utility's

@@ -11,7 +11,7 @@
 //!   the connection; a 409 on the venName answers 1011 with a clear message.
 //! - Schemas (checked on every recorded body): the required fields and enums of the 3.0.1 and
 //!   3.1.0 OpenAPI documents for `POST /vens`, the resource create, `POST`/`PUT /reports`.
-//!   With `OADR_RECORD_DIR` set, the bodies are also written there, and tests/oadr/schemas.sh
+//!   With `OADR_RECORD_DIR` set, the bodies are also written there, and harness/oadr/schemas.sh
 //!   validates them against the published 3.1.0 document with a JSON-schema validator.
 
 use crate::common;

@@ -69,7 +69,7 @@ def _ready(url, token):
 def demo():
     url = os.environ.get("PORTAL_CLIENTS_URL")
     if not url:
-        pytest.exit("PORTAL_CLIENTS_URL is not set: run tests/clients/run.sh", returncode=2)
+        pytest.exit("PORTAL_CLIENTS_URL is not set: run harness/clients/run.sh", returncode=2)
     deadline = time.monotonic() + READY_TIMEOUT_S
     last_error = None
     while time.monotonic() < deadline:

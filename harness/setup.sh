@@ -11,8 +11,8 @@ set -euo pipefail
 # command-or-file  package
 wanted=(
   "/usr/bin/chromium chromium"         # the browser tests: Debian's chromium, never a downloaded one
-  "jq jq"                              # tests/run-rust.sh lists the Rust test binaries with it
-  "file file"                          # tests/agent/static.sh: is the agent linked statically?
+  "jq jq"                              # harness/run-rust.sh lists the Rust test binaries with it
+  "file file"                          # harness/agent/static.sh: is the agent linked statically?
   "python3 python3"                    # the public API clients, the emulator clients, aiosmtpd
   "/usr/lib/python3*/ensurepip python3-venv"
   "pg_isready postgresql"              # the store and API tests on PostgreSQL
@@ -52,7 +52,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
     exit 1
   fi
-  echo "tests/setup.sh: installing ${missing[*]}"
+  echo "harness/setup.sh: installing ${missing[*]}"
   "${as_root[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
@@ -67,7 +67,7 @@ if ! pg_isready -q -h 127.0.0.1; then
   fi
   for _ in $(seq 1 20); do pg_isready -q -h 127.0.0.1 && break; sleep 1; done
 fi
-pg_isready -q -h 127.0.0.1 || echo "tests/setup.sh: PostgreSQL does not answer on 127.0.0.1: its tests will be skipped" >&2
+pg_isready -q -h 127.0.0.1 || echo "harness/setup.sh: PostgreSQL does not answer on 127.0.0.1: its tests will be skipped" >&2
 
 # Mosquitto on loopback for the external-broker tests (Mosquitto 2 listens on localhost only
 # without a config).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every request body the energy hub's VEN sends, validated against the published OpenADR 3.1.0
 # OpenAPI document: `cargo test -p api --test api -- oadr_wire:: oadr_webhooks::` drive the VEN
-# against a scripted VTN for 3.0.1 and 3.1.0 and record the bodies; tests/oadr/validate_requests.py checks each
+# against a scripted VTN for 3.0.1 and 3.1.0 and record the bodies; harness/oadr/validate_requests.py checks each
 # against its operation's request schema with a JSON-schema validator.
 #
 # The document comes from PyPI: the source distribution of `openadr3` ships the OpenADR
@@ -62,6 +62,6 @@ records=$(mktemp -d)
 cd "$ROOT"
 OADR_RECORD_DIR="$records" cargo test -q -p api --test api -- oadr_wire:: oadr_webhooks::
 status=0
-"$VENV/bin/python" tests/oadr/validate_requests.py "$SPEC" 3.1.0 "$records" || status=$?
+"$VENV/bin/python" harness/oadr/validate_requests.py "$SPEC" 3.1.0 "$records" || status=$?
 rm -rf "$records"
 exit "$status"
