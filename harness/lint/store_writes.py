@@ -3,10 +3,9 @@
 writes, as `disallowed-methods`, so the HTTP crate cannot write past a use case (`service`).
 
 A store method writes when its body opens a transaction (`in_tx!`), runs a statement (`exec!`),
-holds INSERT, UPDATE or DELETE SQL, or calls a store method that writes. The methods named in api_writes_left.txt (handlers not
-yet moved into use cases) are left out of the list. `--check` fails when the file is not what
-this script would write (a store write method added without regenerating), or when a method
-of api_writes_left.txt is no longer called from crates/api (take it off the list).
+holds INSERT, UPDATE or DELETE SQL, or calls a store method that writes. `--check` fails when
+the file is not what this script would write (a store write method added without
+regenerating).
 """
 import os
 import re
@@ -15,8 +14,6 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 STORE = os.path.join(ROOT, "crates", "store", "src")
 OUT = os.path.join(ROOT, "crates", "api", "clippy.toml")
-API = os.path.join(ROOT, "crates", "api", "src")
-LEFT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api_writes_left.txt")
 
 FN = re.compile(r"\n    pub (?:async )?fn (\w+)")
 END = re.compile(r"\n    (?:pub(?:\(crate\))? )?(?:async )?fn \w+|\n}\n")
@@ -57,21 +54,6 @@ def store_method_bodies():
     return bodies
 
 
-def left_to_move():
-    with open(LEFT, encoding="utf-8") as f:
-        return {l.strip() for l in f if l.strip() and not l.startswith("#")}
-
-
-def called_from_api(name):
-    call = re.compile(r"\." + name + r"\b\s*\(")
-    for folder, _, files in os.walk(API):
-        for file in files:
-            if file.endswith(".rs") and file != "lint_probe.rs":
-                if call.search(open(os.path.join(folder, file), encoding="utf-8").read()):
-                    return True
-    return False
-
-
 def render(names):
     root = open(os.path.join(ROOT, "clippy.toml"), encoding="utf-8").read().rstrip("\n")
     lines = [
@@ -91,13 +73,8 @@ def render(names):
 
 
 def main():
-    left = left_to_move()
-    text = render([n for n in store_writes() if n not in left])
+    text = render(store_writes())
     if sys.argv[1:] == ["--check"]:
-        moved = sorted(n for n in left if not called_from_api(n))
-        if moved:
-            sys.exit("harness/lint/api_writes_left.txt names methods crates/api no longer calls: "
-                     + ", ".join(moved))
         current = open(OUT, encoding="utf-8").read() if os.path.exists(OUT) else ""
         if current != text:
             sys.exit("crates/api/clippy.toml is out of date: run harness/lint/store_writes.py")
