@@ -136,7 +136,7 @@ impl Device {
         let p = &self.config.protocol;
         DeviceReading {
             sn: self.config.sn.clone(),
-            family: family_name(p.family).to_string(),
+            family: p.family.to_string(),
             type_code: p.inverter_type.map_or(0, i64::from),
             protocol: p.code.clone(),
             model: self.config.model.clone(),
@@ -144,16 +144,6 @@ impl Device {
             values: ValueMap::new(),
             raw: blocks,
         }
-    }
-}
-
-pub fn family_name(f: DeviceFamily) -> &'static str {
-    match f {
-        DeviceFamily::Inverter => "inverter",
-        DeviceFamily::Meter => "meter",
-        DeviceFamily::Battery => "battery",
-        DeviceFamily::WeatherStation => "weather_station",
-        DeviceFamily::Combiner => "combiner",
     }
 }
 

@@ -4,7 +4,10 @@
 //! [`crate::device_common`]'s, as for meters.
 
 use axum::extract::{Path, State};
-use domain::combiner::{self, CURRENT_KEYS, StringCheck, VOLTAGE_KEYS};
+use domain::{
+    DeviceFamily,
+    combiner::{self, CURRENT_KEYS, StringCheck, VOLTAGE_KEYS},
+};
 use serde::Serialize;
 use store::{
     devices::DeviceListRow,
@@ -28,7 +31,7 @@ use crate::{
     session::CurrentUser,
 };
 
-const FAMILY: &str = "combiner";
+const FAMILY: DeviceFamily = DeviceFamily::Combiner;
 
 /// `status_word` bits (docs/device-protocol.md, "Combiner boxes").
 const FUSE_BIT: u32 = 0;

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use chrono_tz::Tz;
-use domain::Code;
+use domain::{Code, DeviceFamily};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use service::devices::{self, Rule};
@@ -82,10 +82,10 @@ impl DeviceListQuery {
         given(&self.sn)
     }
 
-    pub(crate) fn filter(&self, family: &str) -> DeviceFilter {
+    pub(crate) fn filter(&self, family: DeviceFamily) -> DeviceFilter {
         let (limit, page) = self.paging();
         DeviceFilter {
-            family: Some(family.into()),
+            family: Some(family),
             status: self.status(),
             sn: self.sn(),
             plant: self.plant_id.filter(|p| *p > 0),
@@ -103,7 +103,7 @@ pub(crate) async fn device(
     app: &AppState,
     me: &CurrentUser,
     raw: &str,
-    family: &str,
+    family: DeviceFamily,
 ) -> ApiResult<DeviceListRow> {
     let raw = raw.trim();
     let visibility = me.actor.plant_visibility();
@@ -278,7 +278,7 @@ pub(crate) async fn list_page<T>(
     app: &AppState,
     me: &CurrentUser,
     q: &DeviceListQuery,
-    family: &str,
+    family: DeviceFamily,
     extra: impl Fn(&DeviceListRow, Option<&Reading>, DeviceItem, Live) -> T,
 ) -> ApiResult<Page<T>> {
     let (limit, page) = q.paging();
@@ -373,7 +373,7 @@ impl From<&StatusCounts> for DeviceCounts {
 pub(crate) async fn family_counts(
     app: &AppState,
     me: &CurrentUser,
-    family: &str,
+    family: DeviceFamily,
     q: &DeviceListQuery,
 ) -> ApiResult<DeviceCounts> {
     let c = app
@@ -399,7 +399,7 @@ pub(crate) async fn rename(
     app: &AppState,
     me: &CurrentUser,
     sn: &str,
-    family: &str,
+    family: DeviceFamily,
     alias: Option<&str>,
 ) -> ApiResult<Done> {
     let d = device(app, me, sn, family).await?;
@@ -412,7 +412,7 @@ pub(crate) async fn remove(
     app: &AppState,
     me: &CurrentUser,
     sn: &str,
-    family: &str,
+    family: DeviceFamily,
 ) -> ApiResult<Done> {
     let d = device(app, me, sn, family).await?;
     devices::delete(&app.store, &me.actor, &d, Rule::Managed(EDIT_KEY), &[]).await?;
@@ -432,7 +432,7 @@ pub(crate) async fn day_curve(
     app: &AppState,
     me: &CurrentUser,
     sn: &str,
-    family: &str,
+    family: DeviceFamily,
     date: Option<&str>,
     columns: &[(&str, &'static str, &str)],
 ) -> ApiResult<SeriesList> {
@@ -483,10 +483,10 @@ mod tests {
             plant_id: Some(0),
             gsn: Some("GW1".into()),
         };
-        let f = q.filter("meter");
+        let f = q.filter(DeviceFamily::Meter);
         assert_eq!((f.limit, f.offset), (100, 200));
         assert_eq!((f.status, f.sn, f.plant), (None, None, None));
         assert_eq!(f.gateway_sn.as_deref(), Some("GW1"));
-        assert_eq!(f.family.as_deref(), Some("meter"));
+        assert_eq!(f.family, Some(DeviceFamily::Meter));
     }
 }

@@ -5,6 +5,7 @@
 
 use axum::extract::{Path, State};
 use chrono_tz::Tz;
+use domain::DeviceFamily;
 use serde::{Deserialize, Serialize};
 use store::{
     devices::DeviceListRow,
@@ -28,7 +29,7 @@ use crate::{
     session::CurrentUser,
 };
 
-const FAMILY: &str = "meter";
+const FAMILY: DeviceFamily = DeviceFamily::Meter;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

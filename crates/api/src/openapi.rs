@@ -129,6 +129,25 @@ pub(crate) fn one_of_text<'a>(
         .build()
 }
 
+/// The schema of `domain::DeviceFamily` (which cannot derive `ToSchema`: `domain` knows no
+/// HTTP), named `DeviceFamily` in the document: `#[schema(value_type = DeviceFamilySchema)]`
+/// on a field of that type.
+pub(crate) struct DeviceFamilySchema;
+
+impl utoipa::PartialSchema for DeviceFamilySchema {
+    fn schema() -> utoipa::openapi::RefOr<Schema> {
+        let names = domain::DeviceFamily::ALL.map(domain::DeviceFamily::as_str);
+        let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        one_of_text(&format!("A device family: {}.", listed.join(", ")), names).into()
+    }
+}
+
+impl utoipa::ToSchema for DeviceFamilySchema {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "DeviceFamily".into()
+    }
+}
+
 /// The document as pretty JSON, keys sorted (a stable order, so it can be committed and compared).
 pub fn document() -> Result<String, serde_json::Error> {
     let mut doc = routes().into_openapi();

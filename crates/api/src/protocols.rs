@@ -57,8 +57,8 @@ fn require_admin(me: &CurrentUser, key: &str) -> ApiResult<()> {
 #[serde(rename_all = "camelCase")]
 pub struct LoggerFunction {
     pub code: String,
-    /// `inverter`, `meter`, `battery` or `weather_station`.
-    pub family: String,
+    #[schema(value_type = crate::openapi::DeviceFamilySchema)]
+    pub family: domain::DeviceFamily,
     pub name: String,
     /// Shipped with the portal.
     pub builtin: bool,
@@ -98,7 +98,7 @@ pub async fn list(
                 let parsed = ProtocolConfig::from_json(&r.config).ok();
                 LoggerFunction {
                     code: r.code.clone(),
-                    family: r.family.clone(),
+                    family: r.family,
                     name: r.name.clone(),
                     builtin: r.builtin,
                     points: parsed.as_ref().map(|c| c.points.len()),

@@ -7,6 +7,7 @@
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use axum::extract::{Path, State};
+use domain::DeviceFamily;
 use serde::Serialize;
 use store::devices::{DeviceFilter, DeviceListRow};
 use utoipa::ToSchema;
@@ -25,7 +26,7 @@ use crate::{
     session::CurrentUser,
 };
 
-const FAMILY: &str = "weather_station";
+const FAMILY: DeviceFamily = DeviceFamily::WeatherStation;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -186,7 +187,7 @@ pub async fn plant_realtime(
 ) -> ApiResult<Data<Option<StationNow>>> {
     let (plant, _) = crate::plants::visible(&app, &me, &id).await?;
     let filter = DeviceFilter {
-        family: Some(FAMILY.into()),
+        family: Some(FAMILY),
         plant: Some(plant.id),
         limit: 1,
         ..DeviceFilter::default()

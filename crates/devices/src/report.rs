@@ -42,7 +42,8 @@ pub struct Telemetry<V = ValueMap> {
 #[serde(bound(deserialize = "V: Deserialize<'de> + Default"))]
 pub struct DeviceReading<V = ValueMap> {
     pub sn: String,
-    /// `inverter`, `meter`, `battery` or `weather_station`.
+    /// A `DeviceFamily` name (`DeviceFamily::reported`). Text, not the enum: a family this
+    /// portal does not know skips that one device (`unknown_family`), not the whole report.
     pub family: String,
     /// Inverter type code (docs/overview.md, "Entities") (0 for other families).
     #[serde(default, rename = "type")]

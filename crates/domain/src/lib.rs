@@ -10,6 +10,7 @@ pub mod company;
 pub mod currency;
 pub mod customer;
 pub mod device;
+pub mod device_family;
 pub mod energy_hub;
 pub mod error;
 pub mod firmware;
@@ -29,5 +30,6 @@ pub mod settings;
 pub mod time;
 pub mod user;
 
+pub use device_family::DeviceFamily;
 pub use error::{Code, DomainError};
 pub use lang::Lang;

@@ -124,7 +124,8 @@ impl FlagStyle {
 }
 
 /// The settings families: which catalogue an inverter has. Which of the family's fields one
-/// inverter offers is its register map's business ([`Offer`]).
+/// inverter offers is its register map's business ([`Offer`]). Not a device family
+/// ([`crate::DeviceFamily`]): every settings family is one of inverters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {

@@ -7,10 +7,11 @@
 use std::collections::BTreeMap;
 
 use domain::{
+    DeviceFamily,
     ids::ProductId,
     product::{Category, Product},
 };
-use sim::fleet::{Family, GatewaySpec};
+use sim::fleet::GatewaySpec;
 use store::Store;
 
 const MANUFACTURER: &str = "Sim Power";
@@ -54,7 +55,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
     let mut models: BTreeMap<&str, Model> = BTreeMap::new();
     for gw in fleet {
         for (i, d) in gw.devices.iter().enumerate() {
-            if d.family == Family::Inverter {
+            if d.family == DeviceFamily::Inverter {
                 models
                     .entry(d.model.as_str())
                     .or_insert_with(|| (d.type_code, Vec::new()))
@@ -90,7 +91,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
                     .upsert_device(
                         &d.sn,
                         g.id,
-                        d.family.wire(),
+                        d.family,
                         d.type_code,
                         d.protocol,
                         &d.model,

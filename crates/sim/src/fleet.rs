@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use devices::DeviceFamily;
 use devices::{
     protocol::ProtocolConfig,
     report::{DeviceReading, PAYLOAD_VERSION, Telemetry},
@@ -18,31 +19,10 @@ use crate::{
     readings,
 };
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    Inverter,
-    Meter,
-    Battery,
-    WeatherStation,
-    Combiner,
-}
-
-impl Family {
-    pub fn wire(self) -> &'static str {
-        match self {
-            Family::Inverter => "inverter",
-            Family::Meter => "meter",
-            Family::Battery => "battery",
-            Family::WeatherStation => "weather_station",
-            Family::Combiner => "combiner",
-        }
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct DeviceSpec {
     pub sn: String,
-    pub family: Family,
+    pub family: DeviceFamily,
     pub type_code: i64,
     pub protocol: &'static str,
     pub model: String,
@@ -151,7 +131,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
             });
             let mut devices = vec![DeviceSpec {
                 sn: format!("SIMINV{:06}", i + 1),
-                family: Family::Inverter,
+                family: DeviceFamily::Inverter,
                 type_code,
                 protocol: inverter_protocol(type_code),
                 model: format!("SIM-{type_code}-{}K", rated_kw as i64),
@@ -164,7 +144,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
             }];
             devices.push(DeviceSpec {
                 sn: format!("SIMMTR{:06}", i + 1),
-                family: Family::Meter,
+                family: DeviceFamily::Meter,
                 type_code: 0,
                 protocol: "meter-3ph",
                 model: "SIM-METER".into(),
@@ -176,7 +156,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
             if let Some(b) = battery {
                 devices.push(DeviceSpec {
                     sn: format!("SIMBAT{:06}", i + 1),
-                    family: Family::Battery,
+                    family: DeviceFamily::Battery,
                     type_code: 0,
                     protocol: readings::battery_protocol(b.bus),
                     model: "SIM-BMS".into(),
@@ -189,7 +169,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
             if i % 2 == 0 {
                 devices.push(DeviceSpec {
                     sn: format!("SIMWS{:06}", i + 1),
-                    family: Family::WeatherStation,
+                    family: DeviceFamily::WeatherStation,
                     type_code: 0,
                     protocol: "weather-station",
                     model: "SIM-WEATHER".into(),
@@ -233,7 +213,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
     let mut devices: Vec<DeviceSpec> = (1..=COMMERCIAL_INVERTERS)
         .map(|k| DeviceSpec {
             sn: format!("SIMINV{n:04}{k:02}"),
-            family: Family::Inverter,
+            family: DeviceFamily::Inverter,
             type_code: 94,
             protocol: inverter_protocol(94),
             model: "SIM-94-30K".into(),
@@ -245,7 +225,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
         .collect();
     devices.push(DeviceSpec {
         sn: format!("SIMMTR{n:06}"),
-        family: Family::Meter,
+        family: DeviceFamily::Meter,
         type_code: 0,
         protocol: "meter-3ph",
         model: "SIM-METER".into(),
@@ -258,7 +238,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
     let battery = BatterySpec::sized(Bus::High, 110.0);
     devices.push(DeviceSpec {
         sn: format!("SIMBAT{n:06}"),
-        family: Family::Battery,
+        family: DeviceFamily::Battery,
         type_code: 0,
         protocol: readings::battery_protocol(battery.bus),
         model: "SIM-BMS".into(),
@@ -269,7 +249,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
     });
     devices.push(DeviceSpec {
         sn: format!("SIMWS{n:06}"),
-        family: Family::WeatherStation,
+        family: DeviceFamily::WeatherStation,
         type_code: 0,
         protocol: "weather-station",
         model: "SIM-WEATHER".into(),
@@ -281,7 +261,7 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
     // A DC combiner box gathering sixteen strings of the roof (one of them weak).
     devices.push(DeviceSpec {
         sn: format!("SIMCMB{n:06}"),
-        family: Family::Combiner,
+        family: DeviceFamily::Combiner,
         type_code: 0,
         protocol: "combiner-dc16",
         model: "SIM-CB16".into(),
@@ -328,7 +308,7 @@ impl SimGateway {
         self.spec
             .devices
             .iter()
-            .filter(|d| d.family == Family::Inverter)
+            .filter(|d| d.family == DeviceFamily::Inverter)
             .position(|d| d.sn == sn)
     }
 
@@ -347,7 +327,7 @@ impl SimGateway {
             .devices
             .iter()
             .map(|d| match d.family {
-                Family::Inverter => {
+                DeviceFamily::Inverter => {
                     inverter += 1;
                     let own = snapshot.inverter(inverter - 1);
                     reading(d, &own, configs, self.spec.plant.pv_kwp)
@@ -368,17 +348,17 @@ impl SimGateway {
 
 fn reading(d: &DeviceSpec, s: &Snapshot, configs: &[ProtocolConfig], kwp: f64) -> DeviceReading {
     let values = match (d.family, d.protocol) {
-        (Family::Inverter, "deye-string-3ph") => readings::string_inverter(s, &d.sn),
-        (Family::Inverter, "deye-micro") => readings::micro_inverter(s, &d.sn),
-        (Family::Inverter, _) => readings::inverter(s, phases(d.type_code), &d.sn),
-        (Family::Meter, _) => readings::meter(s, &d.sn),
-        (Family::Battery, _) => readings::battery(s, &d.sn),
-        (Family::WeatherStation, _) => readings::weather(s, &d.sn),
-        (Family::Combiner, _) => readings::combiner(s, &d.sn, d.strings, kwp),
+        (DeviceFamily::Inverter, "deye-string-3ph") => readings::string_inverter(s, &d.sn),
+        (DeviceFamily::Inverter, "deye-micro") => readings::micro_inverter(s, &d.sn),
+        (DeviceFamily::Inverter, _) => readings::inverter(s, phases(d.type_code), &d.sn),
+        (DeviceFamily::Meter, _) => readings::meter(s, &d.sn),
+        (DeviceFamily::Battery, _) => readings::battery(s, &d.sn),
+        (DeviceFamily::WeatherStation, _) => readings::weather(s, &d.sn),
+        (DeviceFamily::Combiner, _) => readings::combiner(s, &d.sn, d.strings, kwp),
     };
     let base = DeviceReading {
         sn: d.sn.clone(),
-        family: d.family.wire().into(),
+        family: d.family.to_string(),
         type_code: d.type_code,
         protocol: d.protocol.into(),
         model: d.model.clone(),
@@ -409,7 +389,7 @@ mod tests {
         let inverters: Vec<_> = telemetry
             .devices
             .iter()
-            .filter(|d| d.family == "inverter")
+            .filter(|d| d.family == DeviceFamily::Inverter.as_str())
             .collect();
         assert_eq!(inverters.len(), COMMERCIAL_INVERTERS);
         assert!(inverters.iter().all(|d| d.type_code == 94));
@@ -443,7 +423,7 @@ mod tests {
         let cmb = noon
             .devices
             .iter()
-            .find(|d| d.family == "combiner")
+            .find(|d| d.family == DeviceFamily::Combiner.as_str())
             .expect("combiner");
         let current = |values: &crate::readings::Values, k: &str| {
             values.get(k).and_then(devices::Value::as_f64)
@@ -461,7 +441,7 @@ mod tests {
         let dark = night
             .devices
             .iter()
-            .find(|d| d.family == "combiner")
+            .find(|d| d.family == DeviceFamily::Combiner.as_str())
             .expect("combiner");
         assert_eq!(current(&dark.values, "string1_current"), Some(0.0));
     }
@@ -474,7 +454,11 @@ mod tests {
             assert!(codes.contains(&code), "{code}");
         }
         let all: Vec<&DeviceSpec> = fleet.iter().flat_map(|g| &g.devices).collect();
-        for family in [Family::Meter, Family::Battery, Family::WeatherStation] {
+        for family in [
+            DeviceFamily::Meter,
+            DeviceFamily::Battery,
+            DeviceFamily::WeatherStation,
+        ] {
             assert!(all.iter().any(|d| d.family == family), "{family:?}");
         }
         assert!(

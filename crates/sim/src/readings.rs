@@ -638,7 +638,7 @@ mod tests {
         let config = configs.iter().find(|c| c.code == code).unwrap();
         let base = DeviceReading {
             sn: "INV".into(),
-            family: "inverter".into(),
+            family: devices::DeviceFamily::Inverter.to_string(),
             type_code: config.inverter_type.map_or(0, i64::from),
             protocol: String::new(),
             model: String::new(),
@@ -711,7 +711,7 @@ mod tests {
         let values = inverter(&s, 1, "INV1");
         let base = DeviceReading {
             sn: "INV1".into(),
-            family: "inverter".into(),
+            family: devices::DeviceFamily::Inverter.to_string(),
             type_code: 2,
             protocol: String::new(),
             model: "SUN-5K".into(),

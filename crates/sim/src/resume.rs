@@ -5,9 +5,10 @@
 //! continues from what its devices last reported.
 
 use chrono::{DateTime, Utc};
+use devices::DeviceFamily;
 
 use crate::{
-    fleet::{Family, SimGateway},
+    fleet::SimGateway,
     plant::{Energy, InverterCounters},
     readings::Values,
 };
@@ -52,13 +53,13 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
     let mut soc = None;
     for d in &gw.spec.devices {
         let Some((ts, values)) = parsed(&d.sn) else {
-            if d.family == Family::Inverter {
+            if d.family == DeviceFamily::Inverter {
                 counters.push(InverterCounters::default());
             }
             continue;
         };
         match d.family {
-            Family::Inverter => {
+            DeviceFamily::Inverter => {
                 last = last.max(Some(ts));
                 soc = soc.or(number(&values, "battery_soc"));
                 counters.push(InverterCounters {
@@ -67,8 +68,8 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
                     total: energy(&values, "total"),
                 });
             }
-            Family::Battery => soc = number(&values, "soc").or(soc),
-            Family::Meter | Family::WeatherStation | Family::Combiner => {}
+            DeviceFamily::Battery => soc = number(&values, "soc").or(soc),
+            DeviceFamily::Meter | DeviceFamily::WeatherStation | DeviceFamily::Combiner => {}
         }
     }
     let at = DateTime::from_timestamp_millis(last?)?;

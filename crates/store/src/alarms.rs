@@ -6,6 +6,8 @@
 //! `plants::VISIBLE`); shares and platform staff are not mailed. Every read is one statement
 //! over the whole fleet, so 500 gateways falling silent at once cost the same few queries.
 
+use domain::DeviceFamily;
+
 use crate::{Result, Store};
 
 /// Alarms further back than this before the job first ran are history, not news: the first
@@ -64,7 +66,8 @@ pub struct FaultOpened {
     pub code: String,
     pub opened_at: i64,
     pub device_sn: Option<String>,
-    pub family: Option<String>,
+    #[sqlx(try_from = "crate::family::NullableFamily")]
+    pub family: Option<DeviceFamily>,
 }
 
 /// A mailed alarm whose cause is over: the gateway was heard again, every device of the
@@ -81,7 +84,8 @@ pub struct Recovered {
     pub sn: Option<String>,
     /// The fault's code (empty for a gateway).
     pub code: String,
-    pub family: Option<String>,
+    #[sqlx(try_from = "crate::family::NullableFamily")]
+    pub family: Option<DeviceFamily>,
     /// When it recovered: the gateway's newest message, the occurrence's last recovery.
     pub at: i64,
 }

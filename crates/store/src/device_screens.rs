@@ -1,6 +1,8 @@
 //! What the battery, meter and weather-station screens read and write beyond the shared
 //! device listing (`devices.rs`): a device's SN from its id, and the plant's master meter.
 
+use domain::DeviceFamily;
+
 use crate::{Result, Store};
 
 impl Store {
@@ -21,10 +23,11 @@ impl Store {
         Ok(exec!(
             self,
             "UPDATE devices SET is_master = (id = $2 AND $3) \
-             WHERE family = 'meter' AND (plant_id = $1 OR id = $2) AND (id = $2 OR $3)",
+             WHERE family = $4 AND (plant_id = $1 OR id = $2) AND (id = $2 OR $3)",
             plant,
             device,
-            master
+            master,
+            DeviceFamily::Meter.as_str()
         )? > 0)
     }
 

@@ -1,7 +1,7 @@
 //! Device listings as a viewer sees them: every device screen (inverters, batteries, meters,
 //! weather stations) reads through here, so the visibility rule lives in one place.
 
-use domain::{ids::UserId, policy::PlantVisibility};
+use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{Result, Store};
 
@@ -12,7 +12,8 @@ pub struct DeviceListRow {
     pub sn: String,
     pub gateway_id: Option<i64>,
     pub plant_id: Option<i64>,
-    pub family: String,
+    #[sqlx(try_from = "String")]
+    pub family: DeviceFamily,
     pub type_code: i64,
     pub protocol: String,
     pub alias: String,
@@ -39,8 +40,7 @@ pub struct DeviceListRow {
 /// What a device list may be narrowed by; `None` means "any".
 #[derive(Debug, Clone, Default)]
 pub struct DeviceFilter {
-    /// `inverter`, `meter`, `battery` or `weather_station`.
-    pub family: Option<String>,
+    pub family: Option<DeviceFamily>,
     /// Wire status (see `domain::plant::Status`).
     pub status: Option<i64>,
     pub type_code: Option<i64>,
@@ -119,7 +119,7 @@ impl Store {
             user,
             company,
             all,
-            f.family.as_deref(),
+            f.family.map(DeviceFamily::as_str),
             f.status,
             f.type_code,
             sn.as_deref(),
@@ -138,7 +138,7 @@ impl Store {
             user,
             company,
             all,
-            f.family.as_deref(),
+            f.family.map(DeviceFamily::as_str),
             f.status,
             f.type_code,
             sn.as_deref(),
@@ -181,7 +181,7 @@ impl Store {
         &self,
         visibility: PlantVisibility,
         reader: UserId,
-        family: Option<&str>,
+        family: Option<DeviceFamily>,
         plant: Option<i64>,
     ) -> Result<StatusCounts> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
@@ -198,7 +198,7 @@ impl Store {
             user,
             company,
             all,
-            family,
+            family.map(DeviceFamily::as_str),
             plant
         )?;
         let mut c = StatusCounts::default();

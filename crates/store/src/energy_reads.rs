@@ -2,6 +2,8 @@
 //! latest inverter values and the PV energy of today and of all time. The plant list of 50
 //! plants stays a handful of queries whatever the page holds.
 
+use domain::DeviceFamily;
+
 use crate::{Result, Store, telemetry::SampleRow};
 
 /// When one device of a plant last reported.
@@ -9,7 +11,8 @@ use crate::{Result, Store, telemetry::SampleRow};
 pub struct PlantDeviceStamp {
     pub plant_id: i64,
     pub device_id: i64,
-    pub family: String,
+    #[sqlx(try_from = "String")]
+    pub family: DeviceFamily,
     /// The upload cycle (s) of the device's gateway (the gateways' default when it has none):
     /// what tells a fresh reading from a stale one.
     pub upload_cycle: i64,

@@ -1,6 +1,6 @@
 //! The registry of gateways and devices: what exists, and which plant it belongs to.
 
-use domain::{ids::UserId, policy::PlantVisibility};
+use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{Conflict, Result, Store, StoreError, audit::NewAudit};
 
@@ -49,7 +49,8 @@ pub struct DeviceRow {
     pub sn: String,
     pub gateway_id: Option<i64>,
     pub plant_id: Option<i64>,
-    pub family: String,
+    #[sqlx(try_from = "String")]
+    pub family: DeviceFamily,
     pub type_code: i64,
     pub protocol: String,
     pub alias: String,
@@ -271,7 +272,7 @@ impl Store {
         &self,
         sn: &str,
         gateway: i64,
-        family: &str,
+        family: DeviceFamily,
         type_code: i64,
         protocol: &str,
         model: &str,
@@ -291,7 +292,7 @@ impl Store {
              RETURNING id",
             sn,
             gateway,
-            family,
+            family.as_str(),
             type_code,
             protocol,
             model,

@@ -22,6 +22,7 @@ pub mod devices;
 pub mod energy_hub;
 pub mod energy_reads;
 pub mod events;
+pub mod family;
 pub mod files;
 pub mod firmware;
 pub mod gateway_actions;

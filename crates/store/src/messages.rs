@@ -7,7 +7,7 @@
 //! up to this event id"). A message is unread while its occurrence is open and the user has not
 //! read it: a recovery resolves it, and notices are never messages.
 
-use domain::{ids::UserId, policy::PlantVisibility};
+use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{
     Result, Store,
@@ -27,7 +27,8 @@ pub struct EventFacts {
     /// `None` while open (for an occurrence: while any device is still in it).
     pub closed_at: Option<i64>,
     pub device_sn: Option<String>,
-    pub family: Option<String>,
+    #[sqlx(try_from = "crate::family::NullableFamily")]
+    pub family: Option<DeviceFamily>,
     pub type_code: Option<i64>,
     pub device_alias: Option<String>,
     pub plant_name: Option<String>,
@@ -57,8 +58,7 @@ pub struct VisibleEventFilter {
     pub sn: Option<String>,
     /// Exactly this device.
     pub device: Option<i64>,
-    /// `inverter`, `meter`, `battery` or `weather_station`.
-    pub family: Option<String>,
+    pub family: Option<DeviceFamily>,
     pub type_code: Option<i64>,
     /// `info`, `warning` or `fault`.
     pub severity: Option<String>,
@@ -172,7 +172,7 @@ impl Store {
                     f.plant,
                     sn.as_deref(),
                     f.device,
-                    f.family.as_deref(),
+                    f.family.map(DeviceFamily::as_str),
                     f.type_code,
                     f.severity.as_deref(),
                     f.open,

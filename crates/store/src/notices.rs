@@ -2,7 +2,7 @@
 //! available". Each row is one user's; it keeps the words to render it with (JSON) so the
 //! reader's language is chosen when it is read.
 
-use domain::ids::UserId;
+use domain::{DeviceFamily, ids::UserId};
 
 use crate::{
     Result, Store,
@@ -23,13 +23,14 @@ pub struct NoticeRow {
 }
 
 /// Who a firmware notice goes to: the owners of plants holding an inverter whose type code is
-/// one of label `$1`'s, or (for gateway software) holding a gateway.
+/// one of label `$1`'s, or (for gateway software) holding a gateway. `$5` is the inverters'
+/// family name (both read it, so both take the same parameters).
 const INVERTER_OWNERS: &str = "SELECT DISTINCT p.owner_id FROM devices d \
     JOIN plants p ON p.id = d.plant_id \
-    WHERE d.family = 'inverter' \
+    WHERE d.family = $5 \
     AND d.type_code IN (SELECT c.code FROM inverter_type_codes c WHERE c.type_id = $1)";
 const GATEWAY_OWNERS: &str = "SELECT DISTINCT p.owner_id FROM gateways g \
-    JOIN plants p ON p.id = g.plant_id WHERE $1 = $1";
+    JOIN plants p ON p.id = g.plant_id WHERE $1 = $1 AND $5 = $5";
 
 impl Store {
     /// Turns firmware `id` on or off and, when `notice` (its JSON params) is given, leaves one
@@ -69,7 +70,16 @@ impl Store {
                 Ok(None)
             } else {
                 let sent = match notice {
-                    Some(params) => tx_exec!(tx, sqlite, &insert, f.type_id, id, params, now)?,
+                    Some(params) => tx_exec!(
+                        tx,
+                        sqlite,
+                        &insert,
+                        f.type_id,
+                        id,
+                        params,
+                        now,
+                        DeviceFamily::Inverter.as_str()
+                    )?,
                     None => 0,
                 };
                 let detail = noting(audit.detail, "notices", sent);

@@ -1,11 +1,14 @@
 //! Stored protocol configs. The JSON is validated by the devices crate before it gets here.
 
+use domain::DeviceFamily;
+
 use crate::{Result, Store, audit::NewAudit};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProtocolRow {
     pub code: String,
-    pub family: String,
+    #[sqlx(try_from = "String")]
+    pub family: DeviceFamily,
     pub name: String,
     pub config: String,
     pub builtin: bool,
@@ -20,7 +23,7 @@ impl Store {
     pub async fn seed_protocol(
         &self,
         code: &str,
-        family: &str,
+        family: DeviceFamily,
         name: &str,
         config: &str,
         now: i64,
@@ -30,7 +33,7 @@ impl Store {
             "INSERT INTO protocol_configs (code, family, name, config, builtin, updated_at) \
              VALUES ($1, $2, $3, $4, TRUE, $5) ON CONFLICT (code) DO NOTHING",
             code,
-            family,
+            family.as_str(),
             name,
             config,
             now
@@ -64,7 +67,7 @@ impl Store {
     pub async fn save_protocol(
         &self,
         code: &str,
-        family: &str,
+        family: DeviceFamily,
         name: &str,
         config: &str,
         by: i64,
@@ -78,7 +81,7 @@ impl Store {
              VALUES ($1, $2, $3, $4, FALSE, $5, $6) ON CONFLICT (code) DO UPDATE SET \
              family = $2, name = $3, config = $4, builtin = FALSE, updated_by = $5, updated_at = $6",
             code,
-            family,
+            family.as_str(),
             name,
             config,
             by,

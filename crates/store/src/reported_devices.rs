@@ -2,6 +2,8 @@
 //! them. A device belongs to the gateway it is registered behind; another gateway cannot take
 //! it over by reporting its SN.
 
+use domain::DeviceFamily;
+
 use crate::{Db, Result, Store, sql::push_params};
 
 /// Where a device belongs, as ingest needs it.
@@ -19,7 +21,7 @@ pub struct DeviceContext {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReportedDevice<'a> {
     pub sn: &'a str,
-    pub family: &'a str,
+    pub family: DeviceFamily,
     pub type_code: i64,
     pub protocol: &'a str,
     pub model: &'a str,
@@ -98,7 +100,7 @@ impl Store {
              RETURNING id",
             d.sn,
             gateway,
-            d.family,
+            d.family.as_str(),
             d.type_code,
             d.protocol,
             d.model,

@@ -17,11 +17,12 @@ pub(crate) mod stack;
 use std::collections::HashSet;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use domain::DeviceFamily;
 use store::devices::{DeviceFilter, DeviceListRow, StatusCounts};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
 
-const FAMILY: &str = "battery";
+const FAMILY: DeviceFamily = DeviceFamily::Battery;
 const VIEW_KEY: &str = domain::permissions::BATTERY_LIST_VIEW;
 const DELETE_KEY: &str = domain::permissions::BATTERY_DELETE;
 /// Packs a stack report may describe (`pack1_*` .. `pack16_*`).
@@ -59,7 +60,7 @@ async fn visible_masters(
     // The shared filter cannot say "whose parent is not a battery", so the caller's batteries
     // (a few per plant) are read once and told apart here.
     let filter = DeviceFilter {
-        family: Some(FAMILY.into()),
+        family: Some(FAMILY),
         plant,
         limit: MAX_BATTERIES,
         ..DeviceFilter::default()
@@ -78,7 +79,7 @@ async fn packs_registered(
     d: &DeviceListRow,
 ) -> ApiResult<Vec<DeviceListRow>> {
     let filter = DeviceFilter {
-        family: Some(FAMILY.into()),
+        family: Some(FAMILY),
         parent_sn: Some(d.sn.clone()),
         limit: MAX_PACKS as i64 * 4,
         ..DeviceFilter::default()
@@ -116,7 +117,7 @@ mod tests {
             sn: sn.into(),
             gateway_id: None,
             plant_id: None,
-            family: FAMILY.into(),
+            family: FAMILY,
             type_code: 0,
             protocol: String::new(),
             alias: String::new(),

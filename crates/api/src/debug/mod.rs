@@ -11,7 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use axum::extract::{Path, State};
 use devices::modbus;
-use domain::{Code, DomainError};
+use domain::{Code, DeviceFamily, DomainError};
 use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
@@ -99,7 +99,7 @@ pub async fn inverter_debug(
         .store
         .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())
         .await?
-        .filter(|d| d.family == "inverter")
+        .filter(|d| d.family == DeviceFamily::Inverter)
         .ok_or(Code::InverterMissing)?;
     let plant = match device.plant_id {
         Some(id) => app.store.plant(id, me.id()).await?,

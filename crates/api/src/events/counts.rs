@@ -3,7 +3,7 @@
 
 use axum::extract::{Path, State};
 use domain::{
-    Code,
+    Code, DeviceFamily,
     ids::UserId,
     policy::{PlantVisibility, UserScope},
 };
@@ -121,7 +121,7 @@ pub async fn inverter_count(
         .device_counts(
             me.actor.plant_visibility(),
             me.id(),
-            Some("inverter"),
+            Some(DeviceFamily::Inverter),
             Some(plant.id),
         )
         .await?;

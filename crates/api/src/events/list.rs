@@ -3,7 +3,7 @@
 //! (all, or the open ones), battery events and the last hour.
 
 use axum::extract::{Path, State};
-use domain::Code;
+use domain::{Code, DeviceFamily};
 use serde::{Deserialize, Serialize};
 use store::messages::VisibleEventFilter;
 use utoipa::{IntoParams, ToSchema};
@@ -51,7 +51,8 @@ pub struct EventQuery {
     /// Part of the device SN.
     #[serde(default, deserialize_with = "num::opt_text")]
     pub sn: Option<String>,
-    /// Device family: `inverter`, `battery`, `meter`, `weather_station`.
+    /// Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+    /// `combiner`; any other value is "any", as for the other filters.
     #[serde(default, alias = "family", deserialize_with = "num::opt_text")]
     pub device_type: Option<String>,
     /// First day (`YYYY-MM-DD`, UTC), inclusive.
@@ -95,7 +96,7 @@ impl EventQuery {
             plant: self.plant_id.filter(|p| *p > 0),
             sn: text(&self.sn),
             device: None,
-            family: text(&self.device_type),
+            family: text(&self.device_type).and_then(|f| f.parse().ok()),
             type_code: None,
             severity: severity(self.severity.as_deref()).or(by_type),
             open: open_state(self.status.as_deref()),
@@ -266,7 +267,7 @@ pub async fn battery_events(
     }
     let (page, limit) = q.paging(10);
     let mut f = q.filter(page, limit);
-    f.family = Some("battery".into());
+    f.family = Some(DeviceFamily::Battery);
     let (rows, total) = app
         .store
         .events_visible(me.actor.plant_visibility(), me.id(), &f)

@@ -15,7 +15,7 @@ pub(crate) mod workdata;
 
 use chrono::{NaiveDate, NaiveTime};
 use devices::events::EventSeverity;
-use domain::{Code, Lang};
+use domain::{Code, DeviceFamily, Lang};
 use serde::Serialize;
 use store::{
     devices::DeviceListRow,
@@ -123,7 +123,7 @@ impl EventCommon {
     /// caller's language.
     fn of(f: &EventFacts, lang: Lang) -> Self {
         let tz = readings::zone(f.plant_timezone.as_deref().unwrap_or("UTC"));
-        let def = definition(f.family.as_deref(), &f.code);
+        let def = definition(f.family, &f.code);
         EventCommon {
             code: f.code.clone(),
             severity: Severity::of(&f.severity),
@@ -149,8 +149,9 @@ pub struct EventItem {
     pub occurrence_id: i64,
     pub sn: Option<String>,
     pub alias: Option<String>,
-    /// The device family (`inverter`, `battery`, ...).
-    pub device_type: Option<String>,
+    /// The device family; null when the device was deleted since.
+    #[schema(value_type = Option<crate::openapi::DeviceFamilySchema>)]
+    pub device_type: Option<DeviceFamily>,
     /// The device's type code.
     #[serde(rename = "type")]
     pub kind: Option<i64>,
@@ -167,7 +168,7 @@ pub(crate) fn item(e: &EventListRow, lang: Lang) -> EventItem {
         occurrence_id: e.occurrence_id,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
-        device_type: f.family.clone(),
+        device_type: f.family,
         kind: f.type_code,
         plant_id: f.plant_id,
         plant_name: f.plant_name.clone(),
@@ -182,7 +183,9 @@ pub struct OccurrenceDevice {
     pub id: i64,
     pub sn: Option<String>,
     pub alias: Option<String>,
-    pub device_type: Option<String>,
+    /// The device family; null when the device was deleted since.
+    #[schema(value_type = Option<crate::openapi::DeviceFamilySchema>)]
+    pub device_type: Option<DeviceFamily>,
     #[serde(rename = "type")]
     pub kind: Option<i64>,
     pub status: OpenState,
@@ -197,7 +200,7 @@ fn device(e: &EventListRow, tz: chrono_tz::Tz) -> OccurrenceDevice {
         id: e.id,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
-        device_type: f.family.clone(),
+        device_type: f.family,
         kind: f.type_code,
         status: OpenState::of(f.closed_at),
         occur_time: readings::local_time(f.opened_at, tz),
@@ -217,7 +220,9 @@ pub struct OccurrenceItem {
     /// Its first device's.
     pub sn: Option<String>,
     pub alias: Option<String>,
-    pub device_type: Option<String>,
+    /// The device family; null when the device was deleted since.
+    #[schema(value_type = Option<crate::openapi::DeviceFamilySchema>)]
+    pub device_type: Option<DeviceFamily>,
     #[serde(rename = "type")]
     pub kind: Option<i64>,
     pub plant_id: Option<i64>,
@@ -244,7 +249,7 @@ pub(crate) fn occurrence_item(
         occurrence_id: o.id,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
-        device_type: f.family.clone(),
+        device_type: f.family,
         kind: f.type_code,
         plant_id: f.plant_id,
         plant_name: f.plant_name.clone(),
@@ -360,7 +365,7 @@ mod tests {
                 opened_at: 0,
                 closed_at: None,
                 device_sn: None,
-                family: Some("inverter".into()),
+                family: Some(DeviceFamily::Inverter),
                 type_code: None,
                 device_alias: None,
                 plant_name: None,
@@ -392,7 +397,7 @@ mod tests {
             opened_at: 0,
             closed_at: closed,
             device_sn: Some(sn.into()),
-            family: Some("inverter".into()),
+            family: Some(DeviceFamily::Inverter),
             type_code: Some(94),
             device_alias: None,
             plant_name: Some("Roof".into()),

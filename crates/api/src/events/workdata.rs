@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use axum::{extract::State, response::Response};
 use chrono::NaiveDate;
-use domain::{Code, DomainError, Lang};
+use domain::{Code, DeviceFamily, DomainError, Lang};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::messages::EventFacts;
@@ -49,11 +49,11 @@ async fn family_page(
     app: &AppState,
     me: &CurrentUser,
     q: &EventQuery,
-    family: &str,
+    family: DeviceFamily,
 ) -> ApiResult<Page<EventItem>> {
     let (page, limit) = q.paging(10);
     let mut f = q.filter(page, limit);
-    f.family = Some(family.into());
+    f.family = Some(family);
     let (rows, total) = app
         .store
         .events_visible(me.actor.plant_visibility(), me.id(), &f)
@@ -76,7 +76,9 @@ pub async fn inverter_events(
     Query(q): Query<EventQuery>,
 ) -> ApiResult<Data<Page<EventItem>>> {
     require(&me, &VIEW)?;
-    Ok(Data(family_page(&app, &me, &q, "inverter").await?))
+    Ok(Data(
+        family_page(&app, &me, &q, DeviceFamily::Inverter).await?,
+    ))
 }
 
 /// Battery events with the list filters, paged.
@@ -88,7 +90,9 @@ pub async fn battery_events(
     Query(q): Query<EventQuery>,
 ) -> ApiResult<Data<Page<EventItem>>> {
     require(&me, &VIEW)?;
-    Ok(Data(family_page(&app, &me, &q, "battery").await?))
+    Ok(Data(
+        family_page(&app, &me, &q, DeviceFamily::Battery).await?,
+    ))
 }
 
 fn event_headers(lang: Lang) -> Vec<String> {
@@ -163,31 +167,31 @@ async fn events_download(
     app: &AppState,
     me: &CurrentUser,
     q: &EventQuery,
-    family: &str,
+    family: DeviceFamily,
     file: &str,
 ) -> ApiResult<Response> {
     require(me, &EXPORT)?;
     let lang = current_lang();
-    let mut sheet = Sheet::new(family, event_headers(lang));
+    let mut sheet = Sheet::new(family.as_str(), event_headers(lang));
     let batch = 1000;
     let mut page = 1;
     loop {
         let mut f = q.filter(page, batch);
-        f.family = Some(family.into());
+        f.family = Some(family);
         let (rows, total) = app
             .store
             .events_visible(me.actor.plant_visibility(), me.id(), &f)
             .await?;
         for e in rows.iter().map(|r| &r.facts) {
             let tz = readings::zone(e.plant_timezone.as_deref().unwrap_or("UTC"));
-            let def = definition(e.family.as_deref(), &e.code);
+            let def = definition(e.family, &e.code);
             let (severity, status) = event_words(e, lang);
             sheet.push(vec![
                 readings::local_time(e.opened_at, tz).into(),
                 e.closed_at.map(|t| readings::local_time(t, tz)).into(),
                 e.plant_name.clone().into(),
                 e.device_sn.clone().into(),
-                e.family.clone().into(),
+                e.family.map(DeviceFamily::as_str).into(),
                 e.code.as_str().into(),
                 severity.into(),
                 status.into(),
@@ -212,7 +216,14 @@ pub async fn inverter_events_download(
     me: CurrentUser,
     Query(q): Query<EventQuery>,
 ) -> ApiResult<Response> {
-    events_download(&app, &me, &q, "inverter", "inverter-events.xlsx").await
+    events_download(
+        &app,
+        &me,
+        &q,
+        DeviceFamily::Inverter,
+        "inverter-events.xlsx",
+    )
+    .await
 }
 
 /// `battery-events.xlsx`: battery events with the list filters.
@@ -223,7 +234,7 @@ pub async fn battery_events_download(
     me: CurrentUser,
     Query(q): Query<EventQuery>,
 ) -> ApiResult<Response> {
-    events_download(&app, &me, &q, "battery", "battery-events.xlsx").await
+    events_download(&app, &me, &q, DeviceFamily::Battery, "battery-events.xlsx").await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

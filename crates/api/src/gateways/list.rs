@@ -252,7 +252,7 @@ fn device(d: &DeviceRow) -> GatewayDevice {
     GatewayDevice {
         id: d.id,
         sn: d.sn.clone(),
-        family: d.family.clone(),
+        family: d.family,
         kind: d.type_code,
         alias: d.alias.clone(),
         model: d.model.clone(),

@@ -76,8 +76,8 @@ pub struct Gateway {
 pub struct GatewayDevice {
     pub id: i64,
     pub sn: String,
-    /// `inverter`, `battery`, `meter` or `weather_station`.
-    pub family: String,
+    #[schema(value_type = crate::openapi::DeviceFamilySchema)]
+    pub family: domain::DeviceFamily,
     /// The device's type code.
     #[serde(rename = "type")]
     pub kind: i64,

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
-use domain::ids::UserId;
+use domain::{DeviceFamily, ids::UserId};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use service::{
@@ -80,7 +80,7 @@ fn given(s: &Option<String>) -> Option<String> {
 impl ListQuery {
     fn filter(&self, plant: Option<i64>, limit: i64, offset: i64) -> DeviceFilter {
         DeviceFilter {
-            family: Some("inverter".into()),
+            family: Some(DeviceFamily::Inverter),
             status: self.status.filter(|s| *s >= 0),
             // -1 and -2 mean "any"; 0 is a real code (string inverters).
             type_code: self.kind.filter(|t| *t >= 0),
@@ -330,7 +330,7 @@ pub async fn count(
         .device_counts(
             me.actor.plant_visibility(),
             me.id(),
-            Some("inverter"),
+            Some(DeviceFamily::Inverter),
             q.plant_id.filter(|p| *p > 0),
         )
         .await?;

@@ -16,7 +16,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use chrono::Datelike;
 use chrono_tz::Tz;
-use domain::{Code, device::InverterKind};
+use domain::{Code, DeviceFamily, device::InverterKind};
 use store::{
     devices::DeviceListRow,
     plants::PlantRow,
@@ -145,7 +145,7 @@ pub(crate) async fn visible(app: &AppState, me: &CurrentUser, sn: &str) -> ApiRe
         .store
         .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())
         .await?
-        .filter(|d| d.family == "inverter")
+        .filter(|d| d.family == DeviceFamily::Inverter)
         .ok_or(Code::InverterMissing)?;
     let plant = match row.plant_id {
         Some(id) => app.store.plant(id, me.id()).await?,

@@ -11,6 +11,7 @@ use crate::{
     session::CurrentUser,
 };
 use axum::extract::{Path, State};
+use domain::DeviceFamily;
 
 /// Every device of a plant: `[{id, sn, family, alias, model, type, status, parentSn,
 /// updateAt, stale, powerOn}]`, inverters first; `updateAt` is when it last reported (null if
@@ -28,10 +29,10 @@ pub async fn plant_devices(
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let cycles = super::live::Cycles::of_plant(&app, ctx.plant.id).await?;
     let now = domain::time::now_ms();
-    let order = |family: &str| match family {
-        super::INVERTER => 0,
-        super::BATTERY => 1,
-        super::METER => 2,
+    let order = |family: DeviceFamily| match family {
+        DeviceFamily::Inverter => 0,
+        DeviceFamily::Battery => 1,
+        DeviceFamily::Meter => 2,
         _ => 3,
     };
     // An inverter's power state as it last reported it (null before its first report).
@@ -44,8 +45,8 @@ pub async fn plant_devices(
     };
     let mut devices: Vec<_> = ctx.devices.iter().collect();
     devices.sort_by(|a, b| {
-        order(&a.family)
-            .cmp(&order(&b.family))
+        order(a.family)
+            .cmp(&order(b.family))
             .then_with(|| a.sn.cmp(&b.sn))
     });
     Ok(Data(
@@ -54,7 +55,7 @@ pub async fn plant_devices(
             .map(|d| PlantDevice {
                 id: d.id,
                 sn: d.sn.clone(),
-                family: d.family.clone(),
+                family: d.family,
                 alias: d.alias.clone(),
                 model: d.model.clone(),
                 kind: d.type_code,
@@ -62,7 +63,7 @@ pub async fn plant_devices(
                 parent_sn: d.parent_sn.clone(),
                 update_at: d.last_seen.map(update_at),
                 stale: cycles.stale(d.gateway_id, d.last_seen, now),
-                power_on: (d.family == super::INVERTER)
+                power_on: (d.family == DeviceFamily::Inverter)
                     .then(|| power_on(d.id))
                     .flatten(),
             })

@@ -4,7 +4,7 @@
 //! flow. Readings past their device's offline bound ([`super::live`]) add nothing: the flow of a
 //! silent plant is marked `stale`, not drawn from old numbers.
 
-use super::{BATTERY, INVERTER, METER, PlantCtx, live::Cycles, wire::FlowAnswer};
+use super::{PlantCtx, live::Cycles, wire::FlowAnswer};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
@@ -14,7 +14,7 @@ use crate::{
 };
 use axum::extract::{Path, State};
 use chrono_tz::Tz;
-use domain::Code;
+use domain::{Code, DeviceFamily};
 
 pub(crate) use service::{
     curves::battery_port,
@@ -24,7 +24,7 @@ pub(crate) use service::{
 /// One device's newest reading as the flow reads it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Source<'a> {
-    pub family: &'a str,
+    pub family: DeviceFamily,
     pub reading: &'a Reading,
     /// Recent enough to describe now ([`super::live`]): a stale reading adds no power.
     pub fresh: bool,
@@ -66,7 +66,7 @@ fn add(total: &mut Option<f64>, v: Option<f64>) {
 /// battery values (a hybrid without a battery connected reports none).
 fn reports_battery(s: &Source<'_>) -> bool {
     s.battery_port
-        && (s.family == BATTERY
+        && (s.family == DeviceFamily::Battery
             || s.reading.num("battery_soc").is_some()
             || s.reading.num("battery_power").is_some())
 }
@@ -86,7 +86,7 @@ pub(crate) fn compute(sources: &[Source<'_>], has_meter: bool, has_bms: bool) ->
     for s in sources.iter().filter(|s| s.fresh) {
         let r = s.reading;
         match s.family {
-            INVERTER => {
+            DeviceFamily::Inverter => {
                 add(&mut pv, pv_power(r));
                 add(&mut inv_grid, inverter_grid(r));
                 add(&mut load, r.num("load_power"));
@@ -98,8 +98,8 @@ pub(crate) fn compute(sources: &[Source<'_>], has_meter: bool, has_bms: bool) ->
                         || r.num("warning_bms_lost").is_some_and(|v| v != 0.0);
                 }
             }
-            METER => add(&mut meter_grid, r.num("power")),
-            BATTERY => {
+            DeviceFamily::Meter => add(&mut meter_grid, r.num("power")),
+            DeviceFamily::Battery => {
                 add(&mut bms_battery, r.num("power"));
                 bms_socs.extend(r.num("soc"));
             }
@@ -112,8 +112,8 @@ pub(crate) fn compute(sources: &[Source<'_>], has_meter: bool, has_bms: bool) ->
     if socs.is_empty() && bms_socs.is_empty() {
         for s in sources.iter().filter(|s| s.battery_port) {
             match s.family {
-                INVERTER => socs.extend(s.reading.num("battery_soc")),
-                BATTERY => bms_socs.extend(s.reading.num("soc")),
+                DeviceFamily::Inverter => socs.extend(s.reading.num("battery_soc")),
+                DeviceFamily::Battery => bms_socs.extend(s.reading.num("soc")),
                 _ => {}
             }
         }
@@ -221,8 +221,12 @@ pub async fn plant_flow(
     let ctx = PlantCtx::load(&app, &me, &id).await?;
     let latest = ctx.latest(&app).await?;
     let sources: Vec<Source<'_>> = latest.iter().map(super::Latest::source).collect();
-    let flow = compute(&sources, ctx.has(METER), ctx.has(BATTERY));
-    let first = ctx.of(INVERTER).next();
+    let flow = compute(
+        &sources,
+        ctx.has(DeviceFamily::Meter),
+        ctx.has(DeviceFamily::Battery),
+    );
+    let first = ctx.of(DeviceFamily::Inverter).next();
     Ok(Data(flow.answer(
         ctx.tz,
         first.map_or("", |d| d.protocol.as_str()),
@@ -243,7 +247,7 @@ pub async fn inverter_flow(
         .store
         .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())
         .await?
-        .filter(|d| d.family == INVERTER)
+        .filter(|d| d.family == DeviceFamily::Inverter)
         .ok_or(Code::InverterMissing)?;
     let tz = match device.plant_id {
         Some(plant) => app
@@ -259,10 +263,10 @@ pub async fn inverter_flow(
     let sources: Vec<Source<'_>> = latest
         .iter()
         .map(|r| Source {
-            family: INVERTER,
+            family: DeviceFamily::Inverter,
             reading: r,
             fresh: !cycles.stale(device.gateway_id, Some(r.ts), now),
-            battery_port: battery_port(INVERTER, device.type_code),
+            battery_port: battery_port(DeviceFamily::Inverter, device.type_code),
         })
         .collect();
     let flow = compute(&sources, false, false);
@@ -279,7 +283,7 @@ mod tests {
     }
 
     /// A fresh reading of a device of `family` (a hybrid when it is an inverter).
-    fn live<'a>(family: &'a str, r: &'a Reading) -> Source<'a> {
+    fn live(family: DeviceFamily, r: &Reading) -> Source<'_> {
         Source {
             family,
             reading: r,
@@ -295,7 +299,7 @@ mod tests {
             r#"{"pv1_power":3000,"pv2_power":1000,"battery_power":-1500,"grid_ct_power":-500,
                 "load_power":2000,"battery_soc":55}"#,
         );
-        let f = compute(&[live(INVERTER, &r)], false, false);
+        let f = compute(&[live(DeviceFamily::Inverter, &r)], false, false);
         assert_eq!(
             (f.pv, f.battery, f.grid, f.load),
             (4000.0, -1500.0, -500.0, 2000.0)
@@ -324,9 +328,9 @@ mod tests {
         let bms = reading(1_000, r#"{"power":0,"soc":80}"#);
         let f = compute(
             &[
-                live(INVERTER, &inv),
-                live(METER, &meter),
-                live(BATTERY, &bms),
+                live(DeviceFamily::Inverter, &inv),
+                live(DeviceFamily::Meter, &meter),
+                live(DeviceFamily::Battery, &bms),
             ],
             true,
             true,
@@ -341,7 +345,7 @@ mod tests {
         let old = reading(0, r#"{"pv1_power":3000,"load_power":100,"battery_soc":64}"#);
         let stale = Source {
             fresh: false,
-            ..live(INVERTER, &old)
+            ..live(DeviceFamily::Inverter, &old)
         };
         let f = compute(&[stale], false, false);
         assert_eq!((f.pv, f.load, f.battery), (0.0, 0.0, 0.0));
@@ -356,7 +360,7 @@ mod tests {
         assert_eq!(j["updateAt"], "1970-01-01T00:00:00Z");
         let no_load = reading(0, r#"{"pv1_power":3000,"grid_power":-1000}"#);
         assert_eq!(
-            compute(&[live(INVERTER, &no_load)], false, false).load,
+            compute(&[live(DeviceFamily::Inverter, &no_load)], false, false).load,
             2000.0
         );
     }
@@ -377,8 +381,8 @@ mod tests {
             r#"{"pv1_power":3000,"grid_power":-3000,"battery_soc":60,"battery_power":0}"#,
         );
         let grid_tied = Source {
-            battery_port: battery_port(INVERTER, 1),
-            ..live(INVERTER, &r)
+            battery_port: battery_port(DeviceFamily::Inverter, 1),
+            ..live(DeviceFamily::Inverter, &r)
         };
         let f = compute(&[grid_tied], false, false);
         assert!(!f.has_battery);
@@ -389,20 +393,20 @@ mod tests {
             (json!(0.0), json!(false))
         );
         for code in [1, 10, 11, 3, 0] {
-            assert!(!battery_port(INVERTER, code), "type {code}");
+            assert!(!battery_port(DeviceFamily::Inverter, code), "type {code}");
         }
         for code in [2, 21, 22, 93, 94, 5] {
-            assert!(battery_port(INVERTER, code), "type {code}");
+            assert!(battery_port(DeviceFamily::Inverter, code), "type {code}");
         }
-        assert!(!battery_port(METER, 0));
+        assert!(!battery_port(DeviceFamily::Meter, 0));
     }
 
     #[test]
     fn a_hybrid_without_a_battery_connected_has_none() {
         let r = reading(0, r#"{"pv1_power":3000,"grid_power":-3000}"#);
-        assert!(!compute(&[live(INVERTER, &r)], false, false).has_battery);
+        assert!(!compute(&[live(DeviceFamily::Inverter, &r)], false, false).has_battery);
         assert!(
-            compute(&[live(INVERTER, &r)], false, true).has_battery,
+            compute(&[live(DeviceFamily::Inverter, &r)], false, true).has_battery,
             "a registered BMS"
         );
     }

@@ -15,6 +15,7 @@ pub(crate) mod weather;
 pub(crate) mod wire;
 
 use chrono_tz::Tz;
+use domain::DeviceFamily;
 use store::{gateways::DeviceRow, plants::PlantRow};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -50,12 +51,6 @@ pub struct ReadCaches {
     pub latest_pv: latest_pv::LatestPv,
 }
 
-/// Device families as the registry stores them.
-pub(crate) const INVERTER: &str = "inverter";
-pub(crate) const METER: &str = "meter";
-pub(crate) const BATTERY: &str = "battery";
-pub(crate) const WEATHER_STATION: &str = "weather_station";
-
 /// A visible plant with what every monitoring answer needs: its zone and its devices.
 pub(crate) struct PlantCtx {
     pub plant: PlantRow,
@@ -83,11 +78,11 @@ impl PlantCtx {
         }
     }
 
-    pub fn has(&self, family: &str) -> bool {
+    pub fn has(&self, family: DeviceFamily) -> bool {
         self.devices.iter().any(|d| d.family == family)
     }
 
-    pub fn of(&self, family: &str) -> impl Iterator<Item = &DeviceRow> {
+    pub fn of(&self, family: DeviceFamily) -> impl Iterator<Item = &DeviceRow> {
         self.devices.iter().filter(move |d| d.family == family)
     }
 
@@ -122,10 +117,10 @@ impl Latest<'_> {
     /// The reading as the flow computation takes it.
     pub fn source(&self) -> flow::Source<'_> {
         flow::Source {
-            family: &self.device.family,
+            family: self.device.family,
             reading: &self.reading,
             fresh: self.fresh,
-            battery_port: flow::battery_port(&self.device.family, self.device.type_code),
+            battery_port: flow::battery_port(self.device.family, self.device.type_code),
         }
     }
 }

@@ -7,12 +7,13 @@ use std::collections::HashMap;
 
 use chrono::{Datelike, Timelike};
 use domain::{
+    DeviceFamily,
     income::{DayGeneration, income},
     plant::Valuation,
 };
 use store::{gateways::DeviceRow, plants::PlantRow, telemetry::DayRange};
 
-use super::{INVERTER, flow, live};
+use super::{flow, live};
 use crate::{
     AppState,
     envelope::ApiResult,
@@ -91,7 +92,7 @@ pub(crate) async fn plant(
             continue;
         }
         stale = false;
-        if d.family == INVERTER {
+        if d.family == DeviceFamily::Inverter {
             pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
         }
     }
@@ -109,7 +110,10 @@ pub(crate) async fn plant(
         .is_some_and(|c| c.kind == Valuation::TimeOfUse)
     {
         let (from, to) = readings::day_bounds(tz, today);
-        for d in devices.iter().filter(|d| d.family == INVERTER) {
+        for d in devices
+            .iter()
+            .filter(|d| d.family == DeviceFamily::Inverter)
+        {
             for s in readings::day_samples(app, d.id, from, to).await? {
                 let r = Reading::from_sample(s.ts, &s.payload);
                 if let (Some(p), Some(t)) = (
@@ -199,7 +203,7 @@ pub(crate) async fn plants(
         .collect();
     let inverters: Vec<(i64, i64)> = fresh
         .iter()
-        .filter(|s| s.family == INVERTER)
+        .filter(|s| s.family == DeviceFamily::Inverter)
         .map(|s| (s.device_id, s.ts))
         .collect();
     let pv = app.caches.latest_pv.power(app, &inverters).await?;
@@ -211,7 +215,7 @@ pub(crate) async fn plants(
     for s in fresh {
         if let Some(e) = out.get_mut(&s.plant_id) {
             e.stale = false;
-            if s.family == INVERTER {
+            if s.family == DeviceFamily::Inverter {
                 e.pac += pv.get(&s.device_id).copied().flatten().unwrap_or(0.0);
             }
         }

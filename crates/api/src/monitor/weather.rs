@@ -5,13 +5,13 @@
 use axum::extract::{Path, State};
 use chrono::{Datelike, Duration, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
-use domain::{Lang, policy::PlantVisibility};
+use domain::{DeviceFamily, Lang, policy::PlantVisibility};
 use serde::Deserialize;
 use store::plants::{PlantFilter, PlantRow};
 use utoipa::IntoParams;
 
 use super::{
-    BATTERY, METER, PlantCtx, WEATHER_STATION,
+    PlantCtx,
     wire::{CurrentWeather, DeviceKinds, StationValues, Weather, WeatherProduct},
 };
 use crate::{
@@ -37,11 +37,11 @@ pub async fn check_device(
     let latest = ctx.latest(&app).await?;
     let sources: Vec<_> = latest.iter().map(super::Latest::source).collect();
     // The flow's rule: a BMS, or a hybrid inverter reporting a battery.
-    let battery = super::flow::compute(&sources, false, ctx.has(BATTERY)).has_battery;
+    let battery = super::flow::compute(&sources, false, ctx.has(DeviceFamily::Battery)).has_battery;
     Ok(Data(DeviceKinds {
-        meter: ctx.has(METER),
+        meter: ctx.has(DeviceFamily::Meter),
         battery,
-        meteorological: ctx.has(WEATHER_STATION),
+        meteorological: ctx.has(DeviceFamily::WeatherStation),
     }))
 }
 
@@ -73,7 +73,7 @@ pub async fn station_products(
 ) -> ApiResult<Data<Vec<WeatherProduct>>> {
     let ctx = PlantCtx::load(&app, &me, &plant_param(&q)).await?;
     let items = ctx
-        .of(WEATHER_STATION)
+        .of(DeviceFamily::WeatherStation)
         .map(|d| {
             let name = [&d.alias, &d.model, &d.sn]
                 .into_iter()
@@ -102,7 +102,7 @@ pub async fn station_info(
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<Option<StationValues>>> {
     let ctx = PlantCtx::load(&app, &me, &plant_param(&q)).await?;
-    let Some(station) = ctx.of(WEATHER_STATION).next() else {
+    let Some(station) = ctx.of(DeviceFamily::WeatherStation).next() else {
         return Ok(Data(None));
     };
     let r = readings::latest(&app, station.id)
@@ -307,7 +307,9 @@ pub async fn weather(
     // Polar day and night both read as daylight: the irradiance then tells the sky.
     let daylight = sun.is_none_or(|(rise, set)| now_minutes >= rise && now_minutes <= set);
 
-    let station = ctx.as_ref().and_then(|c| c.of(WEATHER_STATION).next());
+    let station = ctx
+        .as_ref()
+        .and_then(|c| c.of(DeviceFamily::WeatherStation).next());
     let (mut reading, mut min_max) = (None, None);
     if let (Some(c), Some(s)) = (&ctx, station) {
         let cycles = super::live::Cycles::of_gateways(&app, &[s.gateway_id]).await?;

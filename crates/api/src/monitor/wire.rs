@@ -1,5 +1,6 @@
 //! The answers of the monitoring endpoints, as they go on the wire.
 
+use domain::DeviceFamily;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -108,8 +109,8 @@ pub struct GenerationUse {
 pub struct PlantDevice {
     pub id: i64,
     pub sn: String,
-    /// `inverter`, `battery`, `meter` or `weather_station`.
-    pub family: String,
+    #[schema(value_type = crate::openapi::DeviceFamilySchema)]
+    pub family: DeviceFamily,
     pub alias: String,
     pub model: String,
     /// The device's type code within its family.

@@ -13,7 +13,7 @@ pub(crate) mod wire;
 use std::time::Duration;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use domain::{Code, DomainError, command::CommandKind};
+use domain::{Code, DeviceFamily, DomainError, command::CommandKind};
 use serde_json::json;
 use store::{
     devices::DeviceListRow,
@@ -62,7 +62,7 @@ pub(crate) async fn firmware_key(
         .store
         .device_visible(me.actor.plant_visibility(), me.id(), sn.trim())
         .await?
-        .filter(|d| d.family == "inverter")
+        .filter(|d| d.family == DeviceFamily::Inverter)
     {
         return Ok((FirmwareTarget::Inverter, d.type_code));
     }

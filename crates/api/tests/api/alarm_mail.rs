@@ -4,6 +4,7 @@
 //! period, fault and recovery mails, the recipient's language and who is (not) mailed.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use std::{
     path::PathBuf,
@@ -592,7 +593,7 @@ async fn a_fault_and_its_recovery_are_mailed_in_the_recipients_language() {
         let gw = gateway(&app, roof, ann, ours, "GWF01").await;
         let inverter = app
             .store
-            .upsert_device("INV0001", gw, "inverter", 1, "p", "M1", None, 1)
+            .upsert_device("INV0001", gw, DeviceFamily::Inverter, 1, "p", "M1", None, 1)
             .await
             .expect("inverter");
 

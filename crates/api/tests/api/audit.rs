@@ -6,6 +6,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::time::Duration;
 
@@ -63,7 +64,16 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
         fixtures::share(&app, &ann, plant, &[("max@example.com", "maintainer")]).await;
         let inverter = app
             .store
-            .upsert_device(INV, gw, "inverter", 2, "deye-hybrid-1ph", "M", None, 1)
+            .upsert_device(
+                INV,
+                gw,
+                DeviceFamily::Inverter,
+                2,
+                "deye-hybrid-1ph",
+                "M",
+                None,
+                1,
+            )
             .await
             .expect("device");
         let l = linked(app).await;
@@ -210,7 +220,7 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
             .upsert_device(
                 "INV-AUD02",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 93,
                 "deye-hybrid-3ph-lv",
                 "M",
@@ -285,7 +295,7 @@ async fn a_settings_write_records_each_value_before_and_after() {
             .upsert_device(
                 "INV-AUD03",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "M",

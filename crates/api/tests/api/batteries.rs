@@ -3,6 +3,7 @@
 //! own), delete, field types one by one, and tenancy (another tenant's battery answers 600).
 
 use crate::common;
+use domain::DeviceFamily;
 
 use chrono::Utc;
 use chrono_tz::Europe::Madrid;
@@ -39,14 +40,23 @@ async fn battery_plant(app: &App) -> BatteryPlant {
     let now = domain::time::now_ms();
     let s = &app.store;
     let inverter = s
-        .upsert_device("INV-BAT-01", gw, "inverter", 2, "p", "SUN-5K", None, now)
+        .upsert_device(
+            "INV-BAT-01",
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            now,
+        )
         .await
         .expect("inverter");
     let master = s
         .upsert_device(
             "BAT-0001",
             gw,
-            "battery",
+            DeviceFamily::Battery,
             0,
             "bms-lv-stack",
             "SIM-BMS",
@@ -59,7 +69,7 @@ async fn battery_plant(app: &App) -> BatteryPlant {
         .upsert_device(
             "BAT-0001-X",
             gw,
-            "battery",
+            DeviceFamily::Battery,
             0,
             "bms-lv-stack",
             "SIM-BMS",

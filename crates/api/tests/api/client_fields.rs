@@ -5,6 +5,7 @@
 //! configured, PostgreSQL.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::{
     App,
@@ -210,7 +211,16 @@ async fn reporting_hybrid(app: &App) -> (String, String) {
     let gw = fixtures::hybrid_gateway(app, &admin, &ann, plant, "GW-CF01").await;
     let id = app
         .store
-        .upsert_device(SN, gw, "inverter", 2, "deye-hybrid-1ph", "SUN-5K", None, 1)
+        .upsert_device(
+            SN,
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "deye-hybrid-1ph",
+            "SUN-5K",
+            None,
+            1,
+        )
         .await
         .expect("device");
     set_status(app, id, 1).await;

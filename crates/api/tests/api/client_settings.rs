@@ -8,6 +8,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use common::{
     App,
@@ -126,7 +127,16 @@ async fn inverter_kinds(app: &App) -> InverterKinds {
     for (sn, code, protocol, rated) in &inverters {
         let id = app
             .store
-            .upsert_device(sn, gw, "inverter", *code, protocol, "M", None, 1)
+            .upsert_device(
+                sn,
+                gw,
+                DeviceFamily::Inverter,
+                *code,
+                protocol,
+                "M",
+                None,
+                1,
+            )
             .await
             .expect("device");
         set_status(app, id, 1).await;

@@ -3,6 +3,7 @@
 //! month energy, alias and delete, and tenancy (another tenant's box answers 600).
 
 use crate::common;
+use domain::DeviceFamily;
 
 use chrono::Utc;
 use chrono_tz::Europe::Madrid;
@@ -55,7 +56,7 @@ async fn combiner_plant(app: &App) -> CombinerPlant {
         s.upsert_device(
             sn,
             gw,
-            "combiner",
+            DeviceFamily::Combiner,
             0,
             "combiner-dc16",
             "SIM-CB16",

@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::time::Duration;
 
@@ -47,7 +48,16 @@ async fn company_gateways(app: &App) -> CompanyGateways {
     let gw = fixtures::bound_gateway(app, &admin, &staff_a, plant, "GW-COM01").await;
     fixtures::bound_gateway(app, &admin, &staff_a, plant, "GW-COM02").await;
     app.store
-        .upsert_device("INV-COM01", gw, "inverter", 2, "p", "SUN-5K", None, 1)
+        .upsert_device(
+            "INV-COM01",
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            1,
+        )
         .await
         .expect("device");
     CompanyGateways {

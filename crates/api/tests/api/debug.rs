@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::time::Duration;
 
@@ -41,7 +42,16 @@ async fn debug_plant(app: &App) -> DebugPlant {
     fixtures::hybrid_gateway(app, &admin, &ann, plant, "GW-DBG02").await;
     let inverter = app
         .store
-        .upsert_device("INV-DBG01", gw, "inverter", 2, "p", "SUN-5K", None, 1)
+        .upsert_device(
+            "INV-DBG01",
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            1,
+        )
         .await
         .expect("device");
     set_status(app, inverter, 1).await;

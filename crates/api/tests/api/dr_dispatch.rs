@@ -6,6 +6,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::{sync::Arc, time::Duration};
 
@@ -58,7 +59,7 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status:
         .upsert_device(
             &inv.sn,
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             inv.type_code,
             inv.protocol,
             &inv.model,

@@ -4,6 +4,7 @@
 //! cancelling an event (opt-out for a participant, for everyone by the utility).
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::{
     App,
@@ -21,7 +22,7 @@ async fn hybrid_plant(app: &App, admin: &str, owner: &str, gw: &str, sns: &[&str
             .upsert_device(
                 sn,
                 gateway,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "SUN-5K",
@@ -34,7 +35,7 @@ async fn hybrid_plant(app: &App, admin: &str, owner: &str, gw: &str, sns: &[&str
             .upsert_device(
                 &format!("B{sn}"),
                 gateway,
-                "battery",
+                DeviceFamily::Battery,
                 0,
                 "bms",
                 "B",

@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use common::{App, fixtures, spawn};
 use fake_gateway::{Mode, gateway, linked};
@@ -53,7 +54,16 @@ async fn action_gateways(app: &App) -> ActionGateways {
         .expect("registered");
     let inverter = app
         .store
-        .upsert_device("INV-ACT01", gw.id, "inverter", 2, "p", "SUN-5K", None, 1)
+        .upsert_device(
+            "INV-ACT01",
+            gw.id,
+            DeviceFamily::Inverter,
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            1,
+        )
         .await
         .expect("device");
     let mut batch = TelemetryBatch::default();

@@ -3,6 +3,7 @@
 //! download; another tenant's gateways are neither listed nor downloadable.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::{App, Resp, fixtures, spawn};
 use domain::user::BuiltinRole;
@@ -66,11 +67,29 @@ async fn gateway_fleet(app: &App) -> GatewayFleet {
     bind(app, &ann, ann_plant, "GW-ANN02").await;
     bind(app, &bob, bob_plant, "GW-BOB01").await;
     app.store
-        .upsert_device("INV-ANN01", ann_gw, "inverter", 2, "p", "SUN-5K", None, 1)
+        .upsert_device(
+            "INV-ANN01",
+            ann_gw,
+            DeviceFamily::Inverter,
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            1,
+        )
         .await
         .expect("device");
     app.store
-        .upsert_device("BAT-ANN01", ann_gw, "battery", 0, "p", "B1", None, 1)
+        .upsert_device(
+            "BAT-ANN01",
+            ann_gw,
+            DeviceFamily::Battery,
+            0,
+            "p",
+            "B1",
+            None,
+            1,
+        )
         .await
         .expect("device");
     GatewayFleet {

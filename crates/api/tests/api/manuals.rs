@@ -3,6 +3,7 @@
 //! another owner gets 4100 as for a missing manual; bad files and fields change nothing.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::multipart::FilePart;
 use common::{
@@ -74,7 +75,7 @@ async fn manual_products(app: &App) -> ManualProducts {
         .upsert_device(
             "INV-MAN-1",
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             1,
             "",
             "INV-5K",

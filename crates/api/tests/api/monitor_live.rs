@@ -6,6 +6,7 @@
 //! battery registers are no battery, and a BMS's cell temperatures reach the cell grid.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::{
     App,
@@ -271,7 +272,7 @@ async fn a_grid_tied_inverters_battery_registers_are_no_battery() {
             .upsert_device(
                 "INV-GRID-1",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 1,
                 "deye-hybrid-1ph",
                 "SIM",

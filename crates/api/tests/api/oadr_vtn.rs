@@ -10,6 +10,7 @@
 //! start 0001-01-01 with PT0S; the next sync cancels it. A wrong secret answers 1011.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use axum::http::Method;
 use chrono::Utc;
@@ -179,7 +180,16 @@ async fn scenario(app: &App, v: &Vtn) {
     let now_ms = domain::time::now_ms();
     let dev = app
         .store
-        .upsert_device("INV-OADR-1", gw, "inverter", 2, "p", "SUN-5K", None, now_ms)
+        .upsert_device(
+            "INV-OADR-1",
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "p",
+            "SUN-5K",
+            None,
+            now_ms,
+        )
         .await
         .expect("device");
     enroll(app, &program, plant_id, "INV-OADR-1").await;

@@ -15,6 +15,7 @@
 //!   validates them against the published 3.1.0 document with a JSON-schema validator.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use chrono::Utc;
 use common::App;
@@ -146,7 +147,7 @@ async fn scenario(app: &App, p: &common::fixtures::People, version: &'static str
         .upsert_device(
             &sn,
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             2,
             "p",
             "SUN-5K",

@@ -4,6 +4,7 @@
 //! an inverter its product (another tenant's inverter answers missing).
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::{App, spawn};
 use domain::user::BuiltinRole;
@@ -458,7 +459,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             .upsert_device(
                 "INV-ANN-01",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "M",
@@ -471,7 +472,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             .upsert_device(
                 "INV-BOB-01",
                 bgw,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "M",

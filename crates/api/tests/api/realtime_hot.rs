@@ -2,6 +2,7 @@
 //! them (the embedded broker), and from the database otherwise.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use std::sync::Arc;
 
@@ -42,7 +43,7 @@ async fn realtime_reads_prefer_the_values_ingest_holds_in_memory() {
             .upsert_device(
                 "INV-HOT-1",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "",

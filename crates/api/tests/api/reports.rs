@@ -4,6 +4,7 @@
 //! row, the charts gain a `predicted` series, and the monthly job queues one mail per month.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use std::io::Cursor;
 
@@ -52,7 +53,7 @@ async fn reported_plant(app: &App) -> ReportedPlant {
         .upsert_device(
             "INV-REP-1",
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
             "SIM",

@@ -8,6 +8,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::time::Duration;
 
@@ -74,7 +75,7 @@ async fn family_inverters(app: &App) -> FamilyInverters {
     ] {
         let id = app
             .store
-            .upsert_device(sn, gw, "inverter", code, protocol, "M", None, 1)
+            .upsert_device(sn, gw, DeviceFamily::Inverter, code, protocol, "M", None, 1)
             .await
             .expect("device");
         set_status(app, id, 1).await;

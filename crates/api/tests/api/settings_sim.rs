@@ -7,6 +7,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::{sync::Arc, time::Duration};
 
@@ -48,7 +49,7 @@ async fn a_simulated_micro_inverter_is_set_through_its_family_route() {
             .upsert_device(
                 &inv.sn,
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 3,
                 inv.protocol,
                 &inv.model,

@@ -289,13 +289,7 @@ mod tests {
         for e in catalogue() {
             assert!(seen.insert((e.family, e.code.as_str())), "{}", e.code);
         }
-        for family in [
-            DeviceFamily::Inverter,
-            DeviceFamily::Battery,
-            DeviceFamily::Meter,
-            DeviceFamily::WeatherStation,
-            DeviceFamily::Combiner,
-        ] {
+        for family in DeviceFamily::ALL {
             assert!(of_family(family).count() >= 3, "{family:?}");
         }
     }

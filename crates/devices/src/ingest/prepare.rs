@@ -45,17 +45,6 @@ pub struct Checked {
     pub watched: Watched,
 }
 
-pub fn parse_family(name: &str) -> Option<DeviceFamily> {
-    match name {
-        "inverter" => Some(DeviceFamily::Inverter),
-        "meter" => Some(DeviceFamily::Meter),
-        "battery" => Some(DeviceFamily::Battery),
-        "weather_station" | "weather" => Some(DeviceFamily::WeatherStation),
-        "combiner" => Some(DeviceFamily::Combiner),
-        _ => None,
-    }
-}
-
 /// Whether `ts` is a plausible report time at `now`.
 pub fn check_ts(ts: i64, now: i64) -> Result<(), String> {
     if ts > now.saturating_add(MAX_FUTURE_MS) {
@@ -130,7 +119,7 @@ fn check_reading(
     if !valid_sn(&d.sn) || d.parent.as_deref().is_some_and(|p| !valid_sn(p)) {
         return Err(Reason::BadSn);
     }
-    let family = parse_family(&d.family).ok_or(Reason::UnknownFamily)?;
+    let family = DeviceFamily::reported(&d.family).ok_or(Reason::UnknownFamily)?;
     let sent: String = d
         .values
         .take()
@@ -234,7 +223,7 @@ mod tests {
     fn reading(values: &[(&str, Value)]) -> DeviceReading {
         DeviceReading {
             sn: "INV1".into(),
-            family: "inverter".into(),
+            family: DeviceFamily::Inverter.to_string(),
             type_code: 2,
             protocol: "deye-hybrid-1ph".into(),
             model: String::new(),

@@ -18,7 +18,6 @@ use store::{
 use super::{
     prepare::{Checked, Placement},
     skipped::{Reason, Skipped},
-    worker::family_name,
 };
 
 /// Most devices one gateway may register. A logger reads its devices over an RS-485 bus, where
@@ -190,7 +189,7 @@ impl Registry {
 fn reported(c: &Checked) -> ReportedDevice<'_> {
     ReportedDevice {
         sn: &c.sn,
-        family: family_name(c.family),
+        family: c.family,
         type_code: c.type_code,
         protocol: &c.protocol,
         model: &c.model,

@@ -130,16 +130,9 @@ fn without_left_out(text: &str) -> Result<String, serde_json::Error> {
 
 /// The keys ingest reads for a family: energy counters and status words.
 fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
-    const FAMILIES: [DeviceFamily; 5] = [
-        DeviceFamily::Inverter,
-        DeviceFamily::Meter,
-        DeviceFamily::Battery,
-        DeviceFamily::WeatherStation,
-        DeviceFamily::Combiner,
-    ];
     static SETS: OnceLock<Vec<HashSet<&'static str>>> = OnceLock::new();
     let sets = SETS.get_or_init(|| {
-        FAMILIES
+        DeviceFamily::ALL
             .iter()
             .map(|&f| {
                 metrics::sources(f)
@@ -157,7 +150,10 @@ fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
             })
             .collect()
     });
-    let i = FAMILIES.iter().position(|&f| f == family).unwrap_or(0);
+    let i = DeviceFamily::ALL
+        .iter()
+        .position(|&f| f == family)
+        .unwrap_or(0);
     &sets[i]
 }
 

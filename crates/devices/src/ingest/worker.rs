@@ -387,13 +387,3 @@ impl Worker {
 fn has_words(family: DeviceFamily, watched: &Watched) -> bool {
     events::of_family(family).any(|d| d.word.is_some_and(|w| watched.contains(w.key)))
 }
-
-pub(crate) fn family_name(family: DeviceFamily) -> &'static str {
-    match family {
-        DeviceFamily::Inverter => "inverter",
-        DeviceFamily::Meter => "meter",
-        DeviceFamily::Battery => "battery",
-        DeviceFamily::WeatherStation => "weather_station",
-        DeviceFamily::Combiner => "combiner",
-    }
-}

@@ -9,6 +9,7 @@ mod validate;
 
 use serde::{Deserialize, Serialize};
 
+pub use domain::DeviceFamily;
 pub use setting::{SettingDef, SettingEncoding, SettingError};
 pub use shipped::{shipped, shipped_json};
 
@@ -38,17 +39,6 @@ pub struct ProtocolConfig {
     /// Only these registers are ever written (docs/device-protocol.md, "Settings").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<SettingDef>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DeviceFamily {
-    Inverter,
-    Meter,
-    Battery,
-    WeatherStation,
-    /// A DC combiner box: the currents and voltages of the strings it gathers.
-    Combiner,
 }
 
 /// One named value and where it sits in the register space.

@@ -5,13 +5,6 @@ use store::{Store, audit::NewAudit};
 
 use super::{ProtocolConfig, shipped};
 
-fn family_name(config: &ProtocolConfig) -> String {
-    serde_json::to_value(config.family)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
-}
-
 /// Stores every shipped config that is not in the database yet, and brings a stored copy no
 /// administrator has edited up to a newer shipped version (an upgrade that adds points, such
 /// as the inverters' `power_on`, reaches existing installations). Answers how many it wrote.
@@ -22,13 +15,7 @@ pub async fn seed(store: &Store, now: i64) -> store::Result<usize> {
             continue;
         };
         if store
-            .seed_protocol(
-                &config.code,
-                &family_name(&config),
-                &config.name,
-                &json,
-                now,
-            )
+            .seed_protocol(&config.code, config.family, &config.name, &json, now)
             .await?
         {
             written += 1;
@@ -107,7 +94,7 @@ pub async fn save(
     store
         .save_protocol(
             &config.code,
-            &family_name(config),
+            config.family,
             &config.name,
             &checked.json,
             by,

@@ -2,6 +2,7 @@
 //! same before and after, late reports are merged, retention drops only old blocks.
 
 use crate::ingest_common;
+use domain::DeviceFamily;
 
 use std::time::Duration;
 
@@ -50,8 +51,10 @@ async fn madrid_inverter(s: &Store) -> Result<i64, Box<dyn std::error::Error>> {
     let ann = owner(s).await?;
     plant_with_gateway(s, ann, "Europe/Madrid", "GWH").await?;
     let gw = s.gateway_by_sn("GWH").await?.ok_or("no gateway")?.id;
-    Ok(s.upsert_device("INV1", gw, "inverter", 2, "", "", None, 1)
-        .await?)
+    Ok(
+        s.upsert_device("INV1", gw, DeviceFamily::Inverter, 2, "", "", None, 1)
+            .await?,
+    )
 }
 
 /// Samples every five minutes over `days` Madrid days from `first`.

@@ -66,7 +66,7 @@ async fn combiner_readings_are_stored_and_a_weak_string_warns_until_it_recovers(
         )
         .await?;
         let cmb = s.device_by_sn("CMB1").await?.ok_or("combiner")?;
-        assert_eq!(cmb.family, "combiner");
+        assert_eq!(cmb.family, devices::DeviceFamily::Combiner);
         let latest = s.latest_sample(cmb.id).await?.ok_or("sample")?;
         assert!(latest.payload.contains("\"string3_current\":3"));
 

@@ -3,6 +3,7 @@
 //! is decoded there too), an administrator's edit is kept. On every backend.
 
 use devices::protocol::{ProtocolConfig, shipped, stored};
+use domain::DeviceFamily;
 use store::testing::{TestResult, each_backend};
 
 #[tokio::test]
@@ -18,7 +19,7 @@ async fn seeding_updates_unedited_shipped_configs_and_keeps_edited_ones() -> Tes
         old.version = 1;
         old.points.retain(|p| p.key != "power_on");
         let old_json = serde_json::to_string(&old)?;
-        s.seed_protocol(&old.code, "inverter", &old.name, &old_json, 1)
+        s.seed_protocol(&old.code, DeviceFamily::Inverter, &old.name, &old_json, 1)
             .await?;
         // An administrator's own version of the battery config, older than the shipped one.
         let mut edited = shipped()?
@@ -36,7 +37,7 @@ async fn seeding_updates_unedited_shipped_configs_and_keeps_edited_ones() -> Tes
             .await?;
         s.save_protocol(
             &edited.code,
-            "battery",
+            DeviceFamily::Battery,
             &edited.name,
             &edited_json,
             admin.0,

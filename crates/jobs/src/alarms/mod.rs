@@ -14,7 +14,7 @@ use std::{
 };
 
 use devices::ingest::status::offline_after_ms;
-use domain::Lang;
+use domain::{DeviceFamily, Lang};
 use store::{
     Store,
     alarms::{AlarmPlace, LOOKBACK_MS, NewAlarm},
@@ -96,7 +96,7 @@ fn entry<'a>(due: &'a mut BTreeMap<i64, Due>, place: &AlarmPlace) -> &'a mut Due
 }
 
 /// The meaning of an event code in `lang`, empty when the catalogue does not know it.
-fn meaning(family: Option<&str>, code: &str, lang: &str) -> String {
+fn meaning(family: Option<DeviceFamily>, code: &str, lang: &str) -> String {
     let lang = Lang::parse(lang).unwrap_or_default();
     service::event_catalogue::definition(family, code)
         .map(|d| d.meaning(lang).to_string())
@@ -150,7 +150,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
             &f.place,
             Line::Fault {
                 sn: f.device_sn.clone().unwrap_or_default(),
-                meaning: meaning(f.family.as_deref(), &f.code, &f.place.lang),
+                meaning: meaning(f.family, &f.code, &f.place.lang),
                 code: f.code.clone(),
                 opened_at: f.opened_at,
             },
@@ -174,7 +174,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
         } else {
             Line::FaultCleared {
                 sn,
-                meaning: meaning(r.family.as_deref(), &r.code, &r.place.lang),
+                meaning: meaning(r.family, &r.code, &r.place.lang),
                 code: r.code.clone(),
                 at: r.at,
             }

@@ -13,7 +13,7 @@ use std::{
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use domain::device::InverterKind;
+use domain::{DeviceFamily, device::InverterKind};
 use store::{Store, gateways::DeviceRow, plants::PlantRow};
 
 use self::day_cache::{CURVES, Curve, DayCache, Extract, Means};
@@ -24,11 +24,6 @@ use crate::{
 
 /// Width of one point of a day curve.
 const BUCKET_MS: i64 = 5 * 60 * 1000;
-
-/// Device families as the registry stores them.
-const INVERTER: &str = "inverter";
-const METER: &str = "meter";
-const BATTERY: &str = "battery";
 
 /// What curves keep between reads (each process its own).
 #[derive(Debug, Default)]
@@ -46,7 +41,7 @@ pub struct PlantDevices<'a> {
 }
 
 impl PlantDevices<'_> {
-    fn has(&self, family: &str) -> bool {
+    fn has(&self, family: DeviceFamily) -> bool {
         self.devices.iter().any(|d| d.family == family)
     }
 }
@@ -72,11 +67,11 @@ pub struct DayCurve {
 /// Whether a device can have a battery behind it: a BMS does, and so does a hybrid inverter.
 /// A grid-tied, micro or string inverter does not, whatever battery registers its protocol
 /// (shared with the hybrids) carries.
-pub fn battery_port(family: &str, type_code: i64) -> bool {
+pub fn battery_port(family: DeviceFamily, type_code: i64) -> bool {
     match family {
-        BATTERY => true,
-        INVERTER => InverterKind::from_code(type_code).is_hybrid(),
-        _ => false,
+        DeviceFamily::Battery => true,
+        DeviceFamily::Inverter => InverterKind::from_code(type_code).is_hybrid(),
+        DeviceFamily::Meter | DeviceFamily::WeatherStation | DeviceFamily::Combiner => false,
     }
 }
 
@@ -192,7 +187,11 @@ fn battery_values(r: &Reading) -> [Option<f64>; CURVES] {
 }
 
 /// Per bucket, the sum over `devices` of their means of `curve`, and how many had one.
-fn combine(devices: &[(&str, Means)], family: &str, curve: Curve) -> Vec<(f64, u32)> {
+fn combine(
+    devices: &[(DeviceFamily, Means)],
+    family: DeviceFamily,
+    curve: Curve,
+) -> Vec<(f64, u32)> {
     let mut points: Vec<(f64, u32)> = Vec::new();
     for (f, means) in devices {
         if *f != family {
@@ -223,17 +222,15 @@ pub async fn day_curves(
     let (from, to) = devices::history::day_bounds(plant.tz, day);
     let open = to > domain::time::now_ms();
     // (family, its means per bucket) per device.
-    let mut by_device: Vec<(&str, Means)> = Vec::new();
+    let mut by_device: Vec<(DeviceFamily, Means)> = Vec::new();
     for d in plant.devices {
-        let family = d.family.as_str();
-        if family != INVERTER && (pv_only || (family != METER && family != BATTERY)) {
-            continue;
-        }
+        let family = d.family;
         let extract: Extract = match family {
-            INVERTER if battery_port(family, d.type_code) => inverter_values,
-            INVERTER => inverter_without_battery_values,
-            METER => meter_values,
-            _ => battery_values,
+            DeviceFamily::Inverter if battery_port(family, d.type_code) => inverter_values,
+            DeviceFamily::Inverter => inverter_without_battery_values,
+            DeviceFamily::Meter if !pv_only => meter_values,
+            DeviceFamily::Battery if !pv_only => battery_values,
+            _ => continue,
         };
         let means = caches
             .means
@@ -264,36 +261,36 @@ pub async fn day_curves(
             .collect()
     };
     let none = |points: &Points| points.iter().all(Option::is_none);
-    let of = |family: &str, c: Curve| combine(&by_device, family, c);
-    let pv = sum(of(INVERTER, Curve::Pv));
+    let of = |family: DeviceFamily, c: Curve| combine(&by_device, family, c);
+    let pv = sum(of(DeviceFamily::Inverter, Curve::Pv));
     let times = BucketTimes::new(&caches.times, from, to, plant.tz);
     if pv_only {
         return Ok(vec![curve("pv", "PV", "W", &pv, &times)]);
     }
-    let load = sum(of(INVERTER, Curve::Load));
-    let mut grid = sum(of(INVERTER, Curve::Grid));
-    if plant.has(METER) {
-        let meter = sum(of(METER, Curve::Grid));
+    let load = sum(of(DeviceFamily::Inverter, Curve::Load));
+    let mut grid = sum(of(DeviceFamily::Inverter, Curve::Grid));
+    if plant.has(DeviceFamily::Meter) {
+        let meter = sum(of(DeviceFamily::Meter, Curve::Grid));
         if !none(&meter) {
             grid = meter;
         }
     }
-    let mut battery = sum(of(INVERTER, Curve::Battery));
+    let mut battery = sum(of(DeviceFamily::Inverter, Curve::Battery));
     if none(&battery) {
-        battery = sum(of(BATTERY, Curve::Battery));
+        battery = sum(of(DeviceFamily::Battery, Curve::Battery));
     }
-    let mut soc = mean(of(INVERTER, Curve::Soc));
+    let mut soc = mean(of(DeviceFamily::Inverter, Curve::Soc));
     if none(&soc) {
-        soc = mean(of(BATTERY, Curve::Soc));
+        soc = mean(of(DeviceFamily::Battery, Curve::Soc));
     }
-    let generator = sum(of(INVERTER, Curve::Generator));
+    let generator = sum(of(DeviceFamily::Inverter, Curve::Generator));
     let mut out = vec![
         curve("pv", "PV", "W", &pv, &times),
         curve("load", "Load", "W", &load, &times),
         curve("grid", "Grid", "W", &grid, &times),
     ];
     // The battery's curves only where there is a battery (the flow's rule).
-    if plant.has(BATTERY) || !none(&battery) || !none(&soc) {
+    if plant.has(DeviceFamily::Battery) || !none(&battery) || !none(&soc) {
         out.push(curve("battery", "Battery", "W", &battery, &times));
         out.push(curve("soc", "SOC", "%", &soc, &times));
     }

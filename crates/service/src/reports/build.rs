@@ -129,7 +129,7 @@ async fn events(
                 id: e.id,
                 sn: f.device_sn.clone(),
                 code: f.code.clone(),
-                content: event_catalogue::definition(f.family.as_deref(), &f.code)
+                content: event_catalogue::definition(f.family, &f.code)
                     .map(|d| d.meaning(lang).to_string()),
                 severity: f.severity.clone(),
                 opened_at: local_time(f.opened_at, ctx.tz),

@@ -7,15 +7,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, NaiveDate};
 use chrono_tz::Tz;
+use domain::DeviceFamily;
 use store::{Store, power_peaks::DayPeak};
 
 use crate::{
     curves::PlantDevices,
     readings::{Reading, pv_power},
 };
-
-/// The family of the devices whose PV power makes the peak.
-const INVERTER: &str = "inverter";
 
 /// The peak reads one sample per device per this many ms.
 const BUCKET_MS: i64 = 5 * 60 * 1000;
@@ -77,7 +75,12 @@ async fn bucket_sums(
     to: i64,
 ) -> store::Result<BTreeMap<i64, f64>> {
     let mut buckets = BTreeMap::new();
-    for d in ctx.devices.iter().filter(|d| d.family == INVERTER) {
+    // The inverters' PV power makes the peak.
+    for d in ctx
+        .devices
+        .iter()
+        .filter(|d| d.family == DeviceFamily::Inverter)
+    {
         for s in store.samples_thinned(d.id, from, to, BUCKET_MS).await? {
             if let Some(w) = pv_power(&Reading::from_sample(s.ts, &s.payload)) {
                 let start = from + (s.ts - from) / BUCKET_MS * BUCKET_MS;

@@ -2,6 +2,7 @@
 //! way, none.
 
 use crate::common::{Error, actor, failed_in_store, plant};
+use domain::DeviceFamily;
 use domain::{policy::Actor, user::BuiltinRole};
 use service::devices::{self, Rule};
 use store::{
@@ -25,7 +26,16 @@ async fn stack(s: &Store) -> Result<(Actor, DeviceListRow, Vec<i64>), Error> {
     let to_plant = service::gateways::target_plant(s, &ann, plant).await?;
     service::gateways::claim(s, &ann, "GW-BAT-01", "KEY12345", Some(&to_plant), 2).await?;
     let device = |sn: &'static str, parent: Option<&'static str>| {
-        s.upsert_device(sn, gateway, "battery", 0, "bms", "BMS", parent, 3)
+        s.upsert_device(
+            sn,
+            gateway,
+            DeviceFamily::Battery,
+            0,
+            "bms",
+            "BMS",
+            parent,
+            3,
+        )
     };
     device(MASTER, None).await?;
     let mut packs = Vec::new();

@@ -4,6 +4,7 @@
 //! fails.
 
 use crate::common::{Error, actor, audit_actions, fail_audit, failed_in_store, plant};
+use domain::DeviceFamily;
 use domain::{
     energy_hub::{AddressInput, DeviceInput, EnrollmentInput, EventInput, ProgramInput},
     ids::PlantId,
@@ -51,8 +52,17 @@ async fn hub(s: &Store, sns: &[&str]) -> Result<Hub, Error> {
     let to_plant = gateways::target_plant(s, &ann, plant).await?;
     gateways::claim(s, &ann, "GW-HUB-01", KEY, Some(&to_plant), 2).await?;
     for sn in sns {
-        s.upsert_device(sn, gw, "inverter", 2, "deye-hybrid-1ph", "SUN-5K", None, 3)
-            .await?;
+        s.upsert_device(
+            sn,
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "deye-hybrid-1ph",
+            "SUN-5K",
+            None,
+            3,
+        )
+        .await?;
     }
     Ok(Hub { ann, admin, plant })
 }

@@ -1,6 +1,7 @@
 //! Gateways: claim onto a plant, replace, unbind.
 
 use crate::common::{Error, actor, audit_actions, fail_audit, failed_in_store, plant};
+use domain::DeviceFamily;
 use domain::{Code, ids::PlantId, policy::Actor, user::BuiltinRole};
 use service::{
     ServiceError,
@@ -36,7 +37,7 @@ async fn fleet(s: &Store) -> Result<Fleet, Error> {
     s.upsert_device(
         INVERTER,
         old,
-        "inverter",
+        DeviceFamily::Inverter,
         2,
         "deye-hybrid-1ph",
         "SUN-8K",
@@ -85,7 +86,7 @@ async fn a_claim_that_fails_half_way_leaves_the_gateway_free() -> TestResult {
         s.upsert_device(
             "INV-0002",
             new.id,
-            "inverter",
+            DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
             "SUN-8K",
@@ -233,7 +234,8 @@ async fn an_unbind_that_fails_half_way_keeps_gateway_and_devices_on_the_plant() 
 async fn a_protocol_change_is_audited_or_not_made() -> TestResult {
     each_backend(|s| async move {
         let f = fleet(&s).await?;
-        s.seed_protocol("p2", "inverter", "P2", "{}", 1).await?;
+        s.seed_protocol("p2", DeviceFamily::Inverter, "P2", "{}", 1)
+            .await?;
         let unknown = set_protocol(&s, &f.admin, GatewayRef::Sn(OLD), "nope", 5).await;
         assert!(
             matches!(unknown, Err(ServiceError::Refused(e)) if e.code == Code::InvalidParameter)
@@ -256,7 +258,8 @@ async fn a_protocol_change_is_audited_or_not_made() -> TestResult {
 async fn a_protocol_change_leaves_its_entry_under_the_plant() -> TestResult {
     each_backend(|s| async move {
         let f = fleet(&s).await?;
-        s.seed_protocol("p2", "inverter", "P2", "{}", 1).await?;
+        s.seed_protocol("p2", DeviceFamily::Inverter, "P2", "{}", 1)
+            .await?;
         let (seen, set) = set_protocol(&s, &f.admin, GatewayRef::Sn(OLD), " p2 ", 5).await?;
         assert_eq!((seen.gateway.sn.as_str(), set.as_str()), (OLD, "p2"));
         assert_eq!(gateway(&s, OLD).await?.protocol, "p2");

@@ -1,6 +1,7 @@
 //! The inbox: marking everything read marks the messages and the notices together.
 
 use crate::common::{actor, failed_in_store, plant};
+use domain::DeviceFamily;
 use domain::user::BuiltinRole;
 use service::inbox;
 use store::testing::{TestResult, Write, each_backend};
@@ -13,7 +14,7 @@ async fn reading_all_that_fails_half_way_leaves_every_mark_as_it_was() -> TestRe
         let gw = s.create_gateway("GWINBOX1", "K", "", 1).await?;
         assert!(s.bind_gateway(gw, home.0, ann.id.0, None, 2).await?);
         let inv = s
-            .upsert_device("INVINBOX1", gw, "inverter", 2, "p", "", None, 3)
+            .upsert_device("INVINBOX1", gw, DeviceFamily::Inverter, 2, "p", "", None, 3)
             .await?;
         s.open_event(inv, Some(home.0), "F01", "fault", 1_000)
             .await?;

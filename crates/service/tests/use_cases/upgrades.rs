@@ -1,6 +1,7 @@
 //! Starting a firmware upgrade: the upgrade, its command and the inverter's Upgrading status
 //! together or not at all, and the refusals before anything is written.
 
+use domain::DeviceFamily;
 use std::time::Duration;
 
 use crate::common::{Error, actor, audit_actions, failed_in_store, plant};
@@ -50,8 +51,17 @@ async fn bench(s: &Store) -> Result<Bench, Error> {
     let gw = s.create_gateway(GATEWAY, KEY, "deye-hybrid-3ph", 1).await?;
     let to_plant = gateways::target_plant(s, &ann, home).await?;
     gateways::claim(s, &ann, GATEWAY, KEY, Some(&to_plant), 2).await?;
-    s.upsert_device(INVERTER, gw, "inverter", TYPE, "", "SIM-94", None, 3)
-        .await?;
+    s.upsert_device(
+        INVERTER,
+        gw,
+        DeviceFamily::Inverter,
+        TYPE,
+        "",
+        "SIM-94",
+        None,
+        3,
+    )
+    .await?;
     let online = GatewayStatusUpdate {
         online: true,
         ..GatewayStatusUpdate::default()

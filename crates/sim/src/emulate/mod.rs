@@ -17,6 +17,7 @@ pub mod v5;
 use std::{net::SocketAddr, path::PathBuf, sync::Arc, time::Duration};
 
 use chrono::Utc;
+use devices::DeviceFamily;
 use devices::protocol::ProtocolConfig;
 use tokio::{net::TcpListener, task::JoinHandle};
 
@@ -274,7 +275,7 @@ pub fn commercial_site(inverters: usize, seed: u64) -> GatewaySpec {
     let others: Vec<_> = spec
         .devices
         .drain(..)
-        .filter(|d| d.family != crate::fleet::Family::Inverter)
+        .filter(|d| d.family != DeviceFamily::Inverter)
         .collect();
     spec.devices = (1..=inverters)
         .map(|k| crate::fleet::DeviceSpec {

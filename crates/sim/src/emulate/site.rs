@@ -9,6 +9,7 @@ use std::{
 };
 
 use chrono::{DateTime, Utc};
+use devices::DeviceFamily;
 use devices::{
     decode::{RegisterImage, plan_reads},
     modbus::{Request, Response},
@@ -17,7 +18,7 @@ use devices::{
 use serde_json::{Value as Json, json};
 
 use crate::{
-    fleet::{Family, GatewaySpec, SimGateway},
+    fleet::{GatewaySpec, SimGateway},
     readings::Values,
 };
 
@@ -33,7 +34,7 @@ const MAX_UNIT: usize = 247;
 pub struct Device {
     pub unit: u8,
     pub sn: String,
-    pub family: Family,
+    pub family: DeviceFamily,
     config: ProtocolConfig,
     /// Which of the plant's inverters this is (for writes that steer the model).
     inverter: Option<usize>,
@@ -66,7 +67,7 @@ fn kind_index(kind: RegisterType) -> usize {
 }
 
 impl Device {
-    fn new(unit: u8, sn: String, family: Family, config: ProtocolConfig) -> Device {
+    fn new(unit: u8, sn: String, family: DeviceFamily, config: ProtocolConfig) -> Device {
         let mut top = [None, None];
         for p in &config.points {
             let (Some(kind), Some(count)) = (p.register_kind(), p.register_count()) else {
@@ -250,7 +251,7 @@ impl Device {
         json!({
             "unit": self.unit,
             "sn": self.sn,
-            "family": self.family.wire(),
+            "family": self.family.as_str(),
             "protocol": self.config.code,
             "blocks": blocks.iter().map(|b| json!({
                 "function": b.kind.function_code(), "start": b.start, "words": b.words,
@@ -290,7 +291,7 @@ impl Site {
                 .find(|c| c.code == d.protocol)
                 .ok_or_else(|| format!("{}: no protocol config `{}`", d.sn, d.protocol))?;
             let mut device = Device::new((i + 1) as u8, d.sn.clone(), d.family, config.clone());
-            if d.family == Family::Inverter {
+            if d.family == DeviceFamily::Inverter {
                 device.inverter = Some(inverters);
                 inverters += 1;
             }

@@ -17,12 +17,13 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
+use devices::DeviceFamily;
 use devices::{Value, protocol::ProtocolConfig, report::DeviceReading};
 use serde_json::json;
 use sim::{
     battery::{CHARGE_EFFICIENCY, DISCHARGE_EFFICIENCY, MIN_SOC},
     commands::{self, GatewayState},
-    fleet::{Family, GatewaySpec, SimGateway, commercial_plant, demo_fleet},
+    fleet::{GatewaySpec, SimGateway, commercial_plant, demo_fleet},
     readings::Values,
 };
 
@@ -126,7 +127,7 @@ fn run_day(spec: GatewaySpec, day: NaiveDate, configs: &[ProtocolConfig]) -> Day
     let inverter_sns: Vec<String> = spec
         .devices
         .iter()
-        .filter(|d| d.family == Family::Inverter)
+        .filter(|d| d.family == DeviceFamily::Inverter)
         .map(|d| d.sn.clone())
         .collect();
     let battery_spec = spec.plant.battery;
@@ -479,7 +480,7 @@ fn power_off_stops_an_inverters_output_and_power_on_brings_it_back() {
         let bms = spec
             .devices
             .iter()
-            .find(|d| d.family == Family::Battery)
+            .find(|d| d.family == DeviceFamily::Battery)
             .map(|d| d.sn.clone())
             .unwrap();
         let mut gw = SimGateway::new(spec);

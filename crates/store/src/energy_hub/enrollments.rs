@@ -2,6 +2,7 @@
 //! them in one transaction.
 
 use domain::{
+    DeviceFamily,
     energy_hub::{EnrollmentForm, EnrollmentStatus},
     ids::UserId,
     policy::PlantVisibility,
@@ -371,11 +372,13 @@ impl Store {
             fetch_all,
             PlantInverterRow,
             "SELECT d.sn, d.type_code, d.protocol, d.model, pr.name AS product_name, \
-             d.rated_power, EXISTS (SELECT 1 FROM devices b WHERE b.family = 'battery' \
+             d.rated_power, EXISTS (SELECT 1 FROM devices b WHERE b.family = $3 \
              AND b.parent_sn = d.sn) AS has_battery, d.created_at FROM devices d \
              LEFT JOIN products pr ON pr.id = d.product_id \
-             WHERE d.plant_id = $1 AND d.family = 'inverter' ORDER BY d.id",
-            plant
+             WHERE d.plant_id = $1 AND d.family = $2 ORDER BY d.id",
+            plant,
+            DeviceFamily::Inverter.as_str(),
+            DeviceFamily::Battery.as_str()
         )?)
     }
 

@@ -1,6 +1,7 @@
 //! The store contract: every backend must pass every test here. SQLite always runs; PostgreSQL
 //! runs when PORTAL_TEST_DATABASE_URL is set (CI sets it).
 
+use domain::DeviceFamily;
 use domain::{
     ids::CompanyId,
     user::{BuiltinRole, UserKind},
@@ -368,17 +369,29 @@ async fn release_notes_are_listed_newest_first_and_version_numbers_are_unique() 
 async fn shipped_protocol_configs_are_seeded_once_and_edits_are_kept() -> TestResult {
     each_backend(|s| async move {
         assert!(
-            s.seed_protocol("inv-a", "inverter", "Inverter A", "{\"v\":1}", 1)
-                .await?
+            s.seed_protocol(
+                "inv-a",
+                DeviceFamily::Inverter,
+                "Inverter A",
+                "{\"v\":1}",
+                1
+            )
+            .await?
         );
         assert!(
-            !s.seed_protocol("inv-a", "inverter", "Inverter A", "{\"v\":2}", 2)
-                .await?
+            !s.seed_protocol(
+                "inv-a",
+                DeviceFamily::Inverter,
+                "Inverter A",
+                "{\"v\":2}",
+                2
+            )
+            .await?
         );
         let ann = s.create_user(&owner("admin@example.com")).await?;
         s.save_protocol(
             "inv-a",
-            "inverter",
+            DeviceFamily::Inverter,
             "Inverter A (edited)",
             "{\"v\":3}",
             ann.0,
@@ -387,8 +400,14 @@ async fn shipped_protocol_configs_are_seeded_once_and_edits_are_kept() -> TestRe
         )
         .await?;
         assert!(
-            !s.seed_protocol("inv-a", "inverter", "Inverter A", "{\"v\":1}", 5)
-                .await?
+            !s.seed_protocol(
+                "inv-a",
+                DeviceFamily::Inverter,
+                "Inverter A",
+                "{\"v\":1}",
+                5
+            )
+            .await?
         );
         let row = s.protocol("inv-a").await?.ok_or("gone")?;
         assert_eq!(

@@ -1,5 +1,6 @@
 //! Store contract for device listings: visibility, filters, counts, alias and delete.
 
+use domain::DeviceFamily;
 use domain::{
     policy::{PlantVisibility, ShareRole},
     user::UserKind,
@@ -22,12 +23,39 @@ async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult 
         let gw = s.create_gateway("GWDEV001", "K", "", 1).await?;
         assert!(s.bind_gateway(gw, home, ann.0, None, 2).await?);
         let inv = s
-            .upsert_device("INV00001", gw, "inverter", 2, "p", "SUN-5K", None, 3)
+            .upsert_device(
+                "INV00001",
+                gw,
+                DeviceFamily::Inverter,
+                2,
+                "p",
+                "SUN-5K",
+                None,
+                3,
+            )
             .await?;
-        s.upsert_device("BAT00001", gw, "battery", 0, "b", "", Some("INV00001"), 3)
-            .await?;
-        s.upsert_device("BAT00002", gw, "battery", 0, "b", "", Some("BAT00001"), 3)
-            .await?;
+        s.upsert_device(
+            "BAT00001",
+            gw,
+            DeviceFamily::Battery,
+            0,
+            "b",
+            "",
+            Some("INV00001"),
+            3,
+        )
+        .await?;
+        s.upsert_device(
+            "BAT00002",
+            gw,
+            DeviceFamily::Battery,
+            0,
+            "b",
+            "",
+            Some("BAT00001"),
+            3,
+        )
+        .await?;
 
         let of = |user| PlantVisibility::Of {
             user,
@@ -47,7 +75,7 @@ async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult 
         assert!(s.device_visible(of(bob), bob, "INV00001").await?.is_some());
 
         let batteries = DeviceFilter {
-            family: Some("battery".into()),
+            family: Some(DeviceFamily::Battery),
             sn: Some("bat".into()),
             ..all.clone()
         };
@@ -66,7 +94,7 @@ async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult 
         assert_eq!(s.devices_visible(of(ann), ann, &offline).await?.1, 0);
 
         let counts = s
-            .device_counts(of(ann), ann, Some("inverter"), None)
+            .device_counts(of(ann), ann, Some(DeviceFamily::Inverter), None)
             .await?;
         assert_eq!((counts.total, counts.offline), (1, 1));
         assert_eq!(

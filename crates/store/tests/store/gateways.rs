@@ -1,5 +1,6 @@
 //! Store contract for the gateway and device registry.
 
+use domain::DeviceFamily;
 use domain::user::UserKind;
 use store::testing::{TestResult, each_backend};
 use store::{Conflict, StoreError, plants::PlantFields, users::NewUser};
@@ -52,7 +53,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             .upsert_device(
                 "INV0001",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "SUN-5K",
@@ -70,7 +71,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             .upsert_device(
                 "BAT0001",
                 gw,
-                "battery",
+                DeviceFamily::Battery,
                 0,
                 "bms-lv-stack",
                 "",
@@ -87,7 +88,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             s.upsert_device(
                 "INV0001",
                 gw,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "SUN-6K",

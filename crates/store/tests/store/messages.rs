@@ -3,6 +3,7 @@
 //! that need nobody, recoveries that resolve messages, and read marks (one occurrence, and "all
 //! up to now").
 
+use domain::DeviceFamily;
 use domain::{
     ids::UserId,
     policy::{PlantVisibility, ShareRole},
@@ -42,10 +43,10 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
         let gw = s.create_gateway("GWMSG001", "K", "", 1).await?;
         assert!(s.bind_gateway(gw, home, ann.0, None, 2).await?);
         let inv = s
-            .upsert_device("INV00001", gw, "inverter", 2, "p", "", None, 3)
+            .upsert_device("INV00001", gw, DeviceFamily::Inverter, 2, "p", "", None, 3)
             .await?;
         let bat = s
-            .upsert_device("BAT00001", gw, "battery", 0, "b", "", None, 3)
+            .upsert_device("BAT00001", gw, DeviceFamily::Battery, 0, "b", "", None, 3)
             .await?;
         s.open_event(inv, Some(home), "F01", "fault", 1_000).await?;
         s.open_event(inv, Some(home), "W02", "warning", 2_000)
@@ -79,7 +80,7 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
         };
         assert_eq!(narrowed(faults).await?, 1);
         let batteries = VisibleEventFilter {
-            family: Some("battery".into()),
+            family: Some(DeviceFamily::Battery),
             ..all.clone()
         };
         assert_eq!(narrowed(batteries).await?, 1);
@@ -153,7 +154,7 @@ async fn roof(s: &Store, n: usize) -> Result<(UserId, i64, Vec<i64>), Box<dyn st
     for i in 0..n {
         let sn = format!("ROOFINV{i:02}");
         inverters.push(
-            s.upsert_device(&sn, gw, "inverter", 94, "p", "", None, 3)
+            s.upsert_device(&sn, gw, DeviceFamily::Inverter, 94, "p", "", None, 3)
                 .await?,
         );
     }

@@ -1,13 +1,13 @@
 //! Store contract for the devices gateways report: registration, ownership, lookups.
 
-use domain::user::UserKind;
+use domain::{DeviceFamily, user::UserKind};
 use store::reported_devices::ReportedDevice;
 use store::testing::{TestResult, each_backend, new_user, plant_fields};
 
 fn inverter(sn: &str) -> ReportedDevice<'_> {
     ReportedDevice {
         sn,
-        family: "inverter",
+        family: DeviceFamily::Inverter,
         type_code: 2,
         protocol: "deye-hybrid-1ph",
         model: "SUN-5K",

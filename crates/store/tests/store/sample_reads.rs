@@ -1,6 +1,7 @@
 //! Store contract for the monitoring reads: thinned day samples and the plant list's latest
 //! samples with their gateway's upload cycle.
 
+use domain::DeviceFamily;
 use domain::user::UserKind;
 use store::testing::{TestResult, each_backend};
 use store::{
@@ -48,7 +49,7 @@ async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>>
     let gw = s.create_gateway("GWS1", "K", "", 1).await?;
     s.bind_gateway(gw, plant, owner.0, None, 1).await?;
     let inv = s
-        .upsert_device("INVS1", gw, "inverter", 1, "", "", None, 1)
+        .upsert_device("INVS1", gw, DeviceFamily::Inverter, 1, "", "", None, 1)
         .await?;
     Ok((plant, gw, inv))
 }

@@ -1,5 +1,6 @@
 //! Store contract for telemetry: samples, latest values, energy rollups and events.
 
+use domain::DeviceFamily;
 use domain::user::UserKind;
 use store::testing::{TestResult, each_backend};
 use store::{
@@ -48,10 +49,10 @@ async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>>
     let gw = s.create_gateway("GW1", "K", "", 1).await?;
     s.bind_gateway(gw, plant, ann.0, None, 1).await?;
     let inv = s
-        .upsert_device("INV1", gw, "inverter", 2, "", "", None, 1)
+        .upsert_device("INV1", gw, DeviceFamily::Inverter, 2, "", "", None, 1)
         .await?;
     let met = s
-        .upsert_device("MET1", gw, "meter", 0, "", "", None, 1)
+        .upsert_device("MET1", gw, DeviceFamily::Meter, 0, "", "", None, 1)
         .await?;
     Ok((plant, inv, met))
 }

@@ -2,6 +2,7 @@
 //! monitoring, inverters): the people, a plant, a gateway bound to it, samples and energy rows,
 //! and the checks of the client field types.
 
+use domain::DeviceFamily;
 use domain::user::BuiltinRole;
 use serde_json::Value;
 use store::telemetry::{CounterKind, EnergyWrite, SampleWrite};
@@ -65,7 +66,16 @@ pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: i64, sn:
 pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
     let now = domain::time::now_ms();
     app.store
-        .upsert_device(sn, gw, "inverter", 2, "deye-hybrid-1ph", "SIM", None, now)
+        .upsert_device(
+            sn,
+            gw,
+            DeviceFamily::Inverter,
+            2,
+            "deye-hybrid-1ph",
+            "SIM",
+            None,
+            now,
+        )
         .await
         .expect("inverter")
 }

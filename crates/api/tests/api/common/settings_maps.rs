@@ -4,6 +4,7 @@
 //! hold.
 
 use devices::protocol::{ProtocolConfig, shipped};
+use domain::DeviceFamily;
 use domain::settings::Family;
 use serde_json::{Value, json};
 
@@ -59,7 +60,7 @@ pub async fn store_map(app: &App, code: &str, params: &[(&str, Option<f64>, Opti
         .store
         .seed_protocol(
             code,
-            "inverter",
+            DeviceFamily::Inverter,
             code,
             &config.to_string(),
             domain::time::now_ms(),

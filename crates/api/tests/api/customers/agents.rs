@@ -1,6 +1,7 @@
 //! Agents' plants, visible to their principals and filtered by agent.
 
 use super::*;
+use domain::DeviceFamily;
 
 #[tokio::test]
 async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
@@ -32,7 +33,7 @@ async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
             .upsert_device(
                 "INVBETA1",
                 gateway,
-                "inverter",
+                DeviceFamily::Inverter,
                 1,
                 "p",
                 "m",

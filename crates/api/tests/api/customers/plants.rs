@@ -1,6 +1,7 @@
 //! A customer's plants, visible to the company until the customer is removed.
 
 use super::*;
+use domain::DeviceFamily;
 
 #[tokio::test]
 async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
@@ -15,7 +16,7 @@ async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
             .upsert_device(
                 "INVANN01",
                 gateway,
-                "inverter",
+                DeviceFamily::Inverter,
                 1,
                 "p",
                 "m",

@@ -1,6 +1,7 @@
 //! Enabling with a notice to the owners concerned.
 
 use super::*;
+use domain::DeviceFamily;
 
 /// An owner with a plant holding an inverter of type `code`.
 async fn owner_with_inverter(app: &App, admin: &str, name: &str, gw: &str, code: i64) -> String {
@@ -13,7 +14,16 @@ async fn owner_with_inverter(app: &App, admin: &str, name: &str, gw: &str, code:
     .await;
     let g = fixtures::hybrid_gateway(app, admin, &owner, plant, gw).await;
     app.store
-        .upsert_device(&format!("INV-{gw}"), g, "inverter", code, "p", "M", None, 1)
+        .upsert_device(
+            &format!("INV-{gw}"),
+            g,
+            DeviceFamily::Inverter,
+            code,
+            "p",
+            "M",
+            None,
+            1,
+        )
         .await
         .expect("device");
     owner

@@ -1,6 +1,7 @@
 //! Binding a gateway: an owner's claim with its key, and the plant wizard's gateway step.
 
 use super::*;
+use domain::DeviceFamily;
 
 #[tokio::test]
 async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
@@ -90,7 +91,16 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
         let c = two_owners(&app).await;
         let gw = register(&app, &c.admin, "GW-0001", "KEY12345").await;
         app.store
-            .upsert_device("INV-0001", gw, "inverter", 2, "p", "SUN-5K", None, 1)
+            .upsert_device(
+                "INV-0001",
+                gw,
+                DeviceFamily::Inverter,
+                2,
+                "p",
+                "SUN-5K",
+                None,
+                1,
+            )
             .await
             .expect("device");
         let step = format!("/api/v1/plant/{}/gateway", c.ann_plant);

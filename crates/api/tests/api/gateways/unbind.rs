@@ -1,6 +1,7 @@
 //! Unbinding and deleting gateways.
 
 use super::*;
+use domain::DeviceFamily;
 
 #[tokio::test]
 async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_deleted() {
@@ -17,7 +18,16 @@ async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_
         let gw = register(&app, &c.admin, "GW-0001", "KEY12345").await;
         let other = register(&app, &c.admin, "GW-0002", "KEY12345").await;
         app.store
-            .upsert_device("INV-0001", gw, "inverter", 2, "p", "SUN-5K", None, 1)
+            .upsert_device(
+                "INV-0001",
+                gw,
+                DeviceFamily::Inverter,
+                2,
+                "p",
+                "SUN-5K",
+                None,
+                1,
+            )
             .await
             .expect("device");
         app.post(

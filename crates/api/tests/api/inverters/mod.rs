@@ -4,6 +4,7 @@
 //! 600 exactly like a missing one). Every test runs on SQLite and, when configured, PostgreSQL.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use chrono::{Datelike, Duration, Utc};
 use chrono_tz::Tz;
@@ -119,7 +120,7 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         .upsert_device(
             "2306012345",
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
             "SUN-5K-SG03LP1",
@@ -132,7 +133,7 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         .upsert_device(
             "2306099999",
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             93,
             "deye-hybrid-3ph-lv",
             "SUN-12K-SG04LP3",
@@ -145,7 +146,7 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         .upsert_device(
             "BOB-INV-01",
             bgw,
-            "inverter",
+            DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
             "",

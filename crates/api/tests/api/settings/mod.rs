@@ -9,6 +9,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::time::Duration;
 
@@ -59,7 +60,7 @@ async fn settable_inverters(app: &App) -> SettableInverters {
     ] {
         let id = app
             .store
-            .upsert_device(sn, gw, "inverter", code, protocol, "M", None, 1)
+            .upsert_device(sn, gw, DeviceFamily::Inverter, code, protocol, "M", None, 1)
             .await
             .expect("device");
         set_status(app, id, 1).await;

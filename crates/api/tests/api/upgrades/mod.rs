@@ -7,6 +7,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::DeviceFamily;
 
 use std::{sync::Arc, time::Duration};
 
@@ -66,7 +67,7 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec) -> i64 
         .upsert_device(
             &inv.sn,
             gw,
-            "inverter",
+            DeviceFamily::Inverter,
             inv.type_code,
             inv.protocol,
             &inv.model,

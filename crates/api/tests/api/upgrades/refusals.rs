@@ -1,6 +1,7 @@
 //! Upgrades refused (offline, already upgrading, wrong firmware, permissions) and the timeout.
 
 use super::*;
+use domain::DeviceFamily;
 
 #[tokio::test]
 async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an_answer() {
@@ -115,7 +116,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .upsert_device(
                 "INV-SILENT-01",
                 silent,
-                "inverter",
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "X",

@@ -7,7 +7,6 @@ use super::{Worker, now_ms};
 use crate::{
     events,
     ingest::prepare,
-    protocol::DeviceFamily,
     report::{DeviceEvent, GatewayStatus, PAYLOAD_VERSION},
 };
 
@@ -65,8 +64,7 @@ impl Worker {
             .map_err(storage)?
             .filter(|d| d.gateway_id == Some(gateway))
             .ok_or_else(|| format!("unknown device {}", e.sn))?;
-        let family = prepare::parse_family(&device.family).unwrap_or(DeviceFamily::Inverter);
-        let severity = events::lookup(family, &e.code)
+        let severity = events::lookup(device.family, &e.code)
             .map(|d| d.severity.key())
             .unwrap_or("warning");
         match e.action.as_str() {

@@ -136,7 +136,7 @@ impl Rig {
             let inv = site
                 .devices()
                 .iter()
-                .find(|d| d.family == sim::fleet::Family::Inverter)
+                .find(|d| d.family == devices::DeviceFamily::Inverter)
                 .ok_or("the demo plant has no inverter")?;
             let model = site
                 .gateway()
@@ -148,7 +148,7 @@ impl Rig {
             let meter = site
                 .devices()
                 .iter()
-                .find(|d| d.family == sim::fleet::Family::Meter)
+                .find(|d| d.family == devices::DeviceFamily::Meter)
                 .map(|d| (d.unit, d.config().code.clone()));
             (inv.unit, inv.config().clone(), model, meter)
         };
