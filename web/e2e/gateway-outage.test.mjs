@@ -15,8 +15,8 @@ import { USERS } from './server.mjs';
 const GATEWAY = 'SIMGW000001';
 /** The demo's upload cycle, in seconds. */
 const CYCLE = 5;
-/** How often the gateway page reads again (web/src/features/gateways/api.ts). */
-const PAGE_REFRESH = 5;
+/** How often screens of live state read again (LIVE_REFRESH_MS, web/src/shared/api/live.ts). */
+const PAGE_REFRESH = 10;
 /** How long a restarted simulated gateway is away (crates/sim/src/gateway.rs). */
 const REBOOT = 30;
 

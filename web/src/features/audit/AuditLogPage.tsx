@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MISSING } from '@/shared/format/number';
+import { RowCard } from '@/shared/list/RowCard';
 import { LogTable } from '@/shared/ui/LogTable';
 import { outcomeColor } from '@/shared/ui/status';
 import { describeAudit } from './describe';
@@ -24,26 +25,49 @@ export default function AuditLogPage() {
   const actionLabel = (a: string) =>
     i18n.exists(`audit.action.${a}`) ? t(`audit.action.${a}`) : a;
 
+  const time = (r: AuditEntry) => dayjs(r.createAt).format('YYYY-MM-DD HH:mm:ss');
+  const target = (r: AuditEntry) => {
+    const to = targetPath(r);
+    return to ? <Link to={to}>{r.target}</Link> : r.target;
+  };
+  const detail = (r: AuditEntry) => {
+    const lines = describeAudit(r, i18n);
+    if (lines.length === 0) return MISSING;
+    return (
+      <Flex vertical data-testid="audit-detail" style={{ maxWidth: 420 }}>
+        {lines.map((line, n) => (
+          <Typography.Text key={n}>{line}</Typography.Text>
+        ))}
+      </Flex>
+    );
+  };
+  const result = (r: AuditEntry) => {
+    const s = outcome(r);
+    return (
+      <Tag color={outcomeColor(s)} data-testid="audit-result" style={{ marginInlineEnd: 0 }}>
+        {i18n.exists(`audit.result.${s}`) ? t(`audit.result.${s}`) : s}
+      </Tag>
+    );
+  };
+  const action = (r: AuditEntry) => <span data-testid="audit-action">{actionLabel(r.action)}</span>;
+
   const columns: TableProps<AuditEntry>['columns'] = [
     {
       key: 'time',
       title: t('audit.column.timeIn', { zone: READER_ZONE }),
       width: 190,
-      render: (_, r) => dayjs(r.createAt).format('YYYY-MM-DD HH:mm:ss'),
+      render: (_, r) => time(r),
     },
     { key: 'account', title: t('audit.column.account'), render: (_, r) => r.account },
     {
       key: 'action',
       title: t('audit.column.action'),
-      render: (_, r) => <span data-testid="audit-action">{actionLabel(r.action)}</span>,
+      render: (_, r) => action(r),
     },
     {
       key: 'target',
       title: t('audit.column.target'),
-      render: (_, r) => {
-        const to = targetPath(r);
-        return to ? <Link to={to}>{r.target}</Link> : r.target;
-      },
+      render: (_, r) => target(r),
     },
     {
       key: 'plant',
@@ -53,29 +77,12 @@ export default function AuditLogPage() {
     {
       key: 'detail',
       title: t('audit.column.detail'),
-      render: (_, r) => {
-        const lines = describeAudit(r, i18n);
-        if (lines.length === 0) return MISSING;
-        return (
-          <Flex vertical data-testid="audit-detail" style={{ maxWidth: 420 }}>
-            {lines.map((line, n) => (
-              <Typography.Text key={n}>{line}</Typography.Text>
-            ))}
-          </Flex>
-        );
-      },
+      render: (_, r) => detail(r),
     },
     {
       key: 'result',
       title: t('audit.column.result'),
-      render: (_, r) => {
-        const s = outcome(r);
-        return (
-          <Tag color={outcomeColor(s)} data-testid="audit-result">
-            {i18n.exists(`audit.result.${s}`) ? t(`audit.result.${s}`) : s}
-          </Tag>
-        );
-      },
+      render: (_, r) => result(r),
     },
   ];
 
@@ -107,6 +114,20 @@ export default function AuditLogPage() {
       noMatch={t('audit.noMatch')}
       columns={columns}
       scrollX={1100}
+      card={(r) => (
+        <RowCard
+          testId="audit-card"
+          title={action(r)}
+          status={result(r)}
+          fields={[
+            { label: t('audit.column.timeIn', { zone: READER_ZONE }), value: time(r) },
+            { label: t('audit.column.account'), value: r.account },
+            { label: t('audit.column.target'), value: target(r) },
+            { label: t('audit.column.plant'), value: r.plantName ?? MISSING },
+            { label: t('audit.column.detail'), value: detail(r) },
+          ]}
+        />
+      )}
     />
   );
 }

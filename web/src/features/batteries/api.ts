@@ -5,6 +5,7 @@ import { api } from '@/shared/api/client';
 import { ErrorCode } from '@/shared/http';
 import { deviceListQueries, deviceSeriesQuery } from '@/shared/devices/api';
 import type { DeviceKind } from '@/shared/devices/kind';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 export const BATTERY = {
   ns: 'batteries',
@@ -45,13 +46,14 @@ export const batteryInfoQuery = (sn: string) =>
         handledCodes: [ErrorCode.InverterMissing],
       }),
     retry: false,
+    ...LIVE_QUERY,
   });
 
 export const batteryRealtimeQuery = (sn: string) =>
   queryOptions({
     queryKey: batteryKeys.realtime(sn),
     queryFn: () => api.get('/api/v1/battery/{sn}/realtime', { path: { sn }, silent: true }),
-    refetchInterval: 60_000,
+    ...LIVE_QUERY,
   });
 
 export const batteryDayQuery = (sn: string, date: string) =>

@@ -23,9 +23,12 @@ import { MISSING } from '@/shared/format/number';
 import { ImportDialog } from '@/shared/gatewayImport';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { isApiError } from '@/shared/http';
+import { CLIPPED, cardColumn, clipped } from '@/shared/list/columns';
+import { RowCard } from '@/shared/list/RowCard';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
 import { AgentFilter, CustomerFilter } from '@/shared/ui/PickerFilters';
+import { useNarrow } from '@/shared/ui/useNarrow';
 import { UpgradeButton } from '@/shared/upgrades';
 import {
   downloadGateways,
@@ -58,6 +61,7 @@ export default function GatewayListPage() {
   const [protocol, setProtocol] = useDraft(query.protocol);
   const [downloading, setDownloading] = useState(false);
   const counts = useQuery(gatewayCountQuery);
+  const phone = useNarrow();
 
   const download = () => {
     setDownloading(true);
@@ -68,52 +72,69 @@ export default function GatewayListPage() {
       .finally(() => setDownloading(false));
   };
 
+  const snLink = (row: GatewayRow) => (
+    <Link to={`/device/gateway/${row.id}`} data-testid="gateway-sn">
+      {row.sn}
+    </Link>
+  );
+  // At 1440 px the names, the state and the last message fit without scrolling: the versions,
+  // the link type and the upload cycle join them from 1600 px (antd's xxl) and on the card.
+  const wideOnly = { responsive: ['xxl' as const] };
   const columns: TableProps<GatewayRow>['columns'] = [
     {
       key: 'sn',
       title: t('gateways.column.sn'),
       fixed: 'left',
-      width: 170,
-      render: (_, row) => (
-        <Link to={`/device/gateway/${row.id}`} data-testid="gateway-sn">
-          {row.sn}
-        </Link>
-      ),
+      width: 140,
+      render: (_, row) => snLink(row),
     },
-    { key: 'alias', title: t('gateways.column.alias'), render: (_, row) => text(row.alias) },
+    {
+      key: 'alias',
+      title: t('gateways.column.alias'),
+      width: 120,
+      ...CLIPPED,
+      render: (_, row) => clipped(text(row.alias)),
+    },
     {
       key: 'status',
       title: t('gateways.column.status'),
-      width: 110,
+      width: 100,
       render: (_, row) => <StatusBadge status={row.status} />,
     },
     {
       key: 'signal',
       title: t('gateways.column.signal'),
-      width: 90,
+      width: 72,
       render: (_, row) => <SignalBars signal={row.signal ?? null} />,
     },
     {
       key: 'softVer',
       title: t('gateways.column.softVer'),
-      render: (_, row) => text(row.softVer),
+      width: 110,
+      ...wideOnly,
+      ...CLIPPED,
+      render: (_, row) => clipped(text(row.softVer)),
     },
     {
       key: 'hardVer',
       title: t('gateways.column.hardVer'),
-      render: (_, row) => text(row.hardVer),
+      width: 100,
+      ...wideOnly,
+      ...CLIPPED,
+      render: (_, row) => clipped(text(row.hardVer)),
     },
     {
       key: 'protocol',
       title: t('gateways.column.protocol'),
-      // room for a config name ("deye-hybrid-3ph-hv") on one line
-      width: 180,
-      render: (_, row) => text(row.proto),
+      width: 150,
+      ...CLIPPED,
+      render: (_, row) => clipped(text(row.proto)),
     },
     {
       key: 'comm',
       title: t('gateways.column.commType'),
-      width: 150,
+      width: 130,
+      ...wideOnly,
       onHeaderCell: () => nowrap,
       render: (_, row) => text(row.commTypeName),
     },
@@ -127,18 +148,55 @@ export default function GatewayListPage() {
       key: 'uploadCycle',
       title: t('gateways.column.uploadCycle'),
       align: 'right',
+      width: 110,
+      ...wideOnly,
       render: (_, row) => t('gateways.seconds', { value: row.uploadCycle }),
     },
     {
       key: 'customer',
       title: t('gateways.column.customer'),
-      render: (_, row) => text(row.customerName),
+      ...CLIPPED,
+      render: (_, row) => clipped(text(row.customerName)),
     },
     {
       key: 'plant',
       title: t('gateways.column.plant'),
-      render: (_, row) => text(row.plantName),
+      ...CLIPPED,
+      render: (_, row) => clipped(text(row.plantName)),
     },
+  ];
+  const cards: TableProps<GatewayRow>['columns'] = [
+    cardColumn(t('gateways.title'), (row) => (
+      <RowCard
+        testId="gateway-card"
+        title={
+          <>
+            {snLink(row)}
+            {row.alias?.trim() ? (
+              <Typography.Text type="secondary"> · {row.alias}</Typography.Text>
+            ) : null}
+          </>
+        }
+        status={<StatusBadge status={row.status} />}
+        fields={[
+          {
+            label: t('gateways.column.lastMessage'),
+            value: <LastMessage lldt={row.lldt ?? null} at={row.lastMessageAt} />,
+          },
+          { label: t('gateways.column.signal'), value: <SignalBars signal={row.signal ?? null} /> },
+          {
+            label: t('gateways.column.protocol'),
+            value: [text(row.proto), row.commTypeName].filter(Boolean).join(' · '),
+          },
+          {
+            label: t('gateways.column.softVer'),
+            value: [text(row.softVer), row.hardVer].filter(Boolean).join(' / '),
+          },
+          { label: t('gateways.column.plant'), value: text(row.plantName) },
+          { label: t('gateways.column.customer'), value: text(row.customerName) },
+        ]}
+      />
+    )),
   ];
 
   return (
@@ -245,10 +303,12 @@ export default function GatewayListPage() {
         <Table<GatewayRow>
           rowKey="id"
           data-testid="gateway-table"
-          columns={columns}
+          columns={phone ? cards : columns}
           dataSource={list.data?.infos ?? []}
           loading={list.isFetching}
-          scroll={{ x: 1640 }}
+          size={phone ? 'small' : 'middle'}
+          // below the width the columns need (a tablet) the table scrolls inside its card
+          scroll={phone ? undefined : { x: 1100 }}
           locale={{
             emptyText: (
               <Empty description={filtered ? t('gateways.emptyFiltered') : t('gateways.empty')} />
@@ -258,7 +318,7 @@ export default function GatewayListPage() {
             current: query.page,
             pageSize: query.limit,
             total: list.data?.total ?? 0,
-            showSizeChanger: true,
+            showSizeChanger: !phone,
             pageSizeOptions: [10, 20, 50, 100],
             showTotal: (total) => t('gateways.total', { total }),
           }}

@@ -5,6 +5,7 @@ import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 export type { GatewayDetail, GatewayDevice, GatewayRow } from '@/shared/api/gateways';
 
@@ -39,9 +40,6 @@ export const GATEWAY_FILTERS = {
 
 export type GatewayQuery = ListQuery<typeof GATEWAY_FILTERS>;
 
-/** How often open gateway screens read again. */
-const REFRESH_MS = 5_000;
-
 /** The list filters as query parameters (empty ones left out, "any" as -1). */
 export function gatewayParams(q: GatewayQuery): Record<string, string | number> {
   const params: Record<string, string | number> = {
@@ -62,15 +60,14 @@ export const gatewayListQuery = (q: GatewayQuery) =>
     queryKey: gatewayKeys.list(gatewayParams(q)),
     queryFn: () => api.get('/api/v1/gateways', { query: gatewayParams(q) }),
     placeholderData: (previous) => previous,
-    // online state, signal and last message change while the screen stays open; a gateway
-    // that stops reporting turns offline within three upload cycles (15 s in the demo)
-    refetchInterval: REFRESH_MS,
+    // online state, signal and last message change while the screen stays open
+    ...LIVE_QUERY,
   });
 
 export const gatewayCountQuery = queryOptions({
   queryKey: gatewayKeys.counts,
   queryFn: () => api.get('/api/v1/gateways/count'),
-  refetchInterval: REFRESH_MS,
+  ...LIVE_QUERY,
 });
 
 export const gatewayDetailQuery = (id: string) =>
@@ -79,7 +76,7 @@ export const gatewayDetailQuery = (id: string) =>
     queryFn: () =>
       api.get('/api/v1/gateway/{id}', { path: { id }, handledCodes: [ErrorCode.GatewayMissing] }),
     retry: false,
-    refetchInterval: REFRESH_MS,
+    ...LIVE_QUERY,
   });
 
 /** gateways.xlsx of the filtered list. */

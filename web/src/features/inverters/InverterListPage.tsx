@@ -23,9 +23,12 @@ import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatPlantTime } from '@/shared/format/time';
 import { formatEnergy, formatPower } from '@/shared/format/units';
 import { useDraft } from '@/shared/hooks/useDraft';
+import { CLIPPED, cardColumn, clipped } from '@/shared/list/columns';
+import { RowCard } from '@/shared/list/RowCard';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { AgentFilter } from '@/shared/ui/PickerFilters';
 import { statusOf, STATUSES } from '@/shared/ui/status';
+import { useNarrow } from '@/shared/ui/useNarrow';
 import { useUpgradeSelection } from '@/shared/upgrades';
 import { INVERTER_FILTERS, inverterCountsQuery, inverterListQuery, type InverterRow } from './api';
 import { inverterTypeLabelKey, TYPE_FILTER_CODES } from './typeLabel';
@@ -43,53 +46,68 @@ export default function InverterListPage() {
   const upgrade = useUpgradeSelection('inverter');
   const counts = useQuery(inverterCountsQuery);
   const plants = useQuery(plantOptionsQuery);
+  const phone = useNarrow();
 
+  const snLink = (row: InverterRow) => (
+    <Link to={`/device/inverter/${encodeURIComponent(row.sn)}`} data-testid="inverter-sn">
+      {row.sn}
+    </Link>
+  );
+  const statusBadge = (row: InverterRow) => {
+    const s = statusOf(shownStatus(row.status, row.stale));
+    return <Badge color={s.color} text={t(`inverters.status.${s.key}`)} />;
+  };
+  const pac = (row: InverterRow) => (
+    <span className={liveClass(row.stale)} data-testid="inverter-pac">
+      {formatPower(row.pac)}
+    </span>
+  );
+  const versions = (row: InverterRow) =>
+    [row.version.softVer, row.version.hmiVer].filter(Boolean).join(' / ') || MISSING;
+  // At 1440 px name, plant and today's figures fit without scrolling: the lifetime energy,
+  // rated power, versions and last data join them from 1600 px (antd's xxl) and on the card.
+  const wideOnly = { responsive: ['xxl' as const] };
   const columns: TableProps<InverterRow>['columns'] = [
     {
       key: 'sn',
       title: t('inverters.column.sn'),
       fixed: 'left',
-      width: 150,
-      render: (_, row) => (
-        <Link to={`/device/inverter/${encodeURIComponent(row.sn)}`} data-testid="inverter-sn">
-          {row.sn}
-        </Link>
-      ),
+      width: 140,
+      render: (_, row) => snLink(row),
     },
     {
       key: 'alias',
       dataIndex: 'alias',
       title: t('inverters.column.alias'),
-      ellipsis: true,
-      render: (v: string) => v || MISSING,
+      width: 155,
+      ...CLIPPED,
+      render: (v: string) => clipped(v || MISSING),
     },
     {
       key: 'status',
       dataIndex: 'status',
       title: t('inverters.column.status'),
-      width: 110,
-      render: (v: number, row) => {
-        const s = statusOf(shownStatus(v, row.stale));
-        return <Badge color={s.color} text={t(`inverters.status.${s.key}`)} />;
-      },
+      width: 100,
+      render: (_, row) => statusBadge(row),
     },
     {
       key: 'type',
       dataIndex: 'type',
       title: t('inverters.column.type'),
-      width: 190,
-      render: (v: number) => t(inverterTypeLabelKey(v)),
+      width: 175,
+      ...CLIPPED,
+      render: (v: number) => clipped(t(inverterTypeLabelKey(v))),
     },
     {
       key: 'plant',
       title: t('inverters.column.plant'),
-      ellipsis: true,
-      render: (_, row) => row.plant?.name ?? MISSING,
+      ...CLIPPED,
+      render: (_, row) => clipped(row.plant?.name ?? MISSING),
     },
     {
       key: 'gsn',
       title: t('inverters.column.gateway'),
-      width: 140,
+      width: 120,
       render: (_, row) => row.gatewayVO?.gsn ?? MISSING,
     },
     {
@@ -97,19 +115,15 @@ export default function InverterListPage() {
       dataIndex: 'pac',
       title: t('inverters.column.pac'),
       align: 'right',
-      width: 110,
-      render: (v: number, row) => (
-        <span className={liveClass(row.stale)} data-testid="inverter-pac">
-          {formatPower(v)}
-        </span>
-      ),
+      width: 95,
+      render: (_, row) => pac(row),
     },
     {
       key: 'etoday',
       dataIndex: 'etoday',
       title: t('inverters.column.etoday'),
       align: 'right',
-      width: 110,
+      width: 100,
       render: (v: number) => formatEnergy(v),
     },
     {
@@ -117,7 +131,8 @@ export default function InverterListPage() {
       dataIndex: 'etotal',
       title: t('inverters.column.etotal'),
       align: 'right',
-      width: 120,
+      width: 110,
+      ...wideOnly,
       render: (v: number) => formatEnergy(v),
     },
     {
@@ -126,23 +141,55 @@ export default function InverterListPage() {
       title: t('inverters.column.ratePower'),
       align: 'right',
       width: 110,
+      ...wideOnly,
       render: (v: number | null) => (v ? formatPower(v) : MISSING),
     },
     {
       key: 'version',
       title: t('inverters.column.version'),
-      width: 160,
-      render: (_, row) =>
-        [row.version.softVer, row.version.hmiVer].filter(Boolean).join(' / ') || MISSING,
+      width: 150,
+      ...wideOnly,
+      ...CLIPPED,
+      render: (_, row) => clipped(versions(row)),
     },
     {
       key: 'updateAt',
       dataIndex: 'updateAt',
       title: t('inverters.column.updateAt'),
-      width: 240,
+      width: 230,
+      ...wideOnly,
       // In the plant's zone, named (one rule for device times).
       render: (v: string, row) => formatPlantTime(v, row.timezone),
     },
+  ];
+  const cards: TableProps<InverterRow>['columns'] = [
+    cardColumn(t('inverters.title'), (row) => (
+      <RowCard
+        testId="inverter-card"
+        title={
+          <>
+            {snLink(row)}
+            {row.alias ? <Typography.Text type="secondary"> · {row.alias}</Typography.Text> : null}
+          </>
+        }
+        status={statusBadge(row)}
+        fields={[
+          { label: t('inverters.column.pac'), value: pac(row) },
+          {
+            label: `${t('inverters.column.etoday')} / ${t('inverters.column.etotal')}`,
+            value: `${formatEnergy(row.etoday)} / ${formatEnergy(row.etotal)}`,
+          },
+          { label: t('inverters.column.plant'), value: row.plant?.name ?? MISSING },
+          { label: t('inverters.column.type'), value: t(inverterTypeLabelKey(row.type)) },
+          { label: t('inverters.column.gateway'), value: row.gatewayVO?.gsn ?? MISSING },
+          { label: t('inverters.column.version'), value: versions(row) },
+          {
+            label: t('inverters.column.updateAt'),
+            value: formatPlantTime(row.updateAt, row.timezone),
+          },
+        ]}
+      />
+    )),
   ];
 
   return (
@@ -267,10 +314,12 @@ export default function InverterListPage() {
             rowKey="sn"
             rowSelection={upgrade.rowSelection}
             data-testid="inverter-table"
-            columns={columns}
+            columns={phone ? cards : columns}
             dataSource={list.data?.infos ?? []}
             loading={list.isFetching}
-            scroll={{ x: 1600 }}
+            size={phone ? 'small' : 'middle'}
+            // below the width the columns need (a tablet) the table scrolls inside its card
+            scroll={phone ? undefined : { x: 1100 }}
             locale={{
               emptyText: (
                 <Empty
@@ -282,7 +331,7 @@ export default function InverterListPage() {
               current: query.page,
               pageSize: query.limit,
               total: list.data?.total ?? 0,
-              showSizeChanger: true,
+              showSizeChanger: !phone,
               pageSizeOptions: [10, 20, 50, 100],
               showTotal: (total) => t('inverters.total', { total: formatNumber(total) }),
             }}

@@ -6,6 +6,7 @@ import type { Command } from '@/shared/commands/api';
 import { ErrorCode } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 export type { Series } from '@/shared/api/series';
 
@@ -151,11 +152,13 @@ export const inverterListQuery = (q: InverterQuery) =>
     queryKey: inverterKeys.list(listParams(q)),
     queryFn: () => api.get('/api/v1/inverters', { query: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
+    ...LIVE_QUERY,
   });
 
 export const inverterCountsQuery = queryOptions({
   queryKey: inverterKeys.counts,
   queryFn: () => api.get('/api/v1/inverters/count', { silent: true }),
+  ...LIVE_QUERY,
 });
 
 export const inverterDetailQuery = (sn: string) =>
@@ -164,16 +167,17 @@ export const inverterDetailQuery = (sn: string) =>
     queryFn: () =>
       api.get('/api/v1/inverter/{sn}', { path: { sn }, handledCodes: [ErrorCode.InverterMissing] }),
     retry: false,
+    ...LIVE_QUERY,
   });
 
-/** Realtime values refresh every 30 s (gateways report every few minutes). */
+/** Realtime values: live. */
 export const realtimeQuery = <P extends Port>(port: P, sn: string) =>
   queryOptions({
     queryKey: inverterKeys.realtime(port, sn),
     queryFn: () =>
       // the answer of this port's own path (TS does not tie a union of paths to the port)
       api.get(realtimePath(port), { path: { sn }, silent: true }) as Promise<RealtimeAnswers[P]>,
-    refetchInterval: 30_000,
+    ...LIVE_QUERY,
   });
 
 export const seriesQuery = (port: Port, span: Span, sn: string, date: string) =>

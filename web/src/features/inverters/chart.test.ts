@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SERIES_COLORS } from '@/shared/charts';
+import { SERIES_PALETTE } from '@/shared/theme';
 import type { Series } from './api';
 import { realtimeUrl, seriesRequest } from './api';
 import { chartOption, toUserTemp, userUnit } from './chart';
@@ -101,5 +102,57 @@ describe('inverter endpoints per tab', () => {
       url: '/api/v1/inverter/gen/A1/byDate',
       params: { date: '2026' },
     });
+  });
+});
+
+describe('inverter charts of many series', () => {
+  const at = (v: string): [string, string][] => [['2026-05-04 10:00:00', v]];
+  // the grid tab: the total, each phase's power and each phase's voltage, all "grid" series
+  const grid = [
+    series('grid_power', 'W', at('3000')),
+    series('grid_power_l1', 'W', at('1000')),
+    series('grid_power_l2', 'W', at('1000')),
+    series('grid_power_l3', 'W', at('1000')),
+    series('grid_voltage_l1', 'V', at('230')),
+    series('grid_voltage_l2', 'V', at('231')),
+    series('grid_voltage_l3', 'V', at('229')),
+  ];
+  type Shown = {
+    legend: { show: boolean };
+    series: { lineStyle?: { color: string }; itemStyle: { color: string } }[];
+  };
+
+  it.each(['day', 'month'] as const)(
+    'draw each series of the %s chart in its own colour, named in a legend',
+    (span) => {
+      const option = chartOption({
+        span,
+        temp: 'C',
+        name: (l) => l,
+        day: '2026-05-04',
+        zone: 'UTC',
+        infos: grid,
+      }) as Shown;
+      expect(option.series).toHaveLength(7);
+      const colors = option.series.map((s) => s.itemStyle.color);
+      expect(new Set(colors).size).toBe(7);
+      // the total keeps the grid's own colour, the phases take the palette's next ones
+      expect(colors[0]).toBe(SERIES_COLORS.grid);
+      for (const c of colors) expect(SERIES_PALETTE).toContain(c);
+      if (span === 'day') expect(option.series.map((s) => s.lineStyle?.color)).toEqual(colors);
+      expect(option.legend.show).toBe(true);
+    },
+  );
+
+  it('show no legend for a single series', () => {
+    const option = chartOption({
+      span: 'day',
+      temp: 'C',
+      name: (l) => l,
+      day: '2026-05-04',
+      zone: 'UTC',
+      infos: grid.slice(0, 1),
+    }) as Shown;
+    expect(option.legend.show).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { Grid } from 'antd';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SERIES_COLORS, type SeriesKind } from '@/shared/charts';
 import { MISSING } from '@/shared/format/number';
@@ -65,32 +66,91 @@ function path(layout: Layout, node: FlowNode): string {
   return `M ${from.x.toFixed(1)} ${from.y.toFixed(1)} L ${to.x.toFixed(1)} ${to.y.toFixed(1)}`;
 }
 
-function Link({ link, layout }: { link: FlowLink; layout: Layout }) {
-  const active = link.direction !== 'idle' && link.power > 0;
+const isActive = (link: FlowLink) => link.direction !== 'idle' && link.power > 0;
+
+/**
+ * What a two-way link's direction means, for a still image or a printout where the dashes do
+ * not move: energy into the hub from the grid is imported, out to it exported; a battery
+ * feeding the hub discharges, one fed by it charges. One-way links need no word.
+ */
+function directionKey(link: FlowLink): string | null {
+  if (!isActive(link)) return null;
+  const into = link.direction === 'toHub';
+  if (link.node === 'grid') return into ? 'overview.flow.import' : 'overview.flow.export';
+  if (link.node === 'battery') return into ? 'overview.flow.discharging' : 'overview.flow.charging';
+  return null;
+}
+
+/** The arrowhead of a node's lines, in its colour (`auto-start-reverse` turns it at the start). */
+function Arrow({ id, color }: { id: string; color: string }) {
+  return (
+    <marker
+      id={id}
+      viewBox="0 0 10 10"
+      refX="7"
+      refY="5"
+      markerWidth="4"
+      markerHeight="4"
+      orient="auto-start-reverse"
+    >
+      <path d="M 0 0 L 10 5 L 0 10 z" fill={color} />
+    </marker>
+  );
+}
+
+/** A line with an arrowhead at the end energy flows to (the hub, or the node). */
+function Link({ link, layout, arrow }: { link: FlowLink; layout: Layout; arrow: string }) {
+  const active = isActive(link);
   const cls = [
     'flow-line',
     active ? 'is-active' : '',
     link.direction === 'fromHub' ? 'is-reverse' : '',
   ].join(' ');
+  const head = `url(#${arrow})`;
   return (
     <path
       d={path(layout, link.node)}
       className={cls}
       stroke={SERIES_COLORS[COLOR[link.node]]}
+      markerEnd={active && link.direction === 'toHub' ? head : undefined}
+      markerStart={active && link.direction === 'fromHub' ? head : undefined}
       data-testid={`flow-line-${link.node}`}
       data-direction={active ? link.direction : 'idle'}
     />
   );
 }
 
+/** The word of a two-way link's direction: under the grid, left of the battery (SOC is right). */
+function DirectionLabel({ link, layout, text }: { link: FlowLink; layout: Layout; text: string }) {
+  const p = layout.nodes[link.node];
+  const beside = link.node === 'battery';
+  return (
+    <text
+      x={beside ? p.x - RADIUS - 8 : p.x}
+      y={beside ? p.y + 5 : p.y + RADIUS + 16}
+      textAnchor={beside ? 'end' : 'middle'}
+      className="flow-direction"
+      fill={SERIES_COLORS[COLOR[link.node]]}
+      data-testid={`flow-${link.node}-direction`}
+    >
+      {text}
+    </text>
+  );
+}
+
 /**
  * The live energy flow: PV, battery (with SOC), grid, load and generator around the inverter,
- * animated dashes in the direction energy moves. Only the nodes the plant has are drawn. A
+ * animated dashes in the direction energy moves, an arrowhead where it goes, and the words of
+ * the grid's and the battery's direction (import or export, charging or discharging), so a
+ * still image or a printout tells them apart too. Only the nodes the plant has are drawn. A
  * stale flow is greyed and still. On a phone the nodes stack in a tall box so the text keeps
  * its size.
  */
 export function FlowDiagram({ model }: { model: FlowModel }) {
   const { t } = useTranslation();
+  // marker ids are document-wide: one set per diagram
+  const uid = useId().replace(/:/g, '');
+  const arrowId = (node: FlowNode) => `flow-arrow-${uid}-${node}`;
   const screens = Grid.useBreakpoint();
   const layout = LAYOUTS[screens.sm === false ? 'tall' : 'wide'];
   const hub = layout.hub;
@@ -108,9 +168,18 @@ export function FlowDiagram({ model }: { model: FlowModel }) {
       data-testid="flow-diagram"
       data-stale={model.stale ? 'true' : 'false'}
     >
+      <defs>
+        {model.links.map((l) => (
+          <Arrow key={l.node} id={arrowId(l.node)} color={SERIES_COLORS[COLOR[l.node]]} />
+        ))}
+      </defs>
       {model.links.map((l) => (
-        <Link key={l.node} link={l} layout={layout} />
+        <Link key={l.node} link={l} layout={layout} arrow={arrowId(l.node)} />
       ))}
+      {model.links.map((l) => {
+        const key = directionKey(l);
+        return key ? <DirectionLabel key={l.node} link={l} layout={layout} text={t(key)} /> : null;
+      })}
       <g>
         <rect
           x={hub.x - RADIUS}

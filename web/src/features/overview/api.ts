@@ -3,11 +3,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { overviewKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode } from '@/shared/http';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 export type { Series } from '@/shared/api/series';
-
-/** Live figures refresh this often (the flow diagram and today's figures). */
-export const LIVE_MS = 30_000;
 
 export type Currency = Schemas['DictEntry'];
 
@@ -60,20 +58,22 @@ export const plantHeadQuery = (id: number) =>
         path: { id },
         handledCodes: [ErrorCode.PlantMissing],
       }),
+    // its status shows in the header
+    ...LIVE_QUERY,
   });
 
 export const realtimeQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.realtime(id),
     queryFn: () => api.get('/api/v1/plant/{id}/realtime', { path: { id }, silent: true }),
-    refetchInterval: LIVE_MS,
+    ...LIVE_QUERY,
   });
 
 export const flowQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.flow(id),
     queryFn: () => api.get('/api/v1/plant/energy/{id}/flow', { path: { id }, silent: true }),
-    refetchInterval: LIVE_MS,
+    ...LIVE_QUERY,
   });
 
 export const generationUseQuery = (id: number) =>
@@ -81,7 +81,7 @@ export const generationUseQuery = (id: number) =>
     queryKey: overviewKeys.use(id),
     queryFn: () =>
       api.get('/api/v1/plant/energy/{id}/generation/use', { path: { id }, silent: true }),
-    refetchInterval: LIVE_MS,
+    ...LIVE_QUERY,
   });
 
 /** Day curves (`date` YYYY-MM-DD), month bars (YYYY-MM), year bars (YYYY) or all years. */
@@ -100,7 +100,7 @@ export const devicesQuery = (id: number) =>
   queryOptions({
     queryKey: overviewKeys.devices(id),
     queryFn: () => api.get('/api/v1/plant/{id}/devices', { path: { id }, silent: true }),
-    refetchInterval: LIVE_MS,
+    ...LIVE_QUERY,
   });
 
 /** Open events of the plant, newest first. */
@@ -114,7 +114,7 @@ export const eventsQuery = (id: number) =>
         query: { page: 1, limit: 5, status: '1' },
         silent: true,
       }),
-    refetchInterval: LIVE_MS,
+    ...LIVE_QUERY,
   });
 
 export const weatherQuery = (id: number, date: string) =>

@@ -1,4 +1,10 @@
-import { barsOption, dayChartOption, recordValues, type ChartOption } from '@/shared/charts';
+import {
+  barsOption,
+  dayChartOption,
+  PREDICTED_STYLE,
+  recordValues,
+  type ChartOption,
+} from '@/shared/charts';
 import type { Period, Series } from './api';
 
 export interface ChartInput {
@@ -35,13 +41,6 @@ export function chartOption({ infos, period, name, day, zone }: ChartInput): Cha
   );
   return { ...option, series: bars };
 }
-
-export const PREDICTED_STYLE = {
-  color: 'rgba(0, 204, 0, 0.18)',
-  borderColor: '#00cc00',
-  borderType: 'dashed',
-  borderWidth: 1,
-};
 
 /** The series with `predicted` moved right after `pv`, so its bar stands beside PV's. */
 function besidePv(infos: Series[]): Series[] {

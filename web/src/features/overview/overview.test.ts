@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowData, Series } from './api';
-import { chartOption, hasData, PREDICTED_STYLE, predictedRatio } from './chart';
+import { PREDICTED_STYLE } from '@/shared/charts';
+import { chartOption, hasData, predictedRatio } from './chart';
 import { flowModel } from './flow';
 import { todayIn } from '@/shared/format/time';
 import { downloadRange, formatTemp, isStorage, powerRatio } from './format';

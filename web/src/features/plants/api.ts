@@ -7,6 +7,7 @@ import { ErrorCode } from '@/shared/http';
 import { agentParam } from '@/shared/api/pickers';
 import { int, oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 import { GATEWAY_FIELD_CODES } from './gateway';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 export type { TariffRow, PlantDetail } from '@/shared/api/plants';
 export { plantDetailQuery } from '@/shared/api/plants';
@@ -78,12 +79,14 @@ export const plantListQuery = (q: PlantQuery) =>
     queryKey: plantKeys.list(listParams(q)),
     queryFn: () => api.get('/api/v1/plants', { query: listParams(q), silent: true }),
     placeholderData: (prev) => prev,
+    ...LIVE_QUERY,
   });
 
 export const plantMapQuery = (q: PlantQuery) =>
   queryOptions({
     queryKey: plantKeys.map(listParams(q, false)),
     queryFn: () => api.get('/api/v1/plants/map', { query: listParams(q, false), silent: true }),
+    ...LIVE_QUERY,
   });
 
 export const plantFilterQuery = queryOptions({
@@ -116,6 +119,7 @@ export const plantGatewaysQuery = (plantId: number) =>
     queryKey: plantKeys.gatewayList(plantId),
     queryFn: () =>
       api.get('/api/v1/gateways', { query: { page: 1, limit: 50, plantId }, silent: true }),
+    ...LIVE_QUERY,
   });
 
 /** The devices behind one of the plant's gateways. */
@@ -124,6 +128,7 @@ export const gatewayDetailQuery = (plantId: number, gatewayId: number) =>
     queryKey: plantKeys.gatewayDevices(plantId, gatewayId),
     queryFn: () =>
       api.get('/api/v1/gateway/{id}', { path: { id: String(gatewayId) }, silent: true }),
+    ...LIVE_QUERY,
   });
 
 /** 0 when the gateway exists with this key and is free (refusals shown at the fields). */

@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { PREDICTED_STYLE } from '@/shared/charts';
 import { monthReport } from './fixtures';
 import {
   energyChartOption,
@@ -7,7 +8,6 @@ import {
   EVENTS_PER_PAGE,
   hasPredicted,
   predictedRows,
-  PREDICTED_STYLE,
   reportPages,
   reportPath,
   reportPeriod,

@@ -1,5 +1,11 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { barsOption, dayChartOption, type ChartOption, type ChartSeries } from '@/shared/charts';
+import {
+  barsOption,
+  dayChartOption,
+  PREDICTED_STYLE,
+  type ChartOption,
+  type ChartSeries,
+} from '@/shared/charts';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import type { PlantReport, ReportEnergyRow, ReportEvent, ReportSummary, ReportType } from './types';
 
@@ -67,14 +73,6 @@ const SERIES_KEY: Record<EnergyKey, string> = {
   exported: 'grid_export',
   charged: 'charge',
   discharged: 'discharge',
-};
-
-/** Predicted generation: PV's green, hollow, so it reads as the target beside the actual bar. */
-export const PREDICTED_STYLE = {
-  color: 'rgba(0, 204, 0, 0.18)',
-  borderColor: '#00cc00',
-  borderType: 'dashed',
-  borderWidth: 1,
 };
 
 /** The summary's energy figures that have anything (a plant without a battery has no charge). */

@@ -1,6 +1,13 @@
 export { EChart, type ChartOption } from './EChart';
 export { useAxisStyle } from './useAxisStyle';
-export { PALETTES, SERIES_COLORS, seriesKind, type SeriesKind } from './palette';
+export {
+  PALETTES,
+  PREDICTED_STYLE,
+  SERIES_COLORS,
+  seriesColors,
+  seriesKind,
+  type SeriesKind,
+} from './palette';
 export {
   barsOption,
   clockOf,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SERIES_COLORS, seriesKind } from './palette';
+import { SERIES_PALETTE } from '@/shared/theme';
+import { SERIES_COLORS, seriesColors, seriesKind } from './palette';
 import {
   barsOption,
   clockOf,
@@ -212,5 +213,15 @@ describe('palette and helpers', () => {
     ) as { xAxis: { axisLabel: object }; yAxis: { splitLine: object }[] };
     expect(o.xAxis.axisLabel).toEqual({ formatter: f, color: 'red' });
     expect(o.yAxis[1]?.splitLine).toEqual({ show: false });
+  });
+});
+
+describe('seriesColors', () => {
+  it('keeps wanted colours and gives a repeated one the next free palette colour', () => {
+    const [blue, orange, green] = SERIES_PALETTE;
+    expect(
+      seriesColors([SERIES_COLORS.grid, SERIES_COLORS.grid, blue, SERIES_COLORS.grid]),
+    ).toEqual([SERIES_COLORS.grid, blue, orange, green]);
+    expect(seriesColors(['#123456', '#123456'])).toEqual(['#123456', blue]);
   });
 });

@@ -1,7 +1,7 @@
 import { formatNumber } from '@/shared/format/number';
 import { scaleFor, toBase } from '@/shared/format/units';
 import type { ChartOption } from './EChart';
-import { SERIES_COLORS, seriesKind } from './palette';
+import { SERIES_COLORS, seriesColors, seriesKind } from './palette';
 
 /** One series of a chart, as the screens hand it over (values in `unit`). */
 export interface ChartSeries {
@@ -71,6 +71,21 @@ function axesOf(series: ChartSeries[], max: number): Axis[] {
   });
 }
 
+/** The series that have an axis (a quantity past `maxAxes` has none and is left out). */
+function onAxes(series: ChartSeries[], axes: Axis[]): ChartSeries[] {
+  return series.filter((s) => axes.some((a) => a.dimension === dimensionOf(s.unit)));
+}
+
+/** One colour per series, distinct within the chart ([seriesColors]). */
+function colorsOf(series: ChartSeries[]): string[] {
+  return seriesColors(series.map((s) => s.color ?? SERIES_COLORS[seriesKind(s.key)]));
+}
+
+/** A legend naming every series in its colour, when there is more than one to tell apart. */
+function legendOf(count: number) {
+  return { type: 'scroll', top: 0, show: count > 1 };
+}
+
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -129,16 +144,18 @@ export interface DayChartInput {
  * the theme's axis style.
  */
 export function dayChartOption({ series, day, zone, maxAxes = 2 }: DayChartInput): ChartOption {
-  const shown = series.filter((s) => s.records.some((r) => r.value !== null));
-  const axes = axesOf(shown, maxAxes);
+  const withValues = series.filter((s) => s.records.some((r) => r.value !== null));
+  const axes = axesOf(withValues, maxAxes);
+  const shown = onAxes(withValues, axes);
+  const colors = colorsOf(shown);
   const units = new Map<string, string>();
   const start = wallClockMs(day);
-  const lines = shown.flatMap((s) => {
+  const lines = shown.flatMap((s, i) => {
     const index = axes.findIndex((a) => a.dimension === dimensionOf(s.unit));
     const axis = axes[index];
     if (!axis) return [];
     units.set(s.name, axis.unit);
-    const color = s.color ?? SERIES_COLORS[seriesKind(s.key)];
+    const color = colors[i];
     const data = s.records
       .map((r) => [
         wallClockMs(r.time),
@@ -166,7 +183,7 @@ export function dayChartOption({ series, day, zone, maxAxes = 2 }: DayChartInput
   });
   return {
     useUTC: true,
-    legend: { type: 'scroll', top: 0 },
+    legend: legendOf(lines.length),
     tooltip: {
       trigger: 'axis',
       formatter: tooltipFormatter(units, (p) =>
@@ -201,19 +218,21 @@ export interface BarsInput {
  * scaled like the day chart (kWh, MWh...), tooltips with units. Pure, for tests.
  */
 export function barsOption({ series, dropZero = false }: BarsInput): ChartOption {
-  const shown = series.filter((s) =>
+  const withValues = series.filter((s) =>
     s.records.some((r) => r.value !== null && (!dropZero || r.value !== 0)),
   );
-  const axes = axesOf(shown, 2);
+  const axes = axesOf(withValues, 2);
+  const shown = onAxes(withValues, axes);
+  const colors = colorsOf(shown);
   const times = [...new Set(shown.flatMap((s) => s.records.map((r) => r.time)))].sort();
   const units = new Map<string, string>();
-  const bars = shown.flatMap((s) => {
+  const bars = shown.flatMap((s, i) => {
     const index = axes.findIndex((a) => a.dimension === dimensionOf(s.unit));
     const axis = axes[index];
     if (!axis) return [];
     units.set(s.name, axis.unit);
     const byTime = new Map(s.records.map((r) => [r.time, r.value]));
-    const color = s.color ?? SERIES_COLORS[seriesKind(s.key)];
+    const color = colors[i];
     return [
       {
         type: 'bar',
@@ -229,7 +248,7 @@ export function barsOption({ series, dropZero = false }: BarsInput): ChartOption
     ];
   });
   return {
-    legend: { type: 'scroll', top: 0 },
+    legend: legendOf(bars.length),
     tooltip: {
       trigger: 'axis',
       formatter: tooltipFormatter(units, (p) => String(p.axisValueLabel ?? p.axisValue ?? '')),

@@ -5,6 +5,7 @@ import { api, type PathOf, type RequestOptions } from '@/shared/api/client';
 import { ErrorCode } from '@/shared/http';
 import { int, optionalId, text, type ListQuery } from '@/shared/list/params';
 import type { DeviceKind, DeviceListParams } from './kind';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 export type { Series } from '@/shared/api/series';
 
@@ -50,16 +51,18 @@ export function deviceListQueries<Row>(kind: DeviceKind<Row>) {
         queryKey: keys.list(listParams(q)),
         queryFn: () => kind.list(listParams(q), { silent: true }),
         placeholderData: (prev: Awaited<ReturnType<typeof kind.list>> | undefined) => prev,
+        ...LIVE_QUERY,
       }),
     counts: queryOptions({
       queryKey: keys.counts,
       queryFn: (): Promise<StatusCounts> => kind.counts({ silent: true }),
+      ...LIVE_QUERY,
     }),
     plants: plantOptionsQuery,
   };
 }
 
-/** A device's live values: code 600 (no such device) is the page's to show; once a minute. */
+/** A device's live values: code 600 (no such device) is the page's to show. */
 export const deviceRealtimeQuery = <T>(
   kind: DeviceKind,
   sn: string,
@@ -69,7 +72,7 @@ export const deviceRealtimeQuery = <T>(
     queryKey: kind.keys.realtime(sn),
     queryFn: () => fetch(sn, { handledCodes: [ErrorCode.InverterMissing] }),
     retry: false,
-    refetchInterval: 60_000,
+    ...LIVE_QUERY,
   });
 
 /** The history of a device over a span: `/api/v1/meter/{sn}/day`, `…/month`, …. */

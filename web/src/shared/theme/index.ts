@@ -1,5 +1,7 @@
 import { createContext, useContext } from 'react';
 
+export { SERIES_GREY, SERIES_PALETTE } from './series';
+
 export type ThemeKind = 'default' | 'branded';
 
 /** The host part of a configured entry: entries may carry a scheme, a port or a path. */

@@ -19,7 +19,9 @@ import { rangePresets } from '../format/dateRanges';
 import { useDraft } from '../hooks/useDraft';
 import type { Page } from '../http';
 import type { ListQuery, Param } from '../list/params';
+import { cardColumn } from '../list/columns';
 import { useListQuery } from '../list/useListQuery';
+import { useNarrow } from './useNarrow';
 
 /** The filters every log has: its day range (empty is "any"), next to its own. */
 type LogFilters = { sdate: Param<string>; edate: Param<string> } & Record<string, Param<unknown>>;
@@ -48,6 +50,8 @@ interface LogTableProps<T, S extends LogFilters, K extends QueryKey> {
   columns: TableProps<T>['columns'];
   scrollX: number;
   expandable?: TableProps<T>['expandable'];
+  /** A row on a phone, in one column instead of the table's (none: the columns scroll). */
+  card?: (row: T) => ReactNode;
 }
 
 /** A search box of a log: the typed text until it is applied. */
@@ -82,7 +86,9 @@ export function LogTable<T extends { id: number }, S extends LogFilters, K exten
   p: LogTableProps<T, S, K>,
 ) {
   const { t } = useTranslation();
+  const phone = useNarrow();
   const { query, list, update, setPage, filtered } = useListQuery(p.filters, p.queryOptions);
+  const cards = phone && p.card ? [cardColumn(p.title, p.card)] : null;
   const range: [Dayjs, Dayjs] | null =
     query.sdate && query.edate ? [dayjs(String(query.sdate)), dayjs(String(query.edate))] : null;
 
@@ -128,19 +134,19 @@ export function LogTable<T extends { id: number }, S extends LogFilters, K exten
       ) : (
         <Table<T>
           rowKey="id"
-          size="middle"
-          scroll={{ x: p.scrollX }}
+          size={cards ? 'small' : 'middle'}
+          scroll={cards ? undefined : { x: p.scrollX }}
           loading={list.isFetching && !list.data}
-          columns={p.columns}
+          columns={cards ?? p.columns}
           dataSource={list.data?.infos ?? []}
           data-testid={`${p.testId}-table`}
-          expandable={p.expandable}
+          expandable={cards ? undefined : p.expandable}
           locale={{ emptyText: <Empty description={filtered ? p.noMatch : p.empty} /> }}
           pagination={{
             current: query.page,
             pageSize: query.limit,
             total: list.data?.total ?? 0,
-            showSizeChanger: true,
+            showSizeChanger: !phone,
             onChange: setPage,
           }}
         />
