@@ -140,6 +140,7 @@ pub struct AgentAccount {
     pub company_id: Option<i64>,
     /// `add` only: a note to the other company with the request, at most 200 characters.
     #[serde(deserialize_with = "num::opt_text")]
+    #[schema(max_length = 200)]
     pub message: Option<String>,
 }
 

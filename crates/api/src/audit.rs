@@ -46,6 +46,7 @@ pub struct ListQuery {
     pub limit: Option<i64>,
     /// Exact action, e.g. `setting.set`, `inverter.boot`.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[param(value_type = Option<crate::text_enums::AuditAction>)]
     pub action: Option<String>,
     /// Part of the device or gateway SN.
     #[serde(default, alias = "sn", deserialize_with = "num::opt_text")]
@@ -171,6 +172,7 @@ pub struct AuditEntry {
     pub plant_id: Option<i64>,
     pub plant_name: Option<String>,
     /// e.g. `setting.set`, `inverter.boot`, `gateway.restart`.
+    #[schema(value_type = crate::text_enums::AuditAction)]
     pub action: String,
     /// The device or gateway SN (a file name for `firmware.upload`).
     pub target: String,
@@ -179,9 +181,11 @@ pub struct AuditEntry {
     #[schema(value_type = Option<std::collections::HashMap<String, Value>>)]
     pub detail: Option<Value>,
     /// `sent`, `succeeded`, `failed` or `refused`.
+    #[schema(value_type = crate::text_enums::AuditResult)]
     pub result: String,
     pub command_id: Option<i64>,
     /// The command's status now, when the entry sent one.
+    #[schema(value_type = Option<crate::commands::CommandState>)]
     pub command_status: Option<String>,
     pub create_at: String,
 }

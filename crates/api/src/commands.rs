@@ -217,9 +217,12 @@ async fn power(app: &AppState, me: &CurrentUser, sn: &str, on: bool) -> ApiResul
     let inv = inverters::visible(app, me, sn).await?;
     require_on(me, &inv, domain::permissions::INVERTER_POWER)?;
     let (action, kind) = if on {
-        ("inverter.boot", CommandKind::PowerOn)
+        (domain::audit_action::INVERTER_BOOT, CommandKind::PowerOn)
     } else {
-        ("inverter.shutdown", CommandKind::PowerOff)
+        (
+            domain::audit_action::INVERTER_SHUTDOWN,
+            CommandKind::PowerOff,
+        )
     };
     let id = send_to_device(app, me, action, &inv.row, kind, Value::Null, POWER_TIMEOUT).await?;
     let c = app

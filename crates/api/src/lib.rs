@@ -55,6 +55,7 @@ mod shares;
 mod sheet_read;
 mod staff;
 mod system;
+mod text_enums;
 mod upgrades;
 mod users;
 mod versions;

@@ -76,6 +76,28 @@ pub struct LoggerFunction {
 #[schema(value_type = std::collections::HashMap<String, Value>)]
 pub struct LoggerFunctionDocument(pub Value);
 
+/// A config as a save sends it, as the document describes it: the fields with limits (those of
+/// `devices::protocol`: `CODE_MAX`, `NAME_MAX`, `UNIT_MAX`); every other field of the format
+/// (docs/device-protocol.md) is sent too, and checked as a whole.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a description of the body, never built: `parse_config` reads it
+pub(crate) struct ProtocolConfigBody {
+    #[schema(min_length = 1, max_length = 64)]
+    code: String,
+    #[schema(min_length = 1, max_length = 100)]
+    name: String,
+    points: Vec<ProtocolPointBody>,
+}
+
+/// A point of a config as a save sends it (see [`ProtocolConfigBody`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct ProtocolPointBody {
+    /// The engineering unit of the decoded value.
+    #[schema(max_length = 16)]
+    unit: Option<String>,
+}
+
 /// A saved config's code and its new revision.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -152,7 +174,7 @@ pub async fn check(
 
 /// Saves a whole config (new or edited). Every problem is named in the message (code 4).
 #[utoipa::path(post, path = "/api/v1/logger/function", tag = "protocols", security(("bearer" = [])),
-    request_body(content_type = "application/json", description = "A protocol config (see docs/device-protocol.md)"),
+    request_body(content = ProtocolConfigBody, content_type = "application/json", description = "A protocol config (see docs/device-protocol.md)"),
     responses((status = 200, description = "The config's code and new revision; 2, 4", body = Envelope<LoggerFunctionSaved>)))]
 pub async fn save(
     State(app): State<AppState>,

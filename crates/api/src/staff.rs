@@ -163,7 +163,9 @@ pub async fn add(
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct StaffEditRequest {
+    #[schema(max_length = 30)]
     pub nickname: Option<String>,
+    #[schema(max_length = 30)]
     pub name: Option<String>,
     pub email: Option<String>,
     pub mobile: Option<String>,

@@ -38,6 +38,12 @@ pub enum Problem {
     EmptyCode,
     #[error("the config name is empty")]
     EmptyName,
+    #[error("the config code is longer than {max} characters")]
+    LongCode { max: usize },
+    #[error("the config name is longer than {max} characters")]
+    LongName { max: usize },
+    #[error("`{key}`: the unit is longer than {max} characters")]
+    LongUnit { key: String, max: usize },
     #[error("the config has no points")]
     NoPoints,
     #[error("point #{index} has an empty key")]

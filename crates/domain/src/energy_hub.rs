@@ -238,6 +238,12 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    pub const ALL: [EventKind; 3] = [
+        EventKind::Discharge,
+        EventKind::ExportLimit,
+        EventKind::Charge,
+    ];
+
     /// The stored word (`dr_events.kind`).
     pub fn as_db(self) -> &'static str {
         match self {
@@ -266,6 +272,14 @@ impl EventKind {
         }
     }
 }
+
+/// Where a programme, and so its enrollments and events, comes from: `local` (built in, the
+/// portal's utility runs it) or `vtn` (a utility's OpenADR server).
+pub const SOURCES: [&str; 2] = ["local", "vtn"];
+
+/// How an event went for one inverter (the dispatch job's word): `pending` (under way),
+/// `applied`, `failed`, `offline` (unreachable) or `restored` (put back after the event).
+pub const DISPATCH_STATES: [&str; 5] = ["pending", "applied", "failed", "offline", "restored"];
 
 /// One interval of an event as `dr_events.intervals` keeps it (a JSON array of these): times
 /// in unix seconds, `kind` the stored word ([`EventKind::as_db`]).

@@ -65,6 +65,10 @@ pub fn text<'a>(field: &str, raw: &'a str, max: usize) -> Result<&'a str, Domain
     }
 }
 
+/// The ways a firmware file is flashed: `iap` (in-application programming, the default) or
+/// `isp` (in-system programming).
+pub const UPGRADE_MODES: [&str; 2] = ["iap", "isp"];
+
 /// `iap` (in-application programming, the default) or `isp` (in-system programming).
 pub fn upgrade_mode(raw: &str) -> Result<&'static str, DomainError> {
     match raw.trim().to_ascii_lowercase().as_str() {

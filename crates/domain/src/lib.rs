@@ -2,6 +2,7 @@
 //! validation of user input, the permission catalogue and the access policy.
 
 pub mod account;
+pub mod audit_action;
 pub mod codes;
 pub mod combiner;
 pub mod command;

@@ -180,7 +180,7 @@ async fn ask_demo_owner(
             plant_owner_id: None,
             plant_company_id: None,
         },
-        action: "customer.offer",
+        action: domain::audit_action::CUSTOMER_OFFER,
         target: &demo_owner.account,
         detail: &detail,
         result: "succeeded",

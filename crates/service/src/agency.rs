@@ -71,7 +71,7 @@ pub async fn offer(
     let agent = check_agent_account(store, actor, company, raw).await?;
     let detail = serde_json::json!({"companyId": company.0, "agentCompanyId": agent.0}).to_string();
     let target = format!("company:{}", agent.0);
-    let audit = admin_entry(by, "agent.offer", &target, &detail, now);
+    let audit = admin_entry(by, domain::audit_action::AGENT_OFFER, &target, &detail, now);
     // A colleague may have asked since the check: the conflict answers 202.
     let id = store
         .insert_agent_offer(company, agent, &message, actor.id, &audit, now)
@@ -133,7 +133,13 @@ pub async fn accept(
         "agentCompanyId": agent.0})
     .to_string();
     let target = format!("company:{}", offer.company_id);
-    let audit = admin_entry(by, "agent.accept", &target, &detail, now);
+    let audit = admin_entry(
+        by,
+        domain::audit_action::AGENT_ACCEPT,
+        &target,
+        &detail,
+        now,
+    );
     match store.accept_agent_offer(id, agent, &audit, now).await? {
         Some((agency, _)) => Ok((agency, offer)),
         None => Err(DomainError::invalid("id").into()),
@@ -165,9 +171,9 @@ pub async fn end_offer(
         })
         .ok_or_else(|| DomainError::invalid("id"))?;
     let action = if made {
-        "agent.withdraw"
+        domain::audit_action::AGENT_WITHDRAW
     } else {
-        "agent.decline"
+        domain::audit_action::AGENT_DECLINE
     };
     let detail = serde_json::json!({"offerId": id, "companyId": offer.company_id,
         "agentCompanyId": offer.agent_company_id})
@@ -211,7 +217,7 @@ pub async fn leave(
     let detail =
         serde_json::json!({"companyId": p.company_id, "agentCompanyId": company.0}).to_string();
     let target = format!("agent:{}", p.id);
-    let audit = admin_entry(by, "agent.leave", &target, &detail, now);
+    let audit = admin_entry(by, domain::audit_action::AGENT_LEAVE, &target, &detail, now);
     if !store.leave_agency(company, &audit).await? {
         return Err(DomainError::invalid("id").into());
     }
@@ -237,7 +243,7 @@ pub async fn remove(store: &Store, actor: &Actor, id: AgentId, now: i64) -> Resu
     let target = format!("agent:{id}");
     let audit = admin_entry(
         crate::audit::author(actor, None),
-        "agent.delete",
+        domain::audit_action::AGENT_DELETE,
         &target,
         &detail,
         now,

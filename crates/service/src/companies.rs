@@ -61,7 +61,13 @@ fn entry<'a>(
 pub async fn logo_uploaded(store: &Store, actor: &Actor, company: CompanyId, url: &str, now: i64) {
     let target = format!("company:{company}");
     let detail = json!({"url": url}).to_string();
-    let entry = entry(actor, "company.logo.upload", &target, &detail, now);
+    let entry = entry(
+        actor,
+        domain::audit_action::COMPANY_LOGO_UPLOAD,
+        &target,
+        &detail,
+        now,
+    );
     audit::record_alone(store, &entry).await;
 }
 
@@ -165,7 +171,7 @@ pub async fn create_company(
         (format!("company:{id}"), detail.to_string())
     };
     let audit = NewRowsAudit {
-        entry: entry(actor, "company.add", "", "", now),
+        entry: entry(actor, domain::audit_action::COMPANY_ADD, "", "", now),
         describe: &describe,
     };
     // Someone may take the name or the account between the checks and the write: the store
@@ -214,7 +220,13 @@ pub async fn edit(
         "email": details.email, "phone": details.phone})
     .to_string();
     let target = format!("company:{id}");
-    let audit = entry(actor, "company.edit", &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::COMPANY_EDIT,
+        &target,
+        &detail,
+        now,
+    );
     store.update_company(id, &details, &audit).await?;
     Ok(())
 }
@@ -231,9 +243,9 @@ pub async fn set_disabled(
     require_internal(actor, domain::permissions::SYS_COMPANY_EDIT)?;
     actor.require_writable()?;
     let action = if disabled {
-        "company.disable"
+        domain::audit_action::COMPANY_DISABLE
     } else {
-        "company.enable"
+        domain::audit_action::COMPANY_ENABLE
     };
     let detail = json!({"disabled": disabled}).to_string();
     let target = format!("company:{id}");
@@ -261,7 +273,13 @@ pub async fn set_logo(
     let icon = company::logo_url("iconUrl", icon)?;
     let detail = json!({"logoUrl": logo, "iconUrl": icon}).to_string();
     let target = format!("company:{id}");
-    let audit = entry(actor, "company.logo", &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::COMPANY_LOGO,
+        &target,
+        &detail,
+        now,
+    );
     store.set_company_logo(id, &logo, &icon, &audit).await?;
     Ok(())
 }
@@ -278,7 +296,13 @@ pub async fn set_theme(
     let color = company::theme_color(color)?;
     let detail = json!({"themeColor": color}).to_string();
     let target = format!("company:{id}");
-    let audit = entry(actor, "company.theme", &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::COMPANY_THEME,
+        &target,
+        &detail,
+        now,
+    );
     store.set_company_theme(id, &color, Some(&audit)).await?;
     Ok(())
 }

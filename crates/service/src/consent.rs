@@ -89,9 +89,9 @@ async fn answer(
     .to_string();
     let target = format!("company:{}", offer.company_id);
     let action = if accept {
-        "customer.accept"
+        domain::audit_action::CUSTOMER_ACCEPT
     } else {
-        "customer.decline"
+        domain::audit_action::CUSTOMER_DECLINE
     };
     let audit = admin_entry(by, action, &target, &detail, now);
     let done = if accept {
@@ -146,7 +146,13 @@ pub async fn leave(
         "userId": actor.id.0})
     .to_string();
     let target = format!("company:{}", relation.company_id);
-    let audit = admin_entry(by, "customer.leave", &target, &detail, now);
+    let audit = admin_entry(
+        by,
+        domain::audit_action::CUSTOMER_LEAVE,
+        &target,
+        &detail,
+        now,
+    );
     if !store.leave_customer(id, actor.id, &audit).await? {
         return Err(missing().into());
     }

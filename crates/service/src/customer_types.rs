@@ -103,7 +103,7 @@ pub async fn add(
         (target.clone(), detail.to_string())
     };
     let audit = NewRowsAudit {
-        entry: entry(actor, "customerType.add", "", "", now),
+        entry: entry(actor, domain::audit_action::CUSTOMER_TYPE_ADD, "", "", now),
         describe: &describe,
     };
     Ok(store
@@ -128,7 +128,13 @@ pub async fn edit(
         "parentId": {"from": before.parent_id, "to": d.parent.filter(|p| *p > 0)}})
     .to_string();
     let target = format!("customerType:{}", before.code);
-    let audit = entry(actor, "customerType.edit", &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::CUSTOMER_TYPE_EDIT,
+        &target,
+        &detail,
+        now,
+    );
     if !store
         .update_customer_type(company, id, &write(&fields, parent), &audit)
         .await?
@@ -151,7 +157,13 @@ pub async fn delete(
     let before = visible(store, company, id).await?;
     let detail = json!({"typeId": id.0, "companyId": company.0, "name": before.name}).to_string();
     let target = format!("customerType:{}", before.code);
-    let audit = entry(actor, "customerType.delete", &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::CUSTOMER_TYPE_DELETE,
+        &target,
+        &detail,
+        now,
+    );
     match store
         .delete_customer_type(company, id, Some(&audit))
         .await?

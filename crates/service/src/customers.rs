@@ -99,7 +99,13 @@ pub async fn offer(
     let detail = serde_json::json!({"userId": user.id, "companyId": company.0,
         "typeId": type_id.map(|t| t.0)})
     .to_string();
-    let audit = admin_entry(by, "customer.offer", &user.account, &detail, now);
+    let audit = admin_entry(
+        by,
+        domain::audit_action::CUSTOMER_OFFER,
+        &user.account,
+        &detail,
+        now,
+    );
     let offer = NewCustomerOffer {
         company,
         user: user.id(),
@@ -138,7 +144,13 @@ pub async fn withdraw(
     let detail =
         serde_json::json!({"offerId": id, "userId": offer.user_id, "companyId": company.0})
             .to_string();
-    let audit = admin_entry(by, "customer.withdraw", &offer.account, &detail, now);
+    let audit = admin_entry(
+        by,
+        domain::audit_action::CUSTOMER_WITHDRAW,
+        &offer.account,
+        &detail,
+        now,
+    );
     if !store.end_customer_offer(id, side, &audit).await? {
         return Err(DomainError::invalid("id").into());
     }
@@ -173,7 +185,13 @@ pub async fn edit(
         "typeId": {"from": before.type_id, "to": d.type_id.filter(|t| *t > 0)}})
     .to_string();
     let by = crate::audit::author(actor, None);
-    let audit = admin_entry(by, "customer.edit", &before.account, &detail, now);
+    let audit = admin_entry(
+        by,
+        domain::audit_action::CUSTOMER_EDIT,
+        &before.account,
+        &detail,
+        now,
+    );
     if !store
         .update_customer(company, id, type_id, &remark, Some(&audit))
         .await?
@@ -198,7 +216,13 @@ pub async fn remove(
         "companyId": company.0})
     .to_string();
     let by = crate::audit::author(actor, None);
-    let audit = admin_entry(by, "customer.remove", &before.account, &detail, now);
+    let audit = admin_entry(
+        by,
+        domain::audit_action::CUSTOMER_REMOVE,
+        &before.account,
+        &detail,
+        now,
+    );
     if !store.delete_customer(company, id, Some(&audit)).await? {
         return Err(DomainError::invalid("id").into());
     }

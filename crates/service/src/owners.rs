@@ -28,9 +28,9 @@ pub async fn set_disabled(
         .filter(|u| u.kind() == UserKind::Owner && u.deleted_at.is_none())
         .ok_or(DomainError::invalid("id"))?;
     let action = if disabled {
-        "owner.disable"
+        domain::audit_action::OWNER_DISABLE
     } else {
-        "owner.enable"
+        domain::audit_action::OWNER_ENABLE
     };
     let detail = serde_json::json!({"userId": owner.id, "disabled": disabled}).to_string();
     let entry = audit::admin_entry(

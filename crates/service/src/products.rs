@@ -57,7 +57,7 @@ pub async fn add(
         .to_string();
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "product.create",
+        domain::audit_action::PRODUCT_CREATE,
         "product",
         &detail,
         now,
@@ -82,7 +82,7 @@ pub async fn edit(
     let target = format!("product:{}", id.0);
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "product.edit",
+        domain::audit_action::PRODUCT_EDIT,
         &target,
         &detail,
         now,
@@ -110,7 +110,7 @@ pub async fn remove(store: &Store, actor: &Actor, id: ProductId, now: i64) -> Re
     let target = format!("product:{}", id.0);
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "product.delete",
+        domain::audit_action::PRODUCT_DELETE,
         &target,
         &detail,
         now,
@@ -164,7 +164,7 @@ pub async fn assign(
     let detail = serde_json::json!({"productId": product.map(|p| p.0)}).to_string();
     let entry = audit::admin_entry(
         audit::author(actor, plant),
-        "inverter.product",
+        domain::audit_action::INVERTER_PRODUCT,
         &inverter.sn,
         &detail,
         now,

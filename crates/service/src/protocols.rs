@@ -21,7 +21,7 @@ pub async fn save(
     let detail = serde_json::json!({"code": saved.code, "version": saved.version}).to_string();
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "protocol.save",
+        domain::audit_action::PROTOCOL_SAVE,
         &target,
         &detail,
         now,

@@ -39,7 +39,13 @@ pub async fn create(
         return Err(Code::RoleLimit.into());
     }
     let detail = json!({"name": name, "companyId": company.0, "permissions": keys}).to_string();
-    let entry = audit::admin_entry(audit::author(actor, None), "role.add", "role", &detail, now);
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        domain::audit_action::ROLE_ADD,
+        "role",
+        &detail,
+        now,
+    );
     Ok(store
         .create_role(company, &name, &keys, now, Some(&entry))
         .await?)
@@ -86,7 +92,7 @@ pub async fn update(
     let target = format!("role:{}", role.id);
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "role.edit",
+        domain::audit_action::ROLE_EDIT,
         &target,
         &detail,
         now,
@@ -104,7 +110,7 @@ pub async fn delete(store: &Store, actor: &Actor, id: RoleId, now: i64) -> Resul
     let target = format!("role:{}", role.id);
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "role.delete",
+        domain::audit_action::ROLE_DELETE,
         &target,
         &detail,
         now,

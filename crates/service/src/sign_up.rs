@@ -71,7 +71,13 @@ pub async fn register(store: &Store, s: SignUp<'_>, now: i64) -> Result<UserId> 
         plant_company_id: None,
     };
     let detail = serde_json::json!({"kind": role.user_kind().as_str()}).to_string();
-    let entry = audit::admin_entry(by, "account.register", "user", &detail, now);
+    let entry = audit::admin_entry(
+        by,
+        domain::audit_action::ACCOUNT_REGISTER,
+        "user",
+        &detail,
+        now,
+    );
     match store.register_user(&new, code.id, &entry).await {
         Ok(Some(id)) => {
             tracing::info!(user = %id, "account registered");

@@ -161,7 +161,7 @@ pub async fn add(
             .to_string();
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "staff.add",
+        domain::audit_action::STAFF_ADD,
         "user",
         &detail,
         now,
@@ -252,7 +252,7 @@ pub async fn edit(
     let target = format!("user:{id}");
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "staff.edit",
+        domain::audit_action::STAFF_EDIT,
         &target,
         &detail,
         now,
@@ -273,7 +273,7 @@ pub async fn delete(store: &Store, actor: &Actor, id: UserId, now: i64) -> Resul
     let target = format!("user:{id}");
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "staff.delete",
+        domain::audit_action::STAFF_DELETE,
         &target,
         &detail,
         now,

@@ -72,8 +72,8 @@ impl Start<'_> {
     /// The audit action.
     fn action(&self) -> &'static str {
         match self.device {
-            Device::Inverter(_) => "inverter.upgrade",
-            Device::Gateway(_) => "gateway.upgrade",
+            Device::Inverter(_) => domain::audit_action::INVERTER_UPGRADE,
+            Device::Gateway(_) => domain::audit_action::GATEWAY_UPGRADE,
         }
     }
 
@@ -167,7 +167,7 @@ pub async fn refuse_cancel(
         json!({"upgradeId": upgrade_id, "reason": Code::CancelUnsupported.number()}).to_string();
     let entry = NewAudit {
         by: audit::author(actor, plant.as_ref()),
-        action: "inverter.upgrade.cancel",
+        action: domain::audit_action::INVERTER_UPGRADE_CANCEL,
         target: sn,
         detail: &detail,
         result: audit::REFUSED,

@@ -105,7 +105,7 @@ pub async fn publish(
     let detail = serde_json::json!({"version": f.version}).to_string();
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "version.publish",
+        domain::audit_action::VERSION_PUBLISH,
         "version",
         &detail,
         now,
@@ -135,7 +135,7 @@ pub async fn edit(
     let target = format!("version:{id}");
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "version.edit",
+        domain::audit_action::VERSION_EDIT,
         &target,
         &detail,
         now,
@@ -157,7 +157,7 @@ pub async fn delete(store: &Store, actor: &Actor, id: i64, now: i64) -> Result<V
     let target = format!("version:{id}");
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "version.delete",
+        domain::audit_action::VERSION_DELETE,
         &target,
         &detail,
         now,

@@ -118,7 +118,7 @@ pub async fn inverter_debug(
     let outcome = crate::commands::send_to_device(
         &app,
         &me,
-        "inverter.debug",
+        domain::audit_action::INVERTER_DEBUG,
         &device,
         domain::command::CommandKind::ModbusRaw,
         json!({ "frame": frame }),

@@ -15,6 +15,7 @@ pub struct Program {
     pub description: String,
     pub retailer: String,
     /// `local` (built in) or `vtn`.
+    #[schema(value_type = crate::text_enums::ProgramSource)]
     pub source: &'static str,
     #[schema(required)]
     pub vtn_name: Option<String>,
@@ -26,16 +27,23 @@ pub struct Program {
 #[serde(rename_all = "camelCase")]
 pub struct Address {
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub country: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub region: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub locality: Option<String>,
+    /// The one part a service address may leave out.
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub extended_address: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub street_address: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub postal_code: Option<String>,
 }
 
@@ -57,19 +65,26 @@ impl Address {
 #[serde(rename_all = "camelCase")]
 pub struct Device {
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub sn: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub manufacturer: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub model: Option<String>,
     /// `YYYY-MM-DD`, not in the future.
     #[serde(default)]
+    #[schema(max_length = 10)]
     pub install_date: Option<String>,
     #[serde(default, deserialize_with = "num::opt_f64")]
+    #[schema(minimum = 0, maximum = 1000)]
     pub charge_capacity: Option<f64>,
     #[serde(default, deserialize_with = "num::opt_f64")]
+    #[schema(minimum = 0, maximum = 1000)]
     pub discharge_capacity: Option<f64>,
     #[serde(default, deserialize_with = "num::opt_f64")]
+    #[schema(minimum = 0, maximum = 10000)]
     pub storage_capacity: Option<f64>,
 }
 
@@ -122,8 +137,9 @@ pub struct EnrollmentRequest {
     /// The service address when absent.
     #[serde(default)]
     pub mailing_address: Option<Address>,
+    /// 1 to 10.
     #[serde(default)]
-    #[schema(value_type = Vec<Device>)]
+    #[schema(value_type = Vec<Device>, min_items = 1, max_items = 10)]
     pub devices: Option<Vec<Device>>,
     /// 1-100 %.
     #[serde(default, deserialize_with = "num::opt_i64")]
@@ -185,10 +201,12 @@ pub struct Enrollment {
     pub program_id: i64,
     pub program_name: String,
     /// `local` or `vtn`.
+    #[schema(value_type = crate::text_enums::ProgramSource)]
     pub source: &'static str,
     pub station_id: i64,
     pub station_name: String,
     /// `pending`, `accepted`, `rejected` or `unenrolled`.
+    #[schema(value_type = crate::text_enums::EnrollmentStatus)]
     pub status: &'static str,
     pub reason: String,
     /// Report payload types the utility's events ask for that the portal cannot produce
@@ -206,6 +224,7 @@ pub struct Enrollment {
     pub time_zone: String,
     pub devices: Vec<DeviceOut>,
     /// What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject.
+    #[schema(value_type = Vec<crate::text_enums::EnrollmentAction>)]
     pub allowed_actions: Vec<&'static str>,
     pub created_at: String,
     pub updated_at: String,
@@ -215,17 +234,20 @@ pub struct Enrollment {
 #[serde(rename_all = "camelCase")]
 pub struct EnrollmentState {
     pub id: i64,
+    #[schema(value_type = crate::text_enums::EnrollmentStatus)]
     pub status: &'static str,
     pub reason: String,
     pub opted_out: bool,
+    #[schema(value_type = Vec<crate::text_enums::EnrollmentAction>)]
     pub allowed_actions: Vec<&'static str>,
     pub updated_at: String,
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct DevicesRequest {
+    /// 1 to 10.
     #[serde(default)]
-    #[schema(value_type = Vec<Device>)]
+    #[schema(value_type = Vec<Device>, min_items = 1, max_items = 10)]
     pub devices: Option<Vec<Device>>,
 }
 
@@ -233,7 +255,7 @@ pub struct DevicesRequest {
 pub struct ActionRequest {
     /// join, resubmit, quit, optOut, optIn; the utility: accept, reject.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::text_enums::EnrollmentAction)]
     pub action: Option<String>,
     /// Required (1-200) to reject.
     #[serde(default)]
@@ -283,6 +305,7 @@ pub struct Event {
     pub id: i64,
     pub program_id: i64,
     pub program_name: String,
+    #[schema(value_type = crate::text_enums::ProgramSource)]
     pub source: &'static str,
     pub name: String,
     pub priority: i64,
@@ -290,12 +313,14 @@ pub struct Event {
     /// Minutes.
     pub duration: i64,
     pub end_date: String,
-    /// `discharge` or `exportLimit`.
+    /// `discharge` or `exportLimit` (`charge` only from a utility's server).
+    #[schema(value_type = crate::text_enums::EventKind)]
     pub kind: &'static str,
     pub target_kw: f64,
     /// kW: the target for a discharge event, 0 for an export limit.
     pub power_discharge: f64,
     /// `pending`, `active`, `completed` or `cancelled`.
+    #[schema(value_type = crate::text_enums::EventStatus)]
     pub status: &'static str,
     /// Every enrollment of the caller taking part is opted out.
     pub opted_out: bool,
@@ -310,6 +335,7 @@ pub struct IntervalOut {
     pub id: i64,
     pub start_date: String,
     pub end_date: String,
+    #[schema(value_type = crate::text_enums::EventKind)]
     pub kind: &'static str,
     pub target_kw: f64,
 }
@@ -320,6 +346,7 @@ pub struct DispatchOutcome {
     pub station_id: i64,
     pub station_name: String,
     pub sn: String,
+    #[schema(value_type = crate::text_enums::DispatchState)]
     pub state: String,
     pub error: String,
     pub updated_at: String,

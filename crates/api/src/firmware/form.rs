@@ -68,3 +68,44 @@ pub(crate) async fn read(multipart: Result<Multipart, MultipartRejection>) -> Ap
         }
     }
 }
+
+/// The fields of a firmware upload or edit, as the API document describes the multipart form
+/// (every field is text; the limits are those `service::firmware::save` checks).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // a description of the form, never built: `Form` reads it
+pub(crate) struct FirmwareForm {
+    /// Edit this firmware (inverter firmware; gateway software edits name it in the path).
+    id: Option<i64>,
+    /// `inverter` (the default) or `gateway`; inverter firmware route only.
+    #[schema(value_type = Option<crate::text_enums::FirmwareTarget>)]
+    target: Option<String>,
+    /// The inverter-type label the firmware is filed under (inverter firmware).
+    type_id: Option<i64>,
+    /// The file's name when empty.
+    #[schema(max_length = 64)]
+    name: Option<String>,
+    /// Letters, digits, `-` and `_`.
+    #[schema(min_length = 1, max_length = 32)]
+    version: Option<String>,
+    /// Empty clears it.
+    product_id: Option<String>,
+    #[schema(max_length = 32)]
+    hardware_version: Option<String>,
+    /// Inverter firmware.
+    #[schema(value_type = Option<crate::text_enums::UpgradeMode>)]
+    upgrade_mode: Option<String>,
+    /// Inverter firmware.
+    #[schema(max_length = 32)]
+    firmware_type: Option<String>,
+    /// The change log in Chinese.
+    #[schema(max_length = 2000)]
+    change_log: Option<String>,
+    #[schema(max_length = 2000)]
+    change_log_en: Option<String>,
+    /// `true` or `false`.
+    enabled: Option<String>,
+    /// .bin or .hex, at most 1.5 MB; required for a new one.
+    #[schema(value_type = Option<String>, format = Binary)]
+    file: Option<Vec<u8>>,
+}

@@ -40,7 +40,7 @@ pub async fn page(
 /// `productId`, `changeLog`, `changeLogEn`, `enabled`).
 #[utoipa::path(post, path = "/api/v1/firmware/gateway/add", tag = "firmware",
     security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one)"),
+    request_body(content = super::form::FirmwareForm, content_type = "multipart/form-data", description = "Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one)"),
     responses((status = 200, description = "The software; 2, 4, 11, 12, 4000, 4002", body = Envelope<FirmwareItem>)))]
 pub async fn add(
     State(app): State<AppState>,
@@ -71,7 +71,7 @@ pub async fn one(
 /// Edits gateway software (the upload's fields; a new `file` replaces the old one).
 #[utoipa::path(post, path = "/api/v1/firmware/gateway/{id}", tag = "firmware", params(("id" = i64, Path)),
     security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one)"),
+    request_body(content = super::form::FirmwareForm, content_type = "multipart/form-data", description = "Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one)"),
     responses((status = 200, description = "The software; 2, 4, 11, 12, 4000, 4002", body = Envelope<FirmwareItem>)))]
 pub async fn edit(
     State(app): State<AppState>,

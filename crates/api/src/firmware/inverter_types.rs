@@ -133,6 +133,7 @@ pub struct InverterTypeRequest {
     pub id: Option<i64>,
     /// 1 to 32 characters, unique among its siblings.
     #[serde(default, deserialize_with = "num::opt_text")]
+    #[schema(min_length = 1, max_length = 32)]
     pub name: Option<String>,
     /// A primary title (a new secondary label, or a move's target); null for a primary title.
     #[serde(default, deserialize_with = "num::opt_i64")]

@@ -81,6 +81,7 @@ pub struct FirmwareItem {
     pub size: i64,
     pub version: String,
     /// `inverter` or `gateway`.
+    #[schema(value_type = crate::text_enums::FirmwareTarget)]
     pub target: String,
     /// The secondary label it is filed under; 0 for gateway software.
     #[serde(rename = "type")]
@@ -98,6 +99,7 @@ pub struct FirmwareItem {
     pub part_number: String,
     pub hardware_version: String,
     /// `iap` or `isp`.
+    #[schema(value_type = crate::text_enums::UpgradeMode)]
     pub upgrade_mode: String,
     pub firmware_type: String,
     /// Offered to upgrade screens.

@@ -23,7 +23,7 @@ use domain::time::now_ms;
 /// `enabled`. An edit keeps every field it does not send.
 #[utoipa::path(post, path = "/api/v1/firmware/save", tag = "firmware",
     security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "Inverter firmware: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one); `id` to edit one, `target` (`inverter` or `gateway`), `typeId` (the inverter-type label), `upgradeMode`, `firmwareType`"),
+    request_body(content = super::form::FirmwareForm, content_type = "multipart/form-data", description = "Inverter firmware: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one); `id` to edit one, `target` (`inverter` or `gateway`), `typeId` (the inverter-type label), `upgradeMode`, `firmwareType`"),
     responses((status = 200, description = "The firmware; 2, 4 id/fileName/version/typeId/type/productId or version lower than the latest, 11 not .bin/.hex or not Intel HEX, 12 over 1.5 MB, 4000 name taken, 4002 duplicate version", body = Envelope<FirmwareItem>)))]
 pub async fn save(
     State(app): State<AppState>,

@@ -350,7 +350,7 @@ pub async fn settings_switch(
     let id = commands::send(
         &app,
         &me,
-        "gateway.settings",
+        domain::audit_action::GATEWAY_SETTINGS,
         &g.sn,
         &g.sn,
         CommandKind::SetParams,
@@ -377,7 +377,7 @@ pub async fn debug(
     let outcome = commands::send(
         &app,
         &me,
-        "gateway.debug",
+        domain::audit_action::GATEWAY_DEBUG,
         &g.sn,
         &g.sn,
         CommandKind::ModbusRaw,

@@ -201,7 +201,7 @@ pub(super) async fn run(
         })
         .collect();
     let audited = Audited {
-        action: "gateway.import",
+        action: domain::audit_action::GATEWAY_IMPORT,
         mode: Some("register"),
     };
     register_all(app, me, rows, dry, audited).await
@@ -227,7 +227,7 @@ pub async fn batch(
         .map(|(i, g)| (i as u32 + 1, g))
         .collect();
     let audited = Audited {
-        action: "gateway.batchRegister",
+        action: domain::audit_action::GATEWAY_BATCH_REGISTER,
         mode: None,
     };
     Ok(Data(register_all(&app, &me, rows, false, audited).await?))

@@ -71,7 +71,7 @@ pub async fn set(
     let id = commands::send(
         &app,
         &me,
-        "gateway.uploadCycle",
+        domain::audit_action::GATEWAY_UPLOAD_CYCLE,
         &g.sn,
         &g.sn,
         CommandKind::SetParams,

@@ -95,11 +95,33 @@ async fn answer(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<ManualIt
         .into())
 }
 
+/// The fields of a manual's upload or edit, as the API document describes the multipart form
+/// (every field is text; the limits are those `domain::manual` checks).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // a description of the form, never built: `files::form` reads it
+pub(crate) struct ManualForm {
+    product_id: i64,
+    #[schema(min_length = 1, max_length = 100)]
+    title: String,
+    /// `en`, `zh`, `es` or `all`.
+    language: String,
+    #[schema(max_length = 32)]
+    version: Option<String>,
+    /// `YYYY-MM-DD`.
+    issued: Option<String>,
+    /// The name the download is saved under.
+    file_name: Option<String>,
+    /// PDF, PNG or JPEG, at most 20 MB; required for a new one.
+    #[schema(value_type = Option<String>, format = Binary)]
+    file: Option<Vec<u8>>,
+}
+
 /// Uploads a manual. Multipart: `file` (PDF, PNG or JPEG, at most 20 MB), `fileName` (the name
 /// the download is saved under), `productId`, `title`, `language` (en, zh, es or all),
 /// `version`, `issued` (`YYYY-MM-DD`).
 #[utoipa::path(post, path = "/api/v1/manual", tag = "manuals", security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; required)"),
+    request_body(content = ManualForm, content_type = "multipart/form-data", description = "fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; required)"),
     responses((status = 200, description = "The manual; 2, 4 file/productId/title/language/version/issued, 11 not a PDF, PNG or JPEG, 12 over 20 MB", body = Envelope<ManualItem>)))]
 pub async fn add(
     State(app): State<AppState>,
@@ -122,7 +144,7 @@ pub async fn add(
 
 /// Edits a manual: the same form as the upload; without `file` the file stays.
 #[utoipa::path(post, path = "/api/v1/manual/{id}", tag = "manuals", params(("id" = i64, Path)), security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; without it the file stays)"),
+    request_body(content = ManualForm, content_type = "multipart/form-data", description = "fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; without it the file stays)"),
     responses((status = 200, description = "The manual; 2, 4 id/productId/title/language/version/issued, 11, 12, 4100", body = Envelope<ManualItem>)))]
 pub async fn edit(
     State(app): State<AppState>,

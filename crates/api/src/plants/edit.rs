@@ -57,6 +57,7 @@ pub struct PlantRequest {
     )]
     pub timezone: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 120)]
     pub address: Option<String>,
     #[serde(default, deserialize_with = "num::opt_f64")]
     pub lon: Option<f64>,
@@ -69,12 +70,15 @@ pub struct PlantRequest {
     pub thumb_url: Option<String>,
     /// Contact person.
     #[serde(default, alias = "contact")]
+    #[schema(max_length = 30)]
     pub principal: Option<String>,
     #[serde(default, deserialize_with = "num::opt_text")]
     pub phone: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub email: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 30)]
     pub installer: Option<String>,
     #[serde(default, deserialize_with = "num::opt_f64")]
     pub invest: Option<f64>,

@@ -123,6 +123,7 @@ pub struct PlantReport {
     pub plant: ReportPlant,
     /// `day`, `month` or `year`.
     #[serde(rename = "type")]
+    #[schema(value_type = crate::text_enums::ReportType)]
     pub kind: String,
     /// As asked: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
     pub date: String,

@@ -184,7 +184,7 @@ pub(crate) async fn write(
     let id = commands::send_to_device_noting(
         app,
         me,
-        "setting.set",
+        domain::audit_action::SETTING_SET,
         &inv.row,
         domain::command::CommandKind::SetParams,
         Value::Object(changed),

@@ -125,7 +125,7 @@ pub(crate) async fn cancel(
     commands::send(
         app,
         me,
-        "inverter.upgrade.cancel",
+        domain::audit_action::INVERTER_UPGRADE_CANCEL,
         gateway,
         &device.sn,
         CommandKind::UpgradeCancel,

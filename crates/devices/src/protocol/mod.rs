@@ -16,6 +16,11 @@ pub use shipped::{shipped, shipped_json};
 /// The most registers one Modbus read (function 3 or 4) may return.
 pub const MAX_READ_REGISTERS: u32 = 125;
 
+/// The longest config code, name and point unit (characters) a config may be saved with.
+pub const CODE_MAX: usize = 64;
+pub const NAME_MAX: usize = 100;
+pub const UNIT_MAX: usize = 16;
+
 /// A device family's register map: the spec's "logger function / protocol config".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProtocolConfig {

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::setting::writable_point;
-use super::{DataType, MAX_READ_REGISTERS, PointDef, ProtocolConfig};
+use super::{CODE_MAX, DataType, MAX_READ_REGISTERS, NAME_MAX, PointDef, ProtocolConfig, UNIT_MAX};
 use crate::error::{Error, Problem, Problems};
 
 impl ProtocolConfig {
@@ -29,6 +29,12 @@ impl ProtocolConfig {
         }
         if self.name.trim().is_empty() {
             out.push(Problem::EmptyName);
+        }
+        if self.code.chars().count() > CODE_MAX {
+            out.push(Problem::LongCode { max: CODE_MAX });
+        }
+        if self.name.chars().count() > NAME_MAX {
+            out.push(Problem::LongName { max: NAME_MAX });
         }
         if self.points.is_empty() {
             out.push(Problem::NoPoints);
@@ -83,6 +89,12 @@ const MAX_BASE: f64 = 1e15;
 
 fn point_problems(p: &PointDef, out: &mut Vec<Problem>) {
     let key = || p.key.clone();
+    if p.unit.chars().count() > UNIT_MAX {
+        out.push(Problem::LongUnit {
+            key: key(),
+            max: UNIT_MAX,
+        });
+    }
     match (p.register_kind(), p.register_type) {
         (None, _) => out.push(Problem::FunctionCode {
             key: key(),

@@ -180,6 +180,32 @@ fn keys_are_column_safe_and_configs_need_a_code_name_and_points() {
 }
 
 #[test]
+fn codes_names_and_units_have_the_editor_s_lengths() {
+    use devices::protocol::{CODE_MAX, NAME_MAX, UNIT_MAX};
+    let mut p = PointDef::new("v", 0, DataType::U16);
+    p.unit = "°".repeat(UNIT_MAX);
+    let mut at_most = config(vec![p.clone()]);
+    at_most.code = "c".repeat(CODE_MAX);
+    at_most.name = "名".repeat(NAME_MAX);
+    assert_eq!(at_most.problems(), vec![]);
+    p.unit.push('x');
+    let mut over = config(vec![p]);
+    over.code.push_str(&"c".repeat(CODE_MAX));
+    over.name = "n".repeat(NAME_MAX + 1);
+    assert_eq!(
+        over.problems(),
+        vec![
+            Problem::LongCode { max: CODE_MAX },
+            Problem::LongName { max: NAME_MAX },
+            Problem::LongUnit {
+                key: "v".into(),
+                max: UNIT_MAX
+            },
+        ]
+    );
+}
+
+#[test]
 fn a_second_address_needs_two_registers_and_a_valid_address() {
     let mut p = PointDef::new("x", 0, DataType::U16);
     p.second_address = Some(5);

@@ -218,9 +218,9 @@ async fn send_diff(
 ) -> Result<()> {
     let restoring = s.mode == RESTORE;
     let action = if restoring {
-        "energyhub.restore"
+        domain::audit_action::ENERGYHUB_RESTORE
     } else {
-        "energyhub.dispatch"
+        domain::audit_action::ENERGYHUB_DISPATCH
     };
     let sending: Values = diff
         .iter()

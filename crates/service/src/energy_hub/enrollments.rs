@@ -142,7 +142,7 @@ pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Resul
             let target = format!("enrollment:{}", e.id);
             let entry = audit::admin_entry(
                 on_enrollment(actor, &e),
-                "energyhub.enrollment.edit",
+                domain::audit_action::ENERGYHUB_ENROLLMENT_EDIT,
                 &target,
                 &detail,
                 now,
@@ -155,7 +155,7 @@ pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Resul
         None => {
             let entry = audit::admin_entry(
                 audit::author(actor, Some(&plant)),
-                "energyhub.enrollment.create",
+                domain::audit_action::ENERGYHUB_ENROLLMENT_CREATE,
                 "enrollment",
                 &detail,
                 now,
@@ -207,7 +207,7 @@ pub async fn add_devices(
     let target = format!("enrollment:{}", e.id);
     let entry = audit::admin_entry(
         on_enrollment(actor, &e),
-        "energyhub.enrollment.devices.add",
+        domain::audit_action::ENERGYHUB_ENROLLMENT_DEVICES_ADD,
         &target,
         &detail,
         now,
@@ -240,7 +240,7 @@ pub async fn remove_device(
     let target = format!("enrollment:{}", e.id);
     let entry = audit::admin_entry(
         on_enrollment(actor, &e),
-        "energyhub.enrollment.devices.remove",
+        domain::audit_action::ENERGYHUB_ENROLLMENT_DEVICES_REMOVE,
         &target,
         &detail,
         now,
@@ -315,7 +315,7 @@ pub async fn act(
     let target = format!("enrollment:{}", e.id);
     let entry = audit::admin_entry(
         on_enrollment(actor, &e),
-        "energyhub.enrollment.action",
+        domain::audit_action::ENERGYHUB_ENROLLMENT_ACTION,
         &target,
         &detail,
         now,

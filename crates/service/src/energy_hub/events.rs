@@ -131,7 +131,13 @@ pub async fn cancel(
     let target = format!("event:{}", event.id);
     let by = audit::author(actor, None);
     if actor.has(UTILITY) && enrollment.is_none() && event.vtn_id.is_none() {
-        let entry = audit::admin_entry(by, "energyhub.event.cancel", &target, "{}", now_ms(now));
+        let entry = audit::admin_entry(
+            by,
+            domain::audit_action::ENERGYHUB_EVENT_CANCEL,
+            &target,
+            "{}",
+            now_ms(now),
+        );
         store
             .cancel_hub_event(event.id, Some(actor.id.0), now, &entry)
             .await?;
@@ -142,7 +148,13 @@ pub async fn cancel(
             None => standing.taking_part.clone(),
         };
         let detail = json!({"enrollments": targets}).to_string();
-        let entry = audit::admin_entry(by, "energyhub.event.optOut", &target, &detail, now_ms(now));
+        let entry = audit::admin_entry(
+            by,
+            domain::audit_action::ENERGYHUB_EVENT_OPT_OUT,
+            &target,
+            &detail,
+            now_ms(now),
+        );
         store
             .opt_out_of_event(event.id, &targets, Some(actor.id.0), now, &entry)
             .await?;
@@ -199,7 +211,7 @@ pub async fn create(
     .to_string();
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "energyhub.event.create",
+        domain::audit_action::ENERGYHUB_EVENT_CREATE,
         "event",
         &detail,
         now_ms(now),

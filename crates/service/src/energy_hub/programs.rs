@@ -28,7 +28,13 @@ pub async fn save(
     let by = audit::author(actor, None);
     let id = match id {
         None => {
-            let entry = audit::admin_entry(by, "energyhub.program.create", "program", &detail, now);
+            let entry = audit::admin_entry(
+                by,
+                domain::audit_action::ENERGYHUB_PROGRAM_CREATE,
+                "program",
+                &detail,
+                now,
+            );
             store.create_program(&form, now, Some(&entry)).await?
         }
         Some(id) => {
@@ -37,7 +43,13 @@ pub async fn save(
                 return Err(Code::NoPermission.into());
             }
             let target = format!("program:{id}");
-            let entry = audit::admin_entry(by, "energyhub.program.edit", &target, &detail, now);
+            let entry = audit::admin_entry(
+                by,
+                domain::audit_action::ENERGYHUB_PROGRAM_EDIT,
+                &target,
+                &detail,
+                now,
+            );
             store.update_program(id, &form, now, &entry).await?;
             id
         }

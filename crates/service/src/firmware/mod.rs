@@ -156,9 +156,9 @@ pub async fn enable(
     })
     .to_string();
     let action = if enable {
-        "firmware.enable"
+        domain::audit_action::FIRMWARE_ENABLE
     } else {
-        "firmware.disable"
+        domain::audit_action::FIRMWARE_DISABLE
     };
     let detail =
         json!({"firmId": id, "version": row.version, "target": row.target, "notify": notify})
@@ -214,7 +214,13 @@ pub async fn delete(store: &Store, actor: &Actor, ids: &[i64], now: i64) -> Resu
             let by = audit::author(actor, None);
             (
                 r.id,
-                audit::admin_entry(by, "firmware.delete", target, detail, now),
+                audit::admin_entry(
+                    by,
+                    domain::audit_action::FIRMWARE_DELETE,
+                    target,
+                    detail,
+                    now,
+                ),
             )
         })
         .collect();

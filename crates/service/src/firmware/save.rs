@@ -242,9 +242,9 @@ pub async fn save(
     let action = match &d.old {
         Some(o) => {
             detail["firmId"] = o.id.into();
-            "firmware.edit"
+            domain::audit_action::FIRMWARE_EDIT
         }
-        None => "firmware.upload",
+        None => domain::audit_action::FIRMWARE_UPLOAD,
     };
     let detail = detail.to_string();
     let audit_target = format!("firmware:{}", d.name);

@@ -81,7 +81,13 @@ pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> R
         return Err(DomainError::invalid("name").into());
     }
     let target = target(&name);
-    let by = entry(actor, "inverterType.add", &target, "", now);
+    let by = entry(
+        actor,
+        domain::audit_action::INVERTER_TYPE_ADD,
+        &target,
+        "",
+        now,
+    );
     let detail_of = |id: i64| json!({"typeId": id, "parentId": parent, "codes": codes}).to_string();
     Ok(store
         .insert_inverter_type(parent, &name, &codes, now, Some((&by, &detail_of)))
@@ -107,7 +113,13 @@ pub async fn edit(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> 
     }
     let detail = json!({"typeId": t.id, "before": t.name, "codes": codes}).to_string();
     let target = target(&name);
-    let by = entry(actor, "inverterType.edit", &target, &detail, now);
+    let by = entry(
+        actor,
+        domain::audit_action::INVERTER_TYPE_EDIT,
+        &target,
+        &detail,
+        now,
+    );
     store
         .update_inverter_type(t.id, &name, codes.as_deref(), now, Some(&by))
         .await?;
@@ -134,7 +146,13 @@ pub async fn move_label(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i6
     }
     let detail = json!({"typeId": t.id, "from": t.parent_id, "to": to}).to_string();
     let target = target(&t.name);
-    let by = entry(actor, "inverterType.move", &target, &detail, now);
+    let by = entry(
+        actor,
+        domain::audit_action::INVERTER_TYPE_MOVE,
+        &target,
+        &detail,
+        now,
+    );
     store.move_inverter_type(t.id, to, now, Some(&by)).await?;
     Ok(())
 }
@@ -154,7 +172,13 @@ pub async fn delete(store: &Store, actor: &Actor, id: i64, now: i64) -> Result<(
     let detail: Value = json!({"typeId": t.id, "parentId": t.parent_id});
     let detail = detail.to_string();
     let target = target(&t.name);
-    let by = entry(actor, "inverterType.delete", &target, &detail, now);
+    let by = entry(
+        actor,
+        domain::audit_action::INVERTER_TYPE_DELETE,
+        &target,
+        &detail,
+        now,
+    );
     if !store.delete_inverter_type(t.id, Some(&by)).await? {
         // Something was filed under it meanwhile.
         return Err(DomainError::invalid("hasFirmware").into());

@@ -61,10 +61,11 @@ pub async fn restart(
     sns: &[String],
     now: i64,
 ) -> Result<Vec<(String, std::result::Result<i64, DomainError>)>> {
-    const ACTION: &str = domain::permissions::GATEWAY_RESTART;
+    const RIGHT: &str = domain::permissions::GATEWAY_RESTART;
+    const ACTION: &str = domain::audit_action::GATEWAY_RESTART;
     let mut out = Vec::with_capacity(sns.len());
     for sn in sns {
-        let outcome = match acting_on(store, actor, GatewayRef::parse(sn), ACTION).await {
+        let outcome = match acting_on(store, actor, GatewayRef::parse(sn), RIGHT).await {
             Ok(seen) => {
                 let g = &seen.gateway.sn;
                 let to = Target {
@@ -146,7 +147,7 @@ pub async fn set_protocol(
     let detail = json!({"from": g.protocol, "to": protocol}).to_string();
     let entry = NewAudit {
         by: audit::author(actor, seen.plant.as_ref()),
-        action: "gateway.protocol",
+        action: domain::audit_action::GATEWAY_PROTOCOL,
         target: &g.sn,
         detail: &detail,
         result: audit::SUCCEEDED,

@@ -23,7 +23,7 @@ use crate::{Result, ServiceError, audit, commands};
 const ROTATE_TIMEOUT: Duration = Duration::from_secs(15);
 /// Length of a generated key: 16 letters and digits (95 bits), within the 4-32 keys accept.
 pub const KEY_LEN: usize = 16;
-const ACTION: &str = "gateway.key.rotate";
+const ACTION: &str = domain::audit_action::GATEWAY_KEY_ROTATE;
 
 /// Whether `actor` may read and rotate the key of `g`. A gateway on a plant the actor cannot
 /// see is never theirs to edit, whoever holds it.

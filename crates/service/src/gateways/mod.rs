@@ -173,7 +173,7 @@ pub async fn unbind(
     let detail = serde_json::json!({"plantId": g.plant_id}).to_string();
     let entry = NewAudit {
         by: crate::audit::author(actor, plant),
-        action: "gateway.unbind",
+        action: domain::audit_action::GATEWAY_UNBIND,
         target: &g.sn,
         detail: &detail,
         result: crate::audit::SUCCEEDED,

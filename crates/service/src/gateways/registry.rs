@@ -112,7 +112,7 @@ pub async fn register(
     let detail =
         json!({"model": r.model, "commType": r.comm_type, "protocol": r.protocol}).to_string();
     // A new gateway is on no plant yet: the entry is filed under none.
-    let entry = entry(actor, "gateway.register", r.sn, "", now);
+    let entry = entry(actor, domain::audit_action::GATEWAY_REGISTER, r.sn, "", now);
     let created = |ids: &[Option<i64>]| ids.iter().flatten().next().map(|_| detail.clone());
     let ids = store
         .register_gateways(&[new_gateway(r, &fields)], now, (&entry, &created))
@@ -187,7 +187,13 @@ pub async fn assign_customer(
     };
     // An unplaced gateway: the entry is filed under no plant.
     let detail = json!({"customerId": customer_id, "was": g.owner_id}).to_string();
-    let entry = entry(actor, "gateway.customer", &g.sn, &detail, now);
+    let entry = entry(
+        actor,
+        domain::audit_action::GATEWAY_CUSTOMER,
+        &g.sn,
+        &detail,
+        now,
+    );
     if !store
         .set_gateway_holder(g.id, owner, company, now, &entry)
         .await?
@@ -210,7 +216,13 @@ pub async fn remove(
     actor.require_writable()?;
     let g = visible(store, actor, gateway).await?.gateway;
     // A removed gateway is on no plant: the entry is filed under none, and says nothing more.
-    let entry = entry(actor, "gateway.delete", &g.sn, "null", now);
+    let entry = entry(
+        actor,
+        domain::audit_action::GATEWAY_DELETE,
+        &g.sn,
+        "null",
+        now,
+    );
     if !store.delete_gateway(g.id, Some(&entry)).await? {
         return Err(Code::GatewayUsed.into());
     }

@@ -48,7 +48,7 @@ pub async fn replace(
     let plant = Some(&r.plant).filter(|p| actor.plant_access(&p.scope()).is_some());
     let entry = NewAudit {
         by: audit::author(actor, plant),
-        action: "gateway.replace",
+        action: domain::audit_action::GATEWAY_REPLACE,
         target: &r.old.sn,
         detail: &detail,
         result: audit::SUCCEEDED,

@@ -13,6 +13,7 @@ import {
   KNOWN_ACTIONS,
   outcome,
   targetPath,
+  type AuditAction,
   type AuditEntry,
 } from './api';
 
@@ -96,7 +97,7 @@ export default function AuditLogPage() {
         <Select
           style={{ minWidth: 200 }}
           value={query.action}
-          onChange={(action: string) => update({ action })}
+          onChange={(action: AuditAction | '') => update({ action })}
           aria-label={t('audit.column.action')}
           options={[
             { value: '', label: t('audit.allActions') },

@@ -13,5 +13,13 @@ describe('audit outcome', () => {
     );
     expect(targetPath({ action: 'setting.set', target: 'INV1' })).toBe('/device/inverter/INV1');
     expect(targetPath({ action: 'firmware.upload', target: 'fw-2.0' })).toBeNull();
+    expect(targetPath({ action: 'energyhub.dispatch', target: 'INV2' })).toBe(
+      '/device/inverter/INV2',
+    );
+    expect(targetPath({ action: 'energyhub.restore', target: 'INV2' })).toBe(
+      '/device/inverter/INV2',
+    );
+    expect(targetPath({ action: 'energyhub.event.cancel', target: '7' })).toBeNull();
+    expect(targetPath({ action: 'gateway.import', target: 'gateways' })).toBeNull();
   });
 });

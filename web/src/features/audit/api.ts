@@ -2,14 +2,21 @@ import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { auditKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { day, text, type ListQuery } from '@/shared/list/params';
+import { Enums } from '@/shared/api/schema.gen';
+import { day, oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** An entry of GET /api/v1/audit. */
 export type AuditEntry = Schemas['AuditEntry'];
 
+/** An action of the audit catalogue. */
+export type AuditAction = Schemas['AuditAction'];
+
+/** How an entry ended (before its command's outcome, if it sent one). */
+export type AuditResult = Schemas['AuditResult'];
+
 /** The log's filters, kept in the URL. */
 export const AUDIT_FILTERS = {
-  action: text(),
+  action: oneOf<AuditAction | ''>(['', ...Enums.AuditAction], ''),
   target: text(),
   user: text(),
   sdate: day(),
@@ -18,77 +25,32 @@ export const AUDIT_FILTERS = {
 
 export type AuditQuery = ListQuery<typeof AUDIT_FILTERS>;
 
-/** Actions the portal records (an action not listed here still shows, by name). */
-export const KNOWN_ACTIONS = [
-  'setting.set',
-  'inverter.boot',
-  'inverter.shutdown',
-  'inverter.upgrade',
-  'inverter.upgrade.cancel',
-  'inverter.debug',
-  'gateway.restart',
-  'gateway.replace',
-  'gateway.protocol',
-  'gateway.settings',
-  'gateway.debug',
-  'gateway.upgrade',
-  'gateway.unbind',
-  'gateway.delete',
-  'gateway.key.rotate',
-  'gateway.register',
-  'gateway.customer',
-  'firmware.upload',
-  'firmware.edit',
-  'firmware.enable',
-  'firmware.disable',
-  'firmware.delete',
-  'inverterType.add',
-  'inverterType.edit',
-  'inverterType.move',
-  'inverterType.delete',
-  'company.add',
-  'company.edit',
-  'company.disable',
-  'company.enable',
-  'company.logo.upload',
-  'company.logo',
-  'company.theme',
-  'staff.add',
-  'staff.edit',
-  'staff.delete',
-  'role.add',
-  'role.edit',
-  'role.delete',
-  'customer.add',
-  'customer.edit',
-  'customer.remove',
-  'customer.offer',
-  'customer.accept',
-  'customer.decline',
-  'customer.withdraw',
-  'customer.leave',
-  'customerType.add',
-  'customerType.edit',
-  'customerType.delete',
-  'agent.add',
-  'agent.delete',
-  'agent.offer',
-  'agent.accept',
-  'agent.decline',
-  'agent.withdraw',
-  'agent.leave',
-  'product.create',
-  'product.edit',
-  'product.delete',
-  'inverter.product',
-  'protocol.save',
-];
+/** Actions the portal records, from the server's audit catalogue (an action not listed, e.g.
+ * one of a newer server, still shows, by name). */
+export const KNOWN_ACTIONS: readonly AuditAction[] = Enums.AuditAction;
 
-/** The screen of an entry's target: an inverter, a gateway, or none (firmware). */
+/** Energy-hub actions done to one inverter, whose target is its SN. */
+const ON_INVERTER: readonly string[] = [
+  'energyhub.dispatch',
+  'energyhub.restore',
+] satisfies AuditAction[];
+
+/** Gateway actions about many gateways at once, whose target names no one gateway. */
+const ON_MANY_GATEWAYS: readonly string[] = [
+  'gateway.batchRegister',
+  'gateway.import',
+] satisfies AuditAction[];
+
+/** The screen of an entry's target: an inverter, a gateway, or none (firmware, accounts). */
 export function targetPath(e: Pick<AuditEntry, 'action' | 'target'>): string | null {
   const sn = encodeURIComponent(e.target);
+  if (ON_MANY_GATEWAYS.includes(e.action)) return null;
   if (e.action.startsWith('gateway.')) return `/device/gateway/${sn}`;
-  if (e.action.startsWith('inverter.') || e.action.startsWith('setting.'))
+  if (
+    e.action.startsWith('inverter.') ||
+    e.action.startsWith('setting.') ||
+    ON_INVERTER.includes(e.action)
+  )
     return `/device/inverter/${sn}`;
   return null;
 }
@@ -96,7 +58,7 @@ export function targetPath(e: Pick<AuditEntry, 'action' | 'target'>): string | n
 export const auditQuery = (q: AuditQuery) =>
   queryOptions({
     queryKey: auditKeys.list(q),
-    queryFn: () => api.get('/api/v1/audit', { query: q }),
+    queryFn: () => api.get('/api/v1/audit', { query: { ...q, action: q.action || undefined } }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeLanguage, i18n } from '@/shared/i18n';
+import type { AuditAction, AuditResult } from './api';
 import { describeAudit, fileSize, settingLabel, settingValue } from './describe';
 
 const entry = (
-  action: string,
+  action: AuditAction,
   detail: Record<string, unknown>,
-  result = 'sent',
+  result: AuditResult = 'sent',
   target = 'INV1',
 ) => ({
   action,

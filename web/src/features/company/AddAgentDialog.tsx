@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { isApiError } from '@/shared/http';
 import { GuardedModal } from '@/shared/ui/guarded';
 import { account as accountRule, formRule, requiredRule } from '@/shared/validators';
@@ -75,7 +76,7 @@ export default function AddAgentDialog({ onClose }: { onClose: () => void }) {
         <Form.Item name="message" label={t('consent.agent.message')}>
           <Input.TextArea
             rows={2}
-            maxLength={200}
+            maxLength={Limits.AgentAccount.message.maxLength}
             showCount
             data-keyfilter="off"
             data-testid="agent-message"

@@ -72,7 +72,7 @@ export default function CompanyEditDialog({
           label={t('company.field.name')}
           rules={[requiredRule(), formRule(companyName)]}
         >
-          <Input maxLength={40} showCount />
+          <Input maxLength={COMPANY_LIMITS.name} showCount />
         </Form.Item>
         <Form.Item
           name="contactName"

@@ -20,6 +20,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Scope } from '@/shared/company';
 import { codeMessage, ErrorCode, isApiError } from '@/shared/http';
+import { Limits } from '@/shared/api/limits.gen';
 import { currentLanguage } from '@/shared/i18n';
 import { GuardedModal } from '@/shared/ui/guarded';
 import {
@@ -43,6 +44,9 @@ import {
   type StaffMember,
 } from './api';
 import { mobile } from './rules';
+
+/** The server's limits of a staff member's profile texts (the same on adding). */
+const STAFF = Limits.StaffEditRequest;
 
 interface Values extends Omit<NewStaff, 'avatar'> {
   confirm: string;
@@ -278,7 +282,7 @@ export default function StaffDialog({
             <Form.Item
               name="nickname"
               label={t('company.staff.nickname')}
-              rules={[requiredRule(), formRule((v) => maxLength(v, 20))]}
+              rules={[requiredRule(), formRule((v) => maxLength(v, STAFF.nickname.maxLength))]}
             >
               <Input />
             </Form.Item>
@@ -287,7 +291,7 @@ export default function StaffDialog({
             <Form.Item
               name="name"
               label={t('company.staff.name')}
-              rules={[formRule((v) => maxLength(v, 30))]}
+              rules={[formRule((v) => maxLength(v, STAFF.name.maxLength))]}
             >
               <Input />
             </Form.Item>

@@ -2,25 +2,30 @@
  * The form rules of the company screens, as pure functions in the style of
  * shared/validators/rules.ts: null when fine, else the locale key (and values) of the message.
  */
+import { Limits } from '@/shared/api/limits.gen';
 import { maxLength, type Check } from '@/shared/validators';
 
 const text = (value: unknown): string =>
   value === null || value === undefined ? '' : String(value);
 
-/** Company name: 1-40 characters after trimming. */
+const EDIT = Limits.CompanyEdit;
+
+/** The longest each company field may be (the server's limits, from the API document). */
+export const COMPANY_LIMITS = {
+  name: EDIT.name.maxLength,
+  contactName: EDIT.contactName.maxLength,
+  phone: EDIT.phone.maxLength,
+  address: EDIT.address.maxLength,
+  remark: EDIT.remark.maxLength,
+} as const;
+
+/** Company name: 1 to the server's 40 characters after trimming. */
 export function companyName(value: unknown): Check {
   const n = [...text(value).trim()].length;
   if (n === 0) return { key: 'validation.required' };
-  return n <= 40 ? null : { key: 'validation.maxLength', values: { max: 40 } };
+  const max = COMPANY_LIMITS.name;
+  return n <= max ? null : { key: 'validation.maxLength', values: { max } };
 }
-
-/** The longest each company field may be (the server's limits). */
-export const COMPANY_LIMITS = {
-  contactName: 30,
-  phone: 20,
-  address: 100,
-  remark: 200,
-} as const;
 
 export const upTo =
   (max: number) =>

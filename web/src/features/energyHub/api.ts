@@ -1,28 +1,19 @@
 import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ErrorCode, type Page } from '@/shared/http';
+import { ErrorCode } from '@/shared/http';
 import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 import {
   ENROLLMENT_STATUSES,
   EVENT_STATUSES,
-  type DrEvent,
-  type DrEventDetail,
-  type Enrollment,
   type EnrollmentBody,
+  type EnrollmentAction,
   type EnrollmentDevice,
   type EnrollmentStatus,
   type EventBody,
   type EventStatus,
-  type Program,
   type ProgramBody,
   type VtnBody,
 } from './types';
-
-/*
- * The document has the energy hub's statuses, kinds and sources as plain text; the server sends
- * only the words of ./types (ENROLLMENT_STATUSES, …), so the answers below are read with those
- * narrowed (`as Promise<Enrollment>`): a gap in the document, which names no enums there.
- */
 
 /** Every key of the energy hub under one root, so a change refreshes all its views. */
 export const energyHubKeys = {
@@ -64,9 +55,7 @@ export const enrollmentListQuery = (q: EnrollmentQuery) =>
   queryOptions({
     queryKey: energyHubKeys.enrollments(enrollmentParams(q)),
     queryFn: () =>
-      api.get('/api/v1/oadr/enrollments', { query: enrollmentParams(q), silent: true }) as Promise<
-        Page<Enrollment>
-      >,
+      api.get('/api/v1/oadr/enrollments', { query: enrollmentParams(q), silent: true }),
     placeholderData: keepPreviousData,
   });
 
@@ -78,7 +67,7 @@ export const enrollmentQuery = (id: number) =>
         path: { id },
         handledCodes: [ErrorCode.EnrollmentMissing],
         silent: true,
-      }) as Promise<Enrollment>,
+      }),
     retry: false,
   });
 
@@ -86,26 +75,26 @@ export const saveEnrollment = (body: EnrollmentBody) =>
   api.post('/api/v1/oadr/enrollment', {
     body,
     handledCodes: [ErrorCode.AccountBound],
-  }) as Promise<Enrollment>;
+  });
 
 export const addDevices = (id: number, devices: EnrollmentDevice[]) =>
   api.post('/api/v1/oadr/enrollment/{id}/devices', {
     path: { id },
     body: { devices },
-  }) as Promise<Enrollment>;
+  });
 
 export const removeDevice = (id: number, sn: string) =>
   api.post('/api/v1/oadr/enrollment/{id}/devices/{sn}/remove', {
     path: { id, sn },
-  }) as Promise<Enrollment>;
+  });
 
-export const enrollmentAction = (id: number, action: string, reason?: string) =>
+export const enrollmentAction = (id: number, action: EnrollmentAction, reason?: string) =>
   action === 'quit'
-    ? (api.post('/api/v1/oadr/enrollment/{id}/unenroll', { path: { id } }) as Promise<Enrollment>)
-    : (api.post('/api/v1/oadr/enrollment/{id}/action', {
+    ? api.post('/api/v1/oadr/enrollment/{id}/unenroll', { path: { id } })
+    : api.post('/api/v1/oadr/enrollment/{id}/action', {
         path: { id },
         body: reason ? { action, reason } : { action },
-      }) as Promise<Enrollment>);
+      });
 
 // ---- choices for the enroll form ------------------------------------------------------------
 
@@ -117,7 +106,7 @@ export const programsQuery = (all = false) =>
       api.get('/api/v1/oadr/listProgram', {
         query: all ? { all: 1 } : {},
         silent: true,
-      }) as Promise<Program[]>,
+      }),
     staleTime: 60_000,
   });
 
@@ -152,8 +141,7 @@ export const stationZoneQuery = (stationId: number) =>
       api.get('/api/v1/oadr/stationTimezoneId/{stationId}', { path: { stationId }, silent: true }),
   });
 
-export const saveProgram = (body: ProgramBody) =>
-  api.post('/api/v1/oadr/program', { body }) as Promise<Program>;
+export const saveProgram = (body: ProgramBody) => api.post('/api/v1/oadr/program', { body });
 
 // ---- events ---------------------------------------------------------------------------------
 
@@ -178,10 +166,7 @@ export const EVENT_REFRESH_MS = 30_000;
 export const eventListQuery = (q: EventQuery) =>
   queryOptions({
     queryKey: energyHubKeys.events(eventParams(q)),
-    queryFn: () =>
-      api.get('/api/v1/oadr/events', { query: eventParams(q), silent: true }) as Promise<
-        Page<DrEvent>
-      >,
+    queryFn: () => api.get('/api/v1/oadr/events', { query: eventParams(q), silent: true }),
     placeholderData: keepPreviousData,
     refetchInterval: EVENT_REFRESH_MS,
   });
@@ -189,8 +174,7 @@ export const eventListQuery = (q: EventQuery) =>
 export const eventQuery = (id: number) =>
   queryOptions({
     queryKey: energyHubKeys.event(id),
-    queryFn: () =>
-      api.get('/api/v1/oadr/event/{id}', { path: { id }, silent: true }) as Promise<DrEventDetail>,
+    queryFn: () => api.get('/api/v1/oadr/event/{id}', { path: { id }, silent: true }),
     refetchInterval: EVENT_REFRESH_MS,
     retry: false,
   });

@@ -64,7 +64,8 @@ export const emptyAddress = (): Address => ({
 });
 
 export const DEFAULT_PARTICIPATION = 100;
-export const MAX_DEVICES = 10;
+/** The most devices an enrollment holds (the server's limit). */
+export const MAX_DEVICES = Limits.EnrollmentRequest.devices.maxItems;
 
 export function initialValues(userId?: number): EnrollValues {
   return {

@@ -1,4 +1,5 @@
 import { Limits } from '@/shared/api/limits.gen';
+import type { Schemas } from '@/shared/api/schema';
 import {
   ENROLLMENT_ACTIONS,
   type DrEvent,
@@ -36,6 +37,8 @@ export function eventBadge(
       return 'default';
   }
 }
+
+type DispatchState = Schemas['DispatchState'];
 
 const UTILITY: readonly EnrollmentAction[] = ['accept', 'reject'];
 
@@ -105,18 +108,14 @@ export function cancellable(event: Pick<DrEvent, 'status' | 'optedOut'>): boolea
 }
 
 /** A plant's dispatch in an event: applied (or put back), refused or unreachable, under way. */
-export function dispatchBadge(state: string): 'success' | 'error' | 'default' | 'processing' {
+export function dispatchBadge(state: DispatchState): 'success' | 'error' | 'processing' {
   switch (state) {
     case 'applied':
     case 'restored':
-    case 'done':
       return 'success';
     case 'failed':
     case 'offline':
       return 'error';
-    case 'skipped':
-    case 'optedOut':
-      return 'default';
     default:
       return 'processing';
   }

@@ -1,34 +1,26 @@
 /**
- * The energy hub's wire types (GET/POST /api/v1/oadr/*): the generated schema's, with the
- * statuses, kinds and sources narrowed to the words the screens know.
+ * The energy hub's wire types (GET/POST /api/v1/oadr/*): the generated schema's, statuses, kinds
+ * and sources included, and the words of each set as the server lists them.
  */
 import type { Schemas } from '@/shared/api/schema';
+import { Enums } from '@/shared/api/schema.gen';
 
-export const ENROLLMENT_STATUSES = ['pending', 'accepted', 'rejected', 'unenrolled'] as const;
-export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+export const ENROLLMENT_STATUSES = Enums.EnrollmentStatus;
+export type EnrollmentStatus = Schemas['EnrollmentStatus'];
 
-export const EVENT_STATUSES = ['pending', 'active', 'completed', 'cancelled'] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
+export const EVENT_STATUSES = Enums.EventStatus;
+export type EventStatus = Schemas['EventStatus'];
 
 /** What a participant or the utility may do with an enrollment (the server lists them). */
-export const ENROLLMENT_ACTIONS = [
-  'join',
-  'resubmit',
-  'quit',
-  'optOut',
-  'optIn',
-  'accept',
-  'reject',
-] as const;
-export type EnrollmentAction = (typeof ENROLLMENT_ACTIONS)[number];
+export const ENROLLMENT_ACTIONS = Enums.EnrollmentAction;
+export type EnrollmentAction = Schemas['EnrollmentAction'];
 
-export const EVENT_KINDS = ['discharge', 'exportLimit'] as const;
+/** The kinds a utility of the portal may ask (`charge` only comes from a utility's server). */
+export const EVENT_KINDS = ['discharge', 'exportLimit'] as const satisfies readonly EventKind[];
 /** What an event asks; `charge` only comes from a utility's server (OpenADR DISPATCH_SETPOINT). */
-export type EventKind = (typeof EVENT_KINDS)[number] | 'charge';
+export type EventKind = Schemas['EventKind'];
 
-export type Source = 'local' | 'vtn';
-
-type Narrowed<T, K extends keyof T, V> = Omit<T, K> & { [P in K]: V };
+export type Source = Schemas['ProgramSource'];
 
 export type Address = Schemas['AddressOut'];
 
@@ -36,12 +28,9 @@ export type Address = Schemas['AddressOut'];
 export type EnrollmentDevice = Schemas['DeviceOut'];
 
 /** GET /oadr/enrollment/{id} and the list's rows. */
-export type Enrollment = Omit<Schemas['Enrollment'], 'status' | 'source'> & {
-  status: EnrollmentStatus;
-  source: Source;
-};
+export type Enrollment = Schemas['Enrollment'];
 
-export type EnrollmentState = Narrowed<Schemas['EnrollmentState'], 'status', EnrollmentStatus>;
+export type EnrollmentState = Schemas['EnrollmentState'];
 
 /** POST /oadr/enrollment (without `id`: a new enrollment). */
 export interface EnrollmentBody {
@@ -60,7 +49,7 @@ export interface EnrollmentBody {
   timeZone: string;
 }
 
-export type Program = Narrowed<Schemas['Program'], 'source', Source>;
+export type Program = Schemas['Program'];
 
 export interface ProgramBody {
   id?: number;
@@ -80,24 +69,16 @@ export type UserStation = Schemas['Station'];
 /** A hybrid inverter of GET /oadr/stationMasterDevice/{stationId} (install date '' unknown). */
 export type MasterDevice = Schemas['MasterDevice'];
 
-export type DrEvent = Omit<Schemas['Event'], 'status' | 'kind' | 'source'> & {
-  status: EventStatus;
-  kind: EventKind;
-  source: Source;
-};
+export type DrEvent = Schemas['Event'];
 
-export type EventInterval = Narrowed<Schemas['IntervalOut'], 'kind', EventKind>;
+export type EventInterval = Schemas['IntervalOut'];
 
 /** A device's dispatch in an event: pending, applied, failed, offline or restored. */
 export type EventDispatch = Schemas['DispatchOutcome'];
 
 export type EventReport = Schemas['ReportOutcome'];
 
-export type DrEventDetail = DrEvent & {
-  intervals: EventInterval[];
-  dispatches: EventDispatch[];
-  reports: EventReport[];
-};
+export type DrEventDetail = Schemas['EventDetail'];
 
 export interface EventBody {
   programId: number;

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, AutoComplete, Col, Form, Input, Row, Select, Switch, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
+import { Enums } from '@/shared/api/schema.gen';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
 import { GuardedModal } from '@/shared/ui/guarded';
@@ -24,6 +26,9 @@ import {
   labelOptions,
 } from './rules';
 
+/** The server's limits of a firmware's fields. */
+const FORM = Limits.FirmwareForm;
+
 interface Values {
   file?: File;
   name: string;
@@ -38,7 +43,7 @@ interface Values {
   enabled: boolean;
 }
 
-const UPGRADE_MODES = ['iap', 'isp'] as const;
+const UPGRADE_MODES = Enums.UpgradeMode;
 
 /**
  * Upload firmware (`item` undefined) or edit one: the file (.bin/.hex checked here first), its
@@ -194,7 +199,11 @@ export function FirmwareDialog({
               hasFeedback
               rules={[requiredRule(), formRule(firmwareName), serverCheck('name')]}
             >
-              <Input maxLength={64} autoComplete="off" data-testid="firmware-name" />
+              <Input
+                maxLength={FORM.name.maxLength}
+                autoComplete="off"
+                data-testid="firmware-name"
+              />
             </Form.Item>
           </Col>
           <Col {...half}>
@@ -205,7 +214,11 @@ export function FirmwareDialog({
               hasFeedback
               rules={[requiredRule(), formRule(firmwareVersion), serverCheck('version')]}
             >
-              <Input maxLength={32} autoComplete="off" data-testid="firmware-version" />
+              <Input
+                maxLength={FORM.version.maxLength}
+                autoComplete="off"
+                data-testid="firmware-version"
+              />
             </Form.Item>
           </Col>
           {inverter && (
@@ -266,25 +279,25 @@ export function FirmwareDialog({
               <AutoComplete
                 aria-label={t('firmware.hardwareVersion')}
                 options={(hardware.data ?? []).map((h) => ({ value: h.version }))}
-                maxLength={32}
+                maxLength={FORM.hardwareVersion.maxLength}
               />
             </Form.Item>
           </Col>
           {inverter && (
             <Col {...half}>
               <Form.Item name="firmwareType" label={t('firmware.firmwareType')}>
-                <Input maxLength={32} autoComplete="off" />
+                <Input maxLength={FORM.firmwareType.maxLength} autoComplete="off" />
               </Form.Item>
             </Col>
           )}
           <Col {...half}>
             <Form.Item name="changeLog" label={t('firmware.changeLogZh')}>
-              <Input.TextArea rows={3} maxLength={500} showCount />
+              <Input.TextArea rows={3} maxLength={FORM.changeLog.maxLength} showCount />
             </Form.Item>
           </Col>
           <Col {...half}>
             <Form.Item name="changeLogEn" label={t('firmware.changeLogEn')}>
-              <Input.TextArea rows={3} maxLength={500} showCount />
+              <Input.TextArea rows={3} maxLength={FORM.changeLogEn.maxLength} showCount />
             </Form.Item>
           </Col>
           {mayEnable && (

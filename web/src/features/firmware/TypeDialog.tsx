@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { isApiError } from '@/shared/http';
 import { GuardedModal } from '@/shared/ui/guarded';
 import { formRule, requiredRule } from '@/shared/validators';
@@ -146,7 +147,11 @@ export function TypeDialog({
               validateTrigger={['onChange', 'onBlur']}
               rules={[requiredRule(), formRule(typeName), nameCheck]}
             >
-              <Input maxLength={32} autoComplete="off" data-testid="type-name" />
+              <Input
+                maxLength={Limits.InverterTypeRequest.name.maxLength}
+                autoComplete="off"
+                data-testid="type-name"
+              />
             </Form.Item>
             {secondary && (
               <Form.Item

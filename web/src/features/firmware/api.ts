@@ -5,7 +5,7 @@ import type { Schemas } from '@/shared/api/schema';
 import { oneOf, optionalId, text, type ListQuery } from '@/shared/list/params';
 
 /** Which firmware a screen manages: inverter firmware (filed under a label) or gateway software. */
-export type FirmwareTarget = 'inverter' | 'gateway';
+export type FirmwareTarget = Schemas['FirmwareTarget'];
 
 /** A node of the inverter-type tree: a primary title (with labels) or a secondary label. */
 export type InverterTypeNode = Schemas['InverterTypeNode'];

@@ -1,3 +1,4 @@
+import { Limits } from '@/shared/api/limits.gen';
 import { ErrorCode, isApiError } from '@/shared/http';
 import { firmwareFile, firmwareVersion, lengthBetween, type Check } from '@/shared/validators';
 import type { InverterTypeNode } from './api';
@@ -34,11 +35,15 @@ export function parseCodes(values: readonly (string | number)[]): number[] | nul
   return codes;
 }
 
-/** A type name: 1 to 32 characters. */
-export const typeName = (value: unknown): Check => lengthBetween(value, 1, 32);
+const TYPE = Limits.InverterTypeRequest.name;
 
-/** A firmware name: 1 to 64 characters. */
-export const firmwareName = (value: unknown): Check => lengthBetween(value, 1, 64);
+/** A type name: 1 to 32 characters (the server's limits). */
+export const typeName = (value: unknown): Check =>
+  lengthBetween(value, TYPE.minLength, TYPE.maxLength);
+
+/** A firmware name: 1 to 64 characters (the server's limit). */
+export const firmwareName = (value: unknown): Check =>
+  lengthBetween(value, 1, Limits.FirmwareForm.name.maxLength);
 
 export { firmwareFile, firmwareVersion };
 

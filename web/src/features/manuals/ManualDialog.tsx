@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, Select, Upload } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { isApiError } from '@/shared/http';
 import {
   ACCEPT,
@@ -17,6 +18,9 @@ import {
   type ManualLanguage,
 } from './api';
 import { GuardedModal } from '@/shared/ui/guarded';
+
+/** The server's limits of a manual's fields. */
+const FORM = Limits.ManualForm;
 
 interface Values {
   productId?: number;
@@ -99,18 +103,22 @@ export function ManualDialog({ manual, onClose }: { manual?: Manual; onClose: ()
           label={t('manuals.field.title')}
           rules={[
             { required: true, whitespace: true, message: t('manuals.rule.title') },
-            { max: 100, message: t('manuals.rule.titleLong') },
+            { max: FORM.title.maxLength, message: t('manuals.rule.titleLong') },
           ]}
         >
-          <Input maxLength={100} />
+          <Input maxLength={FORM.title.maxLength} />
         </Form.Item>
         <Form.Item name="language" label={t('manuals.field.language')}>
           <Select
             options={LANGUAGES.map((l) => ({ value: l, label: t(`manuals.language.${l}`) }))}
           />
         </Form.Item>
-        <Form.Item name="version" label={t('manuals.field.version')} rules={[{ max: 32 }]}>
-          <Input maxLength={32} />
+        <Form.Item
+          name="version"
+          label={t('manuals.field.version')}
+          rules={[{ max: FORM.version.maxLength }]}
+        >
+          <Input maxLength={FORM.version.maxLength} />
         </Form.Item>
         <Form.Item name="issued" label={t('manuals.field.issued')}>
           <DatePicker style={{ width: '100%' }} />

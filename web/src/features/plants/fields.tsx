@@ -56,6 +56,9 @@ import {
   type TariffIssue,
 } from './tariff';
 
+/** The server's limits of a plant's fields. */
+const PLANT = Limits.PlantRequest;
+
 const LocationPicker = lazy(() => import('./LocationPicker'));
 
 // ---- basic ----------------------------------------------------------------------------------
@@ -136,9 +139,9 @@ export function LocationFields({ form }: { form: FormInstance }) {
       <Form.Item
         name="address"
         label={t('plants.field.address')}
-        rules={[requiredRule(), formRule((v) => maxLength(v, 120))]}
+        rules={[requiredRule(), formRule((v) => maxLength(v, PLANT.address.maxLength))]}
       >
-        <Input data-keyfilter="off" maxLength={120} />
+        <Input data-keyfilter="off" maxLength={PLANT.address.maxLength} />
       </Form.Item>
       <Flex gap={16}>
         <Form.Item
@@ -247,9 +250,9 @@ export function ContactFields({ withOwner }: { withOwner: boolean }) {
       <Form.Item
         name="principal"
         label={t('plants.field.principal')}
-        rules={[formRule((v) => maxLength(v, 30))]}
+        rules={[formRule((v) => maxLength(v, PLANT.principal.maxLength))]}
       >
-        <Input maxLength={30} />
+        <Input maxLength={PLANT.principal.maxLength} />
       </Form.Item>
       <Form.Item
         name="phone"
@@ -259,14 +262,14 @@ export function ContactFields({ withOwner }: { withOwner: boolean }) {
         <Input maxLength={20} />
       </Form.Item>
       <Form.Item name="email" label={t('plants.field.email')} rules={[formRule(email)]}>
-        <Input data-keyfilter="off" maxLength={60} />
+        <Input data-keyfilter="off" maxLength={PLANT.email.maxLength} />
       </Form.Item>
       <Form.Item
         name="installer"
         label={t('plants.field.installer')}
-        rules={[formRule((v) => maxLength(v, 30))]}
+        rules={[formRule((v) => maxLength(v, PLANT.installer.maxLength))]}
       >
-        <Input maxLength={30} />
+        <Input maxLength={PLANT.installer.maxLength} />
       </Form.Item>
       {withOwner && (
         <Form.Item

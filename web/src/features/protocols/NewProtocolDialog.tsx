@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Select, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { Limits } from '@/shared/api/limits.gen';
 import { isApiError } from '@/shared/http';
 import { GuardedModal } from '@/shared/ui/guarded';
 import { requiredRule } from '@/shared/validators';
@@ -94,14 +95,18 @@ export function NewProtocolDialog({
           rules={codeRules}
         >
           <Input
-            maxLength={64}
+            maxLength={Limits.ProtocolConfigBody.code.maxLength}
             autoComplete="off"
             data-keyfilter="off"
             data-testid="protocol-new-code"
           />
         </Form.Item>
         <Form.Item name="name" label={t('protocols.name')} rules={[requiredRule()]}>
-          <Input maxLength={100} autoComplete="off" data-testid="protocol-new-name" />
+          <Input
+            maxLength={Limits.ProtocolConfigBody.name.maxLength}
+            autoComplete="off"
+            data-testid="protocol-new-name"
+          />
         </Form.Item>
       </Form>
     </GuardedModal>

@@ -2,6 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Flex, Input, InputNumber, Select, Table, type TableProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import {
   DATA_TYPES,
   dataTypeName,
@@ -130,7 +131,7 @@ export function PointsTable({
         <Input
           value={r.point.unit ?? ''}
           disabled={readOnly}
-          maxLength={16}
+          maxLength={Limits.ProtocolPointBody.unit.maxLength}
           aria-label={label(r, 'unit')}
           onChange={(e) => set(r, 'unit')(e.target.value)}
           data-keyfilter="off"

@@ -20,6 +20,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { Limits } from '@/shared/api/limits.gen';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
 import { Problem } from '@/shared/ui/Problem';
@@ -178,7 +179,7 @@ function Editor({ initial, back }: { initial: ProtocolConfig; back: React.ReactN
                         <Form.Item label={t('protocols.name')}>
                           <Input
                             value={config.name}
-                            maxLength={100}
+                            maxLength={Limits.ProtocolConfigBody.name.maxLength}
                             onChange={(e) => header('name', e.target.value)}
                             data-testid="protocol-name"
                           />

@@ -1,7 +1,7 @@
 import type { Schemas } from '@/shared/api/schema';
 
 /** The period a report covers. */
-export type ReportType = 'day' | 'month' | 'year';
+export type ReportType = Schemas['ReportType'];
 
 /** The plant a report is about, as its header shows it. */
 export type ReportPlant = Schemas['ReportPlant'];
@@ -19,7 +19,7 @@ export type ReportPowerPoint = Schemas['PowerPoint'];
 export type ReportEvent = Schemas['ReportEvent'];
 
 /** GET /api/v1/report/plant/{id}: a day's, month's or year's report (`type` as asked). */
-export type PlantReport = Omit<Schemas['PlantReport'], 'type'> & { type: ReportType };
+export type PlantReport = Schemas['PlantReport'];
 
 /** GET /api/v1/report/plant/{id}/subscription: the caller's monthly report e-mail. */
 export type Subscription = Schemas['SubscriptionState'];

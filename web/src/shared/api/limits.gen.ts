@@ -7,6 +7,17 @@ export const Limits = {
   ActionRequest: {
     reason: { maxLength: 200 },
   },
+  Address: {
+    country: { maxLength: 64 },
+    extendedAddress: { maxLength: 64 },
+    locality: { maxLength: 64 },
+    postalCode: { maxLength: 64 },
+    region: { maxLength: 64 },
+    streetAddress: { maxLength: 64 },
+  },
+  AgentAccount: {
+    message: { maxLength: 200 },
+  },
   CompanyEdit: {
     address: { maxLength: 100 },
     contactName: { maxLength: 30 },
@@ -25,7 +36,20 @@ export const Limits = {
     message: { maxLength: 200 },
     remark: { maxLength: 200 },
   },
+  Device: {
+    chargeCapacity: { minimum: 0, maximum: 1000 },
+    dischargeCapacity: { minimum: 0, maximum: 1000 },
+    installDate: { maxLength: 10 },
+    manufacturer: { maxLength: 32 },
+    model: { maxLength: 32 },
+    sn: { maxLength: 64 },
+    storageCapacity: { minimum: 0, maximum: 10000 },
+  },
+  DevicesRequest: {
+    devices: { minItems: 1, maxItems: 10 },
+  },
   EnrollmentRequest: {
+    devices: { minItems: 1, maxItems: 10 },
     firstName: { minLength: 1, maxLength: 32 },
     lastName: { minLength: 1, maxLength: 32 },
     participationLevel: { minimum: 1, maximum: 100 },
@@ -38,12 +62,27 @@ export const Limits = {
     priority: { minimum: 0, maximum: 100 },
     targetKw: { minimum: 0, maximum: 10000 },
   },
+  FirmwareForm: {
+    changeLog: { maxLength: 2000 },
+    changeLogEn: { maxLength: 2000 },
+    firmwareType: { maxLength: 32 },
+    hardwareVersion: { maxLength: 32 },
+    name: { maxLength: 64 },
+    version: { minLength: 1, maxLength: 32 },
+  },
   GatewayBatch: {
     gsns: { minItems: 1, maxItems: 200 },
     ids: { minItems: 1, maxItems: 200 },
   },
   InverterBatch: {
     sns: { minItems: 1, maxItems: 200 },
+  },
+  InverterTypeRequest: {
+    name: { minLength: 1, maxLength: 32 },
+  },
+  ManualForm: {
+    title: { minLength: 1, maxLength: 100 },
+    version: { maxLength: 32 },
   },
   NewCompanyRequest: {
     address: { maxLength: 100 },
@@ -61,7 +100,11 @@ export const Limits = {
     newPassword: { minLength: 6, maxLength: 16 },
   },
   PlantRequest: {
+    address: { maxLength: 120 },
+    email: { maxLength: 64 },
+    installer: { maxLength: 30 },
     name: { minLength: 5, maxLength: 32 },
+    principal: { maxLength: 30 },
     totalPower: { minimum: 0, maximum: 50000 },
   },
   ProfileRequest: {
@@ -74,6 +117,13 @@ export const Limits = {
     name: { minLength: 1, maxLength: 64 },
     retailer: { maxLength: 64 },
   },
+  ProtocolConfigBody: {
+    code: { minLength: 1, maxLength: 64 },
+    name: { minLength: 1, maxLength: 100 },
+  },
+  ProtocolPointBody: {
+    unit: { maxLength: 16 },
+  },
   RegisterBatchRequest: {
     gateways: { minItems: 1, maxItems: 200 },
   },
@@ -83,6 +133,10 @@ export const Limits = {
   SignupRequest: {
     nickname: { maxLength: 30 },
     password: { minLength: 6, maxLength: 16 },
+  },
+  StaffEditRequest: {
+    name: { maxLength: 30 },
+    nickname: { maxLength: 30 },
   },
   TypeRequest: {
     code: { minLength: 1, maxLength: 20 },

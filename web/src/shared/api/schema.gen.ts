@@ -6388,12 +6388,13 @@ export interface components {
         };
         ActionRequest: {
             /** @description join, resubmit, quit, optOut, optIn; the utility: accept, reject. */
-            action?: string;
+            action?: components["schemas"]["EnrollmentAction"];
             /** @description Required (1-200) to reject. */
             reason?: string | null;
         };
         Address: {
             country?: string | null;
+            /** @description The one part a service address may leave out. */
             extendedAddress?: string | null;
             locality?: string | null;
             postalCode?: string | null;
@@ -6523,15 +6524,19 @@ export interface components {
             /** @description Built-in roles' names are in the caller's language. */
             name: string;
         };
+        /**
+         * @description An action of the audit log (the audit catalogue, `domain::audit_action`).
+         * @enum {string}
+         */
+        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "customer.add" | "agent.add";
         /** @description One action of the audit log. */
         AuditEntry: {
             account: string;
             /** @description e.g. `setting.set`, `inverter.boot`, `gateway.restart`. */
-            action: string;
+            action: components["schemas"]["AuditAction"];
             /** Format: int64 */
             commandId: number | null;
-            /** @description The command's status now, when the entry sent one. */
-            commandStatus: string | null;
+            commandStatus: components["schemas"]["CommandState"] | null;
             createAt: string;
             /**
              * @description What the action was about; free-form: each action writes the facts of its own kind
@@ -6549,7 +6554,7 @@ export interface components {
             plantId: number | null;
             plantName: string | null;
             /** @description `sent`, `succeeded`, `failed` or `refused`. */
-            result: string;
+            result: components["schemas"]["AuditResult"];
             /** @description The device or gateway SN (a file name for `firmware.upload`). */
             target: string;
             /**
@@ -6558,6 +6563,11 @@ export interface components {
              */
             userId: number | null;
         };
+        /**
+         * @description How an audit entry ended: `succeeded` (the change was made), `sent` (a command went to the device; its outcome is the command's status), `failed`, or `refused` by the portal.
+         * @enum {string}
+         */
+        AuditResult: "succeeded" | "sent" | "failed" | "refused";
         BatchDeleteBody: {
             /** @description Firmware ids: a list or a comma-separated string. */
             ids?: unknown;
@@ -7315,6 +7325,7 @@ export interface components {
             type: number | null;
         };
         DevicesRequest: {
+            /** @description 1 to 10. */
             devices?: components["schemas"]["Device"][];
         };
         /**
@@ -7335,12 +7346,17 @@ export interface components {
         DispatchOutcome: {
             error: string;
             sn: string;
-            state: string;
+            state: components["schemas"]["DispatchState"];
             /** Format: int64 */
             stationId: number;
             stationName: string;
             updatedAt: string;
         };
+        /**
+         * @description How an event went for one inverter: `pending` (under way), `applied`, `failed`, `offline` (unreachable) or `restored` (put back after the event).
+         * @enum {string}
+         */
+        DispatchState: "pending" | "applied" | "failed" | "offline" | "restored";
         /** @description A page of a device's samples, newest first. */
         DynamicPage: {
             /** @description The value keys shown. */
@@ -7382,7 +7398,7 @@ export interface components {
         };
         Enrollment: {
             /** @description What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject. */
-            allowedActions: string[];
+            allowedActions: components["schemas"]["EnrollmentAction"][];
             createdAt: string;
             devices: components["schemas"]["DeviceOut"][];
             email: string;
@@ -7400,13 +7416,13 @@ export interface components {
             reason: string;
             serviceAddress: components["schemas"]["AddressOut"];
             /** @description `local` or `vtn`. */
-            source: string;
+            source: components["schemas"]["ProgramSource"];
             sourceAccountNumber: string;
             /** Format: int64 */
             stationId: number;
             stationName: string;
             /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
-            status: string;
+            status: components["schemas"]["EnrollmentStatus"];
             timeZone: string;
             /**
              * @description Report payload types the utility's events ask for that the portal cannot produce
@@ -7416,8 +7432,14 @@ export interface components {
             updatedAt: string;
             utilityAccountNumber: string;
         };
+        /**
+         * @description What a participant (join, resubmit, quit, optOut, optIn) or the utility (accept, reject) may do to an enrollment.
+         * @enum {string}
+         */
+        EnrollmentAction: "join" | "resubmit" | "quit" | "optOut" | "optIn" | "accept" | "reject";
         /** @description An enrollment as created or edited (`id` given: edit a pending or rejected one). */
         EnrollmentRequest: {
+            /** @description 1 to 10. */
             devices?: components["schemas"]["Device"][];
             email?: string;
             firstName?: string;
@@ -7443,14 +7465,19 @@ export interface components {
             utilityAccountNumber?: string;
         };
         EnrollmentState: {
-            allowedActions: string[];
+            allowedActions: components["schemas"]["EnrollmentAction"][];
             /** Format: int64 */
             id: number;
             optedOut: boolean;
             reason: string;
-            status: string;
+            status: components["schemas"]["EnrollmentStatus"];
             updatedAt: string;
         };
+        /**
+         * @description Where an enrollment stands.
+         * @enum {string}
+         */
+        EnrollmentStatus: "pending" | "accepted" | "rejected" | "unenrolled";
         /**
          * @description Every successful answer with data. A refusal has the same shape without `data`, with the
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
@@ -8088,7 +8115,7 @@ export interface components {
             code: number;
             data: {
                 /** @description What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject. */
-                allowedActions: string[];
+                allowedActions: components["schemas"]["EnrollmentAction"][];
                 createdAt: string;
                 devices: components["schemas"]["DeviceOut"][];
                 email: string;
@@ -8106,13 +8133,13 @@ export interface components {
                 reason: string;
                 serviceAddress: components["schemas"]["AddressOut"];
                 /** @description `local` or `vtn`. */
-                source: string;
+                source: components["schemas"]["ProgramSource"];
                 sourceAccountNumber: string;
                 /** Format: int64 */
                 stationId: number;
                 stationName: string;
                 /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
-                status: string;
+                status: components["schemas"]["EnrollmentStatus"];
                 timeZone: string;
                 /**
                  * @description Report payload types the utility's events ask for that the portal cannot produce
@@ -8137,12 +8164,12 @@ export interface components {
              */
             code: number;
             data: {
-                allowedActions: string[];
+                allowedActions: components["schemas"]["EnrollmentAction"][];
                 /** Format: int64 */
                 id: number;
                 optedOut: boolean;
                 reason: string;
-                status: string;
+                status: components["schemas"]["EnrollmentStatus"];
                 updatedAt: string;
             };
             msg: string;
@@ -8199,8 +8226,8 @@ export interface components {
                 endDate: string;
                 /** Format: int64 */
                 id: number;
-                /** @description `discharge` or `exportLimit`. */
-                kind: string;
+                /** @description `discharge` or `exportLimit` (`charge` only from a utility's server). */
+                kind: components["schemas"]["EventKind"];
                 name: string;
                 /** @description Every enrollment of the caller taking part is opted out. */
                 optedOut: boolean;
@@ -8219,10 +8246,10 @@ export interface components {
                 /** Format: int64 */
                 programId: number;
                 programName: string;
-                source: string;
+                source: components["schemas"]["ProgramSource"];
                 startDate: string;
                 /** @description `pending`, `active`, `completed` or `cancelled`. */
-                status: string;
+                status: components["schemas"]["EventStatus"];
                 /** Format: double */
                 targetKw: number;
             };
@@ -8341,7 +8368,7 @@ export interface components {
                  */
                 size: number;
                 /** @description `inverter` or `gateway`. */
-                target: string;
+                target: components["schemas"]["FirmwareTarget"];
                 /**
                  * Format: int64
                  * @description The secondary label it is filed under; 0 for gateway software.
@@ -8352,7 +8379,7 @@ export interface components {
                 /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
                 updateAt: string;
                 /** @description `iap` or `isp`. */
-                upgradeMode: string;
+                upgradeMode: components["schemas"]["UpgradeMode"];
                 version: string;
             };
             msg: string;
@@ -9462,7 +9489,7 @@ export interface components {
                  */
                 size: number;
                 /** @description `inverter` or `gateway`. */
-                target: string;
+                target: components["schemas"]["FirmwareTarget"];
                 /**
                  * Format: int64
                  * @description The secondary label it is filed under; 0 for gateway software.
@@ -9473,7 +9500,7 @@ export interface components {
                 /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
                 updateAt: string;
                 /** @description `iap` or `isp`. */
-                upgradeMode: string;
+                upgradeMode: components["schemas"]["UpgradeMode"];
                 version: string;
             };
             msg: string;
@@ -9829,11 +9856,10 @@ export interface components {
                 infos: {
                     account: string;
                     /** @description e.g. `setting.set`, `inverter.boot`, `gateway.restart`. */
-                    action: string;
+                    action: components["schemas"]["AuditAction"];
                     /** Format: int64 */
                     commandId: number | null;
-                    /** @description The command's status now, when the entry sent one. */
-                    commandStatus: string | null;
+                    commandStatus: components["schemas"]["CommandState"] | null;
                     createAt: string;
                     /**
                      * @description What the action was about; free-form: each action writes the facts of its own kind
@@ -9851,7 +9877,7 @@ export interface components {
                     plantId: number | null;
                     plantName: string | null;
                     /** @description `sent`, `succeeded`, `failed` or `refused`. */
-                    result: string;
+                    result: components["schemas"]["AuditResult"];
                     /** @description The device or gateway SN (a file name for `firmware.upload`). */
                     target: string;
                     /**
@@ -10208,7 +10234,7 @@ export interface components {
             data: {
                 infos: {
                     /** @description What the caller may do now: join, resubmit, quit, optOut, optIn, accept, reject. */
-                    allowedActions: string[];
+                    allowedActions: components["schemas"]["EnrollmentAction"][];
                     createdAt: string;
                     devices: components["schemas"]["DeviceOut"][];
                     email: string;
@@ -10226,13 +10252,13 @@ export interface components {
                     reason: string;
                     serviceAddress: components["schemas"]["AddressOut"];
                     /** @description `local` or `vtn`. */
-                    source: string;
+                    source: components["schemas"]["ProgramSource"];
                     sourceAccountNumber: string;
                     /** Format: int64 */
                     stationId: number;
                     stationName: string;
                     /** @description `pending`, `accepted`, `rejected` or `unenrolled`. */
-                    status: string;
+                    status: components["schemas"]["EnrollmentStatus"];
                     timeZone: string;
                     /**
                      * @description Report payload types the utility's events ask for that the portal cannot produce
@@ -10278,8 +10304,8 @@ export interface components {
                     endDate: string;
                     /** Format: int64 */
                     id: number;
-                    /** @description `discharge` or `exportLimit`. */
-                    kind: string;
+                    /** @description `discharge` or `exportLimit` (`charge` only from a utility's server). */
+                    kind: components["schemas"]["EventKind"];
                     name: string;
                     /** @description Every enrollment of the caller taking part is opted out. */
                     optedOut: boolean;
@@ -10298,10 +10324,10 @@ export interface components {
                     /** Format: int64 */
                     programId: number;
                     programName: string;
-                    source: string;
+                    source: components["schemas"]["ProgramSource"];
                     startDate: string;
                     /** @description `pending`, `active`, `completed` or `cancelled`. */
-                    status: string;
+                    status: components["schemas"]["EventStatus"];
                     /** Format: double */
                     targetKw: number;
                 }[];
@@ -10412,7 +10438,7 @@ export interface components {
                      */
                     size: number;
                     /** @description `inverter` or `gateway`. */
-                    target: string;
+                    target: components["schemas"]["FirmwareTarget"];
                     /**
                      * Format: int64
                      * @description The secondary label it is filed under; 0 for gateway software.
@@ -10423,7 +10449,7 @@ export interface components {
                     /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
                     updateAt: string;
                     /** @description `iap` or `isp`. */
-                    upgradeMode: string;
+                    upgradeMode: components["schemas"]["UpgradeMode"];
                     version: string;
                 }[];
                 /** Format: int64 */
@@ -11433,7 +11459,7 @@ export interface components {
                 summary: components["schemas"]["ReportSummary"];
                 to: string;
                 /** @description `day`, `month` or `year`. */
-                type: string;
+                type: components["schemas"]["ReportType"];
             };
             msg: string;
             success: boolean;
@@ -11598,7 +11624,7 @@ export interface components {
                 name: string;
                 retailer: string;
                 /** @description `local` (built in) or `vtn`. */
-                source: string;
+                source: components["schemas"]["ProgramSource"];
                 vtnName: string | null;
             };
             msg: string;
@@ -12842,7 +12868,7 @@ export interface components {
                 name: string;
                 retailer: string;
                 /** @description `local` (built in) or `vtn`. */
-                source: string;
+                source: components["schemas"]["ProgramSource"];
                 vtnName: string | null;
             }[];
             msg: string;
@@ -13009,14 +13035,14 @@ export interface components {
                 lastSyncAt: string | null;
                 name: string;
                 /** @description `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only. */
-                notifications: string;
+                notifications: components["schemas"]["VtnNotifications"];
                 /** @description The reason in words, with the VTN's problem for `failed` ('' with webhooks). */
                 notificationsNote: string;
                 /**
                  * @description Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
                  *     (see the note), '' with webhooks.
                  */
-                notificationsReason: string;
+                notificationsReason: components["schemas"]["VtnPollingReason"];
                 /** Format: int64 */
                 pollSeconds: number;
                 /** @description What the last sync skipped because the portal could not read it (the rest applied). */
@@ -13098,14 +13124,14 @@ export interface components {
                 lastSyncAt: string | null;
                 name: string;
                 /** @description `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only. */
-                notifications: string;
+                notifications: components["schemas"]["VtnNotifications"];
                 /** @description The reason in words, with the VTN's problem for `failed` ('' with webhooks). */
                 notificationsNote: string;
                 /**
                  * @description Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
                  *     (see the note), '' with webhooks.
                  */
-                notificationsReason: string;
+                notificationsReason: components["schemas"]["VtnPollingReason"];
                 /** Format: int64 */
                 pollSeconds: number;
                 /** @description What the last sync skipped because the portal could not read it (the rest applied). */
@@ -13174,8 +13200,8 @@ export interface components {
             endDate: string;
             /** Format: int64 */
             id: number;
-            /** @description `discharge` or `exportLimit`. */
-            kind: string;
+            /** @description `discharge` or `exportLimit` (`charge` only from a utility's server). */
+            kind: components["schemas"]["EventKind"];
             name: string;
             /** @description Every enrollment of the caller taking part is opted out. */
             optedOut: boolean;
@@ -13194,10 +13220,10 @@ export interface components {
             /** Format: int64 */
             programId: number;
             programName: string;
-            source: string;
+            source: components["schemas"]["ProgramSource"];
             startDate: string;
             /** @description `pending`, `active`, `completed` or `cancelled`. */
-            status: string;
+            status: components["schemas"]["EventStatus"];
             /** Format: double */
             targetKw: number;
         };
@@ -13256,6 +13282,11 @@ export interface components {
              */
             type: number | null;
         };
+        /**
+         * @description What an event asks of each plant: `discharge`, `exportLimit`, or `charge` (only from a utility's server).
+         * @enum {string}
+         */
+        EventKind: "discharge" | "exportLimit" | "charge";
         /** @description The event list: `nextToken` is the next page as a string, `null` on the last page. */
         EventList: {
             nextToken: string | null;
@@ -13293,6 +13324,11 @@ export interface components {
              */
             targetKw?: number;
         };
+        /**
+         * @description Where an event stands for the caller.
+         * @enum {string}
+         */
+        EventStatus: "pending" | "active" | "completed" | "cancelled";
         /** @description Where the highest or lowest cell voltage is. */
         ExtremeItem: {
             /** Format: int32 */
@@ -13306,6 +13342,43 @@ export interface components {
         FilterChoices: {
             status: components["schemas"]["StatusChoice"][];
             type: components["schemas"]["TypeChoice"][];
+        };
+        /**
+         * @description The fields of a firmware upload or edit, as the API document describes the multipart form
+         *     (every field is text; the limits are those `service::firmware::save` checks).
+         */
+        FirmwareForm: {
+            /** @description The change log in Chinese. */
+            changeLog?: string | null;
+            changeLogEn?: string | null;
+            /** @description `true` or `false`. */
+            enabled?: string | null;
+            /**
+             * Format: binary
+             * @description .bin or .hex, at most 1.5 MB; required for a new one.
+             */
+            file?: string | null;
+            /** @description Inverter firmware. */
+            firmwareType?: string | null;
+            hardwareVersion?: string | null;
+            /**
+             * Format: int64
+             * @description Edit this firmware (inverter firmware; gateway software edits name it in the path).
+             */
+            id?: number | null;
+            /** @description The file's name when empty. */
+            name?: string | null;
+            /** @description Empty clears it. */
+            productId?: string | null;
+            target?: components["schemas"]["FirmwareTarget"] | null;
+            /**
+             * Format: int64
+             * @description The inverter-type label the firmware is filed under (inverter firmware).
+             */
+            typeId?: number | null;
+            upgradeMode?: components["schemas"]["UpgradeMode"] | null;
+            /** @description Letters, digits, `-` and `_`. */
+            version?: string | null;
         };
         /** @description A firmware file of the catalogue. */
         FirmwareItem: {
@@ -13345,7 +13418,7 @@ export interface components {
              */
             size: number;
             /** @description `inverter` or `gateway`. */
-            target: string;
+            target: components["schemas"]["FirmwareTarget"];
             /**
              * Format: int64
              * @description The secondary label it is filed under; 0 for gateway software.
@@ -13356,9 +13429,14 @@ export interface components {
             /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
             updateAt: string;
             /** @description `iap` or `isp`. */
-            upgradeMode: string;
+            upgradeMode: components["schemas"]["UpgradeMode"];
             version: string;
         };
+        /**
+         * @description What a firmware file is for.
+         * @enum {string}
+         */
+        FirmwareTarget: "inverter" | "gateway";
         FirmwareVersionItem: {
             enabled: boolean;
             /** Format: int64 */
@@ -13857,7 +13935,7 @@ export interface components {
             endDate: string;
             /** Format: int64 */
             id: number;
-            kind: string;
+            kind: components["schemas"]["EventKind"];
             startDate: string;
             /** Format: double */
             targetKw: number;
@@ -14285,6 +14363,27 @@ export interface components {
         };
         LogoutRequest: {
             refresh_token?: string | null;
+        };
+        /**
+         * @description The fields of a manual's upload or edit, as the API document describes the multipart form
+         *     (every field is text; the limits are those `domain::manual` checks).
+         */
+        ManualForm: {
+            /**
+             * Format: binary
+             * @description PDF, PNG or JPEG, at most 20 MB; required for a new one.
+             */
+            file?: string | null;
+            /** @description The name the download is saved under. */
+            fileName?: string | null;
+            /** @description `YYYY-MM-DD`. */
+            issued?: string | null;
+            /** @description `en`, `zh`, `es` or `all`. */
+            language: string;
+            /** Format: int64 */
+            productId: number;
+            title: string;
+            version?: string | null;
         };
         /** @description A manual of a product model. */
         ManualItem: {
@@ -14976,7 +15075,7 @@ export interface components {
             summary: components["schemas"]["ReportSummary"];
             to: string;
             /** @description `day`, `month` or `year`. */
-            type: string;
+            type: components["schemas"]["ReportType"];
         };
         PlantRequest: {
             address?: string | null;
@@ -15293,7 +15392,7 @@ export interface components {
             name: string;
             retailer: string;
             /** @description `local` (built in) or `vtn`. */
-            source: string;
+            source: components["schemas"]["ProgramSource"];
             vtnName: string | null;
         };
         ProgramRequest: {
@@ -15306,6 +15405,21 @@ export interface components {
             name?: string;
             retailer?: string | null;
         };
+        /**
+         * @description Where a programme, its enrollments and events come from: `local` (built in) or `vtn`.
+         * @enum {string}
+         */
+        ProgramSource: "local" | "vtn";
+        /**
+         * @description A config as a save sends it, as the document describes it: the fields with limits (those of
+         *     `devices::protocol`: `CODE_MAX`, `NAME_MAX`, `UNIT_MAX`); every other field of the format
+         *     (docs/device-protocol.md) is sent too, and checked as a whole.
+         */
+        ProtocolConfigBody: {
+            code: string;
+            name: string;
+            points: components["schemas"]["ProtocolPointBody"][];
+        };
         /** @description A protocol gateways speak to their devices. */
         ProtocolOption: {
             /** @description `modbus-rtu`, `modbus-tcp` or `mqtt-json`. */
@@ -15314,6 +15428,11 @@ export interface components {
             id: number;
             /** @description The name in the caller's language. */
             name: string;
+        };
+        /** @description A point of a config as a save sends it (see [`ProtocolConfigBody`]). */
+        ProtocolPointBody: {
+            /** @description The engineering unit of the decoded value. */
+            unit?: string | null;
         };
         ProtocolRequest: {
             /** @description Protocol config code (see `GET /api/v1/protocols`). */
@@ -15518,6 +15637,11 @@ export interface components {
              */
             selfSufficiency: number | null;
         };
+        /**
+         * @description The period a plant report covers.
+         * @enum {string}
+         */
+        ReportType: "day" | "month" | "year";
         /** @description Something a company's staff may do on the plants it serves. */
         Right: {
             /** @description The permission key, e.g. `inverter.power`. */
@@ -16117,6 +16241,11 @@ export interface components {
             /** @description The upgrade as it stood when the request went out. */
             upgrade: components["schemas"]["Upgrade"];
         };
+        /**
+         * @description How a firmware file is flashed: `iap` (in-application programming) or `isp` (in-system programming).
+         * @enum {string}
+         */
+        UpgradeMode: "iap" | "isp";
         /** @description One device's answer when a batch starts: its upgrade, or why it was refused. */
         UpgradeOutcome: {
             /**
@@ -16208,14 +16337,14 @@ export interface components {
             lastSyncAt: string | null;
             name: string;
             /** @description `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only. */
-            notifications: string;
+            notifications: components["schemas"]["VtnNotifications"];
             /** @description The reason in words, with the VTN's problem for `failed` ('' with webhooks). */
             notificationsNote: string;
             /**
              * @description Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
              *     (see the note), '' with webhooks.
              */
-            notificationsReason: string;
+            notificationsReason: components["schemas"]["VtnPollingReason"];
             /** Format: int64 */
             pollSeconds: number;
             /** @description What the last sync skipped because the portal could not read it (the rest applied). */
@@ -16227,6 +16356,16 @@ export interface components {
             /** @description "3.0.1" or "3.1.0". */
             version: string;
         };
+        /**
+         * @description How a VTN connection learns of changes: `webhook` (the VTN calls the portal; it still polls) or `polling` only.
+         * @enum {string}
+         */
+        VtnNotifications: "webhook" | "polling";
+        /**
+         * @description Why a VTN connection polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed` (see the note); empty with webhooks.
+         * @enum {string}
+         */
+        VtnPollingReason: "" | "noPublicUrl" | "notOffered" | "failed";
         VtnRequest: {
             /** @description Required for a new connection; kept when absent on an edit. */
             clientId?: string | null;
@@ -16863,7 +17002,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Exact action, e.g. `setting.set`, `inverter.boot`. */
-                action?: string | null;
+                action?: components["schemas"]["AuditAction"] | null;
                 /** @description Last day, `YYYY-MM-DD` (UTC), inclusive. */
                 edate?: string | null;
                 limit?: number | null;
@@ -19020,9 +19159,9 @@ export interface operations {
             cookie?: never;
         };
         /** @description Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one) */
-        requestBody?: {
+        requestBody: {
             content: {
-                "multipart/form-data": unknown;
+                "multipart/form-data": components["schemas"]["FirmwareForm"];
             };
         };
         responses: {
@@ -19045,9 +19184,9 @@ export interface operations {
             cookie?: never;
         };
         /** @description Gateway software: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one) */
-        requestBody?: {
+        requestBody: {
             content: {
-                "multipart/form-data": unknown;
+                "multipart/form-data": components["schemas"]["FirmwareForm"];
             };
         };
         responses: {
@@ -19341,9 +19480,9 @@ export interface operations {
             cookie?: never;
         };
         /** @description Inverter firmware: fields `name`, `version`, `productId` (empty clears it), `hardwareVersion`, `changeLog`, `changeLogEn`, `enabled` (`true`/`false`) as text, and `file` (.bin or .hex, at most 1.5 MB; required for a new one); `id` to edit one, `target` (`inverter` or `gateway`), `typeId` (the inverter-type label), `upgradeMode`, `firmwareType` */
-        requestBody?: {
+        requestBody: {
             content: {
-                "multipart/form-data": unknown;
+                "multipart/form-data": components["schemas"]["FirmwareForm"];
             };
         };
         responses: {
@@ -21769,9 +21908,9 @@ export interface operations {
             cookie?: never;
         };
         /** @description A protocol config (see docs/device-protocol.md) */
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": components["schemas"]["ProtocolConfigBody"];
             };
         };
         responses: {
@@ -21962,9 +22101,9 @@ export interface operations {
             cookie?: never;
         };
         /** @description fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; required) */
-        requestBody?: {
+        requestBody: {
             content: {
-                "multipart/form-data": unknown;
+                "multipart/form-data": components["schemas"]["ManualForm"];
             };
         };
         responses: {
@@ -21989,9 +22128,9 @@ export interface operations {
             cookie?: never;
         };
         /** @description fields `productId`, `title`, `language`, `version`, `issued` (YYYY-MM-DD), `fileName` as text, and `file` (PDF, PNG or JPEG, at most 20 MB; without it the file stays) */
-        requestBody?: {
+        requestBody: {
             content: {
-                "multipart/form-data": unknown;
+                "multipart/form-data": components["schemas"]["ManualForm"];
             };
         };
         responses: {
@@ -25857,3 +25996,35 @@ export const ErrorCode = {
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * The words of each closed set of text the document names (`Schemas['AuditAction']`, ...), in
+ * the server's order: the audit catalogue, the energy hub's statuses, ...
+ */
+export const Enums = {
+  AuditAction: ['setting.set', 'inverter.boot', 'inverter.shutdown', 'inverter.upgrade', 'inverter.upgrade.cancel', 'inverter.debug', 'inverter.product', 'gateway.restart', 'gateway.upgrade', 'gateway.replace', 'gateway.protocol', 'gateway.settings', 'gateway.debug', 'gateway.uploadCycle', 'gateway.key.rotate', 'gateway.unbind', 'gateway.delete', 'gateway.register', 'gateway.batchRegister', 'gateway.import', 'gateway.customer', 'firmware.upload', 'firmware.edit', 'firmware.enable', 'firmware.disable', 'firmware.delete', 'inverterType.add', 'inverterType.edit', 'inverterType.move', 'inverterType.delete', 'product.create', 'product.edit', 'product.delete', 'protocol.save', 'version.publish', 'version.edit', 'version.delete', 'account.register', 'owner.disable', 'owner.enable', 'company.add', 'company.edit', 'company.disable', 'company.enable', 'company.logo.upload', 'company.logo', 'company.theme', 'staff.add', 'staff.edit', 'staff.delete', 'role.add', 'role.edit', 'role.delete', 'customer.edit', 'customer.remove', 'customer.offer', 'customer.accept', 'customer.decline', 'customer.withdraw', 'customer.leave', 'customerType.add', 'customerType.edit', 'customerType.delete', 'agent.delete', 'agent.offer', 'agent.accept', 'agent.decline', 'agent.withdraw', 'agent.leave', 'energyhub.enrollment.create', 'energyhub.enrollment.edit', 'energyhub.enrollment.devices.add', 'energyhub.enrollment.devices.remove', 'energyhub.enrollment.action', 'energyhub.enrollment.remote', 'energyhub.program.create', 'energyhub.program.edit', 'energyhub.event.create', 'energyhub.event.cancel', 'energyhub.event.optOut', 'energyhub.vtn.save', 'energyhub.vtn.remove', 'energyhub.dispatch', 'energyhub.restore', 'customer.add', 'agent.add'],
+  AuditResult: ['succeeded', 'sent', 'failed', 'refused'],
+  CommandState: ['sent', 'acknowledged', 'succeeded', 'failed', 'timed_out'],
+  DispatchState: ['pending', 'applied', 'failed', 'offline', 'restored'],
+  EnrollmentAction: ['join', 'resubmit', 'quit', 'optOut', 'optIn', 'accept', 'reject'],
+  EnrollmentStatus: ['pending', 'accepted', 'rejected', 'unenrolled'],
+  EventKind: ['discharge', 'exportLimit', 'charge'],
+  EventStatus: ['pending', 'active', 'completed', 'cancelled'],
+  FirmwareTarget: ['inverter', 'gateway'],
+  ImportResult: ['created', 'duplicate', 'invalid'],
+  MessageSource: ['event', 'notice'],
+  OpenState: ['open', 'closed'],
+  PackSource: ['pack', 'device'],
+  ProgramSource: ['local', 'vtn'],
+  ReportType: ['day', 'month', 'year'],
+  RotateStatus: ['succeeded', 'pending'],
+  SettingFamily: ['hybrid_lv', 'hybrid_hv', 'grid_tied', 'micro'],
+  SettingGroup: ['workMode', 'battery', 'grid', 'timeOfUse', 'generator', 'limits', 'power'],
+  Severity: ['info', 'warning', 'fault'],
+  TemperatureUnit: ['C', 'F'],
+  UpgradeMode: ['iap', 'isp'],
+  UpgradeReason: ['gatewayOffline', 'noProgress', 'timedOut'],
+  UpgradeState: ['sending', 'upgrading', 'successful', 'failed', 'cancelled'],
+  VtnNotifications: ['webhook', 'polling'],
+  VtnPollingReason: ['', 'noPublicUrl', 'notOffered', 'failed'],
+} as const satisfies { [K in keyof components['schemas']]?: readonly components['schemas'][K][] };

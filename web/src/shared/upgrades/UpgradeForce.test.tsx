@@ -30,7 +30,7 @@ const firmware: Firmware = {
   type: 0,
   typeName: '',
   updateAt: '2026-11-20T10:00:00.000+00:00',
-  upgradeMode: '',
+  upgradeMode: 'iap',
 };
 
 describe('UpgradeDialog, a gateway already up to date', () => {

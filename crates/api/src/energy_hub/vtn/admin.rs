@@ -72,9 +72,11 @@ pub struct Vtn {
     /// What the last sync skipped because the portal could not read it (the rest applied).
     pub refused_events: Vec<RefusedEvent>,
     /// `webhook`: the VTN calls the portal on changes (and it still polls); `polling`: polls only.
+    #[schema(value_type = crate::text_enums::VtnNotifications)]
     pub notifications: String,
     /// Why it polls only: `noPublicUrl`, `notOffered` (the VTN has no webhooks), `failed`
     /// (see the note), '' with webhooks.
+    #[schema(value_type = crate::text_enums::VtnPollingReason)]
     pub notifications_reason: &'static str,
     /// The reason in words, with the VTN's problem for `failed` ('' with webhooks).
     pub notifications_note: String,

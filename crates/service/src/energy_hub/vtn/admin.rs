@@ -115,7 +115,13 @@ pub async fn save(
                 return Err(DomainError::invalid("clientSecret").into());
             };
             (w.client_id_enc, w.client_secret_enc) = (seal(&cid)?, seal(&sec)?);
-            let entry = audit::admin_entry(by, "energyhub.vtn.save", "vtn", &detail, now);
+            let entry = audit::admin_entry(
+                by,
+                domain::audit_action::ENERGYHUB_VTN_SAVE,
+                "vtn",
+                &detail,
+                now,
+            );
             store.insert_vtn(&w, now, Some(&entry)).await?
         }
         Some(id) => {
@@ -132,7 +138,13 @@ pub async fn save(
                 None => old.client_secret_enc,
             };
             let target = format!("vtn:{id}");
-            let entry = audit::admin_entry(by, "energyhub.vtn.save", &target, &detail, now);
+            let entry = audit::admin_entry(
+                by,
+                domain::audit_action::ENERGYHUB_VTN_SAVE,
+                &target,
+                &detail,
+                now,
+            );
             store.update_vtn(id, &w, now, &entry).await?;
             id
         }
@@ -158,7 +170,7 @@ pub async fn remove(
     let target = format!("vtn:{id}");
     let entry = audit::admin_entry(
         audit::author(actor, None),
-        "energyhub.vtn.remove",
+        domain::audit_action::ENERGYHUB_VTN_REMOVE,
         &target,
         "{}",
         now,

@@ -73,7 +73,7 @@ async fn decide(
     .to_string();
     let entry = NewAudit {
         by,
-        action: "energyhub.enrollment.remote",
+        action: domain::audit_action::ENERGYHUB_ENROLLMENT_REMOTE,
         target: &target,
         detail: &detail,
         result: audit::SUCCEEDED,

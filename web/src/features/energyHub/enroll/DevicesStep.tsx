@@ -13,8 +13,13 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { Limits } from '@/shared/api/limits.gen';
 import { formRule, maxLength, requiredRule } from '@/shared/validators';
 import { installDateOk, MAX_DEVICES } from '../form';
+
+/** The server's limits of an enrollment's device. */
+const DEVICE = Limits.Device;
+type Capacity = 'chargeCapacity' | 'dischargeCapacity' | 'storageCapacity';
 
 const half = { xs: 24, sm: 12 };
 const third = { xs: 24, sm: 8 };
@@ -23,18 +28,21 @@ const third = { xs: 24, sm: 8 };
 export function DevicesStep({ loading }: { loading: boolean }) {
   const { t } = useTranslation();
   if (loading) return <Skeleton active />;
-  const capacity = (name: number, field: string, label: string, max: number) => (
-    <Form.Item
-      name={[name, field]}
-      label={label}
-      rules={[
-        requiredRule(),
-        { type: 'number', min: 0, max, message: t('validation.range', { min: 0, max }) },
-      ]}
-    >
-      <InputNumber min={0} max={max} step={0.1} style={{ width: '100%' }} />
-    </Form.Item>
-  );
+  const capacity = (name: number, field: Capacity, label: string) => {
+    const max = DEVICE[field].maximum;
+    return (
+      <Form.Item
+        name={[name, field]}
+        label={label}
+        rules={[
+          requiredRule(),
+          { type: 'number', min: 0, max, message: t('validation.range', { min: 0, max }) },
+        ]}
+      >
+        <InputNumber min={0} max={max} step={0.1} style={{ width: '100%' }} />
+      </Form.Item>
+    );
+  };
   return (
     <Form.List
       name="devices"
@@ -82,7 +90,10 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                   <Form.Item
                     name={[field.name, 'manufacturer']}
                     label={t('energyHub.manufacturer')}
-                    rules={[requiredRule(), formRule((v) => maxLength(v, 32))]}
+                    rules={[
+                      requiredRule(),
+                      formRule((v) => maxLength(v, DEVICE.manufacturer.maxLength)),
+                    ]}
                   >
                     <Input data-keyfilter="off" />
                   </Form.Item>
@@ -91,7 +102,7 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                   <Form.Item
                     name={[field.name, 'model']}
                     label={t('energyHub.model')}
-                    rules={[requiredRule(), formRule((v) => maxLength(v, 32))]}
+                    rules={[requiredRule(), formRule((v) => maxLength(v, DEVICE.model.maxLength))]}
                   >
                     <Input data-keyfilter="off" />
                   </Form.Item>
@@ -114,13 +125,13 @@ export function DevicesStep({ loading }: { loading: boolean }) {
                   </Form.Item>
                 </Col>
                 <Col {...third}>
-                  {capacity(field.name, 'chargeCapacity', t('energyHub.chargeKw'), 1000)}
+                  {capacity(field.name, 'chargeCapacity', t('energyHub.chargeKw'))}
                 </Col>
                 <Col {...third}>
-                  {capacity(field.name, 'dischargeCapacity', t('energyHub.dischargeKw'), 1000)}
+                  {capacity(field.name, 'dischargeCapacity', t('energyHub.dischargeKw'))}
                 </Col>
                 <Col {...third}>
-                  {capacity(field.name, 'storageCapacity', t('energyHub.storageKwh'), 10000)}
+                  {capacity(field.name, 'storageCapacity', t('energyHub.storageKwh'))}
                 </Col>
               </Row>
             </Card>

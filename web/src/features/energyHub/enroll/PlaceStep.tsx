@@ -39,10 +39,14 @@ function AddressFields({
             label={t(`energyHub.address.${part}`)}
             rules={[
               ...(REQUIRED_ADDRESS.includes(part) ? [requiredRule()] : []),
-              formRule((v) => maxLength(v, 64)),
+              formRule((v) => maxLength(v, Limits.Address[part].maxLength)),
             ]}
           >
-            <Input maxLength={64} data-keyfilter="off" data-testid={`${testId}-${part}`} />
+            <Input
+              maxLength={Limits.Address[part].maxLength}
+              data-keyfilter="off"
+              data-testid={`${testId}-${part}`}
+            />
           </Form.Item>
         </Col>
       ))}
