@@ -105,8 +105,10 @@ describe('parameter settings and power', () => {
     await actions.first().waitFor();
     // The answer has arrived; give the table the render that shows it.
     await page.waitForFunction(
-      () => ![...document.querySelectorAll('[data-testid="audit-action"]')].some((e) =>
-        e.textContent?.startsWith('energyhub')),
+      () =>
+        ![...document.querySelectorAll('[data-testid="audit-action"]')].some((e) =>
+          e.textContent?.startsWith('energyhub'),
+        ),
     );
     const texts = await actions.allInnerTexts();
     assert.deepEqual(texts.slice(0, 3), ['Power on', 'Power off', 'Parameter settings']);
