@@ -167,7 +167,7 @@ async fn run_store_on(o: &BaselineOptions, db: &FreshDb) -> anyhow::Result<Basel
             .upsert_device(
                 &sn,
                 gateway,
-                "inverter",
+                domain::DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "",

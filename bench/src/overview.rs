@@ -326,7 +326,7 @@ async fn plant(
         .upsert_device(
             &format!("BENCH-INV-{n:05}"),
             gateway,
-            "inverter",
+            domain::DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
             "SUN-8K",
