@@ -6,6 +6,7 @@
 //! `sys.energyhub.edit`. Every write also needs a writable account, and writes its audit entry
 //! in its own transaction.
 
+pub mod dispatch;
 pub mod enrollments;
 pub mod events;
 pub mod programs;
