@@ -89,7 +89,7 @@ pub async fn report(
     Path(id): Path<String>,
     Query(q): Query<ReportQuery>,
 ) -> ApiResult<Data<PlantReport>> {
-    require(&me, "workdata.view")?;
+    require(&me, domain::permissions::WORKDATA_VIEW)?;
     Ok(Data(report_of(&app, &me, &id, &q).await?))
 }
 

@@ -17,11 +17,6 @@ use store::{Store, energy_hub::EnrollmentRow, log_pages::Author};
 
 use crate::{Result, audit};
 
-pub const VIEW: &str = "energyhub.view";
-pub const ENROLL: &str = "energyhub.enroll";
-pub const CANCEL: &str = "energyhub.event.cancel";
-pub const UTILITY: &str = "sys.energyhub.edit";
-
 /// A write needs the key and a writable account.
 pub fn require_write(actor: &Actor, key: &str) -> Result<()> {
     actor.require(key)?;
