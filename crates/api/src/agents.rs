@@ -6,6 +6,7 @@
 use axum::extract::State;
 use domain::ids::AgentId;
 use domain::login_guard::ACCOUNT_LOOKUP;
+use domain::permissions::COMPANY_AGENT_EDIT;
 use serde::{Deserialize, Serialize};
 use service::login_guard::limit_caller;
 use store::agents::AgentRow;
@@ -155,7 +156,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<AgentAccount>,
 ) -> ApiResult<Done> {
-    let company = company_of(&me, q.company_id, "company.agent.edit")?;
+    let company = company_of(&me, q.company_id, COMPANY_AGENT_EDIT)?;
     limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now_ms()).await?;
     let account = q.account.as_deref().unwrap_or("");
     service::agency::check_agent_account(&app.store, &me.actor, company, account).await?;

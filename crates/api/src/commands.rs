@@ -74,7 +74,8 @@ pub(crate) async fn send_to_device_noting(
         note,
     };
     let (store, link) = (&app.store, app.commands.as_ref());
-    Ok(commands::send_order_to_device(store, link, &me.actor, device, &order, now_ms()).await?)
+    let by = commands::Sender::Actor(&me.actor);
+    Ok(commands::send_order_to_device(store, link, by, device.into(), &order, now_ms()).await?)
 }
 
 /// Sends `kind` to `device_sn` behind `gateway_sn` (the gateway's own SN for gateway commands)
@@ -103,7 +104,8 @@ pub(crate) async fn send(
         note: Value::Null,
     };
     let (store, link) = (&app.store, app.commands.as_ref());
-    Ok(commands::send_order(store, link, &me.actor, to, &order, now_ms()).await?)
+    let by = commands::Sender::Actor(&me.actor);
+    Ok(commands::send_order(store, link, by, to, &order, now_ms()).await?)
 }
 
 /// Where a command stands: open while `sent` or `acknowledged`, then final.

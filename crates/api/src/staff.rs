@@ -4,6 +4,7 @@
 
 use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use domain::login_guard::STAFF_ACCOUNT_CHECK;
+use domain::permissions::COMPANY_USER_EDIT;
 use domain::{
     Code, DomainError,
     account::Account,
@@ -55,7 +56,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<AccountQuery>,
 ) -> ApiResult<Done> {
-    me.actor.require("company.user.edit")?;
+    me.actor.require(COMPANY_USER_EDIT)?;
     limit_caller(&app.store, &STAFF_ACCOUNT_CHECK, me.actor.id, now_ms()).await?;
     let account = Account::parse(q.account.as_deref().unwrap_or(""))
         .map_err(|_| DomainError::invalid("account"))?;
@@ -114,7 +115,7 @@ pub async fn add(
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Data<i64>> {
     // Refused before the upload is read.
-    me.actor.require(staff::EDIT)?;
+    me.actor.require(COMPANY_USER_EDIT)?;
     me.actor.require_writable()?;
     let form = files::form(multipart, "avatar", AVATAR_MAX_BYTES).await?;
     let company_id = match form.text("companyId") {

@@ -88,11 +88,6 @@ text_enum! {
 }
 
 text_enum! {
-    /// The period a plant report covers.
-    ReportType => ["day", "month", "year"]
-}
-
-text_enum! {
     /// What a firmware file is for.
     FirmwareTarget => [store::firmware::FirmwareTarget::Inverter, store::firmware::FirmwareTarget::Gateway]
         .map(|t| t.as_str())

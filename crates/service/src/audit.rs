@@ -48,6 +48,22 @@ pub async fn record_alone(store: &Store, entry: &NewAudit<'_>) {
     }
 }
 
+/// The account the portal's own jobs write their entries as.
+pub const SYSTEM: &str = "system";
+
+/// The portal's own jobs as the author of an entry about no plant; an entry about a plant
+/// sets its three plant fields.
+pub fn system() -> Author<'static> {
+    Author {
+        user_id: None,
+        account: SYSTEM,
+        actor_company_id: None,
+        plant_id: None,
+        plant_owner_id: None,
+        plant_company_id: None,
+    }
+}
+
 /// `actor` as the author of an entry about `plant` (or about no plant: an account, a company,
 /// the catalogue).
 pub fn author<'a>(actor: &'a Actor, plant: Option<&PlantRow>) -> Author<'a> {

@@ -1,7 +1,8 @@
 //! Sending a command to a device: the state rule first (`domain::command`), then the device
 //! link's dispatcher, whose refusals become the catalogue's codes. [`send_order`] records the
 //! command and the audit entry of the action in one transaction (a refusal, which writes
-//! nothing else, gets its entry alone). Permissions are the caller's: they differ per screen.
+//! nothing else, gets its entry alone), on an account's behalf or a job's ([`Sender`]).
+//! Permissions are the caller's: they differ per screen.
 
 use std::time::Duration;
 
@@ -14,7 +15,9 @@ use domain::{
     policy::{Actor, GatewayScope},
 };
 use serde_json::{Value, json};
-use store::{Store, audit::NewAudit, commands::CommandRow, devices::DeviceListRow};
+use store::{
+    Store, audit::NewAudit, commands::CommandRow, devices::DeviceListRow, log_pages::Author,
+};
 
 use crate::{Result, ServiceError, audit};
 
@@ -26,12 +29,72 @@ pub struct Target<'a> {
     pub device_sn: &'a str,
 }
 
+/// A device as the state rule sees it before a command.
+#[derive(Debug, Clone, Copy)]
+pub struct Recipient<'a> {
+    pub sn: &'a str,
+    /// The gateway it is behind; without one it cannot be reached (602).
+    pub gateway_sn: Option<&'a str>,
+    /// Its status (wire number).
+    pub status: i64,
+}
+
+impl<'a> From<&'a DeviceListRow> for Recipient<'a> {
+    fn from(d: &'a DeviceListRow) -> Self {
+        Recipient {
+            sn: &d.sn,
+            gateway_sn: d.gateway_sn.as_deref(),
+            status: d.status,
+        }
+    }
+}
+
 /// Whether a device reporting `status` (its wire number) may take `kind` now. A number this
 /// build does not know restricts nothing: the device link refuses what it must.
 pub fn admit(kind: CommandKind, status: i64) -> std::result::Result<(), DomainError> {
     match Status::from_wire(status) {
         Some(status) => kind.admitted_in(status),
         None => Ok(()),
+    }
+}
+
+/// Whether `to` may take `kind` now: its state admits it and it is behind a gateway.
+pub fn reachable(kind: CommandKind, to: Recipient<'_>) -> std::result::Result<(), DomainError> {
+    admit(kind, to.status)?;
+    match to.gateway_sn {
+        Some(_) => Ok(()),
+        None => Err(Code::DeviceOffline.into()),
+    }
+}
+
+/// Who sends an order, as its audit entry names them.
+#[derive(Debug, Clone, Copy)]
+pub enum Sender<'a> {
+    /// An account: the entry is filed under the device's plant when the account may see it.
+    Actor(&'a Actor),
+    /// One of the portal's own jobs, named as given (`audit::system`, filed under the plant
+    /// the job acts on).
+    Job(Author<'a>),
+}
+
+impl<'a> Sender<'a> {
+    /// The author of an entry about `sn`.
+    async fn author(self, store: &Store, sn: &str) -> store::Result<Author<'a>> {
+        match self {
+            Sender::Actor(actor) => {
+                let plant = audit::plant_of(store, actor, sn).await?;
+                Ok(audit::author(actor, plant.as_ref()))
+            }
+            Sender::Job(by) => Ok(by),
+        }
+    }
+
+    /// The author when the plant could not be read: an entry filed under no plant beats none.
+    fn unfiled(self) -> Author<'a> {
+        match self {
+            Sender::Actor(actor) => audit::author(actor, None),
+            Sender::Job(by) => by,
+        }
     }
 }
 
@@ -50,8 +113,7 @@ pub fn refusal(e: DispatchError) -> ServiceError {
 }
 
 /// Sends `kind` with `params` to `to` and answers the command's id, for a sender that keeps
-/// its own record (the demand-response dispatcher). Without a device link (`None`) nothing
-/// can be sent (606).
+/// its own record. Without a device link (`None`) nothing can be sent (606).
 pub async fn send(
     dispatcher: Option<&Dispatcher>,
     to: Target<'_>,
@@ -93,7 +155,7 @@ impl Order<'_> {
 /// Writes the entry of an order that was not sent (`e`): refused, or failed in the store.
 async fn not_sent(
     store: &Store,
-    actor: &Actor,
+    by: Sender<'_>,
     to: Target<'_>,
     o: &Order<'_>,
     e: &ServiceError,
@@ -103,12 +165,12 @@ async fn not_sent(
         ServiceError::Refused(d) => (o.detail(Some(d.code)), audit::REFUSED),
         ServiceError::Store(_) | ServiceError::Internal(_) => (o.detail(None), audit::FAILED),
     };
-    let plant = audit::plant_of(store, actor, to.device_sn)
-        .await
-        .ok()
-        .flatten();
+    let by = match by.author(store, to.device_sn).await {
+        Ok(author) => author,
+        Err(_) => by.unfiled(),
+    };
     let entry = NewAudit {
-        by: audit::author(actor, plant.as_ref()),
+        by,
         action: o.action,
         target: to.device_sn,
         detail: &detail,
@@ -119,21 +181,21 @@ async fn not_sent(
     audit::record_alone(store, &entry).await;
 }
 
-/// Sends `o` to `to` on the actor's behalf and answers the command's id: the command and the
+/// Sends `o` to `to` on the sender's behalf and answers the command's id: the command and the
 /// audit entry (result `sent`, linked to the command) are recorded in one transaction, then
 /// the command is published. Without a device link (`None`) nothing can be sent (606); a
 /// refusal is recorded as such.
 pub async fn send_order(
     store: &Store,
     dispatcher: Option<&Dispatcher>,
-    actor: &Actor,
+    by: Sender<'_>,
     to: Target<'_>,
     o: &Order<'_>,
     now: i64,
 ) -> Result<i64> {
-    let sent = send_recorded(store, dispatcher, actor, to, o, now).await;
+    let sent = send_recorded(store, dispatcher, by, to, o, now).await;
     if let Err(Some(e)) = &sent {
-        not_sent(store, actor, to, o, e, now).await;
+        not_sent(store, by, to, o, e, now).await;
     }
     sent.map_err(|e| e.unwrap_or_else(|| Code::CommandFailed.into()))
 }
@@ -143,7 +205,7 @@ pub async fn send_order(
 async fn send_recorded(
     store: &Store,
     dispatcher: Option<&Dispatcher>,
-    actor: &Actor,
+    by: Sender<'_>,
     to: Target<'_>,
     o: &Order<'_>,
     now: i64,
@@ -161,12 +223,13 @@ async fn send_recorded(
         )
         .await
         .map_err(|e| Some(refusal(e)))?;
-    let plant = audit::plant_of(store, actor, to.device_sn)
+    let by = by
+        .author(store, to.device_sn)
         .await
         .map_err(|e| Some(e.into()))?;
     let detail = o.detail(None);
     let entry = NewAudit {
-        by: audit::author(actor, plant.as_ref()),
+        by,
         action: o.action,
         target: to.device_sn,
         detail: &detail,
@@ -185,32 +248,26 @@ async fn send_recorded(
     Ok(id)
 }
 
-/// [`send_order`] to a device as the screens list it: its state must admit `o.kind`
-/// (`domain::command`) and it must be behind a gateway (602 otherwise); refusals are recorded.
+/// [`send_order`] to a device whose state must admit `o.kind` (`domain::command`) and which
+/// must be behind a gateway (602 otherwise); refusals are recorded.
 pub async fn send_order_to_device(
     store: &Store,
     dispatcher: Option<&Dispatcher>,
-    actor: &Actor,
-    device: &DeviceListRow,
+    by: Sender<'_>,
+    device: Recipient<'_>,
     o: &Order<'_>,
     now: i64,
 ) -> Result<i64> {
-    let gateway_sn = device.gateway_sn.as_deref().unwrap_or_default();
     let to = Target {
-        gateway_sn,
-        device_sn: &device.sn,
+        gateway_sn: device.gateway_sn.unwrap_or_default(),
+        device_sn: device.sn,
     };
-    let refused = match admit(o.kind, device.status) {
-        Err(e) => Some(e),
-        Ok(()) if device.gateway_sn.is_none() => Some(Code::DeviceOffline.into()),
-        Ok(()) => None,
-    };
-    if let Some(e) = refused {
+    if let Err(e) = reachable(o.kind, device) {
         let e = ServiceError::Refused(e);
-        not_sent(store, actor, to, o, &e, now).await;
+        not_sent(store, by, to, o, &e, now).await;
         return Err(e);
     }
-    send_order(store, dispatcher, actor, to, o, now).await
+    send_order(store, dispatcher, by, to, o, now).await
 }
 
 /// Whether `actor` may see the device (or gateway) a command went to.

@@ -2,6 +2,7 @@
 //! remove them; everyone with `manual.view` reads those of the models they have a device of
 //! (administrators: all). The API stages the file before and removes a replaced one after.
 
+use domain::permissions::{MANUAL_VIEW, SYS_MANUAL_EDIT};
 use domain::{Code, DomainError, ids::ProductId, manual::ManualInput, policy::Actor};
 use store::{
     Store,
@@ -10,12 +11,9 @@ use store::{
 
 use crate::Result;
 
-pub const VIEW: &str = domain::permissions::MANUAL_VIEW;
-pub const EDIT: &str = domain::permissions::SYS_MANUAL_EDIT;
-
 /// Whether the actor manages manuals (and so sees every one): internal staff with the key.
 pub fn manages(actor: &Actor) -> bool {
-    actor.is_internal() && actor.has(EDIT)
+    actor.is_internal() && actor.has(SYS_MANUAL_EDIT)
 }
 
 fn require_edit(actor: &Actor) -> Result<()> {
@@ -89,7 +87,7 @@ pub async fn list(
     actor: &Actor,
     filter: &ManualFilter,
 ) -> Result<(Vec<ManualRow>, i64)> {
-    actor.require(VIEW)?;
+    actor.require(MANUAL_VIEW)?;
     Ok(store
         .manuals(actor.plant_visibility(), actor.id, manages(actor), filter)
         .await?)
@@ -97,7 +95,7 @@ pub async fn list(
 
 /// One manual the actor may read; 4100 otherwise, exactly like a missing one.
 pub async fn visible(store: &Store, actor: &Actor, id: i64) -> Result<ManualRow> {
-    actor.require(VIEW)?;
+    actor.require(MANUAL_VIEW)?;
     store
         .manual(actor.plant_visibility(), actor.id, manages(actor), id)
         .await?

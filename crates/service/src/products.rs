@@ -2,6 +2,7 @@
 //! (`sys.product.edit`), read them (`sys.product.view`); an inverter is told which product it
 //! is when the product fits its type code.
 
+use domain::permissions::SYS_PRODUCT_EDIT;
 use domain::{
     Code, DomainError,
     ids::ProductId,
@@ -16,9 +17,6 @@ use store::{
 };
 
 use crate::{Result, audit};
-
-pub const VIEW: &str = domain::permissions::SYS_PRODUCT_VIEW;
-pub const EDIT: &str = domain::permissions::SYS_PRODUCT_EDIT;
 
 /// The catalogue is the platform's: internal staff with the key, nobody else (code 2).
 pub fn require(actor: &Actor, key: &str) -> Result<()> {
@@ -50,7 +48,7 @@ pub async fn add(
     input: &ProductInput,
     now: i64,
 ) -> Result<ProductId> {
-    require(actor, EDIT)?;
+    require(actor, SYS_PRODUCT_EDIT)?;
     actor.require_writable()?;
     let p = checked(store, input).await?;
     let detail = serde_json::json!({"partNumber": input.part_number, "category": input.category})
@@ -74,7 +72,7 @@ pub async fn edit(
     input: &ProductInput,
     now: i64,
 ) -> Result<Product> {
-    require(actor, EDIT)?;
+    require(actor, SYS_PRODUCT_EDIT)?;
     actor.require_writable()?;
     let p = checked(store, input).await?;
     let detail =
@@ -100,7 +98,7 @@ pub async fn edit(
 /// Removes a product with its audit entry, refused (4 `inUse`) while firmware or devices refer
 /// to it.
 pub async fn remove(store: &Store, actor: &Actor, id: ProductId, now: i64) -> Result<ProductRow> {
-    require(actor, EDIT)?;
+    require(actor, SYS_PRODUCT_EDIT)?;
     actor.require_writable()?;
     let row = store
         .product(id)

@@ -2,6 +2,7 @@
 //! profiles): adding, changing and deleting one's own. Applying a profile is an ordinary
 //! settings command, not a use case of its own.
 
+use domain::permissions::INVERTER_SETTING;
 use domain::{
     Code, DomainError,
     policy::Actor,
@@ -12,9 +13,6 @@ use store::settings::ProfileRow;
 
 use crate::Result;
 
-/// The permission that lets an account keep profiles (the one that lets it write settings).
-pub const SETTING_KEY: &str = domain::permissions::INVERTER_SETTING;
-
 /// A profile to add (`id` absent) or change.
 #[derive(Debug, Clone)]
 pub struct ProfileDraft<'a> {
@@ -24,9 +22,10 @@ pub struct ProfileDraft<'a> {
     pub params: &'a [(String, Raw)],
 }
 
+/// Keeping profiles takes the permission that lets an account write settings.
 fn may_keep_profiles(actor: &Actor) -> Result<()> {
     actor.require_writable()?;
-    actor.require(SETTING_KEY)?;
+    actor.require(INVERTER_SETTING)?;
     Ok(())
 }
 

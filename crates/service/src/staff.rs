@@ -2,6 +2,7 @@
 //! role and access, and deleting them softly. A staff member of another company answers like a
 //! missing account (105). Each change writes its audit entry in the same transaction.
 
+use domain::permissions::COMPANY_USER_EDIT;
 use domain::{
     Code, DomainError,
     account::{
@@ -20,8 +21,6 @@ use store::{
 };
 
 use crate::{Result, audit};
-
-pub const EDIT: &str = domain::permissions::COMPANY_USER_EDIT;
 
 /// A role staff of a company may be given: the built-in administrator and staff roles, then
 /// the company's own.
@@ -110,7 +109,7 @@ pub async fn prepare_add(
     actor: &Actor,
     input: &StaffInput<'_>,
 ) -> Result<PreparedStaff> {
-    actor.require(EDIT)?;
+    actor.require(COMPANY_USER_EDIT)?;
     actor.require_writable()?;
     let company = company::acting_company(actor, input.company_id)?;
     if store.company(company).await?.is_none() {
@@ -183,7 +182,7 @@ pub async fn add(
 
 /// A staff member the caller may manage; anything else answers 105.
 async fn managed(store: &Store, actor: &Actor, id: UserId) -> Result<UserRow> {
-    actor.require(EDIT)?;
+    actor.require(COMPANY_USER_EDIT)?;
     actor.require_writable()?;
     let user = store.user(id).await?.ok_or(Code::NotRegistered)?;
     if user.deleted_at.is_some() || !company::may_manage_staff(actor, &user.scope()) {

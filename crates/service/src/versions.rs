@@ -1,6 +1,7 @@
 //! The system update log's use cases: internal administrators holding `sys.version.edit`
 //! publish, edit and delete release notes; anyone else is refused with code 2.
 
+use domain::permissions::SYS_VERSION_EDIT;
 use domain::{Code, DomainError, policy::Actor};
 use store::{
     Store,
@@ -8,8 +9,6 @@ use store::{
 };
 
 use crate::{Result, audit};
-
-pub const EDIT: &str = domain::permissions::SYS_VERSION_EDIT;
 
 const VERSION_MAX: usize = 20;
 const CONTENT_MAX: usize = 4000;
@@ -33,7 +32,7 @@ fn require(actor: &Actor) -> Result<()> {
     if !actor.is_internal() {
         return Err(Code::NoPermission.into());
     }
-    actor.require(EDIT)?;
+    actor.require(SYS_VERSION_EDIT)?;
     actor.require_writable()?;
     Ok(())
 }

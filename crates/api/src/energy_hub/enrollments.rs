@@ -3,6 +3,7 @@
 //! `service::energy_hub::enrollments`.
 
 use axum::extract::{Path, State};
+use domain::permissions::{ENERGYHUB_ENROLL, ENERGYHUB_VIEW};
 use domain::{
     Code, DomainError,
     energy_hub::{Action, EnrollmentStatus},
@@ -12,7 +13,7 @@ use service::energy_hub::enrollments as hub;
 use store::energy_hub::EnrollmentFilter;
 use utoipa::IntoParams;
 
-use super::{ENROLL, VIEW, id_or, require, require_write, views, visible_enrollment, wire};
+use super::{id_or, require, require_write, views, visible_enrollment, wire};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
@@ -66,7 +67,7 @@ pub async fn list(
     paging: Paging,
     Query(q): Query<EnrollmentQuery>,
 ) -> ApiResult<Data<Page<wire::Enrollment>>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let status = match q.status.as_deref() {
         None => None,
         Some(s) => Some(
@@ -105,7 +106,7 @@ pub async fn detail(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<wire::Enrollment>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let e = visible_enrollment(&app, &me, &raw).await?;
     Ok(Data(views::load(&app, &me, e.id).await?))
 }
@@ -118,7 +119,7 @@ pub async fn state(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<wire::EnrollmentState>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let e = visible_enrollment(&app, &me, &raw).await?;
     Ok(Data(views::state(&me, &e)))
 }
@@ -133,7 +134,7 @@ pub async fn add_devices(
     Path(raw): Path<String>,
     Body(req): Body<wire::DevicesRequest>,
 ) -> ApiResult<Data<wire::Enrollment>> {
-    require_write(&me, ENROLL)?;
+    require_write(&me, ENERGYHUB_ENROLL)?;
     let id = id_or(&raw, Code::EnrollmentMissing)?;
     let input: Vec<_> = req
         .devices
@@ -154,7 +155,7 @@ pub async fn remove_device(
     me: CurrentUser,
     Path((raw, sn)): Path<(String, String)>,
 ) -> ApiResult<Data<wire::Enrollment>> {
-    require_write(&me, ENROLL)?;
+    require_write(&me, ENERGYHUB_ENROLL)?;
     let id = id_or(&raw, Code::EnrollmentMissing)?;
     let id = hub::remove_device(&app.store, &me.actor, id, &sn, now_ms()).await?;
     Ok(Data(views::load(&app, &me, id).await?))
@@ -182,7 +183,7 @@ pub async fn unenroll(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<wire::Enrollment>> {
-    require_write(&me, ENROLL)?;
+    require_write(&me, ENERGYHUB_ENROLL)?;
     Ok(Data(
         apply(&app, &me, &raw, Action::Quit.as_str(), None).await?,
     ))
@@ -199,7 +200,7 @@ pub async fn action(
     Path(raw): Path<String>,
     Body(req): Body<wire::ActionRequest>,
 ) -> ApiResult<Data<wire::Enrollment>> {
-    require_write(&me, ENROLL)?;
+    require_write(&me, ENERGYHUB_ENROLL)?;
     let action = req.action.as_deref().unwrap_or_default();
     Ok(Data(
         apply(&app, &me, &raw, action, req.reason.as_deref()).await?,

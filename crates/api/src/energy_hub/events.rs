@@ -2,6 +2,7 @@
 //! see an enrollment; administrators all), cancelling (for everyone, or opting the caller's
 //! enrollments out), and the utility's new built-in events.
 
+use domain::permissions::{ENERGYHUB_EVENT_CANCEL, ENERGYHUB_VIEW, SYS_ENERGYHUB_EDIT};
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -14,9 +15,7 @@ use service::energy_hub::events::{self as hub, Sight, Standing};
 use store::energy_hub::{EventFilter, EventRow, OptOutRow, VisibleEnrollment};
 use utoipa::IntoParams;
 
-use super::{
-    CANCEL, UTILITY, VIEW, id_or, now_secs, require, require_write, rfc3339_secs, views, wire,
-};
+use super::{id_or, now_secs, require, require_write, rfc3339_secs, views, wire};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
@@ -64,7 +63,7 @@ pub async fn list(
     paging: Paging,
     Query(q): Query<EventQuery>,
 ) -> ApiResult<Data<Page<wire::Event>>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let status = match q.status.as_deref() {
         None => None,
         Some(s) => Some(EventStatus::parse(s).ok_or_else(|| DomainError::invalid("status"))?),
@@ -169,7 +168,7 @@ pub async fn detail(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<wire::EventDetail>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let (event, sight, opt_outs) = visible_event(&app, &me, &raw).await?;
     Ok(Data(wire::EventDetail {
         event: views::event(
@@ -195,7 +194,7 @@ pub async fn cancel(
     Path(raw): Path<String>,
     Body(req): Body<wire::CancelRequest>,
 ) -> ApiResult<Data<wire::Event>> {
-    require_write(&me, CANCEL)?;
+    require_write(&me, ENERGYHUB_EVENT_CANCEL)?;
     let id = id_or(&raw, Code::DrEventMissing)?;
     let id = hub::cancel(&app.store, &me.actor, id, req.enrollment_id, now_secs()).await?;
     let (event, sight, opt_outs) = hub::visible(&app.store, &me.actor, id).await?;
@@ -215,7 +214,7 @@ pub async fn create(
     me: CurrentUser,
     Body(req): Body<wire::EventRequest>,
 ) -> ApiResult<Data<wire::Event>> {
-    require_write(&me, UTILITY)?;
+    require_write(&me, SYS_ENERGYHUB_EDIT)?;
     let now = now_secs();
     let input = EventInput {
         name: req.name,

@@ -12,13 +12,12 @@ pub(crate) mod views;
 pub mod vtn;
 pub(crate) mod wire;
 
+use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{Code, DomainError};
 use store::energy_hub::EnrollmentRow;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, session::CurrentUser};
-
-pub use service::energy_hub::{CANCEL, ENROLL, UTILITY, VIEW};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -53,7 +52,7 @@ pub(crate) fn require_write(me: &CurrentUser, key: &str) -> ApiResult<()> {
 }
 
 pub(crate) fn is_utility(me: &CurrentUser) -> bool {
-    me.actor.has(UTILITY)
+    me.actor.has(SYS_ENERGYHUB_EDIT)
 }
 
 /// An id from the path; anything else is missing like an unknown id.

@@ -4,12 +4,13 @@
 use axum::extract::State;
 use chrono::{Offset, Utc};
 use chrono_tz::TZ_VARIANTS;
+use domain::permissions::{ENERGYHUB_VIEW, SYS_ENERGYHUB_EDIT};
 use domain::{Code, energy_hub::ProgramInput};
 use serde::Deserialize;
 use store::energy_hub::ProgramRow;
 use utoipa::IntoParams;
 
-use super::{UTILITY, VIEW, require, require_write, wire};
+use super::{require, require_write, wire};
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope},
@@ -48,8 +49,8 @@ pub async fn list(
     me: CurrentUser,
     Query(q): Query<ProgramQuery>,
 ) -> ApiResult<Data<Vec<wire::Program>>> {
-    require(&me, VIEW)?;
-    let all = q.all == Some(1) && me.actor.has(UTILITY);
+    require(&me, ENERGYHUB_VIEW)?;
+    let all = q.all == Some(1) && me.actor.has(SYS_ENERGYHUB_EDIT);
     let list = app.store.programs(all).await?;
     Ok(Data(list.iter().map(program_json).collect()))
 }
@@ -63,7 +64,7 @@ pub async fn save(
     me: CurrentUser,
     Body(req): Body<wire::ProgramRequest>,
 ) -> ApiResult<Data<wire::Program>> {
-    require_write(&me, UTILITY)?;
+    require_write(&me, SYS_ENERGYHUB_EDIT)?;
     let input = ProgramInput {
         name: req.name,
         long_name: req.long_name,
@@ -83,7 +84,7 @@ pub async fn save(
     security(("bearer" = [])),
     responses((status = 200, description = "Time zones; 2 without energyhub.view", body = Envelope<Vec<wire::TimeZone>>)))]
 pub async fn timezones(me: CurrentUser) -> ApiResult<Data<Vec<wire::TimeZone>>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let now = Utc::now();
     let mut zones: Vec<(i32, wire::TimeZone)> = TZ_VARIANTS
         .iter()

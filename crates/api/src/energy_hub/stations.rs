@@ -4,10 +4,11 @@
 //! the caller is not offered (and answers 700 like a missing one).
 
 use axum::extract::{Path, State};
+use domain::permissions::ENERGYHUB_VIEW;
 use domain::{Code, device::InverterKind, policy::PlantAccess};
 use store::plants::{PlantFilter, PlantRow};
 
-use super::{VIEW, require, wire};
+use super::{require, wire};
 use crate::{
     AppState,
     envelope::ApiResult,
@@ -37,7 +38,7 @@ pub async fn user_stations(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<Vec<wire::Station>>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let Ok(user) = raw.trim().parse::<i64>() else {
         return Ok(Data(Vec::new()));
     };
@@ -114,7 +115,7 @@ pub async fn master_devices(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<Vec<wire::MasterDevice>>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let plant = enrollable(&app, &me, &raw).await?;
     Ok(Data(hybrids(&app, plant.id).await?))
 }
@@ -128,7 +129,7 @@ pub async fn time_zone(
     me: CurrentUser,
     Path(raw): Path<String>,
 ) -> ApiResult<Data<String>> {
-    require(&me, VIEW)?;
+    require(&me, ENERGYHUB_VIEW)?;
     let plant = enrollable(&app, &me, &raw).await?;
     Ok(Data(plant.timezone))
 }

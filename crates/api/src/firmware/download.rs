@@ -5,6 +5,7 @@ use axum::{
     http::{HeaderValue, header},
     response::Response,
 };
+use domain::permissions::{FIRMWARE_GATEWAY_VIEW, FIRMWARE_INVERTER_VIEW};
 
 use super::{load, require, storage, view_key};
 use crate::{
@@ -23,7 +24,7 @@ pub async fn download(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    require(&me, super::INVERTER_VIEW).or_else(|_| require(&me, super::GATEWAY_VIEW))?;
+    require(&me, FIRMWARE_INVERTER_VIEW).or_else(|_| require(&me, FIRMWARE_GATEWAY_VIEW))?;
     let row = load(&app, path_id(&id)?).await?;
     require(&me, view_key(&row.target))?;
     let bytes = storage::read(app.files(), &row.stored_name)

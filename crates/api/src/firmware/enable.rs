@@ -4,6 +4,7 @@
 //! flag (see `store::notices`).
 
 use axum::extract::{Path, State};
+use domain::permissions::{FIRMWARE_ENABLE, FIRMWARE_GATEWAY_EDIT};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -40,7 +41,7 @@ pub async fn change_enable(
     Query(q): Query<EnableQuery>,
 ) -> ApiResult<Data<FirmwareItem>> {
     // Rights before anything about the id: an outsider learns nothing about which exist.
-    let (change, gateway_edit) = (service::firmware::ENABLE, service::firmware::GATEWAY_EDIT);
+    let (change, gateway_edit) = (FIRMWARE_ENABLE, FIRMWARE_GATEWAY_EDIT);
     require_change(&me, change).or_else(|_| require_change(&me, gateway_edit))?;
     let id = path_id(&id)?;
     let toggle = service::firmware::Toggle {

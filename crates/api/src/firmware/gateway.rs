@@ -3,10 +3,11 @@
 //! deleting and downloading use the firmware routes by id.
 
 use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
+use domain::permissions::FIRMWARE_GATEWAY_VIEW;
 use store::firmware::FirmwareTarget;
 
 use super::{
-    FirmwareItem, GATEWAY_VIEW, form, load_item, load_item_for,
+    FirmwareItem, form, load_item, load_item_for,
     page::{CheckQuery, PageQuery, firmware_page, run_check},
     require,
     save::write,
@@ -30,7 +31,7 @@ pub async fn page(
     paging: Paging,
     Query(q): Query<PageQuery>,
 ) -> ApiResult<Data<Page<FirmwareItem>>> {
-    require(&me, GATEWAY_VIEW)?;
+    require(&me, FIRMWARE_GATEWAY_VIEW)?;
     Ok(Data(
         firmware_page(&app, FirmwareTarget::Gateway, paging, &q).await?,
     ))
@@ -62,7 +63,7 @@ pub async fn one(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<FirmwareItem>> {
-    require(&me, GATEWAY_VIEW)?;
+    require(&me, FIRMWARE_GATEWAY_VIEW)?;
     Ok(Data(
         load_item_for(&app, &id, FirmwareTarget::Gateway).await?,
     ))
@@ -95,7 +96,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
-    require(&me, GATEWAY_VIEW)?;
+    require(&me, FIRMWARE_GATEWAY_VIEW)?;
     run_check(&app, FirmwareTarget::Gateway, &q).await?;
     Ok(Done)
 }
@@ -108,7 +109,7 @@ pub async fn software(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<Option<FirmwareItem>>> {
-    require(&me, GATEWAY_VIEW)?;
+    require(&me, FIRMWARE_GATEWAY_VIEW)?;
     let newest = app
         .store
         .enabled_firmware(FirmwareTarget::Gateway, 0)

@@ -3,6 +3,7 @@
 //! firmware fits, each code on one label only. Changes are use cases of
 //! `service::firmware::types`.
 
+use domain::permissions::{FIRMWARE_INVERTER_EDIT, FIRMWARE_INVERTER_VIEW};
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -13,7 +14,7 @@ use store::inverter_types::InverterTypeRow;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::{INVERTER_EDIT, INVERTER_VIEW, require, require_change};
+use super::{require, require_change};
 use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
@@ -71,7 +72,7 @@ pub async fn tree(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<Vec<InverterTypeNode>>> {
-    require(&me, INVERTER_VIEW)?;
+    require(&me, FIRMWARE_INVERTER_VIEW)?;
     let rows = app.store.inverter_types().await?;
     let codes = super::codes_by_label(&app).await?;
     let mut titles: Vec<InverterTypeNode> = rows
@@ -112,7 +113,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
-    require(&me, INVERTER_VIEW)?;
+    require(&me, FIRMWARE_INVERTER_VIEW)?;
     let n = domain::inverter_type::name(q.name.as_deref())?;
     let parent = q.parent_id.filter(|p| *p > 0);
     if app
@@ -205,7 +206,7 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
     // The permission before the id: an outsider learns nothing from a malformed one.
-    require_change(&me, INVERTER_EDIT)?;
+    require_change(&me, FIRMWARE_INVERTER_EDIT)?;
     types::delete(&app.store, &me.actor, path_id(&id)?, now_ms()).await?;
     Ok(Done)
 }

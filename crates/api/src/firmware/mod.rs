@@ -15,6 +15,7 @@ mod page;
 mod save;
 pub mod storage;
 
+use domain::permissions::{FIRMWARE_GATEWAY_VIEW, FIRMWARE_INVERTER_VIEW};
 use std::collections::HashMap;
 
 use axum::extract::State;
@@ -57,7 +58,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(inverter_types::router())
 }
 
-pub(crate) use service::firmware::{GATEWAY_VIEW, INVERTER_EDIT, INVERTER_VIEW, view_key};
+pub(crate) use service::firmware::view_key;
 
 /// The catalogue is internal: the caller must be internal staff holding `key` (2 otherwise).
 pub(crate) fn require(me: &CurrentUser, key: &str) -> ApiResult<()> {
@@ -218,8 +219,8 @@ pub async fn list(
         domain::permissions::INVERTER_VIEW,
         domain::permissions::GATEWAY_VIEW,
         domain::permissions::FIRMWARE_MANAGEMENT,
-        INVERTER_VIEW,
-        GATEWAY_VIEW,
+        FIRMWARE_INVERTER_VIEW,
+        FIRMWARE_GATEWAY_VIEW,
     ]
     .iter()
     .any(|k| me.actor.has(k))

@@ -3,13 +3,12 @@
 
 use axum::extract::{Path, State};
 use domain::DomainError;
+use domain::permissions::FIRMWARE_INVERTER_VIEW;
 use serde::{Deserialize, Serialize};
 use store::firmware::{FirmwareFilter, FirmwareTarget};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{
-    FirmwareItem, INVERTER_VIEW, codes_by_label, item, load, load_item_for, require, view_key,
-};
+use super::{FirmwareItem, codes_by_label, item, load, load_item_for, require, view_key};
 use crate::{
     AppState,
     envelope::{Ack, ApiResult, Data, Done, Envelope},
@@ -74,7 +73,7 @@ pub async fn page(
     paging: Paging,
     Query(q): Query<PageQuery>,
 ) -> ApiResult<Data<Page<FirmwareItem>>> {
-    require(&me, INVERTER_VIEW)?;
+    require(&me, FIRMWARE_INVERTER_VIEW)?;
     Ok(Data(
         firmware_page(&app, FirmwareTarget::Inverter, paging, &q).await?,
     ))
@@ -89,7 +88,7 @@ pub async fn inverter(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<FirmwareItem>> {
-    require(&me, INVERTER_VIEW)?;
+    require(&me, FIRMWARE_INVERTER_VIEW)?;
     Ok(Data(
         load_item_for(&app, &id, FirmwareTarget::Inverter).await?,
     ))
@@ -160,7 +159,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
-    require(&me, INVERTER_VIEW)?;
+    require(&me, FIRMWARE_INVERTER_VIEW)?;
     run_check(&app, FirmwareTarget::Inverter, &q).await?;
     Ok(Done)
 }

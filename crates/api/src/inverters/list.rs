@@ -370,8 +370,8 @@ pub async fn alias(
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
     let rule = Rule::OnPlant {
-        on_plant: "inverter.alias",
-        off_plant: "inverter.alias",
+        on_plant: domain::permissions::INVERTER_ALIAS,
+        off_plant: domain::permissions::INVERTER_ALIAS,
     };
     // No name sent clears it, as an empty one does.
     let alias = b.alias.as_deref().or(q.alias.as_deref()).unwrap_or("");
@@ -391,8 +391,8 @@ pub async fn delete(
 ) -> ApiResult<Done> {
     let inv = visible(&app, &me, &sn).await?;
     let rule = Rule::OnPlant {
-        on_plant: "station.edit",
-        off_plant: "inverter.delete",
+        on_plant: domain::permissions::STATION_EDIT,
+        off_plant: domain::permissions::INVERTER_DELETE,
     };
     devices::delete(&app.store, &me.actor, &inv.row, rule, &[]).await?;
     tracing::info!(device = inv.row.id, sn = %inv.row.sn, plant = ?inv.row.plant_id, by = %me.id(), "inverter deleted");

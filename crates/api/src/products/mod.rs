@@ -7,9 +7,10 @@ mod inverter;
 pub(crate) mod wire;
 
 use axum::extract::State;
+use domain::permissions::SYS_PRODUCT_VIEW;
 use domain::{DomainError, ids::ProductId, product::Category};
 use serde::Deserialize;
-use service::products::{self, VIEW};
+use service::products;
 use store::products::ProductFilter;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -67,7 +68,7 @@ pub async fn page(
     paging: Paging,
     Query(q): Query<ProductQuery>,
 ) -> ApiResult<Data<Page<Product>>> {
-    products::require(&me.actor, VIEW)?;
+    products::require(&me.actor, SYS_PRODUCT_VIEW)?;
     let category = match q.category.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(raw) => Some(Category::parse(raw).ok_or_else(|| DomainError::invalid("category"))?),
@@ -119,7 +120,7 @@ pub async fn check(
     me: CurrentUser,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Done> {
-    products::require(&me.actor, VIEW)?;
+    products::require(&me.actor, SYS_PRODUCT_VIEW)?;
     let part = domain::product::check_part_number(q.part_number.as_deref().unwrap_or_default())?;
     match app.store.product_by_part_number(&part).await? {
         Some(p) if Some(p.id) != q.id => Err(DomainError::invalid("partNumber").into()),
@@ -135,7 +136,7 @@ pub async fn one(
     me: CurrentUser,
     PathId(id): PathId<ProductId>,
 ) -> ApiResult<Data<Product>> {
-    products::require(&me.actor, VIEW)?;
+    products::require(&me.actor, SYS_PRODUCT_VIEW)?;
     Ok(Data(product(&app, id).await?))
 }
 

@@ -5,7 +5,6 @@
 //! may see; one they may not see answers 4 `id` exactly like a missing one.
 
 pub(crate) mod subscription;
-pub(crate) mod wire;
 
 use axum::{
     extract::{Path, State},
@@ -13,11 +12,10 @@ use axum::{
 };
 use domain::{Code, DomainError};
 use serde::Deserialize;
-use service::reports::{self, Period, model, sheet};
+use service::reports::{self, Period, model::PlantReport, sheet};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use self::wire::PlantReport;
 use crate::{
     AppState,
     envelope::{ApiError, ApiResult, Data, Envelope, current_lang},
@@ -68,7 +66,7 @@ async fn report_of(
     me: &CurrentUser,
     id: &str,
     q: &ReportQuery,
-) -> ApiResult<model::PlantReport> {
+) -> ApiResult<PlantReport> {
     let ctx = plant(app, me, id).await?;
     let period = Period::parse(
         q.kind.as_deref(),
@@ -91,10 +89,8 @@ pub async fn report(
     Path(id): Path<String>,
     Query(q): Query<ReportQuery>,
 ) -> ApiResult<Data<PlantReport>> {
-    require(&me, "workdata.view")?;
-    Ok(Data(PlantReport::from(
-        report_of(&app, &me, &id, &q).await?,
-    )))
+    require(&me, domain::permissions::WORKDATA_VIEW)?;
+    Ok(Data(report_of(&app, &me, &id, &q).await?))
 }
 
 /// The same report as a workbook: sheets Summary, Energy and Events, headers in the caller's

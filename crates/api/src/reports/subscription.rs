@@ -4,10 +4,10 @@
 
 use axum::extract::{Path, State};
 use domain::DomainError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{plant, wire::SubscriptionState};
+use super::plant;
 use crate::{
     AppState,
     envelope::{ApiResult, Data, Envelope, current_lang},
@@ -16,6 +16,17 @@ use crate::{
 };
 use domain::time::now_ms;
 use service::reports::{self, address};
+
+/// The caller's monthly e-mail of a plant's report.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionState {
+    pub enabled: bool,
+    /// Where it goes: the account's e-mail address (null without one).
+    pub email: Option<String>,
+    /// The last month sent, `YYYY-MM`.
+    pub last_sent: Option<String>,
+}
 
 async fn answer(app: &AppState, me: &CurrentUser, plant: i64) -> ApiResult<SubscriptionState> {
     let sub = app.store.report_subscription(me.id().0, plant).await?;

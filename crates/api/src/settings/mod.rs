@@ -9,9 +9,9 @@ pub(crate) mod profiles;
 pub(crate) mod values;
 pub(crate) mod wire;
 
+use domain::permissions::INVERTER_SETTING;
 use domain::settings::{self, Field, Offer, Raw, original};
 use serde_json::Value;
-use service::settings::SETTING_KEY;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, envelope::ApiResult, inverters::Inverter, session::CurrentUser};
@@ -102,5 +102,5 @@ fn full_read(
 
 /// Requires `inverter.setting` on the inverter's plant (visitors and read-only accounts: 2).
 fn require_setting(me: &CurrentUser, inv: &Inverter) -> ApiResult<()> {
-    crate::commands::require_on(me, inv, SETTING_KEY)
+    crate::commands::require_on(me, inv, INVERTER_SETTING)
 }

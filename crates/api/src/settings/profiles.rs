@@ -3,6 +3,7 @@
 //! profile is an ordinary settings write of its values.
 
 use axum::extract::State;
+use domain::permissions::INVERTER_SETTING;
 use domain::settings::{self, Family};
 use std::collections::BTreeMap;
 
@@ -13,7 +14,7 @@ use store::settings::ProfileRow;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    SETTING_KEY, field_json, offer_of, raw,
+    field_json, offer_of, raw,
     wire::{SelectableParams, SettingProfile},
 };
 use crate::{
@@ -97,7 +98,7 @@ pub async fn list(
     State(app): State<AppState>,
     me: CurrentUser,
 ) -> ApiResult<Data<Vec<SettingProfile>>> {
-    me.actor.require(SETTING_KEY)?;
+    me.actor.require(INVERTER_SETTING)?;
     let rows = app.store.setting_profiles(me.id().0).await?;
     Ok(Data(rows.iter().map(profile_json).collect()))
 }

@@ -65,10 +65,9 @@ async fn save(ctx: &Context, s: &DispatchState) -> Result<()> {
     Ok(())
 }
 
-/// Why `dev` cannot take a command now, if it cannot (offline, or its state forbids).
+/// Whether `dev` cannot take a command now (offline, or its state forbids).
 fn unreachable(dev: &DispatchDevice) -> bool {
-    dev.gateway_sn.is_none()
-        || service::commands::admit(domain::command::CommandKind::SetParams, dev.status).is_err()
+    service::commands::reachable(domain::command::CommandKind::SetParams, dev.into()).is_err()
 }
 
 /// Follows the command under way: `true` while it is still open (nothing else to do now).

@@ -5,8 +5,9 @@
 //! not opted-out enrollment follows the winning event active now (lowest priority number,
 //! then the latest start; cancelled and opted-out events do not count). The first change
 //! snapshots the keys it touches; when no event holds the inverter any more (ended, cancelled,
-//! deleted, opted out) the snapshot goes back. Commands go through the command path as
-//! `set_params`, audited as `energyhub.dispatch` / `energyhub.restore` by "system". An
+//! deleted, opted out) the snapshot goes back. Commands are `set_params` sent by the use case
+//! `service::energy_hub::dispatch`, audited as `energyhub.dispatch` / `energyhub.restore` by
+//! "system". An
 //! inverter that is offline or refuses is tried at most [`device::MAX_ATTEMPTS`] times per
 //! event, then left as it is; each event keeps its outcome per inverter. The state lives in
 //! the database (`dr_dispatch_devices`), so a restart picks up where the job stopped, and

@@ -2,6 +2,7 @@
 //! of the state machine (`domain::energy_hub`). Each answers the enrollment's id; the caller
 //! reads it back as the actor sees it.
 
+use domain::permissions::{ENERGYHUB_ENROLL, SYS_ENERGYHUB_EDIT};
 use domain::{
     Code, DomainError,
     device::InverterKind,
@@ -19,7 +20,7 @@ use store::{
     plants::PlantRow,
 };
 
-use super::{ENROLL, UTILITY, on_enrollment, require_write, visible_enrollment};
+use super::{on_enrollment, require_write, visible_enrollment};
 use crate::{Result, audit};
 
 /// What the enrollment form sends: a new enrollment names its programme and plant; an edit
@@ -86,7 +87,7 @@ async fn check_devices(
 /// or, with `id`, edits a pending or rejected one (a rejected one is resubmitted), with its
 /// devices and its audit entry in one transaction.
 pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Result<i64> {
-    require_write(actor, ENROLL)?;
+    require_write(actor, ENERGYHUB_ENROLL)?;
     let existing = match input.id {
         Some(id) => Some(visible_enrollment(store, actor, id).await?),
         None => None,
@@ -190,7 +191,7 @@ pub async fn add_devices(
     input: &[DeviceInput],
     now: i64,
 ) -> Result<i64> {
-    require_write(actor, ENROLL)?;
+    require_write(actor, ENERGYHUB_ENROLL)?;
     let e = visible_enrollment(store, actor, id).await?;
     devices_editable(&e)?;
     let devices = energy_hub::devices(Some(input), &today(now))?;
@@ -226,7 +227,7 @@ pub async fn remove_device(
     sn: &str,
     now: i64,
 ) -> Result<i64> {
-    require_write(actor, ENROLL)?;
+    require_write(actor, ENERGYHUB_ENROLL)?;
     let e = visible_enrollment(store, actor, id).await?;
     devices_editable(&e)?;
     let held = store.enrollment_devices(&[e.id]).await?;
@@ -262,11 +263,11 @@ pub async fn act(
     reason: Option<&str>,
     now: i64,
 ) -> Result<i64> {
-    require_write(actor, ENROLL)?;
+    require_write(actor, ENERGYHUB_ENROLL)?;
     let e = visible_enrollment(store, actor, id).await?;
     let action = Action::parse(action)?;
     let who = Acting {
-        is_utility: actor.has(UTILITY),
+        is_utility: actor.has(SYS_ENERGYHUB_EDIT),
         is_vtn: e.vtn_id.is_some(),
     };
     let state = EnrollmentState {

@@ -2,6 +2,7 @@
 //! opting the caller's enrollments out) and the utility's new built-in events. Event times
 //! are unix seconds.
 
+use domain::permissions::{ENERGYHUB_EVENT_CANCEL, SYS_ENERGYHUB_EDIT};
 use std::collections::HashSet;
 
 use domain::{
@@ -15,7 +16,7 @@ use store::{
     energy_hub::{EventRow, NewEvent, OptOutRow, VisibleEnrollment},
 };
 
-use super::{CANCEL, UTILITY, require_write};
+use super::require_write;
 use crate::{Result, audit};
 
 /// What a caller sees: their enrollments (of one plant when asked) and the programmes
@@ -122,7 +123,7 @@ pub async fn cancel(
     enrollment: Option<i64>,
     now: i64,
 ) -> Result<i64> {
-    require_write(actor, CANCEL)?;
+    require_write(actor, ENERGYHUB_EVENT_CANCEL)?;
     let (event, sight, opt_outs) = visible(store, actor, id).await?;
     let standing = Standing::of(&event, &sight.mine, &opt_outs);
     if standing.status(&event, now).is_over() {
@@ -130,7 +131,7 @@ pub async fn cancel(
     }
     let target = format!("event:{}", event.id);
     let by = audit::author(actor, None);
-    if actor.has(UTILITY) && enrollment.is_none() && event.vtn_id.is_none() {
+    if actor.has(SYS_ENERGYHUB_EDIT) && enrollment.is_none() && event.vtn_id.is_none() {
         let entry = audit::admin_entry(
             by,
             domain::audit_action::ENERGYHUB_EVENT_CANCEL,
@@ -179,7 +180,7 @@ pub async fn create(
     input: EventInput,
     now: i64,
 ) -> Result<i64> {
-    require_write(actor, UTILITY)?;
+    require_write(actor, SYS_ENERGYHUB_EDIT)?;
     let program_id = program.ok_or_else(|| DomainError::invalid("programId"))?;
     let program = store
         .program(program_id)

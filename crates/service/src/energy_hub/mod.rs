@@ -6,6 +6,7 @@
 //! `sys.energyhub.edit`. Every write also needs a writable account, and writes its audit entry
 //! in its own transaction.
 
+pub mod dispatch;
 pub mod enrollments;
 pub mod events;
 pub mod programs;
@@ -15,11 +16,6 @@ use domain::{Code, policy::Actor};
 use store::{Store, energy_hub::EnrollmentRow, log_pages::Author};
 
 use crate::{Result, audit};
-
-pub const VIEW: &str = "energyhub.view";
-pub const ENROLL: &str = "energyhub.enroll";
-pub const CANCEL: &str = "energyhub.event.cancel";
-pub const UTILITY: &str = "sys.energyhub.edit";
 
 /// A write needs the key and a writable account.
 pub fn require_write(actor: &Actor, key: &str) -> Result<()> {

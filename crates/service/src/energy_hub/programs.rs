@@ -1,6 +1,7 @@
 //! Built-in programmes, which the utility (`sys.energyhub.edit`) creates and edits; a VTN's
 //! programmes are the VTN's (its sync writes them, [`super::vtn`]).
 
+use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{
     Code,
     energy_hub::{ProgramForm, ProgramInput},
@@ -9,7 +10,7 @@ use domain::{
 use serde_json::json;
 use store::Store;
 
-use super::{UTILITY, require_write};
+use super::require_write;
 use crate::{Result, audit};
 
 /// Creates (no `id`) or edits a built-in programme with its audit entry; answers its id. A VTN
@@ -21,7 +22,7 @@ pub async fn save(
     input: ProgramInput,
     now: i64,
 ) -> Result<i64> {
-    require_write(actor, UTILITY)?;
+    require_write(actor, SYS_ENERGYHUB_EDIT)?;
     let form: ProgramForm = input.check()?;
     let detail = json!({"name": form.name, "active": form.active, "autoAccept": form.auto_accept})
         .to_string();

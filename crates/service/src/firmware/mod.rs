@@ -9,6 +9,10 @@ pub mod types;
 
 pub use save::{Draft, Upload, draft, save};
 
+use domain::permissions::{
+    FIRMWARE_ENABLE, FIRMWARE_GATEWAY_EDIT, FIRMWARE_GATEWAY_VIEW, FIRMWARE_INVERTER_EDIT,
+    FIRMWARE_INVERTER_VIEW,
+};
 use domain::{Code, DomainError, firmware, policy::Actor};
 use serde_json::json;
 use store::{
@@ -17,12 +21,6 @@ use store::{
 };
 
 use crate::{Result, audit};
-
-pub const INVERTER_VIEW: &str = domain::permissions::FIRMWARE_INVERTER_VIEW;
-pub const INVERTER_EDIT: &str = domain::permissions::FIRMWARE_INVERTER_EDIT;
-pub const ENABLE: &str = domain::permissions::FIRMWARE_ENABLE;
-pub const GATEWAY_VIEW: &str = domain::permissions::FIRMWARE_GATEWAY_VIEW;
-pub const GATEWAY_EDIT: &str = domain::permissions::FIRMWARE_GATEWAY_EDIT;
 
 /// The catalogue is internal: the caller must be internal staff holding `key` (2 otherwise).
 pub fn require(actor: &Actor, key: &str) -> Result<()> {
@@ -42,18 +40,18 @@ pub fn require_change(actor: &Actor, key: &str) -> Result<()> {
 /// The key that reads firmware of `target`.
 pub fn view_key(target: &str) -> &'static str {
     if target == "gateway" {
-        GATEWAY_VIEW
+        FIRMWARE_GATEWAY_VIEW
     } else {
-        INVERTER_VIEW
+        FIRMWARE_INVERTER_VIEW
     }
 }
 
 /// The key that changes firmware of `target`.
 pub fn edit_key(target: &str) -> &'static str {
     if target == "gateway" {
-        GATEWAY_EDIT
+        FIRMWARE_GATEWAY_EDIT
     } else {
-        INVERTER_EDIT
+        FIRMWARE_INVERTER_EDIT
     }
 }
 
@@ -134,9 +132,16 @@ pub async fn enable(
 ) -> Result<FirmwareRow> {
     let row = load(store, id).await?;
     let gateway = row.target == "gateway";
-    require_change(actor, if gateway { GATEWAY_EDIT } else { ENABLE })?;
+    require_change(
+        actor,
+        if gateway {
+            FIRMWARE_GATEWAY_EDIT
+        } else {
+            FIRMWARE_ENABLE
+        },
+    )?;
     if !gateway {
-        require(actor, INVERTER_VIEW)?;
+        require(actor, FIRMWARE_INVERTER_VIEW)?;
     }
     if t.enable.is_none() {
         return Err(DomainError::invalid("enable").into());
@@ -183,7 +188,8 @@ pub struct Deleted {
 /// Deletes what of `ids` the caller may change (its target's edit key) and no running upgrade
 /// uses, each with its audit entry, in one transaction. Refusals: 4 `id` (gone), 2, 4 `inUse`.
 pub async fn delete(store: &Store, actor: &Actor, ids: &[i64], now: i64) -> Result<Deleted> {
-    require_change(actor, INVERTER_EDIT).or_else(|_| require_change(actor, GATEWAY_EDIT))?;
+    require_change(actor, FIRMWARE_INVERTER_EDIT)
+        .or_else(|_| require_change(actor, FIRMWARE_GATEWAY_EDIT))?;
     let mut out = Deleted::default();
     let mut wanted: Vec<FirmwareRow> = Vec::new();
     for &id in ids {

@@ -3,6 +3,7 @@
 //! entry in one transaction. Between the two the caller stores the file under the name the
 //! row will hold; a failed save leaves that file for the caller to remove.
 
+use domain::permissions::{FIRMWARE_GATEWAY_EDIT, FIRMWARE_INVERTER_EDIT};
 use std::collections::HashMap;
 
 use domain::{DomainError, firmware, policy::Actor};
@@ -12,7 +13,7 @@ use store::{
     firmware::{FirmwareFields, FirmwareFile, FirmwareRow, FirmwareTarget, NewFirmware},
 };
 
-use super::{GATEWAY_EDIT, INVERTER_EDIT, check, edit_key, load, require_change, secondary};
+use super::{check, edit_key, load, require_change, secondary};
 use crate::{Result, audit};
 
 /// An upload (`id` none) or an edit, as the form sent it.
@@ -73,8 +74,8 @@ pub async fn draft(store: &Store, actor: &Actor, u: &Upload<'_>) -> Result<Draft
             // Permission first: an outsider learns nothing about which ids exist.
             match u.target {
                 Some(t) => require_change(actor, edit_key(t.as_str()))?,
-                None => require_change(actor, INVERTER_EDIT)
-                    .or_else(|_| require_change(actor, GATEWAY_EDIT))?,
+                None => require_change(actor, FIRMWARE_INVERTER_EDIT)
+                    .or_else(|_| require_change(actor, FIRMWARE_GATEWAY_EDIT))?,
             }
             let row = load(store, id).await?;
             if u.target.is_some_and(|t| t.as_str() != row.target) {

@@ -3,11 +3,12 @@
 //! fits, each code on one label only. Each change is written with its audit entry
 //! (`inverterType.*`, target `inverterType:<name>`) in one transaction.
 
+use domain::permissions::FIRMWARE_INVERTER_EDIT;
 use domain::{DomainError, inverter_type, policy::Actor};
 use serde_json::{Value, json};
 use store::{Store, audit::NewAudit, inverter_types::InverterTypeRow};
 
-use super::{INVERTER_EDIT, require_change};
+use super::require_change;
 use crate::{Result, audit};
 
 /// A node to add or change, as the request sent it.
@@ -66,7 +67,7 @@ fn target(name: &str) -> String {
 /// Adds a primary title (no parent) or a secondary label under a primary title; answers its
 /// id. 2, 4 `name` (taken among its siblings, or not 1-32 characters), `primaryTitle`, `codes`.
 pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> Result<i64> {
-    require_change(actor, INVERTER_EDIT)?;
+    require_change(actor, FIRMWARE_INVERTER_EDIT)?;
     let name = inverter_type::name(d.name)?;
     let parent = match d.parent_id.filter(|p| *p > 0) {
         Some(p) => Some(primary(store, p).await?),
@@ -97,7 +98,7 @@ pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> R
 /// Renames a title or label and (labels) replaces its codes when `codes` is sent. 2, 4 `id`,
 /// `name`, `codes`.
 pub async fn edit(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> Result<()> {
-    require_change(actor, INVERTER_EDIT)?;
+    require_change(actor, FIRMWARE_INVERTER_EDIT)?;
     let t = node(store, d.id.unwrap_or(0)).await?;
     let name = inverter_type::name(d.name)?;
     let codes = match (t.parent_id, d.codes) {
@@ -129,7 +130,7 @@ pub async fn edit(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> 
 /// Moves a secondary label under another primary title. 2, 4 `id`, `primaryTitle` (either is
 /// not what it should be), `nameAtTarget` (a label there has its name).
 pub async fn move_label(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> Result<()> {
-    require_change(actor, INVERTER_EDIT)?;
+    require_change(actor, FIRMWARE_INVERTER_EDIT)?;
     let t = node(store, d.id.unwrap_or(0)).await?;
     if t.parent_id.is_none() {
         return Err(DomainError::invalid("primaryTitle").into());
@@ -160,7 +161,7 @@ pub async fn move_label(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i6
 /// Deletes a title or label: refused while it has labels (4 `hasSubtype`) or firmware (4
 /// `hasFirmware`). 2, 4 `id`.
 pub async fn delete(store: &Store, actor: &Actor, id: i64, now: i64) -> Result<()> {
-    require_change(actor, INVERTER_EDIT)?;
+    require_change(actor, FIRMWARE_INVERTER_EDIT)?;
     let t = node(store, id).await?;
     let rows = store.inverter_types().await?;
     if rows.iter().any(|c| c.parent_id == Some(t.id)) {

@@ -17,7 +17,7 @@ use store::{Store, audit::NewAudit};
 use super::{GatewayRef, Seen, acting_on};
 use crate::{
     Result, ServiceError, audit,
-    commands::{self, Order, Target},
+    commands::{self, Order, Sender, Target},
 };
 
 /// The longest protocol config code.
@@ -79,7 +79,7 @@ pub async fn restart(
                     timeout: RESTART_TIMEOUT,
                     note: serde_json::Value::Null,
                 };
-                commands::send_order(store, dispatcher, actor, to, &order, now).await
+                commands::send_order(store, dispatcher, Sender::Actor(actor), to, &order, now).await
             }
             Err(ServiceError::Refused(d)) => {
                 refused_unseen_or_not(store, actor, ACTION, sn, &d, now).await;

@@ -3,6 +3,7 @@
 //! are stored together in one transaction, replacing earlier figures of the same plant and
 //! period.
 
+use domain::permissions::STATION_EDIT;
 use std::collections::{HashMap, HashSet, hash_map::Entry};
 
 use domain::{Code, DomainError, ids::PlantId, policy::Actor};
@@ -69,7 +70,7 @@ async fn may_edit(
     let not_found = || DomainError::invalid("plantId");
     match crate::plants::visible(store, actor, PlantId(plant)).await {
         Ok((row, _)) => actor
-            .require_on_plant(&row.scope(), "station.edit")
+            .require_on_plant(&row.scope(), STATION_EDIT)
             .map(|_| ())
             .map_err(|_| not_found()),
         Err(_) => Err(not_found()),

@@ -286,7 +286,7 @@ pub async fn build(
     };
     Ok(PlantReport {
         plant: header(store, ctx).await?,
-        kind: period.kind().into(),
+        kind: period.report_type(),
         date: period.label(),
         from: days.from,
         to: days.to,

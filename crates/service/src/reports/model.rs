@@ -1,9 +1,13 @@
 //! A plant report as the builder makes it: numbers as numbers, energy in kWh to 2 decimals,
-//! dates and times in the plant's zone. The API answers it as it is (its wire shape mirrors
-//! these fields); the workbook writes the same figures.
+//! dates and times in the plant's zone. The API answers it as it is (these types are its wire
+//! shape, `GET /report/plant/{id}`); the workbook writes the same figures.
+
+use serde::Serialize;
+use utoipa::ToSchema;
 
 /// The plant a report is about, as its header shows it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ReportPlant {
     pub id: i64,
     pub name: String,
@@ -14,6 +18,7 @@ pub struct ReportPlant {
     /// Currency code of the income.
     pub currency: String,
     /// The plant type code.
+    #[serde(rename = "type")]
     pub kind: i64,
     pub owner_name: Option<String>,
     pub company_name: Option<String>,
@@ -21,7 +26,7 @@ pub struct ReportPlant {
 }
 
 /// How many events of each severity began in the period.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
 pub struct EventCounts {
     pub fault: i64,
     pub warning: i64,
@@ -29,7 +34,8 @@ pub struct EventCounts {
 }
 
 /// The period's totals.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ReportSummary {
     pub produced: f64,
     pub consumed: f64,
@@ -56,7 +62,7 @@ pub struct ReportSummary {
 }
 
 /// One bar of the energy table: an hour (`00`-`23`), a day (`01`-`31`) or a month (`01`-`12`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
 pub struct EnergyRow {
     pub label: String,
     pub produced: f64,
@@ -70,7 +76,7 @@ pub struct EnergyRow {
 }
 
 /// One 5-minute point of the day's power curves, W (grid + import, battery + discharge).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
 pub struct PowerPoint {
     /// `HH:MM`, plant-local.
     pub time: String,
@@ -81,7 +87,8 @@ pub struct PowerPoint {
 }
 
 /// One event that began in the period.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ReportEvent {
     pub id: i64,
     pub sn: Option<String>,
@@ -95,12 +102,22 @@ pub struct ReportEvent {
     pub closed_at: Option<String>,
 }
 
+/// The period a plant report covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportType {
+    Day,
+    Month,
+    Year,
+}
+
 /// A plant's daily, monthly or yearly report.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PlantReport {
     pub plant: ReportPlant,
-    /// `day`, `month` or `year`.
-    pub kind: String,
+    #[serde(rename = "type")]
+    pub kind: ReportType,
     /// As asked: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
     pub date: String,
     /// First and last plant-local day of the period, `YYYY-MM-DD`.

@@ -7,6 +7,8 @@ use store::telemetry::DayRange;
 
 use crate::local_time::days_in_month;
 
+use super::model::ReportType;
+
 /// A plant-local day, month or year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Period {
@@ -55,11 +57,11 @@ impl Period {
         }
     }
 
-    pub fn kind(&self) -> &'static str {
+    pub fn report_type(&self) -> ReportType {
         match self {
-            Period::Day(_) => "day",
-            Period::Month(..) => "month",
-            Period::Year(_) => "year",
+            Period::Day(_) => ReportType::Day,
+            Period::Month(..) => ReportType::Month,
+            Period::Year(_) => ReportType::Year,
         }
     }
 

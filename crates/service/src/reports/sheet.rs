@@ -3,7 +3,7 @@
 
 use domain::Lang;
 
-use super::model::PlantReport;
+use super::model::{PlantReport, ReportType};
 use crate::xlsx::{Cell, Sheet};
 
 /// (en, zh, es) of one word.
@@ -99,10 +99,10 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
     line(&WARNINGS, s.events.warning.into());
     line(&NOTICES, s.events.info.into());
 
-    let first = match r.kind.as_str() {
-        "day" => HOUR,
-        "month" => DAY,
-        _ => MONTH,
+    let first = match r.kind {
+        ReportType::Day => HOUR,
+        ReportType::Month => DAY,
+        ReportType::Year => MONTH,
     };
     let mut energy = Sheet::new(
         w(&ENERGY),

@@ -18,7 +18,8 @@ use rumqttc::{AsyncClient, EventLoop, MqttOptions};
 use serde_json::json;
 use service::{
     ServiceError,
-    commands::{self, Order},
+    commands::{self, Order, Sender},
+    energy_hub::dispatch,
     gateways,
     upgrades::{self, Device, Start},
 };
@@ -265,8 +266,8 @@ async fn a_command_is_recorded_with_its_audit_entry() -> TestResult {
         let id = commands::send_order_to_device(
             &s,
             Some(&b.dispatcher),
-            &b.ann,
-            &running,
+            Sender::Actor(&b.ann),
+            (&running).into(),
             &power_on(),
             10,
         )
@@ -305,14 +306,58 @@ async fn a_command_whose_audit_entry_fails_is_not_sent() -> TestResult {
         let failed = commands::send_order_to_device(
             &s,
             Some(&b.dispatcher),
-            &b.ann,
-            &running,
+            Sender::Actor(&b.ann),
+            (&running).into(),
             &power_on(),
             10,
         )
         .await;
         assert!(failed_in_store(&failed), "{failed:?}");
         assert!(!s.has_open_command(INVERTER, "power_on", 10).await?);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_dispatch_is_sent_as_the_system_under_the_inverters_plant() -> TestResult {
+    each_backend(|s| async move {
+        let b = bench(&s).await?;
+        let mut dev = s.dispatch_device(INVERTER).await?.ok_or("inverter")?;
+        dev.status = Status::Normal as i64;
+        assert!(dev.plant_id.is_some());
+        let params = serde_json::Map::from_iter([("sysWorkMode".to_string(), json!("0"))]);
+        let link = Some(&b.dispatcher);
+        let (apply, restore) = ("energyhub.dispatch", "energyhub.restore");
+        let id = dispatch::set_params(&s, link, &dev, apply, Some(7), params.clone(), 10).await?;
+        dev.status = Status::Offline as i64;
+        let offline = dispatch::set_params(&s, link, &dev, restore, Some(7), params, 11).await;
+        assert!(refused_with(&offline, Code::DeviceOffline), "{offline:?}");
+        assert!(s.has_open_command(INVERTER, "set_params", 10).await?);
+        let filter = store::audit::AuditFilter {
+            limit: 2,
+            ..Default::default()
+        };
+        let (rows, _) = s
+            .audit_visible(PlantVisibility::All, UserId(0), &filter)
+            .await?;
+        let [refused, sent] = rows.as_slice() else {
+            return Err(format!("{rows:?}").into());
+        };
+        for (entry, action, result) in [(sent, apply, "sent"), (refused, restore, "refused")] {
+            assert_eq!(
+                (entry.action.as_str(), entry.result.as_str()),
+                (action, result)
+            );
+            assert_eq!((entry.account.as_str(), entry.user_id), ("system", None));
+            assert_eq!(
+                entry.plant_id, dev.plant_id,
+                "filed under the inverter's plant"
+            );
+            let detail: serde_json::Value = serde_json::from_str(&entry.detail)?;
+            assert_eq!(detail["event"], 7);
+        }
+        assert_eq!(sent.command_id, Some(id));
         Ok(())
     })
     .await

@@ -9,9 +9,10 @@ use crate::session::CurrentUser;
 use crate::users::{create_at, path_id};
 use axum::extract::{Path, State};
 use domain::error::DomainError;
+use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::time::now_ms;
 use serde::{Deserialize, Serialize};
-use service::energy_hub::vtn::{self as hub, EDIT, admin::SaveError, admin::VtnInput};
+use service::energy_hub::vtn::{self as hub, admin::SaveError, admin::VtnInput};
 use store::energy_hub::vtn::VtnRow;
 use utoipa::ToSchema;
 
@@ -134,7 +135,7 @@ fn view(app: &AppState, v: VtnRow) -> Vtn {
 #[utoipa::path(get, path = "/api/v1/oadr/vtns", tag = "energy hub",
     security(("bearer" = [])), responses((status = 200, description = "Every connection; 2", body = Envelope<Vec<Vtn>>)))]
 pub async fn list(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<Vec<Vtn>>> {
-    me.actor.require(EDIT)?;
+    me.actor.require(SYS_ENERGYHUB_EDIT)?;
     let rows = app.store.vtns().await?;
     Ok(Data(rows.into_iter().map(|v| view(&app, v)).collect()))
 }
@@ -219,7 +220,7 @@ pub async fn sync_now(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Data<SyncSummary>> {
-    me.actor.require(EDIT)?;
+    me.actor.require(SYS_ENERGYHUB_EDIT)?;
     let id = path_id(&id)?;
     let summary = hub::sync::sync_now(&app.store, &me.actor, &ven(&app), id).await?;
     Ok(Data(summary.into()))
@@ -233,7 +234,7 @@ pub async fn remove(
     me: CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<Done> {
-    me.actor.require(EDIT)?;
+    me.actor.require(SYS_ENERGYHUB_EDIT)?;
     let id = path_id(&id)?;
     hub::admin::remove(&app.store, &me.actor, &ven(&app), id, now_ms()).await?;
     Ok(Done)

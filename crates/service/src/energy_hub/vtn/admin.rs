@@ -2,11 +2,12 @@
 //! and secret are sealed before they are stored ([`super::secrets`]); each change is written
 //! with its audit entry (`energyhub.vtn.save`, `energyhub.vtn.remove`).
 
+use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{DomainError, policy::Actor};
 use serde_json::json;
 use store::{Store, energy_hub::vtn::VtnWrite};
 
-use super::{EDIT, Ven, webhooks};
+use super::{Ven, webhooks};
 use crate::{ServiceError, audit};
 
 /// A connection as the administrator's form sends it.
@@ -103,7 +104,7 @@ pub async fn save(
     input: &VtnInput,
     now: i64,
 ) -> Result<i64, SaveError> {
-    actor.require(EDIT)?;
+    actor.require(SYS_ENERGYHUB_EDIT)?;
     let (mut w, client_id, secret) = checked(input)?;
     let sealer = ven.sealer().map_err(SaveError::Key)?;
     let seal = |s: &str| sealer.seal(s).map_err(|e| SaveError::Key(e.to_string()));
@@ -161,7 +162,7 @@ pub async fn remove(
     id: i64,
     now: i64,
 ) -> crate::Result<()> {
-    actor.require(EDIT)?;
+    actor.require(SYS_ENERGYHUB_EDIT)?;
     if let Some(row) = store.vtn(id).await?
         && let Ok(client) = ven.client(&row)
     {

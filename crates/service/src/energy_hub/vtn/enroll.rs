@@ -14,9 +14,6 @@ use store::log_pages::Author;
 
 use crate::audit;
 
-/// The account the audit log names for the sync's decisions.
-const SYSTEM: &str = "system";
-
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub accepted: usize,
@@ -57,12 +54,10 @@ async fn decide(
 ) -> store::Result<bool> {
     let row = store.enrollment(e.id).await?;
     let by = Author {
-        user_id: None,
-        account: SYSTEM,
-        actor_company_id: None,
         plant_id: Some(e.plant_id),
         plant_owner_id: row.as_ref().map(|r| r.plant_owner_id),
         plant_company_id: row.as_ref().and_then(|r| r.plant_company_id),
+        ..audit::system()
     };
     let target = format!("enrollment:{}", e.id);
     let detail = match decision {

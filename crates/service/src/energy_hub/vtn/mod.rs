@@ -29,8 +29,6 @@ use tokio::sync::Notify;
 
 pub use sync::{SyncError, SyncSummary};
 
-pub const EDIT: &str = "sys.energyhub.edit";
-
 /// What a sync needs besides the store: where the portal is reached from outside (the
 /// webhooks' callback; `None`: polling only) and the data directory holding the credential
 /// key ([`secrets`]).

@@ -12,7 +12,8 @@
 //! bug, not the utility's answer: it is logged and shown as the connection's error, and the
 //! request is tried again at the next sync.
 
-use super::{EDIT, Ven, enroll, reporting, webhooks};
+use super::{Ven, enroll, reporting, webhooks};
+use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{Code, DomainError, policy::Actor, time::now_ms};
 use oadr::meta::Refused;
 use oadr::neutral::Program;
@@ -74,7 +75,7 @@ pub async fn sync_now(
     ven: &Ven,
     id: i64,
 ) -> crate::Result<SyncSummary> {
-    actor.require(EDIT)?;
+    actor.require(SYS_ENERGYHUB_EDIT)?;
     let vtn = store
         .vtn(id)
         .await?
