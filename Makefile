@@ -21,7 +21,14 @@ run: web
 build: web
 	cargo build -p portal
 
-web: web/node_modules/.installed
+web: web/dist/index.html
+
+# The build (tsc, then vite) again only when what goes into it changed: `make e2e` needs web/dist
+# on every run, and the build is a CPU minute.
+WEB_INPUTS := $(shell find web/src web/public -type f ! -name "*.test.*" ! -path "web/src/test/*") \
+	web/index.html web/vite.config.ts \
+	web/tsconfig.json web/package.json
+web/dist/index.html: web/node_modules/.installed $(WEB_INPUTS)
 	cd web && npm run build
 
 IMAGE ?= localhost/portal:latest
