@@ -40,7 +40,16 @@ async fn metered_plant(app: &App) -> MeteredPlant {
     let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: &'static str, protocol: &'static str| {
-        s.upsert_device(sn, gw, family, 0, protocol, "SIM", None, now)
+        s.upsert_device(
+            sn,
+            gw,
+            family.parse().expect("family"),
+            0,
+            protocol,
+            "SIM",
+            None,
+            now,
+        )
     };
     let meter = add("MTR-0001", "meter", "meter-3ph").await.expect("meter");
     let second = add("MTR-0002", "meter", "meter-3ph")

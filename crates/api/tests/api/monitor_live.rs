@@ -54,7 +54,16 @@ async fn live_plant(app: &App) -> Live {
     .await
     .expect("status");
     let add = |sn: &'static str, family: &'static str, code: i64, protocol: &'static str| {
-        s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
+        s.upsert_device(
+            sn,
+            gw,
+            family.parse().expect("family"),
+            code,
+            protocol,
+            "SIM",
+            None,
+            now,
+        )
     };
     Live {
         ann,

@@ -61,7 +61,16 @@ async fn gateway(
     for (dsn, family, type_code) in devices {
         ids.push(
             app.store
-                .upsert_device(dsn, gw, family, *type_code, "p", "M1", None, 1)
+                .upsert_device(
+                    dsn,
+                    gw,
+                    family.parse().expect("family"),
+                    *type_code,
+                    "p",
+                    "M1",
+                    None,
+                    1,
+                )
                 .await
                 .expect("device"),
         );

@@ -53,7 +53,16 @@ async fn monitored_plant(app: &App) -> MonitoredPlant {
     let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: &'static str, code: i64, protocol: &'static str| {
-        s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
+        s.upsert_device(
+            sn,
+            gw,
+            family.parse().expect("family"),
+            code,
+            protocol,
+            "SIM",
+            None,
+            now,
+        )
     };
     let inverter = add("INV-MON-1", "inverter", 2, "deye-hybrid-1ph")
         .await
