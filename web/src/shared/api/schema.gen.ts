@@ -7233,6 +7233,11 @@ export interface components {
             /** Format: int64 */
             warning: number;
         };
+        /**
+         * @description A device family: `inverter`, `meter`, `battery`, `weather_station`, `combiner`.
+         * @enum {string}
+         */
+        DeviceFamily: "inverter" | "meter" | "battery" | "weather_station" | "combiner";
         /** @description The gateway a device reports through. */
         DeviceGateway: {
             gsn: string;
@@ -9311,7 +9316,7 @@ export interface components {
                 /** Format: int64 */
                 deviceCount: number;
                 devices: components["schemas"]["OccurrenceDevice"][];
-                deviceType: string | null;
+                deviceType: components["schemas"]["DeviceFamily"] | null;
                 /**
                  * Format: int64
                  * @description The occurrence's id (its first event's).
@@ -10333,8 +10338,7 @@ export interface components {
             data: {
                 infos: (components["schemas"]["EventCommon"] & {
                     alias: string | null;
-                    /** @description The device family (`inverter`, `battery`, ...). */
-                    deviceType: string | null;
+                    deviceType: components["schemas"]["DeviceFamily"] | null;
                     /** Format: int64 */
                     id: number;
                     /** Format: int64 */
@@ -10963,7 +10967,7 @@ export interface components {
                     /** Format: int64 */
                     deviceCount: number;
                     devices: components["schemas"]["OccurrenceDevice"][];
-                    deviceType: string | null;
+                    deviceType: components["schemas"]["DeviceFamily"] | null;
                     /**
                      * Format: int64
                      * @description The occurrence's id (its first event's).
@@ -12404,8 +12408,7 @@ export interface components {
             code: number;
             data: (components["schemas"]["EventCommon"] & {
                 alias: string | null;
-                /** @description The device family (`inverter`, `battery`, ...). */
-                deviceType: string | null;
+                deviceType: components["schemas"]["DeviceFamily"] | null;
                 /** Format: int64 */
                 id: number;
                 /** Format: int64 */
@@ -12496,8 +12499,7 @@ export interface components {
                 /** @description Shipped with the portal. */
                 builtin: boolean;
                 code: string;
-                /** @description `inverter`, `meter`, `battery` or `weather_station`. */
-                family: string;
+                family: components["schemas"]["DeviceFamily"];
                 name: string;
                 /** @description How many points it decodes; null when the stored config does not parse. */
                 points: number | null;
@@ -12629,8 +12631,7 @@ export interface components {
             code: number;
             data: {
                 alias: string;
-                /** @description `inverter`, `battery`, `meter` or `weather_station`. */
-                family: string;
+                family: components["schemas"]["DeviceFamily"];
                 /** Format: int64 */
                 id: number;
                 model: string;
@@ -13240,8 +13241,7 @@ export interface components {
         /** @description One device's event. */
         EventItem: components["schemas"]["EventCommon"] & {
             alias: string | null;
-            /** @description The device family (`inverter`, `battery`, ...). */
-            deviceType: string | null;
+            deviceType: components["schemas"]["DeviceFamily"] | null;
             /** Format: int64 */
             id: number;
             /** Format: int64 */
@@ -13604,8 +13604,7 @@ export interface components {
         /** @description A device behind a gateway. */
         GatewayDevice: {
             alias: string;
-            /** @description `inverter`, `battery`, `meter` or `weather_station`. */
-            family: string;
+            family: components["schemas"]["DeviceFamily"];
             /** Format: int64 */
             id: number;
             /** @description `YYYY-MM-DDTHH:MM:SSZ`; null before its first report. */
@@ -14178,8 +14177,7 @@ export interface components {
             /** @description Shipped with the portal. */
             builtin: boolean;
             code: string;
-            /** @description `inverter`, `meter`, `battery` or `weather_station`. */
-            family: string;
+            family: components["schemas"]["DeviceFamily"];
             name: string;
             /** @description How many points it decodes; null when the stored config does not parse. */
             points: number | null;
@@ -14541,7 +14539,7 @@ export interface components {
         /** @description One device of an occurrence, with its own times and status. */
         OccurrenceDevice: {
             alias: string | null;
-            deviceType: string | null;
+            deviceType: components["schemas"]["DeviceFamily"] | null;
             /**
              * Format: int64
              * @description Its event's id.
@@ -14560,7 +14558,7 @@ export interface components {
             /** Format: int64 */
             deviceCount: number;
             devices: components["schemas"]["OccurrenceDevice"][];
-            deviceType: string | null;
+            deviceType: components["schemas"]["DeviceFamily"] | null;
             /**
              * Format: int64
              * @description The occurrence's id (its first event's).
@@ -14806,8 +14804,7 @@ export interface components {
         /** @description A device of a plant with its status. */
         PlantDevice: {
             alias: string;
-            /** @description `inverter`, `battery`, `meter` or `weather_station`. */
-            family: string;
+            family: components["schemas"]["DeviceFamily"];
             /** Format: int64 */
             id: number;
             model: string;
@@ -17115,7 +17112,10 @@ export interface operations {
     get_api_v1_battery_events: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -18666,7 +18666,10 @@ export interface operations {
     get_api_v1_event_sn: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -18777,7 +18780,10 @@ export interface operations {
     get_api_v1_events: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -23590,7 +23596,10 @@ export interface operations {
     get_api_v1_plant_id_events: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25328,7 +25337,10 @@ export interface operations {
     get_api_v1_workdata_battery_event: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25373,7 +25385,10 @@ export interface operations {
     get_api_v1_workdata_battery_event_download: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25480,7 +25495,10 @@ export interface operations {
     get_api_v1_workdata_event: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25525,7 +25543,10 @@ export interface operations {
     get_api_v1_workdata_event_download: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
