@@ -119,7 +119,7 @@ fn inverters(e: &Emulation, n: usize) -> Vec<(u8, String, ProtocolConfig)> {
     let site = e.site.lock();
     site.devices()
         .iter()
-        .filter(|d| d.family == domain::DeviceFamily::Inverter)
+        .filter(|d| d.family == devices::DeviceFamily::Inverter)
         .take(n)
         .map(|d| (d.unit, d.sn.clone(), d.config().clone()))
         .collect()

@@ -2,6 +2,7 @@
 //! kind, with multi-row prepared INSERTs, one transaction per batch, on one connection. No
 //! MQTT, no JSON work while timing (the payload texts are built beforehand).
 
+use domain::DeviceFamily;
 use std::{
     sync::Arc,
     time::{Duration, Instant},
@@ -167,7 +168,7 @@ async fn run_store_on(o: &BaselineOptions, db: &FreshDb) -> anyhow::Result<Basel
             .upsert_device(
                 &sn,
                 gateway,
-                domain::DeviceFamily::Inverter,
+                DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
                 "",

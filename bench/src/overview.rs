@@ -4,6 +4,7 @@
 //! and 5-minute samples. Baseline in the same run: `GET /api/v1/user`, the cheapest signed-in
 //! endpoint, through the same router (token check, permission load, envelope).
 
+use domain::DeviceFamily;
 use std::{sync::Arc, time::Instant};
 
 use anyhow::{Context, bail};
@@ -326,7 +327,7 @@ async fn plant(
         .upsert_device(
             &format!("BENCH-INV-{n:05}"),
             gateway,
-            domain::DeviceFamily::Inverter,
+            DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
             "SUN-8K",

@@ -32,7 +32,7 @@ const devices = Array.from({ length: 10 }, (_, i) => ({
   id: 100 + i,
   sn: `ROOF-INV${String(i).padStart(2, '0')}`,
   alias: null,
-  deviceType: 'inverter',
+  deviceType: 'inverter' as const,
   type: 94,
   status: i < 3 ? ('open' as const) : ('closed' as const),
   occurTime: '2026-05-04 12:00:00',

@@ -55,7 +55,7 @@ const gateway: GatewayDetail = {
     {
       id: 2,
       sn: 'X-1',
-      family: 'unknown',
+      family: 'combiner',
       type: 0,
       alias: 'Spare',
       model: '',

@@ -7243,6 +7243,11 @@ export interface components {
             /** Format: int64 */
             warning: number;
         };
+        /**
+         * @description A device family: `inverter`, `meter`, `battery`, `weather_station`, `combiner`.
+         * @enum {string}
+         */
+        DeviceFamily: "inverter" | "meter" | "battery" | "weather_station" | "combiner";
         /** @description The gateway a device reports through. */
         DeviceGateway: {
             gsn: string;
@@ -9338,7 +9343,7 @@ export interface components {
                 /** Format: int64 */
                 deviceCount: number;
                 devices: components["schemas"]["OccurrenceDevice"][];
-                deviceType: string | null;
+                deviceType: components["schemas"]["DeviceFamily"] | null;
                 /**
                  * Format: int64
                  * @description The occurrence's id (its first event's).
@@ -10359,8 +10364,7 @@ export interface components {
             data: {
                 infos: (components["schemas"]["EventCommon"] & {
                     alias: string | null;
-                    /** @description The device family (`inverter`, `battery`, ...). */
-                    deviceType: string | null;
+                    deviceType: components["schemas"]["DeviceFamily"] | null;
                     /** Format: int64 */
                     id: number;
                     /** Format: int64 */
@@ -10989,7 +10993,7 @@ export interface components {
                     /** Format: int64 */
                     deviceCount: number;
                     devices: components["schemas"]["OccurrenceDevice"][];
-                    deviceType: string | null;
+                    deviceType: components["schemas"]["DeviceFamily"] | null;
                     /**
                      * Format: int64
                      * @description The occurrence's id (its first event's).
@@ -12430,8 +12434,7 @@ export interface components {
             code: number;
             data: (components["schemas"]["EventCommon"] & {
                 alias: string | null;
-                /** @description The device family (`inverter`, `battery`, ...). */
-                deviceType: string | null;
+                deviceType: components["schemas"]["DeviceFamily"] | null;
                 /** Format: int64 */
                 id: number;
                 /** Format: int64 */
@@ -12522,8 +12525,7 @@ export interface components {
                 /** @description Shipped with the portal. */
                 builtin: boolean;
                 code: string;
-                /** @description `inverter`, `meter`, `battery` or `weather_station`. */
-                family: string;
+                family: components["schemas"]["DeviceFamily"];
                 name: string;
                 /** @description How many points it decodes; null when the stored config does not parse. */
                 points: number | null;
@@ -12655,8 +12657,7 @@ export interface components {
             code: number;
             data: {
                 alias: string;
-                /** @description `inverter`, `battery`, `meter` or `weather_station`. */
-                family: string;
+                family: components["schemas"]["DeviceFamily"];
                 /** Format: int64 */
                 id: number;
                 model: string;
@@ -13266,8 +13267,7 @@ export interface components {
         /** @description One device's event. */
         EventItem: components["schemas"]["EventCommon"] & {
             alias: string | null;
-            /** @description The device family (`inverter`, `battery`, ...). */
-            deviceType: string | null;
+            deviceType: components["schemas"]["DeviceFamily"] | null;
             /** Format: int64 */
             id: number;
             /** Format: int64 */
@@ -13682,8 +13682,7 @@ export interface components {
         /** @description A device behind a gateway. */
         GatewayDevice: {
             alias: string;
-            /** @description `inverter`, `battery`, `meter` or `weather_station`. */
-            family: string;
+            family: components["schemas"]["DeviceFamily"];
             /** Format: int64 */
             id: number;
             /** @description `YYYY-MM-DDTHH:MM:SSZ`; null before its first report. */
@@ -14256,8 +14255,7 @@ export interface components {
             /** @description Shipped with the portal. */
             builtin: boolean;
             code: string;
-            /** @description `inverter`, `meter`, `battery` or `weather_station`. */
-            family: string;
+            family: components["schemas"]["DeviceFamily"];
             name: string;
             /** @description How many points it decodes; null when the stored config does not parse. */
             points: number | null;
@@ -14640,7 +14638,7 @@ export interface components {
         /** @description One device of an occurrence, with its own times and status. */
         OccurrenceDevice: {
             alias: string | null;
-            deviceType: string | null;
+            deviceType: components["schemas"]["DeviceFamily"] | null;
             /**
              * Format: int64
              * @description Its event's id.
@@ -14659,7 +14657,7 @@ export interface components {
             /** Format: int64 */
             deviceCount: number;
             devices: components["schemas"]["OccurrenceDevice"][];
-            deviceType: string | null;
+            deviceType: components["schemas"]["DeviceFamily"] | null;
             /**
              * Format: int64
              * @description The occurrence's id (its first event's).
@@ -14905,8 +14903,7 @@ export interface components {
         /** @description A device of a plant with its status. */
         PlantDevice: {
             alias: string;
-            /** @description `inverter`, `battery`, `meter` or `weather_station`. */
-            family: string;
+            family: components["schemas"]["DeviceFamily"];
             /** Format: int64 */
             id: number;
             model: string;
@@ -17254,7 +17251,10 @@ export interface operations {
     get_api_v1_battery_events: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -18805,7 +18805,10 @@ export interface operations {
     get_api_v1_event_sn: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -18916,7 +18919,10 @@ export interface operations {
     get_api_v1_events: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -23729,7 +23735,10 @@ export interface operations {
     get_api_v1_plant_id_events: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25467,7 +25476,10 @@ export interface operations {
     get_api_v1_workdata_battery_event: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25512,7 +25524,10 @@ export interface operations {
     get_api_v1_workdata_battery_event_download: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25619,7 +25634,10 @@ export interface operations {
     get_api_v1_workdata_event: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
@@ -25664,7 +25682,10 @@ export interface operations {
     get_api_v1_workdata_event_download: {
         parameters: {
             query?: {
-                /** @description Device family: `inverter`, `battery`, `meter`, `weather_station`. */
+                /**
+                 * @description Device family (`DeviceFamily`): `inverter`, `battery`, `meter`, `weather_station` or
+                 *     `combiner`; any other value is "any", as for the other filters.
+                 */
                 deviceType?: string | null;
                 /** @description Last day (`YYYY-MM-DD`, UTC), inclusive. */
                 edate?: string | null;
