@@ -3,6 +3,7 @@
 //! meter, field types one by one, and tenancy (another tenant's device answers 600).
 
 use crate::common;
+use domain::DeviceFamily;
 
 use chrono::{Datelike, Utc};
 use chrono_tz::Europe::Madrid;
@@ -39,23 +40,16 @@ async fn metered_plant(app: &App) -> MeteredPlant {
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-MTR-01").await;
     let now = domain::time::now_ms();
     let s = &app.store;
-    let add = |sn: &'static str, family: &'static str, protocol: &'static str| {
-        s.upsert_device(
-            sn,
-            gw,
-            family.parse().expect("family"),
-            0,
-            protocol,
-            "SIM",
-            None,
-            now,
-        )
+    let add = |sn: &'static str, family: DeviceFamily, protocol: &'static str| {
+        s.upsert_device(sn, gw, family, 0, protocol, "SIM", None, now)
     };
-    let meter = add("MTR-0001", "meter", "meter-3ph").await.expect("meter");
-    let second = add("MTR-0002", "meter", "meter-3ph")
+    let meter = add("MTR-0001", DeviceFamily::Meter, "meter-3ph")
+        .await
+        .expect("meter");
+    let second = add("MTR-0002", DeviceFamily::Meter, "meter-3ph")
         .await
         .expect("meter 2");
-    let station = add("WS-0001", "weather_station", "weather-station")
+    let station = add("WS-0001", DeviceFamily::WeatherStation, "weather-station")
         .await
         .expect("station");
     let meter_report = |power: f64| {

@@ -53,28 +53,19 @@ async fn live_plant(app: &App) -> Live {
     )
     .await
     .expect("status");
-    let add = |sn: &'static str, family: &'static str, code: i64, protocol: &'static str| {
-        s.upsert_device(
-            sn,
-            gw,
-            family.parse().expect("family"),
-            code,
-            protocol,
-            "SIM",
-            None,
-            now,
-        )
+    let add = |sn: &'static str, family: DeviceFamily, code: i64, protocol: &'static str| {
+        s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
     };
     Live {
         ann,
         plant,
-        inverter: add("INV-LIVE-1", "inverter", 2, "deye-hybrid-1ph")
+        inverter: add("INV-LIVE-1", DeviceFamily::Inverter, 2, "deye-hybrid-1ph")
             .await
             .expect("inverter"),
-        meter: add("MTR-LIVE-1", "meter", 0, "meter-3ph")
+        meter: add("MTR-LIVE-1", DeviceFamily::Meter, 0, "meter-3ph")
             .await
             .expect("meter"),
-        bms: add("BMS-LIVE-1", "battery", 0, "bms-lv-stack")
+        bms: add("BMS-LIVE-1", DeviceFamily::Battery, 0, "bms-lv-stack")
             .await
             .expect("bms"),
     }

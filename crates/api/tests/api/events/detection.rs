@@ -6,10 +6,10 @@ use super::*;
 async fn an_outage_on_ten_inverters_is_one_event_with_its_devices() {
     for app in spawn().await {
         let c = event_plants(&app).await;
-        let devices: Vec<(String, &str, i64)> = (0..10)
-            .map(|i| (format!("ROOF-INV{i:02}"), "inverter", 94))
+        let devices: Vec<(String, DeviceFamily, i64)> = (0..10)
+            .map(|i| (format!("ROOF-INV{i:02}"), DeviceFamily::Inverter, 94))
             .collect();
-        let refs: Vec<(&str, &str, i64)> = devices
+        let refs: Vec<(&str, DeviceFamily, i64)> = devices
             .iter()
             .map(|(s, f, t)| (s.as_str(), *f, *t))
             .collect();

@@ -3,6 +3,7 @@
 //! the operation-data downloads; another tenant's events are never listed.
 
 use crate::common;
+use domain::DeviceFamily;
 
 use common::{App, fixtures, spawn};
 use domain::user::BuiltinRole;
@@ -34,7 +35,7 @@ async fn gateway(
     owner: &str,
     plant: i64,
     sn: &str,
-    devices: &[(&str, &str, i64)],
+    devices: &[(&str, DeviceFamily, i64)],
 ) -> Vec<i64> {
     app.post(
         "/api/v1/gateway/create",
@@ -61,16 +62,7 @@ async fn gateway(
     for (dsn, family, type_code) in devices {
         ids.push(
             app.store
-                .upsert_device(
-                    dsn,
-                    gw,
-                    family.parse().expect("family"),
-                    *type_code,
-                    "p",
-                    "M1",
-                    None,
-                    1,
-                )
+                .upsert_device(dsn, gw, *family, *type_code, "p", "M1", None, 1)
                 .await
                 .expect("device"),
         );
@@ -96,7 +88,10 @@ async fn event_plants(app: &App) -> EventPlants {
         &ann,
         ann_plant,
         "GW-ANN01",
-        &[("INV-ANN01", "inverter", 2), ("BAT-ANN01", "battery", 0)],
+        &[
+            ("INV-ANN01", DeviceFamily::Inverter, 2),
+            ("BAT-ANN01", DeviceFamily::Battery, 0),
+        ],
     )
     .await;
     let bob_devices = gateway(
@@ -105,7 +100,7 @@ async fn event_plants(app: &App) -> EventPlants {
         &bob,
         bob_plant,
         "GW-BOB01",
-        &[("INV-BOB01", "inverter", 2)],
+        &[("INV-BOB01", DeviceFamily::Inverter, 2)],
     )
     .await;
     EventPlants {

@@ -4,6 +4,7 @@
 //! field types one by one, and tenancy (another tenant's plant answers 700 like a missing one).
 
 use crate::common;
+use domain::DeviceFamily;
 
 use std::io::Cursor;
 
@@ -52,30 +53,26 @@ async fn monitored_plant(app: &App) -> MonitoredPlant {
     let gw = bound_gateway(app, &admin, &ann, plant, "GW-MON-01").await;
     let now = domain::time::now_ms();
     let s = &app.store;
-    let add = |sn: &'static str, family: &'static str, code: i64, protocol: &'static str| {
-        s.upsert_device(
-            sn,
-            gw,
-            family.parse().expect("family"),
-            code,
-            protocol,
-            "SIM",
-            None,
-            now,
-        )
+    let add = |sn: &'static str, family: DeviceFamily, code: i64, protocol: &'static str| {
+        s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
     };
-    let inverter = add("INV-MON-1", "inverter", 2, "deye-hybrid-1ph")
+    let inverter = add("INV-MON-1", DeviceFamily::Inverter, 2, "deye-hybrid-1ph")
         .await
         .expect("inverter");
-    let meter = add("MTR-MON-1", "meter", 0, "meter-3ph")
+    let meter = add("MTR-MON-1", DeviceFamily::Meter, 0, "meter-3ph")
         .await
         .expect("meter");
-    let bms = add("BMS-MON-1", "battery", 0, "bms-lv-stack")
+    let bms = add("BMS-MON-1", DeviceFamily::Battery, 0, "bms-lv-stack")
         .await
         .expect("bms");
-    let station = add("WS-MON-1", "weather_station", 0, "weather-station")
-        .await
-        .expect("station");
+    let station = add(
+        "WS-MON-1",
+        DeviceFamily::WeatherStation,
+        0,
+        "weather-station",
+    )
+    .await
+    .expect("station");
     let inverter_report = json!({
         "pv1_power": 3000, "pv2_power": 1000, "battery_power": -1500, "grid_ct_power": -500,
         "grid_power": -500, "load_power": 2000, "battery_soc": 55, "gen_power": 0,
