@@ -152,12 +152,20 @@ describe('inverter power off and on', () => {
     assert.equal(await tabValue(page, 'input', 'pvPower', (v) => v === 0), 0);
     assert.equal(await tabValue(page, 'output', 'acPower', (v) => v === 0), 0);
     assert.equal(await tabValue(page, 'battery', 'batteryPower', (v) => v === 0), 0);
+    // Its header reads Off, never a green Normal.
+    assert.equal((await page.getByTestId('inverter-status').innerText()).trim(), 'Off');
 
-    // Its plant lists it as off.
+    // Its plant lists it as off; a plant whose only inverter is off reads Off itself.
     await page.goto(`${server.url}/plants/overview/${inv.plant.id}/${inv.plant.type}`);
     await page
-      .locator(`[data-testid="device-row"][data-sn="${sn}"] [data-testid="device-power-off"]`)
+      .locator(`[data-testid="device-row"][data-sn="${sn}"] [data-testid="device-status"]`)
+      .filter({ hasText: 'Off' })
       .waitFor({ timeout: 30_000 });
+    const devices = await api(page, `/api/v1/plant/${inv.plant.id}/devices`);
+    const inverters = devices.data.filter((d) => d.family === 'inverter');
+    if (inverters.length === 1) {
+      await page.locator('[data-testid="overview-status"][data-state="off"]').waitFor();
+    }
 
     // On: the output returns and the screen shows On.
     await page.goto(`${server.url}/device/inverter/${encodeURIComponent(sn)}`);

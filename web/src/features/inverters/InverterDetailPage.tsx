@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Flex, Result, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { shownStatus } from '@/shared/devices/live';
+import { shownState } from '@/shared/devices/live';
 import { StaleNotice } from '@/shared/devices/StaleNotice';
 import '@/shared/devices/monitor.css';
 import { ErrorCode, isApiError } from '@/shared/http';
@@ -14,7 +14,6 @@ import { DebugButton } from './DebugButton';
 import { PowerButtons } from './PowerButtons';
 import { InfoTab } from './InfoTab';
 import { PortTab } from './PortTab';
-import { statusOf } from '@/shared/ui/status';
 import { inverterTypeLabelKey, isHybrid } from './typeLabel';
 
 /** Tabs after the basic information; battery, EPS and generator exist on hybrids only. */
@@ -58,7 +57,7 @@ export default function InverterDetailPage() {
     );
   }
   const inv = detail.data;
-  const status = statusOf(shownStatus(inv.status, inv.stale));
+  const status = shownState(inv.status, inv.stale, inv.online ? inv.opened === 1 : null);
   const ports = PORTS.filter((p) => isHybrid(inv.type) || !HYBRID_ONLY.includes(p));
 
   return (
@@ -71,7 +70,11 @@ export default function InverterDetailPage() {
             {inv.alias || inv.sn}
           </Typography.Title>
           {inv.alias && <Typography.Text type="secondary">{inv.sn}</Typography.Text>}
-          <Badge color={status.color} text={t(`inverters.status.${status.key}`)} />
+          <Badge
+            color={status.color}
+            text={t(`inverters.status.${status.key}`)}
+            data-testid="inverter-status"
+          />
           <Tag>{t(inverterTypeLabelKey(inv.type))}</Tag>
         </Flex>
       }

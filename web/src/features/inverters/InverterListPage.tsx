@@ -18,7 +18,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { plantOptionsQuery } from '@/shared/api/plants';
-import { liveClass, shownStatus } from '@/shared/devices/live';
+import { liveClass, shownState } from '@/shared/devices/live';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import { formatPlantTime } from '@/shared/format/time';
 import { formatEnergy, formatPower } from '@/shared/format/units';
@@ -27,7 +27,7 @@ import { CLIPPED, cardColumn, clipped } from '@/shared/list/columns';
 import { RowCard } from '@/shared/list/RowCard';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { AgentFilter } from '@/shared/ui/PickerFilters';
-import { statusOf, STATUSES } from '@/shared/ui/status';
+import { STATUSES } from '@/shared/ui/status';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { useUpgradeSelection } from '@/shared/upgrades';
 import { INVERTER_FILTERS, inverterCountsQuery, inverterListQuery, type InverterRow } from './api';
@@ -54,8 +54,10 @@ export default function InverterListPage() {
     </Link>
   );
   const statusBadge = (row: InverterRow) => {
-    const s = statusOf(shownStatus(row.status, row.stale));
-    return <Badge color={s.color} text={t(`inverters.status.${s.key}`)} />;
+    const s = shownState(row.status, row.stale, row.opened === 0 ? false : null);
+    return (
+      <Badge color={s.color} text={t(`inverters.status.${s.key}`)} data-testid="inverter-status" />
+    );
   };
   const pac = (row: InverterRow) => (
     <span className={liveClass(row.stale)} data-testid="inverter-pac">

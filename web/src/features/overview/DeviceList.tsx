@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { PlusOutlined } from '@ant-design/icons';
-import { Alert, Badge, Button, Card, Empty, List, Skeleton, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Empty, List, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { shownStatus } from '@/shared/devices/live';
+import { shownState } from '@/shared/devices/live';
 import { PlantTime } from '@/shared/devices/PlantTime';
 import { MISSING } from '@/shared/format/number';
 import { devicesQuery, type PlantDevice } from './api';
-import { statusOf } from '@/shared/ui/status';
 import { deviceRoute } from './deviceRoute';
 
 /**
@@ -73,22 +72,25 @@ export function DeviceList({
                   </Typography.Text>
                 }
               />
-              {d.powerOn === false && (
-                <Tag data-testid="device-power-off">
-                  {t('inverters.field.opened')}: {t('inverters.field.off')}
-                </Tag>
-              )}
-              <Badge
-                color={statusOf(shownStatus(d.status, d.stale)).color}
-                text={t(`overview.status.${shownStatus(d.status, d.stale)}`, {
-                  defaultValue: MISSING,
-                })}
-                data-testid="device-status"
-              />
+              <DeviceBadge device={d} />
             </List.Item>
           )}
         />
       )}
     </Card>
+  );
+}
+
+/** A device's status; an inverter that reports itself switched off reads Off, not Normal. */
+function DeviceBadge({ device: d }: { device: PlantDevice }) {
+  const { t } = useTranslation();
+  const s = shownState(d.status, d.stale, d.powerOn);
+  return (
+    <Badge
+      color={s.color}
+      text={t(`overview.status.${s.key}`, { defaultValue: MISSING })}
+      data-testid="device-status"
+      data-state={s.key}
+    />
   );
 }

@@ -3,17 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Col, Flex, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { shownStatus } from '@/shared/devices/live';
+import { plantState } from '@/shared/devices/live';
 import { StaleNotice } from '@/shared/devices/StaleNotice';
 import '@/shared/devices/monitor.css';
 import { formatNumber } from '@/shared/format/number';
 import { ErrorCode, isApiError } from '@/shared/http';
-import { plantHeadQuery, realtimeQuery } from './api';
+import { devicesQuery, plantHeadQuery, realtimeQuery } from './api';
 import { DeviceList } from './DeviceList';
 import { EnergyChart } from './EnergyChart';
 import { EventsCard } from './EventsCard';
 import { FlowCard } from './FlowCard';
-import { statusOf } from '@/shared/ui/status';
 import { TodayCard } from './TodayCard';
 import { WeatherCard } from './WeatherCard';
 import { todayIn } from '@/shared/format/time';
@@ -31,6 +30,8 @@ export default function OverviewPage() {
   const plant = useQuery({ ...plantHeadQuery(id), enabled: valid });
   // The same query (and cache entry) as the Today card's: the page tells whether it is live.
   const live = useQuery({ ...realtimeQuery(id), enabled: valid });
+  // The device list's query: whether its inverters are switched off.
+  const devices = useQuery({ ...devicesQuery(id), enabled: valid });
 
   const back = (
     <Link to="/plants">
@@ -57,7 +58,7 @@ export default function OverviewPage() {
   const today = todayIn(zone);
   const canEdit = p.plantPermission.includes('station.edit');
   const stale = live.data?.stale ?? false;
-  const status = shownStatus(p.status, stale);
+  const status = plantState(p.status, stale, devices.data);
 
   return (
     <Flex vertical gap={16} data-testid="plant-overview" className="monitor-page">
@@ -73,9 +74,10 @@ export default function OverviewPage() {
               {p.name}
             </Typography.Title>
             <Badge
-              color={statusOf(status).color}
-              text={t(`overview.status.${status}`)}
+              color={status.color}
+              text={t(`overview.status.${status.key}`)}
               data-testid="overview-status"
+              data-state={status.key}
             />
             <Tag>{t(`overview.type.${type}`, { defaultValue: String(type) })}</Tag>
           </Space>

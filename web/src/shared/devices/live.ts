@@ -1,4 +1,4 @@
-import { StatusCode } from '@/shared/ui/status';
+import { StatusCode, statusOf, SWITCHED_OFF, type ShownState } from '@/shared/ui/status';
 
 /**
  * The status a screen shows: Offline as soon as the device's values are stale (the server's
@@ -7,6 +7,34 @@ import { StatusCode } from '@/shared/ui/status';
  */
 export function shownStatus(status: number, stale: boolean | null | undefined): number {
   return stale ? StatusCode.offline : status;
+}
+
+/**
+ * The badge of a device whose power state is known (inverters): as {@link shownStatus}, but an
+ * inverter that would read Normal while it reports itself switched off reads Off, so a
+ * switched-off inverter never shows green. A warning or fault still wins.
+ */
+export function shownState(
+  status: number,
+  stale: boolean | null | undefined,
+  powerOn: boolean | null | undefined,
+): ShownState {
+  const s = statusOf(shownStatus(status, stale));
+  return s.value === StatusCode.normal && powerOn === false ? SWITCHED_OFF : s;
+}
+
+/**
+ * A plant's badge: as {@link shownStatus}, but a plant that would read Normal while every
+ * inverter with fresh data reports itself switched off (and at least one does) reads Off.
+ */
+export function plantState(
+  status: number,
+  stale: boolean | null | undefined,
+  devices: readonly { family: string; stale: boolean; powerOn?: boolean | null }[] | undefined,
+): ShownState {
+  const live = (devices ?? []).filter((d) => d.family === 'inverter' && !d.stale);
+  const allOff = live.length > 0 && live.every((d) => d.powerOn === false);
+  return shownState(status, stale, allOff ? false : null);
 }
 
 /** The class that greys live values once they are stale (see stale.css). */

@@ -27,6 +27,16 @@ export const StatusCode = {
 
 const OFFLINE: StatusEntry = STATUSES[1];
 
+/**
+ * What a device badge shows beside the statuses: an inverter that is online, has nothing open
+ * and reports itself switched off. Not a wire status (the server's stays Normal, as the API's
+ * clients expect): the screens derive it from the inverter's power state.
+ */
+export const SWITCHED_OFF = { key: 'off', color: '#64748b' } as const;
+
+/** A status as a badge shows it: one of the statuses, or switched off. */
+export type ShownState = Pick<StatusEntry, 'key' | 'color'> | typeof SWITCHED_OFF;
+
 /** The status of a code; unknown codes read as offline. */
 export function statusOf(code: number | null | undefined): StatusEntry {
   return STATUSES.find((s) => s.value === code) ?? OFFLINE;
