@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::{Code, DomainError, device::InverterKind};
 
+pub mod levels;
 mod model;
 mod offer;
 pub mod original;

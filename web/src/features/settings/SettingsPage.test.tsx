@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Schemas } from '@/shared/api/schema';
 import { envelope, failure, fakeHttp, type Routes } from '@/test/http';
 import { renderScreen } from '@/test/render';
-import type { Support, Values } from './api';
+import type { Field, Support, Values } from './api';
 import SettingsPage from './SettingsPage';
 import { afterGuard } from '@/test/guard';
 
@@ -145,6 +145,56 @@ describe('SettingsPage', () => {
     await waitFor(() =>
       expect(screen.getByTestId('command-progress').getAttribute('data-status')).toBe('succeeded'),
     );
+  });
+
+  it('refuses battery levels out of order on the form, naming the level they must respect', async () => {
+    const level = (key: string): Field => ({
+      key,
+      group: 'battery',
+      unit: '%',
+      default: '0',
+      selectable: true,
+      type: 'number',
+      min: 0,
+      max: 100,
+      decimals: 0,
+    });
+    const api = serve(1, {
+      'GET /api/v1/inverter/setting/{sn}/support': () =>
+        envelope({
+          ...support,
+          groups: [
+            {
+              key: 'battery',
+              fields: ['batteryLowCap', 'batteryRestartCap', 'batteryShutdownCap'].map(level),
+            },
+          ],
+        }),
+      'GET /api/v1/common/setting/{sn}/read': () =>
+        envelope({
+          sn: 'INV1',
+          batteryLowCap: '20',
+          batteryRestartCap: '40',
+          batteryShutdownCap: '10',
+        }),
+      'POST /api/v1/common/setting/{sn}/set': () =>
+        envelope({ commandId: 5, changed: ['batteryShutdownCap'] }),
+    });
+    await show();
+    const shutdown = await screen.findByTestId('field-batteryShutdownCap');
+    fireEvent.change(shutdown, { target: { value: '60' } });
+    fireEvent.click(screen.getByTestId('settings-submit'));
+    expect(await screen.findByText('Must be at most Low battery SOC (20 %)')).toBeTruthy();
+    // The low level is checked again when the shutdown level changes.
+    expect(await screen.findByText('Must be at least Shutdown SOC (60 %)')).toBeTruthy();
+    expect(writes(api)).toEqual([]);
+
+    fireEvent.change(shutdown, { target: { value: '15' } });
+    await waitFor(() => expect(screen.queryByText(/Shutdown SOC \(60 %\)/)).toBeNull());
+    await afterGuard(screen.getByTestId('settings-submit'));
+    fireEvent.click(screen.getByTestId('settings-submit'));
+    await waitFor(() => expect(writes(api)).toHaveLength(1));
+    expect(writes(api)[0]?.[1]).toMatchObject({ batteryShutdownCap: '15' });
   });
 
   it('says before any editing that an offline or upgrading inverter takes no settings', async () => {

@@ -18,6 +18,7 @@ import {
   Tabs,
   Typography,
   type FormInstance,
+  type FormRule,
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,7 +40,7 @@ import {
 } from './api';
 import { Profiles } from './Profiles';
 import { toForm, toWire, type FormValues } from './form';
-import { check } from './validate';
+import { BATTERY_LEVELS, check, checkLevels } from './validate';
 
 const SLOTS = [1, 2, 3, 4, 5, 6];
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -56,9 +57,29 @@ function useRule(field: Field) {
   };
 }
 
+/**
+ * A battery level's rule against the other levels on the form (re-checked when they change);
+ * none for other fields.
+ */
+function useLevelRule(key: string): { rules: FormRule[]; dependencies?: string[] } {
+  const { t } = useTranslation();
+  const levels: readonly string[] = BATTERY_LEVELS;
+  if (!levels.includes(key)) return { rules: [] };
+  const rule: FormRule = ({ getFieldValue }) => ({
+    validator: () => {
+      const problem = checkLevels(key, getFieldValue);
+      if (!problem) return Promise.resolve();
+      const other = t(`settings.field.${String(problem.values?.other)}`);
+      return Promise.reject(new Error(t(problem.key, { ...problem.values, other })));
+    },
+  });
+  return { rules: [rule], dependencies: levels.filter((k) => k !== key) };
+}
+
 function FieldInput({ field }: { field: Field }) {
   const { t } = useTranslation();
   const rule = useRule(field);
+  const levels = useLevelRule(field.key);
   const label = (
     <span>
       {t(`settings.field.${field.key}`)}
@@ -87,7 +108,13 @@ function FieldInput({ field }: { field: Field }) {
   const extra =
     field.type === 'number' ? t('settings.range', { min: field.min, max: field.max }) : undefined;
   return (
-    <Form.Item name={field.key} label={label} rules={[rule]} extra={extra}>
+    <Form.Item
+      name={field.key}
+      label={label}
+      rules={[rule, ...levels.rules]}
+      dependencies={levels.dependencies}
+      extra={extra}
+    >
       <Input style={{ maxWidth: 240 }} data-testid={`field-${field.key}`} />
     </Form.Item>
   );

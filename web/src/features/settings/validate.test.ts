@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from './api';
-import { check } from './validate';
+import { check, checkLevels } from './validate';
 
 const num = (min: number, max: number, decimals: number): Field => ({
   key: 'x',
@@ -69,5 +69,40 @@ describe('settings validation', () => {
     };
     expect(check(mode, '0')).toBeNull();
     expect(check(mode, '2')?.key).toBe('settings.invalid.choice');
+  });
+});
+
+describe('battery levels', () => {
+  const form =
+    (shutdown: string, low: string, restart: string) =>
+    (key: string): string | undefined =>
+      ({ batteryShutdownCap: shutdown, batteryLowCap: low, batteryRestartCap: restart })[key];
+
+  it('pass in order, shutdown and low may be equal', () => {
+    for (const key of ['batteryShutdownCap', 'batteryLowCap', 'batteryRestartCap']) {
+      expect(checkLevels(key, form('10', '20', '40'))).toBeNull();
+      expect(checkLevels(key, form('20', '20', '21'))).toBeNull();
+    }
+  });
+
+  it('name the level each one must respect, as the server does', () => {
+    const wrong = form('60', '25', '15');
+    expect(checkLevels('batteryShutdownCap', wrong)).toEqual({
+      key: 'settings.invalid.levelAtMost',
+      values: { other: 'batteryLowCap', value: 25 },
+    });
+    expect(checkLevels('batteryLowCap', wrong)).toEqual({
+      key: 'settings.invalid.levelAtLeast',
+      values: { other: 'batteryShutdownCap', value: 60 },
+    });
+    expect(checkLevels('batteryRestartCap', wrong)?.key).toBe('settings.invalid.levelAbove');
+    expect(checkLevels('batteryRestartCap', form('10', '30', '30'))?.values?.other).toBe(
+      'batteryLowCap',
+    );
+  });
+
+  it('leave a pair unchecked while one side is not a number, and other fields alone', () => {
+    expect(checkLevels('batteryRestartCap', form('', 'x', '5'))).toBeNull();
+    expect(checkLevels('floatVolt', form('60', '25', '15'))).toBeNull();
   });
 });

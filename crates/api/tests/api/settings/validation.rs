@@ -61,3 +61,48 @@ async fn every_field_kind_is_validated_and_the_error_names_the_field() {
             .expect_code(601);
     }
 }
+
+#[tokio::test]
+async fn battery_levels_out_of_order_are_refused_against_the_devices_other_levels() {
+    for app in spawn().await {
+        let c = settable_inverters(&app).await;
+        let url = set_url(INV);
+        let set = |body: Value| app.post(&url, body, Some(&c.ann));
+        // All three in the write: shutdown 60 %, low 25 %, restart 15 % (once "applied").
+        let r = set(
+            json!({"batteryShutdownCap": "60", "batteryLowCap": "25", "batteryRestartCap": "15"}),
+        )
+        .await;
+        r.expect_code(4);
+        assert_eq!(
+            r.msg(),
+            "Parameter validation error: batteryLowCap: must be at least batteryShutdownCap (60 %)"
+        );
+        // One level against the ones the inverter has (low 20 %, restart 40 %).
+        let levels = app.get(&read_url(INV), Some(&c.ann)).await;
+        assert_eq!(levels.data()["batteryLowCap"], "20");
+        let r = set(json!({"batteryShutdownCap": "30"})).await;
+        r.expect_code(4);
+        assert!(
+            r.msg()
+                .ends_with("batteryLowCap: must be at least batteryShutdownCap (30 %)"),
+            "{}",
+            r.msg()
+        );
+        let r = set(json!({"batteryRestartCap": "20"})).await;
+        r.expect_code(4);
+        assert!(
+            r.msg()
+                .ends_with("batteryRestartCap: must be above batteryLowCap (20 %)"),
+            "{}",
+            r.msg()
+        );
+        // Levels in order pass validation (and then need the device: connection failed).
+        set(json!({"batteryShutdownCap": "15", "batteryLowCap": "25", "batteryRestartCap": "45"}))
+            .await
+            .expect_code(606);
+        set(json!({"batteryRestartCap": "21"}))
+            .await
+            .expect_code(606);
+    }
+}
