@@ -126,6 +126,8 @@ pub struct Snapshot {
     pub faulted: bool,
     /// Some inverter is switched on (an inverter's view: this one is).
     pub on: bool,
+    /// More than one inverter share the plant (hybrids then work as a parallel system).
+    pub parallel: bool,
     /// Rated AC output of the inverters together (an inverter's view: its own).
     pub rated_w: f64,
     /// The output limit in % of the rating (an inverter's view: its own; the plant's: 100).
@@ -375,6 +377,7 @@ impl PlantModel {
             wind_ms,
             faulted: faulted.iter().any(|f| *f),
             on: inverters.iter().any(|i| i.on),
+            parallel: n > 1,
             rated_w: rated_w * n as f64,
             active_limit_pct: 100.0,
             today,
@@ -449,7 +452,7 @@ impl PlantModel {
     /// inverter trips on its own, except for a grid outage, which trips them all together.
     fn faulted(&self, t: i64, k: usize) -> bool {
         let hour = t.div_euclid(3600) as u64;
-        let plant_wide = readings::fault_code(t.div_euclid(3600)) == readings::GRID_LOSS;
+        let plant_wide = readings::is_grid_loss(t.div_euclid(3600));
         let seed = if plant_wide {
             self.spec.seed
         } else {

@@ -124,7 +124,7 @@ pub fn inverter(s: &Snapshot, phases: usize, serial: &str) -> Values {
         num(&mut m, "inverter_current", f.ac_output_w() / phase_v, 1);
     }
     m.insert("grid_connected".into(), Value::Bool(true));
-    for (i, word) in fault_words(s).iter().enumerate() {
+    for (i, word) in fault_words(s, Equipment::hybrid(s)).iter().enumerate() {
         num(
             &mut m,
             &format!("fault_word_{}", i + 1),
@@ -187,7 +187,7 @@ pub fn string_inverter(s: &Snapshot, serial: &str) -> Values {
     }
     num(&mut m, "inverter_temperature", s.module_c * 0.6 + 15.0, 1);
     num(&mut m, "dc_temperature", s.module_c * 0.5 + 14.0, 1);
-    for (i, word) in fault_words(s).iter().enumerate() {
+    for (i, word) in fault_words(s, Equipment::GRID_TIED).iter().enumerate() {
         num(
             &mut m,
             &format!("fault_word_{}", i + 1),
@@ -232,7 +232,7 @@ pub fn micro_inverter(s: &Snapshot, serial: &str) -> Values {
         num(&mut m, &format!("pv{}_current", i + 1), a, 1);
     }
     num(&mut m, "inverter_temperature", s.module_c * 0.6 + 15.0, 1);
-    for (i, word) in fault_words(s).iter().enumerate() {
+    for (i, word) in fault_words(s, Equipment::GRID_TIED).iter().enumerate() {
         num(
             &mut m,
             &format!("micro_fault_word_{}", i + 1),
@@ -254,23 +254,72 @@ fn running_state(s: &Snapshot) -> f64 {
     }
 }
 
-/// Faults the simulated inverter trips with (Fnn of the Deye fault word).
-const FAULT_CODES: [u32; 4] = [13, 35, 41, 56];
-
 /// F35, "No AC grid": a grid outage, which every inverter of a plant sees at once.
 pub const GRID_LOSS: u32 = 35;
 
-/// The fault a trip starting in `hour` (hours since the epoch) raises.
-pub fn fault_code(hour: i64) -> u32 {
-    FAULT_CODES[hour.rem_euclid(FAULT_CODES.len() as i64) as usize]
+/// Faults any inverter trips with (Fnn of the Deye fault word): F13 a working mode change (a
+/// notice), F24 low DC insulation impedance (wet modules), F64 heat-sink over-temperature.
+const ANY_INVERTER: [u32; 3] = [13, 24, 64];
+/// F56 battery under-voltage: only a hybrid with a battery.
+const BATTERY_LOW: u32 = 56;
+/// F41 parallel system stopped: only hybrids working in parallel (more than one on a plant).
+const PARALLEL_STOPPED: u32 = 41;
+
+/// What an inverter has, which decides the faults it can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Equipment {
+    pub battery: bool,
+    pub parallel: bool,
+}
+
+impl Equipment {
+    /// A grid-tied string or micro inverter: no battery, not a parallel system.
+    pub const GRID_TIED: Equipment = Equipment {
+        battery: false,
+        parallel: false,
+    };
+
+    /// An inverter of the hybrid layout in the plant `s` shows: its battery if the plant has
+    /// one, parallel when such a hybrid shares the plant with others (an inverter of this
+    /// layout on a plant without a battery is grid-tied: no battery port, no parallel system).
+    pub fn hybrid(s: &Snapshot) -> Equipment {
+        let battery = s.battery.is_some();
+        Equipment {
+            battery,
+            parallel: battery && s.parallel,
+        }
+    }
+}
+
+/// Whether a trip starting in `hour` (hours since the epoch) is a grid outage: every fourth
+/// hour's, for every inverter of the plant together.
+pub fn is_grid_loss(hour: i64) -> bool {
+    hour.rem_euclid(4) == 1
+}
+
+/// The fault a trip starting in `hour` raises on an inverter with `equipment`: a grid outage
+/// every fourth hour, else one of the faults it can have, so that the demo never reports a
+/// battery fault on an inverter without a battery or a parallel fault on a plant's only one.
+pub fn fault_code(hour: i64, equipment: Equipment) -> u32 {
+    if is_grid_loss(hour) {
+        return GRID_LOSS;
+    }
+    let mut own = ANY_INVERTER.to_vec();
+    if equipment.battery {
+        own.push(BATTERY_LOW);
+    }
+    if equipment.parallel {
+        own.push(PARALLEL_STOPPED);
+    }
+    own[hour.div_euclid(4).rem_euclid(own.len() as i64) as usize]
 }
 
 /// The 64-bit fault word as four 16-bit registers: Fnn is bit nn-1. A trip raises one fault,
 /// chosen by the hour it happens in; a healthy inverter reports zeros, which clears it.
-pub fn fault_words(s: &Snapshot) -> [u16; 4] {
+pub fn fault_words(s: &Snapshot, equipment: Equipment) -> [u16; 4] {
     let mut words = [0u16; 4];
     if s.faulted {
-        let bit = fault_code(s.at.timestamp().div_euclid(3600)) - 1;
+        let bit = fault_code(s.at.timestamp().div_euclid(3600), equipment) - 1;
         words[(bit / 16) as usize] |= 1 << (bit % 16);
     }
     words
@@ -519,10 +568,38 @@ mod tests {
     #[test]
     fn a_tripped_inverter_sets_one_fault_bit_and_a_healthy_one_none() {
         let mut s = snapshot();
-        assert_eq!(fault_words(&s), [0; 4]);
+        assert_eq!(fault_words(&s, Equipment::hybrid(&s)), [0; 4]);
         s.faulted = true;
-        let words = fault_words(&s);
+        let words = fault_words(&s, Equipment::hybrid(&s));
         assert_eq!(words.iter().map(|w| w.count_ones()).sum::<u32>(), 1);
+    }
+
+    #[test]
+    fn each_inverter_trips_only_with_faults_it_can_have() {
+        let codes = |e: Equipment| -> std::collections::BTreeSet<u32> {
+            (0..400).map(|h| fault_code(h, e)).collect()
+        };
+        let lone_hybrid = Equipment {
+            battery: true,
+            parallel: false,
+        };
+        let parallel_hybrids = Equipment {
+            battery: true,
+            parallel: true,
+        };
+        assert_eq!(codes(Equipment::GRID_TIED), [13, 24, 35, 64].into());
+        assert_eq!(codes(lone_hybrid), [13, 24, 35, 56, 64].into());
+        assert_eq!(codes(parallel_hybrids), [13, 24, 35, 41, 56, 64].into());
+        // A grid outage falls in the same hours whatever the inverter, so a plant's trip together.
+        for h in 0..400 {
+            assert_eq!(
+                fault_code(h, Equipment::GRID_TIED) == GRID_LOSS,
+                fault_code(h, parallel_hybrids) == GRID_LOSS
+            );
+        }
+        // The snapshot says what the plant has: one hybrid with a battery here.
+        let s = snapshot();
+        assert_eq!(Equipment::hybrid(&s), lone_hybrid);
     }
 
     #[test]
