@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayRow } from '@/shared/api/gateways';
-import { envelope, fakeHttp } from '@/test/http';
+import { envelope, fakeHttp, type Routes } from '@/test/http';
 import { renderScreen } from '@/test/render';
 import GatewayListPage from './GatewayListPage';
 
@@ -63,13 +63,16 @@ const gateway: GatewayRow = {
   uploadCycle: 300,
 };
 
-function serve() {
-  fakeHttp({
+const second: GatewayRow = { ...gateway, id: 4, sn: 'GW-SHED-02', alias: '' };
+
+function serve(more: Routes = {}, infos = [gateway]) {
+  return fakeHttp({
     'GET /api/v1/gateways': () =>
-      envelope({ pageNumber: 1, pageSize: 10, total: 1, infos: [gateway] }),
+      envelope({ pageNumber: 1, pageSize: 10, total: infos.length, infos }),
     'GET /api/v1/gateways/count': () => envelope({ total: 1, online: 1, offline: 0 }),
     'GET /api/v1/agents/list': () => envelope([]),
     'GET /api/v1/customers/list': () => envelope([]),
+    ...more,
   });
 }
 
@@ -104,5 +107,49 @@ describe('GatewayListPage', () => {
     // the rest waits for a wider window (antd's xxl), the card or the gateway's page
     expect(headers).not.toContain('Hardware version');
     expect(screen.queryByTestId('gateway-card')).toBeNull();
+  });
+
+  it('restarts the gateways picked in the list, without typing their SNs', async () => {
+    screenWidth(1440);
+    const api = serve(
+      {
+        'POST /api/v1/gateways/batch/check': () =>
+          envelope({
+            total: 1,
+            ready: 1,
+            refused: 0,
+            items: [
+              { sn: 'GW-SHED-02', success: true, status: 'ok', code: 0, msg: '', commandId: null },
+            ],
+          }),
+      },
+      [gateway, second],
+    );
+    await renderScreen(<GatewayListPage />, {
+      route: '/device/gateway',
+      permissions: { permission: 'gateway.restart', type: 1 },
+    });
+    await screen.findAllByTestId('gateway-sn', undefined, SLOW);
+    expect(screen.getByTestId('batch-restart')).toHaveTextContent('Batch restart');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'GW-SHED-02' }));
+    expect(screen.getByTestId('batch-restart')).toHaveTextContent('Restart 1 selected');
+    fireEvent.click(screen.getByTestId('batch-restart'));
+    // The dialog names the picked gateway and asks for no SNs.
+    expect(await screen.findByText(/Restart GW-SHED-02\?/)).toBeTruthy();
+    expect(screen.queryByTestId('restart-sns')).toBeNull();
+    fireEvent.click(screen.getByTestId('restart-check'));
+    expect(await screen.findByTestId('restart-check-result')).toHaveTextContent('GW-SHED-02');
+    expect(api.calls('POST /api/v1/gateways/batch/check').map((c) => c.body)).toEqual([
+      { sns: ['GW-SHED-02'], action: 'restart' },
+    ]);
+  });
+
+  it('offers no selection without the restart permission', async () => {
+    screenWidth(1440);
+    serve({}, [gateway, second]);
+    await renderScreen(<GatewayListPage />, { route: '/device/gateway' });
+    await screen.findAllByTestId('gateway-sn', undefined, SLOW);
+    expect(screen.queryByRole('checkbox', { name: 'GW-SHED-02' })).toBeNull();
+    expect(screen.queryByTestId('batch-restart')).toBeNull();
   });
 });

@@ -58,6 +58,9 @@ export default function GatewayListPage() {
     gatewayListQuery,
   );
   const [sn, setSn] = useDraft(query.sn);
+  // The gateways picked for a batch restart, kept across pages (id -> SN).
+  const mayRestart = useCan('gateway.restart');
+  const [picked, setPicked] = useState<Map<number, string>>(new Map());
   const [protocol, setProtocol] = useDraft(query.protocol);
   const [downloading, setDownloading] = useState(false);
   const counts = useQuery(gatewayCountQuery);
@@ -209,7 +212,10 @@ export default function GatewayListPage() {
             {t('gateways.title')}
           </Typography.Title>
           <Flex gap={8} wrap>
-            <BatchRestartButton />
+            <BatchRestartButton
+              selected={[...picked.values()]}
+              onDone={() => setPicked(new Map())}
+            />
             <UpgradeButton target="gateway" />
             {mayImport && (
               <Button
@@ -305,6 +311,28 @@ export default function GatewayListPage() {
           data-testid="gateway-table"
           columns={phone ? cards : columns}
           dataSource={list.data?.infos ?? []}
+          rowSelection={
+            mayRestart
+              ? {
+                  selectedRowKeys: [...picked.keys()],
+                  preserveSelectedRowKeys: true,
+                  columnWidth: 40,
+                  onChange: (keys, rows) => {
+                    const next = new Map<number, string>();
+                    for (const key of keys) {
+                      const id = Number(key);
+                      const sn = rows.find((r) => r?.id === id)?.sn ?? picked.get(id);
+                      if (sn) next.set(id, sn);
+                    }
+                    setPicked(next);
+                  },
+                  getCheckboxProps: (row) => ({
+                    'aria-label': row.sn,
+                    'data-testid': 'gateway-select',
+                  }),
+                }
+              : undefined
+          }
           loading={list.isFetching}
           size={phone ? 'small' : 'middle'}
           // below the width the columns need (a tablet) the table scrolls inside its card

@@ -95,7 +95,8 @@ export function RestartDialog({
   plantId = null,
 }: {
   open: boolean;
-  onClose: () => void;
+  /** `restarted`: whether a restart was sent before the dialog closed. */
+  onClose: (restarted: boolean) => void;
   fixed?: string[];
   plantId?: number | null;
 }) {
@@ -117,7 +118,7 @@ export function RestartDialog({
   };
   const close = () => {
     reset();
-    onClose();
+    onClose(result !== null);
   };
   const fail = (e: unknown) =>
     setError(isApiError(e) ? e.message : t('gatewayActions.requestFailed'));
