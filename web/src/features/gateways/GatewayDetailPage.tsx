@@ -23,7 +23,7 @@ import { GatewayActions } from './actions/GatewayActions';
 import { gatewayDetailQuery, type GatewayDevice } from './api';
 import { GatewayKey } from './GatewayKey';
 import { LastMessage } from './LastMessage';
-import { deviceLink } from './signal';
+import { deviceRoute } from '@/shared/devices/route';
 import { SignalBars } from './SignalBars';
 import { StatusBadge } from './status';
 
@@ -72,7 +72,7 @@ export default function GatewayDetailPage() {
       key: 'sn',
       title: t('gateways.device.sn'),
       render: (_, d) => {
-        const to = deviceLink(d.family, d.sn);
+        const to = deviceRoute(d.family, d.sn);
         return to ? (
           <Link to={to} data-testid="device-link">
             {d.sn}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaults } from '@/shared/list/params';
 import { GATEWAY_FILTERS, gatewayParams } from './api';
-import { deviceLink, signalBars, signalUnit } from './signal';
+import { signalBars, signalUnit } from './signal';
 
 describe('signalBars', () => {
   it('reads dBm values into four bars', () => {
@@ -20,15 +20,6 @@ describe('signalBars', () => {
     expect(signalBars(Number.NaN)).toBeNull();
     expect(signalUnit(-61)).toBe('dBm');
     expect(signalUnit(61)).toBe('%');
-  });
-});
-
-describe('deviceLink', () => {
-  it('links each family to its screen and encodes the SN', () => {
-    expect(deviceLink('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
-    expect(deviceLink('weather_station', 'WS1')).toBe('/device/weather/WS1');
-    expect(deviceLink('meter', 'M1')).toBe('/device/meter/M1');
-    expect(deviceLink('other', 'X')).toBeNull();
   });
 });
 

@@ -22,15 +22,3 @@ export function signalBars(signal: number | null | undefined): number | null {
 export function signalUnit(signal: number): 'dBm' | '%' {
   return signal < 0 ? 'dBm' : '%';
 }
-
-/** Where a device behind a gateway opens (the device screens of slices B and C). */
-export function deviceLink(family: string, sn: string): string | null {
-  const path: Record<string, string> = {
-    inverter: 'inverter',
-    battery: 'battery',
-    meter: 'meter',
-    weather_station: 'weather',
-  };
-  const segment = path[family];
-  return segment ? `/device/${segment}/${encodeURIComponent(sn)}` : null;
-}

@@ -7,7 +7,7 @@ import { shownState } from '@/shared/devices/live';
 import { PlantTime } from '@/shared/devices/PlantTime';
 import { MISSING } from '@/shared/format/number';
 import { devicesQuery, type PlantDevice } from './api';
-import { deviceRoute } from './deviceRoute';
+import { deviceRoute } from '@/shared/devices/route';
 
 /**
  * The plant's devices with their statuses (Offline once their data is stale) and when each

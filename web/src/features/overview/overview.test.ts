@@ -5,7 +5,6 @@ import { chartOption, hasData, predictedRatio } from './chart';
 import { flowModel } from './flow';
 import { todayIn } from '@/shared/format/time';
 import { downloadRange, formatTemp, isStorage, powerRatio } from './format';
-import { deviceRoute } from './deviceRoute';
 
 const flow = (patch: Partial<FlowData> = {}): FlowData => ({
   custCode: 2,
@@ -182,12 +181,9 @@ describe('formatting', () => {
     expect(powerRatio(null, 5)).toBe('--');
   });
 
-  it('tells storage plants and device routes', () => {
+  it('tells storage plants', () => {
     expect(isStorage(1)).toBe(false);
     expect(isStorage(3)).toBe(true);
-    expect(deviceRoute('inverter', 'INV 1')).toBe('/device/inverter/INV%201');
-    expect(deviceRoute('weather_station', 'W1')).toBe('/device/weather/W1');
-    expect(deviceRoute('camera', 'C1')).toBeNull();
   });
 
   it('downloads the chosen month or year, never past today', () => {
