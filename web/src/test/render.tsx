@@ -5,6 +5,9 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach } from 'vitest';
 import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/shared/i18n';
+// The English texts a feature adds when its screens load, for tests that render its parts alone.
+import '@/features/audit/texts';
+import '@/features/energyHub/texts';
 import { collectPermissions, permissionQuery, type PermissionInput } from '@/shared/permissions';
 import { tokenStore } from '@/shared/session';
 import { userQuery, type CurrentUser } from '@/shared/user';

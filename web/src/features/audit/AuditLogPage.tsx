@@ -1,3 +1,4 @@
+import './texts';
 import { Flex, Select, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';

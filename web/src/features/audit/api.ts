@@ -2,7 +2,7 @@ import { api } from '@/shared/api/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { auditKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
-import { Enums } from '@/shared/api/schema.gen';
+import { Enums } from '@/shared/api/enums.gen';
 import { day, oneOf, text, type ListQuery } from '@/shared/list/params';
 
 /** An entry of GET /api/v1/audit. */

@@ -1,3 +1,4 @@
+import './texts';
 import type { i18n as I18n } from 'i18next';
 import { MISSING } from '@/shared/format/number';
 import type { AuditEntry } from './api';

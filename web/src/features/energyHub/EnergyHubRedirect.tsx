@@ -1,3 +1,4 @@
+import './texts';
 import { Navigate } from 'react-router';
 
 /** /energyHub: the enrollments. */

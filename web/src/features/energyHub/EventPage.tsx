@@ -1,3 +1,4 @@
+import './texts';
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Select, Typography, type TableProps } from 'antd';
 import { useState } from 'react';

@@ -3,7 +3,7 @@
  * and sources included, and the words of each set as the server lists them.
  */
 import type { Schemas } from '@/shared/api/schema';
-import { Enums } from '@/shared/api/schema.gen';
+import { Enums } from '@/shared/api/enums.gen';
 
 export const ENROLLMENT_STATUSES = Enums.EnrollmentStatus;
 export type EnrollmentStatus = Schemas['EnrollmentStatus'];

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, AutoComplete, Col, Form, Input, Row, Select, Switch, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Limits } from '@/shared/api/limits.gen';
-import { Enums } from '@/shared/api/schema.gen';
+import { Enums } from '@/shared/api/enums.gen';
 import { isApiError } from '@/shared/http';
 import { useCan } from '@/shared/permissions';
 import { GuardedModal } from '@/shared/ui/guarded';

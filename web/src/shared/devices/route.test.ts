@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Enums } from '@/shared/api/schema.gen';
+import { Enums } from '@/shared/api/enums.gen';
 import { deviceRoute } from './route';
 
 describe('deviceRoute', () => {

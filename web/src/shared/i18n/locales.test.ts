@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import en from './locales/en.json';
+import enBuiltIn from './locales/en.json';
+import enAudit from './locales/en/audit.json';
+import enEnergyHub from './locales/en/energyHub.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
-import { Enums, ErrorCode } from '../api/schema.gen';
+import { Enums } from '../api/enums.gen';
+import { ErrorCode } from '../api/schema.gen';
 
 /**
  * Every code of the server's error catalogue (generated from its API document, `npm run
@@ -22,6 +25,13 @@ function keys(tree: Tree, prefix = ''): string[] {
 function values(tree: Tree): string[] {
   return Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : values(v)));
 }
+
+/** English as a user has it once every screen loaded: built in, plus the features' own texts. */
+const en = {
+  ...enBuiltIn,
+  audit: { ...enBuiltIn.audit, ...enAudit },
+  energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
+};
 
 const locales = { en, zh, es } as Record<string, Tree>;
 
