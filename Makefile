@@ -56,7 +56,10 @@ web/node_modules/.installed: web/package-lock.json
 ## The whole test suite: lint, Rust tests on SQLite and PostgreSQL, web unit and browser tests,
 ## the public API clients against the demo server, and public Modbus/V5 clients against the
 ## device emulators.
-TEST_STAGES := setup lint test-rust test-oadr test-web test-clients test-emulators test-agent e2e
+# Stages joined by `+` run at the same time: the three that mostly wait on a server of their own
+# (a VTN, the demo, the emulators), each on free ports, with each one's output printed whole
+# when it ends (`--output-sync`).
+TEST_STAGES := setup lint test-rust test-web test-oadr+test-clients+test-emulators test-agent e2e
 
 # Stage by stage, each timed: the summary at the end (also in target/test-times.txt) is what
 # docs/architecture.md ("Tests") quotes.
@@ -66,12 +69,16 @@ test:
 	total_start=$$(date +%s)
 	for stage in $(TEST_STAGES); do
 	  start=$$(date +%s)
-	  $(MAKE) --no-print-directory $$stage
+	  if [[ $$stage == *+* ]]; then
+	    $(MAKE) --no-print-directory --output-sync=target -j3 $${stage//+/ }
+	  else
+	    $(MAKE) --no-print-directory $$stage
+	  fi
 	  echo "$$stage $$(( $$(date +%s) - start ))" >> target/test-times.txt
 	done
 	echo "total $$(( $$(date +%s) - total_start ))" >> target/test-times.txt
 	echo "== make test: seconds per stage"
-	awk '{ printf "%-16s %6d s\n", $$1, $$2 }' target/test-times.txt
+	awk '{ printf "%-40s %6d s\n", $$1, $$2 }' target/test-times.txt
 
 ## The system packages and services the suite needs (installs what is missing; see the script).
 setup:

@@ -3,9 +3,9 @@
 // scroll sideways, show a 404/403 result or throw a page error. The routes are read from
 // src/app/router.tsx and src/app/registry.tsx, so a new route fails here until this test knows
 // how to fill its parameters. The demo owner, the administrator and the public pages are
-// visited at the same time (most of a visit is waiting for the page to settle). A page with a
-// problem is screenshotted to a temp dir named in the output; every page is when SCREENSHOT_DIR
-// is set.
+// visited at the same time, each size in a page of its own (most of a visit is waiting for the
+// page to settle). A page with a problem is screenshotted to a temp dir named in the output;
+// every page is when SCREENSHOT_DIR is set.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -185,37 +185,35 @@ describe('every route at desktop and phone size', () => {
     await server?.stop();
   });
 
-  /** Every route `user` may open, at both sizes. */
-  async function visitAsUser(who, user) {
-    for (const size of SIZES) {
-      const context = await browser.newContext({ viewport: size.viewport });
-      const page = await context.newPage();
-      let errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await signIn(page, server.url, user);
-      const keys = routeKeys((await api(page, '/api/v1/permission')).data);
-      const data = await demoData(page);
-      for (const route of REGISTRY) {
-        if (route.permission && !keys.has(route.permission)) continue;
-        const fill = FILL[route.path];
-        if (route.path.includes(':') && !fill) {
-          failures.push(`${route.path}: no URL for its parameters (add it to FILL)`);
-          continue;
-        }
-        const url = fill ? fill(data) : route.path;
-        if (!url) continue; // this user sees no such device
-        errors = [];
-        const started = Date.now();
-        await visit(page, server.url + url);
-        const found = await problems(page, errors);
-        if (route.path === '/plants') found.push(...(await plantListProblems(page)));
-        await shoot(page, shotName(who, size.name, url), found);
-        for (const p of found) failures.push(`${who} ${size.name} ${url}: ${p}`);
-        visited.add(route.path);
-        console.log(`# ${who} ${size.name} ${url} ${Date.now() - started} ms`);
+  /** Every route `user` may open, at one size. */
+  async function visitAsUser(who, user, size) {
+    const context = await browser.newContext({ viewport: size.viewport });
+    const page = await context.newPage();
+    let errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page, server.url, user);
+    const keys = routeKeys((await api(page, '/api/v1/permission')).data);
+    const data = await demoData(page);
+    for (const route of REGISTRY) {
+      if (route.permission && !keys.has(route.permission)) continue;
+      const fill = FILL[route.path];
+      if (route.path.includes(':') && !fill) {
+        failures.push(`${route.path}: no URL for its parameters (add it to FILL)`);
+        continue;
       }
-      await context.close();
+      const url = fill ? fill(data) : route.path;
+      if (!url) continue; // this user sees no such device
+      errors = [];
+      const started = Date.now();
+      await visit(page, server.url + url);
+      const found = await problems(page, errors);
+      if (route.path === '/plants') found.push(...(await plantListProblems(page)));
+      await shoot(page, shotName(who, size.name, url), found);
+      for (const p of found) failures.push(`${who} ${size.name} ${url}: ${p}`);
+      visited.add(route.path);
+      console.log(`# ${who} ${size.name} ${url} ${Date.now() - started} ms`);
     }
+    await context.close();
   }
 
   /** The pages outside the main layout, without signing in, at both sizes. */
@@ -242,8 +240,8 @@ describe('every route at desktop and phone size', () => {
 
   it('every route as the demo owner, the administrator and without sign-in', async () => {
     await Promise.all([
-      visitAsUser('owner', DEMO),
-      visitAsUser('admin', USERS.admin),
+      ...SIZES.map((size) => visitAsUser('owner', DEMO, size)),
+      ...SIZES.map((size) => visitAsUser('admin', USERS.admin, size)),
       visitPublic(),
     ]);
   });
