@@ -5,7 +5,7 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use domain::{
     Code, DomainError,
-    settings::{Group, Offer, levels::check_battery_levels},
+    settings::{Group, Offer, levels::check_battery_levels_of_write},
 };
 use serde_json::{Map, Value, json};
 
@@ -136,8 +136,8 @@ pub async fn set(
 
 /// The one settings write every route goes through: every offered key in `body` validated
 /// (code 4 names the first bad field; battery currents up to the model's maximum), other keys
-/// ignored, the battery levels in order with the device's other ones (code 4,
-/// `domain::settings::levels`), the values that differ from the device's confirmed ones sent as
+/// ignored, the battery levels in order with the device's other ones when the write changes
+/// one (code 4, `domain::settings::levels`), the values that differ from the device's confirmed ones sent as
 /// one `set_params` command, audited as `{key, old, new, unit}`. The caller has checked the
 /// permission.
 pub(crate) async fn write(
@@ -159,15 +159,15 @@ pub(crate) async fn write(
     }
     let confirmed = app.store.device_settings(&inv.row.sn).await?;
     let current = flat(&inv.row.sn, offer.fields(), &confirmed);
-    // The levels as the inverter would have them: what this write sets, else what it has.
-    check_battery_levels(|key| {
-        values
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-            .or_else(|| current.0.get(key).map(String::as_str))
-            .and_then(|v| v.parse().ok())
-    })?;
+    check_battery_levels_of_write(
+        |key| {
+            values
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        },
+        |key| current.0.get(key).map(String::as_str),
+    )?;
     let changed: Map<String, Value> = values
         .into_iter()
         .filter(|(k, v)| current.0.get(k) != Some(v))

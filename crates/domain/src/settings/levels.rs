@@ -35,6 +35,23 @@ pub fn check_battery_levels(level: impl Fn(&str) -> Option<f64>) -> Result<(), D
     Ok(())
 }
 
+/// [`check_battery_levels`] for a settings write: `new` answers what the write sets, `current`
+/// what the inverter has. Only a write that changes a level is checked, so that an inverter
+/// whose levels are already out of order (one that reports zeros, say) still takes its other
+/// settings and the write that puts its levels right.
+pub fn check_battery_levels_of_write<'a>(
+    new: impl Fn(&str) -> Option<&'a str>,
+    current: impl Fn(&str) -> Option<&'a str>,
+) -> Result<(), DomainError> {
+    let changes = [SHUTDOWN, LOW, RESTART]
+        .into_iter()
+        .any(|key| new(key).is_some_and(|v| current(key) != Some(v)));
+    if !changes {
+        return Ok(());
+    }
+    check_battery_levels(|key| new(key).or_else(|| current(key))?.parse().ok())
+}
+
 fn out_of_order(key: &str, relation: &str, other: &str, value: f64) -> DomainError {
     DomainError::with_detail(
         Code::InvalidParameter,
@@ -77,6 +94,24 @@ mod tests {
             levels(Some(50.0), None, Some(40.0)),
             Err("batteryRestartCap: must be above batteryShutdownCap (50 %)".into())
         );
+    }
+
+    #[test]
+    fn a_write_is_checked_only_when_it_changes_a_level() {
+        let zeros = |_: &str| Some("0");
+        // An inverter reporting zeros takes a time-of-use change, and the echo of its levels.
+        assert_eq!(check_battery_levels_of_write(|_| None, zeros), Ok(()));
+        assert_eq!(check_battery_levels_of_write(zeros, zeros), Ok(()));
+        // Changing one level checks it against the others as they are.
+        let low_30 = |k: &str| (k == LOW).then_some("30");
+        assert!(check_battery_levels_of_write(low_30, zeros).is_err());
+        let fixed = |k: &str| match k {
+            SHUTDOWN => Some("10"),
+            LOW => Some("20"),
+            RESTART => Some("40"),
+            _ => None,
+        };
+        assert_eq!(check_battery_levels_of_write(fixed, zeros), Ok(()));
     }
 
     #[test]

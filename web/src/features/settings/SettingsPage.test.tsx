@@ -197,6 +197,51 @@ describe('SettingsPage', () => {
     expect(writes(api)[0]?.[1]).toMatchObject({ batteryShutdownCap: '15' });
   });
 
+  it('sends other settings of an inverter whose reported levels are out of order', async () => {
+    const level = (key: string): Field => ({
+      key,
+      group: 'battery',
+      unit: '%',
+      default: '0',
+      selectable: true,
+      type: 'number',
+      min: 0,
+      max: 100,
+      decimals: 0,
+    });
+    const api = serve(1, {
+      'GET /api/v1/inverter/setting/{sn}/support': () =>
+        envelope({
+          ...support,
+          groups: [
+            {
+              key: 'battery',
+              fields: [
+                ...(support.groups[0]?.fields ?? []),
+                ...['batteryLowCap', 'batteryRestartCap', 'batteryShutdownCap'].map(level),
+              ],
+            },
+          ],
+        }),
+      'GET /api/v1/common/setting/{sn}/read': () =>
+        envelope({
+          ...values,
+          batteryLowCap: '0',
+          batteryRestartCap: '0',
+          batteryShutdownCap: '0',
+        }),
+      'POST /api/v1/common/setting/{sn}/set': () =>
+        envelope({ commandId: 5, changed: ['batteryMaxCurrentCharge'] }),
+    });
+    await show();
+    fireEvent.change(await screen.findByTestId('field-batteryMaxCurrentCharge'), {
+      target: { value: '120' },
+    });
+    await afterGuard(screen.getByTestId('settings-submit'));
+    fireEvent.click(screen.getByTestId('settings-submit'));
+    await waitFor(() => expect(writes(api)).toHaveLength(1));
+  });
+
   it('says before any editing that an offline or upgrading inverter takes no settings', async () => {
     for (const [status, banner] of [
       [0, 'settings-offline'],

@@ -58,15 +58,18 @@ function useRule(field: Field) {
 }
 
 /**
- * A battery level's rule against the other levels on the form (re-checked when they change);
- * none for other fields.
+ * A battery level's rule against the other levels on the form once one of them was edited
+ * (re-checked when they change); none for other fields.
  */
 function useLevelRule(key: string): { rules: FormRule[]; dependencies?: string[] } {
   const { t } = useTranslation();
   const levels: readonly string[] = BATTERY_LEVELS;
   if (!levels.includes(key)) return { rules: [] };
-  const rule: FormRule = ({ getFieldValue }) => ({
+  const rule: FormRule = ({ getFieldValue, isFieldsTouched }) => ({
     validator: () => {
+      // As the server: only a change of a level is checked, so that an inverter whose levels
+      // are already out of order (one reporting zeros) still takes its other settings.
+      if (!isFieldsTouched([...levels])) return Promise.resolve();
       const problem = checkLevels(key, getFieldValue);
       if (!problem) return Promise.resolve();
       const other = t(`settings.field.${String(problem.values?.other)}`);
