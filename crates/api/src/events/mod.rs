@@ -164,13 +164,13 @@ pub(crate) fn item(e: &EventListRow, lang: Lang) -> EventItem {
     let f = &e.facts;
     EventItem {
         common: EventCommon::of(f, lang),
-        id: e.id,
-        occurrence_id: e.occurrence_id,
+        id: e.id.0,
+        occurrence_id: e.occurrence_id.0,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
         device_type: f.family,
         kind: f.type_code,
-        plant_id: f.plant_id,
+        plant_id: f.plant_id.map(|v| v.0),
         plant_name: f.plant_name.clone(),
     }
 }
@@ -197,7 +197,7 @@ pub struct OccurrenceDevice {
 fn device(e: &EventListRow, tz: chrono_tz::Tz) -> OccurrenceDevice {
     let f = &e.facts;
     OccurrenceDevice {
-        id: e.id,
+        id: e.id.0,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
         device_type: f.family,
@@ -245,13 +245,13 @@ pub(crate) fn occurrence_item(
     let tz = readings::zone(f.plant_timezone.as_deref().unwrap_or("UTC"));
     OccurrenceItem {
         common: EventCommon::of(f, lang),
-        id: o.id,
-        occurrence_id: o.id,
+        id: o.id.0,
+        occurrence_id: o.id.0,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
         device_type: f.family,
         kind: f.type_code,
-        plant_id: f.plant_id,
+        plant_id: f.plant_id.map(|v| v.0),
         plant_name: f.plant_name.clone(),
         device_count: o.devices,
         open_count: o.open_devices,
@@ -269,7 +269,7 @@ pub(crate) async fn occurrence_items(
     rows: &[OccurrenceRow],
     lang: Lang,
 ) -> ApiResult<Vec<OccurrenceItem>> {
-    let ids: Vec<i64> = rows.iter().map(|o| o.id).collect();
+    let ids: Vec<_> = rows.iter().map(|o| o.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     Ok(rows
         .iter()

@@ -10,6 +10,7 @@
 //!
 //! Every replica keeps its own; nothing here is shared or needs to be.
 
+use domain::ids::DeviceId;
 use std::{
     collections::HashMap,
     sync::Mutex,
@@ -64,7 +65,7 @@ struct DeviceDay {
 
 /// A device-day's place in the cache: the device and the start of its day. What a device's
 /// samples give each curve depends on the device alone, so the key needs nothing more.
-type Key = (i64, i64);
+type Key = (DeviceId, i64);
 
 #[derive(Default)]
 pub struct DayCache {
@@ -170,7 +171,7 @@ impl DayCache {
     #[allow(clippy::too_many_arguments)]
     pub async fn means<F, Fut>(
         &self,
-        device: i64,
+        device: DeviceId,
         from: i64,
         to: i64,
         open: bool,
