@@ -76,7 +76,7 @@ pub(crate) async fn log_exchange(
     };
     service::debug_log::record(&app.store, &me.actor, target, frame, sent, now_ms()).await?;
     let id = outcome?;
-    tracing::info!(device = target.device_sn, command = id, by = %me.id(), "debug frame sent");
+    tracing::info!(device = target.device_sn, command = %id, by = %me.id(), "debug frame sent");
     let row = app
         .store
         .debug_entry_of_command(id)
