@@ -39,9 +39,9 @@ id_type!(ProductId, HardwareId, InverterTypeId, ManualId);
 // Remote actions: commands sent to gateways and devices, firmware files, upgrades, and the
 // release notes of the portal's own versions (`versions`).
 id_type!(CommandId, FirmwareId, UpgradeId, VersionId);
-// What devices report: events, the occurrences that group them, alarm mails, and the
-// communication log of a gateway's messages.
-id_type!(EventId, OccurrenceId, AlarmId, CommEntryId);
+// What devices report: events (an occurrence, the events grouped under its first one, goes by
+// that event's id), alarm mails, and the communication log of a gateway's messages.
+id_type!(EventId, AlarmId, CommEntryId);
 // What users are told and keep: messages, notices, settings profiles, verification codes,
 // queued mails, audit and debug-log entries.
 id_type!(

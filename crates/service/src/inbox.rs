@@ -1,7 +1,7 @@
 //! The caller's inbox: the messages (event occurrences on the plants they see) and the notices
 //! addressed to them, marked read one by one or all at once.
 
-use domain::ids::{NoticeId, OccurrenceId};
+use domain::ids::{EventId, NoticeId};
 use domain::{DomainError, policy::Actor};
 use store::Store;
 
@@ -9,7 +9,7 @@ use crate::Result;
 
 /// Marks one message read: `id` is the occurrence's, or any of its events' (4 `id` when the
 /// caller cannot see it).
-pub async fn read_message(store: &Store, actor: &Actor, id: OccurrenceId, now: i64) -> Result<()> {
+pub async fn read_message(store: &Store, actor: &Actor, id: EventId, now: i64) -> Result<()> {
     let occurrence = store
         .occurrence_visible(actor.plant_visibility(), actor.id, id)
         .await?

@@ -7,7 +7,7 @@
 //! over the whole fleet, so 500 gateways falling silent at once cost the same few queries.
 
 use domain::DeviceFamily;
-use domain::ids::{AlarmId, EventId, GatewayId, MailId, OccurrenceId, PlantId, UserId};
+use domain::ids::{AlarmId, EventId, GatewayId, MailId, PlantId, UserId};
 
 use crate::{Result, Store};
 
@@ -63,7 +63,7 @@ pub struct SilentGateway {
 pub struct FaultOpened {
     #[sqlx(flatten)]
     pub place: AlarmPlace,
-    pub occurrence_id: OccurrenceId,
+    pub occurrence_id: EventId,
     pub code: String,
     pub opened_at: i64,
     pub device_sn: Option<String>,

@@ -7,7 +7,7 @@
 //! up to this event id"). A message is unread while its occurrence is open and the user has not
 //! read it: a recovery resolves it, and notices are never messages.
 
-use domain::ids::{DeviceId, EventId, OccurrenceId, PlantId};
+use domain::ids::{DeviceId, EventId, PlantId};
 use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{
@@ -45,7 +45,7 @@ pub(crate) const PLACE_COLUMNS: &str = "d.sn AS device_sn, d.family, d.type_code
 pub struct EventListRow {
     pub id: EventId,
     /// The occurrence the event is part of (`occurrences`).
-    pub occurrence_id: OccurrenceId,
+    pub occurrence_id: EventId,
     pub device_id: DeviceId,
     #[sqlx(flatten)]
     pub facts: EventFacts,
@@ -240,7 +240,7 @@ impl Store {
         let page = rows!(
             self,
             fetch_all,
-            (OccurrenceId, bool),
+            (EventId, bool),
             &sql,
             user,
             company,
@@ -253,7 +253,7 @@ impl Store {
         let total = scalar!(
             self, fetch_one, i64, &count_sql, user, company, all, f.since, f.unread, f.severity
         )?;
-        let ids: Vec<OccurrenceId> = page.iter().map(|(id, _)| *id).collect();
+        let ids: Vec<EventId> = page.iter().map(|(id, _)| *id).collect();
         let rows = self
             .occurrences(&ids)
             .await?
@@ -288,7 +288,7 @@ impl Store {
     pub async fn mark_message_read(
         &self,
         user: UserId,
-        occurrence: OccurrenceId,
+        occurrence: EventId,
         now: i64,
     ) -> Result<()> {
         exec!(

@@ -452,8 +452,8 @@ mod tests {
     #[test]
     fn repeated_readings_merge_to_their_lowest_and_highest() {
         let w = |v: f64| EnergyWrite {
-            device_id: 1,
-            plant_id: Some(2),
+            device_id: DeviceId(1),
+            plant_id: Some(PlantId(2)),
             day: "2024-01-01".into(),
             metric: "pv".into(),
             value: v,

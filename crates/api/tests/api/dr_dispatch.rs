@@ -44,7 +44,13 @@ impl Drop for World {
 }
 
 /// Registers `spec`'s gateway and inverter on `plant`; the inverter shows `status`.
-async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status: i64) -> String {
+async fn register(
+    app: &App,
+    plant: PlantId,
+    owner: UserId,
+    spec: &GatewaySpec,
+    status: i64,
+) -> String {
     let s = &app.store;
     let inv = &spec.devices[0];
     let t = domain::time::now_ms();

@@ -48,7 +48,7 @@ async fn hybrid_plant(app: &App, admin: &str, owner: &str, gw: &str, sns: &[&str
     id
 }
 
-fn enrollment(program: i64, station: i64, account: &str, sns: &[&str]) -> Value {
+fn enrollment(program: ProgramId, station: i64, account: &str, sns: &[&str]) -> Value {
     let devices: Vec<Value> = sns
         .iter()
         .map(|sn| {

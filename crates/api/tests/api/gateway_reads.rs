@@ -31,7 +31,7 @@ async fn register(app: &App, admin: &str, sn: &str) -> i64 {
     r.data().as_i64().expect("gateway id")
 }
 
-async fn bind(app: &App, token: &str, plant: i64, sn: &str) {
+async fn bind(app: &App, token: &str, plant: PlantId, sn: &str) {
     app.post(
         &format!("/api/v1/plant/{plant}/gateway"),
         json!({"sn": sn, "key": "KEY12345"}),

@@ -90,7 +90,7 @@ fn event_body(program: &str, start: &str, duration: &str) -> Value {
 
 /// Enrolls `plant` (device `sn`) in the programme mirrored from `remote` (H1's enrollment API
 /// writes the same rows; this test only needs them to exist).
-async fn enroll(app: &App, remote: &str, plant: i64, sn: &str) {
+async fn enroll(app: &App, remote: &str, plant: PlantId, sn: &str) {
     let now = domain::time::now_ms();
     let sql = format!(
         "INSERT INTO dr_enrollments (program_id, plant_id, status, source_account, utility_account, \

@@ -80,7 +80,7 @@ fn events(version: &str, now: i64) -> Value {
     Value::Array(list)
 }
 
-async fn enroll(app: &App, plant: i64, sn: &str) {
+async fn enroll(app: &App, plant: PlantId, sn: &str) {
     let now = domain::time::now_ms();
     let sql = format!(
         "INSERT INTO dr_enrollments (program_id, plant_id, status, source_account, utility_account, \

@@ -32,7 +32,7 @@ async fn write(app: &App, inverter: i64, ts: i64, pv: f64) {
         .expect("telemetry");
 }
 
-async fn month_peak(app: &App, plant: i64, month: &str, who: &str) -> (f64, String) {
+async fn month_peak(app: &App, plant: PlantId, month: &str, who: &str) -> (f64, String) {
     let r = app
         .get(
             &format!("/api/v1/report/plant/{plant}?type=month&date={month}"),

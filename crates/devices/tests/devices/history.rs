@@ -58,7 +58,7 @@ async fn madrid_inverter(s: &Store) -> Result<i64, Box<dyn std::error::Error>> {
 }
 
 /// Samples every five minutes over `days` Madrid days from `first`.
-async fn write_days(s: &Store, device: i64, first: NaiveDate, days: i64) -> store::Result<()> {
+async fn write_days(s: &Store, device: DeviceId, first: NaiveDate, days: i64) -> store::Result<()> {
     let (from, _) = day_bounds(chrono_tz::Europe::Madrid, first);
     let samples = (0..days * 288)
         .map(|i| SampleWrite {

@@ -6,7 +6,7 @@ use domain::user::BuiltinRole;
 use service::predictions::{self, Cells};
 use store::testing::{TestResult, each_backend};
 
-fn row(plant: i64, day: &str, kwh: &str) -> Cells {
+fn row(plant: PlantId, day: &str, kwh: &str) -> Cells {
     [
         plant.to_string(),
         "2026".into(),

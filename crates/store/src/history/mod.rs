@@ -348,7 +348,7 @@ mod tests {
 
     fn row(ts: i64, v: &str) -> SampleRow {
         SampleRow {
-            device_id: 1,
+            device_id: DeviceId(1),
             ts,
             payload: v.into(),
         }
@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn a_block_sample_wins_over_a_row_of_the_same_time() {
         let merged = merge(
-            1,
+            DeviceId(1),
             vec![Sample {
                 ts: 2,
                 payload: "b".into(),

@@ -204,7 +204,7 @@ fn fields(name: &str) -> PlantFields {
 }
 
 /// A gateway bound to `plant`, last heard at `heard`.
-async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &str) -> i64 {
+async fn gateway(app: &App, plant: PlantId, owner: UserId, company: CompanyId, sn: &str) -> i64 {
     let id = app
         .store
         .create_gateway(sn, "KEY12345", "", domain::time::now_ms())

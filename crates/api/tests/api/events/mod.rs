@@ -33,7 +33,7 @@ async fn gateway(
     app: &App,
     admin: &str,
     owner: &str,
-    plant: i64,
+    plant: PlantId,
     sn: &str,
     devices: &[(&str, DeviceFamily, i64)],
 ) -> Vec<i64> {

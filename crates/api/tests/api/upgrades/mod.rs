@@ -53,7 +53,7 @@ impl Drop for World {
 }
 
 /// Registers a gateway with its inverter on `plant`, the inverter shown Normal.
-async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec) -> i64 {
+async fn register(app: &App, plant: PlantId, owner: UserId, spec: &GatewaySpec) -> i64 {
     let s = &app.store;
     let inv = &spec.devices[0];
     let gw = s
