@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn rows_are_checked_field_by_field() {
         let ok = parse(&cells(["7", "2026", "2", "", "310.5"])).unwrap();
-        assert_eq!((ok.plant_id, ok.day, ok.kwh), (7, 0, 310.5));
+        assert_eq!((ok.plant_id, ok.day, ok.kwh), (PlantId(7), 0, 310.5));
         assert_eq!(
             parse(&cells(["7", "2026", "2", "28", "10"])).unwrap().day,
             28
