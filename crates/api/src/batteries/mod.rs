@@ -111,10 +111,11 @@ fn counts(rows: &[DeviceListRow]) -> StatusCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::DeviceId;
 
     fn row(sn: &str, parent: Option<&str>) -> DeviceListRow {
         DeviceListRow {
-            id: 1,
+            id: DeviceId(1),
             sn: sn.into(),
             gateway_id: None,
             plant_id: None,

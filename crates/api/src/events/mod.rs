@@ -331,6 +331,7 @@ pub(crate) fn open_state(raw: Option<&str>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::{DeviceId, EventId, PlantId};
     use serde_json::json;
 
     #[test]
@@ -355,9 +356,9 @@ mod tests {
     #[test]
     fn events_read_their_catalogue_text() {
         let e = EventListRow {
-            id: 1,
-            occurrence_id: 1,
-            device_id: 1,
+            id: EventId(1),
+            occurrence_id: EventId(1),
+            device_id: DeviceId(1),
             facts: EventFacts {
                 plant_id: None,
                 code: "F01".into(),
@@ -391,7 +392,7 @@ mod tests {
     #[test]
     fn an_occurrence_lists_its_devices_and_stays_open_while_one_is() {
         let facts = |sn: &str, closed: Option<i64>| EventFacts {
-            plant_id: Some(1),
+            plant_id: Some(PlantId(1)),
             code: "F35".into(),
             severity: "warning".into(),
             opened_at: 0,
@@ -404,21 +405,21 @@ mod tests {
             plant_timezone: Some("Europe/Madrid".into()),
         };
         let member = |id: i64, sn: &str, closed: Option<i64>| EventListRow {
-            id,
-            occurrence_id: 10,
-            device_id: id,
+            id: EventId(id),
+            occurrence_id: EventId(10),
+            device_id: DeviceId(id),
             facts: facts(sn, closed),
         };
         let members = [
             member(10, "INV1", Some(60_000)),
             member(11, "INV2", None),
             EventListRow {
-                occurrence_id: 12,
+                occurrence_id: EventId(12),
                 ..member(12, "OTHER", None)
             },
         ];
         let o = OccurrenceRow {
-            id: 10,
+            id: EventId(10),
             devices: 2,
             open_devices: 1,
             facts: facts("INV1", None),

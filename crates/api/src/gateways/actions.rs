@@ -455,8 +455,8 @@ mod tests {
     #[test]
     fn totals_count_successes_and_failures() {
         let t = totals(vec![
-            item("A", "succeeded", 0, "", Some(1)),
-            item("B", "timed_out", 0, "timed_out", Some(2)),
+            item("A", "succeeded", 0, "", Some(CommandId(1))),
+            item("B", "timed_out", 0, "timed_out", Some(CommandId(2))),
             refused("C", &Code::DeviceOffline.into(), Lang::En),
         ]);
         let t = serde_json::to_value(&t).unwrap();

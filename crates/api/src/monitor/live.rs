@@ -81,13 +81,13 @@ mod tests {
 
     #[test]
     fn unknown_gateways_use_the_default_cycle() {
-        let cycles = Cycles([(7, 3600)].into_iter().collect());
-        assert_eq!(cycles.cycle(Some(7)), 3600);
-        assert_eq!(cycles.cycle(Some(8)), DEFAULT_UPLOAD_CYCLE_S);
+        let cycles = Cycles([(GatewayId(7), 3600)].into_iter().collect());
+        assert_eq!(cycles.cycle(Some(GatewayId(7))), 3600);
+        assert_eq!(cycles.cycle(Some(GatewayId(8))), DEFAULT_UPLOAD_CYCLE_S);
         assert_eq!(cycles.cycle(None), DEFAULT_UPLOAD_CYCLE_S);
         let now = 100_000_000;
         let an_hour_ago = Some(now - 3_600_000);
-        assert!(!cycles.stale(Some(7), an_hour_ago, now));
+        assert!(!cycles.stale(Some(GatewayId(7)), an_hour_ago, now));
         assert!(cycles.stale(None, an_hour_ago, now));
     }
 }

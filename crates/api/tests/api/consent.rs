@@ -71,7 +71,7 @@ async fn anns_plant(app: &App, w: &World) -> i64 {
 
 /// What Sun's staff and administrator reach of Ann's plant: the plant, gateway and inverter
 /// codes, and whether the administrator reads the gateway's key.
-async fn reach(app: &App, w: &World, plant: PlantId) -> (i64, i64, i64, bool) {
+async fn reach(app: &App, w: &World, plant: i64) -> (i64, i64, i64, bool) {
     let staff = Some(w.sun_staff.as_str());
     let p = app
         .get(&format!("/api/v1/plant/{plant}"), staff)

@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::{App, Resp, fixtures, spawn};
 use domain::user::BuiltinRole;
@@ -31,7 +32,7 @@ async fn register(app: &App, admin: &str, sn: &str) -> i64 {
     r.data().as_i64().expect("gateway id")
 }
 
-async fn bind(app: &App, token: &str, plant: PlantId, sn: &str) {
+async fn bind(app: &App, token: &str, plant: i64, sn: &str) {
     app.post(
         &format!("/api/v1/plant/{plant}/gateway"),
         json!({"sn": sn, "key": "KEY12345"}),
@@ -69,7 +70,7 @@ async fn gateway_fleet(app: &App) -> GatewayFleet {
     app.store
         .upsert_device(
             "INV-ANN01",
-            ann_gw,
+            GatewayId(ann_gw),
             DeviceFamily::Inverter,
             2,
             "p",
@@ -82,7 +83,7 @@ async fn gateway_fleet(app: &App) -> GatewayFleet {
     app.store
         .upsert_device(
             "BAT-ANN01",
-            ann_gw,
+            GatewayId(ann_gw),
             DeviceFamily::Battery,
             0,
             "p",
@@ -353,7 +354,7 @@ async fn the_communication_type_is_a_number_and_its_name_is_text() {
                 ..Default::default()
             };
             app.store
-                .update_gateway_status(c.ann_gw, &status, domain::time::now_ms())
+                .update_gateway_status(GatewayId(c.ann_gw), &status, domain::time::now_ms())
                 .await
                 .expect("status");
             let r = app.get("/api/v1/gateways?sn=GW-ANN01", Some(&c.ann)).await;

@@ -259,7 +259,7 @@ async fn refused_rows(app: &App, uri: &str, token: &str, file: &[u8]) -> String 
 }
 
 /// Predicted rows of `plant`: a header, then `n` whole months from January 2026.
-fn predictions(plant: PlantId, n: usize, extra: &[[String; 5]]) -> Vec<u8> {
+fn predictions(plant: i64, n: usize, extra: &[[String; 5]]) -> Vec<u8> {
     let mut book = Workbook::new();
     let ws = book.add_worksheet();
     for (col, h) in ["Plant ID", "Year", "Month", "Day", "Expected kWh"]
@@ -373,7 +373,7 @@ async fn normal_sheets_import_up_to_the_row_bound_on_both_endpoints() {
 
 /// A workbook of `size` bytes: a normal sheet and a stored part of bytes that do not
 /// compress.
-fn padded(plant: PlantId, size: usize) -> Vec<u8> {
+fn padded(plant: i64, size: usize) -> Vec<u8> {
     let mut parts = frame();
     parts.push(plain(
         "xl/worksheets/sheet1.xml",

@@ -3,6 +3,7 @@
 //! and the checks of the client field types.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, GatewayId, PlantId};
 use domain::user::BuiltinRole;
 use serde_json::Value;
 use store::telemetry::{CounterKind, EnergyWrite, SampleWrite};
@@ -48,7 +49,7 @@ async fn registry_row(app: &App, sn: &str, protocol: &str) {
 
 /// Gateway `sn` in the registry (`admin` stands for who registers it) and bound by the plant's
 /// owner to `plant`: its id.
-pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: PlantId, sn: &str) -> i64 {
+pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: i64, sn: &str) -> i64 {
     let key = serde_json::json!({"sn": sn, "key": "KEY12345"});
     registry_row(app, sn, "").await;
     app.post(&format!("/api/v1/plant/{plant}/gateway"), key, Some(owner))
@@ -60,15 +61,16 @@ pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: PlantId,
         .expect("gateway")
         .expect("gateway row")
         .id
+        .0
 }
 
 /// A hybrid inverter (type 2) `sn` behind gateway `gw`, as ingest would place it: its id.
 pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
     let now = domain::time::now_ms();
-    app.store
+    (app.store
         .upsert_device(
             sn,
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
@@ -77,13 +79,14 @@ pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
             now,
         )
         .await
-        .expect("inverter")
+        .expect("inverter"))
+    .0
 }
 
 /// A report of `device_id` at `ts`.
-pub fn sample(device_id: DeviceId, ts: i64, payload: &Value) -> SampleWrite {
+pub fn sample(device_id: i64, ts: i64, payload: &Value) -> SampleWrite {
     SampleWrite {
-        device_id,
+        device_id: DeviceId(device_id),
         ts,
         payload: payload.to_string(),
     }
@@ -91,16 +94,10 @@ pub fn sample(device_id: DeviceId, ts: i64, payload: &Value) -> SampleWrite {
 
 /// A day's energy row of `metric` (kWh), a daily counter of rank 0; change `kind` and `rank`
 /// with `EnergyWrite { rank: 2, ..energy(..) }`.
-pub fn energy(
-    device: DeviceId,
-    plant: PlantId,
-    day: impl ToString,
-    metric: &str,
-    kwh: f64,
-) -> EnergyWrite {
+pub fn energy(device: i64, plant: i64, day: impl ToString, metric: &str, kwh: f64) -> EnergyWrite {
     EnergyWrite {
-        device_id: device,
-        plant_id: Some(plant),
+        device_id: DeviceId(device),
+        plant_id: Some(PlantId(plant)),
         day: day.to_string(),
         metric: metric.into(),
         value: kwh,
@@ -163,7 +160,7 @@ pub async fn register_hybrid_gateway(app: &App, _admin: &str, sn: &str) {
 }
 
 /// Binds registered gateway `sn` (key KEY12345) to `plant` as its owner.
-pub async fn bind_gateway(app: &App, owner: &str, plant: PlantId, sn: &str) {
+pub async fn bind_gateway(app: &App, owner: &str, plant: i64, sn: &str) {
     let body = serde_json::json!({"sn": sn, "key": "KEY12345"});
     app.post(&format!("/api/v1/plant/{plant}/gateway"), body, Some(owner))
         .await
@@ -171,7 +168,7 @@ pub async fn bind_gateway(app: &App, owner: &str, plant: PlantId, sn: &str) {
 }
 
 /// Gateway `sn` registered with the hybrid protocol and bound by `owner` to `plant`: its id.
-pub async fn hybrid_gateway(app: &App, admin: &str, owner: &str, plant: PlantId, sn: &str) -> i64 {
+pub async fn hybrid_gateway(app: &App, admin: &str, owner: &str, plant: i64, sn: &str) -> i64 {
     register_hybrid_gateway(app, admin, sn).await;
     bind_gateway(app, owner, plant, sn).await;
     app.store
@@ -180,10 +177,11 @@ pub async fn hybrid_gateway(app: &App, admin: &str, owner: &str, plant: PlantId,
         .expect("gateway")
         .expect("registered")
         .id
+        .0
 }
 
 /// `owner` shares `plant` with each `(account, role)`.
-pub async fn share(app: &App, owner: &str, plant: PlantId, with: &[(&str, &str)]) {
+pub async fn share(app: &App, owner: &str, plant: i64, with: &[(&str, &str)]) {
     for (account, role) in with {
         let body = serde_json::json!({"account": account, "role": role});
         app.post(&format!("/api/v1/plant/{plant}/share"), body, Some(owner))
@@ -199,9 +197,9 @@ pub const MAX_AND_VIC: [(&str, &str); 2] = [
 ];
 
 /// Sets a device's status as the status job would (0 offline ... 4 upgrading).
-pub async fn set_status(app: &App, device: DeviceId, status: i64) {
+pub async fn set_status(app: &App, device: i64, status: i64) {
     app.store
-        .apply_statuses(&[(device, status, status != 0)], &[])
+        .apply_statuses(&[(DeviceId(device), status, status != 0)], &[])
         .await
         .expect("status");
 }
