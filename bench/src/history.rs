@@ -7,6 +7,8 @@
 
 use std::time::Instant;
 
+use domain::ids::DeviceId;
+
 use anyhow::Context;
 use chrono::{DateTime, Duration as Days, NaiveDate, Utc};
 use devices::{
@@ -173,7 +175,7 @@ async fn run_on(o: &HistoryBenchOptions, db: &FreshDb) -> anyhow::Result<History
 /// Server-side time of reading one device's day as the day curve does (thinned to a minute).
 async fn day_reads(
     store: &store::Store,
-    device: i64,
+    device: DeviceId,
     day: NaiveDate,
     reads: usize,
 ) -> anyhow::Result<Latency> {

@@ -16,6 +16,7 @@ use axum::{
 use chrono::{Duration as Days, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 use domain::{
+    ids::{DeviceId, PlantId, UserId},
     plant::{PlantType, TariffSegment, Valuation},
     user::{BuiltinRole, UserKind},
 };
@@ -281,9 +282,9 @@ async fn owner(store: &Store) -> anyhow::Result<store::users::UserRow> {
 async fn plant(
     store: &Store,
     actor: &domain::policy::Actor,
-    owner: i64,
+    owner: UserId,
     n: usize,
-) -> anyhow::Result<(i64, i64)> {
+) -> anyhow::Result<(PlantId, DeviceId)> {
     let fields = PlantFields {
         name: format!("Bench plant {n:05}"),
         plant_type: PlantType::StorageDc as i64,
@@ -316,8 +317,7 @@ async fn plant(
     };
     let plant = service::plants::create(store, actor, &draft, domain::time::now_ms())
         .await
-        .map_err(|e| anyhow::anyhow!("plant: {e}"))?
-        .0;
+        .map_err(|e| anyhow::anyhow!("plant: {e}"))?;
     let now = domain::time::now_ms();
     let gateway = store
         .create_gateway(&format!("BENCH-GW-{n:05}"), "K", "deye-hybrid-1ph", now)
@@ -342,8 +342,8 @@ async fn plant(
 /// store exactly as ingest does.
 async fn rollups(
     store: &Store,
-    plant: i64,
-    device: i64,
+    plant: PlantId,
+    device: DeviceId,
     today: NaiveDate,
     days: i64,
 ) -> anyhow::Result<()> {
@@ -376,7 +376,7 @@ async fn rollups(
 
 /// Every 5-minute sample from `first` to now (today up to this moment), with the value keys of
 /// the shipped single-phase hybrid config (about 100 values, as a real report).
-async fn samples(store: &Store, device: i64, tz: Tz, first: NaiveDate) -> anyhow::Result<()> {
+async fn samples(store: &Store, device: DeviceId, tz: Tz, first: NaiveDate) -> anyhow::Result<()> {
     let keys = hybrid_keys()?;
     let start = tz
         .from_local_datetime(&first.and_hms_opt(0, 0, 0).context("midnight")?)

@@ -6,6 +6,7 @@
 
 use axum::extract::State;
 use domain::Lang;
+use domain::ids::AgentOfferId;
 use serde::Serialize;
 use service::agency;
 use store::agent_offers::{AgentOfferRow, PrincipalRow};
@@ -58,10 +59,10 @@ pub struct AgentOffer {
 
 pub(crate) fn agent_offer(r: AgentOfferRow, granted: Vec<String>, lang: Lang) -> AgentOffer {
     AgentOffer {
-        id: r.id,
-        company_id: r.company_id,
+        id: r.id.0,
+        company_id: r.company_id.0,
         company_name: r.company_name,
-        agent_company_id: r.agent_company_id,
+        agent_company_id: r.agent_company_id.0,
         agent_company_name: r.agent_company_name,
         message: r.message,
         status: "pending".into(),
@@ -110,7 +111,7 @@ pub async fn list(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Dat
 pub async fn accept(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<AgentOfferId>,
 ) -> ApiResult<Data<i64>> {
     let company = own(&me, EDIT)?;
     let (agency, _) = agency::accept(
@@ -132,7 +133,7 @@ pub async fn accept(
 pub async fn decline(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<AgentOfferId>,
 ) -> ApiResult<Done> {
     let company = own(&me, EDIT)?;
     agency::end_offer(
@@ -155,7 +156,7 @@ pub async fn decline(
 pub async fn withdraw(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<AgentOfferId>,
 ) -> ApiResult<Done> {
     let company = own(&me, EDIT)?;
     agency::end_offer(
@@ -187,8 +188,8 @@ pub struct Principal {
 
 pub(crate) fn principal_of(p: PrincipalRow, granted: Vec<String>, lang: Lang) -> Principal {
     Principal {
-        id: p.id,
-        company_id: p.company_id,
+        id: p.id.0,
+        company_id: p.company_id.0,
         company_name: p.company_name,
         create_at: create_at(p.created_at),
         rights: rights(granted, lang),

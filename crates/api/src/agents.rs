@@ -5,6 +5,7 @@
 
 use axum::extract::State;
 use domain::ids::AgentId;
+use domain::ids::AgentOfferId;
 use domain::login_guard::ACCOUNT_LOOKUP;
 use domain::permissions::COMPANY_AGENT_EDIT;
 use serde::{Deserialize, Serialize};
@@ -59,8 +60,8 @@ pub struct Agent {
 impl From<AgentRow> for Agent {
     fn from(r: AgentRow) -> Self {
         Agent {
-            id: r.id,
-            company_id: r.agent_company_id,
+            id: r.id.0,
+            company_id: r.agent_company_id.0,
             company_name: r.company_name,
             admin_account: r.admin_account,
             contact_name: r.contact_name,
@@ -123,7 +124,7 @@ pub async fn picker(
     let choices = rows
         .into_iter()
         .map(|r| AgentChoice {
-            company_id: r.agent_company_id,
+            company_id: r.agent_company_id.0,
             company_name: r.company_name,
         })
         .collect();
@@ -171,7 +172,7 @@ pub async fn add(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<AgentAccount>,
-) -> ApiResult<Data<i64>> {
+) -> ApiResult<Data<AgentOfferId>> {
     let company = company_of(&me, req.company_id, domain::permissions::COMPANY_AGENT_EDIT)?;
     me.actor.require_writable()?;
     let now = now_ms();

@@ -6,6 +6,7 @@
 
 use axum::extract::State;
 use chrono::NaiveDate;
+use domain::ids::PlantId;
 use domain::{Code, DomainError, policy::PlantVisibility};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -89,7 +90,7 @@ pub(crate) struct LogWindow {
     pub page: i64,
     pub limit: i64,
     pub offset: i64,
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     /// Milliseconds, inclusive (`sdate`'s midnight).
     pub from: Option<i64>,
     /// Milliseconds, exclusive (the midnight after `edate`).
@@ -111,7 +112,7 @@ impl LogWindow {
             page,
             limit,
             offset: (page - 1) * limit,
-            plant: plant.filter(|p| *p > 0),
+            plant: plant.filter(|p| *p > 0).map(PlantId),
             from: day_ms(sdate, "sdate", 0)?,
             to: day_ms(edate, "edate", 1)?,
         })
@@ -192,10 +193,10 @@ pub struct AuditEntry {
 
 fn item(r: &AuditRow) -> AuditEntry {
     AuditEntry {
-        id: r.id,
-        user_id: r.user_id,
+        id: r.id.0,
+        user_id: r.user_id.map(|v| v.0),
         account: r.account.clone(),
-        plant_id: r.plant_id,
+        plant_id: r.plant_id.map(|v| v.0),
         plant_name: r.plant_name.clone(),
         action: r.action.clone(),
         target: r.target.clone(),
@@ -203,7 +204,7 @@ fn item(r: &AuditRow) -> AuditEntry {
             .ok()
             .filter(|v| !v.is_null()),
         result: r.result.clone(),
-        command_id: r.command_id,
+        command_id: r.command_id.map(|v| v.0),
         command_status: r.command_status.clone(),
         create_at: create_at(r.created_at),
     }

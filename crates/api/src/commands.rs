@@ -3,6 +3,7 @@
 //! The device link's dispatcher does the sending; its `commands` row is the record any replica
 //! reads, so a screen polls `GET /api/v1/command/{id}` until the status is final.
 
+use domain::ids::CommandId;
 use std::time::Duration;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -48,7 +49,7 @@ pub(crate) async fn send_to_device(
     kind: CommandKind,
     params: Value,
     timeout: Duration,
-) -> ApiResult<i64> {
+) -> ApiResult<CommandId> {
     let note = Value::Null;
     send_to_device_noting(app, me, action, device, kind, params, timeout, note).await
 }
@@ -65,7 +66,7 @@ pub(crate) async fn send_to_device_noting(
     params: Value,
     timeout: Duration,
     note: Value,
-) -> ApiResult<i64> {
+) -> ApiResult<CommandId> {
     let order = commands::Order {
         action,
         kind,
@@ -91,7 +92,7 @@ pub(crate) async fn send(
     kind: CommandKind,
     params: Value,
     timeout: Duration,
-) -> ApiResult<i64> {
+) -> ApiResult<CommandId> {
     let to = commands::Target {
         gateway_sn,
         device_sn,
@@ -160,7 +161,7 @@ pub struct Command {
 /// A command as the screens read it.
 pub(crate) fn command_json(c: &CommandRow) -> Command {
     Command {
-        id: c.id,
+        id: c.id.0,
         kind: c.kind.clone(),
         device_sn: c.device_sn.clone(),
         gateway_sn: c.gateway_sn.clone(),
@@ -180,7 +181,7 @@ pub(crate) fn command_json(c: &CommandRow) -> Command {
 pub(crate) async fn visible_command(
     app: &AppState,
     me: &CurrentUser,
-    id: i64,
+    id: CommandId,
 ) -> ApiResult<Option<CommandRow>> {
     Ok(commands::visible(&app.store, &me.actor, id, now_ms()).await?)
 }
@@ -192,7 +193,7 @@ pub(crate) async fn visible_command(
 pub async fn status(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<CommandId>,
 ) -> ApiResult<Data<Command>> {
     let c = visible_command(&app, &me, id)
         .await?

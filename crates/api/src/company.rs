@@ -97,7 +97,7 @@ impl From<CompanySummary> for CompanyInfo {
     fn from(s: CompanySummary) -> Self {
         let c = s.company;
         CompanyInfo {
-            id: c.id,
+            id: c.id.0,
             name: c.name,
             contact_name: c.contact_name,
             email: c.email,
@@ -108,7 +108,7 @@ impl From<CompanySummary> for CompanyInfo {
             icon_url: c.icon_url,
             theme_color: c.theme_color,
             create_at: create_at(c.created_at),
-            admin_id: c.admin_id,
+            admin_id: c.admin_id.map(|v| v.0),
             admin_account: s.admin_account,
             disabled: c.disabled,
             staff: s.staff,
@@ -156,12 +156,12 @@ pub struct StaffMember {
 pub(crate) async fn role_names(
     app: &AppState,
     company: Option<CompanyId>,
-) -> ApiResult<HashMap<i64, String>> {
+) -> ApiResult<HashMap<RoleId, String>> {
     let lang = current_lang();
     let mut names = HashMap::new();
     for role in BuiltinRole::ALL {
         let id = app.store.builtin_role(role).await?;
-        names.insert(id.0, role.display_name(lang).to_string());
+        names.insert(id, role.display_name(lang).to_string());
     }
     if let Some(company) = company {
         for r in app.store.company_roles(company).await? {
@@ -171,19 +171,19 @@ pub(crate) async fn role_names(
     Ok(names)
 }
 
-fn staff_member_of(u: &UserRow, roles: &HashMap<i64, String>) -> StaffMember {
+fn staff_member_of(u: &UserRow, roles: &HashMap<RoleId, String>) -> StaffMember {
     StaffMember {
         role_name: u
             .role_id
             .and_then(|r| roles.get(&r).cloned())
             .unwrap_or_default(),
-        id: u.id,
+        id: u.id.0,
         account: u.account.clone(),
         nickname: u.nickname.clone(),
         name: u.name.clone(),
         email: u.email.clone(),
         mobile: u.mobile.clone(),
-        role_id: u.role_id,
+        role_id: u.role_id.map(|v| v.0),
         disabled: u.disabled,
         create_at: create_at(u.created_at),
     }
@@ -269,10 +269,10 @@ pub struct CompanyRole {
 }
 
 async fn company_role(app: &AppState, r: &RoleRow) -> ApiResult<CompanyRole> {
-    let permissions = app.store.role_permissions(RoleId(r.id)).await?;
-    let users = app.store.users_with_role(RoleId(r.id)).await?;
+    let permissions = app.store.role_permissions(r.id).await?;
+    let users = app.store.users_with_role(r.id).await?;
     Ok(CompanyRole {
-        id: r.id,
+        id: r.id.0,
         name: r.name.clone(),
         permissions,
         users,

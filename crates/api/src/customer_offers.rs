@@ -6,6 +6,7 @@
 //! `service::customers` and `service::consent`.
 
 use axum::extract::State;
+use domain::ids::CustomerOfferId;
 use domain::{Lang, ids::CustomerId, permissions};
 use serde::Serialize;
 use service::customers::company_for;
@@ -80,10 +81,10 @@ pub struct CustomerOffer {
 
 pub(crate) fn offer(r: CustomerOfferRow, granted: Vec<String>, lang: Lang) -> CustomerOffer {
     CustomerOffer {
-        id: r.id,
-        company_id: r.company_id,
+        id: r.id.0,
+        company_id: r.company_id.0,
         company_name: r.company_name,
-        user_id: r.user_id,
+        user_id: r.user_id.0,
         account: r.account,
         nickname: r.nickname,
         message: r.message,
@@ -122,7 +123,7 @@ pub async fn made(
 pub async fn withdraw(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<CustomerOfferId>,
     Query(q): Query<CustomerQuery>,
 ) -> ApiResult<Done> {
     let company = company_for(
@@ -165,7 +166,7 @@ pub async fn received(
 pub async fn accept(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<CustomerOfferId>,
 ) -> ApiResult<Done> {
     service::consent::accept(&app.store, &me.actor, author(&me, None), id, now_ms()).await?;
     Ok(Done)
@@ -178,7 +179,7 @@ pub async fn accept(
 pub async fn decline(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<CustomerOfferId>,
 ) -> ApiResult<Done> {
     service::consent::decline(&app.store, &me.actor, author(&me, None), id, now_ms()).await?;
     Ok(Done)

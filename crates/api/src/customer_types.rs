@@ -92,11 +92,11 @@ pub struct CustomerTypeItem {
 
 fn one_type(t: &CustomerTypeRow) -> CustomerType {
     CustomerType {
-        id: t.id,
+        id: t.id.0,
         code: t.code.clone(),
         name: t.name.clone(),
         remark: t.remark.clone(),
-        parent_id: t.parent_id,
+        parent_id: t.parent_id.map(|v| v.0),
         customers: t.customers,
         create_at: create_at(t.created_at),
     }
@@ -104,15 +104,15 @@ fn one_type(t: &CustomerTypeRow) -> CustomerType {
 
 /// The types as a forest; a type whose parent is not among them (never stored) is a root.
 fn forest(rows: &[CustomerTypeRow]) -> Vec<CustomerTypeNode> {
-    let ids: std::collections::HashSet<i64> = rows.iter().map(|t| t.id).collect();
-    let mut under: HashMap<Option<i64>, Vec<&CustomerTypeRow>> = HashMap::new();
+    let ids: std::collections::HashSet<_> = rows.iter().map(|t| t.id).collect();
+    let mut under: HashMap<Option<CustomerTypeId>, Vec<&CustomerTypeRow>> = HashMap::new();
     for t in rows {
         let parent = t.parent_id.filter(|p| ids.contains(p) && *p != t.id);
         under.entry(parent).or_default().push(t);
     }
     fn build(
-        parent: Option<i64>,
-        under: &HashMap<Option<i64>, Vec<&CustomerTypeRow>>,
+        parent: Option<CustomerTypeId>,
+        under: &HashMap<Option<CustomerTypeId>, Vec<&CustomerTypeRow>>,
         depth: usize,
     ) -> Vec<CustomerTypeNode> {
         // The depth bound stops on a cycle (which the rules never store).
@@ -124,11 +124,11 @@ fn forest(rows: &[CustomerTypeRow]) -> Vec<CustomerTypeNode> {
             .map(|ts| {
                 ts.iter()
                     .map(|t| CustomerTypeNode {
-                        id: t.id,
+                        id: t.id.0,
                         code: t.code.clone(),
                         name: t.name.clone(),
                         remark: t.remark.clone(),
-                        parent_id: t.parent_id,
+                        parent_id: t.parent_id.map(|v| v.0),
                         customers: t.customers,
                         create_at: create_at(t.created_at),
                         children: build(Some(t.id), under, depth + 1),
@@ -166,10 +166,10 @@ pub async fn types_flat(
     Ok(Data(
         rows.into_iter()
             .map(|t| CustomerTypeItem {
-                id: t.id,
+                id: t.id.0,
                 code: t.code,
                 name: t.name,
-                parent_id: t.parent_id,
+                parent_id: t.parent_id.map(|v| v.0),
             })
             .collect(),
     ))

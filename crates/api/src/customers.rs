@@ -4,12 +4,13 @@
 //! with `companyId`; everyone else works on their own. Another company's customer answers
 //! exactly like a missing one (4 `id`). Rules live in `service::customers`.
 
+use domain::ids::CustomerOfferId;
 use domain::login_guard::ACCOUNT_LOOKUP;
 use service::login_guard::limit_caller;
 use std::collections::HashSet;
 
 use axum::extract::{Path, State};
-use domain::ids::{CompanyId, CustomerId, CustomerTypeId, UserId};
+use domain::ids::{CompanyId, CustomerId, CustomerTypeId};
 use serde::{Deserialize, Serialize};
 use service::customers::{self, CustomerDraft, company_for};
 use store::customers::{CustomerFilter, CustomerRow};
@@ -89,14 +90,14 @@ pub struct Customer {
 
 fn customer(c: CustomerRow) -> Customer {
     Customer {
-        id: c.id,
-        user_id: c.user_id,
+        id: c.id.0,
+        user_id: c.user_id.0,
         account: c.account,
         nickname: c.nickname,
         name: c.name,
         email: c.email,
         mobile: c.mobile,
-        type_id: c.type_id,
+        type_id: c.type_id.map(|v| v.0),
         type_name: c.type_name.unwrap_or_default(),
         remark: c.remark,
         plants: c.plants,
@@ -158,8 +159,8 @@ pub async fn picks(
     Ok(Data(
         rows.into_iter()
             .map(|c| CustomerPick {
-                id: c.id,
-                user_id: c.user_id,
+                id: c.id.0,
+                user_id: c.user_id.0,
                 account: c.account,
                 nickname: c.nickname,
             })
@@ -222,7 +223,7 @@ pub async fn add(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<CustomerRequest>,
-) -> ApiResult<Data<i64>> {
+) -> ApiResult<Data<CustomerOfferId>> {
     let company = company_for(&me.actor, asked(req.company_id), EDIT)?;
     let now = now_ms();
     limit_caller(&app.store, &ACCOUNT_LOOKUP, me.id(), now).await?;
@@ -286,12 +287,7 @@ pub async fn role(
 ) -> ApiResult<Data<PermissionNode>> {
     let company = company_for(&me.actor, asked(q.company_id), VIEW)?;
     let c = customers::visible(&app.store, company, CustomerId(path_id(&id)?)).await?;
-    let keys = match app
-        .store
-        .user(UserId(c.user_id))
-        .await?
-        .and_then(|u| u.role())
-    {
+    let keys = match app.store.user(c.user_id).await?.and_then(|u| u.role()) {
         Some(role) => app.store.role_permissions(role).await?,
         None => Vec::new(),
     };

@@ -3,6 +3,8 @@
 //! plant's `timezone`), paging, status counts, alias, delete, the write check, the day curve
 //! and the energy bars.
 
+use domain::ids::DeviceId;
+use domain::ids::PlantId;
 use std::collections::HashMap;
 
 use chrono_tz::Tz;
@@ -88,7 +90,7 @@ impl DeviceListQuery {
             family: Some(family),
             status: self.status(),
             sn: self.sn(),
-            plant: self.plant_id.filter(|p| *p > 0),
+            plant: self.plant_id.filter(|p| *p > 0).map(PlantId),
             gateway_sn: given(&self.gsn),
             limit,
             offset: (page - 1) * limit,
@@ -109,7 +111,7 @@ pub(crate) async fn device(
     let visibility = me.actor.plant_visibility();
     let mut found = app.store.device_visible(visibility, me.id(), raw).await?;
     if found.is_none()
-        && let Ok(id) = raw.parse::<i64>()
+        && let Ok(id) = raw.parse::<i64>().map(DeviceId)
         && let Some(sn) = app.store.device_sn(id).await?
     {
         found = app.store.device_visible(visibility, me.id(), &sn).await?;
@@ -226,14 +228,14 @@ impl DeviceItem {
         let seen = d.last_seen.unwrap_or(d.updated_at).max(d.updated_at);
         let plant = match (d.plant_id, &d.plant_name) {
             (Some(id), Some(name)) => Some(DevicePlant {
-                id,
+                id: id.0,
                 name: name.clone(),
                 kind: d.plant_type,
             }),
             _ => None,
         };
         DeviceItem {
-            id: d.id,
+            id: d.id.0,
             sn: d.sn.clone(),
             alias: d.alias.clone(),
             dev_name: if d.alias.is_empty() {
@@ -248,7 +250,7 @@ impl DeviceItem {
             protocol: d.protocol.clone(),
             parent_sn: d.parent_sn.clone(),
             versions: versions(&d.versions),
-            plant_id: d.plant_id,
+            plant_id: d.plant_id.map(|v| v.0),
             plant_name: d.plant_name.clone(),
             plant,
             gsn: d.gateway_sn.clone(),
@@ -304,7 +306,7 @@ pub(crate) async fn items<'a, T>(
     let rows: Vec<&DeviceListRow> = rows.into_iter().collect();
     let cycles =
         Cycles::of_gateways(app, &rows.iter().map(|d| d.gateway_id).collect::<Vec<_>>()).await?;
-    let mut zones: HashMap<i64, Tz> = HashMap::new();
+    let mut zones: HashMap<_, Tz> = HashMap::new();
     for id in rows.iter().filter_map(|d| d.plant_id) {
         if !zones.contains_key(&id)
             && let Some(p) = app.store.plant(id, me.id()).await?
@@ -382,7 +384,7 @@ pub(crate) async fn family_counts(
             me.actor.plant_visibility(),
             me.id(),
             Some(family),
-            q.plant_id.filter(|p| *p > 0),
+            q.plant_id.filter(|p| *p > 0).map(PlantId),
         )
         .await?;
     Ok(DeviceCounts::from(&c))

@@ -161,7 +161,7 @@ fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
     let title = format!("{} {}", f.plant_name.as_deref().unwrap_or_default(), device);
     let meaning = event.common.meaning.as_deref().unwrap_or_default();
     Message {
-        id: o.id,
+        id: o.id.0,
         source: MessageSource::Event,
         at: f.opened_at,
         title: title.trim().to_string(),
@@ -170,7 +170,7 @@ fn item(m: &MessageRow, members: &[EventListRow], lang: Lang) -> Message {
         status: i64::from(!m.unread()),
         resolved: f.closed_at.is_some(),
         create_at: create_at(f.opened_at),
-        plant_id: f.plant_id,
+        plant_id: f.plant_id.map(|v| v.0),
         sn: f.device_sn.clone(),
         event: Some(event),
     }
@@ -211,7 +211,7 @@ fn notice(n: &NoticeRow, lang: Lang) -> Message {
         ),
     };
     Message {
-        id: n.id,
+        id: n.id.0,
         source: MessageSource::Notice,
         at: n.created_at,
         title: title.to_string(),
@@ -281,7 +281,7 @@ pub async fn list(
     } else {
         (Vec::new(), 0)
     };
-    let ids: Vec<i64> = rows.iter().map(|m| m.occurrence.id).collect();
+    let ids: Vec<_> = rows.iter().map(|m| m.occurrence.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     let lang = current_lang();
     let mut infos: Vec<Message> = rows.iter().map(|m| item(m, &members, lang)).collect();

@@ -6,6 +6,7 @@
 use axum::extract::{Path, State};
 use chrono_tz::Tz;
 use domain::DeviceFamily;
+use domain::ids::DeviceId;
 use serde::{Deserialize, Serialize};
 use store::{
     devices::DeviceListRow,
@@ -94,7 +95,7 @@ pub async fn list(
     me.actor.require(VIEW_KEY)?;
     let mut page = list_page(&app, &me, &q, FAMILY, meter_item).await?;
     for item in &mut page.infos {
-        item.master = app.store.is_master_meter(item.device.id).await?;
+        item.master = app.store.is_master_meter(DeviceId(item.device.id)).await?;
     }
     Ok(Data(page))
 }

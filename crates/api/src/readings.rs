@@ -4,6 +4,7 @@
 
 use chrono::{Datelike, NaiveDate};
 use chrono_tz::Tz;
+use domain::ids::DeviceId;
 use serde::Serialize;
 use store::telemetry::{EnergyPoint, SampleRow};
 use utoipa::ToSchema;
@@ -14,7 +15,7 @@ pub(crate) use service::readings::{Reading, num_text, round2};
 
 /// The newest values a device reported, if any: from ingest's memory when this process holds
 /// them, else from the database.
-pub(crate) async fn latest(app: &AppState, device: i64) -> store::Result<Option<Reading>> {
+pub(crate) async fn latest(app: &AppState, device: DeviceId) -> store::Result<Option<Reading>> {
     if let Some(hot) = app.latest.as_ref().and_then(|cache| cache.get(device)) {
         return Ok(Some(Reading::from_sample(hot.ts, &hot.payload)));
     }
@@ -28,7 +29,7 @@ pub(crate) async fn latest(app: &AppState, device: i64) -> store::Result<Option<
 /// A device's samples of `[from, to)` for a day curve (`service::readings::day_samples`).
 pub(crate) async fn day_samples(
     app: &AppState,
-    device: i64,
+    device: DeviceId,
     from: i64,
     to: i64,
 ) -> store::Result<Vec<SampleRow>> {
@@ -139,7 +140,7 @@ pub(crate) struct Column<'a> {
 /// reads through here; each shapes its own answer from the day and the series.
 pub(crate) async fn day_series(
     app: &AppState,
-    device: i64,
+    device: DeviceId,
     tz: Tz,
     date: Option<&str>,
     columns: &[Column<'_>],

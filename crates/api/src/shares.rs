@@ -48,10 +48,10 @@ pub struct PlantShare {
 
 fn share(r: PlantShareRow) -> PlantShare {
     PlantShare {
-        plant_id: r.plant_id,
+        plant_id: r.plant_id.0,
         plant_name: r.plant_name,
         plant_type: r.plant_type,
-        user_id: r.user_id,
+        user_id: r.user_id.0,
         account: r.account,
         nickname: r.nickname,
         role: r.role,
@@ -121,8 +121,8 @@ pub async fn overview(
         .await?
         .into_iter()
         .map(|(r, g)| ServingCompany {
-            id: r.id,
-            company_id: r.company_id,
+            id: r.id.0,
+            company_id: r.company_id.0,
             company_name: r.company_name,
             create_at: create_at(r.created_at),
             rights: rights(g, lang),
@@ -167,8 +167,8 @@ async fn agency_parts(
     out.agents = agents
         .into_iter()
         .map(|a| AgentLink {
-            id: a.id,
-            company_id: a.agent_company_id,
+            id: a.id.0,
+            company_id: a.agent_company_id.0,
             company_name: a.company_name,
             create_at: create_at(a.created_at),
         })

@@ -81,7 +81,7 @@ async fn assignable_roles(app: &AppState, company: CompanyId) -> ApiResult<Vec<A
     Ok(roles
         .into_iter()
         .map(|r| AssignableRole {
-            id: r.id,
+            id: r.id.0,
             name: match r.builtin {
                 Some(role) => role.display_name(lang).to_string(),
                 None => r.name,

@@ -98,7 +98,7 @@ pub struct MyCompany {
 impl From<CompanyRow> for MyCompany {
     fn from(c: CompanyRow) -> Self {
         MyCompany {
-            id: c.id,
+            id: c.id.0,
             name: c.name,
             logo_url: c.logo_url,
             icon_url: c.icon_url,
@@ -124,7 +124,7 @@ pub async fn me(State(app): State<AppState>, me: CurrentUser) -> ApiResult<Data<
         .map(|r| r.builtin().map(|b| b.slug().to_string()).unwrap_or(r.name))
         .unwrap_or_default();
     Ok(Data(Me {
-        id: u.id,
+        id: u.id.0,
         account: u.account.clone(),
         nickname: u.nickname.clone(),
         name: u.name.clone(),
@@ -200,7 +200,7 @@ pub async fn change_password(
     Path(id): Path<String>,
     Body(req): Body<PasswordRequest>,
 ) -> ApiResult<Done> {
-    if path_id(&id)? != me.user.id {
+    if path_id::<UserId>(&id)? != me.user.id {
         return Err(Code::NotRegistered.into());
     }
     me.actor.require_writable()?;
@@ -382,8 +382,9 @@ pub async fn set_notify(
 }
 
 /// Path ids must be plain numbers; anything else is a validation error, not a 4xx.
-pub fn path_id(raw: &str) -> Result<i64, ApiError> {
+pub fn path_id<T: From<i64>>(raw: &str) -> Result<T, ApiError> {
     raw.trim()
         .parse::<i64>()
+        .map(T::from)
         .map_err(|_| DomainError::invalid("id").into())
 }

@@ -3,6 +3,7 @@
 
 use axum::extract::State;
 use domain::DomainError;
+use domain::ids::VersionId;
 use serde::{Deserialize, Serialize};
 use service::versions::{self, NoteInput};
 use store::versions::VersionRow;
@@ -60,7 +61,7 @@ fn note(v: &VersionRow) -> Note {
         content
     };
     Note {
-        id: v.id,
+        id: v.id.0,
         version: v.version.clone(),
         kind: v.kind,
         content: content.clone(),
@@ -162,7 +163,7 @@ pub async fn list(
 pub async fn one(
     State(app): State<AppState>,
     _me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<VersionId>,
 ) -> ApiResult<Data<Note>> {
     let row = app
         .store
@@ -216,13 +217,13 @@ pub async fn save(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<VersionRequest>,
-) -> ApiResult<Data<i64>> {
+) -> ApiResult<Data<VersionId>> {
     let announcer = if me.user.nickname.is_empty() {
         me.user.account.clone()
     } else {
         me.user.nickname.clone()
     };
-    let id = req.id;
+    let id = req.id.map(VersionId);
     let input = req.input();
     let id = match id {
         Some(id) => {
@@ -244,7 +245,7 @@ pub async fn save(
 pub async fn delete(
     State(app): State<AppState>,
     me: CurrentUser,
-    PathId(id): PathId<i64>,
+    PathId(id): PathId<VersionId>,
 ) -> ApiResult<Done> {
     versions::delete(&app.store, &me.actor, id, now_ms()).await?;
     Ok(Done)

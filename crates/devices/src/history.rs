@@ -4,6 +4,7 @@
 //! replicas compacting the same day at once is safe (each move is one transaction; the second
 //! finds no rows), and so is partition upkeep (serialised in the database).
 
+use domain::ids::DeviceId;
 use std::{collections::HashMap, time::Duration};
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
@@ -75,7 +76,7 @@ fn day_of(ts: i64, tz: Tz) -> (NaiveDate, (i64, i64)) {
 /// older than `keep`, and drops the month partitions compaction emptied.
 pub async fn upkeep(store: &Store, now: i64, options: &HistoryOptions) -> store::Result<Upkeep> {
     let grace = i64::try_from(options.grace.as_millis()).unwrap_or(i64::MAX);
-    let zones: HashMap<i64, Tz> = store
+    let zones: HashMap<DeviceId, Tz> = store
         .device_zones()
         .await?
         .into_iter()

@@ -1,7 +1,7 @@
 //! A company's customers (the owner accounts it serves) and its tree of customer types: the
 //! limits of what they are written with, and the one rule of the tree (no cycles).
 
-use crate::DomainError;
+use crate::{DomainError, ids::CustomerTypeId};
 
 /// A remark on a customer or a type: at most 200 characters.
 pub const REMARK_MAX: usize = 200;
@@ -66,7 +66,11 @@ impl TypeFields {
 /// Whether `parent` may be the parent of type `id` (`None` for a new type) among a company's
 /// types, given as `(id, parent)`: it must be one of them, and neither `id` itself nor one of
 /// its descendants (that would make a cycle).
-pub fn parent_allowed(types: &[(i64, Option<i64>)], id: Option<i64>, parent: i64) -> bool {
+pub fn parent_allowed(
+    types: &[(CustomerTypeId, Option<CustomerTypeId>)],
+    id: Option<CustomerTypeId>,
+    parent: CustomerTypeId,
+) -> bool {
     if !types.iter().any(|(t, _)| *t == parent) {
         return false;
     }
@@ -117,22 +121,25 @@ mod tests {
 
     #[test]
     fn a_parent_is_a_type_of_the_company_and_never_the_type_or_below_it() {
+        let tree = |raw: &[(i64, Option<i64>)]| -> Vec<(CustomerTypeId, Option<CustomerTypeId>)> {
+            raw.iter()
+                .map(|&(t, p)| (CustomerTypeId(t), p.map(CustomerTypeId)))
+                .collect()
+        };
+        let allowed =
+            |types: &[(CustomerTypeId, Option<CustomerTypeId>)], id: Option<i64>, parent| {
+                parent_allowed(types, id.map(CustomerTypeId), CustomerTypeId(parent))
+            };
         // 1 <- 2 <- 3, and 4 alone.
-        let types = [(1, None), (2, Some(1)), (3, Some(2)), (4, None)];
-        assert!(parent_allowed(&types, None, 3), "a new type under a leaf");
-        assert!(
-            !parent_allowed(&types, None, 99),
-            "not a type of the company"
-        );
-        assert!(parent_allowed(&types, Some(4), 3));
-        assert!(parent_allowed(&types, Some(3), 1), "moving up");
-        assert!(!parent_allowed(&types, Some(1), 1), "itself");
-        assert!(!parent_allowed(&types, Some(1), 3), "its grandchild");
-        assert!(!parent_allowed(&types, Some(2), 3), "its child");
-        let looped = [(1, Some(2)), (2, Some(1)), (5, None)];
-        assert!(
-            !parent_allowed(&looped, Some(5), 1),
-            "a stored cycle is refused"
-        );
+        let types = tree(&[(1, None), (2, Some(1)), (3, Some(2)), (4, None)]);
+        assert!(allowed(&types, None, 3), "a new type under a leaf");
+        assert!(!allowed(&types, None, 99), "not a type of the company");
+        assert!(allowed(&types, Some(4), 3));
+        assert!(allowed(&types, Some(3), 1), "moving up");
+        assert!(!allowed(&types, Some(1), 1), "itself");
+        assert!(!allowed(&types, Some(1), 3), "its grandchild");
+        assert!(!allowed(&types, Some(2), 3), "its child");
+        let looped = tree(&[(1, Some(2)), (2, Some(1)), (5, None)]);
+        assert!(!allowed(&looped, Some(5), 1), "a stored cycle is refused");
     }
 }

@@ -1,7 +1,7 @@
 //! Manuals: documents attached to a product model. The rules of their fields and of the file
 //! (what it is by its first bytes, never by its name; how large it may be).
 
-use crate::DomainError;
+use crate::{DomainError, ids::ProductId};
 
 /// A manual's file may be at most this large (code 12 beyond).
 pub const MAX_BYTES: usize = 20 * 1024 * 1024;
@@ -63,7 +63,7 @@ pub struct ManualInput {
 /// A manual's fields after the rules.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ManualFields {
-    pub product_id: i64,
+    pub product_id: ProductId,
     pub title: String,
     pub language: String,
     pub version: String,
@@ -103,6 +103,7 @@ impl ManualInput {
         let product_id = self
             .product_id
             .filter(|p| *p > 0)
+            .map(ProductId)
             .ok_or_else(|| DomainError::invalid("productId"))?;
         let title = self.title.as_deref().unwrap_or("").trim();
         if title.is_empty() || title.chars().count() > TITLE_MAX || !control_free(title) {

@@ -1,7 +1,7 @@
 //! Products (what a manufacturer sells under a part number) and their hardware versions: the
 //! rules a product must meet before it is stored. Every refusal is code 4 naming the field.
 
-use crate::{DomainError, account::check_text};
+use crate::{DomainError, account::check_text, ids::InverterTypeId};
 
 pub const NAME_MAX: usize = 64;
 pub const PART_NUMBER_MAX: usize = 40;
@@ -66,7 +66,7 @@ pub struct Product {
     pub part_number: String,
     pub category: Category,
     pub manufacturer: String,
-    pub type_id: Option<i64>,
+    pub type_id: Option<InverterTypeId>,
     pub rated_power: Option<f64>,
     pub remark: String,
     /// Distinct, trimmed, in the order given.
@@ -146,7 +146,7 @@ impl ProductInput {
         };
         let type_id = match self.type_id.filter(|_| inverter) {
             Some(id) if id <= 0 => return Err(DomainError::invalid("typeId")),
-            other => other,
+            other => other.map(InverterTypeId),
         };
         Ok(Product {
             name,

@@ -229,9 +229,9 @@ pub fn grantable_keys<'a>(actor: &Actor, keys: &'a [String]) -> Result<Vec<&'a s
 
 /// The role `actor` gives a staff member: one of the company's `assignable` roles (4 `roleId`
 /// otherwise).
-pub fn assignable_role(assignable: &[i64], raw: Option<i64>) -> Result<RoleId, DomainError> {
-    match raw {
-        Some(id) if assignable.contains(&id) => Ok(RoleId(id)),
+pub fn assignable_role(assignable: &[RoleId], raw: Option<i64>) -> Result<RoleId, DomainError> {
+    match raw.map(RoleId) {
+        Some(id) if assignable.contains(&id) => Ok(id),
         _ => Err(DomainError::invalid("roleId")),
     }
 }
@@ -270,9 +270,12 @@ mod tests {
         for bad in [None, Some(" "), Some("Sixchr"), Some("a\tb")] {
             assert!(role_name(bad).is_err(), "{bad:?}");
         }
-        assert_eq!(assignable_role(&[3, 4], Some(4)).ok(), Some(RoleId(4)));
-        assert!(assignable_role(&[3, 4], Some(5)).is_err());
-        assert!(assignable_role(&[3, 4], None).is_err());
+        assert_eq!(
+            assignable_role(&[RoleId(3), RoleId(4)], Some(4)).ok(),
+            Some(RoleId(4))
+        );
+        assert!(assignable_role(&[RoleId(3), RoleId(4)], Some(5)).is_err());
+        assert!(assignable_role(&[RoleId(3), RoleId(4)], None).is_err());
     }
 
     #[test]

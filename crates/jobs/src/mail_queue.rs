@@ -51,7 +51,7 @@ pub async fn deliver_due(store: &Store, mailer: &Mailer, now: i64) -> store::Res
             Err(error) => {
                 let attempts = mail.attempts + 1;
                 let retry_at = now + retry_delay_ms(attempts);
-                tracing::warn!(id = mail.id, kind = %mail.kind, attempts, %error,
+                tracing::warn!(id = %mail.id, kind = %mail.kind, attempts, %error,
                     "e-mail not delivered; tried again later");
                 store.mail_failed(mail.id, &error, retry_at).await?;
                 pass.failed += 1;

@@ -7,10 +7,7 @@
 //! replica's attempt queues nothing.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
-use domain::{
-    Lang,
-    ids::{PlantId, UserId},
-};
+use domain::Lang;
 use service::{
     curves::{CurveCaches, PlantDevices},
     local_time::zone,
@@ -75,7 +72,7 @@ async fn one(
     if sub.last_period.as_deref() >= Some(label.as_str()) || sub.created_at >= month_start {
         return Ok(false);
     }
-    let Some(user) = store.user(UserId(sub.user_id)).await? else {
+    let Some(user) = store.user(sub.user_id).await? else {
         return Ok(false);
     };
     let Some(to) = address(&user).filter(|_| user.deleted_at.is_none() && !user.disabled) else {
@@ -83,8 +80,7 @@ async fn one(
     };
     let actor = service::actors::actor_of(store, &user).await?;
     // A plant the subscriber no longer sees is not reported to them.
-    let Ok((plant, _)) = service::plants::visible(store, &actor, PlantId(sub.plant_id)).await
-    else {
+    let Ok((plant, _)) = service::plants::visible(store, &actor, sub.plant_id).await else {
         return Ok(false);
     };
     let lang = Lang::parse(&sub.lang).unwrap_or_default();
@@ -116,7 +112,7 @@ async fn one(
         // Another replica queued this month's report first.
         return Ok(false);
     }
-    tracing::info!(plant = sub.plant_id, user = sub.user_id, month = %label, "monthly report queued");
+    tracing::info!(plant = %sub.plant_id, user = %sub.user_id, month = %label, "monthly report queued");
     Ok(true)
 }
 
@@ -134,7 +130,7 @@ pub async fn send_due(store: &Store, now: DateTime<Utc>) -> store::Result<usize>
             Ok(true) => queued += 1,
             Ok(false) => {}
             Err(e) => {
-                tracing::warn!(plant = sub.plant_id, user = sub.user_id, error = %e, "monthly report failed")
+                tracing::warn!(plant = %sub.plant_id, user = %sub.user_id, error = %e, "monthly report failed")
             }
         }
     }

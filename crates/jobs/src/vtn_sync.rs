@@ -8,6 +8,7 @@
 //! (`service::energy_hub::vtn::sync::claim`), so a notification another replica received does
 //! not sync a connection the tick is syncing.
 
+use domain::ids::VtnId;
 use std::time::Duration;
 
 use domain::time::now_ms;
@@ -34,18 +35,18 @@ async fn claim_and_sync(store: &Store, ven: &Ven, vtn: &VtnRow, now: i64) -> boo
         Ok(true) => {}
         Ok(false) => return false,
         Err(e) => {
-            tracing::warn!(vtn = vtn.id, "energy hub: claiming a VTN sync failed: {e}");
+            tracing::warn!(vtn = %vtn.id, "energy hub: claiming a VTN sync failed: {e}");
             return false;
         }
     }
     match sync::sync(store, ven, vtn).await {
         Ok(s) => tracing::debug!(
-            vtn = vtn.id,
+            vtn = %vtn.id,
             events = s.events,
             reports = s.reports,
             "VTN synced"
         ),
-        Err(e) => tracing::warn!(vtn = vtn.id, "VTN sync failed: {e}"),
+        Err(e) => tracing::warn!(vtn = %vtn.id, "VTN sync failed: {e}"),
     }
     true
 }
@@ -73,14 +74,14 @@ pub async fn tick(store: &Store, ven: &Ven, now: i64) -> store::Result<usize> {
 }
 
 /// Syncs the connections a notification asked for (enabled ones; a removed one is skipped).
-pub async fn nudged(store: &Store, ven: &Ven, ids: &[i64]) -> usize {
+pub async fn nudged(store: &Store, ven: &Ven, ids: &[VtnId]) -> usize {
     let mut synced = 0;
     for id in ids {
         let vtn = match store.vtn(*id).await {
             Ok(Some(v)) if v.enabled != 0 => v,
             Ok(_) => continue,
             Err(e) => {
-                tracing::warn!(vtn = id, "energy hub: reading a nudged VTN failed: {e}");
+                tracing::warn!(vtn = %id, "energy hub: reading a nudged VTN failed: {e}");
                 continue;
             }
         };

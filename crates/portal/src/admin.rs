@@ -184,7 +184,7 @@ pub async fn create_user(
     let company = match (role.user_kind(), company) {
         (domain::user::UserKind::Company, Some(name)) => {
             Some(match store.company_by_name(name).await? {
-                Some(c) => domain::ids::CompanyId(c.id),
+                Some(c) => c.id,
                 None => store.create_company(name, domain::time::now_ms()).await?,
             })
         }

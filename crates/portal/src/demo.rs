@@ -105,8 +105,7 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
         };
         let plant = service::plants::create(store, &actor, &draft, domain::time::now_ms())
             .await
-            .map_err(|e| anyhow::anyhow!("demo plant: {e}"))?
-            .0;
+            .map_err(|e| anyhow::anyhow!("demo plant: {e}"))?;
         let gateway = match store.gateway_by_sn(&gw.sn).await? {
             Some(g) => g.id,
             None => {

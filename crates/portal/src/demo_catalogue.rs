@@ -7,6 +7,7 @@
 //! gateways run `SIM-1.4.2`, so each enabled version is an upgrade for them.
 
 use api::firmware::storage;
+use domain::ids::InverterTypeId;
 use store::{
     Store,
     firmware::{FirmwareFields, FirmwareFile, FirmwareTarget, NewFirmware},
@@ -93,7 +94,7 @@ pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result
         }
     }
     if store
-        .firmware_versions(FirmwareTarget::Gateway, 0)
+        .firmware_versions(FirmwareTarget::Gateway, InverterTypeId(0))
         .await?
         .is_empty()
     {
@@ -108,7 +109,7 @@ pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result
             };
             let spec = DemoFile {
                 target: FirmwareTarget::Gateway,
-                type_id: 0,
+                type_id: InverterTypeId(0),
                 name: &name,
                 file_name: &file_name,
                 version,
@@ -127,11 +128,11 @@ pub async fn prepare(store: &Store, files: api::FileStore<'_>) -> anyhow::Result
 /// The title or label `name` under `parent`, created (with its free codes) when missing.
 async fn node(
     store: &Store,
-    parent: Option<i64>,
+    parent: Option<InverterTypeId>,
     name: &str,
     codes: &[i64],
     now: i64,
-) -> anyhow::Result<i64> {
+) -> anyhow::Result<InverterTypeId> {
     let existing = store
         .inverter_types()
         .await?
@@ -164,7 +165,7 @@ struct DemoLog {
 
 struct DemoFile<'a> {
     target: FirmwareTarget,
-    type_id: i64,
+    type_id: InverterTypeId,
     name: &'a str,
     file_name: &'a str,
     version: &'a str,

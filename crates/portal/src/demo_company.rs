@@ -175,7 +175,7 @@ async fn ask_demo_owner(
         by: Author {
             user_id: Some(admin.id),
             account: MAINTAINER_ADMIN,
-            actor_company_id: Some(company.0),
+            actor_company_id: Some(company),
             plant_id: None,
             plant_owner_id: None,
             plant_company_id: None,
@@ -215,10 +215,10 @@ async fn agent_stock(store: &Store, agent: CompanyId) -> anyhow::Result<()> {
         let holder = Holder {
             plant: None,
             owner: admin.id,
-            company: Some(agent.0),
+            company: Some(agent),
         };
         store
-            .take_gateway(id, &holder, (admin.id, Some(agent.0)), now)
+            .take_gateway(id, &holder, (admin.id, Some(agent)), now)
             .await?;
     }
     Ok(())

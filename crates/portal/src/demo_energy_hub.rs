@@ -4,6 +4,7 @@
 //! batteries every evening, and the plants' curves show it. A later start keeps what is there,
 //! including what users changed (a cancelled event stays cancelled).
 
+use domain::ids::ProgramId;
 use std::time::Duration;
 
 use chrono::{NaiveDate, TimeZone};
@@ -26,7 +27,10 @@ const KEEP_GOING_EVERY: Duration = Duration::from_secs(3600);
 
 /// Seeds the programme, the enrollments and the events around today (idempotent); answers the
 /// programme's id and the time zone its events follow.
-pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Option<(i64, Tz)>> {
+pub async fn prepare(
+    store: &Store,
+    fleet: &[GatewaySpec],
+) -> anyhow::Result<Option<(ProgramId, Tz)>> {
     let now_ms = domain::time::now_ms();
     let program = match store
         .programs(true)
@@ -158,7 +162,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<Opt
 }
 
 /// Makes sure tomorrow's evening event exists, every hour while the demo runs.
-pub async fn keep_going(store: Store, program: i64, zone: Tz) {
+pub async fn keep_going(store: Store, program: ProgramId, zone: Tz) {
     let mut tick = tokio::time::interval(KEEP_GOING_EVERY);
     loop {
         tick.tick().await;
@@ -173,7 +177,12 @@ pub async fn keep_going(store: Store, program: i64, zone: Tz) {
 
 /// The evening event of `day`, unless one of the programme starts then already (in any
 /// state: an event a user cancelled is not brought back).
-async fn ensure_event(store: &Store, program: i64, zone: Tz, day: NaiveDate) -> anyhow::Result<()> {
+async fn ensure_event(
+    store: &Store,
+    program: ProgramId,
+    zone: Tz,
+    day: NaiveDate,
+) -> anyhow::Result<()> {
     let at = |hour: u32| {
         day.and_hms_opt(hour, 0, 0)
             .and_then(|t| zone.from_local_datetime(&t).earliest())

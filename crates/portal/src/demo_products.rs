@@ -4,6 +4,7 @@
 //! product, and the demo's firmware files name the product of their label. A few unbound gateways are registered too, so the system gateway screen has stock
 //! to show and to bind. Idempotent: a second start adds nothing.
 
+use domain::ids::InverterTypeId;
 use std::collections::BTreeMap;
 
 use domain::{
@@ -35,7 +36,7 @@ fn product(part: &str, name: String, category: Category, hardware: [&str; 2]) ->
 /// The product with `p`'s part number, added when missing.
 async fn ensure(store: &Store, p: &Product) -> anyhow::Result<ProductId> {
     if let Some(found) = store.product_by_part_number(&p.part_number).await? {
-        return Ok(ProductId(found.id));
+        return Ok(found.id);
     }
     Ok(store
         .insert_product(p, domain::time::now_ms(), None)
@@ -111,7 +112,7 @@ pub async fn prepare(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<()>
     );
     let gateway = ensure(store, &gateway).await?;
     store
-        .file_seeded_firmware("gateway", 0, gateway, "V2")
+        .file_seeded_firmware("gateway", InverterTypeId(0), gateway, "V2")
         .await?;
     let battery = product(
         "SIM-BMS",

@@ -4,6 +4,7 @@
 //! Either side may end an accepted agency: the principal by deleting the agent, the agent
 //! company by leaving. Every write goes with its audit entry in one transaction.
 
+use domain::ids::AgentOfferId;
 use domain::{
     Code, DomainError,
     account::Account,
@@ -65,11 +66,11 @@ pub async fn offer(
     raw: &str,
     message: Option<&str>,
     now: i64,
-) -> Result<(i64, CompanyId)> {
+) -> Result<(AgentOfferId, CompanyId)> {
     actor.require_writable()?;
     let message = customer::offer_message(message)?;
     let agent = check_agent_account(store, actor, company, raw).await?;
-    let detail = serde_json::json!({"companyId": company.0, "agentCompanyId": agent.0}).to_string();
+    let detail = serde_json::json!({"companyId": company, "agentCompanyId": agent}).to_string();
     let target = format!("company:{}", agent.0);
     let audit = admin_entry(by, domain::audit_action::AGENT_OFFER, &target, &detail, now);
     // A colleague may have asked since the check: the conflict answers 202.
@@ -100,7 +101,7 @@ pub async fn offers(
     let rows = store.agent_offers(company, made, OFFERS_MAX).await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
-        let rights = rights_of(store, CompanyId(r.company_id)).await?;
+        let rights = rights_of(store, r.company_id).await?;
         out.push((r, rights));
     }
     Ok(out)
@@ -120,17 +121,17 @@ pub async fn accept(
     actor: &Actor,
     by: Author<'_>,
     agent: CompanyId,
-    id: i64,
+    id: AgentOfferId,
     now: i64,
 ) -> Result<(AgentId, AgentOfferRow)> {
     actor.require_writable()?;
     let offer = store
         .agent_offer(id, agent)
         .await?
-        .filter(|o| o.agent_company_id == agent.0)
+        .filter(|o| o.agent_company_id == agent)
         .ok_or_else(|| DomainError::invalid("id"))?;
     let detail = serde_json::json!({"offerId": id, "companyId": offer.company_id,
-        "agentCompanyId": agent.0})
+        "agentCompanyId": agent})
     .to_string();
     let target = format!("company:{}", offer.company_id);
     let audit = admin_entry(
@@ -153,7 +154,7 @@ pub async fn end_offer(
     actor: &Actor,
     by: Author<'_>,
     company: CompanyId,
-    id: i64,
+    id: AgentOfferId,
     made: bool,
     now: i64,
 ) -> Result<AgentOfferRow> {
@@ -167,7 +168,7 @@ pub async fn end_offer(
             } else {
                 o.agent_company_id
             };
-            side == company.0
+            side == company
         })
         .ok_or_else(|| DomainError::invalid("id"))?;
     let action = if made {
@@ -194,7 +195,7 @@ pub async fn principal(
 ) -> Result<Option<(PrincipalRow, Vec<String>)>> {
     match store.principal(company).await? {
         Some(p) => {
-            let rights = rights_of(store, CompanyId(p.company_id)).await?;
+            let rights = rights_of(store, p.company_id).await?;
             Ok(Some((p, rights)))
         }
         None => Ok(None),

@@ -69,13 +69,9 @@ pub fn system() -> Author<'static> {
 pub fn author<'a>(actor: &'a Actor, plant: Option<&PlantRow>) -> Author<'a> {
     let company_staff = actor.kind == UserKind::Company;
     Author {
-        user_id: Some(actor.id.0),
+        user_id: Some(actor.id),
         account: &actor.account,
-        actor_company_id: if company_staff {
-            actor.company.map(|c| c.0)
-        } else {
-            None
-        },
+        actor_company_id: if company_staff { actor.company } else { None },
         plant_id: plant.map(|p| p.id),
         plant_owner_id: plant.map(|p| p.owner_id),
         plant_company_id: plant.and_then(|p| p.company_id),

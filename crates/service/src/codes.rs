@@ -1,6 +1,7 @@
 //! Verification codes as use cases: sending one (within the limits of [`domain::codes`]) and
 //! checking a guess, which counts against the code when wrong.
 
+use domain::ids::CodeId;
 use std::sync::Arc;
 
 use domain::{
@@ -102,7 +103,7 @@ async fn issue(store: &Store, account: &str, purpose: Purpose, now: i64) -> Resu
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RightCode {
     /// Its row, which the use case it serves marks used.
-    pub id: i64,
+    pub id: CodeId,
 }
 
 /// Checks a guess at the live code of `account` for `purpose` without using it up: 4 when it

@@ -4,13 +4,13 @@
 //! nothing else, gets its entry alone), on an account's behalf or a job's ([`Sender`]).
 //! Permissions are the caller's: they differ per screen.
 
+use domain::ids::CommandId;
 use std::time::Duration;
 
 use devices::link::{DispatchError, Dispatcher};
 use domain::{
     Code, DomainError,
     command::CommandKind,
-    ids::{CompanyId, UserId},
     plant::Status,
     policy::{Actor, GatewayScope},
 };
@@ -120,7 +120,7 @@ pub async fn send(
     kind: CommandKind,
     params: Value,
     timeout: Duration,
-) -> Result<i64> {
+) -> Result<CommandId> {
     let Some(dispatcher) = dispatcher else {
         return Err(Code::ConnectionFailed.into());
     };
@@ -192,7 +192,7 @@ pub async fn send_order(
     to: Target<'_>,
     o: &Order<'_>,
     now: i64,
-) -> Result<i64> {
+) -> Result<CommandId> {
     let sent = send_recorded(store, dispatcher, by, to, o, now).await;
     if let Err(Some(e)) = &sent {
         not_sent(store, by, to, o, e, now).await;
@@ -209,7 +209,7 @@ async fn send_recorded(
     to: Target<'_>,
     o: &Order<'_>,
     now: i64,
-) -> std::result::Result<i64, Option<ServiceError>> {
+) -> std::result::Result<CommandId, Option<ServiceError>> {
     let Some(dispatcher) = dispatcher else {
         return Err(Some(Code::ConnectionFailed.into()));
     };
@@ -242,7 +242,7 @@ async fn send_recorded(
         .await
         .map_err(|e| Some(e.into()))?;
     if let Err(e) = dispatcher.publish(&prepared, id).await {
-        tracing::warn!(error = %e, id, "command recorded but not published");
+        tracing::warn!(error = %e, %id, "command recorded but not published");
         return Err(None);
     }
     Ok(id)
@@ -257,7 +257,7 @@ pub async fn send_order_to_device(
     device: Recipient<'_>,
     o: &Order<'_>,
     now: i64,
-) -> Result<i64> {
+) -> Result<CommandId> {
     let to = Target {
         gateway_sn: device.gateway_sn.unwrap_or_default(),
         device_sn: device.sn,
@@ -291,8 +291,8 @@ async fn may_see(store: &Store, actor: &Actor, c: &CommandRow) -> Result<bool> {
     }
     Ok(actor.can_see_gateway(&GatewayScope {
         plant: plant.as_ref().map(|p| p.scope()),
-        owner: g.owner_id.map(UserId),
-        company: g.company_id.map(CompanyId),
+        owner: g.owner_id,
+        company: g.company_id,
         held_by_agent: crate::gateways::held_by_agent(store, actor, &g).await?,
     }))
 }
@@ -303,7 +303,7 @@ async fn may_see(store: &Store, actor: &Actor, c: &CommandRow) -> Result<bool> {
 pub async fn visible(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: CommandId,
     now: i64,
 ) -> Result<Option<CommandRow>> {
     let Some(mut c) = store.command(id).await? else {

@@ -3,6 +3,7 @@
 //! declining them, the companies the owner is a customer of, and ending such a relation at any
 //! time. Another account's request or relation answers 4 `id`, exactly like a missing one.
 
+use domain::ids::CustomerOfferId;
 use std::collections::HashMap;
 
 use domain::{
@@ -20,14 +21,14 @@ use crate::{Result, agency, audit::admin_entry, customers::OFFERS_MAX};
 
 /// Rights per company, each looked up once per call.
 #[derive(Default)]
-struct Rights(HashMap<i64, Vec<String>>);
+struct Rights(HashMap<CompanyId, Vec<String>>);
 
 impl Rights {
-    async fn of(&mut self, store: &Store, company: i64) -> Result<Vec<String>> {
+    async fn of(&mut self, store: &Store, company: CompanyId) -> Result<Vec<String>> {
         if let Some(r) = self.0.get(&company) {
             return Ok(r.clone());
         }
-        let r = agency::rights_of(store, CompanyId(company)).await?;
+        let r = agency::rights_of(store, company).await?;
         self.0.insert(company, r.clone());
         Ok(r)
     }
@@ -55,7 +56,7 @@ pub async fn accept(
     store: &Store,
     actor: &Actor,
     by: Author<'_>,
-    id: i64,
+    id: CustomerOfferId,
     now: i64,
 ) -> Result<CustomerOfferRow> {
     answer(store, actor, by, id, true, now).await
@@ -66,7 +67,7 @@ pub async fn decline(
     store: &Store,
     actor: &Actor,
     by: Author<'_>,
-    id: i64,
+    id: CustomerOfferId,
     now: i64,
 ) -> Result<CustomerOfferRow> {
     answer(store, actor, by, id, false, now).await
@@ -76,7 +77,7 @@ async fn answer(
     store: &Store,
     actor: &Actor,
     by: Author<'_>,
-    id: i64,
+    id: CustomerOfferId,
     accept: bool,
     now: i64,
 ) -> Result<CustomerOfferRow> {
@@ -105,7 +106,7 @@ async fn answer(
     if !done {
         return Err(missing().into());
     }
-    tracing::info!(offer = id, company = offer.company_id, user = %actor.id, accept, "customer request answered");
+    tracing::info!(offer = %id, company = %offer.company_id, user = %actor.id, accept, "customer request answered");
     Ok(offer)
 }
 
@@ -140,10 +141,10 @@ pub async fn leave(
         .serving_companies(actor.id)
         .await?
         .into_iter()
-        .find(|r| r.id == id.0)
+        .find(|r| r.id == id)
         .ok_or_else(missing)?;
-    let detail = serde_json::json!({"customerId": id.0, "companyId": relation.company_id,
-        "userId": actor.id.0})
+    let detail = serde_json::json!({"customerId": id, "companyId": relation.company_id,
+        "userId": actor.id})
     .to_string();
     let target = format!("company:{}", relation.company_id);
     let audit = admin_entry(
@@ -156,6 +157,6 @@ pub async fn leave(
     if !store.leave_customer(id, actor.id, &audit).await? {
         return Err(missing().into());
     }
-    tracing::info!(customer = id.0, company = relation.company_id, user = %actor.id, "customer relation ended by the owner");
+    tracing::info!(customer = %id.0, company = %relation.company_id, user = %actor.id, "customer relation ended by the owner");
     Ok(relation)
 }

@@ -50,13 +50,13 @@ async fn checked(
     let fields = TypeFields::parse(d.code, d.name, d.remark)?;
     let parent = match d.parent.filter(|p| *p > 0) {
         Some(p) => {
-            let tree: Vec<(i64, Option<i64>)> = store
+            let tree: Vec<(CustomerTypeId, Option<CustomerTypeId>)> = store
                 .customer_types(company)
                 .await?
                 .iter()
                 .map(|t| (t.id, t.parent_id))
                 .collect();
-            if !parent_allowed(&tree, id.map(|i| i.0), p) {
+            if !parent_allowed(&tree, id, CustomerTypeId(p)) {
                 return Err(DomainError::invalid("parentId").into());
             }
             Some(CustomerTypeId(p))

@@ -5,6 +5,7 @@
 //! stay. A company never makes an account its customer on its own: it asks, and the owner
 //! accepts or declines (`consent`).
 
+use domain::ids::CustomerOfferId;
 use domain::{
     Code, DomainError, customer,
     ids::{CompanyId, CustomerId, CustomerTypeId},
@@ -91,7 +92,7 @@ pub async fn offer(
     d: &CustomerDraft<'_>,
     message: Option<&str>,
     now: i64,
-) -> Result<(i64, UserRow)> {
+) -> Result<(CustomerOfferId, UserRow)> {
     actor.require_writable()?;
     let message = customer::offer_message(message)?;
     let user = check(store, company, account).await?;
@@ -117,7 +118,7 @@ pub async fn offer(
     };
     // Someone else may have asked since the check: the conflict answers 207.
     let id = store.insert_customer_offer(&offer, &audit).await?;
-    tracing::info!(offer = id, user = user.id, company = company.0, by = %actor.id, "customer asked");
+    tracing::info!(offer = %id, user = %user.id, company = %company.0, by = %actor.id, "customer asked");
     Ok((id, user))
 }
 
@@ -132,7 +133,7 @@ pub async fn withdraw(
     actor: &Actor,
     by: Author<'_>,
     company: CompanyId,
-    id: i64,
+    id: CustomerOfferId,
     now: i64,
 ) -> Result<CustomerOfferRow> {
     actor.require_writable()?;
@@ -226,6 +227,6 @@ pub async fn remove(
     if !store.delete_customer(company, id, Some(&audit)).await? {
         return Err(DomainError::invalid("id").into());
     }
-    tracing::info!(customer = id.0, user = before.user_id, company = company.0, by = %actor.id, "customer removed");
+    tracing::info!(customer = %id.0, user = %before.user_id, company = %company.0, by = %actor.id, "customer removed");
     Ok(before)
 }

@@ -1,6 +1,8 @@
 //! The debug log: every raw Modbus frame sent from the toolbox, refused ones included, with
 //! who sent it where and what became of it.
 
+use domain::ids::CommandId;
+use domain::ids::DebugEntryId;
 use domain::{DomainError, Lang, policy::Actor};
 use store::{Store, debug_log::NewDebugEntry, plants::PlantRow};
 
@@ -23,9 +25,9 @@ pub async fn record(
     actor: &Actor,
     target: &Target<'_>,
     frame: &str,
-    outcome: std::result::Result<i64, &DomainError>,
+    outcome: std::result::Result<CommandId, &DomainError>,
     now: i64,
-) -> Result<i64> {
+) -> Result<DebugEntryId> {
     // The log keeps the reason in English: staff of any language read it later.
     let (command_id, result, message) = match outcome {
         Ok(id) => (Some(id), audit::SENT, String::new()),

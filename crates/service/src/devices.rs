@@ -3,6 +3,7 @@
 //! device through the visibility rule of `store::devices`; these check what the actor may
 //! change. The name rule is `domain::device::alias`.
 
+use domain::ids::DeviceId;
 use domain::{
     Code, DomainError, device,
     policy::{Actor, PlantAccess},
@@ -90,10 +91,10 @@ pub async fn delete(
     actor: &Actor,
     d: &DeviceListRow,
     rule: Rule<'_>,
-    packs: &[i64],
+    packs: &[DeviceId],
 ) -> Result<()> {
     require(store, actor, d, rule).await?;
-    let ids: Vec<i64> = packs.iter().copied().chain([d.id]).collect();
+    let ids: Vec<DeviceId> = packs.iter().copied().chain([d.id]).collect();
     if store.delete_devices(&ids).await? == 0 {
         return Err(Code::InverterMissing.into());
     }

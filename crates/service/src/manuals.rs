@@ -2,8 +2,9 @@
 //! remove them; everyone with `manual.view` reads those of the models they have a device of
 //! (administrators: all). The API stages the file before and removes a replaced one after.
 
+use domain::ids::ManualId;
 use domain::permissions::{MANUAL_VIEW, SYS_MANUAL_EDIT};
-use domain::{Code, DomainError, ids::ProductId, manual::ManualInput, policy::Actor};
+use domain::{Code, DomainError, manual::ManualInput, policy::Actor};
 use store::{
     Store,
     manuals::{ManualFile, ManualFilter, ManualRow},
@@ -27,7 +28,7 @@ fn require_edit(actor: &Actor) -> Result<()> {
 /// The fields after the rules of `domain::manual`, with a product that exists (4 `productId`).
 async fn checked(store: &Store, input: &ManualInput) -> Result<domain::manual::ManualFields> {
     let fields = input.check()?;
-    if store.product(ProductId(fields.product_id)).await?.is_none() {
+    if store.product(fields.product_id).await?.is_none() {
         return Err(DomainError::invalid("productId").into());
     }
     Ok(fields)
@@ -40,7 +41,7 @@ pub async fn add(
     input: &ManualInput,
     file: &ManualFile,
     now: i64,
-) -> Result<i64> {
+) -> Result<ManualId> {
     require_edit(actor)?;
     let fields = checked(store, input).await?;
     Ok(store.insert_manual(&fields, file, now).await?)
@@ -58,7 +59,7 @@ pub async fn check_edit(store: &Store, actor: &Actor, input: &ManualInput) -> Re
 pub async fn edit(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: ManualId,
     input: &ManualInput,
     file: Option<&ManualFile>,
     now: i64,
@@ -72,7 +73,7 @@ pub async fn edit(
 }
 
 /// Removes a manual: the stored name of its file, for the caller to remove. Unknown id: 4100.
-pub async fn remove(store: &Store, actor: &Actor, id: i64) -> Result<String> {
+pub async fn remove(store: &Store, actor: &Actor, id: ManualId) -> Result<String> {
     require_edit(actor)?;
     store
         .delete_manual(id)
@@ -94,7 +95,7 @@ pub async fn list(
 }
 
 /// One manual the actor may read; 4100 otherwise, exactly like a missing one.
-pub async fn visible(store: &Store, actor: &Actor, id: i64) -> Result<ManualRow> {
+pub async fn visible(store: &Store, actor: &Actor, id: ManualId) -> Result<ManualRow> {
     actor.require(MANUAL_VIEW)?;
     store
         .manual(actor.plant_visibility(), actor.id, manages(actor), id)

@@ -155,7 +155,7 @@ pub async fn assign(
                 .await?
                 .ok_or_else(|| DomainError::invalid("productId"))?;
             check_fits(store, &p, inverter.type_code).await?;
-            Some(ProductId(p.id))
+            Some(p.id)
         }
     };
     let plant = plant.filter(|p| actor.plant_access(&p.scope()).is_some());

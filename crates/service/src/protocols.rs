@@ -26,7 +26,7 @@ pub async fn save(
         &detail,
         now,
     );
-    stored::save(store, &checked, actor.id.0, now, &entry)
+    stored::save(store, &checked, actor.id, now, &entry)
         .await
         .map_err(stored::SaveError::Store)?;
     Ok(checked.config)

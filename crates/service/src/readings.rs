@@ -1,6 +1,7 @@
 //! A device's reported values as the plant's figures read them: one report decoded by key, the
 //! power keys of inverters, and the thinned day of samples curves are drawn from.
 
+use domain::ids::DeviceId;
 use serde_json::{Map, Value};
 use store::{Store, telemetry::SampleRow};
 
@@ -74,7 +75,7 @@ pub fn inverter_grid(r: &Reading) -> Option<f64> {
 /// seconds.
 pub async fn day_samples(
     store: &Store,
-    device: i64,
+    device: DeviceId,
     from: i64,
     to: i64,
 ) -> store::Result<Vec<SampleRow>> {

@@ -55,9 +55,7 @@ pub async fn create(
 pub async fn visible(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow> {
     let missing = || DomainError::with_detail(Code::InvalidParameter, "role");
     let role = store.role(id).await?.ok_or_else(missing)?;
-    let seen = role
-        .company_id
-        .is_some_and(|c| actor.can_see_company(CompanyId(c)));
+    let seen = role.company_id.is_some_and(|c| actor.can_see_company(c));
     if seen {
         Ok(role)
     } else {
@@ -69,7 +67,7 @@ pub async fn visible(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow
 async fn changeable(store: &Store, actor: &Actor, id: RoleId) -> Result<RoleRow> {
     actor.require(domain::permissions::COMPANY_ROLE_EDIT)?;
     let role = visible(store, actor, id).await?;
-    if actor.role == Some(RoleId(role.id)) {
+    if actor.role == Some(role.id) {
         return Err(Code::OwnRoleLocked.into());
     }
     Ok(role)
@@ -98,7 +96,7 @@ pub async fn update(
         now,
     );
     Ok(store
-        .update_role(RoleId(role.id), name.as_deref(), permissions, Some(&entry))
+        .update_role(role.id, name.as_deref(), permissions, Some(&entry))
         .await?)
 }
 
@@ -115,8 +113,6 @@ pub async fn delete(store: &Store, actor: &Actor, id: RoleId, now: i64) -> Resul
         &detail,
         now,
     );
-    store
-        .delete_role_to(RoleId(role.id), fallback, &entry)
-        .await?;
+    store.delete_role_to(role.id, fallback, &entry).await?;
     Ok(())
 }

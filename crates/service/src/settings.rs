@@ -2,6 +2,7 @@
 //! profiles): adding, changing and deleting one's own. Applying a profile is an ordinary
 //! settings command, not a use case of its own.
 
+use domain::ids::ProfileId;
 use domain::permissions::INVERTER_SETTING;
 use domain::{
     Code, DomainError,
@@ -16,7 +17,7 @@ use crate::Result;
 /// A profile to add (`id` absent) or change.
 #[derive(Debug, Clone)]
 pub struct ProfileDraft<'a> {
-    pub id: Option<i64>,
+    pub id: Option<ProfileId>,
     pub name: &'a str,
     /// Setting key to value, as the request sent them.
     pub params: &'a [(String, Raw)],
@@ -40,7 +41,7 @@ pub async fn save_profile(
     now: i64,
 ) -> Result<ProfileRow> {
     may_keep_profiles(actor)?;
-    let user = actor.id.0;
+    let user = actor.id;
     let name = check_profile_name(draft.name)?;
     let values: Map<String, Value> = check_profile(draft.params)?
         .into_iter()
@@ -76,10 +77,14 @@ pub async fn save_profile(
 }
 
 /// Deletes one of the actor's profiles; 4 `id` when they have no such profile.
-pub async fn delete_profile(store: &store::Store, actor: &Actor, id: Option<i64>) -> Result<()> {
+pub async fn delete_profile(
+    store: &store::Store,
+    actor: &Actor,
+    id: Option<ProfileId>,
+) -> Result<()> {
     may_keep_profiles(actor)?;
     let id = id.ok_or_else(|| DomainError::invalid("id"))?;
-    if !store.delete_setting_profile(actor.id.0, id).await? {
+    if !store.delete_setting_profile(actor.id, id).await? {
         return Err(DomainError::invalid("id").into());
     }
     Ok(())

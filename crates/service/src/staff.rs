@@ -26,7 +26,7 @@ use crate::{Result, audit};
 /// the company's own.
 #[derive(Debug, Clone)]
 pub struct Assignable {
-    pub id: i64,
+    pub id: RoleId,
     /// `Some` for a built-in role, whose name the caller's language gives.
     pub builtin: Option<BuiltinRole>,
     pub name: String,
@@ -37,7 +37,7 @@ pub async fn assignable(store: &Store, company: CompanyId) -> Result<Vec<Assigna
     let mut roles = Vec::new();
     for role in [BuiltinRole::CompanyAdmin, BuiltinRole::CompanyStaff] {
         roles.push(Assignable {
-            id: store.builtin_role(role).await?.0,
+            id: store.builtin_role(role).await?,
             builtin: Some(role),
             name: String::new(),
         });
@@ -60,7 +60,7 @@ async fn grantable_role(
     company: CompanyId,
     raw: Option<i64>,
 ) -> Result<RoleId> {
-    let ids: Vec<i64> = assignable(store, company)
+    let ids: Vec<RoleId> = assignable(store, company)
         .await?
         .iter()
         .map(|r| r.id)
@@ -214,7 +214,7 @@ pub async fn edit(
     let user = managed(store, actor, id).await?;
     let company = user.company().ok_or(Code::NotRegistered)?;
     let role = match c.role_id {
-        Some(r) if Some(r) != user.role_id => {
+        Some(r) if Some(RoleId(r)) != user.role_id => {
             Some(grantable_role(store, actor, company, Some(r)).await?)
         }
         _ => None,

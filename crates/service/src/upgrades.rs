@@ -5,6 +5,8 @@
 //! upgrade the portal has no record of, and a failure half way leaves no command without its
 //! upgrade. Permissions are the caller's.
 
+use domain::ids::InverterTypeId;
+use domain::ids::{CommandId, FirmwareId, UpgradeId};
 use std::time::Duration;
 
 use devices::link::{Dispatcher, Prepared, sync_upgrade};
@@ -63,7 +65,7 @@ impl Device<'_> {
 pub struct Start<'a> {
     pub batch_id: &'a str,
     pub device: Device<'a>,
-    pub firm_id: Option<i64>,
+    pub firm_id: Option<FirmwareId>,
     pub actor: &'a Actor,
     pub now: i64,
 }
@@ -109,7 +111,7 @@ impl Start<'_> {
 #[derive(Debug, Clone)]
 pub struct Started {
     pub upgrade: UpgradeRow,
-    pub command_id: i64,
+    pub command_id: CommandId,
     /// What the command told the device (version, firmware, file, size).
     pub params: Value,
 }
@@ -119,7 +121,7 @@ pub struct Started {
 pub async fn firmware_for(
     store: &Store,
     device: Device<'_>,
-    firm_id: Option<i64>,
+    firm_id: Option<FirmwareId>,
 ) -> Result<FirmwareRow> {
     let (target, type_code) = device.firmware_key();
     let firmware = match firm_id {
@@ -129,7 +131,7 @@ pub async fn firmware_for(
     // Inverter firmware fits through its label's type codes; gateway software is label 0.
     let label = match target {
         FirmwareTarget::Inverter => store.inverter_type_for_code(type_code).await?,
-        FirmwareTarget::Gateway => Some(0),
+        FirmwareTarget::Gateway => Some(InverterTypeId(0)),
     };
     firmware
         .filter(|f| f.enabled && f.target == target.as_str() && Some(f.type_id) == label)
@@ -139,7 +141,11 @@ pub async fn firmware_for(
 /// 4001 (a warning the caller may override) when a gateway reporting `soft_ver` already runs
 /// the gateway software `firm_id` or a newer one. A missing or unfit firmware is left to
 /// [`start`]'s own checks.
-pub async fn gateway_up_to_date(store: &Store, soft_ver: &str, firm_id: Option<i64>) -> Result<()> {
+pub async fn gateway_up_to_date(
+    store: &Store,
+    soft_ver: &str,
+    firm_id: Option<FirmwareId>,
+) -> Result<()> {
     let Some(id) = firm_id else { return Ok(()) };
     let Some(f) = store.firmware(id).await? else {
         return Ok(());
@@ -159,7 +165,7 @@ pub async fn refuse_cancel(
     store: &Store,
     actor: &Actor,
     sn: &str,
-    upgrade_id: i64,
+    upgrade_id: UpgradeId,
     now: i64,
 ) -> ServiceError {
     let plant = audit::plant_of(store, actor, sn).await.ok().flatten();
@@ -296,7 +302,7 @@ async fn record<'d>(
                 version: &firmware.version,
                 from_version: &s.device.current_version(),
                 cancellable: false,
-                user_id: s.actor.id.0,
+                user_id: s.actor.id,
                 now: s.now,
             },
             &entry,

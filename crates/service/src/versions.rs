@@ -1,6 +1,7 @@
 //! The system update log's use cases: internal administrators holding `sys.version.edit`
 //! publish, edit and delete release notes; anyone else is refused with code 2.
 
+use domain::ids::VersionId;
 use domain::permissions::SYS_VERSION_EDIT;
 use domain::{Code, DomainError, policy::Actor};
 use store::{
@@ -98,7 +99,7 @@ pub async fn publish(
     announcer: &str,
     input: &NoteInput,
     now: i64,
-) -> Result<(i64, VersionFields)> {
+) -> Result<(VersionId, VersionFields)> {
     require(actor)?;
     let f = fields(input, announcer, release_time(input).unwrap_or(now))?;
     let detail = serde_json::json!({"version": f.version}).to_string();
@@ -118,7 +119,7 @@ pub async fn publish(
 pub async fn edit(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: VersionId,
     input: &NoteInput,
     now: i64,
 ) -> Result<VersionRow> {
@@ -146,7 +147,7 @@ pub async fn edit(
 }
 
 /// Deletes a note and answers what it was. Unknown id: 4 `id`.
-pub async fn delete(store: &Store, actor: &Actor, id: i64, now: i64) -> Result<VersionRow> {
+pub async fn delete(store: &Store, actor: &Actor, id: VersionId, now: i64) -> Result<VersionRow> {
     require(actor)?;
     let before = store
         .version(id)

@@ -4,6 +4,7 @@
 //! agent company may end an accepted agency at any time. Every change writes its audit row in
 //! the same transaction.
 
+use domain::ids::AgentOfferId;
 use domain::ids::{AgentId, CompanyId, UserId};
 
 use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
@@ -11,12 +12,12 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 /// A pending request as both companies see it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AgentOfferRow {
-    pub id: i64,
+    pub id: AgentOfferId,
     /// The principal asking.
-    pub company_id: i64,
+    pub company_id: CompanyId,
     pub company_name: String,
     /// The company asked to become its agent.
-    pub agent_company_id: i64,
+    pub agent_company_id: CompanyId,
     pub agent_company_name: String,
     pub message: String,
     pub created_at: i64,
@@ -26,8 +27,8 @@ pub struct AgentOfferRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PrincipalRow {
     /// The agency's id (`agents.id`).
-    pub id: i64,
-    pub company_id: i64,
+    pub id: AgentId,
+    pub company_id: CompanyId,
     pub company_name: String,
     pub created_at: i64,
 }
@@ -47,18 +48,18 @@ impl Store {
         by: UserId,
         audit: &NewAudit<'_>,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<AgentOfferId> {
         in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                AgentOfferId,
                 "INSERT INTO agent_offers (company_id, agent_company_id, message, created_by, \
                  created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                company.0,
-                agent.0,
+                company,
+                agent,
                 message,
-                by.0,
+                by,
                 now
             )
             .map_err(|e| conflict(e, Conflict::AgentOffer))?;
@@ -74,14 +75,18 @@ impl Store {
             fetch_optional,
             i64,
             "SELECT id FROM agent_offers WHERE company_id = $1 AND agent_company_id = $2",
-            company.0,
-            agent.0
+            company,
+            agent
         )?
         .is_some())
     }
 
     /// One pending request that `company` made or was asked.
-    pub async fn agent_offer(&self, id: i64, company: CompanyId) -> Result<Option<AgentOfferRow>> {
+    pub async fn agent_offer(
+        &self,
+        id: AgentOfferId,
+        company: CompanyId,
+    ) -> Result<Option<AgentOfferRow>> {
         let sql =
             format!("{SELECT} WHERE o.id = $1 AND (o.company_id = $2 OR o.agent_company_id = $2)");
         Ok(rows!(
@@ -90,7 +95,7 @@ impl Store {
             AgentOfferRow,
             &sql,
             id,
-            company.0
+            company
         )?)
     }
 
@@ -110,7 +115,7 @@ impl Store {
             "{SELECT} WHERE {column} = $1 ORDER BY o.id DESC {}",
             crate::sql::page(limit, 0)
         );
-        Ok(rows!(self, fetch_all, AgentOfferRow, &sql, company.0)?)
+        Ok(rows!(self, fetch_all, AgentOfferRow, &sql, company)?)
     }
 
     /// `agent` accepts request `id`: it becomes the agency, and every other request to `agent`
@@ -118,7 +123,7 @@ impl Store {
     /// `Conflict::AgentTaken` when `agent` already serves a principal.
     pub async fn accept_agent_offer(
         &self,
-        id: i64,
+        id: AgentOfferId,
         agent: CompanyId,
         audit: &NewAudit<'_>,
         now: i64,
@@ -127,10 +132,10 @@ impl Store {
             let principal = tx_scalar!(
                 tx,
                 sqlite,
-                Option<i64>,
+                Option<CompanyId>,
                 "SELECT MAX(company_id) FROM agent_offers WHERE id = $1 AND agent_company_id = $2",
                 id,
-                agent.0
+                agent
             )?;
             let Some(principal) = principal else {
                 return Ok(None);
@@ -138,11 +143,11 @@ impl Store {
             let agency = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                AgentId,
                 "INSERT INTO agents (company_id, agent_company_id, created_at) \
                  VALUES ($1, $2, $3) RETURNING id",
                 principal,
-                agent.0,
+                agent,
                 now
             )
             .map_err(|e| conflict(e, Conflict::AgentTaken))?;
@@ -150,10 +155,10 @@ impl Store {
                 tx,
                 sqlite,
                 "DELETE FROM agent_offers WHERE agent_company_id = $1",
-                agent.0
+                agent
             )?;
             audit_in_tx!(tx, sqlite, audit)?;
-            Ok(Some((AgentId(agency), CompanyId(principal))))
+            Ok(Some((agency, principal)))
         })
     }
 
@@ -161,7 +166,7 @@ impl Store {
     /// when it has none such.
     pub async fn end_agent_offer(
         &self,
-        id: i64,
+        id: AgentOfferId,
         company: CompanyId,
         audit: &NewAudit<'_>,
     ) -> Result<bool> {
@@ -172,7 +177,7 @@ impl Store {
                 "DELETE FROM agent_offers WHERE id = $1 \
                  AND (company_id = $2 OR agent_company_id = $2)",
                 id,
-                company.0
+                company
             )?;
             if gone == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
@@ -189,7 +194,7 @@ impl Store {
             PrincipalRow,
             "SELECT a.id, a.company_id, c.name AS company_name, a.created_at FROM agents a \
              JOIN companies c ON c.id = a.company_id WHERE a.agent_company_id = $1",
-            agent.0
+            agent
         )?)
     }
 
@@ -200,7 +205,7 @@ impl Store {
                 tx,
                 sqlite,
                 "DELETE FROM agents WHERE agent_company_id = $1",
-                agent.0
+                agent
             )?;
             if gone == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;

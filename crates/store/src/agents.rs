@@ -8,9 +8,9 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 /// An agent as the agents screen lists it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AgentRow {
-    pub id: i64,
-    pub company_id: i64,
-    pub agent_company_id: i64,
+    pub id: AgentId,
+    pub company_id: CompanyId,
+    pub agent_company_id: CompanyId,
     pub company_name: String,
     pub admin_account: String,
     pub contact_name: String,
@@ -45,14 +45,14 @@ impl Store {
             "{SELECT} WHERE a.company_id = $1 AND LOWER(c.name) LIKE $2 ORDER BY a.id \
              {bounds}"
         );
-        let rows = rows!(self, fetch_all, AgentRow, &sql, company.0, &pattern)?;
+        let rows = rows!(self, fetch_all, AgentRow, &sql, company, &pattern)?;
         let total: i64 = scalar!(
             self,
             fetch_one,
             i64,
             "SELECT COUNT(*) FROM agents a JOIN companies c ON c.id = a.agent_company_id \
              WHERE a.company_id = $1 AND LOWER(c.name) LIKE $2",
-            company.0,
+            company,
             &pattern
         )?;
         Ok((rows, total))
@@ -61,14 +61,7 @@ impl Store {
     /// One agent of `company`; another company's answers `None`.
     pub async fn agent(&self, company: CompanyId, id: AgentId) -> Result<Option<AgentRow>> {
         let sql = format!("{SELECT} WHERE a.id = $1 AND a.company_id = $2");
-        Ok(rows!(
-            self,
-            fetch_optional,
-            AgentRow,
-            &sql,
-            id.0,
-            company.0
-        )?)
+        Ok(rows!(self, fetch_optional, AgentRow, &sql, id, company)?)
     }
 
     /// The principal company of agent entry `id`.
@@ -76,11 +69,10 @@ impl Store {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            CompanyId,
             "SELECT company_id FROM agents WHERE id = $1",
-            id.0
-        )?
-        .map(CompanyId))
+            id
+        )?)
     }
 
     /// The company `agent` is an agent of.
@@ -88,11 +80,10 @@ impl Store {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            CompanyId,
             "SELECT company_id FROM agents WHERE agent_company_id = $1",
-            agent.0
-        )?
-        .map(CompanyId))
+            agent
+        )?)
     }
 
     /// Makes `agent` an agent of `company`; an agent company that already serves someone
@@ -103,18 +94,18 @@ impl Store {
         agent: CompanyId,
         now: i64,
     ) -> Result<AgentId> {
-        let id: i64 = scalar!(
+        let id = scalar!(
             self,
             fetch_one,
-            i64,
+            AgentId,
             "INSERT INTO agents (company_id, agent_company_id, created_at) VALUES ($1, $2, $3) \
              RETURNING id",
-            company.0,
-            agent.0,
+            company,
+            agent,
             now
         )
         .map_err(|e| conflict(e, Conflict::AgentTaken))?;
-        Ok(AgentId(id))
+        Ok(id)
     }
 
     /// Ends an agency, with `audit`; `false` when `company` has no such agent.
@@ -128,8 +119,8 @@ impl Store {
             self,
             audit,
             "DELETE FROM agents WHERE id = $1 AND company_id = $2",
-            id.0,
-            company.0
+            id,
+            company
         ) == 1)
     }
 
@@ -140,8 +131,8 @@ impl Store {
             fetch_optional,
             i64,
             "SELECT id FROM agents WHERE company_id = $1 AND agent_company_id = $2",
-            company.0,
-            agent_company.0
+            company,
+            agent_company
         )?
         .is_some())
     }

@@ -7,6 +7,7 @@
 //! over the whole fleet, so 500 gateways falling silent at once cost the same few queries.
 
 use domain::DeviceFamily;
+use domain::ids::{AlarmId, EventId, GatewayId, MailId, PlantId, UserId};
 
 use crate::{Result, Store};
 
@@ -29,11 +30,11 @@ fn recipient_of_plant() -> String {
 /// Who is mailed, in which language, and the plant an alarm is about.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct AlarmPlace {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub email: String,
     pub lang: String,
     pub user_name: String,
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub plant_name: String,
     pub plant_type: i64,
     pub timezone: String,
@@ -48,7 +49,7 @@ const PLACE: &str = "u.id AS user_id, u.notify_email AS email, u.notify_lang AS 
 pub struct SilentGateway {
     #[sqlx(flatten)]
     pub place: AlarmPlace,
-    pub gateway_id: i64,
+    pub gateway_id: GatewayId,
     pub sn: String,
     /// Its last message: the silence began after it.
     pub last_online: i64,
@@ -62,7 +63,7 @@ pub struct SilentGateway {
 pub struct FaultOpened {
     #[sqlx(flatten)]
     pub place: AlarmPlace,
-    pub occurrence_id: i64,
+    pub occurrence_id: EventId,
     pub code: String,
     pub opened_at: i64,
     pub device_sn: Option<String>,
@@ -77,7 +78,7 @@ pub struct Recovered {
     #[sqlx(flatten)]
     pub place: AlarmPlace,
     /// The `alarm_mails` row.
-    pub alarm_id: i64,
+    pub alarm_id: AlarmId,
     /// `offline` or `fault`.
     pub kind: String,
     /// Gateway SN or device SN.
@@ -93,8 +94,8 @@ pub struct Recovered {
 /// An alarm mailed recently, for the quiet period.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct RecentAlarm {
-    pub user_id: i64,
-    pub plant_id: i64,
+    pub user_id: UserId,
+    pub plant_id: PlantId,
     pub kind: String,
     pub sent_at: i64,
     pub recovery_sent_at: Option<i64>,
@@ -103,8 +104,8 @@ pub struct RecentAlarm {
 /// An alarm to record as mailed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewAlarm {
-    pub user_id: i64,
-    pub plant_id: i64,
+    pub user_id: UserId,
+    pub plant_id: PlantId,
     /// `offline` or `fault`.
     pub kind: &'static str,
     pub reference: i64,
@@ -115,7 +116,7 @@ pub struct NewAlarm {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct AlarmCursor {
     pub watch_from: i64,
-    pub last_event_id: i64,
+    pub last_event_id: EventId,
 }
 
 impl Store {
@@ -137,7 +138,7 @@ impl Store {
     }
 
     /// Moves the fault cursor to the newest event id seen by a tick.
-    pub async fn set_alarm_cursor(&self, last_event_id: i64) -> Result<()> {
+    pub async fn set_alarm_cursor(&self, last_event_id: EventId) -> Result<()> {
         exec!(
             self,
             "UPDATE alarm_cursor SET last_event_id = $1 WHERE id = 1 AND last_event_id < $1",
@@ -147,11 +148,11 @@ impl Store {
     }
 
     /// The newest event id.
-    pub async fn newest_event_id(&self) -> Result<i64> {
+    pub async fn newest_event_id(&self) -> Result<EventId> {
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            EventId,
             "SELECT CAST(COALESCE(MAX(id), 0) AS BIGINT) FROM events"
         )?)
     }
@@ -178,7 +179,7 @@ impl Store {
     /// Fault occurrences opened at or after `from` that are still open, or that began after
     /// event `after` (seen for the first time, even if already over), per recipient, not yet
     /// mailed to them.
-    pub async fn opened_faults(&self, from: i64, after: i64) -> Result<Vec<FaultOpened>> {
+    pub async fn opened_faults(&self, from: i64, after: EventId) -> Result<Vec<FaultOpened>> {
         let sql = format!(
             "SELECT {PLACE}, e.id AS occurrence_id, e.code, e.opened_at, d.sn AS device_sn, \
              d.family FROM events e JOIN plants p ON p.id = e.plant_id \
@@ -241,10 +242,10 @@ impl Store {
     pub async fn record_alarm_digest(
         &self,
         alarms: &[NewAlarm],
-        recoveries: &[i64],
+        recoveries: &[AlarmId],
         mail: &crate::outbox::NewMail,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<MailId> {
         Ok(in_tx!(self, |tx, sqlite| {
             for a in alarms {
                 tx_exec!(
@@ -273,7 +274,7 @@ impl Store {
             tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                MailId,
                 crate::outbox::QUEUE_MAIL,
                 &mail.recipient,
                 &mail.subject,

@@ -2,6 +2,7 @@
 //! (settings, power, debug, upgrades, gateway actions), with its result. Rows are only added;
 //! a command's later outcome is joined in from `commands` when the log is read.
 
+use domain::ids::{AuditId, CommandId, PlantId, UserId};
 use domain::policy::PlantVisibility;
 
 use crate::{
@@ -18,7 +19,7 @@ pub struct NewAudit<'a> {
     /// JSON text.
     pub detail: &'a str,
     pub result: &'a str,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     pub now: i64,
 }
 
@@ -31,17 +32,17 @@ pub struct NewRowsAudit<'a, Ids> {
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct AuditRow {
-    pub id: i64,
-    pub user_id: Option<i64>,
+    pub id: AuditId,
+    pub user_id: Option<UserId>,
     pub account: String,
-    pub plant_id: Option<i64>,
+    pub plant_id: Option<PlantId>,
     pub plant_name: Option<String>,
     pub action: String,
     pub target: String,
     /// JSON text.
     pub detail: String,
     pub result: String,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     /// The command's status now (`sent` ... `timed_out`), when the entry sent one.
     pub command_status: Option<String>,
     pub created_at: i64,
@@ -56,7 +57,7 @@ pub struct AuditFilter {
     pub target: Option<String>,
     /// Part of the actor's account, any case.
     pub user: Option<String>,
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     /// Milliseconds, inclusive.
     pub from: Option<i64>,
     /// Milliseconds, exclusive.
@@ -96,7 +97,7 @@ impl Store {
     /// command sent to a device). An entry about rows this store writes goes into their
     /// transaction instead (`audit_in_tx!`), so the two stand or fall
     /// together.
-    pub async fn insert_audit(&self, a: &NewAudit<'_>) -> Result<i64> {
+    pub async fn insert_audit(&self, a: &NewAudit<'_>) -> Result<AuditId> {
         Ok(in_tx!(self, |tx, sqlite| { audit_in_tx!(tx, sqlite, a)? }))
     }
 

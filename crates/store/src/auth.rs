@@ -2,13 +2,14 @@
 //! codes and the throttle of failed attempts. All of it lives in the database so that every
 //! replica sees the same state.
 
+use domain::ids::CodeId;
 use domain::ids::UserId;
 
 use crate::{Result, Store};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CodeRow {
-    pub id: i64,
+    pub id: CodeId,
     pub code_hash: String,
     pub created_at: i64,
     pub expires_at: i64,
@@ -18,13 +19,13 @@ pub struct CodeRow {
 /// A refresh token's owner and session (`None` for tokens from before sessions existed).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Taken {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub session_id: Option<String>,
 }
 
 impl Taken {
     pub fn user(&self) -> UserId {
-        UserId(self.user_id)
+        self.user_id
     }
 }
 
@@ -69,7 +70,7 @@ impl Store {
             "INSERT INTO refresh_tokens (token_hash, user_id, session_id, created_at, expires_at) \
              VALUES ($1, $2, $3, $4, $5)",
             token_hash,
-            user.0,
+            user,
             session,
             now,
             expires_at
@@ -157,7 +158,7 @@ impl Store {
             "SELECT user_id, session_id FROM refresh_tokens \
              WHERE token_hash = $1 AND ($2 IS NULL OR user_id = $2)",
             token_hash,
-            user.map(|u| u.0)
+            user
         )?;
         match owner {
             Some(Taken {
@@ -237,7 +238,7 @@ impl Store {
         )?)
     }
 
-    pub async fn count_code_attempt(&self, id: i64) -> Result<()> {
+    pub async fn count_code_attempt(&self, id: CodeId) -> Result<()> {
         exec!(
             self,
             "UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1",
@@ -247,7 +248,7 @@ impl Store {
     }
 
     /// Marks a code used; false when someone else used it first.
-    pub async fn use_code(&self, id: i64, now: i64) -> Result<bool> {
+    pub async fn use_code(&self, id: CodeId, now: i64) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE verification_codes SET used_at = $2 WHERE id = $1 AND used_at IS NULL",

@@ -3,6 +3,7 @@
 //! communication log screens, and kept bounded by [`Store::prune_comm_log`].
 
 use crate::{Result, Store};
+use domain::ids::{CommEntryId, CommandId, GatewayId};
 
 /// How many messages one prune transaction trims (gateways), so the write lock is held briefly.
 const PRUNE_CHUNK: usize = 200;
@@ -21,7 +22,7 @@ pub struct NewCommEntry {
     /// The whole payload's size in bytes.
     pub size: i64,
     /// The command's id when the writer knows it (a downlink command).
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     /// The command's correlation id (a reply): resolved to its id when written.
     pub correlation: Option<String>,
     pub at: i64,
@@ -30,8 +31,8 @@ pub struct NewCommEntry {
 /// A message as listed: the payload's first characters only.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct CommRow {
-    pub id: i64,
-    pub gateway_id: i64,
+    pub id: CommEntryId,
+    pub gateway_id: GatewayId,
     pub gateway_sn: String,
     pub direction: String,
     pub kind: String,
@@ -40,7 +41,7 @@ pub struct CommRow {
     pub payload: String,
     pub truncated: bool,
     pub size: i64,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     pub at: i64,
 }
 
@@ -60,7 +61,7 @@ pub struct CommFilter {
 /// How much of one gateway's log is stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct CommCounts {
-    pub gateway_id: i64,
+    pub gateway_id: GatewayId,
     pub uplinks: i64,
     pub downlinks: i64,
     pub last_at: Option<i64>,
@@ -112,7 +113,7 @@ impl Store {
     /// row's payload cut to [`SUMMARY_CHARS`] characters.
     pub async fn comm_log_page(
         &self,
-        gateway_id: i64,
+        gateway_id: GatewayId,
         f: &CommFilter,
     ) -> Result<(Vec<CommRow>, i64)> {
         let bounds = crate::sql::page(f.limit, f.offset);
@@ -140,7 +141,7 @@ impl Store {
     }
 
     /// One message with its whole stored payload.
-    pub async fn comm_log_entry(&self, id: i64) -> Result<Option<CommRow>> {
+    pub async fn comm_log_entry(&self, id: CommEntryId) -> Result<Option<CommRow>> {
         Ok(rows!(
             self,
             fetch_optional,
@@ -152,7 +153,7 @@ impl Store {
     }
 
     /// How many messages are stored per gateway of `gateways` (those with none are absent).
-    pub async fn comm_log_counts(&self, gateways: &[i64]) -> Result<Vec<CommCounts>> {
+    pub async fn comm_log_counts(&self, gateways: &[GatewayId]) -> Result<Vec<CommCounts>> {
         if gateways.is_empty() {
             return Ok(Vec::new());
         }

@@ -7,13 +7,14 @@ use crate::{
     audit::{NewAudit, noting},
     conflict,
 };
+use domain::ids::CommandId;
 
 /// Where a command stands (the rule lives in `domain`; re-exported for the store's readers).
 pub use domain::command::CommandStatus;
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct CommandRow {
-    pub id: i64,
+    pub id: CommandId,
     pub correlation_id: String,
     pub gateway_sn: String,
     pub device_sn: String,
@@ -73,11 +74,11 @@ pub(crate) const INSERT_COMMAND: &str = "INSERT INTO commands (correlation_id, g
 impl Store {
     /// Records a command about to be published, as `sent`. A reused correlation id answers
     /// `Conflict::CommandId`.
-    pub async fn insert_command(&self, c: &NewCommand<'_>) -> Result<i64> {
+    pub async fn insert_command(&self, c: &NewCommand<'_>) -> Result<CommandId> {
         scalar!(
             self,
             fetch_one,
-            i64,
+            CommandId,
             INSERT_COMMAND,
             c.correlation_id,
             c.gateway_sn,
@@ -97,12 +98,12 @@ impl Store {
         &self,
         c: &NewCommand<'_>,
         audit: &NewAudit<'_>,
-    ) -> Result<i64> {
+    ) -> Result<CommandId> {
         let id = in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                CommandId,
                 INSERT_COMMAND,
                 c.correlation_id,
                 c.gateway_sn,
@@ -113,7 +114,7 @@ impl Store {
                 c.deadline
             )
             .map_err(|e| conflict(e, Conflict::CommandId))?;
-            let detail = noting(audit.detail, "commandId", id);
+            let detail = noting(audit.detail, "commandId", id.0);
             let entry = NewAudit {
                 detail: &detail,
                 command_id: Some(id),
@@ -125,7 +126,7 @@ impl Store {
         Ok(id)
     }
 
-    pub async fn command(&self, id: i64) -> Result<Option<CommandRow>> {
+    pub async fn command(&self, id: CommandId) -> Result<Option<CommandRow>> {
         let sql = format!("SELECT {COLUMNS} FROM commands WHERE id = $1");
         Ok(rows!(self, fetch_optional, CommandRow, &sql, id)?)
     }
@@ -188,7 +189,7 @@ impl Store {
     }
 
     /// Marks a command that could not be published as failed.
-    pub async fn fail_command(&self, id: i64, msg: &str, now: i64) -> Result<bool> {
+    pub async fn fail_command(&self, id: CommandId, msg: &str, now: i64) -> Result<bool> {
         let sql = format!(
             "UPDATE commands SET status = 'failed', result_msg = $2, updated_at = $3 \
              WHERE id = $1 AND {OPEN}"

@@ -15,7 +15,7 @@ use crate::{
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CompanyRow {
-    pub id: i64,
+    pub id: CompanyId,
     pub name: String,
     pub contact_name: String,
     pub email: String,
@@ -27,12 +27,12 @@ pub struct CompanyRow {
     pub theme_color: String,
     pub created_at: i64,
     pub disabled: bool,
-    pub admin_id: Option<i64>,
+    pub admin_id: Option<UserId>,
 }
 
 impl CompanyRow {
     pub fn admin(&self) -> Option<UserId> {
-        self.admin_id.map(UserId)
+        self.admin_id
     }
 }
 
@@ -76,16 +76,16 @@ pub enum AdminAccount<'a> {
 impl Store {
     /// Creates a company; a taken name answers `Conflict::CompanyName`.
     pub async fn create_company(&self, name: &str, now: i64) -> Result<CompanyId> {
-        let id: i64 = scalar!(
+        let id = scalar!(
             self,
             fetch_one,
-            i64,
+            CompanyId,
             "INSERT INTO companies (name, created_at) VALUES ($1, $2) RETURNING id",
             name,
             now
         )
         .map_err(|e| conflict(e, Conflict::CompanyName))?;
-        Ok(CompanyId(id))
+        Ok(id)
     }
 
     /// Creates a company with its details and its administrator (a new account with `role`, or
@@ -103,11 +103,11 @@ impl Store {
         audit: Option<NewRowsAudit<'_, (CompanyId, UserId)>>,
     ) -> Result<(CompanyId, UserId)> {
         let company = UserKind::Company.as_str();
-        let out: Result<(i64, i64)> = in_tx!(self, |tx, sqlite| {
+        let out: Result<(CompanyId, UserId)> = in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                CompanyId,
                 "INSERT INTO companies (name, contact_name, email, phone, address, remark, \
                  created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
                 &details.name,
@@ -129,7 +129,7 @@ impl Store {
                 } => tx_scalar!(
                     tx,
                     sqlite,
-                    i64,
+                    UserId,
                     "INSERT INTO users (account, email, mobile, password_hash, nickname, kind, \
                      company_id, role_id, user_src, created_at, password_changed_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'web', $9, $9) RETURNING id",
@@ -140,7 +140,7 @@ impl Store {
                     *nickname,
                     company,
                     id,
-                    role.0,
+                    role,
                     now
                 )
                 .map_err(|e| conflict(e, Conflict::AdminAccount))?,
@@ -151,15 +151,15 @@ impl Store {
                         "UPDATE users SET kind = $2, company_id = $3, role_id = $4 \
                          WHERE id = $1 AND kind = 'owner' AND company_id IS NULL \
                          AND deleted_at IS NULL",
-                        user.0,
+                        user,
                         company,
                         id,
-                        role.0
+                        role
                     )?;
                     if n != 1 {
                         return Err(crate::StoreError::Conflict(Conflict::AdminAccount));
                     }
-                    user.0
+                    *user
                 }
             };
             tx_exec!(
@@ -170,7 +170,7 @@ impl Store {
                 user
             )?;
             if let Some(a) = &audit {
-                let (target, detail) = (a.describe)((CompanyId(id), UserId(user)));
+                let (target, detail) = (a.describe)((id, user));
                 let entry = NewAudit {
                     target: &target,
                     detail: &detail,
@@ -180,13 +180,12 @@ impl Store {
             }
             Ok((id, user))
         });
-        let (id, user) = out?;
-        Ok((CompanyId(id), UserId(user)))
+        out
     }
 
     pub async fn company(&self, id: CompanyId) -> Result<Option<CompanyRow>> {
         let sql = format!("SELECT {COLUMNS} FROM companies WHERE id = $1");
-        Ok(rows!(self, fetch_optional, CompanyRow, &sql, id.0)?)
+        Ok(rows!(self, fetch_optional, CompanyRow, &sql, id)?)
     }
 
     pub async fn company_by_name(&self, name: &str) -> Result<Option<CompanyRow>> {
@@ -203,7 +202,7 @@ impl Store {
             "SELECT id FROM companies WHERE LOWER(TRIM(name)) = LOWER(TRIM($1)) AND id <> $2 \
              LIMIT 1",
             name,
-            except.map_or(0, |c| c.0)
+            except.unwrap_or(CompanyId(0))
         )?;
         Ok(found.is_some())
     }
@@ -211,7 +210,7 @@ impl Store {
     /// One company with its administrator's account and its counts.
     pub async fn company_summary(&self, id: CompanyId) -> Result<Option<CompanySummary>> {
         let sql = format!("{SUMMARY} WHERE c.id = $1");
-        Ok(rows!(self, fetch_optional, CompanySummary, &sql, id.0)?)
+        Ok(rows!(self, fetch_optional, CompanySummary, &sql, id)?)
     }
 
     /// A page of companies whose name contains `name` (any case), oldest first, and the total.
@@ -249,7 +248,7 @@ impl Store {
                 sqlite,
                 "UPDATE companies SET name = $2, contact_name = $3, email = $4, phone = $5, \
              address = $6, remark = $7 WHERE id = $1",
-                id.0,
+                id,
                 &d.name,
                 &d.contact_name,
                 &d.email,
@@ -280,7 +279,7 @@ impl Store {
                 tx,
                 sqlite,
                 "UPDATE companies SET disabled = $2 WHERE id = $1",
-                id.0,
+                id,
                 disabled
             )?;
             if disabled {
@@ -289,7 +288,7 @@ impl Store {
                     sqlite,
                     "UPDATE sessions SET revoked_at = $2 WHERE revoked_at IS NULL AND user_id IN \
                      (SELECT id FROM users WHERE company_id = $1 AND kind = 'company')",
-                    id.0,
+                    id,
                     now
                 )?;
                 tx_exec!(
@@ -297,7 +296,7 @@ impl Store {
                     sqlite,
                     "UPDATE refresh_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND user_id IN \
                      (SELECT id FROM users WHERE company_id = $1 AND kind = 'company')",
-                    id.0,
+                    id,
                     now
                 )?;
             }
@@ -315,7 +314,7 @@ impl Store {
             fetch_optional,
             bool,
             "SELECT disabled FROM companies WHERE id = $1",
-            id.0
+            id
         )?
         .unwrap_or(false))
     }
@@ -332,7 +331,7 @@ impl Store {
                 tx,
                 sqlite,
                 "UPDATE companies SET logo_url = $2, icon_url = $3 WHERE id = $1",
-                id.0,
+                id,
                 logo,
                 icon
             )?;
@@ -355,7 +354,7 @@ impl Store {
                 tx,
                 sqlite,
                 "UPDATE companies SET theme_color = $2 WHERE id = $1",
-                id.0,
+                id,
                 color
             )?;
             if let Some(audit) = audit.filter(|_| n == 1) {
@@ -370,10 +369,9 @@ impl Store {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            CompanyId,
             "SELECT id FROM companies WHERE admin_id = $1 ORDER BY id LIMIT 1",
-            user.0
-        )?
-        .map(CompanyId))
+            user
+        )?)
     }
 }

@@ -3,6 +3,7 @@
 //! visibility rule reads), declines it, or the company withdraws it. The owner may end an
 //! accepted relation at any time. Every change writes its audit row in the same transaction.
 
+use domain::ids::CustomerOfferId;
 use domain::ids::{CompanyId, CustomerId, CustomerTypeId, UserId};
 
 use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
@@ -10,13 +11,13 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 /// A pending request as the company and the owner see it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerOfferRow {
-    pub id: i64,
-    pub company_id: i64,
+    pub id: CustomerOfferId,
+    pub company_id: CompanyId,
     pub company_name: String,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub account: String,
     pub nickname: String,
-    pub type_id: Option<i64>,
+    pub type_id: Option<CustomerTypeId>,
     pub remark: String,
     pub message: String,
     /// The account of the staff member who asked; "" when it has gone since.
@@ -28,8 +29,8 @@ pub struct CustomerOfferRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ServingCompanyRow {
     /// The relation's id (`customers.id`).
-    pub id: i64,
-    pub company_id: i64,
+    pub id: CustomerId,
+    pub company_id: CompanyId,
     pub company_name: String,
     pub created_at: i64,
 }
@@ -65,20 +66,20 @@ impl Store {
         &self,
         o: &NewCustomerOffer<'_>,
         audit: &NewAudit<'_>,
-    ) -> Result<i64> {
+    ) -> Result<CustomerOfferId> {
         in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                CustomerOfferId,
                 "INSERT INTO customer_offers (company_id, user_id, type_id, remark, message, \
                  created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-                o.company.0,
-                o.user.0,
-                o.type_id.map(|t| t.0),
+                o.company,
+                o.user,
+                o.type_id,
                 o.remark,
                 o.message,
-                o.by.0,
+                o.by,
                 o.now
             )
             .map_err(|e| conflict(e, Conflict::CustomerOffer))?;
@@ -94,8 +95,8 @@ impl Store {
             fetch_optional,
             i64,
             "SELECT id FROM customer_offers WHERE company_id = $1 AND user_id = $2",
-            company.0,
-            user.0
+            company,
+            user
         )?
         .is_some())
     }
@@ -103,7 +104,7 @@ impl Store {
     /// One pending request, if `side` may see it (its owner, or the company that made it).
     pub async fn customer_offer(
         &self,
-        id: i64,
+        id: CustomerOfferId,
         side: OfferSide,
     ) -> Result<Option<CustomerOfferRow>> {
         let (user, company) = side.ids();
@@ -129,7 +130,7 @@ impl Store {
             "{SELECT} WHERE o.company_id = $1 ORDER BY o.id DESC {}",
             crate::sql::page(limit, 0)
         );
-        Ok(rows!(self, fetch_all, CustomerOfferRow, &sql, company.0)?)
+        Ok(rows!(self, fetch_all, CustomerOfferRow, &sql, company)?)
     }
 
     /// The requests waiting for `user`'s answer, newest first, at most `limit`.
@@ -142,14 +143,14 @@ impl Store {
             "{SELECT} WHERE o.user_id = $1 ORDER BY o.id DESC {}",
             crate::sql::page(limit, 0)
         );
-        Ok(rows!(self, fetch_all, CustomerOfferRow, &sql, user.0)?)
+        Ok(rows!(self, fetch_all, CustomerOfferRow, &sql, user)?)
     }
 
     /// `user` accepts request `id`: it becomes an accepted relation (an existing one, e.g. from
     /// a plant offer, stays as it is). `None` when no such request waits for `user`.
     pub async fn accept_customer_offer(
         &self,
-        id: i64,
+        id: CustomerOfferId,
         user: UserId,
         audit: &NewAudit<'_>,
         now: i64,
@@ -163,7 +164,7 @@ impl Store {
                  WHERE id = $1 AND user_id = $2 \
                  ON CONFLICT (company_id, user_id) DO NOTHING",
                 id,
-                user.0,
+                user,
                 now
             )?;
             let company = tx_scalar!(
@@ -172,13 +173,13 @@ impl Store {
                 Option<i64>,
                 "SELECT MAX(company_id) FROM customer_offers WHERE id = $1 AND user_id = $2",
                 id,
-                user.0
+                user
             )?;
             if company.is_some() {
                 tx_exec!(tx, sqlite, "DELETE FROM customer_offers WHERE id = $1", id)?;
                 audit_in_tx!(tx, sqlite, audit)?;
             }
-            tracing::debug!(offer = id, moved, "customer offer accepted");
+            tracing::debug!(offer = %id, moved, "customer offer accepted");
             Ok(company.map(CompanyId))
         })
     }
@@ -187,7 +188,7 @@ impl Store {
     /// when `side` has no such request.
     pub async fn end_customer_offer(
         &self,
-        id: i64,
+        id: CustomerOfferId,
         side: OfferSide,
         audit: &NewAudit<'_>,
     ) -> Result<bool> {
@@ -217,7 +218,7 @@ impl Store {
             "SELECT cu.id, cu.company_id, c.name AS company_name, cu.created_at \
              FROM customers cu JOIN companies c ON c.id = cu.company_id \
              WHERE cu.user_id = $1 ORDER BY cu.id",
-            user.0
+            user
         )?)
     }
 
@@ -233,8 +234,8 @@ impl Store {
                 tx,
                 sqlite,
                 "DELETE FROM customers WHERE id = $1 AND user_id = $2",
-                id.0,
-                user.0
+                id,
+                user
             )?;
             if gone == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
@@ -253,17 +254,17 @@ impl Store {
             "SELECT DISTINCT rp.permission FROM users u \
              JOIN role_permissions rp ON rp.role_id = u.role_id \
              WHERE u.company_id = $1 AND u.kind = 'company' ORDER BY rp.permission",
-            company.0
+            company
         )?)
     }
 }
 
 impl OfferSide {
     /// The owner and the company to match, one of them `None` (matching nothing).
-    fn ids(self) -> (Option<i64>, Option<i64>) {
+    fn ids(self) -> (Option<UserId>, Option<CompanyId>) {
         match self {
-            OfferSide::Asked(u) => (Some(u.0), None),
-            OfferSide::Offering(c) => (None, Some(c.0)),
+            OfferSide::Asked(u) => (Some(u), None),
+            OfferSide::Offering(c) => (None, Some(c)),
         }
     }
 }

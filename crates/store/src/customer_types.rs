@@ -11,9 +11,9 @@ use crate::{
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerTypeRow {
-    pub id: i64,
-    pub company_id: i64,
-    pub parent_id: Option<i64>,
+    pub id: CustomerTypeId,
+    pub company_id: CompanyId,
+    pub parent_id: Option<CustomerTypeId>,
     pub code: String,
     pub name: String,
     pub remark: String,
@@ -49,7 +49,7 @@ impl Store {
         let sql = format!(
             "SELECT {COLUMNS} FROM customer_types t WHERE t.company_id = $1 ORDER BY t.code, t.id"
         );
-        Ok(rows!(self, fetch_all, CustomerTypeRow, &sql, company.0)?)
+        Ok(rows!(self, fetch_all, CustomerTypeRow, &sql, company)?)
     }
 
     /// One type of `company`; another company's reads as `None`.
@@ -65,8 +65,8 @@ impl Store {
             fetch_optional,
             CustomerTypeRow,
             &sql,
-            company.0,
-            id.0
+            company,
+            id
         )?)
     }
 
@@ -83,11 +83,11 @@ impl Store {
             let id = tx_scalar!(
             tx,
             sqlite,
-            i64,
+            CustomerTypeId,
             "INSERT INTO customer_types (company_id, parent_id, code, name, remark, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-            company.0,
-            t.parent.map(|p| p.0),
+            company,
+            t.parent,
             t.code,
             t.name,
             t.remark,
@@ -95,7 +95,7 @@ impl Store {
         )
         .map_err(|e| conflict(e, Conflict::CustomerTypeCode))?;
             if let Some(a) = &audit {
-                let (target, detail) = (a.describe)(CustomerTypeId(id));
+                let (target, detail) = (a.describe)(id);
                 let entry = NewAudit {
                     target: &target,
                     detail: &detail,
@@ -103,7 +103,7 @@ impl Store {
                 };
                 audit_in_tx!(tx, sqlite, &entry)?;
             }
-            Ok(CustomerTypeId(id))
+            Ok(id)
         })
     }
 
@@ -122,9 +122,9 @@ impl Store {
                 sqlite,
                 "UPDATE customer_types SET parent_id = $3, code = $4, name = $5, remark = $6 \
              WHERE company_id = $1 AND id = $2",
-                company.0,
-                id.0,
-                t.parent.map(|p| p.0),
+                company,
+                id,
+                t.parent,
                 t.code,
                 t.name,
                 t.remark
@@ -152,8 +152,8 @@ impl Store {
             "DELETE FROM customer_types WHERE company_id = $1 AND id = $2 \
              AND NOT EXISTS (SELECT 1 FROM customer_types ch WHERE ch.parent_id = $2) \
              AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.type_id = $2)",
-            company.0,
-            id.0
+            company,
+            id
         );
         if n == 1 {
             return Ok(TypeRemoval::Removed);

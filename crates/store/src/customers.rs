@@ -8,15 +8,15 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerRow {
-    pub id: i64,
-    pub company_id: i64,
-    pub user_id: i64,
+    pub id: CustomerId,
+    pub company_id: CompanyId,
+    pub user_id: UserId,
     pub account: String,
     pub nickname: String,
     pub name: String,
     pub email: String,
     pub mobile: String,
-    pub type_id: Option<i64>,
+    pub type_id: Option<CustomerTypeId>,
     pub type_name: Option<String>,
     pub remark: String,
     /// Plants the account owns.
@@ -29,8 +29,8 @@ pub struct CustomerRow {
 /// A customer as a picker lists it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomerPick {
-    pub id: i64,
-    pub user_id: i64,
+    pub id: CustomerId,
+    pub user_id: UserId,
     pub account: String,
     pub nickname: String,
 }
@@ -69,13 +69,13 @@ impl Store {
             SELECT id FROM below))";
         let bounds = crate::sql::page(f.limit, f.offset);
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY c.id DESC {bounds}");
-        let type_id = f.type_id.map(|t| t.0);
+        let type_id = f.type_id;
         let page = rows!(
             self,
             fetch_all,
             CustomerRow,
             &sql,
-            company.0,
+            company,
             name.as_deref(),
             type_id
         )?;
@@ -85,7 +85,7 @@ impl Store {
             fetch_one,
             i64,
             &count_sql,
-            company.0,
+            company,
             name.as_deref(),
             type_id
         )?;
@@ -100,7 +100,7 @@ impl Store {
             CustomerPick,
             "SELECT c.id, c.user_id, u.account, u.nickname FROM customers c \
              JOIN users u ON u.id = c.user_id WHERE c.company_id = $1 ORDER BY u.account",
-            company.0
+            company
         )?)
     }
 
@@ -111,14 +111,7 @@ impl Store {
         id: CustomerId,
     ) -> Result<Option<CustomerRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE c.company_id = $1 AND c.id = $2");
-        Ok(rows!(
-            self,
-            fetch_optional,
-            CustomerRow,
-            &sql,
-            company.0,
-            id.0
-        )?)
+        Ok(rows!(self, fetch_optional, CustomerRow, &sql, company, id)?)
     }
 
     /// Makes `user` a customer of `company` with a type and a remark; an existing customer
@@ -134,16 +127,15 @@ impl Store {
         scalar!(
             self,
             fetch_one,
-            i64,
+            CustomerId,
             "INSERT INTO customers (company_id, user_id, type_id, remark, created_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
-            company.0,
-            user.0,
-            type_id.map(|t| t.0),
+            company,
+            user,
+            type_id,
             remark,
             now
         )
-        .map(CustomerId)
         .map_err(|e| conflict(e, Conflict::Customer))
     }
 
@@ -161,9 +153,9 @@ impl Store {
             self,
             audit,
             "UPDATE customers SET type_id = $3, remark = $4 WHERE company_id = $1 AND id = $2",
-            company.0,
-            id.0,
-            type_id.map(|t| t.0),
+            company,
+            id,
+            type_id,
             remark
         ) == 1)
     }
@@ -179,19 +171,19 @@ impl Store {
             self,
             audit,
             "DELETE FROM customers WHERE company_id = $1 AND id = $2",
-            company.0,
-            id.0
+            company,
+            id
         ) == 1)
     }
 
     /// The company serving `user` as its customer (the oldest relationship when several do).
-    pub async fn company_of_customer(&self, user: UserId) -> Result<Option<i64>> {
+    pub async fn company_of_customer(&self, user: UserId) -> Result<Option<CompanyId>> {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            CompanyId,
             "SELECT company_id FROM customers WHERE user_id = $1 ORDER BY id LIMIT 1",
-            user.0
+            user
         )?)
     }
 }

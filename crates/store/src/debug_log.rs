@@ -3,6 +3,7 @@
 //! come from the command the row points at, so a reply received by another replica shows up
 //! without anyone copying it here.
 
+use domain::ids::{CommandId, DebugEntryId, PlantId, UserId};
 use domain::policy::PlantVisibility;
 
 use crate::{
@@ -23,16 +24,16 @@ pub struct NewDebugEntry<'a> {
     /// `sent` or `refused`.
     pub result: &'a str,
     pub message: &'a str,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     pub now: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct DebugRow {
-    pub id: i64,
-    pub user_id: Option<i64>,
+    pub id: DebugEntryId,
+    pub user_id: Option<UserId>,
     pub account: String,
-    pub plant_id: Option<i64>,
+    pub plant_id: Option<PlantId>,
     pub plant_name: Option<String>,
     pub target_kind: String,
     pub device_sn: String,
@@ -40,7 +41,7 @@ pub struct DebugRow {
     pub request: String,
     pub result: String,
     pub message: String,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     /// The command's status now (`sent` ... `timed_out`); `None` for a refused send.
     pub command_status: Option<String>,
     pub command_msg: Option<String>,
@@ -60,7 +61,7 @@ pub struct DebugFilter {
     pub user: Option<String>,
     /// `inverter` or `gateway`.
     pub target_kind: Option<String>,
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     /// Milliseconds, inclusive.
     pub from: Option<i64>,
     /// Milliseconds, exclusive.
@@ -87,11 +88,11 @@ const TABLE: LogTable = LogTable {
 };
 
 impl Store {
-    pub async fn insert_debug_entry(&self, e: &NewDebugEntry<'_>) -> Result<i64> {
+    pub async fn insert_debug_entry(&self, e: &NewDebugEntry<'_>) -> Result<DebugEntryId> {
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            DebugEntryId,
             "INSERT INTO debug_log (user_id, account, actor_company_id, plant_id, plant_owner_id, \
              plant_company_id, target_kind, device_sn, gateway_sn, request, result, message, \
              command_id, created_at) \
@@ -114,7 +115,7 @@ impl Store {
     }
 
     /// The entry that sent command `command_id`, if any.
-    pub async fn debug_entry_of_command(&self, command_id: i64) -> Result<Option<DebugRow>> {
+    pub async fn debug_entry_of_command(&self, command_id: CommandId) -> Result<Option<DebugRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE d.command_id = $1");
         Ok(rows!(self, fetch_optional, DebugRow, &sql, command_id)?)
     }

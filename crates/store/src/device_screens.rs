@@ -2,12 +2,13 @@
 //! device listing (`devices.rs`): a device's SN from its id, and the plant's master meter.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, PlantId};
 
 use crate::{Result, Store};
 
 impl Store {
     /// The SN of the device with this id (paths that name a device by id).
-    pub async fn device_sn(&self, device: i64) -> Result<Option<String>> {
+    pub async fn device_sn(&self, device: DeviceId) -> Result<Option<String>> {
         Ok(scalar!(
             self,
             fetch_optional,
@@ -19,7 +20,12 @@ impl Store {
 
     /// Makes `device` the master meter of `plant` (clearing the others of that plant in the
     /// same statement), or clears its flag when `master` is false.
-    pub async fn set_master_meter(&self, plant: i64, device: i64, master: bool) -> Result<bool> {
+    pub async fn set_master_meter(
+        &self,
+        plant: PlantId,
+        device: DeviceId,
+        master: bool,
+    ) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE devices SET is_master = (id = $2 AND $3) \
@@ -32,7 +38,7 @@ impl Store {
     }
 
     /// Whether the device is marked as its plant's master meter.
-    pub async fn is_master_meter(&self, device: i64) -> Result<bool> {
+    pub async fn is_master_meter(&self, device: DeviceId) -> Result<bool> {
         Ok(scalar!(
             self,
             fetch_optional,

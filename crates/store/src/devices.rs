@@ -1,6 +1,7 @@
 //! Device listings as a viewer sees them: every device screen (inverters, batteries, meters,
 //! weather stations) reads through here, so the visibility rule lives in one place.
 
+use domain::ids::{CompanyId, DeviceId, GatewayId, PlantId, ProductId};
 use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{Result, Store};
@@ -8,10 +9,10 @@ use crate::{Result, Store};
 /// A device with its plant and gateway, as lists and details show it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DeviceListRow {
-    pub id: i64,
+    pub id: DeviceId,
     pub sn: String,
-    pub gateway_id: Option<i64>,
-    pub plant_id: Option<i64>,
+    pub gateway_id: Option<GatewayId>,
+    pub plant_id: Option<PlantId>,
     #[sqlx(try_from = "String")]
     pub family: DeviceFamily,
     pub type_code: i64,
@@ -28,12 +29,12 @@ pub struct DeviceListRow {
     pub updated_at: i64,
     pub plant_name: Option<String>,
     pub plant_type: Option<i64>,
-    pub plant_owner: Option<i64>,
+    pub plant_owner: Option<UserId>,
     pub gateway_sn: Option<String>,
     pub gateway_online: Option<bool>,
     pub gateway_comm_type: Option<String>,
     /// The product the device is, when known.
-    pub product_id: Option<i64>,
+    pub product_id: Option<ProductId>,
     pub product_name: Option<String>,
 }
 
@@ -46,13 +47,13 @@ pub struct DeviceFilter {
     pub type_code: Option<i64>,
     /// Part of the SN, any case.
     pub sn: Option<String>,
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     pub gateway_sn: Option<String>,
     /// Only packs behind this master battery (`parent_sn`); `Some("")` means only masters.
     pub parent_sn: Option<String>,
     /// Part of the `versions` JSON text (e.g. a software version).
     pub version: Option<String>,
-    pub company: Option<i64>,
+    pub company: Option<CompanyId>,
     pub limit: i64,
     pub offset: i64,
 }
@@ -182,7 +183,7 @@ impl Store {
         visibility: PlantVisibility,
         reader: UserId,
         family: Option<DeviceFamily>,
-        plant: Option<i64>,
+        plant: Option<PlantId>,
     ) -> Result<StatusCounts> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
@@ -217,7 +218,7 @@ impl Store {
     }
 
     /// Renames a device (the caller checked access and the length rule).
-    pub async fn set_device_alias(&self, device: i64, alias: &str, now: i64) -> Result<bool> {
+    pub async fn set_device_alias(&self, device: DeviceId, alias: &str, now: i64) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE devices SET alias = $1, updated_at = $2 WHERE id = $3",
@@ -229,13 +230,13 @@ impl Store {
 
     /// Removes a device from the registry. Its samples and energy stay (history outlives
     /// devices); a gateway that reports it again registers it afresh.
-    pub async fn delete_device(&self, device: i64) -> Result<bool> {
+    pub async fn delete_device(&self, device: DeviceId) -> Result<bool> {
         Ok(exec!(self, "DELETE FROM devices WHERE id = $1", device)? > 0)
     }
 
     /// Removes several devices in one transaction (a battery stack with its packs): all of
     /// them or, when the database fails half way, none. Answers how many were there.
-    pub async fn delete_devices(&self, devices: &[i64]) -> Result<u64> {
+    pub async fn delete_devices(&self, devices: &[DeviceId]) -> Result<u64> {
         Ok(in_tx!(self, |tx, sqlite| {
             let mut gone = 0;
             for device in devices {

@@ -3,14 +3,15 @@
 //! plants stays a handful of queries whatever the page holds.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, PlantId};
 
 use crate::{Result, Store, telemetry::SampleRow};
 
 /// When one device of a plant last reported.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct PlantDeviceStamp {
-    pub plant_id: i64,
-    pub device_id: i64,
+    pub plant_id: PlantId,
+    pub device_id: DeviceId,
     #[sqlx(try_from = "String")]
     pub family: DeviceFamily,
     /// The upload cycle (s) of the device's gateway (the gateways' default when it has none):
@@ -22,7 +23,7 @@ pub struct PlantDeviceStamp {
 /// One plant's energy of one metric on one day.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct PlantDayEnergy {
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub day: String,
     pub kwh: f64,
 }
@@ -30,7 +31,7 @@ pub struct PlantDayEnergy {
 /// One plant's energy of one metric over all its days.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct PlantTotalEnergy {
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub kwh: f64,
 }
 
@@ -46,7 +47,7 @@ fn placeholders(first: usize, n: usize) -> String {
 impl Store {
     /// When each device of these plants last reported, one query. The values are read apart
     /// ([`Store::latest_samples`]), for the devices whose newest sample a caller has not seen.
-    pub async fn plants_latest_stamps(&self, plants: &[i64]) -> Result<Vec<PlantDeviceStamp>> {
+    pub async fn plants_latest_stamps(&self, plants: &[PlantId]) -> Result<Vec<PlantDeviceStamp>> {
         if plants.is_empty() {
             return Ok(Vec::new());
         }
@@ -62,7 +63,7 @@ impl Store {
     }
 
     /// The newest sample of each of these devices, one query.
-    pub async fn latest_samples(&self, devices: &[i64]) -> Result<Vec<SampleRow>> {
+    pub async fn latest_samples(&self, devices: &[DeviceId]) -> Result<Vec<SampleRow>> {
         if devices.is_empty() {
             return Ok(Vec::new());
         }
@@ -78,7 +79,7 @@ impl Store {
     /// plant and day: callers pick each plant's own today (plants live in different zones).
     pub async fn plants_energy_since(
         &self,
-        plants: &[i64],
+        plants: &[PlantId],
         metric: &str,
         since: &str,
     ) -> Result<Vec<PlantDayEnergy>> {
@@ -103,7 +104,7 @@ impl Store {
     /// the closed part of their all-time energy (sums of day rows), one query.
     pub async fn plants_energy_before(
         &self,
-        plants: &[i64],
+        plants: &[PlantId],
         metric: &str,
         before: &str,
     ) -> Result<Vec<PlantTotalEnergy>> {

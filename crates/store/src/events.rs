@@ -7,12 +7,13 @@
 //! gateway is then one occurrence of ten events, and the screens show it as one row.
 
 use crate::{Db, Result, Store};
+use domain::ids::{DeviceId, EventId, PlantId};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EventRow {
-    pub id: i64,
-    pub device_id: i64,
-    pub plant_id: Option<i64>,
+    pub id: EventId,
+    pub device_id: DeviceId,
+    pub plant_id: Option<PlantId>,
     pub code: String,
     /// `warning` or `fault`.
     pub severity: String,
@@ -23,8 +24,8 @@ pub struct EventRow {
 /// What a listing of events asks for.
 #[derive(Debug, Clone, Default)]
 pub struct EventFilter {
-    pub plant: Option<i64>,
-    pub device: Option<i64>,
+    pub plant: Option<PlantId>,
+    pub device: Option<DeviceId>,
     pub open_only: bool,
     /// Events opened at or after this time.
     pub from: Option<i64>,
@@ -37,8 +38,8 @@ pub struct EventFilter {
 /// What the status job reads per device.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct DeviceStatusInput {
-    pub id: i64,
-    pub plant_id: Option<i64>,
+    pub id: DeviceId,
+    pub plant_id: Option<PlantId>,
     pub last_seen: Option<i64>,
     /// The gateway's upload cycle in seconds (300 when the device has no gateway).
     pub upload_cycle: i64,
@@ -78,8 +79,8 @@ impl Store {
     /// (see the module's rule) or starts one.
     pub async fn open_event(
         &self,
-        device: i64,
-        plant: Option<i64>,
+        device: DeviceId,
+        plant: Option<PlantId>,
         code: &str,
         severity: &str,
         at: i64,
@@ -98,7 +99,7 @@ impl Store {
                     sqlite,
                     "SELECT pg_advisory_xact_lock($1, CAST($2 AS INTEGER))",
                     OCCURRENCE_LOCK,
-                    p.rem_euclid(i64::from(i32::MAX))
+                    p.0.rem_euclid(i64::from(i32::MAX))
                 )?;
             }
             // On SQLite the write comes first: it takes the database's write lock, so the
@@ -136,7 +137,7 @@ impl Store {
 
     /// Closes the open event of this code, if any; answers whether one was closed. A close
     /// time before the opening time is raised to the opening time.
-    pub async fn close_event(&self, device: i64, code: &str, at: i64) -> Result<bool> {
+    pub async fn close_event(&self, device: DeviceId, code: &str, at: i64) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE events SET closed_at = CASE WHEN opened_at > $3 THEN opened_at ELSE $3 END \
@@ -184,7 +185,7 @@ impl Store {
     }
 
     /// Marks a device as being upgraded (or not); the status job shows it as Upgrading.
-    pub async fn set_device_upgrading(&self, device: i64, upgrading: bool) -> Result<bool> {
+    pub async fn set_device_upgrading(&self, device: DeviceId, upgrading: bool) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE devices SET upgrading = $2 WHERE id = $1",
@@ -209,11 +210,11 @@ impl Store {
     }
 
     /// (plant id, stored status) of every plant.
-    pub async fn plant_statuses(&self) -> Result<Vec<(i64, i64)>> {
+    pub async fn plant_statuses(&self) -> Result<Vec<(PlantId, i64)>> {
         Ok(rows!(
             self,
             fetch_all,
-            (i64, i64),
+            (PlantId, i64),
             "SELECT id, status FROM plants ORDER BY id"
         )?)
     }
@@ -222,8 +223,8 @@ impl Store {
     /// (plant, status).
     pub async fn apply_statuses(
         &self,
-        devices: &[(i64, i64, bool)],
-        plants: &[(i64, i64)],
+        devices: &[(DeviceId, i64, bool)],
+        plants: &[(PlantId, i64)],
     ) -> Result<()> {
         if devices.is_empty() && plants.is_empty() {
             return Ok(());

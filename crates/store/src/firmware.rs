@@ -8,6 +8,7 @@ use crate::{
     audit::{NewAudit, noting},
     conflict,
 };
+use domain::ids::{FirmwareId, InverterTypeId, ProductId, UserId};
 
 /// What a firmware file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,10 +36,10 @@ impl FirmwareTarget {
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct FirmwareRow {
-    pub id: i64,
+    pub id: FirmwareId,
     pub target: String,
     /// The secondary label of the inverter-type tree; 0 for gateway software.
-    pub type_id: i64,
+    pub type_id: InverterTypeId,
     pub name: String,
     pub file_name: String,
     pub stored_name: String,
@@ -47,13 +48,13 @@ pub struct FirmwareRow {
     /// The Chinese change log.
     pub change_log: String,
     pub change_log_en: String,
-    pub product_id: Option<i64>,
+    pub product_id: Option<ProductId>,
     pub hardware_version: String,
     /// `iap` or `isp`.
     pub upgrade_mode: String,
     pub firmware_type: String,
     pub enabled: bool,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -64,7 +65,7 @@ pub struct FirmwareListRow {
     #[sqlx(flatten)]
     pub firmware: FirmwareRow,
     pub type_name: Option<String>,
-    pub parent_type_id: Option<i64>,
+    pub parent_type_id: Option<InverterTypeId>,
     pub parent_type_name: Option<String>,
     pub manufacturer: Option<String>,
     pub product_name: Option<String>,
@@ -78,12 +79,12 @@ pub struct FirmwareListRow {
 /// The fields an upload or an edit writes (an edit keeps the file unless `file` is set).
 #[derive(Debug, Clone)]
 pub struct FirmwareFields<'a> {
-    pub type_id: i64,
+    pub type_id: InverterTypeId,
     pub name: &'a str,
     pub version: &'a str,
     pub change_log: &'a str,
     pub change_log_en: &'a str,
-    pub product_id: Option<i64>,
+    pub product_id: Option<ProductId>,
     pub hardware_version: &'a str,
     pub upgrade_mode: &'a str,
     pub firmware_type: &'a str,
@@ -103,7 +104,7 @@ pub struct NewFirmware<'a> {
     pub target: FirmwareTarget,
     pub fields: FirmwareFields<'a>,
     pub file: FirmwareFile<'a>,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     pub now: i64,
 }
 
@@ -114,7 +115,7 @@ pub struct FirmwareFilter {
     /// Lower-case part of the name, file name, version or part number.
     pub keyword: Option<String>,
     /// A secondary label, or a primary title (its labels).
-    pub type_id: Option<i64>,
+    pub type_id: Option<InverterTypeId>,
     pub enabled: Option<bool>,
     pub limit: i64,
     pub offset: i64,
@@ -150,13 +151,13 @@ impl Store {
         &self,
         f: &NewFirmware<'_>,
         audit: Option<&NewAudit<'_>>,
-    ) -> Result<i64> {
+    ) -> Result<FirmwareId> {
         let x = &f.fields;
         let id = in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                FirmwareId,
                 "INSERT INTO firmware (target, type_id, name, file_name, stored_name, size, \
                  version, change_log, change_log_en, product_id, hardware_version, upgrade_mode, \
                  firmware_type, enabled, created_by, created_at, updated_at) \
@@ -181,7 +182,7 @@ impl Store {
             )
             .map_err(|e| conflict(e, Conflict::FirmwareVersion))?;
             if let Some(a) = audit {
-                let detail = noting(a.detail, "firmId", id);
+                let detail = noting(a.detail, "firmId", id.0);
                 audit_in_tx!(
                     tx,
                     sqlite,
@@ -201,7 +202,7 @@ impl Store {
     /// `Conflict::FirmwareVersion`.
     pub async fn update_firmware(
         &self,
-        id: i64,
+        id: FirmwareId,
         x: &FirmwareFields<'_>,
         file: Option<FirmwareFile<'_>>,
         now: i64,
@@ -245,13 +246,13 @@ impl Store {
         Ok(found)
     }
 
-    pub async fn firmware(&self, id: i64) -> Result<Option<FirmwareRow>> {
+    pub async fn firmware(&self, id: FirmwareId) -> Result<Option<FirmwareRow>> {
         let sql = format!("SELECT {COLUMNS} FROM firmware f WHERE f.id = $1");
         Ok(rows!(self, fetch_optional, FirmwareRow, &sql, id)?)
     }
 
     /// One firmware with its names.
-    pub async fn firmware_item(&self, id: i64) -> Result<Option<FirmwareListRow>> {
+    pub async fn firmware_item(&self, id: FirmwareId) -> Result<Option<FirmwareListRow>> {
         let sql = format!(
             "SELECT {COLUMNS}, {LIST_COLUMNS}, {IN_USE} AS in_use {LIST_FROM} WHERE f.id = $1"
         );
@@ -299,7 +300,7 @@ impl Store {
     pub async fn firmware_versions(
         &self,
         target: FirmwareTarget,
-        type_id: i64,
+        type_id: InverterTypeId,
     ) -> Result<Vec<FirmwareRow>> {
         let sql = format!(
             "SELECT {COLUMNS} FROM firmware f WHERE f.target = $1 AND f.type_id = $2 \
@@ -319,7 +320,7 @@ impl Store {
     pub async fn enabled_firmware(
         &self,
         target: FirmwareTarget,
-        type_id: i64,
+        type_id: InverterTypeId,
     ) -> Result<Vec<FirmwareRow>> {
         Ok(self
             .firmware_versions(target, type_id)
@@ -344,7 +345,7 @@ impl Store {
         &self,
         target: FirmwareTarget,
         name: &str,
-        except: Option<i64>,
+        except: Option<FirmwareId>,
     ) -> Result<bool> {
         let n = scalar!(
             self,
@@ -360,7 +361,7 @@ impl Store {
     }
 
     /// Whether product `id` exists (firmware may name one).
-    pub async fn firmware_product_exists(&self, id: i64) -> Result<bool> {
+    pub async fn firmware_product_exists(&self, id: ProductId) -> Result<bool> {
         let n = scalar!(
             self,
             fetch_one,
@@ -372,7 +373,7 @@ impl Store {
     }
 
     /// Whether an upgrade still sending or upgrading uses firmware `id`.
-    pub async fn firmware_in_use(&self, id: i64) -> Result<bool> {
+    pub async fn firmware_in_use(&self, id: FirmwareId) -> Result<bool> {
         let sql =
             format!("SELECT CAST(COUNT(*) AS BIGINT) FROM firmware f WHERE f.id = $1 AND {IN_USE}");
         Ok(scalar!(self, fetch_one, i64, &sql, id)? > 0)
@@ -381,7 +382,10 @@ impl Store {
     /// Deletes each firmware of `doomed` that no running upgrade uses, with its audit entry,
     /// in one transaction; answers the ids deleted (the others are missing or in use, and
     /// their entries are not written).
-    pub async fn delete_unused_firmware(&self, doomed: &[(i64, NewAudit<'_>)]) -> Result<Vec<i64>> {
+    pub async fn delete_unused_firmware(
+        &self,
+        doomed: &[(FirmwareId, NewAudit<'_>)],
+    ) -> Result<Vec<FirmwareId>> {
         let sql = format!(
             "DELETE FROM firmware WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM firmware f WHERE f.id = $1 AND {IN_USE})"
         );

@@ -6,6 +6,7 @@ use crate::{
     audit::NewAudit,
     gateways::{DEVICES_FOLLOW, Holder, TAKE},
 };
+use domain::ids::{CompanyId, GatewayId, PlantId, UserId};
 
 impl Store {
     /// Replaces gateway `old` with `new` in one transaction: `new` is taken for `to` (the
@@ -16,10 +17,10 @@ impl Store {
     /// `audit` is not written). A `new` already on the plant stays as it is.
     pub async fn replace_gateway(
         &self,
-        old: i64,
-        new: i64,
+        old: GatewayId,
+        new: GatewayId,
         to: &Holder,
-        by: (i64, Option<i64>),
+        by: (UserId, Option<CompanyId>),
         now: i64,
         audit: &NewAudit<'_>,
     ) -> Result<Option<u64>> {
@@ -28,7 +29,7 @@ impl Store {
             let on = tx_scalar!(
                 tx,
                 sqlite,
-                Option<i64>,
+                Option<PlantId>,
                 "SELECT plant_id FROM gateways WHERE id = $1",
                 new
             )?;
@@ -68,7 +69,7 @@ impl Store {
     /// one transaction; answers whether it exists (nothing written when not).
     pub async fn set_gateway_protocol(
         &self,
-        gateway: i64,
+        gateway: GatewayId,
         protocol: &str,
         now: i64,
         audit: &NewAudit<'_>,

@@ -4,10 +4,16 @@
 //! sign-in with it) makes it the only key.
 
 use crate::{Result, Store};
+use domain::ids::GatewayId;
 
 impl Store {
     /// Records `key` as the gateway's next key, replacing any rotation still under way.
-    pub async fn set_pending_gateway_key(&self, gateway: i64, key: &str, now: i64) -> Result<bool> {
+    pub async fn set_pending_gateway_key(
+        &self,
+        gateway: GatewayId,
+        key: &str,
+        now: i64,
+    ) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE gateways SET pending_key = $2, updated_at = $3 WHERE id = $1",
@@ -21,7 +27,7 @@ impl Store {
     /// rotation replaced it meanwhile (or it was already taken).
     pub async fn take_pending_gateway_key(
         &self,
-        gateway: i64,
+        gateway: GatewayId,
         key: &str,
         now: i64,
     ) -> Result<bool> {
@@ -36,7 +42,7 @@ impl Store {
     }
 
     /// Forgets a rotation the gateway refused; the current key stays.
-    pub async fn drop_pending_gateway_key(&self, gateway: i64, key: &str) -> Result<bool> {
+    pub async fn drop_pending_gateway_key(&self, gateway: GatewayId, key: &str) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE gateways SET pending_key = NULL WHERE id = $1 AND pending_key = $2",

@@ -1,5 +1,6 @@
 //! The registry of gateways and devices: what exists, and which plant it belongs to.
 
+use domain::ids::{CompanyId, DeviceId, GatewayId, PlantId};
 use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{Conflict, Result, Store, StoreError, audit::NewAudit};
@@ -16,11 +17,11 @@ pub struct NewGateway<'a> {
 
 /// The detail of a registration's audit entry, made from the new ids (`None` for a known SN),
 /// or `None` for no entry.
-pub type RegistrationDetail<'a> = dyn Fn(&[Option<i64>]) -> Option<String> + Sync + 'a;
+pub type RegistrationDetail<'a> = dyn Fn(&[Option<GatewayId>]) -> Option<String> + Sync + 'a;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GatewayRow {
-    pub id: i64,
+    pub id: GatewayId,
     pub sn: String,
     pub reg_key: String,
     /// The next key while a rotation is under way (see [`Store::set_pending_gateway_key`]).
@@ -34,9 +35,9 @@ pub struct GatewayRow {
     pub hard_ver: String,
     pub signal: Option<i64>,
     pub upload_cycle: i64,
-    pub plant_id: Option<i64>,
-    pub owner_id: Option<i64>,
-    pub company_id: Option<i64>,
+    pub plant_id: Option<PlantId>,
+    pub owner_id: Option<UserId>,
+    pub company_id: Option<CompanyId>,
     pub online: bool,
     pub last_online: Option<i64>,
     pub created_at: i64,
@@ -45,10 +46,10 @@ pub struct GatewayRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DeviceRow {
-    pub id: i64,
+    pub id: DeviceId,
     pub sn: String,
-    pub gateway_id: Option<i64>,
-    pub plant_id: Option<i64>,
+    pub gateway_id: Option<GatewayId>,
+    pub plant_id: Option<PlantId>,
     #[sqlx(try_from = "String")]
     pub family: DeviceFamily,
     pub type_code: i64,
@@ -80,7 +81,7 @@ impl Store {
         reg_key: &str,
         protocol: &str,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<GatewayId> {
         self.register_gateway(sn, reg_key, protocol, "", "", now)
             .await?
             .ok_or(StoreError::Conflict(Conflict::GatewaySn))
@@ -96,11 +97,11 @@ impl Store {
         model: &str,
         comm_type: &str,
         now: i64,
-    ) -> Result<Option<i64>> {
+    ) -> Result<Option<GatewayId>> {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            GatewayId,
             "INSERT INTO gateways (sn, reg_key, protocol, model, comm_type, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (sn) DO NOTHING RETURNING id",
             sn,
@@ -120,7 +121,7 @@ impl Store {
         gateways: &[NewGateway<'_>],
         now: i64,
         audit: (&NewAudit<'_>, &RegistrationDetail<'_>),
-    ) -> Result<Vec<Option<i64>>> {
+    ) -> Result<Vec<Option<GatewayId>>> {
         let (entry, detail_of) = audit;
         Ok(in_tx!(self, |tx, sqlite| {
             let mut ids = Vec::with_capacity(gateways.len());
@@ -129,7 +130,7 @@ impl Store {
                     tx,
                     sqlite,
                     fetch_optional,
-                    (i64,),
+                    (GatewayId,),
                     "INSERT INTO gateways (sn, reg_key, protocol, model, comm_type, created_at, \
                      updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) \
                      ON CONFLICT (sn) DO NOTHING RETURNING id",
@@ -158,9 +159,9 @@ impl Store {
     /// the statement. `audit` is written, in the same transaction, when the change is made.
     pub async fn set_gateway_holder(
         &self,
-        gateway: i64,
-        owner: Option<i64>,
-        company: Option<i64>,
+        gateway: GatewayId,
+        owner: Option<UserId>,
+        company: Option<CompanyId>,
         now: i64,
         audit: &NewAudit<'_>,
     ) -> Result<bool> {
@@ -181,12 +182,12 @@ impl Store {
         Ok(rows!(self, fetch_optional, GatewayRow, &sql, sn)?)
     }
 
-    pub async fn gateway(&self, id: i64) -> Result<Option<GatewayRow>> {
+    pub async fn gateway(&self, id: GatewayId) -> Result<Option<GatewayRow>> {
         let sql = format!("SELECT {GATEWAY_COLUMNS} FROM gateways WHERE id = $1");
         Ok(rows!(self, fetch_optional, GatewayRow, &sql, id)?)
     }
 
-    pub async fn plant_gateways(&self, plant: i64) -> Result<Vec<GatewayRow>> {
+    pub async fn plant_gateways(&self, plant: PlantId) -> Result<Vec<GatewayRow>> {
         let sql = format!("SELECT {GATEWAY_COLUMNS} FROM gateways WHERE plant_id = $1 ORDER BY sn");
         Ok(rows!(self, fetch_all, GatewayRow, &sql, plant)?)
     }
@@ -195,10 +196,10 @@ impl Store {
     /// transaction.
     pub async fn bind_gateway(
         &self,
-        gateway: i64,
-        plant: i64,
-        owner: i64,
-        company: Option<i64>,
+        gateway: GatewayId,
+        plant: PlantId,
+        owner: UserId,
+        company: Option<CompanyId>,
         now: i64,
     ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
@@ -222,7 +223,7 @@ impl Store {
     /// when the gateway was there, in one transaction; history stays with the plant.
     pub async fn unbind_gateway(
         &self,
-        gateway: i64,
+        gateway: GatewayId,
         now: i64,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
@@ -254,12 +255,12 @@ impl Store {
         Ok(rows!(self, fetch_optional, DeviceRow, &sql, sn)?)
     }
 
-    pub async fn gateway_devices(&self, gateway: i64) -> Result<Vec<DeviceRow>> {
+    pub async fn gateway_devices(&self, gateway: GatewayId) -> Result<Vec<DeviceRow>> {
         let sql = format!("SELECT {DEVICE_COLUMNS} FROM devices WHERE gateway_id = $1 ORDER BY sn");
         Ok(rows!(self, fetch_all, DeviceRow, &sql, gateway)?)
     }
 
-    pub async fn plant_devices(&self, plant: i64) -> Result<Vec<DeviceRow>> {
+    pub async fn plant_devices(&self, plant: PlantId) -> Result<Vec<DeviceRow>> {
         let sql =
             format!("SELECT {DEVICE_COLUMNS} FROM devices WHERE plant_id = $1 ORDER BY family, sn");
         Ok(rows!(self, fetch_all, DeviceRow, &sql, plant)?)
@@ -271,18 +272,18 @@ impl Store {
     pub async fn upsert_device(
         &self,
         sn: &str,
-        gateway: i64,
+        gateway: GatewayId,
         family: DeviceFamily,
         type_code: i64,
         protocol: &str,
         model: &str,
         parent_sn: Option<&str>,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<DeviceId> {
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            DeviceId,
             "INSERT INTO devices (sn, gateway_id, plant_id, family, type_code, protocol, model, \
              parent_sn, created_at, updated_at) \
              VALUES ($1, $2, (SELECT plant_id FROM gateways WHERE id = $2), $3, $4, $5, $6, $7, $8, $8) \
@@ -309,13 +310,13 @@ pub struct GatewayFilter {
     pub upload_cycle: Option<i64>,
     pub protocol: Option<String>,
     /// The company the gateway or its plant belongs to (the lists' `agentCompanyId`).
-    pub company: Option<i64>,
+    pub company: Option<CompanyId>,
     /// The account holding the gateway or owning its plant (the list's `customerId`).
-    pub customer: Option<i64>,
+    pub customer: Option<UserId>,
     /// Upper-case part of the SN.
     pub sn: Option<String>,
     /// Only the gateways of this plant.
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     /// `Some(true)` only gateways on a plant, `Some(false)` only stock (on none).
     pub placed: Option<bool>,
     /// Upper-case part of the SN, alias or model.
@@ -336,9 +337,9 @@ pub struct GatewayListRow {
 /// one. A gateway with a holder but no plant is the holder's stock.
 #[derive(Debug, Clone, Copy)]
 pub struct Holder {
-    pub plant: Option<i64>,
-    pub owner: i64,
-    pub company: Option<i64>,
+    pub plant: Option<PlantId>,
+    pub owner: UserId,
+    pub company: Option<CompanyId>,
 }
 
 /// Takes gateway `$1` for the holder `$2`-`$4` at `$5` while it is off any plant and free or
@@ -449,7 +450,7 @@ impl Store {
         &self,
         visibility: PlantVisibility,
         reader: UserId,
-        id: Option<i64>,
+        id: Option<GatewayId>,
         sn: Option<&str>,
     ) -> Result<Option<GatewayListRow>> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
@@ -501,9 +502,9 @@ impl Store {
     /// gateway cannot both win, and the devices follow in the same transaction.
     pub async fn take_gateway(
         &self,
-        gateway: i64,
+        gateway: GatewayId,
         to: &Holder,
-        by: (i64, Option<i64>),
+        by: (UserId, Option<CompanyId>),
         now: i64,
     ) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
@@ -520,7 +521,11 @@ impl Store {
     /// Removes a gateway from the registry, only while nobody holds it; its devices stay
     /// registered without a gateway. `audit` (none for a store test) is written, in the same
     /// transaction, when the gateway goes.
-    pub async fn delete_gateway(&self, gateway: i64, audit: Option<&NewAudit<'_>>) -> Result<bool> {
+    pub async fn delete_gateway(
+        &self,
+        gateway: GatewayId,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
         Ok(exec_audited!(
             self,
             audit,

@@ -4,11 +4,12 @@
 //! ambiguous. The rules (which parent, which moves) are the caller's; this keeps the rows.
 
 use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
+use domain::ids::InverterTypeId;
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct InverterTypeRow {
-    pub id: i64,
-    pub parent_id: Option<i64>,
+    pub id: InverterTypeId,
+    pub parent_id: Option<InverterTypeId>,
     pub name: String,
     pub sort: i64,
     pub created_at: i64,
@@ -28,27 +29,27 @@ impl Store {
         Ok(rows!(self, fetch_all, InverterTypeRow, &sql)?)
     }
 
-    pub async fn inverter_type(&self, id: i64) -> Result<Option<InverterTypeRow>> {
+    pub async fn inverter_type(&self, id: InverterTypeId) -> Result<Option<InverterTypeRow>> {
         let sql = format!("SELECT {COLUMNS} FROM inverter_types t WHERE t.id = $1");
         Ok(rows!(self, fetch_optional, InverterTypeRow, &sql, id)?)
     }
 
     /// Every `(code, label id)` pair, by code.
-    pub async fn inverter_type_codes(&self) -> Result<Vec<(i64, i64)>> {
+    pub async fn inverter_type_codes(&self) -> Result<Vec<(i64, InverterTypeId)>> {
         Ok(rows!(
             self,
             fetch_all,
-            (i64, i64),
+            (i64, InverterTypeId),
             "SELECT code, type_id FROM inverter_type_codes ORDER BY code"
         )?)
     }
 
     /// The secondary label that holds inverter type `code`.
-    pub async fn inverter_type_for_code(&self, code: i64) -> Result<Option<i64>> {
+    pub async fn inverter_type_for_code(&self, code: i64) -> Result<Option<InverterTypeId>> {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            InverterTypeId,
             "SELECT type_id FROM inverter_type_codes WHERE code = $1",
             code
         )?)
@@ -58,9 +59,9 @@ impl Store {
     /// is called `name`.
     pub async fn inverter_type_name_taken(
         &self,
-        parent: Option<i64>,
+        parent: Option<InverterTypeId>,
         name: &str,
-        except: Option<i64>,
+        except: Option<InverterTypeId>,
     ) -> Result<bool> {
         let n = scalar!(
             self,
@@ -81,13 +82,13 @@ impl Store {
     /// or code answers `Conflict::InverterTypeName`.
     pub async fn insert_inverter_type(
         &self,
-        parent: Option<i64>,
+        parent: Option<InverterTypeId>,
         name: &str,
         codes: &[i64],
         now: i64,
-        audit: Option<(&NewAudit<'_>, &(dyn Fn(i64) -> String + Sync))>,
-    ) -> Result<i64> {
-        let out: Result<i64> = in_tx!(self, |tx, sqlite| {
+        audit: Option<(&NewAudit<'_>, &(dyn Fn(InverterTypeId) -> String + Sync))>,
+    ) -> Result<InverterTypeId> {
+        let out: Result<InverterTypeId> = in_tx!(self, |tx, sqlite| {
             let sort = tx_scalar!(
                 tx,
                 sqlite,
@@ -99,7 +100,7 @@ impl Store {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                InverterTypeId,
                 "INSERT INTO inverter_types (parent_id, name, sort, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $4) RETURNING id",
                 parent,
@@ -135,7 +136,7 @@ impl Store {
     /// in one transaction; `false` (and no entry) when it is gone.
     pub async fn update_inverter_type(
         &self,
-        id: i64,
+        id: InverterTypeId,
         name: &str,
         codes: Option<&[i64]>,
         now: i64,
@@ -183,8 +184,8 @@ impl Store {
     /// (and no entry) when it is gone.
     pub async fn move_inverter_type(
         &self,
-        id: i64,
-        parent: i64,
+        id: InverterTypeId,
+        parent: InverterTypeId,
         now: i64,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
@@ -210,7 +211,7 @@ impl Store {
     /// with `audit`, in one transaction; `false` (and no entry) when nothing was deleted.
     pub async fn delete_inverter_type(
         &self,
-        id: i64,
+        id: InverterTypeId,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
         Ok(exec_audited!(

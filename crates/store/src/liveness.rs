@@ -2,12 +2,13 @@
 //! messages arrive) and the status job's reads and writes (`devices::ingest::status`).
 
 use crate::{Result, Store};
+use domain::ids::{DeviceId, GatewayId};
 
 /// What the status job weighs of a gateway: whether it counts as online, when the portal last
 /// heard from it, and its upload cycle.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct GatewayLiveness {
-    pub id: i64,
+    pub id: GatewayId,
     pub online: bool,
     /// When its newest message arrived (any message: telemetry, status, event, reply).
     pub last_online: Option<i64>,
@@ -26,11 +27,11 @@ impl Store {
     }
 
     /// (device, its gateway) for every device.
-    pub async fn device_gateways(&self) -> Result<Vec<(i64, Option<i64>)>> {
+    pub async fn device_gateways(&self) -> Result<Vec<(DeviceId, Option<GatewayId>)>> {
         Ok(rows!(
             self,
             fetch_all,
-            (i64, Option<i64>),
+            (DeviceId, Option<GatewayId>),
             "SELECT id, gateway_id FROM devices ORDER BY id"
         )?)
     }
@@ -62,7 +63,7 @@ impl Store {
     /// arrived from it (a message racing the status job wins).
     pub async fn set_gateway_silent(
         &self,
-        gateway: i64,
+        gateway: GatewayId,
         last_heard: Option<i64>,
         now: i64,
     ) -> Result<bool> {

@@ -3,6 +3,7 @@
 //! plant columns, so the visibility rule, the plant and time window and the paging are written
 //! once here; each log brings its columns, joins and three filters of its own.
 
+use domain::ids::{CompanyId, PlantId};
 use domain::{ids::UserId, policy::PlantVisibility};
 use sqlx::{FromRow, postgres::PgRow, sqlite::SqliteRow};
 
@@ -12,13 +13,13 @@ use crate::{Result, Store};
 /// visibility rule reads.
 #[derive(Debug, Clone, Copy)]
 pub struct Author<'a> {
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     pub account: &'a str,
     /// The actor's company when they are company staff.
-    pub actor_company_id: Option<i64>,
-    pub plant_id: Option<i64>,
-    pub plant_owner_id: Option<i64>,
-    pub plant_company_id: Option<i64>,
+    pub actor_company_id: Option<CompanyId>,
+    pub plant_id: Option<PlantId>,
+    pub plant_owner_id: Option<UserId>,
+    pub plant_company_id: Option<CompanyId>,
 }
 
 /// One log table as a listing reads it.
@@ -34,7 +35,7 @@ pub(crate) struct LogTable {
 
 /// What every log listing is narrowed by besides its own filters; `None` means "any".
 pub(crate) struct Window {
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     /// Milliseconds, inclusive.
     pub from: Option<i64>,
     /// Milliseconds, exclusive.

@@ -2,14 +2,15 @@
 //! only while they see a device of its product (the device visibility rule of
 //! `store::devices`, written into the same statement).
 
+use domain::ids::{ManualId, ProductId};
 use domain::{ids::UserId, manual::ManualFields, policy::PlantVisibility};
 
 use crate::{Result, Store};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ManualRow {
-    pub id: i64,
-    pub product_id: i64,
+    pub id: ManualId,
+    pub product_id: ProductId,
     pub product_name: String,
     pub part_number: String,
     pub category: String,
@@ -37,7 +38,7 @@ pub struct ManualFile {
 /// What a manual listing asks for.
 #[derive(Debug, Clone, Default)]
 pub struct ManualFilter {
-    pub product: Option<i64>,
+    pub product: Option<ProductId>,
     /// Part of the title or of the product's name or part number, any case.
     pub keyword: Option<String>,
     pub language: Option<String>,
@@ -122,7 +123,7 @@ impl Store {
         visibility: PlantVisibility,
         reader: UserId,
         all_models: bool,
-        id: i64,
+        id: ManualId,
     ) -> Result<Option<ManualRow>> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
@@ -147,11 +148,11 @@ impl Store {
         m: &ManualFields,
         file: &ManualFile,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<ManualId> {
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            ManualId,
             "INSERT INTO manuals (product_id, title, language, version, issued, file_name, \
              stored_name, content_type, size, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
@@ -172,7 +173,7 @@ impl Store {
     /// of the file it replaced (for the caller to remove), `None` when there is no such manual.
     pub async fn update_manual(
         &self,
-        id: i64,
+        id: ManualId,
         m: &ManualFields,
         file: Option<&ManualFile>,
         now: i64,
@@ -220,7 +221,7 @@ impl Store {
     }
 
     /// Removes a manual; answers the stored name of its file, `None` when there is none.
-    pub async fn delete_manual(&self, id: i64) -> Result<Option<String>> {
+    pub async fn delete_manual(&self, id: ManualId) -> Result<Option<String>> {
         Ok(scalar!(
             self,
             fetch_optional,

@@ -7,6 +7,7 @@
 //! up to this event id"). A message is unread while its occurrence is open and the user has not
 //! read it: a recovery resolves it, and notices are never messages.
 
+use domain::ids::{DeviceId, EventId, PlantId};
 use domain::{DeviceFamily, ids::UserId, policy::PlantVisibility};
 
 use crate::{
@@ -19,7 +20,7 @@ use crate::{
 /// outlives devices): its columns are then `None`.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EventFacts {
-    pub plant_id: Option<i64>,
+    pub plant_id: Option<PlantId>,
     pub code: String,
     /// `info`, `warning` or `fault`.
     pub severity: String,
@@ -42,10 +43,10 @@ pub(crate) const PLACE_COLUMNS: &str = "d.sn AS device_sn, d.family, d.type_code
 /// An event with its device and plant, as lists and messages show it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EventListRow {
-    pub id: i64,
+    pub id: EventId,
     /// The occurrence the event is part of (`occurrences`).
-    pub occurrence_id: i64,
-    pub device_id: i64,
+    pub occurrence_id: EventId,
+    pub device_id: DeviceId,
     #[sqlx(flatten)]
     pub facts: EventFacts,
 }
@@ -53,11 +54,11 @@ pub struct EventListRow {
 /// What an event list may be narrowed by; `None` means "any".
 #[derive(Debug, Clone, Default)]
 pub struct VisibleEventFilter {
-    pub plant: Option<i64>,
+    pub plant: Option<PlantId>,
     /// Part of the device SN, any case.
     pub sn: Option<String>,
     /// Exactly this device.
-    pub device: Option<i64>,
+    pub device: Option<DeviceId>,
     pub family: Option<DeviceFamily>,
     pub type_code: Option<i64>,
     /// `info`, `warning` or `fault`.
@@ -239,7 +240,7 @@ impl Store {
         let page = rows!(
             self,
             fetch_all,
-            (i64, bool),
+            (EventId, bool),
             &sql,
             user,
             company,
@@ -252,7 +253,7 @@ impl Store {
         let total = scalar!(
             self, fetch_one, i64, &count_sql, user, company, all, f.since, f.unread, f.severity
         )?;
-        let ids: Vec<i64> = page.iter().map(|(id, _)| *id).collect();
+        let ids: Vec<EventId> = page.iter().map(|(id, _)| *id).collect();
         let rows = self
             .occurrences(&ids)
             .await?
@@ -284,12 +285,17 @@ impl Store {
 
     /// Marks one message (an occurrence, by its id) as read by `user` (the caller checked it
     /// is visible).
-    pub async fn mark_message_read(&self, user: UserId, occurrence: i64, now: i64) -> Result<()> {
+    pub async fn mark_message_read(
+        &self,
+        user: UserId,
+        occurrence: EventId,
+        now: i64,
+    ) -> Result<()> {
         exec!(
             self,
             "INSERT INTO message_reads (user_id, event_id, read_at) VALUES ($1, $2, $3) \
              ON CONFLICT (user_id, event_id) DO NOTHING",
-            user.0,
+            user,
             occurrence,
             now
         )?;
@@ -312,7 +318,7 @@ impl Store {
                 sqlite,
                 "INSERT INTO message_marks (user_id, read_through, marked_at) VALUES ($1, $2, $3) \
                  ON CONFLICT (user_id) DO UPDATE SET read_through = $2, marked_at = $3",
-                user.0,
+                user,
                 newest,
                 now
             )?;
@@ -320,14 +326,14 @@ impl Store {
                 tx,
                 sqlite,
                 "DELETE FROM message_reads WHERE user_id = $1 AND event_id <= $2",
-                user.0,
+                user,
                 newest
             )?;
             tx_exec!(
                 tx,
                 sqlite,
                 "UPDATE notices SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL",
-                user.0,
+                user,
                 now
             )?;
         });

@@ -2,6 +2,7 @@
 //! available". Each row is one user's; it keeps the words to render it with (JSON) so the
 //! reader's language is chosen when it is read.
 
+use domain::ids::{FirmwareId, NoticeId};
 use domain::{DeviceFamily, ids::UserId};
 
 use crate::{
@@ -11,11 +12,11 @@ use crate::{
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct NoticeRow {
-    pub id: i64,
-    pub user_id: i64,
+    pub id: NoticeId,
+    pub user_id: UserId,
     /// `firmware`: an update is available.
     pub kind: String,
-    pub subject_id: Option<i64>,
+    pub subject_id: Option<FirmwareId>,
     /// A JSON object.
     pub params: String,
     pub created_at: i64,
@@ -39,7 +40,7 @@ impl Store {
     /// gone. The audit entry is written with them, its detail noting the count as `notices`.
     pub async fn enable_firmware(
         &self,
-        id: i64,
+        id: FirmwareId,
         enabled: bool,
         notice: Option<&str>,
         now: i64,
@@ -110,9 +111,9 @@ impl Store {
             "SELECT id, user_id, kind, subject_id, params, created_at, read_at FROM notices \
              WHERE {condition} ORDER BY created_at DESC, id DESC LIMIT $3"
         );
-        let rows = rows!(self, fetch_all, NoticeRow, &sql, user.0, unread, limit)?;
+        let rows = rows!(self, fetch_all, NoticeRow, &sql, user, unread, limit)?;
         let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) FROM notices WHERE {condition}");
-        let total = scalar!(self, fetch_one, i64, &count_sql, user.0, unread)?;
+        let total = scalar!(self, fetch_one, i64, &count_sql, user, unread)?;
         Ok((rows, total))
     }
 
@@ -122,16 +123,16 @@ impl Store {
             fetch_one,
             i64,
             "SELECT CAST(COUNT(*) AS BIGINT) FROM notices WHERE user_id = $1 AND read_at IS NULL",
-            user.0
+            user
         )?)
     }
 
     /// Marks one of the user's notices read; `false` when the user has no such notice.
-    pub async fn mark_notice_read(&self, user: UserId, id: i64, now: i64) -> Result<bool> {
+    pub async fn mark_notice_read(&self, user: UserId, id: NoticeId, now: i64) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE notices SET read_at = COALESCE(read_at, $3) WHERE user_id = $1 AND id = $2",
-            user.0,
+            user,
             id,
             now
         )? == 1)

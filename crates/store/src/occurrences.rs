@@ -9,6 +9,7 @@
 //! events of the page's occurrences: grouping every visible event before paging cost eight
 //! times a plain event page on 300,000 events.
 
+use domain::ids::{EventId, PlantId};
 use domain::{ids::UserId, policy::PlantVisibility};
 
 use crate::{
@@ -21,7 +22,7 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct OccurrenceRow {
     /// The occurrence id: the id of its first event.
-    pub id: i64,
+    pub id: EventId,
     /// Devices it affects.
     pub devices: i64,
     /// Devices still in it.
@@ -91,16 +92,16 @@ impl Store {
         f: &VisibleEventFilter,
     ) -> Result<(Vec<OccurrenceRow>, i64)> {
         let condition = format!("{LEADER} AND {FILTER}");
-        let (ids, total): (Vec<(i64,)>, i64) = self
+        let (ids, total): (Vec<(EventId,)>, i64) = self
             .visible_event_page(visibility, reader, "e.id", &condition, f)
             .await?;
-        let ids: Vec<i64> = ids.into_iter().map(|(id,)| id).collect();
+        let ids: Vec<EventId> = ids.into_iter().map(|(id,)| id).collect();
         Ok((self.occurrences(&ids).await?, total))
     }
 
     /// The occurrences with these ids, in this order (the caller read the ids through a
     /// visible listing).
-    pub(crate) async fn occurrences(&self, ids: &[i64]) -> Result<Vec<OccurrenceRow>> {
+    pub(crate) async fn occurrences(&self, ids: &[EventId]) -> Result<Vec<OccurrenceRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -119,7 +120,7 @@ impl Store {
         &self,
         visibility: PlantVisibility,
         reader: UserId,
-        id: i64,
+        id: EventId,
     ) -> Result<Option<OccurrenceRow>> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
@@ -129,7 +130,7 @@ impl Store {
         let found = scalar!(
             self,
             fetch_optional,
-            Option<i64>,
+            Option<EventId>,
             &sql,
             user,
             company,
@@ -145,7 +146,7 @@ impl Store {
 
     /// The events of the given occurrences (the caller read the occurrences through a visible
     /// listing), ordered by occurrence, then device SN.
-    pub async fn occurrence_events(&self, occurrences: &[i64]) -> Result<Vec<EventListRow>> {
+    pub async fn occurrence_events(&self, occurrences: &[EventId]) -> Result<Vec<EventListRow>> {
         if occurrences.is_empty() {
             return Ok(Vec::new());
         }
@@ -167,7 +168,7 @@ impl Store {
         &self,
         visibility: PlantVisibility,
         reader: UserId,
-        plant: Option<i64>,
+        plant: Option<PlantId>,
     ) -> Result<EventCounts> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(

@@ -2,6 +2,7 @@
 //! customer's account at once; for anyone else the plant is made in the creator's name and
 //! *offered* to the account, which accepts it (becoming the company's customer) or declines.
 
+use domain::ids::PlantId;
 use domain::ids::{CompanyId, UserId};
 
 use crate::{
@@ -25,12 +26,12 @@ pub struct NewPlant<'a> {
 /// A plant waiting for the reader to accept it, with who offers it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OfferRow {
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub name: String,
     pub address: String,
     pub total_power: f64,
     pub plant_type: i64,
-    pub company_id: Option<i64>,
+    pub company_id: Option<CompanyId>,
     pub company_name: Option<String>,
     pub offered_by: String,
     pub offered_by_name: String,
@@ -45,30 +46,30 @@ impl Store {
             fetch_optional,
             i64,
             "SELECT id FROM customers WHERE company_id = $1 AND user_id = $2",
-            company.0,
-            user.0
+            company,
+            user
         )?
         .is_some())
     }
 
     /// Creates a plant with its tariff (and its offer, if any) in one transaction.
-    pub async fn create_plant_with_tariff(&self, p: &NewPlant<'_>) -> Result<i64> {
+    pub async fn create_plant_with_tariff(&self, p: &NewPlant<'_>) -> Result<PlantId> {
         let f = p.fields;
         let offered_at = p.offered_to.map(|_| p.now);
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                PlantId,
                 "INSERT INTO plants (name, owner_id, company_id, created_by, plant_type, \
                  total_power, join_date, currency, timezone, address, lon, lat, image_url, \
                  thumb_url, principal, phone, email, installer, invest, offered_to, offered_at, \
                  created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
                  $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22) RETURNING id",
                 &f.name,
-                p.owner.0,
-                p.company.map(|c| c.0),
-                p.created_by.0,
+                p.owner,
+                p.company,
+                p.created_by,
                 f.plant_type,
                 f.total_power,
                 &f.join_date,
@@ -84,7 +85,7 @@ impl Store {
                 &f.email,
                 &f.installer,
                 f.invest,
-                p.offered_to.map(|u| u.0),
+                p.offered_to,
                 offered_at,
                 p.now,
             )?;
@@ -119,13 +120,13 @@ impl Store {
              FROM plants p JOIN users u ON u.id = p.owner_id \
              LEFT JOIN companies c ON c.id = p.company_id \
              WHERE p.offered_to = $1 AND p.offered_at IS NOT NULL ORDER BY p.offered_at DESC, p.id DESC",
-            user.0
+            user
         )?)
     }
 
     /// `user` takes the plant offered to them: they become its owner and, for a company plant,
     /// the company's customer. `false` when no such offer waits for them.
-    pub async fn accept_plant_offer(&self, plant: i64, user: UserId, now: i64) -> Result<bool> {
+    pub async fn accept_plant_offer(&self, plant: PlantId, user: UserId, now: i64) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             let moved = tx_exec!(
                 tx,
@@ -133,7 +134,7 @@ impl Store {
                 "UPDATE plants SET owner_id = offered_to, offered_to = NULL, offered_at = NULL, \
                  updated_at = $3 WHERE id = $1 AND offered_to = $2",
                 plant,
-                user.0,
+                user,
                 now
             )?;
             if moved == 1 {
@@ -144,7 +145,7 @@ impl Store {
                      SELECT company_id, $2, $3 FROM plants WHERE id = $1 AND company_id IS NOT NULL \
                      ON CONFLICT (company_id, user_id) DO NOTHING",
                     plant,
-                    user.0,
+                    user,
                     now
                 )?;
             }
@@ -154,13 +155,13 @@ impl Store {
 
     /// Ends an offer without moving the plant: declined by `user` when given, else withdrawn
     /// by whoever offered it. `false` when there was no such offer.
-    pub async fn end_plant_offer(&self, plant: i64, user: Option<UserId>) -> Result<bool> {
+    pub async fn end_plant_offer(&self, plant: PlantId, user: Option<UserId>) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE plants SET offered_to = NULL, offered_at = NULL \
              WHERE id = $1 AND offered_to IS NOT NULL AND ($2 IS NULL OR offered_to = $2)",
             plant,
-            user.map(|u| u.0)
+            user
         )? == 1)
     }
 
@@ -170,8 +171,8 @@ impl Store {
             self,
             "INSERT INTO customers (company_id, user_id, created_at) VALUES ($1, $2, $3) \
              ON CONFLICT (company_id, user_id) DO NOTHING",
-            company.0,
-            user.0,
+            company,
+            user,
             now
         )?;
         Ok(())

@@ -4,10 +4,11 @@
 //! server takes it.
 
 use crate::{Result, Store};
+use domain::ids::MailId;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OutboxRow {
-    pub id: i64,
+    pub id: MailId,
     pub channel: String,
     pub recipient: String,
     pub subject: String,
@@ -51,7 +52,7 @@ pub(crate) fn attachment_parts(mail: &NewMail) -> (Option<&str>, Option<&[u8]>) 
 /// A queued e-mail due for delivery.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct QueuedMail {
-    pub id: i64,
+    pub id: MailId,
     pub kind: String,
     pub recipient: String,
     pub subject: String,
@@ -65,12 +66,12 @@ pub struct QueuedMail {
 
 impl Store {
     /// Queues `mail`; the worker sends it from `now` on.
-    pub async fn queue_mail(&self, mail: &NewMail, now: i64) -> Result<i64> {
+    pub async fn queue_mail(&self, mail: &NewMail, now: i64) -> Result<MailId> {
         let (name, bytes) = attachment_parts(mail);
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            MailId,
             QUEUE_MAIL,
             &mail.recipient,
             &mail.subject,
@@ -111,7 +112,7 @@ impl Store {
     }
 
     /// The SMTP server took the e-mail. The attachment's bytes are not kept past delivery.
-    pub async fn mail_sent(&self, id: i64, now: i64) -> Result<bool> {
+    pub async fn mail_sent(&self, id: MailId, now: i64) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE outbox SET sent_at = $2, attempts = attempts + 1, last_error = NULL, \
@@ -122,7 +123,7 @@ impl Store {
     }
 
     /// A delivery failed: counted, the error kept, tried again at `retry_at`.
-    pub async fn mail_failed(&self, id: i64, error: &str, retry_at: i64) -> Result<()> {
+    pub async fn mail_failed(&self, id: MailId, error: &str, retry_at: i64) -> Result<()> {
         exec!(
             self,
             "UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 \
@@ -152,11 +153,11 @@ impl Store {
         body: &str,
         sent_at: Option<i64>,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<MailId> {
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            MailId,
             "INSERT INTO outbox (channel, recipient, subject, body, created_at, sent_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             channel,

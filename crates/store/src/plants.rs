@@ -1,6 +1,7 @@
 //! Plants, their tariffs and who they are shared with. Listings take the caller's visibility
 //! from the policy (`domain::policy::PlantVisibility`) and apply it in SQL.
 
+use domain::ids::PlantId;
 use domain::{
     ids::{CompanyId, UserId},
     policy::{PlantScope, PlantVisibility, ShareRole},
@@ -18,11 +19,11 @@ struct CountedPlantRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PlantRow {
-    pub id: i64,
+    pub id: PlantId,
     pub name: String,
-    pub owner_id: i64,
-    pub company_id: Option<i64>,
-    pub created_by: i64,
+    pub owner_id: UserId,
+    pub company_id: Option<CompanyId>,
+    pub created_by: UserId,
     pub plant_type: i64,
     pub total_power: f64,
     pub join_date: String,
@@ -42,22 +43,22 @@ pub struct PlantRow {
     pub created_at: i64,
     pub updated_at: i64,
     /// The account the plant waits to be accepted by (see `offers`), and since when.
-    pub offered_to: Option<i64>,
+    pub offered_to: Option<UserId>,
     pub offered_at: Option<i64>,
     /// How the plant is shared with the user the row was read for (`visitor`/`maintainer`).
     pub shared_as: Option<String>,
     /// The company of the user the row was read for (company staff) when that company serves
     /// the plant through a customer or an agent (see [`company_serves`]).
-    pub linked_company: Option<i64>,
+    pub linked_company: Option<CompanyId>,
 }
 
 impl PlantRow {
     pub fn scope(&self) -> PlantScope {
         PlantScope {
-            owner: UserId(self.owner_id),
-            company: self.company_id.map(CompanyId),
+            owner: self.owner_id,
+            company: self.company_id,
             shared_as: self.shared_as.as_deref().and_then(ShareRole::parse),
-            linked_company: self.linked_company.map(CompanyId),
+            linked_company: self.linked_company,
         }
     }
 }
@@ -86,7 +87,7 @@ pub struct PlantFields {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TariffSegmentRow {
     pub id: i64,
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub kind: i64,
     pub start_range: String,
     pub end_range: String,
@@ -106,7 +107,7 @@ pub struct NewTariffSegment {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ShareRow {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub account: String,
     pub nickname: String,
     pub role: String,
@@ -121,10 +122,10 @@ pub struct PlantFilter {
     pub status: Option<i64>,
     pub plant_type: Option<i64>,
     /// Only the plants of this company (the lists' `agentCompanyId`).
-    pub company: Option<i64>,
+    pub company: Option<CompanyId>,
     /// Only the plants this account owns (the list's `customerId`); still within what the
     /// reader may see.
-    pub owner: Option<i64>,
+    pub owner: Option<UserId>,
     /// Only the plants others shared with the reader (the list's `share=1`).
     pub shared: bool,
     pub sort: PlantSort,
@@ -191,10 +192,13 @@ fn linked_column(company: &str) -> String {
     )
 }
 
-pub(crate) fn viewer(visibility: PlantVisibility, reader: UserId) -> (i64, Option<i64>, i64) {
+pub(crate) fn viewer(
+    visibility: PlantVisibility,
+    reader: UserId,
+) -> (UserId, Option<CompanyId>, i64) {
     match visibility {
-        PlantVisibility::All => (reader.0, None, 1),
-        PlantVisibility::Of { user, company } => (user.0, company.map(|c| c.0), 0),
+        PlantVisibility::All => (reader, None, 1),
+        PlantVisibility::Of { user, company } => (user, company, 0),
     }
 }
 
@@ -207,7 +211,7 @@ impl Store {
         created_by: UserId,
         f: &PlantFields,
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<PlantId> {
         self.create_plant_with_tariff(&crate::offers::NewPlant {
             owner,
             company,
@@ -221,7 +225,7 @@ impl Store {
     }
 
     /// One plant as `reader` sees it (with how it is shared with them), or `None`.
-    pub async fn plant(&self, id: i64, reader: UserId) -> Result<Option<PlantRow>> {
+    pub async fn plant(&self, id: PlantId, reader: UserId) -> Result<Option<PlantRow>> {
         let linked = linked_column(
             "(SELECT r.company_id FROM users r WHERE r.id = $2 AND r.kind = 'company')",
         );
@@ -229,7 +233,7 @@ impl Store {
             "SELECT {COLUMNS}, {linked} FROM plants p \
              LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $2 WHERE p.id = $1"
         );
-        Ok(rows!(self, fetch_optional, PlantRow, &sql, id, reader.0)?)
+        Ok(rows!(self, fetch_optional, PlantRow, &sql, id, reader)?)
     }
 
     /// A page of the plants `visibility` allows, with the total count before paging.
@@ -326,7 +330,7 @@ impl Store {
     /// Edits a plant and, when `tariff` is given, replaces its tariff, in one transaction.
     pub async fn update_plant(
         &self,
-        id: i64,
+        id: PlantId,
         f: &PlantFields,
         tariff: Option<&[NewTariffSegment]>,
         now: i64,
@@ -385,7 +389,7 @@ impl Store {
         }))
     }
 
-    pub async fn tariff(&self, plant: i64) -> Result<Vec<TariffSegmentRow>> {
+    pub async fn tariff(&self, plant: PlantId) -> Result<Vec<TariffSegmentRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -398,7 +402,7 @@ impl Store {
 
     pub async fn share_plant(
         &self,
-        plant: i64,
+        plant: PlantId,
         user: UserId,
         role: ShareRole,
         now: i64,
@@ -408,19 +412,19 @@ impl Store {
             "INSERT INTO plant_shares (plant_id, user_id, role, created_at) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (plant_id, user_id) DO UPDATE SET role = $3",
             plant,
-            user.0,
+            user,
             role.as_str(),
             now
         )?;
         Ok(())
     }
 
-    pub async fn unshare_plant(&self, plant: i64, user: UserId) -> Result<bool> {
+    pub async fn unshare_plant(&self, plant: PlantId, user: UserId) -> Result<bool> {
         Ok(exec!(
             self,
             "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
             plant,
-            user.0
+            user
         )? == 1)
     }
 
@@ -428,7 +432,7 @@ impl Store {
     /// (an edit in between wins); true when they were replaced.
     pub async fn replace_plant_pictures(
         &self,
-        plant: i64,
+        plant: PlantId,
         old: (&str, &str),
         new: (&str, &str),
     ) -> Result<bool> {
@@ -444,7 +448,7 @@ impl Store {
         )? == 1)
     }
 
-    pub async fn plant_shares(&self, plant: i64) -> Result<Vec<ShareRow>> {
+    pub async fn plant_shares(&self, plant: PlantId) -> Result<Vec<ShareRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -460,7 +464,7 @@ impl Store {
     /// says so.
     pub async fn transfer_plant(
         &self,
-        plant: i64,
+        plant: PlantId,
         to: UserId,
         company: Option<CompanyId>,
         now: i64,
@@ -471,15 +475,15 @@ impl Store {
                 sqlite,
                 "DELETE FROM plant_shares WHERE plant_id = $1 AND user_id = $2",
                 plant,
-                to.0
+                to
             )?;
             tx_exec!(
                 tx,
                 sqlite,
                 "UPDATE plants SET owner_id = $2, company_id = $3, updated_at = $4 WHERE id = $1",
                 plant,
-                to.0,
-                company.map(|c| c.0),
+                to,
+                company,
                 now
             )? == 1
         }))
@@ -487,7 +491,7 @@ impl Store {
 
     /// Deletes a plant with its tariff and shares in one transaction: a failure half way leaves
     /// the plant whole.
-    pub async fn delete_plant(&self, plant: i64) -> Result<bool> {
+    pub async fn delete_plant(&self, plant: PlantId) -> Result<bool> {
         Ok(in_tx!(self, |tx, sqlite| {
             tx_exec!(
                 tx,

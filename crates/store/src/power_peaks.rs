@@ -4,6 +4,7 @@
 //! ([`Store::compact_day`]), and the next report computes it again.
 
 use crate::{Result, Store};
+use domain::ids::PlantId;
 
 /// The highest 5-minute PV power of a plant's local day and when it happened; `None` when no
 /// inverter gave a PV figure that day.
@@ -24,7 +25,7 @@ impl Store {
     /// The stored peaks of a plant's days `from..=to` (`YYYY-MM-DD`), by day.
     pub async fn plant_power_peaks(
         &self,
-        plant: i64,
+        plant: PlantId,
         from: &str,
         to: &str,
     ) -> Result<Vec<(String, DayPeak)>> {
@@ -54,7 +55,7 @@ impl Store {
     /// is overwritten (two replicas computing the same day agree).
     pub async fn put_plant_power_peaks(
         &self,
-        plant: i64,
+        plant: PlantId,
         days: &[(String, DayPeak)],
     ) -> Result<()> {
         if days.is_empty() {

@@ -1,6 +1,7 @@
 //! Products and their hardware versions (the catalogue firmware, inverters and the plant wizard
 //! refer to). A product and its hardware list are written together in one transaction.
 
+use domain::ids::{DeviceId, HardwareId, InverterTypeId};
 use domain::{
     ids::ProductId,
     product::{Category, Product},
@@ -10,12 +11,12 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProductRow {
-    pub id: i64,
+    pub id: ProductId,
     pub category: String,
     pub name: String,
     pub part_number: String,
     pub manufacturer: String,
-    pub type_id: Option<i64>,
+    pub type_id: Option<InverterTypeId>,
     /// The secondary label's name.
     pub type_name: Option<String>,
     pub rated_power: Option<f64>,
@@ -30,8 +31,8 @@ pub struct ProductRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct HardwareRow {
-    pub id: i64,
-    pub product_id: i64,
+    pub id: HardwareId,
+    pub product_id: ProductId,
     pub product_name: String,
     pub version: String,
     pub remark: String,
@@ -105,7 +106,7 @@ impl Store {
 
     pub async fn product(&self, id: ProductId) -> Result<Option<ProductRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE pr.id = $1");
-        Ok(rows!(self, fetch_optional, ProductRow, &sql, id.0)?)
+        Ok(rows!(self, fetch_optional, ProductRow, &sql, id)?)
     }
 
     pub async fn product_by_part_number(&self, part_number: &str) -> Result<Option<ProductRow>> {
@@ -122,7 +123,7 @@ impl Store {
             "SELECT h.id, h.product_id, pr.name AS product_name, h.version, h.remark \
              FROM hardware_versions h JOIN products pr ON pr.id = h.product_id \
              WHERE ($1 IS NULL OR h.product_id = $1) ORDER BY h.product_id, h.version, h.id",
-            product.map(|p| p.0)
+            product
         )?)
     }
 
@@ -138,7 +139,7 @@ impl Store {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                ProductId,
                 "INSERT INTO products (category, name, part_number, manufacturer, type_id, \
                  rated_power, remark, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id",
@@ -158,7 +159,7 @@ impl Store {
             if let Some(audit) = audit {
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
             }
-            ProductId(id)
+            id
         }))
     }
 
@@ -181,7 +182,7 @@ impl Store {
                     sql.into()
                 };
                 sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql.into_owned()))
-                    .bind(id.0)
+                    .bind(id)
                     .fetch_all(&mut *tx)
                     .await?
             };
@@ -194,7 +195,7 @@ impl Store {
                     sql.into()
                 };
                 sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql.into_owned()))
-                    .bind(id.0)
+                    .bind(id)
                     .fetch_all(&mut *tx)
                     .await?
             };
@@ -209,7 +210,7 @@ impl Store {
                     "UPDATE products SET category = $2, name = $3, part_number = $4, \
                      manufacturer = $5, type_id = $6, rated_power = $7, remark = $8, \
                      updated_at = $9 WHERE id = $1",
-                    id.0,
+                    id,
                     p.category.as_str(),
                     p.name.as_str(),
                     p.part_number.as_str(),
@@ -228,12 +229,12 @@ impl Store {
                             tx,
                             sqlite,
                             "DELETE FROM hardware_versions WHERE product_id = $1 AND version = $2",
-                            id.0,
+                            id,
                             v
                         )?;
                     }
                     for v in p.hardware.iter().filter(|v| !current.contains(v)) {
-                        tx_exec!(tx, sqlite, INSERT_HARDWARE, id.0, v, now)?;
+                        tx_exec!(tx, sqlite, INSERT_HARDWARE, id, v, now)?;
                     }
                     audit_in_tx!(tx, sqlite, audit)?;
                     Ok(())
@@ -257,7 +258,7 @@ impl Store {
              AND NOT EXISTS (SELECT 1 FROM firmware f WHERE f.product_id = $1) \
              AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.product_id = $1) \
              AND NOT EXISTS (SELECT 1 FROM manuals m WHERE m.product_id = $1)",
-                id.0
+                id
             )?;
             if n == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
@@ -275,7 +276,7 @@ impl Store {
     }
 
     /// Whether `type_id` is a secondary label of the inverter-type tree (one with a parent).
-    pub async fn is_secondary_label(&self, type_id: i64) -> Result<bool> {
+    pub async fn is_secondary_label(&self, type_id: InverterTypeId) -> Result<bool> {
         Ok(scalar!(
             self,
             fetch_optional,
@@ -287,11 +288,11 @@ impl Store {
     }
 
     /// The secondary label holding an inverter type code, if any.
-    pub async fn label_of_code(&self, code: i64) -> Result<Option<i64>> {
+    pub async fn label_of_code(&self, code: i64) -> Result<Option<InverterTypeId>> {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            InverterTypeId,
             "SELECT type_id FROM inverter_type_codes WHERE code = $1",
             code
         )?)
@@ -303,7 +304,7 @@ impl Store {
     pub async fn file_seeded_firmware(
         &self,
         target: &str,
-        type_id: i64,
+        type_id: InverterTypeId,
         product: ProductId,
         hardware_version: &str,
     ) -> Result<u64> {
@@ -311,7 +312,7 @@ impl Store {
             self,
             "UPDATE firmware SET product_id = $1, hardware_version = $2 \
              WHERE target = $3 AND type_id = $4 AND product_id IS NULL AND created_by IS NULL",
-            product.0,
+            product,
             hardware_version,
             target,
             type_id
@@ -321,7 +322,7 @@ impl Store {
     /// Sets (or clears) the product a device is; `false` when the device does not exist.
     pub async fn set_device_product(
         &self,
-        device: i64,
+        device: DeviceId,
         product: Option<ProductId>,
         now: i64,
         audit: &NewAudit<'_>,
@@ -332,7 +333,7 @@ impl Store {
                 sqlite,
                 "UPDATE devices SET product_id = $2, updated_at = $3 WHERE id = $1",
                 device,
-                product.map(|p| p.0),
+                product,
                 now
             )?;
             if n == 1 {
@@ -350,7 +351,7 @@ impl Store {
             self,
             "UPDATE devices SET product_id = $2 WHERE sn = $1 AND product_id IS NULL",
             sn,
-            product.0
+            product
         )? == 1)
     }
 }

@@ -1,6 +1,7 @@
 //! Stored protocol configs. The JSON is validated by the devices crate before it gets here.
 
 use domain::DeviceFamily;
+use domain::ids::UserId;
 
 use crate::{Result, Store, audit::NewAudit};
 
@@ -70,7 +71,7 @@ impl Store {
         family: DeviceFamily,
         name: &str,
         config: &str,
-        by: i64,
+        by: UserId,
         now: i64,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<()> {

@@ -3,16 +3,17 @@
 //! it over by reporting its SN.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, GatewayId, PlantId};
 
 use crate::{Db, Result, Store, sql::push_params};
 
 /// Where a device belongs, as ingest needs it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct DeviceContext {
-    pub id: i64,
+    pub id: DeviceId,
     pub sn: String,
-    pub gateway_id: Option<i64>,
-    pub plant_id: Option<i64>,
+    pub gateway_id: Option<GatewayId>,
+    pub plant_id: Option<PlantId>,
     /// The plant's IANA time zone; `None` for a device not bound to a plant.
     pub timezone: Option<String>,
 }
@@ -83,13 +84,13 @@ impl Store {
     pub async fn register_reported_device(
         &self,
         d: &ReportedDevice<'_>,
-        gateway: i64,
+        gateway: GatewayId,
         now: i64,
-    ) -> Result<Option<i64>> {
+    ) -> Result<Option<DeviceId>> {
         Ok(scalar!(
             self,
             fetch_optional,
-            i64,
+            DeviceId,
             "INSERT INTO devices (sn, gateway_id, plant_id, family, type_code, protocol, model, \
              parent_sn, created_at, updated_at) \
              VALUES ($1, $2, (SELECT plant_id FROM gateways WHERE id = $2), $3, $4, $5, $6, $7, $8, $8) \
@@ -110,7 +111,7 @@ impl Store {
     }
 
     /// Devices registered behind a gateway.
-    pub async fn gateway_device_count(&self, gateway: i64) -> Result<i64> {
+    pub async fn gateway_device_count(&self, gateway: GatewayId) -> Result<i64> {
         Ok(scalar!(
             self,
             fetch_one,

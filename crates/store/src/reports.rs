@@ -3,11 +3,12 @@
 //! so a spreadsheet lands whole or not at all.
 
 use crate::{Result, Store};
+use domain::ids::{MailId, PlantId, UserId};
 
 /// One expected figure: a whole month when `day` is 0, else one day.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Prediction {
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub year: i64,
     pub month: i64,
     pub day: i64,
@@ -17,8 +18,8 @@ pub struct Prediction {
 /// A user's monthly report subscription, with what the job needs to send it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Subscription {
-    pub user_id: i64,
-    pub plant_id: i64,
+    pub user_id: UserId,
+    pub plant_id: PlantId,
     /// `en`, `zh` or `es`: the language the user subscribed in.
     pub lang: String,
     pub created_at: i64,
@@ -52,7 +53,7 @@ impl Store {
     }
 
     /// A plant's predictions of one year, by month then day (month rows first).
-    pub async fn plant_predictions(&self, plant: i64, year: i64) -> Result<Vec<Prediction>> {
+    pub async fn plant_predictions(&self, plant: PlantId, year: i64) -> Result<Vec<Prediction>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -65,7 +66,11 @@ impl Store {
     }
 
     /// The user's subscription to the plant's monthly report, if any.
-    pub async fn report_subscription(&self, user: i64, plant: i64) -> Result<Option<Subscription>> {
+    pub async fn report_subscription(
+        &self,
+        user: UserId,
+        plant: PlantId,
+    ) -> Result<Option<Subscription>> {
         Ok(rows!(
             self,
             fetch_optional,
@@ -81,8 +86,8 @@ impl Store {
     /// Subscribes (keeping the sent month of an existing subscription) or unsubscribes.
     pub async fn set_report_subscription(
         &self,
-        user: i64,
-        plant: i64,
+        user: UserId,
+        plant: PlantId,
         enabled: bool,
         lang: &str,
         now: i64,
@@ -133,11 +138,11 @@ impl Store {
     pub async fn queue_report_mail(
         &self,
         mail: &crate::outbox::NewMail,
-        user: i64,
-        plant: i64,
+        user: UserId,
+        plant: PlantId,
         period: &str,
         now: i64,
-    ) -> Result<Option<i64>> {
+    ) -> Result<Option<MailId>> {
         let (name, bytes) = match &mail.attachment {
             Some((name, bytes)) => (Some(name.as_str()), Some(bytes.as_slice())),
             None => (None, None),
@@ -159,7 +164,7 @@ impl Store {
                 Some(tx_scalar!(
                     tx,
                     sqlite,
-                    i64,
+                    MailId,
                     "INSERT INTO outbox (channel, recipient, subject, body, created_at, queued, \
                      kind, next_attempt_at, attachment_name, attachment) \
                      VALUES ('email', $1, $2, $3, $4, TRUE, $5, $4, $6, $7) RETURNING id",

@@ -10,8 +10,8 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RoleRow {
-    pub id: i64,
-    pub company_id: Option<i64>,
+    pub id: RoleId,
+    pub company_id: Option<CompanyId>,
     pub name: String,
     pub builtin: Option<String>,
     pub created_at: i64,
@@ -42,14 +42,13 @@ impl Store {
     }
 
     pub async fn builtin_role(&self, role: BuiltinRole) -> Result<RoleId> {
-        let id: i64 = scalar!(
+        Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            RoleId,
             "SELECT id FROM roles WHERE builtin = $1",
             role.slug()
-        )?;
-        Ok(RoleId(id))
+        )?)
     }
 
     pub async fn role(&self, id: RoleId) -> Result<Option<RoleRow>> {
@@ -58,7 +57,7 @@ impl Store {
             fetch_optional,
             RoleRow,
             "SELECT id, company_id, name, builtin, created_at FROM roles WHERE id = $1",
-            id.0
+            id
         )?)
     }
 
@@ -70,7 +69,7 @@ impl Store {
             RoleRow,
             "SELECT id, company_id, name, builtin, created_at FROM roles WHERE company_id = $1 \
              ORDER BY id",
-            company.0
+            company
         )?)
     }
 
@@ -80,7 +79,7 @@ impl Store {
             fetch_all,
             String,
             "SELECT permission FROM role_permissions WHERE role_id = $1 ORDER BY permission",
-            id.0
+            id
         )?)
     }
 
@@ -94,14 +93,14 @@ impl Store {
         now: i64,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<RoleId> {
-        let id: i64 = in_tx!(self, |tx, sqlite| {
+        let id = in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                RoleId,
                 "INSERT INTO roles (company_id, name, created_at) VALUES ($1, $2, $3) \
                  RETURNING id",
-                company.0,
+                company,
                 name,
                 now
             )
@@ -121,7 +120,7 @@ impl Store {
             }
             id
         });
-        Ok(RoleId(id))
+        Ok(id)
     }
 
     /// Renames a role and/or replaces its permissions (`None` keeps what it has), in one
@@ -140,7 +139,7 @@ impl Store {
                     tx,
                     sqlite,
                     "UPDATE roles SET name = $2 WHERE id = $1",
-                    id.0,
+                    id,
                     name
                 )
                 .map_err(|e| conflict(e, Conflict::RoleName))?;
@@ -150,7 +149,7 @@ impl Store {
                     tx,
                     sqlite,
                     "DELETE FROM role_permissions WHERE role_id = $1",
-                    id.0
+                    id
                 )?;
                 for key in keys {
                     tx_exec!(
@@ -158,7 +157,7 @@ impl Store {
                         sqlite,
                         "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
                          ON CONFLICT DO NOTHING",
-                        id.0,
+                        id,
                         *key
                     )?;
                 }
@@ -177,7 +176,7 @@ impl Store {
                 tx,
                 sqlite,
                 "DELETE FROM role_permissions WHERE role_id = $1",
-                id.0
+                id
             )?;
             for key in permissions {
                 tx_exec!(
@@ -185,7 +184,7 @@ impl Store {
                     sqlite,
                     "INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2) \
                      ON CONFLICT DO NOTHING",
-                    id.0,
+                    id,
                     *key
                 )?;
             }
@@ -206,14 +205,14 @@ impl Store {
                 tx,
                 sqlite,
                 "UPDATE users SET role_id = $2 WHERE role_id = $1",
-                id.0,
-                fallback.0
+                id,
+                fallback
             )?;
             let deleted = tx_exec!(
                 tx,
                 sqlite,
                 "DELETE FROM roles WHERE id = $1 AND builtin IS NULL",
-                id.0
+                id
             )? == 1;
             if deleted {
                 audit_in_tx!(tx, sqlite, audit)?;
@@ -226,7 +225,7 @@ impl Store {
         Ok(exec!(
             self,
             "DELETE FROM roles WHERE id = $1 AND builtin IS NULL",
-            id.0
+            id
         )? == 1)
     }
 }

@@ -42,7 +42,7 @@ impl Store {
                 sqlite,
                 "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
                 s.session,
-                s.user.0,
+                s.user,
                 s.now,
                 s.expires_at
             )?;
@@ -52,7 +52,7 @@ impl Store {
                 "INSERT INTO refresh_tokens (token_hash, user_id, session_id, created_at, expires_at) \
                  VALUES ($1, $2, $3, $4, $5)",
                 s.refresh_hash,
-                s.user.0,
+                s.user,
                 s.session,
                 s.now,
                 s.expires_at
@@ -159,7 +159,7 @@ impl Store {
             self,
             "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
             id,
-            user.0,
+            user,
             now,
             expires_at
         )?;
@@ -175,7 +175,7 @@ impl Store {
               AND s.revoked_at IS NULL)",
             crate::users::COLUMNS
         );
-        Ok(rows!(self, fetch_optional, UserRow, &sql, user.0, session)?)
+        Ok(rows!(self, fetch_optional, UserRow, &sql, user, session)?)
     }
 
     /// Ends a session and every refresh token of it; true when it was live.
@@ -203,7 +203,7 @@ impl Store {
             i64,
             "SELECT user_id FROM sessions WHERE id = $1 AND user_id = $2",
             id,
-            user.0
+            user
         )?;
         match theirs {
             Some(_) => self.revoke_session(id, now).await,
@@ -217,13 +217,13 @@ impl Store {
         exec!(
             self,
             "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
-            user.0,
+            user,
             now
         )?;
         Ok(exec!(
             self,
             "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
-            user.0,
+            user,
             now
         )?)
     }

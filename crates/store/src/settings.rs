@@ -2,11 +2,12 @@
 //! shows while the device is offline) and users' custom parameter profiles.
 
 use crate::{Conflict, Result, Store, conflict};
+use domain::ids::{ProfileId, UserId};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProfileRow {
-    pub id: i64,
-    pub user_id: i64,
+    pub id: ProfileId,
+    pub user_id: UserId,
     pub name: String,
     /// JSON object of setting key to string value.
     pub params: String,
@@ -52,7 +53,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn setting_profiles(&self, user: i64) -> Result<Vec<ProfileRow>> {
+    pub async fn setting_profiles(&self, user: UserId) -> Result<Vec<ProfileRow>> {
         let sql = format!(
             "SELECT {PROFILE_COLUMNS} FROM setting_profiles WHERE user_id = $1 ORDER BY id"
         );
@@ -63,17 +64,17 @@ impl Store {
     /// limit. A name the user already uses answers `Conflict::ProfileName`.
     pub async fn create_setting_profile(
         &self,
-        user: i64,
+        user: UserId,
         name: &str,
         params: &str,
         max: i64,
         now: i64,
-    ) -> Result<Option<i64>> {
+    ) -> Result<Option<ProfileId>> {
         // The count and the insert are one statement, so two saves at once cannot pass the limit.
         scalar!(
             self,
             fetch_optional,
-            i64,
+            ProfileId,
             "INSERT INTO setting_profiles (user_id, name, params, created_at, updated_at) \
              SELECT $1, $2, $3, $4, $4 WHERE (SELECT COUNT(*) FROM setting_profiles \
              WHERE user_id = $1) < $5 RETURNING id",
@@ -89,8 +90,8 @@ impl Store {
     /// Changes one of the user's profiles; `false` when they have no such profile.
     pub async fn update_setting_profile(
         &self,
-        user: i64,
-        id: i64,
+        user: UserId,
+        id: ProfileId,
         name: &str,
         params: &str,
         now: i64,
@@ -109,7 +110,7 @@ impl Store {
             == 1)
     }
 
-    pub async fn delete_setting_profile(&self, user: i64, id: i64) -> Result<bool> {
+    pub async fn delete_setting_profile(&self, user: UserId, id: ProfileId) -> Result<bool> {
         Ok(exec!(
             self,
             "DELETE FROM setting_profiles WHERE id = $1 AND user_id = $2",

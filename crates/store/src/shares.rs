@@ -1,6 +1,7 @@
 //! The shares of one account across all plants, both ways, for the shared-management screen:
 //! what the account shared of the plants it owns, and what others shared with it.
 
+use domain::ids::PlantId;
 use domain::ids::UserId;
 
 use crate::{Result, Store};
@@ -8,11 +9,11 @@ use crate::{Result, Store};
 /// One share of one plant.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PlantShareRow {
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub plant_name: String,
     pub plant_type: i64,
     /// The other side: the sharee for a share given, the plant's owner for one received.
-    pub user_id: i64,
+    pub user_id: UserId,
     pub account: String,
     pub nickname: String,
     /// `visitor` or `maintainer`.
@@ -42,6 +43,6 @@ impl Store {
              ORDER BY s.created_at DESC, p.id DESC {}",
             crate::sql::page(limit, 0)
         );
-        Ok(rows!(self, fetch_all, PlantShareRow, &sql, owner.0)?)
+        Ok(rows!(self, fetch_all, PlantShareRow, &sql, owner)?)
     }
 }

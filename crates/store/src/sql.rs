@@ -196,7 +196,7 @@ macro_rules! audit_in_tx {
         tx_scalar!(
             $tx,
             $sqlite,
-            i64,
+            domain::ids::AuditId,
             $crate::audit::INSERT_AUDIT,
             a.by.user_id,
             a.by.account,

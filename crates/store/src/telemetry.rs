@@ -3,6 +3,7 @@
 //! transaction ([`Store::write_telemetry_batch`]); month, year and total energy are sums of day
 //! rows, so their cost does not grow with the number of samples.
 
+use domain::ids::{DeviceId, GatewayId, PlantId};
 use std::collections::{BTreeSet, HashMap};
 
 mod pg;
@@ -18,16 +19,24 @@ const CHUNK: usize = 128;
 /// best source, see `PLANT_DAY`).
 #[derive(Debug, Clone, Copy)]
 enum DayRows {
-    Device,
-    Plant,
+    Device(DeviceId),
+    Plant(PlantId),
 }
 
 impl DayRows {
-    /// `table WHERE key = $1`: the rows of the one device or plant `$1`.
+    /// `table WHERE key = $1`: the rows of the one device or plant `$1` (see [`DayRows::key`]).
     fn of_one(self) -> &'static str {
         match self {
-            DayRows::Device => "energy_daily WHERE device_id = $1",
-            DayRows::Plant => "plant_energy_daily WHERE plant_id = $1",
+            DayRows::Device(_) => "energy_daily WHERE device_id = $1",
+            DayRows::Plant(_) => "plant_energy_daily WHERE plant_id = $1",
+        }
+    }
+
+    /// The value of `$1` in [`DayRows::of_one`]: one query serves both kinds of row.
+    fn key(self) -> i64 {
+        match self {
+            DayRows::Device(id) => id.0,
+            DayRows::Plant(id) => id.0,
         }
     }
 }
@@ -35,7 +44,7 @@ impl DayRows {
 /// One report of one device: values as a JSON object text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SampleWrite {
-    pub device_id: i64,
+    pub device_id: DeviceId,
     pub ts: i64,
     pub payload: String,
 }
@@ -54,8 +63,8 @@ pub enum CounterKind {
 /// One energy counter reading, already placed on its plant-local day (`YYYY-MM-DD`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnergyWrite {
-    pub device_id: i64,
-    pub plant_id: Option<i64>,
+    pub device_id: DeviceId,
+    pub plant_id: Option<PlantId>,
     pub day: String,
     pub metric: String,
     pub value: f64,
@@ -73,7 +82,7 @@ pub struct TelemetryBatch {
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SampleRow {
-    pub device_id: i64,
+    pub device_id: DeviceId,
     pub ts: i64,
     pub payload: String,
 }
@@ -182,8 +191,8 @@ fn values_sql(head: &str, rows: usize, width: usize, tail: &str, sqlite: bool) -
 /// Energy rows merged per (device, day, metric): a daily counter keeps its highest reading, a
 /// lifetime counter its lowest and highest.
 struct MergedEnergy {
-    device_id: i64,
-    plant_id: Option<i64>,
+    device_id: DeviceId,
+    plant_id: Option<PlantId>,
     day: String,
     metric: String,
     kind: CounterKind,
@@ -193,7 +202,7 @@ struct MergedEnergy {
 }
 
 fn merge_energy(rows: &[EnergyWrite]) -> Vec<MergedEnergy> {
-    let mut index: HashMap<(i64, &str, &str), usize> = HashMap::new();
+    let mut index: HashMap<(DeviceId, &str, &str), usize> = HashMap::new();
     let mut out: Vec<MergedEnergy> = Vec::new();
     for r in rows {
         let key = (r.device_id, r.day.as_str(), r.metric.as_str());
@@ -262,7 +271,7 @@ impl Store {
     pub async fn write_telemetry_batch(&self, batch: &TelemetryBatch) -> Result<u64> {
         // Newest sample per device for device_latest (PostgreSQL refuses an upsert that touches
         // one row twice in a statement).
-        let mut newest: HashMap<i64, &SampleWrite> = HashMap::new();
+        let mut newest: HashMap<DeviceId, &SampleWrite> = HashMap::new();
         for s in &batch.samples {
             let e = newest.entry(s.device_id).or_insert(s);
             if s.ts > e.ts {
@@ -272,7 +281,7 @@ impl Store {
         let mut newest: Vec<&SampleWrite> = newest.into_values().collect();
         newest.sort_by_key(|s| s.device_id);
         let energy = merge_energy(&batch.energy);
-        let plant_days: BTreeSet<(i64, &str)> = energy
+        let plant_days: BTreeSet<(PlantId, &str)> = energy
             .iter()
             .filter_map(|e| e.plant_id.map(|p| (p, e.day.as_str())))
             .collect();
@@ -289,7 +298,7 @@ impl Store {
     }
 
     /// The newest sample of a device.
-    pub async fn latest_sample(&self, device: i64) -> Result<Option<SampleRow>> {
+    pub async fn latest_sample(&self, device: DeviceId) -> Result<Option<SampleRow>> {
         Ok(rows!(
             self,
             fetch_optional,
@@ -300,7 +309,7 @@ impl Store {
     }
 
     /// The newest sample of every device of a plant.
-    pub async fn plant_latest_samples(&self, plant: i64) -> Result<Vec<SampleRow>> {
+    pub async fn plant_latest_samples(&self, plant: PlantId) -> Result<Vec<SampleRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -312,43 +321,42 @@ impl Store {
     }
 
     /// A device's energy per metric over `days` (a day, month, year or all time).
-    pub async fn device_energy(&self, device: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
-        self.energy_totals(DayRows::Device, device, days).await
+    pub async fn device_energy(
+        &self,
+        device: DeviceId,
+        days: &DayRange,
+    ) -> Result<Vec<EnergyTotal>> {
+        self.energy_totals(DayRows::Device(device), days).await
     }
 
     /// A plant's energy per metric over `days`.
-    pub async fn plant_energy(&self, plant: i64, days: &DayRange) -> Result<Vec<EnergyTotal>> {
-        self.energy_totals(DayRows::Plant, plant, days).await
+    pub async fn plant_energy(&self, plant: PlantId, days: &DayRange) -> Result<Vec<EnergyTotal>> {
+        self.energy_totals(DayRows::Plant(plant), days).await
     }
 
     /// A device's energy over `days` per day, month or year (for charts).
     pub async fn device_energy_series(
         &self,
-        device: i64,
+        device: DeviceId,
         days: &DayRange,
         bucket: Bucket,
     ) -> Result<Vec<EnergyPoint>> {
-        self.energy_points(DayRows::Device, device, days, bucket)
+        self.energy_points(DayRows::Device(device), days, bucket)
             .await
     }
 
     /// A plant's energy over `days` per day, month or year (for charts).
     pub async fn plant_energy_series(
         &self,
-        plant: i64,
+        plant: PlantId,
         days: &DayRange,
         bucket: Bucket,
     ) -> Result<Vec<EnergyPoint>> {
-        self.energy_points(DayRows::Plant, plant, days, bucket)
+        self.energy_points(DayRows::Plant(plant), days, bucket)
             .await
     }
 
-    async fn energy_totals(
-        &self,
-        rows: DayRows,
-        id: i64,
-        days: &DayRange,
-    ) -> Result<Vec<EnergyTotal>> {
+    async fn energy_totals(&self, rows: DayRows, days: &DayRange) -> Result<Vec<EnergyTotal>> {
         let sql = format!(
             "SELECT metric, SUM(kwh) AS kwh FROM {} \
              AND day >= $2 AND day <= $3 GROUP BY metric ORDER BY metric",
@@ -359,7 +367,7 @@ impl Store {
             fetch_all,
             EnergyTotal,
             &sql,
-            id,
+            rows.key(),
             &days.from,
             &days.to
         )?)
@@ -368,7 +376,6 @@ impl Store {
     async fn energy_points(
         &self,
         rows: DayRows,
-        id: i64,
         days: &DayRange,
         bucket: Bucket,
     ) -> Result<Vec<EnergyPoint>> {
@@ -382,7 +389,7 @@ impl Store {
             fetch_all,
             EnergyPoint,
             &sql,
-            id,
+            rows.key(),
             &days.from,
             &days.to,
             bucket.len()
@@ -393,7 +400,7 @@ impl Store {
     /// offline with it.
     pub async fn update_gateway_status(
         &self,
-        gateway: i64,
+        gateway: GatewayId,
         s: &GatewayStatusUpdate,
         now: i64,
     ) -> Result<bool> {
@@ -445,8 +452,8 @@ mod tests {
     #[test]
     fn repeated_readings_merge_to_their_lowest_and_highest() {
         let w = |v: f64| EnergyWrite {
-            device_id: 1,
-            plant_id: Some(2),
+            device_id: DeviceId(1),
+            plant_id: Some(PlantId(2)),
             day: "2024-01-01".into(),
             metric: "pv".into(),
             value: v,

@@ -9,6 +9,7 @@ use crate::{
     commands::{INSERT_COMMAND, NewCommand},
     conflict,
 };
+use domain::ids::{CommandId, FirmwareId, UpgradeId, UserId};
 
 /// The spec's remote upgrade states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,20 +50,20 @@ impl UpgradeState {
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct UpgradeRow {
-    pub id: i64,
+    pub id: UpgradeId,
     pub batch_id: String,
     /// `inverter` or `gateway`.
     pub target: String,
     pub device_sn: String,
-    pub firmware_id: Option<i64>,
+    pub firmware_id: Option<FirmwareId>,
     pub version: String,
     pub from_version: String,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     pub state: String,
     pub progress: i64,
     pub message: String,
     pub cancellable: bool,
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     pub started_at: i64,
     pub finished_at: Option<i64>,
     pub updated_at: i64,
@@ -80,19 +81,19 @@ pub struct NewUpgrade<'a> {
     pub batch_id: &'a str,
     pub target: &'a str,
     pub device_sn: &'a str,
-    pub firmware_id: i64,
+    pub firmware_id: FirmwareId,
     pub version: &'a str,
     pub from_version: &'a str,
     pub cancellable: bool,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub now: i64,
 }
 
 /// The rows [`Store::start_upgrade`] wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StartedUpgrade {
-    pub command_id: i64,
-    pub upgrade_id: i64,
+    pub command_id: CommandId,
+    pub upgrade_id: UpgradeId,
 }
 
 /// Where an upgrade stands according to its command.
@@ -126,7 +127,7 @@ impl Store {
             let command_id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                CommandId,
                 INSERT_COMMAND,
                 command.correlation_id,
                 command.gateway_sn,
@@ -140,7 +141,7 @@ impl Store {
             let upgrade_id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                UpgradeId,
                 "INSERT INTO upgrades (batch_id, target, device_sn, firmware_id, version, \
                  from_version, command_id, state, progress, cancellable, user_id, started_at, \
                  updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', 0, $8, $9, $10, $10) \
@@ -156,7 +157,7 @@ impl Store {
                 u.user_id,
                 u.now
             )?;
-            let detail = noting(audit.detail, "commandId", command_id);
+            let detail = noting(audit.detail, "commandId", command_id.0);
             let entry = NewAudit {
                 detail: &detail,
                 command_id: Some(command_id),
@@ -178,12 +179,12 @@ impl Store {
         })
     }
 
-    pub async fn upgrade(&self, id: i64) -> Result<Option<UpgradeRow>> {
+    pub async fn upgrade(&self, id: UpgradeId) -> Result<Option<UpgradeRow>> {
         let sql = format!("SELECT {COLUMNS} FROM upgrades WHERE id = $1");
         Ok(rows!(self, fetch_optional, UpgradeRow, &sql, id)?)
     }
 
-    pub async fn upgrade_by_command(&self, command_id: i64) -> Result<Option<UpgradeRow>> {
+    pub async fn upgrade_by_command(&self, command_id: CommandId) -> Result<Option<UpgradeRow>> {
         let sql = format!("SELECT {COLUMNS} FROM upgrades WHERE command_id = $1");
         Ok(rows!(self, fetch_optional, UpgradeRow, &sql, command_id)?)
     }
@@ -215,7 +216,7 @@ impl Store {
     /// Answers whether the row moved, and the row as it stands afterwards.
     pub async fn apply_upgrade_update(
         &self,
-        command_id: i64,
+        command_id: CommandId,
         update: &UpgradeUpdate,
         now: i64,
     ) -> Result<(bool, Option<UpgradeRow>)> {

@@ -1,5 +1,6 @@
 //! User accounts.
 
+use domain::ids::CodeId;
 use domain::{
     ids::{CompanyId, RoleId, UserId},
     policy::UserScope,
@@ -10,7 +11,7 @@ use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
-    pub id: i64,
+    pub id: UserId,
     pub account: String,
     pub email: String,
     pub mobile: String,
@@ -21,8 +22,8 @@ pub struct UserRow {
     pub gender: i64,
     pub temp_unit: String,
     pub kind: String,
-    pub company_id: Option<i64>,
-    pub role_id: Option<i64>,
+    pub company_id: Option<CompanyId>,
+    pub role_id: Option<RoleId>,
     pub disabled: bool,
     pub read_only: bool,
     pub notify_enabled: bool,
@@ -40,7 +41,7 @@ pub struct UserRow {
 
 impl UserRow {
     pub fn id(&self) -> UserId {
-        UserId(self.id)
+        self.id
     }
 
     /// Unknown kinds (never written by this code) are treated as the least privileged.
@@ -49,11 +50,11 @@ impl UserRow {
     }
 
     pub fn company(&self) -> Option<CompanyId> {
-        self.company_id.map(CompanyId)
+        self.company_id
     }
 
     pub fn role(&self) -> Option<RoleId> {
-        self.role_id.map(RoleId)
+        self.role_id
     }
 
     /// The facts about this account that access decisions need.
@@ -106,10 +107,10 @@ pub(crate) const COLUMNS: &str = "id, account, email, mobile, password_hash, nic
 impl Store {
     /// Creates an account; an account name already taken answers `Conflict::Registered`.
     pub async fn create_user(&self, user: &NewUser<'_>) -> Result<UserId> {
-        let id: i64 = scalar!(
+        let id = scalar!(
             self,
             fetch_one,
-            i64,
+            UserId,
             "INSERT INTO users (account, email, mobile, password_hash, nickname, kind, company_id, \
              role_id, user_src, created_at, password_changed_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
@@ -119,13 +120,13 @@ impl Store {
             user.password_hash,
             user.nickname,
             user.kind.as_str(),
-            user.company.map(|c| c.0),
-            user.role.map(|r| r.0),
+            user.company,
+            user.role,
             user.user_src,
             user.now,
         )
         .map_err(|e| conflict(e, Conflict::Registered))?;
-        Ok(UserId(id))
+        Ok(id)
     }
 
     /// A registration: uses the verification code `code` and creates the account with its
@@ -135,7 +136,7 @@ impl Store {
     pub async fn register_user(
         &self,
         user: &NewUser<'_>,
-        code: i64,
+        code: CodeId,
         audit: &NewAudit<'_>,
     ) -> Result<Option<UserId>> {
         Ok(in_tx!(self, |tx, sqlite| {
@@ -150,7 +151,7 @@ impl Store {
                 let id = tx_scalar!(
                     tx,
                     sqlite,
-                    i64,
+                    UserId,
                     "INSERT INTO users (account, email, mobile, password_hash, nickname, kind, \
                      company_id, role_id, user_src, created_at, password_changed_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
@@ -160,14 +161,14 @@ impl Store {
                     user.password_hash,
                     user.nickname,
                     user.kind.as_str(),
-                    user.company.map(|c| c.0),
-                    user.role.map(|r| r.0),
+                    user.company,
+                    user.role,
                     user.user_src,
                     user.now,
                 )
                 .map_err(|e| conflict(e, Conflict::Registered))?;
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
-                Some(UserId(id))
+                Some(id)
             } else {
                 None
             }
@@ -176,7 +177,7 @@ impl Store {
 
     pub async fn user(&self, id: UserId) -> Result<Option<UserRow>> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
-        Ok(rows!(self, fetch_optional, UserRow, &sql, id.0)?)
+        Ok(rows!(self, fetch_optional, UserRow, &sql, id)?)
     }
 
     pub async fn user_by_account(&self, account: &str) -> Result<Option<UserRow>> {
@@ -190,7 +191,7 @@ impl Store {
             "SELECT {COLUMNS} FROM users WHERE ($1 IS NULL OR company_id = $1) \
              AND deleted_at IS NULL ORDER BY account"
         );
-        Ok(rows!(self, fetch_all, UserRow, &sql, company.map(|c| c.0))?)
+        Ok(rows!(self, fetch_all, UserRow, &sql, company)?)
     }
 
     pub async fn count_users(&self) -> Result<i64> {
@@ -202,7 +203,7 @@ impl Store {
             self,
             "UPDATE users SET nickname = $2, name = $3, gender = $4, mobile = $5, email = $6 \
              WHERE id = $1",
-            id.0,
+            id,
             &p.nickname,
             &p.name,
             p.gender,
@@ -220,29 +221,24 @@ impl Store {
                 tx,
                 sqlite,
                 "UPDATE users SET password_hash = $2, password_changed_at = $3 WHERE id = $1",
-                id.0,
+                id,
                 hash,
                 now
             )?;
-            revoke_in_tx!(tx, sqlite, id.0, now);
+            revoke_in_tx!(tx, sqlite, id, now);
             n == 1
         }))
     }
 
     pub async fn set_avatar(&self, id: UserId, url: &str) -> Result<bool> {
-        Ok(exec!(
-            self,
-            "UPDATE users SET avatar = $2 WHERE id = $1",
-            id.0,
-            url
-        )? == 1)
+        Ok(exec!(self, "UPDATE users SET avatar = $2 WHERE id = $1", id, url)? == 1)
     }
 
     pub async fn set_temp_unit(&self, id: UserId, unit: &str) -> Result<bool> {
         Ok(exec!(
             self,
             "UPDATE users SET temp_unit = $2 WHERE id = $1",
-            id.0,
+            id,
             unit
         )? == 1)
     }
@@ -252,7 +248,7 @@ impl Store {
             self,
             "UPDATE users SET notify_enabled = $2, notify_email = $3, \
              notify_offline_minutes = $4, notify_lang = $5 WHERE id = $1",
-            id.0,
+            id,
             n.enabled,
             n.email,
             n.offline_minutes,
@@ -276,11 +272,11 @@ impl Store {
                 tx,
                 sqlite,
                 "UPDATE users SET disabled = $2 WHERE id = $1",
-                id.0,
+                id,
                 disabled
             )?;
             if disabled {
-                revoke_in_tx!(tx, sqlite, id.0, now);
+                revoke_in_tx!(tx, sqlite, id, now);
             }
             if let Some(audit) = audit.filter(|_| n == 1) {
                 audit_in_tx!(tx, sqlite, audit)?;
@@ -293,8 +289,8 @@ impl Store {
         Ok(exec!(
             self,
             "UPDATE users SET role_id = $2 WHERE id = $1",
-            id.0,
-            role.0
+            id,
+            role
         )? == 1)
     }
 
@@ -304,7 +300,7 @@ impl Store {
             fetch_one,
             i64,
             "SELECT COUNT(*) FROM users WHERE role_id = $1 AND deleted_at IS NULL",
-            role.0
+            role
         )?)
     }
 }
@@ -314,7 +310,7 @@ impl Store {
         Ok(exec!(
             self,
             "UPDATE users SET read_only = $2 WHERE id = $1",
-            id.0,
+            id,
             read_only
         )? == 1)
     }
@@ -354,11 +350,11 @@ impl Store {
         s: &NewStaff<'_>,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<UserId> {
-        let id: i64 = in_tx!(self, |tx, sqlite| {
+        let id = in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                UserId,
                 "INSERT INTO users (account, email, mobile, password_hash, nickname, name, avatar, \
              kind, company_id, role_id, user_src, created_at, password_changed_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'web', $11, $11) RETURNING id",
@@ -370,8 +366,8 @@ impl Store {
                 s.name,
                 s.avatar,
                 UserKind::Company.as_str(),
-                s.company.0,
-                s.role.0,
+                s.company,
+                s.role,
                 s.now,
             )
             .map_err(|e| conflict(e, Conflict::StaffAccount))?;
@@ -380,7 +376,7 @@ impl Store {
             }
             id
         });
-        Ok(UserId(id))
+        Ok(id)
     }
 
     /// Saves a staff member's profile, role and access; disabling ends their sessions, all in
@@ -398,16 +394,16 @@ impl Store {
                 sqlite,
                 "UPDATE users SET nickname = $2, name = $3, email = $4, mobile = $5, \
                  role_id = $6, disabled = $7 WHERE id = $1 AND deleted_at IS NULL",
-                id.0,
+                id,
                 &e.nickname,
                 &e.name,
                 &e.email,
                 &e.mobile,
-                e.role.0,
+                e.role,
                 e.disabled
             )?;
             if e.disabled {
-                revoke_in_tx!(tx, sqlite, id.0, now);
+                revoke_in_tx!(tx, sqlite, id, now);
             }
             if n == 1 {
                 audit_in_tx!(tx, sqlite, audit)?;
@@ -433,10 +429,10 @@ impl Store {
                 "UPDATE users SET deleted_at = $2, disabled = TRUE, \
                  account = 'deleted-' || CAST(id AS TEXT) || '-' || account \
                  WHERE id = $1 AND deleted_at IS NULL",
-                id.0,
+                id,
                 now
             )?;
-            revoke_in_tx!(tx, sqlite, id.0, now);
+            revoke_in_tx!(tx, sqlite, id, now);
             if let Some(audit) = audit.filter(|_| n == 1) {
                 audit_in_tx!(tx, sqlite, audit)?;
             }

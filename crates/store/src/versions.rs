@@ -1,10 +1,11 @@
 //! System release notes (the update log).
 
 use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
+use domain::ids::VersionId;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct VersionRow {
-    pub id: i64,
+    pub id: VersionId,
     pub version: String,
     pub kind: i64,
     pub content_en: String,
@@ -37,12 +38,12 @@ impl Store {
         v: &VersionFields,
         now: i64,
         audit: Option<&NewAudit<'_>>,
-    ) -> Result<i64> {
+    ) -> Result<VersionId> {
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                VersionId,
                 "INSERT INTO versions (version, kind, content_en, content_cn, content_es, \
                  announcer, release_time, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
                  RETURNING id",
@@ -66,7 +67,7 @@ impl Store {
     /// Rewrites a note and, when it was there, writes its audit entry in the same transaction.
     pub async fn update_version(
         &self,
-        id: i64,
+        id: VersionId,
         v: &VersionFields,
         audit: Option<&NewAudit<'_>>,
     ) -> Result<bool> {
@@ -93,7 +94,7 @@ impl Store {
         }))
     }
 
-    pub async fn version(&self, id: i64) -> Result<Option<VersionRow>> {
+    pub async fn version(&self, id: VersionId) -> Result<Option<VersionRow>> {
         let sql = format!("SELECT {COLUMNS} FROM versions WHERE id = $1");
         Ok(rows!(self, fetch_optional, VersionRow, &sql, id)?)
     }
@@ -109,7 +110,11 @@ impl Store {
     }
 
     /// Deletes a note and, when it was there, writes its audit entry in the same transaction.
-    pub async fn delete_version(&self, id: i64, audit: Option<&NewAudit<'_>>) -> Result<bool> {
+    pub async fn delete_version(
+        &self,
+        id: VersionId,
+        audit: Option<&NewAudit<'_>>,
+    ) -> Result<bool> {
         Ok(exec_audited!(self, audit, "DELETE FROM versions WHERE id = $1", id) == 1)
     }
 }

@@ -2,6 +2,7 @@
 //! discharged energy from the daily rollups, the cell grid and the packs) and its day curve.
 
 use axum::extract::{Path, State};
+use domain::ids::DeviceId;
 use serde::Serialize;
 use serde_json::Value;
 use store::telemetry::DayRange;
@@ -73,7 +74,7 @@ pub struct BatteryInfo {
 }
 
 /// Charged and discharged energy of one span, from the battery's daily rollups.
-async fn energy(app: &AppState, device: i64, days: DayRange) -> ApiResult<(f64, f64)> {
+async fn energy(app: &AppState, device: DeviceId, days: DayRange) -> ApiResult<(f64, f64)> {
     let rows = app.store.device_energy(device, &days).await?;
     let of = |m: &str| rows.iter().find(|e| e.metric == m).map_or(0.0, |e| e.kwh);
     Ok((of("charge"), of("discharge")))

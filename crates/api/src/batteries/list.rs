@@ -2,6 +2,7 @@
 //! the counts per status.
 
 use axum::extract::State;
+use domain::ids::PlantId;
 use serde::Serialize;
 use store::devices::DeviceListRow;
 use utoipa::ToSchema;
@@ -80,13 +81,14 @@ pub async fn list(
     let sn = q.sn().map(|s| s.to_uppercase());
     let status = q.status();
     let gsn = q.filter(FAMILY).gateway_sn;
-    let rows: Vec<DeviceListRow> = visible_masters(&app, &me, q.plant_id.filter(|p| *p > 0))
-        .await?
-        .into_iter()
-        .filter(|d| status.is_none_or(|s| d.status == s))
-        .filter(|d| sn.as_ref().is_none_or(|s| d.sn.to_uppercase().contains(s)))
-        .filter(|d| gsn.is_none() || d.gateway_sn == gsn)
-        .collect();
+    let rows: Vec<DeviceListRow> =
+        visible_masters(&app, &me, q.plant_id.filter(|p| *p > 0).map(PlantId))
+            .await?
+            .into_iter()
+            .filter(|d| status.is_none_or(|s| d.status == s))
+            .filter(|d| sn.as_ref().is_none_or(|s| d.sn.to_uppercase().contains(s)))
+            .filter(|d| gsn.is_none() || d.gateway_sn == gsn)
+            .collect();
     let total = rows.len();
     let shown = rows
         .iter()
@@ -110,6 +112,6 @@ pub async fn count(
     Query(q): Query<DeviceListQuery>,
 ) -> ApiResult<Data<DeviceCounts>> {
     me.actor.require(VIEW_KEY)?;
-    let rows = visible_masters(&app, &me, q.plant_id.filter(|p| *p > 0)).await?;
+    let rows = visible_masters(&app, &me, q.plant_id.filter(|p| *p > 0).map(PlantId)).await?;
     Ok(Data(DeviceCounts::from(&counts(&rows))))
 }

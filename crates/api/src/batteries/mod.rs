@@ -8,6 +8,7 @@
 //! `parent_sn` is the master's SN, while a master's `parent_sn` is its inverter. So "masters"
 //! are the batteries whose parent is not a battery.
 
+use domain::ids::PlantId;
 mod cells;
 pub(crate) mod detail;
 pub(crate) mod list;
@@ -55,7 +56,7 @@ fn masters(all: Vec<DeviceListRow>) -> Vec<DeviceListRow> {
 async fn visible_masters(
     app: &AppState,
     me: &CurrentUser,
-    plant: Option<i64>,
+    plant: Option<PlantId>,
 ) -> ApiResult<Vec<DeviceListRow>> {
     // The shared filter cannot say "whose parent is not a battery", so the caller's batteries
     // (a few per plant) are read once and told apart here.
@@ -110,10 +111,11 @@ fn counts(rows: &[DeviceListRow]) -> StatusCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::DeviceId;
 
     fn row(sn: &str, parent: Option<&str>) -> DeviceListRow {
         DeviceListRow {
-            id: 1,
+            id: DeviceId(1),
             sn: sn.into(),
             gateway_id: None,
             plant_id: None,

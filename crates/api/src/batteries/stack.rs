@@ -78,7 +78,7 @@ pub async fn delete(
 ) -> ApiResult<Done> {
     me.actor.require(VIEW_KEY)?;
     let d = device(&app, &me, &id, FAMILY).await?;
-    let packs: Vec<i64> = packs_registered(&app, &me, &d)
+    let packs: Vec<_> = packs_registered(&app, &me, &d)
         .await?
         .iter()
         .map(|c| c.id)

@@ -1,6 +1,7 @@
 //! The communication log's gateways: every gateway the caller may see with how many messages
 //! are stored for it, one plant's gateways, and the gateway a device reports through.
 
+use domain::ids::PlantId;
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -48,10 +49,10 @@ pub struct LoggerItem {
 
 fn item(g: &GatewayRow, plant_name: Option<String>, counts: Option<&CommCounts>) -> LoggerItem {
     LoggerItem {
-        id: g.id,
+        id: g.id.0,
         sn: g.sn.clone(),
         alias: g.alias.clone(),
-        plant_id: g.plant_id,
+        plant_id: g.plant_id.map(|v| v.0),
         plant_name,
         online: g.online,
         last_message_at: g.last_online.map(update_at),
@@ -66,8 +67,8 @@ async fn items(
     app: &AppState,
     rows: Vec<(GatewayRow, Option<String>)>,
 ) -> ApiResult<Vec<LoggerItem>> {
-    let ids: Vec<i64> = rows.iter().map(|(g, _)| g.id).collect();
-    let counts: HashMap<i64, CommCounts> = app
+    let ids: Vec<_> = rows.iter().map(|(g, _)| g.id).collect();
+    let counts: HashMap<_, CommCounts> = app
         .store
         .comm_log_counts(&ids)
         .await?
@@ -112,7 +113,7 @@ pub async fn list(
             .map(str::trim)
             .filter(|k| !k.is_empty())
             .map(String::from),
-        plant: q.plant_id.filter(|p| *p > 0),
+        plant: q.plant_id.filter(|p| *p > 0).map(PlantId),
         limit: paging.limit(),
         offset: paging.offset(),
         ..GatewayFilter::default()

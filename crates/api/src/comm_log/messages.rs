@@ -3,6 +3,7 @@
 use axum::extract::State;
 use chrono::{NaiveDate, NaiveDateTime};
 use domain::DomainError;
+use domain::ids::CommEntryId;
 use serde::{Deserialize, Serialize};
 use service::gateways::GatewayRef;
 use store::comm_log::{CommFilter, CommRow};
@@ -86,14 +87,14 @@ pub struct LogContent {
 
 fn message(r: CommRow) -> LogMessage {
     LogMessage {
-        id: r.id,
+        id: r.id.0,
         sn: r.gateway_sn,
         direction: r.direction,
         kind: r.kind,
         topic: r.topic,
         size: r.size,
         summary: r.payload,
-        command_id: r.command_id,
+        command_id: r.command_id.map(|v| v.0),
         time: time(r.at),
         at: r.at,
     }
@@ -208,12 +209,12 @@ pub async fn content(
     let id = q.id.ok_or_else(|| DomainError::invalid("id"))?;
     let r = app
         .store
-        .comm_log_entry(id)
+        .comm_log_entry(CommEntryId(id))
         .await?
         .ok_or_else(|| DomainError::invalid("id"))?;
     visible_gateway_id(&app, &me, r.gateway_id, "id").await?;
     Ok(Data(LogContent {
-        id: r.id,
+        id: r.id.0,
         sn: r.gateway_sn,
         direction: r.direction,
         kind: r.kind,
@@ -221,7 +222,7 @@ pub async fn content(
         size: r.size,
         truncated: r.truncated,
         payload: r.payload,
-        command_id: r.command_id,
+        command_id: r.command_id.map(|v| v.0),
         time: time(r.at),
         at: r.at,
     }))

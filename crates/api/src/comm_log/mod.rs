@@ -55,8 +55,8 @@ pub(crate) async fn visible_gateway(
 pub(crate) async fn visible_gateway_id(
     app: &AppState,
     me: &CurrentUser,
-    id: i64,
+    id: GatewayId,
     field: &str,
 ) -> ApiResult<(GatewayRow, Option<PlantRow>)> {
-    visible_gateway(app, me, GatewayRef::Id(GatewayId(id)), field).await
+    visible_gateway(app, me, GatewayRef::Id(id), field).await
 }

@@ -4,6 +4,7 @@
 use axum::extract::State;
 use devices::modbus;
 use domain::DomainError;
+use domain::ids::CommandId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::debug_log::{DebugFilter, DebugRow};
@@ -72,13 +73,13 @@ pub(crate) fn entry_json(r: &DebugRow) -> DebugEntry {
         .and_then(store::commands::CommandStatus::parse)
         .is_some_and(|s| s.is_final());
     DebugEntry {
-        id: r.id,
-        command_id: r.command_id,
+        id: r.id.0,
+        command_id: r.command_id.map(|v| v.0),
         sn: r.device_sn.clone(),
         gateway_sn: r.gateway_sn.clone(),
         target_kind: r.target_kind.clone(),
         account: r.account.clone(),
-        plant_id: r.plant_id,
+        plant_id: r.plant_id.map(|v| v.0),
         plant_name: r.plant_name.clone(),
         request: r.request.clone(),
         reply: reply_of(r),
@@ -132,7 +133,7 @@ pub(crate) async fn find(
     sn: Option<&str>,
 ) -> ApiResult<Option<DebugEntry>> {
     let row = match (id, sn.map(str::trim).filter(|s| !s.is_empty())) {
-        (Some(id), _) => app.store.debug_entry_of_command(id).await?,
+        (Some(id), _) => app.store.debug_entry_of_command(CommandId(id)).await?,
         (None, Some(sn)) => app.store.last_debug_entry(sn).await?,
         (None, None) => return Err(DomainError::invalid("id").into()),
     };

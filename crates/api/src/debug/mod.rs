@@ -6,6 +6,7 @@
 
 pub(crate) mod log;
 
+use domain::ids::CommandId;
 use std::time::Duration;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -66,7 +67,7 @@ pub(crate) async fn log_exchange(
     me: &CurrentUser,
     target: &Target<'_>,
     frame: &str,
-    outcome: ApiResult<i64>,
+    outcome: ApiResult<CommandId>,
 ) -> ApiResult<Data<DebugEntry>> {
     let sent = match &outcome {
         Ok(id) => Ok(*id),
@@ -75,7 +76,7 @@ pub(crate) async fn log_exchange(
     };
     service::debug_log::record(&app.store, &me.actor, target, frame, sent, now_ms()).await?;
     let id = outcome?;
-    tracing::info!(device = target.device_sn, command = id, by = %me.id(), "debug frame sent");
+    tracing::info!(device = target.device_sn, command = %id, by = %me.id(), "debug frame sent");
     let row = app
         .store
         .debug_entry_of_command(id)

@@ -3,6 +3,7 @@
 //! `service::energy_hub::enrollments`.
 
 use axum::extract::{Path, State};
+use domain::ids::{EnrollmentId, PlantId, ProgramId};
 use domain::permissions::{ENERGYHUB_ENROLL, ENERGYHUB_VIEW};
 use domain::{
     Code, DomainError,
@@ -34,9 +35,9 @@ pub async fn save(
     Body(req): Body<wire::EnrollmentRequest>,
 ) -> ApiResult<Data<wire::Enrollment>> {
     let input = hub::Save {
-        id: req.id,
-        program: req.program_id,
-        plant: req.station_id,
+        id: req.id.map(EnrollmentId),
+        program: req.program_id.map(ProgramId),
+        plant: req.station_id.map(PlantId),
         form: req.input(),
     };
     let id = hub::save(&app.store, &me.actor, &input, now_ms()).await?;
@@ -78,8 +79,8 @@ pub async fn list(
         ),
     };
     let filter = EnrollmentFilter {
-        program: q.program_id,
-        plant: q.station_id,
+        program: q.program_id.map(ProgramId),
+        plant: q.station_id.map(PlantId),
         status,
         keyword: q.keyword,
         limit: paging.limit(),
@@ -89,7 +90,7 @@ pub async fn list(
         .store
         .enrollments_page(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
-    let ids: Vec<i64> = rows.iter().map(|e| e.id).collect();
+    let ids: Vec<_> = rows.iter().map(|e| e.id).collect();
     let devices = app.store.enrollment_devices(&ids).await?;
     let infos = rows
         .iter()

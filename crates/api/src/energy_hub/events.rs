@@ -2,6 +2,8 @@
 //! see an enrollment; administrators all), cancelling (for everyone, or opting the caller's
 //! enrollments out), and the utility's new built-in events.
 
+use domain::ids::PlantId;
+use domain::ids::{EnrollmentId, ProgramId};
 use domain::permissions::{ENERGYHUB_EVENT_CANCEL, ENERGYHUB_VIEW, SYS_ENERGYHUB_EDIT};
 use std::collections::HashMap;
 
@@ -27,7 +29,7 @@ use crate::{
 /// Events one listing considers (newest first): days of a few programmes' events.
 const MAX_EVENTS: i64 = 5000;
 
-async fn sight(app: &AppState, me: &CurrentUser, plant: Option<i64>) -> ApiResult<Sight> {
+async fn sight(app: &AppState, me: &CurrentUser, plant: Option<PlantId>) -> ApiResult<Sight> {
     Ok(Sight::of(&app.store, &me.actor, plant).await?)
 }
 
@@ -68,8 +70,8 @@ pub async fn list(
         None => None,
         Some(s) => Some(EventStatus::parse(s).ok_or_else(|| DomainError::invalid("status"))?),
     };
-    let sight = sight(&app, &me, q.station_id).await?;
-    let programs = match (&sight.programs, q.program_id) {
+    let sight = sight(&app, &me, q.station_id.map(PlantId)).await?;
+    let programs = match (&sight.programs, q.program_id.map(ProgramId)) {
         (Some(p), Some(one)) => Some(p.iter().copied().filter(|id| *id == one).collect()),
         (Some(p), None) => Some(p.clone()),
         (None, Some(one)) => Some(vec![one]),
@@ -82,7 +84,7 @@ pub async fn list(
             limit: MAX_EVENTS,
         })
         .await?;
-    let ids: Vec<i64> = events.iter().map(|e| e.id).collect();
+    let ids: Vec<_> = events.iter().map(|e| e.id).collect();
     let opt_outs = app.store.opt_outs_of_events(&ids).await?;
     let now = now_secs();
     let all: Vec<wire::Event> = events
@@ -121,7 +123,7 @@ async fn dispatch_outcomes(
     event: &EventRow,
     mine: &[VisibleEnrollment],
 ) -> ApiResult<Vec<wire::DispatchOutcome>> {
-    let names: HashMap<i64, &str> = mine
+    let names: HashMap<_, &str> = mine
         .iter()
         .map(|e| (e.plant_id, e.plant_name.as_str()))
         .collect();
@@ -134,7 +136,7 @@ async fn dispatch_outcomes(
             let plant = o.plant_id?;
             let name = names.get(&plant)?;
             Some(wire::DispatchOutcome {
-                station_id: plant,
+                station_id: plant.0,
                 station_name: (*name).to_string(),
                 sn: o.device_sn,
                 state: o.state,
@@ -196,7 +198,14 @@ pub async fn cancel(
 ) -> ApiResult<Data<wire::Event>> {
     require_write(&me, ENERGYHUB_EVENT_CANCEL)?;
     let id = id_or(&raw, Code::DrEventMissing)?;
-    let id = hub::cancel(&app.store, &me.actor, id, req.enrollment_id, now_secs()).await?;
+    let id = hub::cancel(
+        &app.store,
+        &me.actor,
+        id,
+        req.enrollment_id.map(EnrollmentId),
+        now_secs(),
+    )
+    .await?;
     let (event, sight, opt_outs) = hub::visible(&app.store, &me.actor, id).await?;
     Ok(Data(views::event(
         &event,
@@ -227,7 +236,7 @@ pub async fn create(
     let id = hub::create(
         &app.store,
         &me.actor,
-        req.program_id,
+        req.program_id.map(ProgramId),
         req.start.as_deref(),
         input,
         now,

@@ -56,9 +56,10 @@ pub(crate) fn is_utility(me: &CurrentUser) -> bool {
 }
 
 /// An id from the path; anything else is missing like an unknown id.
-pub(crate) fn id_or(raw: &str, missing: Code) -> ApiResult<i64> {
+pub(crate) fn id_or<T: From<i64>>(raw: &str, missing: Code) -> ApiResult<T> {
     raw.trim()
         .parse::<i64>()
+        .map(T::from)
         .map_err(|_| DomainError::from(missing).into())
 }
 

@@ -4,6 +4,7 @@
 use axum::extract::State;
 use chrono::{Offset, Utc};
 use chrono_tz::TZ_VARIANTS;
+use domain::ids::ProgramId;
 use domain::permissions::{ENERGYHUB_VIEW, SYS_ENERGYHUB_EDIT};
 use domain::{Code, energy_hub::ProgramInput};
 use serde::Deserialize;
@@ -21,7 +22,7 @@ use domain::time::now_ms;
 
 pub(crate) fn program_json(p: &ProgramRow) -> wire::Program {
     wire::Program {
-        id: p.id,
+        id: p.id.0,
         name: p.name.clone(),
         long_name: p.long_name.clone(),
         description: p.description.clone(),
@@ -73,8 +74,14 @@ pub async fn save(
         auto_accept: req.auto_accept,
         active: req.active,
     };
-    let id =
-        service::energy_hub::programs::save(&app.store, &me.actor, req.id, input, now_ms()).await?;
+    let id = service::energy_hub::programs::save(
+        &app.store,
+        &me.actor,
+        req.id.map(ProgramId),
+        input,
+        now_ms(),
+    )
+    .await?;
     let saved = app.store.program(id).await?.ok_or(Code::ProgramMissing)?;
     Ok(Data(program_json(&saved)))
 }

@@ -4,6 +4,8 @@
 //! the caller is not offered (and answers 700 like a missing one).
 
 use axum::extract::{Path, State};
+use domain::ids::PlantId;
+use domain::ids::UserId;
 use domain::permissions::ENERGYHUB_VIEW;
 use domain::{Code, device::InverterKind, policy::PlantAccess};
 use store::plants::{PlantFilter, PlantRow};
@@ -39,7 +41,7 @@ pub async fn user_stations(
     Path(raw): Path<String>,
 ) -> ApiResult<Data<Vec<wire::Station>>> {
     require(&me, ENERGYHUB_VIEW)?;
-    let Ok(user) = raw.trim().parse::<i64>() else {
+    let Ok(user) = raw.trim().parse::<i64>().map(UserId) else {
         return Ok(Data(Vec::new()));
     };
     let filter = PlantFilter {
@@ -60,14 +62,14 @@ pub async fn user_stations(
             )
         })
         .collect();
-    let ids: Vec<i64> = plants.iter().map(|p| p.id).collect();
+    let ids: Vec<_> = plants.iter().map(|p| p.id).collect();
     let enrolled = app.store.enrolled_plants(&ids).await?;
     Ok(Data(
         plants
             .into_iter()
             .map(|p| wire::Station {
                 enrolled: enrolled.contains(&p.id),
-                id: p.id,
+                id: p.id.0,
                 name: p.name,
                 time_zone: p.timezone,
                 address: p.address,
@@ -77,7 +79,7 @@ pub async fn user_stations(
 }
 
 /// Hybrid inverters the form offers, with default capacities from their rating.
-pub(crate) async fn hybrids(app: &AppState, plant: i64) -> ApiResult<Vec<wire::MasterDevice>> {
+pub(crate) async fn hybrids(app: &AppState, plant: PlantId) -> ApiResult<Vec<wire::MasterDevice>> {
     let rows = app.store.enrollable_inverters(plant).await?;
     Ok(rows
         .into_iter()

@@ -1,6 +1,7 @@
 //! Rows to JSON: enrollments with their allowed actions, events as a caller sees them.
 
 use domain::energy_hub::{EventKind, allowed_actions};
+use domain::ids::{EnrollmentId, VtnId};
 use service::energy_hub::events::Standing;
 use store::energy_hub::{DeviceRow, EnrollmentRow, EventRow};
 
@@ -10,7 +11,7 @@ use super::{
 };
 use crate::{AppState, envelope::ApiResult, plants::update_at, session::CurrentUser};
 
-fn source(vtn: Option<i64>) -> &'static str {
+fn source(vtn: Option<VtnId>) -> &'static str {
     if vtn.is_some() { "vtn" } else { "local" }
 }
 
@@ -23,11 +24,11 @@ fn actions(me: &CurrentUser, e: &EnrollmentRow) -> Vec<&'static str> {
 
 pub(crate) fn enrollment(me: &CurrentUser, e: &EnrollmentRow, devices: &[DeviceRow]) -> Enrollment {
     Enrollment {
-        id: e.id,
-        program_id: e.program_id,
+        id: e.id.0,
+        program_id: e.program_id.0,
         program_name: e.program_name.clone(),
         source: source(e.vtn_id),
-        station_id: e.plant_id,
+        station_id: e.plant_id.0,
         station_name: e.plant_name.clone(),
         status: e.status().as_str(),
         reason: e.reason.clone(),
@@ -82,7 +83,7 @@ pub(crate) fn enrollment(me: &CurrentUser, e: &EnrollmentRow, devices: &[DeviceR
 
 pub(crate) fn state(me: &CurrentUser, e: &EnrollmentRow) -> EnrollmentState {
     EnrollmentState {
-        id: e.id,
+        id: e.id.0,
         status: e.status().as_str(),
         reason: e.reason.clone(),
         opted_out: e.opted_out,
@@ -92,7 +93,11 @@ pub(crate) fn state(me: &CurrentUser, e: &EnrollmentRow) -> EnrollmentState {
 }
 
 /// The enrollment (read again after a write) as JSON.
-pub(crate) async fn load(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<Enrollment> {
+pub(crate) async fn load(
+    app: &AppState,
+    me: &CurrentUser,
+    id: EnrollmentId,
+) -> ApiResult<Enrollment> {
     let row = app
         .store
         .enrollment(id)
@@ -107,8 +112,8 @@ pub(crate) fn event(e: &EventRow, standing: &Standing, now: i64) -> Event {
     let opted_out = standing.opted_out();
     let status = standing.status(e, now);
     Event {
-        id: e.id,
-        program_id: e.program_id,
+        id: e.id.0,
+        program_id: e.program_id.0,
         program_name: e.program_name.clone(),
         source: source(e.vtn_id),
         name: e.name.clone(),

@@ -3,6 +3,7 @@
 //! (all, or the open ones), battery events and the last hour.
 
 use axum::extract::{Path, State};
+use domain::ids::PlantId;
 use domain::{Code, DeviceFamily};
 use serde::{Deserialize, Serialize};
 use store::messages::VisibleEventFilter;
@@ -93,7 +94,7 @@ impl EventQuery {
             _ => None,
         };
         VisibleEventFilter {
-            plant: self.plant_id.filter(|p| *p > 0),
+            plant: self.plant_id.filter(|p| *p > 0).map(PlantId),
             sn: text(&self.sn),
             device: None,
             family: text(&self.device_type).and_then(|f| f.parse().ok()),

@@ -164,13 +164,13 @@ pub(crate) fn item(e: &EventListRow, lang: Lang) -> EventItem {
     let f = &e.facts;
     EventItem {
         common: EventCommon::of(f, lang),
-        id: e.id,
-        occurrence_id: e.occurrence_id,
+        id: e.id.0,
+        occurrence_id: e.occurrence_id.0,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
         device_type: f.family,
         kind: f.type_code,
-        plant_id: f.plant_id,
+        plant_id: f.plant_id.map(|v| v.0),
         plant_name: f.plant_name.clone(),
     }
 }
@@ -197,7 +197,7 @@ pub struct OccurrenceDevice {
 fn device(e: &EventListRow, tz: chrono_tz::Tz) -> OccurrenceDevice {
     let f = &e.facts;
     OccurrenceDevice {
-        id: e.id,
+        id: e.id.0,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
         device_type: f.family,
@@ -245,13 +245,13 @@ pub(crate) fn occurrence_item(
     let tz = readings::zone(f.plant_timezone.as_deref().unwrap_or("UTC"));
     OccurrenceItem {
         common: EventCommon::of(f, lang),
-        id: o.id,
-        occurrence_id: o.id,
+        id: o.id.0,
+        occurrence_id: o.id.0,
         sn: f.device_sn.clone(),
         alias: f.device_alias.clone(),
         device_type: f.family,
         kind: f.type_code,
-        plant_id: f.plant_id,
+        plant_id: f.plant_id.map(|v| v.0),
         plant_name: f.plant_name.clone(),
         device_count: o.devices,
         open_count: o.open_devices,
@@ -269,7 +269,7 @@ pub(crate) async fn occurrence_items(
     rows: &[OccurrenceRow],
     lang: Lang,
 ) -> ApiResult<Vec<OccurrenceItem>> {
-    let ids: Vec<i64> = rows.iter().map(|o| o.id).collect();
+    let ids: Vec<_> = rows.iter().map(|o| o.id).collect();
     let members = app.store.occurrence_events(&ids).await?;
     Ok(rows
         .iter()
@@ -331,6 +331,7 @@ pub(crate) fn open_state(raw: Option<&str>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::{DeviceId, EventId, PlantId};
     use serde_json::json;
 
     #[test]
@@ -355,9 +356,9 @@ mod tests {
     #[test]
     fn events_read_their_catalogue_text() {
         let e = EventListRow {
-            id: 1,
-            occurrence_id: 1,
-            device_id: 1,
+            id: EventId(1),
+            occurrence_id: EventId(1),
+            device_id: DeviceId(1),
             facts: EventFacts {
                 plant_id: None,
                 code: "F01".into(),
@@ -391,7 +392,7 @@ mod tests {
     #[test]
     fn an_occurrence_lists_its_devices_and_stays_open_while_one_is() {
         let facts = |sn: &str, closed: Option<i64>| EventFacts {
-            plant_id: Some(1),
+            plant_id: Some(PlantId(1)),
             code: "F35".into(),
             severity: "warning".into(),
             opened_at: 0,
@@ -404,21 +405,21 @@ mod tests {
             plant_timezone: Some("Europe/Madrid".into()),
         };
         let member = |id: i64, sn: &str, closed: Option<i64>| EventListRow {
-            id,
-            occurrence_id: 10,
-            device_id: id,
+            id: EventId(id),
+            occurrence_id: EventId(10),
+            device_id: DeviceId(id),
             facts: facts(sn, closed),
         };
         let members = [
             member(10, "INV1", Some(60_000)),
             member(11, "INV2", None),
             EventListRow {
-                occurrence_id: 12,
+                occurrence_id: EventId(12),
                 ..member(12, "OTHER", None)
             },
         ];
         let o = OccurrenceRow {
-            id: 10,
+            id: EventId(10),
             devices: 2,
             open_devices: 1,
             facts: facts("INV1", None),

@@ -1,6 +1,7 @@
 //! Operation data: inverter and battery events, and a device's dynamic data (its samples over
 //! a date range with chosen columns), as pages and as spreadsheet downloads.
 
+use domain::ids::PlantId;
 use std::collections::{BTreeMap, BTreeSet};
 
 use axum::{extract::State, response::Response};
@@ -276,7 +277,7 @@ async fn dynamic_data(app: &AppState, me: &CurrentUser, q: &DynamicQuery) -> Api
     let device = visible_device(app, me, sn).await?;
     let tz = readings::zone(
         &app.store
-            .plant(device.plant_id.unwrap_or_default(), me.id())
+            .plant(device.plant_id.unwrap_or(PlantId(0)), me.id())
             .await?
             .map(|p| p.timezone)
             .unwrap_or_default(),

@@ -3,6 +3,7 @@
 
 use axum::extract::{Path, State};
 use domain::DomainError;
+use domain::ids::FirmwareId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -39,7 +40,11 @@ pub struct BatchDeleted {
 
 /// Deletes what of `ids` the caller may and nothing uses (the use case), then their files;
 /// answers the refusals.
-async fn delete_many(app: &AppState, me: &CurrentUser, ids: &[i64]) -> ApiResult<BatchDeleted> {
+async fn delete_many(
+    app: &AppState,
+    me: &CurrentUser,
+    ids: &[FirmwareId],
+) -> ApiResult<BatchDeleted> {
     let out = service::firmware::delete(&app.store, &me.actor, ids, now_ms()).await?;
     for row in &out.deleted {
         // The row is gone: nothing names the file any more.
@@ -50,7 +55,7 @@ async fn delete_many(app: &AppState, me: &CurrentUser, ids: &[i64]) -> ApiResult
         .refused
         .into_iter()
         .map(|(id, e)| DeleteRefusal {
-            id,
+            id: id.0,
             code: e.code.number(),
             msg: e.message(lang),
         })
@@ -102,7 +107,7 @@ pub struct BatchDeleteQuery {
     pub ids: Option<String>,
 }
 
-fn id_list(raw: Option<&Value>) -> ApiResult<Vec<i64>> {
+fn id_list(raw: Option<&Value>) -> ApiResult<Vec<FirmwareId>> {
     let parse = |s: &str| s.trim().parse::<i64>().ok();
     let ids: Option<Vec<i64>> = match raw {
         Some(Value::Array(items)) => items
@@ -118,7 +123,9 @@ fn id_list(raw: Option<&Value>) -> ApiResult<Vec<i64>> {
         _ => None,
     };
     match ids {
-        Some(ids) if !ids.is_empty() && ids.len() <= BATCH_MAX => Ok(ids),
+        Some(ids) if !ids.is_empty() && ids.len() <= BATCH_MAX => {
+            Ok(ids.into_iter().map(FirmwareId).collect())
+        }
         _ => Err(DomainError::invalid("ids").into()),
     }
 }

@@ -3,6 +3,7 @@
 //! deleting and downloading use the firmware routes by id.
 
 use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
+use domain::ids::InverterTypeId;
 use domain::permissions::FIRMWARE_GATEWAY_VIEW;
 use store::firmware::FirmwareTarget;
 
@@ -112,7 +113,7 @@ pub async fn software(
     require(&me, FIRMWARE_GATEWAY_VIEW)?;
     let newest = app
         .store
-        .enabled_firmware(FirmwareTarget::Gateway, 0)
+        .enabled_firmware(FirmwareTarget::Gateway, InverterTypeId(0))
         .await?
         .into_iter()
         .next();

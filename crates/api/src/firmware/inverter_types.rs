@@ -3,6 +3,7 @@
 //! firmware fits, each code on one label only. Changes are use cases of
 //! `service::firmware::types`.
 
+use domain::ids::InverterTypeId;
 use domain::permissions::{FIRMWARE_INVERTER_EDIT, FIRMWARE_INVERTER_VIEW};
 use std::collections::HashMap;
 
@@ -52,10 +53,10 @@ pub struct InverterTypeNode {
     pub children: Vec<InverterTypeNode>,
 }
 
-fn node(t: &InverterTypeRow, codes: &HashMap<i64, Vec<i64>>) -> InverterTypeNode {
+fn node(t: &InverterTypeRow, codes: &HashMap<InverterTypeId, Vec<i64>>) -> InverterTypeNode {
     InverterTypeNode {
-        id: t.id,
-        parent_id: t.parent_id,
+        id: t.id.0,
+        parent_id: t.parent_id.map(|v| v.0),
         name: t.name.clone(),
         sort: t.sort,
         codes: codes.get(&t.id).cloned().unwrap_or_default(),
@@ -83,7 +84,7 @@ pub async fn tree(
     for title in &mut titles {
         title.children = rows
             .iter()
-            .filter(|t| t.parent_id == Some(title.id))
+            .filter(|t| t.parent_id.map(|p| p.0) == Some(title.id))
             .map(|t| node(t, &codes))
             .collect();
         title.codes.clear();
@@ -115,10 +116,10 @@ pub async fn check(
 ) -> ApiResult<Done> {
     require(&me, FIRMWARE_INVERTER_VIEW)?;
     let n = domain::inverter_type::name(q.name.as_deref())?;
-    let parent = q.parent_id.filter(|p| *p > 0);
+    let parent = q.parent_id.filter(|p| *p > 0).map(InverterTypeId);
     if app
         .store
-        .inverter_type_name_taken(parent, &n, q.id.filter(|i| *i > 0))
+        .inverter_type_name_taken(parent, &n, q.id.filter(|i| *i > 0).map(InverterTypeId))
         .await?
     {
         return Err(DomainError::invalid("name").into());
@@ -163,7 +164,7 @@ pub async fn add(
     State(app): State<AppState>,
     me: CurrentUser,
     Body(req): Body<InverterTypeRequest>,
-) -> ApiResult<Data<i64>> {
+) -> ApiResult<Data<InverterTypeId>> {
     let id = types::add(&app.store, &me.actor, &req.draft(), now_ms()).await?;
     Ok(Data(id))
 }

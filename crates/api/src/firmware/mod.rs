@@ -5,6 +5,8 @@
 //! (with the file and version rules) are `service::firmware`'s, the one storage path of files is
 //! `storage`.
 
+use domain::ids::FirmwareId;
+use domain::ids::InverterTypeId;
 mod delete;
 mod download;
 mod enable;
@@ -118,8 +120,8 @@ pub struct FirmwareItem {
 }
 
 /// Every label's codes, by label id.
-pub(crate) async fn codes_by_label(app: &AppState) -> ApiResult<HashMap<i64, Vec<i64>>> {
-    let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
+pub(crate) async fn codes_by_label(app: &AppState) -> ApiResult<HashMap<InverterTypeId, Vec<i64>>> {
+    let mut out: HashMap<_, Vec<i64>> = HashMap::new();
     for (code, label) in app.store.inverter_type_codes().await? {
         out.entry(label).or_default().push(code);
     }
@@ -127,22 +129,22 @@ pub(crate) async fn codes_by_label(app: &AppState) -> ApiResult<HashMap<i64, Vec
 }
 
 /// A firmware as every answer shows it.
-pub(crate) fn item(r: &FirmwareListRow, codes: &HashMap<i64, Vec<i64>>) -> FirmwareItem {
+pub(crate) fn item(r: &FirmwareListRow, codes: &HashMap<InverterTypeId, Vec<i64>>) -> FirmwareItem {
     let f = &r.firmware;
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
     FirmwareItem {
-        id: f.id,
+        id: f.id.0,
         name: f.name.clone(),
         file_name: f.file_name.clone(),
         size: f.size,
         version: f.version.clone(),
         target: f.target.clone(),
-        kind: f.type_id,
+        kind: f.type_id.0,
         type_name: text(&r.type_name),
-        parent_type_id: r.parent_type_id,
+        parent_type_id: r.parent_type_id.map(|v| v.0),
         parent_type_name: text(&r.parent_type_name),
         codes: codes.get(&f.type_id).cloned().unwrap_or_default(),
-        product_id: f.product_id,
+        product_id: f.product_id.map(|v| v.0),
         manufacturer: text(&r.manufacturer),
         product_name: text(&r.product_name),
         part_number: text(&r.part_number),
@@ -160,7 +162,7 @@ pub(crate) fn item(r: &FirmwareListRow, codes: &HashMap<i64, Vec<i64>>) -> Firmw
 }
 
 /// One firmware as answered, or 4 `id` when it is gone.
-pub(crate) async fn load_item(app: &AppState, id: i64) -> ApiResult<FirmwareItem> {
+pub(crate) async fn load_item(app: &AppState, id: FirmwareId) -> ApiResult<FirmwareItem> {
     let row = app
         .store
         .firmware_item(id)
@@ -185,7 +187,7 @@ pub(crate) async fn load_item_for(
 }
 
 /// Firmware `id`, or 4 `id` when it is gone.
-pub(crate) async fn load(app: &AppState, id: i64) -> ApiResult<FirmwareRow> {
+pub(crate) async fn load(app: &AppState, id: FirmwareId) -> ApiResult<FirmwareRow> {
     Ok(service::firmware::load(&app.store, id).await?)
 }
 
@@ -235,7 +237,11 @@ pub async fn list(
     };
     let rows = match target {
         FirmwareTarget::Inverter => app.store.enabled_firmware_for_code(type_code).await?,
-        FirmwareTarget::Gateway => app.store.enabled_firmware(target, 0).await?,
+        FirmwareTarget::Gateway => {
+            app.store
+                .enabled_firmware(target, InverterTypeId(0))
+                .await?
+        }
     };
     let mut infos = Vec::with_capacity(rows.len());
     let codes = codes_by_label(&app).await?;

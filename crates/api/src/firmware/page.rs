@@ -3,6 +3,8 @@
 
 use axum::extract::{Path, State};
 use domain::DomainError;
+use domain::ids::FirmwareId;
+use domain::ids::InverterTypeId;
 use domain::permissions::FIRMWARE_INVERTER_VIEW;
 use serde::{Deserialize, Serialize};
 use store::firmware::{FirmwareFilter, FirmwareTarget};
@@ -49,7 +51,7 @@ pub(crate) async fn firmware_page(
     let filter = FirmwareFilter {
         target: Some(target),
         keyword: q.keyword.clone(),
-        type_id: q.type_id.filter(|t| *t > 0),
+        type_id: q.type_id.filter(|t| *t > 0).map(InverterTypeId),
         enabled: enabled(q.enabled.as_deref()),
         limit: paging.limit(),
         offset: paging.offset(),
@@ -116,14 +118,14 @@ pub(crate) async fn run_check(
     q: &CheckQuery,
 ) -> ApiResult<()> {
     let old = match q.id.filter(|i| *i > 0) {
-        Some(id) => Some(load(app, id).await?).filter(|o| o.target == target.as_str()),
+        Some(id) => Some(load(app, FirmwareId(id)).await?).filter(|o| o.target == target.as_str()),
         None => None,
     };
     let type_id = match target {
-        FirmwareTarget::Gateway => 0,
+        FirmwareTarget::Gateway => InverterTypeId(0),
         FirmwareTarget::Inverter => match q.type_id.filter(|t| *t > 0) {
-            Some(t) => service::firmware::secondary(&app.store, t).await?,
-            None => old.as_ref().map(|o| o.type_id).unwrap_or(0),
+            Some(t) => service::firmware::secondary(&app.store, InverterTypeId(t)).await?,
+            None => old.as_ref().map_or(InverterTypeId(0), |o| o.type_id),
         },
     };
     let name = q.name.as_deref().unwrap_or("").trim();
@@ -143,7 +145,7 @@ pub(crate) async fn run_check(
         }
         return Ok(());
     }
-    if target == FirmwareTarget::Inverter && type_id == 0 {
+    if target == FirmwareTarget::Inverter && type_id == InverterTypeId(0) {
         return Err(DomainError::invalid("typeId").into());
     }
     Ok(service::firmware::check(&app.store, target, name, &version, type_id, old.as_ref()).await?)
@@ -204,14 +206,14 @@ pub async fn versions(
     };
     require(&me, view_key(target.as_str()))?;
     let type_id = match target {
-        FirmwareTarget::Gateway => 0,
-        FirmwareTarget::Inverter => q.type_id.unwrap_or(0),
+        FirmwareTarget::Gateway => InverterTypeId(0),
+        FirmwareTarget::Inverter => InverterTypeId(q.type_id.unwrap_or(0)),
     };
     let rows = app.store.firmware_versions(target, type_id).await?;
     let infos: Vec<FirmwareVersionItem> = rows
         .into_iter()
         .map(|f| FirmwareVersionItem {
-            id: f.id,
+            id: f.id.0,
             version: f.version,
             enabled: f.enabled,
         })

@@ -5,6 +5,7 @@
 
 use axum::extract::{Multipart, State, multipart::MultipartRejection};
 use domain::DomainError;
+use domain::ids::FirmwareId;
 use service::firmware;
 use store::firmware::FirmwareTarget;
 
@@ -54,7 +55,7 @@ pub(crate) async fn write(
 ) -> ApiResult<FirmwareItem> {
     let upload = firmware::Upload {
         target,
-        id,
+        id: id.map(FirmwareId),
         fields: &form.fields,
         file: form.file.as_ref().map(|(n, b)| (n.as_str(), b.as_slice())),
     };
@@ -91,7 +92,7 @@ pub(crate) async fn write(
         storage::remove(app.files(), &o.stored_name).await;
     }
     let item = load_item(app, id).await?;
-    tracing::info!(firmware = id, version = %item.version, target = %item.target, by = %me.id(),
+    tracing::info!(firmware = %id, version = %item.version, target = %item.target, by = %me.id(),
         edit = draft.old().is_some(), "firmware saved");
     Ok(item)
 }

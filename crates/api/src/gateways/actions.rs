@@ -4,6 +4,7 @@
 //! permission-checked on the gateway's plant (maintainers of shared plants may restart and
 //! debug; visitors may do nothing) and written to the audit log.
 
+use domain::ids::CommandId;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -96,14 +97,20 @@ pub struct BatchRequest {
 }
 
 /// The result of one gateway in a batch.
-fn item(sn: &str, status: &str, code: i64, msg: &str, command_id: Option<i64>) -> GatewayOutcome {
+fn item(
+    sn: &str,
+    status: &str,
+    code: i64,
+    msg: &str,
+    command_id: Option<CommandId>,
+) -> GatewayOutcome {
     GatewayOutcome {
         sn: sn.to_string(),
         success: status == "succeeded" || status == "ok",
         status: status.to_string(),
         code,
         msg: msg.to_string(),
-        command_id,
+        command_id: command_id.map(|c| c.0),
     }
 }
 
@@ -153,7 +160,7 @@ async fn restart_all(
 
 /// Command `id` once it ended (or timed out): the dispatcher waits a little past the action's
 /// timeout, so that the sweep has marked a silent gateway's command timed out.
-async fn finished(app: &AppState, id: i64) -> ApiResult<CommandRow> {
+async fn finished(app: &AppState, id: CommandId) -> ApiResult<CommandRow> {
     let Some(dispatcher) = &app.commands else {
         return Err(Code::ConnectionFailed.into());
     };
@@ -164,7 +171,7 @@ async fn finished(app: &AppState, id: i64) -> ApiResult<CommandRow> {
 }
 
 /// Waits for a command to end and reports it as a batch item.
-async fn settled(app: &AppState, sn: &str, id: i64) -> ApiResult<GatewayOutcome> {
+async fn settled(app: &AppState, sn: &str, id: CommandId) -> ApiResult<GatewayOutcome> {
     let row = finished(app, id).await?;
     let code = row.result_code.unwrap_or(0);
     let msg = if row.result_msg.is_empty() {
@@ -269,7 +276,7 @@ pub async fn replace(
         devices,
         old_sn: r.old.sn,
         new_sn,
-        plant_id: r.plant.id,
+        plant_id: r.plant.id.0,
     }))
 }
 
@@ -448,8 +455,8 @@ mod tests {
     #[test]
     fn totals_count_successes_and_failures() {
         let t = totals(vec![
-            item("A", "succeeded", 0, "", Some(1)),
-            item("B", "timed_out", 0, "timed_out", Some(2)),
+            item("A", "succeeded", 0, "", Some(CommandId(1))),
+            item("B", "timed_out", 0, "timed_out", Some(CommandId(2))),
             refused("C", &Code::DeviceOffline.into(), Lang::En),
         ]);
         let t = serde_json::to_value(&t).unwrap();

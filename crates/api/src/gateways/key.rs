@@ -55,6 +55,6 @@ pub async fn rotate(
         } else {
             RotateStatus::Pending
         },
-        command_id: r.command_id,
+        command_id: r.command_id.0,
     }))
 }

@@ -1,6 +1,7 @@
 //! Reading gateways: the paged list with its filters, online counts, one gateway with the
 //! devices behind it, and unbinding.
 
+use domain::ids::{CompanyId, PlantId};
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -90,7 +91,7 @@ impl ListQuery {
         let mut f = self.filter(limit, offset);
         match company {
             CompanyFilter::Any => f.company = None,
-            CompanyFilter::Only(c) => f.company = Some(c.0),
+            CompanyFilter::Only(c) => f.company = Some(c),
             CompanyFilter::Nothing => return Ok(None),
         }
         Ok(Some(f))
@@ -109,15 +110,15 @@ impl ListQuery {
                 .map(str::trim)
                 .filter(|p| !p.is_empty() && *p != "-1")
                 .map(String::from),
-            company: self.agent_company_id.filter(|c| *c > 0),
+            company: self.agent_company_id.filter(|c| *c > 0).map(CompanyId),
             sn: self
                 .sn
                 .as_deref()
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(String::from),
-            plant: self.plant_id.filter(|p| *p > 0),
-            customer: self.customer_id.filter(|c| *c > 0),
+            plant: self.plant_id.filter(|p| *p > 0).map(PlantId),
+            customer: self.customer_id.filter(|c| *c > 0).map(UserId),
             placed: match (self.stock, self.bound) {
                 (Some(true), _) | (_, Some(false)) => Some(false),
                 (_, Some(true)) | (Some(false), _) => Some(true),
@@ -171,11 +172,11 @@ pub(super) fn lldt(ms: i64) -> String {
 pub(super) async fn customers(
     app: &AppState,
     rows: &[GatewayListRow],
-) -> ApiResult<HashMap<i64, UserRow>> {
+) -> ApiResult<HashMap<UserId, UserRow>> {
     let mut found = HashMap::new();
     for owner in rows.iter().filter_map(|r| r.gateway.owner_id) {
         if !found.contains_key(&owner)
-            && let Some(u) = app.store.user(UserId(owner)).await?
+            && let Some(u) = app.store.user(owner).await?
         {
             found.insert(owner, u);
         }
@@ -205,7 +206,7 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
     };
     let plant_name = plant_name.map(String::from);
     Gateway {
-        id: g.id,
+        id: g.id.0,
         sn: g.sn.clone(),
         key: None,
         alias: g.alias.clone(),
@@ -231,16 +232,16 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
             g.alias.clone()
         },
         online: g.online,
-        plant_id: g.plant_id,
+        plant_id: g.plant_id.map(|v| v.0),
         plant: g.plant_id.map(|id| GatewayPlant {
-            id,
+            id: id.0,
             name: plant_name.clone(),
         }),
         plant_name,
-        customer_id: g.owner_id,
+        customer_id: g.owner_id.map(|v| v.0),
         customer_name: customer.map(|u| customer_name(u).to_string()),
         customer: customer.map(|u| GatewayCustomer {
-            id: u.id,
+            id: u.id.0,
             nickname: customer_name(u).to_string(),
             account: u.account.clone(),
         }),
@@ -250,7 +251,7 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
 
 fn device(d: &DeviceRow) -> GatewayDevice {
     GatewayDevice {
-        id: d.id,
+        id: d.id.0,
         sn: d.sn.clone(),
         family: d.family,
         kind: d.type_code,
@@ -261,7 +262,7 @@ fn device(d: &DeviceRow) -> GatewayDevice {
         parent_sn: d.parent_sn.clone(),
         status: d.status,
         online: d.online,
-        plant_id: d.plant_id,
+        plant_id: d.plant_id.map(|v| v.0),
         last_seen: d.last_seen.map(update_at),
         update_at: update_at(d.last_seen.unwrap_or(d.updated_at).max(d.updated_at)),
     }
@@ -330,7 +331,7 @@ pub async fn detail(
     let devices = app.store.gateway_devices(g.id).await?;
     let key_editable = service::gateways::key::may_edit(&me.actor, &g, &scope);
     let customer = match g.owner_id {
-        Some(owner) => app.store.user(UserId(owner)).await?,
+        Some(owner) => app.store.user(owner).await?,
         None => None,
     };
     let mut gateway = item(
@@ -339,7 +340,7 @@ pub async fn detail(
         customer.as_ref(),
     );
     gateway.plant = plant.as_ref().map(|p| GatewayPlant {
-        id: p.id,
+        id: p.id.0,
         name: Some(p.name.clone()),
     });
     if key_editable {

@@ -3,7 +3,6 @@
 //! Home Assistant integrations, synkctl) show every field as a sensor.
 
 use axum::extract::{Path, State};
-use domain::ids::UserId;
 
 use super::{
     Inverter,
@@ -59,7 +58,7 @@ pub async fn detail(
     let r = f.reading.as_ref();
     let [_, month, year, _] = inv.energy_spans(&app).await?;
     let owner = match &inv.plant {
-        Some(p) => app.store.user(UserId(p.owner_id)).await?,
+        Some(p) => app.store.user(p.owner_id).await?,
         None => None,
     };
     let plant = inv.plant.as_ref();
@@ -78,7 +77,7 @@ pub async fn detail(
         brand: inv.row.protocol.starts_with("deye").then_some("Deye"),
         address: plant.map(|p| p.address.clone()),
         user: owner.map(|u| InverterUser {
-            id: u.id,
+            id: u.id.0,
             nickname: u.nickname,
             mobile: filled(&u.mobile),
             email: filled(&u.email),

@@ -4,6 +4,8 @@
 //! bool, `plant.master` as a string, `equipMode` as an int or null and `updateAt` strictly
 //! (docs/clients.md).
 
+use domain::ids::CompanyId;
+use domain::ids::PlantId;
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -78,19 +80,19 @@ fn given(s: &Option<String>) -> Option<String> {
 }
 
 impl ListQuery {
-    fn filter(&self, plant: Option<i64>, limit: i64, offset: i64) -> DeviceFilter {
+    fn filter(&self, plant: Option<PlantId>, limit: i64, offset: i64) -> DeviceFilter {
         DeviceFilter {
             family: Some(DeviceFamily::Inverter),
             status: self.status.filter(|s| *s >= 0),
             // -1 and -2 mean "any"; 0 is a real code (string inverters).
             type_code: self.kind.filter(|t| *t >= 0),
             sn: given(&self.sn),
-            plant: plant.or(self.plant_id.filter(|p| *p > 0)),
+            plant: plant.or(self.plant_id.filter(|p| *p > 0).map(PlantId)),
             gateway_sn: given(&self.gsn),
             parent_sn: None,
             // The versions column is JSON text: a software or HMI version is matched inside it.
             version: given(&self.soft_ver).or_else(|| given(&self.hmi_ver)),
-            company: self.agent_company_id.filter(|c| *c > 0),
+            company: self.agent_company_id.filter(|c| *c > 0).map(CompanyId),
             limit,
             offset,
         }
@@ -151,12 +153,12 @@ pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures
 /// list item's `plant.master`. Read once per owner.
 pub(super) async fn master_names(
     app: &AppState,
-    owners: Vec<i64>,
-) -> ApiResult<HashMap<i64, String>> {
+    owners: Vec<UserId>,
+) -> ApiResult<HashMap<UserId, String>> {
     let mut names = HashMap::new();
     for owner in owners {
         if !names.contains_key(&owner)
-            && let Some(u) = app.store.user(UserId(owner)).await?
+            && let Some(u) = app.store.user(owner).await?
         {
             let name = if u.nickname.trim().is_empty() {
                 u.account
@@ -183,7 +185,7 @@ pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Inverte
         r.and_then(|r| r.num("rated_power"))
     };
     InverterItem {
-        id: d.id,
+        id: d.id.0,
         sn: d.sn.clone(),
         alias: d.alias.clone(),
         gsn: d.gateway_sn.clone(),
@@ -206,7 +208,7 @@ pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Inverte
         create_at: create_at(d.created_at),
         opened,
         plant: plant.map(|p| InverterPlant {
-            id: p.id,
+            id: p.id.0,
             name: p.name.clone(),
             kind: p.plant_type,
             master: master.map(String::from),
@@ -214,7 +216,7 @@ pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Inverte
             email: p.email.clone(),
             phone: p.phone.clone(),
         }),
-        plant_id: d.plant_id,
+        plant_id: d.plant_id.map(|v| v.0),
         gateway_vo: d.gateway_sn.as_ref().map(|g| InverterGateway {
             gsn: g.clone(),
             status: i64::from(d.gateway_online.unwrap_or(false)),
@@ -232,7 +234,7 @@ pub(crate) fn item(inv: &Inverter, f: &Figures, master: Option<&str>) -> Inverte
         stale,
         // The plant's zone: the screens show the inverter's times in it.
         timezone: inv.tz.name().to_string(),
-        product_id: d.product_id,
+        product_id: d.product_id.map(|v| v.0),
         product_name: d.product_name.clone(),
     }
 }
@@ -241,14 +243,14 @@ async fn page(
     app: &AppState,
     me: &CurrentUser,
     q: &ListQuery,
-    plant: Option<i64>,
+    plant: Option<PlantId>,
 ) -> ApiResult<Page<InverterItem>> {
     let limit = q.limit.unwrap_or(10).clamp(1, MAX_PAGE);
     let page = q.page.unwrap_or(1).max(1);
     let mut filter = q.filter(plant, limit, (page - 1) * limit);
     match service::agent_filter::agent_company(&app.store, &me.actor, q.agent_company_id).await? {
         CompanyFilter::Any => filter.company = None,
-        CompanyFilter::Only(c) => filter.company = Some(c.0),
+        CompanyFilter::Only(c) => filter.company = Some(c),
         CompanyFilter::Nothing => return Ok(Page::new(Paging::new(page, limit), 0, Vec::new())),
     }
     let (rows, total) = app
@@ -331,7 +333,7 @@ pub async fn count(
             me.actor.plant_visibility(),
             me.id(),
             Some(DeviceFamily::Inverter),
-            q.plant_id.filter(|p| *p > 0),
+            q.plant_id.filter(|p| *p > 0).map(PlantId),
         )
         .await?;
     Ok(Data(InverterStatusCounts {
@@ -376,7 +378,7 @@ pub async fn alias(
     // No name sent clears it, as an empty one does.
     let alias = b.alias.as_deref().or(q.alias.as_deref()).unwrap_or("");
     devices::rename(&app.store, &me.actor, &inv.row, rule, Some(alias), now_ms()).await?;
-    tracing::info!(device = inv.row.id, sn = %inv.row.sn, by = %me.id(), "inverter renamed");
+    tracing::info!(device = %inv.row.id, sn = %inv.row.sn, by = %me.id(), "inverter renamed");
     Ok(Done)
 }
 
@@ -395,7 +397,7 @@ pub async fn delete(
         off_plant: domain::permissions::INVERTER_DELETE,
     };
     devices::delete(&app.store, &me.actor, &inv.row, rule, &[]).await?;
-    tracing::info!(device = inv.row.id, sn = %inv.row.sn, plant = ?inv.row.plant_id, by = %me.id(), "inverter deleted");
+    tracing::info!(device = %inv.row.id, sn = %inv.row.sn, plant = ?inv.row.plant_id, by = %me.id(), "inverter deleted");
     Ok(Done)
 }
 

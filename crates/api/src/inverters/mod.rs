@@ -3,6 +3,7 @@
 //! through `store::devices`, so an inverter on another tenant's plant answers 600 exactly like
 //! one that does not exist. Temperatures are sent in °C; the web app converts them.
 
+use domain::ids::PlantId;
 mod detail;
 pub(crate) mod list;
 mod ports;
@@ -170,7 +171,7 @@ pub(crate) async fn plants_of(
     app: &AppState,
     me: &CurrentUser,
     rows: &[DeviceListRow],
-) -> ApiResult<HashMap<i64, PlantRow>> {
+) -> ApiResult<HashMap<PlantId, PlantRow>> {
     let mut out = HashMap::new();
     for id in rows.iter().filter_map(|r| r.plant_id) {
         if !out.contains_key(&id)

@@ -4,6 +4,7 @@
 //! (`write.rs`). Files live in the file store under `manuals/`, never under the public
 //! `/files/` path: every download is checked.
 
+use domain::ids::ProductId;
 mod write;
 
 use axum::{
@@ -72,8 +73,8 @@ pub struct ManualItem {
 impl From<ManualRow> for ManualItem {
     fn from(r: ManualRow) -> Self {
         ManualItem {
-            id: r.id,
-            product_id: r.product_id,
+            id: r.id.0,
+            product_id: r.product_id.0,
             product_name: r.product_name,
             part_number: r.part_number,
             category: r.category,
@@ -116,7 +117,7 @@ pub async fn list(
     Query(q): Query<ManualQuery>,
 ) -> ApiResult<Data<Page<ManualItem>>> {
     let filter = ManualFilter {
-        product: q.product_id.filter(|p| *p > 0),
+        product: q.product_id.filter(|p| *p > 0).map(ProductId),
         keyword: q.keyword,
         language: q.language.filter(|l| l != "-1"),
         limit: paging.limit(),

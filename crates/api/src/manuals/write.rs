@@ -5,6 +5,7 @@
 //! without its file nor a stray file. A replaced or deleted file is removed after its row.
 
 use axum::extract::{Multipart, Path, State, multipart::MultipartRejection};
+use domain::ids::ManualId;
 use domain::{
     Code, DomainError,
     manual::{FileKind, ManualInput, file_name},
@@ -89,7 +90,7 @@ async fn remove_file(app: &AppState, stored_name: &str) {
     }
 }
 
-async fn answer(app: &AppState, me: &CurrentUser, id: i64) -> ApiResult<ManualItem> {
+async fn answer(app: &AppState, me: &CurrentUser, id: ManualId) -> ApiResult<ManualItem> {
     Ok(service::manuals::visible(&app.store, &me.actor, id)
         .await?
         .into())

@@ -12,6 +12,7 @@ use crate::{
 };
 use axum::extract::{Path, State};
 use domain::DeviceFamily;
+use domain::ids::DeviceId;
 
 /// Every device of a plant: `[{id, sn, family, alias, model, type, status, parentSn,
 /// updateAt, stale, powerOn}]`, inverters first; `updateAt` is when it last reported (null if
@@ -37,7 +38,7 @@ pub async fn plant_devices(
     };
     // An inverter's power state as it last reported it (null before its first report).
     let samples = app.store.plant_latest_samples(ctx.plant.id).await?;
-    let power_on = |id: i64| {
+    let power_on = |id: DeviceId| {
         samples
             .iter()
             .find(|s| s.device_id == id)
@@ -53,7 +54,7 @@ pub async fn plant_devices(
         devices
             .iter()
             .map(|d| PlantDevice {
-                id: d.id,
+                id: d.id.0,
                 sn: d.sn.clone(),
                 family: d.family,
                 alias: d.alias.clone(),

@@ -4,6 +4,7 @@
 //! parsing every inverter's on every request was most of the list's cost. Each replica keeps
 //! its own.
 
+use domain::ids::DeviceId;
 use std::{collections::HashMap, sync::Mutex};
 
 use crate::{AppState, readings::Reading};
@@ -16,7 +17,7 @@ const CAPACITY: usize = 200_000;
 /// Device -> (the sample's time, its PV power).
 #[derive(Debug, Default)]
 pub struct LatestPv {
-    seen: Mutex<HashMap<i64, (i64, Option<f64>)>>,
+    seen: Mutex<HashMap<DeviceId, (i64, Option<f64>)>>,
 }
 
 impl LatestPv {
@@ -25,8 +26,8 @@ impl LatestPv {
     pub(crate) async fn power(
         &self,
         app: &AppState,
-        newest: &[(i64, i64)],
-    ) -> store::Result<HashMap<i64, Option<f64>>> {
+        newest: &[(DeviceId, i64)],
+    ) -> store::Result<HashMap<DeviceId, Option<f64>>> {
         let mut out = HashMap::with_capacity(newest.len());
         let mut unseen = Vec::new();
         if let Ok(seen) = self.seen.lock() {
@@ -42,7 +43,7 @@ impl LatestPv {
         if unseen.is_empty() {
             return Ok(out);
         }
-        let read: Vec<(i64, i64, Option<f64>)> = app
+        let read: Vec<(DeviceId, i64, Option<f64>)> = app
             .store
             .latest_samples(&unseen)
             .await?

@@ -5,6 +5,7 @@
 //! Offline. A stale value is never added into a live figure (current power, the flow); screens
 //! show it greyed with the time of the last data.
 
+use domain::ids::{GatewayId, PlantId};
 use std::collections::HashMap;
 
 use devices::ingest::status;
@@ -22,11 +23,11 @@ pub(crate) fn is_stale(last: Option<i64>, upload_cycle_s: i64, now: i64) -> bool
 
 /// The upload cycles of the gateways some devices report through (one read per gateway).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Cycles(HashMap<i64, i64>);
+pub(crate) struct Cycles(HashMap<GatewayId, i64>);
 
 impl Cycles {
     /// The cycles of a plant's gateways, one query.
-    pub async fn of_plant(app: &AppState, plant: i64) -> ApiResult<Cycles> {
+    pub async fn of_plant(app: &AppState, plant: PlantId) -> ApiResult<Cycles> {
         Ok(Cycles(
             app.store
                 .plant_gateways(plant)
@@ -38,7 +39,7 @@ impl Cycles {
     }
 
     /// The cycles of these gateways (repeats and `None` are read once or not at all).
-    pub async fn of_gateways(app: &AppState, gateways: &[Option<i64>]) -> ApiResult<Cycles> {
+    pub async fn of_gateways(app: &AppState, gateways: &[Option<GatewayId>]) -> ApiResult<Cycles> {
         let mut out = HashMap::new();
         for &id in gateways.iter().flatten() {
             if !out.contains_key(&id)
@@ -51,14 +52,14 @@ impl Cycles {
     }
 
     /// The upload cycle of `gateway`, the default when unknown.
-    pub fn cycle(&self, gateway: Option<i64>) -> i64 {
+    pub fn cycle(&self, gateway: Option<GatewayId>) -> i64 {
         gateway
             .and_then(|g| self.0.get(&g).copied())
             .unwrap_or(DEFAULT_UPLOAD_CYCLE_S)
     }
 
     /// Whether data last received at `last` from a device behind `gateway` is stale at `now`.
-    pub fn stale(&self, gateway: Option<i64>, last: Option<i64>, now: i64) -> bool {
+    pub fn stale(&self, gateway: Option<GatewayId>, last: Option<i64>, now: i64) -> bool {
         is_stale(last, self.cycle(gateway), now)
     }
 }
@@ -80,13 +81,13 @@ mod tests {
 
     #[test]
     fn unknown_gateways_use_the_default_cycle() {
-        let cycles = Cycles([(7, 3600)].into_iter().collect());
-        assert_eq!(cycles.cycle(Some(7)), 3600);
-        assert_eq!(cycles.cycle(Some(8)), DEFAULT_UPLOAD_CYCLE_S);
+        let cycles = Cycles([(GatewayId(7), 3600)].into_iter().collect());
+        assert_eq!(cycles.cycle(Some(GatewayId(7))), 3600);
+        assert_eq!(cycles.cycle(Some(GatewayId(8))), DEFAULT_UPLOAD_CYCLE_S);
         assert_eq!(cycles.cycle(None), DEFAULT_UPLOAD_CYCLE_S);
         let now = 100_000_000;
         let an_hour_ago = Some(now - 3_600_000);
-        assert!(!cycles.stale(Some(7), an_hour_ago, now));
+        assert!(!cycles.stale(Some(GatewayId(7)), an_hour_ago, now));
         assert!(cycles.stale(None, an_hour_ago, now));
     }
 }

@@ -3,6 +3,8 @@
 //! whether they are live or the last known (`stale`). One rule for the realtime endpoint, the plant detail
 //! and (set-based, one query per kind for a whole page) the plant list.
 
+use domain::ids::DeviceId;
+use domain::ids::PlantId;
 use std::collections::HashMap;
 
 use chrono::{Datelike, Timelike};
@@ -163,9 +165,9 @@ pub(crate) struct ListSummary {
 pub(crate) async fn plants(
     app: &AppState,
     plants: &[PlantRow],
-) -> ApiResult<HashMap<i64, ListSummary>> {
-    let ids: Vec<i64> = plants.iter().map(|p| p.id).collect();
-    let todays: HashMap<i64, String> = plants
+) -> ApiResult<HashMap<PlantId, ListSummary>> {
+    let ids: Vec<_> = plants.iter().map(|p| p.id).collect();
+    let todays: HashMap<_, String> = plants
         .iter()
         .map(|p| {
             let day = readings::today(readings::zone(&p.timezone));
@@ -177,14 +179,15 @@ pub(crate) async fn plants(
     };
     let stamps = app.store.plants_latest_stamps(&ids).await?;
     let days = app.store.plants_energy_since(&ids, PV, &since).await?;
-    let plant_todays: Vec<(i64, String)> = todays.iter().map(|(p, d)| (*p, d.clone())).collect();
+    let plant_todays: Vec<(PlantId, String)> =
+        todays.iter().map(|(p, d)| (*p, d.clone())).collect();
     let closed = app
         .caches
         .energy_totals
         .closed_days(app, &plant_todays, PV)
         .await?;
     let now = domain::time::now_ms();
-    let mut out: HashMap<i64, ListSummary> = plants
+    let mut out: HashMap<_, ListSummary> = plants
         .iter()
         .map(|p| {
             (
@@ -201,13 +204,13 @@ pub(crate) async fn plants(
         .iter()
         .filter(|s| !live::is_stale(Some(s.ts), s.upload_cycle, now))
         .collect();
-    let inverters: Vec<(i64, i64)> = fresh
+    let inverters: Vec<(DeviceId, i64)> = fresh
         .iter()
         .filter(|s| s.family == DeviceFamily::Inverter)
         .map(|s| (s.device_id, s.ts))
         .collect();
     let pv = app.caches.latest_pv.power(app, &inverters).await?;
-    let mut newest: HashMap<i64, i64> = HashMap::new();
+    let mut newest: HashMap<_, i64> = HashMap::new();
     for s in &stamps {
         let n = newest.entry(s.plant_id).or_insert(s.ts);
         *n = (*n).max(s.ts);

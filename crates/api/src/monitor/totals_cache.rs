@@ -4,6 +4,7 @@
 //! [`FRESH`], which picks up late reports for past days, and at once when the plant's day
 //! changes.
 
+use domain::ids::PlantId;
 use std::{
     collections::HashMap,
     sync::Mutex,
@@ -16,7 +17,7 @@ const FRESH: Duration = Duration::from_secs(600);
 const CAPACITY: usize = 100_000;
 
 /// (plant, metric) -> (the day the sum stops before, the sum, when it was read).
-type Entries = HashMap<(i64, &'static str), (String, f64, Instant)>;
+type Entries = HashMap<(PlantId, &'static str), (String, f64, Instant)>;
 
 #[derive(Debug, Default)]
 pub struct TotalsCache {
@@ -29,13 +30,13 @@ impl TotalsCache {
     pub(crate) async fn closed_days(
         &self,
         app: &AppState,
-        plants: &[(i64, String)],
+        plants: &[(PlantId, String)],
         metric: &'static str,
-    ) -> store::Result<HashMap<i64, f64>> {
+    ) -> store::Result<HashMap<PlantId, f64>> {
         let now = Instant::now();
         let mut out = HashMap::new();
         // Plants to read, by the day their sum stops before.
-        let mut missing: HashMap<&str, Vec<i64>> = HashMap::new();
+        let mut missing: HashMap<&str, Vec<PlantId>> = HashMap::new();
         if let Ok(entries) = self.entries.lock() {
             for (plant, today) in plants {
                 match entries.get(&(*plant, metric)) {
@@ -48,7 +49,7 @@ impl TotalsCache {
         }
         for (today, ids) in missing {
             let read = app.store.plants_energy_before(&ids, metric, today).await?;
-            let mut sums: HashMap<i64, f64> = ids.iter().map(|id| (*id, 0.0)).collect();
+            let mut sums: HashMap<_, f64> = ids.iter().map(|id| (*id, 0.0)).collect();
             for t in read {
                 sums.insert(t.plant_id, t.kwh);
             }

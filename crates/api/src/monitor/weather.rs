@@ -81,7 +81,7 @@ pub async fn station_products(
                 .cloned()
                 .unwrap_or_default();
             WeatherProduct {
-                id: d.id,
+                id: d.id.0,
                 product_name: name,
                 icon: String::new(),
                 status: d.status,
@@ -346,7 +346,7 @@ pub async fn weather(
             temp_min_c: min_max.map(|m| readings::num_text(m.0)),
             temp_max_c: min_max.map(|m| readings::num_text(m.1)),
         }),
-        plant_id: ctx.as_ref().map(|c| c.plant.id),
+        plant_id: ctx.as_ref().map(|c| c.plant.id.0),
     }))
 }
 

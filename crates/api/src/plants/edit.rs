@@ -335,7 +335,7 @@ pub async fn detail(
     let (p, access) = visible(&app, &me, &id).await?;
     let tariff = app.store.tariff(p.id).await?;
     let valuation = tariff.first().map(|c| c.kind).unwrap_or(0);
-    let master = app.store.user(domain::ids::UserId(p.owner_id)).await?;
+    let master = app.store.user(p.owner_id).await?;
     let currency = currency_json(&p.currency);
     let devices = app.store.plant_devices(p.id).await?;
     let offer = super::offers::pending(&app, &p).await?;
@@ -344,7 +344,7 @@ pub async fn detail(
         &crate::monitor::summary::plant(&app, &p, &devices).await?,
     );
     Ok(Data(PlantDetail {
-        id: p.id,
+        id: p.id.0,
         name: p.name.clone(),
         total_power: p.total_power,
         thumb_url: p.thumb_url.clone(),
@@ -359,7 +359,7 @@ pub async fn detail(
         lat: p.lat,
         address: p.address.clone(),
         master: master.map(|u| PlantMaster {
-            id: u.id,
+            id: u.id.0,
             nickname: u.nickname,
             mobile: u.mobile,
             account: u.account,
@@ -375,7 +375,7 @@ pub async fn detail(
         invest: p.invest,
         plant_permission: me.actor.plant_permissions(access),
         share: p.shared_as.is_some() && p.owner_id != me.user.id,
-        company_id: p.company_id,
+        company_id: p.company_id.map(|v| v.0),
         offer,
     }))
 }

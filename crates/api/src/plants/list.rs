@@ -71,7 +71,7 @@ impl ListQuery {
         let mut f = self.filter(limit, offset);
         match company {
             CompanyFilter::Any => {}
-            CompanyFilter::Only(c) => f.company = Some(c.0),
+            CompanyFilter::Only(c) => f.company = Some(c),
             CompanyFilter::Nothing => return Ok(None),
         }
         Ok(Some(f))
@@ -99,7 +99,7 @@ impl ListQuery {
             status: self.status.filter(|s| *s >= 0),
             plant_type: self.kind.filter(|t| *t > 0),
             company: None,
-            owner: self.customer_id.filter(|c| *c > 0),
+            owner: self.customer_id.filter(|c| *c > 0).map(UserId),
             shared: matches!(self.share.as_deref().map(str::trim), Some("1" | "true")),
             sort,
             descending,
@@ -161,9 +161,9 @@ fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> PlantItem
         .map(|a| me.actor.plant_permissions(a))
         .unwrap_or_default();
     PlantItem {
-        id: p.id,
+        id: p.id.0,
         name: p.name.clone(),
-        master_id: p.owner_id,
+        master_id: p.owner_id.0,
         status: p.status,
         thumb_url: p.thumb_url.clone(),
         address: p.address.clone(),
@@ -247,7 +247,7 @@ pub async fn map(
     Ok(Data(
         rows.iter()
             .map(|p| PlantMarker {
-                id: p.id,
+                id: p.id.0,
                 name: p.name.clone(),
                 lon: p.lon,
                 lat: p.lat,

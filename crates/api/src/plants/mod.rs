@@ -135,7 +135,7 @@ pub(crate) fn tariff_row(c: &TariffSegmentRow) -> TariffRow {
         end_range: c.end_range.clone(),
         price: c.price,
         kind: c.kind,
-        station_id: c.plant_id,
+        station_id: c.plant_id.0,
         create_at: crate::users::create_at(c.created_at),
         status: c.direction.clone(),
     }

@@ -40,12 +40,12 @@ pub struct PlantOffer {
 impl From<OfferRow> for PlantOffer {
     fn from(o: OfferRow) -> Self {
         PlantOffer {
-            plant_id: o.plant_id,
+            plant_id: o.plant_id.0,
             name: o.name,
             address: o.address,
             total_power: o.total_power,
             plant_type: o.plant_type,
-            company_id: o.company_id,
+            company_id: o.company_id.map(|v| v.0),
             company_name: o.company_name,
             offered_by: o.offered_by,
             offered_by_name: o.offered_by_name,
@@ -67,15 +67,11 @@ pub(crate) async fn pending(app: &AppState, p: &PlantRow) -> ApiResult<Option<Pe
     let (Some(to), Some(at)) = (p.offered_to, p.offered_at) else {
         return Ok(None);
     };
-    Ok(app
-        .store
-        .user(domain::ids::UserId(to))
-        .await?
-        .map(|u| PendingOffer {
-            account: u.account,
-            nickname: u.nickname,
-            offered_at: create_at(at),
-        }))
+    Ok(app.store.user(to).await?.map(|u| PendingOffer {
+        account: u.account,
+        nickname: u.nickname,
+        offered_at: create_at(at),
+    }))
 }
 
 /// The plants offered to the caller, newest first.

@@ -122,7 +122,7 @@ pub async fn share_users(
         shares
             .iter()
             .map(|s| ShareUser {
-                user_id: s.user_id,
+                user_id: s.user_id.0,
                 account: s.account.clone(),
                 nickname: s.nickname.clone(),
                 role: s.role.clone(),

@@ -123,7 +123,9 @@ pub async fn check(
     products::require(&me.actor, SYS_PRODUCT_VIEW)?;
     let part = domain::product::check_part_number(q.part_number.as_deref().unwrap_or_default())?;
     match app.store.product_by_part_number(&part).await? {
-        Some(p) if Some(p.id) != q.id => Err(DomainError::invalid("partNumber").into()),
+        Some(p) if Some(p.id) != q.id.map(ProductId) => {
+            Err(DomainError::invalid("partNumber").into())
+        }
         _ => Ok(Done),
     }
 }

@@ -53,12 +53,12 @@ pub struct Product {
 impl Product {
     pub fn of(p: &ProductRow, hardware: &[HardwareRow]) -> Product {
         Product {
-            id: p.id,
+            id: p.id.0,
             category: p.category.clone(),
             name: p.name.clone(),
             part_number: p.part_number.clone(),
             manufacturer: p.manufacturer.clone(),
-            type_id: p.type_id,
+            type_id: p.type_id.map(|v| v.0),
             type_name: p.type_name.clone(),
             rated_power: p.rated_power,
             remark: p.remark.clone(),
@@ -66,7 +66,7 @@ impl Product {
                 .iter()
                 .filter(|h| h.product_id == p.id)
                 .map(|h| ProductHardware {
-                    id: h.id,
+                    id: h.id.0,
                     version: h.version.clone(),
                     remark: h.remark.clone(),
                 })
@@ -93,8 +93,8 @@ pub struct Hardware {
 impl From<&HardwareRow> for Hardware {
     fn from(h: &HardwareRow) -> Self {
         Hardware {
-            id: h.id,
-            product_id: h.product_id,
+            id: h.id.0,
+            product_id: h.product_id.0,
             product_name: h.product_name.clone(),
             version: h.version.clone(),
             remark: h.remark.clone(),

@@ -4,6 +4,7 @@
 
 use axum::extract::{Path, State};
 use domain::DomainError;
+use domain::ids::PlantId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -28,8 +29,8 @@ pub struct SubscriptionState {
     pub last_sent: Option<String>,
 }
 
-async fn answer(app: &AppState, me: &CurrentUser, plant: i64) -> ApiResult<SubscriptionState> {
-    let sub = app.store.report_subscription(me.id().0, plant).await?;
+async fn answer(app: &AppState, me: &CurrentUser, plant: PlantId) -> ApiResult<SubscriptionState> {
+    let sub = app.store.report_subscription(me.id(), plant).await?;
     Ok(SubscriptionState {
         enabled: sub.is_some(),
         email: address(&me.user),

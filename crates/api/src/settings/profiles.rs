@@ -3,6 +3,7 @@
 //! profile is an ordinary settings write of its values.
 
 use axum::extract::State;
+use domain::ids::ProfileId;
 use domain::permissions::INVERTER_SETTING;
 use domain::settings::{self, Family};
 use std::collections::BTreeMap;
@@ -83,7 +84,7 @@ fn stored_params(raw: &str) -> Option<BTreeMap<String, String>> {
 
 fn profile_json(p: &ProfileRow) -> SettingProfile {
     SettingProfile {
-        id: p.id,
+        id: p.id.0,
         name: p.name.clone(),
         params: stored_params(&p.params),
         create_at: create_at(p.created_at),
@@ -99,7 +100,7 @@ pub async fn list(
     me: CurrentUser,
 ) -> ApiResult<Data<Vec<SettingProfile>>> {
     me.actor.require(INVERTER_SETTING)?;
-    let rows = app.store.setting_profiles(me.id().0).await?;
+    let rows = app.store.setting_profiles(me.id()).await?;
     Ok(Data(rows.iter().map(profile_json).collect()))
 }
 
@@ -130,7 +131,7 @@ pub async fn save(
     Body(b): Body<ProfileBody>,
 ) -> ApiResult<Data<Option<SettingProfile>>> {
     if b.delete == Some(true) {
-        service::settings::delete_profile(&app.store, &me.actor, b.id).await?;
+        service::settings::delete_profile(&app.store, &me.actor, b.id.map(ProfileId)).await?;
         return Ok(Data(None));
     }
     let params: Vec<(String, domain::settings::Raw)> = b
@@ -140,7 +141,7 @@ pub async fn save(
         .map(|(k, v)| (k.clone(), raw(v)))
         .collect();
     let draft = ProfileDraft {
-        id: b.id,
+        id: b.id.map(ProfileId),
         name: b.name.as_deref().unwrap_or_default(),
         params: &params,
     };

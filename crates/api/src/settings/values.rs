@@ -204,7 +204,7 @@ pub(crate) async fn write(
     )
     .await?;
     Ok(SettingWrite {
-        command_id: Some(id),
+        command_id: Some(id.0),
         changed: keys,
     })
 }

@@ -3,6 +3,7 @@
 //! in the caller's stock.
 
 use axum::extract::{Path, State};
+use domain::ids::FirmwareId;
 use serde::Deserialize;
 use serde_json::Value;
 use store::upgrades::UpgradeRow;
@@ -39,7 +40,8 @@ async fn start_one(
         None => me.actor.require(domain::permissions::GATEWAY_UPGRADE)?,
     }
     if !force {
-        service::upgrades::gateway_up_to_date(&app.store, &g.soft_ver, firm_id).await?;
+        service::upgrades::gateway_up_to_date(&app.store, &g.soft_ver, firm_id.map(FirmwareId))
+            .await?;
     }
     super::start(app, me, batch_id, Target::Gateway(&g), firm_id).await
 }

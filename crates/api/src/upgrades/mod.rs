@@ -10,6 +10,7 @@ pub(crate) mod gateway;
 pub(crate) mod inverter;
 pub(crate) mod wire;
 
+use domain::ids::FirmwareId;
 use std::time::Duration;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -92,7 +93,7 @@ pub(crate) async fn start(
     let start = service::upgrades::Start {
         batch_id,
         device: target,
-        firm_id,
+        firm_id: firm_id.map(FirmwareId),
         actor: &me.actor,
         now: now_ms(),
     };
@@ -153,14 +154,14 @@ fn reason(u: &UpgradeRow) -> Option<UpgradeReason> {
 /// An upgrade as screens read it.
 pub(crate) fn progress_json(u: &UpgradeRow) -> Upgrade {
     Upgrade {
-        id: u.id,
+        id: u.id.0,
         batch_id: u.batch_id.clone(),
         sn: u.device_sn.clone(),
         target: u.target.clone(),
-        firm_id: u.firmware_id,
+        firm_id: u.firmware_id.map(|v| v.0),
         version: u.version.clone(),
         from_version: u.from_version.clone(),
-        command_id: u.command_id,
+        command_id: u.command_id.map(|v| v.0),
         // The store writes only the five states; `state()` reads anything else as failed.
         state: u.state().into(),
         progress: u.progress,

@@ -7,6 +7,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use std::time::Duration;
 
@@ -66,7 +67,7 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
             .store
             .upsert_device(
                 INV,
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
@@ -79,7 +80,7 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
         let l = linked(app).await;
         let app = &l.app;
         let _gw = gateway(&l, "GW-AUD01", "KEY12345", Mode::Answer).await;
-        fixtures::set_status(app, inverter, 1).await;
+        fixtures::set_status(app, inverter.0, 1).await;
 
         // Ann changes a setting, Max switches the inverter off, then Ann tries to switch it
         // on while it is offline.
@@ -95,7 +96,7 @@ async fn remote_actions_are_audited_and_read_by_who_may_see_them() {
             .get(&format!("/api/v1/inverter/{INV}/shutdown"), Some(&max))
             .await;
         let off_id = r.expect_code(0).data()["id"].as_i64().expect("id");
-        fixtures::set_status(app, inverter, 0).await;
+        fixtures::set_status(app, inverter.0, 0).await;
         app.get(&format!("/api/v1/inverter/{INV}/boot"), Some(&ann))
             .await
             .expect_code(602);
@@ -219,7 +220,7 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
             .store
             .upsert_device(
                 "INV-AUD02",
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 93,
                 "deye-hybrid-3ph-lv",
@@ -232,7 +233,7 @@ async fn company_staff_read_their_company_plants_entries_and_no_one_elses() {
         let l = linked(app).await;
         let app = &l.app;
         let _gw = gateway(&l, "GW-AUD02", "KEY12345", Mode::Answer).await;
-        fixtures::set_status(app, inverter, 1).await;
+        fixtures::set_status(app, inverter.0, 1).await;
 
         // Company staff may change settings (their role has the key) but not switch power.
         app.post(
@@ -294,7 +295,7 @@ async fn a_settings_write_records_each_value_before_and_after() {
             .store
             .upsert_device(
                 "INV-AUD03",
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
@@ -307,7 +308,7 @@ async fn a_settings_write_records_each_value_before_and_after() {
         let l = linked(app).await;
         let app = &l.app;
         let _gw = gateway(&l, "GW-AUD03", "KEY12345", Mode::Answer).await;
-        fixtures::set_status(app, inverter, 1).await;
+        fixtures::set_status(app, inverter.0, 1).await;
         let set = |body: Value| {
             let (app, ann) = (app, ann.clone());
             async move {
@@ -333,7 +334,7 @@ async fn a_settings_write_records_each_value_before_and_after() {
         )
         .await;
         // Refused (offline): the entry still says what was asked.
-        fixtures::set_status(app, inverter, 0).await;
+        fixtures::set_status(app, inverter.0, 0).await;
         set(json!({"batteryMaxCurrentCharge": "90"}))
             .await
             .expect_code(602);

@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use chrono::Utc;
 use chrono_tz::Europe::Madrid;
@@ -42,7 +43,7 @@ async fn battery_plant(app: &App) -> BatteryPlant {
     let inverter = s
         .upsert_device(
             "INV-BAT-01",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "p",
@@ -55,7 +56,7 @@ async fn battery_plant(app: &App) -> BatteryPlant {
     let master = s
         .upsert_device(
             "BAT-0001",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Battery,
             0,
             "bms-lv-stack",
@@ -68,7 +69,7 @@ async fn battery_plant(app: &App) -> BatteryPlant {
     let slave = s
         .upsert_device(
             "BAT-0001-X",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Battery,
             0,
             "bms-lv-stack",
@@ -99,14 +100,14 @@ async fn battery_plant(app: &App) -> BatteryPlant {
     let energy = |metric: &str, value: f64| EnergyWrite {
         kind: CounterKind::Lifetime,
         rank: 2,
-        ..energy(master, plant, today, metric, value)
+        ..energy(master.0, plant, today, metric, value)
     };
     let batch = TelemetryBatch {
         samples: vec![
-            sample(master, now - 60_000, &report(70.0)),
-            sample(master, now, &report(75.0)),
+            sample(master.0, now - 60_000, &report(70.0)),
+            sample(master.0, now, &report(75.0)),
             sample(
-                slave,
+                slave.0,
                 now,
                 &json!({"soc": 74, "voltage": 52.3, "cycles": 12}),
             ),
@@ -127,7 +128,7 @@ async fn battery_plant(app: &App) -> BatteryPlant {
         ann,
         bob,
         plant,
-        master,
+        master: master.0,
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::{
     App,
@@ -213,7 +214,7 @@ async fn reporting_hybrid(app: &App) -> (String, String) {
         .store
         .upsert_device(
             SN,
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
@@ -223,7 +224,7 @@ async fn reporting_hybrid(app: &App) -> (String, String) {
         )
         .await
         .expect("device");
-    set_status(app, id, 1).await;
+    set_status(app, id.0, 1).await;
     let values = json!({
         "running_state": 2, "rated_power": 5000, "pv1_voltage": 310.5, "pv1_current": 4.2,
         "pv1_power": 1304.4, "grid_power": 460.6, "grid_ct_power": 455, "grid_frequency": 49.98,
@@ -236,7 +237,7 @@ async fn reporting_hybrid(app: &App) -> (String, String) {
     let mut batch = TelemetryBatch::default();
     batch
         .samples
-        .push(sample(id, domain::time::now_ms() - 30_000, &values));
+        .push(sample(id.0, domain::time::now_ms() - 30_000, &values));
     app.store
         .write_telemetry_batch(&batch)
         .await

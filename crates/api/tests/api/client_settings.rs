@@ -9,6 +9,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::{
     App,
@@ -129,7 +130,7 @@ async fn inverter_kinds(app: &App) -> InverterKinds {
             .store
             .upsert_device(
                 sn,
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 *code,
                 protocol,
@@ -139,11 +140,11 @@ async fn inverter_kinds(app: &App) -> InverterKinds {
             )
             .await
             .expect("device");
-        set_status(app, id, 1).await;
+        set_status(app, id.0, 1).await;
         let values = json!({"rated_power": rated, "running_state": 2});
         batch
             .samples
-            .push(sample(id, domain::time::now_ms() - 60_000, &values));
+            .push(sample(id.0, domain::time::now_ms() - 60_000, &values));
     }
     app.store
         .write_telemetry_batch(&batch)

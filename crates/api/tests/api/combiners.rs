@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use chrono::Utc;
 use chrono_tz::Europe::Madrid;
@@ -55,7 +56,7 @@ async fn combiner_plant(app: &App) -> CombinerPlant {
     let add = |sn: &'static str| {
         s.upsert_device(
             sn,
-            gw,
+            GatewayId(gw),
             DeviceFamily::Combiner,
             0,
             "combiner-dc16",
@@ -69,12 +70,12 @@ async fn combiner_plant(app: &App) -> CombinerPlant {
     let today = Utc::now().with_timezone(&Madrid).date_naive();
     let batch = TelemetryBatch {
         samples: vec![
-            sample(cmb, now - 300_000, &report(7.9, 0)),
-            sample(cmb, now, &report(2.5, 4)),
+            sample(cmb.0, now - 300_000, &report(7.9, 0)),
+            sample(cmb.0, now, &report(2.5, 4)),
         ],
         energy: vec![EnergyWrite {
             rank: 3,
-            ..energy(cmb, plant, today, "pv", 21.5)
+            ..energy(cmb.0, plant, today, "pv", 21.5)
         }],
     };
     s.write_telemetry_batch(&batch).await.expect("telemetry");

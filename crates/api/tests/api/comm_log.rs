@@ -6,6 +6,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use std::time::Duration;
 
@@ -50,7 +51,7 @@ async fn company_gateways(app: &App) -> CompanyGateways {
     app.store
         .upsert_device(
             "INV-COM01",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "p",

@@ -3,6 +3,7 @@
 //! else may, and another company answers exactly like a missing one.
 
 use crate::common;
+use domain::ids::{CompanyId, UserId};
 
 use common::{App, spawn};
 use domain::user::BuiltinRole;
@@ -189,14 +190,14 @@ async fn an_owner_becomes_a_new_companys_administrator_but_company_and_internal_
         let id = r.data().as_i64().unwrap();
         let user = app.store.user(owner).await.unwrap().unwrap();
         assert_eq!(user.kind, "company", "[{b}]");
-        assert_eq!(user.company_id, Some(id), "[{b}]");
+        assert_eq!(user.company_id, Some(CompanyId(id)), "[{b}]");
         let company = app
             .store
             .company(domain::ids::CompanyId(id))
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(company.admin_id, Some(owner.0), "[{b}]");
+        assert_eq!(company.admin_id, Some(UserId(owner.0)), "[{b}]");
         // The owner, now the company's administrator, keeps the same password.
         app.login("owner@example.com", "secret123").await;
 

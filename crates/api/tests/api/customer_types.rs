@@ -72,7 +72,7 @@ async fn stored(app: &App, company: CompanyId) -> Vec<(i64, Option<i64>, String,
         .await
         .expect("types")
         .into_iter()
-        .map(|t| (t.id, t.parent_id, t.code, t.name))
+        .map(|t| (t.id.0, t.parent_id.map(|p| p.0), t.code, t.name))
         .collect()
 }
 

@@ -6,6 +6,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use std::time::Duration;
 
@@ -44,7 +45,7 @@ async fn debug_plant(app: &App) -> DebugPlant {
         .store
         .upsert_device(
             "INV-DBG01",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "p",
@@ -54,7 +55,7 @@ async fn debug_plant(app: &App) -> DebugPlant {
         )
         .await
         .expect("device");
-    set_status(app, inverter, 1).await;
+    set_status(app, inverter.0, 1).await;
     fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
     DebugPlant {
         admin,
@@ -63,7 +64,7 @@ async fn debug_plant(app: &App) -> DebugPlant {
         vic,
         bob,
         plant,
-        inverter,
+        inverter: inverter.0,
     }
 }
 

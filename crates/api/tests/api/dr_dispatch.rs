@@ -7,6 +7,8 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::UserId;
+use domain::ids::{HubEventId, PlantId};
 
 use std::{sync::Arc, time::Duration};
 
@@ -52,7 +54,7 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status:
         .create_gateway(&spec.sn, &spec.key, inv.protocol, t)
         .await
         .expect("gateway");
-    s.bind_gateway(gw, plant, owner, None, t)
+    s.bind_gateway(gw, PlantId(plant), UserId(owner), None, t)
         .await
         .expect("bind");
     let dev = s
@@ -68,7 +70,7 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec, status:
         )
         .await
         .expect("device");
-    fixtures::set_status(app, dev, status).await;
+    fixtures::set_status(app, dev.0, status).await;
     inv.sn.clone()
 }
 
@@ -104,7 +106,7 @@ async fn world(app: App) -> World {
         .await
         .expect("device")
         .expect("known");
-    fixtures::set_status(&app, dev.id, 1).await;
+    fixtures::set_status(&app, dev.id.0, 1).await;
     World {
         app,
         _linked: Some(link),
@@ -139,7 +141,11 @@ async fn setting(app: &App, sn: &str, key: &str) -> Option<String> {
 }
 
 async fn outcome(app: &App, event: i64, sn: &str) -> Option<(String, String)> {
-    let rows = app.store.dispatch_outcomes(event).await.expect("outcomes");
+    let rows = app
+        .store
+        .dispatch_outcomes(HubEventId(event))
+        .await
+        .expect("outcomes");
     rows.into_iter()
         .find(|r| r.device_sn == sn)
         .map(|r| (r.state, r.error))
@@ -162,7 +168,7 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
         let s = &app.store;
         // 6 kW offered at 50 %: a 2 kW target is what the plant gives.
         let (program, _) = s
-            .enroll_for_tests(w.plant, &[sn], 6.0, 50)
+            .enroll_for_tests(PlantId(w.plant), &[sn], 6.0, 50)
             .await
             .expect("enroll");
         let t = now_s();
@@ -171,7 +177,7 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
             .await
             .expect("event");
         tick_until(app, "applied", || async {
-            outcome(app, event, sn).await.map(|o| o.0).as_deref() == Some("applied")
+            outcome(app, event.0, sn).await.map(|o| o.0).as_deref() == Some("applied")
         })
         .await;
         assert_eq!(setting(app, sn, "sysWorkMode").await.as_deref(), Some("0"));
@@ -199,7 +205,7 @@ async fn an_active_event_discharges_the_battery_and_cancelling_it_restores_the_s
             Some("0")
         );
         assert_eq!(
-            outcome(app, event, sn).await,
+            outcome(app, event.0, sn).await,
             Some(("restored".into(), String::new()))
         );
         assert_eq!(audited(app, &w.admin, "energyhub.restore").await.0, 1);
@@ -213,7 +219,7 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
         let (app, sn) = (&w.app, w.inverter.as_str());
         let s = &app.store;
         let (program, _) = s
-            .enroll_for_tests(w.plant, &[sn], 10.0, 100)
+            .enroll_for_tests(PlantId(w.plant), &[sn], 10.0, 100)
             .await
             .expect("enroll");
         let t = now_s();
@@ -226,10 +232,10 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
             .await
             .expect("event");
         tick_until(app, "the priority 1 event applied", || async {
-            outcome(app, high, sn).await.map(|o| o.0).as_deref() == Some("applied")
+            outcome(app, high.0, sn).await.map(|o| o.0).as_deref() == Some("applied")
         })
         .await;
-        assert_eq!(outcome(app, low, sn).await, None);
+        assert_eq!(outcome(app, low.0, sn).await, None);
         assert_eq!(
             setting(app, sn, "sellTime1Pac").await.as_deref(),
             Some("3000")
@@ -239,7 +245,7 @@ async fn a_deleted_event_still_restores_and_the_lowest_priority_number_wins() {
             .await
             .expect("delete");
         tick_until(app, "the export limit applied", || async {
-            outcome(app, low, sn).await.map(|o| o.0).as_deref() == Some("applied")
+            outcome(app, low.0, sn).await.map(|o| o.0).as_deref() == Some("applied")
         })
         .await;
         assert_eq!(
@@ -276,7 +282,7 @@ async fn an_offline_inverter_is_tried_three_times_then_left_offline() {
         spec.devices[0].sn = "INV-DR-OFF".into();
         let sn = register(app, w.plant, w.owner, &spec, 0).await;
         let (program, _) = s
-            .enroll_for_tests(w.plant, &[&sn], 5.0, 100)
+            .enroll_for_tests(PlantId(w.plant), &[&sn], 5.0, 100)
             .await
             .expect("enroll");
         let t = now_s();
@@ -287,7 +293,7 @@ async fn an_offline_inverter_is_tried_three_times_then_left_offline() {
         for _ in 0..6 {
             dispatch::tick(&app.jobs(), now_s()).await.expect("tick");
         }
-        let (state, error) = outcome(app, event, &sn).await.expect("outcome");
+        let (state, error) = outcome(app, event.0, &sn).await.expect("outcome");
         assert_eq!(state, "offline");
         assert!(error.contains("602"), "{error}");
         let states = s.dispatch_states().await.expect("states");

@@ -5,6 +5,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::{
     App,
@@ -21,7 +22,7 @@ async fn hybrid_plant(app: &App, admin: &str, owner: &str, gw: &str, sns: &[&str
         app.store
             .upsert_device(
                 sn,
-                gateway,
+                GatewayId(gateway),
                 DeviceFamily::Inverter,
                 2,
                 "deye-hybrid-1ph",
@@ -34,7 +35,7 @@ async fn hybrid_plant(app: &App, admin: &str, owner: &str, gw: &str, sns: &[&str
         app.store
             .upsert_device(
                 &format!("B{sn}"),
-                gateway,
+                GatewayId(gateway),
                 DeviceFamily::Battery,
                 0,
                 "bms",

@@ -6,6 +6,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, PlantId};
 
 use common::{App, fixtures, spawn};
 use fake_gateway::{Mode, gateway, linked};
@@ -69,14 +70,14 @@ async fn action_gateways(app: &App) -> ActionGateways {
     let mut batch = TelemetryBatch::default();
     let pv = json!({"pv1_power": 1200.0});
     batch.samples.push(fixtures::sample(
-        inverter,
+        inverter.0,
         domain::time::now_ms() - 60_000,
         &pv,
     ));
     let day = "2026-01-15";
     batch
         .energy
-        .push(fixtures::energy(inverter, plants[0], day, "pv", 12.5));
+        .push(fixtures::energy(inverter.0, plants[0], day, "pv", 12.5));
     app.store
         .write_telemetry_batch(&batch)
         .await
@@ -89,7 +90,7 @@ async fn action_gateways(app: &App) -> ActionGateways {
         vic,
         bob,
         plant: plants[0],
-        inverter,
+        inverter: inverter.0,
     }
 }
 
@@ -411,25 +412,29 @@ async fn replacing_a_gateway_keeps_the_plants_devices_and_history() {
             .await
             .expect("db")
             .expect("old");
-        assert_eq!(new.plant_id, Some(c.plant));
+        assert_eq!(new.plant_id, Some(PlantId(c.plant)));
         assert_eq!((old.plant_id, old.owner_id), (None, None));
         // The inverter is the same row, now behind the new gateway, still on the plant, with
         // its samples and the plant's energy.
-        let devices = app.store.plant_devices(c.plant).await.expect("devices");
+        let devices = app
+            .store
+            .plant_devices(PlantId(c.plant))
+            .await
+            .expect("devices");
         let inv = devices
             .iter()
             .find(|d| d.sn == "INV-ACT01")
             .expect("inverter stays");
-        assert_eq!((inv.id, inv.gateway_id), (c.inverter, Some(new.id)));
+        assert_eq!((inv.id.0, inv.gateway_id), (c.inverter, Some(new.id)));
         let samples = app
             .store
-            .samples(c.inverter, 0, i64::MAX, 10)
+            .samples(DeviceId(c.inverter), 0, i64::MAX, 10)
             .await
             .expect("samples");
         assert_eq!(samples.len(), 1);
         let energy = app
             .store
-            .plant_energy(c.plant, &DayRange::total())
+            .plant_energy(PlantId(c.plant), &DayRange::total())
             .await
             .expect("energy");
         assert!(

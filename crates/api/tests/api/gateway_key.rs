@@ -6,6 +6,7 @@
 
 use crate::common;
 use crate::fake_gateway;
+use domain::ids::CommandId;
 
 use std::{sync::Arc, time::Duration};
 
@@ -173,7 +174,12 @@ async fn an_owner_rotates_the_key_and_the_old_one_stops_working() {
             .await;
         assert_eq!(status.data()["status"], "succeeded");
         assert!(!status.text().contains(&key));
-        let row = app.store.command(command).await.expect("row").expect("row");
+        let row = app
+            .store
+            .command(CommandId(command))
+            .await
+            .expect("row")
+            .expect("row");
         assert!(!row.params.contains(&key), "{}", row.params);
         let audit = app
             .get("/api/v1/audit?action=gateway.key.rotate", Some(&c.ann))

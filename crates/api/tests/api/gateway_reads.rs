@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::{App, Resp, fixtures, spawn};
 use domain::user::BuiltinRole;
@@ -69,7 +70,7 @@ async fn gateway_fleet(app: &App) -> GatewayFleet {
     app.store
         .upsert_device(
             "INV-ANN01",
-            ann_gw,
+            GatewayId(ann_gw),
             DeviceFamily::Inverter,
             2,
             "p",
@@ -82,7 +83,7 @@ async fn gateway_fleet(app: &App) -> GatewayFleet {
     app.store
         .upsert_device(
             "BAT-ANN01",
-            ann_gw,
+            GatewayId(ann_gw),
             DeviceFamily::Battery,
             0,
             "p",
@@ -353,7 +354,7 @@ async fn the_communication_type_is_a_number_and_its_name_is_text() {
                 ..Default::default()
             };
             app.store
-                .update_gateway_status(c.ann_gw, &status, domain::time::now_ms())
+                .update_gateway_status(GatewayId(c.ann_gw), &status, domain::time::now_ms())
                 .await
                 .expect("status");
             let r = app.get("/api/v1/gateways?sn=GW-ANN01", Some(&c.ann)).await;

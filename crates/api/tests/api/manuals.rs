@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::multipart::FilePart;
 use common::{
@@ -74,7 +75,7 @@ async fn manual_products(app: &App) -> ManualProducts {
     app.store
         .upsert_device(
             "INV-MAN-1",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             1,
             "",

@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use chrono::{Datelike, Utc};
 use chrono_tz::Europe::Madrid;
@@ -41,7 +42,7 @@ async fn metered_plant(app: &App) -> MeteredPlant {
     let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: DeviceFamily, protocol: &'static str| {
-        s.upsert_device(sn, gw, family, 0, protocol, "SIM", None, now)
+        s.upsert_device(sn, GatewayId(gw), family, 0, protocol, "SIM", None, now)
     };
     let meter = add("MTR-0001", DeviceFamily::Meter, "meter-3ph")
         .await
@@ -69,14 +70,14 @@ async fn metered_plant(app: &App) -> MeteredPlant {
     let today = Utc::now().with_timezone(&Madrid).date_naive();
     let energy = |day: String, metric: &str, value: f64| EnergyWrite {
         rank: 1,
-        ..energy(meter, plant, day, metric, value)
+        ..energy(meter.0, plant, day, metric, value)
     };
     let year = today.year();
     let batch = TelemetryBatch {
         samples: vec![
-            sample(meter, now - 300_000, &meter_report(900.0)),
-            sample(meter, now, &meter_report(-1500.0)),
-            sample(station, now, &station_report),
+            sample(meter.0, now - 300_000, &meter_report(900.0)),
+            sample(meter.0, now, &meter_report(-1500.0)),
+            sample(station.0, now, &station_report),
         ],
         energy: vec![
             energy(today.to_string(), "grid_import", 3.5),
@@ -95,8 +96,8 @@ async fn metered_plant(app: &App) -> MeteredPlant {
         ann,
         bob,
         plant,
-        meter,
-        second,
+        meter: meter.0,
+        second: second.0,
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use common::{
     App,
@@ -43,7 +44,7 @@ async fn live_plant(app: &App) -> Live {
     let s = &app.store;
     let now = domain::time::now_ms();
     s.update_gateway_status(
-        gw,
+        GatewayId(gw),
         &GatewayStatusUpdate {
             online: true,
             upload_cycle: Some(CYCLE_S),
@@ -54,20 +55,23 @@ async fn live_plant(app: &App) -> Live {
     .await
     .expect("status");
     let add = |sn: &'static str, family: DeviceFamily, code: i64, protocol: &'static str| {
-        s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
+        s.upsert_device(sn, GatewayId(gw), family, code, protocol, "SIM", None, now)
     };
     Live {
         ann,
         plant,
-        inverter: add("INV-LIVE-1", DeviceFamily::Inverter, 2, "deye-hybrid-1ph")
+        inverter: (add("INV-LIVE-1", DeviceFamily::Inverter, 2, "deye-hybrid-1ph")
             .await
-            .expect("inverter"),
-        meter: add("MTR-LIVE-1", DeviceFamily::Meter, 0, "meter-3ph")
+            .expect("inverter"))
+        .0,
+        meter: (add("MTR-LIVE-1", DeviceFamily::Meter, 0, "meter-3ph")
             .await
-            .expect("meter"),
-        bms: add("BMS-LIVE-1", DeviceFamily::Battery, 0, "bms-lv-stack")
+            .expect("meter"))
+        .0,
+        bms: (add("BMS-LIVE-1", DeviceFamily::Battery, 0, "bms-lv-stack")
             .await
-            .expect("bms"),
+            .expect("bms"))
+        .0,
     }
 }
 
@@ -271,7 +275,7 @@ async fn a_grid_tied_inverters_battery_registers_are_no_battery() {
             .store
             .upsert_device(
                 "INV-GRID-1",
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 1,
                 "deye-hybrid-1ph",
@@ -287,8 +291,8 @@ async fn a_grid_tied_inverters_battery_registers_are_no_battery() {
         app.store
             .write_telemetry_batch(&TelemetryBatch {
                 samples: vec![
-                    sample(inverter, now - 60_000, &values),
-                    sample(inverter, now, &values),
+                    sample(inverter.0, now - 60_000, &values),
+                    sample(inverter.0, now, &values),
                 ],
                 energy: vec![],
             })

@@ -11,6 +11,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::{GatewayId, VtnId};
 
 use axum::http::Method;
 use chrono::Utc;
@@ -137,7 +138,7 @@ async fn scenario(app: &App, v: &Vtn) {
         !r.text().contains(&format!("\"{}\"", v.ven.1)),
         "{b}: the secret is never answered"
     );
-    let stored = app.store.vtn(id).await.expect("store").expect("row");
+    let stored = app.store.vtn(VtnId(id)).await.expect("store").expect("row");
     assert!(
         !stored.client_secret_enc.contains(&v.ven.1),
         "{b}: sealed at rest"
@@ -182,7 +183,7 @@ async fn scenario(app: &App, v: &Vtn) {
         .store
         .upsert_device(
             "INV-OADR-1",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "p",
@@ -197,7 +198,7 @@ async fn scenario(app: &App, v: &Vtn) {
     let start = now - 600;
     let batch = TelemetryBatch {
         samples: vec![sample(
-            dev,
+            dev.0,
             (now - 120) * 1000,
             &json!({"grid_power": 1200.0, "battery_soc": 60.0}),
         )],
@@ -235,7 +236,11 @@ async fn scenario(app: &App, v: &Vtn) {
     );
     assert_eq!(sum["accepted"], 1, "{b}: {sum}");
 
-    let enr = app.store.vtn_enrollments(id).await.expect("enrollments");
+    let enr = app
+        .store
+        .vtn_enrollments(VtnId(id))
+        .await
+        .expect("enrollments");
     assert_eq!(enr.len(), 1, "{b}");
     assert_eq!(enr[0].status, "accepted", "{b}");
     assert_eq!(
@@ -245,7 +250,7 @@ async fn scenario(app: &App, v: &Vtn) {
 
     let rows = app
         .store
-        .vtn_events_to_report(id, now + 5, 0)
+        .vtn_events_to_report(VtnId(id), now + 5, 0)
         .await
         .expect("events");
     let row = rows
@@ -310,7 +315,7 @@ async fn scenario(app: &App, v: &Vtn) {
     .expect_code(0);
     let rows = app
         .store
-        .vtn_events_to_report(id, now + 5, 0)
+        .vtn_events_to_report(VtnId(id), now + 5, 0)
         .await
         .expect("events");
     let row = rows

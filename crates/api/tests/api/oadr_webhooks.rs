@@ -6,6 +6,7 @@
 //! says why. The reference VTN 3.0.1's HTTP-verb operations are used after its 400.
 
 use crate::common;
+use domain::ids::VtnId;
 
 use common::App;
 use common::fake_vtn::{Shared, fake_vtn, lock, save_for_the_validator, schema_errors};
@@ -227,7 +228,7 @@ async fn subscribed(app: &App, p: &People, version: &'static str) {
 async fn mirrored(app: &App, id: i64) -> Vec<String> {
     let rows = app
         .store
-        .vtn_events_to_report(id, i64::MAX / 2, 0)
+        .vtn_events_to_report(VtnId(id), i64::MAX / 2, 0)
         .await
         .unwrap_or_default();
     rows.into_iter().map(|r| r.remote_id).collect()

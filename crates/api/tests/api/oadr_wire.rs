@@ -16,6 +16,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::{GatewayId, VtnId};
 
 use chrono::Utc;
 use common::App;
@@ -146,7 +147,7 @@ async fn scenario(app: &App, p: &common::fixtures::People, version: &'static str
         .store
         .upsert_device(
             &sn,
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "p",
@@ -159,7 +160,7 @@ async fn scenario(app: &App, p: &common::fixtures::People, version: &'static str
     enroll(app, plant_id, &sn).await;
     let batch = TelemetryBatch {
         samples: vec![sample(
-            dev,
+            dev.0,
             (now - 120) * 1000,
             &json!({"grid_power": 1200.0, "battery_soc": 60.0}),
         )],
@@ -179,7 +180,11 @@ async fn scenario(app: &App, p: &common::fixtures::People, version: &'static str
         problems.contains("venID is a required property"),
         "{b}: {problems}"
     );
-    let enr = app.store.vtn_enrollments(id).await.expect("enrollments");
+    let enr = app
+        .store
+        .vtn_enrollments(VtnId(id))
+        .await
+        .expect("enrollments");
     assert_eq!(enr[0].status, "pending", "{b}: tried again later");
     let conn = connection(app, &p.admin, id).await;
     assert!(
@@ -221,7 +226,7 @@ async fn scenario(app: &App, p: &common::fixtures::People, version: &'static str
 
     let rows = app
         .store
-        .vtn_events_to_report(id, now + 86_400 * 2, 0)
+        .vtn_events_to_report(VtnId(id), now + 86_400 * 2, 0)
         .await
         .expect("events");
     let kinds: Vec<(String, String)> = rows

@@ -5,6 +5,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::PlantId;
 
 use common::{App, spawn};
 use domain::user::BuiltinRole;
@@ -38,7 +39,7 @@ async fn label(app: &App, name: &str) -> i64 {
         .label_of_code(if name == "Single phase" { 2 } else { 93 })
         .await
         .expect("label");
-    id.expect("label id")
+    (id.expect("label id")).0
 }
 
 fn inverter_product(type_id: i64) -> Value {
@@ -408,7 +409,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             .expect("label")
             .expect("id");
         let fits = add(&app, &admin, inverter_product(single)).await;
-        let mut other = inverter_product(three);
+        let mut other = inverter_product(three.0);
         other["partNumber"] = json!("INV-12K");
         let wrong_label = add(&app, &admin, other).await;
         let battery = add(
@@ -443,7 +444,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             .await
             .expect("gw");
         app.store
-            .bind_gateway(gw, ann_plant, ann_id.0, None, now)
+            .bind_gateway(gw, PlantId(ann_plant), ann_id, None, now)
             .await
             .expect("bind");
         let bgw = app
@@ -452,7 +453,7 @@ async fn an_inverter_is_told_its_product_when_the_product_fits_its_type() {
             .await
             .expect("gw");
         app.store
-            .bind_gateway(bgw, bob_plant, bob_id.0, None, now)
+            .bind_gateway(bgw, PlantId(bob_plant), bob_id, None, now)
             .await
             .expect("bind");
         app.store

@@ -3,6 +3,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::PlantId;
 
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ async fn realtime_reads_prefer_the_values_ingest_holds_in_memory() {
             .await
             .expect("gateway");
         assert!(
-            s.bind_gateway(gw, plant, ann.0, None, now)
+            s.bind_gateway(gw, PlantId(plant), ann, None, now)
                 .await
                 .expect("bind")
         );

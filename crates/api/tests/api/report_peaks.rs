@@ -3,6 +3,7 @@
 //! day counted once compaction has merged it.
 
 use crate::common;
+use domain::ids::PlantId;
 
 use chrono::{Datelike, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Europe::London;
@@ -80,7 +81,7 @@ async fn a_closed_days_peak_is_kept_and_a_late_report_counts_after_compaction() 
         assert_eq!(first.1, format!("{} 12:00:00", d4.format("%Y-%m-%d")));
         let kept = app
             .store
-            .plant_power_peaks(p, &format!("{month}-01"), &format!("{month}-31"))
+            .plant_power_peaks(PlantId(p), &format!("{month}-01"), &format!("{month}-31"))
             .await
             .expect("peaks");
         let days_in_month = (today.with_day(1).expect("day 1") - last_month).num_days();

@@ -5,6 +5,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::{GatewayId, PlantId};
 
 use std::io::Cursor;
 
@@ -52,7 +53,7 @@ async fn reported_plant(app: &App) -> ReportedPlant {
     let inverter = s
         .upsert_device(
             "INV-REP-1",
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
@@ -79,7 +80,7 @@ async fn reported_plant(app: &App) -> ReportedPlant {
             ("charge", 3.0),
             ("discharge", 2.0),
         ] {
-            writes.push(energy(inverter, plant, d, metric, kwh));
+            writes.push(energy(inverter.0, plant, d, metric, kwh));
         }
         d += Duration::days(1);
     }
@@ -94,7 +95,7 @@ async fn reported_plant(app: &App) -> ReportedPlant {
             let pv = 600.0 + 1800.0 * (1.0 - ((i as f64 / steps as f64) - 0.5).abs() * 2.0);
             let report = json!({"pv1_power": pv, "load_power": 500, "grid_power": 100,
                 "battery_power": -200, "battery_soc": 60});
-            sample(inverter, midnight + i * 300_000 + 1000, &report)
+            sample(inverter.0, midnight + i * 300_000 + 1000, &report)
         })
         .collect();
     s.write_telemetry_batch(&TelemetryBatch {
@@ -105,7 +106,7 @@ async fn reported_plant(app: &App) -> ReportedPlant {
     .expect("telemetry");
     s.open_event(
         inverter,
-        Some(plant),
+        Some(PlantId(plant)),
         "F01",
         "fault",
         (midnight + 60_000).min(now),

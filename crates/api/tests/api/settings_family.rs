@@ -9,6 +9,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use std::time::Duration;
 
@@ -75,10 +76,19 @@ async fn family_inverters(app: &App) -> FamilyInverters {
     ] {
         let id = app
             .store
-            .upsert_device(sn, gw, DeviceFamily::Inverter, code, protocol, "M", None, 1)
+            .upsert_device(
+                sn,
+                GatewayId(gw),
+                DeviceFamily::Inverter,
+                code,
+                protocol,
+                "M",
+                None,
+                1,
+            )
             .await
             .expect("device");
-        set_status(app, id, 1).await;
+        set_status(app, id.0, 1).await;
     }
     fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;
     FamilyInverters { ann, max, vic, bob }

@@ -8,6 +8,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::PlantId;
 
 use std::{sync::Arc, time::Duration};
 
@@ -41,7 +42,7 @@ async fn a_simulated_micro_inverter_is_set_through_its_family_route() {
             .await
             .expect("gateway");
         app.store
-            .bind_gateway(gw, plant, ann_id.0, None, t)
+            .bind_gateway(gw, PlantId(plant), ann_id, None, t)
             .await
             .expect("bind");
         let dev = app
@@ -58,7 +59,7 @@ async fn a_simulated_micro_inverter_is_set_through_its_family_route() {
             )
             .await
             .expect("device");
-        fixtures::set_status(&app, dev, 1).await;
+        fixtures::set_status(&app, dev.0, 1).await;
         let l = linked(app).await;
         let app = &l.app;
         let (stop, stop_rx) = watch::channel(false);

@@ -407,7 +407,7 @@ async fn a_customer_holds_a_gateway_as_stock_and_the_list_filters_it() {
             .expect("row");
         assert_eq!(
             (g.owner_id, g.company_id),
-            (Some(ann_id.0), Some(acme.0)),
+            (Some(ann_id), Some(acme)),
             "held with the company serving her"
         );
         // The company serving her sees it too.

@@ -11,6 +11,7 @@
 //! let latest = ingest.latest(device_id).await?; // Option<Latest>, memory first, then store
 //! ```
 
+use domain::ids::DeviceId;
 mod inflight;
 pub mod metrics;
 pub mod prepare;
@@ -86,7 +87,7 @@ impl Default for IngestOptions {
 /// A device's newest sample.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Latest {
-    pub device_id: i64,
+    pub device_id: DeviceId,
     pub ts: i64,
     /// The values as a JSON object text.
     pub payload: Arc<str>,
@@ -101,7 +102,7 @@ impl Latest {
 /// Newest sample per device id, bounded; readers fall back to the store on a miss.
 #[derive(Debug, Clone)]
 pub struct LatestCache {
-    inner: Arc<RwLock<HashMap<i64, Latest>>>,
+    inner: Arc<RwLock<HashMap<DeviceId, Latest>>>,
     capacity: usize,
 }
 
@@ -113,7 +114,7 @@ impl LatestCache {
         }
     }
 
-    pub fn get(&self, device: i64) -> Option<Latest> {
+    pub fn get(&self, device: DeviceId) -> Option<Latest> {
         let map = self.inner.read().unwrap_or_else(|e| e.into_inner());
         map.get(&device).cloned()
     }
@@ -182,7 +183,7 @@ impl Ingest {
     }
 
     /// A device's newest sample: from memory when this process ingested it, else the store.
-    pub async fn latest(&self, device: i64) -> store::Result<Option<Latest>> {
+    pub async fn latest(&self, device: DeviceId) -> store::Result<Option<Latest>> {
         if let Some(hit) = self.cache.get(device) {
             return Ok(Some(hit));
         }
@@ -216,7 +217,7 @@ impl Ingest {
 }
 
 /// A device's newest sample as stored (for processes that run no ingest).
-pub async fn latest_from_store(store: &Store, device: i64) -> store::Result<Option<Latest>> {
+pub async fn latest_from_store(store: &Store, device: DeviceId) -> store::Result<Option<Latest>> {
     Ok(store.latest_sample(device).await?.map(|row| Latest {
         device_id: row.device_id,
         ts: row.ts,

@@ -1,6 +1,7 @@
 //! Pure steps of ingest: checking a telemetry report, decoding raw register blocks, and turning
 //! one device's reading into the rows storage writes.
 
+use domain::ids::{DeviceId, PlantId};
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
@@ -175,8 +176,8 @@ pub fn local_day(ts: i64, tz: Option<Tz>) -> String {
 /// Where a device belongs, as ingest needs it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placement {
-    pub device_id: i64,
-    pub plant_id: Option<i64>,
+    pub device_id: DeviceId,
+    pub plant_id: Option<PlantId>,
     pub tz: Option<Tz>,
 }
 
@@ -371,8 +372,8 @@ mod tests {
         let c = &checked[0];
         assert_eq!((c.payload.as_str(), c.points), (sent, 3));
         let at = Placement {
-            device_id: 7,
-            plant_id: Some(3),
+            device_id: DeviceId(7),
+            plant_id: Some(PlantId(3)),
             tz: None,
         };
         let energy = energy_rows(c, at, NOW);
@@ -380,7 +381,7 @@ mod tests {
         assert!(
             energy
                 .iter()
-                .all(|e| e.plant_id == Some(3) && e.day == "2023-11-14")
+                .all(|e| e.plant_id == Some(PlantId(3)) && e.day == "2023-11-14")
         );
         Ok(())
     }
@@ -416,8 +417,8 @@ mod tests {
         assert_eq!(c.watched.get(events::WEAK_STRING_WORD), Some(1.0));
         assert_eq!(c.watched.get("status_word"), Some(2.0));
         let at = Placement {
-            device_id: 9,
-            plant_id: Some(1),
+            device_id: DeviceId(9),
+            plant_id: Some(PlantId(1)),
             tz: None,
         };
         let energy = energy_rows(&c, at, NOW);

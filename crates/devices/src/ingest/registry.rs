@@ -4,6 +4,7 @@
 //! out alone, and so is a new SN once the gateway has [`MAX_DEVICES_PER_GATEWAY`] devices. The
 //! rest of the message is stored either way.
 
+use domain::ids::GatewayId;
 use std::{
     collections::HashMap,
     time::{Duration, Instant},
@@ -31,7 +32,7 @@ const UNBOUND_TTL: Duration = Duration::from_secs(30);
 
 struct DeviceEntry {
     place: Placement,
-    gateway_id: i64,
+    gateway_id: GatewayId,
     fetched: Instant,
 }
 
@@ -39,7 +40,7 @@ struct DeviceEntry {
 pub(super) struct Registry {
     ttl: Duration,
     devices: HashMap<String, DeviceEntry>,
-    counts: HashMap<i64, (i64, Instant)>,
+    counts: HashMap<GatewayId, (i64, Instant)>,
 }
 
 fn storage(e: store::StoreError) -> String {
@@ -62,7 +63,7 @@ impl Registry {
     pub(super) async fn place_all(
         &mut self,
         store: &Store,
-        gateway: i64,
+        gateway: GatewayId,
         readings: &[Checked],
         now: i64,
         skipped: &mut Skipped,
@@ -81,7 +82,7 @@ impl Registry {
             return Ok(placed);
         }
         let sns: Vec<&str> = unresolved.iter().map(|c| c.sn.as_str()).collect();
-        let mut owners: HashMap<String, Option<i64>> = store
+        let mut owners: HashMap<String, Option<GatewayId>> = store
             .device_contexts(&sns)
             .await
             .map_err(storage)?
@@ -142,7 +143,7 @@ impl Registry {
     }
 
     /// `sn`'s place if it was read lately and belongs to `gateway`.
-    fn cached(&self, sn: &str, gateway: i64) -> Option<Placement> {
+    fn cached(&self, sn: &str, gateway: GatewayId) -> Option<Placement> {
         let e = self.devices.get(sn)?;
         let ttl = if e.place.plant_id.is_some() {
             self.ttl
@@ -174,7 +175,7 @@ impl Registry {
 
     /// Devices registered behind `gateway`, counted again after `ttl` (devices deleted or moved
     /// by the API change it behind ingest's back).
-    async fn device_count(&mut self, store: &Store, gateway: i64) -> Result<i64, String> {
+    async fn device_count(&mut self, store: &Store, gateway: GatewayId) -> Result<i64, String> {
         if let Some((count, at)) = self.counts.get(&gateway)
             && at.elapsed() < self.ttl
         {

@@ -10,6 +10,7 @@
 //! behind it, shows offline within three upload cycles of its last report. Screens that show
 //! live values mark them stale by the same rule at read time.
 
+use domain::ids::{DeviceId, GatewayId, PlantId};
 use std::{
     collections::{HashMap, HashSet},
     time::Duration,
@@ -130,14 +131,14 @@ pub async fn refresh_statuses(store: &Store, now: i64) -> store::Result<StatusRe
                 continue;
             }
             gateways_offline += 1;
-            tracing::info!(gateway = g.id, last_heard = ?g.last_online, "gateway went silent: offline");
+            tracing::info!(gateway = %g.id, last_heard = ?g.last_online, "gateway went silent: offline");
         }
         offline_gateways.insert(g.id);
     }
-    let gateway_of: HashMap<i64, Option<i64>> =
+    let gateway_of: HashMap<DeviceId, Option<GatewayId>> =
         store.device_gateways().await?.into_iter().collect();
     let inputs = store.device_status_inputs().await?;
-    let mut by_plant: HashMap<i64, Vec<Status>> = HashMap::new();
+    let mut by_plant: HashMap<PlantId, Vec<Status>> = HashMap::new();
     let mut device_changes = Vec::new();
     for d in &inputs {
         let gateway_online = gateway_of

@@ -1,6 +1,7 @@
 //! The ingest worker: gathers submissions into batches, resolves devices (cached), writes each
 //! batch in one transaction and answers every submission after the commit.
 
+use domain::ids::{DeviceId, GatewayId};
 use std::{
     collections::{HashMap, HashSet},
     sync::Arc,
@@ -43,13 +44,13 @@ pub(super) struct Worker {
     cache: LatestCache,
     options: IngestOptions,
     protocols: HashMap<String, ProtocolConfig>,
-    gateways: HashMap<String, (i64, Instant)>,
+    gateways: HashMap<String, (GatewayId, Instant)>,
     registry: Registry,
     skip_log: SkipLog,
     skip_comm: SkipComm,
     /// Word-driven event codes open per device, loaded from the store on first need (and for
     /// every batch with `IngestOptions::shared`).
-    open_words: HashMap<i64, HashSet<String>>,
+    open_words: HashMap<DeviceId, HashSet<String>>,
 }
 
 fn now_ms() -> i64 {
@@ -229,7 +230,7 @@ impl Worker {
                 for p in &pending {
                     for (place, family, ts, watched) in &p.words {
                         if let Err(e) = self.word_events(*place, *family, *ts, watched).await {
-                            tracing::warn!(device = place.device_id, error = %e, "status-word events");
+                            tracing::warn!(device = %place.device_id, error = %e, "status-word events");
                         }
                     }
                 }
@@ -254,7 +255,7 @@ impl Worker {
         }
     }
 
-    async fn gateway_id(&mut self, sn: &str) -> Result<i64, String> {
+    async fn gateway_id(&mut self, sn: &str) -> Result<GatewayId, String> {
         if let Some((id, at)) = self.gateways.get(sn)
             && at.elapsed() < self.options.device_ttl
         {

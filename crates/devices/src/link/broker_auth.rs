@@ -2,6 +2,7 @@
 //! pending rotated key, which then becomes their only key), the portal's own client with its
 //! secret; failed sign-ins counted and locked by the [`SignInThrottle`].
 
+use domain::ids::GatewayId;
 use std::{net::IpAddr, sync::Arc, time::Instant};
 
 use async_trait::async_trait;
@@ -118,7 +119,7 @@ impl Auth {
 
 impl Auth {
     /// Makes a gateway's pending key its only key; `false` when that could not be stored.
-    async fn take_key(&self, gateway: i64, key: &[u8]) -> bool {
+    async fn take_key(&self, gateway: GatewayId, key: &[u8]) -> bool {
         let Ok(key) = std::str::from_utf8(key).map(str::to_string) else {
             return false;
         };
@@ -137,18 +138,18 @@ impl Auth {
             Ok(Ok(holds)) => {
                 if holds {
                     tracing::info!(
-                        gateway,
+                        %gateway,
                         "gateway signed in with its new key; the old one is retired"
                     );
                 }
                 holds
             }
             Ok(Err(e)) => {
-                tracing::warn!(%e, gateway, "new gateway key not stored");
+                tracing::warn!(%e, %gateway, "new gateway key not stored");
                 false
             }
             Err(e) => {
-                tracing::warn!(%e, gateway, "new gateway key not stored");
+                tracing::warn!(%e, %gateway, "new gateway key not stored");
                 false
             }
         }

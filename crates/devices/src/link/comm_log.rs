@@ -9,6 +9,7 @@
 //! commands excepted, and ingest never waits for the log. A pruning
 //! task keeps the table to a retention window and a number of messages per gateway.
 
+use domain::ids::CommandId;
 use std::{
     collections::{BTreeSet, VecDeque},
     sync::{
@@ -68,7 +69,7 @@ struct Noted {
     /// At most [`MAX_STORED`] bytes of the payload.
     head: Vec<u8>,
     size: usize,
-    command_id: Option<i64>,
+    command_id: Option<CommandId>,
     correlation: Option<String>,
     at: i64,
 }
@@ -109,7 +110,7 @@ pub(crate) struct Downlink<'a> {
     pub gateway_sn: &'a str,
     pub topic: &'a str,
     pub payload: &'a [u8],
-    pub command_id: i64,
+    pub command_id: CommandId,
 }
 
 impl CommLog {
@@ -386,7 +387,7 @@ mod tests {
             gateway_sn: "GW1",
             topic: "t",
             payload: b"c",
-            command_id: 7,
+            command_id: CommandId(7),
         });
         let kept: Vec<Vec<u8>> = l.take().into_iter().map(|n| n.head).collect();
         assert_eq!(kept, vec![b"1".to_vec(), b"2".to_vec(), b"c".to_vec()]);

@@ -1,6 +1,7 @@
 //! Sending commands to devices through their gateways. The database is the command's record, so
 //! any replica can send, receive the reply, time it out or report it.
 
+use domain::ids::CommandId;
 use std::{sync::Arc, time::Duration};
 
 use rumqttc::{AsyncClient, QoS};
@@ -135,7 +136,7 @@ impl Dispatcher {
         kind: &str,
         params: serde_json::Value,
         timeout: Duration,
-    ) -> Result<i64, DispatchError> {
+    ) -> Result<CommandId, DispatchError> {
         let command = self
             .prepare(gateway_sn, device_sn, kind, params, timeout)
             .await?;
@@ -151,7 +152,7 @@ impl Dispatcher {
         kind: &str,
         params: serde_json::Value,
         timeout: Duration,
-    ) -> Result<i64, DispatchError> {
+    ) -> Result<CommandId, DispatchError> {
         let command = self
             .prepare_recording(
                 gateway_sn,
@@ -166,7 +167,7 @@ impl Dispatcher {
     }
 
     /// A command on its own: recorded, then published.
-    async fn record_and_publish(&self, command: &Prepared) -> Result<i64, DispatchError> {
+    async fn record_and_publish(&self, command: &Prepared) -> Result<CommandId, DispatchError> {
         let id = self.store.insert_command(&command.record()).await?;
         self.publish(command, id).await?;
         Ok(id)
@@ -261,7 +262,7 @@ impl Dispatcher {
     /// Publishes a prepared command recorded as `id`. Only after the record is committed: a
     /// reply can never arrive for a command we do not know. A command that cannot be
     /// published is failed in the record.
-    pub async fn publish(&self, prepared: &Prepared, id: i64) -> Result<(), DispatchError> {
+    pub async fn publish(&self, prepared: &Prepared, id: CommandId) -> Result<(), DispatchError> {
         let Prepared {
             gateway_sn,
             command,
@@ -300,21 +301,25 @@ impl Dispatcher {
             gateway = gateway_sn.as_str(),
             device = command.sn.as_str(),
             kind,
-            id,
+            %id,
             "command sent"
         );
         Ok(())
     }
 
     /// The command as recorded now.
-    pub async fn get(&self, id: i64) -> Result<Option<CommandRow>, StoreError> {
+    pub async fn get(&self, id: CommandId) -> Result<Option<CommandRow>, StoreError> {
         self.store.command(id).await
     }
 
     /// Polls the database until the command is final or `timeout` passes, and answers it as it
     /// stands then (`None` for an unknown id). A command past its deadline is timed out here
     /// even if no sweeper has run.
-    pub async fn wait(&self, id: i64, timeout: Duration) -> Result<Option<CommandRow>, StoreError> {
+    pub async fn wait(
+        &self,
+        id: CommandId,
+        timeout: Duration,
+    ) -> Result<Option<CommandRow>, StoreError> {
         let until = tokio::time::Instant::now() + timeout;
         let mut pause = Duration::from_millis(20);
         loop {

@@ -156,6 +156,7 @@ async fn set_version(store: &Store, row: &UpgradeRow, now: i64) -> Result<(), St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::CommandId;
 
     fn reply(code: i64, data: serde_json::Value) -> CommandReply {
         CommandReply {
@@ -169,7 +170,7 @@ mod tests {
 
     fn command(status: &str, code: Option<i64>, msg: &str, data: serde_json::Value) -> CommandRow {
         CommandRow {
-            id: 1,
+            id: CommandId(1),
             correlation_id: "c".into(),
             gateway_sn: "G".into(),
             device_sn: "D".into(),

@@ -1,6 +1,7 @@
 //! Protocol configs as stored data: shipped configs seed the database, administrators edit the
 //! stored copies, and ingest decodes with what is stored.
 
+use domain::ids::UserId;
 use store::{Store, audit::NewAudit};
 
 use super::{ProtocolConfig, shipped};
@@ -86,7 +87,7 @@ pub async fn check(store: &Store, mut config: ProtocolConfig) -> Result<Checked,
 pub async fn save(
     store: &Store,
     checked: &Checked,
-    by: i64,
+    by: UserId,
     now: i64,
     audit: &NewAudit<'_>,
 ) -> store::Result<()> {

@@ -3,6 +3,7 @@
 
 use crate::ingest_common;
 use domain::DeviceFamily;
+use domain::ids::DeviceId;
 
 use std::time::Duration;
 
@@ -47,7 +48,7 @@ fn parsed(rows: &[SampleRow]) -> Vec<(i64, Value)> {
 }
 
 /// A Madrid plant with inverter INV1; answers the device id.
-async fn madrid_inverter(s: &Store) -> Result<i64, Box<dyn std::error::Error>> {
+async fn madrid_inverter(s: &Store) -> Result<DeviceId, Box<dyn std::error::Error>> {
     let ann = owner(s).await?;
     plant_with_gateway(s, ann, "Europe/Madrid", "GWH").await?;
     let gw = s.gateway_by_sn("GWH").await?.ok_or("no gateway")?.id;
@@ -58,7 +59,7 @@ async fn madrid_inverter(s: &Store) -> Result<i64, Box<dyn std::error::Error>> {
 }
 
 /// Samples every five minutes over `days` Madrid days from `first`.
-async fn write_days(s: &Store, device: i64, first: NaiveDate, days: i64) -> store::Result<()> {
+async fn write_days(s: &Store, device: DeviceId, first: NaiveDate, days: i64) -> store::Result<()> {
     let (from, _) = day_bounds(chrono_tz::Europe::Madrid, first);
     let samples = (0..days * 288)
         .map(|i| SampleWrite {
@@ -249,7 +250,7 @@ async fn retention_drops_old_blocks_only_and_keeps_energy_and_rows() -> TestResu
 async fn a_device_without_a_plant_keeps_utc_days() -> TestResult {
     each_backend(|s| async move {
         // Samples of a device id that no longer exists (history outlives devices).
-        let gone = 987_654;
+        let gone = DeviceId(987_654);
         let day = NaiveDate::from_ymd_opt(2025, 3, 3).ok_or("date")?;
         let from = chrono::Utc
             .from_utc_datetime(&day.and_hms_opt(0, 0, 0).ok_or("time")?)

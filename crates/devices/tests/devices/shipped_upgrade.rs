@@ -40,7 +40,7 @@ async fn seeding_updates_unedited_shipped_configs_and_keeps_edited_ones() -> Tes
             DeviceFamily::Battery,
             &edited.name,
             &edited_json,
-            admin.0,
+            admin,
             1,
             None,
         )

@@ -1,6 +1,7 @@
 //! One recipient's alarm e-mail: everything they are due in one tick, grouped by plant, in
 //! their language, with a link to each plant. Pure: the job gathers, this writes.
 
+use domain::ids::PlantId;
 use std::collections::BTreeMap;
 
 use domain::Lang;
@@ -48,7 +49,7 @@ pub struct PlantLines {
 #[derive(Debug, Clone, Default)]
 pub struct Digest {
     /// By plant id, so plants come in a stable order.
-    pub plants: BTreeMap<i64, PlantLines>,
+    pub plants: BTreeMap<PlantId, PlantLines>,
 }
 
 impl Digest {
@@ -137,7 +138,7 @@ impl Digest {
 }
 
 /// The web app's page of a plant (`/plants/overview/{id}/{type}`).
-pub fn plant_link(public_url: &str, plant: i64, plant_type: i64) -> String {
+pub fn plant_link(public_url: &str, plant: PlantId, plant_type: i64) -> String {
     format!(
         "{}/plants/overview/{plant}/{plant_type}",
         public_url.trim_end_matches('/')
@@ -231,14 +232,15 @@ impl Texts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::UserId;
 
     fn place(id: i64) -> AlarmPlace {
         AlarmPlace {
-            user_id: 1,
+            user_id: UserId(1),
             email: "ann@example.com".into(),
             lang: "es".into(),
             user_name: "Ann".into(),
-            plant_id: id,
+            plant_id: PlantId(id),
             plant_name: format!("Plant {id}"),
             plant_type: 2,
             timezone: "Europe/Madrid".into(),

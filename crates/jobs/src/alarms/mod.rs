@@ -8,6 +8,7 @@
 
 pub mod digest;
 
+use domain::ids::{AlarmId, PlantId, UserId};
 use std::{
     collections::{BTreeMap, HashSet},
     time::Duration,
@@ -53,13 +54,13 @@ struct Due {
     name: String,
     digest: Digest,
     alarms: Vec<NewAlarm>,
-    recoveries: Vec<i64>,
+    recoveries: Vec<AlarmId>,
 }
 
 /// (user, plant, kind) mailed within the quiet period: alarms, and recoveries.
 struct Quiet {
-    alarms: HashSet<(i64, i64, String)>,
-    recoveries: HashSet<(i64, i64, String)>,
+    alarms: HashSet<(UserId, PlantId, String)>,
+    recoveries: HashSet<(UserId, PlantId, String)>,
 }
 
 impl Quiet {
@@ -80,13 +81,13 @@ impl Quiet {
         Ok(q)
     }
 
-    fn holds(set: &HashSet<(i64, i64, String)>, place: &AlarmPlace, kind: &str) -> bool {
+    fn holds(set: &HashSet<(UserId, PlantId, String)>, place: &AlarmPlace, kind: &str) -> bool {
         set.contains(&(place.user_id, place.plant_id, kind.to_string()))
     }
 }
 
 /// The recipient's share of the tick, started on first use.
-fn entry<'a>(due: &'a mut BTreeMap<i64, Due>, place: &AlarmPlace) -> &'a mut Due {
+fn entry<'a>(due: &'a mut BTreeMap<UserId, Due>, place: &AlarmPlace) -> &'a mut Due {
     due.entry(place.user_id).or_insert_with(|| Due {
         email: place.email.clone(),
         lang: place.lang.clone(),
@@ -114,7 +115,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
     store
         .prune_alarm_mails(now - settings.quiet_ms.max(KEEP_SETTLED_MS))
         .await?;
-    let mut due: BTreeMap<i64, Due> = BTreeMap::new();
+    let mut due: BTreeMap<UserId, Due> = BTreeMap::new();
 
     for g in store.silent_gateways(from, now).await? {
         // Offline once the status rule says so, then the recipient's delay on top.
@@ -136,7 +137,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
             user_id: g.place.user_id,
             plant_id: g.place.plant_id,
             kind: "offline",
-            reference: g.gateway_id,
+            reference: g.gateway_id.0,
             since: g.last_online,
         });
     }
@@ -159,7 +160,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
             user_id: f.place.user_id,
             plant_id: f.place.plant_id,
             kind: "fault",
-            reference: f.occurrence_id,
+            reference: f.occurrence_id.0,
             since: f.opened_at,
         });
     }
@@ -209,7 +210,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
             }
             // Another replica mailed these first (the unique episode refused the second
             // record), or the database failed: nothing was queued, the next tick looks again.
-            Err(e) => tracing::warn!(user, %e, "alarm e-mail not queued"),
+            Err(e) => tracing::warn!(%user, %e, "alarm e-mail not queued"),
         }
     }
     store.set_alarm_cursor(newest_event).await?;

@@ -1,6 +1,7 @@
 //! The dispatch rules, free of I/O: which event holds each enrolled inverter now, and the
 //! settings that make a hybrid inverter of the Deye family do what the event asks.
 
+use domain::ids::{EnrollmentId, HubEventId, PlantId};
 use std::collections::BTreeMap;
 
 use chrono::DateTime;
@@ -29,8 +30,8 @@ pub(crate) enum Kind {
 /// What one inverter is asked now: by which event, and how many W of which kind.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Want {
-    pub event_id: i64,
-    pub plant_id: i64,
+    pub event_id: HubEventId,
+    pub plant_id: PlantId,
     pub kind: Kind,
     pub watts: f64,
 }
@@ -101,7 +102,7 @@ pub(crate) fn boundaries(rows: &[PlanRow], now: i64) -> Option<i64> {
 /// Whether event `a` wins over `b`: the lower priority number, then the later start (then
 /// the later event, so the choice never flips between ticks).
 fn wins(a: &PlanRow, b: &PlanRow) -> bool {
-    (a.priority, -a.start_at, -a.event_id) < (b.priority, -b.start_at, -b.event_id)
+    (a.priority, -a.start_at, -a.event_id.0) < (b.priority, -b.start_at, -b.event_id.0)
 }
 
 /// What each enrolled inverter held by an event is asked now. A plant's discharge is the
@@ -109,7 +110,7 @@ fn wins(a: &PlanRow, b: &PlanRow) -> bool {
 /// over its enrolled inverters; an export limit is split evenly too.
 pub(crate) fn wants(rows: &[PlanRow], now: i64) -> BTreeMap<String, Want> {
     // The winning event of each enrollment (its devices all take part in the same events).
-    let mut winner: BTreeMap<i64, &PlanRow> = BTreeMap::new();
+    let mut winner: BTreeMap<EnrollmentId, &PlanRow> = BTreeMap::new();
     for r in rows {
         let best = winner.entry(r.enrollment_id).or_insert(r);
         if wins(r, best) {
@@ -236,12 +237,12 @@ mod tests {
     fn row(sn: &str, enrollment: i64, event: i64, priority: i64, start: i64) -> PlanRow {
         PlanRow {
             sn: sn.into(),
-            plant_id: enrollment * 10,
-            enrollment_id: enrollment,
+            plant_id: PlantId(enrollment * 10),
+            enrollment_id: EnrollmentId(enrollment),
             participation: 50,
             discharge_kw: 5.0,
             charge_kw: 4.0,
-            event_id: event,
+            event_id: HubEventId(event),
             priority,
             start_at: start,
             end_at: start + 3600,
@@ -254,9 +255,9 @@ mod tests {
     #[test]
     fn the_lowest_priority_number_wins_then_the_latest_start() {
         let rows = [row("A", 1, 7, 5, 100), row("A", 1, 8, 1, 50)];
-        assert_eq!(wants(&rows, 120)["A"].event_id, 8);
+        assert_eq!(wants(&rows, 120)["A"].event_id, HubEventId(8));
         let rows = [row("A", 1, 7, 1, 100), row("A", 1, 8, 1, 50)];
-        assert_eq!(wants(&rows, 120)["A"].event_id, 7);
+        assert_eq!(wants(&rows, 120)["A"].event_id, HubEventId(7));
     }
 
     #[test]
@@ -312,8 +313,8 @@ mod tests {
     #[test]
     fn an_export_limit_sets_the_sell_power() {
         let want = Want {
-            event_id: 1,
-            plant_id: 1,
+            event_id: HubEventId(1),
+            plant_id: PlantId(1),
             kind: Kind::ExportLimit,
             watts: 1200.0,
         };

@@ -1,6 +1,7 @@
 //! A dispatch's `set_params` as the job sees its outcome: the command id, or why it did not
 //! go out. Sending and its audit entry are the use case's (`service::energy_hub::dispatch`).
 
+use domain::ids::{CommandId, HubEventId};
 use domain::{Code, Lang};
 use serde_json::{Map, Value};
 use service::{ServiceError, energy_hub::dispatch};
@@ -24,9 +25,9 @@ pub(crate) async fn set_params(
     ctx: &Context,
     dev: &DispatchDevice,
     action: &str,
-    event: Option<i64>,
+    event: Option<HubEventId>,
     params: Map<String, Value>,
-) -> Result<i64, Refused> {
+) -> Result<CommandId, Refused> {
     let link = ctx.commands.as_ref();
     let sent = dispatch::set_params(&ctx.store, link, dev, action, event, params, now_ms()).await;
     sent.map_err(|e| match e {

@@ -4,6 +4,7 @@
 //! moment ago, or disabled, waits; a nudge (a webhook's notification) syncs at once; while
 //! another replica holds the lease, a tick syncs nothing.
 
+use domain::ids::VtnId;
 use jobs::vtn_sync;
 use service::energy_hub::vtn::{Nudges, Ven};
 use store::{Backend, Store, energy_hub::vtn::VtnWrite, leases::VTN_SYNC};
@@ -18,7 +19,7 @@ fn ven() -> Ven {
 }
 
 /// A connection to a port nobody listens on, its credentials sealed with the test's key.
-async fn connection(s: &Store, name: &str, enabled: bool) -> i64 {
+async fn connection(s: &Store, name: &str, enabled: bool) -> VtnId {
     let sealer = ven().sealer().expect("key");
     let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}", closed.local_addr().expect("addr"));
@@ -36,7 +37,7 @@ async fn connection(s: &Store, name: &str, enabled: bool) -> i64 {
     s.insert_vtn(&w, 1, None).await.expect("vtn")
 }
 
-async fn last_sync(s: &Store, id: i64) -> (Option<i64>, String) {
+async fn last_sync(s: &Store, id: VtnId) -> (Option<i64>, String) {
     let v = s.vtn(id).await.expect("store").expect("vtn");
     (v.last_sync_at, v.last_error)
 }
@@ -88,10 +89,10 @@ async fn a_nudge_syncs_at_once_and_a_disabled_connection_stays_as_it_is() {
         let nudges = Nudges::default();
         nudges.nudge(on);
         nudges.nudge(off);
-        nudges.nudge(999_999);
+        nudges.nudge(VtnId(999_999));
         nudges.nudge(on);
         let asked = nudges.next().await;
-        assert_eq!(asked, [on, off, 999_999], "[{backend}] each once");
+        assert_eq!(asked, [on, off, VtnId(999_999)], "[{backend}] each once");
         assert_eq!(vtn_sync::nudged(&s, &ven(), &asked).await, 1, "[{backend}]");
         let (at, error) = last_sync(&s, on).await;
         assert!(at.is_some_and(|t| t >= now), "[{backend}]");

@@ -8,6 +8,7 @@
 //! blocks, so the portal's decoder is in the loop. A plant's day takes each metric from its best
 //! source (inverter, then meter, then battery): here always the inverter's daily counters.
 
+use domain::ids::PlantId;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, DurationRound, NaiveDate, Utc};
@@ -73,7 +74,7 @@ fn kwh(totals: &[EnergyTotal], metric: &str) -> f64 {
 /// One simulated plant: its gateway, the plant id, what it sent and the model's day counters.
 struct Plant {
     gw: SimGateway,
-    plant_id: i64,
+    plant_id: PlantId,
     sent: Vec<Telemetry>,
     /// The model's `today` at the last step of each local day.
     days: BTreeMap<NaiveDate, Energy>,
@@ -121,7 +122,7 @@ async fn setup(s: &Store) -> Result<Vec<Plant>, Box<dyn std::error::Error>> {
         let gateway = s
             .create_gateway(&spec.sn, &spec.key, spec.devices[0].protocol, 1)
             .await?;
-        s.bind_gateway(gateway, plant_id, owner.0, None, 1).await?;
+        s.bind_gateway(gateway, plant_id, owner, None, 1).await?;
         plants.push(Plant {
             gw: SimGateway::new(spec),
             plant_id,

@@ -10,6 +10,7 @@
 //!
 //! Every replica keeps its own; nothing here is shared or needs to be.
 
+use domain::ids::DeviceId;
 use std::{
     collections::HashMap,
     sync::Mutex,
@@ -64,7 +65,7 @@ struct DeviceDay {
 
 /// A device-day's place in the cache: the device and the start of its day. What a device's
 /// samples give each curve depends on the device alone, so the key needs nothing more.
-type Key = (i64, i64);
+type Key = (DeviceId, i64);
 
 #[derive(Default)]
 pub struct DayCache {
@@ -170,7 +171,7 @@ impl DayCache {
     #[allow(clippy::too_many_arguments)]
     pub async fn means<F, Fut>(
         &self,
-        device: i64,
+        device: DeviceId,
         from: i64,
         to: i64,
         open: bool,
@@ -222,7 +223,7 @@ mod tests {
 
     fn sample(ts: i64, pv: f64) -> SampleRow {
         SampleRow {
-            device_id: 1,
+            device_id: DeviceId(1),
             ts,
             payload: format!("{{\"pv\":{pv}}}"),
         }
@@ -232,7 +233,7 @@ mod tests {
     fn later_samples_add_to_the_means_and_earlier_ones_are_not_counted_twice() {
         let cache = DayCache::default();
         let now = Instant::now();
-        let key = (1, 0);
+        let key = (DeviceId(1), 0);
         let means = cache.update(
             key,
             3,
@@ -276,11 +277,15 @@ mod tests {
         let start = Instant::now();
         for d in 0..=CAPACITY as i64 {
             let at = start + Duration::from_millis(d as u64);
-            cache.update((d, 0), 1, 300, 60, 0, &[sample(0, 1.0)], pv, at);
+            cache.update((DeviceId(d), 0), 1, 300, 60, 0, &[sample(0, 1.0)], pv, at);
         }
         let days = cache.days.lock().map(|d| d.len()).unwrap_or(0);
         assert!(days <= CAPACITY);
-        assert!(cache.kept((0, 0), Instant::now()).is_none());
-        assert!(cache.kept((CAPACITY as i64, 0), Instant::now()).is_some());
+        assert!(cache.kept((DeviceId(0), 0), Instant::now()).is_none());
+        assert!(
+            cache
+                .kept((DeviceId(CAPACITY as i64), 0), Instant::now())
+                .is_some()
+        );
     }
 }

@@ -3,6 +3,8 @@
 //! same state checks and command path as a user's write, its audit entry by the account
 //! "system" naming the event and filed under the inverter's plant.
 
+use domain::ids::CommandId;
+use domain::ids::HubEventId;
 use std::time::Duration;
 
 use devices::link::Dispatcher;
@@ -35,10 +37,10 @@ pub async fn set_params(
     dispatcher: Option<&Dispatcher>,
     dev: &DispatchDevice,
     action: &str,
-    event: Option<i64>,
+    event: Option<HubEventId>,
     params: Map<String, Value>,
     now: i64,
-) -> Result<i64> {
+) -> Result<CommandId> {
     let order = Order {
         action,
         kind: CommandKind::SetParams,

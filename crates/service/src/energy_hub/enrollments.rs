@@ -2,6 +2,7 @@
 //! of the state machine (`domain::energy_hub`). Each answers the enrollment's id; the caller
 //! reads it back as the actor sees it.
 
+use domain::ids::{EnrollmentId, ProgramId};
 use domain::permissions::{ENERGYHUB_ENROLL, SYS_ENERGYHUB_EDIT};
 use domain::{
     Code, DomainError,
@@ -27,9 +28,9 @@ use crate::{Result, audit};
 /// names the enrollment (`id`) and keeps both.
 #[derive(Debug, Clone, Default)]
 pub struct Save {
-    pub id: Option<i64>,
-    pub program: Option<i64>,
-    pub plant: Option<i64>,
+    pub id: Option<EnrollmentId>,
+    pub program: Option<ProgramId>,
+    pub plant: Option<PlantId>,
     pub form: EnrollmentInput,
 }
 
@@ -58,9 +59,9 @@ pub async fn enrollable(store: &Store, actor: &Actor, plant: PlantId) -> Result<
 /// enrollment (1003).
 async fn check_devices(
     store: &Store,
-    plant: i64,
+    plant: PlantId,
     devices: &[energy_hub::Device],
-    except: Option<i64>,
+    except: Option<EnrollmentId>,
 ) -> Result<()> {
     let hybrids: Vec<String> = store
         .enrollable_inverters(plant)
@@ -86,7 +87,7 @@ async fn check_devices(
 /// Creates an enrollment (pending; accepted at once when a built-in programme auto-accepts)
 /// or, with `id`, edits a pending or rejected one (a rejected one is resubmitted), with its
 /// devices and its audit entry in one transaction.
-pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Result<i64> {
+pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Result<EnrollmentId> {
     require_write(actor, ENERGYHUB_ENROLL)?;
     let existing = match input.id {
         Some(id) => Some(visible_enrollment(store, actor, id).await?),
@@ -111,7 +112,7 @@ pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Resul
     if existing.is_none() && !program.active {
         return Err(Code::ProgramMissing.into());
     }
-    let plant = enrollable(store, actor, PlantId(plant_id)).await?;
+    let plant = enrollable(store, actor, plant_id).await?;
     if let Some(e) = &existing
         && !e.status().is_editable()
     {
@@ -164,14 +165,14 @@ pub async fn save(store: &Store, actor: &Actor, input: &Save, now: i64) -> Resul
             let new = NewEnrollment {
                 program: program.id,
                 plant: plant.id,
-                created_by: Some(actor.id.0),
+                created_by: Some(actor.id),
                 status,
                 form: &form,
             };
             store.create_enrollment(&new, now, Some(&entry)).await?
         }
     };
-    tracing::info!(enrollment = id, plant = plant.id, by = %actor.id, "energy hub enrollment saved");
+    tracing::info!(enrollment = %id, plant = %plant.id, by = %actor.id, "energy hub enrollment saved");
     Ok(id)
 }
 
@@ -187,10 +188,10 @@ fn devices_editable(e: &EnrollmentRow) -> Result<()> {
 pub async fn add_devices(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: EnrollmentId,
     input: &[DeviceInput],
     now: i64,
-) -> Result<i64> {
+) -> Result<EnrollmentId> {
     require_write(actor, ENERGYHUB_ENROLL)?;
     let e = visible_enrollment(store, actor, id).await?;
     devices_editable(&e)?;
@@ -223,10 +224,10 @@ pub async fn add_devices(
 pub async fn remove_device(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: EnrollmentId,
     sn: &str,
     now: i64,
-) -> Result<i64> {
+) -> Result<EnrollmentId> {
     require_write(actor, ENERGYHUB_ENROLL)?;
     let e = visible_enrollment(store, actor, id).await?;
     devices_editable(&e)?;
@@ -258,11 +259,11 @@ pub async fn remove_device(
 pub async fn act(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: EnrollmentId,
     action: &str,
     reason: Option<&str>,
     now: i64,
-) -> Result<i64> {
+) -> Result<EnrollmentId> {
     require_write(actor, ENERGYHUB_ENROLL)?;
     let e = visible_enrollment(store, actor, id).await?;
     let action = Action::parse(action)?;
@@ -324,6 +325,6 @@ pub async fn act(
     store
         .set_enrollment_state(e.id, next.status, next.opted_out, &reason, now, &entry)
         .await?;
-    tracing::info!(enrollment = e.id, action = action.as_str(), by = %actor.id, "energy hub enrollment action");
+    tracing::info!(enrollment = %e.id, action = action.as_str(), by = %actor.id, "energy hub enrollment action");
     Ok(e.id)
 }

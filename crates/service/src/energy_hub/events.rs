@@ -2,6 +2,7 @@
 //! opting the caller's enrollments out) and the utility's new built-in events. Event times
 //! are unix seconds.
 
+use domain::ids::{EnrollmentId, HubEventId, PlantId, ProgramId};
 use domain::permissions::{ENERGYHUB_EVENT_CANCEL, SYS_ENERGYHUB_EDIT};
 use std::collections::HashSet;
 
@@ -23,11 +24,11 @@ use crate::{Result, audit};
 /// whose events they see (`None`: all, for administrators).
 pub struct Sight {
     pub mine: Vec<VisibleEnrollment>,
-    pub programs: Option<Vec<i64>>,
+    pub programs: Option<Vec<ProgramId>>,
 }
 
 impl Sight {
-    pub async fn of(store: &Store, actor: &Actor, plant: Option<i64>) -> Result<Sight> {
+    pub async fn of(store: &Store, actor: &Actor, plant: Option<PlantId>) -> Result<Sight> {
         let visibility = actor.plant_visibility();
         let mine = store
             .visible_enrollments(visibility, actor.id, plant)
@@ -35,7 +36,7 @@ impl Sight {
         let programs = if visibility == PlantVisibility::All && plant.is_none() {
             None
         } else {
-            let mut ids: Vec<i64> = mine.iter().map(|e| e.program_id).collect();
+            let mut ids: Vec<ProgramId> = mine.iter().map(|e| e.program_id).collect();
             ids.sort_unstable();
             ids.dedup();
             Some(ids)
@@ -54,7 +55,7 @@ impl Sight {
 pub async fn visible(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: HubEventId,
 ) -> Result<(EventRow, Sight, Vec<OptOutRow>)> {
     let event = store.hub_event(id).await?.ok_or(Code::DrEventMissing)?;
     let sight = Sight::of(store, actor, None).await?;
@@ -68,14 +69,14 @@ pub async fn visible(
 /// How an event stands for a caller, from the enrollments they see and the opt-outs.
 pub struct Standing {
     /// Accepted enrollments of the event's programme the caller sees.
-    pub accepted: Vec<i64>,
+    pub accepted: Vec<EnrollmentId>,
     /// Of those, the ones taking part (not opted out, standing or for this event).
-    pub taking_part: Vec<i64>,
+    pub taking_part: Vec<EnrollmentId>,
 }
 
 impl Standing {
     pub fn of(event: &EventRow, mine: &[VisibleEnrollment], opt_outs: &[OptOutRow]) -> Standing {
-        let out: HashSet<i64> = opt_outs
+        let out: HashSet<EnrollmentId> = opt_outs
             .iter()
             .filter(|o| o.event_id == event.id)
             .map(|o| o.enrollment_id)
@@ -119,10 +120,10 @@ impl Standing {
 pub async fn cancel(
     store: &Store,
     actor: &Actor,
-    id: i64,
-    enrollment: Option<i64>,
+    id: HubEventId,
+    enrollment: Option<EnrollmentId>,
     now: i64,
-) -> Result<i64> {
+) -> Result<HubEventId> {
     require_write(actor, ENERGYHUB_EVENT_CANCEL)?;
     let (event, sight, opt_outs) = visible(store, actor, id).await?;
     let standing = Standing::of(&event, &sight.mine, &opt_outs);
@@ -140,10 +141,10 @@ pub async fn cancel(
             now_ms(now),
         );
         store
-            .cancel_hub_event(event.id, Some(actor.id.0), now, &entry)
+            .cancel_hub_event(event.id, Some(actor.id), now, &entry)
             .await?;
     } else {
-        let targets: Vec<i64> = match enrollment {
+        let targets: Vec<EnrollmentId> = match enrollment {
             Some(id) if standing.accepted.contains(&id) => vec![id],
             Some(_) => return Err(Code::EnrollmentMissing.into()),
             None => standing.taking_part.clone(),
@@ -157,10 +158,10 @@ pub async fn cancel(
             now_ms(now),
         );
         store
-            .opt_out_of_event(event.id, &targets, Some(actor.id.0), now, &entry)
+            .opt_out_of_event(event.id, &targets, Some(actor.id), now, &entry)
             .await?;
     }
-    tracing::info!(event = event.id, by = %actor.id, "energy hub event cancelled");
+    tracing::info!(event = %event.id, by = %actor.id, "energy hub event cancelled");
     Ok(event.id)
 }
 
@@ -175,11 +176,11 @@ fn now_ms(now_secs: i64) -> i64 {
 pub async fn create(
     store: &Store,
     actor: &Actor,
-    program: Option<i64>,
+    program: Option<ProgramId>,
     start: Option<&str>,
     input: EventInput,
     now: i64,
-) -> Result<i64> {
+) -> Result<HubEventId> {
     require_write(actor, SYS_ENERGYHUB_EDIT)?;
     let program_id = program.ok_or_else(|| DomainError::invalid("programId"))?;
     let program = store
@@ -223,12 +224,12 @@ pub async fn create(
                 program: program.id,
                 form: &form,
                 intervals: &intervals,
-                created_by: Some(actor.id.0),
+                created_by: Some(actor.id),
             },
             now,
             Some(&entry),
         )
         .await?;
-    tracing::info!(event = id, program = program.id, by = %actor.id, "energy hub event created");
+    tracing::info!(event = %id, program = %program.id, by = %actor.id, "energy hub event created");
     Ok(id)
 }

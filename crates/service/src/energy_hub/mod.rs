@@ -12,6 +12,7 @@ pub mod events;
 pub mod programs;
 pub mod vtn;
 
+use domain::ids::EnrollmentId;
 use domain::{Code, policy::Actor};
 use store::{Store, energy_hub::EnrollmentRow, log_pages::Author};
 
@@ -24,7 +25,11 @@ pub fn require_write(actor: &Actor, key: &str) -> Result<()> {
 }
 
 /// The enrollment if the actor may see it; 1002 otherwise.
-pub async fn visible_enrollment(store: &Store, actor: &Actor, id: i64) -> Result<EnrollmentRow> {
+pub async fn visible_enrollment(
+    store: &Store,
+    actor: &Actor,
+    id: EnrollmentId,
+) -> Result<EnrollmentRow> {
     Ok(store
         .enrollment_visible(id, actor.plant_visibility(), actor.id)
         .await?

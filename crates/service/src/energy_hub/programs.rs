@@ -1,6 +1,7 @@
 //! Built-in programmes, which the utility (`sys.energyhub.edit`) creates and edits; a VTN's
 //! programmes are the VTN's (its sync writes them, [`super::vtn`]).
 
+use domain::ids::ProgramId;
 use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{
     Code,
@@ -18,10 +19,10 @@ use crate::{Result, audit};
 pub async fn save(
     store: &Store,
     actor: &Actor,
-    id: Option<i64>,
+    id: Option<ProgramId>,
     input: ProgramInput,
     now: i64,
-) -> Result<i64> {
+) -> Result<ProgramId> {
     require_write(actor, SYS_ENERGYHUB_EDIT)?;
     let form: ProgramForm = input.check()?;
     let detail = json!({"name": form.name, "active": form.active, "autoAccept": form.auto_accept})
@@ -55,6 +56,6 @@ pub async fn save(
             id
         }
     };
-    tracing::info!(program = id, by = %actor.id, "energy hub programme saved");
+    tracing::info!(program = %id, by = %actor.id, "energy hub programme saved");
     Ok(id)
 }

@@ -4,6 +4,7 @@
 //! rules that need the catalogue (a taken name, a version lower than the label's latest) are
 //! here.
 
+use domain::ids::{FirmwareId, InverterTypeId};
 mod save;
 pub mod types;
 
@@ -56,7 +57,7 @@ pub fn edit_key(target: &str) -> &'static str {
 }
 
 /// Firmware `id`, or 4 `id` when it is gone.
-pub async fn load(store: &Store, id: i64) -> Result<FirmwareRow> {
+pub async fn load(store: &Store, id: FirmwareId) -> Result<FirmwareRow> {
     Ok(store
         .firmware(id)
         .await?
@@ -64,7 +65,7 @@ pub async fn load(store: &Store, id: i64) -> Result<FirmwareRow> {
 }
 
 /// `id` when it is a secondary label of the inverter-type tree; 4 `typeId` otherwise.
-pub async fn secondary(store: &Store, id: i64) -> Result<i64> {
+pub async fn secondary(store: &Store, id: InverterTypeId) -> Result<InverterTypeId> {
     match store.inverter_type(id).await? {
         Some(t) if t.parent_id.is_some() => Ok(id),
         _ => Err(DomainError::invalid("typeId").into()),
@@ -80,7 +81,7 @@ pub async fn check(
     target: FirmwareTarget,
     name: &str,
     version: &str,
-    type_id: i64,
+    type_id: InverterTypeId,
     old: Option<&FirmwareRow>,
 ) -> Result<()> {
     if !name.is_empty()
@@ -126,7 +127,7 @@ pub struct Toggle<'a> {
 pub async fn enable(
     store: &Store,
     actor: &Actor,
-    id: i64,
+    id: FirmwareId,
     t: Toggle<'_>,
     now: i64,
 ) -> Result<FirmwareRow> {
@@ -182,12 +183,12 @@ pub async fn enable(
 #[derive(Debug, Default)]
 pub struct Deleted {
     pub deleted: Vec<FirmwareRow>,
-    pub refused: Vec<(i64, DomainError)>,
+    pub refused: Vec<(FirmwareId, DomainError)>,
 }
 
 /// Deletes what of `ids` the caller may change (its target's edit key) and no running upgrade
 /// uses, each with its audit entry, in one transaction. Refusals: 4 `id` (gone), 2, 4 `inUse`.
-pub async fn delete(store: &Store, actor: &Actor, ids: &[i64], now: i64) -> Result<Deleted> {
+pub async fn delete(store: &Store, actor: &Actor, ids: &[FirmwareId], now: i64) -> Result<Deleted> {
     require_change(actor, FIRMWARE_INVERTER_EDIT)
         .or_else(|_| require_change(actor, FIRMWARE_GATEWAY_EDIT))?;
     let mut out = Deleted::default();

@@ -3,6 +3,7 @@
 //! entry in one transaction. Between the two the caller stores the file under the name the
 //! row will hold; a failed save leaves that file for the caller to remove.
 
+use domain::ids::{FirmwareId, InverterTypeId, ProductId};
 use domain::permissions::{FIRMWARE_GATEWAY_EDIT, FIRMWARE_INVERTER_EDIT};
 use std::collections::HashMap;
 
@@ -21,7 +22,7 @@ use crate::{Result, audit};
 pub struct Upload<'a> {
     /// The route's or the form's target; an edit reads it from the row.
     pub target: Option<FirmwareTarget>,
-    pub id: Option<i64>,
+    pub id: Option<FirmwareId>,
     /// The form's text fields (trimmed when read).
     pub fields: &'a HashMap<String, String>,
     /// The file's name and bytes.
@@ -39,12 +40,12 @@ impl Upload<'_> {
 pub struct Draft {
     target: FirmwareTarget,
     old: Option<FirmwareRow>,
-    type_id: i64,
+    type_id: InverterTypeId,
     name: String,
     version: String,
     change_log: String,
     change_log_en: String,
-    product_id: Option<i64>,
+    product_id: Option<ProductId>,
     hardware_version: String,
     upgrade_mode: &'static str,
     firmware_type: String,
@@ -134,6 +135,7 @@ pub async fn draft(store: &Store, actor: &Actor, u: &Upload<'_>) -> Result<Draft
         Some(raw) => {
             let id = raw
                 .parse::<i64>()
+                .map(ProductId)
                 .map_err(|_| DomainError::invalid("productId"))?;
             if !store.firmware_product_exists(id).await? {
                 return Err(DomainError::invalid("productId").into());
@@ -173,13 +175,14 @@ async fn label(
     target: FirmwareTarget,
     u: &Upload<'_>,
     old: Option<&FirmwareRow>,
-) -> Result<i64> {
+) -> Result<InverterTypeId> {
     if target == FirmwareTarget::Gateway {
-        return Ok(0);
+        return Ok(InverterTypeId(0));
     }
     if let Some(raw) = u.get("typeId").filter(|v| !v.is_empty()) {
         let id = raw
             .parse::<i64>()
+            .map(InverterTypeId)
             .map_err(|_| DomainError::invalid("typeId"))?;
         return secondary(store, id).await;
     }
@@ -211,7 +214,7 @@ pub async fn save(
     d: &Draft,
     stored_name: Option<&str>,
     now: i64,
-) -> Result<i64> {
+) -> Result<FirmwareId> {
     let fields = FirmwareFields {
         type_id: d.type_id,
         name: &d.name,
@@ -242,7 +245,7 @@ pub async fn save(
         "fileName": file_name, "fileReplaced": file.is_some() && d.old.is_some()});
     let action = match &d.old {
         Some(o) => {
-            detail["firmId"] = o.id.into();
+            detail["firmId"] = o.id.0.into();
             domain::audit_action::FIRMWARE_EDIT
         }
         None => domain::audit_action::FIRMWARE_UPLOAD,
@@ -261,7 +264,7 @@ pub async fn save(
                 target: d.target,
                 fields,
                 file,
-                created_by: Some(actor.id.0),
+                created_by: Some(actor.id),
                 now,
             };
             store.insert_firmware(&new, Some(&entry)).await.map(Some)

@@ -3,6 +3,7 @@
 //! fits, each code on one label only. Each change is written with its audit entry
 //! (`inverterType.*`, target `inverterType:<name>`) in one transaction.
 
+use domain::ids::InverterTypeId;
 use domain::permissions::FIRMWARE_INVERTER_EDIT;
 use domain::{DomainError, inverter_type, policy::Actor};
 use serde_json::{Value, json};
@@ -23,7 +24,7 @@ pub struct TypeDraft<'a> {
 }
 
 /// `codes` checked: in range, no repeats, none held by a label other than `label`.
-async fn codes(store: &Store, raw: &[i64], label: Option<i64>) -> Result<Vec<i64>> {
+async fn codes(store: &Store, raw: &[i64], label: Option<InverterTypeId>) -> Result<Vec<i64>> {
     let out = inverter_type::codes(raw)?;
     for (code, holder) in store.inverter_type_codes().await? {
         if out.contains(&code) && Some(holder) != label {
@@ -34,7 +35,7 @@ async fn codes(store: &Store, raw: &[i64], label: Option<i64>) -> Result<Vec<i64
 }
 
 /// The node `id`, or 4 `id`.
-async fn node(store: &Store, id: i64) -> Result<InverterTypeRow> {
+async fn node(store: &Store, id: InverterTypeId) -> Result<InverterTypeRow> {
     Ok(store
         .inverter_type(id)
         .await?
@@ -42,7 +43,7 @@ async fn node(store: &Store, id: i64) -> Result<InverterTypeRow> {
 }
 
 /// `id` when it is a primary title; 4 `primaryTitle` otherwise.
-async fn primary(store: &Store, id: i64) -> Result<i64> {
+async fn primary(store: &Store, id: InverterTypeId) -> Result<InverterTypeId> {
     match store.inverter_type(id).await? {
         Some(t) if t.parent_id.is_none() => Ok(id),
         _ => Err(DomainError::invalid("primaryTitle").into()),
@@ -66,11 +67,16 @@ fn target(name: &str) -> String {
 
 /// Adds a primary title (no parent) or a secondary label under a primary title; answers its
 /// id. 2, 4 `name` (taken among its siblings, or not 1-32 characters), `primaryTitle`, `codes`.
-pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> Result<i64> {
+pub async fn add(
+    store: &Store,
+    actor: &Actor,
+    d: &TypeDraft<'_>,
+    now: i64,
+) -> Result<InverterTypeId> {
     require_change(actor, FIRMWARE_INVERTER_EDIT)?;
     let name = inverter_type::name(d.name)?;
     let parent = match d.parent_id.filter(|p| *p > 0) {
-        Some(p) => Some(primary(store, p).await?),
+        Some(p) => Some(primary(store, InverterTypeId(p)).await?),
         None => None,
     };
     let codes = match (parent, d.codes) {
@@ -89,7 +95,8 @@ pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> R
         "",
         now,
     );
-    let detail_of = |id: i64| json!({"typeId": id, "parentId": parent, "codes": codes}).to_string();
+    let detail_of =
+        |id: InverterTypeId| json!({"typeId": id, "parentId": parent, "codes": codes}).to_string();
     Ok(store
         .insert_inverter_type(parent, &name, &codes, now, Some((&by, &detail_of)))
         .await?)
@@ -99,7 +106,7 @@ pub async fn add(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> R
 /// `name`, `codes`.
 pub async fn edit(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> Result<()> {
     require_change(actor, FIRMWARE_INVERTER_EDIT)?;
-    let t = node(store, d.id.unwrap_or(0)).await?;
+    let t = node(store, InverterTypeId(d.id.unwrap_or(0))).await?;
     let name = inverter_type::name(d.name)?;
     let codes = match (t.parent_id, d.codes) {
         (Some(_), Some(raw)) => Some(codes(store, raw, Some(t.id)).await?),
@@ -131,11 +138,11 @@ pub async fn edit(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> 
 /// not what it should be), `nameAtTarget` (a label there has its name).
 pub async fn move_label(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i64) -> Result<()> {
     require_change(actor, FIRMWARE_INVERTER_EDIT)?;
-    let t = node(store, d.id.unwrap_or(0)).await?;
+    let t = node(store, InverterTypeId(d.id.unwrap_or(0))).await?;
     if t.parent_id.is_none() {
         return Err(DomainError::invalid("primaryTitle").into());
     }
-    let to = primary(store, d.parent_id.unwrap_or(0)).await?;
+    let to = primary(store, InverterTypeId(d.parent_id.unwrap_or(0))).await?;
     if t.parent_id == Some(to) {
         return Ok(());
     }
@@ -160,7 +167,7 @@ pub async fn move_label(store: &Store, actor: &Actor, d: &TypeDraft<'_>, now: i6
 
 /// Deletes a title or label: refused while it has labels (4 `hasSubtype`) or firmware (4
 /// `hasFirmware`). 2, 4 `id`.
-pub async fn delete(store: &Store, actor: &Actor, id: i64, now: i64) -> Result<()> {
+pub async fn delete(store: &Store, actor: &Actor, id: InverterTypeId, now: i64) -> Result<()> {
     require_change(actor, FIRMWARE_INVERTER_EDIT)?;
     let t = node(store, id).await?;
     let rows = store.inverter_types().await?;

@@ -2,6 +2,7 @@
 //! changing the protocol a gateway's reports are decoded with. Each gateway is checked with
 //! [`acting_on`]; a gateway the actor may not see is refused like a missing one (305).
 
+use domain::ids::CommandId;
 use std::time::Duration;
 
 use devices::link::Dispatcher;
@@ -60,7 +61,7 @@ pub async fn restart(
     actor: &Actor,
     sns: &[String],
     now: i64,
-) -> Result<Vec<(String, std::result::Result<i64, DomainError>)>> {
+) -> Result<Vec<(String, std::result::Result<CommandId, DomainError>)>> {
     const RIGHT: &str = domain::permissions::GATEWAY_RESTART;
     const ACTION: &str = domain::audit_action::GATEWAY_RESTART;
     let mut out = Vec::with_capacity(sns.len());

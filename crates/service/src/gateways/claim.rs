@@ -52,7 +52,7 @@ pub async fn checked_claim(
     key: &str,
     plant: Option<&PlantRow>,
 ) -> Result<GatewayRow> {
-    let budget = format!("claimkey:{}", actor.id.0);
+    let budget = format!("claimkey:{}", actor.id);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
@@ -116,8 +116,8 @@ pub(crate) fn holder(actor: &Actor, plant: Option<&PlantRow>) -> Holder {
         },
         None => Holder {
             plant: None,
-            owner: actor.id.0,
-            company: own_company(actor).map(|c| c.0),
+            owner: actor.id,
+            company: own_company(actor),
         },
     }
 }
@@ -138,10 +138,10 @@ pub async fn claim(
         return Ok(());
     }
     let to = holder(actor, plant);
-    let by = (actor.id.0, own_company(actor).map(|c| c.0));
+    let by = (actor.id, own_company(actor));
     if !store.take_gateway(g.id, &to, by, now).await? {
         return Err(Code::GatewayUsed.into());
     }
-    tracing::info!(gateway = g.id, sn = %g.sn, plant = ?to.plant, by = %actor.id, "gateway claimed");
+    tracing::info!(gateway = %g.id, sn = %g.sn, plant = ?to.plant, by = %actor.id, "gateway claimed");
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! command goes, so that the gateway's first sign-in with it already works; the entry
 //! (`gateway.key.rotate`) names the command, which the device link records as it sends.
 
+use domain::ids::CommandId;
 use std::time::Duration;
 
 use devices::link::Dispatcher;
@@ -39,7 +40,7 @@ pub struct Rotated {
     /// `true` when the gateway confirmed it; `false` when it has not answered yet (the broker
     /// accepts both keys until the gateway signs in with the new one).
     pub confirmed: bool,
-    pub command_id: i64,
+    pub command_id: CommandId,
 }
 
 /// A new random key: 16 letters and digits.
@@ -59,7 +60,7 @@ async fn record(
     actor: &Actor,
     sn: &str,
     (detail, result): (&str, &str),
-    command: Option<i64>,
+    command: Option<CommandId>,
     now: i64,
 ) {
     let plant = audit::plant_of(store, actor, sn).await.ok().flatten();
@@ -137,7 +138,7 @@ pub async fn rotate(
                     return Err(Code::KeyNotTaken.into());
                 }
             }
-            tracing::info!(gateway = g.id, sn = %g.sn, by = %actor.id, "gateway key rotated");
+            tracing::info!(gateway = %g.id, sn = %g.sn, by = %actor.id, "gateway key rotated");
             true
         }
         CommandStatus::Failed => {

@@ -13,7 +13,7 @@ pub use replace::{Replacement, replace};
 
 use domain::{
     Code,
-    ids::{CompanyId, GatewayId, UserId},
+    ids::{CompanyId, GatewayId},
     policy::{Actor, GatewayScope},
     user::UserKind,
 };
@@ -69,8 +69,8 @@ pub async fn scope_of(
     };
     let scope = GatewayScope {
         plant: plant.as_ref().map(PlantRow::scope),
-        owner: g.owner_id.map(UserId),
-        company: g.company_id.map(CompanyId),
+        owner: g.owner_id,
+        company: g.company_id,
         held_by_agent: held_by_agent(store, actor, g).await?,
     };
     Ok((scope, plant))
@@ -79,8 +79,8 @@ pub async fn scope_of(
 /// Whether the company holding `g` is an agent of the actor's company.
 pub async fn held_by_agent(store: &Store, actor: &Actor, g: &GatewayRow) -> Result<bool> {
     Ok(match (own_company(actor), g.company_id) {
-        (Some(principal), Some(holder)) if principal.0 != holder => {
-            store.is_agent_of(principal, CompanyId(holder)).await?
+        (Some(principal), Some(holder)) if principal != holder => {
+            store.is_agent_of(principal, holder).await?
         }
         _ => false,
     })
@@ -91,7 +91,7 @@ pub async fn held_by_agent(store: &Store, actor: &Actor, g: &GatewayRow) -> Resu
 /// its time.
 pub async fn visible(store: &Store, actor: &Actor, gateway: GatewayRef<'_>) -> Result<Seen> {
     let (id, sn) = match gateway {
-        GatewayRef::Id(id) => (Some(id.0), None),
+        GatewayRef::Id(id) => (Some(id), None),
         GatewayRef::Sn(sn) => (None, Some(sn)),
     };
     let g = store
@@ -181,6 +181,6 @@ pub async fn unbind(
         now,
     };
     store.unbind_gateway(g.id, now, Some(&entry)).await?;
-    tracing::info!(gateway = g.id, sn = %g.sn, plant = ?g.plant_id, by = %actor.id, "gateway unbound");
+    tracing::info!(gateway = %g.id, sn = %g.sn, plant = ?g.plant_id, by = %actor.id, "gateway unbound");
     Ok(seen)
 }

@@ -85,13 +85,13 @@ fn new_gateway<'a>(r: &Registration<'a>, fields: &'a (String, String, String)) -
 }
 
 /// What the store answered for each gateway, logged.
-fn outcomes(rows: &[Registration<'_>], ids: &[Option<i64>]) -> Vec<Registered> {
+fn outcomes(rows: &[Registration<'_>], ids: &[Option<GatewayId>]) -> Vec<Registered> {
     rows.iter()
         .zip(ids)
         .map(|(r, id)| match id {
             Some(id) => {
-                tracing::info!(gateway = id, sn = %r.sn, "gateway registered");
-                Registered::Created(GatewayId(*id))
+                tracing::info!(gateway = %id, sn = %r.sn, "gateway registered");
+                Registered::Created(*id)
             }
             None => Registered::Duplicate,
         })
@@ -113,7 +113,7 @@ pub async fn register(
         json!({"model": r.model, "commType": r.comm_type, "protocol": r.protocol}).to_string();
     // A new gateway is on no plant yet: the entry is filed under none.
     let entry = entry(actor, domain::audit_action::GATEWAY_REGISTER, r.sn, "", now);
-    let created = |ids: &[Option<i64>]| ids.iter().flatten().next().map(|_| detail.clone());
+    let created = |ids: &[Option<GatewayId>]| ids.iter().flatten().next().map(|_| detail.clone());
     let ids = store
         .register_gateways(&[new_gateway(r, &fields)], now, (&entry, &created))
         .await?;
@@ -144,9 +144,9 @@ pub async fn register_all(
         .map(|(r, f)| new_gateway(r, f))
         .collect();
     let entry = entry(actor, action, "gateways", "", now);
-    let detail = |ids: &[Option<i64>]| {
+    let detail = |ids: &[Option<GatewayId>]| {
         let outcomes = ids.iter().map(|id| match id {
-            Some(id) => Registered::Created(GatewayId(*id)),
+            Some(id) => Registered::Created(*id),
             None => Registered::Duplicate,
         });
         Some(detail_of(&outcomes.collect::<Vec<_>>()).to_string())
@@ -200,7 +200,7 @@ pub async fn assign_customer(
     {
         return Err(Code::GatewayUsed.into());
     }
-    tracing::info!(gateway = g.id, sn = %g.sn, ?owner, by = %actor.id, "gateway given to a customer");
+    tracing::info!(gateway = %g.id, sn = %g.sn, ?owner, by = %actor.id, "gateway given to a customer");
     Ok(g)
 }
 
@@ -226,6 +226,6 @@ pub async fn remove(
     if !store.delete_gateway(g.id, Some(&entry)).await? {
         return Err(Code::GatewayUsed.into());
     }
-    tracing::info!(gateway = g.id, sn = %g.sn, by = %actor.id, "gateway removed from the registry");
+    tracing::info!(gateway = %g.id, sn = %g.sn, by = %actor.id, "gateway removed from the registry");
     Ok(g)
 }

@@ -80,11 +80,11 @@ async fn replace_audited(
     }
     let new = claim::checked_claim(store, actor, new_sn, key, Some(&r.plant)).await?;
     let to = claim::holder(actor, Some(&r.plant));
-    let by = (actor.id.0, own_company(actor).map(|c| c.0));
+    let by = (actor.id, own_company(actor));
     let moved = store
         .replace_gateway(r.old.id, new.id, &to, by, entry.now, entry)
         .await?
         .ok_or(Code::GatewayUsed)?;
-    tracing::info!(old = %r.old.sn, new = %new_sn, plant = r.plant.id, moved, by = %actor.id, "gateway replaced");
+    tracing::info!(old = %r.old.sn, new = %new_sn, plant = %r.plant.id, moved, by = %actor.id, "gateway replaced");
     Ok(moved)
 }

@@ -69,8 +69,8 @@ pub async fn create(store: &Store, actor: &Actor, draft: &PlantDraft, now: i64) 
             now,
         })
         .await?;
-    tracing::info!(plant = id, by = %actor.id, offered_to = ?offered_to, "plant created");
-    Ok(PlantId(id))
+    tracing::info!(plant = %id, by = %actor.id, offered_to = ?offered_to, "plant created");
+    Ok(id)
 }
 
 /// The stored tariff as the income rule reads it (rows of an unknown kind are skipped).

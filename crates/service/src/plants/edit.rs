@@ -47,6 +47,6 @@ pub async fn edit(
     store
         .update_plant(before.id, &fields, tariff.as_deref(), now)
         .await?;
-    tracing::info!(plant = before.id, by = %actor.id, tariff = tariff.is_some(), "plant edited");
+    tracing::info!(plant = %before.id, by = %actor.id, tariff = tariff.is_some(), "plant edited");
     Ok(Edited { before, fields })
 }

@@ -24,10 +24,7 @@ use crate::Result;
 
 /// The plant if the actor may see it, and why they may.
 pub async fn visible(store: &Store, actor: &Actor, id: PlantId) -> Result<(PlantRow, PlantAccess)> {
-    let plant = store
-        .plant(id.0, actor.id)
-        .await?
-        .ok_or(Code::PlantMissing)?;
+    let plant = store.plant(id, actor.id).await?.ok_or(Code::PlantMissing)?;
     let access = actor
         .plant_access(&plant.scope())
         .ok_or(Code::PlantMissing)?;
@@ -40,7 +37,7 @@ pub async fn delete(store: &Store, actor: &Actor, id: PlantId) -> Result<PlantRo
     let (plant, _) = visible(store, actor, id).await?;
     actor.require_on_plant(&plant.scope(), domain::permissions::STATION_DELETE)?;
     store.delete_plant(plant.id).await?;
-    tracing::info!(plant = plant.id, by = %actor.id, "plant deleted");
+    tracing::info!(plant = %plant.id, by = %actor.id, "plant deleted");
     Ok(plant)
 }
 

@@ -13,7 +13,7 @@ use crate::Result;
 /// them; read-only accounts take nothing (2).
 pub async fn accept(store: &Store, actor: &Actor, id: PlantId, now: i64) -> Result<()> {
     actor.require_writable()?;
-    if !store.accept_plant_offer(id.0, actor.id, now).await? {
+    if !store.accept_plant_offer(id, actor.id, now).await? {
         return Err(Code::PlantMissing.into());
     }
     tracing::info!(plant = id.0, by = %actor.id, "plant offer accepted");
@@ -23,7 +23,7 @@ pub async fn accept(store: &Store, actor: &Actor, id: PlantId, now: i64) -> Resu
 /// The actor declines the plant offered to them; it stays with whoever offered it. 700 when no
 /// such offer waits for them.
 pub async fn decline(store: &Store, actor: &Actor, id: PlantId) -> Result<()> {
-    if !store.end_plant_offer(id.0, Some(actor.id)).await? {
+    if !store.end_plant_offer(id, Some(actor.id)).await? {
         return Err(Code::PlantMissing.into());
     }
     tracing::info!(plant = id.0, by = %actor.id, "plant offer declined");
@@ -36,7 +36,7 @@ pub async fn cancel(store: &Store, actor: &Actor, id: PlantId) -> Result<()> {
     let (plant, _) = visible(store, actor, id).await?;
     actor.require_on_plant(&plant.scope(), domain::permissions::STATION_EDIT)?;
     if store.end_plant_offer(plant.id, None).await? {
-        tracing::info!(plant = plant.id, by = %actor.id, "plant offer withdrawn");
+        tracing::info!(plant = %plant.id, by = %actor.id, "plant offer withdrawn");
     }
     Ok(())
 }

@@ -27,7 +27,7 @@ pub async fn rename(store: &Store, files: FileStore<'_>, plant: &PlantRow) {
             // Not one of ours (or gone): kept as it is.
             Ok(None) => {}
             Err(e) => {
-                tracing::warn!(plant = plant.id, %e, "plant picture not renamed after a share ended");
+                tracing::warn!(plant = %plant.id, %e, "plant picture not renamed after a share ended");
                 undo(files, &new, made).await;
                 return;
             }
@@ -49,7 +49,7 @@ pub async fn rename(store: &Store, files: FileStore<'_>, plant: &PlantRow) {
         }
         Ok(false) => undo(files, &new, made).await,
         Err(e) => {
-            tracing::warn!(plant = plant.id, %e, "plant picture not renamed after a share ended");
+            tracing::warn!(plant = %plant.id, %e, "plant picture not renamed after a share ended");
             undo(files, &new, made).await;
         }
     }

@@ -38,9 +38,9 @@ pub async fn share(
     }
     store.share_plant(plant.id, target.id(), role, now).await?;
     tracing::info!(
-        plant = plant.id,
-        with = target.id,
-        role = role.as_str(),
+        plant = %plant.id,
+        with = %target.id,
+        role = %role.as_str(),
         "plant shared"
     );
     Ok(target)
@@ -110,9 +110,9 @@ pub async fn transfer(
         .transfer_plant(plant.id, target.id(), company, now)
         .await?;
     tracing::info!(
-        plant = plant.id,
-        from = plant.owner_id,
-        to = target.id,
+        plant = %plant.id,
+        from = %plant.owner_id,
+        to = %target.id,
         "plant transferred"
     );
     Ok(target)

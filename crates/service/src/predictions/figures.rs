@@ -53,10 +53,11 @@ impl Predictions<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::ids::PlantId;
 
     fn p(month: i64, day: i64, kwh: f64) -> Prediction {
         Prediction {
-            plant_id: 1,
+            plant_id: PlantId(1),
             year: 2026,
             month,
             day,

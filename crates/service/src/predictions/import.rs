@@ -21,7 +21,7 @@ pub type Cells = [String; 5];
 /// `kwh` from 0 to 1e9); the plant is checked by [`import`].
 pub fn parse(cells: &Cells) -> std::result::Result<Prediction, DomainError> {
     let int = |s: &str, field: &str| s.parse::<i64>().map_err(|_| DomainError::invalid(field));
-    let plant_id = int(&cells[0], "plantId")?;
+    let plant_id = PlantId(int(&cells[0], "plantId")?);
     let year = int(&cells[1], "year").and_then(|y| {
         (2000..=2100)
             .contains(&y)
@@ -65,10 +65,10 @@ pub fn parse(cells: &Cells) -> std::result::Result<Prediction, DomainError> {
 async fn may_edit(
     store: &Store,
     actor: &Actor,
-    plant: i64,
+    plant: PlantId,
 ) -> std::result::Result<(), DomainError> {
     let not_found = || DomainError::invalid("plantId");
-    match crate::plants::visible(store, actor, PlantId(plant)).await {
+    match crate::plants::visible(store, actor, plant).await {
         Ok((row, _)) => actor
             .require_on_plant(&row.scope(), STATION_EDIT)
             .map(|_| ())
@@ -90,7 +90,7 @@ pub async fn import(
     if !dry_run {
         actor.require_writable()?;
     }
-    let mut allowed: HashMap<i64, std::result::Result<(), DomainError>> = HashMap::new();
+    let mut allowed: HashMap<PlantId, std::result::Result<(), DomainError>> = HashMap::new();
     let mut seen = HashSet::new();
     let mut outcomes = Vec::with_capacity(rows.len());
     for cells in rows {
@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn rows_are_checked_field_by_field() {
         let ok = parse(&cells(["7", "2026", "2", "", "310.5"])).unwrap();
-        assert_eq!((ok.plant_id, ok.day, ok.kwh), (7, 0, 310.5));
+        assert_eq!((ok.plant_id, ok.day, ok.kwh), (PlantId(7), 0, 310.5));
         assert_eq!(
             parse(&cells(["7", "2026", "2", "28", "10"])).unwrap().day,
             28

@@ -6,7 +6,6 @@
 use chrono::{Datelike, Duration, Timelike};
 use domain::{
     Lang,
-    ids::{CompanyId, UserId},
     income::{DayGeneration, income},
     policy::Actor,
 };
@@ -66,13 +65,13 @@ fn share(part: f64, whole: f64) -> Option<f64> {
 
 async fn header(store: &Store, ctx: PlantDevices<'_>) -> Result<ReportPlant> {
     let p = ctx.plant;
-    let owner = store.user(UserId(p.owner_id)).await?;
+    let owner = store.user(p.owner_id).await?;
     let company = match p.company_id {
-        Some(c) => store.company(CompanyId(c)).await?,
+        Some(c) => store.company(c).await?,
         None => None,
     };
     Ok(ReportPlant {
-        id: p.id,
+        id: p.id.0,
         name: p.name.clone(),
         capacity: p.total_power,
         address: p.address.clone(),
@@ -126,7 +125,7 @@ async fn events(
         .map(|e| {
             let f = &e.facts;
             ReportEvent {
-                id: e.id,
+                id: e.id.0,
                 sn: f.device_sn.clone(),
                 code: f.code.clone(),
                 content: event_catalogue::definition(f.family, &f.code)

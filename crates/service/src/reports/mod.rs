@@ -52,7 +52,7 @@ pub async fn subscribe(
         }
     }
     store
-        .set_report_subscription(actor.id.0, plant.id, enabled, lang.code(), now)
+        .set_report_subscription(actor.id, plant.id, enabled, lang.code(), now)
         .await?;
     Ok(())
 }

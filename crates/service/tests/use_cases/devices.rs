@@ -3,6 +3,7 @@
 
 use crate::common::{Error, actor, failed_in_store, plant};
 use domain::DeviceFamily;
+use domain::ids::DeviceId;
 use domain::{policy::Actor, user::BuiltinRole};
 use service::devices::{self, Rule};
 use store::{
@@ -16,7 +17,7 @@ const PACKS: [&str; 2] = ["BAT-PACK-1", "BAT-PACK-2"];
 
 /// An internal administrator, and on Ann's plant a battery stack with two packs behind one
 /// gateway: the stack as the administrator sees it, and the packs' ids.
-async fn stack(s: &Store) -> Result<(Actor, DeviceListRow, Vec<i64>), Error> {
+async fn stack(s: &Store) -> Result<(Actor, DeviceListRow, Vec<DeviceId>), Error> {
     let ann = actor(s, "ann@example.com", BuiltinRole::PlantOwner).await?;
     let admin = actor(s, "admin@example.com", BuiltinRole::InternalAdmin).await?;
     let plant = plant(s, &ann, "Ann home").await?;

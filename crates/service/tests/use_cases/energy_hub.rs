@@ -5,6 +5,7 @@
 
 use crate::common::{Error, actor, audit_actions, fail_audit, failed_in_store, plant};
 use domain::DeviceFamily;
+use domain::ids::{EnrollmentId, VtnId};
 use domain::{
     energy_hub::{AddressInput, DeviceInput, EnrollmentInput, EventInput, ProgramInput},
     ids::PlantId,
@@ -122,7 +123,7 @@ fn event(name: &str) -> EventInput {
 }
 
 /// The SNs an enrollment holds, sorted.
-async fn held(s: &Store, id: i64) -> Result<Vec<String>, Error> {
+async fn held(s: &Store, id: EnrollmentId) -> Result<Vec<String>, Error> {
     let mut sns: Vec<String> = s
         .enrollment_devices(&[id])
         .await?
@@ -140,7 +141,7 @@ async fn enrolling_and_changing_an_enrollment_each_write_their_entry() -> TestRe
         let prog = programs::save(&s, &h.admin, None, program("Peak"), NOW_MS).await?;
         let save = Save {
             program: Some(prog),
-            plant: Some(h.plant.0),
+            plant: Some(h.plant),
             form: form("acc-1", &["INV1", "INV2"]),
             ..Save::default()
         };
@@ -178,7 +179,7 @@ async fn an_enrollment_change_whose_entry_fails_leaves_nothing() -> TestResult {
         let prog = programs::save(&s, &h.admin, None, program("Peak"), NOW_MS).await?;
         let save = Save {
             program: Some(prog),
-            plant: Some(h.plant.0),
+            plant: Some(h.plant),
             form: form("acc-1", &["INV1", "INV2"]),
             ..Save::default()
         };
@@ -246,7 +247,7 @@ async fn programmes_and_events_whose_entry_fails_are_not_written() -> TestResult
         .await?;
         let save = Save {
             program: Some(prog),
-            plant: Some(h.plant.0),
+            plant: Some(h.plant),
             form: form("acc-1", &["INV1"]),
             ..Save::default()
         };
@@ -305,7 +306,7 @@ fn ven() -> Ven {
     }
 }
 
-fn connection(id: Option<i64>, name: &str) -> VtnInput {
+fn connection(id: Option<VtnId>, name: &str) -> VtnInput {
     VtnInput {
         id,
         name: Some(name.into()),

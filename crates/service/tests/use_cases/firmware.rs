@@ -1,6 +1,7 @@
 //! The firmware catalogue: upload, edit, enable, delete, each with its audit entry or, when
 //! the entry cannot be written, with nothing at all.
 
+use domain::ids::{FirmwareId, InverterTypeId};
 use std::collections::HashMap;
 
 use crate::common::{Error, actor, audit_actions, failed_in_store};
@@ -16,7 +17,7 @@ use store::{
 };
 
 /// An internal administrator and a secondary label for inverter type 94.
-async fn catalogue(s: &Store) -> Result<(Actor, i64), Error> {
+async fn catalogue(s: &Store) -> Result<(Actor, InverterTypeId), Error> {
     let admin = actor(s, "admin@example.com", BuiltinRole::InternalAdmin).await?;
     let title = s.insert_inverter_type(None, "Hybrid", &[], 1, None).await?;
     let label = s
@@ -33,7 +34,12 @@ fn form(pairs: &[(&str, &str)]) -> HashMap<String, String> {
 }
 
 /// Uploads `version` (also its name) under `label`.
-async fn upload(s: &Store, admin: &Actor, label: i64, version: &str) -> service::Result<i64> {
+async fn upload(
+    s: &Store,
+    admin: &Actor,
+    label: InverterTypeId,
+    version: &str,
+) -> service::Result<FirmwareId> {
     let label = label.to_string();
     let fields = form(&[("typeId", &label), ("version", version), ("name", version)]);
     let u = Upload {
@@ -59,7 +65,7 @@ async fn each_change_of_the_catalogue_leaves_its_audit_entry() -> TestResult {
         };
         firmware::enable(&s, &admin, id, on, 11).await?;
         assert!(!s.firmware(id).await?.ok_or("firmware")?.enabled);
-        let gone = firmware::delete(&s, &admin, &[id, id + 100], 12).await?;
+        let gone = firmware::delete(&s, &admin, &[id, FirmwareId(id.0 + 100)], 12).await?;
         assert_eq!(gone.deleted.len(), 1);
         assert_eq!(gone.refused.len(), 1);
         assert_eq!(

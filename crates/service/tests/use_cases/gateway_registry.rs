@@ -29,9 +29,9 @@ async fn an_administrator_registers_a_gateway_and_removes_it_while_free() -> Tes
         )
         .await?;
         let g = s.gateway_by_sn("GW-0001").await?.ok_or("gateway")?;
-        assert_eq!((g.id, g.protocol.as_str()), (id.0, "deye-hybrid-1ph"));
+        assert_eq!((g.id, g.protocol.as_str()), (id, "deye-hybrid-1ph"));
         let removed = registry::remove(&s, &admin, GatewayRef::Sn("GW-0001"), 4).await?;
-        assert_eq!(removed.id, id.0);
+        assert_eq!(removed.id, id);
         assert!(s.gateway_by_sn("GW-0001").await?.is_none());
         Ok(())
     })

@@ -2,6 +2,7 @@
 
 use crate::common::{Error, actor, audit_actions, fail_audit, failed_in_store, plant};
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 use domain::{Code, ids::PlantId, policy::Actor, user::BuiltinRole};
 use service::{
     ServiceError,
@@ -53,7 +54,7 @@ async fn gateway(s: &Store, sn: &str) -> Result<GatewayRow, Error> {
 }
 
 /// The inverter's gateway and plant.
-async fn inverter(s: &Store) -> Result<(Option<i64>, Option<i64>), Error> {
+async fn inverter(s: &Store) -> Result<(Option<GatewayId>, Option<PlantId>), Error> {
     let d = s.device_by_sn(INVERTER).await?.ok_or("inverter")?;
     Ok((d.gateway_id, d.plant_id))
 }
@@ -66,9 +67,9 @@ async fn a_claimed_gateway_brings_its_devices_to_the_plant_and_nobody_claims_it_
         let old = gateway(&s, OLD).await?;
         assert_eq!(
             (old.plant_id, old.owner_id),
-            (Some(f.plant.0), Some(f.ann.id.0))
+            (Some(f.plant), Some(f.ann.id))
         );
-        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant)));
         let bob = actor(&s, "bob@example.com", BuiltinRole::PlantOwner).await?;
         // Bob cannot see Ann's gateway: the right key answers like a wrong one (no key oracle).
         let twice = gateways::claim(&s, &bob, OLD, KEY, None, 4).await;
@@ -123,9 +124,9 @@ async fn replacing_a_gateway_moves_its_devices_and_frees_it() -> TestResult {
         assert_eq!((old.plant_id, old.owner_id), (None, None));
         assert_eq!(
             (new.plant_id, new.owner_id),
-            (Some(f.plant.0), Some(f.ann.id.0))
+            (Some(f.plant), Some(f.ann.id))
         );
-        assert_eq!(inverter(&s).await?, (Some(new.id), Some(f.plant.0)));
+        assert_eq!(inverter(&s).await?, (Some(new.id), Some(f.plant)));
         // The refusal is recorded alone, the replacement with it.
         assert_eq!(
             audit_actions(&s).await?,
@@ -146,8 +147,8 @@ async fn a_replace_whose_entry_fails_changes_nothing() -> TestResult {
         assert!(failed_in_store(&replaced), "{replaced:?}");
         let (old, new) = (gateway(&s, OLD).await?, gateway(&s, NEW).await?);
         assert_eq!((new.plant_id, new.owner_id), (None, None));
-        assert_eq!(old.plant_id, Some(f.plant.0));
-        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        assert_eq!(old.plant_id, Some(f.plant));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant)));
         assert!(audit_actions(&s).await?.is_empty());
         Ok(())
     })
@@ -171,10 +172,10 @@ async fn a_replace_that_fails_half_way_changes_nothing() -> TestResult {
         );
         assert_eq!(
             old.plant_id,
-            Some(f.plant.0),
+            Some(f.plant),
             "the old gateway stays on the plant"
         );
-        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant)));
         Ok(())
     })
     .await
@@ -185,11 +186,7 @@ async fn unbinding_a_gateway_takes_its_devices_off_the_plant() -> TestResult {
     each_backend(|s| async move {
         let f = fleet(&s).await?;
         let was = gateways::unbind(&s, &f.ann, GatewayRef::Sn(OLD), 5).await?;
-        assert_eq!(
-            was.gateway.plant_id,
-            Some(f.plant.0),
-            "answers where it was"
-        );
+        assert_eq!(was.gateway.plant_id, Some(f.plant), "answers where it was");
         let old = gateway(&s, OLD).await?;
         assert_eq!((old.plant_id, old.owner_id), (None, None));
         assert_eq!(inverter(&s).await?, (Some(old.id), None));
@@ -207,8 +204,8 @@ async fn an_unbind_whose_entry_fails_keeps_gateway_and_devices_on_the_plant() ->
         let unbound = gateways::unbind(&s, &f.ann, GatewayRef::Sn(OLD), 5).await;
         assert!(failed_in_store(&unbound), "{unbound:?}");
         let old = gateway(&s, OLD).await?;
-        assert_eq!(old.plant_id, Some(f.plant.0));
-        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        assert_eq!(old.plant_id, Some(f.plant));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant)));
         Ok(())
     })
     .await
@@ -223,8 +220,8 @@ async fn an_unbind_that_fails_half_way_keeps_gateway_and_devices_on_the_plant() 
         let unbound = gateways::unbind(&s, &f.ann, GatewayRef::Sn(OLD), 5).await;
         assert!(failed_in_store(&unbound), "{unbound:?}");
         let old = gateway(&s, OLD).await?;
-        assert_eq!(old.plant_id, Some(f.plant.0));
-        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant.0)));
+        assert_eq!(old.plant_id, Some(f.plant));
+        assert_eq!(inverter(&s).await?, (Some(old.id), Some(f.plant)));
         Ok(())
     })
     .await

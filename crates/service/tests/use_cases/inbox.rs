@@ -12,14 +12,12 @@ async fn reading_all_that_fails_half_way_leaves_every_mark_as_it_was() -> TestRe
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
         let home = plant(&s, &ann, "Home").await?;
         let gw = s.create_gateway("GWINBOX1", "K", "", 1).await?;
-        assert!(s.bind_gateway(gw, home.0, ann.id.0, None, 2).await?);
+        assert!(s.bind_gateway(gw, home, ann.id, None, 2).await?);
         let inv = s
             .upsert_device("INVINBOX1", gw, DeviceFamily::Inverter, 2, "p", "", None, 3)
             .await?;
-        s.open_event(inv, Some(home.0), "F01", "fault", 1_000)
-            .await?;
-        s.open_event(inv, Some(home.0), "F02", "fault", 2_000)
-            .await?;
+        s.open_event(inv, Some(home), "F01", "fault", 1_000).await?;
+        s.open_event(inv, Some(home), "F02", "fault", 2_000).await?;
         let (messages, _) = s
             .messages(ann.plant_visibility(), ann.id, 0, None, 10, 0)
             .await?;

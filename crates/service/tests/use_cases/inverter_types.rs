@@ -2,6 +2,7 @@
 //! written, nothing at all.
 
 use crate::common::{Error, actor, audit_actions, fail_audit, failed_in_store};
+use domain::ids::InverterTypeId;
 use domain::{policy::Actor, user::BuiltinRole};
 use service::firmware::types::{self, TypeDraft};
 use store::{
@@ -10,7 +11,7 @@ use store::{
 };
 
 /// An internal administrator, and two primary titles with a label under the first.
-async fn tree(s: &Store) -> Result<(Actor, [i64; 3]), Error> {
+async fn tree(s: &Store) -> Result<(Actor, [InverterTypeId; 3]), Error> {
     let admin = actor(s, "admin@example.com", BuiltinRole::InternalAdmin).await?;
     let title = |name: &'static str| TypeDraft {
         name: Some(name),
@@ -20,7 +21,7 @@ async fn tree(s: &Store) -> Result<(Actor, [i64; 3]), Error> {
     let string = types::add(s, &admin, &title("String"), 1).await?;
     let label = TypeDraft {
         name: Some("Hybrid 3ph"),
-        parent_id: Some(hybrid),
+        parent_id: Some(hybrid.0),
         codes: Some(&[94, 93]),
         ..TypeDraft::default()
     };
@@ -33,15 +34,15 @@ async fn each_change_of_the_tree_leaves_its_audit_entry() -> TestResult {
     each_backend(|s| async move {
         let (admin, [_, string, label]) = tree(&s).await?;
         let edit = TypeDraft {
-            id: Some(label),
+            id: Some(label.0),
             name: Some("Hybrid 3-phase"),
             codes: Some(&[94]),
             ..TypeDraft::default()
         };
         types::edit(&s, &admin, &edit, 3).await?;
         let to_string = TypeDraft {
-            id: Some(label),
-            parent_id: Some(string),
+            id: Some(label.0),
+            parent_id: Some(string.0),
             ..TypeDraft::default()
         };
         types::move_label(&s, &admin, &to_string, 4).await?;
@@ -73,7 +74,7 @@ async fn a_change_whose_audit_entry_fails_leaves_the_tree_as_it_was() -> TestRes
         // Add: no label, and its codes stay free.
         let add = TypeDraft {
             name: Some("Hybrid 1ph"),
-            parent_id: Some(hybrid),
+            parent_id: Some(hybrid.0),
             codes: Some(&[2, 21]),
             ..TypeDraft::default()
         };
@@ -81,7 +82,7 @@ async fn a_change_whose_audit_entry_fails_leaves_the_tree_as_it_was() -> TestRes
         assert!(failed_in_store(&added), "{added:?}");
         // Edit: the old name and codes.
         let edit = TypeDraft {
-            id: Some(label),
+            id: Some(label.0),
             name: Some("Renamed"),
             codes: Some(&[5]),
             ..TypeDraft::default()
@@ -90,8 +91,8 @@ async fn a_change_whose_audit_entry_fails_leaves_the_tree_as_it_was() -> TestRes
         assert!(failed_in_store(&edited), "{edited:?}");
         // Move: under its old title.
         let to_string = TypeDraft {
-            id: Some(label),
-            parent_id: Some(string),
+            id: Some(label.0),
+            parent_id: Some(string.0),
             ..TypeDraft::default()
         };
         let moved = types::move_label(&s, &admin, &to_string, 5).await;

@@ -44,7 +44,7 @@ async fn an_edit_writes_the_plant_and_its_new_tariff() -> TestResult {
         );
         let (row, _) = plants::visible(&s, &ann, id).await?;
         assert_eq!(row.name, "Ann roof");
-        let tariff = s.tariff(id.0).await?;
+        let tariff = s.tariff(id).await?;
         assert_eq!(tariff.len(), 1, "the two segments gave way to one price");
         assert_eq!(tariff[0].price, 0.2);
         Ok(())
@@ -85,7 +85,7 @@ async fn an_edit_whose_tariff_cannot_be_written_leaves_the_plant_as_it_was() -> 
         let edited = plants::edit(&s, &ann, id, renamed("Ann roof", 0.2), 20).await;
         assert!(failed_in_store(&edited), "{edited:?}");
         assert_eq!(plants::visible(&s, &ann, id).await?.0.name, "Ann home");
-        assert_eq!(s.tariff(id.0).await?.len(), 2, "the old tariff is back");
+        assert_eq!(s.tariff(id).await?.len(), 2, "the old tariff is back");
         Ok(())
     })
     .await

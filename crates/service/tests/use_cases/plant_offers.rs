@@ -34,7 +34,7 @@ async fn an_accepted_offer_gives_the_plant_and_makes_a_customer() -> TestResult 
         );
         offers::accept(&s, &ann, id, 20).await?;
         let (row, _) = plants::visible(&s, &ann, id).await?;
-        assert_eq!((row.owner_id, row.offered_to), (ann.id.0, None));
+        assert_eq!((row.owner_id, row.offered_to), (ann.id, None));
         let acme = maker.company.ok_or("company")?;
         assert!(s.is_customer(acme, ann.id).await?);
         Ok(())
@@ -56,7 +56,7 @@ async fn only_the_account_offered_answers_and_only_the_maker_withdraws() -> Test
         offers::decline(&s, &ann, id).await?;
         let again = offers::accept(&s, &ann, id, 21).await;
         assert!(matches!(again, Err(ServiceError::Refused(e)) if e.code == Code::PlantMissing));
-        assert_eq!(plants::visible(&s, &maker, id).await?.0.owner_id, maker.id.0);
+        assert_eq!(plants::visible(&s, &maker, id).await?.0.owner_id, maker.id);
 
         let mut d = draft("Eve shed");
         d.owner = Some("eve@example.com".into());
@@ -78,7 +78,7 @@ async fn an_accept_that_fails_half_way_leaves_the_offer_waiting() -> TestResult 
         let accepted = offers::accept(&s, &ann, id, 20).await;
         assert!(failed_in_store(&accepted), "{accepted:?}");
         let (row, _) = plants::visible(&s, &maker, id).await?;
-        assert_eq!((row.owner_id, row.offered_to), (maker.id.0, Some(ann.id.0)));
+        assert_eq!((row.owner_id, row.offered_to), (maker.id, Some(ann.id)));
         assert_eq!(plant_count(&s, &ann).await?, 0);
         Ok(())
     })

@@ -15,7 +15,7 @@ async fn a_plant_is_created_with_its_tariff() -> TestResult {
             (row.name.as_str(), access),
             ("Ann home", PlantAccess::Owner)
         );
-        assert_eq!(s.tariff(id.0).await?.len(), 2);
+        assert_eq!(s.tariff(id).await?.len(), 2);
         Ok(())
     })
     .await
@@ -47,13 +47,13 @@ async fn deleting_a_plant_takes_its_tariff_and_shares_with_it() -> TestResult {
         let id = plant(&s, &ann, "Ann home").await?;
         plants::share(&s, &ann, id, "bob@example.com", "visitor", 11).await?;
         let gone = plants::delete(&s, &ann, id).await?;
-        assert_eq!(gone.id, id.0);
+        assert_eq!(gone.id, id);
         assert_eq!(
             plant_count(&s, &ann).await? + plant_count(&s, &bob).await?,
             0
         );
-        assert!(s.tariff(id.0).await?.is_empty());
-        assert!(s.plant_shares(id.0).await?.is_empty());
+        assert!(s.tariff(id).await?.is_empty());
+        assert!(s.plant_shares(id).await?.is_empty());
         Ok(())
     })
     .await
@@ -71,8 +71,8 @@ async fn a_delete_that_fails_half_way_leaves_the_plant_whole() -> TestResult {
         let deleted = plants::delete(&s, &ann, id).await;
         assert!(failed_in_store(&deleted), "{deleted:?}");
         assert_eq!(plant_count(&s, &ann).await?, 1);
-        assert_eq!(s.tariff(id.0).await?.len(), 2, "the tariff is back");
-        assert_eq!(s.plant_shares(id.0).await?.len(), 1, "the share is back");
+        assert_eq!(s.tariff(id).await?.len(), 2, "the tariff is back");
+        assert_eq!(s.plant_shares(id).await?.len(), 1, "the share is back");
         Ok(())
     })
     .await
@@ -108,7 +108,7 @@ async fn a_plant_is_shared_unshared_and_transferred_by_its_owner_only() -> TestR
         plants::transfer(&s, &ann, id, "bob@example.com", 14).await?;
         assert_eq!(plants::visible(&s, &bob, id).await?.1, PlantAccess::Owner);
         assert!(
-            s.plant_shares(id.0).await?.is_empty(),
+            s.plant_shares(id).await?.is_empty(),
             "the new owner's share ended"
         );
         assert_eq!(plant_count(&s, &ann).await?, 0);

@@ -2,11 +2,12 @@
 //! failing half way) none of them.
 
 use crate::common::{actor, failed_in_store, plant};
+use domain::ids::PlantId;
 use domain::user::BuiltinRole;
 use service::predictions::{self, Cells};
 use store::testing::{TestResult, each_backend};
 
-fn row(plant: i64, day: &str, kwh: &str) -> Cells {
+fn row(plant: PlantId, day: &str, kwh: &str) -> Cells {
     [
         plant.to_string(),
         "2026".into(),
@@ -28,11 +29,11 @@ const FAIL_DAY_2_POSTGRES: &str = "CREATE FUNCTION injected_day_2() RETURNS trig
 async fn valid_rows_are_stored_and_refused_ones_answered() -> TestResult {
     each_backend(|s| async move {
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
-        let id = plant(&s, &ann, "Ann home").await?.0;
+        let id = plant(&s, &ann, "Ann home").await?;
         let rows = [
             row(id, "1", "10"),
             row(id, "1", "11"),
-            row(id + 100, "2", "5"),
+            row(PlantId(id.0 + 100), "2", "5"),
         ];
         let outcomes = predictions::import(&s, &ann, &rows, false, 5).await?;
         let refused: Vec<Option<String>> = outcomes
@@ -52,7 +53,7 @@ async fn valid_rows_are_stored_and_refused_ones_answered() -> TestResult {
 async fn an_import_failing_half_way_stores_no_row() -> TestResult {
     each_backend(|s| async move {
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
-        let id = plant(&s, &ann, "Ann home").await?.0;
+        let id = plant(&s, &ann, "Ann home").await?;
         let script = match s.backend() {
             store::Backend::Sqlite => FAIL_DAY_2_SQLITE,
             store::Backend::Postgres => FAIL_DAY_2_POSTGRES,

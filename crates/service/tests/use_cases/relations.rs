@@ -92,7 +92,7 @@ async fn a_customer_change_whose_entry_fails_changes_nothing() -> TestResult {
         let removed = customers::remove(&s, &boss, acme, id, 6).await;
         assert!(failed_in_store(&removed), "{removed:?}");
         let row = customers::visible(&s, acme, id).await?;
-        assert_eq!((row.type_id, row.remark.as_str()), (Some(vip.0), "roof"));
+        assert_eq!((row.type_id, row.remark.as_str()), (Some(vip), "roof"));
         Ok(())
     })
     .await

@@ -1,6 +1,7 @@
 //! Custom setting profiles: add, change, delete one's own.
 
 use crate::common::actor;
+use domain::ids::ProfileId;
 use domain::{Code, settings::Raw, user::BuiltinRole};
 use service::{
     ServiceError,
@@ -12,7 +13,11 @@ fn params(value: &str) -> Vec<(String, Raw)> {
     vec![("batteryLowCap".to_string(), Raw::from(value))]
 }
 
-fn draft<'a>(id: Option<i64>, name: &'a str, params: &'a [(String, Raw)]) -> ProfileDraft<'a> {
+fn draft<'a>(
+    id: Option<ProfileId>,
+    name: &'a str,
+    params: &'a [(String, Raw)],
+) -> ProfileDraft<'a> {
     ProfileDraft { id, name, params }
 }
 
@@ -35,7 +40,7 @@ async fn a_profile_is_added_changed_and_deleted() -> TestResult {
         assert_eq!((changed.id, changed.name.as_str()), (row.id, "Summer"));
         assert!(changed.params.contains("40"), "{}", changed.params);
         delete_profile(&s, &admin, Some(row.id)).await?;
-        assert!(s.setting_profiles(admin.id.0).await?.is_empty());
+        assert!(s.setting_profiles(admin.id).await?.is_empty());
         Ok(())
     })
     .await
@@ -60,7 +65,7 @@ async fn profiles_refuse_bad_names_a_seventh_profile_and_others_profiles() -> Te
         assert!(refused(&same_name, "name"), "{same_name:?}");
         let not_theirs = delete_profile(&s, &other, first).await;
         assert!(refused(&not_theirs, "id"), "{not_theirs:?}");
-        assert_eq!(s.setting_profiles(admin.id.0).await?.len(), 6);
+        assert_eq!(s.setting_profiles(admin.id).await?.len(), 6);
         Ok(())
     })
     .await

@@ -2,6 +2,8 @@
 //! together or not at all, and the refusals before anything is written.
 
 use domain::DeviceFamily;
+use domain::ids::FirmwareId;
+use domain::ids::HubEventId;
 use std::time::Duration;
 
 use crate::common::{Error, actor, audit_actions, failed_in_store, plant};
@@ -41,7 +43,7 @@ const TYPE: i64 = 94;
 /// event loop is kept, never polled).
 struct Bench {
     ann: Actor,
-    firmware: i64,
+    firmware: FirmwareId,
     dispatcher: Dispatcher,
     _queue: EventLoop,
 }
@@ -118,7 +120,7 @@ async fn inverter(s: &Store, status: Status) -> Result<DeviceListRow, Error> {
     Ok(row)
 }
 
-fn start<'a>(device: &'a DeviceListRow, firm_id: i64, user: &'a Actor) -> Start<'a> {
+fn start<'a>(device: &'a DeviceListRow, firm_id: FirmwareId, user: &'a Actor) -> Start<'a> {
     Start {
         batch_id: "b1",
         device: Device::Inverter(device),
@@ -190,7 +192,7 @@ async fn refusals_come_before_anything_is_written() -> TestResult {
             let ann = b.ann.clone();
             async move { upgrades::start(&s, dispatcher, start(device, firm_id, &ann)).await }
         };
-        let other_firmware = go(&running, b.firmware + 1, Some(&b.dispatcher)).await;
+        let other_firmware = go(&running, FirmwareId(b.firmware.0 + 1), Some(&b.dispatcher)).await;
         assert!(refused_with(&other_firmware, Code::InvalidParameter));
         let asleep = go(&offline, b.firmware, Some(&b.dispatcher)).await;
         assert!(refused_with(&asleep, Code::DeviceOffline), "{asleep:?}");
@@ -290,7 +292,7 @@ async fn a_command_is_recorded_with_its_audit_entry() -> TestResult {
         let detail: serde_json::Value = serde_json::from_str(&entry.detail)?;
         assert_eq!(
             (detail["commandId"].as_i64(), detail["why"].as_str()),
-            (Some(id), Some("test"))
+            (Some(id.0), Some("test"))
         );
         Ok(())
     })
@@ -329,9 +331,19 @@ async fn a_dispatch_is_sent_as_the_system_under_the_inverters_plant() -> TestRes
         let params = serde_json::Map::from_iter([("sysWorkMode".to_string(), json!("0"))]);
         let link = Some(&b.dispatcher);
         let (apply, restore) = ("energyhub.dispatch", "energyhub.restore");
-        let id = dispatch::set_params(&s, link, &dev, apply, Some(7), params.clone(), 10).await?;
+        let id = dispatch::set_params(
+            &s,
+            link,
+            &dev,
+            apply,
+            Some(HubEventId(7)),
+            params.clone(),
+            10,
+        )
+        .await?;
         dev.status = Status::Offline as i64;
-        let offline = dispatch::set_params(&s, link, &dev, restore, Some(7), params, 11).await;
+        let offline =
+            dispatch::set_params(&s, link, &dev, restore, Some(HubEventId(7)), params, 11).await;
         assert!(refused_with(&offline, Code::DeviceOffline), "{offline:?}");
         assert!(s.has_open_command(INVERTER, "set_params", 10).await?);
         let filter = store::audit::AuditFilter {

@@ -6,6 +6,8 @@
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
+use domain::ids::CommandId;
+
 use devices::{
     link::{BrokerChoice, BrokerConfig, ClientConfig, Link, LinkConfig},
     report::{Item, Submission, SubmissionTx},
@@ -177,7 +179,7 @@ impl World {
     }
 
     /// Upgrades every inverter at once; answers the command ids.
-    async fn upgrade_all(&self) -> Result<Vec<i64>, Box<dyn std::error::Error>> {
+    async fn upgrade_all(&self) -> Result<Vec<CommandId>, Box<dyn std::error::Error>> {
         let mut ids = Vec::new();
         for inv in self.inverters() {
             let params = serde_json::json!({"version": "V9", "firmId": 1, "size": 300_000});
@@ -193,7 +195,7 @@ impl World {
 
     /// Every command ended with the device's own answer (success or its failure), none timed
     /// out or stuck.
-    async fn all_answered(&self, ids: &[i64], within: Duration) -> TestResult {
+    async fn all_answered(&self, ids: &[CommandId], within: Duration) -> TestResult {
         for &id in ids {
             let row = self
                 .link

@@ -4,19 +4,20 @@
 //! energy hub's other tables.
 
 use crate::{Result, Store};
+use domain::ids::{CommandId, CompanyId, EnrollmentId, HubEventId, PlantId, ProgramId, UserId};
 
 /// One enrolled inverter and one event active now that it takes part in. Only accepted,
 /// not opted-out enrollments and events neither cancelled nor opted out of.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct PlanRow {
     pub sn: String,
-    pub plant_id: i64,
-    pub enrollment_id: i64,
+    pub plant_id: PlantId,
+    pub enrollment_id: EnrollmentId,
     /// 1-100 % of the devices' discharge capacity offered.
     pub participation: i64,
     pub discharge_kw: f64,
     pub charge_kw: f64,
-    pub event_id: i64,
+    pub event_id: HubEventId,
     pub priority: i64,
     pub start_at: i64,
     pub end_at: i64,
@@ -35,17 +36,17 @@ pub struct DispatchDevice {
     pub protocol: String,
     pub status: i64,
     pub gateway_sn: Option<String>,
-    pub plant_id: Option<i64>,
-    pub plant_owner: Option<i64>,
-    pub plant_company: Option<i64>,
+    pub plant_id: Option<PlantId>,
+    pub plant_owner: Option<UserId>,
+    pub plant_company: Option<CompanyId>,
 }
 
 /// What the job did to one inverter and has not given back yet (`dr_dispatch_devices`).
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct DispatchState {
     pub sn: String,
-    pub plant_id: Option<i64>,
-    pub event_id: Option<i64>,
+    pub plant_id: Option<PlantId>,
+    pub event_id: Option<HubEventId>,
     /// `apply` or `restore`.
     pub mode: String,
     /// JSON object: the changed keys' values before the first change.
@@ -54,7 +55,7 @@ pub struct DispatchState {
     pub sent: String,
     /// JSON object: the values of the command under way.
     pub sending: String,
-    pub command_id: Option<i64>,
+    pub command_id: Option<CommandId>,
     pub state: String,
     pub error: String,
     pub attempts: i64,
@@ -64,7 +65,7 @@ pub struct DispatchState {
 /// How an event went for one inverter, for the event's detail.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct DispatchOutcomeRow {
-    pub plant_id: Option<i64>,
+    pub plant_id: Option<PlantId>,
     pub device_sn: String,
     /// `pending`, `applied`, `failed`, `offline` or `restored`.
     pub state: String,
@@ -154,7 +155,7 @@ impl Store {
     pub async fn dispatch_save(
         &self,
         s: &DispatchState,
-        outcome: Option<(i64, &str, &str)>,
+        outcome: Option<(HubEventId, &str, &str)>,
     ) -> Result<()> {
         in_tx!(self, |tx, sqlite| {
             tx_exec!(
@@ -187,7 +188,11 @@ impl Store {
     }
 
     /// The inverter `s` is given back: its row goes and `event`'s outcome says restored.
-    pub async fn dispatch_forget(&self, s: &DispatchState, event: Option<i64>) -> Result<()> {
+    pub async fn dispatch_forget(
+        &self,
+        s: &DispatchState,
+        event: Option<HubEventId>,
+    ) -> Result<()> {
         in_tx!(self, |tx, sqlite| {
             tx_exec!(
                 tx,
@@ -203,7 +208,7 @@ impl Store {
     }
 
     /// How `event` went for each inverter it held, by plant and SN.
-    pub async fn dispatch_outcomes(&self, event: i64) -> Result<Vec<DispatchOutcomeRow>> {
+    pub async fn dispatch_outcomes(&self, event: HubEventId) -> Result<Vec<DispatchOutcomeRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -221,17 +226,17 @@ impl Store {
     /// capacity `kw` each). Answers (programme, enrollment).
     pub async fn enroll_for_tests(
         &self,
-        plant: i64,
+        plant: PlantId,
         sns: &[&str],
         kw: f64,
         participation: i64,
-    ) -> Result<(i64, i64)> {
+    ) -> Result<(ProgramId, EnrollmentId)> {
         let now = 0_i64;
         let name = format!("test programme {plant}");
         let program = scalar!(
             self,
             fetch_one,
-            i64,
+            ProgramId,
             "INSERT INTO dr_programs (name, created_at, updated_at) VALUES ($1, $2, $2) \
              RETURNING id",
             &name,
@@ -240,7 +245,7 @@ impl Store {
         let enrollment = scalar!(
             self,
             fetch_one,
-            i64,
+            EnrollmentId,
             "INSERT INTO dr_enrollments (program_id, plant_id, status, source_account, \
              utility_account, first_name, last_name, email, participation, time_zone, \
              created_at, updated_at) VALUES ($1, $2, 'accepted', '1', 'u1', 'A', 'B', \
@@ -268,17 +273,17 @@ impl Store {
     #[allow(clippy::too_many_arguments)] // each is a column of the event
     pub async fn hub_event_for_tests(
         &self,
-        program: i64,
+        program: ProgramId,
         start: i64,
         end: i64,
         kind: &str,
         target_kw: f64,
         priority: i64,
-    ) -> Result<i64> {
+    ) -> Result<HubEventId> {
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            HubEventId,
             "INSERT INTO dr_events (program_id, name, priority, start_at, end_at, kind, \
              target_kw, created_at, updated_at) VALUES ($1, 'test event', $2, $3, $4, $5, $6, \
              $3, $3) RETURNING id",
@@ -292,7 +297,12 @@ impl Store {
     }
 
     /// Tests: cancels an event (as an administrator would) or deletes it.
-    pub async fn end_hub_event_for_tests(&self, event: i64, delete: bool, now: i64) -> Result<()> {
+    pub async fn end_hub_event_for_tests(
+        &self,
+        event: HubEventId,
+        delete: bool,
+        now: i64,
+    ) -> Result<()> {
         if delete {
             exec!(self, "DELETE FROM dr_events WHERE id = $1", event)?;
         } else {

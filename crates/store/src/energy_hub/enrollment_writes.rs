@@ -2,6 +2,7 @@
 //! transaction.
 
 use domain::energy_hub::{Device, EnrollmentForm, EnrollmentStatus};
+use domain::ids::EnrollmentId;
 
 use super::NewEnrollment;
 use crate::{Result, Store, audit::NewAudit};
@@ -38,13 +39,13 @@ impl Store {
         e: &NewEnrollment<'_>,
         now: i64,
         audit: Option<&NewAudit<'_>>,
-    ) -> Result<i64> {
+    ) -> Result<EnrollmentId> {
         let f = e.form;
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                EnrollmentId,
                 "INSERT INTO dr_enrollments (program_id, plant_id, created_by, status, \
                  source_account, utility_account, first_name, last_name, email, \
                  service_country, service_region, service_locality, service_extended, \
@@ -91,7 +92,7 @@ impl Store {
     /// enrollment.
     pub async fn update_enrollment(
         &self,
-        id: i64,
+        id: EnrollmentId,
         f: &EnrollmentForm,
         status: EnrollmentStatus,
         now: i64,
@@ -148,7 +149,7 @@ impl Store {
     /// Adds devices to an enrollment with its audit entry, in one transaction.
     pub async fn add_enrollment_devices(
         &self,
-        id: i64,
+        id: EnrollmentId,
         devices: &[Device],
         now: i64,
         audit: &NewAudit<'_>,
@@ -171,7 +172,7 @@ impl Store {
     /// (nothing is written then).
     pub async fn remove_enrollment_device(
         &self,
-        id: i64,
+        id: EnrollmentId,
         sn: &str,
         now: i64,
         audit: &NewAudit<'_>,
@@ -202,7 +203,7 @@ impl Store {
     /// entry, in one transaction.
     pub async fn set_enrollment_state(
         &self,
-        id: i64,
+        id: EnrollmentId,
         status: EnrollmentStatus,
         opted_out: bool,
         reason: &str,

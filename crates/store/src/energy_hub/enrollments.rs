@@ -1,6 +1,7 @@
 //! Enrollments and their devices. A use case writing an enrollment with its devices writes
 //! them in one transaction.
 
+use domain::ids::{CompanyId, EnrollmentId, PlantId, ProgramId, VtnId};
 use domain::{
     DeviceFamily,
     energy_hub::{EnrollmentForm, EnrollmentStatus},
@@ -14,17 +15,17 @@ use crate::{Result, Store};
 /// An enrollment with its programme and plant.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EnrollmentRow {
-    pub id: i64,
-    pub program_id: i64,
+    pub id: EnrollmentId,
+    pub program_id: ProgramId,
     pub program_name: String,
     /// The programme's VTN, for a VTN programme.
-    pub vtn_id: Option<i64>,
+    pub vtn_id: Option<VtnId>,
     pub program_remote_id: Option<String>,
-    pub plant_id: i64,
+    pub plant_id: PlantId,
     pub plant_name: String,
-    pub plant_owner_id: i64,
-    pub plant_company_id: Option<i64>,
-    pub created_by: Option<i64>,
+    pub plant_owner_id: UserId,
+    pub plant_company_id: Option<CompanyId>,
+    pub created_by: Option<UserId>,
     /// `pending`, `accepted`, `rejected` or `unenrolled` ([`EnrollmentStatus`]).
     pub status: String,
     pub reason: String,
@@ -69,7 +70,7 @@ impl EnrollmentRow {
 /// One device of an enrollment.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct DeviceRow {
-    pub enrollment_id: i64,
+    pub enrollment_id: EnrollmentId,
     pub sn: String,
     pub manufacturer: String,
     pub model: String,
@@ -90,9 +91,9 @@ pub struct LiveEnrollment {
 /// The few facts of an enrollment the event screens need, for the enrollments a reader sees.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VisibleEnrollment {
-    pub id: i64,
-    pub program_id: i64,
-    pub plant_id: i64,
+    pub id: EnrollmentId,
+    pub program_id: ProgramId,
+    pub plant_id: PlantId,
     pub plant_name: String,
     pub status: String,
     pub opted_out: bool,
@@ -116,8 +117,8 @@ pub struct PlantInverterRow {
 /// What a list of enrollments may be narrowed by; `None` means "any".
 #[derive(Debug, Clone, Default)]
 pub struct EnrollmentFilter {
-    pub program: Option<i64>,
-    pub plant: Option<i64>,
+    pub program: Option<ProgramId>,
+    pub plant: Option<PlantId>,
     pub status: Option<String>,
     /// Part of the plant name, account numbers, names or e-mail, any case.
     pub keyword: Option<String>,
@@ -128,9 +129,9 @@ pub struct EnrollmentFilter {
 /// A new enrollment.
 #[derive(Debug, Clone)]
 pub struct NewEnrollment<'a> {
-    pub program: i64,
-    pub plant: i64,
-    pub created_by: Option<i64>,
+    pub program: ProgramId,
+    pub plant: PlantId,
+    pub created_by: Option<UserId>,
     pub status: EnrollmentStatus,
     pub form: &'a EnrollmentForm,
 }
@@ -151,7 +152,7 @@ const DEVICE_COLUMNS: &str = "enrollment_id, sn, manufacturer, model, install_da
 
 impl Store {
     /// One enrollment, whoever asks (callers check visibility with [`Store::enrollment_visible`]).
-    pub async fn enrollment(&self, id: i64) -> Result<Option<EnrollmentRow>> {
+    pub async fn enrollment(&self, id: EnrollmentId) -> Result<Option<EnrollmentRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE e.id = $1");
         Ok(rows!(self, fetch_optional, EnrollmentRow, &sql, id)?)
     }
@@ -159,7 +160,7 @@ impl Store {
     /// One enrollment if the reader may see it.
     pub async fn enrollment_visible(
         &self,
-        id: i64,
+        id: EnrollmentId,
         visibility: PlantVisibility,
         reader: UserId,
     ) -> Result<Option<EnrollmentRow>> {
@@ -237,7 +238,7 @@ impl Store {
         &self,
         visibility: PlantVisibility,
         reader: UserId,
-        plant: Option<i64>,
+        plant: Option<PlantId>,
     ) -> Result<Vec<VisibleEnrollment>> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
@@ -260,7 +261,7 @@ impl Store {
     }
 
     /// The devices of these enrollments, by enrollment then SN.
-    pub async fn enrollment_devices(&self, ids: &[i64]) -> Result<Vec<DeviceRow>> {
+    pub async fn enrollment_devices(&self, ids: &[EnrollmentId]) -> Result<Vec<DeviceRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -277,7 +278,7 @@ impl Store {
     }
 
     /// Every enrollment of a programme (any status), oldest first: what a VTN sync walks.
-    pub async fn enrollments_of_program(&self, program: i64) -> Result<Vec<EnrollmentRow>> {
+    pub async fn enrollments_of_program(&self, program: ProgramId) -> Result<Vec<EnrollmentRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE e.program_id = $1 ORDER BY e.id");
         Ok(rows!(self, fetch_all, EnrollmentRow, &sql, program)?)
     }
@@ -288,7 +289,7 @@ impl Store {
             "SELECT {COLUMNS} {FROM} WHERE e.status = 'accepted' AND e.opted_out = 0 ORDER BY e.id"
         );
         let list = rows!(self, fetch_all, EnrollmentRow, &sql)?;
-        let ids: Vec<i64> = list.iter().map(|e| e.id).collect();
+        let ids: Vec<EnrollmentId> = list.iter().map(|e| e.id).collect();
         let mut devices = self.enrollment_devices(&ids).await?;
         Ok(list
             .into_iter()
@@ -309,7 +310,7 @@ impl Store {
     pub async fn sns_in_live_enrollments(
         &self,
         sns: &[String],
-        except: Option<i64>,
+        except: Option<EnrollmentId>,
     ) -> Result<Vec<String>> {
         if sns.is_empty() {
             return Ok(Vec::new());
@@ -327,7 +328,7 @@ impl Store {
         let found = match &self.db {
             crate::Db::Sqlite(pool) => {
                 let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql))
-                    .bind(except.unwrap_or(0));
+                    .bind(except.unwrap_or(EnrollmentId(0)));
                 for sn in sns {
                     q = q.bind(sn);
                 }
@@ -335,7 +336,7 @@ impl Store {
             }
             crate::Db::Postgres(pool) => {
                 let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql))
-                    .bind(except.unwrap_or(0));
+                    .bind(except.unwrap_or(EnrollmentId(0)));
                 for sn in sns {
                     q = q.bind(sn);
                 }
@@ -348,9 +349,9 @@ impl Store {
     /// Whether another live enrollment of the programme holds this utility account number.
     pub async fn utility_account_taken(
         &self,
-        program: i64,
+        program: ProgramId,
         account: &str,
-        except: Option<i64>,
+        except: Option<EnrollmentId>,
     ) -> Result<bool> {
         let n = scalar!(
             self,
@@ -360,13 +361,13 @@ impl Store {
              AND status IN ('pending', 'accepted') AND id <> $3",
             program,
             account,
-            except.unwrap_or(0)
+            except.unwrap_or(EnrollmentId(0))
         )?;
         Ok(n > 0)
     }
 
     /// The inverters of a plant, oldest first, with whether a battery reports behind each.
-    pub async fn enrollable_inverters(&self, plant: i64) -> Result<Vec<PlantInverterRow>> {
+    pub async fn enrollable_inverters(&self, plant: PlantId) -> Result<Vec<PlantInverterRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -383,7 +384,7 @@ impl Store {
     }
 
     /// Of these plants, the ones in a live enrollment.
-    pub async fn enrolled_plants(&self, plants: &[i64]) -> Result<Vec<i64>> {
+    pub async fn enrolled_plants(&self, plants: &[PlantId]) -> Result<Vec<PlantId>> {
         if plants.is_empty() {
             return Ok(Vec::new());
         }
@@ -398,7 +399,7 @@ impl Store {
             self.backend() == crate::Backend::Sqlite,
         );
         sql.push(')');
-        let rows: Vec<(i64,)> = with_ids!(self, (i64,), sql, [], plants)?;
+        let rows: Vec<(PlantId,)> = with_ids!(self, (PlantId,), sql, [], plants)?;
         Ok(rows.into_iter().map(|r| r.0).collect())
     }
 }

@@ -1,16 +1,17 @@
 //! Events of programmes and the participants' opt-outs. Every time here is unix seconds.
 
 use domain::energy_hub::{EventForm, EventKind};
+use domain::ids::{EnrollmentId, HubEventId, ProgramId, UserId, VtnId};
 
 use crate::{Result, Store, audit::NewAudit};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct EventRow {
-    pub id: i64,
-    pub program_id: i64,
+    pub id: HubEventId,
+    pub program_id: ProgramId,
     pub program_name: String,
     /// The programme's VTN, for a VTN event.
-    pub vtn_id: Option<i64>,
+    pub vtn_id: Option<VtnId>,
     pub remote_id: Option<String>,
     pub name: String,
     /// Lower wins when events overlap.
@@ -27,7 +28,7 @@ pub struct EventRow {
     pub remote_modified: Option<String>,
     pub cancelled_at: Option<i64>,
     pub cancelled_by: Option<i64>,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -41,27 +42,27 @@ impl EventRow {
 /// A participant's opt-out of one event for one enrollment.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct OptOutRow {
-    pub event_id: i64,
-    pub enrollment_id: i64,
-    pub user_id: Option<i64>,
+    pub event_id: HubEventId,
+    pub enrollment_id: EnrollmentId,
+    pub user_id: Option<UserId>,
     pub created_at: i64,
 }
 
 /// A built-in event.
 #[derive(Debug, Clone)]
 pub struct NewEvent<'a> {
-    pub program: i64,
+    pub program: ProgramId,
     pub form: &'a EventForm,
     /// JSON array of `domain::energy_hub::Interval`.
     pub intervals: &'a str,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
 }
 
 /// What an event listing reads; `None` means any.
 #[derive(Debug, Clone, Default)]
 pub struct EventFilter {
     /// Only these programmes (`None`: every programme).
-    pub programs: Option<Vec<i64>>,
+    pub programs: Option<Vec<ProgramId>>,
     pub limit: i64,
 }
 
@@ -72,7 +73,7 @@ const COLUMNS: &str = "v.id, v.program_id, g.name AS program_name, g.vtn_id, v.r
 const FROM: &str = "FROM dr_events v JOIN dr_programs g ON g.id = v.program_id";
 
 impl Store {
-    pub async fn hub_event(&self, id: i64) -> Result<Option<EventRow>> {
+    pub async fn hub_event(&self, id: HubEventId) -> Result<Option<EventRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE v.id = $1");
         Ok(rows!(self, fetch_optional, EventRow, &sql, id)?)
     }
@@ -118,13 +119,13 @@ impl Store {
         e: &NewEvent<'_>,
         now: i64,
         audit: Option<&NewAudit<'_>>,
-    ) -> Result<i64> {
+    ) -> Result<HubEventId> {
         let f = e.form;
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                HubEventId,
                 "INSERT INTO dr_events (program_id, name, priority, start_at, end_at, kind, \
              target_kw, intervals, created_by, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
@@ -150,8 +151,8 @@ impl Store {
     /// entry; `false` when it was already cancelled or does not exist (nothing is written then).
     pub async fn cancel_hub_event(
         &self,
-        id: i64,
-        by: Option<i64>,
+        id: HubEventId,
+        by: Option<UserId>,
         now: i64,
         audit: &NewAudit<'_>,
     ) -> Result<bool> {
@@ -170,9 +171,9 @@ impl Store {
     /// (already opted out ones stay as they were).
     pub async fn opt_out_of_event(
         &self,
-        event: i64,
-        enrollments: &[i64],
-        user: Option<i64>,
+        event: HubEventId,
+        enrollments: &[EnrollmentId],
+        user: Option<UserId>,
         now: i64,
         audit: &NewAudit<'_>,
     ) -> Result<()> {
@@ -195,7 +196,7 @@ impl Store {
     }
 
     /// The opt-outs of one event.
-    pub async fn opt_outs_of_event(&self, event: i64) -> Result<Vec<OptOutRow>> {
+    pub async fn opt_outs_of_event(&self, event: HubEventId) -> Result<Vec<OptOutRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -207,7 +208,7 @@ impl Store {
     }
 
     /// The opt-outs of these events.
-    pub async fn opt_outs_of_events(&self, events: &[i64]) -> Result<Vec<OptOutRow>> {
+    pub async fn opt_outs_of_events(&self, events: &[HubEventId]) -> Result<Vec<OptOutRow>> {
         if events.is_empty() {
             return Ok(Vec::new());
         }

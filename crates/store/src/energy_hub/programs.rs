@@ -2,13 +2,14 @@
 //! VTN by its sync (`vtn_id`, `remote_id`).
 
 use domain::energy_hub::ProgramForm;
+use domain::ids::{ProgramId, VtnId};
 
 use crate::{Conflict, Result, Store, audit::NewAudit, conflict};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProgramRow {
-    pub id: i64,
-    pub vtn_id: Option<i64>,
+    pub id: ProgramId,
+    pub vtn_id: Option<VtnId>,
     pub remote_id: Option<String>,
     pub name: String,
     pub long_name: String,
@@ -42,7 +43,7 @@ impl Store {
         Ok(rows!(self, fetch_all, ProgramRow, &sql, i64::from(all))?)
     }
 
-    pub async fn program(&self, id: i64) -> Result<Option<ProgramRow>> {
+    pub async fn program(&self, id: ProgramId) -> Result<Option<ProgramRow>> {
         let sql = format!("SELECT {COLUMNS} {FROM} WHERE g.id = $1");
         Ok(rows!(self, fetch_optional, ProgramRow, &sql, id)?)
     }
@@ -54,12 +55,12 @@ impl Store {
         f: &ProgramForm,
         now: i64,
         audit: Option<&NewAudit<'_>>,
-    ) -> Result<i64> {
+    ) -> Result<ProgramId> {
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
             tx,
             sqlite,
-            i64,
+            ProgramId,
             "INSERT INTO dr_programs (name, long_name, description, retailer, auto_accept, active, \
              created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
             &f.name,
@@ -82,7 +83,7 @@ impl Store {
     /// is none with this id (nothing is written then).
     pub async fn update_program(
         &self,
-        id: i64,
+        id: ProgramId,
         f: &ProgramForm,
         now: i64,
         audit: &NewAudit<'_>,

@@ -4,10 +4,11 @@
 
 use crate::telemetry::SampleRow;
 use crate::{Result, Store, audit::NewAudit};
+use domain::ids::{DeviceId, EnrollmentId, HubEventId, PlantId, ProgramId, VtnId};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnRow {
-    pub id: i64,
+    pub id: VtnId,
     pub name: String,
     pub url: String,
     pub version: String,
@@ -46,9 +47,9 @@ pub struct VtnWrite {
 /// An enrollment in one of a VTN's programmes, as the sync needs it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnEnrollment {
-    pub id: i64,
-    pub program_id: i64,
-    pub plant_id: i64,
+    pub id: EnrollmentId,
+    pub program_id: ProgramId,
+    pub plant_id: PlantId,
     pub status: String,
     pub remote_resource_id: Option<String>,
     pub remote_resource_name: Option<String>,
@@ -74,8 +75,8 @@ pub struct VtnEventWrite {
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnEventRow {
-    pub id: i64,
-    pub program_id: i64,
+    pub id: HubEventId,
+    pub program_id: ProgramId,
     pub program_remote_id: String,
     pub remote_id: String,
     pub start_at: i64,
@@ -87,7 +88,7 @@ pub struct VtnEventRow {
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VtnReportRow {
-    pub event_id: i64,
+    pub event_id: HubEventId,
     pub payload_type: String,
     pub remote_id: Option<String>,
     pub sent_at: Option<i64>,
@@ -101,7 +102,7 @@ impl Store {
         Ok(rows!(self, fetch_all, VtnRow, &sql)?)
     }
 
-    pub async fn vtn(&self, id: i64) -> Result<Option<VtnRow>> {
+    pub async fn vtn(&self, id: VtnId) -> Result<Option<VtnRow>> {
         let sql = format!("SELECT {VTN_COLS} FROM dr_vtns WHERE id = $1");
         Ok(rows!(self, fetch_optional, VtnRow, &sql, id)?)
     }
@@ -113,12 +114,12 @@ impl Store {
         w: &VtnWrite,
         now: i64,
         audit: Option<&NewAudit<'_>>,
-    ) -> Result<i64> {
+    ) -> Result<VtnId> {
         Ok(in_tx!(self, |tx, sqlite| {
             let id = tx_scalar!(
                 tx,
                 sqlite,
-                i64,
+                VtnId,
                 "INSERT INTO dr_vtns (name, url, version, client_id_enc, client_secret_enc, ven_name, \
              poll_seconds, enabled, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id",
@@ -143,7 +144,7 @@ impl Store {
     /// (the next sync finds or creates ours again). With its audit entry, in one transaction.
     pub async fn update_vtn(
         &self,
-        id: i64,
+        id: VtnId,
         w: &VtnWrite,
         now: i64,
         audit: &NewAudit<'_>,
@@ -170,14 +171,14 @@ impl Store {
 
     /// Removes a connection with its programmes, their enrollments and events (cascade), with
     /// its audit entry, in one transaction.
-    pub async fn delete_vtn(&self, id: i64, audit: &NewAudit<'_>) -> Result<bool> {
+    pub async fn delete_vtn(&self, id: VtnId, audit: &NewAudit<'_>) -> Result<bool> {
         Ok(exec_audited!(self, Some(audit), "DELETE FROM dr_vtns WHERE id = $1", id) == 1)
     }
 
     /// Takes the sync that is due of connection `id` for this replica: moves its last sync
     /// time from `seen` (as this replica read it) to `now` in one conditional update, so of
     /// several replicas that found it due one syncs it (`true`) and the others leave it.
-    pub async fn claim_vtn_sync(&self, id: i64, seen: Option<i64>, now: i64) -> Result<bool> {
+    pub async fn claim_vtn_sync(&self, id: VtnId, seen: Option<i64>, now: i64) -> Result<bool> {
         let n = exec!(
             self,
             "UPDATE dr_vtns SET last_sync_at = $3 WHERE id = $1 \
@@ -194,7 +195,7 @@ impl Store {
     /// before reading events).
     pub async fn vtn_synced(
         &self,
-        id: i64,
+        id: VtnId,
         ven_id: Option<&str>,
         error: &str,
         refused: Option<&str>,
@@ -214,7 +215,7 @@ impl Store {
     }
 
     /// The connection's webhook subscriptions (JSON).
-    pub async fn set_vtn_webhook(&self, id: i64, webhook: &str) -> Result<()> {
+    pub async fn set_vtn_webhook(&self, id: VtnId, webhook: &str) -> Result<()> {
         exec!(
             self,
             "UPDATE dr_vtns SET webhook = $2 WHERE id = $1",
@@ -226,7 +227,7 @@ impl Store {
 
     /// The report payload types a programme's events ask for that the portal cannot produce
     /// (comma-separated, '' for none).
-    pub async fn set_unsupported_reports(&self, program: i64, types: &str) -> Result<()> {
+    pub async fn set_unsupported_reports(&self, program: ProgramId, types: &str) -> Result<()> {
         exec!(
             self,
             "UPDATE dr_programs SET unsupported_reports = $2 WHERE id = $1",
@@ -240,10 +241,10 @@ impl Store {
     /// `dr_programs`: (remote id, name, long name, description, retailer). Returns (remote id, id).
     pub async fn sync_vtn_programs(
         &self,
-        vtn: i64,
+        vtn: VtnId,
         programs: &[(String, String, String, String, String)],
         now: i64,
-    ) -> Result<Vec<(String, i64)>> {
+    ) -> Result<Vec<(String, ProgramId)>> {
         let out = in_tx!(self, |tx, sqlite| {
             tx_exec!(
                 tx,
@@ -257,7 +258,7 @@ impl Store {
                 let id = tx_scalar!(
                     tx,
                     sqlite,
-                    i64,
+                    ProgramId,
                     "INSERT INTO dr_programs (vtn_id, remote_id, name, long_name, description, retailer, \
                      auto_accept, active, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 0, 1, $7, $7) \
                      ON CONFLICT (vtn_id, remote_id) WHERE remote_id IS NOT NULL DO UPDATE SET \
@@ -280,7 +281,7 @@ impl Store {
 
     /// The enrollments in a VTN's programmes the sync acts on: pending and accepted ones, and
     /// unenrolled or rejected ones that still have a resource on the VTN.
-    pub async fn vtn_enrollments(&self, vtn: i64) -> Result<Vec<VtnEnrollment>> {
+    pub async fn vtn_enrollments(&self, vtn: VtnId) -> Result<Vec<VtnEnrollment>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -299,7 +300,7 @@ impl Store {
     /// the VTN resource (both None once removed), with its audit entry, in one transaction.
     pub async fn set_enrollment_remote(
         &self,
-        id: i64,
+        id: EnrollmentId,
         status: &str,
         reason: &str,
         resource: Option<(&str, &str)>,
@@ -324,7 +325,7 @@ impl Store {
     /// its audit entry, in one transaction.
     pub async fn clear_enrollment_resource(
         &self,
-        id: i64,
+        id: EnrollmentId,
         now_ms: i64,
         audit: &NewAudit<'_>,
     ) -> Result<bool> {
@@ -341,7 +342,7 @@ impl Store {
     /// The start first recorded for a mirrored event (events that start "now" keep it).
     pub async fn vtn_event_start(
         &self,
-        program: i64,
+        program: ProgramId,
         remote_id: &str,
     ) -> Result<Option<(i64, i64)>> {
         Ok(rows!(
@@ -355,12 +356,17 @@ impl Store {
     }
 
     /// Writes a mirrored event (by programme and remote id); a cancellation keeps its first time.
-    pub async fn upsert_vtn_event(&self, program: i64, e: &VtnEventWrite, now: i64) -> Result<i64> {
+    pub async fn upsert_vtn_event(
+        &self,
+        program: ProgramId,
+        e: &VtnEventWrite,
+        now: i64,
+    ) -> Result<HubEventId> {
         let cancelled_at = e.cancelled.then_some(now);
         Ok(scalar!(
             self,
             fetch_one,
-            i64,
+            HubEventId,
             "INSERT INTO dr_events (program_id, remote_id, name, priority, start_at, end_at, kind, target_kw, \
              intervals, report_descriptors, remote_modified, cancelled_at, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) \
@@ -391,20 +397,21 @@ impl Store {
     /// Cancels the live mirrored events of a programme that the VTN no longer lists (deleted).
     pub async fn cancel_vanished_vtn_events(
         &self,
-        program: i64,
+        program: ProgramId,
         listed: &[String],
         now: i64,
     ) -> Result<u64> {
-        let live: Vec<(i64, String)> = rows!(
+        let live: Vec<(HubEventId, String)> = rows!(
             self,
             fetch_all,
-            (i64, String),
+            (HubEventId, String),
             "SELECT id, remote_id FROM dr_events WHERE program_id = $1 AND remote_id IS NOT NULL \
              AND cancelled_at IS NULL AND end_at > $2",
             program,
             now
         )?;
-        let gone: Vec<&(i64, String)> = live.iter().filter(|(_, r)| !listed.contains(r)).collect();
+        let gone: Vec<&(HubEventId, String)> =
+            live.iter().filter(|(_, r)| !listed.contains(r)).collect();
         if gone.is_empty() {
             return Ok(0);
         }
@@ -423,7 +430,7 @@ impl Store {
             n
         });
         for (id, remote) in gone {
-            tracing::info!(event = id, remote = %remote, "VTN event vanished: cancelled");
+            tracing::info!(event = %id, remote = %remote, "VTN event vanished: cancelled");
         }
         Ok(n)
     }
@@ -431,7 +438,7 @@ impl Store {
     /// A VTN's mirrored events that ask for reports and have started, not older than `since`.
     pub async fn vtn_events_to_report(
         &self,
-        vtn: i64,
+        vtn: VtnId,
         now: i64,
         since: i64,
     ) -> Result<Vec<VtnEventRow>> {
@@ -451,11 +458,14 @@ impl Store {
     }
 
     /// The accepted enrollments of a programme that have a VTN resource: (enrollment, plant, resource name).
-    pub async fn reporting_enrollments(&self, program: i64) -> Result<Vec<(i64, i64, String)>> {
+    pub async fn reporting_enrollments(
+        &self,
+        program: ProgramId,
+    ) -> Result<Vec<(EnrollmentId, PlantId, String)>> {
         Ok(rows!(
             self,
             fetch_all,
-            (i64, i64, String),
+            (EnrollmentId, PlantId, String),
             "SELECT id, plant_id, remote_resource_name FROM dr_enrollments WHERE program_id = $1 \
              AND status = 'accepted' AND remote_resource_name IS NOT NULL ORDER BY id",
             program
@@ -465,7 +475,7 @@ impl Store {
     /// Samples of an enrollment's devices with `from <= ts < to` (milliseconds), oldest first, at most `limit`.
     pub async fn enrollment_samples(
         &self,
-        enrollment: i64,
+        enrollment: EnrollmentId,
         from: i64,
         to: i64,
         limit: i64,
@@ -473,7 +483,7 @@ impl Store {
         let devices = scalar!(
             self,
             fetch_all,
-            i64,
+            DeviceId,
             "SELECT v.id FROM devices v JOIN dr_enrollment_devices d ON d.sn = v.sn \
              JOIN dr_enrollments e ON e.id = d.enrollment_id \
              WHERE e.id = $1 AND v.plant_id = e.plant_id ORDER BY v.id",
@@ -488,7 +498,11 @@ impl Store {
         Ok(out)
     }
 
-    pub async fn vtn_report(&self, event: i64, payload_type: &str) -> Result<Option<VtnReportRow>> {
+    pub async fn vtn_report(
+        &self,
+        event: HubEventId,
+        payload_type: &str,
+    ) -> Result<Option<VtnReportRow>> {
         Ok(rows!(
             self,
             fetch_optional,
@@ -501,7 +515,7 @@ impl Store {
     }
 
     /// The reports of an event (for its detail), by payload type.
-    pub async fn vtn_reports_of_event(&self, event: i64) -> Result<Vec<VtnReportRow>> {
+    pub async fn vtn_reports_of_event(&self, event: HubEventId) -> Result<Vec<VtnReportRow>> {
         Ok(rows!(
             self,
             fetch_all,
@@ -515,7 +529,7 @@ impl Store {
     /// Records a send: `Ok(remote id)` or `Err(problem)`.
     pub async fn record_vtn_report(
         &self,
-        event: i64,
+        event: HubEventId,
         payload_type: &str,
         outcome: std::result::Result<&str, &str>,
         now: i64,

@@ -11,6 +11,7 @@ pub mod codec;
 pub mod partitions;
 
 use codec::{Block, Sample};
+use domain::ids::DeviceId;
 
 use crate::{Result, Store, StoreError, telemetry::SampleRow};
 
@@ -47,13 +48,13 @@ struct BlockData {
 /// A device and its plant's time zone name (none without a plant).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DeviceZone {
-    pub device_id: i64,
+    pub device_id: DeviceId,
     pub timezone: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
 struct OldestRow {
-    device_id: i64,
+    device_id: DeviceId,
     ts: i64,
 }
 
@@ -72,7 +73,7 @@ fn to_samples(rows: Vec<SampleRow>) -> Vec<Sample> {
 
 /// Rows and decoded blocks of one device as one series, oldest first; where both hold a
 /// timestamp the block's sample (stored first) wins.
-fn merge(device: i64, from_blocks: Vec<Sample>, rows: Vec<SampleRow>) -> Vec<SampleRow> {
+fn merge(device: DeviceId, from_blocks: Vec<Sample>, rows: Vec<SampleRow>) -> Vec<SampleRow> {
     let mut all: Vec<SampleRow> = from_blocks
         .into_iter()
         .map(|s| SampleRow {
@@ -106,7 +107,7 @@ impl Store {
     /// A device's samples with `from <= ts < to`, oldest first, at most `limit`.
     pub async fn samples(
         &self,
-        device: i64,
+        device: DeviceId,
         from: i64,
         to: i64,
         limit: i64,
@@ -134,7 +135,7 @@ impl Store {
     /// fits in a bounded answer instead of being cut off at a row limit.
     pub async fn samples_thinned(
         &self,
-        device: i64,
+        device: DeviceId,
         from: i64,
         to: i64,
         bucket_ms: i64,
@@ -162,7 +163,7 @@ impl Store {
     }
 
     /// The samples of `[from, to)` held in a device's blocks, oldest first.
-    async fn block_samples(&self, device: i64, from: i64, to: i64) -> Result<Vec<Sample>> {
+    async fn block_samples(&self, device: DeviceId, from: i64, to: i64) -> Result<Vec<Sample>> {
         let blocks = rows!(
             self,
             fetch_all,
@@ -188,7 +189,7 @@ impl Store {
 
     /// Each device with sample rows, and its oldest row's time: where compaction looks for
     /// closed days.
-    pub async fn oldest_sample_rows(&self) -> Result<Vec<(i64, i64)>> {
+    pub async fn oldest_sample_rows(&self) -> Result<Vec<(DeviceId, i64)>> {
         let rows = rows!(
             self,
             fetch_all,
@@ -210,7 +211,7 @@ impl Store {
     }
 
     /// The oldest sample row of a device from `since` on.
-    pub async fn oldest_sample_row(&self, device: i64, since: i64) -> Result<Option<i64>> {
+    pub async fn oldest_sample_row(&self, device: DeviceId, since: i64) -> Result<Option<i64>> {
         Ok(scalar!(
             self,
             fetch_one,
@@ -225,7 +226,7 @@ impl Store {
     /// block (merged with the block already there), in one transaction.
     pub async fn compact_day(
         &self,
-        device: i64,
+        device: DeviceId,
         day: &str,
         from: i64,
         to: i64,
@@ -347,7 +348,7 @@ mod tests {
 
     fn row(ts: i64, v: &str) -> SampleRow {
         SampleRow {
-            device_id: 1,
+            device_id: DeviceId(1),
             ts,
             payload: v.into(),
         }
@@ -356,7 +357,7 @@ mod tests {
     #[test]
     fn a_block_sample_wins_over_a_row_of_the_same_time() {
         let merged = merge(
-            1,
+            DeviceId(1),
             vec![Sample {
                 ts: 2,
                 payload: "b".into(),

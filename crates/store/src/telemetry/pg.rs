@@ -11,6 +11,7 @@
 //! under a lock of that plant-day taken after this batch's device rows are written: the last
 //! writer of a plant-day sums what every other writer of it committed before.
 
+use domain::ids::{DeviceId, PlantId};
 use std::{collections::BTreeSet, sync::LazyLock};
 
 use sqlx::PgPool;
@@ -72,9 +73,9 @@ const PLANT_DAYS: &str = "INSERT INTO plant_energy_daily (plant_id, day, metric,
 
 /// A plant-day's lock key: FNV-1a of the plant and the day, the same in every replica and
 /// version. Two plant-days sharing a key only wait for each other.
-fn plant_day_key(plant: i64, day: &str) -> i32 {
+fn plant_day_key(plant: PlantId, day: &str) -> i32 {
     let mut h: u32 = 0x811c_9dc5;
-    for b in plant.to_le_bytes().iter().chain(day.as_bytes()) {
+    for b in plant.0.to_le_bytes().iter().chain(day.as_bytes()) {
         h ^= u32::from(*b);
         h = h.wrapping_mul(0x0100_0193);
     }
@@ -91,7 +92,7 @@ pub(super) async fn write(
     samples: &[SampleWrite],
     newest: &[&SampleWrite],
     energy: &[MergedEnergy],
-    plant_days: &BTreeSet<(i64, &str)>,
+    plant_days: &BTreeSet<(PlantId, &str)>,
 ) -> Result<u64> {
     let mut attempt = 1;
     loop {
@@ -118,7 +119,7 @@ async fn write_once(
     samples: &[SampleWrite],
     newest: &[&SampleWrite],
     energy: &[MergedEnergy],
-    plant_days: &BTreeSet<(i64, &str)>,
+    plant_days: &BTreeSet<(PlantId, &str)>,
 ) -> Result<u64> {
     let mut sorted: Vec<&SampleWrite> = samples.iter().collect();
     sorted.sort_unstable_by_key(|s| (s.device_id, s.ts));
@@ -142,7 +143,7 @@ async fn write_once(
         .rows_affected();
     if !newest.is_empty() {
         // `newest` is one row per device, in device order.
-        let ids: Vec<i64> = newest.iter().map(|s| s.device_id).collect();
+        let ids: Vec<DeviceId> = newest.iter().map(|s| s.device_id).collect();
         sqlx::query(sqlx::AssertSqlSafe(LATEST.as_str()))
             .bind(&ids)
             .bind(newest.iter().map(|s| s.ts).collect::<Vec<_>>())
@@ -229,16 +230,16 @@ mod tests {
     #[test]
     fn a_plant_days_lock_key_is_fixed_and_tells_days_apart() {
         assert_eq!(
-            plant_day_key(7, "2026-11-28"),
-            plant_day_key(7, "2026-11-28")
+            plant_day_key(PlantId(7), "2026-11-28"),
+            plant_day_key(PlantId(7), "2026-11-28")
         );
         assert_ne!(
-            plant_day_key(7, "2026-11-28"),
-            plant_day_key(7, "2026-11-29")
+            plant_day_key(PlantId(7), "2026-11-28"),
+            plant_day_key(PlantId(7), "2026-11-29")
         );
         assert_ne!(
-            plant_day_key(7, "2026-11-28"),
-            plant_day_key(8, "2026-11-28")
+            plant_day_key(PlantId(7), "2026-11-28"),
+            plant_day_key(PlantId(8), "2026-11-28")
         );
     }
 }

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeSet;
 
+use domain::ids::PlantId;
+
 use sqlx::SqlitePool;
 
 use super::{
@@ -16,7 +18,7 @@ pub(super) async fn write(
     samples: &[SampleWrite],
     newest: &[&SampleWrite],
     energy: &[MergedEnergy],
-    plant_days: &BTreeSet<(i64, &str)>,
+    plant_days: &BTreeSet<(PlantId, &str)>,
 ) -> Result<u64> {
     let mut tx = pool.begin().await?;
     let mut inserted = 0u64;

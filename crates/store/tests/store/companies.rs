@@ -99,7 +99,7 @@ async fn a_company_and_its_administrator_are_made_together_or_not_at_all() -> Te
         let ann_row = s.user(ann).await?.ok_or("ann")?;
         assert_eq!(
             (ann_row.kind.as_str(), ann_row.company_id),
-            ("company", Some(moon.0))
+            ("company", Some(moon))
         );
         let (page, total) = s.company_summaries(Some("o"), 10, 0).await?;
         assert_eq!((page.len(), total), (1, 1), "only Moon has an o");

@@ -108,7 +108,7 @@ async fn a_customer_request_moves_only_when_its_account_accepts_it() -> TestResu
         );
         assert_eq!(s.serving_companies(ann).await?.len(), 1);
 
-        let relation = domain::ids::CustomerId(serving[0].id);
+        let relation = serving[0].id;
         assert!(!s.leave_customer(relation, eve, &audit("l")).await?);
         assert!(s.leave_customer(relation, ann, &audit("l")).await?);
         assert!(!s.is_customer(acme, ann).await?);
@@ -150,7 +150,7 @@ async fn an_accepted_agent_request_ends_the_agent_companys_other_requests() -> T
                 .await?,
             None
         );
-        assert_eq!(s.principal(moon).await?.map(|p| p.company_id), Some(sun.0));
+        assert_eq!(s.principal(moon).await?.map(|p| p.company_id), Some(sun));
 
         assert!(!s.leave_agency(star, &audit("l")).await?);
         assert!(s.leave_agency(moon, &audit("l")).await?);

@@ -394,7 +394,7 @@ async fn shipped_protocol_configs_are_seeded_once_and_edits_are_kept() -> TestRe
             DeviceFamily::Inverter,
             "Inverter A (edited)",
             "{\"v\":3}",
-            ann.0,
+            ann,
             4,
             None,
         )

@@ -1,6 +1,7 @@
 //! Store contract for customers, customer types and the visibility they give company staff,
 //! on every backend.
 
+use domain::ids::PlantId;
 use domain::{
     ids::{CompanyId, CustomerTypeId, UserId},
     policy::PlantVisibility,
@@ -149,7 +150,7 @@ async fn staff_see_their_customers_and_agents_plants() -> TestResult {
             limit: 10,
             ..Default::default()
         };
-        let seen = |rows: Vec<store::plants::PlantRow>| -> Vec<i64> {
+        let seen = |rows: Vec<store::plants::PlantRow>| -> Vec<PlantId> {
             rows.iter().map(|p| p.id).collect()
         };
         assert_eq!(s.plants(vis, staff, &page).await?.1, 0);
@@ -166,18 +167,15 @@ async fn staff_see_their_customers_and_agents_plants() -> TestResult {
         assert!(s.is_agent_of(a, b).await? && !s.is_agent_of(b, a).await?);
         let (rows, total) = s.plants(vis, staff, &page).await?;
         assert_eq!((seen(rows.clone()), total), (vec![anns, betas], 2));
-        assert!(rows.iter().all(|p| p.linked_company == Some(a.0)));
-        assert_eq!(
-            s.plant(anns, staff).await?.unwrap().linked_company,
-            Some(a.0)
-        );
+        assert!(rows.iter().all(|p| p.linked_company == Some(a)));
+        assert_eq!(s.plant(anns, staff).await?.unwrap().linked_company, Some(a));
         assert_eq!(
             s.plant(anns, ann).await?.unwrap().linked_company,
             None,
             "not staff"
         );
         let of_beta = PlantFilter {
-            company: Some(b.0),
+            company: Some(b),
             ..page.clone()
         };
         assert_eq!(seen(s.plants(vis, staff, &of_beta).await?.0), vec![betas]);

@@ -21,7 +21,7 @@ async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult 
             .create_plant(ann, None, ann, &plant_fields("Ann home"), 1)
             .await?;
         let gw = s.create_gateway("GWDEV001", "K", "", 1).await?;
-        assert!(s.bind_gateway(gw, home, ann.0, None, 2).await?);
+        assert!(s.bind_gateway(gw, home, ann, None, 2).await?);
         let inv = s
             .upsert_device(
                 "INV00001",

@@ -95,7 +95,7 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
                 &NewEnrollment {
                     program,
                     plant,
-                    created_by: Some(ann.0),
+                    created_by: Some(ann),
                     status: EnrollmentStatus::Accepted,
                     form: &f,
                 },
@@ -157,7 +157,7 @@ async fn enrollments_events_and_opt_outs_read_back_as_written() -> TestResult {
             })
             .await?;
         assert_eq!(listed.len(), 1);
-        s.opt_out_of_event(event, &[id, id], Some(ann.0), 60, &audit("optOut"))
+        s.opt_out_of_event(event, &[id, id], Some(ann), 60, &audit("optOut"))
             .await?;
         assert_eq!(s.opt_outs_of_event(event).await?.len(), 1);
         assert!(

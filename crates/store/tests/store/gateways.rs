@@ -65,7 +65,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             s.device_by_sn("INV0001").await?.ok_or("gone")?.plant_id,
             None
         );
-        assert!(s.bind_gateway(gw, plant, ann.0, None, 3).await?);
+        assert!(s.bind_gateway(gw, plant, ann, None, 3).await?);
         assert_eq!(s.plant_devices(plant).await?.len(), 1);
         let bat = s
             .upsert_device(
@@ -112,7 +112,7 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             None
         );
         let again = s.create_plant(ann, None, ann, &fields, 6).await?;
-        assert!(s.bind_gateway(gw, again, ann.0, None, 7).await?);
+        assert!(s.bind_gateway(gw, again, ann, None, 7).await?);
         assert!(s.unbind_gateway(gw, 8, None).await?);
         assert!(s.plant_gateways(again).await?.is_empty());
         Ok(())
@@ -186,34 +186,30 @@ async fn gateways_are_taken_only_while_free_or_held_by_the_taker_and_listed_by_v
 
         let to_plant = Holder {
             plant: Some(plant),
-            owner: ann.0,
+            owner: ann,
             company: None,
         };
+        assert!(s.take_gateway(on_plant, &to_plant, (ann, None), 2).await?);
         assert!(
-            s.take_gateway(on_plant, &to_plant, (ann.0, None), 2)
-                .await?
-        );
-        assert!(
-            !s.take_gateway(on_plant, &to_plant, (bob.0, None), 3)
-                .await?,
+            !s.take_gateway(on_plant, &to_plant, (bob, None), 3).await?,
             "a gateway on a plant cannot be taken"
         );
         let to_acme = Holder {
             plant: None,
-            owner: staff.0,
-            company: Some(acme.0),
+            owner: staff,
+            company: Some(acme),
         };
         assert!(
-            s.take_gateway(stock, &to_acme, (staff.0, Some(acme.0)), 3)
+            s.take_gateway(stock, &to_acme, (staff, Some(acme)), 3)
                 .await?
         );
         let to_bob = Holder {
             plant: None,
-            owner: bob.0,
+            owner: bob,
             company: None,
         };
         assert!(
-            !s.take_gateway(stock, &to_bob, (bob.0, None), 4).await?,
+            !s.take_gateway(stock, &to_bob, (bob, None), 4).await?,
             "someone else's stock cannot be taken"
         );
 

@@ -4,6 +4,7 @@
 //! up to now").
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, PlantId};
 use domain::{
     ids::UserId,
     policy::{PlantVisibility, ShareRole},
@@ -41,7 +42,7 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
             .create_plant(ann, None, ann, &plant_fields("Ann home"), 1)
             .await?;
         let gw = s.create_gateway("GWMSG001", "K", "", 1).await?;
-        assert!(s.bind_gateway(gw, home, ann.0, None, 2).await?);
+        assert!(s.bind_gateway(gw, home, ann, None, 2).await?);
         let inv = s
             .upsert_device("INV00001", gw, DeviceFamily::Inverter, 2, "p", "", None, 3)
             .await?;
@@ -141,7 +142,10 @@ async fn events_and_messages_follow_the_plant_and_read_marks() -> TestResult {
 }
 
 /// A plant with `n` inverters behind one gateway; answers (owner, plant, inverter ids).
-async fn roof(s: &Store, n: usize) -> Result<(UserId, i64, Vec<i64>), Box<dyn std::error::Error>> {
+async fn roof(
+    s: &Store,
+    n: usize,
+) -> Result<(UserId, PlantId, Vec<DeviceId>), Box<dyn std::error::Error>> {
     let owner = s
         .create_user(&new_user("roof@example.com", UserKind::Owner))
         .await?;
@@ -149,7 +153,7 @@ async fn roof(s: &Store, n: usize) -> Result<(UserId, i64, Vec<i64>), Box<dyn st
         .create_plant(owner, None, owner, &plant_fields("Commercial roof"), 1)
         .await?;
     let gw = s.create_gateway("GWROOF01", "K", "", 1).await?;
-    s.bind_gateway(gw, plant, owner.0, None, 2).await?;
+    s.bind_gateway(gw, plant, owner, None, 2).await?;
     let mut inverters = Vec::new();
     for i in 0..n {
         let sn = format!("ROOFINV{i:02}");

@@ -50,7 +50,7 @@ async fn an_offered_plant_moves_only_when_its_account_accepts_it() -> TestResult
         let row = s.plant(plant, staff).await?.ok_or("plant")?;
         assert_eq!(
             (row.owner_id, row.offered_to, row.offered_at),
-            (staff.0, Some(ann.0), Some(10))
+            (staff, Some(ann), Some(10))
         );
 
         let offers = s.plant_offers(ann).await?;
@@ -68,7 +68,7 @@ async fn an_offered_plant_moves_only_when_its_account_accepts_it() -> TestResult
         let row = s.plant(plant, ann).await?.ok_or("plant")?;
         assert_eq!(
             (row.owner_id, row.company_id, row.offered_to),
-            (ann.0, Some(acme.0), None)
+            (ann, Some(acme), None)
         );
         assert!(s.is_customer(acme, ann).await?);
         assert!(s.plant_offers(ann).await?.is_empty());
@@ -97,7 +97,7 @@ async fn an_offered_plant_moves_only_when_its_account_accepts_it() -> TestResult
         assert!(s.end_plant_offer(second, Some(eve)).await?);
         assert!(!s.is_customer(acme, eve).await?);
         let row = s.plant(second, staff).await?.ok_or("plant")?;
-        assert_eq!((row.owner_id, row.offered_to), (staff.0, None));
+        assert_eq!((row.owner_id, row.offered_to), (staff, None));
         assert!(
             !s.end_plant_offer(second, None).await?,
             "nothing left to withdraw"

@@ -229,7 +229,7 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         let moved = s.plant(id, bob).await?.ok_or("gone")?;
         assert_eq!(
             (moved.owner_id, moved.shared_as),
-            (bob.0, None),
+            (bob, None),
             "the share with the new owner ends"
         );
         assert_eq!(

@@ -26,7 +26,7 @@ async fn a_reported_device_belongs_to_the_gateway_that_registered_it() -> TestRe
             .await?;
         let gwa = s.create_gateway("GWA", "K", "", 1).await?;
         let gwb = s.create_gateway("GWB", "K", "", 1).await?;
-        assert!(s.bind_gateway(gwa, home, ann.0, None, 2).await?);
+        assert!(s.bind_gateway(gwa, home, ann, None, 2).await?);
 
         let id = s
             .register_reported_device(&inverter("INV1"), gwa, 3)
@@ -74,7 +74,7 @@ async fn contexts_of_many_serials_come_back_in_one_call_with_the_plants_zone() -
             .create_plant(ann, None, ann, &plant_fields("Ann home"), 1)
             .await?;
         let gw = s.create_gateway("GW1", "K", "", 1).await?;
-        assert!(s.bind_gateway(gw, home, ann.0, None, 2).await?);
+        assert!(s.bind_gateway(gw, home, ann, None, 2).await?);
         let sns: Vec<String> = (0..300).map(|i| format!("INV{i:04}")).collect();
         for sn in sns.iter().step_by(2) {
             s.register_reported_device(&inverter(sn), gw, 3).await?;

@@ -1,11 +1,12 @@
 //! Store contract for predicted generation and report subscriptions, on every backend.
 
+use domain::ids::PlantId;
 use domain::{ids::UserId, user::UserKind};
 use store::testing::{TestResult, each_backend};
 use store::{Store, outbox::NewMail, plants::PlantFields, reports::Prediction, users::NewUser};
 
-async fn owner_and_plant(s: &Store) -> Result<(i64, i64), store::StoreError> {
-    let UserId(ann) = s
+async fn owner_and_plant(s: &Store) -> Result<(UserId, PlantId), store::StoreError> {
+    let ann = s
         .create_user(&NewUser {
             account: "ann@example.com",
             email: "ann@example.com",
@@ -37,13 +38,11 @@ async fn owner_and_plant(s: &Store) -> Result<(i64, i64), store::StoreError> {
         installer: String::new(),
         invest: 0.0,
     };
-    let plant = s
-        .create_plant(UserId(ann), None, UserId(ann), &fields, 10)
-        .await?;
+    let plant = s.create_plant(ann, None, ann, &fields, 10).await?;
     Ok((ann, plant))
 }
 
-fn p(plant: i64, month: i64, day: i64, kwh: f64) -> Prediction {
+fn p(plant: PlantId, month: i64, day: i64, kwh: f64) -> Prediction {
     Prediction {
         plant_id: plant,
         year: 2026,

@@ -3,6 +3,7 @@
 //! the months ahead are created (by several replicas at once too), rows that waited in the
 //! default partition move into their month, and empty old months are dropped.
 
+use domain::ids::DeviceId;
 use store::testing::{TestResult, each_backend};
 use store::{
     Backend, Store,
@@ -13,7 +14,7 @@ use store::{
 /// 2031-05-15T00:00Z: months no partition was made for when the database was migrated.
 const MAY_15_2031: i64 = 1_936_569_600_000;
 const DAY: i64 = 86_400_000;
-const DEVICE: i64 = 42;
+const DEVICE: DeviceId = DeviceId(42);
 
 async fn write(s: &Store, rows: &[(i64, &str)]) -> store::Result<u64> {
     s.write_telemetry_batch(&TelemetryBatch {

@@ -2,6 +2,7 @@
 //! samples with their gateway's upload cycle.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, GatewayId, PlantId};
 use domain::user::UserKind;
 use store::testing::{TestResult, each_backend};
 use store::{
@@ -12,7 +13,7 @@ use store::{
 };
 
 /// A plant with one gateway and one inverter; answers (plant, gateway, inverter).
-async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>> {
+async fn setup(s: &Store) -> Result<(PlantId, GatewayId, DeviceId), Box<dyn std::error::Error>> {
     let owner = s
         .create_user(&NewUser {
             account: "sam@example.com",
@@ -47,7 +48,7 @@ async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>>
     };
     let plant = s.create_plant(owner, None, owner, &fields, 1).await?;
     let gw = s.create_gateway("GWS1", "K", "", 1).await?;
-    s.bind_gateway(gw, plant, owner.0, None, 1).await?;
+    s.bind_gateway(gw, plant, owner, None, 1).await?;
     let inv = s
         .upsert_device("INVS1", gw, DeviceFamily::Inverter, 1, "", "", None, 1)
         .await?;
@@ -89,7 +90,7 @@ async fn a_day_read_keeps_the_first_sample_of_each_bucket_whatever_the_upload_ra
                 .is_empty()
         );
         assert!(
-            s.samples_thinned(inv + 1000, from, from + 3_600_000, 60_000)
+            s.samples_thinned(DeviceId(inv.0 + 1000), from, from + 3_600_000, 60_000)
                 .await?
                 .is_empty()
         );

@@ -31,7 +31,7 @@ async fn saved_settings_move_to_the_new_key_names() -> TestResult {
         )
         .await?;
         s.create_setting_profile(
-            user.0,
+            user,
             "summer",
             r#"{"genStartCap":"40","maxSellPower":"5100"}"#,
             6,
@@ -54,7 +54,7 @@ async fn saved_settings_move_to_the_new_key_names() -> TestResult {
             s.device_settings("INV2").await?,
             vec![old("pvMaxLimit", "3000")]
         );
-        let profiles = s.setting_profiles(user.0).await?;
+        let profiles = s.setting_profiles(user).await?;
         assert_eq!(
             profiles[0].params,
             r#"{"generatorStartCap":"40","pvMaxLimit":"5100"}"#

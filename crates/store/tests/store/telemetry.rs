@@ -1,6 +1,7 @@
 //! Store contract for telemetry: samples, latest values, energy rollups and events.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, PlantId};
 use domain::user::UserKind;
 use store::testing::{TestResult, each_backend};
 use store::{
@@ -12,7 +13,7 @@ use store::{
 };
 
 /// A plant with a gateway and two devices; answers (plant, inverter, meter).
-async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>> {
+async fn setup(s: &Store) -> Result<(PlantId, DeviceId, DeviceId), Box<dyn std::error::Error>> {
     let ann = s
         .create_user(&NewUser {
             account: "ann@example.com",
@@ -47,7 +48,7 @@ async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>>
     };
     let plant = s.create_plant(ann, None, ann, &fields, 1).await?;
     let gw = s.create_gateway("GW1", "K", "", 1).await?;
-    s.bind_gateway(gw, plant, ann.0, None, 1).await?;
+    s.bind_gateway(gw, plant, ann, None, 1).await?;
     let inv = s
         .upsert_device("INV1", gw, DeviceFamily::Inverter, 2, "", "", None, 1)
         .await?;
@@ -57,7 +58,7 @@ async fn setup(s: &Store) -> Result<(i64, i64, i64), Box<dyn std::error::Error>>
     Ok((plant, inv, met))
 }
 
-fn sample(device: i64, ts: i64, v: f64) -> SampleWrite {
+fn sample(device: DeviceId, ts: i64, v: f64) -> SampleWrite {
     SampleWrite {
         device_id: device,
         ts,
@@ -66,8 +67,8 @@ fn sample(device: i64, ts: i64, v: f64) -> SampleWrite {
 }
 
 fn energy(
-    device: i64,
-    plant: i64,
+    device: DeviceId,
+    plant: PlantId,
     day: &str,
     metric: &str,
     v: f64,

@@ -9,6 +9,7 @@ use crate::session::CurrentUser;
 use crate::users::{create_at, path_id};
 use axum::extract::{Path, State};
 use domain::error::DomainError;
+use domain::ids::VtnId;
 use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::time::now_ms;
 use serde::{Deserialize, Serialize};
@@ -112,7 +113,7 @@ fn view(app: &AppState, v: VtnRow) -> Vtn {
         })
         .unwrap_or_default();
     Vtn {
-        id: v.id,
+        id: v.id.0,
         name: v.name,
         url: v.url,
         version: v.version,
@@ -188,7 +189,7 @@ pub async fn save(
     Body(req): Body<VtnRequest>,
 ) -> ApiResult<Data<Vtn>> {
     let input = VtnInput {
-        id: req.id,
+        id: req.id.map(VtnId),
         name: req.name,
         url: req.url,
         version: req.version,

@@ -8,6 +8,7 @@ use crate::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use domain::ids::VtnId;
 use serde::Deserialize;
 use service::energy_hub::vtn::webhooks::{self, Refusal};
 
@@ -49,7 +50,7 @@ pub async fn echo(
     Path(id): Path<String>,
     Query(q): Query<Echo>,
 ) -> Response {
-    let Ok(id) = id.parse::<i64>() else {
+    let Ok(id) = id.parse::<i64>().map(VtnId) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     match webhooks::expecting(&app.store, id).await {
@@ -85,7 +86,7 @@ pub async fn notify(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let Ok(id) = id.parse::<i64>() else {
+    let Ok(id) = id.parse::<i64>().map(VtnId) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let sent = headers

@@ -1,6 +1,7 @@
 //! 500 silent gateways: one digest per recipient, and the quiet period.
 
 use super::*;
+use domain::ids::{GatewayId, UserId};
 
 #[tokio::test]
 async fn five_hundred_silent_gateways_make_one_digest_per_recipient_and_the_quiet_period_holds() {
@@ -63,18 +64,18 @@ async fn five_hundred_silent_gateways_make_one_digest_per_recipient_and_the_quie
             .await
             .expect("gateway");
         app.store
-            .bind_gateway(home_gw, home, ann.0, None, domain::time::now_ms())
+            .bind_gateway(home_gw, home, UserId(ann.0), None, domain::time::now_ms())
             .await
             .expect("bound");
-        gateways.push((home_gw, "GWHOME".to_string()));
-        common::fixtures::share(&app, &ann_token, home, &[("sam@example.com", "visitor")]).await;
+        gateways.push((home_gw.0, "GWHOME".to_string()));
+        common::fixtures::share(&app, &ann_token, home.0, &[("sam@example.com", "visitor")]).await;
         // Heard after they were bound (a message older than the binding does not count).
         let t0 = domain::time::now_ms() + 1;
         let heard: Vec<(String, i64)> = gateways.iter().map(|(_, sn)| (sn.clone(), t0)).collect();
         app.store.gateways_heard(&heard).await.expect("heard");
         for (id, _) in &gateways {
             app.store
-                .set_gateway_silent(*id, Some(t0), t0 + 1)
+                .set_gateway_silent(GatewayId(*id), Some(t0), t0 + 1)
                 .await
                 .expect("silent");
         }
@@ -160,7 +161,7 @@ async fn five_hundred_silent_gateways_make_one_digest_per_recipient_and_the_quie
             app.backend
         );
         app.store
-            .set_gateway_silent(gw0, Some(back), back + 1)
+            .set_gateway_silent(GatewayId(gw0), Some(back), back + 1)
             .await
             .expect("silent");
         let again = back + offline_after_ms(300) + 10 * MIN;

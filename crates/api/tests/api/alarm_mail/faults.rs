@@ -1,6 +1,7 @@
 //! Fault and recovery mails in the recipient's language, and who is (not) mailed.
 
 use super::*;
+use domain::ids::{GatewayId, PlantId};
 
 #[tokio::test]
 async fn a_fault_and_its_recovery_are_mailed_in_the_recipients_language() {
@@ -54,7 +55,16 @@ async fn a_fault_and_its_recovery_are_mailed_in_the_recipients_language() {
         let gw = gateway(&app, roof, ann, ours, "GWF01").await;
         let inverter = app
             .store
-            .upsert_device("INV0001", gw, DeviceFamily::Inverter, 1, "p", "M1", None, 1)
+            .upsert_device(
+                "INV0001",
+                GatewayId(gw),
+                DeviceFamily::Inverter,
+                1,
+                "p",
+                "M1",
+                None,
+                1,
+            )
             .await
             .expect("inverter");
 
@@ -62,11 +72,11 @@ async fn a_fault_and_its_recovery_are_mailed_in_the_recipients_language() {
         let t0 = domain::time::now_ms();
         assert_eq!(tick(&app.store, &s, t0).await.expect("tick").mails, 0);
         app.store
-            .open_event(inverter, Some(roof), "W02", "warning", t0 + 1000)
+            .open_event(inverter, Some(PlantId(roof)), "W02", "warning", t0 + 1000)
             .await
             .expect("warning");
         app.store
-            .open_event(inverter, Some(roof), "F13", "fault", t0 + 2000)
+            .open_event(inverter, Some(PlantId(roof)), "F13", "fault", t0 + 2000)
             .await
             .expect("fault");
         let opened = tick(&app.store, &s, t0 + 30_000).await.expect("tick");

@@ -3,6 +3,7 @@
 //! worker's retries while the server is down, digests when 500 gateways fall silent, the quiet
 //! period, fault and recovery mails, the recipient's language and who is (not) mailed.
 
+use domain::ids::PlantId;
 mod delivery;
 mod digest;
 mod faults;
@@ -170,7 +171,7 @@ async fn notify(app: &App, user: UserId, email: &str, minutes: i64, lang: &str) 
 }
 
 async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> i64 {
-    app.store
+    (app.store
         .create_plant(
             owner,
             Some(company),
@@ -179,7 +180,8 @@ async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> i64 
             domain::time::now_ms(),
         )
         .await
-        .expect("plant")
+        .expect("plant"))
+    .0
 }
 
 fn fields(name: &str) -> PlantFields {
@@ -211,8 +213,14 @@ async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &
         .await
         .expect("gateway");
     app.store
-        .bind_gateway(id, plant, owner.0, Some(company.0), domain::time::now_ms())
+        .bind_gateway(
+            id,
+            PlantId(plant),
+            owner,
+            Some(company),
+            domain::time::now_ms(),
+        )
         .await
         .expect("bound");
-    id
+    id.0
 }

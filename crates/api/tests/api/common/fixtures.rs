@@ -3,6 +3,7 @@
 //! and the checks of the client field types.
 
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, GatewayId, PlantId};
 use domain::user::BuiltinRole;
 use serde_json::Value;
 use store::telemetry::{CounterKind, EnergyWrite, SampleWrite};
@@ -60,15 +61,16 @@ pub async fn bound_gateway(app: &App, _admin: &str, owner: &str, plant: i64, sn:
         .expect("gateway")
         .expect("gateway row")
         .id
+        .0
 }
 
 /// A hybrid inverter (type 2) `sn` behind gateway `gw`, as ingest would place it: its id.
 pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
     let now = domain::time::now_ms();
-    app.store
+    (app.store
         .upsert_device(
             sn,
-            gw,
+            GatewayId(gw),
             DeviceFamily::Inverter,
             2,
             "deye-hybrid-1ph",
@@ -77,13 +79,14 @@ pub async fn inverter(app: &App, gw: i64, sn: &str) -> i64 {
             now,
         )
         .await
-        .expect("inverter")
+        .expect("inverter"))
+    .0
 }
 
 /// A report of `device_id` at `ts`.
 pub fn sample(device_id: i64, ts: i64, payload: &Value) -> SampleWrite {
     SampleWrite {
-        device_id,
+        device_id: DeviceId(device_id),
         ts,
         payload: payload.to_string(),
     }
@@ -93,8 +96,8 @@ pub fn sample(device_id: i64, ts: i64, payload: &Value) -> SampleWrite {
 /// with `EnergyWrite { rank: 2, ..energy(..) }`.
 pub fn energy(device: i64, plant: i64, day: impl ToString, metric: &str, kwh: f64) -> EnergyWrite {
     EnergyWrite {
-        device_id: device,
-        plant_id: Some(plant),
+        device_id: DeviceId(device),
+        plant_id: Some(PlantId(plant)),
         day: day.to_string(),
         metric: metric.into(),
         value: kwh,
@@ -174,6 +177,7 @@ pub async fn hybrid_gateway(app: &App, admin: &str, owner: &str, plant: i64, sn:
         .expect("gateway")
         .expect("registered")
         .id
+        .0
 }
 
 /// `owner` shares `plant` with each `(account, role)`.
@@ -195,7 +199,7 @@ pub const MAX_AND_VIC: [(&str, &str); 2] = [
 /// Sets a device's status as the status job would (0 offline ... 4 upgrading).
 pub async fn set_status(app: &App, device: i64, status: i64) {
     app.store
-        .apply_statuses(&[(device, status, status != 0)], &[])
+        .apply_statuses(&[(DeviceId(device), status, status != 0)], &[])
         .await
         .expect("status");
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 #[tokio::test]
 async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
@@ -32,7 +33,7 @@ async fn agents_plants_are_the_principals_to_see_and_to_filter_by() {
         app.store
             .upsert_device(
                 "INVBETA1",
-                gateway,
+                GatewayId(gateway),
                 DeviceFamily::Inverter,
                 1,
                 "p",

@@ -1,6 +1,7 @@
 //! Customers checked, added, listed, edited and removed.
 
 use super::*;
+use domain::ids::UserId;
 
 async fn add_type(app: &App, token: &str, code: &str, parent: Option<i64>) -> i64 {
     let r = app

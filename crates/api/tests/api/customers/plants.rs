@@ -2,6 +2,7 @@
 
 use super::*;
 use domain::DeviceFamily;
+use domain::ids::{GatewayId, PlantId};
 
 #[tokio::test]
 async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
@@ -15,7 +16,7 @@ async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
         app.store
             .upsert_device(
                 "INVANN01",
-                gateway,
+                GatewayId(gateway),
                 DeviceFamily::Inverter,
                 1,
                 "p",
@@ -120,10 +121,21 @@ async fn a_customers_plants_are_the_companys_to_see_until_it_is_removed() {
         );
         // Nothing of Ann's was deleted.
         assert!(
-            app.store.plant(plant, w.ann).await.unwrap().is_some(),
+            app.store
+                .plant(PlantId(plant), w.ann)
+                .await
+                .unwrap()
+                .is_some(),
             "[{b}]"
         );
-        assert!(app.store.gateway(gateway).await.unwrap().is_some(), "[{b}]");
+        assert!(
+            app.store
+                .gateway(GatewayId(gateway))
+                .await
+                .unwrap()
+                .is_some(),
+            "[{b}]"
+        );
         assert!(
             app.store.device_by_sn("INVANN01").await.unwrap().is_some(),
             "[{b}]"

@@ -1,6 +1,7 @@
 //! A plant's events and counts, a device's events, the overview counts and the last hour.
 
 use super::*;
+use domain::ids::DeviceId;
 
 #[tokio::test]
 async fn a_plant_answers_its_events_event_count_and_inverter_count() {
@@ -9,7 +10,13 @@ async fn a_plant_answers_its_events_event_count_and_inverter_count() {
         events(&app, &c).await;
         // Status job's view: Ann's inverter in fault, the battery normal.
         app.store
-            .apply_statuses(&[(c.ann_inv, 3, true), (c.ann_bat, 1, true)], &[])
+            .apply_statuses(
+                &[
+                    (DeviceId(c.ann_inv), 3, true),
+                    (DeviceId(c.ann_bat), 1, true),
+                ],
+                &[],
+            )
             .await
             .expect("statuses");
 

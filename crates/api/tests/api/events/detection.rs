@@ -1,6 +1,7 @@
 //! Events as ingest raises them: an outage on many inverters, a working-mode change.
 
 use super::*;
+use domain::ids::{DeviceId, PlantId};
 
 #[tokio::test]
 async fn an_outage_on_ten_inverters_is_one_event_with_its_devices() {
@@ -19,7 +20,7 @@ async fn an_outage_on_ten_inverters_is_one_event_with_its_devices() {
         let code = "F35";
         for id in &ids {
             app.store
-                .open_event(*id, Some(roof), code, "warning", t)
+                .open_event(DeviceId(*id), Some(PlantId(roof)), code, "warning", t)
                 .await
                 .expect("event");
         }
@@ -106,7 +107,7 @@ async fn an_outage_on_ten_inverters_is_one_event_with_its_devices() {
         // Nine recover: still open; the tenth: recovered, at its time.
         for id in &ids[..9] {
             app.store
-                .close_event(*id, code, t + 30_000)
+                .close_event(DeviceId(*id), code, t + 30_000)
                 .await
                 .expect("close");
         }
@@ -121,7 +122,7 @@ async fn an_outage_on_ten_inverters_is_one_event_with_its_devices() {
             (Some("open"), Some(1))
         );
         app.store
-            .close_event(ids[9], code, t + 60_000)
+            .close_event(DeviceId(ids[9]), code, t + 60_000)
             .await
             .expect("close");
         let r = app
@@ -150,8 +151,8 @@ async fn a_working_mode_change_is_a_notice() {
         assert_eq!(def.severity.key(), "info");
         app.store
             .open_event(
-                c.ann_inv,
-                Some(c.ann_plant),
+                DeviceId(c.ann_inv),
+                Some(PlantId(c.ann_plant)),
                 "F13",
                 def.severity.key(),
                 domain::time::now_ms(),

@@ -1,6 +1,7 @@
 //! Messages: what needs attention, counted, read and recovered.
 
 use super::*;
+use domain::ids::{DeviceId, PlantId};
 
 #[tokio::test]
 async fn messages_count_what_needs_attention_and_reading_or_recovering_lowers_it() {
@@ -10,18 +11,24 @@ async fn messages_count_what_needs_attention_and_reading_or_recovering_lowers_it
         // An event of 40 days ago that recovered long since is history, not a message.
         let old = domain::time::now_ms() - 40 * 86_400_000;
         app.store
-            .open_event(c.ann_inv, Some(c.ann_plant), "W03", "warning", old)
+            .open_event(
+                DeviceId(c.ann_inv),
+                Some(PlantId(c.ann_plant)),
+                "W03",
+                "warning",
+                old,
+            )
             .await
             .expect("old event");
         app.store
-            .close_event(c.ann_inv, "W03", old + 60_000)
+            .close_event(DeviceId(c.ann_inv), "W03", old + 60_000)
             .await
             .expect("old event");
         // A notice needs nobody: it is no message.
         app.store
             .open_event(
-                c.ann_inv,
-                Some(c.ann_plant),
+                DeviceId(c.ann_inv),
+                Some(PlantId(c.ann_plant)),
                 "F13",
                 "info",
                 domain::time::now_ms() - 5_000,
@@ -134,8 +141,8 @@ async fn messages_count_what_needs_attention_and_reading_or_recovering_lowers_it
         // A new warning is a new unread message; its recovery resolves it and adds nothing.
         app.store
             .open_event(
-                c.ann_inv,
-                Some(c.ann_plant),
+                DeviceId(c.ann_inv),
+                Some(PlantId(c.ann_plant)),
                 "W04",
                 "warning",
                 domain::time::now_ms(),
@@ -144,7 +151,7 @@ async fn messages_count_what_needs_attention_and_reading_or_recovering_lowers_it
             .expect("event");
         assert_eq!(count(c.ann.clone()).await, 1);
         app.store
-            .close_event(c.ann_inv, "W04", domain::time::now_ms())
+            .close_event(DeviceId(c.ann_inv), "W04", domain::time::now_ms())
             .await
             .expect("recovery");
         assert_eq!(count(c.ann.clone()).await, 0);

@@ -4,6 +4,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::{DeviceId, PlantId};
 
 use common::{App, fixtures, spawn};
 use domain::user::BuiltinRole;
@@ -64,7 +65,8 @@ async fn gateway(
             app.store
                 .upsert_device(dsn, gw, *family, *type_code, "p", "M1", None, 1)
                 .await
-                .expect("device"),
+                .expect("device")
+                .0,
         );
     }
     ids
@@ -122,14 +124,20 @@ async fn events(app: &App, c: &EventPlants) {
     let t = domain::time::now_ms();
     let s = &app.store;
     assert!(
-        s.open_event(c.ann_inv, Some(c.ann_plant), "F01", "fault", t - 60_000)
-            .await
-            .expect("event")
+        s.open_event(
+            DeviceId(c.ann_inv),
+            Some(PlantId(c.ann_plant)),
+            "F01",
+            "fault",
+            t - 60_000
+        )
+        .await
+        .expect("event")
     );
     assert!(
         s.open_event(
-            c.ann_inv,
-            Some(c.ann_plant),
+            DeviceId(c.ann_inv),
+            Some(PlantId(c.ann_plant)),
             "W02",
             "warning",
             t - 7_200_000
@@ -138,7 +146,7 @@ async fn events(app: &App, c: &EventPlants) {
         .expect("event")
     );
     assert!(
-        s.close_event(c.ann_inv, "W02", t - 3_000_000)
+        s.close_event(DeviceId(c.ann_inv), "W02", t - 3_000_000)
             .await
             .expect("event")
     );
@@ -149,8 +157,8 @@ async fn events(app: &App, c: &EventPlants) {
         .clone();
     assert!(
         s.open_event(
-            c.ann_bat,
-            Some(c.ann_plant),
+            DeviceId(c.ann_bat),
+            Some(PlantId(c.ann_plant)),
             &battery_code,
             "fault",
             t - 30_000
@@ -159,9 +167,15 @@ async fn events(app: &App, c: &EventPlants) {
         .expect("event")
     );
     assert!(
-        s.open_event(c.bob_inv, Some(c.bob_plant), "W02", "warning", t - 10_000)
-            .await
-            .expect("event")
+        s.open_event(
+            DeviceId(c.bob_inv),
+            Some(PlantId(c.bob_plant)),
+            "W02",
+            "warning",
+            t - 10_000
+        )
+        .await
+        .expect("event")
     );
 }
 

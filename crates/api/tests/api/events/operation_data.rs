@@ -1,6 +1,7 @@
 //! The operation-data pages and downloads: events and dynamic data.
 
 use super::*;
+use domain::ids::DeviceId;
 
 /// The rows of the first sheet of an xlsx answer, as text.
 fn sheet_rows(r: &common::Resp) -> Vec<Vec<String>> {
@@ -64,14 +65,14 @@ async fn operation_data_pages_and_downloads_events_and_dynamic_data() {
             .write_telemetry_batch(&store::telemetry::TelemetryBatch {
                 samples: vec![
                     store::telemetry::SampleWrite {
-                        device_id: c.ann_inv,
+                        device_id: DeviceId(c.ann_inv),
                         ts: t - 600_000,
                         payload:
                             r#"{"pv1_power":1200.5,"battery_soc":55,"running_state":"normal"}"#
                                 .into(),
                     },
                     store::telemetry::SampleWrite {
-                        device_id: c.ann_inv,
+                        device_id: DeviceId(c.ann_inv),
                         ts: t - 300_000,
                         payload: r#"{"pv1_power":1300,"battery_soc":56}"#.into(),
                     },

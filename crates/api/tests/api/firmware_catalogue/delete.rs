@@ -1,6 +1,7 @@
 //! Deleting firmware, one or in a batch, not while an upgrade uses it.
 
 use super::*;
+use domain::ids::FirmwareId;
 
 #[tokio::test]
 async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
@@ -30,7 +31,7 @@ async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
             batch_id: "b1",
             target: "inverter",
             device_sn: "INV-X",
-            firmware_id: a,
+            firmware_id: FirmwareId(a),
             version: "V1",
             from_version: "",
             cancellable: false,

@@ -2,6 +2,7 @@
 
 use super::*;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 /// An owner with a plant holding an inverter of type `code`.
 async fn owner_with_inverter(app: &App, admin: &str, name: &str, gw: &str, code: i64) -> String {
@@ -16,7 +17,7 @@ async fn owner_with_inverter(app: &App, admin: &str, name: &str, gw: &str, code:
     app.store
         .upsert_device(
             &format!("INV-{gw}"),
-            g,
+            GatewayId(g),
             DeviceFamily::Inverter,
             code,
             "p",

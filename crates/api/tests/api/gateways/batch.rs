@@ -1,6 +1,7 @@
 //! Claiming gateways from a spreadsheet, and the files refused.
 
 use super::*;
+use domain::ids::PlantId;
 
 fn xlsx(rows: &[[&str; 3]]) -> Vec<u8> {
     let mut book = Workbook::new();
@@ -141,7 +142,7 @@ async fn a_spreadsheet_batch_answers_each_row_and_its_check_writes_nothing() {
             .await
             .expect("gw")
             .expect("row");
-        assert_eq!(first.plant_id, Some(acme_plant));
+        assert_eq!(first.plant_id, Some(PlantId(acme_plant)));
         let second = app
             .store
             .gateway_by_sn("GW-0002")
@@ -150,7 +151,7 @@ async fn a_spreadsheet_batch_answers_each_row_and_its_check_writes_nothing() {
             .expect("row");
         assert_eq!(
             (second.plant_id, second.company_id),
-            (None, Some(acme.0)),
+            (None, Some(acme)),
             "company stock"
         );
         let zh = app

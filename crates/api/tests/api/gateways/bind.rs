@@ -2,6 +2,7 @@
 
 use super::*;
 use domain::DeviceFamily;
+use domain::ids::{GatewayId, PlantId};
 
 #[tokio::test]
 async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
@@ -38,8 +39,13 @@ async fn an_owner_claims_a_gateway_with_its_key_and_nobody_else_can_take_it() {
         app.post("/api/v1/gateway/import/one", body, Some(&c.ann))
             .await
             .expect_code(0);
-        let bound = app.store.gateway(gw).await.expect("gw").expect("row");
-        assert_eq!(bound.plant_id, Some(c.ann_plant));
+        let bound = app
+            .store
+            .gateway(GatewayId(gw))
+            .await
+            .expect("gw")
+            .expect("row");
+        assert_eq!(bound.plant_id, Some(PlantId(c.ann_plant)));
 
         app.post(check, one("GW-0001", "KEY12345"), Some(&c.ann))
             .await
@@ -93,7 +99,7 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
         app.store
             .upsert_device(
                 "INV-0001",
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 2,
                 "p",
@@ -151,7 +157,11 @@ async fn the_plant_wizard_binds_a_gateway_to_a_plant_the_caller_may_edit() {
         )
         .await
         .expect_code(0);
-        let devices = app.store.plant_devices(c.ann_plant).await.expect("devices");
+        let devices = app
+            .store
+            .plant_devices(PlantId(c.ann_plant))
+            .await
+            .expect("devices");
         assert_eq!(devices.len(), 1, "the devices follow their gateway");
         // Bob visits Ann's plant, so he sees the gateway: in use, not a wrong key.
         app.post(

@@ -1,6 +1,7 @@
 //! The gateway list, its field types, filters and counts, and tenancy.
 
 use super::*;
+use domain::ids::PlantId;
 
 #[tokio::test]
 async fn the_list_has_the_client_field_types_and_filters_and_counts() {
@@ -166,7 +167,7 @@ async fn the_gateway_list_narrows_to_one_plant() {
                 .await
                 .expect("gateway");
             app.store
-                .bind_gateway(gw, plant, ann.0, None, 2)
+                .bind_gateway(gw, PlantId(plant), ann, None, 2)
                 .await
                 .expect("bind");
         }

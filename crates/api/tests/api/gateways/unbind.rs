@@ -2,6 +2,7 @@
 
 use super::*;
 use domain::DeviceFamily;
+use domain::ids::{GatewayId, PlantId};
 
 #[tokio::test]
 async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_deleted() {
@@ -20,7 +21,7 @@ async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_
         app.store
             .upsert_device(
                 "INV-0001",
-                gw,
+                GatewayId(gw),
                 DeviceFamily::Inverter,
                 2,
                 "p",
@@ -75,7 +76,7 @@ async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_
         .expect_code(0);
         assert!(
             app.store
-                .plant_devices(c.ann_plant)
+                .plant_devices(PlantId(c.ann_plant))
                 .await
                 .expect("devices")
                 .is_empty()
@@ -86,7 +87,10 @@ async fn unbinding_frees_the_gateway_and_its_devices_and_only_free_gateways_are_
             .await
             .expect("device")
             .expect("row");
-        assert_eq!((device.plant_id, device.gateway_id), (None, Some(gw)));
+        assert_eq!(
+            (device.plant_id, device.gateway_id),
+            (None, Some(GatewayId(gw)))
+        );
         app.get(&format!("/api/v1/gateway/{gw}"), Some(&c.ann))
             .await
             .expect_code(305);

@@ -1,6 +1,7 @@
 //! Renaming and deleting an inverter.
 
 use super::*;
+use domain::ids::{DeviceId, PlantId};
 
 #[tokio::test]
 async fn renaming_keeps_to_32_bytes_and_needs_the_alias_key_on_the_plant() {
@@ -67,11 +68,15 @@ async fn deleting_an_inverter_keeps_its_history() {
             .expect_code(600);
         let list = app.get("/api/v1/inverters", Some(&c.ann)).await;
         assert_eq!(list.data()["total"], 1);
-        let kept = app.store.latest_sample(c.single).await.expect("latest");
+        let kept = app
+            .store
+            .latest_sample(DeviceId(c.single))
+            .await
+            .expect("latest");
         assert!(kept.is_some(), "history stays");
         let plant_energy = app
             .store
-            .plant_energy(c.ann_plant, &store::telemetry::DayRange::total())
+            .plant_energy(PlantId(c.ann_plant), &store::telemetry::DayRange::total())
             .await
             .expect("energy");
         assert!(

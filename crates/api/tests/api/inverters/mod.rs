@@ -5,6 +5,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::PlantId;
 
 use chrono::{Datelike, Duration, Utc};
 use chrono_tz::Tz;
@@ -101,7 +102,7 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         )
         .await
         .expect("gateway");
-    s.bind_gateway(gw, ann_plant, ann_id.0, None, domain::time::now_ms())
+    s.bind_gateway(gw, PlantId(ann_plant), ann_id, None, domain::time::now_ms())
         .await
         .expect("bind");
     let bgw = s
@@ -113,9 +114,15 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         )
         .await
         .expect("gateway");
-    s.bind_gateway(bgw, bob_plant, bob_id.0, None, domain::time::now_ms())
-        .await
-        .expect("bind");
+    s.bind_gateway(
+        bgw,
+        PlantId(bob_plant),
+        bob_id,
+        None,
+        domain::time::now_ms(),
+    )
+    .await
+    .expect("bind");
     let single = s
         .upsert_device(
             "2306012345",
@@ -167,34 +174,36 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         (three, three_phase_values()),
         (bobs, single_phase_values()),
     ] {
-        batch.samples.push(sample(device, t - 300_000, &values));
-        batch.samples.push(sample(device, t, &values));
+        batch.samples.push(sample(device.0, t - 300_000, &values));
+        batch.samples.push(sample(device.0, t, &values));
     }
     for (d, kwh) in [(day, 12.5), (older, 20.0), (oldest, 7.25)] {
         let d = d.to_string();
-        batch.energy.push(energy(single, ann_plant, &d, "pv", kwh));
         batch
             .energy
-            .push(energy(single, ann_plant, &d, "charge", 3.0));
+            .push(energy(single.0, ann_plant, &d, "pv", kwh));
         batch
             .energy
-            .push(energy(single, ann_plant, &d, "discharge", 2.0));
+            .push(energy(single.0, ann_plant, &d, "charge", 3.0));
         batch
             .energy
-            .push(energy(single, ann_plant, &d, "grid_import", 1.5));
+            .push(energy(single.0, ann_plant, &d, "discharge", 2.0));
         batch
             .energy
-            .push(energy(single, ann_plant, &d, "grid_export", 4.0));
+            .push(energy(single.0, ann_plant, &d, "grid_import", 1.5));
         batch
             .energy
-            .push(energy(single, ann_plant, &d, "load", 9.0));
+            .push(energy(single.0, ann_plant, &d, "grid_export", 4.0));
+        batch
+            .energy
+            .push(energy(single.0, ann_plant, &d, "load", 9.0));
     }
     s.write_telemetry_batch(&batch).await.expect("telemetry");
     ReportingInverters {
         ann,
         bob,
         ann_plant,
-        single,
+        single: single.0,
     }
 }
 

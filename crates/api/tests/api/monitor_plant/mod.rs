@@ -5,6 +5,7 @@
 
 use crate::common;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use std::io::Cursor;
 
@@ -54,7 +55,7 @@ async fn monitored_plant(app: &App) -> MonitoredPlant {
     let now = domain::time::now_ms();
     let s = &app.store;
     let add = |sn: &'static str, family: DeviceFamily, code: i64, protocol: &'static str| {
-        s.upsert_device(sn, gw, family, code, protocol, "SIM", None, now)
+        s.upsert_device(sn, GatewayId(gw), family, code, protocol, "SIM", None, now)
     };
     let inverter = add("INV-MON-1", DeviceFamily::Inverter, 2, "deye-hybrid-1ph")
         .await
@@ -85,7 +86,7 @@ async fn monitored_plant(app: &App) -> MonitoredPlant {
         (today - Duration::days(400), 30.0),
     ];
     let energy =
-        |day: NaiveDate, metric: &str, value: f64| energy(inverter, plant, day, metric, value);
+        |day: NaiveDate, metric: &str, value: f64| energy(inverter.0, plant, day, metric, value);
     let mut writes: Vec<EnergyWrite> = pv_days
         .iter()
         .map(|(d, kwh)| energy(*d, "pv", *kwh))
@@ -105,17 +106,17 @@ async fn monitored_plant(app: &App) -> MonitoredPlant {
     let at = |ago: i64| (now - ago).max(midnight + 600 - ago / 1000);
     let batch = TelemetryBatch {
         samples: vec![
-            sample(inverter, at(120_000), &inverter_report),
-            sample(inverter, at(60_000), &inverter_report),
-            sample(meter, at(60_000), &json!({"power": -400})),
-            sample(bms, at(60_000), &json!({"power": -1500, "soc": 56})),
+            sample(inverter.0, at(120_000), &inverter_report),
+            sample(inverter.0, at(60_000), &inverter_report),
+            sample(meter.0, at(60_000), &json!({"power": -400})),
+            sample(bms.0, at(60_000), &json!({"power": -1500, "soc": 56})),
             sample(
-                station,
+                station.0,
                 at(600_000),
                 &json!({"ambient_temperature": 18.5, "irradiance": 600}),
             ),
             sample(
-                station,
+                station.0,
                 at(60_000),
                 &json!({"ambient_temperature": 21, "wind_speed": 3.2, "wind_direction": 225,
                     "irradiance": 650, "rainfall": 0, "humidity": 55.5}),

@@ -10,6 +10,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::GatewayId;
 
 use std::time::Duration;
 
@@ -60,12 +61,21 @@ async fn settable_inverters(app: &App) -> SettableInverters {
     ] {
         let id = app
             .store
-            .upsert_device(sn, gw, DeviceFamily::Inverter, code, protocol, "M", None, 1)
+            .upsert_device(
+                sn,
+                GatewayId(gw),
+                DeviceFamily::Inverter,
+                code,
+                protocol,
+                "M",
+                None,
+                1,
+            )
             .await
             .expect("device");
-        set_status(app, id, 1).await;
+        set_status(app, id.0, 1).await;
         if sn == INV {
-            inverter = id;
+            inverter = id.0;
         }
     }
     fixtures::share(app, &ann, plant, &fixtures::MAX_AND_VIC).await;

@@ -41,7 +41,7 @@ async fn deleting_a_colleague_frees_the_account_and_ends_their_sessions_but_keep
             .expect_401();
         let row = app
             .store
-            .user(domain::ids::UserId(colleague))
+            .user(domain::ids::UserId(colleague.0))
             .await
             .unwrap()
             .unwrap();

@@ -1,6 +1,7 @@
 //! Editing staff, and the company administrator nobody demotes.
 
 use super::*;
+use domain::ids::RoleId;
 
 #[tokio::test]
 async fn editing_staff_keeps_to_the_company_and_nobody_changes_their_own_role() {
@@ -25,13 +26,13 @@ async fn editing_staff_keeps_to_the_company_and_nobody_changes_their_own_role() 
         .expect_code(0);
         let row = app
             .store
-            .user(domain::ids::UserId(colleague))
+            .user(domain::ids::UserId(colleague.0))
             .await
             .unwrap()
             .unwrap();
         assert_eq!(
             (row.nickname.as_str(), row.role_id),
-            ("Sam", Some(admin_role)),
+            ("Sam", Some(RoleId(admin_role))),
             "[{b}]"
         );
 
@@ -58,7 +59,7 @@ async fn editing_staff_keeps_to_the_company_and_nobody_changes_their_own_role() 
         .expect_code(4);
         let row = app
             .store
-            .user(domain::ids::UserId(colleague))
+            .user(domain::ids::UserId(colleague.0))
             .await
             .unwrap()
             .unwrap();

@@ -1,6 +1,7 @@
 //! Business endpoints keep every role to its own company.
 
 use super::*;
+use domain::ids::CompanyId;
 
 /// The business endpoints, per role: internal administrators act on any company; a company's
 /// administrator, its staff with a role granting `company.user.edit`, its agent company's

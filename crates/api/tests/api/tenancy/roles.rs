@@ -1,6 +1,7 @@
 //! The rules of company roles, and the caller's own role.
 
 use super::*;
+use domain::ids::RoleId;
 
 #[tokio::test]
 async fn company_role_rules() {
@@ -89,7 +90,7 @@ async fn company_role_rules() {
         let staff = app.store.user(w.staff_a).await.unwrap().unwrap();
         assert_eq!(
             staff.role_id,
-            Some(app.role(BuiltinRole::CompanyStaff).await.0),
+            Some(app.role(BuiltinRole::CompanyStaff).await.0).map(RoleId),
             "[{b}]"
         );
         create("R6", vec![]).await.expect_code(0);

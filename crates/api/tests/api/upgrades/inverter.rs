@@ -232,7 +232,7 @@ async fn an_upgrade_whose_gateway_goes_away_fails_within_seconds_with_the_reason
             .await
             .expect("device")
             .expect("known");
-        fixtures::set_status(app, dev.id, 1).await;
+        fixtures::set_status(app, dev.id.0, 1).await;
 
         let progress = format!("/api/v1/inverter/{}/upgrade/progress", inverter.sn);
         app.post(

@@ -8,6 +8,7 @@
 use crate::common;
 use crate::fake_gateway;
 use domain::DeviceFamily;
+use domain::ids::{PlantId, UserId};
 
 use std::{sync::Arc, time::Duration};
 
@@ -60,9 +61,15 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec) -> i64 
         .create_gateway(&spec.sn, &spec.key, inv.protocol, domain::time::now_ms())
         .await
         .expect("gateway");
-    s.bind_gateway(gw, plant, owner, None, domain::time::now_ms())
-        .await
-        .expect("bind");
+    s.bind_gateway(
+        gw,
+        PlantId(plant),
+        UserId(owner),
+        None,
+        domain::time::now_ms(),
+    )
+    .await
+    .expect("bind");
     let dev = s
         .upsert_device(
             &inv.sn,
@@ -76,8 +83,8 @@ async fn register(app: &App, plant: i64, owner: i64, spec: &GatewaySpec) -> i64 
         )
         .await
         .expect("device");
-    fixtures::set_status(app, dev, 1).await;
-    gw
+    fixtures::set_status(app, dev.0, 1).await;
+    gw.0
 }
 
 /// Ann's plant with three simulated gateways running against an embedded broker, an app whose
@@ -136,7 +143,7 @@ async fn world(app: App) -> World {
             .await
             .expect("device")
             .expect("known");
-        fixtures::set_status(&app, dev.id, 1).await;
+        fixtures::set_status(&app, dev.id.0, 1).await;
     }
     World {
         app,

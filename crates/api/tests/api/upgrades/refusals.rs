@@ -2,6 +2,8 @@
 
 use super::*;
 use domain::DeviceFamily;
+use domain::ids::PlantId;
+use domain::ids::UserId;
 
 #[tokio::test]
 async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an_answer() {
@@ -16,7 +18,12 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .signed_in("vic@example.com", BuiltinRole::PlantOwner, None)
             .await;
         app.store
-            .share_plant(w.plant, vid, ShareRole::Visitor, domain::time::now_ms())
+            .share_plant(
+                PlantId(w.plant),
+                vid,
+                ShareRole::Visitor,
+                domain::time::now_ms(),
+            )
             .await
             .expect("share");
         app.get(
@@ -56,7 +63,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .await
             .expect("device")
             .expect("known");
-        fixtures::set_status(app, dev.id, 0).await;
+        fixtures::set_status(app, dev.id.0, 0).await;
         app.post(
             &format!("/api/v1/inverter/{sn}/upgrade?firmId={fw}"),
             json!({}),
@@ -69,7 +76,12 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .signed_in("max@example.com", BuiltinRole::PlantOwner, None)
             .await;
         app.store
-            .share_plant(w.plant, mid, ShareRole::Maintainer, domain::time::now_ms())
+            .share_plant(
+                PlantId(w.plant),
+                mid,
+                ShareRole::Maintainer,
+                domain::time::now_ms(),
+            )
             .await
             .expect("share");
         app.post(
@@ -87,7 +99,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .await;
         assert!(p.data().is_null());
         // A device in Fault may not be upgraded.
-        fixtures::set_status(app, dev.id, 3).await;
+        fixtures::set_status(app, dev.id.0, 3).await;
         app.post(
             &format!("/api/v1/inverter/{sn}/upgrade?firmId={fw}"),
             json!({}),
@@ -108,7 +120,13 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             .await
             .expect("gw");
         app.store
-            .bind_gateway(silent, w.plant, w.ann_id, None, domain::time::now_ms())
+            .bind_gateway(
+                silent,
+                PlantId(w.plant),
+                UserId(w.ann_id),
+                None,
+                domain::time::now_ms(),
+            )
             .await
             .expect("bind");
         let quiet = app
@@ -125,7 +143,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             )
             .await
             .expect("dev");
-        fixtures::set_status(app, quiet, 1).await;
+        fixtures::set_status(app, quiet.0, 1).await;
         let online = GatewayStatusUpdate {
             online: true,
             ..GatewayStatusUpdate::default()
@@ -180,7 +198,7 @@ async fn upgrades_are_refused_offline_without_permission_and_time_out_without_an
             state,
             data_dir: app.data_dir.clone(),
         };
-        fixtures::set_status(app, dev.id, 1).await;
+        fixtures::set_status(app, dev.id.0, 1).await;
         unlinked
             .post(
                 &format!("/api/v1/inverter/{sn}/upgrade?firmId={fw}"),

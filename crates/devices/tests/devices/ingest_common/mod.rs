@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use domain::ids::PlantId;
 use std::{collections::BTreeMap, time::Duration};
 
 use devices::{
@@ -36,7 +37,7 @@ pub async fn plant_with_gateway(
     user: UserId,
     tz: &str,
     gsn: &str,
-) -> Result<i64, store::StoreError> {
+) -> Result<PlantId, store::StoreError> {
     let fields = PlantFields {
         name: format!("Plant {gsn}"),
         plant_type: 2,
@@ -57,7 +58,7 @@ pub async fn plant_with_gateway(
     };
     let plant = s.create_plant(user, None, user, &fields, 1).await?;
     let gw = s.create_gateway(gsn, "KEY", "", 1).await?;
-    s.bind_gateway(gw, plant, user.0, None, 1).await?;
+    s.bind_gateway(gw, plant, user, None, 1).await?;
     Ok(plant)
 }
 

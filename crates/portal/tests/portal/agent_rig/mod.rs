@@ -5,6 +5,7 @@
 //! to the portal. The test reads what an API client sees.
 #![allow(dead_code, reason = "each test uses part of the rig")]
 
+use domain::ids::GatewayId;
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
@@ -68,7 +69,7 @@ pub struct Rig {
 pub struct Gateway {
     pub sn: String,
     pub key: String,
-    pub id: i64,
+    pub id: GatewayId,
     pub inverter: String,
     pub transport: Transport,
 }

@@ -1,12 +1,13 @@
 //! A portal killed while compacting history loses no sample.
 
 use super::*;
+use domain::ids::DeviceId;
 
 /// Every sample of `expected` read back through the store, from rows or blocks: the missing
 /// ones, and those read with other values.
 async fn history_differences(
     store: &Store,
-    expected: &HashMap<i64, Vec<(i64, String)>>,
+    expected: &HashMap<DeviceId, Vec<(i64, String)>>,
 ) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     let mut differences = Vec::new();
     for (device, samples) in expected {
@@ -46,18 +47,18 @@ async fn a_portal_killed_during_compaction_loses_no_sample() -> TestResult {
     // Three closed UTC days of five-minute samples of devices without a plant.
     let day = 86_400_000;
     let first = (chrono::Utc::now().timestamp_millis() / day - DAYS - 1) * day;
-    let mut expected: HashMap<i64, Vec<(i64, String)>> = HashMap::new();
+    let mut expected: HashMap<DeviceId, Vec<(i64, String)>> = HashMap::new();
     {
         let store = Store::connect(&db_url).await?;
         store.migrate().await?;
-        for device in 1..=DEVICES {
+        for device in (1..=DEVICES).map(DeviceId) {
             let samples: Vec<store::telemetry::SampleWrite> = (0..DAYS * 288)
                 .map(|i| store::telemetry::SampleWrite {
                     device_id: device,
                     ts: first + i * EVERY,
                     payload: format!(
                         "{{\"pv1_power\":{},\"grid_voltage\":{}.{},\"on\":{},\"mode\":\"m{}\"}}",
-                        (i * 37 + device) % 4000,
+                        (i * 37 + device.0) % 4000,
                         228 + i % 5,
                         i % 10,
                         i % 3 == 0,

@@ -2,6 +2,7 @@
 //! and secret are sealed before they are stored ([`super::secrets`]); each change is written
 //! with its audit entry (`energyhub.vtn.save`, `energyhub.vtn.remove`).
 
+use domain::ids::VtnId;
 use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{DomainError, policy::Actor};
 use serde_json::json;
@@ -14,7 +15,7 @@ use crate::{ServiceError, audit};
 #[derive(Debug, Clone, Default)]
 pub struct VtnInput {
     /// Absent: a new connection.
-    pub id: Option<i64>,
+    pub id: Option<VtnId>,
     pub name: Option<String>,
     pub url: Option<String>,
     pub version: Option<String>,
@@ -103,7 +104,7 @@ pub async fn save(
     ven: &Ven,
     input: &VtnInput,
     now: i64,
-) -> Result<i64, SaveError> {
+) -> Result<VtnId, SaveError> {
     actor.require(SYS_ENERGYHUB_EDIT)?;
     let (mut w, client_id, secret) = checked(input)?;
     let sealer = ven.sealer().map_err(SaveError::Key)?;
@@ -159,7 +160,7 @@ pub async fn remove(
     store: &Store,
     actor: &Actor,
     ven: &Ven,
-    id: i64,
+    id: VtnId,
     now: i64,
 ) -> crate::Result<()> {
     actor.require(SYS_ENERGYHUB_EDIT)?;

@@ -5,6 +5,7 @@
 //! Each decision is written with an audit entry by the account "system", filed under the
 //! enrollment's plant (`energyhub.enrollment.remote`).
 
+use domain::ids::PlantId;
 use oadr::ven::VtnClient;
 use serde_json::json;
 use store::Store;
@@ -23,7 +24,7 @@ pub struct Outcome {
     pub problems: Vec<String>,
 }
 
-pub fn resource_name(plant_id: i64) -> String {
+pub fn resource_name(plant_id: PlantId) -> String {
     format!("plant-{plant_id}")
 }
 
@@ -115,8 +116,8 @@ pub async fn reconcile(
                 if !same {
                     decide(store, e, Decision::Accepted(&rid, &name), now_ms).await?;
                     tracing::info!(
-                        enrollment = e.id,
-                        plant = e.plant_id,
+                        enrollment = %e.id,
+                        plant = %e.plant_id,
                         "VTN resource ready: accepted"
                     );
                     out.accepted += 1;
@@ -124,8 +125,8 @@ pub async fn reconcile(
             }
             Err(err) if err.is_our_bad_request() => {
                 tracing::error!(
-                    enrollment = e.id,
-                    plant = e.plant_id,
+                    enrollment = %e.id,
+                    plant = %e.plant_id,
                     "the VTN found our resource request malformed: {err}"
                 );
                 out.problems.push(
@@ -138,7 +139,7 @@ pub async fn reconcile(
             Err(err) if err.is_refusal() => {
                 let reason: String = err.to_string().chars().take(200).collect();
                 decide(store, e, Decision::Rejected(&reason), now_ms).await?;
-                tracing::info!(enrollment = e.id, plant = e.plant_id, %reason, "VTN refused the resource: rejected");
+                tracing::info!(enrollment = %e.id, plant = %e.plant_id, %reason, "VTN refused the resource: rejected");
                 out.rejected += 1;
             }
             Err(err) => return Err(err.into()),

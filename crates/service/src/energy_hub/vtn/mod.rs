@@ -13,6 +13,7 @@ pub mod secrets;
 pub mod sync;
 pub mod webhooks;
 
+use domain::ids::VtnId;
 use std::{
     collections::BTreeSet,
     path::PathBuf,
@@ -74,22 +75,22 @@ pub struct Nudges {
 
 #[derive(Debug, Default)]
 struct NudgesInner {
-    asked: Mutex<BTreeSet<i64>>,
+    asked: Mutex<BTreeSet<VtnId>>,
     wake: Notify,
 }
 
 impl Nudges {
     /// Asks for a sync of connection `id`.
-    pub fn nudge(&self, id: i64) {
+    pub fn nudge(&self, id: VtnId) {
         let mut asked = self.inner.asked.lock().unwrap_or_else(|e| e.into_inner());
         asked.insert(id);
         self.inner.wake.notify_one();
     }
 
     /// The connections asked for since the last call, waiting until there is one.
-    pub async fn next(&self) -> Vec<i64> {
+    pub async fn next(&self) -> Vec<VtnId> {
         loop {
-            let taken: Vec<i64> = {
+            let taken: Vec<VtnId> = {
                 let mut asked = self.inner.asked.lock().unwrap_or_else(|e| e.into_inner());
                 std::mem::take(&mut *asked).into_iter().collect()
             };

@@ -4,6 +4,7 @@
 //! positive; `battery_soc` %). Sent (`POST`, then `PUT`) at every sync while the event runs and
 //! once more after it ended; other payload types are not reported.
 
+use domain::ids::VtnId;
 use oadr::neutral::Descriptor;
 use oadr::report::{self, Point, Resource, SUPPORTED};
 use oadr::ven::VtnClient;
@@ -34,7 +35,7 @@ struct Span {
 pub async fn send_due(
     store: &Store,
     client: &VtnClient,
-    vtn_id: i64,
+    vtn_id: VtnId,
     ven_name: &str,
 ) -> Result<Outcome, super::sync::SyncError> {
     let now_s = chrono::Utc::now().timestamp();
@@ -81,7 +82,7 @@ pub async fn send_due(
                 Err(e) => {
                     let msg: String = e.to_string().chars().take(200).collect();
                     if e.is_our_bad_request() {
-                        tracing::error!(event = ev.id, payload = %d.payload_type, "the VTN found our report malformed: {msg}");
+                        tracing::error!(event = %ev.id, payload = %d.payload_type, "the VTN found our report malformed: {msg}");
                         out.problems.push(
                             format!("report {}-{}: {msg}", ev.remote_id, d.payload_type)
                                 .chars()
@@ -89,7 +90,7 @@ pub async fn send_due(
                                 .collect(),
                         );
                     } else {
-                        tracing::warn!(event = ev.id, payload = %d.payload_type, "report refused: {msg}");
+                        tracing::warn!(event = %ev.id, payload = %d.payload_type, "report refused: {msg}");
                     }
                     store
                         .record_vtn_report(ev.id, &d.payload_type, Err(&msg), now_ms)

@@ -13,6 +13,7 @@
 //! request is tried again at the next sync.
 
 use super::{Ven, enroll, reporting, webhooks};
+use domain::ids::{ProgramId, VtnId};
 use domain::permissions::SYS_ENERGYHUB_EDIT;
 use domain::{Code, DomainError, policy::Actor, time::now_ms};
 use oadr::meta::Refused;
@@ -73,7 +74,7 @@ pub async fn sync_now(
     store: &Store,
     actor: &Actor,
     ven: &Ven,
-    id: i64,
+    id: VtnId,
 ) -> crate::Result<SyncSummary> {
     actor.require(SYS_ENERGYHUB_EDIT)?;
     let vtn = store
@@ -107,7 +108,7 @@ pub async fn sync(store: &Store, ven: &Ven, vtn: &VtnRow) -> Result<SyncSummary,
         .vtn_synced(vtn.id, ven_id, &error, refused.as_deref(), now_ms())
         .await
     {
-        tracing::warn!(vtn = vtn.id, "recording the sync failed: {e}");
+        tracing::warn!(vtn = %vtn.id, "recording the sync failed: {e}");
     }
     result
 }
@@ -121,7 +122,7 @@ async fn sync_inner(store: &Store, ven: &Ven, vtn: &VtnRow) -> Result<SyncSummar
 
     let docs = client.programs().await?;
     for r in &docs.refused {
-        tracing::warn!(vtn = vtn.id, program = %r.id, "VTN programme skipped: {}", r.reason);
+        tracing::warn!(vtn = %vtn.id, program = %r.id, "VTN programme skipped: {}", r.reason);
         sum.refused_list
             .push(json!({"program": r.id, "id": r.id, "reason": r.reason}));
     }
@@ -195,7 +196,7 @@ async fn mirror_events(
     store: &Store,
     client: &VtnClient,
     remote: &str,
-    program: i64,
+    program: ProgramId,
 ) -> Result<Mirrored, SyncError> {
     let now = chrono::Utc::now();
     let now_s = now.timestamp();
@@ -203,7 +204,7 @@ async fn mirror_events(
     let listed_docs = client.events(remote).await?;
     let mut listed: Vec<String> = listed_docs.refused.iter().map(|r| r.id.clone()).collect();
     let mut refuse = |id: &str, reason: String| {
-        tracing::warn!(program, event = %id, "VTN event skipped: {reason}");
+        tracing::warn!(%program, event = %id, "VTN event skipped: {reason}");
         let r = Refused::new(id, reason);
         out.refused
             .push(json!({"program": remote, "id": r.id, "reason": r.reason}));

@@ -9,6 +9,8 @@
 
 use super::sync::SyncError;
 use super::{Nudges, Ven};
+use domain::ids::ProgramId;
+use domain::ids::VtnId;
 use oadr::Version;
 use oadr::notify::Callback;
 use oadr::ven::VtnClient;
@@ -64,7 +66,7 @@ pub(crate) async fn ensure(
     ven: &Ven,
     client: &VtnClient,
     vtn: &VtnRow,
-    programs: &[(String, i64)],
+    programs: &[(String, ProgramId)],
 ) -> Result<(), SyncError> {
     let old = Webhook::read(&vtn.webhook);
     let w = match ven.public_url.as_deref() {
@@ -82,7 +84,7 @@ async fn subscribe(
     ven: &Ven,
     client: &VtnClient,
     vtn: &VtnRow,
-    programs: &[(String, i64)],
+    programs: &[(String, ProgramId)],
     mut w: Webhook,
     public: &str,
 ) -> Webhook {
@@ -103,7 +105,7 @@ async fn subscribe(
         // A new address (or a first start): new token, new subscriptions.
         for id in std::mem::take(&mut w.subscriptions).values() {
             if let Err(e) = client.unsubscribe(id).await {
-                tracing::info!(vtn = vtn.id, "old subscription {id} not removed: {e}");
+                tracing::info!(vtn = %vtn.id, "old subscription {id} not removed: {e}");
             }
         }
         let token: String = rand::rngs::OsRng
@@ -134,7 +136,7 @@ async fn subscribe(
         if let Some(id) = w.subscriptions.remove(&key)
             && let Err(e) = client.unsubscribe(&id).await
         {
-            tracing::info!(vtn = vtn.id, "subscription {id} not removed: {e}");
+            tracing::info!(vtn = %vtn.id, "subscription {id} not removed: {e}");
         }
     }
     let cb = Callback {
@@ -152,7 +154,7 @@ async fn subscribe(
                 w.subscriptions.insert(key.to_owned(), id);
             }
             Err(e) => {
-                tracing::warn!(vtn = vtn.id, "webhook subscription failed: {e}");
+                tracing::warn!(vtn = %vtn.id, "webhook subscription failed: {e}");
                 failure = Some(format!("subscription: {e}"));
             }
         }
@@ -179,7 +181,7 @@ pub enum Refusal {
 }
 
 /// A connection that expects webhooks (it has a token).
-pub async fn expecting(store: &Store, id: i64) -> Result<(VtnRow, Webhook), Refusal> {
+pub async fn expecting(store: &Store, id: VtnId) -> Result<(VtnRow, Webhook), Refusal> {
     let vtn = store
         .vtn(id)
         .await
@@ -201,7 +203,7 @@ pub async fn notified(
     store: &Store,
     ven: &Ven,
     nudges: &Nudges,
-    id: i64,
+    id: VtnId,
     bearer: &str,
 ) -> Result<(), Refusal> {
     let (vtn, w) = expecting(store, id).await?;
