@@ -88,16 +88,17 @@ async function renderPage(detail: GatewayDetail = gateway) {
 }
 
 describe('GatewayDetailPage', () => {
-  it('shows the gateway with its devices, linking those that have a screen', async () => {
+  it('shows the gateway with its devices, each linking to its screen', async () => {
     await renderPage();
     expect(screen.getByTestId('gateway-title').textContent).toBe('GW-0007');
     expect(screen.getAllByText('Ann storage plant').length).toBeGreaterThan(0);
     expect(screen.getByTestId('signal-bars').getAttribute('data-bars')).toBe('4');
     const links = screen.getAllByTestId('device-link');
-    expect(links).toHaveLength(1);
-    expect(links[0]?.getAttribute('href')).toBe('/device/inverter/INV%201');
-    // a family without a screen is plain text; missing values read '--'
-    expect(screen.getByText('X-1').closest('a')).toBeNull();
+    expect(links.map((l) => l.getAttribute('href'))).toEqual([
+      '/device/inverter/INV%201',
+      '/device/combiner/X-1',
+    ]);
+    // missing values read '--'
     expect(screen.getByText('Fault')).toBeTruthy();
     expect(screen.getAllByText('--').length).toBeGreaterThan(0);
   });
