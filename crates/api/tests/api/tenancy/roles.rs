@@ -90,7 +90,7 @@ async fn company_role_rules() {
         let staff = app.store.user(w.staff_a).await.unwrap().unwrap();
         assert_eq!(
             staff.role_id,
-            Some(app.role(BuiltinRole::CompanyStaff).await.0).map(RoleId),
+            Some(app.role(BuiltinRole::CompanyStaff).await),
             "[{b}]"
         );
         create("R6", vec![]).await.expect_code(0);
