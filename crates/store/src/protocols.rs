@@ -13,7 +13,7 @@ pub struct ProtocolRow {
     pub name: String,
     pub config: String,
     pub builtin: bool,
-    pub updated_by: Option<i64>,
+    pub updated_by: Option<UserId>,
     pub updated_at: i64,
 }
 

@@ -412,7 +412,7 @@ async fn shipped_protocol_configs_are_seeded_once_and_edits_are_kept() -> TestRe
         let row = s.protocol("inv-a").await?.ok_or("gone")?;
         assert_eq!(
             (row.config.as_str(), row.builtin, row.updated_by),
-            ("{\"v\":3}", false, Some(ann.0))
+            ("{\"v\":3}", false, Some(ann))
         );
         assert_eq!(s.protocols().await?.len(), 1);
         Ok(())
