@@ -123,6 +123,45 @@ const show = () => renderScreen(<SettingsPage />, { route: '/device/setting?sn=I
 const writes = (api: ReturnType<typeof serve>) =>
   api.calls('POST /api/v1/common/setting/{sn}/set').map((c) => [c.params.sn, c.body]);
 
+/** A battery SOC level field (0-100 %). */
+const level = (key: string): Field => ({
+  key,
+  group: 'battery',
+  unit: '%',
+  default: '0',
+  selectable: true,
+  type: 'number',
+  min: 0,
+  max: 100,
+  decimals: 0,
+});
+
+/**
+ * The routes of an inverter whose battery group holds `fields` and the three SOC levels, read
+ * as `levels` (shutdown, low, restart); a write answers a command.
+ */
+function withLevels(fields: Field[], levels: [string, string, string]): Routes {
+  const [batteryShutdownCap, batteryLowCap, batteryRestartCap] = levels;
+  return {
+    'GET /api/v1/inverter/setting/{sn}/support': () =>
+      envelope({
+        ...support,
+        groups: [
+          {
+            key: 'battery',
+            fields: [
+              ...fields,
+              ...['batteryLowCap', 'batteryRestartCap', 'batteryShutdownCap'].map(level),
+            ],
+          },
+        ],
+      }),
+    'GET /api/v1/common/setting/{sn}/read': () =>
+      envelope({ ...values, batteryLowCap, batteryRestartCap, batteryShutdownCap }),
+    'POST /api/v1/common/setting/{sn}/set': () => envelope({ commandId: 5, changed: [] }),
+  };
+}
+
 describe('SettingsPage', () => {
   it('refuses a value out of range on the spot, then sends the whole set and shows it applied', async () => {
     const api = serve(1, {
@@ -148,38 +187,7 @@ describe('SettingsPage', () => {
   });
 
   it('refuses battery levels out of order on the form, naming the level they must respect', async () => {
-    const level = (key: string): Field => ({
-      key,
-      group: 'battery',
-      unit: '%',
-      default: '0',
-      selectable: true,
-      type: 'number',
-      min: 0,
-      max: 100,
-      decimals: 0,
-    });
-    const api = serve(1, {
-      'GET /api/v1/inverter/setting/{sn}/support': () =>
-        envelope({
-          ...support,
-          groups: [
-            {
-              key: 'battery',
-              fields: ['batteryLowCap', 'batteryRestartCap', 'batteryShutdownCap'].map(level),
-            },
-          ],
-        }),
-      'GET /api/v1/common/setting/{sn}/read': () =>
-        envelope({
-          sn: 'INV1',
-          batteryLowCap: '20',
-          batteryRestartCap: '40',
-          batteryShutdownCap: '10',
-        }),
-      'POST /api/v1/common/setting/{sn}/set': () =>
-        envelope({ commandId: 5, changed: ['batteryShutdownCap'] }),
-    });
+    const api = serve(1, withLevels([], ['10', '20', '40']));
     await show();
     const shutdown = await screen.findByTestId('field-batteryShutdownCap');
     fireEvent.change(shutdown, { target: { value: '60' } });
@@ -198,41 +206,7 @@ describe('SettingsPage', () => {
   });
 
   it('sends other settings of an inverter whose reported levels are out of order', async () => {
-    const level = (key: string): Field => ({
-      key,
-      group: 'battery',
-      unit: '%',
-      default: '0',
-      selectable: true,
-      type: 'number',
-      min: 0,
-      max: 100,
-      decimals: 0,
-    });
-    const api = serve(1, {
-      'GET /api/v1/inverter/setting/{sn}/support': () =>
-        envelope({
-          ...support,
-          groups: [
-            {
-              key: 'battery',
-              fields: [
-                ...(support.groups[0]?.fields ?? []),
-                ...['batteryLowCap', 'batteryRestartCap', 'batteryShutdownCap'].map(level),
-              ],
-            },
-          ],
-        }),
-      'GET /api/v1/common/setting/{sn}/read': () =>
-        envelope({
-          ...values,
-          batteryLowCap: '0',
-          batteryRestartCap: '0',
-          batteryShutdownCap: '0',
-        }),
-      'POST /api/v1/common/setting/{sn}/set': () =>
-        envelope({ commandId: 5, changed: ['batteryMaxCurrentCharge'] }),
-    });
+    const api = serve(1, withLevels(support.groups[0]?.fields ?? [], ['0', '0', '0']));
     await show();
     fireEvent.change(await screen.findByTestId('field-batteryMaxCurrentCharge'), {
       target: { value: '120' },
