@@ -6,11 +6,11 @@ use crate::common;
 use domain::DeviceFamily;
 use domain::ids::GatewayId;
 
-use chrono::{Timelike, Utc};
+use chrono::Utc;
 use chrono_tz::Europe::Madrid;
 use common::{
     App,
-    fixtures::{People, bound_gateway, energy, is_update_at, people, plant, sample},
+    fixtures::{People, bound_gateway, earlier_today, energy, is_update_at, people, plant, sample},
     spawn,
 };
 use serde_json::{Value, json};
@@ -67,11 +67,8 @@ async fn combiner_plant(app: &App) -> CombinerPlant {
     };
     let cmb = add("CMB-0001").await.expect("combiner");
     let quiet = add("CMB-0002").await.expect("combiner 2");
-    let local = Utc::now().with_timezone(&Madrid);
-    let today = local.date_naive();
-    // Both reports within the plant's today, also just after its midnight.
-    let since_midnight = i64::from(local.time().num_seconds_from_midnight()) * 1000;
-    let earlier = now - 300_000.min(since_midnight / 2);
+    let today = Utc::now().with_timezone(&Madrid).date_naive();
+    let earlier = earlier_today(now, 300_000);
     let batch = TelemetryBatch {
         samples: vec![
             sample(cmb.0, earlier, &report(7.9, 0)),

@@ -11,7 +11,8 @@ use chrono_tz::Europe::Madrid;
 use common::{
     App,
     fixtures::{
-        People, bound_gateway, energy, is_update_at, numeric_string, people, plant, sample,
+        People, bound_gateway, earlier_today, energy, is_update_at, numeric_string, people, plant,
+        sample,
     },
     spawn,
 };
@@ -75,7 +76,7 @@ async fn metered_plant(app: &App) -> MeteredPlant {
     let year = today.year();
     let batch = TelemetryBatch {
         samples: vec![
-            sample(meter.0, now - 300_000, &meter_report(900.0)),
+            sample(meter.0, earlier_today(now, 300_000), &meter_report(900.0)),
             sample(meter.0, now, &meter_report(-1500.0)),
             sample(station.0, now, &station_report),
         ],

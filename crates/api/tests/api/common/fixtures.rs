@@ -153,6 +153,18 @@ pub fn madrid_plant(name: &str, kind: i64, kw: i64) -> Value {
         "timezone": "Europe/Madrid", "lon": -3.7, "lat": 40.4, "totalPower": kw})
 }
 
+/// `back` ms before `now`, but never before halfway through Madrid's today: a report "minutes
+/// earlier" then stays within a Madrid plant's day, also in the first minutes after its midnight.
+pub fn earlier_today(now: i64, back: i64) -> i64 {
+    use chrono::{TimeZone, Timelike};
+    let local = chrono_tz::Europe::Madrid
+        .timestamp_millis_opt(now)
+        .single()
+        .expect("a time in Madrid");
+    let since_midnight = i64::from(local.time().num_seconds_from_midnight()) * 1000;
+    now - back.min(since_midnight / 2)
+}
+
 /// Registers gateway `sn` (key KEY12345, the Deye 1-phase hybrid protocol; `admin` stands for
 /// who registers it).
 pub async fn register_hybrid_gateway(app: &App, _admin: &str, sn: &str) {

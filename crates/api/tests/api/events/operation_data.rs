@@ -60,20 +60,22 @@ async fn operation_data_pages_and_downloads_events_and_dynamic_data() {
         assert_eq!(rows[1][3], "INV-BOB01");
 
         // Dynamic data: two reports of Ann's inverter today.
-        let t = domain::time::now_ms();
+        // Both within Madrid's today, also just after its midnight.
+        let later = fixtures::earlier_today(domain::time::now_ms(), 300_000);
+        let earlier = fixtures::earlier_today(later, 300_000);
         app.store
             .write_telemetry_batch(&store::telemetry::TelemetryBatch {
                 samples: vec![
                     store::telemetry::SampleWrite {
                         device_id: DeviceId(c.ann_inv),
-                        ts: t - 600_000,
+                        ts: earlier,
                         payload:
                             r#"{"pv1_power":1200.5,"battery_soc":55,"running_state":"normal"}"#
                                 .into(),
                     },
                     store::telemetry::SampleWrite {
                         device_id: DeviceId(c.ann_inv),
-                        ts: t - 300_000,
+                        ts: later,
                         payload: r#"{"pv1_power":1300,"battery_soc":56}"#.into(),
                     },
                 ],

@@ -11,7 +11,7 @@ use chrono::{Datelike, Duration, Utc};
 use chrono_tz::Tz;
 use common::{
     App,
-    fixtures::{energy, is_update_at, madrid_plant, plant, sample},
+    fixtures::{earlier_today, energy, is_update_at, madrid_plant, plant, sample},
     spawn,
 };
 use domain::user::BuiltinRole;
@@ -164,7 +164,7 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         .expect("device");
     // Two reports today 5 minutes apart (the newest is the realtime one), energy today and on
     // two earlier days of earlier months.
-    let t = domain::time::now_ms() - 60_000;
+    let t = earlier_today(domain::time::now_ms(), 60_000);
     let day = today();
     let older = day - Duration::days(40);
     let oldest = chrono::NaiveDate::from_ymd_opt(day.year() - 1, 6, 15).expect("date");
@@ -174,7 +174,9 @@ async fn reporting_inverters(app: &App) -> ReportingInverters {
         (three, three_phase_values()),
         (bobs, single_phase_values()),
     ] {
-        batch.samples.push(sample(device.0, t - 300_000, &values));
+        batch
+            .samples
+            .push(sample(device.0, earlier_today(t, 300_000), &values));
         batch.samples.push(sample(device.0, t, &values));
     }
     for (d, kwh) in [(day, 12.5), (older, 20.0), (oldest, 7.25)] {
