@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod audit_action;
+pub mod clear_sky;
 pub mod codes;
 pub mod combiner;
 pub mod command;

@@ -257,3 +257,135 @@ mod tests {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The sun's azimuth and the daylight within a stretch of time, for the plant figures
+// (`crate::kpi`'s availability, `crate::clear_sky`'s modelled irradiance). Added beside the
+// functions above without changing them, so the same NOAA terms are computed once more here.
+// ---------------------------------------------------------------------------------------------
+
+/// The sun's declination (radians) and its hour angle at longitude `lon_deg` (radians,
+/// negative before solar noon) at `at_ms`: NOAA's terms, as in [`geometric_elevation_deg`].
+fn declination_and_hour_angle(lon_deg: f64, at_ms: i64) -> (f64, f64) {
+    let jd = at_ms as f64 / MS_PER_DAY + JD_UNIX_EPOCH;
+    let t = (jd - JD_J2000) / 36_525.0;
+    let l0 = (280.46646 + t * (36_000.769_83 + t * 0.000_303_2)).rem_euclid(360.0);
+    let m = 357.52911 + t * (35_999.050_29 - 0.000_153_7 * t);
+    let e = 0.016_708_634 - t * (0.000_042_037 + 0.000_000_126_7 * t);
+    let (mr, l0r) = (m.to_radians(), l0.to_radians());
+    let centre = mr.sin() * (1.914_602 - t * (0.004_817 + 0.000_014 * t))
+        + (2.0 * mr).sin() * (0.019_993 - 0.000_101 * t)
+        + (3.0 * mr).sin() * 0.000_289;
+    let omega = (125.04 - 1_934.136 * t).to_radians();
+    let apparent_long = (l0 + centre - 0.005_69 - 0.004_78 * omega.sin()).to_radians();
+    let seconds = 21.448 - t * (46.815 + t * (0.000_59 - t * 0.001_813));
+    let obliquity = (23.0 + (26.0 + seconds / 60.0) / 60.0 + 0.002_56 * omega.cos()).to_radians();
+    let declination = (obliquity.sin() * apparent_long.sin()).asin();
+    let y = (obliquity / 2.0).tan().powi(2);
+    let eot = 4.0
+        * (y * (2.0 * l0r).sin() - 2.0 * e * mr.sin() + 4.0 * e * y * mr.sin() * (2.0 * l0r).cos()
+            - 0.5 * y * y * (4.0 * l0r).sin()
+            - 1.25 * e * e * (2.0 * mr).sin())
+        .to_degrees();
+    let utc_minutes = at_ms.rem_euclid(86_400_000) as f64 / 60_000.0;
+    let solar_minutes = (utc_minutes + eot + 4.0 * lon_deg).rem_euclid(1_440.0);
+    (declination, (solar_minutes / 4.0 - 180.0).to_radians())
+}
+
+/// The sun's azimuth in degrees clockwise from north (90 east, 180 south, 270 west) at
+/// latitude `lat_deg` and longitude `lon_deg` at `at_ms`, from NOAA's declination and hour
+/// angle: `180 + atan2(sin H, cos H sin φ - tan δ cos φ)`, the form that stays defined with
+/// the sun overhead.
+pub fn azimuth_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
+    let (declination, hour_angle) = declination_and_hour_angle(lon_deg, at_ms);
+    let lat = lat_deg.to_radians();
+    let x = hour_angle.cos() * lat.sin() - declination.tan() * lat.cos();
+    (180.0 + hour_angle.sin().atan2(x).to_degrees()).rem_euclid(360.0)
+}
+
+/// Longest step [`daylight_ms`] looks at the sun with: five minutes.
+pub const DAYLIGHT_STEP_MS: i64 = 300_000;
+
+/// How much of `[from_ms, to_ms)` the sun stood at least [`DAYLIGHT_ELEVATION_DEG`] high over
+/// the place (ms): the stretch cut into equal steps of at most [`DAYLIGHT_STEP_MS`], each
+/// counted whole when the sun is that high at its middle. 0 for an empty stretch. Ingest counts
+/// a report interval's daylight with it, and the figures the daylight of a period, so both
+/// sides of the availability measure time the same way.
+pub fn daylight_ms(lat_deg: f64, lon_deg: f64, from_ms: i64, to_ms: i64) -> i64 {
+    if to_ms <= from_ms {
+        return 0;
+    }
+    let span = to_ms - from_ms;
+    let steps = (span + DAYLIGHT_STEP_MS - 1) / DAYLIGHT_STEP_MS;
+    let mut lit = 0i64;
+    let mut start = from_ms;
+    for k in 1..=steps {
+        // Integer step ends: the steps add up to the span exactly.
+        let end = from_ms + span * k / steps;
+        let middle = start + (end - start) / 2;
+        if elevation_deg(lat_deg, lon_deg, middle) >= DAYLIGHT_ELEVATION_DEG {
+            lit += end - start;
+        }
+        start = end;
+    }
+    lit
+}
+
+#[cfg(test)]
+mod azimuth_tests {
+    use super::*;
+
+    /// The sun's azimuth for the places and times of the elevation tests above, as the
+    /// `astral` package (3.2, NOAA's equations) computes it: `astral.sun.azimuth(observer,
+    /// time)`.
+    const ASTRAL: [(&str, f64, f64, i64, f64); 7] = [
+        ("boulder", 40.0150, -105.2705, 1_718_992_800_000, 136.5496),
+        ("greenwich", 51.4779, -0.0015, 1_710_936_000_000, 177.6641),
+        ("sydney", -33.8688, 151.2093, 1_734_746_400_000, 351.5368),
+        ("madrid", 40.4168, -3.7038, 1_736_929_800_000, 126.4913),
+        ("equator", 0.0, 0.0, 1_727_006_400_000, 270.3106),
+        ("tromso", 69.6492, 18.9553, 1_734_778_800_000, 184.0240),
+        ("tokyo", 35.6762, 139.6503, 1_719_874_800_000, 88.4796),
+    ];
+
+    #[test]
+    fn the_azimuth_matches_the_noaa_figures_of_astral_to_a_tenth_of_a_degree() {
+        for (place, lat, lon, at, expected) in ASTRAL {
+            let a = azimuth_deg(lat, lon, at);
+            let diff = (a - expected + 540.0).rem_euclid(360.0) - 180.0;
+            assert!(diff.abs() < 0.1, "{place}: {a} vs {expected}");
+        }
+    }
+
+    #[test]
+    fn the_sun_rises_in_the_east_and_sets_in_the_west() {
+        // Madrid, 2024-06-21 UTC: morning, solar noon (about 12:15 UTC) and evening.
+        let day = 1_718_928_000_000;
+        let at = |h: f64| azimuth_deg(40.4168, -3.7038, day + (h * 3_600_000.0) as i64);
+        assert!((50.0..110.0).contains(&at(6.0)), "{}", at(6.0));
+        assert!((at(12.25) - 180.0).abs() < 5.0, "{}", at(12.25));
+        assert!((250.0..310.0).contains(&at(18.5)), "{}", at(18.5));
+        // In Sydney the midday sun stands in the north.
+        let sydney_noon = 1_718_928_000_000 + 2 * 3_600_000;
+        let a = azimuth_deg(-33.87, 151.21, sydney_noon);
+        assert!(!(90.0..270.0).contains(&a), "{a}");
+    }
+
+    #[test]
+    fn daylight_is_the_time_the_sun_stands_high_enough() {
+        // Madrid, 2024-06-21: the sun is 5 degrees up from about 05:15 to 19:20 UTC.
+        let day = 1_718_928_000_000;
+        let lit = daylight_ms(40.4168, -3.7038, day, day + 86_400_000) as f64 / 3_600_000.0;
+        assert!((13.5..14.5).contains(&lit), "{lit} h");
+        // A stretch at noon is all daylight, one at midnight none, an empty one nothing.
+        let noon = day + 12 * 3_600_000;
+        assert_eq!(daylight_ms(40.4, -3.7, noon, noon + 3_600_000), 3_600_000);
+        assert_eq!(daylight_ms(40.4, -3.7, day, day + 3_600_000), 0);
+        assert_eq!(daylight_ms(40.4, -3.7, noon, noon), 0);
+        // An odd span is counted to the millisecond.
+        assert_eq!(daylight_ms(40.4, -3.7, noon, noon + 777_777), 777_777);
+        // Tromsø in the polar night has none.
+        let dec = 1_734_739_200_000;
+        assert_eq!(daylight_ms(69.6492, 18.9553, dec, dec + 86_400_000), 0);
+    }
+}
