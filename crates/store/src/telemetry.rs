@@ -378,6 +378,23 @@ impl Store {
         self.energy_totals(DayRows::Plant(plant), days).await
     }
 
+    /// The first day a plant has a row of `metric`, `YYYY-MM-DD` (the plant figures count a
+    /// derived metric from when ingest first recorded it).
+    pub async fn plant_metric_first_day(
+        &self,
+        plant: PlantId,
+        metric: &str,
+    ) -> Result<Option<String>> {
+        Ok(scalar!(
+            self,
+            fetch_one,
+            Option<String>,
+            "SELECT MIN(day) FROM plant_energy_daily WHERE plant_id = $1 AND metric = $2",
+            plant,
+            metric
+        )?)
+    }
+
     /// A device's energy over `days` per day, month or year (for charts).
     pub async fn device_energy_series(
         &self,

@@ -507,7 +507,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
         // This month: nothing is due yet (the subscription began in it).
         let state = &app.state;
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, Utc::now())
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), Utc::now())
                 .await
                 .expect("job"),
             0
@@ -524,15 +524,19 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
                 .with_timezone(&Utc)
         };
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(next))
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), at(next))
                 .await
                 .expect("job"),
             1
         );
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(next) + Duration::hours(1))
-                .await
-                .expect("job"),
+            jobs::monthly_reports::send_due(
+                &state.store,
+                &Default::default(),
+                at(next) + Duration::hours(1)
+            )
+            .await
+            .expect("job"),
             0
         );
         let month = c.today.format("%Y-%m").to_string();
@@ -552,7 +556,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
         // A month later, the next one; after unsubscribing, none.
         let after = (next + Duration::days(32)).with_day(1).expect("1st");
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(after))
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), at(after))
                 .await
                 .expect("job"),
             1
@@ -562,7 +566,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
             .expect_code(0);
         let later = (after + Duration::days(32)).with_day(1).expect("1st");
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(later))
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), at(later))
                 .await
                 .expect("job"),
             0
