@@ -5,7 +5,8 @@
 //!   `max(0, charge - max(0, pv - load))` (`domain::kpi::grid_charge_w`), from an inverter's
 //!   `battery_power`, PV and load powers;
 //! - `available_h` (h): the daylight part of the interval (`domain::sun::daylight_ms` at the
-//!   plant's place) when neither report of an inverter showed a fault-severity status word;
+//!   plant's place), less half of it for each of its two reports that showed a fault-severity
+//!   status word (the fault state integrated like the powers);
 //! - `irradiation` (kWh/m²): a weather station's `irradiance`, for a station that does not count
 //!   `today_irradiation` itself.
 //!
@@ -171,14 +172,11 @@ pub fn rows(prev: &Point, cur: &Point, at: Placement) -> Vec<EnergyWrite> {
     if cur.family == DeviceFamily::Inverter
         && let Some((lat, lon)) = at.location
     {
-        let daylight = sun::daylight_ms(lat, lon, prev.ts, cur.ts);
-        if daylight > 0 {
-            let up = if prev.faulted || cur.faulted {
-                0
-            } else {
-                daylight
-            };
-            out.push(row(metrics::AVAILABLE_H, up as f64 / 3_600_000.0));
+        let daylight = sun::daylight_ms(lat, lon, prev.ts, cur.ts) as f64 / 3_600_000.0;
+        if daylight > 0.0 {
+            let up = |p: &Point| if p.faulted { 0.0 } else { 1.0 };
+            let share = (up(prev) + up(cur)) / 2.0;
+            out.push(row(metrics::AVAILABLE_H, daylight * share));
         }
     }
     out
@@ -357,7 +355,8 @@ mod tests {
             value(&r, metrics::AVAILABLE_H),
             Some(600_000.0 / 3_600_000.0)
         );
-        // A fault word bit (a fault-severity event of the catalogue) makes the interval count 0.
+        // A fault word bit (a fault-severity event of the catalogue) at one end takes half the
+        // interval, at both ends all of it.
         let fault = events::of_family(DeviceFamily::Inverter)
             .find(|d| d.severity == EventSeverity::Fault && d.word.is_some())
             .and_then(|d| d.word)
@@ -374,8 +373,17 @@ mod tests {
             panic!("point")
         };
         assert!(faulted.faulted);
+        let half = 300_000.0 / 3_600_000.0;
         assert_eq!(
             value(&rows(&ok, &faulted, madrid()), metrics::AVAILABLE_H),
+            Some(half)
+        );
+        let still = Point {
+            ts: faulted.ts + 600_000,
+            ..faulted
+        };
+        assert_eq!(
+            value(&rows(&faulted, &still, madrid()), metrics::AVAILABLE_H),
             Some(0.0)
         );
         // Without a location there is no daylight to count.

@@ -146,12 +146,13 @@ async fn inverters_are_available_in_daylight_and_stations_count_irradiation() ->
             )
         };
         let ws = |g: f64| reading("WSA", "weather_station", &[("irradiance", g)]);
-        // 12:00 and 12:10 fine, 12:20 a fault (F33): 10 minutes available of 20.
+        // 12:00 and 12:10 fine, 12:20 a fault (F33): the first 10 minutes available, the next
+        // half (the fault state integrated like a power), 15 of 20.
         telemetry(&tx, "GWA", at(12, 0)?, vec![inv(0.0), ws(800.0)]).await?;
         telemetry(&tx, "GWA", at(12, 10)?, vec![inv(0.0), ws(900.0)]).await?;
         telemetry(&tx, "GWA", at(12, 20)?, vec![inv(1.0), ws(1000.0)]).await?;
         let hours = metric(&s, plant, "available_h").await?;
-        assert!((hours - 10.0 / 60.0).abs() < 1e-9, "{hours}");
+        assert!((hours - 15.0 / 60.0).abs() < 1e-9, "{hours}");
         // (800 + 900) / 2 and (900 + 1000) / 2 W/m² for 10 minutes each: 0.3 kWh/m².
         let station = s.device_by_sn("WSA").await?.ok_or("station")?;
         let day = DayRange::day(&past_day()?.format("%Y-%m-%d").to_string());
