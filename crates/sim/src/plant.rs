@@ -456,7 +456,8 @@ impl PlantModel {
     /// inverter running it is idle. A `forced` discharge (W, floor %) gives at least that much
     /// while the charge is above the floor, exporting what the load does not take. In the
     /// plant's [`GridCharge`] window (`minute` after local midnight) and without PV surplus it
-    /// charges from the grid up to the window's target instead of covering the load.
+    /// charges from the grid up to the window's target, then holds, instead of covering the
+    /// load.
     fn dispatch(
         &mut self,
         pv_w: f64,
@@ -478,10 +479,12 @@ impl PlantModel {
         let floor = forced.map_or(MIN_SOC, |(_, f)| f.max(MIN_SOC));
         let forced_w = forced.map_or(0.0, |(w, _)| w);
         let forcing = forced_w > 0.0 && self.soc > floor;
+        // In a grid-charge window the battery charges to the target and then holds it (the
+        // load is fed from the grid), as a hybrid does in a time-of-use slot with charging on.
         let from_grid = self
             .spec
             .grid_charge
-            .filter(|g| !forcing && surplus <= 0.0 && g.holds(minute) && self.soc < g.target_soc);
+            .filter(|g| !forcing && surplus <= 0.0 && g.holds(minute));
         let battery_w = if let Some(g) = from_grid {
             let room_w =
                 (g.target_soc - self.soc) / 100.0 * capacity_wh / CHARGE_EFFICIENCY / hours;
@@ -769,6 +772,7 @@ mod tests {
             "{:?}",
             last.soc()
         );
+        assert_eq!(last.flows.battery_w, 0.0, "holds the target in the window");
         let morning = model.step(night + Duration::hours(5), 300.0);
         assert!(morning.flows.battery_w >= 0.0, "{:?}", morning.flows);
     }
