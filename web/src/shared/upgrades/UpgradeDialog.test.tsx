@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope, fakeHttp } from '@/test/http';
 import { renderScreen } from '@/test/render';
@@ -15,6 +15,7 @@ const upgrade = (patch: Partial<Upgrade>): Upgrade => ({
   fromVersion: 'V1_0',
   commandId: 9,
   state: 'sending',
+  queuePosition: null,
   progress: 0,
   message: '',
   cancellable: false,
@@ -46,6 +47,7 @@ async function renderView(progress: BatchProgress) {
 
 const totals = {
   total: 1,
+  queued: 0,
   sending: 0,
   upgrading: 0,
   successful: 0,
@@ -92,5 +94,101 @@ describe('BatchView', () => {
     expect(within(sums).getByText('Succeeded').closest('.ant-statistic')?.textContent).toContain(
       '1',
     );
+  });
+
+  it('shows devices waiting for their gateway as queued with their place, and one leaves the queue', async () => {
+    const sns = ['INV-1', 'INV-2', 'INV-3'];
+    const ten: BatchStart = {
+      batchId: 'b2',
+      total: 3,
+      sent: 3,
+      refused: 0,
+      results: sns.map((sn, k) => ({
+        sn,
+        success: true,
+        code: 0,
+        msg: '',
+        upgrade: upgrade({
+          sn,
+          state: k === 0 ? 'sending' : 'queued',
+          commandId: k === 0 ? 9 : null,
+          queuePosition: k === 0 ? null : k,
+          cancellable: k > 0,
+        }),
+      })),
+    };
+    let cancelled = false;
+    const infos = () =>
+      sns.map((sn, k) =>
+        upgrade({
+          sn,
+          state: k === 0 ? 'upgrading' : k === 2 && cancelled ? 'cancelled' : 'queued',
+          progress: k === 0 ? 45 : 0,
+          commandId: k === 0 ? 9 : null,
+          queuePosition: k === 0 || (k === 2 && cancelled) ? null : k,
+          cancellable: k > 0 && !(k === 2 && cancelled),
+        }),
+      );
+    const api = fakeHttp({
+      'GET /api/v1/upgrade/batch/{id}': () =>
+        envelope({
+          batchId: 'b2',
+          totals: {
+            ...totals,
+            total: 3,
+            upgrading: 1,
+            queued: cancelled ? 1 : 2,
+            cancelled: cancelled ? 1 : 0,
+            running: cancelled ? 2 : 3,
+            progress: 15,
+          },
+          infos: infos(),
+        }),
+      'POST /api/v1/inverter/{sn}/cutUpgrade': () => {
+        cancelled = true;
+        return envelope({ upgrade: infos()[2] as Upgrade, cancelRequested: true });
+      },
+    });
+    await renderScreen(<BatchView start={ten} target="inverter" />);
+    await screen.findByText('Upgrading');
+    const tags = () => screen.getAllByTestId('upgrade-state');
+    expect(tags().map((s) => s.textContent)).toEqual(['Upgrading', 'Queued (1)', 'Queued (2)']);
+    expect(tags()[1]?.getAttribute('data-position')).toBe('1');
+    expect(screen.getAllByText('Waiting for its gateway')).toHaveLength(2);
+    const sums = screen.getByTestId('upgrade-totals');
+    expect(sums.getAttribute('data-done')).toBe('no');
+    expect(within(sums).getByText('Queued').closest('.ant-statistic')?.textContent).toContain('2');
+
+    // the last one leaves the queue: no request to the device, the list shows it at once
+    const buttons = screen.getAllByTestId('upgrade-cancel');
+    expect(buttons).toHaveLength(2);
+    fireEvent.click(buttons[1] as HTMLElement);
+    await waitFor(() =>
+      expect(tags().map((s) => s.textContent)).toEqual(['Upgrading', 'Queued (1)', 'Cancelled']),
+    );
+    expect(api.calls('POST /api/v1/inverter/{sn}/cutUpgrade')[0]?.params).toEqual({ sn: 'INV-3' });
+    expect(await screen.findByText('INV-3 left the queue')).toBeTruthy();
+  });
+
+  it('shows a single queued upgrade in Chinese and Spanish', async () => {
+    for (const [lang, label] of [
+      ['zh', '排队中（4）'],
+      ['es', 'En cola (4)'],
+    ] as const) {
+      const one = upgrade({ state: 'queued', commandId: null, queuePosition: 4 });
+      fakeHttp({
+        'GET /api/v1/upgrade/batch/{id}': () =>
+          envelope({ batchId: 'b1', totals: { ...totals, queued: 1, running: 1 }, infos: [one] }),
+      });
+      const view = await renderScreen(
+        <BatchView
+          start={{ ...start, total: 1, refused: 0, results: [start.results[0]!] }}
+          target="inverter"
+        />,
+        { language: lang },
+      );
+      expect(await screen.findByText(label)).toBeTruthy();
+      view.unmount();
+    }
   });
 });

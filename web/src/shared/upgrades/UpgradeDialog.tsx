@@ -30,7 +30,15 @@ import {
   type BatchStart,
   type UpgradeTarget,
 } from './api';
-import { progressStatus, reasonOf, rowsOf, splitSns, summary, type Row } from './progress';
+import {
+  progressStatus,
+  reasonOf,
+  rowsOf,
+  splitSns,
+  stateLabel,
+  summary,
+  type Row,
+} from './progress';
 
 interface Props {
   open: boolean;
@@ -42,7 +50,11 @@ interface Props {
   preset?: string[];
 }
 
-/** The live progress of a started batch: one bar for the batch, one per device, totals. */
+/**
+ * The live progress of a started batch: one bar for the batch, one per device, totals. A
+ * gateway upgrades one device at a time, so devices behind one gateway wait "Queued (n)", n
+ * their place in its queue, until their turn; a queued one can leave the queue.
+ */
 export function BatchView({ start, target }: { start: BatchStart; target: UpgradeTarget }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -60,10 +72,13 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
       });
   }, [done, queryClient, target]);
 
-  const cancel = (sn: string) => {
+  const cancel = (sn: string, queued: boolean) => {
     setCancelling(sn);
     cancelUpgrade(sn)
-      .then(() => message.info(t('upgrades.cancelRequested', { sn })))
+      .then(() => {
+        message.info(t(queued ? 'upgrades.unqueued' : 'upgrades.cancelRequested', { sn }));
+        return batch.refetch();
+      })
       .catch((e: unknown) => message.error(isApiError(e) ? e.message : t('upgrades.requestFailed')))
       .finally(() => setCancelling(null));
   };
@@ -86,6 +101,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
       />
       <Space
         size="large"
+        wrap
         style={{ margin: '12px 0' }}
         data-testid="upgrade-totals"
         data-done={done ? 'yes' : 'no'}
@@ -102,6 +118,12 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
           styles={{ content: s.failed ? { color: '#cf1322' } : undefined }}
         />
         <Statistic title={t('upgrades.cancelled')} value={s.cancelled} />
+        <Statistic
+          title={t('upgrades.queued')}
+          value={s.queued}
+          data-testid="upgrade-queued"
+          styles={{ content: s.queued ? { color: '#d48806' } : undefined }}
+        />
         <Statistic title={t('upgrades.running')} value={start.sent > 0 ? s.running : 0} />
       </Space>
       <Table<Row>
@@ -121,8 +143,9 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
                   data-testid="upgrade-state"
                   data-sn={r.sn}
                   data-state={r.upgrade.state}
+                  data-position={r.upgrade.queuePosition ?? undefined}
                 >
-                  {t(`upgrades.states.${r.upgrade.state}`)}
+                  {t(...stateLabel(r.upgrade))}
                 </Tag>
               ) : (
                 <Tag color="error" data-testid="upgrade-state">
@@ -135,7 +158,9 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
             title: t('upgrades.progress'),
             width: 200,
             render: (_, r) =>
-              r.upgrade ? (
+              r.upgrade?.state === 'queued' ? (
+                <Typography.Text type="secondary">{t('upgrades.waiting')}</Typography.Text>
+              ) : r.upgrade ? (
                 <Progress
                   size="small"
                   percent={r.upgrade.progress}
@@ -165,7 +190,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
                   size="small"
                   danger
                   loading={cancelling === r.sn}
-                  onClick={() => cancel(r.sn)}
+                  onClick={() => cancel(r.sn, r.upgrade?.state === 'queued')}
                   data-testid="upgrade-cancel"
                 >
                   {t('upgrades.cancel')}
@@ -190,7 +215,7 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
   const [start, setStart] = useState<BatchStart | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // gateways already on the chosen version (4001): a warning, with "upgrade anyway"
+  // devices already on the chosen version (4001): a warning, with "upgrade anyway"
   const [current, setCurrent] = useState<string[]>([]);
   const sns = fixed ?? splitSns(text);
   const firmware = useQuery({
@@ -216,13 +241,11 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
       .then((started) => {
         setStart(started);
         setCurrent(
-          started.results
-            .filter((r) => r.code === ErrorCode.GatewayFirmwareCurrent)
-            .map((r) => r.sn),
+          started.results.filter((r) => r.code === ErrorCode.FirmwareCurrent).map((r) => r.sn),
         );
       })
       .catch((e: unknown) => {
-        if (isApiError(e, ErrorCode.GatewayFirmwareCurrent)) setCurrent(only);
+        if (isApiError(e, ErrorCode.FirmwareCurrent)) setCurrent(only);
         else setError(isApiError(e) ? e.message : t('upgrades.requestFailed'));
       })
       .finally(() => setBusy(false));
