@@ -109,5 +109,8 @@ describe('upgrade progress', () => {
     expect(reasonOf({ sn: 'D', upgrade: null, refusal: 'Device offline' }, say)).toBe(
       'Device offline',
     );
+    const running = { ...upgrade('E', 'upgrading', 50), message: 'upgrading' };
+    expect(reasonOf({ sn: 'E', upgrade: running, refusal: null }, say)).toBe('');
+    expect(reasonOf({ sn: 'F', upgrade: upgrade('F', 'queued', 0), refusal: null }, say)).toBe('');
   });
 });

@@ -63,13 +63,14 @@ export function summary(totals: BatchTotals | undefined, refused: number) {
 
 /**
  * What the reason column says of a row: why the start was refused, else why an upgrade that
- * did not succeed ended. `translate` turns the portal's own reasons into the reader's language;
+ * failed or was cancelled ended (nothing while it runs or waits). `translate` turns the portal's own reasons into the reader's language;
  * a device's reason is shown as it sent it.
  */
 export function reasonOf(row: Row, translate: (reason: UpgradeReason) => string): string {
   if (row.refusal !== null) return row.refusal;
   const u = row.upgrade;
-  if (!u || u.state === 'successful') return '';
+  // While it runs the device's words are its phase ("sending", "upgrading"), not a reason.
+  if (!u || (u.state !== 'failed' && u.state !== 'cancelled')) return '';
   return u.reason ? translate(u.reason) : u.message;
 }
 

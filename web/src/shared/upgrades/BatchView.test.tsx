@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, fakeHttp } from '@/test/http';
 import { renderScreen } from '@/test/render';
 import type { BatchProgress, BatchStart, Upgrade } from './api';
-import { BatchView } from './UpgradeDialog';
+import { BatchView } from './BatchView';
 
 const upgrade = (patch: Partial<Upgrade>): Upgrade => ({
   id: 1,
@@ -43,6 +43,33 @@ async function renderView(progress: BatchProgress) {
   await renderScreen(<BatchView start={start} target="inverter" />);
   await screen.findByText(progress.infos[0]?.state === 'successful' ? 'Successful' : 'Upgrading');
   expect(api.calls('GET /api/v1/upgrade/batch/{id}')[0]?.params).toEqual({ id: 'b1' });
+}
+
+const plain = window.matchMedia;
+afterEach(() => {
+  Object.defineProperty(window, 'matchMedia', { configurable: true, value: plain });
+});
+
+/** A phone-wide window (390 px), as the media queries see it. */
+function phoneWidth() {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string): MediaQueryList => {
+      const max = /max-width:\s*([\d.]+)px/.exec(query);
+      const min = /min-width:\s*([\d.]+)px/.exec(query);
+      const matches = (!min || 390 >= Number(min[1])) && (!max || 390 <= Number(max[1]));
+      return {
+        matches,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      } as MediaQueryList;
+    },
+  });
 }
 
 const totals = {
@@ -158,6 +185,10 @@ describe('BatchView', () => {
     const sums = screen.getByTestId('upgrade-totals');
     expect(sums.getAttribute('data-done')).toBe('no');
     expect(within(sums).getByText('Queued').closest('.ant-statistic')?.textContent).toContain('2');
+    // running: the one sent, not the ones waiting
+    expect(within(sums).getByText('Running').closest('.ant-statistic')?.textContent).toBe(
+      'Running1',
+    );
 
     // the last one leaves the queue: no request to the device, the list shows it at once
     const buttons = screen.getAllByTestId('upgrade-cancel');
@@ -190,5 +221,31 @@ describe('BatchView', () => {
       expect(await screen.findByText(label)).toBeTruthy();
       view.unmount();
     }
+  });
+
+  it('fits a phone: the SN with its versions, and the state with its progress and cancel', async () => {
+    phoneWidth();
+    const queued = upgrade({
+      sn: 'INV-A',
+      state: 'queued',
+      commandId: null,
+      queuePosition: 2,
+      cancellable: true,
+    });
+    fakeHttp({
+      'GET /api/v1/upgrade/batch/{id}': () =>
+        envelope({ batchId: 'b1', totals: { ...totals, queued: 1, running: 1 }, infos: [queued] }),
+    });
+    await renderScreen(<BatchView start={start} target="inverter" />);
+    await screen.findByText('Queued (2)');
+    const table = screen.getByTestId('upgrade-rows');
+    expect(table.querySelectorAll('thead th')).toHaveLength(2);
+    const [row] = table.querySelectorAll('tbody tr.ant-table-row');
+    const cells = [...(row?.querySelectorAll('td') ?? [])];
+    expect(cells[0]?.textContent).toBe('INV-AV1_0 → V2_0');
+    expect(within(cells[1] as HTMLElement).getByText('Waiting for its gateway')).toBeTruthy();
+    expect(within(cells[1] as HTMLElement).getByTestId('upgrade-cancel')).toBeTruthy();
+    // the refused device says why under its state
+    expect(screen.getByText('Device offline')).toBeTruthy();
   });
 });
