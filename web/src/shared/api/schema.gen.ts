@@ -2234,7 +2234,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upgrades one gateway (by id or SN) with gateway firmware `firmId`. */
+        /**
+         * Upgrades one gateway (by id or SN) with gateway firmware `firmId`; `queued` while an
+         *     upgrade of one of its devices runs.
+         */
         post: operations["post_api_v1_gateway_id_upgrade"];
         delete?: never;
         options?: never;
@@ -2742,7 +2745,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Asks the inverter to stop its running upgrade; refused (608) where the device cannot. */
+        /**
+         * Takes the inverter's queued upgrade out of its gateway's queue (it ends cancelled at once),
+         *     or asks the inverter to stop its running upgrade; refused (608) where the device cannot.
+         */
         post: operations["post_api_v1_inverter_sn_cutUpgrade"];
         delete?: never;
         options?: never;
@@ -2980,8 +2986,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade;
-         *     poll `/upgrade/progress`.
+         * Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade,
+         *     `queued` when its gateway is busy with another upgrade; poll `/upgrade/progress`.
          */
         post: operations["post_api_v1_inverter_sn_upgrade"];
         delete?: never;
@@ -3035,8 +3041,9 @@ export interface paths {
         put?: never;
         /**
          * Upgrades several inverters with one firmware. Each is checked on its own; the answer gives
-         *     totals (sent, refused) and each one's outcome with the reason of a refusal. Follow the run
-         *     with `GET /api/v1/upgrade/batch/{batchId}`.
+         *     totals (sent, refused) and each one's outcome with the reason of a refusal. Inverters behind
+         *     one gateway are upgraded one at a time: the first is sent, the others wait `queued`. Follow
+         *     the run with `GET /api/v1/upgrade/batch/{batchId}`.
          */
         post: operations["post_api_v1_inverter_batchUpgrade"];
         delete?: never;
@@ -6564,10 +6571,10 @@ export interface components {
             userId: number | null;
         };
         /**
-         * @description How an audit entry ended: `succeeded` (the change was made), `sent` (a command went to the device; its outcome is the command's status), `failed`, or `refused` by the portal.
+         * @description How an audit entry ended: `succeeded` (the change was made), `sent` (a command went to the device; its outcome is the command's status), `queued` (an upgrade waits for its gateway; a later entry says when it was sent), `failed`, or `refused` by the portal.
          * @enum {string}
          */
-        AuditResult: "succeeded" | "sent" | "failed" | "refused";
+        AuditResult: "succeeded" | "sent" | "queued" | "failed" | "refused";
         BatchDeleteBody: {
             /** @description Firmware ids: a list or a comma-separated string. */
             ids?: unknown;
@@ -8353,7 +8360,7 @@ export interface components {
                 hardwareVersion: string;
                 /** Format: int64 */
                 id: number;
-                /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
                 inUse: boolean;
                 manufacturer: string;
                 name: string;
@@ -9474,7 +9481,7 @@ export interface components {
                 hardwareVersion: string;
                 /** Format: int64 */
                 id: number;
-                /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
                 inUse: boolean;
                 manufacturer: string;
                 name: string;
@@ -9688,9 +9695,12 @@ export interface components {
             data: null | {
                 /** @description The batch it was started in (a single start is a batch of one). */
                 batchId: string;
-                /** @description Whether it may be cancelled now. */
+                /** @description Whether it may be cancelled now (a queued inverter upgrade always may). */
                 cancellable: boolean;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @description Null while queued.
+                 */
                 commandId: number | null;
                 /** @description Null while it runs. */
                 finishTime: string | null;
@@ -9707,8 +9717,15 @@ export interface components {
                  * @description Percent, 0-100.
                  */
                 progress: number;
+                /**
+                 * Format: int64
+                 * @description While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+                 *     otherwise.
+                 */
+                queuePosition: number | null;
                 reason: components["schemas"]["UpgradeReason"] | null;
                 sn: string;
+                /** @description When it was asked for; once a queued upgrade is sent, when it was sent. */
                 startTime: string;
                 state: components["schemas"]["UpgradeState"];
                 /** @description `inverter` or `gateway`. */
@@ -10422,7 +10439,7 @@ export interface components {
                     hardwareVersion: string;
                     /** Format: int64 */
                     id: number;
-                    /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                    /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
                     inUse: boolean;
                     manufacturer: string;
                     name: string;
@@ -12137,9 +12154,12 @@ export interface components {
             data: {
                 /** @description The batch it was started in (a single start is a batch of one). */
                 batchId: string;
-                /** @description Whether it may be cancelled now. */
+                /** @description Whether it may be cancelled now (a queued inverter upgrade always may). */
                 cancellable: boolean;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @description Null while queued.
+                 */
                 commandId: number | null;
                 /** @description Null while it runs. */
                 finishTime: string | null;
@@ -12156,8 +12176,15 @@ export interface components {
                  * @description Percent, 0-100.
                  */
                 progress: number;
+                /**
+                 * Format: int64
+                 * @description While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+                 *     otherwise.
+                 */
+                queuePosition: number | null;
                 reason: components["schemas"]["UpgradeReason"] | null;
                 sn: string;
+                /** @description When it was asked for; once a queued upgrade is sent, when it was sent. */
                 startTime: string;
                 state: components["schemas"]["UpgradeState"];
                 /** @description `inverter` or `gateway`. */
@@ -13397,7 +13424,7 @@ export interface components {
             hardwareVersion: string;
             /** Format: int64 */
             id: number;
-            /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+            /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
             inUse: boolean;
             manufacturer: string;
             name: string;
@@ -16181,9 +16208,12 @@ export interface components {
         Upgrade: {
             /** @description The batch it was started in (a single start is a batch of one). */
             batchId: string;
-            /** @description Whether it may be cancelled now. */
+            /** @description Whether it may be cancelled now (a queued inverter upgrade always may). */
             cancellable: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Null while queued.
+             */
             commandId: number | null;
             /** @description Null while it runs. */
             finishTime: string | null;
@@ -16200,8 +16230,15 @@ export interface components {
              * @description Percent, 0-100.
              */
             progress: number;
+            /**
+             * Format: int64
+             * @description While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+             *     otherwise.
+             */
+            queuePosition: number | null;
             reason: components["schemas"]["UpgradeReason"] | null;
             sn: string;
+            /** @description When it was asked for; once a queued upgrade is sent, when it was sent. */
             startTime: string;
             state: components["schemas"]["UpgradeState"];
             /** @description `inverter` or `gateway`. */
@@ -16258,12 +16295,13 @@ export interface components {
          * @description Why the portal itself ended an upgrade.
          * @enum {string}
          */
-        UpgradeReason: "gatewayOffline" | "noProgress" | "timedOut";
+        UpgradeReason: "gatewayOffline" | "noProgress" | "timedOut" | "deviceGone" | "gatewayDeleted" | "offline" | "notAdmitted";
         /**
-         * @description Where an upgrade stands (the spec's remote upgrade states).
+         * @description Where an upgrade stands: the spec's remote upgrade states, and `queued` (added by the
+         *     portal: waiting for the upgrade running on its gateway; not ended, like `sending`).
          * @enum {string}
          */
-        UpgradeState: "sending" | "upgrading" | "successful" | "failed" | "cancelled";
+        UpgradeState: "queued" | "sending" | "upgrading" | "successful" | "failed" | "cancelled";
         /** @description Totals over a batch's upgrades: how many in each state and the mean progress. */
         UpgradeTotals: {
             cancelled: number;
@@ -16273,7 +16311,9 @@ export interface components {
              * @description Mean progress, percent.
              */
             progress: number;
-            /** @description Not ended yet; 0 means the batch is over. */
+            /** @description Waiting for their gateway. */
+            queued: number;
+            /** @description Not ended yet (queued ones included); 0 means the batch is over. */
             running: number;
             sending: number;
             successful: number;
@@ -19683,7 +19723,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606, 4001 already on this version or newer (a warning: repeat with force=true) */
+            /** @description The upgrade (state queued while it upgrades one of its devices); 2, 4 firmId, 305, 602 offline, 603 upgrading or queued, 606, 4001 already on this version or newer (a warning: repeat with force=true) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20410,7 +20450,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported */
+            /** @description The upgrade (cancelled when it was queued) and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20733,6 +20773,8 @@ export interface operations {
         parameters: {
             query: {
                 firmId: number;
+                /** @description true: skip the 4001 warning */
+                force?: boolean;
             };
             header?: never;
             path: {
@@ -20742,7 +20784,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed */
+            /** @description The upgrade (state queued while its gateway upgrades another device); 2, 4 firmId, 600, 602 offline, 603 upgrading or queued, 604 state forbids, 606 connection failed, 4001 already on this version or newer (a warning: repeat with force=true) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20807,7 +20849,10 @@ export interface operations {
     };
     post_api_v1_inverter_batchUpgrade: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: skip the per-inverter 4001 warning */
+                force?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20818,7 +20863,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Totals and each inverter's outcome; 4 sns */
+            /** @description Totals and each inverter's outcome (4001 for one already on this version or newer); 4 sns */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25962,8 +26007,8 @@ export const ErrorCode = {
   AgentTaken: 903,
   /** Firmware name duplicate */
   FirmwareNameTaken: 4000,
-  /** Gateway firmware is up to date */
-  GatewayFirmwareCurrent: 4001,
+  /** Firmware is already up to date */
+  FirmwareCurrent: 4001,
   /** Firmware software version number duplicate */
   FirmwareVersionTaken: 4002,
   /** Device exists */
