@@ -19,6 +19,7 @@ use super::{flow, live};
 use crate::{
     AppState,
     envelope::ApiResult,
+    inverters::values::switched_on,
     readings::{self, Reading},
 };
 
@@ -40,6 +41,8 @@ pub(crate) struct Summary {
     pub update_at: i64,
     /// No device has fresh data ([`live`]): the figures are the last known, not live.
     pub stale: bool,
+    /// Every inverter with fresh data reports itself switched off ([`live::switched_off`]).
+    pub switched_off: bool,
 }
 
 /// `pac / capacity`, 0 for a plant without capacity; 4 decimals like the clients show.
@@ -85,7 +88,7 @@ pub(crate) async fn plant(
     let cycles = live::Cycles::of_plant(app, plant.id).await?;
     let now = domain::time::now_ms();
     // Current power counts fresh readings only: a silent plant produces nothing we know of.
-    let (mut pac, mut stale) = (0.0, true);
+    let (mut pac, mut stale, mut switches) = (0.0, true, Vec::new());
     for s in &latest {
         let Some(d) = devices.iter().find(|d| d.id == s.device_id) else {
             continue;
@@ -95,7 +98,9 @@ pub(crate) async fn plant(
         }
         stale = false;
         if d.family == DeviceFamily::Inverter {
-            pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+            let r = Reading::from_sample(s.ts, &s.payload);
+            pac += flow::pv_power(&r).unwrap_or(0.0);
+            switches.push(switched_on(&r));
         }
     }
     let update_at = latest
@@ -146,6 +151,7 @@ pub(crate) async fn plant(
         efficiency: efficiency(pac, plant.total_power),
         update_at,
         stale,
+        switched_off: live::switched_off(switches),
     })
 }
 
@@ -159,6 +165,8 @@ pub(crate) struct ListSummary {
     pub update_at: i64,
     /// As [`Summary::stale`].
     pub stale: bool,
+    /// As [`Summary::switched_off`].
+    pub switched_off: bool,
 }
 
 /// The list figures of a page of plants: three queries whatever the page size.
@@ -209,18 +217,30 @@ pub(crate) async fn plants(
         .filter(|s| s.family == DeviceFamily::Inverter)
         .map(|s| (s.device_id, s.ts))
         .collect();
-    let pv = app.caches.latest_pv.power(app, &inverters).await?;
+    let latest = app.caches.latest_pv.power(app, &inverters).await?;
     let mut newest: HashMap<_, i64> = HashMap::new();
     for s in &stamps {
         let n = newest.entry(s.plant_id).or_insert(s.ts);
         *n = (*n).max(s.ts);
     }
+    let mut switches: HashMap<PlantId, Vec<bool>> = HashMap::new();
     for s in fresh {
         if let Some(e) = out.get_mut(&s.plant_id) {
             e.stale = false;
             if s.family == DeviceFamily::Inverter {
-                e.pac += pv.get(&s.device_id).copied().flatten().unwrap_or(0.0);
+                let l = latest.get(&s.device_id);
+                e.pac += l.and_then(|l| l.pv).unwrap_or(0.0);
+                // An inverter whose sample is gone meanwhile counts as on: nothing says off.
+                switches
+                    .entry(s.plant_id)
+                    .or_default()
+                    .push(l.is_none_or(|l| l.on));
             }
+        }
+    }
+    for (plant, on) in switches {
+        if let Some(e) = out.get_mut(&plant) {
+            e.switched_off = live::switched_off(on);
         }
     }
     // All-time energy: the closed days' sum, then today's (and any later day's) rows.

@@ -7540,6 +7540,12 @@ export interface components {
                 items: {
                     /**
                      * Format: int64
+                     * @description When the gateway accepted the command (its reply said so), ms since the epoch; null
+                     *     unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+                     */
+                    acceptedAt: number | null;
+                    /**
+                     * Format: int64
                      * @description 0, the device's result code, or the refusal's code.
                      */
                     code: number;
@@ -7548,6 +7554,11 @@ export interface components {
                      * @description The command sent; null when none was.
                      */
                     commandId: number | null;
+                    /**
+                     * Format: int64
+                     * @description The gateway acted on; null when none was (a refusal, a check).
+                     */
+                    gatewayId: number | null;
                     msg: string;
                     sn: string;
                     /**
@@ -10535,6 +10546,12 @@ export interface components {
                      * @description Signal strength, dBm.
                      */
                     signal: number | null;
+                    /**
+                     * Format: int64
+                     * @description When it last signed in (a new MQTT connection), ms since the epoch; null before the
+                     *     portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+                     */
+                    signedInAt: number | null;
                     sn: string;
                     softVer: string;
                     /**
@@ -11087,6 +11104,11 @@ export interface components {
                      * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
                      */
                     status: number;
+                    /**
+                     * @description Every inverter with fresh data reports itself switched off (and at least one has
+                     *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+                     */
+                    switchedOff: boolean;
                     thumbUrl: string;
                     /**
                      * Format: double
@@ -11699,6 +11721,11 @@ export interface components {
                 pac: number;
                 /** @description No fresh data: the figures are the last known. */
                 stale: boolean;
+                /**
+                 * @description Every inverter with fresh data reports itself switched off (and at least one has
+                 *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+                 */
+                switchedOff: boolean;
                 /**
                  * Format: double
                  * @description Installed capacity, kWp.
@@ -13601,6 +13628,12 @@ export interface components {
              * @description Signal strength, dBm.
              */
             signal: number | null;
+            /**
+             * Format: int64
+             * @description When it last signed in (a new MQTT connection), ms since the epoch; null before the
+             *     portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+             */
+            signedInAt: number | null;
             sn: string;
             softVer: string;
             /**
@@ -13741,6 +13774,12 @@ export interface components {
         GatewayOutcome: {
             /**
              * Format: int64
+             * @description When the gateway accepted the command (its reply said so), ms since the epoch; null
+             *     unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+             */
+            acceptedAt: number | null;
+            /**
+             * Format: int64
              * @description 0, the device's result code, or the refusal's code.
              */
             code: number;
@@ -13749,6 +13788,11 @@ export interface components {
              * @description The command sent; null when none was.
              */
             commandId: number | null;
+            /**
+             * Format: int64
+             * @description The gateway acted on; null when none was (a refusal, a check).
+             */
+            gatewayId: number | null;
             msg: string;
             sn: string;
             /**
@@ -14990,6 +15034,11 @@ export interface components {
              * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
              */
             status: number;
+            /**
+             * @description Every inverter with fresh data reports itself switched off (and at least one has
+             *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+             */
+            switchedOff: boolean;
             thumbUrl: string;
             /**
              * Format: double
@@ -15494,6 +15543,11 @@ export interface components {
             pac: number;
             /** @description No fresh data: the figures are the last known. */
             stale: boolean;
+            /**
+             * @description Every inverter with fresh data reports itself switched off (and at least one has
+             *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+             */
+            switchedOff: boolean;
             /**
              * Format: double
              * @description Installed capacity, kWp.
@@ -20052,6 +20106,8 @@ export interface operations {
                 bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Only these gateways: ids as a comma list, at most 100 (a restart's follow-up). */
+                ids?: string | null;
                 /** @description Part of the SN, alias or model, any case. */
                 keyword?: string | null;
                 limit?: number | null;
@@ -20166,6 +20222,8 @@ export interface operations {
                 bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Only these gateways: ids as a comma list, at most 100 (a restart's follow-up). */
+                ids?: string | null;
                 /** @description Part of the SN, alias or model, any case. */
                 keyword?: string | null;
                 limit?: number | null;
