@@ -5,7 +5,7 @@
 
 use domain::ids::DeviceId;
 use domain::ids::PlantId;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{Datelike, Timelike};
 use domain::{
@@ -13,9 +13,11 @@ use domain::{
     income::{DayGeneration, income},
     plant::Valuation,
 };
-use store::{gateways::DeviceRow, plants::PlantRow, telemetry::DayRange};
+use store::{
+    energy_reads::PlantDeviceStamp, gateways::DeviceRow, plants::PlantRow, telemetry::DayRange,
+};
 
-use super::{flow, live};
+use super::{flow, latest_pv::Latest, live};
 use crate::{
     AppState,
     envelope::ApiResult,
@@ -155,6 +157,41 @@ pub(crate) async fn plant(
     })
 }
 
+/// The plants whose fresh inverters are all switched off ([`live::switched_off`]), given the
+/// fresh stamps of their devices and their inverters' kept samples.
+fn off_among(fresh: &[&PlantDeviceStamp], latest: &HashMap<DeviceId, Latest>) -> Vec<PlantId> {
+    let mut switches: HashMap<PlantId, Vec<bool>> = HashMap::new();
+    for s in fresh.iter().filter(|s| s.family == DeviceFamily::Inverter) {
+        // An inverter whose sample is gone meanwhile counts as on: nothing says off.
+        let on = latest.get(&s.device_id).is_none_or(|l| l.on);
+        switches.entry(s.plant_id).or_default().push(on);
+    }
+    switches
+        .into_iter()
+        .filter(|(_, on)| live::switched_off(on.iter().copied()))
+        .map(|(plant, _)| plant)
+        .collect()
+}
+
+/// The plants of `plants` whose fresh inverters are all switched off, for the map (the list
+/// has them in its [`ListSummary`]): one query of when devices last reported, and the samples
+/// not kept yet.
+pub(crate) async fn switched_off(
+    app: &AppState,
+    plants: &[PlantId],
+) -> ApiResult<HashSet<PlantId>> {
+    let stamps = app.store.plants_latest_stamps(plants).await?;
+    let now = domain::time::now_ms();
+    let fresh: Vec<_> = stamps
+        .iter()
+        .filter(|s| s.family == DeviceFamily::Inverter)
+        .filter(|s| !live::is_stale(Some(s.ts), s.upload_cycle, now))
+        .collect();
+    let inverters: Vec<(DeviceId, i64)> = fresh.iter().map(|s| (s.device_id, s.ts)).collect();
+    let latest = app.caches.latest_pv.power(app, &inverters).await?;
+    Ok(off_among(&fresh, &latest).into_iter().collect())
+}
+
 /// What the plant list shows per plant.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ListSummary {
@@ -223,24 +260,17 @@ pub(crate) async fn plants(
         let n = newest.entry(s.plant_id).or_insert(s.ts);
         *n = (*n).max(s.ts);
     }
-    let mut switches: HashMap<PlantId, Vec<bool>> = HashMap::new();
-    for s in fresh {
+    for s in &fresh {
         if let Some(e) = out.get_mut(&s.plant_id) {
             e.stale = false;
             if s.family == DeviceFamily::Inverter {
-                let l = latest.get(&s.device_id);
-                e.pac += l.and_then(|l| l.pv).unwrap_or(0.0);
-                // An inverter whose sample is gone meanwhile counts as on: nothing says off.
-                switches
-                    .entry(s.plant_id)
-                    .or_default()
-                    .push(l.is_none_or(|l| l.on));
+                e.pac += latest.get(&s.device_id).and_then(|l| l.pv).unwrap_or(0.0);
             }
         }
     }
-    for (plant, on) in switches {
+    for plant in off_among(&fresh, &latest) {
         if let Some(e) = out.get_mut(&plant) {
-            e.switched_off = live::switched_off(on);
+            e.switched_off = true;
         }
     }
     // All-time energy: the closed days' sum, then today's (and any later day's) rows.

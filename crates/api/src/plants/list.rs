@@ -204,6 +204,8 @@ pub struct PlantMarker {
     pub total_power: f64,
     pub address: String,
     pub thumb_url: String,
+    /// Every inverter with fresh data reports itself switched off (as the list's item says).
+    pub switched_off: bool,
 }
 
 /// The caller's plants, paged (`page` from 1, `limit` up to 100).
@@ -248,9 +250,12 @@ pub async fn map(
         .store
         .plants(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
+    let ids: Vec<_> = rows.iter().map(|p| p.id).collect();
+    let off = summary::switched_off(&app, &ids).await?;
     Ok(Data(
         rows.iter()
             .map(|p| PlantMarker {
+                switched_off: off.contains(&p.id),
                 id: p.id.0,
                 name: p.name.clone(),
                 lon: p.lon,

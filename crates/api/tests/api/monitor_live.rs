@@ -231,15 +231,18 @@ async fn report_switch(app: &App, l: &Live, ts: i64, on: bool) {
         .expect("telemetry");
 }
 
-/// `switchedOff` of the plant's realtime figures, its detail's and its list item's: one rule.
-async fn switched_off(app: &App, l: &Live) -> [Value; 3] {
+/// `switchedOff` of the plant's realtime figures, its detail's, its list item's and its map
+/// marker's: one rule.
+async fn switched_off(app: &App, l: &Live) -> [Value; 4] {
     let rt = get(app, &format!("/api/v1/plant/{}/realtime", l.plant), &l.ann).await;
     let detail = get(app, &format!("/api/v1/plant/{}", l.plant), &l.ann).await;
     let list = get(app, "/api/v1/plants?page=1&limit=10", &l.ann).await;
+    let map = get(app, "/api/v1/plants/map", &l.ann).await;
     [
         rt["switchedOff"].clone(),
         detail["realtime"]["switchedOff"].clone(),
         list["infos"][0]["switchedOff"].clone(),
+        map[0]["switchedOff"].clone(),
     ]
 }
 
@@ -247,8 +250,8 @@ async fn switched_off(app: &App, l: &Live) -> [Value; 3] {
 async fn a_plant_whose_fresh_inverters_are_all_switched_off_reads_switched_off() {
     for app in spawn().await {
         let l = live_plant(&app).await;
-        let off = [json!(true), json!(true), json!(true)];
-        let not = [json!(false), json!(false), json!(false)];
+        let off = [json!(true), json!(true), json!(true), json!(true)];
+        let not = [json!(false), json!(false), json!(false), json!(false)];
         assert_eq!(switched_off(&app, &l).await, not, "nothing reported");
 
         // Switched off, but stale: nothing is known of it now.

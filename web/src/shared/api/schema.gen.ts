@@ -12731,6 +12731,8 @@ export interface components {
                 name: string;
                 /** Format: int64 */
                 status: number;
+                /** @description Every inverter with fresh data reports itself switched off (as the list's item says). */
+                switchedOff: boolean;
                 thumbUrl: string;
                 /**
                  * Format: double
@@ -15065,6 +15067,8 @@ export interface components {
             name: string;
             /** Format: int64 */
             status: number;
+            /** @description Every inverter with fresh data reports itself switched off (as the list's item says). */
+            switchedOff: boolean;
             thumbUrl: string;
             /**
              * Format: double
