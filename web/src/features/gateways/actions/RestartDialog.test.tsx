@@ -101,6 +101,9 @@ describe('RestartDialog', () => {
     await waitFor(() => expect(rowOf('GW-0001').dataset.state).toBe('restarting'));
     expect(rowOf('GW-0001')).toHaveTextContent('Restarting…');
     expect(screen.getByTestId('restart-follow-note')).toHaveTextContent('up to 5 minutes');
+    // the one the check refused keeps its row and its reason
+    expect(rowOf('GW-0002').dataset.state).toBe('failed');
+    expect(rowOf('GW-0002')).toHaveTextContent('Device offline');
     await waitFor(() =>
       expect(api.calls('GET /api/v1/gateways')).toMatchObject([
         { query: { ids: '1', limit: 100 } },

@@ -200,7 +200,11 @@ export function RestartDialog({
     >
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       {result ? (
-        <RestartFollow result={result} answeredAt={answeredAt} />
+        <RestartFollow
+          result={result}
+          answeredAt={answeredAt}
+          notSent={check?.items.filter((i) => !i.success)}
+        />
       ) : check ? (
         <>
           <Typography.Paragraph>

@@ -16,18 +16,31 @@ import { BACK_WITHIN_MS, follow, followedIds, settled, type Follow } from './fol
  * has not within [BACK_WITHIN_MS], or why there is nothing to follow (refused, offline, failed,
  * no answer). The gateways are read at the live interval until every row is settled.
  * `answeredAt`: when the restart's answer arrived (the browser's clock), where the bound
- * starts.
+ * starts; `notSent`: the gateways the check refused, shown last with their reason, so every
+ * gateway asked about has its row.
  */
-export function RestartFollow({ result, answeredAt }: { result: BatchResult; answeredAt: number }) {
+export function RestartFollow({
+  result,
+  answeredAt,
+  notSent = [],
+}: {
+  result: BatchResult;
+  answeredAt: number;
+  notSent?: readonly BatchItem[];
+}) {
   const { t } = useTranslation();
-  const ids = followedIds(result.items);
+  const items = [
+    ...result.items,
+    ...notSent.filter((n) => !result.items.some((i) => i.sn === n.sn)),
+  ];
+  const ids = followedIds(items);
   const [now, setNow] = useState(() => Date.now());
   const rows = useQuery({
     ...followQuery(ids),
     enabled: ids.length > 0,
-    refetchInterval: (q) => nextRead(result.items, q.state.data?.infos, answeredAt),
+    refetchInterval: (q) => nextRead(items, q.state.data?.infos, answeredAt),
   });
-  const follows = followsAt(result.items, rows.data?.infos, now - answeredAt);
+  const follows = followsAt(items, rows.data?.infos, now - answeredAt);
   const done = settled(follows);
   useEffect(() => {
     if (done) return;
@@ -60,7 +73,7 @@ export function RestartFollow({ result, answeredAt }: { result: BatchResult; ans
         />
       )}
       <Flex vertical gap={8}>
-        {result.items.map((item, i) => (
+        {items.map((item, i) => (
           <FollowRow
             key={item.sn}
             item={item}

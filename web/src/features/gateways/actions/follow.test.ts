@@ -27,7 +27,8 @@ const refused: BatchItem = {
   acceptedAt: null,
 };
 
-const row = (signedInAt: number | null) => ({ id: 1, signedInAt }) as GatewayRow;
+const row = (signedInAt: number | null, online = true) =>
+  ({ id: 1, signedInAt, online }) as GatewayRow;
 
 describe('following a restart', () => {
   it('waits until the gateway signs in after it accepted the restart', () => {
@@ -40,6 +41,8 @@ describe('following a restart', () => {
       state: 'back',
       at: ACCEPTED + 31_000,
     });
+    // signed in, but gone again before the read: not back
+    expect(follow(item, row(ACCEPTED + 31_000, false), 40_000).state).toBe('restarting');
   });
 
   it('says not back yet after the bound, and back again if it signs in after all', () => {

@@ -12,7 +12,7 @@ export const BACK_WITHIN_MS = 5 * 60_000;
 export type Follow =
   /** The restart was accepted; the gateway has not signed in again since. */
   | { state: 'restarting' }
-  /** It signed in again after it accepted the restart, at `at` (ms). */
+  /** It signed in again after it accepted the restart, at `at` (ms), and is online. */
   | { state: 'back'; at: number }
   /** It has not signed in again within [BACK_WITHIN_MS]; `row` tells its last message. */
   | { state: 'notBack'; row: GatewayRow | undefined }
@@ -23,13 +23,14 @@ export type Follow =
  * Where gateway `item` of a restart stands, given its list row now (`row`, undefined until
  * read) and the time since the restart's answer arrived (`elapsedMs`, the browser's clock).
  * A gateway is back once its sign-in time is later than its acceptance of the restart (both
- * the server's times): a message over its old connection is not a return.
+ * the server's times; a message over its old connection is not a return) and it is online.
  */
 export function follow(item: BatchItem, row: GatewayRow | undefined, elapsedMs: number): Follow {
   const accepted = item.acceptedAt;
   if (accepted === null || item.gatewayId === null) return { state: 'failed', item };
   const signedIn = row?.signedInAt;
-  if (signedIn != null && signedIn > accepted) return { state: 'back', at: signedIn };
+  if (row?.online && signedIn != null && signedIn > accepted)
+    return { state: 'back', at: signedIn };
   if (elapsedMs >= BACK_WITHIN_MS) return { state: 'notBack', row };
   return { state: 'restarting' };
 }
