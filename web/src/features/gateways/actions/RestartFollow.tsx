@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIVE_REFRESH_MS } from '@/shared/api/live';
 import type { GatewayRow } from '@/shared/api/gateways';
-import { LastMessage } from '../LastMessage';
+import { ageOf } from '../lastMessage';
 import { followQuery, type BatchItem, type BatchResult } from './api';
 import { BACK_WITHIN_MS, follow, followedIds, settled, type Follow } from './follow';
 
@@ -78,6 +78,7 @@ export function RestartFollow({
             key={item.sn}
             item={item}
             follow={follows[i] ?? { state: 'failed', item }}
+            now={now}
             elapsed={now - answeredAt}
           />
         ))}
@@ -113,13 +114,31 @@ function nextRead(
   return settled(followsAt(items, rows, Date.now() - answeredAt)) ? false : LIVE_REFRESH_MS;
 }
 
+/**
+ * When the gateway was last heard from, in the browser's time like the rest of the dialog
+ * ("Back online 14:05:09"), and how long ago.
+ */
+function LastHeard({ at, now }: { at: string | null | undefined; now: number }) {
+  const { t } = useTranslation();
+  const age = ageOf(at, now);
+  if (!at || !age) return <>{t('gateways.noMessage')}</>;
+  return (
+    <span data-testid="restart-last-message" data-at={at}>
+      {dayjs(at).format('YYYY-MM-DD HH:mm:ss')} ·{' '}
+      {t(`gateways.ago.${age.unit}`, { count: age.count })}
+    </span>
+  );
+}
+
 function FollowRow({
   item,
   follow: f,
+  now,
   elapsed,
 }: {
   item: BatchItem;
   follow: Follow;
+  now: number;
   elapsed: number;
 }) {
   const { t } = useTranslation();
@@ -148,8 +167,7 @@ function FollowRow({
       detail = (
         <>
           {t('gatewayActions.follow.notBackHelp', { minutes: BACK_WITHIN_MS / 60_000 })}{' '}
-          {t('gatewayActions.follow.lastMessage')}{' '}
-          <LastMessage lldt={f.row?.lldt ?? null} at={f.row?.lastMessageAt} />
+          {t('gatewayActions.follow.lastMessage')} <LastHeard at={f.row?.lastMessageAt} now={now} />
         </>
       );
       break;
