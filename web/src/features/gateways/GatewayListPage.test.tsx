@@ -35,6 +35,7 @@ const gateway: GatewayRow = {
   status: 1,
   updateAt: '2026-05-04T10:00:00.000+00:00',
   uploadCycle: 300,
+  signedInAt: null,
 };
 
 const second: GatewayRow = { ...gateway, id: 4, sn: 'GW-SHED-02', alias: '' };
@@ -93,7 +94,16 @@ describe('GatewayListPage', () => {
             ready: 1,
             refused: 0,
             items: [
-              { sn: 'GW-SHED-02', success: true, status: 'ok', code: 0, msg: '', commandId: null },
+              {
+                sn: 'GW-SHED-02',
+                success: true,
+                status: 'ok',
+                code: 0,
+                msg: '',
+                commandId: null,
+                gatewayId: null,
+                acceptedAt: null,
+              },
             ],
           }),
       },

@@ -8,7 +8,7 @@ import { StaleNotice } from '@/shared/devices/StaleNotice';
 import '@/shared/devices/monitor.css';
 import { formatNumber } from '@/shared/format/number';
 import { ErrorCode, isApiError } from '@/shared/http';
-import { devicesQuery, plantHeadQuery, realtimeQuery } from './api';
+import { plantHeadQuery, realtimeQuery } from './api';
 import { DeviceList } from './DeviceList';
 import { EnergyChart } from './EnergyChart';
 import { EventsCard } from './EventsCard';
@@ -28,10 +28,9 @@ export default function OverviewPage() {
   const id = Number(idParam);
   const valid = Number.isInteger(id) && id > 0;
   const plant = useQuery({ ...plantHeadQuery(id), enabled: valid });
-  // The same query (and cache entry) as the Today card's: the page tells whether it is live.
+  // The same query (and cache entry) as the Today card's: the page tells whether it is live
+  // and whether its inverters are all switched off.
   const live = useQuery({ ...realtimeQuery(id), enabled: valid });
-  // The device list's query: whether its inverters are switched off.
-  const devices = useQuery({ ...devicesQuery(id), enabled: valid });
 
   const back = (
     <Link to="/plants">
@@ -58,7 +57,7 @@ export default function OverviewPage() {
   const today = todayIn(zone);
   const canEdit = p.plantPermission.includes('station.edit');
   const stale = live.data?.stale ?? false;
-  const status = plantState(p.status, stale, devices.data);
+  const status = plantState(p.status, stale, live.data?.switchedOff);
 
   return (
     <Flex vertical gap={16} data-testid="plant-overview" className="monitor-page">

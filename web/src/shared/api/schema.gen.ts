@@ -7547,6 +7547,12 @@ export interface components {
                 items: {
                     /**
                      * Format: int64
+                     * @description When the gateway accepted the command (its reply said so), ms since the epoch; null
+                     *     unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+                     */
+                    acceptedAt: number | null;
+                    /**
+                     * Format: int64
                      * @description 0, the device's result code, or the refusal's code.
                      */
                     code: number;
@@ -7555,6 +7561,11 @@ export interface components {
                      * @description The command sent; null when none was.
                      */
                     commandId: number | null;
+                    /**
+                     * Format: int64
+                     * @description The gateway acted on; null when none was (a refusal, a check).
+                     */
+                    gatewayId: number | null;
                     msg: string;
                     sn: string;
                     /**
@@ -10552,6 +10563,12 @@ export interface components {
                      * @description Signal strength, dBm.
                      */
                     signal: number | null;
+                    /**
+                     * Format: int64
+                     * @description When it last signed in (a new MQTT connection), ms since the epoch; null before the
+                     *     portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+                     */
+                    signedInAt: number | null;
                     sn: string;
                     softVer: string;
                     /**
@@ -11104,6 +11121,11 @@ export interface components {
                      * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
                      */
                     status: number;
+                    /**
+                     * @description Every inverter with fresh data reports itself switched off (and at least one has
+                     *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+                     */
+                    switchedOff: boolean;
                     thumbUrl: string;
                     /**
                      * Format: double
@@ -11716,6 +11738,11 @@ export interface components {
                 pac: number;
                 /** @description No fresh data: the figures are the last known. */
                 stale: boolean;
+                /**
+                 * @description Every inverter with fresh data reports itself switched off (and at least one has
+                 *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+                 */
+                switchedOff: boolean;
                 /**
                  * Format: double
                  * @description Installed capacity, kWp.
@@ -12731,6 +12758,8 @@ export interface components {
                 name: string;
                 /** Format: int64 */
                 status: number;
+                /** @description Every inverter with fresh data reports itself switched off (as the list's item says). */
+                switchedOff: boolean;
                 thumbUrl: string;
                 /**
                  * Format: double
@@ -13628,6 +13657,12 @@ export interface components {
              * @description Signal strength, dBm.
              */
             signal: number | null;
+            /**
+             * Format: int64
+             * @description When it last signed in (a new MQTT connection), ms since the epoch; null before the
+             *     portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+             */
+            signedInAt: number | null;
             sn: string;
             softVer: string;
             /**
@@ -13768,6 +13803,12 @@ export interface components {
         GatewayOutcome: {
             /**
              * Format: int64
+             * @description When the gateway accepted the command (its reply said so), ms since the epoch; null
+             *     unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+             */
+            acceptedAt: number | null;
+            /**
+             * Format: int64
              * @description 0, the device's result code, or the refusal's code.
              */
             code: number;
@@ -13776,6 +13817,11 @@ export interface components {
              * @description The command sent; null when none was.
              */
             commandId: number | null;
+            /**
+             * Format: int64
+             * @description The gateway acted on; null when none was (a refusal, a check).
+             */
+            gatewayId: number | null;
             msg: string;
             sn: string;
             /**
@@ -15017,6 +15063,11 @@ export interface components {
              * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
              */
             status: number;
+            /**
+             * @description Every inverter with fresh data reports itself switched off (and at least one has
+             *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+             */
+            switchedOff: boolean;
             thumbUrl: string;
             /**
              * Format: double
@@ -15043,6 +15094,8 @@ export interface components {
             name: string;
             /** Format: int64 */
             status: number;
+            /** @description Every inverter with fresh data reports itself switched off (as the list's item says). */
+            switchedOff: boolean;
             thumbUrl: string;
             /**
              * Format: double
@@ -15521,6 +15574,11 @@ export interface components {
             pac: number;
             /** @description No fresh data: the figures are the last known. */
             stale: boolean;
+            /**
+             * @description Every inverter with fresh data reports itself switched off (and at least one has
+             *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+             */
+            switchedOff: boolean;
             /**
              * Format: double
              * @description Installed capacity, kWp.
@@ -20092,6 +20150,8 @@ export interface operations {
                 bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Only these gateways: ids as a comma list, at most 100 (a restart's follow-up). */
+                ids?: string | null;
                 /** @description Part of the SN, alias or model, any case. */
                 keyword?: string | null;
                 limit?: number | null;
@@ -20206,6 +20266,8 @@ export interface operations {
                 bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Only these gateways: ids as a comma list, at most 100 (a restart's follow-up). */
+                ids?: string | null;
                 /** @description Part of the SN, alias or model, any case. */
                 keyword?: string | null;
                 limit?: number | null;
