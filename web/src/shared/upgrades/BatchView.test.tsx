@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envelope, fakeHttp } from '@/test/http';
+import { screenWidth } from '@/test/media';
 import { renderScreen } from '@/test/render';
 import type { BatchProgress, BatchStart, Upgrade } from './api';
 import { BatchView } from './BatchView';
@@ -43,33 +44,6 @@ async function renderView(progress: BatchProgress) {
   await renderScreen(<BatchView start={start} target="inverter" />);
   await screen.findByText(progress.infos[0]?.state === 'successful' ? 'Successful' : 'Upgrading');
   expect(api.calls('GET /api/v1/upgrade/batch/{id}')[0]?.params).toEqual({ id: 'b1' });
-}
-
-const plain = window.matchMedia;
-afterEach(() => {
-  Object.defineProperty(window, 'matchMedia', { configurable: true, value: plain });
-});
-
-/** A phone-wide window (390 px), as the media queries see it. */
-function phoneWidth() {
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string): MediaQueryList => {
-      const max = /max-width:\s*([\d.]+)px/.exec(query);
-      const min = /min-width:\s*([\d.]+)px/.exec(query);
-      const matches = (!min || 390 >= Number(min[1])) && (!max || 390 <= Number(max[1]));
-      return {
-        matches,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      } as MediaQueryList;
-    },
-  });
 }
 
 const totals = {
@@ -224,7 +198,7 @@ describe('BatchView', () => {
   });
 
   it('fits a phone: the SN with its versions, and the state with its progress and cancel', async () => {
-    phoneWidth();
+    screenWidth(390);
     const queued = upgrade({
       sn: 'INV-A',
       state: 'queued',
