@@ -24,6 +24,7 @@ wanted=(
   "/usr/lib/x86_64-linux-gnu/libc.a libc6-dev" # the statically linked agent
   "npm npm"                            # the web app; PostgreSQL 18 for the VTN comes from npm
   "curl curl"
+  "/usr/bin/time time"                 # make test prints each stage's CPU seconds with it
 )
 
 have() {

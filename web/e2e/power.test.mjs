@@ -1,7 +1,8 @@
 // Power off and on as an installer does it, against the demo simulator at its real pace (a
 // report every five seconds): switch a producing hybrid off from its screen, then its PV, AC
-// output and battery read 0 and the screen (and its plant's device list) shows it Off within a
-// few upload cycles; switch it on and its output returns and the screen shows On.
+// output and battery read 0 and the screen (and its plant's device list, overview and its line
+// in the plant list) shows it Off within a few upload cycles; switch it on and its output
+// returns and the screen shows On.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launch, newPage, signIn } from './browser.mjs';
@@ -167,6 +168,30 @@ describe('inverter power off and on', () => {
       await page.locator('[data-testid="overview-status"][data-state="off"]').waitFor();
     }
 
+    // The plant list reads it the same way (the server's one rule, `switchedOff`): Off when
+    // its only inverter is off; a plant with others still on stays as it was.
+    const alone = inverters.length === 1;
+    const plantOff = async () => {
+      const r = await api(page, `/api/v1/plants?page=1&limit=100`);
+      return r.data.infos.find((p) => p.id === inv.plant.id)?.switchedOff;
+    };
+    assert.equal(await plantOff(), alone, 'the list item says whether the plant is off');
+    await page.goto(`${server.url}/plants?name=${encodeURIComponent(inv.plant.name)}`);
+    const listed = page.locator(
+      `tr:has(a[href^="/plants/overview/${inv.plant.id}/"]) [data-testid="plant-status"]`,
+    );
+    await listed.waitFor({ timeout: 30_000 });
+    if (alone) {
+      await page
+        .locator(
+          `tr:has(a[href^="/plants/overview/${inv.plant.id}/"]) [data-testid="plant-status"][data-state="off"]`,
+        )
+        .waitFor();
+      assert.equal((await listed.innerText()).trim(), 'Off');
+    } else {
+      assert.notEqual(await listed.getAttribute('data-state'), 'off');
+    }
+
     // On: the output returns and the screen shows On.
     await page.goto(`${server.url}/device/inverter/${encodeURIComponent(sn)}`);
     await page.getByTestId('inverter-title').waitFor({ timeout: 30_000 });
@@ -186,6 +211,12 @@ describe('inverter power off and on', () => {
       now = await output(page, sn);
     }
     if (before.ac !== 0) assert.notEqual(now.ac, 0, 'AC output returns');
+    // switched on, the plant no longer reads Off in the list either
+    const listedBy = Date.now() + 60_000;
+    while ((await plantOff()) !== false) {
+      assert.ok(Date.now() < listedBy, 'the plant list still says Off after power on');
+      await new Promise((res) => setTimeout(res, 1000));
+    }
     console.log(
       `# ${sn}: before ${JSON.stringify(before)}, Off shown after ${offAfter} ms, ` +
         `On after ${onAfter} ms, then ${JSON.stringify(now)}`,

@@ -33,10 +33,12 @@ text_enum! {
 
 text_enum! {
     /// How an audit entry ended: `succeeded` (the change was made), `sent` (a command went to
-    /// the device; its outcome is the command's status), `failed`, or `refused` by the portal.
+    /// the device; its outcome is the command's status), `queued` (an upgrade waits for its
+    /// gateway; a later entry says when it was sent), `failed`, or `refused` by the portal.
     AuditResult => [
         service::audit::SUCCEEDED,
         service::audit::SENT,
+        service::audit::QUEUED,
         service::audit::FAILED,
         service::audit::REFUSED,
     ]

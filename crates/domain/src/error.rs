@@ -77,7 +77,7 @@ catalogue! {
     AgentNotAdmin = 902, "Only a company administrator can be an agent", "只有公司管理员可以成为代理商", "Solo el administrador de una empresa puede ser agente";
     AgentTaken = 903, "Account is already an agent of another company", "该账号已是其他公司的代理商", "La cuenta ya es agente de otra empresa";
     FirmwareNameTaken = 4000, "Firmware name duplicate", "固件名称重复", "Nombre de firmware duplicado";
-    GatewayFirmwareCurrent = 4001, "Gateway firmware is up to date", "网关固件已是最新", "El firmware de la pasarela está actualizado";
+    FirmwareCurrent = 4001, "Firmware is already up to date", "固件已是最新版本", "El firmware ya está actualizado";
     FirmwareVersionTaken = 4002, "Firmware software version number duplicate", "固件软件版本号重复", "Número de versión de software de firmware duplicado";
     HubDeviceExists = 1000, "Device exists", "设备已存在", "El dispositivo ya existe";
     HubDeviceMissing = 1001, "Device does not exist", "设备不存在", "El dispositivo no existe";

@@ -9,6 +9,7 @@
 //! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
 //! | [`vtn_sync`] | every 5 s, each VTN connection every `pollSeconds`; at once on a webhook | lease `store::leases::VTN_SYNC`; each sync claimed |
 //! | [`housekeeping`] | hourly | none needed: deleting twice deletes nothing more |
+//! | [`upgrade_queue`] | when an upgrade ends, and every 5 s | none needed: whose turn it is is decided in one transaction per gateway, under its lock |
 //! | device statuses (`devices::ingest::status`) | the fastest gateway's cycle | none: idempotent |
 //! | history upkeep (`devices::history`) | its `every` | none: idempotent |
 //!
@@ -20,6 +21,7 @@ pub mod dispatch;
 pub mod housekeeping;
 pub mod mail_queue;
 pub mod monthly_reports;
+pub mod upgrade_queue;
 pub mod vtn_sync;
 
 use std::{sync::Arc, time::Duration};
@@ -79,5 +81,6 @@ pub fn start(ctx: Context, schedule: Schedule) {
         ctx.vtn_nudges.clone(),
         vtn_sync::TICK,
     ));
+    tokio::spawn(upgrade_queue::run(ctx.clone(), upgrade_queue::EVERY));
     tokio::spawn(dispatch::run(ctx, schedule.dr_tick));
 }

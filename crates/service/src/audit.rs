@@ -10,6 +10,9 @@ use store::{Store, audit::NewAudit, log_pages::Author, plants::PlantRow};
 pub const SUCCEEDED: &str = "succeeded";
 /// A command went to the device; its outcome is the command's status.
 pub const SENT: &str = "sent";
+/// The action waits its turn (an upgrade queued behind its gateway's running one); a later
+/// entry records what became of it.
+pub const QUEUED: &str = "queued";
 pub const FAILED: &str = "failed";
 /// The portal refused the action (offline, upgrading, forbidden state, invalid values).
 pub const REFUSED: &str = "refused";

@@ -72,7 +72,7 @@ pub struct FirmwareListRow {
     pub part_number: Option<String>,
     /// The uploader's nickname, else account.
     pub creator: Option<String>,
-    /// An upgrade still sending or upgrading uses the file.
+    /// An upgrade queued, sending or upgrading uses the file.
     pub in_use: bool,
 }
 
@@ -127,7 +127,7 @@ const COLUMNS: &str = "f.id, f.target, f.type_id, f.name, f.file_name, f.stored_
 
 /// An upgrade that has not ended holds its file.
 pub(crate) const IN_USE: &str = "EXISTS (SELECT 1 FROM upgrades up WHERE up.firmware_id = f.id \
-    AND up.state IN ('sending', 'upgrading'))";
+    AND up.state IN ('queued', 'sending', 'upgrading'))";
 
 const LIST_COLUMNS: &str = "t.name AS type_name, pt.id AS parent_type_id, \
     pt.name AS parent_type_name, pr.manufacturer, pr.name AS product_name, pr.part_number, \
@@ -372,7 +372,7 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// Whether an upgrade still sending or upgrading uses firmware `id`.
+    /// Whether an upgrade queued, sending or upgrading uses firmware `id`.
     pub async fn firmware_in_use(&self, id: FirmwareId) -> Result<bool> {
         let sql =
             format!("SELECT CAST(COUNT(*) AS BIGINT) FROM firmware f WHERE f.id = $1 AND {IN_USE}");

@@ -40,6 +40,8 @@ pub struct GatewayRow {
     pub company_id: Option<CompanyId>,
     pub online: bool,
     pub last_online: Option<i64>,
+    /// When it last signed in (ms): see [`Store::gateways_signed_in`].
+    pub signed_in_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -68,7 +70,7 @@ pub struct DeviceRow {
 
 const GATEWAY_COLUMNS: &str = "id, sn, reg_key, pending_key, key_changed_at, alias, protocol, \
     model, comm_type, soft_ver, hard_ver, signal, upload_cycle, plant_id, owner_id, company_id, online, last_online, \
-    created_at, updated_at";
+    signed_in_at, created_at, updated_at";
 const DEVICE_COLUMNS: &str = "id, sn, gateway_id, plant_id, family, type_code, protocol, alias, \
     model, rated_power, versions, parent_sn, status, online, last_seen, created_at, updated_at";
 
@@ -321,6 +323,8 @@ pub struct GatewayFilter {
     pub placed: Option<bool>,
     /// Upper-case part of the SN, alias or model.
     pub keyword: Option<String>,
+    /// Only these gateways (a follow-up of some of them, such as a restart's).
+    pub ids: Option<Vec<GatewayId>>,
     pub limit: i64,
     pub offset: i64,
 }
@@ -353,7 +357,7 @@ pub(crate) const DEVICES_FOLLOW: &str =
 
 const LIST_COLUMNS: &str = "g.id, g.sn, g.reg_key, g.pending_key, g.key_changed_at, g.alias, g.protocol, g.model, g.comm_type, \
     g.soft_ver, g.hard_ver, g.signal, g.upload_cycle, g.plant_id, g.owner_id, g.company_id, \
-    g.online, g.last_online, g.created_at, g.updated_at, p.name AS plant_name";
+    g.online, g.last_online, g.signed_in_at, g.created_at, g.updated_at, p.name AS plant_name";
 
 /// Gateways and their plant as seen by `$1` (see `plants::VISIBLE` for `$1`-`$3`).
 const LIST_FROM: &str = "FROM gateways g LEFT JOIN plants p ON p.id = g.plant_id \
@@ -391,9 +395,16 @@ impl Store {
              AND ($10 IS NULL OR g.owner_id = $10 OR p.owner_id = $10) \
              AND ($11 IS NULL OR (g.plant_id IS NOT NULL) = $11) \
              AND ($12 IS NULL OR UPPER(g.sn) LIKE $12 OR UPPER(g.alias) LIKE $12 \
-                  OR UPPER(g.model) LIKE $12)",
+                  OR UPPER(g.model) LIKE $12) \
+             AND ($13 IS NULL OR $13 LIKE ('%,' || CAST(g.id AS TEXT) || ',%'))",
             gateway_visible()
         );
+        // The ids as one text `,1,2,3,` (a list of any length in one parameter on both
+        // backends).
+        let ids = filter.ids.as_ref().map(|ids| {
+            let listed: Vec<String> = ids.iter().map(|id| id.0.to_string()).collect();
+            format!(",{},", listed.join(","))
+        });
         let keyword = filter
             .keyword
             .as_ref()
@@ -419,7 +430,8 @@ impl Store {
             filter.plant,
             filter.customer,
             filter.placed,
-            keyword.as_deref()
+            keyword.as_deref(),
+            ids.as_deref()
         )?;
         let count_sql = format!("SELECT COUNT(*) {LIST_FROM} WHERE {conditions}");
         let total = scalar!(
@@ -438,7 +450,8 @@ impl Store {
             filter.plant,
             filter.customer,
             filter.placed,
-            keyword.as_deref()
+            keyword.as_deref(),
+            ids.as_deref()
         )?;
         Ok((page, total))
     }

@@ -59,6 +59,28 @@ impl Store {
         Ok(())
     }
 
+    /// Gateways signed in (SN, when): each one's sign-in time moves to `at` unless it already
+    /// holds a later one. Nothing else changes: a sign-in is not a message (the status that
+    /// follows it is).
+    pub async fn gateways_signed_in(&self, signed_in: &[(String, i64)]) -> Result<()> {
+        if signed_in.is_empty() {
+            return Ok(());
+        }
+        in_tx!(self, |tx, sqlite| {
+            for (sn, at) in signed_in {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "UPDATE gateways SET signed_in_at = $2 WHERE sn = $1 \
+                     AND (signed_in_at IS NULL OR signed_in_at < $2)",
+                    sn,
+                    at
+                )?;
+            }
+        });
+        Ok(())
+    }
+
     /// Marks a gateway offline that went silent: only while nothing newer than `last_heard`
     /// arrived from it (a message racing the status job wins).
     pub async fn set_gateway_silent(

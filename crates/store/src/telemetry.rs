@@ -458,19 +458,25 @@ impl Store {
     }
 
     /// Records a gateway's status message. A gateway going offline takes the devices behind it
-    /// offline with it.
+    /// offline with it. An online status that finds the gateway offline (after its last will,
+    /// its goodbye or a silence) is a sign-in: its time becomes the gateway's `signed_in_at`.
+    /// This is how a portal behind an external broker, which sees no connections, learns of
+    /// one; the embedded broker also records the connection itself (`gateways_signed_in`).
     pub async fn update_gateway_status(
         &self,
         gateway: GatewayId,
         s: &GatewayStatusUpdate,
         now: i64,
     ) -> Result<bool> {
+        // The right-hand sides read the row as it was before this update (both backends).
         let n = exec!(
             self,
             "UPDATE gateways SET online = $2, soft_ver = COALESCE($3, soft_ver), \
              hard_ver = COALESCE($4, hard_ver), signal = COALESCE($5, signal), \
              comm_type = COALESCE($6, comm_type), upload_cycle = COALESCE($7, upload_cycle), \
-             last_online = CASE WHEN $2 THEN $8 ELSE last_online END, updated_at = $8 \
+             last_online = CASE WHEN $2 THEN $8 ELSE last_online END, updated_at = $8, \
+             signed_in_at = CASE WHEN $2 AND NOT online \
+                 AND (signed_in_at IS NULL OR signed_in_at < $8) THEN $8 ELSE signed_in_at END \
              WHERE id = $1",
             gateway,
             s.online,

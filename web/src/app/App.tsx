@@ -22,7 +22,7 @@ function Bridges() {
   useEffect(() => {
     setHttpUi({
       toast: (text, code) =>
-        code === ErrorCode.GatewayFirmwareCurrent ? message.warning(text) : message.error(text),
+        code === ErrorCode.FirmwareCurrent ? message.warning(text) : message.error(text),
       networkError: () =>
         new Promise<boolean>((resolve) => {
           modal.confirm({

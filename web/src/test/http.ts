@@ -5,7 +5,6 @@ import {
   type AxiosResponse,
   type InternalAxiosRequestConfig,
 } from 'axios';
-import { afterEach } from 'vitest';
 import type { paths } from '@/shared/api/schema.gen';
 import { http, setHttpUi, type HttpUi } from '@/shared/http';
 
@@ -244,7 +243,8 @@ export function fakeHttp(initial: Routes = {}): FakeHttp {
   return fake.on(initial);
 }
 
-afterEach(() => {
+/** After each test (src/test/setup.ts): the real adapter back, and no request left unanswered. */
+export function resetFakeHttp(): void {
   const missed = unmatched;
   if (saved !== null) http.axios.defaults.adapter = saved;
   saved = null;
@@ -255,4 +255,4 @@ afterEach(() => {
   if (missed.length) {
     throw new Error(`fakeHttp: requests no route answered:\n  ${missed.join('\n  ')}`);
   }
-});
+}

@@ -10,7 +10,7 @@ export function HttpUiBridge() {
   useEffect(() => {
     forwardHttpUi({
       toast: (text, code) =>
-        code === ErrorCode.GatewayFirmwareCurrent ? message.warning(text) : message.error(text),
+        code === ErrorCode.FirmwareCurrent ? message.warning(text) : message.error(text),
       networkError: () => Promise.resolve(false),
       signedOut: () => undefined,
     });

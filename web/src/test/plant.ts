@@ -19,6 +19,7 @@ export const aPlant = (patch: Partial<Schemas['PlantItem']> = {}): Schemas['Plan
   plantPermission: [],
   share: false,
   stale: false,
+  switchedOff: false,
   status: 1,
   thumbUrl: '',
   totalPower: 0,

@@ -3,7 +3,6 @@ import { render, type RenderResult } from '@testing-library/react';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach } from 'vitest';
 import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/shared/i18n';
 // The English texts a feature adds when its screens load, for tests that render its parts alone.
 import '@/features/audit/texts';
@@ -85,11 +84,12 @@ export async function renderScreen(ui: ReactNode, options: ScreenOptions = {}): 
 
 let signedIn = false;
 
-afterEach(async () => {
+/** After each test (src/test/setup.ts): signed out again, in English. */
+export async function resetScreen(): Promise<void> {
   if (signedIn) tokenStore.clear();
   signedIn = false;
   if (currentLanguage() !== 'en') await changeLanguage('en');
-});
+}
 
 export interface HookScreen<T> extends Screen {
   /** What the hook returned at the last render. */

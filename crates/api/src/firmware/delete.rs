@@ -1,4 +1,4 @@
-//! Deleting firmware, one or many: refused while an upgrade still sending or upgrading uses it
+//! Deleting firmware, one or many: refused while an upgrade queued, sending or upgrading uses it
 //! (4 `inUse`). The rows go in one transaction; each file is removed after its row is gone.
 
 use axum::extract::{Path, State};

@@ -115,7 +115,7 @@ pub struct FirmwareItem {
     pub create_at: String,
     /// `YYYY-MM-DDTHH:MM:SSZ`.
     pub update_at: String,
-    /// An upgrade still sending or upgrading uses it (it cannot be deleted).
+    /// An upgrade queued, sending or upgrading uses it (it cannot be deleted).
     pub in_use: bool,
 }
 

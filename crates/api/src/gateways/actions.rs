@@ -10,12 +10,12 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use domain::{
     Code, DomainError, Lang,
-    command::CommandKind,
+    command::{CommandKind, CommandStatus},
     gateway_action::{self, BatchAction},
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
-use service::gateways::{GatewayRef, Replacement};
+use service::gateways::{GatewayRef, Replacement, actions::Sent};
 use store::{commands::CommandRow, gateways::GatewayRow, plants::PlantRow};
 use utoipa::ToSchema;
 
@@ -111,6 +111,8 @@ fn item(
         code,
         msg: msg.to_string(),
         command_id: command_id.map(|c| c.0),
+        gateway_id: None,
+        accepted_at: None,
     }
 }
 
@@ -152,7 +154,7 @@ async fn restart_all(
     for (sn, outcome) in sent {
         items.push(match outcome {
             Err(e) => refused(&sn, &e, lang),
-            Ok(id) => settled(app, &sn, id).await?,
+            Ok(sent) => settled(app, &sn, sent).await?,
         });
     }
     Ok(totals(items))
@@ -170,16 +172,22 @@ async fn finished(app: &AppState, id: CommandId) -> ApiResult<CommandRow> {
         .ok_or(Code::RequestError)?)
 }
 
-/// Waits for a command to end and reports it as a batch item.
-async fn settled(app: &AppState, sn: &str, id: CommandId) -> ApiResult<GatewayOutcome> {
-    let row = finished(app, id).await?;
+/// Waits for a restart to end and reports it as a batch item: accepted when the gateway's
+/// reply said so (the screen then waits for the gateway to sign in again after that time).
+async fn settled(app: &AppState, sn: &str, sent: Sent) -> ApiResult<GatewayOutcome> {
+    let row = finished(app, sent.command).await?;
     let code = row.result_code.unwrap_or(0);
+    let status = row.status();
     let msg = if row.result_msg.is_empty() {
-        row.status().as_str().to_string()
+        status.as_str().to_string()
     } else {
         row.result_msg.clone()
     };
-    Ok(item(sn, row.status().as_str(), code, &msg, Some(id)))
+    Ok(GatewayOutcome {
+        gateway_id: Some(sent.gateway.0),
+        accepted_at: (status == CommandStatus::Succeeded).then_some(row.updated_at),
+        ..item(sn, status.as_str(), code, &msg, Some(sent.command))
+    })
 }
 
 /// Restarts one gateway or a comma list of them (`gsns`); answers the batch totals.

@@ -1,7 +1,10 @@
 //! Reading gateways: the paged list with its filters, online counts, one gateway with the
 //! devices behind it, and unbinding.
 
-use domain::ids::{CompanyId, PlantId};
+use domain::{
+    DomainError,
+    ids::{CompanyId, GatewayId, PlantId},
+};
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -73,6 +76,9 @@ pub struct ListQuery {
     /// Part of the SN, alias or model, any case.
     #[serde(default, deserialize_with = "num::opt_text")]
     pub keyword: Option<String>,
+    /// Only these gateways: ids as a comma list, at most 100 (a restart's follow-up).
+    #[serde(default, deserialize_with = "num::opt_text")]
+    pub ids: Option<String>,
 }
 
 impl ListQuery {
@@ -89,6 +95,7 @@ impl ListQuery {
             service::agent_filter::agent_company(&app.store, &me.actor, self.agent_company_id)
                 .await?;
         let mut f = self.filter(limit, offset);
+        f.ids = id_list(self.ids.as_deref())?;
         match company {
             CompanyFilter::Any => f.company = None,
             CompanyFilter::Only(c) => f.company = Some(c),
@@ -130,10 +137,28 @@ impl ListQuery {
                 .map(str::trim)
                 .filter(|k| !k.is_empty())
                 .map(String::from),
+            ids: None,
             limit,
             offset,
         }
     }
+}
+
+/// The `ids` filter: ids as a comma list, at most [`MAX_PAGE`]; none given is no filter,
+/// anything else 4 `ids`.
+fn id_list(raw: Option<&str>) -> Result<Option<Vec<GatewayId>>, DomainError> {
+    let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(None);
+    };
+    let ids = raw
+        .split(',')
+        .map(|part| part.trim().parse::<i64>().map(GatewayId))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| DomainError::invalid("ids"))?;
+    if ids.len() > MAX_PAGE as usize {
+        return Err(DomainError::invalid("ids"));
+    }
+    Ok(Some(ids))
 }
 
 pub(super) fn comm_type_name(code: &str) -> String {
@@ -226,6 +251,7 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
         lldt: g.last_online.map(lldt),
         last_message_at: g.last_online.map(update_at),
         upload_cycle: g.upload_cycle,
+        signed_in_at: g.signed_in_at,
         dev_name: if g.alias.is_empty() {
             g.sn.clone()
         } else {

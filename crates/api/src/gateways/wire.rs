@@ -57,6 +57,9 @@ pub struct Gateway {
     pub last_message_at: Option<String>,
     /// Seconds between reports.
     pub upload_cycle: i64,
+    /// When it last signed in (a new MQTT connection), ms since the epoch; null before the
+    /// portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+    pub signed_in_at: Option<i64>,
     /// Its alias, or its SN when it has none.
     pub dev_name: String,
     pub online: bool,
@@ -139,6 +142,11 @@ pub struct GatewayOutcome {
     pub msg: String,
     /// The command sent; null when none was.
     pub command_id: Option<i64>,
+    /// The gateway acted on; null when none was (a refusal, a check).
+    pub gateway_id: Option<i64>,
+    /// When the gateway accepted the command (its reply said so), ms since the epoch; null
+    /// unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+    pub accepted_at: Option<i64>,
 }
 
 /// What the check before a batch found: nothing is done yet, so how many gateways are ready

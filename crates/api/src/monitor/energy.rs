@@ -53,6 +53,7 @@ pub(crate) fn realtime_json(p: &store::plants::PlantRow, s: &summary::Summary) -
         efficiency: s.efficiency,
         update_at: update_at(s.update_at),
         stale: s.stale,
+        switched_off: s.switched_off,
         currency: currency_json(&p.currency),
         total_power: p.total_power,
         invest: p.invest,

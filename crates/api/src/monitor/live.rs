@@ -21,6 +21,22 @@ pub(crate) fn is_stale(last: Option<i64>, upload_cycle_s: i64, now: i64) -> bool
     !status::is_online(last, upload_cycle_s, now)
 }
 
+/// Whether a plant reads "Off" rather than Normal: at least one inverter has fresh data and
+/// every inverter with fresh data reports itself switched off (`inverters::values::
+/// switched_on`). Given the switch of each inverter with fresh data. One rule for the plant
+/// list and the plant's realtime figures (its overview); the status on the wire stays Normal,
+/// as the API's clients expect, and the screens show Off from this.
+pub(crate) fn switched_off(fresh_inverters_on: impl IntoIterator<Item = bool>) -> bool {
+    let mut any = false;
+    for on in fresh_inverters_on {
+        if on {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// The upload cycles of the gateways some devices report through (one read per gateway).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cycles(HashMap<GatewayId, i64>);
@@ -77,6 +93,14 @@ mod tests {
             assert!(is_stale(Some(now - bound - 1), cycle, now), "cycle {cycle}");
         }
         assert!(is_stale(None, 300, now), "never reported");
+    }
+
+    #[test]
+    fn a_plant_is_off_when_every_fresh_inverter_is_and_there_is_one() {
+        assert!(switched_off([false]));
+        assert!(switched_off([false, false]));
+        assert!(!switched_off([false, true]), "one still on");
+        assert!(!switched_off([]), "no fresh inverter: nothing known");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use domain::ids::DeviceId;
 use domain::ids::PlantId;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{Datelike, Timelike};
 use domain::{
@@ -13,12 +13,15 @@ use domain::{
     income::{DayGeneration, income},
     plant::Valuation,
 };
-use store::{gateways::DeviceRow, plants::PlantRow, telemetry::DayRange};
+use store::{
+    energy_reads::PlantDeviceStamp, gateways::DeviceRow, plants::PlantRow, telemetry::DayRange,
+};
 
-use super::{flow, live};
+use super::{flow, latest_pv::Latest, live};
 use crate::{
     AppState,
     envelope::ApiResult,
+    inverters::values::switched_on,
     readings::{self, Reading},
 };
 
@@ -40,6 +43,8 @@ pub(crate) struct Summary {
     pub update_at: i64,
     /// No device has fresh data ([`live`]): the figures are the last known, not live.
     pub stale: bool,
+    /// Every inverter with fresh data reports itself switched off ([`live::switched_off`]).
+    pub switched_off: bool,
 }
 
 /// `pac / capacity`, 0 for a plant without capacity; 4 decimals like the clients show.
@@ -85,7 +90,7 @@ pub(crate) async fn plant(
     let cycles = live::Cycles::of_plant(app, plant.id).await?;
     let now = domain::time::now_ms();
     // Current power counts fresh readings only: a silent plant produces nothing we know of.
-    let (mut pac, mut stale) = (0.0, true);
+    let (mut pac, mut stale, mut switches) = (0.0, true, Vec::new());
     for s in &latest {
         let Some(d) = devices.iter().find(|d| d.id == s.device_id) else {
             continue;
@@ -95,7 +100,9 @@ pub(crate) async fn plant(
         }
         stale = false;
         if d.family == DeviceFamily::Inverter {
-            pac += flow::pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
+            let r = Reading::from_sample(s.ts, &s.payload);
+            pac += flow::pv_power(&r).unwrap_or(0.0);
+            switches.push(switched_on(&r));
         }
     }
     let update_at = latest
@@ -146,7 +153,43 @@ pub(crate) async fn plant(
         efficiency: efficiency(pac, plant.total_power),
         update_at,
         stale,
+        switched_off: live::switched_off(switches),
     })
+}
+
+/// The plants whose fresh inverters are all switched off ([`live::switched_off`]), given the
+/// fresh stamps of their devices and their inverters' kept samples.
+fn off_among(fresh: &[&PlantDeviceStamp], latest: &HashMap<DeviceId, Latest>) -> Vec<PlantId> {
+    let mut switches: HashMap<PlantId, Vec<bool>> = HashMap::new();
+    for s in fresh.iter().filter(|s| s.family == DeviceFamily::Inverter) {
+        // An inverter whose sample is gone meanwhile counts as on: nothing says off.
+        let on = latest.get(&s.device_id).is_none_or(|l| l.on);
+        switches.entry(s.plant_id).or_default().push(on);
+    }
+    switches
+        .into_iter()
+        .filter(|(_, on)| live::switched_off(on.iter().copied()))
+        .map(|(plant, _)| plant)
+        .collect()
+}
+
+/// The plants of `plants` whose fresh inverters are all switched off, for the map (the list
+/// has them in its [`ListSummary`]): one query of when devices last reported, and the samples
+/// not kept yet.
+pub(crate) async fn switched_off(
+    app: &AppState,
+    plants: &[PlantId],
+) -> ApiResult<HashSet<PlantId>> {
+    let stamps = app.store.plants_latest_stamps(plants).await?;
+    let now = domain::time::now_ms();
+    let fresh: Vec<_> = stamps
+        .iter()
+        .filter(|s| s.family == DeviceFamily::Inverter)
+        .filter(|s| !live::is_stale(Some(s.ts), s.upload_cycle, now))
+        .collect();
+    let inverters: Vec<(DeviceId, i64)> = fresh.iter().map(|s| (s.device_id, s.ts)).collect();
+    let latest = app.caches.latest_pv.power(app, &inverters).await?;
+    Ok(off_among(&fresh, &latest).into_iter().collect())
 }
 
 /// What the plant list shows per plant.
@@ -159,6 +202,8 @@ pub(crate) struct ListSummary {
     pub update_at: i64,
     /// As [`Summary::stale`].
     pub stale: bool,
+    /// As [`Summary::switched_off`].
+    pub switched_off: bool,
 }
 
 /// The list figures of a page of plants: three queries whatever the page size.
@@ -209,18 +254,23 @@ pub(crate) async fn plants(
         .filter(|s| s.family == DeviceFamily::Inverter)
         .map(|s| (s.device_id, s.ts))
         .collect();
-    let pv = app.caches.latest_pv.power(app, &inverters).await?;
+    let latest = app.caches.latest_pv.power(app, &inverters).await?;
     let mut newest: HashMap<_, i64> = HashMap::new();
     for s in &stamps {
         let n = newest.entry(s.plant_id).or_insert(s.ts);
         *n = (*n).max(s.ts);
     }
-    for s in fresh {
+    for s in &fresh {
         if let Some(e) = out.get_mut(&s.plant_id) {
             e.stale = false;
             if s.family == DeviceFamily::Inverter {
-                e.pac += pv.get(&s.device_id).copied().flatten().unwrap_or(0.0);
+                e.pac += latest.get(&s.device_id).and_then(|l| l.pv).unwrap_or(0.0);
             }
+        }
+    }
+    for plant in off_among(&fresh, &latest) {
+        if let Some(e) = out.get_mut(&plant) {
+            e.switched_off = true;
         }
     }
     // All-time energy: the closed days' sum, then today's (and any later day's) rows.

@@ -25,6 +25,9 @@ pub struct Realtime {
     pub update_at: String,
     /// No fresh data: the figures are the last known.
     pub stale: bool,
+    /// Every inverter with fresh data reports itself switched off (and at least one has
+    /// fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+    pub switched_off: bool,
     pub currency: DictEntry,
     /// Installed capacity, kWp.
     pub total_power: f64,

@@ -132,6 +132,9 @@ pub struct PlantItem {
     pub update_at: String,
     /// No fresh data: the figures are the last known.
     pub stale: bool,
+    /// Every inverter with fresh data reports itself switched off (and at least one has
+    /// fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+    pub switched_off: bool,
     pub create_at: String,
     /// 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
     #[serde(rename = "type")]
@@ -173,6 +176,7 @@ fn item(me: &CurrentUser, p: &PlantRow, live: Option<&ListSummary>) -> PlantItem
         etotal: live.etotal,
         update_at: update_at(live.update_at),
         stale: live.stale,
+        switched_off: live.switched_off,
         create_at: create_at(p.created_at),
         plant_type: p.plant_type,
         total_power: p.total_power,
@@ -200,6 +204,8 @@ pub struct PlantMarker {
     pub total_power: f64,
     pub address: String,
     pub thumb_url: String,
+    /// Every inverter with fresh data reports itself switched off (as the list's item says).
+    pub switched_off: bool,
 }
 
 /// The caller's plants, paged (`page` from 1, `limit` up to 100).
@@ -244,9 +250,12 @@ pub async fn map(
         .store
         .plants(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
+    let ids: Vec<_> = rows.iter().map(|p| p.id).collect();
+    let off = summary::switched_off(&app, &ids).await?;
     Ok(Data(
         rows.iter()
             .map(|p| PlantMarker {
+                switched_off: off.contains(&p.id),
                 id: p.id.0,
                 name: p.name.clone(),
                 lon: p.lon,

@@ -3,7 +3,6 @@
 //! in the caller's stock.
 
 use axum::extract::{Path, State};
-use domain::ids::FirmwareId;
 use serde::Deserialize;
 use serde_json::Value;
 use store::upgrades::UpgradeRow;
@@ -39,11 +38,7 @@ async fn start_one(
         }
         None => me.actor.require(domain::permissions::GATEWAY_UPGRADE)?,
     }
-    if !force {
-        service::upgrades::gateway_up_to_date(&app.store, &g.soft_ver, firm_id.map(FirmwareId))
-            .await?;
-    }
-    super::start(app, me, batch_id, Target::Gateway(&g), firm_id).await
+    super::start(app, me, batch_id, Target::Gateway(&g), firm_id, force).await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -51,23 +46,24 @@ async fn start_one(
 pub struct ForceQuery {
     #[serde(default, deserialize_with = "num::opt_i64")]
     pub firm_id: Option<i64>,
-    /// `true`: upgrade even when the gateway already runs this version or a newer one.
+    /// `true`: upgrade even when the device already runs this version or a newer one.
     #[serde(default, deserialize_with = "num::opt_text")]
     pub force: Option<String>,
 }
 
 impl ForceQuery {
-    fn force(&self) -> bool {
+    pub(crate) fn force(&self) -> bool {
         matches!(self.force.as_deref(), Some("true" | "1"))
     }
 }
 
-/// Upgrades one gateway (by id or SN) with gateway firmware `firmId`.
+/// Upgrades one gateway (by id or SN) with gateway firmware `firmId`; `queued` while an
+/// upgrade of one of its devices runs.
 #[utoipa::path(post, path = "/api/v1/gateway/{id}/upgrade", tag = "upgrades",
     params(("id" = String, Path, description = "id or SN"), ("firmId" = i64, Query),
         ("force" = Option<bool>, Query, description = "true: skip the 4001 warning")),
     security(("bearer" = [])),
-    responses((status = 200, description = "The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606, 4001 already on this version or newer (a warning: repeat with force=true)", body = Envelope<Upgrade>)))]
+    responses((status = 200, description = "The upgrade (state queued while it upgrades one of its devices); 2, 4 firmId, 305, 602 offline, 603 upgrading or queued, 606, 4001 already on this version or newer (a warning: repeat with force=true)", body = Envelope<Upgrade>)))]
 pub async fn upgrade(
     State(app): State<AppState>,
     me: CurrentUser,

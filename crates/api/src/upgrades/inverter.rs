@@ -8,7 +8,9 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::{
-    BATCH_MAX, Target, batch_json, new_batch_id, outcome_json, progress_json,
+    BATCH_MAX, Target, batch_json,
+    gateway::ForceQuery,
+    new_batch_id, outcome_json, progress_json,
     wire::{Upgrade, UpgradeBatch, UpgradeCancel},
 };
 use crate::{
@@ -21,38 +23,41 @@ use crate::{
 };
 use domain::DomainError;
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FirmQuery {
-    #[serde(default, deserialize_with = "num::opt_i64")]
-    pub firm_id: Option<i64>,
-}
-
 async fn start_one(
     app: &AppState,
     me: &CurrentUser,
     batch_id: &str,
     sn: &str,
     firm_id: Option<i64>,
+    force: bool,
 ) -> ApiResult<store::upgrades::UpgradeRow> {
     let inv = inverters::visible(app, me, sn).await?;
     require_on(me, &inv, domain::permissions::INVERTER_UPGRADE)?;
-    super::start(app, me, batch_id, Target::Inverter(&inv.row), firm_id).await
+    super::start(
+        app,
+        me,
+        batch_id,
+        Target::Inverter(&inv.row),
+        firm_id,
+        force,
+    )
+    .await
 }
 
-/// Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade;
-/// poll `/upgrade/progress`.
+/// Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade,
+/// `queued` when its gateway is busy with another upgrade; poll `/upgrade/progress`.
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/upgrade", tag = "upgrades",
-    params(("sn" = String, Path), ("firmId" = i64, Query)),
+    params(("sn" = String, Path), ("firmId" = i64, Query),
+        ("force" = Option<bool>, Query, description = "true: skip the 4001 warning")),
     security(("bearer" = [])),
-    responses((status = 200, description = "The upgrade; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed", body = Envelope<Upgrade>)))]
+    responses((status = 200, description = "The upgrade (state queued while its gateway upgrades another device); 2, 4 firmId, 600, 602 offline, 603 upgrading or queued, 604 state forbids, 606 connection failed, 4001 already on this version or newer (a warning: repeat with force=true)", body = Envelope<Upgrade>)))]
 pub async fn upgrade(
     State(app): State<AppState>,
     me: CurrentUser,
     Path(sn): Path<String>,
-    Query(q): Query<FirmQuery>,
+    Query(q): Query<ForceQuery>,
 ) -> ApiResult<Data<Upgrade>> {
-    let row = start_one(&app, &me, &new_batch_id(), &sn, q.firm_id).await?;
+    let row = start_one(&app, &me, &new_batch_id(), &sn, q.firm_id, q.force()).await?;
     Ok(Data(progress_json(&row)))
 }
 
@@ -98,14 +103,17 @@ pub(crate) fn sn_list(raw: Option<&Value>) -> Result<Vec<String>, DomainError> {
 }
 
 /// Upgrades several inverters with one firmware. Each is checked on its own; the answer gives
-/// totals (sent, refused) and each one's outcome with the reason of a refusal. Follow the run
-/// with `GET /api/v1/upgrade/batch/{batchId}`.
+/// totals (sent, refused) and each one's outcome with the reason of a refusal. Inverters behind
+/// one gateway are upgraded one at a time: the first is sent, the others wait `queued`. Follow
+/// the run with `GET /api/v1/upgrade/batch/{batchId}`.
 #[utoipa::path(post, path = "/api/v1/inverter/batchUpgrade", tag = "upgrades",
     security(("bearer" = [])), request_body = InverterBatch,
-    responses((status = 200, description = "Totals and each inverter's outcome; 4 sns", body = Envelope<UpgradeBatch>)))]
+    params(("force" = Option<bool>, Query, description = "true: skip the per-inverter 4001 warning")),
+    responses((status = 200, description = "Totals and each inverter's outcome (4001 for one already on this version or newer); 4 sns", body = Envelope<UpgradeBatch>)))]
 pub async fn batch(
     State(app): State<AppState>,
     me: CurrentUser,
+    Query(q): Query<ForceQuery>,
     Body(body): Body<InverterBatch>,
 ) -> ApiResult<Data<UpgradeBatch>> {
     me.actor.require(domain::permissions::INVERTER_VIEW)?;
@@ -113,7 +121,7 @@ pub async fn batch(
     let batch_id = new_batch_id();
     let mut results = Vec::with_capacity(sns.len());
     for sn in &sns {
-        let outcome = start_one(&app, &me, &batch_id, sn, body.firm_id).await;
+        let outcome = start_one(&app, &me, &batch_id, sn, body.firm_id, q.force()).await;
         results.push(outcome_json(sn, &outcome));
     }
     Ok(Data(batch_json(&batch_id, results)))
@@ -135,10 +143,11 @@ pub async fn progress(
     }))
 }
 
-/// Asks the inverter to stop its running upgrade; refused (608) where the device cannot.
+/// Takes the inverter's queued upgrade out of its gateway's queue (it ends cancelled at once),
+/// or asks the inverter to stop its running upgrade; refused (608) where the device cannot.
 #[utoipa::path(post, path = "/api/v1/inverter/{sn}/cutUpgrade", tag = "upgrades",
     params(("sn" = String, Path)), security(("bearer" = [])),
-    responses((status = 200, description = "The upgrade and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported", body = Envelope<UpgradeCancel>)))]
+    responses((status = 200, description = "The upgrade (cancelled when it was queued) and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported", body = Envelope<UpgradeCancel>)))]
 pub async fn cancel(
     State(app): State<AppState>,
     me: CurrentUser,

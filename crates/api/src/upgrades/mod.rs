@@ -1,10 +1,10 @@
 //! Firmware upgrades of inverters and gateways: single and batch starts, progress, cancel.
 //! Starting one is the use case `service::upgrades::start` (the upgrade row, its `upgrade`
-//! command and the audit entry recorded in one transaction, then published); this module
-//! checks permissions and follows the row, which tracks the device's progress replies
-//! (see docs/device-protocol.md, "Firmware upgrades"). Progress is read from that row, brought
-//! in step with its command on every read so a timed-out command shows as failed even before a
-//! reply or the sweeper moves it.
+//! command and the audit entry recorded in one transaction, then published; or the row queued
+//! behind its gateway's running upgrade); this module checks permissions and follows the row,
+//! which tracks the device's progress replies (see docs/device-protocol.md, "Firmware
+//! upgrades"). Progress is read from that row, brought in step with its command on every read
+//! so a timed-out command shows as failed even before a reply or the sweeper moves it.
 
 pub(crate) mod gateway;
 pub(crate) mod inverter;
@@ -78,22 +78,25 @@ pub(crate) fn new_batch_id() -> String {
 
 /// Brings a running upgrade in step with its command and answers the row as it stands.
 pub(crate) async fn refresh(app: &AppState, row: UpgradeRow) -> ApiResult<UpgradeRow> {
-    Ok(service::upgrades::refresh(&app.store, row, now_ms()).await?)
+    Ok(service::upgrades::refresh(&app.store, app.commands.as_ref(), row, now_ms()).await?)
 }
 
 /// Starts an upgrade of `target` with firmware `firm_id` on `me`'s behalf (permissions are
-/// checked by the caller); the use case records it in the audit log, refused or sent.
+/// checked by the caller; `force`: even when it already runs that version); the use case
+/// records it in the audit log, refused, queued or sent.
 pub(crate) async fn start(
     app: &AppState,
     me: &CurrentUser,
     batch_id: &str,
     target: Target<'_>,
     firm_id: Option<i64>,
+    force: bool,
 ) -> ApiResult<UpgradeRow> {
     let start = service::upgrades::Start {
         batch_id,
         device: target,
         firm_id: firm_id.map(FirmwareId),
+        force,
         actor: &me.actor,
         now: now_ms(),
     };
@@ -101,7 +104,8 @@ pub(crate) async fn start(
     Ok(started.upgrade)
 }
 
-/// Asks the device to stop its running upgrade; only where the device said it can.
+/// Takes the inverter's queued upgrade out of its gateway's queue, or asks the device to stop
+/// its running upgrade (only where the device said it can).
 pub(crate) async fn cancel(
     app: &AppState,
     me: &CurrentUser,
@@ -113,6 +117,10 @@ pub(crate) async fn cancel(
     };
     if row.state().is_final() {
         return Err(DomainError::invalid("sn: no upgrade in progress").into());
+    }
+    if row.state() == UpgradeState::Queued {
+        let row = service::upgrades::cancel_queued(&app.store, &me.actor, &row, now_ms()).await?;
+        return Ok(row);
     }
     if !row.cancellable {
         let refused =
@@ -143,10 +151,15 @@ fn reason(u: &UpgradeRow) -> Option<UpgradeReason> {
     if u.state() != UpgradeState::Failed {
         return None;
     }
+    use service::upgrades as queue;
     match u.message.as_str() {
         devices::link::GATEWAY_GONE => Some(UpgradeReason::GatewayOffline),
         devices::link::NO_PROGRESS => Some(UpgradeReason::NoProgress),
         devices::link::TIMED_OUT => Some(UpgradeReason::TimedOut),
+        queue::DEVICE_GONE => Some(UpgradeReason::DeviceGone),
+        queue::GATEWAY_DELETED => Some(UpgradeReason::GatewayDeleted),
+        queue::OFFLINE_AT_TURN => Some(UpgradeReason::Offline),
+        queue::NOT_ADMITTED => Some(UpgradeReason::NotAdmitted),
         _ => None,
     }
 }
@@ -162,12 +175,19 @@ pub(crate) fn progress_json(u: &UpgradeRow) -> Upgrade {
         version: u.version.clone(),
         from_version: u.from_version.clone(),
         command_id: u.command_id.map(|v| v.0),
-        // The store writes only the five states; `state()` reads anything else as failed.
+        // The store writes only the six states; `state()` reads anything else as failed.
         state: u.state().into(),
+        queue_position: u
+            .queue_position
+            .filter(|_| u.state() == UpgradeState::Queued),
         progress: u.progress,
         message: u.message.clone(),
         reason: reason(u),
-        cancellable: u.cancellable && !u.state().is_final(),
+        // A queued one leaves its queue on request; only inverters have a cancel route.
+        cancellable: match u.state() {
+            UpgradeState::Queued => u.target == "inverter",
+            s => u.cancellable && !s.is_final(),
+        },
         start_time: create_at(u.started_at),
         finish_time: u.finished_at.map(create_at),
         update_at: update_at(u.updated_at),
@@ -184,6 +204,7 @@ pub(crate) fn totals(rows: &[UpgradeRow]) -> UpgradeTotals {
     };
     UpgradeTotals {
         total: rows.len(),
+        queued: count(UpgradeState::Queued),
         sending: count(UpgradeState::Sending),
         upgrading: count(UpgradeState::Upgrading),
         successful: count(UpgradeState::Successful),

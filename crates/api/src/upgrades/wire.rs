@@ -3,10 +3,12 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// Where an upgrade stands (the spec's remote upgrade states).
+/// Where an upgrade stands: the spec's remote upgrade states, and `queued` (added by the
+/// portal: waiting for the upgrade running on its gateway; not ended, like `sending`).
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UpgradeState {
+    Queued,
     Sending,
     Upgrading,
     Successful,
@@ -18,6 +20,7 @@ impl From<store::upgrades::UpgradeState> for UpgradeState {
     fn from(s: store::upgrades::UpgradeState) -> Self {
         use store::upgrades::UpgradeState as S;
         match s {
+            S::Queued => UpgradeState::Queued,
             S::Sending => UpgradeState::Sending,
             S::Upgrading => UpgradeState::Upgrading,
             S::Successful => UpgradeState::Successful,
@@ -37,6 +40,15 @@ pub enum UpgradeReason {
     NoProgress,
     /// It did not finish in time.
     TimedOut,
+    /// Queued, the inverter was deleted or left its gateway before its turn.
+    DeviceGone,
+    /// Queued, its gateway was deleted before its turn.
+    GatewayDeleted,
+    /// Queued, the device or its gateway was offline when its turn came.
+    Offline,
+    /// Queued, the upgrade was no longer admitted when its turn came (firmware disabled, the
+    /// device's state).
+    NotAdmitted,
 }
 
 /// One device's upgrade as screens read it.
@@ -54,8 +66,12 @@ pub struct Upgrade {
     pub version: String,
     /// The version the device ran before.
     pub from_version: String,
+    /// Null while queued.
     pub command_id: Option<i64>,
     pub state: UpgradeState,
+    /// While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+    /// otherwise.
+    pub queue_position: Option<i64>,
     /// Percent, 0-100.
     pub progress: i64,
     /// The device's own word on it (why it failed, ...).
@@ -63,8 +79,9 @@ pub struct Upgrade {
     /// Why the portal itself ended it; null when the device said why (in `message`) or when it
     /// has not ended.
     pub reason: Option<UpgradeReason>,
-    /// Whether it may be cancelled now.
+    /// Whether it may be cancelled now (a queued inverter upgrade always may).
     pub cancellable: bool,
+    /// When it was asked for; once a queued upgrade is sent, when it was sent.
     pub start_time: String,
     /// Null while it runs.
     pub finish_time: Option<String>,
@@ -77,12 +94,14 @@ pub struct Upgrade {
 #[serde(rename_all = "camelCase")]
 pub struct UpgradeTotals {
     pub total: usize,
+    /// Waiting for their gateway.
+    pub queued: usize,
     pub sending: usize,
     pub upgrading: usize,
     pub successful: usize,
     pub failed: usize,
     pub cancelled: usize,
-    /// Not ended yet; 0 means the batch is over.
+    /// Not ended yet (queued ones included); 0 means the batch is over.
     pub running: usize,
     /// Mean progress, percent.
     pub progress: i64,

@@ -117,13 +117,17 @@ fn assert_totals(d: &Value, keys: [&str; 3]) {
     assert_eq!(d["total"].as_u64(), Some(items.len() as u64));
     for i in items {
         let o = i.as_object().expect("item");
-        assert_eq!(o.len(), 6, "{i}");
+        assert_eq!(o.len(), 8, "{i}");
         assert!(
             i["sn"].is_string() && i["status"].is_string() && i["msg"].is_string(),
             "{i}"
         );
         assert!(i["success"].is_boolean() && i["code"].is_i64(), "{i}");
         assert!(i["commandId"].is_i64() || i["commandId"].is_null(), "{i}");
+        assert!(i["gatewayId"].is_i64() || i["gatewayId"].is_null(), "{i}");
+        // Only an accepted restart has a time of acceptance.
+        assert_eq!(i["acceptedAt"].is_i64(), i["status"] == "succeeded", "{i}");
+        assert!(i["acceptedAt"].is_i64() || i["acceptedAt"].is_null(), "{i}");
     }
 }
 
@@ -607,5 +611,85 @@ async fn unbinding_and_deleting_a_gateway_are_audited() {
             .get("/api/v1/audit?action=gateway.unbind", Some(&c.ann))
             .await;
         assert_eq!(r.data()["infos"][0]["plantId"], c.plant);
+    }
+}
+
+/// The gateway list row of gateway `id` as `token` sees it (through the `ids` filter, as the
+/// restart dialog follows a batch).
+async fn listed(app: &common::App, token: &str, id: i64) -> Value {
+    let r = app
+        .get(&format!("/api/v1/gateways?ids={id}&limit=100"), Some(token))
+        .await;
+    r.expect_code(0);
+    r.data()["infos"][0].clone()
+}
+
+#[tokio::test]
+async fn a_restarted_gateway_is_back_once_it_signs_in_after_the_acceptance() {
+    for app in spawn().await {
+        let l = linked(app).await;
+        let app = &l.app;
+        let c = action_gateways(app).await;
+        let answering = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
+
+        let r = app
+            .post(
+                "/api/v1/batch/restart",
+                json!({"sns": ["GW-ACT01", "GW-ACT03"]}),
+                Some(&c.max),
+            )
+            .await;
+        r.expect_code(0);
+        let d = r.data();
+        assert_batch(d);
+        let accepted = item(d, "GW-ACT01");
+        let id = accepted["gatewayId"].as_i64().expect("gateway id");
+        let at = accepted["acceptedAt"].as_i64().expect("accepted at");
+        let offline = item(d, "GW-ACT03");
+        assert_eq!(
+            (offline["code"].as_i64(), &offline["gatewayId"]),
+            (Some(602), &Value::Null),
+            "refused before anything was sent"
+        );
+
+        // Signed in before the restart: not back yet, whatever else it sends.
+        let before = listed(app, &c.max, id).await;
+        let signed_in = before["signedInAt"].as_i64().expect("signed in");
+        assert!(signed_in < at, "{before}");
+        answering
+            .client
+            .publish(
+                "portal/v1/GW-ACT01/status",
+                rumqttc::QoS::AtLeastOnce,
+                true,
+                r#"{"v":1,"online":true,"softVer":"1.0"}"#,
+            )
+            .await
+            .expect("status");
+        tokio::time::sleep(2 * devices::link::HEARD_FLUSH_EVERY).await;
+        assert_eq!(listed(app, &c.max, id).await["signedInAt"], signed_in);
+
+        // The gateway goes away and signs in again: back, after the acceptance.
+        drop(answering);
+        let _back = gateway(&l, "GW-ACT01", "KEY12345", Mode::Answer).await;
+        let until = tokio::time::Instant::now() + 3 * devices::link::HEARD_FLUSH_EVERY;
+        loop {
+            let row = listed(app, &c.max, id).await;
+            if row["signedInAt"].as_i64().is_some_and(|t| t > at) {
+                assert_eq!(row["online"], true);
+                break;
+            }
+            assert!(tokio::time::Instant::now() < until, "not back: {row}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        // The detail says the same; another tenant sees nothing of it.
+        let detail = app
+            .get(&format!("/api/v1/gateway/{id}"), Some(&c.max))
+            .await;
+        assert!(detail.data()["signedInAt"].as_i64().is_some_and(|t| t > at));
+        let theirs = app
+            .get(&format!("/api/v1/gateways?ids={id}"), Some(&c.bob))
+            .await;
+        assert_eq!(theirs.data()["total"], 0);
     }
 }

@@ -218,6 +218,59 @@ async fn a_silent_plant_reads_stale_everywhere_until_it_reports_again() {
     }
 }
 
+/// One report of the plant's inverter at `ts` with its power switch (`power_on`).
+async fn report_switch(app: &App, l: &Live, ts: i64, on: bool) {
+    let values = json!({"pv1_power": if on { 1200 } else { 0 }, "power_on": i64::from(on)});
+    let batch = TelemetryBatch {
+        samples: vec![sample(l.inverter, ts, &values)],
+        energy: vec![],
+    };
+    app.store
+        .write_telemetry_batch(&batch)
+        .await
+        .expect("telemetry");
+}
+
+/// `switchedOff` of the plant's realtime figures, its detail's, its list item's and its map
+/// marker's: one rule.
+async fn switched_off(app: &App, l: &Live) -> [Value; 4] {
+    let rt = get(app, &format!("/api/v1/plant/{}/realtime", l.plant), &l.ann).await;
+    let detail = get(app, &format!("/api/v1/plant/{}", l.plant), &l.ann).await;
+    let list = get(app, "/api/v1/plants?page=1&limit=10", &l.ann).await;
+    let map = get(app, "/api/v1/plants/map", &l.ann).await;
+    [
+        rt["switchedOff"].clone(),
+        detail["realtime"]["switchedOff"].clone(),
+        list["infos"][0]["switchedOff"].clone(),
+        map[0]["switchedOff"].clone(),
+    ]
+}
+
+#[tokio::test]
+async fn a_plant_whose_fresh_inverters_are_all_switched_off_reads_switched_off() {
+    for app in spawn().await {
+        let l = live_plant(&app).await;
+        let off = [json!(true), json!(true), json!(true), json!(true)];
+        let not = [json!(false), json!(false), json!(false), json!(false)];
+        assert_eq!(switched_off(&app, &l).await, not, "nothing reported");
+
+        // Switched off, but stale: nothing is known of it now.
+        let old = domain::time::now_ms() - offline_after_ms(CYCLE_S) - 30_000;
+        report_switch(&app, &l, old, false).await;
+        assert_eq!(switched_off(&app, &l).await, not, "stale");
+
+        // Switched off and fresh: the plant reads Off (its status stays as it is).
+        report_switch(&app, &l, domain::time::now_ms() - 1_000, false).await;
+        assert_eq!(switched_off(&app, &l).await, off);
+        let list = get(&app, "/api/v1/plants?page=1&limit=10", &l.ann).await;
+        assert_eq!(list["infos"][0]["stale"], false);
+
+        // Switched on again: the list reads the new sample, not the one it kept.
+        report_switch(&app, &l, domain::time::now_ms(), true).await;
+        assert_eq!(switched_off(&app, &l).await, not);
+    }
+}
+
 #[tokio::test]
 async fn data_within_the_bound_is_live() {
     for app in spawn().await {

@@ -34,6 +34,7 @@ use super::{
     broker_auth::Auth,
     broker_extensions::{AnyMember, MemoryRetain},
     gate::{Counts, Gate, Limits},
+    heard::Heard,
     signin::{SignInPolicy, SignInThrottle},
     uplink::{Outcome, Uplink},
 };
@@ -163,7 +164,10 @@ impl Broker {
         register
             .add(
                 Type::ClientConnected,
-                Box::new(SignIns { gate: gate.clone() }),
+                Box::new(SignIns {
+                    gate: gate.clone(),
+                    heard: uplink.as_ref().map(|u| u.heard.clone()),
+                }),
             )
             .await;
         if let Some(uplink) = uplink.clone() {
@@ -325,18 +329,24 @@ impl Handler for Acl {
     }
 }
 
-/// Tells the gate when a connection has signed in, so it counts as established from then on.
+/// Tells the gate when a connection has signed in, so it counts as established from then on,
+/// and notes a gateway's sign-in time (with an ingesting broker), which tells a restart that
+/// the gateway is back.
 struct SignIns {
     gate: Arc<Gate>,
+    heard: Option<Arc<Heard>>,
 }
 
 #[async_trait]
 impl Handler for SignIns {
     async fn hook(&self, param: &Parameter, acc: Option<HookResult>) -> ReturnType {
-        if let Parameter::ClientConnected(s) = param
-            && let Some(peer) = s.id.remote_addr
-        {
-            self.gate.signed_in(peer);
+        if let Parameter::ClientConnected(s) = param {
+            if let Some(peer) = s.id.remote_addr {
+                self.gate.signed_in(peer);
+            }
+            if let (Some(heard), Some(Identity::Gateway(sn))) = (&self.heard, identity(&s.id)) {
+                heard.signed_in(&sn, super::now_ms());
+            }
         }
         (true, acc)
     }

@@ -133,12 +133,13 @@ impl LinkClient {
             enabled: false,
             ..super::comm_log::CommLogConfig::default()
         }));
-        LinkClient::start_with_stats(config, store, tx, Arc::default(), Arc::default(), off)
+        let ends = super::UpgradeEnds::default();
+        LinkClient::start_with_stats(config, store, tx, Arc::default(), Arc::default(), off, ends)
     }
 
     /// Like [`LinkClient::start`], counting into `stats` (shared with an ingesting broker),
     /// noting when gateways were heard from in `heard` and what they sent in `comm` (both
-    /// written by the [`super::Link`]).
+    /// written by the [`super::Link`]), and saying on `ends` when a reply ends an upgrade.
     pub(crate) fn start_with_stats(
         config: ClientConfig,
         store: Store,
@@ -146,6 +147,7 @@ impl LinkClient {
         stats: Arc<LinkStats>,
         heard: Arc<Heard>,
         comm: Arc<CommLog>,
+        ends: super::UpgradeEnds,
     ) -> LinkClient {
         let mut options = MqttOptions::new(&config.client_id, &config.host, config.port);
         options
@@ -179,6 +181,7 @@ impl LinkClient {
             redeliver_after: config.redeliver_after,
             heard,
             comm,
+            ends,
         };
         let forwarder = tokio::spawn(handler.run(queue_rx));
         LinkClient {
@@ -294,6 +297,7 @@ struct Handler {
     redeliver_after: Duration,
     heard: Arc<Heard>,
     comm: Arc<CommLog>,
+    ends: super::UpgradeEnds,
 }
 
 impl Handler {
@@ -331,7 +335,7 @@ impl Handler {
         super::uplink::note(&self.heard, &gateway_sn, &inbound);
         match inbound {
             Inbound::Reply(reply) => {
-                match replies::record(&self.store, &gateway_sn, &reply).await {
+                match replies::record(&self.store, &gateway_sn, &reply, &self.ends).await {
                     Ok(()) => self.ack(&publish).await,
                     Err(e) => self.not_committed(&gateway_sn, &e.to_string()),
                 }

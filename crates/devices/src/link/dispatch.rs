@@ -110,6 +110,8 @@ pub struct Dispatcher {
     mqtt: AsyncClient,
     /// Where published commands are noted for the communication log (none outside a link).
     comm: Option<Arc<CommLog>>,
+    /// Where the link says an upgrade ended (replies, the sweeper).
+    ends: super::UpgradeEnds,
 }
 
 impl Dispatcher {
@@ -118,7 +120,20 @@ impl Dispatcher {
             store,
             mqtt,
             comm: None,
+            ends: super::UpgradeEnds::default(),
         }
+    }
+
+    /// Shares `ends` with the link's reply handling (see [`Dispatcher::upgrade_ends`]).
+    pub(crate) fn with_upgrade_ends(mut self, ends: super::UpgradeEnds) -> Dispatcher {
+        self.ends = ends;
+        self
+    }
+
+    /// Says when an upgrade ended in this process: a device's final reply, or this
+    /// dispatcher's sweeper failing a stalled one. The upgrade queue waits on it.
+    pub fn upgrade_ends(&self) -> &super::UpgradeEnds {
+        &self.ends
     }
 
     /// Notes every command it publishes in `comm` (the communication log).
@@ -346,6 +361,7 @@ impl Dispatcher {
     /// replicas may run it.
     pub fn spawn_sweeper(&self, every: Duration) -> tokio::task::JoinHandle<()> {
         let store = self.store.clone();
+        let ends = self.ends.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -372,10 +388,12 @@ impl Dispatcher {
                     }
                 };
                 // Upgrades carried by those commands end as failed.
-                if timed_out + stalled > 0
-                    && let Err(e) = super::replies::sync_ended_upgrades(&store).await
-                {
-                    tracing::warn!(%e, "upgrades not brought in step");
+                if timed_out + stalled > 0 {
+                    match super::replies::sync_ended_upgrades(&store).await {
+                        Ok(0) => {}
+                        Ok(_) => ends.ended(),
+                        Err(e) => tracing::warn!(%e, "upgrades not brought in step"),
+                    }
                 }
             }
         })

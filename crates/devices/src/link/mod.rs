@@ -42,8 +42,8 @@ pub use dispatch::{
 };
 pub use heard::FLUSH_EVERY as HEARD_FLUSH_EVERY;
 pub use replies::{
-    GATEWAY_GONE, NO_PROGRESS, TIMED_OUT, status_of as reply_status, sync_ended_upgrades,
-    sync_upgrade, upgrade_update,
+    GATEWAY_GONE, NO_PROGRESS, TIMED_OUT, UpgradeEnds, status_of as reply_status,
+    sync_ended_upgrades, sync_upgrade, upgrade_update,
 };
 use store::Store;
 
@@ -108,6 +108,7 @@ impl Link {
         let stats = Arc::new(LinkStats::default());
         let heard = Arc::new(heard::Heard::default());
         let comm_log = Arc::new(CommLog::new(config.comm_log.clone()));
+        let ends = UpgradeEnds::default();
         let broker = match &config.broker {
             BrokerChoice::Embedded(broker_config) => {
                 let candidate = format!("{:032x}", rand::random::<u128>());
@@ -120,6 +121,7 @@ impl Link {
                     takeovers: Arc::default(),
                     heard: heard.clone(),
                     comm: comm_log.clone(),
+                    ends: ends.clone(),
                 };
                 let broker =
                     Broker::start_ingesting(store.clone(), secret.clone(), broker_config, uplink)
@@ -142,12 +144,15 @@ impl Link {
             stats,
             heard.clone(),
             comm_log.clone(),
+            ends.clone(),
         );
         let heard_writer = heard::spawn_writer(store.clone(), heard);
         let comm_writer = comm_log
             .enabled()
             .then(|| comm_log::spawn_writer(store.clone(), comm_log.clone()));
-        let dispatcher = Dispatcher::new(store, client.mqtt()).with_comm_log(comm_log.clone());
+        let dispatcher = Dispatcher::new(store, client.mqtt())
+            .with_comm_log(comm_log.clone())
+            .with_upgrade_ends(ends);
         let sweeper = dispatcher.spawn_sweeper(config.sweep_every);
         Ok(Link {
             broker,

@@ -17,6 +17,26 @@ pub const NO_PROGRESS: &str = "no progress reported";
 /// Why the portal failed an upgrade whose command ran out of time.
 pub const TIMED_OUT: &str = "timed out: no reply from the device";
 
+/// Says that an upgrade ended in this process (a device's final reply, the sweeper failing a
+/// stalled one), so that whoever starts the next upgrade queued on its gateway
+/// (`jobs::upgrade_queue`, through `service::upgrades::start_next`) looks at once instead of
+/// at its next round. Clones share one signal; an end nobody waits for is kept until someone
+/// does, so none is lost between two rounds.
+#[derive(Debug, Clone, Default)]
+pub struct UpgradeEnds(std::sync::Arc<tokio::sync::Notify>);
+
+impl UpgradeEnds {
+    /// An upgrade ended.
+    pub fn ended(&self) {
+        self.0.notify_one();
+    }
+
+    /// Waits until an upgrade ends (at once when one ended since the last wait).
+    pub async fn wait(&self) {
+        self.0.notified().await;
+    }
+}
+
 /// An interim reply (`code` 0 with `data.final == false`) acknowledges a command that is still
 /// running (an upgrade in progress); any other reply is final: `code` 0 succeeded, else failed.
 pub fn status_of(reply: &CommandReply) -> CommandStatus {
@@ -29,11 +49,13 @@ pub fn status_of(reply: &CommandReply) -> CommandStatus {
 }
 
 /// Records the reply on its command. Replies to unknown or already final commands, or from a
-/// gateway other than the one the command went through, change nothing (counted).
+/// gateway other than the one the command went through, change nothing (counted). A reply
+/// that ends an upgrade says so on `ends`.
 pub async fn record(
     store: &Store,
     gateway_sn: &str,
     reply: &CommandReply,
+    ends: &UpgradeEnds,
 ) -> Result<(), StoreError> {
     let data = reply.data.to_string();
     let outcome = CommandOutcome {
@@ -55,8 +77,11 @@ pub async fn record(
     // replies, and the device leaves Upgrading as soon as the final reply lands.
     if let Some(cmd) = store.command_by_correlation(&reply.id).await?
         && cmd.kind == "upgrade"
+        && sync_upgrade(store, &cmd)
+            .await?
+            .is_some_and(|u| u.state().is_final())
     {
-        sync_upgrade(store, &cmd).await?;
+        ends.ended();
     }
     Ok(())
 }

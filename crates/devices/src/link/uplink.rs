@@ -52,6 +52,8 @@ pub(crate) struct Uplink {
     pub heard: Arc<Heard>,
     /// The communication log's capture.
     pub comm: Arc<CommLog>,
+    /// Where a reply that ends an upgrade says so.
+    pub ends: super::UpgradeEnds,
 }
 
 /// Notes a message of `sn` in `heard`: a sign of life, unless it says the gateway is going
@@ -118,9 +120,11 @@ impl Uplink {
         let generation = self.takeovers.generation(&gateway_sn);
         let stored = async {
             match inbound {
-                Inbound::Reply(reply) => replies::record(&self.store, &gateway_sn, &reply)
-                    .await
-                    .map_err(|e| e.to_string()),
+                Inbound::Reply(reply) => {
+                    replies::record(&self.store, &gateway_sn, &reply, &self.ends)
+                        .await
+                        .map_err(|e| e.to_string())
+                }
                 Inbound::Item(item) => self.submit(&gateway_sn, item).await,
             }
         };

@@ -20,6 +20,7 @@ mod link_admission;
 mod link_common;
 mod link_external;
 mod link_heard;
+mod link_signed_in;
 mod link_signin;
 mod link_takeover;
 mod modbus_frames;

@@ -2,7 +2,7 @@
 //! changing the protocol a gateway's reports are decoded with. Each gateway is checked with
 //! [`acting_on`]; a gateway the actor may not see is refused like a missing one (305).
 
-use domain::ids::CommandId;
+use domain::ids::{CommandId, GatewayId};
 use std::time::Duration;
 
 use devices::link::Dispatcher;
@@ -52,16 +52,23 @@ pub async fn check_batch(
     Ok(out)
 }
 
+/// A restart sent: to which gateway, as which command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sent {
+    pub gateway: GatewayId,
+    pub command: CommandId,
+}
+
 /// Sends a restart to each gateway of `sns` the actor may restart, each command recorded with
-/// its audit entry; answers each one's command id or refusal (recorded too). A refusal of one
-/// gateway does not stop the others.
+/// its audit entry; answers each one's gateway and command or refusal (recorded too). A
+/// refusal of one gateway does not stop the others.
 pub async fn restart(
     store: &Store,
     dispatcher: Option<&Dispatcher>,
     actor: &Actor,
     sns: &[String],
     now: i64,
-) -> Result<Vec<(String, std::result::Result<CommandId, DomainError>)>> {
+) -> Result<Vec<(String, std::result::Result<Sent, DomainError>)>> {
     const RIGHT: &str = domain::permissions::GATEWAY_RESTART;
     const ACTION: &str = domain::audit_action::GATEWAY_RESTART;
     let mut out = Vec::with_capacity(sns.len());
@@ -80,7 +87,10 @@ pub async fn restart(
                     timeout: RESTART_TIMEOUT,
                     note: serde_json::Value::Null,
                 };
-                commands::send_order(store, dispatcher, Sender::Actor(actor), to, &order, now).await
+                let gateway = seen.gateway.id;
+                commands::send_order(store, dispatcher, Sender::Actor(actor), to, &order, now)
+                    .await
+                    .map(|command| Sent { gateway, command })
             }
             Err(ServiceError::Refused(d)) => {
                 refused_unseen_or_not(store, actor, ACTION, sn, &d, now).await;

@@ -21,6 +21,7 @@ mod relations;
 mod sessions;
 mod setting_profiles;
 mod sign_up;
+mod upgrade_queue;
 mod upgrades;
 mod users;
 mod versions;

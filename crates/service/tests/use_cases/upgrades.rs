@@ -33,22 +33,22 @@ use store::{
     testing::{TestResult, Write, each_backend},
 };
 
-const GATEWAY: &str = "GW-UPG-01";
+pub(crate) const GATEWAY: &str = "GW-UPG-01";
 const KEY: &str = "KEY12345";
-const INVERTER: &str = "INV-UPG-01";
-const TYPE: i64 = 94;
+pub(crate) const INVERTER: &str = "INV-UPG-01";
+pub(crate) const TYPE: i64 = 94;
 
 /// Ann's online gateway with a running inverter of type 94 behind it, a firmware enabled for
 /// that type, and a dispatcher whose MQTT client queues what it publishes (no broker: the
 /// event loop is kept, never polled).
-struct Bench {
-    ann: Actor,
-    firmware: FirmwareId,
-    dispatcher: Dispatcher,
-    _queue: EventLoop,
+pub(crate) struct Bench {
+    pub ann: Actor,
+    pub firmware: FirmwareId,
+    pub dispatcher: Dispatcher,
+    pub _queue: EventLoop,
 }
 
-async fn bench(s: &Store) -> Result<Bench, Error> {
+pub(crate) async fn bench(s: &Store) -> Result<Bench, Error> {
     let ann = actor(s, "ann@example.com", BuiltinRole::PlantOwner).await?;
     let home = plant(s, &ann, "Ann home").await?;
     let gw = s.create_gateway(GATEWAY, KEY, "deye-hybrid-3ph", 1).await?;
@@ -111,7 +111,7 @@ async fn bench(s: &Store) -> Result<Bench, Error> {
 }
 
 /// The inverter as the screens list it, reporting `status`.
-async fn inverter(s: &Store, status: Status) -> Result<DeviceListRow, Error> {
+pub(crate) async fn inverter(s: &Store, status: Status) -> Result<DeviceListRow, Error> {
     let mut row = s
         .device_visible(PlantVisibility::All, UserId(0), INVERTER)
         .await?
@@ -120,17 +120,22 @@ async fn inverter(s: &Store, status: Status) -> Result<DeviceListRow, Error> {
     Ok(row)
 }
 
-fn start<'a>(device: &'a DeviceListRow, firm_id: FirmwareId, user: &'a Actor) -> Start<'a> {
+pub(crate) fn start<'a>(
+    device: &'a DeviceListRow,
+    firm_id: FirmwareId,
+    user: &'a Actor,
+) -> Start<'a> {
     Start {
         batch_id: "b1",
         device: Device::Inverter(device),
         firm_id: Some(firm_id),
+        force: false,
         actor: user,
         now: 10,
     }
 }
 
-fn refused_with<T: std::fmt::Debug>(r: &service::Result<T>, code: Code) -> bool {
+pub(crate) fn refused_with<T: std::fmt::Debug>(r: &service::Result<T>, code: Code) -> bool {
     matches!(r, Err(ServiceError::Refused(e)) if e.code == code)
 }
 
@@ -142,9 +147,12 @@ async fn an_upgrade_records_its_command_and_shows_the_inverter_upgrading() -> Te
         let started =
             upgrades::start(&s, Some(&b.dispatcher), start(&inv, b.firmware, &b.ann)).await?;
         assert_eq!(started.upgrade.state.as_str(), "sending");
-        assert_eq!(started.upgrade.command_id, Some(started.command_id));
+        assert_eq!(started.upgrade.command_id, started.command_id);
         assert_eq!(started.params["version"], "V2_0");
-        let cmd = s.command(started.command_id).await?.ok_or("command")?;
+        let cmd = s
+            .command(started.command_id.ok_or("sent")?)
+            .await?
+            .ok_or("command")?;
         assert_eq!(
             (cmd.kind.as_str(), cmd.device_sn.as_str()),
             ("upgrade", INVERTER)

@@ -264,6 +264,35 @@ async fn gateways_are_taken_only_while_free_or_held_by_the_taker_and_listed_by_v
                 .1,
             0
         );
+        // Only the gateways named (a restart's follow-up), still within what the reader sees;
+        // an id is not matched by another that contains its digits.
+        let named = GatewayFilter {
+            ids: Some(vec![free, stock]),
+            ..page.clone()
+        };
+        let (rows, total) = s
+            .gateways_visible(PlantVisibility::All, bob, &named)
+            .await?;
+        let mut named_sns = sns(rows);
+        named_sns.sort();
+        assert_eq!(
+            (named_sns, total),
+            (vec!["GWFREE01".to_string(), "GWSTOCK1".to_string()], 2)
+        );
+        let (rows, _) = s
+            .gateways_visible(of(staff, Some(acme)), staff, &named)
+            .await?;
+        assert_eq!(sns(rows), vec!["GWSTOCK1".to_string()]);
+        let none = GatewayFilter {
+            ids: Some(vec![domain::ids::GatewayId(on_plant.0 * 1000 + on_plant.0)]),
+            ..page.clone()
+        };
+        assert_eq!(
+            s.gateways_visible(PlantVisibility::All, bob, &none)
+                .await?
+                .1,
+            0
+        );
         assert_eq!(s.gateway_counts(PlantVisibility::All, bob).await?, (3, 0));
         assert_eq!(s.gateway_counts(of(ann, None), ann).await?, (1, 0));
 
@@ -304,6 +333,51 @@ async fn a_rotated_key_replaces_the_current_one_only_once_the_gateway_takes_it()
         assert!(s.drop_pending_gateway_key(gw, "NEWKEY3").await?);
         let g = s.gateway(gw).await?.ok_or("gateway")?;
         assert_eq!((g.reg_key.as_str(), g.pending_key), ("NEWKEY2", None));
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_sign_in_is_a_connection_or_an_online_status_that_finds_the_gateway_offline() -> TestResult
+{
+    use store::telemetry::GatewayStatusUpdate;
+    each_backend(|s| async move {
+        let gw = s.create_gateway("GWSIGN01", "KEY12345", "", 1).await?;
+        let other = s.create_gateway("GWSIGN02", "KEY12345", "", 1).await?;
+        let signed_in = |id| {
+            let s = s.clone();
+            async move { Ok::<_, store::StoreError>(s.gateway(id).await?.and_then(|g| g.signed_in_at)) }
+        };
+        let status = |online| GatewayStatusUpdate {
+            online,
+            ..GatewayStatusUpdate::default()
+        };
+        assert_eq!(signed_in(gw).await?, None);
+
+        // The broker's connections: the newest wins, an older one written late does not.
+        s.gateways_signed_in(&[("GWSIGN01".into(), 100)]).await?;
+        s.gateways_signed_in(&[("GWSIGN01".into(), 90), ("NOSUCHGW".into(), 95)])
+            .await?;
+        assert_eq!(signed_in(gw).await?, Some(100));
+
+        // Its first status finds it offline: a sign-in (behind an external broker, the only
+        // one the portal sees). The next, while online, is not; nor is an offline one.
+        assert!(s.update_gateway_status(gw, &status(true), 110).await?);
+        assert_eq!(signed_in(gw).await?, Some(110));
+        assert!(s.update_gateway_status(gw, &status(true), 120).await?);
+        assert_eq!(signed_in(gw).await?, Some(110));
+        assert!(s.update_gateway_status(gw, &status(false), 130).await?);
+        assert_eq!(signed_in(gw).await?, Some(110));
+        // Back after its last will.
+        assert!(s.update_gateway_status(gw, &status(true), 140).await?);
+        assert_eq!(signed_in(gw).await?, Some(140));
+        // A connection recorded late (the link writes once a second) moves nothing back.
+        s.gateways_signed_in(&[("GWSIGN01".into(), 135)]).await?;
+        assert_eq!(signed_in(gw).await?, Some(140));
+        let g = s.gateway(gw).await?.ok_or("gateway")?;
+        assert!(g.online && g.last_online == Some(140));
+        assert_eq!(signed_in(other).await?, None, "another gateway");
         Ok(())
     })
     .await

@@ -21,4 +21,5 @@ mod sample_reads;
 mod sessions;
 mod setting_keys;
 mod telemetry;
+mod upgrades;
 mod vtn_claims;

@@ -1,32 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope, fakeHttp } from '@/test/http';
+import { screenWidth } from '@/test/media';
 import { renderScreen } from '@/test/render';
 import type { EventItem, MessageItem, Occurrence } from './api';
 import EventListPage from './EventListPage';
 import { MessageBell } from './MessageBell';
-
-/** Makes antd's breakpoints see a screen `px` wide (jsdom has no real media queries). */
-function screenWidth(px: number) {
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string): MediaQueryList => {
-      const min = /min-width:\s*(\d+)px/.exec(query);
-      const max = /max-width:\s*(\d+)px/.exec(query);
-      const matches = (!min || px >= Number(min[1])) && (!max || px <= Number(max[1]));
-      return {
-        matches,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      } as MediaQueryList;
-    },
-  });
-}
 
 const devices = Array.from({ length: 10 }, (_, i) => ({
   id: 100 + i,

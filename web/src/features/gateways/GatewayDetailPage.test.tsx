@@ -23,6 +23,7 @@ const gateway: GatewayDetail = {
   lldt: '2026-05-04 10:00:00',
   lastMessageAt: '2026-05-04T10:00:00Z',
   uploadCycle: 300,
+  signedInAt: null,
   devName: 'GW-0007',
   online: true,
   plantId: 3,

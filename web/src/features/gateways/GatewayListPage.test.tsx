@@ -1,38 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GatewayRow } from '@/shared/api/gateways';
 import { envelope, fakeHttp, type Routes } from '@/test/http';
+import { screenWidth } from '@/test/media';
 import { renderScreen } from '@/test/render';
 import GatewayListPage from './GatewayListPage';
 
 const SLOW = { timeout: 10_000 };
-
-const plain = window.matchMedia;
-afterEach(() => {
-  Object.defineProperty(window, 'matchMedia', { configurable: true, value: plain });
-});
-
-/** A window `px` wide, as the media queries see it. */
-function screenWidth(px: number) {
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string): MediaQueryList => {
-      const min = /min-width:\s*([\d.]+)px/.exec(query);
-      const max = /max-width:\s*([\d.]+)px/.exec(query);
-      const matches = (!min || px >= Number(min[1])) && (!max || px <= Number(max[1]));
-      return {
-        matches,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      } as MediaQueryList;
-    },
-  });
-}
 
 const gateway: GatewayRow = {
   id: 3,
@@ -61,6 +35,7 @@ const gateway: GatewayRow = {
   status: 1,
   updateAt: '2026-05-04T10:00:00.000+00:00',
   uploadCycle: 300,
+  signedInAt: null,
 };
 
 const second: GatewayRow = { ...gateway, id: 4, sn: 'GW-SHED-02', alias: '' };
@@ -119,7 +94,16 @@ describe('GatewayListPage', () => {
             ready: 1,
             refused: 0,
             items: [
-              { sn: 'GW-SHED-02', success: true, status: 'ok', code: 0, msg: '', commandId: null },
+              {
+                sn: 'GW-SHED-02',
+                success: true,
+                status: 'ok',
+                code: 0,
+                msg: '',
+                commandId: null,
+                gatewayId: null,
+                acceptedAt: null,
+              },
             ],
           }),
       },

@@ -20,6 +20,7 @@ export function gatewayRow(over: Partial<GatewayRow> = {}): GatewayRow {
     lldt: null,
     lastMessageAt: null,
     uploadCycle: 300,
+    signedInAt: null,
     plant: null,
     plantId: null,
     plantName: null,

@@ -10,7 +10,7 @@ import { StaleNotice } from '@/shared/devices/StaleNotice';
 import '@/shared/devices/monitor.css';
 import { formatNumber } from '@/shared/format/number';
 import { ErrorCode, isApiError } from '@/shared/http';
-import { devicesQuery, plantHeadQuery, realtimeQuery, type Period } from './api';
+import { plantHeadQuery, realtimeQuery, type Period } from './api';
 import { DeviceList } from './DeviceList';
 import { EnergyChart } from './EnergyChart';
 import { EventsCard } from './EventsCard';
@@ -31,10 +31,9 @@ export default function OverviewPage() {
   const id = Number(idParam);
   const valid = Number.isInteger(id) && id > 0;
   const plant = useQuery({ ...plantHeadQuery(id), enabled: valid });
-  // The same query (and cache entry) as the Today card's: the page tells whether it is live.
+  // The same query (and cache entry) as the Today card's: the page tells whether it is live
+  // and whether its inverters are all switched off.
   const live = useQuery({ ...realtimeQuery(id), enabled: valid });
-  // The device list's query: whether its inverters are switched off.
-  const devices = useQuery({ ...devicesQuery(id), enabled: valid });
   // The chart's period and date, which the Performance card follows (the plant's today until
   // one is picked).
   const [period, setPeriod] = useState<Period>('day');
@@ -66,7 +65,7 @@ export default function OverviewPage() {
   const date = picked ?? today;
   const canEdit = p.plantPermission.includes('station.edit');
   const stale = live.data?.stale ?? false;
-  const status = plantState(p.status, stale, devices.data);
+  const status = plantState(p.status, stale, live.data?.switchedOff);
 
   return (
     <Flex vertical gap={16} data-testid="plant-overview" className="monitor-page">

@@ -1,6 +1,6 @@
 import { MapContainer, Marker, useMap, useMapEvents } from 'react-leaflet';
 import { useEffect } from 'react';
-import { StatusCode } from '@/shared/ui/status';
+import { StatusCode, statusOf } from '@/shared/ui/status';
 import { DEFAULT_CENTER, dotIcon } from './leaflet';
 import { pickedPoint } from './mapData';
 import { Tiles } from './Tiles';
@@ -41,7 +41,9 @@ export default function LocationPicker({
         <Tiles attribution="&copy; OpenStreetMap" />
         <ClickToPick onPick={onPick} />
         <Follow point={point} />
-        {point && <Marker position={point} icon={dotIcon(StatusCode.normal, label)} />}
+        {point && (
+          <Marker position={point} icon={dotIcon(statusOf(StatusCode.normal).color, label)} />
+        )}
       </MapContainer>
     </div>
   );

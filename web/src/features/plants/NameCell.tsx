@@ -5,14 +5,14 @@ import { Link } from 'react-router';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import type { PlantRow } from './api';
 import { overviewPath, type ListWidth } from './actions';
-import { statusOf } from '@/shared/ui/status';
+import { plantState } from '@/shared/devices/live';
 
 /**
  * A row's name cell: thumbnail, the name as a link to the plant's overview, tags, and the
  * plant type below (on a phone also the status dot and the capacity, whose columns are gone).
  */
 export function NameCell({ row, width, t }: { row: PlantRow; width: ListWidth; t: TFunction }) {
-  const status = statusOf(row.status);
+  const status = plantState(row.status, row.stale, row.switchedOff);
   const sub = [
     t(`plants.type.${row.type}`, { defaultValue: MISSING }),
     width === 'phone' ? `${formatNumber(row.totalPower)} kWp` : null,
@@ -30,7 +30,14 @@ export function NameCell({ row, width, t }: { row: PlantRow; width: ListWidth; t
       <div style={{ minWidth: 0 }}>
         <Flex gap={4} wrap align="center">
           {width === 'phone' && (
-            <Badge color={status.color} title={t(`plants.status.${status.key}`)} />
+            <Badge
+              color={status.color}
+              title={t(`plants.status.${status.key}`)}
+              aria-label={t(`plants.status.${status.key}`)}
+              role="img"
+              data-testid="plant-status"
+              data-state={status.key}
+            />
           )}
           <Link to={overviewPath(row)} className="plant-name" data-testid="plant-name">
             {row.name}

@@ -6,7 +6,7 @@ import { formatNumber, MISSING } from '@/shared/format/number';
 import { currentLanguage } from '@/shared/i18n';
 import { plantDetailQuery } from './api';
 import { currencyName } from './currency';
-import { statusOf } from '@/shared/ui/status';
+import { plantState } from '@/shared/devices/live';
 import { tariffFromRows, TIME_OF_USE, VOLUME } from './tariff';
 
 const text = (v: string | null | undefined) => (v ? v : MISSING);
@@ -18,6 +18,8 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
   const p = plant.data;
   const tariff = p ? tariffFromRows(p.charges, p.valuation) : null;
   const currency = p?.currency?.text ?? '';
+  // as the list row it was opened from: Off when its fresh inverters are all switched off
+  const state = p ? plantState(p.status, p.realtime.stale, p.realtime.switchedOff) : undefined;
   return (
     <Drawer
       open
@@ -34,8 +36,8 @@ export function PlantDrawer({ id, onClose }: { id: number; onClose: () => void }
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label={t('plants.field.name')}>{p.name}</Descriptions.Item>
             <Descriptions.Item label={t('plants.column.status')}>
-              <Tag color={statusOf(p.status).color}>
-                {t(`plants.status.${statusOf(p.status).key}`)}
+              <Tag color={state?.color} data-testid="plant-drawer-status" data-state={state?.key}>
+                {t(`plants.status.${state?.key ?? 'offline'}`)}
               </Tag>
               {p.share && <Tag color="blue">{t('plants.shared')}</Tag>}
             </Descriptions.Item>

@@ -2,6 +2,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope, fakeHttp, networkError, type Reply } from '@/test/http';
 import { renderScreen } from '@/test/render';
+import { aPlant } from '@/test/plant';
+import { i18n } from '@/shared/i18n';
+import { NameCell } from './NameCell';
 import PlantListPage from './PlantListPage';
 
 // a loaded machine renders antd slowly: wait longer than testing-library's 1 s
@@ -56,5 +59,46 @@ describe('PlantListPage customer filter', () => {
     expect(api.calls('GET /api/v1/plants').at(-1)?.query).not.toHaveProperty('customerId');
     expect(screen.queryByTestId('customer-filter')).toBeNull();
     expect(api.calls('GET /api/v1/customers/list')).toEqual([]);
+  });
+});
+
+describe('PlantListPage status', () => {
+  it('reads Off for a plant whose fresh inverters are all switched off, as its overview', async () => {
+    fakeHttp({
+      'GET /api/v1/plants': () =>
+        envelope({
+          pageNumber: 1,
+          pageSize: 10,
+          total: 3,
+          infos: [
+            aPlant({ id: 1, name: 'Roof off', status: 1, switchedOff: true }),
+            aPlant({ id: 2, name: 'Roof on', status: 1 }),
+            aPlant({ id: 3, name: 'Roof fault', status: 3, switchedOff: true }),
+          ],
+        }),
+      'GET /api/v1/plant/filter': () => envelope({ status: [], type: [] }),
+      'GET /api/v1/plant/offers': () => envelope([]),
+      'GET /api/v1/customer/offers/received': () => envelope([]),
+      'GET /api/v1/agents/list': () => envelope([]),
+    });
+    await show('/plants');
+    const table = await screen.findByTestId('plant-table', undefined, SLOW);
+    await waitFor(() => expect(within(table).getAllByTestId('plant-status')).toHaveLength(3), SLOW);
+    const states = within(table)
+      .getAllByTestId('plant-status')
+      .map((b) => [b.dataset.state, b.textContent]);
+    expect(states).toEqual([
+      ['off', 'Off'],
+      ['normal', 'Normal'],
+      ['fault', 'Fault'],
+    ]);
+  });
+
+  it('shows the same state as the dot beside the name on a phone', async () => {
+    const row = aPlant({ name: 'Roof off', status: 1, switchedOff: true });
+    await renderScreen(<NameCell row={row} width="phone" t={i18n.t} />);
+    const dot = screen.getByTestId('plant-status');
+    expect(dot.dataset.state).toBe('off');
+    expect(screen.getByRole('img', { name: 'Off' })).toBe(dot);
   });
 });

@@ -8,7 +8,6 @@ import { formatNumber } from '@/shared/format/number';
 import type { MapPlant } from './api';
 import { DEFAULT_CENTER, dotIcon } from './leaflet';
 import { Tiles } from './Tiles';
-import { statusOf } from '@/shared/ui/status';
 import { markerBounds, toMarkers, type Marker as PlantMarker } from './mapData';
 
 function FitBounds({ markers }: { markers: readonly PlantMarker[] }) {
@@ -49,14 +48,14 @@ export default function PlantMap({
           <FitBounds markers={markers} />
           <MarkerClusterGroup chunkedLoading>
             {markers.map((m) => (
-              <Marker key={m.id} position={m.position} icon={dotIcon(m.status, m.name, m.id)}>
+              <Marker key={m.id} position={m.position} icon={dotIcon(m.color, m.name, m.id)}>
                 <Popup>
                   <div data-testid="map-popup">
                     <Link to={`/plants/overview/${m.id}/${m.type}`} className="plant-name">
                       {m.name}
                     </Link>
                     <div>
-                      <Tag color={statusOf(m.status).color}>
+                      <Tag color={m.color} data-testid="map-status" data-state={m.statusKey}>
                         {t(`plants.status.${m.statusKey}`)}
                       </Tag>
                       {formatNumber(m.totalPower)} kWp

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
 import type { PlantQuery, PlantRow } from './api';
-import { statusOf } from '@/shared/ui/status';
+import { plantState } from '@/shared/devices/live';
 import type { ListWidth, RowAction } from './actions';
 import { NameCell } from './NameCell';
 import { RowActions } from './RowActions';
@@ -50,9 +50,16 @@ export function plantColumns({
         title: t('plants.column.status'),
         onHeaderCell: () => nowrap,
         onCell: () => nowrap,
-        render: (status: number) => {
-          const s = statusOf(status);
-          return <Badge color={s.color} text={t(`plants.status.${s.key}`)} />;
+        render: (_, row) => {
+          const s = plantState(row.status, row.stale, row.switchedOff);
+          return (
+            <Badge
+              color={s.color}
+              text={t(`plants.status.${s.key}`)}
+              data-testid="plant-status"
+              data-state={s.key}
+            />
+          );
         },
       },
       {

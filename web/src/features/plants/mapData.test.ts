@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaults } from '@/shared/list/params';
+import { statusOf, SWITCHED_OFF } from '@/shared/ui/status';
 import { listParams, PLANT_FILTERS } from './api';
 import { markerBounds, parseCoordinate, pickedPoint, statusKey, toMarkers } from './mapData';
 
@@ -15,6 +16,7 @@ const plant = (over: Record<string, unknown>) => ({
   totalPower: 10,
   address: 'Paris',
   thumbUrl: '',
+  switchedOff: false,
   ...over,
 });
 
@@ -27,11 +29,18 @@ describe('map markers', () => {
         position: [48.85, 2.35],
         status: 1,
         statusKey: 'normal',
+        color: statusOf(1).color,
         type: 1,
         totalPower: 10,
         address: 'Paris',
       },
     ]);
+  });
+  it('shows a plant whose fresh inverters are all switched off as Off, as the list does', () => {
+    const [off] = toMarkers([plant({ switchedOff: true })]);
+    expect(off).toMatchObject({ status: 1, statusKey: 'off', color: SWITCHED_OFF.color });
+    const [fault] = toMarkers([plant({ status: 3, switchedOff: true })]);
+    expect(fault?.statusKey).toBe('fault');
   });
   it('leaves out plants without a usable position', () => {
     const plants = [

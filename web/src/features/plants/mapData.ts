@@ -1,4 +1,5 @@
-import { statusOf, type StatusKey } from '@/shared/ui/status';
+import { plantState } from '@/shared/devices/live';
+import { statusOf, type ShownState, type StatusKey } from '@/shared/ui/status';
 import type { MapPlant } from './api';
 
 export interface Marker {
@@ -6,7 +7,9 @@ export interface Marker {
   name: string;
   position: [number, number];
   status: number;
-  statusKey: StatusKey;
+  /** What its dot and popup show: its status, or Off (as the plant list, {@link plantState}). */
+  statusKey: ShownState['key'];
+  color: string;
   type: number;
   totalPower: number | null;
   address: string;
@@ -30,12 +33,14 @@ export function toMarkers(plants: readonly MapPlant[]): Marker[] {
     const lat = coordinate(p.lat, 90);
     const lon = coordinate(p.lon, 180);
     if (lat === null || lon === null || (lat === 0 && lon === 0)) continue;
+    const shown = plantState(p.status, false, p.switchedOff);
     markers.push({
       id: p.id,
       name: p.name,
       position: [lat, lon],
       status: p.status,
-      statusKey: statusKey(p.status),
+      statusKey: shown.key,
+      color: shown.color,
       type: p.type,
       totalPower: p.totalPower,
       address: p.address ?? '',

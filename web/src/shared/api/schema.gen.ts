@@ -2234,7 +2234,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upgrades one gateway (by id or SN) with gateway firmware `firmId`. */
+        /**
+         * Upgrades one gateway (by id or SN) with gateway firmware `firmId`; `queued` while an
+         *     upgrade of one of its devices runs.
+         */
         post: operations["post_api_v1_gateway_id_upgrade"];
         delete?: never;
         options?: never;
@@ -2742,7 +2745,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Asks the inverter to stop its running upgrade; refused (608) where the device cannot. */
+        /**
+         * Takes the inverter's queued upgrade out of its gateway's queue (it ends cancelled at once),
+         *     or asks the inverter to stop its running upgrade; refused (608) where the device cannot.
+         */
         post: operations["post_api_v1_inverter_sn_cutUpgrade"];
         delete?: never;
         options?: never;
@@ -2980,8 +2986,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade;
-         *     poll `/upgrade/progress`.
+         * Upgrades one inverter with firmware `firmId` (enabled for its type). Answers the upgrade,
+         *     `queued` when its gateway is busy with another upgrade; poll `/upgrade/progress`.
          */
         post: operations["post_api_v1_inverter_sn_upgrade"];
         delete?: never;
@@ -3035,8 +3041,9 @@ export interface paths {
         put?: never;
         /**
          * Upgrades several inverters with one firmware. Each is checked on its own; the answer gives
-         *     totals (sent, refused) and each one's outcome with the reason of a refusal. Follow the run
-         *     with `GET /api/v1/upgrade/batch/{batchId}`.
+         *     totals (sent, refused) and each one's outcome with the reason of a refusal. Inverters behind
+         *     one gateway are upgraded one at a time: the first is sent, the others wait `queued`. Follow
+         *     the run with `GET /api/v1/upgrade/batch/{batchId}`.
          */
         post: operations["post_api_v1_inverter_batchUpgrade"];
         delete?: never;
@@ -6587,10 +6594,10 @@ export interface components {
             userId: number | null;
         };
         /**
-         * @description How an audit entry ended: `succeeded` (the change was made), `sent` (a command went to the device; its outcome is the command's status), `failed`, or `refused` by the portal.
+         * @description How an audit entry ended: `succeeded` (the change was made), `sent` (a command went to the device; its outcome is the command's status), `queued` (an upgrade waits for its gateway; a later entry says when it was sent), `failed`, or `refused` by the portal.
          * @enum {string}
          */
-        AuditResult: "succeeded" | "sent" | "failed" | "refused";
+        AuditResult: "succeeded" | "sent" | "queued" | "failed" | "refused";
         /**
          * @description What a figure was computed from.
          * @enum {string}
@@ -7568,6 +7575,12 @@ export interface components {
                 items: {
                     /**
                      * Format: int64
+                     * @description When the gateway accepted the command (its reply said so), ms since the epoch; null
+                     *     unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+                     */
+                    acceptedAt: number | null;
+                    /**
+                     * Format: int64
                      * @description 0, the device's result code, or the refusal's code.
                      */
                     code: number;
@@ -7576,6 +7589,11 @@ export interface components {
                      * @description The command sent; null when none was.
                      */
                     commandId: number | null;
+                    /**
+                     * Format: int64
+                     * @description The gateway acted on; null when none was (a refusal, a check).
+                     */
+                    gatewayId: number | null;
                     msg: string;
                     sn: string;
                     /**
@@ -8381,7 +8399,7 @@ export interface components {
                 hardwareVersion: string;
                 /** Format: int64 */
                 id: number;
-                /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
                 inUse: boolean;
                 manufacturer: string;
                 name: string;
@@ -9502,7 +9520,7 @@ export interface components {
                 hardwareVersion: string;
                 /** Format: int64 */
                 id: number;
-                /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
                 inUse: boolean;
                 manufacturer: string;
                 name: string;
@@ -9716,9 +9734,12 @@ export interface components {
             data: null | {
                 /** @description The batch it was started in (a single start is a batch of one). */
                 batchId: string;
-                /** @description Whether it may be cancelled now. */
+                /** @description Whether it may be cancelled now (a queued inverter upgrade always may). */
                 cancellable: boolean;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @description Null while queued.
+                 */
                 commandId: number | null;
                 /** @description Null while it runs. */
                 finishTime: string | null;
@@ -9735,8 +9756,15 @@ export interface components {
                  * @description Percent, 0-100.
                  */
                 progress: number;
+                /**
+                 * Format: int64
+                 * @description While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+                 *     otherwise.
+                 */
+                queuePosition: number | null;
                 reason: components["schemas"]["UpgradeReason"] | null;
                 sn: string;
+                /** @description When it was asked for; once a queued upgrade is sent, when it was sent. */
                 startTime: string;
                 state: components["schemas"]["UpgradeState"];
                 /** @description `inverter` or `gateway`. */
@@ -10450,7 +10478,7 @@ export interface components {
                     hardwareVersion: string;
                     /** Format: int64 */
                     id: number;
-                    /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+                    /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
                     inUse: boolean;
                     manufacturer: string;
                     name: string;
@@ -10563,6 +10591,12 @@ export interface components {
                      * @description Signal strength, dBm.
                      */
                     signal: number | null;
+                    /**
+                     * Format: int64
+                     * @description When it last signed in (a new MQTT connection), ms since the epoch; null before the
+                     *     portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+                     */
+                    signedInAt: number | null;
                     sn: string;
                     softVer: string;
                     /**
@@ -11115,6 +11149,11 @@ export interface components {
                      * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
                      */
                     status: number;
+                    /**
+                     * @description Every inverter with fresh data reports itself switched off (and at least one has
+                     *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+                     */
+                    switchedOff: boolean;
                     thumbUrl: string;
                     /**
                      * Format: double
@@ -11820,6 +11859,11 @@ export interface components {
                 /** @description No fresh data: the figures are the last known. */
                 stale: boolean;
                 /**
+                 * @description Every inverter with fresh data reports itself switched off (and at least one has
+                 *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+                 */
+                switchedOff: boolean;
+                /**
                  * Format: double
                  * @description Installed capacity, kWp.
                  */
@@ -12257,9 +12301,12 @@ export interface components {
             data: {
                 /** @description The batch it was started in (a single start is a batch of one). */
                 batchId: string;
-                /** @description Whether it may be cancelled now. */
+                /** @description Whether it may be cancelled now (a queued inverter upgrade always may). */
                 cancellable: boolean;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @description Null while queued.
+                 */
                 commandId: number | null;
                 /** @description Null while it runs. */
                 finishTime: string | null;
@@ -12276,8 +12323,15 @@ export interface components {
                  * @description Percent, 0-100.
                  */
                 progress: number;
+                /**
+                 * Format: int64
+                 * @description While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+                 *     otherwise.
+                 */
+                queuePosition: number | null;
                 reason: components["schemas"]["UpgradeReason"] | null;
                 sn: string;
+                /** @description When it was asked for; once a queued upgrade is sent, when it was sent. */
                 startTime: string;
                 state: components["schemas"]["UpgradeState"];
                 /** @description `inverter` or `gateway`. */
@@ -12824,6 +12878,8 @@ export interface components {
                 name: string;
                 /** Format: int64 */
                 status: number;
+                /** @description Every inverter with fresh data reports itself switched off (as the list's item says). */
+                switchedOff: boolean;
                 thumbUrl: string;
                 /**
                  * Format: double
@@ -13526,7 +13582,7 @@ export interface components {
             hardwareVersion: string;
             /** Format: int64 */
             id: number;
-            /** @description An upgrade still sending or upgrading uses it (it cannot be deleted). */
+            /** @description An upgrade queued, sending or upgrading uses it (it cannot be deleted). */
             inUse: boolean;
             manufacturer: string;
             name: string;
@@ -13730,6 +13786,12 @@ export interface components {
              * @description Signal strength, dBm.
              */
             signal: number | null;
+            /**
+             * Format: int64
+             * @description When it last signed in (a new MQTT connection), ms since the epoch; null before the
+             *     portal saw one. Later than a restart's `acceptedAt`: the gateway restarted and is back.
+             */
+            signedInAt: number | null;
             sn: string;
             softVer: string;
             /**
@@ -13870,6 +13932,12 @@ export interface components {
         GatewayOutcome: {
             /**
              * Format: int64
+             * @description When the gateway accepted the command (its reply said so), ms since the epoch; null
+             *     unless it succeeded. A restarted gateway is back once its `signedInAt` is later.
+             */
+            acceptedAt: number | null;
+            /**
+             * Format: int64
              * @description 0, the device's result code, or the refusal's code.
              */
             code: number;
@@ -13878,6 +13946,11 @@ export interface components {
              * @description The command sent; null when none was.
              */
             commandId: number | null;
+            /**
+             * Format: int64
+             * @description The gateway acted on; null when none was (a refusal, a check).
+             */
+            gatewayId: number | null;
             msg: string;
             sn: string;
             /**
@@ -15210,6 +15283,11 @@ export interface components {
              * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
              */
             status: number;
+            /**
+             * @description Every inverter with fresh data reports itself switched off (and at least one has
+             *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+             */
+            switchedOff: boolean;
             thumbUrl: string;
             /**
              * Format: double
@@ -15236,6 +15314,8 @@ export interface components {
             name: string;
             /** Format: int64 */
             status: number;
+            /** @description Every inverter with fresh data reports itself switched off (as the list's item says). */
+            switchedOff: boolean;
             thumbUrl: string;
             /**
              * Format: double
@@ -15729,6 +15809,11 @@ export interface components {
             pac: number;
             /** @description No fresh data: the figures are the last known. */
             stale: boolean;
+            /**
+             * @description Every inverter with fresh data reports itself switched off (and at least one has
+             *     fresh data): screens show the plant as Off, not Normal. `status` is unchanged.
+             */
+            switchedOff: boolean;
             /**
              * Format: double
              * @description Installed capacity, kWp.
@@ -16419,9 +16504,12 @@ export interface components {
         Upgrade: {
             /** @description The batch it was started in (a single start is a batch of one). */
             batchId: string;
-            /** @description Whether it may be cancelled now. */
+            /** @description Whether it may be cancelled now (a queued inverter upgrade always may). */
             cancellable: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Null while queued.
+             */
             commandId: number | null;
             /** @description Null while it runs. */
             finishTime: string | null;
@@ -16438,8 +16526,15 @@ export interface components {
              * @description Percent, 0-100.
              */
             progress: number;
+            /**
+             * Format: int64
+             * @description While `queued`, its place among the upgrades waiting on its gateway (1: next); null
+             *     otherwise.
+             */
+            queuePosition: number | null;
             reason: components["schemas"]["UpgradeReason"] | null;
             sn: string;
+            /** @description When it was asked for; once a queued upgrade is sent, when it was sent. */
             startTime: string;
             state: components["schemas"]["UpgradeState"];
             /** @description `inverter` or `gateway`. */
@@ -16496,12 +16591,13 @@ export interface components {
          * @description Why the portal itself ended an upgrade.
          * @enum {string}
          */
-        UpgradeReason: "gatewayOffline" | "noProgress" | "timedOut";
+        UpgradeReason: "gatewayOffline" | "noProgress" | "timedOut" | "deviceGone" | "gatewayDeleted" | "offline" | "notAdmitted";
         /**
-         * @description Where an upgrade stands (the spec's remote upgrade states).
+         * @description Where an upgrade stands: the spec's remote upgrade states, and `queued` (added by the
+         *     portal: waiting for the upgrade running on its gateway; not ended, like `sending`).
          * @enum {string}
          */
-        UpgradeState: "sending" | "upgrading" | "successful" | "failed" | "cancelled";
+        UpgradeState: "queued" | "sending" | "upgrading" | "successful" | "failed" | "cancelled";
         /** @description Totals over a batch's upgrades: how many in each state and the mean progress. */
         UpgradeTotals: {
             cancelled: number;
@@ -16511,7 +16607,9 @@ export interface components {
              * @description Mean progress, percent.
              */
             progress: number;
-            /** @description Not ended yet; 0 means the batch is over. */
+            /** @description Waiting for their gateway. */
+            queued: number;
+            /** @description Not ended yet (queued ones included); 0 means the batch is over. */
             running: number;
             sending: number;
             successful: number;
@@ -19921,7 +20019,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade; 2, 4 firmId, 305, 602 offline, 603 upgrading, 606, 4001 already on this version or newer (a warning: repeat with force=true) */
+            /** @description The upgrade (state queued while it upgrades one of its devices); 2, 4 firmId, 305, 602 offline, 603 upgrading or queued, 606, 4001 already on this version or newer (a warning: repeat with force=true) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20290,6 +20388,8 @@ export interface operations {
                 bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Only these gateways: ids as a comma list, at most 100 (a restart's follow-up). */
+                ids?: string | null;
                 /** @description Part of the SN, alias or model, any case. */
                 keyword?: string | null;
                 limit?: number | null;
@@ -20404,6 +20504,8 @@ export interface operations {
                 bound?: boolean | null;
                 /** @description Only the gateways of this account (its user id: holding them or owning their plant). */
                 customerId?: number | null;
+                /** @description Only these gateways: ids as a comma list, at most 100 (a restart's follow-up). */
+                ids?: string | null;
                 /** @description Part of the SN, alias or model, any case. */
                 keyword?: string | null;
                 limit?: number | null;
@@ -20648,7 +20750,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported */
+            /** @description The upgrade (cancelled when it was queued) and the request sent; 2, 4 no upgrade in progress, 600, 602, 606, 608 cancel not supported */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20971,6 +21073,8 @@ export interface operations {
         parameters: {
             query: {
                 firmId: number;
+                /** @description true: skip the 4001 warning */
+                force?: boolean;
             };
             header?: never;
             path: {
@@ -20980,7 +21084,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upgrade; 2, 4 firmId, 600, 602 offline, 603 upgrading, 604 state forbids, 606 connection failed */
+            /** @description The upgrade (state queued while its gateway upgrades another device); 2, 4 firmId, 600, 602 offline, 603 upgrading or queued, 604 state forbids, 606 connection failed, 4001 already on this version or newer (a warning: repeat with force=true) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -21045,7 +21149,10 @@ export interface operations {
     };
     post_api_v1_inverter_batchUpgrade: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: skip the per-inverter 4001 warning */
+                force?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -21056,7 +21163,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Totals and each inverter's outcome; 4 sns */
+            /** @description Totals and each inverter's outcome (4001 for one already on this version or newer); 4 sns */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26232,8 +26339,8 @@ export const ErrorCode = {
   AgentTaken: 903,
   /** Firmware name duplicate */
   FirmwareNameTaken: 4000,
-  /** Gateway firmware is up to date */
-  GatewayFirmwareCurrent: 4001,
+  /** Firmware is already up to date */
+  FirmwareCurrent: 4001,
   /** Firmware software version number duplicate */
   FirmwareVersionTaken: 4002,
   /** Device exists */

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plantState, shownState, shownStatus } from './live';
-import { StatusCode } from '@/shared/ui/status';
-
-const inverter = (powerOn: boolean | null, stale = false) => ({
-  family: 'inverter',
-  stale,
-  powerOn,
-});
+import { StatusCode, SWITCHED_OFF } from '@/shared/ui/status';
 
 describe('the status a badge shows', () => {
   it('is offline once the values are stale, whatever was stored', () => {
@@ -26,20 +20,12 @@ describe('the status a badge shows', () => {
     expect(shownState(StatusCode.fault, false, false).key).toBe('fault');
   });
 
-  it('reads Off for a plant only when every inverter with fresh data is off', () => {
-    const normal = StatusCode.normal;
-    expect(plantState(normal, false, [inverter(false), inverter(false)]).key).toBe('off');
-    expect(plantState(normal, false, [inverter(false), inverter(true)]).key).toBe('normal');
-    // A stale inverter says nothing about now; a meter has no power switch.
-    expect(
-      plantState(normal, false, [
-        inverter(false),
-        inverter(true, true),
-        { family: 'meter', stale: false },
-      ]).key,
-    ).toBe('off');
-    expect(plantState(normal, false, []).key).toBe('normal');
-    expect(plantState(normal, false, undefined).key).toBe('normal');
-    expect(plantState(normal, true, [inverter(false)]).key).toBe('offline');
+  it('reads Off for a plant the server says is switched off, unless something else wins', () => {
+    // whether every fresh inverter is off is the server's rule (`switchedOff`)
+    expect(plantState(StatusCode.normal, false, true)).toBe(SWITCHED_OFF);
+    expect(plantState(StatusCode.normal, false, false).key).toBe('normal');
+    expect(plantState(StatusCode.normal, undefined, undefined).key).toBe('normal');
+    expect(plantState(StatusCode.normal, true, true).key).toBe('offline');
+    expect(plantState(StatusCode.fault, false, true).key).toBe('fault');
   });
 });

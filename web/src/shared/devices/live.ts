@@ -24,17 +24,17 @@ export function shownState(
 }
 
 /**
- * A plant's badge: as {@link shownStatus}, but a plant that would read Normal while every
- * inverter with fresh data reports itself switched off (and at least one does) reads Off.
+ * A plant's badge, the same in the plant list, on its map and on its overview: as
+ * {@link shownStatus}, but a plant that would read Normal while the server says every inverter
+ * with fresh data reports itself switched off (`switchedOff` of its list item, map marker and
+ * realtime figures; one rule, the server's) reads Off.
  */
 export function plantState(
   status: number,
   stale: boolean | null | undefined,
-  devices: readonly { family: string; stale: boolean; powerOn?: boolean | null }[] | undefined,
+  switchedOff: boolean | null | undefined,
 ): ShownState {
-  const live = (devices ?? []).filter((d) => d.family === 'inverter' && !d.stale);
-  const allOff = live.length > 0 && live.every((d) => d.powerOn === false);
-  return shownState(status, stale, allOff ? false : null);
+  return shownState(status, stale, switchedOff ? false : null);
 }
 
 /** The class that greys live values once they are stale (see stale.css). */

@@ -26,6 +26,7 @@ describe('status colours', () => {
       'error',
     ]);
     expect(outcomeColor('cancelled')).toBe('default');
+    expect(outcomeColor('queued')).toBe('warning');
     expect(['sent', 'acknowledged', 'upgrading'].map(outcomeColor)).toEqual([
       'processing',
       'processing',

@@ -55,11 +55,12 @@ export function severityColor(severity: string): string {
 }
 
 /** An antd Tag / Badge preset. */
-export type OutcomeColor = 'success' | 'error' | 'default' | 'processing';
+export type OutcomeColor = 'success' | 'error' | 'default' | 'processing' | 'warning';
 
 /**
  * The colour of what became of a command, a debug exchange, an audited action, an upgrade or a
- * gateway of a batch: done, failed (a timeout or a refusal too), cancelled, or still running.
+ * gateway of a batch: done, failed (a timeout or a refusal too), cancelled, waiting its turn
+ * (an upgrade queued behind its gateway's running one), or still running.
  */
 export function outcomeColor(status: string): OutcomeColor {
   switch (status) {
@@ -73,6 +74,8 @@ export function outcomeColor(status: string): OutcomeColor {
       return 'error';
     case 'cancelled':
       return 'default';
+    case 'queued':
+      return 'warning';
     default:
       return 'processing';
   }

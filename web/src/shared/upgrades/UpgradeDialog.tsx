@@ -1,36 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Empty,
-  Form,
-  Input,
-  Modal,
-  Progress,
-  Select,
-  Space,
-  Statistic,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Empty, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SubmitButton } from '../ui/guarded';
-import { MISSING } from '@/shared/format/number';
-import { gatewayKeys, inverterKeys } from '@/shared/api/keys';
 import { ErrorCode, isApiError } from '@/shared/http';
-import { outcomeColor } from '@/shared/ui/status';
-import {
-  batchQuery,
-  cancelUpgrade,
-  firmwareQuery,
-  startUpgrades,
-  type BatchStart,
-  type UpgradeTarget,
-} from './api';
-import { progressStatus, reasonOf, rowsOf, splitSns, summary, type Row } from './progress';
+import { firmwareQuery, startUpgrades, type BatchStart, type UpgradeTarget } from './api';
+import { BatchView } from './BatchView';
+import { splitSns } from './progress';
 
 interface Props {
   open: boolean;
@@ -40,142 +16,6 @@ interface Props {
   fixed?: string[];
   /** SNs to start the typed list with (a list's selection). */
   preset?: string[];
-}
-
-/** The live progress of a started batch: one bar for the batch, one per device, totals. */
-export function BatchView({ start, target }: { start: BatchStart; target: UpgradeTarget }) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const batch = useQuery(batchQuery(start.sent > 0 ? start.batchId : null));
-  const [cancelling, setCancelling] = useState<string | null>(null);
-  const rows = rowsOf(start.results, batch.data?.infos);
-  const s = summary(start.sent > 0 ? batch.data?.totals : undefined, start.refused);
-  const done = start.sent === 0 || s.done;
-
-  useEffect(() => {
-    if (done)
-      void queryClient.invalidateQueries({
-        queryKey: target === 'gateway' ? gatewayKeys.all : inverterKeys.all,
-      });
-  }, [done, queryClient, target]);
-
-  const cancel = (sn: string) => {
-    setCancelling(sn);
-    cancelUpgrade(sn)
-      .then(() => message.info(t('upgrades.cancelRequested', { sn })))
-      .catch((e: unknown) => message.error(isApiError(e) ? e.message : t('upgrades.requestFailed')))
-      .finally(() => setCancelling(null));
-  };
-
-  return (
-    <div data-testid="upgrade-progress">
-      {batch.isError && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t('upgrades.progressFailed')}
-          style={{ marginBottom: 12 }}
-        />
-      )}
-      <Progress
-        percent={done ? 100 : s.progress}
-        status={done ? (s.failed > 0 ? 'exception' : 'success') : 'active'}
-        aria-label={t('upgrades.batchProgress')}
-        data-testid="batch-progress"
-      />
-      <Space
-        size="large"
-        style={{ margin: '12px 0' }}
-        data-testid="upgrade-totals"
-        data-done={done ? 'yes' : 'no'}
-      >
-        <Statistic title={t('upgrades.total')} value={s.total} />
-        <Statistic
-          title={t('upgrades.succeeded')}
-          value={s.succeeded}
-          styles={{ content: { color: '#389e0d' } }}
-        />
-        <Statistic
-          title={t('upgrades.failed')}
-          value={s.failed}
-          styles={{ content: s.failed ? { color: '#cf1322' } : undefined }}
-        />
-        <Statistic title={t('upgrades.cancelled')} value={s.cancelled} />
-        <Statistic title={t('upgrades.running')} value={start.sent > 0 ? s.running : 0} />
-      </Space>
-      <Table<Row>
-        rowKey="sn"
-        size="small"
-        pagination={false}
-        dataSource={rows}
-        columns={[
-          { key: 'sn', title: t('upgrades.sn'), render: (_, r) => r.sn },
-          {
-            key: 'state',
-            title: t('upgrades.state'),
-            render: (_, r) =>
-              r.upgrade ? (
-                <Tag
-                  color={outcomeColor(r.upgrade.state)}
-                  data-testid="upgrade-state"
-                  data-sn={r.sn}
-                  data-state={r.upgrade.state}
-                >
-                  {t(`upgrades.states.${r.upgrade.state}`)}
-                </Tag>
-              ) : (
-                <Tag color="error" data-testid="upgrade-state">
-                  {t('upgrades.refused')}
-                </Tag>
-              ),
-          },
-          {
-            key: 'progress',
-            title: t('upgrades.progress'),
-            width: 200,
-            render: (_, r) =>
-              r.upgrade ? (
-                <Progress
-                  size="small"
-                  percent={r.upgrade.progress}
-                  status={progressStatus(r.upgrade.state)}
-                />
-              ) : (
-                MISSING
-              ),
-          },
-          {
-            key: 'version',
-            title: t('upgrades.version'),
-            render: (_, r) =>
-              r.upgrade ? `${r.upgrade.fromVersion || MISSING} → ${r.upgrade.version}` : MISSING,
-          },
-          {
-            key: 'reason',
-            title: t('upgrades.reason'),
-            render: (_, r) => reasonOf(r, (reason) => t(`upgrades.reasons.${reason}`)),
-          },
-          {
-            key: 'action',
-            title: '',
-            render: (_, r) =>
-              target === 'inverter' && r.upgrade?.cancellable ? (
-                <Button
-                  size="small"
-                  danger
-                  loading={cancelling === r.sn}
-                  onClick={() => cancel(r.sn)}
-                  data-testid="upgrade-cancel"
-                >
-                  {t('upgrades.cancel')}
-                </Button>
-              ) : null,
-          },
-        ]}
-      />
-    </div>
-  );
 }
 
 /**
@@ -190,7 +30,7 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
   const [start, setStart] = useState<BatchStart | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // gateways already on the chosen version (4001): a warning, with "upgrade anyway"
+  // devices already on the chosen version (4001): a warning, with "upgrade anyway"
   const [current, setCurrent] = useState<string[]>([]);
   const sns = fixed ?? splitSns(text);
   const firmware = useQuery({
@@ -216,13 +56,11 @@ export function UpgradeDialog({ open, onClose, target, fixed, preset }: Props) {
       .then((started) => {
         setStart(started);
         setCurrent(
-          started.results
-            .filter((r) => r.code === ErrorCode.GatewayFirmwareCurrent)
-            .map((r) => r.sn),
+          started.results.filter((r) => r.code === ErrorCode.FirmwareCurrent).map((r) => r.sn),
         );
       })
       .catch((e: unknown) => {
-        if (isApiError(e, ErrorCode.GatewayFirmwareCurrent)) setCurrent(only);
+        if (isApiError(e, ErrorCode.FirmwareCurrent)) setCurrent(only);
         else setError(isApiError(e) ? e.message : t('upgrades.requestFailed'));
       })
       .finally(() => setBusy(false));

@@ -33,7 +33,7 @@ const firmware: Firmware = {
   upgradeMode: 'iap',
 };
 
-describe('UpgradeDialog, a gateway already up to date', () => {
+describe('UpgradeDialog, a device already up to date', () => {
   it('warns with 4001 and upgrades anyway with force', async () => {
     const api = fakeHttp({
       'GET /api/v1/firmware': () =>
@@ -43,7 +43,7 @@ describe('UpgradeDialog, a gateway already up to date', () => {
           total: 1,
           infos: [firmware],
         }),
-      'POST /api/v1/gateway/{id}/upgrade': () => failure(4001, 'Gateway firmware is up to date'),
+      'POST /api/v1/gateway/{id}/upgrade': () => failure(4001, 'Firmware is already up to date'),
     });
     await renderScreen(
       <UpgradeDialog open onClose={() => undefined} target="gateway" fixed={['GW-1']} />,
@@ -54,7 +54,7 @@ describe('UpgradeDialog, a gateway already up to date', () => {
     fireEvent.click(await screen.findByText('G1_4 · gw_1_4.bin'));
     fireEvent.click(screen.getByTestId('upgrade-start'));
     expect(await screen.findByTestId('upgrade-up-to-date')).toHaveTextContent(
-      'The gateway firmware is up to date',
+      'The firmware is already up to date',
     );
     fireEvent.click(screen.getByTestId('upgrade-force'));
     await waitFor(() => expect(api.calls('POST /api/v1/gateway/{id}/upgrade')).toHaveLength(2));
@@ -62,5 +62,97 @@ describe('UpgradeDialog, a gateway already up to date', () => {
       params: { id: 'GW-1' },
       query: { firmId: 8, force: true },
     });
+  }, 30_000);
+
+  it('warns of inverters already on the version in a batch and upgrades them anyway', async () => {
+    const inverterFirmware: Firmware = {
+      ...firmware,
+      id: 12,
+      version: 'V2_0',
+      fileName: 'inv_2_0.bin',
+      target: 'inverter',
+      firmwareType: 'ARM',
+    };
+    const outcome = (sn: string, state: 'sending' | 'queued', position: number | null) => ({
+      sn,
+      success: true,
+      code: 0,
+      msg: '',
+      upgrade: {
+        id: position ?? 0,
+        batchId: 'b9',
+        sn,
+        target: 'inverter',
+        firmId: 12,
+        version: 'V2_0',
+        fromVersion: 'V2_0',
+        commandId: state === 'queued' ? null : 5,
+        state,
+        queuePosition: position,
+        progress: 0,
+        message: '',
+        reason: null,
+        cancellable: state === 'queued',
+        startTime: '2026-11-20T10:00:00.000+00:00',
+        finishTime: null,
+        updateAt: '2026-11-20T10:00:00Z',
+      },
+    });
+    const api = fakeHttp({
+      'GET /api/v1/firmware': () =>
+        envelope({ pageNumber: 1, pageSize: 10, total: 1, infos: [inverterFirmware] }),
+      'POST /api/v1/inverter/batchUpgrade': () =>
+        envelope({
+          batchId: 'b8',
+          total: 2,
+          sent: 1,
+          refused: 1,
+          results: [
+            outcome('INV-A', 'sending', null),
+            {
+              sn: 'INV-B',
+              success: false,
+              code: 4001,
+              msg: 'Firmware is already up to date',
+              upgrade: null,
+            },
+          ],
+        }),
+      // the one left is sent again alone, forced: it waits behind INV-A on their gateway
+      'POST /api/v1/inverter/{sn}/upgrade': () => envelope(outcome('INV-B', 'queued', 1).upgrade),
+      'GET /api/v1/upgrade/batch/{id}': () =>
+        envelope({
+          batchId: 'b9',
+          totals: {
+            total: 1,
+            queued: 1,
+            sending: 0,
+            upgrading: 0,
+            successful: 0,
+            failed: 0,
+            cancelled: 0,
+            running: 1,
+            progress: 0,
+          },
+          infos: [outcome('INV-B', 'queued', 1).upgrade],
+        }),
+    });
+    await renderScreen(
+      <UpgradeDialog open onClose={() => undefined} target="inverter" fixed={['INV-A', 'INV-B']} />,
+    );
+    await screen.findByTestId('upgrade-firmware');
+    fireEvent.mouseDown(screen.getByRole('combobox'));
+    fireEvent.click(await screen.findByText('V2_0 · inv_2_0.bin'));
+    fireEvent.click(screen.getByTestId('upgrade-start'));
+    const warning = await screen.findByTestId('upgrade-up-to-date');
+    expect(warning).toHaveTextContent('The firmware is already up to date');
+    expect(warning).toHaveTextContent('INV-B');
+    fireEvent.click(screen.getByTestId('upgrade-force'));
+    await waitFor(() => expect(api.calls('POST /api/v1/inverter/{sn}/upgrade')).toHaveLength(1));
+    expect(api.calls('POST /api/v1/inverter/{sn}/upgrade')[0]).toMatchObject({
+      params: { sn: 'INV-B' },
+      query: { firmId: 12, force: true },
+    });
+    expect(await screen.findByText('Queued (1)')).toBeTruthy();
   }, 30_000);
 });

@@ -39,8 +39,9 @@ export const firmwareQuery = (target: UpgradeTarget, sn: string) =>
 
 /**
  * Starts upgrades; a single inverter or gateway uses its own route, several the batch one. A
- * gateway already on that version or a newer one answers 4001 (a warning: the single route
- * rejects with it, the batch marks its row); `force` upgrades it anyway.
+ * device already on that version or a newer one answers 4001 (a warning: the single route
+ * rejects with it, the batch marks its row); `force` upgrades it anyway. Devices behind a
+ * gateway that is busy with another upgrade come back `queued`.
  */
 export async function startUpgrades(
   target: UpgradeTarget,
@@ -57,13 +58,13 @@ export async function startUpgrades(
             body: {},
             path: { id: only },
             query: { firmId, ...forced },
-            handledCodes: [...COMMAND_REFUSALS, ErrorCode.GatewayFirmwareCurrent],
+            handledCodes: [...COMMAND_REFUSALS, ErrorCode.FirmwareCurrent],
           })
         : await api.post('/api/v1/inverter/{sn}/upgrade', {
             body: {},
             path: { sn: only },
-            query: { firmId },
-            handledCodes: COMMAND_REFUSALS,
+            query: { firmId, ...forced },
+            handledCodes: [...COMMAND_REFUSALS, ErrorCode.FirmwareCurrent],
           });
     return {
       batchId: u.batchId,
@@ -81,11 +82,12 @@ export async function startUpgrades(
       })
     : api.post('/api/v1/inverter/batchUpgrade', {
         body: { sns, firmId },
+        query: forced,
         handledCodes: [ErrorCode.InvalidParameter],
       });
 }
 
-/** A batch's progress, polled every second while anything runs. */
+/** A batch's progress, polled every second while anything runs or waits in a queue. */
 export const batchQuery = (batchId: string | null) =>
   queryOptions({
     queryKey: upgradeKeys.batch(batchId),
@@ -97,7 +99,8 @@ export const batchQuery = (batchId: string | null) =>
     },
   });
 
-/** Asks an inverter to stop its running upgrade (608 where the device cannot). */
+/** Takes an inverter's queued upgrade out of its gateway's queue, or asks the inverter to stop
+ * its running upgrade (608 where the device cannot). */
 export function cancelUpgrade(sn: string): Promise<unknown> {
   return api.post('/api/v1/inverter/{sn}/cutUpgrade', {
     body: {},

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StartOutcome, Upgrade } from './api';
-import { progressStatus, reasonOf, rowsOf, splitSns, summary } from './progress';
+import { progressStatus, reasonOf, rowsOf, splitSns, stateLabel, summary } from './progress';
 
 const upgrade = (sn: string, state: Upgrade['state'], progress: number): Upgrade => ({
   id: 1,
@@ -10,8 +10,9 @@ const upgrade = (sn: string, state: Upgrade['state'], progress: number): Upgrade
   firmId: 1,
   version: 'V2',
   fromVersion: 'V1',
-  commandId: 1,
+  commandId: state === 'queued' ? null : 1,
   state,
+  queuePosition: null,
   progress,
   message: '',
   cancellable: false,
@@ -32,6 +33,16 @@ describe('upgrade progress', () => {
     expect(progressStatus('successful')).toBe('success');
     expect(progressStatus('failed')).toBe('exception');
     expect(progressStatus('cancelled')).toBe('normal');
+    expect(progressStatus('queued')).toBe('normal');
+  });
+
+  it("labels a queued upgrade with its place in its gateway's queue", () => {
+    expect(stateLabel({ ...upgrade('A', 'queued', 0), queuePosition: 3 })).toEqual([
+      'upgrades.queuedAt',
+      { position: 3 },
+    ]);
+    expect(stateLabel(upgrade('B', 'queued', 0))).toEqual(['upgrades.states.queued', {}]);
+    expect(stateLabel(upgrade('C', 'upgrading', 50))).toEqual(['upgrades.states.upgrading', {}]);
   });
 
   it('shows polled upgrades over the started ones and keeps refusals with their reason', () => {
@@ -49,6 +60,7 @@ describe('upgrade progress', () => {
     const s = summary(
       {
         total: 2,
+        queued: 0,
         sending: 0,
         upgrading: 0,
         successful: 1,
@@ -61,6 +73,21 @@ describe('upgrade progress', () => {
     );
     expect(s).toMatchObject({ total: 3, succeeded: 1, failed: 2, done: true });
     expect(summary(undefined, 0).done).toBe(false);
+    const waiting = summary(
+      {
+        total: 3,
+        queued: 2,
+        sending: 1,
+        upgrading: 0,
+        successful: 0,
+        failed: 0,
+        cancelled: 0,
+        running: 3,
+        progress: 0,
+      },
+      0,
+    );
+    expect(waiting).toMatchObject({ queued: 2, running: 3, done: false });
   });
 
   it("says why an upgrade ended: the portal's reasons translated, the device's as sent", () => {
@@ -82,5 +109,8 @@ describe('upgrade progress', () => {
     expect(reasonOf({ sn: 'D', upgrade: null, refusal: 'Device offline' }, say)).toBe(
       'Device offline',
     );
+    const running = { ...upgrade('E', 'upgrading', 50), message: 'upgrading' };
+    expect(reasonOf({ sn: 'E', upgrade: running, refusal: null }, say)).toBe('');
+    expect(reasonOf({ sn: 'F', upgrade: upgrade('F', 'queued', 0), refusal: null }, say)).toBe('');
   });
 });

@@ -3,6 +3,8 @@ import type { BatchTotals, StartOutcome, Upgrade, UpgradeReason, UpgradeState } 
 /** The antd Progress status for an upgrade state. */
 export function progressStatus(state: UpgradeState): 'active' | 'success' | 'exception' | 'normal' {
   switch (state) {
+    case 'queued':
+      return 'normal';
     case 'sending':
     case 'upgrading':
       return 'active';
@@ -43,7 +45,8 @@ export function rowsOf(results: StartOutcome[], polled: Upgrade[] | undefined): 
   );
 }
 
-/** Totals over the whole batch: refusals at the start count as failed. */
+/** Totals over the whole batch: refusals at the start count as failed; `running` counts the
+ * queued ones too (they have not ended). */
 export function summary(totals: BatchTotals | undefined, refused: number) {
   const t = totals;
   return {
@@ -51,6 +54,7 @@ export function summary(totals: BatchTotals | undefined, refused: number) {
     succeeded: t?.successful ?? 0,
     failed: (t?.failed ?? 0) + refused,
     cancelled: t?.cancelled ?? 0,
+    queued: t?.queued ?? 0,
     running: t?.running ?? 0,
     progress: t?.progress ?? 0,
     done: (t?.running ?? 1) === 0,
@@ -59,12 +63,20 @@ export function summary(totals: BatchTotals | undefined, refused: number) {
 
 /**
  * What the reason column says of a row: why the start was refused, else why an upgrade that
- * did not succeed ended. `translate` turns the portal's own reasons into the reader's language;
+ * failed or was cancelled ended (nothing while it runs or waits). `translate` turns the portal's own reasons into the reader's language;
  * a device's reason is shown as it sent it.
  */
 export function reasonOf(row: Row, translate: (reason: UpgradeReason) => string): string {
   if (row.refusal !== null) return row.refusal;
   const u = row.upgrade;
-  if (!u || u.state === 'successful') return '';
+  // While it runs the device's words are its phase ("sending", "upgrading"), not a reason.
+  if (!u || (u.state !== 'failed' && u.state !== 'cancelled')) return '';
   return u.reason ? translate(u.reason) : u.message;
+}
+
+/** The state label key and its values: a queued upgrade shows its place in its gateway's queue. */
+export function stateLabel(u: Upgrade): [string, Record<string, unknown>] {
+  if (u.state === 'queued' && u.queuePosition !== null)
+    return ['upgrades.queuedAt', { position: u.queuePosition }];
+  return [`upgrades.states.${u.state}`, {}];
 }

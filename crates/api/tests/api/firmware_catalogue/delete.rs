@@ -31,6 +31,7 @@ async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
             batch_id: "b1",
             target: "inverter",
             device_sn: "INV-X",
+            gateway_sn: "GW-X",
             firmware_id: FirmwareId(a),
             version: "V1",
             from_version: "",
@@ -55,7 +56,7 @@ async fn firmware_in_use_is_not_deleted_and_batches_report_each_refusal() {
             now: domain::time::now_ms(),
         };
         app.store
-            .start_upgrade(&cmd, &up, &entry)
+            .start_upgrade(&cmd, &up, &entry, &entry)
             .await
             .expect("upgrade");
         let r = app

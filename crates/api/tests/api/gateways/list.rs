@@ -7,8 +7,8 @@ use domain::ids::PlantId;
 async fn the_list_has_the_client_field_types_and_filters_and_counts() {
     for app in spawn().await {
         let c = two_owners(&app).await;
-        register(&app, &c.admin, "20240001", "KEY12345").await;
-        register(&app, &c.admin, "GW-SPARE", "KEY12345").await;
+        let first = register(&app, &c.admin, "20240001", "KEY12345").await;
+        let spare = register(&app, &c.admin, "GW-SPARE", "KEY12345").await;
         app.post(
             &format!("/api/v1/plant/{}/gateway", c.ann_plant),
             json!({"sn": "20240001", "key": "KEY12345"}),
@@ -51,6 +51,10 @@ async fn the_list_has_the_client_field_types_and_filters_and_counts() {
         assert!(g.get("signal").is_some() && g.get("lldt").is_some());
         assert!(fixtures::is_update_at(&g["updateAt"]), "{}", g["updateAt"]);
         assert_eq!(g["status"], 0, "offline until it reports");
+        assert!(
+            g.get("signedInAt").is_some_and(Value::is_null),
+            "never signed in: {g}"
+        );
         assert_eq!(g["plantName"], "Ann home plant");
 
         let admin_list = app
@@ -77,6 +81,32 @@ async fn the_list_has_the_client_field_types_and_filters_and_counts() {
                 "{filter}: {}",
                 r.text()
             );
+        }
+        // `ids`: the gateways named (a restart's follow-up), within what the caller sees.
+        for (who, ids, total) in [
+            (&c.admin, format!("{first},{spare}"), 2),
+            (&c.admin, format!("{spare}"), 1),
+            (&c.ann, format!("{first},%20{spare}"), 1),
+            (&c.bob, format!("{first}"), 0),
+        ] {
+            let r = app
+                .get(&format!("/api/v1/gateways?ids={ids}&limit=100"), Some(who))
+                .await;
+            assert_eq!(
+                r.data()["total"].as_i64(),
+                Some(total),
+                "{ids}: {}",
+                r.text()
+            );
+        }
+        let many = (1..=101)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        for bad in ["abc", "1,,2", many.as_str()] {
+            app.get(&format!("/api/v1/gateways?ids={bad}"), Some(&c.admin))
+                .await
+                .expect_code(4);
         }
         let page2 = app
             .get("/api/v1/gateways?page=2&limit=1", Some(&c.admin))

@@ -2,7 +2,8 @@
 //! firmware upload rules, a single upgrade reporting progress to its end (the inverter shows
 //! Upgrading meanwhile and runs the new version after), cancel where the model supports it and
 //! its refusal elsewhere, offline, already-upgrading, wrong-firmware and permission refusals, a
-//! timeout, a batch with mixed results and its totals, gateway upgrades, and the audit log.
+//! timeout, a batch with mixed results and its totals, gateway upgrades, the audit log, and the
+//! queue of a gateway that flashes one device at a time (`queue.rs`).
 //! Every test runs on SQLite and, when configured, PostgreSQL.
 
 use crate::common;
@@ -30,6 +31,7 @@ mod batch;
 mod firmware_upload;
 mod gateway;
 mod inverter;
+mod queue;
 mod refusals;
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -237,10 +239,26 @@ fn check_upgrade(u: &Value, sn: &str) {
     assert!(u["firmId"].is_i64());
     assert!(u["version"].is_string());
     assert!(u["fromVersion"].is_string());
-    assert!(u["commandId"].is_i64());
+    let queued = u["state"] == "queued";
+    // A queued upgrade has no command yet, and a place in its gateway's queue.
+    assert_eq!(u["commandId"].is_null(), queued, "{u}");
+    assert!(u["commandId"].is_null() || u["commandId"].is_i64(), "{u}");
+    assert_eq!(
+        u["queuePosition"].as_i64().is_some_and(|p| p >= 1),
+        queued,
+        "{u}"
+    );
+    assert!(u.get("queuePosition").is_some(), "{u}");
     assert!(
-        ["sending", "upgrading", "successful", "failed", "cancelled"]
-            .contains(&u["state"].as_str().unwrap_or("")),
+        [
+            "queued",
+            "sending",
+            "upgrading",
+            "successful",
+            "failed",
+            "cancelled"
+        ]
+        .contains(&u["state"].as_str().unwrap_or("")),
         "{u}"
     );
     assert!(

@@ -13,6 +13,7 @@ import {
   type CheckResult,
 } from './api';
 import { invalidateGateways } from './invalidate';
+import { RestartFollow } from './RestartFollow';
 
 function statusColor(item: BatchItem): string {
   if (item.success) return 'success';
@@ -85,8 +86,9 @@ export function BatchResultView({
 
 /**
  * Restarting gateways: the batch check first (which would fail and why), then the restart of
- * the ones that passed, then the totals. `fixed` restarts those SNs (of the plant `plantId`);
- * without it the user types them.
+ * the ones that passed, then each gateway followed until it is back online (see
+ * [RestartFollow]). `fixed` restarts those SNs (of the plant `plantId`); without it the user
+ * types them.
  */
 export function RestartDialog({
   open,
@@ -105,6 +107,7 @@ export function RestartDialog({
   const [text, setText] = useState('');
   const [check, setCheck] = useState<CheckResult | null>(null);
   const [result, setResult] = useState<BatchResult | null>(null);
+  const [answeredAt, setAnsweredAt] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const sns = fixed ?? splitSns(text);
@@ -137,6 +140,7 @@ export function RestartDialog({
     restartGateways(passing)
       .then((r) => {
         setResult(r);
+        setAnsweredAt(Date.now());
         void invalidateGateways(queryClient, plantId);
       })
       .catch(fail)
@@ -196,15 +200,11 @@ export function RestartDialog({
     >
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       {result ? (
-        <>
-          <Typography.Paragraph>
-            {t('gatewayActions.restartSummary', {
-              succeeded: result.succeeded,
-              failed: result.failed,
-            })}
-          </Typography.Paragraph>
-          <BatchResultView result={result} testId="restart-result" />
-        </>
+        <RestartFollow
+          result={result}
+          answeredAt={answeredAt}
+          notSent={check?.items.filter((i) => !i.success)}
+        />
       ) : check ? (
         <>
           <Typography.Paragraph>

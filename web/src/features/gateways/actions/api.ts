@@ -4,6 +4,7 @@ import { gatewayKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import type { Command } from '@/shared/commands/api';
 import { ErrorCode } from '@/shared/http';
+import { LIVE_QUERY } from '@/shared/api/live';
 
 /** One gateway of a batch answer (restart, batch check). */
 export type BatchItem = Schemas['GatewayOutcome'];
@@ -75,6 +76,19 @@ export function settingsSwitch(sn: string, enable: boolean): Promise<Command> {
     handledCodes: HANDLED,
   });
 }
+
+/**
+ * The gateways a restart follows (their sign-in and last message times), read at the live
+ * interval while they are followed; the caller stops it once every one is settled.
+ */
+export const followQuery = (ids: readonly number[]) => {
+  const query = { ids: ids.join(','), page: 1, limit: 100 };
+  return queryOptions({
+    queryKey: gatewayKeys.list(query),
+    queryFn: () => api.get('/api/v1/gateways', { query, silent: true }),
+    ...LIVE_QUERY,
+  });
+};
 
 /** The protocol configs (administrators); others type the code. */
 export const protocolsQuery = queryOptions({

@@ -40,6 +40,8 @@ const item = (sn: string, status: string) => ({
   msg: '',
   success: true,
   commandId: null,
+  gatewayId: null,
+  acceptedAt: null,
 });
 
 async function restart(client: QueryClient, plantId?: number | null) {

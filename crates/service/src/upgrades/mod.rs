@@ -1,9 +1,20 @@
-//! Starting a firmware upgrade: the firmware must be enabled for the device's type, no upgrade
-//! may be running on it, the device's state and its gateway must admit the command. The
-//! upgrade row, its command, the inverter's Upgrading status and the audit entry are written in
-//! one transaction; the command is published only after it commits, so a device never gets an
+//! Starting a firmware upgrade: the firmware must be enabled for the device's type, the device
+//! must not run it already (4001, a warning the caller may override), no upgrade may be queued
+//! or running on it, the device's state and its gateway must admit the command. The upgrade
+//! row, its command, the inverter's Upgrading status and the audit entry are written in one
+//! transaction; the command is published only after it commits, so a device never gets an
 //! upgrade the portal has no record of, and a failure half way leaves no command without its
 //! upgrade. Permissions are the caller's.
+//!
+//! A gateway flashes one device at a time: an upgrade through a gateway that already has one
+//! queued or running waits in the gateway's queue (`queued`, no command yet), and [`queue`]
+//! sends the next one when the running one ends.
+
+mod queue;
+
+pub use queue::{
+    DEVICE_GONE, GATEWAY_DELETED, NOT_ADMITTED, OFFLINE_AT_TURN, cancel_queued, start_next,
+};
 
 use domain::ids::InverterTypeId;
 use domain::ids::{CommandId, FirmwareId, UpgradeId};
@@ -41,6 +52,15 @@ impl Device<'_> {
         }
     }
 
+    /// The gateway its command goes through (a gateway's own SN for its own upgrade); `None`
+    /// for an inverter behind no gateway.
+    pub fn gateway_sn(&self) -> Option<&str> {
+        match self {
+            Device::Inverter(d) => d.gateway_sn.as_deref(),
+            Device::Gateway(g) => Some(&g.sn),
+        }
+    }
+
     /// Which firmware fits: its target and the inverter type code (gateways have none: 0).
     pub fn firmware_key(&self) -> (FirmwareTarget, i64) {
         match self {
@@ -49,7 +69,10 @@ impl Device<'_> {
         }
     }
 
-    fn current_version(&self) -> String {
+    /// The software version the device reports: a gateway's `softVer`, an inverter's
+    /// `softVer` in its versions (the field a successful upgrade sets, see
+    /// `devices::link::sync_upgrade`); empty when it reported none.
+    pub fn current_version(&self) -> String {
         match self {
             Device::Inverter(d) => serde_json::from_str::<Value>(&d.versions)
                 .ok()
@@ -66,6 +89,8 @@ pub struct Start<'a> {
     pub batch_id: &'a str,
     pub device: Device<'a>,
     pub firm_id: Option<FirmwareId>,
+    /// Upgrade even when the device already runs this version or a newer one (no 4001).
+    pub force: bool,
     pub actor: &'a Actor,
     pub now: i64,
 }
@@ -107,12 +132,14 @@ impl Start<'_> {
     }
 }
 
-/// A started upgrade, as it stands right after its command went out.
+/// A started upgrade, as it stands right after its command went out, or queued behind its
+/// gateway's running upgrade.
 #[derive(Debug, Clone)]
 pub struct Started {
     pub upgrade: UpgradeRow,
-    pub command_id: CommandId,
-    /// What the command told the device (version, firmware, file, size).
+    /// `None` while it waits in its gateway's queue.
+    pub command_id: Option<CommandId>,
+    /// What the command tells the device (version, firmware, file, size).
     pub params: Value,
 }
 
@@ -138,22 +165,12 @@ pub async fn firmware_for(
         .ok_or_else(|| DomainError::invalid("firmId: not enabled for this device type").into())
 }
 
-/// 4001 (a warning the caller may override) when a gateway reporting `soft_ver` already runs
-/// the gateway software `firm_id` or a newer one. A missing or unfit firmware is left to
-/// [`start`]'s own checks.
-pub async fn gateway_up_to_date(
-    store: &Store,
-    soft_ver: &str,
-    firm_id: Option<FirmwareId>,
-) -> Result<()> {
-    let Some(id) = firm_id else { return Ok(()) };
-    let Some(f) = store.firmware(id).await? else {
-        return Ok(());
-    };
-    if f.target == FirmwareTarget::Gateway.as_str()
-        && domain::firmware::runs_at_least(soft_ver, &f.version)
-    {
-        return Err(Code::GatewayFirmwareCurrent.into());
+/// 4001 (a warning the caller may override) when `device` already runs `firmware`'s version
+/// or a newer one: a gateway by its `softVer`, an inverter by the `softVer` it reported (see
+/// [`Device::current_version`]). A device that reported no version is never up to date.
+fn up_to_date(device: Device<'_>, firmware: &FirmwareRow) -> Result<()> {
+    if domain::firmware::runs_at_least(&device.current_version(), &firmware.version) {
+        return Err(Code::FirmwareCurrent.into());
     }
     Ok(())
 }
@@ -185,8 +202,15 @@ pub async fn refuse_cancel(
 }
 
 /// Brings a running upgrade in step with its command (timing the command out first when its
-/// deadline passed as of `now`) and answers the row as it stands.
-pub async fn refresh(store: &Store, row: UpgradeRow, now: i64) -> Result<UpgradeRow> {
+/// deadline passed as of `now`) and answers the row as it stands. When that ends it, the next
+/// upgrade queued on its gateway starts through `dispatcher` (a failure there is logged: the
+/// queue's job tries again).
+pub async fn refresh(
+    store: &Store,
+    dispatcher: Option<&Dispatcher>,
+    row: UpgradeRow,
+    now: i64,
+) -> Result<UpgradeRow> {
     if row.state().is_final() {
         return Ok(row);
     }
@@ -200,12 +224,24 @@ pub async fn refresh(store: &Store, row: UpgradeRow, now: i64) -> Result<Upgrade
         store.time_out_commands(now).await?;
         cmd = store.command(command_id).await?.unwrap_or(cmd);
     }
-    Ok(sync_upgrade(store, &cmd).await?.unwrap_or(row))
+    let Some(synced) = sync_upgrade(store, &cmd).await? else {
+        return Ok(row);
+    };
+    // The next one starts no earlier than this one ended.
+    let next_at = now.max(synced.finished_at.unwrap_or(now));
+    if synced.state().is_final()
+        && let Err(e) = start_next(store, dispatcher, &synced.gateway_sn, next_at).await
+    {
+        tracing::warn!(error = %e, gateway = %synced.gateway_sn, "next queued upgrade not started");
+    }
+    Ok(synced)
 }
 
 /// Starts the upgrade `s` through `dispatcher` (none: nothing can be sent, 606): the upgrade,
-/// its command and its audit entry (`sent`, linked to the command) in one transaction. Refused
-/// with 4 `firmId` (firmware not enabled for the type), 603 (an upgrade running), 602
+/// its command and its audit entry (`sent`, linked to the command) in one transaction, or,
+/// when its gateway is busy with another upgrade, the upgrade `queued` with its entry (`queued`)
+/// and no command. Refused with 4 `firmId` (firmware not enabled for the type), 4001 (already
+/// on that version or newer, unless forced), 603 (an upgrade queued or running), 602
 /// (offline), 604 (the device's state forbids it); a refusal gets its entry alone.
 pub async fn start(
     store: &Store,
@@ -219,9 +255,11 @@ pub async fn start(
             return Err(e);
         }
     };
-    if let Err(e) = dispatcher.publish(&command, started.command_id).await {
+    if let Some(command_id) = started.command_id
+        && let Err(e) = dispatcher.publish(&command, command_id).await
+    {
         // The dispatcher failed the command; its upgrade ends failed with it.
-        if let Some(cmd) = store.command(started.command_id).await? {
+        if let Some(cmd) = store.command(command_id).await? {
             sync_upgrade(store, &cmd).await?;
         }
         return Err(commands::refusal(e));
@@ -232,23 +270,39 @@ pub async fn start(
         .ok_or(Code::CommandFailed)?;
     // A quick device may have replied before the row was read.
     Ok(Started {
-        upgrade: refresh(store, upgrade, s.now).await?,
+        upgrade: refresh(store, Some(dispatcher), upgrade, s.now).await?,
         command_id: started.command_id,
         params,
     })
 }
 
-/// Checks `s` and records the upgrade, its command and its audit entry; the command is then
-/// the caller's to publish.
+/// What an upgrade's command tells the device.
+fn command_params(firmware: &FirmwareRow) -> Value {
+    json!({
+        "version": firmware.version,
+        "firmId": firmware.id,
+        "fileName": firmware.file_name,
+        "size": firmware.size,
+    })
+}
+
+/// Checks `s` and records the upgrade, its command (unless it is queued) and its audit entry;
+/// the command is then the caller's to publish.
 async fn record<'d>(
     store: &Store,
     dispatcher: Option<&'d Dispatcher>,
     s: Start<'_>,
 ) -> Result<(&'d Dispatcher, Prepared, StartedUpgrade, Value)> {
     let firmware = firmware_for(store, s.device, s.firm_id).await?;
+    if !s.force {
+        up_to_date(s.device, &firmware)?;
+    }
     let sn = s.device.sn();
     if let Some(last) = store.latest_upgrade(sn).await?
-        && !refresh(store, last, s.now).await?.state().is_final()
+        && !refresh(store, dispatcher, last, s.now)
+            .await?
+            .state()
+            .is_final()
     {
         return Err(Code::DeviceUpgrading.into());
     }
@@ -263,12 +317,7 @@ async fn record<'d>(
     let Some(dispatcher) = dispatcher else {
         return Err(Code::ConnectionFailed.into());
     };
-    let params = json!({
-        "version": firmware.version,
-        "firmId": firmware.id,
-        "fileName": firmware.file_name,
-        "size": firmware.size,
-    });
+    let params = command_params(&firmware);
     let command = dispatcher
         .prepare(
             gateway_sn,
@@ -282,7 +331,7 @@ async fn record<'d>(
     let (target, _) = s.device.firmware_key();
     let plant = audit::plant_of(store, s.actor, sn).await?;
     let detail = json!({"kind": "upgrade", "params": params}).to_string();
-    let entry = NewAudit {
+    let sent = NewAudit {
         by: audit::author(s.actor, plant.as_ref()),
         action: s.action(),
         target: sn,
@@ -291,6 +340,10 @@ async fn record<'d>(
         command_id: None,
         now: s.now,
     };
+    let queued = NewAudit {
+        result: audit::QUEUED,
+        ..sent.clone()
+    };
     let started = store
         .start_upgrade(
             &command.record(),
@@ -298,6 +351,7 @@ async fn record<'d>(
                 batch_id: s.batch_id,
                 target: target.as_str(),
                 device_sn: sn,
+                gateway_sn,
                 firmware_id: firmware.id,
                 version: &firmware.version,
                 from_version: &s.device.current_version(),
@@ -305,7 +359,8 @@ async fn record<'d>(
                 user_id: s.actor.id,
                 now: s.now,
             },
-            &entry,
+            &sent,
+            &queued,
         )
         .await?;
     Ok((dispatcher, command, started, params))
