@@ -302,6 +302,8 @@ async fn plant(
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     };
     let tariff = vec![TariffSegment {
         kind: Valuation::Constant,

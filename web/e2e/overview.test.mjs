@@ -17,6 +17,32 @@ function compactW(n) {
   return `${one(n)} W`;
 }
 
+/** A plant figure as the Performance card shows it (web/src/features/overview/figures.ts). */
+function shownFigure(key, value) {
+  if (value === null) return '--';
+  const grouped = (n, d) => n.toFixed(d).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  switch (key) {
+    case 'specificYield':
+      return `${grouped(value, 2)} kWh/kWp`;
+    case 'referenceYield':
+      return `${grouped(value, 2)} h`;
+    case 'co2Avoided':
+      return value >= 1000 ? `${grouped(value / 1000, 2)} t` : `${grouped(value, 1)} kg`;
+    default:
+      return `${grouped(value, 1)} %`;
+  }
+}
+
+const FIGURES = [
+  'specificYield',
+  'referenceYield',
+  'performanceRatio',
+  'availability',
+  'selfConsumption',
+  'selfSufficiency',
+  'co2Avoided',
+];
+
 /** Polls the plant list until a storage plant of the demo has reported energy. */
 async function waitForStoragePlant(page) {
   const deadline = Date.now() + 120_000;
@@ -156,6 +182,53 @@ describe('plant overview', () => {
     await page.getByTestId('map-popup').getByTestId('map-overview').click();
     await page.waitForURL(new RegExp(`/plants/overview/${plant.id}/${plant.type}$`));
     await page.getByTestId('flow-diagram').waitFor();
+    await context.close();
+  });
+
+  it('shows the plant figures of the chosen day and month as the API answers them', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO);
+    await waitForStoragePlant(page);
+    // The Sydney warehouse: a weather station, and a battery it charges from the grid at night.
+    const plants = await api(page, '/api/v1/plants?page=1&limit=100');
+    const plant = plants.data.infos.find((p) => p.name.startsWith('Sydney warehouse'));
+    assert.ok(plant, 'the demo has the Sydney warehouse');
+    await page.goto(`${server.url}/plants/overview/${plant.id}/${plant.type}`);
+    const picker = page.getByTestId('energy-chart').locator('.ant-picker input');
+    await picker.waitFor();
+    // a closed day (two before the plant's today), whose figures no new report changes
+    const today = await picker.inputValue();
+    const day = new Date(Date.parse(`${today}T00:00:00Z`) - 2 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    await picker.click();
+    await picker.fill(day);
+    await picker.press('Enter');
+    const card = page.locator(`[data-testid="performance-figures"][data-from="${day}"]`);
+    await card.waitFor();
+    const answer = await api(page, `/api/v1/plant/${plant.id}/figures?date=${day}`);
+    assert.equal(answer.code, 0);
+    for (const key of FIGURES) {
+      const f = answer.data[key];
+      const tile = card.getByTestId(`figure-${key}`);
+      assert.equal(await tile.getAttribute('data-value'), f.value === null ? '' : String(f.value));
+      assert.equal(await tile.getAttribute('data-basis'), f.basis, key);
+      const text = (await card.getByTestId(`figure-${key}-value`).textContent()).trim();
+      assert.equal(text, shownFigure(key, f.value), key);
+    }
+    // a station day: the ratio against measured irradiance, and the grid charge measured
+    assert.equal(answer.data.performanceRatio.basis, 'station');
+    assert.ok(answer.data.performanceRatio.value > 50, JSON.stringify(answer.data));
+    assert.notEqual(answer.data.gridCharge, null);
+    await card.getByTestId('figure-performanceRatio').getByText('Weather station').waitFor();
+    // the month follows the chart's switch; all time asks for a day, month or year
+    const chart = page.getByTestId('energy-chart');
+    await chart.getByText('Month', { exact: true }).click();
+    await page
+      .locator(`[data-testid="performance-figures"][data-from="${day.slice(0, 7)}-01"]`)
+      .waitFor();
+    await chart.getByText('Total', { exact: true }).click();
+    await page.getByTestId('performance-total').waitFor();
     await context.close();
   });
 

@@ -30,6 +30,8 @@ pub struct ApiConfig {
     pub sign_in_delay_step_ms: u64,
     /// `PORTAL_PUBLIC_URL` when set: where a utility's VTN can call the portal back (webhooks).
     pub public_url: Option<String>,
+    /// The plant figures' settings: the grid's CO2 factor (`PORTAL_CO2_KG_PER_KWH`).
+    pub figures: service::figures::FiguresConfig,
 }
 
 impl std::fmt::Debug for ApiConfig {
@@ -66,6 +68,7 @@ impl ApiConfig {
             body_limit: crate::limits::DEFAULT_BODY,
             sign_in_delay_step_ms: 500,
             public_url: None,
+            figures: service::figures::FiguresConfig::default(),
         }
     }
 }

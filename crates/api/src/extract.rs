@@ -158,6 +158,16 @@ pub mod num {
         to_f64(&v).ok_or_else(|| D::Error::custom("not a number"))
     }
 
+    /// A number an edit may also clear: absent stays `None` (with `#[serde(default)]`: keep
+    /// the value), `null` or `""` is `Some(None)` (clear it), a number or numeric string
+    /// `Some(Some(v))`.
+    pub fn clearable_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+        let v = Value::deserialize(d)?;
+        to_f64(&v)
+            .map(Some)
+            .ok_or_else(|| D::Error::custom("not a number"))
+    }
+
     /// Strings, numbers and booleans all read as text (clients send `nonce` either way).
     pub fn opt_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
         Ok(match Value::deserialize(d)? {

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod audit_action;
+pub mod clear_sky;
 pub mod codes;
 pub mod combiner;
 pub mod command;
@@ -20,6 +21,7 @@ pub mod gateway_key;
 pub mod ids;
 pub mod income;
 pub mod inverter_type;
+pub mod kpi;
 pub mod lang;
 pub mod login_guard;
 pub mod manual;
@@ -28,6 +30,7 @@ pub mod plant;
 pub mod policy;
 pub mod product;
 pub mod settings;
+pub mod sun;
 pub mod time;
 pub mod user;
 

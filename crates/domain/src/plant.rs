@@ -116,6 +116,32 @@ pub fn check_location(lon: f64, lat: f64) -> Result<(f64, f64), DomainError> {
     }
 }
 
+/// Steepest module tilt a plant may give, degrees (vertical modules).
+pub const TILT_MAX: f64 = 90.0;
+/// Largest azimuth, degrees clockwise from north.
+pub const AZIMUTH_MAX: f64 = 360.0;
+
+/// A module tilt (degrees from the horizontal, 0-90) or none; 4 `tilt` otherwise.
+pub fn check_tilt(tilt: Option<f64>) -> Result<Option<f64>, DomainError> {
+    match tilt {
+        Some(t) if !(t.is_finite() && (0.0..=TILT_MAX).contains(&t)) => {
+            Err(DomainError::invalid("tilt"))
+        }
+        other => Ok(other),
+    }
+}
+
+/// A module azimuth (degrees clockwise from north, 0-360, 180 = south) or none; 4 `azimuth`
+/// otherwise.
+pub fn check_azimuth(azimuth: Option<f64>) -> Result<Option<f64>, DomainError> {
+    match azimuth {
+        Some(a) if !(a.is_finite() && (0.0..=AZIMUTH_MAX).contains(&a)) => {
+            Err(DomainError::invalid("azimuth"))
+        }
+        other => Ok(other),
+    }
+}
+
 /// A money amount: finite, within `0..=max`, at most two decimals.
 pub fn check_money(field: &str, value: f64, max: f64) -> Result<f64, DomainError> {
     let cents = (value * 100.0).round();
@@ -446,5 +472,24 @@ mod tests {
         assert!(check_date("joinDate", "2024-02-30").is_ok());
         assert!(check_date("joinDate", "2024-13-01").is_err());
         assert!(check_date("joinDate", "24-01-01").is_err());
+    }
+
+    #[test]
+    fn tilt_and_azimuth_are_optional_within_their_ranges() {
+        assert_eq!(check_tilt(None), Ok(None));
+        assert_eq!(check_tilt(Some(0.0)), Ok(Some(0.0)));
+        assert_eq!(check_tilt(Some(90.0)), Ok(Some(90.0)));
+        assert_eq!(
+            check_tilt(Some(90.5)).unwrap_err().detail.as_deref(),
+            Some("tilt")
+        );
+        assert!(check_tilt(Some(-1.0)).is_err());
+        assert_eq!(check_azimuth(Some(180.0)), Ok(Some(180.0)));
+        assert_eq!(check_azimuth(Some(360.0)), Ok(Some(360.0)));
+        assert_eq!(
+            check_azimuth(Some(361.0)).unwrap_err().detail.as_deref(),
+            Some("azimuth")
+        );
+        assert!(check_azimuth(Some(f64::NAN)).is_err());
     }
 }

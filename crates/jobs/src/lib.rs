@@ -44,6 +44,8 @@ pub struct Context {
     pub ven: Ven,
     /// The VTN connections a webhook's notification asked to sync now (the API hands them in).
     pub vtn_nudges: Nudges,
+    /// The plant figures' settings (the CO2 factor) of the monthly report e-mails.
+    pub figures: service::figures::FiguresConfig,
 }
 
 /// When the configurable jobs run.
@@ -61,7 +63,7 @@ pub fn start(ctx: Context, schedule: Schedule) {
     let store = &ctx.store;
     tokio::spawn(housekeeping::run(store.clone()));
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
-    tokio::spawn(monthly_reports::run(store.clone()));
+    tokio::spawn(monthly_reports::run(store.clone(), ctx.figures));
     tokio::spawn(mail_queue::run(
         store.clone(),
         ctx.mailer.clone(),

@@ -10,6 +10,7 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use domain::Lang;
 use service::{
     curves::{CurveCaches, PlantDevices},
+    figures::FiguresConfig,
     local_time::zone,
     reports::{address, month_workbook},
 };
@@ -60,7 +61,7 @@ fn words(lang: Lang, plant: &str, month: &str) -> (String, String) {
 /// Queues one subscription's report when it is due; answers whether it did.
 async fn one(
     store: &Store,
-    curves: &CurveCaches,
+    (curves, figures): (&CurveCaches, &FiguresConfig),
     sub: &Subscription,
     now: DateTime<Utc>,
 ) -> Result<bool, Error> {
@@ -91,7 +92,8 @@ async fn one(
         tz,
         devices: &devices,
     };
-    let attachment = month_workbook(store, curves, &actor, at, month, lang).await?;
+    let attachment =
+        month_workbook(store, curves, &actor, at, (month.0, month.1, figures), lang).await?;
     let mail = NewMail {
         kind: "report".into(),
         recipient: to,
@@ -116,9 +118,14 @@ async fn one(
     Ok(true)
 }
 
-/// Queues every report due at `now`; answers how many. One subscription's failure is logged
-/// and does not stop the others (it is tried again on the next run).
-pub async fn send_due(store: &Store, now: DateTime<Utc>) -> store::Result<usize> {
+/// Queues every report due at `now` (with the plant figures of `figures`); answers how many.
+/// One subscription's failure is logged and does not stop the others (it is tried again on
+/// the next run).
+pub async fn send_due(
+    store: &Store,
+    figures: &FiguresConfig,
+    now: DateTime<Utc>,
+) -> store::Result<usize> {
     // A month report draws no day curves: nothing here is kept from one run to the next.
     let curves = CurveCaches::default();
     // No zone is more than 14 hours ahead of UTC: no plant's last month is later than this.
@@ -126,7 +133,7 @@ pub async fn send_due(store: &Store, now: DateTime<Utc>) -> store::Result<usize>
     let latest = label(month_before(ahead));
     let mut queued = 0;
     for sub in store.report_subscriptions_due(&latest).await? {
-        match one(store, &curves, &sub, now).await {
+        match one(store, (&curves, figures), &sub, now).await {
             Ok(true) => queued += 1,
             Ok(false) => {}
             Err(e) => {
@@ -139,11 +146,11 @@ pub async fn send_due(store: &Store, now: DateTime<Utc>) -> store::Result<usize>
 
 /// Queues the reports due every [`CHECK_EVERY`] (the first at once; the mail worker sends
 /// them) until the process ends.
-pub async fn run(store: Store) {
+pub async fn run(store: Store, figures: FiguresConfig) {
     let mut tick = tokio::time::interval(CHECK_EVERY);
     loop {
         tick.tick().await;
-        match send_due(&store, Utc::now()).await {
+        match send_due(&store, &figures, Utc::now()).await {
             Ok(n) if n > 0 => tracing::info!(queued = n, "monthly reports queued"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "monthly reports failed"),

@@ -107,6 +107,9 @@ pub struct Config {
     pub comm_log_hours: i64,
     /// Messages the communication log keeps per gateway (its newest).
     pub comm_log_per_gateway: i64,
+    /// The grid's emission factor, kg CO2 per kWh, behind the plant figures' "CO2 avoided"
+    /// (`PORTAL_CO2_KG_PER_KWH`; 0.4 by default, docs/figures.md).
+    pub co2_kg_per_kwh: f64,
 }
 
 impl Default for Config {
@@ -166,6 +169,7 @@ impl Default for Config {
             comm_log: true,
             comm_log_hours: 72,
             comm_log_per_gateway: 1000,
+            co2_kg_per_kwh: domain::kpi::DEFAULT_CO2_KG_PER_KWH,
         }
     }
 }
@@ -352,6 +356,12 @@ impl Config {
         if let Some(v) = get("SMTP_SECURITY") {
             self.smtp_security = v;
         }
+        if let Some(v) = get("CO2_KG_PER_KWH") {
+            self.co2_kg_per_kwh = v
+                .trim()
+                .parse()
+                .context("PORTAL_CO2_KG_PER_KWH: a number of kg per kWh")?;
+        }
         if let Some(v) = get("PUBLIC_URL") {
             self.public_url = v.trim().to_string();
         }
@@ -476,6 +486,9 @@ impl Config {
         }
         if !(10..=86_400).contains(&self.history_interval_secs) {
             bail!("history_interval_secs must be between 10 and 86400");
+        }
+        if !(0.0..=5.0).contains(&self.co2_kg_per_kwh) {
+            bail!("co2_kg_per_kwh must be between 0 and 5 (kg CO2 per kWh)");
         }
         if self.mqtt_embedded {
             self.mqtt_addr.parse::<SocketAddr>().with_context(|| {
@@ -702,6 +715,9 @@ impl Config {
         // Only a URL someone set: the fallback (the HTTP address) is rarely reachable by a VTN.
         c.public_url = (!self.public_url.is_empty())
             .then(|| self.public_url.trim_end_matches('/').to_string());
+        c.figures = service::figures::FiguresConfig {
+            co2_kg_per_kwh: self.co2_kg_per_kwh,
+        };
         c.smtp = self
             .smtp_host
             .clone()
@@ -756,6 +772,22 @@ mod tests {
             .unwrap();
         assert_eq!(c.metrics().unwrap().unwrap().port(), 9100);
         c.metrics_addr = "public".into();
+        assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn the_co2_factor_is_0_4_unless_the_operator_sets_the_grids() {
+        let mut c = Config::default();
+        assert_eq!(c.api().figures.co2_kg_per_kwh, 0.4);
+        c.apply_env(|k| (k == "PORTAL_CO2_KG_PER_KWH").then(|| "0.25".into()))
+            .unwrap();
+        assert_eq!(c.api().figures.co2_kg_per_kwh, 0.25);
+        assert!(c.check().is_ok());
+        assert!(
+            c.apply_env(|k| (k == "PORTAL_CO2_KG_PER_KWH").then(|| "lots".into()))
+                .is_err()
+        );
+        c.co2_kg_per_kwh = -1.0;
         assert!(c.check().is_err());
     }
 

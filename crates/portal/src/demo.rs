@@ -99,6 +99,8 @@ async fn create_plants(store: &Store, fleet: &[GatewaySpec]) -> anyhow::Result<u
                 email: String::new(),
                 installer: "Simulated installer".into(),
                 invest: (gw.plant.pv_kwp * money.invest_per_kwp).round(),
+                tilt: gw.declares_orientation.then_some(gw.plant.tilt),
+                azimuth: gw.declares_orientation.then_some(gw.plant.azimuth),
             },
             tariff: money.segments(),
             owner: None,

@@ -95,6 +95,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
                 data_dir: state.config.data_dir.clone(),
             },
             vtn_nudges: state.vtn_nudges.clone(),
+            figures: state.config.figures,
         },
         jobs::Schedule {
             mail: Duration::from_secs(config.mail_interval_secs.unsigned_abs()),

@@ -30,6 +30,7 @@ pub mod devices;
 pub mod energy_hub;
 mod error;
 pub mod event_catalogue;
+pub mod figures;
 pub mod files;
 pub mod firmware;
 pub mod gateways;

@@ -15,7 +15,7 @@ use devices::{
 use crate::{
     battery::{BatterySpec, Bus},
     noise,
-    plant::{PlantModel, PlantSpec, Snapshot},
+    plant::{GridCharge, PlantModel, PlantSpec, Snapshot},
     readings,
 };
 
@@ -41,6 +41,10 @@ pub struct GatewaySpec {
     pub key: String,
     pub plant_name: String,
     pub plant: PlantSpec,
+    /// The plant's record says how its modules face (`plant.tilt`, `plant.azimuth`); without
+    /// it the portal assumes an orientation (the demo's plants that leave it out face as the
+    /// portal assumes).
+    pub declares_orientation: bool,
     pub devices: Vec<DeviceSpec>,
 }
 
@@ -105,6 +109,30 @@ const SITES: [(&str, f64, f64, Tz); 8] = [
     ("Munich office", 48.14, 11.58, chrono_tz::Europe::Berlin),
 ];
 
+/// How each site's modules face (tilt, azimuth clockwise from north), in the order of
+/// [`SITES`]: facing the equator, flatter where the sun stands high. The London terrace's are
+/// those the portal assumes for a plant that gives none (tilt at the latitude, at most 35°,
+/// facing south), and its record leaves them out.
+const ORIENTATIONS: [(f64, f64); 8] = [
+    (30.0, 180.0),
+    (20.0, 180.0),
+    (25.0, 200.0),
+    (35.0, 180.0),
+    (25.0, 0.0),
+    (15.0, 180.0),
+    (30.0, 0.0),
+    (35.0, 180.0),
+];
+
+/// The Sydney warehouse buys night energy at the off-peak price: from midnight to 05:00 its
+/// battery charges from the grid at up to 3 kW, to 90 %.
+const SYDNEY_NIGHT_CHARGE: GridCharge = GridCharge {
+    start: 0,
+    end: 5 * 60,
+    power_w: 3000.0,
+    target_soc: 90.0,
+};
+
 /// Every inverter type code of the spec, cycled through the fleet.
 const TYPE_CODES: [i64; 7] = [2, 93, 94, 21, 22, 1, 3];
 
@@ -113,6 +141,7 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
     (0..count)
         .map(|i| {
             let (name, lat, lon, tz) = SITES[i % SITES.len()];
+            let (tilt, azimuth) = ORIENTATIONS[i % ORIENTATIONS.len()];
             let type_code = TYPE_CODES[i % TYPE_CODES.len()];
             let grid_tied = matches!(type_code, 1 | 3);
             let sn = format!("SIMGW{:06}", i + 1);
@@ -195,7 +224,12 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     battery,
                     daily_load_kwh: kwp * 2.2,
                     fault_rate: 0.01,
+                    tilt,
+                    azimuth,
+                    grid_charge: (tz == chrono_tz::Australia::Sydney && battery.is_some())
+                        .then_some(SYDNEY_NIGHT_CHARGE),
                 },
+                declares_orientation: tz != chrono_tz::Europe::London,
                 devices,
             }
         })
@@ -286,7 +320,12 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
             battery: Some(battery),
             daily_load_kwh: 900.0,
             fault_rate: 0.01,
+            // A flat logistics roof: modules low, facing south.
+            tilt: 10.0,
+            azimuth: 180.0,
+            grid_charge: None,
         },
+        declares_orientation: true,
         devices,
     }
 }

@@ -35,6 +35,29 @@ pub struct PlantSpec {
     pub daily_load_kwh: f64,
     /// Chance per hour that an inverter trips (then it recovers within the hour).
     pub fault_rate: f64,
+    /// The modules' tilt from the horizontal and azimuth clockwise from north, degrees: the
+    /// plane the sunlight is computed on.
+    pub tilt: f64,
+    pub azimuth: f64,
+    /// Charging the battery from the grid at night (a time-of-use setting), if the plant does.
+    pub grid_charge: Option<GridCharge>,
+}
+
+/// A window of the night in which the battery charges from the grid, as an installer sets a
+/// hybrid to buy cheap night energy: from `start` to `end` (minutes after local midnight, the
+/// window within one day), at up to `power_w`, until the charge reaches `target_soc` %.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridCharge {
+    pub start: u32,
+    pub end: u32,
+    pub power_w: f64,
+    pub target_soc: f64,
+}
+
+impl GridCharge {
+    fn holds(&self, minute: u32) -> bool {
+        (self.start..self.end).contains(&minute)
+    }
 }
 
 /// Energy counters in kWh.
@@ -46,6 +69,17 @@ pub struct Energy {
     pub export: f64,
     pub charge: f64,
     pub discharge: f64,
+}
+
+/// A clear sky's irradiance on the plant's plane (W/m²): `domain::clear_sky`, the model the
+/// portal's figures use as their reference when a plant has no weather station.
+fn clear_sky_on_plane(s: &PlantSpec, at: DateTime<Utc>) -> f64 {
+    let plane = domain::clear_sky::Orientation {
+        tilt: s.tilt,
+        azimuth: s.azimuth,
+        assumed: false,
+    };
+    domain::clear_sky::poa_irradiance(s.lat, s.lon, plane, at.timestamp_millis())
 }
 
 impl Energy {
@@ -118,7 +152,10 @@ pub struct Snapshot {
     pub flows: Flows,
     /// Per string of every inverter: (volts, amps, watts).
     pub strings: Vec<(f64, f64, f64)>,
+    /// In the plane of the modules, W/m².
     pub irradiance: f64,
+    /// Today's in-plane irradiation so far, kWh/m² (reset at local midnight).
+    pub irradiation_today: f64,
     pub ambient_c: f64,
     pub module_c: f64,
     pub wind_ms: f64,
@@ -178,6 +215,8 @@ pub struct PlantModel {
     pub spec: PlantSpec,
     soc: f64,
     day: Option<NaiveDate>,
+    /// Today's in-plane irradiation, kWh/m² (what a weather station counts).
+    irradiation: f64,
     inverters: Vec<InverterCounters>,
     /// Each inverter's written settings ([`crate::control`]).
     controls: Vec<Control>,
@@ -191,6 +230,7 @@ impl PlantModel {
             spec,
             soc: 60.0,
             day: None,
+            irradiation: 0.0,
             inverters,
             controls,
         }
@@ -259,6 +299,14 @@ impl PlantModel {
         }
     }
 
+    /// Picks up today's irradiation a weather station last counted (kWh/m²), on the day
+    /// [`PlantModel::resume`] was given.
+    pub fn resume_irradiation(&mut self, kwh_m2: f64) {
+        if kwh_m2.is_finite() {
+            self.irradiation = kwh_m2.max(0.0);
+        }
+    }
+
     /// Advances the model by `dt_secs` ending at `at` and returns what the devices see then.
     pub fn step(&mut self, at: DateTime<Utc>, dt_secs: f64) -> Snapshot {
         let s = &self.spec;
@@ -267,6 +315,7 @@ impl PlantModel {
         let local_day = local.date_naive();
         if self.day != Some(local_day) {
             self.day = Some(local_day);
+            self.irradiation = 0.0;
             for inv in &mut self.inverters {
                 inv.today = Energy::default();
             }
@@ -279,7 +328,7 @@ impl PlantModel {
         let flicker = noise::smooth(s.seed ^ 0xF11C, t, 240);
         let clearness =
             (1.0 - 0.65 * overcast * overcast - 0.35 * drift * flicker).clamp(0.08, 1.0);
-        let irradiance = sun::clear_sky_irradiance(elevation) * clearness;
+        let irradiance = clear_sky_on_plane(s, at) * clearness;
         let ambient_c = 12.0 + 8.0 * (elevation.max(-10.0) / 60.0) + 4.0 * drift;
         let module_c = ambient_c + irradiance * 0.03;
         let temp_derate = 1.0 - 0.004 * (module_c - 25.0).max(0.0);
@@ -298,8 +347,10 @@ impl PlantModel {
         let mut pv_w = pv_each * running_n as f64;
         let load_w = self.load_w(local.hour() as f64 + local.minute() as f64 / 60.0, t);
         let hours = dt_secs.max(0.0) / 3600.0;
-        let forced = self.forced(&running, local.hour() * 60 + local.minute());
-        let battery_w = self.dispatch(pv_w, load_w, running_n, hours, forced);
+        self.irradiation += irradiance * hours / 1000.0;
+        let minute = local.hour() * 60 + local.minute();
+        let forced = self.forced(&running, minute);
+        let battery_w = self.dispatch(pv_w, load_w, running_n, (hours, minute), forced);
         let mut curtailed = false;
 
         let s = &self.spec;
@@ -372,6 +423,7 @@ impl PlantModel {
             },
             strings: inverters.iter().flat_map(|i| i.strings.clone()).collect(),
             irradiance,
+            irradiation_today: self.irradiation,
             ambient_c,
             module_c,
             wind_ms,
@@ -402,13 +454,16 @@ impl PlantModel {
     /// charges from surplus PV and covers deficits down to [`MIN_SOC`], within its power limit
     /// (shared by the running inverters) and what the running inverters can put out; with no
     /// inverter running it is idle. A `forced` discharge (W, floor %) gives at least that much
-    /// while the charge is above the floor, exporting what the load does not take.
+    /// while the charge is above the floor, exporting what the load does not take. In the
+    /// plant's [`GridCharge`] window (`minute` after local midnight) and without PV surplus it
+    /// charges from the grid up to the window's target, then holds, instead of covering the
+    /// load.
     fn dispatch(
         &mut self,
         pv_w: f64,
         load_w: f64,
         running_n: usize,
-        hours: f64,
+        (hours, minute): (f64, u32),
         forced: Option<(f64, f64)>,
     ) -> f64 {
         let Some(b) = self.spec.battery else {
@@ -424,7 +479,18 @@ impl PlantModel {
         let floor = forced.map_or(MIN_SOC, |(_, f)| f.max(MIN_SOC));
         let forced_w = forced.map_or(0.0, |(w, _)| w);
         let forcing = forced_w > 0.0 && self.soc > floor;
-        let battery_w = if surplus > 0.0 && !forcing {
+        // In a grid-charge window the battery charges to the target and then holds it (the
+        // load is fed from the grid), as a hybrid does in a time-of-use slot with charging on.
+        let from_grid = self
+            .spec
+            .grid_charge
+            .filter(|g| !forcing && surplus <= 0.0 && g.holds(minute));
+        let battery_w = if let Some(g) = from_grid {
+            let room_w =
+                (g.target_soc - self.soc) / 100.0 * capacity_wh / CHARGE_EFFICIENCY / hours;
+            let inverter_w = self.spec.inverter_kw * 1000.0 * running_n as f64;
+            -g.power_w.min(max_w).min(inverter_w).min(room_w.max(0.0))
+        } else if surplus > 0.0 && !forcing {
             let room_w = (100.0 - self.soc) / 100.0 * capacity_wh / CHARGE_EFFICIENCY / hours;
             -surplus.min(max_w).min(room_w.max(0.0))
         } else {
@@ -521,6 +587,9 @@ mod tests {
             }),
             daily_load_kwh: 12.0,
             fault_rate: 0.02,
+            tilt: 30.0,
+            azimuth: 180.0,
+            grid_charge: None,
         }
     }
 
@@ -673,6 +742,55 @@ mod tests {
         let f = s.flows;
         assert!((f.pv_w + f.battery_w - f.load_w - (-f.grid_w)).abs() < 1e-6);
         assert!((s.strings.iter().map(|x| x.2).sum::<f64>() - f.pv_w).abs() < 2.0);
+    }
+
+    #[test]
+    fn a_night_window_charges_the_battery_from_the_grid_up_to_its_target() {
+        let mut model = PlantModel::new(PlantSpec {
+            fault_rate: 0.0,
+            grid_charge: Some(GridCharge {
+                start: 0,
+                end: 5 * 60,
+                power_w: 2000.0,
+                target_soc: 80.0,
+            }),
+            ..spec(2)
+        });
+        // 00:30 in Madrid (22:30 UTC the day before): no sun; the charge starts at 60 %.
+        let night = Utc.with_ymd_and_hms(2024, 6, 20, 22, 30, 0).unwrap();
+        let s = model.step(night, 300.0);
+        assert_eq!(s.flows.pv_w, 0.0);
+        assert!((s.flows.battery_w + 2000.0).abs() < 1e-9, "{:?}", s.flows);
+        assert!((s.flows.grid_w - (s.flows.load_w + 2000.0)).abs() < 1e-9);
+        // It stops at the target, and outside the window the battery covers the load again.
+        let mut last = s;
+        for i in 1..=48 {
+            last = model.step(night + Duration::minutes(5 * i), 300.0);
+        }
+        assert!(
+            (last.soc().unwrap() - 80.0).abs() < 1e-6,
+            "{:?}",
+            last.soc()
+        );
+        assert_eq!(last.flows.battery_w, 0.0, "holds the target in the window");
+        let morning = model.step(night + Duration::hours(5), 300.0);
+        assert!(morning.flows.battery_w >= 0.0, "{:?}", morning.flows);
+    }
+
+    #[test]
+    fn the_day_counts_the_sunlight_on_the_modules() {
+        let mut model = PlantModel::new(spec(0));
+        let start = Utc.with_ymd_and_hms(2024, 6, 21, 0, 0, 0).unwrap();
+        let day = run_day(&mut model, start);
+        let noon = day.iter().map(|s| s.irradiance).fold(0.0, f64::max);
+        assert!((500.0..1100.0).contains(&noon), "{noon}");
+        // At most the clear sky's 8.2 kWh/m² on a 30° plane in Madrid in June.
+        let total = day
+            .iter()
+            .filter(|s| s.local_day.to_string() == "2024-06-21")
+            .map(|s| s.irradiation_today)
+            .fold(0.0, f64::max);
+        assert!((1.0..8.3).contains(&total), "{total}");
     }
 
     #[test]

@@ -439,6 +439,7 @@ pub fn weather(s: &Snapshot, serial: &str) -> Values {
     let mut m = Values::new();
     m.insert("serial_number".into(), Value::Text(serial.into()));
     num(&mut m, "irradiance", s.irradiance, 0);
+    num(&mut m, "today_irradiation", s.irradiation_today, 3);
     num(&mut m, "module_temperature", s.module_c, 1);
     num(&mut m, "ambient_temperature", s.ambient_c, 1);
     num(&mut m, "humidity", 55.0, 0);
@@ -555,6 +556,9 @@ mod tests {
             }),
             daily_load_kwh: 10.0,
             fault_rate: 0.0,
+            tilt: 30.0,
+            azimuth: 180.0,
+            grid_charge: None,
         };
         PlantModel::new(spec)
             .step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
@@ -675,6 +679,9 @@ mod tests {
             battery: None,
             daily_load_kwh: 10.0,
             fault_rate: 0.0,
+            tilt: 30.0,
+            azimuth: 180.0,
+            grid_charge: None,
         };
         let s = PlantModel::new(spec)
             .step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
@@ -698,6 +705,9 @@ mod tests {
             battery: None,
             daily_load_kwh: 10.0,
             fault_rate: 0.0,
+            tilt: 30.0,
+            azimuth: 180.0,
+            grid_charge: None,
         };
         let mut model = PlantModel::new(spec);
         let start = Utc.with_ymd_and_hms(2024, 6, 21, 0, 0, 0).unwrap();

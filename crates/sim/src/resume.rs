@@ -51,6 +51,7 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
     let mut last = None;
     let mut counters = Vec::new();
     let mut soc = None;
+    let mut irradiation = None;
     for d in &gw.spec.devices {
         let Some((ts, values)) = parsed(&d.sn) else {
             if d.family == DeviceFamily::Inverter {
@@ -69,12 +70,24 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
                 });
             }
             DeviceFamily::Battery => soc = number(&values, "soc").or(soc),
-            DeviceFamily::Meter | DeviceFamily::WeatherStation | DeviceFamily::Combiner => {}
+            DeviceFamily::WeatherStation => {
+                irradiation = number(&values, "today_irradiation").map(|h| (ts, h));
+            }
+            DeviceFamily::Meter | DeviceFamily::Combiner => {}
         }
     }
     let at = DateTime::from_timestamp_millis(last?)?;
-    let day = at.with_timezone(&gw.spec.plant.tz).date_naive();
+    let tz = gw.spec.plant.tz;
+    let day = at.with_timezone(&tz).date_naive();
     gw.model.resume(day, counters, soc);
+    // The station's count of the same day goes on; one of an earlier day starts again.
+    let same_day = |ts: i64| {
+        DateTime::from_timestamp_millis(ts)
+            .is_some_and(|t| t.with_timezone(&tz).date_naive() == day)
+    };
+    if let Some((_, h)) = irradiation.filter(|(ts, _)| same_day(*ts)) {
+        gw.model.resume_irradiation(h);
+    }
     Some(at)
 }
 

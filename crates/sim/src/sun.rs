@@ -1,5 +1,6 @@
 //! Where the sun is: elevation above the horizon from latitude, longitude and UTC time
-//! (NOAA's simplified equations; accurate to a fraction of a degree, plenty for PV output).
+//! (NOAA's simplified equations; accurate to a fraction of a degree, plenty for the weather).
+//! The sunlight on the modules is `domain::clear_sky`'s (see `plant`).
 
 use std::f64::consts::PI;
 
@@ -28,16 +29,6 @@ pub fn elevation(lat: f64, lon: f64, at: DateTime<Utc>) -> f64 {
     90.0 - cos_zenith.clamp(-1.0, 1.0).acos().to_degrees()
 }
 
-/// Clear-sky irradiance on a panel facing the sun's path, W/m².
-pub fn clear_sky_irradiance(elevation_deg: f64) -> f64 {
-    if elevation_deg <= 0.0 {
-        return 0.0;
-    }
-    let s = elevation_deg.to_radians().sin();
-    // Air mass thins the light near the horizon.
-    1000.0 * s.powf(1.15) * (0.7f64.powf((1.0 / s.max(0.05)).powf(0.678)) / 0.7)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,13 +49,5 @@ mod tests {
             Utc.with_ymd_and_hms(2024, 6, 21, 2, 0, 0).unwrap(),
         );
         assert!((29.0..36.0).contains(&sydney), "{sydney}");
-    }
-
-    #[test]
-    fn irradiance_is_zero_at_night_and_near_a_thousand_overhead() {
-        assert_eq!(clear_sky_irradiance(-5.0), 0.0);
-        let overhead = clear_sky_irradiance(90.0);
-        assert!((900.0..=1000.0).contains(&overhead), "{overhead}");
-        assert!(clear_sky_irradiance(10.0) < clear_sky_irradiance(40.0));
     }
 }

@@ -64,8 +64,9 @@ impl Store {
                 "INSERT INTO plants (name, owner_id, company_id, created_by, plant_type, \
                  total_power, join_date, currency, timezone, address, lon, lat, image_url, \
                  thumb_url, principal, phone, email, installer, invest, offered_to, offered_at, \
-                 created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-                 $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22) RETURNING id",
+                 created_at, updated_at, tilt, azimuth) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
+                 $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22, $23, \
+                 $24) RETURNING id",
                 &f.name,
                 p.owner,
                 p.company,
@@ -88,6 +89,8 @@ impl Store {
                 p.offered_to,
                 offered_at,
                 p.now,
+                f.tilt,
+                f.azimuth,
             )?;
             for c in p.tariff {
                 tx_exec!(

@@ -39,6 +39,11 @@ pub struct PlantRow {
     pub email: String,
     pub installer: String,
     pub invest: f64,
+    /// Tilt of the modules from the horizontal, degrees (0-90); `None` when not given.
+    pub tilt: Option<f64>,
+    /// Azimuth of the modules clockwise from north, degrees (0-360, 180 south); `None` when
+    /// not given.
+    pub azimuth: Option<f64>,
     pub status: i64,
     pub created_at: i64,
     pub updated_at: i64,
@@ -82,6 +87,10 @@ pub struct PlantFields {
     pub email: String,
     pub installer: String,
     pub invest: f64,
+    /// Tilt of the modules, degrees (0-90), when known.
+    pub tilt: Option<f64>,
+    /// Azimuth of the modules, degrees clockwise from north (0-360), when known.
+    pub azimuth: Option<f64>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -156,8 +165,8 @@ impl PlantSort {
 
 const COLUMNS: &str = "p.id, p.name, p.owner_id, p.company_id, p.created_by, p.plant_type, \
     p.total_power, p.join_date, p.currency, p.timezone, p.address, p.lon, p.lat, p.image_url, \
-    p.thumb_url, p.principal, p.phone, p.email, p.installer, p.invest, p.status, p.created_at, \
-    p.updated_at, p.offered_to, p.offered_at, s.role AS shared_as";
+    p.thumb_url, p.principal, p.phone, p.email, p.installer, p.invest, p.tilt, p.azimuth, \
+    p.status, p.created_at, p.updated_at, p.offered_to, p.offered_at, s.role AS shared_as";
 
 /// The one rule of who may see a plant. `$1` is the viewer, `$2` their company (company staff
 /// only, else NULL), `$3` 1 when they see everything: the plants they own or that are shared
@@ -342,7 +351,8 @@ impl Store {
                 "UPDATE plants SET name = $2, plant_type = $3, total_power = $4, join_date = $5, \
                  currency = $6, timezone = $7, address = $8, lon = $9, lat = $10, \
                  image_url = $11, thumb_url = $12, principal = $13, phone = $14, email = $15, \
-                 installer = $16, invest = $17, updated_at = $18 WHERE id = $1",
+                 installer = $16, invest = $17, updated_at = $18, tilt = $19, azimuth = $20 \
+                 WHERE id = $1",
                 id,
                 &f.name,
                 f.plant_type,
@@ -361,6 +371,8 @@ impl Store {
                 &f.installer,
                 f.invest,
                 now,
+                f.tilt,
+                f.azimuth,
             )?;
             if let Some(segments) = tariff {
                 tx_exec!(

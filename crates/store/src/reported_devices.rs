@@ -16,6 +16,9 @@ pub struct DeviceContext {
     pub plant_id: Option<PlantId>,
     /// The plant's IANA time zone; `None` for a device not bound to a plant.
     pub timezone: Option<String>,
+    /// The plant's location (degrees), for the sun over it; `None` without a plant.
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
 }
 
 /// What a gateway says about a device it reports.
@@ -51,7 +54,7 @@ impl Store {
                 .chain(std::iter::repeat(last))
                 .take(size);
             let mut sql = String::from(
-                "SELECT d.id, d.sn, d.gateway_id, d.plant_id, p.timezone FROM devices d \
+                "SELECT d.id, d.sn, d.gateway_id, d.plant_id, p.timezone, p.lat, p.lon FROM devices d \
                  LEFT JOIN plants p ON p.id = d.plant_id WHERE d.sn IN (",
             );
             match &self.db {

@@ -58,6 +58,11 @@ pub enum CounterKind {
     /// Never resets (e.g. a meter's `import_energy`): the day's energy is the highest minus
     /// the lowest reading within the day.
     Lifetime,
+    /// A part of the day's total that ingest integrated over one report interval (e.g. the
+    /// battery's `grid_charge`): the day's value is the sum of its parts. Ingest writes each
+    /// interval once (it integrates only forward from the device's newest report), so a
+    /// report sent again adds nothing.
+    Sum,
 }
 
 /// One energy counter reading, already placed on its plant-local day (`YYYY-MM-DD`).
@@ -189,7 +194,7 @@ fn values_sql(head: &str, rows: usize, width: usize, tail: &str, sqlite: bool) -
 }
 
 /// Energy rows merged per (device, day, metric): a daily counter keeps its highest reading, a
-/// lifetime counter its lowest and highest.
+/// lifetime counter its lowest and highest, a sum the sum of its parts (in `hi`).
 struct MergedEnergy {
     device_id: DeviceId,
     plant_id: Option<PlantId>,
@@ -209,8 +214,12 @@ fn merge_energy(rows: &[EnergyWrite]) -> Vec<MergedEnergy> {
         match index.get(&key) {
             Some(&i) => {
                 let m = &mut out[i];
-                m.lo = m.lo.min(r.value);
-                m.hi = m.hi.max(r.value);
+                if m.kind == CounterKind::Sum {
+                    m.hi += r.value;
+                } else {
+                    m.lo = m.lo.min(r.value);
+                    m.hi = m.hi.max(r.value);
+                }
                 m.plant_id = r.plant_id;
             }
             None => {
@@ -241,6 +250,9 @@ const DAILY_HEAD: &str =
 const DAILY_TAIL: &str = "ON CONFLICT (device_id, day, metric) DO UPDATE SET \
     kwh = excluded.kwh, plant_id = excluded.plant_id, source_rank = excluded.source_rank \
     WHERE excluded.kwh > energy_daily.kwh";
+const SUM_TAIL: &str = "ON CONFLICT (device_id, day, metric) DO UPDATE SET \
+    kwh = energy_daily.kwh + excluded.kwh, plant_id = excluded.plant_id, \
+    source_rank = excluded.source_rank";
 const LIFETIME_HEAD: &str =
     "INSERT INTO energy_daily (device_id, day, metric, kwh, lo, hi, plant_id, source_rank)";
 const LIFETIME_TAIL: &str = "ON CONFLICT (device_id, day, metric) DO UPDATE SET \
@@ -308,6 +320,38 @@ impl Store {
         )?)
     }
 
+    /// The newest sample of each of `devices` that has one (ingest reads where a device's
+    /// previous report left off, when it does not remember it).
+    pub async fn latest_samples_of(&self, devices: &[DeviceId]) -> Result<Vec<SampleRow>> {
+        let mut found = Vec::with_capacity(devices.len());
+        for chunk in devices.chunks(CHUNK) {
+            let mut sql = String::from(
+                "SELECT device_id, ts, payload FROM device_latest WHERE device_id IN (",
+            );
+            match &self.db {
+                Db::Sqlite(pool) => {
+                    push_params(&mut sql, 0, chunk.len(), true);
+                    sql.push(')');
+                    let mut q = sqlx::query_as::<_, SampleRow>(sqlx::AssertSqlSafe(sql));
+                    for d in chunk {
+                        q = q.bind(*d);
+                    }
+                    found.extend(q.fetch_all(pool).await?);
+                }
+                Db::Postgres(pool) => {
+                    push_params(&mut sql, 0, chunk.len(), false);
+                    sql.push(')');
+                    let mut q = sqlx::query_as::<_, SampleRow>(sqlx::AssertSqlSafe(sql));
+                    for d in chunk {
+                        q = q.bind(*d);
+                    }
+                    found.extend(q.fetch_all(pool).await?);
+                }
+            }
+        }
+        Ok(found)
+    }
+
     /// The newest sample of every device of a plant.
     pub async fn plant_latest_samples(&self, plant: PlantId) -> Result<Vec<SampleRow>> {
         Ok(rows!(
@@ -332,6 +376,23 @@ impl Store {
     /// A plant's energy per metric over `days`.
     pub async fn plant_energy(&self, plant: PlantId, days: &DayRange) -> Result<Vec<EnergyTotal>> {
         self.energy_totals(DayRows::Plant(plant), days).await
+    }
+
+    /// The first day a plant has a row of `metric`, `YYYY-MM-DD` (the plant figures count a
+    /// derived metric from when ingest first recorded it).
+    pub async fn plant_metric_first_day(
+        &self,
+        plant: PlantId,
+        metric: &str,
+    ) -> Result<Option<String>> {
+        Ok(scalar!(
+            self,
+            fetch_one,
+            Option<String>,
+            "SELECT MIN(day) FROM plant_energy_daily WHERE plant_id = $1 AND metric = $2",
+            plant,
+            metric
+        )?)
     }
 
     /// A device's energy over `days` per day, month or year (for charts).
@@ -469,5 +530,21 @@ mod tests {
         let merged = merge_energy(&[w(3.0), w(1.0), w(5.0)]);
         assert_eq!(merged.len(), 1);
         assert_eq!((merged[0].lo, merged[0].hi), (1.0, 5.0));
+    }
+
+    #[test]
+    fn parts_of_a_sum_add_up() {
+        let w = |v: f64| EnergyWrite {
+            device_id: DeviceId(1),
+            plant_id: Some(PlantId(2)),
+            day: "2024-01-01".into(),
+            metric: "grid_charge".into(),
+            value: v,
+            kind: CounterKind::Sum,
+            rank: 0,
+        };
+        let merged = merge_energy(&[w(0.5), w(0.25), w(1.0)]);
+        assert_eq!(merged.len(), 1);
+        assert_eq!(merged[0].hi, 1.75);
     }
 }

@@ -247,5 +247,7 @@ pub fn plant_fields(name: &str) -> crate::plants::PlantFields {
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     }
 }

@@ -1,11 +1,13 @@
 //! Monitoring of one plant: live energy flow, realtime figures and income, power curves and
-//! energy bars, device checks, weather and the generation download. Every handler starts from
+//! energy bars, the plant figures of a span (performance ratio and the rest), device checks,
+//! weather and the generation download. Every handler starts from
 //! [`PlantCtx::load`], which applies the same visibility rule as `GET /api/v1/plant/{id}` (a plant
 //! the caller may not see answers 700 exactly like a missing one).
 
 pub(crate) mod devices;
 pub(crate) mod download;
 pub(crate) mod energy;
+pub(crate) mod figures;
 pub(crate) mod flow;
 pub(crate) mod latest_pv;
 pub(crate) mod live;
@@ -34,6 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(flow::inverter_flow))
         .routes(routes!(energy::generation_use))
         .routes(routes!(energy::energy))
+        .routes(routes!(figures::figures))
         .routes(routes!(weather::check_device))
         .routes(routes!(devices::plant_devices))
         .routes(routes!(weather::station_info))

@@ -7,8 +7,8 @@ use domain::{
     currency,
     ids::PlantId,
     plant::{
-        ADDRESS_MAX, CONTACT_MAX, INVEST_MAX, PlantType, TariffSegment, Valuation, check_capacity,
-        check_date, check_location, check_money, check_name,
+        ADDRESS_MAX, CONTACT_MAX, INVEST_MAX, PlantType, TariffSegment, Valuation, check_azimuth,
+        check_capacity, check_date, check_location, check_money, check_name, check_tilt,
     },
 };
 use serde::{Deserialize, Serialize};
@@ -82,6 +82,17 @@ pub struct PlantRequest {
     pub installer: Option<String>,
     #[serde(default, deserialize_with = "num::opt_f64")]
     pub invest: Option<f64>,
+    /// Tilt of the modules from the horizontal, degrees (0-90); optional. On an edit, left
+    /// out keeps it and `null` (or `""`) clears it. Without it the plant figures' clear-sky
+    /// reference assumes one (docs/figures.md).
+    #[serde(default, deserialize_with = "num::clearable_f64")]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 90)]
+    pub tilt: Option<Option<f64>>,
+    /// Azimuth of the modules, degrees clockwise from north (0-360, 180 = south); optional,
+    /// kept and cleared like `tilt`.
+    #[serde(default, deserialize_with = "num::clearable_f64")]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 360)]
+    pub azimuth: Option<Option<f64>>,
     /// Account (email or phone) that will own the plant; company staff create for customers.
     #[serde(default)]
     pub owner: Option<String>,
@@ -228,6 +239,8 @@ fn fields(req: &PlantRequest, old: Option<&PlantRow>) -> Result<PlantFields, Dom
             req.invest.or(old.map(|p| p.invest)).unwrap_or(0.0),
             INVEST_MAX,
         )?,
+        tilt: check_tilt(req.tilt.unwrap_or(old.and_then(|p| p.tilt)))?,
+        azimuth: check_azimuth(req.azimuth.unwrap_or(old.and_then(|p| p.azimuth)))?,
     })
 }
 
@@ -300,6 +313,13 @@ pub struct PlantDetail {
     pub products: Vec<String>,
     pub lon: f64,
     pub lat: f64,
+    /// Tilt of the modules, degrees (0-90); null when not given.
+    #[schema(required)]
+    pub tilt: Option<f64>,
+    /// Azimuth of the modules, degrees clockwise from north (180 = south); null when not
+    /// given.
+    #[schema(required)]
+    pub azimuth: Option<f64>,
     pub address: String,
     /// The owner, null when the account is gone.
     #[schema(required)]
@@ -357,6 +377,8 @@ pub async fn detail(
         products: Vec::new(),
         lon: p.lon,
         lat: p.lat,
+        tilt: p.tilt,
+        azimuth: p.azimuth,
         address: p.address.clone(),
         master: master.map(|u| PlantMaster {
             id: u.id.0,

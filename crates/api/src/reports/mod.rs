@@ -75,7 +75,16 @@ async fn report_of(
     )?;
     let curves = &app.caches.curves;
     let lang = current_lang();
-    Ok(reports::build(&app.store, curves, &me.actor, ctx.view(), period, lang).await?)
+    let figures = &app.config.figures;
+    Ok(reports::build(
+        &app.store,
+        curves,
+        &me.actor,
+        ctx.view(),
+        (period, figures),
+        lang,
+    )
+    .await?)
 }
 
 /// A plant's report of a day (24 hours and the 5-minute power curves), a month (its days) or

@@ -27,6 +27,7 @@ mod dr_dispatch;
 mod energy_hub;
 mod events;
 mod fake_gateway;
+mod figures;
 mod files_database;
 mod firmware_catalogue;
 mod gateway_actions;

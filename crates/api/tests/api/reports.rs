@@ -82,6 +82,11 @@ async fn reported_plant(app: &App) -> ReportedPlant {
         ] {
             writes.push(energy(inverter.0, plant, d, metric, kwh));
         }
+        // Half a kWh of the charge came from the grid (ingest's interval sums).
+        writes.push(EnergyWrite {
+            kind: store::telemetry::CounterKind::Sum,
+            ..energy(inverter.0, plant, d, "grid_charge", 0.5)
+        });
         d += Duration::days(1);
     }
     let midnight = London
@@ -196,19 +201,43 @@ async fn report_figures_equal_the_plant_energy_endpoints() {
                 .expect("day row");
             assert!(close(num(&row["produced"]), *kwh), "{label}");
         }
-        // Income under the constant tariff, self-consumption and self-sufficiency.
+        // Income under the constant tariff, self-consumption and self-sufficiency by the
+        // rule of the figures (docs/figures.md): the battery exported nothing, so
+        // self-consumption is (P - E) / P; of the 3 kWh charged a day 0.5 came from the grid,
+        // so the load took I - G straight from the grid and g = 1/6 of the discharge.
         assert!(close(
             num(&s["income"]),
             (produced * 0.2 * 100.0).round() / 100.0
         ));
-        let exported = 2.5 * pv.len() as f64;
+        let days = pv.len() as f64;
+        let exported = 2.5 * days;
         let expect = ((produced - exported) / produced * 10000.0).round() / 100.0;
         assert!(
             close(num(&s["selfConsumption"]), expect),
             "{}",
             s["selfConsumption"]
         );
-        assert!(num(&s["selfSufficiency"]) > 0.0);
+        let (imported, charged, discharged, grid) =
+            (1.25 * days, 3.0 * days, 2.0 * days, 0.5 * days);
+        let straight = imported - grid;
+        let to_load = discharged.min(load - straight);
+        let solar = load - straight - grid / charged * to_load;
+        let naive = (load - imported) / load * 100.0;
+        let expect = (solar / load * 10000.0).round() / 100.0;
+        assert!(
+            close(num(&s["selfSufficiency"]), expect),
+            "{} vs {expect}",
+            s["selfSufficiency"]
+        );
+        assert!(expect > naive, "{expect} vs the naive {naive}");
+        // The report carries the figures of the period, the same rule's shares among them.
+        let f = &rep["figures"];
+        assert_eq!(f["selfSufficiency"]["value"], s["selfSufficiency"]);
+        assert_eq!(f["selfSufficiency"]["basis"], "gridCharge");
+        assert!(close(num(&f["gridCharge"]), grid));
+        assert!(close(num(&f["specificYield"]["value"]), produced / 8.0));
+        assert!(close(num(&f["co2Avoided"]["value"]), produced * 0.4));
+        assert_eq!(f["referenceYield"]["basis"], "clearSkyAssumed");
         assert!(s["predicted"].is_null() && s["predictedRatio"].is_null());
         assert_eq!(s["events"]["fault"], 1);
         assert_eq!(rep["events"][0]["code"], "F01");
@@ -282,6 +311,37 @@ async fn report_figures_equal_the_plant_energy_endpoints() {
             .find(|r| r[0] == XlsData::String("Produced (kWh)".into()))
             .map(|r| r[1].clone());
         assert_eq!(produced_cell, Some(XlsData::Float(num(&s["produced"]))));
+        let cell = |label: &str| {
+            summary
+                .rows()
+                .find(|r| r[0] == XlsData::String(label.into()))
+                .map(|r| r[1].clone())
+        };
+        assert_eq!(
+            cell("Self-sufficiency (%)"),
+            Some(XlsData::Float(num(&s["selfSufficiency"])))
+        );
+        assert_eq!(
+            cell("Specific yield (kWh/kWp)"),
+            Some(XlsData::Float(num(
+                &rep["figures"]["specificYield"]["value"]
+            )))
+        );
+        assert_eq!(
+            cell("Performance ratio (%)"),
+            Some(XlsData::Float(num(
+                &rep["figures"]["performanceRatio"]["value"]
+            )))
+        );
+        assert_eq!(
+            cell("Irradiation reference"),
+            Some(XlsData::String(
+                "Clear-sky model, orientation assumed (upper bound)".into()
+            ))
+        );
+        assert_eq!(cell("CO2 factor (kg/kWh)"), Some(XlsData::Float(0.4)));
+        // No inverter reported in daylight: availability is not measured, its cell empty.
+        assert_eq!(cell("Availability (%)"), Some(XlsData::Empty));
         let sheet = book.worksheet_range("Energy").expect("energy");
         let first_day = sheet.rows().nth(1).expect("row 1");
         assert_eq!(first_day[0], XlsData::String("01".into()));
@@ -507,7 +567,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
         // This month: nothing is due yet (the subscription began in it).
         let state = &app.state;
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, Utc::now())
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), Utc::now())
                 .await
                 .expect("job"),
             0
@@ -524,15 +584,19 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
                 .with_timezone(&Utc)
         };
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(next))
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), at(next))
                 .await
                 .expect("job"),
             1
         );
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(next) + Duration::hours(1))
-                .await
-                .expect("job"),
+            jobs::monthly_reports::send_due(
+                &state.store,
+                &Default::default(),
+                at(next) + Duration::hours(1)
+            )
+            .await
+            .expect("job"),
             0
         );
         let month = c.today.format("%Y-%m").to_string();
@@ -552,7 +616,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
         // A month later, the next one; after unsubscribing, none.
         let after = (next + Duration::days(32)).with_day(1).expect("1st");
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(after))
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), at(after))
                 .await
                 .expect("job"),
             1
@@ -562,7 +626,7 @@ async fn the_monthly_job_queues_one_mail_per_month_for_each_subscriber() {
             .expect_code(0);
         let later = (after + Duration::days(32)).with_day(1).expect("1st");
         assert_eq!(
-            jobs::monthly_reports::send_due(&state.store, at(later))
+            jobs::monthly_reports::send_due(&state.store, &Default::default(), at(later))
                 .await
                 .expect("job"),
             0

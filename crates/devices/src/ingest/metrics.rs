@@ -7,6 +7,11 @@
 //! lifetime counters. Inside a plant a metric is summed over the best-ranked family that reports
 //! it (inverter, then meter, then battery), so a hybrid inverter and its battery's BMS do not
 //! both count the same charge.
+//!
+//! Three day metrics of the plant figures (docs/figures.md) sit beside the energy: a weather
+//! station's in-plane `irradiation` (kWh/m², its daily counter here, or integrated from its
+//! irradiance by [`super::intervals`]), and two that ingest derives from consecutive reports
+//! ([`DERIVED`]): the battery's `grid_charge` and the inverters' `available_h`.
 
 use store::telemetry::CounterKind;
 
@@ -19,6 +24,17 @@ pub const GRID_EXPORT: &str = "grid_export";
 pub const CHARGE: &str = "charge";
 pub const DISCHARGE: &str = "discharge";
 pub const GENERATOR: &str = "generator";
+/// In-plane irradiation of a weather station, kWh/m².
+pub const IRRADIATION: &str = "irradiation";
+/// Energy the battery took from the grid, kWh: the charge the PV surplus did not cover
+/// (`domain::kpi::grid_charge_w`), integrated over each report interval.
+pub const GRID_CHARGE: &str = "grid_charge";
+/// Hours of daylight an inverter reported in without a fault (the availability's numerator).
+pub const AVAILABLE_H: &str = "available_h";
+
+/// The day metrics ingest derives from a device's consecutive reports rather than reads from
+/// a counter ([`super::intervals`]).
+pub const DERIVED: [&str; 2] = [GRID_CHARGE, AVAILABLE_H];
 
 /// Every energy metric, in display order.
 pub const ALL: [&str; 7] = [
@@ -86,6 +102,9 @@ const BATTERY: &[Source] = &[
     lifetime(DISCHARGE, "total_discharge_energy"),
 ];
 
+/// `weather-station`: the day's in-plane irradiation, when the station counts it.
+const WEATHER_STATION: &[Source] = &[daily(IRRADIATION, "today_irradiation")];
+
 /// `combiner-dc16`: the DC energy through the box. It ranks below every other family, so a
 /// plant's PV is its inverters' whenever they report it, never both.
 const COMBINER: &[Source] = &[daily(PV, "today_energy"), lifetime(PV, "total_energy")];
@@ -97,7 +116,7 @@ pub fn sources(family: DeviceFamily) -> &'static [Source] {
         DeviceFamily::Meter => METER,
         DeviceFamily::Battery => BATTERY,
         DeviceFamily::Combiner => COMBINER,
-        DeviceFamily::WeatherStation => &[],
+        DeviceFamily::WeatherStation => WEATHER_STATION,
     }
 }
 
@@ -167,8 +186,13 @@ mod tests {
                     s.key,
                     s.metric
                 );
-                assert_eq!(config.point(s.key).map(|p| p.unit.as_str()), Some("kWh"));
-                assert!(ALL.contains(&s.metric));
+                let unit = if s.metric == IRRADIATION {
+                    "kWh/m²"
+                } else {
+                    "kWh"
+                };
+                assert_eq!(config.point(s.key).map(|p| p.unit.as_str()), Some(unit));
+                assert!(ALL.contains(&s.metric) || s.metric == IRRADIATION);
             }
         }
     }
@@ -218,11 +242,15 @@ mod tests {
     }
 
     #[test]
-    fn meters_and_batteries_rank_below_inverters_and_weather_feeds_nothing() {
+    fn meters_and_batteries_rank_below_inverters_and_weather_feeds_only_irradiation() {
         assert!(rank(DeviceFamily::Inverter) < rank(DeviceFamily::Meter));
         assert!(rank(DeviceFamily::Meter) < rank(DeviceFamily::Battery));
         assert!(rank(DeviceFamily::Battery) < rank(DeviceFamily::Combiner));
-        assert!(sources(DeviceFamily::WeatherStation).is_empty());
+        assert!(
+            sources(DeviceFamily::WeatherStation)
+                .iter()
+                .all(|s| s.metric == IRRADIATION)
+        );
         assert_eq!(
             readings(DeviceFamily::Meter, |k| (k == "import_energy")
                 .then_some(3.0)),

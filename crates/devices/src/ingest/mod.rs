@@ -13,6 +13,7 @@
 
 use domain::ids::DeviceId;
 mod inflight;
+pub mod intervals;
 pub mod metrics;
 pub mod prepare;
 mod registry;

@@ -179,6 +179,8 @@ pub struct Placement {
     pub device_id: DeviceId,
     pub plant_id: Option<PlantId>,
     pub tz: Option<Tz>,
+    /// The plant's (latitude, longitude) when it has one the sun can be computed for.
+    pub location: Option<(f64, f64)>,
 }
 
 /// The energy rows of one checked reading.
@@ -375,6 +377,7 @@ mod tests {
             device_id: DeviceId(7),
             plant_id: Some(PlantId(3)),
             tz: None,
+            location: None,
         };
         let energy = energy_rows(c, at, NOW);
         assert_eq!(energy.len(), 2);
@@ -420,6 +423,7 @@ mod tests {
             device_id: DeviceId(9),
             plant_id: Some(PlantId(1)),
             tz: None,
+            location: None,
         };
         let energy = energy_rows(&c, at, NOW);
         assert_eq!(energy.len(), 1);

@@ -159,6 +159,10 @@ impl Registry {
             device_id: ctx.id,
             plant_id: ctx.plant_id,
             tz: ctx.timezone.as_deref().and_then(|t| t.parse::<Tz>().ok()),
+            location: match (ctx.lat, ctx.lon) {
+                (Some(lat), Some(lon)) if domain::sun::has_location(lat, lon) => Some((lat, lon)),
+                _ => None,
+            },
         };
         if let Some(gateway_id) = ctx.gateway_id {
             self.devices.insert(

@@ -17,7 +17,11 @@ use serde::{
 use serde_json::value::RawValue;
 
 use super::skipped::{Reason, Skipped};
-use crate::{events, ingest::metrics, protocol::DeviceFamily};
+use crate::{
+    events,
+    ingest::{intervals, metrics},
+    protocol::DeviceFamily,
+};
 
 pub const MAX_VALUES: usize = 2000;
 pub const MAX_KEY_LEN: usize = 64;
@@ -128,7 +132,8 @@ fn without_left_out(text: &str) -> Result<String, serde_json::Error> {
     Ok(kept)
 }
 
-/// The keys ingest reads for a family: energy counters and status words.
+/// The keys ingest reads for a family: energy counters, status words and the powers it
+/// integrates ([`intervals::keys`]).
 fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
     static SETS: OnceLock<Vec<HashSet<&'static str>>> = OnceLock::new();
     let sets = SETS.get_or_init(|| {
@@ -139,6 +144,7 @@ fn watched_keys(family: DeviceFamily) -> &'static HashSet<&'static str> {
                     .iter()
                     .map(|s| s.key)
                     .chain(events::of_family(f).filter_map(|e| e.word.map(|w| w.key)))
+                    .chain(intervals::keys(f).iter().copied())
                     // The weak-string rule reads every string current of a combiner.
                     .chain(
                         (f == DeviceFamily::Combiner)
@@ -330,14 +336,16 @@ mod tests {
     fn counts_values_and_keeps_only_the_watched_numbers() -> Result<(), Reason> {
         let (values, skipped) = checked(
             r#"{"today_pv_energy":4.5,"pv1_power":900,"serial":"ABC","grid_on":true,
-                "total_pv_energy":12}"#,
+                "total_pv_energy":12,"pv1_voltage":91.5}"#,
         );
         let s = values?.scan;
-        assert_eq!((s.points, s.left_out), (5, 0));
+        assert_eq!((s.points, s.left_out), (6, 0));
         assert!(skipped.is_empty());
         assert_eq!(s.watched.get("today_pv_energy"), Some(4.5));
         assert_eq!(s.watched.get("total_pv_energy"), Some(12.0));
-        assert_eq!(s.watched.get("pv1_power"), None);
+        // Powers the intervals integrate are watched; other values are not.
+        assert_eq!(s.watched.get("pv1_power"), Some(900.0));
+        assert_eq!(s.watched.get("pv1_voltage"), None);
         assert!(!s.watched.contains("serial"));
         Ok(())
     }

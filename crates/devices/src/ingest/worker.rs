@@ -18,10 +18,11 @@ use tokio::sync::oneshot;
 use super::{
     IngestOptions, Latest, LatestCache, SkipComm,
     inflight::{Pending, Writes, Written},
+    intervals::{self, Previous},
     prepare::{self, Placement},
     registry::Registry,
     skipped::{SkipCounts, SkipLog, Skipped},
-    values::Watched,
+    values::{self, Watched},
 };
 use crate::{
     events::{self, EventDef},
@@ -51,6 +52,10 @@ pub(super) struct Worker {
     /// Word-driven event codes open per device, loaded from the store on first need (and for
     /// every batch with `IngestOptions::shared`).
     open_words: HashMap<DeviceId, HashSet<String>>,
+    /// Where each device's previous report left off, for the day metrics integrated over the
+    /// interval to the next ([`intervals`]); read again for every batch with
+    /// `IngestOptions::shared`, as another replica may have ingested since.
+    previous: Previous,
 }
 
 fn now_ms() -> i64 {
@@ -82,6 +87,7 @@ impl Worker {
         Worker {
             store,
             cache,
+            previous: Previous::new(options.cache_capacity),
             registry: Registry::new(options.device_ttl),
             options,
             protocols,
@@ -149,6 +155,9 @@ impl Worker {
     async fn process(&mut self, batch: Vec<Submission>, writing: &mut Writes) {
         let started = Instant::now();
         let now = now_ms();
+        if self.options.shared {
+            self.previous.clear();
+        }
         let mut rows = TelemetryBatch::default();
         let mut pending: Vec<Pending> = Vec::new();
         let mut others = Vec::new();
@@ -243,6 +252,9 @@ impl Worker {
             }
             Err(e) => {
                 tracing::error!(error = %e, reports = pending.len(), "telemetry batch failed");
+                // The batch's points were kept but not written: its reports come again and
+                // are integrated from what the store holds.
+                self.previous.clear();
                 metrics::counter!("ingest_batch_failures_total").increment(1);
                 for p in pending {
                     answer(
@@ -303,12 +315,19 @@ impl Worker {
             .zip(checked)
             .filter_map(|(place, c)| Some((place?, c)))
             .collect();
+        self.recall(&placed).await?;
         let mut latest = Vec::with_capacity(placed.len());
         let mut words = Vec::new();
         let mut points = 0u64;
         for (place, c) in placed {
             points += c.points as u64;
             rows.energy.extend(prepare::energy_rows(&c, place, ts));
+            if let Some(point) = intervals::point(c.family, ts, &c.watched) {
+                if let Some(prev) = self.previous.get(place.device_id) {
+                    rows.energy.extend(intervals::rows(&prev, &point, place));
+                }
+                self.previous.put(place.device_id, point);
+            }
             latest.push(Latest {
                 device_id: place.device_id,
                 ts,
@@ -324,6 +343,51 @@ impl Worker {
             });
         }
         Ok((latest, words, points))
+    }
+
+    /// Makes sure [`Previous`] knows where the previous report of each placed device that has
+    /// intervals left off: remembered, else the latest-values cache (this process ingests
+    /// every report unless shared), else the store (one query for the devices missing).
+    async fn recall(&mut self, placed: &[(Placement, prepare::Checked)]) -> Result<(), String> {
+        let mut missing: Vec<(DeviceId, DeviceFamily)> = Vec::new();
+        for (place, c) in placed {
+            if intervals::keys(c.family).is_empty() || self.previous.contains(place.device_id) {
+                continue;
+            }
+            let cached = if self.options.shared {
+                None
+            } else {
+                self.cache.get(place.device_id)
+            };
+            match cached {
+                Some(l) => self.remember(place.device_id, c.family, l.ts, &l.payload),
+                None => missing.push((place.device_id, c.family)),
+            }
+        }
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<DeviceId> = missing.iter().map(|(id, _)| *id).collect();
+        let stored = self.store.latest_samples_of(&ids).await.map_err(|e| {
+            tracing::error!(error = %e, "previous reports");
+            crate::report::retry("storage failed")
+        })?;
+        for row in stored {
+            if let Some((_, family)) = missing.iter().find(|(id, _)| *id == row.device_id) {
+                self.remember(row.device_id, *family, row.ts, &row.payload);
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps what a stored report of a device says about its intervals.
+    fn remember(&mut self, device: DeviceId, family: DeviceFamily, ts: i64, payload: &str) {
+        let mut ignored = Skipped::default();
+        if let Ok(scan) = values::scan(payload, family, "", &mut ignored)
+            && let Some(point) = intervals::point(family, ts, &scan.watched)
+        {
+            self.previous.put(device, point);
+        }
     }
 
     /// Opens events whose status-word bit is set and closes those whose bit cleared.

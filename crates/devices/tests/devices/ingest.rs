@@ -180,8 +180,10 @@ async fn a_report_lands_on_the_plants_local_day() -> TestResult {
             let second = s.plant_energy(plant, &DayRange::day(&fmt(day2))).await?;
             assert_eq!(kwh(&first, "pv"), 20.0, "{tz_name}");
             assert_eq!(kwh(&second, "pv"), 0.0, "{tz_name}");
+            // (Beside it, the fixture's plant at 30° N 0° E may see the sun in this interval:
+            // ingest's available hours, docs/figures.md.)
             assert_eq!(
-                second.len(),
+                second.iter().filter(|t| t.metric == "pv").count(),
                 1,
                 "{tz_name}: the 00:30 report has its own day row"
             );

@@ -9,6 +9,7 @@ mod ingest;
 mod ingest_combiner;
 mod ingest_common;
 mod ingest_concurrent;
+mod ingest_intervals;
 mod ingest_ranges;
 mod ingest_replicas;
 mod ingest_skips;

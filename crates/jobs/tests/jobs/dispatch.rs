@@ -20,6 +20,7 @@ async fn a_tick_with_nothing_enrolled_sends_nothing_and_gives_the_lease_back() {
                 data_dir: std::env::temp_dir(),
             },
             vtn_nudges: Default::default(),
+            figures: Default::default(),
         };
         let now = domain::time::now_ms() / 1000;
         assert_eq!(

@@ -117,6 +117,8 @@ async fn setup(s: &Store) -> Result<Vec<Plant>, Box<dyn std::error::Error>> {
             email: String::new(),
             installer: String::new(),
             invest: 0.0,
+            tilt: None,
+            azimuth: None,
         };
         let plant_id = s.create_plant(owner, None, owner, &fields, 1).await?;
         let gateway = s

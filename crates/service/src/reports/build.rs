@@ -24,6 +24,7 @@ use crate::{
     Result,
     curves::{CurveCaches, PlantDevices, day_curves},
     event_catalogue,
+    figures::{self, FiguresConfig},
     local_time::{days_in_month, local_time, today, utc_time},
     plants::stored_tariff,
     predictions::Predictions,
@@ -56,11 +57,6 @@ fn row(points: &[EnergyPoint], bucket: &str, label: String, predicted: Option<f6
         discharged: get("discharge"),
         predicted: predicted.map(round2),
     }
-}
-
-/// `part` of `whole` in %, clamped to 0-100; `None` when `whole` is not positive.
-fn share(part: f64, whole: f64) -> Option<f64> {
-    (whole > 0.0).then(|| round2((part / whole * 100.0).clamp(0.0, 100.0)))
 }
 
 async fn header(store: &Store, ctx: PlantDevices<'_>) -> Result<ReportPlant> {
@@ -139,13 +135,14 @@ async fn events(
     Ok((list, counts))
 }
 
-/// The report of `period` for a plant `actor` may see (the caller checked), in `lang`.
+/// The report of `period` for a plant `actor` may see (the caller checked), in `lang`, with
+/// the plant figures of the period (`config`: the operator's CO2 factor).
 pub async fn build(
     store: &Store,
     curves: &CurveCaches,
     actor: &Actor,
     ctx: PlantDevices<'_>,
-    period: Period,
+    (period, config): (Period, &FiguresConfig),
     lang: Lang,
 ) -> Result<PlantReport> {
     let id = ctx.plant.id;
@@ -264,6 +261,7 @@ pub async fn build(
     let (events, counts) = events(store, actor, ctx, (from_ms, to_ms), lang).await?;
     let get = |m: &str| round2(total(m).unwrap_or(0.0));
     let produced = get("pv");
+    let figures = figures::plant_figures(store, ctx, (first, period.last()), config).await?;
     let summary = ReportSummary {
         produced,
         consumed: get("load"),
@@ -272,8 +270,8 @@ pub async fn build(
         charged: get("charge"),
         discharged: get("discharge"),
         generator: get("generator"),
-        self_consumption: share(produced - get("grid_export"), produced),
-        self_sufficiency: share(get("load") - get("grid_import"), get("load")),
+        self_consumption: figures.self_consumption.value,
+        self_sufficiency: figures.self_sufficiency.value,
         income: earned,
         peak_power: peak_at.as_ref().map_or(0.0, |(w, _)| w.round()),
         peak_power_at: peak_at.map(|(_, t)| t),
@@ -294,6 +292,7 @@ pub async fn build(
         energy,
         power,
         events,
+        figures,
     })
 }
 

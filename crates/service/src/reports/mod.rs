@@ -76,7 +76,7 @@ pub async fn month_workbook(
     curves: &CurveCaches,
     actor: &Actor,
     plant: PlantDevices<'_>,
-    (year, month): (i32, u32),
+    (year, month, config): (i32, u32, &crate::figures::FiguresConfig),
     lang: Lang,
 ) -> Result<Workbook, WorkbookError> {
     let report = build(
@@ -84,7 +84,7 @@ pub async fn month_workbook(
         curves,
         actor,
         plant,
-        Period::Month(year, month),
+        (Period::Month(year, month), config),
         lang,
     )
     .await?;

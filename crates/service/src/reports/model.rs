@@ -44,9 +44,12 @@ pub struct ReportSummary {
     pub charged: f64,
     pub discharged: f64,
     pub generator: f64,
-    /// Share of the production used on site (not exported), % 0-100; null without production.
+    /// Share of the production used on site (directly or through the battery), % 0-100: the
+    /// figures' `selfConsumption` (the battery's grid charge taken out); null without
+    /// production or what it needs.
     pub self_consumption: Option<f64>,
-    /// Share of the consumption not bought from the grid, % 0-100; null without consumption.
+    /// Share of the consumption solar energy covered, % 0-100: the figures'
+    /// `selfSufficiency`; null without consumption or what it needs.
     pub self_sufficiency: Option<f64>,
     /// What the production earned under the plant's tariff, in its currency.
     pub income: f64,
@@ -131,4 +134,6 @@ pub struct PlantReport {
     pub power: Vec<PowerPoint>,
     /// Newest first, at most 200.
     pub events: Vec<ReportEvent>,
+    /// The plant figures of the period (`GET /api/v1/plant/{id}/figures`).
+    pub figures: crate::figures::PlantFigures,
 }

@@ -4,6 +4,7 @@
 use domain::Lang;
 
 use super::model::{PlantReport, ReportType};
+use crate::figures::{Basis, Figure};
 use crate::xlsx::{Cell, Sheet};
 
 /// (en, zh, es) of one word.
@@ -45,6 +46,49 @@ const DISCHARGED: Words = ["Discharged (kWh)", "放电量 (kWh)", "Descarga (kWh
 const GENERATOR: Words = ["Generator (kWh)", "发电机 (kWh)", "Generador (kWh)"];
 const SELF_CONSUMPTION: Words = ["Self-consumption (%)", "自发自用率 (%)", "Autoconsumo (%)"];
 const SELF_SUFFICIENCY: Words = ["Self-sufficiency (%)", "自给率 (%)", "Autosuficiencia (%)"];
+const GRID_CHARGE: Words = [
+    "Battery charged from the grid (kWh)",
+    "电池从电网充电量 (kWh)",
+    "Batería cargada de la red (kWh)",
+];
+const SPECIFIC_YIELD: Words = [
+    "Specific yield (kWh/kWp)",
+    "单位装机发电量 (kWh/kWp)",
+    "Rendimiento específico (kWh/kWp)",
+];
+const REFERENCE_YIELD: Words = [
+    "Reference yield (h)",
+    "参考发电小时数 (h)",
+    "Rendimiento de referencia (h)",
+];
+const PERFORMANCE_RATIO: Words = [
+    "Performance ratio (%)",
+    "性能比 PR (%)",
+    "Índice de rendimiento PR (%)",
+];
+const REFERENCE: Words = [
+    "Irradiation reference",
+    "辐照参考",
+    "Referencia de irradiación",
+];
+const AVAILABILITY: Words = ["Availability (%)", "可利用率 (%)", "Disponibilidad (%)"];
+const CO2: Words = ["CO2 avoided (kg)", "CO2 减排量 (kg)", "CO2 evitado (kg)"];
+const CO2_FACTOR: Words = [
+    "CO2 factor (kg/kWh)",
+    "CO2 排放因子 (kg/kWh)",
+    "Factor de CO2 (kg/kWh)",
+];
+const STATION: Words = ["Weather station", "气象站实测", "Estación meteorológica"];
+const CLEAR_SKY: Words = [
+    "Clear-sky model (upper bound)",
+    "晴空模型（上限）",
+    "Modelo de cielo despejado (límite superior)",
+];
+const CLEAR_SKY_ASSUMED: Words = [
+    "Clear-sky model, orientation assumed (upper bound)",
+    "晴空模型，朝向为假设值（上限）",
+    "Modelo de cielo despejado, orientación supuesta (límite superior)",
+];
 const INCOME: Words = ["Income", "收益", "Ingresos"];
 const PEAK: Words = ["Peak power (W)", "峰值功率 (W)", "Potencia máxima (W)"];
 const PEAK_AT: Words = ["Peak power at", "峰值时间", "Hora de la potencia máxima"];
@@ -86,6 +130,22 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
     line(&GENERATOR, s.generator.into());
     line(&SELF_CONSUMPTION, s.self_consumption.into());
     line(&SELF_SUFFICIENCY, s.self_sufficiency.into());
+    let f = &r.figures;
+    let value = |x: &Figure| Cell::from(x.value);
+    line(&GRID_CHARGE, f.grid_charge.into());
+    line(&SPECIFIC_YIELD, value(&f.specific_yield));
+    line(&REFERENCE_YIELD, value(&f.reference_yield));
+    line(&PERFORMANCE_RATIO, value(&f.performance_ratio));
+    let reference = match f.reference_yield.basis {
+        Basis::Station => Some(&STATION),
+        Basis::ClearSky => Some(&CLEAR_SKY),
+        Basis::ClearSkyAssumed => Some(&CLEAR_SKY_ASSUMED),
+        _ => None,
+    };
+    line(&REFERENCE, reference.map(w).into());
+    line(&AVAILABILITY, value(&f.availability));
+    line(&CO2, value(&f.co2_avoided));
+    line(&CO2_FACTOR, f.co2_factor.into());
     summary.push(vec![
         format!("{} ({})", w(&INCOME), r.plant.currency).into(),
         s.income.into(),

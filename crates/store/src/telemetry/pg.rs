@@ -18,7 +18,7 @@ use sqlx::PgPool;
 
 use super::{
     CounterKind, DAILY_HEAD, DAILY_TAIL, LATEST_HEAD, LATEST_TAIL, LIFETIME_HEAD, LIFETIME_TAIL,
-    MergedEnergy, SAMPLES_HEAD, SAMPLES_TAIL, SampleWrite,
+    MergedEnergy, SAMPLES_HEAD, SAMPLES_TAIL, SUM_TAIL, SampleWrite,
 };
 use crate::{Result, StoreError};
 
@@ -42,12 +42,17 @@ const DEVICES_SEEN: &str = "UPDATE devices SET online = TRUE, \
     last_seen = (SELECT l.ts FROM device_latest l WHERE l.device_id = devices.id) \
     WHERE id = ANY($1::BIGINT[])";
 
-static DAILY: LazyLock<String> = LazyLock::new(|| {
+/// One-value energy rows (`DAILY_HEAD` columns) as arrays, then the rule of `tail`.
+fn one_value(tail: &str) -> String {
     format!(
         "{DAILY_HEAD} SELECT * FROM UNNEST($1::BIGINT[], $2::TEXT[], $3::TEXT[], \
-         $4::DOUBLE PRECISION[], $5::BIGINT[], $6::BIGINT[]) {DAILY_TAIL}"
+         $4::DOUBLE PRECISION[], $5::BIGINT[], $6::BIGINT[]) {tail}"
     )
-});
+}
+
+static DAILY: LazyLock<String> = LazyLock::new(|| one_value(DAILY_TAIL));
+
+static SUM: LazyLock<String> = LazyLock::new(|| one_value(SUM_TAIL));
 
 static LIFETIME: LazyLock<String> = LazyLock::new(|| {
     format!(
@@ -160,19 +165,19 @@ async fn write_once(
             .execute(&mut *tx)
             .await?;
     }
-    let daily: Vec<&MergedEnergy> = energy
-        .iter()
-        .copied()
-        .filter(|e| e.kind == CounterKind::Daily)
-        .collect();
-    if !daily.is_empty() {
-        sqlx::query(sqlx::AssertSqlSafe(DAILY.as_str()))
-            .bind(daily.iter().map(|e| e.device_id).collect::<Vec<_>>())
-            .bind(daily.iter().map(|e| e.day.as_str()).collect::<Vec<_>>())
-            .bind(daily.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>())
-            .bind(daily.iter().map(|e| e.hi).collect::<Vec<_>>())
-            .bind(daily.iter().map(|e| e.plant_id).collect::<Vec<_>>())
-            .bind(daily.iter().map(|e| e.rank).collect::<Vec<_>>())
+    // Daily counters and sums: one value a row, kept as the highest or added up.
+    for (kind, sql) in [(CounterKind::Daily, &DAILY), (CounterKind::Sum, &SUM)] {
+        let rows: Vec<&MergedEnergy> = energy.iter().copied().filter(|e| e.kind == kind).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+            .bind(rows.iter().map(|e| e.device_id).collect::<Vec<_>>())
+            .bind(rows.iter().map(|e| e.day.as_str()).collect::<Vec<_>>())
+            .bind(rows.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>())
+            .bind(rows.iter().map(|e| e.hi).collect::<Vec<_>>())
+            .bind(rows.iter().map(|e| e.plant_id).collect::<Vec<_>>())
+            .bind(rows.iter().map(|e| e.rank).collect::<Vec<_>>())
             .execute(&mut *tx)
             .await?;
     }

@@ -9,7 +9,8 @@ use sqlx::SqlitePool;
 
 use super::{
     CHUNK, CounterKind, DAILY_HEAD, DAILY_TAIL, LATEST_HEAD, LATEST_TAIL, LIFETIME_HEAD,
-    LIFETIME_TAIL, MergedEnergy, PLANT_DAY, SAMPLES_HEAD, SAMPLES_TAIL, SampleWrite, values_sql,
+    LIFETIME_TAIL, MergedEnergy, PLANT_DAY, SAMPLES_HEAD, SAMPLES_TAIL, SUM_TAIL, SampleWrite,
+    values_sql,
 };
 use crate::{Result, sql::push_params};
 
@@ -51,23 +52,13 @@ pub(super) async fn write(
         }
         q.execute(&mut *tx).await?;
     }
-    let daily: Vec<&MergedEnergy> = energy
-        .iter()
-        .filter(|e| e.kind == CounterKind::Daily)
-        .collect();
-    for chunk in daily.chunks(CHUNK) {
-        let sql = values_sql(DAILY_HEAD, chunk.len(), 6, DAILY_TAIL, true);
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for e in chunk {
-            q = q
-                .bind(e.device_id)
-                .bind(e.day.as_str())
-                .bind(e.metric.as_str())
-                .bind(e.hi)
-                .bind(e.plant_id)
-                .bind(e.rank);
-        }
-        q.execute(&mut *tx).await?;
+    // Daily counters and sums: one value a row, kept as the highest or added up.
+    for (kind, tail) in [
+        (CounterKind::Daily, DAILY_TAIL),
+        (CounterKind::Sum, SUM_TAIL),
+    ] {
+        let rows: Vec<&MergedEnergy> = energy.iter().filter(|e| e.kind == kind).collect();
+        write_values(&mut tx, &rows, tail).await?;
     }
     let lifetime: Vec<&MergedEnergy> = energy
         .iter()
@@ -99,4 +90,27 @@ pub(super) async fn write(
     }
     tx.commit().await?;
     Ok(inserted)
+}
+
+/// Upserts one-value energy rows (`DAILY_HEAD` columns) with `tail`'s rule.
+async fn write_values(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    rows: &[&MergedEnergy],
+    tail: &str,
+) -> Result<()> {
+    for chunk in rows.chunks(CHUNK) {
+        let sql = values_sql(DAILY_HEAD, chunk.len(), 6, tail, true);
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for e in chunk {
+            q = q
+                .bind(e.device_id)
+                .bind(e.day.as_str())
+                .bind(e.metric.as_str())
+                .bind(e.hi)
+                .bind(e.plant_id)
+                .bind(e.rank);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
 }

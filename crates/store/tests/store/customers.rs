@@ -55,6 +55,8 @@ fn fields(name: &str) -> PlantFields {
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     }
 }
 

@@ -40,6 +40,8 @@ async fn gateways_bind_to_plants_with_their_devices_and_are_freed_when_the_plant
             email: String::new(),
             installer: String::new(),
             invest: 0.0,
+            tilt: None,
+            azimuth: None,
         };
         let plant = s.create_plant(ann, None, ann, &fields, 1).await?;
         let gw = s
@@ -157,6 +159,8 @@ fn plant_fields(name: &str) -> PlantFields {
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     }
 }
 

@@ -52,6 +52,8 @@ fn fields(name: &str, power: f64) -> PlantFields {
         email: "ann@example.com".into(),
         installer: "Acme".into(),
         invest: 1000.0,
+        tilt: None,
+        azimuth: None,
     }
 }
 
@@ -203,6 +205,7 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         };
         let mut priced = fields("Ann home", 5.0);
         (priced.currency, priced.invest) = ("EUR".into(), 2500.5);
+        (priced.tilt, priced.azimuth) = (Some(32.5), Some(195.0));
         let tariff = [tou("00:00", "08:00", 0.1), tou("08:00", "24:00", 0.3)];
         assert!(s.update_plant(id, &priced, Some(&tariff), 20).await?);
         let tariff = s.tariff(id).await?;
@@ -213,6 +216,7 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
         );
         let plant = s.plant(id, ann).await?.ok_or("gone")?;
         assert_eq!((plant.currency.as_str(), plant.invest), ("EUR", 2500.5));
+        assert_eq!((plant.tilt, plant.azimuth), (Some(32.5), Some(195.0)));
 
         let mut edited = fields("Ann new home", 7.5);
         edited.currency = "EUR".into();
@@ -222,7 +226,13 @@ async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
             2,
             "no tariff given keeps the tariff"
         );
-        assert_eq!(s.plant(id, ann).await?.ok_or("gone")?.total_power, 7.5);
+        let edited = s.plant(id, ann).await?.ok_or("gone")?;
+        assert_eq!(edited.total_power, 7.5);
+        assert_eq!(
+            (edited.tilt, edited.azimuth),
+            (None, None),
+            "orientation cleared"
+        );
 
         s.share_plant(id, bob, ShareRole::Visitor, 31).await?;
         assert!(s.transfer_plant(id, bob, None, 40).await?);

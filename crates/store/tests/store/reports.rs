@@ -37,6 +37,8 @@ async fn owner_and_plant(s: &Store) -> Result<(UserId, PlantId), store::StoreErr
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     };
     let plant = s.create_plant(ann, None, ann, &fields, 10).await?;
     Ok((ann, plant))

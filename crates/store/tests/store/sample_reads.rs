@@ -45,6 +45,8 @@ async fn setup(s: &Store) -> Result<(PlantId, GatewayId, DeviceId), Box<dyn std:
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     };
     let plant = s.create_plant(owner, None, owner, &fields, 1).await?;
     let gw = s.create_gateway("GWS1", "K", "", 1).await?;

@@ -45,6 +45,8 @@ async fn setup(s: &Store) -> Result<(PlantId, DeviceId, DeviceId), Box<dyn std::
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     };
     let plant = s.create_plant(ann, None, ann, &fields, 1).await?;
     let gw = s.create_gateway("GW1", "K", "", 1).await?;
@@ -176,6 +178,19 @@ async fn day_energy_keeps_the_highest_daily_counter_and_the_lifetime_span() -> T
         assert_eq!(kwh(&s.device_energy(met, &day).await?, "grid_import"), 4.0);
         let p = s.plant_energy(plant, &day).await?;
         assert_eq!((kwh(&p, "pv"), kwh(&p, "grid_import")), (5.0, 4.0));
+        // Parts of a sum (ingest's intervals) add up, in a batch and across batches.
+        use CounterKind::Sum;
+        write(vec![
+            energy(inv, plant, d, "grid_charge", 0.25, Sum, 0),
+            energy(inv, plant, d, "grid_charge", 0.5, Sum, 0),
+        ])
+        .await?;
+        write(vec![energy(inv, plant, d, "grid_charge", 1.0, Sum, 0)]).await?;
+        assert_eq!(kwh(&s.device_energy(inv, &day).await?, "grid_charge"), 1.75);
+        assert_eq!(
+            kwh(&s.plant_energy(plant, &day).await?, "grid_charge"),
+            1.75
+        );
         // An inverter reading of the same metric outranks the meter inside the plant.
         write(vec![energy(inv, plant, d, "grid_import", 3.0, Daily, 0)]).await?;
         assert_eq!(kwh(&s.plant_energy(plant, &day).await?, "grid_import"), 3.0);

@@ -35,21 +35,28 @@ const FORMAT: Record<Period, string> = {
 /**
  * The day curve (PV, load, grid, battery power and SOC on a second axis) on a time axis in the
  * plant's zone, with a date picker, and the month, year and total energy bars. Times are the
- * plant's local times (the server sends them so); `today` is the plant's current date.
+ * plant's local times (the server sends them so); `today` is the plant's current date. The
+ * period and date are the page's (the Performance card follows them).
  */
 export function EnergyChart({
   plantId,
   today,
   zone,
+  period,
+  date,
+  onPeriod,
+  onDate,
 }: {
   plantId: number;
   today: Dayjs;
   zone: string;
+  period: Period;
+  date: Dayjs;
+  onPeriod: (p: Period) => void;
+  onDate: (d: Dayjs) => void;
 }) {
   const { t } = useTranslation();
   const axis = useAxisStyle();
-  const [period, setPeriod] = useState<Period>('day');
-  const [date, setDate] = useState<Dayjs>(today);
   const param = period === 'total' ? '' : date.format(FORMAT[period]);
   const q = useQuery(energyQuery(plantId, period, param));
   const { message } = App.useApp();
@@ -100,7 +107,7 @@ export function EnergyChart({
         allowClear={false}
         picker={period === 'day' ? 'date' : period}
         value={date}
-        onChange={(d) => d && setDate(d)}
+        onChange={(d) => d && onDate(d)}
         disabledDate={(d) => d.isAfter(today, 'day')}
         aria-label={t('overview.chart.date')}
         data-testid="chart-date"
@@ -114,7 +121,7 @@ export function EnergyChart({
       <Space style={{ marginBottom: 12 }} wrap>
         <Segmented
           value={period}
-          onChange={(v) => setPeriod(v as Period)}
+          onChange={(v) => onPeriod(v as Period)}
           options={PERIODS.map((p) => ({ value: p, label: t(`overview.chart.${p}`) }))}
           data-testid="chart-period"
         />

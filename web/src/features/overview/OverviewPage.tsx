@@ -1,6 +1,8 @@
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Col, Flex, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { plantState } from '@/shared/devices/live';
@@ -8,11 +10,12 @@ import { StaleNotice } from '@/shared/devices/StaleNotice';
 import '@/shared/devices/monitor.css';
 import { formatNumber } from '@/shared/format/number';
 import { ErrorCode, isApiError } from '@/shared/http';
-import { plantHeadQuery, realtimeQuery } from './api';
+import { plantHeadQuery, realtimeQuery, type Period } from './api';
 import { DeviceList } from './DeviceList';
 import { EnergyChart } from './EnergyChart';
 import { EventsCard } from './EventsCard';
 import { FlowCard } from './FlowCard';
+import { PerformanceCard } from './PerformanceCard';
 import { TodayCard } from './TodayCard';
 import { WeatherCard } from './WeatherCard';
 import { todayIn } from '@/shared/format/time';
@@ -31,6 +34,10 @@ export default function OverviewPage() {
   // The same query (and cache entry) as the Today card's: the page tells whether it is live
   // and whether its inverters are all switched off.
   const live = useQuery({ ...realtimeQuery(id), enabled: valid });
+  // The chart's period and date, which the Performance card follows (the plant's today until
+  // one is picked).
+  const [period, setPeriod] = useState<Period>('day');
+  const [picked, setPicked] = useState<Dayjs | null>(null);
 
   const back = (
     <Link to="/plants">
@@ -55,6 +62,7 @@ export default function OverviewPage() {
   const type = p.type ?? Number(typeParam);
   const zone = p.timezone?.code;
   const today = todayIn(zone);
+  const date = picked ?? today;
   const canEdit = p.plantPermission.includes('station.edit');
   const stale = live.data?.stale ?? false;
   const status = plantState(p.status, stale, live.data?.switchedOff);
@@ -99,7 +107,18 @@ export default function OverviewPage() {
           <TodayCard plantId={p.id} storage={isStorage(type)} />
         </Col>
         <Col span={24}>
-          <EnergyChart plantId={p.id} today={today} zone={zone ?? 'UTC'} />
+          <EnergyChart
+            plantId={p.id}
+            today={today}
+            zone={zone ?? 'UTC'}
+            period={period}
+            date={date}
+            onPeriod={setPeriod}
+            onDate={setPicked}
+          />
+        </Col>
+        <Col span={24}>
+          <PerformanceCard plantId={p.id} period={period} date={date} />
         </Col>
         <Col xs={24} lg={8}>
           <DeviceList

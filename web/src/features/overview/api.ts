@@ -44,6 +44,10 @@ export interface EventPage {
   infos: PlantEvent[];
 }
 
+/** GET /api/v1/plant/{id}/figures: the figures of a span and what each is computed from. */
+export type PlantFigures = Schemas['PlantFigures'];
+export type Figure = Schemas['Figure'];
+
 /** GET /api/v1/weather. */
 export type Weather = Schemas['Weather'];
 
@@ -123,4 +127,13 @@ export const weatherQuery = (id: number, date: string) =>
     queryFn: () =>
       api.get('/api/v1/weather', { query: { stationId: String(id), date }, silent: true }),
     staleTime: 5 * 60_000,
+  });
+
+/** The plant figures of a day (`date` YYYY-MM-DD), a month (YYYY-MM) or a year (YYYY). */
+export const figuresQuery = (id: number, date: string) =>
+  queryOptions({
+    queryKey: overviewKeys.figures(id, date),
+    queryFn: () =>
+      api.get('/api/v1/plant/{id}/figures', { path: { id }, query: { date }, silent: true }),
+    staleTime: 60_000,
   });

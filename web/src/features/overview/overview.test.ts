@@ -1,3 +1,4 @@
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import type { FlowData, Series } from './api';
 import { PREDICTED_STYLE } from '@/shared/charts';
@@ -5,6 +6,7 @@ import { chartOption, hasData, predictedRatio } from './chart';
 import { flowModel } from './flow';
 import { todayIn } from '@/shared/format/time';
 import { downloadRange, formatTemp, isStorage, powerRatio } from './format';
+import { figuresDate, formatFigure } from './figures';
 
 const flow = (patch: Partial<FlowData> = {}): FlowData => ({
   custCode: 2,
@@ -263,5 +265,29 @@ describe('predicted generation', () => {
   it('has no ratio without predictions', () => {
     expect(predictedRatio(month.slice(0, 1))).toBeNull();
     expect(predictedRatio(undefined)).toBeNull();
+  });
+});
+
+describe('plant figures', () => {
+  const figure = (value: number | null) =>
+    ({ value, basis: value === null ? 'missing' : 'pvEnergy' }) as const;
+
+  it('names the day, month or year of the chart, and none for all time', () => {
+    const d = dayjs('2026-11-28');
+    expect(figuresDate('day', d)).toBe('2026-11-28');
+    expect(figuresDate('month', d)).toBe('2026-11');
+    expect(figuresDate('year', d)).toBe('2026');
+    expect(figuresDate('total', d)).toBeNull();
+  });
+
+  it('shows each figure in its unit and a missing one as --, never 0', () => {
+    expect(formatFigure('specificYield', figure(4.2))).toBe('4.20 kWh/kWp');
+    expect(formatFigure('referenceYield', figure(5.25))).toBe('5.25 h');
+    expect(formatFigure('performanceRatio', figure(80.04))).toBe('80.0 %');
+    expect(formatFigure('selfSufficiency', figure(0))).toBe('0.0 %');
+    expect(formatFigure('co2Avoided', figure(7.56))).toBe('7.6 kg');
+    expect(formatFigure('co2Avoided', figure(1639.5))).toBe('1.64 t');
+    expect(formatFigure('availability', figure(null))).toBe('--');
+    expect(formatFigure('availability', undefined)).toBe('--');
   });
 });

@@ -105,6 +105,9 @@ function Section({
 }
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+/** An optional number of the form: a number, or null to clear it (left empty). */
+const clearable = (v: unknown): number | null =>
+  v === null || v === undefined || String(v).trim() === '' ? null : Number(v);
 /** A form value as the text the server reads (an id goes as its digits); none when unset. */
 const optional = (v: unknown): string | undefined =>
   v === null || v === undefined ? undefined : String(v);
@@ -153,6 +156,8 @@ export default function PlantEditPage() {
     address: str(v.address).trim(),
     lon: Number(v.lon),
     lat: Number(v.lat),
+    tilt: clearable(v.tilt),
+    azimuth: clearable(v.azimuth),
     imageUrl: str(v.imageUrl),
     thumbUrl: str(v.thumbUrl),
   });
@@ -165,6 +170,8 @@ export default function PlantEditPage() {
     address: p.address ?? '',
     lon: str(p.lon),
     lat: str(p.lat),
+    tilt: str(p.tilt),
+    azimuth: str(p.azimuth),
     imageUrl: p.imageUrl ?? '',
     thumbUrl: p.thumbUrl ?? '',
   };

@@ -12,7 +12,7 @@ export function browserTimeZone(): string | undefined {
 
 export const BASIC_FIELDS = ['name', 'totalPower', 'joinDate', 'type', 'timezone'];
 
-export const LOCATION_FIELDS = ['address', 'lon', 'lat'];
+export const LOCATION_FIELDS = ['address', 'lon', 'lat', 'tilt', 'azimuth'];
 
 export const CONTACT_FIELDS = ['principal', 'phone', 'email', 'installer', 'owner'];
 

@@ -161,6 +161,7 @@ export function LocationFields({ form }: { form: FormInstance }) {
           <Input placeholder="-90 ~ 90" inputMode="decimal" />
         </Form.Item>
       </Flex>
+      <OrientationFields />
       <Typography.Text type="secondary">{t('plants.field.pickHint')}</Typography.Text>
       <Suspense fallback={<div className="location-picker" />}>
         <LocationPicker
@@ -172,6 +173,57 @@ export function LocationFields({ form }: { form: FormInstance }) {
           }}
         />
       </Suspense>
+    </>
+  );
+}
+
+/** An optional decimal within `min..max` (the server's limits of the field). */
+const optionalRange = (min: number, max: number) =>
+  formRule((v) =>
+    v === undefined || v === null || String(v).trim() === '' ? null : decimalInRange(v, min, max),
+  );
+
+/**
+ * How the modules face, both optional: the plant figures' clear-sky reference assumes the
+ * latitude's tilt (at most 35°) facing the equator without them (docs/figures.md).
+ */
+function OrientationFields() {
+  const { t } = useTranslation();
+  const tilt = PLANT.tilt;
+  const azimuth = PLANT.azimuth;
+  return (
+    <>
+      <Flex gap={16}>
+        <Form.Item
+          name="tilt"
+          label={t('plants.field.tilt')}
+          rules={[optionalRange(tilt.minimum, tilt.maximum)]}
+          style={{ flex: 1 }}
+        >
+          <Input
+            suffix="°"
+            placeholder={`${tilt.minimum} ~ ${tilt.maximum}`}
+            inputMode="decimal"
+            data-testid="field-tilt"
+          />
+        </Form.Item>
+        <Form.Item
+          name="azimuth"
+          label={t('plants.field.azimuth')}
+          rules={[optionalRange(azimuth.minimum, azimuth.maximum)]}
+          style={{ flex: 1 }}
+        >
+          <Input
+            suffix="°"
+            placeholder={`${azimuth.minimum} ~ ${azimuth.maximum}`}
+            inputMode="decimal"
+            data-testid="field-azimuth"
+          />
+        </Form.Item>
+      </Flex>
+      <Typography.Paragraph type="secondary" style={{ marginTop: -12 }}>
+        {t('plants.field.orientationHint')}
+      </Typography.Paragraph>
     </>
   );
 }

@@ -190,6 +190,8 @@ describe('request bodies', () => {
       address: ' Calle 1 ',
       lon: '-3.7',
       lat: '40.4',
+      tilt: '30',
+      azimuth: '',
       phone: '',
       email: 'a@b.co',
       invest: '1000.50',
@@ -209,6 +211,8 @@ describe('request bodies', () => {
       address: 'Calle 1',
       lon: -3.7,
       lat: 40.4,
+      // an orientation left empty is left out: the server assumes one
+      tilt: 30,
       email: 'a@b.co',
       invest: 1000.5,
       imageUrl: '/files/a.png',

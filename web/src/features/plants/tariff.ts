@@ -264,6 +264,9 @@ export interface WizardValues extends TariffForm {
   address?: string;
   lon?: string | number | null;
   lat?: string | number | null;
+  /** Module tilt (0-90°) and azimuth (0-360°, 180 = south); optional. */
+  tilt?: string | number | null;
+  azimuth?: string | number | null;
   imageUrl?: string;
   thumbUrl?: string;
   principal?: string;
@@ -295,6 +298,8 @@ export function buildCreateBody(v: WizardValues): PlantBody {
     address: optionalText(v.address),
     lon: optionalNumber(v.lon),
     lat: optionalNumber(v.lat),
+    tilt: optionalNumber(v.tilt),
+    azimuth: optionalNumber(v.azimuth),
     imageUrl: optionalText(v.imageUrl),
     thumbUrl: optionalText(v.thumbUrl),
     principal: optionalText(v.principal),

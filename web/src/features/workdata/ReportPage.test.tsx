@@ -47,6 +47,14 @@ describe('ReportPage', () => {
       .getAllByTestId('report-figure')
       .find((f) => f.getAttribute('data-key') === 'predictedRatio');
     expect(ratio).toHaveTextContent('91.7 %');
+    // The plant figures of the period, with the ratio's reference and the CO2 factor.
+    const figure = (key: string) =>
+      screen.getAllByTestId('report-figure').find((f) => f.getAttribute('data-key') === key);
+    expect(figure('performanceRatio')).toHaveTextContent('82.5 %');
+    expect(figure('performanceRatio')).toHaveTextContent('against the weather station');
+    expect(figure('specificYield')).toHaveTextContent('42.97 kWh/kWp');
+    expect(figure('availability')).toHaveAttribute('data-value', '99.2');
+    expect(figure('co2Avoided')).toHaveTextContent('at 0.4 kg CO₂/kWh');
     expect(screen.getAllByTestId('report-energy-row')).toHaveLength(2);
     expect(screen.getAllByTestId('report-event-row')).toHaveLength(1);
     expect(screen.getByTestId('report-print')).toBeEnabled();

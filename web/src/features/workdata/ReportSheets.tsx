@@ -166,6 +166,10 @@ function Summary({ report }: { report: PlantReport }) {
     [report, t],
   );
   const currency = report.plant.currency ?? '';
+  const f = report.figures;
+  const basis = f.referenceYield.basis;
+  const reference =
+    basis === 'station' || basis === 'clearSky' || basis === 'clearSkyAssumed' ? basis : null;
   return (
     <>
       <h2>{t('workdata.report.summary')}</h2>
@@ -192,6 +196,41 @@ function Summary({ report }: { report: PlantReport }) {
           label={t('workdata.metric.selfSufficiency')}
           value={s.selfSufficiency}
           text={percent(s.selfSufficiency)}
+          note={
+            f.gridCharge !== null && f.gridCharge > 0
+              ? t('workdata.report.gridCharge', { kwh: kwh(f.gridCharge) })
+              : undefined
+          }
+        />
+        <Figure
+          name="specificYield"
+          label={t('workdata.metric.specificYield')}
+          value={f.specificYield.value}
+          text={
+            f.specificYield.value === null
+              ? MISSING
+              : `${formatNumber(f.specificYield.value, 2)} kWh/kWp`
+          }
+        />
+        <Figure
+          name="performanceRatio"
+          label={t('workdata.metric.performanceRatio')}
+          value={f.performanceRatio.value}
+          text={percent(f.performanceRatio.value)}
+          note={reference ? t(`workdata.report.ratio.${reference}`) : undefined}
+        />
+        <Figure
+          name="availability"
+          label={t('workdata.metric.availability')}
+          value={f.availability.value}
+          text={percent(f.availability.value)}
+        />
+        <Figure
+          name="co2Avoided"
+          label={t('workdata.metric.co2Avoided')}
+          value={f.co2Avoided.value}
+          text={f.co2Avoided.value === null ? MISSING : `${formatNumber(f.co2Avoided.value, 1)} kg`}
+          note={t('workdata.report.co2Factor', { factor: formatNumber(f.co2Factor) })}
         />
         <Figure
           name="income"

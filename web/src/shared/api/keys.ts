@@ -62,6 +62,8 @@ export const overviewKeys = {
   devices: (id: number) => ['overview', 'devices', id] as const,
   events: (id: number) => ['overview', 'events', id] as const,
   weather: (id: number, date: string) => ['overview', 'weather', id, date] as const,
+  /** The plant figures of a day, month or year (`date` YYYY-MM-DD, YYYY-MM or YYYY). */
+  figures: (id: number, date: string) => ['overview', 'figures', id, date] as const,
 };
 
 export const gatewayKeys = {

@@ -101,10 +101,12 @@ export const Limits = {
   },
   PlantRequest: {
     address: { maxLength: 120 },
+    azimuth: { minimum: 0, maximum: 360 },
     email: { maxLength: 64 },
     installer: { maxLength: 30 },
     name: { minLength: 5, maxLength: 32 },
     principal: { maxLength: 30 },
+    tilt: { minimum: 0, maximum: 90 },
     totalPower: { minimum: 0, maximum: 50000 },
   },
   ProfileRequest: {

@@ -5038,6 +5038,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plant/{id}/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plant's figures over a span of plant-local days (a day, month or year, or `from`..`to`
+         *     up to 366 days): specific yield, reference yield and performance ratio (IEC 61724-1),
+         *     availability, self-consumption, self-sufficiency and CO2 avoided, each with its value
+         *     (null when its inputs are missing) and its basis. A performance ratio against the
+         *     clear-sky model is an upper-bound reference. Scoped like the plant overview.
+         */
+        get: operations["get_api_v1_plant_id_figures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plant/{id}/gateway": {
         parameters: {
             query?: never;
@@ -6575,6 +6598,11 @@ export interface components {
          * @enum {string}
          */
         AuditResult: "succeeded" | "sent" | "queued" | "failed" | "refused";
+        /**
+         * @description What a figure was computed from.
+         * @enum {string}
+         */
+        Basis: "pvEnergy" | "station" | "clearSky" | "clearSkyAssumed" | "reports" | "gridCharge" | "energy" | "missing";
         BatchDeleteBody: {
             /** @description Firmware ids: a list or a comma-separated string. */
             ids?: unknown;
@@ -11386,6 +11414,12 @@ export interface components {
             /** @description One plant in full, as clients read it. */
             data: {
                 address: string;
+                /**
+                 * Format: double
+                 * @description Azimuth of the modules, degrees clockwise from north (180 = south); null when not
+                 *     given.
+                 */
+                azimuth: number | null;
                 /** @description The tariff. */
                 charges: components["schemas"]["TariffRow"][];
                 /** Format: int64 */
@@ -11423,6 +11457,11 @@ export interface components {
                  */
                 status: number;
                 thumbUrl: string;
+                /**
+                 * Format: double
+                 * @description Tilt of the modules, degrees (0-90); null when not given.
+                 */
+                tilt: number | null;
                 timezone: components["schemas"]["DictEntry"];
                 /**
                  * Format: double
@@ -11439,6 +11478,85 @@ export interface components {
                  * @description The tariff's kind (the first row's `type`), 0 without a tariff.
                  */
                 valuation: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_PlantFigures: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A plant's figures over a span of plant-local days (IEC 61724-1; docs/figures.md). */
+            data: {
+                /** @description Share of the inverters' daylight hours with reports and no fault, %. */
+                availability: components["schemas"]["Figure"];
+                /** Format: double */
+                availableHours: number | null;
+                /**
+                 * Format: double
+                 * @description Installed capacity, kWp.
+                 */
+                capacity: number;
+                /** @description CO2 the PV energy avoided, kg. */
+                co2Avoided: components["schemas"]["Figure"];
+                /**
+                 * Format: double
+                 * @description The emission factor `co2Avoided` used, kg/kWh.
+                 */
+                co2Factor: number;
+                /**
+                 * Format: double
+                 * @description The inverters' daylight hours of the period and those with reports and no fault; null
+                 *     when availability is not measured.
+                 */
+                daylightHours: number | null;
+                /** Format: int64 */
+                days: number;
+                /** @description First and last plant-local day, `YYYY-MM-DD`; days after today count nothing. */
+                from: string;
+                /**
+                 * Format: double
+                 * @description Energy the battery took from the grid, kWh; null when not measured.
+                 */
+                gridCharge: number | null;
+                /**
+                 * Format: double
+                 * @description In-plane irradiation behind `referenceYield`, kWh/m²; null without one.
+                 */
+                irradiation: number | null;
+                orientation: components["schemas"]["OrientationUsed"] | null;
+                /**
+                 * @description Performance ratio PR = Y_f / Y_r over the days with production data (and, for a
+                 *     station, its readings), %.
+                 */
+                performanceRatio: components["schemas"]["Figure"];
+                /**
+                 * Format: double
+                 * @description PV energy of the period, kWh; null without PV readings.
+                 */
+                pvEnergy: number | null;
+                /**
+                 * Format: int64
+                 * @description Days whose production (and station readings) the performance ratio counts, and days of
+                 *     the period up to today.
+                 */
+                ratioDays: number;
+                /** @description Reference yield Y_r of the days the performance ratio counts, h (kWh/kWp). */
+                referenceYield: components["schemas"]["Figure"];
+                /** @description Share of the PV energy used on site, %. */
+                selfConsumption: components["schemas"]["Figure"];
+                /** @description Share of the consumption covered by solar energy, %. */
+                selfSufficiency: components["schemas"]["Figure"];
+                /** @description Final yield Y_f, kWh/kWp. */
+                specificYield: components["schemas"]["Figure"];
+                to: string;
             };
             msg: string;
             success: boolean;
@@ -11492,6 +11610,8 @@ export interface components {
                 energy: components["schemas"]["EnergyRow"][];
                 /** @description Newest first, at most 200. */
                 events: components["schemas"]["ReportEvent"][];
+                /** @description The plant figures of the period (`GET /api/v1/plant/{id}/figures`). */
+                figures: components["schemas"]["PlantFigures"];
                 /** @description First and last plant-local day of the period, `YYYY-MM-DD`. */
                 from: string;
                 /** @description UTC, `YYYY-MM-DDTHH:MM:SSZ`. */
@@ -13393,6 +13513,15 @@ export interface components {
             /** @description V, three decimals. */
             voltage: string;
         };
+        /** @description One figure: its value in the figure's unit and what it was computed from. */
+        Figure: {
+            basis: components["schemas"]["Basis"];
+            /**
+             * Format: double
+             * @description Null when the inputs it needs are missing.
+             */
+            value: number | null;
+        };
         /** @description The filter choices of the plant list. */
         FilterChoices: {
             status: components["schemas"]["StatusChoice"][];
@@ -14774,6 +14903,21 @@ export interface components {
          * @enum {string}
          */
         OpenState: "open" | "closed";
+        /** @description The orientation the clear-sky reference used. */
+        OrientationUsed: {
+            /** @description The plant did not give it: tilt at the latitude (at most 35°), facing the equator. */
+            assumed: boolean;
+            /**
+             * Format: double
+             * @description Degrees clockwise from north (180 south).
+             */
+            azimuth: number;
+            /**
+             * Format: double
+             * @description Degrees from the horizontal.
+             */
+            tilt: number;
+        };
         /** @description AC output now. */
         OutputRealtime: {
             /**
@@ -14918,6 +15062,12 @@ export interface components {
         /** @description One plant in full, as clients read it. */
         PlantDetail: {
             address: string;
+            /**
+             * Format: double
+             * @description Azimuth of the modules, degrees clockwise from north (180 = south); null when not
+             *     given.
+             */
+            azimuth: number | null;
             /** @description The tariff. */
             charges: components["schemas"]["TariffRow"][];
             /** Format: int64 */
@@ -14955,6 +15105,11 @@ export interface components {
              */
             status: number;
             thumbUrl: string;
+            /**
+             * Format: double
+             * @description Tilt of the modules, degrees (0-90); null when not given.
+             */
+            tilt: number | null;
             timezone: components["schemas"]["DictEntry"];
             /**
              * Format: double
@@ -14997,6 +15152,71 @@ export interface components {
             type: number;
             /** @description When it last reported, `YYYY-MM-DDTHH:MM:SSZ`; null if never. */
             updateAt: string | null;
+        };
+        /** @description A plant's figures over a span of plant-local days (IEC 61724-1; docs/figures.md). */
+        PlantFigures: {
+            /** @description Share of the inverters' daylight hours with reports and no fault, %. */
+            availability: components["schemas"]["Figure"];
+            /** Format: double */
+            availableHours: number | null;
+            /**
+             * Format: double
+             * @description Installed capacity, kWp.
+             */
+            capacity: number;
+            /** @description CO2 the PV energy avoided, kg. */
+            co2Avoided: components["schemas"]["Figure"];
+            /**
+             * Format: double
+             * @description The emission factor `co2Avoided` used, kg/kWh.
+             */
+            co2Factor: number;
+            /**
+             * Format: double
+             * @description The inverters' daylight hours of the period and those with reports and no fault; null
+             *     when availability is not measured.
+             */
+            daylightHours: number | null;
+            /** Format: int64 */
+            days: number;
+            /** @description First and last plant-local day, `YYYY-MM-DD`; days after today count nothing. */
+            from: string;
+            /**
+             * Format: double
+             * @description Energy the battery took from the grid, kWh; null when not measured.
+             */
+            gridCharge: number | null;
+            /**
+             * Format: double
+             * @description In-plane irradiation behind `referenceYield`, kWh/m²; null without one.
+             */
+            irradiation: number | null;
+            orientation: components["schemas"]["OrientationUsed"] | null;
+            /**
+             * @description Performance ratio PR = Y_f / Y_r over the days with production data (and, for a
+             *     station, its readings), %.
+             */
+            performanceRatio: components["schemas"]["Figure"];
+            /**
+             * Format: double
+             * @description PV energy of the period, kWh; null without PV readings.
+             */
+            pvEnergy: number | null;
+            /**
+             * Format: int64
+             * @description Days whose production (and station readings) the performance ratio counts, and days of
+             *     the period up to today.
+             */
+            ratioDays: number;
+            /** @description Reference yield Y_r of the days the performance ratio counts, h (kWh/kWp). */
+            referenceYield: components["schemas"]["Figure"];
+            /** @description Share of the PV energy used on site, %. */
+            selfConsumption: components["schemas"]["Figure"];
+            /** @description Share of the consumption covered by solar energy, %. */
+            selfSufficiency: components["schemas"]["Figure"];
+            /** @description Final yield Y_f, kWh/kWp. */
+            specificYield: components["schemas"]["Figure"];
+            to: string;
         };
         /** @description A plant's inverters per status, with the open warnings and faults among them. */
         PlantInverterCounts: {
@@ -15141,6 +15361,8 @@ export interface components {
             energy: components["schemas"]["EnergyRow"][];
             /** @description Newest first, at most 200. */
             events: components["schemas"]["ReportEvent"][];
+            /** @description The plant figures of the period (`GET /api/v1/plant/{id}/figures`). */
+            figures: components["schemas"]["PlantFigures"];
             /** @description First and last plant-local day of the period, `YYYY-MM-DD`. */
             from: string;
             /** @description UTC, `YYYY-MM-DDTHH:MM:SSZ`. */
@@ -15154,6 +15376,12 @@ export interface components {
         };
         PlantRequest: {
             address?: string | null;
+            /**
+             * Format: double
+             * @description Azimuth of the modules, degrees clockwise from north (0-360, 180 = south); optional,
+             *     kept and cleared like `tilt`.
+             */
+            azimuth?: number | null;
             charges?: components["schemas"]["ChargeRequest"][] | null;
             /** @description Currency id or ISO code. */
             currency?: string | null;
@@ -15176,6 +15404,13 @@ export interface components {
             /** @description Contact person. */
             principal?: string | null;
             thumbUrl?: string | null;
+            /**
+             * Format: double
+             * @description Tilt of the modules from the horizontal, degrees (0-90); optional. On an edit, left
+             *     out keeps it and `null` (or `""`) clears it. Without it the plant figures' clear-sky
+             *     reference assumes one (docs/figures.md).
+             */
+            tilt?: number | null;
             /** @description Time zone id or IANA name. */
             timezone?: string | null;
             /**
@@ -15708,12 +15943,15 @@ export interface components {
             produced: number;
             /**
              * Format: double
-             * @description Share of the production used on site (not exported), % 0-100; null without production.
+             * @description Share of the production used on site (directly or through the battery), % 0-100: the
+             *     figures' `selfConsumption` (the battery's grid charge taken out); null without
+             *     production or what it needs.
              */
             selfConsumption: number | null;
             /**
              * Format: double
-             * @description Share of the consumption not bought from the grid, % 0-100; null without consumption.
+             * @description Share of the consumption solar energy covered, % 0-100: the figures'
+             *     `selfSufficiency`; null without consumption or what it needs.
              */
             selfSufficiency: number | null;
         };
@@ -23883,6 +24121,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Page_OccurrenceItem"];
+                };
+            };
+        };
+    };
+    get_api_v1_plant_id_figures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Instead of `from`/`to`: a day `YYYY-MM-DD`, a month `YYYY-MM` or a year `YYYY`; today
+                 *     when neither is given.
+                 */
+                date?: string | null;
+                /** @description First plant-local day, `YYYY-MM-DD` (with `to`). */
+                from?: string | null;
+                /** @description Last plant-local day, `YYYY-MM-DD`, at most 366 days after `from`. */
+                to?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures; 700, 4 from, 4 to (before from or more than 366 days), 4 date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlantFigures"];
                 };
             };
         };

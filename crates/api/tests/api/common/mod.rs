@@ -93,6 +93,7 @@ impl App {
                 data_dir: self.state.config.data_dir.clone(),
             },
             vtn_nudges: self.state.vtn_nudges.clone(),
+            figures: self.state.config.figures,
         }
     }
 }

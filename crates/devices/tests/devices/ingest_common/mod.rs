@@ -55,6 +55,8 @@ pub async fn plant_with_gateway(
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     };
     let plant = s.create_plant(user, None, user, &fields, 1).await?;
     let gw = s.create_gateway(gsn, "KEY", "", 1).await?;
