@@ -7,7 +7,7 @@
 /// capacity (or the figures are not numbers): such a plant has no yield, which is not a yield
 /// of 0.
 pub fn specific_yield(energy_kwh: f64, capacity_kwp: f64) -> Option<f64> {
-    if !(capacity_kwp.is_finite() && capacity_kwp > 0.0) || !energy_kwh.is_finite() {
+    if !(capacity_kwp.is_finite() && capacity_kwp > 0.0 && energy_kwh.is_finite()) {
         return None;
     }
     Some(energy_kwh.max(0.0) / capacity_kwp)

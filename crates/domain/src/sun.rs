@@ -35,8 +35,8 @@ pub fn geometric_elevation_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
     let t = (jd - JD_J2000) / 36_525.0;
 
     // Geometric mean longitude and anomaly of the sun, eccentricity of Earth's orbit.
-    let l0 = (280.46646 + t * (36_000.76983 + t * 0.000_303_2)).rem_euclid(360.0);
-    let m = 357.52911 + t * (35_999.05029 - 0.000_153_7 * t);
+    let l0 = (280.46646 + t * (36_000.769_83 + t * 0.000_303_2)).rem_euclid(360.0);
+    let m = 357.52911 + t * (35_999.050_29 - 0.000_153_7 * t);
     let e = 0.016_708_634 - t * (0.000_042_037 + 0.000_000_126_7 * t);
     let (mr, l0r) = (m.to_radians(), l0.to_radians());
     let centre = mr.sin() * (1.914_602 - t * (0.004_817 + 0.000_014 * t))

@@ -32,6 +32,7 @@ mod error;
 pub mod event_catalogue;
 pub mod files;
 pub mod firmware;
+pub mod fleet;
 pub mod gateways;
 pub mod inbox;
 pub mod local_time;

@@ -29,6 +29,7 @@ mod events;
 mod fake_gateway;
 mod files_database;
 mod firmware_catalogue;
+mod fleet;
 mod gateway_actions;
 mod gateway_key;
 mod gateway_reads;
