@@ -9,6 +9,7 @@ export const Enums = {
   AuditAction: ['setting.set', 'inverter.boot', 'inverter.shutdown', 'inverter.upgrade', 'inverter.upgrade.cancel', 'inverter.debug', 'inverter.product', 'gateway.restart', 'gateway.upgrade', 'gateway.replace', 'gateway.protocol', 'gateway.settings', 'gateway.debug', 'gateway.uploadCycle', 'gateway.key.rotate', 'gateway.unbind', 'gateway.delete', 'gateway.register', 'gateway.batchRegister', 'gateway.import', 'gateway.customer', 'firmware.upload', 'firmware.edit', 'firmware.enable', 'firmware.disable', 'firmware.delete', 'inverterType.add', 'inverterType.edit', 'inverterType.move', 'inverterType.delete', 'product.create', 'product.edit', 'product.delete', 'protocol.save', 'version.publish', 'version.edit', 'version.delete', 'account.register', 'owner.disable', 'owner.enable', 'company.add', 'company.edit', 'company.disable', 'company.enable', 'company.logo.upload', 'company.logo', 'company.theme', 'staff.add', 'staff.edit', 'staff.delete', 'role.add', 'role.edit', 'role.delete', 'customer.edit', 'customer.remove', 'customer.offer', 'customer.accept', 'customer.decline', 'customer.withdraw', 'customer.leave', 'customerType.add', 'customerType.edit', 'customerType.delete', 'agent.delete', 'agent.offer', 'agent.accept', 'agent.decline', 'agent.withdraw', 'agent.leave', 'energyhub.enrollment.create', 'energyhub.enrollment.edit', 'energyhub.enrollment.devices.add', 'energyhub.enrollment.devices.remove', 'energyhub.enrollment.action', 'energyhub.enrollment.remote', 'energyhub.program.create', 'energyhub.program.edit', 'energyhub.event.create', 'energyhub.event.cancel', 'energyhub.event.optOut', 'energyhub.vtn.save', 'energyhub.vtn.remove', 'energyhub.dispatch', 'energyhub.restore', 'customer.add', 'agent.add'],
   AuditResult: ['succeeded', 'sent', 'failed', 'refused'],
   CommandState: ['sent', 'acknowledged', 'succeeded', 'failed', 'timed_out'],
+  DaylightRule: ['sun', 'clock'],
   DeviceFamily: ['inverter', 'meter', 'battery', 'weather_station', 'combiner'],
   DispatchState: ['pending', 'applied', 'failed', 'offline', 'restored'],
   EnrollmentAction: ['join', 'resubmit', 'quit', 'optOut', 'optIn', 'accept', 'reject'],
@@ -16,6 +17,7 @@ export const Enums = {
   EventKind: ['discharge', 'exportLimit', 'charge'],
   EventStatus: ['pending', 'active', 'completed', 'cancelled'],
   FirmwareTarget: ['inverter', 'gateway'],
+  FleetPeriod: ['today', '7d', '30d'],
   ImportResult: ['created', 'duplicate', 'invalid'],
   MessageSource: ['event', 'notice'],
   OpenState: ['open', 'closed'],
@@ -32,4 +34,5 @@ export const Enums = {
   UpgradeState: ['sending', 'upgrading', 'successful', 'failed', 'cancelled'],
   VtnNotifications: ['webhook', 'polling'],
   VtnPollingReason: ['', 'noPublicUrl', 'notOffered', 'failed'],
+  YieldOutlier: ['low', 'high'],
 } as const satisfies { [K in keyof components['schemas']]?: readonly components['schemas'][K][] };
