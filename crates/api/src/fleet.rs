@@ -212,9 +212,10 @@ pub struct FleetYield {
     pub outlier: Option<YieldOutlier>,
 }
 
-/// The plants by specific yield over the period. Outliers: below both 70 % of the median and
-/// the median minus 2 MAD (median absolute deviation) is `low`; above both 130 % of it and the
-/// median plus 2 MAD is `high`; marked only with 5 ranked plants or more.
+/// The plants by specific yield over the period. Outliers: below 70 % of the median, or more than
+/// 2 MAD (median absolute deviation, counted as at least 5 % of the median) below it, is `low`;
+/// above 130 % of the median, or more than 2 MAD above it, is `high`; marked only with 5 ranked
+/// plants or more.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FleetRanking {

@@ -3,7 +3,7 @@
 //! is needed (sunrise and sunset are computed from the position with NOAA's equations).
 
 use axum::extract::{Path, State};
-use chrono::{Datelike, Duration, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
+use chrono::{Duration, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
 use domain::{DeviceFamily, Lang, policy::PlantVisibility};
 use serde::Deserialize;

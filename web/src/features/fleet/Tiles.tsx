@@ -77,7 +77,7 @@ export function Tiles({ data, query }: { data: FleetSummary; query: FleetQuery }
           <Card size="small" className="fleet-tile">
             <Statistic
               title={t('fleet.energy.capacity')}
-              value={`${formatQuantity(data.energy.capacityKwp * 1000, 'W')}p`}
+              value={formatQuantity(data.energy.capacityKwp, 'kWp')}
               data-testid="fleet-capacity"
             />
           </Card>
