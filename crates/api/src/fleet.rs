@@ -241,7 +241,8 @@ pub struct FleetRanking {
 #[serde(rename_all = "camelCase")]
 pub struct FleetSummary {
     pub period: FleetPeriod,
-    /// Now, UTC.
+    /// When the figures were read, UTC (a summary is kept for up to 5 s per caller and
+    /// filters).
     pub update_at: String,
     pub plants: FleetCounts,
     pub alarms: FleetAlarms,
@@ -373,16 +374,18 @@ pub async fn summary(
     };
     let now = domain::time::now_ms();
     let s = match q.as_list().resolved(&app, &me, 0, 0).await? {
-        Some(filter) => fleet::summary(&app.store, &me.actor, &filter, ask, now).await?,
+        Some(filter) => {
+            fleet::kept_summary(&app.caches.fleet, &app.store, &me.actor, &filter, ask, now).await?
+        }
         // An agent company the caller may not narrow to: nothing matches.
-        None => fleet::empty_summary(ask),
+        None => std::sync::Arc::new(fleet::empty_summary(ask, now)),
     };
     let power = app.caches.latest_pv.power(&app, &s.fresh_inverters).await?;
     let power_w: f64 = power.values().flatten().sum();
     let c = s.counts;
     Ok(Data(FleetSummary {
         period: s.ask.period.into(),
-        update_at: update_at(now),
+        update_at: update_at(s.at),
         plants: FleetCounts {
             total: c.total,
             normal: c.normal,

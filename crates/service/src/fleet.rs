@@ -4,7 +4,11 @@
 //! them: plants per status, open warnings and faults per plant, plants silent while the sun is
 //! up over them, today's energy, and the ranking by specific yield (`domain::kpi`).
 
-use std::collections::HashMap;
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+    time::{Duration as Elapsed, Instant},
+};
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Timelike};
 use domain::{
@@ -12,7 +16,7 @@ use domain::{
     ids::{DeviceId, PlantId},
     kpi::{self, Outlier, Spread},
     plant::Status,
-    policy::Actor,
+    policy::{Actor, PlantVisibility},
     sun,
 };
 use store::{
@@ -33,7 +37,7 @@ pub const SILENT_MINUTES_DEFAULT: i64 = 60;
 pub const SILENT_MINUTES_RANGE: (i64, i64) = (10, 360);
 
 /// The period the ranking sums.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Period {
     #[default]
     Today,
@@ -172,6 +176,8 @@ pub struct PlantYield {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FleetSummary {
     pub ask: FleetAsk,
+    /// When it was read (ms): the figures describe this moment.
+    pub at: i64,
     pub counts: StatusCounts,
     /// Every plant with open warnings or faults: faults first, then the longest open.
     pub alarms: Vec<PlantAlarms>,
@@ -208,7 +214,7 @@ pub async fn summary(
     let visibility = actor.plant_visibility();
     let plants = store.fleet_plants(visibility, actor.id, filter).await?;
     if plants.is_empty() {
-        return Ok(empty_summary(ask));
+        return Ok(empty_summary(ask, now));
     }
     let days = energy_days(now, ask.period);
     let alarms = store
@@ -230,6 +236,7 @@ pub async fn summary(
     let (ranking, ranked, spread) = ranking(&plants, &energy);
     Ok(FleetSummary {
         ask,
+        at: now,
         counts: counts(&plants),
         alarms: plant_alarms(&plants, &alarms),
         silent: silent(&plants, ask.silent_minutes, now),
@@ -246,6 +253,118 @@ pub async fn summary(
     })
 }
 
+/// How long a summary is kept: half the screens' live interval, so a dashboard reading every
+/// 10 s sees figures at most this much older than a fresh read.
+pub const KEPT_FOR: Elapsed = Elapsed::from_secs(5);
+/// Most summaries kept; beyond this the cache starts again.
+const KEPT_MAX: usize = 1_000;
+
+/// What one summary was read for: the reader (visibility is per account: what it owns and is
+/// shared with it), the filters and what is asked. Two readers never share a summary.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct CacheKey {
+    reader: domain::ids::UserId,
+    visibility: (Option<domain::ids::UserId>, Option<domain::ids::CompanyId>),
+    all: bool,
+    name: Option<String>,
+    status: Option<i64>,
+    plant_type: Option<i64>,
+    company: Option<domain::ids::CompanyId>,
+    owner: Option<domain::ids::UserId>,
+    shared: bool,
+    period: Period,
+    silent_minutes: i64,
+}
+
+#[derive(Default)]
+struct Slot {
+    kept: Option<(Instant, Arc<FleetSummary>)>,
+    /// Held while one request reads the summary; the others wait for its result.
+    reading: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Summaries kept for [`KEPT_FOR`] per reader and filters: the dashboard is one heavy read over
+/// thousands of plants that every open screen repeats at the live interval, and a company's
+/// staff (or one person's tabs) ask the same. A summary missing is read once however many ask
+/// at the same moment. Each replica keeps its own.
+#[derive(Default)]
+pub struct SummaryCache {
+    slots: Mutex<HashMap<CacheKey, Slot>>,
+}
+
+impl std::fmt::Debug for SummaryCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SummaryCache").finish_non_exhaustive()
+    }
+}
+
+impl SummaryCache {
+    fn kept(
+        &self,
+        key: &CacheKey,
+    ) -> std::result::Result<Arc<FleetSummary>, Arc<tokio::sync::Mutex<()>>> {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        if slots.len() > KEPT_MAX && !slots.contains_key(key) {
+            slots.clear();
+        }
+        let slot = slots.entry(key.clone()).or_default();
+        match &slot.kept {
+            Some((at, summary)) if at.elapsed() < KEPT_FOR => Ok(summary.clone()),
+            _ => Err(slot.reading.clone()),
+        }
+    }
+
+    fn keep(&self, key: CacheKey, summary: Arc<FleetSummary>) {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots.entry(key).or_default().kept = Some((Instant::now(), summary));
+    }
+}
+
+/// [`summary`] through the cache: a summary of the same reader, filters and ask read less than
+/// [`KEPT_FOR`] ago is answered as it was (its [`FleetSummary::at`] tells when). The permission
+/// is checked on every call.
+pub async fn kept_summary(
+    cache: &SummaryCache,
+    store: &Store,
+    actor: &Actor,
+    filter: &PlantFilter,
+    ask: FleetAsk,
+    now: i64,
+) -> Result<Arc<FleetSummary>> {
+    actor.require(domain::permissions::STATION_VIEW)?;
+    let ask = clamped(ask);
+    let (visibility, all) = match actor.plant_visibility() {
+        PlantVisibility::All => ((None, None), true),
+        PlantVisibility::Of { user, company } => ((Some(user), company), false),
+    };
+    let key = CacheKey {
+        reader: actor.id,
+        visibility,
+        all,
+        name: filter.name.clone(),
+        status: filter.status,
+        plant_type: filter.plant_type,
+        company: filter.company,
+        owner: filter.owner,
+        shared: filter.shared,
+        period: ask.period,
+        silent_minutes: ask.silent_minutes,
+    };
+    let reading = match cache.kept(&key) {
+        Ok(summary) => return Ok(summary),
+        Err(reading) => reading,
+    };
+    let _turn = reading.lock().await;
+    // Whoever held the turn before may have read it meanwhile.
+    if let Ok(summary) = cache.kept(&key) {
+        return Ok(summary);
+    }
+    let fresh =
+        Arc::new(summary(store, actor, filter, ask, now.max(domain::time::now_ms())).await?);
+    cache.keep(key, fresh.clone());
+    Ok(fresh)
+}
+
 fn clamped(ask: FleetAsk) -> FleetAsk {
     FleetAsk {
         silent_minutes: ask
@@ -256,9 +375,10 @@ fn clamped(ask: FleetAsk) -> FleetAsk {
 }
 
 /// The dashboard of no plants (a filter nothing can match).
-pub fn empty_summary(ask: FleetAsk) -> FleetSummary {
+pub fn empty_summary(ask: FleetAsk, now: i64) -> FleetSummary {
     FleetSummary {
         ask: clamped(ask),
+        at: now,
         counts: StatusCounts::default(),
         alarms: Vec::new(),
         silent: Vec::new(),

@@ -475,3 +475,33 @@ async fn the_dashboard_needs_the_plant_lists_key() {
         app.get("/api/v1/fleet/summary", None).await.expect_401();
     }
 }
+
+#[tokio::test]
+async fn a_summary_is_kept_a_few_seconds_per_reader_and_filters() {
+    for app in spawn().await {
+        let b = app.backend;
+        let f = fleet(&app).await;
+        let first = summary(&app, &f.alpha, "").await;
+        assert_eq!(first["alarms"]["plants"], 0, "[{b}]");
+        let t = domain::time::now_ms();
+        app.store
+            .open_event(
+                DeviceId(f.roof_inv),
+                Some(PlantId(f.roof)),
+                "F01",
+                "fault",
+                t,
+            )
+            .await
+            .expect("event");
+        // The same reader and filters within 5 s: the summary read before, and when it was read.
+        let again = summary(&app, &f.alpha, "").await;
+        assert_eq!(again["alarms"]["plants"], 0, "[{b}]");
+        assert_eq!(again["updateAt"], first["updateAt"], "[{b}]");
+        // Another reader, or other filters, read anew.
+        let ann = summary(&app, &f.ann, "").await;
+        assert_eq!(ann["alarms"]["plants"], 1, "[{b}]");
+        let faults = summary(&app, &f.alpha, "?type=1").await;
+        assert_eq!(faults["alarms"]["plants"], 1, "[{b}]");
+    }
+}

@@ -8454,7 +8454,10 @@ export interface components {
                 plants: components["schemas"]["FleetCounts"];
                 ranking: components["schemas"]["FleetRanking"];
                 silent: components["schemas"]["FleetSilent"];
-                /** @description Now, UTC. */
+                /**
+                 * @description When the figures were read, UTC (a summary is kept for up to 5 s per caller and
+                 *     filters).
+                 */
                 updateAt: string;
             };
             msg: string;
@@ -13602,9 +13605,10 @@ export interface components {
          */
         FleetPeriod: "today" | "7d" | "30d";
         /**
-         * @description The plants by specific yield over the period. Outliers: below both 70 % of the median and
-         *     the median minus 2 MAD (median absolute deviation) is `low`; above both 130 % of it and the
-         *     median plus 2 MAD is `high`; marked only with 5 ranked plants or more.
+         * @description The plants by specific yield over the period. Outliers: below 70 % of the median, or more than
+         *     2 MAD (median absolute deviation, counted as at least 5 % of the median) below it, is `low`;
+         *     above 130 % of the median, or more than 2 MAD above it, is `high`; marked only with 5 ranked
+         *     plants or more.
          */
         FleetRanking: {
             /** @description The 10 best, best first. */
@@ -13677,7 +13681,10 @@ export interface components {
             plants: components["schemas"]["FleetCounts"];
             ranking: components["schemas"]["FleetRanking"];
             silent: components["schemas"]["FleetSilent"];
-            /** @description Now, UTC. */
+            /**
+             * @description When the figures were read, UTC (a summary is kept for up to 5 s per caller and
+             *     filters).
+             */
             updateAt: string;
         };
         /** @description A plant in the ranking. */
