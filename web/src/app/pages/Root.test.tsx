@@ -8,17 +8,22 @@ import { RootPage } from './Root';
 const SLOW = { timeout: 10_000 };
 const PLANTS = [{ permission: 'station.view', type: 0 }];
 
+const count = (total: number) =>
+  envelope({ total, normal: total, offline: 0, warning: 0, fault: 0, upgrading: 0 });
 const page = (total: number) =>
   envelope({
     pageNumber: 1,
-    pageSize: 2,
+    pageSize: 1,
     total,
-    infos: Array.from({ length: Math.min(total, 2) }, (_, i) => aPlant({ id: 42 + i, type: 2 })),
+    infos: Array.from({ length: Math.min(total, 1) }, (_, i) => aPlant({ id: 42 + i, type: 2 })),
   });
 
 describe('RootPage', () => {
   it("takes someone with exactly one plant to that plant's overview", async () => {
-    fakeHttp({ 'GET /api/v1/plants': () => page(1) });
+    fakeHttp({
+      'GET /api/v1/overview/plantCount': () => count(1),
+      'GET /api/v1/plants': () => page(1),
+    });
     const view = await renderScreen(<RootPage />, {
       permissions: PLANTS,
       routes: { '/plants/overview/:id/:type': <p>overview</p> },
@@ -27,7 +32,7 @@ describe('RootPage', () => {
   });
 
   it('takes someone without plants to the plant list', async () => {
-    fakeHttp({ 'GET /api/v1/plants': () => page(0) });
+    fakeHttp({ 'GET /api/v1/overview/plantCount': () => count(0) });
     const view = await renderScreen(<RootPage />, {
       permissions: PLANTS,
       routes: { '/plants': <p>list</p> },
@@ -37,7 +42,7 @@ describe('RootPage', () => {
 
   it('shows the fleet dashboard to someone with more than one plant', async () => {
     fakeHttp({
-      'GET /api/v1/plants': () => page(9),
+      'GET /api/v1/overview/plantCount': () => count(9),
       'GET /api/v1/fleet/summary': () =>
         envelope({
           period: 'today',
@@ -66,7 +71,7 @@ describe('RootPage', () => {
             unratedInfos: [],
           },
         }),
-      'GET /api/v1/plant/filter': () => envelope({ status: [], type: [] }),
+      'GET /api/v1/dict/plantTypes': () => envelope([{ id: 1, name: 'Grid-tied' }]),
       'GET /api/v1/agents/list': () => envelope([]),
     });
     const view = await renderScreen(<RootPage />, { permissions: PLANTS });

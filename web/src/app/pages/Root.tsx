@@ -8,11 +8,16 @@ import { usePermissions } from '@/shared/permissions';
 import { FullPageSpin } from '@/shared/ui/FullPageSpin';
 import { landing } from './landing';
 
-/** The caller's first two plants: enough to tell none, one and many apart. */
-const firstPlantsQuery = {
-  queryKey: [...plantKeys.all, 'root'] as const,
-  queryFn: () =>
-    api.get('/api/v1/plants', { query: { page: 1, limit: 2, sort: 'createAt' }, silent: true }),
+/** How many plants the caller sees: one small count, whatever the fleet's size. */
+const plantCountQuery = {
+  queryKey: [...plantKeys.all, 'root', 'count'] as const,
+  queryFn: () => api.get('/api/v1/overview/plantCount', { silent: true }),
+};
+
+/** The caller's one plant, asked for only when they have exactly one. */
+const onlyPlantQuery = {
+  queryKey: [...plantKeys.all, 'root', 'only'] as const,
+  queryFn: () => api.get('/api/v1/plants', { query: { page: 1, limit: 1 }, silent: true }),
 };
 
 /**
@@ -28,10 +33,14 @@ export function RootPage() {
 }
 
 function PlantsHome() {
-  const first = useQuery(firstPlantsQuery);
-  if (first.isPending) return <FullPageSpin />;
+  const count = useQuery(plantCountQuery);
+  const one = count.data?.total === 1;
+  const only = useQuery({ ...onlyPlantQuery, enabled: one });
+  if (count.isPending || (one && only.isPending)) return <FullPageSpin />;
   // a failed count shows the dashboard, which tells its own failure and offers to try again
-  const to = first.isError ? 'dashboard' : landing(first.data.total, first.data.infos[0]);
+  const to = count.isError
+    ? 'dashboard'
+    : landing(count.data.total, one ? only.data?.infos[0] : undefined);
   if (to === 'dashboard') return <FleetDashboardPage />;
   return <Navigate to={to} replace />;
 }

@@ -108,8 +108,7 @@ function server(summary: () => FleetSummary | ReturnType<typeof failure>) {
       const s = summary();
       return 'status' in s ? s : envelope(s);
     },
-    'GET /api/v1/plant/filter': () =>
-      envelope({ status: [], type: [{ value: 1, label: 'Grid-tied' }] }),
+    'GET /api/v1/dict/plantTypes': () => envelope([{ id: 1, name: 'Grid-tied' }]),
     'GET /api/v1/agents/list': () => envelope([]),
   });
 }

@@ -5,6 +5,7 @@ import { Badge, Button, Card, Col, Empty, Flex, Row, Select, Skeleton, Typograph
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { currentLanguage } from '@/shared/i18n';
 import { useListParams } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
 import { AgentFilter, CustomerFilter } from '@/shared/ui/PickerFilters';
@@ -34,7 +35,7 @@ export default function FleetDashboardPage() {
     query.agentCompanyId !== -1 ||
     query.customerId !== null;
   const summary = useQuery(fleetSummaryQuery(query));
-  const types = useQuery(plantTypesQuery);
+  const types = useQuery(plantTypesQuery(currentLanguage()));
   const data = summary.data;
   // durations are told from the server's clock at the answer (no clock read while rendering)
   const now = data ? Date.parse(data.updateAt) : 0;
@@ -63,7 +64,7 @@ export default function FleetDashboardPage() {
         style={{ width }}
         options={[
           { value: -1, label: t('fleet.filter.anyType') },
-          ...(types.data?.type ?? []).map((ty) => ({ value: ty.value, label: ty.label })),
+          ...(types.data ?? []).map((ty) => ({ value: ty.id, label: ty.name })),
         ]}
         data-testid="fleet-type"
       />

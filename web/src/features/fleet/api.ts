@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/shared/api/client';
-import { fleetKeys, plantKeys } from '@/shared/api/keys';
+import { dictKeys, fleetKeys } from '@/shared/api/keys';
 import { LIVE_QUERY } from '@/shared/api/live';
 import { agentParam } from '@/shared/api/pickers';
 import type { Schemas } from '@/shared/api/schema';
@@ -51,12 +51,13 @@ export const fleetSummaryQuery = (q: FleetQuery) =>
     ...LIVE_QUERY,
   });
 
-/** The plant types the type filter offers (the plant list's filter choices). */
-export const plantTypesQuery = queryOptions({
-  queryKey: plantKeys.filter,
-  queryFn: () => api.get('/api/v1/plant/filter', { silent: true }),
-  staleTime: 60_000,
-});
+/** The plant types the type filter offers, in the caller's language (a fixed dictionary). */
+export const plantTypesQuery = (lan: string) =>
+  queryOptions({
+    queryKey: dictKeys.one('plantTypes', lan),
+    queryFn: () => api.get('/api/v1/dict/plantTypes', { lan, silent: true }),
+    staleTime: Infinity,
+  });
 
 const search = (params: Record<string, string | number>) => {
   const s = new URLSearchParams();
