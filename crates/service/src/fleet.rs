@@ -201,9 +201,11 @@ pub struct FleetSummary {
 }
 
 /// The fleet dashboard over the plants `actor` sees that match `filter` (its sort and page
-/// are ignored); `station.view` (the plant list's key) is needed.
+/// are ignored); `station.view` (the plant list's key) is needed. The closed days of the
+/// period come from `closed` (read for the plants it does not hold yet).
 pub async fn summary(
     store: &Store,
+    closed: &ClosedDays,
     actor: &Actor,
     filter: &PlantFilter,
     ask: FleetAsk,
@@ -216,13 +218,16 @@ pub async fn summary(
     if plants.is_empty() {
         return Ok(empty_summary(ask, now));
     }
-    let days = energy_days(now, ask.period);
+    // Today's energy from the day rows; the period's closed days from what is kept.
+    let days = energy_days(now, Period::Today);
+    let todays = plant_todays(&plants, &days, now);
     let alarms = store
         .fleet_open_alarms(visibility, actor.id, filter)
         .await?;
     let energy = store
         .fleet_energy(visibility, actor.id, filter, PV, &days)
         .await?;
+    let before = closed.sums(store, &todays, ask.period.days()).await?;
     let stamps = store
         .fleet_inverter_stamps(visibility, actor.id, filter)
         .await?;
@@ -232,7 +237,7 @@ pub async fn summary(
         .map(|s| (s.device_id, s.ts))
         .collect();
 
-    let energy = plant_energy(&plants, &energy, &days, now);
+    let energy = plant_energy(&todays, &energy, &before);
     let (ranking, ranked, spread) = ranking(&plants, &energy);
     Ok(FleetSummary {
         ask,
@@ -251,6 +256,87 @@ pub async fn summary(
         spread,
         fresh_inverters,
     })
+}
+
+/// How long a plant's closed days are kept: a late report for a past day shows after this.
+pub const CLOSED_KEPT_FOR: Elapsed = Elapsed::from_secs(600);
+/// Most (plant, period) sums kept; beyond this the map starts again.
+const CLOSED_KEPT_MAX: usize = 200_000;
+/// Plants per read of closed days (the ids are bound one by one).
+const CLOSED_READ_CHUNK: usize = 1_000;
+
+/// Each plant's PV energy over a period's closed days (before its own today): they change only
+/// when a late report arrives, and summing 30 days of thousands of plants was most of a
+/// summary's cost. Kept per plant and period length, for every reader alike (a plant's energy
+/// is the same whoever looks), read again after [`CLOSED_KEPT_FOR`] and at once when the
+/// plant's day changes. Each replica keeps its own.
+#[derive(Default)]
+pub struct ClosedDays {
+    entries: Mutex<HashMap<(PlantId, i64), ClosedSum>>,
+}
+
+/// For (plant, days of the period): the plant's today it was read on, kWh, when.
+type ClosedSum = (String, f64, Instant);
+
+impl ClosedDays {
+    /// The closed days' energy of a period of `days` days for each plant (`todays`: its own
+    /// today), kWh; none for a period of one day.
+    async fn sums(
+        &self,
+        store: &Store,
+        todays: &HashMap<PlantId, (usize, String)>,
+        days: i64,
+    ) -> Result<HashMap<PlantId, f64>> {
+        let mut out = HashMap::with_capacity(todays.len());
+        if days <= 1 {
+            return Ok(out);
+        }
+        let now = Instant::now();
+        // Plants to read, by their today.
+        let mut missing: HashMap<&str, Vec<PlantId>> = HashMap::new();
+        {
+            let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+            for (plant, (_, today)) in todays {
+                match entries.get(&(*plant, days)) {
+                    Some((day, kwh, at))
+                        if day == today && now.duration_since(*at) < CLOSED_KEPT_FOR =>
+                    {
+                        out.insert(*plant, *kwh);
+                    }
+                    _ => missing.entry(today.as_str()).or_default().push(*plant),
+                }
+            }
+        }
+        for (today, ids) in missing {
+            let Ok(t) = NaiveDate::parse_from_str(today, "%Y-%m-%d") else {
+                continue;
+            };
+            let from = (t - Duration::days(days - 1))
+                .format("%Y-%m-%d")
+                .to_string();
+            let mut sums: HashMap<PlantId, f64> = ids.iter().map(|id| (*id, 0.0)).collect();
+            for chunk in ids.chunks(CLOSED_READ_CHUNK) {
+                for r in store.plants_energy_between(chunk, PV, &from, today).await? {
+                    sums.insert(r.plant_id, r.kwh);
+                }
+            }
+            let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+            if entries.len() + sums.len() > CLOSED_KEPT_MAX {
+                entries.clear();
+            }
+            for (plant, kwh) in &sums {
+                entries.insert((*plant, days), (today.to_string(), *kwh, now));
+            }
+            out.extend(sums);
+        }
+        Ok(out)
+    }
+}
+
+impl std::fmt::Debug for ClosedDays {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClosedDays").finish_non_exhaustive()
+    }
 }
 
 /// How long a summary is kept: half the screens' live interval, so a dashboard reading every
@@ -290,6 +376,8 @@ struct Slot {
 #[derive(Default)]
 pub struct SummaryCache {
     slots: Mutex<HashMap<CacheKey, Slot>>,
+    /// The plants' closed days, which every summary shares.
+    pub closed: ClosedDays,
 }
 
 impl std::fmt::Debug for SummaryCache {
@@ -359,8 +447,8 @@ pub async fn kept_summary(
     if let Ok(summary) = cache.kept(&key) {
         return Ok(summary);
     }
-    let fresh =
-        Arc::new(summary(store, actor, filter, ask, now.max(domain::time::now_ms())).await?);
+    let now = now.max(domain::time::now_ms());
+    let fresh = Arc::new(summary(store, &cache.closed, actor, filter, ask, now).await?);
     cache.keep(key, fresh.clone());
     Ok(fresh)
 }
@@ -427,34 +515,53 @@ fn energy_days(now: i64, period: Period) -> EnergyDays {
     }
 }
 
-/// Each plant's (today, period) energy, kWh, read in its own zone's today.
-fn plant_energy(
+/// Each plant's own today: which of the candidates of `days` it is, and the date.
+fn plant_todays(
     plants: &[FleetPlantRow],
-    rows: &[FleetEnergyRow],
     days: &EnergyDays,
     now: i64,
-) -> HashMap<PlantId, (f64, f64)> {
+) -> HashMap<PlantId, (usize, String)> {
     let at = DateTime::from_timestamp_millis(now).unwrap_or_default();
-    let zones: HashMap<PlantId, &str> =
-        plants.iter().map(|p| (p.id, p.timezone.as_str())).collect();
-    let mut out = HashMap::with_capacity(rows.len());
-    for r in rows {
-        let Some(tz) = zones.get(&r.plant_id) else {
-            continue;
-        };
-        let today = at
-            .with_timezone(&local_time::zone(tz))
-            .format("%Y-%m-%d")
-            .to_string();
-        let figures = match days.todays.iter().position(|d| *d == today) {
-            Some(0) => (r.today0, r.period0),
-            Some(1) => (r.today1, r.period1),
-            Some(2) => (r.today2, r.period2),
-            _ => continue,
-        };
-        out.insert(r.plant_id, figures);
+    // Zones repeat across a fleet: each is converted once.
+    let mut by_zone: HashMap<&str, Option<(usize, String)>> = HashMap::new();
+    let mut out = HashMap::with_capacity(plants.len());
+    for p in plants {
+        let today = by_zone.entry(p.timezone.as_str()).or_insert_with(|| {
+            let today = at
+                .with_timezone(&local_time::zone(&p.timezone))
+                .format("%Y-%m-%d")
+                .to_string();
+            let k = days.todays.iter().position(|d| *d == today)?;
+            Some((k, today))
+        });
+        if let Some(t) = today {
+            out.insert(p.id, t.clone());
+        }
     }
     out
+}
+
+/// Each plant's (today, period) energy, kWh: today's row of its own today, and the period's
+/// closed days before it.
+fn plant_energy(
+    todays: &HashMap<PlantId, (usize, String)>,
+    rows: &[FleetEnergyRow],
+    closed: &HashMap<PlantId, f64>,
+) -> HashMap<PlantId, (f64, f64)> {
+    let today_of: HashMap<PlantId, &FleetEnergyRow> =
+        rows.iter().map(|r| (r.plant_id, r)).collect();
+    todays
+        .iter()
+        .map(|(plant, (k, _))| {
+            let today = today_of.get(plant).map_or(0.0, |r| match k {
+                0 => r.today0,
+                1 => r.today1,
+                _ => r.today2,
+            });
+            let before = closed.get(plant).copied().unwrap_or(0.0);
+            (*plant, (today, today + before))
+        })
+        .collect()
 }
 
 fn ranking(
@@ -626,18 +733,25 @@ mod tests {
             today0: 1.0,
             today1: 2.0,
             today2: 3.0,
-            period0: 10.0,
-            period1: 20.0,
-            period2: 30.0,
+            period0: 1.0,
+            period1: 2.0,
+            period2: 3.0,
         };
+        let closed = HashMap::from([(PlantId(1), 10.0)]);
         // 10:00Z is 20:00 in Sydney, still the 21st there.
-        let out = plant_energy(&plants, &[e(1), e(2)], &days, MORNING);
-        assert_eq!(out[&PlantId(1)], (2.0, 20.0));
-        assert_eq!(out[&PlantId(2)], (2.0, 20.0));
+        let todays = plant_todays(&plants, &days, MORNING);
+        assert_eq!(todays[&PlantId(2)], (1, "2024-06-21".to_string()));
+        let out = plant_energy(&todays, &[e(1), e(2)], &closed);
+        assert_eq!(out[&PlantId(1)], (2.0, 12.0));
+        assert_eq!(out[&PlantId(2)], (2.0, 2.0));
         // 15:00Z is 01:00 on the 22nd in Sydney.
         let later = MORNING + 5 * 3_600_000;
-        let out = plant_energy(&plants, &[e(1), e(2)], &days, later);
-        assert_eq!(out[&PlantId(2)], (3.0, 30.0));
+        let todays = plant_todays(&plants, &days, later);
+        let out = plant_energy(&todays, &[e(1), e(2)], &closed);
+        assert_eq!(out[&PlantId(2)], (3.0, 3.0));
+        // A plant without a row today has produced nothing today.
+        let out = plant_energy(&todays, &[], &closed);
+        assert_eq!(out[&PlantId(1)], (0.0, 10.0));
     }
 
     #[test]

@@ -175,6 +175,13 @@ async fn the_fleet_reads_cover_exactly_the_plant_lists_plants() -> TestResult {
                 .is_empty()
         );
 
+        // The closed days of a period, for the plants asked about (the barn has none).
+        let closed = s
+            .plants_energy_between(&[roof, barn], "pv", "2024-06-14", "2024-06-21")
+            .await?;
+        assert_eq!(closed.len(), 1);
+        assert_eq!((closed[0].plant_id, closed[0].kwh), (roof, 6.0));
+
         let stamps = s.fleet_inverter_stamps(vis, ann, &all).await?;
         assert_eq!(stamps.len(), 1);
         assert_eq!((stamps[0].device_id, stamps[0].ts), (inv, 5_000));
