@@ -9,6 +9,7 @@ pub mod agent;
 pub mod baseline;
 pub mod db;
 pub mod e2e;
+pub mod fleet;
 pub mod gateway_client;
 pub mod history;
 pub mod load;

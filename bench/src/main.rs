@@ -20,6 +20,9 @@ enum Command {
     /// Monitoring reads (plant overview endpoints, energy periods, plant list) through the real
     /// router over a database of plants with a year of rollups and 5-minute samples.
     Overview(OverviewArgs),
+    /// The fleet dashboard (the home screen's calls) over one company's thousands of plants,
+    /// with concurrent clients, against `GET /api/v1/user` in the same run.
+    Fleet(FleetArgs),
     /// History storage: simulated gateways report for some days, then the closed days are
     /// compacted; bytes per data point as rows and as blocks, and day reads from each.
     History(HistoryArgs),
@@ -75,6 +78,35 @@ struct ReadsArgs {
     /// The portal's process id, to print its CPU time per request (`pgrep -f 'portal serve'`).
     #[arg(long)]
     pid: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct FleetArgs {
+    #[arg(long, value_enum, default_value = "sqlite")]
+    db: DbKind,
+    #[arg(
+        long,
+        env = "PORTAL_TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1/test"
+    )]
+    database_url: String,
+    /// Plants of the measured company.
+    #[arg(long, default_value_t = 5000)]
+    plants: usize,
+    /// Plants of another company beside them (never counted).
+    #[arg(long, default_value_t = 1000)]
+    other_plants: usize,
+    /// Customer accounts the company's plants belong to.
+    #[arg(long, default_value_t = 100)]
+    customers: usize,
+    /// Days of daily energy per plant.
+    #[arg(long, default_value_t = 35)]
+    days: i64,
+    #[arg(long, default_value_t = 20)]
+    clients: usize,
+    /// Length of each measured phase.
+    #[arg(long, default_value_t = 15.0)]
+    seconds: f64,
 }
 
 #[derive(clap::Args)]
@@ -196,6 +228,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Ingest(a) => rt.block_on(ingest(a)),
         Command::Overview(a) => rt.block_on(overview(a)),
+        Command::Fleet(a) => rt.block_on(fleet(a)),
         Command::History(a) => rt.block_on(history(a)),
         Command::Reads(a) => rt.block_on(reads(a)),
         Command::Agent(a) => rt.block_on(agent(a)),
@@ -239,6 +272,47 @@ async fn agent(a: AgentArgs) -> anyhow::Result<()> {
     let result = bench::agent::run(&options).await?;
     print!("{}", bench::agent::render(&options, &result));
     Ok(())
+}
+
+async fn fleet(a: FleetArgs) -> anyhow::Result<()> {
+    let options = bench::fleet::FleetOptions {
+        db: a.db,
+        postgres_url: a.database_url,
+        plants: a.plants.max(1),
+        other_plants: a.other_plants,
+        customers: a.customers.max(1),
+        days: a.days.max(1),
+        clients: a.clients.max(1),
+        seconds: a.seconds,
+    };
+    println!(
+        "machine: {} cores, {}; load average {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model(),
+        load_average()
+    );
+    println!(
+        "fleet: {} plants of one company ({} customers) + {} of another on {}, {} days of energy, {} clients, {} s per phase",
+        options.plants,
+        options.customers,
+        options.other_plants,
+        options.db,
+        options.days,
+        options.clients,
+        options.seconds
+    );
+    let result = bench::fleet::run(&options).await?;
+    print!("{}", bench::fleet::render(&options, &result));
+    println!("load average at the end: {}", load_average());
+    Ok(())
+}
+
+/// The 1, 5 and 15 minute load averages (other work shares the machine).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
 }
 
 async fn history(a: HistoryArgs) -> anyhow::Result<()> {

@@ -23,9 +23,17 @@ export async function newPage(browser, options = {}) {
   return { context, page };
 }
 
-/** The first screen after sign-in: the plant list (or the welcome page without station.view). */
+/**
+ * The first screen after sign-in (web/src/app/pages/landing.ts): the fleet dashboard for more
+ * than one plant, the plant's overview for one, the plant list for none, the welcome page
+ * without station.view.
+ */
 export function landing(page) {
-  return page.locator('[data-testid="plants-title"], [data-testid="welcome-title"]').first();
+  return page
+    .locator(
+      '[data-testid="fleet-title"], [data-testid="overview-name"], [data-testid="plants-title"], [data-testid="welcome-title"]',
+    )
+    .first();
 }
 
 /** Signs in through the login form and waits for the first screen. */

@@ -188,6 +188,8 @@ describe('plant gateways', () => {
       }),
     );
     await signIn(page, server.url, USERS.owner);
+    // the owner has a plant by now: / opens its overview
+    await page.goto(`${server.url}/plants`);
     await page.getByTestId('add-plant').click();
     await page.locator('#name').fill('Race Condition Plant');
     await page.locator('#totalPower').fill('8');

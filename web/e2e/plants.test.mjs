@@ -269,6 +269,8 @@ describe('plants', () => {
     {
       const second = await offlinePage(browser);
       await signIn(second.page, server.url, SECOND);
+      // their one plant: / opens its overview; the list is one click away
+      await second.page.goto(`${server.url}/plants`);
       const r = row(second.page, RENAMED);
       await r.getByTestId('shared-tag').waitFor();
       assert.equal(await r.getByTestId('action-edit').count(), 0);
@@ -304,6 +306,7 @@ describe('plants', () => {
     // ---- the second account now owns it and deletes it (typed confirmation)
     const second = await offlinePage(browser);
     await signIn(second.page, server.url, SECOND);
+    await second.page.goto(`${server.url}/plants`);
     const r = row(second.page, RENAMED);
     await r.waitFor();
     assert.equal(await r.getByTestId('shared-tag').count(), 0);

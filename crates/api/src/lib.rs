@@ -30,6 +30,7 @@ mod dict;
 mod events;
 mod files;
 pub mod firmware;
+mod fleet;
 mod gateways;
 mod headers;
 mod inverters;

@@ -16,9 +16,9 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     AppState, accounts, agents, audit, auth, batteries, combiners, comm_log, commands, companies,
-    company, customers, debug, dict, energy_hub, events, firmware, gateways, inverters, manuals,
-    messages, meters, monitor, owners, permissions, plants, predicted, products, protocols,
-    reports, settings, staff, system, upgrades, users, versions, weather_stations,
+    company, customers, debug, dict, energy_hub, events, firmware, fleet, gateways, inverters,
+    manuals, messages, meters, monitor, owners, permissions, plants, predicted, products,
+    protocols, reports, settings, staff, system, upgrades, users, versions, weather_stations,
 };
 
 #[derive(OpenApi)]
@@ -44,6 +44,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(owners::router())
         .merge(dict::router())
         .merge(plants::router())
+        .merge(fleet::router())
         .merge(protocols::router())
         .merge(products::router())
         .merge(gateways::router())

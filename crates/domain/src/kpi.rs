@@ -17,6 +17,9 @@ pub fn specific_yield(energy_kwh: f64, capacity_kwp: f64) -> Option<f64> {
 pub const OUTLIER_SHARE_OF_MEDIAN: f64 = 0.7;
 /// ... and so are plants more than this many median absolute deviations from it.
 pub const OUTLIER_MADS: f64 = 2.0;
+/// The deviation counts as at least this share of the median: in a fleet of near-identical
+/// yields (a MAD near 0) a plant a percent off is not an outlier.
+pub const OUTLIER_MIN_MAD_SHARE: f64 = 0.05;
 /// Fewer ranked plants than this mark no outliers: their median says little.
 pub const OUTLIER_MIN_PLANTS: usize = 5;
 
@@ -67,13 +70,15 @@ pub fn spread(values: &[f64]) -> Option<Spread> {
     Some(Spread { median, mad })
 }
 
-/// The bounds outside which a yield is an outlier: (low, high). Low: below both 70 % of the
-/// median and the median minus 2 MAD; high: above both 130 % of the median and the median plus
-/// 2 MAD. Asking for both keeps a tight fleet (small MAD) from marking plants a few percent
-/// off, and a scattered one (large MAD) from marking a plant a third down.
+/// The bounds outside which a yield is an outlier: (low, high). Low: below 70 % of the median,
+/// or more than 2 MAD below it; high: above 130 % of the median, or more than 2 MAD above it;
+/// the MAD counting as at least 5 % of the median. Either test alone marks a plant: a plant
+/// that produced nothing is low in a scattered fleet (large MAD) too, and one a tenth below
+/// its peers in a tight fleet (small MAD) stands out as well.
 pub fn outlier_bounds(s: Spread) -> (f64, f64) {
-    let low = (s.median * OUTLIER_SHARE_OF_MEDIAN).min(s.median - OUTLIER_MADS * s.mad);
-    let high = (s.median * (2.0 - OUTLIER_SHARE_OF_MEDIAN)).max(s.median + OUTLIER_MADS * s.mad);
+    let mad = s.mad.max(s.median.abs() * OUTLIER_MIN_MAD_SHARE);
+    let low = (s.median * OUTLIER_SHARE_OF_MEDIAN).max(s.median - OUTLIER_MADS * mad);
+    let high = (s.median * (2.0 - OUTLIER_SHARE_OF_MEDIAN)).min(s.median + OUTLIER_MADS * mad);
     (low, high)
 }
 
@@ -141,21 +146,27 @@ mod tests {
     }
 
     #[test]
-    fn a_tight_fleet_marks_no_plant_a_few_percent_off() {
-        // MAD 0.05: median - 2 MAD = 3.9, but 3.85 is 96 % of the median.
-        let yields = [4.0, 4.05, 3.95, 4.0, 4.1, 3.9, 3.85];
+    fn a_tight_fleet_marks_a_plant_a_tenth_down_but_not_one_a_few_percent_off() {
+        // MAD 0.05, counted as 5 % of the median (0.2): low below 4.0 - 0.4 = 3.6.
+        let yields = [4.0, 4.05, 3.95, 4.0, 4.1, 3.9, 3.85, 3.5, 4.0];
         let s = spread(&yields).expect("spread");
+        let (low, high) = outlier_bounds(s);
+        assert!((low - 3.6).abs() < 1e-9, "{low}");
+        assert!((high - 4.4).abs() < 1e-9, "{high}");
         assert_eq!(outlier(3.85, s, yields.len()), None);
+        assert_eq!(outlier(3.5, s, yields.len()), Some(Outlier::Low));
     }
 
     #[test]
-    fn a_scattered_fleet_marks_only_what_is_beyond_two_deviations() {
-        // median 4, MAD 1.5: 70 % of the median is 2.8 but median - 2 MAD is 1.0.
+    fn a_scattered_fleet_still_marks_a_plant_that_produced_nothing() {
+        // median 4, MAD 1.5: median - 2 MAD is 1.0, but 70 % of the median is 2.8.
         let yields = [1.0, 2.5, 2.5, 4.0, 5.5, 5.5, 7.0];
         let s = spread(&yields).expect("spread");
         assert_eq!(s.mad, 1.5);
-        assert_eq!(outlier(2.0, s, yields.len()), None);
-        assert_eq!(outlier(0.9, s, yields.len()), Some(Outlier::Low));
+        assert_eq!(outlier_bounds(s).0, 4.0 * 0.7);
+        assert_eq!(outlier(0.0, s, yields.len()), Some(Outlier::Low));
+        assert_eq!(outlier(2.5, s, yields.len()), Some(Outlier::Low));
+        assert_eq!(outlier(3.0, s, yields.len()), None);
     }
 
     #[test]
@@ -163,6 +174,7 @@ mod tests {
         let yields = [4.0, 4.1, 3.9, 4.0, 4.0, 9.0];
         let s = spread(&yields).expect("spread");
         assert_eq!(outlier(9.0, s, yields.len()), Some(Outlier::High));
+        assert_eq!(outlier(4.1, s, yields.len()), None);
     }
 
     #[test]

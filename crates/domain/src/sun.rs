@@ -29,8 +29,18 @@ pub fn elevation_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
     geometric + refraction_deg(geometric)
 }
 
-/// The elevation of the sun's centre without refraction (degrees).
-pub fn geometric_elevation_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
+/// Where the sun is at a moment, seen from the Earth's centre: what every position on Earth
+/// derives its sun from (elevation here, sunrise and sunset on the weather card).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolarPosition {
+    /// The sun's declination, radians.
+    pub declination: f64,
+    /// The equation of time, minutes: how far the true sun runs ahead of the mean sun.
+    pub equation_of_time: f64,
+}
+
+/// The sun's declination and the equation of time at `at_ms` (Unix ms, UTC).
+pub fn position(at_ms: i64) -> SolarPosition {
     let jd = at_ms as f64 / MS_PER_DAY + JD_UNIX_EPOCH;
     let t = (jd - JD_J2000) / 36_525.0;
 
@@ -50,22 +60,29 @@ pub fn geometric_elevation_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
     let obliquity = (23.0 + (26.0 + seconds / 60.0) / 60.0 + 0.002_56 * omega.cos()).to_radians();
     let declination = (obliquity.sin() * apparent_long.sin()).asin();
 
-    // Equation of time (minutes): how far the true sun runs ahead of the mean sun.
     let y = (obliquity / 2.0).tan().powi(2);
-    let eot = 4.0
+    let equation_of_time = 4.0
         * (y * (2.0 * l0r).sin() - 2.0 * e * mr.sin() + 4.0 * e * y * mr.sin() * (2.0 * l0r).cos()
             - 0.5 * y * y * (4.0 * l0r).sin()
             - 1.25 * e * e * (2.0 * mr).sin())
         .to_degrees();
+    SolarPosition {
+        declination,
+        equation_of_time,
+    }
+}
 
+/// The elevation of the sun's centre without refraction (degrees).
+pub fn geometric_elevation_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
+    let sun = position(at_ms);
     // True solar time at the place (minutes after its solar midnight) and the hour angle.
     let utc_minutes = at_ms.rem_euclid(86_400_000) as f64 / 60_000.0;
-    let solar_minutes = (utc_minutes + eot + 4.0 * lon_deg).rem_euclid(1_440.0);
+    let solar_minutes = (utc_minutes + sun.equation_of_time + 4.0 * lon_deg).rem_euclid(1_440.0);
     let hour_angle = (solar_minutes / 4.0 - 180.0).to_radians();
 
     let lat = lat_deg.to_radians();
-    let cos_zenith = (lat.sin() * declination.sin()
-        + lat.cos() * declination.cos() * hour_angle.cos())
+    let cos_zenith = (lat.sin() * sun.declination.sin()
+        + lat.cos() * sun.declination.cos() * hour_angle.cos())
     .clamp(-1.0, 1.0);
     90.0 - cos_zenith.acos().to_degrees()
 }

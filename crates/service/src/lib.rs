@@ -33,6 +33,7 @@ pub mod event_catalogue;
 pub mod figures;
 pub mod files;
 pub mod firmware;
+pub mod fleet;
 pub mod gateways;
 pub mod inbox;
 pub mod local_time;

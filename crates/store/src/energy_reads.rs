@@ -124,6 +124,31 @@ impl Store {
             plants
         )?)
     }
+    /// The energy of `metric` of these plants over the days from `from` and before `before`
+    /// (`YYYY-MM-DD`), per plant, one query (plants without a row are left out).
+    pub async fn plants_energy_between(
+        &self,
+        plants: &[PlantId],
+        metric: &str,
+        from: &str,
+        before: &str,
+    ) -> Result<Vec<PlantTotalEnergy>> {
+        if plants.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT plant_id, SUM(kwh) AS kwh FROM plant_energy_daily \
+             WHERE metric = $1 AND day >= $2 AND day < $3 AND plant_id IN ({}) GROUP BY plant_id",
+            placeholders(4, plants.len())
+        );
+        Ok(with_ids!(
+            self,
+            PlantTotalEnergy,
+            sql,
+            [metric, from, before],
+            plants
+        )?)
+    }
 }
 
 #[cfg(test)]

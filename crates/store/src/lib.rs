@@ -25,6 +25,7 @@ pub mod events;
 pub mod family;
 pub mod files;
 pub mod firmware;
+pub mod fleet;
 pub mod gateway_actions;
 pub mod gateway_keys;
 pub mod gateways;

@@ -201,6 +201,57 @@ fn linked_column(company: &str) -> String {
     )
 }
 
+/// The tables a [`Matching`] rule reads: the plant and the reader's share of it.
+pub(crate) const MATCHING_FROM: &str =
+    "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+
+/// The plant list's one rule, for every read that takes its filters (the list and its map,
+/// the fleet dashboard): who may see a plant ([`VISIBLE`]) and the list's filters, over
+/// [`MATCHING_FROM`], with its values bound as `$1` to `$9` by `matching_rows!` (a query adds
+/// its own parameters from `$10`).
+#[derive(Debug, Clone)]
+pub(crate) struct Matching {
+    pub conditions: String,
+    pub user: UserId,
+    pub company: Option<CompanyId>,
+    pub all: i64,
+    pub name: Option<String>,
+    pub status: Option<i64>,
+    pub plant_type: Option<i64>,
+    pub only_company: Option<CompanyId>,
+    pub owner: Option<UserId>,
+    pub shared: i64,
+}
+
+impl Matching {
+    pub(crate) fn new(visibility: PlantVisibility, reader: UserId, filter: &PlantFilter) -> Self {
+        let (user, company, all) = viewer(visibility, reader);
+        let name = filter
+            .name
+            .as_ref()
+            .map(|n| format!("%{}%", n.to_lowercase()));
+        let by_name = crate::sql::contains("LOWER(p.name)", "$4", name.is_some());
+        let conditions = format!(
+            "{VISIBLE} AND {by_name} AND ($5 IS NULL OR p.status = $5) \
+             AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7) \
+             AND ($8 IS NULL OR p.owner_id = $8) \
+             AND ($9 = 0 OR (s.user_id IS NOT NULL AND p.owner_id <> $1))"
+        );
+        Matching {
+            conditions,
+            user,
+            company,
+            all,
+            name,
+            status: filter.status,
+            plant_type: filter.plant_type,
+            only_company: filter.company,
+            owner: filter.owner,
+            shared: i64::from(filter.shared),
+        }
+    }
+}
+
 pub(crate) fn viewer(
     visibility: PlantVisibility,
     reader: UserId,
@@ -252,65 +303,26 @@ impl Store {
         reader: UserId,
         filter: &PlantFilter,
     ) -> Result<(Vec<PlantRow>, i64)> {
-        let (user, company, all) = viewer(visibility, reader);
-        let name = filter
-            .name
-            .as_ref()
-            .map(|n| format!("%{}%", n.to_lowercase()));
-        let by_name = crate::sql::contains("LOWER(p.name)", "$4", name.is_some());
-        let conditions = format!(
-            "{VISIBLE} AND {by_name} AND ($5 IS NULL OR p.status = $5) \
-             AND ($6 IS NULL OR p.plant_type = $6) AND ($7 IS NULL OR p.company_id = $7) \
-             AND ($8 IS NULL OR p.owner_id = $8) \
-             AND ($9 = 0 OR (s.user_id IS NOT NULL AND p.owner_id <> $1))"
-        );
-        let from = "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+        let m = Matching::new(visibility, reader, filter);
         let direction = if filter.descending { "DESC" } else { "ASC" };
         // The count rides on the page's rows (a window over the whole match, computed before
         // LIMIT): one query instead of two on every list. A page past the end has no row to
         // carry it and counts apart.
         let sql = format!(
-            "SELECT {COLUMNS}, {}, COUNT(*) OVER () AS total {from} WHERE {conditions} \
+            "SELECT {COLUMNS}, {}, COUNT(*) OVER () AS total {MATCHING_FROM} WHERE {} \
              ORDER BY {} {direction}, p.id {direction} {}",
             linked_column("$2"),
+            m.conditions,
             filter.sort.column(),
             crate::sql::page(filter.limit, filter.offset)
         );
-        let page = rows!(
-            self,
-            fetch_all,
-            CountedPlantRow,
-            &sql,
-            user,
-            company,
-            all,
-            name.as_deref(),
-            filter.status,
-            filter.plant_type,
-            filter.company,
-            filter.owner,
-            i64::from(filter.shared)
-        )?;
+        let page = matching_rows!(self, fetch_all, CountedPlantRow, &sql, m)?;
         if let Some(first) = page.first() {
             let total = first.total;
             return Ok((page.into_iter().map(|r| r.row).collect(), total));
         }
-        let count_sql = format!("SELECT COUNT(*) {from} WHERE {conditions}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            name.as_deref(),
-            filter.status,
-            filter.plant_type,
-            filter.company,
-            filter.owner,
-            i64::from(filter.shared)
-        )?;
+        let count_sql = format!("SELECT COUNT(*) {MATCHING_FROM} WHERE {}", m.conditions);
+        let total = matching_rows!(self, fetch_one, (i64,), &count_sql, m)?.0;
         Ok((Vec::new(), total))
     }
 

@@ -71,6 +71,30 @@ macro_rules! rows {
     }};
 }
 
+/// `matching_rows!(store, fetch_one|fetch_optional|fetch_all, RowType, "SQL", matching, args...)`:
+/// [`rows!`] with a `plants::Matching` rule's values bound first (`$1` to `$9`), then `args`.
+macro_rules! matching_rows {
+    ($store:expr, $fetch:ident, $T:ty, $sql:expr, $m:expr $(, $arg:expr)* $(,)?) => {{
+        let m: &$crate::plants::Matching = &$m;
+        rows!(
+            $store,
+            $fetch,
+            $T,
+            $sql,
+            m.user,
+            m.company,
+            m.all,
+            m.name.as_deref(),
+            m.status,
+            m.plant_type,
+            m.only_company,
+            m.owner,
+            m.shared
+            $(, $arg)*
+        )
+    }};
+}
+
 /// `scalar!(store, fetch_one|fetch_optional|fetch_all, Type, "SQL", args...)`
 macro_rules! scalar {
     ($store:expr, $fetch:ident, $T:ty, $sql:expr $(, $arg:expr)* $(,)?) => {{

@@ -100,7 +100,7 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
  * entries (path, permission key, icon, label, element) and the menu follows the permissions.
  */
 export const ROUTES: readonly RouteEntry[] = [
-  { path: '/', labelKey: 'menu.home', icon: <HomeOutlined />, element: RootPage, hideInMenu: true },
+  { path: '/', labelKey: 'menu.home', icon: <HomeOutlined />, element: RootPage },
   {
     path: '/plants',
     permission: 'station.view',

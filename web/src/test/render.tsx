@@ -7,6 +7,7 @@ import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/sh
 // The English texts a feature adds when its screens load, for tests that render its parts alone.
 import '@/features/audit/texts';
 import '@/features/energyHub/texts';
+import '@/features/fleet/texts';
 import { collectPermissions, permissionQuery, type PermissionInput } from '@/shared/permissions';
 import { tokenStore } from '@/shared/session';
 import { userQuery, type CurrentUser } from '@/shared/user';

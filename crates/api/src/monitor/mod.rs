@@ -52,6 +52,8 @@ pub struct ReadCaches {
     pub curves: service::curves::CurveCaches,
     pub energy_totals: totals_cache::TotalsCache,
     pub latest_pv: latest_pv::LatestPv,
+    /// The fleet dashboard's summaries, per reader and filters, for a few seconds.
+    pub fleet: service::fleet::SummaryCache,
 }
 
 /// A visible plant with what every monitoring answer needs: its zone and its devices.

@@ -3,7 +3,7 @@
 //! is needed (sunrise and sunset are computed from the position with NOAA's equations).
 
 use axum::extract::{Path, State};
-use chrono::{Datelike, Duration, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
+use chrono::{Duration, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
 use domain::{DeviceFamily, Lang, policy::PlantVisibility};
 use serde::Deserialize;
@@ -176,28 +176,11 @@ async fn plant_at(
 /// Minutes after 00:00 UTC of sunrise and sunset on `day` at a position (NOAA's equations);
 /// `None` during polar day or night.
 pub(crate) fn sun_times(lat: f64, lon: f64, day: NaiveDate) -> Option<(f64, f64)> {
-    let jd = f64::from(day.num_days_from_ce()) + 1_721_424.5 + 0.5;
-    let t = (jd - 2_451_545.0) / 36_525.0;
-    let l0 = (280.46646 + t * (36_000.769_83 + t * 0.000_303_2)).rem_euclid(360.0);
-    let m = 357.52911 + t * (35_999.050_29 - 0.000_153_7 * t);
-    let e = 0.016_708_634 - t * (0.000_042_037 + 0.000_000_126_7 * t);
-    let mr = m.to_radians();
-    let c = mr.sin() * (1.914_602 - t * (0.004_817 + 0.000_014 * t))
-        + (2.0 * mr).sin() * (0.019_993 - 0.000_101 * t)
-        + (3.0 * mr).sin() * 0.000_289;
-    let omega = (125.04 - 1934.136 * t).to_radians();
-    let lambda = (l0 + c - 0.00569 - 0.00478 * omega.sin()).to_radians();
-    let eps0 =
-        23.0 + (26.0 + (21.448 - t * (46.815 + t * (0.00059 - t * 0.001_813))) / 60.0) / 60.0;
-    let eps = (eps0 + 0.00256 * omega.cos()).to_radians();
-    let decl = (eps.sin() * lambda.sin()).asin();
-    let y = (eps / 2.0).tan().powi(2);
-    let l0r = l0.to_radians();
-    let eq_time = 4.0
-        * (y * (2.0 * l0r).sin() - 2.0 * e * mr.sin() + 4.0 * e * y * mr.sin() * (2.0 * l0r).cos()
-            - 0.5 * y * y * (4.0 * l0r).sin()
-            - 1.25 * e * e * (2.0 * mr).sin())
-        .to_degrees();
+    // The sun's position at noon UTC of the day (domain::sun: the same equations as the
+    // fleet dashboard's daylight).
+    let noon_utc = day.and_hms_opt(12, 0, 0)?.and_utc().timestamp_millis();
+    let sun = domain::sun::position(noon_utc);
+    let (decl, eq_time) = (sun.declination, sun.equation_of_time);
     let latr = lat.to_radians();
     let cos_ha =
         90.833_f64.to_radians().cos() / (latr.cos() * decl.cos()) - latr.tan() * decl.tan();

@@ -58,7 +58,7 @@ pub struct ListQuery {
 impl ListQuery {
     /// The filter with `agentCompanyId` resolved; `None` when it names a company the caller
     /// may not narrow to, whose answer is an empty list.
-    async fn resolved(
+    pub(crate) async fn resolved(
         &self,
         app: &AppState,
         me: &CurrentUser,

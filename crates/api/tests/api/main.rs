@@ -30,6 +30,7 @@ mod fake_gateway;
 mod figures;
 mod files_database;
 mod firmware_catalogue;
+mod fleet;
 mod gateway_actions;
 mod gateway_key;
 mod gateway_reads;

@@ -9,6 +9,7 @@ mod customers;
 mod devices;
 mod energy_hub;
 mod files;
+mod fleet;
 mod gateways;
 mod leases;
 mod messages;

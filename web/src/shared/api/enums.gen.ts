@@ -10,6 +10,7 @@ export const Enums = {
   AuditResult: ['succeeded', 'sent', 'queued', 'failed', 'refused'],
   Basis: ['pvEnergy', 'station', 'clearSky', 'clearSkyAssumed', 'reports', 'gridCharge', 'energy', 'missing'],
   CommandState: ['sent', 'acknowledged', 'succeeded', 'failed', 'timed_out'],
+  DaylightRule: ['sun', 'clock'],
   DeviceFamily: ['inverter', 'meter', 'battery', 'weather_station', 'combiner'],
   DispatchState: ['pending', 'applied', 'failed', 'offline', 'restored'],
   EnrollmentAction: ['join', 'resubmit', 'quit', 'optOut', 'optIn', 'accept', 'reject'],
@@ -17,6 +18,7 @@ export const Enums = {
   EventKind: ['discharge', 'exportLimit', 'charge'],
   EventStatus: ['pending', 'active', 'completed', 'cancelled'],
   FirmwareTarget: ['inverter', 'gateway'],
+  FleetPeriod: ['today', '7d', '30d'],
   ImportResult: ['created', 'duplicate', 'invalid'],
   MessageSource: ['event', 'notice'],
   OpenState: ['open', 'closed'],
@@ -33,4 +35,5 @@ export const Enums = {
   UpgradeState: ['queued', 'sending', 'upgrading', 'successful', 'failed', 'cancelled'],
   VtnNotifications: ['webhook', 'polling'],
   VtnPollingReason: ['', 'noPublicUrl', 'notOffered', 'failed'],
+  YieldOutlier: ['low', 'high'],
 } as const satisfies { [K in keyof components['schemas']]?: readonly components['schemas'][K][] };

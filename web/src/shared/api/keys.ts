@@ -49,6 +49,12 @@ export const plantKeys = {
     ['plants', 'gateways', id, 'devices', gatewayId] as const,
 };
 
+/** The fleet dashboard, per filter and period. */
+export const fleetKeys = {
+  all: ['fleet'] as const,
+  summary: (params: Params) => ['fleet', 'summary', params] as const,
+};
+
 /** A plant's overview; each part first, so one part of every plant can be refreshed at once. */
 export const overviewKeys = {
   plant: (id: number) => ['overview', 'plant', id] as const,

@@ -2110,6 +2110,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fleet/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fleet dashboard over the plants the plant list shows with the same filters
+         *     (`customerId`, `agentCompanyId`, `type`, `status`); `station.view` (code 2 without it).
+         *     Code 4 (`period`) for a period other than `today`, `7d`, `30d`.
+         */
+        get: operations["get_api_v1_fleet_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gateway/{gsns}/restart": {
         parameters: {
             query?: never;
@@ -7204,6 +7225,12 @@ export interface components {
             parentId: number | null;
             remark: string;
         };
+        /**
+         * @description How a plant's daylight was told: `sun` from its location, `clock` (no location) from its
+         *     local time, 07:00 to 19:00.
+         * @enum {string}
+         */
+        DaylightRule: "sun" | "clock";
         /** @description One exchange of a raw frame, as the toolbox and the Debug Log show it. */
         DebugEntry: {
             /** @description The account that sent it. */
@@ -8450,6 +8477,34 @@ export interface components {
             data: {
                 infos: components["schemas"]["FirmwareVersionItem"][];
                 total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_FleetSummary: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description The fleet dashboard. */
+            data: {
+                alarms: components["schemas"]["FleetAlarms"];
+                energy: components["schemas"]["FleetEnergy"];
+                period: components["schemas"]["FleetPeriod"];
+                plants: components["schemas"]["FleetCounts"];
+                ranking: components["schemas"]["FleetRanking"];
+                silent: components["schemas"]["FleetSilent"];
+                /**
+                 * @description When the figures were read, UTC (a summary is kept for up to 5 s per caller and
+                 *     filters).
+                 */
+                updateAt: string;
             };
             msg: string;
             success: boolean;
@@ -13644,6 +13699,203 @@ export interface components {
             masterVer: string | null;
             softVer: string | null;
         };
+        /** @description A plant with open warnings or faults. */
+        FleetAlarm: {
+            /**
+             * @description That occurrence's code and what it means, in the caller's language (null for a code the
+             *     catalogue does not know).
+             */
+            code: string;
+            /**
+             * Format: int64
+             * @description Open occurrences per severity.
+             */
+            faults: number;
+            meaning: string | null;
+            /** Format: int64 */
+            plantId: number;
+            plantName: string;
+            /**
+             * Format: int64
+             * @description 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled.
+             */
+            plantType: number;
+            /** @description `fault` when any fault is open, else `warning`. */
+            severity: components["schemas"]["Severity"];
+            /** @description When the oldest open occurrence of `severity` opened, UTC `YYYY-MM-DDTHH:MM:SSZ`. */
+            since: string;
+            /** Format: int64 */
+            warnings: number;
+        };
+        /** @description The plants with open warnings or faults: faults first, then the longest open. */
+        FleetAlarms: {
+            /** Format: int64 */
+            faults: number;
+            /** @description The first 20. */
+            infos: components["schemas"]["FleetAlarm"][];
+            /**
+             * Format: int64
+             * @description Plants with any open, and the open occurrences over all of them.
+             */
+            plants: number;
+            /** Format: int64 */
+            warnings: number;
+        };
+        /**
+         * @description Plants per status (the plant list's statuses); `noDevices` counts the offline plants that
+         *     have no gateway nor device at all.
+         */
+        FleetCounts: {
+            /** Format: int64 */
+            fault: number;
+            /** Format: int64 */
+            noDevices: number;
+            /** Format: int64 */
+            normal: number;
+            /** Format: int64 */
+            offline: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            upgrading: number;
+            /** Format: int64 */
+            warning: number;
+        };
+        /** @description Energy and power over the plants. */
+        FleetEnergy: {
+            /**
+             * Format: double
+             * @description Installed capacity, kWp.
+             */
+            capacityKwp: number;
+            /**
+             * Format: double
+             * @description PV energy over the ranking's period, summed, kWh.
+             */
+            periodKwh: number;
+            /**
+             * Format: double
+             * @description Current PV power of the inverters with fresh data, W.
+             */
+            powerW: number;
+            /**
+             * Format: double
+             * @description PV energy of each plant's own today, summed, kWh.
+             */
+            todayKwh: number;
+        };
+        /**
+         * @description The ranking's period.
+         * @enum {string}
+         */
+        FleetPeriod: "today" | "7d" | "30d";
+        /**
+         * @description The plants by specific yield over the period. Outliers: below 70 % of the median, or more than
+         *     2 MAD (median absolute deviation, counted as at least 5 % of the median) below it, is `low`;
+         *     above 130 % of the median, or more than 2 MAD above it, is `high`; marked only with 5 ranked
+         *     plants or more.
+         */
+        FleetRanking: {
+            /** @description The 10 best, best first. */
+            best: components["schemas"]["FleetYield"][];
+            /** Format: double */
+            highAbove: number | null;
+            /**
+             * Format: double
+             * @description The outlier bounds, kWh/kWp; null when outliers are not marked.
+             */
+            lowBelow: number | null;
+            /** Format: double */
+            mad: number | null;
+            /**
+             * Format: double
+             * @description Of the ranked plants' yields, kWh/kWp.
+             */
+            median: number | null;
+            /**
+             * Format: int64
+             * @description Plants with a yield, and those without capacity (not ranked).
+             */
+            ranked: number;
+            /** Format: int64 */
+            unrated: number;
+            /** @description Up to 10 plants without capacity (yield null). */
+            unratedInfos: components["schemas"]["FleetYield"][];
+            /** @description The 10 worst not already among the best, worst first. */
+            worst: components["schemas"]["FleetYield"][];
+        };
+        /**
+         * @description Plants with gateways or devices that sent nothing for more than `minutes`, all of it in
+         *     daylight (the sun at least 5 degrees up at the plant's location, or 07:00 to 19:00 local
+         *     time for a plant without one): never heard first, then the longest silent.
+         */
+        FleetSilent: {
+            /** @description The first 20. */
+            infos: components["schemas"]["FleetSilentPlant"][];
+            /** Format: int64 */
+            minutes: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A plant silent in daylight. */
+        FleetSilentPlant: {
+            daylightBy: components["schemas"]["DaylightRule"];
+            /** @description Its gateways' and devices' newest message, UTC; null: never. */
+            lastHeard: string | null;
+            /** Format: int64 */
+            plantId: number;
+            plantName: string;
+            /** Format: int64 */
+            plantType: number;
+            /**
+             * Format: int64
+             * @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading.
+             */
+            status: number;
+            /**
+             * Format: double
+             * @description The sun's height over it now, degrees (null without a location).
+             */
+            sunElevation: number | null;
+        };
+        /** @description The fleet dashboard. */
+        FleetSummary: {
+            alarms: components["schemas"]["FleetAlarms"];
+            energy: components["schemas"]["FleetEnergy"];
+            period: components["schemas"]["FleetPeriod"];
+            plants: components["schemas"]["FleetCounts"];
+            ranking: components["schemas"]["FleetRanking"];
+            silent: components["schemas"]["FleetSilent"];
+            /**
+             * @description When the figures were read, UTC (a summary is kept for up to 5 s per caller and
+             *     filters).
+             */
+            updateAt: string;
+        };
+        /** @description A plant in the ranking. */
+        FleetYield: {
+            /**
+             * Format: double
+             * @description Installed capacity, kWp; null when the plant has none.
+             */
+            capacityKwp: number | null;
+            /**
+             * Format: double
+             * @description PV energy over the period, kWh.
+             */
+            energyKwh: number;
+            outlier: components["schemas"]["YieldOutlier"] | null;
+            /** Format: int64 */
+            plantId: number;
+            plantName: string;
+            /** Format: int64 */
+            plantType: number;
+            /**
+             * Format: double
+             * @description Specific yield over the period, kWh/kWp (energy / capacity); null without capacity.
+             */
+            specificYield: number | null;
+        };
         /**
          * @description The live energy flow of a plant or inverter. Powers are magnitudes in whole W; the
          *     direction flags say which way they flow. Fields fixed at 0 or false are kept for clients
@@ -16744,6 +16996,11 @@ export interface components {
             /** Format: int64 */
             status: number;
         };
+        /**
+         * @description Which side of the fleet a plant's yield stands out on.
+         * @enum {string}
+         */
+        YieldOutlier: "low" | "high";
     };
     responses: never;
     parameters: never;
@@ -19857,6 +20114,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_FirmwareVersionList"];
+                };
+            };
+        };
+    };
+    get_api_v1_fleet_summary: {
+        parameters: {
+            query?: {
+                /** @description Only the plants of this agent company (as the plant list); -1 any. */
+                agentCompanyId?: number | null;
+                /** @description Only the plants this account owns (as the plant list); -1 any. */
+                customerId?: number | null;
+                /**
+                 * @description The ranking's period: `today` (default), `7d` or `30d`, each ending with the plant's
+                 *     own today.
+                 */
+                period?: string | null;
+                /** @description A plant is silent after this many minutes without a message (10 to 360; default 60). */
+                silentMinutes?: number | null;
+                /** @description 0 offline, 1 normal, 2 warning, 3 fault, 4 upgrading; -1 any. */
+                status?: number | null;
+                /** @description 1 grid-tied, 2 storage AC coupled, 3 storage DC coupled; -1 or -2 any. */
+                type?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fleet dashboard; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FleetSummary"];
                 };
             };
         };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import enBuiltIn from './locales/en.json';
 import enAudit from './locales/en/audit.json';
 import enEnergyHub from './locales/en/energyHub.json';
+import enFleet from './locales/en/fleet.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
 import { Enums } from '../api/enums.gen';
@@ -31,6 +32,7 @@ const en = {
   ...enBuiltIn,
   audit: { ...enBuiltIn.audit, ...enAudit },
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
+  fleet: enFleet,
 };
 
 const locales = { en, zh, es } as Record<string, Tree>;
