@@ -87,7 +87,7 @@ describe('signing in and out', () => {
     const calls = [];
     page.on('request', (r) => calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
     await signIn(page, server.url, USERS.admin);
-    // '/' redirects to the plant list
+    // '/' takes someone without plants to the plant list (web/src/app/pages/landing.ts)
     await page.waitForURL(`${server.url}/plants`);
     assert.ok(calls.includes('GET /anonymous/publicKey'), calls.join('\n'));
     assert.ok(calls.includes('POST /oauth/token/new'), calls.join('\n'));
@@ -98,7 +98,7 @@ describe('signing in and out', () => {
       await page.getByTestId('footer').innerText(),
       new RegExp(String(new Date().getFullYear())),
     );
-    assert.deepEqual(await menuKeys(page), ['/plants', '/workdata/list']);
+    assert.deepEqual(await menuKeys(page), ['/', '/plants', '/workdata/list']);
 
     // a signed-in user opening /login goes to /
     await page.goto(`${server.url}/login`);

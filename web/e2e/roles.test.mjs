@@ -9,6 +9,8 @@ import { startServer, USERS } from './server.mjs';
  * Keep in step with the registry: a screen added there is added here.
  */
 const REGISTRY_MENU = [
+  // the home entry: the fleet dashboard, or the welcome page without station.view
+  { key: '/' },
   { key: '/plants', permission: 'station.view' },
   { key: '/workdata/list', permission: 'workdata.view' },
 ];

@@ -127,12 +127,13 @@ describe('company staff and roles', () => {
 
     // the menu: plants, and the equipment group with the gateways only
     assert.deepEqual(await groupTitles(page), ['Equipment']);
-    assert.deepEqual(await menuKeys(page), ['/plants']);
+    assert.deepEqual(await menuKeys(page), ['/', '/plants']);
     await page.locator('[data-testid="side-menu"] .ant-menu-submenu-title').click();
     await page.locator('[data-menu-key="/device/gateway"]').waitFor();
     // meters, combiner boxes and weather stations need only equip.view (src/app/registry.tsx);
     // inverters, batteries and events have keys of their own, not in the role
     assert.deepEqual(await menuKeys(page), [
+      '/',
       '/plants',
       '/device/gateway',
       '/device/meter',
