@@ -443,6 +443,8 @@ async fn build_plants(
             lat: 36.0 + (n % 240) as f64 * 0.1,
             image_url: String::new(),
             thumb_url: String::new(),
+            tilt: None,
+            azimuth: None,
             principal: String::new(),
             phone: String::new(),
             email: String::new(),

@@ -381,7 +381,7 @@ pub async fn summary(
         None => std::sync::Arc::new(fleet::empty_summary(ask, now)),
     };
     let power = app.caches.latest_pv.power(&app, &s.fresh_inverters).await?;
-    let power_w: f64 = power.values().flatten().sum();
+    let power_w: f64 = power.values().filter_map(|l| l.pv).sum();
     let c = s.counts;
     Ok(Data(FleetSummary {
         period: s.ask.period.into(),

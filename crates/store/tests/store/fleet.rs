@@ -46,6 +46,8 @@ fn fields(name: &str, kind: i64) -> PlantFields {
         email: String::new(),
         installer: String::new(),
         invest: 0.0,
+        tilt: None,
+        azimuth: None,
     }
 }
 
