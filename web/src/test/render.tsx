@@ -8,6 +8,7 @@ import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/sh
 import '@/features/audit/texts';
 import '@/features/energyHub/texts';
 import '@/features/fleet/texts';
+import '@/features/overview/texts';
 import { collectPermissions, permissionQuery, type PermissionInput } from '@/shared/permissions';
 import { tokenStore } from '@/shared/session';
 import { userQuery, type CurrentUser } from '@/shared/user';

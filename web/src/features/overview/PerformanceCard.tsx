@@ -8,6 +8,7 @@ import { formatNumber } from '@/shared/format/number';
 import { formatEnergy } from '@/shared/format/units';
 import { figuresQuery, type Period, type PlantFigures } from './api';
 import { FIGURE_KEYS, figuresDate, formatFigure, referenceBasis, type FigureKey } from './figures';
+import './texts';
 
 /** Columns of a figure: two a row on a phone, three on a tablet, all seven in a row wide. */
 const SPAN = { xs: 12, sm: 8, lg: 6, xxl: 3 } as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import enBuiltIn from './locales/en.json';
 import enAudit from './locales/en/audit.json';
 import enEnergyHub from './locales/en/energyHub.json';
+import enFigures from './locales/en/figures.json';
 import enFleet from './locales/en/fleet.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
@@ -33,6 +34,7 @@ const en = {
   audit: { ...enBuiltIn.audit, ...enAudit },
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
   fleet: enFleet,
+  overview: { ...enBuiltIn.overview, figures: enFigures },
 };
 
 const locales = { en, zh, es } as Record<string, Tree>;
