@@ -72,14 +72,18 @@ pub fn position(at_ms: i64) -> SolarPosition {
     }
 }
 
+/// The sun's hour angle at longitude `lon_deg` at `at_ms` (radians, negative before solar
+/// noon), from the true solar time at the place (minutes after its solar midnight).
+fn hour_angle(sun: &SolarPosition, lon_deg: f64, at_ms: i64) -> f64 {
+    let utc_minutes = at_ms.rem_euclid(86_400_000) as f64 / 60_000.0;
+    let solar_minutes = (utc_minutes + sun.equation_of_time + 4.0 * lon_deg).rem_euclid(1_440.0);
+    (solar_minutes / 4.0 - 180.0).to_radians()
+}
+
 /// The elevation of the sun's centre without refraction (degrees).
 pub fn geometric_elevation_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
     let sun = position(at_ms);
-    // True solar time at the place (minutes after its solar midnight) and the hour angle.
-    let utc_minutes = at_ms.rem_euclid(86_400_000) as f64 / 60_000.0;
-    let solar_minutes = (utc_minutes + sun.equation_of_time + 4.0 * lon_deg).rem_euclid(1_440.0);
-    let hour_angle = (solar_minutes / 4.0 - 180.0).to_radians();
-
+    let hour_angle = hour_angle(&sun, lon_deg, at_ms);
     let lat = lat_deg.to_radians();
     let cos_zenith = (lat.sin() * sun.declination.sin()
         + lat.cos() * sun.declination.cos() * hour_angle.cos())
@@ -277,46 +281,19 @@ mod tests {
 
 // ---------------------------------------------------------------------------------------------
 // The sun's azimuth and the daylight within a stretch of time, for the plant figures
-// (`crate::kpi`'s availability, `crate::clear_sky`'s modelled irradiance). Added beside the
-// functions above without changing them, so the same NOAA terms are computed once more here.
+// (`crate::kpi`'s availability, `crate::clear_sky`'s modelled irradiance), from the same
+// NOAA terms as the elevation above.
 // ---------------------------------------------------------------------------------------------
-
-/// The sun's declination (radians) and its hour angle at longitude `lon_deg` (radians,
-/// negative before solar noon) at `at_ms`: NOAA's terms, as in [`geometric_elevation_deg`].
-fn declination_and_hour_angle(lon_deg: f64, at_ms: i64) -> (f64, f64) {
-    let jd = at_ms as f64 / MS_PER_DAY + JD_UNIX_EPOCH;
-    let t = (jd - JD_J2000) / 36_525.0;
-    let l0 = (280.46646 + t * (36_000.769_83 + t * 0.000_303_2)).rem_euclid(360.0);
-    let m = 357.52911 + t * (35_999.050_29 - 0.000_153_7 * t);
-    let e = 0.016_708_634 - t * (0.000_042_037 + 0.000_000_126_7 * t);
-    let (mr, l0r) = (m.to_radians(), l0.to_radians());
-    let centre = mr.sin() * (1.914_602 - t * (0.004_817 + 0.000_014 * t))
-        + (2.0 * mr).sin() * (0.019_993 - 0.000_101 * t)
-        + (3.0 * mr).sin() * 0.000_289;
-    let omega = (125.04 - 1_934.136 * t).to_radians();
-    let apparent_long = (l0 + centre - 0.005_69 - 0.004_78 * omega.sin()).to_radians();
-    let seconds = 21.448 - t * (46.815 + t * (0.000_59 - t * 0.001_813));
-    let obliquity = (23.0 + (26.0 + seconds / 60.0) / 60.0 + 0.002_56 * omega.cos()).to_radians();
-    let declination = (obliquity.sin() * apparent_long.sin()).asin();
-    let y = (obliquity / 2.0).tan().powi(2);
-    let eot = 4.0
-        * (y * (2.0 * l0r).sin() - 2.0 * e * mr.sin() + 4.0 * e * y * mr.sin() * (2.0 * l0r).cos()
-            - 0.5 * y * y * (4.0 * l0r).sin()
-            - 1.25 * e * e * (2.0 * mr).sin())
-        .to_degrees();
-    let utc_minutes = at_ms.rem_euclid(86_400_000) as f64 / 60_000.0;
-    let solar_minutes = (utc_minutes + eot + 4.0 * lon_deg).rem_euclid(1_440.0);
-    (declination, (solar_minutes / 4.0 - 180.0).to_radians())
-}
 
 /// The sun's azimuth in degrees clockwise from north (90 east, 180 south, 270 west) at
 /// latitude `lat_deg` and longitude `lon_deg` at `at_ms`, from NOAA's declination and hour
 /// angle: `180 + atan2(sin H, cos H sin φ - tan δ cos φ)`, the form that stays defined with
 /// the sun overhead.
 pub fn azimuth_deg(lat_deg: f64, lon_deg: f64, at_ms: i64) -> f64 {
-    let (declination, hour_angle) = declination_and_hour_angle(lon_deg, at_ms);
+    let sun = position(at_ms);
+    let hour_angle = hour_angle(&sun, lon_deg, at_ms);
     let lat = lat_deg.to_radians();
-    let x = hour_angle.cos() * lat.sin() - declination.tan() * lat.cos();
+    let x = hour_angle.cos() * lat.sin() - sun.declination.tan() * lat.cos();
     (180.0 + hour_angle.sin().atan2(x).to_degrees()).rem_euclid(360.0)
 }
 
