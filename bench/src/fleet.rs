@@ -6,10 +6,7 @@
 //! portal's runtime) send one request after another; the baseline, `GET /api/v1/user`, runs with
 //! the same clients in the same run.
 
-use std::{
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use axum::{
@@ -106,7 +103,7 @@ pub async fn run(o: &FleetOptions) -> anyhow::Result<FleetResult> {
 async fn run_on(o: &FleetOptions, db: &FreshDb) -> anyhow::Result<FleetResult> {
     let store = db.store.clone();
     let started = Instant::now();
-    let router = router(&store).await?;
+    let router = crate::app::in_process_router("fleet-files", &store).await?;
     let company = store.create_company("Bench Installers", now()).await?;
     let admin = user(&store, ADMIN, BuiltinRole::CompanyAdmin, Some(company)).await?;
     let actor = service::actors::actor_of(&store, &admin).await?;
@@ -340,29 +337,6 @@ async fn run_on(o: &FleetOptions, db: &FreshDb) -> anyhow::Result<FleetResult> {
 
 fn now() -> i64 {
     domain::time::now_ms()
-}
-
-async fn router(store: &Store) -> anyhow::Result<Router> {
-    store.sync_builtin_roles(now()).await?;
-    let keys = api::Keys::load_or_create(store)
-        .await
-        .map_err(|e| anyhow::anyhow!("keys: {e}"))?;
-    let data_dir = std::env::temp_dir()
-        .join("portal-bench")
-        .join("fleet-files");
-    std::fs::create_dir_all(&data_dir)?;
-    let state = api::AppState {
-        store: store.clone(),
-        config: Arc::new(api::ApiConfig::new(data_dir)),
-        keys: Arc::new(keys),
-        mailer: Arc::new(service::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
-        metrics: None,
-        commands: None,
-        latest: None,
-        caches: Default::default(),
-        vtn_nudges: Default::default(),
-    };
-    Ok(api::router(state))
 }
 
 async fn user(

@@ -6,6 +6,7 @@
 //! raw ceiling). Run by hand in release; see docs/performance.md.
 
 pub mod agent;
+pub mod app;
 pub mod baseline;
 pub mod db;
 pub mod e2e;

@@ -5,7 +5,7 @@
 //! endpoint, through the same router (token check, permission load, envelope).
 
 use domain::DeviceFamily;
-use std::{sync::Arc, time::Instant};
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use axum::{
@@ -85,7 +85,7 @@ pub async fn run(o: &OverviewOptions) -> anyhow::Result<OverviewResult> {
 async fn run_on(o: &OverviewOptions, db: &FreshDb) -> anyhow::Result<OverviewResult> {
     let store = db.store.clone();
     let started = Instant::now();
-    let router = router(&store).await?;
+    let router = crate::app::in_process_router("overview-files", &store).await?;
     let owner = owner(&store).await?;
     let actor = service::actors::actor_of(&store, &owner).await?;
     let tz: Tz = ZONE.parse().map_err(|_| anyhow::anyhow!("zone"))?;
@@ -230,29 +230,6 @@ async fn run_on(o: &OverviewOptions, db: &FreshDb) -> anyhow::Result<OverviewRes
         baseline,
         endpoints,
     })
-}
-
-async fn router(store: &Store) -> anyhow::Result<Router> {
-    store.sync_builtin_roles(domain::time::now_ms()).await?;
-    let keys = api::Keys::load_or_create(store)
-        .await
-        .map_err(|e| anyhow::anyhow!("keys: {e}"))?;
-    let data_dir = std::env::temp_dir()
-        .join("portal-bench")
-        .join("overview-files");
-    std::fs::create_dir_all(&data_dir)?;
-    let state = api::AppState {
-        store: store.clone(),
-        config: Arc::new(api::ApiConfig::new(data_dir)),
-        keys: Arc::new(keys),
-        mailer: Arc::new(service::mailer::Mailer::new(None).map_err(|e| anyhow::anyhow!("{e}"))?),
-        metrics: None,
-        commands: None,
-        latest: None,
-        caches: Default::default(),
-        vtn_nudges: Default::default(),
-    };
-    Ok(api::router(state))
 }
 
 async fn owner(store: &Store) -> anyhow::Result<store::users::UserRow> {
