@@ -1,5 +1,5 @@
-// The Content-Security-Policy in the browser (issue 12): signed in as the demo owner, the main
-// screens, the plant map (tiles from PORTAL_MAP_TILE_URL), a plant's overview with its charts,
+// The Content-Security-Policy in the browser (issue 12): signed in as the demo owner, the fleet
+// dashboard, the main screens, the plant map (tiles from PORTAL_MAP_TILE_URL), a plant's overview with its charts,
 // and the API docs page run without a single violation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -45,6 +45,12 @@ describe('the content security policy', () => {
     await page.locator('#password').fill(DEMO.password);
     await page.getByTestId('login-submit').click();
     await landing(page).waitFor({ timeout: 15_000 });
+    // The demo owner has several plants: the first screen is the fleet dashboard.
+    await page.getByTestId('fleet-title').waitFor();
+    await page.waitForTimeout(1500);
+    await step('fleet dashboard');
+
+    await page.goto(`${server.url}/plants`);
     await page.getByTestId('plant-table').locator('[data-testid="plant-name"]').first().waitFor();
     await step('plant list');
 
