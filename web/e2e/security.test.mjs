@@ -1,6 +1,6 @@
 // The Content-Security-Policy in the browser (issue 12): signed in as the demo owner, the fleet
-// dashboard, the main screens, the plant map (tiles from PORTAL_MAP_TILE_URL), a plant's overview with its charts,
-// and the API docs page run without a single violation.
+// dashboard, the main screens, the plant map (tiles from PORTAL_MAP_TILE_URL), a plant's
+// overview with its charts, and the API docs page run without a single violation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { landing, launch, newPage } from './browser.mjs';
