@@ -164,7 +164,7 @@ impl Store {
             user,
             secret,
             now
-        )? > 0)
+        ) > 0)
     }
 
     /// Deletes an endpoint of `user` with its deliveries and log; false when it is not theirs.
