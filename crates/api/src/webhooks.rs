@@ -268,14 +268,8 @@ pub async fn deliveries(
     PathId(id): PathId<WebhookId>,
     paging: Paging,
 ) -> ApiResult<Data<Page<DeliveryAttempt>>> {
-    let (rows, total) = hooks::attempts(
-        &app.store,
-        &me.actor,
-        id,
-        paging.limit(),
-        paging.offset(),
-    )
-    .await?;
+    let (rows, total) =
+        hooks::attempts(&app.store, &me.actor, id, paging.limit(), paging.offset()).await?;
     let infos = rows.into_iter().map(DeliveryAttempt::of).collect();
     Ok(Data(Page::new(paging, total, infos)))
 }

@@ -91,7 +91,9 @@ impl Event {
 pub fn parse_url(raw: &str) -> Result<String, DomainError> {
     let bad = || DomainError::invalid("url");
     let url = raw.trim();
-    if url.is_empty() || url.len() > URL_MAX || url.chars().any(|c| c.is_whitespace() || c.is_control())
+    if url.is_empty()
+        || url.len() > URL_MAX
+        || url.chars().any(|c| c.is_whitespace() || c.is_control())
     {
         return Err(bad());
     }
@@ -199,7 +201,14 @@ mod tests {
         assert!(parse_url(" https://hooks.example.com/a?b=1 ").is_ok());
         assert!(parse_url("http://10.0.0.1:8080/x").is_ok());
         let long = format!("https://example.com/{}", "a".repeat(URL_MAX));
-        for bad in ["", "ftp://x.com", "https://", "example.com/x", "https://a b.com", &long] {
+        for bad in [
+            "",
+            "ftp://x.com",
+            "https://",
+            "example.com/x",
+            "https://a b.com",
+            &long,
+        ] {
             assert!(parse_url(bad).is_err(), "{bad}");
         }
         assert!(parse_url("https://user:pw@example.com/").is_err());
@@ -207,7 +216,10 @@ mod tests {
 
     #[test]
     fn kind_filters_keep_known_kinds_once_in_catalogue_order() {
-        assert_eq!(parse_kinds(&["fault", "offline", "fault"]), Ok(vec!["offline", "fault"]));
+        assert_eq!(
+            parse_kinds(&["fault", "offline", "fault"]),
+            Ok(vec!["offline", "fault"])
+        );
         assert!(parse_kinds(&["flood"]).is_err());
         assert_eq!(kinds_column(&["offline", "fault"]), ",offline,fault,");
         assert_eq!(kinds_of_column(",offline,fault,"), vec!["offline", "fault"]);
@@ -225,10 +237,16 @@ mod tests {
 
     #[test]
     fn quiet_hours_may_wrap_midnight() {
-        let night = QuietHours { from: 22 * 60, to: 7 * 60 };
+        let night = QuietHours {
+            from: 22 * 60,
+            to: 7 * 60,
+        };
         assert!(night.contains(23 * 60) && night.contains(0) && night.contains(7 * 60 - 1));
         assert!(!night.contains(7 * 60) && !night.contains(12 * 60));
-        let lunch = QuietHours { from: 12 * 60, to: 13 * 60 };
+        let lunch = QuietHours {
+            from: 12 * 60,
+            to: 13 * 60,
+        };
         assert!(lunch.contains(12 * 60 + 30) && !lunch.contains(13 * 60));
         assert_eq!(parse_hhmm("07:30", "quietTo"), Ok(450));
         for bad in ["7:30", "24:00", "12:60", "ab:cd", ""] {

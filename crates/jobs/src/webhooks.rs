@@ -65,7 +65,10 @@ pub async fn tick(store: &Store, settings: DeliverySettings, now: i64) -> store:
             pass.held += 1;
             continue;
         }
-        match sending.iter_mut().find(|g| g[0].endpoint_id == d.endpoint_id) {
+        match sending
+            .iter_mut()
+            .find(|g| g[0].endpoint_id == d.endpoint_id)
+        {
             Some(g) => g.push(d),
             None => sending.push(vec![d]),
         }
@@ -123,7 +126,7 @@ pub async fn run(store: Store, settings: DeliverySettings, period: Duration) {
     let mut ticks: u32 = 0;
     loop {
         every.tick().await;
-        if ticks % PRUNE_EVERY_TICKS == 0
+        if ticks.is_multiple_of(PRUNE_EVERY_TICKS)
             && let Err(e) = prune(&store, now_ms()).await
         {
             tracing::warn!(%e, "webhook log not pruned");

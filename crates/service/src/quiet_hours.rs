@@ -78,14 +78,27 @@ mod tests {
         // 07:00 Madrid on the 16th = 06:00 UTC.
         assert_eq!(q.ends_after(T), Some(1_768_543_200_000));
         assert!(!q.holds(T - 10 * 3_600_000), "12:30 Madrid");
-        assert!(!Quiet { enabled: false, ..q }.holds(T));
-        let all_day = Quiet { from: 0, to: 0, ..q };
+        assert!(
+            !Quiet {
+                enabled: false,
+                ..q
+            }
+            .holds(T)
+        );
+        let all_day = Quiet {
+            from: 0,
+            to: 0,
+            ..q
+        };
         assert!(all_day.holds(T) && all_day.ends_after(T).is_none());
     }
 
     #[test]
     fn zones_are_iana_names() {
-        assert_eq!(parse_zone(" Asia/Shanghai ").as_deref(), Ok("Asia/Shanghai"));
+        assert_eq!(
+            parse_zone(" Asia/Shanghai ").as_deref(),
+            Ok("Asia/Shanghai")
+        );
         assert!(parse_zone("Mars/Olympus").is_err());
     }
 }

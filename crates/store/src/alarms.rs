@@ -280,7 +280,11 @@ impl Store {
     /// recoveries it tells, the e-mail queued for the mail worker (or the lines held for the end
     /// of quiet hours) and the webhook deliveries. Two jobs racing over the same alarm (two
     /// replicas) collide on the alarm's unique episode and only one records it.
-    pub async fn record_alarm_digest(&self, r: &AlarmRecord<'_>, now: i64) -> Result<Option<MailId>> {
+    pub async fn record_alarm_digest(
+        &self,
+        r: &AlarmRecord<'_>,
+        now: i64,
+    ) -> Result<Option<MailId>> {
         Ok(in_tx!(self, |tx, sqlite| {
             for a in r.alarms {
                 tx_exec!(

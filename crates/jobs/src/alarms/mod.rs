@@ -202,9 +202,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
             d.release_up_to = Some(h.id);
         }
     }
-    store
-        .prune_held_alarm_lines(now - HELD_KEEP_MS)
-        .await?;
+    store.prune_held_alarm_lines(now - HELD_KEEP_MS).await?;
 
     for g in store.silent_gateways(from, now).await? {
         // Offline once the status rule says so, then the recipient's delay on top.

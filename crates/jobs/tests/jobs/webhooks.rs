@@ -38,7 +38,9 @@ type Got = Arc<Mutex<Vec<(HeaderMap, Vec<u8>)>>>;
 /// An HTTP server on loopback answering the given statuses in turn, then 200.
 async fn receiver(statuses: &[u16]) -> (String, Got) {
     let got: Got = Arc::default();
-    let answers = Arc::new(Mutex::new(statuses.iter().copied().collect::<VecDeque<_>>()));
+    let answers = Arc::new(Mutex::new(
+        statuses.iter().copied().collect::<VecDeque<_>>(),
+    ));
     let app = Router::new()
         .route(
             "/hook",
@@ -144,7 +146,10 @@ async fn a_failing_receiver_gets_every_retry_on_schedule_then_the_delivery_fails
         let queued = service::webhooks::enqueue(&s, &event("warning"), &[ann], t0)
             .await
             .expect("queued");
-        assert_eq!(queued, 1, "[{backend}] the alarm-only endpoint skips a warning");
+        assert_eq!(
+            queued, 1,
+            "[{backend}] the alarm-only endpoint skips a warning"
+        );
 
         let mut t = t0;
         for (i, delay) in RETRY_DELAYS_MS.iter().enumerate() {
@@ -156,13 +161,19 @@ async fn a_failing_receiver_gets_every_retry_on_schedule_then_the_delivery_fails
         }
         let last = tick(&s, ALLOWED, t).await.expect("tick");
         assert_eq!(last.failed, 1, "[{backend}] out of tries");
-        assert_eq!(tick(&s, ALLOWED, t + 86_400_000).await.expect("tick"), Pass::default());
+        assert_eq!(
+            tick(&s, ALLOWED, t + 86_400_000).await.expect("tick"),
+            Pass::default()
+        );
         assert_eq!(got.lock().expect("got").len(), 6, "[{backend}]");
         assert!(quiet_got.lock().expect("got").is_empty());
         let (log, total) = s.webhook_attempts(hook, 10, 0).await.expect("log");
         assert_eq!(total, 6);
         assert_eq!(log[0].attempt, 6);
-        assert!(log.iter().all(|a| a.status == Some(500) && a.state == "failed"));
+        assert!(
+            log.iter()
+                .all(|a| a.status == Some(500) && a.state == "failed")
+        );
     }
 }
 
@@ -195,7 +206,10 @@ async fn quiet_hours_hold_a_delivery_until_they_end() {
             .expect("queued");
         let held = tick(&s, ALLOWED, night).await.expect("tick");
         assert_eq!(held.held, 1, "[{backend}]");
-        assert_eq!(tick(&s, ALLOWED, morning - 60_000).await.expect("tick"), Pass::default());
+        assert_eq!(
+            tick(&s, ALLOWED, morning - 60_000).await.expect("tick"),
+            Pass::default()
+        );
         assert!(got.lock().expect("got").is_empty());
         let sent = tick(&s, ALLOWED, morning).await.expect("tick");
         assert_eq!(sent.delivered, 1, "[{backend}]");

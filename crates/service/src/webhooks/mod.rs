@@ -10,9 +10,7 @@ use domain::{
     audit_action::{WEBHOOK_CREATE, WEBHOOK_DELETE, WEBHOOK_EDIT, WEBHOOK_ROTATE, WEBHOOK_TEST},
     ids::{PlantId, UserId, WebhookId},
     policy::Actor,
-    webhook::{
-        Event, MAX_ENDPOINTS, Severity, check_room, kinds_column, parse_kinds, parse_url,
-    },
+    webhook::{Event, MAX_ENDPOINTS, Severity, check_room, kinds_column, parse_kinds, parse_url},
 };
 use rand::RngCore;
 use serde_json::json;
@@ -175,7 +173,13 @@ pub async fn rotate_secret(
     actor.require_writable()?;
     let secret = new_secret();
     let target = format!("webhook:{id}");
-    let entry = audit::admin_entry(audit::author(actor, None), WEBHOOK_ROTATE, &target, "{}", now);
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        WEBHOOK_ROTATE,
+        &target,
+        "{}",
+        now,
+    );
     if !store
         .rotate_webhook_secret(id, actor.id, &secret, now, &entry)
         .await?
@@ -189,7 +193,13 @@ pub async fn rotate_secret(
 pub async fn delete(store: &Store, actor: &Actor, id: WebhookId, now: i64) -> Result<()> {
     actor.require_writable()?;
     let target = format!("webhook:{id}");
-    let entry = audit::admin_entry(audit::author(actor, None), WEBHOOK_DELETE, &target, "{}", now);
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        WEBHOOK_DELETE,
+        &target,
+        "{}",
+        now,
+    );
     if !store.delete_webhook_endpoint(id, actor.id, &entry).await? {
         return Err(missing());
     }

@@ -107,7 +107,9 @@ async fn address(url: &url::Url, allow_private: bool) -> Result<SocketAddr, Stri
         .await
         .map_err(|e| format!("resolve {host}: {e}"))?
         .collect();
-    let first = *addrs.first().ok_or_else(|| format!("resolve {host}: no address"))?;
+    let first = *addrs
+        .first()
+        .ok_or_else(|| format!("resolve {host}: no address"))?;
     if !allow_private && let Some(bad) = addrs.iter().find(|a| !is_public(a.ip())) {
         return Err(format!(
             "refused: {host} resolves to {} (private addresses need PORTAL_WEBHOOK_ALLOW_PRIVATE)",

@@ -25,8 +25,13 @@ async fn each_endpoint_use_case_writes_its_entry() -> TestResult {
         assert_eq!(webhooks::get(&s, &ann, id).await?.secret, rotated);
         webhooks::delete(&s, &ann, id, 4).await?;
         let target = format!("webhook:{id}");
-        let expected = ["webhook.create", "webhook.edit", "webhook.rotate", "webhook.delete"]
-            .map(|a| (a.to_string(), target.clone()));
+        let expected = [
+            "webhook.create",
+            "webhook.edit",
+            "webhook.rotate",
+            "webhook.delete",
+        ]
+        .map(|a| (a.to_string(), target.clone()));
         assert_eq!(audit_entries(&s).await?, expected);
         Ok(())
     })
@@ -43,11 +48,18 @@ async fn an_endpoint_whose_entry_fails_is_neither_added_nor_changed() -> TestRes
         assert!(failed_in_store(&added), "{added:?}");
         let changed = webhooks::update(&s, &ann, row.id, &url("https://b.example.com/"), 2).await;
         assert!(failed_in_store(&changed));
-        assert!(failed_in_store(&webhooks::rotate_secret(&s, &ann, row.id, 2).await));
-        assert!(failed_in_store(&webhooks::delete(&s, &ann, row.id, 2).await));
+        assert!(failed_in_store(
+            &webhooks::rotate_secret(&s, &ann, row.id, 2).await
+        ));
+        assert!(failed_in_store(
+            &webhooks::delete(&s, &ann, row.id, 2).await
+        ));
         let list = webhooks::list(&s, &ann).await?;
         assert_eq!(list.len(), 1);
-        assert_eq!((list[0].url.as_str(), &list[0].secret), ("https://a.example.com/", &row.secret));
+        assert_eq!(
+            (list[0].url.as_str(), &list[0].secret),
+            ("https://a.example.com/", &row.secret)
+        );
         Ok(())
     })
     .await
@@ -65,7 +77,11 @@ async fn bad_input_and_other_users_endpoints_change_nothing() -> TestResult {
             ..EndpointInput::default()
         };
         assert!(webhooks::update(&s, &ann, row.id, &bad, 2).await.is_err());
-        assert!(webhooks::update(&s, &bob, row.id, &url("https://x.example.com/"), 2).await.is_err());
+        assert!(
+            webhooks::update(&s, &bob, row.id, &url("https://x.example.com/"), 2)
+                .await
+                .is_err()
+        );
         assert!(webhooks::delete(&s, &bob, row.id, 2).await.is_err());
         assert_eq!(webhooks::get(&s, &ann, row.id).await?, row);
         assert_eq!(audit_entries(&s).await?.len(), 1, "only the create");

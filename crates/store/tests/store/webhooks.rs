@@ -73,10 +73,11 @@ async fn endpoint(
         kinds,
         min_severity: min,
     };
-    Ok(s
-        .create_webhook_endpoint(user, &f, "whsec_x", 5, 1, &audit(user))
-        .await?
-        .ok_or("room")?)
+    Ok(
+        s.create_webhook_endpoint(user, &f, "whsec_x", 5, 1, &audit(user))
+            .await?
+            .ok_or("room")?,
+    )
 }
 
 fn event<'a>(kind: &'a str, severity: &'a str) -> AlarmEvent<'a> {
@@ -110,14 +111,25 @@ async fn an_event_is_queued_for_enabled_endpoints_its_filter_lets_through() -> T
         endpoint(&s, ann, false, "", "warning").await?;
         endpoint(&s, bob, true, "", "warning").await?;
 
-        assert_eq!(s.enqueue_webhooks(&event("fault", "alarm"), &[ann], 10).await?, 2);
-        assert_eq!(s.enqueue_webhooks(&event("fault", "warning"), &[ann], 10).await?, 1);
+        assert_eq!(
+            s.enqueue_webhooks(&event("fault", "alarm"), &[ann], 10)
+                .await?,
+            2
+        );
+        assert_eq!(
+            s.enqueue_webhooks(&event("fault", "warning"), &[ann], 10)
+                .await?,
+            1
+        );
         let due = s.due_webhook_deliveries(10, 100).await?;
         assert_eq!(due.len(), 3);
         assert_eq!(due.iter().filter(|d| d.endpoint_id == every).count(), 2);
         assert_eq!(due.iter().filter(|d| d.endpoint_id == faults).count(), 1);
         assert!(due.iter().all(|d| d.title == "故障" && d.user_id == ann));
-        assert!(s.due_webhook_deliveries(9, 100).await?.is_empty(), "not due yet");
+        assert!(
+            s.due_webhook_deliveries(9, 100).await?.is_empty(),
+            "not due yet"
+        );
         Ok(())
     })
     .await
@@ -135,12 +147,21 @@ async fn only_the_owner_changes_or_deletes_an_endpoint() -> TestResult {
             kinds: "",
             min_severity: "warning",
         };
-        assert!(!s.update_webhook_endpoint(id, bob, &f, 2, &audit(bob)).await?);
-        assert!(!s.rotate_webhook_secret(id, bob, "x", 2, &audit(bob)).await?);
+        assert!(
+            !s.update_webhook_endpoint(id, bob, &f, 2, &audit(bob))
+                .await?
+        );
+        assert!(
+            !s.rotate_webhook_secret(id, bob, "x", 2, &audit(bob))
+                .await?
+        );
         assert!(!s.delete_webhook_endpoint(id, bob, &audit(bob)).await?);
         assert!(s.webhook_endpoint(id, bob).await?.is_none());
         let row = s.webhook_endpoint(id, ann).await?.ok_or("ann's")?;
-        assert_eq!((row.url.as_str(), row.secret.as_str()), ("https://hooks.example.com/", "whsec_x"));
+        assert_eq!(
+            (row.url.as_str(), row.secret.as_str()),
+            ("https://hooks.example.com/", "whsec_x")
+        );
         for _ in 0..4 {
             endpoint(&s, ann, true, "", "warning").await?;
         }

@@ -16,12 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import './texts';
-import {
-  LOG_PAGE_SIZE,
-  deliveriesQuery,
-  type DeliveryAttempt,
-  type Webhook,
-} from './webhooksApi';
+import { LOG_PAGE_SIZE, deliveriesQuery, type DeliveryAttempt, type Webhook } from './webhooksApi';
 
 const BADGE = { delivered: 'success', pending: 'warning', failed: 'error' } as const;
 
@@ -58,11 +53,7 @@ export function DeliveryLogDrawer({ hook, onClose }: { hook: Webhook; onClose: (
     body = (
       <Flex vertical gap={8}>
         {log.data.infos.map((a) => (
-          <Card
-            key={`${a.deliveryId}-${a.attempt}`}
-            size="small"
-            data-testid="webhook-log-card"
-          >
+          <Card key={`${a.deliveryId}-${a.attempt}`} size="small" data-testid="webhook-log-card">
             <Flex justify="space-between" gap={8}>
               <Typography.Text strong>{t(`webhooks.events.${a.event}`)}</Typography.Text>
               <Typography.Text type="secondary">#{a.attempt}</Typography.Text>

@@ -6,12 +6,7 @@ import { isApiError } from '@/shared/http';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { SubmitButton } from '@/shared/ui/guarded';
 import type { CurrentUser } from '@/shared/user';
-import {
-  email as emailRule,
-  formRule,
-  integerInRange,
-  requiredRule,
-} from '@/shared/validators';
+import { email as emailRule, formRule, integerInRange, requiredRule } from '@/shared/validators';
 import {
   browserZone,
   getNotify,
@@ -31,7 +26,6 @@ interface Values {
   quietFrom: string;
   quietTo: string;
 }
-
 
 /**
  * Abnormal event e-mails: on/off, the address (another address than the account's needs a
@@ -180,7 +174,9 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
           <Input type="time" disabled={!quiet} style={{ width: 140 }} data-testid="quiet-to" />
         </Form.Item>
       </Flex>
-      <Typography.Paragraph type="secondary">{t('webhooks.quiet.zone', { zone })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('webhooks.quiet.zone', { zone })}
+      </Typography.Paragraph>
       <SubmitButton type="primary" htmlType="submit" loading={save.isPending}>
         {t('common.save')}
       </SubmitButton>

@@ -16,7 +16,12 @@ export function SecretModal({ secret, onClose }: { secret: string; onClose: () =
         </Button>
       }
     >
-      <Alert type="warning" showIcon title={t('webhooks.secretOnce')} style={{ marginBottom: 16 }} />
+      <Alert
+        type="warning"
+        showIcon
+        title={t('webhooks.secretOnce')}
+        style={{ marginBottom: 16 }}
+      />
       <Typography.Paragraph
         code
         copyable={{ text: secret }}

@@ -3,12 +3,13 @@ import { App, Form, Input, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '@/shared/http';
 import { GuardedModal } from '@/shared/ui/guarded';
-import { formRule, requiredRule, type Check } from '@/shared/validators';
+import { formRule, requiredRule } from '@/shared/validators';
 import './texts';
 import {
   ALARM_KINDS,
   URL_MAX,
   createWebhook,
+  webhookUrl,
   updateWebhook,
   webhooksQuery,
   type AlarmKind,
@@ -20,13 +21,6 @@ interface Values {
   enabled: boolean;
   kinds: AlarmKind[];
   minSeverity: 'warning' | 'alarm';
-}
-
-/** `https://` or `http://` with a host: the server checks the rest (and where it points). */
-export function webhookUrl(v: unknown): Check {
-  const s = typeof v === 'string' ? v.trim() : '';
-  const ok = /^https?:\/\/[^\s/?#]+\S*$/i.test(s) && s.length <= URL_MAX;
-  return ok ? null : { key: 'webhooks.urlInvalid' };
 }
 
 /** Adds an endpoint (`editing` absent) or changes one; a new endpoint's secret goes to `onCreated`. */
@@ -44,13 +38,18 @@ export function WebhookFormModal({
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    /** The new endpoint's secret, or `null` after a change. */
+    mutationFn: async (v: Values): Promise<string | null> => {
       const body = { ...v, url: v.url.trim() };
-      return editing ? updateWebhook(editing.id, body) : createWebhook(body);
+      if (editing) {
+        await updateWebhook(editing.id, body);
+        return null;
+      }
+      return (await createWebhook(body)).secret;
     },
-    onSuccess: async (answer) => {
+    onSuccess: async (secret) => {
       await queryClient.invalidateQueries({ queryKey: webhooksQuery.queryKey });
-      if ('secret' in answer) onCreated(answer.secret);
+      if (secret) onCreated(secret);
       else message.success(t('common.saved'));
       onClose();
     },

@@ -4,6 +4,7 @@ import { api } from '@/shared/api/client';
 import { userKeys } from '@/shared/api/keys';
 import type { Schemas } from '@/shared/api/schema';
 import { ErrorCode } from '@/shared/http';
+import type { Check } from '@/shared/validators';
 
 /** A webhook endpoint as its owner sees it (the secret only as a hint). */
 export type Webhook = Schemas['Webhook'];
@@ -15,6 +16,14 @@ export type AlarmKind = Schemas['AlarmKind'];
 /** Every alarm kind an endpoint may filter on, in the server's order. */
 export const ALARM_KINDS = Enums.AlarmKind;
 export const URL_MAX = Limits.WebhookRequest.url.maxLength;
+
+/** `https://` or `http://` with a host: the server checks the rest (and where it points). */
+export function webhookUrl(v: unknown): Check {
+  const s = typeof v === 'string' ? v.trim() : '';
+  const ok = /^https?:\/\/[^\s/?#]+\S*$/i.test(s) && s.length <= URL_MAX;
+  return ok ? null : { key: 'webhooks.urlInvalid' };
+}
+
 /** At most this many endpoints per user (the server answers 1101 past it). */
 export const MAX_WEBHOOKS = 5;
 export const LOG_PAGE_SIZE = 10;

@@ -208,7 +208,13 @@ pub(crate) fn fields(name: &str) -> PlantFields {
 }
 
 /// A gateway bound to `plant`, last heard at `heard`.
-pub(crate) async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &str) -> i64 {
+pub(crate) async fn gateway(
+    app: &App,
+    plant: i64,
+    owner: UserId,
+    company: CompanyId,
+    sn: &str,
+) -> i64 {
     let id = app
         .store
         .create_gateway(sn, "KEY12345", "", domain::time::now_ms())

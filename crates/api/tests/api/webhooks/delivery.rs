@@ -25,10 +25,20 @@ async fn a_test_delivery_is_signed_with_the_endpoints_secret_and_logged() {
         let (url, got) = receiver(&[]).await;
         let (id, secret) = add(&app, &ann, hook(&url)).await;
         let r = app
-            .post(&format!("/api/v1/user/webhooks/{id}/test"), json!({}), Some(&ann))
+            .post(
+                &format!("/api/v1/user/webhooks/{id}/test"),
+                json!({}),
+                Some(&ann),
+            )
             .await;
         r.expect_code(0);
-        assert_eq!(r.data()["state"], "delivered", "[{}] {:?}", app.backend, r.data());
+        assert_eq!(
+            r.data()["state"],
+            "delivered",
+            "[{}] {:?}",
+            app.backend,
+            r.data()
+        );
         assert_eq!(r.data()["status"], 200);
         let got = got.lock().expect("got").clone();
         assert_eq!(got.len(), 1);
@@ -36,11 +46,17 @@ async fn a_test_delivery_is_signed_with_the_endpoints_secret_and_logged() {
         assert_eq!(body["event"], "test");
         assert_eq!(body["caseId"], Value::Null);
         let r = app
-            .get(&format!("/api/v1/user/webhooks/{id}/deliveries"), Some(&ann))
+            .get(
+                &format!("/api/v1/user/webhooks/{id}/deliveries"),
+                Some(&ann),
+            )
             .await;
         assert_eq!(r.data()["total"], 1);
         let row = &r.data()["infos"][0];
-        assert_eq!((row["event"].clone(), row["status"].clone()), (json!("test"), json!(200)));
+        assert_eq!(
+            (row["event"].clone(), row["status"].clone()),
+            (json!("test"), json!(200))
+        );
         assert_eq!(row["state"], "delivered");
     }
 }
@@ -57,7 +73,11 @@ async fn without_the_operators_leave_loopback_receivers_are_refused() {
         for target in [url.clone(), named] {
             let (id, _) = add(&app, &ann, hook(&target)).await;
             let r = app
-                .post(&format!("/api/v1/user/webhooks/{id}/test"), json!({}), Some(&ann))
+                .post(
+                    &format!("/api/v1/user/webhooks/{id}/test"),
+                    json!({}),
+                    Some(&ann),
+                )
                 .await;
             assert_eq!(r.data()["state"], "failed", "[{}] {target}", app.backend);
             assert_eq!(r.data()["status"], Value::Null);
@@ -79,7 +99,12 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
         let (url, got) = receiver(&[500]).await;
         let (hook_id, secret) = add(&app, &ann, hook(&url)).await;
         let (offline_url, offline_got) = receiver(&[]).await;
-        add(&app, &ann, json!({"url": offline_url, "kinds": ["offline"]})).await;
+        add(
+            &app,
+            &ann,
+            json!({"url": offline_url, "kinds": ["offline"]}),
+        )
+        .await;
         let (off_url, off_got) = receiver(&[]).await;
         add(&app, &ann, json!({"url": off_url, "enabled": false})).await;
 
@@ -87,7 +112,16 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
         let gw = gateway(&app, roof, ann_id, ours, "GWF01").await;
         let inverter = app
             .store
-            .upsert_device("INV0001", GatewayId(gw), DeviceFamily::Inverter, 1, "p", "M1", None, 1)
+            .upsert_device(
+                "INV0001",
+                GatewayId(gw),
+                DeviceFamily::Inverter,
+                1,
+                "p",
+                "M1",
+                None,
+                1,
+            )
             .await
             .expect("inverter");
         let s = settings();
@@ -97,7 +131,9 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
             .open_event(inverter, Some(PlantId(roof)), "F13", "fault", t0 + 1000)
             .await
             .expect("fault");
-        let opened = alarms::tick(&app.store, &s, t0 + 30_000).await.expect("tick");
+        let opened = alarms::tick(&app.store, &s, t0 + 30_000)
+            .await
+            .expect("tick");
         assert_eq!((opened.alarms, opened.mails), (1, 0), "[{}]", app.backend);
 
         let first = tick(&app.store, ALLOWED, t0 + 40_000).await.expect("send");
@@ -111,7 +147,9 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
             .close_event(inverter, "F13", t0 + 90_000)
             .await
             .expect("closed");
-        let closed = alarms::tick(&app.store, &s, t0 + 120_000).await.expect("tick");
+        let closed = alarms::tick(&app.store, &s, t0 + 120_000)
+            .await
+            .expect("tick");
         assert_eq!(closed.recoveries, 1);
         let third = tick(&app.store, ALLOWED, t0 + 130_000).await.expect("send");
         assert_eq!(third.delivered, 1);
@@ -129,7 +167,11 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
         assert_eq!(opened["deviceSn"], "INV0001");
         assert_eq!(opened["detail"]["code"], "F13");
         assert_eq!(opened["at"], t0 + 1000);
-        assert!(opened["title"].as_str().is_some_and(|t| t.starts_with("Fault: INV0001 F13")));
+        assert!(
+            opened["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("Fault: INV0001 F13"))
+        );
         assert_eq!(
             opened["url"],
             format!("https://portal.example.com/plants/overview/{roof}/1")
@@ -139,19 +181,31 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
         assert!(off_got.lock().expect("got").is_empty(), "switched off");
 
         let r = app
-            .get(&format!("/api/v1/user/webhooks/{hook_id}/deliveries?page=1&limit=2"), Some(&ann))
+            .get(
+                &format!("/api/v1/user/webhooks/{hook_id}/deliveries?page=1&limit=2"),
+                Some(&ann),
+            )
             .await;
         r.expect_code(0);
         assert_eq!(r.data()["total"], 3);
         let rows = r.data()["infos"].as_array().expect("rows");
         assert_eq!(rows.len(), 2, "paged");
         assert_eq!(rows[0]["event"], "closed");
-        assert_eq!((rows[1]["attempt"].clone(), rows[1]["status"].clone()), (json!(2), json!(200)));
+        assert_eq!(
+            (rows[1]["attempt"].clone(), rows[1]["status"].clone()),
+            (json!(2), json!(200))
+        );
         let r = app
-            .get(&format!("/api/v1/user/webhooks/{hook_id}/deliveries?page=2&limit=2"), Some(&ann))
+            .get(
+                &format!("/api/v1/user/webhooks/{hook_id}/deliveries?page=2&limit=2"),
+                Some(&ann),
+            )
             .await;
         let first = &r.data()["infos"][0];
-        assert_eq!((first["attempt"].clone(), first["status"].clone()), (json!(1), json!(500)));
+        assert_eq!(
+            (first["attempt"].clone(), first["status"].clone()),
+            (json!(1), json!(500))
+        );
         assert_eq!(first["state"], "delivered", "the delivery's state now");
     }
 }

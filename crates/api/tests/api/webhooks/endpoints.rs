@@ -13,11 +13,18 @@ async fn an_owner_adds_changes_rotates_and_deletes_endpoints_and_the_secret_show
         let body = json!({"url": "https://hooks.example.com/a", "kinds": ["fault", "offline"],
             "minSeverity": "alarm"});
         let (id, secret) = add(&app, &ann, body).await;
-        assert!(secret.starts_with("whsec_") && secret.len() == 6 + 64, "{secret}");
+        assert!(
+            secret.starts_with("whsec_") && secret.len() == 6 + 64,
+            "{secret}"
+        );
 
         let r = app.get("/api/v1/user/webhooks", Some(&ann)).await;
         r.expect_code(0);
-        assert!(!r.text().contains(&secret[6..]), "[{}] no secret in lists", app.backend);
+        assert!(
+            !r.text().contains(&secret[6..]),
+            "[{}] no secret in lists",
+            app.backend
+        );
         let hint = format!("…{}", &secret[secret.len() - 4..]);
         assert_eq!(
             r.data()[0],
@@ -33,10 +40,18 @@ async fn an_owner_adds_changes_rotates_and_deletes_endpoints_and_the_secret_show
         r.expect_code(0);
         assert_eq!(r.data()["enabled"], false);
         assert_eq!(r.data()["kinds"], json!([]));
-        assert_eq!(r.data()["url"], "https://hooks.example.com/a", "left out: kept");
+        assert_eq!(
+            r.data()["url"],
+            "https://hooks.example.com/a",
+            "left out: kept"
+        );
 
         let r = app
-            .post(&format!("/api/v1/user/webhooks/{id}/secret"), json!({}), Some(&ann))
+            .post(
+                &format!("/api/v1/user/webhooks/{id}/secret"),
+                json!({}),
+                Some(&ann),
+            )
             .await;
         r.expect_code(0);
         let rotated = r.data()["secret"].as_str().expect("secret").to_string();
@@ -48,9 +63,13 @@ async fn an_owner_adds_changes_rotates_and_deletes_endpoints_and_the_secret_show
             format!("…{}", &rotated[rotated.len() - 4..])
         );
 
-        app.post(&format!("/api/v1/user/webhooks/{id}/delete"), json!({}), Some(&ann))
-            .await
-            .expect_code(0);
+        app.post(
+            &format!("/api/v1/user/webhooks/{id}/delete"),
+            json!({}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(0);
         let r = app.get("/api/v1/user/webhooks", Some(&ann)).await;
         assert_eq!(r.data(), &json!([]));
     }
@@ -67,11 +86,19 @@ async fn bad_input_changes_nothing_and_a_sixth_endpoint_is_refused() {
             (json!({}), "url"),
             (json!({"url": "ftp://example.com/x"}), "url"),
             (json!({"url": long}), "url"),
-            (json!({"url": "https://example.com", "kinds": ["flood"]}), "kinds"),
-            (json!({"url": "https://example.com", "minSeverity": "critical"}), "minSeverity"),
+            (
+                json!({"url": "https://example.com", "kinds": ["flood"]}),
+                "kinds",
+            ),
+            (
+                json!({"url": "https://example.com", "minSeverity": "critical"}),
+                "minSeverity",
+            ),
         ];
         for (body, field) in &bad {
-            let r = app.post("/api/v1/user/webhooks", body.clone(), Some(&ann)).await;
+            let r = app
+                .post("/api/v1/user/webhooks", body.clone(), Some(&ann))
+                .await;
             r.expect_code(4);
             assert!(r.msg().contains(field), "{body}: {}", r.msg());
         }
@@ -80,16 +107,28 @@ async fn bad_input_changes_nothing_and_a_sixth_endpoint_is_refused() {
 
         let mut ids = Vec::new();
         for i in 0..5 {
-            ids.push(add(&app, &ann, hook(&format!("https://example.com/{i}"))).await.0);
+            ids.push(
+                add(&app, &ann, hook(&format!("https://example.com/{i}")))
+                    .await
+                    .0,
+            );
         }
         let r = app
-            .post("/api/v1/user/webhooks", hook("https://example.com/6"), Some(&ann))
+            .post(
+                "/api/v1/user/webhooks",
+                hook("https://example.com/6"),
+                Some(&ann),
+            )
             .await;
         r.expect_code(1101);
         for (body, _) in &bad[1..] {
-            app.post(&format!("/api/v1/user/webhooks/{}", ids[0]), body.clone(), Some(&ann))
-                .await
-                .expect_code(4);
+            app.post(
+                &format!("/api/v1/user/webhooks/{}", ids[0]),
+                body.clone(),
+                Some(&ann),
+            )
+            .await
+            .expect_code(4);
         }
         let r = app.get("/api/v1/user/webhooks", Some(&ann)).await;
         let list = r.data().as_array().expect("list");
@@ -126,7 +165,11 @@ async fn another_users_endpoint_answers_as_missing() {
         let r = app.get("/api/v1/user/webhooks", Some(&boss)).await;
         assert_eq!(r.data(), &json!([]), "[{}]", app.backend);
         let r = app.get("/api/v1/user/webhooks", Some(&ann)).await;
-        assert_eq!(r.data()[0]["url"], "https://hooks.example.com/ann", "untouched");
+        assert_eq!(
+            r.data()[0]["url"],
+            "https://hooks.example.com/ann",
+            "untouched"
+        );
         app.post("/api/v1/user/webhooks/999999/delete", json!({}), Some(&ann))
             .await
             .expect_code(1100);

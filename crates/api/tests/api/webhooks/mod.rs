@@ -30,7 +30,9 @@ pub type Got = Arc<Mutex<Vec<(HeaderMap, Vec<u8>)>>>;
 /// An HTTP server on loopback answering the given statuses in turn, then 200.
 pub async fn receiver(statuses: &[u16]) -> (String, Got) {
     let got: Got = Arc::default();
-    let answers = Arc::new(Mutex::new(statuses.iter().copied().collect::<VecDeque<_>>()));
+    let answers = Arc::new(Mutex::new(
+        statuses.iter().copied().collect::<VecDeque<_>>(),
+    ));
     let app = Router::new()
         .route(
             "/hook",

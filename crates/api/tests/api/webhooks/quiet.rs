@@ -36,7 +36,16 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
         let gw = gateway(&app, roof, ann_id, ours, "GWQ01").await;
         let inverter = app
             .store
-            .upsert_device("INV0001", GatewayId(gw), DeviceFamily::Inverter, 1, "p", "M1", None, 1)
+            .upsert_device(
+                "INV0001",
+                GatewayId(gw),
+                DeviceFamily::Inverter,
+                1,
+                "p",
+                "M1",
+                None,
+                1,
+            )
             .await
             .expect("inverter");
 
@@ -49,20 +58,52 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
             .open_event(inverter, Some(PlantId(roof)), "F13", "fault", t0 + 1000)
             .await
             .expect("fault");
-        let night = alarms::tick(&app.store, &s, t0 + 30_000).await.expect("tick");
-        assert_eq!((night.mails, night.held, night.alarms), (0, 1, 1), "[{}]", app.backend);
-        assert_eq!(tick(&app.store, ALLOWED, t0 + 40_000).await.expect("send").held, 1);
+        let night = alarms::tick(&app.store, &s, t0 + 30_000)
+            .await
+            .expect("tick");
+        assert_eq!(
+            (night.mails, night.held, night.alarms),
+            (0, 1, 1),
+            "[{}]",
+            app.backend
+        );
+        assert_eq!(
+            tick(&app.store, ALLOWED, t0 + 40_000)
+                .await
+                .expect("send")
+                .held,
+            1
+        );
         app.store
             .close_event(inverter, "F13", t0 + 60_000)
             .await
             .expect("closed");
-        let later = alarms::tick(&app.store, &s, t0 + 90_000).await.expect("tick");
+        let later = alarms::tick(&app.store, &s, t0 + 90_000)
+            .await
+            .expect("tick");
         assert_eq!((later.mails, later.recoveries), (0, 1));
-        assert_eq!(tick(&app.store, ALLOWED, t0 + 100_000).await.expect("send").held, 1);
-        let before = alarms::tick(&app.store, &s, morning - 60_000).await.expect("tick");
+        assert_eq!(
+            tick(&app.store, ALLOWED, t0 + 100_000)
+                .await
+                .expect("send")
+                .held,
+            1
+        );
+        let before = alarms::tick(&app.store, &s, morning - 60_000)
+            .await
+            .expect("tick");
         assert_eq!(before.mails, 0, "still quiet at 06:59");
-        assert!(got.lock().expect("got").is_empty(), "nothing posted at night");
-        assert!(app.store.outbox(Some("ann@example.com"), 10).await.expect("outbox").is_empty());
+        assert!(
+            got.lock().expect("got").is_empty(),
+            "nothing posted at night"
+        );
+        assert!(
+            app.store
+                .outbox(Some("ann@example.com"), 10)
+                .await
+                .expect("outbox")
+                .is_empty()
+        );
 
         let released = alarms::tick(&app.store, &s, morning).await.expect("tick");
         assert_eq!(released.mails, 1, "[{}] one digest at 07:00", app.backend);
@@ -75,14 +116,24 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
             .collect();
         assert_eq!(events, vec![json!("opened"), json!("closed")], "in order");
 
-        let mails = app.store.outbox(Some("ann@example.com"), 10).await.expect("outbox");
+        let mails = app
+            .store
+            .outbox(Some("ann@example.com"), 10)
+            .await
+            .expect("outbox");
         assert_eq!(mails.len(), 1);
         let body = &mails[0].body;
         assert!(body.contains("Fault: INV0001 F13"), "{body}");
         assert!(body.contains("Fault cleared: INV0001 F13"), "{body}");
-        assert_eq!(mails[0].subject, "Plant alarms: 1 new, 1 recovered (1 plants)");
         assert_eq!(
-            alarms::tick(&app.store, &s, morning + 60_000).await.expect("tick").mails,
+            mails[0].subject,
+            "Plant alarms: 1 new, 1 recovered (1 plants)"
+        );
+        assert_eq!(
+            alarms::tick(&app.store, &s, morning + 60_000)
+                .await
+                .expect("tick")
+                .mails,
             0,
             "released once"
         );
@@ -96,9 +147,11 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
                 .expect("pass");
             let to_ann = smtp.mails_to("ann@example.com");
             assert_eq!(to_ann.len(), 1, "{to_ann:?}");
-            assert!(to_ann[0]["body"]
-                .as_str()
-                .is_some_and(|b| b.contains("Fault cleared: INV0001 F13")));
+            assert!(
+                to_ann[0]["body"]
+                    .as_str()
+                    .is_some_and(|b| b.contains("Fault cleared: INV0001 F13"))
+            );
         }
     }
 }
