@@ -32,6 +32,8 @@ pub struct ApiConfig {
     pub public_url: Option<String>,
     /// The plant figures' settings: the grid's CO2 factor (`PORTAL_CO2_KG_PER_KWH`).
     pub figures: service::figures::FiguresConfig,
+    /// How webhook test deliveries are sent (`PORTAL_WEBHOOK_ALLOW_PRIVATE`).
+    pub webhooks: service::webhooks::DeliverySettings,
 }
 
 impl std::fmt::Debug for ApiConfig {
@@ -69,6 +71,7 @@ impl ApiConfig {
             sign_in_delay_step_ms: 500,
             public_url: None,
             figures: service::figures::FiguresConfig::default(),
+            webhooks: service::webhooks::DeliverySettings::default(),
         }
     }
 }

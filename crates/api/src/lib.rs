@@ -62,6 +62,7 @@ mod users;
 mod versions;
 mod weather_stations;
 mod web;
+mod webhooks;
 pub mod xlsx;
 
 use std::sync::Arc;

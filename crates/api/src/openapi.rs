@@ -19,6 +19,7 @@ use crate::{
     company, customers, debug, dict, energy_hub, events, firmware, fleet, gateways, inverters,
     manuals, messages, meters, monitor, owners, permissions, plants, predicted, products,
     protocols, reports, settings, staff, system, upgrades, users, versions, weather_stations,
+    webhooks,
 };
 
 #[derive(OpenApi)]
@@ -35,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(accounts::router())
         .merge(users::router())
+        .merge(webhooks::router())
         .merge(permissions::router())
         .merge(company::router())
         .merge(companies::router())

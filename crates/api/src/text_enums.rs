@@ -100,3 +100,26 @@ text_enum! {
     /// (in-system programming).
     UpgradeMode => domain::firmware::UPGRADE_MODES
 }
+
+text_enum! {
+    /// An alarm kind a webhook endpoint filters on and a delivery names
+    /// (`domain::webhook::ALARM_KINDS`).
+    AlarmKind => domain::webhook::ALARM_KINDS.iter().copied()
+}
+
+text_enum! {
+    /// How grave an alarm is: `warning` or `alarm`.
+    AlarmSeverity => ["warning", "alarm"]
+}
+
+text_enum! {
+    /// What a webhook delivery tells: an alarm `opened`, `updated`, `acknowledged` or
+    /// `closed`, or a `test`.
+    WebhookEvent => ["opened", "updated", "acknowledged", "closed", "test"]
+}
+
+text_enum! {
+    /// Where a webhook delivery stands: `pending` (tried again later), `delivered` or `failed`
+    /// (out of tries).
+    DeliveryState => ["pending", "delivered", "failed"]
+}

@@ -7,12 +7,13 @@ use domain::{
     codes::Purpose,
     ids::UserId,
     user::TempUnit,
+    webhook::hhmm,
 };
 use serde::{Deserialize, Serialize};
 use service::{
     codes,
     login_guard::PasswordChange,
-    users::{self, NotifyChanges, ProfileChanges},
+    users::{self, NotifyChanges, ProfileChanges, QuietChanges},
 };
 use store::companies::CompanyRow;
 use utoipa::{IntoParams, ToSchema};
@@ -303,6 +304,13 @@ pub struct NotifySettings {
     pub email: String,
     /// How long a gateway may stay offline before an e-mail tells of it (minutes, 5-1440).
     pub offline_minutes: i64,
+    /// Quiet hours: alarm e-mails and webhook deliveries are held from `quietFrom` to
+    /// `quietTo` (`HH:MM`, may wrap midnight) in `quietZone` and delivered when they end.
+    pub quiet_enabled: bool,
+    pub quiet_from: String,
+    pub quiet_to: String,
+    /// An IANA time zone name (the web app sends the browser's).
+    pub quiet_zone: String,
 }
 
 #[utoipa::path(get, path = "/api/v1/user/notify/enable", tag = "users", security(("bearer" = [])),
@@ -312,6 +320,10 @@ pub async fn notify(me: CurrentUser) -> Data<NotifySettings> {
         enabled: me.user.notify_enabled,
         email: me.user.notify_email,
         offline_minutes: me.user.notify_offline_minutes,
+        quiet_enabled: me.user.quiet_enabled,
+        quiet_from: hhmm(me.user.quiet_from),
+        quiet_to: hhmm(me.user.quiet_to),
+        quiet_zone: me.user.quiet_zone,
     })
 }
 
@@ -327,6 +339,17 @@ pub struct NotifyRequest {
     #[serde(default, rename = "offlineMinutes", deserialize_with = "num::opt_text")]
     #[schema(value_type = Option<i64>, minimum = 5, maximum = 1440)]
     pub offline_minutes: Option<String>,
+    /// Quiet hours on or off; left out, the quiet hours stay as they are.
+    #[serde(default, rename = "quietEnabled", deserialize_with = "num::opt_bool")]
+    pub quiet_enabled: Option<bool>,
+    /// `HH:MM` (unchanged when absent).
+    #[serde(default, rename = "quietFrom", deserialize_with = "num::opt_text")]
+    pub quiet_from: Option<String>,
+    #[serde(default, rename = "quietTo", deserialize_with = "num::opt_text")]
+    pub quiet_to: Option<String>,
+    /// An IANA time zone name (unchanged when absent).
+    #[serde(default, rename = "quietZone", deserialize_with = "num::opt_text")]
+    pub quiet_zone: Option<String>,
 }
 
 /// The address a confirmation code is sent to.
@@ -360,7 +383,9 @@ pub async fn notify_code(
 }
 
 /// Turns abnormal-event emails on or off, and sets the offline delay (`offlineMinutes`,
-/// 5-1440, else 4 `offlineMinutes`). An address other than the account's own email must be
+/// 5-1440, else 4 `offlineMinutes`) and the quiet hours (`quietEnabled` with `quietFrom`,
+/// `quietTo` as `HH:MM` and `quietZone`; 4 names a bad one; all left out: unchanged). An
+/// address other than the account's own email must be
 /// confirmed with a code from `/api/v1/user/notify/code` (5, 6). The e-mails are written in
 /// the language of this request.
 #[utoipa::path(post, path = "/api/v1/user/notify", tag = "users", request_body = NotifyRequest,
@@ -376,6 +401,12 @@ pub async fn set_notify(
         code: req.code.as_deref(),
         offline_minutes: req.offline_minutes.as_deref(),
         lang: current_lang(),
+        quiet: req.quiet_enabled.map(|enabled| QuietChanges {
+            enabled,
+            from: req.quiet_from.as_deref(),
+            to: req.quiet_to.as_deref(),
+            zone: req.quiet_zone.as_deref(),
+        }),
     };
     users::set_notify(&app.store, &me.actor, changes, now_ms()).await?;
     Ok(Done)

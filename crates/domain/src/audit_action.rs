@@ -104,6 +104,12 @@ actions! {
     ENERGYHUB_VTN_REMOVE "energyhub.vtn.remove"
     ENERGYHUB_DISPATCH "energyhub.dispatch"
     ENERGYHUB_RESTORE "energyhub.restore"
+    // A user's own webhook endpoints (personal settings).
+    WEBHOOK_CREATE "webhook.create"
+    WEBHOOK_EDIT "webhook.edit"
+    WEBHOOK_ROTATE "webhook.rotate"
+    WEBHOOK_DELETE "webhook.delete"
+    WEBHOOK_TEST "webhook.test"
     // Recorded by earlier versions only (adding a customer or an agent became a request).
     CUSTOMER_ADD "customer.add"
     AGENT_ADD "agent.add"

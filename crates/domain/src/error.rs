@@ -101,6 +101,8 @@ catalogue! {
     CancelUnsupported = 608, "This device does not support cancelling an upgrade", "该设备不支持取消升级", "Este dispositivo no admite cancelar una actualización";
     KeyNotTaken = 609, "The gateway did not take the new key; its current key still works", "网关未接受新密钥，当前密钥仍然有效", "La pasarela no aceptó la nueva clave; la clave actual sigue siendo válida";
     GridTypeError = 610, "Grid type error: this setting is for inverters of another grid type (single- or three-phase)", "电网类型错误：该设置适用于其他电网类型（单相或三相）的逆变器", "Error de tipo de red: este ajuste es para inversores de otro tipo de red (monofásica o trifásica)";
+    WebhookMissing = 1100, "Webhook does not exist", "Webhook 不存在", "El webhook no existe";
+    WebhookLimit = 1101, "At most 5 webhooks", "最多5个Webhook", "Como máximo 5 webhooks";
     ManualMissing = 4100, "Manual does not exist", "说明书不存在", "El manual no existe";
 }
 

@@ -56,3 +56,5 @@ id_type!(
 // The energy hub: programmes, enrollments of plants in them, demand-response events and the
 // utilities' VTN connections.
 id_type!(ProgramId, EnrollmentId, HubEventId, VtnId);
+// Alarm delivery by webhooks: a user's endpoints and the deliveries queued for them.
+id_type!(WebhookId, DeliveryId);

@@ -33,6 +33,7 @@ pub mod settings;
 pub mod sun;
 pub mod time;
 pub mod user;
+pub mod webhook;
 
 pub use device_family::DeviceFamily;
 pub use error::{Code, DomainError};

@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | [`mail_queue`] | every `mail` (PORTAL_MAIL_INTERVAL_SECS) | each e-mail claimed for 5 min |
 //! | [`alarms`] | every `alarms` (PORTAL_ALARM_INTERVAL_SECS) | one record per episode (unique) |
+//! | [`webhooks`] | every 10 s; log pruned hourly | lease `store::leases::WEBHOOKS` |
 //! | [`monthly_reports`] | hourly | one report per subscription and month (unique) |
 //! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
 //! | [`vtn_sync`] | every 5 s, each VTN connection every `pollSeconds`; at once on a webhook | lease `store::leases::VTN_SYNC`; each sync claimed |
@@ -23,6 +24,7 @@ pub mod mail_queue;
 pub mod monthly_reports;
 pub mod upgrade_queue;
 pub mod vtn_sync;
+pub mod webhooks;
 
 use std::{sync::Arc, time::Duration};
 
@@ -54,6 +56,8 @@ pub struct Schedule {
     pub mail: Duration,
     pub alarms: Duration,
     pub alarm_settings: alarms::AlarmSettings,
+    /// How webhook deliveries are sent (`PORTAL_WEBHOOK_ALLOW_PRIVATE`).
+    pub webhooks: service::webhooks::DeliverySettings,
     pub dr_tick: Duration,
     pub history: devices::history::HistoryOptions,
 }
@@ -73,6 +77,11 @@ pub fn start(ctx: Context, schedule: Schedule) {
         store.clone(),
         schedule.alarm_settings,
         schedule.alarms,
+    ));
+    tokio::spawn(webhooks::run(
+        store.clone(),
+        schedule.webhooks,
+        webhooks::EVERY,
     ));
     tokio::spawn(devices::history::run(store.clone(), schedule.history));
     tokio::spawn(vtn_sync::run(

@@ -1,5 +1,7 @@
 //! A small HTTP/1.1 client (one connection per request) over hyper and rustls (ring, webpki
-//! roots): a VEN polls every few tens of seconds, so there is nothing to pool.
+//! roots): a VEN polls every few tens of seconds and a webhook posts now and then, so there is
+//! nothing to pool. The VEN calls [`send`]; other callers (the alarm webhooks) call
+//! [`request`], which also connects to an address the caller resolved and checked itself.
 
 use crate::Error;
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, USER_AGENT};
@@ -7,6 +9,7 @@ use http::{Method, Request};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -35,17 +38,46 @@ pub async fn send(
     bearer: Option<&str>,
     body: Option<Body>,
 ) -> Result<Response, Error> {
-    tokio::time::timeout(TIMEOUT, send_now(method, url, bearer, body))
-        .await
-        .map_err(|_| Error::Transport(format!("no answer within {}s", TIMEOUT.as_secs())))?
+    let auth = bearer.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![(ACCEPT.as_str(), "application/json".to_string())];
+    if let Some(a) = auth {
+        headers.push((AUTHORIZATION.as_str(), a));
+    }
+    request(Outgoing {
+        method,
+        url,
+        connect_to: None,
+        user_agent: "solar-portal-ven",
+        headers: &headers,
+        body,
+        timeout: TIMEOUT,
+    })
+    .await
 }
 
-async fn send_now(
-    method: Method,
-    url: &Url,
-    bearer: Option<&str>,
-    body: Option<Body>,
-) -> Result<Response, Error> {
+/// One request as a caller other than the VEN makes it.
+pub struct Outgoing<'a> {
+    pub method: Method,
+    pub url: &'a Url,
+    /// The address to connect to (the URL's host still names the server for `Host` and TLS);
+    /// `None` resolves the host.
+    pub connect_to: Option<SocketAddr>,
+    pub user_agent: &'static str,
+    pub headers: &'a [(&'a str, String)],
+    pub body: Option<Body>,
+    /// The longest the whole exchange (connect, TLS, answer) may take.
+    pub timeout: Duration,
+}
+
+pub async fn request(o: Outgoing<'_>) -> Result<Response, Error> {
+    let secs = o.timeout.as_secs();
+    tokio::time::timeout(o.timeout, send_now(o))
+        .await
+        .map_err(|_| Error::Transport(format!("no answer within {secs}s")))?
+}
+
+async fn send_now(o: Outgoing<'_>) -> Result<Response, Error> {
+    let url = o.url;
     let host = url
         .host_str()
         .ok_or_else(|| Error::Config("URL without host".into()))?;
@@ -58,15 +90,14 @@ async fn send_now(
     };
     let target = &url[url::Position::BeforePath..];
     let mut req = Request::builder()
-        .method(method)
+        .method(o.method)
         .uri(target)
         .header(HOST, authority)
-        .header(USER_AGENT, "solar-portal-ven")
-        .header(ACCEPT, "application/json");
-    if let Some(token) = bearer {
-        req = req.header(AUTHORIZATION, format!("Bearer {token}"));
+        .header(USER_AGENT, o.user_agent);
+    for (name, value) in o.headers {
+        req = req.header(*name, value.as_str());
     }
-    let bytes = match body {
+    let bytes = match o.body {
         Some(b) => {
             req = req.header(CONTENT_TYPE, b.content_type);
             b.bytes
@@ -76,15 +107,17 @@ async fn send_now(
     let req = req
         .body(Full::new(Bytes::from(bytes)))
         .map_err(|e| Error::Config(format!("request: {e}")))?;
-    let tcp = TcpStream::connect((host.trim_matches(['[', ']']), port))
-        .await
-        .map_err(|e| Error::Transport(format!("connect {host}:{port}: {e}")))?;
+    let bare = host.trim_matches(['[', ']']);
+    let tcp = match o.connect_to {
+        Some(addr) => TcpStream::connect(addr).await,
+        None => TcpStream::connect((bare, port)).await,
+    }
+    .map_err(|e| Error::Transport(format!("connect {host}:{port}: {e}")))?;
     match url.scheme() {
         "http" => exchange(TokioIo::new(tcp), req).await,
         "https" => {
-            let name =
-                rustls::pki_types::ServerName::try_from(host.trim_matches(['[', ']']).to_owned())
-                    .map_err(|e| Error::Config(format!("TLS name {host}: {e}")))?;
+            let name = rustls::pki_types::ServerName::try_from(bare.to_owned())
+                .map_err(|e| Error::Config(format!("TLS name {host}: {e}")))?;
             let tls = tokio_rustls::TlsConnector::from(tls_config())
                 .connect(name, tcp)
                 .await
@@ -104,7 +137,7 @@ where
         .map_err(|e| Error::Transport(format!("handshake: {e}")))?;
     tokio::spawn(async move {
         if let Err(e) = conn.await {
-            tracing::debug!("VTN connection closed: {e}");
+            tracing::debug!("HTTP connection closed: {e}");
         }
     });
     let resp = sender

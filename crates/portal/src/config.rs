@@ -60,6 +60,9 @@ pub struct Config {
     pub alarm_quiet_minutes: i64,
     /// How often the alarm job looks for alarms and recoveries (seconds).
     pub alarm_interval_secs: i64,
+    /// Deliver webhooks to loopback, private and link-local addresses too
+    /// (`PORTAL_WEBHOOK_ALLOW_PRIVATE`); off, such addresses are refused (SSRF).
+    pub webhook_allow_private: bool,
     /// How often the mail worker sends what is due in the outbox (seconds).
     pub mail_interval_secs: i64,
     /// Seconds between demand-response dispatch passes (`PORTAL_DR_TICK_SECS`).
@@ -143,6 +146,7 @@ impl Default for Config {
             public_url: String::new(),
             alarm_quiet_minutes: 60,
             alarm_interval_secs: 30,
+            webhook_allow_private: false,
             mail_interval_secs: 10,
             dr_tick_secs: 15,
             history_grace_hours: 2,
@@ -370,6 +374,9 @@ impl Config {
         }
         if let Some(v) = num("ALARM_INTERVAL_SECS")? {
             self.alarm_interval_secs = v;
+        }
+        if let Some(v) = flag("WEBHOOK_ALLOW_PRIVATE") {
+            self.webhook_allow_private = v;
         }
         if let Some(v) = num("MAIL_INTERVAL_SECS")? {
             self.mail_interval_secs = v;
@@ -689,6 +696,14 @@ impl Config {
         }
     }
 
+    /// How webhook deliveries are sent.
+    pub fn webhooks(&self) -> service::webhooks::DeliverySettings {
+        service::webhooks::DeliverySettings {
+            allow_private: self.webhook_allow_private,
+            timeout: None,
+        }
+    }
+
     /// Compaction and retention of sample history.
     pub fn history(&self) -> devices::history::HistoryOptions {
         const YEAR_SECS: u64 = 31_557_600; // 365.25 days
@@ -715,6 +730,7 @@ impl Config {
         // Only a URL someone set: the fallback (the HTTP address) is rarely reachable by a VTN.
         c.public_url = (!self.public_url.is_empty())
             .then(|| self.public_url.trim_end_matches('/').to_string());
+        c.webhooks = self.webhooks();
         c.figures = service::figures::FiguresConfig {
             co2_kg_per_kwh: self.co2_kg_per_kwh,
         };

@@ -46,6 +46,7 @@ pub mod plants;
 pub mod predictions;
 pub mod products;
 pub mod protocols;
+pub mod quiet_hours;
 pub mod readings;
 pub mod reports;
 pub mod roles;
@@ -59,6 +60,7 @@ pub mod tokens;
 pub mod upgrades;
 pub mod users;
 pub mod versions;
+pub mod webhooks;
 pub mod xlsx;
 
 pub use error::{Result, ServiceError};

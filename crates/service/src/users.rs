@@ -9,10 +9,11 @@ use domain::{
     ids::UserId,
     policy::Actor,
     user::{TempUnit, check_gender, parse_offline_minutes},
+    webhook::parse_hhmm,
 };
 use store::{
     Store,
-    users::{NotifyChoice, Profile, UserRow},
+    users::{NotifyChoice, Profile, QuietChoice, UserRow},
 };
 
 use crate::{Result, codes, passwords};
@@ -151,10 +152,30 @@ pub struct NotifyChanges<'a> {
     pub offline_minutes: Option<&'a str>,
     /// The language the e-mails are written in.
     pub lang: Lang,
+    /// Quiet hours; left out: unchanged.
+    pub quiet: Option<QuietChanges<'a>>,
+}
+
+/// Quiet hours as asked for: `HH:MM` times in an IANA zone. Times or zone left out stay.
+#[derive(Debug, Clone, Default)]
+pub struct QuietChanges<'a> {
+    pub enabled: bool,
+    pub from: Option<&'a str>,
+    pub to: Option<&'a str>,
+    pub zone: Option<&'a str>,
+}
+
+/// An `HH:MM` time given, or `current` (minutes of the day) when left out.
+fn opt_time(raw: Option<&str>, field: &str, current: i64) -> Result<i64> {
+    Ok(match raw.map(str::trim) {
+        None | Some("") => current,
+        Some(t) => parse_hhmm(t, field)?,
+    })
 }
 
 /// Turns the caller's abnormal-event e-mails on or off and sets the offline delay (4
-/// `offlineMinutes` out of range). An address other than the account's own e-mail or the one
+/// `offlineMinutes` out of range) and the quiet hours (4 `quietFrom`, `quietTo`,
+/// `quietZone`). An address other than the account's own e-mail or the one
 /// confirmed before must come with the code sent to it (5, 6).
 pub async fn set_notify(
     store: &Store,
@@ -167,6 +188,18 @@ pub async fn set_notify(
     let offline_minutes = match c.offline_minutes.map(str::trim) {
         None | Some("") => me.notify_offline_minutes,
         Some(raw) => parse_offline_minutes(raw)?,
+    };
+    let quiet = match &c.quiet {
+        None => None,
+        Some(q) => Some((
+            q.enabled,
+            opt_time(q.from, "quietFrom", me.quiet_from)?,
+            opt_time(q.to, "quietTo", me.quiet_to)?,
+            match q.zone.map(str::trim) {
+                None | Some("") => me.quiet_zone.clone(),
+                Some(raw) => crate::quiet_hours::parse_zone(raw)?,
+            },
+        )),
     };
     let email = match c.email.map(str::trim) {
         None | Some("") if !c.enabled => String::new(),
@@ -182,6 +215,14 @@ pub async fn set_notify(
         offline_minutes,
         lang: c.lang.code(),
     };
-    store.set_notify(actor.id, &choice).await?;
+    let quiet = quiet.as_ref().map(|(enabled, from, to, zone)| QuietChoice {
+        enabled: *enabled,
+        from: *from,
+        to: *to,
+        zone,
+    });
+    store
+        .set_notify_and_quiet(actor.id, &choice, quiet.as_ref())
+        .await?;
     Ok(())
 }

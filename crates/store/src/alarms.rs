@@ -1,9 +1,9 @@
 //! What the alarm job reads and writes: who is to be told about which gateway gone silent or
 //! fault occurrence, the alarms already mailed (quiet period, recoveries) and the job's cursor.
 //!
-//! Recipients are the users with alarm e-mails on (enabled, an address, an account in use)
-//! who own the plant or are staff of a company that serves it (the company rule of
-//! `plants::VISIBLE`); shares and platform staff are not mailed. Every read is one statement
+//! Recipients are the users told of alarms (e-mails on with an address, or an enabled webhook
+//! endpoint; an account in use) who own the plant or are staff of a company that serves it
+//! (the company rule of `plants::VISIBLE`); shares and platform staff are not mailed. Every read is one statement
 //! over the whole fleet, so 500 gateways falling silent at once cost the same few queries.
 
 use domain::DeviceFamily;
@@ -15,8 +15,12 @@ use crate::{Result, Store};
 /// start after an upgrade does not mail every gateway that has been gone for months.
 pub const LOOKBACK_MS: i64 = 24 * 3600 * 1000;
 
-/// `u` may be mailed.
-const NOTIFIABLE: &str = "u.notify_enabled AND u.notify_email <> '' AND NOT u.disabled \
+/// `u` wants alarm e-mails.
+const WANTS_MAIL: &str = "(u.notify_enabled AND u.notify_email <> '')";
+
+/// `u` is told of alarms: by e-mail, or by an enabled webhook endpoint of theirs.
+const NOTIFIABLE: &str = "((u.notify_enabled AND u.notify_email <> '') OR EXISTS (SELECT 1 \
+    FROM webhook_endpoints w WHERE w.user_id = u.id AND w.enabled)) AND NOT u.disabled \
     AND u.deleted_at IS NULL";
 
 /// User `u` is mailed about plant `p`: its owner, or staff of a company serving it.
@@ -38,11 +42,21 @@ pub struct AlarmPlace {
     pub plant_name: String,
     pub plant_type: i64,
     pub timezone: String,
+    /// Whether they get e-mails (else only webhooks).
+    pub wants_mail: bool,
+    /// Their quiet hours (`users.quiet_*`).
+    pub quiet_enabled: bool,
+    pub quiet_from: i64,
+    pub quiet_to: i64,
+    pub quiet_zone: String,
 }
 
 const PLACE: &str = "u.id AS user_id, u.notify_email AS email, u.notify_lang AS lang, \
     COALESCE(NULLIF(u.nickname, ''), u.account) AS user_name, p.id AS plant_id, \
-    p.name AS plant_name, CAST(p.plant_type AS BIGINT) AS plant_type, p.timezone";
+    p.name AS plant_name, CAST(p.plant_type AS BIGINT) AS plant_type, p.timezone, \
+    (u.notify_enabled AND u.notify_email <> '') AS wants_mail, u.quiet_enabled, \
+    CAST(u.quiet_from AS BIGINT) AS quiet_from, CAST(u.quiet_to AS BIGINT) AS quiet_to, \
+    u.quiet_zone";
 
 /// A silent gateway of a plant a recipient is told about, not yet mailed for this silence.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -110,6 +124,32 @@ pub struct NewAlarm {
     pub kind: &'static str,
     pub reference: i64,
     pub since: i64,
+}
+
+/// A digest line held during a recipient's quiet hours.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct HeldLine {
+    #[sqlx(flatten)]
+    pub place: AlarmPlace,
+    pub id: i64,
+    /// The line as JSON (the job's own format).
+    pub line: String,
+}
+
+/// What one recipient's share of a tick records, in one transaction.
+#[derive(Debug, Clone)]
+pub struct AlarmRecord<'a> {
+    pub user: UserId,
+    pub alarms: &'a [NewAlarm],
+    pub recoveries: &'a [AlarmId],
+    /// The digest to queue now; `None` for a recipient without e-mails or in quiet hours.
+    pub mail: Option<&'a crate::outbox::NewMail>,
+    /// Digest lines to hold until the quiet hours end: (plant, line as JSON).
+    pub hold: &'a [(PlantId, String)],
+    /// Held lines up to this id are told by `mail`: they go.
+    pub release_up_to: Option<i64>,
+    /// The alarm events to tell the recipient's webhook endpoints of.
+    pub webhooks: &'a [crate::webhook_deliveries::AlarmEvent<'a>],
 }
 
 /// Where the job stands.
@@ -236,18 +276,17 @@ impl Store {
         )?)
     }
 
-    /// Records one recipient's digest in one transaction: the alarms it tells, the
-    /// recoveries it tells, and the e-mail queued for the mail worker. Two jobs racing over the
-    /// same alarm (two replicas) collide on the alarm's unique episode and only one mails it.
+    /// Records one recipient's share of a tick in one transaction: the alarms it tells, the
+    /// recoveries it tells, the e-mail queued for the mail worker (or the lines held for the end
+    /// of quiet hours) and the webhook deliveries. Two jobs racing over the same alarm (two
+    /// replicas) collide on the alarm's unique episode and only one records it.
     pub async fn record_alarm_digest(
         &self,
-        alarms: &[NewAlarm],
-        recoveries: &[AlarmId],
-        mail: &crate::outbox::NewMail,
+        r: &AlarmRecord<'_>,
         now: i64,
-    ) -> Result<MailId> {
+    ) -> Result<Option<MailId>> {
         Ok(in_tx!(self, |tx, sqlite| {
-            for a in alarms {
+            for a in r.alarms {
                 tx_exec!(
                     tx,
                     sqlite,
@@ -261,7 +300,7 @@ impl Store {
                     now
                 )?;
             }
-            for id in recoveries {
+            for id in r.recoveries {
                 tx_exec!(
                     tx,
                     sqlite,
@@ -270,21 +309,71 @@ impl Store {
                     now
                 )?;
             }
-            let (name, bytes) = crate::outbox::attachment_parts(mail);
-            tx_scalar!(
-                tx,
-                sqlite,
-                MailId,
-                crate::outbox::QUEUE_MAIL,
-                &mail.recipient,
-                &mail.subject,
-                &mail.body,
-                now,
-                &mail.kind,
-                name,
-                bytes
-            )?
+            for (plant, line) in r.hold {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "INSERT INTO alarm_held_lines (user_id, plant_id, line, created_at) \
+                     VALUES ($1, $2, $3, $4)",
+                    r.user,
+                    plant,
+                    line,
+                    now
+                )?;
+            }
+            if let Some(last) = r.release_up_to {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "DELETE FROM alarm_held_lines WHERE user_id = $1 AND id <= $2",
+                    r.user,
+                    last
+                )?;
+            }
+            for e in r.webhooks {
+                enqueue_webhooks_in_tx!(tx, sqlite, e, [r.user].iter(), now);
+            }
+            match r.mail {
+                Some(mail) => {
+                    let (name, bytes) = crate::outbox::attachment_parts(mail);
+                    Some(tx_scalar!(
+                        tx,
+                        sqlite,
+                        MailId,
+                        crate::outbox::QUEUE_MAIL,
+                        &mail.recipient,
+                        &mail.subject,
+                        &mail.body,
+                        now,
+                        &mail.kind,
+                        name,
+                        bytes
+                    )?)
+                }
+                None => None,
+            }
         }))
+    }
+
+    /// Every line held for quiet hours, oldest first, with its recipient and plant as they
+    /// are now (recipients who stopped e-mails are left out: their lines are pruned).
+    pub async fn held_alarm_lines(&self) -> Result<Vec<HeldLine>> {
+        let sql = format!(
+            "SELECT {PLACE}, h.id, h.line FROM alarm_held_lines h \
+             JOIN users u ON u.id = h.user_id JOIN plants p ON p.id = h.plant_id \
+             WHERE {WANTS_MAIL} AND NOT u.disabled AND u.deleted_at IS NULL ORDER BY h.id"
+        );
+        Ok(rows!(self, fetch_all, HeldLine, &sql)?)
+    }
+
+    /// Forgets held lines from before `before` (their recipient stopped e-mails, or the quiet
+    /// hours never ended: a whole-day setting).
+    pub async fn prune_held_alarm_lines(&self, before: i64) -> Result<u64> {
+        Ok(exec!(
+            self,
+            "DELETE FROM alarm_held_lines WHERE created_at < $1",
+            before
+        )?)
     }
 
     /// Forgets settled alarms whose last e-mail went before `before`: past the quiet period

@@ -4,6 +4,9 @@
 
 #[macro_use]
 mod sql;
+// Before the modules whose transactions queue webhook deliveries (its macro).
+#[macro_use]
+pub mod webhook_deliveries;
 pub mod agent_offers;
 pub mod agents;
 pub mod alarms;
@@ -55,6 +58,7 @@ pub mod testing;
 pub mod upgrades;
 pub mod users;
 pub mod versions;
+pub mod webhooks;
 
 use std::{str::FromStr, time::Duration};
 

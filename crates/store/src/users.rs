@@ -32,6 +32,12 @@ pub struct UserRow {
     pub notify_offline_minutes: i64,
     /// The language of their alarm e-mails (`en`, `zh`, `es`).
     pub notify_lang: String,
+    /// Quiet hours (alarm e-mails and webhooks held): on, from/to in minutes of the day in
+    /// `quiet_zone`.
+    pub quiet_enabled: bool,
+    pub quiet_from: i64,
+    pub quiet_to: i64,
+    pub quiet_zone: String,
     pub user_src: String,
     pub created_at: i64,
     pub password_changed_at: i64,
@@ -100,9 +106,21 @@ pub struct NotifyChoice<'a> {
     pub lang: &'a str,
 }
 
+/// A user's quiet hours as they chose them.
+#[derive(Debug, Clone)]
+pub struct QuietChoice<'a> {
+    pub enabled: bool,
+    pub from: i64,
+    pub to: i64,
+    /// An IANA time zone name.
+    pub zone: &'a str,
+}
+
 pub(crate) const COLUMNS: &str = "id, account, email, mobile, password_hash, nickname, name, avatar, gender, \
     temp_unit, kind, company_id, role_id, disabled, read_only, notify_enabled, notify_email, \
-    notify_offline_minutes, notify_lang, user_src, created_at, password_changed_at, deleted_at";
+    notify_offline_minutes, notify_lang, quiet_enabled, CAST(quiet_from AS BIGINT) AS quiet_from, \
+    CAST(quiet_to AS BIGINT) AS quiet_to, quiet_zone, user_src, created_at, password_changed_at, \
+    deleted_at";
 
 impl Store {
     /// Creates an account; an account name already taken answers `Conflict::Registered`.
@@ -253,6 +271,34 @@ impl Store {
             n.email,
             n.offline_minutes,
             n.lang
+        )?;
+        Ok(n == 1)
+    }
+
+    /// The alarm e-mail choice and the quiet hours (unchanged when `None`) in one statement.
+    pub async fn set_notify_and_quiet(
+        &self,
+        id: UserId,
+        n: &NotifyChoice<'_>,
+        q: Option<&QuietChoice<'_>>,
+    ) -> Result<bool> {
+        let Some(q) = q else {
+            return self.set_notify(id, n).await;
+        };
+        let n = exec!(
+            self,
+            "UPDATE users SET notify_enabled = $2, notify_email = $3, \
+             notify_offline_minutes = $4, notify_lang = $5, quiet_enabled = $6, quiet_from = $7, \
+             quiet_to = $8, quiet_zone = $9 WHERE id = $1",
+            id,
+            n.enabled,
+            n.email,
+            n.offline_minutes,
+            n.lang,
+            q.enabled,
+            q.from,
+            q.to,
+            q.zone
         )?;
         Ok(n == 1)
     }

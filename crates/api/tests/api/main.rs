@@ -72,3 +72,4 @@ mod upgrades;
 mod users;
 mod versions;
 mod web;
+mod webhooks;

@@ -9,8 +9,9 @@ use store::alarms::AlarmPlace;
 
 use service::local_time::{local_time, zone};
 
-/// One thing to tell about a plant.
-#[derive(Debug, Clone, PartialEq)]
+/// One thing to tell about a plant. Kept as JSON while quiet hours hold it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "line", rename_all = "camelCase")]
 pub enum Line {
     /// A gateway silent since its last message.
     Offline { sn: String, last_message: i64 },
@@ -33,8 +34,69 @@ pub enum Line {
 }
 
 impl Line {
-    fn is_alarm(&self) -> bool {
+    pub fn is_alarm(&self) -> bool {
         matches!(self, Line::Offline { .. } | Line::Fault { .. })
+    }
+
+    /// The alarm kind (`offline`, `fault`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Line::Offline { .. } | Line::Online { .. } => "offline",
+            Line::Fault { .. } | Line::FaultCleared { .. } => "fault",
+        }
+    }
+
+    /// The SN it is about (a gateway's or a device's).
+    pub fn sn(&self) -> &str {
+        match self {
+            Line::Offline { sn, .. }
+            | Line::Online { sn, .. }
+            | Line::Fault { sn, .. }
+            | Line::FaultCleared { sn, .. } => sn,
+        }
+    }
+
+    /// When it happened.
+    pub fn at(&self) -> i64 {
+        match self {
+            Line::Offline { last_message, .. } => *last_message,
+            Line::Fault { opened_at, .. } => *opened_at,
+            Line::Online { at, .. } | Line::FaultCleared { at, .. } => *at,
+        }
+    }
+
+    /// The line in a few words, as a webhook's `title`.
+    pub fn title(&self, lang: Lang) -> String {
+        let t = Texts::of(lang);
+        match self {
+            Line::Offline { sn, .. } => format!("{}: {sn}", t.offline),
+            Line::Online { sn, .. } => format!("{}: {sn}", t.online),
+            Line::Fault {
+                sn, code, meaning, ..
+            } => format!("{}: {sn} {}", t.fault, code_text(code, meaning)),
+            Line::FaultCleared {
+                sn, code, meaning, ..
+            } => format!("{}: {sn} {}", t.cleared, code_text(code, meaning)),
+        }
+    }
+
+    /// What it was computed from, as a webhook's `detail`.
+    pub fn detail(&self) -> serde_json::Value {
+        match self {
+            Line::Offline { sn, last_message } => {
+                serde_json::json!({"gatewaySn": sn, "lastMessage": last_message})
+            }
+            Line::Online { sn, at } => serde_json::json!({"gatewaySn": sn, "onlineAt": at}),
+            Line::Fault {
+                code,
+                meaning,
+                opened_at,
+                ..
+            } => serde_json::json!({"code": code, "meaning": meaning, "openedAt": opened_at}),
+            Line::FaultCleared {
+                code, meaning, at, ..
+            } => serde_json::json!({"code": code, "meaning": meaning, "clearedAt": at}),
+        }
     }
 }
 
@@ -244,6 +306,11 @@ mod tests {
             plant_name: format!("Plant {id}"),
             plant_type: 2,
             timezone: "Europe/Madrid".into(),
+            wants_mail: true,
+            quiet_enabled: false,
+            quiet_from: 0,
+            quiet_to: 0,
+            quiet_zone: "UTC".into(),
         }
     }
 

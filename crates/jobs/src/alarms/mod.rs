@@ -4,7 +4,14 @@
 //! kind) per quiet period, kinds being `offline`, `fault` and their recoveries; what is held
 //! back by the quiet period is told after it if still true. Everything a recipient is due in
 //! one tick is one e-mail (a digest), queued in the outbox for the mail worker in the same
-//! transaction that records it as mailed.
+//! transaction that records it as mailed, with a webhook delivery per alarm (`opened`) and
+//! recovery (`closed`) for the recipient's endpoints (recipients may have webhooks only).
+//!
+//! Quiet hours (per user): while they hold, what a tick decides for the user is recorded and
+//! its digest lines are kept (`alarm_held_lines`); the first tick after they end mails them,
+//! with whatever is new, as one digest. So an alarm that opened and recovered during the quiet
+//! hours is told, with its recovery, at their end. Webhook deliveries are queued at once and
+//! the sender holds them until the hours end (`jobs::webhooks`).
 
 pub mod digest;
 
@@ -16,17 +23,21 @@ use std::{
 
 use devices::ingest::status::offline_after_ms;
 use domain::{DeviceFamily, Lang};
+use service::quiet_hours::Quiet as QuietHours;
 use store::{
     Store,
-    alarms::{AlarmPlace, LOOKBACK_MS, NewAlarm},
+    alarms::{AlarmPlace, AlarmRecord, LOOKBACK_MS, NewAlarm},
     outbox::NewMail,
+    webhook_deliveries::{AlarmEvent, Titles},
 };
 
-use digest::{Digest, Line};
+use digest::{Digest, Line, plant_link};
 use domain::time::now_ms;
 
 /// Settled alarms are kept at least this long (longer when the quiet period is longer).
 const KEEP_SETTLED_MS: i64 = 24 * 3600 * 1000;
+/// Lines held for quiet hours are dropped after this long (hours that never end).
+const HELD_KEEP_MS: i64 = 2 * 24 * 3600 * 1000;
 
 /// How the job behaves.
 #[derive(Debug, Clone)]
@@ -44,17 +55,78 @@ pub struct Tick {
     pub mails: usize,
     pub alarms: usize,
     pub recoveries: usize,
+    /// Recipients whose lines were held for their quiet hours.
+    pub held: usize,
 }
 
 /// One recipient's share of a tick.
-#[derive(Default)]
 struct Due {
-    email: String,
-    lang: String,
-    name: String,
+    place: AlarmPlace,
+    /// Lines held during quiet hours that this digest tells (they come first).
+    held: Digest,
+    release_up_to: Option<i64>,
     digest: Digest,
     alarms: Vec<NewAlarm>,
     recoveries: Vec<AlarmId>,
+}
+
+impl Due {
+    fn quiet(&self) -> QuietHours<'_> {
+        QuietHours {
+            enabled: self.place.quiet_enabled,
+            from: self.place.quiet_from,
+            to: self.place.quiet_to,
+            zone: &self.place.quiet_zone,
+        }
+    }
+}
+
+/// A webhook event for a digest line, its texts owned.
+struct LineEvent {
+    plant: AlarmPlace,
+    event: &'static str,
+    kind: &'static str,
+    sn: String,
+    titles: [String; 3],
+    detail: String,
+    at: i64,
+    link: String,
+}
+
+impl LineEvent {
+    fn new(place: &AlarmPlace, line: &Line, public_url: &str) -> LineEvent {
+        LineEvent {
+            plant: place.clone(),
+            event: if line.is_alarm() { "opened" } else { "closed" },
+            kind: line.kind(),
+            sn: line.sn().to_string(),
+            titles: [Lang::En, Lang::Zh, Lang::Es].map(|l| line.title(l)),
+            detail: line.detail().to_string(),
+            at: line.at(),
+            link: plant_link(public_url, place.plant_id, place.plant_type),
+        }
+    }
+
+    fn as_event(&self) -> AlarmEvent<'_> {
+        AlarmEvent {
+            event: self.event,
+            kind: self.kind,
+            // Both e-mail alarms stop the plant's data or production: alarms, not warnings.
+            severity: "alarm",
+            case_id: None,
+            plant_id: self.plant.plant_id,
+            plant_name: &self.plant.plant_name,
+            device_sn: Some(&self.sn).filter(|s| !s.is_empty()).map(String::as_str),
+            titles: Titles {
+                en: &self.titles[0],
+                zh: &self.titles[1],
+                es: &self.titles[2],
+            },
+            detail: &self.detail,
+            at: self.at,
+            link: &self.link,
+        }
+    }
 }
 
 /// (user, plant, kind) mailed within the quiet period: alarms, and recoveries.
@@ -89,10 +161,12 @@ impl Quiet {
 /// The recipient's share of the tick, started on first use.
 fn entry<'a>(due: &'a mut BTreeMap<UserId, Due>, place: &AlarmPlace) -> &'a mut Due {
     due.entry(place.user_id).or_insert_with(|| Due {
-        email: place.email.clone(),
-        lang: place.lang.clone(),
-        name: place.user_name.clone(),
-        ..Due::default()
+        place: place.clone(),
+        held: Digest::default(),
+        release_up_to: None,
+        digest: Digest::default(),
+        alarms: Vec::new(),
+        recoveries: Vec::new(),
     })
 }
 
@@ -116,6 +190,19 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
         .prune_alarm_mails(now - settings.quiet_ms.max(KEEP_SETTLED_MS))
         .await?;
     let mut due: BTreeMap<UserId, Due> = BTreeMap::new();
+
+    // What quiet hours held, for the recipients whose hours are over.
+    for h in store.held_alarm_lines().await? {
+        let Ok(line) = serde_json::from_str::<Line>(&h.line) else {
+            continue;
+        };
+        let d = entry(&mut due, &h.place);
+        if !d.quiet().holds(now) {
+            d.held.add(&h.place, line);
+            d.release_up_to = Some(h.id);
+        }
+    }
+    store.prune_held_alarm_lines(now - HELD_KEEP_MS).await?;
 
     for g in store.silent_gateways(from, now).await? {
         // Offline once the status rule says so, then the recipient's delay on top.
@@ -186,25 +273,46 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
     }
 
     let mut done = Tick::default();
-    let quiet_minutes = settings.quiet_ms / 60_000;
     for (user, d) in due {
-        let lang = Lang::parse(&d.lang).unwrap_or_default();
-        let (subject, body) = d
+        if d.digest.is_empty() && d.held.is_empty() {
+            continue;
+        }
+        let events: Vec<LineEvent> = d
             .digest
-            .write(lang, &d.name, &settings.public_url, quiet_minutes);
-        let mail = NewMail {
-            kind: "alarm".into(),
-            recipient: d.email.clone(),
-            subject,
-            body,
-            attachment: None,
+            .plants
+            .values()
+            .flat_map(|p| {
+                p.lines
+                    .iter()
+                    .map(move |l| LineEvent::new(&p.place, l, &settings.public_url))
+            })
+            .collect();
+        let webhooks: Vec<AlarmEvent<'_>> = events.iter().map(LineEvent::as_event).collect();
+        let holding = d.place.wants_mail && d.quiet().holds(now);
+        let hold: Vec<(PlantId, String)> = if holding {
+            d.digest
+                .plants
+                .values()
+                .flat_map(|p| p.lines.iter().map(move |l| (p.place.plant_id, l)))
+                .filter_map(|(plant, l)| Some((plant, serde_json::to_string(l).ok()?)))
+                .collect()
+        } else {
+            Vec::new()
         };
-        match store
-            .record_alarm_digest(&d.alarms, &d.recoveries, &mail, now)
-            .await
-        {
+        let mail = (d.place.wants_mail && !holding).then(|| write_mail(&d, settings));
+        let record = AlarmRecord {
+            user,
+            alarms: &d.alarms,
+            recoveries: &d.recoveries,
+            mail: mail.as_ref(),
+            hold: &hold,
+            release_up_to: d.release_up_to.filter(|_| mail.is_some()),
+            webhooks: &webhooks,
+        };
+        match store.record_alarm_digest(&record, now).await {
             Ok(_) => {
-                done.mails += 1;
+                done.mails += usize::from(mail.is_some());
+                done.held += usize::from(holding);
                 done.alarms += d.alarms.len();
                 done.recoveries += d.recoveries.len();
             }
@@ -223,6 +331,30 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
         );
     }
     Ok(done)
+}
+
+/// The recipient's digest: what quiet hours held first, then what is new.
+fn write_mail(d: &Due, settings: &AlarmSettings) -> NewMail {
+    let lang = Lang::parse(&d.place.lang).unwrap_or_default();
+    let mut digest = d.held.clone();
+    for p in d.digest.plants.values() {
+        for line in &p.lines {
+            digest.add(&p.place, line.clone());
+        }
+    }
+    let (subject, body) = digest.write(
+        lang,
+        &d.place.user_name,
+        &settings.public_url,
+        settings.quiet_ms / 60_000,
+    );
+    NewMail {
+        kind: "alarm".into(),
+        recipient: d.place.email.clone(),
+        subject,
+        body,
+        attachment: None,
+    }
 }
 
 /// Runs the job every `period` until the process ends.

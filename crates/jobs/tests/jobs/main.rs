@@ -9,3 +9,4 @@ mod dispatch;
 mod housekeeping;
 mod mail_queue;
 mod vtn_sync;
+mod webhooks;

@@ -25,3 +25,4 @@ mod upgrade_queue;
 mod upgrades;
 mod users;
 mod versions;
+mod webhooks;

@@ -24,3 +24,4 @@ mod setting_keys;
 mod telemetry;
 mod upgrades;
 mod vtn_claims;
+mod webhooks;

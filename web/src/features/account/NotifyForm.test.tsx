@@ -8,9 +8,11 @@ import { NotifyForm } from './NotifyForm';
 const SLOW = { timeout: 10_000 };
 const user = { id: 1, email: 'owner@example.com' } as CurrentUser;
 
+const QUIET_OFF = { quietEnabled: false, quietFrom: '22:00', quietTo: '07:00', quietZone: 'UTC' };
+
 const serve = (saved: { enabled: boolean; email: string; offlineMinutes: number }) =>
   fakeHttp({
-    'GET /api/v1/user/notify/enable': () => envelope(saved),
+    'GET /api/v1/user/notify/enable': () => envelope({ ...QUIET_OFF, ...saved }),
     'POST /api/v1/user/notify': () => envelope(null),
   });
 
@@ -28,10 +30,11 @@ describe('NotifyForm offline delay', () => {
     fireEvent.change(delay, { target: { value: '120' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.calls('POST /api/v1/user/notify')).toHaveLength(1));
-    expect(api.calls('POST /api/v1/user/notify')[0]?.body).toEqual({
+    expect(api.calls('POST /api/v1/user/notify')[0]?.body).toMatchObject({
       enabled: true,
       email: 'owner@example.com',
       offlineMinutes: 120,
+      quietEnabled: false,
     });
   });
 
@@ -52,5 +55,27 @@ describe('NotifyForm offline delay', () => {
     const delay = await delayField();
     await waitFor(() => expect(delay).toHaveValue('30'));
     expect(delay).toBeDisabled();
+  });
+});
+
+describe('NotifyForm quiet hours', () => {
+  it('saves quiet hours in the browser zone', async () => {
+    const api = serve({ enabled: true, email: 'owner@example.com', offlineMinutes: 30 });
+    await show();
+    const on = await screen.findByTestId('quiet-switch', {}, SLOW);
+    const from = screen.getByTestId('quiet-from');
+    await waitFor(() => expect(from).toHaveValue('22:00'));
+    expect(from).toBeDisabled();
+    fireEvent.click(on);
+    await waitFor(() => expect(from).toBeEnabled());
+    fireEvent.change(from, { target: { value: '23:30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.calls('POST /api/v1/user/notify')).toHaveLength(1));
+    expect(api.calls('POST /api/v1/user/notify')[0]?.body).toMatchObject({
+      quietEnabled: true,
+      quietFrom: '23:30',
+      quietTo: '07:00',
+      quietZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
   });
 });

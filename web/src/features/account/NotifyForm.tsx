@@ -7,13 +7,24 @@ import { CodeButton } from '@/shared/ui/CodeButton';
 import { SubmitButton } from '@/shared/ui/guarded';
 import type { CurrentUser } from '@/shared/user';
 import { email as emailRule, formRule, integerInRange, requiredRule } from '@/shared/validators';
-import { getNotify, notifyQueryKey, OFFLINE_MINUTES, saveNotify, sendNotifyCode } from './api';
+import {
+  browserZone,
+  getNotify,
+  notifyQueryKey,
+  OFFLINE_MINUTES,
+  saveNotify,
+  sendNotifyCode,
+} from './api';
+import './texts';
 
 interface Values {
   enabled: boolean;
   email: string;
   offlineMinutes: number | null;
   code?: string;
+  quietEnabled: boolean;
+  quietFrom: string;
+  quietTo: string;
 }
 
 /**
@@ -27,6 +38,8 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
   const [form] = Form.useForm<Values>();
   const stored = useQuery({ queryKey: notifyQueryKey, queryFn: getNotify });
   const enabled = Form.useWatch('enabled', form) ?? false;
+  const quiet = Form.useWatch('quietEnabled', form) ?? false;
+  const zone = browserZone();
   const address = (Form.useWatch('email', form) ?? '').trim();
   const accountEmail = (user.email ?? '').trim().toLowerCase();
   const savedEmail = (stored.data?.email ?? '').trim().toLowerCase();
@@ -42,6 +55,9 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
         enabled: stored.data.enabled,
         email: stored.data.email || user.email || '',
         offlineMinutes: stored.data.offlineMinutes,
+        quietEnabled: stored.data.quietEnabled,
+        quietFrom: stored.data.quietFrom,
+        quietTo: stored.data.quietTo,
       });
     }
   }, [stored.data, form, user.email]);
@@ -53,6 +69,10 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
         email: v.email.trim(),
         offlineMinutes: v.offlineMinutes ?? undefined,
         code: needsCode ? v.code?.trim() : undefined,
+        quietEnabled: v.quietEnabled,
+        quietFrom: v.quietFrom,
+        quietTo: v.quietTo,
+        quietZone: zone,
       }),
     onSuccess: async () => {
       form.setFieldsValue({ code: '' });
@@ -62,8 +82,11 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
     },
     onError: (e) => {
       if (!isApiError(e)) return;
-      // a delay out of range (code 4 naming `offlineMinutes`) belongs to its own field
-      const field = /offlineMinutes\s*$/.test(e.message) ? 'offlineMinutes' : 'code';
+      // a bad delay or quiet time (code 4 naming the field) belongs to its own field
+      const named = (['offlineMinutes', 'quietFrom', 'quietTo'] as const).find((f) =>
+        new RegExp(`${f}\\s*$`).test(e.message),
+      );
+      const field = named ?? 'code';
       form.setFields([{ name: field, errors: [e.message] }]);
     },
   });
@@ -127,6 +150,33 @@ export function NotifyForm({ user }: { user: CurrentUser }) {
           </Flex>
         </Form.Item>
       )}
+      <Form.Item
+        name="quietEnabled"
+        label={t('webhooks.quiet.enabled')}
+        extra={t('webhooks.quiet.hint')}
+        valuePropName="checked"
+      >
+        <Switch data-testid="quiet-switch" />
+      </Form.Item>
+      <Flex gap={12} wrap align="end">
+        <Form.Item
+          name="quietFrom"
+          label={t('webhooks.quiet.from')}
+          rules={quiet ? [requiredRule()] : []}
+        >
+          <Input type="time" disabled={!quiet} style={{ width: 140 }} data-testid="quiet-from" />
+        </Form.Item>
+        <Form.Item
+          name="quietTo"
+          label={t('webhooks.quiet.to')}
+          rules={quiet ? [requiredRule()] : []}
+        >
+          <Input type="time" disabled={!quiet} style={{ width: 140 }} data-testid="quiet-to" />
+        </Form.Item>
+      </Flex>
+      <Typography.Paragraph type="secondary">
+        {t('webhooks.quiet.zone', { zone })}
+      </Typography.Paragraph>
       <SubmitButton type="primary" htmlType="submit" loading={save.isPending}>
         {t('common.save')}
       </SubmitButton>

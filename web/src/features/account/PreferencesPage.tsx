@@ -5,8 +5,13 @@ import { NotifyForm } from './NotifyForm';
 import { PasswordForm } from './PasswordForm';
 import { PreferencesForm } from './PreferencesForm';
 import { ProfileForm } from './ProfileForm';
+import './texts';
+import { WebhooksSection } from './WebhooksSection';
 
-/** /edit: the account's preferences (profile and avatar, password, temperature unit, event e-mails). */
+/**
+ * /edit: the account's preferences (profile and avatar, password, temperature unit, event
+ * e-mails and quiet hours, webhooks).
+ */
 export default function PreferencesPage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
@@ -31,6 +36,7 @@ export default function PreferencesPage() {
             label: t('notify.title'),
             children: <NotifyForm user={user} />,
           },
+          { key: 'webhooks', label: t('webhooks.tab'), children: <WebhooksSection /> },
         ]}
       />
     </Card>

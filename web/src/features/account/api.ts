@@ -47,6 +47,9 @@ export const savePersonalized = (body: Personalized) =>
  */
 export type NotifySettings = Schemas['NotifySettings'];
 
+/** The browser's time zone, in which quiet hours are set (UTC when it cannot tell). */
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 /** The offline delay's bounds, in minutes (the server's default is 30). */
 export const OFFLINE_MINUTES = {
   min: Limits.NotifyRequest.offlineMinutes.minimum,
@@ -69,6 +72,11 @@ export const saveNotify = (body: {
   email: string;
   offlineMinutes?: number;
   code?: string;
+  /** Quiet hours: `HH:MM` in `quietZone` (an IANA zone: the browser's). */
+  quietEnabled?: boolean;
+  quietFrom?: string;
+  quietTo?: string;
+  quietZone?: string;
 }) =>
   api.post('/api/v1/user/notify', {
     body,

@@ -12,6 +12,8 @@ export const userKeys = {
   all: ['user'] as const,
   personalized: ['user', 'personalized'] as const,
   notify: ['user', 'notify'] as const,
+  webhooks: ['user', 'webhooks'] as const,
+  webhookLog: (id: number, page: number) => ['user', 'webhooks', id, 'log', page] as const,
 };
 
 export const permissionKeys = {

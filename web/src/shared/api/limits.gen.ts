@@ -153,4 +153,7 @@ export const Limits = {
     url: { maxLength: 256 },
     venName: { minLength: 1, maxLength: 128 },
   },
+  WebhookRequest: {
+    url: { maxLength: 2048 },
+  },
 } as const;

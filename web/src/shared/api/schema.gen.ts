@@ -5959,7 +5959,9 @@ export interface paths {
         put?: never;
         /**
          * Turns abnormal-event emails on or off, and sets the offline delay (`offlineMinutes`,
-         *     5-1440, else 4 `offlineMinutes`). An address other than the account's own email must be
+         *     5-1440, else 4 `offlineMinutes`) and the quiet hours (`quietEnabled` with `quietFrom`,
+         *     `quietTo` as `HH:MM` and `quietZone`; 4 names a bad one; all left out: unchanged). An
+         *     address other than the account's own email must be
          *     confirmed with a code from `/api/v1/user/notify/code` (5, 6). The e-mails are written in
          *     the language of this request.
          */
@@ -6013,6 +6015,118 @@ export interface paths {
         get: operations["get_api_v1_user_personalized"];
         put?: never;
         post: operations["post_api_v1_user_personalized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's webhook endpoints, oldest first. */
+        get: operations["get_api_v1_user_webhooks"];
+        put?: never;
+        /**
+         * Adds an endpoint (at most 5: 1101) with a secret made by the server, answered this once.
+         *     4 `url`, `kinds` or `minSeverity`.
+         */
+        post: operations["post_api_v1_user_webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Changes an endpoint; switched off, what waits for it is dropped. 4, 1100. */
+        post: operations["post_api_v1_user_webhooks_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/webhooks/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes an endpoint with its queue and log. 1100. */
+        post: operations["post_api_v1_user_webhooks_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of an endpoint's delivery log, newest first (the newest 200 attempts of the last 30
+         *     days are kept). 1100.
+         */
+        get: operations["get_api_v1_user_webhooks_id_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret, answered this once; the old one signs nothing more. 1100. */
+        post: operations["post_api_v1_user_webhooks_id_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a signed test delivery (`event: "test"`) now, once, and answers what came of it; it
+         *     is logged like the others. 1100.
+         */
+        post: operations["post_api_v1_user_webhooks_id_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6558,6 +6672,16 @@ export interface components {
             /** @description Requests the company was asked, waiting for its answer. */
             received: components["schemas"]["AgentOffer"][];
         };
+        /**
+         * @description An alarm kind a webhook endpoint filters on and a delivery names (`domain::webhook::ALARM_KINDS`).
+         * @enum {string}
+         */
+        AlarmKind: "offline" | "fault" | "device_silent" | "no_production" | "low_yield" | "string_low" | "cell_spread" | "soh_falling" | "event_code";
+        /**
+         * @description How grave an alarm is: `warning` or `alarm`.
+         * @enum {string}
+         */
+        AlarmSeverity: "warning" | "alarm";
         /** @description `{alias}` as JSON or a form; the query's `alias` is read too. */
         AliasBody: {
             alias?: string | null;
@@ -6579,7 +6703,7 @@ export interface components {
          * @description An action of the audit log (the audit catalogue, `domain::audit_action`).
          * @enum {string}
          */
-        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "customer.add" | "agent.add";
+        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "webhook.create" | "webhook.edit" | "webhook.rotate" | "webhook.delete" | "webhook.test" | "customer.add" | "agent.add";
         /** @description One action of the audit log. */
         AuditEntry: {
             account: string;
@@ -7037,6 +7161,11 @@ export interface components {
              */
             users: number;
         };
+        /** @description A new endpoint with its secret, shown this once. */
+        CreatedWebhook: {
+            secret: string;
+            webhook: components["schemas"]["Webhook"];
+        };
         CreateRequest: {
             /**
              * @description Communication type (optional): `wifi`, `4g`, `ethernet`, `rs485`... at most 16
@@ -7276,6 +7405,34 @@ export interface components {
             id: number;
             msg: string;
         };
+        /** @description One attempt of the delivery log. */
+        DeliveryAttempt: {
+            /**
+             * Format: int64
+             * @description When it was made (epoch ms).
+             */
+            at: number;
+            /**
+             * Format: int64
+             * @description 1 for the first try.
+             */
+            attempt: number;
+            /** Format: int64 */
+            deliveryId: number;
+            /** Format: int64 */
+            durationMs: number;
+            error: string;
+            event: components["schemas"]["WebhookEvent"];
+            /** @description The delivery's state now. */
+            state: components["schemas"]["DeliveryState"];
+            /** Format: int64 */
+            status: number | null;
+        };
+        /**
+         * @description Where a webhook delivery stands: `pending` (tried again later), `delivered` or `failed` (out of tries).
+         * @enum {string}
+         */
+        DeliveryState: "pending" | "delivered" | "failed";
         /** @description One device of an enrollment (capacities in kW, storage in kWh). */
         Device: {
             /** Format: double */
@@ -8012,6 +8169,25 @@ export interface components {
                  * @description How many users hold the role.
                  */
                 users: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_CreatedWebhook: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A new endpoint with its secret, shown this once. */
+            data: {
+                secret: string;
+                webhook: components["schemas"]["Webhook"];
             };
             msg: string;
             success: boolean;
@@ -9423,6 +9599,15 @@ export interface components {
                  * @description How long a gateway may stay offline before an e-mail tells of it (minutes, 5-1440).
                  */
                 offlineMinutes: number;
+                /**
+                 * @description Quiet hours: alarm e-mails and webhook deliveries are held from `quietFrom` to
+                 *     `quietTo` (`HH:MM`, may wrap midnight) in `quietZone` and delivered when they end.
+                 */
+                quietEnabled: boolean;
+                quietFrom: string;
+                quietTo: string;
+                /** @description An IANA time zone name (the web app sends the browser's). */
+                quietZone: string;
             };
             msg: string;
             success: boolean;
@@ -10321,6 +10506,54 @@ export interface components {
                     status: string;
                     /** @description `inverter` or `gateway`. */
                     targetKind: string;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_DeliveryAttempt: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    /**
+                     * Format: int64
+                     * @description When it was made (epoch ms).
+                     */
+                    at: number;
+                    /**
+                     * Format: int64
+                     * @description 1 for the first try.
+                     */
+                    attempt: number;
+                    /** Format: int64 */
+                    deliveryId: number;
+                    /** Format: int64 */
+                    durationMs: number;
+                    error: string;
+                    event: components["schemas"]["WebhookEvent"];
+                    /** @description The delivery's state now. */
+                    state: components["schemas"]["DeliveryState"];
+                    /** Format: int64 */
+                    status: number | null;
                 }[];
                 /** Format: int64 */
                 pageNumber: number;
@@ -12316,6 +12549,34 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_TestResult: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description What a test delivery came to. */
+            data: {
+                /** Format: int64 */
+                durationMs: number;
+                /** @description Why there was no answer (or an empty string). */
+                error: string;
+                /** @description `delivered` or `failed`. */
+                state: components["schemas"]["DeliveryState"];
+                /**
+                 * Format: int32
+                 * @description The receiver's HTTP status, when it answered.
+                 */
+                status: number | null;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_TokenData: {
             /**
              * Format: int32
@@ -13318,6 +13579,32 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_Webhook: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                createAt: string;
+                enabled: boolean;
+                /** Format: int64 */
+                id: number;
+                /** @description Alarm kinds delivered; empty: every kind. */
+                kinds: components["schemas"]["AlarmKind"][];
+                minSeverity: components["schemas"]["AlarmSeverity"];
+                /** @description The secret's last four characters, to tell secrets apart (`…a1b2`). */
+                secretHint: string;
+                url: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_VersionCheck: {
             /**
              * Format: int32
@@ -13400,6 +13687,51 @@ export interface components {
             msg: string;
             success: boolean;
         };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Webhook: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description An endpoint as its owner sees it (never its secret). */
+            data: {
+                createAt: string;
+                enabled: boolean;
+                /** Format: int64 */
+                id: number;
+                /** @description Alarm kinds delivered; empty: every kind. */
+                kinds: components["schemas"]["AlarmKind"][];
+                minSeverity: components["schemas"]["AlarmSeverity"];
+                /** @description The secret's last four characters, to tell secrets apart (`…a1b2`). */
+                secretHint: string;
+                url: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_WebhookSecret: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A new secret, shown this once. */
+            data: {
+                secret: string;
+            };
+            msg: string;
+            success: boolean;
+        };
         /** @description The backup (EPS) port now. */
         EpsRealtime: {
             /**
@@ -13420,7 +13752,7 @@ export interface components {
          * @description A refusal's code (`code` of the envelope); 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 4100;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 1100 | 1101 | 4100;
         Event: {
             createdAt: string;
             /**
@@ -15076,6 +15408,13 @@ export interface components {
              * @description Minutes a gateway may stay offline before an e-mail (5-1440; unchanged when absent).
              */
             offlineMinutes?: number | null;
+            /** @description Quiet hours on or off; left out, the quiet hours stay as they are. */
+            quietEnabled?: boolean | null;
+            /** @description `HH:MM` (unchanged when absent). */
+            quietFrom?: string | null;
+            quietTo?: string | null;
+            /** @description An IANA time zone name (unchanged when absent). */
+            quietZone?: string | null;
         };
         /** @description Whether abnormal-event emails are sent, and where. */
         NotifySettings: {
@@ -15087,6 +15426,15 @@ export interface components {
              * @description How long a gateway may stay offline before an e-mail tells of it (minutes, 5-1440).
              */
             offlineMinutes: number;
+            /**
+             * @description Quiet hours: alarm e-mails and webhook deliveries are held from `quietFrom` to
+             *     `quietTo` (`HH:MM`, may wrap midnight) in `quietZone` and delivered when they end.
+             */
+            quietEnabled: boolean;
+            quietFrom: string;
+            quietTo: string;
+            /** @description An IANA time zone name (the web app sends the browser's). */
+            quietZone: string;
         };
         /** @description One device of an occurrence, with its own times and status. */
         OccurrenceDevice: {
@@ -16666,6 +17014,20 @@ export interface components {
          * @enum {string}
          */
         TemperatureUnit: "C" | "F";
+        /** @description What a test delivery came to. */
+        TestResult: {
+            /** Format: int64 */
+            durationMs: number;
+            /** @description Why there was no answer (or an empty string). */
+            error: string;
+            /** @description `delivered` or `failed`. */
+            state: components["schemas"]["DeliveryState"];
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status, when it answered.
+             */
+            status: number | null;
+        };
         ThemeRequest: {
             /**
              * @description `#rgb` or `#rrggbb`, or empty for the default.
@@ -16995,6 +17357,37 @@ export interface components {
             sn: string;
             /** Format: int64 */
             status: number;
+        };
+        /** @description An endpoint as its owner sees it (never its secret). */
+        Webhook: {
+            createAt: string;
+            enabled: boolean;
+            /** Format: int64 */
+            id: number;
+            /** @description Alarm kinds delivered; empty: every kind. */
+            kinds: components["schemas"]["AlarmKind"][];
+            minSeverity: components["schemas"]["AlarmSeverity"];
+            /** @description The secret's last four characters, to tell secrets apart (`…a1b2`). */
+            secretHint: string;
+            url: string;
+        };
+        /**
+         * @description What a webhook delivery tells: an alarm `opened`, `updated`, `acknowledged` or `closed`, or a `test`.
+         * @enum {string}
+         */
+        WebhookEvent: "opened" | "updated" | "acknowledged" | "closed" | "test";
+        /** @description An endpoint to add, or the fields to change (those left out stay). */
+        WebhookRequest: {
+            enabled?: boolean | null;
+            /** @description Alarm kinds to deliver (docs/webhooks.md); empty: every kind. */
+            kinds?: components["schemas"]["AlarmKind"][] | null;
+            minSeverity?: components["schemas"]["AlarmSeverity"] | null;
+            /** @description `https://` or `http://`, at most 2048 characters (required to add). */
+            url?: string | null;
+        };
+        /** @description A new secret, shown this once. */
+        WebhookSecret: {
+            secret: string;
         };
         /**
          * @description Which side of the fleet a plant's yield stands out on.
@@ -25851,6 +26244,169 @@ export interface operations {
             };
         };
     };
+    get_api_v1_user_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Webhook"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Added; 4, 1101 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CreatedWebhook"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_webhooks_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 4, 1100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Webhook"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_webhooks_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 1100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_user_webhooks_id_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts; 1100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_DeliveryAttempt"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_webhooks_id_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret; 1100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookSecret"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_webhooks_id_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tried; 1100 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TestResult"];
+                };
+            };
+        };
+    };
     get_api_v1_version: {
         parameters: {
             query?: never;
@@ -26680,6 +27236,10 @@ export const ErrorCode = {
   KeyNotTaken: 609,
   /** Grid type error: this setting is for inverters of another grid type (single- or three-phase) */
   GridTypeError: 610,
+  /** Webhook does not exist */
+  WebhookMissing: 1100,
+  /** At most 5 webhooks */
+  WebhookLimit: 1101,
   /** Manual does not exist */
   ManualMissing: 4100,
 } as const;

@@ -4,6 +4,7 @@ import enAudit from './locales/en/audit.json';
 import enEnergyHub from './locales/en/energyHub.json';
 import enFigures from './locales/en/figures.json';
 import enFleet from './locales/en/fleet.json';
+import enWebhooks from './locales/en/webhooks.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
 import { Enums } from '../api/enums.gen';
@@ -34,6 +35,7 @@ const en = {
   audit: { ...enBuiltIn.audit, ...enAudit },
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
   fleet: enFleet,
+  webhooks: enWebhooks,
   overview: { ...enBuiltIn.overview, figures: enFigures },
 };
 

@@ -32,10 +32,10 @@ use serde_json::{Value, json};
 use service::mailer::{Mailer, SmtpConfig};
 use store::{outbox::NewMail, plants::PlantFields, users::NotifyChoice};
 
-const MIN: i64 = 60_000;
+pub(crate) const MIN: i64 = 60_000;
 
 /// The venv's python with aiosmtpd, or `None` (the test then says why it skips).
-fn aiosmtpd() -> Option<String> {
+pub(crate) fn aiosmtpd() -> Option<String> {
     let python = std::env::var("PORTAL_TEST_AIOSMTPD")
         .ok()
         .filter(|p| !p.is_empty());
@@ -48,20 +48,20 @@ fn aiosmtpd() -> Option<String> {
     python
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     l.local_addr().expect("addr").port()
 }
 
 /// aiosmtpd writing every message it receives into a maildir.
-struct Smtp {
+pub(crate) struct Smtp {
     child: Child,
     python: String,
     dir: PathBuf,
 }
 
 impl Smtp {
-    async fn start(python: &str, port: u16) -> Smtp {
+    pub(crate) async fn start(python: &str, port: u16) -> Smtp {
         let dir = std::env::temp_dir()
             .join("portal-smtp-tests")
             .join(format!("{}-{port}", std::process::id()));
@@ -94,7 +94,7 @@ impl Smtp {
 
     /// Every message received, decoded by Python's `email` package: `{to, subject, body,
     /// attachments: [{name, size, sha}]}`.
-    fn mails(&self) -> Vec<Value> {
+    pub(crate) fn mails(&self) -> Vec<Value> {
         let out = Command::new(&self.python)
             .arg("-c")
             .arg(PARSE_MAILDIR)
@@ -109,7 +109,7 @@ impl Smtp {
         serde_json::from_slice(&out.stdout).expect("maildir json")
     }
 
-    fn mails_to(&self, to: &str) -> Vec<Value> {
+    pub(crate) fn mails_to(&self, to: &str) -> Vec<Value> {
         self.mails().into_iter().filter(|m| m["to"] == to).collect()
     }
 }
@@ -141,7 +141,7 @@ for sub in ("new", "cur"):
 print(json.dumps(out))
 "#;
 
-fn mailer(port: u16) -> Mailer {
+pub(crate) fn mailer(port: u16) -> Mailer {
     Mailer::new(Some(&SmtpConfig {
         host: "127.0.0.1".into(),
         port,
@@ -153,14 +153,14 @@ fn mailer(port: u16) -> Mailer {
     .expect("mailer")
 }
 
-fn settings() -> AlarmSettings {
+pub(crate) fn settings() -> AlarmSettings {
     AlarmSettings {
         quiet_ms: 60 * MIN,
         public_url: "https://portal.example.com".into(),
     }
 }
 
-async fn notify(app: &App, user: UserId, email: &str, minutes: i64, lang: &str) {
+pub(crate) async fn notify(app: &App, user: UserId, email: &str, minutes: i64, lang: &str) {
     let choice = NotifyChoice {
         enabled: true,
         email,
@@ -170,7 +170,7 @@ async fn notify(app: &App, user: UserId, email: &str, minutes: i64, lang: &str) 
     assert!(app.store.set_notify(user, &choice).await.expect("notify"));
 }
 
-async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> i64 {
+pub(crate) async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> i64 {
     (app.store
         .create_plant(
             owner,
@@ -184,7 +184,7 @@ async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> i64 
     .0
 }
 
-fn fields(name: &str) -> PlantFields {
+pub(crate) fn fields(name: &str) -> PlantFields {
     PlantFields {
         name: name.into(),
         plant_type: 1,
@@ -208,7 +208,13 @@ fn fields(name: &str) -> PlantFields {
 }
 
 /// A gateway bound to `plant`, last heard at `heard`.
-async fn gateway(app: &App, plant: i64, owner: UserId, company: CompanyId, sn: &str) -> i64 {
+pub(crate) async fn gateway(
+    app: &App,
+    plant: i64,
+    owner: UserId,
+    company: CompanyId,
+    sn: &str,
+) -> i64 {
     let id = app
         .store
         .create_gateway(sn, "KEY12345", "", domain::time::now_ms())
