@@ -17,6 +17,7 @@
 pub mod actors;
 pub mod agency;
 pub mod agent_filter;
+pub mod battery_health;
 pub mod audit;
 pub mod codes;
 pub mod commands;

@@ -11,6 +11,7 @@
 use domain::ids::PlantId;
 mod cells;
 pub(crate) mod detail;
+mod health;
 pub(crate) mod list;
 mod packs;
 pub(crate) mod stack;
@@ -40,6 +41,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(detail::info))
         .routes(routes!(detail::realtime))
         .routes(routes!(detail::day))
+        .routes(routes!(health::health))
         .routes(routes!(stack::slaves))
         .routes(routes!(stack::delete))
 }

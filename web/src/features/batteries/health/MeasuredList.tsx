@@ -1,0 +1,39 @@
+import { List, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { figure, type MeasuredCapacity } from './model';
+
+/** How many of the span's measured capacities are listed, newest first. */
+const SHOWN = 10;
+
+/** The span's measured capacities with their swing and window, newest first. */
+export function MeasuredList({ cycles }: { cycles: MeasuredCapacity[] }) {
+  const { t } = useTranslation();
+  if (cycles.length === 0) return null;
+  const shown = [...cycles].reverse().slice(0, SHOWN);
+  return (
+    <List
+      size="small"
+      header={<Typography.Text strong>{t('batteries.health.list.title')}</Typography.Text>}
+      dataSource={shown}
+      data-testid="health-measured"
+      renderItem={(c) => (
+        <List.Item key={c.end}>
+          <List.Item.Meta
+            title={`${figure(c.measuredAh, 1, 'Ah')} · ${t('batteries.health.list.vsBms', {
+              bms: figure(c.bmsAh, 1, 'Ah'),
+              ratio: figure(c.ratioPct, 1, '%'),
+            })}`}
+            description={t('batteries.health.list.window', {
+              kind: t(`batteries.health.kind.${c.kind}`),
+              from: figure(c.socFrom, 0, '%'),
+              to: figure(c.socTo, 0, '%'),
+              start: c.start,
+              end: c.end,
+              moved: figure(c.movedAh, 1, 'Ah'),
+            })}
+          />
+        </List.Item>
+      )}
+    />
+  );
+}
