@@ -307,6 +307,22 @@ mod tests {
     }
 
     #[test]
+    fn one_battery_of_the_demo_fleet_has_a_weak_cell() {
+        let mut fleet = crate::fleet::demo_fleet(7, 2024);
+        fleet.push(crate::fleet::commercial_plant(fleet.len(), 2024));
+        let weak: Vec<&str> = fleet
+            .iter()
+            .filter(|g| {
+                g.plant
+                    .battery
+                    .is_some_and(|b| weak_cell(&b, g.plant.seed).is_some())
+            })
+            .map(|g| g.plant_name.as_str())
+            .collect();
+        assert_eq!(weak.len(), 1, "{weak:?}");
+    }
+
+    #[test]
     fn a_stack_is_sized_to_its_target_within_what_its_bus_takes() {
         let home = BatterySpec::sized(Bus::Low, 9.0);
         assert_eq!((home.packs, home.cell_ah), (2, 100.0));

@@ -7,7 +7,7 @@ use domain::{DeviceFamily, ids::DeviceId};
 use crate::{Result, Store, history::DeviceZone};
 
 /// One day of one battery; `None` where the day's reports did not give the figure.
-#[derive(Debug, Clone, Default, PartialEq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct HealthDayRow {
     pub device_id: DeviceId,
     /// `YYYY-MM-DD`, plant-local.
@@ -43,6 +43,40 @@ pub struct HealthDayRow {
     pub bms_ah: Option<f64>,
     pub samples: i64,
     pub updated_at: i64,
+}
+
+impl HealthDayRow {
+    /// A day of `device` with no figures yet.
+    pub fn empty(device_id: DeviceId, day: &str) -> HealthDayRow {
+        HealthDayRow {
+            device_id,
+            day: day.to_string(),
+            soh: None,
+            bms_cycles: None,
+            capacity_ah: None,
+            voltage: None,
+            discharge_kwh: None,
+            charge_kwh: None,
+            efc: None,
+            spread_mv: None,
+            high_pack: None,
+            high_cell: None,
+            low_pack: None,
+            low_cell: None,
+            cycle_kind: None,
+            cycle_start: None,
+            cycle_end: None,
+            cycle_soc_from: None,
+            cycle_soc_to: None,
+            cycle_ah: None,
+            cycle_kwh: None,
+            measured_ah: None,
+            measured_kwh: None,
+            bms_ah: None,
+            samples: 0,
+            updated_at: 0,
+        }
+    }
 }
 
 const COLUMNS: &str = "device_id, day, soh, bms_cycles, capacity_ah, voltage, discharge_kwh, \

@@ -37,12 +37,10 @@ fn the_span_is_the_year_to_today_unless_asked() {
 
 fn row(day: &str, efc: Option<f64>) -> HealthDayRow {
     HealthDayRow {
-        device_id: DeviceId(1),
-        day: day.into(),
         soh: Some(97.0),
         capacity_ah: Some(200.0),
         efc,
-        ..HealthDayRow::default()
+        ..HealthDayRow::empty(DeviceId(1), day)
     }
 }
 

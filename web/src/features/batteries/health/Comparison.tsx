@@ -51,7 +51,7 @@ export function Comparison({ h }: { h: BatteryHealth }) {
         label={t('batteries.health.compare.ratio')}
         value={
           m && m.ratioPct !== null && m.ratioPct !== undefined
-            ? `${figure(m.ratioPct, 1, '%')} (${m.differenceAh! > 0 ? '+' : ''}${figure(m.differenceAh, 1, 'Ah')})`
+            ? `${figure(m.ratioPct, 1, '%')} (${(m.differenceAh ?? 0) > 0 ? '+' : ''}${figure(m.differenceAh, 1, 'Ah')})`
             : '--'
         }
         basis={t('batteries.health.compare.ratioBasis')}

@@ -1,5 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Flex, Result, Row, Segmented, Skeleton, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  Grid,
+  Result,
+  Row,
+  Segmented,
+  Skeleton,
+  Typography,
+} from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart, useAxisStyle, withAxisStyle } from '@/shared/charts';
@@ -31,6 +43,7 @@ export default function HealthBlock({ sn, zone }: { sn: string; zone: string }) 
   const [chart, setChart] = useState<Chart>('soh');
   const today = todayIn(zone).format('YYYY-MM-DD');
   const health = useQuery(batteryHealthQuery(sn, span, today));
+  const screens = Grid.useBreakpoint();
   return (
     <Card title={t('batteries.health.title')} data-testid="battery-health">
       <Flex vertical gap={12}>
@@ -57,6 +70,8 @@ export default function HealthBlock({ sn, zone }: { sn: string; zone: string }) 
             <Comparison h={health.data} />
             <Segmented
               value={chart}
+              // stacked on a phone: side by side the three charts' names are wider than it
+              vertical={screens.sm === false}
               onChange={(v) => setChart(v as Chart)}
               options={CHARTS.map((c) => ({ value: c, label: t(`batteries.health.chart.${c}`) }))}
             />

@@ -15,7 +15,7 @@ export function MeasuredList({ cycles }: { cycles: MeasuredCapacity[] }) {
       size="small"
       header={<Typography.Text strong>{t('batteries.health.list.title')}</Typography.Text>}
       dataSource={shown}
-      data-testid="health-measured"
+      data-testid="health-measured-list"
       renderItem={(c) => (
         <List.Item key={c.end}>
           <List.Item.Meta

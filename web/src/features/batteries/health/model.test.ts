@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { health } from './fixtures';
+import {
+  cellName,
+  cyclesOption,
+  figure,
+  measuredShare,
+  sohOption,
+  spreadOption,
+  usualCell,
+} from './model';
+
+type Series = { name: string; type: string; data: unknown[] };
+const seriesOf = (o: object) => (o as { series: Series[] }).series;
+
+describe('battery health model', () => {
+  it('draws the SOH as a line with the measured capacities as points on the % axis', () => {
+    const o = sohOption(health(), { soh: 'SOH', measured: 'Measured' });
+    const [soh, measured] = seriesOf(o);
+    expect((o as { xAxis: { data: string[] } }).xAxis.data).toEqual([
+      '2026-11-01',
+      '2026-11-02',
+      '2026-11-03',
+    ]);
+    // The missing day is a gap in the line, not a 0.
+    expect(soh?.data).toEqual([97, null, 96]);
+    // 92.6 Ah of 100 Ah rated: 92.6 % on the SOH axis, the Ah kept for the tooltip.
+    expect(measured?.type).toBe('scatter');
+    expect(measured?.data).toEqual([['2026-11-03', 92.6, 92.6]]);
+    // The axis reaches below the lowest point.
+    expect((o as { yAxis: { min: number } }).yAxis.min).toBe(90);
+  });
+
+  it('draws cycles and the spread per day, missing days as gaps', () => {
+    const cycles = seriesOf(cyclesOption(health(), { efc: 'EFC', bms: 'BMS' }));
+    expect(cycles.map((s) => s.data)).toEqual([
+      [11.5, 11.5, 12.34],
+      [40, null, 41],
+    ]);
+    expect(seriesOf(spreadOption(health(), 'Spread'))[0]?.data).toEqual([22, null, 31]);
+  });
+
+  it('names cells and shows a missing figure as --', () => {
+    const t = (key: string, o?: Record<string, unknown>) => `${key}:${JSON.stringify(o)}`;
+    expect(cellName({ pack: null, cell: 3 }, t)).toBe('batteries.cells.cell:{"no":3}');
+    expect(cellName({ pack: 2, cell: 5 }, t)).toBe('batteries.cells.packCell:{"pack":2,"no":5}');
+    expect(cellName(null, t)).toBe('--');
+    expect(figure(null, 1, 'Ah')).toBe('--');
+    expect(figure(0, 1, 'Ah')).toBe('0.0 Ah');
+    const measured = health().cycles[0];
+    expect(measured && measuredShare(measured, null)).toBeNull();
+    expect(measured && measuredShare(measured, 200)).toBe(46.3);
+    expect(usualCell(health().days, 'highCell')).toEqual({ pack: 1, cell: 4 });
+    expect(usualCell([], 'lowCell')).toBeNull();
+  });
+});
