@@ -1,9 +1,27 @@
 import { Col, Row, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cellName, figure, newestMeasured, usualCell, type BatteryHealth } from './model';
+import { MISSING } from '@/shared/format/number';
+import {
+  cellLabel,
+  figure,
+  newestMeasured,
+  usualCell,
+  type BatteryHealth,
+  type HealthCell,
+} from './model';
 
-function Item({ id, label, value, basis }: { id: string; label: string; value: string; basis: ReactNode }) {
+function Item({
+  id,
+  label,
+  value,
+  basis,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  basis: ReactNode;
+}) {
   return (
     <Col xs={24} sm={12} xl={6} data-testid={`health-${id}`}>
       <Typography.Text type="secondary">{label}</Typography.Text>
@@ -21,6 +39,10 @@ function Item({ id, label, value, basis }: { id: string; label: string; value: s
 export function Comparison({ h }: { h: BatteryHealth }) {
   const { t } = useTranslation();
   const m = newestMeasured(h);
+  const cellName = (c: HealthCell | null) => {
+    const label = cellLabel(c);
+    return label ? t(label.key, label.values) : MISSING;
+  };
   const spread = Math.max(...h.days.map((d) => d.spreadMv ?? -1));
   return (
     <Row gutter={[16, 16]} className="health-compare" data-testid="health-compare">
@@ -67,8 +89,8 @@ export function Comparison({ h }: { h: BatteryHealth }) {
         label={t('batteries.health.compare.spread')}
         value={figure(spread >= 0 ? spread : null, 0, 'mV')}
         basis={t('batteries.health.compare.spreadBasis', {
-          high: cellName(usualCell(h.days, 'highCell'), t),
-          low: cellName(usualCell(h.days, 'lowCell'), t),
+          high: cellName(usualCell(h.days, 'highCell')),
+          low: cellName(usualCell(h.days, 'lowCell')),
         })}
       />
     </Row>

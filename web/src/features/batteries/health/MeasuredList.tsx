@@ -1,4 +1,4 @@
-import { List, Typography } from 'antd';
+import { Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { figure, type MeasuredCapacity } from './model';
 
@@ -11,19 +11,19 @@ export function MeasuredList({ cycles }: { cycles: MeasuredCapacity[] }) {
   if (cycles.length === 0) return null;
   const shown = [...cycles].reverse().slice(0, SHOWN);
   return (
-    <List
-      size="small"
-      header={<Typography.Text strong>{t('batteries.health.list.title')}</Typography.Text>}
-      dataSource={shown}
-      data-testid="health-measured-list"
-      renderItem={(c) => (
-        <List.Item key={c.end}>
-          <List.Item.Meta
-            title={`${figure(c.measuredAh, 1, 'Ah')} · ${t('batteries.health.list.vsBms', {
+    <Flex vertical gap={8} data-testid="health-measured-list">
+      <Typography.Text strong>{t('batteries.health.list.title')}</Typography.Text>
+      {shown.map((c) => (
+        <div key={c.end} className="health-cycle">
+          <Typography.Text>
+            {`${figure(c.measuredAh, 1, 'Ah')} · ${t('batteries.health.list.vsBms', {
               bms: figure(c.bmsAh, 1, 'Ah'),
               ratio: figure(c.ratioPct, 1, '%'),
             })}`}
-            description={t('batteries.health.list.window', {
+          </Typography.Text>
+          <br />
+          <Typography.Text type="secondary" className="health-basis">
+            {t('batteries.health.list.window', {
               kind: t(`batteries.health.kind.${c.kind}`),
               from: figure(c.socFrom, 0, '%'),
               to: figure(c.socTo, 0, '%'),
@@ -31,9 +31,9 @@ export function MeasuredList({ cycles }: { cycles: MeasuredCapacity[] }) {
               end: c.end,
               moved: figure(c.movedAh, 1, 'Ah'),
             })}
-          />
-        </List.Item>
-      )}
-    />
+          </Typography.Text>
+        </div>
+      ))}
+    </Flex>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { health } from './fixtures';
 import {
-  cellName,
+  cellLabel,
   cyclesOption,
   figure,
   measuredShare,
@@ -41,10 +41,12 @@ describe('battery health model', () => {
   });
 
   it('names cells and shows a missing figure as --', () => {
-    const t = (key: string, o?: Record<string, unknown>) => `${key}:${JSON.stringify(o)}`;
-    expect(cellName({ pack: null, cell: 3 }, t)).toBe('batteries.cells.cell:{"no":3}');
-    expect(cellName({ pack: 2, cell: 5 }, t)).toBe('batteries.cells.packCell:{"pack":2,"no":5}');
-    expect(cellName(null, t)).toBe('--');
+    expect(cellLabel({ pack: null, cell: 3 })).toEqual({
+      key: 'batteries.cells.cell',
+      values: { no: 3 },
+    });
+    expect(cellLabel({ pack: 2, cell: 5 })?.values).toEqual({ pack: 2, no: 5 });
+    expect(cellLabel(null)).toBeNull();
     expect(figure(null, 1, 'Ah')).toBe('--');
     expect(figure(0, 1, 'Ah')).toBe('0.0 Ah');
     const measured = health().cycles[0];

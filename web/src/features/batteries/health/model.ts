@@ -21,19 +21,21 @@ export function figure(value: number | null | undefined, decimals: number, unit 
   return text === MISSING || !unit ? text : `${text} ${unit}`;
 }
 
-/** "Cell 3" or "Pack 2 cell 5", with the translation's words; "--" when unknown. */
-export function cellName(
+/** The text key and values that name a cell: "Cell 3" or "Pack 2 cell 5"; null when unknown. */
+export function cellLabel(
   cell: HealthCell | null | undefined,
-  t: (key: string, o?: Record<string, unknown>) => string,
-): string {
-  if (!cell) return MISSING;
+): { key: string; values: Record<string, number> } | null {
+  if (!cell) return null;
   return cell.pack === null || cell.pack === undefined
-    ? t('batteries.cells.cell', { no: cell.cell })
-    : t('batteries.cells.packCell', { pack: cell.pack, no: cell.cell });
+    ? { key: 'batteries.cells.cell', values: { no: cell.cell } }
+    : { key: 'batteries.cells.packCell', values: { pack: cell.pack, no: cell.cell } };
 }
 
 /** A measured capacity as a share of the rated capacity (%), to sit on the SOH axis. */
-export function measuredShare(c: MeasuredCapacity, rated: number | null | undefined): number | null {
+export function measuredShare(
+  c: MeasuredCapacity,
+  rated: number | null | undefined,
+): number | null {
   return rated && rated > 0 ? Math.round((c.measuredAh / rated) * 1000) / 10 : null;
 }
 
