@@ -249,8 +249,12 @@ pub fn measured_cycles(points: &[Point]) -> Vec<MeasuredCycle> {
             if p.ts - prev.ts > MAX_GAP_MS {
                 anchor = None;
             } else {
-                sums.ah = sums.ah.and_then(|a| Some(a + trapezoid(prev, p, |q| q.current)?));
-                sums.wh = sums.wh.and_then(|w| Some(w + trapezoid(prev, p, |q| q.power)?));
+                sums.ah = sums
+                    .ah
+                    .and_then(|a| Some(a + trapezoid(prev, p, |q| q.current)?));
+                sums.wh = sums
+                    .wh
+                    .and_then(|w| Some(w + trapezoid(prev, p, |q| q.power)?));
             }
         }
         if let Some(v) = p.voltage {

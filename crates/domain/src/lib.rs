@@ -2,8 +2,8 @@
 //! validation of user input, the permission catalogue and the access policy.
 
 pub mod account;
-pub mod battery_health;
 pub mod audit_action;
+pub mod battery_health;
 pub mod clear_sky;
 pub mod codes;
 pub mod combiner;

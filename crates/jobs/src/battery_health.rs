@@ -36,7 +36,11 @@ pub async fn run(store: Store) {
         timer.tick().await;
         match tick(&store, now_ms()).await {
             Ok(Some(done)) if done.days > 0 => {
-                tracing::debug!(batteries = done.batteries, days = done.days, "battery health")
+                tracing::debug!(
+                    batteries = done.batteries,
+                    days = done.days,
+                    "battery health"
+                )
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "battery health pass failed"),

@@ -96,7 +96,15 @@ impl Store {
             "SELECT {COLUMNS} FROM battery_health_days \
              WHERE device_id = $1 AND day >= $2 AND day <= $3 ORDER BY day"
         );
-        Ok(rows!(self, fetch_all, HealthDayRow, &sql, device, from, to)?)
+        Ok(rows!(
+            self,
+            fetch_all,
+            HealthDayRow,
+            &sql,
+            device,
+            from,
+            to
+        )?)
     }
 
     /// The newest day stored for a battery.

@@ -131,11 +131,43 @@ fn a_day_has_its_median_soh_widest_spread_and_usual_extreme_cells() {
         ..Point::default()
     };
     let points = [
-        at(0, 98.0, 3.350, cell(Some(1), 4), 3.300, cell(Some(2), 9), 1200.0),
-        at(STEP, 97.0, 3.362, cell(Some(1), 4), 3.310, cell(Some(2), 9), 1200.0),
-        at(2 * STEP, 99.0, 3.340, cell(Some(2), 1), 3.315, cell(None, 3), -600.0),
+        at(
+            0,
+            98.0,
+            3.350,
+            cell(Some(1), 4),
+            3.300,
+            cell(Some(2), 9),
+            1200.0,
+        ),
+        at(
+            STEP,
+            97.0,
+            3.362,
+            cell(Some(1), 4),
+            3.310,
+            cell(Some(2), 9),
+            1200.0,
+        ),
+        at(
+            2 * STEP,
+            99.0,
+            3.340,
+            cell(Some(2), 1),
+            3.315,
+            cell(None, 3),
+            -600.0,
+        ),
         // An hour later: the interval before is a hole, integrated as nothing.
-        at(14 * STEP, 98.0, 3.330, cell(Some(2), 1), 3.320, cell(Some(2), 9), -600.0),
+        at(
+            14 * STEP,
+            98.0,
+            3.330,
+            cell(Some(2), 1),
+            3.320,
+            cell(Some(2), 9),
+            -600.0,
+        ),
     ];
     let d = summarise_day(&points);
     assert_eq!(d.soh, Some(98.0));

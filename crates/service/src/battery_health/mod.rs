@@ -50,10 +50,7 @@ pub async fn refresh_device(store: &Store, device: DeviceId, tz: Tz, now: i64) -
     let today = day_of(now, tz);
     let first = match store.battery_health_last_day(device).await? {
         Some(d) => NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok(),
-        None => store
-            .oldest_sample(device)
-            .await?
-            .map(|ts| day_of(ts, tz)),
+        None => store.oldest_sample(device).await?.map(|ts| day_of(ts, tz)),
     };
     let Some(first) = first else { return Ok(0) };
     let mut day = first.max(today - Duration::days(MAX_BACKFILL_DAYS));
@@ -113,7 +110,9 @@ pub async fn compute_day(
     let s = health::summarise_day(today);
     let day_text = day.format("%Y-%m-%d").to_string();
     // The rollups are the figures the battery's page shows; the integral stands in without.
-    let energy = store.device_energy(device, &DayRange::day(&day_text)).await?;
+    let energy = store
+        .device_energy(device, &DayRange::day(&day_text))
+        .await?;
     let discharge = kwh(&energy, "discharge").or(s.discharge_kwh);
     let charge = kwh(&energy, "charge").or(s.charge_kwh);
     let efc = match (discharge, s.capacity_ah, s.voltage) {

@@ -17,7 +17,13 @@ fn cells(r: &Reading) -> Vec<(CellId, f64)> {
     let mut found: Vec<(CellId, f64)> = (1..=MAX_CELLS)
         .filter_map(|n| {
             let v = r.num(&format!("cell{n}_voltage"))?;
-            Some((CellId { pack: None, cell: n }, v))
+            Some((
+                CellId {
+                    pack: None,
+                    cell: n,
+                },
+                v,
+            ))
         })
         .collect();
     // A slot past the declared count is a departed pack's, not the stack's.
@@ -89,7 +95,10 @@ mod tests {
                 "power":-156,"pack_count":1,"pack1_cell1_voltage":3.301,"pack1_cell2_voltage":3.342,
                 "pack2_cell1_voltage":2.1,"cell_voltage_max":3.5}"#,
         );
-        assert_eq!((p.soc, p.soh, p.capacity_ah), (Some(55.0), Some(97.0), Some(200.0)));
+        assert_eq!(
+            (p.soc, p.soh, p.capacity_ah),
+            (Some(55.0), Some(97.0), Some(200.0))
+        );
         let high = p.high.unwrap();
         assert_eq!(high.voltage, 3.342);
         assert_eq!(

@@ -16,9 +16,17 @@ async fn battery(s: &Store) -> Result<DeviceId, Box<dyn std::error::Error>> {
         .upsert_device("INVB1", gw, DeviceFamily::Inverter, 2, "", "", None, 1)
         .await?;
     let _ = inv;
-    Ok(s
-        .upsert_device("BATB1", gw, DeviceFamily::Battery, 0, "", "", Some("INVB1"), 1)
-        .await?)
+    Ok(s.upsert_device(
+        "BATB1",
+        gw,
+        DeviceFamily::Battery,
+        0,
+        "",
+        "",
+        Some("INVB1"),
+        1,
+    )
+    .await?)
 }
 
 fn day(device: DeviceId, day: &str, soh: Option<f64>) -> HealthDayRow {
@@ -42,7 +50,8 @@ async fn health_days_are_kept_replaced_and_read_by_span() -> TestResult {
         assert_eq!(s.battery_health_last_day(b).await?, None);
         s.put_battery_health_day(&day(b, "2026-01-02", Some(97.0)))
             .await?;
-        s.put_battery_health_day(&day(b, "2026-01-01", None)).await?;
+        s.put_battery_health_day(&day(b, "2026-01-01", None))
+            .await?;
         // The same day again replaces it.
         s.put_battery_health_day(&day(b, "2026-01-02", Some(96.5)))
             .await?;

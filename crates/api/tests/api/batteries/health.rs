@@ -154,7 +154,10 @@ async fn a_full_discharge_through_ingest_measures_the_capacity() {
         assert_eq!(c["bmsAh"], 97.0);
         assert_eq!(c["ratioPct"], 103.1);
         assert_eq!(c["differenceAh"], 3.0);
-        assert_eq!((h["soh"].clone(), h["bmsAh"].clone()), (json!(97.0), json!(97.0)));
+        assert_eq!(
+            (h["soh"].clone(), h["bmsAh"].clone()),
+            (json!(97.0), json!(97.0))
+        );
 
         // A span without the day: no days, no cycles, the figures null rather than 0.
         let empty = app
@@ -188,7 +191,10 @@ async fn the_span_is_checked_and_others_batteries_are_not_found() {
             ("to=2026-1-1", "to"),
         ] {
             let r = app
-                .get(&format!("/api/v1/battery/BAT-H1/health?{query}"), Some(&p.ann))
+                .get(
+                    &format!("/api/v1/battery/BAT-H1/health?{query}"),
+                    Some(&p.ann),
+                )
                 .await;
             r.expect_code(4);
             assert!(r.text().contains(field), "{query}: {}", r.text());
