@@ -23,7 +23,7 @@ function Item({
   basis: ReactNode;
 }) {
   return (
-    <Col xs={24} sm={12} xl={6} data-testid={`health-${id}`}>
+    <Col flex="1 1 220px" data-testid={`health-${id}`}>
       <Typography.Text type="secondary">{label}</Typography.Text>
       <div className="health-value" data-testid={`health-${id}-value`}>
         {value}

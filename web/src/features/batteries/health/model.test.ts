@@ -24,11 +24,13 @@ describe('battery health model', () => {
     ]);
     // The missing day is a gap in the line, not a 0.
     expect(soh?.data).toEqual([97, null, 96]);
-    // 92.6 Ah of 100 Ah rated: 92.6 % on the SOH axis, the Ah kept for the tooltip.
-    expect(measured?.type).toBe('scatter');
-    expect(measured?.data).toEqual([['2026-11-03', 92.6, 92.6]]);
-    // The axis reaches below the lowest point.
-    expect((o as { yAxis: { min: number } }).yAxis.min).toBe(90);
+    // 92.6 Ah of 100 Ah rated: 92.6 % on the SOH axis, on its day, points without a line.
+    expect(measured?.data).toEqual([null, null, 92.6]);
+    // The axis reaches below the lowest point and up to 100 %, in steps of 5.
+    expect((o as { yAxis: { min: number; max: number } }).yAxis).toMatchObject({
+      min: 90,
+      max: 105,
+    });
   });
 
   it('draws cycles and the spread per day, missing days as gaps', () => {

@@ -51,25 +51,34 @@ export interface SohNames {
 
 /**
  * SOH over the days as a line, the capacities measured over full swings as points on it (as a
- * share of the rated capacity, so both read on one % axis). Pure, for tests.
+ * share of the rated capacity, so both read on one % axis; a line series of points alone, as
+ * the shared chart registers no scatter). The axis spans the values in steps of 5 %, up to
+ * 100 % at least. Pure, for tests.
  */
 export function sohOption(h: BatteryHealth, names: SohNames): ChartOption {
   const days = h.days.map((d) => d.day);
   const rated = new Map(h.days.map((d) => [d.day, d.capacityAh ?? h.capacityAh]));
-  const measured = h.cycles.flatMap((c) => {
+  const measured = new Map<string, number>();
+  for (const c of h.cycles) {
     const share = measuredShare(c, rated.get(c.day) ?? h.capacityAh);
-    return share === null ? [] : [[c.day, share, c.measuredAh]];
-  });
+    if (share !== null) measured.set(c.day, share);
+  }
   const values = [
     ...h.days.flatMap((d) => (d.soh === null || d.soh === undefined ? [] : [d.soh])),
-    ...measured.map((m) => m[1] as number),
+    ...measured.values(),
   ];
   const low = values.length ? Math.min(...values) : 80;
+  const high = values.length ? Math.max(100, ...values) : 100;
   return {
     legend: { data: [names.soh, names.measured] },
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'category', data: days },
-    yAxis: { type: 'value', name: '%', min: Math.max(0, Math.floor(low - 2)), max: 105 },
+    yAxis: {
+      type: 'value',
+      name: '%',
+      min: Math.max(0, Math.floor((low - 1) / 5) * 5),
+      max: Math.ceil((high + 1) / 5) * 5,
+    },
     dataZoom: [{ type: 'inside' }],
     series: [
       {
@@ -81,11 +90,15 @@ export function sohOption(h: BatteryHealth, names: SohNames): ChartOption {
         data: h.days.map((d) => d.soh ?? null),
       },
       {
-        type: 'scatter',
+        type: 'line',
         name: names.measured,
         color: MEASURED_COLOR,
+        lineStyle: { width: 0 },
+        symbol: 'circle',
         symbolSize: 10,
-        data: measured,
+        showAllSymbol: true,
+        connectNulls: false,
+        data: days.map((d) => measured.get(d) ?? null),
       },
     ],
   };
