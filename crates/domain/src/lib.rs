@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod audit_action;
+pub mod battery_health;
 pub mod clear_sky;
 pub mod codes;
 pub mod combiner;

@@ -9,6 +9,7 @@
 //! | [`monthly_reports`] | hourly | one report per subscription and month (unique) |
 //! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
 //! | [`vtn_sync`] | every 5 s, each VTN connection every `pollSeconds`; at once on a webhook | lease `store::leases::VTN_SYNC`; each sync claimed |
+//! | [`battery_health`] | every 15 min | lease `store::leases::BATTERY_HEALTH` |
 //! | [`housekeeping`] | hourly | none needed: deleting twice deletes nothing more |
 //! | [`upgrade_queue`] | when an upgrade ends, and every 5 s | none needed: whose turn it is is decided in one transaction per gateway, under its lock |
 //! | device statuses (`devices::ingest::status`) | the fastest gateway's cycle | none: idempotent |
@@ -18,6 +19,7 @@
 //! `devices` and `store`, never the HTTP layer (`api`).
 
 pub mod alarms;
+pub mod battery_health;
 pub mod dispatch;
 pub mod housekeeping;
 pub mod mail_queue;
@@ -66,6 +68,7 @@ pub struct Schedule {
 pub fn start(ctx: Context, schedule: Schedule) {
     let store = &ctx.store;
     tokio::spawn(housekeeping::run(store.clone()));
+    tokio::spawn(battery_health::run(store.clone()));
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     tokio::spawn(monthly_reports::run(store.clone(), ctx.figures));
     tokio::spawn(mail_queue::run(

@@ -18,6 +18,7 @@ pub mod actors;
 pub mod agency;
 pub mod agent_filter;
 pub mod audit;
+pub mod battery_health;
 pub mod codes;
 pub mod commands;
 pub mod companies;

@@ -18,6 +18,33 @@ pub const MIN_SOC: f64 = 10.0;
 pub const CHARGE_EFFICIENCY: f64 = 0.96;
 pub const DISCHARGE_EFFICIENCY: f64 = 0.96;
 
+/// State of health lost per full equivalent cycle, percentage points: an LFP stack rated for
+/// 6000 cycles to 80 % loses about 0.0033; the demo ages three times as fast so that a year of
+/// history shows its SOH falling (docs/battery-health.md).
+pub const SOH_FADE_PER_CYCLE: f64 = 0.01;
+/// The one cell of a stack with a weak cell drifts below the others by this much per cycle,
+/// V, up to [`WEAK_CELL_MAX_DRIFT`]; twice that near empty, where a weak cell sags most.
+const WEAK_CELL_DRIFT_PER_CYCLE: f64 = 0.000_15;
+const WEAK_CELL_MAX_DRIFT: f64 = 0.05;
+/// The share of stacks with a weak cell (one of the demo fleet's, with its seed).
+const WEAK_CELL_SHARE: f64 = 0.25;
+
+/// The SOH the BMS reports, %: a little below 100 when new (each stack its own, from its
+/// seed), falling with use.
+pub fn soh(seed: u64, cycles: f64) -> f64 {
+    let new = 99.6 - noise::unit(seed ^ 0x50A1, 0) * 1.2;
+    (new - cycles.max(0.0) * SOH_FADE_PER_CYCLE).clamp(60.0, 100.0)
+}
+
+/// The stack's weak cell, `(pack, cell)`, when it has one: a cell whose voltage drifts away
+/// from the others as the stack cycles (what a cell spread chart is for).
+pub fn weak_cell(spec: &BatterySpec, seed: u64) -> Option<(usize, usize)> {
+    let n = spec.packs * CELLS_PER_PACK;
+    (n > 0 && noise::unit(seed ^ 0x3EAC, 0) < WEAK_CELL_SHARE)
+        .then(|| (noise::mix(seed ^ 0x3EAD) % n as u64) as usize)
+        .map(|i| (i / CELLS_PER_PACK, i % CELLS_PER_PACK))
+}
+
 /// How the packs are wired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bus {
@@ -103,6 +130,8 @@ pub struct BatteryState {
     pub sensors: Vec<Vec<f64>>,
     /// Full equivalent cycles so far.
     pub cycles: f64,
+    /// The SOH the BMS reports, %.
+    pub soh: f64,
 }
 
 /// Open-circuit voltage of an LFP cell: steep at both ends, a flat plateau between.
@@ -143,6 +172,9 @@ impl BatteryState {
         let c_rate = power_w / (spec.kwh() * 1000.0).max(1.0);
         // Charging lifts the cells above their resting voltage, discharging pulls them below.
         let cell_base = open_circuit_v(soc) - 0.06 * c_rate;
+        let weak = weak_cell(&spec, seed);
+        let sag = (cycles.max(0.0) * WEAK_CELL_DRIFT_PER_CYCLE).min(WEAK_CELL_MAX_DRIFT)
+            * (1.0 + (50.0 - soc).max(0.0) / 50.0);
         let cells: Vec<Vec<f64>> = (0..spec.packs)
             .map(|p| {
                 (0..CELLS_PER_PACK)
@@ -150,7 +182,8 @@ impl BatteryState {
                         let n = (p * CELLS_PER_PACK + c) as u64;
                         let fixed = (noise::unit(seed ^ 0xCE11, n) - 0.5) * 0.016;
                         let drift = (noise::smooth(seed ^ 0xCE12 ^ n, t, 900) - 0.5) * 0.004;
-                        round3(cell_base + fixed + drift)
+                        let weak = if weak == Some((p, c)) { sag } else { 0.0 };
+                        round3(cell_base + fixed + drift - weak)
                     })
                     .collect()
             })
@@ -184,6 +217,7 @@ impl BatteryState {
             cells,
             sensors,
             cycles,
+            soh: soh(seed, cycles),
         }
     }
 
@@ -246,6 +280,46 @@ mod tests {
         // Parallel packs share the current.
         let busy = BatteryState::measure(spec, 1, 50.0, 3000.0, 0, 20.0, 0.0);
         assert!((busy.pack_current() * 3.0 - busy.current).abs() < 1e-9);
+    }
+
+    #[test]
+    fn soh_falls_with_cycles_and_a_weak_cell_drifts_from_the_others() {
+        let spec = BatterySpec {
+            bus: Bus::Low,
+            packs: 2,
+            cell_ah: 100.0,
+        };
+        let new = soh(5, 0.0);
+        assert!((98.4..=99.6).contains(&new), "{new}");
+        assert!((new - soh(5, 300.0) - 3.0).abs() < 1e-9);
+        // Some seed has a weak cell: it sits with the others when new and below them later.
+        let seed = (0..100)
+            .find(|s| weak_cell(&spec, *s).is_some())
+            .expect("a seed with a weak cell");
+        let (p, c) = weak_cell(&spec, seed).unwrap();
+        let spread = |cycles: f64| {
+            let b = BatteryState::measure(spec, seed, 30.0, 0.0, 0, 20.0, cycles);
+            let others = b.cells.iter().flatten().copied().fold(f64::MIN, f64::max);
+            others - b.cells[p][c]
+        };
+        assert!(spread(0.0) < 0.025, "{}", spread(0.0));
+        assert!(spread(300.0) > 0.05, "{}", spread(300.0));
+    }
+
+    #[test]
+    fn one_battery_of_the_demo_fleet_has_a_weak_cell() {
+        let mut fleet = crate::fleet::demo_fleet(7, 2024);
+        fleet.push(crate::fleet::commercial_plant(fleet.len(), 2024));
+        let weak: Vec<&str> = fleet
+            .iter()
+            .filter(|g| {
+                g.plant
+                    .battery
+                    .is_some_and(|b| weak_cell(&b, g.plant.seed).is_some())
+            })
+            .map(|g| g.plant_name.as_str())
+            .collect();
+        assert_eq!(weak.len(), 1, "{weak:?}");
     }
 
     #[test]

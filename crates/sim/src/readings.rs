@@ -364,7 +364,7 @@ pub fn battery(s: &Snapshot, serial: &str) -> Values {
     let packs = spec.packs;
     num(&mut m, "pack_count", packs as f64, 0);
     num(&mut m, "soc", b.soc, 0);
-    num(&mut m, "soh", 98.0, 0);
+    num(&mut m, "soh", b.soh, 0);
     num(&mut m, "voltage", b.voltage, 2);
     num(&mut m, "current", b.current, 2);
     num(&mut m, "power", s.flows.battery_w, 0);
@@ -394,7 +394,7 @@ pub fn battery(s: &Snapshot, serial: &str) -> Values {
             Value::Text(format!("{serial}-P{p}")),
         );
         num(&mut m, &format!("pack{p}_soc"), b.soc, 0);
-        num(&mut m, &format!("pack{p}_soh"), 98.0, 0);
+        num(&mut m, &format!("pack{p}_soh"), b.soh, 0);
         num(&mut m, &format!("pack{p}_voltage"), b.pack_voltage(i), 2);
         num(&mut m, &format!("pack{p}_current"), b.pack_current(), 2);
         let mean = pack_sensors.iter().sum::<f64>() / pack_sensors.len().max(1) as f64;

@@ -13,6 +13,8 @@ pub const DISPATCH: i64 = 0x706f_7274_616c_0001; // "portal" 1
 pub const VTN_SYNC: i64 = 0x706f_7274_616c_0002; // "portal" 2
 /// The webhook sender's tick (`jobs::webhooks`): a delivery is posted by one replica.
 pub const WEBHOOKS: i64 = 0x706f_7274_616c_0003; // "portal" 3
+/// The battery health days (`jobs::battery_health`).
+pub const BATTERY_HEALTH: i64 = 0x706f_7274_616c_0004; // "portal" 4
 
 /// Held while the job runs; dropping it lets another replica take it.
 #[derive(Debug)]

@@ -13,6 +13,7 @@ pub mod alarms;
 pub mod audit;
 pub mod auth;
 pub mod backup;
+pub mod battery_health;
 pub mod comm_log;
 pub mod commands;
 pub mod companies;

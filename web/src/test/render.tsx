@@ -7,6 +7,7 @@ import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/sh
 // The English texts a feature adds when its screens load, for tests that render its parts alone.
 import '@/features/account/texts';
 import '@/features/audit/texts';
+import '@/features/batteries/health/texts';
 import '@/features/energyHub/texts';
 import '@/features/fleet/texts';
 import '@/features/overview/texts';

@@ -1,7 +1,8 @@
 //! Batteries (docs/api.md, "Batteries, meters and weather stations"): the list of battery
 //! stacks (masters), counts, info, realtime values (SOC, SOH, voltage, current, power,
 //! temperatures, cell voltages with their extremes, relays, cycles, capacities), the day curve,
-//! the slave packs of a stack and delete.
+//! the health over a span of days (docs/battery-health.md), the slave packs of a stack and
+//! delete.
 //!
 //! A stack's BMS reports its packs inside its own report (`pack{n}_*` keys of the
 //! `bms-lv-stack` config); a pack that reports on its own is a battery device whose
@@ -11,6 +12,7 @@
 use domain::ids::PlantId;
 mod cells;
 pub(crate) mod detail;
+mod health;
 pub(crate) mod list;
 mod packs;
 pub(crate) mod stack;
@@ -40,6 +42,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(detail::info))
         .routes(routes!(detail::realtime))
         .routes(routes!(detail::day))
+        .routes(routes!(health::health))
         .routes(routes!(stack::slaves))
         .routes(routes!(stack::delete))
 }

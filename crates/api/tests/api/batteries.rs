@@ -2,6 +2,8 @@
 //! cell extremes and packs, the day curve, slave packs (in the master's report and on their
 //! own), delete, field types one by one, and tenancy (another tenant's battery answers 600).
 
+mod health;
+
 use crate::common;
 use domain::DeviceFamily;
 use domain::ids::GatewayId;

@@ -4,6 +4,7 @@
 //! (alarm_mail, dr_dispatch, reports), calling these same functions; the VTN sync's
 //! conversation with a VTN is tested there too (`oadr_*`, against a scripted or a real VTN).
 
+mod battery_health;
 mod common;
 mod dispatch;
 mod housekeeping;

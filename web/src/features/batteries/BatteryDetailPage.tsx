@@ -1,7 +1,7 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Tag } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { DeviceLoadState, DeviceTitle } from '@/shared/devices/DetailParts';
@@ -16,7 +16,10 @@ import { InfoBlock } from './detail/InfoBlock';
 import { PacksBlock } from './detail/PacksBlock';
 import { RealtimeBlock } from './detail/RealtimeBlock';
 
-/** device/battery/:sn: one battery stack, its cells, packs and day curve. */
+// Health loads after the page's own blocks: its charts and texts are read by fewer visitors.
+const HealthBlock = lazy(() => import('./health/HealthBlock'));
+
+/** device/battery/:sn: one battery stack, its cells, packs, day curve and health. */
 export default function BatteryDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -52,6 +55,9 @@ export default function BatteryDetailPage() {
       <RealtimeBlock sn={b.sn} />
       {b.master && <PacksBlock sn={b.sn} />}
       <DayBlock sn={b.sn} zone={b.timezone ?? 'UTC'} />
+      <Suspense fallback={<Card loading />}>
+        <HealthBlock sn={b.sn} zone={b.timezone ?? 'UTC'} />
+      </Suspense>
       <DeleteDeviceDialog
         kind={BATTERY}
         sn={b.sn}

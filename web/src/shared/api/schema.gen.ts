@@ -584,6 +584,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/battery/{sn}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A battery's health over plant-local days `from`..=`to` (the year up to today by
+         *     default): per day the BMS's SOH and cycle count, equivalent full cycles, energy moved and
+         *     the cell spread; the capacities measured over full swings with the BMS's claim beside
+         *     them. Null where the inputs are missing. Days are computed by a job every 15 minutes
+         *     (today's row follows the day).
+         */
+        get: operations["get_api_v1_battery_sn_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/battery/{sn}/info": {
         parameters: {
             query?: never;
@@ -6762,6 +6785,40 @@ export interface components {
             /** @description Gateway SNs: an array or a comma list (at most 100). */
             sns?: string[];
         };
+        /** @description A battery's health over a span of days. */
+        BatteryHealth: {
+            /**
+             * Format: double
+             * @description What the BMS claims now: the newest SOH × full capacity, Ah.
+             */
+            bmsAh: number | null;
+            /**
+             * Format: double
+             * @description The newest cycle count of the BMS in the span.
+             */
+            bmsCycles: number | null;
+            /**
+             * Format: double
+             * @description The newest full capacity the BMS reported in the span, Ah.
+             */
+            capacityAh: number | null;
+            /** @description Oldest first. */
+            cycles: components["schemas"]["MeasuredCapacity"][];
+            days: components["schemas"]["HealthDay"][];
+            /**
+             * Format: double
+             * @description Equivalent full cycles up to the span's last stored day.
+             */
+            efcTotal: number | null;
+            from: string;
+            sn: string;
+            /**
+             * Format: double
+             * @description The newest SOH in the span, %.
+             */
+            soh: number | null;
+            to: string;
+        };
         /** @description A battery's identity, ratings and latest values. */
         BatteryInfo: components["schemas"]["BatteryItem"] & {
             /** @description Ah, a numeric string. */
@@ -7790,6 +7847,54 @@ export interface components {
                 }[];
                 succeeded: number;
                 total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_BatteryHealth: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A battery's health over a span of days. */
+            data: {
+                /**
+                 * Format: double
+                 * @description What the BMS claims now: the newest SOH × full capacity, Ah.
+                 */
+                bmsAh: number | null;
+                /**
+                 * Format: double
+                 * @description The newest cycle count of the BMS in the span.
+                 */
+                bmsCycles: number | null;
+                /**
+                 * Format: double
+                 * @description The newest full capacity the BMS reported in the span, Ah.
+                 */
+                capacityAh: number | null;
+                /** @description Oldest first. */
+                cycles: components["schemas"]["MeasuredCapacity"][];
+                days: components["schemas"]["HealthDay"][];
+                /**
+                 * Format: double
+                 * @description Equivalent full cycles up to the span's last stored day.
+                 */
+                efcTotal: number | null;
+                from: string;
+                sn: string;
+                /**
+                 * Format: double
+                 * @description The newest SOH in the span, %.
+                 */
+                soh: number | null;
+                to: string;
             };
             msg: string;
             success: boolean;
@@ -14685,6 +14790,60 @@ export interface components {
             /** @description `ok`, or `unavailable` with HTTP 503. */
             status: string;
         };
+        /** @description A cell of the stack: its pack (null for the stack's own list) and number. */
+        HealthCell: {
+            /** Format: int64 */
+            cell: number;
+            /** Format: int64 */
+            pack: number | null;
+        };
+        /** @description One day; null where that day's reports did not give the figure. */
+        HealthDay: {
+            /**
+             * Format: double
+             * @description The BMS's own cycle count (the day's highest report).
+             */
+            bmsCycles: number | null;
+            /**
+             * Format: double
+             * @description Ah, the BMS's full capacity.
+             */
+            capacityAh: number | null;
+            /**
+             * Format: double
+             * @description kWh.
+             */
+            chargeKwh: number | null;
+            /** @description Plant-local `YYYY-MM-DD`. */
+            day: string;
+            /**
+             * Format: double
+             * @description kWh.
+             */
+            dischargeKwh: number | null;
+            /**
+             * Format: double
+             * @description Equivalent full cycles of the day: discharged kWh / (full capacity Ah × mean V).
+             */
+            efcDay: number | null;
+            /**
+             * Format: double
+             * @description Equivalent full cycles from the first stored day up to this one.
+             */
+            efcTotal: number | null;
+            highCell: components["schemas"]["HealthCell"] | null;
+            lowCell: components["schemas"]["HealthCell"] | null;
+            /**
+             * Format: double
+             * @description %, the median of the SOH the BMS reported that day.
+             */
+            soh: number | null;
+            /**
+             * Format: double
+             * @description The day's widest difference between the highest and lowest cell, mV.
+             */
+            spreadMv: number | null;
+        };
         /**
          * @description A row's outcome in a word.
          * @enum {string}
@@ -15251,6 +15410,61 @@ export interface components {
             type: string;
             /** @description Where the account was made (`web`, an app...). */
             userSrc: string;
+        };
+        /**
+         * @description A capacity measured over a full swing (near full to near empty, or back) and the BMS's
+         *     claim at its end.
+         */
+        MeasuredCapacity: {
+            /**
+             * Format: double
+             * @description The BMS's SOH × full capacity at the swing's end, Ah.
+             */
+            bmsAh: number | null;
+            /** @description The plant-local day the swing ended. */
+            day: string;
+            /**
+             * Format: double
+             * @description measured - BMS, Ah.
+             */
+            differenceAh: number | null;
+            end: string;
+            /** @description `discharge` (full to empty) or `charge` (empty to full). */
+            kind: string;
+            /**
+             * Format: double
+             * @description Ah moved / ΔSOC.
+             */
+            measuredAh: number;
+            /**
+             * Format: double
+             * @description kWh moved / ΔSOC.
+             */
+            measuredKwh: number | null;
+            /**
+             * Format: double
+             * @description Ah moved over the swing (from the current), null without current.
+             */
+            movedAh: number | null;
+            /**
+             * Format: double
+             * @description kWh moved over the swing (from the power), null without power.
+             */
+            movedKwh: number | null;
+            /**
+             * Format: double
+             * @description measured / BMS, %.
+             */
+            ratioPct: number | null;
+            /**
+             * Format: double
+             * @description %.
+             */
+            socFrom: number;
+            /** Format: double */
+            socTo: number;
+            /** @description Plant-local `YYYY-MM-DD HH:MM:SS`. */
+            start: string;
         };
         /**
          * @description One message: the occurrence it comes from (or a notice), a title (plant and device, `+N`
@@ -18184,6 +18398,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_SeriesList"];
+                };
+            };
+        };
+    };
+    get_api_v1_battery_sn_health: {
+        parameters: {
+            query?: {
+                /** @description First plant-local day, `YYYY-MM-DD`; a year before `to` by default. */
+                from?: string | null;
+                /** @description Last plant-local day, `YYYY-MM-DD`; today by default. At most 3660 days after `from`. */
+                to?: string | null;
+            };
+            header?: never;
+            path: {
+                sn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The battery's health; 600, 4 from, 4 to (before from or more than 3660 days) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BatteryHealth"];
                 };
             };
         };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import enBuiltIn from './locales/en.json';
 import enAudit from './locales/en/audit.json';
+import enBatteryHealth from './locales/en/batteryHealth.json';
 import enEnergyHub from './locales/en/energyHub.json';
 import enFigures from './locales/en/figures.json';
 import enFleet from './locales/en/fleet.json';
@@ -33,6 +34,7 @@ function values(tree: Tree): string[] {
 const en = {
   ...enBuiltIn,
   audit: { ...enBuiltIn.audit, ...enAudit },
+  batteries: { ...enBuiltIn.batteries, health: enBatteryHealth },
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
   fleet: enFleet,
   webhooks: enWebhooks,
