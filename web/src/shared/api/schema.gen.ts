@@ -2186,6 +2186,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateway/{id}/cutUpgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Takes the gateway's queued upgrade of its own firmware out of its queue (it ends cancelled
+         *     at once), or asks the gateway to stop its running upgrade; refused (608) where it cannot.
+         *     The rights of starting one (`gateway.upgrade`).
+         */
+        post: operations["post_api_v1_gateway_id_cutUpgrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gateway/{id}/delete": {
         parameters: {
             query?: never;
@@ -5413,7 +5434,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plant's daily energy from `startDate` to `endDate` (at most 550 days) as `.xlsx`. */
+        /**
+         * The plant's daily energy and figures from `startDate` to `endDate` (at most 550 days) as
+         *     `.xlsx`.
+         */
         get: operations["get_api_v1_plant_generation_download"];
         put?: never;
         post?: never;
@@ -6579,7 +6603,7 @@ export interface components {
          * @description An action of the audit log (the audit catalogue, `domain::audit_action`).
          * @enum {string}
          */
-        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "customer.add" | "agent.add";
+        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.upgrade.cancel" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "customer.add" | "agent.add";
         /** @description One action of the audit log. */
         AuditEntry: {
             account: string;
@@ -20227,6 +20251,29 @@ export interface operations {
             };
         };
     };
+    post_api_v1_gateway_id_cutUpgrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or SN */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upgrade (cancelled when it was queued) and the request sent; 2, 4 no upgrade in progress, 305, 602, 606, 608 cancel not supported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UpgradeCancel"];
+                };
+            };
+        };
+    };
     get_api_v1_gateway_id_delete: {
         parameters: {
             query?: never;
@@ -24921,7 +24968,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income); 4 for bad dates, 700 */
+            /** @description An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income, then the day's plant figures: specific yield, reference yield, performance ratio, irradiation reference, availability, self-consumption, self-sufficiency, CO2 avoided; a missing figure is an empty cell) and a sheet saying what each figure is computed from; 4 for bad dates, 700 */
             200: {
                 headers: {
                     [name: string]: unknown;
