@@ -8,7 +8,8 @@ use crate::figures::{
     Figure,
     sheet::{
         AVAILABILITY, CO2, CO2_FACTOR, PERFORMANCE_RATIO, REFERENCE, REFERENCE_YIELD,
-        SELF_CONSUMPTION, SELF_SUFFICIENCY, SPECIFIC_YIELD, Words, pick, reference_words,
+        SELF_CONSUMPTION, SELF_SUFFICIENCY, SPECIFIC_YIELD, Words, cells as figure_cells,
+        headers as figure_headers, pick, reference_words,
     },
 };
 use crate::xlsx::{Cell, Sheet};
@@ -115,17 +116,20 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
         ReportType::Month => DAY,
         ReportType::Year => MONTH,
     };
-    let mut energy = Sheet::new(
-        w(&ENERGY),
-        [
-            first, PRODUCED, CONSUMED, IMPORTED, EXPORTED, CHARGED, DISCHARGED, PREDICTED,
-        ]
-        .iter()
-        .map(w)
-        .collect(),
-    );
-    for e in &r.energy {
-        energy.push(vec![
+    // A month's days carry each day's figures after their energy.
+    let per_day = r.kind == ReportType::Month && r.day_figures.len() == r.energy.len();
+    let mut headers: Vec<String> = [
+        first, PRODUCED, CONSUMED, IMPORTED, EXPORTED, CHARGED, DISCHARGED, PREDICTED,
+    ]
+    .iter()
+    .map(w)
+    .collect();
+    if per_day {
+        headers.extend(figure_headers(lang));
+    }
+    let mut energy = Sheet::new(w(&ENERGY), headers);
+    for (i, e) in r.energy.iter().enumerate() {
+        let mut row = vec![
             e.label.clone().into(),
             e.produced.into(),
             e.consumed.into(),
@@ -134,7 +138,11 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
             e.charged.into(),
             e.discharged.into(),
             e.predicted.into(),
-        ]);
+        ];
+        if let Some(f) = r.day_figures.get(i).filter(|_| per_day) {
+            row.extend(figure_cells(f, lang));
+        }
+        energy.push(row);
     }
     let mut events = Sheet::new(
         w(&EVENTS),
