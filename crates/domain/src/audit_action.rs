@@ -26,6 +26,7 @@ actions! {
     INVERTER_PRODUCT "inverter.product"
     GATEWAY_RESTART "gateway.restart"
     GATEWAY_UPGRADE "gateway.upgrade"
+    GATEWAY_UPGRADE_CANCEL "gateway.upgrade.cancel"
     GATEWAY_REPLACE "gateway.replace"
     GATEWAY_PROTOCOL "gateway.protocol"
     GATEWAY_SETTINGS "gateway.settings"

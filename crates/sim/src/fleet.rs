@@ -17,6 +17,7 @@ use crate::{
     noise,
     plant::{GridCharge, PlantModel, PlantSpec, Snapshot},
     readings,
+    scenarios::Silence,
 };
 
 #[derive(Debug, Clone)]
@@ -46,6 +47,8 @@ pub struct GatewaySpec {
     /// portal assumes).
     pub declares_orientation: bool,
     pub devices: Vec<DeviceSpec>,
+    /// A device the gateway stops reporting (its link broke), from a moment on.
+    pub silent: Option<Silence>,
 }
 
 /// The protocol config an inverter type code reports with: the string (grid-tied, 1) and
@@ -228,9 +231,11 @@ pub fn demo_fleet(count: usize, seed: u64) -> Vec<GatewaySpec> {
                     azimuth,
                     grid_charge: (tz == chrono_tz::Australia::Sydney && battery.is_some())
                         .then_some(SYDNEY_NIGHT_CHARGE),
+                    losses: Default::default(),
                 },
                 declares_orientation: tz != chrono_tz::Europe::London,
                 devices,
+                silent: None,
             }
         })
         .collect()
@@ -324,9 +329,11 @@ pub fn commercial_plant(index: usize, seed: u64) -> GatewaySpec {
             tilt: 10.0,
             azimuth: 180.0,
             grid_charge: None,
+            losses: Default::default(),
         },
         declares_orientation: true,
         devices,
+        silent: None,
     }
 }
 
@@ -351,6 +358,14 @@ impl SimGateway {
             .position(|d| d.sn == sn)
     }
 
+    /// Whether the gateway leaves device `sn` out of its report at `at` ([`Silence`]).
+    pub fn is_silent(&self, sn: &str, at: DateTime<Utc>) -> bool {
+        self.spec
+            .silent
+            .as_ref()
+            .is_some_and(|s| s.sn == sn && at >= s.from)
+    }
+
     /// Advances the model and builds the telemetry payload for `at`.
     pub fn telemetry(
         &mut self,
@@ -359,19 +374,23 @@ impl SimGateway {
         configs: &[ProtocolConfig],
     ) -> (Snapshot, Telemetry) {
         let snapshot = self.model.step(at, dt_secs);
-        // Each inverter reports its own part; meters, batteries and weather see the plant.
+        // Each inverter reports its own part; meters, batteries and weather see the plant. A
+        // silent device goes on working but is left out.
         let mut inverter = 0;
         let devices = self
             .spec
             .devices
             .iter()
-            .map(|d| match d.family {
-                DeviceFamily::Inverter => {
-                    inverter += 1;
-                    let own = snapshot.inverter(inverter - 1);
-                    reading(d, &own, configs, self.spec.plant.pv_kwp)
-                }
-                _ => reading(d, &snapshot, configs, self.spec.plant.pv_kwp),
+            .filter_map(|d| {
+                let values = match d.family {
+                    DeviceFamily::Inverter => {
+                        inverter += 1;
+                        let own = snapshot.inverter(inverter - 1);
+                        reading(d, &own, configs, self.spec.plant.pv_kwp)
+                    }
+                    _ => reading(d, &snapshot, configs, self.spec.plant.pv_kwp),
+                };
+                (!self.is_silent(&d.sn, at)).then_some(values)
             })
             .collect();
         (

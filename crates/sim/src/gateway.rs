@@ -395,9 +395,11 @@ impl Runtime {
         let dt = (now - self.last).num_milliseconds().max(0) as f64 / 1000.0;
         self.last = now;
         let (_, telemetry) = self.gw.telemetry(now, dt, &self.configs);
-        for (slot, reading) in self.latest.iter_mut().zip(&telemetry.devices) {
-            if !reading.values.is_empty() {
-                *slot = reading.values.clone();
+        // By SN: a silent device is missing from the report.
+        for (slot, d) in self.latest.iter_mut().zip(&self.gw.spec.devices) {
+            match telemetry.devices.iter().find(|r| r.sn == d.sn) {
+                Some(reading) if !reading.values.is_empty() => *slot = reading.values.clone(),
+                _ => {}
             }
         }
         match serde_json::to_vec(&telemetry) {

@@ -16,6 +16,7 @@ pub mod noise;
 pub mod plant;
 pub mod readings;
 pub mod resume;
+pub mod scenarios;
 pub mod sun;
 
 pub use plant::{PlantModel, PlantSpec, Snapshot};

@@ -14,7 +14,9 @@ use chrono_tz::Tz;
 use crate::{
     battery::{BatterySpec, BatteryState, CHARGE_EFFICIENCY, DISCHARGE_EFFICIENCY, MIN_SOC},
     control::Control,
-    noise, readings, sun,
+    noise, readings,
+    scenarios::Losses,
+    sun,
 };
 
 #[derive(Debug, Clone)]
@@ -41,6 +43,8 @@ pub struct PlantSpec {
     pub azimuth: f64,
     /// Charging the battery from the grid at night (a time-of-use setting), if the plant does.
     pub grid_charge: Option<GridCharge>,
+    /// Soiling and shading beyond the model's own losses (none by default).
+    pub losses: Losses,
 }
 
 /// A window of the night in which the battery charges from the grid, as an installer sets a
@@ -334,8 +338,17 @@ impl PlantModel {
         let temp_derate = 1.0 - 0.004 * (module_c - 25.0).max(0.0);
         let n = self.inverters.len();
         let rated_w = s.inverter_kw * 1000.0;
-        // Each inverter converts its part of the array, up to its rating.
-        let pv_each = (s.pv_kwp * irradiance * 0.86 * temp_derate / n as f64).min(rated_w);
+        // Each inverter converts its part of the array, up to its rating: the light its strings
+        // get (less dirt, less a shaded string's loss) in equal parts.
+        let local_hour = local.hour() as f64 + local.minute() as f64 / 60.0;
+        let light: Vec<Vec<f64>> = (0..n)
+            .map(|k| s.losses.string_light(k, s.mppt_count, local_hour))
+            .collect();
+        let array_w = s.pv_kwp * irradiance * 0.86 * temp_derate * s.losses.kept() / n as f64;
+        let pv_of: Vec<f64> = light
+            .iter()
+            .map(|l| (array_w * l.iter().sum::<f64>() / l.len() as f64).min(rated_w))
+            .collect();
         // A switched-off inverter does not trip.
         let faulted: Vec<bool> = (0..n)
             .map(|k| !self.inverters[k].off && self.faulted(t, k))
@@ -344,8 +357,8 @@ impl PlantModel {
             .map(|k| !self.inverters[k].off && !faulted[k])
             .collect();
         let running_n = running.iter().filter(|r| **r).count();
-        let mut pv_w = pv_each * running_n as f64;
-        let load_w = self.load_w(local.hour() as f64 + local.minute() as f64 / 60.0, t);
+        let mut pv_w: f64 = (0..n).filter(|k| running[*k]).map(|k| pv_of[k]).sum();
+        let load_w = self.load_w(local_hour, t);
         let hours = dt_secs.max(0.0) / 3600.0;
         self.irradiation += irradiance * hours / 1000.0;
         let minute = local.hour() * 60 + local.minute();
@@ -359,7 +372,7 @@ impl PlantModel {
             // A running inverter takes its part of the battery's flow; every inverter's load
             // port carries its part of the load (from the grid alone when it is off).
             let (mut pv, battery) = if running[k] {
-                (pv_each, battery_w / running_n as f64)
+                (pv_of[k], battery_w / running_n as f64)
             } else {
                 (0.0, 0.0)
             };
@@ -392,7 +405,7 @@ impl PlantModel {
                 faulted: faulted[k],
                 rated_w,
                 flows,
-                strings: strings(s, k, pv, t),
+                strings: strings(s, k, pv, &light[k], t),
                 today: inv.today,
                 total: inv.total,
                 active_limit_pct: limit_pct,
@@ -541,12 +554,18 @@ impl PlantModel {
     }
 }
 
-/// Inverter `k`'s strings for `pv_w` at time `t`: (volts, amps, watts) each.
-fn strings(s: &PlantSpec, k: usize, pv_w: f64, t: i64) -> Vec<(f64, f64, f64)> {
+/// Inverter `k`'s strings for `pv_w` at time `t`, each making its share of the `light` they
+/// get: (volts, amps, watts) each.
+fn strings(s: &PlantSpec, k: usize, pv_w: f64, light: &[f64], t: i64) -> Vec<(f64, f64, f64)> {
     let count = s.mppt_count.max(1);
+    let total: f64 = light.iter().sum();
     (0..count)
         .map(|i| {
-            let p = pv_w / count as f64;
+            let share = match light.get(i) {
+                Some(l) if total > 0.0 => l / total,
+                _ => 1.0 / count as f64,
+            };
+            let p = pv_w * share;
             let seed = s.seed ^ i as u64 ^ ((k as u64) << 8);
             let v = if p > 0.0 {
                 320.0 + 40.0 * noise::smooth(seed, t, 600)
@@ -590,6 +609,7 @@ mod tests {
             tilt: 30.0,
             azimuth: 180.0,
             grid_charge: None,
+            losses: Losses::default(),
         }
     }
 

@@ -559,6 +559,7 @@ mod tests {
             tilt: 30.0,
             azimuth: 180.0,
             grid_charge: None,
+            losses: Default::default(),
         };
         PlantModel::new(spec)
             .step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
@@ -682,6 +683,7 @@ mod tests {
             tilt: 30.0,
             azimuth: 180.0,
             grid_charge: None,
+            losses: Default::default(),
         };
         let s = PlantModel::new(spec)
             .step(Utc.with_ymd_and_hms(2024, 6, 21, 12, 0, 0).unwrap(), 300.0)
@@ -708,6 +710,7 @@ mod tests {
             tilt: 30.0,
             azimuth: 180.0,
             grid_charge: None,
+            losses: Default::default(),
         };
         let mut model = PlantModel::new(spec);
         let start = Utc.with_ymd_and_hms(2024, 6, 21, 0, 0, 0).unwrap();

@@ -49,13 +49,14 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
         })
     };
     let mut last = None;
-    let mut counters = Vec::new();
+    // Each inverter's counters and when it reported them.
+    let mut counters: Vec<(Option<i64>, InverterCounters)> = Vec::new();
     let mut soc = None;
     let mut irradiation = None;
     for d in &gw.spec.devices {
         let Some((ts, values)) = parsed(&d.sn) else {
             if d.family == DeviceFamily::Inverter {
-                counters.push(InverterCounters::default());
+                counters.push((None, InverterCounters::default()));
             }
             continue;
         };
@@ -63,11 +64,14 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
             DeviceFamily::Inverter => {
                 last = last.max(Some(ts));
                 soc = soc.or(number(&values, "battery_soc"));
-                counters.push(InverterCounters {
-                    off: values.get("power_on") == Some(&devices::Value::Bool(false)),
-                    today: energy(&values, "today"),
-                    total: energy(&values, "total"),
-                });
+                counters.push((
+                    Some(ts),
+                    InverterCounters {
+                        off: values.get("power_on") == Some(&devices::Value::Bool(false)),
+                        today: energy(&values, "today"),
+                        total: energy(&values, "total"),
+                    },
+                ));
             }
             DeviceFamily::Battery => soc = number(&values, "soc").or(soc),
             DeviceFamily::WeatherStation => {
@@ -79,12 +83,24 @@ pub fn resume(gw: &mut SimGateway, reports: &[LastReport]) -> Option<DateTime<Ut
     let at = DateTime::from_timestamp_millis(last?)?;
     let tz = gw.spec.plant.tz;
     let day = at.with_timezone(&tz).date_naive();
-    gw.model.resume(day, counters, soc);
     // The station's count of the same day goes on; one of an earlier day starts again.
     let same_day = |ts: i64| {
         DateTime::from_timestamp_millis(ts)
             .is_some_and(|t| t.with_timezone(&tz).date_naive() == day)
     };
+    // So does the day's count of an inverter last heard on an earlier day (one that fell
+    // silent): its lifetime counters go on, today's start again.
+    let counters = counters
+        .into_iter()
+        .map(|(ts, c)| match ts {
+            Some(ts) if !same_day(ts) => InverterCounters {
+                today: Energy::default(),
+                ..c
+            },
+            _ => c,
+        })
+        .collect();
+    gw.model.resume(day, counters, soc);
     if let Some((_, h)) = irradiation.filter(|(ts, _)| same_day(*ts)) {
         gw.model.resume_irradiation(h);
     }

@@ -1,5 +1,7 @@
 //! The plant's daily energy as a spreadsheet: one row per local day of the range, every
-//! energy metric in kWh and the day's income under the tariff. Read from the day rollups.
+//! energy metric in kWh, the day's income under the tariff and the day's plant figures
+//! (`service::figures`, docs/figures.md; a missing figure is an empty cell), with a second
+//! sheet saying what each figure was computed from. Read from the day rollups.
 
 use axum::{extract::State, response::Response};
 use chrono::{Datelike, Duration, NaiveDate};
@@ -8,6 +10,7 @@ use domain::{
     income::{DayGeneration, income},
 };
 use serde::Deserialize;
+use service::figures;
 use store::telemetry::{Bucket, DayRange};
 use utoipa::IntoParams;
 
@@ -22,7 +25,7 @@ use crate::{
 };
 
 /// At most about a year and a half of days in one file.
-const MAX_DAYS: i64 = 550;
+const MAX_DAYS: i64 = figures::MAX_DAYS_BY_DAY;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -102,13 +105,15 @@ fn headers(lang: Lang, currency: &str) -> Vec<String> {
     if let Some(last) = out.last_mut() {
         *last = format!("{last} ({currency})");
     }
+    out.extend(figures::sheet::headers(lang));
     out
 }
 
-/// The plant's daily energy from `startDate` to `endDate` (at most 550 days) as `.xlsx`.
+/// The plant's daily energy and figures from `startDate` to `endDate` (at most 550 days) as
+/// `.xlsx`.
 #[utoipa::path(get, path = "/api/v1/plant/generation/download", tag = "monitoring",
     params(DownloadQuery), security(("bearer" = [])),
-    responses((status = 200, content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>, description = "An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income); 4 for bad dates, 700")))]
+    responses((status = 200, content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>, description = "An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income, then the day's plant figures: specific yield, reference yield, performance ratio, irradiation reference, availability, self-consumption, self-sufficiency, CO2 avoided; a missing figure is an empty cell) and a sheet saying what each figure is computed from; 4 for bad dates, 700")))]
 pub async fn generation(
     State(app): State<AppState>,
     me: CurrentUser,
@@ -141,6 +146,9 @@ pub async fn generation(
         .map(|t| t.kwh)
         .sum();
     let tariff = service::plants::stored_tariff(&store.tariff(ctx.plant.id).await?);
+    let config = &app.config.figures;
+    let day_figures =
+        figures::plant_figures_by_day(store, ctx.view(), (start, end), config).await?;
 
     let lang = current_lang();
     let mut sheet = Sheet::new(ctx.plant.name.clone(), headers(lang, &ctx.plant.currency));
@@ -170,11 +178,17 @@ pub async fn generation(
         let mut row: Vec<Cell> = vec![key.clone().into()];
         row.extend(METRICS.iter().map(|(m, _)| Cell::from(kwh(m))));
         row.push(earned.into());
+        if let Some(f) = day_figures.iter().find(|f| f.from == key) {
+            row.extend(figures::sheet::cells(f, lang));
+        }
         sheet.push(row);
         day += Duration::days(1);
     }
     let file = format!("{}_{}_{}.xlsx", ctx.plant.name, range.from, range.to);
-    download(&file, &[sheet])
+    download(
+        &file,
+        &[sheet, figures::sheet::notes(lang, config.co2_kg_per_kwh)],
+    )
 }
 
 #[cfg(test)]
@@ -185,6 +199,7 @@ mod tests {
     fn headers_name_the_currency_in_every_language() {
         assert_eq!(headers(Lang::En, "GBP")[8], "Income (GBP)");
         assert_eq!(headers(Lang::Zh, "CNY")[0], "日期");
-        assert_eq!(headers(Lang::Es, "EUR").len(), 9);
+        assert_eq!(headers(Lang::Es, "EUR").len(), 17);
+        assert_eq!(headers(Lang::En, "EUR")[9], "Specific yield (kWh/kWp)");
     }
 }

@@ -1,6 +1,6 @@
-//! Gateway upgrades: one (`/gateway/{id}/upgrade?firmId=`) or a batch (`/batch/upgrade`), and
-//! progress. Each needs `gateway.upgrade` on the gateway's plant, or the role key for a gateway
-//! in the caller's stock.
+//! Gateway upgrades: one (`/gateway/{id}/upgrade?firmId=`) or a batch (`/batch/upgrade`),
+//! progress, and cancel. Each change needs `gateway.upgrade` on the gateway's plant, or the role
+//! key for a gateway in the caller's stock.
 
 use axum::extract::{Path, State};
 use serde::Deserialize;
@@ -9,8 +9,8 @@ use store::upgrades::UpgradeRow;
 use utoipa::ToSchema;
 
 use super::{
-    Target, batch_json, new_batch_id, outcome_json, progress_json,
-    wire::{Upgrade, UpgradeBatch},
+    CancelTarget, Target, batch_json, new_batch_id, outcome_json, progress_json,
+    wire::{Upgrade, UpgradeBatch, UpgradeCancel},
 };
 use crate::{
     AppState,
@@ -21,14 +21,13 @@ use crate::{
     upgrades::inverter::sn_list,
 };
 
-async fn start_one(
+/// The gateway `id` (or SN), when the caller may upgrade it: `gateway.upgrade` on its plant,
+/// or the role key for one in the caller's stock.
+async fn upgradable(
     app: &AppState,
     me: &CurrentUser,
-    batch_id: &str,
     id: &str,
-    firm_id: Option<i64>,
-    force: bool,
-) -> ApiResult<UpgradeRow> {
+) -> ApiResult<store::gateways::GatewayRow> {
     me.actor.require_writable()?;
     let (g, scope, _) = gateways::visible(app, me, id).await?;
     match &scope.plant {
@@ -38,6 +37,18 @@ async fn start_one(
         }
         None => me.actor.require(domain::permissions::GATEWAY_UPGRADE)?,
     }
+    Ok(g)
+}
+
+async fn start_one(
+    app: &AppState,
+    me: &CurrentUser,
+    batch_id: &str,
+    id: &str,
+    firm_id: Option<i64>,
+    force: bool,
+) -> ApiResult<UpgradeRow> {
+    let g = upgradable(app, me, id).await?;
     super::start(app, me, batch_id, Target::Gateway(&g), firm_id, force).await
 }
 
@@ -129,5 +140,24 @@ pub async fn progress(
     Ok(Data(match app.store.latest_upgrade(&g.sn).await? {
         Some(row) => Some(progress_json(&super::refresh(&app, row).await?)),
         None => None,
+    }))
+}
+
+/// Takes the gateway's queued upgrade of its own firmware out of its queue (it ends cancelled
+/// at once), or asks the gateway to stop its running upgrade; refused (608) where it cannot.
+/// The rights of starting one (`gateway.upgrade`).
+#[utoipa::path(post, path = "/api/v1/gateway/{id}/cutUpgrade", tag = "upgrades",
+    params(("id" = String, Path, description = "id or SN")), security(("bearer" = [])),
+    responses((status = 200, description = "The upgrade (cancelled when it was queued) and the request sent; 2, 4 no upgrade in progress, 305, 602, 606, 608 cancel not supported", body = Envelope<UpgradeCancel>)))]
+pub async fn cancel(
+    State(app): State<AppState>,
+    me: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Data<UpgradeCancel>> {
+    let g = upgradable(&app, &me, &id).await?;
+    let row = super::cancel(&app, &me, CancelTarget::gateway(&g.sn)).await?;
+    Ok(Data(UpgradeCancel {
+        upgrade: progress_json(&row),
+        cancel_requested: true,
     }))
 }

@@ -155,7 +155,7 @@ pub async fn cancel(
 ) -> ApiResult<Data<UpgradeCancel>> {
     let inv = inverters::visible(&app, &me, &sn).await?;
     require_on(&me, &inv, domain::permissions::INVERTER_UPGRADE)?;
-    let row = super::cancel(&app, &me, &inv.row).await?;
+    let row = super::cancel(&app, &me, super::CancelTarget::inverter(&inv.row)).await?;
     Ok(Data(UpgradeCancel {
         upgrade: progress_json(&row),
         cancel_requested: true,

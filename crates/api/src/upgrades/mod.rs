@@ -48,6 +48,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(gateway::upgrade))
         .routes(routes!(gateway::batch))
         .routes(routes!(gateway::progress))
+        .routes(routes!(gateway::cancel))
         .routes(routes!(batch_progress))
 }
 
@@ -104,39 +105,68 @@ pub(crate) async fn start(
     Ok(started.upgrade)
 }
 
-/// Takes the inverter's queued upgrade out of its gateway's queue, or asks the device to stop
+/// What a cancel names: the device whose upgrade it is and the gateway it goes through (a
+/// gateway's own upgrade: the gateway twice), and the field a refusal names (`sn` or `id`).
+pub(crate) struct CancelTarget<'a> {
+    pub sn: &'a str,
+    pub gateway_sn: Option<&'a str>,
+    pub field: &'static str,
+    /// The audit action of a cancel sent to the device.
+    pub action: &'static str,
+}
+
+impl<'a> CancelTarget<'a> {
+    pub fn inverter(device: &'a DeviceListRow) -> CancelTarget<'a> {
+        CancelTarget {
+            sn: &device.sn,
+            gateway_sn: device.gateway_sn.as_deref(),
+            field: "sn",
+            action: domain::audit_action::INVERTER_UPGRADE_CANCEL,
+        }
+    }
+
+    pub fn gateway(sn: &'a str) -> CancelTarget<'a> {
+        CancelTarget {
+            sn,
+            gateway_sn: Some(sn),
+            field: "id",
+            action: domain::audit_action::GATEWAY_UPGRADE_CANCEL,
+        }
+    }
+}
+
+/// Takes the device's queued upgrade out of its gateway's queue, or asks the device to stop
 /// its running upgrade (only where the device said it can).
 pub(crate) async fn cancel(
     app: &AppState,
     me: &CurrentUser,
-    device: &DeviceListRow,
+    target: CancelTarget<'_>,
 ) -> ApiResult<UpgradeRow> {
-    let row = match app.store.latest_upgrade(&device.sn).await? {
+    let none = || DomainError::invalid(format!("{}: no upgrade in progress", target.field));
+    let row = match app.store.latest_upgrade(target.sn).await? {
         Some(row) => refresh(app, row).await?,
-        None => return Err(DomainError::invalid("sn: no upgrade in progress").into()),
+        None => return Err(none().into()),
     };
     if row.state().is_final() {
-        return Err(DomainError::invalid("sn: no upgrade in progress").into());
+        return Err(none().into());
     }
     if row.state() == UpgradeState::Queued {
         let row = service::upgrades::cancel_queued(&app.store, &me.actor, &row, now_ms()).await?;
         return Ok(row);
     }
     if !row.cancellable {
-        let refused =
-            service::upgrades::refuse_cancel(&app.store, &me.actor, &device.sn, row.id, now_ms())
-                .await;
+        let refused = service::upgrades::refuse_cancel(&app.store, &me.actor, &row, now_ms()).await;
         return Err(refused.into());
     }
-    let Some(gateway) = device.gateway_sn.as_deref() else {
+    let Some(gateway) = target.gateway_sn else {
         return Err(Code::DeviceOffline.into());
     };
     commands::send(
         app,
         me,
-        domain::audit_action::INVERTER_UPGRADE_CANCEL,
+        target.action,
         gateway,
-        &device.sn,
+        target.sn,
         CommandKind::UpgradeCancel,
         json!({"upgradeId": row.id}),
         CANCEL_TIMEOUT,
@@ -183,9 +213,9 @@ pub(crate) fn progress_json(u: &UpgradeRow) -> Upgrade {
         progress: u.progress,
         message: u.message.clone(),
         reason: reason(u),
-        // A queued one leaves its queue on request; only inverters have a cancel route.
+        // A queued one leaves its queue on request.
         cancellable: match u.state() {
-            UpgradeState::Queued => u.target == "inverter",
+            UpgradeState::Queued => true,
             s => u.cancellable && !s.is_final(),
         },
         start_time: create_at(u.started_at),

@@ -21,12 +21,12 @@ use store::telemetry::{CounterKind, EnergyWrite, TelemetryBatch};
 const LAT: f64 = 40.4;
 const LON: f64 = -3.7;
 
-struct FiguresPlant {
-    ann: String,
-    bob: String,
-    plant: i64,
+pub(crate) struct FiguresPlant {
+    pub ann: String,
+    pub bob: String,
+    pub plant: i64,
     /// The day the energy rows are on (two days ago in Madrid).
-    day: NaiveDate,
+    pub day: NaiveDate,
 }
 
 /// Ann's storage plant in Madrid (4.5 kWp, tilt 30°, facing south) with a hybrid inverter and,
@@ -34,7 +34,7 @@ struct FiguresPlant {
 /// the plant (PV 18.9, load 16.9, import 9, export 10, charge 11, discharge 10, of which 6 kWh
 /// charged from the grid; balance 18.9 + 10 + 9 = 16.9 + 11 + 10), 7 of the day's daylight
 /// hours available, and 5.25 kWh/m² on the station.
-async fn figures_plant(app: &App, station: bool) -> FiguresPlant {
+pub(crate) async fn figures_plant(app: &App, station: bool) -> FiguresPlant {
     let People { admin, ann, bob } = people(app).await;
     let plant = plant(
         app,

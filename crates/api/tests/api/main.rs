@@ -28,6 +28,7 @@ mod energy_hub;
 mod events;
 mod fake_gateway;
 mod figures;
+mod figures_export;
 mod files_database;
 mod firmware_catalogue;
 mod fleet;

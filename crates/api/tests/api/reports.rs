@@ -346,6 +346,31 @@ async fn report_figures_equal_the_plant_energy_endpoints() {
         let first_day = sheet.rows().nth(1).expect("row 1");
         assert_eq!(first_day[0], XlsData::String("01".into()));
         assert_eq!(first_day[1], XlsData::Float(num(&energy[0]["produced"])));
+        // Each day's figures follow its energy: those the figures endpoint gives that day.
+        let header = sheet.rows().next().expect("header");
+        assert_eq!(
+            header.get(8),
+            Some(&XlsData::String("Specific yield (kWh/kWp)".into()))
+        );
+        let day_one = app
+            .get(&format!("/api/v1/plant/{p}/figures?date={month}-01"), ann)
+            .await;
+        day_one.expect_code(0);
+        for (k, key) in [
+            (8, "specificYield"),
+            (10, "performanceRatio"),
+            (15, "co2Avoided"),
+        ] {
+            let expected = match day_one.data()[key]["value"].as_f64() {
+                Some(v) => XlsData::Float(v),
+                None => XlsData::Empty,
+            };
+            assert_eq!(
+                first_day.get(k).cloned().unwrap_or(XlsData::Empty),
+                expected,
+                "{key}"
+            );
+        }
         let events = book.worksheet_range("Events").expect("events");
         assert_eq!(events.rows().count(), 2);
     }

@@ -6,11 +6,14 @@
 //! daylight are computed in 5-minute steps (about 105,000 sun positions for a year).
 
 pub mod model;
+mod reference;
+pub mod sheet;
 
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDate;
 use domain::{DeviceFamily, DomainError, clear_sky, kpi, sun};
+use reference::{Reference, reference, station_days};
 use store::{
     Store,
     telemetry::{Bucket, DayRange, EnergyPoint},
@@ -99,94 +102,34 @@ fn bounds(plant: PlantDevices<'_>, day: NaiveDate, now: i64) -> (i64, i64) {
     (from, to.min(now))
 }
 
-/// The reference yield and performance ratio, and what they were computed from.
-struct Reference {
-    reference_yield: Figure,
-    ratio: Figure,
-    irradiation: Option<f64>,
-    ratio_days: i64,
-    orientation: Option<OrientationUsed>,
-}
-
-impl Reference {
-    fn missing() -> Reference {
-        Reference {
-            reference_yield: Figure::missing(),
-            ratio: Figure::missing(),
-            irradiation: None,
-            ratio_days: 0,
-            orientation: None,
-        }
-    }
-}
-
-/// Y_r from in-plane irradiation per day (`h`), and PR over the days that also have production
-/// (`pv`); with no such day, Y_r over every day of `h` and no PR.
-fn reference(
-    h: &BTreeMap<NaiveDate, f64>,
-    pv: &BTreeMap<NaiveDate, f64>,
-    capacity: f64,
-    basis: Basis,
-) -> Reference {
-    let both: Vec<NaiveDate> = h.keys().filter(|d| pv.contains_key(d)).copied().collect();
-    let days: Vec<NaiveDate> = if both.is_empty() {
-        h.keys().copied().collect()
-    } else {
-        both.clone()
-    };
-    let irradiation: f64 = days.iter().filter_map(|d| h.get(d)).sum();
-    let yr = kpi::reference_yield(irradiation);
-    let ratio = if both.is_empty() {
-        None
-    } else {
-        let energy: f64 = both.iter().filter_map(|d| pv.get(d)).sum();
-        let yf = kpi::specific_yield(energy, capacity);
-        yf.zip(yr)
-            .and_then(|(f, r)| kpi::performance_ratio(f, r))
-            .map(|pr| round2(pr * 100.0))
-    };
-    Reference {
-        reference_yield: Figure::of(yr.map(round2), basis),
-        ratio: Figure::of(ratio, basis),
-        irradiation: Some((irradiation * 1000.0).round() / 1000.0),
-        ratio_days: both.len() as i64,
-        orientation: None,
-    }
-}
-
-/// The in-plane irradiation of each day the plant's weather stations recorded (kWh/m², the
-/// mean over stations that recorded the day).
-async fn station_days(
-    store: &Store,
-    plant: PlantDevices<'_>,
-    range: &DayRange,
-) -> Result<BTreeMap<NaiveDate, f64>> {
-    let mut per_day: BTreeMap<NaiveDate, (f64, u32)> = BTreeMap::new();
-    for station in plant
-        .devices
-        .iter()
-        .filter(|d| d.family == DeviceFamily::WeatherStation)
-    {
-        let points = store
-            .device_energy_series(station.id, range, Bucket::Day)
-            .await?;
-        for p in points.iter().filter(|p| p.metric == "irradiation") {
-            if let Some(day) = parse_day(&p.bucket).filter(|_| p.kwh > 0.0) {
-                let e = per_day.entry(day).or_insert((0.0, 0));
-                *e = (e.0 + p.kwh, e.1 + 1);
-            }
-        }
-    }
-    Ok(per_day
-        .into_iter()
-        .map(|(d, (sum, n))| (d, sum / f64::from(n)))
-        .collect())
-}
-
 /// The plant's location, if the sun can be computed for it.
 fn location(plant: PlantDevices<'_>) -> Option<(f64, f64)> {
     let p = plant.plant;
     sun::has_location(p.lat, p.lon).then_some((p.lat, p.lon))
+}
+
+/// What the figures of a span are computed from, read once: the plant's day rows, its
+/// stations' irradiation per day and the first day availability was recorded.
+struct Inputs {
+    points: Vec<EnergyPoint>,
+    stations: BTreeMap<NaiveDate, f64>,
+    measured_since: Option<NaiveDate>,
+}
+
+async fn read_inputs(store: &Store, plant: PlantDevices<'_>, range: &DayRange) -> Result<Inputs> {
+    let points = store
+        .plant_energy_series(plant.plant.id, range, Bucket::Day)
+        .await?;
+    let stations = station_days(store, plant, range).await?;
+    let measured_since = store
+        .plant_metric_first_day(plant.plant.id, devices::ingest::metrics::AVAILABLE_H)
+        .await?
+        .and_then(|d| parse_day(&d));
+    Ok(Inputs {
+        points,
+        stations,
+        measured_since,
+    })
 }
 
 /// The figures of `plant` (visible to the caller, who checked) over the plant-local days
@@ -198,15 +141,68 @@ pub async fn plant_figures(
     config: &FiguresConfig,
 ) -> Result<PlantFigures> {
     check_span(from, to)?;
+    let range = DayRange {
+        from: day_text(from),
+        to: day_text(to),
+    };
+    let inputs = read_inputs(store, plant, &range).await?;
+    Ok(compute(
+        plant,
+        &inputs,
+        (from, to),
+        config,
+        domain::time::now_ms(),
+    ))
+}
+
+/// Most days [`plant_figures_by_day`] answers: the plant generation export's bound.
+pub const MAX_DAYS_BY_DAY: i64 = 550;
+
+/// The figures of each plant-local day `from..=to` (at most [`MAX_DAYS_BY_DAY`]; 4 `to`
+/// otherwise), each what [`plant_figures`] answers for that day alone, read in one go: what a
+/// day-by-day export writes beside each day's energy.
+pub async fn plant_figures_by_day(
+    store: &Store,
+    plant: PlantDevices<'_>,
+    (from, to): (NaiveDate, NaiveDate),
+    config: &FiguresConfig,
+) -> Result<Vec<PlantFigures>> {
+    if to < from || (to - from).num_days() >= MAX_DAYS_BY_DAY {
+        return Err(DomainError::invalid("to").into());
+    }
+    let range = DayRange {
+        from: day_text(from),
+        to: day_text(to),
+    };
+    let inputs = read_inputs(store, plant, &range).await?;
     let now = domain::time::now_ms();
+    Ok(from
+        .iter_days()
+        .take_while(|d| *d <= to)
+        .map(|d| compute(plant, &inputs, (d, d), config, now))
+        .collect())
+}
+
+/// The figures over `from..=to` from `inputs` (read for a span covering it).
+fn compute(
+    plant: PlantDevices<'_>,
+    inputs: &Inputs,
+    (from, to): (NaiveDate, NaiveDate),
+    config: &FiguresConfig,
+    now: i64,
+) -> PlantFigures {
     let last = to.min(today(plant.tz));
     let range = DayRange {
         from: day_text(from),
         to: day_text(to),
     };
-    let points = store
-        .plant_energy_series(plant.plant.id, &range, Bucket::Day)
-        .await?;
+    let within = |d: &NaiveDate| (from..=to).contains(d);
+    let points: Vec<EnergyPoint> = inputs
+        .points
+        .iter()
+        .filter(|p| parse_day(&p.bucket).is_some_and(|d| within(&d)))
+        .cloned()
+        .collect();
     let totals = totals(&points);
     let capacity = plant.plant.total_power;
     let pv = totals.get("pv").copied();
@@ -218,7 +214,12 @@ pub async fn plant_figures(
     let counted: Vec<NaiveDate> = from.iter_days().take_while(|d| *d <= last).collect();
 
     // The reference: the station's irradiation, else a clear sky over the plant.
-    let stations = station_days(store, plant, &range).await?;
+    let stations: BTreeMap<NaiveDate, f64> = inputs
+        .stations
+        .iter()
+        .filter(|(d, _)| within(d))
+        .map(|(d, h)| (*d, *h))
+        .collect();
     let place = location(plant);
     let reference = if !stations.is_empty() {
         reference(&stations, &pv_days, capacity, Basis::Station)
@@ -263,11 +264,7 @@ pub async fn plant_figures(
         .iter()
         .filter(|d| d.family == DeviceFamily::Inverter)
         .count();
-    let measured_since = store
-        .plant_metric_first_day(plant.plant.id, devices::ingest::metrics::AVAILABLE_H)
-        .await?
-        .and_then(|d| parse_day(&d));
-    let (daylight_hours, available_hours) = match (place, measured_since) {
+    let (daylight_hours, available_hours) = match (place, inputs.measured_since) {
         (Some((lat, lon)), Some(since)) if inverters > 0 => {
             let start = from.max(since);
             let daylight_ms: i64 = counted
@@ -296,7 +293,7 @@ pub async fn plant_figures(
 
     let flows = flows(&totals);
     let (self_consumption, self_sufficiency) = shares(&flows);
-    Ok(PlantFigures {
+    PlantFigures {
         from: range.from,
         to: range.to,
         capacity,
@@ -323,7 +320,7 @@ pub async fn plant_figures(
         grid_charge: flows.grid_charge.map(round2),
         daylight_hours: daylight_hours.map(round2),
         available_hours: available_hours.map(round2),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -341,27 +338,6 @@ mod tests {
         let long = check_span(d("2024-01-01"), d("2025-01-01"));
         assert_eq!(long.unwrap_err().detail.as_deref(), Some("to"));
         assert!(check_span(d("2024-03-02"), d("2024-03-01")).is_err());
-    }
-
-    #[test]
-    fn the_ratio_counts_only_days_with_production_and_irradiation() {
-        // Station: 5 and 6 kWh/m²; production on the second day and a third without
-        // irradiation: PR over the second day only, 21 kWh / 4.5 kWp / 6 h = 77.78 %.
-        let h = BTreeMap::from([(d("2024-06-01"), 5.0), (d("2024-06-02"), 6.0)]);
-        let pv = BTreeMap::from([(d("2024-06-02"), 21.0), (d("2024-06-03"), 20.0)]);
-        let r = reference(&h, &pv, 4.5, Basis::Station);
-        assert_eq!(r.ratio.value, Some(77.78));
-        assert_eq!(r.reference_yield.value, Some(6.0));
-        assert_eq!((r.ratio_days, r.irradiation), (1, Some(6.0)));
-        // Irradiation without any production: a reference yield, no ratio.
-        let none = reference(&h, &BTreeMap::new(), 4.5, Basis::Station);
-        assert_eq!(none.reference_yield.value, Some(11.0));
-        assert_eq!(none.ratio, Figure::missing());
-        // No capacity: no final yield, so no ratio.
-        assert_eq!(
-            reference(&h, &pv, 0.0, Basis::Station).ratio,
-            Figure::missing()
-        );
     }
 
     #[test]

@@ -262,6 +262,12 @@ pub async fn build(
     let get = |m: &str| round2(total(m).unwrap_or(0.0));
     let produced = get("pv");
     let figures = figures::plant_figures(store, ctx, (first, period.last()), config).await?;
+    let day_figures = match period {
+        Period::Month(..) => {
+            figures::plant_figures_by_day(store, ctx, (first, period.last()), config).await?
+        }
+        _ => Vec::new(),
+    };
     let summary = ReportSummary {
         produced,
         consumed: get("load"),
@@ -293,6 +299,7 @@ pub async fn build(
         power,
         events,
         figures,
+        day_figures,
     })
 }
 

@@ -136,4 +136,9 @@ pub struct PlantReport {
     pub events: Vec<ReportEvent>,
     /// The plant figures of the period (`GET /api/v1/plant/{id}/figures`).
     pub figures: crate::figures::PlantFigures,
+    /// A month's figures of each of its days, for the workbook's Energy sheet (empty for a day
+    /// or a year). Not in the answer: its days are the figures endpoint's.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub day_figures: Vec<crate::figures::PlantFigures>,
 }

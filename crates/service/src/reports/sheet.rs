@@ -4,20 +4,15 @@
 use domain::Lang;
 
 use super::model::{PlantReport, ReportType};
-use crate::figures::{Basis, Figure};
+use crate::figures::{
+    Figure,
+    sheet::{
+        AVAILABILITY, CO2, CO2_FACTOR, PERFORMANCE_RATIO, REFERENCE, REFERENCE_YIELD,
+        SELF_CONSUMPTION, SELF_SUFFICIENCY, SPECIFIC_YIELD, Words, cells as figure_cells,
+        headers as figure_headers, pick, reference_words,
+    },
+};
 use crate::xlsx::{Cell, Sheet};
-
-/// (en, zh, es) of one word.
-type Words = [&'static str; 3];
-
-fn pick(w: &Words, lang: Lang) -> String {
-    match lang {
-        Lang::En => w[0],
-        Lang::Zh => w[1],
-        Lang::Es => w[2],
-    }
-    .to_string()
-}
 
 const SUMMARY: Words = ["Summary", "概要", "Resumen"];
 const ENERGY: Words = ["Energy", "电量", "Energía"];
@@ -44,50 +39,10 @@ const EXPORTED: Words = [
 const CHARGED: Words = ["Charged (kWh)", "充电量 (kWh)", "Carga (kWh)"];
 const DISCHARGED: Words = ["Discharged (kWh)", "放电量 (kWh)", "Descarga (kWh)"];
 const GENERATOR: Words = ["Generator (kWh)", "发电机 (kWh)", "Generador (kWh)"];
-const SELF_CONSUMPTION: Words = ["Self-consumption (%)", "自发自用率 (%)", "Autoconsumo (%)"];
-const SELF_SUFFICIENCY: Words = ["Self-sufficiency (%)", "自给率 (%)", "Autosuficiencia (%)"];
 const GRID_CHARGE: Words = [
     "Battery charged from the grid (kWh)",
     "电池从电网充电量 (kWh)",
     "Batería cargada de la red (kWh)",
-];
-const SPECIFIC_YIELD: Words = [
-    "Specific yield (kWh/kWp)",
-    "单位装机发电量 (kWh/kWp)",
-    "Rendimiento específico (kWh/kWp)",
-];
-const REFERENCE_YIELD: Words = [
-    "Reference yield (h)",
-    "参考发电小时数 (h)",
-    "Rendimiento de referencia (h)",
-];
-const PERFORMANCE_RATIO: Words = [
-    "Performance ratio (%)",
-    "性能比 PR (%)",
-    "Índice de rendimiento PR (%)",
-];
-const REFERENCE: Words = [
-    "Irradiation reference",
-    "辐照参考",
-    "Referencia de irradiación",
-];
-const AVAILABILITY: Words = ["Availability (%)", "可利用率 (%)", "Disponibilidad (%)"];
-const CO2: Words = ["CO2 avoided (kg)", "CO2 减排量 (kg)", "CO2 evitado (kg)"];
-const CO2_FACTOR: Words = [
-    "CO2 factor (kg/kWh)",
-    "CO2 排放因子 (kg/kWh)",
-    "Factor de CO2 (kg/kWh)",
-];
-const STATION: Words = ["Weather station", "气象站实测", "Estación meteorológica"];
-const CLEAR_SKY: Words = [
-    "Clear-sky model (upper bound)",
-    "晴空模型（上限）",
-    "Modelo de cielo despejado (límite superior)",
-];
-const CLEAR_SKY_ASSUMED: Words = [
-    "Clear-sky model, orientation assumed (upper bound)",
-    "晴空模型，朝向为假设值（上限）",
-    "Modelo de cielo despejado, orientación supuesta (límite superior)",
 ];
 const INCOME: Words = ["Income", "收益", "Ingresos"];
 const PEAK: Words = ["Peak power (W)", "峰值功率 (W)", "Potencia máxima (W)"];
@@ -136,13 +91,10 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
     line(&SPECIFIC_YIELD, value(&f.specific_yield));
     line(&REFERENCE_YIELD, value(&f.reference_yield));
     line(&PERFORMANCE_RATIO, value(&f.performance_ratio));
-    let reference = match f.reference_yield.basis {
-        Basis::Station => Some(&STATION),
-        Basis::ClearSky => Some(&CLEAR_SKY),
-        Basis::ClearSkyAssumed => Some(&CLEAR_SKY_ASSUMED),
-        _ => None,
-    };
-    line(&REFERENCE, reference.map(w).into());
+    line(
+        &REFERENCE,
+        reference_words(&f.reference_yield).map(w).into(),
+    );
     line(&AVAILABILITY, value(&f.availability));
     line(&CO2, value(&f.co2_avoided));
     line(&CO2_FACTOR, f.co2_factor.into());
@@ -164,17 +116,20 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
         ReportType::Month => DAY,
         ReportType::Year => MONTH,
     };
-    let mut energy = Sheet::new(
-        w(&ENERGY),
-        [
-            first, PRODUCED, CONSUMED, IMPORTED, EXPORTED, CHARGED, DISCHARGED, PREDICTED,
-        ]
-        .iter()
-        .map(w)
-        .collect(),
-    );
-    for e in &r.energy {
-        energy.push(vec![
+    // A month's days carry each day's figures after their energy.
+    let per_day = r.kind == ReportType::Month && r.day_figures.len() == r.energy.len();
+    let mut headers: Vec<String> = [
+        first, PRODUCED, CONSUMED, IMPORTED, EXPORTED, CHARGED, DISCHARGED, PREDICTED,
+    ]
+    .iter()
+    .map(w)
+    .collect();
+    if per_day {
+        headers.extend(figure_headers(lang));
+    }
+    let mut energy = Sheet::new(w(&ENERGY), headers);
+    for (i, e) in r.energy.iter().enumerate() {
+        let mut row = vec![
             e.label.clone().into(),
             e.produced.into(),
             e.consumed.into(),
@@ -183,7 +138,11 @@ pub fn sheets(r: &PlantReport, lang: Lang) -> Vec<Sheet> {
             e.charged.into(),
             e.discharged.into(),
             e.predicted.into(),
-        ]);
+        ];
+        if let Some(f) = r.day_figures.get(i).filter(|_| per_day) {
+            row.extend(figure_cells(f, lang));
+        }
+        energy.push(row);
     }
     let mut events = Sheet::new(
         w(&EVENTS),

@@ -17,7 +17,7 @@ pub use queue::{
 };
 
 use domain::ids::InverterTypeId;
-use domain::ids::{CommandId, FirmwareId, UpgradeId};
+use domain::ids::{CommandId, FirmwareId};
 use std::time::Duration;
 
 use devices::link::{Dispatcher, Prepared, sync_upgrade};
@@ -175,22 +175,31 @@ fn up_to_date(device: Device<'_>, firmware: &FirmwareRow) -> Result<()> {
     Ok(())
 }
 
-/// Refuses `actor`'s cancel of upgrade `upgrade_id` on device `sn`, which said it cannot stop
-/// one: the refusal's entry is written alone (nothing else changes) and the answer is
+/// The audit action of cancelling `row`: an inverter's or a gateway's own upgrade.
+pub fn cancel_action(row: &UpgradeRow) -> &'static str {
+    if row.target == "gateway" {
+        domain::audit_action::GATEWAY_UPGRADE_CANCEL
+    } else {
+        domain::audit_action::INVERTER_UPGRADE_CANCEL
+    }
+}
+
+/// Refuses `actor`'s cancel of upgrade `row`, whose device said it cannot stop one: the
+/// refusal's entry is written alone (nothing else changes) and the answer is
 /// [`Code::CancelUnsupported`].
 pub async fn refuse_cancel(
     store: &Store,
     actor: &Actor,
-    sn: &str,
-    upgrade_id: UpgradeId,
+    row: &UpgradeRow,
     now: i64,
 ) -> ServiceError {
+    let sn = row.device_sn.as_str();
     let plant = audit::plant_of(store, actor, sn).await.ok().flatten();
     let detail =
-        json!({"upgradeId": upgrade_id, "reason": Code::CancelUnsupported.number()}).to_string();
+        json!({"upgradeId": row.id, "reason": Code::CancelUnsupported.number()}).to_string();
     let entry = NewAudit {
         by: audit::author(actor, plant.as_ref()),
-        action: domain::audit_action::INVERTER_UPGRADE_CANCEL,
+        action: cancel_action(row),
         target: sn,
         detail: &detail,
         result: audit::REFUSED,

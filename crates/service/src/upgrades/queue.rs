@@ -219,7 +219,8 @@ async fn fail(store: &Store, row: &UpgradeRow, message: &str, code: Code, now: i
 }
 
 /// Takes `actor`'s queued upgrade `row` out of its gateway's queue: it ends `cancelled`, with
-/// its entry (`inverter.upgrade.cancel`), in one transaction; nothing is sent. Answers the row
+/// its entry (`inverter.upgrade.cancel`, or `gateway.upgrade.cancel` for a gateway's own
+/// firmware), in one transaction; nothing is sent. Answers the row
 /// as it stands (already ended when it left the queue meanwhile: its turn came).
 pub async fn cancel_queued(
     store: &Store,
@@ -231,7 +232,7 @@ pub async fn cancel_queued(
     let detail = json!({"upgradeId": row.id, "queued": true}).to_string();
     let entry = NewAudit {
         by: audit::author(actor, plant.as_ref()),
-        action: domain::audit_action::INVERTER_UPGRADE_CANCEL,
+        action: super::cancel_action(row),
         target: &row.device_sn,
         detail: &detail,
         result: audit::SUCCEEDED,

@@ -222,4 +222,42 @@ describe('BatchView', () => {
     // the refused device says why under its state
     expect(screen.getByText('Device offline')).toBeTruthy();
   });
+
+  it('takes the queued upgrade of a gateway itself out of the queue', async () => {
+    let cancelled = false;
+    const own = () =>
+      upgrade({
+        sn: 'GW-1',
+        target: 'gateway',
+        state: cancelled ? 'cancelled' : 'queued',
+        commandId: null,
+        queuePosition: cancelled ? null : 1,
+        cancellable: !cancelled,
+      });
+    const api = fakeHttp({
+      'GET /api/v1/upgrade/batch/{id}': () =>
+        envelope({
+          batchId: 'b3',
+          totals: { ...totals, queued: cancelled ? 0 : 1, cancelled: cancelled ? 1 : 0 },
+          infos: [own()],
+        }),
+      'POST /api/v1/gateway/{id}/cutUpgrade': () => {
+        cancelled = true;
+        return envelope({ upgrade: own(), cancelRequested: true });
+      },
+    });
+    const one: BatchStart = {
+      batchId: 'b3',
+      total: 1,
+      sent: 1,
+      refused: 0,
+      results: [{ sn: 'GW-1', success: true, code: 0, msg: '', upgrade: own() }],
+    };
+    await renderScreen(<BatchView start={one} target="gateway" />);
+    await screen.findByText('Queued (1)');
+    fireEvent.click(screen.getByTestId('upgrade-cancel'));
+    expect(await screen.findByText('GW-1 left the queue')).toBeTruthy();
+    expect(api.calls('POST /api/v1/gateway/{id}/cutUpgrade')[0]?.params).toEqual({ id: 'GW-1' });
+    expect(api.calls('POST /api/v1/inverter/{sn}/cutUpgrade')).toHaveLength(0);
+  });
 });

@@ -35,7 +35,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
 
   const cancel = (sn: string, queued: boolean) => {
     setCancelling(sn);
-    cancelUpgrade(sn)
+    cancelUpgrade(target, sn)
       .then(() => {
         message.info(t(queued ? 'upgrades.unqueued' : 'upgrades.cancelRequested', { sn }));
         return batch.refetch();
@@ -77,7 +77,7 @@ export function BatchView({ start, target }: { start: BatchStart; target: Upgrad
     r.upgrade ? `${r.upgrade.fromVersion || MISSING} → ${r.upgrade.version}` : MISSING;
   const reason = (r: Row) => reasonOf(r, (why) => t(`upgrades.reasons.${why}`));
   const action = (r: Row) =>
-    target === 'inverter' && r.upgrade?.cancellable ? (
+    r.upgrade?.cancellable ? (
       <Button
         size="small"
         danger

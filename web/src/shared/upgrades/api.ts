@@ -99,18 +99,24 @@ export const batchQuery = (batchId: string | null) =>
     },
   });
 
-/** Takes an inverter's queued upgrade out of its gateway's queue, or asks the inverter to stop
- * its running upgrade (608 where the device cannot). */
-export function cancelUpgrade(sn: string): Promise<unknown> {
-  return api.post('/api/v1/inverter/{sn}/cutUpgrade', {
-    body: {},
-    path: { sn },
-    handledCodes: [
-      ErrorCode.InvalidParameter,
-      ErrorCode.InverterMissing,
-      ErrorCode.DeviceOffline,
-      ErrorCode.ConnectionFailed,
-      ErrorCode.CancelUnsupported,
-    ],
-  });
+/** Takes an inverter's or a gateway's queued upgrade out of its gateway's queue, or asks the
+ * device to stop its running upgrade (608 where the device cannot). */
+export function cancelUpgrade(target: UpgradeTarget, sn: string): Promise<unknown> {
+  const handledCodes = [
+    ErrorCode.InvalidParameter,
+    ErrorCode.DeviceOffline,
+    ErrorCode.ConnectionFailed,
+    ErrorCode.CancelUnsupported,
+  ];
+  return target === 'gateway'
+    ? api.post('/api/v1/gateway/{id}/cutUpgrade', {
+        body: {},
+        path: { id: sn },
+        handledCodes: [...handledCodes, ErrorCode.GatewayMissing],
+      })
+    : api.post('/api/v1/inverter/{sn}/cutUpgrade', {
+        body: {},
+        path: { sn },
+        handledCodes: [...handledCodes, ErrorCode.InverterMissing],
+      });
 }

@@ -30,6 +30,7 @@ use tokio::sync::watch;
 mod batch;
 mod firmware_upload;
 mod gateway;
+mod gateway_cancel;
 mod inverter;
 mod queue;
 mod refusals;

@@ -11,19 +11,19 @@ use rumqttc::QoS;
 
 /// Ann's plant (she administers its company) with fake gateways that leave every command to
 /// the test, each with type-94 inverters showing Normal, and the upgrade queue's job running.
-struct Roof {
-    app: App,
+pub(super) struct Roof {
+    pub app: App,
     _link: Link,
-    admin: String,
-    ann: String,
-    gateways: Vec<Gateway>,
+    pub admin: String,
+    pub ann: String,
+    pub gateways: Vec<Gateway>,
     job: tokio::task::JoinHandle<()>,
 }
 
-struct Gateway {
-    sn: String,
+pub(super) struct Gateway {
+    pub sn: String,
     fake: FakeGateway,
-    inverters: Vec<String>,
+    pub inverters: Vec<String>,
 }
 
 impl Drop for Roof {
@@ -33,7 +33,7 @@ impl Drop for Roof {
 }
 
 /// `sizes[k]` inverters behind gateway k.
-async fn roof(app: App, sizes: &[usize]) -> Roof {
+pub(super) async fn roof(app: App, sizes: &[usize]) -> Roof {
     let (_, admin) = app
         .signed_in("root@example.com", BuiltinRole::InternalAdmin, None)
         .await;
@@ -116,7 +116,7 @@ async fn roof(app: App, sizes: &[usize]) -> Roof {
 
 impl Gateway {
     /// The next command the gateway receives (within [`WAIT`]).
-    async fn next(&mut self) -> Command {
+    pub async fn next(&mut self) -> Command {
         tokio::time::timeout(WAIT, self.fake.received.recv())
             .await
             .unwrap_or_else(|_| panic!("{} got no command", self.sn))
@@ -124,7 +124,7 @@ impl Gateway {
     }
 
     /// Asserts the gateway receives no command for a while.
-    async fn quiet(&mut self) {
+    pub async fn quiet(&mut self) {
         let got = tokio::time::timeout(Duration::from_millis(400), self.fake.received.recv()).await;
         assert!(got.is_err(), "{} got {:?}", self.sn, got.ok().flatten());
     }
@@ -150,7 +150,7 @@ impl Gateway {
     }
 
     /// The device reports having flashed `cmd`'s firmware.
-    async fn succeed(&self, cmd: &Command) {
+    pub async fn succeed(&self, cmd: &Command) {
         self.reply(cmd, 0, "upgraded", json!({"progress": 100}))
             .await;
     }
