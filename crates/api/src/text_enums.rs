@@ -100,3 +100,29 @@ text_enum! {
     /// (in-system programming).
     UpgradeMode => domain::firmware::UPGRADE_MODES
 }
+
+text_enum! {
+    /// A rule kind of the alarm engine (docs/alarms.md).
+    AlarmKind => domain::alarm_rules::Kind::ALL.map(|k| k.as_str())
+}
+
+text_enum! {
+    /// How urgent an alarm case is: `warning` or `alarm`.
+    AlarmSeverity => ["warning", "alarm"]
+}
+
+text_enum! {
+    /// Where an alarm case stands: `open`, `acknowledged` (someone is on it) or `closed`
+    /// (recovered).
+    AlarmCaseState => ["open", "acknowledged", "closed"]
+}
+
+text_enum! {
+    /// Which plants an alarm rule watches: `all` the company serves, a `customer`'s, one `plant`.
+    AlarmScope => ["all", "customer", "plant"]
+}
+
+text_enum! {
+    /// What happened to an alarm case.
+    AlarmCaseAction => ["opened", "escalated", "acknowledged", "closed"]
+}

@@ -11,6 +11,8 @@ use crate::{Db, Result, Store};
 pub const DISPATCH: i64 = 0x706f_7274_616c_0001; // "portal" 1
 /// The VTN sync's polling tick (`jobs::vtn_sync`).
 pub const VTN_SYNC: i64 = 0x706f_7274_616c_0002; // "portal" 2
+/// The alarm engine's tick (`jobs::alarm_engine`).
+pub const ALARM_ENGINE: i64 = 0x706f_7274_616c_0003; // "portal" 3
 
 /// Held while the job runs; dropping it lets another replica take it.
 #[derive(Debug)]

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/shared/i18n';
 // The English texts a feature adds when its screens load, for tests that render its parts alone.
+import '@/features/alarms/texts';
 import '@/features/audit/texts';
 import '@/features/energyHub/texts';
 import '@/features/fleet/texts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import enBuiltIn from './locales/en.json';
+import enAlarms from './locales/en/alarms.json';
 import enAudit from './locales/en/audit.json';
 import enEnergyHub from './locales/en/energyHub.json';
 import enFigures from './locales/en/figures.json';
@@ -31,6 +32,11 @@ function values(tree: Tree): string[] {
 /** English as a user has it once every screen loaded: built in, plus the features' own texts. */
 const en = {
   ...enBuiltIn,
+  alarms: {
+    ...enBuiltIn.alarms,
+    ...enAlarms,
+    rules: { ...enBuiltIn.alarms.rules, ...enAlarms.rules },
+  },
   audit: { ...enBuiltIn.audit, ...enAudit },
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
   fleet: enFleet,
