@@ -15,10 +15,11 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, agents, alarm_engine, audit, auth, batteries, combiners, comm_log, commands, companies,
-    company, customers, debug, dict, energy_hub, events, firmware, fleet, gateways, inverters,
-    manuals, messages, meters, monitor, owners, permissions, plants, predicted, products,
-    protocols, reports, settings, staff, system, upgrades, users, versions, weather_stations,
+    AppState, accounts, agents, alarm_engine, audit, auth, batteries, combiners, comm_log,
+    commands, companies, company, customers, debug, dict, energy_hub, events, firmware, fleet,
+    gateways, inverters, manuals, messages, meters, monitor, owners, permissions, plants,
+    predicted, products, protocols, reports, settings, staff, system, upgrades, users, versions,
+    weather_stations,
 };
 
 #[derive(OpenApi)]

@@ -41,41 +41,85 @@ fn asked(raw: Option<i64>) -> Option<CompanyId> {
 #[serde(rename_all = "camelCase")]
 pub struct AlarmParams {
     /// device_silent: missed upload cycles before a warning, 2 to 100 (3).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_i64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_i64"
+    )]
     pub warning_cycles: Option<i64>,
     /// device_silent: missed upload cycles before an alarm, more than `warningCycles`, up to
     /// 1000 (6).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_i64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_i64"
+    )]
     pub alarm_cycles: Option<i64>,
     /// no_production: PV below this counts as nothing, W, 0 to 10000 (10).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_f64"
+    )]
     pub threshold_w: Option<f64>,
     /// no_production, string_low: for how long, 15 to 720 (60).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_i64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_i64"
+    )]
     pub minutes: Option<i64>,
     /// no_production: the sun at least this high, degrees, 5 to 60 (15).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_f64"
+    )]
     pub min_elevation_deg: Option<f64>,
     /// low_yield (50), string_low (40): how far below the median, %, 10 to 90.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_f64"
+    )]
     pub percent: Option<f64>,
     /// cell_spread: highest minus lowest cell voltage above this, mV, 10 to 2000 (200).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_f64"
+    )]
     pub spread_mv: Option<f64>,
     /// soh_falling: SOH points lost over `days`, 1 to 50 (5).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_f64"
+    )]
     pub drop_points: Option<f64>,
     /// soh_falling: over how many days, 1 to 365 (30).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_i64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_i64"
+    )]
     pub days: Option<i64>,
     /// soh_falling: SOH below this fires whatever the drop, %, 0 to 100 (70).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_f64"
+    )]
     pub floor: Option<f64>,
     /// event_code: the event codes (at most 50, letters, digits, `-`, `_`, up to 16 each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub codes: Option<Vec<String>>,
     /// event_code: every fault too (true when no codes are given).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "num::opt_bool")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "num::opt_bool"
+    )]
     pub all_faults: Option<bool>,
 }
 

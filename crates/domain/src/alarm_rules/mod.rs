@@ -165,7 +165,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
     }
     v.sort_by(f64::total_cmp);
     let mid = v.len() / 2;
-    Some(if v.len() % 2 == 0 {
+    Some(if v.len().is_multiple_of(2) {
         (v[mid - 1] + v[mid]) / 2.0
     } else {
         v[mid]
@@ -188,7 +188,10 @@ mod tests {
             Scope::parse("customer", None),
             Err(DomainError::invalid("scopeId"))
         );
-        assert_eq!(Scope::parse("x", Some(1)), Err(DomainError::invalid("scope")));
+        assert_eq!(
+            Scope::parse("x", Some(1)),
+            Err(DomainError::invalid("scope"))
+        );
         assert!(Severity::Alarm > Severity::Warning);
     }
 

@@ -39,8 +39,8 @@ pub fn evaluate(
     if !high(i.from) || !high(i.now) {
         return Verdict::Unknown;
     }
-    let covered = i.samples[0].0 <= i.from + i.stale_after_ms
-        && newest_at >= i.now - i.stale_after_ms;
+    let covered =
+        i.samples[0].0 <= i.from + i.stale_after_ms && newest_at >= i.now - i.stale_after_ms;
     if !covered {
         return Verdict::Unknown;
     }
@@ -71,7 +71,9 @@ mod tests {
     const MIN: i64 = 60_000;
 
     fn reports(now: i64, w: f64) -> Vec<(i64, f64)> {
-        (0..=12).map(|k| (now - 60 * MIN + k * 5 * MIN, w)).collect()
+        (0..=12)
+            .map(|k| (now - 60 * MIN + k * 5 * MIN, w))
+            .collect()
     }
 
     fn input(now: i64, samples: &[(i64, f64)]) -> Input<'_> {

@@ -65,7 +65,10 @@ pub enum Params {
         floor: f64,
     },
     /// Open events with one of `codes`, or any fault when `all_faults`.
-    EventCode { codes: Vec<String>, all_faults: bool },
+    EventCode {
+        codes: Vec<String>,
+        all_faults: bool,
+    },
 }
 
 /// The ranges (inclusive), shared with the web form through docs/alarms.md.
@@ -84,7 +87,12 @@ pub mod range {
     pub const CODE_LEN: usize = 16;
 }
 
-fn int(v: Option<i64>, default: i64, (lo, hi): (i64, i64), field: &str) -> Result<i64, DomainError> {
+fn int(
+    v: Option<i64>,
+    default: i64,
+    (lo, hi): (i64, i64),
+    field: &str,
+) -> Result<i64, DomainError> {
     let v = v.unwrap_or(default);
     if (lo..=hi).contains(&v) {
         Ok(v)
@@ -93,7 +101,12 @@ fn int(v: Option<i64>, default: i64, (lo, hi): (i64, i64), field: &str) -> Resul
     }
 }
 
-fn real(v: Option<f64>, default: f64, (lo, hi): (f64, f64), field: &str) -> Result<f64, DomainError> {
+fn real(
+    v: Option<f64>,
+    default: f64,
+    (lo, hi): (f64, f64),
+    field: &str,
+) -> Result<f64, DomainError> {
     let v = v.unwrap_or(default);
     if v.is_finite() && (lo..=hi).contains(&v) {
         Ok(v)
@@ -154,7 +167,9 @@ impl Params {
                     .collect();
                 let bad = |c: &String| {
                     c.len() > CODE_LEN
-                        || !c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-')
+                        || !c
+                            .chars()
+                            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-')
                 };
                 if codes.len() > MAX_CODES || codes.iter().any(bad) {
                     return Err(DomainError::invalid("params.codes"));
@@ -171,9 +186,8 @@ impl Params {
     /// The defaults of `kind` (what a company starts with).
     pub fn default_for(kind: Kind) -> Params {
         // The defaults are in range by construction; the fallback is never taken.
-        Params::validate(kind, &ParamsDraft::default()).unwrap_or(Params::CellSpread {
-            spread_mv: 200.0,
-        })
+        Params::validate(kind, &ParamsDraft::default())
+            .unwrap_or(Params::CellSpread { spread_mv: 200.0 })
     }
 
     /// As stored and answered: the kind's own fields, all filled.

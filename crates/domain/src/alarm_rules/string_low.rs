@@ -82,7 +82,10 @@ mod tests {
                 value: 300.0
             }
         );
-        assert_eq!(evaluate(&r, 0, 40.0, true, Severity::Warning), Verdict::Clear);
+        assert_eq!(
+            evaluate(&r, 0, 40.0, true, Severity::Warning),
+            Verdict::Clear
+        );
         assert_eq!(
             evaluate(&r, 2, 40.0, false, Severity::Warning),
             Verdict::Unknown
@@ -92,7 +95,10 @@ mod tests {
     #[test]
     fn dim_hours_and_unused_inputs_are_not_judged() {
         let dim = vec![report([50.0, 40.0, 0.0]); 6];
-        assert_eq!(evaluate(&dim, 2, 40.0, true, Severity::Warning), Verdict::Unknown);
+        assert_eq!(
+            evaluate(&dim, 2, 40.0, true, Severity::Warning),
+            Verdict::Unknown
+        );
         let unused = vec![(40.0, vec![Some(1000.0), None]); 6];
         assert_eq!(low_in(&unused[0].1, 1, 40.0), None);
         let mut low_sun = vec![report([1000.0, 980.0, 300.0]); 6];

@@ -187,7 +187,8 @@ pub async fn batch(
         }
         Params::StringLow { percent, minutes } => {
             let mut out = Vec::new();
-            let by_plant: HashMap<PlantId, &ScopePlant> = plants.iter().map(|p| (p.id, p)).collect();
+            let by_plant: HashMap<PlantId, &ScopePlant> =
+                plants.iter().map(|p| (p.id, p)).collect();
             for d in store.alarm_devices(&ids, true).await? {
                 if d.family != DeviceFamily::Inverter {
                     continue;
@@ -256,15 +257,16 @@ async fn plant_production(
     if newest >= threshold_w {
         return Ok(finding(Verdict::Clear));
     }
-    if elevation < min_elevation_deg
-        || sun::elevation_deg(p.lat, p.lon, from) < min_elevation_deg
-    {
+    if elevation < min_elevation_deg || sun::elevation_deg(p.lat, p.lon, from) < min_elevation_deg {
         return Ok(finding(Verdict::Unknown));
     }
     // The plant's PV per minute, summed over its inverters.
     let mut per_minute: BTreeMap<i64, f64> = BTreeMap::new();
     for d in inverters {
-        for s in store.samples_thinned(d.id, from - stale, now + 1, BUCKET).await? {
+        for s in store
+            .samples_thinned(d.id, from - stale, now + 1, BUCKET)
+            .await?
+        {
             let w = pv_power(&Reading::from_sample(s.ts, &s.payload)).unwrap_or(0.0);
             *per_minute.entry(s.ts / BUCKET * BUCKET).or_insert(0.0) += w;
         }

@@ -73,7 +73,13 @@ async fn run_rule(
     let mut after = PlantId(0);
     loop {
         let plants = store
-            .alarm_scope_plants(row.company_id, rule.scope.kind(), rule.scope.id(), after, BATCH)
+            .alarm_scope_plants(
+                row.company_id,
+                rule.scope.kind(),
+                rule.scope.id(),
+                after,
+                BATCH,
+            )
             .await?;
         let Some(last) = plants.last() else {
             break;

@@ -3,13 +3,7 @@
 //! audit entry in the same transaction. A case on a plant the caller cannot see answers 4 `id`,
 //! exactly like a missing one.
 
-use domain::{
-    DomainError,
-    alarm_rules::CaseState,
-    ids::AlarmCaseId,
-    permissions,
-    policy::Actor,
-};
+use domain::{DomainError, alarm_rules::CaseState, ids::AlarmCaseId, permissions, policy::Actor};
 use serde_json::json;
 use store::{
     Store,

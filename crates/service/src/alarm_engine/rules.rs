@@ -169,7 +169,13 @@ async fn checked(
     Ok((kind, enabled, severity, scope, params))
 }
 
-fn entry<'a>(actor: &'a Actor, action: &'a str, target: &'a str, detail: &'a str, now: i64) -> NewAudit<'a> {
+fn entry<'a>(
+    actor: &'a Actor,
+    action: &'a str,
+    target: &'a str,
+    detail: &'a str,
+    now: i64,
+) -> NewAudit<'a> {
     audit::admin_entry(audit::author(actor, None), action, target, detail, now)
 }
 
@@ -226,14 +232,21 @@ pub async fn edit(
 ) -> Result<()> {
     actor.require_writable()?;
     let stored = one(store, company, id).await?;
-    let (kind, enabled, severity, scope, params) = checked(store, company, Some(&stored), d).await?;
+    let (kind, enabled, severity, scope, params) =
+        checked(store, company, Some(&stored), d).await?;
     let params_text = serde_json::to_string(&params.to_draft()).unwrap_or_else(|_| "{}".into());
     let target = format!("alarmRule:{}", id.0);
     let detail = json!({"ruleId": id.0, "companyId": company.0, "kind": kind.as_str(),
         "enabled": enabled, "severity": severity.as_str(), "scope": scope.kind(),
         "scopeId": scope.id(), "params": serde_json::to_value(params.to_draft()).ok()})
     .to_string();
-    let audit = entry(actor, domain::audit_action::ALARM_RULE_EDIT, &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::ALARM_RULE_EDIT,
+        &target,
+        &detail,
+        now,
+    );
     let write = RuleWrite {
         kind: kind.as_str(),
         enabled,
@@ -242,7 +255,10 @@ pub async fn edit(
         scope_id: scope.id(),
         params: &params_text,
     };
-    if !store.update_alarm_rule(company, id, &write, &audit, now).await? {
+    if !store
+        .update_alarm_rule(company, id, &write, &audit, now)
+        .await?
+    {
         return Err(DomainError::invalid("id").into());
     }
     Ok(())
@@ -259,7 +275,13 @@ pub async fn delete(
     actor.require_writable()?;
     let target = format!("alarmRule:{}", id.0);
     let detail = json!({"ruleId": id.0, "companyId": company.0}).to_string();
-    let audit = entry(actor, domain::audit_action::ALARM_RULE_DELETE, &target, &detail, now);
+    let audit = entry(
+        actor,
+        domain::audit_action::ALARM_RULE_DELETE,
+        &target,
+        &detail,
+        now,
+    );
     if !store.delete_alarm_rule(company, id, &audit, now).await? {
         return Err(DomainError::invalid("id").into());
     }

@@ -142,7 +142,12 @@ macro_rules! close_case_in_tx {
                 id,
                 now
             )?;
-            case_hook_in_tx!($tx, $sqlite, id, $crate::alarm_engine::hook::ChangeEvent::Closed);
+            case_hook_in_tx!(
+                $tx,
+                $sqlite,
+                id,
+                $crate::alarm_engine::hook::ChangeEvent::Closed
+            );
         }
     }};
 }
@@ -369,7 +374,16 @@ impl Store {
             "SELECT {CASE_COLUMNS} {VISIBLE_FROM} WHERE {} AND c.id = $4",
             crate::plants::VISIBLE
         );
-        Ok(rows!(self, fetch_optional, CaseRow, &sql, user, company, all, id)?)
+        Ok(rows!(
+            self,
+            fetch_optional,
+            CaseRow,
+            &sql,
+            user,
+            company,
+            all,
+            id
+        )?)
     }
 
     /// A case's history, oldest first.

@@ -35,13 +35,13 @@ pub enum CaseTx<'a> {
 
 impl<'a, 't> From<&'a mut sqlx::Transaction<'t, sqlx::Sqlite>> for CaseTx<'a> {
     fn from(tx: &'a mut sqlx::Transaction<'t, sqlx::Sqlite>) -> Self {
-        CaseTx::Sqlite(&mut **tx)
+        CaseTx::Sqlite(tx)
     }
 }
 
 impl<'a, 't> From<&'a mut sqlx::Transaction<'t, sqlx::Postgres>> for CaseTx<'a> {
     fn from(tx: &'a mut sqlx::Transaction<'t, sqlx::Postgres>) -> Self {
-        CaseTx::Postgres(&mut **tx)
+        CaseTx::Postgres(tx)
     }
 }
 

@@ -76,14 +76,7 @@ impl Store {
             crate::sql::page(limit, 0)
         );
         Ok(rows!(
-            self,
-            fetch_all,
-            ScopePlant,
-            &sql,
-            company,
-            after,
-            scope,
-            scope_id
+            self, fetch_all, ScopePlant, &sql, company, after, scope, scope_id
         )?)
     }
 

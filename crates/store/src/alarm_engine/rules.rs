@@ -44,8 +44,7 @@ impl Store {
 
     /// One rule of `company`; another company's reads as missing.
     pub async fn alarm_rule(&self, company: CompanyId, id: AlarmRuleId) -> Result<Option<RuleRow>> {
-        let sql =
-            format!("SELECT {COLUMNS} FROM alarm_rules WHERE company_id = $1 AND id = $2");
+        let sql = format!("SELECT {COLUMNS} FROM alarm_rules WHERE company_id = $1 AND id = $2");
         Ok(rows!(self, fetch_optional, RuleRow, &sql, company, id)?)
     }
 
@@ -170,7 +169,7 @@ impl Store {
             r.scope_id,
             r.params,
             now
-        )? > 0)
+        ) > 0)
     }
 
     /// Deletes a rule of `company`, closing its live cases first (they keep their history);
@@ -220,7 +219,11 @@ impl Store {
     }
 
     /// Whether `customer` (a `customers` row) is one of `company`'s.
-    pub async fn company_has_customer_row(&self, company: CompanyId, customer: i64) -> Result<bool> {
+    pub async fn company_has_customer_row(
+        &self,
+        company: CompanyId,
+        customer: i64,
+    ) -> Result<bool> {
         Ok(scalar!(
             self,
             fetch_one,

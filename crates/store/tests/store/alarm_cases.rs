@@ -61,7 +61,9 @@ async fn one_live_case_per_key_with_its_history() -> TestResult {
         let company = s.create_company("Sunny", 1).await?;
         let ann = user(&s, "ann@example.com").await?;
         let bob = user(&s, "bob@example.com").await?;
-        let plant = s.create_plant(ann, Some(company), ann, &fields(), 1).await?;
+        let plant = s
+            .create_plant(ann, Some(company), ann, &fields(), 1)
+            .await?;
         let rule = RuleWrite {
             kind: "cell_spread",
             enabled: true,
@@ -70,8 +72,14 @@ async fn one_live_case_per_key_with_its_history() -> TestResult {
             scope_id: None,
             params: "{}",
         };
-        assert!(s.seed_alarm_rules(company, &[rule.clone()], 1).await?);
-        assert!(!s.seed_alarm_rules(company, &[rule], 2).await?, "given once");
+        assert!(
+            s.seed_alarm_rules(company, std::slice::from_ref(&rule), 1)
+                .await?
+        );
+        assert!(
+            !s.seed_alarm_rules(company, &[rule], 2).await?,
+            "given once"
+        );
         let rules = s.alarm_rules(company).await?;
         assert_eq!(rules.len(), 1);
         let rule_id = rules[0].id;
@@ -141,7 +149,10 @@ async fn one_live_case_per_key_with_its_history() -> TestResult {
         let (rows, total) = s.alarm_cases_visible(of(ann), ann, &f).await?;
         assert_eq!((rows.len(), total), (2, 2));
         assert_eq!(rows[0].id, again, "the live case first");
-        assert_eq!(rows[1].acknowledged_account.as_deref(), Some("ann@example.com"));
+        assert_eq!(
+            rows[1].acknowledged_account.as_deref(),
+            Some("ann@example.com")
+        );
         assert_eq!(s.alarm_cases_visible(of(bob), bob, &f).await?.1, 0);
         assert!(s.alarm_case_visible(of(bob), bob, id).await?.is_none());
         Ok(())

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Input, Modal } from 'antd';
+import { App, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { acknowledge, alarmKeys, type AlarmCase } from './api';
 
 /** Acknowledges a case with an optional comment (at most 500 characters, as the server). */
@@ -19,13 +20,13 @@ export function AckDialog({ alarm, onClose }: { alarm: AlarmCase; onClose: () =>
     },
   });
   return (
-    <Modal
+    <GuardedModal
       open
       title={t('alarms.ackTitle', { plant: alarm.plantName })}
       okText={t('alarms.acknowledge')}
       cancelText={t('common.cancel')}
       onOk={() => ack.mutate()}
-      okButtonProps={{ loading: ack.isPending, 'data-testid': 'alarm-ack-submit' } as object}
+      okButtonProps={{ loading: ack.isPending, 'data-testid': 'alarm-ack-submit' }}
       onCancel={onClose}
     >
       <Input.TextArea
@@ -38,6 +39,6 @@ export function AckDialog({ alarm, onClose }: { alarm: AlarmCase; onClose: () =>
         onChange={(e) => setComment(e.target.value)}
         data-testid="alarm-ack-comment"
       />
-    </Modal>
+    </GuardedModal>
   );
 }

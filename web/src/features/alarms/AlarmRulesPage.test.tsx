@@ -84,9 +84,11 @@ describe('AlarmRulesPage', () => {
     );
     const edits = screen.getAllByTestId('action-edit');
     fireEvent.click(edits[0] as HTMLElement);
-    const alarm = (await screen.findByTestId('rule-param-alarmCycles')).querySelector('input');
-    if (!alarm) throw new Error('no input');
-    fireEvent.change(alarm, { target: { value: '2' } });
+    const field = await screen.findByTestId('rule-param-warningCycles');
+    const warning = field.tagName === 'INPUT' ? field : field.querySelector('input');
+    if (!warning) throw new Error('no input');
+    // in its own range, but not below the alarm's 6 cycles
+    fireEvent.change(warning, { target: { value: '10' } });
     fireEvent.click(screen.getByTestId('rule-submit'));
     expect(await screen.findByText(/Out of range/)).toBeTruthy();
     expect(api.calls('POST /api/v1/alarm/rule/{id}')).toHaveLength(0);

@@ -45,7 +45,9 @@ function RulesView({ scope }: { scope: Scope }) {
   });
 
   const summary = (r: AlarmRule) => {
-    const parts = FIELDS[r.kind].map((f) => `${t(`alarms.param.${f.key}`)} ${r.params[f.key] ?? ''}${f.unit ?? ''}`);
+    const parts = FIELDS[r.kind].map(
+      (f) => `${t(`alarms.param.${f.key}`)} ${r.params[f.key] ?? ''}${f.unit ?? ''}`,
+    );
     if (r.kind === 'event_code') {
       if (r.params.allFaults) parts.push(t('alarms.param.allFaults'));
       if (r.params.codes?.length) parts.push(r.params.codes.join(', '));
@@ -109,23 +111,52 @@ function RulesView({ scope }: { scope: Scope }) {
                 </Typography.Text>
               </div>
               <div style={{ fontSize: 12 }}>{summary(r)}</div>
-              <RowActionButtons actions={actions(r)} />
+              <RowActionButtons
+                actions={actions(r)}
+                compact={phone}
+                menuLabel={t('alarms.rules.actions')}
+              />
             </div>
           ),
         },
       ]
     : [
-        { key: 'enabled', title: t('alarms.rules.enabled'), width: 90, render: (_, r) => enabledSwitch(r) },
-        { key: 'kind', title: t('alarms.column.kind'), width: 190, render: (_, r) => t(`alarms.kind.${r.kind}`) },
+        {
+          key: 'enabled',
+          title: t('alarms.rules.enabled'),
+          width: 90,
+          render: (_, r) => enabledSwitch(r),
+        },
+        {
+          key: 'kind',
+          title: t('alarms.column.kind'),
+          width: 190,
+          render: (_, r) => t(`alarms.kind.${r.kind}`),
+        },
         {
           key: 'severity',
           title: t('alarms.column.severity'),
           width: 110,
           render: (_, r) => t(`alarms.severity.${r.severity}`),
         },
-        { key: 'scope', title: t('alarms.rules.scope'), width: 150, render: (_, r) => scopeText(r) },
+        {
+          key: 'scope',
+          title: t('alarms.rules.scope'),
+          width: 150,
+          render: (_, r) => scopeText(r),
+        },
         { key: 'params', title: t('alarms.rules.params'), render: (_, r) => summary(r) },
-        { key: 'actions', width: 110, render: (_, r) => <RowActionButtons actions={actions(r)} /> },
+        {
+          key: 'actions',
+          width: 110,
+          render: (_, r) => (
+            <RowActionButtons
+              actions={actions(r)}
+              compact={phone}
+              menuLabel={t('alarms.rules.actions')}
+            />
+          ),
+        },
       ];
 
   return (
@@ -137,7 +168,11 @@ function RulesView({ scope }: { scope: Scope }) {
       }
       extra={
         mayEdit && (
-          <Button icon={<PlusOutlined />} onClick={() => setDialog({ rule: null })} data-testid="rule-add">
+          <Button
+            icon={<PlusOutlined />}
+            onClick={() => setDialog({ rule: null })}
+            data-testid="rule-add"
+          >
             {t('alarms.rules.add')}
           </Button>
         )

@@ -19,7 +19,8 @@ import {
   type AlarmFilter,
 } from './api';
 import { CaseDrawer } from './CaseDrawer';
-import { SeverityBadge, StateTag, subjectOf, valueOf, when } from './labels';
+import { subjectOf, valueOf, when } from './format';
+import { SeverityBadge, StateTag } from './labels';
 
 /**
  * /alarms: the alarm engine's cases on the caller's plants, live ones first (alarms before
@@ -28,11 +29,13 @@ import { SeverityBadge, StateTag, subjectOf, valueOf, when } from './labels';
 export default function AlarmsPage() {
   const { t } = useTranslation();
   const phone = useNarrow();
-  const { query: filter, list, update, setPage, filtered } = useListQuery(
-    ALARM_FILTERS,
-    caseListQuery,
-    { limit: ALARM_PAGE_SIZE },
-  );
+  const {
+    query: filter,
+    list,
+    update,
+    setPage,
+    filtered,
+  } = useListQuery(ALARM_FILTERS, caseListQuery, { limit: ALARM_PAGE_SIZE });
   const [plantSearch, setPlantSearch] = useState('');
   const plants = useQuery(plantOptionsQuery(plantSearch));
   const [open, setOpen] = useState<AlarmCase | null>(null);

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
 import { caseDetailQuery, type AlarmCase } from './api';
-import { SeverityBadge, StateTag, subjectOf, valueOf, when } from './labels';
+import { subjectOf, valueOf, when } from './format';
+import { SeverityBadge, StateTag } from './labels';
 
 /** A case with what it was computed from and its history (opened, escalated, acknowledged,
  * closed). */

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import { App, Form, Input, InputNumber, Select, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModal } from '@/shared/ui/guarded';
 import { customerOptionsQuery } from '@/shared/api/pickers';
 import type { Scope } from '@/shared/company';
 import { isApiError } from '@/shared/http';
@@ -51,7 +52,7 @@ export default function RuleDialog({
   const customers = useQuery({ ...customerOptionsQuery, enabled: scopeKind === 'customer' });
 
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    mutationFn: async (v: Values) => {
       const params: AlarmParams = { ...v.params };
       if (v.kind === 'event_code') params.codes = parseCodes(v.codes);
       const body = {
@@ -62,7 +63,8 @@ export default function RuleDialog({
         scopeId: v.scope === 'all' ? null : v.scopeId,
         params,
       };
-      return rule ? saveRule(scope, rule.id, body) : addRule(scope, body);
+      if (rule) await saveRule(scope, rule.id, body);
+      else await addRule(scope, body);
     },
     onSuccess: async () => {
       message.success(t('alarms.rules.saved'));
@@ -91,18 +93,19 @@ export default function RuleDialog({
       const params = { ...v.params };
       if (v.kind === 'event_code') params.codes = parseCodes(v.codes ?? '');
       const bad = invalidParam(v.kind, params);
-      if (bad) throw new Error(t('alarms.rules.invalid', { field: t(`alarms.param.${bad.slice(7)}`) }));
+      if (bad)
+        throw new Error(t('alarms.rules.invalid', { field: t(`alarms.param.${bad.slice(7)}`) }));
     },
   };
 
   return (
-    <Modal
+    <GuardedModal
       open
       title={rule ? t('alarms.rules.edit') : t('alarms.rules.add')}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => form.submit()}
-      okButtonProps={{ loading: save.isPending, 'data-testid': 'rule-submit' } as object}
+      okButtonProps={{ loading: save.isPending, 'data-testid': 'rule-submit' }}
       onCancel={onClose}
     >
       <Form<Values>
@@ -122,7 +125,9 @@ export default function RuleDialog({
           <Switch />
         </Form.Item>
         <Form.Item name="severity" label={t('alarms.column.severity')}>
-          <Select options={SEVERITIES.map((s) => ({ value: s, label: t(`alarms.severity.${s}`) }))} />
+          <Select
+            options={SEVERITIES.map((s) => ({ value: s, label: t(`alarms.severity.${s}`) }))}
+          />
         </Form.Item>
         <Form.Item name="scope" label={t('alarms.rules.scope')}>
           <Select
@@ -170,7 +175,7 @@ export default function RuleDialog({
               min={f.min}
               max={f.max}
               precision={f.integer ? 0 : undefined}
-              addonAfter={f.unit}
+              suffix={f.unit}
               style={{ width: '100%' }}
               data-testid={`rule-param-${f.key}`}
             />
@@ -197,6 +202,6 @@ export default function RuleDialog({
           </>
         )}
       </Form>
-    </Modal>
+    </GuardedModal>
   );
 }

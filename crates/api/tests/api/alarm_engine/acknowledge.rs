@@ -55,8 +55,13 @@ async fn the_owner_acknowledges_a_case_with_a_comment() {
 
         // The engine keeps an acknowledged case open; it still closes on recovery.
         assert_eq!(tick(&app, NOON + 60_000).await.closed, 0);
-        let detail = app.get(&format!("/api/v1/alarm/case/{id}"), Some(&w.admin)).await;
-        let history = detail.data()["history"].as_array().expect("history").clone();
+        let detail = app
+            .get(&format!("/api/v1/alarm/case/{id}"), Some(&w.admin))
+            .await;
+        let history = detail.data()["history"]
+            .as_array()
+            .expect("history")
+            .clone();
         assert_eq!(history.len(), 2, "[{}]", app.backend);
         assert_eq!(history[1]["action"], "acknowledged");
         assert_eq!(history[1]["account"], "ann@example.com");
@@ -75,7 +80,11 @@ async fn someone_who_cannot_see_the_plant_neither_sees_nor_acknowledges_its_case
     for app in common::spawn().await {
         let w = world(&app).await;
         let id = fault_case(&app, &w).await;
-        assert!(cases(&app, &w.bob, "").await.is_empty(), "[{}]", app.backend);
+        assert!(
+            cases(&app, &w.bob, "").await.is_empty(),
+            "[{}]",
+            app.backend
+        );
         app.get(&format!("/api/v1/alarm/case/{id}"), Some(&w.bob))
             .await
             .expect_code(4);
@@ -86,7 +95,9 @@ async fn someone_who_cannot_see_the_plant_neither_sees_nor_acknowledges_its_case
         )
         .await
         .expect_code(4);
-        let still = app.get(&format!("/api/v1/alarm/case/{id}"), Some(&w.ann)).await;
+        let still = app
+            .get(&format!("/api/v1/alarm/case/{id}"), Some(&w.ann))
+            .await;
         assert_eq!(still.data()["case"]["state"], "open");
         // The company's staff see it (the company serves the plant), as does its owner.
         assert_eq!(cases(&app, &w.staff, "").await.len(), 1);

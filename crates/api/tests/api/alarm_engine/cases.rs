@@ -13,14 +13,24 @@ async fn live_alarms_come_first_and_the_filters_narrow_the_list() {
         for r in rules.data().as_array().expect("rules") {
             if r["kind"] == "event_code" {
                 let id = r["id"].as_i64().expect("id");
-                app.post(&format!("/api/v1/alarm/rule/{id}"), json!({"enabled": true}), Some(&w.admin))
-                    .await
-                    .expect_code(0);
+                app.post(
+                    &format!("/api/v1/alarm/rule/{id}"),
+                    json!({"enabled": true}),
+                    Some(&w.admin),
+                )
+                .await
+                .expect_code(0);
             }
         }
         let bat = device(&app, w.gateway, "BAT-L1", DeviceFamily::Battery).await;
         let inv = device(&app, w.gateway, "INV-L1", DeviceFamily::Inverter).await;
-        report(&app, bat, &[NOON], &json!({"cell_voltage_max": 3.6, "cell_voltage_min": 3.1})).await;
+        report(
+            &app,
+            bat,
+            &[NOON],
+            &json!({"cell_voltage_max": 3.6, "cell_voltage_min": 3.1}),
+        )
+        .await;
         assert_eq!(tick(&app, NOON + 10_000).await.opened, 1);
         app.store
             .open_event(inv, Some(w.plant), "F13", "fault", NOON + 20_000)
@@ -33,16 +43,32 @@ async fn live_alarms_come_first_and_the_filters_narrow_the_list() {
         // The fault (an alarm) before the older cell spread (a warning).
         assert_eq!(kinds, ["event_code", "cell_spread"], "[{}]", app.backend);
         assert_eq!(cases(&app, &w.admin, "severity=warning").await.len(), 1);
-        assert_eq!(cases(&app, &w.admin, "kind=cell_spread&severity=alarm").await.len(), 0);
-        assert_eq!(cases(&app, &w.admin, &format!("plantId={}", w.plant.0)).await.len(), 2);
+        assert_eq!(
+            cases(&app, &w.admin, "kind=cell_spread&severity=alarm")
+                .await
+                .len(),
+            0
+        );
+        assert_eq!(
+            cases(&app, &w.admin, &format!("plantId={}", w.plant.0))
+                .await
+                .len(),
+            2
+        );
         assert_eq!(cases(&app, &w.admin, "state=whatever").await.len(), 2);
-        let page = app.get("/api/v1/alarm/cases?page=2&limit=1", Some(&w.admin)).await;
+        let page = app
+            .get("/api/v1/alarm/cases?page=2&limit=1", Some(&w.admin))
+            .await;
         page.expect_code(0);
         assert_eq!(page.data()["total"], 2);
         assert_eq!(page.data()["infos"][0]["kind"], "cell_spread");
         // Someone who sees none of the plants sees none of the cases.
         let (_, nobody) = app
-            .signed_in("nobody@example.com", domain::user::BuiltinRole::PlantOwner, None)
+            .signed_in(
+                "nobody@example.com",
+                domain::user::BuiltinRole::PlantOwner,
+                None,
+            )
             .await;
         assert!(cases(&app, &nobody, "").await.is_empty());
     }

@@ -37,7 +37,13 @@ async fn a_silent_device_warns_then_alarms_and_closes_when_it_reports_again() {
         let id = open[0]["id"].as_i64().expect("id");
 
         // It reports again: closed, with its history.
-        report(&app, inv, &[t2 + 10_000], &serde_json::json!({"pv1_power": 900})).await;
+        report(
+            &app,
+            inv,
+            &[t2 + 10_000],
+            &serde_json::json!({"pv1_power": 900}),
+        )
+        .await;
         heard(&app, &w.gateway_sn, t2 + 10_000).await;
         assert_eq!(tick(&app, t2 + 20_000).await.closed, 1);
         let detail = app
@@ -52,7 +58,12 @@ async fn a_silent_device_warns_then_alarms_and_closes_when_it_reports_again() {
             .iter()
             .filter_map(|h| h["action"].as_str())
             .collect();
-        assert_eq!(actions, ["opened", "escalated", "closed"], "[{}]", app.backend);
+        assert_eq!(
+            actions,
+            ["opened", "escalated", "closed"],
+            "[{}]",
+            app.backend
+        );
         assert!(cases(&app, &w.admin, "state=open").await.is_empty());
     }
 }

@@ -19,7 +19,12 @@ async fn an_open_fault_opens_one_case_that_its_end_closes() {
             .await
             .expect("fault");
         // Every fault by default; the warning is not listed.
-        assert_eq!(tick(&app, NOON + 30_000).await.opened, 1, "[{}]", app.backend);
+        assert_eq!(
+            tick(&app, NOON + 30_000).await.opened,
+            1,
+            "[{}]",
+            app.backend
+        );
         for k in 2..5 {
             assert_eq!(tick(&app, NOON + k * 30_000).await.opened, 0);
         }

@@ -99,7 +99,13 @@ async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> Plan
         .expect("plant")
 }
 
-async fn gateway(app: &App, plant: PlantId, owner: UserId, company: CompanyId, sn: &str) -> GatewayId {
+async fn gateway(
+    app: &App,
+    plant: PlantId,
+    owner: UserId,
+    company: CompanyId,
+    sn: &str,
+) -> GatewayId {
     let id = app
         .store
         .create_gateway(sn, "KEY12345", "", domain::time::now_ms())
@@ -114,7 +120,16 @@ async fn gateway(app: &App, plant: PlantId, owner: UserId, company: CompanyId, s
 
 async fn device(app: &App, gateway: GatewayId, sn: &str, family: DeviceFamily) -> DeviceId {
     app.store
-        .upsert_device(sn, gateway, family, 2, "p", "M1", None, domain::time::now_ms())
+        .upsert_device(
+            sn,
+            gateway,
+            family,
+            2,
+            "p",
+            "M1",
+            None,
+            domain::time::now_ms(),
+        )
         .await
         .expect("device")
 }
@@ -152,7 +167,10 @@ async fn tick(app: &App, now: i64) -> jobs::alarm_engine::Tick {
 /// The cases `token` sees with `query` (`state=open&kind=...`).
 async fn cases(app: &App, token: &str, query: &str) -> Vec<Value> {
     let r = app
-        .get(&format!("/api/v1/alarm/cases?limit=100&{query}"), Some(token))
+        .get(
+            &format!("/api/v1/alarm/cases?limit=100&{query}"),
+            Some(token),
+        )
         .await;
     r.expect_code(0);
     r.data()["infos"].as_array().cloned().unwrap_or_default()

@@ -15,7 +15,13 @@ async fn no_production_at_noon_opens_a_case_that_production_closes() {
         let w = world(&app).await;
         only(&app, &w, "no_production").await;
         let inv = device(&app, w.gateway, "INV-P1", DeviceFamily::Inverter).await;
-        report(&app, inv, &hour_before(NOON), &json!({"pv1_power": 0, "pv2_power": 2})).await;
+        report(
+            &app,
+            inv,
+            &hour_before(NOON),
+            &json!({"pv1_power": 0, "pv2_power": 2}),
+        )
+        .await;
         heard(&app, &w.gateway_sn, NOON).await;
         assert_eq!(tick(&app, NOON).await.opened, 1, "[{}]", app.backend);
         let open = cases(&app, &w.admin, "kind=no_production").await;
@@ -43,7 +49,11 @@ async fn the_night_never_fires_no_production() {
         for k in 0..3 {
             assert_eq!(tick(&app, MIDNIGHT + k * 30_000).await.opened, 0);
         }
-        assert!(cases(&app, &w.admin, "").await.is_empty(), "[{}]", app.backend);
+        assert!(
+            cases(&app, &w.admin, "").await.is_empty(),
+            "[{}]",
+            app.backend
+        );
     }
 }
 
@@ -76,13 +86,33 @@ async fn a_cell_spread_opens_a_case_that_balancing_closes() {
         let w = world(&app).await;
         only(&app, &w, "cell_spread").await;
         let bat = device(&app, w.gateway, "BAT-C1", DeviceFamily::Battery).await;
-        report(&app, bat, &[NOON], &json!({"cell_voltage_max": 3.45, "cell_voltage_min": 3.2})).await;
-        assert_eq!(tick(&app, NOON + 30_000).await.opened, 1, "[{}]", app.backend);
+        report(
+            &app,
+            bat,
+            &[NOON],
+            &json!({"cell_voltage_max": 3.45, "cell_voltage_min": 3.2}),
+        )
+        .await;
+        assert_eq!(
+            tick(&app, NOON + 30_000).await.opened,
+            1,
+            "[{}]",
+            app.backend
+        );
         let open = cases(&app, &w.admin, "kind=cell_spread").await;
-        assert_eq!((open[0]["value"].as_f64(), &open[0]["deviceSn"]), (Some(250.0), &json!("BAT-C1")));
+        assert_eq!(
+            (open[0]["value"].as_f64(), &open[0]["deviceSn"]),
+            (Some(250.0), &json!("BAT-C1"))
+        );
         assert_eq!(tick(&app, NOON + 60_000).await.opened, 0);
 
-        report(&app, bat, &[NOON + 90_000], &json!({"cell_voltage_max": 3.4, "cell_voltage_min": 3.35})).await;
+        report(
+            &app,
+            bat,
+            &[NOON + 90_000],
+            &json!({"cell_voltage_max": 3.4, "cell_voltage_min": 3.35}),
+        )
+        .await;
         assert_eq!(tick(&app, NOON + 100_000).await.closed, 1);
     }
 }
@@ -96,7 +126,12 @@ async fn a_falling_soh_opens_a_case_that_a_recovered_reading_closes() {
         let month_ago = NOON - 30 * 86_400_000 - 12 * 3_600_000;
         report(&app, bat, &[month_ago], &json!({"soh": 97})).await;
         report(&app, bat, &[NOON], &json!({"soh": 90})).await;
-        assert_eq!(tick(&app, NOON + 30_000).await.opened, 1, "[{}]", app.backend);
+        assert_eq!(
+            tick(&app, NOON + 30_000).await.opened,
+            1,
+            "[{}]",
+            app.backend
+        );
         let open = cases(&app, &w.admin, "kind=soh_falling").await;
         assert_eq!(open[0]["value"], 90.0);
 

@@ -17,11 +17,19 @@ async fn a_company_starts_with_one_rule_per_kind_and_its_administrator_tunes_the
         let w = world(&app).await;
         let r = app.get("/api/v1/alarm/rules", Some(&w.admin)).await;
         r.expect_code(0);
-        assert_eq!(r.data().as_array().map(Vec::len), Some(7), "[{}]", app.backend);
+        assert_eq!(
+            r.data().as_array().map(Vec::len),
+            Some(7),
+            "[{}]",
+            app.backend
+        );
         let silent = rule(r.data(), "device_silent").clone();
         assert_eq!(silent["enabled"], true);
         assert_eq!(silent["scope"], "all");
-        assert_eq!(silent["params"], json!({"warningCycles": 3, "alarmCycles": 6}));
+        assert_eq!(
+            silent["params"],
+            json!({"warningCycles": 3, "alarmCycles": 6})
+        );
         let id = silent["id"].as_i64().expect("id");
 
         // Out of range: 4 with the field, nothing written.
@@ -70,12 +78,24 @@ async fn a_company_starts_with_one_rule_per_kind_and_its_administrator_tunes_the
             .id();
         let other = plant(&app, bob_id, app.company("Other").await, "Bob's").await;
         for (body, field) in [
-            (json!({"kind": "cell_spread", "scope": "plant", "scopeId": other.0}), "scopeId"),
+            (
+                json!({"kind": "cell_spread", "scope": "plant", "scopeId": other.0}),
+                "scopeId",
+            ),
             (json!({"kind": "cell_spread", "scope": "plant"}), "scopeId"),
             (json!({"kind": "offline"}), "kind"),
-            (json!({"kind": "no_production", "severity": "loud"}), "severity"),
-            (json!({"kind": "event_code", "params": {"allFaults": false}}), "params.codes"),
-            (json!({"kind": "no_production", "params": {"minutes": 5}}), "params.minutes"),
+            (
+                json!({"kind": "no_production", "severity": "loud"}),
+                "severity",
+            ),
+            (
+                json!({"kind": "event_code", "params": {"allFaults": false}}),
+                "params.codes",
+            ),
+            (
+                json!({"kind": "no_production", "params": {"minutes": 5}}),
+                "params.minutes",
+            ),
         ] {
             let r = app.post("/api/v1/alarm/rule", body, Some(&w.admin)).await;
             r.expect_code(4);
@@ -85,9 +105,13 @@ async fn a_company_starts_with_one_rule_per_kind_and_its_administrator_tunes_the
         assert_eq!(listed.data().as_array().map(Vec::len), Some(8));
 
         // Staff may not change rules nor read them; an owner neither.
-        app.post("/api/v1/alarm/rule", json!({"kind": "cell_spread"}), Some(&w.staff))
-            .await
-            .expect_code(2);
+        app.post(
+            "/api/v1/alarm/rule",
+            json!({"kind": "cell_spread"}),
+            Some(&w.staff),
+        )
+        .await
+        .expect_code(2);
         app.get("/api/v1/alarm/rules", Some(&w.staff))
             .await
             .expect_code(2);
