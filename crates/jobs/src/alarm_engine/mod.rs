@@ -167,11 +167,15 @@ pub async fn run(store: Store, period: Duration) {
                 continue;
             }
         };
+        let started = std::time::Instant::now();
         match tick(&store, domain::time::now_ms()).await {
             Ok(t) if t.opened + t.escalated + t.closed > 0 => tracing::info!(
                 opened = t.opened,
                 escalated = t.escalated,
                 closed = t.closed,
+                rules = t.rules,
+                plants = t.plants,
+                ms = started.elapsed().as_millis() as u64,
                 "alarm cases changed"
             ),
             Ok(_) => {}

@@ -46,7 +46,7 @@ function RulesView({ scope }: { scope: Scope }) {
 
   const summary = (r: AlarmRule) => {
     const parts = FIELDS[r.kind].map(
-      (f) => `${t(`alarms.param.${f.key}`)} ${r.params[f.key] ?? ''}${f.unit ?? ''}`,
+      (f) => `${t(`alarms.param.${f.key}`)} ${r.params[f.key] ?? ''}`,
     );
     if (r.kind === 'event_code') {
       if (r.params.allFaults) parts.push(t('alarms.param.allFaults'));
