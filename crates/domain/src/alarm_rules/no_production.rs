@@ -1,10 +1,16 @@
 //! `no_production`: a plant with PV gives (almost) nothing for a stretch while the sun stands
-//! high enough over it to give something. Never at night: with the sun low the verdict is
-//! unknown (an open case waits for the morning), and a plant without a location is never
-//! judged. Production back (the newest report at or above the threshold) clears it.
+//! high enough over it to give something: at least the rule's elevation, or, when the plant's
+//! weather station measures at least [`IRRADIANCE_W_M2`], at least
+//! [`sun::DAYLIGHT_ELEVATION_DEG`] (a low winter sun on a clear day). Never at night: with the
+//! sun low the verdict is unknown (an open case waits for the morning), and a plant without a
+//! location is never judged. Production back (the newest report at or above the threshold)
+//! clears it.
 
 use super::{Severity, Verdict};
 use crate::sun;
+
+/// A station measuring at least this (W/m²) says the panels should give something.
+pub const IRRADIANCE_W_M2: f64 = 200.0;
 
 /// One plant's PV over the stretch `[from, now]`.
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +23,8 @@ pub struct Input<'a> {
     pub samples: &'a [(i64, f64)],
     /// A report older than this (ms) is not news: the plant's data is stale.
     pub stale_after_ms: i64,
+    /// The plant's weather station's newest irradiance, W/m², when it has a fresh one.
+    pub irradiance: Option<f64>,
 }
 
 pub fn evaluate(
@@ -35,7 +43,13 @@ pub fn evaluate(
         return Verdict::Unknown;
     }
     // Over a stretch of up to half a day the sun is lowest at one of its ends.
-    let high = |t| sun::elevation_deg(i.lat, i.lon, t) >= min_elevation_deg;
+    let bright = i.irradiance.is_some_and(|w| w >= IRRADIANCE_W_M2);
+    let floor = if bright {
+        min_elevation_deg.min(sun::DAYLIGHT_ELEVATION_DEG)
+    } else {
+        min_elevation_deg
+    };
+    let high = |t| sun::elevation_deg(i.lat, i.lon, t) >= floor;
     if !high(i.from) || !high(i.now) {
         return Verdict::Unknown;
     }
@@ -84,6 +98,7 @@ mod tests {
             now,
             samples,
             stale_after_ms: 12 * MIN,
+            irradiance: None,
         }
     }
 
@@ -128,6 +143,41 @@ mod tests {
         };
         assert_eq!(
             evaluate(&nowhere, 10.0, 15.0, Severity::Alarm),
+            Verdict::Unknown
+        );
+    }
+
+    #[test]
+    fn a_bright_station_lets_a_low_sun_count() {
+        // The first hour-long stretch of the morning with the sun above 5 degrees at its start
+        // and below 15 at its end.
+        let now = (0..300)
+            .map(|k| MIDNIGHT + k * 5 * MIN)
+            .find(|t| {
+                sun::elevation_deg(40.4, -3.7, t - 60 * MIN) >= sun::DAYLIGHT_ELEVATION_DEG
+                    && sun::elevation_deg(40.4, -3.7, *t) < 15.0
+            })
+            .expect("a low-sun hour");
+        let s = reports(now, 0.0);
+        assert_eq!(
+            evaluate(&input(now, &s), 10.0, 15.0, Severity::Alarm),
+            Verdict::Unknown
+        );
+        let bright = Input {
+            irradiance: Some(450.0),
+            ..input(now, &s)
+        };
+        assert!(matches!(
+            evaluate(&bright, 10.0, 15.0, Severity::Alarm),
+            Verdict::Firing { .. }
+        ));
+        let dark = reports(MIDNIGHT, 0.0);
+        let night = Input {
+            irradiance: Some(450.0),
+            ..input(MIDNIGHT, &dark)
+        };
+        assert_eq!(
+            evaluate(&night, 10.0, 15.0, Severity::Alarm),
             Verdict::Unknown
         );
     }

@@ -76,6 +76,7 @@ pub async fn batch(
             .alarm_devices(&ids, false)
             .await?
             .iter()
+            .filter(|d| d.family != DeviceFamily::WeatherStation)
             .map(|d| {
                 let gateway_online = d.gateway_online.unwrap_or(false)
                     && is_online(d.gateway_last_online, d.upload_cycle, now);
@@ -172,10 +173,17 @@ pub async fn batch(
                 if inverters.is_empty() {
                     continue;
                 }
+                // The station's newest fresh irradiance, when the plant has one.
+                let irradiance = devices
+                    .iter()
+                    .filter(|d| d.plant_id == p.id && d.family == DeviceFamily::WeatherStation)
+                    .filter(|d| is_online(d.last_seen, d.upload_cycle, now))
+                    .filter_map(|d| reading(d).and_then(|r| r.num("irradiance")))
+                    .reduce(f64::max);
                 let v = plant_production(
                     store,
                     p,
-                    &inverters,
+                    (&inverters, irradiance),
                     (*threshold_w, *minutes, *min_elevation_deg),
                     rule,
                     now,
@@ -227,7 +235,7 @@ type Production = (f64, i64, f64);
 async fn plant_production(
     store: &Store,
     p: &ScopePlant,
-    inverters: &[&DeviceState],
+    (inverters, irradiance): (&[&DeviceState], Option<f64>),
     (threshold_w, minutes, min_elevation_deg): Production,
     rule: &Rule,
     now: i64,
@@ -245,7 +253,7 @@ async fn plant_production(
         .filter_map(|d| reading(d).and_then(|r| pv_power(&r)))
         .sum();
     let detail = json!({"pvW": newest, "thresholdW": threshold_w, "minutes": minutes,
-        "sunElevation": (elevation * 10.0).round() / 10.0});
+        "sunElevation": (elevation * 10.0).round() / 10.0, "irradiance": irradiance});
     let finding = |verdict| Finding {
         plant: p.id,
         subject: String::new(),
@@ -257,7 +265,13 @@ async fn plant_production(
     if newest >= threshold_w {
         return Ok(finding(Verdict::Clear));
     }
-    if elevation < min_elevation_deg || sun::elevation_deg(p.lat, p.lon, from) < min_elevation_deg {
+    let bright = irradiance.is_some_and(|w| w >= no_production::IRRADIANCE_W_M2);
+    let floor = if bright {
+        min_elevation_deg.min(sun::DAYLIGHT_ELEVATION_DEG)
+    } else {
+        min_elevation_deg
+    };
+    if elevation < floor || sun::elevation_deg(p.lat, p.lon, from) < floor {
         return Ok(finding(Verdict::Unknown));
     }
     // The plant's PV per minute, summed over its inverters.
@@ -279,6 +293,7 @@ async fn plant_production(
         now,
         samples: &samples,
         stale_after_ms: stale,
+        irradiance,
     };
     Ok(finding(no_production::evaluate(
         &input,

@@ -80,7 +80,7 @@ impl Store {
         )?)
     }
 
-    /// The inverters, batteries and meters of these plants with their gateway and newest
+    /// The inverters, batteries, meters and weather stations of these plants with their gateway and newest
     /// report; `with_payload` reads the reports' values too.
     pub async fn alarm_devices(
         &self,
@@ -101,7 +101,7 @@ impl Store {
              COALESCE(g.upload_cycle, 300) AS upload_cycle, {payload} FROM devices d \
              LEFT JOIN device_latest l ON l.device_id = d.id \
              LEFT JOIN gateways g ON g.id = d.gateway_id \
-             WHERE d.family IN ('inverter', 'battery', 'meter') AND d.plant_id IN ({}) \
+             WHERE d.family IN ('inverter', 'battery', 'meter', 'weather_station') AND d.plant_id IN ({}) \
              ORDER BY d.plant_id, d.id",
             placeholders(1, plants.len())
         );
