@@ -4,13 +4,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{Duration as Days, Utc};
 use devices::ingest::status::{is_online, offline_after_ms};
 use domain::{
     DeviceFamily,
     alarm_rules::{
-        Params, Verdict, cell_spread, device_silent, event_code, low_yield, no_production,
-        soh_falling, string_low,
+        Params, Verdict, cell_spread, device_silent, event_code, no_production, soh_falling,
     },
     ids::{DeviceId, PlantId},
     sun,
@@ -18,21 +16,17 @@ use domain::{
 use serde_json::{Value, json};
 use service::{
     alarm_engine::rules::Rule,
-    readings::{PV_KEYS, Reading, pv_power},
+    readings::{Reading, pv_power},
 };
 use store::{
     Store,
     alarm_engine::inputs::{DeviceState, ScopePlant},
 };
 
-const MIN: i64 = 60_000;
+pub(super) const MIN: i64 = 60_000;
 const DAY: i64 = 86_400_000;
 /// History is read at most one report a minute.
-const BUCKET: i64 = MIN;
-/// A PV input with less than this voltage (V) has no string on it.
-const STRING_VOLTAGE: f64 = 50.0;
-/// The energy metric that counts as a plant's generation.
-const PV: &str = "pv";
+pub(super) const BUCKET: i64 = MIN;
 
 /// One subject's verdict.
 #[derive(Debug, Clone)]
@@ -46,7 +40,12 @@ pub struct Finding {
     pub detail: Value,
 }
 
-fn device_finding(d: &DeviceState, subject: String, verdict: Verdict, detail: Value) -> Finding {
+pub(super) fn device_finding(
+    d: &DeviceState,
+    subject: String,
+    verdict: Verdict,
+    detail: Value,
+) -> Finding {
     Finding {
         plant: d.plant_id,
         subject,
@@ -56,7 +55,7 @@ fn device_finding(d: &DeviceState, subject: String, verdict: Verdict, detail: Va
     }
 }
 
-fn reading(d: &DeviceState) -> Option<Reading> {
+pub(super) fn reading(d: &DeviceState) -> Option<Reading> {
     Some(Reading::from_sample(d.last_seen?, d.payload.as_deref()?))
 }
 
@@ -204,11 +203,15 @@ pub async fn batch(
                 let Some(p) = by_plant.get(&d.plant_id) else {
                     continue;
                 };
-                out.extend(strings(store, p, &d, *percent, *minutes, rule, now).await?);
+                out.extend(
+                    super::strings::strings(store, p, &d, *percent, *minutes, rule, now).await?,
+                );
             }
             out
         }
-        Params::LowYield { percent } => yields(store, plants, *percent, rule, now).await?,
+        Params::LowYield { percent } => {
+            super::yields::yields(store, plants, *percent, rule, now).await?
+        }
     })
 }
 
@@ -301,130 +304,4 @@ async fn plant_production(
         min_elevation_deg,
         rule.severity,
     )))
-}
-
-/// Each PV input's power of a report, `None` for an input without a string.
-fn string_powers(r: &Reading) -> Vec<Option<f64>> {
-    PV_KEYS
-        .iter()
-        .enumerate()
-        .map(|(k, key)| {
-            let power = r.num(key)?;
-            let volts = r.num(&format!("pv{}_voltage", k + 1));
-            volts.is_none_or(|v| v >= STRING_VOLTAGE).then_some(power)
-        })
-        .collect()
-}
-
-async fn strings(
-    store: &Store,
-    p: &ScopePlant,
-    d: &DeviceState,
-    percent: f64,
-    minutes: i64,
-    rule: &Rule,
-    now: i64,
-) -> store::Result<Vec<Finding>> {
-    let Some(newest) = reading(d).filter(|_| is_online(d.last_seen, d.upload_cycle, now)) else {
-        return Ok(Vec::new());
-    };
-    let powers = string_powers(&newest);
-    let present: Vec<usize> = (0..powers.len()).filter(|i| powers[*i].is_some()).collect();
-    if present.len() < 2 {
-        return Ok(Vec::new());
-    }
-    let from = now - minutes * MIN;
-    let stale = offline_after_ms(d.upload_cycle);
-    let maybe_low = present
-        .iter()
-        .any(|i| string_low::low_in(&powers, *i, percent) != Some(false));
-    let sun_high = |t| sun::elevation_deg(p.lat, p.lon, t) >= string_low::MIN_ELEVATION_DEG;
-    // History only when the newest report cannot clear every string in full daylight.
-    let (reports, covered) = if maybe_low && sun_high(from) && sun_high(now) {
-        let rows = store.samples_thinned(d.id, from, now + 1, BUCKET).await?;
-        let covered = rows.len() > 1 && rows.first().is_some_and(|s| s.ts <= from + stale);
-        let reports: Vec<(f64, Vec<Option<f64>>)> = rows
-            .iter()
-            .map(|s| {
-                let r = Reading::from_sample(s.ts, &s.payload);
-                (sun::elevation_deg(p.lat, p.lon, s.ts), string_powers(&r))
-            })
-            .collect();
-        (reports, covered)
-    } else {
-        let elevation = sun::elevation_deg(p.lat, p.lon, now);
-        (vec![(elevation, powers.clone())], false)
-    };
-    Ok(present
-        .into_iter()
-        .map(|i| {
-            let v = string_low::evaluate(&reports, i, percent, covered, rule.severity);
-            let siblings: Vec<f64> = powers
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != i)
-                .filter_map(|(_, p)| *p)
-                .collect();
-            let detail = json!({"input": i + 1, "powerW": powers[i],
-                "siblingsMedianW": domain::alarm_rules::median(&siblings), "percent": percent,
-                "minutes": minutes});
-            device_finding(d, format!("{}/pv{}", d.sn, i + 1), v, detail)
-        })
-        .collect())
-}
-
-/// Yesterday (each plant's own) against the median of the batch's plants of the same day.
-async fn yields(
-    store: &Store,
-    plants: &[ScopePlant],
-    percent: f64,
-    rule: &Rule,
-    now: i64,
-) -> store::Result<Vec<Finding>> {
-    let at = chrono::DateTime::from_timestamp_millis(now).unwrap_or_else(Utc::now);
-    let mut by_day: BTreeMap<(String, String), Vec<&ScopePlant>> = BTreeMap::new();
-    for p in plants.iter().filter(|p| p.total_power > 0.0) {
-        let today = at
-            .with_timezone(&service::local_time::zone(&p.timezone))
-            .date_naive();
-        let yesterday = today - Days::days(1);
-        by_day
-            .entry((yesterday.to_string(), today.to_string()))
-            .or_default()
-            .push(p);
-    }
-    let mut out = Vec::new();
-    for ((yesterday, today), group) in by_day {
-        let ids: Vec<PlantId> = group.iter().map(|p| p.id).collect();
-        let energy: HashMap<PlantId, f64> = store
-            .plants_energy_between(&ids, PV, &yesterday, &today)
-            .await?
-            .into_iter()
-            .map(|e| (e.plant_id, e.kwh))
-            .collect();
-        let yields: HashMap<PlantId, f64> = group
-            .iter()
-            .filter_map(|p| energy.get(&p.id).map(|kwh| (p.id, kwh / p.total_power)))
-            .collect();
-        for p in &group {
-            let own = yields.get(&p.id).copied();
-            let peers: Vec<f64> = yields
-                .iter()
-                .filter(|(id, _)| **id != p.id)
-                .map(|(_, y)| *y)
-                .collect();
-            let v = low_yield::evaluate(own, &peers, percent, rule.severity);
-            let detail = json!({"day": yesterday, "specificYield": own,
-                "peersMedian": domain::alarm_rules::median(&peers), "peers": peers.len(),
-                "basis": "peers", "percent": percent});
-            out.push(Finding {
-                plant: p.id,
-                subject: String::new(),
-                device: None,
-                verdict: v,
-                detail,
-            });
-        }
-    }
-    Ok(out)
 }

@@ -9,6 +9,8 @@
 //! second opening out anyway.
 
 mod evaluate;
+mod strings;
+mod yields;
 
 use std::{collections::HashMap, time::Duration};
 
