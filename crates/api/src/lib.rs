@@ -12,6 +12,7 @@ pub mod session;
 mod accounts;
 mod agent_offers;
 mod agents;
+mod alarm_engine;
 mod audit;
 mod auth;
 mod batch;

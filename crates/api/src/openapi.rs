@@ -15,11 +15,11 @@ use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    AppState, accounts, agents, audit, auth, batteries, combiners, comm_log, commands, companies,
-    company, customers, debug, dict, energy_hub, events, firmware, fleet, gateways, inverters,
-    manuals, messages, meters, monitor, owners, permissions, plants, predicted, products,
-    protocols, reports, settings, staff, system, upgrades, users, versions, weather_stations,
-    webhooks,
+    AppState, accounts, agents, alarm_engine, audit, auth, batteries, combiners, comm_log,
+    commands, companies, company, customers, debug, dict, energy_hub, events, firmware, fleet,
+    gateways, inverters, manuals, messages, meters, monitor, owners, permissions, plants,
+    predicted, products, protocols, reports, settings, staff, system, upgrades, users, versions,
+    weather_stations, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -58,6 +58,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(combiners::router())
         .merge(manuals::router())
         .merge(events::router())
+        .merge(alarm_engine::router())
         .merge(messages::router())
         .merge(system::router())
         .merge(versions::router())

@@ -102,9 +102,14 @@ text_enum! {
 }
 
 text_enum! {
-    /// An alarm kind a webhook endpoint filters on and a delivery names
-    /// (`domain::webhook::ALARM_KINDS`).
+    /// An alarm kind a webhook endpoint filters on and a delivery names: the e-mailed `offline`
+    /// and `fault`, and the alarm engine's rule kinds (`domain::webhook::ALARM_KINDS`).
     AlarmKind => domain::webhook::ALARM_KINDS.iter().copied()
+}
+
+text_enum! {
+    /// A rule kind of the alarm engine (docs/alarms.md).
+    AlarmRuleKind => domain::alarm_rules::Kind::ALL.map(|k| k.as_str())
 }
 
 text_enum! {
@@ -122,4 +127,20 @@ text_enum! {
     /// Where a webhook delivery stands: `pending` (tried again later), `delivered` or `failed`
     /// (out of tries).
     DeliveryState => ["pending", "delivered", "failed"]
+}
+
+text_enum! {
+    /// Where an alarm case stands: `open`, `acknowledged` (someone is on it) or `closed`
+    /// (recovered).
+    AlarmCaseState => ["open", "acknowledged", "closed"]
+}
+
+text_enum! {
+    /// Which plants an alarm rule watches: `all` the company serves, a `customer`'s, one `plant`.
+    AlarmScope => ["all", "customer", "plant"]
+}
+
+text_enum! {
+    /// What happened to an alarm case.
+    AlarmCaseAction => ["opened", "escalated", "acknowledged", "closed"]
 }

@@ -89,6 +89,11 @@ actions! {
     AGENT_DECLINE "agent.decline"
     AGENT_WITHDRAW "agent.withdraw"
     AGENT_LEAVE "agent.leave"
+    // The alarm engine: a company's rules, and a person acknowledging a case.
+    ALARM_RULE_ADD "alarmRule.add"
+    ALARM_RULE_EDIT "alarmRule.edit"
+    ALARM_RULE_DELETE "alarmRule.delete"
+    ALARM_CASE_ACKNOWLEDGE "alarmCase.acknowledge"
     // The energy hub: enrollments, programmes, events, the utility's VTN, and the dispatch job.
     ENERGYHUB_ENROLLMENT_CREATE "energyhub.enrollment.create"
     ENERGYHUB_ENROLLMENT_EDIT "energyhub.enrollment.edit"

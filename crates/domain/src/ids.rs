@@ -42,6 +42,8 @@ id_type!(CommandId, FirmwareId, UpgradeId, VersionId);
 // What devices report: events (an occurrence, the events grouped under its first one, goes by
 // that event's id), alarm mails, and the communication log of a gateway's messages.
 id_type!(EventId, AlarmId, CommEntryId);
+// The alarm engine: a company's rules and the cases they open.
+id_type!(AlarmRuleId, AlarmCaseId);
 // What users are told and keep: messages, notices, settings profiles, verification codes,
 // queued mails, audit and debug-log entries.
 id_type!(

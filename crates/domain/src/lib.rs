@@ -2,6 +2,7 @@
 //! validation of user input, the permission catalogue and the access policy.
 
 pub mod account;
+pub mod alarm_rules;
 pub mod audit_action;
 pub mod battery_health;
 pub mod clear_sky;

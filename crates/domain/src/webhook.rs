@@ -197,6 +197,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_kinds_are_the_two_mailed_ones_and_every_rule_kind() {
+        let rules = crate::alarm_rules::Kind::ALL.map(|k| k.as_str());
+        let expected: Vec<&str> = ["offline", "fault"].into_iter().chain(rules).collect();
+        assert_eq!(ALARM_KINDS, expected.as_slice());
+    }
+
+    #[test]
     fn urls_are_http_or_https_with_a_host_and_not_too_long() {
         assert!(parse_url(" https://hooks.example.com/a?b=1 ").is_ok());
         assert!(parse_url("http://10.0.0.1:8080/x").is_ok());

@@ -6,6 +6,7 @@
 //! | [`mail_queue`] | every `mail` (PORTAL_MAIL_INTERVAL_SECS) | each e-mail claimed for 5 min |
 //! | [`alarms`] | every `alarms` (PORTAL_ALARM_INTERVAL_SECS) | one record per episode (unique) |
 //! | [`webhooks`] | every 10 s; log pruned hourly | lease `store::leases::WEBHOOKS` |
+//! | [`alarm_engine`] | every [`alarm_engine::EVERY`] (30 s) | lease `store::leases::ALARM_ENGINE`; one live case per key (unique) |
 //! | [`monthly_reports`] | hourly | one report per subscription and month (unique) |
 //! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
 //! | [`vtn_sync`] | every 5 s, each VTN connection every `pollSeconds`; at once on a webhook | lease `store::leases::VTN_SYNC`; each sync claimed |
@@ -18,6 +19,7 @@
 //! Layers: `portal` starts them with [`start`]; they call `service` (use cases, the mailer),
 //! `devices` and `store`, never the HTTP layer (`api`).
 
+pub mod alarm_engine;
 pub mod alarms;
 pub mod battery_health;
 pub mod dispatch;
@@ -86,6 +88,7 @@ pub fn start(ctx: Context, schedule: Schedule) {
         schedule.webhooks,
         webhooks::EVERY,
     ));
+    tokio::spawn(alarm_engine::run(store.clone(), alarm_engine::EVERY));
     tokio::spawn(devices::history::run(store.clone(), schedule.history));
     tokio::spawn(vtn_sync::run(
         store.clone(),

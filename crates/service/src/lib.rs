@@ -17,6 +17,7 @@
 pub mod actors;
 pub mod agency;
 pub mod agent_filter;
+pub mod alarm_engine;
 pub mod audit;
 pub mod battery_health;
 pub mod codes;

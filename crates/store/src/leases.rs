@@ -15,6 +15,8 @@ pub const VTN_SYNC: i64 = 0x706f_7274_616c_0002; // "portal" 2
 pub const WEBHOOKS: i64 = 0x706f_7274_616c_0003; // "portal" 3
 /// The battery health days (`jobs::battery_health`).
 pub const BATTERY_HEALTH: i64 = 0x706f_7274_616c_0004; // "portal" 4
+/// The alarm engine's tick (`jobs::alarm_engine`).
+pub const ALARM_ENGINE: i64 = 0x706f_7274_616c_0005; // "portal" 5
 
 /// Held while the job runs; dropping it lets another replica take it.
 #[derive(Debug)]

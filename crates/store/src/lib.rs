@@ -9,6 +9,8 @@ mod sql;
 pub mod webhook_deliveries;
 pub mod agent_offers;
 pub mod agents;
+#[macro_use]
+pub mod alarm_engine;
 pub mod alarms;
 pub mod audit;
 pub mod auth;

@@ -43,7 +43,7 @@ import { CloudUploadOutlined, ControlOutlined, TeamOutlined } from '@ant-design/
 import { DeploymentUnitOutlined } from '@ant-design/icons';
 import type { MenuGroup, RouteEntry } from './menu';
 
-import { EventListPage } from './pages/lazy';
+import { AlarmRulesPage, AlarmsPage, EventListPage } from './pages/lazy';
 import { RootPage } from './pages/Root';
 
 /**
@@ -257,6 +257,14 @@ export const ROUTES: readonly RouteEntry[] = [
     keepAlive: true,
   },
   {
+    path: '/alarms',
+    permission: 'event.view',
+    labelKey: 'alarms.menu',
+    element: AlarmsPage,
+    group: '/device',
+    keepAlive: true,
+  },
+  {
     // Not a menu item (docs/overview.md): opened from an inverter's or a gateway's detail.
     path: '/debug',
     permission: 'inverter.view',
@@ -370,6 +378,13 @@ export const ROUTES: readonly RouteEntry[] = [
     permission: 'company.role.list.view',
     labelKey: 'company.roles.menu',
     element: RolesPage,
+    group: '/enterprise',
+  },
+  {
+    path: '/enterprise/alarmRules',
+    permission: 'company.info',
+    labelKey: 'alarms.rules.menu',
+    element: AlarmRulesPage,
     group: '/enterprise',
   },
   {

@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/shared/i18n';
 // The English texts a feature adds when its screens load, for tests that render its parts alone.
 import '@/features/account/texts';
+import '@/features/alarms/texts';
 import '@/features/audit/texts';
 import '@/features/batteries/health/texts';
 import '@/features/energyHub/texts';

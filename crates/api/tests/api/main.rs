@@ -8,6 +8,7 @@
 mod abuse;
 mod accounts;
 mod agents;
+mod alarm_engine;
 mod alarm_mail;
 mod audit;
 mod auth;

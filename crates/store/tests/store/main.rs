@@ -1,6 +1,7 @@
 //! The `store` crate's integration tests, one binary: a module per operation, the shared
 //! fixtures beside them.
 
+mod alarm_cases;
 mod battery_health;
 mod commands;
 mod companies;

@@ -10,3 +10,7 @@ export const NotFound = lazy(() => import('./NotFound'));
 // exports the top bar's bell, which the shell loads on its own (layout/TopBar.tsx) beside the
 // first screen's code.
 export const EventListPage = lazy(() => import('@/features/events/EventListPage'));
+
+// The alarm engine's screens: their code and English texts load when they are opened.
+export const AlarmsPage = lazy(() => import('@/features/alarms/AlarmsPage'));
+export const AlarmRulesPage = lazy(() => import('@/features/alarms/AlarmRulesPage'));

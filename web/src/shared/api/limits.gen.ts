@@ -4,6 +4,9 @@
  * request schema and field: the forms take their limits from here, so they are the server's.
  */
 export const Limits = {
+  AckRequest: {
+    comment: { maxLength: 500 },
+  },
   ActionRequest: {
     reason: { maxLength: 200 },
   },

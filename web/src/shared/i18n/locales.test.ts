@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import enBuiltIn from './locales/en.json';
+import enAlarms from './locales/en/alarms.json';
 import enAudit from './locales/en/audit.json';
 import enBatteryHealth from './locales/en/batteryHealth.json';
 import enEnergyHub from './locales/en/energyHub.json';
@@ -33,6 +34,11 @@ function values(tree: Tree): string[] {
 /** English as a user has it once every screen loaded: built in, plus the features' own texts. */
 const en = {
   ...enBuiltIn,
+  alarms: {
+    ...enBuiltIn.alarms,
+    ...enAlarms,
+    rules: { ...enBuiltIn.alarms.rules, ...enAlarms.rules },
+  },
   audit: { ...enBuiltIn.audit, ...enAudit },
   batteries: { ...enBuiltIn.batteries, health: enBatteryHealth },
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
