@@ -78,15 +78,16 @@ pub fn start(ctx: Context, schedule: Schedule) {
         ctx.mailer.clone(),
         schedule.mail,
     ));
+    tokio::spawn(webhooks::run(
+        store.clone(),
+        schedule.webhooks,
+        schedule.alarm_settings.public_url.clone(),
+        webhooks::EVERY,
+    ));
     tokio::spawn(alarms::run(
         store.clone(),
         schedule.alarm_settings,
         schedule.alarms,
-    ));
-    tokio::spawn(webhooks::run(
-        store.clone(),
-        schedule.webhooks,
-        webhooks::EVERY,
     ));
     tokio::spawn(alarm_engine::run(store.clone(), alarm_engine::EVERY));
     tokio::spawn(devices::history::run(store.clone(), schedule.history));

@@ -51,15 +51,23 @@ fn held_until(d: &DueDelivery, now: i64) -> Option<i64> {
         .then(|| q.ends_after(now).unwrap_or(now + 24 * 3_600_000))
 }
 
-/// One pass at `now`.
-pub async fn tick(store: &Store, settings: DeliverySettings, now: i64) -> store::Result<Pass> {
+/// One pass at `now`. Links queued relative (an alarm case's screen) get `public_url` in front.
+pub async fn tick(
+    store: &Store,
+    settings: DeliverySettings,
+    public_url: &str,
+    now: i64,
+) -> store::Result<Pass> {
     let Some(lease) = store.try_lease(leases::WEBHOOKS).await? else {
         return Ok(Pass::default());
     };
     let mut pass = Pass::default();
     // By endpoint, each in the order queued: a receiver sees an alarm open before it closes.
     let mut sending: Vec<Vec<DueDelivery>> = Vec::new();
-    for d in store.due_webhook_deliveries(now, BATCH).await? {
+    for mut d in store.due_webhook_deliveries(now, BATCH).await? {
+        if d.link.starts_with('/') {
+            d.link = format!("{}{}", public_url.trim_end_matches('/'), d.link);
+        }
         if let Some(until) = held_until(&d, now) {
             store.hold_webhook_delivery(d.id, until).await?;
             pass.held += 1;
@@ -120,7 +128,7 @@ pub async fn prune(store: &Store, now: i64) -> store::Result<u64> {
 }
 
 /// Runs the sender every `period` until the process ends.
-pub async fn run(store: Store, settings: DeliverySettings, period: Duration) {
+pub async fn run(store: Store, settings: DeliverySettings, public_url: String, period: Duration) {
     let mut every = tokio::time::interval(period);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut ticks: u32 = 0;
@@ -132,7 +140,7 @@ pub async fn run(store: Store, settings: DeliverySettings, period: Duration) {
             tracing::warn!(%e, "webhook log not pruned");
         }
         ticks = ticks.wrapping_add(1);
-        if let Err(e) = tick(&store, settings, now_ms()).await {
+        if let Err(e) = tick(&store, settings, &public_url, now_ms()).await {
             tracing::warn!(%e, "webhook sender failed");
         }
     }

@@ -24,7 +24,7 @@ const NOTIFIABLE: &str = "((u.notify_enabled AND u.notify_email <> '') OR EXISTS
     AND u.deleted_at IS NULL";
 
 /// User `u` is mailed about plant `p`: its owner, or staff of a company serving it.
-fn recipient_of_plant() -> String {
+pub(crate) fn recipient_of_plant() -> String {
     format!(
         "(p.owner_id = u.id OR (u.kind = 'company' AND u.company_id IS NOT NULL AND {}))",
         crate::plants::company_serves("u.company_id", "p.owner_id", "p.company_id")

@@ -153,16 +153,24 @@ async fn a_failing_receiver_gets_every_retry_on_schedule_then_the_delivery_fails
 
         let mut t = t0;
         for (i, delay) in RETRY_DELAYS_MS.iter().enumerate() {
-            let pass = tick(&s, ALLOWED, t).await.expect("tick");
+            let pass = tick(&s, ALLOWED, "http://portal.test", t)
+                .await
+                .expect("tick");
             assert_eq!(pass.retried, 1, "[{backend}] try {}", i + 1);
-            let early = tick(&s, ALLOWED, t + delay - 1).await.expect("tick");
+            let early = tick(&s, ALLOWED, "http://portal.test", t + delay - 1)
+                .await
+                .expect("tick");
             assert_eq!(early, Pass::default(), "[{backend}] not before {delay} ms");
             t += delay;
         }
-        let last = tick(&s, ALLOWED, t).await.expect("tick");
+        let last = tick(&s, ALLOWED, "http://portal.test", t)
+            .await
+            .expect("tick");
         assert_eq!(last.failed, 1, "[{backend}] out of tries");
         assert_eq!(
-            tick(&s, ALLOWED, t + 86_400_000).await.expect("tick"),
+            tick(&s, ALLOWED, "http://portal.test", t + 86_400_000)
+                .await
+                .expect("tick"),
             Pass::default()
         );
         assert_eq!(got.lock().expect("got").len(), 6, "[{backend}]");
@@ -204,14 +212,20 @@ async fn quiet_hours_hold_a_delivery_until_they_end() {
         service::webhooks::enqueue(&s, &event("alarm"), &[ann], night)
             .await
             .expect("queued");
-        let held = tick(&s, ALLOWED, night).await.expect("tick");
+        let held = tick(&s, ALLOWED, "http://portal.test", night)
+            .await
+            .expect("tick");
         assert_eq!(held.held, 1, "[{backend}]");
         assert_eq!(
-            tick(&s, ALLOWED, morning - 60_000).await.expect("tick"),
+            tick(&s, ALLOWED, "http://portal.test", morning - 60_000)
+                .await
+                .expect("tick"),
             Pass::default()
         );
         assert!(got.lock().expect("got").is_empty());
-        let sent = tick(&s, ALLOWED, morning).await.expect("tick");
+        let sent = tick(&s, ALLOWED, "http://portal.test", morning)
+            .await
+            .expect("tick");
         assert_eq!(sent.delivered, 1, "[{backend}]");
         let got = got.lock().expect("got");
         let body: serde_json::Value = serde_json::from_slice(&got[0].1).expect("json");

@@ -2,7 +2,9 @@
 //! [`on_case_change`] inside the transaction that makes the change, with the case as it is
 //! after it. Deliveries (webhooks, e-mail) attach here: whatever they write (an outbox row)
 //! commits or rolls back with the change itself, so a change is never delivered without being
-//! made, nor made without its delivery queued. Today it writes nothing.
+//! made, nor made without its delivery queued. Today: a webhook delivery to every enabled
+//! endpoint, whose filter lets the case through, of everyone told of the plant's alarms (its
+//! owner and the staff of the companies serving it, as for the alarm e-mails).
 
 use super::cases::CaseRow;
 
@@ -45,13 +47,103 @@ impl<'a, 't> From<&'a mut sqlx::Transaction<'t, sqlx::Postgres>> for CaseTx<'a> 
     }
 }
 
+/// The titles of a case's deliveries, in each recipient's alarm language.
+fn titles(case: &CaseRow) -> [String; 3] {
+    let subject = case.device_sn.as_deref().unwrap_or(&case.plant_name);
+    let [en, zh, es] = match case.kind.as_str() {
+        "device_silent" => [
+            "Device not reporting",
+            "设备无数据",
+            "Dispositivo sin datos",
+        ],
+        "no_production" => [
+            "No production in daylight",
+            "白天无发电",
+            "Sin producción de día",
+        ],
+        "low_yield" => ["Yield below expected", "发电量低于预期", "Rendimiento bajo"],
+        "string_low" => [
+            "String below its siblings",
+            "组串低于同组",
+            "String por debajo",
+        ],
+        "cell_spread" => [
+            "Battery cell spread",
+            "电芯压差过大",
+            "Dispersión de celdas",
+        ],
+        "soh_falling" => [
+            "Battery health falling",
+            "电池健康度下降",
+            "Salud de batería en descenso",
+        ],
+        "event_code" => ["Device event", "设备事件", "Evento del dispositivo"],
+        _ => ["Alarm", "告警", "Alarma"],
+    };
+    [en, zh, es].map(|t| format!("{t}: {subject}"))
+}
+
+/// Queues the case's change for every recipient's matching endpoints (the statement is
+/// `webhook_deliveries::ENQUEUE` with the recipients chosen by plant instead of one user).
+fn enqueue_for_plant() -> String {
+    format!(
+        "INSERT INTO webhook_deliveries (endpoint_id, user_id, event, kind, severity, case_id, \
+         plant_id, plant_name, device_sn, title, detail, at, link, next_at, created_at) \
+         SELECT w.id, w.user_id, $1, $2, $3, $4, $5, $6, $7, \
+         CASE u.notify_lang WHEN 'zh' THEN $9 WHEN 'es' THEN $10 ELSE $8 END, $11, $12, $13, \
+         $14, $14 FROM webhook_endpoints w JOIN users u ON u.id = w.user_id \
+         JOIN plants p ON p.id = $5 \
+         WHERE {} AND w.enabled AND NOT u.disabled AND u.deleted_at IS NULL \
+         AND (w.kinds = '' OR w.kinds LIKE '%,' || $2 || ',%') \
+         AND ($3 = 'alarm' OR w.min_severity = 'warning')",
+        crate::alarms::recipient_of_plant()
+    )
+}
+
 /// Called once per case change, in the change's transaction; an error rolls the change back
-/// (the engine tries again next tick). Does nothing yet: deliveries attach here.
+/// (the engine tries again next tick).
 pub async fn on_case_change(
     tx: CaseTx<'_>,
     event: ChangeEvent,
     case: &CaseRow,
 ) -> Result<(), sqlx::Error> {
-    let _ = (tx, event, case);
+    let [en, zh, es] = titles(case);
+    // Relative: the sender puts the portal's public address in front (jobs::webhooks).
+    let link = format!("/alarms?case={}", case.id);
+    let at = match event {
+        ChangeEvent::Opened => case.opened_at,
+        ChangeEvent::Acknowledged => case.acknowledged_at.unwrap_or(case.seen_at),
+        ChangeEvent::Closed => case.closed_at.unwrap_or(case.seen_at),
+        ChangeEvent::Updated => case.seen_at,
+    };
+    let sql = enqueue_for_plant();
+    let sql = match &tx {
+        CaseTx::Sqlite(_) => crate::sql::for_sqlite(&sql).into_owned(),
+        CaseTx::Postgres(_) => sql,
+    };
+    // The change's own time stands for "now": it is the tick's clock (tests run on theirs).
+    macro_rules! bound {
+        () => {
+            sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(event.as_str())
+                .bind(&case.kind)
+                .bind(&case.severity)
+                .bind(case.id.0)
+                .bind(case.plant_id)
+                .bind(&case.plant_name)
+                .bind(case.device_sn.as_deref())
+                .bind(&en)
+                .bind(&zh)
+                .bind(&es)
+                .bind(&case.detail)
+                .bind(at)
+                .bind(&link)
+                .bind(at)
+        };
+    }
+    match tx {
+        CaseTx::Sqlite(c) => bound!().execute(&mut *c).await?.rows_affected(),
+        CaseTx::Postgres(c) => bound!().execute(&mut *c).await?.rows_affected(),
+    };
     Ok(())
 }

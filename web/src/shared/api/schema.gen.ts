@@ -421,6 +421,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alarm/case/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One case with its history; a case on a plant the caller cannot see answers 4 `id`. */
+        get: operations["get_api_v1_alarm_case_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarm/case/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledges an open case (someone is on it): who, when and the comment are kept; the
+         *     case closes by itself on recovery. Acknowledging it again changes nothing; a closed case
+         *     answers 4 `state`, a long comment 4 `comment`, a case the caller cannot see 4 `id`.
+         */
+        post: operations["post_api_v1_alarm_case_id_acknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarm/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cases on the plants the caller may see: live ones first (alarms before warnings, the
+         *     oldest first), then closed ones (the latest first).
+         */
+        get: operations["get_api_v1_alarm_cases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarm/rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new rule; bad input answers 4 with the field (`kind`, `severity`, `scope`, `scopeId`,
+         *     `params.<field>`).
+         */
+        post: operations["post_api_v1_alarm_rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarm/rule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rewrites a rule (switch it on or off, tune it, scope it); another company's rule answers
+         *     4 `id`.
+         */
+        post: operations["post_api_v1_alarm_rule_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarm/rule/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes a rule; its live cases close and keep their history. */
+        post: operations["post_api_v1_alarm_rule_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alarm/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's alarm rules, oldest first (a company starts with one default rule per kind). */
+        get: operations["get_api_v1_alarm_rules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/asw/{sn}/{part}": {
         parameters: {
             query?: never;
@@ -2203,6 +2335,27 @@ export interface paths {
          *     frees it. 301 on a plant, 105 unknown account, 4 `customerId` not an owner.
          */
         post: operations["post_api_v1_gateway_id_customer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateway/{id}/cutUpgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Takes the gateway's queued upgrade of its own firmware out of its queue (it ends cancelled
+         *     at once), or asks the gateway to stop its running upgrade; refused (608) where it cannot.
+         *     The rights of starting one (`gateway.upgrade`).
+         */
+        post: operations["post_api_v1_gateway_id_cutUpgrade"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5436,7 +5589,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plant's daily energy from `startDate` to `endDate` (at most 550 days) as `.xlsx`. */
+        /**
+         * The plant's daily energy and figures from `startDate` to `endDate` (at most 550 days) as
+         *     `.xlsx`.
+         */
         get: operations["get_api_v1_plant_generation_download"];
         put?: never;
         post?: never;
@@ -6574,6 +6730,11 @@ export interface components {
             msg: string;
             success: boolean;
         };
+        /** @description An acknowledgement, with an optional comment. */
+        AckRequest: {
+            /** @description At most 500 characters. */
+            comment?: string | null;
+        };
         ActionRequest: {
             /** @description join, resubmit, quit, optOut, optIn; the utility: accept, reject. */
             action?: components["schemas"]["EnrollmentAction"];
@@ -6695,11 +6856,169 @@ export interface components {
             /** @description Requests the company was asked, waiting for its answer. */
             received: components["schemas"]["AgentOffer"][];
         };
+        /** @description An alarm case. */
+        AlarmCase: {
+            ackComment: string | null;
+            acknowledgedAt: string | null;
+            /** @description The account that acknowledged it. */
+            acknowledgedBy: string | null;
+            closedAt: string | null;
+            /** @description What the figure was computed from. */
+            detail: Record<string, unknown>;
+            /** @description The device it is about; null for a plant-wide case (no_production, low_yield). */
+            deviceSn: string | null;
+            /** Format: int64 */
+            id: number;
+            kind: components["schemas"]["AlarmRuleKind"];
+            /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+            openedAt: string;
+            /** Format: int64 */
+            plantId: number;
+            plantName: string;
+            /**
+             * Format: int64
+             * @description The rule that opened it; null once the rule is deleted.
+             */
+            ruleId: number | null;
+            /** @description When the figure last changed. */
+            seenAt: string;
+            severity: components["schemas"]["AlarmSeverity"];
+            state: components["schemas"]["AlarmCaseState"];
+            /**
+             * @description What it is about within the plant: '' the plant, a device SN, `SN/pv2` a string,
+             *     `SN/F13` an event code.
+             */
+            subject: string;
+            /**
+             * Format: double
+             * @description The last figure seen, in the kind's unit (device_silent missed cycles, no_production W,
+             *     low_yield % short, string_low W, cell_spread mV, soh_falling SOH %, event_code 0).
+             */
+            value: number;
+        };
         /**
-         * @description An alarm kind a webhook endpoint filters on and a delivery names (`domain::webhook::ALARM_KINDS`).
+         * @description What happened to an alarm case.
+         * @enum {string}
+         */
+        AlarmCaseAction: "opened" | "escalated" | "acknowledged" | "closed";
+        /** @description A case with its history, oldest line first. */
+        AlarmCaseDetail: {
+            case: components["schemas"]["AlarmCase"];
+            history: components["schemas"]["AlarmCaseEvent"][];
+        };
+        /** @description One line of a case's history. */
+        AlarmCaseEvent: {
+            /** @description Who acknowledged; null for the engine's own lines. */
+            account: string | null;
+            action: components["schemas"]["AlarmCaseAction"];
+            /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+            at: string;
+            comment: string | null;
+            severity: components["schemas"]["AlarmSeverity"];
+            /** Format: double */
+            value: number | null;
+        };
+        /**
+         * @description Where an alarm case stands: `open`, `acknowledged` (someone is on it) or `closed` (recovered).
+         * @enum {string}
+         */
+        AlarmCaseState: "open" | "acknowledged" | "closed";
+        /**
+         * @description An alarm kind a webhook endpoint filters on and a delivery names: the e-mailed `offline` and `fault`, and the alarm engine's rule kinds (`domain::webhook::ALARM_KINDS`).
          * @enum {string}
          */
         AlarmKind: "offline" | "fault" | "device_silent" | "no_production" | "low_yield" | "string_low" | "cell_spread" | "soh_falling" | "event_code";
+        /**
+         * @description A rule's parameters: each kind reads its own fields (docs/alarms.md lists them with their
+         *     ranges and defaults); the others are absent.
+         */
+        AlarmParams: {
+            /**
+             * Format: int64
+             * @description device_silent: missed upload cycles before an alarm, more than `warningCycles`, up to
+             *     1000 (6).
+             */
+            alarmCycles?: number | null;
+            /** @description event_code: every fault too (true when no codes are given). */
+            allFaults?: boolean | null;
+            /** @description event_code: the event codes (at most 50, letters, digits, `-`, `_`, up to 16 each). */
+            codes?: string[] | null;
+            /**
+             * Format: int64
+             * @description soh_falling: over how many days, 1 to 365 (30).
+             */
+            days?: number | null;
+            /**
+             * Format: double
+             * @description soh_falling: SOH points lost over `days`, 1 to 50 (5).
+             */
+            dropPoints?: number | null;
+            /**
+             * Format: double
+             * @description soh_falling: SOH below this fires whatever the drop, %, 0 to 100 (70).
+             */
+            floor?: number | null;
+            /**
+             * Format: double
+             * @description no_production: the sun at least this high, degrees, 5 to 60 (15).
+             */
+            minElevationDeg?: number | null;
+            /**
+             * Format: int64
+             * @description no_production, string_low: for how long, 15 to 720 (60).
+             */
+            minutes?: number | null;
+            /**
+             * Format: double
+             * @description low_yield (50), string_low (40): how far below the median, %, 10 to 90.
+             */
+            percent?: number | null;
+            /**
+             * Format: double
+             * @description cell_spread: highest minus lowest cell voltage above this, mV, 10 to 2000 (200).
+             */
+            spreadMv?: number | null;
+            /**
+             * Format: double
+             * @description no_production: PV below this counts as nothing, W, 0 to 10000 (10).
+             */
+            thresholdW?: number | null;
+            /**
+             * Format: int64
+             * @description device_silent: missed upload cycles before a warning, 2 to 100 (3).
+             */
+            warningCycles?: number | null;
+        };
+        /** @description An alarm rule of the company. */
+        AlarmRule: {
+            /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+            createAt: string;
+            enabled: boolean;
+            /** Format: int64 */
+            id: number;
+            kind: components["schemas"]["AlarmRuleKind"];
+            /** @description Every parameter of its kind, defaults filled in. */
+            params: components["schemas"]["AlarmParams"];
+            scope: components["schemas"]["AlarmScope"];
+            /**
+             * Format: int64
+             * @description The customer (a customer list id) or plant the scope names; null for `all`.
+             */
+            scopeId: number | null;
+            /** @description The severity of its cases (device_silent's tiers choose their own). */
+            severity: components["schemas"]["AlarmSeverity"];
+            updateAt: string;
+        };
+        /**
+         * @description A rule kind of the alarm engine (docs/alarms.md).
+         * @enum {string}
+         */
+        AlarmRuleKind: "device_silent" | "no_production" | "low_yield" | "string_low" | "cell_spread" | "soh_falling" | "event_code";
+        /**
+         * @description Which plants an alarm rule watches: `all` the company serves, a `customer`'s, one `plant`.
+         * @enum {string}
+         */
+        AlarmScope: "all" | "customer" | "plant";
         /**
          * @description How grave an alarm is: `warning` or `alarm`.
          * @enum {string}
@@ -6726,7 +7045,7 @@ export interface components {
          * @description An action of the audit log (the audit catalogue, `domain::audit_action`).
          * @enum {string}
          */
-        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "webhook.create" | "webhook.edit" | "webhook.rotate" | "webhook.delete" | "webhook.test" | "customer.add" | "agent.add";
+        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.upgrade.cancel" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "alarmRule.add" | "alarmRule.edit" | "alarmRule.delete" | "alarmCase.acknowledge" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "webhook.create" | "webhook.edit" | "webhook.rotate" | "webhook.delete" | "webhook.test" | "customer.add" | "agent.add";
         /** @description One action of the audit log. */
         AuditEntry: {
             account: string;
@@ -7776,6 +8095,79 @@ export interface components {
                 made: components["schemas"]["AgentOffer"][];
                 /** @description Requests the company was asked, waiting for its answer. */
                 received: components["schemas"]["AgentOffer"][];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_AlarmCase: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description An alarm case. */
+            data: {
+                ackComment: string | null;
+                acknowledgedAt: string | null;
+                /** @description The account that acknowledged it. */
+                acknowledgedBy: string | null;
+                closedAt: string | null;
+                /** @description What the figure was computed from. */
+                detail: Record<string, unknown>;
+                /** @description The device it is about; null for a plant-wide case (no_production, low_yield). */
+                deviceSn: string | null;
+                /** Format: int64 */
+                id: number;
+                kind: components["schemas"]["AlarmRuleKind"];
+                /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+                openedAt: string;
+                /** Format: int64 */
+                plantId: number;
+                plantName: string;
+                /**
+                 * Format: int64
+                 * @description The rule that opened it; null once the rule is deleted.
+                 */
+                ruleId: number | null;
+                /** @description When the figure last changed. */
+                seenAt: string;
+                severity: components["schemas"]["AlarmSeverity"];
+                state: components["schemas"]["AlarmCaseState"];
+                /**
+                 * @description What it is about within the plant: '' the plant, a device SN, `SN/pv2` a string,
+                 *     `SN/F13` an event code.
+                 */
+                subject: string;
+                /**
+                 * Format: double
+                 * @description The last figure seen, in the kind's unit (device_silent missed cycles, no_production W,
+                 *     low_yield % short, string_low W, cell_spread mV, soh_falling SOH %, event_code 0).
+                 */
+                value: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_AlarmCaseDetail: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A case with its history, oldest line first. */
+            data: {
+                case: components["schemas"]["AlarmCase"];
+                history: components["schemas"]["AlarmCaseEvent"][];
             };
             msg: string;
             success: boolean;
@@ -10232,6 +10624,71 @@ export interface components {
                      * @description Plants of the agent company.
                      */
                     plants: number;
+                }[];
+                /** Format: int64 */
+                pageNumber: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** Format: int64 */
+                total: number;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Page_AlarmCase: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /**
+             * @description One page of a list: `infos` are the rows of page `pageNumber` of `pageSize` rows, of
+             *     `total` in all.
+             */
+            data: {
+                infos: {
+                    ackComment: string | null;
+                    acknowledgedAt: string | null;
+                    /** @description The account that acknowledged it. */
+                    acknowledgedBy: string | null;
+                    closedAt: string | null;
+                    /** @description What the figure was computed from. */
+                    detail: Record<string, unknown>;
+                    /** @description The device it is about; null for a plant-wide case (no_production, low_yield). */
+                    deviceSn: string | null;
+                    /** Format: int64 */
+                    id: number;
+                    kind: components["schemas"]["AlarmRuleKind"];
+                    /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+                    openedAt: string;
+                    /** Format: int64 */
+                    plantId: number;
+                    plantName: string;
+                    /**
+                     * Format: int64
+                     * @description The rule that opened it; null once the rule is deleted.
+                     */
+                    ruleId: number | null;
+                    /** @description When the figure last changed. */
+                    seenAt: string;
+                    severity: components["schemas"]["AlarmSeverity"];
+                    state: components["schemas"]["AlarmCaseState"];
+                    /**
+                     * @description What it is about within the plant: '' the plant, a device SN, `SN/pv2` a string,
+                     *     `SN/F13` an event code.
+                     */
+                    subject: string;
+                    /**
+                     * Format: double
+                     * @description The last figure seen, in the kind's unit (device_silent missed cycles, no_production W,
+                     *     low_yield % short, string_low W, cell_spread mV, soh_falling SOH %, event_code 0).
+                     */
+                    value: number;
                 }[];
                 /** Format: int64 */
                 pageNumber: number;
@@ -12847,6 +13304,39 @@ export interface components {
                 /** Format: int64 */
                 companyId: number;
                 companyName: string;
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_Vec_AlarmRule: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description `YYYY-MM-DDTHH:MM:SSZ`. */
+                createAt: string;
+                enabled: boolean;
+                /** Format: int64 */
+                id: number;
+                kind: components["schemas"]["AlarmRuleKind"];
+                /** @description Every parameter of its kind, defaults filled in. */
+                params: components["schemas"]["AlarmParams"];
+                scope: components["schemas"]["AlarmScope"];
+                /**
+                 * Format: int64
+                 * @description The customer (a customer list id) or plant the scope names; null for `all`.
+                 */
+                scopeId: number | null;
+                /** @description The severity of its cases (device_silent's tiers choose their own). */
+                severity: components["schemas"]["AlarmSeverity"];
+                updateAt: string;
             }[];
             msg: string;
             success: boolean;
@@ -16800,6 +17290,24 @@ export interface components {
          * @enum {string}
          */
         RotateStatus: "succeeded" | "pending";
+        /** @description A rule as sent: a field left out keeps the stored value (a new rule: its default). */
+        RuleRequest: {
+            /**
+             * Format: int64
+             * @description Internal administrators choose the company.
+             */
+            companyId?: number | null;
+            enabled?: boolean | null;
+            kind?: components["schemas"]["AlarmRuleKind"] | null;
+            params?: components["schemas"]["AlarmParams"] | null;
+            scope?: components["schemas"]["AlarmScope"] | null;
+            /**
+             * Format: int64
+             * @description A customer of the company (its customer list id) or a plant it serves.
+             */
+            scopeId?: number | null;
+            severity?: components["schemas"]["AlarmSeverity"] | null;
+        };
         /** @description A second battery bank's values (numeric strings, null without one). */
         SecondBank: {
             chargeCurrentLimit2: string | null;
@@ -18131,6 +18639,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_AgentChoice"];
+                };
+            };
+        };
+    };
+    get_api_v1_alarm_case_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AlarmCaseDetail"];
+                };
+            };
+        };
+    };
+    post_api_v1_alarm_case_id_acknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AckRequest"];
+            };
+        };
+        responses: {
+            /** @description The case as it is now; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AlarmCase"];
+                };
+            };
+        };
+    };
+    get_api_v1_alarm_cases: {
+        parameters: {
+            query?: {
+                /** @description A rule kind. */
+                kind?: string | null;
+                /** @description Rows per page, 1 to 100 (10 when absent). */
+                limit?: number;
+                /** @description The page, from 1. */
+                page?: number;
+                plantId?: number | null;
+                /** @description `warning` or `alarm`. */
+                severity?: string | null;
+                /** @description `open`, `acknowledged` or `closed`. */
+                state?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_AlarmCase"];
+                };
+            };
+        };
+    };
+    post_api_v1_alarm_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new rule's id; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    post_api_v1_alarm_rule_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_alarm_rule_id_delete: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 2, 4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    get_api_v1_alarm_rules: {
+        parameters: {
+            query?: {
+                /** @description Internal administrators choose the company; everyone else gets their own. */
+                companyId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules; 2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AlarmRule"];
                 };
             };
         };
@@ -20857,6 +21543,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_gateway_id_cutUpgrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or SN */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upgrade (cancelled when it was queued) and the request sent; 2, 4 no upgrade in progress, 305, 602, 606, 608 cancel not supported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UpgradeCancel"];
                 };
             };
         };
@@ -25555,7 +26264,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income); 4 for bad dates, 700 */
+            /** @description An .xlsx file: one row per day (date, PV, load, grid import, grid export, charge, discharge, generator in kWh, income, then the day's plant figures: specific yield, reference yield, performance ratio, irradiation reference, availability, self-consumption, self-sufficiency, CO2 avoided; a missing figure is an empty cell) and a sheet saying what each figure is computed from; 4 for bad dates, 700 */
             200: {
                 headers: {
                     [name: string]: unknown;

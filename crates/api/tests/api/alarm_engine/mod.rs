@@ -8,6 +8,7 @@ use crate::common;
 
 mod acknowledge;
 mod cases;
+mod delivery;
 mod device_silent;
 mod events;
 mod production;

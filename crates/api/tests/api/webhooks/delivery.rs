@@ -136,11 +136,17 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
             .expect("tick");
         assert_eq!((opened.alarms, opened.mails), (1, 0), "[{}]", app.backend);
 
-        let first = tick(&app.store, ALLOWED, t0 + 40_000).await.expect("send");
+        let first = tick(&app.store, ALLOWED, "http://portal.test", t0 + 40_000)
+            .await
+            .expect("send");
         assert_eq!(first.retried, 1, "[{}] the 500", app.backend);
-        let early = tick(&app.store, ALLOWED, t0 + 69_000).await.expect("send");
+        let early = tick(&app.store, ALLOWED, "http://portal.test", t0 + 69_000)
+            .await
+            .expect("send");
         assert_eq!(early.retried + early.delivered, 0, "30 s back-off");
-        let second = tick(&app.store, ALLOWED, t0 + 70_000).await.expect("send");
+        let second = tick(&app.store, ALLOWED, "http://portal.test", t0 + 70_000)
+            .await
+            .expect("send");
         assert_eq!(second.delivered, 1, "[{}]", app.backend);
 
         app.store
@@ -151,7 +157,9 @@ async fn a_fault_and_its_recovery_reach_the_endpoint_through_a_500_and_its_retry
             .await
             .expect("tick");
         assert_eq!(closed.recoveries, 1);
-        let third = tick(&app.store, ALLOWED, t0 + 130_000).await.expect("send");
+        let third = tick(&app.store, ALLOWED, "http://portal.test", t0 + 130_000)
+            .await
+            .expect("send");
         assert_eq!(third.delivered, 1);
 
         let got = got.lock().expect("got").clone();

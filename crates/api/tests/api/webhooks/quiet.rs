@@ -68,7 +68,7 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
             app.backend
         );
         assert_eq!(
-            tick(&app.store, ALLOWED, t0 + 40_000)
+            tick(&app.store, ALLOWED, "http://portal.test", t0 + 40_000)
                 .await
                 .expect("send")
                 .held,
@@ -83,7 +83,7 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
             .expect("tick");
         assert_eq!((later.mails, later.recoveries), (0, 1));
         assert_eq!(
-            tick(&app.store, ALLOWED, t0 + 100_000)
+            tick(&app.store, ALLOWED, "http://portal.test", t0 + 100_000)
                 .await
                 .expect("send")
                 .held,
@@ -107,7 +107,9 @@ async fn quiet_hours_hold_the_mail_and_the_delivery_until_they_end() {
 
         let released = alarms::tick(&app.store, &s, morning).await.expect("tick");
         assert_eq!(released.mails, 1, "[{}] one digest at 07:00", app.backend);
-        let sent = tick(&app.store, ALLOWED, morning).await.expect("send");
+        let sent = tick(&app.store, ALLOWED, "http://portal.test", morning)
+            .await
+            .expect("send");
         assert_eq!(sent.delivered, 2, "[{}]", app.backend);
         let got = got.lock().expect("got").clone();
         let events: Vec<Value> = got
