@@ -13,7 +13,7 @@ import {
   plantOptionsQuery,
   saveRule,
   SEVERITIES,
-  type AlarmKind,
+  type AlarmRuleKind,
   type AlarmParams,
   type AlarmRule,
   type AlarmScope,
@@ -22,7 +22,7 @@ import {
 import { FIELDS, invalidParam, parseCodes } from './params';
 
 interface Values {
-  kind: AlarmKind;
+  kind: AlarmRuleKind;
   enabled: boolean;
   severity: AlarmSeverity;
   scope: AlarmScope;

@@ -12,13 +12,13 @@ export type AlarmCaseEvent = Schemas['AlarmCaseEvent'];
 /** GET /api/v1/alarm/rules: a rule of the company. */
 export type AlarmRule = Schemas['AlarmRule'];
 export type AlarmParams = Schemas['AlarmParams'];
-export type AlarmKind = Schemas['AlarmKind'];
+export type AlarmRuleKind = Schemas['AlarmRuleKind'];
 export type AlarmSeverity = Schemas['AlarmSeverity'];
 export type AlarmScope = Schemas['AlarmScope'];
 /** POST /api/v1/alarm/rule and /api/v1/alarm/rule/{id}. */
 export type RuleRequest = Schemas['RuleRequest'];
 
-export const KINDS: readonly AlarmKind[] = [
+export const KINDS: readonly AlarmRuleKind[] = [
   'device_silent',
   'no_production',
   'low_yield',

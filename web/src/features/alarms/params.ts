@@ -1,4 +1,4 @@
-import type { AlarmKind, AlarmParams } from './api';
+import type { AlarmRuleKind, AlarmParams } from './api';
 
 /** A number parameter of a kind, with the server's range (docs/alarms.md). */
 export interface NumberField {
@@ -13,7 +13,7 @@ const MINUTES: NumberField = { key: 'minutes', min: 15, max: 720, integer: true,
 const PERCENT: NumberField = { key: 'percent', min: 10, max: 90, unit: '%' };
 
 /** Each kind's number parameters, in the order the form shows them. */
-export const FIELDS: Record<AlarmKind, readonly NumberField[]> = {
+export const FIELDS: Record<AlarmRuleKind, readonly NumberField[]> = {
   device_silent: [
     { key: 'warningCycles', min: 2, max: 100, integer: true },
     { key: 'alarmCycles', min: 3, max: 1000, integer: true },
@@ -38,7 +38,7 @@ export const MAX_CODES = 50;
 const CODE = /^[A-Za-z0-9_-]{1,16}$/;
 
 /** The unit of a case's value, by kind. */
-export const VALUE_UNIT: Record<AlarmKind, string> = {
+export const VALUE_UNIT: Record<AlarmRuleKind, string> = {
   device_silent: '',
   no_production: 'W',
   low_yield: '%',
@@ -60,7 +60,7 @@ export function parseCodes(raw: string): string[] {
  * The first parameter the server would refuse (`params.<field>`, as its code 4 names it), or
  * null: the same ranges and cross-checks as `domain::alarm_rules::Params::validate`.
  */
-export function invalidParam(kind: AlarmKind, p: AlarmParams): string | null {
+export function invalidParam(kind: AlarmRuleKind, p: AlarmParams): string | null {
   for (const f of FIELDS[kind]) {
     const v = p[f.key];
     if (v === undefined || v === null) continue;
