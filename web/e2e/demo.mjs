@@ -23,8 +23,16 @@ function freePort() {
   });
 }
 
-/** `historyDays`: days of history the demo writes first (45 unless a test needs fewer). */
-export async function startDemoServer(prefix = 'portal-e2e-demo-', { historyDays = 45 } = {}) {
+/**
+ * `historyDays`: days of history the demo writes first (45 unless a test needs fewer).
+ * `faults`: the demo's fault scenarios, off unless a journey looks at them: the silent inverter
+ * (one of the commercial roof's ten, which the batch upgrade needs) stops at 09:00 in Zaragoza or
+ * five minutes after the start, so a journey would see different plants at different hours.
+ */
+export async function startDemoServer(
+  prefix = 'portal-e2e-demo-',
+  { historyDays = 45, faults = false } = {},
+) {
   if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
   if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
     throw new Error("web/dist is missing: run 'npm run build' first");
@@ -43,6 +51,7 @@ export async function startDemoServer(prefix = 'portal-e2e-demo-', { historyDays
     // Enough history for month and year bars and past events, at a fraction of a year's
     // start-up time in a debug build.
     PORTAL_DEMO_HISTORY_DAYS: String(historyDays),
+    PORTAL_DEMO_FAULTS: faults ? 'on' : 'off',
   });
   for (const user of [USERS.owner, USERS.admin]) {
     const created = spawnSync(

@@ -104,6 +104,9 @@ pub struct Config {
     pub mqtt_signin_per_address: bool,
     /// Days of history `serve --demo` writes for its plants on the first start.
     pub demo_history_days: i64,
+    /// `serve --demo` gives its plants their faults (docs/simulator.md): a soiled plant, a
+    /// shaded string, a silent inverter.
+    pub demo_faults: bool,
     /// Capture the communication log (`PORTAL_COMM_LOG=off` switches it off).
     pub comm_log: bool,
     /// Hours the communication log keeps a message.
@@ -170,6 +173,7 @@ impl Default for Config {
             ),
             mqtt_signin_per_address: true,
             demo_history_days: 364,
+            demo_faults: true,
             comm_log: true,
             comm_log_hours: 72,
             comm_log_per_gateway: 1000,
@@ -435,6 +439,9 @@ impl Config {
         }
         if let Some(v) = num("DEMO_HISTORY_DAYS")? {
             self.demo_history_days = v;
+        }
+        if let Some(v) = flag("DEMO_FAULTS") {
+            self.demo_faults = v;
         }
         if let Some(v) = flag("COMM_LOG") {
             self.comm_log = v;

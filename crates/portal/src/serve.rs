@@ -207,7 +207,9 @@ async fn start_demo(
     let mut specs = sim::fleet::demo_fleet(7, 2024);
     specs.push(sim::fleet::commercial_plant(specs.len(), 2024));
     // A soiled plant, a shaded string and a silent inverter (docs/simulator.md).
-    sim::scenarios::demo(&mut specs, chrono::Utc::now());
+    if config.demo_faults {
+        sim::scenarios::demo(&mut specs, chrono::Utc::now());
+    }
     // The plant read through the gateway agent: created like the others (first, so that the
     // simulated plants keep the newest places in the lists), but reported by the agent from an
     // emulated stick rather than by the simulator.
