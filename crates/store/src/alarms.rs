@@ -7,7 +7,7 @@
 //! over the whole fleet, so 500 gateways falling silent at once cost the same few queries.
 
 use domain::DeviceFamily;
-use domain::ids::{AlarmId, EventId, GatewayId, MailId, PlantId, UserId};
+use domain::ids::{AlarmCaseId, AlarmId, EventId, GatewayId, MailId, PlantId, UserId};
 
 use crate::{Result, Store};
 
@@ -72,6 +72,24 @@ pub struct SilentGateway {
     pub delay_minutes: i64,
 }
 
+/// An `event_code` case on a fault: the fault is mailed as a `fault` alarm already (the
+/// engine writes the detail with serde_json, without spaces).
+const FAULT_CASE: &str = "(c.kind = 'event_code' AND c.detail LIKE '%\"eventSeverity\":\"fault\"%')";
+
+/// An alarm case not yet mailed to the recipient.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct CaseOpened {
+    #[sqlx(flatten)]
+    pub place: AlarmPlace,
+    pub case_id: AlarmCaseId,
+    /// The rule kind (`domain::alarm_rules::Kind`).
+    pub rule: String,
+    /// What it is about: empty for the plant, a device SN, `SN/pv3` for a string, `SN/F13`
+    /// for an event code.
+    pub subject: String,
+    pub opened_at: i64,
+}
+
 /// A fault occurrence (its first event) not yet mailed to the recipient.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct FaultOpened {
@@ -86,22 +104,23 @@ pub struct FaultOpened {
 }
 
 /// A mailed alarm whose cause is over: the gateway was heard again, every device of the
-/// occurrence recovered.
+/// occurrence recovered, the case closed.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Recovered {
     #[sqlx(flatten)]
     pub place: AlarmPlace,
     /// The `alarm_mails` row.
     pub alarm_id: AlarmId,
-    /// `offline` or `fault`.
+    /// `offline`, `fault` or `case`.
     pub kind: String,
     /// Gateway SN or device SN.
     pub sn: Option<String>,
-    /// The fault's code (empty for a gateway).
+    /// The fault's code (empty for a gateway; a case's rule kind).
     pub code: String,
     #[sqlx(try_from = "crate::family::NullableFamily")]
     pub family: Option<DeviceFamily>,
-    /// When it recovered: the gateway's newest message, the occurrence's last recovery.
+    /// When it recovered: the gateway's newest message, the occurrence's last recovery, the
+    /// case's closing.
     pub at: i64,
 }
 
@@ -120,7 +139,7 @@ pub struct RecentAlarm {
 pub struct NewAlarm {
     pub user_id: UserId,
     pub plant_id: PlantId,
-    /// `offline` or `fault`.
+    /// `offline`, `fault` or `case`.
     pub kind: &'static str,
     pub reference: i64,
     pub since: i64,
@@ -261,7 +280,35 @@ impl Store {
              AND {NOTIFIABLE} AND {recipient} ORDER BY a.id"
         );
         out.extend(rows!(self, fetch_all, Recovered, &fault)?);
+        // A case's rule kind travels as its `code`.
+        let case = format!(
+            "SELECT {PLACE}, a.id AS alarm_id, a.kind, c.subject AS sn, c.kind AS code, \
+             CAST(NULL AS TEXT) AS family, c.closed_at AS at \
+             FROM alarm_mails a JOIN users u ON u.id = a.user_id \
+             JOIN plants p ON p.id = a.plant_id JOIN alarm_cases c ON c.id = a.reference \
+             WHERE NOT a.done AND a.kind = 'case' AND c.closed_at IS NOT NULL \
+             AND {WANTS_MAIL} AND NOT u.disabled AND u.deleted_at IS NULL AND {recipient} \
+             ORDER BY a.id"
+        );
+        out.extend(rows!(self, fetch_all, Recovered, &case)?);
         Ok(out)
+    }
+
+    /// Alarm cases (docs/alarms.md) opened at or after `from` and still open, per recipient
+    /// who gets e-mails, not yet mailed to them. Their webhooks are queued by the case itself
+    /// (`alarm_engine::hook`), so only e-mail recipients are read here.
+    pub async fn opened_cases(&self, from: i64) -> Result<Vec<CaseOpened>> {
+        let sql = format!(
+            "SELECT {PLACE}, c.id AS case_id, c.kind AS rule, c.subject, c.opened_at \
+             FROM alarm_cases c JOIN plants p ON p.id = c.plant_id JOIN users u ON {} \
+             WHERE {WANTS_MAIL} AND NOT u.disabled AND u.deleted_at IS NULL \
+             AND c.closed_at IS NULL AND c.opened_at >= $1 AND NOT {FAULT_CASE} \
+             AND NOT EXISTS (SELECT 1 FROM alarm_mails a WHERE a.user_id = u.id \
+                 AND a.kind = 'case' AND a.reference = c.id) \
+             ORDER BY u.id, p.id, c.id",
+            recipient_of_plant()
+        );
+        Ok(rows!(self, fetch_all, CaseOpened, &sql, from)?)
     }
 
     /// Alarms or recoveries mailed after `since`, for the quiet period.
@@ -392,9 +439,10 @@ impl Store {
     pub async fn settle_orphan_alarms(&self) -> Result<u64> {
         Ok(exec!(
             self,
-            "UPDATE alarm_mails SET done = TRUE WHERE NOT done AND kind = 'offline' \
+            "UPDATE alarm_mails SET done = TRUE WHERE NOT done AND ((kind = 'offline' \
              AND NOT EXISTS (SELECT 1 FROM gateways g WHERE g.id = alarm_mails.reference \
-                 AND g.plant_id = alarm_mails.plant_id)"
+                 AND g.plant_id = alarm_mails.plant_id)) OR (kind = 'case' \
+             AND NOT EXISTS (SELECT 1 FROM alarm_cases c WHERE c.id = alarm_mails.reference)))"
         )?)
     }
 }

@@ -31,19 +31,42 @@ pub enum Line {
         meaning: String,
         at: i64,
     },
+    /// An alarm case of the alarm rules opened (`rule`: its kind; `subject`: empty for the
+    /// plant, a device SN, `SN/pv3`, `SN/F13`).
+    CaseOpened {
+        rule: String,
+        subject: String,
+        opened_at: i64,
+    },
+    /// A mailed case closed on recovery.
+    CaseClosed {
+        rule: String,
+        subject: String,
+        at: i64,
+    },
 }
 
 impl Line {
     pub fn is_alarm(&self) -> bool {
-        matches!(self, Line::Offline { .. } | Line::Fault { .. })
+        matches!(
+            self,
+            Line::Offline { .. } | Line::Fault { .. } | Line::CaseOpened { .. }
+        )
     }
 
-    /// The alarm kind (`offline`, `fault`).
+    /// The alarm kind (`offline`, `fault`, `case`).
     pub fn kind(&self) -> &'static str {
         match self {
             Line::Offline { .. } | Line::Online { .. } => "offline",
             Line::Fault { .. } | Line::FaultCleared { .. } => "fault",
+            Line::CaseOpened { .. } | Line::CaseClosed { .. } => "case",
         }
+    }
+
+    /// A case's webhooks are queued by the case itself (`store::alarm_engine::hook`), not by
+    /// the e-mail job.
+    pub fn is_case(&self) -> bool {
+        self.kind() == "case"
     }
 
     /// The SN it is about (a gateway's or a device's).
@@ -52,7 +75,9 @@ impl Line {
             Line::Offline { sn, .. }
             | Line::Online { sn, .. }
             | Line::Fault { sn, .. }
-            | Line::FaultCleared { sn, .. } => sn,
+            | Line::FaultCleared { sn, .. }
+            | Line::CaseOpened { subject: sn, .. }
+            | Line::CaseClosed { subject: sn, .. } => sn,
         }
     }
 
@@ -60,8 +85,10 @@ impl Line {
     pub fn at(&self) -> i64 {
         match self {
             Line::Offline { last_message, .. } => *last_message,
-            Line::Fault { opened_at, .. } => *opened_at,
-            Line::Online { at, .. } | Line::FaultCleared { at, .. } => *at,
+            Line::Fault { opened_at, .. } | Line::CaseOpened { opened_at, .. } => *opened_at,
+            Line::Online { at, .. } | Line::FaultCleared { at, .. } | Line::CaseClosed { at, .. } => {
+                *at
+            }
         }
     }
 
@@ -77,6 +104,10 @@ impl Line {
             Line::FaultCleared {
                 sn, code, meaning, ..
             } => format!("{}: {sn} {}", t.cleared, code_text(code, meaning)),
+            Line::CaseOpened { rule, subject, .. } => case_text(rule, subject, lang),
+            Line::CaseClosed { rule, subject, .. } => {
+                format!("{} ({})", case_text(rule, subject, lang), t.recovered)
+            }
         }
     }
 
@@ -96,6 +127,10 @@ impl Line {
             Line::FaultCleared {
                 code, meaning, at, ..
             } => serde_json::json!({"code": code, "meaning": meaning, "clearedAt": at}),
+            Line::CaseOpened { rule, opened_at, .. } => {
+                serde_json::json!({"rule": rule, "openedAt": opened_at})
+            }
+            Line::CaseClosed { rule, at, .. } => serde_json::json!({"rule": rule, "closedAt": at}),
         }
     }
 }
@@ -190,6 +225,23 @@ impl Digest {
                         t.at,
                         when(*at)
                     ),
+                    Line::CaseOpened {
+                        rule,
+                        subject,
+                        opened_at,
+                    } => format!(
+                        "{}, {} {}",
+                        case_text(rule, subject, lang),
+                        t.since,
+                        when(*opened_at)
+                    ),
+                    Line::CaseClosed { rule, subject, at } => format!(
+                        "{}: {}, {} {}",
+                        t.recovered,
+                        case_text(rule, subject, lang),
+                        t.at,
+                        when(*at)
+                    ),
                 };
                 body.push_str(&format!("  - {text}\n"));
             }
@@ -207,6 +259,16 @@ pub fn plant_link(public_url: &str, plant: PlantId, plant_type: i64) -> String {
     )
 }
 
+/// A case in a few words: its rule's title and what it is about, unless the whole plant.
+fn case_text(rule: &str, subject: &str, lang: Lang) -> String {
+    let title = domain::alarm_rules::Kind::parse(rule).map_or(rule, |k| k.title(lang));
+    if subject.is_empty() {
+        title.to_string()
+    } else {
+        format!("{title}: {subject}")
+    }
+}
+
 fn code_text(code: &str, meaning: &str) -> String {
     format!("{code} {meaning}").trim().to_string()
 }
@@ -222,6 +284,7 @@ struct Texts {
     since: &'static str,
     online: &'static str,
     cleared: &'static str,
+    recovered: &'static str,
     at: &'static str,
     footer: fn(i64) -> String,
 }
@@ -239,6 +302,7 @@ impl Texts {
                 since: "since",
                 online: "Back online",
                 cleared: "Fault cleared",
+                recovered: "Recovered",
                 at: "at",
                 footer: |q| {
                     format!(
@@ -258,6 +322,7 @@ impl Texts {
                 since: "开始于",
                 online: "网关恢复在线",
                 cleared: "故障已恢复",
+                recovered: "已恢复",
                 at: "时间",
                 footer: |q| {
                     format!(
@@ -278,6 +343,7 @@ impl Texts {
                 since: "desde",
                 online: "Pasarela de nuevo en línea",
                 cleared: "Fallo resuelto",
+                recovered: "Recuperado",
                 at: "a las",
                 footer: |q| {
                     format!(
@@ -347,6 +413,36 @@ mod tests {
         );
         assert!(body.contains("Back online: GW9"));
         assert!(body.contains("every 60 minutes"));
+    }
+
+    #[test]
+    fn a_case_is_told_by_its_rules_title_and_its_device() {
+        let mut d = Digest::default();
+        d.add(
+            &place(1),
+            Line::CaseOpened {
+                rule: "device_silent".into(),
+                subject: "INV7".into(),
+                opened_at: 1_700_000_000_000,
+            },
+        );
+        d.add(
+            &place(1),
+            Line::CaseClosed {
+                rule: "no_production".into(),
+                subject: String::new(),
+                at: 1_700_000_000_000,
+            },
+        );
+        let (subject, body) = d.write(Lang::En, "Ann", "http://x", 60);
+        assert_eq!(subject, "Plant alarms: 1 new, 1 recovered (1 plants)");
+        assert!(
+            body.contains("Device not reporting: INV7, since 2023-11-14 23:13:20"),
+            "{body}"
+        );
+        assert!(body.contains("Recovered: No production in daylight, at"), "{body}");
+        let (_, body) = d.write(Lang::Es, "Ana", "http://x", 60);
+        assert!(body.contains("Dispositivo sin datos: INV7"), "{body}");
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The alarm job: e-mails owners and the staff of the companies serving a plant when a gateway
 //! of the plant stays offline longer than their offline delay, when a fault occurrence opens,
-//! and when either of those mailed alarms recovers. At most one e-mail per (recipient, plant,
-//! kind) per quiet period, kinds being `offline`, `fault` and their recoveries; what is held
+//! when an alarm case of the alarm rules opens (docs/alarms.md), and when any of those mailed
+//! alarms recovers. At most one e-mail per (recipient, plant, kind) per quiet period, kinds
+//! being `offline`, `fault`, `case` and their recoveries; what is held
 //! back by the quiet period is told after it if still true. Everything a recipient is due in
 //! one tick is one e-mail (a digest), queued in the outbox for the mail worker in the same
 //! transaction that records it as mailed, with a webhook delivery per alarm (`opened`) and
-//! recovery (`closed`) for the recipient's endpoints (recipients may have webhooks only).
+//! recovery (`closed`) for the recipient's endpoints (recipients may have webhooks only). A
+//! case's webhooks are not queued here: the case queues them as it changes.
 //!
 //! Quiet hours (per user): while they hold, what a tick decides for the user is recorded and
 //! its digest lines are kept (`alarm_held_lines`); the first tick after they end mails them,
@@ -252,20 +254,46 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
         });
     }
 
+    for c in store.opened_cases(from).await? {
+        if Quiet::holds(&quiet.alarms, &c.place, "case") {
+            continue;
+        }
+        let d = entry(&mut due, &c.place);
+        d.digest.add(
+            &c.place,
+            Line::CaseOpened {
+                rule: c.rule.clone(),
+                subject: c.subject.clone(),
+                opened_at: c.opened_at,
+            },
+        );
+        d.alarms.push(NewAlarm {
+            user_id: c.place.user_id,
+            plant_id: c.place.plant_id,
+            kind: "case",
+            reference: c.case_id.0,
+            since: c.opened_at,
+        });
+    }
+
     for r in store.recovered_alarms().await? {
         if Quiet::holds(&quiet.recoveries, &r.place, &r.kind) {
             continue;
         }
         let sn = r.sn.clone().unwrap_or_default();
-        let line = if r.kind == "offline" {
-            Line::Online { sn, at: r.at }
-        } else {
-            Line::FaultCleared {
+        let line = match r.kind.as_str() {
+            "offline" => Line::Online { sn, at: r.at },
+            "case" => Line::CaseClosed {
+                rule: r.code.clone(),
+                subject: sn,
+                at: r.at,
+            },
+            _ => Line::FaultCleared {
                 sn,
                 meaning: meaning(r.family, &r.code, &r.place.lang),
                 code: r.code.clone(),
                 at: r.at,
-            }
+            },
         };
         let d = entry(&mut due, &r.place);
         d.digest.add(&r.place, line);
@@ -284,6 +312,7 @@ pub async fn tick(store: &Store, settings: &AlarmSettings, now: i64) -> store::R
             .flat_map(|p| {
                 p.lines
                     .iter()
+                    .filter(|l| !l.is_case())
                     .map(move |l| LineEvent::new(&p.place, l, &settings.public_url))
             })
             .collect();

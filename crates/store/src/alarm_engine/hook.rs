@@ -49,38 +49,17 @@ impl<'a, 't> From<&'a mut sqlx::Transaction<'t, sqlx::Postgres>> for CaseTx<'a> 
 
 /// The titles of a case's deliveries, in each recipient's alarm language.
 fn titles(case: &CaseRow) -> [String; 3] {
-    let subject = case.device_sn.as_deref().unwrap_or(&case.plant_name);
-    let [en, zh, es] = match case.kind.as_str() {
-        "device_silent" => [
-            "Device not reporting",
-            "设备无数据",
-            "Dispositivo sin datos",
-        ],
-        "no_production" => [
-            "No production in daylight",
-            "白天无发电",
-            "Sin producción de día",
-        ],
-        "low_yield" => ["Yield below expected", "发电量低于预期", "Rendimiento bajo"],
-        "string_low" => [
-            "String below its siblings",
-            "组串低于同组",
-            "String por debajo",
-        ],
-        "cell_spread" => [
-            "Battery cell spread",
-            "电芯压差过大",
-            "Dispersión de celdas",
-        ],
-        "soh_falling" => [
-            "Battery health falling",
-            "电池健康度下降",
-            "Salud de batería en descenso",
-        ],
-        "event_code" => ["Device event", "设备事件", "Evento del dispositivo"],
-        _ => ["Alarm", "告警", "Alarma"],
+    use domain::{Lang, alarm_rules::Kind};
+    let subject = if case.subject.is_empty() {
+        &case.plant_name
+    } else {
+        &case.subject
     };
-    [en, zh, es].map(|t| format!("{t}: {subject}"))
+    let kind = Kind::parse(&case.kind);
+    [Lang::En, Lang::Zh, Lang::Es].map(|lang| {
+        let title = kind.map_or("Alarm", |k| k.title(lang));
+        format!("{title}: {subject}")
+    })
 }
 
 /// Queues the case's change for every recipient's matching endpoints (the statement is

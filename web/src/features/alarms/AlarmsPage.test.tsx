@@ -107,6 +107,17 @@ describe('AlarmsPage', () => {
     expect(within(items[0] as HTMLElement).getByText('Opened')).toBeTruthy();
   }, 30_000);
 
+  it('opens the case a link names (an alarm webhook's url) and forgets it on close', async () => {
+    screenWidth(1440);
+    const api = serve();
+    const view = await renderScreen(<AlarmsPage />, { route: '/alarms?case=7' });
+    const drawer = await screen.findByTestId('alarm-drawer');
+    expect(await within(drawer).findByText('North roof')).toBeTruthy();
+    expect(api.calls('GET /api/v1/alarm/case/{id}')[0]?.path).toBe('/api/v1/alarm/case/7');
+    fireEvent.click(within(document.body).getByLabelText('Close'));
+    await waitFor(() => expect(view.location()).toBe('/alarms'));
+  }, 30_000);
+
   it('shows cards on a phone and filters by state', async () => {
     screenWidth(390);
     const api = serve();

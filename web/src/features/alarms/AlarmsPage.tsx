@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Flex, Select, Table, Typography, type TableProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
@@ -39,6 +40,17 @@ export default function AlarmsPage() {
   const [plantSearch, setPlantSearch] = useState('');
   const plants = useQuery(plantOptionsQuery(plantSearch));
   const [open, setOpen] = useState<AlarmCase | null>(null);
+  // `?case=<id>`: the link an alarm webhook carries opens that case.
+  const [search, setSearch] = useSearchParams();
+  const linked = Number(search.get('case')) || null;
+  const closeDrawer = () => {
+    setOpen(null);
+    if (linked !== null) {
+      const next = new URLSearchParams(search);
+      next.delete('case');
+      setSearch(next, { replace: true });
+    }
+  };
   const [ack, setAck] = useState<AlarmCase | null>(null);
   const w = (px: number) => (phone ? '100%' : px);
 
@@ -191,7 +203,9 @@ export default function AlarmsPage() {
           onChange={(p) => setPage(p.current ?? 1, p.pageSize)}
         />
       )}
-      {open && <CaseDrawer alarm={open} onClose={() => setOpen(null)} />}
+      {(open || linked !== null) && (
+        <CaseDrawer id={open?.id ?? linked ?? 0} alarm={open ?? undefined} onClose={closeDrawer} />
+      )}
       {ack && <AckDialog alarm={ack} onClose={() => setAck(null)} />}
     </Card>
   );

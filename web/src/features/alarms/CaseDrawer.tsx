@@ -3,25 +3,58 @@ import { Descriptions, Drawer, Skeleton, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Problem } from '@/shared/ui/Problem';
 import { useNarrow } from '@/shared/ui/useNarrow';
-import { caseDetailQuery, type AlarmCase } from './api';
+import { caseDetailQuery, type AlarmCase, type AlarmCaseDetail } from './api';
 import { subjectOf, valueOf, when } from './format';
 import { SeverityBadge, StateTag } from './labels';
 
 /** A case with what it was computed from and its history (opened, escalated, acknowledged,
- * closed). */
-export function CaseDrawer({ alarm, onClose }: { alarm: AlarmCase; onClose: () => void }) {
+ * closed): from the list's row, or by its id alone (a link from an alarm webhook). */
+export function CaseDrawer({
+  id,
+  alarm,
+  onClose,
+}: {
+  id: number;
+  alarm?: AlarmCase;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const phone = useNarrow();
-  const detail = useQuery(caseDetailQuery(alarm.id));
+  const detail = useQuery(caseDetailQuery(id));
   const c = detail.data?.case ?? alarm;
   return (
     <Drawer
       open
       onClose={onClose}
       width={phone ? '100%' : 480}
-      title={t(`alarms.kind.${c.kind}`)}
+      title={c ? t(`alarms.kind.${c.kind}`) : t('alarms.title')}
       data-testid="alarm-drawer"
     >
+      {!c ? (
+        detail.isError ? (
+          <Problem title={t('alarms.detailFailed')} />
+        ) : (
+          <Skeleton active />
+        )
+      ) : (
+        <CaseBody c={c} history={detail.data?.history} failed={detail.isError} />
+      )}
+    </Drawer>
+  );
+}
+
+function CaseBody({
+  c,
+  history,
+  failed,
+}: {
+  c: AlarmCase;
+  history: AlarmCaseDetail['history'] | undefined;
+  failed: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label={t('alarms.column.severity')}>
           <SeverityBadge severity={c.severity} t={t} />
@@ -40,14 +73,14 @@ export function CaseDrawer({ alarm, onClose }: { alarm: AlarmCase; onClose: () =
       <Typography.Title level={5} style={{ marginTop: 16 }}>
         {t('alarms.history')}
       </Typography.Title>
-      {detail.isError ? (
+      {failed ? (
         <Problem title={t('alarms.detailFailed')} />
-      ) : detail.isPending ? (
+      ) : !history ? (
         <Skeleton active />
       ) : (
         <Timeline
           data-testid="alarm-history"
-          items={detail.data.history.map((h) => ({
+          items={history.map((h) => ({
             color: h.action === 'closed' ? 'green' : h.action === 'acknowledged' ? 'blue' : 'red',
             children: (
               <div data-testid="alarm-history-item">
@@ -60,6 +93,6 @@ export function CaseDrawer({ alarm, onClose }: { alarm: AlarmCase; onClose: () =
           }))}
         />
       )}
-    </Drawer>
+    </>
   );
 }

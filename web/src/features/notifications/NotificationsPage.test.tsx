@@ -166,4 +166,35 @@ describe('NotificationsPage', () => {
       await screen.findByText('No message matches these filters', {}, SLOW),
     ).toBeInTheDocument();
   });
+
+  it('points to the alarm cases waiting for acknowledgement, for those who may see them', async () => {
+    const api = fakeHttp({
+      'GET /api/v1/message/count': () => envelope(0),
+      'GET /api/v1/messages': () => envelope(page<MessageItem>([])),
+      'GET /api/v1/alarm/cases': () =>
+        envelope({ pageSize: 1, pageNumber: 1, total: 3, infos: [] }),
+    });
+    await renderScreen(<NotificationsPage />, {
+      route: '/notification',
+      permissions: [{ permission: 'event.view', type: 0 }],
+    });
+    const note = await screen.findByTestId('notifications-open-cases', {}, SLOW);
+    expect(note).toHaveTextContent('Alarm cases waiting for acknowledgement: 3');
+    expect(within(note).getByRole('link')).toHaveAttribute('href', '/alarms?state=open');
+    expect(api.calls('GET /api/v1/alarm/cases')[0]?.query).toMatchObject({
+      state: 'open',
+      limit: 1,
+    });
+  });
+
+  it('asks for no alarm cases without the right to see events', async () => {
+    const api = fakeHttp({
+      'GET /api/v1/message/count': () => envelope(0),
+      'GET /api/v1/messages': () => envelope(page<MessageItem>([])),
+    });
+    await show();
+    await screen.findByTestId('notifications-table', {}, SLOW);
+    expect(api.calls('GET /api/v1/alarm/cases')).toEqual([]);
+    expect(screen.queryByTestId('notifications-open-cases')).toBeNull();
+  });
 });

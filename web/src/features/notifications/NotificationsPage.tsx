@@ -39,6 +39,7 @@ import {
   READ_STATES,
   type Kind,
 } from './api';
+import { OpenCases } from './OpenCases';
 
 const KIND_COLOR: Record<Kind, string> = {
   warning: severityColor('warning'),
@@ -187,6 +188,7 @@ export default function NotificationsPage() {
         </Flex>
       }
     >
+      <OpenCases />
       <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
         <Segmented
           value={query.read}

@@ -54,7 +54,7 @@ async fn a_case_opening_and_closing_is_delivered_to_the_owners_webhook_only() {
         assert_eq!(opened["caseId"], case_id);
         assert_eq!(opened["plantId"], w.plant.0);
         assert_eq!(opened["deviceSn"], "INV-H1");
-        assert_eq!(opened["title"], "Device event: INV-H1");
+        assert_eq!(opened["title"], "Device event: INV-H1/F13");
         assert_eq!(
             opened["url"],
             format!("http://portal.test/alarms?case={case_id}")

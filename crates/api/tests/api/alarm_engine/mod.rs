@@ -10,6 +10,7 @@ mod acknowledge;
 mod cases;
 mod delivery;
 mod device_silent;
+mod digest;
 mod events;
 mod production;
 mod rules;
@@ -38,6 +39,7 @@ struct World {
     admin: String,
     staff: String,
     ann: String,
+    ann_id: UserId,
     bob: String,
     plant: PlantId,
     gateway: GatewayId,
@@ -66,6 +68,7 @@ async fn world(app: &App) -> World {
         admin,
         staff,
         ann,
+        ann_id,
         bob,
         plant,
         gateway,
