@@ -74,7 +74,8 @@ pub struct SilentGateway {
 
 /// An `event_code` case on a fault: the fault is mailed as a `fault` alarm already (the
 /// engine writes the detail with serde_json, without spaces).
-const FAULT_CASE: &str = "(c.kind = 'event_code' AND c.detail LIKE '%\"eventSeverity\":\"fault\"%')";
+const FAULT_CASE: &str =
+    "(c.kind = 'event_code' AND c.detail LIKE '%\"eventSeverity\":\"fault\"%')";
 
 /// An alarm case not yet mailed to the recipient.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]

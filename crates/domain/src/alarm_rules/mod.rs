@@ -58,11 +58,27 @@ impl Kind {
     /// The kind in a few words, in `lang`: an alarm e-mail's line, a webhook's title.
     pub fn title(self, lang: crate::Lang) -> &'static str {
         let [en, zh, es] = match self {
-            Kind::DeviceSilent => ["Device not reporting", "设备无数据", "Dispositivo sin datos"],
-            Kind::NoProduction => ["No production in daylight", "白天无发电", "Sin producción de día"],
+            Kind::DeviceSilent => [
+                "Device not reporting",
+                "设备无数据",
+                "Dispositivo sin datos",
+            ],
+            Kind::NoProduction => [
+                "No production in daylight",
+                "白天无发电",
+                "Sin producción de día",
+            ],
             Kind::LowYield => ["Yield below expected", "发电量低于预期", "Rendimiento bajo"],
-            Kind::StringLow => ["String below its siblings", "组串低于同组", "String por debajo"],
-            Kind::CellSpread => ["Battery cell spread", "电芯压差过大", "Dispersión de celdas"],
+            Kind::StringLow => [
+                "String below its siblings",
+                "组串低于同组",
+                "String por debajo",
+            ],
+            Kind::CellSpread => [
+                "Battery cell spread",
+                "电芯压差过大",
+                "Dispersión de celdas",
+            ],
             Kind::SohFalling => [
                 "Battery health falling",
                 "电池健康度下降",

@@ -86,9 +86,9 @@ impl Line {
         match self {
             Line::Offline { last_message, .. } => *last_message,
             Line::Fault { opened_at, .. } | Line::CaseOpened { opened_at, .. } => *opened_at,
-            Line::Online { at, .. } | Line::FaultCleared { at, .. } | Line::CaseClosed { at, .. } => {
-                *at
-            }
+            Line::Online { at, .. }
+            | Line::FaultCleared { at, .. }
+            | Line::CaseClosed { at, .. } => *at,
         }
     }
 
@@ -127,7 +127,9 @@ impl Line {
             Line::FaultCleared {
                 code, meaning, at, ..
             } => serde_json::json!({"code": code, "meaning": meaning, "clearedAt": at}),
-            Line::CaseOpened { rule, opened_at, .. } => {
+            Line::CaseOpened {
+                rule, opened_at, ..
+            } => {
                 serde_json::json!({"rule": rule, "openedAt": opened_at})
             }
             Line::CaseClosed { rule, at, .. } => serde_json::json!({"rule": rule, "closedAt": at}),
@@ -440,7 +442,10 @@ mod tests {
             body.contains("Device not reporting: INV7, since 2023-11-14 23:13:20"),
             "{body}"
         );
-        assert!(body.contains("Recovered: No production in daylight, at"), "{body}");
+        assert!(
+            body.contains("Recovered: No production in daylight, at"),
+            "{body}"
+        );
         let (_, body) = d.write(Lang::Es, "Ana", "http://x", 60);
         assert!(body.contains("Dispositivo sin datos: INV7"), "{body}");
     }

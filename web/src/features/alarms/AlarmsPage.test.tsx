@@ -107,7 +107,7 @@ describe('AlarmsPage', () => {
     expect(within(items[0] as HTMLElement).getByText('Opened')).toBeTruthy();
   }, 30_000);
 
-  it('opens the case a link names (an alarm webhook's url) and forgets it on close', async () => {
+  it('opens the case a link names (the url of an alarm webhook) and forgets it on close', async () => {
     screenWidth(1440);
     const api = serve();
     const view = await renderScreen(<AlarmsPage />, { route: '/alarms?case=7' });

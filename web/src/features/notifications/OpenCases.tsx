@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { caseListQuery } from '@/features/alarms/api';
+import { api } from '@/shared/api/client';
 import { useCan } from '@/shared/permissions';
 
 /** The alarm cases nobody has acknowledged yet, with the way to them: the messages list holds
@@ -14,9 +14,12 @@ export function OpenCases() {
 
 function Count() {
   const { t } = useTranslation();
-  const open = useQuery(
-    caseListQuery({ page: 1, limit: 1, state: 'open', kind: '', severity: '', plantId: null }),
-  );
+  const open = useQuery({
+    // under the Alarms screen's keys: acknowledging there refreshes this count
+    queryKey: ['alarms', 'openCount'],
+    queryFn: () => api.get('/api/v1/alarm/cases', { query: { state: 'open', page: 1, limit: 1 } }),
+    refetchInterval: 60_000,
+  });
   const total = open.data?.total ?? 0;
   if (!total) return null;
   return (

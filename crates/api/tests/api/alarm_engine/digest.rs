@@ -63,7 +63,12 @@ async fn a_case_and_its_recovery_are_mailed_once_beside_the_fault() {
         let cleared = alarms::tick(&app.store, &s, NOON + 100_000)
             .await
             .expect("alarms");
-        assert_eq!((cleared.mails, cleared.recoveries), (1, 2), "[{}]", app.backend);
+        assert_eq!(
+            (cleared.mails, cleared.recoveries),
+            (1, 2),
+            "[{}]",
+            app.backend
+        );
 
         let port = free_port();
         let smtp = Smtp::start(&python, port).await;
@@ -76,13 +81,22 @@ async fn a_case_and_its_recovery_are_mailed_once_beside_the_fault() {
             .filter_map(|m| m["body"].as_str().map(str::to_string))
             .collect();
         assert_eq!(bodies.len(), 2, "{bodies:?}");
-        assert!(bodies[0].contains("Device event: INV-M1/W02, since"), "{bodies:?}");
+        assert!(
+            bodies[0].contains("Device event: INV-M1/W02, since"),
+            "{bodies:?}"
+        );
         assert!(bodies[0].contains("Fault: INV-M1 F13"), "{bodies:?}");
-        assert!(!bodies.iter().any(|b| b.contains("INV-M1/F13")), "{bodies:?}");
+        assert!(
+            !bodies.iter().any(|b| b.contains("INV-M1/F13")),
+            "{bodies:?}"
+        );
         assert!(
             bodies[1].contains("Recovered: Device event: INV-M1/W02, at"),
             "{bodies:?}"
         );
-        assert!(bodies[1].contains("Fault cleared: INV-M1 F13"), "{bodies:?}");
+        assert!(
+            bodies[1].contains("Fault cleared: INV-M1 F13"),
+            "{bodies:?}"
+        );
     }
 }
