@@ -5,7 +5,7 @@
 use domain::DeviceFamily;
 use domain::ids::{DeviceId, PlantId};
 
-use crate::{Result, Store, telemetry::SampleRow};
+use crate::{Result, Store, sql::placeholders, telemetry::SampleRow};
 
 /// When one device of a plant last reported.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -33,15 +33,6 @@ pub struct PlantDayEnergy {
 pub struct PlantTotalEnergy {
     pub plant_id: PlantId,
     pub kwh: f64,
-}
-
-/// `$first, $first+1, ...` for `n` values: the placeholders of an `IN (...)` list. Only
-/// placeholders are formatted into the SQL; the ids themselves are bound.
-fn placeholders(first: usize, n: usize) -> String {
-    (first..first + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl Store {
@@ -148,14 +139,5 @@ impl Store {
             [metric, from, before],
             plants
         )?)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn placeholders_continue_after_the_fixed_parameters() {
-        assert_eq!(super::placeholders(3, 3), "$3, $4, $5");
-        assert_eq!(super::placeholders(1, 1), "$1");
     }
 }

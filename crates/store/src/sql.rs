@@ -55,6 +55,15 @@ pub(crate) fn push_params(sql: &mut String, before: usize, count: usize, sqlite:
     }
 }
 
+/// `$first, $first+1, ...` for `n` values: the placeholders of an `IN (...)` list. Only
+/// placeholders are formatted into the SQL; the ids themselves are bound.
+pub(crate) fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `rows!(store, fetch_one|fetch_optional|fetch_all, RowType, "SQL", args...)`
 macro_rules! rows {
     ($store:expr, $fetch:ident, $T:ty, $sql:expr $(, $arg:expr)* $(,)?) => {{
@@ -292,6 +301,12 @@ macro_rules! revoke_in_tx {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn placeholders_continue_after_the_fixed_parameters() {
+        assert_eq!(super::placeholders(3, 3), "$3, $4, $5");
+        assert_eq!(super::placeholders(1, 1), "$1");
+    }
+
     #[test]
     fn numbered_placeholders_become_sqlite_numbered_parameters() {
         assert_eq!(

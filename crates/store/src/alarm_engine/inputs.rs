@@ -5,7 +5,7 @@
 use domain::DeviceFamily;
 use domain::ids::{CompanyId, DeviceId, EventId, PlantId};
 
-use crate::{Result, Store};
+use crate::{Result, Store, sql::placeholders};
 
 /// A plant a rule watches.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -46,13 +46,6 @@ pub struct OpenEvent {
     pub code: String,
     pub severity: String,
     pub opened_at: i64,
-}
-
-fn placeholders(first: usize, n: usize) -> String {
-    (first..first + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl Store {
