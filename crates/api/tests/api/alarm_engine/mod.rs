@@ -78,24 +78,8 @@ async fn world(app: &App) -> World {
 
 async fn plant(app: &App, owner: UserId, company: CompanyId, name: &str) -> PlantId {
     let fields = PlantFields {
-        name: name.into(),
         plant_type: 2,
-        total_power: 10.0,
-        join_date: "2026-01-01".into(),
-        currency: "EUR".into(),
-        timezone: "Europe/Madrid".into(),
-        address: String::new(),
-        lon: -3.7,
-        lat: 40.4,
-        image_url: String::new(),
-        thumb_url: String::new(),
-        principal: String::new(),
-        phone: String::new(),
-        email: String::new(),
-        installer: String::new(),
-        invest: 0.0,
-        tilt: None,
-        azimuth: None,
+        ..crate::alarm_mail::fields(name)
     };
     app.store
         .create_plant(owner, Some(company), owner, &fields, domain::time::now_ms())
