@@ -40,14 +40,17 @@ done <"$work/list"
 echo "Rust tests: $(wc -l <"$work/list") binaries in $(wc -l <"$work/parts") parts, $jobs at a time, $RUST_TEST_THREADS tests each"
 
 run_one() {
-  local dir="$1" exe="$2" part="$3" area="$4" name started status=0
+  local dir="$1" exe="$2" part="$3" area="$4" name started status=0 cpu
   name="$(basename "$exe") $area"
   started=$(date +%s)
   # shellcheck disable=SC2046 # one argument per test name
-  (cd "$dir" && "$exe" --exact $(cat "$work/part$part")) >"$work/log$part" 2>&1 || status=$?
+  (cd "$dir" && /usr/bin/time -f "%U %S" -o "$work/cpu$part" \
+    "$exe" --exact $(cat "$work/part$part")) >"$work/log$part" 2>&1 || status=$?
   [ "$status" -eq 0 ] || echo "$name (${dir#"$PWD"/})" >>"$work/failed"
+  cpu=$(awk 'END { printf "%d", $1 + $2 }' "$work/cpu$part" 2>/dev/null || echo 0)
+  echo "$(($(date +%s) - started)) $cpu $name" >>"$work/times"
   flock "$work/print.lock" bash -c 'printf "\n# %s\n" "$1"; cat "$2"' _ \
-    "$name (${dir#"$PWD"/}, $(($(date +%s) - started)) s)" "$work/log$part"
+    "$name (${dir#"$PWD"/}, $(($(date +%s) - started)) s, $cpu s CPU)" "$work/log$part"
 }
 
 running=0
@@ -60,6 +63,9 @@ while read -r dir exe part area; do
   running=$((running + 1))
 done <"$work/parts"
 wait
+# Each part's wall and CPU seconds, longest first (target/rust-parts.txt): a part that waits
+# far longer than it computes holds one of the slots while the cores idle.
+sort -rn "$work/times" >target/rust-parts.txt
 
 cargo test --workspace --doc -- "$@" || echo "doc tests" >>"$work/failed"
 

@@ -28,10 +28,12 @@ function freePort() {
  * `faults`: the demo's fault scenarios, off unless a journey looks at them: the silent inverter
  * (one of the commercial roof's ten, which the batch upgrade needs) stops at 09:00 in Zaragoza or
  * five minutes after the start, so a journey would see different plants at different hours.
+ * `upgradeSecs`: the longest a simulated firmware upgrade takes (the demo's 20 unless given;
+ * each takes between half of it and all of it).
  */
 export async function startDemoServer(
   prefix = 'portal-e2e-demo-',
-  { historyDays = 45, faults = false } = {},
+  { historyDays = 45, faults = false, upgradeSecs } = {},
 ) {
   if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
   if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
@@ -53,6 +55,7 @@ export async function startDemoServer(
     PORTAL_DEMO_HISTORY_DAYS: String(historyDays),
     PORTAL_DEMO_FAULTS: faults ? 'on' : 'off',
   });
+  if (upgradeSecs !== undefined) env.PORTAL_DEMO_UPGRADE_SECS = String(upgradeSecs);
   for (const user of [USERS.owner, USERS.admin]) {
     const created = spawnSync(
       PORTAL_BIN,

@@ -59,7 +59,7 @@ describe('firmware upgrades', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-upgrades-');
+    server = await startDemoServer('portal-e2e-upgrades-', { historyDays: 1, upgradeSecs: 6 });
     browser = await launch();
   });
   after(async () => {

@@ -36,8 +36,6 @@ mod gateways;
 mod headers;
 mod inverters;
 mod limits;
-#[cfg(feature = "lint-probe")]
-pub mod lint_probe;
 mod manuals;
 pub use manuals::key as manual_file_key;
 mod messages;

@@ -107,6 +107,10 @@ pub struct Config {
     /// `serve --demo` gives its plants their faults (docs/simulator.md): a soiled plant, a
     /// shaded string, a silent inverter.
     pub demo_faults: bool,
+    /// The longest a simulated firmware upgrade of `serve --demo` takes, in seconds (each takes
+    /// between half of it and all of it): real loggers take minutes, the demo 10 to 20 s, and
+    /// a browser test of a batch of ten less.
+    pub demo_upgrade_secs: i64,
     /// Capture the communication log (`PORTAL_COMM_LOG=off` switches it off).
     pub comm_log: bool,
     /// Hours the communication log keeps a message.
@@ -174,6 +178,7 @@ impl Default for Config {
             mqtt_signin_per_address: true,
             demo_history_days: 364,
             demo_faults: true,
+            demo_upgrade_secs: 20,
             comm_log: true,
             comm_log_hours: 72,
             comm_log_per_gateway: 1000,
@@ -443,6 +448,9 @@ impl Config {
         if let Some(v) = flag("DEMO_FAULTS") {
             self.demo_faults = v;
         }
+        if let Some(v) = num("DEMO_UPGRADE_SECS")? {
+            self.demo_upgrade_secs = v;
+        }
         if let Some(v) = flag("COMM_LOG") {
             self.comm_log = v;
         }
@@ -470,6 +478,9 @@ impl Config {
         }
         if !(0..=3660).contains(&self.demo_history_days) {
             bail!("demo_history_days must be between 0 and 3660");
+        }
+        if !(2..=3600).contains(&self.demo_upgrade_secs) {
+            bail!("demo_upgrade_secs must be between 2 and 3600");
         }
         if self.access_token_ttl_secs <= 0 || self.refresh_token_ttl_secs <= 0 {
             bail!("token lifetimes must be positive");

@@ -245,6 +245,12 @@ async fn start_demo(
     crate::demo_agent::start(agent_plant, broker_addr, &config.data_dir, stop_rx.clone()).await?;
     let tx = devices.submissions.clone();
     let history_days = config.demo_history_days;
+    let longest = Duration::from_secs(config.demo_upgrade_secs.unsigned_abs());
+    let upgrades = sim::commands::UpgradeTiming {
+        min: longest / 2,
+        max: longest,
+        ..sim::commands::UpgradeTiming::default()
+    };
     println!(
         "Demo: sign in as {} / {} to see {} simulated plants and one read by the gateway agent, \
          or as {} (same password) to run their installer, {}",
@@ -287,10 +293,11 @@ async fn start_demo(
             reboot: sim::gateway::DEFAULT_REBOOT,
         };
         for gw in fleet {
-            tokio::spawn(sim::gateway::run(
+            tokio::spawn(sim::gateway::run_with(
                 gw,
                 configs.clone(),
                 opts.clone(),
+                upgrades,
                 stop_rx.clone(),
             ));
         }
