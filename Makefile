@@ -146,11 +146,4 @@ e2e: web
 
 # Databases and schemas left by earlier test runs (one per test, named t<pid>_...).
 clean-test-schemas:
-	if pg_isready -q -h 127.0.0.1 2>/dev/null; then
-	  psql -q -h 127.0.0.1 -U postgres -d test -Atc \
-	    "SELECT 'DROP SCHEMA \"' || schema_name || '\" CASCADE;' FROM information_schema.schemata WHERE schema_name ~ '^t[0-9]+_[0-9]+_[0-9]+$$'" \
-	    | PGOPTIONS='--client-min-messages=warning' psql -q -h 127.0.0.1 -U postgres -d test >/dev/null 2>&1 || true
-	  psql -q -h 127.0.0.1 -U postgres -d test -Atc \
-	    "SELECT 'DROP DATABASE \"' || datname || '\" WITH (FORCE);' FROM pg_database WHERE datname ~ '^t[0-9]+_[0-9]+_[0-9]+$$'" \
-	    | PGOPTIONS='--client-min-messages=warning' psql -q -h 127.0.0.1 -U postgres -d test >/dev/null 2>&1 || true
-	fi
+	harness/drop-test-databases.sh
