@@ -19,7 +19,7 @@ use crate::{
     commands, companies, company, customers, debug, dict, energy_hub, events, firmware, fleet,
     gateways, inverters, manuals, messages, meters, monitor, owners, permissions, plants,
     predicted, products, protocols, reports, settings, staff, system, upgrades, users, versions,
-    weather_stations, webhooks,
+    push, weather_stations, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -37,6 +37,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(accounts::router())
         .merge(users::router())
         .merge(webhooks::router())
+        .merge(push::router())
         .merge(permissions::router())
         .merge(company::router())
         .merge(companies::router())

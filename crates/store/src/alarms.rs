@@ -380,6 +380,11 @@ impl Store {
             }
             for e in r.webhooks {
                 enqueue_webhooks_in_tx!(tx, sqlite, e, [r.user].iter(), now);
+                // An alarm that begins is pushed too (recoveries are not: docs/push.md).
+                if e.event == "opened" {
+                    let push = crate::push::AlarmPush::of(e);
+                    enqueue_push_in_tx!(tx, sqlite, &push.event(), r.user, now);
+                }
             }
             match r.mail {
                 Some(mail) => {
