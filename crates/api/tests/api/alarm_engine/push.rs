@@ -64,7 +64,7 @@ async fn an_opened_case_is_pushed_encrypted_and_signed_to_the_owners_browser_onl
         assert_eq!(p["plant"], "North roof");
         assert_eq!(p["kind"], "event_code");
         assert_eq!(p["severity"], "alarm");
-        assert_eq!(p["at"], "2027-06-21T12:00:00Z");
+        assert_eq!(p["at"], "2027-06-21T12:00:30Z", "when the tick opened it");
         let key = app.get("/api/v1/user/push/key", Some(&w.ann)).await;
         assert_eq!(opened["k"], key.data()["publicKey"]);
         assert_eq!(opened["claims"]["sub"], SUBJECT);
