@@ -38,7 +38,9 @@ pub fn parse_endpoint(raw: &str, allow_http: bool) -> Result<String, DomainError
     let endpoint = raw.trim();
     if endpoint.is_empty()
         || endpoint.len() > ENDPOINT_MAX
-        || endpoint.chars().any(|c| c.is_whitespace() || c.is_control())
+        || endpoint
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control())
     {
         return Err(bad());
     }
@@ -152,7 +154,13 @@ mod tests {
         assert_eq!(parse_endpoint(fcm, false).as_deref(), Ok(fcm));
         assert!(parse_endpoint("http://127.0.0.1:9/p", false).is_err());
         assert!(parse_endpoint("http://127.0.0.1:9/p", true).is_ok());
-        for bad in ["", "ftp://x.com/a", "https://", "https://u:p@x.com/", "x.com/a"] {
+        for bad in [
+            "",
+            "ftp://x.com/a",
+            "https://",
+            "https://u:p@x.com/",
+            "x.com/a",
+        ] {
             assert!(parse_endpoint(bad, true).is_err(), "{bad}");
         }
         assert_eq!(endpoint_host(fcm), "fcm.googleapis.com");
@@ -163,7 +171,10 @@ mod tests {
         let mut point = vec![4u8];
         point.extend([7u8; 64]);
         let p = URL_SAFE_NO_PAD.encode(&point);
-        assert_eq!(parse_key(&p, P256DH_LEN, "p256dh").as_deref(), Ok(p.as_str()));
+        assert_eq!(
+            parse_key(&p, P256DH_LEN, "p256dh").as_deref(),
+            Ok(p.as_str())
+        );
         assert_eq!(
             parse_key(&format!("{p}="), P256DH_LEN, "p256dh").as_deref(),
             Ok(p.as_str())
@@ -187,12 +198,24 @@ mod tests {
 
     #[test]
     fn texts_name_the_plant_and_the_severity() {
-        let (t, b) = texts("Device event", "North roof", Severity::Alarm, "INV-H1/F13", Lang::En);
-        assert_eq!((t.as_str(), b.as_str()), ("Device event: North roof", "Alarm: INV-H1/F13"));
+        let (t, b) = texts(
+            "Device event",
+            "North roof",
+            Severity::Alarm,
+            "INV-H1/F13",
+            Lang::En,
+        );
+        assert_eq!(
+            (t.as_str(), b.as_str()),
+            ("Device event: North roof", "Alarm: INV-H1/F13")
+        );
         let (_, b) = texts("Sin datos", "Tejado", Severity::Warning, "", Lang::Es);
         assert_eq!(b, "Aviso");
         assert_eq!(device_name("  Pixel 8\u{7}  "), "Pixel 8");
-        assert_eq!(device_name(&"x".repeat(100)).chars().count(), DEVICE_NAME_MAX);
+        assert_eq!(
+            device_name(&"x".repeat(100)).chars().count(),
+            DEVICE_NAME_MAX
+        );
         assert!(check_room(9).is_ok() && check_room(10).is_err());
     }
 }

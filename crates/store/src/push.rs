@@ -98,8 +98,7 @@ const COLUMNS: &str = "id, user_id, session_id, endpoint, p256dh, auth, device_n
 
 /// The subscriptions of live sessions only (`s` a subscription, `ss` its session): a session
 /// ends revoked (sign-out, password change) or deleted once it ran out (housekeeping).
-const LIVE_SESSION: &str =
-    "JOIN sessions ss ON ss.id = s.session_id AND ss.revoked_at IS NULL";
+const LIVE_SESSION: &str = "JOIN sessions ss ON ss.id = s.session_id AND ss.revoked_at IS NULL";
 
 /// The statement that queues a push for every recipient of a plant with a matching
 /// subscription of a live session (the recipients as for webhooks and e-mails:
@@ -206,7 +205,14 @@ impl Store {
     ) -> Result<Option<SubscriptionRow>> {
         let sql =
             format!("SELECT {COLUMNS} FROM push_subscriptions WHERE id = $1 AND user_id = $2");
-        Ok(rows!(self, fetch_optional, SubscriptionRow, &sql, id, user)?)
+        Ok(rows!(
+            self,
+            fetch_optional,
+            SubscriptionRow,
+            &sql,
+            id,
+            user
+        )?)
     }
 
     /// Subscribes a browser for `user` in `session`: its endpoint's subscription when there is
@@ -440,7 +446,12 @@ impl Store {
                 "DELETE FROM push_deliveries WHERE subscription_id = $1",
                 id
             )?;
-            tx_exec!(tx, sqlite, "DELETE FROM push_subscriptions WHERE id = $1", id)?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM push_subscriptions WHERE id = $1",
+                id
+            )?;
         });
         Ok(())
     }

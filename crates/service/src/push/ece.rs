@@ -58,7 +58,8 @@ pub fn encrypt(plaintext: &[u8], ua_public: &[u8], auth: &[u8]) -> Result<Vec<u8
     }
     let as_public = key.compute_public_key()?;
     let peer = agreement::UnparsedPublicKey::new(&agreement::ECDH_P256, ua_public);
-    let ecdh = agreement::agree_ephemeral(key, &peer, |s| s.to_vec()).map_err(|_| EceError::BadKey)?;
+    let ecdh =
+        agreement::agree_ephemeral(key, &peer, |s| s.to_vec()).map_err(|_| EceError::BadKey)?;
 
     // IKM = HKDF(salt = auth, ikm = ecdh, info = "WebPush: info" 0 ua_public as_public, 32).
     let prk_key = hkdf::Salt::new(hkdf::HKDF_SHA256, auth).extract(&ecdh);
@@ -102,24 +103,42 @@ mod tests {
 
     /// A receiver's side written from RFC 8291 section 3.4 with ring's primitives, to check
     /// that what is sent opens (the API tests decrypt with an independent implementation).
-    fn decrypt(body: &[u8], ua: agreement::EphemeralPrivateKey, ua_public: &[u8], auth: &[u8]) -> Vec<u8> {
+    fn decrypt(
+        body: &[u8],
+        ua: agreement::EphemeralPrivateKey,
+        ua_public: &[u8],
+        auth: &[u8],
+    ) -> Vec<u8> {
         let salt = &body[..16];
-        assert_eq!(u32::from_be_bytes(body[16..20].try_into().expect("rs")), RECORD_SIZE);
+        assert_eq!(
+            u32::from_be_bytes(body[16..20].try_into().expect("rs")),
+            RECORD_SIZE
+        );
         let idlen = usize::from(body[20]);
         let as_public = &body[21..21 + idlen];
         let peer = agreement::UnparsedPublicKey::new(&agreement::ECDH_P256, as_public);
         let ecdh = agreement::agree_ephemeral(ua, &peer, |s| s.to_vec()).expect("ecdh");
         let prk_key = hkdf::Salt::new(hkdf::HKDF_SHA256, auth).extract(&ecdh);
         let mut ikm = [0u8; 32];
-        expand(&prk_key, &[b"WebPush: info\0", ua_public, as_public], &mut ikm).expect("ikm");
+        expand(
+            &prk_key,
+            &[b"WebPush: info\0", ua_public, as_public],
+            &mut ikm,
+        )
+        .expect("ikm");
         let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, salt).extract(&ikm);
         let (mut cek, mut nonce) = ([0u8; 16], [0u8; 12]);
         expand(&prk, &[b"Content-Encoding: aes128gcm\0"], &mut cek).expect("cek");
         expand(&prk, &[b"Content-Encoding: nonce\0"], &mut nonce).expect("nonce");
-        let key = aead::LessSafeKey::new(aead::UnboundKey::new(&aead::AES_128_GCM, &cek).expect("key"));
+        let key =
+            aead::LessSafeKey::new(aead::UnboundKey::new(&aead::AES_128_GCM, &cek).expect("key"));
         let mut record = body[21 + idlen..].to_vec();
         let plain = key
-            .open_in_place(aead::Nonce::assume_unique_for_key(nonce), aead::Aad::empty(), &mut record)
+            .open_in_place(
+                aead::Nonce::assume_unique_for_key(nonce),
+                aead::Aad::empty(),
+                &mut record,
+            )
             .expect("opens");
         assert_eq!(plain.last(), Some(&2), "last-record delimiter");
         plain[..plain.len() - 1].to_vec()

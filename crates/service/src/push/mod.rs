@@ -13,7 +13,10 @@ use domain::{
     audit_action::{PUSH_DELETE, PUSH_EDIT, PUSH_SUBSCRIBE, PUSH_TEST},
     ids::{PlantId, PushSubscriptionId, UserId},
     policy::Actor,
-    push::{AUTH_LEN, MAX_SUBSCRIPTIONS, P256DH_LEN, check_room, device_name, parse_endpoint, parse_key, test_texts},
+    push::{
+        AUTH_LEN, MAX_SUBSCRIPTIONS, P256DH_LEN, check_room, device_name, parse_endpoint,
+        parse_key, test_texts,
+    },
     webhook::{Severity, kinds_column, parse_kinds},
 };
 use serde_json::json;
@@ -114,7 +117,13 @@ pub async fn subscribe(
         check_room(mine.len() as i64)?;
     }
     let detail = detail(&c);
-    let entry = audit::admin_entry(audit::author(actor, None), PUSH_SUBSCRIBE, "push", &detail, now);
+    let entry = audit::admin_entry(
+        audit::author(actor, None),
+        PUSH_SUBSCRIBE,
+        "push",
+        &detail,
+        now,
+    );
     let fields = SubscriptionFields {
         endpoint: &endpoint,
         p256dh: &p256dh,
@@ -236,7 +245,10 @@ pub async fn may_see(store: &Store, user: UserId, plant: PlantId) -> Result<bool
     let actor = crate::actors::actor_of(store, &row).await?;
     match crate::plants::visible(store, &actor, plant).await {
         Ok(_) => Ok(true),
-        Err(crate::ServiceError::Refused(DomainError { code: Code::PlantMissing, .. })) => Ok(false),
+        Err(crate::ServiceError::Refused(DomainError {
+            code: Code::PlantMissing,
+            ..
+        })) => Ok(false),
         Err(e) => Err(e),
     }
 }

@@ -103,7 +103,11 @@ pub fn encode(p: &Payload) -> Vec<u8> {
         if bytes.len() <= ece::MAX_PLAINTEXT || p.body.is_empty() {
             return bytes;
         }
-        let keep = p.body.chars().count().saturating_sub(bytes.len() - ece::MAX_PLAINTEXT + 1);
+        let keep = p
+            .body
+            .chars()
+            .count()
+            .saturating_sub(bytes.len() - ece::MAX_PLAINTEXT + 1);
         p.body = p.body.chars().take(keep).collect::<String>() + "…";
         if keep == 0 {
             p.body.clear();
@@ -165,7 +169,8 @@ async fn post(
     let url = url::Url::parse(to.endpoint).map_err(|e| refused(format!("endpoint: {e}")))?;
     let ua_public = decode("p256dh", to.p256dh).map_err(refused)?;
     let auth = decode("auth", to.auth).map_err(refused)?;
-    let body = ece::encrypt(&encode(payload), &ua_public, &auth).map_err(|e| refused(e.to_string()))?;
+    let body =
+        ece::encrypt(&encode(payload), &ua_public, &auth).map_err(|e| refused(e.to_string()))?;
     let authorization = vapid
         .authorization(&url, &settings.subject, now.div_euclid(1000))
         .map_err(|e| refused(e.to_string()))?;
@@ -177,7 +182,10 @@ async fn post(
         ("authorization", authorization),
         ("content-encoding", "aes128gcm".to_string()),
         ("ttl", TTL_SECS.to_string()),
-        ("urgency", if urgent { "high" } else { "normal" }.to_string()),
+        (
+            "urgency",
+            if urgent { "high" } else { "normal" }.to_string(),
+        ),
     ];
     let answer = oadr::http::request(oadr::http::Outgoing {
         method: http::Method::POST,

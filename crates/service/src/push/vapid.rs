@@ -38,8 +38,12 @@ impl Vapid {
         let rng = SystemRandom::new();
         let candidate = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
             .map_err(|_| ServiceError::Internal("VAPID key not made".into()))?;
-        let kept =
-            secrets::shared(store, VAPID_KEY, &URL_SAFE_NO_PAD.encode(candidate.as_ref())).await?;
+        let kept = secrets::shared(
+            store,
+            VAPID_KEY,
+            &URL_SAFE_NO_PAD.encode(candidate.as_ref()),
+        )
+        .await?;
         let pkcs8 = URL_SAFE_NO_PAD
             .decode(kept)
             .map_err(|e| ServiceError::Internal(format!("VAPID key: {e}")))?;
@@ -58,7 +62,12 @@ impl Vapid {
     /// `vapid t=<ES256 JWT>, k=<public key>`, the token's audience the endpoint's origin.
     /// `subject` (`mailto:` or `https:`) is how the push service's operator reaches ours;
     /// left out when empty.
-    pub fn authorization(&self, endpoint: &url::Url, subject: &str, now_secs: i64) -> Result<String> {
+    pub fn authorization(
+        &self,
+        endpoint: &url::Url,
+        subject: &str,
+        now_secs: i64,
+    ) -> Result<String> {
         let audience = endpoint.origin().ascii_serialization();
         let mut claims = json!({"aud": audience, "exp": now_secs + TOKEN_TTL_SECS});
         if !subject.is_empty() {
@@ -85,12 +94,15 @@ mod tests {
     #[test]
     fn the_token_is_an_es256_jwt_for_the_endpoints_origin_verifiable_with_the_key() {
         let rng = SystemRandom::new();
-        let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).expect("key");
+        let pkcs8 =
+            EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).expect("key");
         let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8.as_ref(), &rng)
             .expect("pair");
         let v = Vapid { pair };
         let endpoint = url::Url::parse("https://push.example.net:8443/wp/abc?x=1").expect("url");
-        let h = v.authorization(&endpoint, "mailto:ops@example.com", 1_000).expect("signed");
+        let h = v
+            .authorization(&endpoint, "mailto:ops@example.com", 1_000)
+            .expect("signed");
         let (t, k) = h
             .strip_prefix("vapid t=")
             .and_then(|r| r.split_once(", k="))

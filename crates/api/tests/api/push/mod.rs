@@ -87,7 +87,11 @@ impl Browser {
             .arg("keys")
             .output()
             .expect("webpush.py keys");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: Value = serde_json::from_slice(&out.stdout).expect("keys json");
         let s = |k: &str| v[k].as_str().expect("key").to_string();
         Browser {
@@ -135,13 +139,18 @@ impl Browser {
             .write_all(input.to_string().as_bytes())
             .expect("write");
         let out = child.wait_with_output().expect("open");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         serde_json::from_slice(&out.stdout).expect("open json")
     }
 }
 
 /// The P-256 base point, uncompressed, base64url: a valid browser key.
-const G: &str = "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU";
+const G: &str =
+    "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU";
 
 /// What the push service got: (path and query, headers, raw body), in order.
 pub type Got = Arc<Mutex<Vec<(String, HeaderMap, Vec<u8>)>>>;
@@ -150,7 +159,9 @@ pub type Got = Arc<Mutex<Vec<(String, HeaderMap, Vec<u8>)>>>;
 /// (`http://127.0.0.1:port/wp`: endpoints add `?d=<device>`).
 pub async fn push_service(statuses: &[u16]) -> (String, Got) {
     let got: Got = Arc::default();
-    let answers = Arc::new(Mutex::new(statuses.iter().copied().collect::<VecDeque<_>>()));
+    let answers = Arc::new(Mutex::new(
+        statuses.iter().copied().collect::<VecDeque<_>>(),
+    ));
     let app = Router::new()
         .route(
             "/wp",
@@ -159,7 +170,10 @@ pub async fn push_service(statuses: &[u16]) -> (String, Got) {
                  uri: axum::http::Uri,
                  headers: HeaderMap,
                  body: Bytes| async move {
-                    let at = uri.path_and_query().map(|p| p.to_string()).unwrap_or_default();
+                    let at = uri
+                        .path_and_query()
+                        .map(|p| p.to_string())
+                        .unwrap_or_default();
                     got.lock().expect("got").push((at, headers, body.to_vec()));
                     let code = answers.lock().expect("answers").pop_front().unwrap_or(201);
                     StatusCode::from_u16(code).unwrap_or(StatusCode::CREATED)
@@ -167,7 +181,9 @@ pub async fn push_service(statuses: &[u16]) -> (String, Got) {
             ),
         )
         .with_state((got.clone(), answers));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{addr}/wp"), got)
@@ -189,7 +205,9 @@ pub fn body(endpoint: &str, browser: &Browser, extra: Value) -> Value {
 
 /// Subscribes over the API; answers the item.
 pub async fn subscribe(app: &App, token: &str, body: Value) -> Value {
-    let r = app.post("/api/v1/user/pushSubscriptions", body, Some(token)).await;
+    let r = app
+        .post("/api/v1/user/pushSubscriptions", body, Some(token))
+        .await;
     r.expect_code(0);
     r.data().clone()
 }

@@ -15,8 +15,18 @@ async fn signing_out_deletes_the_subscriptions_of_that_sign_in_only() {
         let phone = app.login("ann@example.com", PW).await;
         let laptop = app.login("ann@example.com", PW).await;
         let b = Browser::fixed();
-        subscribe(&app, &phone.access, body("https://push.example.com/phone", &b, json!({}))).await;
-        subscribe(&app, &laptop.access, body("https://push.example.com/laptop", &b, json!({}))).await;
+        subscribe(
+            &app,
+            &phone.access,
+            body("https://push.example.com/phone", &b, json!({})),
+        )
+        .await;
+        subscribe(
+            &app,
+            &laptop.access,
+            body("https://push.example.com/laptop", &b, json!({})),
+        )
+        .await;
         assert_eq!(list(&app, &laptop.access).await.len(), 2);
 
         app.post(
@@ -36,7 +46,12 @@ async fn signing_out_deletes_the_subscriptions_of_that_sign_in_only() {
 
         // A password change ends every session: no subscription is left.
         let phone = app.login("ann@example.com", PW).await;
-        subscribe(&app, &phone.access, body("https://push.example.com/phone", &b, json!({}))).await;
+        subscribe(
+            &app,
+            &phone.access,
+            body("https://push.example.com/phone", &b, json!({})),
+        )
+        .await;
         app.post(
             &format!("/api/v1/user/{}/pwd", id.0),
             json!({"oldPassword": PW, "newPassword": "Zq8unusual42x"}),
@@ -44,6 +59,12 @@ async fn signing_out_deletes_the_subscriptions_of_that_sign_in_only() {
         )
         .await
         .expect_code(0);
-        assert!(app.store.push_subscriptions(id).await.expect("read").is_empty());
+        assert!(
+            app.store
+                .push_subscriptions(id)
+                .await
+                .expect("read")
+                .is_empty()
+        );
     }
 }

@@ -15,7 +15,10 @@ async fn the_vapid_key_is_a_p256_point_made_once_and_kept() {
             .await;
         let r = app.get("/api/v1/user/push/key", Some(&ann)).await;
         r.expect_code(0);
-        let key = r.data()["publicKey"].as_str().expect("publicKey").to_string();
+        let key = r.data()["publicKey"]
+            .as_str()
+            .expect("publicKey")
+            .to_string();
         assert!(!key.contains('='), "no padding: {key}");
         let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(&key)
@@ -56,7 +59,11 @@ async fn a_subscription_is_checked_and_answered_without_its_keys() {
         let item = subscribe(
             &app,
             &ann,
-            body(fcm, &b, json!({"kinds": ["fault", "offline"], "minSeverity": "alarm"})),
+            body(
+                fcm,
+                &b,
+                json!({"kinds": ["fault", "offline"], "minSeverity": "alarm"}),
+            ),
         )
         .await;
         assert_eq!(item["endpointHost"], "fcm.googleapis.com");
@@ -65,10 +72,17 @@ async fn a_subscription_is_checked_and_answered_without_its_keys() {
         assert_eq!(item["minSeverity"], "alarm");
         assert_eq!(item["lastSuccessAt"], Value::Null);
         assert_eq!(item["lastError"], "");
-        assert!(item["createdAt"].as_str().is_some_and(|s| s.ends_with("+00:00")));
+        assert!(
+            item["createdAt"]
+                .as_str()
+                .is_some_and(|s| s.ends_with("+00:00"))
+        );
         let listed = list(&app, &ann).await;
         assert_eq!(listed, vec![item.clone()]);
-        let text = app.get("/api/v1/user/pushSubscriptions", Some(&ann)).await.text();
+        let text = app
+            .get("/api/v1/user/pushSubscriptions", Some(&ann))
+            .await
+            .text();
         for secret in [b.p256dh.as_str(), b.auth.as_str(), "abc:def"] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
@@ -98,13 +112,21 @@ async fn a_subscription_is_checked_and_answered_without_its_keys() {
         )
         .await
         .expect_code(4);
-        app.post(&format!("/api/v1/user/pushSubscriptions/{id}/delete"), json!({}), Some(&ann))
-            .await
-            .expect_code(0);
+        app.post(
+            &format!("/api/v1/user/pushSubscriptions/{id}/delete"),
+            json!({}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(0);
         assert!(list(&app, &ann).await.is_empty());
-        app.post(&format!("/api/v1/user/pushSubscriptions/{id}/delete"), json!({}), Some(&ann))
-            .await
-            .expect_code(1102);
+        app.post(
+            &format!("/api/v1/user/pushSubscriptions/{id}/delete"),
+            json!({}),
+            Some(&ann),
+        )
+        .await
+        .expect_code(1102);
     }
 }
 
@@ -123,9 +145,13 @@ async fn at_most_ten_devices_and_another_users_ids_are_missing() {
         for n in 0..10 {
             ids.push(subscribe(&app, &ann, body(&endpoint(n), &b, json!({}))).await["id"].clone());
         }
-        app.post("/api/v1/user/pushSubscriptions", body(&endpoint(10), &b, json!({})), Some(&ann))
-            .await
-            .expect_code(1103);
+        app.post(
+            "/api/v1/user/pushSubscriptions",
+            body(&endpoint(10), &b, json!({})),
+            Some(&ann),
+        )
+        .await
+        .expect_code(1103);
         // A browser already subscribed may subscribe again at the limit.
         subscribe(&app, &ann, body(&endpoint(3), &b, json!({}))).await;
 
@@ -166,7 +192,13 @@ async fn the_test_message_says_whether_the_push_service_took_it() {
         let test = format!("/api/v1/user/pushSubscriptions/{id}/test");
         let r = app.post(&test, json!({}), Some(&ann)).await;
         r.expect_code(0);
-        assert_eq!(r.data()["accepted"], true, "[{}] {:?}", app.backend, r.data());
+        assert_eq!(
+            r.data()["accepted"],
+            true,
+            "[{}] {:?}",
+            app.backend,
+            r.data()
+        );
         assert_eq!(r.data()["status"], 201);
         assert_eq!(r.data()["removed"], false);
         let item = &list(&app, &ann).await[0];
@@ -175,7 +207,10 @@ async fn the_test_message_says_whether_the_push_service_took_it() {
         let (_, headers, raw) = got.lock().expect("got")[0].clone();
         let opened = browser.open(&python, &endpoint, &headers, &raw);
         assert_eq!(opened["payload"]["kind"], "test");
-        assert_eq!(opened["payload"]["title"], "Test alert from the solar portal");
+        assert_eq!(
+            opened["payload"]["title"],
+            "Test alert from the solar portal"
+        );
         assert_eq!(opened["claims"]["sub"], SUBJECT);
 
         // The push service says the subscription is gone: it is deleted.
@@ -206,12 +241,20 @@ async fn without_the_operators_leave_http_and_loopback_endpoints_are_refused() {
             .as_i64()
             .expect("id");
         let r = app
-            .post(&format!("/api/v1/user/pushSubscriptions/{id}/test"), json!({}), Some(&ann))
+            .post(
+                &format!("/api/v1/user/pushSubscriptions/{id}/test"),
+                json!({}),
+                Some(&ann),
+            )
             .await;
         assert_eq!(r.data()["accepted"], false);
         assert_eq!(r.data()["status"], Value::Null);
         let error = r.data()["error"].as_str().expect("error");
         assert!(error.contains("refused"), "{error}");
-        assert!(list(&app, &ann).await[0]["lastError"].as_str().is_some_and(|e| e.contains("refused")));
+        assert!(
+            list(&app, &ann).await[0]["lastError"]
+                .as_str()
+                .is_some_and(|e| e.contains("refused"))
+        );
     }
 }
