@@ -1037,8 +1037,10 @@ mod tests {
 
     #[test]
     fn the_push_subject_is_set_or_the_https_public_url_or_the_mail_sender() {
-        let mut c = Config::default();
-        c.smtp_from = "Solar Portal <alerts@example.com>".into();
+        let mut c = Config {
+            smtp_from: "Solar Portal <alerts@example.com>".into(),
+            ..Config::default()
+        };
         assert_eq!(c.push().subject, "mailto:alerts@example.com");
         c.public_url = "https://portal.example.com/".into();
         assert_eq!(c.push().subject, "https://portal.example.com");
