@@ -103,14 +103,15 @@ pub fn encode(p: &Payload) -> Vec<u8> {
         if bytes.len() <= ece::MAX_PLAINTEXT || p.body.is_empty() {
             return bytes;
         }
-        let keep = p
-            .body
-            .chars()
-            .count()
-            .saturating_sub(bytes.len() - ece::MAX_PLAINTEXT + 1);
-        p.body = p.body.chars().take(keep).collect::<String>() + "…";
-        if keep == 0 {
-            p.body.clear();
+        // Over by this many bytes (JSON escapes count: the loop checks again), plus the "…".
+        let over = bytes.len() - ece::MAX_PLAINTEXT + '…'.len_utf8();
+        let mut keep = p.body.len().saturating_sub(over);
+        while !p.body.is_char_boundary(keep) {
+            keep -= 1;
+        }
+        p.body.truncate(keep);
+        if !p.body.is_empty() {
+            p.body.push('…');
         }
     }
 }
