@@ -5,6 +5,7 @@
 //! and PyJWT verifies the VAPID token of (the venv `harness/push/venv.sh` makes; `make
 //! test-rust` exports `PORTAL_TEST_PUSH_PYTHON`).
 
+mod mail_alarms;
 mod sessions;
 mod subscriptions;
 
