@@ -21,13 +21,27 @@ async fn a_fault_is_pushed_to_a_user_told_by_push_alone() {
         let (url, got) = push_service(&[]).await;
         let browser = Browser::new(&python);
         let endpoint = format!("{url}?d=ann");
-        subscribe(&app, &ann, body(&endpoint, &browser, json!({"kinds": ["fault"]}))).await;
+        subscribe(
+            &app,
+            &ann,
+            body(&endpoint, &browser, json!({"kinds": ["fault"]})),
+        )
+        .await;
 
         let roof = plant(&app, ann_id, ours, "North roof").await;
         let gw = gateway(&app, roof, ann_id, ours, "GWP01").await;
         let inverter = app
             .store
-            .upsert_device("INVP001", GatewayId(gw), DeviceFamily::Inverter, 1, "p", "M1", None, 1)
+            .upsert_device(
+                "INVP001",
+                GatewayId(gw),
+                DeviceFamily::Inverter,
+                1,
+                "p",
+                "M1",
+                None,
+                1,
+            )
             .await
             .expect("inverter");
         let s = alarm_settings();
@@ -37,7 +51,9 @@ async fn a_fault_is_pushed_to_a_user_told_by_push_alone() {
             .open_event(inverter, Some(PlantId(roof)), "F13", "fault", t0 + 1000)
             .await
             .expect("fault");
-        let opened = alarms::tick(&app.store, &s, t0 + 30_000).await.expect("tick");
+        let opened = alarms::tick(&app.store, &s, t0 + 30_000)
+            .await
+            .expect("tick");
         assert_eq!((opened.alarms, opened.mails), (1, 0), "[{}]", app.backend);
         let pass = sender::tick(&app.store, &super::settings(), t0 + 31_000)
             .await
@@ -49,7 +65,12 @@ async fn a_fault_is_pushed_to_a_user_told_by_push_alone() {
         assert_eq!(p["kind"], "fault");
         assert_eq!(p["plant"], "North roof");
         assert_eq!(p["body"], "North roof · INVP001");
-        assert!(p["url"].as_str().is_some_and(|u| u.starts_with(&format!("/plants/overview/{roof}"))), "{p}");
+        assert!(
+            p["url"]
+                .as_str()
+                .is_some_and(|u| u.starts_with(&format!("/plants/overview/{roof}"))),
+            "{p}"
+        );
         assert!(p["title"].as_str().is_some_and(|t| !t.is_empty()));
     }
 }
