@@ -48,6 +48,7 @@ pub mod plants;
 mod predicted;
 mod products;
 mod protocols;
+mod push;
 mod readings;
 pub mod reports;
 mod settings;
