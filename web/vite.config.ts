@@ -41,6 +41,40 @@ function precompress(): Plugin {
 }
 
 /**
+ * antd's button and tag styles take one colour helper, `isBright`, from the colour picker's
+ * presets module, and its colour class from the colour picker's index: the module graph then
+ * reaches the whole colour picker and the collapse panel from every screen, and the bundler
+ * puts them in the first screen's chunks (about 8 kB gzip). This gives those imports the same
+ * helper and class from modules without the components (the helper is antd 6's, verbatim).
+ */
+const IS_BRIGHT = '\0portal-antd-is-bright';
+function antdColourHelpers(): Plugin {
+  const antdDir = /node_modules[\\/]antd[\\/]es[\\/]/;
+  return {
+    name: 'portal-antd-colour-helpers',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer || !antdDir.test(importer)) return null;
+      if (source.endsWith('color-picker/components/ColorPresets') && /[\\/]style[\\/]/.test(importer))
+        return IS_BRIGHT;
+      if (source === '@rc-component/color-picker' && /color-picker[\\/]color\.js$/.test(importer))
+        return this.resolve('@rc-component/color-picker/es/color.js', importer);
+      return null;
+    },
+    load(id) {
+      if (id !== IS_BRIGHT) return null;
+      return `import { Color as RcColor } from '@rc-component/color-picker/es/color.js';
+export const isBright = (value, bgColorToken) => {
+  const { r, g, b, a } = value.toRgb();
+  const hsv = new RcColor(value.toRgbString()).onBackground(bgColorToken).toHsv();
+  if (a <= 0.5) return hsv.v > 0.5;
+  return r * 0.299 + g * 0.587 + b * 0.114 > 192;
+};`;
+    },
+  };
+}
+
+/**
  * Libraries only some screens need, in chunks of their own that only those screens load. Only
  * libraries without dependencies on the app's shared ones: a group takes its modules'
  * dependencies along, and react in the leaflet chunk would make every screen load it.
@@ -58,7 +92,7 @@ const LIBRARY_CHUNKS = [
 const PURE_PACKAGES = /node_modules[\\/]@rc-component[\\/](form|async-validator)[\\/]/;
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [antdColourHelpers(), react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

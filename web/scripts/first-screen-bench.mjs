@@ -1,0 +1,79 @@
+// Time to the plant list with data on a throttled phone network (docs/performance.md): against
+// `portal serve --demo`, in Chromium with DevTools' "Fast 3G" (562.5 ms latency, 1.44 Mbit/s
+// down, 675 kbit/s up) and the CPU slowed 4x, a fresh browser context (empty cache) opens
+// /plants signed out, lands on the login page, signs in as the demo owner and waits for the
+// plant list's rows. Prints per run: the login page ready (from the navigation), the rows
+// visible (from the sign-in click), and both together; then the medians.
+//   node scripts/first-screen-bench.mjs [--dist <built web app>] [--runs 3] [--port 18330]
+// (needs the portal binary: PORTAL_BIN or target/debug/portal, and a build: npm run build)
+import path from 'node:path';
+import { launch } from '../e2e/browser.mjs';
+import { DEMO, startDemoServer } from '../e2e/demo.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const runs = Number(arg('runs', '3'));
+const port = Number(arg('port', '18330'));
+const dist = arg('dist', undefined);
+
+// Chromium DevTools' "Fast 3G" preset (its throughput figures already include the 0.9 factor)
+const FAST_3G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: (1.6 * 1000 * 1000 * 0.9) / 8,
+  uploadThroughput: (750 * 1000 * 0.9) / 8,
+};
+const CPU_SLOWDOWN = 4;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+const server = await startDemoServer('portal-bench-', {
+  historyDays: 2,
+  port,
+  mqttPort: port + 1,
+  webDir: dist && path.resolve(dist),
+});
+const browser = await launch();
+const results = [];
+try {
+  for (let run = 1; run <= runs; run++) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', FAST_3G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    let bytes = 0;
+    cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+
+    const start = Date.now();
+    await page.goto(`${server.url}/plants`, { waitUntil: 'commit', timeout: 120_000 });
+    await page.getByTestId('login-submit').waitFor({ timeout: 120_000 });
+    const login = Date.now() - start;
+    await page.locator('#account').fill(DEMO.account);
+    await page.locator('#password').fill(DEMO.password);
+    const click = Date.now();
+    await page.getByTestId('login-submit').click();
+    await page
+      .locator('[data-testid="plant-table"] tr.ant-table-row')
+      .first()
+      .waitFor({ timeout: 120_000 });
+    const rows = Date.now() - click;
+    results.push({ login, rows, total: login + rows });
+    console.log(
+      `run ${run}: login page ${s(login)}, sign-in to rows ${s(rows)}, together ${s(login + rows)}` +
+        ` (${(bytes / 1000).toFixed(0)} kB transferred)`,
+    );
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+const m = (k) => s(median(results.map((r) => r[k])));
+console.log(
+  `median of ${runs}: login page ${m('login')}, sign-in to rows ${m('rows')}, together ${m('total')}`,
+);
