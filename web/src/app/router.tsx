@@ -1,5 +1,5 @@
 import { Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { useRoutes, type RouteObject } from 'react-router';
 import {
   AgreementEnPage,
   AgreementPage,
@@ -12,18 +12,21 @@ import { AppDownloadPage, FirmwareLogPage } from '@/features/system';
 import { RequireSignIn, SignedOutOnly } from './guards';
 import { LazyOutlet } from './layout/LazyOutlet';
 import { MainLayout } from './layout/MainLayout';
+import { RouteErrorBoundary } from './layout/RouteErrorBoundary';
 import { RouteGate } from './layout/RouteGate';
 import { FullPageSpin } from '@/shared/ui/FullPageSpin';
 import { ForbiddenPage, NotFound } from './pages/lazy';
 import { ROUTES } from './registry';
-import { RouteError } from './pages/RouteError';
 
 const page = (Page: ComponentType) => <Page />;
 
 export const routes: RouteObject[] = [
   {
-    element: <LazyOutlet />,
-    errorElement: <RouteError />,
+    element: (
+      <RouteErrorBoundary>
+        <LazyOutlet />
+      </RouteErrorBoundary>
+    ),
     children: [
       {
         element: <SignedOutOnly />,
@@ -68,4 +71,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+/** The app's screens, under App.tsx's BrowserRouter (declarative: no loaders or actions). */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
