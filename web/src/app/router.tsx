@@ -1,4 +1,4 @@
-import { Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import {
   AgreementEnPage,
@@ -11,14 +11,22 @@ import {
 import { AppDownloadPage, FirmwareLogPage } from '@/features/system';
 import { RequireSignIn, SignedOutOnly } from './guards';
 import { LazyOutlet } from './layout/LazyOutlet';
-import { MainLayout } from './layout/MainLayout';
 import { RouteErrorBoundary } from './layout/RouteErrorBoundary';
 import { RouteGate } from './layout/RouteGate';
 import { FullPageSpin } from '@/shared/ui/FullPageSpin';
+import { isSignedIn } from '@/shared/session';
 import { ForbiddenPage, NotFound } from './pages/lazy';
 import { ROUTES } from './registry';
 
 const page = (Page: ComponentType) => <Page />;
+
+/**
+ * The signed-in frame (side menu, top bar) is a chunk of its own: the login page does not load
+ * it. Someone signed in needs it at once, so its download starts with the app's, not after.
+ */
+const loadLayout = () => import('./layout/MainLayout').then((m) => ({ default: m.MainLayout }));
+if (isSignedIn()) void loadLayout();
+const MainLayout = lazy(loadLayout);
 
 export const routes: RouteObject[] = [
   {
