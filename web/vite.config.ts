@@ -48,7 +48,14 @@ function precompress(): Plugin {
  * helper and class from modules without the components (the helper is antd 6's, verbatim).
  */
 const IS_BRIGHT = '\0portal-antd-is-bright';
-function antdColourHelpers(): Plugin {
+/**
+ * antd's Card imports Tabs for its `tabList` (8 kB gzip with their styles), which no screen
+ * uses, while the login page, the plant list and the fleet dashboard show cards: Card gets a
+ * Tabs that loads its code when a card with tabs first renders.
+ */
+const CARD_TABS = '\0portal-antd-card-tabs';
+function antdTrims(): Plugin {
+  let tabsPath = '';
   const antdDir = /node_modules[\\/]antd[\\/]es[\\/]/;
   return {
     name: 'portal-antd-colour-helpers',
@@ -62,9 +69,21 @@ function antdColourHelpers(): Plugin {
         return IS_BRIGHT;
       if (source === '@rc-component/color-picker' && /color-picker[\\/]color\.js$/.test(importer))
         return this.resolve('@rc-component/color-picker/es/color.js', importer);
+      if (source === '../tabs' && /[\\/]card[\\/]Card\.js$/.test(importer)) {
+        const tabs = await this.resolve(source, importer);
+        if (!tabs) return null;
+        tabsPath = tabs.id;
+        return CARD_TABS;
+      }
       return null;
     },
     load(id) {
+      if (id === CARD_TABS)
+        return `import { createElement, lazy, Suspense } from 'react';
+const Tabs = lazy(() => import(${JSON.stringify(tabsPath)}));
+export default function CardTabs(props) {
+  return createElement(Suspense, null, createElement(Tabs, props));
+}`;
       if (id !== IS_BRIGHT) return null;
       return `import { Color as RcColor } from '@rc-component/color-picker/es/color.js';
 export const isBright = (value, bgColorToken) => {
@@ -102,7 +121,7 @@ const SHELL_CHUNK = { name: 'shell', tags: ['$initial' as const] };
 const PURE_PACKAGES = /node_modules[\\/]@rc-component[\\/](form|async-validator)[\\/]/;
 
 export default defineConfig({
-  plugins: [antdColourHelpers(), react(), precompress()],
+  plugins: [antdTrims(), react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
