@@ -41,57 +41,71 @@ function precompress(): Plugin {
 }
 
 /**
- * antd's button and tag styles take one colour helper, `isBright`, from the colour picker's
- * presets module, and its colour class from the colour picker's index: the module graph then
- * reaches the whole colour picker and the collapse panel from every screen, and the bundler
- * puts them in the first screen's chunks (about 8 kB gzip). This gives those imports the same
- * helper and class from modules without the components (the helper is antd 6's, verbatim).
+ * antd parts that the first screens' components import but never show, loaded when they do
+ * (issue 32: what the login page, the plant list, the fleet dashboard and the welcome page
+ * load). Each becomes a component that loads the real one on its first render, in a Suspense
+ * of its own (nothing shows for that moment):
+ * - Card's Tabs, for `tabList`, which no screen uses (8 kB gzip with their styles);
+ * - Typography's editor (`editable`, a TextArea with the input styles: 9 kB gzip).
  */
-const IS_BRIGHT = '\0portal-antd-is-bright';
+const LAZY_PARTS = [
+  { importer: /[\\/]card[\\/]Card\.js$/, source: '../tabs' },
+  { importer: /[\\/]typography[\\/]Base[\\/]index\.js$/, source: '../Editable' },
+];
+
 /**
- * antd's Card imports Tabs for its `tabList` (8 kB gzip with their styles), which no screen
- * uses, while the login page, the plant list and the fleet dashboard show cards: Card gets a
- * Tabs that loads its code when a card with tabs first renders.
+ * antd's button and tag styles take one colour helper, `isBright`, from the colour picker's
+ * presets module, and antd's colour class and tooltip take the colour class of the colour
+ * picker's index: the module graph then reaches the whole colour picker and the collapse panel
+ * from every screen, and the bundler puts them in the first screens' chunks. Those imports get
+ * the same helper and class from modules without the components (`isBright` is antd 6's,
+ * verbatim).
  */
-const CARD_TABS = '\0portal-antd-card-tabs';
-function antdTrims(): Plugin {
-  let tabsPath = '';
-  const antdDir = /node_modules[\\/]antd[\\/]es[\\/]/;
-  return {
-    name: 'portal-antd-colour-helpers',
-    enforce: 'pre',
-    async resolveId(source, importer) {
-      if (!importer || !antdDir.test(importer)) return null;
-      if (
-        source.endsWith('color-picker/components/ColorPresets') &&
-        /[\\/]style[\\/]/.test(importer)
-      )
-        return IS_BRIGHT;
-      if (source === '@rc-component/color-picker' && /color-picker[\\/]color\.js$/.test(importer))
-        return this.resolve('@rc-component/color-picker/es/color.js', importer);
-      if (source === '../tabs' && /[\\/]card[\\/]Card\.js$/.test(importer)) {
-        const tabs = await this.resolve(source, importer);
-        if (!tabs) return null;
-        tabsPath = tabs.id;
-        return CARD_TABS;
-      }
-      return null;
-    },
-    load(id) {
-      if (id === CARD_TABS)
-        return `import { createElement, lazy, Suspense } from 'react';
-const Tabs = lazy(() => import(${JSON.stringify(tabsPath)}));
-export default function CardTabs(props) {
-  return createElement(Suspense, null, createElement(Tabs, props));
-}`;
-      if (id !== IS_BRIGHT) return null;
-      return `import { Color as RcColor } from '@rc-component/color-picker/es/color.js';
-export const isBright = (value, bgColorToken) => {
+const IS_BRIGHT = `export const isBright = (value, bgColorToken) => {
   const { r, g, b, a } = value.toRgb();
   const hsv = new RcColor(value.toRgbString()).onBackground(bgColorToken).toHsv();
   if (a <= 0.5) return hsv.v > 0.5;
   return r * 0.299 + g * 0.587 + b * 0.114 > 192;
 };`;
+
+function antdTrims(): Plugin {
+  const antd = /node_modules[\\/]antd[\\/]es[\\/]/;
+  const LAZY = '\0portal-lazy:';
+  const BRIGHT = '\0portal-antd-is-bright';
+  return {
+    name: 'portal-antd-trims',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer || !antd.test(importer)) return null;
+      if (
+        source.endsWith('color-picker/components/ColorPresets') &&
+        /[\\/]style[\\/]/.test(importer)
+      )
+        return BRIGHT;
+      if (
+        source === '@rc-component/color-picker' &&
+        /color-picker[\\/](color|util)\.js$/.test(importer)
+      )
+        return this.resolve('@rc-component/color-picker/es/color.js', importer);
+      // antd's form context (in every screen: ConfigProvider uses it) takes only the provider;
+      // the rc-form index would bring the whole form library (fields, validation: 13 kB gzip)
+      if (source === '@rc-component/form' && /form[\\/]context\.js$/.test(importer))
+        return this.resolve('@rc-component/form/es/FormContext.js', importer);
+      if (LAZY_PARTS.some((p) => p.source === source && p.importer.test(importer))) {
+        const real = await this.resolve(source, importer);
+        return real && LAZY + real.id;
+      }
+      return null;
+    },
+    load(id) {
+      if (id === BRIGHT)
+        return `import { Color as RcColor } from '@rc-component/color-picker/es/color.js';\n${IS_BRIGHT}`;
+      if (!id.startsWith(LAZY)) return null;
+      return `import { createElement, lazy, Suspense } from 'react';
+const Part = lazy(() => import(${JSON.stringify(id.slice(LAZY.length))}));
+export default function LazyPart(props) {
+  return createElement(Suspense, null, createElement(Part, props));
+}`;
     },
   };
 }

@@ -14,11 +14,17 @@ import { LazyOutlet } from './layout/LazyOutlet';
 import { RouteErrorBoundary } from './layout/RouteErrorBoundary';
 import { RouteGate } from './layout/RouteGate';
 import { FullPageSpin } from '@/shared/ui/FullPageSpin';
+import { MoreTexts } from '@/shared/i18n/MoreTexts';
 import { isSignedIn } from '@/shared/session';
 import { ForbiddenPage, NotFound } from './pages/lazy';
 import { ROUTES } from './registry';
 
-const page = (Page: ComponentType) => <Page />;
+// screens besides the login page wait for the English texts beyond the first screens' too
+const page = (Page: ComponentType) => (
+  <MoreTexts>
+    <Page />
+  </MoreTexts>
+);
 
 /**
  * The signed-in frame (side menu, top bar) is a chunk of its own: the login page does not load
@@ -39,9 +45,9 @@ export const routes: RouteObject[] = [
       {
         element: <SignedOutOnly />,
         children: [
-          { path: '/login', element: page(LoginPage) },
+          { path: '/login', element: <LoginPage /> },
           // the branded alias of the same login screen
-          { path: '/brand/login', element: page(LoginPage) },
+          { path: '/brand/login', element: <LoginPage /> },
         ],
       },
       { path: '/reg', element: page(RegisterPage) },
@@ -52,7 +58,7 @@ export const routes: RouteObject[] = [
       { path: '/register/userAgreement', element: page(AgreementPage) },
       { path: '/app/download', element: page(AppDownloadPage) },
       { path: '/firmwareLogging', element: page(FirmwareLogPage) },
-      { path: '/403', element: <ForbiddenPage /> },
+      { path: '/403', element: page(ForbiddenPage) },
       {
         element: <RequireSignIn />,
         children: [
@@ -65,11 +71,7 @@ export const routes: RouteObject[] = [
               })),
               {
                 path: '*',
-                element: (
-                  <Suspense fallback={<FullPageSpin />}>
-                    <NotFound />
-                  </Suspense>
-                ),
+                element: <Suspense fallback={<FullPageSpin />}>{page(NotFound)}</Suspense>,
               },
             ],
           },
