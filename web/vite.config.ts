@@ -83,6 +83,9 @@ function libraryTrims(): Plugin {
       if (source === './fetch.js' && /axios[\\/]lib[\\/]adapters[\\/]adapters\.js$/.test(importer))
         return NO_FETCH;
       if (!antd.test(importer)) return null;
+      // `import { App } from 'antd'`: the app's own with holders loaded on first use
+      if (source === './app' && /antd[\\/]es[\\/]index\.js$/.test(importer))
+        return fileURLToPath(new URL('./src/app/deferredApp/index.tsx', import.meta.url));
       if (
         source.endsWith('color-picker/components/ColorPresets') &&
         /[\\/]style[\\/]/.test(importer)

@@ -34,7 +34,7 @@ const loadLayout = () => import('./layout/MainLayout').then((m) => ({ default: m
 if (isSignedIn()) void loadLayout();
 const MainLayout = lazy(loadLayout);
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: (
       <RouteErrorBoundary>

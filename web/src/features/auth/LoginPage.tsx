@@ -11,7 +11,8 @@ import { THEME_META, useThemeKind } from '@/shared/theme';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { LogoMark } from '@/shared/ui/Logo';
-import { SubmitButton } from '@/shared/ui/guarded';
+// the module itself, not the guarded index: that one reaches Modal and Popconfirm too
+import { SubmitButton } from '@/shared/ui/SubmitButton';
 import { formRule, requiredRule, account, password } from '@/shared/validators';
 import { getCode, signIn } from './api';
 
