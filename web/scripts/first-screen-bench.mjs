@@ -48,6 +48,23 @@ try {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     let bytes = 0;
     cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+    // --trace: every request after the sign-in click, with its start and end
+    const trace = process.argv.includes('--trace');
+    const started = new Map();
+    let click = 0;
+    if (trace) {
+      cdp.on('Network.requestWillBeSent', (e) =>
+        started.set(e.requestId, { url: e.request.url, at: Date.now() }),
+      );
+      cdp.on('Network.loadingFinished', (e) => {
+        const r = started.get(e.requestId);
+        if (r && click)
+          console.log(
+            `  ${((r.at - click) / 1000).toFixed(2)}-${((Date.now() - click) / 1000).toFixed(2)} s` +
+              ` ${(e.encodedDataLength / 1000).toFixed(1)} kB ${new URL(r.url).pathname}`,
+          );
+      });
+    }
 
     const start = Date.now();
     await page.goto(`${server.url}/plants`, { waitUntil: 'commit', timeout: 120_000 });
@@ -55,7 +72,7 @@ try {
     const login = Date.now() - start;
     await page.locator('#account').fill(DEMO.account);
     await page.locator('#password').fill(DEMO.password);
-    const click = Date.now();
+    click = Date.now();
     await page.getByTestId('login-submit').click();
     await page
       .locator('[data-testid="plant-table"] tr.ant-table-row')

@@ -15,7 +15,7 @@ import { RouteErrorBoundary } from './layout/RouteErrorBoundary';
 import { RouteGate } from './layout/RouteGate';
 import { FullPageSpin } from '@/shared/ui/FullPageSpin';
 import { MoreTexts } from '@/shared/i18n/MoreTexts';
-import { isSignedIn } from '@/shared/session';
+import { isSignedIn, SIGNING_IN_EVENT } from '@/shared/session';
 import { ForbiddenPage, NotFound } from './pages/lazy';
 import { ROUTES } from './registry';
 
@@ -28,10 +28,12 @@ const page = (Page: ComponentType) => (
 
 /**
  * The signed-in frame (side menu, top bar) is a chunk of its own: the login page does not load
- * it. Someone signed in needs it at once, so its download starts with the app's, not after.
+ * it. Someone signed in needs it at once, so its download starts with the app's, not after;
+ * someone signing in gets it while the sign-in runs.
  */
 const loadLayout = () => import('./layout/MainLayout').then((m) => ({ default: m.MainLayout }));
 if (isSignedIn()) void loadLayout();
+else window.addEventListener(SIGNING_IN_EVENT, () => void loadLayout(), { once: true });
 const MainLayout = lazy(loadLayout);
 
 const routes: RouteObject[] = [
