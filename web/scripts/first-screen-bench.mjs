@@ -3,8 +3,11 @@
 // down, 675 kbit/s up) and the CPU slowed 4x, a fresh browser context (empty cache) opens
 // /plants signed out, lands on the login page, signs in as the demo owner and waits for the
 // plant list's rows. Prints per run: the login page ready (from the navigation), the rows
-// visible (from the sign-in click), and both together; then the medians.
-//   node scripts/first-screen-bench.mjs [--dist <built web app>] [--runs 3] [--port 18330]
+// visible (from the sign-in click), and both together; then the medians. Given two builds
+// (`--dist a --dist b`, e.g. main's and a branch's), it serves each from its own portal and
+// alternates their runs, so that a busy machine slows both alike.
+//   node scripts/first-screen-bench.mjs [--dist <built web app>]... [--runs 3] [--port 18330]
+//     [--trace]   (every request after the sign-in click)
 // (needs the portal binary: PORTAL_BIN or target/debug/portal, and a build: npm run build)
 import path from 'node:path';
 import { launch } from '../e2e/browser.mjs';
@@ -16,7 +19,8 @@ const arg = (name, fallback) => {
 };
 const runs = Number(arg('runs', '3'));
 const port = Number(arg('port', '18330'));
-const dist = arg('dist', undefined);
+const dists = process.argv.flatMap((a, i) => (a === '--dist' ? [process.argv[i + 1]] : []));
+if (!dists.length) dists.push(undefined); // web/dist
 
 // Chromium DevTools' "Fast 3G" preset (its throughput figures already include the 0.9 factor)
 const FAST_3G = {
@@ -30,17 +34,43 @@ const CPU_SLOWDOWN = 4;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-const server = await startDemoServer('portal-bench-', {
-  historyDays: 2,
-  port,
-  mqttPort: port + 1,
-  webDir: dist && path.resolve(dist),
-});
+const servers = [];
+for (const [i, dist] of dists.entries())
+  servers.push(
+    await startDemoServer('portal-bench-', {
+      historyDays: 2,
+      port: port + 2 * i,
+      mqttPort: port + 2 * i + 1,
+      webDir: dist && path.resolve(dist),
+    }),
+  );
 const browser = await launch();
-const results = [];
+const results = dists.map(() => []);
 try {
-  for (let run = 1; run <= runs; run++) {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  for (let run = 1; run <= runs; run++)
+    for (const [i, server] of servers.entries()) {
+      const r = await measure(server.url);
+      results[i].push(r);
+      console.log(
+        `${dists[i] ?? 'dist'} run ${run}: login page ${s(r.login)}, sign-in to rows ${s(r.rows)},` +
+          ` together ${s(r.login + r.rows)} (${(r.bytes / 1000).toFixed(0)} kB transferred)`,
+      );
+    }
+} finally {
+  await browser.close();
+  for (const server of servers) await server.stop();
+}
+for (const [i, list] of results.entries()) {
+  const m = (k) => s(median(list.map((r) => r[k])));
+  console.log(
+    `${dists[i] ?? 'dist'}: median of ${runs}: login page ${m('login')}, sign-in to rows ${m('rows')},` +
+      ` together ${m('total')}`,
+  );
+}
+
+async function measure(url) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -48,11 +78,9 @@ try {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     let bytes = 0;
     cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
-    // --trace: every request after the sign-in click, with its start and end
-    const trace = process.argv.includes('--trace');
     const started = new Map();
     let click = 0;
-    if (trace) {
+    if (process.argv.includes('--trace')) {
       cdp.on('Network.requestWillBeSent', (e) =>
         started.set(e.requestId, { url: e.request.url, at: Date.now() }),
       );
@@ -65,9 +93,8 @@ try {
           );
       });
     }
-
     const start = Date.now();
-    await page.goto(`${server.url}/plants`, { waitUntil: 'commit', timeout: 120_000 });
+    await page.goto(`${url}/plants`, { waitUntil: 'commit', timeout: 120_000 });
     await page.getByTestId('login-submit').waitFor({ timeout: 120_000 });
     const login = Date.now() - start;
     await page.locator('#account').fill(DEMO.account);
@@ -79,18 +106,8 @@ try {
       .first()
       .waitFor({ timeout: 120_000 });
     const rows = Date.now() - click;
-    results.push({ login, rows, total: login + rows });
-    console.log(
-      `run ${run}: login page ${s(login)}, sign-in to rows ${s(rows)}, together ${s(login + rows)}` +
-        ` (${(bytes / 1000).toFixed(0)} kB transferred)`,
-    );
+    return { login, rows, total: login + rows, bytes };
+  } finally {
     await context.close();
   }
-} finally {
-  await browser.close();
-  await server.stop();
 }
-const m = (k) => s(median(results.map((r) => r[k])));
-console.log(
-  `median of ${runs}: login page ${m('login')}, sign-in to rows ${m('rows')}, together ${m('total')}`,
-);

@@ -1,19 +1,8 @@
 import { use, type ReactNode } from 'react';
+import { loadMoreTexts } from './moreTexts';
 
-let loading: Promise<unknown> | undefined;
-
-/**
- * The English texts beyond the first screens' (locales/en/more.json, 20 kB gzip): one chunk,
- * loaded once, beside the code of the first other screen that opens. The built-in English
- * holds only what the login page, the signed-in frame, the fleet dashboard, the plant list and
- * the welcome page show (scripts/split-en-texts.mjs), so that they load faster (issue 32).
- */
-export function loadMoreTexts(): Promise<unknown> {
-  loading ??= import('./more');
-  return loading;
-}
-
-/** Shows its children once those texts are in (suspends until then, like a lazy page). */
+/** Shows its children once the English texts beyond the first screens' are in (moreTexts.ts):
+ * suspends until then, like a lazy page. */
 export function MoreTexts({ children }: { children: ReactNode }) {
   use(loadMoreTexts());
   return children;
