@@ -22,9 +22,14 @@ const TOKENS = {
 const show = () =>
   renderScreen(<LoginPage />, { route: '/login', routes: { '/': <p>signed in</p> } });
 
-/** The server: the anonymous configuration and key, and `routes`. */
+/**
+ * The server: the anonymous configuration and key, the user and permissions the login page
+ * asks for once signed in (for the signed-in frame), and `routes`.
+ */
 const serve = (routes: Routes) =>
   fakeHttp({
+    'GET /api/v1/user': () => envelope({ id: 1, account: 'owner@example.com' }),
+    'GET /api/v1/permission': () => envelope([]),
     'GET /anonymous/config': () =>
       envelope({
         version: 'V250120',
