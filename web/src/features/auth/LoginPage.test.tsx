@@ -6,6 +6,7 @@ import { tokenStore } from '@/shared/session';
 import { afterGuard } from '@/test/guard';
 import { envelope, failure, fakeHttp, type Routes } from '@/test/http';
 import { renderScreen } from '@/test/render';
+import { aUser } from '@/test/user';
 import LoginPage from './LoginPage';
 
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -28,8 +29,9 @@ const show = () =>
  */
 const serve = (routes: Routes) =>
   fakeHttp({
-    'GET /api/v1/user': () => envelope({ id: 1, account: 'owner@example.com' }),
-    'GET /api/v1/permission': () => envelope([]),
+    'GET /api/v1/user': () => envelope(aUser()),
+    'GET /api/v1/permission': () =>
+      envelope({ id: 0, name: '', permission: '', type: 0, children: [] }),
     'GET /anonymous/config': () =>
       envelope({
         version: 'V250120',
