@@ -1,9 +1,22 @@
 import { use, type ReactNode } from 'react';
-import { loadMoreTexts } from './moreTexts';
+import { loadMoreTexts, moreTextsAdded } from './moreTexts';
 
-/** Shows its children once the English texts beyond the first screens' are in (moreTexts.ts):
- * suspends until then, like a lazy page. */
+function TextsReady() {
+  // once they are in, no screen waits (no suspending render, no retry)
+  if (!moreTextsAdded()) use(loadMoreTexts());
+  return null;
+}
+
+/**
+ * Shows its children once the English texts beyond the first screens' are in (moreTexts.ts).
+ * They are siblings of the wait, not inside it: a lazy page starts loading its code at the same
+ * time as the texts, and the nearest Suspense shows both or neither.
+ */
 export function MoreTexts({ children }: { children: ReactNode }) {
-  use(loadMoreTexts());
-  return children;
+  return (
+    <>
+      <TextsReady />
+      {children}
+    </>
+  );
 }

@@ -1,4 +1,5 @@
 let loading: Promise<unknown> | undefined;
+let added = false;
 
 /**
  * The English texts beyond the first screens' (locales/en/more.json, 20 kB gzip): one chunk,
@@ -9,4 +10,14 @@ let loading: Promise<unknown> | undefined;
 export function loadMoreTexts(): Promise<unknown> {
   loading ??= import('./more');
   return loading;
+}
+
+/** Whether those texts are in already (more.ts ran): then nothing needs to wait. */
+export function moreTextsAdded(): boolean {
+  return added;
+}
+
+/** Called by more.ts once it added the texts. */
+export function markMoreTextsAdded(): void {
+  added = true;
 }
