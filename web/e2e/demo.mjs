@@ -25,6 +25,8 @@ function freePort() {
 
 /**
  * `historyDays`: days of history the demo writes first (45 unless a test needs fewer).
+ * `port`, `mqttPort`: fixed ports instead of free ones; `webDir`: another build than web/dist
+ * (scripts/first-screen-bench.mjs compares two builds).
  * `faults`: the demo's fault scenarios, off unless a journey looks at them: the silent inverter
  * (one of the commercial roof's ten, which the batch upgrade needs) stops at 09:00 in Zaragoza or
  * five minutes after the start, so a journey would see different plants at different hours.
@@ -33,20 +35,28 @@ function freePort() {
  */
 export async function startDemoServer(
   prefix = 'portal-e2e-demo-',
-  { historyDays = 45, faults = false, upgradeSecs } = {},
+  {
+    historyDays = 45,
+    faults = false,
+    upgradeSecs,
+    port: fixedPort,
+    mqttPort: fixedMqtt,
+    webDir,
+  } = {},
 ) {
+  const dist = webDir ?? path.join(WEB_DIR, 'dist');
   if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
-  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
-    throw new Error("web/dist is missing: run 'npm run build' first");
+  if (!existsSync(path.join(dist, 'index.html')))
+    throw new Error(`${dist} has no index.html: run 'npm run build' first`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const port = await freePort();
-  const mqttPort = await freePort();
+  const port = fixedPort ?? (await freePort());
+  const mqttPort = fixedMqtt ?? (await freePort());
   const env = { ...process.env };
   delete env.PORTAL_DATABASE_URL;
   Object.assign(env, {
     PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
     PORTAL_DATA_DIR: dataDir,
-    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    PORTAL_WEB_DIR: dist,
     // metrics on a port of their own, whichever is free (several servers may run at once)
     PORTAL_METRICS_ADDR: '127.0.0.1:0',
     PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,

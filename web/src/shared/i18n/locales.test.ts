@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import enBuiltIn from './locales/en.json';
+import enFirst from './locales/en.json';
 import enAlarms from './locales/en/alarms.json';
 import enAudit from './locales/en/audit.json';
 import enBatteryHealth from './locales/en/batteryHealth.json';
 import enEnergyHub from './locales/en/energyHub.json';
 import enFigures from './locales/en/figures.json';
 import enFleet from './locales/en/fleet.json';
+import enMore from './locales/en/more.json';
 import enWebhooks from './locales/en/webhooks.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
@@ -30,6 +31,21 @@ function keys(tree: Tree, prefix = ''): string[] {
 function values(tree: Tree): string[] {
   return Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : values(v)));
 }
+
+type Texts = { [key: string]: unknown };
+const isTexts = (v: unknown): v is Texts => typeof v === 'object' && v !== null;
+
+/** The built-in English and the texts beyond the first screens', as i18next merges them. */
+function merge(a: Texts, b: Texts): Texts {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const mine = out[k];
+    out[k] = isTexts(v) && isTexts(mine) ? merge(mine, v) : v;
+  }
+  return out;
+}
+
+const enBuiltIn = merge(enFirst, enMore) as typeof enFirst & typeof enMore;
 
 /** English as a user has it once every screen loaded: built in, plus the features' own texts. */
 const en = {

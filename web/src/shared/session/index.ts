@@ -56,6 +56,12 @@ export function rememberUser(info: { id: number; companyId: number | null }): vo
 const NOTICE_KEY = 'portal.notice';
 
 /** A message the login screen shows once after a forced sign-out (e.g. password changed). */
+/**
+ * Sent on `window` when a sign-in starts: the signed-in frame's code (a chunk of its own, see
+ * app/router.tsx) loads meanwhile instead of after it.
+ */
+export const SIGNING_IN_EVENT = 'portal:signing-in';
+
 export function setSignInNotice(key: string): void {
   sessionStorage.setItem(NOTICE_KEY, key);
 }
