@@ -36,6 +36,7 @@ mod gateways;
 mod headers;
 mod inverters;
 mod limits;
+mod manifest;
 #[cfg(feature = "lint-probe")]
 pub mod lint_probe;
 mod manuals;

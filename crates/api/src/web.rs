@@ -7,13 +7,15 @@
 //! a content hash in their name: a new build never reuses a name, so browsers keep them a year
 //! without asking again. Everything else (`index.html`, which names the current assets, and
 //! the few unhashed files) is `no-cache`: revalidated on every load, answered 304 when unchanged.
+//! `/manifest.webmanifest` is built per host (manifest.rs); `sw.js`, the service worker, is one of
+//! the unhashed files: browsers check it for a new version on every navigation (docs/pwa.md).
 
 use axum::{
     Router,
     extract::Request,
-    http::{HeaderValue, StatusCode, Uri, header},
+    http::{HeaderMap, HeaderValue, StatusCode, Uri, header},
     response::{IntoResponse, Response},
-    routing::any,
+    routing::{any, get},
 };
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
@@ -26,7 +28,15 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
 pub fn router(config: &ApiConfig) -> Router {
+    let branded_hosts = std::sync::Arc::new(config.branded_hosts.clone());
+    let trust_proxy = config.trust_proxy;
     let api_misses = Router::new()
+        .route(
+            "/manifest.webmanifest",
+            get(move |headers: HeaderMap| async move {
+                crate::manifest::serve(headers, &branded_hosts, trust_proxy).await
+            }),
+        )
         // Served on the metrics address only (PORTAL_METRICS_ADDR); a plain 404 here.
         .route("/metrics", any(not_found))
         .route("/api/{*rest}", any(not_found))

@@ -11,6 +11,7 @@ import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/
 import { installKeyFilter } from '@/shared/ui/keyFilter';
 import { userQuery } from '@/shared/user';
 import { queryClient } from './queryClient';
+import { PwaNotices } from './PwaNotices';
 import { createRouter } from './router';
 import { antdTheme } from './theme';
 
@@ -36,6 +37,8 @@ function Bridges() {
         }),
       signedOut: (reason) => {
         queryClient.clear();
+        // the /login page this reloads to deletes the service worker's copies of the user's
+        // data and ends this browser's push subscription (shared/pwa/device.ts)
         if (reason === 'expired') setSignInNotice('login.sessionExpired');
         window.location.assign('/login');
       },
@@ -108,6 +111,7 @@ function Themed() {
       <ConfigProvider theme={themeConfig} locale={antdLocale(currentLanguage())}>
         <AntdApp>
           <Bridges />
+          <PwaNotices />
           <RouterProvider router={router} />
         </AntdApp>
       </ConfigProvider>
