@@ -2,6 +2,8 @@
 //! (docs/pwa.md). Built per request because it follows the host like the web app's theme does:
 //! on one of the branded hosts (`PORTAL_BRANDED_HOSTS`) it carries the branded name, colours
 //! and icons, elsewhere the default ones. The name is in the language the browser asks for.
+//! `GET /apple-touch-icon.png` follows the host the same way: iOS takes the home-screen icon
+//! from index.html's `apple-touch-icon` link, not from the manifest.
 
 use axum::{
     http::{HeaderMap, HeaderValue, header},
@@ -104,6 +106,15 @@ pub fn manifest(branded: bool, lang: Lang) -> Value {
             icon("maskable-512.png", 512, "maskable"),
         ],
     })
+}
+
+/// The built file of the host's home-screen icon for iOS (web/public/icons).
+pub fn touch_icon_file(headers: &HeaderMap, branded_hosts: &[String], trust_proxy: bool) -> &'static str {
+    if is_branded(&request_host(headers, trust_proxy), branded_hosts) {
+        "icons/branded-apple-touch-icon.png"
+    } else {
+        "icons/apple-touch-icon.png"
+    }
 }
 
 /// The handler: revalidated on every use (`no-cache`) like `index.html`, and it varies by the

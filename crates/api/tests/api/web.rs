@@ -40,6 +40,11 @@ fn web_dir(test: &str) -> PathBuf {
     write(&js, "console.log('plain')");
     write(&js.with_extension("js.br"), "script in brotli");
     write(&js.with_extension("js.gz"), "script in gzip");
+    write(&dir.join("icons/apple-touch-icon.png"), "touch icon");
+    write(
+        &dir.join("icons/branded-apple-touch-icon.png"),
+        "branded touch icon",
+    );
     write(
         &dir.join("favicon.svg"),
         "<svg xmlns='http://www.w3.org/2000/svg'/>",
@@ -221,6 +226,12 @@ async fn the_manifest_follows_the_host_and_the_language() {
         )
         .await;
         assert_eq!(r.json["name"], "PowerView 云", "{}", r.ctx);
+        // iOS's home-screen icon follows the host too
+        let icon = get(&app, "/apple-touch-icon.png", &[(header::HOST, "brand.example")]).await;
+        assert_eq!(icon.text(), "branded touch icon", "{}", icon.ctx);
+        assert_eq!(value(&icon.headers, "cache-control"), "no-cache", "{}", icon.ctx);
+        let icon = get(&app, "/apple-touch-icon.png", &[(header::HOST, "portal.example")]).await;
+        assert_eq!(icon.text(), "touch icon", "{}", icon.ctx);
         assert_eq!(r.json["theme_color"], "#00cc00", "{}", r.ctx);
         assert_eq!(
             r.json["icons"][2],

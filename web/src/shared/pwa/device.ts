@@ -37,6 +37,7 @@ export interface RegisterHooks {
  */
 export function registerServiceWorker(hooks: RegisterHooks): void {
   const sw = navigator.serviceWorker;
+  window.addEventListener('beforeinstallprompt', keepInstallPrompt);
   if (!hooks.signedIn) {
     void clearDataCaches();
     void forgetThisDevice();
@@ -113,4 +114,32 @@ export async function forgetThisDevice(
     // the subscription is gone already
   }
   if (tellPortal && record) await tellPortal(record.id).catch(() => undefined);
+}
+
+/** The browser's install offer (Chromium's `beforeinstallprompt`; not in the DOM types). */
+export interface InstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
+}
+
+let installPrompt: InstallPromptEvent | null = null;
+
+/**
+ * Kept from the page's start: the browser offers the install once, usually before anyone opens
+ * the download page, which offers it with its own button (the browser's own menu still can).
+ */
+export function keepInstallPrompt(event: Event): void {
+  installPrompt = event as InstallPromptEvent;
+}
+
+export function takeInstallPrompt(): InstallPromptEvent | null {
+  return installPrompt;
+}
+
+/** Opened as the installed app (or from iOS's home screen). */
+export function runsInstalled(): boolean {
+  return (
+    window.matchMedia?.('(display-mode: standalone)').matches === true ||
+    (navigator as { standalone?: boolean }).standalone === true
+  );
 }
