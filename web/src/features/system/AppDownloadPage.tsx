@@ -89,6 +89,7 @@ function InstallOffer() {
               prompt.userChoice.then((c) => c.outcome === 'accepted' && setInstalled(true)),
             );
           // the browser offers an event once
+          keepInstallPrompt(null);
           setPrompt(null);
         }}
       >

@@ -128,8 +128,8 @@ let installPrompt: InstallPromptEvent | null = null;
  * Kept from the page's start: the browser offers the install once, usually before anyone opens
  * the download page, which offers it with its own button (the browser's own menu still can).
  */
-export function keepInstallPrompt(event: Event): void {
-  installPrompt = event as InstallPromptEvent;
+export function keepInstallPrompt(event: Event | null): void {
+  installPrompt = event as InstallPromptEvent | null;
 }
 
 export function takeInstallPrompt(): InstallPromptEvent | null {

@@ -62,3 +62,12 @@ export function answered(staleAt: string | null): void {
       if (!staleWhileRecovering) set({ staleSince: null });
     });
 }
+
+/** Tests: back to a page that has shown nothing offline (unused by the app, so not built in). */
+export function resetPwaState(): void {
+  state = { staleSince: null, update: null };
+  recovering = false;
+  staleWhileRecovering = false;
+  refetch = () => Promise.resolve();
+  listeners.forEach((l) => l());
+}
