@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { i18nReady } from '@/shared/i18n';
+import { i18n, i18nReady } from '@/shared/i18n';
 import { App } from '@/app/App';
-import { offerUpdate } from '@/shared/pwa/state';
 import { isSignedIn } from '@/shared/session';
 import './styles.css';
 
@@ -24,7 +23,7 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     void import('@/shared/pwa/device').then((m) =>
       m.registerServiceWorker({
         signedIn: isSignedIn(),
-        offerUpdate,
+        t: (key) => i18n.t(key),
       }),
     );
   });

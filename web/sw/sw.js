@@ -210,18 +210,18 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const same = windows.find((w) => w.url === url);
-      if (same) return same.focus();
-      // a window of the portal goes to the screen (navigate() works on the windows this
-      // worker controls); else a new one
-      const own = windows.find((w) => 'navigate' in w);
+      // a window of the portal goes to the screen, then comes to the front (navigate() works
+      // on the windows this worker controls); else a new window
+      const own = windows.find((w) => w.url === url) ?? windows[0];
       if (own) {
+        let at = own;
         try {
-          await own.focus();
-          return await own.navigate(url);
+          if (own.url !== url) at = (await own.navigate(url)) ?? own;
         } catch {
-          // not controlled by this worker: open a new window instead
+          // not this worker's window: a new one
+          return self.clients.openWindow(url);
         }
+        return at.focus().catch(() => undefined);
       }
       return self.clients.openWindow(url);
     })(),

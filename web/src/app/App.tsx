@@ -11,7 +11,6 @@ import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/
 import { installKeyFilter } from '@/shared/ui/keyFilter';
 import { userQuery } from '@/shared/user';
 import { queryClient } from './queryClient';
-import { PwaNotices } from './PwaNotices';
 import { createRouter } from './router';
 import { antdTheme } from './theme';
 
@@ -111,7 +110,6 @@ function Themed() {
       <ConfigProvider theme={themeConfig} locale={antdLocale(currentLanguage())}>
         <AntdApp>
           <Bridges />
-          <PwaNotices />
           <RouterProvider router={router} />
         </AntdApp>
       </ConfigProvider>

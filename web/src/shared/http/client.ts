@@ -175,8 +175,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   instance.interceptors.response.use(
     (response) => {
       if (offline && needsToken(response.config.url) && !response.config._refresh) {
-        const stale: unknown = response.headers['x-portal-stale'];
-        offline.answered(typeof stale === 'string' ? stale : null);
+        offline.answered((response.headers['x-portal-stale'] as string | undefined) ?? null);
       }
       const body: unknown = response.data;
       if (response.config._refresh || !isEnvelope(body) || body.code === 0) return response;

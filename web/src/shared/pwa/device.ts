@@ -26,7 +26,22 @@ const CHECK_EVERY_MS = 30 * 60_000;
  */
 export interface RegisterHooks {
   signedIn: boolean;
-  offerUpdate(update: () => void): void;
+  /** The app's translation of a key (the update prompt's texts). */
+  t(key: string): string;
+}
+
+/** "A new version is available — Reload": a bar above the app (styles.css, `.pwa-update`). */
+function offerUpdate(t: (key: string) => string, update: () => void): void {
+  if (document.getElementById('pwa-update')) return;
+  const bar = document.createElement('div');
+  bar.id = bar.className = 'pwa-update';
+  bar.setAttribute('role', 'status');
+  const reload = document.createElement('button');
+  reload.type = 'button';
+  reload.textContent = t('pwa.reload');
+  reload.onclick = update;
+  bar.append(t('pwa.update'), reload);
+  document.body.prepend(bar);
 }
 
 /**
@@ -50,7 +65,7 @@ export function registerServiceWorker(hooks: RegisterHooks): void {
   const offer = (worker: ServiceWorker | null) => {
     // a worker waiting while another controls the page is a new version
     if (!worker || !sw.controller) return;
-    hooks.offerUpdate(() => {
+    offerUpdate(hooks.t, () => {
       reloading = true;
       worker.postMessage({ type: 'skipWaiting' });
     });

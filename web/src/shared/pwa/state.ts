@@ -1,44 +1,37 @@
 /**
- * What the shell tells the user about the installed app (docs/pwa.md): that the figures shown
- * are the service worker's copies from an earlier visit (offline), and that a new version
- * waits. Kept tiny and free of React: the http client feeds it on every answer.
+ * The offline banner (docs/pwa.md): when the figures shown are the service worker's copies
+ * from an earlier visit, a bar above the app says so with their time, until the screens have
+ * been refetched from the network. Plain DOM, no React: the http client feeds it on every
+ * answer, and it sits in the first screen's code (npm run size).
  */
+import { i18n } from '../i18n';
 
-type Listener = () => void;
-
-export interface PwaState {
-  /** ISO time of the oldest cached answer shown since the network last answered, or null. */
-  staleSince: string | null;
-  /** Set when a new version waits: calling it loads that version. */
-  update: (() => void) | null;
-}
-
-let state: PwaState = { staleSince: null, update: null };
-const listeners = new Set<Listener>();
+/** ISO time of the oldest copy shown since the network last answered, or null. */
+let staleSince: string | null = null;
 let refetch: () => Promise<unknown> = () => Promise.resolve();
-let recovering = false;
-let staleWhileRecovering = false;
+/** Back online, the screens refetching: 'running', or 'stale' when a copy came meanwhile. */
+let recovery: 'running' | 'stale' | null = null;
 
-function set(next: Partial<PwaState>): void {
-  state = { ...state, ...next };
-  listeners.forEach((l) => l());
+export function getStaleSince(): string | null {
+  return staleSince;
 }
-
-export const pwaState = {
-  get: (): PwaState => state,
-  subscribe(listener: Listener): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
-};
 
 /** The shell's way to reload what the screens show (react-query's invalidate). */
 export function setRefetch(fn: () => Promise<unknown>): void {
   refetch = fn;
 }
 
-export function offerUpdate(update: (() => void) | null): void {
-  set({ update });
+function show(at: string | null): void {
+  staleSince = at;
+  let bar = document.getElementById('pwa-stale');
+  if (!at) return bar?.remove();
+  if (!bar) {
+    bar = document.createElement('div');
+    bar.id = bar.className = 'pwa-stale';
+    bar.setAttribute('role', 'status');
+    document.body.prepend(bar);
+  }
+  bar.textContent = i18n.t('pwa.offline', { time: new Date(at).toLocaleString(i18n.language) });
 }
 
 /**
@@ -48,26 +41,22 @@ export function offerUpdate(update: (() => void) | null): void {
  */
 export function answered(staleAt: string | null): void {
   if (staleAt !== null) {
-    if (recovering) staleWhileRecovering = true;
-    if (!state.staleSince || staleAt < state.staleSince) set({ staleSince: staleAt });
-    return;
+    if (recovery) recovery = 'stale';
+    if (!staleSince || staleAt < staleSince) show(staleAt);
+  } else if (staleSince && !recovery) {
+    recovery = 'running';
+    void refetch()
+      .catch(() => undefined)
+      .then(() => {
+        if (recovery === 'running') show(null);
+        recovery = null;
+      });
   }
-  if (!state.staleSince || recovering) return;
-  recovering = true;
-  staleWhileRecovering = false;
-  void refetch()
-    .catch(() => undefined)
-    .then(() => {
-      recovering = false;
-      if (!staleWhileRecovering) set({ staleSince: null });
-    });
 }
 
 /** Tests: back to a page that has shown nothing offline (unused by the app, so not built in). */
 export function resetPwaState(): void {
-  state = { staleSince: null, update: null };
-  recovering = false;
-  staleWhileRecovering = false;
+  show(null);
+  recovery = null;
   refetch = () => Promise.resolve();
-  listeners.forEach((l) => l());
 }
