@@ -109,7 +109,11 @@ pub fn manifest(branded: bool, lang: Lang) -> Value {
 }
 
 /// The built file of the host's home-screen icon for iOS (web/public/icons).
-pub fn touch_icon_file(headers: &HeaderMap, branded_hosts: &[String], trust_proxy: bool) -> &'static str {
+pub fn touch_icon_file(
+    headers: &HeaderMap,
+    branded_hosts: &[String],
+    trust_proxy: bool,
+) -> &'static str {
     if is_branded(&request_host(headers, trust_proxy), branded_hosts) {
         "icons/branded-apple-touch-icon.png"
     } else {
@@ -153,15 +157,24 @@ mod tests {
         assert!(!is_branded("", &hosts));
 
         let mut headers = HeaderMap::new();
-        headers.insert(header::HOST, HeaderValue::from_static("Brand.Example.com:18320"));
-        headers.insert("x-forwarded-host", HeaderValue::from_static("proxy.example"));
+        headers.insert(
+            header::HOST,
+            HeaderValue::from_static("Brand.Example.com:18320"),
+        );
+        headers.insert(
+            "x-forwarded-host",
+            HeaderValue::from_static("proxy.example"),
+        );
         assert_eq!(request_host(&headers, false), "brand.example.com");
         assert_eq!(request_host(&headers, true), "proxy.example");
     }
 
     #[test]
     fn names_agree_with_the_web_apps_titles() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/shared/i18n/locales");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../web/src/shared/i18n/locales"
+        );
         for (i, lang) in ["en", "zh", "es"].iter().enumerate() {
             let Ok(text) = std::fs::read_to_string(format!("{dir}/{lang}.json")) else {
                 // a checkout without the web app: nothing to compare

@@ -214,7 +214,11 @@ async fn the_manifest_follows_the_host_and_the_language() {
         assert_eq!(r.json["name"], "Solar Portal", "{}", r.ctx);
         assert_eq!(r.json["display"], "standalone", "{}", r.ctx);
         assert_eq!(r.json["start_url"], "/", "{}", r.ctx);
-        assert_eq!(r.json["icons"][0]["src"], "/icons/icon-192.png", "{}", r.ctx);
+        assert_eq!(
+            r.json["icons"][0]["src"], "/icons/icon-192.png",
+            "{}",
+            r.ctx
+        );
 
         let r = get(
             &app,
@@ -227,10 +231,25 @@ async fn the_manifest_follows_the_host_and_the_language() {
         .await;
         assert_eq!(r.json["name"], "PowerView 云", "{}", r.ctx);
         // iOS's home-screen icon follows the host too
-        let icon = get(&app, "/apple-touch-icon.png", &[(header::HOST, "brand.example")]).await;
+        let icon = get(
+            &app,
+            "/apple-touch-icon.png",
+            &[(header::HOST, "brand.example")],
+        )
+        .await;
         assert_eq!(icon.text(), "branded touch icon", "{}", icon.ctx);
-        assert_eq!(value(&icon.headers, "cache-control"), "no-cache", "{}", icon.ctx);
-        let icon = get(&app, "/apple-touch-icon.png", &[(header::HOST, "portal.example")]).await;
+        assert_eq!(
+            value(&icon.headers, "cache-control"),
+            "no-cache",
+            "{}",
+            icon.ctx
+        );
+        let icon = get(
+            &app,
+            "/apple-touch-icon.png",
+            &[(header::HOST, "portal.example")],
+        )
+        .await;
         assert_eq!(icon.text(), "touch icon", "{}", icon.ctx);
         assert_eq!(r.json["theme_color"], "#00cc00", "{}", r.ctx);
         assert_eq!(
