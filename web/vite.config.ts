@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +8,15 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 const backend = process.env.PORTAL_DEV_BACKEND ?? 'http://127.0.0.1:8080';
-const proxied = ['/api', '/anonymous', '/oauth', '/version', '/files', '/uploads'];
+const proxied = [
+  '/api',
+  '/anonymous',
+  '/oauth',
+  '/version',
+  '/files',
+  '/uploads',
+  '/manifest.webmanifest',
+];
 
 /**
  * Writes a gzip (`.gz`, level 9) and a brotli (`.br`, quality 11) copy beside every text file
@@ -121,6 +130,44 @@ export default function LazyPart(props) {
 }
 
 /**
+ * Writes the service worker (sw/sw.js, docs/pwa.md) to `sw.js` beside index.html, with the app
+ * shell to cache on install: index.html, the scripts and styles it loads (entry and
+ * modulepreloads, read from the written index.html, so exactly this build's), the icons and the
+ * manifest. The version is a hash of all that: every build with a change is a new worker, which
+ * the page offers to load ("A new version is available").
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'portal-service-worker',
+    apply: 'build',
+    writeBundle(options) {
+      const dir = options.dir ?? 'dist';
+      const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+      const loaded = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      const precache = [
+        '/index.html',
+        ...new Set(loaded),
+        '/favicon.svg',
+        '/favicon-branded.svg',
+        '/icons/icon-192.png',
+        '/icons/branded-icon-192.png',
+        '/manifest.webmanifest',
+      ];
+      const source = readFileSync(new URL('./sw/sw.js', import.meta.url), 'utf8');
+      const version = createHash('sha256')
+        .update(source)
+        .update(JSON.stringify(precache))
+        .digest('hex')
+        .slice(0, 12);
+      const build = JSON.stringify({ version, precache });
+      const out = source.replace(/\/\*BUILD\*\/.*\/\*BUILD\*\//, build);
+      if (out === source) throw new Error('sw/sw.js: the /*BUILD*/ marker is missing');
+      writeFileSync(path.join(dir, 'sw.js'), out);
+    },
+  };
+}
+
+/**
  * Libraries only some screens need, in chunks of their own that only those screens load. Only
  * libraries without dependencies on the app's shared ones: a group takes its modules'
  * dependencies along, and react in the leaflet chunk would make every screen load it.
@@ -145,7 +192,7 @@ const SHELL_CHUNK = { name: 'shell', tags: ['$initial' as const] };
 const PURE_PACKAGES = /node_modules[\\/]@rc-component[\\/](form|async-validator)[\\/]/;
 
 export default defineConfig({
-  plugins: [libraryTrims(), react(), precompress()],
+  plugins: [libraryTrims(), react(), precompress(), serviceWorker()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -3,25 +3,12 @@
 // plain owner and the internal administrator of `USERS`. Resolves to { url, mqttPort, log, stop }.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+import { freePort, PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
 
 /** The owner `portal serve --demo` creates. */
 export const DEMO = { account: 'demo@example.com', password: 'demo1234' };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * `historyDays`: days of history the demo writes first (45 unless a test needs fewer).
@@ -58,7 +45,7 @@ export async function startDemoServer(
     PORTAL_DATA_DIR: dataDir,
     PORTAL_WEB_DIR: dist,
     // metrics on a port of their own, whichever is free (several servers may run at once)
-    PORTAL_METRICS_ADDR: '127.0.0.1:0',
+    PORTAL_METRICS_ADDR: `127.0.0.1:${process.env.E2E_PORTS ? await freePort() : 0}`,
     PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,
     // Enough history for month and year bars and past events, at a fraction of a year's
     // start-up time in a debug build.

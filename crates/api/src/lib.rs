@@ -36,6 +36,7 @@ mod gateways;
 mod headers;
 mod inverters;
 mod limits;
+mod manifest;
 mod manuals;
 pub use manuals::key as manual_file_key;
 mod messages;

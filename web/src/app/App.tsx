@@ -36,6 +36,8 @@ function Bridges() {
         }),
       signedOut: (reason) => {
         queryClient.clear();
+        // the /login page this reloads to deletes the service worker's copies of the user's
+        // data and ends this browser's push subscription (shared/pwa/device.ts)
         if (reason === 'expired') setSignInNotice('login.sessionExpired');
         window.location.assign('/login');
       },

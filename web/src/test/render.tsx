@@ -14,6 +14,7 @@ import '@/features/batteries/health/texts';
 import '@/features/energyHub/texts';
 import '@/features/fleet/texts';
 import '@/features/overview/texts';
+import '@/features/system/texts';
 import { collectPermissions, permissionQuery, type PermissionInput } from '@/shared/permissions';
 import { tokenStore } from '@/shared/session';
 import { userQuery, type CurrentUser } from '@/shared/user';

@@ -7,6 +7,10 @@ import enEnergyHub from './locales/en/energyHub.json';
 import enFigures from './locales/en/figures.json';
 import enFleet from './locales/en/fleet.json';
 import enMore from './locales/en/more.json';
+import enDownload from './locales/en/download.json';
+import enNotify from './locales/en/notify.json';
+import enPreferences from './locales/en/preferences.json';
+import enPush from './locales/en/push.json';
 import enWebhooks from './locales/en/webhooks.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
@@ -60,6 +64,10 @@ const en = {
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
   fleet: enFleet,
   webhooks: enWebhooks,
+  push: enPush,
+  download: enDownload,
+  notify: enNotify,
+  preferences: { ...enBuiltIn.preferences, ...enPreferences },
   overview: { ...enBuiltIn.overview, figures: enFigures },
 };
 

@@ -53,6 +53,14 @@ export function rememberUser(info: { id: number; companyId: number | null }): vo
   localStorage.setItem(USER_KEY, JSON.stringify(info));
 }
 
+/** The remembered user's id, as text (the key of the service worker's copies), else null. */
+export function rememberedUserId(): string | null {
+  return /"id":(\d+)/.exec(localStorage.getItem(USER_KEY) ?? '')?.[1] ?? null;
+}
+
+/** localStorage: `{ id, endpoint }` of this browser's push subscription (shared/pwa/pushDevice). */
+export const PUSH_DEVICE_KEY = 'portal.pushDevice';
+
 const NOTICE_KEY = 'portal.notice';
 
 /** A message the login screen shows once after a forced sign-out (e.g. password changed). */
