@@ -21,7 +21,7 @@ const device = (over: Partial<PushDevice> = {}): PushDevice => ({
   minSeverity: 'alarm',
   createdAt: '2026-11-29T10:00:00Z',
   lastSuccessAt: null,
-  lastError: null,
+  lastError: '',
   ...over,
 });
 

@@ -1,34 +1,19 @@
-/**
- * The push subscription routes (docs/pwa.md, "Push"). Hand-typed: they are not in this
- * branch's API document yet. The types mirror what the generated ones will be
- * (`Schemas['PushSubscription']` and so on); at merge these become `api.get(...)` calls and
- * `Schemas[...]` aliases like webhooksApi.ts.
- */
-import { http } from '@/shared/http';
-import { ErrorCode } from '@/shared/http';
+/** The push subscription routes (docs/push.md, docs/pwa.md "Push"). */
+import { api } from '@/shared/api/client';
 import { userKeys } from '@/shared/api/keys';
-import type { AlarmKind } from './webhooksApi';
+import type { Schemas } from '@/shared/api/schema';
+import { ErrorCode } from '@/shared/http';
 
-export type Severity = 'warning' | 'alarm';
+export type Severity = Schemas['AlarmSeverity'];
 
 /** A device (browser) receiving this user's alarms as push notifications. */
-export interface PushDevice {
-  id: number;
-  deviceName: string;
-  /** The push service's host (fcm.googleapis.com, web.push.apple.com, ...). */
-  endpointHost: string;
-  /** Empty: every kind. */
-  kinds: AlarmKind[];
-  minSeverity: Severity;
-  createdAt: string;
-  lastSuccessAt: string | null;
-  lastError: string | null;
-}
+export type PushDevice = Schemas['PushSubscription'];
 
-/** What a device receives (the POST .../{id} body). */
+/** What a device receives (the POST .../{id} body), every field given. */
 export interface PushChoice {
   deviceName: string;
-  kinds: AlarmKind[];
+  /** Empty: every kind. */
+  kinds: Schemas['AlarmKind'][];
   minSeverity: Severity;
 }
 
@@ -40,8 +25,12 @@ export interface PushSubscribeRequest extends PushChoice {
   auth: string;
 }
 
-/** Codes a form shows itself: a bad field. */
-const handledCodes = [ErrorCode.InvalidParameter];
+/** Codes a form shows itself: a bad field, the limit, a device removed meanwhile. */
+const handledCodes = [
+  ErrorCode.InvalidParameter,
+  ErrorCode.PushSubscriptionLimit,
+  ErrorCode.PushSubscriptionMissing,
+];
 
 export const pushKeys = {
   devices: [...userKeys.all, 'pushSubscriptions'] as const,
@@ -49,21 +38,20 @@ export const pushKeys = {
 
 export const pushDevicesQuery = {
   queryKey: pushKeys.devices,
-  queryFn: () => http.get<PushDevice[]>('/api/v1/user/pushSubscriptions'),
+  queryFn: () => api.get('/api/v1/user/pushSubscriptions'),
 };
 
 /** The portal's VAPID public key (base64url); failing: push is not available here. */
-export const pushKey = () =>
-  http.get<{ publicKey: string }>('/api/v1/user/push/key', { silent: true });
+export const pushKey = () => api.get('/api/v1/user/push/key', { silent: true });
 
 export const subscribePush = (body: PushSubscribeRequest) =>
-  http.post<PushDevice>('/api/v1/user/pushSubscriptions', body, { handledCodes });
+  api.post('/api/v1/user/pushSubscriptions', { body, handledCodes });
 
 export const updatePush = (id: number, body: PushChoice) =>
-  http.post<PushDevice>(`/api/v1/user/pushSubscriptions/${id}`, body, { handledCodes });
+  api.post('/api/v1/user/pushSubscriptions/{id}', { path: { id }, body, handledCodes });
 
 export const deletePush = (id: number) =>
-  http.post<void>(`/api/v1/user/pushSubscriptions/${id}/delete`);
+  api.post('/api/v1/user/pushSubscriptions/{id}/delete', { path: { id } });
 
 export const testPush = (id: number) =>
-  http.post<unknown>(`/api/v1/user/pushSubscriptions/${id}/test`);
+  api.post('/api/v1/user/pushSubscriptions/{id}/test', { path: { id } });
