@@ -107,6 +107,9 @@ test-rust: clean-test-schemas
 	# (assigned first: `export X=$$(...)` would hide the script's failure from `set -e`)
 	smtp_python="$$(harness/smtp/venv.sh)"
 	export PORTAL_TEST_AIOSMTPD="$$smtp_python"
+	# The push tests decrypt with Python's http_ece and verify VAPID with PyJWT (target/push-venv).
+	push_python="$$(harness/push/venv.sh)"
+	export PORTAL_TEST_PUSH_PYTHON="$$push_python"
 	harness/run-rust.sh
 
 # The energy hub against a real OpenADR 3.1 VTN (openleadr-vtn 0.2.8 on PostgreSQL 18, both on

@@ -94,8 +94,14 @@ export default tseslint.config(
       ],
     },
   },
+  // The service worker (docs/pwa.md): plain JavaScript the build copies as it is.
   {
-    files: ['e2e/**/*.mjs', '*.js', '*.mjs'],
+    files: ['sw/**/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'script', globals: globals.serviceworker },
+  },
+  {
+    files: ['e2e/**/*.mjs', 'scripts/**/*.mjs', '*.js', '*.mjs'],
     extends: [js.configs.recommended],
     // e2e code also runs inside the page (page.evaluate): browser globals too
     languageOptions: { ecmaVersion: 2022, globals: { ...globals.node, ...globals.browser } },

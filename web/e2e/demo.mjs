@@ -3,28 +3,17 @@
 // plain owner and the internal administrator of `USERS`. Resolves to { url, mqttPort, log, stop }.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
+import { freePort, PORTAL_BIN, USERS, WEB_DIR } from './server.mjs';
 
 /** The owner `portal serve --demo` creates. */
 export const DEMO = { account: 'demo@example.com', password: 'demo1234' };
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * `historyDays`: days of history the demo writes first (45 unless a test needs fewer).
+ * `port`, `mqttPort`: fixed ports instead of free ones; `webDir`: another build than web/dist
+ * (scripts/first-screen-bench.mjs compares two builds).
  * `faults`: the demo's fault scenarios, off unless a journey looks at them: the silent inverter
  * (one of the commercial roof's ten, which the batch upgrade needs) stops at 09:00 in Zaragoza or
  * five minutes after the start, so a journey would see different plants at different hours.
@@ -33,22 +22,30 @@ function freePort() {
  */
 export async function startDemoServer(
   prefix = 'portal-e2e-demo-',
-  { historyDays = 45, faults = false, upgradeSecs } = {},
+  {
+    historyDays = 45,
+    faults = false,
+    upgradeSecs,
+    port: fixedPort,
+    mqttPort: fixedMqtt,
+    webDir,
+  } = {},
 ) {
+  const dist = webDir ?? path.join(WEB_DIR, 'dist');
   if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
-  if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
-    throw new Error("web/dist is missing: run 'npm run build' first");
+  if (!existsSync(path.join(dist, 'index.html')))
+    throw new Error(`${dist} has no index.html: run 'npm run build' first`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const port = await freePort();
-  const mqttPort = await freePort();
+  const port = fixedPort ?? (await freePort());
+  const mqttPort = fixedMqtt ?? (await freePort());
   const env = { ...process.env };
   delete env.PORTAL_DATABASE_URL;
   Object.assign(env, {
     PORTAL_HTTP_ADDR: `127.0.0.1:${port}`,
     PORTAL_DATA_DIR: dataDir,
-    PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
+    PORTAL_WEB_DIR: dist,
     // metrics on a port of their own, whichever is free (several servers may run at once)
-    PORTAL_METRICS_ADDR: '127.0.0.1:0',
+    PORTAL_METRICS_ADDR: `127.0.0.1:${process.env.E2E_PORTS ? await freePort() : 0}`,
     PORTAL_MQTT_ADDR: `127.0.0.1:${mqttPort}`,
     // Enough history for month and year bars and past events, at a fraction of a year's
     // start-up time in a debug build.

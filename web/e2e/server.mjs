@@ -34,16 +34,38 @@ export const USERS = {
   },
 };
 
-function freePort() {
+function listenOn(port) {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+    srv.listen(port, '127.0.0.1', () => {
+      const { port: bound } = srv.address();
+      srv.close(() => resolve(bound));
     });
   });
+}
+
+const taken = new Set();
+
+/**
+ * A free port: any, or on a machine shared with others the next free one of E2E_PORTS
+ * ("18320-18329"), the range assigned to this checkout.
+ */
+export async function freePort() {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.E2E_PORTS ?? '');
+  if (!range) return listenOn(0);
+  for (let port = Number(range[1]); port <= Number(range[2]); port++) {
+    if (taken.has(port)) continue;
+    try {
+      await listenOn(port);
+      taken.add(port);
+      return port;
+    } catch {
+      // in use: the next one
+    }
+  }
+  throw new Error(`no free port in E2E_PORTS=${process.env.E2E_PORTS}`);
 }
 
 async function waitUntilUp(url, child, log) {
@@ -83,7 +105,7 @@ export async function startServer({ accessTokenTtl, users = [] } = {}) {
     PORTAL_ADMIN_PASSWORD: USERS.admin.password,
     PORTAL_WEB_DIR: path.join(WEB_DIR, 'dist'),
     // metrics on a port of their own, whichever is free (several servers may run at once)
-    PORTAL_METRICS_ADDR: '127.0.0.1:0',
+    PORTAL_METRICS_ADDR: `127.0.0.1:${process.env.E2E_PORTS ? await freePort() : 0}`,
     PORTAL_BRANDED_HOSTS: 'localhost',
   });
   if (accessTokenTtl) env.PORTAL_ACCESS_TOKEN_TTL_SECS = String(accessTokenTtl);

@@ -34,6 +34,8 @@ pub struct ApiConfig {
     pub figures: service::figures::FiguresConfig,
     /// How webhook test deliveries are sent (`PORTAL_WEBHOOK_ALLOW_PRIVATE`).
     pub webhooks: service::webhooks::DeliverySettings,
+    /// How Web Push test messages are sent (private addresses, the VAPID subject).
+    pub push: service::push::PushSettings,
 }
 
 impl std::fmt::Debug for ApiConfig {
@@ -72,6 +74,7 @@ impl ApiConfig {
             public_url: None,
             figures: service::figures::FiguresConfig::default(),
             webhooks: service::webhooks::DeliverySettings::default(),
+            push: service::push::PushSettings::default(),
         }
     }
 }

@@ -18,8 +18,8 @@ use crate::{
     AppState, accounts, agents, alarm_engine, audit, auth, batteries, combiners, comm_log,
     commands, companies, company, customers, debug, dict, energy_hub, events, firmware, fleet,
     gateways, inverters, manuals, messages, meters, monitor, owners, permissions, plants,
-    predicted, products, protocols, reports, settings, staff, system, upgrades, users, versions,
-    weather_stations, webhooks,
+    predicted, products, protocols, push, reports, settings, staff, system, upgrades, users,
+    versions, weather_stations, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -37,6 +37,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(accounts::router())
         .merge(users::router())
         .merge(webhooks::router())
+        .merge(push::router())
         .merge(permissions::router())
         .merge(company::router())
         .merge(companies::router())

@@ -7,18 +7,23 @@
 //! a content hash in their name: a new build never reuses a name, so browsers keep them a year
 //! without asking again. Everything else (`index.html`, which names the current assets, and
 //! the few unhashed files) is `no-cache`: revalidated on every load, answered 304 when unchanged.
+//! `/manifest.webmanifest` is built per host (manifest.rs); `sw.js`, the service worker, is one of
+//! the unhashed files: browsers check it for a new version on every navigation (docs/pwa.md).
+
+use std::sync::Arc;
 
 use axum::{
     Router,
+    body::Body,
     extract::Request,
-    http::{HeaderValue, StatusCode, Uri, header},
+    http::{HeaderMap, HeaderValue, StatusCode, Uri, header},
     response::{IntoResponse, Response},
-    routing::any,
+    routing::{any, get},
 };
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::{ApiConfig, envelope::failure};
+use crate::{ApiConfig, envelope::failure, manifest};
 
 /// Hashed build output (Vite's `build.assetsDir`).
 const ASSETS: &str = "assets";
@@ -26,7 +31,16 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
 pub fn router(config: &ApiConfig) -> Router {
+    let branded_hosts = Arc::new(config.branded_hosts.clone());
+    let trust_proxy = config.trust_proxy;
+    let hosts = branded_hosts.clone();
     let api_misses = Router::new()
+        .route(
+            "/manifest.webmanifest",
+            get(move |headers: HeaderMap| async move {
+                manifest::serve(headers, &hosts, trust_proxy).await
+            }),
+        )
         // Served on the metrics address only (PORTAL_METRICS_ADDR); a plain 404 here.
         .route("/metrics", any(not_found))
         .route("/api/{*rest}", any(not_found))
@@ -52,7 +66,20 @@ pub fn router(config: &ApiConfig) -> Router {
                 .fallback(index);
             let spa =
                 ServiceExt::<Request>::map_response(spa, |r| with_cache_control(r, REVALIDATE));
+            // iOS's home-screen icon, the host's like the manifest's (manifest.rs)
+            let web = dir.clone();
+            let touch_icon = get(move |req: Request| {
+                let file = manifest::touch_icon_file(req.headers(), &branded_hosts, trust_proxy);
+                let icon = ServeFile::new(web.join(file));
+                async move {
+                    match icon.oneshot(req).await {
+                        Ok(r) => with_cache_control(r.map(Body::new), REVALIDATE),
+                        Err(never) => match never {},
+                    }
+                }
+            });
             api_misses
+                .route("/apple-touch-icon.png", touch_icon)
                 .nest_service(&format!("/{ASSETS}"), assets)
                 .fallback_service(spa)
         }

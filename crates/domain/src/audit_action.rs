@@ -116,6 +116,11 @@ actions! {
     WEBHOOK_ROTATE "webhook.rotate"
     WEBHOOK_DELETE "webhook.delete"
     WEBHOOK_TEST "webhook.test"
+    // A user's own push subscriptions (personal settings; docs/push.md).
+    PUSH_SUBSCRIBE "push.subscribe"
+    PUSH_EDIT "push.edit"
+    PUSH_DELETE "push.delete"
+    PUSH_TEST "push.test"
     // Recorded by earlier versions only (adding a customer or an agent became a request).
     CUSTOMER_ADD "customer.add"
     AGENT_ADD "agent.add"

@@ -103,6 +103,8 @@ catalogue! {
     GridTypeError = 610, "Grid type error: this setting is for inverters of another grid type (single- or three-phase)", "电网类型错误：该设置适用于其他电网类型（单相或三相）的逆变器", "Error de tipo de red: este ajuste es para inversores de otro tipo de red (monofásica o trifásica)";
     WebhookMissing = 1100, "Webhook does not exist", "Webhook 不存在", "El webhook no existe";
     WebhookLimit = 1101, "At most 5 webhooks", "最多5个Webhook", "Como máximo 5 webhooks";
+    PushSubscriptionMissing = 1102, "Push subscription does not exist", "推送订阅不存在", "La suscripción push no existe";
+    PushSubscriptionLimit = 1103, "At most 10 devices receive push alerts", "最多10台设备接收推送提醒", "Como máximo 10 dispositivos reciben alertas push";
     ManualMissing = 4100, "Manual does not exist", "说明书不存在", "El manual no existe";
 }
 

@@ -60,3 +60,5 @@ id_type!(
 id_type!(ProgramId, EnrollmentId, HubEventId, VtnId);
 // Alarm delivery by webhooks: a user's endpoints and the deliveries queued for them.
 id_type!(WebhookId, DeliveryId);
+// Alarm delivery by Web Push: a browser's subscription and the messages queued for it.
+id_type!(PushSubscriptionId, PushDeliveryId);

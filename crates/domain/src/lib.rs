@@ -31,6 +31,7 @@ pub mod permissions;
 pub mod plant;
 pub mod policy;
 pub mod product;
+pub mod push;
 pub mod settings;
 pub mod sun;
 pub mod time;

@@ -6,6 +6,7 @@
 //! | [`mail_queue`] | every `mail` (PORTAL_MAIL_INTERVAL_SECS) | each e-mail claimed for 5 min |
 //! | [`alarms`] | every `alarms` (PORTAL_ALARM_INTERVAL_SECS) | one record per episode (unique) |
 //! | [`webhooks`] | every 10 s; log pruned hourly | lease `store::leases::WEBHOOKS` |
+//! | [`push`] | every 10 s; outbox pruned hourly | lease `store::leases::PUSH` |
 //! | [`alarm_engine`] | every [`alarm_engine::EVERY`] (30 s) | lease `store::leases::ALARM_ENGINE`; one live case per key (unique) |
 //! | [`monthly_reports`] | hourly | one report per subscription and month (unique) |
 //! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
@@ -26,6 +27,7 @@ pub mod dispatch;
 pub mod housekeeping;
 pub mod mail_queue;
 pub mod monthly_reports;
+pub mod push;
 pub mod upgrade_queue;
 pub mod vtn_sync;
 pub mod webhooks;
@@ -62,6 +64,8 @@ pub struct Schedule {
     pub alarm_settings: alarms::AlarmSettings,
     /// How webhook deliveries are sent (`PORTAL_WEBHOOK_ALLOW_PRIVATE`).
     pub webhooks: service::webhooks::DeliverySettings,
+    /// How Web Push messages are sent (`PORTAL_WEBHOOK_ALLOW_PRIVATE`, the VAPID subject).
+    pub push: service::push::PushSettings,
     pub dr_tick: Duration,
     pub history: devices::history::HistoryOptions,
 }
@@ -84,6 +88,7 @@ pub fn start(ctx: Context, schedule: Schedule) {
         schedule.alarm_settings.public_url.clone(),
         webhooks::EVERY,
     ));
+    tokio::spawn(push::run(store.clone(), schedule.push.clone(), push::EVERY));
     tokio::spawn(alarms::run(
         store.clone(),
         schedule.alarm_settings,

@@ -63,6 +63,9 @@ pub struct Config {
     /// Deliver webhooks to loopback, private and link-local addresses too
     /// (`PORTAL_WEBHOOK_ALLOW_PRIVATE`); off, such addresses are refused (SSRF).
     pub webhook_allow_private: bool,
+    /// The VAPID subject push services may reach the operator by (`PORTAL_PUSH_SUBJECT`,
+    /// `mailto:` or `https:`); empty: the public URL when it is https, else the mail sender.
+    pub push_subject: String,
     /// How often the mail worker sends what is due in the outbox (seconds).
     pub mail_interval_secs: i64,
     /// Seconds between demand-response dispatch passes (`PORTAL_DR_TICK_SECS`).
@@ -154,6 +157,7 @@ impl Default for Config {
             alarm_quiet_minutes: 60,
             alarm_interval_secs: 30,
             webhook_allow_private: false,
+            push_subject: String::new(),
             mail_interval_secs: 10,
             dr_tick_secs: 15,
             history_grace_hours: 2,
@@ -386,6 +390,13 @@ impl Config {
         }
         if let Some(v) = flag("WEBHOOK_ALLOW_PRIVATE") {
             self.webhook_allow_private = v;
+        }
+        if let Some(v) = get("PUSH_SUBJECT") {
+            let v = v.trim().to_string();
+            if !v.is_empty() && !v.starts_with("mailto:") && !v.starts_with("https://") {
+                bail!("PORTAL_PUSH_SUBJECT must start with mailto: or https://");
+            }
+            self.push_subject = v;
         }
         if let Some(v) = num("MAIL_INTERVAL_SECS")? {
             self.mail_interval_secs = v;
@@ -722,6 +733,29 @@ impl Config {
         }
     }
 
+    /// How Web Push messages are sent: private addresses as for webhooks; the VAPID subject
+    /// as set, else the public URL when it is https, else `mailto:` the mail sender.
+    pub fn push(&self) -> service::push::PushSettings {
+        let public = self.public_url();
+        let subject = if !self.push_subject.is_empty() {
+            self.push_subject.clone()
+        } else if public.starts_with("https://") {
+            public
+        } else {
+            let from = self.smtp_from.trim();
+            let address = match (from.find('<'), from.rfind('>')) {
+                (Some(a), Some(b)) if a < b => &from[a + 1..b],
+                _ => from,
+            };
+            format!("mailto:{}", address.trim())
+        };
+        service::push::PushSettings {
+            allow_private: self.webhook_allow_private,
+            timeout: None,
+            subject,
+        }
+    }
+
     /// Compaction and retention of sample history.
     pub fn history(&self) -> devices::history::HistoryOptions {
         const YEAR_SECS: u64 = 31_557_600; // 365.25 days
@@ -749,6 +783,7 @@ impl Config {
         c.public_url = (!self.public_url.is_empty())
             .then(|| self.public_url.trim_end_matches('/').to_string());
         c.webhooks = self.webhooks();
+        c.push = self.push();
         c.figures = service::figures::FiguresConfig {
             co2_kg_per_kwh: self.co2_kg_per_kwh,
         };
@@ -1009,6 +1044,19 @@ mod tests {
             c.apply_env(|k| (k == key).then(|| value.into())).unwrap();
             assert!(c.check().is_err(), "{key}={value}");
         }
+    }
+
+    #[test]
+    fn the_push_subject_is_set_or_the_https_public_url_or_the_mail_sender() {
+        let mut c = Config {
+            smtp_from: "Solar Portal <alerts@example.com>".into(),
+            ..Config::default()
+        };
+        assert_eq!(c.push().subject, "mailto:alerts@example.com");
+        c.public_url = "https://portal.example.com/".into();
+        assert_eq!(c.push().subject, "https://portal.example.com");
+        c.push_subject = "mailto:ops@example.com".into();
+        assert_eq!(c.push().subject, "mailto:ops@example.com");
     }
 
     #[test]

@@ -102,6 +102,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             alarms: Duration::from_secs(config.alarm_interval_secs.unsigned_abs()),
             alarm_settings: config.alarms(),
             webhooks: config.webhooks(),
+            push: config.push(),
             dr_tick: Duration::from_secs(config.dr_tick_secs.unsigned_abs()),
             history: config.history(),
         },

@@ -48,6 +48,7 @@ pub mod plants;
 pub mod predictions;
 pub mod products;
 pub mod protocols;
+pub mod push;
 pub mod quiet_hours;
 pub mod readings;
 pub mod reports;

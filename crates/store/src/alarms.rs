@@ -18,9 +18,12 @@ pub const LOOKBACK_MS: i64 = 24 * 3600 * 1000;
 /// `u` wants alarm e-mails.
 const WANTS_MAIL: &str = "(u.notify_enabled AND u.notify_email <> '')";
 
-/// `u` is told of alarms: by e-mail, or by an enabled webhook endpoint of theirs.
+/// `u` is told of alarms: by e-mail, by an enabled webhook endpoint of theirs, or by a push
+/// subscription of a session still signed in.
 const NOTIFIABLE: &str = "((u.notify_enabled AND u.notify_email <> '') OR EXISTS (SELECT 1 \
-    FROM webhook_endpoints w WHERE w.user_id = u.id AND w.enabled)) AND NOT u.disabled \
+    FROM webhook_endpoints w WHERE w.user_id = u.id AND w.enabled) OR EXISTS (SELECT 1 \
+    FROM push_subscriptions ps JOIN sessions ss ON ss.id = ps.session_id \
+    AND ss.revoked_at IS NULL WHERE ps.user_id = u.id)) AND NOT u.disabled \
     AND u.deleted_at IS NULL";
 
 /// User `u` is mailed about plant `p`: its owner, or staff of a company serving it.
@@ -380,6 +383,11 @@ impl Store {
             }
             for e in r.webhooks {
                 enqueue_webhooks_in_tx!(tx, sqlite, e, [r.user].iter(), now);
+                // An alarm that begins is pushed too (recoveries are not: docs/push.md).
+                if e.event == "opened" {
+                    let push = crate::push::AlarmPush::of(e);
+                    enqueue_push_in_tx!(tx, sqlite, &push.event(), r.user, now);
+                }
             }
             match r.mail {
                 Some(mail) => {

@@ -299,6 +299,18 @@ impl Store {
                     id,
                     now
                 )?;
+                // Their sessions' push subscriptions go with them (docs/push.md).
+                for table in ["push_deliveries", "push_subscriptions"] {
+                    tx_exec!(
+                        tx,
+                        sqlite,
+                        &format!(
+                            "DELETE FROM {table} WHERE user_id IN \
+                             (SELECT id FROM users WHERE company_id = $1 AND kind = 'company')"
+                        ),
+                        id
+                    )?;
+                }
             }
             if let Some(audit) = audit.filter(|_| n == 1) {
                 audit_in_tx!(tx, sqlite, audit)?;

@@ -17,6 +17,8 @@ pub const WEBHOOKS: i64 = 0x706f_7274_616c_0003; // "portal" 3
 pub const BATTERY_HEALTH: i64 = 0x706f_7274_616c_0004; // "portal" 4
 /// The alarm engine's tick (`jobs::alarm_engine`).
 pub const ALARM_ENGINE: i64 = 0x706f_7274_616c_0005; // "portal" 5
+/// The Web Push sender's tick (`jobs::push`): a message is pushed by one replica.
+pub const PUSH: i64 = 0x706f_7274_616c_0006; // "portal" 6
 
 /// Held while the job runs; dropping it lets another replica take it.
 #[derive(Debug)]

@@ -7,6 +7,8 @@ mod sql;
 // Before the modules whose transactions queue webhook deliveries (its macro).
 #[macro_use]
 pub mod webhook_deliveries;
+#[macro_use]
+pub mod push;
 pub mod agent_offers;
 pub mod agents;
 #[macro_use]

@@ -178,21 +178,41 @@ impl Store {
         Ok(rows!(self, fetch_optional, UserRow, &sql, user, session)?)
     }
 
-    /// Ends a session and every refresh token of it; true when it was live.
+    /// Ends a session and every refresh token of it, and deletes the push subscriptions made
+    /// in it (the device signed out stops receiving alarms), in one transaction; true when it
+    /// was live.
     pub async fn revoke_session(&self, id: &str, now: i64) -> Result<bool> {
-        let ended = exec!(
-            self,
-            "UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
-            id,
-            now
-        )?;
-        exec!(
-            self,
-            "UPDATE refresh_tokens SET revoked_at = $2 WHERE session_id = $1 AND revoked_at IS NULL",
-            id,
-            now
-        )?;
-        Ok(ended == 1)
+        Ok(in_tx!(self, |tx, sqlite| {
+            let ended = tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+                id,
+                now
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "UPDATE refresh_tokens SET revoked_at = $2 WHERE session_id = $1 \
+                 AND revoked_at IS NULL",
+                id,
+                now
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM push_deliveries WHERE subscription_id IN \
+                 (SELECT id FROM push_subscriptions WHERE session_id = $1)",
+                id
+            )?;
+            tx_exec!(
+                tx,
+                sqlite,
+                "DELETE FROM push_subscriptions WHERE session_id = $1",
+                id
+            )?;
+            ended == 1
+        }))
     }
 
     /// Ends one of `user`'s sessions (signing out with the access token alone).
@@ -212,19 +232,20 @@ impl Store {
     }
 
     /// Ends every session of an account and every refresh token, including any from before
-    /// sessions existed; answers how many refresh tokens were still live.
+    /// sessions existed, and deletes its push subscriptions; answers how many refresh tokens
+    /// were still live.
     pub async fn revoke_user_sessions(&self, user: UserId, now: i64) -> Result<u64> {
-        exec!(
-            self,
-            "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
-            user,
-            now
-        )?;
-        Ok(exec!(
-            self,
-            "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
-            user,
-            now
-        )?)
+        Ok(in_tx!(self, |tx, sqlite| {
+            let live = tx_scalar!(
+                tx,
+                sqlite,
+                i64,
+                "SELECT CAST(COUNT(*) AS BIGINT) FROM refresh_tokens \
+                 WHERE user_id = $1 AND revoked_at IS NULL",
+                user
+            )?;
+            revoke_in_tx!(tx, sqlite, user, now);
+            live.unsigned_abs()
+        }))
     }
 }

@@ -279,7 +279,7 @@ macro_rules! exec_audited {
 }
 
 /// `revoke_in_tx!(tx, sqlite, user_id, now)` ends every session and refresh token of a user
-/// inside [`in_tx!`].
+/// inside [`in_tx!`], and deletes the push subscriptions those sessions made.
 macro_rules! revoke_in_tx {
     ($tx:ident, $sqlite:ident, $user:expr, $now:expr) => {{
         tx_exec!(
@@ -295,6 +295,18 @@ macro_rules! revoke_in_tx {
             "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
             $user,
             $now
+        )?;
+        tx_exec!(
+            $tx,
+            $sqlite,
+            "DELETE FROM push_deliveries WHERE user_id = $1",
+            $user
+        )?;
+        tx_exec!(
+            $tx,
+            $sqlite,
+            "DELETE FROM push_subscriptions WHERE user_id = $1",
+            $user
         )?;
     }};
 }

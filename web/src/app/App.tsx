@@ -1,8 +1,8 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { App as AntdApp, ConfigProvider, theme } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { useServerConfig } from '@/shared/config';
 import { ErrorCode, setHttpUi } from '@/shared/http';
 import { antdLocale, currentLanguage } from '@/shared/i18n';
@@ -11,7 +11,7 @@ import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/
 import { installKeyFilter } from '@/shared/ui/keyFilter';
 import { userQuery } from '@/shared/user';
 import { queryClient } from './queryClient';
-import { createRouter } from './router';
+import { AppRoutes } from './router';
 import { antdTheme } from './theme';
 
 /** Gives the http client antd's toasts and dialogs; installs the global key filter. */
@@ -36,6 +36,8 @@ function Bridges() {
         }),
       signedOut: (reason) => {
         queryClient.clear();
+        // the /login page this reloads to deletes the service worker's copies of the user's
+        // data and ends this browser's push subscription (shared/pwa/device.ts)
         if (reason === 'expired') setSignInNotice('login.sessionExpired');
         window.location.assign('/login');
       },
@@ -76,7 +78,6 @@ function useDocumentIdentity(titleKey: string, favicon: string) {
 function Themed() {
   const { i18n } = useTranslation();
   const { config } = useServerConfig();
-  const [router] = useState(createRouter);
   const kind = themeKindFor(window.location.hostname, config.brandedHosts);
   // the company colour once someone is signed in; the server default before
   const { data: user } = useQuery({ ...userQuery, enabled: isSignedIn() });
@@ -108,7 +109,9 @@ function Themed() {
       <ConfigProvider theme={themeConfig} locale={antdLocale(currentLanguage())}>
         <AntdApp>
           <Bridges />
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </AntdApp>
       </ConfigProvider>
     </ThemeKindContext>

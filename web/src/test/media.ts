@@ -34,3 +34,11 @@ export function plainMedia(): void {
     value: (query: string) => mediaList(query, false),
   });
 }
+
+/** The page as the installed app opens it (`display-mode: standalone`), until the test ends. */
+export function runsStandalone(): void {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => mediaList(query, query === '(display-mode: standalone)'),
+  });
+}

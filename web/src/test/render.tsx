@@ -4,7 +4,9 @@ import { App as AntdApp, ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { antdLocale, changeLanguage, currentLanguage, type Language } from '@/shared/i18n';
-// The English texts a feature adds when its screens load, for tests that render its parts alone.
+// The English texts a feature adds when its screens load, for tests that render its parts alone,
+// and those beyond the first screens' (shared/i18n/MoreTexts.tsx).
+import '@/shared/i18n/more';
 import '@/features/account/texts';
 import '@/features/alarms/texts';
 import '@/features/audit/texts';
@@ -12,6 +14,7 @@ import '@/features/batteries/health/texts';
 import '@/features/energyHub/texts';
 import '@/features/fleet/texts';
 import '@/features/overview/texts';
+import '@/features/system/texts';
 import { collectPermissions, permissionQuery, type PermissionInput } from '@/shared/permissions';
 import { tokenStore } from '@/shared/session';
 import { userQuery, type CurrentUser } from '@/shared/user';

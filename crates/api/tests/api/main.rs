@@ -57,6 +57,7 @@ mod plants_by_customer;
 mod products;
 mod protocol_preview;
 mod protocols;
+mod push;
 mod realtime_hot;
 mod report_peaks;
 mod reports;

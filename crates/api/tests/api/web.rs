@@ -40,6 +40,11 @@ fn web_dir(test: &str) -> PathBuf {
     write(&js, "console.log('plain')");
     write(&js.with_extension("js.br"), "script in brotli");
     write(&js.with_extension("js.gz"), "script in gzip");
+    write(&dir.join("icons/apple-touch-icon.png"), "touch icon");
+    write(
+        &dir.join("icons/branded-apple-touch-icon.png"),
+        "branded touch icon",
+    );
     write(
         &dir.join("favicon.svg"),
         "<svg xmlns='http://www.w3.org/2000/svg'/>",
@@ -177,6 +182,84 @@ async fn a_missing_asset_is_a_404_and_never_cached() {
         assert_eq!(
             r.headers.get(header::CACHE_CONTROL).map(|v| v.as_bytes()),
             Some(&b"no-store"[..]),
+            "{}",
+            r.ctx
+        );
+    }
+    let _ = std::fs::remove_dir_all(&web);
+}
+
+/// Issue 32: the web app manifest follows the host (a branded host gets the branded name,
+/// colours and icons) and the language, and is revalidated like index.html.
+#[tokio::test]
+async fn the_manifest_follows_the_host_and_the_language() {
+    let web = web_dir("manifest");
+    let dir = web.clone();
+    for app in spawn_with(move |c| {
+        c.web_dir = Some(dir.clone());
+        c.branded_hosts = vec!["https://brand.example:8443".into()];
+    })
+    .await
+    {
+        let path = "/manifest.webmanifest";
+        let r = get(&app, path, &[(header::HOST, "portal.example")]).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.ctx);
+        assert_eq!(
+            value(&r.headers, "content-type"),
+            "application/manifest+json",
+            "{}",
+            r.ctx
+        );
+        assert_eq!(value(&r.headers, "cache-control"), "no-cache", "{}", r.ctx);
+        assert_eq!(r.json["name"], "Solar Portal", "{}", r.ctx);
+        assert_eq!(r.json["display"], "standalone", "{}", r.ctx);
+        assert_eq!(r.json["start_url"], "/", "{}", r.ctx);
+        assert_eq!(
+            r.json["icons"][0]["src"], "/icons/icon-192.png",
+            "{}",
+            r.ctx
+        );
+
+        let r = get(
+            &app,
+            path,
+            &[
+                (header::HOST, "Brand.Example:8443"),
+                (header::ACCEPT_LANGUAGE, "zh-CN,zh;q=0.9"),
+            ],
+        )
+        .await;
+        assert_eq!(r.json["name"], "PowerView 云", "{}", r.ctx);
+        // iOS's home-screen icon follows the host too
+        let icon = get(
+            &app,
+            "/apple-touch-icon.png",
+            &[(header::HOST, "brand.example")],
+        )
+        .await;
+        assert_eq!(icon.text(), "branded touch icon", "{}", icon.ctx);
+        assert_eq!(
+            value(&icon.headers, "cache-control"),
+            "no-cache",
+            "{}",
+            icon.ctx
+        );
+        let icon = get(
+            &app,
+            "/apple-touch-icon.png",
+            &[(header::HOST, "portal.example")],
+        )
+        .await;
+        assert_eq!(icon.text(), "touch icon", "{}", icon.ctx);
+        assert_eq!(r.json["theme_color"], "#00cc00", "{}", r.ctx);
+        assert_eq!(
+            r.json["icons"][2],
+            serde_json::json!({
+                "src": "/icons/branded-maskable-512.png",
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            }),
             "{}",
             r.ctx
         );

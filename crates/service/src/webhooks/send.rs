@@ -99,7 +99,7 @@ pub fn is_public(ip: IpAddr) -> bool {
 /// The address to connect to for `url`: its host resolved, refused when any of its addresses
 /// is not public (unless allowed). The connection then goes to the address checked here, so a
 /// name that resolves differently a moment later cannot redirect it.
-async fn address(url: &url::Url, allow_private: bool) -> Result<SocketAddr, String> {
+pub(crate) async fn address(url: &url::Url, allow_private: bool) -> Result<SocketAddr, String> {
     let host = url.host_str().ok_or("URL without host")?;
     let port = url.port_or_known_default().ok_or("URL without port")?;
     let bare = host.trim_matches(['[', ']']);

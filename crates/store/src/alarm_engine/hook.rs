@@ -4,7 +4,8 @@
 //! commits or rolls back with the change itself, so a change is never delivered without being
 //! made, nor made without its delivery queued. Today: a webhook delivery to every enabled
 //! endpoint, whose filter lets the case through, of everyone told of the plant's alarms (its
-//! owner and the staff of the companies serving it, as for the alarm e-mails).
+//! owner and the staff of the companies serving it, as for the alarm e-mails), and a Web Push
+//! message to their matching subscriptions when a case opens or escalates (docs/push.md).
 
 use super::cases::CaseRow;
 
@@ -82,7 +83,7 @@ fn enqueue_for_plant() -> String {
 /// Called once per case change, in the change's transaction; an error rolls the change back
 /// (the engine tries again next tick).
 pub async fn on_case_change(
-    tx: CaseTx<'_>,
+    mut tx: CaseTx<'_>,
     event: ChangeEvent,
     case: &CaseRow,
 ) -> Result<(), sqlx::Error> {
@@ -117,6 +118,56 @@ pub async fn on_case_change(
                 .bind(&case.detail)
                 .bind(at)
                 .bind(&link)
+                .bind(at)
+        };
+    }
+    match &mut tx {
+        CaseTx::Sqlite(c) => bound!().execute(&mut **c).await?.rows_affected(),
+        CaseTx::Postgres(c) => bound!().execute(&mut **c).await?.rows_affected(),
+    };
+    if matches!(event, ChangeEvent::Opened | ChangeEvent::Updated) {
+        push(tx, case, &link, at).await?;
+    }
+    Ok(())
+}
+
+/// The texts of a case's push, in each language: `<kind>: <plant>` and `<severity>: <subject>`.
+fn push_texts(case: &CaseRow) -> ([String; 3], [String; 3]) {
+    use domain::{Lang, alarm_rules::Kind, push::texts, webhook::Severity};
+    let severity = Severity::parse(&case.severity).unwrap_or(Severity::Warning);
+    let kind = Kind::parse(&case.kind);
+    let [en, zh, es] = [Lang::En, Lang::Zh, Lang::Es].map(|lang| {
+        let what = kind.map_or("Alarm", |k| k.title(lang));
+        texts(what, &case.plant_name, severity, &case.subject, lang)
+    });
+    ([en.0, zh.0, es.0], [en.1, zh.1, es.1])
+}
+
+/// Queues a push of an opened or escalated case for the matching subscriptions of everyone
+/// told of the plant's alarms (docs/push.md); acknowledgements and closings are not pushed.
+async fn push(tx: CaseTx<'_>, case: &CaseRow, link: &str, at: i64) -> Result<(), sqlx::Error> {
+    let (titles, bodies) = push_texts(case);
+    let sql = crate::push::enqueue_for_plant();
+    let sql = match &tx {
+        CaseTx::Sqlite(_) => crate::sql::for_sqlite(&sql).into_owned(),
+        CaseTx::Postgres(_) => sql,
+    };
+    macro_rules! bound {
+        () => {
+            sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(&case.kind)
+                .bind(&case.severity)
+                .bind(case.id.0)
+                .bind(case.plant_id)
+                .bind(&case.plant_name)
+                .bind(&titles[0])
+                .bind(&titles[1])
+                .bind(&titles[2])
+                .bind(&bodies[0])
+                .bind(&bodies[1])
+                .bind(&bodies[2])
+                .bind(link)
+                .bind(at)
                 .bind(at)
         };
     }

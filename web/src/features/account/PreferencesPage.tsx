@@ -5,12 +5,13 @@ import { NotifyForm } from './NotifyForm';
 import { PasswordForm } from './PasswordForm';
 import { PreferencesForm } from './PreferencesForm';
 import { ProfileForm } from './ProfileForm';
+import { PushSection } from './PushSection';
 import './texts';
 import { WebhooksSection } from './WebhooksSection';
 
 /**
  * /edit: the account's preferences (profile and avatar, password, temperature unit, event
- * e-mails and quiet hours, webhooks).
+ * e-mails and quiet hours, push notifications on this device, webhooks).
  */
 export default function PreferencesPage() {
   const { t } = useTranslation();
@@ -36,6 +37,7 @@ export default function PreferencesPage() {
             label: t('notify.title'),
             children: <NotifyForm user={user} />,
           },
+          { key: 'push', label: t('push.tab'), children: <PushSection /> },
           { key: 'webhooks', label: t('webhooks.tab'), children: <WebhooksSection /> },
         ]}
       />

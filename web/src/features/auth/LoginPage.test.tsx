@@ -6,6 +6,7 @@ import { tokenStore } from '@/shared/session';
 import { afterGuard } from '@/test/guard';
 import { envelope, failure, fakeHttp, type Routes } from '@/test/http';
 import { renderScreen } from '@/test/render';
+import { aUser } from '@/test/user';
 import LoginPage from './LoginPage';
 
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -22,9 +23,15 @@ const TOKENS = {
 const show = () =>
   renderScreen(<LoginPage />, { route: '/login', routes: { '/': <p>signed in</p> } });
 
-/** The server: the anonymous configuration and key, and `routes`. */
+/**
+ * The server: the anonymous configuration and key, the user and permissions the login page
+ * asks for once signed in (for the signed-in frame), and `routes`.
+ */
 const serve = (routes: Routes) =>
   fakeHttp({
+    'GET /api/v1/user': () => envelope(aUser()),
+    'GET /api/v1/permission': () =>
+      envelope({ id: 0, name: '', permission: '', type: 0, children: [] }),
     'GET /anonymous/config': () =>
       envelope({
         version: 'V250120',

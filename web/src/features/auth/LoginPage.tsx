@@ -6,12 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useServerConfig } from '@/shared/config';
 import { ErrorCode, isApiError } from '@/shared/http';
-import { clearSignInNotice, peekSignInNotice } from '@/shared/session';
+import { permissionQuery } from '@/shared/permissions';
+import { clearSignInNotice, peekSignInNotice, SIGNING_IN_EVENT } from '@/shared/session';
 import { THEME_META, useThemeKind } from '@/shared/theme';
 import { CodeButton } from '@/shared/ui/CodeButton';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { LogoMark } from '@/shared/ui/Logo';
-import { SubmitButton } from '@/shared/ui/guarded';
+// the module itself, not the guarded index: that one reaches Modal and Popconfirm too
+import { SubmitButton } from '@/shared/ui/SubmitButton';
+import { userQuery } from '@/shared/user';
 import { formRule, requiredRule, account, password } from '@/shared/validators';
 import { getCode, signIn } from './api';
 
@@ -44,9 +47,13 @@ export default function LoginPage() {
   const onFinish = async (values: LoginForm) => {
     setBusy(true);
     setError(null);
+    window.dispatchEvent(new Event(SIGNING_IN_EVENT));
     try {
       await signIn(values.account, values.password, locked ? values.code : undefined);
       queryClient.clear();
+      // what the signed-in frame asks first, asked now: beside its code, not after it
+      void queryClient.prefetchQuery(userQuery);
+      void queryClient.prefetchQuery(permissionQuery());
       const from = (location.state as { from?: string } | null)?.from;
       void navigate(from && from !== '/login' ? from : '/', { replace: true });
     } catch (e) {

@@ -1,13 +1,16 @@
 import { api } from '@/shared/api/client';
-import { JSEncrypt } from 'jsencrypt';
 import { ErrorCode } from '@/shared/http';
 import { tokenStore, type TokenAnswer } from '@/shared/session';
 
 /** `login`: the code that gets the owner past a locked sign-in (109). */
 export type CodePurpose = 'register' | 'reset' | 'login';
 
+/** The RSA library (18 kB gzip), loaded on the first sign-in, not with the login page. */
+const loadRsa = () => import('jsencrypt').then((m) => m.JSEncrypt);
+
 /** RSA PKCS#1 v1.5 with the server's base64 DER SubjectPublicKeyInfo key; base64 result. */
-export function encryptPassword(publicKey: string, password: string): string {
+export async function encryptPassword(publicKey: string, password: string): Promise<string> {
+  const JSEncrypt = await loadRsa();
   const rsa = new JSEncrypt();
   rsa.setPublicKey(publicKey.trim());
   const cipher = rsa.encrypt(password);
@@ -25,11 +28,12 @@ export async function signIn(
   code?: string,
 ): Promise<TokenAnswer> {
   const nonce = Date.now();
-  const publicKey = await api.get('/anonymous/publicKey');
+  // the key and the RSA code load side by side
+  const [publicKey] = await Promise.all([api.get('/anonymous/publicKey'), loadRsa()]);
   const tokens = await api.post('/oauth/token/new', {
     body: {
       username: username.trim(),
-      password: encryptPassword(publicKey, password),
+      password: await encryptPassword(publicKey, password),
       grant_type: 'password',
       client_id: 'csp-web',
       source: 'web',

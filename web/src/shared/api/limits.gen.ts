@@ -129,6 +129,10 @@ export const Limits = {
   ProtocolPointBody: {
     unit: { maxLength: 16 },
   },
+  PushSubscriptionRequest: {
+    deviceName: { maxLength: 64 },
+    endpoint: { maxLength: 2048 },
+  },
   RegisterBatchRequest: {
     gateways: { minItems: 1, maxItems: 200 },
   },

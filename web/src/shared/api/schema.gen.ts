@@ -6200,6 +6200,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's VAPID public key, to subscribe a browser with. */
+        get: operations["get_api_v1_user_push_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/pushSubscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's push subscriptions, oldest first. */
+        get: operations["get_api_v1_user_pushSubscriptions"];
+        put?: never;
+        /**
+         * Subscribes the caller's browser, tied to this sign-in (signing out deletes it). The same
+         *     endpoint again updates its subscription (one of another user moves to the caller). At
+         *     most 10 per user: 1103. 4 `endpoint`, `p256dh`, `auth`, `kinds` or `minSeverity`.
+         */
+        post: operations["post_api_v1_user_pushSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/pushSubscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Changes what a subscription asks for (`deviceName`, `kinds`, `minSeverity`). 4, 1102. */
+        post: operations["post_api_v1_user_pushSubscriptions_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/pushSubscriptions/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes a subscription with what waits for it. 1102. */
+        post: operations["post_api_v1_user_pushSubscriptions_id_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/pushSubscriptions/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a test notification to the subscription now, once (quiet hours do not hold it), in
+         *     the caller's alarm language, and answers what the push service made of it. 1102.
+         */
+        post: operations["post_api_v1_user_pushSubscriptions_id_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/webhooks": {
         parameters: {
             query?: never;
@@ -7045,7 +7138,7 @@ export interface components {
          * @description An action of the audit log (the audit catalogue, `domain::audit_action`).
          * @enum {string}
          */
-        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.upgrade.cancel" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "alarmRule.add" | "alarmRule.edit" | "alarmRule.delete" | "alarmCase.acknowledge" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "webhook.create" | "webhook.edit" | "webhook.rotate" | "webhook.delete" | "webhook.test" | "customer.add" | "agent.add";
+        AuditAction: "setting.set" | "inverter.boot" | "inverter.shutdown" | "inverter.upgrade" | "inverter.upgrade.cancel" | "inverter.debug" | "inverter.product" | "gateway.restart" | "gateway.upgrade" | "gateway.upgrade.cancel" | "gateway.replace" | "gateway.protocol" | "gateway.settings" | "gateway.debug" | "gateway.uploadCycle" | "gateway.key.rotate" | "gateway.unbind" | "gateway.delete" | "gateway.register" | "gateway.batchRegister" | "gateway.import" | "gateway.customer" | "firmware.upload" | "firmware.edit" | "firmware.enable" | "firmware.disable" | "firmware.delete" | "inverterType.add" | "inverterType.edit" | "inverterType.move" | "inverterType.delete" | "product.create" | "product.edit" | "product.delete" | "protocol.save" | "version.publish" | "version.edit" | "version.delete" | "account.register" | "owner.disable" | "owner.enable" | "company.add" | "company.edit" | "company.disable" | "company.enable" | "company.logo.upload" | "company.logo" | "company.theme" | "staff.add" | "staff.edit" | "staff.delete" | "role.add" | "role.edit" | "role.delete" | "customer.edit" | "customer.remove" | "customer.offer" | "customer.accept" | "customer.decline" | "customer.withdraw" | "customer.leave" | "customerType.add" | "customerType.edit" | "customerType.delete" | "agent.delete" | "agent.offer" | "agent.accept" | "agent.decline" | "agent.withdraw" | "agent.leave" | "alarmRule.add" | "alarmRule.edit" | "alarmRule.delete" | "alarmCase.acknowledge" | "energyhub.enrollment.create" | "energyhub.enrollment.edit" | "energyhub.enrollment.devices.add" | "energyhub.enrollment.devices.remove" | "energyhub.enrollment.action" | "energyhub.enrollment.remote" | "energyhub.program.create" | "energyhub.program.edit" | "energyhub.event.create" | "energyhub.event.cancel" | "energyhub.event.optOut" | "energyhub.vtn.save" | "energyhub.vtn.remove" | "energyhub.dispatch" | "energyhub.restore" | "webhook.create" | "webhook.edit" | "webhook.rotate" | "webhook.delete" | "webhook.test" | "push.subscribe" | "push.edit" | "push.delete" | "push.test" | "customer.add" | "agent.add";
         /** @description One action of the audit log. */
         AuditEntry: {
             account: string;
@@ -12647,6 +12740,89 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_PushKey: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description The server's VAPID public key. */
+            data: {
+                /**
+                 * @description Base64url (no padding) of the 65-byte uncompressed P-256 point: the
+                 *     `applicationServerKey` to subscribe with.
+                 */
+                publicKey: string;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_PushSubscription: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description A subscription as its owner sees it (never its keys, nor its endpoint beyond the host). */
+            data: {
+                /** @description ISO 8601 (`2026-11-30T07:20:00.000+00:00`). */
+                createdAt: string;
+                deviceName: string;
+                /** @description The push service's host (`fcm.googleapis.com`). */
+                endpointHost: string;
+                /** Format: int64 */
+                id: number;
+                /** @description Alarm kinds pushed; empty: every kind. */
+                kinds: components["schemas"]["AlarmKind"][];
+                /** @description Why the last message was not taken (empty after a success). */
+                lastError: string;
+                /** @description When the push service last took a message for it (ISO 8601), or null. */
+                lastSuccessAt: string | null;
+                minSeverity: components["schemas"]["AlarmSeverity"];
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
+        Envelope_PushTestResult: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            /** @description What a test message came to. */
+            data: {
+                /** @description Whether the push service took the message (2xx). */
+                accepted: boolean;
+                /** Format: int64 */
+                durationMs: number;
+                /** @description Why it was not taken (or an empty string). */
+                error: string;
+                /** @description The push service said the subscription is gone (404, 410): it has been deleted. */
+                removed: boolean;
+                /**
+                 * Format: int32
+                 * @description The push service's HTTP status, when it answered.
+                 */
+                status: number | null;
+            };
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_PvIvRealtime: {
             /**
              * Format: int32
@@ -13988,6 +14164,36 @@ export interface components {
          *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
          *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
          */
+        Envelope_Vec_PushSubscription: {
+            /**
+             * Format: int32
+             * @description 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description ISO 8601 (`2026-11-30T07:20:00.000+00:00`). */
+                createdAt: string;
+                deviceName: string;
+                /** @description The push service's host (`fcm.googleapis.com`). */
+                endpointHost: string;
+                /** Format: int64 */
+                id: number;
+                /** @description Alarm kinds pushed; empty: every kind. */
+                kinds: components["schemas"]["AlarmKind"][];
+                /** @description Why the last message was not taken (empty after a success). */
+                lastError: string;
+                /** @description When the push service last took a message for it (ISO 8601), or null. */
+                lastSuccessAt: string | null;
+                minSeverity: components["schemas"]["AlarmSeverity"];
+            }[];
+            msg: string;
+            success: boolean;
+        };
+        /**
+         * @description Every successful answer with data. A refusal has the same shape without `data`, with the
+         *     catalogue's `code` (see `ErrorCode`) and its message in the caller's language, and
+         *     `success: false`. Handlers document their answers as `body = Envelope<T>`.
+         */
         Envelope_Vec_SettingProfile: {
             /**
              * Format: int32
@@ -14347,7 +14553,7 @@ export interface components {
          * @description A refusal's code (`code` of the envelope); 0 is success.
          * @enum {integer}
          */
-        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 1100 | 1101 | 4100;
+        ErrorCode: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10 | 11 | 12 | 13 | 101 | 102 | 103 | 104 | 105 | 106 | 108 | 109 | 110 | 111 | 202 | 203 | 207 | 300 | 301 | 305 | 401 | 600 | 601 | 700 | 701 | 702 | 703 | 704 | 800 | 801 | 802 | 900 | 901 | 902 | 903 | 4000 | 4001 | 4002 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 5000 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 1100 | 1101 | 1102 | 1103 | 4100;
         Event: {
             createdAt: string;
             /**
@@ -17053,6 +17259,68 @@ export interface components {
             protocol?: string | null;
             /** @description Gateway SN or id. */
             sn?: string | null;
+        };
+        /** @description The server's VAPID public key. */
+        PushKey: {
+            /**
+             * @description Base64url (no padding) of the 65-byte uncompressed P-256 point: the
+             *     `applicationServerKey` to subscribe with.
+             */
+            publicKey: string;
+        };
+        /** @description A subscription as its owner sees it (never its keys, nor its endpoint beyond the host). */
+        PushSubscription: {
+            /** @description ISO 8601 (`2026-11-30T07:20:00.000+00:00`). */
+            createdAt: string;
+            deviceName: string;
+            /** @description The push service's host (`fcm.googleapis.com`). */
+            endpointHost: string;
+            /** Format: int64 */
+            id: number;
+            /** @description Alarm kinds pushed; empty: every kind. */
+            kinds: components["schemas"]["AlarmKind"][];
+            /** @description Why the last message was not taken (empty after a success). */
+            lastError: string;
+            /** @description When the push service last took a message for it (ISO 8601), or null. */
+            lastSuccessAt: string | null;
+            minSeverity: components["schemas"]["AlarmSeverity"];
+        };
+        /**
+         * @description A browser's subscription (`PushSubscription.toJSON()`'s endpoint and keys) and what it
+         *     asks for. On change, only `deviceName`, `kinds` and `minSeverity` are read; those left
+         *     out stay.
+         */
+        PushSubscriptionRequest: {
+            /** @description The browser's authentication secret, base64url of 16 bytes (required to subscribe). */
+            auth?: string | null;
+            /** @description A name to tell devices apart (at most 64 characters kept). */
+            deviceName?: string | null;
+            /**
+             * @description The push service's URL for this browser: `https://`, at most 2048 characters
+             *     (required to subscribe).
+             */
+            endpoint?: string | null;
+            /** @description Alarm kinds to push (as for webhooks); empty: every kind. */
+            kinds?: components["schemas"]["AlarmKind"][] | null;
+            minSeverity?: components["schemas"]["AlarmSeverity"] | null;
+            /** @description The browser's P-256 public key, base64url of 65 bytes (required to subscribe). */
+            p256dh?: string | null;
+        };
+        /** @description What a test message came to. */
+        PushTestResult: {
+            /** @description Whether the push service took the message (2xx). */
+            accepted: boolean;
+            /** Format: int64 */
+            durationMs: number;
+            /** @description Why it was not taken (or an empty string). */
+            error: string;
+            /** @description The push service said the subscription is gone (404, 410): it has been deleted. */
+            removed: boolean;
+            /**
+             * Format: int32
+             * @description The push service's HTTP status, when it answered.
+             */
+            status: number | null;
         };
         /** @description One PV input now; values as numeric strings. */
         PvInput: {
@@ -27194,6 +27462,140 @@ export interface operations {
             };
         };
     };
+    get_api_v1_user_push_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PushKey"];
+                };
+            };
+        };
+    };
+    get_api_v1_user_pushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PushSubscription"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_pushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description Subscribed; 4, 1103 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PushSubscription"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_pushSubscriptions_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; 4, 1102 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PushSubscription"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_pushSubscriptions_id_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; 1102 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+        };
+    };
+    post_api_v1_user_pushSubscriptions_id_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tried; 1102 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PushTestResult"];
+                };
+            };
+        };
+    };
     get_api_v1_user_webhooks: {
         parameters: {
             query?: never;
@@ -28190,6 +28592,10 @@ export const ErrorCode = {
   WebhookMissing: 1100,
   /** At most 5 webhooks */
   WebhookLimit: 1101,
+  /** Push subscription does not exist */
+  PushSubscriptionMissing: 1102,
+  /** At most 10 devices receive push alerts */
+  PushSubscriptionLimit: 1103,
   /** Manual does not exist */
   ManualMissing: 4100,
 } as const;

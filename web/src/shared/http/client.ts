@@ -51,6 +51,16 @@ export interface HttpClientOptions {
   language: () => string;
   /** The local catalogue message for a code, used when the server sends no `msg`. */
   codeMessage: (code: number) => string;
+  /** The service worker's offline copies (docs/pwa.md). */
+  offline?: OfflineHooks;
+}
+
+/** How API calls meet the service worker's per-user copies of their answers. */
+export interface OfflineHooks {
+  /** The signed-in user the copies are kept for (`X-Portal-User`), null: keep none. */
+  user(): string | null;
+  /** Each answer: its `X-Portal-Stale` time when it is a copy, null when the network answered. */
+  answered(staleAt: string | null): void;
 }
 
 export interface HttpClient {
@@ -79,7 +89,7 @@ function needsToken(url: string | undefined): boolean {
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const { tokens, ui, language, codeMessage } = options;
+  const { tokens, ui, language, codeMessage, offline } = options;
   const instance = axios.create({ baseURL: options.baseURL ?? '', timeout: 60_000 });
 
   let refreshing: Promise<string> | null = null;
@@ -92,6 +102,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const stored = tokens.get();
     if (stored && needsToken(config.url) && !config._refresh) {
       config.headers.set('Authorization', `Bearer ${stored.access_token}`);
+      const user = offline?.user();
+      if (user) config.headers.set('X-Portal-User', user);
     }
     return config;
   });
@@ -162,6 +174,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   instance.interceptors.response.use(
     (response) => {
+      if (offline && needsToken(response.config.url) && !response.config._refresh) {
+        offline.answered((response.headers['x-portal-stale'] as string | undefined) ?? null);
+      }
       const body: unknown = response.data;
       if (response.config._refresh || !isEnvelope(body) || body.code === 0) return response;
       if (body.code === ErrorCode.Unauthorized && !response.config._replayed && tokens.get()) {

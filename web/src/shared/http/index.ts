@@ -1,11 +1,12 @@
 import { currentLanguage, i18n } from '../i18n';
-import { tokenStore } from '../session';
+import { answered } from '../pwa/state';
+import { rememberedUserId, tokenStore } from '../session';
 import { createHttpClient, type HttpUi } from './client';
 
 export * from './errors';
 export * from './codes';
 export type { Page } from './page';
-export type { Envelope, HttpClient, HttpUi } from './client';
+export type { Envelope, HttpClient, HttpUi, OfflineHooks } from './client';
 export { createHttpClient } from './client';
 
 /** The local catalogue message of an envelope code (docs/api-conventions.md). */
@@ -30,6 +31,7 @@ export const http = createHttpClient({
   tokens: tokenStore,
   language: currentLanguage,
   codeMessage,
+  offline: { user: rememberedUserId, answered },
   ui: {
     toast: (message, code) => ui.toast(message, code),
     networkError: () => ui.networkError(),

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import enBuiltIn from './locales/en.json';
+import enFirst from './locales/en.json';
 import enAlarms from './locales/en/alarms.json';
 import enAudit from './locales/en/audit.json';
 import enBatteryHealth from './locales/en/batteryHealth.json';
 import enEnergyHub from './locales/en/energyHub.json';
 import enFigures from './locales/en/figures.json';
 import enFleet from './locales/en/fleet.json';
+import enMore from './locales/en/more.json';
+import enDownload from './locales/en/download.json';
+import enNotify from './locales/en/notify.json';
+import enPreferences from './locales/en/preferences.json';
+import enPush from './locales/en/push.json';
 import enWebhooks from './locales/en/webhooks.json';
 import es from './locales/es.json';
 import zh from './locales/zh.json';
@@ -31,6 +36,21 @@ function values(tree: Tree): string[] {
   return Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : values(v)));
 }
 
+type Texts = { [key: string]: unknown };
+const isTexts = (v: unknown): v is Texts => typeof v === 'object' && v !== null;
+
+/** The built-in English and the texts beyond the first screens', as i18next merges them. */
+function merge(a: Texts, b: Texts): Texts {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const mine = out[k];
+    out[k] = isTexts(v) && isTexts(mine) ? merge(mine, v) : v;
+  }
+  return out;
+}
+
+const enBuiltIn = merge(enFirst, enMore) as typeof enFirst & typeof enMore;
+
 /** English as a user has it once every screen loaded: built in, plus the features' own texts. */
 const en = {
   ...enBuiltIn,
@@ -44,6 +64,10 @@ const en = {
   energyHub: { ...enBuiltIn.energyHub, ...enEnergyHub },
   fleet: enFleet,
   webhooks: enWebhooks,
+  push: enPush,
+  download: enDownload,
+  notify: enNotify,
+  preferences: { ...enBuiltIn.preferences, ...enPreferences },
   overview: { ...enBuiltIn.overview, figures: enFigures },
 };
 

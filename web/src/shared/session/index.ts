@@ -53,9 +53,23 @@ export function rememberUser(info: { id: number; companyId: number | null }): vo
   localStorage.setItem(USER_KEY, JSON.stringify(info));
 }
 
+/** The remembered user's id, as text (the key of the service worker's copies), else null. */
+export function rememberedUserId(): string | null {
+  return /"id":(\d+)/.exec(localStorage.getItem(USER_KEY) ?? '')?.[1] ?? null;
+}
+
+/** localStorage: `{ id, endpoint }` of this browser's push subscription (shared/pwa/pushDevice). */
+export const PUSH_DEVICE_KEY = 'portal.pushDevice';
+
 const NOTICE_KEY = 'portal.notice';
 
 /** A message the login screen shows once after a forced sign-out (e.g. password changed). */
+/**
+ * Sent on `window` when a sign-in starts: the signed-in frame's code (a chunk of its own, see
+ * app/router.tsx) loads meanwhile instead of after it.
+ */
+export const SIGNING_IN_EVENT = 'portal:signing-in';
+
 export function setSignInNotice(key: string): void {
   sessionStorage.setItem(NOTICE_KEY, key);
 }

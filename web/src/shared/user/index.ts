@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { userKeys } from '../api/keys';
 import type { Schemas } from '../api/schema';
 import { api } from '../api/client';
+import { http } from '../http';
 import { rememberUser, setSignInNotice, tokenStore } from '../session';
 
 /** The signed-in user's company (branding). */
@@ -32,10 +33,22 @@ export function displayName(
   return user.nickname || user.name || user.email || user.mobile || '';
 }
 
-/** Sign out: revoke the refresh token, clear stored data, reload to /login (docs/overview.md). */
+/**
+ * Sign out: this device stops receiving the user's pushes, the refresh token is revoked, stored
+ * data and the service worker's copies are cleared, then /login (docs/overview.md, docs/pwa.md).
+ */
 export async function signOut(notice?: string): Promise<void> {
   const tokens = tokenStore.get();
+  // the installed app's side of this browser (its chunk is loaded already where it matters)
+  const device =
+    'serviceWorker' in navigator ? await import('../pwa/device').catch(() => null) : null;
   if (tokens) {
+    await device?.forgetThisDevice((id) =>
+      http.post(`/api/v1/user/pushSubscriptions/${id}/delete`, undefined, {
+        silent: true,
+        noRefresh: true,
+      }),
+    );
     try {
       await api.post('/api/v1/user/logout', {
         body: { refresh_token: tokens.refresh_token },
@@ -47,6 +60,7 @@ export async function signOut(notice?: string): Promise<void> {
     }
   }
   tokenStore.clear();
+  await device?.clearDataCaches().catch(() => undefined);
   if (notice) setSignInNotice(notice);
   window.location.assign('/login');
 }

@@ -13,6 +13,7 @@ mod device_silent;
 mod digest;
 mod events;
 mod production;
+mod push;
 mod rules;
 
 use common::{App, fixtures};

@@ -283,8 +283,10 @@ impl App {
                 .get(header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or_default();
+            // `application/manifest+json` (the web app manifest) is JSON too
             assert!(
-                content_type.starts_with("application/json"),
+                content_type.starts_with("application/json")
+                    || content_type.starts_with("application/manifest+json"),
                 "{}: JSON answered as {content_type:?}",
                 resp.ctx
             );
