@@ -70,6 +70,8 @@ pub struct Schedule {
 
 /// Starts every job on the current runtime; they run until the process ends.
 pub fn start(ctx: Context, schedule: Schedule) {
+    // Where the credential key that seals stored secrets is read from (webhook secrets).
+    service::sealing::use_data_dir(&ctx.ven.data_dir);
     let store = &ctx.store;
     tokio::spawn(housekeeping::run(store.clone(), schedule.keep));
     tokio::spawn(battery_health::run(store.clone()));
