@@ -28,10 +28,12 @@ function freePort() {
  * `faults`: the demo's fault scenarios, off unless a journey looks at them: the silent inverter
  * (one of the commercial roof's ten, which the batch upgrade needs) stops at 09:00 in Zaragoza or
  * five minutes after the start, so a journey would see different plants at different hours.
+ * `env`: more settings for this server (`PORTAL_WEBHOOK_ALLOW_PRIVATE` for a receiver on
+ * loopback).
  */
 export async function startDemoServer(
   prefix = 'portal-e2e-demo-',
-  { historyDays = 45, faults = false } = {},
+  { historyDays = 45, faults = false, env: extra = {} } = {},
 ) {
   if (!existsSync(PORTAL_BIN)) throw new Error(`portal binary not found at ${PORTAL_BIN}`);
   if (!existsSync(path.join(WEB_DIR, 'dist', 'index.html')))
@@ -52,6 +54,7 @@ export async function startDemoServer(
     // start-up time in a debug build.
     PORTAL_DEMO_HISTORY_DAYS: String(historyDays),
     PORTAL_DEMO_FAULTS: faults ? 'on' : 'off',
+    ...extra,
   });
   for (const user of [USERS.owner, USERS.admin]) {
     const created = spawnSync(
