@@ -19,6 +19,8 @@ export const DEMO = { account: 'demo@example.com', password: 'demo1234' };
  * five minutes after the start, so a journey would see different plants at different hours.
  * `upgradeSecs`: the longest a simulated firmware upgrade takes (the demo's 20 unless given;
  * each takes between half of it and all of it).
+ * `env`: more settings for this server (`PORTAL_WEBHOOK_ALLOW_PRIVATE` for a receiver on
+ * loopback).
  */
 export async function startDemoServer(
   prefix = 'portal-e2e-demo-',
@@ -26,6 +28,7 @@ export async function startDemoServer(
     historyDays = 45,
     faults = false,
     upgradeSecs,
+    env: extra = {},
     port: fixedPort,
     mqttPort: fixedMqtt,
     webDir,
@@ -51,6 +54,7 @@ export async function startDemoServer(
     // start-up time in a debug build.
     PORTAL_DEMO_HISTORY_DAYS: String(historyDays),
     PORTAL_DEMO_FAULTS: faults ? 'on' : 'off',
+    ...extra,
   });
   if (upgradeSecs !== undefined) env.PORTAL_DEMO_UPGRADE_SECS = String(upgradeSecs);
   for (const user of [USERS.owner, USERS.admin]) {

@@ -109,6 +109,8 @@ impl AppState {
 
 /// The whole HTTP surface of the portal.
 pub fn router(state: AppState) -> Router {
+    // Where the credential key that seals stored secrets is read from (webhook secrets).
+    service::sealing::use_data_dir(&state.config.data_dir);
     let body_limit = state.config.body_limit;
     let csp = headers::policy_header(&state.config.map_tile_url);
     let web = web::router(&state.config);

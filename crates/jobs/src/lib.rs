@@ -12,7 +12,7 @@
 //! | [`dispatch`] | every `dr_tick` and at event boundaries | lease `store::leases::DISPATCH` |
 //! | [`vtn_sync`] | every 5 s, each VTN connection every `pollSeconds`; at once on a webhook | lease `store::leases::VTN_SYNC`; each sync claimed |
 //! | [`battery_health`] | every 15 min | lease `store::leases::BATTERY_HEALTH` |
-//! | [`housekeeping`] | hourly | none needed: deleting twice deletes nothing more |
+//! | [`housekeeping`] | hourly (closed alarm cases in batches of [`housekeeping::CASE_BATCH`]) | none needed: deleting twice deletes nothing more |
 //! | [`upgrade_queue`] | when an upgrade ends, and every 5 s | none needed: whose turn it is is decided in one transaction per gateway, under its lock |
 //! | device statuses (`devices::ingest::status`) | the fastest gateway's cycle | none: idempotent |
 //! | history upkeep (`devices::history`) | its `every` | none: idempotent |
@@ -68,12 +68,16 @@ pub struct Schedule {
     pub push: service::push::PushSettings,
     pub dr_tick: Duration,
     pub history: devices::history::HistoryOptions,
+    /// What housekeeping keeps (closed alarm cases).
+    pub keep: housekeeping::Keep,
 }
 
 /// Starts every job on the current runtime; they run until the process ends.
 pub fn start(ctx: Context, schedule: Schedule) {
+    // Where the credential key that seals stored secrets is read from (webhook secrets).
+    service::sealing::use_data_dir(&ctx.ven.data_dir);
     let store = &ctx.store;
-    tokio::spawn(housekeeping::run(store.clone()));
+    tokio::spawn(housekeeping::run(store.clone(), schedule.keep));
     tokio::spawn(battery_health::run(store.clone()));
     tokio::spawn(devices::ingest::status::run_refresher(store.clone()));
     tokio::spawn(monthly_reports::run(store.clone(), ctx.figures));

@@ -1,6 +1,7 @@
 //! The webhook sender: posts the pending deliveries that are due, a few at a time, holds those
-//! of users in their quiet hours until the hours end, and keeps the log bounded. One replica
-//! sends at a time (lease `store::leases::WEBHOOKS`), so a delivery is posted once per try.
+//! of users in their quiet hours until the hours end, keeps the log bounded and seals secrets
+//! still stored in the clear. One replica sends at a time (lease `store::leases::WEBHOOKS`),
+//! so a delivery is posted once per try.
 
 use std::time::Duration;
 
@@ -134,10 +135,16 @@ pub async fn run(store: Store, settings: DeliverySettings, public_url: String, p
     let mut ticks: u32 = 0;
     loop {
         every.tick().await;
-        if ticks.is_multiple_of(PRUNE_EVERY_TICKS)
-            && let Err(e) = prune(&store, now_ms()).await
-        {
-            tracing::warn!(%e, "webhook log not pruned");
+        if ticks.is_multiple_of(PRUNE_EVERY_TICKS) {
+            if let Err(e) = prune(&store, now_ms()).await {
+                tracing::warn!(%e, "webhook log not pruned");
+            }
+            // Secrets stored in the clear before sealing existed (hourly, the first at start).
+            match service::webhooks::secret::seal_stored_in_clear(&store).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(sealed = n, "webhook secrets sealed"),
+                Err(e) => tracing::warn!(%e, "webhook secrets not sealed"),
+            }
         }
         ticks = ticks.wrapping_add(1);
         if let Err(e) = tick(&store, settings, &public_url, now_ms()).await {

@@ -77,6 +77,9 @@ pub struct Config {
     pub history_keep_years: i64,
     /// Seconds between looks for days to compact (`PORTAL_HISTORY_INTERVAL_SECS`).
     pub history_interval_secs: i64,
+    /// Days a closed alarm case (with its history) is kept after it closed; 0 keeps them
+    /// forever (`PORTAL_ALARM_CASES_KEEP_DAYS`).
+    pub alarm_cases_keep_days: i64,
     pub log: String,
     /// Run the MQTT broker for devices inside this process (else use `mqtt_url`).
     pub mqtt_embedded: bool,
@@ -163,6 +166,7 @@ impl Default for Config {
             history_grace_hours: 2,
             history_keep_years: 0,
             history_interval_secs: 600,
+            alarm_cases_keep_days: 365,
             log: DEFAULT_LOG.into(),
             mqtt_embedded: true,
             mqtt_addr: "127.0.0.1:1883".into(),
@@ -413,6 +417,9 @@ impl Config {
         if let Some(v) = num("HISTORY_INTERVAL_SECS")? {
             self.history_interval_secs = v;
         }
+        if let Some(v) = num("ALARM_CASES_KEEP_DAYS")? {
+            self.alarm_cases_keep_days = v;
+        }
         if let Some(v) = get("LOG") {
             self.log = v;
         }
@@ -522,6 +529,11 @@ impl Config {
         }
         if !(10..=86_400).contains(&self.history_interval_secs) {
             bail!("history_interval_secs must be between 10 and 86400");
+        }
+        if !(0..=36_600).contains(&self.alarm_cases_keep_days) {
+            bail!(
+                "alarm_cases_keep_days (PORTAL_ALARM_CASES_KEEP_DAYS) must be between 0 (keep forever) and 36600"
+            );
         }
         if !(0.0..=5.0).contains(&self.co2_kg_per_kwh) {
             bail!("co2_kg_per_kwh must be between 0 and 5 (kg CO2 per kWh)");
@@ -764,6 +776,15 @@ impl Config {
             keep: (self.history_keep_years > 0)
                 .then(|| Duration::from_secs(self.history_keep_years.unsigned_abs() * YEAR_SECS)),
             every: Duration::from_secs(self.history_interval_secs.unsigned_abs()),
+        }
+    }
+
+    /// What housekeeping keeps.
+    pub fn keep(&self) -> jobs::housekeeping::Keep {
+        jobs::housekeeping::Keep {
+            closed_cases: (self.alarm_cases_keep_days > 0).then(|| {
+                Duration::from_secs(self.alarm_cases_keep_days.unsigned_abs() * 24 * 3600)
+            }),
         }
     }
 
@@ -1082,6 +1103,25 @@ mod tests {
             alarm_interval_secs: 0,
             ..Config::default()
         };
+        assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn closed_alarm_cases_are_kept_a_year_unless_configured() {
+        const DAY: u64 = 24 * 3600;
+        let mut c = Config::default();
+        c.check().unwrap();
+        assert_eq!(c.keep().closed_cases, Some(Duration::from_secs(365 * DAY)));
+        let days = |v: &'static str| {
+            move |k: &str| (k == "PORTAL_ALARM_CASES_KEEP_DAYS").then(|| v.into())
+        };
+        c.apply_env(days("30")).unwrap();
+        c.check().unwrap();
+        assert_eq!(c.keep().closed_cases, Some(Duration::from_secs(30 * DAY)));
+        c.apply_env(days("0")).unwrap();
+        c.check().unwrap();
+        assert_eq!(c.keep().closed_cases, None, "0 keeps them forever");
+        c.apply_env(days("-1")).unwrap();
         assert!(c.check().is_err());
     }
 

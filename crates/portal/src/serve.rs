@@ -105,6 +105,7 @@ pub async fn run(config: Config, demo: bool) -> anyhow::Result<()> {
             push: config.push(),
             dr_tick: Duration::from_secs(config.dr_tick_secs.unsigned_abs()),
             history: config.history(),
+            keep: config.keep(),
         },
     );
     let limits = http_limits(&config)?;

@@ -53,6 +53,7 @@ pub mod quiet_hours;
 pub mod readings;
 pub mod reports;
 pub mod roles;
+pub mod sealing;
 pub mod secrets;
 pub mod sessions;
 pub mod setting_offers;

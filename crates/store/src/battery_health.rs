@@ -79,6 +79,15 @@ impl HealthDayRow {
     }
 }
 
+/// A battery day whose samples changed after it was computed.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StaleDay {
+    pub id: i64,
+    pub device_id: DeviceId,
+    /// `YYYY-MM-DD`, plant-local.
+    pub day: String,
+}
+
 const COLUMNS: &str = "device_id, day, soh, bms_cycles, capacity_ah, voltage, discharge_kwh, \
     charge_kwh, efc, spread_mv, high_pack, high_cell, low_pack, low_cell, cycle_kind, \
     cycle_start, cycle_end, cycle_soc_from, cycle_soc_to, cycle_ah, cycle_kwh, measured_ah, \
@@ -202,6 +211,34 @@ impl Store {
         Ok(match (row, block) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        })
+    }
+
+    /// Up to `limit` marks of battery days to compute again (late reports merged by the
+    /// history compaction, [`Store::compact_day`]), the oldest mark first.
+    pub async fn battery_health_stale(&self, limit: i64) -> Result<Vec<StaleDay>> {
+        let sql = format!(
+            "SELECT id, device_id, day FROM battery_health_stale ORDER BY id {}",
+            crate::sql::page(limit, 0)
+        );
+        Ok(rows!(self, fetch_all, StaleDay, &sql)?)
+    }
+
+    /// Deletes the marks read (by id: a mark made since, even for the same day, stays).
+    pub async fn clear_battery_health_stale(&self, ids: &[i64]) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        in_tx!(self, |tx, sqlite| {
+            for id in ids {
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "DELETE FROM battery_health_stale WHERE id = $1",
+                    *id
+                )?;
+            }
+            Ok::<(), crate::StoreError>(())
         })
     }
 }

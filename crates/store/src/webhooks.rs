@@ -1,6 +1,8 @@
 //! A user's webhook endpoints (personal settings). Every read and write names the owner: an
 //! endpoint of someone else reads as missing. Each write carries its audit entry into its
-//! transaction.
+//! transaction. The secret is stored sealed (`service::sealing`) and no read of endpoints
+//! returns it: only the sender's read of due deliveries does (`webhook_deliveries`); lists show
+//! its last four characters, kept apart (`secret_hint`).
 
 use domain::ids::{UserId, WebhookId};
 
@@ -11,7 +13,8 @@ pub struct EndpointRow {
     pub id: WebhookId,
     pub user_id: UserId,
     pub url: String,
-    pub secret: String,
+    /// The secret's last four characters (never the secret, which these rows do not carry).
+    pub secret_hint: String,
     pub enabled: bool,
     /// `,kind,kind,` or empty for every kind (`domain::webhook::kinds_column`).
     pub kinds: String,
@@ -21,7 +24,6 @@ pub struct EndpointRow {
     pub updated_at: i64,
 }
 
-// The secret stays out of logs.
 impl std::fmt::Debug for EndpointRow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointRow")
@@ -33,6 +35,20 @@ impl std::fmt::Debug for EndpointRow {
     }
 }
 
+/// A secret as it is stored: sealed, and its last four characters for the lists.
+#[derive(Clone, Copy)]
+pub struct StoredSecret<'a> {
+    pub sealed: &'a str,
+    pub hint: &'a str,
+}
+
+/// An endpoint whose secret is still stored in the clear (from before secrets were sealed).
+#[derive(Clone, sqlx::FromRow)]
+pub struct ClearSecret {
+    pub id: WebhookId,
+    pub secret: String,
+}
+
 /// What an endpoint is made of (new, or changed: the secret is changed apart).
 #[derive(Debug, Clone)]
 pub struct EndpointFields<'a> {
@@ -42,8 +58,8 @@ pub struct EndpointFields<'a> {
     pub min_severity: &'a str,
 }
 
-const COLUMNS: &str = "id, user_id, url, secret, enabled, kinds, min_severity, created_at, \
-    updated_at";
+const COLUMNS: &str = "id, user_id, url, secret_hint, enabled, kinds, min_severity, \
+    created_at, updated_at";
 
 impl Store {
     /// The user's endpoints, oldest first.
@@ -69,7 +85,7 @@ impl Store {
         &self,
         user: UserId,
         f: &EndpointFields<'_>,
-        secret: &str,
+        secret: StoredSecret<'_>,
         max: i64,
         now: i64,
         audit: &NewAudit<'_>,
@@ -89,16 +105,17 @@ impl Store {
                     tx,
                     sqlite,
                     WebhookId,
-                    "INSERT INTO webhook_endpoints (user_id, url, secret, enabled, kinds, \
-                     min_severity, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
+                    "INSERT INTO webhook_endpoints (user_id, url, secret, secret_hint, enabled, \
+                     kinds, min_severity, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $8, $4, $5, $6, $7, $7) RETURNING id",
                     user,
                     f.url,
-                    secret,
+                    secret.sealed,
                     f.enabled,
                     f.kinds,
                     f.min_severity,
-                    now
+                    now,
+                    secret.hint
                 )?;
                 audit_new_in_tx!(tx, sqlite, audit, id)?;
                 Some(id)
@@ -151,20 +168,48 @@ impl Store {
         &self,
         id: WebhookId,
         user: UserId,
-        secret: &str,
+        secret: StoredSecret<'_>,
         now: i64,
         audit: &NewAudit<'_>,
     ) -> Result<bool> {
         Ok(exec_audited!(
             self,
             Some(audit),
-            "UPDATE webhook_endpoints SET secret = $3, updated_at = $4 \
+            "UPDATE webhook_endpoints SET secret = $3, secret_hint = $5, updated_at = $4 \
              WHERE id = $1 AND user_id = $2",
             id,
             user,
-            secret,
-            now
+            secret.sealed,
+            now,
+            secret.hint
         ) > 0)
+    }
+
+    /// Up to `limit` endpoints whose secret is still in the clear (not `v1:`, the sealed
+    /// form), for the sender to seal.
+    pub async fn webhook_secrets_in_clear(&self, limit: i64) -> Result<Vec<ClearSecret>> {
+        let sql = format!(
+            "SELECT id, secret FROM webhook_endpoints WHERE secret NOT LIKE 'v1:%' ORDER BY id {}",
+            crate::sql::page(limit, 0)
+        );
+        Ok(rows!(self, fetch_all, ClearSecret, &sql)?)
+    }
+
+    /// Replaces an endpoint's secret in the clear by its sealed form, unless it changed since
+    /// it was read (rotated meanwhile); false then.
+    pub async fn seal_webhook_secret(
+        &self,
+        id: WebhookId,
+        clear: &str,
+        sealed: &str,
+    ) -> Result<bool> {
+        Ok(exec!(
+            self,
+            "UPDATE webhook_endpoints SET secret = $3 WHERE id = $1 AND secret = $2",
+            id,
+            clear,
+            sealed
+        )? > 0)
     }
 
     /// Deletes an endpoint of `user` with its deliveries and log; false when it is not theirs.

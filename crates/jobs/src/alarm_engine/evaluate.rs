@@ -2,7 +2,7 @@
 //! a stretch of history only where the newest report cannot decide), then the pure rule of
 //! `domain::alarm_rules`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use devices::ingest::status::{is_online, offline_after_ms};
 use domain::{
@@ -193,21 +193,8 @@ pub async fn batch(
             out
         }
         Params::StringLow { percent, minutes } => {
-            let mut out = Vec::new();
-            let by_plant: HashMap<PlantId, &ScopePlant> =
-                plants.iter().map(|p| (p.id, p)).collect();
-            for d in store.alarm_devices(&ids, true).await? {
-                if d.family != DeviceFamily::Inverter {
-                    continue;
-                }
-                let Some(p) = by_plant.get(&d.plant_id) else {
-                    continue;
-                };
-                out.extend(
-                    super::strings::strings(store, p, &d, *percent, *minutes, rule, now).await?,
-                );
-            }
-            out
+            let devices = store.alarm_devices(&ids, true).await?;
+            super::strings::batch(store, plants, &devices, (*percent, *minutes), rule, now).await?
         }
         Params::LowYield { percent } => {
             super::yields::yields(store, plants, *percent, rule, now).await?

@@ -2,9 +2,13 @@
 //! day turned into one row of `battery_health_days` (the BMS's SOH and cycle count, the cell
 //! spread, the energy moved, equivalent full cycles, and the capacity measured over a full
 //! swing that ended that day, `domain::battery_health`). The battery health job runs
-//! [`refresh_all`]; the rows are derived data, so computing a day again replaces it.
+//! [`refresh_all`]; the rows are derived data, so computing a day again replaces it. A day the
+//! job has passed is computed again when late reports for it arrive: the history compaction,
+//! which merges every late report into its day, marks the day ([`refresh_stale`]).
 
 mod points;
+
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Duration, NaiveDate};
 use chrono_tz::Tz;
@@ -24,6 +28,8 @@ pub use points::point_of;
 /// A battery with no health yet is filled from its oldest sample, but at most this many days
 /// back (older samples are rarely kept; the job must not spend an hour on one battery).
 pub const MAX_BACKFILL_DAYS: i64 = 400;
+/// Marked days (late reports) read per pass; more wait for the next pass.
+pub const STALE_BATCH: i64 = 500;
 
 /// What one pass did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,15 +40,62 @@ pub struct Refreshed {
 }
 
 /// Computes the health days of every battery that are not stored yet, and its newest stored
-/// day again (it may have been partial), up to today in its plant's zone.
+/// day again (it may have been partial), up to today in its plant's zone; then the days
+/// whose samples changed since they were computed ([`refresh_stale`]).
 pub async fn refresh_all(store: &Store, now: i64) -> Result<Refreshed> {
     let mut done = Refreshed::default();
+    let mut zones = HashMap::new();
     for b in store.battery_zones().await? {
         let tz = local_time::zone(b.timezone.as_deref().unwrap_or("UTC"));
         done.days += refresh_device(store, b.device_id, tz, now).await?;
         done.batteries += 1;
+        zones.insert(b.device_id, tz);
     }
+    done.days += refresh_stale(store, &zones, now).await?;
     Ok(done)
+}
+
+/// Computes again the days the history compaction marked (late reports merged into a day
+/// the job had passed, `store::history`), each with the day after it (whose swings look back
+/// into it), at most [`STALE_BATCH`] marks a pass: answers the days written. A mark of a
+/// device that is no battery any more, or of a day older than [`MAX_BACKFILL_DAYS`], is
+/// dropped.
+pub async fn refresh_stale(
+    store: &Store,
+    zones: &HashMap<DeviceId, Tz>,
+    now: i64,
+) -> Result<usize> {
+    let marks = store.battery_health_stale(STALE_BATCH).await?;
+    let mut days = BTreeSet::new();
+    for m in &marks {
+        let (Some(tz), Ok(day)) = (
+            zones.get(&m.device_id),
+            NaiveDate::parse_from_str(&m.day, "%Y-%m-%d"),
+        ) else {
+            continue;
+        };
+        let today = day_of(now, *tz);
+        if day < today - Duration::days(MAX_BACKFILL_DAYS) || day > today {
+            continue;
+        }
+        days.insert((m.device_id, day));
+        if day < today {
+            days.insert((m.device_id, day + Duration::days(1)));
+        }
+    }
+    let mut written = 0;
+    for (device, day) in days {
+        let Some(tz) = zones.get(&device) else {
+            continue;
+        };
+        if let Some(row) = compute_day(store, device, *tz, day, now).await? {
+            store.put_battery_health_day(&row).await?;
+            written += 1;
+        }
+    }
+    let ids: Vec<i64> = marks.iter().map(|m| m.id).collect();
+    store.clear_battery_health_stale(&ids).await?;
+    Ok(written)
 }
 
 /// [`refresh_all`] for one battery: answers the days written.

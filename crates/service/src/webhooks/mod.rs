@@ -1,8 +1,10 @@
 //! Alarm delivery by signed webhooks: a user's endpoints (personal settings), the outbox the
 //! alarm decisions queue into ([`enqueue`]) and the sending ([`send`]). Every endpoint belongs
 //! to one user and only that user reads or changes it: another's answers as missing (1100).
-//! Each write is one transaction with its audit entry.
+//! Each write is one transaction with its audit entry. The secret is answered once and
+//! stored sealed ([`secret`]).
 
+pub mod secret;
 pub mod send;
 
 use domain::{
@@ -12,7 +14,6 @@ use domain::{
     policy::Actor,
     webhook::{Event, MAX_ENDPOINTS, Severity, check_room, kinds_column, parse_kinds, parse_url},
 };
-use rand::RngCore;
 use serde_json::json;
 use store::{
     Store,
@@ -78,13 +79,6 @@ fn check(input: &EndpointInput<'_>, base: Option<&EndpointRow>) -> Result<Checke
     })
 }
 
-/// A new secret: 32 random bytes in hex, with a prefix that says what it is.
-fn new_secret() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    format!("whsec_{}", hex::encode(bytes))
-}
-
 /// The entry's detail: what the endpoint is, never its secret.
 fn detail(c: &Checked) -> String {
     json!({"url": c.url, "enabled": c.enabled, "kinds": c.kinds, "minSeverity": c.min_severity})
@@ -119,7 +113,8 @@ pub async fn create(
     actor.require_writable()?;
     let c = check(input, None)?;
     check_room(store.webhook_endpoints(actor.id).await?.len() as i64)?;
-    let secret = new_secret();
+    let secret = secret::new();
+    let (sealed, hint) = (secret::seal(&secret)?, secret::hint(&secret));
     let detail = detail(&c);
     let entry = audit::admin_entry(
         audit::author(actor, None),
@@ -129,7 +124,14 @@ pub async fn create(
         now,
     );
     let id = store
-        .create_webhook_endpoint(actor.id, &c.fields(), &secret, MAX_ENDPOINTS, now, &entry)
+        .create_webhook_endpoint(
+            actor.id,
+            &c.fields(),
+            secret::stored(&sealed, &hint),
+            MAX_ENDPOINTS,
+            now,
+            &entry,
+        )
         .await?
         .ok_or(Code::WebhookLimit)?;
     Ok((get(store, actor, id).await?, secret))
@@ -171,7 +173,8 @@ pub async fn rotate_secret(
     now: i64,
 ) -> Result<String> {
     actor.require_writable()?;
-    let secret = new_secret();
+    let secret = secret::new();
+    let (sealed, hint) = (secret::seal(&secret)?, secret::hint(&secret));
     let target = format!("webhook:{id}");
     let entry = audit::admin_entry(
         audit::author(actor, None),
@@ -181,7 +184,7 @@ pub async fn rotate_secret(
         now,
     );
     if !store
-        .rotate_webhook_secret(id, actor.id, &secret, now, &entry)
+        .rotate_webhook_secret(id, actor.id, secret::stored(&sealed, &hint), now, &entry)
         .await?
     {
         return Err(missing());

@@ -163,15 +163,22 @@ pub async fn deliver(
 ) -> store::Result<Outcome> {
     let body = body(d);
     let started = Instant::now();
-    let sent = post(
-        settings,
-        &d.url,
-        &d.secret,
-        &d.id.to_string(),
-        body,
-        now.div_euclid(1000),
-    )
-    .await;
+    let sent = match super::secret::open(&d.secret) {
+        Ok(secret) => {
+            post(
+                settings,
+                &d.url,
+                &secret,
+                &d.id.to_string(),
+                body,
+                now.div_euclid(1000),
+            )
+            .await
+        }
+        // Tried again like any failure: the key may come back (a replica without the shared
+        // PORTAL_DR_KEY), else rotating the secret mends it.
+        Err(e) => Err(format!("the endpoint's secret cannot be opened: {e}")),
+    };
     let duration_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
     let attempt = d.attempts + 1;
     let (status, error) = match sent {

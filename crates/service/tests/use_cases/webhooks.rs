@@ -6,6 +6,11 @@ use domain::user::BuiltinRole;
 use service::webhooks::{self, EndpointInput};
 use store::testing::{TestResult, each_backend};
 
+/// Where this process's credential key (which seals the secrets) is kept.
+fn key() {
+    service::sealing::use_data_dir(&std::env::temp_dir().join("portal-use-case-tests"));
+}
+
 fn url(u: &str) -> EndpointInput<'_> {
     EndpointInput {
         url: Some(u),
@@ -15,6 +20,7 @@ fn url(u: &str) -> EndpointInput<'_> {
 
 #[tokio::test]
 async fn each_endpoint_use_case_writes_its_entry() -> TestResult {
+    key();
     each_backend(|s| async move {
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
         let (row, secret) = webhooks::create(&s, &ann, &url("https://a.example.com/"), 1).await?;
@@ -22,7 +28,11 @@ async fn each_endpoint_use_case_writes_its_entry() -> TestResult {
         webhooks::update(&s, &ann, id, &url("https://b.example.com/"), 2).await?;
         let rotated = webhooks::rotate_secret(&s, &ann, id, 3).await?;
         assert_ne!(rotated, secret);
-        assert_eq!(webhooks::get(&s, &ann, id).await?.secret, rotated);
+        // Stored sealed, never in the clear; the hint is the secret's end.
+        assert!(s.webhook_secrets_in_clear(10).await?.is_empty());
+        assert_eq!(row.secret_hint, webhooks::secret::hint(&secret));
+        let hint = webhooks::secret::hint(&rotated);
+        assert_eq!(webhooks::get(&s, &ann, id).await?.secret_hint, hint);
         webhooks::delete(&s, &ann, id, 4).await?;
         let target = format!("webhook:{id}");
         let expected = [
@@ -40,6 +50,7 @@ async fn each_endpoint_use_case_writes_its_entry() -> TestResult {
 
 #[tokio::test]
 async fn an_endpoint_whose_entry_fails_is_neither_added_nor_changed() -> TestResult {
+    key();
     each_backend(|s| async move {
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
         let (row, _) = webhooks::create(&s, &ann, &url("https://a.example.com/"), 1).await?;
@@ -57,8 +68,8 @@ async fn an_endpoint_whose_entry_fails_is_neither_added_nor_changed() -> TestRes
         let list = webhooks::list(&s, &ann).await?;
         assert_eq!(list.len(), 1);
         assert_eq!(
-            (list[0].url.as_str(), &list[0].secret),
-            ("https://a.example.com/", &row.secret)
+            (list[0].url.as_str(), &list[0].secret_hint),
+            ("https://a.example.com/", &row.secret_hint)
         );
         Ok(())
     })
@@ -67,6 +78,7 @@ async fn an_endpoint_whose_entry_fails_is_neither_added_nor_changed() -> TestRes
 
 #[tokio::test]
 async fn bad_input_and_other_users_endpoints_change_nothing() -> TestResult {
+    key();
     each_backend(|s| async move {
         let ann = actor(&s, "ann@example.com", BuiltinRole::PlantOwner).await?;
         let bob = actor(&s, "bob@example.com", BuiltinRole::PlantOwner).await?;

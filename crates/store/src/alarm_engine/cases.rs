@@ -304,4 +304,22 @@ impl Store {
             Ok::<bool, crate::StoreError>(n > 0)
         })
     }
+
+    /// Deletes up to `limit` cases closed before `before` (the longest closed first) with
+    /// their history, in one transaction; answers how many cases went. A live (open or
+    /// acknowledged) case has no `closed_at` and is never touched.
+    pub async fn purge_closed_alarm_cases(&self, before: i64, limit: i64) -> Result<u64> {
+        let oldest = format!(
+            "SELECT id FROM alarm_cases WHERE closed_at < $1 AND state = 'closed' \
+             ORDER BY closed_at, id {}",
+            crate::sql::page(limit, 0)
+        );
+        let history = format!("DELETE FROM alarm_case_history WHERE case_id IN ({oldest})");
+        let cases = format!("DELETE FROM alarm_cases WHERE id IN ({oldest})");
+        in_tx!(self, |tx, sqlite| {
+            tx_exec!(tx, sqlite, &history, before)?;
+            let n = tx_exec!(tx, sqlite, &cases, before)?;
+            Ok::<u64, crate::StoreError>(n)
+        })
+    }
 }

@@ -287,6 +287,18 @@ impl Store {
                     points as i64,
                     data
                 )?;
+                // A battery's health of this day (or of a later one, which looks back into
+                // it) was computed without these rows if the job has passed the day: it is
+                // computed again (docs/battery-health.md). Other devices have no health rows.
+                tx_exec!(
+                    tx,
+                    sqlite,
+                    "INSERT INTO battery_health_stale (device_id, day) \
+                     SELECT CAST($1 AS BIGINT), CAST($2 AS TEXT) WHERE EXISTS \
+                     (SELECT 1 FROM battery_health_days WHERE device_id = $1 AND day >= $2)",
+                    device,
+                    day
+                )?;
                 // The plant's peak of this day was computed without these rows, if at all.
                 tx_exec!(
                     tx,

@@ -159,3 +159,84 @@ async fn one_live_case_per_key_with_its_history() -> TestResult {
     })
     .await
 }
+
+#[tokio::test]
+async fn closed_cases_past_retention_go_with_their_history_in_batches_and_live_ones_stay()
+-> TestResult {
+    each_backend(|s| async move {
+        let company = s.create_company("Sunny", 1).await?;
+        let ann = user(&s, "ann@example.com").await?;
+        let plant = s
+            .create_plant(ann, Some(company), ann, &fields(), 1)
+            .await?;
+        let rule = RuleWrite {
+            kind: "cell_spread",
+            enabled: true,
+            severity: "warning",
+            scope: "all",
+            scope_id: None,
+            params: "{}",
+        };
+        s.seed_alarm_rules(company, &[rule], 1).await?;
+        let rule_id = s.alarm_rules(company).await?[0].id;
+        let open = |subject: &'static str, at: i64| {
+            let s = s.clone();
+            async move {
+                let case = NewCase {
+                    rule_id,
+                    company_id: company,
+                    plant_id: plant,
+                    kind: "cell_spread",
+                    subject,
+                    device_id: None,
+                    device_sn: Some(subject),
+                    severity: "warning",
+                    value: 250.0,
+                    detail: "{}",
+                };
+                let id = s.open_alarm_case(&case, at).await?;
+                id.ok_or_else(|| Box::<dyn std::error::Error>::from("opened"))
+            }
+        };
+        // Three cases closed at 100, 110 and 120, one closed at 300, and one opened at 5 and
+        // never closed (an old live case is never purged).
+        let mut closed = Vec::new();
+        for (subject, at) in [
+            ("BAT-1", 100),
+            ("BAT-2", 110),
+            ("BAT-3", 120),
+            ("BAT-4", 300),
+        ] {
+            let id = open(subject, at - 50).await?;
+            s.close_alarm_case(id, at).await?;
+            closed.push(id);
+        }
+        let live = open("BAT-5", 5).await?;
+        // Before 200, two at a time: two, then the third, then nothing.
+        assert_eq!(s.purge_closed_alarm_cases(200, 2).await?, 2);
+        assert_eq!(s.purge_closed_alarm_cases(200, 2).await?, 1);
+        assert_eq!(s.purge_closed_alarm_cases(200, 2).await?, 0);
+        for id in &closed[..3] {
+            assert!(s.alarm_case_history(*id).await?.is_empty(), "history gone");
+        }
+        let f = CaseFilter {
+            limit: 10,
+            ..CaseFilter::default()
+        };
+        let of = PlantVisibility::Of {
+            user: ann,
+            company: None,
+        };
+        let (rows, total) = s.alarm_cases_visible(of, ann, &f).await?;
+        assert_eq!(total, 2);
+        let ids: Vec<_> = rows.iter().map(|r| r.id).collect();
+        assert_eq!(ids, [live, closed[3]]);
+        assert_eq!(s.alarm_case_history(closed[3]).await?.len(), 2);
+        // Even a cut-off after everything leaves the live case.
+        assert_eq!(s.purge_closed_alarm_cases(i64::MAX, 100).await?, 1);
+        assert_eq!(s.alarm_cases_visible(of, ann, &f).await?.1, 1);
+        assert_eq!(s.alarm_case_history(live).await?.len(), 1);
+        Ok(())
+    })
+    .await
+}

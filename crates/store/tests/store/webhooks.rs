@@ -13,7 +13,7 @@ use store::{
     testing::{TestResult, each_backend},
     users::{NewUser, NotifyChoice},
     webhook_deliveries::{AlarmEvent, Titles},
-    webhooks::EndpointFields,
+    webhooks::{EndpointFields, StoredSecret},
 };
 
 async fn user(s: &Store, account: &str, lang: &str) -> Result<UserId, store::StoreError> {
@@ -60,6 +60,14 @@ fn audit(user: UserId) -> NewAudit<'static> {
     }
 }
 
+/// A secret stored as given (the store does not seal; `service::webhooks::secret` does).
+fn clear(secret: &str) -> StoredSecret<'_> {
+    StoredSecret {
+        sealed: secret,
+        hint: &secret[secret.len().saturating_sub(4)..],
+    }
+}
+
 async fn endpoint(
     s: &Store,
     user: UserId,
@@ -74,7 +82,7 @@ async fn endpoint(
         min_severity: min,
     };
     Ok(
-        s.create_webhook_endpoint(user, &f, "whsec_x", 5, 1, &audit(user))
+        s.create_webhook_endpoint(user, &f, clear("whsec_x"), 5, 1, &audit(user))
             .await?
             .ok_or("room")?,
     )
@@ -152,24 +160,67 @@ async fn only_the_owner_changes_or_deletes_an_endpoint() -> TestResult {
                 .await?
         );
         assert!(
-            !s.rotate_webhook_secret(id, bob, "x", 2, &audit(bob))
+            !s.rotate_webhook_secret(id, bob, clear("x"), 2, &audit(bob))
                 .await?
         );
         assert!(!s.delete_webhook_endpoint(id, bob, &audit(bob)).await?);
         assert!(s.webhook_endpoint(id, bob).await?.is_none());
         let row = s.webhook_endpoint(id, ann).await?.ok_or("ann's")?;
         assert_eq!(
-            (row.url.as_str(), row.secret.as_str()),
-            ("https://hooks.example.com/", "whsec_x")
+            (row.url.as_str(), row.secret_hint.as_str()),
+            ("https://hooks.example.com/", "ec_x")
         );
         for _ in 0..4 {
             endpoint(&s, ann, true, "", "warning").await?;
         }
         let sixth = s
-            .create_webhook_endpoint(ann, &f, "s", 5, 3, &audit(ann))
+            .create_webhook_endpoint(ann, &f, clear("s"), 5, 3, &audit(ann))
             .await?;
         assert!(sixth.is_none(), "at most 5");
         assert!(s.delete_webhook_endpoint(id, ann, &audit(ann)).await?);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn secrets_stored_in_the_clear_are_found_and_sealed_unless_rotated_meanwhile() -> TestResult {
+    each_backend(|s| async move {
+        let ann = user(&s, "ann@example.com", "en").await?;
+        let a = endpoint(&s, ann, true, "", "warning").await?;
+        let b = endpoint(&s, ann, true, "", "warning").await?;
+        let sealed_already = EndpointFields {
+            url: "https://hooks.example.com/",
+            enabled: true,
+            kinds: "",
+            min_severity: "warning",
+        };
+        s.create_webhook_endpoint(
+            ann,
+            &sealed_already,
+            clear("v1:c2VhbGVk"),
+            5,
+            1,
+            &audit(ann),
+        )
+        .await?;
+        let clear_ones: Vec<WebhookId> = s
+            .webhook_secrets_in_clear(10)
+            .await?
+            .into_iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(clear_ones, [a, b]);
+        assert!(s.seal_webhook_secret(a, "whsec_x", "v1:AAAA").await?);
+        // b was rotated after it was read: its new secret is not overwritten.
+        s.rotate_webhook_secret(b, ann, clear("v1:BBBB"), 2, &audit(ann))
+            .await?;
+        assert!(!s.seal_webhook_secret(b, "whsec_x", "v1:CCCC").await?);
+        assert!(s.webhook_secrets_in_clear(10).await?.is_empty());
+        assert_eq!(
+            s.webhook_endpoint(b, ann).await?.ok_or("b")?.secret_hint,
+            "BBBB"
+        );
         Ok(())
     })
     .await

@@ -81,6 +81,56 @@ async fn a_weak_string_opens_a_case_that_its_recovery_closes() {
 }
 
 #[tokio::test]
+async fn a_dead_string_opens_a_case_that_stays_over_the_night_and_its_repair_closes() {
+    const DAY: i64 = 86_400_000;
+    for app in common::spawn().await {
+        let w = world(&app).await;
+        only(&app, &w, "string_low").await;
+        let inv = device(&app, w.gateway, "INV-DEAD", DeviceFamily::Inverter).await;
+        // Yesterday pv3 produced; no string was ever wired to pv4.
+        let fine = json!({"pv1_power": 1000, "pv2_power": 990, "pv3_power": 970,
+            "pv4_power": 0, "pv1_voltage": 320, "pv2_voltage": 318, "pv3_voltage": 316,
+            "pv4_voltage": 0});
+        report(&app, inv, &[NOON - DAY], &fine).await;
+        // Since this morning pv3 reads nothing at all (a blown fuse).
+        let dead = json!({"pv1_power": 1000, "pv2_power": 980, "pv3_power": 0,
+            "pv4_power": 0, "pv1_voltage": 320, "pv2_voltage": 318, "pv3_voltage": 0,
+            "pv4_voltage": 0});
+        report(&app, inv, &hour_before(NOON), &dead).await;
+        heard(&app, &w.gateway_sn, NOON).await;
+        assert_eq!(tick(&app, NOON).await.opened, 1, "[{}]", app.backend);
+        let open = cases(&app, &w.admin, "kind=string_low").await;
+        assert_eq!(open.len(), 1, "pv4 is no string: [{}]", app.backend);
+        assert_eq!(open[0]["subject"], "INV-DEAD/pv3");
+        assert_eq!(open[0]["value"], 0.0);
+        assert_eq!(open[0]["detail"]["dead"], true);
+        assert_eq!(open[0]["detail"]["lastProduced"], NOON - DAY);
+        assert_eq!(open[0]["detail"]["siblingsMedianW"], 990.0);
+
+        // The night: every input reads 0 V; the case waits.
+        let night = json!({"pv1_power": 0, "pv2_power": 0, "pv3_power": 0, "pv4_power": 0,
+            "pv1_voltage": 0, "pv2_voltage": 0, "pv3_voltage": 0, "pv4_voltage": 0});
+        let midnight = NOON + DAY / 2;
+        report(&app, inv, &[midnight], &night).await;
+        heard(&app, &w.gateway_sn, midnight).await;
+        let t = tick(&app, midnight + MIN).await;
+        assert_eq!((t.opened, t.closed), (0, 0), "[{}]", app.backend);
+        assert_eq!(cases(&app, &w.admin, "state=open").await.len(), 1);
+
+        // Repaired the next morning: the case closes.
+        report(&app, inv, &[NOON + DAY], &fine).await;
+        heard(&app, &w.gateway_sn, NOON + DAY).await;
+        assert_eq!(
+            tick(&app, NOON + DAY + MIN).await.closed,
+            1,
+            "[{}]",
+            app.backend
+        );
+        assert!(cases(&app, &w.admin, "state=open").await.is_empty());
+    }
+}
+
+#[tokio::test]
 async fn a_cell_spread_opens_a_case_that_balancing_closes() {
     for app in common::spawn().await {
         let w = world(&app).await;

@@ -1,5 +1,6 @@
-//! Endpoints in personal settings: the secret shown once, validation, the limit, and that
-//! nobody else sees or uses someone's endpoint.
+//! Endpoints in personal settings: the secret shown once (never in a list, a change's answer,
+//! the log or an audit entry, and sealed at rest), validation, the limit, and that nobody else
+//! sees or uses someone's endpoint.
 
 use super::*;
 use domain::user::BuiltinRole;
@@ -38,6 +39,10 @@ async fn an_owner_adds_changes_rotates_and_deletes_endpoints_and_the_secret_show
             .post(&format!("/api/v1/user/webhooks/{id}"), change, Some(&ann))
             .await;
         r.expect_code(0);
+        assert!(
+            !r.text().contains(&secret[6..]),
+            "no secret in a change's answer"
+        );
         assert_eq!(r.data()["enabled"], false);
         assert_eq!(r.data()["kinds"], json!([]));
         assert_eq!(
@@ -58,6 +63,45 @@ async fn an_owner_adds_changes_rotates_and_deletes_endpoints_and_the_secret_show
         assert_ne!(rotated, secret);
         let r = app.get("/api/v1/user/webhooks", Some(&ann)).await;
         assert!(!r.text().contains(&rotated[6..]));
+        let log = app
+            .get(
+                &format!("/api/v1/user/webhooks/{id}/deliveries"),
+                Some(&ann),
+            )
+            .await;
+        log.expect_code(0);
+        assert!(!log.text().contains(&rotated[6..]));
+        // At rest the secret is sealed, and no audit entry carries either secret.
+        assert!(
+            app.store
+                .webhook_secrets_in_clear(10)
+                .await
+                .expect("read")
+                .is_empty(),
+            "[{}] sealed at rest",
+            app.backend
+        );
+        let filter = store::audit::AuditFilter {
+            limit: 100,
+            ..Default::default()
+        };
+        let (entries, _) = app
+            .store
+            .audit_visible(
+                domain::policy::PlantVisibility::All,
+                domain::ids::UserId(0),
+                &filter,
+            )
+            .await
+            .expect("audit");
+        assert!(entries.iter().any(|e| e.action == "webhook.rotate"));
+        for e in &entries {
+            let line = format!("{} {} {}", e.action, e.target, e.detail);
+            assert!(
+                !line.contains(&secret[6..]) && !line.contains(&rotated[6..]),
+                "{line}"
+            );
+        }
         assert_eq!(
             r.data()[0]["secretHint"],
             format!("…{}", &rotated[rotated.len() - 4..])

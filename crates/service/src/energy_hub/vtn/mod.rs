@@ -17,7 +17,7 @@ use domain::ids::VtnId;
 use std::{
     collections::BTreeSet,
     path::PathBuf,
-    sync::{Arc, Mutex, OnceLock},
+    sync::{Arc, Mutex},
 };
 
 use oadr::{
@@ -40,14 +40,10 @@ pub struct Ven {
 }
 
 impl Ven {
-    /// The process's credential key; loaded once (the first data directory asked wins: one
-    /// portal process has one).
+    /// The process's credential key (`crate::sealing`); loaded once (the first data directory
+    /// asked wins: one portal process has one).
     pub fn sealer(&self) -> Result<&'static Sealer, String> {
-        static SEALER: OnceLock<Result<Sealer, String>> = OnceLock::new();
-        SEALER
-            .get_or_init(|| Sealer::load(&self.data_dir).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(Clone::clone)
+        crate::sealing::key_in(&self.data_dir)
     }
 
     /// A client of the connection's VTN with its credentials opened.
