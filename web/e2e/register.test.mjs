@@ -81,7 +81,7 @@ describe('registration and password reset', () => {
     await page.goto(`${server.url}/agreementen`);
     await page.getByRole('heading', { name: 'User agreement' }).waitFor();
     await page.goto(`${server.url}/app/download`);
-    await page.getByRole('heading', { name: 'Download the mobile app' }).waitFor();
+    await page.getByRole('heading', { name: 'Install the app' }).waitFor();
     await page.goto(`${server.url}/firmwareLogging`);
     await page.getByRole('heading', { name: 'Update log' }).waitFor();
     await page.getByTestId('update-log-empty').waitFor();
