@@ -57,11 +57,13 @@ web/node_modules/.installed: web/package-lock.json
 ## the public API clients against the demo server, and public Modbus/V5 clients against the
 ## device emulators.
 # Stages joined by `+` run at the same time, each one's output printed whole when it ends
-# (`--output-sync`): the three that mostly wait on a server of their own (a VTN, the demo, the
-# emulators, each on free ports) beside the agent's static build, which on a fresh machine is
-# the only one of them that keeps both cores busy (it builds in target/ for a second triple;
-# the VTN builds in its own cache, so neither waits on the other's build lock).
-TEST_STAGES := setup lint test-rust test-web test-agent+test-oadr+test-clients+test-emulators e2e
+# (`--output-sync`). The Rust tests mostly wait (timers, the database server: about a core's
+# third once built), so the web unit tests, which keep one core busy, run beside them. Then the
+# three that mostly wait on a server of their own (a VTN, the demo, the emulators, each on free
+# ports) beside the agent's static build, which on a fresh machine is the only one of them that
+# keeps both cores busy (it builds in target/ for a second triple; the VTN builds in its own
+# cache, so neither waits on the other's build lock).
+TEST_STAGES := setup lint test-rust+test-web test-agent+test-oadr+test-clients+test-emulators e2e
 
 # Stage by stage, each timed: the summary at the end (also in target/test-times.txt) is what
 # docs/architecture.md ("Tests") quotes.

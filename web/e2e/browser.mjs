@@ -73,13 +73,26 @@ export async function api(page, url, init = {}) {
   );
 }
 
-/** Picks an option of an antd Select (showSearch) by typing and clicking the option. */
+/**
+ * Picks an option of an antd Select (showSearch) by typing and clicking the option, and waits
+ * until the select shows it: on a loaded machine a click can land while the list is still
+ * opening or re-rendering and pick nothing, so a pick that did not take is tried again.
+ */
 export async function choose(page, select, text) {
-  await select.click();
-  await page.keyboard.type(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
+  for (let attempt = 1; ; attempt += 1) {
+    await select.click();
+    await page.keyboard.type(text);
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: text })
+      .first()
+      .click();
+    try {
+      await select.filter({ hasText: text }).waitFor({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
 }

@@ -35,7 +35,7 @@ describe('remote debug toolbox', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-debug-');
+    server = await startDemoServer('portal-e2e-debug-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {

@@ -19,6 +19,7 @@ export const DEMO = { account: 'demo@example.com', password: 'demo1234' };
  * five minutes after the start, so a journey would see different plants at different hours.
  * `upgradeSecs`: the longest a simulated firmware upgrade takes (the demo's 20 unless given;
  * each takes between half of it and all of it).
+ * `rebootSecs`: how long a restarted gateway stays away (the demo's 30 unless given).
  * `env`: more settings for this server (`PORTAL_WEBHOOK_ALLOW_PRIVATE` for a receiver on
  * loopback).
  */
@@ -28,6 +29,7 @@ export async function startDemoServer(
     historyDays = 45,
     faults = false,
     upgradeSecs,
+    rebootSecs,
     env: extra = {},
     port: fixedPort,
     mqttPort: fixedMqtt,
@@ -57,6 +59,7 @@ export async function startDemoServer(
     ...extra,
   });
   if (upgradeSecs !== undefined) env.PORTAL_DEMO_UPGRADE_SECS = String(upgradeSecs);
+  if (rebootSecs !== undefined) env.PORTAL_DEMO_REBOOT_SECS = String(rebootSecs);
   for (const user of [USERS.owner, USERS.admin]) {
     const created = spawnSync(
       PORTAL_BIN,

@@ -29,7 +29,7 @@ describe('batteries, meters and weather stations', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-bms-');
+    server = await startDemoServer('portal-e2e-bms-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {

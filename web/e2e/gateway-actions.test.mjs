@@ -14,9 +14,9 @@ function followRow(page, sn, state) {
   return page.locator(`[data-testid="restart-follow-row"][data-sn="${sn}"][data-state="${state}"]`);
 }
 
-/** How long a restarted demo gateway may take to be shown back: its 30 s reboot, the sign-in
- * written within a second, and the dialog's next read (every 10 s), with room for a loaded
- * machine. */
+/** How long a restarted demo gateway may take to be shown back: its reboot (5 s here, 30 s in
+ * the demo), the sign-in written within a second, and the dialog's next read (every 10 s),
+ * with room for a loaded machine. */
 const BACK_WITHIN = 120_000;
 
 async function onlineGateways(page) {
@@ -33,7 +33,7 @@ describe('gateway actions', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-gwactions-');
+    server = await startDemoServer('portal-e2e-gwactions-', { historyDays: 1, rebootSecs: 5 });
     browser = await launch();
   });
   after(async () => {

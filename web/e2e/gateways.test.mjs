@@ -26,7 +26,7 @@ describe('gateways', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-gateways-');
+    server = await startDemoServer('portal-e2e-gateways-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {

@@ -25,7 +25,7 @@ describe('inverters', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-inverters-');
+    server = await startDemoServer('portal-e2e-inverters-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {

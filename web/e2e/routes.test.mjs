@@ -147,16 +147,51 @@ async function plantListProblems(page) {
   return found;
 }
 
-/** Opens a URL and waits until its data has arrived and the page has settled. */
-async function visit(page, url) {
-  await page.goto(url);
-  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+/**
+ * Counts the page's requests in flight, so that a visit can wait until its data has arrived:
+ * after an in-app navigation the page does not load again, so `networkidle` would answer at once.
+ */
+function trackRequests(page) {
+  const inFlight = new Set();
+  page.on('request', (r) => inFlight.add(r));
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  return inFlight;
+}
+
+/** Waits until no request has been in flight for 300 ms (at most 10 s) and no spinner spins. */
+async function settle(page, inFlight) {
+  const deadline = Date.now() + 10_000;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (inFlight.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 300) break;
+    await page.waitForTimeout(50);
+  }
   await page
     .locator('.ant-spin-spinning, .ant-skeleton-active')
     .first()
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => {});
-  await page.waitForTimeout(200);
+  await page.waitForTimeout(100);
+}
+
+/**
+ * Opens a URL and waits until its data has arrived and the page has settled: loaded afresh (a
+ * bookmark, a link from outside) or, `inApp`, through the router as a link inside the app
+ * moves (the page keeps its loaded code and session, which is what most moves in the app are).
+ */
+async function visit(page, inFlight, url, inApp) {
+  if (inApp) {
+    const target = new URL(url);
+    await page.evaluate((to) => {
+      window.history.pushState({}, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, target.pathname + target.search);
+  } else {
+    await page.goto(url);
+  }
+  await settle(page, inFlight);
 }
 
 /** Screenshots the open page when every page is wanted or when it has a problem. */
@@ -185,10 +220,15 @@ describe('every route at desktop and phone size', () => {
     await server?.stop();
   });
 
-  /** Every route `user` may open, at one size. */
+  /**
+   * Every route `user` may open, at one size: loaded afresh at the desktop size, moved to
+   * inside the app at the phone size (half the page loads, and both ways of arriving are seen).
+   */
   async function visitAsUser(who, user, size) {
     const context = await browser.newContext({ viewport: size.viewport });
     const page = await context.newPage();
+    const inFlight = trackRequests(page);
+    const inApp = size.name === 'phone';
     let errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await signIn(page, server.url, user);
@@ -205,7 +245,7 @@ describe('every route at desktop and phone size', () => {
       if (!url) continue; // this user sees no such device
       errors = [];
       const started = Date.now();
-      await visit(page, server.url + url);
+      await visit(page, inFlight, server.url + url, inApp);
       const found = await problems(page, errors);
       if (route.path === '/plants') found.push(...(await plantListProblems(page)));
       await shoot(page, shotName(who, size.name, url), found);
@@ -221,11 +261,12 @@ describe('every route at desktop and phone size', () => {
     for (const size of SIZES) {
       const context = await browser.newContext({ viewport: size.viewport });
       const page = await context.newPage();
+      const inFlight = trackRequests(page);
       let errors = [];
       page.on('pageerror', (e) => errors.push(e.message));
       for (const route of PUBLIC) {
         errors = [];
-        await visit(page, server.url + route.path);
+        await visit(page, inFlight, server.url + route.path, false);
         const found = (await problems(page, errors)).filter(
           // /403 is the no-access page itself
           (p) => !(route.path === '/403' && p.includes('ant-result-403')),

@@ -46,7 +46,7 @@ describe('parameter settings and power', () => {
   let server;
   let browser;
   before(async () => {
-    server = await startDemoServer('portal-e2e-settings-');
+    server = await startDemoServer('portal-e2e-settings-', { historyDays: 2 });
     browser = await launch();
   });
   after(async () => {

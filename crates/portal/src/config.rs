@@ -117,6 +117,9 @@ pub struct Config {
     /// between half of it and all of it): real loggers take minutes, the demo 10 to 20 s, and
     /// a browser test of a batch of ten less.
     pub demo_upgrade_secs: i64,
+    /// How long a restarted gateway of `serve --demo` stays away before it signs in again, in
+    /// seconds: a real logger takes about 30, a browser test of a restart less.
+    pub demo_reboot_secs: i64,
     /// Capture the communication log (`PORTAL_COMM_LOG=off` switches it off).
     pub comm_log: bool,
     /// Hours the communication log keeps a message.
@@ -187,6 +190,7 @@ impl Default for Config {
             demo_history_days: 364,
             demo_faults: true,
             demo_upgrade_secs: 20,
+            demo_reboot_secs: 30,
             comm_log: true,
             comm_log_hours: 72,
             comm_log_per_gateway: 1000,
@@ -469,6 +473,9 @@ impl Config {
         if let Some(v) = num("DEMO_UPGRADE_SECS")? {
             self.demo_upgrade_secs = v;
         }
+        if let Some(v) = num("DEMO_REBOOT_SECS")? {
+            self.demo_reboot_secs = v;
+        }
         if let Some(v) = flag("COMM_LOG") {
             self.comm_log = v;
         }
@@ -499,6 +506,9 @@ impl Config {
         }
         if !(2..=3600).contains(&self.demo_upgrade_secs) {
             bail!("demo_upgrade_secs must be between 2 and 3600");
+        }
+        if !(1..=600).contains(&self.demo_reboot_secs) {
+            bail!("demo_reboot_secs must be between 1 and 600");
         }
         if self.access_token_ttl_secs <= 0 || self.refresh_token_ttl_secs <= 0 {
             bail!("token lifetimes must be positive");
@@ -932,6 +942,20 @@ mod tests {
         assert_eq!(c.demo_history_days, 40);
         assert!(c.check().is_ok());
         c.demo_history_days = 4000;
+        assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn a_demo_gateway_reboots_in_half_a_minute_unless_configured_up_to_ten() {
+        assert_eq!(Config::default().demo_reboot_secs, 30);
+        let mut c = Config::default();
+        c.apply_env(|k| (k == "PORTAL_DEMO_REBOOT_SECS").then(|| "5".into()))
+            .unwrap();
+        assert_eq!(c.demo_reboot_secs, 5);
+        assert!(c.check().is_ok());
+        c.demo_reboot_secs = 0;
+        assert!(c.check().is_err());
+        c.demo_reboot_secs = 601;
         assert!(c.check().is_err());
     }
 

@@ -248,6 +248,7 @@ async fn start_demo(
     let tx = devices.submissions.clone();
     let history_days = config.demo_history_days;
     let longest = Duration::from_secs(config.demo_upgrade_secs.unsigned_abs());
+    let reboot = Duration::from_secs(config.demo_reboot_secs.unsigned_abs());
     let upgrades = sim::commands::UpgradeTiming {
         min: longest / 2,
         max: longest,
@@ -292,7 +293,7 @@ async fn start_demo(
             broker,
             interval: Duration::from_secs(5),
             upload_cycle_secs: 5,
-            reboot: sim::gateway::DEFAULT_REBOOT,
+            reboot,
         };
         for gw in fleet {
             tokio::spawn(sim::gateway::run_with(
