@@ -37,6 +37,15 @@ while read -r dir exe; do
     echo "$dir $exe $n $area" >>"$work/parts"
   done
 done <"$work/list"
+# The longest parts of the last run first (target/rust-parts.txt), so that no long part starts
+# near the end and holds the run while the other slots idle; parts not seen before go first.
+if [ -s target/rust-parts.txt ]; then
+  awk 'NR == FNR { last[$3 " " $4] = $1; next }
+       { n = split($2, p, "/"); k = p[n] " " $4;
+         print ((k in last) ? last[k] : 1000000) "\t" $0 }' \
+    target/rust-parts.txt "$work/parts" | sort -t$'\t' -k1,1 -rn -s | cut -f2- >"$work/ordered"
+  mv "$work/ordered" "$work/parts"
+fi
 echo "Rust tests: $(wc -l <"$work/list") binaries in $(wc -l <"$work/parts") parts, $jobs at a time, $RUST_TEST_THREADS tests each"
 
 run_one() {
@@ -81,7 +90,8 @@ while [ "$running" -gt 0 ]; do
 done
 # Each part's wall and CPU seconds, longest first (target/rust-parts.txt): a part that waits
 # far longer than it computes holds one of the slots while the cores idle.
-sort -rn "$work/times" >target/rust-parts.txt
+# (a run filtered by name keeps the last whole run's list, which orders the next run)
+if [ "$#" -eq 0 ]; then sort -rn "$work/times" >target/rust-parts.txt; fi
 touch "$work/done"
 wait "$reaper"
 
