@@ -1,0 +1,227 @@
+// The screens used on the move, on a phone (390x844 and 360x740, touch): the fleet dashboard,
+// the plant list, a plant's overview with its energy flow, notifications, events and alarms,
+// an inverter's detail with its power on/off confirmation, and its settings. On each: every
+// visible tappable control has a hit area of at least 44x44 CSS px (what a finger hits there,
+// probed with elementFromPoint, so a hit area enlarged by a pseudo-element counts), the page
+// does not scroll sideways, and each chart shows its tooltip after a tap on it.
+//
+// Against a running portal instead of one of its own: BASE=http://127.0.0.1:18299.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, launch, signIn } from './browser.mjs';
+import { DEMO, startDemoServer } from './demo.mjs';
+
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 360, height: 740 },
+];
+/** Apple's and WCAG 2.5.5's smallest target, CSS px. */
+const MIN = 44;
+
+const TAPPABLE = [
+  'button',
+  'a[href]',
+  '[role="button"]',
+  '[role="tab"]',
+  '[role="switch"]',
+  '[role="menuitem"]',
+  '[role="radio"]',
+  '[role="checkbox"]',
+  'input[type="checkbox"]',
+  'input[type="radio"]',
+  '.ant-segmented-item',
+  '.ant-pagination-item',
+  '.ant-pagination-prev',
+  '.ant-pagination-next',
+  '.ant-select-selector',
+  '.ant-picker',
+  '.ant-tabs-tab',
+].join(',');
+
+/**
+ * The visible tappable controls whose hit area is smaller than MIN: those whose box is smaller
+ * and where a point MIN/2 from their centre (up, down, left, right) hits something else. A
+ * control inside another one (an icon in a button, a checkbox's input in its label) counts as
+ * its outer control.
+ */
+function smallTargets(page, within = 'body') {
+  return page.evaluate(
+    ({ selector, min, within }) => {
+      const root = [...document.querySelectorAll(within)].pop() ?? document.body;
+      const all = [...root.querySelectorAll(selector)];
+      const outer = all.filter((el) => !all.some((o) => o !== el && o.contains(el)));
+      const visible = (el) => {
+        if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0;
+      };
+      const label = (el) =>
+        el.getAttribute('data-testid') ||
+        el.closest('[data-testid]')?.getAttribute('data-testid') + ' > ' + el.className ||
+        '';
+      const hits = (el, x, y) => {
+        const at = document.elementFromPoint(x, y);
+        return !!at && (el.contains(at) || at.contains(el) || el.closest('label')?.contains(at));
+      };
+      const offenders = [];
+      for (const el of outer.filter(visible)) {
+        // aria-hidden copies (antd's measuring nodes) and inputs under their own wrapper
+        if (el.closest('[aria-hidden="true"]')) continue;
+        if (el.matches('input') && el.closest('.ant-checkbox-wrapper, .ant-radio-wrapper'))
+          continue;
+        let r = el.getBoundingClientRect();
+        if (r.width >= min - 0.5 && r.height >= min - 0.5) continue;
+        el.scrollIntoView({ block: 'center', inline: 'center' });
+        r = el.getBoundingClientRect();
+        const cx = r.left + r.width / 2;
+        const cy = r.top + r.height / 2;
+        const h = min / 2 - 1;
+        const ok = [
+          [cx, cy - h],
+          [cx, cy + h],
+          [cx - h, cy],
+          [cx + h, cy],
+        ].every(([x, y]) => hits(el, x, y));
+        if (!ok) {
+          const text = (el.innerText || el.getAttribute('aria-label') || el.title || '')
+            .trim()
+            .slice(0, 30);
+          offenders.push(
+            `${el.tagName.toLowerCase()} "${text}" [${label(el)}] ${Math.round(r.width)}x${Math.round(r.height)}`,
+          );
+        }
+      }
+      window.scrollTo(0, 0);
+      return offenders;
+    },
+    { selector: TAPPABLE, min: MIN, within },
+  );
+}
+
+/** How far the page scrolls sideways, px. */
+function sideways(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** The charts on the page without a tooltip after a tap on their plot. */
+async function chartsWithoutTooltip(page) {
+  const charts = page.locator('[role="img"]').filter({ has: page.locator('canvas') });
+  const n = await charts.count();
+  const missing = [];
+  for (let i = 0; i < n; i++) {
+    const chart = charts.nth(i);
+    if (!(await chart.isVisible())) continue;
+    await chart.scrollIntoViewIfNeeded();
+    const box = await chart.boundingBox();
+    if (!box || box.height < 40) continue;
+    // the middle of the plot, below the legend
+    await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height * 0.6);
+    const shown = await page
+      .waitForFunction(
+        (el) =>
+          [...el.querySelectorAll('div')].some(
+            (d) => d.style.position === 'absolute' && d.style.display !== 'none' && d.innerText,
+          ),
+        await chart.elementHandle(),
+        { timeout: 3000 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (!shown) missing.push(`${(await chart.getAttribute('aria-label')) ?? 'chart'} #${i}`);
+  }
+  return missing;
+}
+
+describe('on a phone', { timeout: 240_000 }, () => {
+  let server;
+  let browser;
+  let base;
+  before(async () => {
+    if (process.env.BASE) base = process.env.BASE;
+    else {
+      server = await startDemoServer('portal-e2e-phone-', { historyDays: 2 });
+      base = server.url;
+    }
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const viewport of VIEWPORTS) {
+    it(`the screens used on the move at ${viewport.width}x${viewport.height}`, async () => {
+      const context = await browser.newContext({
+        viewport,
+        isMobile: true,
+        hasTouch: true,
+        deviceScaleFactor: 2,
+      });
+      const page = await context.newPage();
+      const problems = [];
+      try {
+        await signIn(page, base, DEMO);
+        const plants = await api(page, '/api/v1/plants?page=1&limit=100');
+        const plant = plants.data.infos[0];
+        const inverters = await api(page, '/api/v1/inverters?page=1&limit=100');
+        const inverter =
+          inverters.data.infos.find((i) => i.online && [2, 21, 22, 93, 94].includes(i.type)) ??
+          inverters.data.infos[0];
+        const sn = encodeURIComponent(inverter.sn);
+        const screens = [
+          ['/', 'fleet-title'],
+          ['/plants', 'plants-title'],
+          [`/plants/overview/${plant.id}/${plant.type}`, 'overview-name'],
+          ['/notification', null],
+          ['/device/event', null],
+          ['/alarms', null],
+          [`/device/inverter/${sn}`, 'inverter-title'],
+          [`/device/setting?sn=${sn}`, 'settings-title'],
+        ];
+        for (const [route, testId] of screens) {
+          await page.goto(`${base}${route}`);
+          if (testId) await page.getByTestId(testId).waitFor({ timeout: 30_000 });
+          // the data arrives and the charts animate in
+          await page.waitForTimeout(1500);
+          const where = `${viewport.width}px ${route}`;
+          const over = await sideways(page);
+          if (over > 1) problems.push(`${where}: scrolls sideways by ${over} px`);
+          for (const o of await smallTargets(page)) problems.push(`${where}: small target ${o}`);
+          for (const c of await chartsWithoutTooltip(page))
+            problems.push(`${where}: no tooltip after a tap on ${c}`);
+          if (route.startsWith('/device/inverter/')) {
+            // the power confirmation: its buttons and the dialog within the viewport
+            const button = page.locator(
+              '[data-testid="power-off"]:enabled, [data-testid="power-on"]:enabled',
+            );
+            if (await button.count()) {
+              await button.first().click();
+              const dialog = page.getByRole('dialog');
+              await dialog.waitFor({ timeout: 5000 });
+              await page.waitForTimeout(400);
+              const box = await dialog.boundingBox();
+              if (box.x < 0 || box.x + box.width > viewport.width + 0.5 || box.y < 0)
+                problems.push(`${where}: the power confirmation leaves the viewport`);
+              for (const o of await smallTargets(page, '.ant-modal-wrap'))
+                problems.push(`${where} power confirmation: small target ${o}`);
+              await dialog.locator('.ant-modal-footer button').first().click();
+              await dialog.waitFor({ state: 'hidden' });
+            } else problems.push(`${where}: no power button to confirm`);
+          }
+        }
+        // the side menu (a drawer on a phone)
+        const opener = page.getByTestId('menu-toggle');
+        if (await opener.count()) {
+          await opener.click();
+          await page.locator('.ant-drawer [data-testid="side-menu"]').waitFor();
+          await page.waitForTimeout(400);
+          for (const o of await smallTargets(page, '.ant-drawer-content'))
+            problems.push(`${viewport.width}px menu: small target ${o}`);
+        }
+      } finally {
+        await context.close();
+      }
+      assert.deepEqual(problems, [], problems.join('\n'));
+    });
+  }
+});
