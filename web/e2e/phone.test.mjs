@@ -103,33 +103,73 @@ function sideways(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
-/** The charts on the page without a tooltip after a tap on their plot. */
-async function chartsWithoutTooltip(page) {
+/** The text of a chart's tooltip while it shows, '' while it does not. */
+function tooltipText(chart) {
+  return chart.evaluate((el) => {
+    const tip = [...el.querySelectorAll('div')].find((d) => {
+      const s = getComputedStyle(d);
+      return (
+        d.style.position === 'absolute' &&
+        s.display !== 'none' &&
+        s.visibility !== 'hidden' &&
+        Number(s.opacity) > 0
+      );
+    });
+    return tip?.innerText.trim() ?? '';
+  });
+}
+
+/** A finger drag from one point to another through the browser's touch events. */
+async function drag(cdp, from, to) {
+  const point = ([x, y]) => [{ x, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from) });
+  for (let k = 1; k <= 5; k++) {
+    const at = [from[0] + ((to[0] - from[0]) * k) / 5, from[1] + ((to[1] - from[1]) * k) / 5];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(at) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/**
+ * Taps each visible chart: its tooltip must show. On a chart whose tooltip follows the axis, a
+ * sideways drag must then move the tooltip to another point (its text changes). Answers the
+ * charts that failed and how many were tried.
+ */
+async function chartsWithoutTooltip(page, cdp) {
   const charts = page.locator('[role="img"]').filter({ has: page.locator('canvas') });
   const n = await charts.count();
   const missing = [];
+  let tried = 0;
   for (let i = 0; i < n; i++) {
     const chart = charts.nth(i);
     if (!(await chart.isVisible())) continue;
     await chart.scrollIntoViewIfNeeded();
     const box = await chart.boundingBox();
     if (!box || box.height < 40) continue;
+    tried++;
+    const name = `${(await chart.getAttribute('aria-label')) ?? 'chart'} #${i}`;
     // the middle of the plot, below the legend
-    await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height * 0.6);
-    const shown = await page
-      .waitForFunction(
-        (el) =>
-          [...el.querySelectorAll('div')].some(
-            (d) => d.style.position === 'absolute' && d.style.display !== 'none' && d.innerText,
-          ),
-        await chart.elementHandle(),
-        { timeout: 3000 },
-      )
-      .then(() => true)
-      .catch(() => false);
-    if (!shown) missing.push(`${(await chart.getAttribute('aria-label')) ?? 'chart'} #${i}`);
+    const y = box.y + box.height * 0.6;
+    await page.touchscreen.tap(box.x + box.width * 0.3, y);
+    let shown = false;
+    for (let k = 0; k < 15 && !shown; k++) {
+      shown = Boolean(await tooltipText(chart));
+      if (!shown) await page.waitForTimeout(100);
+    }
+    if (!shown) {
+      missing.push(`${name}: no tooltip after a tap`);
+      continue;
+    }
+    const axis = await chart.evaluate((el) => el.chart?.getOption().tooltip?.[0]?.trigger);
+    if (axis !== 'axis') continue;
+    const before = await tooltipText(chart);
+    await drag(cdp, [box.x + box.width * 0.3, y], [box.x + box.width * 0.75, y]);
+    await page.waitForTimeout(300);
+    const afterDrag = await tooltipText(chart);
+    if (!afterDrag || afterDrag === before)
+      missing.push(`${name}: the tooltip does not follow a sideways drag`);
   }
-  return missing;
+  return { missing, tried };
 }
 
 describe('on a phone', { timeout: 240_000 }, () => {
@@ -158,7 +198,9 @@ describe('on a phone', { timeout: 240_000 }, () => {
         deviceScaleFactor: 2,
       });
       const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
       const problems = [];
+      let charts = 0;
       try {
         await signIn(page, base, DEMO);
         const plants = await api(page, '/api/v1/plants?page=1&limit=100');
@@ -187,8 +229,9 @@ describe('on a phone', { timeout: 240_000 }, () => {
           const over = await sideways(page);
           if (over > 1) problems.push(`${where}: scrolls sideways by ${over} px`);
           for (const o of await smallTargets(page)) problems.push(`${where}: small target ${o}`);
-          for (const c of await chartsWithoutTooltip(page))
-            problems.push(`${where}: no tooltip after a tap on ${c}`);
+          const tried = await chartsWithoutTooltip(page, cdp);
+          charts += tried.tried;
+          for (const c of tried.missing) problems.push(`${where}: ${c}`);
           if (route.startsWith('/device/inverter/')) {
             // the power confirmation: its buttons and the dialog within the viewport
             const button = page.locator(
@@ -215,13 +258,14 @@ describe('on a phone', { timeout: 240_000 }, () => {
           await opener.click();
           await page.locator('.ant-drawer [data-testid="side-menu"]').waitFor();
           await page.waitForTimeout(400);
-          for (const o of await smallTargets(page, '.ant-drawer-content'))
+          for (const o of await smallTargets(page, '.ant-drawer'))
             problems.push(`${viewport.width}px menu: small target ${o}`);
         }
       } finally {
         await context.close();
       }
       assert.deepEqual(problems, [], problems.join('\n'));
+      assert.ok(charts > 0, 'no chart was tried');
     });
   }
 });
