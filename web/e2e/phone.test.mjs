@@ -166,13 +166,14 @@ async function chartsWithoutTooltip(page, cdp) {
     await drag(cdp, [box.x + box.width * 0.3, y], [box.x + box.width * 0.75, y]);
     await page.waitForTimeout(300);
     const afterDrag = await tooltipText(chart);
+    if (process.env.PHONE_DEBUG) console.log(name, JSON.stringify([before, afterDrag]));
     if (!afterDrag || afterDrag === before)
       missing.push(`${name}: the tooltip does not follow a sideways drag`);
   }
   return { missing, tried };
 }
 
-describe('on a phone', { timeout: 240_000 }, () => {
+describe('on a phone', { timeout: 240_000, concurrency: 2 }, () => {
   let server;
   let browser;
   let base;
@@ -224,8 +225,13 @@ describe('on a phone', { timeout: 240_000 }, () => {
           await page.goto(`${base}${route}`);
           if (testId) await page.getByTestId(testId).waitFor({ timeout: 30_000 });
           // the data arrives and the charts animate in
-          await page.waitForTimeout(1500);
+          await page.waitForTimeout(1000);
           const where = `${viewport.width}px ${route}`;
+          if (process.env.PHONE_SHOTS)
+            await page.screenshot({
+              path: `${process.env.PHONE_SHOTS}/${viewport.width}${route.replace(/[^a-zA-Z0-9]+/g, '_')}.png`,
+              fullPage: true,
+            });
           const over = await sideways(page);
           if (over > 1) problems.push(`${where}: scrolls sideways by ${over} px`);
           for (const o of await smallTargets(page)) problems.push(`${where}: small target ${o}`);
@@ -252,6 +258,31 @@ describe('on a phone', { timeout: 240_000 }, () => {
             } else problems.push(`${where}: no power button to confirm`);
           }
         }
+        // the settings' dialog with a text field (save as profile): its targets, and its confirm
+        // button above the keyboard (the viewport shrinks to what the keyboard leaves)
+        const saveAs = page.locator('[data-testid="profile-new"]:enabled');
+        if (await saveAs.count()) {
+          const where = `${viewport.width}px save as profile`;
+          await saveAs.click();
+          const dialog = page.getByRole('dialog');
+          await dialog.waitFor({ timeout: 5000 });
+          await page.waitForTimeout(400);
+          for (const o of await smallTargets(page, '.ant-modal-wrap'))
+            problems.push(`${where}: small target ${o}`);
+          await dialog.locator('input[type="text"], input:not([type])').first().focus();
+          const keyboard = { width: viewport.width, height: viewport.height - 300 };
+          await page.setViewportSize(keyboard);
+          await page.waitForTimeout(300);
+          const ok = await dialog.locator('.ant-modal-footer .ant-btn-primary').boundingBox();
+          if (!ok || ok.y < 0 || ok.y + ok.height > keyboard.height + 0.5)
+            problems.push(
+              `${where}: the keyboard hides the confirm button (${JSON.stringify(ok)})`,
+            );
+          await page.setViewportSize(viewport);
+          await dialog.locator('.ant-modal-footer button').first().click();
+          await dialog.waitFor({ state: 'hidden' });
+        } else problems.push(`${viewport.width}px: no settings dialog to look at`);
+
         // the side menu (a drawer on a phone)
         const opener = page.getByTestId('menu-toggle');
         if (await opener.count()) {
