@@ -148,9 +148,30 @@ async function chartsWithoutTooltip(page, cdp) {
     if (!box || box.height < 40) continue;
     tried++;
     const name = `${(await chart.getAttribute('aria-label')) ?? 'chart'} #${i}`;
-    // the middle of the plot, below the legend
+    // Two points of the first series, a quarter and three quarters into its data (a day's
+    // chart may have data in the morning only), where the chart draws them; the plot's middle
+    // height otherwise (a pie, or no series on an axis).
+    const points = await chart.evaluate((el) => {
+      const c = el.chart;
+      const data = c?.getOption().series?.[0]?.data;
+      if (!Array.isArray(data) || data.length < 4) return null;
+      const at = (k) => {
+        const d = data[Math.floor(data.length * k)];
+        const v = Array.isArray(d) ? d : (d?.value ?? d);
+        const p = c.convertToPixel(
+          { seriesIndex: 0 },
+          Array.isArray(v) ? v : [Math.floor(data.length * k), v],
+        );
+        return Array.isArray(p) ? p[0] : null;
+      };
+      return [at(0.25), at(0.75)];
+    });
     const y = box.y + box.height * 0.6;
-    await page.touchscreen.tap(box.x + box.width * 0.3, y);
+    const [x1, x2] =
+      points && points.every((p) => Number.isFinite(p))
+        ? points.map((p) => box.x + p)
+        : [box.x + box.width * 0.3, box.x + box.width * 0.75];
+    await page.touchscreen.tap(x1, y);
     let shown = false;
     for (let k = 0; k < 15 && !shown; k++) {
       shown = Boolean(await tooltipText(chart));
@@ -163,7 +184,7 @@ async function chartsWithoutTooltip(page, cdp) {
     const axis = await chart.evaluate((el) => el.chart?.getOption().tooltip?.[0]?.trigger);
     if (axis !== 'axis') continue;
     const before = await tooltipText(chart);
-    await drag(cdp, [box.x + box.width * 0.3, y], [box.x + box.width * 0.75, y]);
+    await drag(cdp, [x1, y], [x2, y]);
     await page.waitForTimeout(300);
     const afterDrag = await tooltipText(chart);
     if (process.env.PHONE_DEBUG) console.log(name, JSON.stringify([before, afterDrag]));
@@ -256,6 +277,17 @@ describe('on a phone', { timeout: 240_000, concurrency: 2 }, () => {
               await dialog.locator('.ant-modal-footer button').first().click();
               await dialog.waitFor({ state: 'hidden' });
             } else problems.push(`${where}: no power button to confirm`);
+            // a port's tab: its realtime figures and its history chart
+            await page.getByTestId('tab-input').click();
+            await page.locator('[role="img"] canvas').first().waitFor({ timeout: 15_000 });
+            await page.waitForTimeout(1000);
+            const port = `${where} PV input`;
+            const over = await sideways(page);
+            if (over > 1) problems.push(`${port}: scrolls sideways by ${over} px`);
+            for (const o of await smallTargets(page)) problems.push(`${port}: small target ${o}`);
+            const tried = await chartsWithoutTooltip(page, cdp);
+            charts += tried.tried;
+            for (const c of tried.missing) problems.push(`${port}: ${c}`);
           }
         }
         // the settings' dialog with a text field (save as profile): its targets, and its confirm
