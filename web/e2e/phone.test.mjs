@@ -36,6 +36,7 @@ const TAPPABLE = [
   '.ant-select-selector',
   '.ant-picker',
   '.ant-tabs-tab',
+  '.ant-picker-cell-in-view',
 ].join(',');
 
 /**
@@ -259,6 +260,23 @@ describe('on a phone', { timeout: 240_000, concurrency: 2 }, () => {
           const tried = await chartsWithoutTooltip(page, cdp);
           charts += tried.tried;
           for (const c of tried.missing) problems.push(`${where}: ${c}`);
+          if (route.startsWith('/plants/overview/')) {
+            // the day chart's date picker: its arrows and days
+            await page.locator('.ant-picker').first().click();
+            const panel = page.locator('.ant-picker-dropdown:visible');
+            await panel.waitFor({ timeout: 5000 });
+            await page.waitForTimeout(300);
+            const box = await panel.boundingBox();
+            if (box.x < 0 || box.x + box.width > viewport.width + 0.5)
+              problems.push(`${where}: the date picker leaves the viewport`);
+            for (const o of await smallTargets(
+              page,
+              '.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)',
+            ))
+              problems.push(`${where} date picker: small target ${o}`);
+            await page.keyboard.press('Escape');
+            await panel.waitFor({ state: 'hidden' });
+          }
           if (route.startsWith('/device/inverter/')) {
             // the power confirmation: its buttons and the dialog within the viewport
             const button = page.locator(
