@@ -3,9 +3,13 @@
 // an inverter's detail with its power on/off confirmation, and its settings. On each: every
 // visible tappable control has a hit area of at least 44x44 CSS px (what a finger hits there,
 // probed with elementFromPoint, so a hit area enlarged by a pseudo-element counts), the page
-// does not scroll sideways, and each chart shows its tooltip after a tap on it.
+// does not scroll sideways, each chart shows its tooltip after a tap on it and an axis chart's
+// tooltip follows a sideways drag; the date picker, the power confirmation and a dialog with a
+// text field (its confirm button above the keyboard) are checked too.
 //
 // Against a running portal instead of one of its own: BASE=http://127.0.0.1:18299.
+// PHONE_SHOTS=<dir> saves a full-page PNG per screen and width; PHONE_DEBUG=1 prints each
+// chart's tooltip before and after the drag.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launch, signIn } from './browser.mjs';
