@@ -190,6 +190,7 @@ export default function PlantListPage() {
             <Link
               to="/shares"
               data-testid="shares-link"
+              className={phone ? 'tap-icon' : undefined}
               aria-label={t('consent.filter.manage')}
               style={{ alignSelf: 'center' }}
             >

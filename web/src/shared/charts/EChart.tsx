@@ -9,6 +9,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import { useThemeKind } from '@/shared/theme';
+import { useMediaQuery } from '@/shared/ui/useNarrow';
 import { PALETTES } from './palette';
 
 echarts.use([
@@ -23,6 +24,19 @@ echarts.use([
 ]);
 
 export type ChartOption = echarts.EChartsCoreOption;
+
+/** antd's xs: a phone held upright. */
+const PHONE_QUERY = '(max-width: 575.98px)';
+
+type Axis = Record<string, unknown> & { axisLabel?: Record<string, unknown> };
+
+/** Axis labels that would overlap are left out rather than drawn over each other. */
+function spacedLabels(axis: unknown): unknown {
+  if (Array.isArray(axis)) return axis.map(spacedLabels);
+  if (!axis || typeof axis !== 'object') return axis;
+  const a = axis as Axis;
+  return { ...a, axisLabel: { hideOverlap: true, ...a.axisLabel } };
+}
 
 interface Props {
   option: ChartOption;
@@ -39,6 +53,7 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const palette = PALETTES[useThemeKind()];
+  const phone = useMediaQuery(PHONE_QUERY);
 
   useEffect(() => {
     const el = box.current;
@@ -65,10 +80,23 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
         backgroundColor: 'transparent',
         textStyle: { color: palette.text },
         ...option,
-        // The screen's legend, tooltip and grid keep the palette's colours and margins.
-        legend: { top: 0, ...own.legend, textStyle: { color: palette.text } },
+        ...(own.xAxis ? { xAxis: spacedLabels(own.xAxis) } : {}),
+        ...(own.yAxis ? { yAxis: spacedLabels(own.yAxis) } : {}),
+        // The screen's legend, tooltip and grid keep the palette's colours and margins. On a
+        // phone the legend is one line that pages sideways (it never wraps over the plot).
+        legend: {
+          top: 0,
+          ...(phone ? { type: 'scroll' } : {}),
+          ...own.legend,
+          textStyle: { color: palette.text },
+        },
+        // A finger scrubs: a touch shows the tooltip (a tap counts as a click) and a sideways
+        // drag moves it from point to point (touch-action below leaves that drag to the
+        // chart); the tooltip stays inside the chart, so it never widens a phone's page.
         tooltip: {
           trigger: 'axis',
+          triggerOn: 'mousemove|click',
+          confine: true,
           ...own.tooltip,
           backgroundColor: palette.tooltipBg,
           textStyle: { color: palette.text },
@@ -87,7 +115,15 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
       },
       { notMerge: true },
     );
-  }, [option, palette]);
+  }, [option, palette, phone]);
 
-  return <div ref={box} role="img" aria-label={ariaLabel} style={{ width: '100%', height }} />;
+  // pan-y: a vertical drag still scrolls the page, a sideways one scrubs the chart
+  return (
+    <div
+      ref={box}
+      role="img"
+      aria-label={ariaLabel}
+      style={{ width: '100%', height, touchAction: 'pan-y' }}
+    />
+  );
 }
