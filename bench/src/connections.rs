@@ -43,6 +43,8 @@ pub struct ConnectionsOptions {
     /// Give up waiting for everyone (to connect, to come back) after this long.
     pub patience: Duration,
     pub portal_bin: PathBuf,
+    /// The `bench` binary, for its `echo-serve` baseline.
+    pub echo_bin: PathBuf,
     /// Extra `PORTAL_*` settings for the portal process.
     pub portal_env: Vec<(String, String)>,
     pub quiet: bool,
@@ -133,8 +135,7 @@ pub async fn run(o: &ConnectionsOptions) -> anyhow::Result<ConnectionsResult> {
         .build()?;
 
     // Baseline: a bare echo server holding the same number of sockets.
-    let exe = std::env::current_exe()?;
-    let (echo, echo_addr) = portal_process::start_echo(&exe)?;
+    let (echo, echo_addr) = portal_process::start_echo(&o.echo_bin)?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     r.echo_empty.rss_kib = procstat::rss_kib(echo.pid);
     let held = hold_sockets(&gw_rt, o, echo_addr).await?;
@@ -709,6 +710,7 @@ impl ConnectionsArgs {
             storm: !self.no_storm,
             patience: Duration::from_secs_f64(self.patience.max(1.0)),
             portal_bin,
+            echo_bin: std::env::current_exe()?,
             portal_env,
             quiet: false,
         })
