@@ -35,27 +35,43 @@ pub fn cpu_time(pid: u32) -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// Raises this process's open file limit to its hard limit (children inherit it) and answers
-/// the new soft limit. Raising the hard limit itself needs privileges an operator grants with
-/// `LimitNOFILE` (systemd) or `ulimit -n` as root; see docs/operations.md.
+/// Raises this process's open file limit to its hard limit (children inherit it) with
+/// util-linux `prlimit`, and answers the soft limit then in force. Raising the hard limit itself
+/// needs privileges an operator grants with `LimitNOFILE` (systemd) or `ulimit -n` as root; see
+/// docs/operations.md.
 pub fn raise_nofile() -> u64 {
-    use nix::sys::resource::{Resource, getrlimit, setrlimit};
-    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
-        return 0;
-    };
-    if setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_ok() {
-        hard
-    } else {
-        soft
+    let me = std::process::id().to_string();
+    let hard = nofile("Max open files", 2);
+    if hard > 0 {
+        let _ = std::process::Command::new("prlimit")
+            .args(["--pid", &me, &format!("--nofile={hard}:")])
+            .output();
     }
+    nofile("Max open files", 1)
+}
+
+/// A column of this process's open file limit line in /proc/self/limits (1 soft, 2 hard).
+fn nofile(name: &str, column: usize) -> u64 {
+    std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| {
+                l.strip_prefix(name)
+                    .and_then(|rest| rest.split_whitespace().nth(column - 1))
+                    .and_then(|v| v.parse().ok())
+            })
+        })
+        .unwrap_or(0)
 }
 
 /// Asks process `pid` to stop (SIGTERM), as a service manager does on a restart.
 pub fn terminate(pid: u32) -> std::io::Result<()> {
-    let pid = i32::try_from(pid).map_err(std::io::Error::other)?;
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(pid),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .map_err(std::io::Error::from)
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!("kill -TERM {pid}: {status}")))
+    }
 }
