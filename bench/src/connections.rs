@@ -298,10 +298,10 @@ async fn run_portal(
         report_every: o.report_every,
         values: o.values,
     };
-    // First reports spread evenly over one period, starting one period from now (after the
-    // connect ramp), so the rate at rest is N / period.
+    // First reports spread evenly over one period from now (a gateway not yet connected at
+    // its time sends as soon as it is), so the rate at rest is N / period.
     let t0 = Instant::now();
-    let start = tokio::time::Instant::now() + o.report_every;
+    let start = tokio::time::Instant::now();
     for i in 0..o.gateways {
         let (counters, ramp) = (counters.clone(), ramp.clone());
         let offset = o.report_every.mul_f64(i as f64 / o.gateways.max(1) as f64);
