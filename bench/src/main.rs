@@ -33,6 +33,13 @@ enum Command {
     /// its physical limit, a Modbus TCP poll of many devices against a bare client, and the
     /// `portal-agent` process's memory and CPU time per poll.
     Agent(AgentArgs),
+    /// Many gateways connected to a `portal serve` process, reporting every minute: its RSS per
+    /// connection and CPU at rest against a bare echo server, then a restart and the reconnect
+    /// storm (release build of `portal` and `bench`).
+    Connections(bench::connections::ConnectionsArgs),
+    /// The baseline server of `bench connections` (started by it).
+    #[command(hide = true)]
+    EchoServe,
 }
 
 #[derive(clap::Args)]
@@ -232,6 +239,8 @@ fn main() -> anyhow::Result<()> {
         Command::History(a) => rt.block_on(history(a)),
         Command::Reads(a) => rt.block_on(reads(a)),
         Command::Agent(a) => rt.block_on(agent(a)),
+        Command::Connections(a) => rt.block_on(connections(a)),
+        Command::EchoServe => rt.block_on(bench::portal_process::serve_echo()),
     }
 }
 
@@ -271,6 +280,24 @@ async fn agent(a: AgentArgs) -> anyhow::Result<()> {
     );
     let result = bench::agent::run(&options).await?;
     print!("{}", bench::agent::render(&options, &result));
+    Ok(())
+}
+
+async fn connections(a: bench::connections::ConnectionsArgs) -> anyhow::Result<()> {
+    let options = a.options()?;
+    println!(
+        "machine: {} cores, {}; load average {}; {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model(),
+        load_average(),
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
+    );
+    let result = bench::connections::run(&options).await?;
+    print!("{}", bench::connections::render(&options, &result));
+    println!("load average at the end: {}", load_average());
+    if !result.complete(options.gateways) {
+        anyhow::bail!("not every gateway connected and came back, or a report was not stored");
+    }
     Ok(())
 }
 

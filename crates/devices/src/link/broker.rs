@@ -145,6 +145,7 @@ impl Broker {
             portal_secret: Arc::from(portal_secret),
             takeovers: uplink.as_ref().map(|u| u.takeovers.clone()),
             throttle: SignInThrottle::new(config.signin),
+            lookups: Arc::new(tokio::sync::Semaphore::new(super::broker_auth::LOOKUPS)),
         };
         register.add(Type::ClientAuthenticate, Box::new(auth)).await;
         register

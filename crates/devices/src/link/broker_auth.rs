@@ -3,7 +3,14 @@
 //! secret; failed sign-ins counted and locked by the [`SignInThrottle`].
 
 use domain::ids::GatewayId;
-use std::{net::IpAddr, sync::Arc, time::Instant};
+use std::{
+    net::IpAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Instant,
+};
 
 use async_trait::async_trait;
 use rmqtt::{
@@ -11,6 +18,7 @@ use rmqtt::{
     types::{AuthResult, ConnectInfo, LastWill},
 };
 use store::Store;
+use tokio::sync::Semaphore;
 
 use super::{PORTAL_USER, acl::Identity, signin::SignInThrottle, takeover::Takeovers};
 
@@ -21,6 +29,23 @@ pub(super) struct Auth {
     pub(super) takeovers: Option<Arc<Takeovers>>,
     /// Failed sign-ins per SN and address, and the locks they earned.
     pub(super) throttle: SignInThrottle,
+    /// Turns for the key lookups in the database (see `check`).
+    pub(super) lookups: Arc<Semaphore>,
+}
+
+/// Key lookups at once: a few, so that ingest's commits always find a database connection.
+pub(super) const LOOKUPS: usize = 4;
+
+/// Marks a sign-in's lookup as no longer wanted when its handshake is dropped before the
+/// answer came (a lookup already running finishes: cancelling a pool acquire half way is what
+/// the task avoids).
+#[derive(Default)]
+struct Abandoned(Arc<AtomicBool>);
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 impl Auth {
@@ -57,12 +82,28 @@ impl Auth {
             // handshake times out, and a pool acquire cancelled half way (sqlx issues 2848,
             // 3513) left a PostgreSQL pool timing out with every connection idle when 100
             // gateways signed in at once.
+            //
+            // At most `LOOKUPS` run at once, and one whose handshake was given up before its
+            // turn is skipped: after a restart every gateway signs in together, and lookups
+            // left running for handshakes that had timed out filled the database pool, so
+            // ingest's commits timed out, those gateways were dropped and signed in again.
+            let abandoned = Abandoned::default();
             let lookup = {
                 let store = self.store.clone();
                 let sn = user.to_string();
-                tokio::spawn(async move { store.gateway_by_sn(&sn).await })
+                let lookups = self.lookups.clone();
+                let gone = abandoned.0.clone();
+                tokio::spawn(async move {
+                    let _turn = lookups.acquire_owned().await;
+                    if gone.load(Ordering::Relaxed) {
+                        return Ok(None);
+                    }
+                    store.gateway_by_sn(&sn).await
+                })
             };
-            match lookup.await {
+            let looked_up = lookup.await;
+            drop(abandoned);
+            match looked_up {
                 Ok(Ok(Some(g))) if same(password, g.reg_key.as_bytes()) => {}
                 Ok(Ok(Some(g)))
                     if g.pending_key
