@@ -2,4 +2,5 @@
 //! fixtures beside them.
 
 mod agent_smoke;
+mod large_installer;
 mod smoke;
