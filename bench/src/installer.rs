@@ -226,7 +226,7 @@ async fn more_devices(
 ) -> anyhow::Result<Vec<DeviceId>> {
     let mut big = Vec::new();
     let t = now();
-    let second_inverters = plants.len().saturating_sub(BIG_PLANT_INVERTERS);
+    let second_inverters = plants.len().saturating_sub(BIG_PLANT_INVERTERS - 1);
     for p in plants {
         let sn = |what: &str, k: usize| format!("L-{what}-{:05}-{k}", p.n);
         let extra_inverters = if p.n == 0 {
