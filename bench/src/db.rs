@@ -143,7 +143,10 @@ impl FreshDb {
                 .bind(schema)
                 .fetch_all(p)
                 .await?;
-        Ok(pids.into_iter().filter_map(|p| u32::try_from(p).ok()).collect())
+        Ok(pids
+            .into_iter()
+            .filter_map(|p| u32::try_from(p).ok())
+            .collect())
     }
 
     /// Rows in `samples`: what is committed and queryable.

@@ -548,7 +548,11 @@ pub(crate) async fn sign_in(router: &Router, account: &str) -> anyhow::Result<St
 }
 
 /// One successful call; its JSON.
-pub(crate) async fn get(router: &Router, token: &str, path: &str) -> anyhow::Result<serde_json::Value> {
+pub(crate) async fn get(
+    router: &Router,
+    token: &str,
+    path: &str,
+) -> anyhow::Result<serde_json::Value> {
     let request = Request::get(path)
         .header(header::AUTHORIZATION, format!("Bearer {token}"))
         .body(Body::empty())?;

@@ -14,8 +14,7 @@ use store::telemetry::{SampleWrite, TelemetryBatch};
 use crate::{
     db::{DbKind, FreshDb},
     fleet::{
-        BenchPlant, PhaseResult, build_plants, fill, get, now, phase, sign_in,
-        staff_account, user,
+        BenchPlant, PhaseResult, build_plants, fill, get, now, phase, sign_in, staff_account, user,
     },
 };
 
@@ -115,11 +114,16 @@ async fn run_on(o: &InstallerOptions, db: &FreshDb) -> anyhow::Result<InstallerR
 
     let token = sign_in(&router, ADMIN).await?;
     let count = get(&router, &token, "/api/v1/overview/plantCount").await?;
-    let seen = count["data"].as_i64().or_else(|| count["data"]["total"].as_i64());
+    let seen = count["data"]
+        .as_i64()
+        .or_else(|| count["data"]["total"].as_i64());
     if let Some(seen) = seen
         && seen != o.plants as i64
     {
-        bail!("the plant count says {seen}, not the company's {}", o.plants);
+        bail!(
+            "the plant count says {seen}, not the company's {}",
+            o.plants
+        );
     }
     let day = get(
         &router,
@@ -142,7 +146,11 @@ async fn run_on(o: &InstallerOptions, db: &FreshDb) -> anyhow::Result<InstallerR
     }
     let list = |q: &str| format!("/api/v1/plants?page=1&limit=20{q}");
     let plans: Vec<(&'static str, String, usize)> = vec![
-        ("baseline GET /api/v1/user", "/api/v1/user".into(), o.clients),
+        (
+            "baseline GET /api/v1/user",
+            "/api/v1/user".into(),
+            o.clients,
+        ),
         ("plant list, newest first", list(""), o.clients),
         (
             "plant list by name",
