@@ -107,7 +107,12 @@ impl FreshDb {
                     .execute(&mut conn)
                     .await?;
                 conn.close().await?;
-                let pinned = options.clone().options([("search_path", schema.as_str())]);
+                // The schema's name is the connections' application name too: the bench finds the
+                // backends serving them in `pg_stat_activity` (their CPU is the database's).
+                let pinned = options
+                    .clone()
+                    .options([("search_path", schema.as_str())])
+                    .application_name(&schema);
                 let store = Store::postgres(pinned.clone()).await?;
                 store.migrate().await.context("migrating PostgreSQL")?;
                 let raw = PgPoolOptions::new()
@@ -125,6 +130,23 @@ impl FreshDb {
                 })
             }
         }
+    }
+
+    /// The process ids of the PostgreSQL backends serving this database's connections (none on
+    /// SQLite).
+    pub async fn backend_pids(&self) -> anyhow::Result<Vec<u32>> {
+        let (Raw::Postgres(p), Cleanup::Schema { schema, .. }) = (&self.raw, &self.cleanup) else {
+            return Ok(Vec::new());
+        };
+        let pids: Vec<i32> =
+            sqlx::query_scalar("SELECT pid FROM pg_stat_activity WHERE application_name = $1")
+                .bind(schema)
+                .fetch_all(p)
+                .await?;
+        Ok(pids
+            .into_iter()
+            .filter_map(|p| u32::try_from(p).ok())
+            .collect())
     }
 
     /// Rows in `samples`: what is committed and queryable.

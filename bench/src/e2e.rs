@@ -86,6 +86,9 @@ pub struct E2eResult {
     pub latest_cache: Latency,
     pub latest_db: Latency,
     pub place: String,
+    /// CPU seconds in the measured window: the portal's threads, the gateways', the database's
+    /// (SQLite's threads, or the PostgreSQL backends serving the portal).
+    pub cpu: crate::cpu::Split,
 }
 
 impl E2eResult {
@@ -225,6 +228,9 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
     // The measured window starts now.
     let rss = RssSampler::start();
     let rss_start = rss_kib();
+    let pids_start = db.backend_pids().await?;
+    let backends_start = crate::cpu::backends_secs(&pids_start);
+    let cpu_start = crate::cpu::split_now();
     let t0 = Instant::now();
     let acked0 = committed.acked.load(Ordering::Relaxed);
     let reading = Arc::new(AtomicBool::new(true));
@@ -265,6 +271,14 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
     }
     let secs = t0.elapsed().as_secs_f64();
     let in_window = committed.acked.load(Ordering::Relaxed) - acked0;
+    let cpu_end = crate::cpu::split_now();
+    let mut pids_end = db.backend_pids().await?;
+    pids_end.extend(pids_start.iter().copied());
+    pids_end.sort_unstable();
+    pids_end.dedup();
+    let backends_end = crate::cpu::backends_secs(&pids_end);
+    let mut cpu = cpu_end.minus(&cpu_start);
+    cpu.database += crate::cpu::backends_delta(&backends_start, &backends_end);
     reading.store(false, Ordering::Relaxed);
     let rss_end = rss_kib();
 
@@ -347,6 +361,7 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         latest_cache: Latency::of(&mut cache_lat),
         latest_db: Latency::of(&mut db_lat),
         place: db.place.clone(),
+        cpu,
     })
 }
 

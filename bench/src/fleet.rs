@@ -18,7 +18,7 @@ use chrono::{Duration as Days, Utc};
 use chrono_tz::Tz;
 use domain::{
     DeviceFamily,
-    ids::{CompanyId, DeviceId, PlantId, UserId},
+    ids::{CompanyId, DeviceId, GatewayId, PlantId, UserId},
     plant::{PlantType, TariffSegment, Valuation},
     user::BuiltinRole,
 };
@@ -37,14 +37,14 @@ use crate::{
     stats::Latency,
 };
 
-const PASSWORD: &str = "bench1234";
+pub(crate) const PASSWORD: &str = "bench1234";
 const ADMIN: &str = "fleet-admin@bench.example";
 /// The company's staff, one per client in the phases where each client is someone else.
-fn staff_account(n: usize) -> String {
+pub(crate) fn staff_account(n: usize) -> String {
     format!("fleet-staff{n:02}@bench.example")
 }
 /// Plant-local zones the fleet spreads over (a plant's today differs between them).
-const ZONES: [&str; 4] = [
+pub(crate) const ZONES: [&str; 4] = [
     "Europe/Madrid",
     "Europe/Berlin",
     "Europe/London",
@@ -335,11 +335,11 @@ async fn run_on(o: &FleetOptions, db: &FreshDb) -> anyhow::Result<FleetResult> {
     })
 }
 
-fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     domain::time::now_ms()
 }
 
-async fn user(
+pub(crate) async fn user(
     store: &Store,
     account: &str,
     role: BuiltinRole,
@@ -366,7 +366,7 @@ async fn user(
     store.user_by_account(account).await?.context("bench user")
 }
 
-async fn customer_id(store: &Store, account: &str) -> anyhow::Result<i64> {
+pub(crate) async fn customer_id(store: &Store, account: &str) -> anyhow::Result<i64> {
     Ok(store
         .user_by_account(account)
         .await?
@@ -376,16 +376,17 @@ async fn customer_id(store: &Store, account: &str) -> anyhow::Result<i64> {
 }
 
 /// A plant of the fleet with what it reports.
-struct BenchPlant {
-    id: PlantId,
-    device: DeviceId,
-    zone: Tz,
-    n: usize,
+pub(crate) struct BenchPlant {
+    pub(crate) id: PlantId,
+    pub(crate) gateway: GatewayId,
+    pub(crate) device: DeviceId,
+    pub(crate) zone: Tz,
+    pub(crate) n: usize,
 }
 
 /// `count` plants made by the plants use case as `actor` (for the customers in turn, when
 /// given), each with a bound gateway and one inverter; a tenth has no capacity entered.
-async fn build_plants(
+pub(crate) async fn build_plants(
     store: &Store,
     actor: &domain::policy::Actor,
     staff: UserId,
@@ -459,6 +460,7 @@ async fn build_plants(
             .await?;
         out.push(BenchPlant {
             id,
+            gateway,
             device,
             zone: zone.parse().map_err(|_| anyhow::anyhow!("zone {zone}"))?,
             n,
@@ -473,7 +475,7 @@ async fn build_plants(
 /// `days` of daily PV energy per plant (as ingest writes them, rolled up to the plant), a
 /// newest report per inverter (a tenth silent for three hours), and open warnings and faults
 /// on one plant in twenty.
-async fn fill(store: &Store, plants: &[BenchPlant], days: i64) -> anyhow::Result<()> {
+pub(crate) async fn fill(store: &Store, plants: &[BenchPlant], days: i64) -> anyhow::Result<()> {
     let t = now();
     for chunk in plants.chunks(100) {
         let mut batch = TelemetryBatch::default();
@@ -528,7 +530,7 @@ async fn fill(store: &Store, plants: &[BenchPlant], days: i64) -> anyhow::Result
     Ok(())
 }
 
-async fn sign_in(router: &Router, account: &str) -> anyhow::Result<String> {
+pub(crate) async fn sign_in(router: &Router, account: &str) -> anyhow::Result<String> {
     let body = serde_json::json!({
         "username": account, "password": PASSWORD,
         "grant_type": "password", "client_id": "csp-web"
@@ -546,7 +548,11 @@ async fn sign_in(router: &Router, account: &str) -> anyhow::Result<String> {
 }
 
 /// One successful call; its JSON.
-async fn get(router: &Router, token: &str, path: &str) -> anyhow::Result<serde_json::Value> {
+pub(crate) async fn get(
+    router: &Router,
+    token: &str,
+    path: &str,
+) -> anyhow::Result<serde_json::Value> {
     let request = Request::get(path)
         .header(header::AUTHORIZATION, format!("Bearer {token}"))
         .body(Body::empty())?;
@@ -578,7 +584,7 @@ async fn answered(router: &Router, token: &str, path: &str) -> anyhow::Result<()
 
 /// `clients` tasks calling `paths` in turn for `seconds` (after one unmeasured round), client
 /// `c` signed in as `tokens[c % len]`.
-async fn phase(
+pub(crate) async fn phase(
     router: &Router,
     tokens: &[String],
     name: &'static str,

@@ -9,12 +9,14 @@ pub mod agent;
 pub mod app;
 pub mod baseline;
 pub mod connections;
+pub mod cpu;
 pub mod db;
 pub mod e2e;
 pub mod fleet;
 pub mod gateway_client;
 pub mod history;
 pub mod idle_gateway;
+pub mod installer;
 pub mod load;
 pub mod overview;
 pub mod payload;
@@ -224,6 +226,26 @@ pub async fn run_ingest(b: &IngestBench) -> anyhow::Result<IngestReport> {
     })
 }
 
+/// CPU per acknowledged report in the measured window, per party: what each spends is
+/// readable on a machine where they share the cores, where the rates alone are not.
+fn render_cpu(s: &mut String, db: DbKind, label: &str, e: &e2e::E2eResult) {
+    use std::fmt::Write;
+    let reports = e.messages_in_window.max(1) as f64;
+    let us = |secs: f64| secs * 1e6 / reports;
+    let (portal, database) = (us(e.cpu.portal), us(e.cpu.database));
+    let whose = match db {
+        DbKind::Sqlite => "SQLite's connection threads",
+        DbKind::Postgres => "the PostgreSQL backends serving the portal",
+    };
+    let _ = writeln!(
+        s,
+        "cpu{label}  portal {portal:.1} us per acknowledged report, database {database:.1} us ({whose}), simulated gateways {:.1} us; portal / database = {:.2}; target portal <= database: {}",
+        us(e.cpu.gateways),
+        portal / database.max(1e-9),
+        if portal <= database { "met" } else { "NOT met" }
+    );
+}
+
 /// The figures as printed by `bench ingest`.
 pub fn render(b: &IngestBench, r: &IngestReport) -> String {
     use std::fmt::Write;
@@ -286,6 +308,10 @@ pub fn render(b: &IngestBench, r: &IngestReport) -> String {
         let _ = writeln!(s, "             end to end / raw inserts = {ratio:.3}");
     }
     render_comm_log(&mut s, r, dpm);
+    render_cpu(&mut s, o.db, "", e);
+    if let Some(off) = &r.e2e_comm_off {
+        render_cpu(&mut s, o.db, " (comm log off)", off);
+    }
     let _ = writeln!(
         s,
         "memory RSS   start {:.1} MiB, peak {:.1} MiB, end {:.1} MiB",

@@ -23,6 +23,9 @@ enum Command {
     /// The fleet dashboard (the home screen's calls) over one company's thousands of plants,
     /// with concurrent clients, against `GET /api/v1/user` in the same run.
     Fleet(FleetArgs),
+    /// A large installer's screens (5,000 plants, 20,000 devices, a year of energy): the
+    /// plant, gateway, inverter and event lists, the fleet counts and a plant's day energy.
+    Installer(InstallerArgs),
     /// History storage: simulated gateways report for some days, then the closed days are
     /// compacted; bytes per data point as rows and as blocks, and day reads from each.
     History(HistoryArgs),
@@ -113,6 +116,34 @@ struct FleetArgs {
     clients: usize,
     /// Length of each measured phase.
     #[arg(long, default_value_t = 15.0)]
+    seconds: f64,
+}
+
+#[derive(clap::Args)]
+struct InstallerArgs {
+    #[arg(long, value_enum, default_value = "sqlite")]
+    db: DbKind,
+    #[arg(
+        long,
+        env = "PORTAL_TEST_DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1/test"
+    )]
+    database_url: String,
+    #[arg(long, default_value_t = 5000)]
+    plants: usize,
+    #[arg(long, default_value_t = 100)]
+    customers: usize,
+    /// Days of daily energy per plant.
+    #[arg(long, default_value_t = 365)]
+    days: i64,
+    /// Clients of the list phases.
+    #[arg(long, default_value_t = 20)]
+    clients: usize,
+    /// Clients of the day energy phase.
+    #[arg(long, default_value_t = 50)]
+    day_clients: usize,
+    /// Length of each measured phase.
+    #[arg(long, default_value_t = 10.0)]
     seconds: f64,
 }
 
@@ -236,6 +267,7 @@ fn main() -> anyhow::Result<()> {
         Command::Ingest(a) => rt.block_on(ingest(a)),
         Command::Overview(a) => rt.block_on(overview(a)),
         Command::Fleet(a) => rt.block_on(fleet(a)),
+        Command::Installer(a) => rt.block_on(installer(a)),
         Command::History(a) => rt.block_on(history(a)),
         Command::Reads(a) => rt.block_on(reads(a)),
         Command::Agent(a) => rt.block_on(agent(a)),
@@ -330,6 +362,29 @@ async fn fleet(a: FleetArgs) -> anyhow::Result<()> {
     );
     let result = bench::fleet::run(&options).await?;
     print!("{}", bench::fleet::render(&options, &result));
+    println!("load average at the end: {}", load_average());
+    Ok(())
+}
+
+async fn installer(a: InstallerArgs) -> anyhow::Result<()> {
+    let options = bench::installer::InstallerOptions {
+        db: a.db,
+        postgres_url: a.database_url,
+        plants: a.plants.max(1),
+        customers: a.customers.max(1),
+        days: a.days.max(1),
+        clients: a.clients.max(1),
+        day_clients: a.day_clients.max(1),
+        seconds: a.seconds,
+    };
+    println!(
+        "machine: {} cores, {}; load average {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model(),
+        load_average()
+    );
+    let result = bench::installer::run(&options).await?;
+    print!("{}", bench::installer::render(&options, &result));
     println!("load average at the end: {}", load_average());
     Ok(())
 }

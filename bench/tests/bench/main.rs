@@ -3,4 +3,5 @@
 
 mod agent_smoke;
 mod connections_smoke;
+mod large_installer;
 mod smoke;
