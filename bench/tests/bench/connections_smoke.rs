@@ -41,7 +41,8 @@ async fn a_few_hundred_gateways_connect_come_back_after_a_restart_and_lose_no_re
     let storm = r.storm.as_ref().expect("the storm ran");
     assert!(storm.all_back_secs.is_some(), "not all back: {storm:?}");
     assert!(r.sign_ins >= 600, "{r:?}");
-    assert!(r.acked > 0 && r.acked == r.published, "{r:?}");
+    // a report published as the portal stopped may go unanswered; one answered must be stored
+    assert!(r.acked > 0 && r.acked <= r.published, "{r:?}");
     assert!(r.stored >= r.acked, "acknowledged but not stored: {r:?}");
     assert!(r.portal_full.rss_kib > 0 && r.echo_full.rss_kib > 0);
     Ok(())
