@@ -190,8 +190,12 @@ async function chartsWithoutTooltip(page, cdp) {
     if (axis !== 'axis') continue;
     const before = await tooltipText(chart);
     await drag(cdp, [x1, y], [x2, y]);
-    await page.waitForTimeout(300);
-    const afterDrag = await tooltipText(chart);
+    // the tooltip moves on the chart's next frame, later on a busy machine
+    let afterDrag = await tooltipText(chart);
+    for (let waited = 0; (!afterDrag || afterDrag === before) && waited < 3_000; waited += 100) {
+      await page.waitForTimeout(100);
+      afterDrag = await tooltipText(chart);
+    }
     if (process.env.PHONE_DEBUG) console.log(name, JSON.stringify([before, afterDrag]));
     if (!afterDrag || afterDrag === before)
       missing.push(`${name}: the tooltip does not follow a sideways drag`);
