@@ -15,24 +15,9 @@ pub fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// User plus system CPU time process `pid` used so far (all its threads).
+/// User plus system CPU time process `pid` used so far (all its threads; zero once it is gone).
 pub fn cpu_time(pid: u32) -> Duration {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return Duration::ZERO;
-    };
-    // The command name (field 2) may hold spaces: count fields after its closing parenthesis,
-    // where utime and stime are the 12th and 13th.
-    let Some((_, rest)) = stat.rsplit_once(')') else {
-        return Duration::ZERO;
-    };
-    let ticks: u64 = rest
-        .split_whitespace()
-        .skip(11)
-        .take(2)
-        .filter_map(|v| v.parse::<u64>().ok())
-        .sum();
-    // /proc counts in USER_HZ, which Linux fixes at 100 for user space.
-    Duration::from_millis(ticks * 10)
+    Duration::from_secs_f64(crate::cpu::process_secs(pid).unwrap_or(0.0))
 }
 
 /// Raises this process's open file limit to its hard limit (children inherit it) with
