@@ -104,27 +104,12 @@ async fn run_on(o: &FleetOptions, db: &FreshDb) -> anyhow::Result<FleetResult> {
     let store = db.store.clone();
     let started = Instant::now();
     let router = crate::app::in_process_router("fleet-files", &store).await?;
-    let company = store.create_company("Bench Installers", now()).await?;
-    let admin = user(&store, ADMIN, BuiltinRole::CompanyAdmin, Some(company)).await?;
-    let actor = service::actors::actor_of(&store, &admin).await?;
-    for n in 0..o.clients {
-        user(
-            &store,
-            &staff_account(n),
-            BuiltinRole::CompanyStaff,
-            Some(company),
-        )
-        .await?;
-    }
-    let mut customers = Vec::with_capacity(o.customers.max(1));
-    for c in 0..o.customers.max(1) {
-        let account = format!("customer{c:04}@bench.example");
-        let owner = user(&store, &account, BuiltinRole::PlantOwner, None).await?;
-        store
-            .insert_customer(company, owner.id, None, "bench", now())
-            .await?;
-        customers.push(account);
-    }
+    let BenchCompany {
+        id: company,
+        admin,
+        actor,
+        customers,
+    } = bench_company(&store, "Bench Installers", ADMIN, o.clients, o.customers).await?;
     let fleet = build_plants(
         &store,
         &actor,
@@ -337,6 +322,58 @@ async fn run_on(o: &FleetOptions, db: &FreshDb) -> anyhow::Result<FleetResult> {
 
 pub(crate) fn now() -> i64 {
     domain::time::now_ms()
+}
+
+/// An installer company as the benches need it: its administrator `admin_account` (and the
+/// actor acting as them), `staff` staff accounts (`staff_account(n)`) and at least one plant
+/// owner who is its customer (`customerNNNN@bench.example`).
+pub(crate) struct BenchCompany {
+    pub id: CompanyId,
+    pub admin: store::users::UserRow,
+    pub actor: domain::policy::Actor,
+    pub customers: Vec<String>,
+}
+
+pub(crate) async fn bench_company(
+    store: &Store,
+    name: &str,
+    admin_account: &str,
+    staff: usize,
+    customers: usize,
+) -> anyhow::Result<BenchCompany> {
+    let company = store.create_company(name, now()).await?;
+    let admin = user(
+        store,
+        admin_account,
+        BuiltinRole::CompanyAdmin,
+        Some(company),
+    )
+    .await?;
+    let actor = service::actors::actor_of(store, &admin).await?;
+    for n in 0..staff {
+        user(
+            store,
+            &staff_account(n),
+            BuiltinRole::CompanyStaff,
+            Some(company),
+        )
+        .await?;
+    }
+    let mut accounts = Vec::with_capacity(customers.max(1));
+    for c in 0..customers.max(1) {
+        let account = format!("customer{c:04}@bench.example");
+        let owner = user(store, &account, BuiltinRole::PlantOwner, None).await?;
+        store
+            .insert_customer(company, owner.id, None, "bench", now())
+            .await?;
+        accounts.push(account);
+    }
+    Ok(BenchCompany {
+        id: company,
+        admin,
+        actor,
+        customers: accounts,
+    })
 }
 
 pub(crate) async fn user(

@@ -8,13 +8,14 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use chrono::{TimeZone, Utc};
-use domain::{DeviceFamily, ids::DeviceId, user::BuiltinRole};
+use domain::{DeviceFamily, ids::DeviceId};
 use store::telemetry::{SampleWrite, TelemetryBatch};
 
 use crate::{
     db::{DbKind, FreshDb},
     fleet::{
-        BenchPlant, PhaseResult, build_plants, fill, get, now, phase, sign_in, staff_account, user,
+        BenchCompany, BenchPlant, PhaseResult, bench_company, build_plants, fill, get, now, phase,
+        sign_in, staff_account,
     },
 };
 
@@ -65,28 +66,13 @@ async fn run_on(o: &InstallerOptions, db: &FreshDb) -> anyhow::Result<InstallerR
     let store = db.store.clone();
     let started = Instant::now();
     let router = crate::app::in_process_router("installer-files", &store).await?;
-    let company = store.create_company("Large Installer", now()).await?;
-    let admin = user(&store, ADMIN, BuiltinRole::CompanyAdmin, Some(company)).await?;
-    let actor = service::actors::actor_of(&store, &admin).await?;
     let clients = o.clients.max(o.day_clients).max(1);
-    for n in 0..clients {
-        user(
-            &store,
-            &staff_account(n),
-            BuiltinRole::CompanyStaff,
-            Some(company),
-        )
-        .await?;
-    }
-    let mut customers = Vec::with_capacity(o.customers.max(1));
-    for c in 0..o.customers.max(1) {
-        let account = format!("customer{c:04}@bench.example");
-        let owner = user(&store, &account, BuiltinRole::PlantOwner, None).await?;
-        store
-            .insert_customer(company, owner.id, None, "bench", now())
-            .await?;
-        customers.push(account);
-    }
+    let BenchCompany {
+        id: company,
+        admin,
+        actor,
+        customers,
+    } = bench_company(&store, "Large Installer", ADMIN, clients, o.customers).await?;
     let plants = build_plants(
         &store,
         &actor,
