@@ -296,7 +296,7 @@ pub(crate) async fn list_page<T>(
 }
 
 /// The list items of `rows`: `extra` makes each from [`DeviceItem`], [`Live`] and the latest
-/// values. Each plant and gateway of the page is read once.
+/// values. The page's plants, gateways and newest values are read in one query each.
 pub(crate) async fn items<'a, T>(
     app: &AppState,
     me: &CurrentUser,
@@ -306,18 +306,22 @@ pub(crate) async fn items<'a, T>(
     let rows: Vec<&DeviceListRow> = rows.into_iter().collect();
     let cycles =
         Cycles::of_gateways(app, &rows.iter().map(|d| d.gateway_id).collect::<Vec<_>>()).await?;
-    let mut zones: HashMap<_, Tz> = HashMap::new();
-    for id in rows.iter().filter_map(|d| d.plant_id) {
-        if !zones.contains_key(&id)
-            && let Some(p) = app.store.plant(id, me.id()).await?
-        {
-            zones.insert(id, zone(&p.timezone));
-        }
-    }
+    let mut plants: Vec<PlantId> = rows.iter().filter_map(|d| d.plant_id).collect();
+    plants.sort_unstable();
+    plants.dedup();
+    let zones: HashMap<_, Tz> = app
+        .store
+        .plants_by_ids(&plants, me.id())
+        .await?
+        .into_iter()
+        .map(|p| (p.id, zone(&p.timezone)))
+        .collect();
+    let mut newest =
+        readings::latest_of(app, &rows.iter().map(|d| d.id).collect::<Vec<_>>()).await?;
     let now = now_ms();
     let mut infos = Vec::new();
     for d in rows {
-        let latest = readings::latest(app, d.id).await?;
+        let latest = newest.remove(&d.id);
         let tz = d
             .plant_id
             .and_then(|p| zones.get(&p).copied())

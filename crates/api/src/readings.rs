@@ -6,6 +6,7 @@ use chrono::{Datelike, NaiveDate};
 use chrono_tz::Tz;
 use domain::ids::DeviceId;
 use serde::Serialize;
+use std::collections::HashMap;
 use store::telemetry::{EnergyPoint, SampleRow};
 use utoipa::ToSchema;
 
@@ -24,6 +25,31 @@ pub(crate) async fn latest(app: &AppState, device: DeviceId) -> store::Result<Op
         .latest_sample(device)
         .await?
         .map(|s| Reading::from_sample(s.ts, &s.payload)))
+}
+
+/// The newest values of each of `devices` that has any, as [`latest`] reads them one by one:
+/// from ingest's memory where this process holds them, the rest in one query.
+pub(crate) async fn latest_of(
+    app: &AppState,
+    devices: &[DeviceId],
+) -> store::Result<HashMap<DeviceId, Reading>> {
+    let mut out = HashMap::new();
+    let mut missing = Vec::new();
+    for &device in devices {
+        if out.contains_key(&device) || missing.contains(&device) {
+            continue;
+        }
+        match app.latest.as_ref().and_then(|cache| cache.get(device)) {
+            Some(hot) => {
+                out.insert(device, Reading::from_sample(hot.ts, &hot.payload));
+            }
+            None => missing.push(device),
+        }
+    }
+    for s in app.store.latest_samples(&missing).await? {
+        out.insert(s.device_id, Reading::from_sample(s.ts, &s.payload));
+    }
+    Ok(out)
 }
 
 /// A device's samples of `[from, to)` for a day curve (`service::readings::day_samples`).

@@ -80,6 +80,12 @@ pub(crate) const FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.g
     LEFT JOIN plants p ON p.id = d.plant_id LEFT JOIN products pr ON pr.id = d.product_id \
     LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
 
+/// [`FROM`] without the product: what a count of visible devices reads (the product is only
+/// shown, and joins at most one row).
+const COUNT_FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
+    LEFT JOIN plants p ON p.id = d.plant_id \
+    LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
+
 /// A viewer sees the devices on plants they can see, and unbound devices behind gateways held
 /// by them or their company; internal staff see every device.
 pub(crate) fn device_visible() -> String {
@@ -130,7 +136,7 @@ impl Store {
             version.as_deref(),
             f.company
         )?;
-        let count_sql = format!("SELECT COUNT(*) {FROM} WHERE {conditions}");
+        let count_sql = format!("SELECT COUNT(*) {COUNT_FROM} WHERE {conditions}");
         let total = scalar!(
             self,
             fetch_one,
@@ -187,7 +193,7 @@ impl Store {
     ) -> Result<StatusCounts> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sql = format!(
-            "SELECT d.status, COUNT(*) {FROM} WHERE {} AND ($4 IS NULL OR d.family = $4) \
+            "SELECT d.status, COUNT(*) {COUNT_FROM} WHERE {} AND ($4 IS NULL OR d.family = $4) \
              AND ($5 IS NULL OR d.plant_id = $5) GROUP BY d.status",
             device_visible()
         );

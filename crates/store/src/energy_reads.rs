@@ -1,6 +1,6 @@
-//! Set-based reads for plant lists: one query per page of plants (not one per plant) for the
-//! latest inverter values and the PV energy of today and of all time. The plant list of 50
-//! plants stays a handful of queries whatever the page holds.
+//! Set-based reads for plant and device lists: one query per page of plants or devices (not
+//! one per row) for the latest values and the PV energy of today and of all time. A list of 50
+//! stays a handful of queries whatever the page holds.
 
 use domain::DeviceFamily;
 use domain::ids::{DeviceId, PlantId};
@@ -35,7 +35,66 @@ pub struct PlantTotalEnergy {
     pub kwh: f64,
 }
 
+/// One device's energy of one metric on one day.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct DeviceDayEnergy {
+    pub device_id: DeviceId,
+    pub day: String,
+    pub kwh: f64,
+}
+
+/// One device's energy of one metric over all its days.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct DeviceTotalEnergy {
+    pub device_id: DeviceId,
+    pub kwh: f64,
+}
+
 impl Store {
+    /// The energy of `metric` of these devices on days from `since` on (`YYYY-MM-DD`), per
+    /// device and day, one query: callers pick each device's own today (a device list's page
+    /// spans plants in different zones).
+    pub async fn devices_energy_since(
+        &self,
+        devices: &[DeviceId],
+        metric: &str,
+        since: &str,
+    ) -> Result<Vec<DeviceDayEnergy>> {
+        if devices.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT device_id, day, kwh FROM energy_daily \
+             WHERE metric = $1 AND day >= $2 AND device_id IN ({}) ORDER BY device_id, day",
+            placeholders(3, devices.len())
+        );
+        Ok(with_ids!(
+            self,
+            DeviceDayEnergy,
+            sql,
+            [metric, since],
+            devices
+        )?)
+    }
+
+    /// The energy of `metric` of these devices over all their days, one query (devices
+    /// without a row are left out).
+    pub async fn devices_energy_total(
+        &self,
+        devices: &[DeviceId],
+        metric: &str,
+    ) -> Result<Vec<DeviceTotalEnergy>> {
+        if devices.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT device_id, SUM(kwh) AS kwh FROM energy_daily \
+             WHERE metric = $1 AND device_id IN ({}) GROUP BY device_id",
+            placeholders(2, devices.len())
+        );
+        Ok(with_ids!(self, DeviceTotalEnergy, sql, [metric], devices)?)
+    }
+
     /// When each device of these plants last reported, one query. The values are read apart
     /// ([`Store::latest_samples`]), for the devices whose newest sample a caller has not seen.
     pub async fn plants_latest_stamps(&self, plants: &[PlantId]) -> Result<Vec<PlantDeviceStamp>> {

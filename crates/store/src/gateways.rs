@@ -189,6 +189,18 @@ impl Store {
         Ok(rows!(self, fetch_optional, GatewayRow, &sql, id)?)
     }
 
+    /// The upload cycle (s) of each of these gateways that exists, one query.
+    pub async fn gateway_upload_cycles(&self, ids: &[GatewayId]) -> Result<Vec<(GatewayId, i64)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT id, upload_cycle FROM gateways WHERE id IN ({})",
+            crate::sql::placeholders(1, ids.len())
+        );
+        Ok(with_ids!(self, (GatewayId, i64), sql, [], ids)?)
+    }
+
     pub async fn plant_gateways(&self, plant: PlantId) -> Result<Vec<GatewayRow>> {
         let sql = format!("SELECT {GATEWAY_COLUMNS} FROM gateways WHERE plant_id = $1 ORDER BY sn");
         Ok(rows!(self, fetch_all, GatewayRow, &sql, plant)?)

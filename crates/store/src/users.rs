@@ -1,5 +1,7 @@
 //! User accounts.
 
+use std::collections::HashMap;
+
 use domain::ids::CodeId;
 use domain::{
     ids::{CompanyId, RoleId, UserId},
@@ -48,6 +50,15 @@ pub struct UserRow {
 impl UserRow {
     pub fn id(&self) -> UserId {
         self.id
+    }
+
+    /// The name lists show for this account: the nickname, else the account.
+    pub fn shown_name(&self) -> &str {
+        if self.nickname.trim().is_empty() {
+            &self.account
+        } else {
+            &self.nickname
+        }
     }
 
     /// Unknown kinds (never written by this code) are treated as the least privileged.
@@ -196,6 +207,25 @@ impl Store {
     pub async fn user(&self, id: UserId) -> Result<Option<UserRow>> {
         let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
         Ok(rows!(self, fetch_optional, UserRow, &sql, id)?)
+    }
+
+    /// The users with these ids (repeats allowed), by id, in one query: a page's owners.
+    pub async fn users_by_ids(
+        &self,
+        ids: impl IntoIterator<Item = UserId>,
+    ) -> Result<HashMap<UserId, UserRow>> {
+        let mut ids: Vec<UserId> = ids.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = format!(
+            "SELECT {COLUMNS} FROM users WHERE id IN ({})",
+            crate::sql::placeholders(1, ids.len())
+        );
+        let rows: Vec<UserRow> = with_ids!(self, UserRow, sql, [], &ids)?;
+        Ok(rows.into_iter().map(|u| (u.id, u)).collect())
     }
 
     pub async fn user_by_account(&self, account: &str) -> Result<Option<UserRow>> {

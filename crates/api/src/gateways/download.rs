@@ -3,9 +3,10 @@
 
 use axum::{extract::State, response::Response};
 use domain::Lang;
+use store::users::UserRow;
 
 use super::{
-    list::{ListQuery, VIEW_KEYS, comm_type_name, customer_name, customers, lldt},
+    list::{ListQuery, VIEW_KEYS, comm_type_name, customers, lldt},
     require_any,
 };
 use crate::{
@@ -123,7 +124,10 @@ pub async fn download(
         let owners = customers(&app, &rows).await?;
         for r in &rows {
             let g = &r.gateway;
-            let customer = g.owner_id.and_then(|o| owners.get(&o)).map(customer_name);
+            let customer = g
+                .owner_id
+                .and_then(|o| owners.get(&o))
+                .map(UserRow::shown_name);
             sheet.push(vec![
                 g.sn.as_str().into(),
                 g.alias.as_str().into(),

@@ -193,29 +193,15 @@ pub(super) fn lldt(ms: i64) -> String {
         .to_string()
 }
 
-/// The accounts holding the gateways of a page (the list's "customer"), read once per owner.
+/// The accounts holding the gateways of a page (the list's "customer"), one query.
 pub(super) async fn customers(
     app: &AppState,
     rows: &[GatewayListRow],
 ) -> ApiResult<HashMap<UserId, UserRow>> {
-    let mut found = HashMap::new();
-    for owner in rows.iter().filter_map(|r| r.gateway.owner_id) {
-        if !found.contains_key(&owner)
-            && let Some(u) = app.store.user(owner).await?
-        {
-            found.insert(owner, u);
-        }
-    }
-    Ok(found)
-}
-
-/// The customer of a gateway: its holder's nickname, or account when there is none.
-pub(super) fn customer_name(u: &UserRow) -> &str {
-    if u.nickname.trim().is_empty() {
-        &u.account
-    } else {
-        &u.nickname
-    }
+    Ok(app
+        .store
+        .users_by_ids(rows.iter().filter_map(|r| r.gateway.owner_id))
+        .await?)
 }
 
 /// One gateway as the list answers it (the original API's item): `sn` always a string,
@@ -265,10 +251,10 @@ fn item(g: &GatewayRow, plant_name: Option<&str>, customer: Option<&UserRow>) ->
         }),
         plant_name,
         customer_id: g.owner_id.map(|v| v.0),
-        customer_name: customer.map(|u| customer_name(u).to_string()),
+        customer_name: customer.map(|u| u.shown_name().to_string()),
         customer: customer.map(|u| GatewayCustomer {
             id: u.id.0,
-            nickname: customer_name(u).to_string(),
+            nickname: u.shown_name().to_string(),
             account: u.account.clone(),
         }),
         create_at: create_at(g.created_at),

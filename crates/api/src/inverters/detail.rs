@@ -49,7 +49,7 @@ pub async fn detail(
 ) -> ApiResult<Data<InverterDetail>> {
     let inv = visible(&app, &me, &sn).await?;
     let f = figures(&app, &inv).await?;
-    let masters = master_names(&app, inv.plant.iter().map(|p| p.owner_id).collect()).await?;
+    let masters = master_names(&app, inv.plant.iter().map(|p| p.owner_id)).await?;
     let master = inv
         .plant
         .as_ref()

@@ -5,7 +5,7 @@
 //! (docs/clients.md).
 
 use domain::ids::CompanyId;
-use domain::ids::PlantId;
+use domain::ids::{DeviceId, PlantId};
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
@@ -38,6 +38,8 @@ use crate::{
 use domain::time::now_ms;
 
 const MAX_PAGE: i64 = 100;
+/// The metric of `etoday` and `etotal`.
+const PV: &str = "pv";
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -149,26 +151,58 @@ pub(crate) async fn figures(app: &AppState, inv: &Inverter) -> ApiResult<Figures
     })
 }
 
+/// Today's and all-time PV energy and the newest values of a page of inverters, as
+/// [`figures`] reads them for one, in a few queries whatever the page holds: one for the
+/// newest values, one for the days from the page's earliest today on, one for all time.
+pub(crate) async fn page_figures(app: &AppState, page: &[Inverter]) -> ApiResult<Vec<Figures>> {
+    let ids: Vec<DeviceId> = page.iter().map(|inv| inv.row.id).collect();
+    let todays: Vec<String> = page
+        .iter()
+        .map(|inv| crate::readings::today(inv.tz).to_string())
+        .collect();
+    let Some(since) = todays.iter().min() else {
+        return Ok(Vec::new());
+    };
+    let mut latest = crate::readings::latest_of(app, &ids).await?;
+    let days = app.store.devices_energy_since(&ids, PV, since).await?;
+    let totals: HashMap<DeviceId, f64> = app
+        .store
+        .devices_energy_total(&ids, PV)
+        .await?
+        .into_iter()
+        .map(|t| (t.device_id, t.kwh))
+        .collect();
+    Ok(page
+        .iter()
+        .zip(&todays)
+        .map(|(inv, today)| {
+            let id = inv.row.id;
+            let etoday = days
+                .iter()
+                .find(|d| d.device_id == id && d.day == *today)
+                .map_or(0.0, |d| round2(d.kwh));
+            Figures {
+                reading: latest.remove(&id),
+                etoday,
+                etotal: totals.get(&id).map_or(0.0, |kwh| round2(*kwh)),
+            }
+        })
+        .collect())
+}
+
 /// The display names (nickname, else account) of the accounts owning the given plants: the
-/// list item's `plant.master`. Read once per owner.
+/// list item's `plant.master`. One query.
 pub(super) async fn master_names(
     app: &AppState,
-    owners: Vec<UserId>,
+    owners: impl IntoIterator<Item = UserId>,
 ) -> ApiResult<HashMap<UserId, String>> {
-    let mut names = HashMap::new();
-    for owner in owners {
-        if !names.contains_key(&owner)
-            && let Some(u) = app.store.user(owner).await?
-        {
-            let name = if u.nickname.trim().is_empty() {
-                u.account
-            } else {
-                u.nickname
-            };
-            names.insert(owner, name);
-        }
-    }
-    Ok(names)
+    Ok(app
+        .store
+        .users_by_ids(owners)
+        .await?
+        .into_iter()
+        .map(|(id, u)| (id, u.shown_name().to_string()))
+        .collect())
 }
 
 /// The list item of the original API; `master` is the display name of the plant's owner.
@@ -258,30 +292,38 @@ async fn page(
         .devices_visible(me.actor.plant_visibility(), me.id(), &filter)
         .await?;
     let plants = plants_of(app, me, &rows).await?;
-    let masters = master_names(app, plants.values().map(|p| p.owner_id).collect()).await?;
+    let masters = master_names(app, plants.values().map(|p| p.owner_id)).await?;
     let cycles =
         Cycles::of_gateways(app, &rows.iter().map(|r| r.gateway_id).collect::<Vec<_>>()).await?;
-    let mut infos = Vec::with_capacity(rows.len());
-    for row in rows {
-        let plant = row.plant_id.and_then(|id| plants.get(&id)).cloned();
-        let tz = plant
-            .as_ref()
-            .map_or(chrono_tz::Tz::UTC, |p| crate::readings::zone(&p.timezone));
-        let upload_cycle = cycles.cycle(row.gateway_id);
-        let inv = Inverter {
-            row,
-            plant,
-            tz,
-            upload_cycle,
-        };
-        let f = figures(app, &inv).await?;
-        let master = inv
-            .plant
-            .as_ref()
-            .and_then(|p| masters.get(&p.owner_id))
-            .map(String::as_str);
-        infos.push(item(&inv, &f, master));
-    }
+    let inverters: Vec<Inverter> = rows
+        .into_iter()
+        .map(|row| {
+            let plant = row.plant_id.and_then(|id| plants.get(&id)).cloned();
+            let tz = plant
+                .as_ref()
+                .map_or(chrono_tz::Tz::UTC, |p| crate::readings::zone(&p.timezone));
+            let upload_cycle = cycles.cycle(row.gateway_id);
+            Inverter {
+                row,
+                plant,
+                tz,
+                upload_cycle,
+            }
+        })
+        .collect();
+    let figures = page_figures(app, &inverters).await?;
+    let infos = inverters
+        .iter()
+        .zip(&figures)
+        .map(|(inv, f)| {
+            let master = inv
+                .plant
+                .as_ref()
+                .and_then(|p| masters.get(&p.owner_id))
+                .map(String::as_str);
+            item(inv, f, master)
+        })
+        .collect();
     Ok(Page::new(Paging::new(page, limit), total, infos))
 }
 

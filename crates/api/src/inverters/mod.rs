@@ -166,19 +166,20 @@ pub(crate) async fn visible(app: &AppState, me: &CurrentUser, sn: &str) -> ApiRe
     })
 }
 
-/// Plants of a page of devices, read once each.
+/// Plants of a page of devices, in one query.
 pub(crate) async fn plants_of(
     app: &AppState,
     me: &CurrentUser,
     rows: &[DeviceListRow],
 ) -> ApiResult<HashMap<PlantId, PlantRow>> {
-    let mut out = HashMap::new();
-    for id in rows.iter().filter_map(|r| r.plant_id) {
-        if !out.contains_key(&id)
-            && let Some(p) = app.store.plant(id, me.id()).await?
-        {
-            out.insert(id, p);
-        }
-    }
-    Ok(out)
+    let mut ids: Vec<PlantId> = rows.iter().filter_map(|r| r.plant_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(app
+        .store
+        .plants_by_ids(&ids, me.id())
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect())
 }

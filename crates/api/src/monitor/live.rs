@@ -37,7 +37,7 @@ pub(crate) fn switched_off(fresh_inverters_on: impl IntoIterator<Item = bool>) -
     any
 }
 
-/// The upload cycles of the gateways some devices report through (one read per gateway).
+/// The upload cycles of the gateways some devices report through.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cycles(HashMap<GatewayId, i64>);
 
@@ -54,17 +54,18 @@ impl Cycles {
         ))
     }
 
-    /// The cycles of these gateways (repeats and `None` are read once or not at all).
+    /// The cycles of these gateways (repeats and `None` are left out), one query.
     pub async fn of_gateways(app: &AppState, gateways: &[Option<GatewayId>]) -> ApiResult<Cycles> {
-        let mut out = HashMap::new();
-        for &id in gateways.iter().flatten() {
-            if !out.contains_key(&id)
-                && let Some(g) = app.store.gateway(id).await?
-            {
-                out.insert(id, g.upload_cycle);
-            }
-        }
-        Ok(Cycles(out))
+        let mut ids: Vec<GatewayId> = gateways.iter().flatten().copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(Cycles(
+            app.store
+                .gateway_upload_cycles(&ids)
+                .await?
+                .into_iter()
+                .collect(),
+        ))
     }
 
     /// The upload cycle of `gateway`, the default when unknown.

@@ -108,6 +108,20 @@ async fn owners_see_their_plants_staff_see_their_company_and_sharees_see_what_is
             Some("maintainer")
         );
         assert_eq!(s.plant_shares(home).await?.len(), 1);
+        // A page's plants read at once are the plants read one by one, for the same reader.
+        let mut both = s.plants_by_ids(&[depot, home], bob).await?;
+        both.sort_by_key(|p| p.id);
+        let one_by_one = [
+            s.plant(home, bob).await?.ok_or("gone")?,
+            s.plant(depot, bob).await?.ok_or("gone")?,
+        ];
+        let mut one_by_one = one_by_one.to_vec();
+        one_by_one.sort_by_key(|p| p.id);
+        let key = |p: &store::plants::PlantRow| (p.id, p.shared_as.clone(), p.linked_company);
+        assert_eq!(
+            both.iter().map(key).collect::<Vec<_>>(),
+            one_by_one.iter().map(key).collect::<Vec<_>>()
+        );
         assert!(s.unshare_plant(home, bob).await?);
         assert_eq!(s.plants(of(bob, None), bob, &page(10)).await?.1, 1);
         Ok(())

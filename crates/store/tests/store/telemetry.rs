@@ -220,6 +220,15 @@ async fn day_energy_keeps_the_highest_daily_counter_and_the_lifetime_span() -> T
             kwh(&s.device_energy(inv, &DayRange::total()).await?, "pv"),
             15.0
         );
+        // A list page's reads agree with the one-device reads (the meter has no pv rows).
+        let totals = s.devices_energy_total(&[inv, met], "pv").await?;
+        let totals: Vec<_> = totals.iter().map(|t| (t.device_id, t.kwh)).collect();
+        assert_eq!(totals, [(inv, 15.0)]);
+        let days = s
+            .devices_energy_since(&[inv, met], "pv", "2024-06-01")
+            .await?;
+        let days: Vec<_> = days.iter().map(|d| (d.day.as_str(), d.kwh)).collect();
+        assert_eq!(days, [("2024-06-01", 1.0), ("2025-01-01", 7.0)]);
         let months = s
             .plant_energy_series(plant, &DayRange::year(2024), Bucket::Month)
             .await?;
