@@ -44,6 +44,11 @@ pub struct Dispatcher<Io> {
     pub(crate) connect_deadline: tokio::time::Instant,
 }
 
+/// PATCH (see PATCHES.md): the first capacity of a connection's read and write buffers. A
+/// gateway's reports are 1 to 2 KiB and it sends one a minute, so most connections sit idle
+/// with whatever they were given first; a larger packet makes the buffer grow as upstream does.
+const IO_BUFFER_CAPACITY: usize = 1024;
+
 impl<Io> Dispatcher<Io>
 where
     Io: AsyncRead + AsyncWrite + Unpin,
@@ -57,7 +62,9 @@ where
     ) -> Self {
         let connect_deadline = tokio::time::Instant::now() + cfg.handshake_timeout;
         Dispatcher {
-            io: Framed::new(io, MqttCodec::Version(VersionCodec)),
+            // PATCH (see PATCHES.md): `Framed::new` gives every connection 8 KiB read and
+            // 8 KiB write buffers up front; they grow on demand, so an idle one holds little.
+            io: Framed::with_capacity(io, MqttCodec::Version(VersionCodec), IO_BUFFER_CAPACITY),
             remote_addr,
             cfg,
             cert_info,
