@@ -93,11 +93,14 @@ async fn reported_plant(app: &App) -> ReportedPlant {
         .from_local_datetime(&today.and_time(NaiveTime::MIN))
         .earliest()
         .map_or(0, |t| t.timestamp_millis());
-    // A reading every 5 minutes from midnight to now: PV peaks at 2400 W mid-way.
+    // A reading every 5 minutes from midnight to now: PV peaks at 2400 W mid-way (in the
+    // middle reading, so also when the day is minutes old and has only one or two).
     let steps = ((now - midnight) / 300_000).max(1);
+    let middle = steps / 2;
     let samples = (0..steps)
         .map(|i| {
-            let pv = 600.0 + 1800.0 * (1.0 - ((i as f64 / steps as f64) - 0.5).abs() * 2.0);
+            let off_peak = (i - middle).abs() as f64 / middle.max(1) as f64;
+            let pv = 2400.0 - 1800.0 * off_peak;
             let report = json!({"pv1_power": pv, "load_power": 500, "grid_power": 100,
                 "battery_power": -200, "battery_soc": 60});
             sample(inverter.0, midnight + i * 300_000 + 1000, &report)

@@ -72,10 +72,11 @@ async fn dump_and_restore(
     ];
     let mqtt_port = free_port()?;
     let server = Portal::start("live", &settings(&dir.join("live"), mqtt_port, &extra))?;
-    // Three days and an hour of reports every 15 minutes (alternating gateways): the closed
-    // days become blocks.
+    // Three days and an hour of reports every 15 minutes (alternating gateways), the last one
+    // now, so that today has at least one (also minutes after midnight): the closed days
+    // become blocks, today's stay samples.
     let now = chrono::Utc::now().timestamp_millis();
-    let numbers = Numbers::spaced(now - 73 * 3_600_000, 15 * 60_000);
+    let numbers = Numbers::spaced(now - (73 * 4 - 1) * 15 * 60_000, 15 * 60_000);
     let mut gateways = Vec::new();
     for sn in sns {
         gateways.push(Gateway::connect(sn, mqtt_port, Some(&format!("KEY-{sn}"))).await?);
