@@ -55,10 +55,12 @@ function precompress(): Plugin {
  * load). Each becomes a component that loads the real one on its first render, in a Suspense
  * of its own (nothing shows for that moment):
  * - Card's Tabs, for `tabList`, which no screen uses (8 kB gzip with their styles);
+ * - Card's Skeleton, for `loading`, which no first screen uses (3 kB gzip);
  * - Typography's editor (`editable`, a TextArea with the input styles: 9 kB gzip).
  */
 const LAZY_PARTS = [
   { importer: /[\\/]card[\\/]Card\.js$/, source: '../tabs' },
+  { importer: /[\\/]card[\\/]Card\.js$/, source: '../skeleton' },
   { importer: /[\\/]typography[\\/]Base[\\/]index\.js$/, source: '../Editable' },
 ];
 
@@ -81,16 +83,11 @@ function libraryTrims(): Plugin {
   const antd = /node_modules[\\/]antd[\\/]es[\\/]/;
   const LAZY = '\0portal-lazy:';
   const BRIGHT = '\0portal-antd-is-bright';
-  const NO_FETCH = '\0portal-axios-no-fetch';
   return {
     name: 'portal-library-trims',
     enforce: 'pre',
     async resolveId(source, importer) {
       if (!importer) return null;
-      // axios takes XMLHttpRequest in a browser (its default order: xhr, http, fetch) and the
-      // tests give it an adapter of their own: its fetch adapter (4 kB gzip) never runs
-      if (source === './fetch.js' && /axios[\\/]lib[\\/]adapters[\\/]adapters\.js$/.test(importer))
-        return NO_FETCH;
       if (!antd.test(importer)) return null;
       // `import { App } from 'antd'`: the app's own with holders loaded on first use
       if (source === './app' && /antd[\\/]es[\\/]index\.js$/.test(importer))
@@ -116,7 +113,6 @@ function libraryTrims(): Plugin {
       return null;
     },
     load(id) {
-      if (id === NO_FETCH) return 'export const getFetch = () => false;\nexport default false;';
       if (id === BRIGHT)
         return `import { Color as RcColor } from '@rc-component/color-picker/es/color.js';\n${IS_BRIGHT}`;
       if (!id.startsWith(LAZY)) return null;
@@ -215,6 +211,11 @@ export default defineConfig({
     // worker, not once per file (half the stage's CPU time). src/test/setup.ts gives each file
     // a clean page and storage and resets what a test changes.
     isolate: false,
+    // Screens rendered with antd take seconds on a loaded two-core machine (the first render of
+    // a file compiles antd's styles), and a test waits for several answers, each up to 10 s
+    // (asyncUtilTimeout in src/test/setup.ts): beside the Rust tests, one test of a big dialog
+    // has taken 41 s. One bound for all, not a figure per test.
+    testTimeout: 60_000,
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
   },

@@ -17,9 +17,13 @@ import { startServer, USERS, WEB_DIR } from './server.mjs';
 const BUDGET = 300_000; // bytes of gzip, JavaScript and CSS, per first screen (issue 32)
 /**
  * Where the two first screens measured here stand in chromium (up to network idle), which they
- * must not pass while the budget is not met (bundle-size.mjs has the same lines by manifest).
+ * must not pass: the login page is within the budget (290.3 kB); the plant list's first screen
+ * is too by the manifest (bundle-size.mjs: 290.6 kB), but up to network idle chromium also
+ * fetches what comes once it shows: antd's table, select, input, segmented and tag, which take
+ * over from the list's stand-ins once the page's requests have answered
+ * (shared/ui/deferredPart.ts), and the message bell's code (447.5 kB in all).
  */
-const LINE = { login: 335_000, plantList: 460_000 };
+const LINE = { login: BUDGET, plantList: 450_000 };
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DIST = path.join(WEB_DIR, 'dist');
 

@@ -114,6 +114,12 @@ async function problems(page, errors) {
  * scrolling inside itself.
  */
 async function plantListProblems(page) {
+  // on a loaded machine the page can settle (no request in flight) before the table is drawn;
+  // the checks are of antd's table, which takes over from the stand-in (DeferredTable)
+  await page
+    .locator('[data-testid="plant-table"] .ant-table')
+    .waitFor({ timeout: 15_000 })
+    .catch(() => {});
   const s = await page.evaluate(() => {
     const table = document.querySelector('[data-testid="plant-table"]');
     if (!table) return null;

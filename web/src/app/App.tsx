@@ -100,6 +100,11 @@ function Themed() {
       '--portal-color-text-tertiary': token.colorTextTertiary,
       '--portal-color-border-secondary': token.colorBorderSecondary,
       '--portal-color-bg-text-hover': token.colorBgTextHover,
+      // the filters' stand-in before antd's Select is loaded (shared/ui/DeferredSelect.tsx)
+      '--portal-color-border': token.colorBorder,
+      '--portal-color-bg-container': token.colorBgContainer,
+      '--portal-color-text-placeholder': token.colorTextPlaceholder,
+      '--portal-border-radius': `${token.borderRadius}px`,
     };
     for (const [name, value] of Object.entries(vars)) root.style.setProperty(name, value);
   }, [kind, i18n.language, themeConfig]);

@@ -1,15 +1,15 @@
-import {
-  AxiosError,
-  AxiosHeaders,
-  type AxiosAdapter,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
-} from 'axios';
 import type { paths } from '@/shared/api/schema.gen';
-import { http, setHttpUi, type HttpUi } from '@/shared/http';
+import {
+  http,
+  setHttpUi,
+  TransportError,
+  type HttpResponse,
+  type HttpUi,
+  type Transport,
+} from '@/shared/http';
 
 /**
- * A fake server for tests, installed as the axios adapter of the app's one HTTP client: every
+ * A fake server for tests, installed as the transport of the app's one HTTP client: every
  * module that calls the client reaches it, whatever it imports. Routes are keyed by the API
  * document's own paths (`'GET /api/v1/company/{id}'`), so a route the server does not have, or
  * an answer of the wrong shape, fails `tsc`. A request no route answers rejects, and the test
@@ -55,7 +55,16 @@ export interface FakeRequest<R extends Route = Route> {
   /** The query: the request's `params` and any query string of the URL (`lan` included). */
   query: Record<string, unknown>;
   body: BodyOf<R>;
-  headers: AxiosHeaders;
+  headers: RequestHeaders;
+}
+
+/** The request's headers by case-insensitive name; undefined for one not sent. */
+export class RequestHeaders {
+  constructor(private readonly sent: Record<string, string>) {}
+  get(name: string): string | undefined {
+    const key = Object.keys(this.sent).find((k) => k.toLowerCase() === name.toLowerCase());
+    return key === undefined ? undefined : this.sent[key];
+  }
 }
 
 const REPLY = Symbol('fake reply');
@@ -119,13 +128,18 @@ function compile(route: Route, handler: Handler<Route>): Compiled {
   return { route, method, pattern: new RegExp(`^${source}$`), names, handler };
 }
 
+/** The body as the server reads it: JSON goes over the wire as text, FormData as it is. */
 function parseBody(data: unknown): unknown {
-  if (typeof data !== 'string') return data;
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return data;
+  if (typeof data === 'string') {
+    try {
+      return JSON.parse(data) as unknown;
+    } catch {
+      return data;
+    }
   }
+  if (data === undefined || data === null || data instanceof FormData || data instanceof Blob)
+    return data;
+  return JSON.parse(JSON.stringify(data)) as unknown;
 }
 
 /** What travels over the wire: dates become strings, `undefined` disappears, no shared objects. */
@@ -144,7 +158,7 @@ export interface FakeHttp {
 let routes: Compiled[] = [];
 let received: { route: Route; request: FakeRequest }[] = [];
 let unmatched: string[] = [];
-let saved: InternalAxiosRequestConfig['adapter'] | null = null;
+let saved: Transport | null = null;
 let toasts: string[] = [];
 let screenUi: HttpUi | null = null;
 
@@ -164,11 +178,11 @@ const recordingUi: HttpUi = {
   signedOut: (reason) => screenUi?.signedOut(reason),
 };
 
-const adapter: AxiosAdapter = async (config) => {
+const transport: Transport = async (config) => {
   const url = new URL(config.url ?? '', 'http://portal.test');
   const method = (config.method ?? 'get').toUpperCase();
   const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
-  Object.assign(query, config.params as Record<string, unknown> | undefined);
+  Object.assign(query, config.params);
   // a literal path wins over a pattern (`/company/list` over `/company/{id}`)
   const found = routes
     .map((r) => ({ r, match: r.method === method ? r.pattern.exec(url.pathname) : null }))
@@ -186,7 +200,7 @@ const adapter: AxiosAdapter = async (config) => {
     params: Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(match[i + 1] ?? '')])),
     query,
     body: parseBody(config.data) as BodyOf<Route>,
-    headers: AxiosHeaders.from(config.headers as AxiosHeaders),
+    headers: new RequestHeaders(config.headers ?? {}),
   };
   received.push({ route: r.route, request });
   const answer = (await r.handler(request)) as unknown;
@@ -194,24 +208,13 @@ const adapter: AxiosAdapter = async (config) => {
     typeof answer === 'object' && answer !== null && REPLY in answer
       ? (answer as Reply)
       : reply(200, answer);
-  if (out.network) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config);
-  const response: AxiosResponse = {
+  if (out.network) throw new TransportError('Network Error');
+  const response: HttpResponse = {
     data: wire(out.body),
     status: out.status,
-    statusText: String(out.status),
-    headers: new AxiosHeaders(out.headers ?? { 'content-type': 'application/json' }),
+    headers: new Headers(out.headers ?? { 'content-type': 'application/json' }),
     config,
-    request: {},
   };
-  if (config.validateStatus && !config.validateStatus(out.status)) {
-    throw new AxiosError(
-      `Request failed with status code ${out.status}`,
-      out.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST,
-      config,
-      {},
-      response,
-    );
-  }
   return response;
 };
 
@@ -221,8 +224,8 @@ const adapter: AxiosAdapter = async (config) => {
  */
 export function fakeHttp(initial: Routes = {}): FakeHttp {
   if (saved === null) {
-    saved = http.axios.defaults.adapter;
-    http.axios.defaults.adapter = adapter;
+    saved = http.transport;
+    http.transport = transport;
     setHttpUi(recordingUi);
   }
   const fake: FakeHttp = {
@@ -243,10 +246,10 @@ export function fakeHttp(initial: Routes = {}): FakeHttp {
   return fake.on(initial);
 }
 
-/** After each test (src/test/setup.ts): the real adapter back, and no request left unanswered. */
+/** After each test (src/test/setup.ts): the real transport back, and no request left unanswered. */
 export function resetFakeHttp(): void {
   const missed = unmatched;
-  if (saved !== null) http.axios.defaults.adapter = saved;
+  if (saved !== null) http.transport = saved;
   saved = null;
   routes = [];
   received = [];

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { createRequire } from 'node:module';
-import { afterEach, vi } from 'vitest';
+import { afterEach } from 'vitest';
 import { resetFakeHttp } from './http';
 import { plainMedia } from './media';
 import { resetScreen } from './render';
@@ -48,6 +48,8 @@ const scrollBar: {
 } = createRequire(import.meta.url)('@rc-component/util/lib/getScrollBarSize');
 scrollBar.getTargetScrollBarSize = () => ({ width: 0, height: 0 });
 
-// Screens rendered with antd take seconds on a loaded two-core machine (the first render of a
-// file compiles antd's styles): 5 s, vitest's default, fails them for no fault of the code.
-vi.setConfig({ testTimeout: 30_000 });
+// The same holds for testing-library's waits (`findBy…`, `waitFor`): their default of 1 s failed
+// on CI when a screen's lazily loaded part (a dropdown's menu, say) took longer to arrive beside
+// the Rust tests. A wait that succeeds returns as soon as it does, so a longer bound only costs
+// time when a test fails.
+configure({ asyncUtilTimeout: 10_000 });

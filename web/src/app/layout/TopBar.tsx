@@ -8,10 +8,11 @@ import {
   ShareAltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Flex, type MenuProps } from 'antd';
+import { Avatar, Button, Flex, type MenuProps } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DeferredDropdown } from '@/shared/ui/DeferredDropdown';
 import { LanguageSwitch } from '@/shared/ui/LanguageSwitch';
 import { LogoMark } from '@/shared/ui/Logo';
 import { displayName, signOut, type CurrentUser } from '@/shared/user';
@@ -89,7 +90,7 @@ export function TopBar({
             <SettingOutlined />
           </Link>
         )}
-        <Dropdown
+        <DeferredDropdown
           trigger={['click']}
           menu={{
             items,
@@ -115,7 +116,7 @@ export function TopBar({
               )}
             </Flex>
           </Button>
-        </Dropdown>
+        </DeferredDropdown>
         <Button
           type="text"
           icon={<LogoutOutlined />}

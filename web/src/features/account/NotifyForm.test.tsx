@@ -5,7 +5,6 @@ import { renderScreen } from '@/test/render';
 import type { CurrentUser } from '@/shared/user';
 import { NotifyForm } from './NotifyForm';
 
-const SLOW = { timeout: 10_000 };
 const user = { id: 1, email: 'owner@example.com' } as CurrentUser;
 
 const QUIET_OFF = { quietEnabled: false, quietFrom: '22:00', quietTo: '07:00', quietZone: 'UTC' };
@@ -19,7 +18,7 @@ const serve = (saved: { enabled: boolean; email: string; offlineMinutes: number 
 const show = () => renderScreen(<NotifyForm user={user} />);
 
 /** The delay field, once the saved settings are in. */
-const delayField = () => screen.findByLabelText('Offline delay (minutes)', {}, SLOW);
+const delayField = () => screen.findByLabelText('Offline delay (minutes)');
 
 describe('NotifyForm offline delay', () => {
   it('shows the saved delay and saves a changed one with the settings', async () => {
@@ -45,7 +44,7 @@ describe('NotifyForm offline delay', () => {
     await waitFor(() => expect(delay).toHaveValue('30'));
     fireEvent.change(delay, { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Please input 5 ~ 1440', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('Please input 5 ~ 1440')).toBeInTheDocument();
     expect(api.calls('POST /api/v1/user/notify')).toHaveLength(0);
   });
 
@@ -62,7 +61,7 @@ describe('NotifyForm quiet hours', () => {
   it('saves quiet hours in the browser zone', async () => {
     const api = serve({ enabled: true, email: 'owner@example.com', offlineMinutes: 30 });
     await show();
-    const on = await screen.findByTestId('quiet-switch', {}, SLOW);
+    const on = await screen.findByTestId('quiet-switch');
     const from = screen.getByTestId('quiet-from');
     await waitFor(() => expect(from).toHaveValue('22:00'));
     expect(from).toBeDisabled();

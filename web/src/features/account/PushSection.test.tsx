@@ -7,7 +7,6 @@ import type { PushDevice } from './pushApi';
 import { base64UrlBytes, guessDeviceName } from './pushBrowser';
 import { PushSection } from './PushSection';
 
-const SLOW = { timeout: 10_000 };
 // a VAPID public key as the portal sends it: 65 bytes, base64url without padding
 const KEY =
   'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
@@ -102,15 +101,13 @@ describe('PushSection', () => {
     const browser = fakeBrowser();
     const http = fakeHttp(pushRoutes([]));
     await renderScreen(<PushSection />);
-    expect(
-      await screen.findByText('No device receives push notifications yet.', {}, SLOW),
-    ).toBeVisible();
+    expect(await screen.findByText('No device receives push notifications yet.')).toBeVisible();
     const form = screen.getByTestId('push-form');
     const name = within(form).getByLabelText('Device name');
     fireEvent.change(name, { target: { value: 'My phone' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Turn on for this device' }));
 
-    await screen.findByTestId('push-on', {}, SLOW);
+    await screen.findByTestId('push-on');
     expect(browser.requestPermission).toHaveBeenCalled();
     const options = browser.subscribe.mock.calls[0]?.[0];
     expect(options?.userVisibleOnly).toBe(true);
@@ -136,7 +133,7 @@ describe('PushSection', () => {
     const http = fakeHttp(pushRoutes(list));
     rememberPushDevice({ id: 5, endpoint: ENDPOINT });
     await renderScreen(<PushSection />);
-    const card = await screen.findByTestId('push-device', {}, SLOW);
+    const card = await screen.findByTestId('push-device');
     expect(within(card).getByText(/^Last delivered /)).toBeInTheDocument();
     expect(within(card).getByText('Gateway offline')).toBeInTheDocument();
     expect(within(card).getByText('≥ Alarm')).toBeInTheDocument();
@@ -149,7 +146,7 @@ describe('PushSection', () => {
 
     fireEvent.click(within(card).getByRole('button', { name: 'Remove' }));
     fireEvent.click(await screen.findByRole('button', { name: 'OK' }));
-    await waitFor(() => expect(screen.queryByTestId('push-device')).toBeNull(), SLOW);
+    await waitFor(() => expect(screen.queryByTestId('push-device')).toBeNull());
     expect(calls(http, 'POST /api/v1/user/pushSubscriptions/{id}/delete')).toHaveLength(1);
     expect(readPushDevice()).toBeNull();
     expect(browser.unsubscribe).toHaveBeenCalled();
@@ -160,7 +157,7 @@ describe('PushSection', () => {
     browser.refuse();
     fakeHttp(pushRoutes([]));
     await renderScreen(<PushSection />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Turn on for this device' }, SLOW));
+    fireEvent.click(await screen.findByRole('button', { name: 'Turn on for this device' }));
     expect(await screen.findByTestId('push-denied')).toHaveTextContent(/blocked for this site/);
     expect(browser.subscribe).not.toHaveBeenCalled();
 
@@ -170,7 +167,7 @@ describe('PushSection', () => {
       configurable: true,
     });
     await renderScreen(<PushSection />);
-    const note = await screen.findByTestId('push-unsupported', {}, SLOW);
+    const note = await screen.findByTestId('push-unsupported');
     expect(note).toHaveTextContent(/cannot receive push notifications/);
     expect(note).toHaveTextContent(/Add to Home Screen/);
     Reflect.deleteProperty(navigator, 'userAgent');

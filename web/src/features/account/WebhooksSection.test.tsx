@@ -5,7 +5,6 @@ import { renderScreen } from '@/test/render';
 import { WebhooksSection } from './WebhooksSection';
 import type { DeliveryAttempt, Webhook } from './webhooksApi';
 
-const SLOW = { timeout: 10_000 };
 const SECRET = `whsec_${'ab12'.repeat(16)}`;
 
 const hook = (over: Partial<Webhook> = {}): Webhook => ({
@@ -37,7 +36,7 @@ describe('WebhooksSection', () => {
   it('lists endpoints by their hint, never a secret, with kinds and severity', async () => {
     fakeHttp({ 'GET /api/v1/user/webhooks': () => envelope([hook()]) });
     await show();
-    const card = await screen.findByTestId('webhook-card', {}, SLOW);
+    const card = await screen.findByTestId('webhook-card');
     expect(within(card).getByText('https://hooks.example.com/portal')).toBeInTheDocument();
     expect(within(card).getByText('…9f3c')).toBeInTheDocument();
     expect(within(card).getByText('Gateway offline')).toBeInTheDocument();
@@ -48,10 +47,10 @@ describe('WebhooksSection', () => {
   it('says so when there is none, and when the list fails', async () => {
     const api = fakeHttp({ 'GET /api/v1/user/webhooks': () => envelope([]) });
     await show();
-    expect(await screen.findByText('No webhooks yet.', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('No webhooks yet.')).toBeInTheDocument();
     api.on({ 'GET /api/v1/user/webhooks': () => reply(500) });
     await show();
-    expect(await screen.findByTestId('webhooks-error', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByTestId('webhooks-error')).toBeInTheDocument();
   });
 
   it('adds an endpoint and shows its secret once with a copy button', async () => {
@@ -61,8 +60,8 @@ describe('WebhooksSection', () => {
         envelope({ webhook: hook({ kinds: [] }), secret: SECRET }),
     });
     await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Add webhook' }, SLOW));
-    const form = await screen.findByTestId('webhook-form', {}, SLOW);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add webhook' }));
+    const form = await screen.findByTestId('webhook-form');
     fireEvent.change(within(form).getByLabelText('URL'), {
       target: { value: ' https://hooks.example.com/portal ' },
     });
@@ -74,7 +73,7 @@ describe('WebhooksSection', () => {
       kinds: [],
       minSeverity: 'warning',
     });
-    const secret = await screen.findByTestId('webhook-secret', {}, SLOW);
+    const secret = await screen.findByTestId('webhook-secret');
     expect(secret).toHaveTextContent(SECRET);
     expect(within(secret).getByRole('button', { name: /copy/i })).toBeInTheDocument();
   });
@@ -82,14 +81,14 @@ describe('WebhooksSection', () => {
   it('refuses an address that is not http or https before sending it', async () => {
     const api = fakeHttp({ 'GET /api/v1/user/webhooks': () => envelope([]) });
     await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Add webhook' }, SLOW));
-    const form = await screen.findByTestId('webhook-form', {}, SLOW);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add webhook' }));
+    const form = await screen.findByTestId('webhook-form');
     fireEvent.change(within(form).getByLabelText('URL'), {
       target: { value: 'ftp://hooks.example.com' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(
-      await screen.findByText('Enter an address starting with https:// or http://', {}, SLOW),
+      await screen.findByText('Enter an address starting with https:// or http://'),
     ).toBeInTheDocument();
     expect(api.calls('POST /api/v1/user/webhooks')).toHaveLength(0);
   });
@@ -101,10 +100,10 @@ describe('WebhooksSection', () => {
         envelope({ state: 'failed', status: 503, error: '', durationMs: 20 }),
     });
     await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Send test' }, SLOW));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send test' }));
     await waitFor(() => expect(api.calls('POST /api/v1/user/webhooks/{id}/test')).toHaveLength(1));
     expect(api.calls('POST /api/v1/user/webhooks/{id}/test')[0]?.params).toEqual({ id: '7' });
-    expect(await screen.findByText('Test not delivered: 503', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('Test not delivered: 503')).toBeInTheDocument();
   });
 
   it('switches an endpoint off', async () => {
@@ -113,7 +112,7 @@ describe('WebhooksSection', () => {
       'POST /api/v1/user/webhooks/{id}': () => envelope(hook({ enabled: false })),
     });
     await show();
-    fireEvent.click(await screen.findByRole('switch', {}, SLOW));
+    fireEvent.click(await screen.findByRole('switch'));
     await waitFor(() => expect(api.calls('POST /api/v1/user/webhooks/{id}')).toHaveLength(1));
     expect(api.calls('POST /api/v1/user/webhooks/{id}')[0]?.body).toEqual({ enabled: false });
   });
@@ -133,9 +132,9 @@ describe('WebhooksSection', () => {
         }),
     });
     await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Delivery log' }, SLOW));
-    const drawer = await screen.findByTestId('webhook-log', {}, SLOW);
-    expect(await within(drawer).findByText('HTTP 200', {}, SLOW)).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delivery log' }));
+    const drawer = await screen.findByTestId('webhook-log');
+    expect(await within(drawer).findByText('HTTP 200')).toBeInTheDocument();
     expect(within(drawer).getByText('connect: refused')).toBeInTheDocument();
     expect(within(drawer).getAllByText('Delivered')).toHaveLength(2);
   });

@@ -69,7 +69,7 @@ describe('AlarmRulesPage', () => {
     await waitFor(() =>
       expect(api.calls('POST /api/v1/alarm/rule/{id}')[0]?.body).toEqual({ enabled: false }),
     );
-  }, 30_000);
+  });
 
   it('checks the parameters in the form as the server does', async () => {
     screenWidth(1440);
@@ -92,7 +92,7 @@ describe('AlarmRulesPage', () => {
     fireEvent.click(screen.getByTestId('rule-submit'));
     expect(await screen.findByText(/Out of range/)).toBeTruthy();
     expect(api.calls('POST /api/v1/alarm/rule/{id}')).toHaveLength(0);
-  }, 30_000);
+  });
 
   it('has no add button nor switches without the right to edit the company', async () => {
     screenWidth(390);
@@ -109,7 +109,7 @@ describe('AlarmRulesPage', () => {
     expect(cards.length).toBe(2);
     expect(screen.queryByTestId('rule-add')).toBeNull();
     expect(screen.getAllByTestId('rule-enabled')[0]?.className).toContain('disabled');
-  }, 30_000);
+  });
 
   it('says so when the rules cannot be loaded', async () => {
     screenWidth(1440);
@@ -123,5 +123,5 @@ describe('AlarmRulesPage', () => {
       user: ME,
     });
     expect(await screen.findByTestId('rules-error')).toBeTruthy();
-  }, 30_000);
+  });
 });

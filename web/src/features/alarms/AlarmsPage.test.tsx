@@ -94,7 +94,7 @@ describe('AlarmsPage', () => {
     expect(api.calls('POST /api/v1/alarm/case/{id}/acknowledge')[0]?.path).toBe(
       '/api/v1/alarm/case/7/acknowledge',
     );
-  }, 30_000);
+  });
 
   it('opens a case history in a drawer', async () => {
     screenWidth(1440);
@@ -105,7 +105,7 @@ describe('AlarmsPage', () => {
     const items = await screen.findAllByTestId('alarm-history-item');
     expect(items.length).toBe(1);
     expect(within(items[0] as HTMLElement).getByText('Opened')).toBeTruthy();
-  }, 30_000);
+  });
 
   it('opens the case a link names (the url of an alarm webhook) and forgets it on close', async () => {
     screenWidth(1440);
@@ -116,7 +116,7 @@ describe('AlarmsPage', () => {
     expect(api.calls('GET /api/v1/alarm/case/{id}')[0]?.path).toBe('/api/v1/alarm/case/7');
     fireEvent.click(within(document.body).getByLabelText('Close'));
     await waitFor(() => expect(view.location()).toBe('/alarms'));
-  }, 30_000);
+  });
 
   it('shows cards on a phone and filters by state', async () => {
     screenWidth(390);
@@ -129,7 +129,7 @@ describe('AlarmsPage', () => {
       state: 'open',
       kind: 'event_code',
     });
-  }, 30_000);
+  });
 
   it('says so when nothing is open', async () => {
     screenWidth(1440);
@@ -139,5 +139,5 @@ describe('AlarmsPage', () => {
     });
     await renderScreen(<AlarmsPage />);
     expect(await screen.findByText('No alarms. Everything is running as expected.')).toBeTruthy();
-  }, 30_000);
+  });
 });

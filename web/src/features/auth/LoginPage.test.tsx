@@ -48,11 +48,8 @@ const serve = (routes: Routes) =>
 const tokenCalls = (api: ReturnType<typeof serve>) =>
   api.calls('POST /oauth/token/new').map((r) => r.body as Record<string, unknown>);
 
-// antd forms and RSA in jsdom are slow on a busy machine
-const SLOW = { timeout: 10_000 };
-
-// 60 s: a second submit also waits out the double-click guard's 3 s
-describe('the sign-in screen when sign-in is locked (109)', { timeout: 60_000 }, () => {
+// (a second submit also waits out the double-click guard's 3 s)
+describe('the sign-in screen when sign-in is locked (109)', () => {
   afterEach(() => {
     tokenStore.clear();
   });
@@ -72,19 +69,19 @@ describe('the sign-in screen when sign-in is locked (109)', { timeout: 60_000 },
     await user.type(screen.getByLabelText('Password'), 'secret123');
     await user.click(screen.getByTestId('login-submit'));
 
-    expect(await screen.findByText(LOCKED, {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText(LOCKED)).toBeInTheDocument();
     expect(screen.getByText(/Get a verification code sent to this account/)).toBeInTheDocument();
     expect(screen.getByTestId('login-submit')).toHaveTextContent('Sign in with the code');
     expect(tokenStore.get()).toBeNull();
 
     await user.click(screen.getByTestId('login-send-code'));
-    await waitFor(() => expect(codeRequests()).toHaveLength(1), SLOW);
+    await waitFor(() => expect(codeRequests()).toHaveLength(1));
     expect(codeRequests()[0]).toMatchObject({ account: 'ann@example.com', type: 'login' });
 
     await user.type(screen.getByTestId('login-code'), '123456');
     await afterGuard(screen.getByTestId('login-submit'));
     await user.click(screen.getByTestId('login-submit'));
-    expect(await screen.findByText('signed in', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('signed in')).toBeInTheDocument();
     expect(tokenCalls(api)).toHaveLength(2);
     expect(tokenCalls(api)[0]).not.toHaveProperty('code');
     expect(tokenCalls(api)[1]).toMatchObject({ username: 'ann@example.com', code: '123456' });
@@ -103,11 +100,11 @@ describe('the sign-in screen when sign-in is locked (109)', { timeout: 60_000 },
     await user.type(screen.getByLabelText('Account'), 'ann@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
     await user.click(screen.getByTestId('login-submit'));
-    await user.type(await screen.findByTestId('login-code', {}, SLOW), '000000');
+    await user.type(await screen.findByTestId('login-code'), '000000');
     await afterGuard(screen.getByTestId('login-submit'));
     await user.click(screen.getByTestId('login-submit'));
     expect(
-      await screen.findByText('Verification code error, please get it again', {}, SLOW),
+      await screen.findByText('Verification code error, please get it again'),
     ).toBeInTheDocument();
     expect(screen.queryByText('signed in')).toBeNull();
   });

@@ -7,7 +7,6 @@ import type { LoggedContent, LoggedMessage, LoggerGateway } from './api';
 import CommLogPage from './CommLogPage';
 
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
-const SLOW = { timeout: 10_000 };
 
 const gateway: LoggerGateway = {
   id: 7,
@@ -71,16 +70,14 @@ describe('CommLogPage', () => {
     });
     const asked = () => api.calls('GET /api/v1/logger/page').map((r) => r.query);
     const { location } = await show();
-    const table = await screen.findByTestId('commlog-gateways', {}, SLOW);
-    await within(table).findByText('Sunny Farm', {}, SLOW);
+    const table = await screen.findByTestId('commlog-gateways');
+    await within(table).findByText('Sunny Farm');
     expect(table).toHaveTextContent('1,234');
 
     fireEvent.click(within(table).getByTestId('commlog-gateway-open'));
-    expect(await screen.findByTestId('commlog-gateway-title', {}, SLOW)).toHaveTextContent(
-      'GW0001',
-    );
-    const messages = await screen.findByTestId('commlog-messages', {}, SLOW);
-    await within(messages).findByText('{"v":1,"sn":"INV1","pac":1200}', {}, SLOW);
+    expect(await screen.findByTestId('commlog-gateway-title')).toHaveTextContent('GW0001');
+    const messages = await screen.findByTestId('commlog-messages');
+    await within(messages).findByText('{"v":1,"sn":"INV1","pac":1200}');
     expect(asked()[0]).toMatchObject({ sn: 'GW0001', page: 1, limit: 20 });
     expect(asked()[0]).not.toHaveProperty('direction');
 
@@ -89,14 +86,14 @@ describe('CommLogPage', () => {
     expect(location()).toContain('direction=down');
 
     fireEvent.click(within(messages).getByTestId('commlog-view'));
-    const payload = await screen.findByTestId('commlog-payload', {}, SLOW);
+    const payload = await screen.findByTestId('commlog-payload');
     expect(payload.textContent).toBe('{\n  "v": 1,\n  "sn": "INV1",\n  "pac": 1200\n}');
     expect(payload.getAttribute('data-json')).toBe('true');
     expect(screen.queryByTestId('commlog-truncated')).toBeNull();
 
     // back to the gateways
     fireEvent.click(screen.getByTestId('commlog-back'));
-    expect(await screen.findByTestId('commlog-gateways', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByTestId('commlog-gateways')).toBeInTheDocument();
   });
 
   it('finds the gateway a device reports through and shows its messages', async () => {
@@ -106,8 +103,8 @@ describe('CommLogPage', () => {
       'GET /api/v1/logger/page': () => envelope(page<LoggedMessage>([])),
     });
     const { location } = await show('/log/communication?device=INV1');
-    await waitFor(() => expect(location()).toContain('?sn=GW0001'), SLOW);
-    expect(await screen.findByText('No messages logged for this gateway', {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(location()).toContain('?sn=GW0001'));
+    expect(await screen.findByText('No messages logged for this gateway')).toBeTruthy();
   });
 
   it('says when a device reports through no gateway the user may read', async () => {
@@ -116,7 +113,7 @@ describe('CommLogPage', () => {
         failure(4, 'Parameter validation error: sn'),
     });
     await show('/log/communication?device=NOPE');
-    expect(await screen.findByTestId('commlog-no-gateway', {}, SLOW)).toHaveTextContent('NOPE');
+    expect(await screen.findByTestId('commlog-no-gateway')).toHaveTextContent('NOPE');
     expect(api.calls('GET /api/v1/logger/getInverterLogger/{sn}')[0]?.params).toEqual({
       sn: 'NOPE',
     });
@@ -128,9 +125,9 @@ describe('CommLogPage', () => {
       'GET /api/v1/logger': () => (lists++ === 0 ? reply(500) : envelope(page<LoggerGateway>([]))),
     });
     await show();
-    const problem = await screen.findByTestId('commlog-gateways-error', {}, SLOW);
+    const problem = await screen.findByTestId('commlog-gateways-error');
     fireEvent.click(within(problem).getByRole('button'));
-    expect(await screen.findByText('No gateways to show', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('No gateways to show')).toBeInTheDocument();
   });
 
   it('shows a cut binary payload as sent, with the warning', async () => {
@@ -140,8 +137,8 @@ describe('CommLogPage', () => {
         envelope({ ...content, payload: '01 03 04 00 0A', truncated: true }),
     });
     await show('/log/communication?sn=GW0001');
-    fireEvent.click(await screen.findByTestId('commlog-view', {}, SLOW));
-    const payload = await screen.findByTestId('commlog-payload', {}, SLOW);
+    fireEvent.click(await screen.findByTestId('commlog-view'));
+    const payload = await screen.findByTestId('commlog-payload');
     expect(payload.textContent).toBe('01 03 04 00 0A');
     expect(payload.getAttribute('data-json')).toBe('false');
     expect(screen.getByTestId('commlog-truncated')).toBeInTheDocument();

@@ -7,9 +7,6 @@ import type { Customer, CustomerTypeNode } from './api';
 import CustomerListPage from './CustomerListPage';
 import CustomerTypesPage from './CustomerTypesPage';
 
-// a loaded machine renders antd slowly: wait longer than testing-library's 1 s
-const SLOW = { timeout: 10_000 };
-
 const ann: Customer = {
   id: 5,
   userId: 42,
@@ -107,7 +104,7 @@ describe('CustomerListPage', () => {
   it('lists customers with their type and plants, without buttons for a viewer', async () => {
     const api = serve();
     await show('list', { edit: false });
-    await screen.findAllByText('ann@example.com', {}, SLOW);
+    await screen.findAllByText('ann@example.com');
     expect(screen.getByTestId('customer-plants')).toHaveTextContent('2');
     expect(screen.getByTestId('customer-plants').closest('a')).toHaveAttribute(
       'href',
@@ -123,7 +120,7 @@ describe('CustomerListPage', () => {
   it('asks for the company an internal administrator names with ?companyId=', async () => {
     const api = serve();
     await show('list', { ...ADMIN, route: '/customer/list?companyId=1' });
-    await screen.findAllByText('ann@example.com', {}, SLOW);
+    await screen.findAllByText('ann@example.com');
     expect(api.calls('GET /api/v1/customers')[0]?.query).toEqual({
       page: 1,
       limit: 10,
@@ -132,7 +129,7 @@ describe('CustomerListPage', () => {
     });
     expect(api.calls('GET /api/v1/customerTypes')[0]?.query).toEqual({ companyId: 1, lan: 'en' });
     fireEvent.click(screen.getByLabelText('Remove'));
-    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() =>
       expect(api.calls('DELETE /api/v1/customers/delete/{id}')).toMatchObject([
@@ -145,16 +142,14 @@ describe('CustomerListPage', () => {
     const bob: Customer = { ...ann, id: 6, userId: 43, account: 'bob@example.com', disabled: true };
     const api = serve([ann, bob]);
     await show('list', { ...ADMIN, route: '/customer/list?companyId=1' });
-    const annRow = rowOf(await screen.findAllByText('ann@example.com', {}, SLOW));
+    const annRow = rowOf(await screen.findAllByText('ann@example.com'));
     const bobRow = rowOf(screen.getAllByText('bob@example.com'));
     expect(annRow).not.toHaveTextContent('Disabled');
     expect(bobRow).toHaveTextContent('Disabled');
     expect(within(bobRow).getByLabelText('Enable account')).toBeTruthy();
     fireEvent.click(within(annRow).getByLabelText('Disable account'));
-    expect(
-      (await screen.findAllByText('Disable ann@example.com?', {}, SLOW)).length,
-    ).toBeGreaterThan(0);
-    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    expect((await screen.findAllByText('Disable ann@example.com?')).length).toBeGreaterThan(0);
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disable account' }));
     await waitFor(() =>
       expect(api.calls('POST /api/v1/owner/{id}/disable')).toMatchObject([
@@ -166,7 +161,7 @@ describe('CustomerListPage', () => {
   it('offers company staff no way to disable an owner', async () => {
     serve();
     await show('list');
-    await screen.findAllByText('ann@example.com', {}, SLOW);
+    await screen.findAllByText('ann@example.com');
     expect(screen.getAllByLabelText('Remove')).toHaveLength(1);
     expect(screen.queryByLabelText('Disable account')).toBeNull();
   });
@@ -174,7 +169,7 @@ describe('CustomerListPage', () => {
   it('tells an internal administrator who names no company to choose one', async () => {
     const api = serve();
     await show('list', { ...ADMIN, route: '/customer/list' });
-    expect(await screen.findByText(/belongs to no company/, {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText(/belongs to no company/)).toBeTruthy();
     expect(screen.queryByText('The customers could not be loaded')).toBeNull();
     expect(api.calls('GET /api/v1/customers')).toEqual([]);
   });
@@ -182,28 +177,26 @@ describe('CustomerListPage', () => {
   it('says so when there are no customers yet', async () => {
     serve([]);
     await show('list');
-    expect(await screen.findByText('No customers yet', {}, SLOW)).toBeTruthy();
-    expect(await screen.findAllByText('Add customer', {}, SLOW)).not.toEqual([]);
+    expect(await screen.findByText('No customers yet')).toBeTruthy();
+    expect(await screen.findAllByText('Add customer')).not.toEqual([]);
   });
 
   it('shows a failed list with a way to try again', async () => {
     serve().on({ 'GET /api/v1/customers': () => networkError() });
     await show('list');
-    expect(await screen.findByText('The customers could not be loaded', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('The customers could not be loaded')).toBeTruthy();
   });
 
   it('checks the account on blur and shows 207 at the field', async () => {
     const api = serve();
     await show('list');
-    fireEvent.click((await screen.findAllByText('Add customer', {}, SLOW))[0]!);
-    const input = await screen.findByLabelText('Account', {}, SLOW);
+    fireEvent.click((await screen.findAllByText('Add customer'))[0]!);
+    const input = await screen.findByLabelText('Account');
     fireEvent.change(input, { target: { value: 'ann@example.com' } });
     fireEvent.blur(input);
     expect(
       await screen.findByText(
         'This account is already a customer of your company or has been asked to become one',
-        {},
-        SLOW,
       ),
     ).toBeTruthy();
     expect(api.calls('GET /api/v1/customer/check')[0]?.query).toEqual({
@@ -217,8 +210,8 @@ describe('CustomerListPage', () => {
   it('removes a customer after confirmation', async () => {
     const api = serve();
     await show('list');
-    fireEvent.click(await screen.findByLabelText('Remove', {}, SLOW));
-    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    fireEvent.click(await screen.findByLabelText('Remove'));
+    const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Remove customer ann@example.com?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() =>
@@ -240,12 +233,10 @@ describe('CustomerTypesPage', () => {
   it('shows the tree opened, and refuses to delete a type with subtypes', async () => {
     const api = serve();
     await show('types');
-    await screen.findByText('Villa', {}, SLOW);
+    await screen.findByText('Villa');
     expect(rowNames()).toEqual(['Home', 'Villa', 'Business']);
     fireEvent.click(deleteOf('Home'));
-    expect(
-      await screen.findByText('This type has subtypes and cannot be deleted', {}, SLOW),
-    ).toBeTruthy();
+    expect(await screen.findByText('This type has subtypes and cannot be deleted')).toBeTruthy();
     expect(api.calls('POST /api/v1/customerType/{id}/delete')).toEqual([]);
   });
 
@@ -255,12 +246,12 @@ describe('CustomerTypesPage', () => {
         failure(4, 'Parameter validation error: customers'),
     });
     await show('types');
-    await screen.findByText('Business', {}, SLOW);
+    await screen.findByText('Business');
     fireEvent.click(deleteOf('Business'));
-    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(
-      await screen.findByText('This type still has customers and cannot be deleted', {}, SLOW),
+      await screen.findByText('This type still has customers and cannot be deleted'),
     ).toBeTruthy();
     expect(api.calls('POST /api/v1/customerType/{id}/delete')).toMatchObject([
       { params: { id: '3' }, query: { lan: 'en' } },
@@ -272,14 +263,14 @@ describe('CustomerTypesPage', () => {
   it('keeps the company an internal administrator names, in requests and links', async () => {
     const api = serve().on({ 'POST /api/v1/customerType/{id}/delete': () => envelope(null) });
     await show('types', { ...ADMIN, route: '/customer/type?companyId=1' });
-    await screen.findByText('Business', {}, SLOW);
+    await screen.findByText('Business');
     expect(api.calls('GET /api/v1/customer/types')[0]?.query).toEqual({ companyId: 1, lan: 'en' });
     expect(screen.getAllByTestId('type-row-customers')[0]?.closest('a')).toHaveAttribute(
       'href',
       '/customer/list?typeId=1&companyId=1',
     );
     fireEvent.click(deleteOf('Business'));
-    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
       expect(api.calls('POST /api/v1/customerType/{id}/delete')).toMatchObject([
@@ -291,14 +282,14 @@ describe('CustomerTypesPage', () => {
   it('tells an internal administrator without ?companyId= to choose a company', async () => {
     serve();
     await show('types', { ...ADMIN, route: '/customer/type' });
-    expect(await screen.findByText(/belongs to no company/, {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText(/belongs to no company/)).toBeTruthy();
     expect(screen.queryByTestId('customer-types-error')).toBeNull();
   });
 
   it('has no edit buttons without customer.type.edit', async () => {
     serve();
     await show('types', { edit: false });
-    await screen.findByText('Villa', {}, SLOW);
+    await screen.findByText('Villa');
     expect(screen.queryByText(/^Add/)).toBeNull();
     expect(screen.queryByLabelText('Delete')).toBeNull();
   });

@@ -9,7 +9,6 @@ import EventPage from './EventPage';
 import type { DrEvent, Enrollment } from './types';
 
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
-const SLOW = { timeout: 10_000 };
 
 const address = {
   country: 'DE',
@@ -107,29 +106,27 @@ describe('energy hub screens', () => {
     });
     const sent = () => api.calls('POST /api/v1/oadr/enrollment/{id}/action');
     await show(<EnrollmentPlanPage />, ['energyhub.enroll']);
-    const table = await screen.findByTestId('hub-enrollments', {}, SLOW);
-    await within(table).findByText('Sunny Farm', {}, SLOW);
+    const table = await screen.findByTestId('hub-enrollments');
+    await within(table).findByText('Sunny Farm');
     expect(within(table).getByTestId('hub-enrollment-status')).toHaveTextContent('Accepted');
     // the utility's "reject" is not the participant's to press; no programme tabs either
     expect(within(table).queryByTestId('hub-action-reject')).toBeNull();
     expect(screen.queryByTestId('hub-tabs')).toBeNull();
-    expect(await screen.findByTestId('hub-enroll-new', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByTestId('hub-enroll-new')).toBeInTheDocument();
 
     fireEvent.click(within(table).getByTestId('hub-action-optOut'));
-    fireEvent.click(await screen.findByTestId('hub-confirm-ok', {}, SLOW));
-    await waitFor(() => expect(sent().map((r) => r.body)).toEqual([{ action: 'optOut' }]), SLOW);
+    fireEvent.click(await screen.findByTestId('hub-confirm-ok'));
+    await waitFor(() => expect(sent().map((r) => r.body)).toEqual([{ action: 'optOut' }]));
     expect(sent()[0]?.params).toEqual({ id: '5' });
   });
 
   it('gives the utility its tabs and a reject that needs a reason', async () => {
     serve({ 'GET /api/v1/oadr/enrollments': () => envelope(page([enrollment])) });
     await show(<EnrollmentPlanPage />, ['energyhub.enroll', 'sys.energyhub.edit']);
-    expect(await screen.findByTestId('hub-tabs', {}, SLOW)).toHaveTextContent(
-      'Utility connections',
-    );
-    const table = await screen.findByTestId('hub-enrollments', {}, SLOW);
-    fireEvent.click(await within(table).findByTestId('hub-action-reject', {}, SLOW));
-    const confirm = await screen.findByTestId('hub-reject-ok', {}, SLOW);
+    expect(await screen.findByTestId('hub-tabs')).toHaveTextContent('Utility connections');
+    const table = await screen.findByTestId('hub-enrollments');
+    fireEvent.click(await within(table).findByTestId('hub-action-reject'));
+    const confirm = await screen.findByTestId('hub-reject-ok');
     expect(confirm).toBeDisabled();
     fireEvent.change(screen.getByTestId('hub-reject-reason'), { target: { value: 'No meter' } });
     expect(confirm).toBeEnabled();
@@ -142,10 +139,10 @@ describe('energy hub screens', () => {
         lists++ === 0 ? reply(500) : envelope(page<Enrollment>([])),
     });
     await show(<EnrollmentPlanPage />, []);
-    const problem = await screen.findByTestId('hub-enrollments-error', {}, SLOW);
+    const problem = await screen.findByTestId('hub-enrollments-error');
     fireEvent.click(within(problem).getByRole('button'));
     expect(
-      await screen.findByText('No plant is enrolled in a demand-response programme yet', {}, SLOW),
+      await screen.findByText('No plant is enrolled in a demand-response programme yet'),
     ).toBeInTheDocument();
     // without energyhub.enroll there is nothing to enroll with
     expect(screen.queryByTestId('hub-enroll-new')).toBeNull();
@@ -154,13 +151,13 @@ describe('energy hub screens', () => {
   it('says what cancelling an event means for a participant', async () => {
     serve({ 'GET /api/v1/oadr/events': () => envelope(page([event])) });
     await show(<EventPage />, ['energyhub.event.cancel'], '/energyHub/event');
-    const table = await screen.findByTestId('hub-events', {}, SLOW);
-    await within(table).findByText('Evening peak', {}, SLOW);
+    const table = await screen.findByTestId('hub-events');
+    await within(table).findByText('Evening peak');
     expect(table).toHaveTextContent('2 h');
     expect(table).toHaveTextContent('Discharge 3 kW');
     fireEvent.click(within(table).getByTestId('hub-event-cancel'));
     expect(
-      (await screen.findAllByText('Opt your plants out of “Evening peak”?', {}, SLOW)).length,
+      (await screen.findAllByText('Opt your plants out of “Evening peak”?')).length,
     ).toBeGreaterThan(0);
     expect(screen.queryByTestId('hub-event-new')).toBeNull();
   });

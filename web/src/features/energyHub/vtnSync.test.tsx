@@ -8,8 +8,6 @@ import type { Enrollment, Vtn } from './types';
 import { usePower } from './useDuration';
 import { VtnTab } from './VtnTab';
 
-const SLOW = { timeout: 10_000 };
-
 const vtn: Vtn = {
   id: 1,
   name: 'Utility',
@@ -74,7 +72,7 @@ describe('energy hub: what a utility server sent that the portal could not use',
   it('lists the events the last sync skipped, each with its reason', async () => {
     fakeHttp({ 'GET /api/v1/oadr/vtns': () => envelope([vtn]) });
     await show(<VtnTab />);
-    const list = await screen.findByTestId('hub-vtn-refused', {}, SLOW);
+    const list = await screen.findByTestId('hub-vtn-refused');
     expect(list).toHaveTextContent('Skipped at the last sync: 2');
     expect(list).toHaveTextContent('negative: interval 0 has a negative duration');
     expect(list).toHaveTextContent('no-start: missing field `start`');
@@ -91,7 +89,7 @@ describe('energy hub: what a utility server sent that the portal could not use',
         ]),
     });
     await show(<VtnTab />);
-    await screen.findByText('Utility', {}, SLOW);
+    await screen.findByText('Utility');
     expect(screen.queryByTestId('hub-vtn-refused')).toBeNull();
     expect(screen.getByTestId('hub-vtn-notify')).toHaveTextContent('Webhooks on');
   });
@@ -101,7 +99,7 @@ describe('energy hub: what a utility server sent that the portal could not use',
       'GET /api/v1/oadr/enrollment/{id}': () => envelope(enrollment),
     });
     await show(<EnrollmentDrawer id={5} onClose={() => {}} />);
-    const alert = await screen.findByTestId('hub-enrollment-unsupported-reports', {}, SLOW);
+    const alert = await screen.findByTestId('hub-enrollment-unsupported-reports');
     expect(alert).toHaveTextContent('BASELINE, OPERATING_STATE');
     expect(api.calls('GET /api/v1/oadr/enrollment/{id}')[0]?.params).toEqual({ id: '5' });
   });

@@ -106,7 +106,7 @@ describe('EventListPage', () => {
     expect(deviceRows.length).toBe(10);
     expect(within(nth(deviceRows, 9) as HTMLElement).getByText('ROOF-INV09')).toBeTruthy();
     expect(within(nth(deviceRows, 9) as HTMLElement).getByText('Recovered')).toBeTruthy();
-  }, 30_000);
+  });
 
   it('stacks each occurrence in one cell on a phone', async () => {
     screenWidth(390);
@@ -121,7 +121,7 @@ describe('EventListPage', () => {
     expect(within(nth(cards, 1)).getByText('Notice')).toBeTruthy();
     // no column headers beyond the one
     expect(screen.queryByText('Device type')).toBeNull();
-  }, 30_000);
+  });
 });
 
 describe('MessageBell', () => {
@@ -157,5 +157,5 @@ describe('MessageBell', () => {
     expect(within(nth(items, 1)).getByTestId('message-resolved').textContent).toBe('Recovered');
     expect(within(nth(items, 0)).queryByTestId('message-resolved')).toBeNull();
     expect(within(nth(items, 0)).getByText(/Warning · F35 No AC grid/)).toBeTruthy();
-  }, 30_000);
+  });
 });

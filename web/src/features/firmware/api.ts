@@ -197,7 +197,7 @@ export function checkFirmware(
 export const changeEnabled = (id: number, enable: boolean, notify: boolean) =>
   api.get('/api/v1/firmware/{id}/changeEnable', {
     path: { id },
-    // the document has both as text (`true`/`false`), which is how axios writes the booleans
+    // the document has both as text (`true`/`false`), which is how the http client writes booleans
     query: {
       enable,
       notify: enable && notify,

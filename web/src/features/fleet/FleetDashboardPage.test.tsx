@@ -6,8 +6,6 @@ import { renderScreen } from '@/test/render';
 import type { FleetSummary, FleetYield } from './api';
 import FleetDashboardPage from './FleetDashboardPage';
 
-const SLOW = { timeout: 10_000 };
-
 const aYield = (patch: Partial<FleetYield>): FleetYield => ({
   plantId: 1,
   plantName: 'Roof',
@@ -123,7 +121,7 @@ describe('FleetDashboardPage', () => {
   it('shows the plants per status, each tile opening the filtered plant list', async () => {
     server(() => aSummary());
     await show('/?type=1');
-    const tiles = await screen.findByTestId('fleet-status', undefined, SLOW);
+    const tiles = await screen.findByTestId('fleet-status');
     expect(within(tiles).getByTestId('fleet-tile-total')).toHaveTextContent('9');
     const fault = within(tiles).getByTestId('fleet-tile-fault');
     expect(fault).toHaveTextContent('Fault');
@@ -139,7 +137,7 @@ describe('FleetDashboardPage', () => {
   it('lists open alarms faults first with why, and the silent plants with how day was told', async () => {
     server(() => aSummary());
     await show();
-    const alarms = await screen.findByTestId('fleet-alarms', undefined, SLOW);
+    const alarms = await screen.findByTestId('fleet-alarms');
     const rows = within(alarms).getAllByTestId('fleet-alarm');
     expect(rows[0]).toHaveTextContent('Barn');
     expect(rows[0]).toHaveTextContent('F01 DC insulation fault');
@@ -170,7 +168,7 @@ describe('FleetDashboardPage', () => {
   it('ranks by specific yield, marks outliers and shows plants without capacity as --', async () => {
     const api = server(() => aSummary());
     await show();
-    const ranking = await screen.findByTestId('fleet-ranking', undefined, SLOW);
+    const ranking = await screen.findByTestId('fleet-ranking');
     const best = within(within(ranking).getByTestId('fleet-best')).getAllByTestId('fleet-yield');
     expect(best.map((r) => r.textContent)).toEqual([
       expect.stringContaining('Roof'),
@@ -193,10 +191,8 @@ describe('FleetDashboardPage', () => {
 
     // the period switch asks again
     fireEvent.click(within(ranking).getByText('7 days'));
-    await waitFor(
-      () =>
-        expect(api.calls('GET /api/v1/fleet/summary').map((c) => c.query.period)).toContain('7d'),
-      SLOW,
+    await waitFor(() =>
+      expect(api.calls('GET /api/v1/fleet/summary').map((c) => c.query.period)).toContain('7d'),
     );
   });
 
@@ -204,16 +200,10 @@ describe('FleetDashboardPage', () => {
     let power = 4200;
     const api = server(() => aSummary({ energy: { ...aSummary().energy, powerW: power } }));
     await show();
-    await waitFor(
-      () => expect(screen.getByTestId('fleet-power')).toHaveTextContent('4.2 kW'),
-      SLOW,
-    );
+    await waitFor(() => expect(screen.getByTestId('fleet-power')).toHaveTextContent('4.2 kW'));
     power = 9100;
     await act(() => vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS + 100));
-    await waitFor(
-      () => expect(screen.getByTestId('fleet-power')).toHaveTextContent('9.1 kW'),
-      SLOW,
-    );
+    await waitFor(() => expect(screen.getByTestId('fleet-power')).toHaveTextContent('9.1 kW'));
     expect(api.calls('GET /api/v1/fleet/summary').length).toBeGreaterThan(1);
   });
 
@@ -223,7 +213,7 @@ describe('FleetDashboardPage', () => {
     });
     server(() => empty);
     await show('/?status=3');
-    expect(await screen.findByTestId('fleet-empty', undefined, SLOW)).toHaveTextContent(
+    expect(await screen.findByTestId('fleet-empty')).toHaveTextContent(
       'No plant matches these filters.',
     );
   });
@@ -232,11 +222,11 @@ describe('FleetDashboardPage', () => {
     let fail = true;
     server(() => (fail ? failure(3, 'Server error') : aSummary()));
     await show();
-    const problem = await screen.findByTestId('fleet-error', undefined, SLOW);
+    const problem = await screen.findByTestId('fleet-error');
     expect(problem).toHaveTextContent('The fleet dashboard could not be loaded.');
     fail = false;
     fireEvent.click(screen.getByTestId('fleet-retry'));
-    expect(await screen.findByTestId('fleet-status', undefined, SLOW)).toBeInTheDocument();
+    expect(await screen.findByTestId('fleet-status')).toBeInTheDocument();
   });
 
   it('speaks Chinese and Spanish', async () => {
@@ -259,8 +249,8 @@ describe('FleetDashboardPage', () => {
         permissions: PERMISSIONS,
         language,
       });
-      expect(await screen.findByTestId('fleet-title', undefined, SLOW)).toHaveTextContent(title);
-      expect(await screen.findByTestId('fleet-silent', undefined, SLOW)).toHaveTextContent(silent);
+      expect(await screen.findByTestId('fleet-title')).toHaveTextContent(title);
+      expect(await screen.findByTestId('fleet-silent')).toHaveTextContent(silent);
       view.unmount();
     }
   });

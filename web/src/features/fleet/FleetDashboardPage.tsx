@@ -1,13 +1,14 @@
 import './texts';
 import './fleet.css';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Card, Col, Empty, Flex, Row, Select, Skeleton, Typography } from 'antd';
+import { Badge, Button, Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '@/shared/i18n';
 import { useListParams } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
+import { DeferredSelect as Select } from '@/shared/ui/DeferredSelect';
 import { AgentFilter, CustomerFilter } from '@/shared/ui/PickerFilters';
 import { Problem } from '@/shared/ui/Problem';
 import { STATUSES } from '@/shared/ui/status';

@@ -6,8 +6,6 @@ import { screenWidth } from '@/test/media';
 import { renderScreen } from '@/test/render';
 import GatewayListPage from './GatewayListPage';
 
-const SLOW = { timeout: 10_000 };
-
 const gateway: GatewayRow = {
   id: 3,
   sn: 'GW-ROOF-01',
@@ -56,7 +54,7 @@ describe('GatewayListPage', () => {
     screenWidth(390);
     serve();
     await renderScreen(<GatewayListPage />, { route: '/device/gateway' });
-    const card = await screen.findByTestId('gateway-card', undefined, SLOW);
+    const card = await screen.findByTestId('gateway-card');
     expect(within(card).getByTestId('gateway-sn')).toHaveTextContent('GW-ROOF-01');
     expect(card).toHaveTextContent('Roof box');
     expect(card).toHaveTextContent('Online');
@@ -74,7 +72,7 @@ describe('GatewayListPage', () => {
     screenWidth(1440);
     serve();
     await renderScreen(<GatewayListPage />, { route: '/device/gateway' });
-    await screen.findByTestId('gateway-sn', undefined, SLOW);
+    await screen.findByTestId('gateway-sn');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(
       expect.arrayContaining(['SN', 'Alias', 'Status', 'Last message (UTC)', 'Customer', 'Plant']),
@@ -113,7 +111,7 @@ describe('GatewayListPage', () => {
       route: '/device/gateway',
       permissions: { permission: 'gateway.restart', type: 1 },
     });
-    await screen.findAllByTestId('gateway-sn', undefined, SLOW);
+    await screen.findAllByTestId('gateway-sn');
     expect(screen.getByTestId('batch-restart')).toHaveTextContent('Batch restart');
     fireEvent.click(screen.getByRole('checkbox', { name: 'GW-SHED-02' }));
     expect(screen.getByTestId('batch-restart')).toHaveTextContent('Restart 1 selected');
@@ -132,7 +130,7 @@ describe('GatewayListPage', () => {
     screenWidth(1440);
     serve({}, [gateway, second]);
     await renderScreen(<GatewayListPage />, { route: '/device/gateway' });
-    await screen.findAllByTestId('gateway-sn', undefined, SLOW);
+    await screen.findAllByTestId('gateway-sn');
     expect(screen.queryByRole('checkbox', { name: 'GW-SHED-02' })).toBeNull();
     expect(screen.queryByTestId('batch-restart')).toBeNull();
   });

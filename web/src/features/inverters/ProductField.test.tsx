@@ -5,8 +5,6 @@ import { envelope, failure, fakeHttp } from '@/test/http';
 import { renderScreen } from '@/test/render';
 import { ProductField } from './ProductField';
 
-const SLOW = { timeout: 10_000 };
-
 const product = (id: number, name: string, partNumber: string, ratedPower: number) => ({
   id,
   name,
@@ -65,7 +63,7 @@ describe('inverter product', () => {
     await screen.findByTestId('product-pick-select');
     fireEvent.click(screen.getByTestId('product-pick-save'));
     expect(
-      await screen.findByText('This product does not fit the inverter’s type', {}, SLOW),
+      await screen.findByText('This product does not fit the inverter’s type'),
     ).toBeInTheDocument();
     expect(api.calls('POST /api/v1/inverter/product')[0]?.body).toEqual({
       sn: '2306012345',
@@ -73,6 +71,6 @@ describe('inverter product', () => {
     });
     await afterGuard(screen.getByTestId('product-pick-save'));
     fireEvent.click(screen.getByTestId('product-pick-save'));
-    await waitFor(() => expect(api.calls('POST /api/v1/inverter/product')).toHaveLength(2), SLOW);
+    await waitFor(() => expect(api.calls('POST /api/v1/inverter/product')).toHaveLength(2));
   });
 });

@@ -8,7 +8,6 @@ import { messageLinks, NOTIFICATION_FILTERS, notificationParams } from './api';
 import NotificationsPage from './NotificationsPage';
 
 const page = <T,>(infos: T[]) => ({ pageSize: 20, pageNumber: 1, total: infos.length, infos });
-const SLOW = { timeout: 10_000 };
 
 const fault: MessageItem = {
   id: 5,
@@ -109,17 +108,15 @@ describe('NotificationsPage', () => {
     });
     const asked = () => api.calls('GET /api/v1/messages').map((r) => r.query);
     await show();
-    const table = await screen.findByTestId('notifications-table', {}, SLOW);
-    await within(table).findByText('Sunny Farm · INV1', {}, SLOW);
+    const table = await screen.findByTestId('notifications-table');
+    await within(table).findByText('Sunny Farm · INV1');
     expect(table).toHaveTextContent('Firmware update available');
     expect(table).toHaveTextContent('2026-11-25 09:00:00 (Europe/Madrid)');
     expect(within(table).getByTestId('notification-plant')).toHaveAttribute(
       'href',
       '/plants/overview/3/0',
     );
-    expect(await screen.findByTestId('notifications-unread', {}, SLOW)).toHaveTextContent(
-      'Unread: 1',
-    );
+    expect(await screen.findByTestId('notifications-unread')).toHaveTextContent('Unread: 1');
 
     fireEvent.click(screen.getByText('Unread'));
     await waitFor(() => expect(asked().at(-1)).toMatchObject({ status: 0 }));
@@ -145,10 +142,10 @@ describe('NotificationsPage', () => {
       },
     });
     await show();
-    const all = await screen.findByTestId('notifications-read-all', {}, SLOW);
+    const all = await screen.findByTestId('notifications-read-all');
     await waitFor(() => expect(all).toBeEnabled());
     fireEvent.click(all);
-    expect(await screen.findByText('All messages marked as read', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('All messages marked as read')).toBeTruthy();
     await waitFor(() => expect(all).toBeDisabled());
     expect(api.calls('POST /api/v1/messages/read')).toHaveLength(1);
   });
@@ -160,11 +157,9 @@ describe('NotificationsPage', () => {
       'GET /api/v1/messages': () => (lists++ === 0 ? reply(500) : envelope(page<MessageItem>([]))),
     });
     await show('/notification?kind=fault');
-    const problem = await screen.findByTestId('notifications-error', {}, SLOW);
+    const problem = await screen.findByTestId('notifications-error');
     fireEvent.click(within(problem).getByRole('button'));
-    expect(
-      await screen.findByText('No message matches these filters', {}, SLOW),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('No message matches these filters')).toBeInTheDocument();
   });
 
   it('points to the alarm cases waiting for acknowledgement, for those who may see them', async () => {
@@ -178,7 +173,7 @@ describe('NotificationsPage', () => {
       route: '/notification',
       permissions: [{ permission: 'event.view', type: 0 }],
     });
-    const note = await screen.findByTestId('notifications-open-cases', {}, SLOW);
+    const note = await screen.findByTestId('notifications-open-cases');
     expect(note).toHaveTextContent('Alarm cases waiting for acknowledgement: 3');
     expect(within(note).getByRole('link')).toHaveAttribute('href', '/alarms?state=open');
     expect(api.calls('GET /api/v1/alarm/cases')[0]?.query).toMatchObject({
@@ -193,7 +188,7 @@ describe('NotificationsPage', () => {
       'GET /api/v1/messages': () => envelope(page<MessageItem>([])),
     });
     await show();
-    await screen.findByTestId('notifications-table', {}, SLOW);
+    await screen.findByTestId('notifications-table');
     expect(api.calls('GET /api/v1/alarm/cases')).toEqual([]);
     expect(screen.queryByTestId('notifications-open-cases')).toBeNull();
   });

@@ -1,11 +1,13 @@
 import { AppstoreOutlined } from '@ant-design/icons';
-import { Badge, Flex, Tag, Tooltip, Typography } from 'antd';
+import { Flex, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { formatNumber, MISSING } from '@/shared/format/number';
 import type { PlantRow } from './api';
 import { overviewPath, type ListWidth } from './actions';
 import { plantState } from '@/shared/devices/live';
+import { DeferredTag as Tag } from '@/shared/ui/DeferredTag';
+import { StatusDot } from '@/shared/ui/StatusDot';
 
 /**
  * A row's name cell: thumbnail, the name as a link to the plant's overview, tags, and the
@@ -30,7 +32,7 @@ export function NameCell({ row, width, t }: { row: PlantRow; width: ListWidth; t
       <div style={{ minWidth: 0 }}>
         <Flex gap={4} wrap align="center">
           {width === 'phone' && (
-            <Badge
+            <StatusDot
               color={status.color}
               title={t(`plants.status.${status.key}`)}
               aria-label={t(`plants.status.${status.key}`)}

@@ -6,20 +6,7 @@ import {
   ShareAltOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Input,
-  Segmented,
-  Select,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Card, Empty, Flex, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -27,9 +14,15 @@ import { customerOptionsQuery } from '@/shared/api/pickers';
 import { useDraft } from '@/shared/hooks/useDraft';
 import { useListQuery } from '@/shared/list/useListQuery';
 import { useCan } from '@/shared/permissions';
+import { DeferredSearch } from '@/shared/ui/DeferredSearch';
+import { DeferredSegmented } from '@/shared/ui/DeferredSegmented';
+import { DeferredSelect as Select } from '@/shared/ui/DeferredSelect';
+import { DeferredTable } from '@/shared/ui/DeferredTable';
+import { DeferredTag as Tag } from '@/shared/ui/DeferredTag';
 import { AgentFilter } from '@/shared/ui/PickerFilters';
 import { Problem } from '@/shared/ui/Problem';
 import { STATUSES } from '@/shared/ui/status';
+import { CountPill, StatusDot } from '@/shared/ui/StatusDot';
 import { useMediaQuery, useNarrow } from '@/shared/ui/useNarrow';
 import {
   PLANT_FILTERS,
@@ -52,6 +45,8 @@ const PlantMap = lazy(() => import('./PlantMap'));
 const PlantDrawer = lazy(() => import('./PlantDrawer'));
 // plants offered to this user (rare): their card's code loads only when there are some
 const PlantOffers = lazy(() => import('./PlantOffers').then((m) => ({ default: m.PlantOffers })));
+// companies asking to serve the caller (rare too)
+const CustomerAsks = lazy(() => import('./CustomerAsks'));
 const ShareDialog = lazy(() => import('./dialogs').then((m) => ({ default: m.ShareDialog })));
 const TransferDialog = lazy(() => import('./dialogs').then((m) => ({ default: m.TransferDialog })));
 const DeleteDialog = lazy(() => import('./dialogs').then((m) => ({ default: m.DeleteDialog })));
@@ -149,8 +144,8 @@ export default function PlantListPage() {
         value: s.value,
         label: (
           <Flex justify="space-between" gap={8} align="center">
-            <Badge color={s.color} text={t(`plants.status.${s.key}`)} />
-            {count !== undefined && <Badge count={count} showZero color="#64748b" size="small" />}
+            <StatusDot color={s.color} text={t(`plants.status.${s.key}`)} />
+            {count !== undefined && <CountPill count={count} color="#64748b" />}
           </Flex>
         ),
       };
@@ -167,17 +162,9 @@ export default function PlantListPage() {
         </Suspense>
       ) : null}
       {asks.data?.length ? (
-        <Alert
-          type="info"
-          showIcon
-          data-testid="customer-offers-alert"
-          title={t('consent.offers.title', { count: asks.data.length })}
-          action={
-            <Link to="/shares" data-testid="customer-offers-open">
-              {t('consent.filter.manage')}
-            </Link>
-          }
-        />
+        <Suspense fallback={null}>
+          <CustomerAsks count={asks.data.length} />
+        </Suspense>
       ) : null}
       <Card
         title={
@@ -211,7 +198,7 @@ export default function PlantListPage() {
       >
         <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
           <Flex gap={12} wrap style={phone ? { width: '100%' } : undefined}>
-            <Input.Search
+            <DeferredSearch
               allowClear
               placeholder={t('plants.filter.search')}
               aria-label={t('plants.filter.search')}
@@ -269,7 +256,7 @@ export default function PlantListPage() {
               </Tag>
             )}
           </Flex>
-          <Segmented
+          <DeferredSegmented
             value={view}
             onChange={(v) => setView(v as 'list' | 'map')}
             options={[
@@ -289,7 +276,7 @@ export default function PlantListPage() {
             }
           />
         ) : view === 'list' ? (
-          <Table<PlantRow>
+          <DeferredTable<PlantRow>
             rowKey="id"
             data-testid="plant-table"
             columns={columns}

@@ -6,8 +6,6 @@ import { aPlant } from '@/test/plant';
 import { renderScreen } from '@/test/render';
 import PlantListPage from './PlantListPage';
 
-const SLOW = { timeout: 10_000 };
-
 // the timers run on their own too (testing-library's waitFor polls with them)
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
@@ -27,8 +25,8 @@ describe('PlantListPage live state', () => {
       route: '/plants',
       permissions: { permission: 'user.producer', type: 0, children: [] },
     });
-    const table = await screen.findByTestId('plant-table', undefined, SLOW);
-    await waitFor(() => expect(table).toHaveTextContent('Normal'), SLOW);
+    const table = await screen.findByTestId('plant-table');
+    await waitFor(() => expect(table).toHaveTextContent('Normal'));
     expect(screen.getByTestId('plant-pac')).toHaveTextContent('3.6 kW');
     const before = api.calls('GET /api/v1/plants').length;
 
@@ -36,7 +34,7 @@ describe('PlantListPage live state', () => {
     plant = { ...plant, status: 0, pac: 0, stale: true };
     await act(() => vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS + 100));
 
-    await waitFor(() => expect(table).toHaveTextContent('Offline'), SLOW);
+    await waitFor(() => expect(table).toHaveTextContent('Offline'));
     expect(table).not.toHaveTextContent('Normal');
     expect(screen.getByTestId('plant-pac')).toHaveTextContent('0 W');
     expect(api.calls('GET /api/v1/plants').length).toBeGreaterThan(before);

@@ -45,5 +45,5 @@ describe('PlantOffers', () => {
       ]),
     );
     expect(await screen.findByText('“Ann roof” is now yours')).toBeTruthy();
-  }, 30_000);
+  });
 });

@@ -7,9 +7,10 @@ import {
   ShareAltOutlined,
   SwapOutlined,
 } from '@ant-design/icons';
-import { Button, Dropdown, Space, Tooltip } from 'antd';
+import { Button, Flex, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeferredDropdown } from '@/shared/ui/DeferredDropdown';
 import type { PlantRow } from './api';
 import { rowActions, type RowAction } from './actions';
 
@@ -41,7 +42,7 @@ export function RowActions({
   const label = (a: RowAction) => t(a === 'details' ? 'plants.detail.title' : `plants.action.${a}`);
   if (compact) {
     return (
-      <Dropdown
+      <DeferredDropdown
         trigger={['click']}
         menu={{
           items: actions.map((a) => ({
@@ -60,11 +61,11 @@ export function RowActions({
           aria-label={t('plants.column.actions')}
           data-testid="row-actions-menu"
         />
-      </Dropdown>
+      </DeferredDropdown>
     );
   }
   return (
-    <Space size={0} data-testid="row-actions">
+    <Flex align="center" data-testid="row-actions">
       {actions.map((a) => (
         <Tooltip title={label(a)} key={a}>
           <Button
@@ -78,6 +79,6 @@ export function RowActions({
           />
         </Tooltip>
       ))}
-    </Space>
+    </Flex>
   );
 }

@@ -1,9 +1,10 @@
-import { Badge, type TableProps } from 'antd';
+import type { TableProps } from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { formatCompact, formatNumber, MISSING } from '@/shared/format/number';
 import type { PlantQuery, PlantRow } from './api';
 import { plantState } from '@/shared/devices/live';
+import { StatusDot } from '@/shared/ui/StatusDot';
 import type { ListWidth, RowAction } from './actions';
 import { NameCell } from './NameCell';
 import { RowActions } from './RowActions';
@@ -53,7 +54,7 @@ export function plantColumns({
         render: (_, row) => {
           const s = plantState(row.status, row.stale, row.switchedOff);
           return (
-            <Badge
+            <StatusDot
               color={s.color}
               text={t(`plants.status.${s.key}`)}
               data-testid="plant-status"

@@ -6,7 +6,6 @@ import type { Product } from './api';
 import ProductsPage from './ProductsPage';
 
 const page = <T,>(infos: T[]) => ({ pageSize: 10, pageNumber: 1, total: infos.length, infos });
-const SLOW = { timeout: 10_000 };
 
 const sun: Product = {
   id: 3,
@@ -43,9 +42,7 @@ describe('ProductsPage', () => {
   it('lists products with their hardware versions; no buttons without the edit right', async () => {
     fakeHttp({ 'GET /api/v1/product/': () => envelope(page([sun])) });
     await show(['sys.product.view']);
-    expect(await screen.findByTestId('product-row-name', {}, SLOW)).toHaveTextContent(
-      'SUN-5K-SG01LP1',
-    );
+    expect(await screen.findByTestId('product-row-name')).toHaveTextContent('SUN-5K-SG01LP1');
     const table = screen.getByTestId('product-table');
     expect(table).toHaveTextContent('SG01LP1-5K');
     expect(within(table).getByTestId('product-row-hardware')).toHaveTextContent('H1.0H2.0');
@@ -59,9 +56,9 @@ describe('ProductsPage', () => {
       'GET /api/v1/product/': () => (lists++ === 0 ? reply(500) : envelope(page<Product>([]))),
     });
     await show(['sys.product.view']);
-    const problem = await screen.findByTestId('products-error', {}, SLOW);
+    const problem = await screen.findByTestId('products-error');
     fireEvent.click(within(problem).getByRole('button'));
-    expect(await screen.findByText('No products yet', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('No products yet')).toBeInTheDocument();
   });
 
   it('adds a product with hardware versions; a taken part number is refused on blur', async () => {
@@ -74,14 +71,12 @@ describe('ProductsPage', () => {
       'POST /api/v1/product/': () => envelope(11),
     });
     await show(['sys.product.view', 'sys.product.edit']);
-    fireEvent.click(await screen.findByTestId('product-add-empty', {}, SLOW));
+    fireEvent.click(await screen.findByTestId('product-add-empty'));
     fireEvent.change(await screen.findByTestId('product-name'), { target: { value: 'Meter X' } });
     const part = screen.getByTestId('product-part-number');
     fireEvent.change(part, { target: { value: 'SG01LP1-5K' } });
     fireEvent.blur(part);
-    expect(
-      await screen.findByText('Another product has this part number', {}, SLOW),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Another product has this part number')).toBeInTheDocument();
     fireEvent.change(part, { target: { value: 'MX-1' } });
     fireEvent.blur(part);
     const input = screen.getByTestId('hardware-input');
@@ -91,7 +86,7 @@ describe('ProductsPage', () => {
     fireEvent.click(screen.getByTestId('hardware-add'));
     expect(screen.getAllByTestId('hardware-tag').map((t) => t.textContent)).toEqual(['V1', 'V2']);
     fireEvent.click(screen.getByTestId('product-save'));
-    await waitFor(() => expect(api.calls('POST /api/v1/product/')).toHaveLength(1), SLOW);
+    await waitFor(() => expect(api.calls('POST /api/v1/product/')).toHaveLength(1));
     expect(api.calls('POST /api/v1/product/')[0]?.body).toEqual({
       name: 'Meter X',
       partNumber: 'MX-1',
@@ -110,14 +105,10 @@ describe('ProductsPage', () => {
       'POST /api/v1/products/{id}/delete': () => failure(4, 'Parameter validation error: inUse'),
     });
     await show(['sys.product.view', 'sys.product.edit']);
-    fireEvent.click(await screen.findByTestId('action-delete', {}, SLOW));
+    fireEvent.click(await screen.findByTestId('action-delete'));
     fireEvent.click(await screen.findByTestId('product-delete-ok'));
     expect(
-      await screen.findByText(
-        'Firmware or devices refer to this product: it cannot be deleted',
-        {},
-        SLOW,
-      ),
+      await screen.findByText('Firmware or devices refer to this product: it cannot be deleted'),
     ).toBeInTheDocument();
     expect(api.calls('POST /api/v1/products/{id}/delete')[0]?.params).toEqual({ id: '3' });
   });

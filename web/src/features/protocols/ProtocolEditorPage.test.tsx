@@ -9,8 +9,6 @@ import type { ProtocolConfig } from './config';
 import ProtocolEditorPage from './ProtocolEditorPage';
 import ProtocolsPage from './ProtocolsPage';
 
-const SLOW = { timeout: 10_000 };
-
 const METER: ProtocolConfig = {
   code: 'meter-3ph',
   name: 'Three-phase meter',
@@ -71,7 +69,7 @@ describe('protocol configs', () => {
         ]),
     });
     await show('/management/protocol', ['sys.protocol.view']);
-    const code = await screen.findByTestId('protocol-row-code', {}, SLOW);
+    const code = await screen.findByTestId('protocol-row-code');
     expect(code).toHaveAttribute('href', '/management/protocol/meter-3ph');
     expect(screen.getByTestId('protocol-table')).toHaveTextContent('Built in');
     expect(screen.queryByTestId('protocol-new')).toBeNull();
@@ -83,15 +81,15 @@ describe('protocol configs', () => {
       'GET /api/v1/logger/functions': () => (lists++ === 0 ? reply(500) : envelope([])),
     });
     await show('/management/protocol', ['sys.protocol.view']);
-    const problem = await screen.findByTestId('protocols-error', {}, SLOW);
+    const problem = await screen.findByTestId('protocols-error');
     fireEvent.click(within(problem).getByRole('button'));
-    expect(await screen.findByText('No protocol configs', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('No protocol configs')).toBeInTheDocument();
   });
 
   it('is read-only without the edit right', async () => {
     serve();
     await show('/management/protocol/meter-3ph', ['sys.protocol.view']);
-    const scales = await screen.findAllByTestId('point-scale', {}, SLOW);
+    const scales = await screen.findAllByTestId('point-scale');
     expect(scales[0]).toBeDisabled();
     expect(screen.queryByTestId('protocol-save')).toBeNull();
   });
@@ -106,15 +104,13 @@ describe('protocol configs', () => {
     });
     const saved = () => api.calls('POST /api/v1/logger/function');
     await show('/management/protocol/meter-3ph', ['sys.protocol.view', 'sys.protocol.edit']);
-    const save = await screen.findByTestId('protocol-save', {}, SLOW);
+    const save = await screen.findByTestId('protocol-save');
     expect(save).toBeDisabled();
     fireEvent.change(screen.getAllByTestId('point-scale')[1] as HTMLElement, {
       target: { value: '0.1' },
     });
     fireEvent.click(screen.getByTestId('protocol-save'));
-    expect(await screen.findByTestId('protocol-problems', {}, SLOW)).toHaveTextContent(
-      'frequency: scale',
-    );
+    expect(await screen.findByTestId('protocol-problems')).toHaveTextContent('frequency: scale');
     const sent = saved()[0]?.body as ProtocolConfig;
     expect(sent.points[1]).toEqual({
       key: 'frequency',
@@ -125,7 +121,7 @@ describe('protocol configs', () => {
     });
     await afterGuard(screen.getByTestId('protocol-save'));
     fireEvent.click(screen.getByTestId('protocol-save'));
-    await waitFor(() => expect(saved()).toHaveLength(2), SLOW);
+    await waitFor(() => expect(saved()).toHaveLength(2));
   });
 
   it('decodes a captured frame with the config as edited', async () => {
@@ -152,17 +148,15 @@ describe('protocol configs', () => {
         ),
     });
     await show('/management/protocol/meter-3ph', ['sys.protocol.view']);
-    fireEvent.click(await screen.findByText('Test against a captured frame', {}, SLOW));
+    fireEvent.click(await screen.findByText('Test against a captured frame'));
     const frame = await screen.findByTestId('preview-frame');
     fireEvent.change(frame, { target: { value: 'zz' } });
     fireEvent.click(screen.getByTestId('preview-run'));
-    expect(await screen.findByText('Hex digits, whole bytes only', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('Hex digits, whole bytes only')).toBeInTheDocument();
     fireEvent.change(frame, { target: { value: '08 fd 13 88' } });
     await afterGuard(screen.getByTestId('preview-run'));
     fireEvent.click(screen.getByTestId('preview-run'));
-    expect(await screen.findByTestId('preview-value-frequency', {}, SLOW)).toHaveTextContent(
-      '50 Hz',
-    );
+    expect(await screen.findByTestId('preview-value-frequency')).toHaveTextContent('50 Hz');
     expect(screen.getByTestId('preview-problems')).toHaveTextContent('power: not in the frame');
     expect(screen.getByTestId('preview-value-voltage_a')).toHaveTextContent('230.1 V');
     expect(screen.getByTestId('preview-summary')).toHaveTextContent(

@@ -87,7 +87,7 @@ describe('SharesPage', () => {
         { params: { id: '7' } },
       ]),
     );
-  }, 30_000);
+  });
 
   it('offers a retry when the read fails', async () => {
     fakeHttp({ 'GET /api/v1/shares': () => networkError() });

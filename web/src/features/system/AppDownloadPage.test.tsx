@@ -6,8 +6,6 @@ import { runsStandalone } from '@/test/media';
 import { renderScreen } from '@/test/render';
 import AppDownloadPage from './AppDownloadPage';
 
-const SLOW = { timeout: 10_000 };
-
 function userAgent(value: string) {
   Object.defineProperty(navigator, 'userAgent', { value, configurable: true });
 }
@@ -25,7 +23,7 @@ describe('the app download page', () => {
     userAgent('Mozilla/5.0 (Linux; Android 14) Chrome/130 Mobile');
     config();
     await renderScreen(<AppDownloadPage />, { route: '/app/download' });
-    const qr = await screen.findByAltText("QR code of the portal's address", {}, SLOW);
+    const qr = await screen.findByAltText("QR code of the portal's address");
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(screen.getByText(`${window.location.origin}/`)).toBeInTheDocument();
     // no prompt yet: how to install from the browser's menu
@@ -48,12 +46,12 @@ describe('the app download page', () => {
     userAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Safari/604.1');
     config();
     await renderScreen(<AppDownloadPage />, { route: '/app/download' });
-    const steps = await screen.findByTestId('app-ios-steps', {}, SLOW);
+    const steps = await screen.findByTestId('app-ios-steps');
     expect(steps).toHaveTextContent('Add to Home Screen');
 
     runsStandalone();
     await renderScreen(<AppDownloadPage />, { route: '/app/download' });
-    expect(await screen.findByTestId('app-installed', {}, SLOW)).toHaveTextContent(
+    expect(await screen.findByTestId('app-installed')).toHaveTextContent(
       'The app is installed on this device',
     );
   });
@@ -62,7 +60,7 @@ describe('the app download page', () => {
     userAgent('Linux; Android 14');
     config({ android: 'https://example.com/app.apk', ios: null });
     await renderScreen(<AppDownloadPage />, { route: '/app/download' });
-    const stores = await screen.findByTestId('app-stores', {}, SLOW);
+    const stores = await screen.findByTestId('app-stores');
     const qr = await within(stores).findByAltText('QR code of the Android download');
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(

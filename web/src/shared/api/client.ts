@@ -5,8 +5,7 @@
  * `data` of the operation's envelope. Everything else (the bearer token and its refresh, the
  * envelope's codes, `handledCodes`, `silent`) is the client's, unchanged.
  */
-import type { AxiosRequestConfig } from 'axios';
-import { http } from '../http';
+import { http, type RequestConfig } from '../http';
 import { downloadFile } from '../http/download';
 import type { paths } from './schema.gen';
 
@@ -50,8 +49,8 @@ type RequestBody<O> = O extends { requestBody: { content: infer C } }
 
 /** The client's own options of a request (shared/http/client.ts). */
 export type RequestOptions = Pick<
-  AxiosRequestConfig,
-  'handledCodes' | 'silent' | 'noRefresh' | 'signal' | 'timeout' | 'onUploadProgress'
+  RequestConfig,
+  'handledCodes' | 'silent' | 'noRefresh' | 'signal' | 'timeout'
 > & {
   /**
    * The `lan` query parameter every operation takes (API conventions; the document does not
@@ -101,8 +100,9 @@ function call(method: Method, path: string, typed: unknown): Promise<unknown> {
   // `api` below has checked `typed` against the operation; here it is one of its shapes
   const { path: values, query, body, lan, ...options } = (typed ?? {}) as AnyInit;
   const url = fillPath(path, values);
-  const params = lan === undefined ? query : { ...query, lan };
-  const full: AxiosRequestConfig = params === undefined ? options : { params, ...options };
+  const params = (lan === undefined ? query : { ...query, lan }) as
+    Record<string, unknown> | undefined;
+  const full: RequestConfig = params === undefined ? options : { params, ...options };
   // no config at all when there is none, as the hand-written calls had it
   const config = Object.keys(full).length > 0 ? full : undefined;
   if (method === 'get') return config ? http.get(url, config) : http.get(url);

@@ -1,29 +1,15 @@
-import axios, {
-  AxiosHeaders,
-  isAxiosError,
-  type AxiosInstance,
-  type AxiosRequestConfig,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
-} from 'axios';
 import type { TokenStore, Tokens } from '../session';
 import { ErrorCode } from './codes';
 import { ApiError, NetworkError, SignedOutError } from './errors';
+import {
+  fetchTransport,
+  TransportError,
+  type HttpResponse,
+  type RequestConfig,
+  type Transport,
+} from './transport';
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /** Envelope codes the calling screen handles itself: no toast, the promise rejects. */
-    handledCodes?: readonly number[];
-    /** No toast and no network dialog: the caller shows its own state (e.g. an empty page). */
-    silent?: boolean;
-    /** On HTTP 401 just reject: no refresh, no sign-out (e.g. the logout call itself). */
-    noRefresh?: boolean;
-    /** Internal: this request is the token refresh itself. */
-    _refresh?: boolean;
-    /** Internal: this request was already replayed after a refresh. */
-    _replayed?: boolean;
-  }
-}
+export type { HeaderReader, HttpResponse, RequestConfig, Transport } from './transport';
 
 /** The JSON envelope of every answer (docs/api-conventions.md). */
 export interface Envelope<T> {
@@ -64,10 +50,14 @@ export interface OfflineHooks {
 }
 
 export interface HttpClient {
-  readonly axios: AxiosInstance;
-  request<T>(config: AxiosRequestConfig): Promise<T>;
-  get<T>(url: string, config?: AxiosRequestConfig): Promise<T>;
-  post<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T>;
+  /** What sends the requests: fetch, or a test's fake server (src/test/http.ts). */
+  transport: Transport;
+  /** A request with the token, refresh, envelope codes and dialogs; the whole answer. */
+  send<T = unknown>(config: RequestConfig): Promise<HttpResponse<T>>;
+  /** The same, resolving to the envelope's `data`. */
+  request<T>(config: RequestConfig): Promise<T>;
+  get<T>(url: string, config?: RequestConfig): Promise<T>;
+  post<T>(url: string, body?: unknown, config?: RequestConfig): Promise<T>;
 }
 
 function isEnvelope(body: unknown): body is Envelope<unknown> {
@@ -78,35 +68,47 @@ function isEnvelope(body: unknown): body is Envelope<unknown> {
   );
 }
 
-function bearerOf(config: AxiosRequestConfig): string | undefined {
-  const header = AxiosHeaders.from(config.headers as AxiosHeaders).get('Authorization');
-  return typeof header === 'string' ? header.replace(/^Bearer /, '') : undefined;
-}
-
 /** Only the account API carries the bearer token; /anonymous and /oauth never do. */
 function needsToken(url: string | undefined): boolean {
   return !!url && /^\/?api\//.test(url.replace(/^https?:\/\/[^/]+/, ''));
 }
 
+const TIMEOUT_MS = 60_000;
+
+/** An HTTP status outside 2xx, with its answer (what axios rejected with). */
+class StatusError extends Error {
+  constructor(readonly response: HttpResponse) {
+    super(`Request failed with status code ${response.status}`);
+  }
+}
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { tokens, ui, language, codeMessage, offline } = options;
-  const instance = axios.create({ baseURL: options.baseURL ?? '', timeout: 60_000 });
 
   let refreshing: Promise<string> | null = null;
   let networkDialog: Promise<boolean> | null = null;
 
-  instance.interceptors.request.use((config: InternalAxiosRequestConfig) => {
-    const params = { ...(config.params as Record<string, unknown> | undefined) };
+  /** The token, the user and the language on the way out; the status checked on the way in. */
+  async function exchange(config: RequestConfig): Promise<HttpResponse> {
+    const params = { ...config.params };
     if (params.lan === undefined) params.lan = language();
-    config.params = params;
+    const headers = { ...config.headers };
     const stored = tokens.get();
     if (stored && needsToken(config.url) && !config._refresh) {
-      config.headers.set('Authorization', `Bearer ${stored.access_token}`);
+      headers.Authorization = `Bearer ${stored.access_token}`;
       const user = offline?.user();
-      if (user) config.headers.set('X-Portal-User', user);
+      if (user) headers['X-Portal-User'] = user;
     }
-    return config;
-  });
+    const response = await client.transport({
+      baseURL: options.baseURL ?? '',
+      timeout: TIMEOUT_MS,
+      ...config,
+      params,
+      headers,
+    });
+    if (response.status < 200 || response.status >= 300) throw new StatusError(response);
+    return response;
+  }
 
   function signOut(reason: 'expired' | 'invalid'): never {
     tokens.clear();
@@ -121,12 +123,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (!stored) signOut('expired');
       let fresh: Tokens;
       try {
-        const response = await instance.post<Envelope<Tokens>>(
-          '/oauth/token',
-          { grant_type: 'refresh_token', refresh_token: stored.refresh_token },
-          { _refresh: true },
-        );
-        fresh = response.data.data;
+        const response = await exchange({
+          method: 'POST',
+          url: '/oauth/token',
+          data: { grant_type: 'refresh_token', refresh_token: stored.refresh_token },
+          _refresh: true,
+        });
+        fresh = (response.data as Envelope<Tokens>).data;
       } catch {
         signOut('expired');
       }
@@ -139,17 +142,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return refreshing;
   }
 
-  async function replayAfterRefresh(config: AxiosRequestConfig): Promise<AxiosResponse> {
-    const used = bearerOf(config);
+  async function replayAfterRefresh(
+    config: RequestConfig,
+    used: string | undefined,
+  ): Promise<HttpResponse> {
     const current = tokens.get()?.access_token;
     // A request sent with an old token while a refresh already happened is simply replayed.
     if (!(current && used && used !== current)) await refreshOnce();
-    const headers = AxiosHeaders.from(config.headers as AxiosHeaders);
-    headers.delete('Authorization');
-    return instance.request({ ...config, headers, _replayed: true });
+    return send({ ...config, _replayed: true });
   }
 
-  function rejectCode(config: AxiosRequestConfig, body: Envelope<unknown>): never {
+  function rejectCode(config: RequestConfig, body: Envelope<unknown>): never {
     const error = new ApiError(body.code, body.msg || codeMessage(body.code), body.data);
     if (config.handledCodes?.includes(body.code) || config.silent) throw error;
     if (body.code === ErrorCode.WrongCredentials) {
@@ -160,60 +163,66 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     throw error;
   }
 
-  async function onNetworkError(
-    config: AxiosRequestConfig,
-    cause: unknown,
-  ): Promise<AxiosResponse> {
+  async function onNetworkError(config: RequestConfig, cause: Error): Promise<HttpResponse> {
     networkDialog ??= ui.networkError().finally(() => {
       networkDialog = null;
     });
     const retry = await networkDialog;
-    if (retry) return instance.request(config);
-    throw cause instanceof Error ? cause : new NetworkError();
+    if (retry) return send(config);
+    throw cause;
   }
 
-  instance.interceptors.response.use(
-    (response) => {
-      if (offline && needsToken(response.config.url) && !response.config._refresh) {
-        offline.answered((response.headers['x-portal-stale'] as string | undefined) ?? null);
-      }
-      const body: unknown = response.data;
-      if (response.config._refresh || !isEnvelope(body) || body.code === 0) return response;
-      if (body.code === ErrorCode.Unauthorized && !response.config._replayed && tokens.get()) {
-        return replayAfterRefresh(response.config);
-      }
-      return rejectCode(response.config, body);
-    },
-    async (error: unknown) => {
-      if (!isAxiosError(error) || !error.config) throw error;
-      const config = error.config;
+  async function send<T>(config: RequestConfig): Promise<HttpResponse<T>> {
+    // the token this request goes out with: a 401 to an older one needs no second refresh
+    const used =
+      needsToken(config.url) && !config._refresh ? tokens.get()?.access_token : undefined;
+    let response: HttpResponse;
+    try {
+      response = await exchange(config);
+    } catch (error) {
       if (config._refresh) throw error;
-      const status = error.response?.status;
+      const failed = error instanceof StatusError ? error.response : undefined;
+      if (!failed && !(error instanceof TransportError)) throw error;
+      const status = failed?.status;
       if (status === 401) {
         if (config.noRefresh) throw error;
         if (config._replayed || !tokens.get()) signOut('expired');
-        return replayAfterRefresh(config);
+        return replayAfterRefresh(config, used) as Promise<HttpResponse<T>>;
       }
-      if (!error.response || (status !== undefined && status >= 500)) {
-        if (config.silent) throw new NetworkError(error.message);
-        return onNetworkError(config, new NetworkError(error.message));
+      if (!failed || (status !== undefined && status >= 500)) {
+        const message = error instanceof Error ? error.message : undefined;
+        if (config.silent) throw new NetworkError(message);
+        return onNetworkError(config, new NetworkError(message)) as Promise<HttpResponse<T>>;
       }
-      const body: unknown = error.response.data;
+      const body: unknown = failed.data;
       if (isEnvelope(body)) return rejectCode(config, body);
       return rejectCode(config, { code: -1, msg: codeMessage(-1), data: null });
-    },
-  );
+    }
+    if (offline && needsToken(config.url) && !config._refresh) {
+      offline.answered(response.headers.get('x-portal-stale'));
+    }
+    const body: unknown = response.data;
+    if (config._refresh || !isEnvelope(body) || body.code === 0) {
+      return response as HttpResponse<T>;
+    }
+    if (body.code === ErrorCode.Unauthorized && !config._replayed && tokens.get()) {
+      return replayAfterRefresh(config, used) as Promise<HttpResponse<T>>;
+    }
+    return rejectCode(config, body);
+  }
 
-  async function request<T>(config: AxiosRequestConfig): Promise<T> {
-    const response = await instance.request<Envelope<T>>(config);
+  async function request<T>(config: RequestConfig): Promise<T> {
+    const response = await send<Envelope<T>>(config);
     const body = response.data;
     return (isEnvelope(body) ? body.data : body) as T;
   }
 
-  return {
-    axios: instance,
+  const client: HttpClient = {
+    transport: fetchTransport,
+    send,
     request,
     get: (url, config) => request({ ...config, method: 'GET', url }),
     post: (url, body, config) => request({ ...config, method: 'POST', url, data: body }),
   };
+  return client;
 }

@@ -26,14 +26,19 @@ export async function downloadFile(
   params: object | undefined,
   fallbackName: string,
 ): Promise<void> {
-  const response = await http.axios.get<Blob>(url, { params, responseType: 'blob' });
+  const response = await http.send<Blob>({
+    method: 'GET',
+    url,
+    params: params as Record<string, unknown> | undefined,
+    responseType: 'blob',
+  });
   const blob = response.data;
   if (blob.type.includes('json')) {
     const body = JSON.parse(await blob.text()) as { code?: number; msg?: string };
     const code = body.code ?? -1;
     throw new ApiError(code, body.msg || codeMessage(code), null);
   }
-  const disposition = response.headers['content-disposition'] as string | undefined;
+  const disposition = response.headers.get('content-disposition') ?? undefined;
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = fileNameOf(disposition, fallbackName);

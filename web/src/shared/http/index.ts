@@ -6,7 +6,17 @@ import { createHttpClient, type HttpUi } from './client';
 export * from './errors';
 export * from './codes';
 export type { Page } from './page';
-export type { Envelope, HttpClient, HttpUi, OfflineHooks } from './client';
+export type {
+  Envelope,
+  HeaderReader,
+  HttpClient,
+  HttpResponse,
+  HttpUi,
+  OfflineHooks,
+  RequestConfig,
+  Transport,
+} from './client';
+export { TransportError } from './transport';
 export { createHttpClient } from './client';
 
 /** The local catalogue message of an envelope code (docs/api-conventions.md). */

@@ -1,14 +1,15 @@
 import { GlobalOutlined } from '@ant-design/icons';
-import { Button, Dropdown } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, currentLanguage, LANGUAGES } from '../i18n';
+import { DeferredDropdown } from './DeferredDropdown';
 
 /** The language choice (en, zh, es), stored locally. */
 export function LanguageSwitch({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const lang = currentLanguage();
   return (
-    <Dropdown
+    <DeferredDropdown
       trigger={['click']}
       menu={{
         selectable: true,
@@ -27,6 +28,6 @@ export function LanguageSwitch({ compact = false }: { compact?: boolean }) {
       >
         {compact ? null : t(`language.${lang}`)}
       </Button>
-    </Dropdown>
+    </DeferredDropdown>
   );
 }

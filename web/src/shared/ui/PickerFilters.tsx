@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Select } from 'antd';
 import { agentOptionsQuery, customerOptionsQuery } from '../api/pickers';
 import { useCan } from '../permissions';
+import { DeferredSelect as Select } from './DeferredSelect';
 
 /**
  * The agent filter of the plant, gateway and inverter lists: the caller's agent companies;

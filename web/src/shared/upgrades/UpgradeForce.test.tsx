@@ -62,7 +62,7 @@ describe('UpgradeDialog, a device already up to date', () => {
       params: { id: 'GW-1' },
       query: { firmId: 8, force: true },
     });
-  }, 30_000);
+  });
 
   it('warns of inverters already on the version in a batch and upgrades them anyway', async () => {
     const inverterFirmware: Firmware = {
@@ -154,5 +154,5 @@ describe('UpgradeDialog, a device already up to date', () => {
       query: { firmId: 12, force: true },
     });
     expect(await screen.findByText('Queued (1)')).toBeTruthy();
-  }, 30_000);
+  });
 });

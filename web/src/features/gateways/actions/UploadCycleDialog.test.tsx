@@ -59,7 +59,7 @@ describe('UploadCycleDialog', () => {
     await waitFor(() => expect(ok().disabled).toBe(false));
     fireEvent.click(ok());
     expect(await screen.findByText(/The gateway did not take the upload cycle/)).toBeTruthy();
-    await waitFor(() => expect(ok().disabled).toBe(false), { timeout: 5000 });
+    await waitFor(() => expect(ok().disabled).toBe(false));
     fireEvent.click(ok());
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('No permission'));
   });

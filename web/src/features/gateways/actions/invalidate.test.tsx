@@ -56,17 +56,14 @@ async function restart(client: QueryClient, plantId?: number | null) {
     <RestartDialog open onClose={() => {}} fixed={['GW-0001']} plantId={plantId} />,
   );
   fireEvent.click(screen.getByTestId('restart-check'));
-  await screen.findByTestId('restart-check-result', {}, { timeout: 10_000 });
+  await screen.findByTestId('restart-check-result');
   // the button is ready once the check has settled
-  await waitFor(
-    () => {
-      const restarts = api.calls('POST /api/v1/gateway/{gsns}/restart');
-      if (restarts.length < 1) fireEvent.click(screen.getByTestId('restart-confirm'));
-      expect(restarts).toHaveLength(1);
-    },
-    { timeout: 10_000 },
-  );
-  await screen.findByTestId('restart-result', {}, { timeout: 10_000 });
+  await waitFor(() => {
+    const restarts = api.calls('POST /api/v1/gateway/{gsns}/restart');
+    if (restarts.length < 1) fireEvent.click(screen.getByTestId('restart-confirm'));
+    expect(restarts).toHaveLength(1);
+  });
+  await screen.findByTestId('restart-result');
 }
 
 describe('gateway actions refresh the plant gateway views', () => {
@@ -82,7 +79,7 @@ describe('gateway actions refresh the plant gateway views', () => {
         'overviewDevices',
       ]),
     );
-  }, 30_000);
+  });
 
   it('a batch restart (any plant) refreshes every plant gateway view', async () => {
     const client = seeded();
@@ -98,7 +95,7 @@ describe('gateway actions refresh the plant gateway views', () => {
         'otherOverviewDevices',
       ]),
     );
-  }, 30_000);
+  });
 
   it('a replacement refreshes the views of the plant the server names', async () => {
     const api = fakeHttp({
@@ -124,5 +121,5 @@ describe('gateway actions refresh the plant gateway views', () => {
         'overviewDevices',
       ]),
     );
-  }, 30_000);
+  });
 });

@@ -1,0 +1,4 @@
+// antd's Input.Search, as the chunk DeferredSearch loads
+import { Input } from 'antd';
+
+export const Search = Input.Search;

@@ -1,0 +1,2 @@
+// antd's Segmented, as the chunk DeferredSegmented loads
+export { Segmented } from 'antd';

@@ -1,0 +1,2 @@
+// antd's Select, as the chunk DeferredSelect loads
+export { Select } from 'antd';

@@ -1,0 +1,2 @@
+// antd's Table, as the chunk DeferredTable loads
+export { Table } from 'antd';

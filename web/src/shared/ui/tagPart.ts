@@ -1,0 +1,2 @@
+// antd's Tag, as the chunk DeferredTag loads
+export { Tag } from 'antd';
