@@ -30,7 +30,9 @@ export function NameCell({ row, width, t }: { row: PlantRow; width: ListWidth; t
           </div>
         ))}
       <div style={{ minWidth: 0 }}>
-        <Flex gap={4} wrap align="center">
+        {/* On a phone the dot, the name and its tags stay on one line and a long name wraps
+            within it; letting the items wrap put the name alone below its dot. */}
+        <Flex gap={4} wrap={width !== 'phone'} align="center">
           {width === 'phone' && (
             <StatusDot
               color={status.color}
