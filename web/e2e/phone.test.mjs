@@ -206,22 +206,35 @@ async function chartsWithoutTooltip(page, cdp) {
 }
 
 /**
- * The online inverter (of a type with PV inputs) with the most PV input readings today in its
- * plant's zone, so that its history chart has points far enough apart to scrub between.
+ * The online inverter (of a type with PV inputs) whose PV input readings today (in its plant's
+ * zone) cover the most ten-minute slots, so that its history chart has points far enough apart
+ * to scrub between. Not the most readings: a gateway that reports every few seconds has many
+ * within the minutes since the server started. The demo's gateways come online and its history
+ * is written some seconds after the server answers, so this waits (up to 30 s) for an hour of
+ * slots.
  */
 async function inverterToScrub(page) {
-  const inverters = await api(page, '/api/v1/inverters?page=1&limit=100');
-  const candidates = inverters.data.infos.filter(
-    (i) => i.online && [2, 21, 22, 93, 94].includes(i.type),
-  );
   let best = null;
   let most = -1;
-  for (const inverter of candidates) {
-    const day = await api(page, `/api/v1/inverter/${encodeURIComponent(inverter.sn)}/input/day`);
-    const readings = day.data.infos[0]?.records.length ?? 0;
-    if (readings > most) [best, most] = [inverter, readings];
+  for (const deadline = Date.now() + 30_000; most < 6 && Date.now() < deadline;) {
+    if (most >= 0) await page.waitForTimeout(1000);
+    const inverters = await api(page, '/api/v1/inverters?page=1&limit=100');
+    best ??= inverters.data.infos[0];
+    const candidates = inverters.data.infos.filter(
+      (i) => i.online && [2, 21, 22, 93, 94].includes(i.type),
+    );
+    for (const inverter of candidates) {
+      const day = await api(page, `/api/v1/inverter/${encodeURIComponent(inverter.sn)}/input/day`);
+      const slots = new Set(
+        (day.data.infos[0]?.records ?? []).map((r) =>
+          /(\d\d):(\d)\d/.exec(r.time)?.slice(1).join(''),
+        ),
+      ).size;
+      if (slots > most) [best, most] = [inverter, slots];
+    }
+    most = Math.max(most, 0);
   }
-  return best ?? inverters.data.infos[0];
+  return best;
 }
 
 describe('on a phone', { timeout: 240_000, concurrency: 2 }, () => {
