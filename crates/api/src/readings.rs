@@ -36,9 +36,6 @@ pub(crate) async fn latest_of(
     let mut out = HashMap::new();
     let mut missing = Vec::new();
     for &device in devices {
-        if out.contains_key(&device) || missing.contains(&device) {
-            continue;
-        }
         match app.latest.as_ref().and_then(|cache| cache.get(device)) {
             Some(hot) => {
                 out.insert(device, Reading::from_sample(hot.ts, &hot.payload));
@@ -46,6 +43,8 @@ pub(crate) async fn latest_of(
             None => missing.push(device),
         }
     }
+    missing.sort_unstable();
+    missing.dedup();
     for s in app.store.latest_samples(&missing).await? {
         out.insert(s.device_id, Reading::from_sample(s.ts, &s.payload));
     }

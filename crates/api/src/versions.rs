@@ -218,11 +218,7 @@ pub async fn save(
     me: CurrentUser,
     Body(req): Body<VersionRequest>,
 ) -> ApiResult<Data<VersionId>> {
-    let announcer = if me.user.nickname.is_empty() {
-        me.user.account.clone()
-    } else {
-        me.user.nickname.clone()
-    };
+    let announcer = me.user.shown_name().to_string();
     let id = req.id.map(VersionId);
     let input = req.input();
     let id = match id {
