@@ -12,7 +12,31 @@ cd "$(dirname "$0")/.."
 jobs="${RUST_TEST_JOBS:-3}"
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+pg_dir=
+cleanup() {
+  if [ -n "$pg_dir" ]; then harness/test-pg.sh stop "$pg_dir"; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The PostgreSQL the tests run on: the one given, else a throwaway cluster of the suite's own
+# (harness/test-pg.sh: in memory, no fsync; the machine's server stalled the tests on its
+# checkpoints), else the machine's server (TEST_PG_URL), else none (SQLite only).
+if [ -z "${PORTAL_TEST_DATABASE_URL:-}" ]; then
+  pg_dir="/dev/shm/portal-test-pg.$$"
+  if url="$(harness/test-pg.sh start "$pg_dir")"; then
+    export PORTAL_TEST_DATABASE_URL="$url"
+    # the reaper below (harness/drop-test-databases.sh) reads psql's variables
+    PGPORT="${url##*:}"
+    export PGPORT="${PGPORT%%/*}"
+  else
+    pg_dir=
+    if pg_isready -q -h 127.0.0.1 2>/dev/null; then
+      export PORTAL_TEST_DATABASE_URL="${TEST_PG_URL:-postgres://postgres@127.0.0.1/test}"
+    fi
+  fi
+fi
+echo "PostgreSQL tests: ${PORTAL_TEST_DATABASE_URL:-skipped (no server)}"
 
 # Builds every test target (the compiler's messages go to the terminal as usual) and lists
 # "<package dir> <executable>" for each.
