@@ -21,6 +21,12 @@ if [ "$(id -u)" = 0 ]; then as=(runuser -u nobody --); fi
 case "${1:-}" in
 start)
     dir=$2
+    # clusters left by a runner that was killed (named .<its pid> by harness/run-rust.sh)
+    for old in /dev/shm/portal-test-pg.*; do
+        [ -d "$old" ] && ! kill -0 "${old##*.}" 2>/dev/null || continue
+        "${as[@]}" "$bin/pg_ctl" -D "$old/data" -m immediate stop >/dev/null 2>&1 || true
+        rm -rf "$old"
+    done
     mkdir -p "$dir"
     chmod 755 "$dir"
     [ ${#as[@]} -eq 0 ] || chown nobody "$dir"
