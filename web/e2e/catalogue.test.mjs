@@ -23,8 +23,7 @@ describe('catalogue', () => {
 
   it('adds and edits a product with its hardware versions', async () => {
     const { page } = await newPage(browser);
-    await signIn(page, server.url, USERS.admin);
-    await page.goto(`${server.url}/management/product`);
+    await signIn(page, server.url, USERS.admin, { to: '/management/product' });
     await page.getByTestId('products-title').waitFor();
     await page.getByTestId('product-add').click();
     await page.getByTestId('product-name').fill(PRODUCT);
@@ -77,8 +76,7 @@ describe('catalogue', () => {
 
   it('changes a point of a protocol config, previews a frame with it and saves it', async () => {
     const { page } = await newPage(browser);
-    await signIn(page, server.url, USERS.admin);
-    await page.goto(`${server.url}/management/protocol`);
+    await signIn(page, server.url, USERS.admin, { to: '/management/protocol' });
     await page.getByTestId('protocols-title').waitFor();
     await page.getByTestId('protocol-row-code').filter({ hasText: 'deye-hybrid-1ph' }).click();
     await page.getByTestId('protocol-title').filter({ hasText: 'deye-hybrid-1ph' }).waitFor();

@@ -105,8 +105,7 @@ describe('remote debug toolbox', () => {
 
   it('computes CRC and LRC of published examples without a device', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.owner);
-    await page.goto(`${server.url}/debug`);
+    await signIn(page, server.url, USERS.owner, { to: '/debug' });
     await page.getByTestId('debug-title').waitFor();
     // an owner may build frames but not send them
     assert.equal(await page.getByTestId('debug-send').count(), 0);

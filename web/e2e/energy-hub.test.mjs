@@ -126,8 +126,9 @@ describe('energy hub', () => {
 
     // the utility decides
     const admin = await newPage(browser);
-    await signIn(admin.page, server.url, USERS.admin);
-    await admin.page.goto(`${server.url}/energyHub/enrollmentPlan?tab=programs`);
+    await signIn(admin.page, server.url, USERS.admin, {
+      to: '/energyHub/enrollmentPlan?tab=programs',
+    });
     const pending = admin.page
       .locator('[data-testid="hub-pending"] tr.ant-table-row')
       .filter({ hasText: ACCOUNT });
@@ -176,8 +177,9 @@ describe('energy hub', () => {
 
   it('keeps a utility connection whose server does not answer, with the failure shown', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.admin);
-    await page.goto(`${server.url}/energyHub/enrollmentPlan?tab=connections`);
+    await signIn(page, server.url, USERS.admin, {
+      to: '/energyHub/enrollmentPlan?tab=connections',
+    });
     await page.getByTestId('hub-vtns').waitFor();
     await page.getByTestId('hub-vtn-new').click();
     const dialog = page.getByRole('dialog');

@@ -154,8 +154,7 @@ describe('events', () => {
 
     // ---- another owner sees no events and no messages
     const other = await newPage(browser);
-    await signIn(other.page, server.url, USERS.owner);
-    await other.page.goto(`${server.url}/device/event`);
+    await signIn(other.page, server.url, USERS.owner, { to: '/device/event' });
     await other.page.getByTestId('events-title').waitFor();
     await other.page
       .getByText('No events: every device is running without warnings or faults')
@@ -248,8 +247,7 @@ describe('events', () => {
 
     // on a phone: one stacked cell per occurrence, no column to scroll to
     const phone = await newPage(browser, { viewport: { width: 390, height: 844 } });
-    await signIn(phone.page, server.url, DEMO);
-    await phone.page.goto(`${server.url}/device/event`);
+    await signIn(phone.page, server.url, DEMO, { to: '/device/event' });
     await phone.page.getByTestId('event-card').first().waitFor();
     const card = await phone.page.getByTestId('event-card').first().innerText();
     assert.match(card, /Notice|Warning|Fault/);
@@ -294,8 +292,7 @@ describe('events', () => {
 
     // the administrator reads the maintenance log: the setting's name, old -> new, the unit
     const admin = await newPage(browser);
-    await signIn(admin.page, server.url, USERS.admin);
-    await admin.page.goto(`${server.url}/log/uphold`);
+    await signIn(admin.page, server.url, USERS.admin, { to: '/log/uphold' });
     await admin.page.getByTestId('audit-title').waitFor();
     const entry = admin.page
       .locator('[data-testid="audit-table"] tr.ant-table-row')

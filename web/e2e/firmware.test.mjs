@@ -158,8 +158,7 @@ describe('firmware catalogue', () => {
 
   it('lists gateway software on its own screen', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.admin);
-    await page.goto(`${server.url}/firmware/gate`);
+    await signIn(page, server.url, USERS.admin, { to: '/firmware/gate' });
     await page.getByTestId('firmware-title').waitFor();
     assert.equal(await page.getByTestId('type-tree').count(), 0);
     await page.getByTestId('firmware-row-name').first().waitFor();

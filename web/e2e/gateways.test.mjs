@@ -151,8 +151,7 @@ describe('gateways', () => {
 
   it('lets the administrator download the list and shows another owner nothing', async () => {
     const admin = await newPage(browser);
-    await signIn(admin.page, server.url, USERS.admin);
-    await admin.page.goto(`${server.url}/device/gateway`);
+    await signIn(admin.page, server.url, USERS.admin, { to: '/device/gateway' });
     await admin.page.getByTestId('gateways-title').waitFor();
     const [download] = await Promise.all([
       admin.page.waitForEvent('download'),
@@ -164,8 +163,7 @@ describe('gateways', () => {
     await admin.context.close();
 
     const other = await newPage(browser);
-    await signIn(other.page, server.url, USERS.owner);
-    await other.page.goto(`${server.url}/device/gateway`);
+    await signIn(other.page, server.url, USERS.owner, { to: '/device/gateway' });
     await other.page.getByTestId('gateways-title').waitFor();
     await other.page.getByText('No gateways yet').waitFor();
     const r = await api(other.page, '/api/v1/gateways');

@@ -140,8 +140,7 @@ describe('inverters', () => {
 
   it('shows another owner none of the demo inverters', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.owner);
-    await page.goto(`${server.url}/device/inverter`);
+    await signIn(page, server.url, USERS.owner, { to: '/device/inverter' });
     await page.getByTestId('inverters-title').waitFor();
     await page.getByText('No inverters yet').waitFor();
     const demoSn = (await api(page, '/api/v1/inverters')).data.infos;
@@ -158,16 +157,14 @@ describe('inverters', () => {
     ]) {
       const { context, page } = await newPage(browser);
       await page.addInitScript((l) => localStorage.setItem('portal.lang', l), lang);
-      await signIn(page, server.url, DEMO);
-      await page.goto(`${server.url}/device/inverter`);
+      await signIn(page, server.url, DEMO, { to: '/device/inverter' });
       assert.equal(await page.getByTestId('inverters-title').innerText(), title);
       await page.getByTestId('inverter-sn').first().click();
       await page.getByTestId('tab-input').filter({ hasText: tab }).waitFor();
       await context.close();
       const other = await newPage(browser);
       await other.page.addInitScript((l) => localStorage.setItem('portal.lang', l), lang);
-      await signIn(other.page, server.url, USERS.owner);
-      await other.page.goto(`${server.url}/device/inverter`);
+      await signIn(other.page, server.url, USERS.owner, { to: '/device/inverter' });
       await other.page.getByText(missing, { exact: false }).waitFor();
       await other.context.close();
     }

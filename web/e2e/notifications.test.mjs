@@ -150,8 +150,7 @@ describe('notifications', () => {
 
   it('fits a phone without sideways scrolling', async () => {
     const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
-    await signIn(page, server.url, DEMO);
-    await page.goto(`${server.url}/notification`);
+    await signIn(page, server.url, DEMO, { to: '/notification' });
     await page.getByTestId('notifications-title').waitFor();
     await rows(page).first().waitFor();
     await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'));
@@ -301,8 +300,7 @@ describe('notifications', () => {
 
     it('shows /alarms as cards on a phone', async () => {
       const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
-      await signIn(page, server.url, INSTALLER);
-      await page.goto(`${server.url}/alarms`);
+      await signIn(page, server.url, INSTALLER, { to: '/alarms' });
       await page.getByTestId('alarm-card').first().waitFor();
       await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'));
       const wide = await page.evaluate(

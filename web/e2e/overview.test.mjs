@@ -268,8 +268,9 @@ describe('plant overview', () => {
     await signIn(page, server.url, DEMO);
     const plant = await waitForStoragePlant(page);
     const other = await newPage(browser);
-    await signIn(other.page, server.url, USERS.owner);
-    await other.page.goto(`${server.url}/plants/overview/${plant.id}/${plant.type}`);
+    await signIn(other.page, server.url, USERS.owner, {
+      to: `/plants/overview/${plant.id}/${plant.type}`,
+    });
     await other.page.getByTestId('overview-not-found').waitFor();
     await other.context.close();
     await context.close();

@@ -305,8 +305,7 @@ describe('plants', () => {
 
     // ---- the second account now owns it and deletes it (typed confirmation)
     const second = await offlinePage(browser);
-    await signIn(second.page, server.url, SECOND);
-    await second.page.goto(`${server.url}/plants`);
+    await signIn(second.page, server.url, SECOND, { to: '/plants' });
     const r = row(second.page, RENAMED);
     await r.waitFor();
     assert.equal(await r.getByTestId('shared-tag').count(), 0);

@@ -93,8 +93,7 @@ describe('permission-driven shell', () => {
 
   it('saves the profile and the temperature unit through the settings screen', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.owner);
-    await page.goto(`${server.url}/edit`);
+    await signIn(page, server.url, USERS.owner, { to: '/edit' });
     await page.locator('#nickname').fill('Olivia R');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('nickname').filter({ hasText: 'Olivia R' }).waitFor();
@@ -118,8 +117,7 @@ describe('permission-driven shell', () => {
 
   it('sets up abnormal event emails; another address needs a code', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.owner);
-    await page.goto(`${server.url}/edit`);
+    await signIn(page, server.url, USERS.owner, { to: '/edit' });
     await page.getByRole('tab', { name: 'Abnormal event emails' }).click();
     const form = page.getByTestId('notify-form');
     await form.getByTestId('notify-switch').click();
@@ -152,8 +150,7 @@ describe('permission-driven shell', () => {
 
   it('uploads an avatar (JPG/PNG checked on the client too)', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.owner);
-    await page.goto(`${server.url}/edit`);
+    await signIn(page, server.url, USERS.owner, { to: '/edit' });
     const input = page.locator('input[type="file"]');
     await input.setInputFiles({
       name: 'notes.txt',
@@ -183,8 +180,7 @@ describe('permission-driven shell', () => {
 
   it('changes the password, then signs out with a message and accepts only the new one', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, USERS.admin);
-    await page.goto(`${server.url}/edit`);
+    await signIn(page, server.url, USERS.admin, { to: '/edit' });
     await page.getByRole('tab', { name: 'Password' }).click();
     await page.locator('#oldPassword').fill('NotMine123');
     await page.locator('#newPassword').fill('Admin67890');

@@ -120,8 +120,7 @@ describe('parameter settings and power', () => {
   it('an inverter the user cannot see reads as missing on the settings screen', async () => {
     const { context, page } = await newPage(browser);
     // The plain owner of the demo server has no plant: the demo inverters are not theirs.
-    await signIn(page, server.url, USERS.owner);
-    await page.goto(`${server.url}/device/setting?sn=NOPE-0000`);
+    await signIn(page, server.url, USERS.owner, { to: '/device/setting?sn=NOPE-0000' });
     await page.getByTestId('settings-refused').waitFor({ timeout: 30_000 });
     assert.match(await page.getByTestId('settings-refused').innerText(), /does not exist/);
     await context.close();

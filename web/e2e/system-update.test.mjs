@@ -22,8 +22,7 @@ describe('system update log', () => {
 
   it('lets the administrator publish, edit and delete a version, and the owner only read', async () => {
     const { page } = await newPage(browser);
-    await signIn(page, server.url, USERS.admin);
-    await page.goto(`${server.url}/systemupdate`);
+    await signIn(page, server.url, USERS.admin, { to: '/systemupdate' });
     await page.getByTestId('version-publish').click();
 
     // nothing written: both the label and a text are asked for
@@ -61,8 +60,7 @@ describe('system update log', () => {
 
     // the owner reads the same log and sees no buttons
     const owner = await newPage(browser);
-    await signIn(owner.page, server.url, USERS.owner);
-    await owner.page.goto(`${server.url}/systemupdate`);
+    await signIn(owner.page, server.url, USERS.owner, { to: '/systemupdate' });
     const seen = owner.page.getByTestId('update-log-note').filter({ hasText: LABEL });
     await seen.getByText('Plant list, sorted by name').waitFor();
     assert.equal(await owner.page.getByTestId('version-publish').count(), 0);

@@ -145,8 +145,7 @@ describe('firmware upgrades', () => {
 
   it('shows no upgrade button to an owner without the permission', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, server.url, DEMO);
-    await page.goto(`${server.url}/device/inverter`);
+    await signIn(page, server.url, DEMO, { to: '/device/inverter' });
     await page.getByTestId('inverters-title').waitFor();
     assert.equal(await page.getByTestId('upgrade-batch').count(), 0);
     await context.close();
