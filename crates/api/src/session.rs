@@ -174,22 +174,19 @@ where
         let id = claims.sub.parse().map_err(|_| ApiError::Unauthorized)?;
         // A revoked session (sign-out, a reused refresh token, a disabled account) ends the
         // token here, before it expires.
-        let user = app
-            .store
-            .session_user(&claims.sid, UserId(id))
+        let caller = service::actors::session_actor(&app.store, &claims.sid, UserId(id))
             .await?
             .ok_or(ApiError::Unauthorized)?;
-        if user.disabled || user.password_changed_at != claims.pv {
+        if caller.user.disabled || caller.user.password_changed_at != claims.pv {
             return Err(ApiError::Unauthorized);
         }
         // A disabled company's staff are told so on every request (101), not signed out.
-        if service::actors::company_locked(&app.store, &user).await? {
+        if caller.company_locked {
             return Err(Code::AccountDisabled.into());
         }
-        let actor = actor_of(&app.store, &user).await?;
         Ok(CurrentUser {
-            user,
-            actor,
+            user: caller.user,
+            actor: caller.actor,
             session: claims.sid,
         })
     }

@@ -182,6 +182,8 @@ mod tests {
         let mut keys = HashSet::new();
         for p in CATALOGUE {
             assert!(ids.insert(p.id) && keys.insert(p.key), "{}", p.key);
+            // The store hands a role's keys to each request joined by commas.
+            assert!(!p.key.contains(','), "{}", p.key);
             if let Some(parent) = p.parent {
                 assert!(
                     find(parent).is_some(),

@@ -32,6 +32,24 @@ pub struct NextToken<'a> {
     pub expires_at: i64,
 }
 
+/// A signed-in caller as one request reads them.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub user: UserRow,
+    /// Whether the caller's company is disabled (only staff are locked out by it).
+    pub company_disabled: bool,
+    /// The permission keys of the caller's role; none without a role.
+    pub permissions: Vec<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct CallerRow {
+    #[sqlx(flatten)]
+    user: UserRow,
+    company_disabled: Option<bool>,
+    permissions: Option<String>,
+}
+
 impl Store {
     /// Writes a sign-in in one transaction: a session with its first refresh token, and the
     /// throttle's record of the success.
@@ -166,16 +184,30 @@ impl Store {
         Ok(())
     }
 
-    /// The account behind an access token: `user` when `session` is theirs and not revoked.
-    /// One query, in place of the plain user lookup every signed-in request makes.
-    pub async fn session_user(&self, session: &str, user: UserId) -> Result<Option<UserRow>> {
+    /// The caller behind an access token: `user` when `session` is theirs and not revoked,
+    /// with what every signed-in request decides from (their company's lock, their role's
+    /// permissions), in one statement.
+    pub async fn session_caller(&self, session: &str, user: UserId) -> Result<Option<Caller>> {
         let sql = format!(
-            "SELECT {} FROM users WHERE id = $1 AND EXISTS \
+            "SELECT {}, \
+             (SELECT c.disabled FROM companies c WHERE c.id = users.company_id) \
+               AS company_disabled, \
+             (SELECT string_agg(rp.permission, ',') FROM role_permissions rp \
+               WHERE rp.role_id = users.role_id) AS permissions \
+             FROM users WHERE id = $1 AND EXISTS \
              (SELECT 1 FROM sessions s WHERE s.id = $2 AND s.user_id = $1 \
               AND s.revoked_at IS NULL)",
             crate::users::COLUMNS
         );
-        Ok(rows!(self, fetch_optional, UserRow, &sql, user, session)?)
+        let row = rows!(self, fetch_optional, CallerRow, &sql, user, session)?;
+        Ok(row.map(|row| Caller {
+            user: row.user,
+            company_disabled: row.company_disabled.unwrap_or(false),
+            permissions: row
+                .permissions
+                .map(|keys| keys.split(',').map(str::to_string).collect())
+                .unwrap_or_default(),
+        }))
     }
 
     /// Ends a session and every refresh token of it, and deletes the push subscriptions made

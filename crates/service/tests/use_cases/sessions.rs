@@ -52,7 +52,7 @@ async fn a_sign_in_writes_its_session_token_and_success() -> TestResult {
         // A failure of this pair before: the success clears it.
         s.record_login_failure(PAIR, 1_000, 0).await?;
         let issued = sessions::sign_in(&s, credentials(), &TERMS, 2_000).await?;
-        assert!(s.session_user(&issued.session, ann).await?.is_some());
+        assert!(s.session_caller(&issued.session, ann).await?.is_some());
         let token = digest(&issued.refresh_token);
         assert!(s.refresh_token_owner(&token, 2_001).await?.is_some());
         assert!(s.throttle(PAIR).await?.is_none(), "cleared");
@@ -101,7 +101,7 @@ async fn a_refresh_trades_the_token_for_the_next_of_its_session() -> TestResult 
         // Presented again within the grace: refused, and the session lives on.
         let again = sessions::refresh(&s, &first.refresh_token, &TERMS, 3_500).await?;
         assert!(again.is_none());
-        assert!(s.session_user(&first.session, ann).await?.is_some());
+        assert!(s.session_caller(&first.session, ann).await?.is_some());
         Ok(())
     })
     .await

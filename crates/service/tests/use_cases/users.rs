@@ -14,7 +14,7 @@ async fn a_new_password_ends_every_session() -> TestResult {
         s.insert_refresh_token("h1", ann.id, "s1", 1_000, 9_000)
             .await?;
         users::change_password(&s, &ann, "new-hash", 2_000).await?;
-        assert!(s.session_user("s1", ann.id).await?.is_none(), "ended");
+        assert!(s.session_caller("s1", ann.id).await?.is_none(), "ended");
         assert_eq!(s.take_refresh_token("h1", 2_001).await?, None);
         let row = s.user(ann.id).await?.ok_or("ann")?;
         assert_eq!(row.password_hash, "new-hash");
@@ -39,7 +39,10 @@ async fn a_password_whose_sessions_cannot_end_is_not_set() -> TestResult {
         let reset = users::reset_password(&s, ann.id, "new-hash", 2_000).await;
         assert!(failed_in_store(&reset), "{reset:?}");
         assert_eq!(s.user(ann.id).await?.ok_or("ann")?.password_hash, before);
-        assert!(s.session_user("s1", ann.id).await?.is_some(), "still open");
+        assert!(
+            s.session_caller("s1", ann.id).await?.is_some(),
+            "still open"
+        );
         Ok(())
     })
     .await

@@ -124,7 +124,7 @@ async fn a_deleted_staff_member_keeps_the_row_and_frees_the_account() -> TestRes
         let row = s.user(sam).await?.ok_or("row stays")?;
         assert_eq!(row.account, format!("deleted-{sam}-sam@sun.example"));
         assert!(row.disabled && row.deleted_at == Some(9));
-        assert!(s.session_user("sess", sam).await?.is_none(), "signed out");
+        assert!(s.session_caller("sess", sam).await?.is_none(), "signed out");
         assert!(s.user_by_account("sam@sun.example").await?.is_none());
         assert!(s.users(Some(sun)).await?.is_empty());
         // The name is free again.

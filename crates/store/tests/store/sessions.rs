@@ -6,8 +6,8 @@ use domain::{ids::UserId, user::UserKind};
 use store::testing::{TestResult, each_backend};
 use store::{Store, users::NewUser};
 
-async fn user(s: &Store, account: &str) -> Result<UserId, store::StoreError> {
-    s.create_user(&NewUser {
+fn new_user(account: &str) -> NewUser<'_> {
+    NewUser {
         account,
         email: account,
         mobile: "",
@@ -18,8 +18,11 @@ async fn user(s: &Store, account: &str) -> Result<UserId, store::StoreError> {
         role: None,
         user_src: "web",
         now: 1_000,
-    })
-    .await
+    }
+}
+
+async fn user(s: &Store, account: &str) -> Result<UserId, store::StoreError> {
+    s.create_user(&new_user(account)).await
 }
 
 #[tokio::test]
@@ -28,12 +31,57 @@ async fn a_session_answers_its_own_user_until_it_is_revoked() -> TestResult {
         let ann = user(&s, "ann@example.com").await?;
         let bob = user(&s, "bob@example.com").await?;
         s.create_session("a1", ann, 1_000, 9_000).await?;
-        assert_eq!(s.session_user("a1", ann).await?.map(|u| u.id()), Some(ann));
-        assert!(s.session_user("a1", bob).await?.is_none(), "not bob's");
-        assert!(s.session_user("nope", ann).await?.is_none());
+        assert_eq!(
+            s.session_caller("a1", ann).await?.map(|c| c.user.id()),
+            Some(ann)
+        );
+        assert!(s.session_caller("a1", bob).await?.is_none(), "not bob's");
+        assert!(s.session_caller("nope", ann).await?.is_none());
         assert!(!s.revoke_user_session("a1", bob, 2_000).await?, "not bob's");
         assert!(s.revoke_user_session("a1", ann, 2_000).await?);
-        assert!(s.session_user("a1", ann).await?.is_none(), "revoked");
+        assert!(s.session_caller("a1", ann).await?.is_none(), "revoked");
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_session_answers_its_caller_with_the_company_lock_and_the_role_permissions() -> TestResult
+{
+    each_backend(|s| async move {
+        let sun = s.create_company("Sun", 1_000).await?;
+        let field = s
+            .create_role(sun, "Field", &["station.view", "gateway.view"], 1_000, None)
+            .await?;
+        let sam = s
+            .create_user(&NewUser {
+                kind: UserKind::Company,
+                company: Some(sun),
+                role: Some(field),
+                ..new_user("sam@sun.example")
+            })
+            .await?;
+        let ann = user(&s, "ann@example.com").await?;
+        s.create_session("sam", sam, 1_000, 9_000).await?;
+        s.create_session("ann", ann, 1_000, 9_000).await?;
+
+        let caller = s.session_caller("sam", sam).await?.ok_or("live")?;
+        let mut permissions = caller.permissions.clone();
+        permissions.sort();
+        assert_eq!(permissions, ["gateway.view", "station.view"]);
+        assert!(!caller.company_disabled);
+        s.set_company_disabled(sun, true, 2_000, None).await?;
+        assert!(
+            s.session_caller("sam", sam).await?.is_none(),
+            "ended by the lock"
+        );
+        // A session written beside the lock (a sign-in in flight) still meets it.
+        s.create_session("late", sam, 2_000, 9_000).await?;
+        let caller = s.session_caller("late", sam).await?.ok_or("live")?;
+        assert!(caller.company_disabled, "read with the caller");
+
+        let owner = s.session_caller("ann", ann).await?.ok_or("live")?;
+        assert!(owner.permissions.is_empty() && !owner.company_disabled);
         Ok(())
     })
     .await
@@ -54,10 +102,10 @@ async fn a_used_token_presented_after_the_grace_ends_its_whole_chain() -> TestRe
             .await?;
         // Within the grace (used at 2_000, not before 1_500): only refused.
         assert!(!s.revoke_reused_chain("t1", 1_500, 2_100).await?);
-        assert!(s.session_user("chain", ann).await?.is_some());
+        assert!(s.session_caller("chain", ann).await?.is_some());
         // Later: the chain ends, the newest token with it; the other session lives on.
         assert!(s.revoke_reused_chain("t1", 2_500, 3_000).await?);
-        assert!(s.session_user("chain", ann).await?.is_none());
+        assert!(s.session_caller("chain", ann).await?.is_none());
         assert_eq!(s.take_refresh_token("t2", 3_001).await?, None);
         assert!(s.take_refresh_token("o1", 3_002).await?.is_some());
         // Unknown tokens and live ones are not reuse.
@@ -76,7 +124,7 @@ async fn disabling_an_account_ends_its_sessions_for_good() -> TestResult {
             .await?;
         s.set_disabled(ann, true, 2_000, None).await?;
         s.set_disabled(ann, false, 3_000, None).await?;
-        assert!(s.session_user("a1", ann).await?.is_none());
+        assert!(s.session_caller("a1", ann).await?.is_none());
         assert_eq!(s.take_refresh_token("r1", 3_001).await?, None);
         Ok(())
     })
@@ -92,7 +140,7 @@ async fn signing_out_with_a_refresh_token_ends_its_session() -> TestResult {
             .await?;
         // Without knowing whose it is (the access token had expired).
         assert!(s.revoke_refresh_token("r1", None, 2_000).await?);
-        assert!(s.session_user("a1", ann).await?.is_none());
+        assert!(s.session_caller("a1", ann).await?.is_none());
         assert!(!s.revoke_refresh_token("unknown", None, 2_000).await?);
         Ok(())
     })
@@ -159,13 +207,13 @@ async fn disabling_a_company_ends_its_staffs_sessions_and_no_one_elses() -> Test
         }
         assert!(s.set_company_disabled(sun, true, 2_000, None).await?);
         assert!(s.set_company_disabled(sun, false, 3_000, None).await?);
-        assert!(s.session_user("b", boss).await?.is_none(), "ended");
+        assert!(s.session_caller("b", boss).await?.is_none(), "ended");
         assert_eq!(s.take_refresh_token("rb", 3_001).await?, None);
         assert!(
-            s.session_user("o", other).await?.is_some(),
+            s.session_caller("o", other).await?.is_some(),
             "another company's"
         );
-        assert!(s.session_user("a", owner).await?.is_some(), "an owner's");
+        assert!(s.session_caller("a", owner).await?.is_some(), "an owner's");
         assert!(
             !s.set_company_disabled(domain::ids::CompanyId(999), true, 4_000, None)
                 .await?
