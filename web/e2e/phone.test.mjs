@@ -177,8 +177,9 @@ async function chartsWithoutTooltip(page, cdp) {
         ? points.map((p) => box.x + p)
         : [box.x + box.width * 0.3, box.x + box.width * 0.75];
     await page.touchscreen.tap(x1, y);
+    // shown on the chart's next frame, as after the drag below: later on a busy machine
     let shown = false;
-    for (let k = 0; k < 15 && !shown; k++) {
+    for (let k = 0; k < 30 && !shown; k++) {
       shown = Boolean(await tooltipText(chart));
       if (!shown) await page.waitForTimeout(100);
     }

@@ -203,6 +203,56 @@ async fn listings_page_filter_and_sort() -> TestResult {
 }
 
 #[tokio::test]
+async fn sorted_pages_walk_every_visible_plant_once_with_the_whole_total() -> TestResult {
+    each_backend(|s| async move {
+        let ann = user(&s, "ann@example.com", UserKind::Owner, None).await?;
+        let bob = user(&s, "bob@example.com", UserKind::Owner, None).await?;
+        // Ties in capacity and in name (case apart), and a neighbour's plants between them.
+        for (i, (name, power)) in [("b", 5.0), ("A", 7.0), ("c", 5.0), ("a", 5.0), ("D", 9.0)]
+            .iter()
+            .enumerate()
+        {
+            s.create_plant(ann, None, ann, &fields(name, *power), i as i64)
+                .await?;
+            s.create_plant(bob, None, bob, &fields(name, *power), i as i64)
+                .await?;
+        }
+        let vis = PlantVisibility::Of {
+            user: ann,
+            company: None,
+        };
+        for (sort, descending, expected) in [
+            (PlantSort::Capacity, true, ["D", "A", "a", "c", "b"]),
+            (PlantSort::Capacity, false, ["b", "c", "a", "A", "D"]),
+            (PlantSort::Name, false, ["A", "a", "b", "c", "D"]),
+            (PlantSort::Name, true, ["D", "c", "b", "a", "A"]),
+            (PlantSort::Created, true, ["D", "a", "c", "A", "b"]),
+        ] {
+            let mut walked = Vec::new();
+            for offset in [0, 2, 4] {
+                let filter = PlantFilter {
+                    sort,
+                    descending,
+                    limit: 2,
+                    offset,
+                    ..PlantFilter::default()
+                };
+                let (rows, total) = s.plants(vis, ann, &filter).await?;
+                assert_eq!(
+                    total, 5,
+                    "{sort:?} at {offset}: the whole match, not the page"
+                );
+                assert!(rows.iter().all(|p| p.owner_id == ann));
+                walked.extend(rows.into_iter().map(|p| p.name));
+            }
+            assert_eq!(walked, expected, "{sort:?} descending {descending}");
+        }
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
 async fn tariffs_edits_transfer_and_delete_leave_no_orphans() -> TestResult {
     each_backend(|s| async move {
         let ann = user(&s, "ann@example.com", UserKind::Owner, None).await?;
