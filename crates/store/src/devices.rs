@@ -80,12 +80,6 @@ pub(crate) const FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.g
     LEFT JOIN plants p ON p.id = d.plant_id LEFT JOIN products pr ON pr.id = d.product_id \
     LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
 
-/// [`FROM`] without the product: what a count of visible devices reads (the product is only
-/// shown, and joins at most one row).
-const COUNT_FROM: &str = "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
-    LEFT JOIN plants p ON p.id = d.plant_id \
-    LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1";
-
 /// A viewer sees the devices on plants they can see, and unbound devices behind gateways held
 /// by them or their company; internal staff see every device.
 pub(crate) fn device_visible() -> String {
@@ -93,6 +87,47 @@ pub(crate) fn device_visible() -> String {
         "({} OR (d.plant_id IS NULL AND (g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2))))",
         crate::plants::VISIBLE
     )
+}
+
+/// The device list's filters on the device alone (`d`), bound as `$4`-`$7` and `$9`-`$11`
+/// (`$8` the plant and `$12` the company are applied where the plant is read).
+const NARROWING: &str = "($4 IS NULL OR d.family = $4) AND ($5 IS NULL OR d.status = $5) \
+    AND ($6 IS NULL OR d.type_code = $6) AND ($7 IS NULL OR UPPER(d.sn) LIKE $7) \
+    AND ($9 IS NULL OR d.gateway_id IN (SELECT gs.id FROM gateways gs WHERE gs.sn = $9)) \
+    AND ($10 IS NULL OR COALESCE(d.parent_sn, '') = $10) \
+    AND ($11 IS NULL OR UPPER(d.versions) LIKE $11)";
+
+/// [`device_visible`] as two sets a count reads apart, each along an index, with the
+/// conditions `narrowing` on `d`, only `plant`'s devices when that parameter is set and only
+/// those of `company`'s plants or gateways when that one is: the devices on a plant, read plant
+/// by plant (the visibility rule once per plant instead of once per device, then the plant's
+/// devices through `devices(plant_id, family)`), and the unbound devices (`devices(plant_id)`
+/// at NULL) behind a gateway the viewer or their company holds. Joining every device to its
+/// gateway, plant and share took 5 to 6 ms per count at 20,000 devices; this about half.
+fn counted_parts(plant: &str, company: &str, narrowing: &str) -> [String; 2] {
+    [
+        format!(
+            "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 \
+             CROSS JOIN devices d WHERE d.plant_id = p.id AND {} \
+             AND ({plant} IS NULL OR p.id = {plant}) AND ({company} IS NULL \
+             OR p.company_id = {company} \
+             OR d.gateway_id IN (SELECT gc.id FROM gateways gc WHERE gc.company_id = {company})) \
+             AND {narrowing}",
+            crate::plants::VISIBLE
+        ),
+        format!(
+            "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
+             WHERE d.plant_id IS NULL AND {plant} IS NULL \
+             AND ($3 = 1 OR g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2)) \
+             AND ({company} IS NULL OR g.company_id = {company}) AND {narrowing}"
+        ),
+    ]
+}
+
+/// How many devices a [`DeviceFilter`] matches, as one SQL expression over its parameters.
+fn filtered_total() -> String {
+    let [bound, unbound] = counted_parts("$8", "$12", NARROWING);
+    format!("(SELECT COUNT(*) {bound}) + (SELECT COUNT(*) {unbound})")
 }
 
 impl Store {
@@ -108,54 +143,43 @@ impl Store {
         let sn = like(&f.sn);
         let version = like(&f.version);
         let conditions = format!(
-            "{} AND ($4 IS NULL OR d.family = $4) AND ($5 IS NULL OR d.status = $5) \
-             AND ($6 IS NULL OR d.type_code = $6) AND ($7 IS NULL OR UPPER(d.sn) LIKE $7) \
-             AND ($8 IS NULL OR d.plant_id = $8) AND ($9 IS NULL OR g.sn = $9) \
-             AND ($10 IS NULL OR COALESCE(d.parent_sn, '') = $10) \
-             AND ($11 IS NULL OR UPPER(d.versions) LIKE $11) \
+            "{} AND {NARROWING} AND ($8 IS NULL OR d.plant_id = $8) \
              AND ($12 IS NULL OR p.company_id = $12 OR g.company_id = $12)",
             device_visible()
         );
-        let bounds = crate::sql::page(f.limit, f.offset);
-        let sql = format!("SELECT {COLUMNS} {FROM} WHERE {conditions} ORDER BY d.id DESC {bounds}");
-        let page = rows!(
-            self,
-            fetch_all,
-            DeviceListRow,
-            &sql,
-            user,
-            company,
-            all,
-            f.family.map(DeviceFamily::as_str),
-            f.status,
-            f.type_code,
-            sn.as_deref(),
-            f.plant,
-            f.gateway_sn.as_deref(),
-            f.parent_sn.as_deref(),
-            version.as_deref(),
-            f.company
-        )?;
-        let count_sql = format!("SELECT COUNT(*) {COUNT_FROM} WHERE {conditions}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            f.family.map(DeviceFamily::as_str),
-            f.status,
-            f.type_code,
-            sn.as_deref(),
-            f.plant,
-            f.gateway_sn.as_deref(),
-            f.parent_sn.as_deref(),
-            version.as_deref(),
-            f.company
-        )?;
-        Ok((page, total))
+        let total = filtered_total();
+        let sql = format!(
+            "SELECT {COLUMNS}, {total} AS total {FROM} WHERE {conditions} ORDER BY d.id DESC {}",
+            crate::sql::page(f.limit, f.offset)
+        );
+        macro_rules! with_filter {
+            ($fetch:ident, $T:ty, $sql:expr) => {
+                rows!(
+                    self,
+                    $fetch,
+                    $T,
+                    $sql,
+                    user,
+                    company,
+                    all,
+                    f.family.map(DeviceFamily::as_str),
+                    f.status,
+                    f.type_code,
+                    sn.as_deref(),
+                    f.plant,
+                    f.gateway_sn.as_deref(),
+                    f.parent_sn.as_deref(),
+                    version.as_deref(),
+                    f.company
+                )
+            };
+        }
+        let page = with_filter!(fetch_all, crate::sql::Counted<DeviceListRow>, &sql)?;
+        if let Some(listed) = crate::sql::Counted::split(page) {
+            return Ok(listed);
+        }
+        let total = with_filter!(fetch_one, (i64,), &format!("SELECT {total}"))?.0;
+        Ok((Vec::new(), total))
     }
 
     /// One device by SN if `visibility` allows it; another tenant's device reads as missing.
@@ -192,10 +216,12 @@ impl Store {
         plant: Option<PlantId>,
     ) -> Result<StatusCounts> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
+        let [bound, unbound] = counted_parts("$5", "NULL", "($4 IS NULL OR d.family = $4)");
         let sql = format!(
-            "SELECT d.status, COUNT(*) {COUNT_FROM} WHERE {} AND ($4 IS NULL OR d.family = $4) \
-             AND ($5 IS NULL OR d.plant_id = $5) GROUP BY d.status",
-            device_visible()
+            "SELECT c.status, CAST(SUM(c.n) AS BIGINT) FROM \
+             (SELECT d.status, COUNT(*) AS n {bound} GROUP BY d.status \
+             UNION ALL SELECT d.status, COUNT(*) AS n {unbound} GROUP BY d.status) c \
+             GROUP BY c.status"
         );
         let per_status = rows!(
             self,

@@ -422,50 +422,40 @@ impl Store {
             .as_ref()
             .map(|k| format!("%{}%", k.to_uppercase()));
         let bounds = crate::sql::page(filter.limit, filter.offset);
+        let total = format!("(SELECT COUNT(*) {LIST_FROM} WHERE {conditions})");
         let sql = format!(
-            "SELECT {LIST_COLUMNS} {LIST_FROM} WHERE {conditions} ORDER BY g.id DESC \
-             {bounds}"
+            "SELECT {LIST_COLUMNS}, {total} AS total {LIST_FROM} WHERE {conditions} \
+             ORDER BY g.id DESC {bounds}"
         );
-        let page = rows!(
-            self,
-            fetch_all,
-            GatewayListRow,
-            &sql,
-            user,
-            company,
-            all,
-            filter.online,
-            filter.upload_cycle,
-            filter.protocol.as_deref(),
-            filter.company,
-            sn.as_deref(),
-            filter.plant,
-            filter.customer,
-            filter.placed,
-            keyword.as_deref(),
-            ids.as_deref()
-        )?;
-        let count_sql = format!("SELECT COUNT(*) {LIST_FROM} WHERE {conditions}");
-        let total = scalar!(
-            self,
-            fetch_one,
-            i64,
-            &count_sql,
-            user,
-            company,
-            all,
-            filter.online,
-            filter.upload_cycle,
-            filter.protocol.as_deref(),
-            filter.company,
-            sn.as_deref(),
-            filter.plant,
-            filter.customer,
-            filter.placed,
-            keyword.as_deref(),
-            ids.as_deref()
-        )?;
-        Ok((page, total))
+        macro_rules! with_filter {
+            ($fetch:ident, $T:ty, $sql:expr) => {
+                rows!(
+                    self,
+                    $fetch,
+                    $T,
+                    $sql,
+                    user,
+                    company,
+                    all,
+                    filter.online,
+                    filter.upload_cycle,
+                    filter.protocol.as_deref(),
+                    filter.company,
+                    sn.as_deref(),
+                    filter.plant,
+                    filter.customer,
+                    filter.placed,
+                    keyword.as_deref(),
+                    ids.as_deref()
+                )
+            };
+        }
+        let page = with_filter!(fetch_all, crate::sql::Counted<GatewayListRow>, &sql)?;
+        if let Some(listed) = crate::sql::Counted::split(page) {
+            return Ok(listed);
+        }
+        let (total,) = with_filter!(fetch_one, (i64,), &format!("SELECT {total}"))?;
+        Ok((Vec::new(), total))
     }
 
     /// One gateway, by id or by SN (exactly one of them given), if `visibility` lets the reader

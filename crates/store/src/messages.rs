@@ -185,14 +185,17 @@ impl Store {
         }
         let condition = format!("{} AND {condition}", crate::plants::VISIBLE);
         let bounds = crate::sql::page(f.limit, f.offset);
+        let total = format!("(SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition})");
         let sql = format!(
-            "SELECT {select} {FROM} WHERE {condition} \
+            "SELECT {select}, {total} AS total {FROM} WHERE {condition} \
              ORDER BY e.opened_at DESC, e.id DESC {bounds}"
         );
-        let page = with_filter!(fetch_all, T, &sql)?;
-        let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition}");
-        let (total,) = with_filter!(fetch_one, (i64,), &count_sql)?;
-        Ok((page, total))
+        let page = with_filter!(fetch_all, crate::sql::Counted<T>, &sql)?;
+        if let Some(listed) = crate::sql::Counted::split(page) {
+            return Ok(listed);
+        }
+        let (total,) = with_filter!(fetch_one, (i64,), &format!("SELECT {total}"))?;
+        Ok((Vec::new(), total))
     }
 
     /// A page of the reader's messages: the warning and fault occurrences that began at or

@@ -9,14 +9,6 @@ use domain::{
 
 use crate::{Result, Store};
 
-/// A plant of a list page and how many plants the whole list holds.
-#[derive(sqlx::FromRow)]
-struct CountedPlantRow {
-    #[sqlx(flatten)]
-    row: PlantRow,
-    total: i64,
-}
-
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PlantRow {
     pub id: PlantId,
@@ -340,10 +332,9 @@ impl Store {
             linked_column("$2"),
             conditions = m.conditions,
         );
-        let page = matching_rows!(self, fetch_all, CountedPlantRow, &sql, m)?;
-        if let Some(first) = page.first() {
-            let total = first.total;
-            return Ok((page.into_iter().map(|r| r.row).collect(), total));
+        let page = matching_rows!(self, fetch_all, crate::sql::Counted<PlantRow>, &sql, m)?;
+        if let Some(listed) = crate::sql::Counted::split(page) {
+            return Ok(listed);
         }
         let count_sql = format!("SELECT COUNT(*) {MATCHING_FROM} WHERE {}", m.conditions);
         let total = matching_rows!(self, fetch_one, (i64,), &count_sql, m)?.0;

@@ -19,9 +19,8 @@ pub(crate) fn for_sqlite(sql: &str) -> Cow<'_, str> {
 }
 
 /// A "contains" filter on `expr` by the pattern in `param`: `expr LIKE param` when the caller
-/// filters, else `param IS NULL` (the pattern is bound as NULL then). SQLite prepares a
-/// statement again on every run in which a value bound as a LIKE pattern was set, so a list
-/// that always carried the LIKE paid a full prepare per request even without a filter.
+/// filters, else `param IS NULL` (the pattern is bound as NULL then), so that a list read
+/// without the filter has a statement, and a plan, without it.
 pub(crate) fn contains(expr: &str, param: &str, filtering: bool) -> String {
     if filtering {
         format!("{expr} LIKE {param}")
@@ -62,6 +61,38 @@ pub(crate) fn placeholders(first: usize, n: usize) -> String {
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A row of a list's page with the total of the whole list, which the page's statement
+/// carries in a `total` column (an uncorrelated subquery, computed once): one statement per
+/// page instead of a page and a count.
+pub(crate) struct Counted<T> {
+    pub row: T,
+    pub total: i64,
+}
+
+impl<'r, R, T> sqlx::FromRow<'r, R> for Counted<T>
+where
+    R: sqlx::Row,
+    T: sqlx::FromRow<'r, R>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    &'static str: sqlx::ColumnIndex<R>,
+{
+    fn from_row(row: &'r R) -> Result<Self, sqlx::Error> {
+        Ok(Counted {
+            row: T::from_row(row)?,
+            total: row.try_get("total")?,
+        })
+    }
+}
+
+impl<T> Counted<T> {
+    /// The page's rows and the total, or `None` for a page past the end, which has no row to
+    /// carry the total (the caller counts apart).
+    pub(crate) fn split(page: Vec<Counted<T>>) -> Option<(Vec<T>, i64)> {
+        let total = page.first()?.total;
+        Some((page.into_iter().map(|c| c.row).collect(), total))
+    }
 }
 
 /// `rows!(store, fetch_one|fetch_optional|fetch_all, RowType, "SQL", args...)`
@@ -313,6 +344,25 @@ macro_rules! revoke_in_tx {
 
 #[cfg(test)]
 mod tests {
+    /// The bundled SQLite is built with the query planner stability guarantee
+    /// (`.cargo/config.toml`): without it a list whose filters are bound on every run, a LIKE
+    /// pattern among them, is prepared again on every request.
+    #[tokio::test]
+    async fn sqlite_plans_a_statement_once_whatever_values_it_is_given() {
+        use sqlx::Connection;
+        let mut db = sqlx::SqliteConnection::connect("sqlite::memory:")
+            .await
+            .expect("an in-memory database");
+        let options: Vec<String> = sqlx::query_scalar("PRAGMA compile_options")
+            .fetch_all(&mut db)
+            .await
+            .expect("the compile options");
+        assert!(
+            options.iter().any(|o| o == "ENABLE_QPSG"),
+            "SQLite was built without ENABLE_QPSG: {options:?}"
+        );
+    }
+
     #[test]
     fn placeholders_continue_after_the_fixed_parameters() {
         assert_eq!(super::placeholders(3, 3), "$3, $4, $5");

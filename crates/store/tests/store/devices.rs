@@ -7,6 +7,7 @@ use domain::{
 };
 use store::devices::DeviceFilter;
 use store::testing::{TestResult, each_backend, new_user, plant_fields};
+use store::{audit::NewAudit, log_pages::Author};
 
 #[tokio::test]
 async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult {
@@ -110,6 +111,198 @@ async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult 
         assert_eq!(row.alias, "Roof");
         assert!(s.delete_device(inv).await?);
         assert!(s.device_visible(of(ann), ann, "INV00001").await?.is_none());
+        Ok(())
+    })
+    .await
+}
+
+/// Every page of a device listing carries the whole total, and the pages together hold each
+/// device the viewer may see exactly once: for an owner, a share's visitor, company staff and
+/// internal staff, over bound and unbound devices, under each filter. The page and the total
+/// are read by different statements (the total plant by plant, the page device by device), so
+/// this keeps the two the same.
+#[tokio::test]
+async fn every_page_of_a_device_listing_carries_the_total_of_its_pages() -> TestResult {
+    each_backend(|s| async move {
+        let company = s.create_company("Installer", 1).await?;
+        let staff = s
+            .create_user(&store::users::NewUser {
+                company: Some(company),
+                ..new_user("staff@example.com", UserKind::Company)
+            })
+            .await?;
+        let ann = s
+            .create_user(&new_user("ann@example.com", UserKind::Owner))
+            .await?;
+        let bob = s
+            .create_user(&new_user("bob@example.com", UserKind::Owner))
+            .await?;
+        let cid = s
+            .create_user(&new_user("cid@example.com", UserKind::Owner))
+            .await?;
+        s.add_customer(company, ann, 1).await?;
+        let mut gateways = Vec::new();
+        // Ann's two plants (the company's customer), Bob's (shared with Cid), the company's own.
+        let plants = [
+            (ann, None, "Ann roof"),
+            (ann, None, "Ann barn"),
+            (bob, None, "Bob home"),
+            (staff, Some(company), "Depot"),
+        ];
+        for (n, (owner, of, name)) in plants.into_iter().enumerate() {
+            let plant = s
+                .create_plant(owner, of, owner, &plant_fields(name), 1)
+                .await?;
+            let gw = s.create_gateway(&format!("GWP{n}"), "K", "", 1).await?;
+            assert!(s.bind_gateway(gw, plant, owner, of, 2).await?);
+            for (i, family) in [
+                DeviceFamily::Inverter,
+                DeviceFamily::Inverter,
+                DeviceFamily::Battery,
+                DeviceFamily::Meter,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                s.upsert_device(&format!("D{n}{i}"), gw, family, 0, "p", "", None, 3)
+                    .await?;
+            }
+            gateways.push((gw, plant));
+        }
+        s.share_plant(gateways[2].1, cid, ShareRole::Visitor, 4)
+            .await?;
+        // Unbound devices: behind a gateway Bob holds, one the company holds, one nobody does.
+        for (n, holder, of) in [
+            (0, Some(bob), None),
+            (1, None, Some(company)),
+            (2, None, None),
+        ] {
+            let gw = s.create_gateway(&format!("GWU{n}"), "K", "", 1).await?;
+            let by = Author {
+                user_id: None,
+                account: "test",
+                actor_company_id: None,
+                plant_id: None,
+                plant_owner_id: None,
+                plant_company_id: None,
+            };
+            let audit = NewAudit {
+                by,
+                action: "gateway.hold",
+                target: "gateway",
+                detail: "{}",
+                result: "succeeded",
+                command_id: None,
+                now: 5,
+            };
+            assert!(s.set_gateway_holder(gw, holder, of, 5, &audit).await?);
+            for i in 0..2 {
+                s.upsert_device(
+                    &format!("U{n}{i}"),
+                    gw,
+                    DeviceFamily::Inverter,
+                    0,
+                    "p",
+                    "",
+                    None,
+                    6,
+                )
+                .await?;
+            }
+        }
+
+        let of = |user, company| PlantVisibility::Of { user, company };
+        let viewers = [
+            ("owner", of(ann, None), ann, 8),
+            ("holder", of(bob, None), bob, 6),
+            ("visitor", of(cid, None), cid, 4),
+            ("company staff", of(staff, Some(company)), staff, 14),
+            ("internal staff", PlantVisibility::All, staff, 22),
+        ];
+        let any = DeviceFilter::default();
+        let filters = [
+            ("none", any.clone()),
+            (
+                "inverters",
+                DeviceFilter {
+                    family: Some(DeviceFamily::Inverter),
+                    ..any.clone()
+                },
+            ),
+            (
+                "a plant",
+                DeviceFilter {
+                    plant: Some(gateways[0].1),
+                    ..any.clone()
+                },
+            ),
+            (
+                "a gateway",
+                DeviceFilter {
+                    gateway_sn: Some("GWU1".into()),
+                    ..any.clone()
+                },
+            ),
+            (
+                "the company's",
+                DeviceFilter {
+                    company: Some(company),
+                    ..any.clone()
+                },
+            ),
+            (
+                "part of the SN",
+                DeviceFilter {
+                    sn: Some("u".into()),
+                    ..any.clone()
+                },
+            ),
+            (
+                "offline",
+                DeviceFilter {
+                    status: Some(0),
+                    ..any.clone()
+                },
+            ),
+        ];
+        for (who, visibility, reader, sees) in viewers {
+            for (what, filter) in &filters {
+                let mut seen = Vec::new();
+                let mut total = None;
+                for page in 0.. {
+                    let f = DeviceFilter {
+                        limit: 3,
+                        offset: page * 3,
+                        ..filter.clone()
+                    };
+                    let (rows, t) = s.devices_visible(visibility, reader, &f).await?;
+                    assert_eq!(*total.get_or_insert(t), t, "{who}, {what}: page {page}");
+                    if rows.is_empty() {
+                        break;
+                    }
+                    seen.extend(rows.into_iter().map(|r| r.sn));
+                }
+                let total = total.ok_or("no page")?;
+                assert_eq!(seen.len() as i64, total, "{who}, {what}: {seen:?}");
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen.len() as i64, total, "{who}, {what}: once each");
+                if *what == "none" {
+                    assert_eq!(total, sees, "{who} sees");
+                }
+                if filter.sn.is_none() && filter.gateway_sn.is_none() && filter.company.is_none() {
+                    let counts = s
+                        .device_counts(visibility, reader, filter.family, filter.plant)
+                        .await?;
+                    let offline = if filter.status.is_some() {
+                        counts.offline
+                    } else {
+                        counts.total
+                    };
+                    assert_eq!(offline, total, "{who}, {what}: per status");
+                }
+            }
+        }
         Ok(())
     })
     .await
