@@ -90,44 +90,70 @@ pub(crate) fn device_visible() -> String {
 }
 
 /// The device list's filters on the device alone (`d`), bound as `$4`-`$7` and `$9`-`$11`
-/// (`$8` the plant and `$12` the company are applied where the plant is read).
-const NARROWING: &str = "($4 IS NULL OR d.family = $4) AND ($5 IS NULL OR d.status = $5) \
-    AND ($6 IS NULL OR d.type_code = $6) AND ($7 IS NULL OR UPPER(d.sn) LIKE $7) \
-    AND ($9 IS NULL OR d.gateway_id IN (SELECT gs.id FROM gateways gs WHERE gs.sn = $9)) \
-    AND ($10 IS NULL OR COALESCE(d.parent_sn, '') = $10) \
-    AND ($11 IS NULL OR UPPER(d.versions) LIKE $11)";
+/// (`$8` the plant and `$12` the company are applied where the plant is read): only those the
+/// caller sets are conditions, so that a family's devices are read along
+/// `devices(plant_id, family)` alone.
+fn narrowing(f: &DeviceFilter) -> String {
+    use crate::sql::{contains, when};
+    [
+        when("d.family = $4", "$4", f.family.is_some()),
+        when("d.status = $5", "$5", f.status.is_some()),
+        when("d.type_code = $6", "$6", f.type_code.is_some()),
+        contains("UPPER(d.sn)", "$7", f.sn.is_some()),
+        when(
+            "d.gateway_id IN (SELECT gs.id FROM gateways gs WHERE gs.sn = $9)",
+            "$9",
+            f.gateway_sn.is_some(),
+        ),
+        when(
+            "COALESCE(d.parent_sn, '') = $10",
+            "$10",
+            f.parent_sn.is_some(),
+        ),
+        contains("UPPER(d.versions)", "$11", f.version.is_some()),
+    ]
+    .join(" AND ")
+}
 
 /// [`device_visible`] as two sets a count reads apart, each along an index, with the
-/// conditions `narrowing` on `d`, only `plant`'s devices when that parameter is set and only
-/// those of `company`'s plants or gateways when that one is: the devices on a plant, read plant
-/// by plant (the visibility rule once per plant instead of once per device, then the plant's
-/// devices through `devices(plant_id, family)`), and the unbound devices (`devices(plant_id)`
-/// at NULL) behind a gateway the viewer or their company holds. Joining every device to its
-/// gateway, plant and share took 5 to 6 ms per count at 20,000 devices; this about half.
-fn counted_parts(plant: &str, company: &str, narrowing: &str) -> [String; 2] {
+/// conditions `narrowing` on `d`, only the devices of the plant in parameter `plant` when
+/// `one_plant`, and only those of the plants or gateways of the company in `company` when
+/// `one_company`:
+/// the devices on a plant, read plant by plant (the visibility rule once per plant instead of
+/// once per device, then the plant's devices through `devices(plant_id, family)`), and the
+/// unbound devices (`devices(plant_id)` at NULL) behind a gateway the viewer or their company
+/// holds. Every device joined to its gateway, plant and share took 2.5 ms per count of 10,000
+/// inverters among 20,000 devices; this 1.4 ms.
+fn counted_parts(
+    (plant, one_plant): (&str, bool),
+    (company, one_company): (&str, bool),
+    narrowing: &str,
+) -> [String; 2] {
+    use crate::sql::when;
+    let of_plant = when(&format!("p.id = {plant}"), plant, one_plant);
+    let of_company = when(
+        &format!(
+            "(p.company_id = {company} \
+             OR d.gateway_id IN (SELECT gc.id FROM gateways gc WHERE gc.company_id = {company}))"
+        ),
+        company,
+        one_company,
+    );
+    let holder_company = when(&format!("g.company_id = {company}"), company, one_company);
     [
         format!(
             "FROM plants p LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 \
-             CROSS JOIN devices d WHERE d.plant_id = p.id AND {} \
-             AND ({plant} IS NULL OR p.id = {plant}) AND ({company} IS NULL \
-             OR p.company_id = {company} \
-             OR d.gateway_id IN (SELECT gc.id FROM gateways gc WHERE gc.company_id = {company})) \
-             AND {narrowing}",
+             CROSS JOIN devices d WHERE d.plant_id = p.id AND {} AND {of_plant} \
+             AND {of_company} AND {narrowing}",
             crate::plants::VISIBLE
         ),
         format!(
             "FROM devices d LEFT JOIN gateways g ON g.id = d.gateway_id \
              WHERE d.plant_id IS NULL AND {plant} IS NULL \
              AND ($3 = 1 OR g.owner_id = $1 OR ($2 IS NOT NULL AND g.company_id = $2)) \
-             AND ({company} IS NULL OR g.company_id = {company}) AND {narrowing}"
+             AND {holder_company} AND {narrowing}"
         ),
     ]
-}
-
-/// How many devices a [`DeviceFilter`] matches, as one SQL expression over its parameters.
-fn filtered_total() -> String {
-    let [bound, unbound] = counted_parts("$8", "$12", NARROWING);
-    format!("(SELECT COUNT(*) {bound}) + (SELECT COUNT(*) {unbound})")
 }
 
 impl Store {
@@ -142,12 +168,19 @@ impl Store {
         let like = |s: &Option<String>| s.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
         let sn = like(&f.sn);
         let version = like(&f.version);
+        let narrowing = narrowing(f);
         let conditions = format!(
-            "{} AND {NARROWING} AND ($8 IS NULL OR d.plant_id = $8) \
+            "{} AND {narrowing} AND {} \
              AND ($12 IS NULL OR p.company_id = $12 OR g.company_id = $12)",
-            device_visible()
+            device_visible(),
+            crate::sql::when("d.plant_id = $8", "$8", f.plant.is_some())
         );
-        let total = filtered_total();
+        let [bound, unbound] = counted_parts(
+            ("$8", f.plant.is_some()),
+            ("$12", f.company.is_some()),
+            &narrowing,
+        );
+        let total = format!("(SELECT COUNT(*) {bound}) + (SELECT COUNT(*) {unbound})");
         let sql = format!(
             "SELECT {COLUMNS}, {total} AS total {FROM} WHERE {conditions} ORDER BY d.id DESC {}",
             crate::sql::page(f.limit, f.offset)
@@ -216,7 +249,8 @@ impl Store {
         plant: Option<PlantId>,
     ) -> Result<StatusCounts> {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
-        let [bound, unbound] = counted_parts("$5", "NULL", "($4 IS NULL OR d.family = $4)");
+        let of_family = crate::sql::when("d.family = $4", "$4", family.is_some());
+        let [bound, unbound] = counted_parts(("$5", plant.is_some()), ("NULL", false), &of_family);
         let sql = format!(
             "SELECT c.status, CAST(SUM(c.n) AS BIGINT) FROM \
              (SELECT d.status, COUNT(*) AS n {bound} GROUP BY d.status \

@@ -22,8 +22,16 @@ pub(crate) fn for_sqlite(sql: &str) -> Cow<'_, str> {
 /// filters, else `param IS NULL` (the pattern is bound as NULL then), so that a list read
 /// without the filter has a statement, and a plan, without it.
 pub(crate) fn contains(expr: &str, param: &str, filtering: bool) -> String {
+    when(&format!("{expr} LIKE {param}"), param, filtering)
+}
+
+/// A filter's `condition` on `param` when the caller filters, else `param IS NULL` (bound as
+/// NULL then, so the statement keeps every parameter): the statement holds only the conditions
+/// in force, which lets SQLite read along an index of them (`($4 IS NULL OR d.family = $4)`
+/// cannot use one).
+pub(crate) fn when(condition: &str, param: &str, filtering: bool) -> String {
     if filtering {
-        format!("{expr} LIKE {param}")
+        condition.to_string()
     } else {
         format!("{param} IS NULL")
     }
