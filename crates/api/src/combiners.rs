@@ -220,7 +220,7 @@ pub async fn realtime(
     let (strings, judged) = strings_of(&r);
     let mut device = DeviceItem::of(&d);
     device.update_at = update_at(d.last_seen.unwrap_or(d.updated_at));
-    let live = live_of(&app, &d, (r.ts > 0).then_some(&r), tz).await?;
+    let live = live_of(&d, (r.ts > 0).then_some(&r), tz);
     Ok(Data(CombinerNow {
         device,
         live,

@@ -304,8 +304,7 @@ pub(crate) async fn items<'a, T>(
     extra: impl Fn(&DeviceListRow, Option<&Reading>, DeviceItem, Live) -> T,
 ) -> ApiResult<Vec<T>> {
     let rows: Vec<&DeviceListRow> = rows.into_iter().collect();
-    let cycles =
-        Cycles::of_gateways(app, &rows.iter().map(|d| d.gateway_id).collect::<Vec<_>>()).await?;
+    let cycles = Cycles::of_rows(rows.iter().copied());
     let mut plants: Vec<PlantId> = rows.iter().filter_map(|d| d.plant_id).collect();
     plants.sort_unstable();
     plants.dedup();
@@ -340,15 +339,9 @@ fn live(d: &DeviceListRow, latest: Option<&Reading>, cycles: &Cycles, tz: Tz, no
     }
 }
 
-/// [`Live`] of one device (its gateway read once).
-pub(crate) async fn live_of(
-    app: &AppState,
-    d: &DeviceListRow,
-    latest: Option<&Reading>,
-    tz: Tz,
-) -> ApiResult<Live> {
-    let cycles = Cycles::of_gateways(app, &[d.gateway_id]).await?;
-    Ok(live(d, latest, &cycles, tz, now_ms()))
+/// [`Live`] of one device.
+pub(crate) fn live_of(d: &DeviceListRow, latest: Option<&Reading>, tz: Tz) -> Live {
+    live(d, latest, &Cycles::of_rows([d]), tz, now_ms())
 }
 
 /// How many devices there are per status.

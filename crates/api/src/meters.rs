@@ -141,7 +141,7 @@ pub async fn realtime(
         .collect();
     let mut device = DeviceItem::of(&d);
     device.update_at = update_at(d.last_seen.unwrap_or(d.updated_at));
-    let live = live_of(&app, &d, (r.ts > 0).then_some(&r), tz).await?;
+    let live = live_of(&d, (r.ts > 0).then_some(&r), tz);
     Ok(Data(MeterNow {
         device,
         live,

@@ -155,7 +155,7 @@ async fn station_now(app: &AppState, me: &CurrentUser, d: &DeviceListRow) -> Api
     let r = readings::latest(app, d.id).await?.unwrap_or_default();
     let mut device = DeviceItem::of(d);
     device.update_at = update_at(d.last_seen.unwrap_or(d.updated_at));
-    let live = live_of(app, d, (r.ts > 0).then_some(&r), tz).await?;
+    let live = live_of(d, (r.ts > 0).then_some(&r), tz);
     let text = |k: &str| opt_string(r.num(k));
     Ok(StationNow {
         device,

@@ -33,6 +33,8 @@ pub struct DeviceListRow {
     pub gateway_sn: Option<String>,
     pub gateway_online: Option<bool>,
     pub gateway_comm_type: Option<String>,
+    /// The gateway's upload cycle in seconds: when its devices' readings go stale.
+    pub gateway_upload_cycle: Option<i64>,
     /// The product the device is, when known.
     pub product_id: Option<ProductId>,
     pub product_name: Option<String>,
@@ -73,6 +75,7 @@ const COLUMNS: &str = "d.id, d.sn, d.gateway_id, d.plant_id, d.family, d.type_co
     d.alias, d.model, d.rated_power, d.versions, d.parent_sn, d.status, d.online, d.last_seen, \
     d.created_at, d.updated_at, p.name AS plant_name, p.plant_type, p.owner_id AS plant_owner, \
     g.sn AS gateway_sn, g.online AS gateway_online, g.comm_type AS gateway_comm_type, \
+    g.upload_cycle AS gateway_upload_cycle, \
     d.product_id, pr.name AS product_name";
 
 /// `$1`-`$3` as in `plants::VISIBLE`.

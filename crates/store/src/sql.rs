@@ -352,11 +352,13 @@ macro_rules! revoke_in_tx {
 
 #[cfg(test)]
 mod tests {
-    /// The bundled SQLite is built with the query planner stability guarantee
-    /// (`.cargo/config.toml`): without it a list whose filters are bound on every run, a LIKE
-    /// pattern among them, is prepared again on every request.
+    /// The bundled SQLite is built for a server (`.cargo/config.toml`): with the query planner
+    /// stability guarantee (else a list whose filters are bound on every run, a LIKE pattern
+    /// among them, is prepared again on every request), without the page cache shared by every
+    /// connection and without allocation statistics (each a global mutex the pool's connections
+    /// fight over).
     #[tokio::test]
-    async fn sqlite_plans_a_statement_once_whatever_values_it_is_given() {
+    async fn sqlite_is_built_for_many_connections_and_plans_each_statement_once() {
         use sqlx::Connection;
         let mut db = sqlx::SqliteConnection::connect("sqlite::memory:")
             .await
@@ -365,10 +367,10 @@ mod tests {
             .fetch_all(&mut db)
             .await
             .expect("the compile options");
-        assert!(
-            options.iter().any(|o| o == "ENABLE_QPSG"),
-            "SQLite was built without ENABLE_QPSG: {options:?}"
-        );
+        let has = |o: &str| options.iter().any(|have| have == o);
+        assert!(has("ENABLE_QPSG"), "{options:?}");
+        assert!(has("DEFAULT_MEMSTATUS=0"), "{options:?}");
+        assert!(!has("ENABLE_MEMORY_MANAGEMENT"), "{options:?}");
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub async fn info(
     let d = device(&app, &me, &sn, FAMILY).await?;
     let r = readings::latest(&app, d.id).await?;
     let tz = zone_of(&app, &me, &d).await?;
-    let live = live_of(&app, &d, r.as_ref(), tz).await?;
+    let live = live_of(&d, r.as_ref(), tz);
     let item = battery_item(&d, r.as_ref(), DeviceItem::of(&d), live);
     let master_sn = match &d.parent_sn {
         Some(p) => app
@@ -104,7 +104,7 @@ pub async fn realtime(
     let flag = |k: &str| r.values.get(k).and_then(Value::as_bool);
     let int = |k: &str| r.num(k).map(|v| v as i64);
     let text = |k: &str| opt_string(r.num(k));
-    let live = live_of(&app, &d, (r.ts > 0).then_some(&r), tz).await?;
+    let live = live_of(&d, (r.ts > 0).then_some(&r), tz);
     Ok(Data(BatteryNow {
         sn: d.sn.clone(),
         status: d.status,

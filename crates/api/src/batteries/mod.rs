@@ -141,6 +141,7 @@ mod tests {
             gateway_sn: None,
             gateway_online: None,
             gateway_comm_type: None,
+            gateway_upload_cycle: None,
             product_id: None,
             product_name: None,
         }

@@ -293,8 +293,7 @@ async fn page(
         .await?;
     let plants = plants_of(app, me, &rows).await?;
     let masters = master_names(app, plants.values().map(|p| p.owner_id)).await?;
-    let cycles =
-        Cycles::of_gateways(app, &rows.iter().map(|r| r.gateway_id).collect::<Vec<_>>()).await?;
+    let cycles = Cycles::of_rows(&rows);
     let inverters: Vec<Inverter> = rows
         .into_iter()
         .map(|row| {

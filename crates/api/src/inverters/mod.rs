@@ -155,9 +155,7 @@ pub(crate) async fn visible(app: &AppState, me: &CurrentUser, sn: &str) -> ApiRe
     let tz = plant
         .as_ref()
         .map_or(Tz::UTC, |p| readings::zone(&p.timezone));
-    let upload_cycle = live::Cycles::of_gateways(app, &[row.gateway_id])
-        .await?
-        .cycle(row.gateway_id);
+    let upload_cycle = live::Cycles::of_rows([&row]).cycle(row.gateway_id);
     Ok(Inverter {
         row,
         plant,

@@ -7,6 +7,7 @@
 
 use domain::ids::{GatewayId, PlantId};
 use std::collections::HashMap;
+use store::devices::DeviceListRow;
 
 use devices::ingest::status;
 
@@ -52,6 +53,15 @@ impl Cycles {
                 .map(|g| (g.id, g.upload_cycle))
                 .collect(),
         ))
+    }
+
+    /// The cycles of the gateways of listed devices, read with them (no query).
+    pub fn of_rows<'a>(rows: impl IntoIterator<Item = &'a DeviceListRow>) -> Cycles {
+        Cycles(
+            rows.into_iter()
+                .filter_map(|d| Some((d.gateway_id?, d.gateway_upload_cycle?)))
+                .collect(),
+        )
     }
 
     /// The cycles of these gateways (repeats and `None` are left out), one query.
