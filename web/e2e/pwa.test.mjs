@@ -136,16 +136,18 @@ describe('installable app (PWA)', () => {
       registrationId: await registration,
       data: JSON.stringify(payload),
     });
-    const shown = await page.waitForFunction(
-      async () => {
+    // polled with evaluate, which awaits the page's promise: waitForFunction takes the promise
+    // an async predicate returns as a truthy answer at once, before the worker has shown it
+    let notification = null;
+    for (const until = Date.now() + 10_000; !notification && Date.now() < until;) {
+      notification = await page.evaluate(async () => {
         const r = await navigator.serviceWorker.ready;
         const [n] = await r.getNotifications({ tag: 'alarm-1' });
-        return n && { title: n.title, body: n.body, icon: n.icon, url: n.data?.url };
-      },
-      null,
-      { timeout: 10_000 },
-    );
-    const notification = await shown.jsonValue();
+        return n ? { title: n.title, body: n.body, icon: n.icon, url: n.data?.url } : null;
+      });
+      if (!notification) await page.waitForTimeout(100);
+    }
+    assert.ok(notification, 'the push is shown as a notification within 10 s');
     assert.equal(notification.title, payload.title);
     assert.equal(notification.body, payload.body);
     assert.match(notification.icon, /\/icons\/icon-192\.png$/);
