@@ -188,34 +188,24 @@ impl Store {
             "SELECT {COLUMNS}, {total} AS total {FROM} WHERE {conditions} ORDER BY d.id DESC {}",
             crate::sql::page(f.limit, f.offset)
         );
-        macro_rules! with_filter {
-            ($fetch:ident, $T:ty, $sql:expr) => {
-                rows!(
-                    self,
-                    $fetch,
-                    $T,
-                    $sql,
-                    user,
-                    company,
-                    all,
-                    f.family.map(DeviceFamily::as_str),
-                    f.status,
-                    f.type_code,
-                    sn.as_deref(),
-                    f.plant,
-                    f.gateway_sn.as_deref(),
-                    f.parent_sn.as_deref(),
-                    version.as_deref(),
-                    f.company
-                )
-            };
-        }
-        let page = with_filter!(fetch_all, crate::sql::Counted<DeviceListRow>, &sql)?;
-        if let Some(listed) = crate::sql::Counted::split(page) {
-            return Ok(listed);
-        }
-        let total = with_filter!(fetch_one, (i64,), &format!("SELECT {total}"))?.0;
-        Ok((Vec::new(), total))
+        Ok(counted_page!(
+            self,
+            DeviceListRow,
+            &sql,
+            total,
+            user,
+            company,
+            all,
+            f.family.map(DeviceFamily::as_str),
+            f.status,
+            f.type_code,
+            sn.as_deref(),
+            f.plant,
+            f.gateway_sn.as_deref(),
+            f.parent_sn.as_deref(),
+            version.as_deref(),
+            f.company
+        ))
     }
 
     /// One device by SN if `visibility` allows it; another tenant's device reads as missing.

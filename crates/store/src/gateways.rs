@@ -427,35 +427,25 @@ impl Store {
             "SELECT {LIST_COLUMNS}, {total} AS total {LIST_FROM} WHERE {conditions} \
              ORDER BY g.id DESC {bounds}"
         );
-        macro_rules! with_filter {
-            ($fetch:ident, $T:ty, $sql:expr) => {
-                rows!(
-                    self,
-                    $fetch,
-                    $T,
-                    $sql,
-                    user,
-                    company,
-                    all,
-                    filter.online,
-                    filter.upload_cycle,
-                    filter.protocol.as_deref(),
-                    filter.company,
-                    sn.as_deref(),
-                    filter.plant,
-                    filter.customer,
-                    filter.placed,
-                    keyword.as_deref(),
-                    ids.as_deref()
-                )
-            };
-        }
-        let page = with_filter!(fetch_all, crate::sql::Counted<GatewayListRow>, &sql)?;
-        if let Some(listed) = crate::sql::Counted::split(page) {
-            return Ok(listed);
-        }
-        let (total,) = with_filter!(fetch_one, (i64,), &format!("SELECT {total}"))?;
-        Ok((Vec::new(), total))
+        Ok(counted_page!(
+            self,
+            GatewayListRow,
+            &sql,
+            total,
+            user,
+            company,
+            all,
+            filter.online,
+            filter.upload_cycle,
+            filter.protocol.as_deref(),
+            filter.company,
+            sn.as_deref(),
+            filter.plant,
+            filter.customer,
+            filter.placed,
+            keyword.as_deref(),
+            ids.as_deref()
+        ))
     }
 
     /// One gateway, by id or by SN (exactly one of them given), if `visibility` lets the reader

@@ -159,30 +159,6 @@ impl Store {
     {
         let (user, company, all) = crate::plants::viewer(visibility, reader);
         let sn = f.sn.as_ref().map(|s| format!("%{}%", s.to_uppercase()));
-        // `$1`-`$12`, then whatever the statement reads after them.
-        macro_rules! with_filter {
-            ($fetch:ident, $T:ty, $sql:expr $(, $more:expr)*) => {
-                rows!(
-                    self,
-                    $fetch,
-                    $T,
-                    $sql,
-                    user,
-                    company,
-                    all,
-                    f.plant,
-                    sn.as_deref(),
-                    f.device,
-                    f.family.map(DeviceFamily::as_str),
-                    f.type_code,
-                    f.severity.as_deref(),
-                    f.open,
-                    f.from,
-                    f.to
-                    $(, $more)*
-                )
-            };
-        }
         let condition = format!("{} AND {condition}", crate::plants::VISIBLE);
         let bounds = crate::sql::page(f.limit, f.offset);
         let total = format!("(SELECT CAST(COUNT(*) AS BIGINT) {FROM} WHERE {condition})");
@@ -190,12 +166,24 @@ impl Store {
             "SELECT {select}, {total} AS total {FROM} WHERE {condition} \
              ORDER BY e.opened_at DESC, e.id DESC {bounds}"
         );
-        let page = with_filter!(fetch_all, crate::sql::Counted<T>, &sql)?;
-        if let Some(listed) = crate::sql::Counted::split(page) {
-            return Ok(listed);
-        }
-        let (total,) = with_filter!(fetch_one, (i64,), &format!("SELECT {total}"))?;
-        Ok((Vec::new(), total))
+        Ok(counted_page!(
+            self,
+            T,
+            &sql,
+            total,
+            user,
+            company,
+            all,
+            f.plant,
+            sn.as_deref(),
+            f.device,
+            f.family.map(DeviceFamily::as_str),
+            f.type_code,
+            f.severity.as_deref(),
+            f.open,
+            f.from,
+            f.to
+        ))
     }
 
     /// A page of the reader's messages: the warning and fault occurrences that began at or

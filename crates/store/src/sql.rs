@@ -159,6 +159,23 @@ macro_rules! scalar {
     }};
 }
 
+/// `counted_page!(store, Row, "page SQL", "total", args...)`: a list's page whose statement
+/// carries the list's total, the SQL expression `total`, in a `total` column ([`Counted`]),
+/// as `(rows, total)`; a page past the end has no row to carry it and counts apart. Both
+/// statements take the same arguments.
+macro_rules! counted_page {
+    ($store:expr, $T:ty, $sql:expr, $total:expr $(, $arg:expr)* $(,)?) => {{
+        let page = rows!($store, fetch_all, $crate::sql::Counted<$T>, $sql $(, $arg)*)?;
+        match $crate::sql::Counted::split(page) {
+            Some(listed) => listed,
+            None => {
+                let count = format!("SELECT {}", $total);
+                (Vec::new(), rows!($store, fetch_one, (i64,), &count $(, $arg)*)?.0)
+            }
+        }
+    }};
+}
+
 /// `exec!(store, "SQL", args...)` runs a statement and yields the number of rows it touched.
 macro_rules! exec {
     ($store:expr, $sql:expr $(, $arg:expr)* $(,)?) => {{

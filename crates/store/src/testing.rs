@@ -316,6 +316,26 @@ where
     Ok(())
 }
 
+/// An audit entry by no account, for the writes that take one.
+pub fn audit(action: &str) -> crate::audit::NewAudit<'_> {
+    crate::audit::NewAudit {
+        by: crate::log_pages::Author {
+            user_id: None,
+            account: "test",
+            actor_company_id: None,
+            plant_id: None,
+            plant_owner_id: None,
+            plant_company_id: None,
+        },
+        action,
+        target: "t",
+        detail: "{}",
+        result: "succeeded",
+        command_id: None,
+        now: 1,
+    }
+}
+
 /// An account for tests (its password hash is a placeholder nobody can sign in with).
 pub fn new_user(account: &str, kind: domain::user::UserKind) -> crate::users::NewUser<'_> {
     crate::users::NewUser {

@@ -6,30 +6,9 @@
 
 use domain::{ids::CompanyId, user::UserKind};
 use store::{
-    audit::NewAudit,
     customer_offers::{NewCustomerOffer, OfferSide},
-    log_pages::Author,
-    testing::{TestResult, each_backend, new_user},
+    testing::{TestResult, audit, each_backend, new_user},
 };
-
-fn audit(action: &str) -> NewAudit<'_> {
-    NewAudit {
-        by: Author {
-            user_id: None,
-            account: "test",
-            actor_company_id: None,
-            plant_id: None,
-            plant_owner_id: None,
-            plant_company_id: None,
-        },
-        action,
-        target: "t",
-        detail: "{}",
-        result: "succeeded",
-        command_id: None,
-        now: 1,
-    }
-}
 
 async fn audits(s: &store::Store, action: &str) -> Result<i64, store::StoreError> {
     let filter = store::audit::AuditFilter {

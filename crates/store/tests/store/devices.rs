@@ -6,8 +6,7 @@ use domain::{
     user::UserKind,
 };
 use store::devices::DeviceFilter;
-use store::testing::{TestResult, each_backend, new_user, plant_fields};
-use store::{audit::NewAudit, log_pages::Author};
+use store::testing::{TestResult, audit, each_backend, new_user, plant_fields};
 
 #[tokio::test]
 async fn devices_are_listed_as_their_plant_is_seen_and_filtered() -> TestResult {
@@ -178,24 +177,10 @@ async fn every_page_of_a_device_listing_carries_the_total_of_its_pages() -> Test
             (2, None, None),
         ] {
             let gw = s.create_gateway(&format!("GWU{n}"), "K", "", 1).await?;
-            let by = Author {
-                user_id: None,
-                account: "test",
-                actor_company_id: None,
-                plant_id: None,
-                plant_owner_id: None,
-                plant_company_id: None,
-            };
-            let audit = NewAudit {
-                by,
-                action: "gateway.hold",
-                target: "gateway",
-                detail: "{}",
-                result: "succeeded",
-                command_id: None,
-                now: 5,
-            };
-            assert!(s.set_gateway_holder(gw, holder, of, 5, &audit).await?);
+            assert!(
+                s.set_gateway_holder(gw, holder, of, 5, &audit("gateway.hold"))
+                    .await?
+            );
             for i in 0..2 {
                 s.upsert_device(
                     &format!("U{n}{i}"),

@@ -9,30 +9,9 @@ use domain::{
     user::UserKind,
 };
 use store::{
-    audit::NewAudit,
     energy_hub::{EventFilter, NewEnrollment, NewEvent},
-    log_pages::Author,
-    testing::{TestResult, each_backend, new_user, plant_fields},
+    testing::{TestResult, audit, each_backend, new_user, plant_fields},
 };
-
-fn audit(action: &str) -> NewAudit<'_> {
-    NewAudit {
-        by: Author {
-            user_id: None,
-            account: "test",
-            actor_company_id: None,
-            plant_id: None,
-            plant_owner_id: None,
-            plant_company_id: None,
-        },
-        action,
-        target: "t",
-        detail: "{}",
-        result: "succeeded",
-        command_id: None,
-        now: 1,
-    }
-}
 
 fn form(sn: &str) -> EnrollmentForm {
     let address = Address {
