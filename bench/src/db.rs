@@ -231,6 +231,23 @@ impl FreshDb {
         Ok(())
     }
 
+    /// Brings PostgreSQL's planner statistics and visibility map up to date after a bulk
+    /// load, as autovacuum does on a live database within a minute of one: without them the
+    /// planner takes thousands of new rows for a few dozen and picks plans no live portal
+    /// runs. SQLite is left as `portal serve` leaves it (no statistics).
+    pub async fn settle(&self) -> anyhow::Result<()> {
+        if let Raw::Postgres(p) = &self.raw {
+            let tables: Vec<String> = sqlx::query_scalar(
+                "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema()",
+            )
+            .fetch_all(p)
+            .await?;
+            let sql = format!("VACUUM ANALYZE {}", tables.join(", "));
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(p).await?;
+        }
+        Ok(())
+    }
+
     /// Closes the pools and deletes the database (file or schema).
     pub async fn remove(self) -> anyhow::Result<()> {
         self.store.close().await;

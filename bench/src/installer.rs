@@ -89,6 +89,7 @@ async fn run_on(o: &InstallerOptions, db: &FreshDb) -> anyhow::Result<InstallerR
     let big = plants.first().context("no plants")?;
     big_inverters.push(big.device);
     day_of_samples(&store, big, &big_inverters).await?;
+    db.settle().await?;
     let devices = db.count("devices").await?;
     let energy_rows = db.count("plant_energy_daily").await?;
     let sample_rows = db.count_samples().await?;

@@ -159,6 +159,50 @@ fn counted_parts(
     ]
 }
 
+/// The count of [`counted_parts`]' devices on plants from the plants' kept counts (migration
+/// 0049) when the list narrows them by family or plant alone: one column summed over the
+/// viewer's plants, no device read. Any other filter is on the device, so `None`: the devices
+/// are counted.
+fn kept_count(f: &DeviceFilter) -> Option<String> {
+    let DeviceFilter {
+        family,
+        plant,
+        status: None,
+        type_code: None,
+        sn: None,
+        gateway_sn: None,
+        parent_sn: None,
+        version: None,
+        company: None,
+        limit: _,
+        offset: _,
+    } = f
+    else {
+        return None;
+    };
+    let kept = match family {
+        Some(family) => kept_column(*family).to_string(),
+        None => DeviceFamily::ALL.map(kept_column).join(" + "),
+    };
+    Some(format!(
+        "SELECT COALESCE(SUM({kept}), 0) FROM plants p \
+         LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 WHERE {} AND {}",
+        crate::plants::VISIBLE,
+        crate::sql::when("p.id = $8", "$8", plant.is_some())
+    ))
+}
+
+/// The plant's column that keeps how many devices of `family` it holds.
+fn kept_column(family: DeviceFamily) -> &'static str {
+    match family {
+        DeviceFamily::Inverter => "p.inverter_count",
+        DeviceFamily::Meter => "p.meter_count",
+        DeviceFamily::Battery => "p.battery_count",
+        DeviceFamily::WeatherStation => "p.weather_station_count",
+        DeviceFamily::Combiner => "p.combiner_count",
+    }
+}
+
 impl Store {
     /// A page of the devices `visibility` allows, newest first, with the total before paging.
     pub async fn devices_visible(
@@ -183,7 +227,8 @@ impl Store {
             ("$12", f.company.is_some()),
             &narrowing,
         );
-        let total = format!("(SELECT COUNT(*) {bound}) + (SELECT COUNT(*) {unbound})");
+        let bound_count = kept_count(f).unwrap_or_else(|| format!("SELECT COUNT(*) {bound}"));
+        let total = format!("({bound_count}) + (SELECT COUNT(*) {unbound})");
         let sql = format!(
             "SELECT {COLUMNS}, {total} AS total {FROM} WHERE {conditions} ORDER BY d.id DESC {}",
             crate::sql::page(f.limit, f.offset)

@@ -386,6 +386,39 @@ fn gateway_visible() -> String {
     )
 }
 
+/// The count of the gateways on the viewer's plants from the plants' kept counts (migration
+/// 0049) when the list narrows them by plant or placement alone: one column summed over the
+/// visible plants, no gateway read. The gateways off any plant are counted apart. Any other
+/// filter is on the gateway, so `None`: the gateways are counted.
+fn kept_count(f: &GatewayFilter) -> Option<String> {
+    let GatewayFilter {
+        plant,
+        placed,
+        online: None,
+        upload_cycle: None,
+        protocol: None,
+        company: None,
+        customer: None,
+        sn: None,
+        keyword: None,
+        ids: None,
+        limit: _,
+        offset: _,
+    } = f
+    else {
+        return None;
+    };
+    if *placed == Some(false) {
+        return Some("SELECT 0".to_string());
+    }
+    Some(format!(
+        "SELECT COALESCE(SUM(p.gateway_count), 0) FROM plants p \
+         LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 WHERE {} AND {}",
+        crate::plants::VISIBLE,
+        crate::sql::when("p.id = $9", "$9", plant.is_some())
+    ))
+}
+
 impl Store {
     /// A page of the gateways `visibility` allows, with the total count before paging.
     pub async fn gateways_visible(
@@ -422,7 +455,12 @@ impl Store {
             .as_ref()
             .map(|k| format!("%{}%", k.to_uppercase()));
         let bounds = crate::sql::page(filter.limit, filter.offset);
-        let total = format!("(SELECT COUNT(*) {LIST_FROM} WHERE {conditions})");
+        let total = match kept_count(filter) {
+            Some(on_plants) => format!(
+                "({on_plants}) + (SELECT COUNT(*) {LIST_FROM} WHERE g.plant_id IS NULL AND {conditions})"
+            ),
+            None => format!("(SELECT COUNT(*) {LIST_FROM} WHERE {conditions})"),
+        };
         let sql = format!(
             "SELECT {LIST_COLUMNS}, {total} AS total {LIST_FROM} WHERE {conditions} \
              ORDER BY g.id DESC {bounds}"

@@ -292,3 +292,186 @@ async fn every_page_of_a_device_listing_carries_the_total_of_its_pages() -> Test
     })
     .await
 }
+
+/// The device and gateway lists' totals by family, plant and placement are summed from each
+/// plant's kept counts (kept by the database on every write of a device or gateway), and the
+/// page is read from the devices or gateways: after each way one arrives, leaves, moves or
+/// changes family, every such listing totals what it lists, on each backend.
+#[tokio::test]
+async fn the_plants_kept_counts_follow_every_write_of_a_device_or_gateway() -> TestResult {
+    each_backend(|s| async move {
+        let ann = s
+            .create_user(&new_user("ann@example.com", UserKind::Owner))
+            .await?;
+        let roof = s
+            .create_plant(ann, None, ann, &plant_fields("Roof"), 1)
+            .await?;
+        let barn = s
+            .create_plant(ann, None, ann, &plant_fields("Barn"), 1)
+            .await?;
+        let plants = [roof, barn];
+        let on_roof = s.create_gateway("GWKEPT1", "K", "", 1).await?;
+        let on_barn = s.create_gateway("GWKEPT2", "K", "", 1).await?;
+        assert!(s.bind_gateway(on_roof, roof, ann, None, 2).await?);
+        assert!(s.bind_gateway(on_barn, barn, ann, None, 2).await?);
+        let check = |step: &'static str| {
+            let s = s.clone();
+            async move { totals_are_what_is_listed(&s, ann, &plants, step).await }
+        };
+
+        let mut inverters = Vec::new();
+        for n in 0..3 {
+            let sn = format!("KINV{n}");
+            inverters.push(
+                s.upsert_device(&sn, on_roof, DeviceFamily::Inverter, 0, "p", "", None, 3)
+                    .await?,
+            );
+        }
+        let reported = store::reported_devices::ReportedDevice {
+            sn: "KBAT0",
+            family: DeviceFamily::Battery,
+            type_code: 0,
+            protocol: "p",
+            model: "",
+            parent_sn: None,
+        };
+        s.register_reported_device(&reported, on_roof, 3)
+            .await?
+            .ok_or("not registered")?;
+        check("added").await?;
+
+        // Reported again unchanged, then as another family.
+        s.upsert_device(
+            "KINV2",
+            on_roof,
+            DeviceFamily::Inverter,
+            0,
+            "p",
+            "",
+            None,
+            4,
+        )
+        .await?;
+        check("reported again").await?;
+        s.upsert_device("KINV2", on_roof, DeviceFamily::Meter, 0, "p", "", None, 4)
+            .await?;
+        check("another family").await?;
+
+        // Behind the other gateway; then the gateways move with their devices.
+        s.upsert_device(
+            "KINV1",
+            on_barn,
+            DeviceFamily::Inverter,
+            0,
+            "p",
+            "",
+            None,
+            5,
+        )
+        .await?;
+        check("behind another gateway").await?;
+        assert!(s.bind_gateway(on_roof, barn, ann, None, 6).await?);
+        check("gateway moved").await?;
+        assert!(s.unbind_gateway(on_barn, 7, None).await?);
+        check("gateway unbound").await?;
+        assert!(s.bind_gateway(on_barn, roof, ann, None, 8).await?);
+        check("gateway bound").await?;
+        let spare = s.create_gateway("GWKEPT3", "K", "", 9).await?;
+        check("gateway registered").await?;
+        let to = store::gateways::Holder {
+            plant: Some(roof),
+            owner: ann,
+            company: None,
+        };
+        s.replace_gateway(
+            on_barn,
+            spare,
+            &to,
+            (ann, None),
+            10,
+            &audit("gateway.replace"),
+        )
+        .await?
+        .ok_or("not replaced")?;
+        check("gateway replaced").await?;
+        assert!(s.delete_gateway(on_barn, None).await?);
+        check("gateway removed").await?;
+
+        assert!(s.delete_device(inverters[0]).await?);
+        s.delete_devices(&inverters[1..2]).await?;
+        check("removed").await?;
+        assert!(s.delete_plant(roof).await?);
+        totals_are_what_is_listed(&s, ann, &[barn], "plant removed").await
+    })
+    .await
+}
+
+/// Checked for internal staff and for the plants' owner.
+async fn totals_are_what_is_listed(
+    s: &store::Store,
+    owner: domain::ids::UserId,
+    plants: &[domain::ids::PlantId],
+    step: &str,
+) -> TestResult {
+    for visibility in [
+        PlantVisibility::All,
+        PlantVisibility::Of {
+            user: owner,
+            company: None,
+        },
+    ] {
+        listings_total_what_they_list(
+            s,
+            visibility,
+            owner,
+            plants,
+            &format!("{step}, {visibility:?}"),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+async fn listings_total_what_they_list(
+    s: &store::Store,
+    visibility: PlantVisibility,
+    reader: domain::ids::UserId,
+    plants: &[domain::ids::PlantId],
+    step: &str,
+) -> TestResult {
+    let families = DeviceFamily::ALL.map(Some);
+    let places = plants.iter().copied().map(Some).chain([None]);
+    for plant in places {
+        for family in families.iter().copied().chain([None]) {
+            let f = DeviceFilter {
+                family,
+                plant,
+                limit: 100,
+                ..DeviceFilter::default()
+            };
+            let (rows, total) = s.devices_visible(visibility, reader, &f).await?;
+            assert_eq!(
+                total,
+                rows.len() as i64,
+                "{step}: {family:?} on {plant:?}: {:?}",
+                rows.iter().map(|r| &r.sn).collect::<Vec<_>>()
+            );
+        }
+        for placed in [None, Some(true), Some(false)] {
+            let f = store::gateways::GatewayFilter {
+                plant,
+                placed,
+                limit: 100,
+                ..Default::default()
+            };
+            let (rows, total) = s.gateways_visible(visibility, reader, &f).await?;
+            assert_eq!(
+                total,
+                rows.len() as i64,
+                "{step}: gateways on {plant:?}, placed {placed:?}: {:?}",
+                rows.iter().map(|r| &r.gateway.sn).collect::<Vec<_>>()
+            );
+        }
+    }
+    Ok(())
+}
