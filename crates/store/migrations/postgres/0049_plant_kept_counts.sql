@@ -28,29 +28,47 @@ FROM (
 ) c
 WHERE c.plant_id = plants.id;
 
--- Adds `delta` devices of `family` to the plant's counts (no plant: nothing).
-CREATE FUNCTION plant_device_count_add(to_plant BIGINT, of_family TEXT, delta INTEGER) RETURNS void AS $$
-    UPDATE plants SET
-        inverter_count = inverter_count + CASE WHEN of_family = 'inverter' THEN delta ELSE 0 END,
-        meter_count = meter_count + CASE WHEN of_family = 'meter' THEN delta ELSE 0 END,
-        battery_count = battery_count + CASE WHEN of_family = 'battery' THEN delta ELSE 0 END,
-        weather_station_count = weather_station_count + CASE WHEN of_family = 'weather_station' THEN delta ELSE 0 END,
-        combiner_count = combiner_count + CASE WHEN of_family = 'combiner' THEN delta ELSE 0 END
-    WHERE id = to_plant;
-$$ LANGUAGE sql;
+-- What a row's change does to one plant's count: +1 when the row is now there (on `plant`,
+-- of `family` where a family is counted), -1 when it was. NULL (no plant, no row) matches
+-- nothing.
+CREATE FUNCTION plant_count_delta(plant BIGINT, family TEXT, was_on BIGINT, was_family TEXT,
+    now_on BIGINT, now_family TEXT) RETURNS INTEGER AS $$
+    SELECT CASE WHEN plant = now_on AND family IS NOT DISTINCT FROM now_family THEN 1 ELSE 0 END
+         - CASE WHEN plant = was_on AND family IS NOT DISTINCT FROM was_family THEN 1 ELSE 0 END;
+$$ LANGUAGE sql IMMUTABLE;
 
+-- Both plants of a move change in one statement, which locks them in index order: two moves
+-- in opposite directions at once wait for each other instead of deadlocking.
 CREATE FUNCTION devices_keep_plant_counts() RETURNS trigger AS $$
+DECLARE
+    was_on BIGINT;
+    was_family TEXT;
+    now_on BIGINT;
+    now_family TEXT;
 BEGIN
-    IF TG_OP = 'UPDATE' AND OLD.plant_id IS NOT DISTINCT FROM NEW.plant_id
-        AND OLD.family = NEW.family THEN
+    IF TG_OP <> 'INSERT' THEN
+        was_on := OLD.plant_id;
+        was_family := OLD.family;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        now_on := NEW.plant_id;
+        now_family := NEW.family;
+    END IF;
+    IF was_on IS NOT DISTINCT FROM now_on AND was_family IS NOT DISTINCT FROM now_family THEN
         RETURN NULL;
     END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.plant_id IS NOT NULL THEN
-        PERFORM plant_device_count_add(OLD.plant_id, OLD.family, -1);
-    END IF;
-    IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.plant_id IS NOT NULL THEN
-        PERFORM plant_device_count_add(NEW.plant_id, NEW.family, 1);
-    END IF;
+    UPDATE plants SET
+        inverter_count = inverter_count
+            + plant_count_delta(id, 'inverter', was_on, was_family, now_on, now_family),
+        meter_count = meter_count
+            + plant_count_delta(id, 'meter', was_on, was_family, now_on, now_family),
+        battery_count = battery_count
+            + plant_count_delta(id, 'battery', was_on, was_family, now_on, now_family),
+        weather_station_count = weather_station_count
+            + plant_count_delta(id, 'weather_station', was_on, was_family, now_on, now_family),
+        combiner_count = combiner_count
+            + plant_count_delta(id, 'combiner', was_on, was_family, now_on, now_family)
+    WHERE id IN (was_on, now_on);
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
@@ -66,16 +84,22 @@ FROM (SELECT plant_id, COUNT(*) AS gateways FROM gateways WHERE plant_id IS NOT 
 WHERE c.plant_id = plants.id;
 
 CREATE FUNCTION gateways_keep_plant_counts() RETURNS trigger AS $$
+DECLARE
+    was_on BIGINT;
+    now_on BIGINT;
 BEGIN
-    IF TG_OP = 'UPDATE' AND OLD.plant_id IS NOT DISTINCT FROM NEW.plant_id THEN
+    IF TG_OP <> 'INSERT' THEN
+        was_on := OLD.plant_id;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        now_on := NEW.plant_id;
+    END IF;
+    IF was_on IS NOT DISTINCT FROM now_on THEN
         RETURN NULL;
     END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.plant_id IS NOT NULL THEN
-        UPDATE plants SET gateway_count = gateway_count - 1 WHERE id = OLD.plant_id;
-    END IF;
-    IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.plant_id IS NOT NULL THEN
-        UPDATE plants SET gateway_count = gateway_count + 1 WHERE id = NEW.plant_id;
-    END IF;
+    UPDATE plants SET gateway_count = gateway_count
+        + plant_count_delta(id, NULL, was_on, NULL, now_on, NULL)
+    WHERE id IN (was_on, now_on);
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
