@@ -184,12 +184,7 @@ fn kept_count(f: &DeviceFilter) -> Option<String> {
         Some(family) => kept_column(*family).to_string(),
         None => DeviceFamily::ALL.map(kept_column).join(" + "),
     };
-    Some(format!(
-        "SELECT COALESCE(SUM({kept}), 0) FROM plants p \
-         LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 WHERE {} AND {}",
-        crate::plants::VISIBLE,
-        crate::sql::when("p.id = $8", "$8", plant.is_some())
-    ))
+    Some(crate::plants::kept_sum(&kept, "$8", plant.is_some()))
 }
 
 /// The plant's column that keeps how many devices of `family` it holds.

@@ -411,11 +411,10 @@ fn kept_count(f: &GatewayFilter) -> Option<String> {
     if *placed == Some(false) {
         return Some("SELECT 0".to_string());
     }
-    Some(format!(
-        "SELECT COALESCE(SUM(p.gateway_count), 0) FROM plants p \
-         LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 WHERE {} AND {}",
-        crate::plants::VISIBLE,
-        crate::sql::when("p.id = $9", "$9", plant.is_some())
+    Some(crate::plants::kept_sum(
+        "p.gateway_count",
+        "$9",
+        plant.is_some(),
     ))
 }
 

@@ -169,6 +169,17 @@ pub(crate) const VISIBLE: &str = "($3 = 1 OR p.owner_id = $1 OR s.user_id IS NOT
     OR p.owner_id IN (SELECT cu.user_id FROM customers cu WHERE cu.company_id = $2) \
     OR p.company_id IN (SELECT ag.agent_company_id FROM agents ag WHERE ag.company_id = $2))))";
 
+/// The sum of one of the plants' kept counts (`column`, migration 0049) over the plants
+/// [`VISIBLE`] to `$1`-`$3`, only the plant in parameter `plant` when `one_plant`: a list's
+/// total without reading its rows.
+pub(crate) fn kept_sum(column: &str, plant: &str, one_plant: bool) -> String {
+    format!(
+        "SELECT COALESCE(SUM({column}), 0) FROM plants p \
+         LEFT JOIN plant_shares s ON s.plant_id = p.id AND s.user_id = $1 WHERE {VISIBLE} AND {}",
+        crate::sql::when(&format!("p.id = {plant}"), plant, one_plant)
+    )
+}
+
 /// Whether `company` serves a plant owned by `owner` and belonging to `plant_company` (SQL
 /// expressions): the plant is the company's, its owner is the company's customer, or it
 /// belongs to one of the company's agent companies. [`VISIBLE`] is this rule for `$2` on
