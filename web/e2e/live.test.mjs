@@ -82,6 +82,7 @@ async function placement(card, name) {
     const series = name ? o.series.find((s) => s.name === name) : o.series[0];
     const px = (t) => c.convertToPixel({ xAxisIndex: 0 }, t);
     return {
+      animation: o.animation,
       type: x.type,
       min: x.min,
       max: x.max,
@@ -252,6 +253,7 @@ describe('live and stale values, day charts on a time axis', () => {
     const minuteOfDay = Number(first.slice(11, 13)) * 60 + Number(first.slice(14, 16));
     const overview = await placement(page.getByTestId('chart-day'), 'PV');
     assert.equal(overview.type, 'time');
+    assert.notEqual(overview.animation, false, 'the series grow in');
     assert.equal(overview.max - overview.min, 24 * 3600 * 1000, 'the axis spans the whole day');
     assert.equal(
       Math.round((overview.xs[0] - overview.min) / MIN),
@@ -259,6 +261,13 @@ describe('live and stale values, day charts on a time axis', () => {
       'the first point sits at its 5-minute mark of the plant day',
     );
     assertProportional(overview);
+    // with the system's "reduce motion" setting the chart draws its series at once
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await until('a chart without animation', async () => {
+      const p = await placement(page.getByTestId('chart-day'), 'PV');
+      return p.animation === false;
+    });
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
 
     // ---- on a phone the overview keeps to its column and the flow stays readable (the app
     // shell around it is tested with every route)

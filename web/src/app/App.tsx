@@ -9,6 +9,7 @@ import { antdLocale, currentLanguage } from '@/shared/i18n';
 import { isSignedIn, setSignInNotice } from '@/shared/session';
 import { safeColor, THEME_META, ThemeKindContext, themeKindFor } from '@/shared/theme';
 import { installKeyFilter } from '@/shared/ui/keyFilter';
+import { useReducedMotion } from '@/shared/ui/useNarrow';
 import { userQuery } from '@/shared/user';
 import { queryClient } from './queryClient';
 import { AppRoutes } from './router';
@@ -85,7 +86,8 @@ function Themed() {
     user?.company?.themeColor,
     safeColor(config.defaultThemeColor, '#00cc00'),
   );
-  const themeConfig = useMemo(() => antdTheme(kind, primary), [kind, primary]);
+  const still = useReducedMotion();
+  const themeConfig = useMemo(() => antdTheme(kind, primary, !still), [kind, primary, still]);
   useDocumentIdentity(THEME_META[kind].titleKey, THEME_META[kind].favicon);
 
   useEffect(() => {

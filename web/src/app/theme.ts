@@ -1,13 +1,17 @@
 import { theme, type ThemeConfig } from 'antd';
 import type { ThemeKind } from '@/shared/theme';
 
-/** Dark by default; the branded theme is light. The primary colour is the company's. */
-export function antdTheme(kind: ThemeKind, primary: string): ThemeConfig {
+/**
+ * Dark by default; the branded theme is light. The primary colour is the company's. `motion`
+ * false (the user's "reduce motion" setting) turns antd's transitions off.
+ */
+export function antdTheme(kind: ThemeKind, primary: string, motion = true): ThemeConfig {
   const dark = kind === 'default';
   return {
     algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
     cssVar: { key: 'portal' },
     token: {
+      motion,
       colorPrimary: primary,
       colorInfo: primary,
       colorLink: primary,

@@ -9,7 +9,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import { useThemeKind } from '@/shared/theme';
-import { useMediaQuery } from '@/shared/ui/useNarrow';
+import { useMediaQuery, useReducedMotion } from '@/shared/ui/useNarrow';
 import { PALETTES } from './palette';
 
 echarts.use([
@@ -54,6 +54,7 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
   const chart = useRef<echarts.ECharts | null>(null);
   const palette = PALETTES[useThemeKind()];
   const phone = useMediaQuery(PHONE_QUERY);
+  const still = useReducedMotion();
 
   useEffect(() => {
     const el = box.current;
@@ -79,6 +80,8 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
         color: palette.colors,
         backgroundColor: 'transparent',
         textStyle: { color: palette.text },
+        // "reduce motion": the series are drawn at once, not grown
+        ...(still ? { animation: false } : {}),
         ...option,
         ...(own.xAxis ? { xAxis: spacedLabels(own.xAxis) } : {}),
         ...(own.yAxis ? { yAxis: spacedLabels(own.yAxis) } : {}),
@@ -115,7 +118,7 @@ export function EChart({ option, height = 320, ariaLabel }: Props) {
       },
       { notMerge: true },
     );
-  }, [option, palette, phone]);
+  }, [option, palette, phone, still]);
 
   // pan-y: a vertical drag still scrolls the page, a sideways one scrubs the chart
   return (

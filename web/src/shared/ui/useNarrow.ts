@@ -27,3 +27,11 @@ export function useMediaQuery(query: string): boolean {
 export function useNarrow(): boolean {
   return useMediaQuery(NARROW_QUERY);
 }
+
+/** The system's "reduce motion" setting (an accessibility option of every desktop and phone). */
+export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
+/** Whether the user asked for less motion: antd's transitions and the charts' animations stop. */
+export function useReducedMotion(): boolean {
+  return useMediaQuery(REDUCED_MOTION_QUERY);
+}
