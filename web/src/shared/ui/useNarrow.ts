@@ -29,7 +29,7 @@ export function useNarrow(): boolean {
 }
 
 /** The system's "reduce motion" setting (an accessibility option of every desktop and phone). */
-export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
 /** Whether the user asked for less motion: antd's transitions and the charts' animations stop. */
 export function useReducedMotion(): boolean {
