@@ -12,7 +12,7 @@
 // chart's tooltip before and after the drag.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, launch, signIn } from './browser.mjs';
+import { api, launch, newContext, signIn } from './browser.mjs';
 import { DEMO, startDemoServer } from './demo.mjs';
 
 const VIEWPORTS = [
@@ -257,7 +257,7 @@ describe('on a phone', { timeout: 240_000, concurrency: 2 }, () => {
 
   for (const viewport of VIEWPORTS) {
     it(`the screens used on the move at ${viewport.width}x${viewport.height}`, async () => {
-      const context = await browser.newContext({
+      const context = await newContext(browser, {
         viewport,
         isMobile: true,
         hasTouch: true,

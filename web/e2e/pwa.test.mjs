@@ -60,7 +60,8 @@ describe('installable app (PWA)', () => {
   });
 
   it('opens offline with the last data marked stale, pushes, and forgets it all on sign-out', async () => {
-    const { context, page } = await newPage(browser);
+    // the one journey with the service worker (newPage blocks it for the others)
+    const { context, page } = await newPage(browser, { serviceWorkers: 'allow' });
     await context.grantPermissions(['notifications'], { origin: server.url });
     await signIn(page, server.url, DEMO);
     assert.equal(

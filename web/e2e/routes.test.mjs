@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { api, launch, signIn } from './browser.mjs';
+import { api, launch, newContext, signIn } from './browser.mjs';
 import { DEMO, startDemoServer } from './demo.mjs';
 import { USERS, WEB_DIR } from './server.mjs';
 
@@ -231,7 +231,7 @@ describe('every route at desktop and phone size', () => {
    * inside the app at the phone size (half the page loads, and both ways of arriving are seen).
    */
   async function visitAsUser(who, user, size) {
-    const context = await browser.newContext({ viewport: size.viewport });
+    const context = await newContext(browser, { viewport: size.viewport });
     const page = await context.newPage();
     const inFlight = trackRequests(page);
     const inApp = size.name === 'phone';
@@ -265,7 +265,7 @@ describe('every route at desktop and phone size', () => {
   /** The pages outside the main layout, without signing in, at both sizes. */
   async function visitPublic() {
     for (const size of SIZES) {
-      const context = await browser.newContext({ viewport: size.viewport });
+      const context = await newContext(browser, { viewport: size.viewport });
       const page = await context.newPage();
       const inFlight = trackRequests(page);
       let errors = [];
@@ -295,7 +295,7 @@ describe('every route at desktop and phone size', () => {
 
   it('no menu label is cut off, in English, Chinese or Spanish', async () => {
     for (const lang of ['en', 'zh', 'es']) {
-      const context = await browser.newContext({ viewport: SIZES[0].viewport });
+      const context = await newContext(browser, { viewport: SIZES[0].viewport });
       const page = await context.newPage();
       await page.goto(`${server.url}/login`);
       await page.evaluate((l) => localStorage.setItem('portal.lang', l), lang);

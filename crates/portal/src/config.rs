@@ -73,6 +73,9 @@ pub struct Config {
     /// Hours after a plant-local day ends before its samples are compacted into blocks
     /// (`PORTAL_HISTORY_GRACE_HOURS`).
     pub history_grace_hours: i64,
+    /// Milliseconds a batch of reports from gateways at a calm pace waits for more before it
+    /// is written (`PORTAL_INGEST_CALM_WAIT_MS`; `devices::ingest::IngestOptions::calm_wait`).
+    pub ingest_calm_wait_ms: i64,
     /// Years compacted samples are kept; 0 keeps them forever (`PORTAL_HISTORY_KEEP_YEARS`).
     pub history_keep_years: i64,
     /// Seconds between looks for days to compact (`PORTAL_HISTORY_INTERVAL_SECS`).
@@ -167,6 +170,7 @@ impl Default for Config {
             mail_interval_secs: 10,
             dr_tick_secs: 15,
             history_grace_hours: 2,
+            ingest_calm_wait_ms: devices::ingest::DEFAULT_CALM_WAIT.as_millis() as i64,
             history_keep_years: 0,
             history_interval_secs: 600,
             alarm_cases_keep_days: 365,
@@ -412,6 +416,9 @@ impl Config {
         if let Some(v) = num("DR_TICK_SECS")? {
             self.dr_tick_secs = v;
         }
+        if let Some(v) = num("INGEST_CALM_WAIT_MS")? {
+            self.ingest_calm_wait_ms = v;
+        }
         if let Some(v) = num("HISTORY_GRACE_HOURS")? {
             self.history_grace_hours = v;
         }
@@ -530,6 +537,9 @@ impl Config {
         }
         if !(1..=3600).contains(&self.dr_tick_secs) {
             bail!("dr_tick_secs must be between 1 and 3600");
+        }
+        if !(0..=1000).contains(&self.ingest_calm_wait_ms) {
+            bail!("ingest_calm_wait_ms must be between 0 (no wait) and 1000");
         }
         if !(0..=168).contains(&self.history_grace_hours) {
             bail!("history_grace_hours must be between 0 and 168 (a week)");
@@ -956,6 +966,20 @@ mod tests {
         c.demo_reboot_secs = 0;
         assert!(c.check().is_err());
         c.demo_reboot_secs = 601;
+        assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn calm_reports_wait_20_ms_for_company_unless_configured_up_to_a_second() {
+        assert_eq!(Config::default().ingest_calm_wait_ms, 20);
+        let mut c = Config::default();
+        c.apply_env(|k| (k == "PORTAL_INGEST_CALM_WAIT_MS").then(|| "0".into()))
+            .unwrap();
+        assert_eq!(c.ingest_calm_wait_ms, 0);
+        assert!(c.check().is_ok());
+        c.ingest_calm_wait_ms = -1;
+        assert!(c.check().is_err());
+        c.ingest_calm_wait_ms = 1001;
         assert!(c.check().is_err());
     }
 

@@ -172,6 +172,7 @@ pub async fn start_devices(config: &Config, store: &Store) -> anyhow::Result<Dev
         protocols,
         // With an external broker other replicas may take any of a device's reports.
         shared: !config.mqtt_embedded,
+        calm_wait: Duration::from_millis(config.ingest_calm_wait_ms.unsigned_abs()),
         ..devices::ingest::IngestOptions::default()
     };
     let ingest = devices::ingest::Ingest::spawn(store.clone(), rx, options);

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { createRequire } from 'node:module';
+import { StyleContext } from '@ant-design/cssinjs';
 import { afterEach } from 'vitest';
 import { resetFakeHttp } from './http';
 import { plainMedia } from './media';
@@ -24,6 +24,15 @@ afterEach(async () => {
   await resetScreen();
 });
 
+// antd's style sheets are made but not put into the document, as when antd renders on a server
+// (its style context's `mock: 'server'`, set on the context's default value: no test renders a
+// StyleProvider). jsdom lays nothing out, and every getComputedStyle (testing-library's role
+// queries and accessible names, user-event's pointer check, antd's own measurements) cascaded
+// every antd rule in the document through its selector engine: two thirds of the stage's time.
+// The cost: what only antd's style sheets hide (a closed popup's `-hidden` class) is not hidden
+// to the queries. How a screen looks is for the browser journeys (web/e2e).
+(StyleContext as unknown as { _currentValue: { mock?: 'server' } })._currentValue.mock = 'server';
+
 // jsdom lacks matchMedia (antd's responsive helpers use it)
 plainMedia();
 
@@ -39,16 +48,7 @@ if (!('ResizeObserver' in globalThis)) {
   });
 }
 
-// jsdom lays nothing out, so a scroll bar measures 0 wide; but antd's table (and its modal's
-// scroll lock) measure one on every render by cascading every antd style sheet in the document
-// through getComputedStyle, a third of the time of a screen with a table. The same answer, at
-// once. (The CommonJS module antd loads: its index reads the export at each call.)
-const scrollBar: {
-  getTargetScrollBarSize: (target: HTMLElement) => { width: number; height: number };
-} = createRequire(import.meta.url)('@rc-component/util/lib/getScrollBarSize');
-scrollBar.getTargetScrollBarSize = () => ({ width: 0, height: 0 });
-
-// The same holds for testing-library's waits (`findBy…`, `waitFor`): their default of 1 s failed
+// testing-library's waits (`findBy…`, `waitFor`): their default of 1 s failed
 // on CI when a screen's lazily loaded part (a dropdown's menu, say) took longer to arrive beside
 // the Rust tests. A wait that succeeds returns as soon as it does, so a longer bound only costs
 // time when a test fails.

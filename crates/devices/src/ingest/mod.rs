@@ -41,6 +41,14 @@ use crate::{
 pub use registry::MAX_DEVICES_PER_GATEWAY;
 pub use status::refresh_statuses;
 
+/// [`IngestOptions::calm_wait`] unless configured (`PORTAL_INGEST_CALM_WAIT_MS`).
+pub const DEFAULT_CALM_WAIT: Duration = Duration::from_millis(20);
+
+/// A gateway whose previous report came at least this long before reports at a calm pace.
+/// Gateways report every few seconds to minutes; one that reports again within a second is
+/// sending what it buffered, or is a benchmark, and waits on each acknowledgement.
+pub const CALM_AFTER: Duration = Duration::from_secs(1);
+
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
     /// Most submissions written in one transaction.
@@ -51,6 +59,15 @@ pub struct IngestOptions {
     /// report in flight (its PUBACK waits for the commit), so any wait here is added to every
     /// gateway's cycle.
     pub max_wait: Duration,
+    /// How long a batch waits for more when its first submission is a report from a gateway
+    /// at a calm pace (its previous report came over [`CALM_AFTER`] before, or it has not
+    /// reported since the worker started). At rest a fleet's reports arrive one at a time, and
+    /// without a wait each would be a transaction of its own: a 20 ms wait halved the portal's
+    /// CPU with 19,500 gateways connected (docs/performance.md, "CPU at rest"). A gateway that
+    /// reports back to back (catching up on what it buffered, or a benchmark flat out) starts
+    /// batches that do not wait, so group commit stays as it is under load. Ignored when
+    /// `max_wait` is set.
+    pub calm_wait: Duration,
     /// Batches being written at once; 0 (the default) chooses by backend: one on SQLite, which
     /// has one writer, a few on PostgreSQL. Whatever the number, a report is acknowledged only
     /// after its batch committed, and batches are finished (answers, cache, events) in order.
@@ -75,6 +92,7 @@ impl Default for IngestOptions {
         IngestOptions {
             max_batch: 2000,
             max_wait: Duration::ZERO,
+            calm_wait: DEFAULT_CALM_WAIT,
             writes_in_flight: 0,
             device_ttl: Duration::from_secs(600),
             cache_capacity: 200_000,

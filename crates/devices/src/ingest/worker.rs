@@ -5,7 +5,7 @@ use domain::ids::{DeviceId, GatewayId};
 use std::{
     collections::{HashMap, HashSet},
     sync::Arc,
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use store::{
@@ -16,7 +16,7 @@ use store::{
 use tokio::sync::oneshot;
 
 use super::{
-    IngestOptions, Latest, LatestCache, SkipComm,
+    CALM_AFTER, IngestOptions, Latest, LatestCache, SkipComm,
     inflight::{Pending, Writes, Written},
     intervals::{self, Previous},
     prepare::{self, Placement},
@@ -40,12 +40,19 @@ pub(super) type Done = oneshot::Sender<Result<(), String>>;
 /// the same as one (docs/performance.md); more would only shrink the batches.
 const PG_WRITES_IN_FLIGHT: usize = 2;
 
+/// A gateway's id as last read from the store, and when its latest report came.
+struct KnownGateway {
+    id: GatewayId,
+    read_at: Instant,
+    last_report: Instant,
+}
+
 pub(super) struct Worker {
     store: Store,
     cache: LatestCache,
     options: IngestOptions,
     protocols: HashMap<String, ProtocolConfig>,
-    gateways: HashMap<String, (GatewayId, Instant)>,
+    gateways: HashMap<String, KnownGateway>,
     registry: Registry,
     skip_log: SkipLog,
     skip_comm: SkipComm,
@@ -56,6 +63,12 @@ pub(super) struct Worker {
     /// interval to the next ([`intervals`]); read again for every batch with
     /// `IngestOptions::shared`, as another replica may have ingested since.
     previous: Previous,
+}
+
+/// Whether a gateway whose previous report came at `last` (never, since the worker started:
+/// `None`) reports at a calm pace at `now` ([`CALM_AFTER`]).
+fn reports_calmly(last: Option<Instant>, now: Instant) -> bool {
+    last.is_none_or(|at| now.saturating_duration_since(at) >= CALM_AFTER)
 }
 
 fn now_ms() -> i64 {
@@ -129,11 +142,11 @@ impl Worker {
         }
     }
 
-    /// `first` and whatever else is queued, up to `max_batch` (waiting up to `max_wait`).
+    /// `first` and whatever else is queued, up to `max_batch` (waiting up to [`Self::linger`]).
     async fn gather(&self, first: Submission, rx: &mut SubmissionRx) -> Vec<Submission> {
         let max = self.options.max_batch.max(1);
+        let linger = self.linger(&first);
         let mut batch = vec![first];
-        let linger = self.options.max_wait;
         let deadline = tokio::time::Instant::now() + linger;
         while batch.len() < max {
             match rx.try_recv() {
@@ -146,6 +159,24 @@ impl Worker {
             }
         }
         batch
+    }
+
+    /// How long the batch that `first` starts may wait for more: `max_wait` when set, else
+    /// `calm_wait` for a report from a gateway at a calm pace. Commands' replies, status and
+    /// events never wait.
+    fn linger(&self, first: &Submission) -> Duration {
+        if !self.options.max_wait.is_zero() {
+            return self.options.max_wait;
+        }
+        let Item::Telemetry(_) = first.item else {
+            return Duration::ZERO;
+        };
+        let last = self.gateways.get(&first.gateway_sn).map(|g| g.last_report);
+        if reports_calmly(last, Instant::now()) {
+            self.options.calm_wait
+        } else {
+            Duration::ZERO
+        }
     }
 
     /// Checks and places a batch's telemetry and starts its write; status, event and reply
@@ -267,11 +298,14 @@ impl Worker {
         }
     }
 
+    /// The gateway's id (read again after `device_ttl`); notes that it reported now.
     async fn gateway_id(&mut self, sn: &str) -> Result<GatewayId, String> {
-        if let Some((id, at)) = self.gateways.get(sn)
-            && at.elapsed() < self.options.device_ttl
+        let now = Instant::now();
+        if let Some(known) = self.gateways.get_mut(sn)
+            && now.duration_since(known.read_at) < self.options.device_ttl
         {
-            return Ok(*id);
+            known.last_report = now;
+            return Ok(known.id);
         }
         let row = self
             .store
@@ -282,8 +316,14 @@ impl Worker {
                 crate::report::retry("storage failed")
             })?
             .ok_or_else(|| format!("unknown gateway {sn}"))?;
-        self.gateways
-            .insert(sn.to_string(), (row.id, Instant::now()));
+        self.gateways.insert(
+            sn.to_string(),
+            KnownGateway {
+                id: row.id,
+                read_at: now,
+                last_report: now,
+            },
+        );
         Ok(row.id)
     }
 
@@ -451,4 +491,19 @@ impl Worker {
 
 fn has_words(family: DeviceFamily, watched: &Watched) -> bool {
     events::of_family(family).any(|d| d.word.is_some_and(|w| watched.contains(w.key)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gateway_reports_calmly_unless_it_reported_within_a_second() {
+        let now = Instant::now() + Duration::from_secs(10);
+        assert!(reports_calmly(None, now));
+        assert!(reports_calmly(Some(now - Duration::from_secs(60)), now));
+        assert!(reports_calmly(Some(now - CALM_AFTER), now));
+        assert!(!reports_calmly(Some(now - Duration::from_millis(5)), now));
+        assert!(!reports_calmly(Some(now), now));
+    }
 }

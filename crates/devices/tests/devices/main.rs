@@ -6,6 +6,7 @@ mod decode_types;
 mod fuzz;
 mod history;
 mod ingest;
+mod ingest_calm;
 mod ingest_combiner;
 mod ingest_common;
 mod ingest_concurrent;
