@@ -54,6 +54,8 @@ pub struct E2eOptions {
     pub writes_in_flight: usize,
     /// How long ingest waits for more reports after a batch's first (zero by default).
     pub max_wait: Duration,
+    /// How long a calm gateway's report waits for company (`IngestOptions::calm_wait`).
+    pub calm_wait: Duration,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -140,6 +142,7 @@ async fn run_on(o: &E2eOptions, db: &FreshDb, say: &dyn Fn(String)) -> anyhow::R
         IngestOptions {
             writes_in_flight: o.writes_in_flight,
             max_wait: o.max_wait,
+            calm_wait: o.calm_wait,
             ..IngestOptions::default()
         },
     );

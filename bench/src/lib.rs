@@ -61,6 +61,7 @@ impl IngestBench {
                 comm_log: true,
                 writes_in_flight: 0,
                 max_wait: Duration::ZERO,
+                calm_wait: devices::ingest::DEFAULT_CALM_WAIT,
             },
             baseline_seconds: Some(seconds),
             batch_rows: 1000,

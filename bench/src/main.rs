@@ -244,6 +244,11 @@ struct IngestArgs {
     /// is 0: a batch is what queued while the previous one was written).
     #[arg(long, default_value_t = 0)]
     max_wait_ms: u64,
+    /// How long a report from a gateway at a calm pace waits for company (ms; the portal's
+    /// default, `PORTAL_INGEST_CALM_WAIT_MS`; these gateways report back to back, so only their
+    /// first reports are calm).
+    #[arg(long, default_value_t = devices::ingest::DEFAULT_CALM_WAIT.as_millis() as u64)]
+    calm_wait_ms: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -432,6 +437,7 @@ async fn ingest(a: IngestArgs) -> anyhow::Result<()> {
             comm_log: a.comm_log != CommLogRuns::Off,
             writes_in_flight: a.writes_in_flight,
             max_wait: Duration::from_millis(a.max_wait_ms),
+            calm_wait: Duration::from_millis(a.calm_wait_ms),
         },
         baseline_seconds: (!a.no_baseline)
             .then(|| a.baseline_seconds.unwrap_or(a.seconds.min(60.0))),
