@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# make test-rust: the workspace's Rust tests, three processes at a time (RUST_TEST_JOBS), each
+# make test-rust: the workspace's Rust tests, four processes at a time (RUST_TEST_JOBS), each
 # running two tests at a time (RUST_TEST_THREADS). Each crate has one integration-test binary
 # (tests/<crate>/main.rs) beside its unit tests; many tests spend their time waiting on timers
 # (broker deadlines, command replies, crash recovery) and on the database server, so more tests
-# than cores keeps both cores busy (the parts take about 760 s between them and 280 s of CPU). The largest binaries start first, so the short ones fill in beside them. Each
-# binary runs in its package's directory, as `cargo test` runs it, and its output is printed
-# whole when it ends. Extra arguments go to every binary (a name filter).
+# than cores keeps both cores busy (the parts take about 1,500 s between them and 400 s of CPU).
+# Four parts of two tests hold at most 80 of the test cluster's 200 PostgreSQL connections
+# (harness/test-pg.sh; each store's pool holds up to 10). The longest parts start first, so the
+# short ones fill in beside them. Each binary runs in its package's directory, as `cargo test`
+# runs it, and its output is printed whole when it ends. Extra arguments go to every binary (a
+# name filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-jobs="${RUST_TEST_JOBS:-3}"
+jobs="${RUST_TEST_JOBS:-4}"
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
 work="$(mktemp -d)"
 pg_dir=
